@@ -1,0 +1,81 @@
+/**
+ * The one msgpack codec for envelopes (DESIGN.md sections 3 and 4).
+ *
+ * Binary payloads (record batches) travel as msgpack bin and decode as Buffers that are views
+ * into the decoded frame. That is safe because no transport ever reuses a receive buffer: each
+ * frame is its own allocation (a socket chunk, a transferred ArrayBuffer, or a fresh copy).
+ *
+ * `encodeEnvelope` returns a view into msgpackr's reusable scratch buffer: consume it (copy it
+ * into a frame) before the next encode. `encodeEnvelopeCopy` returns a tight, owned copy.
+ */
+import { Packr } from 'msgpackr';
+import type { ActorRef, Envelope, Message } from '../runtime/types.js';
+
+// skipValues (omit undefined fields) is a msgpackr option its typings do not list yet.
+const packr = new Packr({ useRecords: false, skipValues: [undefined] } as ConstructorParameters<typeof Packr>[0]);
+
+export function encodeEnvelope(env: Envelope): Uint8Array {
+  return packr.pack(env);
+}
+
+/** A tight copy that owns its memory (safe to transfer to a worker or keep). */
+export function encodeEnvelopeCopy(env: Envelope): Uint8Array {
+  const view = packr.pack(env);
+  const out = new Uint8Array(view.length);
+  out.set(view);
+  return out;
+}
+
+/** Encodes any value with the envelope codec (used for worker start data and tests). */
+export function encodeValue(value: unknown): Uint8Array {
+  const view = packr.pack(value);
+  return Uint8Array.prototype.slice.call(view);
+}
+
+export function decodeValue(bytes: Uint8Array): unknown {
+  return packr.unpack(bytes);
+}
+
+export type DecodeResult = { ok: true; envelope: Envelope } | { ok: false; reason: string; partial?: Partial<Envelope> };
+
+/** Decodes and structurally validates an envelope. Never throws. */
+export function decodeEnvelope(bytes: Uint8Array): DecodeResult {
+  let value: unknown;
+  try {
+    value = packr.unpack(bytes);
+  } catch (err) {
+    return { ok: false, reason: `undecodable envelope: ${(err as Error).message}` };
+  }
+  return validateEnvelope(value);
+}
+
+function isRef(v: unknown): v is ActorRef<Message> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as ActorRef<Message>).node === 'string' &&
+    typeof (v as ActorRef<Message>).path === 'string'
+  );
+}
+
+/** Checks the envelope's shape: `to` a ref, `msg` an object with a string `type`, optional routing typed. */
+export function validateEnvelope(value: unknown): DecodeResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'envelope is not a map' };
+  }
+  const env = value as Record<string, unknown>;
+  const partial: Partial<Envelope> = {};
+  if (isRef(env.replyTo)) partial.replyTo = env.replyTo;
+  if (typeof env.correlationId === 'string') partial.correlationId = env.correlationId;
+  if (!isRef(env.to)) return { ok: false, reason: 'envelope.to is not an actor ref {node, path}', partial };
+  if (env.from !== undefined && !isRef(env.from)) return { ok: false, reason: 'envelope.from is not an actor ref', partial };
+  if (env.replyTo !== undefined && !isRef(env.replyTo)) return { ok: false, reason: 'envelope.replyTo is not an actor ref', partial };
+  if (env.correlationId !== undefined && typeof env.correlationId !== 'string') {
+    return { ok: false, reason: 'envelope.correlationId is not a string', partial };
+  }
+  const msg = env.msg as Record<string, unknown> | undefined;
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof msg.type !== 'string') {
+    return { ok: false, reason: 'envelope.msg is not a message with a string type', partial };
+  }
+  return { ok: true, envelope: env as unknown as Envelope };
+}

@@ -1,0 +1,389 @@
+/**
+ * One running actor: its definition, its nact mailbox, its state and its timers.
+ *
+ * Owned state: the nact actor that serialises its messages, the user state (held by nact),
+ * the actor's timers, its children's paths, a restart history for the supervision budget.
+ * Handles: envelopes validated by the system, plus the internal `init` kick.
+ * Emits: whatever the user's handlers send; a Failure reply when a handler crashes on an ask.
+ */
+import nact from 'nact';
+import type {
+  ActorContext,
+  ActorDefinition,
+  ActorTimers,
+  AskOptions,
+  BaseContext,
+  Directive,
+  ReplyToken,
+  SpawnOptions,
+} from './actor-definition.js';
+import type { ActorSystem } from './actor-system.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { Logger } from './logger.js';
+import { makeFailure } from './pending-asks.js';
+import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
+import { sameRef } from './types.js';
+
+/** Runtime-internal mailbox items; they never come from a transport. */
+export interface InternalMessage {
+  readonly $internal: 'init';
+}
+
+const UNINIT: unique symbol = Symbol('uninitialised');
+const DEFAULT_MAILBOX_LIMIT = 1_000_000;
+const DEFAULT_MAX_RESTARTS = 10;
+const DEFAULT_RESTART_WINDOW_MS = 60_000;
+
+type Status = 'running' | 'stopping' | 'stopped';
+
+interface NactCrashContext {
+  reset: symbol;
+  resume: symbol;
+  stop: symbol;
+}
+
+interface NactStopContext {
+  mailbox?: { message: unknown }[];
+}
+
+let nactNameSeq = 0;
+
+function isInternal(item: unknown): item is InternalMessage {
+  return typeof item === 'object' && item !== null && '$internal' in item;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
+}
+
+/** The context available outside a message: in init and onStop. */
+class CellContext<M extends Message> implements BaseContext<M> {
+  constructor(protected readonly cell: ActorCell) {}
+
+  get self(): ActorRef<M> {
+    return this.cell.ref as ActorRef<M>;
+  }
+  get nodeId(): string {
+    return this.cell.system.nodeId;
+  }
+  get log(): Logger {
+    return this.cell.log;
+  }
+  get clock(): Clock {
+    return this.cell.system.clock;
+  }
+  get timers(): ActorTimers<M> {
+    return this.cell.timers as ActorTimers<M>;
+  }
+  send<T extends Message>(to: ActorRef<T>, msg: NoInfer<T>): void {
+    this.cell.system.send(to, msg, this.cell.ref);
+  }
+  ask<R extends Message = Message, T extends Message = Message>(to: ActorRef<T>, msg: NoInfer<T>, opts?: AskOptions): Promise<R | Failure> {
+    return this.cell.system.ask<R, T>(to, msg, opts, this.cell.ref);
+  }
+  spawn<S2, M2 extends Message, A2>(def: ActorDefinition<S2, M2, A2>, opts?: SpawnOptions<A2>): ActorRef<M2> {
+    return this.cell.system.spawn(def, opts, this.cell);
+  }
+  stop(ref?: ActorRef<Message>): void {
+    if (!ref || sameRef(ref, this.cell.ref)) {
+      this.cell.requestStop();
+      return;
+    }
+    if (ref.node !== this.cell.system.nodeId) {
+      this.cell.log.warn('stop of a remote actor ignored: stop it from its own node', { target: `${ref.node}:${ref.path}` });
+      return;
+    }
+    void this.cell.system.stopActor(ref);
+  }
+  replyTo(token: ReplyToken, msg: Message): void {
+    this.cell.system.replyTo(token, msg, this.cell.ref);
+  }
+}
+
+/** The context of one message. */
+class MessageContext<M extends Message> extends CellContext<M> implements ActorContext<M> {
+  replied = false;
+
+  constructor(
+    cell: ActorCell,
+    readonly env: Envelope,
+  ) {
+    super(cell);
+  }
+
+  get sender(): ActorRef<Message> | undefined {
+    return this.env.from;
+  }
+
+  reply(msg: Message): void {
+    this.replied = true;
+    const env = this.env;
+    if (env.replyTo) this.cell.system.replyTo(env, msg, this.cell.ref);
+    else if (env.from) this.cell.system.send(env.from, msg, this.cell.ref);
+    else this.cell.log.debug('reply to a message with no sender dropped', { type: env.msg.type, reply: msg.type });
+  }
+
+  deferReply(): ReplyToken | undefined {
+    this.replied = true;
+    const env = this.env;
+    if (env.replyTo) return env.correlationId !== undefined ? { replyTo: env.replyTo, correlationId: env.correlationId } : { replyTo: env.replyTo };
+    if (env.from) return { replyTo: env.from };
+    return undefined;
+  }
+}
+
+class CellTimers implements ActorTimers<Message> {
+  private readonly active = new Map<string, TimerHandle>();
+
+  constructor(private readonly cell: ActorCell) {}
+
+  startSingle(key: string, ms: number, msg: Message): void {
+    this.cancel(key);
+    const handle = this.cell.system.clock.setTimeout(() => {
+      this.active.delete(key);
+      this.cell.system.route({ to: this.cell.ref, msg });
+    }, ms);
+    this.active.set(key, handle);
+  }
+
+  startPeriodic(key: string, ms: number, msg: Message): void {
+    this.cancel(key);
+    const handle = this.cell.system.clock.setInterval(() => this.cell.system.route({ to: this.cell.ref, msg }), ms);
+    this.active.set(key, handle);
+  }
+
+  cancel(key: string): void {
+    const h = this.active.get(key);
+    if (h) {
+      this.cell.system.clock.clearTimer(h);
+      this.active.delete(key);
+    }
+  }
+
+  isActive(key: string): boolean {
+    return this.active.has(key);
+  }
+
+  cancelAll(): void {
+    for (const key of [...this.active.keys()]) this.cancel(key);
+  }
+}
+
+export class ActorCell {
+  readonly ref: ActorRef<Message>;
+  readonly log: Logger;
+  readonly children = new Set<string>();
+  readonly timers: CellTimers;
+  nactRef: unknown;
+
+  private status: Status = 'running';
+  private queued = 0;
+  private inFlight: Promise<unknown> | null = null;
+  private current: MessageContext<Message> | null = null;
+  private stopRequested = false;
+  private stopPromise?: Promise<void>;
+  private afterStopResolve?: (v: { state: unknown; mailbox: unknown[] }) => void;
+  private readonly restarts: number[] = [];
+  private readonly baseContext: CellContext<Message>;
+  private readonly mailboxLimit: number;
+
+  constructor(
+    readonly system: ActorSystem,
+    readonly def: ActorDefinition<unknown, Message, unknown>,
+    path: string,
+    private readonly args: unknown,
+    readonly parent: ActorCell | undefined,
+  ) {
+    this.ref = { node: system.nodeId, path };
+    this.log = system.log.child({ actor: path, kind: def.kind });
+    this.timers = new CellTimers(this);
+    this.baseContext = new CellContext(this);
+    this.mailboxLimit = def.mailboxLimit ?? DEFAULT_MAILBOX_LIMIT;
+  }
+
+  start(): void {
+    this.nactRef = nact.spawn(
+      this.system.nactRoot as never,
+      ((state: unknown, item: unknown) => this.handle(state, item)) as never,
+      `a${++nactNameSeq}`,
+      {
+        initialStateFunc: () => UNINIT,
+        onCrash: ((msg: unknown, err: unknown, ctx: NactCrashContext) => this.onCrash(msg, err, ctx)) as never,
+        afterStop: ((state: unknown, ctx: NactStopContext) => this.onNactStopped(state, ctx)) as never,
+      } as never,
+    );
+    this.system.dispatchInternal(this, { $internal: 'init' });
+  }
+
+  /** Queues an envelope. Returns null when accepted, or why not. */
+  enqueue(env: Envelope): FailureReason | null {
+    if (this.status !== 'running') return 'actor-stopped';
+    if (this.queued >= this.mailboxLimit) return 'overflow';
+    this.queued++;
+    nact.dispatch(this.nactRef as never, env);
+    return null;
+  }
+
+  /** Messages waiting in the mailbox. */
+  get mailboxSize(): number {
+    return this.queued;
+  }
+
+  /** Resolves once the handler running now (if any) has settled. */
+  settled(): Promise<unknown> {
+    return this.inFlight ? this.inFlight.then(
+      () => undefined,
+      () => undefined,
+    ) : Promise.resolve();
+  }
+
+  // nact calls this for every mailbox item, one at a time.
+  private handle(state: unknown, item: unknown): unknown {
+    if (isInternal(item)) {
+      if (state !== UNINIT || this.status !== 'running') return state;
+      return this.initState();
+    }
+    this.queued--;
+    const env = item as Envelope;
+    if (this.status !== 'running') {
+      this.system.deadLetter(env, 'actor-stopped', `actor ${this.ref.path} is stopping`);
+      return state;
+    }
+    if (state === UNINIT) {
+      const p = Promise.resolve(this.initState()).then((s) => this.runHandler(s, env));
+      return this.track(p);
+    }
+    return this.runHandler(state, env);
+  }
+
+  private initState(): unknown {
+    const s = this.def.init(this.baseContext, this.args);
+    return isThenable(s) ? this.track(Promise.resolve(s)) : s;
+  }
+
+  private runHandler(state: unknown, env: Envelope): unknown {
+    const ctx = new MessageContext<Message>(this, env);
+    this.current = ctx;
+    const handler = (this.def.handlers as Record<string, (s: unknown, m: Message, c: ActorContext<Message>) => unknown>)[env.msg.type]!;
+    const out = handler(state, env.msg, ctx);
+    if (isThenable(out)) {
+      return this.track(Promise.resolve(out).then((next) => this.finish(next === undefined ? state : next)));
+    }
+    return this.finish(out === undefined ? state : out);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight = p;
+    return p;
+  }
+
+  private finish(next: unknown): unknown {
+    this.current = null;
+    this.inFlight = null;
+    if (this.stopRequested) void this.stop('stopped');
+    return next;
+  }
+
+  requestStop(): void {
+    if (this.current || this.inFlight) this.stopRequested = true;
+    else void this.stop('stopped');
+  }
+
+  private onCrash(item: unknown, err: unknown, nctx: NactCrashContext): symbol {
+    const env = isInternal(item) ? undefined : (item as Envelope);
+    const replied = this.current?.replied ?? false;
+    this.current = null;
+    this.inFlight = null;
+    this.log.error('actor crashed', {
+      message: env ? env.msg.type : 'init',
+      error: err instanceof Error ? err.message : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    if (env?.replyTo && !replied) {
+      this.system.replyTo(env, makeFailure('actor-crashed', `actor ${this.ref.path} crashed handling ${env.msg.type}: ${String((err as Error)?.message ?? err)}`));
+    }
+    if (this.status !== 'running') return nctx.resume;
+    const directive = this.decide(err, env?.msg);
+    switch (directive) {
+      case 'restart':
+        this.log.warn('restarting actor with fresh state');
+        this.timers.cancelAll();
+        setImmediate(() => {
+          if (this.status === 'running') this.system.dispatchInternal(this, { $internal: 'init' });
+        });
+        return nctx.reset;
+      case 'resume':
+        return nctx.resume;
+      case 'stop':
+        void this.stop('actor-crashed');
+        return nctx.resume;
+    }
+  }
+
+  private decide(err: unknown, msg: Message | undefined): Directive {
+    const policy = this.def.supervision;
+    let directive: Directive;
+    let maxRestarts = DEFAULT_MAX_RESTARTS;
+    let withinMs = DEFAULT_RESTART_WINDOW_MS;
+    if (typeof policy === 'string') directive = policy;
+    else {
+      directive = policy.decide ? policy.decide(err, msg ?? { type: '$init' }) : 'restart';
+      maxRestarts = policy.maxRestarts ?? maxRestarts;
+      withinMs = policy.withinMs ?? withinMs;
+    }
+    if (directive !== 'restart') return directive;
+    const now = this.system.clock.now();
+    this.restarts.push(now);
+    while (this.restarts.length && this.restarts[0]! < now - withinMs) this.restarts.shift();
+    if (this.restarts.length > maxRestarts) {
+      this.log.error('restart budget exhausted: stopping actor', { maxRestarts, withinMs });
+      return 'stop';
+    }
+    return 'restart';
+  }
+
+  /**
+   * Stops this actor and its children. Messages still queued become dead letters (failing any
+   * asks among them), then the definition's onStop runs with the last state.
+   */
+  stop(reason: FailureReason | 'stopped'): Promise<void> {
+    this.stopPromise ??= this.doStop(reason);
+    return this.stopPromise;
+  }
+
+  private async doStop(reason: FailureReason | 'stopped'): Promise<void> {
+    this.status = 'stopping';
+    this.timers.cancelAll();
+    this.system.unregister(this);
+    await Promise.allSettled([...this.children].map((p) => this.system.cellAt(p)?.stop(reason)));
+    if (!this.stopRequested) await raceTimeout(this.settled(), 5_000);
+    const { state, mailbox } = await new Promise<{ state: unknown; mailbox: unknown[] }>((resolve) => {
+      this.afterStopResolve = resolve;
+      nact.stop(this.nactRef as never);
+    });
+    const why: FailureReason = reason === 'stopped' ? 'actor-stopped' : reason;
+    for (const item of mailbox) {
+      if (!isInternal(item)) this.system.deadLetter(item as Envelope, why, `actor ${this.ref.path} stopped`);
+    }
+    if (this.def.onStop && state !== UNINIT && !isThenable(state)) {
+      try {
+        await raceTimeout(Promise.resolve(this.def.onStop(state, this.baseContext)), 5_000);
+      } catch (err) {
+        this.log.error('onStop failed', { error: (err as Error)?.message });
+      }
+    }
+    this.status = 'stopped';
+    this.log.debug('actor stopped', { reason });
+  }
+
+  private onNactStopped(state: unknown, ctx: NactStopContext): void {
+    const mailbox = (ctx?.mailbox ?? []).map((m) => m.message);
+    this.afterStopResolve?.({ state, mailbox });
+  }
+}
+
+async function raceTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,193 @@
+/**
+ * How a user defines an actor: an initial state, one handler per message type, a supervision
+ * policy and (optionally) a schema checked at the boundary. This is the extension point:
+ *
+ *   type CounterMsg = { type: 'Add'; n: number } | { type: 'Get' };
+ *   export const counter = defineActor<{ total: number }, CounterMsg>({
+ *     kind: 'counter',
+ *     init: () => ({ total: 0 }),
+ *     supervision: 'restart',
+ *     schema: { Add: { n: 'number' } },
+ *     handlers: {
+ *       Add: (s, m) => ({ total: s.total + m.n }),
+ *       Get: (s, _m, ctx) => { ctx.reply({ type: 'Total', total: s.total }); },
+ *     },
+ *   });
+ *
+ * The `handlers` map must name every message type of the union (the compiler checks it), which
+ * is our exhaustive switch. A handler returns the next state, or nothing to keep the state.
+ */
+import type { Clock, TimerHandle } from './clock.js';
+import type { Logger } from './logger.js';
+import type { ActorRef, Failure, Message } from './types.js';
+
+export type Directive = 'restart' | 'resume' | 'stop';
+
+/**
+ * What happens when a handler throws or rejects:
+ * - 'restart': state is rebuilt with `init`, timers cancelled, the mailbox goes on;
+ * - 'resume': state stays as it was before the failed message, the mailbox goes on;
+ * - 'stop': the actor stops, its queued messages become dead letters.
+ * An object form decides per error, with a restart budget (more than `maxRestarts` within
+ * `withinMs` stops the actor).
+ */
+export type SupervisionPolicy =
+  | Directive
+  | {
+      decide?: (error: unknown, msg: Message) => Directive;
+      maxRestarts?: number;
+      withinMs?: number;
+    };
+
+/** Field kinds for boundary validation; a trailing `?` makes a field optional. */
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'bytes' | 'ref' | 'array' | 'object' | 'any';
+export type FieldSpec = FieldKind | `${FieldKind}?`;
+
+export type MessageSchema<M extends Message> = {
+  [K in M['type']]?: { [F in Exclude<keyof Extract<M, { type: K }>, 'type'>]?: FieldSpec };
+};
+
+export interface AskOptions {
+  /** Milliseconds before the ask settles with a REQUEST_TIMED_OUT Failure. Default 30000. */
+  timeoutMs?: number;
+}
+
+/** A reply address captured from a request, to answer it later (e.g. from a purgatory). */
+export interface ReplyToken {
+  readonly replyTo: ActorRef<Message>;
+  readonly correlationId?: string;
+}
+
+/** Timers that deliver a message to the actor itself, so timer work is serialised with the mailbox. */
+export interface ActorTimers<M extends Message> {
+  startSingle(key: string, ms: number, msg: M): void;
+  startPeriodic(key: string, ms: number, msg: M): void;
+  cancel(key: string): void;
+  isActive(key: string): boolean;
+}
+
+export interface SpawnOptions<A> {
+  /** Path segment under the parent (or under the root for top-level actors). */
+  name?: string;
+  /** Passed to the definition's `init`. */
+  args?: A;
+}
+
+/** What every piece of actor code can reach. */
+export interface BaseContext<M extends Message> {
+  readonly self: ActorRef<M>;
+  readonly nodeId: string;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly timers: ActorTimers<M>;
+  send<T extends Message>(to: ActorRef<T>, msg: NoInfer<T>): void;
+  ask<R extends Message = Message, T extends Message = Message>(
+    to: ActorRef<T>,
+    msg: NoInfer<T>,
+    opts?: AskOptions,
+  ): Promise<R | Failure>;
+  spawn<S2, M2 extends Message, A2>(def: ActorDefinition<S2, M2, A2>, opts?: SpawnOptions<A2>): ActorRef<M2>;
+  /** Stops the given actor, or this actor (after the current handler) when no ref is given. */
+  stop(ref?: ActorRef<Message>): void;
+  /** Answers a request captured earlier with `deferReply()`. */
+  replyTo(token: ReplyToken, msg: Message): void;
+}
+
+/** The context a handler gets for one message. */
+export interface ActorContext<M extends Message> extends BaseContext<M> {
+  /** The actor that sent this message, when it said. */
+  readonly sender: ActorRef<Message> | undefined;
+  /** Answers the current message: to its asker, or else to its sender. */
+  reply(msg: Message): void;
+  /** Captures the current reply address to answer after this handler returns. */
+  deferReply(): ReplyToken | undefined;
+}
+
+export type Handler<S, M extends Message, K extends M['type']> = (
+  state: S,
+  msg: Extract<M, { type: K }>,
+  ctx: ActorContext<M>,
+) => S | void | Promise<S | void>;
+
+export type Handlers<S, M extends Message> = { [K in M['type']]: Handler<S, M, K> };
+
+export interface ActorDefinition<S, M extends Message, A = void> {
+  /** A short name of the actor's kind, used in generated names and logs. */
+  readonly kind: string;
+  /** Builds the state at start and after a restart. */
+  init(ctx: BaseContext<M>, args: A): S | Promise<S>;
+  readonly handlers: Handlers<S, M>;
+  readonly supervision: SupervisionPolicy;
+  /** Field checks applied to every incoming message before it reaches a handler. */
+  readonly schema?: MessageSchema<M>;
+  /** Messages queued beyond this many are refused as dead letters (reason 'overflow'). Default 1,000,000. */
+  readonly mailboxLimit?: number;
+  /** Cleanup when the actor stops (close files, flush). Must settle. */
+  onStop?(state: S, ctx: BaseContext<M>): void | Promise<void>;
+}
+
+/** Identity function that gives a definition its full type (and checks the handler map). */
+export function defineActor<S, M extends Message, A = void>(def: ActorDefinition<S, M, A>): ActorDefinition<S, M, A> {
+  return def;
+}
+
+function kindOk(kind: FieldKind, v: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && !Number.isNaN(v);
+    case 'integer':
+      return (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'bytes':
+      return v instanceof Uint8Array;
+    case 'ref':
+      return (
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as ActorRef<Message>).node === 'string' &&
+        typeof (v as ActorRef<Message>).path === 'string'
+      );
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+    case 'any':
+      return v !== undefined;
+  }
+}
+
+/**
+ * Checks a message against the definition: its type must have a handler, and its fields must
+ * match the schema. Returns a reason, or null when the message is acceptable.
+ */
+export function validateMessage(def: ActorDefinition<unknown, Message, unknown>, msg: Message): string | null {
+  const handlers = def.handlers as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(handlers, msg.type)) {
+    return `actor kind '${def.kind}' does not handle message type '${msg.type}'`;
+  }
+  const fields = (def.schema as Record<string, Record<string, FieldSpec>> | undefined)?.[msg.type];
+  if (!fields) return null;
+  for (const field in fields) {
+    const spec = fields[field]!;
+    const optional = spec.endsWith('?');
+    const kind = (optional ? spec.slice(0, -1) : spec) as FieldKind;
+    const value = (msg as unknown as Record<string, unknown>)[field];
+    if (value === undefined || value === null) {
+      if (optional) continue;
+      return `${msg.type}.${field} is required (${kind})`;
+    }
+    if (!kindOk(kind, value)) return `${msg.type}.${field} must be ${kind}, got ${describe(value)}`;
+  }
+  return null;
+}
+
+function describe(v: unknown): string {
+  if (v instanceof Uint8Array) return 'bytes';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+export type { TimerHandle };

@@ -1,0 +1,69 @@
+/**
+ * The values every actor exchanges: messages, actor references and envelopes.
+ * All of them are plain data so they serialise as-is with msgpack (DESIGN.md section 2).
+ */
+
+/** Every message is a plain object with a string discriminant. */
+export interface Message {
+  readonly type: string;
+}
+
+/**
+ * Where an actor lives: a node id and a path on that node. `M` is the union of messages the actor
+ * accepts; it exists only at compile time (the phantom field is never set).
+ */
+export interface ActorRef<M extends Message = Message> {
+  readonly node: string;
+  readonly path: string;
+  /** compile-time only: the messages this actor accepts (never set at run time) */
+  readonly __accepts?: M;
+}
+
+/** Builds a reference to an actor on `node` at `path`. */
+export function actorRef<M extends Message = Message>(node: string, path: string): ActorRef<M> {
+  return { node, path };
+}
+
+export function sameRef(a: ActorRef<Message> | undefined, b: ActorRef<Message> | undefined): boolean {
+  return !!a && !!b && a.node === b.node && a.path === b.path;
+}
+
+export function formatRef(ref: ActorRef<Message>): string {
+  return `${ref.node}:${ref.path}`;
+}
+
+/** What travels between nodes: a message and its routing. */
+export interface Envelope {
+  to: ActorRef<Message>;
+  from?: ActorRef<Message>;
+  replyTo?: ActorRef<Message>;
+  correlationId?: string;
+  msg: Message;
+}
+
+/** Why a message was not handled: the reasons a dead letter or failed ask carries. */
+export type FailureReason =
+  | 'timeout'
+  | 'unknown-node'
+  | 'unknown-actor'
+  | 'actor-stopped'
+  | 'endpoint-closed'
+  | 'overflow'
+  | 'invalid-message'
+  | 'actor-crashed'
+  | 'system-stopping';
+
+/**
+ * The reply an `ask` settles with when no real reply arrives. Like every reply it carries an
+ * `errorCode` from src/protocol/errors.ts, so callers check one field for every failure.
+ */
+export interface Failure extends Message {
+  readonly type: 'Failure';
+  readonly errorCode: number;
+  readonly reason: FailureReason;
+  readonly message: string;
+}
+
+export function isFailure(m: unknown): m is Failure {
+  return typeof m === 'object' && m !== null && (m as Message).type === 'Failure';
+}
