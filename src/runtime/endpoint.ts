@@ -13,7 +13,7 @@ export interface Endpoint {
   send(env: Envelope): FailureReason | null;
   /** Bytes accepted but not yet handed to the OS or the peer (0 for in-process). */
   bufferedBytes(): number;
-  close(reason: string): Promise<void>;
+  close(reason: string): void | Promise<void>;
 }
 
 /** A transport owned by a system: closed when the system stops. */

@@ -1,0 +1,485 @@
+/**
+ * TCP transport: nodes on other processes or hosts.
+ *
+ * Wire: frames `uint32 length | uint8 kind | body`. Before anything else each side sends a
+ * HELLO (cluster id, node id, incarnation, protocol version) and the listener answers WELCOME
+ * or REJECT; envelopes flow only after that. One batching writer per connection: everything
+ * sent in one synchronous run goes out in one socket write, and writing pauses while the socket
+ * asks for `drain`. Heartbeats every `heartbeatIntervalMs`; a peer silent for `idleTimeoutMs` is
+ * declared dead. A dialled peer is redialled with capped exponential backoff.
+ *
+ * Bad input (garbage, an oversized length prefix, a wrong handshake or cluster id) closes that
+ * one connection with a logged reason; the node keeps serving every other peer.
+ */
+import net from 'node:net';
+import { nanoid } from 'nanoid';
+import { decodeValue, encodeEnvelope, encodeValue, decodeEnvelope } from '../protocol/codec.js';
+import type { ActorSystem } from '../runtime/actor-system.js';
+import type { TimerHandle } from '../runtime/clock.js';
+import type { Endpoint, Transport } from '../runtime/endpoint.js';
+import type { Envelope, FailureReason } from '../runtime/types.js';
+import { FrameDecoder, FrameTooLargeError } from './frame-decoder.js';
+
+export const TCP_PROTOCOL_VERSION = 1;
+
+const enum Kind {
+  Envelope = 0,
+  Hello = 1,
+  Welcome = 2,
+  Reject = 3,
+  Heartbeat = 4,
+}
+
+export interface TcpTransportOptions {
+  /** Nodes only talk to nodes of the same cluster. */
+  clusterId: string;
+  /** Largest frame accepted or sent (default 100 MiB). */
+  maxFrameBytes?: number;
+  heartbeatIntervalMs?: number;
+  idleTimeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  reconnectInitialMs?: number;
+  reconnectMaxMs?: number;
+  /** Envelopes beyond this many queued bytes per connection are refused ('overflow'). */
+  maxQueuedBytes?: number;
+}
+
+interface Hello {
+  clusterId: string;
+  nodeId: string;
+  incarnation: string;
+  version: number;
+}
+
+function isHello(v: unknown): v is Hello {
+  const h = v as Hello;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof h.clusterId === 'string' &&
+    typeof h.nodeId === 'string' &&
+    h.nodeId.length > 0 &&
+    typeof h.incarnation === 'string' &&
+    typeof h.version === 'number'
+  );
+}
+
+type ConnState = 'handshaking' | 'open' | 'closed';
+
+/** One socket, either dialled by us or accepted by our listener. */
+class TcpConnection implements Endpoint {
+  readonly kind = 'tcp' as const;
+  peer = '';
+  peerIncarnation = '';
+  state: ConnState = 'handshaking';
+  private readonly decoder: FrameDecoder;
+  private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private flushScheduled = false;
+  private waitingDrain = false;
+  private lastReceived: number;
+  private lastSent: number;
+  private heartbeat?: TimerHandle;
+  private handshakeTimer?: TimerHandle;
+  private closeReason = '';
+  readonly closed: Promise<string>;
+  private resolveClosed!: (reason: string) => void;
+
+  constructor(
+    readonly transport: TcpTransport,
+    readonly socket: net.Socket,
+    readonly dialled: boolean,
+  ) {
+    const o = transport.options;
+    this.decoder = new FrameDecoder(o.maxFrameBytes + 1);
+    this.lastReceived = this.lastSent = transport.system.clock.now();
+    this.closed = new Promise((r) => (this.resolveClosed = r));
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => {
+      this.waitingDrain = false;
+      this.flush();
+    });
+    socket.on('error', (err) => this.close(`socket error: ${err.message}`));
+    socket.on('close', () => this.close(this.closeReason || 'socket closed by peer'));
+    this.handshakeTimer = transport.system.clock.setTimeout(
+      () => this.close(`handshake not completed within ${o.handshakeTimeoutMs} ms`),
+      o.handshakeTimeoutMs,
+    );
+    if (dialled) this.sendControl(Kind.Hello, transport.hello());
+  }
+
+  get remote(): string {
+    return `${this.socket.remoteAddress}:${this.socket.remotePort}`;
+  }
+
+  // ------------------------------------------------------------ writing
+
+  send(env: Envelope): FailureReason | null {
+    if (this.state !== 'open') return 'endpoint-closed';
+    const body = encodeEnvelope(env);
+    if (body.length + 1 > this.transport.options.maxFrameBytes) {
+      this.transport.system.log.warn('envelope larger than the maximum frame refused', {
+        peer: this.peer,
+        bytes: body.length,
+        type: env.msg.type,
+      });
+      return 'overflow';
+    }
+    if (this.queuedBytes + body.length > this.transport.options.maxQueuedBytes) return 'overflow';
+    this.enqueue(Kind.Envelope, body);
+    return null;
+  }
+
+  bufferedBytes(): number {
+    return this.queuedBytes + this.socket.writableLength;
+  }
+
+  private sendControl(kind: Kind, value: unknown): void {
+    this.enqueue(kind, value === undefined ? new Uint8Array(0) : encodeValue(value));
+  }
+
+  private enqueue(kind: Kind, body: Uint8Array): void {
+    const frame = Buffer.allocUnsafe(5 + body.length);
+    frame.writeUInt32BE(body.length + 1, 0);
+    frame[4] = kind;
+    frame.set(body, 5);
+    this.queue.push(frame);
+    this.queuedBytes += frame.length;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    if (this.waitingDrain || this.queue.length === 0 || this.state === 'closed') return;
+    const out = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queuedBytes);
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.lastSent = this.transport.system.clock.now();
+    if (!this.socket.write(out)) this.waitingDrain = true;
+  }
+
+  // ------------------------------------------------------------ reading
+
+  private onData(chunk: Buffer): void {
+    this.lastReceived = this.transport.system.clock.now();
+    try {
+      this.decoder.push(chunk, (frame) => this.onFrame(frame));
+    } catch (err) {
+      const why = err instanceof FrameTooLargeError ? err.message : `undecodable input: ${(err as Error).message}`;
+      this.close(why, true);
+    }
+  }
+
+  private onFrame(frame: Buffer): void {
+    if (this.state === 'closed') return;
+    if (frame.length === 0) throw new Error('empty frame');
+    const kind = frame[0] as Kind;
+    const body = frame.subarray(1);
+    if (this.state === 'handshaking') {
+      this.onHandshakeFrame(kind, body);
+      return;
+    }
+    switch (kind) {
+      case Kind.Envelope: {
+        const res = decodeEnvelope(body);
+        if (!res.ok) {
+          if (res.reason.startsWith('undecodable')) {
+            this.close(`garbage from ${this.peer}: ${res.reason}`, true);
+            return;
+          }
+          this.transport.system.rejectInvalid(res.partial, `from ${this.peer}: ${res.reason}`);
+          return;
+        }
+        this.transport.system.receive(res.envelope);
+        return;
+      }
+      case Kind.Heartbeat:
+        return;
+      default:
+        this.close(`unexpected frame kind ${kind} from ${this.peer}`, true);
+    }
+  }
+
+  private onHandshakeFrame(kind: Kind, body: Buffer): void {
+    let value: unknown;
+    try {
+      value = decodeValue(body);
+    } catch {
+      this.close(`garbage instead of a handshake from ${this.remote}`, true);
+      return;
+    }
+    const t = this.transport;
+    if (kind === Kind.Reject) {
+      this.close(`peer rejected the handshake: ${String((value as { reason?: string })?.reason ?? value)}`, true);
+      return;
+    }
+    const expected = this.dialled ? Kind.Welcome : Kind.Hello;
+    if (kind !== expected || !isHello(value)) {
+      this.close(`invalid handshake from ${this.remote} (frame kind ${kind})`, true);
+      return;
+    }
+    const reject = t.validateHello(value);
+    if (reject) {
+      if (!this.dialled) this.sendControl(Kind.Reject, { reason: reject });
+      this.flush();
+      this.close(`handshake refused: ${reject}`, true);
+      return;
+    }
+    this.peer = value.nodeId;
+    this.peerIncarnation = value.incarnation;
+    if (!this.dialled) this.sendControl(Kind.Welcome, t.hello());
+    t.system.clock.clearTimer(this.handshakeTimer);
+    this.state = 'open';
+    this.startHeartbeat();
+    t.onOpen(this);
+  }
+
+  private startHeartbeat(): void {
+    const t = this.transport;
+    const o = t.options;
+    this.heartbeat = t.system.clock.setInterval(() => {
+      const now = t.system.clock.now();
+      if (now - this.lastReceived > o.idleTimeoutMs) {
+        this.close(`peer ${this.peer} silent for ${now - this.lastReceived} ms`);
+        return;
+      }
+      if (now - this.lastSent >= o.heartbeatIntervalMs) this.sendControl(Kind.Heartbeat, undefined);
+    }, o.heartbeatIntervalMs);
+  }
+
+  // ------------------------------------------------------------ closing
+
+  /** Closes this connection. `bad` marks a protocol violation (logged as a warning). */
+  close(reason: string, bad = false): void {
+    if (this.state === 'closed') return;
+    const wasOpen = this.state === 'open';
+    this.state = 'closed';
+    this.closeReason = reason;
+    const t = this.transport;
+    t.system.clock.clearTimer(this.heartbeat);
+    t.system.clock.clearTimer(this.handshakeTimer);
+    this.queue = [];
+    this.queuedBytes = 0;
+    const fields = { peer: this.peer || undefined, remote: this.remote, reason };
+    if (bad) t.system.log.warn('closing TCP connection', fields);
+    else t.system.log.debug('TCP connection closed', fields);
+    if (this.socket.writableLength > 0 && !bad) this.socket.end();
+    else this.socket.destroy();
+    if (wasOpen) t.system.detachEndpoint(this, reason);
+    t.onClosed(this, reason);
+    this.resolveClosed(reason);
+  }
+}
+
+interface Dialer {
+  host: string;
+  port: number;
+  peer?: string;
+  attempt: number;
+  timer?: TimerHandle;
+  current?: TcpConnection;
+  waiters: { resolve: (peer: string) => void; reject: (err: Error) => void }[];
+}
+
+export class TcpTransport implements Transport {
+  readonly options: Required<TcpTransportOptions>;
+  readonly incarnation = nanoid(10);
+  private server?: net.Server;
+  private readonly connections = new Set<TcpConnection>();
+  private readonly open = new Map<string, TcpConnection>();
+  private readonly dialers = new Set<Dialer>();
+  private closing = false;
+
+  constructor(
+    readonly system: ActorSystem,
+    opts: TcpTransportOptions,
+  ) {
+    if (!opts.clusterId) throw new Error('TcpTransport: clusterId is required');
+    this.options = {
+      clusterId: opts.clusterId,
+      maxFrameBytes: opts.maxFrameBytes ?? 100 * 1024 * 1024,
+      heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 1_000,
+      idleTimeoutMs: opts.idleTimeoutMs ?? 10_000,
+      handshakeTimeoutMs: opts.handshakeTimeoutMs ?? 5_000,
+      reconnectInitialMs: opts.reconnectInitialMs ?? 100,
+      reconnectMaxMs: opts.reconnectMaxMs ?? 10_000,
+      maxQueuedBytes: opts.maxQueuedBytes ?? 256 * 1024 * 1024,
+    };
+    system.addTransport(this);
+  }
+
+  hello(): Hello {
+    return {
+      clusterId: this.options.clusterId,
+      nodeId: this.system.nodeId,
+      incarnation: this.incarnation,
+      version: TCP_PROTOCOL_VERSION,
+    };
+  }
+
+  /** Returns why a peer's hello is refused, or null. */
+  validateHello(h: Hello): string | null {
+    if (h.version !== TCP_PROTOCOL_VERSION) return `protocol version ${h.version} is not ${TCP_PROTOCOL_VERSION}`;
+    if (h.clusterId !== this.options.clusterId) return `cluster id '${h.clusterId}' is not '${this.options.clusterId}'`;
+    if (h.nodeId === this.system.nodeId) return `node id '${h.nodeId}' is this node's own id`;
+    return null;
+  }
+
+  /** Accepts connections. Resolves with the bound address (port 0 picks a free port). */
+  listen(port: number, host = '127.0.0.1'): Promise<{ host: string; port: number }> {
+    if (this.server) throw new Error('TcpTransport is already listening');
+    const server = net.createServer((socket) => {
+      if (this.closing) {
+        socket.destroy();
+        return;
+      }
+      this.connections.add(new TcpConnection(this, socket, false));
+    });
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        server.on('error', (err) => this.system.log.error('TCP listener error', { error: err.message }));
+        const addr = server.address() as net.AddressInfo;
+        resolve({ host: addr.address, port: addr.port });
+      });
+    });
+  }
+
+  /**
+   * Dials a peer and keeps it connected: when the connection drops it is redialled with
+   * capped exponential backoff until close(). Resolves with the peer's node id once the first
+   * handshake completes; rejects if that first attempt fails.
+   */
+  connect(port: number, host = '127.0.0.1'): Promise<string> {
+    if (this.closing) return Promise.reject(new Error('transport is closed'));
+    const dialer: Dialer = { host, port, attempt: 0, waiters: [] };
+    this.dialers.add(dialer);
+    return new Promise((resolve, reject) => {
+      dialer.waiters.push({ resolve, reject });
+      this.dial(dialer);
+    });
+  }
+
+  private dial(d: Dialer): void {
+    if (this.closing || !this.dialers.has(d)) return;
+    const socket = net.connect({ host: d.host, port: d.port });
+    const conn = new TcpConnection(this, socket, true);
+    this.connections.add(conn);
+    d.current = conn;
+    void conn.closed.then((reason) => {
+      if (d.current === conn) d.current = undefined;
+      if (d.waiters.length) {
+        const err = new Error(`cannot connect to ${d.host}:${d.port}: ${reason}`);
+        for (const w of d.waiters.splice(0)) w.reject(err);
+        this.dialers.delete(d);
+        return;
+      }
+      this.scheduleRedial(d);
+    });
+  }
+
+  private scheduleRedial(d: Dialer): void {
+    if (this.closing || !this.dialers.has(d)) return;
+    const o = this.options;
+    const base = Math.min(o.reconnectMaxMs, o.reconnectInitialMs * 2 ** Math.min(d.attempt, 20));
+    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    d.attempt++;
+    d.timer = this.system.clock.setTimeout(() => {
+      d.timer = undefined;
+      // another connection (e.g. the peer dialled us) already links us: check again later
+      if (d.peer && this.open.has(d.peer)) {
+        this.scheduleRedial(d);
+        return;
+      }
+      this.dial(d);
+    }, delay);
+  }
+
+  /** @internal a connection finished its handshake */
+  onOpen(conn: TcpConnection): void {
+    const existing = this.open.get(conn.peer);
+    if (existing && existing !== conn) {
+      if (existing.peerIncarnation !== conn.peerIncarnation) {
+        existing.close(`replaced by a new connection from ${conn.peer} (peer restarted)`);
+      } else {
+        // both sides dialled: keep the connection dialled by the smaller node id, on both sides
+        const keepDialledByMe = this.system.nodeId < conn.peer;
+        const loser = conn.dialled === keepDialledByMe ? existing : conn;
+        loser.close('duplicate connection');
+        if (loser === conn) {
+          this.resolveDialer(conn);
+          return;
+        }
+      }
+    }
+    this.open.set(conn.peer, conn);
+    this.system.attachEndpoint(conn);
+    this.resolveDialer(conn);
+    this.system.log.debug('TCP peer connected', { peer: conn.peer, remote: conn.remote, dialled: conn.dialled });
+  }
+
+  private resolveDialer(conn: TcpConnection): void {
+    for (const d of this.dialers) {
+      if (d.current !== conn) continue;
+      d.peer = conn.peer;
+      d.attempt = 0;
+      for (const w of d.waiters.splice(0)) w.resolve(conn.peer);
+    }
+  }
+
+  /** @internal */
+  onClosed(conn: TcpConnection, _reason: string): void {
+    this.connections.delete(conn);
+    if (this.open.get(conn.peer) === conn) this.open.delete(conn.peer);
+  }
+
+  /** Node ids with an open connection. */
+  connectedPeers(): string[] {
+    return [...this.open.keys()];
+  }
+
+  /** Stops redialling `peer` and closes its connection. */
+  disconnect(peer: string): void {
+    for (const d of [...this.dialers]) {
+      if (d.peer === peer) {
+        this.system.clock.clearTimer(d.timer);
+        this.dialers.delete(d);
+      }
+    }
+    this.open.get(peer)?.close('disconnected');
+  }
+
+  /** Stops listening, stops redialling and closes every connection. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    for (const d of this.dialers) {
+      this.system.clock.clearTimer(d.timer);
+      for (const w of d.waiters.splice(0)) w.reject(new Error('transport closed'));
+    }
+    this.dialers.clear();
+    const closes = [...this.connections].map((c) => {
+      c.close('transport closing');
+      return c.closed;
+    });
+    await Promise.all(closes);
+    if (this.server) {
+      const server = this.server;
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }
+
+  /** The bound address of the listener, if any. */
+  address(): { host: string; port: number } | undefined {
+    const a = this.server?.address();
+    return a && typeof a === 'object' ? { host: a.address, port: a.port } : undefined;
+  }
+}
