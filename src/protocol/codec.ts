@@ -26,6 +26,34 @@ export function encodeEnvelopeCopy(env: Envelope): Uint8Array {
   return out;
 }
 
+/**
+ * Throws when `value` holds something msgpack would silently change or drop (a function, a
+ * symbol, a Map, a class instance...). Used by strict serialisation, which tests turn on.
+ */
+export function assertPlainData(value: unknown, path = 'msg'): void {
+  switch (typeof value) {
+    case 'undefined':
+    case 'boolean':
+    case 'number':
+    case 'bigint':
+    case 'string':
+      return;
+    case 'function':
+    case 'symbol':
+      throw new TypeError(`${path} is a ${typeof value}, which cannot be serialised`);
+  }
+  if (value === null || value instanceof Uint8Array || value instanceof Date) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => assertPlainData(v, `${path}[${i}]`));
+    return;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new TypeError(`${path} is a ${proto?.constructor?.name ?? 'non-plain'} object, which does not survive serialisation`);
+  }
+  for (const k of Object.keys(value as object)) assertPlainData((value as Record<string, unknown>)[k], `${path}.${k}`);
+}
+
 /** Encodes any value with the envelope codec (used for worker start data and tests). */
 export function encodeValue(value: unknown): Uint8Array {
   const view = packr.pack(value);

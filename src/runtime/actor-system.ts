@@ -10,7 +10,7 @@
  */
 import nact from 'nact';
 import { nanoid } from 'nanoid';
-import { decodeEnvelope, encodeEnvelope } from '../protocol/codec.js';
+import { assertPlainData, decodeEnvelope, encodeEnvelope } from '../protocol/codec.js';
 import { ActorCell, type InternalMessage } from './actor-cell.js';
 import type { ActorDefinition, AskOptions, SpawnOptions } from './actor-definition.js';
 import { validateMessage } from './actor-definition.js';
@@ -254,6 +254,11 @@ export class ActorSystem {
   }
 
   private roundTrip(env: Envelope): Envelope {
+    try {
+      assertPlainData(env.msg);
+    } catch (err) {
+      throw new Error(`strictSerialization: ${(err as Error).message} (message ${env.msg?.type} to ${env.to.node}:${env.to.path})`);
+    }
     const res = decodeEnvelope(encodeEnvelope(env));
     if (!res.ok) throw new Error(`strictSerialization: envelope does not survive msgpack: ${res.reason}`);
     return res.envelope;

@@ -3,7 +3,7 @@
  * Envelopes are handed over by reference, or encoded and decoded on the way when the
  * network is strict (tests turn that on so nothing that cannot cross a wire slips through).
  */
-import { decodeEnvelope, encodeEnvelope } from '../protocol/codec.js';
+import { assertPlainData, decodeEnvelope, encodeEnvelope } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { Endpoint, Transport } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
@@ -28,6 +28,7 @@ class InProcEndpoint implements Endpoint {
       this.target.receive(env);
       return null;
     }
+    assertPlainData(env.msg);
     const res = decodeEnvelope(encodeEnvelope(env));
     if (!res.ok) throw new Error(`strictSerialization: envelope to ${this.peer} does not survive msgpack: ${res.reason}`);
     this.target.receive(res.envelope);

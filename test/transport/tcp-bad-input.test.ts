@@ -64,7 +64,7 @@ describe('transport/tcp: bad input', function () {
 
   afterEach(async () => {
     // the healthy peer is still served after every bad connection
-    const r = await client.ask({ node: 'server', path: '/echo' }, { type: 'Echo', payload: 'still here' }, { timeoutMs: 5_000 });
+    const r = await client.ask({ node: 'server', path: '/echo' }, { type: 'Echo', payload: 'still here' } as never, { timeoutMs: 5_000 });
     expect(r).to.deep.include({ type: 'Echoed', payload: 'still here' });
     expect(serverTcp.connectedPeers()).to.deep.equal(['client']);
   });

@@ -1,0 +1,362 @@
+/**
+ * The actor runtime on one node: definitions, validation, supervision, timers on a fake clock,
+ * ask timeouts, dead letters, children and graceful stop.
+ */
+import { expect } from 'chai';
+import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition.js';
+import { ActorSystem } from '../../src/runtime/actor-system.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
+import { checkFor } from '../helpers/check-for.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Reply = any;
+
+type CounterMsg = { type: 'Add'; n: number } | { type: 'Get' } | { type: 'Fail' } | { type: 'SlowAdd'; n: number; ms: number };
+const counter = defineActor<{ total: number }, CounterMsg, { start?: number } | undefined>({
+  kind: 'counter',
+  init: (_ctx, args) => ({ total: args?.start ?? 0 }),
+  supervision: 'restart',
+  schema: { Add: { n: 'integer' }, SlowAdd: { n: 'integer', ms: 'number' } },
+  handlers: {
+    Add: (s, m) => ({ total: s.total + m.n }),
+    Get: (s, _m, ctx) => ctx.reply({ type: 'Total', total: s.total } as never),
+    Fail: () => {
+      throw new Error('deliberate');
+    },
+    SlowAdd: async (s, m) => {
+      await new Promise((r) => setTimeout(r, m.ms));
+      return { total: s.total + m.n };
+    },
+  },
+});
+
+describe('runtime/actor-system', () => {
+  let sys: ActorSystem;
+  let clock: FakeClock;
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    sys = new ActorSystem({ nodeId: 'n1', clock, strictSerialization: true });
+  });
+  afterEach(async () => {
+    await sys.stop();
+  });
+
+  describe('spawning', () => {
+    it('names actors by path and passes args to init', async () => {
+      const ref = sys.spawn(counter, { name: 'c', args: { start: 40 } });
+      expect(ref).to.deep.equal({ node: 'n1', path: '/c' });
+      sys.send(ref, { type: 'Add', n: 2 });
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 42 });
+    });
+
+    it('refuses duplicate paths and bad names', () => {
+      sys.spawn(counter, { name: 'dup' });
+      expect(() => sys.spawn(counter, { name: 'dup' })).to.throw(/already exists at n1:\/dup/);
+      expect(() => sys.spawn(counter, { name: 'a/b' })).to.throw(/invalid actor name/);
+      expect(() => sys.spawn(counter, { name: '$ask' })).to.throw(/invalid actor name/);
+    });
+
+    it('generates a unique name from the kind', () => {
+      const a = sys.spawn(counter);
+      const b = sys.spawn(counter);
+      expect(a.path).to.match(/^\/counter-/);
+      expect(a.path).to.not.equal(b.path);
+    });
+
+    it('supports async init: messages wait for it', async () => {
+      const slowInit = defineActor<{ v: string }, { type: 'Read' }>({
+        kind: 'slow-init',
+        init: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return { v: 'ready' };
+        },
+        supervision: 'stop',
+        handlers: { Read: (s, _m, ctx) => ctx.reply({ type: 'Value', v: s.v } as never) },
+      });
+      const ref = sys.spawn(slowInit);
+      expect(await sys.ask(ref, { type: 'Read' })).to.deep.equal({ type: 'Value', v: 'ready' });
+    });
+  });
+
+  describe('boundary validation', () => {
+    it('rejects unknown message types and bad fields with INVALID_REQUEST and keeps the actor alive', async () => {
+      const ref = sys.spawn(counter, { name: 'v' });
+      const r1 = (await sys.ask(ref, { type: 'Nope' } as never)) as Failure;
+      expect(r1).to.deep.include({ type: 'Failure', errorCode: ErrorCode.INVALID_REQUEST, reason: 'invalid-message' });
+      const r2 = (await sys.ask(ref, { type: 'Add', n: 'x' } as never)) as Failure;
+      expect(r2.message).to.equal('Add.n must be integer, got string');
+      const r3 = (await sys.ask(ref, { type: 'Add' } as never)) as Failure;
+      expect(r3.message).to.equal('Add.n is required (integer)');
+      const r4 = (await sys.ask(ref, { type: 'Add', n: 1.5 } as never)) as Failure;
+      expect(r4.reason).to.equal('invalid-message');
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 0 });
+      expect(sys.stats().deadLettersByReason['invalid-message']).to.equal(4);
+    });
+
+    it('with strict serialization, refuses to send what msgpack cannot carry', () => {
+      const ref = sys.spawn(counter, { name: 's' });
+      expect(() => sys.send(ref, { type: 'Add', n: 1, fn: () => 1 } as never)).to.throw(/strictSerialization/);
+    });
+  });
+
+  describe('supervision', () => {
+    it('restart: rebuilds state, fails the crashing ask, keeps serving', async () => {
+      const ref = sys.spawn(counter, { name: 'r', args: { start: 5 } });
+      sys.send(ref, { type: 'Add', n: 1 });
+      const r = (await sys.ask(ref, { type: 'Fail' })) as Failure;
+      expect(r).to.deep.include({ type: 'Failure', reason: 'actor-crashed', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR });
+      expect(r.message).to.match(/deliberate/);
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 5 });
+    });
+
+    it('resume: keeps the state from before the failed message', async () => {
+      const def = { ...counter, kind: 'resumer', supervision: 'resume' as const };
+      const ref = sys.spawn(def, { name: 'res' });
+      sys.send(ref, { type: 'Add', n: 7 });
+      await sys.ask(ref, { type: 'Fail' });
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 7 });
+    });
+
+    it('stop: the actor goes away and later messages are dead letters', async () => {
+      const def = { ...counter, kind: 'stopper', supervision: 'stop' as const };
+      const ref = sys.spawn(def, { name: 'st' });
+      await sys.ask(ref, { type: 'Fail' });
+      await checkFor(() => !sys.hasActor('/st'));
+      const r = (await sys.ask(ref, { type: 'Get' })) as Failure;
+      expect(r.reason).to.equal('unknown-actor');
+    });
+
+    it('decides per error, and stops when the restart budget is spent', async () => {
+      const decided: unknown[] = [];
+      const def = {
+        ...counter,
+        kind: 'budget',
+        supervision: {
+          decide: (err: unknown) => {
+            decided.push((err as Error).message);
+            return 'restart' as const;
+          },
+          maxRestarts: 2,
+          withinMs: 1_000,
+        },
+      };
+      const ref = sys.spawn(def, { name: 'b' });
+      await sys.ask(ref, { type: 'Fail' });
+      await sys.ask(ref, { type: 'Fail' });
+      expect(sys.hasActor('/b')).to.equal(true);
+      await sys.ask(ref, { type: 'Fail' });
+      await checkFor(() => !sys.hasActor('/b'));
+      expect(decided).to.deep.equal(['deliberate', 'deliberate', 'deliberate']);
+    });
+
+    it('restart budget counts only restarts within the window', async () => {
+      const def = { ...counter, kind: 'window', supervision: { maxRestarts: 1, withinMs: 1_000 } };
+      const ref = sys.spawn(def, { name: 'w' });
+      await sys.ask(ref, { type: 'Fail' });
+      clock.advance(2_000);
+      await sys.ask(ref, { type: 'Fail' });
+      expect(sys.hasActor('/w')).to.equal(true);
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 0 });
+    });
+  });
+
+  describe('asks on a fake clock', () => {
+    it('times out exactly when the clock passes the timeout', async () => {
+      const silent = defineActor<null, { type: 'Hush' }>({
+        kind: 'silent',
+        init: () => null,
+        supervision: 'resume',
+        handlers: { Hush: () => undefined },
+      });
+      const ref = sys.spawn(silent, { name: 'q' });
+      let settled: Message | undefined;
+      const p = sys.ask(ref, { type: 'Hush' }, { timeoutMs: 1_000 }).then((m) => (settled = m));
+      await new Promise((r) => setImmediate(r));
+      clock.advance(999);
+      await Promise.resolve();
+      expect(settled).to.equal(undefined);
+      clock.advance(1);
+      await p;
+      expect(settled).to.deep.include({ type: 'Failure', reason: 'timeout', errorCode: ErrorCode.REQUEST_TIMED_OUT });
+      expect(sys.stats().pendingAsks).to.equal(0);
+    });
+
+    it('drops a late reply after the timeout', async () => {
+      let token: ReplyToken | undefined;
+      const later = defineActor<null, { type: 'Later' } | { type: 'Now' }>({
+        kind: 'later',
+        init: () => null,
+        supervision: 'resume',
+        handlers: {
+          Later: (_s, _m, ctx) => {
+            token = ctx.deferReply();
+          },
+          Now: (_s, _m, ctx) => ctx.replyTo(token!, { type: 'Late' }),
+        },
+      });
+      const ref = sys.spawn(later, { name: 'late' });
+      const p = sys.ask(ref, { type: 'Later' }, { timeoutMs: 10 });
+      await checkFor(() => token);
+      clock.advance(10);
+      expect(await p).to.deep.include({ reason: 'timeout' });
+      sys.send(ref, { type: 'Now' });
+      await new Promise((r) => setTimeout(r, 5));
+      expect(sys.stats().pendingAsks).to.equal(0);
+    });
+
+    it('answers a deferred reply from a later message', async () => {
+      let token: ReplyToken | undefined;
+      const purgatory = defineActor<null, { type: 'Wait' } | { type: 'Release' }>({
+        kind: 'purgatory',
+        init: () => null,
+        supervision: 'resume',
+        handlers: {
+          Wait: (_s, _m, ctx) => {
+            token = ctx.deferReply();
+          },
+          Release: (_s, _m, ctx) => ctx.replyTo(token!, { type: 'Released' }),
+        },
+      });
+      const ref = sys.spawn(purgatory, { name: 'p' });
+      const p = sys.ask(ref, { type: 'Wait' });
+      sys.send(ref, { type: 'Release' });
+      expect(await p).to.deep.equal({ type: 'Released' });
+    });
+  });
+
+  describe('timers', () => {
+    type TickMsg = { type: 'Arm'; ms: number } | { type: 'Every'; ms: number } | { type: 'Disarm' } | { type: 'Tick' } | { type: 'Count' } | { type: 'Fail' };
+    const ticker = defineActor<{ ticks: number }, TickMsg>({
+      kind: 'ticker',
+      init: () => ({ ticks: 0 }),
+      supervision: 'restart',
+      handlers: {
+        Arm: (_s, m, ctx) => ctx.timers.startSingle('t', m.ms, { type: 'Tick' }),
+        Every: (_s, m, ctx) => ctx.timers.startPeriodic('t', m.ms, { type: 'Tick' }),
+        Disarm: (_s, _m, ctx) => ctx.timers.cancel('t'),
+        Tick: (s) => ({ ticks: s.ticks + 1 }),
+        Count: (s, _m, ctx) => ctx.reply({ type: 'Ticks', ticks: s.ticks } as never),
+        Fail: () => {
+          throw new Error('x');
+        },
+      },
+    });
+    const ticks = async (ref: ActorRef) => ((await sys.ask<Reply>(ref, { type: 'Count' })).ticks as number);
+
+    it('single timers deliver once, when the clock says', async () => {
+      const ref = sys.spawn(ticker, { name: 't1' });
+      sys.send(ref, { type: 'Arm', ms: 100 } as never);
+      await ticks(ref);
+      clock.advance(99);
+      expect(await ticks(ref)).to.equal(0);
+      clock.advance(1);
+      expect(await ticks(ref)).to.equal(1);
+      clock.advance(1_000);
+      expect(await ticks(ref)).to.equal(1);
+    });
+
+    it('periodic timers repeat until cancelled', async () => {
+      const ref = sys.spawn(ticker, { name: 't2' });
+      sys.send(ref, { type: 'Every', ms: 10 } as never);
+      await ticks(ref);
+      clock.advance(35);
+      expect(await ticks(ref)).to.equal(3);
+      sys.send(ref, { type: 'Disarm' } as never);
+      await ticks(ref);
+      clock.advance(100);
+      expect(await ticks(ref)).to.equal(3);
+    });
+
+    it('a restart cancels the actor\'s timers', async () => {
+      const ref = sys.spawn(ticker, { name: 't3' });
+      sys.send(ref, { type: 'Every', ms: 10 } as never);
+      await ticks(ref);
+      await sys.ask(ref, { type: 'Fail' } as never);
+      clock.advance(100);
+      expect(await ticks(ref)).to.equal(0);
+      expect(clock.pending()).to.equal(0);
+    });
+  });
+
+  describe('stopping', () => {
+    it('ctx.stop() stops the actor after its current message and runs onStop', async () => {
+      const stopped: number[] = [];
+      const selfStopper = defineActor<{ n: number }, { type: 'Quit' }>({
+        kind: 'quitter',
+        init: () => ({ n: 41 }),
+        supervision: 'stop',
+        handlers: {
+          Quit: (s, _m, ctx) => {
+            ctx.stop();
+            ctx.reply({ type: 'Bye' });
+            return { n: s.n + 1 };
+          },
+        },
+        onStop: (s) => {
+          stopped.push(s.n);
+        },
+      });
+      const ref = sys.spawn(selfStopper, { name: 'q' });
+      expect(await sys.ask(ref, { type: 'Quit' })).to.deep.equal({ type: 'Bye' });
+      await checkFor(() => stopped.length === 1);
+      expect(stopped).to.deep.equal([42]);
+      expect(sys.hasActor('/q')).to.equal(false);
+    });
+
+    it('stopping a parent stops its children', async () => {
+      const parent = defineActor<ActorRef | null, { type: 'Spawn' }>({
+        kind: 'parent',
+        init: () => null,
+        supervision: 'stop',
+        handlers: {
+          Spawn: (_s, _m, ctx) => {
+            const child = ctx.spawn(counter, { name: 'kid' });
+            ctx.reply({ type: 'Child', ref: child } as never);
+            return child;
+          },
+        },
+      });
+      const p = sys.spawn(parent, { name: 'mum' });
+      const r = await sys.ask<Reply>(p, { type: 'Spawn' });
+      expect(r.ref).to.deep.equal({ node: 'n1', path: '/mum/kid' });
+      expect(sys.hasActor('/mum/kid')).to.equal(true);
+      await sys.stopActor(p);
+      expect(sys.hasActor('/mum/kid')).to.equal(false);
+      expect(sys.hasActor('/mum')).to.equal(false);
+    });
+
+    it('graceful system stop lets in-flight handlers settle and fails queued asks at once', async () => {
+      const real = new ActorSystem({ nodeId: 'n2' });
+      const ref = real.spawn(counter, { name: 'slow' });
+      const stops: number[] = [];
+      const first = real.ask(ref, { type: 'SlowAdd', n: 1, ms: 50 });
+      const queued = real.ask(ref, { type: 'Get' }, { timeoutMs: 60_000 });
+      await new Promise((r) => setTimeout(r, 10));
+      const t0 = Date.now();
+      await real.stop().then(() => stops.push(Date.now() - t0));
+      const q = (await queued) as Failure;
+      expect(q.type).to.equal('Failure');
+      expect(['system-stopping', 'actor-stopped']).to.include(q.reason);
+      const f = await first;
+      expect(f.type).to.not.equal(undefined);
+      expect(stops[0]).to.be.below(5_000);
+      expect(real.isRunning).to.equal(false);
+      const after = (await real.ask(ref, { type: 'Get' })) as Failure;
+      expect(after.reason).to.equal('system-stopping');
+      expect(() => real.spawn(counter)).to.throw(/cannot spawn/);
+    });
+
+    it('mailbox overflow refuses messages beyond the limit', async () => {
+      const limited = { ...counter, kind: 'limited', mailboxLimit: 5 };
+      const ref = sys.spawn(limited, { name: 'lim' });
+      const replies = await Promise.all(Array.from({ length: 12 }, () => sys.ask(ref, { type: 'Get' })));
+      const overflow = replies.filter((r) => (r as Failure).reason === 'overflow');
+      expect(overflow.length).to.be.greaterThan(0);
+      expect((overflow[0] as Failure).errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
+      expect(replies.filter((r) => r.type === 'Total').length).to.be.at.least(5);
+    });
+  });
+});
