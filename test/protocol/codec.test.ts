@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { assertPlainData, decodeEnvelope, encodeEnvelope, encodeEnvelopeCopy } from '../../src/protocol/codec.js';
+
+describe('protocol/codec', () => {
+  const to = { node: 'n', path: '/a' };
+
+  it('round-trips an envelope with routing and a binary payload as bytes', () => {
+    const data = new Uint8Array([1, 2, 3, 250]);
+    const env = { to, from: { node: 'm', path: '/b' }, replyTo: { node: 'm', path: '$ask' }, correlationId: 'c', msg: { type: 'Produce', data, n: 2 ** 40, neg: -1 } };
+    const res = decodeEnvelope(encodeEnvelopeCopy(env));
+    expect(res.ok).to.equal(true);
+    if (!res.ok) return;
+    expect(res.envelope).to.deep.equal({ ...env, msg: { ...env.msg, data: Buffer.from(data) } });
+    expect(res.envelope.msg).to.have.property('data').that.is.instanceOf(Uint8Array);
+  });
+
+  it('omits undefined fields on the wire', () => {
+    const bytes = encodeEnvelopeCopy({ to, msg: { type: 'X', gone: undefined } as never });
+    const res = decodeEnvelope(bytes);
+    expect(res.ok && Object.keys(res.envelope.msg)).to.deep.equal(['type']);
+  });
+
+  it('encodeEnvelope returns a scratch view; encodeEnvelopeCopy owns its bytes', () => {
+    const copy = encodeEnvelopeCopy({ to, msg: { type: 'A' } });
+    const view = encodeEnvelope({ to, msg: { type: 'B' } });
+    expect(copy.buffer.byteLength).to.equal(copy.length);
+    expect(view.buffer.byteLength).to.be.greaterThan(view.length);
+  });
+
+  it('reports undecodable bytes and malformed envelopes without throwing', () => {
+    expect(decodeEnvelope(new Uint8Array([0xc1]))).to.deep.include({ ok: false });
+    const cases: [unknown, RegExp][] = [
+      [[1, 2], /not a map/],
+      [{ msg: { type: 'X' } }, /envelope\.to/],
+      [{ to: { node: 1, path: '/a' }, msg: { type: 'X' } }, /envelope\.to/],
+      [{ to, msg: { kind: 'X' } }, /string type/],
+      [{ to, msg: 'X' }, /string type/],
+      [{ to, from: 'me', msg: { type: 'X' } }, /envelope\.from/],
+      [{ to, correlationId: 5, msg: { type: 'X' } }, /correlationId/],
+    ];
+    for (const [value, why] of cases) {
+      const res = decodeEnvelope(encodeEnvelopeCopy(value as never));
+      expect(res.ok).to.equal(false);
+      if (!res.ok) expect(res.reason).to.match(why);
+    }
+  });
+
+  it('keeps the reply address of a malformed envelope so it can be answered', () => {
+    const res = decodeEnvelope(encodeEnvelopeCopy({ replyTo: { node: 'm', path: '$ask' }, correlationId: 'k', msg: { type: 'X' } } as never));
+    expect(res.ok).to.equal(false);
+    if (!res.ok) expect(res.partial).to.deep.equal({ replyTo: { node: 'm', path: '$ask' }, correlationId: 'k' });
+  });
+
+  it('assertPlainData accepts wire data and names what would not survive', () => {
+    expect(() => assertPlainData({ a: [1, 'x', null, true, 1n, new Uint8Array(2), { b: new Date(0) }] })).to.not.throw();
+    expect(() => assertPlainData({ a: { f: () => 1 } })).to.throw(/msg\.a\.f is a function/);
+    expect(() => assertPlainData({ m: new Map() })).to.throw(/msg\.m is a Map object/);
+    expect(() => assertPlainData([Symbol('s')])).to.throw(/msg\[0\] is a symbol/);
+  });
+});
