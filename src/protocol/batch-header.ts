@@ -49,6 +49,10 @@ export const TIMESTAMP_TYPE_MASK = 0x08;
 export const TRANSACTIONAL_FLAG_MASK = 0x10;
 export const CONTROL_FLAG_MASK = 0x20;
 
+/** Attribute bit 3: how record timestamps are to be read. */
+export const TimestampType = Object.freeze({ CREATE_TIME: 0, LOG_APPEND_TIME: 1 } as const);
+export type TimestampTypeValue = (typeof TimestampType)[keyof typeof TimestampType];
+
 /** Sentinels Kafka uses for "none". */
 export const NO_PRODUCER_ID = -1;
 export const NO_PRODUCER_EPOCH = -1;
@@ -219,6 +223,21 @@ export function setPartitionLeaderEpoch(buf: Uint8Array, pos: number, epoch: num
     throw new RangeError(`partitionLeaderEpoch must be an int32 >= -1, got ${epoch}`);
   }
   writeInt32BE(buf, pos + PARTITION_LEADER_EPOCH_OFFSET, epoch);
+}
+
+/**
+ * Sets the timestamp type bit and maxTimestamp (e.g. LogAppendTime stamped by the leader, after
+ * which every record reads as maxTimestamp), then recomputes the CRC, which covers both fields.
+ */
+export function setMaxTimestamp(buf: Uint8Array, pos: number, timestampType: TimestampTypeValue, maxTimestamp: number): void {
+  if (!Number.isSafeInteger(maxTimestamp)) {
+    throw new RangeError(`maxTimestamp must be a safe integer, got ${maxTimestamp}`);
+  }
+  const attributes = readInt16BE(buf, pos + ATTRIBUTES_OFFSET);
+  const next = timestampType === TimestampType.LOG_APPEND_TIME ? attributes | TIMESTAMP_TYPE_MASK : attributes & ~TIMESTAMP_TYPE_MASK;
+  writeInt16BE(buf, pos + ATTRIBUTES_OFFSET, next);
+  writeInt64BE(buf, pos + MAX_TIMESTAMP_OFFSET, maxTimestamp);
+  writeBatchCrc(buf, pos);
 }
 
 // ---- validation and framing ----

@@ -1,0 +1,148 @@
+/**
+ * Compression codec registry for RecordBatch v2 (attribute bits 0-2). Built in: none (0) and
+ * gzip (1, node:zlib, sync and async). snappy (2), lz4 (3) and zstd (4) are known by id and name
+ * but rejected until a package-backed implementation is added with registerCodec; ids 5-7 are
+ * unknown. Rejections are UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE).
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { ErrorCode } from './errors.js';
+
+/** Kafka's codec ids. */
+export const CompressionType = Object.freeze({
+  NONE: 0,
+  GZIP: 1,
+  SNAPPY: 2,
+  LZ4: 3,
+  ZSTD: 4,
+} as const);
+
+export type CompressionName = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
+const KAFKA_NAMES: readonly string[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
+
+/**
+ * A codec implementation. Give at least one compressor and one decompressor; when only the sync
+ * one is given the async variant wraps it, when only the async one is given the sync entry
+ * points reject with a clear error.
+ */
+export interface CodecImpl {
+  compress?(data: Uint8Array): Uint8Array;
+  decompress?(data: Uint8Array): Uint8Array;
+  compressAsync?(data: Uint8Array): Promise<Uint8Array>;
+  decompressAsync?(data: Uint8Array): Promise<Uint8Array>;
+}
+
+interface Registered {
+  readonly id: number;
+  readonly name: string;
+  readonly impl: CodecImpl;
+}
+
+/** A codec id this build cannot (de)compress. */
+export class UnsupportedCompressionError extends Error {
+  override readonly name = 'UnsupportedCompressionError';
+  readonly errorCode: number = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE;
+  constructor(
+    readonly codecId: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const gzipAsync = promisify(zlib.gzip);
+const gunzipAsync = promisify(zlib.gunzip);
+
+const gzipCodec: CodecImpl = {
+  compress: (data) => zlib.gzipSync(data),
+  decompress: (data) => zlib.gunzipSync(data),
+  compressAsync: (data) => gzipAsync(data),
+  decompressAsync: (data) => gunzipAsync(data),
+};
+
+const registry = new Map<number, Registered>([[CompressionType.GZIP, { id: 1, name: 'gzip', impl: gzipCodec }]]);
+
+/** The codec's name: Kafka's for 0-4, the registered one for 5-7, else `unknown`. */
+export function compressionName(id: number): string {
+  return registry.get(id)?.name ?? KAFKA_NAMES[id] ?? 'unknown';
+}
+
+/** The id for a Kafka codec name ('none', 'gzip', 'snappy', 'lz4', 'zstd') or a registered one. */
+export function compressionId(name: string): number {
+  const k = KAFKA_NAMES.indexOf(name);
+  if (k >= 0) return k;
+  for (const r of registry.values()) if (r.name === name) return r.id;
+  throw new UnsupportedCompressionError(-1, `unknown compression codec name '${name}' (Kafka defines none, gzip, snappy, lz4, zstd)`);
+}
+
+/** True when `id` can be used by this build (0 always; others once registered). */
+export function isCodecSupported(id: number): boolean {
+  return id === CompressionType.NONE || registry.has(id);
+}
+
+/**
+ * Registers (or replaces) the implementation for codec `id` (1-7). For ids 1-4 `name` must be
+ * Kafka's name for it. Returns a function that restores the previous registration.
+ */
+export function registerCodec(id: number, name: string, impl: CodecImpl): () => void {
+  if (!Number.isInteger(id) || id < 1 || id > 7) {
+    throw new RangeError(`compression codec id must be 1-7 (0 is 'none'), got ${id}`);
+  }
+  if (id <= 4 && name !== KAFKA_NAMES[id]) {
+    throw new RangeError(`compression codec id ${id} is Kafka's '${KAFKA_NAMES[id]}', not '${name}'`);
+  }
+  if (!(impl.compress || impl.compressAsync) || !(impl.decompress || impl.decompressAsync)) {
+    throw new TypeError(`codec ${name} (${id}) needs a compress and a decompress function (sync or async)`);
+  }
+  const previous = registry.get(id);
+  registry.set(id, { id, name, impl });
+  return () => {
+    if (previous) registry.set(id, previous);
+    else registry.delete(id);
+  };
+}
+
+function lookup(id: number): Registered {
+  const r = registry.get(id);
+  if (r) return r;
+  if (Number.isInteger(id) && id >= 2 && id <= 4) {
+    throw new UnsupportedCompressionError(id, `compression codec ${KAFKA_NAMES[id]} (${id}) is not supported by this build`);
+  }
+  throw new UnsupportedCompressionError(
+    id,
+    `compression codec id ${id} is unknown (Kafka defines 0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd)`,
+  );
+}
+
+function asyncOnly(r: Registered, op: string): never {
+  throw new UnsupportedCompressionError(r.id, `compression codec ${r.name} (${r.id}) only has an async ${op}; use the async API`);
+}
+
+/** Compresses with codec `id`; id 0 returns the input unchanged. */
+export function compress(id: number, data: Uint8Array): Uint8Array {
+  if (id === CompressionType.NONE) return data;
+  const r = lookup(id);
+  return r.impl.compress ? r.impl.compress(data) : asyncOnly(r, 'compress');
+}
+
+/** Decompresses with codec `id`; id 0 returns the input unchanged. */
+export function decompress(id: number, data: Uint8Array): Uint8Array {
+  if (id === CompressionType.NONE) return data;
+  const r = lookup(id);
+  return r.impl.decompress ? r.impl.decompress(data) : asyncOnly(r, 'decompress');
+}
+
+/** Async compress: keeps the event loop free for big batches (zlib runs on the thread pool). */
+export async function compressAsync(id: number, data: Uint8Array): Promise<Uint8Array> {
+  if (id === CompressionType.NONE) return data;
+  const r = lookup(id);
+  return r.impl.compressAsync ? r.impl.compressAsync(data) : r.impl.compress!(data);
+}
+
+/** Async decompress; see compressAsync. */
+export async function decompressAsync(id: number, data: Uint8Array): Promise<Uint8Array> {
+  if (id === CompressionType.NONE) return data;
+  const r = lookup(id);
+  return r.impl.decompressAsync ? r.impl.decompressAsync(data) : r.impl.decompress!(data);
+}

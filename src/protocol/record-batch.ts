@@ -1,0 +1,522 @@
+/**
+ * Encoder and decoder for Kafka RecordBatch v2 (magic 2), byte-compatible with Kafka: the 61-byte
+ * header (batch-header.ts), CRC-32C over attributes..end, then `recordsCount` records, the record
+ * section compressed as a whole when the codec (attributes bits 0-2) is not none. Each record:
+ *   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
+ *   key (varint length, -1 = null, bytes) | value (same) | header count varint |
+ *   headers: key (varint length, utf-8) value (varint length, -1 = null, bytes)
+ *
+ * Encoding is the producer's hot path: sizes are computed first and the batch is written into one
+ * exactly-sized Buffer of its own (byteOffset 0, not from Node's shared pool, so it can be
+ * transferred); with compression the record section is encoded, compressed, then copied once
+ * behind the header. Decoding happens only in the consumer: it validates the header and CRC and
+ * throws CorruptRecordError (errorCode CORRUPT_MESSAGE) on any damage, or
+ * UnsupportedCompressionError (UNSUPPORTED_COMPRESSION_TYPE) for a codec this build lacks. Decoded
+ * keys, values and header values are zero-copy views into the input (or into the decompressed
+ * records): copy them if the input buffer will be reused.
+ */
+import {
+  ATTRIBUTES_OFFSET,
+  BASE_OFFSET_OFFSET,
+  BASE_SEQUENCE_OFFSET,
+  BASE_TIMESTAMP_OFFSET,
+  BATCH_LENGTH_OFFSET,
+  COMPRESSION_CODEC_MASK,
+  CONTROL_FLAG_MASK,
+  CRC_OFFSET,
+  CURRENT_MAGIC,
+  LAST_OFFSET_DELTA_OFFSET,
+  LOG_OVERHEAD,
+  MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET,
+  NO_PARTITION_LEADER_EPOCH,
+  NO_PRODUCER_EPOCH,
+  NO_PRODUCER_ID,
+  NO_SEQUENCE,
+  NO_TIMESTAMP,
+  PARTITION_LEADER_EPOCH_OFFSET,
+  PRODUCER_EPOCH_OFFSET,
+  PRODUCER_ID_OFFSET,
+  RECORD_BATCH_OVERHEAD,
+  RECORDS_COUNT_OFFSET,
+  TIMESTAMP_TYPE_MASK,
+  TRANSACTIONAL_FLAG_MASK,
+  TimestampType,
+  iterateBatches,
+  readBatchHeader,
+  validateBatch,
+  writeInt16BE,
+  writeInt32BE,
+  writeInt64BE,
+  type BatchHeader,
+  type TimestampTypeValue,
+} from './batch-header.js';
+import {
+  CompressionType,
+  compress,
+  compressAsync,
+  compressionId,
+  compressionName,
+  decompress,
+  decompressAsync,
+  UnsupportedCompressionError,
+  type CompressionName,
+} from './compression.js';
+import { crc32c } from './crc32c.js';
+import { ErrorCode } from './errors.js';
+import { VarintError, readVarint, readVarlong, sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong, type ReadCursor } from './varint.js';
+
+// ---- types ----
+
+export interface RecordHeader {
+  key: string;
+  value: Uint8Array | null;
+}
+
+/** One record to encode. */
+export interface RecordInput {
+  key?: Uint8Array | null;
+  value: Uint8Array | null;
+  headers?: readonly RecordHeader[];
+  /** Milliseconds; defaults to the batch's baseTimestamp. */
+  timestamp?: number;
+  /** Defaults to the record's index; must strictly increase through the batch. */
+  offsetDelta?: number;
+}
+
+/** What encodeRecordBatch writes. Unset fields take Kafka's "none" values. */
+export interface RecordBatchInput {
+  /** Default 0: the leader assigns the real one with setBaseOffset. */
+  baseOffset?: number;
+  /** Default -1. */
+  partitionLeaderEpoch?: number;
+  /** Codec id (0-7) or name; default none. */
+  compression?: number | CompressionName;
+  /** Default CreateTime (0). */
+  timestampType?: TimestampTypeValue;
+  transactional?: boolean;
+  control?: boolean;
+  /** Default -1. */
+  producerId?: number;
+  /** Default -1. */
+  producerEpoch?: number;
+  /** Default -1. */
+  baseSequence?: number;
+  /** Default: the first record's timestamp, else -1. */
+  baseTimestamp?: number;
+  /** Default: the largest record timestamp, else baseTimestamp. */
+  maxTimestamp?: number;
+  /** Default: the last record's offsetDelta (0 for an empty batch). */
+  lastOffsetDelta?: number;
+  records: readonly RecordInput[];
+}
+
+export interface DecodedRecord {
+  /** baseOffset + offsetDelta. */
+  offset: number;
+  /** baseTimestamp + timestampDelta, or the batch's maxTimestamp under LogAppendTime. */
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: { key: string; value: Buffer | null }[];
+}
+
+export interface DecodedRecordBatch extends BatchHeader {
+  compression: number;
+  timestampType: TimestampTypeValue;
+  transactional: boolean;
+  control: boolean;
+  records: DecodedRecord[];
+}
+
+/** A damaged batch found while decoding. `errorCode` is CORRUPT_MESSAGE. */
+export class CorruptRecordError extends Error {
+  override readonly name = 'CorruptRecordError';
+  readonly errorCode: number = ErrorCode.CORRUPT_MESSAGE;
+  constructor(
+    readonly reason: string,
+    /** Position of the batch in the decoded buffer. */
+    readonly batchPos: number,
+  ) {
+    super(`corrupt record batch at byte ${batchPos}: ${reason}`);
+  }
+}
+
+// ---- encoding ----
+
+/** Per-record body sizes, reused across calls (encoding is synchronous up to compression). */
+let scratchSizes = new Int32Array(1024);
+
+interface Plan {
+  attributes: number;
+  codec: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+  lastOffsetDelta: number;
+  recordsSize: number;
+  sizes: Int32Array;
+}
+
+function codecOf(c: number | CompressionName | undefined): number {
+  if (c === undefined) return CompressionType.NONE;
+  const id = typeof c === 'number' ? c : compressionId(c);
+  if (!Number.isInteger(id) || id < 0 || id > COMPRESSION_CODEC_MASK) {
+    throw new UnsupportedCompressionError(id, `compression codec id ${id} does not fit attribute bits 0-2`);
+  }
+  return id;
+}
+
+function checkInt(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max) throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${v}`);
+  return v;
+}
+
+function checkSafe(name: string, v: number): number {
+  if (!Number.isSafeInteger(v)) throw new RangeError(`${name} must be a safe integer, got ${v}`);
+  return v;
+}
+
+function bytesFieldSize(b: Uint8Array | null | undefined): number {
+  if (b == null) return 1;
+  const n = b.length;
+  return sizeOfVarint(n) + n;
+}
+
+/** Sizes every record (into `sizes`) and resolves the batch-level defaults. */
+function plan(input: RecordBatchInput): Plan {
+  const records = input.records;
+  const n = records.length;
+  const codec = codecOf(input.compression);
+  const timestampType = input.timestampType ?? TimestampType.CREATE_TIME;
+  const attributes =
+    codec |
+    (timestampType === TimestampType.LOG_APPEND_TIME ? TIMESTAMP_TYPE_MASK : 0) |
+    (input.transactional ? TRANSACTIONAL_FLAG_MASK : 0) |
+    (input.control ? CONTROL_FLAG_MASK : 0);
+  const baseTimestamp = checkSafe('baseTimestamp', input.baseTimestamp ?? records[0]?.timestamp ?? NO_TIMESTAMP);
+  if (scratchSizes.length < n) scratchSizes = new Int32Array(Math.max(n, scratchSizes.length * 2));
+  const sizes = scratchSizes;
+  let maxTs = n === 0 ? baseTimestamp : -Infinity;
+  let prevDelta = -1;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    const ts = r.timestamp ?? baseTimestamp;
+    if (!Number.isSafeInteger(ts)) throw new RangeError(`record ${i}: timestamp must be a safe integer, got ${ts}`);
+    if (ts > maxTs) maxTs = ts;
+    const od = r.offsetDelta ?? i;
+    if (!(od > prevDelta) || (od | 0) !== od) {
+      throw new RangeError(`record ${i}: offsetDelta ${od} must be an int32 greater than the previous (${prevDelta})`);
+    }
+    prevDelta = od;
+    let size = 1 + sizeOfVarlong(ts - baseTimestamp) + sizeOfVarint(od) + bytesFieldSize(r.key) + bytesFieldSize(r.value);
+    const headers = r.headers;
+    if (headers === undefined || headers.length === 0) {
+      size += 1;
+    } else {
+      size += sizeOfVarint(headers.length);
+      for (let h = 0; h < headers.length; h++) {
+        const hd = headers[h]!;
+        if (typeof hd.key !== 'string') throw new TypeError(`record ${i}: header ${h} key must be a string`);
+        const kl = Buffer.byteLength(hd.key, 'utf8');
+        size += sizeOfVarint(kl) + kl + bytesFieldSize(hd.value);
+      }
+    }
+    sizes[i] = size;
+    total += sizeOfVarint(size) + size;
+  }
+  const lastOffsetDelta = checkInt('lastOffsetDelta', input.lastOffsetDelta ?? (n === 0 ? 0 : prevDelta), 0, 0x7fffffff);
+  if (lastOffsetDelta < prevDelta) {
+    throw new RangeError(`lastOffsetDelta ${lastOffsetDelta} is below the last record's offsetDelta ${prevDelta}`);
+  }
+  return {
+    attributes,
+    codec,
+    baseTimestamp,
+    maxTimestamp: checkSafe('maxTimestamp', input.maxTimestamp ?? maxTs),
+    lastOffsetDelta,
+    recordsSize: total,
+    sizes,
+  };
+}
+
+function writeBytesField(out: Buffer, pos: number, b: Uint8Array | null | undefined): number {
+  if (b == null) {
+    out[pos] = 0x01; // zigzag(-1)
+    return pos + 1;
+  }
+  pos = writeVarint(out, pos, b.length);
+  out.set(b, pos);
+  return pos + b.length;
+}
+
+/** Writes the records at `pos` using the sizes from plan(); returns the end position. */
+function writeRecords(out: Buffer, pos: number, input: RecordBatchInput, p: Plan): number {
+  const records = input.records;
+  const sizes = p.sizes;
+  const baseTimestamp = p.baseTimestamp;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    pos = writeVarint(out, pos, sizes[i]!);
+    out[pos++] = 0; // record attributes: unused
+    pos = writeVarlong(out, pos, (r.timestamp ?? baseTimestamp) - baseTimestamp);
+    pos = writeVarint(out, pos, r.offsetDelta ?? i);
+    pos = writeBytesField(out, pos, r.key);
+    pos = writeBytesField(out, pos, r.value);
+    const headers = r.headers;
+    if (headers === undefined || headers.length === 0) {
+      out[pos++] = 0;
+    } else {
+      pos = writeVarint(out, pos, headers.length);
+      for (let h = 0; h < headers.length; h++) {
+        const hd = headers[h]!;
+        pos = writeVarint(out, pos, Buffer.byteLength(hd.key, 'utf8'));
+        pos += out.write(hd.key, pos, 'utf8');
+        pos = writeBytesField(out, pos, hd.value);
+      }
+    }
+  }
+  return pos;
+}
+
+/** Writes the 61-byte header (all but the CRC) at 0 for a batch of `size` bytes. */
+function writeHeader(out: Buffer, input: RecordBatchInput, p: Plan, size: number): void {
+  writeInt64BE(out, BASE_OFFSET_OFFSET, checkInt('baseOffset', input.baseOffset ?? 0, 0, Number.MAX_SAFE_INTEGER));
+  writeInt32BE(out, BATCH_LENGTH_OFFSET, size - LOG_OVERHEAD);
+  writeInt32BE(out, PARTITION_LEADER_EPOCH_OFFSET, checkInt('partitionLeaderEpoch', input.partitionLeaderEpoch ?? NO_PARTITION_LEADER_EPOCH, -1, 0x7fffffff));
+  out[MAGIC_OFFSET] = CURRENT_MAGIC;
+  writeInt16BE(out, ATTRIBUTES_OFFSET, p.attributes);
+  writeInt32BE(out, LAST_OFFSET_DELTA_OFFSET, p.lastOffsetDelta);
+  writeInt64BE(out, BASE_TIMESTAMP_OFFSET, p.baseTimestamp);
+  writeInt64BE(out, MAX_TIMESTAMP_OFFSET, p.maxTimestamp);
+  writeInt64BE(out, PRODUCER_ID_OFFSET, checkSafe('producerId', input.producerId ?? NO_PRODUCER_ID));
+  writeInt16BE(out, PRODUCER_EPOCH_OFFSET, checkInt('producerEpoch', input.producerEpoch ?? NO_PRODUCER_EPOCH, -32768, 32767));
+  writeInt32BE(out, BASE_SEQUENCE_OFFSET, checkInt('baseSequence', input.baseSequence ?? NO_SEQUENCE, -0x80000000, 0x7fffffff));
+  writeInt32BE(out, RECORDS_COUNT_OFFSET, input.records.length);
+}
+
+function finish(out: Buffer): Buffer {
+  writeInt32BE(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, out.length));
+  return out;
+}
+
+function encodeUncompressed(input: RecordBatchInput, p: Plan): Buffer {
+  const size = RECORD_BATCH_OVERHEAD + p.recordsSize;
+  const out = Buffer.allocUnsafeSlow(size);
+  writeHeader(out, input, p, size);
+  writeRecords(out, RECORD_BATCH_OVERHEAD, input, p);
+  return finish(out);
+}
+
+function encodeRecordSection(input: RecordBatchInput, p: Plan): Buffer {
+  const section = Buffer.allocUnsafe(p.recordsSize);
+  writeRecords(section, 0, input, p);
+  return section;
+}
+
+function assemble(input: RecordBatchInput, p: Plan, compressed: Uint8Array): Buffer {
+  const size = RECORD_BATCH_OVERHEAD + compressed.length;
+  const out = Buffer.allocUnsafeSlow(size);
+  writeHeader(out, input, p, size);
+  out.set(compressed, RECORD_BATCH_OVERHEAD);
+  return finish(out);
+}
+
+/**
+ * Encodes one RecordBatch v2 into a new, exactly-sized Buffer. Compression runs synchronously;
+ * use encodeRecordBatchAsync for big compressed batches. Throws RangeError/TypeError for invalid
+ * input and UnsupportedCompressionError for a codec this build lacks.
+ */
+export function encodeRecordBatch(input: RecordBatchInput): Buffer {
+  const p = plan(input);
+  if (p.codec === CompressionType.NONE) return encodeUncompressed(input, p);
+  return assemble(input, p, compress(p.codec, encodeRecordSection(input, p)));
+}
+
+/** As encodeRecordBatch, compressing off the event loop (zlib's thread pool for gzip). */
+export async function encodeRecordBatchAsync(input: RecordBatchInput): Promise<Buffer> {
+  const p = plan(input);
+  if (p.codec === CompressionType.NONE) return encodeUncompressed(input, p);
+  // plan() sizes live in shared scratch that another encode may reuse during the await; the
+  // record section is written before it, and assemble() needs only the header values.
+  const section = encodeRecordSection(input, p);
+  return assemble(input, p, await compressAsync(p.codec, section));
+}
+
+// ---- decoding ----
+
+function asBuffer(buf: Uint8Array): Buffer {
+  return Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+interface Framed {
+  b: Buffer;
+  pos: number;
+  size: number;
+  header: BatchHeader;
+  codec: number;
+}
+
+function frame(buf: Uint8Array, pos: number): Framed {
+  const b = asBuffer(buf);
+  const invalid = validateBatch(b, pos);
+  if (invalid) throw new CorruptRecordError(invalid.reason, pos);
+  const header = readBatchHeader(b, pos);
+  return { b, pos, size: LOG_OVERHEAD + header.batchLength, header, codec: header.attributes & COMPRESSION_CODEC_MASK };
+}
+
+/** Minimum encoded record: length, attributes, timestampDelta, offsetDelta, key, value, header count. */
+const MIN_RECORD_SIZE = 7;
+
+function decodeRecords(f: Framed, data: Buffer, start: number, end: number): DecodedRecordBatch {
+  const h = f.header;
+  const count = h.recordsCount;
+  if (count * MIN_RECORD_SIZE > end - start) {
+    throw new CorruptRecordError(`${count} records cannot fit in ${end - start} bytes of record data`, f.pos);
+  }
+  const logAppend = (h.attributes & TIMESTAMP_TYPE_MASK) !== 0;
+  const records: DecodedRecord[] = new Array(count);
+  const cur: ReadCursor = { pos: start, end };
+  let i = 0;
+  try {
+    for (; i < count; i++) {
+      cur.end = end;
+      const length = readVarint(data, cur);
+      const recEnd = cur.pos + length;
+      if (length < 6 || recEnd > end) {
+        throw new CorruptRecordError(`record ${i}: length ${length} is invalid with ${end - cur.pos} bytes left`, f.pos);
+      }
+      cur.end = recEnd;
+      cur.pos++; // record attributes (unused by Kafka)
+      const tsDelta = readVarlong(data, cur);
+      const od = readVarint(data, cur);
+      const key = readBytes(data, cur, f, i, 'key');
+      const value = readBytes(data, cur, f, i, 'value');
+      const hc = readVarint(data, cur);
+      if (hc < 0 || hc * 2 > recEnd - cur.pos) {
+        throw new CorruptRecordError(`record ${i}: invalid header count ${hc}`, f.pos);
+      }
+      const headers: { key: string; value: Buffer | null }[] = [];
+      for (let k = 0; k < hc; k++) {
+        const kl = readVarint(data, cur);
+        if (kl < 0 || cur.pos + kl > recEnd) {
+          throw new CorruptRecordError(`record ${i}: invalid header key length ${kl}`, f.pos);
+        }
+        const hk = data.toString('utf8', cur.pos, cur.pos + kl);
+        cur.pos += kl;
+        headers.push({ key: hk, value: readBytes(data, cur, f, i, 'header value') });
+      }
+      if (cur.pos !== recEnd) {
+        throw new CorruptRecordError(`record ${i}: ${recEnd - cur.pos} bytes left over inside the record`, f.pos);
+      }
+      records[i] = {
+        offset: h.baseOffset + od,
+        timestamp: logAppend ? h.maxTimestamp : h.baseTimestamp + tsDelta,
+        key,
+        value,
+        headers,
+      };
+    }
+  } catch (e) {
+    if (e instanceof VarintError) throw new CorruptRecordError(`record ${i}: ${e.message}`, f.pos);
+    throw e;
+  }
+  if (cur.pos !== end) {
+    throw new CorruptRecordError(`${end - cur.pos} bytes left over after ${count} records`, f.pos);
+  }
+  return {
+    ...h,
+    compression: f.codec,
+    timestampType: logAppend ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+    transactional: (h.attributes & TRANSACTIONAL_FLAG_MASK) !== 0,
+    control: (h.attributes & CONTROL_FLAG_MASK) !== 0,
+    records,
+  };
+}
+
+function readBytes(data: Buffer, cur: ReadCursor, f: Framed, i: number, what: string): Buffer | null {
+  const n = readVarint(data, cur);
+  if (n === -1) return null;
+  if (n < -1 || cur.pos + n > cur.end) {
+    throw new CorruptRecordError(`record ${i}: invalid ${what} length ${n}`, f.pos);
+  }
+  const v = data.subarray(cur.pos, cur.pos + n);
+  cur.pos += n;
+  return v;
+}
+
+function decompressed(f: Framed, result: Uint8Array): DecodedRecordBatch {
+  const data = asBuffer(result);
+  return decodeRecords(f, data, 0, data.length);
+}
+
+function wrapDecompressError(f: Framed, e: unknown): never {
+  if (e instanceof UnsupportedCompressionError) throw e;
+  throw new CorruptRecordError(`${compressionName(f.codec)} decompression failed: ${(e as Error).message}`, f.pos);
+}
+
+/**
+ * Decodes the batch at `pos` (default 0): validates header and CRC, decompresses synchronously,
+ * decodes every record. Throws CorruptRecordError or UnsupportedCompressionError.
+ */
+export function decodeRecordBatch(buf: Uint8Array, pos = 0): DecodedRecordBatch {
+  const f = frame(buf, pos);
+  const start = pos + RECORD_BATCH_OVERHEAD;
+  const end = pos + f.size;
+  if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);
+  let out: Uint8Array;
+  try {
+    out = decompress(f.codec, f.b.subarray(start, end));
+  } catch (e) {
+    wrapDecompressError(f, e);
+  }
+  return decompressed(f, out);
+}
+
+/** As decodeRecordBatch, decompressing off the event loop. */
+export async function decodeRecordBatchAsync(buf: Uint8Array, pos = 0): Promise<DecodedRecordBatch> {
+  const f = frame(buf, pos);
+  const start = pos + RECORD_BATCH_OVERHEAD;
+  const end = pos + f.size;
+  if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);
+  let out: Uint8Array;
+  try {
+    out = await decompressAsync(f.codec, f.b.subarray(start, end));
+  } catch (e) {
+    wrapDecompressError(f, e);
+  }
+  return decompressed(f, out);
+}
+
+/** Positions of the complete batches in buf[start, end); throws if framing stops at corruption. */
+function framesOf(buf: Uint8Array, start: number, end: number): number[] {
+  const positions: number[] = [];
+  const it = iterateBatches(buf, start, end);
+  let r = it.next();
+  while (!r.done) {
+    positions.push(r.value.pos);
+    r = it.next();
+  }
+  const stop = r.value;
+  const limit = Math.min(end, buf.length);
+  if (stop < limit) {
+    const why = validateBatch(buf, stop, limit - stop);
+    if (why && !why.torn) throw new CorruptRecordError(why.reason, stop);
+  }
+  return positions;
+}
+
+/**
+ * Decodes every complete batch in buf[start, end) (e.g. a fetch response's records), skipping a
+ * partial trailing batch as Kafka consumers do. Throws on a corrupt batch.
+ */
+export function decodeRecordBatches(buf: Uint8Array, start = 0, end: number = buf.length): DecodedRecordBatch[] {
+  return framesOf(buf, start, end).map((pos) => decodeRecordBatch(buf, pos));
+}
+
+/** As decodeRecordBatches, decompressing off the event loop (batches decoded in order). */
+export async function decodeRecordBatchesAsync(buf: Uint8Array, start = 0, end: number = buf.length): Promise<DecodedRecordBatch[]> {
+  const out: DecodedRecordBatch[] = [];
+  for (const pos of framesOf(buf, start, end)) out.push(await decodeRecordBatchAsync(buf, pos));
+  return out;
+}
