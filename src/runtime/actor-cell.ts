@@ -95,7 +95,7 @@ class CellContext<M extends Message> implements BaseContext<M> {
     }
     void this.cell.system.stopActor(ref);
   }
-  replyTo(token: ReplyToken, msg: Message): void {
+  replyTo<R extends Message>(token: ReplyToken, msg: R): void {
     this.cell.system.replyTo(token, msg, this.cell.ref);
   }
 }
@@ -115,7 +115,7 @@ class MessageContext<M extends Message> extends CellContext<M> implements ActorC
     return this.env.from;
   }
 
-  reply(msg: Message): void {
+  reply<R extends Message>(msg: R): void {
     this.replied = true;
     const env = this.env;
     if (env.replyTo) this.cell.system.replyTo(env, msg, this.cell.ref);

@@ -90,7 +90,7 @@ export interface BaseContext<M extends Message> {
   /** Stops the given actor, or this actor (after the current handler) when no ref is given. */
   stop(ref?: ActorRef<Message>): void;
   /** Answers a request captured earlier with `deferReply()`. */
-  replyTo(token: ReplyToken, msg: Message): void;
+  replyTo<R extends Message>(token: ReplyToken, msg: R): void;
 }
 
 /** The context a handler gets for one message. */
@@ -98,7 +98,7 @@ export interface ActorContext<M extends Message> extends BaseContext<M> {
   /** The actor that sent this message, when it said. */
   readonly sender: ActorRef<Message> | undefined;
   /** Answers the current message: to its asker, or else to its sender. */
-  reply(msg: Message): void;
+  reply<R extends Message>(msg: R): void;
   /** Captures the current reply address to answer after this handler returns. */
   deferReply(): ReplyToken | undefined;
 }

@@ -1,0 +1,36 @@
+/**
+ * samsa's public API.
+ */
+export { ActorSystem, ASK_PATH } from './runtime/actor-system.js';
+export type { ActorSystemOptions, DeadLetter, SystemStats } from './runtime/actor-system.js';
+export { defineActor, validateMessage } from './runtime/actor-definition.js';
+export type {
+  ActorContext,
+  ActorDefinition,
+  ActorTimers,
+  AskOptions,
+  BaseContext,
+  Directive,
+  FieldKind,
+  FieldSpec,
+  Handler,
+  Handlers,
+  MessageSchema,
+  ReplyToken,
+  SpawnOptions,
+  SupervisionPolicy,
+} from './runtime/actor-definition.js';
+export { actorRef, formatRef, isFailure, sameRef } from './runtime/types.js';
+export type { ActorRef, Envelope, Failure, FailureReason, Message } from './runtime/types.js';
+export { FakeClock, systemClock } from './runtime/clock.js';
+export type { Clock, TimerHandle } from './runtime/clock.js';
+export { childLogger, rootLogger, setLogLevel } from './runtime/logger.js';
+export type { Logger, LogLevel } from './runtime/logger.js';
+export type { Endpoint, Transport } from './runtime/endpoint.js';
+export { InProcNetwork } from './transport/inproc.js';
+export { WorkerHub, WorkerNode } from './transport/worker.js';
+export type { WorkerNodeOptions } from './transport/worker.js';
+export { TcpTransport, TCP_PROTOCOL_VERSION } from './transport/tcp.js';
+export type { TcpTransportOptions } from './transport/tcp.js';
+export { ErrorCode, allErrors, errorInfo, errorName, isRetriable } from './protocol/errors.js';
+export type { ErrorInfo, ErrorName } from './protocol/errors.js';
