@@ -11,6 +11,8 @@ export class IndexFileState {
   private validEntries = 0;
   /** Entries the file holds (>= validEntries after a truncation). */
   private fileEntries = 0;
+  /** The file exists (an index file is kept even with no entries, as Kafka does). */
+  private exists = false;
 
   constructor(
     readonly file: string,
@@ -21,6 +23,7 @@ export class IndexFileState {
   loaded(n: number): void {
     this.validEntries = n;
     this.fileEntries = n;
+    this.exists = true;
   }
 
   /** After memory dropped every entry from `n` on. */
@@ -30,7 +33,7 @@ export class IndexFileState {
 
   /** True when memory holds entries the file does not. */
   isDirty(entries: number): boolean {
-    return this.validEntries !== entries || this.fileEntries !== entries;
+    return !this.exists || this.validEntries !== entries || this.fileEntries !== entries;
   }
 
   /**
@@ -39,7 +42,13 @@ export class IndexFileState {
    */
   persist(entries: number, encode: (from: number, to: number) => Buffer): void {
     if (!this.isDirty(entries)) return;
-    const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+    const fresh = !this.exists;
+    if (fresh) {
+      this.validEntries = 0;
+      this.fileEntries = 0;
+    }
+    const flags = fs.constants.O_RDWR | fs.constants.O_CREAT | (fresh ? fs.constants.O_TRUNC : 0);
+    const fd = fs.openSync(this.file, flags, 0o644);
     try {
       if (this.fileEntries !== this.validEntries) {
         fs.ftruncateSync(fd, this.validEntries * this.entrySize);
@@ -55,6 +64,7 @@ export class IndexFileState {
       }
       this.validEntries = entries;
       this.fileEntries = entries;
+      this.exists = true;
     } finally {
       fs.closeSync(fd);
     }
@@ -64,6 +74,7 @@ export class IndexFileState {
   reset(): void {
     this.validEntries = 0;
     this.fileEntries = 0;
+    this.exists = false;
   }
 }
 

@@ -1,0 +1,800 @@
+/**
+ * The log of one partition: an ordered list of segments in `<log dir>/<topic>-<partition>/`, the
+ * leader epoch cache, and the offsets that describe it (log start, log end, high watermark,
+ * recovery point). Owned by exactly one actor, so there are no locks: every state change happens
+ * synchronously inside one call (positional writes on the active segment), and only reads,
+ * fsyncs and checkpoint writes yield. Expected failures come back as data (`errorCode`), I/O
+ * errors as KAFKA_STORAGE_ERROR (after which the log is offline); misuse throws.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  TimestampType,
+  baseOffsetOf,
+  batchSizeAt,
+  lastOffsetOf,
+  maxTimestampOf,
+  partitionLeaderEpochOf,
+  setBaseOffset,
+  setMaxTimestamp,
+  setPartitionLeaderEpoch,
+  validateBatch,
+  LAST_OFFSET_DELTA_OFFSET,
+} from '../protocol/batch-header.js';
+import { ErrorCode } from '../protocol/errors.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
+import { childLogger, type Logger } from '../runtime/logger.js';
+import { isTempFile } from './checkpoint.js';
+import { FileHandleCache } from './file-handle-cache.js';
+import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
+import { DEFAULT_LOG_CONFIG, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
+import { recoverLog } from './recovery.js';
+import { LOG_FILE_SUFFIX, LogSegment, parseSegmentFileName, type LogContext } from './segment.js';
+import { firstRecordAtOrAfter } from './timestamp-lookup.js';
+
+/** ListOffsets' special timestamps. */
+export const LATEST_TIMESTAMP = -1;
+export const EARLIEST_TIMESTAMP = -2;
+
+/** Default descriptors for a log opened without a LogManager's shared cache. */
+const STANDALONE_MAX_OPEN_FILES = 64;
+
+export interface PartitionLogOptions {
+  /** The partition's directory, `<log dir>/<topic>-<partition>`. */
+  readonly dir: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly config?: LogConfig;
+  readonly clock?: Clock;
+  /** Shared descriptor LRU (a LogManager passes its own); a small private one by default. */
+  readonly handles?: FileHandleCache;
+  readonly logger?: Logger;
+  /** From recovery-point-offset-checkpoint: everything below it is known to be on disk. */
+  readonly recoveryPoint?: number;
+  /** From replication-offset-checkpoint. */
+  readonly highWatermark?: number;
+  /** The log dir was shut down cleanly: skip recovery, only load the active segment's tail. */
+  readonly hadCleanShutdown?: boolean;
+}
+
+export enum LogState {
+  /** Serving appends and reads. */
+  Open = 'Open',
+  /** An I/O error left disk and memory possibly apart: every call answers KAFKA_STORAGE_ERROR. */
+  Offline = 'Offline',
+  /** close() was called. */
+  Closed = 'Closed',
+  /** delete() was called. */
+  Deleted = 'Deleted',
+}
+
+type AppendErrorCode =
+  | typeof ErrorCode.CORRUPT_MESSAGE
+  | typeof ErrorCode.MESSAGE_TOO_LARGE
+  | typeof ErrorCode.RECORD_LIST_TOO_LARGE
+  | typeof ErrorCode.OFFSET_OUT_OF_RANGE
+  | typeof ErrorCode.KAFKA_STORAGE_ERROR;
+
+export interface AppendOk {
+  readonly errorCode: typeof ErrorCode.NONE;
+  readonly baseOffset: number;
+  readonly lastOffset: number;
+  /** The timestamp stamped under LogAppendTime, else -1. */
+  readonly logAppendTime: number;
+  readonly logStartOffset: number;
+}
+
+export interface AppendError {
+  readonly errorCode: AppendErrorCode;
+  readonly reason: string;
+}
+
+export type AppendResult = AppendOk | AppendError;
+
+export interface AppendOptions {
+  /** Stamped into each batch's partitionLeaderEpoch when assigning offsets. */
+  readonly leaderEpoch: number;
+  /** True for the leader: overwrite baseOffset with the log end offset. Default true. */
+  readonly assignOffsets?: boolean;
+}
+
+export interface ReadOptions {
+  /** Exclusive upper bound on returned offsets, e.g. the high watermark. */
+  readonly maxOffset?: number;
+}
+
+interface ReadCommon {
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  readonly highWatermark: number;
+}
+
+export interface ReadOk extends ReadCommon {
+  readonly errorCode: typeof ErrorCode.NONE;
+  /** Whole batches, byte for byte as stored; empty when there is nothing to return. */
+  readonly records: Buffer;
+}
+
+export interface ReadError extends ReadCommon {
+  readonly errorCode: typeof ErrorCode.OFFSET_OUT_OF_RANGE | typeof ErrorCode.KAFKA_STORAGE_ERROR;
+  readonly reason: string;
+}
+
+export type ReadResult = ReadOk | ReadError;
+
+export interface TimestampOffset {
+  readonly errorCode: typeof ErrorCode.NONE;
+  /** -1 when no record has a timestamp >= the one asked for. */
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly leaderEpoch: number;
+}
+
+export type OffsetForTimestampResult =
+  | TimestampOffset
+  | { readonly errorCode: typeof ErrorCode.KAFKA_STORAGE_ERROR; readonly reason: string };
+
+export interface FlushResult {
+  readonly errorCode: typeof ErrorCode.NONE | typeof ErrorCode.KAFKA_STORAGE_ERROR;
+  readonly reason?: string;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** True for errors raised by the file system (as opposed to programming errors). */
+export function isIoError(err: unknown): err is NodeJS.ErrnoException {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}
+
+export class PartitionLog {
+  private segments: LogSegment[];
+  private state = LogState.Open;
+  private logStart: number;
+  private logEnd: number;
+  private hw: number;
+  private recoveryPointOffset: number;
+  private lastFlushTime: number;
+  private flushChain: Promise<void> = Promise.resolve();
+  private readonly epochCache: LeaderEpochCache;
+
+  private constructor(
+    private readonly ctx: LogContext,
+    readonly topic: string,
+    readonly partition: number,
+    segments: LogSegment[],
+    epochCache: LeaderEpochCache,
+    recoveryPoint: number,
+    highWatermark: number,
+  ) {
+    this.segments = segments;
+    this.epochCache = epochCache;
+    this.logStart = segments[0]!.baseOffset;
+    this.logEnd = segments[segments.length - 1]!.nextOffset;
+    this.recoveryPointOffset = Math.max(this.logStart, Math.min(recoveryPoint, this.logEnd));
+    this.hw = Math.max(this.logStart, Math.min(highWatermark, this.logEnd));
+    this.lastFlushTime = ctx.clock.now();
+  }
+
+  /**
+   * Opens (creating if needed) the log in `options.dir`: lists the segments, recovers from the
+   * recovery point unless the shutdown was clean, and loads only the active segment's tail.
+   */
+  static async open(options: PartitionLogOptions): Promise<PartitionLog> {
+    const clock = options.clock ?? systemClock;
+    const logger = options.logger ?? childLogger({ component: 'log', topicPartition: `${options.topic}-${options.partition}` });
+    const ctx: LogContext = {
+      dir: options.dir,
+      clock,
+      logger,
+      handles: options.handles ?? new FileHandleCache(STANDALONE_MAX_OPEN_FILES),
+      config: options.config ?? DEFAULT_LOG_CONFIG,
+    };
+    const recoveryPoint = options.recoveryPoint ?? 0;
+    fs.mkdirSync(ctx.dir, { recursive: true });
+    const bases = PartitionLog.listSegments(ctx.dir);
+    const epochCache = new LeaderEpochCache(ctx.dir, logger);
+    epochCache.load();
+    let segments: LogSegment[];
+    if (bases.length === 0) {
+      segments = [LogSegment.create(ctx, Math.max(0, recoveryPoint))];
+    } else {
+      segments = bases.map((base) => LogSegment.existing(ctx, base));
+      let needsRecovery = !options.hadCleanShutdown;
+      if (!needsRecovery) {
+        const problem = segments[segments.length - 1]!.loadTail();
+        if (problem !== null) {
+          logger.warn('active segment tail is unreadable after a clean shutdown; recovering it', { reason: problem });
+          needsRecovery = true;
+        }
+      }
+      if (needsRecovery) {
+        const recoverFrom = options.hadCleanShutdown ? segments[segments.length - 1]!.baseOffset : recoveryPoint;
+        segments = recoverLog(segments, recoverFrom, epochCache, logger).segments;
+      }
+      segments[segments.length - 1]!.makeActive();
+    }
+    const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0);
+    epochCache.truncateFromEnd(log.logEnd);
+    epochCache.truncateFromStart(log.logStart);
+    return log;
+  }
+
+  /** Base offsets of the segments in `dir`, sorted; removes temp files and orphan indexes. */
+  private static listSegments(dir: string): number[] {
+    const names = fs.readdirSync(dir);
+    const logs = new Set<number>();
+    const indexes: { name: string; base: number }[] = [];
+    for (const name of names) {
+      if (isTempFile(name) || name.endsWith('.deleted')) {
+        fs.rmSync(path.join(dir, name), { force: true });
+        continue;
+      }
+      const parsed = parseSegmentFileName(name);
+      if (!parsed) continue;
+      if (parsed.suffix === LOG_FILE_SUFFIX) logs.add(parsed.baseOffset);
+      else indexes.push({ name, base: parsed.baseOffset });
+    }
+    for (const index of indexes) {
+      if (!logs.has(index.base)) fs.rmSync(path.join(dir, index.name), { force: true });
+    }
+    return [...logs].sort((a, b) => a - b);
+  }
+
+  // ---- offsets and state ----
+
+  get dir(): string {
+    return this.ctx.dir;
+  }
+
+  get config(): LogConfig {
+    return this.ctx.config;
+  }
+
+  get status(): LogState {
+    return this.state;
+  }
+
+  get logStartOffset(): number {
+    return this.logStart;
+  }
+
+  get logEndOffset(): number {
+    return this.logEnd;
+  }
+
+  get highWatermark(): number {
+    return this.hw;
+  }
+
+  set highWatermark(offset: number) {
+    this.updateHighWatermark(offset);
+  }
+
+  /** Offsets below this are known to be on disk (fsynced). */
+  get recoveryPoint(): number {
+    return this.recoveryPointOffset;
+  }
+
+  get latestEpoch(): number {
+    return this.epochCache.latestEpoch();
+  }
+
+  get numberOfSegments(): number {
+    return this.segments.length;
+  }
+
+  /** Base offsets of the segments, oldest first. */
+  segmentBaseOffsets(): number[] {
+    return this.segments.map((s) => s.baseOffset);
+  }
+
+  /** Total bytes of the segment files. */
+  get size(): number {
+    let total = 0;
+    for (const s of this.segments) total += s.size;
+    return total;
+  }
+
+  /** Sets the high watermark, clamped to [logStartOffset, logEndOffset]; returns it. */
+  updateHighWatermark(offset: number): number {
+    this.assertOpen();
+    this.hw = Math.max(this.logStart, Math.min(offset, this.logEnd));
+    return this.hw;
+  }
+
+  /** Applies new settings (Kafka keys over the current values, or a full LogConfig). */
+  updateConfig(config: LogConfig | LogConfigInput): void {
+    this.ctx.config = isLogConfig(config) ? config : parseLogConfig(config, this.ctx.config);
+  }
+
+  // ---- appends ----
+
+  /**
+   * Appends one or more record batches. Every batch is validated first (length, magic, CRC,
+   * size limits) and nothing is written when one fails. As leader (assignOffsets, the default)
+   * each batch gets baseOffset = log end offset and the partition leader epoch written into its
+   * header — `records` is modified in place, never re-encoded — and under LogAppendTime its max
+   * timestamp. Without assignOffsets (a follower) the batches keep their offsets, which must
+   * start at or above the log end offset and increase.
+   */
+  async append(records: Buffer, options: AppendOptions): Promise<AppendResult> {
+    this.assertUsable();
+    if (this.state === LogState.Offline) return storageError('log is offline after an earlier I/O error');
+    const assign = options.assignOffsets ?? true;
+    const invalid = this.validateAppend(records, assign);
+    if (invalid) return invalid;
+    const config = this.ctx.config;
+    const appendTime = assign && config.messageTimestampType === 'LogAppendTime' ? this.ctx.clock.now() : -1;
+    const firstOffset = assign ? this.logEnd : baseOffsetOf(records, 0);
+    try {
+      const end = records.length;
+      let pos = 0;
+      while (pos < end) {
+        const size = batchSizeAt(records, pos);
+        if (assign) {
+          setBaseOffset(records, pos, this.logEnd);
+          setPartitionLeaderEpoch(records, pos, options.leaderEpoch);
+          if (appendTime >= 0) setMaxTimestamp(records, pos, TimestampType.LOG_APPEND_TIME, appendTime);
+        }
+        this.appendBatch(records, pos, size);
+        pos += size;
+      }
+    } catch (err) {
+      return this.onIoError(err, 'append');
+    }
+    if (this.logEnd - this.recoveryPointOffset >= config.flushMessages) {
+      const flushed = await this.flush();
+      if (flushed.errorCode !== ErrorCode.NONE) return storageError(flushed.reason ?? 'flush failed');
+    }
+    return {
+      errorCode: ErrorCode.NONE,
+      baseOffset: firstOffset,
+      lastOffset: this.logEnd - 1,
+      logAppendTime: appendTime,
+      logStartOffset: this.logStart,
+    };
+  }
+
+  /** Appends batches fetched from the leader, keeping their offsets and leader epochs. */
+  appendAsFollower(records: Buffer): Promise<AppendResult> {
+    return this.append(records, { leaderEpoch: -1, assignOffsets: false });
+  }
+
+  /** Checks every batch before anything is written; null when all are acceptable. */
+  private validateAppend(records: Buffer, assign: boolean): AppendError | null {
+    const end = records.length;
+    if (end === 0) return { errorCode: ErrorCode.CORRUPT_MESSAGE, reason: 'no record batch to append' };
+    const config = this.ctx.config;
+    let expected = this.logEnd;
+    let pos = 0;
+    while (pos < end) {
+      const invalid = validateBatch(records, pos, end - pos);
+      if (invalid) return { errorCode: ErrorCode.CORRUPT_MESSAGE, reason: invalid.reason };
+      const size = batchSizeAt(records, pos);
+      if (size > config.maxMessageBytes) {
+        return { errorCode: ErrorCode.MESSAGE_TOO_LARGE, reason: `batch of ${size} bytes exceeds max.message.bytes ${config.maxMessageBytes}` };
+      }
+      if (size > config.segmentBytes) {
+        return { errorCode: ErrorCode.RECORD_LIST_TOO_LARGE, reason: `batch of ${size} bytes exceeds segment.bytes ${config.segmentBytes}` };
+      }
+      if (!assign) {
+        const base = baseOffsetOf(records, pos);
+        if (base < expected) {
+          return {
+            errorCode: ErrorCode.OFFSET_OUT_OF_RANGE,
+            reason: `batch base offset ${base} is below the expected ${expected} (offsets must increase from the log end offset)`,
+          };
+        }
+        expected = lastOffsetOf(records, pos) + 1;
+      }
+      pos += size;
+    }
+    return null;
+  }
+
+  /** Writes one validated, stamped batch: roll if needed, append, leader epoch bookkeeping. */
+  private appendBatch(buf: Buffer, pos: number, size: number): void {
+    const base = baseOffsetOf(buf, pos);
+    const last = lastOffsetOf(buf, pos);
+    const maxTimestamp = maxTimestampOf(buf, pos);
+    this.maybeRoll(size, base, last, maxTimestamp);
+    this.activeSegment.append(buf, pos, size, last, maxTimestamp);
+    this.logEnd = last + 1;
+    const epoch = partitionLeaderEpochOf(buf, pos);
+    if (epoch >= 0 && epoch > this.epochCache.latestEpoch()) this.epochCache.assign(epoch, base);
+  }
+
+  private get activeSegment(): LogSegment {
+    return this.segments[this.segments.length - 1]!;
+  }
+
+  /** Rolls to a new segment at `baseOffset` when the active one is full or old enough. */
+  private maybeRoll(size: number, baseOffset: number, lastOffset: number, maxTimestamp: number): void {
+    const active = this.activeSegment;
+    if (!active.shouldRoll(size, lastOffset, maxTimestamp, this.ctx.clock.now())) return;
+    this.rollTo(Math.max(baseOffset, this.logEnd));
+  }
+
+  /**
+   * Starts a new active segment at the log end offset (a no-op when the active segment is
+   * empty). Appends roll by themselves; this is for tests and tools.
+   */
+  roll(): void {
+    this.assertOpen();
+    if (this.activeSegment.size === 0) return;
+    try {
+      this.rollTo(this.logEnd);
+    } catch (err) {
+      this.onIoError(err, 'roll');
+    }
+  }
+
+  /** Closes the active segment for appends and starts a new one at `baseOffset`. */
+  private rollTo(baseOffset: number): void {
+    const old = this.activeSegment;
+    old.onBecomeInactive();
+    this.segments.push(LogSegment.create(this.ctx, baseOffset));
+    this.ctx.logger.debug('rolled a new segment', { baseOffset, previousSize: old.size });
+  }
+
+  // ---- reads ----
+
+  /**
+   * Reads whole batches from `offset`: at most `maxBytes`, except that the first batch is
+   * returned whole even when larger. Stops before any batch reaching `maxOffset` (exclusive, e.g.
+   * the high watermark). OFFSET_OUT_OF_RANGE below the log start or above the log end offset.
+   */
+  async read(offset: number, maxBytes: number, options: ReadOptions = {}): Promise<ReadResult> {
+    this.assertUsable();
+    if (this.state === LogState.Offline) return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, 'log is offline');
+    if (!Number.isSafeInteger(offset) || offset < this.logStart || offset > this.logEnd) {
+      return this.readError(
+        ErrorCode.OFFSET_OUT_OF_RANGE,
+        `offset ${offset} is outside [${this.logStart}, ${this.logEnd}]`,
+      );
+    }
+    const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
+    if (offset >= limit) return this.readOk(EMPTY);
+    try {
+      for (let i = this.floorSegmentIndex(offset); i < this.segments.length; i++) {
+        const segment = this.segments[i]!;
+        const first = segment.translateOffset(offset);
+        if (!first) continue;
+        if (first.lastOffset >= limit) return this.readOk(EMPTY);
+        const available = segment.size - first.position;
+        const length = Math.max(first.size, Math.min(maxBytes, available));
+        const bytes = await segment.readBytes(first.position, length);
+        return this.readOk(bytes.subarray(0, wholeBatchesBelow(bytes, limit)));
+      }
+      return this.readOk(EMPTY);
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      this.ctx.logger.error('read failed', { offset, error: err.message });
+      return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, err.message);
+    }
+  }
+
+  private readOk(records: Buffer): ReadOk {
+    return { errorCode: ErrorCode.NONE, records, logStartOffset: this.logStart, logEndOffset: this.logEnd, highWatermark: this.hw };
+  }
+
+  private readError(errorCode: ReadError['errorCode'], reason: string): ReadError {
+    return { errorCode, reason, logStartOffset: this.logStart, logEndOffset: this.logEnd, highWatermark: this.hw };
+  }
+
+  /** Index of the segment holding `offset` (the last with baseOffset <= offset), or 0. */
+  private floorSegmentIndex(offset: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    let found = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.segments[mid]!.baseOffset <= offset) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * ListOffsets by time: the first offset whose record timestamp is >= `timestamp`, found via
+   * the time indexes (EARLIEST_TIMESTAMP / LATEST_TIMESTAMP give the log start / end offset).
+   */
+  async offsetForTimestamp(timestamp: number): Promise<OffsetForTimestampResult> {
+    this.assertUsable();
+    if (this.state === LogState.Offline) return storageError('log is offline');
+    const none: TimestampOffset = { errorCode: ErrorCode.NONE, offset: -1, timestamp: -1, leaderEpoch: -1 };
+    if (timestamp === EARLIEST_TIMESTAMP) {
+      return { ...none, offset: this.logStart, leaderEpoch: this.epochAt(this.logStart) };
+    }
+    if (timestamp === LATEST_TIMESTAMP) return { ...none, offset: this.logEnd, leaderEpoch: this.latestEpoch };
+    try {
+      for (const segment of this.segments) {
+        if (segment.maxTimestampSoFar() < timestamp) continue;
+        const batch = segment.findBatchByTimestamp(timestamp, this.logStart);
+        if (!batch) continue;
+        const bytes = await segment.readBytes(batch.position, batch.size);
+        const found = firstRecordAtOrAfter(bytes, timestamp);
+        return {
+          errorCode: ErrorCode.NONE,
+          offset: found.offset,
+          timestamp: found.timestamp,
+          leaderEpoch: partitionLeaderEpochOf(bytes, 0),
+        };
+      }
+      return none;
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      return storageError(err.message);
+    }
+  }
+
+  /** The leader epoch in force at `offset` per the epoch cache, or -1. */
+  private epochAt(offset: number): number {
+    let epoch = -1;
+    for (const e of this.epochCache.entries()) {
+      if (e.startOffset <= offset) epoch = e.epoch;
+    }
+    return epoch;
+  }
+
+  // ---- leader epochs ----
+
+  /** Records that `epoch` starts at `startOffset` (a new leader's log end offset). */
+  assignEpochStartOffset(epoch: number, startOffset: number): void {
+    this.assertOpen();
+    this.epochCache.assign(epoch, startOffset);
+  }
+
+  /** OffsetsForLeaderEpoch: the largest epoch <= `epoch` and the offset where it ends. */
+  endOffsetForEpoch(epoch: number): EpochEndOffset {
+    return this.epochCache.endOffsetFor(epoch, this.logEnd);
+  }
+
+  /** (epoch, start offset) pairs, oldest first. */
+  epochEntries(): readonly { epoch: number; startOffset: number }[] {
+    return this.epochCache.entries();
+  }
+
+  // ---- truncation ----
+
+  /**
+   * Removes everything at and above `offset` (a follower after a leader change). A cut inside a
+   * batch removes the whole batch. Returns true when anything was removed. Below the first
+   * segment this is truncateFullyAndStartAt.
+   */
+  async truncateTo(offset: number): Promise<boolean> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid truncation offset ${offset}`);
+    if (offset >= this.logEnd) return false;
+    if (offset < this.segments[0]!.baseOffset) {
+      await this.truncateFullyAndStartAt(offset);
+      return true;
+    }
+    try {
+      let keep = this.segments.length;
+      while (keep > 1 && this.segments[keep - 1]!.baseOffset > offset) keep--;
+      const doomed = this.segments.slice(keep);
+      this.segments = this.segments.slice(0, keep);
+      for (let i = doomed.length - 1; i >= 0; i--) doomed[i]!.deleteFiles();
+      const active = this.activeSegment;
+      active.truncateTo(offset);
+      active.makeActive();
+      this.logEnd = active.nextOffset;
+    } catch (err) {
+      this.onIoError(err, 'truncate');
+      return true;
+    }
+    this.recoveryPointOffset = Math.min(this.recoveryPointOffset, this.logEnd);
+    this.hw = Math.min(this.hw, this.logEnd);
+    this.epochCache.truncateFromEnd(this.logEnd);
+    this.ctx.logger.info('truncated log', { offset, logEndOffset: this.logEnd });
+    return true;
+  }
+
+  /** Deletes every segment and restarts the log, empty, at `offset`. */
+  async truncateFullyAndStartAt(offset: number): Promise<void> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid start offset ${offset}`);
+    try {
+      for (let i = this.segments.length - 1; i >= 0; i--) this.segments[i]!.deleteFiles();
+      this.segments = [LogSegment.create(this.ctx, offset)];
+    } catch (err) {
+      this.onIoError(err, 'truncateFullyAndStartAt');
+      return;
+    }
+    this.logStart = offset;
+    this.logEnd = offset;
+    this.hw = offset;
+    this.recoveryPointOffset = offset;
+    this.epochCache.clear();
+    this.ctx.logger.info('truncated log fully', { offset });
+  }
+
+  // ---- retention ----
+
+  /**
+   * Deletes whole segments past retention.ms (newest timestamp older than that) or beyond
+   * retention.bytes, oldest first, never the active segment and never above the high watermark.
+   * Moves the log start offset. Returns the number of segments deleted.
+   */
+  async deleteOldSegments(): Promise<number> {
+    if (this.state !== LogState.Open) return 0;
+    const config = this.ctx.config;
+    try {
+      let deleted = 0;
+      if (config.retentionMs !== Infinity) {
+        const now = this.ctx.clock.now();
+        deleted += this.deleteSegmentsWhile((s) => now - s.largestTimestamp() > config.retentionMs);
+      }
+      if (config.retentionBytes !== Infinity) {
+        let excess = this.size - config.retentionBytes;
+        deleted += this.deleteSegmentsWhile((s) => {
+          if (excess - s.size < 0) return false;
+          excess -= s.size;
+          return true;
+        });
+      }
+      return deleted;
+    } catch (err) {
+      this.onIoError(err, 'retention');
+      return 0;
+    }
+  }
+
+  private deleteSegmentsWhile(predicate: (segment: LogSegment) => boolean): number {
+    let n = 0;
+    while (n < this.segments.length - 1) {
+      const upperBound = this.segments[n + 1]!.baseOffset;
+      if (upperBound > this.hw) break;
+      if (!predicate(this.segments[n]!)) break;
+      n++;
+    }
+    if (n === 0) return 0;
+    const doomed = this.segments.slice(0, n);
+    this.segments = this.segments.slice(n);
+    this.logStart = this.segments[0]!.baseOffset;
+    this.recoveryPointOffset = Math.max(this.recoveryPointOffset, this.logStart);
+    this.hw = Math.max(this.hw, this.logStart);
+    this.epochCache.truncateFromStart(this.logStart);
+    for (const segment of doomed) segment.deleteFiles();
+    this.ctx.logger.info('deleted segments by retention', { segments: doomed.map((s) => s.baseOffset), logStartOffset: this.logStart });
+    return n;
+  }
+
+  // ---- durability ----
+
+  /** fsyncs everything appended so far and advances the recovery point. */
+  flush(): Promise<FlushResult> {
+    return this.flushUpTo(this.logEnd);
+  }
+
+  /** fsyncs the segments holding offsets below `offset`; flushes run one at a time. */
+  flushUpTo(offset: number): Promise<FlushResult> {
+    const run = this.flushChain.then(() => this.doFlush(offset));
+    this.flushChain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** flush.ms: flushes when the last flush is older than flush.ms and there is unflushed data. */
+  maybeFlushByTime(now: number): Promise<FlushResult> | null {
+    if (this.state !== LogState.Open) return null;
+    const flushMs = this.ctx.config.flushMs;
+    if (flushMs === Infinity || this.logEnd <= this.recoveryPointOffset) return null;
+    if (now - this.lastFlushTime < flushMs) return null;
+    return this.flush();
+  }
+
+  /** Unflushed messages (log end offset minus the recovery point). */
+  get unflushedMessages(): number {
+    return this.logEnd - this.recoveryPointOffset;
+  }
+
+  private async doFlush(target: number): Promise<FlushResult> {
+    if (this.state === LogState.Offline) return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, reason: 'log is offline' };
+    if (this.state !== LogState.Open) return { errorCode: ErrorCode.NONE };
+    const end = Math.min(target, this.logEnd);
+    if (end <= this.recoveryPointOffset) return { errorCode: ErrorCode.NONE };
+    const from = this.recoveryPointOffset;
+    const toFlush: LogSegment[] = [];
+    for (let i = this.floorSegmentIndex(from); i < this.segments.length; i++) {
+      const segment = this.segments[i]!;
+      if (segment.baseOffset >= end && i > 0) break;
+      toFlush.push(segment);
+    }
+    try {
+      for (const segment of toFlush) await segment.flush();
+      await this.epochCache.flushed();
+    } catch (err) {
+      if (this.state !== LogState.Open) return { errorCode: ErrorCode.NONE };
+      const failed = this.onIoError(err, 'flush');
+      return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, reason: failed.reason };
+    }
+    this.recoveryPointOffset = Math.max(this.recoveryPointOffset, Math.min(end, this.logEnd));
+    this.lastFlushTime = this.ctx.clock.now();
+    return { errorCode: ErrorCode.NONE };
+  }
+
+  // ---- lifecycle ----
+
+  /** Waits for flushes in flight, writes the indexes and releases the descriptors. */
+  async close(): Promise<void> {
+    if (this.state === LogState.Closed || this.state === LogState.Deleted) return;
+    await this.flushChain;
+    for (const segment of this.segments) {
+      try {
+        segment.close();
+      } catch (err) {
+        if (!isIoError(err)) throw err;
+        this.ctx.logger.error('closing a segment failed', { segment: segment.logFile, error: err.message });
+      }
+    }
+    await this.epochCache.flushed().catch(() => undefined);
+    this.state = LogState.Closed;
+  }
+
+  /** Closes the log and removes its directory (renamed aside first, so a crash leaves no half). */
+  async delete(): Promise<void> {
+    if (this.state === LogState.Deleted) return;
+    await this.flushChain;
+    for (const segment of this.segments) this.ctx.handles.retire(segment.handle);
+    await this.epochCache.flushed().catch(() => undefined);
+    this.state = LogState.Deleted;
+    const aside = `${this.ctx.dir}.${crypto.randomBytes(8).toString('hex')}${DELETE_DIR_SUFFIX}`;
+    try {
+      fs.renameSync(this.ctx.dir, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    await fs.promises.rm(aside, { recursive: true, force: true });
+  }
+
+  private assertUsable(): void {
+    if (this.state === LogState.Closed || this.state === LogState.Deleted) {
+      throw new Error(`log ${this.topic}-${this.partition} is ${this.state.toLowerCase()}`);
+    }
+  }
+
+  private assertOpen(): void {
+    this.assertUsable();
+    if (this.state === LogState.Offline) throw new Error(`log ${this.topic}-${this.partition} is offline`);
+  }
+
+  /** An I/O error during a state change: the log goes offline. Rethrows anything else. */
+  private onIoError(err: unknown, operation: string): AppendError & { errorCode: typeof ErrorCode.KAFKA_STORAGE_ERROR } {
+    if (!isIoError(err)) throw err;
+    this.state = LogState.Offline;
+    this.ctx.logger.error('storage error; log is now offline', { operation, error: err.message, code: err.code });
+    return storageError(`${operation}: ${err.message}`);
+  }
+}
+
+/** Suffix of a log directory being deleted. */
+export const DELETE_DIR_SUFFIX = '-delete';
+
+function storageError(reason: string): AppendError & { errorCode: typeof ErrorCode.KAFKA_STORAGE_ERROR } {
+  return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, reason };
+}
+
+function isLogConfig(value: LogConfig | LogConfigInput): value is LogConfig {
+  return typeof (value as LogConfig).segmentBytes === 'number' && typeof (value as LogConfig).messageTimestampType === 'string';
+}
+
+/** Length of the prefix of `buf` made of whole batches whose last offset is below `limit`. */
+function wholeBatchesBelow(buf: Buffer, limit: number): number {
+  let pos = 0;
+  while (buf.length - pos >= LAST_OFFSET_DELTA_OFFSET + 4) {
+    const size = batchSizeAt(buf, pos);
+    if (size > buf.length - pos || lastOffsetOf(buf, pos) >= limit) break;
+    pos += size;
+  }
+  return pos;
+}

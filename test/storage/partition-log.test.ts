@@ -1,0 +1,619 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  TIMESTAMP_TYPE_MASK,
+  attributesOf,
+  baseOffsetOf,
+  maxTimestampOf,
+  partitionLeaderEpochOf,
+  validateBatch,
+} from '../../src/protocol/batch-header.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { FileHandleCache } from '../../src/storage/file-handle-cache.js';
+import { parseLogConfig, type LogConfigInput } from '../../src/storage/log-config.js';
+import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  LogState,
+  PartitionLog,
+  type AppendResult,
+  type ReadResult,
+} from '../../src/storage/partition-log.js';
+import { batch, batchRanges, captureLogger, cleanupTmpDirs, decodeAll, sizedBatch, tmpDir } from './helpers.js';
+
+interface OpenOpts {
+  dir?: string;
+  config?: LogConfigInput;
+  clock?: FakeClock;
+  recoveryPoint?: number;
+  highWatermark?: number;
+  clean?: boolean;
+}
+
+async function openLog(opts: OpenOpts = {}): Promise<PartitionLog> {
+  return PartitionLog.open({
+    dir: opts.dir ?? path.join(tmpDir('plog'), 'topic-0'),
+    topic: 'topic',
+    partition: 0,
+    config: parseLogConfig(opts.config ?? {}),
+    clock: opts.clock ?? new FakeClock(),
+    logger: captureLogger().logger,
+    recoveryPoint: opts.recoveryPoint ?? 0,
+    highWatermark: opts.highWatermark ?? 0,
+    hadCleanShutdown: opts.clean ?? false,
+  });
+}
+
+function ok(r: AppendResult): { baseOffset: number; lastOffset: number; logAppendTime: number } {
+  if (r.errorCode !== ErrorCode.NONE) throw new Error(`append failed: ${r.errorCode} ${r.reason}`);
+  return r;
+}
+
+function records(r: ReadResult): Buffer {
+  if (r.errorCode !== ErrorCode.NONE) throw new Error(`read failed: ${r.errorCode} ${r.reason}`);
+  return r.records;
+}
+
+async function readAll(log: PartitionLog, from = log.logStartOffset): Promise<{ offset: number; value: string }[]> {
+  const out: { offset: number; value: string }[] = [];
+  let offset = from;
+  while (offset < log.logEndOffset) {
+    const buf = records(await log.read(offset, 1 << 20));
+    if (buf.length === 0) break;
+    for (const r of decodeAll(buf)) if (r.offset >= offset) out.push({ offset: r.offset, value: r.value });
+    const ranges = batchRanges(buf);
+    offset = ranges[ranges.length - 1]![1] + 1;
+  }
+  return out;
+}
+
+function fileSize(log: PartitionLog): number {
+  return fs
+    .readdirSync(log.dir)
+    .filter((n) => n.endsWith('.log'))
+    .reduce((sum, n) => sum + fs.statSync(path.join(log.dir, n)).size, 0);
+}
+
+describe('storage/partition-log', () => {
+  afterEach(cleanupTmpDirs);
+
+  describe('append', () => {
+    it('assigns offsets by stamping baseOffset and the leader epoch into the header', async () => {
+      const log = await openLog();
+      const b1 = batch(['a', 'b', 'c']);
+      const b2 = batch(['d']);
+      expect(ok(await log.append(b1, { leaderEpoch: 7 }))).to.include({ baseOffset: 0, lastOffset: 2, logAppendTime: -1 });
+      expect(ok(await log.append(b2, { leaderEpoch: 7 }))).to.include({ baseOffset: 3, lastOffset: 3 });
+      expect(baseOffsetOf(b2, 0)).to.equal(3);
+      expect(partitionLeaderEpochOf(b2, 0)).to.equal(7);
+      expect(log.logEndOffset).to.equal(4);
+      const buf = records(await log.read(0, 1 << 20));
+      expect(buf.equals(Buffer.concat([b1, b2]))).to.equal(true);
+      expect(decodeAll(buf).map((r) => [r.offset, r.value])).to.deep.equal([
+        [0, 'a'],
+        [1, 'b'],
+        [2, 'c'],
+        [3, 'd'],
+      ]);
+      expect(validateBatch(buf, 0)).to.equal(null);
+      await log.close();
+    });
+
+    it('appends several batches given in one buffer', async () => {
+      const log = await openLog();
+      const r = ok(await log.append(Buffer.concat([batch(['a']), batch(['b', 'c']), batch(['d'])]), { leaderEpoch: 0 }));
+      expect(r).to.include({ baseOffset: 0, lastOffset: 3 });
+      expect((await readAll(log)).map((x) => x.value)).to.deep.equal(['a', 'b', 'c', 'd']);
+      await log.close();
+    });
+
+    const corruptions: [string, (b: Buffer) => Buffer][] = [
+      ['a CRC mismatch', (b) => ((b[b.length - 1] ^= 0xff), b)],
+      ['a wrong magic', (b) => ((b[16] = 1), b)],
+      ['a batch length beyond the data', (b) => b.subarray(0, b.length - 3)],
+      ['a truncated header', (b) => b.subarray(0, 40)],
+      ['an impossible batch length', (b) => (b.writeInt32BE(10, 8), b)],
+      ['an empty buffer', () => Buffer.alloc(0)],
+    ];
+    for (const [what, damage] of corruptions) {
+      it(`rejects ${what} with CORRUPT_MESSAGE and writes nothing`, async () => {
+        const log = await openLog();
+        ok(await log.append(batch(['x']), { leaderEpoch: 0 }));
+        const before = fileSize(log);
+        const r = await log.append(damage(batch(['y', 'z'])), { leaderEpoch: 0 });
+        expect(r.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+        expect((r as { reason: string }).reason).to.be.a('string').and.not.equal('');
+        expect(log.logEndOffset).to.equal(1);
+        expect(fileSize(log)).to.equal(before);
+        await log.close();
+      });
+    }
+
+    it('rejects the whole buffer when a later batch is corrupt', async () => {
+      const log = await openLog();
+      const bad = batch(['y']);
+      bad[bad.length - 1] ^= 1;
+      const r = await log.append(Buffer.concat([batch(['x']), bad]), { leaderEpoch: 0 });
+      expect(r.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+      expect(log.logEndOffset).to.equal(0);
+      expect(fileSize(log)).to.equal(0);
+      await log.close();
+    });
+
+    it('enforces max.message.bytes and segment.bytes', async () => {
+      const log = await openLog({ config: { 'max.message.bytes': 200, 'segment.bytes': 1000 } });
+      expect((await log.append(sizedBatch(1, 300), { leaderEpoch: 0 })).errorCode).to.equal(ErrorCode.MESSAGE_TOO_LARGE);
+      log.updateConfig({ 'max.message.bytes': 5000 });
+      expect((await log.append(sizedBatch(1, 1100), { leaderEpoch: 0 })).errorCode).to.equal(ErrorCode.RECORD_LIST_TOO_LARGE);
+      ok(await log.append(sizedBatch(1, 500), { leaderEpoch: 0 }));
+      expect(log.logEndOffset).to.equal(1);
+      await log.close();
+    });
+
+    it('stamps LogAppendTime into the batch and keeps the CRC valid', async () => {
+      const clock = new FakeClock(1_800_000_000_000);
+      const log = await openLog({ clock, config: { 'message.timestamp.type': 'LogAppendTime' } });
+      const b = batch({ values: ['a', 'b'], timestamps: 5 });
+      const r = ok(await log.append(b, { leaderEpoch: 1 }));
+      expect(r.logAppendTime).to.equal(1_800_000_000_000);
+      const buf = records(await log.read(0, 1000));
+      expect(validateBatch(buf, 0)).to.equal(null);
+      expect(maxTimestampOf(buf, 0)).to.equal(1_800_000_000_000);
+      expect(attributesOf(buf, 0) & TIMESTAMP_TYPE_MASK).to.not.equal(0);
+      expect(decodeAll(buf).map((x) => x.timestamp)).to.deep.equal([1_800_000_000_000, 1_800_000_000_000]);
+      await log.close();
+    });
+  });
+
+  describe('appendAsFollower', () => {
+    it("keeps the leader's offsets and epochs, allowing gaps", async () => {
+      const log = await openLog();
+      ok(await log.appendAsFollower(batch({ values: ['a', 'b'], baseOffset: 0, partitionLeaderEpoch: 3 })));
+      ok(await log.appendAsFollower(batch({ values: ['c'], baseOffset: 5, partitionLeaderEpoch: 4 })));
+      expect(log.logEndOffset).to.equal(6);
+      expect((await readAll(log)).map((r) => r.offset)).to.deep.equal([0, 1, 5]);
+      expect(log.epochEntries()).to.deep.equal([
+        { epoch: 3, startOffset: 0 },
+        { epoch: 4, startOffset: 5 },
+      ]);
+      await log.close();
+    });
+
+    it('rejects offsets below the log end offset or not increasing, writing nothing', async () => {
+      const log = await openLog();
+      ok(await log.appendAsFollower(batch({ values: ['a', 'b'], baseOffset: 0 })));
+      const r1 = await log.appendAsFollower(batch({ values: ['c'], baseOffset: 1 }));
+      expect(r1.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      const r2 = await log.appendAsFollower(
+        Buffer.concat([batch({ values: ['c', 'd'], baseOffset: 2 }), batch({ values: ['e'], baseOffset: 3 })]),
+      );
+      expect(r2.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      expect(log.logEndOffset).to.equal(2);
+      await log.close();
+    });
+  });
+
+  describe('read', () => {
+    it('answers OFFSET_OUT_OF_RANGE outside [logStartOffset, logEndOffset] and nothing at the end', async () => {
+      const log = await openLog();
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 0 }));
+      expect((await log.read(3, 100)).errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      expect((await log.read(-1, 100)).errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      const atEnd = await log.read(2, 100);
+      expect(records(atEnd).length).to.equal(0);
+      expect(atEnd).to.include({ logStartOffset: 0, logEndOffset: 2 });
+      await log.close();
+    });
+
+    it('returns whole batches within maxBytes, but always the first batch', async () => {
+      const log = await openLog();
+      const sizes: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const b = sizedBatch(2, 100, i);
+        sizes.push(b.length);
+        ok(await log.append(b, { leaderEpoch: 0 }));
+      }
+      expect(batchRanges(records(await log.read(0, sizes[0]! + sizes[1]! + 10)))).to.deep.equal([
+        [0, 1],
+        [2, 3],
+      ]);
+      expect(batchRanges(records(await log.read(0, 10)))).to.deep.equal([[0, 1]]);
+      expect(batchRanges(records(await log.read(0, 0)))).to.deep.equal([[0, 1]]);
+      expect(batchRanges(records(await log.read(3, sizes[0]! * 2)))).to.deep.equal([
+        [2, 3],
+        [4, 5],
+      ]);
+      await log.close();
+    });
+
+    it('stops before maxOffset (the high watermark)', async () => {
+      const log = await openLog();
+      for (let i = 0; i < 4; i++) ok(await log.append(batch([`a${i}`, `b${i}`]), { leaderEpoch: 0 }));
+      expect(batchRanges(records(await log.read(0, 1 << 20, { maxOffset: 4 })))).to.deep.equal([
+        [0, 1],
+        [2, 3],
+      ]);
+      expect(records(await log.read(4, 1 << 20, { maxOffset: 4 })).length).to.equal(0);
+      expect(records(await log.read(2, 1 << 20, { maxOffset: 3 })).length).to.equal(0);
+      await log.close();
+    });
+
+    it('finds batches through the sparse index in large segments', async () => {
+      const log = await openLog({ config: { 'index.interval.bytes': 512 } });
+      for (let i = 0; i < 300; i++) ok(await log.append(batch([`v${i}`.padEnd(60, '.')]), { leaderEpoch: 0 }));
+      for (const target of [0, 1, 17, 150, 298, 299]) {
+        const buf = records(await log.read(target, 1));
+        expect(batchRanges(buf)).to.deep.equal([[target, target]]);
+        expect(decodeAll(buf)[0]!.value.startsWith(`v${target}.`)).to.equal(true);
+      }
+      await log.close();
+    });
+  });
+
+  describe('segments', () => {
+    it('rolls at segment.bytes with Kafka file names and reads across segments', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 1000 } });
+      for (let i = 0; i < 20; i++) ok(await log.append(sizedBatch(2, 100, i), { leaderEpoch: 0 }));
+      expect(log.numberOfSegments).to.be.greaterThan(4);
+      const names = fs.readdirSync(log.dir).filter((n) => n.endsWith('.log'));
+      expect(names).to.include('00000000000000000000.log');
+      for (const n of names) {
+        expect(n).to.match(/^\d{20}\.log$/);
+        expect(fs.statSync(path.join(log.dir, n)).size).to.be.at.most(1000);
+      }
+      const bases = log.segmentBaseOffsets();
+      expect(names.map((n) => Number(n.slice(0, 20))).sort((a, b) => a - b)).to.deep.equal(bases);
+      expect((await readAll(log)).map((r) => r.offset)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i));
+      await log.close();
+    });
+
+    it('rolls at segment.ms counted from the first batch timestamp', async () => {
+      const log = await openLog({ config: { 'segment.ms': 1000 } });
+      ok(await log.append(batch({ values: ['a'], timestamps: 10_000 }), { leaderEpoch: 0 }));
+      ok(await log.append(batch({ values: ['b'], timestamps: 10_900 }), { leaderEpoch: 0 }));
+      expect(log.numberOfSegments).to.equal(1);
+      ok(await log.append(batch({ values: ['c'], timestamps: 11_001 }), { leaderEpoch: 0 }));
+      expect(log.segmentBaseOffsets()).to.deep.equal([0, 2]);
+      await log.close();
+    });
+
+    it('rolls at segment.ms counted from creation when batches carry no timestamp', async () => {
+      const clock = new FakeClock();
+      const log = await openLog({ clock, config: { 'segment.ms': 1000 } });
+      ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
+      clock.advance(1000);
+      ok(await log.append(batch(['b']), { leaderEpoch: 0 }));
+      expect(log.numberOfSegments).to.equal(1);
+      clock.advance(1);
+      ok(await log.append(batch(['c']), { leaderEpoch: 0 }));
+      expect(log.segmentBaseOffsets()).to.deep.equal([0, 2]);
+      await log.close();
+    });
+
+    it('rolls when the offset index is full', async () => {
+      const log = await openLog({ config: { 'segment.index.bytes': 24, 'index.interval.bytes': 0 } });
+      for (let i = 0; i < 10; i++) ok(await log.append(batch([`v${i}`]), { leaderEpoch: 0 }));
+      expect(log.numberOfSegments).to.be.greaterThan(2);
+      for (const name of fs.readdirSync(log.dir).filter((n) => n.endsWith('.index'))) {
+        expect(fs.statSync(path.join(log.dir, name)).size).to.be.at.most(24);
+      }
+      expect((await readAll(log)).length).to.equal(10);
+      await log.close();
+    });
+
+    it('roll() starts a new segment, and is a no-op on an empty one', async () => {
+      const log = await openLog();
+      log.roll();
+      expect(log.numberOfSegments).to.equal(1);
+      ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
+      log.roll();
+      log.roll();
+      expect(log.segmentBaseOffsets()).to.deep.equal([0, 1]);
+      await log.close();
+    });
+  });
+
+  describe('offsetForTimestamp', () => {
+    it('finds the first record at or after a timestamp, across segments', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 400, 'index.interval.bytes': 100 } });
+      for (let i = 0; i < 30; i++) {
+        const t = 1000 + i * 100;
+        ok(await log.append(batch({ values: [`a${i}`, `b${i}`], timestamps: [t, t + 50] }), { leaderEpoch: 2 }));
+      }
+      expect(log.numberOfSegments).to.be.greaterThan(3);
+      const at = async (ts: number) => {
+        const r = await log.offsetForTimestamp(ts);
+        if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+        return [r.offset, r.timestamp];
+      };
+      expect(await at(0)).to.deep.equal([0, 1000]);
+      expect(await at(1000)).to.deep.equal([0, 1000]);
+      expect(await at(1001)).to.deep.equal([1, 1050]);
+      expect(await at(1051)).to.deep.equal([2, 1100]);
+      expect(await at(2222)).to.deep.equal([25, 2250]);
+      expect(await at(3950)).to.deep.equal([59, 3950]);
+      expect((await at(3951))[0]).to.equal(-1);
+      const latest = await log.offsetForTimestamp(LATEST_TIMESTAMP);
+      expect(latest).to.include({ offset: 60, leaderEpoch: 2 });
+      expect(await log.offsetForTimestamp(EARLIEST_TIMESTAMP)).to.include({ offset: 0 });
+      await log.close();
+    });
+
+    it('still answers after a reopen (time indexes from disk)', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const log = await openLog({ dir, config: { 'segment.bytes': 300 } });
+      for (let i = 0; i < 12; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: 5000 + i }), { leaderEpoch: 0 }));
+      await log.flush();
+      await log.close();
+      const again = await openLog({ dir, clean: true, recoveryPoint: 12, config: { 'segment.bytes': 300 } });
+      const r = await again.offsetForTimestamp(5007);
+      expect(r).to.include({ offset: 7, timestamp: 5007 });
+      await again.close();
+    });
+  });
+
+  describe('truncation', () => {
+    async function filled(config: LogConfigInput = { 'segment.bytes': 250 }): Promise<PartitionLog> {
+      const log = await openLog({ config });
+      for (let i = 0; i < 20; i++) ok(await log.append(batch({ values: [`v${i}`], partitionLeaderEpoch: 0 }), { leaderEpoch: Math.floor(i / 5) }));
+      return log;
+    }
+
+    it('truncateTo removes everything at and above the offset, across segments', async () => {
+      const log = await filled();
+      const segmentsBefore = log.numberOfSegments;
+      expect(segmentsBefore).to.be.greaterThan(3);
+      log.highWatermark = 18;
+      expect(await log.truncateTo(7)).to.equal(true);
+      expect(log.logEndOffset).to.equal(7);
+      expect(log.highWatermark).to.equal(7);
+      expect(log.numberOfSegments).to.be.lessThan(segmentsBefore);
+      expect((await readAll(log)).map((r) => r.value)).to.deep.equal(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6']);
+      expect(log.epochEntries()).to.deep.equal([
+        { epoch: 0, startOffset: 0 },
+        { epoch: 1, startOffset: 5 },
+      ]);
+      ok(await log.append(batch(['new']), { leaderEpoch: 9 }));
+      expect((await readAll(log, 6)).map((r) => r.value)).to.deep.equal(['v6', 'new']);
+      expect(await log.truncateTo(100)).to.equal(false);
+      await log.close();
+    });
+
+    it('truncating to a segment base offset empties that segment and keeps it active', async () => {
+      const log = await filled();
+      const base = log.segmentBaseOffsets()[2]!;
+      await log.truncateTo(base);
+      expect(log.logEndOffset).to.equal(base);
+      expect(log.segmentBaseOffsets()[log.numberOfSegments - 1]).to.equal(base);
+      ok(await log.append(batch(['x']), { leaderEpoch: 5 }));
+      expect((await readAll(log, base)).map((r) => [r.offset, r.value])).to.deep.equal([[base, 'x']]);
+      await log.close();
+    });
+
+    it('keeps indexes right after truncation and a reopen', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const config = { 'index.interval.bytes': 0 };
+      const log = await openLog({ dir, config });
+      for (let i = 0; i < 50; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: 100 + i }), { leaderEpoch: 0 }));
+      await log.flush();
+      await log.truncateTo(30);
+      for (let i = 30; i < 40; i++) ok(await log.append(batch({ values: [`w${i}`], timestamps: 1000 + i }), { leaderEpoch: 1 }));
+      await log.close();
+      for (const clean of [true, false]) {
+        const again = await openLog({ dir, config, clean, recoveryPoint: 30 });
+        expect(again.logEndOffset).to.equal(40);
+        expect(decodeAll(records(await again.read(35, 1)))[0]!.value).to.equal('w35');
+        expect(decodeAll(records(await again.read(29, 1)))[0]!.value).to.equal('v29');
+        expect(await again.offsetForTimestamp(149)).to.include({ offset: 30 });
+        await again.close();
+      }
+    });
+
+    it('truncateTo below the first segment and truncateFullyAndStartAt restart the log', async () => {
+      const log = await filled();
+      await log.truncateFullyAndStartAt(100);
+      expect([log.logStartOffset, log.logEndOffset, log.highWatermark, log.recoveryPoint]).to.deep.equal([100, 100, 100, 100]);
+      expect(log.epochEntries()).to.deep.equal([]);
+      expect(fs.readdirSync(log.dir).filter((n) => n.endsWith('.log'))).to.deep.equal(['00000000000000000100.log']);
+      expect((await log.read(50, 100)).errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      ok(await log.append(batch(['a']), { leaderEpoch: 1 }));
+      expect((await readAll(log)).map((r) => r.offset)).to.deep.equal([100]);
+      await log.truncateTo(40);
+      expect([log.logStartOffset, log.logEndOffset]).to.deep.equal([40, 40]);
+      await log.close();
+    });
+  });
+
+  describe('retention', () => {
+    it('retention.ms deletes old segments below the high watermark, never the active one', async () => {
+      const clock = new FakeClock(1_000_000);
+      const log = await openLog({ clock, config: { 'segment.bytes': 200, 'retention.ms': 10_000 } });
+      for (let i = 0; i < 12; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: 1_000_000 + i * 1000 }), { leaderEpoch: 0 }));
+      const bases = log.segmentBaseOffsets();
+      expect(bases.length).to.be.greaterThan(3);
+      clock.advance(100_000);
+      expect(await log.deleteOldSegments()).to.equal(0);
+      log.highWatermark = bases[2]!;
+      expect(await log.deleteOldSegments()).to.equal(2);
+      expect(log.logStartOffset).to.equal(bases[2]);
+      log.highWatermark = log.logEndOffset;
+      await log.deleteOldSegments();
+      expect(log.numberOfSegments).to.equal(1);
+      expect(log.logStartOffset).to.equal(bases[bases.length - 1]);
+      const below = await log.read(0, 100);
+      expect(below.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      expect(fs.readdirSync(log.dir).filter((n) => n.endsWith('.log')).length).to.equal(1);
+      await log.close();
+    });
+
+    it('retention.ms keeps segments with recent timestamps', async () => {
+      const clock = new FakeClock(1_000_000);
+      const log = await openLog({ clock, config: { 'segment.bytes': 300, 'retention.ms': 10_000 } });
+      for (let i = 0; i < 12; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: 1_000_000 + i * 1000 }), { leaderEpoch: 0 }));
+      log.highWatermark = log.logEndOffset;
+      clock.advance(15_500);
+      const deleted = await log.deleteOldSegments();
+      expect(deleted).to.be.greaterThan(0);
+      expect(log.numberOfSegments).to.be.greaterThan(1);
+      const first = (await readAll(log))[0]!;
+      expect(first.offset).to.equal(log.logStartOffset);
+      const newest = await log.offsetForTimestamp(0);
+      expect(newest).to.include({ offset: log.logStartOffset });
+      await log.close();
+    });
+
+    it('retention.bytes deletes the oldest segments while the log is too large', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 500, 'retention.bytes': 1200 } });
+      for (let i = 0; i < 30; i++) ok(await log.append(sizedBatch(1, 60, i), { leaderEpoch: 0 }));
+      log.highWatermark = log.logEndOffset;
+      await log.deleteOldSegments();
+      // Like Kafka: a segment goes only if the log stays at least retention.bytes without it.
+      expect(log.size).to.be.at.least(1200);
+      expect(log.size).to.be.lessThan(1200 + 500);
+      expect(log.logStartOffset).to.be.greaterThan(0);
+      expect((await readAll(log)).length).to.equal(30 - log.logStartOffset);
+      await log.close();
+    });
+  });
+
+  describe('durability', () => {
+    it('flush() advances the recovery point only after fsync', async () => {
+      const log = await openLog();
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 0 }));
+      expect(log.recoveryPoint).to.equal(0);
+      expect(log.unflushedMessages).to.equal(2);
+      const flushing = log.flush();
+      expect(log.recoveryPoint).to.equal(0);
+      expect((await flushing).errorCode).to.equal(ErrorCode.NONE);
+      expect(log.recoveryPoint).to.equal(2);
+      await log.close();
+    });
+
+    it('flush.messages flushes from append', async () => {
+      const log = await openLog({ config: { 'flush.messages': 3 } });
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 0 }));
+      expect(log.recoveryPoint).to.equal(0);
+      ok(await log.append(batch(['c']), { leaderEpoch: 0 }));
+      expect(log.recoveryPoint).to.equal(3);
+      await log.close();
+    });
+
+    it('flush.ms flushes when the last flush is old enough', async () => {
+      const clock = new FakeClock();
+      const log = await openLog({ clock, config: { 'flush.ms': 1000 } });
+      ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
+      expect(log.maybeFlushByTime(clock.now() + 999)).to.equal(null);
+      clock.advance(1000);
+      const pending = log.maybeFlushByTime(clock.now());
+      expect(pending).to.not.equal(null);
+      await pending;
+      expect(log.recoveryPoint).to.equal(1);
+      expect(log.maybeFlushByTime(clock.now() + 5000)).to.equal(null);
+      await log.close();
+    });
+  });
+
+  describe('leader epochs', () => {
+    it('learns epochs from appends, answers endOffsetForEpoch and persists the checkpoint', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const log = await openLog({ dir });
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 1 }));
+      ok(await log.append(batch(['c']), { leaderEpoch: 1 }));
+      log.assignEpochStartOffset(3, 3);
+      ok(await log.append(batch(['d']), { leaderEpoch: 3 }));
+      expect(log.latestEpoch).to.equal(3);
+      expect(log.endOffsetForEpoch(1)).to.deep.equal({ leaderEpoch: 1, endOffset: 3 });
+      expect(log.endOffsetForEpoch(2)).to.deep.equal({ leaderEpoch: 1, endOffset: 3 });
+      expect(log.endOffsetForEpoch(3)).to.deep.equal({ leaderEpoch: 3, endOffset: 4 });
+      expect(log.endOffsetForEpoch(0)).to.deep.equal({ leaderEpoch: 0, endOffset: 0 });
+      expect(log.endOffsetForEpoch(4)).to.deep.equal({ leaderEpoch: -1, endOffset: -1 });
+      await log.flush();
+      await log.close();
+      expect(fs.readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8')).to.equal('0\n2\n1 0\n3 3\n');
+      const again = await openLog({ dir, clean: true, recoveryPoint: 4 });
+      expect(again.endOffsetForEpoch(1)).to.deep.equal({ leaderEpoch: 1, endOffset: 3 });
+      await again.close();
+    });
+
+    it('rebuilds the epoch cache from batches when the checkpoint is lost', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const log = await openLog({ dir });
+      ok(await log.append(batch(['a']), { leaderEpoch: 2 }));
+      ok(await log.append(batch(['b']), { leaderEpoch: 5 }));
+      await log.close();
+      fs.rmSync(path.join(dir, 'leader-epoch-checkpoint'));
+      const again = await openLog({ dir });
+      expect(again.epochEntries()).to.deep.equal([
+        { epoch: 2, startOffset: 0 },
+        { epoch: 5, startOffset: 1 },
+      ]);
+      await again.close();
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('reopens a cleanly closed log with everything in place', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const config = { 'segment.bytes': 700, 'index.interval.bytes': 100 };
+      const log = await openLog({ dir, config });
+      for (let i = 0; i < 40; i++) ok(await log.append(batch([`v${i}`]), { leaderEpoch: 0 }));
+      log.highWatermark = 33;
+      await log.flush();
+      await log.close();
+      const again = await openLog({ dir, config, clean: true, recoveryPoint: 40, highWatermark: 33 });
+      expect([again.logStartOffset, again.logEndOffset, again.highWatermark, again.recoveryPoint]).to.deep.equal([0, 40, 33, 40]);
+      expect((await readAll(again)).map((r) => r.value)).to.deep.equal(Array.from({ length: 40 }, (_, i) => `v${i}`));
+      ok(await again.append(batch(['more']), { leaderEpoch: 0 }));
+      expect(again.logEndOffset).to.equal(41);
+      await again.close();
+    });
+
+    it('clamps the high watermark to [logStartOffset, logEndOffset]', async () => {
+      const log = await openLog({ highWatermark: 99 });
+      expect(log.highWatermark).to.equal(0);
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 0 }));
+      expect(log.updateHighWatermark(5)).to.equal(2);
+      log.highWatermark = 1;
+      expect(log.highWatermark).to.equal(1);
+      await log.close();
+    });
+
+    it('delete() removes the directory; use after close throws', async () => {
+      const log = await openLog();
+      ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
+      await log.delete();
+      expect(fs.existsSync(log.dir)).to.equal(false);
+      expect(fs.readdirSync(path.dirname(log.dir))).to.deep.equal([]);
+      expect(log.status).to.equal(LogState.Deleted);
+      let threw = false;
+      await log.append(batch(['b']), { leaderEpoch: 0 }).catch(() => (threw = true));
+      expect(threw).to.equal(true);
+    });
+
+    it('turns an I/O error into KAFKA_STORAGE_ERROR and goes offline', async () => {
+      const handles = new FileHandleCache(4);
+      const log = await PartitionLog.open({
+        dir: path.join(tmpDir(), 'topic-0'),
+        topic: 'topic',
+        partition: 0,
+        handles,
+        logger: captureLogger().logger,
+      });
+      ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
+      // Yank the active segment's descriptor from under the log.
+      const fds = fs.readdirSync('/proc/self/fd').length;
+      expect(fds).to.be.greaterThan(0);
+      const seg = (log as unknown as { segments: { handle: { fd: number } }[] }).segments[0]!;
+      fs.closeSync(seg.handle.fd);
+      const r = await log.append(batch(['b']), { leaderEpoch: 0 });
+      expect(r.errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+      expect(log.status).to.equal(LogState.Offline);
+      expect((await log.read(0, 100)).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+      expect((await log.flush()).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+      seg.handle.fd = -1;
+      await log.close();
+    });
+  });
+});
