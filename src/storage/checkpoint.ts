@@ -118,8 +118,38 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Bounds how many atomic writes run at once in the process: thousands of partitions changing
+ * leader at the same moment must not open thousands of descriptors or queue thousands of fsyncs.
+ */
+class WriteLimiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+const MAX_CONCURRENT_ATOMIC_WRITES = 8;
+const writeLimiter = new WriteLimiter(MAX_CONCURRENT_ATOMIC_WRITES);
+
 /** Writes `content` to `file` atomically: temp file, fsync, rename over `file`, fsync the dir. */
-export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+export function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+  return writeLimiter.run(() => writeFileAtomicNow(file, content));
+}
+
+async function writeFileAtomicNow(file: string, content: string | Uint8Array): Promise<void> {
   const tmp = file + TEMP_SUFFIX;
   const handle = await fsp.open(tmp, 'w');
   try {

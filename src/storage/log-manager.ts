@@ -1,0 +1,353 @@
+/**
+ * The partition logs of one log dir on one broker. It opens every `<topic>-<partition>` directory
+ * at start (cheaply: checkpoint info and the active segment's tail; full recovery only after an
+ * unclean shutdown), creates and deletes logs, owns the dir's recovery-point-offset-checkpoint,
+ * replication-offset-checkpoint and clean-shutdown marker, runs the retention, flush.ms and
+ * checkpoint schedules on the injected clock, and shares one LRU of file descriptors (at most
+ * maxOpenFiles) among all its segments.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { systemClock, unrefTimer, type Clock, type TimerHandle } from '../runtime/clock.js';
+import { childLogger, type Logger } from '../runtime/logger.js';
+import {
+  CheckpointError,
+  CheckpointWriter,
+  RECOVERY_POINT_CHECKPOINT,
+  REPLICATION_OFFSET_CHECKPOINT,
+  formatOffsetCheckpoint,
+  parseOffsetCheckpoint,
+  readTextIfExists,
+  writeFileAtomic,
+  fsyncDir,
+} from './checkpoint.js';
+import { FileHandleCache } from './file-handle-cache.js';
+import { ConfigError, DEFAULT_LOG_CONFIG, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
+import { DELETE_DIR_SUFFIX, PartitionLog, isIoError } from './partition-log.js';
+
+/** Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. */
+export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
+
+export interface LogManagerOptions {
+  /** The log dir (one of the broker's log.dirs). */
+  readonly logDir: string;
+  readonly clock?: Clock;
+  /** Default log config for every partition (Kafka keys, or a parsed LogConfig). */
+  readonly config?: LogConfig | LogConfigInput;
+  /** Most file descriptors held open at once (default 1000). */
+  readonly maxOpenFiles?: number;
+  /** log.retention.check.interval.ms (default 300000). */
+  readonly retentionCheckIntervalMs?: number;
+  /** How often flush.ms is checked (Kafka's log.flush.scheduler.interval.ms; default 1000). */
+  readonly flushCheckIntervalMs?: number;
+  /** log.flush.offset.checkpoint.interval.ms (default 60000). */
+  readonly recoveryPointCheckpointIntervalMs?: number;
+  /** replica.high.watermark.checkpoint.interval.ms (default 5000). */
+  readonly highWatermarkCheckpointIntervalMs?: number;
+  /** Start the schedules (default true; tests may drive the passes by hand). */
+  readonly schedule?: boolean;
+  readonly logger?: Logger;
+}
+
+/** Concurrent fsyncs at shutdown (each pins one descriptor). */
+const CLOSE_CONCURRENCY = 16;
+/** Logs opened between two yields to the event loop at start. */
+const OPEN_YIELD_EVERY = 200;
+const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+
+export function topicPartitionKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+/** `<topic>-<partition>` -> its parts, or null for another kind of directory. */
+export function parseTopicPartitionDir(name: string): { topic: string; partition: number } | null {
+  const dash = name.lastIndexOf('-');
+  if (dash <= 0) return null;
+  const topic = name.slice(0, dash);
+  const partText = name.slice(dash + 1);
+  if (!/^\d{1,9}$/.test(partText) || !TOPIC_NAME.test(topic)) return null;
+  return { topic, partition: Number(partText) };
+}
+
+/** Programmer/config error for a topic name or partition a log cannot have. */
+export function validateTopicPartition(topic: string, partition: number): string | null {
+  if (!TOPIC_NAME.test(topic) || topic === '.' || topic === '..') return `invalid topic name ${JSON.stringify(topic)}`;
+  if (!Number.isInteger(partition) || partition < 0 || partition > 0x7fffffff) return `invalid partition ${partition}`;
+  return null;
+}
+
+async function runLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export class LogManager {
+  private readonly logs = new Map<string, PartitionLog>();
+  private readonly opening = new Map<string, Promise<PartitionLog>>();
+  private readonly timers: TimerHandle[] = [];
+  private readonly recoveryWriter: CheckpointWriter;
+  private readonly hwWriter: CheckpointWriter;
+  private running = { retention: false, flush: false };
+  private closed = false;
+
+  private constructor(
+    readonly logDir: string,
+    private readonly clock: Clock,
+    private readonly defaultConfig: LogConfig,
+    private readonly handles: FileHandleCache,
+    private readonly logger: Logger,
+  ) {
+    this.recoveryWriter = new CheckpointWriter(path.join(logDir, RECOVERY_POINT_CHECKPOINT));
+    this.hwWriter = new CheckpointWriter(path.join(logDir, REPLICATION_OFFSET_CHECKPOINT));
+  }
+
+  /** Opens every partition log in the dir and starts the schedules. */
+  static async open(options: LogManagerOptions): Promise<LogManager> {
+    const clock = options.clock ?? systemClock;
+    const logger = options.logger ?? childLogger({ component: 'log-manager', logDir: options.logDir });
+    const config =
+      options.config === undefined
+        ? DEFAULT_LOG_CONFIG
+        : isParsed(options.config)
+          ? options.config
+          : parseLogConfig(options.config);
+    const maxOpen = options.maxOpenFiles ?? 1000;
+    if (!Number.isInteger(maxOpen) || maxOpen < 1) throw new ConfigError('maxOpenFiles', `must be a positive integer, got ${maxOpen}`);
+    fs.mkdirSync(options.logDir, { recursive: true });
+    const manager = new LogManager(options.logDir, clock, config, new FileHandleCache(maxOpen), logger);
+    await manager.loadLogs();
+    if (options.schedule ?? true) manager.startSchedules(options);
+    return manager;
+  }
+
+  private async loadLogs(): Promise<void> {
+    const dir = this.logDir;
+    const markerFile = path.join(dir, CLEAN_SHUTDOWN_FILE);
+    const clean = fs.existsSync(markerFile);
+    const recoveryPoints = this.readOffsets(RECOVERY_POINT_CHECKPOINT);
+    const highWatermarks = this.readOffsets(REPLICATION_OFFSET_CHECKPOINT);
+    const started = this.clock.now();
+    let opened = 0;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      if (entry.name.endsWith(DELETE_DIR_SUFFIX)) {
+        await fs.promises.rm(path.join(dir, entry.name), { recursive: true, force: true });
+        continue;
+      }
+      const tp = parseTopicPartitionDir(entry.name);
+      if (!tp) {
+        this.logger.warn('ignoring a directory that is not a partition log', { name: entry.name });
+        continue;
+      }
+      const key = topicPartitionKey(tp.topic, tp.partition);
+      const log = await PartitionLog.open({
+        dir: path.join(dir, entry.name),
+        topic: tp.topic,
+        partition: tp.partition,
+        config: this.defaultConfig,
+        clock: this.clock,
+        handles: this.handles,
+        recoveryPoint: recoveryPoints.get(key) ?? 0,
+        highWatermark: highWatermarks.get(key) ?? 0,
+        hadCleanShutdown: clean,
+      });
+      this.logs.set(key, log);
+      if (++opened % OPEN_YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (clean) {
+      fs.rmSync(markerFile, { force: true });
+      await fsyncDir(dir);
+    }
+    this.logger.info('loaded logs', { logs: opened, cleanShutdown: clean, ms: this.clock.now() - started });
+  }
+
+  /** topic-partition -> offset from a checkpoint file; a malformed file is logged and ignored. */
+  private readOffsets(name: string): Map<string, number> {
+    const file = path.join(this.logDir, name);
+    const out = new Map<string, number>();
+    const text = readTextIfExists(file);
+    if (text === null) return out;
+    try {
+      for (const e of parseOffsetCheckpoint(file, text)) out.set(topicPartitionKey(e.topic, e.partition), e.offset);
+    } catch (err) {
+      if (!(err instanceof CheckpointError)) throw err;
+      this.logger.warn('ignoring a malformed checkpoint', { file: name, reason: err.message });
+    }
+    return out;
+  }
+
+  private startSchedules(options: LogManagerOptions): void {
+    const every = (ms: number, fn: () => Promise<unknown>, what: string): void => {
+      const handle = this.clock.setInterval(() => {
+        fn().catch((err: Error) => this.logger.error(`${what} failed`, { error: err.message }));
+      }, ms);
+      this.timers.push(unrefTimer(handle));
+    };
+    every(options.retentionCheckIntervalMs ?? 300_000, () => this.runRetention(), 'retention');
+    every(options.flushCheckIntervalMs ?? 1000, () => this.flushDirtyLogs(), 'flush');
+    every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointRecoveryPoints(), 'recovery point checkpoint');
+    every(options.highWatermarkCheckpointIntervalMs ?? 5000, () => this.checkpointHighWatermarks(), 'high watermark checkpoint');
+  }
+
+  // ---- logs ----
+
+  get defaults(): LogConfig {
+    return this.defaultConfig;
+  }
+
+  getLog(topic: string, partition: number): PartitionLog | undefined {
+    return this.logs.get(topicPartitionKey(topic, partition));
+  }
+
+  /** Every log, in no particular order. */
+  allLogs(): PartitionLog[] {
+    return [...this.logs.values()];
+  }
+
+  get logCount(): number {
+    return this.logs.size;
+  }
+
+  /**
+   * The log of topic-partition, created empty when absent. `overrides` (Kafka keys over the
+   * manager's defaults) replace the config of an existing log. Throws ConfigError on bad config
+   * or an invalid topic name.
+   */
+  async getOrCreateLog(topic: string, partition: number, overrides?: LogConfigInput): Promise<PartitionLog> {
+    this.assertOpen();
+    const invalid = validateTopicPartition(topic, partition);
+    if (invalid) throw new ConfigError('topic', invalid);
+    const config = overrides ? parseLogConfig(overrides, this.defaultConfig) : this.defaultConfig;
+    const key = topicPartitionKey(topic, partition);
+    const existing = this.logs.get(key);
+    if (existing) {
+      if (overrides) existing.updateConfig(config);
+      return existing;
+    }
+    const pending = this.opening.get(key);
+    if (pending) return pending;
+    const open = PartitionLog.open({
+      dir: path.join(this.logDir, key),
+      topic,
+      partition,
+      config,
+      clock: this.clock,
+      handles: this.handles,
+    });
+    this.opening.set(key, open);
+    try {
+      const log = await open;
+      this.logs.set(key, log);
+      return log;
+    } finally {
+      this.opening.delete(key);
+    }
+  }
+
+  /** Deletes a log and its directory. Returns false when there was none. */
+  async deleteLog(topic: string, partition: number): Promise<boolean> {
+    const key = topicPartitionKey(topic, partition);
+    const log = this.logs.get(key);
+    if (!log) return false;
+    this.logs.delete(key);
+    await log.delete();
+    return true;
+  }
+
+  // ---- schedules ----
+
+  /** One retention pass over every log; returns the segments deleted. */
+  async runRetention(): Promise<number> {
+    if (this.running.retention || this.closed) return 0;
+    this.running.retention = true;
+    try {
+      let deleted = 0;
+      for (const log of this.logs.values()) deleted += await log.deleteOldSegments();
+      return deleted;
+    } finally {
+      this.running.retention = false;
+    }
+  }
+
+  /** flush.ms: flushes every log whose last flush is older than its flush.ms. */
+  async flushDirtyLogs(): Promise<number> {
+    if (this.running.flush || this.closed) return 0;
+    this.running.flush = true;
+    try {
+      const now = this.clock.now();
+      let flushed = 0;
+      for (const log of this.logs.values()) {
+        const pending = log.maybeFlushByTime(now);
+        if (pending) {
+          await pending;
+          flushed++;
+        }
+      }
+      return flushed;
+    } finally {
+      this.running.flush = false;
+    }
+  }
+
+  /** Writes recovery-point-offset-checkpoint with every log's recovery point. */
+  checkpointRecoveryPoints(): Promise<void> {
+    return this.recoveryWriter.write(() =>
+      formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.recoveryPoint }))),
+    );
+  }
+
+  /** Writes replication-offset-checkpoint with every log's high watermark. */
+  checkpointHighWatermarks(): Promise<void> {
+    return this.hwWriter.write(() =>
+      formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.highWatermark }))),
+    );
+  }
+
+  /** Descriptor cache figures: open now, opened and evicted so far, the maximum. */
+  handleStats(): { open: number; opened: number; evicted: number; max: number } {
+    return this.handles.stats();
+  }
+
+  // ---- shutdown ----
+
+  /**
+   * Clean shutdown: stops the schedules, flushes and closes every log, writes both checkpoints
+   * and, when everything succeeded, the clean-shutdown marker.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) this.clock.clearTimer(t);
+    this.timers.length = 0;
+    await Promise.allSettled(this.opening.values());
+    let clean = true;
+    await runLimited([...this.logs.values()], CLOSE_CONCURRENCY, async (log) => {
+      const flushed = log.unflushedMessages > 0 ? await log.flush() : null;
+      if (flushed && flushed.errorCode !== 0) clean = false;
+      await log.close();
+    });
+    try {
+      await this.checkpointRecoveryPoints();
+      await this.checkpointHighWatermarks();
+      if (clean) await writeFileAtomic(path.join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      this.logger.error('writing shutdown checkpoints failed', { error: err.message });
+    }
+    this.handles.closeAll();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`log manager for ${this.logDir} is closed`);
+  }
+}
+
+function isParsed(config: LogConfig | LogConfigInput): config is LogConfig {
+  return typeof (config as LogConfig).segmentBytes === 'number' && typeof (config as LogConfig).messageTimestampType === 'string';
+}

@@ -1,0 +1,180 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { ConfigError } from '../../src/storage/log-config.js';
+import { CLEAN_SHUTDOWN_FILE, LogManager, parseTopicPartitionDir, type LogManagerOptions } from '../../src/storage/log-manager.js';
+import { checkFor } from '../helpers/check-for.js';
+import { batch, captureLogger, cleanupTmpDirs, decodeAll, openFdCount, tmpDir } from './helpers.js';
+
+function options(logDir: string, extra: Partial<LogManagerOptions> = {}): LogManagerOptions {
+  return { logDir, clock: new FakeClock(), logger: captureLogger().logger, ...extra };
+}
+
+describe('storage/log-manager', () => {
+  afterEach(cleanupTmpDirs);
+
+  it('parses topic-partition directory names', () => {
+    expect(parseTopicPartitionDir('orders-3')).to.deep.equal({ topic: 'orders', partition: 3 });
+    expect(parseTopicPartitionDir('my-topic.v2-17')).to.deep.equal({ topic: 'my-topic.v2', partition: 17 });
+    expect(parseTopicPartitionDir('orders')).to.equal(null);
+    expect(parseTopicPartitionDir('orders-x')).to.equal(null);
+    expect(parseTopicPartitionDir('-1')).to.equal(null);
+  });
+
+  it('creates logs in <dir>/<topic>-<partition> and reopens them after a clean shutdown', async () => {
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir, { config: { 'segment.bytes': 500 } }));
+    const a = await lm.getOrCreateLog('orders', 0);
+    const b = await lm.getOrCreateLog('orders', 1, { 'retention.ms': 1000 });
+    expect(await lm.getOrCreateLog('orders', 0)).to.equal(a);
+    expect(b.config.retentionMs).to.equal(1000);
+    expect(b.config.segmentBytes).to.equal(500);
+    for (let i = 0; i < 10; i++) await a.append(batch([`a${i}`]), { leaderEpoch: 0 });
+    await b.append(batch(['b0', 'b1']), { leaderEpoch: 0 });
+    a.highWatermark = 7;
+    await lm.close();
+    expect(fs.existsSync(path.join(dir, CLEAN_SHUTDOWN_FILE))).to.equal(true);
+    const rp = fs.readFileSync(path.join(dir, 'recovery-point-offset-checkpoint'), 'utf8').split('\n');
+    expect(rp.slice(0, 2)).to.deep.equal(['0', '2']);
+    expect(rp).to.include('orders 0 10').and.include('orders 1 2');
+    const hw = fs.readFileSync(path.join(dir, 'replication-offset-checkpoint'), 'utf8');
+    expect(hw.split('\n')).to.include('orders 0 7').and.include('orders 1 0');
+
+    const lm2 = await LogManager.open(options(dir));
+    expect(fs.existsSync(path.join(dir, CLEAN_SHUTDOWN_FILE))).to.equal(false);
+    expect(lm2.logCount).to.equal(2);
+    const a2 = lm2.getLog('orders', 0)!;
+    expect([a2.logEndOffset, a2.highWatermark, a2.recoveryPoint]).to.deep.equal([10, 7, 10]);
+    const r = await a2.read(3, 1 << 20);
+    if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+    expect(decodeAll(r.records)[0]).to.include({ offset: 3, value: 'a3' });
+    await lm2.close();
+  });
+
+  it('recovers from the recovery point after an unclean shutdown', async () => {
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir));
+    const log = await lm.getOrCreateLog('t', 0);
+    await log.append(batch(['a', 'b']), { leaderEpoch: 0 });
+    await log.flush();
+    await lm.checkpointRecoveryPoints();
+    await log.append(batch(['c']), { leaderEpoch: 0 });
+    // Crash: no close; the descriptors die with the "process".
+    (lm as unknown as { handles: { closeAll(): void } }).handles.closeAll();
+    const file = path.join(dir, 't-0', '00000000000000000000.log');
+    fs.appendFileSync(file, Buffer.from('torn'));
+    const { logger, entries } = captureLogger();
+    const lm2 = await LogManager.open(options(dir, { logger }));
+    const again = lm2.getLog('t', 0)!;
+    expect(again.logEndOffset).to.equal(3);
+    expect(again.recoveryPoint).to.equal(2);
+    expect(entries.some((e) => e.level === 'info' && e.message === 'loaded logs' && e.cleanShutdown === false)).to.equal(true);
+    await lm2.close();
+  });
+
+  it('rejects bad config and invalid topic names with a ConfigError', async () => {
+    const dir = tmpDir('lm');
+    let err: unknown;
+    await LogManager.open(options(dir, { config: { 'retention.msec': 1 } })).catch((e) => (err = e));
+    expect(err).to.be.instanceOf(ConfigError);
+    expect((err as ConfigError).key).to.equal('retention.msec');
+    const lm = await LogManager.open(options(dir));
+    for (const [topic, partition] of [['bad topic', 0], ['../x', 0], ['ok', -1]] as const) {
+      let e: unknown;
+      await lm.getOrCreateLog(topic, partition).catch((x) => (e = x));
+      expect(e).to.be.instanceOf(ConfigError);
+    }
+    let e2: unknown;
+    await lm.getOrCreateLog('ok', 0, { 'segment.bytes': 'lots' }).catch((x) => (e2 = x));
+    expect((e2 as ConfigError).key).to.equal('segment.bytes');
+    await lm.close();
+  });
+
+  it('deletes a log and its directory, and cleans up half-deleted directories at start', async () => {
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir));
+    await (await lm.getOrCreateLog('gone', 0)).append(batch(['x']), { leaderEpoch: 0 });
+    await lm.getOrCreateLog('kept', 0);
+    expect(await lm.deleteLog('gone', 0)).to.equal(true);
+    expect(await lm.deleteLog('gone', 0)).to.equal(false);
+    expect(fs.existsSync(path.join(dir, 'gone-0'))).to.equal(false);
+    await lm.close();
+    fs.mkdirSync(path.join(dir, 'half-0.abc-delete'));
+    fs.writeFileSync(path.join(dir, 'half-0.abc-delete', 'x'), 'x');
+    const lm2 = await LogManager.open(options(dir));
+    expect(lm2.allLogs().map((l) => l.topic)).to.deep.equal(['kept']);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('-delete'))).to.deep.equal([]);
+    await lm2.close();
+  });
+
+  it('runs retention on the clock', async () => {
+    const clock = new FakeClock(10_000_000);
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir, { clock, retentionCheckIntervalMs: 60_000, config: { 'segment.bytes': 200, 'retention.ms': 100_000 } }));
+    const log = await lm.getOrCreateLog('t', 0);
+    for (let i = 0; i < 10; i++) await log.append(batch({ values: [`v${i}`], timestamps: clock.now() }), { leaderEpoch: 0 });
+    log.highWatermark = log.logEndOffset;
+    expect(log.numberOfSegments).to.be.greaterThan(2);
+    await clock.advanceAsync(60_000);
+    expect(log.numberOfSegments).to.be.greaterThan(2);
+    await clock.advanceAsync(60_000);
+    await checkFor(() => log.numberOfSegments === 1);
+    expect(log.logStartOffset).to.be.greaterThan(0);
+    await lm.close();
+  });
+
+  it('runs flush.ms and the checkpoints on the clock', async () => {
+    const clock = new FakeClock();
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(
+      options(dir, { clock, flushCheckIntervalMs: 100, recoveryPointCheckpointIntervalMs: 1000, highWatermarkCheckpointIntervalMs: 500, config: { 'flush.ms': 300 } }),
+    );
+    const log = await lm.getOrCreateLog('t', 0);
+    await log.append(batch(['a']), { leaderEpoch: 0 });
+    log.highWatermark = 1;
+    clock.advance(200);
+    expect(log.recoveryPoint).to.equal(0);
+    clock.advance(100);
+    await checkFor(() => log.recoveryPoint === 1);
+    clock.advance(500);
+    await checkFor(() => fs.readFileSync(path.join(dir, 'replication-offset-checkpoint'), 'utf8').includes('t 0 1'));
+    clock.advance(500);
+    await checkFor(() => fs.readFileSync(path.join(dir, 'recovery-point-offset-checkpoint'), 'utf8').includes('t 0 1'));
+    await lm.close();
+    expect(clock.pending()).to.equal(0);
+  });
+
+  it('opens thousands of logs quickly with a bounded number of descriptors', async function () {
+    this.timeout(60_000);
+    const N = 2000;
+    const MAX_OPEN = 100;
+    const dir = tmpDir('lm-many');
+    const fdsBefore = openFdCount();
+    const lm = await LogManager.open(options(dir, { maxOpenFiles: MAX_OPEN }));
+    for (let p = 0; p < N; p++) {
+      const log = await lm.getOrCreateLog('many', p);
+      await log.append(batch([`p${p}`]), { leaderEpoch: 0 });
+    }
+    if (fdsBefore >= 0) expect(openFdCount() - fdsBefore).to.be.at.most(MAX_OPEN + 10);
+    expect(lm.handleStats().open).to.be.at.most(MAX_OPEN);
+    await lm.close();
+
+    const started = Date.now();
+    const lm2 = await LogManager.open(options(dir, { maxOpenFiles: MAX_OPEN }));
+    const openMs = Date.now() - started;
+    expect(lm2.logCount).to.equal(N);
+    expect(openMs).to.be.lessThan(15_000);
+    if (fdsBefore >= 0) expect(openFdCount() - fdsBefore).to.be.at.most(MAX_OPEN + 10);
+    for (let p = 0; p < N; p += 7) {
+      const r = await lm2.getLog('many', p)!.read(0, 1000);
+      if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+      expect(decodeAll(r.records)[0]!.value).to.equal(`p${p}`);
+    }
+    if (fdsBefore >= 0) expect(openFdCount() - fdsBefore).to.be.at.most(MAX_OPEN + 10);
+    expect(lm2.handleStats().evicted).to.be.greaterThan(0);
+    await lm2.close();
+    if (fdsBefore >= 0) expect(openFdCount()).to.be.at.most(fdsBefore + 2);
+  });
+});
