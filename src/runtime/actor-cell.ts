@@ -78,7 +78,7 @@ class CellContext<M extends Message> implements BaseContext<M> {
   send<T extends Message>(to: ActorRef<T>, msg: NoInfer<T>): void {
     this.cell.system.send(to, msg, this.cell.ref);
   }
-  ask<R extends Message = Message, T extends Message = Message>(to: ActorRef<T>, msg: NoInfer<T>, opts?: AskOptions): Promise<R | Failure> {
+  ask<R extends Message = Message, T extends Message = any>(to: ActorRef<T>, msg: NoInfer<T>, opts?: AskOptions): Promise<R | Failure> {
     return this.cell.system.ask<R, T>(to, msg, opts, this.cell.ref);
   }
   spawn<S2, M2 extends Message, A2>(def: ActorDefinition<S2, M2, A2>, opts?: SpawnOptions<A2>): ActorRef<M2> {

@@ -81,7 +81,13 @@ export interface BaseContext<M extends Message> {
   readonly clock: Clock;
   readonly timers: ActorTimers<M>;
   send<T extends Message>(to: ActorRef<T>, msg: NoInfer<T>): void;
-  ask<R extends Message = Message, T extends Message = Message>(
+  /**
+   * Request/response; settles with the reply or a Failure (which carries an errorCode). The
+   * message is checked against the target's type when the reply type is left to inference; naming
+   * the reply type (`ask<MyReply>(...)`) leaves the message unchecked, as TypeScript cannot infer
+   * the second type parameter once the first is given.
+   */
+  ask<R extends Message = Message, T extends Message = any>(
     to: ActorRef<T>,
     msg: NoInfer<T>,
     opts?: AskOptions,

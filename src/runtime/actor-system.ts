@@ -152,7 +152,7 @@ export class ActorSystem {
    * Request/response. Always settles: with the reply, or with a Failure carrying an errorCode
    * (REQUEST_TIMED_OUT on timeout, NETWORK_EXCEPTION when the node is unreachable, ...).
    */
-  ask<R extends Message = Message, M extends Message = Message>(
+  ask<R extends Message = Message, M extends Message = any>(
     to: ActorRef<M>,
     msg: NoInfer<M>,
     opts: AskOptions = {},

@@ -1,0 +1,85 @@
+/**
+ * Broker configuration with Kafka's names and defaults. Broker-level log defaults use Kafka's
+ * broker names (log.segment.bytes, log.retention.ms, ...) and are translated to the topic-level
+ * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
+ */
+import { ConfigError, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
+
+export interface BrokerConfig {
+  replicaLagTimeMaxMs: number;
+  replicaFetchWaitMaxMs: number;
+  replicaFetchMinBytes: number;
+  replicaFetchMaxBytes: number;
+  replicaFetchResponseMaxBytes: number;
+  replicaFetchBackoffMs: number;
+  brokerHeartbeatIntervalMs: number;
+  minInsyncReplicas: number;
+  requestTimeoutMs: number;
+  logRetentionCheckIntervalMs: number;
+  logFlushSchedulerIntervalMs: number;
+  log: LogConfig;
+}
+
+type IntKey = Exclude<keyof BrokerConfig, 'log'>;
+
+const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
+  'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
+  'replica.fetch.wait.max.ms': { prop: 'replicaFetchWaitMaxMs', min: 0, def: 500 },
+  'replica.fetch.min.bytes': { prop: 'replicaFetchMinBytes', min: 1, def: 1 },
+  'replica.fetch.max.bytes': { prop: 'replicaFetchMaxBytes', min: 0, def: 1024 * 1024 },
+  'replica.fetch.response.max.bytes': { prop: 'replicaFetchResponseMaxBytes', min: 0, def: 10 * 1024 * 1024 },
+  'replica.fetch.backoff.ms': { prop: 'replicaFetchBackoffMs', min: 0, def: 1_000 },
+  'broker.heartbeat.interval.ms': { prop: 'brokerHeartbeatIntervalMs', min: 1, def: 2_000 },
+  'min.insync.replicas': { prop: 'minInsyncReplicas', min: 1, def: 1 },
+  'request.timeout.ms': { prop: 'requestTimeoutMs', min: 0, def: 30_000 },
+  'log.retention.check.interval.ms': { prop: 'logRetentionCheckIntervalMs', min: 1, def: 300_000 },
+  'log.flush.scheduler.interval.ms': { prop: 'logFlushSchedulerIntervalMs', min: 1, def: 1_000 },
+};
+
+/** Broker-level log keys and the topic-level keys they set. */
+const LOG_KEYS: Record<string, string> = {
+  'log.segment.bytes': 'segment.bytes',
+  'log.roll.ms': 'segment.ms',
+  'log.index.size.max.bytes': 'segment.index.bytes',
+  'log.index.interval.bytes': 'index.interval.bytes',
+  'log.retention.ms': 'retention.ms',
+  'log.retention.bytes': 'retention.bytes',
+  'log.flush.interval.messages': 'flush.messages',
+  'log.flush.interval.ms': 'flush.ms',
+  'log.message.timestamp.type': 'message.timestamp.type',
+  'message.max.bytes': 'max.message.bytes',
+};
+
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(LOG_KEYS)]);
+
+export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfig {
+  const out: Record<string, unknown> = {};
+  for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
+  const logInput: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(input)) {
+    const spec = INT_KEYS[key];
+    if (spec) {
+      const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
+      if (v < spec.min) throw new ConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
+      out[spec.prop] = v;
+      continue;
+    }
+    const logKey = LOG_KEYS[key];
+    if (logKey) {
+      logInput[logKey] = raw;
+      continue;
+    }
+    throw new ConfigError(key, `unknown broker config key (known: ${BROKER_CONFIG_KEYS.join(', ')})`);
+  }
+  try {
+    out.log = parseLogConfig(logInput);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      const brokerKey = Object.entries(LOG_KEYS).find(([, v]) => v === err.key)?.[0] ?? err.key;
+      throw new ConfigError(brokerKey, err.message.slice(err.key.length + 2));
+    }
+    throw err;
+  }
+  return out as unknown as BrokerConfig;
+}

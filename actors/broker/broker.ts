@@ -1,0 +1,485 @@
+/**
+ * The broker: one per broker id, at brokerPath(id) on its node. Its partition replicas and
+ * replica fetchers are its children (addressed directly by path, never relayed through it).
+ *
+ * Owned state: the LogManager of its log dir; registration status and broker epoch; the last
+ * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
+ * leader broker it follows; the fetch purgatory.
+ * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
+ * checked), Metadata, Fetch (consumers and followers, long-poll), PartitionAdvanced,
+ * ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/FetchReadDone/
+ * FetchExpired.
+ * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown to the controller;
+ * BecomeLeaderOrFollower, ReplicaRead, StopReplica to replicas; AddPartitions and
+ * RemovePartitions to fetchers; FetchResponse, MetadataResponse.
+ */
+import { nanoid } from 'nanoid';
+import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import type { BaseContext } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import { LogManager } from '../../src/storage/log-manager.js';
+import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import type { ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import { partitionReplica } from '../partition-replica/replica.js';
+import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
+import type { LeaderAndIsrPartition } from './control-messages.js';
+import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
+import type { BrokerDescription, BrokerMsg, BrokerStatus, FetchPartition, FetchPartitionResult, FetchResponse, MetadataResponse } from './messages.js';
+import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
+
+export interface BrokerArgs {
+  brokerId: number;
+  clusterId: string;
+  controller: ActorRef<ControllerMsg>;
+  logDir: string;
+  rack?: string | null;
+  /** Broker config with Kafka's names (replica.lag.time.max.ms, log.retention.ms, ...). */
+  config?: Record<string, unknown>;
+}
+
+interface HostedReplica {
+  topic: string;
+  partition: number;
+  ref: ActorRef<ReplicaMsg>;
+  leader: number;
+  leaderEpoch: number;
+}
+
+interface FetcherHandle {
+  ref: ActorRef<FetcherMsg>;
+  leaderNode: string;
+  partitions: Set<string>;
+}
+
+export interface BrokerState {
+  args: BrokerArgs;
+  /** The node this broker runs on (its replicas and fetchers live there too). */
+  node: string;
+  config: BrokerConfig;
+  logs: LogManager;
+  status: BrokerStatus;
+  incarnationId: string;
+  brokerEpoch: number;
+  controllerEpoch: number;
+  metadata: ClusterMetadata | null;
+  replicas: Map<string, HostedReplica>;
+  fetchers: Map<number, FetcherHandle>;
+  leaderNodes: Map<number, string>;
+  fetches: FetchPurgatory;
+}
+
+const HEARTBEAT_TIMER = 'heartbeat';
+const REGISTER_TIMER = 'register';
+const EMPTY = new Uint8Array(0);
+
+function emptyMetadata(s: BrokerState): ClusterMetadata {
+  return { clusterId: s.args.clusterId, controllerNode: s.args.controller.node, controllerEpoch: s.controllerEpoch, brokers: [], topics: [] };
+}
+
+function isStale(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, what: string): boolean {
+  if (controllerEpoch < s.controllerEpoch) {
+    ctx.log.warn('ignoring a request from a stale controller', { request: what, controllerEpoch, current: s.controllerEpoch, errorCode: ErrorCode.STALE_CONTROLLER_EPOCH });
+    return true;
+  }
+  s.controllerEpoch = controllerEpoch;
+  return false;
+}
+
+function errorResult(fp: FetchPartition, errorCode: number, errorMessage: string): FetchPartitionResult {
+  return {
+    topic: fp.topic,
+    partition: fp.partition,
+    errorCode,
+    errorMessage,
+    highWatermark: -1,
+    logStartOffset: -1,
+    logEndOffset: -1,
+    records: EMPTY,
+  };
+}
+
+function topicKnown(s: BrokerState, topic: string): boolean {
+  return !!s.metadata?.topics.some((t) => t.name === topic);
+}
+
+/** Reads every partition of a pending fetch from the local replicas; answers with FetchReadDone. */
+function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch): void {
+  p.reading = true;
+  p.dirty = false;
+  const reads = p.req.partitions.map((fp): Promise<FetchPartitionResult> => {
+    const rep = s.replicas.get(partitionKey(fp.topic, fp.partition));
+    if (!rep) {
+      const code = topicKnown(s, fp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      return Promise.resolve(errorResult(fp, code, `broker ${s.args.brokerId} hosts no replica of ${fp.topic}-${fp.partition}`));
+    }
+    return ctx
+      .ask<ReplicaReadResult>(
+        rep.ref,
+        {
+          type: 'ReplicaRead',
+          replicaId: p.req.replicaId,
+          fetchOffset: fp.fetchOffset,
+          maxBytes: fp.partitionMaxBytes,
+          currentLeaderEpoch: fp.currentLeaderEpoch,
+          lastFetchedEpoch: fp.lastFetchedEpoch ?? -1,
+          watch: !p.expired,
+        },
+        { timeoutMs: s.config.requestTimeoutMs },
+      )
+      .then((r): FetchPartitionResult => {
+        if (isFailure(r)) return errorResult(fp, ErrorCode.NOT_LEADER_OR_FOLLOWER, r.message);
+        const out: FetchPartitionResult = {
+          topic: fp.topic,
+          partition: fp.partition,
+          errorCode: r.errorCode,
+          highWatermark: r.highWatermark,
+          logStartOffset: r.logStartOffset,
+          logEndOffset: r.logEndOffset,
+          records: r.records,
+        };
+        if (r.errorMessage) out.errorMessage = r.errorMessage;
+        if (r.divergingEpoch) out.divergingEpoch = r.divergingEpoch;
+        return out;
+      });
+  });
+  void Promise.all(reads).then((results) => ctx.send(ctx.self, { type: 'FetchReadDone', fetchId: p.id, results }));
+}
+
+/** Answers a fetch, keeping the response within maxBytes (the first partition with data always fits). */
+function respond(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, results: FetchPartitionResult[]): void {
+  s.fetches.remove(p.id);
+  ctx.timers.cancel(`fetch-${p.id}`);
+  let total = 0;
+  const partitions = results.map((r) => {
+    if (r.records.length === 0) return r;
+    if (total > 0 && total + r.records.length > p.req.maxBytes) return { ...r, records: EMPTY };
+    total += r.records.length;
+    return r;
+  });
+  if (p.token) ctx.replyTo(p.token, { type: 'FetchResponse', errorCode: ErrorCode.NONE, partitions } satisfies FetchResponse);
+}
+
+function fetcherArgs(s: BrokerState, leaderId: number, leaderNode: string) {
+  const c = s.config;
+  const me = s.args.brokerId;
+  return {
+    brokerId: me,
+    leaderId,
+    leader: { node: leaderNode, path: brokerPath(leaderId) } as ActorRef<BrokerMsg>,
+    replicaRef: (topic: string, partition: number): ActorRef<ReplicaMsg> => ({ node: s.node, path: replicaPath(me, topic, partition) }),
+    maxWaitMs: c.replicaFetchWaitMaxMs,
+    minBytes: c.replicaFetchMinBytes,
+    partitionMaxBytes: c.replicaFetchMaxBytes,
+    responseMaxBytes: c.replicaFetchResponseMaxBytes,
+    backoffMs: c.replicaFetchBackoffMs,
+    requestTimeoutMs: c.requestTimeoutMs,
+  };
+}
+
+function removeFromFetchers(s: BrokerState, ctx: BaseContext<BrokerMsg>, topic: string, partition: number): void {
+  const k = partitionKey(topic, partition);
+  for (const f of s.fetchers.values()) {
+    if (f.partitions.delete(k)) ctx.send(f.ref, { type: 'RemovePartitions', partitions: [{ topic, partition }] });
+  }
+}
+
+function addToFetcher(s: BrokerState, ctx: BaseContext<BrokerMsg>, leaderId: number, fp: FetcherPartition): void {
+  const leaderNode = s.leaderNodes.get(leaderId) ?? s.metadata?.brokers.find((b) => b.brokerId === leaderId)?.node;
+  if (!leaderNode) {
+    ctx.log.warn('no known node for leader: cannot follow', { leaderId, topic: fp.topic, partition: fp.partition });
+    return;
+  }
+  let f = s.fetchers.get(leaderId);
+  if (f && f.leaderNode !== leaderNode) {
+    ctx.stop(f.ref);
+    s.fetchers.delete(leaderId);
+    f = undefined;
+  }
+  if (!f) {
+    const ref = ctx.spawn(replicaFetcher, { name: `fetcher-${leaderId}-${nanoid(6)}`, args: fetcherArgs(s, leaderId, leaderNode) });
+    f = { ref, leaderNode, partitions: new Set() };
+    s.fetchers.set(leaderId, f);
+  }
+  f.partitions.add(partitionKey(fp.topic, fp.partition));
+  ctx.send(f.ref, { type: 'AddPartitions', partitions: [fp] });
+}
+
+async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, p: LeaderAndIsrPartition): Promise<void> {
+  const me = s.args.brokerId;
+  const k = partitionKey(p.topic, p.partition);
+  let rep = s.replicas.get(k);
+  if (!rep) {
+    const ref = ctx.spawn(partitionReplica, {
+      name: k,
+      args: {
+        brokerId: me,
+        topic: p.topic,
+        partition: p.partition,
+        logs: s.logs,
+        broker: ctx.self,
+        controller: s.args.controller,
+        brokerEpoch: () => s.brokerEpoch,
+        replicaLagTimeMaxMs: s.config.replicaLagTimeMaxMs,
+        defaultMinInsyncReplicas: s.config.minInsyncReplicas,
+        initial: p,
+      },
+    });
+    rep = { topic: p.topic, partition: p.partition, ref, leader: p.leader, leaderEpoch: p.leaderEpoch };
+    s.replicas.set(k, rep);
+  }
+  const r = await ctx.ask<{ type: string; errorCode: number; logEndOffset: number; lastFetchedEpoch: number }>(
+    rep.ref,
+    { type: 'BecomeLeaderOrFollower', controllerEpoch, state: p },
+    { timeoutMs: 60_000 },
+  );
+  if (isFailure(r)) {
+    ctx.log.error('partition replica failed to take its new state', { topic: p.topic, partition: p.partition, reason: r.message });
+    return;
+  }
+  if (r.errorCode !== ErrorCode.NONE) return;
+  rep.leader = p.leader;
+  rep.leaderEpoch = p.leaderEpoch;
+  removeFromFetchers(s, ctx, p.topic, p.partition);
+  if (p.leader !== me && p.leader !== NO_LEADER) {
+    addToFetcher(s, ctx, p.leader, {
+      topic: p.topic,
+      partition: p.partition,
+      fetchOffset: r.logEndOffset,
+      lastFetchedEpoch: r.lastFetchedEpoch,
+      currentLeaderEpoch: p.leaderEpoch,
+    });
+  }
+}
+
+function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
+  s.status = 'Registering';
+  ctx.timers.cancel(HEARTBEAT_TIMER);
+  void ctx
+    .ask<ControllerReply>(
+      s.args.controller,
+      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null },
+      { timeoutMs: 10_000 },
+    )
+    .then((r) => {
+      if (isFailure(r)) ctx.send(ctx.self, { type: 'RegistrationResult', errorCode: r.errorCode, brokerEpoch: -1, errorMessage: r.message });
+      else if (r.type === 'BrokerRegistrationResponse') {
+        const res: BrokerMsg = { type: 'RegistrationResult', errorCode: r.errorCode, brokerEpoch: r.brokerEpoch };
+        if (r.errorMessage) res.errorMessage = r.errorMessage;
+        ctx.send(ctx.self, res);
+      }
+    });
+}
+
+export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
+  kind: 'broker',
+  supervision: { maxRestarts: 3, withinMs: 60_000 },
+
+  async init(ctx, args) {
+    const config = parseBrokerConfig(args.config ?? {});
+    const logs = await LogManager.open({
+      logDir: args.logDir,
+      clock: ctx.clock,
+      config: config.log,
+      retentionCheckIntervalMs: config.logRetentionCheckIntervalMs,
+      flushCheckIntervalMs: config.logFlushSchedulerIntervalMs,
+      logger: ctx.log.child({ component: 'log-manager' }),
+    });
+    const s: BrokerState = {
+      args,
+      node: ctx.nodeId,
+      config,
+      logs,
+      status: 'Registering',
+      incarnationId: nanoid(),
+      brokerEpoch: -1,
+      controllerEpoch: 0,
+      metadata: null,
+      replicas: new Map(),
+      fetchers: new Map(),
+      leaderNodes: new Map(),
+      fetches: new FetchPurgatory(),
+    };
+    ctx.send(ctx.self, { type: 'Register' });
+    return s;
+  },
+
+  schema: {
+    LeaderAndIsrRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array', liveLeaders: 'array' },
+    StopReplicaRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array' },
+    UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object' },
+    Metadata: { topics: 'array?' },
+    Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
+    PartitionAdvanced: { topic: 'string', partition: 'integer' },
+  },
+
+  handlers: {
+    Register(s, _m, ctx) {
+      register(s, ctx);
+    },
+
+    RegistrationResult(s, m, ctx) {
+      if (m.errorCode !== ErrorCode.NONE) {
+        ctx.log.warn('broker registration failed; retrying', { errorCode: m.errorCode, reason: m.errorMessage });
+        ctx.timers.startSingle(REGISTER_TIMER, 500, { type: 'Register' });
+        return;
+      }
+      s.brokerEpoch = m.brokerEpoch;
+      s.status = 'Running';
+      ctx.log.info('broker registered', { brokerEpoch: m.brokerEpoch });
+      ctx.timers.startPeriodic(HEARTBEAT_TIMER, s.config.brokerHeartbeatIntervalMs, { type: 'Heartbeat' });
+    },
+
+    Heartbeat(s, _m, ctx) {
+      if (s.status !== 'Running' && s.status !== 'Fenced') return;
+      const epoch = s.brokerEpoch;
+      void ctx
+        .ask<ControllerReply>(s.args.controller, { type: 'BrokerHeartbeat', brokerId: s.args.brokerId, brokerEpoch: epoch }, { timeoutMs: s.config.brokerHeartbeatIntervalMs * 2 })
+        .then((r) => {
+          if (isFailure(r)) ctx.send(ctx.self, { type: 'HeartbeatResult', errorCode: r.errorCode, isFenced: false, brokerEpoch: epoch });
+          else if (r.type === 'BrokerHeartbeatResponse') ctx.send(ctx.self, { type: 'HeartbeatResult', errorCode: r.errorCode, isFenced: r.isFenced, brokerEpoch: epoch });
+        });
+    },
+
+    HeartbeatResult(s, m, ctx) {
+      if (m.brokerEpoch !== s.brokerEpoch || s.status === 'ShuttingDown') return;
+      if (m.errorCode === ErrorCode.NONE && !m.isFenced) {
+        s.status = 'Running';
+        return;
+      }
+      if (m.errorCode === ErrorCode.REQUEST_TIMED_OUT || m.errorCode === ErrorCode.NETWORK_EXCEPTION) {
+        ctx.log.warn('controller did not answer a heartbeat', { errorCode: m.errorCode });
+        return;
+      }
+      ctx.log.warn('fenced by the controller: registering again', { errorCode: m.errorCode, isFenced: m.isFenced });
+      register(s, ctx);
+    },
+
+    async LeaderAndIsrRequest(s, m, ctx) {
+      if (m.brokerId !== s.args.brokerId) {
+        ctx.log.warn('LeaderAndIsrRequest for another broker ignored', { brokerId: m.brokerId });
+        return;
+      }
+      if (isStale(s, ctx, m.controllerEpoch, 'LeaderAndIsrRequest')) return;
+      for (const b of m.liveLeaders) s.leaderNodes.set(b.brokerId, b.node);
+      await Promise.all(m.partitions.map((p) => applyLeaderAndIsr(s, ctx, m.controllerEpoch, p)));
+    },
+
+    async StopReplicaRequest(s, m, ctx) {
+      if (m.brokerId !== s.args.brokerId) return;
+      if (isStale(s, ctx, m.controllerEpoch, 'StopReplicaRequest')) return;
+      await Promise.all(
+        m.partitions.map(async (p) => {
+          const k = partitionKey(p.topic, p.partition);
+          removeFromFetchers(s, ctx, p.topic, p.partition);
+          const rep = s.replicas.get(k);
+          s.replicas.delete(k);
+          if (rep) {
+            const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: p.deletePartition }, { timeoutMs: 60_000 });
+            if (isFailure(r)) ctx.log.warn('replica did not stop cleanly', { topic: p.topic, partition: p.partition, reason: r.message });
+          } else if (p.deletePartition) {
+            await s.logs.deleteLog(p.topic, p.partition);
+          }
+        }),
+      );
+    },
+
+    UpdateMetadataRequest(s, m, ctx) {
+      if (isStale(s, ctx, m.controllerEpoch, 'UpdateMetadataRequest')) return;
+      s.metadata = m.metadata;
+      for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
+    },
+
+    Metadata(s, m, ctx) {
+      const md = s.metadata ?? emptyMetadata(s);
+      const wanted = m.topics ? new Set(m.topics) : null;
+      const metadata = wanted ? { ...md, topics: md.topics.filter((t) => wanted.has(t.name)) } : md;
+      ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata } satisfies MetadataResponse);
+    },
+
+    Fetch(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (m.partitions.length === 0) {
+        if (token) ctx.replyTo(token, { type: 'FetchResponse', errorCode: ErrorCode.NONE, partitions: [] } satisfies FetchResponse);
+        return;
+      }
+      const p = s.fetches.add(m, token, ctx.clock.now());
+      startRead(s, ctx, p);
+    },
+
+    FetchReadDone(s, m, ctx) {
+      const p = s.fetches.get(m.fetchId);
+      if (!p) return;
+      p.reading = false;
+      let bytes = 0;
+      let problem = false;
+      for (const r of m.results) {
+        bytes += r.records.length;
+        if (r.errorCode !== ErrorCode.NONE || r.divergingEpoch) problem = true;
+      }
+      const now = ctx.clock.now();
+      if (bytes >= p.req.minBytes || problem || p.expired || now >= p.deadline) {
+        respond(s, ctx, p, m.results);
+        return;
+      }
+      if (p.dirty) {
+        startRead(s, ctx, p);
+        return;
+      }
+      const timer = `fetch-${p.id}`;
+      if (!ctx.timers.isActive(timer)) ctx.timers.startSingle(timer, p.deadline - now, { type: 'FetchExpired', fetchId: p.id });
+    },
+
+    PartitionAdvanced(s, m, ctx) {
+      for (const p of s.fetches.watching(m.topic, m.partition)) {
+        if (p.reading) p.dirty = true;
+        else startRead(s, ctx, p);
+      }
+    },
+
+    FetchExpired(s, m, ctx) {
+      const p = s.fetches.get(m.fetchId);
+      if (!p) return;
+      p.expired = true;
+      if (!p.reading) startRead(s, ctx, p);
+    },
+
+    async ControlledShutdown(s, _m, ctx) {
+      const token = ctx.deferReply();
+      let remaining = -1;
+      for (let attempt = 0; attempt < 10 && remaining !== 0; attempt++) {
+        const r = await ctx.ask<ControllerReply>(
+          s.args.controller,
+          { type: 'ControlledShutdown', brokerId: s.args.brokerId, brokerEpoch: s.brokerEpoch },
+          { timeoutMs: 10_000 },
+        );
+        if (!isFailure(r) && r.type === 'ControlledShutdownResponse' && r.errorCode === ErrorCode.NONE) remaining = r.remainingPartitions.length;
+        if (remaining !== 0) await new Promise((res) => setTimeout(res, 200));
+      }
+      s.status = 'ShuttingDown';
+      ctx.timers.cancel(HEARTBEAT_TIMER);
+      const flushed = await s.logs.flushDirtyLogs();
+      if (token) ctx.replyTo(token, { type: 'ControlledShutdownDone', errorCode: remaining === 0 ? ErrorCode.NONE : ErrorCode.REQUEST_TIMED_OUT, flushedLogs: flushed });
+    },
+
+    DescribeBroker(s, _m, ctx) {
+      ctx.reply({
+        type: 'BrokerDescription',
+        brokerId: s.args.brokerId,
+        status: s.status,
+        brokerEpoch: s.brokerEpoch,
+        controllerEpoch: s.controllerEpoch,
+        replicas: [...s.replicas.values()].map((r) => ({ topic: r.topic, partition: r.partition, leader: r.leader })),
+        fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions] })),
+        pendingFetches: s.fetches.size,
+      } satisfies BrokerDescription);
+    },
+  },
+
+  async onStop(s) {
+    for (const p of s.fetches.all()) s.fetches.remove(p.id);
+    await s.logs.close();
+  },
+});

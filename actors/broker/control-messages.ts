@@ -1,0 +1,30 @@
+/**
+ * Requests the controller sends to brokers (tells; brokers answer nothing but log problems).
+ * Every one carries the controller epoch: a broker ignores an older one (STALE_CONTROLLER_EPOCH).
+ */
+import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
+
+export interface LeaderAndIsrPartition extends PartitionState {
+  topicId: string;
+  /** true the first time the partition is created: the replica starts an empty log. */
+  isNew: boolean;
+  /** Topic config overrides (retention.ms, min.insync.replicas, ...). */
+  config: Record<string, string | number>;
+}
+
+export type ControlToBrokerMsg =
+  | {
+      type: 'LeaderAndIsrRequest';
+      controllerEpoch: number;
+      brokerId: number;
+      partitions: LeaderAndIsrPartition[];
+      /** Every broker named as leader in `partitions`, so followers know where to fetch. */
+      liveLeaders: BrokerInfo[];
+    }
+  | {
+      type: 'StopReplicaRequest';
+      controllerEpoch: number;
+      brokerId: number;
+      partitions: { topic: string; partition: number; deletePartition: boolean }[];
+    }
+  | { type: 'UpdateMetadataRequest'; controllerEpoch: number; metadata: ClusterMetadata };

@@ -1,0 +1,75 @@
+/**
+ * The broker's fetch purgatory (Kafka's DelayedFetch): a fetch that found fewer than minBytes
+ * waits here until a partition it reads advances (new data or a new high watermark) or its
+ * maxWaitMs passes. Indexed by partition so a wake-up touches only the fetches that care.
+ */
+import type { ReplyToken } from '../../src/runtime/actor-definition.js';
+import type { BrokerMsg } from './messages.js';
+
+export type FetchRequest = Extract<BrokerMsg, { type: 'Fetch' }>;
+
+export interface PendingFetch {
+  readonly id: number;
+  readonly req: FetchRequest;
+  readonly token: ReplyToken | undefined;
+  readonly deadline: number;
+  /** A read of its partitions is out. */
+  reading: boolean;
+  /** A partition advanced while the read was out: read again rather than wait. */
+  dirty: boolean;
+  /** maxWaitMs passed: the next read answers whatever it finds. */
+  expired: boolean;
+}
+
+export function partitionKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+export class FetchPurgatory {
+  private readonly pending = new Map<number, PendingFetch>();
+  private readonly byPartition = new Map<string, Set<number>>();
+  private nextId = 1;
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  add(req: FetchRequest, token: ReplyToken | undefined, now: number): PendingFetch {
+    const p: PendingFetch = { id: this.nextId++, req, token, deadline: now + Math.max(0, req.maxWaitMs), reading: false, dirty: false, expired: false };
+    this.pending.set(p.id, p);
+    for (const fp of req.partitions) {
+      const k = partitionKey(fp.topic, fp.partition);
+      let ids = this.byPartition.get(k);
+      if (!ids) this.byPartition.set(k, (ids = new Set()));
+      ids.add(p.id);
+    }
+    return p;
+  }
+
+  get(id: number): PendingFetch | undefined {
+    return this.pending.get(id);
+  }
+
+  /** Fetches that read this partition. */
+  watching(topic: string, partition: number): PendingFetch[] {
+    const ids = this.byPartition.get(partitionKey(topic, partition));
+    if (!ids) return [];
+    return [...ids].map((id) => this.pending.get(id)!).filter(Boolean);
+  }
+
+  remove(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    for (const fp of p.req.partitions) {
+      const k = partitionKey(fp.topic, fp.partition);
+      const ids = this.byPartition.get(k);
+      ids?.delete(id);
+      if (ids && ids.size === 0) this.byPartition.delete(k);
+    }
+  }
+
+  all(): PendingFetch[] {
+    return [...this.pending.values()];
+  }
+}

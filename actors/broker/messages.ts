@@ -1,0 +1,81 @@
+/**
+ * Messages a broker accepts, and its replies. Produce, ListOffsets and OffsetsForLeaderEpoch go
+ * straight to the leader's partition replica actor (actors/partition-replica/messages.ts);
+ * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here.
+ */
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { ControlToBrokerMsg } from './control-messages.js';
+
+export interface FetchPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** -1 to skip the leader epoch check. */
+  currentLeaderEpoch: number;
+  /** Followers: epoch of their last batch, for divergence detection; -1 otherwise. */
+  lastFetchedEpoch?: number;
+  partitionMaxBytes: number;
+}
+
+export interface FetchPartitionResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage?: string;
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+  records: Uint8Array;
+  divergingEpoch?: { epoch: number; endOffset: number };
+}
+
+export type BrokerMsg =
+  | ControlToBrokerMsg
+  | { type: 'Metadata'; topics?: string[] | null }
+  | {
+      type: 'Fetch';
+      /** -1 for consumers, the follower's broker id for replica fetches. */
+      replicaId: number;
+      maxWaitMs: number;
+      minBytes: number;
+      maxBytes: number;
+      partitions: FetchPartition[];
+    }
+  /** From a local partition replica: it has new data or a new high watermark. */
+  | { type: 'PartitionAdvanced'; topic: string; partition: number }
+  /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
+  | { type: 'ControlledShutdown' }
+  | { type: 'DescribeBroker' }
+  // internal
+  | { type: 'Register' }
+  | { type: 'RegistrationResult'; errorCode: number; brokerEpoch: number; errorMessage?: string }
+  | { type: 'Heartbeat' }
+  | { type: 'HeartbeatResult'; errorCode: number; isFenced: boolean; brokerEpoch: number }
+  | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
+  | { type: 'FetchExpired'; fetchId: number };
+
+export interface FetchResponse {
+  type: 'FetchResponse';
+  errorCode: number;
+  errorMessage?: string;
+  partitions: FetchPartitionResult[];
+}
+
+export interface MetadataResponse {
+  type: 'MetadataResponse';
+  errorCode: number;
+  metadata: ClusterMetadata;
+}
+
+export type BrokerStatus = 'Registering' | 'Running' | 'Fenced' | 'ShuttingDown';
+
+export interface BrokerDescription {
+  type: 'BrokerDescription';
+  brokerId: number;
+  status: BrokerStatus;
+  brokerEpoch: number;
+  controllerEpoch: number;
+  replicas: { topic: string; partition: number; leader: number }[];
+  fetchers: { leaderId: number; partitions: string[] }[];
+  pendingFetches: number;
+}

@@ -1,0 +1,186 @@
+/**
+ * The replica fetcher: one per (follower broker, leader broker) pair, like Kafka's
+ * ReplicaFetcherThread. It fetches every partition this broker follows from that leader in one
+ * long-poll Fetch, appends what comes back through the local partition replicas, truncates on
+ * divergence, and fetches again.
+ *
+ * Owned state: the partitions it fetches (fetch offset, last fetched epoch, leader epoch), one
+ * fetch in flight at most, a backoff after errors.
+ * Handles: AddPartitions, RemovePartitions, DoFetch, FetchResult, DescribeFetcher.
+ * Emits: Fetch to the leader's broker; AppendAsFollower, TruncateForDivergence and
+ * ResetFetchPosition to local partition replicas.
+ */
+import { ErrorCode } from '../../src/protocol/errors.js';
+import type { BaseContext } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef, Failure } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { AppendAsFollowerResult, ReplicaMsg } from '../partition-replica/messages.js';
+import type { BrokerMsg, FetchPartitionResult, FetchResponse } from './messages.js';
+
+export interface FetcherPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  lastFetchedEpoch: number;
+  currentLeaderEpoch: number;
+}
+
+export type FetcherMsg =
+  | { type: 'AddPartitions'; partitions: FetcherPartition[] }
+  | { type: 'RemovePartitions'; partitions: { topic: string; partition: number }[] }
+  | { type: 'DoFetch' }
+  | { type: 'FetchResult'; response: FetchResponse | Failure; sent: { key: string; leaderEpoch: number }[] }
+  | { type: 'DescribeFetcher' };
+
+export interface FetcherArgs {
+  brokerId: number;
+  leaderId: number;
+  leader: ActorRef<BrokerMsg>;
+  /** Path of the local replica actor of a partition. */
+  replicaRef: (topic: string, partition: number) => ActorRef<ReplicaMsg>;
+  maxWaitMs: number;
+  minBytes: number;
+  partitionMaxBytes: number;
+  responseMaxBytes: number;
+  backoffMs: number;
+  requestTimeoutMs: number;
+}
+
+interface Tracked extends FetcherPartition {
+  lastLeaderHighWatermark: number;
+}
+
+interface FetcherState {
+  args: FetcherArgs;
+  partitions: Map<string, Tracked>;
+  inFlight: boolean;
+}
+
+const BACKOFF_TIMER = 'backoff';
+const key = (topic: string, partition: number) => `${topic}-${partition}`;
+
+function scheduleFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>, delayMs: number): void {
+  if (s.inFlight || s.partitions.size === 0) return;
+  if (delayMs <= 0) ctx.send(ctx.self, { type: 'DoFetch' });
+  else if (!ctx.timers.isActive(BACKOFF_TIMER)) ctx.timers.startSingle(BACKOFF_TIMER, delayMs, { type: 'DoFetch' });
+}
+
+async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tracked, r: FetchPartitionResult): Promise<boolean> {
+  const replica = s.args.replicaRef(t.topic, t.partition);
+  let res: AppendAsFollowerResult | Failure;
+  if (r.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+    res = await ctx.ask<AppendAsFollowerResult>(replica, {
+      type: 'ResetFetchPosition',
+      leaderEpoch: t.currentLeaderEpoch,
+      leaderLogStartOffset: r.logStartOffset,
+      leaderLogEndOffset: r.logEndOffset,
+    });
+  } else if (r.errorCode !== ErrorCode.NONE) {
+    ctx.log.debug('partition fetch error', { topic: t.topic, partition: t.partition, errorCode: r.errorCode, errorMessage: r.errorMessage });
+    return false;
+  } else if (r.divergingEpoch) {
+    res = await ctx.ask<AppendAsFollowerResult>(replica, {
+      type: 'TruncateForDivergence',
+      leaderEpoch: t.currentLeaderEpoch,
+      divergingEpoch: r.divergingEpoch.epoch,
+      divergingEndOffset: r.divergingEpoch.endOffset,
+    });
+  } else if (r.records.length > 0 || r.highWatermark !== t.lastLeaderHighWatermark) {
+    res = await ctx.ask<AppendAsFollowerResult>(replica, {
+      type: 'AppendAsFollower',
+      leaderEpoch: t.currentLeaderEpoch,
+      records: r.records,
+      leaderHighWatermark: r.highWatermark,
+      leaderLogStartOffset: r.logStartOffset,
+    });
+    if (!isFailure(res) && res.errorCode === ErrorCode.NONE) t.lastLeaderHighWatermark = r.highWatermark;
+  } else {
+    return true;
+  }
+  if (isFailure(res) || res.errorCode !== ErrorCode.NONE) {
+    ctx.log.warn('local replica refused fetched data', {
+      topic: t.topic,
+      partition: t.partition,
+      errorCode: res.errorCode,
+      reason: isFailure(res) ? res.message : res.errorMessage,
+    });
+    return false;
+  }
+  t.fetchOffset = res.logEndOffset;
+  t.lastFetchedEpoch = res.lastFetchedEpoch;
+  return true;
+}
+
+export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>({
+  kind: 'replica-fetcher',
+  supervision: 'restart',
+  init: (_ctx, args) => ({ args, partitions: new Map(), inFlight: false }),
+  schema: { AddPartitions: { partitions: 'array' }, RemovePartitions: { partitions: 'array' } },
+  handlers: {
+    AddPartitions(s, m, ctx) {
+      for (const p of m.partitions) s.partitions.set(key(p.topic, p.partition), { ...p, lastLeaderHighWatermark: -1 });
+      scheduleFetch(s, ctx, 0);
+    },
+
+    RemovePartitions(s, m) {
+      for (const p of m.partitions) s.partitions.delete(key(p.topic, p.partition));
+    },
+
+    DoFetch(s, _m, ctx) {
+      if (s.inFlight || s.partitions.size === 0) return;
+      s.inFlight = true;
+      const a = s.args;
+      const tracked = [...s.partitions.values()];
+      const sent = tracked.map((t) => ({ key: key(t.topic, t.partition), leaderEpoch: t.currentLeaderEpoch }));
+      void ctx
+        .ask<FetchResponse>(
+          a.leader,
+          {
+            type: 'Fetch',
+            replicaId: a.brokerId,
+            maxWaitMs: a.maxWaitMs,
+            minBytes: a.minBytes,
+            maxBytes: a.responseMaxBytes,
+            partitions: tracked.map((t) => ({
+              topic: t.topic,
+              partition: t.partition,
+              fetchOffset: t.fetchOffset,
+              currentLeaderEpoch: t.currentLeaderEpoch,
+              lastFetchedEpoch: t.lastFetchedEpoch,
+              partitionMaxBytes: a.partitionMaxBytes,
+            })),
+          },
+          { timeoutMs: a.maxWaitMs + a.requestTimeoutMs },
+        )
+        .then((response) => ctx.send(ctx.self, { type: 'FetchResult', response, sent }));
+    },
+
+    async FetchResult(s, m, ctx) {
+      s.inFlight = false;
+      const r = m.response;
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        ctx.log.debug('fetch from leader failed', { leader: s.args.leaderId, errorCode: r.errorCode, reason: isFailure(r) ? r.reason : r.errorMessage });
+        scheduleFetch(s, ctx, s.args.backoffMs);
+        return;
+      }
+      const sentEpochs = new Map(m.sent.map((x) => [x.key, x.leaderEpoch]));
+      let progress = false;
+      let failures = 0;
+      for (const pr of r.partitions) {
+        const k = key(pr.topic, pr.partition);
+        const t = s.partitions.get(k);
+        // removed or re-added under another leader epoch while the fetch was out: drop the answer
+        if (!t || sentEpochs.get(k) !== t.currentLeaderEpoch) continue;
+        const ok = await applyResult(s, ctx, t, pr);
+        if (!ok) failures++;
+        else progress = true;
+      }
+      scheduleFetch(s, ctx, failures > 0 && !progress ? s.args.backoffMs : 0);
+    },
+
+    DescribeFetcher(s, _m, ctx) {
+      ctx.reply({ type: 'FetcherDescription', leaderId: s.args.leaderId, partitions: [...s.partitions.values()] } as never);
+    },
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * Messages the controller accepts, and its replies. Names follow Kafka's requests.
+ * Every reply carries `errorCode` (src/protocol/errors.ts).
+ */
+import type { ActorRef } from '../../src/runtime/types.js';
+import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
+
+export interface CreatableTopic {
+  name: string;
+  /** -1 or absent: the controller's default (num.partitions). */
+  numPartitions?: number;
+  /** -1 or absent: the controller's default (default.replication.factor). */
+  replicationFactor?: number;
+  /** Explicit placement: partition index -> broker ids (overrides numPartitions/replicationFactor). */
+  assignments?: number[][];
+  config?: Record<string, string | number>;
+}
+
+export type ControllerMsg =
+  | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null }
+  | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean }
+  | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
+  | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
+  | { type: 'DeleteTopics'; topics: string[] }
+  | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
+  | {
+      type: 'AlterPartition';
+      brokerId: number;
+      brokerEpoch: number;
+      topic: string;
+      partition: number;
+      leaderEpoch: number;
+      partitionEpoch: number;
+      newIsr: number[];
+    }
+  | { type: 'Metadata'; topics?: string[] | null }
+  /** Internal: the session-expiry timer. */
+  | { type: 'CheckSessions' }
+  /** Internal/tests: subscribe an actor to metadata change notifications. */
+  | { type: 'WatchMetadata'; watcher: ActorRef }
+  /** Internal/tests: stop sending metadata change notifications to a watcher. */
+  | { type: 'UnwatchMetadata'; watcher: ActorRef };
+
+export type ControllerReply =
+  | { type: 'BrokerRegistrationResponse'; errorCode: number; errorMessage?: string; brokerEpoch: number }
+  | { type: 'BrokerHeartbeatResponse'; errorCode: number; errorMessage?: string; isFenced: boolean; shouldShutDown: boolean }
+  | {
+      type: 'ControlledShutdownResponse';
+      errorCode: number;
+      errorMessage?: string;
+      remainingPartitions: { topic: string; partition: number }[];
+    }
+  | {
+      type: 'CreateTopicsResponse';
+      topics: {
+        name: string;
+        errorCode: number;
+        errorMessage: string | null;
+        topicId: string | null;
+        numPartitions: number;
+        replicationFactor: number;
+      }[];
+    }
+  | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
+  | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata };
+
+export type { BrokerInfo };

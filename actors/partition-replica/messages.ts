@@ -1,0 +1,118 @@
+/**
+ * Messages a partition replica accepts, and its replies. Clients send Produce, ListOffsets and
+ * OffsetsForLeaderEpoch straight to the leader's replica actor (its path comes from metadata);
+ * the broker sends the rest. Every reply carries `errorCode`.
+ */
+import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
+
+export type Acks = 0 | 1 | -1;
+
+/** Kafka's ListOffsets sentinels. */
+export const LATEST_TIMESTAMP = -1;
+export const EARLIEST_TIMESTAMP = -2;
+
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
+export type ReplicaMsg =
+  /** From a client: append one or more RecordBatch v2 (bytes), reply per acks (none for acks 0). */
+  | { type: 'Produce'; acks: Acks; timeoutMs: number; records: Uint8Array }
+  /** From the local broker, for a consumer fetch (replicaId -1) or a follower's fetch (replicaId >= 0). */
+  | {
+      type: 'ReplicaRead';
+      replicaId: number;
+      fetchOffset: number;
+      maxBytes: number;
+      currentLeaderEpoch: number;
+      /** Follower fetches: the epoch of the follower's last batch, to detect divergence. */
+      lastFetchedEpoch: number;
+      /** Register the broker to be told (PartitionAdvanced) when data or HW moves after this read. */
+      watch: boolean;
+    }
+  | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
+  | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
+  /** From the local broker on LeaderAndIsrRequest. */
+  | { type: 'BecomeLeaderOrFollower'; controllerEpoch: number; state: LeaderAndIsrPartition }
+  /** From the local replica fetcher: batches fetched from the leader. */
+  | {
+      type: 'AppendAsFollower';
+      leaderEpoch: number;
+      records: Uint8Array;
+      leaderHighWatermark: number;
+      leaderLogStartOffset: number;
+    }
+  /** From the local replica fetcher: the leader says our log diverged at this epoch. */
+  | { type: 'TruncateForDivergence'; leaderEpoch: number; divergingEpoch: number; divergingEndOffset: number }
+  /** From the local replica fetcher: our fetch offset is outside the leader's log (OFFSET_OUT_OF_RANGE). */
+  | { type: 'ResetFetchPosition'; leaderEpoch: number; leaderLogStartOffset: number; leaderLogEndOffset: number }
+  /** From the local broker: StopReplicaRequest; the replica closes (and deletes) its log and stops. */
+  | { type: 'StopReplica'; deletePartition: boolean }
+  /** Leader-only: the controller's answer to our AlterPartition (internal). */
+  | { type: 'AlterPartitionResult'; errorCode: number; requestedIsr: number[]; state: LeaderAndIsrPartition | null }
+  /** Internal timers. */
+  | { type: 'CheckIsr' }
+  | { type: 'ExpireProduces' }
+  /** Introspection for tests and admin tools. */
+  | { type: 'DescribeReplica' };
+
+export interface ProduceResponse {
+  type: 'ProduceResponse';
+  errorCode: number;
+  errorMessage: string | null;
+  baseOffset: number;
+  logAppendTime: number;
+  logStartOffset: number;
+}
+
+export interface ReplicaReadResult {
+  type: 'ReplicaReadResult';
+  errorCode: number;
+  errorMessage?: string;
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+  /** Whole batches as stored (never re-encoded); empty when there is nothing to return. */
+  records: Uint8Array;
+  /** Set when a follower's log diverged from ours: truncate to this epoch's end offset. */
+  divergingEpoch?: { epoch: number; endOffset: number };
+}
+
+export interface ListOffsetsResult {
+  type: 'ListOffsetsResult';
+  errorCode: number;
+  offset: number;
+  timestamp: number;
+  leaderEpoch: number;
+}
+
+export interface EpochEndOffsetResult {
+  type: 'EpochEndOffset';
+  errorCode: number;
+  leaderEpoch: number;
+  endOffset: number;
+}
+
+export interface AppendAsFollowerResult {
+  type: 'AppendAsFollowerResult';
+  errorCode: number;
+  errorMessage?: string;
+  logEndOffset: number;
+  lastFetchedEpoch: number;
+}
+
+export type ReplicaRole = 'Leader' | 'Follower' | 'Stopped';
+
+export interface ReplicaDescription {
+  type: 'ReplicaDescription';
+  topic: string;
+  partition: number;
+  role: ReplicaRole;
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+  replicas: number[];
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+  followers: { brokerId: number; logEndOffset: number; lastCaughtUpTimeMs: number }[];
+  pendingProduces: number;
+}

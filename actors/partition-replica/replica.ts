@@ -1,0 +1,583 @@
+/**
+ * The partition replica: owns one partition's log on one broker (the only code that touches it).
+ *
+ * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
+ * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
+ * change in flight, and the acks=all purgatory; whether the broker wants a wake-up.
+ * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, BecomeLeaderOrFollower,
+ * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
+ * ExpireProduces, DescribeReplica.
+ * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
+ * AppendAsFollowerResult, ReplicaDescription; AlterPartition to the controller (ISR shrink and
+ * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch.
+ */
+import { ErrorCode } from '../../src/protocol/errors.js';
+import type { BaseContext } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { LogManager } from '../../src/storage/log-manager.js';
+import type { PartitionLog } from '../../src/storage/partition-log.js';
+import { LOG_CONFIG_KEYS } from '../../src/storage/log-config.js';
+import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
+import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
+import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  type AppendAsFollowerResult,
+  type EpochEndOffsetResult,
+  type ListOffsetsResult,
+  type ProduceResponse,
+  type ReplicaDescription,
+  type ReplicaMsg,
+  type ReplicaReadResult,
+  type ReplicaRole,
+} from './messages.js';
+
+export interface ReplicaArgs {
+  brokerId: number;
+  topic: string;
+  partition: number;
+  logs: LogManager;
+  broker: ActorRef;
+  controller: ActorRef<ControllerMsg>;
+  /** The broker's current epoch (AlterPartition must carry it). */
+  brokerEpoch: () => number;
+  /** Broker defaults: replica.lag.time.max.ms and min.insync.replicas. */
+  replicaLagTimeMaxMs: number;
+  defaultMinInsyncReplicas: number;
+  initial: LeaderAndIsrPartition;
+}
+
+interface FollowerState {
+  /** -1 until the follower's first fetch under this leadership. */
+  logEndOffset: number;
+  lastCaughtUpTimeMs: number;
+  lastFetchTimeMs: number;
+  lastFetchLeaderLogEndOffset: number;
+}
+
+export interface ReplicaState {
+  role: ReplicaRole;
+  log: PartitionLog;
+  p: LeaderAndIsrPartition;
+  /** The ISR the controller committed. */
+  isr: number[];
+  /** An ISR we asked the controller for and have no answer to yet. */
+  pendingIsr: number[] | null;
+  followers: Map<number, FollowerState>;
+  /** Offset where this leader's epoch started: a follower must reach it to join the ISR. */
+  leaderEpochStartOffset: number;
+  purgatory: ProducePurgatory;
+  watched: boolean;
+  args: ReplicaArgs;
+}
+
+const ISR_CHECK_TIMER = 'isr-check';
+const EXPIRE_TIMER = 'expire-produces';
+const EMPTY = new Uint8Array(0);
+
+function asBuffer(u8: Uint8Array): Buffer {
+  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+}
+
+function minInsync(s: ReplicaState): number {
+  const v = Number(s.p.config['min.insync.replicas'] ?? s.args.defaultMinInsyncReplicas);
+  return Number.isInteger(v) && v >= 1 ? v : 1;
+}
+
+function produceError(errorCode: number, errorMessage: string, logStartOffset = -1): ProduceResponse {
+  return { type: 'ProduceResponse', errorCode, errorMessage, baseOffset: -1, logAppendTime: -1, logStartOffset };
+}
+
+/** Checks the leader epoch a client or follower believes in against ours. */
+function validateLeaderEpoch(s: ReplicaState, currentLeaderEpoch: number): number | null {
+  if (currentLeaderEpoch < 0) return null;
+  if (currentLeaderEpoch < s.p.leaderEpoch) return ErrorCode.FENCED_LEADER_EPOCH;
+  if (currentLeaderEpoch > s.p.leaderEpoch) return ErrorCode.UNKNOWN_LEADER_EPOCH;
+  return null;
+}
+
+function readResult(s: ReplicaState, errorCode: number, records: Uint8Array = EMPTY, errorMessage?: string): ReplicaReadResult {
+  const r: ReplicaReadResult = {
+    type: 'ReplicaReadResult',
+    errorCode,
+    highWatermark: s.log.highWatermark,
+    logStartOffset: s.log.logStartOffset,
+    logEndOffset: s.log.logEndOffset,
+    records,
+  };
+  if (errorMessage) r.errorMessage = errorMessage;
+  return r;
+}
+
+/** Tells the broker once that this partition moved, if it asked to be told. */
+function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  if (!s.watched) return;
+  s.watched = false;
+  ctx.send(s.args.broker, { type: 'PartitionAdvanced', topic: s.p.topic, partition: s.p.partition } as never);
+}
+
+/** The ISR the high watermark must respect: committed plus any pending additions. */
+function maximalIsr(s: ReplicaState): number[] {
+  if (!s.pendingIsr) return s.isr;
+  return [...new Set([...s.isr, ...s.pendingIsr])];
+}
+
+/** HW = min LEO over the (maximal) ISR; never moves backwards. Completes waiting produces. */
+function maybeIncrementHighWatermark(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  if (s.role !== 'Leader') return;
+  let hw = s.log.logEndOffset;
+  for (const id of maximalIsr(s)) {
+    if (id === s.args.brokerId) continue;
+    const f = s.followers.get(id);
+    const leo = f ? f.logEndOffset : -1;
+    if (leo < hw) hw = leo;
+  }
+  if (hw <= s.log.highWatermark) return;
+  s.log.updateHighWatermark(hw);
+  notifyWatchers(s, ctx);
+  completeProduces(s, ctx, s.purgatory.tryComplete(s.log.highWatermark), 'satisfied');
+}
+
+function completeProduces(
+  s: ReplicaState,
+  ctx: BaseContext<ReplicaMsg>,
+  ops: DelayedProduce[],
+  reason: 'satisfied' | 'expired' | 'aborted',
+): void {
+  for (const op of ops) {
+    let reply: ProduceResponse;
+    if (reason === 'satisfied') {
+      reply =
+        s.isr.length < minInsync(s)
+          ? produceError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, `appended, but the ISR shrank to ${s.isr.length} < min.insync.replicas ${minInsync(s)}`)
+          : {
+              type: 'ProduceResponse',
+              errorCode: ErrorCode.NONE,
+              errorMessage: null,
+              baseOffset: op.baseOffset,
+              logAppendTime: op.logAppendTime,
+              logStartOffset: s.log.logStartOffset,
+            };
+    } else if (reason === 'expired') {
+      reply = produceError(ErrorCode.REQUEST_TIMED_OUT, 'the ISR did not replicate the batch within the request timeout');
+    } else {
+      reply = produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, 'leadership moved before the batch was replicated');
+    }
+    ctx.replyTo(op.token, reply);
+  }
+}
+
+function scheduleExpiry(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  const next = s.purgatory.nextDeadline();
+  if (next === undefined) {
+    ctx.timers.cancel(EXPIRE_TIMER);
+    return;
+  }
+  ctx.timers.startSingle(EXPIRE_TIMER, Math.max(0, next - ctx.clock.now()), { type: 'ExpireProduces' });
+}
+
+/** Asks the controller for a new ISR unless a change is already in flight. */
+function maybeAlterIsr(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, newIsr: number[]): void {
+  if (s.pendingIsr || s.role !== 'Leader') return;
+  const sorted = [...newIsr];
+  s.pendingIsr = sorted;
+  const req: ControllerMsg = {
+    type: 'AlterPartition',
+    brokerId: s.args.brokerId,
+    brokerEpoch: s.args.brokerEpoch(),
+    topic: s.p.topic,
+    partition: s.p.partition,
+    leaderEpoch: s.p.leaderEpoch,
+    partitionEpoch: s.p.partitionEpoch,
+    newIsr: sorted,
+  };
+  ctx.log.info('proposing ISR change', { from: s.isr, to: sorted });
+  void ctx.ask<ControllerReply>(s.args.controller, req, { timeoutMs: 10_000 }).then((r) => {
+    const errorCode = isFailure(r) ? r.errorCode : r.type === 'AlterPartitionResponse' ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
+    const state = !isFailure(r) && r.type === 'AlterPartitionResponse' && r.state ? { ...s.p, ...r.state } : null;
+    ctx.send(ctx.self, { type: 'AlterPartitionResult', errorCode, requestedIsr: sorted, state });
+  });
+}
+
+/** A follower fetched from `fetchOffset`: track its progress, maybe expand the ISR. */
+function onFollowerFetch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicaId: number, fetchOffset: number): void {
+  const now = ctx.clock.now();
+  const leaderLeo = s.log.logEndOffset;
+  let f = s.followers.get(replicaId);
+  if (!f) {
+    f = { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: leaderLeo };
+    s.followers.set(replicaId, f);
+  }
+  if (fetchOffset >= leaderLeo) f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, now);
+  else if (fetchOffset >= f.lastFetchLeaderLogEndOffset) f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, f.lastFetchTimeMs);
+  f.logEndOffset = fetchOffset;
+  f.lastFetchTimeMs = now;
+  f.lastFetchLeaderLogEndOffset = leaderLeo;
+
+  if (!s.isr.includes(replicaId) && !s.pendingIsr && fetchOffset >= s.log.highWatermark && fetchOffset >= s.leaderEpochStartOffset) {
+    maybeAlterIsr(s, ctx, [...s.isr, replicaId]);
+  }
+  maybeIncrementHighWatermark(s, ctx);
+}
+
+function describe(s: ReplicaState): ReplicaDescription {
+  return {
+    type: 'ReplicaDescription',
+    topic: s.p.topic,
+    partition: s.p.partition,
+    role: s.role,
+    leader: s.p.leader,
+    leaderEpoch: s.p.leaderEpoch,
+    isr: s.isr,
+    replicas: s.p.replicas,
+    highWatermark: s.log.highWatermark,
+    logStartOffset: s.log.logStartOffset,
+    logEndOffset: s.log.logEndOffset,
+    followers: [...s.followers].map(([brokerId, f]) => ({
+      brokerId,
+      logEndOffset: f.logEndOffset,
+      lastCaughtUpTimeMs: f.lastCaughtUpTimeMs,
+    })),
+    pendingProduces: s.purgatory.size,
+  };
+}
+
+/** Applies a LeaderAndIsr state: become leader or follower (same epoch: refresh ISR/config). */
+function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next: LeaderAndIsrPartition): void {
+  const me = s.args.brokerId;
+  const newEpoch = next.leaderEpoch > s.p.leaderEpoch || s.role === 'Stopped';
+  s.p = next;
+  s.isr = [...next.isr];
+  s.pendingIsr = null;
+  if (next.leader === me) {
+    if (s.role !== 'Leader' || newEpoch) {
+      s.role = 'Leader';
+      s.leaderEpochStartOffset = s.log.logEndOffset;
+      s.log.assignEpochStartOffset(next.leaderEpoch, s.log.logEndOffset);
+      const now = ctx.clock.now();
+      s.followers = new Map(
+        next.replicas
+          .filter((id) => id !== me)
+          .map((id) => [id, { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset }]),
+      );
+      ctx.timers.startPeriodic(ISR_CHECK_TIMER, Math.max(10, Math.floor(s.args.replicaLagTimeMaxMs / 2)), { type: 'CheckIsr' });
+      ctx.log.info('became leader', { leaderEpoch: next.leaderEpoch, isr: next.isr, logEndOffset: s.log.logEndOffset });
+    }
+    maybeIncrementHighWatermark(s, ctx);
+  } else {
+    if (s.role === 'Leader') {
+      completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+      ctx.timers.cancel(ISR_CHECK_TIMER);
+      ctx.timers.cancel(EXPIRE_TIMER);
+    }
+    if (s.role !== 'Follower' || newEpoch) ctx.log.info('became follower', { leader: next.leader, leaderEpoch: next.leaderEpoch });
+    s.role = 'Follower';
+    s.followers = new Map();
+  }
+  notifyWatchers(s, ctx);
+}
+
+export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArgs>({
+  kind: 'partition-replica',
+  supervision: { maxRestarts: 5, withinMs: 60_000 },
+  mailboxLimit: 100_000,
+
+  async init(ctx, args) {
+    // topic overrides that are log settings go to the log; the rest (min.insync.replicas...) stay here
+    const overrides: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(args.initial.config)) if (LOG_CONFIG_KEYS.includes(k)) overrides[k] = v;
+    const log = await args.logs.getOrCreateLog(args.topic, args.partition, overrides);
+    const s: ReplicaState = {
+      role: 'Stopped',
+      log,
+      p: { ...args.initial, leaderEpoch: -1 },
+      isr: [],
+      pendingIsr: null,
+      followers: new Map(),
+      leaderEpochStartOffset: 0,
+      purgatory: new ProducePurgatory(),
+      watched: false,
+      args,
+    };
+    applyPartitionState(s, ctx, args.initial);
+    return s;
+  },
+
+  schema: {
+    Produce: { acks: 'integer', timeoutMs: 'number', records: 'bytes' },
+    ReplicaRead: {
+      replicaId: 'integer',
+      fetchOffset: 'integer',
+      maxBytes: 'integer',
+      currentLeaderEpoch: 'integer',
+      lastFetchedEpoch: 'integer',
+      watch: 'boolean',
+    },
+    ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
+    OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },
+    BecomeLeaderOrFollower: { controllerEpoch: 'integer', state: 'object' },
+    AppendAsFollower: { leaderEpoch: 'integer', records: 'bytes', leaderHighWatermark: 'integer', leaderLogStartOffset: 'integer' },
+    TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
+    ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },
+    StopReplica: { deletePartition: 'boolean' },
+  },
+
+  handlers: {
+    async Produce(s, m, ctx) {
+      const reply = (r: ProduceResponse) => {
+        if (m.acks !== 0) ctx.reply(r);
+      };
+      if (m.acks !== 0 && m.acks !== 1 && m.acks !== -1) {
+        ctx.reply(produceError(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be 0, 1 or -1 (all), got ${String(m.acks)}`));
+        return;
+      }
+      if (s.role !== 'Leader') {
+        reply(produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition} (leader ${s.p.leader})`));
+        return;
+      }
+      if (m.acks === -1 && s.isr.length < minInsync(s)) {
+        reply(
+          produceError(
+            ErrorCode.NOT_ENOUGH_REPLICAS,
+            `ISR ${JSON.stringify(s.isr)} has ${s.isr.length} replicas, below min.insync.replicas ${minInsync(s)}`,
+            s.log.logStartOffset,
+          ),
+        );
+        return;
+      }
+      const res = await s.log.append(asBuffer(m.records), { leaderEpoch: s.p.leaderEpoch });
+      if (res.errorCode !== ErrorCode.NONE) {
+        const reason = 'reason' in res ? res.reason : 'append failed';
+        ctx.log.warn('produce rejected', { errorCode: res.errorCode, reason });
+        reply(produceError(res.errorCode, reason, s.log.logStartOffset));
+        return;
+      }
+      const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
+      notifyWatchers(s, ctx);
+      maybeIncrementHighWatermark(s, ctx);
+      if (m.acks !== -1 || s.log.highWatermark > ok.lastOffset) {
+        if (m.acks === -1 && s.isr.length < minInsync(s)) {
+          reply(produceError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, 'appended, but the ISR is below min.insync.replicas'));
+          return;
+        }
+        reply({
+          type: 'ProduceResponse',
+          errorCode: ErrorCode.NONE,
+          errorMessage: null,
+          baseOffset: ok.baseOffset,
+          logAppendTime: ok.logAppendTime,
+          logStartOffset: ok.logStartOffset,
+        });
+        return;
+      }
+      const token = ctx.deferReply();
+      if (!token) return;
+      s.purgatory.add({
+        requiredOffset: ok.lastOffset,
+        deadline: ctx.clock.now() + Math.max(0, m.timeoutMs),
+        token,
+        baseOffset: ok.baseOffset,
+        logAppendTime: ok.logAppendTime,
+      });
+      scheduleExpiry(s, ctx);
+    },
+
+    async ReplicaRead(s, m, ctx) {
+      if (s.role !== 'Leader') {
+        ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `broker ${s.args.brokerId} is not the leader`));
+        return;
+      }
+      const epochError = validateLeaderEpoch(s, m.currentLeaderEpoch);
+      if (epochError !== null) {
+        ctx.reply(readResult(s, epochError, EMPTY, `leader epoch ${m.currentLeaderEpoch} vs ${s.p.leaderEpoch}`));
+        return;
+      }
+      let maxOffset: number | undefined = s.log.highWatermark;
+      if (m.replicaId >= 0) {
+        if (!s.p.replicas.includes(m.replicaId)) {
+          ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `broker ${m.replicaId} is not a replica of this partition`));
+          return;
+        }
+        if (m.lastFetchedEpoch >= 0) {
+          const end = s.log.endOffsetForEpoch(m.lastFetchedEpoch);
+          if (end.leaderEpoch !== m.lastFetchedEpoch || end.endOffset < m.fetchOffset) {
+            const r = readResult(s, ErrorCode.NONE);
+            r.divergingEpoch = { epoch: end.leaderEpoch, endOffset: end.endOffset };
+            ctx.reply(r);
+            return;
+          }
+        }
+        if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset);
+        maxOffset = undefined;
+      }
+      const res = await s.log.read(m.fetchOffset, m.maxBytes, maxOffset === undefined ? {} : { maxOffset });
+      if (res.errorCode !== ErrorCode.NONE) {
+        ctx.reply(readResult(s, res.errorCode, EMPTY, 'reason' in res ? res.reason : undefined));
+        return;
+      }
+      const records = (res as { records: Buffer }).records;
+      if (m.watch && records.length === 0) s.watched = true;
+      ctx.reply(readResult(s, ErrorCode.NONE, records));
+    },
+
+    async ListOffsets(s, m, ctx) {
+      const fail = (errorCode: number): ListOffsetsResult => ({ type: 'ListOffsetsResult', errorCode, offset: -1, timestamp: -1, leaderEpoch: -1 });
+      if (s.role !== 'Leader') return void ctx.reply(fail(ErrorCode.NOT_LEADER_OR_FOLLOWER));
+      const epochError = validateLeaderEpoch(s, m.currentLeaderEpoch);
+      if (epochError !== null) return void ctx.reply(fail(epochError));
+      const hw = s.log.highWatermark;
+      if (m.timestamp === EARLIEST_TIMESTAMP) {
+        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: s.log.logStartOffset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
+        return;
+      }
+      if (m.timestamp === LATEST_TIMESTAMP) {
+        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: hw, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
+        return;
+      }
+      if (m.timestamp < 0) return void ctx.reply(fail(ErrorCode.INVALID_REQUEST));
+      const r = await s.log.offsetForTimestamp(m.timestamp);
+      if (r.errorCode !== ErrorCode.NONE) return void ctx.reply(fail(r.errorCode));
+      const found = r as { offset: number; timestamp: number; leaderEpoch: number };
+      const visible = found.offset >= 0 && found.offset < hw;
+      ctx.reply({
+        type: 'ListOffsetsResult',
+        errorCode: ErrorCode.NONE,
+        offset: visible ? found.offset : -1,
+        timestamp: visible ? found.timestamp : -1,
+        leaderEpoch: visible ? found.leaderEpoch : -1,
+      } satisfies ListOffsetsResult);
+    },
+
+    OffsetsForLeaderEpoch(s, m, ctx) {
+      const fail = (errorCode: number): EpochEndOffsetResult => ({ type: 'EpochEndOffset', errorCode, leaderEpoch: -1, endOffset: -1 });
+      if (s.role !== 'Leader') return void ctx.reply(fail(ErrorCode.NOT_LEADER_OR_FOLLOWER));
+      const epochError = validateLeaderEpoch(s, m.currentLeaderEpoch);
+      if (epochError !== null) return void ctx.reply(fail(epochError));
+      const end = s.log.endOffsetForEpoch(m.leaderEpoch);
+      ctx.reply({ type: 'EpochEndOffset', errorCode: ErrorCode.NONE, leaderEpoch: end.leaderEpoch, endOffset: end.endOffset } satisfies EpochEndOffsetResult);
+    },
+
+    BecomeLeaderOrFollower(s, m, ctx) {
+      const next = m.state;
+      const stale = next.leaderEpoch < s.p.leaderEpoch || (next.leaderEpoch === s.p.leaderEpoch && next.partitionEpoch < s.p.partitionEpoch);
+      if (stale) {
+        ctx.log.warn('ignoring a stale partition state', { leaderEpoch: next.leaderEpoch, current: s.p.leaderEpoch });
+        ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
+        return;
+      }
+      applyPartitionState(s, ctx, next);
+      ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
+    },
+
+    async AppendAsFollower(s, m, ctx) {
+      const result = (errorCode: number, errorMessage?: string): AppendAsFollowerResult => {
+        const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch };
+        if (errorMessage) r.errorMessage = errorMessage;
+        return r;
+      };
+      if (s.role !== 'Follower') return void ctx.reply(result(ErrorCode.NOT_LEADER_OR_FOLLOWER, 'not a follower'));
+      if (m.leaderEpoch < s.p.leaderEpoch) return void ctx.reply(result(ErrorCode.FENCED_LEADER_EPOCH, 'fetched under an older leader epoch'));
+      if (m.records.length > 0) {
+        const res = await s.log.appendAsFollower(asBuffer(m.records));
+        if (res.errorCode !== ErrorCode.NONE) {
+          const reason = 'reason' in res ? res.reason : 'append failed';
+          ctx.log.warn('follower append failed', { errorCode: res.errorCode, reason });
+          return void ctx.reply(result(res.errorCode, reason));
+        }
+      }
+      const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
+      if (hw > s.log.highWatermark) s.log.updateHighWatermark(hw);
+      ctx.reply(result(ErrorCode.NONE));
+    },
+
+    async TruncateForDivergence(s, m, ctx) {
+      if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
+        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+        return;
+      }
+      const local = s.log.endOffsetForEpoch(m.divergingEpoch);
+      let target = m.divergingEndOffset;
+      if (local.endOffset >= 0) target = Math.min(target, local.endOffset);
+      if (target < 0) target = 0;
+      if (target < s.log.logEndOffset) {
+        ctx.log.warn('truncating diverged records', { from: s.log.logEndOffset, to: target, divergingEpoch: m.divergingEpoch });
+        if (target < s.log.logStartOffset) await s.log.truncateFullyAndStartAt(target);
+        else await s.log.truncateTo(target);
+      }
+      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+    },
+
+    async ResetFetchPosition(s, m, ctx) {
+      if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
+        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+        return;
+      }
+      if (s.log.logEndOffset > m.leaderLogEndOffset) {
+        ctx.log.warn('truncating to the leader log end offset', { from: s.log.logEndOffset, to: m.leaderLogEndOffset });
+        await s.log.truncateTo(m.leaderLogEndOffset);
+      } else if (s.log.logEndOffset < m.leaderLogStartOffset) {
+        ctx.log.warn('behind the leader log start offset: restarting the log there', { from: s.log.logEndOffset, to: m.leaderLogStartOffset });
+        await s.log.truncateFullyAndStartAt(m.leaderLogStartOffset);
+      }
+      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+    },
+
+    async StopReplica(s, m, ctx) {
+      completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+      ctx.timers.cancel(ISR_CHECK_TIMER);
+      ctx.timers.cancel(EXPIRE_TIMER);
+      s.role = 'Stopped';
+      if (m.deletePartition) await s.args.logs.deleteLog(s.p.topic, s.p.partition);
+      ctx.reply({ type: 'ReplicaStopped', errorCode: ErrorCode.NONE, topic: s.p.topic, partition: s.p.partition });
+      ctx.stop();
+    },
+
+    AlterPartitionResult(s, m, ctx) {
+      if (!s.pendingIsr) return;
+      s.pendingIsr = null;
+      if (m.errorCode !== ErrorCode.NONE || !m.state) {
+        ctx.log.warn('ISR change refused', { errorCode: m.errorCode, requested: m.requestedIsr });
+        return;
+      }
+      if (m.state.leaderEpoch !== s.p.leaderEpoch) return;
+      s.p = { ...s.p, isr: m.state.isr, partitionEpoch: m.state.partitionEpoch };
+      s.isr = [...m.state.isr];
+      ctx.log.info('ISR changed', { isr: s.isr, partitionEpoch: s.p.partitionEpoch });
+      maybeIncrementHighWatermark(s, ctx);
+    },
+
+    CheckIsr(s, _m, ctx) {
+      if (s.role !== 'Leader' || s.pendingIsr) return;
+      const now = ctx.clock.now();
+      const lagging = s.isr.filter((id) => {
+        if (id === s.args.brokerId) return false;
+        const f = s.followers.get(id);
+        return !f || now - f.lastCaughtUpTimeMs > s.args.replicaLagTimeMaxMs;
+      });
+      if (lagging.length === 0) return;
+      ctx.log.warn('shrinking ISR: followers out of sync', { lagging, replicaLagTimeMaxMs: s.args.replicaLagTimeMaxMs });
+      maybeAlterIsr(
+        s,
+        ctx,
+        s.isr.filter((id) => !lagging.includes(id)),
+      );
+    },
+
+    ExpireProduces(s, _m, ctx) {
+      completeProduces(s, ctx, s.purgatory.expire(ctx.clock.now()), 'expired');
+      scheduleExpiry(s, ctx);
+    },
+
+    DescribeReplica(s, _m, ctx) {
+      ctx.reply(describe(s));
+    },
+  },
+
+  onStop(s, ctx) {
+    completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+  },
+});
+

@@ -1,0 +1,60 @@
+/**
+ * Cluster metadata shapes shared by the controller, brokers, partition replicas and clients,
+ * and the well-known actor paths. Plain data: everything here crosses the wire as msgpack.
+ */
+
+export const CONTROLLER_PATH = '/controller';
+
+/** The broker actor of broker `brokerId`. */
+export function brokerPath(brokerId: number): string {
+  return `/broker-${brokerId}`;
+}
+
+/** The partition replica actor of `topic`-`partition` hosted by broker `brokerId` (a child of the broker). */
+export function replicaPath(brokerId: number, topic: string, partition: number): string {
+  return `/broker-${brokerId}/${topic}-${partition}`;
+}
+
+export const NO_LEADER = -1;
+
+export interface BrokerInfo {
+  brokerId: number;
+  /** The node (actor system) hosting the broker actor. */
+  node: string;
+  rack: string | null;
+  /** Fenced brokers lead nothing and are not in any ISR (session expired or shut down). */
+  fenced: boolean;
+  /** Bumped by the controller on every registration; stale epochs are refused. */
+  brokerEpoch: number;
+}
+
+export interface PartitionState {
+  topic: string;
+  partition: number;
+  /** Assigned replicas, preferred leader first. */
+  replicas: number[];
+  isr: number[];
+  /** NO_LEADER (-1) when the partition is offline. */
+  leader: number;
+  leaderEpoch: number;
+  /** Bumped on every change of leader or ISR; AlterPartition must name the current one. */
+  partitionEpoch: number;
+}
+
+export interface TopicMetadata {
+  name: string;
+  topicId: string;
+  internal: boolean;
+  /** Topic-level config overrides with Kafka's names (retention.ms, min.insync.replicas, ...). */
+  config: Record<string, string | number>;
+  partitions: PartitionState[];
+}
+
+export interface ClusterMetadata {
+  clusterId: string;
+  /** The node hosting the controller actor. */
+  controllerNode: string;
+  controllerEpoch: number;
+  brokers: BrokerInfo[];
+  topics: TopicMetadata[];
+}

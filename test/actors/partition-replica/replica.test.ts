@@ -1,0 +1,282 @@
+/**
+ * The partition replica on its own: leader and follower behaviour, the acks=all purgatory, the
+ * high watermark, ISR shrink and expansion, leader epochs and divergence. A recording actor
+ * stands in for the controller (it accepts every AlterPartition) and for the broker.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LeaderAndIsrPartition } from '../../../actors/broker/control-messages.js';
+import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
+import { partitionReplica } from '../../../actors/partition-replica/replica.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
+import { defineActor } from '../../../src/runtime/actor-definition.js';
+import { ActorSystem } from '../../../src/runtime/actor-system.js';
+import { FakeClock } from '../../../src/runtime/clock.js';
+import type { ActorRef, Message } from '../../../src/runtime/types.js';
+import { LogManager } from '../../../src/storage/log-manager.js';
+import { checkFor } from '../../helpers/check-for.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+interface Recorder {
+  seen: Message[];
+  /** When false, AlterPartition gets no answer (to hold an ISR change in flight). */
+  answerAlter: boolean;
+}
+
+const recorder = defineActor<Recorder, Message & { type: 'AlterPartition' | 'PartitionAdvanced' | 'Seen' }>({
+  kind: 'recorder',
+  init: () => ({ seen: [], answerAlter: true }),
+  supervision: 'resume',
+  handlers: {
+    AlterPartition: (s, m: Any, ctx) => {
+      s.seen.push(m);
+      if (!s.answerAlter) return;
+      ctx.reply({
+        type: 'AlterPartitionResponse',
+        errorCode: 0,
+        state: { topic: m.topic, partition: m.partition, replicas: [1, 2, 3], isr: m.newIsr, leader: m.brokerId, leaderEpoch: m.leaderEpoch, partitionEpoch: m.partitionEpoch + 1 },
+      });
+    },
+    PartitionAdvanced: (s, m) => {
+      s.seen.push(m);
+    },
+    Seen: (s, _m, ctx) => ctx.reply({ type: 'Seen', seen: s.seen } as never),
+  },
+});
+
+function state(over: Partial<LeaderAndIsrPartition> = {}): LeaderAndIsrPartition {
+  return { topic: 't', partition: 0, topicId: 'id', replicas: [1, 2, 3], isr: [1, 2, 3], leader: 1, leaderEpoch: 0, partitionEpoch: 0, isNew: true, config: {}, ...over };
+}
+
+function batch(n: number, prefix = 'v'): Buffer {
+  return encodeRecordBatch({ records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`${prefix}${i}`), timestamp: 1000 + i })) });
+}
+
+describe('actors/partition-replica', function () {
+  this.timeout(15_000);
+  let dir: string;
+  let clock: FakeClock;
+  let sys: ActorSystem;
+  let logs: LogManager;
+  let ctl: ActorRef<Any>;
+  let brk: ActorRef<Any>;
+  let n = 0;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-replica-'));
+    clock = new FakeClock();
+    sys = new ActorSystem({ nodeId: 'b1', clock, strictSerialization: true });
+    logs = await LogManager.open({ logDir: dir, clock, schedule: false });
+    ctl = sys.spawn(recorder, { name: 'controller' });
+    brk = sys.spawn(recorder, { name: 'broker-1' });
+  });
+  afterEach(async () => {
+    await sys.stop();
+    await logs.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number } = {}): ActorRef<ReplicaMsg> {
+    return sys.spawn(partitionReplica, {
+      name: `r${++n}`,
+      args: {
+        brokerId: extra.brokerId ?? 1,
+        topic: initial.topic,
+        partition: initial.partition,
+        logs,
+        broker: brk,
+        controller: ctl,
+        brokerEpoch: () => 7,
+        replicaLagTimeMaxMs: extra.lagMs ?? 10_000,
+        defaultMinInsyncReplicas: extra.minIsr ?? 1,
+        initial,
+      },
+    });
+  }
+  const produce = (r: ActorRef<ReplicaMsg>, acks: 0 | 1 | -1, records = batch(3), timeoutMs = 1_000) =>
+    sys.ask(r, { type: 'Produce', acks, timeoutMs, records }) as Promise<ProduceResponse>;
+  const read = (r: ActorRef<ReplicaMsg>, replicaId: number, fetchOffset: number, extra: Partial<Extract<ReplicaMsg, { type: 'ReplicaRead' }>> = {}) =>
+    sys.ask(r, { type: 'ReplicaRead', replicaId, fetchOffset, maxBytes: 1 << 20, currentLeaderEpoch: -1, lastFetchedEpoch: -1, watch: false, ...extra }) as Promise<ReplicaReadResult>;
+  const describe_ = (r: ActorRef<ReplicaMsg>) => sys.ask(r, { type: 'DescribeReplica' }) as Promise<ReplicaDescription>;
+  const seen = async (ref: ActorRef<Any>) => ((await sys.ask(ref, { type: 'Seen' })) as Any).seen as Any[];
+
+  it('as leader with acks=1 assigns offsets and answers at once', async () => {
+    const r = spawn(state({ isr: [1] , replicas: [1] }));
+    expect(await produce(r, 1)).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    expect(await produce(r, 1, batch(2))).to.deep.include({ errorCode: 0, baseOffset: 3 });
+    const d = await describe_(r);
+    expect(d).to.deep.include({ role: 'Leader', logEndOffset: 5, highWatermark: 5 });
+  });
+
+  it('acks=0 appends and sends no reply', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    sys.send(r, { type: 'Produce', acks: 0, timeoutMs: 100, records: batch(1) });
+    await checkFor(async () => (await describe_(r)).logEndOffset === 1);
+    expect(sys.stats().pendingAsks).to.equal(0);
+  });
+
+  it('refuses bad acks and corrupt batches with clear error codes, writing nothing', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    expect(await produce(r, 2 as never)).to.deep.include({ errorCode: ErrorCode.INVALID_REQUIRED_ACKS });
+    const bad = batch(2);
+    bad[bad.length - 1]! ^= 0xff;
+    const res = await produce(r, 1, bad);
+    expect(res.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+    expect(res.errorMessage).to.match(/crc/i);
+    expect((await describe_(r)).logEndOffset).to.equal(0);
+  });
+
+  it('acks=all waits for the ISR: the high watermark moves when followers fetch past the batch', async () => {
+    const r = spawn(state({ isr: [1, 2] , replicas: [1, 2] }));
+    let done: ProduceResponse | undefined;
+    const p = produce(r, -1).then((x) => (done = x));
+    await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+    // follower 2 has not fetched past offset 3 yet: consumers see nothing
+    expect((await read(r, -1, 0)).records.length).to.equal(0);
+    await read(r, 2, 0);
+    expect(done).to.equal(undefined);
+    await read(r, 2, 3);
+    await p;
+    expect(done).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    const consumer = await read(r, -1, 0);
+    expect(consumer.highWatermark).to.equal(3);
+    expect(decodeRecordBatches(consumer.records).flatMap((b) => b.records.map((x) => String(x.value)))).to.deep.equal(['v0', 'v1', 'v2']);
+  });
+
+  it('acks=all times out with REQUEST_TIMED_OUT when the ISR does not catch up', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+    const p = produce(r, -1, batch(1), 500);
+    await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+    clock.advance(499);
+    expect((await describe_(r)).pendingProduces).to.equal(1);
+    clock.advance(1);
+    expect(await p).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
+  });
+
+  it('refuses acks=all with NOT_ENOUGH_REPLICAS when the ISR is below min.insync.replicas', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1, 2], config: { 'min.insync.replicas': 2 } }));
+    expect(await produce(r, -1)).to.deep.include({ errorCode: ErrorCode.NOT_ENOUGH_REPLICAS });
+    expect((await describe_(r)).logEndOffset).to.equal(0);
+    expect(await produce(r, 1)).to.deep.include({ errorCode: 0 });
+  });
+
+  it('a follower refuses produce and consumer reads with NOT_LEADER_OR_FOLLOWER', async () => {
+    const r = spawn(state({ leader: 2 }));
+    expect(await produce(r, 1)).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+    expect(await read(r, -1, 0)).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+  });
+
+  it('checks the leader epoch a fetcher believes in', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], leaderEpoch: 3 }));
+    expect(await read(r, -1, 0, { currentLeaderEpoch: 2 })).to.deep.include({ errorCode: ErrorCode.FENCED_LEADER_EPOCH });
+    expect(await read(r, -1, 0, { currentLeaderEpoch: 4 })).to.deep.include({ errorCode: ErrorCode.UNKNOWN_LEADER_EPOCH });
+    expect(await read(r, -1, 0, { currentLeaderEpoch: 3 })).to.deep.include({ errorCode: 0 });
+  });
+
+  it('shrinks the ISR after replica.lag.time.max.ms without a caught-up fetch, then completes acks=all', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }), { lagMs: 1_000 });
+    const p = produce(r, -1, batch(1), 60_000);
+    await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+    clock.advance(1_600);
+    const alter = await checkFor(async () => (await seen(ctl)).find((m) => m.type === 'AlterPartition'));
+    expect(alter).to.deep.include({ brokerId: 1, brokerEpoch: 7, newIsr: [1], leaderEpoch: 0, partitionEpoch: 0 });
+    expect(await p).to.deep.include({ errorCode: 0 });
+    expect((await describe_(r)).isr).to.deep.equal([1]);
+  });
+
+  it('expands the ISR when an out-of-sync follower catches up to the high watermark', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1, 2] }));
+    await produce(r, 1, batch(4));
+    await read(r, 2, 0);
+    expect((await seen(ctl)).filter((m) => m.type === 'AlterPartition')).to.have.length(0);
+    await read(r, 2, 4);
+    const alter = await checkFor(async () => (await seen(ctl)).find((m) => m.type === 'AlterPartition'));
+    expect(alter.newIsr).to.deep.equal([1, 2]);
+    await checkFor(async () => (await describe_(r)).isr.length === 2);
+  });
+
+  it('keeps the high watermark while an ISR expansion is in flight and never moves it back', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1, 2] }));
+    await produce(r, 1, batch(2));
+    expect((await describe_(r)).highWatermark).to.equal(2);
+    await read(r, 2, 0);
+    expect((await describe_(r)).highWatermark).to.equal(2);
+  });
+
+  it('tells the broker when data arrives after a watched empty read', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    await read(r, -1, 0, { watch: true });
+    await produce(r, 1, batch(1));
+    await checkFor(async () => (await seen(brk)).some((m) => m.type === 'PartitionAdvanced'));
+    expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.deep.equal([{ type: 'PartitionAdvanced', topic: 't', partition: 0 }]);
+  });
+
+  it('reports a diverging epoch to a follower whose last epoch does not match', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1, 2], leaderEpoch: 0 }));
+    await produce(r, 1, batch(3));
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1, 2], leaderEpoch: 2, partitionEpoch: 1 }) });
+    await produce(r, 1, batch(2));
+    // follower wrote epoch 1 records the leader never had: leader says epoch 0 ends at 3
+    const res = await read(r, 2, 5, { lastFetchedEpoch: 1 });
+    expect(res.divergingEpoch).to.deep.equal({ epoch: 0, endOffset: 3 });
+    const ok = await read(r, 2, 3, { lastFetchedEpoch: 0 });
+    expect(ok.divergingEpoch).to.equal(undefined);
+    expect(ok.records.length).to.be.greaterThan(0);
+  });
+
+  it('ignores a stale partition state', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], leaderEpoch: 5 }));
+    const res = (await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ leader: 2, leaderEpoch: 4 }) })) as Any;
+    expect(res.errorCode).to.equal(ErrorCode.FENCED_LEADER_EPOCH);
+    expect((await describe_(r)).role).to.equal('Leader');
+  });
+
+  it('as follower appends the leader\'s batches with their offsets and truncates on divergence', async () => {
+    const leaderSide = spawn(state({ topic: 'src', isr: [1], replicas: [1] }));
+    await produce(leaderSide, 1, batch(3, 'a'));
+    await produce(leaderSide, 1, batch(2, 'b'));
+    const fetched = (await read(leaderSide, -1, 0)).records;
+    const f = spawn(state({ topic: 'f', leader: 2, leaderEpoch: 0 }));
+    const res = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 2, leaderLogStartOffset: 0 })) as Any;
+    expect(res).to.deep.include({ errorCode: 0, logEndOffset: 5 });
+    expect((await describe_(f)).highWatermark).to.equal(2);
+    const again = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 3, leaderLogStartOffset: 0 })) as Any;
+    expect(again.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+    const t = (await sys.ask(f, { type: 'TruncateForDivergence', leaderEpoch: 0, divergingEpoch: 0, divergingEndOffset: 3 })) as Any;
+    expect(t).to.deep.include({ errorCode: 0, logEndOffset: 3 });
+    const stale = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: -5, records: fetched, leaderHighWatermark: 3, leaderLogStartOffset: 0 })) as Any;
+    expect(stale.errorCode).to.equal(ErrorCode.FENCED_LEADER_EPOCH);
+  });
+
+  it('answers parked produces with NOT_LEADER_OR_FOLLOWER when leadership moves', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+    const p = produce(r, -1, batch(1), 60_000);
+    await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 2, state: state({ leader: 2, leaderEpoch: 1, partitionEpoch: 1 }) });
+    expect(await p).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+  });
+
+  it('lists offsets: earliest, latest (the high watermark) and by timestamp', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    await produce(r, 1, batch(5));
+    const ask = (timestamp: number) => sys.ask(r, { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }) as Promise<Any>;
+    expect(await ask(-2)).to.deep.include({ errorCode: 0, offset: 0 });
+    expect(await ask(-1)).to.deep.include({ errorCode: 0, offset: 5 });
+    expect(await ask(1002)).to.deep.include({ errorCode: 0, offset: 2, timestamp: 1002 });
+    expect(await ask(99_999)).to.deep.include({ errorCode: 0, offset: -1 });
+  });
+
+  it('stops and deletes its log on StopReplica with delete', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], topic: 'gone' }));
+    await produce(r, 1, batch(1));
+    expect(fs.existsSync(path.join(dir, 'gone-0'))).to.equal(true);
+    expect(await sys.ask(r, { type: 'StopReplica', deletePartition: true })).to.deep.include({ errorCode: 0 });
+    await checkFor(() => !sys.hasActor(r.path));
+    await checkFor(() => !fs.existsSync(path.join(dir, 'gone-0')));
+  });
+});
