@@ -25,7 +25,7 @@ import {
 import { ErrorCode } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { childLogger, type Logger } from '../runtime/logger.js';
-import { isTempFile } from './checkpoint.js';
+import { fsyncDir, isTempFile } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
@@ -157,6 +157,8 @@ export class PartitionLog {
   private lastFlushTime: number;
   private flushChain: Promise<void> = Promise.resolve();
   private readonly epochCache: LeaderEpochCache;
+  /** The partition directory was just created: fsync the log dir at the first flush. */
+  private dirCreated = false;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -191,6 +193,7 @@ export class PartitionLog {
       config: options.config ?? DEFAULT_LOG_CONFIG,
     };
     const recoveryPoint = options.recoveryPoint ?? 0;
+    const dirCreated = !fs.existsSync(ctx.dir);
     fs.mkdirSync(ctx.dir, { recursive: true });
     const bases = PartitionLog.listSegments(ctx.dir);
     const epochCache = new LeaderEpochCache(ctx.dir, logger);
@@ -215,6 +218,7 @@ export class PartitionLog {
       segments[segments.length - 1]!.makeActive();
     }
     const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0);
+    log.dirCreated = dirCreated;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
     return log;
@@ -712,6 +716,10 @@ export class PartitionLog {
     try {
       for (const segment of toFlush) await segment.flush();
       await this.epochCache.flushed();
+      if (this.dirCreated) {
+        await fsyncDir(path.dirname(this.ctx.dir));
+        this.dirCreated = false;
+      }
     } catch (err) {
       if (this.state !== LogState.Open) return { errorCode: ErrorCode.NONE };
       const failed = this.onIoError(err, 'flush');

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { fsyncDir } from './checkpoint.js';
 import { FileHandle, type FileHandleCache } from './file-handle-cache.js';
 import { unlinkIfExists } from './index-file.js';
 import type { LogConfig } from './log-config.js';
@@ -85,6 +86,8 @@ export class LogSegment {
   /** Creation (or load) time, for segment.ms when there is no batch timestamp. */
   private created: number;
   private active: boolean;
+  /** The directory entry of a newly created file is not known to be durable yet. */
+  private dirEntrySynced: boolean;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -101,6 +104,7 @@ export class LogSegment {
     this.active = active;
     this.created = ctx.clock.now();
     this.rollingBasedTimestamp = size === 0 ? null : undefined;
+    this.dirEntrySynced = size !== 0;
   }
 
   /** A new, empty segment (any stale files with its name are replaced). */
@@ -455,8 +459,12 @@ export class LogSegment {
     this.timeIdx?.persist();
   }
 
-  /** Writes pending index entries and fsyncs the .log file. */
+  /**
+   * Writes pending index entries and fsyncs the .log file (and, once, the directory so a new
+   * segment's name is durable too). A segment deleted meanwhile is skipped.
+   */
   async flush(): Promise<void> {
+    if (this.handle.retired) return;
     this.persistIndexes();
     const handles = this.ctx.handles;
     const fd = handles.pin(this.handle);
@@ -464,6 +472,10 @@ export class LogSegment {
       await fdatasync(fd);
     } finally {
       handles.unpin(this.handle);
+    }
+    if (!this.dirEntrySynced && !this.handle.retired) {
+      await fsyncDir(this.ctx.dir);
+      this.dirEntrySynced = true;
     }
   }
 

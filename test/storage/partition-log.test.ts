@@ -491,6 +491,18 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('a flush survives segments being deleted by retention while it runs', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 200, 'retention.bytes': 0 } });
+      for (let i = 0; i < 20; i++) ok(await log.append(batch([`v${i}`]), { leaderEpoch: 0 }));
+      log.highWatermark = log.logEndOffset;
+      const flushing = log.flush();
+      expect(await log.deleteOldSegments()).to.be.greaterThan(0);
+      expect((await flushing).errorCode).to.equal(ErrorCode.NONE);
+      expect(log.recoveryPoint).to.equal(20);
+      expect(log.numberOfSegments).to.equal(1);
+      await log.close();
+    });
+
     it('flush.messages flushes from append', async () => {
       const log = await openLog({ config: { 'flush.messages': 3 } });
       ok(await log.append(batch(['a', 'b']), { leaderEpoch: 0 }));
