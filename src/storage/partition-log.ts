@@ -21,6 +21,7 @@ import {
   setPartitionLeaderEpoch,
   validateBatch,
   LAST_OFFSET_DELTA_OFFSET,
+  RECORD_BATCH_OVERHEAD,
 } from '../protocol/batch-header.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
@@ -801,7 +802,7 @@ function wholeBatchesBelow(buf: Buffer, limit: number): number {
   let pos = 0;
   while (buf.length - pos >= LAST_OFFSET_DELTA_OFFSET + 4) {
     const size = batchSizeAt(buf, pos);
-    if (size > buf.length - pos || lastOffsetOf(buf, pos) >= limit) break;
+    if (size < RECORD_BATCH_OVERHEAD || size > buf.length - pos || lastOffsetOf(buf, pos) >= limit) break;
     pos += size;
   }
   return pos;

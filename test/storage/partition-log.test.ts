@@ -303,6 +303,19 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('adds an offset index entry every index.interval.bytes of appended data', async () => {
+      for (const interval of [0, 1000, 4096]) {
+        const log = await openLog({ config: { 'index.interval.bytes': interval } });
+        const b = sizedBatch(2, 100);
+        for (let i = 0; i < 100; i++) ok(await log.append(sizedBatch(2, 100, i), { leaderEpoch: 0 }));
+        await log.close();
+        const entries = fs.statSync(path.join(log.dir, '00000000000000000000.index')).size / 8;
+        // An entry goes in once more than `interval` bytes were appended since the last one.
+        const perEntry = Math.floor(interval / b.length) + 1;
+        expect(entries).to.equal(Math.floor(99 / perEntry));
+      }
+    });
+
     it('roll() starts a new segment, and is a no-op on an empty one', async () => {
       const log = await openLog();
       log.roll();
