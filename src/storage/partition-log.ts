@@ -446,9 +446,10 @@ export class PartitionLog {
   // ---- reads ----
 
   /**
-   * Reads whole batches from `offset`: at most `maxBytes`, except that the first batch is
-   * returned whole even when larger. Stops before any batch reaching `maxOffset` (exclusive, e.g.
-   * the high watermark). OFFSET_OUT_OF_RANGE below the log start or above the log end offset.
+   * Reads whole batches from `offset` (starting with the batch that holds it): at most
+   * `maxBytes`, except that the first batch is returned whole even when larger. Stops before any
+   * batch reaching `maxOffset` (exclusive, e.g. the high watermark) and, like Kafka, at the end of
+   * the segment. OFFSET_OUT_OF_RANGE below the log start or above the log end offset.
    */
   async read(offset: number, maxBytes: number, options: ReadOptions = {}): Promise<ReadResult> {
     this.assertUsable();
