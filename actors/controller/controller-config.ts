@@ -1,0 +1,66 @@
+/**
+ * The controller's own configuration, with Kafka's names and defaults:
+ *   broker.session.timeout.ms        9000   a broker silent for this long is fenced
+ *   num.partitions                   1      partitions of a topic created without a count
+ *   default.replication.factor       1      replication factor of a topic created without one
+ *   unclean.leader.election.enable   false  elect an out-of-sync replica rather than go offline
+ * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
+ */
+import { ConfigError } from '../../src/storage/log-config.js';
+
+export interface ControllerConfig {
+  readonly brokerSessionTimeoutMs: number;
+  readonly numPartitions: number;
+  readonly defaultReplicationFactor: number;
+  readonly uncleanLeaderElectionEnable: boolean;
+}
+
+/** Raw input (a topology file, test args): values are checked, not trusted. */
+export type ControllerConfigInput = Readonly<Record<string, unknown>>;
+
+export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
+  brokerSessionTimeoutMs: 9000,
+  numPartitions: 1,
+  defaultReplicationFactor: 1,
+  uncleanLeaderElectionEnable: false,
+});
+
+type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' };
+
+const SPECS: Readonly<Record<string, Spec>> = {
+  'broker.session.timeout.ms': { prop: 'brokerSessionTimeoutMs', kind: 'int', min: 1, max: 2 ** 31 - 1 },
+  'num.partitions': { prop: 'numPartitions', kind: 'int', min: 1, max: 2 ** 31 - 1 },
+  'default.replication.factor': { prop: 'defaultReplicationFactor', kind: 'int', min: 1, max: 32767 },
+  'unclean.leader.election.enable': { prop: 'uncleanLeaderElectionEnable', kind: 'bool' },
+};
+
+export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));
+
+export function parseControllerConfig(input: ControllerConfigInput = {}): ControllerConfig {
+  const out: Record<string, number | boolean> = { ...DEFAULT_CONTROLLER_CONFIG };
+  for (const [key, raw] of Object.entries(input)) {
+    const spec = SPECS[key];
+    if (!spec) throw new ConfigError(key, `unknown controller config key (known: ${CONTROLLER_CONFIG_KEYS.join(', ')})`);
+    if (raw === undefined || raw === null) throw new ConfigError(key, 'missing value');
+    if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+      throw new ConfigError(key, `expected a string, number or boolean, got ${typeof raw}`);
+    }
+    if (spec.kind === 'bool') {
+      const s = String(raw).trim().toLowerCase();
+      if (s !== 'true' && s !== 'false') throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be true or false`);
+      out[spec.prop] = s === 'true';
+      continue;
+    }
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(n) || n < spec.min || n > spec.max) {
+      throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be an integer in [${spec.min}, ${spec.max}]`);
+    }
+    out[spec.prop] = n;
+  }
+  return Object.freeze(out) as unknown as ControllerConfig;
+}
+
+/** How often the controller looks for expired sessions: a fraction of the timeout, at most 1 s. */
+export function sessionCheckIntervalMs(config: ControllerConfig): number {
+  return Math.max(1, Math.min(1000, Math.floor(config.brokerSessionTimeoutMs / 3)));
+}

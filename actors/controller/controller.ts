@@ -1,0 +1,807 @@
+/**
+ * The controller: the single owner of cluster metadata (one actor on a configured node, at
+ * CONTROLLER_PATH). Every change is a batch of metadata records (metadata-state.ts): built and
+ * applied to a working copy, appended and fsynced to the metadata log (metadata-log.ts), made the
+ * current state, then told to the brokers, then answered.
+ *
+ * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
+ * controller epoch), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * watchers (volatile), the placement random source.
+ *
+ * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
+ * CreatePartitions, AlterPartition, Metadata, WatchMetadata, UnwatchMetadata, and its own
+ * periodic CheckSessions (fences brokers silent for broker.session.timeout.ms).
+ *
+ * Emits (tells, each carrying the controller epoch): LeaderAndIsrRequest to the replicas of
+ * created or changed partitions (and every partition of a broker that (re)joins),
+ * StopReplicaRequest (deletePartition) to the replicas of deleted topics (absent brokers get
+ * theirs when they register again), UpdateMetadataRequest to every live broker and watcher after
+ * each change. Replies: the ControllerReply of each request, errors as data.
+ *
+ * The controller epoch grows by one each time the actor starts (recorded in the metadata log);
+ * a restart (supervision, or a new process on the same metadata dir) replays the log.
+ */
+import { randomUUID } from 'node:crypto';
+import { defineActor, type ActorContext, type BaseContext } from '../../src/runtime/actor-definition.js';
+import type { ActorRef, Message } from '../../src/runtime/types.js';
+import { sameRef } from '../../src/runtime/types.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { NO_LEADER, brokerPath, type PartitionState } from '../../src/protocol/cluster.js';
+import { ConfigError } from '../../src/storage/log-config.js';
+import type { ControlToBrokerMsg, LeaderAndIsrPartition } from '../broker/control-messages.js';
+import type { CreatableTopic, ControllerMsg, ControllerReply } from './messages.js';
+import { parseControllerConfig, sessionCheckIntervalMs, type ControllerConfig, type ControllerConfigInput } from './controller-config.js';
+import { changesForControlledShutdown, changesForFencedBroker, changesForUnfencedBroker, partitionChange } from './elections.js';
+import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
+import {
+  BrokerState,
+  MetadataRecordError,
+  applyRecord,
+  applyRecords,
+  eligibleBrokerIds,
+  emptyMetadata,
+  getPartition,
+  isEligible,
+  isLive,
+  liveBrokers,
+  partitionsHostedBy,
+  toBrokerInfo,
+  toClusterMetadata,
+  type BrokerRecord,
+  type MetadataRecord,
+  type MetadataState,
+  type PartitionChangeRecord,
+  type PendingDelete,
+  type TopicRecord,
+} from './metadata-state.js';
+import { assignReplicasRackUnaware, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementRandom } from './placement.js';
+import {
+  isInternalTopic,
+  validateAssignments,
+  validateNoCollision,
+  validatePartitionCount,
+  validateReplicationFactor,
+  validateTopicConfig,
+  validateTopicName,
+  type ValidationError,
+} from './topic-validation.js';
+
+export interface ControllerArgs {
+  clusterId: string;
+  /** Where the metadata log lives; null or absent keeps metadata in memory only. */
+  metadataDir?: string | null;
+  config?: ControllerConfigInput;
+  /** Seeds replica placement so it is reproducible. */
+  placementSeed?: number;
+  /** Fixes the placement start index and shift (Kafka's fixedStartIndex), for tests. */
+  placementStartIndex?: number;
+}
+
+export interface ControllerState {
+  readonly clusterId: string;
+  readonly config: ControllerConfig;
+  metadata: MetadataState;
+  readonly log: MetadataLog | null;
+  /** brokerId -> clock time of its last registration or heartbeat (live brokers only). */
+  readonly sessions: Map<number, number>;
+  readonly watchers: ActorRef<Message>[];
+  readonly random: PlacementRandom;
+  readonly fixedStartIndex: number | null;
+}
+
+type Ctx = ActorContext<ControllerMsg>;
+type TopicPartition = { topic: string; partition: number };
+
+const CHECK_SESSIONS_TIMER = 'check-sessions';
+
+// ------------------------------------------------------------------ batches of records
+
+/** Records of one operation, applied to a working copy as they are added. */
+class Batch {
+  readonly records: MetadataRecord[] = [];
+  constructor(public state: MetadataState) {}
+
+  add(record: MetadataRecord): void {
+    this.state = applyRecord(this.state, record);
+    this.records.push(record);
+  }
+
+  addAll(records: readonly MetadataRecord[]): void {
+    for (const r of records) this.add(r);
+  }
+}
+
+type CommitFailure = { ok: false; errorCode: number; errorMessage: string };
+type CommitResult = { ok: true } | CommitFailure;
+
+/** Makes a batch durable and current. Never throws: a failure leaves the state as it was. */
+async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<ControllerMsg>): Promise<CommitResult> {
+  if (batch.records.length === 0) return { ok: true };
+  if (s.log) {
+    try {
+      await s.log.append(batch.records);
+    } catch (err) {
+      const errorMessage = `the metadata log could not be written: ${(err as Error).message}`;
+      ctx.log.error('metadata log append failed', { error: (err as Error).message, records: batch.records.length });
+      return { ok: false, errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage };
+    }
+  }
+  s.metadata = batch.state;
+  return { ok: true };
+}
+
+/** Builds a batch; a record that does not fit the state is a controller bug, reported as data. */
+function build(s: ControllerState, ctx: Ctx, fn: (b: Batch) => void): Batch | CommitFailure {
+  const batch = new Batch(s.metadata);
+  try {
+    fn(batch);
+    return batch;
+  } catch (err) {
+    if (!(err instanceof MetadataRecordError)) throw err;
+    ctx.log.error('inconsistent metadata change refused', { error: err.message });
+    return { ok: false, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: `internal error: ${err.message}` };
+  }
+}
+
+// ------------------------------------------------------------------ what goes to brokers
+
+/** Requests to brokers collected during one operation, sent after the commit. */
+class Outbox {
+  private readonly leaderAndIsr = new Map<number, Map<string, LeaderAndIsrPartition>>();
+  private readonly stops = new Map<number, { topic: string; partition: number; deletePartition: boolean }[]>();
+
+  addLeaderAndIsr(brokerId: number, topic: TopicRecord, p: PartitionState, isNew: boolean): void {
+    let m = this.leaderAndIsr.get(brokerId);
+    if (!m) this.leaderAndIsr.set(brokerId, (m = new Map()));
+    const key = `${p.topic}\u0000${p.partition}`;
+    const prev = m.get(key);
+    m.set(key, {
+      ...p,
+      replicas: [...p.replicas],
+      isr: [...p.isr],
+      topicId: topic.topicId,
+      isNew: isNew || (prev?.isNew ?? false),
+      config: { ...topic.config },
+    });
+  }
+
+  /** LeaderAndIsr for `partitions` to each of their live replicas (plus `alsoTo` when a replica). */
+  addForPartitions(state: MetadataState, partitions: readonly TopicPartition[], isNew: boolean, alsoTo: number | null = null): void {
+    for (const tp of partitions) {
+      const topic = state.topics.get(tp.topic);
+      const p = topic?.partitions[tp.partition];
+      if (!topic || !p) continue;
+      for (const r of p.replicas) {
+        if (isLive(state.brokers.get(r)) || r === alsoTo) this.addLeaderAndIsr(r, topic, p, isNew);
+      }
+    }
+  }
+
+  addStopReplica(brokerId: number, topic: string, partition: number, deletePartition: boolean): void {
+    let list = this.stops.get(brokerId);
+    if (!list) this.stops.set(brokerId, (list = []));
+    list.push({ topic, partition, deletePartition });
+  }
+
+  /** Sends StopReplica first, then LeaderAndIsr, then UpdateMetadata to every live broker and watcher. */
+  flush(s: ControllerState, ctx: BaseContext<ControllerMsg>, broadcastMetadata: boolean): void {
+    const state = s.metadata;
+    const epoch = state.controllerEpoch;
+    for (const [brokerId, partitions] of this.stops) {
+      const b = state.brokers.get(brokerId);
+      if (!b) continue;
+      ctx.send(brokerRef(b), { type: 'StopReplicaRequest', controllerEpoch: epoch, brokerId, partitions });
+    }
+    for (const [brokerId, byKey] of this.leaderAndIsr) {
+      const b = state.brokers.get(brokerId);
+      if (!b) continue;
+      const partitions = [...byKey.values()];
+      const leaders = [...new Set(partitions.map((p) => p.leader).filter((l) => l !== NO_LEADER))].sort((x, y) => x - y);
+      const liveLeaders = leaders.flatMap((id) => {
+        const lb = state.brokers.get(id);
+        return lb ? [toBrokerInfo(lb)] : [];
+      });
+      ctx.send(brokerRef(b), { type: 'LeaderAndIsrRequest', controllerEpoch: epoch, brokerId, partitions, liveLeaders });
+    }
+    if (broadcastMetadata) sendMetadataUpdates(s, ctx, liveBrokers(state).map(brokerRef));
+  }
+}
+
+function brokerRef(b: BrokerRecord): ActorRef<ControlToBrokerMsg> {
+  return { node: b.node, path: brokerPath(b.brokerId) };
+}
+
+/** UpdateMetadataRequest with the full metadata to `targets` and every watcher. */
+function sendMetadataUpdates(s: ControllerState, ctx: BaseContext<ControllerMsg>, targets: readonly ActorRef<ControlToBrokerMsg>[]): void {
+  const metadata = toClusterMetadata(s.metadata, ctx.nodeId);
+  const msg: ControlToBrokerMsg = { type: 'UpdateMetadataRequest', controllerEpoch: s.metadata.controllerEpoch, metadata };
+  for (const t of targets) ctx.send(t, msg);
+  for (const w of s.watchers) ctx.send(w as ActorRef<ControlToBrokerMsg>, msg);
+}
+
+function changedPartitions(records: readonly MetadataRecord[]): TopicPartition[] {
+  return records.filter((r): r is PartitionChangeRecord => r.type === 'PartitionChange').map((r) => ({ topic: r.topic, partition: r.partition }));
+}
+
+// ------------------------------------------------------------------ init
+
+async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerArgs): Promise<ControllerState> {
+  if (!args || typeof args.clusterId !== 'string' || args.clusterId.length === 0) {
+    throw new ConfigError('clusterId', 'the controller needs a non-empty clusterId');
+  }
+  const config = parseControllerConfig(args.config ?? {});
+  let metadata = emptyMetadata();
+  let log: MetadataLog | null = null;
+  if (args.metadataDir) {
+    const opened = await MetadataLog.open(args.metadataDir);
+    log = opened.log;
+    try {
+      metadata = applyRecords(metadata, opened.replay.records);
+      if (opened.replay.truncatedBytes > 0) {
+        ctx.log.warn('dropped a torn tail of the metadata log', { file: log.file, bytes: opened.replay.truncatedBytes });
+      }
+      const epochRecord: MetadataRecord = { type: 'ControllerEpoch', clusterId: args.clusterId, controllerEpoch: metadata.controllerEpoch + 1 };
+      const next = applyRecord(metadata, epochRecord);
+      await log.append([epochRecord]);
+      metadata = next;
+    } catch (err) {
+      await log.close().catch(() => undefined);
+      throw err;
+    }
+  } else {
+    metadata = applyRecord(metadata, { type: 'ControllerEpoch', clusterId: args.clusterId, controllerEpoch: 1 });
+  }
+  const now = ctx.clock.now();
+  const sessions = new Map<number, number>();
+  for (const b of liveBrokers(metadata)) sessions.set(b.brokerId, now);
+  const s: ControllerState = {
+    clusterId: args.clusterId,
+    config,
+    metadata,
+    log,
+    sessions,
+    watchers: [],
+    random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
+    fixedStartIndex: typeof args.placementStartIndex === 'number' && args.placementStartIndex >= 0 ? args.placementStartIndex : null,
+  };
+  ctx.timers.startPeriodic(CHECK_SESSIONS_TIMER, sessionCheckIntervalMs(config), { type: 'CheckSessions' });
+  // Announce the new controller epoch to the brokers that were live before the restart.
+  if (sessions.size > 0) sendMetadataUpdates(s, ctx, liveBrokers(metadata).map(brokerRef));
+  ctx.log.info('controller started', {
+    clusterId: args.clusterId,
+    controllerEpoch: metadata.controllerEpoch,
+    brokers: metadata.brokers.size,
+    topics: metadata.topics.size,
+    durable: log !== null,
+  });
+  return s;
+}
+
+// ------------------------------------------------------------------ brokers
+
+function invalidBrokerId(id: number): string | null {
+  return Number.isSafeInteger(id) && id >= 0 ? null : `brokerId must be a non-negative integer, got ${String(id)}`;
+}
+
+async function handleBrokerRegistration(s: ControllerState, m: Extract<ControllerMsg, { type: 'BrokerRegistration' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, brokerEpoch: number, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(errorMessage === undefined ? { type: 'BrokerRegistrationResponse', errorCode, brokerEpoch } : { type: 'BrokerRegistrationResponse', errorCode, errorMessage, brokerEpoch });
+  const bad = invalidBrokerId(m.brokerId) ?? (m.node.length === 0 ? 'node must be non-empty' : m.incarnationId.length === 0 ? 'incarnationId must be non-empty' : null);
+  if (bad) return reply(ErrorCode.INVALID_REQUEST, -1, bad);
+
+  const id = m.brokerId;
+  const prev = s.metadata.brokers.get(id);
+  const brokerEpoch = (prev?.brokerEpoch ?? 0) + 1;
+  let pending: readonly PendingDelete[] = [];
+  const batch = build(s, ctx, (b) => {
+    // A live broker registering with a new incarnation restarted: fence it first, so what it led
+    // moves away and it comes back as a follower that truncates and catches up.
+    if (prev && (prev.state === BrokerState.ShuttingDown || (prev.state === BrokerState.Unfenced && prev.incarnationId !== m.incarnationId))) {
+      b.add({ type: 'FenceBroker', brokerId: id, brokerEpoch: prev.brokerEpoch, to: BrokerState.Fenced, reason: 're-registration' });
+      b.addAll(changesForFencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
+    }
+    pending = b.state.pendingDeletes.get(id) ?? [];
+    b.add({ type: 'RegisterBroker', brokerId: id, node: m.node, rack: m.rack ?? null, incarnationId: m.incarnationId, brokerEpoch });
+    b.addAll(changesForUnfencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
+  });
+  if (!(batch instanceof Batch)) return reply(batch.errorCode, -1, batch.errorMessage);
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return reply(committed.errorCode, -1, committed.errorMessage);
+
+  s.sessions.set(id, ctx.clock.now());
+  const out = new Outbox();
+  for (const d of pending) out.addStopReplica(id, d.topic, d.partition, true);
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
+  addEverythingHostedBy(s.metadata, out, id);
+  out.flush(s, ctx, true);
+  ctx.log.info('broker registered', { brokerId: id, node: m.node, brokerEpoch, returning: prev !== undefined, pendingDeletes: pending.length });
+  reply(ErrorCode.NONE, brokerEpoch);
+}
+
+/** LeaderAndIsr for every partition `brokerId` hosts: it learns the whole state when it (re)joins. */
+function addEverythingHostedBy(state: MetadataState, out: Outbox, brokerId: number): void {
+  for (const p of partitionsHostedBy(state, brokerId)) {
+    out.addLeaderAndIsr(brokerId, state.topics.get(p.topic)!, p, false);
+  }
+}
+
+function handleBrokerHeartbeat(s: ControllerState, m: Extract<ControllerMsg, { type: 'BrokerHeartbeat' }>, ctx: Ctx): void | Promise<void> {
+  const reply = (errorCode: number, isFenced: boolean, shouldShutDown: boolean, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(
+      errorMessage === undefined
+        ? { type: 'BrokerHeartbeatResponse', errorCode, isFenced, shouldShutDown }
+        : { type: 'BrokerHeartbeatResponse', errorCode, errorMessage, isFenced, shouldShutDown },
+    );
+  const b = s.metadata.brokers.get(m.brokerId);
+  if (!b) return reply(ErrorCode.BROKER_NOT_AVAILABLE, true, false, `broker ${m.brokerId} is not registered: send BrokerRegistration first`);
+  if (b.brokerEpoch !== m.brokerEpoch) {
+    return reply(ErrorCode.STALE_BROKER_EPOCH, true, false, `broker ${m.brokerId} has epoch ${b.brokerEpoch}, not ${m.brokerEpoch}: register again`);
+  }
+  if (m.wantShutDown) {
+    if (isLive(b)) s.sessions.set(b.brokerId, ctx.clock.now());
+    return shutDownBroker(s, b, ctx).then((r) => {
+      if (!r.ok) return reply(r.errorCode, !isLive(s.metadata.brokers.get(b.brokerId)), false, r.errorMessage);
+      reply(ErrorCode.NONE, !isLive(s.metadata.brokers.get(b.brokerId)), r.remaining.length === 0);
+    });
+  }
+  switch (b.state) {
+    case BrokerState.Unfenced:
+    case BrokerState.ShuttingDown:
+      s.sessions.set(b.brokerId, ctx.clock.now());
+      return reply(ErrorCode.NONE, false, false);
+    case BrokerState.ShutDown:
+      return reply(ErrorCode.NONE, true, true);
+    case BrokerState.Fenced:
+      return unfenceBroker(s, b, ctx).then((r) => {
+        if (!r.ok) return reply(r.errorCode, true, false, r.errorMessage);
+        reply(ErrorCode.NONE, false, false);
+      });
+  }
+}
+
+/** A fenced broker (its session had lapsed) that heartbeats with its current epoch rejoins. */
+async function unfenceBroker(s: ControllerState, b: BrokerRecord, ctx: Ctx): Promise<CommitResult> {
+  const batch = build(s, ctx, (x) => {
+    x.add({ type: 'UnfenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
+    x.addAll(changesForUnfencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable));
+  });
+  if (!(batch instanceof Batch)) return batch;
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return committed;
+  s.sessions.set(b.brokerId, ctx.clock.now());
+  const out = new Outbox();
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
+  addEverythingHostedBy(s.metadata, out, b.brokerId);
+  out.flush(s, ctx, true);
+  ctx.log.info('broker unfenced', { brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
+  return committed;
+}
+
+/**
+ * Controlled shutdown: leadership moves to another eligible ISR member where there is one, the
+ * broker leaves every ISR it follows in; what it still leads is returned. When it leads nothing
+ * it is ShutDown (fenced until it registers again), else ShuttingDown until a retry succeeds.
+ */
+async function shutDownBroker(
+  s: ControllerState,
+  b: BrokerRecord,
+  ctx: Ctx,
+): Promise<CommitResult & { remaining: TopicPartition[] }> {
+  if (b.state === BrokerState.ShutDown) return { ok: true, remaining: [] };
+  let remaining: TopicPartition[] = [];
+  const batch = build(s, ctx, (x) => {
+    if (b.state === BrokerState.Unfenced) x.add({ type: 'BeginControlledShutdown', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
+    if (b.state !== BrokerState.Fenced) {
+      const r = changesForControlledShutdown(x.state, b.brokerId);
+      x.addAll(r.changes);
+      remaining = r.remaining;
+    }
+    if (remaining.length === 0) {
+      x.add({ type: 'FenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, to: BrokerState.ShutDown, reason: 'controlled-shutdown' });
+    }
+  });
+  if (!(batch instanceof Batch)) return { ...batch, remaining: [] };
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return { ...committed, remaining: [] };
+  if (remaining.length === 0) s.sessions.delete(b.brokerId);
+  const out = new Outbox();
+  // The broker going away hears about its partitions too, so it stops acting as their leader.
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false, b.brokerId);
+  out.flush(s, ctx, true);
+  ctx.log.info('controlled shutdown', { brokerId: b.brokerId, moved: changedPartitions(batch.records).length, remaining: remaining.length });
+  return { ok: true, remaining };
+}
+
+async function handleControlledShutdown(s: ControllerState, m: Extract<ControllerMsg, { type: 'ControlledShutdown' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, remainingPartitions: TopicPartition[], errorMessage?: string) =>
+    ctx.reply<ControllerReply>(
+      errorMessage === undefined
+        ? { type: 'ControlledShutdownResponse', errorCode, remainingPartitions }
+        : { type: 'ControlledShutdownResponse', errorCode, errorMessage, remainingPartitions },
+    );
+  const b = s.metadata.brokers.get(m.brokerId);
+  if (!b) return reply(ErrorCode.BROKER_NOT_AVAILABLE, [], `broker ${m.brokerId} is not registered`);
+  if (b.brokerEpoch !== m.brokerEpoch) return reply(ErrorCode.STALE_BROKER_EPOCH, [], `broker ${m.brokerId} has epoch ${b.brokerEpoch}, not ${m.brokerEpoch}`);
+  const r = await shutDownBroker(s, b, ctx);
+  if (!r.ok) return reply(r.errorCode, [], r.errorMessage);
+  reply(ErrorCode.NONE, r.remaining);
+}
+
+async function handleCheckSessions(s: ControllerState, ctx: Ctx): Promise<void> {
+  const now = ctx.clock.now();
+  const timeout = s.config.brokerSessionTimeoutMs;
+  const expired = liveBrokers(s.metadata).filter((b) => now - (s.sessions.get(b.brokerId) ?? now) >= timeout);
+  if (expired.length === 0) return;
+  const batch = build(s, ctx, (x) => {
+    for (const b of expired) {
+      const to = b.state === BrokerState.ShuttingDown ? BrokerState.ShutDown : BrokerState.Fenced;
+      x.add({ type: 'FenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, to, reason: 'session-expired' });
+      x.addAll(changesForFencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable));
+    }
+  });
+  if (!(batch instanceof Batch)) return;
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return; // retried on the next tick
+  for (const b of expired) {
+    ctx.log.warn('broker session expired: fenced', { brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, silentMs: now - (s.sessions.get(b.brokerId) ?? now) });
+    s.sessions.delete(b.brokerId);
+  }
+  const out = new Outbox();
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
+  out.flush(s, ctx, true);
+}
+
+// ------------------------------------------------------------------ topics
+
+type TopicResult = Extract<ControllerReply, { type: 'CreateTopicsResponse' }>['topics'][number];
+
+function topicError(name: string, e: ValidationError): TopicResult {
+  return { name, errorCode: e.errorCode, errorMessage: e.errorMessage, topicId: null, numPartitions: -1, replicationFactor: -1 };
+}
+
+function isAbsent(v: unknown): boolean {
+  return v === undefined || v === null || v === -1;
+}
+
+/** Validates one CreatableTopic against `state` and builds its CreateTopic record. */
+function planTopic(s: ControllerState, state: MetadataState, t: CreatableTopic): MetadataRecord | ValidationError {
+  const nameError = validateTopicName(t.name);
+  if (nameError) return nameError;
+  if (state.topics.has(t.name)) return { errorCode: ErrorCode.TOPIC_ALREADY_EXISTS, errorMessage: `Topic '${t.name}' already exists.` };
+  const collision = validateNoCollision(t.name, state.topics.keys());
+  if (collision) return collision;
+  const eligible = eligibleBrokerIds(state);
+  let placement: number[][];
+  if (!isAbsent(t.assignments)) {
+    if (!isAbsent(t.numPartitions) || !isAbsent(t.replicationFactor)) {
+      return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'give either assignments or numPartitions/replicationFactor, not both' };
+    }
+    const e = validateAssignments(t.assignments, eligible);
+    if (e) return e;
+    placement = (t.assignments as number[][]).map((r) => [...r]);
+  } else {
+    const numPartitions = isAbsent(t.numPartitions) ? s.config.numPartitions : t.numPartitions;
+    const pe = validatePartitionCount(numPartitions);
+    if (pe) return pe;
+    const rf = isAbsent(t.replicationFactor) ? s.config.defaultReplicationFactor : t.replicationFactor;
+    const re = validateReplicationFactor(rf, eligible.length);
+    if (re) return re;
+    placement = assignReplicasRackUnaware(eligible, numPartitions as number, rf as number, placementForNewTopic(eligible.length, s.random, s.fixedStartIndex));
+  }
+  const config = validateTopicConfig(t.config);
+  if ('errorCode' in config) return config;
+  return {
+    type: 'CreateTopic',
+    name: t.name,
+    topicId: randomUUID(),
+    internal: isInternalTopic(t.name),
+    config: config.config,
+    partitions: placement.map((replicas, partition) => newPartition(t.name, partition, replicas)),
+  };
+}
+
+function newPartition(topic: string, partition: number, replicas: number[]): PartitionState {
+  return { topic, partition, replicas, isr: [...replicas], leader: replicas[0]!, leaderEpoch: 0, partitionEpoch: 0 };
+}
+
+/** Names that occur more than once in a request (Kafka answers INVALID_REQUEST for each). */
+function duplicates(names: readonly unknown[]): Set<unknown> {
+  const seen = new Set<unknown>();
+  const dup = new Set<unknown>();
+  for (const n of names) (seen.has(n) ? dup : seen).add(n);
+  return dup;
+}
+
+async function handleCreateTopics(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreateTopics' }>, ctx: Ctx): Promise<void> {
+  const entries: unknown[] = m.topics;
+  const dup = duplicates(entries.map((t) => (isObject(t) ? t.name : undefined)));
+  const results: TopicResult[] = [];
+  const created: string[] = [];
+  const batch = new Batch(s.metadata);
+  for (const raw of entries) {
+    if (!isObject(raw) || typeof raw.name !== 'string') {
+      results.push(topicError(isObject(raw) ? String(raw.name ?? '') : '', { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'each topic must be an object with a string name' }));
+      continue;
+    }
+    const t = raw as unknown as CreatableTopic;
+    if (dup.has(t.name)) {
+      results.push(topicError(t.name, { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `topic '${t.name}' appears more than once in the request` }));
+      continue;
+    }
+    const planned = planTopic(s, batch.state, t);
+    if ('errorCode' in planned) {
+      results.push(topicError(t.name, planned));
+      continue;
+    }
+    const record = planned as Extract<MetadataRecord, { type: 'CreateTopic' }>;
+    try {
+      batch.add(record); // validateOnly adds too, so later topics see earlier ones; it never commits
+    } catch (err) {
+      if (!(err instanceof MetadataRecordError)) throw err;
+      results.push(topicError(t.name, { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: `internal error: ${err.message}` }));
+      continue;
+    }
+    created.push(t.name);
+    results.push({
+      name: t.name,
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      topicId: m.validateOnly ? null : record.topicId,
+      numPartitions: record.partitions.length,
+      replicationFactor: record.partitions[0]!.replicas.length,
+    });
+  }
+  if (!m.validateOnly && batch.records.length > 0) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of results) {
+        if (created.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage, topicId: null });
+      }
+    } else {
+      const out = new Outbox();
+      for (const name of created) {
+        const topic = s.metadata.topics.get(name)!;
+        out.addForPartitions(s.metadata, topic.partitions, true);
+        ctx.log.info('topic created', { topic: name, topicId: topic.topicId, partitions: topic.partitions.length, replicationFactor: topic.partitions[0]!.replicas.length });
+      }
+      out.flush(s, ctx, true);
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'CreateTopicsResponse', topics: results });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, { type: 'DeleteTopics' }>, ctx: Ctx): Promise<void> {
+  type Result = Extract<ControllerReply, { type: 'DeleteTopicsResponse' }>['topics'][number];
+  const names: unknown[] = m.topics;
+  const dup = duplicates(names);
+  const results: Result[] = [];
+  const removed: TopicRecord[] = [];
+  const batch = new Batch(s.metadata);
+  for (const name of names) {
+    if (typeof name !== 'string') {
+      results.push({ name: String(name), errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic names must be strings' });
+    } else if (dup.has(name)) {
+      results.push({ name, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `topic '${name}' appears more than once in the request` });
+    } else {
+      const topic = batch.state.topics.get(name);
+      if (!topic) {
+        results.push({ name, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` });
+        continue;
+      }
+      batch.add({ type: 'RemoveTopic', name, topicId: topic.topicId });
+      removed.push(topic);
+      results.push({ name, errorCode: ErrorCode.NONE, errorMessage: null });
+    }
+  }
+  if (removed.length > 0) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of results) {
+        if (removed.some((t) => t.name === r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+      }
+    } else {
+      const out = new Outbox();
+      for (const topic of removed) {
+        // Every replica is told, live or not: a fenced broker may still be running. Those that are
+        // not live also keep a pending delete, sent when they register again.
+        for (const p of topic.partitions) for (const r of p.replicas) out.addStopReplica(r, p.topic, p.partition, true);
+        ctx.log.info('topic deleted', { topic: topic.name, topicId: topic.topicId });
+      }
+      out.flush(s, ctx, true);
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'DeleteTopicsResponse', topics: results });
+}
+
+async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreatePartitions' }>, ctx: Ctx): Promise<void> {
+  type Result = Extract<ControllerReply, { type: 'CreatePartitionsResponse' }>['topics'][number];
+  const entries: unknown[] = m.topics;
+  const dup = duplicates(entries.map((t) => (isObject(t) ? t.name : undefined)));
+  const results: Result[] = [];
+  const added: TopicPartition[] = [];
+  const grown: string[] = [];
+  const batch = new Batch(s.metadata);
+  for (const raw of entries) {
+    const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : null;
+    const fail = (errorCode: number, errorMessage: string) => results.push({ name: name ?? '', errorCode, errorMessage });
+    if (name === null || !isObject(raw)) {
+      fail(ErrorCode.INVALID_REQUEST, 'each entry must be an object with a string name and a count');
+      continue;
+    }
+    if (dup.has(name)) {
+      fail(ErrorCode.INVALID_REQUEST, `topic '${name}' appears more than once in the request`);
+      continue;
+    }
+    const topic = batch.state.topics.get(name);
+    if (!topic) {
+      fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic '${name}' does not exist.`);
+      continue;
+    }
+    const count = raw.count;
+    const current = topic.partitions.length;
+    if (validatePartitionCount(count)) {
+      fail(ErrorCode.INVALID_PARTITIONS, `count must be an integer >= 1 (the new total), got ${String(count)}`);
+      continue;
+    }
+    if ((count as number) <= current) {
+      fail(
+        ErrorCode.INVALID_PARTITIONS,
+        count === current ? `Topic already has ${current} partitions.` : `Topic currently has ${current} partitions, which is higher than the requested ${String(count)}.`,
+      );
+      continue;
+    }
+    const eligible = eligibleBrokerIds(batch.state);
+    const partition0 = topic.partitions[0]!;
+    const rf = partition0.replicas.length;
+    const re = validateReplicationFactor(rf, eligible.length);
+    if (re) {
+      fail(re.errorCode, re.errorMessage);
+      continue;
+    }
+    const placement = assignReplicasRackUnaware(eligible, (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
+    const partitions = placement.map((replicas, i) => newPartition(name, current + i, replicas));
+    batch.add({ type: 'CreatePartitions', topic: name, partitions });
+    for (const p of partitions) added.push({ topic: name, partition: p.partition });
+    grown.push(name);
+    results.push({ name, errorCode: ErrorCode.NONE, errorMessage: null });
+  }
+  if (grown.length > 0) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of results) if (grown.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    } else {
+      const out = new Outbox();
+      out.addForPartitions(s.metadata, added, true);
+      out.flush(s, ctx, true);
+      ctx.log.info('partitions created', { topics: grown, partitions: added.length });
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'CreatePartitionsResponse', topics: results });
+}
+
+// ------------------------------------------------------------------ ISR changes from leaders
+
+/** Why an AlterPartition cannot be applied, or null. */
+function validateAlterPartition(state: MetadataState, m: Extract<ControllerMsg, { type: 'AlterPartition' }>): ValidationError | null {
+  const b = state.brokers.get(m.brokerId);
+  if (!b) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${m.brokerId} is not registered` };
+  if (b.brokerEpoch !== m.brokerEpoch) {
+    return { errorCode: ErrorCode.STALE_BROKER_EPOCH, errorMessage: `broker ${m.brokerId} has epoch ${b.brokerEpoch}, not ${m.brokerEpoch}` };
+  }
+  const p = getPartition(state, m.topic, m.partition);
+  if (!p) return { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `unknown partition ${m.topic}-${m.partition}` };
+  if (p.leader !== m.brokerId) {
+    return { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${m.brokerId} is not the leader of ${m.topic}-${m.partition} (leader: ${p.leader})` };
+  }
+  if (m.leaderEpoch !== p.leaderEpoch) {
+    return { errorCode: ErrorCode.FENCED_LEADER_EPOCH, errorMessage: `leader epoch ${m.leaderEpoch} is not the current ${p.leaderEpoch}` };
+  }
+  if (m.partitionEpoch !== p.partitionEpoch) {
+    // Kafka answers INVALID_UPDATE_VERSION (95), which our error table does not have.
+    return {
+      errorCode: ErrorCode.INVALID_REQUEST,
+      errorMessage: `INVALID_UPDATE_VERSION: partition epoch ${m.partitionEpoch} is not the current ${p.partitionEpoch}; wait for the new state`,
+    };
+  }
+  const isr: unknown[] = m.newIsr;
+  if (!isr.every((r) => typeof r === 'number' && Number.isInteger(r))) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'newIsr must be broker ids' };
+  if (new Set(isr).size !== isr.length) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `newIsr ${JSON.stringify(isr)} has duplicates` };
+  if (!m.newIsr.includes(m.brokerId)) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `newIsr ${JSON.stringify(isr)} must include the leader ${m.brokerId}` };
+  for (const r of m.newIsr) {
+    if (!p.replicas.includes(r)) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `broker ${r} is not a replica of ${m.topic}-${m.partition}` };
+    if (r !== m.brokerId && !isEligible(state.brokers.get(r))) {
+      return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `broker ${r} is fenced or shutting down: it cannot join the ISR` };
+    }
+  }
+  return null;
+}
+
+function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterPartition' }>, ctx: Ctx): void | Promise<void> {
+  const reply = (errorCode: number, state: PartitionState | null, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(
+      errorMessage === undefined ? { type: 'AlterPartitionResponse', errorCode, state } : { type: 'AlterPartitionResponse', errorCode, errorMessage, state },
+    );
+  const invalid = validateAlterPartition(s.metadata, m);
+  if (invalid) return reply(invalid.errorCode, null, invalid.errorMessage);
+  const p = getPartition(s.metadata, m.topic, m.partition)!;
+  if (p.isr.length === m.newIsr.length && p.isr.every((r, i) => r === m.newIsr[i])) return reply(ErrorCode.NONE, { ...p, replicas: [...p.replicas], isr: [...p.isr] });
+  const batch = build(s, ctx, (x) => x.add(partitionChange(p, p.leader, m.newIsr)));
+  if (!(batch instanceof Batch)) return reply(batch.errorCode, null, batch.errorMessage);
+  return commit(s, batch, ctx).then((committed) => {
+    if (!committed.ok) return reply(committed.errorCode, null, committed.errorMessage);
+    const now = getPartition(s.metadata, m.topic, m.partition)!;
+    ctx.log.debug('ISR changed', { topic: m.topic, partition: m.partition, from: p.isr, to: now.isr, partitionEpoch: now.partitionEpoch });
+    // ISR-only change: like KRaft, the leader learns it from this reply, everyone from metadata.
+    new Outbox().flush(s, ctx, true);
+    reply(ErrorCode.NONE, { ...now, replicas: [...now.replicas], isr: [...now.isr] });
+  });
+}
+
+// ------------------------------------------------------------------ the actor
+
+export const controller = defineActor<ControllerState, ControllerMsg, ControllerArgs>({
+  kind: 'controller',
+  init: initController,
+  // A crash restarts the controller, which replays its log: the durable state is the truth.
+  // A corrupt log, a log from another cluster or a bad config cannot heal by restarting.
+  supervision: {
+    decide: (err) =>
+      err instanceof MetadataLogCorruptError || err instanceof ConfigError || (err instanceof MetadataRecordError && err.record.type === 'ControllerEpoch')
+        ? 'stop'
+        : 'restart',
+    maxRestarts: 5,
+    withinMs: 60_000,
+  },
+  schema: {
+    BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?' },
+    BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?' },
+    ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
+    CreateTopics: { topics: 'array', validateOnly: 'boolean?' },
+    DeleteTopics: { topics: 'array' },
+    CreatePartitions: { topics: 'array' },
+    AlterPartition: {
+      brokerId: 'integer',
+      brokerEpoch: 'integer',
+      topic: 'string',
+      partition: 'integer',
+      leaderEpoch: 'integer',
+      partitionEpoch: 'integer',
+      newIsr: 'array',
+    },
+    Metadata: { topics: 'array?' },
+    WatchMetadata: { watcher: 'ref' },
+    UnwatchMetadata: { watcher: 'ref' },
+  },
+  handlers: {
+    BrokerRegistration: handleBrokerRegistration,
+    BrokerHeartbeat: handleBrokerHeartbeat,
+    ControlledShutdown: handleControlledShutdown,
+    CreateTopics: handleCreateTopics,
+    DeleteTopics: handleDeleteTopics,
+    CreatePartitions: handleCreatePartitions,
+    AlterPartition: handleAlterPartition,
+    Metadata: (s, m, ctx) => {
+      const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;
+      ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId, names) });
+    },
+    CheckSessions: (s, _m, ctx) => handleCheckSessions(s, ctx),
+    WatchMetadata: (s, m, ctx) => {
+      if (!s.watchers.some((w) => sameRef(w, m.watcher))) s.watchers.push({ node: m.watcher.node, path: m.watcher.path });
+      const metadata = toClusterMetadata(s.metadata, ctx.nodeId);
+      ctx.send(m.watcher as ActorRef<ControlToBrokerMsg>, { type: 'UpdateMetadataRequest', controllerEpoch: s.metadata.controllerEpoch, metadata });
+      ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId) });
+    },
+    UnwatchMetadata: (s, m, ctx) => {
+      const i = s.watchers.findIndex((w) => sameRef(w, m.watcher));
+      if (i >= 0) s.watchers.splice(i, 1);
+      ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId) });
+    },
+  },
+  onStop: async (s) => {
+    await s.log?.close();
+  },
+});

@@ -1,0 +1,370 @@
+/**
+ * The controller's replayable cluster metadata: brokers, topics, partitions, deletions still
+ * owed to absent brokers, and the controller epoch. It changes only through `applyRecord`, a
+ * pure function over metadata records (KRaft style), so the same state can be rebuilt from the
+ * metadata log today and from a Raft log later. `applyRecord` never mutates its input and throws
+ * `MetadataRecordError` for a record that does not fit the state (a bug or a corrupt log).
+ *
+ * Broker states (explicit, with the legal transitions):
+ *   (none)                   --RegisterBroker-->          Unfenced
+ *   Fenced | ShutDown        --RegisterBroker-->          Unfenced   (a returning broker)
+ *   Unfenced                 --RegisterBroker-->          Unfenced   (same incarnation only: a retry)
+ *   Fenced                   --UnfenceBroker-->           Unfenced   (heartbeat after a lapsed session)
+ *   Unfenced                 --BeginControlledShutdown--> ShuttingDown (still leads what could not move)
+ *   Unfenced | ShuttingDown  --FenceBroker(Fenced)-->     Fenced     (session expired, or bounced)
+ *   any registered           --FenceBroker(ShutDown)-->   ShutDown   (controlled shutdown complete)
+ * Unfenced brokers can lead, join ISRs and receive new replicas; ShuttingDown brokers are still
+ * running (they get requests) but take nothing new; Fenced and ShutDown brokers are not live.
+ */
+import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
+
+export const BrokerState = Object.freeze({
+  Unfenced: 'Unfenced',
+  ShuttingDown: 'ShuttingDown',
+  Fenced: 'Fenced',
+  ShutDown: 'ShutDown',
+} as const);
+export type BrokerState = (typeof BrokerState)[keyof typeof BrokerState];
+
+export type FenceReason = 'session-expired' | 'controlled-shutdown' | 're-registration';
+
+export interface BrokerRecord {
+  readonly brokerId: number;
+  readonly node: string;
+  readonly rack: string | null;
+  readonly incarnationId: string;
+  readonly brokerEpoch: number;
+  readonly state: BrokerState;
+}
+
+export interface TopicRecord {
+  readonly name: string;
+  readonly topicId: string;
+  readonly internal: boolean;
+  readonly config: Readonly<Record<string, string | number>>;
+  readonly partitions: readonly PartitionState[];
+}
+
+/** A partition of a deleted topic whose replica could not be told to delete it (its broker was down). */
+export interface PendingDelete {
+  readonly topic: string;
+  readonly topicId: string;
+  readonly partition: number;
+}
+
+export interface MetadataState {
+  /** Set by the first ControllerEpoch record; a log from another cluster is refused. */
+  readonly clusterId: string | null;
+  readonly controllerEpoch: number;
+  readonly brokers: ReadonlyMap<number, BrokerRecord>;
+  readonly topics: ReadonlyMap<string, TopicRecord>;
+  /** brokerId -> partitions to delete when that broker registers again. */
+  readonly pendingDeletes: ReadonlyMap<number, readonly PendingDelete[]>;
+}
+
+export type PartitionChangeRecord = {
+  type: 'PartitionChange';
+  topic: string;
+  partition: number;
+  leader: number;
+  isr: number[];
+  leaderEpoch: number;
+  partitionEpoch: number;
+};
+
+export type MetadataRecord =
+  | { type: 'ControllerEpoch'; clusterId: string; controllerEpoch: number }
+  | { type: 'RegisterBroker'; brokerId: number; node: string; rack: string | null; incarnationId: string; brokerEpoch: number }
+  | { type: 'FenceBroker'; brokerId: number; brokerEpoch: number; to: typeof BrokerState.Fenced | typeof BrokerState.ShutDown; reason: FenceReason }
+  | { type: 'UnfenceBroker'; brokerId: number; brokerEpoch: number }
+  | { type: 'BeginControlledShutdown'; brokerId: number; brokerEpoch: number }
+  | { type: 'CreateTopic'; name: string; topicId: string; internal: boolean; config: Record<string, string | number>; partitions: PartitionState[] }
+  | { type: 'CreatePartitions'; topic: string; partitions: PartitionState[] }
+  | PartitionChangeRecord
+  | { type: 'RemoveTopic'; name: string; topicId: string };
+
+export type MetadataRecordType = MetadataRecord['type'];
+
+export class MetadataRecordError extends Error {
+  override readonly name = 'MetadataRecordError';
+  constructor(
+    readonly record: MetadataRecord,
+    message: string,
+  ) {
+    super(`${record.type}: ${message}`);
+  }
+}
+
+export function emptyMetadata(): MetadataState {
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map() };
+}
+
+// ------------------------------------------------------------------ queries
+
+/** Running and known to the controller: gets requests and metadata updates. */
+export function isLive(b: BrokerRecord | undefined): boolean {
+  return !!b && (b.state === BrokerState.Unfenced || b.state === BrokerState.ShuttingDown);
+}
+
+/** May lead, join an ISR, or get new replicas. */
+export function isEligible(b: BrokerRecord | undefined): boolean {
+  return !!b && b.state === BrokerState.Unfenced;
+}
+
+export function liveBrokers(state: MetadataState): BrokerRecord[] {
+  return sortedBrokers(state).filter(isLive);
+}
+
+export function eligibleBrokerIds(state: MetadataState): number[] {
+  return sortedBrokers(state)
+    .filter(isEligible)
+    .map((b) => b.brokerId);
+}
+
+export function sortedBrokers(state: MetadataState): BrokerRecord[] {
+  return [...state.brokers.values()].sort((a, b) => a.brokerId - b.brokerId);
+}
+
+export function getPartition(state: MetadataState, topic: string, partition: number): PartitionState | undefined {
+  const t = state.topics.get(topic);
+  return t && Number.isInteger(partition) && partition >= 0 ? t.partitions[partition] : undefined;
+}
+
+/** Every partition that has `brokerId` among its replicas. */
+export function partitionsHostedBy(state: MetadataState, brokerId: number): PartitionState[] {
+  const out: PartitionState[] = [];
+  for (const t of state.topics.values()) for (const p of t.partitions) if (p.replicas.includes(brokerId)) out.push(p);
+  return out;
+}
+
+export function partitionsLedBy(state: MetadataState, brokerId: number): PartitionState[] {
+  const out: PartitionState[] = [];
+  for (const t of state.topics.values()) for (const p of t.partitions) if (p.leader === brokerId) out.push(p);
+  return out;
+}
+
+export function toBrokerInfo(b: BrokerRecord): BrokerInfo {
+  return {
+    brokerId: b.brokerId,
+    node: b.node,
+    rack: b.rack,
+    fenced: !isLive(b),
+    brokerEpoch: b.brokerEpoch,
+  };
+}
+
+export function copyPartition(p: PartitionState): PartitionState {
+  return { ...p, replicas: [...p.replicas], isr: [...p.isr] };
+}
+
+export function toTopicMetadata(t: TopicRecord): TopicMetadata {
+  return { name: t.name, topicId: t.topicId, internal: t.internal, config: { ...t.config }, partitions: t.partitions.map(copyPartition) };
+}
+
+/**
+ * The metadata as the wire shape (fresh copies: nothing shared with the state). `topics` limits
+ * the topics to the named ones; unknown names are simply absent.
+ */
+export function toClusterMetadata(state: MetadataState, controllerNode: string, topics?: readonly string[] | null): ClusterMetadata {
+  const names = topics ? [...new Set(topics)].filter((n) => state.topics.has(n)) : [...state.topics.keys()];
+  names.sort();
+  return {
+    clusterId: state.clusterId ?? '',
+    controllerNode,
+    controllerEpoch: state.controllerEpoch,
+    brokers: sortedBrokers(state).map(toBrokerInfo),
+    topics: names.map((n) => toTopicMetadata(state.topics.get(n)!)),
+  };
+}
+
+/**
+ * Cluster-wide invariants, for tests and diagnostics. Returns one line per violation:
+ * leaders are replicas in the ISR and eligible (or still shutting down); ISR members are live
+ * replicas, except the last member kept by an offline partition.
+ */
+export function checkInvariants(state: MetadataState): string[] {
+  const problems: string[] = [];
+  for (const t of state.topics.values()) {
+    t.partitions.forEach((p, i) => {
+      const tp = `${t.name}-${p.partition}`;
+      if (p.partition !== i) problems.push(`${tp}: stored at index ${i}`);
+      if (new Set(p.isr).size !== p.isr.length) problems.push(`${tp}: duplicate ISR members ${p.isr}`);
+      for (const r of p.isr) if (!p.replicas.includes(r)) problems.push(`${tp}: ISR member ${r} is not a replica`);
+      if (p.leader !== NO_LEADER) {
+        if (!p.isr.includes(p.leader)) problems.push(`${tp}: leader ${p.leader} not in ISR ${p.isr}`);
+        if (!isLive(state.brokers.get(p.leader))) problems.push(`${tp}: leader ${p.leader} is not live`);
+        for (const r of p.isr) if (!isLive(state.brokers.get(r))) problems.push(`${tp}: ISR member ${r} is not live`);
+      } else if (p.isr.length > 1) {
+        problems.push(`${tp}: offline with more than one ISR member ${p.isr}`);
+      }
+    });
+  }
+  return problems;
+}
+
+// ------------------------------------------------------------------ apply
+
+function fail(record: MetadataRecord, message: string): never {
+  throw new MetadataRecordError(record, message);
+}
+
+function withBroker(state: MetadataState, b: BrokerRecord): MetadataState {
+  const brokers = new Map(state.brokers);
+  brokers.set(b.brokerId, b);
+  return { ...state, brokers };
+}
+
+function withTopic(state: MetadataState, t: TopicRecord): MetadataState {
+  const topics = new Map(state.topics);
+  topics.set(t.name, t);
+  return { ...state, topics };
+}
+
+function requireBroker(state: MetadataState, record: MetadataRecord & { brokerId: number; brokerEpoch: number }): BrokerRecord {
+  const b = state.brokers.get(record.brokerId);
+  if (!b) fail(record, `broker ${record.brokerId} is not registered`);
+  if (b.brokerEpoch !== record.brokerEpoch) fail(record, `broker ${record.brokerId} has epoch ${b.brokerEpoch}, not ${record.brokerEpoch}`);
+  return b;
+}
+
+function requireTransition(record: MetadataRecord, b: BrokerRecord, allowed: readonly BrokerState[]): void {
+  if (!allowed.includes(b.state)) {
+    fail(record, `broker ${b.brokerId} cannot go from ${b.state} (allowed from: ${allowed.join(', ')})`);
+  }
+}
+
+function checkNewPartitions(record: MetadataRecord, topic: string, partitions: readonly PartitionState[], firstId: number): void {
+  if (partitions.length === 0) fail(record, `no partitions for ${topic}`);
+  partitions.forEach((p, i) => {
+    if (p.topic !== topic) fail(record, `partition names topic ${p.topic}, not ${topic}`);
+    if (p.partition !== firstId + i) fail(record, `partition ${p.partition} out of order (expected ${firstId + i})`);
+    if (p.replicas.length === 0 || new Set(p.replicas).size !== p.replicas.length) fail(record, `bad replicas ${p.replicas} for ${topic}-${p.partition}`);
+    checkLeaderAndIsr(record, p, p.leader, p.isr);
+  });
+}
+
+function checkLeaderAndIsr(record: MetadataRecord, p: PartitionState, leader: number, isr: readonly number[]): void {
+  const tp = `${p.topic}-${p.partition}`;
+  if (new Set(isr).size !== isr.length) fail(record, `duplicate ISR members ${isr} for ${tp}`);
+  for (const r of isr) if (!p.replicas.includes(r)) fail(record, `ISR member ${r} is not a replica of ${tp}`);
+  if (leader !== NO_LEADER && !isr.includes(leader)) fail(record, `leader ${leader} of ${tp} is not in the ISR ${isr}`);
+  if (leader === NO_LEADER && isr.length === 0) fail(record, `offline ${tp} must keep its last ISR member`);
+}
+
+/** Returns the state after `record`. Pure: `state` is left untouched. */
+export function applyRecord(state: MetadataState, record: MetadataRecord): MetadataState {
+  switch (record.type) {
+    case 'ControllerEpoch': {
+      if (state.clusterId !== null && state.clusterId !== record.clusterId) {
+        fail(record, `the metadata belongs to cluster '${state.clusterId}', not '${record.clusterId}'`);
+      }
+      if (record.controllerEpoch <= state.controllerEpoch) {
+        fail(record, `controller epoch ${record.controllerEpoch} is not above ${state.controllerEpoch}`);
+      }
+      return { ...state, clusterId: record.clusterId, controllerEpoch: record.controllerEpoch };
+    }
+    case 'RegisterBroker': {
+      const prev = state.brokers.get(record.brokerId);
+      if (prev) {
+        if (record.brokerEpoch <= prev.brokerEpoch) fail(record, `broker epoch ${record.brokerEpoch} is not above ${prev.brokerEpoch}`);
+        const retry = prev.state === BrokerState.Unfenced && prev.incarnationId === record.incarnationId;
+        if (!retry) requireTransition(record, prev, [BrokerState.Fenced, BrokerState.ShutDown]);
+      } else if (record.brokerEpoch < 1) {
+        fail(record, `broker epoch ${record.brokerEpoch} must be >= 1`);
+      }
+      const next = withBroker(state, {
+        brokerId: record.brokerId,
+        node: record.node,
+        rack: record.rack,
+        incarnationId: record.incarnationId,
+        brokerEpoch: record.brokerEpoch,
+        state: BrokerState.Unfenced,
+      });
+      if (!state.pendingDeletes.has(record.brokerId)) return next;
+      const pendingDeletes = new Map(state.pendingDeletes);
+      pendingDeletes.delete(record.brokerId);
+      return { ...next, pendingDeletes };
+    }
+    case 'FenceBroker': {
+      const b = requireBroker(state, record);
+      if (record.to === BrokerState.Fenced) requireTransition(record, b, [BrokerState.Unfenced, BrokerState.ShuttingDown]);
+      else requireTransition(record, b, [BrokerState.Unfenced, BrokerState.ShuttingDown, BrokerState.Fenced]);
+      return withBroker(state, { ...b, state: record.to });
+    }
+    case 'UnfenceBroker': {
+      const b = requireBroker(state, record);
+      requireTransition(record, b, [BrokerState.Fenced]);
+      return withBroker(state, { ...b, state: BrokerState.Unfenced });
+    }
+    case 'BeginControlledShutdown': {
+      const b = requireBroker(state, record);
+      requireTransition(record, b, [BrokerState.Unfenced]);
+      return withBroker(state, { ...b, state: BrokerState.ShuttingDown });
+    }
+    case 'CreateTopic': {
+      if (state.topics.has(record.name)) fail(record, `topic ${record.name} already exists`);
+      checkNewPartitions(record, record.name, record.partitions, 0);
+      return withTopic(state, {
+        name: record.name,
+        topicId: record.topicId,
+        internal: record.internal,
+        config: { ...record.config },
+        partitions: record.partitions.map(copyPartition),
+      });
+    }
+    case 'CreatePartitions': {
+      const t = state.topics.get(record.topic);
+      if (!t) fail(record, `unknown topic ${record.topic}`);
+      checkNewPartitions(record, record.topic, record.partitions, t.partitions.length);
+      return withTopic(state, { ...t, partitions: [...t.partitions, ...record.partitions.map(copyPartition)] });
+    }
+    case 'PartitionChange': {
+      const t = state.topics.get(record.topic);
+      const p = t?.partitions[record.partition];
+      if (!t || !p) fail(record, `unknown partition ${record.topic}-${record.partition}`);
+      if (record.partitionEpoch !== p.partitionEpoch + 1) {
+        fail(record, `partition epoch ${record.partitionEpoch} does not follow ${p.partitionEpoch}`);
+      }
+      if (record.leader !== p.leader && record.leaderEpoch <= p.leaderEpoch) {
+        fail(record, `a new leader needs a leader epoch above ${p.leaderEpoch}, got ${record.leaderEpoch}`);
+      }
+      if (record.leaderEpoch < p.leaderEpoch) fail(record, `leader epoch ${record.leaderEpoch} goes back from ${p.leaderEpoch}`);
+      if (record.leader !== NO_LEADER && !p.replicas.includes(record.leader)) {
+        fail(record, `leader ${record.leader} is not a replica of ${record.topic}-${record.partition}`);
+      }
+      checkLeaderAndIsr(record, p, record.leader, record.isr);
+      const partitions = [...t.partitions];
+      partitions[record.partition] = {
+        ...p,
+        replicas: [...p.replicas],
+        leader: record.leader,
+        isr: [...record.isr],
+        leaderEpoch: record.leaderEpoch,
+        partitionEpoch: record.partitionEpoch,
+      };
+      return withTopic(state, { ...t, partitions });
+    }
+    case 'RemoveTopic': {
+      const t = state.topics.get(record.name);
+      if (!t) fail(record, `unknown topic ${record.name}`);
+      if (t.topicId !== record.topicId) fail(record, `topic ${record.name} has id ${t.topicId}, not ${record.topicId}`);
+      const topics = new Map(state.topics);
+      topics.delete(record.name);
+      const pendingDeletes = new Map(state.pendingDeletes);
+      for (const p of t.partitions) {
+        for (const r of p.replicas) {
+          if (isLive(state.brokers.get(r))) continue;
+          pendingDeletes.set(r, [...(pendingDeletes.get(r) ?? []), { topic: t.name, topicId: t.topicId, partition: p.partition }]);
+        }
+      }
+      return { ...state, topics, pendingDeletes };
+    }
+  }
+}
+
+/** Applies records in order. */
+export function applyRecords(state: MetadataState, records: readonly MetadataRecord[]): MetadataState {
+  let s = state;
+  for (const r of records) s = applyRecord(s, r);
+  return s;
+}
