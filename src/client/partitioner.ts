@@ -1,0 +1,163 @@
+/**
+ * The producer's partitioner, as Kafka's: an explicit partition is used as given; a keyed record
+ * goes to `toPositive(murmur2(keyBytes)) % numPartitions` (the Java DefaultPartitioner, so keyed
+ * records land on the same partitions as with Kafka's clients); a keyless record goes to the
+ * topic's current "sticky" partition, which changes only when the producer reports that a batch
+ * for it was completed (KIP-480's StickyPartitionCache), so keyless records fill whole batches.
+ * Pure and synchronous; the random source is injectable for tests.
+ */
+import { murmur2, toPositive } from './murmur2.js';
+
+export { murmur2, toPositive } from './murmur2.js';
+
+/** A record key as the producer accepts it: bytes, or a string taken as its UTF-8 bytes. */
+export type RecordKey = Uint8Array | string;
+
+const utf8 = new TextEncoder();
+
+/** The bytes the partitioner hashes for `key` (a string is UTF-8 encoded, like KafkaJS does). */
+export function keyBytes(key: RecordKey): Uint8Array {
+  return typeof key === 'string' ? utf8.encode(key) : key;
+}
+
+function checkPartitionCount(numPartitions: number): void {
+  if (!Number.isInteger(numPartitions) || numPartitions < 1) {
+    throw new RangeError(`numPartitions must be a positive integer, got ${numPartitions}`);
+  }
+}
+
+/** Kafka's partition for a keyed record: `toPositive(murmur2(key)) % numPartitions`. */
+export function partitionForKey(key: RecordKey, numPartitions: number): number {
+  checkPartitionCount(numPartitions);
+  return toPositive(murmur2(keyBytes(key))) % numPartitions;
+}
+
+export interface StickyPartitionerOptions {
+  /** A uniform number in [0, 1); Math.random by default. */
+  random?: () => number;
+}
+
+/**
+ * One sticky partition per topic for keyless records (Kafka's StickyPartitionCache).
+ * `partition` returns the topic's current choice, picking one on first use; `onNewBatch` moves
+ * the topic to another random partition, but only if `prevPartition` is still the sticky one
+ * (a stale notification from an older batch changes nothing).
+ *
+ * `available` lists the partitions that currently have a leader; when given and non-empty the
+ * choice is made among them, otherwise among all `numPartitions`.
+ */
+export class StickyPartitioner {
+  private readonly sticky = new Map<string, number>();
+  private readonly random: () => number;
+
+  constructor(options: StickyPartitionerOptions = {}) {
+    this.random = options.random ?? Math.random;
+  }
+
+  /** The partition for the next keyless record of `topic`. */
+  partition(topic: string, numPartitions: number, available?: readonly number[]): number {
+    checkPartitionCount(numPartitions);
+    const current = this.sticky.get(topic);
+    if (current !== undefined && current < numPartitions) return current;
+    return this.choose(topic, current, numPartitions, available);
+  }
+
+  /**
+   * A batch for `prevPartition` of `topic` was completed (sent or full): if that is still the
+   * sticky partition, switch to a different one (when there is more than one to choose from).
+   * Returns the topic's sticky partition after the call.
+   */
+  onNewBatch(topic: string, prevPartition: number, numPartitions: number, available?: readonly number[]): number {
+    checkPartitionCount(numPartitions);
+    const current = this.sticky.get(topic);
+    if (current === undefined || current === prevPartition || current >= numPartitions) {
+      return this.choose(topic, current, numPartitions, available);
+    }
+    return current;
+  }
+
+  /** The current sticky partition of `topic`, if one was chosen. */
+  current(topic: string): number | undefined {
+    return this.sticky.get(topic);
+  }
+
+  /** Forgets the topic's sticky partition (e.g. after the topic was deleted). */
+  forget(topic: string): void {
+    this.sticky.delete(topic);
+  }
+
+  private randomIndex(n: number): number {
+    const i = Math.floor(this.random() * n);
+    return i >= n ? n - 1 : i < 0 ? 0 : i;
+  }
+
+  private choose(topic: string, old: number | undefined, numPartitions: number, available?: readonly number[]): number {
+    const candidates = (available ?? []).filter((p) => Number.isInteger(p) && p >= 0 && p < numPartitions);
+    let next: number;
+    if (candidates.length === 0) {
+      // No partition has a leader (or none was said to): any partition, the send will wait or fail.
+      next = this.pickDifferent(numPartitions, (i) => i, old);
+    } else if (candidates.length === 1) {
+      next = candidates[0]!;
+    } else {
+      next = this.pickDifferent(candidates.length, (i) => candidates[i]!, old);
+    }
+    this.sticky.set(topic, next);
+    return next;
+  }
+
+  /** A random element (via `at`) of n choices, other than `old` when there is another one. */
+  private pickDifferent(n: number, at: (i: number) => number, old: number | undefined): number {
+    const first = at(this.randomIndex(n));
+    if (first !== old || n === 1) return first;
+    // Draw among the other n - 1 choices: uniform, and it always terminates.
+    const oldIndex = Array.from({ length: n }, (_, i) => at(i)).indexOf(old);
+    const j = this.randomIndex(n - 1);
+    return at(j >= oldIndex ? j + 1 : j);
+  }
+}
+
+/** What the partitioner needs to place one record. */
+export interface PartitionRequest {
+  topic: string;
+  numPartitions: number;
+  /** An explicit partition: used as given (it must exist). */
+  partition?: number | null;
+  /** The record key; null or absent means keyless (sticky partitioning). */
+  key?: RecordKey | null;
+  /** Partitions that currently have a leader (for keyless records). */
+  availablePartitions?: readonly number[];
+}
+
+/**
+ * Kafka's default partitioning: explicit partition, else murmur2 of the key, else the sticky
+ * partition. Throws RangeError for an explicit partition outside [0, numPartitions) (Kafka's
+ * producer rejects such a record too).
+ */
+export class DefaultPartitioner {
+  private readonly sticky: StickyPartitioner;
+
+  constructor(options: StickyPartitionerOptions = {}) {
+    this.sticky = new StickyPartitioner(options);
+  }
+
+  partition(request: PartitionRequest): number {
+    const { topic, numPartitions, partition, key, availablePartitions } = request;
+    checkPartitionCount(numPartitions);
+    if (partition !== undefined && partition !== null) {
+      if (!Number.isInteger(partition) || partition < 0 || partition >= numPartitions) {
+        throw new RangeError(
+          `Invalid partition given with record: ${partition} is not in the range [0...${numPartitions}) of topic ${topic}`,
+        );
+      }
+      return partition;
+    }
+    if (key !== undefined && key !== null) return partitionForKey(key, numPartitions);
+    return this.sticky.partition(topic, numPartitions, availablePartitions);
+  }
+
+  /** See StickyPartitioner.onNewBatch. */
+  onNewBatch(topic: string, prevPartition: number, numPartitions: number, availablePartitions?: readonly number[]): number {
+    return this.sticky.onNewBatch(topic, prevPartition, numPartitions, availablePartitions);
+  }
+}
