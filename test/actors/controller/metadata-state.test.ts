@@ -1,0 +1,243 @@
+/**
+ * The replayable metadata state: applyRecord is pure, every broker state transition is legal or
+ * refused as documented, partition changes keep their epochs and invariants, deletions owed to
+ * absent brokers are remembered until they register; and the election rules built on it.
+ */
+import { expect } from 'chai';
+import { NO_LEADER, type PartitionState } from '../../../src/protocol/cluster.js';
+import {
+  BrokerState,
+  MetadataRecordError,
+  applyRecord,
+  applyRecords,
+  checkInvariants,
+  emptyMetadata,
+  toClusterMetadata,
+  type MetadataRecord,
+  type MetadataState,
+} from '../../../actors/controller/metadata-state.js';
+import {
+  changesForControlledShutdown,
+  changesForFencedBroker,
+  changesForUnfencedBroker,
+  partitionChange,
+} from '../../../actors/controller/elections.js';
+
+const register = (brokerId: number, brokerEpoch: number, incarnationId = `i${brokerId}`): MetadataRecord => ({
+  type: 'RegisterBroker',
+  brokerId,
+  node: `n${brokerId}`,
+  rack: null,
+  incarnationId,
+  brokerEpoch,
+});
+const fence = (brokerId: number, brokerEpoch: number, to: 'Fenced' | 'ShutDown' = 'Fenced'): MetadataRecord => ({
+  type: 'FenceBroker',
+  brokerId,
+  brokerEpoch,
+  to,
+  reason: to === 'Fenced' ? 'session-expired' : 'controlled-shutdown',
+});
+const unfence = (brokerId: number, brokerEpoch: number): MetadataRecord => ({ type: 'UnfenceBroker', brokerId, brokerEpoch });
+const beginShutdown = (brokerId: number, brokerEpoch: number): MetadataRecord => ({ type: 'BeginControlledShutdown', brokerId, brokerEpoch });
+
+function partition(topic: string, p: number, replicas: number[], over: Partial<PartitionState> = {}): PartitionState {
+  return { topic, partition: p, replicas, isr: [...replicas], leader: replicas[0]!, leaderEpoch: 0, partitionEpoch: 0, ...over };
+}
+const createTopic = (name: string, partitions: PartitionState[], config: Record<string, string | number> = {}): MetadataRecord => ({
+  type: 'CreateTopic',
+  name,
+  topicId: `id-${name}`,
+  internal: false,
+  config,
+  partitions,
+});
+
+function cluster(brokers: number[]): MetadataState {
+  return applyRecords(emptyMetadata(), [{ type: 'ControllerEpoch', clusterId: 'c', controllerEpoch: 1 }, ...brokers.map((b) => register(b, 1))]);
+}
+
+function brokerState(s: MetadataState, id: number): string | undefined {
+  return s.brokers.get(id)?.state;
+}
+
+describe('actors/controller/metadata-state', () => {
+  describe('applyRecord', () => {
+    it('is pure: the input state is never changed', () => {
+      const s0 = cluster([1, 2]);
+      const s1 = applyRecord(s0, createTopic('t', [partition('t', 0, [1, 2])]));
+      const snapshot = JSON.stringify(toClusterMetadata(s1, 'x'));
+      const s2 = applyRecords(s1, [fence(2, 1), partitionChange(s1.topics.get('t')!.partitions[0]!, 1, [1])]);
+      expect(JSON.stringify(toClusterMetadata(s1, 'x'))).to.equal(snapshot);
+      expect(s0.topics.size).to.equal(0);
+      expect(brokerState(s1, 2)).to.equal(BrokerState.Unfenced);
+      expect(brokerState(s2, 2)).to.equal(BrokerState.Fenced);
+    });
+
+    it('controller epochs only grow, and a log of another cluster is refused', () => {
+      const s = cluster([]);
+      expect(applyRecord(s, { type: 'ControllerEpoch', clusterId: 'c', controllerEpoch: 2 }).controllerEpoch).to.equal(2);
+      expect(() => applyRecord(s, { type: 'ControllerEpoch', clusterId: 'c', controllerEpoch: 1 })).to.throw(MetadataRecordError, /not above 1/);
+      expect(() => applyRecord(s, { type: 'ControllerEpoch', clusterId: 'd', controllerEpoch: 2 })).to.throw(MetadataRecordError, /belongs to cluster 'c'/);
+    });
+  });
+
+  describe('broker state transitions', () => {
+    it('RegisterBroker: new -> Unfenced; Fenced or ShutDown -> Unfenced; Unfenced -> Unfenced only as a retry of the same incarnation', () => {
+      let s = cluster([1]);
+      expect(brokerState(s, 1)).to.equal(BrokerState.Unfenced);
+      s = applyRecord(s, register(1, 2)); // same incarnation: a retry
+      expect(s.brokers.get(1)!.brokerEpoch).to.equal(2);
+      expect(() => applyRecord(s, register(1, 3, 'other'))).to.throw(MetadataRecordError, /cannot go from Unfenced/);
+      expect(() => applyRecord(s, register(1, 2))).to.throw(MetadataRecordError, /epoch 2 is not above 2/);
+      expect(() => applyRecord(emptyMetadata(), register(5, 0))).to.throw(MetadataRecordError, />= 1/);
+      expect(brokerState(applyRecords(s, [fence(1, 2), register(1, 3, 'other')]), 1)).to.equal(BrokerState.Unfenced);
+      expect(brokerState(applyRecords(s, [fence(1, 2, 'ShutDown'), register(1, 3, 'other')]), 1)).to.equal(BrokerState.Unfenced);
+      const shutting = applyRecord(s, beginShutdown(1, 2));
+      expect(() => applyRecord(shutting, register(1, 3))).to.throw(MetadataRecordError, /cannot go from ShuttingDown/);
+    });
+
+    it('UnfenceBroker: only Fenced -> Unfenced, with the current epoch', () => {
+      const s = cluster([1]);
+      const fenced = applyRecord(s, fence(1, 1));
+      expect(brokerState(applyRecord(fenced, unfence(1, 1)), 1)).to.equal(BrokerState.Unfenced);
+      expect(() => applyRecord(fenced, unfence(1, 2))).to.throw(MetadataRecordError, /epoch 1, not 2/);
+      expect(() => applyRecord(s, unfence(1, 1))).to.throw(MetadataRecordError, /cannot go from Unfenced/);
+      expect(() => applyRecord(applyRecord(s, fence(1, 1, 'ShutDown')), unfence(1, 1))).to.throw(MetadataRecordError, /cannot go from ShutDown/);
+      expect(() => applyRecord(s, unfence(9, 1))).to.throw(MetadataRecordError, /not registered/);
+    });
+
+    it('BeginControlledShutdown: only Unfenced -> ShuttingDown', () => {
+      const s = cluster([1]);
+      expect(brokerState(applyRecord(s, beginShutdown(1, 1)), 1)).to.equal(BrokerState.ShuttingDown);
+      expect(() => applyRecord(applyRecord(s, fence(1, 1)), beginShutdown(1, 1))).to.throw(MetadataRecordError, /cannot go from Fenced/);
+      expect(() => applyRecord(applyRecord(s, beginShutdown(1, 1)), beginShutdown(1, 1))).to.throw(MetadataRecordError, /cannot go from ShuttingDown/);
+    });
+
+    it('FenceBroker(Fenced): Unfenced or ShuttingDown -> Fenced; FenceBroker(ShutDown): from any registered state but ShutDown', () => {
+      const s = cluster([1]);
+      expect(brokerState(applyRecord(s, fence(1, 1)), 1)).to.equal(BrokerState.Fenced);
+      expect(brokerState(applyRecords(s, [beginShutdown(1, 1), fence(1, 1)]), 1)).to.equal(BrokerState.Fenced);
+      expect(() => applyRecords(s, [fence(1, 1), fence(1, 1)])).to.throw(MetadataRecordError, /cannot go from Fenced/);
+      expect(brokerState(applyRecords(s, [fence(1, 1), fence(1, 1, 'ShutDown')]), 1)).to.equal(BrokerState.ShutDown);
+      expect(brokerState(applyRecords(s, [beginShutdown(1, 1), fence(1, 1, 'ShutDown')]), 1)).to.equal(BrokerState.ShutDown);
+      expect(() => applyRecords(s, [fence(1, 1, 'ShutDown'), fence(1, 1, 'ShutDown')])).to.throw(MetadataRecordError, /cannot go from ShutDown/);
+      expect(() => applyRecord(s, fence(1, 7))).to.throw(MetadataRecordError, /epoch 1, not 7/);
+    });
+  });
+
+  describe('topics and partitions', () => {
+    it('CreateTopic refuses an existing name and malformed partitions', () => {
+      const s = applyRecord(cluster([1, 2]), createTopic('t', [partition('t', 0, [1, 2])]));
+      expect(() => applyRecord(s, createTopic('t', [partition('t', 0, [1])]))).to.throw(MetadataRecordError, /already exists/);
+      expect(() => applyRecord(s, createTopic('u', []))).to.throw(MetadataRecordError, /no partitions/);
+      expect(() => applyRecord(s, createTopic('u', [partition('u', 1, [1])]))).to.throw(MetadataRecordError, /out of order/);
+      expect(() => applyRecord(s, createTopic('u', [partition('u', 0, [1, 1])]))).to.throw(MetadataRecordError, /bad replicas/);
+      expect(() => applyRecord(s, createTopic('u', [partition('u', 0, [1], { isr: [1, 2] })]))).to.throw(MetadataRecordError, /not a replica/);
+    });
+
+    it('CreatePartitions appends partitions after the existing ones', () => {
+      const s = applyRecord(cluster([1, 2]), createTopic('t', [partition('t', 0, [1, 2])]));
+      const grown = applyRecord(s, { type: 'CreatePartitions', topic: 't', partitions: [partition('t', 1, [2, 1])] });
+      expect(grown.topics.get('t')!.partitions.map((p) => p.partition)).to.deep.equal([0, 1]);
+      expect(() => applyRecord(s, { type: 'CreatePartitions', topic: 't', partitions: [partition('t', 2, [2])] })).to.throw(MetadataRecordError, /out of order/);
+      expect(() => applyRecord(s, { type: 'CreatePartitions', topic: 'x', partitions: [partition('x', 0, [2])] })).to.throw(MetadataRecordError, /unknown topic/);
+    });
+
+    it('PartitionChange: the partition epoch must follow, a new leader needs a higher leader epoch, leader and ISR must be replicas', () => {
+      const s = applyRecord(cluster([1, 2, 3]), createTopic('t', [partition('t', 0, [1, 2])]));
+      const p = s.topics.get('t')!.partitions[0]!;
+      const ok = applyRecord(s, partitionChange(p, 2, [2]));
+      expect(ok.topics.get('t')!.partitions[0]).to.deep.include({ leader: 2, isr: [2], leaderEpoch: 1, partitionEpoch: 1 });
+      const base = { type: 'PartitionChange' as const, topic: 't', partition: 0 };
+      expect(() => applyRecord(s, { ...base, leader: 1, isr: [1], leaderEpoch: 0, partitionEpoch: 2 })).to.throw(MetadataRecordError, /does not follow/);
+      expect(() => applyRecord(s, { ...base, leader: 2, isr: [2], leaderEpoch: 0, partitionEpoch: 1 })).to.throw(MetadataRecordError, /leader epoch above 0/);
+      expect(() => applyRecord(s, { ...base, leader: 3, isr: [3], leaderEpoch: 1, partitionEpoch: 1 })).to.throw(MetadataRecordError, /not a replica/);
+      expect(() => applyRecord(s, { ...base, leader: 1, isr: [2], leaderEpoch: 0, partitionEpoch: 1 })).to.throw(MetadataRecordError, /not in the ISR/);
+      expect(() => applyRecord(s, { ...base, leader: NO_LEADER, isr: [], leaderEpoch: 1, partitionEpoch: 1 })).to.throw(MetadataRecordError, /last ISR member/);
+      expect(() => applyRecord(s, { ...base, partition: 4, leader: 1, isr: [1], leaderEpoch: 0, partitionEpoch: 1 })).to.throw(MetadataRecordError, /unknown partition/);
+    });
+
+    it('RemoveTopic remembers deletions for replicas that are not live, until they register', () => {
+      let s = applyRecord(cluster([1, 2, 3]), createTopic('t', [partition('t', 0, [1, 2]), partition('t', 1, [2, 3])]));
+      s = applyRecords(s, [fence(2, 1), ...changesForFencedBroker(applyRecord(s, fence(2, 1)), 2, false)]);
+      expect(() => applyRecord(s, { type: 'RemoveTopic', name: 't', topicId: 'wrong' })).to.throw(MetadataRecordError, /has id/);
+      s = applyRecord(s, { type: 'RemoveTopic', name: 't', topicId: 'id-t' });
+      expect(s.topics.has('t')).to.equal(false);
+      expect(s.pendingDeletes.get(2)).to.deep.equal([
+        { topic: 't', topicId: 'id-t', partition: 0 },
+        { topic: 't', topicId: 'id-t', partition: 1 },
+      ]);
+      expect(s.pendingDeletes.has(1)).to.equal(false);
+      expect(applyRecord(s, register(2, 2, 'again')).pendingDeletes.has(2)).to.equal(false);
+      expect(() => applyRecord(s, { type: 'RemoveTopic', name: 't', topicId: 'id-t' })).to.throw(MetadataRecordError, /unknown topic/);
+    });
+  });
+
+  describe('elections', () => {
+    function withTopic(brokers: number[], partitions: PartitionState[], config: Record<string, string | number> = {}): MetadataState {
+      return applyRecord(cluster(brokers), createTopic('t', partitions, config));
+    }
+    const fenceAndElect = (s: MetadataState, id: number, unclean = false) => {
+      const fenced = applyRecord(s, fence(id, 1));
+      return applyRecords(fenced, changesForFencedBroker(fenced, id, unclean));
+    };
+    const p0 = (s: MetadataState) => s.topics.get('t')!.partitions[0]!;
+
+    it('a fenced leader hands over to the first eligible ISR member, skipping ineligible ones', () => {
+      let s = withTopic([1, 2, 3], [partition('t', 0, [1, 2, 3])]);
+      s = applyRecord(s, beginShutdown(2, 1)); // 2 is shutting down: not eligible to lead
+      s = fenceAndElect(s, 1);
+      expect(p0(s)).to.deep.include({ leader: 3, isr: [2, 3], leaderEpoch: 1, partitionEpoch: 1 });
+    });
+
+    it('a fenced follower leaves the ISR without a leader change', () => {
+      const s = fenceAndElect(withTopic([1, 2, 3], [partition('t', 0, [1, 2, 3])]), 3);
+      expect(p0(s)).to.deep.include({ leader: 1, isr: [1, 2], leaderEpoch: 0, partitionEpoch: 1 });
+      expect(checkInvariants(s)).to.deep.equal([]);
+    });
+
+    it('without an eligible ISR member the partition goes offline keeping its last member; unclean election picks a live replica', () => {
+      const start = withTopic([1, 2], [partition('t', 0, [1, 2], { isr: [1] })]);
+      const offline = fenceAndElect(start, 1);
+      expect(p0(offline)).to.deep.include({ leader: NO_LEADER, isr: [1], leaderEpoch: 1, partitionEpoch: 1 });
+      expect(checkInvariants(offline)).to.deep.equal([]);
+      expect(p0(fenceAndElect(start, 1, true))).to.deep.include({ leader: 2, isr: [2], leaderEpoch: 1 });
+      const byTopic = withTopic([1, 2], [partition('t', 0, [1, 2], { isr: [1] })], { 'unclean.leader.election.enable': 'true' });
+      expect(p0(fenceAndElect(byTopic, 1, false))).to.deep.include({ leader: 2, isr: [2] });
+      const optOut = withTopic([1, 2], [partition('t', 0, [1, 2], { isr: [1] })], { 'unclean.leader.election.enable': 'false' });
+      expect(p0(fenceAndElect(optOut, 1, true))).to.deep.include({ leader: NO_LEADER });
+    });
+
+    it('the last ISR member coming back leads again; another replica only with unclean election', () => {
+      const offline = fenceAndElect(withTopic([1, 2], [partition('t', 0, [1, 2], { isr: [1] })]), 1);
+      const fenced2 = fenceAndElect(offline, 2);
+      const back2 = applyRecord(fenced2, register(2, 2));
+      expect(changesForUnfencedBroker(back2, 2, false)).to.deep.equal([]);
+      expect(changesForUnfencedBroker(back2, 2, true)).to.deep.equal([partitionChange(p0(back2), 2, [2])]);
+      const back1 = applyRecord(offline, unfence(1, 1));
+      const elected = applyRecords(back1, changesForUnfencedBroker(back1, 1, false));
+      expect(p0(elected)).to.deep.include({ leader: 1, isr: [1], leaderEpoch: 2, partitionEpoch: 2 });
+    });
+
+    it('controlled shutdown moves what it can and reports what it cannot', () => {
+      let s = withTopic([1, 2], [partition('t', 0, [1, 2]), partition('t', 1, [1]), partition('t', 2, [2, 1])]);
+      s = applyRecord(s, beginShutdown(1, 1));
+      const { changes, remaining } = changesForControlledShutdown(s, 1);
+      s = applyRecords(s, changes);
+      expect(s.topics.get('t')!.partitions.map((p) => [p.leader, p.isr])).to.deep.equal([
+        [2, [2]],
+        [1, [1]],
+        [2, [2]],
+      ]);
+      expect(remaining).to.deep.equal([{ topic: 't', partition: 1 }]);
+      expect(checkInvariants(s)).to.deep.equal([]);
+    });
+
+    it('checkInvariants names what is wrong', () => {
+      const s = withTopic([1, 2], [partition('t', 0, [1, 2])]);
+      const broken = applyRecord(s, fence(2, 1)); // fenced but still in the ISR: elections not applied
+      expect(checkInvariants(broken)).to.deep.equal(['t-0: ISR member 2 is not live']);
+    });
+  });
+});
