@@ -57,6 +57,7 @@ import {
 import { assignReplicasRackUnaware, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
+  normalizeTopicConfig,
   validateAssignments,
   validateNoCollision,
   validatePartitionCount,
@@ -279,14 +280,14 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
 
 // ------------------------------------------------------------------ brokers
 
-function invalidBrokerId(id: number): string | null {
+function validateBrokerId(id: number): string | null {
   return Number.isSafeInteger(id) && id >= 0 ? null : `brokerId must be a non-negative integer, got ${String(id)}`;
 }
 
 async function handleBrokerRegistration(s: ControllerState, m: Extract<ControllerMsg, { type: 'BrokerRegistration' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, brokerEpoch: number, errorMessage?: string) =>
     ctx.reply<ControllerReply>(errorMessage === undefined ? { type: 'BrokerRegistrationResponse', errorCode, brokerEpoch } : { type: 'BrokerRegistrationResponse', errorCode, errorMessage, brokerEpoch });
-  const bad = invalidBrokerId(m.brokerId) ?? (m.node.length === 0 ? 'node must be non-empty' : m.incarnationId.length === 0 ? 'incarnationId must be non-empty' : null);
+  const bad = validateBrokerId(m.brokerId) ?? (m.node.length === 0 ? 'node must be non-empty' : m.incarnationId.length === 0 ? 'incarnationId must be non-empty' : null);
   if (bad) return reply(ErrorCode.INVALID_REQUEST, -1, bad);
 
   const id = m.brokerId;
@@ -427,11 +428,16 @@ async function handleControlledShutdown(s: ControllerState, m: Extract<Controlle
   reply(ErrorCode.NONE, r.remaining);
 }
 
-async function handleCheckSessions(s: ControllerState, ctx: Ctx): Promise<void> {
+function handleCheckSessions(s: ControllerState, ctx: Ctx): void | Promise<void> {
   const now = ctx.clock.now();
   const timeout = s.config.brokerSessionTimeoutMs;
   const expired = liveBrokers(s.metadata).filter((b) => now - (s.sessions.get(b.brokerId) ?? now) >= timeout);
   if (expired.length === 0) return;
+  return fenceExpired(s, ctx, expired, now);
+}
+
+/** Fences brokers whose session expired, moving their leadership and shrinking ISRs. */
+async function fenceExpired(s: ControllerState, ctx: Ctx, expired: readonly BrokerRecord[], now: number): Promise<void> {
   const batch = build(s, ctx, (x) => {
     for (const b of expired) {
       const to = b.state === BrokerState.ShuttingDown ? BrokerState.ShutDown : BrokerState.Fenced;
@@ -488,14 +494,14 @@ function planTopic(s: ControllerState, state: MetadataState, t: CreatableTopic):
     if (re) return re;
     placement = assignReplicasRackUnaware(eligible, numPartitions as number, rf as number, placementForNewTopic(eligible.length, s.random, s.fixedStartIndex));
   }
-  const config = validateTopicConfig(t.config);
-  if ('errorCode' in config) return config;
+  const configError = validateTopicConfig(t.config);
+  if (configError) return configError;
   return {
     type: 'CreateTopic',
     name: t.name,
     topicId: randomUUID(),
     internal: isInternalTopic(t.name),
-    config: config.config,
+    config: normalizeTopicConfig(t.config),
     partitions: placement.map((replicas, partition) => newPartition(t.name, partition, replicas)),
   };
 }

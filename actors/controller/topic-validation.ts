@@ -192,24 +192,29 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
   }
 }
 
-/**
- * Validates topic config overrides; returns the config to store (booleans as 'true'/'false',
- * enum values lower-cased) or the first error, naming its key.
- */
-export function validateTopicConfig(config: unknown): { config: Record<string, string | number> } | ValidationError {
-  if (config === undefined || config === null) return { config: {} };
+/** Checks topic config overrides: the first unknown key or bad value, naming its key, or null. */
+export function validateTopicConfig(config: unknown): ValidationError | null {
+  if (config === undefined || config === null) return null;
   if (typeof config !== 'object' || Array.isArray(config) || config instanceof Uint8Array) {
     return error(ErrorCode.INVALID_CONFIG, 'config must be a map of Kafka config names to values');
   }
-  const out: Record<string, string | number> = {};
   for (const [key, raw] of Object.entries(config as Record<string, unknown>)) {
     const r = validateConfigEntry(key, raw);
     if ('errorCode' in r) return r;
-    out[key] = r.value;
   }
-  return { config: out };
+  return null;
 }
 
-export function isValidationError(v: unknown): v is ValidationError {
-  return typeof v === 'object' && v !== null && 'errorCode' in v;
+/**
+ * The config to store for overrides that passed `validateTopicConfig`: booleans as
+ * 'true'/'false', enum values lower-cased, numbers and other strings as given.
+ */
+export function normalizeTopicConfig(config: unknown): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  if (typeof config !== 'object' || config === null) return out;
+  for (const [key, raw] of Object.entries(config as Record<string, unknown>)) {
+    const r = validateConfigEntry(key, raw);
+    if ('value' in r) out[key] = r.value;
+  }
+  return out;
 }

@@ -207,6 +207,36 @@ describe('actors/controller/metadata-log', () => {
       expect(await h.metadata()).to.deep.include({ controllerEpoch: 1, topics: [], brokers: [] });
     });
 
+    it('answers KAFKA_STORAGE_ERROR and changes nothing when the log cannot be written; fencing retries on the next check', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2], args: { metadataDir: dir } });
+      await h.createTopics([{ name: 'x', assignments: [[2, 1]] }]);
+      await h.settle();
+      h.clearInboxes();
+      const realAppend = MetadataLog.prototype.append;
+      MetadataLog.prototype.append = async () => {
+        throw new MetadataLogError('append to the metadata log failed: EIO: simulated');
+      };
+      try {
+        const r = await h.createTopics([{ name: 'y', numPartitions: 1, replicationFactor: 1 }]);
+        expect(r.topics[0]).to.deep.include({ name: 'y', errorCode: ErrorCode.KAFKA_STORAGE_ERROR, topicId: null });
+        expect(r.topics[0]!.errorMessage).to.match(/EIO: simulated/);
+        const reg = await h.register(3);
+        expect(reg).to.deep.include({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, brokerEpoch: -1 });
+        await h.advanceKeeping([1], 10_000); // broker 2 is due to be fenced, but it cannot be recorded
+        expect((await h.metadata()).brokers.map((b) => b.fenced)).to.deep.equal([false, false]);
+      } finally {
+        MetadataLog.prototype.append = realAppend;
+      }
+      await h.advance(1_000);
+      const md = await h.metadata();
+      expect(md.topics.map((t) => t.name)).to.deep.equal(['x']);
+      expect(md.brokers.map((b) => [b.brokerId, b.fenced])).to.deep.equal([
+        [1, false],
+        [2, true],
+      ]);
+      expect(await h.partition('x', 0)).to.deep.include({ leader: 1, isr: [1] });
+    });
+
     it('stops rather than serve a metadata log that belongs to another cluster', async () => {
       h = await ControllerHarness.start({ brokers: [1], args: { metadataDir: dir } });
       await h.controllerNode.stopActor(h.controllerRef);

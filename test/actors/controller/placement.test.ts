@@ -12,6 +12,7 @@ import {
 } from '../../../actors/controller/placement.js';
 import {
   TOPIC_CONFIG_KEYS,
+  normalizeTopicConfig,
   validateAssignments,
   validateNoCollision,
   validateTopicConfig,
@@ -103,9 +104,14 @@ describe('actors/controller/topic-validation', () => {
 
   it('config: the storage keys plus four topic keys; unknown keys and bad values name the key', () => {
     expect(TOPIC_CONFIG_KEYS).to.include.members([...LOG_CONFIG_KEYS, 'min.insync.replicas', 'unclean.leader.election.enable', 'cleanup.policy', 'compression.type']);
-    expect(validateTopicConfig(undefined)).to.deep.equal({ config: {} });
-    expect(validateTopicConfig({ 'cleanup.policy': 'Compact', 'compression.type': 'producer', 'unclean.leader.election.enable': true })).to.deep.equal({
-      config: { 'cleanup.policy': 'compact', 'compression.type': 'producer', 'unclean.leader.election.enable': 'true' },
+    expect(validateTopicConfig(undefined)).to.equal(null);
+    const good = { 'cleanup.policy': 'Compact', 'compression.type': 'producer', 'unclean.leader.election.enable': true, 'retention.ms': 5 };
+    expect(validateTopicConfig(good)).to.equal(null);
+    expect(normalizeTopicConfig(good)).to.deep.equal({
+      'cleanup.policy': 'compact',
+      'compression.type': 'producer',
+      'unclean.leader.election.enable': 'true',
+      'retention.ms': 5,
     });
     const bad: [unknown, RegExp][] = [
       [{ nope: 1 }, /^nope: unknown topic config name/],
