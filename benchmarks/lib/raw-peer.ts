@@ -1,0 +1,41 @@
+/**
+ * A worker-thread program for raw baselines (lib/raw.ts), started with `RpcWorker.start`.
+ * Commands: `portSink {port}` serves a counting sink on a MessagePort; `portSender {name, port}`
+ * keeps a port to send on; `runPort {name, mode, spec}` runs a load over it and returns the
+ * RunResult measured in this thread; `tcpListen` starts a raw TCP sink and returns its port;
+ * `close` releases everything so the thread can be terminated cleanly.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { runLoad, type LoadSpec } from './load.js';
+import { RawPortTarget, listenRawTcpSink, servePortSink, type PortMode } from './raw.js';
+import { serveRpc } from './threads.js';
+
+const ports: MessagePort[] = [];
+const senders = new Map<string, RawPortTarget>();
+const closers: (() => Promise<void>)[] = [];
+
+serveRpc({
+  portSink: (args: { port: MessagePort }) => {
+    ports.push(args.port);
+    servePortSink(args.port);
+  },
+  portSender: (args: { name: string; port: MessagePort }) => {
+    ports.push(args.port);
+    senders.set(args.name, new RawPortTarget(args.port));
+  },
+  runPort: (args: { name: string; mode: PortMode; spec: LoadSpec }) => {
+    const t = senders.get(args.name);
+    if (!t) throw new Error(`no sender port named ${args.name}`);
+    t.mode = args.mode;
+    return runLoad(t, args.spec);
+  },
+  tcpListen: async () => {
+    const s = await listenRawTcpSink();
+    closers.push(s.close);
+    return { port: s.port };
+  },
+  close: async () => {
+    for (const p of ports) p.close();
+    await Promise.all(closers.map((c) => c()));
+  },
+});
