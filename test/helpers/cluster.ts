@@ -1,0 +1,146 @@
+/**
+ * Real clusters for integration tests: a controller node and N broker nodes, either all in
+ * this thread (in-process transport, strict serialisation) or each in its own worker thread.
+ * Brokers can be crashed and restarted on the same log dir. A client node drives them with
+ * the thin helpers in cluster-client.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ActorSystem } from '../../src/runtime/actor-system.js';
+import { InProcNetwork } from '../../src/transport/inproc.js';
+import { WorkerHub, type WorkerNode } from '../../src/transport/worker.js';
+import { startClusterNode, type ClusterNodeConfig } from '../fixtures/cluster-node.js';
+import { ClusterClient } from './cluster-client.js';
+
+export type ClusterTransport = 'inproc' | 'worker';
+
+export interface TestClusterOptions {
+  brokers: number;
+  transport?: ClusterTransport;
+  brokerConfig?: Record<string, unknown>;
+  controllerConfig?: Record<string, unknown>;
+  placementSeed?: number;
+}
+
+const FIXTURE = new URL('../fixtures/cluster-node.ts', import.meta.url);
+
+interface BrokerHandle {
+  id: number;
+  node: string;
+  running: boolean;
+  system?: ActorSystem;
+  worker?: WorkerNode;
+}
+
+export class TestCluster {
+  readonly client: ClusterClient;
+  private readonly brokers = new Map<number, BrokerHandle>();
+  private controllerSystem?: ActorSystem;
+  private controllerWorker?: WorkerNode;
+
+  private constructor(
+    readonly opts: Required<Omit<TestClusterOptions, 'placementSeed'>> & { placementSeed: number },
+    readonly dir: string,
+    readonly clientSystem: ActorSystem,
+    private readonly net: InProcNetwork | null,
+    private readonly hub: WorkerHub | null,
+  ) {
+    this.client = new ClusterClient(clientSystem, 'controller');
+  }
+
+  static async start(options: TestClusterOptions): Promise<TestCluster> {
+    const opts = {
+      transport: 'inproc' as ClusterTransport,
+      brokerConfig: {},
+      controllerConfig: {},
+      placementSeed: 0,
+      ...options,
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cluster-'));
+    const client = new ActorSystem({ nodeId: 'client', strictSerialization: true });
+    let net: InProcNetwork | null = null;
+    let hub: WorkerHub | null = null;
+    if (opts.transport === 'inproc') {
+      net = new InProcNetwork({ strictSerialization: true });
+      net.join(client);
+    } else {
+      hub = new WorkerHub(client);
+    }
+    const c = new TestCluster(opts, dir, client, net, hub);
+    await c.startController();
+    for (let id = 1; id <= opts.brokers; id++) await c.startBroker(id);
+    await c.client.waitForBrokers(opts.brokers);
+    return c;
+  }
+
+  private nodeConfig(extra: Partial<ClusterNodeConfig>): ClusterNodeConfig {
+    return { clusterId: 'test-cluster', controllerNode: 'controller', ...extra };
+  }
+
+  private async startController(): Promise<void> {
+    const cfg = this.nodeConfig({
+      controller: { metadataDir: path.join(this.dir, 'controller'), config: this.opts.controllerConfig, placementSeed: this.opts.placementSeed },
+    });
+    if (this.net) {
+      const sys = new ActorSystem({ nodeId: 'controller', strictSerialization: true });
+      this.net.join(sys);
+      startClusterNode(sys, cfg);
+      this.controllerSystem = sys;
+    } else {
+      this.controllerWorker = await this.hub!.spawn({ nodeId: 'controller', setup: FIXTURE, config: cfg });
+    }
+  }
+
+  logDir(id: number): string {
+    return path.join(this.dir, `broker-${id}`);
+  }
+
+  /** Starts (or restarts) broker `id` on its own node, on the same log dir as before. */
+  async startBroker(id: number): Promise<void> {
+    const node = `b${id}`;
+    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig } });
+    const h: BrokerHandle = { id, node, running: true };
+    if (this.net) {
+      const sys = new ActorSystem({ nodeId: node, strictSerialization: true });
+      this.net.join(sys);
+      startClusterNode(sys, cfg);
+      h.system = sys;
+    } else {
+      h.worker = await this.hub!.spawn({ nodeId: node, setup: FIXTURE, config: cfg });
+    }
+    this.brokers.set(id, h);
+  }
+
+  /** Crashes broker `id`: its node disappears from the network at once, without a controlled shutdown. */
+  async killBroker(id: number): Promise<void> {
+    const h = this.brokers.get(id);
+    if (!h || !h.running) return;
+    h.running = false;
+    if (h.system) {
+      this.net!.leave(h.system);
+      await h.system.stop();
+    } else {
+      await h.worker!.kill();
+    }
+  }
+
+  /** The client node's actor system. */
+  system(): ActorSystem {
+    return this.clientSystem;
+  }
+
+  brokerIds(): number[] {
+    return [...this.brokers.keys()];
+  }
+
+  async stop(): Promise<void> {
+    await this.clientSystem.stop();
+    for (const h of this.brokers.values()) {
+      if (h.system && h.running) await h.system.stop();
+    }
+    await this.controllerSystem?.stop();
+    void this.controllerWorker;
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
