@@ -25,7 +25,7 @@ export type ReplicaMsg =
       currentLeaderEpoch: number;
       /** Follower fetches: the epoch of the follower's last batch, to detect divergence. */
       lastFetchedEpoch: number;
-      /** Register the broker to be told (PartitionAdvanced) when data or HW moves after this read. */
+      /** Register the broker to be told once (PartitionAdvanced) when data or HW next moves after this read. */
       watch: boolean;
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }

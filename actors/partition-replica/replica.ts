@@ -419,7 +419,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         return;
       }
       const records = (res as { records: Buffer }).records;
-      if (m.watch && records.length === 0) s.watched = true;
+      // the broker may still wait for more (fetch.min.bytes): tell it about the next change
+      if (m.watch) s.watched = true;
       ctx.reply(readResult(s, ErrorCode.NONE, records));
     },
 
