@@ -17,6 +17,13 @@ export interface BrokerConfig {
   requestTimeoutMs: number;
   logRetentionCheckIntervalMs: number;
   logFlushSchedulerIntervalMs: number;
+  offsetsTopicNumPartitions: number;
+  offsetsTopicReplicationFactor: number;
+  offsetsTopicSegmentBytes: number;
+  offsetsRetentionMinutes: number;
+  groupInitialRebalanceDelayMs: number;
+  groupMinSessionTimeoutMs: number;
+  groupMaxSessionTimeoutMs: number;
   log: LogConfig;
 }
 
@@ -34,6 +41,13 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'request.timeout.ms': { prop: 'requestTimeoutMs', min: 0, def: 30_000 },
   'log.retention.check.interval.ms': { prop: 'logRetentionCheckIntervalMs', min: 1, def: 300_000 },
   'log.flush.scheduler.interval.ms': { prop: 'logFlushSchedulerIntervalMs', min: 1, def: 1_000 },
+  'offsets.topic.num.partitions': { prop: 'offsetsTopicNumPartitions', min: 1, def: 50 },
+  'offsets.topic.replication.factor': { prop: 'offsetsTopicReplicationFactor', min: 1, def: 3 },
+  'offsets.topic.segment.bytes': { prop: 'offsetsTopicSegmentBytes', min: 1024, def: 100 * 1024 * 1024 },
+  'offsets.retention.minutes': { prop: 'offsetsRetentionMinutes', min: 1, def: 7 * 24 * 60 },
+  'group.initial.rebalance.delay.ms': { prop: 'groupInitialRebalanceDelayMs', min: 0, def: 3_000 },
+  'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
+  'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */

@@ -1,0 +1,190 @@
+/**
+ * Messages the group coordinator accepts, and its replies (Kafka's group APIs). Clients find the
+ * coordinator of a group with FindCoordinator (answered by any broker) and then talk to the
+ * coordinator actor at coordinatorPath(brokerId). Every reply carries `errorCode`.
+ */
+
+/** The internal topic holding committed offsets and group metadata. */
+export const OFFSETS_TOPIC = '__consumer_offsets';
+export const DEFAULT_OFFSETS_TOPIC_PARTITIONS = 50;
+
+/** The coordinator actor of broker `brokerId` (a child of the broker). */
+export function coordinatorPath(brokerId: number): string {
+  return `/broker-${brokerId}/group-coordinator`;
+}
+
+/** Java's String.hashCode over UTF-16 code units, as Kafka uses for the group's partition. */
+export function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Kafka's Utils.abs(groupId.hashCode) % offsets.topic.num.partitions. */
+export function offsetsPartitionFor(groupId: string, numPartitions: number): number {
+  const h = javaStringHash(groupId);
+  const abs = h === -2147483648 ? 0 : Math.abs(h);
+  return abs % numPartitions;
+}
+
+export interface JoinGroupProtocol {
+  name: string;
+  metadata: Uint8Array;
+}
+
+export interface OffsetCommitPartition {
+  partition: number;
+  offset: number;
+  /** Leader epoch of the last consumed record, or -1. */
+  leaderEpoch?: number;
+  metadata?: string | null;
+}
+
+export type CoordinatorMsg =
+  | {
+      type: 'JoinGroup';
+      groupId: string;
+      sessionTimeoutMs: number;
+      rebalanceTimeoutMs: number;
+      /** '' for a new member. */
+      memberId: string;
+      groupInstanceId?: string | null;
+      protocolType: string;
+      protocols: JoinGroupProtocol[];
+      clientId?: string;
+      clientHost?: string;
+      /** Kafka's JoinGroup v4+: a new member first gets MEMBER_ID_REQUIRED with its id, then rejoins. */
+      requireKnownMemberId?: boolean;
+      reason?: string | null;
+    }
+  | {
+      type: 'SyncGroup';
+      groupId: string;
+      generationId: number;
+      memberId: string;
+      groupInstanceId?: string | null;
+      protocolType?: string | null;
+      protocolName?: string | null;
+      /** Only the leader sends assignments. */
+      assignments: { memberId: string; assignment: Uint8Array }[];
+    }
+  | { type: 'Heartbeat'; groupId: string; generationId: number; memberId: string; groupInstanceId?: string | null }
+  | { type: 'LeaveGroup'; groupId: string; members: { memberId: string; groupInstanceId?: string | null; reason?: string | null }[] }
+  | {
+      type: 'OffsetCommit';
+      groupId: string;
+      /** -1 with memberId '' for a commit outside group management (standalone consumer, admin). */
+      generationId: number;
+      memberId: string;
+      groupInstanceId?: string | null;
+      topics: { name: string; partitions: OffsetCommitPartition[] }[];
+    }
+  /** topics null: every committed offset of the group. */
+  | { type: 'OffsetFetch'; groupId: string; topics: { name: string; partitions: number[] }[] | null; requireStable?: boolean }
+  | { type: 'ListGroups'; statesFilter?: string[] }
+  | { type: 'DescribeGroups'; groups: string[] }
+  | { type: 'DeleteGroups'; groups: string[] }
+  /** Admin: remove committed offsets of an empty group (or one not subscribed to the topic). */
+  | { type: 'OffsetDelete'; groupId: string; topics: { name: string; partitions: number[] }[] }
+  /** From the local broker: this broker now leads / no longer leads an offsets partition. */
+  | { type: 'BecomeCoordinator'; partition: number; leaderEpoch: number }
+  | { type: 'ResignCoordinator'; partition: number; leaderEpoch: number };
+
+export interface JoinGroupResponse {
+  type: 'JoinGroupResponse';
+  errorCode: number;
+  errorMessage?: string;
+  generationId: number;
+  protocolType: string | null;
+  protocolName: string | null;
+  leader: string;
+  memberId: string;
+  /** Filled for the leader only: every member's subscription metadata. */
+  members: { memberId: string; groupInstanceId: string | null; metadata: Uint8Array }[];
+}
+
+export interface SyncGroupResponse {
+  type: 'SyncGroupResponse';
+  errorCode: number;
+  errorMessage?: string;
+  protocolType: string | null;
+  protocolName: string | null;
+  assignment: Uint8Array;
+}
+
+export interface SimpleResponse {
+  type: 'HeartbeatResponse' | 'LeaveGroupResponse';
+  errorCode: number;
+  errorMessage?: string;
+}
+
+export interface OffsetCommitResponse {
+  type: 'OffsetCommitResponse';
+  /** Set when the whole request failed (e.g. NOT_COORDINATOR); per partition codes otherwise. */
+  errorCode: number;
+  topics: { name: string; partitions: { partition: number; errorCode: number }[] }[];
+}
+
+export interface OffsetFetchResponse {
+  type: 'OffsetFetchResponse';
+  errorCode: number;
+  /** offset -1 when nothing is committed for that partition. */
+  topics: { name: string; partitions: { partition: number; offset: number; leaderEpoch: number; metadata: string | null; errorCode: number }[] }[];
+}
+
+export interface GroupListing {
+  groupId: string;
+  protocolType: string;
+  state: string;
+}
+
+export interface ListGroupsResponse {
+  type: 'ListGroupsResponse';
+  errorCode: number;
+  groups: GroupListing[];
+}
+
+export interface DescribedGroup {
+  groupId: string;
+  errorCode: number;
+  state: string;
+  protocolType: string;
+  protocolName: string;
+  generationId: number;
+  leader: string;
+  members: {
+    memberId: string;
+    groupInstanceId: string | null;
+    clientId: string;
+    clientHost: string;
+    metadata: Uint8Array;
+    assignment: Uint8Array;
+  }[];
+}
+
+export interface DescribeGroupsResponse {
+  type: 'DescribeGroupsResponse';
+  errorCode: number;
+  groups: DescribedGroup[];
+}
+
+export interface DeleteGroupsResponse {
+  type: 'DeleteGroupsResponse';
+  errorCode: number;
+  groups: { groupId: string; errorCode: number }[];
+}
+
+export interface OffsetDeleteResponse {
+  type: 'OffsetDeleteResponse';
+  errorCode: number;
+  topics: { name: string; partitions: { partition: number; errorCode: number }[] }[];
+}
+
+/** FindCoordinator goes to any broker (actors/broker/messages.ts); this is its answer. */
+export interface FindCoordinatorResponse {
+  type: 'FindCoordinatorResponse';
+  errorCode: number;
+  errorMessage?: string;
+  brokerId: number;
+  node: string;
+}
