@@ -41,8 +41,6 @@ export type BrokerMsg =
       maxBytes: number;
       partitions: FetchPartition[];
     }
-  /** Which broker coordinates this group (key = group id). Any broker answers. */
-  | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
   /** From a local partition replica: it has new data or a new high watermark. */
   | { type: 'PartitionAdvanced'; topic: string; partition: number }
   /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
@@ -54,8 +52,7 @@ export type BrokerMsg =
   | { type: 'Heartbeat' }
   | { type: 'HeartbeatResult'; errorCode: number; isFenced: boolean; brokerEpoch: number }
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
-  | { type: 'FetchExpired'; fetchId: number }
-  | { type: 'OffsetsTopicRequested'; errorCode: number };
+  | { type: 'FetchExpired'; fetchId: number };
 
 export interface FetchResponse {
   type: 'FetchResponse';
