@@ -201,15 +201,16 @@ export interface MemberSummary {
   assignment: Uint8Array;
 }
 
-/** DescribeGroups' view of a group, as Kafka's GroupSummary. */
+/** DescribeGroups' view of a group, as Kafka's GroupSummary (shaped like messages.ts' DescribedGroup). */
 export interface GroupSummary {
   groupId: string;
   state: GroupState;
   protocolType: string;
   /** The chosen protocol when Stable, otherwise ''. */
-  protocol: string;
+  protocolName: string;
   generationId: number;
-  leaderId: string | null;
+  /** The leader's member id, '' when there is none. */
+  leader: string;
   members: MemberSummary[];
 }
 
@@ -624,9 +625,9 @@ export class GroupMetadata {
       groupId: this.groupId,
       state: this.currentState,
       protocolType: this.protocolType ?? '',
-      protocol,
+      protocolName: protocol,
       generationId: this.generationId,
-      leaderId: this.leaderId,
+      leader: this.leaderId ?? '',
       members: this.allMembers().map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.groupInstanceId,

@@ -493,16 +493,16 @@ describe('actors/group-coordinator/group-state', () => {
       const assignment = encodeAssignment({ partitions: [{ topic: 't', partitions: [0, 1] }] });
       g.setAssignments(new Map([['a', assignment]]));
       const during = g.summary();
-      expect([during.state, during.protocol, during.protocolType]).to.deep.equal([GroupState.CompletingRebalance, '', 'consumer']);
+      expect([during.state, during.protocolName, during.protocolType]).to.deep.equal([GroupState.CompletingRebalance, '', 'consumer']);
       expect(during.members[0]!.assignment.length).to.equal(0);
       expect(during.members[0]!.metadata.length).to.equal(0);
       g.transitionTo(GroupState.Stable);
       const s = g.summary();
-      expect(s).to.deep.include({ groupId: 'g', state: GroupState.Stable, protocolType: 'consumer', protocol: 'range', generationId: 1, leaderId: 'a' });
+      expect(s).to.deep.include({ groupId: 'g', state: GroupState.Stable, protocolType: 'consumer', protocolName: 'range', generationId: 1, leader: 'a' });
       expect(s.members).to.deep.equal([
         { memberId: 'a', groupInstanceId: null, clientId: 'client', clientHost: '/127.0.0.1', metadata: sub('t'), assignment },
       ]);
-      expect(new GroupMetadata('new').summary()).to.deep.include({ state: GroupState.Empty, protocolType: '', protocol: '', members: [] });
+      expect(new GroupMetadata('new').summary()).to.deep.include({ state: GroupState.Empty, protocolType: '', protocolName: '', leader: '', members: [] });
     });
 
     it('walks a whole lifecycle: join, sync, a member leaves, rebalance, everyone leaves, dead', () => {
