@@ -12,6 +12,7 @@ import { InProcNetwork } from '../../src/transport/inproc.js';
 import { WorkerHub, type WorkerNode } from '../../src/transport/worker.js';
 import { startClusterNode, type ClusterNodeConfig } from '../fixtures/cluster-node.js';
 import { ClusterClient } from './cluster-client.js';
+import { SamsaClient } from '../../src/client/samsa.js';
 
 export type ClusterTransport = 'inproc' | 'worker';
 
@@ -123,6 +124,16 @@ export class TestCluster {
     } else {
       await h.worker!.kill();
     }
+  }
+
+  /** Bootstrap brokers for clients (every broker of the cluster). */
+  bootstrap(): { brokerId: number; node: string }[] {
+    return [...this.brokers.values()].map((h) => ({ brokerId: h.id, node: h.node }));
+  }
+
+  /** A client object on the client node, like `new Kafka(...)`. */
+  samsa(clientId = 'test-client'): SamsaClient {
+    return new SamsaClient({ clientId, system: this.clientSystem, brokers: this.bootstrap() });
   }
 
   /** The client node's actor system. */

@@ -1,0 +1,58 @@
+/**
+ * Messages the producer actor accepts, and its replies. Record keys, values and header values
+ * are bytes; the promise API (src/client/producer.ts) converts strings.
+ */
+import type { Failure } from '../../src/runtime/types.js';
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { ProduceResponse } from '../partition-replica/messages.js';
+
+export interface ProducerRecord {
+  key?: Uint8Array | null;
+  value: Uint8Array | null;
+  headers?: { key: string; value: Uint8Array | null }[];
+  partition?: number | null;
+  timestamp?: number;
+}
+
+export interface TopicRecords {
+  topic: string;
+  messages: ProducerRecord[];
+}
+
+export interface RecordMetadata {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage?: string;
+  /** Offset of the first of this send's records in the partition (-1 with acks 0). */
+  baseOffset: number;
+  logAppendTime: number;
+}
+
+export type ProducerMsg =
+  | { type: 'Send'; topics: TopicRecords[] }
+  | { type: 'Flush' }
+  | { type: 'Close' }
+  | { type: 'DescribeProducer' }
+  // internal
+  | { type: 'Drain' }
+  | { type: 'ProduceDone'; batchId: number; response: ProduceResponse | Failure }
+  | { type: 'MetadataResult'; metadata: ClusterMetadata | null; errorCode: number }
+  | { type: 'BlockTimeout' };
+
+export interface SendResult {
+  type: 'SendResult';
+  /** NONE when every record was acknowledged; else the first error (details per partition). */
+  errorCode: number;
+  errorMessage?: string;
+  results: RecordMetadata[];
+}
+
+export interface ProducerDescription {
+  type: 'ProducerDescription';
+  bufferUsed: number;
+  queuedBatches: number;
+  inFlightBatches: number;
+  blockedSends: number;
+  metadataAgeMs: number;
+}

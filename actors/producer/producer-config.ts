@@ -1,0 +1,89 @@
+/**
+ * Producer configuration with Kafka's names and defaults. Unknown keys and bad values are
+ * rejected with a message naming the key.
+ */
+import type { CompressionName } from '../../src/protocol/compression.js';
+
+export interface ProducerConfig {
+  clientId: string;
+  acks: 0 | 1 | -1;
+  batchSize: number;
+  lingerMs: number;
+  bufferMemory: number;
+  compressionType: 'none' | 'gzip';
+  requestTimeoutMs: number;
+  retries: number;
+  retryBackoffMs: number;
+  deliveryTimeoutMs: number;
+  maxInFlight: number;
+  maxBlockMs: number;
+  maxRequestSize: number;
+  metadataMaxAgeMs: number;
+}
+
+export class ProducerConfigError extends Error {
+  override name = 'ProducerConfigError';
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+  }
+}
+
+type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string'; min?: number; def: unknown };
+
+const SPECS: Record<string, Spec> = {
+  'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-producer' },
+  acks: { prop: 'acks', kind: 'acks', def: -1 },
+  'batch.size': { prop: 'batchSize', kind: 'int', min: 0, def: 16_384 },
+  'linger.ms': { prop: 'lingerMs', kind: 'int', min: 0, def: 0 },
+  'buffer.memory': { prop: 'bufferMemory', kind: 'int', min: 1, def: 32 * 1024 * 1024 },
+  'compression.type': { prop: 'compressionType', kind: 'compression', def: 'none' },
+  'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
+  retries: { prop: 'retries', kind: 'int', min: 0, def: 2_147_483_647 },
+  'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
+  'delivery.timeout.ms': { prop: 'deliveryTimeoutMs', kind: 'int', min: 1, def: 120_000 },
+  'max.in.flight.requests.per.connection': { prop: 'maxInFlight', kind: 'int', min: 1, def: 5 },
+  'max.block.ms': { prop: 'maxBlockMs', kind: 'int', min: 0, def: 60_000 },
+  'max.request.size': { prop: 'maxRequestSize', kind: 'int', min: 1, def: 1_048_576 },
+  'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
+};
+
+export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
+
+export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {}): ProducerConfig {
+  const out: Record<string, unknown> = {};
+  for (const s of Object.values(SPECS)) out[s.prop] = s.def;
+  for (const [key, raw] of Object.entries(input)) {
+    const spec = SPECS[key];
+    if (!spec) throw new ProducerConfigError(key, `unknown producer config key (known: ${PRODUCER_CONFIG_KEYS.join(', ')})`);
+    if (raw === undefined) continue;
+    switch (spec.kind) {
+      case 'string':
+        if (typeof raw !== 'string' || raw.length === 0) throw new ProducerConfigError(key, 'must be a non-empty string');
+        out[spec.prop] = raw;
+        break;
+      case 'acks': {
+        const v = raw === 'all' ? -1 : typeof raw === 'string' ? Number(raw) : raw;
+        if (v !== 0 && v !== 1 && v !== -1) throw new ProducerConfigError(key, `must be 0, 1, -1 or "all", got ${JSON.stringify(raw)}`);
+        out[spec.prop] = v;
+        break;
+      }
+      case 'compression':
+        if (raw !== 'none' && raw !== 'gzip') {
+          throw new ProducerConfigError(key, `${JSON.stringify(raw)} is not supported: use none or gzip (snappy, lz4 and zstd are not built in)`);
+        }
+        out[spec.prop] = raw as CompressionName;
+        break;
+      case 'int': {
+        const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+        if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ProducerConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
+        if (spec.min !== undefined && v < spec.min) throw new ProducerConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
+        out[spec.prop] = v;
+        break;
+      }
+    }
+  }
+  return out as unknown as ProducerConfig;
+}

@@ -1,0 +1,532 @@
+/**
+ * The producer: partitions records, accumulates them per partition into RecordBatch v2 bytes
+ * (built once, here), sends batches to partition leaders, retries what can be retried, and
+ * answers each Send once all of its records are acknowledged.
+ *
+ * Owned state: the metadata cache; per partition an open batch, ready batches and the batches in
+ * flight (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
+ * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters.
+ * Handles: Send, Flush, Close, DescribeProducer, and internal Drain, ProduceDone,
+ * MetadataResult, BlockTimeout.
+ * Emits: Produce to partition replicas (ask, or tell for acks 0); Metadata to brokers;
+ * SendResult, Flushed.
+ */
+import { DefaultPartitioner } from '../../src/client/partitioner.js';
+import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
+import { ErrorCode, errorName, isRetriable } from '../../src/protocol/errors.js';
+import { encodeRecordBatch, type RecordInput } from '../../src/protocol/record-batch.js';
+import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { MetadataResponse } from '../broker/messages.js';
+import type { ProduceResponse, ReplicaMsg } from '../partition-replica/messages.js';
+import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
+import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
+
+export interface ProducerArgs {
+  bootstrap: BootstrapBroker[];
+  /** Kafka's producer config names (acks, batch.size, linger.ms, buffer.memory, ...). */
+  config?: Record<string, unknown>;
+  /** For tests: a deterministic source for the sticky partitioner. */
+  random?: () => number;
+}
+
+/** One Send being answered: how many records are still out, and what came back. */
+interface SendTracker {
+  token: ReplyToken | undefined;
+  remaining: number;
+  bytes: number;
+  results: Map<string, RecordMetadata>;
+  firstError: { errorCode: number; message: string } | null;
+}
+
+interface PendingRecord {
+  record: RecordInput;
+  send: SendTracker;
+  size: number;
+}
+
+interface ProducerBatch {
+  id: number;
+  topic: string;
+  partition: number;
+  records: PendingRecord[];
+  bytes: number;
+  createdAt: number;
+  deadline: number;
+  attempts: number;
+  retryAt: number;
+  encoded: Buffer | null;
+}
+
+interface PartitionQueue {
+  topic: string;
+  partition: number;
+  open: ProducerBatch | null;
+  ready: ProducerBatch[];
+  inFlight: number;
+}
+
+interface BlockedSend {
+  topics: TopicRecords[];
+  token: ReplyToken | undefined;
+  bytes: number;
+  deadline: number;
+}
+
+export interface ProducerState {
+  config: ProducerConfig;
+  metadata: MetadataCache;
+  metadataInFlight: boolean;
+  awaitingMetadata: BlockedSend[];
+  partitioner: DefaultPartitioner;
+  queues: Map<string, PartitionQueue>;
+  inFlight: Map<number, ProducerBatch>;
+  bufferUsed: number;
+  blocked: BlockedSend[];
+  flushWaiters: ReplyToken[];
+  flushing: boolean;
+  closing: boolean;
+  nextBatchId: number;
+}
+
+const RECORD_OVERHEAD = 22;
+const BATCH_OVERHEAD = 61;
+const DRAIN_TIMER = 'drain';
+const BLOCK_TIMER = 'block';
+const METADATA_TIMER = 'metadata';
+const METADATA_RETRY_TIMER = 'metadata-retry';
+const STALE_METADATA = new Set<number>([
+  ErrorCode.NOT_LEADER_OR_FOLLOWER,
+  ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+  ErrorCode.FENCED_LEADER_EPOCH,
+  ErrorCode.UNKNOWN_LEADER_EPOCH,
+  ErrorCode.NETWORK_EXCEPTION,
+]);
+
+function recordSize(r: ProducerRecord): number {
+  let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+  for (const h of r.headers ?? []) n += 6 + Buffer.byteLength(h.key) + (h.value?.length ?? 0);
+  return n;
+}
+
+function sendBytes(topics: TopicRecords[]): number {
+  let n = 0;
+  for (const t of topics) for (const m of t.messages) n += recordSize(m);
+  return n;
+}
+
+/** Checks a Send before anything is queued: returns an error message or null. */
+function validateSend(s: ProducerState, topics: TopicRecords[]): string | null {
+  if (!Array.isArray(topics) || topics.length === 0) return 'a send needs at least one topic with messages';
+  for (const t of topics) {
+    if (typeof t.topic !== 'string' || t.topic.length === 0) return 'every send names a topic';
+    if (!Array.isArray(t.messages) || t.messages.length === 0) return `no messages for topic ${t.topic}`;
+    for (const m of t.messages) {
+      if (m.value !== null && !(m.value instanceof Uint8Array)) return `a message value for ${t.topic} is neither bytes nor null`;
+      if (m.key !== undefined && m.key !== null && !(m.key instanceof Uint8Array)) return `a message key for ${t.topic} is neither bytes nor null`;
+      if (recordSize(m) + BATCH_OVERHEAD > s.config.maxRequestSize) {
+        return `a record of ${recordSize(m)} bytes exceeds max.request.size ${s.config.maxRequestSize}`;
+      }
+    }
+  }
+  return null;
+}
+
+function queueFor(s: ProducerState, topic: string, partition: number): PartitionQueue {
+  const k = `${topic}\u0000${partition}`;
+  let q = s.queues.get(k);
+  if (!q) s.queues.set(k, (q = { topic, partition, open: null, ready: [], inFlight: 0 }));
+  return q;
+}
+
+function newBatch(s: ProducerState, topic: string, partition: number, now: number): ProducerBatch {
+  return {
+    id: s.nextBatchId++,
+    topic,
+    partition,
+    records: [],
+    bytes: BATCH_OVERHEAD,
+    createdAt: now,
+    deadline: now + s.config.deliveryTimeoutMs,
+    attempts: 0,
+    retryAt: 0,
+    encoded: null,
+  };
+}
+
+function closeOpenBatch(s: ProducerState, q: PartitionQueue): void {
+  if (!q.open) return;
+  q.ready.push(q.open);
+  q.open = null;
+  s.partitioner.onNewBatch(q.topic, q.partition, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
+}
+
+/** Places every record of an admitted Send into its partition's batches. */
+function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSend): void {
+  const now = ctx.clock.now();
+  const tracker: SendTracker = { token: send.token, remaining: 0, bytes: send.bytes, results: new Map(), firstError: null };
+  s.bufferUsed += send.bytes;
+  // validate every explicit partition first: a Send is admitted whole or not at all
+  for (const t of send.topics) {
+    const count = s.metadata.partitionCount(t.topic);
+    for (const m of t.messages) {
+      const p = m.partition;
+      if (p !== undefined && p !== null && (!Number.isInteger(p) || p < 0 || p >= count)) {
+        s.bufferUsed -= send.bytes;
+        reply(ctx, tracker.token, {
+          type: 'SendResult',
+          errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+          errorMessage: `Invalid partition given with record: ${p} is not in the range [0...${count}) of topic ${t.topic}`,
+          results: [],
+        });
+        return;
+      }
+    }
+  }
+  for (const t of send.topics) tracker.remaining += t.messages.length;
+  // place record by record: a batch that fills up moves the sticky partition for the next ones
+  for (const t of send.topics) {
+    const count = s.metadata.partitionCount(t.topic);
+    for (const m of t.messages) {
+      const partition = s.partitioner.partition({
+        topic: t.topic,
+        numPartitions: count,
+        partition: m.partition ?? null,
+        key: m.key ?? null,
+        availablePartitions: s.metadata.availablePartitions(t.topic),
+      });
+      const record: RecordInput = { key: m.key ?? null, value: m.value, timestamp: m.timestamp ?? now };
+      if (m.headers) record.headers = m.headers;
+      const rec: PendingRecord = { record, send: tracker, size: recordSize(m) };
+      const q = queueFor(s, t.topic, partition);
+      if (q.open && q.open.records.length > 0 && q.open.bytes + rec.size > s.config.batchSize) closeOpenBatch(s, q);
+      if (!q.open) q.open = newBatch(s, q.topic, q.partition, now);
+      q.open.records.push(rec);
+      q.open.bytes += rec.size;
+      if (q.open.bytes >= s.config.batchSize) closeOpenBatch(s, q);
+    }
+  }
+}
+
+function reply(ctx: BaseContext<ProducerMsg>, token: ReplyToken | undefined, r: SendResult): void {
+  if (token) ctx.replyTo(token, r);
+}
+
+function settleRecord(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: ProducerBatch, index: number, errorCode: number, message: string, baseOffset: number, logAppendTime: number): void {
+  const rec = batch.records[index]!;
+  const t = rec.send;
+  const k = `${batch.topic}\u0000${batch.partition}`;
+  if (!t.results.has(k)) {
+    const md: RecordMetadata = {
+      topic: batch.topic,
+      partition: batch.partition,
+      errorCode,
+      baseOffset: errorCode === ErrorCode.NONE && baseOffset >= 0 ? baseOffset + index : -1,
+      logAppendTime,
+    };
+    if (errorCode !== ErrorCode.NONE) md.errorMessage = message;
+    t.results.set(k, md);
+  } else if (errorCode !== ErrorCode.NONE) {
+    const md = t.results.get(k)!;
+    md.errorCode = errorCode;
+    md.errorMessage = message;
+  }
+  if (errorCode !== ErrorCode.NONE && !t.firstError) t.firstError = { errorCode, message };
+  t.remaining--;
+  if (t.remaining === 0) {
+    s.bufferUsed -= t.bytes;
+    const r: SendResult = { type: 'SendResult', errorCode: t.firstError?.errorCode ?? ErrorCode.NONE, results: [...t.results.values()] };
+    if (t.firstError) r.errorMessage = t.firstError.message;
+    reply(ctx, t.token, r);
+  }
+}
+
+function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: ProducerBatch, errorCode: number, message: string, baseOffset = -1, logAppendTime = -1): void {
+  for (let i = 0; i < b.records.length; i++) settleRecord(s, ctx, b, i, errorCode, message, baseOffset, logAppendTime);
+}
+
+function pendingRecords(s: ProducerState): boolean {
+  if (s.inFlight.size > 0 || s.blocked.length > 0 || s.awaitingMetadata.length > 0) return true;
+  for (const q of s.queues.values()) if (q.open || q.ready.length > 0) return true;
+  return false;
+}
+
+function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  if (s.metadataInFlight) return;
+  s.metadataInFlight = true;
+  void ctx.ask<MetadataResponse>(s.metadata.nextBroker(), { type: 'Metadata' }, { timeoutMs: s.config.requestTimeoutMs }).then((r) => {
+    if (isFailure(r)) ctx.send(ctx.self, { type: 'MetadataResult', metadata: null, errorCode: r.errorCode });
+    else ctx.send(ctx.self, { type: 'MetadataResult', metadata: r.metadata, errorCode: r.errorCode });
+  });
+}
+
+function sendBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, q: PartitionQueue, b: ProducerBatch): boolean {
+  const leader = s.metadata.leaderOf(b.topic, b.partition);
+  if (!leader) {
+    refreshMetadata(s, ctx);
+    return false;
+  }
+  if (!b.encoded) {
+    b.encoded = encodeRecordBatch({ records: b.records.map((r) => r.record), compression: s.config.compressionType });
+  }
+  b.attempts++;
+  const ref = s.metadata.replicaRef<ReplicaMsg>(leader, b.topic, b.partition);
+  if (s.config.acks === 0) {
+    ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, records: b.encoded });
+    completeBatch(s, ctx, b, ErrorCode.NONE, '');
+    return true;
+  }
+  q.inFlight++;
+  s.inFlight.set(b.id, b);
+  const id = b.id;
+  void ctx
+    .ask<ProduceResponse>(ref, { type: 'Produce', acks: s.config.acks, timeoutMs: s.config.requestTimeoutMs, records: b.encoded }, { timeoutMs: s.config.requestTimeoutMs + 5_000 })
+    .then((response) => ctx.send(ctx.self, { type: 'ProduceDone', batchId: id, response }));
+  return true;
+}
+
+/** Sends what can be sent; arranges a wake-up for lingering or backing-off batches. */
+function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  const now = ctx.clock.now();
+  let wakeAt = Infinity;
+  for (const q of s.queues.values()) {
+    // expire what waited past delivery.timeout.ms
+    for (let i = q.ready.length - 1; i >= 0; i--) {
+      const b = q.ready[i]!;
+      if (b.deadline <= now) {
+        q.ready.splice(i, 1);
+        completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`);
+      }
+    }
+    if (q.open && q.ready.length === 0 && q.inFlight < s.config.maxInFlight) {
+      const lingerDue = q.open.createdAt + s.config.lingerMs;
+      if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q);
+      else wakeAt = Math.min(wakeAt, lingerDue);
+    }
+    while (q.ready.length > 0 && q.inFlight < s.config.maxInFlight) {
+      const b = q.ready[0]!;
+      if (b.retryAt > now) {
+        wakeAt = Math.min(wakeAt, b.retryAt);
+        break;
+      }
+      if (!sendBatch(s, ctx, q, b)) {
+        b.retryAt = now + s.config.retryBackoffMs;
+        wakeAt = Math.min(wakeAt, b.retryAt);
+        break;
+      }
+      q.ready.shift();
+    }
+    if (q.ready.length > 0 && q.inFlight < s.config.maxInFlight) wakeAt = Math.min(wakeAt, q.ready[0]!.retryAt, q.ready[0]!.deadline);
+  }
+  if (wakeAt < Infinity) ctx.timers.startSingle(DRAIN_TIMER, Math.max(0, wakeAt - now), { type: 'Drain' });
+  else ctx.timers.cancel(DRAIN_TIMER);
+  maybeFinishFlush(s, ctx);
+}
+
+function maybeFinishFlush(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  if (!s.flushing || pendingRecords(s)) return;
+  s.flushing = false;
+  for (const t of s.flushWaiters.splice(0)) ctx.replyTo(t, { type: 'Flushed', errorCode: ErrorCode.NONE });
+}
+
+/** Admits blocked Sends in order while buffer.memory has room. */
+function admitBlocked(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  while (s.blocked.length > 0 && s.bufferUsed + s.blocked[0]!.bytes <= s.config.bufferMemory) admit(s, ctx, s.blocked.shift()!);
+  scheduleBlockTimer(s, ctx);
+}
+
+function scheduleBlockTimer(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  const waiting = [...s.blocked, ...s.awaitingMetadata];
+  if (waiting.length === 0) {
+    ctx.timers.cancel(BLOCK_TIMER);
+    return;
+  }
+  const next = Math.min(...waiting.map((b) => b.deadline));
+  ctx.timers.startSingle(BLOCK_TIMER, Math.max(0, next - ctx.clock.now()), { type: 'BlockTimeout' });
+}
+
+/** A Send whose topics are all known: admit it now or block it on buffer.memory. */
+function routeSend(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSend): void {
+  if (send.bytes > s.config.bufferMemory) {
+    reply(ctx, send.token, {
+      type: 'SendResult',
+      errorCode: ErrorCode.RECORD_LIST_TOO_LARGE,
+      errorMessage: `the send needs ${send.bytes} bytes, more than buffer.memory ${s.config.bufferMemory}`,
+      results: [],
+    });
+    return;
+  }
+  if (s.blocked.length > 0 || s.bufferUsed + send.bytes > s.config.bufferMemory) {
+    s.blocked.push(send);
+    scheduleBlockTimer(s, ctx);
+    return;
+  }
+  admit(s, ctx, send);
+}
+
+export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
+  kind: 'producer',
+  supervision: 'stop',
+
+  init(ctx, args) {
+    const s: ProducerState = {
+      config: parseProducerConfig(args.config ?? {}),
+      metadata: new MetadataCache(args.bootstrap),
+      metadataInFlight: false,
+      awaitingMetadata: [],
+      partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
+      queues: new Map(),
+      inFlight: new Map(),
+      bufferUsed: 0,
+      blocked: [],
+      flushWaiters: [],
+      flushing: false,
+      closing: false,
+      nextBatchId: 1,
+    };
+    refreshMetadata(s, ctx);
+    if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
+    return s;
+  },
+
+  schema: { Send: { topics: 'array' } },
+
+  handlers: {
+    Send(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (s.closing) {
+        reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.NETWORK_EXCEPTION, errorMessage: 'the producer is closing', results: [] });
+        return;
+      }
+      const invalid = validateSend(s, m.topics);
+      if (invalid) {
+        reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid, results: [] });
+        return;
+      }
+      const send: BlockedSend = { topics: m.topics, token, bytes: sendBytes(m.topics), deadline: ctx.clock.now() + s.config.maxBlockMs };
+      if (m.topics.some((t) => !s.metadata.hasTopic(t.topic))) {
+        s.awaitingMetadata.push(send);
+        refreshMetadata(s, ctx);
+        scheduleBlockTimer(s, ctx);
+        return;
+      }
+      routeSend(s, ctx, send);
+      drain(s, ctx);
+    },
+
+    Flush(s, _m, ctx) {
+      const token = ctx.deferReply();
+      if (token) s.flushWaiters.push(token);
+      s.flushing = true;
+      drain(s, ctx);
+    },
+
+    Close(s, _m, ctx) {
+      const token = ctx.deferReply();
+      if (token) s.flushWaiters.push(token);
+      s.closing = true;
+      s.flushing = true;
+      drain(s, ctx);
+    },
+
+    Drain(s, _m, ctx) {
+      if (s.awaitingMetadata.length > 0 || ctx.clock.now() - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
+      drain(s, ctx);
+    },
+
+    ProduceDone(s, m, ctx) {
+      const b = s.inFlight.get(m.batchId);
+      if (!b) return;
+      s.inFlight.delete(m.batchId);
+      const q = queueFor(s, b.topic, b.partition);
+      q.inFlight--;
+      const r = m.response;
+      let code: number;
+      let message: string;
+      if (isFailure(r)) {
+        // the leader's replica actor is gone: stale metadata
+        code = r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode;
+        message = r.message;
+      } else {
+        code = r.errorCode;
+        message = r.errorMessage ?? errorName(code);
+      }
+      const now = ctx.clock.now();
+      if (code === ErrorCode.NONE && !isFailure(r)) {
+        completeBatch(s, ctx, b, ErrorCode.NONE, '', r.baseOffset, r.logAppendTime);
+      } else if (isRetriable(code) && b.attempts <= s.config.retries && now < b.deadline) {
+        ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
+        b.retryAt = now + s.config.retryBackoffMs;
+        q.ready.unshift(b);
+        if (STALE_METADATA.has(code)) refreshMetadata(s, ctx);
+      } else {
+        completeBatch(s, ctx, b, code, message);
+      }
+      admitBlocked(s, ctx);
+      drain(s, ctx);
+    },
+
+    MetadataResult(s, m, ctx) {
+      s.metadataInFlight = false;
+      if (m.metadata && m.errorCode === ErrorCode.NONE) s.metadata.update(m.metadata, ctx.clock.now());
+      const waiting = s.awaitingMetadata.splice(0);
+      const now = ctx.clock.now();
+      for (const send of waiting) {
+        const missing = send.topics.filter((t) => !s.metadata.hasTopic(t.topic)).map((t) => t.topic);
+        if (missing.length === 0) routeSend(s, ctx, send);
+        else if (now >= send.deadline) {
+          reply(ctx, send.token, {
+            type: 'SendResult',
+            errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            errorMessage: `topic(s) ${missing.join(', ')} not present in metadata after max.block.ms ${s.config.maxBlockMs}`,
+            results: [],
+          });
+        } else s.awaitingMetadata.push(send);
+      }
+      // topics still unknown: ask again after retry.backoff.ms (Drain refreshes while Sends wait)
+      if (s.awaitingMetadata.length > 0) ctx.timers.startSingle(METADATA_RETRY_TIMER, s.config.retryBackoffMs, { type: 'Drain' });
+      scheduleBlockTimer(s, ctx);
+      drain(s, ctx);
+    },
+
+    BlockTimeout(s, _m, ctx) {
+      const now = ctx.clock.now();
+      for (const [list, errorCode, why] of [
+        [s.blocked, ErrorCode.REQUEST_TIMED_OUT, (_b: BlockedSend) => `buffer.memory ${s.config.bufferMemory} stayed full for max.block.ms ${s.config.maxBlockMs}`],
+        [
+          s.awaitingMetadata,
+          ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+          (b: BlockedSend) =>
+            `topic(s) ${b.topics
+              .filter((t) => !s.metadata.hasTopic(t.topic))
+              .map((t) => t.topic)
+              .join(', ')} not present in metadata after max.block.ms ${s.config.maxBlockMs}`,
+        ],
+      ] as const) {
+        for (let i = list.length - 1; i >= 0; i--) {
+          const b = list[i]!;
+          if (b.deadline > now) continue;
+          list.splice(i, 1);
+          reply(ctx, b.token, { type: 'SendResult', errorCode, errorMessage: why(b), results: [] });
+        }
+      }
+      scheduleBlockTimer(s, ctx);
+      maybeFinishFlush(s, ctx);
+    },
+
+    DescribeProducer(s, _m, ctx) {
+      let queued = 0;
+      for (const q of s.queues.values()) queued += q.ready.length + (q.open ? 1 : 0);
+      ctx.reply({
+        type: 'ProducerDescription',
+        bufferUsed: s.bufferUsed,
+        queuedBatches: queued,
+        inFlightBatches: s.inFlight.size,
+        blockedSends: s.blocked.length,
+        metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
+      } satisfies ProducerDescription);
+    },
+  },
+});

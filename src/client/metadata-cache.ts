@@ -1,0 +1,89 @@
+/**
+ * A client's view of cluster metadata: leaders, partition counts, broker nodes and the
+ * controller, refreshed from any broker's Metadata answer.
+ */
+import { CONTROLLER_PATH, brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../protocol/cluster.js';
+import type { ActorRef } from '../runtime/types.js';
+
+export interface BootstrapBroker {
+  brokerId: number;
+  node: string;
+}
+
+export interface LeaderInfo {
+  brokerId: number;
+  node: string;
+  leaderEpoch: number;
+}
+
+export class MetadataCache {
+  private md: ClusterMetadata | null = null;
+  private readonly topics = new Map<string, PartitionState[]>();
+  private readonly nodes = new Map<number, string>();
+  private rotation = 0;
+  updatedAt = -Infinity;
+
+  constructor(private readonly bootstrap: readonly BootstrapBroker[]) {
+    if (bootstrap.length === 0) throw new Error('at least one bootstrap broker is required');
+    for (const b of bootstrap) this.nodes.set(b.brokerId, b.node);
+  }
+
+  update(md: ClusterMetadata, now: number): void {
+    this.md = md;
+    this.updatedAt = now;
+    this.topics.clear();
+    for (const t of md.topics) this.topics.set(t.name, [...t.partitions].sort((a, b) => a.partition - b.partition));
+    for (const b of md.brokers) this.nodes.set(b.brokerId, b.node);
+  }
+
+  get metadata(): ClusterMetadata | null {
+    return this.md;
+  }
+
+  hasTopic(topic: string): boolean {
+    return this.topics.has(topic);
+  }
+
+  partitionCount(topic: string): number {
+    return this.topics.get(topic)?.length ?? 0;
+  }
+
+  partitions(topic: string): PartitionState[] {
+    return this.topics.get(topic) ?? [];
+  }
+
+  /** Partitions of `topic` that have a leader now. */
+  availablePartitions(topic: string): number[] {
+    return this.partitions(topic)
+      .filter((p) => p.leader >= 0)
+      .map((p) => p.partition);
+  }
+
+  leaderOf(topic: string, partition: number): LeaderInfo | null {
+    const p = this.topics.get(topic)?.[partition];
+    if (!p || p.leader < 0) return null;
+    const node = this.nodes.get(p.leader);
+    return node ? { brokerId: p.leader, node, leaderEpoch: p.leaderEpoch } : null;
+  }
+
+  replicaRef<M extends { type: string }>(leader: LeaderInfo, topic: string, partition: number): ActorRef<M> {
+    return { node: leader.node, path: replicaPath(leader.brokerId, topic, partition) };
+  }
+
+  brokerRef<M extends { type: string }>(brokerId: number): ActorRef<M> | null {
+    const node = this.nodes.get(brokerId);
+    return node ? { node, path: brokerPath(brokerId) } : null;
+  }
+
+  /** A broker to ask for metadata: live brokers from the last answer, else bootstrap ones, in turn. */
+  nextBroker<M extends { type: string }>(): ActorRef<M> {
+    const live = this.md?.brokers.filter((b) => !b.fenced) ?? [];
+    const pool = live.length > 0 ? live.map((b) => ({ brokerId: b.brokerId, node: b.node })) : this.bootstrap;
+    const b = pool[this.rotation++ % pool.length]!;
+    return { node: b.node, path: brokerPath(b.brokerId) };
+  }
+
+  controllerRef<M extends { type: string }>(): ActorRef<M> | null {
+    return this.md ? { node: this.md.controllerNode, path: CONTROLLER_PATH } : null;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The producer's promise API: a thin layer over the producer actor (actors/producer). Options
+ * use Kafka's names (acks, batch.size, linger.ms, buffer.memory, compression.type, ...).
+ *
+ *   const producer = samsa.producer({ acks: 'all', 'linger.ms': 5 });
+ *   await producer.connect();
+ *   await producer.send({ topic: 'orders', messages: [{ key: 'k', value: 'v' }] });
+ */
+import { nanoid } from 'nanoid';
+import type { ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from '../../actors/producer/messages.js';
+import { producer as producerActor } from '../../actors/producer/producer.js';
+import { parseProducerConfig } from '../../actors/producer/producer-config.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { ActorRef } from '../runtime/types.js';
+import { isFailure } from '../runtime/types.js';
+import { SamsaError } from './errors.js';
+import { toBytesOrNull, toHeaderList, type Message } from './records.js';
+import type { SamsaClient } from './samsa.js';
+
+export interface ProducerRecordBatch {
+  topic: string;
+  messages: Message[];
+}
+
+function toRecord(m: Message): ProducerRecord {
+  const r: ProducerRecord = { value: toBytesOrNull(m.value), key: toBytesOrNull(m.key) };
+  const headers = toHeaderList(m.headers);
+  if (headers) r.headers = headers;
+  if (m.partition !== undefined) r.partition = m.partition;
+  if (m.timestamp !== undefined) r.timestamp = Number(m.timestamp);
+  return r;
+}
+
+export class Producer {
+  private ref: ActorRef<ProducerMsg> | null = null;
+  private readonly askTimeoutMs: number;
+
+  constructor(
+    private readonly client: SamsaClient,
+    private readonly config: Record<string, unknown> = {},
+  ) {
+    const c = parseProducerConfig(config);
+    this.askTimeoutMs = c.deliveryTimeoutMs + c.maxBlockMs + 10_000;
+  }
+
+  get actor(): ActorRef<ProducerMsg> | null {
+    return this.ref;
+  }
+
+  async connect(): Promise<void> {
+    if (this.ref) return;
+    this.ref = this.client.system.spawn(producerActor, {
+      name: `producer-${nanoid(8)}`,
+      args: { bootstrap: this.client.brokers, config: { 'client.id': this.client.clientId, ...this.config } },
+    });
+  }
+
+  /** Sends records to one topic; resolves with the partition and base offset of each partition's records. */
+  send(batch: ProducerRecordBatch): Promise<RecordMetadata[]> {
+    return this.sendBatch({ topicMessages: [batch] });
+  }
+
+  async sendBatch(req: { topicMessages: ProducerRecordBatch[] }): Promise<RecordMetadata[]> {
+    const ref = this.requireConnected();
+    const topics: TopicRecords[] = req.topicMessages.map((t) => ({ topic: t.topic, messages: t.messages.map(toRecord) }));
+    const r = await this.client.system.ask<SendResult>(ref, { type: 'Send', topics }, { timeoutMs: this.askTimeoutMs });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+    return r.results;
+  }
+
+  /** Resolves when everything sent so far is acknowledged (or failed). */
+  async flush(): Promise<void> {
+    const r = await this.client.system.ask(this.requireConnected(), { type: 'Flush' }, { timeoutMs: this.askTimeoutMs });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+  }
+
+  /** Flushes, then stops the producer actor. */
+  async disconnect(): Promise<void> {
+    if (!this.ref) return;
+    const ref = this.ref;
+    this.ref = null;
+    await this.client.system.ask(ref, { type: 'Close' }, { timeoutMs: this.askTimeoutMs });
+    await this.client.system.stopActor(ref);
+  }
+
+  private requireConnected(): ActorRef<ProducerMsg> {
+    if (!this.ref) throw new SamsaError(ErrorCode.NETWORK_EXCEPTION, 'the producer is not connected: call connect() first');
+    return this.ref;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The producer client against a real in-process cluster: partitioning, acks, batching,
+ * compression, errors, back-pressure at buffer.memory, and retries through a leader failover.
+ */
+import { expect } from 'chai';
+import { partitionForKey } from '../../src/client/partitioner.js';
+import { SamsaError } from '../../src/client/errors.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { checkFor } from '../helpers/check-for.js';
+import { TestCluster } from '../helpers/cluster.js';
+
+const FAST = {
+  brokerConfig: { 'broker.heartbeat.interval.ms': 200, 'replica.lag.time.max.ms': 1_500, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 100 },
+  controllerConfig: { 'broker.session.timeout.ms': 1_500 },
+};
+
+async function rejection(p: Promise<unknown>): Promise<SamsaError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as SamsaError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('client/producer', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+
+  before(async () => {
+    c = await TestCluster.start({ brokers: 3, ...FAST });
+    await c.client.createTopic('keyed', 6, 3);
+    await c.client.createTopic('plain', 3, 2);
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('puts keyed records on Kafka\'s partitions (murmur2) and reports their offsets', async () => {
+    const producer = c.samsa().producer();
+    await producer.connect();
+    const keys = Array.from({ length: 30 }, (_, i) => `user-${i}`);
+    const res = await producer.send({ topic: 'keyed', messages: keys.map((k) => ({ key: k, value: `v-${k}` })) });
+    expect(res.every((r) => r.errorCode === 0 && r.baseOffset >= 0)).to.equal(true);
+    for (let p = 0; p < 6; p++) {
+      const recs = await c.client.readAll('keyed', p);
+      for (const r of recs) expect(partitionForKey(String(r.key), 6)).to.equal(p);
+    }
+    const total = (await Promise.all([0, 1, 2, 3, 4, 5].map((p) => c.client.readAll('keyed', p)))).flat();
+    expect(total.map((r) => String(r.key)).sort()).to.deep.equal([...keys].sort());
+    await producer.disconnect();
+  });
+
+  it('honours an explicit partition, headers and timestamps; rejects a partition that does not exist', async () => {
+    const producer = c.samsa().producer({ acks: 1 });
+    await producer.connect();
+    const [r] = await producer.send({ topic: 'plain', messages: [{ partition: 2, value: 'hello', headers: { h: 'x', multi: ['1', '2'] }, timestamp: 12345 }] });
+    expect(r).to.deep.include({ topic: 'plain', partition: 2, errorCode: 0 });
+    // acks=1: the high watermark follows once the follower has fetched
+    const recs = await checkFor(async () => {
+      const got = await c.client.readAll('plain', 2, r!.baseOffset);
+      return got.length > 0 ? got : null;
+    });
+    expect(recs[0]!.timestamp).to.equal(12345);
+    expect(recs[0]!.headers.map((h) => [h.key, String(h.value)])).to.deep.equal([['h', 'x'], ['multi', '1'], ['multi', '2']]);
+    const err = await rejection(producer.send({ topic: 'plain', messages: [{ partition: 7, value: 'x' }] }));
+    expect(err.message).to.match(/Invalid partition given with record: 7/);
+    await producer.disconnect();
+  });
+
+  it('sends keyless records stickily: one partition per batch', async () => {
+    const producer = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0 });
+    await producer.connect();
+    const res = await producer.send({ topic: 'plain', messages: Array.from({ length: 40 }, (_, i) => ({ value: `sticky-${i}` })) });
+    expect(new Set(res.map((r) => r.partition)).size).to.be.greaterThan(1);
+    await producer.disconnect();
+  });
+
+  it('supports acks 0, 1 and all', async () => {
+    for (const acks of [0, 1, 'all'] as const) {
+      const producer = c.samsa().producer({ acks });
+      await producer.connect();
+      const res = await producer.send({ topic: 'plain', messages: [{ partition: 0, value: `acks-${acks}` }] });
+      expect(res[0]!.errorCode).to.equal(0);
+      if (acks === 0) expect(res[0]!.baseOffset).to.equal(-1);
+      else expect(res[0]!.baseOffset).to.be.at.least(0);
+      await producer.disconnect();
+    }
+    await checkFor(async () => (await c.client.readAll('plain', 0)).map((r) => String(r.value)).includes('acks-0'));
+  });
+
+  it('compresses whole batches with gzip', async () => {
+    const producer = c.samsa().producer({ 'compression.type': 'gzip' });
+    await producer.connect();
+    const values = Array.from({ length: 50 }, (_, i) => `compressible ${'z'.repeat(100)} ${i}`);
+    const res = await producer.send({ topic: 'plain', messages: values.map((v) => ({ partition: 1, value: v })) });
+    const recs = await c.client.readAll('plain', 1, res[0]!.baseOffset);
+    expect(recs.slice(0, 50).map((r) => String(r.value))).to.deep.equal(values);
+    await producer.disconnect();
+  });
+
+  it('rejects bad config keys and values by name', () => {
+    expect(() => c.samsa().producer({ 'linger.msec': 5 })).to.throw(/linger\.msec: unknown producer config key/);
+    expect(() => c.samsa().producer({ acks: 2 })).to.throw(/acks: must be 0, 1, -1 or "all"/);
+    expect(() => c.samsa().producer({ 'compression.type': 'lz4' })).to.throw(/compression.type: "lz4" is not supported/);
+  });
+
+  it('fails a send to an unknown topic after max.block.ms', async () => {
+    const producer = c.samsa().producer({ 'max.block.ms': 300 });
+    await producer.connect();
+    const err = await rejection(producer.send({ topic: 'no-such-topic', messages: [{ value: 'x' }] }));
+    expect(err.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    expect(err.message).to.match(/not present in metadata after max.block.ms 300/);
+    await producer.disconnect();
+  });
+
+  it('blocks sends when buffer.memory is full and fails them after max.block.ms', async () => {
+    await c.client.createTopic('stuck', 1, 1);
+    const p = (await c.client.partition('stuck', 0))!;
+    // a producer that knows the leader, then loses it: batches wait for a leader and hold memory
+    const producer = c.samsa().producer({ 'buffer.memory': 4096, 'max.block.ms': 400, 'delivery.timeout.ms': 3_000, 'retry.backoff.ms': 50 });
+    await producer.connect();
+    await producer.send({ topic: 'stuck', messages: [{ value: 'warm-up' }] });
+    await c.killBroker(p.leader);
+    const first = producer.send({ topic: 'stuck', messages: [{ value: 'x'.repeat(3000) }] });
+    const t0 = Date.now();
+    const blocked = await rejection(producer.send({ topic: 'stuck', messages: [{ value: 'y'.repeat(3000) }] }));
+    expect(blocked.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
+    expect(blocked.message).to.match(/buffer.memory 4096 stayed full for max.block.ms 400/);
+    expect(Date.now() - t0).to.be.at.least(350);
+    const expired = await rejection(first);
+    expect(expired.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
+    await producer.disconnect();
+    await c.startBroker(p.leader);
+    await c.client.waitForBrokers(3);
+  });
+
+  it('retries through a leader failover: every acknowledged record is there, in order per partition', async () => {
+    await c.client.createTopic('failover', 1, 3, { 'min.insync.replicas': 2 });
+    const producer = c.samsa().producer({ acks: 'all', 'max.in.flight.requests.per.connection': 1, 'retry.backoff.ms': 50 });
+    await producer.connect();
+    const acked: string[] = [];
+    const leader = (await c.client.partition('failover', 0))!.leader;
+    for (let i = 0; i < 60; i++) {
+      if (i === 20) await c.killBroker(leader);
+      const v = `m-${i}`;
+      await producer.send({ topic: 'failover', messages: [{ partition: 0, value: v }] });
+      acked.push(v);
+    }
+    const got = (await c.client.readAll('failover', 0)).map((r) => String(r.value));
+    expect(got).to.deep.equal(acked);
+    await producer.disconnect();
+    await c.startBroker(leader);
+    await c.client.waitForBrokers(3);
+  });
+});
