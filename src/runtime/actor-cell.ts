@@ -24,13 +24,15 @@ import { makeFailure } from './pending-asks.js';
 import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
 import { sameRef } from './types.js';
 
-/** Runtime-internal mailbox items; they never come from a transport. */
+/** Runtime-internal items of nact's mailbox; they never come from a transport. */
 export interface InternalMessage {
-  readonly $internal: 'init';
+  readonly $internal: 'init' | 'drain';
 }
 
 const UNINIT: unique symbol = Symbol('uninitialised');
 const DEFAULT_MAILBOX_LIMIT = 1_000_000;
+/** Messages handled in one nact turn before yielding to the event loop. */
+const MAX_BATCH = 256;
 const DEFAULT_MAX_RESTARTS = 10;
 const DEFAULT_RESTART_WINDOW_MS = 60_000;
 
@@ -42,14 +44,31 @@ interface NactCrashContext {
   stop: symbol;
 }
 
-interface NactStopContext {
-  mailbox?: { message: unknown }[];
-}
-
 let nactNameSeq = 0;
 
-function isInternal(item: unknown): item is InternalMessage {
-  return typeof item === 'object' && item !== null && '$internal' in item;
+/** A FIFO with O(1) shift: an array and a head index, compacted as it drains. */
+class Mailbox<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
@@ -177,12 +196,17 @@ export class ActorCell {
   nactRef: unknown;
 
   private status: Status = 'running';
-  private queued = 0;
+  /** The actor's state; owned here (not by nact) so a crash mid-turn keeps earlier messages' effects. */
+  private state: unknown = UNINIT;
+  private readonly mailbox = new Mailbox<Envelope>();
+  /** A drain turn is queued in nact's mailbox. */
+  private scheduled = false;
   private inFlight: Promise<unknown> | null = null;
   private current: MessageContext<Message> | null = null;
+  private currentEnv: Envelope | null = null;
   private stopRequested = false;
   private stopPromise?: Promise<void>;
-  private afterStopResolve?: (v: { state: unknown; mailbox: unknown[] }) => void;
+  private afterStopResolve?: () => void;
   private readonly restarts: number[] = [];
   private readonly baseContext: CellContext<Message>;
   private readonly mailboxLimit: number;
@@ -201,15 +225,21 @@ export class ActorCell {
     this.mailboxLimit = def.mailboxLimit ?? DEFAULT_MAILBOX_LIMIT;
   }
 
+  /**
+   * nact runs the actor's turns (one at a time, each in its own macrotask, with nact's crash
+   * handling); a turn drains up to MAX_BATCH messages from this cell's mailbox. Paying nact's
+   * per-item scheduling once per batch instead of once per message is what lets an actor keep
+   * up with a transport that delivers thousands of messages per read.
+   */
   start(): void {
     this.nactRef = nact.spawn(
       this.system.nactRoot as never,
-      ((state: unknown, item: unknown) => this.handle(state, item)) as never,
+      ((_state: unknown, item: unknown) => this.onTurn(item)) as never,
       `a${++nactNameSeq}`,
       {
-        initialStateFunc: () => UNINIT,
+        initialState: null,
         onCrash: ((msg: unknown, err: unknown, ctx: NactCrashContext) => this.onCrash(msg, err, ctx)) as never,
-        afterStop: ((state: unknown, ctx: NactStopContext) => this.onNactStopped(state, ctx)) as never,
+        afterStop: (() => this.afterStopResolve?.()) as never,
       } as never,
     );
     this.system.dispatchInternal(this, { $internal: 'init' });
@@ -218,58 +248,107 @@ export class ActorCell {
   /** Queues an envelope. Returns null when accepted, or why not. */
   enqueue(env: Envelope): FailureReason | null {
     if (this.status !== 'running') return 'actor-stopped';
-    if (this.queued >= this.mailboxLimit) return 'overflow';
-    this.queued++;
-    nact.dispatch(this.nactRef as never, env);
+    if (this.mailbox.length >= this.mailboxLimit) return 'overflow';
+    this.mailbox.push(env);
+    this.schedule();
     return null;
   }
 
   /** Messages waiting in the mailbox. */
   get mailboxSize(): number {
-    return this.queued;
+    return this.mailbox.length;
   }
 
   /** Resolves once the handler running now (if any) has settled. */
   settled(): Promise<unknown> {
-    return this.inFlight ? this.inFlight.then(
-      () => undefined,
-      () => undefined,
-    ) : Promise.resolve();
+    return this.inFlight
+      ? this.inFlight.then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
   }
 
-  // nact calls this for every mailbox item, one at a time.
-  private handle(state: unknown, item: unknown): unknown {
-    if (isInternal(item)) {
-      if (state !== UNINIT || this.status !== 'running') return state;
+  private schedule(): void {
+    if (this.scheduled || this.status === 'stopped') return;
+    this.scheduled = true;
+    this.system.dispatchInternal(this, { $internal: 'drain' });
+  }
+
+  // nact calls this for each item of its mailbox (init kicks and drain turns), one at a time.
+  private onTurn(item: unknown): unknown {
+    const kind = (item as InternalMessage).$internal;
+    if (kind === 'init') {
+      if (this.state !== UNINIT || this.status !== 'running') return null;
       return this.initState();
     }
-    this.queued--;
-    const env = item as Envelope;
-    if (this.status !== 'running') {
-      this.system.deadLetter(env, 'actor-stopped', `actor ${this.ref.path} is stopping`);
-      return state;
-    }
-    if (state === UNINIT) {
-      const p = Promise.resolve(this.initState()).then((s) => this.runHandler(s, env));
-      return this.track(p);
-    }
-    return this.runHandler(state, env);
+    this.scheduled = false;
+    return this.drain();
   }
 
+  /** Builds the state; returns a promise when init is async. */
   private initState(): unknown {
     const s = this.def.init(this.baseContext, this.args);
-    return isThenable(s) ? this.track(Promise.resolve(s)) : s;
+    if (!isThenable(s)) {
+      this.state = s;
+      return null;
+    }
+    return this.track(
+      Promise.resolve(s).then((v) => {
+        this.state = v;
+        this.inFlight = null;
+      }),
+    );
   }
 
-  private runHandler(state: unknown, env: Envelope): unknown {
+  /** Runs queued messages back to back until one handler is async, the batch is done, or the mailbox is empty. */
+  private drain(): unknown {
+    for (let n = 0; n < MAX_BATCH; n++) {
+      const env = this.mailbox.shift();
+      if (env === undefined) return null;
+      if (this.status !== 'running') {
+        this.system.deadLetter(env, 'actor-stopped', `actor ${this.ref.path} is stopping`);
+        continue;
+      }
+      if (this.state === UNINIT) {
+        const init = this.initState();
+        if (init) return this.track((init as Promise<void>).then(() => this.continueWith(env)));
+      }
+      const pending = this.runHandler(env);
+      if (pending) return pending.then(() => this.afterAsync());
+    }
+    if (this.mailbox.length > 0) this.schedule();
+    return null;
+  }
+
+  private continueWith(env: Envelope): unknown {
+    const pending = this.runHandler(env);
+    return pending ? pending.then(() => this.afterAsync()) : this.afterAsync();
+  }
+
+  private afterAsync(): null {
+    if (this.mailbox.length > 0) this.schedule();
+    return null;
+  }
+
+  /** Runs one handler; returns a promise only when the handler is async. */
+  private runHandler(env: Envelope): Promise<unknown> | null {
     const ctx = new MessageContext<Message>(this, env);
     this.current = ctx;
+    this.currentEnv = env;
     const handler = (this.def.handlers as Record<string, (s: unknown, m: Message, c: ActorContext<Message>) => unknown>)[env.msg.type]!;
-    const out = handler(state, env.msg, ctx);
+    const out = handler(this.state, env.msg, ctx);
     if (isThenable(out)) {
-      return this.track(Promise.resolve(out).then((next) => this.finish(next === undefined ? state : next)));
+      return this.track(
+        Promise.resolve(out).then((next) => {
+          if (next !== undefined) this.state = next;
+          this.finish();
+        }),
+      );
     }
-    return this.finish(out === undefined ? state : out);
+    if (out !== undefined) this.state = out;
+    this.finish();
+    return null;
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
@@ -277,11 +356,11 @@ export class ActorCell {
     return p;
   }
 
-  private finish(next: unknown): unknown {
+  private finish(): void {
     this.current = null;
+    this.currentEnv = null;
     this.inFlight = null;
     if (this.stopRequested) void this.stop('stopped');
-    return next;
   }
 
   requestStop(): void {
@@ -289,10 +368,11 @@ export class ActorCell {
     else void this.stop('stopped');
   }
 
-  private onCrash(item: unknown, err: unknown, nctx: NactCrashContext): symbol {
-    const env = isInternal(item) ? undefined : (item as Envelope);
+  private onCrash(_item: unknown, err: unknown, nctx: NactCrashContext): symbol {
+    const env = this.currentEnv ?? undefined;
     const replied = this.current?.replied ?? false;
     this.current = null;
+    this.currentEnv = null;
     this.inFlight = null;
     this.log.error('actor crashed', {
       message: env ? env.msg.type : 'init',
@@ -308,16 +388,19 @@ export class ActorCell {
       case 'restart':
         this.log.warn('restarting actor with fresh state');
         this.timers.cancelAll();
-        setImmediate(() => {
-          if (this.status === 'running') this.system.dispatchInternal(this, { $internal: 'init' });
-        });
-        return nctx.reset;
+        this.state = UNINIT;
+        this.system.dispatchInternal(this, { $internal: 'init' });
+        break;
       case 'resume':
-        return nctx.resume;
+        break;
       case 'stop':
         void this.stop('actor-crashed');
         return nctx.resume;
     }
+    // the turn that crashed may have left messages behind
+    this.scheduled = false;
+    if (this.mailbox.length > 0) this.schedule();
+    return nctx.resume;
   }
 
   private decide(err: unknown, msg: Message | undefined): Directive {
@@ -357,13 +440,14 @@ export class ActorCell {
     this.system.unregister(this);
     await Promise.allSettled([...this.children].map((p) => this.system.cellAt(p)?.stop(reason)));
     if (!this.stopRequested) await raceTimeout(this.settled(), 5_000);
-    const { state, mailbox } = await new Promise<{ state: unknown; mailbox: unknown[] }>((resolve) => {
+    await new Promise<void>((resolve) => {
       this.afterStopResolve = resolve;
       nact.stop(this.nactRef as never);
     });
+    const state = this.state;
     const why: FailureReason = reason === 'stopped' ? 'actor-stopped' : reason;
-    for (const item of mailbox) {
-      if (!isInternal(item)) this.system.deadLetter(item as Envelope, why, `actor ${this.ref.path} stopped`);
+    for (let env = this.mailbox.shift(); env !== undefined; env = this.mailbox.shift()) {
+      this.system.deadLetter(env, why, `actor ${this.ref.path} stopped`);
     }
     if (this.def.onStop && state !== UNINIT && !isThenable(state)) {
       try {
@@ -374,11 +458,6 @@ export class ActorCell {
     }
     this.status = 'stopped';
     this.log.debug('actor stopped', { reason });
-  }
-
-  private onNactStopped(state: unknown, ctx: NactStopContext): void {
-    const mailbox = (ctx?.mailbox ?? []).map((m) => m.message);
-    this.afterStopResolve?.({ state, mailbox });
   }
 }
 

@@ -627,14 +627,17 @@ describe('storage/partition-log', () => {
         logger: captureLogger().logger,
       });
       ok(await log.append(batch(['a']), { leaderEpoch: 0 }));
-      // Yank the active segment's descriptor from under the log.
+      // Swap the active segment's descriptor for one that cannot be valid (closing the real one
+      // would let another file opened meanwhile in this process reuse the number and be written).
       const seg = (log as unknown as { segments: { handle: { fd: number } }[] }).segments[0]!;
-      fs.closeSync(seg.handle.fd);
+      const realFd = seg.handle.fd;
+      seg.handle.fd = 1_000_000;
       const r = await log.append(batch(['b']), { leaderEpoch: 0 });
       expect(r.errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
       expect(log.status).to.equal(LogState.Offline);
       expect((await log.read(0, 100)).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
       expect((await log.flush()).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+      fs.closeSync(realFd);
       seg.handle.fd = -1;
       await log.close();
     });
