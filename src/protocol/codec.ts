@@ -5,8 +5,11 @@
  * into the decoded frame. That is safe because no transport ever reuses a receive buffer: each
  * frame is its own allocation (a socket chunk, a transferred ArrayBuffer, or a fresh copy).
  *
- * `encodeEnvelope` returns a view into msgpackr's reusable scratch buffer: consume it (copy it
- * into a frame) before the next encode. `encodeEnvelopeCopy` returns a tight, owned copy.
+ * `encodeEnvelope` returns a view into msgpackr's output buffer. msgpackr never writes over
+ * bytes it has returned (later results go after them, and a new buffer is allocated when this
+ * one is full), so the view may be written to a socket by reference; but it shares its
+ * ArrayBuffer with other results, so it must never be transferred to a worker or mutated.
+ * `encodeEnvelopeCopy` returns a tight, owned copy.
  */
 import { Packr } from 'msgpackr';
 import type { ActorRef, Envelope, Message } from '../runtime/types.js';
@@ -92,18 +95,23 @@ export function validateEnvelope(value: unknown): DecodeResult {
     return { ok: false, reason: 'envelope is not a map' };
   }
   const env = value as Record<string, unknown>;
+  const reason = envelopeProblem(env);
+  if (reason === null) return { ok: true, envelope: env as unknown as Envelope };
+  // keep what is needed to answer the sender, when it said where
   const partial: Partial<Envelope> = {};
   if (isRef(env.replyTo)) partial.replyTo = env.replyTo;
   if (typeof env.correlationId === 'string') partial.correlationId = env.correlationId;
-  if (!isRef(env.to)) return { ok: false, reason: 'envelope.to is not an actor ref {node, path}', partial };
-  if (env.from !== undefined && !isRef(env.from)) return { ok: false, reason: 'envelope.from is not an actor ref', partial };
-  if (env.replyTo !== undefined && !isRef(env.replyTo)) return { ok: false, reason: 'envelope.replyTo is not an actor ref', partial };
-  if (env.correlationId !== undefined && typeof env.correlationId !== 'string') {
-    return { ok: false, reason: 'envelope.correlationId is not a string', partial };
-  }
+  return { ok: false, reason, partial };
+}
+
+function envelopeProblem(env: Record<string, unknown>): string | null {
+  if (!isRef(env.to)) return 'envelope.to is not an actor ref {node, path}';
+  if (env.from !== undefined && !isRef(env.from)) return 'envelope.from is not an actor ref';
+  if (env.replyTo !== undefined && !isRef(env.replyTo)) return 'envelope.replyTo is not an actor ref';
+  if (env.correlationId !== undefined && typeof env.correlationId !== 'string') return 'envelope.correlationId is not a string';
   const msg = env.msg as Record<string, unknown> | undefined;
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof msg.type !== 'string') {
-    return { ok: false, reason: 'envelope.msg is not a message with a string type', partial };
+    return 'envelope.msg is not a message with a string type';
   }
-  return { ok: true, envelope: env as unknown as Envelope };
+  return null;
 }

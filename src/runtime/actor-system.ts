@@ -159,7 +159,7 @@ export class ActorSystem {
     from?: ActorRef<Message>,
   ): Promise<R | Failure> {
     const timeoutMs = opts.timeoutMs ?? this.defaultAskTimeoutMs;
-    const { id, promise } = this.asks.open(to.node, `ask ${msg?.type} to ${to.node}:${to.path}`, timeoutMs);
+    const { id, promise } = this.asks.open(to.node, () => `ask ${msg?.type} to ${to.node}:${to.path}`, timeoutMs);
     const env: Envelope = { to, replyTo: { node: this.nodeId, path: ASK_PATH }, correlationId: id, msg };
     if (from) env.from = from;
     this.route(env);

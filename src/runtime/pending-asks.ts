@@ -12,7 +12,8 @@ interface PendingAsk {
   resolve: (m: Message) => void;
   timer: TimerHandle;
   targetNode: string;
-  description: string;
+  /** Built only when a failure needs it. */
+  describe: () => string;
 }
 
 export function failureCode(reason: FailureReason): number {
@@ -39,6 +40,9 @@ export function makeFailure(reason: FailureReason, message: string): Failure {
 
 export class PendingAsks {
   private readonly pending = new Map<string, PendingAsk>();
+  /** Ids are this table's random prefix plus a counter: unique across node restarts, cheap to make. */
+  private readonly prefix = nanoid(8);
+  private seq = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -47,15 +51,15 @@ export class PendingAsks {
   }
 
   /** Registers an ask and returns its correlation id and the promise that settles it. */
-  open(targetNode: string, description: string, timeoutMs: number): { id: string; promise: Promise<Message> } {
-    const id = nanoid();
+  open(targetNode: string, describe: () => string, timeoutMs: number): { id: string; promise: Promise<Message> } {
+    const id = this.prefix + (++this.seq).toString(36);
     const promise = new Promise<Message>((resolve) => {
       const timer = this.clock.setTimeout(() => {
         if (this.pending.delete(id)) {
-          resolve(makeFailure('timeout', `no reply to ${description} within ${timeoutMs} ms`));
+          resolve(makeFailure('timeout', `no reply to ${describe()} within ${timeoutMs} ms`));
         }
       }, timeoutMs);
-      this.pending.set(id, { resolve, timer, targetNode, description });
+      this.pending.set(id, { resolve, timer, targetNode, describe });
     });
     return { id, promise };
   }
@@ -73,7 +77,7 @@ export class PendingAsks {
   fail(id: string, reason: FailureReason, message: string): boolean {
     const p = this.pending.get(id);
     if (!p) return false;
-    return this.settle(id, makeFailure(reason, `${p.description}: ${message}`));
+    return this.settle(id, makeFailure(reason, `${p.describe()}: ${message}`));
   }
 
   /** Fails every ask waiting on `node` (its endpoint closed). */

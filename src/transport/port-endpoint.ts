@@ -16,8 +16,11 @@ const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 
 export class PortEndpoint implements Endpoint {
   readonly kind = 'worker' as const;
-  private queue: Uint8Array[] = [];
-  private queuedBytes = 0;
+  /** The outgoing batch: length-prefixed frames written straight into one buffer. */
+  private out: Uint8Array | null = null;
+  private used = 0;
+  /** Size of the last flushed batch: the next buffer starts about that big. */
+  private lastFlush = 0;
   private scheduled = false;
   private closed = false;
 
@@ -35,13 +38,18 @@ export class PortEndpoint implements Endpoint {
   send(env: Envelope): FailureReason | null {
     if (this.closed) return 'endpoint-closed';
     const view = encodeEnvelope(env);
-    if (this.queuedBytes + view.length > MAX_QUEUED_BYTES) return 'overflow';
-    // the view aliases the codec's scratch buffer: copy it with its length prefix now
-    const frame = new Uint8Array(4 + view.length);
-    new DataView(frame.buffer).setUint32(0, view.length);
-    frame.set(view, 4);
-    this.queue.push(frame);
-    this.queuedBytes += frame.length;
+    const need = 4 + view.length;
+    if (this.used + need > MAX_QUEUED_BYTES) return 'overflow';
+    this.reserve(need);
+    const out = this.out!;
+    const at = this.used;
+    const len = view.length;
+    out[at] = len >>> 24;
+    out[at + 1] = (len >>> 16) & 0xff;
+    out[at + 2] = (len >>> 8) & 0xff;
+    out[at + 3] = len & 0xff;
+    out.set(view, at + 4);
+    this.used += need;
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(() => this.flush());
@@ -50,26 +58,29 @@ export class PortEndpoint implements Endpoint {
   }
 
   bufferedBytes(): number {
-    return this.queuedBytes;
+    return this.used;
+  }
+
+  /** Makes room for `need` more bytes, growing (by copy) when the batch outgrows its buffer. */
+  private reserve(need: number): void {
+    const out = this.out;
+    if (out && this.used + need <= out.length) return;
+    const size = Math.max(this.used + need, out ? out.length * 2 : Math.min(Math.max(this.lastFlush + (this.lastFlush >>> 2), 4096), 8 * 1024 * 1024));
+    const next = new Uint8Array(size);
+    if (out) next.set(out.subarray(0, this.used));
+    this.out = next;
   }
 
   private flush(): void {
     this.scheduled = false;
-    if (this.closed || this.queue.length === 0) return;
-    const frames = this.queue;
-    this.queue = [];
-    let out: Uint8Array;
-    if (frames.length === 1) out = frames[0]!;
-    else {
-      out = new Uint8Array(this.queuedBytes);
-      let pos = 0;
-      for (const f of frames) {
-        out.set(f, pos);
-        pos += f.length;
-      }
-    }
-    this.queuedBytes = 0;
-    this.port.postMessage(out, [out.buffer as ArrayBuffer]);
+    const out = this.out;
+    if (this.closed || !out || this.used === 0) return;
+    const batch = out.subarray(0, this.used);
+    this.lastFlush = this.used;
+    this.out = null;
+    this.used = 0;
+    // the whole ArrayBuffer moves to the peer (no copy); the view tells it where the frames end
+    this.port.postMessage(batch, [batch.buffer as ArrayBuffer]);
   }
 
   private onData(data: unknown): void {
@@ -93,8 +104,8 @@ export class PortEndpoint implements Endpoint {
   private shutdown(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.queue = [];
-    this.queuedBytes = 0;
+    this.out = null;
+    this.used = 0;
     this.system.detachEndpoint(this, reason);
     this.onClosed?.();
   }

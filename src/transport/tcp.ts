@@ -22,6 +22,11 @@ import { FrameDecoder, FrameTooLargeError } from './frame-decoder.js';
 
 export const TCP_PROTOCOL_VERSION = 1;
 
+/** Bodies at least this big are written by reference rather than copied into the batch. */
+const BY_REFERENCE_MIN = 16 * 1024;
+/** Size of each buffer small frames are batched into. */
+const SMALL_BATCH_BYTES = 64 * 1024;
+
 const enum Kind {
   Envelope = 0,
   Hello = 1,
@@ -73,8 +78,11 @@ class TcpConnection implements Endpoint {
   peerIncarnation = '';
   state: ConnState = 'handshaking';
   private readonly decoder: FrameDecoder;
-  private queue: Buffer[] = [];
+  private queue: Uint8Array[] = [];
   private queuedBytes = 0;
+  /** Shared buffer small frames are copied into; sealed into `queue` at each flush. */
+  private small: Buffer | null = null;
+  private smallUsed = 0;
   private flushScheduled = false;
   private waitingDrain = false;
   private lastReceived: number;
@@ -139,13 +147,27 @@ class TcpConnection implements Endpoint {
     this.enqueue(kind, value === undefined ? new Uint8Array(0) : encodeValue(value));
   }
 
+  /**
+   * Queues one frame. Small frames are copied into a shared batch buffer; a large body is
+   * queued by reference after its 5-byte header (msgpackr never reuses bytes it returned), so a
+   * 64 KiB record batch is not copied on its way to the socket.
+   */
   private enqueue(kind: Kind, body: Uint8Array): void {
-    const frame = Buffer.allocUnsafe(5 + body.length);
-    frame.writeUInt32BE(body.length + 1, 0);
-    frame[4] = kind;
-    frame.set(body, 5);
-    this.queue.push(frame);
-    this.queuedBytes += frame.length;
+    if (body.length >= BY_REFERENCE_MIN) {
+      const header = Buffer.allocUnsafe(5);
+      header.writeUInt32BE(body.length + 1, 0);
+      header[4] = kind;
+      this.sealSmall();
+      this.queue.push(header, body);
+    } else {
+      this.reserveSmall(5 + body.length);
+      const b = this.small!;
+      b.writeUInt32BE(body.length + 1, this.smallUsed);
+      b[this.smallUsed + 4] = kind;
+      b.set(body, this.smallUsed + 5);
+      this.smallUsed += 5 + body.length;
+    }
+    this.queuedBytes += 5 + body.length;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => {
@@ -155,13 +177,37 @@ class TcpConnection implements Endpoint {
     }
   }
 
+  private reserveSmall(need: number): void {
+    if (this.small && this.smallUsed + need <= this.small.length) return;
+    this.sealSmall();
+    this.small = Buffer.allocUnsafe(Math.max(need, SMALL_BATCH_BYTES));
+    this.smallUsed = 0;
+  }
+
+  /** Moves the filled part of the small-frame buffer into the queue. */
+  private sealSmall(): void {
+    if (this.small && this.smallUsed > 0) {
+      this.queue.push(this.small.subarray(0, this.smallUsed));
+      this.small = this.small.subarray(this.smallUsed);
+      this.smallUsed = 0;
+    }
+  }
+
   private flush(): void {
-    if (this.waitingDrain || this.queue.length === 0 || this.state === 'closed') return;
-    const out = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queuedBytes);
+    if (this.waitingDrain || this.queuedBytes === 0 || this.state === 'closed') return;
+    this.sealSmall();
+    const chunks = this.queue;
     this.queue = [];
     this.queuedBytes = 0;
     this.lastSent = this.transport.system.clock.now();
-    if (!this.socket.write(out)) this.waitingDrain = true;
+    let ok = true;
+    if (chunks.length === 1) ok = this.socket.write(chunks[0]!);
+    else {
+      this.socket.cork();
+      for (const c of chunks) ok = this.socket.write(c);
+      this.socket.uncork();
+    }
+    if (!ok) this.waitingDrain = true;
   }
 
   // ------------------------------------------------------------ reading
@@ -266,6 +312,8 @@ class TcpConnection implements Endpoint {
     t.system.clock.clearTimer(this.handshakeTimer);
     this.queue = [];
     this.queuedBytes = 0;
+    this.small = null;
+    this.smallUsed = 0;
     const fields = { peer: this.peer || undefined, remote: this.remote, reason };
     if (bad) t.system.log.warn('closing TCP connection', fields);
     else t.system.log.debug('TCP connection closed', fields);

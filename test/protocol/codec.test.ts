@@ -58,3 +58,12 @@ describe('protocol/codec', () => {
     expect(() => assertPlainData([Symbol('s')])).to.throw(/msg\[0\] is a symbol/);
   });
 });
+
+describe('protocol/codec: encodeEnvelope views stay intact', () => {
+  it('never overwrites the bytes of an earlier result (what lets TCP write bodies by reference)', () => {
+    const first = encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'Blob', data: new Uint8Array(70_000).fill(7) } as never });
+    const snapshot = Buffer.from(first);
+    for (let i = 0; i < 2_000; i++) encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'X', i, pad: 'p'.repeat(i % 500) } as never });
+    expect(Buffer.from(first).equals(snapshot)).to.equal(true);
+  });
+});
