@@ -5,6 +5,7 @@
  */
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { BootstrapBroker } from './metadata-cache.js';
+import { Consumer } from './consumer.js';
 import { Producer } from './producer.js';
 
 export interface SamsaClientConfig {
@@ -29,5 +30,11 @@ export class SamsaClient {
 
   producer(config: Record<string, unknown> = {}): Producer {
     return new Producer(this, config);
+  }
+
+  /** A group consumer; `groupId` (or 'group.id') is required, other options use Kafka's names. */
+  consumer(config: { groupId?: string } & Record<string, unknown>): Consumer {
+    const { groupId, ...rest } = config;
+    return new Consumer(this, groupId !== undefined ? { 'group.id': groupId, ...rest } : rest);
   }
 }

@@ -1,0 +1,104 @@
+/**
+ * Consumer configuration with Kafka's names and defaults; unknown keys and bad values are
+ * rejected with a message naming the key.
+ */
+import { isAssignorName, type AssignorName } from '../group-coordinator/assignors/index.js';
+
+export interface ConsumerConfig {
+  groupId: string;
+  clientId: string;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  maxPollIntervalMs: number;
+  autoOffsetReset: 'earliest' | 'latest' | 'none';
+  enableAutoCommit: boolean;
+  autoCommitIntervalMs: number;
+  fetchMinBytes: number;
+  fetchMaxWaitMs: number;
+  fetchMaxBytes: number;
+  maxPartitionFetchBytes: number;
+  maxPollRecords: number;
+  assignmentStrategies: AssignorName[];
+  retryBackoffMs: number;
+  requestTimeoutMs: number;
+  metadataMaxAgeMs: number;
+}
+
+export class ConsumerConfigError extends Error {
+  override name = 'ConsumerConfigError';
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+  }
+}
+
+type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies';
+const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: number; def: unknown }> = {
+  'group.id': { prop: 'groupId', kind: 'string', def: '' },
+  'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-consumer' },
+  'session.timeout.ms': { prop: 'sessionTimeoutMs', kind: 'int', min: 1, def: 45_000 },
+  'heartbeat.interval.ms': { prop: 'heartbeatIntervalMs', kind: 'int', min: 1, def: 3_000 },
+  'max.poll.interval.ms': { prop: 'maxPollIntervalMs', kind: 'int', min: 1, def: 300_000 },
+  'auto.offset.reset': { prop: 'autoOffsetReset', kind: 'reset', def: 'latest' },
+  'enable.auto.commit': { prop: 'enableAutoCommit', kind: 'bool', def: true },
+  'auto.commit.interval.ms': { prop: 'autoCommitIntervalMs', kind: 'int', min: 0, def: 5_000 },
+  'fetch.min.bytes': { prop: 'fetchMinBytes', kind: 'int', min: 0, def: 1 },
+  'fetch.max.wait.ms': { prop: 'fetchMaxWaitMs', kind: 'int', min: 0, def: 500 },
+  'fetch.max.bytes': { prop: 'fetchMaxBytes', kind: 'int', min: 0, def: 52_428_800 },
+  'max.partition.fetch.bytes': { prop: 'maxPartitionFetchBytes', kind: 'int', min: 0, def: 1_048_576 },
+  'max.poll.records': { prop: 'maxPollRecords', kind: 'int', min: 1, def: 500 },
+  'partition.assignment.strategy': { prop: 'assignmentStrategies', kind: 'strategies', def: ['range', 'roundrobin'] },
+  'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
+  'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
+  'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
+};
+
+export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
+
+export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): ConsumerConfig {
+  const out: Record<string, unknown> = {};
+  for (const s of Object.values(SPECS)) out[s.prop] = s.def;
+  for (const [key, raw] of Object.entries(input)) {
+    const spec = SPECS[key];
+    if (!spec) throw new ConsumerConfigError(key, `unknown consumer config key (known: ${CONSUMER_CONFIG_KEYS.join(', ')})`);
+    if (raw === undefined) continue;
+    switch (spec.kind) {
+      case 'string':
+        if (typeof raw !== 'string' || raw.length === 0) throw new ConsumerConfigError(key, 'must be a non-empty string');
+        out[spec.prop] = raw;
+        break;
+      case 'bool':
+        if (typeof raw === 'boolean') out[spec.prop] = raw;
+        else if (raw === 'true' || raw === 'false') out[spec.prop] = raw === 'true';
+        else throw new ConsumerConfigError(key, `must be true or false, got ${JSON.stringify(raw)}`);
+        break;
+      case 'reset':
+        if (raw !== 'earliest' && raw !== 'latest' && raw !== 'none') throw new ConsumerConfigError(key, `must be earliest, latest or none, got ${JSON.stringify(raw)}`);
+        out[spec.prop] = raw;
+        break;
+      case 'strategies': {
+        const list = Array.isArray(raw) ? raw : String(raw).split(',').map((x) => x.trim());
+        if (list.length === 0 || !list.every((x) => typeof x === 'string' && isAssignorName(x))) {
+          throw new ConsumerConfigError(key, `must list assignors among range, roundrobin, sticky; got ${JSON.stringify(raw)}`);
+        }
+        out[spec.prop] = list;
+        break;
+      }
+      case 'int': {
+        const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+        if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ConsumerConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
+        if (spec.min !== undefined && v < spec.min) throw new ConsumerConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
+        out[spec.prop] = v;
+        break;
+      }
+    }
+  }
+  const c = out as unknown as ConsumerConfig;
+  if (!c.groupId) throw new ConsumerConfigError('group.id', 'is required for a consumer in a group');
+  if (c.heartbeatIntervalMs >= c.sessionTimeoutMs) {
+    throw new ConsumerConfigError('heartbeat.interval.ms', `must be lower than session.timeout.ms (${c.sessionTimeoutMs})`);
+  }
+  return c;
+}

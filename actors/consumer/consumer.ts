@@ -1,0 +1,843 @@
+/**
+ * The consumer: a member of a consumer group. It finds the group's coordinator, joins
+ * (JoinGroup -> SyncGroup; as leader it runs the assignor), heartbeats, fetches its partitions
+ * from their leaders with long polls, hands records out through Poll, and commits offsets
+ * (automatically every auto.commit.interval.ms, on revoke, on close, or when asked).
+ *
+ * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
+ * generation, coordinator ref; subscription; per assigned partition its position, fetch
+ * position, buffered records, pause flag; offsets processed by the application and last
+ * committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
+ * to requests of an older assignment are dropped.
+ * Handles: Subscribe, Poll, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
+ * Tick plus the results of its own asks.
+ * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
+ * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator,
+ * ConsumerEvent to its listener, PollResult and CommitDone to callers.
+ */
+import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
+import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
+import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef, Failure } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { BrokerMsg, FetchResponse, MetadataResponse } from '../broker/messages.js';
+import { getAssignor, type AssignorMember } from '../group-coordinator/assignors/index.js';
+import {
+  CONSUMER_PROTOCOL_TYPE,
+  decodeAssignment,
+  decodeSubscription,
+  encodeAssignment,
+  encodeSubscription,
+  flattenTopicPartitions,
+  groupByTopic,
+} from '../group-coordinator/consumer-protocol.js';
+import {
+  coordinatorPath,
+  type CoordinatorMsg,
+  type FindCoordinatorResponse,
+  type JoinGroupResponse,
+  type OffsetCommitResponse,
+  type OffsetFetchResponse,
+  type SimpleResponse,
+  type SyncGroupResponse,
+} from '../group-coordinator/messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
+import { parseConsumerConfig, type ConsumerConfig } from './consumer-config.js';
+import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
+
+export interface ConsumerArgs {
+  bootstrap: BootstrapBroker[];
+  /** Kafka's consumer config names; group.id is required. */
+  config: Record<string, unknown>;
+  /** Receives { type: 'ConsumerEvent', event } for group joins, rebalances, commits, crashes. */
+  listener?: ActorRef;
+}
+
+interface Assigned {
+  topic: string;
+  partition: number;
+  /** Next offset to hand out; null until the committed offset or a reset is known. */
+  position: number | null;
+  /** Next offset to fetch (ahead of position by what is buffered). */
+  fetchPosition: number;
+  buffer: ConsumedRecord[];
+  highWatermark: number;
+  paused: boolean;
+  resetting: boolean;
+}
+
+interface CommitWaiter {
+  token: ReplyToken | undefined;
+}
+
+export interface ConsumerState {
+  config: ConsumerConfig;
+  args: ConsumerArgs;
+  phase: ConsumerPhase;
+  metadata: MetadataCache;
+  metadataInFlight: boolean;
+  topics: string[];
+  pattern: RegExp | null;
+  coordinator: ActorRef<CoordinatorMsg> | null;
+  memberId: string;
+  generationId: number;
+  leaderId: string;
+  protocol: string;
+  epoch: number;
+  assigned: Map<string, Assigned>;
+  fetching: Set<number>;
+  pendingPoll: { token: ReplyToken | undefined; deadline: number; maxRecords: number } | null;
+  processed: Map<string, number>;
+  committed: Map<string, number>;
+  pendingSeeks: Map<string, number>;
+  lastPollAt: number;
+  nextHeartbeatAt: number;
+  nextAutoCommitAt: number;
+  retryAt: number;
+  heartbeatInFlight: boolean;
+  commitInFlight: boolean;
+  commitQueue: { offsets: TopicPartitionOffset[] | null; waiter: CommitWaiter }[];
+  rotation: number;
+  crash: { errorCode: number; message: string } | null;
+  /** Set by Close (undefined when nobody waits for the answer); null when not closing. */
+  closeToken: ReplyToken | undefined | null;
+  leaving: boolean;
+  /** OffsetFetch for the new assignment is out: positions come from it. */
+  committedPending: boolean;
+}
+
+const TICK_TIMER = 'tick';
+const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+const RETRY_COORDINATOR = new Set<number>([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NETWORK_EXCEPTION, ErrorCode.REQUEST_TIMED_OUT]);
+
+function emit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, event: ConsumerEvent): void {
+  if (s.args.listener) ctx.send(s.args.listener, { type: 'ConsumerEvent', event } as never);
+}
+
+function failureCode(r: Failure): number {
+  return r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_COORDINATOR : r.errorCode;
+}
+
+function refreshMetadata(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
+  if (s.metadataInFlight) return;
+  s.metadataInFlight = true;
+  void ctx.ask<MetadataResponse>(s.metadata.nextBroker(), { type: 'Metadata' }, { timeoutMs: s.config.requestTimeoutMs }).then((r) =>
+    ctx.send(ctx.self, { type: 'MetadataResult', metadata: isFailure(r) ? null : r.metadata }),
+  );
+}
+
+/** The topics the subscription names now (a pattern is matched against metadata). */
+function subscribedTopics(s: ConsumerState): string[] {
+  if (!s.pattern) return [...s.topics].sort();
+  const md = s.metadata.metadata;
+  const matched = (md?.topics ?? []).filter((t) => !t.internal && s.pattern!.test(t.name)).map((t) => t.name);
+  return [...new Set([...s.topics, ...matched])].sort();
+}
+
+function findCoordinator(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
+  s.phase = 'FindingCoordinator';
+  s.coordinator = null;
+  void ctx
+    .ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, {
+      timeoutMs: s.config.requestTimeoutMs,
+    })
+    .then((response) => ctx.send(ctx.self, { type: 'CoordinatorResult', response }));
+}
+
+function retryLater(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, phase: ConsumerPhase): void {
+  s.phase = phase;
+  s.retryAt = ctx.clock.now() + s.config.retryBackoffMs;
+}
+
+function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
+  if (!s.coordinator) {
+    findCoordinator(s, ctx);
+    return;
+  }
+  s.phase = 'Joining';
+  const epoch = s.epoch;
+  const topics = subscribedTopics(s);
+  const owned = groupByTopic([...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition })));
+  const metadata = encodeSubscription({ topics, ownedPartitions: owned, generationId: s.generationId });
+  void ctx
+    .ask<JoinGroupResponse>(
+      s.coordinator,
+      {
+        type: 'JoinGroup',
+        groupId: s.config.groupId,
+        sessionTimeoutMs: s.config.sessionTimeoutMs,
+        rebalanceTimeoutMs: s.config.maxPollIntervalMs,
+        memberId: s.memberId,
+        protocolType: CONSUMER_PROTOCOL_TYPE,
+        protocols: s.config.assignmentStrategies.map((name) => ({ name, metadata })),
+        clientId: s.config.clientId,
+        requireKnownMemberId: true,
+      },
+      { timeoutMs: s.config.maxPollIntervalMs + s.config.requestTimeoutMs },
+    )
+    .then((response) => ctx.send(ctx.self, { type: 'JoinResult', response, epoch }));
+}
+
+/** Revokes the current assignment (committing what was processed first) and rejoins. */
+function rebalance(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, reason: string): void {
+  if (s.phase === 'Closed') return;
+  emit(s, ctx, { kind: 'rebalancing', groupId: s.config.groupId, memberId: s.memberId, reason });
+  const revoked = [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition }));
+  if (revoked.length > 0) {
+    if (s.config.enableAutoCommit) commit(s, ctx, null, { token: undefined });
+    emit(s, ctx, { kind: 'partitions.revoked', partitions: revoked });
+  }
+  s.epoch++;
+  s.assigned.clear();
+  s.fetching.clear();
+  s.processed.clear();
+  join(s, ctx);
+}
+
+function leaderAssign(s: ConsumerState, r: JoinGroupResponse): { memberId: string; assignment: Uint8Array }[] {
+  const assignor = getAssignor(r.protocolName ?? '') ?? getAssignor(s.config.assignmentStrategies[0]!)!;
+  const members: AssignorMember[] = r.members.map((m) => {
+    const sub = decodeSubscription(m.metadata);
+    return {
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      topics: sub.topics,
+      ownedPartitions: flattenTopicPartitions(sub.ownedPartitions),
+      generation: sub.generationId,
+    };
+  });
+  const perTopic = new Map<string, number>();
+  for (const m of members) for (const t of m.topics) if (s.metadata.hasTopic(t)) perTopic.set(t, s.metadata.partitionCount(t));
+  const result = assignor.assign(members, perTopic);
+  return members.map((m) => ({ memberId: m.memberId, assignment: encodeAssignment({ partitions: groupByTopic(result.get(m.memberId) ?? []) }) }));
+}
+
+function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment: Uint8Array): void {
+  const parts = flattenTopicPartitions(decodeAssignment(assignment).partitions);
+  s.assigned.clear();
+  for (const tp of parts) {
+    s.assigned.set(key(tp.topic, tp.partition), {
+      topic: tp.topic,
+      partition: tp.partition,
+      position: null,
+      fetchPosition: -1,
+      buffer: [],
+      highWatermark: -1,
+      paused: false,
+      resetting: false,
+    });
+  }
+  s.phase = 'Stable';
+  s.nextHeartbeatAt = ctx.clock.now() + s.config.heartbeatIntervalMs;
+  emit(s, ctx, {
+    kind: 'group.join',
+    groupId: s.config.groupId,
+    memberId: s.memberId,
+    leaderId: s.leaderId,
+    isLeader: s.leaderId === s.memberId,
+    generationId: s.generationId,
+    protocol: s.protocol,
+    assignment: parts.map((p) => ({ ...p, offset: -1 })),
+  });
+  if (parts.length === 0) return;
+  s.committedPending = true;
+  const epoch = s.epoch;
+  void ctx
+    .ask<OffsetFetchResponse>(
+      s.coordinator!,
+      { type: 'OffsetFetch', groupId: s.config.groupId, topics: groupByTopic(parts).map((t) => ({ name: t.topic, partitions: t.partitions })) },
+      { timeoutMs: s.config.requestTimeoutMs },
+    )
+    .then((response) => ctx.send(ctx.self, { type: 'CommittedResult', response, epoch }));
+}
+
+function setPosition(a: Assigned, offset: number): void {
+  a.position = offset;
+  a.fetchPosition = offset;
+  a.buffer = [];
+  a.resetting = false;
+}
+
+function resetOffset(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, a: Assigned): void {
+  if (s.config.autoOffsetReset === 'none') {
+    crash(s, ctx, ErrorCode.OFFSET_OUT_OF_RANGE, `no committed offset for ${a.topic}-${a.partition} and auto.offset.reset is none`);
+    return;
+  }
+  const leader = s.metadata.leaderOf(a.topic, a.partition);
+  if (!leader) {
+    a.resetting = false;
+    refreshMetadata(s, ctx);
+    return;
+  }
+  a.resetting = true;
+  const epoch = s.epoch;
+  const timestamp = s.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
+  void ctx
+    .ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, a.topic, a.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.config.requestTimeoutMs })
+    .then((response) => ctx.send(ctx.self, { type: 'ResetResult', topic: a.topic, partition: a.partition, response, epoch }));
+}
+
+function crash(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, errorCode: number, message: string): void {
+  ctx.log.error('consumer crashed', { errorCode, message });
+  s.crash = { errorCode, message };
+  emit(s, ctx, { kind: 'crash', errorCode, message });
+  answerPoll(s, ctx, true);
+}
+
+/** Sends one Fetch per leader broker for the partitions that need data. */
+function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
+  if (s.phase !== 'Stable') return;
+  const byLeader = new Map<number, Assigned[]>();
+  for (const a of s.assigned.values()) {
+    if (a.paused || a.position === null || a.resetting || a.buffer.length >= s.config.maxPollRecords) continue;
+    const leader = s.metadata.leaderOf(a.topic, a.partition);
+    if (!leader) {
+      refreshMetadata(s, ctx);
+      continue;
+    }
+    if (s.fetching.has(leader.brokerId)) continue;
+    let list = byLeader.get(leader.brokerId);
+    if (!list) byLeader.set(leader.brokerId, (list = []));
+    list.push(a);
+  }
+  for (const [brokerId, parts] of byLeader) {
+    const ref = s.metadata.brokerRef<BrokerMsg>(brokerId);
+    if (!ref) continue;
+    s.fetching.add(brokerId);
+    const epoch = s.epoch;
+    void ctx
+      .ask<FetchResponse>(
+        ref,
+        {
+          type: 'Fetch',
+          replicaId: -1,
+          maxWaitMs: s.config.fetchMaxWaitMs,
+          minBytes: s.config.fetchMinBytes,
+          maxBytes: s.config.fetchMaxBytes,
+          partitions: parts.map((a) => ({
+            topic: a.topic,
+            partition: a.partition,
+            fetchOffset: a.fetchPosition,
+            currentLeaderEpoch: -1,
+            partitionMaxBytes: s.config.maxPartitionFetchBytes,
+          })),
+        },
+        { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
+      )
+      .then((response) => ctx.send(ctx.self, { type: 'FetchResult', brokerId, response, epoch }));
+  }
+}
+
+/** Answers the parked Poll when records are buffered, its time is up, or `force`. */
+function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = false): void {
+  const p = s.pendingPoll;
+  if (!p) return;
+  if (s.crash) {
+    s.pendingPoll = null;
+    if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: s.crash.errorCode, errorMessage: s.crash.message, batches: [] } satisfies PollResult);
+    return;
+  }
+  const batches = takeRecords(s, p.maxRecords);
+  if (batches.length === 0 && !force && ctx.clock.now() < p.deadline) return;
+  s.pendingPoll = null;
+  if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches } satisfies PollResult);
+  maybeFetch(s, ctx);
+}
+
+/** Takes up to `max` buffered records, partitions in turn, advancing positions. */
+function takeRecords(s: ConsumerState, max: number): PolledBatch[] {
+  const out: PolledBatch[] = [];
+  const list = [...s.assigned.values()];
+  if (list.length === 0) return out;
+  let left = max;
+  for (let i = 0; i < list.length && left > 0; i++) {
+    const a = list[(s.rotation + i) % list.length]!;
+    if (a.paused || a.buffer.length === 0) continue;
+    const records = a.buffer.splice(0, left);
+    left -= records.length;
+    a.position = records[records.length - 1]!.offset + 1;
+    out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
+  }
+  s.rotation++;
+  return out;
+}
+
+/** Commits `offsets` (or everything processed and not yet committed). */
+function commit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, offsets: TopicPartitionOffset[] | null, waiter: CommitWaiter): void {
+  // what to commit is decided now (a queued commit must not see a later, revoked state)
+  const list =
+    offsets ??
+    [...s.processed]
+      .filter(([k, off]) => s.committed.get(k) !== off)
+      .map(([k, offset]) => {
+        const [topic, partition] = k.split('\u0000') as [string, string];
+        return { topic, partition: Number(partition), offset };
+      });
+  if (s.commitInFlight && list.length > 0) {
+    s.commitQueue.push({ offsets: list, waiter });
+    return;
+  }
+  if (list.length === 0) {
+    if (waiter.token) ctx.replyTo(waiter.token, { type: 'CommitDone', errorCode: ErrorCode.NONE, offsets: [] });
+    return;
+  }
+  if (!s.coordinator || s.generationId < 0 || (s.phase !== 'Stable' && s.phase !== 'Joining')) {
+    if (waiter.token) {
+      ctx.replyTo(waiter.token, {
+        type: 'CommitDone',
+        errorCode: ErrorCode.REBALANCE_IN_PROGRESS,
+        errorMessage: 'the consumer is not a stable member of its group (rebalance in progress)',
+        offsets: list,
+      });
+    }
+    return;
+  }
+  s.commitInFlight = true;
+  const tokens = waiter.token ? [waiter.token] : [];
+  void ctx
+    .ask<OffsetCommitResponse>(
+      s.coordinator,
+      {
+        type: 'OffsetCommit',
+        groupId: s.config.groupId,
+        generationId: s.generationId,
+        memberId: s.memberId,
+        topics: groupByTopic(list).map((t) => ({
+          name: t.topic,
+          partitions: t.partitions.map((p) => ({ partition: p, offset: list.find((o) => o.topic === t.topic && o.partition === p)!.offset })),
+        })),
+      },
+      { timeoutMs: s.config.requestTimeoutMs },
+    )
+    .then((response) => ctx.send(ctx.self, { type: 'CommitResult', response, offsets: list, tokens }));
+}
+
+/** Once a Close's final commit is done: leave the group, then answer the Close (LeftGroup). */
+function maybeFinishClose(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
+  if (s.closeToken === null || s.commitInFlight || s.commitQueue.length > 0 || s.leaving) return;
+  s.leaving = true;
+  void leave(s, ctx).then(() => ctx.send(ctx.self, { type: 'LeftGroup' }));
+}
+
+function commitErrorCode(r: OffsetCommitResponse | Failure): { errorCode: number; message: string } {
+  if (isFailure(r)) return { errorCode: failureCode(r), message: r.message };
+  if (r.errorCode !== ErrorCode.NONE) return { errorCode: r.errorCode, message: errorName(r.errorCode) };
+  for (const t of r.topics) for (const p of t.partitions) if (p.errorCode !== ErrorCode.NONE) return { errorCode: p.errorCode, message: `${t.name}-${p.partition}: ${errorName(p.errorCode)}` };
+  return { errorCode: ErrorCode.NONE, message: '' };
+}
+
+function leave(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): Promise<unknown> {
+  if (!s.coordinator || !s.memberId) return Promise.resolve();
+  return ctx.ask<SimpleResponse>(s.coordinator, { type: 'LeaveGroup', groupId: s.config.groupId, members: [{ memberId: s.memberId, reason: 'the consumer is leaving' }] }, { timeoutMs: 5_000 });
+}
+
+export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
+  kind: 'consumer',
+  supervision: 'stop',
+
+  init(ctx, args) {
+    const config = parseConsumerConfig(args.config);
+    const s: ConsumerState = {
+      config,
+      args,
+      phase: 'Idle',
+      metadata: new MetadataCache(args.bootstrap),
+      metadataInFlight: false,
+      topics: [],
+      pattern: null,
+      coordinator: null,
+      memberId: '',
+      generationId: -1,
+      leaderId: '',
+      protocol: '',
+      epoch: 0,
+      assigned: new Map(),
+      fetching: new Set(),
+      pendingPoll: null,
+      processed: new Map(),
+      committed: new Map(),
+      pendingSeeks: new Map(),
+      lastPollAt: ctx.clock.now(),
+      nextHeartbeatAt: 0,
+      nextAutoCommitAt: ctx.clock.now() + config.autoCommitIntervalMs,
+      retryAt: 0,
+      heartbeatInFlight: false,
+      commitInFlight: false,
+      commitQueue: [],
+      rotation: 0,
+      crash: null,
+      closeToken: null,
+      leaving: false,
+      committedPending: false,
+    };
+    refreshMetadata(s, ctx);
+    ctx.timers.startPeriodic(TICK_TIMER, Math.max(10, Math.min(100, Math.floor(config.heartbeatIntervalMs / 2))), { type: 'Tick' });
+    return s;
+  },
+
+  schema: {
+    Subscribe: { topics: 'array', pattern: 'string?' },
+    Poll: { maxRecords: 'integer', timeoutMs: 'integer', processed: 'array' },
+    Commit: { offsets: 'array?' },
+    Seek: { topic: 'string', partition: 'integer', offset: 'integer' },
+    Pause: { partitions: 'array' },
+    Resume: { partitions: 'array' },
+  },
+
+  handlers: {
+    Subscribe(s, m, ctx) {
+      s.topics = [...new Set(m.topics)];
+      try {
+        s.pattern = m.pattern ? new RegExp(m.pattern, m.patternFlags ?? '') : null;
+      } catch (err) {
+        ctx.reply({ type: 'Subscribed', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `bad topic pattern: ${(err as Error).message}` });
+        return;
+      }
+      // KafkaJS's fromBeginning: where to start when the group has no committed offset
+      if (m.fromBeginning !== undefined && !('auto.offset.reset' in s.args.config)) s.config.autoOffsetReset = m.fromBeginning ? 'earliest' : 'latest';
+      ctx.reply({ type: 'Subscribed', errorCode: ErrorCode.NONE });
+      if (s.phase === 'Idle') findCoordinator(s, ctx);
+      else if (s.phase === 'Stable') rebalance(s, ctx, 'subscription changed');
+    },
+
+    Poll(s, m, ctx) {
+      const now = ctx.clock.now();
+      s.lastPollAt = now;
+      for (const p of m.processed) {
+        const k = key(p.topic, p.partition);
+        if (s.assigned.has(k)) s.processed.set(k, p.offset);
+      }
+      if (s.pendingPoll) {
+        // a newer poll replaces a parked one
+        const old = s.pendingPoll;
+        s.pendingPoll = null;
+        if (old.token) ctx.replyTo(old.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches: [] } satisfies PollResult);
+      }
+      s.pendingPoll = { token: ctx.deferReply(), deadline: now + m.timeoutMs, maxRecords: Math.max(1, Math.min(m.maxRecords, s.config.maxPollRecords)) };
+      if (s.phase === 'Idle' && !s.crash && (s.topics.length > 0 || s.pattern)) findCoordinator(s, ctx);
+      answerPoll(s, ctx);
+      maybeFetch(s, ctx);
+    },
+
+    Commit(s, m, ctx) {
+      commit(s, ctx, m.offsets, { token: ctx.deferReply() });
+    },
+
+    Seek(s, m, ctx) {
+      const a = s.assigned.get(key(m.topic, m.partition));
+      if (a) {
+        setPosition(a, m.offset);
+        s.processed.set(key(m.topic, m.partition), m.offset);
+      } else s.pendingSeeks.set(key(m.topic, m.partition), m.offset);
+      ctx.reply({ type: 'Sought', errorCode: ErrorCode.NONE });
+      maybeFetch(s, ctx);
+    },
+
+    Pause(s, m, ctx) {
+      for (const p of m.partitions) {
+        const a = s.assigned.get(key(p.topic, p.partition));
+        if (a) a.paused = true;
+      }
+      ctx.reply({ type: 'Paused', errorCode: ErrorCode.NONE });
+    },
+
+    Resume(s, m, ctx) {
+      for (const p of m.partitions) {
+        const a = s.assigned.get(key(p.topic, p.partition));
+        if (a) a.paused = false;
+      }
+      ctx.reply({ type: 'Resumed', errorCode: ErrorCode.NONE });
+      maybeFetch(s, ctx);
+    },
+
+    Close(s, _m, ctx) {
+      if (s.closeToken !== null) return;
+      s.closeToken = ctx.deferReply();
+      if (s.phase === 'Stable' && s.config.enableAutoCommit) commit(s, ctx, null, { token: undefined });
+      maybeFinishClose(s, ctx);
+    },
+
+    LeftGroup(s, _m, ctx) {
+      s.phase = 'Closed';
+      s.epoch++;
+      s.assigned.clear();
+      s.memberId = '';
+      ctx.timers.cancel(TICK_TIMER);
+      answerPoll(s, ctx, true);
+      emit(s, ctx, { kind: 'stop' });
+      if (s.closeToken) ctx.replyTo(s.closeToken, { type: 'Closed', errorCode: ErrorCode.NONE });
+    },
+
+    DescribeConsumer(s, _m, ctx) {
+      ctx.reply({
+        type: 'ConsumerDescription',
+        phase: s.phase,
+        memberId: s.memberId,
+        generationId: s.generationId,
+        assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition, position: a.position, paused: a.paused })),
+      } satisfies ConsumerDescription);
+    },
+
+    Tick(s, _m, ctx) {
+      const now = ctx.clock.now();
+      if (s.phase === 'Closed') return;
+      if (now - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
+      if ((s.phase === 'FindingCoordinator' || s.phase === 'Joining') && s.retryAt > 0 && now >= s.retryAt) {
+        s.retryAt = 0;
+        if (s.phase === 'FindingCoordinator') findCoordinator(s, ctx);
+        else join(s, ctx);
+      }
+      if (s.phase === 'Stable') {
+        if (now - s.lastPollAt > s.config.maxPollIntervalMs && !s.pendingPoll) {
+          ctx.log.warn('max.poll.interval.ms passed without a poll: leaving the group', { maxPollIntervalMs: s.config.maxPollIntervalMs });
+          void leave(s, ctx);
+          s.memberId = '';
+          s.generationId = -1;
+          s.epoch++;
+          s.assigned.clear();
+          s.phase = 'Idle';
+          return;
+        }
+        if (!s.heartbeatInFlight && now >= s.nextHeartbeatAt && s.coordinator) {
+          s.heartbeatInFlight = true;
+          s.nextHeartbeatAt = now + s.config.heartbeatIntervalMs;
+          const epoch = s.epoch;
+          void ctx
+            .ask<SimpleResponse>(s.coordinator, { type: 'Heartbeat', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId }, { timeoutMs: s.config.requestTimeoutMs })
+            .then((response) => ctx.send(ctx.self, { type: 'HeartbeatResult', response, epoch }));
+        }
+        if (s.config.enableAutoCommit && now >= s.nextAutoCommitAt) {
+          s.nextAutoCommitAt = now + s.config.autoCommitIntervalMs;
+          commit(s, ctx, null, { token: undefined });
+        }
+        // a partition whose reset failed (no leader yet) tries again
+        if (!s.committedPending && now >= s.retryAt) for (const a of s.assigned.values()) if (a.position === null && !a.resetting) resetOffset(s, ctx, a);
+        maybeFetch(s, ctx);
+      }
+      answerPoll(s, ctx);
+    },
+
+    MetadataResult(s, m, ctx) {
+      s.metadataInFlight = false;
+      if (!m.metadata) return;
+      const before = subscribedTopics(s).join(',');
+      s.metadata.update(m.metadata, ctx.clock.now());
+      if (s.phase === 'Stable' && s.pattern && subscribedTopics(s).join(',') !== before) rebalance(s, ctx, 'topics matching the pattern changed');
+      maybeFetch(s, ctx);
+    },
+
+    CoordinatorResult(s, m, ctx) {
+      if (s.phase !== 'FindingCoordinator') return;
+      const r = m.response;
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        ctx.log.debug('coordinator not found yet', { errorCode: r.errorCode });
+        retryLater(s, ctx, 'FindingCoordinator');
+        return;
+      }
+      s.coordinator = { node: r.node, path: coordinatorPath(r.brokerId) };
+      join(s, ctx);
+    },
+
+    JoinResult(s, m, ctx) {
+      if (m.epoch !== s.epoch || s.phase !== 'Joining') return;
+      const r = m.response;
+      const code = isFailure(r) ? failureCode(r) : r.errorCode;
+      if (code === ErrorCode.MEMBER_ID_REQUIRED && !isFailure(r)) {
+        s.memberId = r.memberId;
+        join(s, ctx);
+        return;
+      }
+      if (code === ErrorCode.UNKNOWN_MEMBER_ID) {
+        s.memberId = '';
+        join(s, ctx);
+        return;
+      }
+      if (code === ErrorCode.REBALANCE_IN_PROGRESS) {
+        join(s, ctx);
+        return;
+      }
+      if (RETRY_COORDINATOR.has(code)) {
+        retryLater(s, ctx, 'FindingCoordinator');
+        return;
+      }
+      if (code !== ErrorCode.NONE || isFailure(r)) {
+        crash(s, ctx, code, `JoinGroup failed: ${isFailure(r) ? r.message : (r.errorMessage ?? errorName(code))}`);
+        s.phase = 'Idle';
+        return;
+      }
+      s.memberId = r.memberId;
+      s.generationId = r.generationId;
+      s.leaderId = r.leader;
+      s.protocol = r.protocolName ?? '';
+      s.phase = 'Syncing';
+      let assignments: { memberId: string; assignment: Uint8Array }[] = [];
+      if (r.leader === r.memberId) {
+        try {
+          assignments = leaderAssign(s, r);
+        } catch (err) {
+          crash(s, ctx, ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `assignment failed: ${(err as Error).message}`);
+          return;
+        }
+      }
+      const epoch = s.epoch;
+      void ctx
+        .ask<SyncGroupResponse>(
+          s.coordinator!,
+          { type: 'SyncGroup', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId, protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: s.protocol, assignments },
+          { timeoutMs: s.config.maxPollIntervalMs + s.config.requestTimeoutMs },
+        )
+        .then((response) => ctx.send(ctx.self, { type: 'SyncResult', response, epoch }));
+    },
+
+    SyncResult(s, m, ctx) {
+      if (m.epoch !== s.epoch || s.phase !== 'Syncing') return;
+      const r = m.response;
+      const code = isFailure(r) ? failureCode(r) : r.errorCode;
+      if (code === ErrorCode.NONE && !isFailure(r)) {
+        try {
+          onAssigned(s, ctx, r.assignment);
+        } catch (err) {
+          crash(s, ctx, ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `bad assignment: ${(err as Error).message}`);
+        }
+        return;
+      }
+      if (code === ErrorCode.UNKNOWN_MEMBER_ID) s.memberId = '';
+      if (RETRY_COORDINATOR.has(code)) retryLater(s, ctx, 'FindingCoordinator');
+      else join(s, ctx);
+    },
+
+    HeartbeatResult(s, m, ctx) {
+      s.heartbeatInFlight = false;
+      if (m.epoch !== s.epoch || s.phase !== 'Stable') return;
+      const r = m.response;
+      const code = isFailure(r) ? failureCode(r) : r.errorCode;
+      if (code === ErrorCode.NONE) return;
+      if (code === ErrorCode.REBALANCE_IN_PROGRESS) rebalance(s, ctx, 'the group is rebalancing');
+      else if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) {
+        if (code === ErrorCode.UNKNOWN_MEMBER_ID) s.memberId = '';
+        rebalance(s, ctx, `heartbeat answered ${errorName(code)}`);
+      } else if (RETRY_COORDINATOR.has(code)) {
+        // find the coordinator again; the membership stands until the session times out
+        const epoch = s.epoch;
+        void ctx
+          .ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, { timeoutMs: s.config.requestTimeoutMs })
+          .then((response) => ctx.send(ctx.self, { type: 'CoordinatorRefound', response, epoch }));
+      }
+    },
+
+    CoordinatorRefound(s, m) {
+      const r = m.response;
+      if (m.epoch === s.epoch && !isFailure(r) && r.errorCode === ErrorCode.NONE) s.coordinator = { node: r.node, path: coordinatorPath(r.brokerId) };
+    },
+
+    CommittedResult(s, m, ctx) {
+      if (m.epoch !== s.epoch) return;
+      s.committedPending = false;
+      const r = m.response;
+      const committed = new Map<string, number>();
+      if (!isFailure(r) && r.errorCode === ErrorCode.NONE) {
+        for (const t of r.topics) for (const p of t.partitions) if (p.errorCode === ErrorCode.NONE && p.offset >= 0) committed.set(key(t.name, p.partition), p.offset);
+      } else {
+        const code = isFailure(r) ? failureCode(r) : r.errorCode;
+        ctx.log.warn('could not fetch committed offsets; rejoining', { errorCode: code });
+        if (RETRY_COORDINATOR.has(code)) s.coordinator = null;
+        rebalance(s, ctx, 'committed offsets unavailable');
+        return;
+      }
+      for (const [k, a] of s.assigned) {
+        const seek = s.pendingSeeks.get(k);
+        if (seek !== undefined) {
+          s.pendingSeeks.delete(k);
+          setPosition(a, seek);
+          continue;
+        }
+        const c = committed.get(k);
+        if (c !== undefined) {
+          setPosition(a, c);
+          s.committed.set(k, c);
+          s.processed.set(k, c);
+        } else resetOffset(s, ctx, a);
+      }
+      maybeFetch(s, ctx);
+    },
+
+    ResetResult(s, m, ctx) {
+      if (m.epoch !== s.epoch) return;
+      const a = s.assigned.get(key(m.topic, m.partition));
+      if (!a) return;
+      const r = m.response;
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        a.resetting = false;
+        refreshMetadata(s, ctx);
+        s.retryAt = ctx.clock.now() + s.config.retryBackoffMs;
+        return;
+      }
+      setPosition(a, r.offset);
+      maybeFetch(s, ctx);
+    },
+
+    FetchResult(s, m, ctx) {
+      s.fetching.delete(m.brokerId);
+      if (m.epoch !== s.epoch) {
+        maybeFetch(s, ctx);
+        return;
+      }
+      const r = m.response;
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        refreshMetadata(s, ctx);
+        maybeFetch(s, ctx);
+        return;
+      }
+      for (const pr of r.partitions) {
+        const a = s.assigned.get(key(pr.topic, pr.partition));
+        if (!a || a.position === null) continue;
+        if (pr.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+          ctx.log.warn('fetch offset out of range: resetting', { topic: pr.topic, partition: pr.partition, offset: a.fetchPosition, reset: s.config.autoOffsetReset });
+          a.buffer = [];
+          resetOffset(s, ctx, a);
+          continue;
+        }
+        if (pr.errorCode !== ErrorCode.NONE) {
+          refreshMetadata(s, ctx);
+          continue;
+        }
+        a.highWatermark = pr.highWatermark;
+        if (pr.records.length === 0) continue;
+        let batches;
+        try {
+          batches = decodeRecordBatches(pr.records);
+        } catch (err) {
+          crash(s, ctx, ErrorCode.CORRUPT_MESSAGE, `${pr.topic}-${pr.partition}: ${(err as Error).message}`);
+          return;
+        }
+        for (const b of batches) {
+          if (b.control) {
+            a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
+            continue;
+          }
+          for (const rec of b.records) {
+            if (rec.offset < a.fetchPosition) continue;
+            a.buffer.push({ offset: rec.offset, timestamp: rec.timestamp, key: rec.key, value: rec.value, headers: rec.headers });
+          }
+          a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
+        }
+      }
+      answerPoll(s, ctx);
+      maybeFetch(s, ctx);
+    },
+
+    CommitResult(s, m, ctx) {
+      s.commitInFlight = false;
+      const { errorCode, message } = commitErrorCode(m.response);
+      if (errorCode === ErrorCode.NONE) for (const o of m.offsets) s.committed.set(key(o.topic, o.partition), o.offset);
+      else ctx.log.warn('offset commit failed', { errorCode, message });
+      emit(s, ctx, { kind: 'commit', offsets: m.offsets, errorCode });
+      for (const t of m.tokens) ctx.replyTo(t, { type: 'CommitDone', errorCode, errorMessage: message, offsets: m.offsets });
+      const next = s.commitQueue.shift();
+      if (next) commit(s, ctx, next.offsets, next.waiter);
+      maybeFinishClose(s, ctx);
+    },
+  },
+});

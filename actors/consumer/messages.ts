@@ -1,0 +1,86 @@
+/**
+ * Messages the consumer actor accepts, its replies, and the events it reports to a listener.
+ */
+import type { Failure } from '../../src/runtime/types.js';
+import type { ReplyToken } from '../../src/runtime/actor-definition.js';
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { FetchResponse } from '../broker/messages.js';
+import type {
+  FindCoordinatorResponse,
+  JoinGroupResponse,
+  OffsetCommitResponse,
+  OffsetFetchResponse,
+  SimpleResponse,
+  SyncGroupResponse,
+} from '../group-coordinator/messages.js';
+import type { ListOffsetsResult } from '../partition-replica/messages.js';
+
+export interface TopicPartitionOffset {
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+export interface ConsumedRecord {
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: { key: string; value: Uint8Array | null }[];
+}
+
+export interface PolledBatch {
+  topic: string;
+  partition: number;
+  highWatermark: number;
+  records: ConsumedRecord[];
+}
+
+export type ConsumerEvent =
+  | { kind: 'group.join'; groupId: string; memberId: string; leaderId: string; isLeader: boolean; generationId: number; protocol: string; assignment: TopicPartitionOffset[] }
+  | { kind: 'rebalancing'; groupId: string; memberId: string; reason: string }
+  | { kind: 'partitions.revoked'; partitions: { topic: string; partition: number }[] }
+  | { kind: 'commit'; offsets: TopicPartitionOffset[]; errorCode: number }
+  | { kind: 'crash'; errorCode: number; message: string }
+  | { kind: 'stop' };
+
+export type ConsumerMsg =
+  | { type: 'Subscribe'; topics: string[]; pattern: string | null; patternFlags?: string; fromBeginning?: boolean }
+  /** Hands out buffered records; `processed` are the next offsets of records the caller has finished. */
+  | { type: 'Poll'; maxRecords: number; timeoutMs: number; processed: TopicPartitionOffset[] }
+  | { type: 'Commit'; offsets: TopicPartitionOffset[] | null }
+  | { type: 'Seek'; topic: string; partition: number; offset: number }
+  | { type: 'Pause'; partitions: { topic: string; partition: number }[] }
+  | { type: 'Resume'; partitions: { topic: string; partition: number }[] }
+  | { type: 'Close' }
+  | { type: 'DescribeConsumer' }
+  // internal
+  | { type: 'Tick' }
+  | { type: 'MetadataResult'; metadata: ClusterMetadata | null }
+  | { type: 'CoordinatorResult'; response: FindCoordinatorResponse | Failure }
+  | { type: 'JoinResult'; response: JoinGroupResponse | Failure; epoch: number }
+  | { type: 'SyncResult'; response: SyncGroupResponse | Failure; epoch: number }
+  | { type: 'HeartbeatResult'; response: SimpleResponse | Failure; epoch: number }
+  | { type: 'CommittedResult'; response: OffsetFetchResponse | Failure; epoch: number }
+  | { type: 'ResetResult'; topic: string; partition: number; response: ListOffsetsResult | Failure; epoch: number }
+  | { type: 'FetchResult'; brokerId: number; response: FetchResponse | Failure; epoch: number }
+  | { type: 'CommitResult'; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[]; tokens: ReplyToken[] }
+  | { type: 'CoordinatorRefound'; response: FindCoordinatorResponse | Failure; epoch: number }
+  | { type: 'LeftGroup' };
+
+export interface PollResult {
+  type: 'PollResult';
+  errorCode: number;
+  errorMessage?: string;
+  batches: PolledBatch[];
+}
+
+export type ConsumerPhase = 'Idle' | 'FindingCoordinator' | 'Joining' | 'Syncing' | 'Stable' | 'Closed';
+
+export interface ConsumerDescription {
+  type: 'ConsumerDescription';
+  phase: ConsumerPhase;
+  memberId: string;
+  generationId: number;
+  assignment: { topic: string; partition: number; position: number | null; paused: boolean }[];
+}

@@ -1,0 +1,283 @@
+/**
+ * The consumer's promise API: a thin layer over the consumer actor (actors/consumer), shaped
+ * like KafkaJS's: connect, subscribe, run({ eachMessage | eachBatch }), an async iterator,
+ * commitOffsets, seek, pause/resume, disconnect, and typed events.
+ *
+ * Delivery is at-least-once: an offset counts as processed only once the handler for that
+ * record (or batch) has returned; auto-commit commits processed offsets; a handler that throws
+ * has its record delivered again.
+ */
+import { EventEmitter } from 'node:events';
+import { nanoid } from 'nanoid';
+import { consumer as consumerActor } from '../../actors/consumer/consumer.js';
+import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
+import { defineActor } from '../runtime/actor-definition.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { ActorRef, Message } from '../runtime/types.js';
+import { isFailure } from '../runtime/types.js';
+import { CommitFailedError, SamsaError } from './errors.js';
+import type { SamsaClient } from './samsa.js';
+
+export interface KafkaMessage {
+  offset: number;
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | null | (Buffer | null)[]>;
+}
+
+export interface EachMessagePayload {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+}
+
+export interface Batch {
+  topic: string;
+  partition: number;
+  highWatermark: number;
+  messages: KafkaMessage[];
+}
+
+export interface EachBatchPayload {
+  batch: Batch;
+  /** Marks everything up to and including `offset` as processed. */
+  resolveOffset(offset: number): void;
+  isRunning(): boolean;
+}
+
+export interface RunOptions {
+  eachMessage?: (payload: EachMessagePayload) => Promise<void> | void;
+  /** With eachBatch, only resolved offsets count as processed unless eachBatchAutoResolve (default true). */
+  eachBatch?: (payload: EachBatchPayload) => Promise<void> | void;
+  eachBatchAutoResolve?: boolean;
+}
+
+export interface ConsumerEvents {
+  'group.join': Extract<ConsumerEvent, { kind: 'group.join' }>;
+  rebalancing: Extract<ConsumerEvent, { kind: 'rebalancing' }>;
+  'partitions.revoked': Extract<ConsumerEvent, { kind: 'partitions.revoked' }>;
+  commit: Extract<ConsumerEvent, { kind: 'commit' }>;
+  crash: Extract<ConsumerEvent, { kind: 'crash' }> | { kind: 'crash'; errorCode: number; message: string; error?: unknown };
+  stop: Extract<ConsumerEvent, { kind: 'stop' }>;
+}
+
+type ListenerMsg = { type: 'ConsumerEvent'; event: ConsumerEvent };
+
+const listener = defineActor<{ emitter: EventEmitter }, ListenerMsg, EventEmitter>({
+  kind: 'consumer-listener',
+  supervision: 'resume',
+  init: (_ctx, emitter) => ({ emitter }),
+  handlers: {
+    ConsumerEvent: (s, m) => {
+      s.emitter.emit(m.event.kind, m.event);
+    },
+  },
+});
+
+function toMessage(r: ConsumedRecord): KafkaMessage {
+  const headers: KafkaMessage['headers'] = {};
+  for (const h of r.headers) {
+    const v = h.value === null ? null : Buffer.from(h.value.buffer, h.value.byteOffset, h.value.byteLength);
+    const prev = headers[h.key];
+    if (prev === undefined) headers[h.key] = v;
+    else headers[h.key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  const buf = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return { offset: r.offset, timestamp: r.timestamp, key: buf(r.key), value: buf(r.value), headers };
+}
+
+export class Consumer {
+  private ref: ActorRef<ConsumerMsg> | null = null;
+  private listenerRef: ActorRef<ListenerMsg> | null = null;
+  private readonly emitter = new EventEmitter();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private processed = new Map<string, TopicPartitionOffset>();
+  private readonly maxPollRecords: number;
+
+  constructor(
+    private readonly client: SamsaClient,
+    private readonly config: Record<string, unknown>,
+  ) {
+    this.maxPollRecords = Number(config['max.poll.records'] ?? 500);
+  }
+
+  on<E extends keyof ConsumerEvents>(event: E, fn: (payload: ConsumerEvents[E]) => void): () => void {
+    this.emitter.on(event, fn);
+    return () => this.emitter.off(event, fn);
+  }
+
+  async connect(): Promise<void> {
+    if (this.ref) return;
+    const sys = this.client.system;
+    this.listenerRef = sys.spawn(listener, { name: `consumer-events-${nanoid(8)}`, args: this.emitter });
+    this.ref = sys.spawn(consumerActor, {
+      name: `consumer-${nanoid(8)}`,
+      args: { bootstrap: this.client.brokers, config: { 'client.id': this.client.clientId, ...this.config }, listener: this.listenerRef },
+    });
+  }
+
+  /** Topics by name or RegExp; fromBeginning starts groups without committed offsets at the earliest offset. */
+  async subscribe(opts: { topics?: (string | RegExp)[]; topic?: string | RegExp; fromBeginning?: boolean }): Promise<void> {
+    const all = [...(opts.topics ?? []), ...(opts.topic !== undefined ? [opts.topic] : [])];
+    if (all.length === 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'subscribe needs at least one topic or pattern');
+    const names = all.filter((t): t is string => typeof t === 'string');
+    const patterns = all.filter((t): t is RegExp => t instanceof RegExp);
+    const pattern = patterns.length ? patterns.map((p) => `(?:${p.source})`).join('|') : null;
+    const msg: ConsumerMsg = { type: 'Subscribe', topics: names, pattern };
+    if (patterns[0]?.flags) msg.patternFlags = patterns[0].flags.replace(/[gy]/g, '');
+    if (opts.fromBeginning !== undefined) msg.fromBeginning = opts.fromBeginning;
+    const r = await this.client.system.ask<Message & { errorCode: number; errorMessage?: string }>(this.requireRef(), msg, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+  }
+
+  /** Starts the processing loop; resolves once it runs. */
+  async run(opts: RunOptions): Promise<void> {
+    if (!opts.eachMessage && !opts.eachBatch) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'run needs eachMessage or eachBatch');
+    if (this.running) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'the consumer is already running');
+    this.requireRef();
+    this.running = true;
+    this.loop = this.runLoop(opts);
+  }
+
+  private async runLoop(opts: RunOptions): Promise<void> {
+    while (this.running) {
+      const batches = await this.poll();
+      if (batches === null) break;
+      for (const b of batches) {
+        if (!this.running) break;
+        try {
+          if (opts.eachBatch) await this.handleBatch(opts, b);
+          else for (const r of b.records) {
+            if (!this.running) break;
+            await opts.eachMessage!({ topic: b.topic, partition: b.partition, message: toMessage(r) });
+            this.mark(b.topic, b.partition, r.offset + 1);
+          }
+        } catch (error) {
+          // redeliver from the first record not processed (at least once)
+          const done = this.processed.get(`${b.topic}\u0000${b.partition}`)?.offset ?? b.records[0]!.offset;
+          const from = Math.max(done, b.records[0]!.offset);
+          this.emitter.emit('crash', { kind: 'crash', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: `handler failed on ${b.topic}-${b.partition}@${from}: ${(error as Error)?.message}`, error });
+          await this.seek({ topic: b.topic, partition: b.partition, offset: from });
+          await new Promise((res) => setTimeout(res, 100));
+          break;
+        }
+      }
+    }
+  }
+
+  private async handleBatch(opts: RunOptions, b: { topic: string; partition: number; highWatermark: number; records: ConsumedRecord[] }): Promise<void> {
+    let resolved = -1;
+    await opts.eachBatch!({
+      batch: { topic: b.topic, partition: b.partition, highWatermark: b.highWatermark, messages: b.records.map(toMessage) },
+      resolveOffset: (offset) => {
+        resolved = Math.max(resolved, offset);
+        this.mark(b.topic, b.partition, offset + 1);
+      },
+      isRunning: () => this.running,
+    });
+    if (opts.eachBatchAutoResolve ?? true) this.mark(b.topic, b.partition, b.records[b.records.length - 1]!.offset + 1);
+    else if (resolved >= 0) this.mark(b.topic, b.partition, resolved + 1);
+  }
+
+  private mark(topic: string, partition: number, offset: number): void {
+    this.processed.set(`${topic}\u0000${partition}`, { topic, partition, offset });
+  }
+
+  /** One poll: hands processed offsets over and returns the next records (null once stopped). */
+  private async poll(): Promise<{ topic: string; partition: number; highWatermark: number; records: ConsumedRecord[] }[] | null> {
+    const processed = [...this.processed.values()];
+    this.processed.clear();
+    const r = await this.client.system.ask<PollResult>(this.requireRef(), { type: 'Poll', maxRecords: this.maxPollRecords, timeoutMs: 1_000, processed }, { timeoutMs: 30_000 });
+    if (isFailure(r)) {
+      if (!this.running) return null;
+      this.emitter.emit('crash', { kind: 'crash', errorCode: r.errorCode, message: r.message });
+      await new Promise((res) => setTimeout(res, 100));
+      for (const p of processed) this.mark(p.topic, p.partition, p.offset);
+      return [];
+    }
+    if (r.errorCode !== ErrorCode.NONE) {
+      this.running = false;
+      return null;
+    }
+    return r.batches;
+  }
+
+  /** Messages one by one; an offset counts as processed when the next one is asked for. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<EachMessagePayload> {
+    this.requireRef();
+    this.running = true;
+    try {
+      while (this.running) {
+        const batches = await this.poll();
+        if (batches === null) return;
+        for (const b of batches) {
+          for (const r of b.records) {
+            yield { topic: b.topic, partition: b.partition, message: toMessage(r) };
+            this.mark(b.topic, b.partition, r.offset + 1);
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Commits offsets (the next offset to read, as Kafka does); without arguments, everything processed. */
+  async commitOffsets(offsets?: TopicPartitionOffset[]): Promise<void> {
+    const ref = this.requireRef();
+    if (!offsets) {
+      // hand over what was processed, then commit it
+      const processed = [...this.processed.values()];
+      offsets = processed.length ? processed : undefined;
+    }
+    const r = await this.client.system.ask<Message & { errorCode: number; errorMessage?: string }>(ref, { type: 'Commit', offsets: offsets ?? null }, { timeoutMs: 30_000 });
+    const code = isFailure(r) ? r.errorCode : r.errorCode;
+    if (code === ErrorCode.NONE) return;
+    const message = isFailure(r) ? r.message : r.errorMessage;
+    if (code === ErrorCode.ILLEGAL_GENERATION || code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.REBALANCE_IN_PROGRESS) {
+      throw new CommitFailedError(code, `commit cannot be completed since the group has already rebalanced and assigned the partitions to another member (${message})`);
+    }
+    throw new SamsaError(code, message);
+  }
+
+  async seek(tp: { topic: string; partition: number; offset: number }): Promise<void> {
+    this.processed.delete(`${tp.topic}\u0000${tp.partition}`);
+    await this.client.system.ask(this.requireRef(), { type: 'Seek', ...tp }, { timeoutMs: 10_000 });
+  }
+
+  async pause(topics: { topic: string; partitions: number[] }[]): Promise<void> {
+    await this.client.system.ask(this.requireRef(), { type: 'Pause', partitions: topics.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))) }, { timeoutMs: 10_000 });
+  }
+
+  async resume(topics: { topic: string; partitions: number[] }[]): Promise<void> {
+    await this.client.system.ask(this.requireRef(), { type: 'Resume', partitions: topics.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))) }, { timeoutMs: 10_000 });
+  }
+
+  async describe(): Promise<ConsumerDescription> {
+    const r = await this.client.system.ask<ConsumerDescription>(this.requireRef(), { type: 'DescribeConsumer' }, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    return r;
+  }
+
+  /** Stops the loop, commits what was processed (with auto-commit), leaves the group, stops the actors. */
+  async disconnect(): Promise<void> {
+    if (!this.ref) return;
+    this.running = false;
+    await this.loop?.catch(() => undefined);
+    const ref = this.ref;
+    const processed = [...this.processed.values()];
+    if (processed.length) await this.client.system.ask(ref, { type: 'Poll', maxRecords: 1, timeoutMs: 0, processed }, { timeoutMs: 10_000 });
+    await this.client.system.ask(ref, { type: 'Close' }, { timeoutMs: 30_000 });
+    this.ref = null;
+    await this.client.system.stopActor(ref);
+    if (this.listenerRef) await this.client.system.stopActor(this.listenerRef);
+  }
+
+  private requireRef(): ActorRef<ConsumerMsg> {
+    if (!this.ref) throw new SamsaError(ErrorCode.NETWORK_EXCEPTION, 'the consumer is not connected: call connect() first');
+    return this.ref;
+  }
+}
