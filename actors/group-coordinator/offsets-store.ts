@@ -1,0 +1,559 @@
+/**
+ * The records of __consumer_offsets, in Kafka's own binary schemas, so Kafka's tools could read
+ * a samsa offsets log (and the other way round):
+ *
+ *   key   OffsetCommitKey   int16 version (0|1) | group string | topic string | partition int32
+ *   value OffsetCommitValue int16 version | offset int64 | [v3+ leaderEpoch int32] | metadata string |
+ *                           commitTimestamp int64 | [v1 only: expireTimestamp int64]
+ *   key   GroupMetadataKey  int16 version (2) | group string
+ *   value GroupMetadataValue int16 version | protocolType string | generation int32 |
+ *                           protocol nullable string | leader nullable string |
+ *                           [v2+ currentStateTimestamp int64] | members array of
+ *                           { memberId | [v3+ groupInstanceId nullable] | clientId | clientHost |
+ *                             [v1+ rebalanceTimeout int32] | sessionTimeout int32 |
+ *                             subscription bytes | assignment bytes }
+ *
+ * Strings are int16 length + UTF-8 (-1 = null), bytes int32 length, arrays int32 count; value
+ * version 4 is Kafka's "flexible" form (compact lengths as unsigned varints of n + 1, tagged
+ * fields after each struct), read here but never written. A null value is a tombstone. We write
+ * key versions 1 and 2 and value version 3, as Kafka 2.3+ does. Key versions 3 and up belong to
+ * Kafka's newer group records and are skipped by the replay.
+ *
+ * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
+ * key, tombstones deleting, and remembers for every live key the log offset and the timestamp of
+ * its newest record: the coordinator rewrites keys whose newest record grows old, so that time
+ * retention on the topic can delete old segments without losing a live key.
+ */
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { readUnsignedVarint, writeUnsignedVarint } from '../../src/protocol/varint.js';
+
+export const OFFSET_COMMIT_KEY_VERSION = 1;
+export const GROUP_METADATA_KEY_VERSION = 2;
+export const OFFSET_COMMIT_VALUE_VERSION = 3;
+export const GROUP_METADATA_VALUE_VERSION = 3;
+const MAX_OFFSET_COMMIT_VALUE_VERSION = 4;
+const MAX_GROUP_METADATA_VALUE_VERSION = 4;
+const FIRST_FLEXIBLE_VERSION = 4;
+
+/** Bytes that are not a record of this topic in a version we know, or values that do not fit the schema. */
+export class OffsetsRecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OffsetsRecordError';
+  }
+}
+
+export interface OffsetCommitKey {
+  kind: 'offset';
+  group: string;
+  topic: string;
+  partition: number;
+}
+
+export interface GroupMetadataKey {
+  kind: 'group';
+  group: string;
+}
+
+/** A key of a record type we do not handle (Kafka's newer consumer-group records). */
+export interface UnknownKey {
+  kind: 'unknown';
+  version: number;
+}
+
+export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | UnknownKey;
+
+export interface OffsetCommitValue {
+  offset: number;
+  /** -1 when unknown (and in values before v3). */
+  leaderEpoch: number;
+  metadata: string;
+  commitTimestamp: number;
+  /** Only value v1 carries an explicit expiry; -1 otherwise. */
+  expireTimestamp: number;
+}
+
+export interface GroupMemberValue {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  rebalanceTimeoutMs: number;
+  sessionTimeoutMs: number;
+  /** The member's metadata for the group's protocol (a consumer Subscription). */
+  subscription: Uint8Array;
+  assignment: Uint8Array;
+}
+
+export interface GroupMetadataValue {
+  protocolType: string;
+  generation: number;
+  protocol: string | null;
+  leader: string | null;
+  /** When the group entered its current state; -1 when unknown. */
+  currentStateTimestamp: number;
+  members: GroupMemberValue[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Primitive writer and reader (big-endian, Kafka's classic and flexible encodings)
+
+const utf8 = new TextEncoder();
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+const INT16_MAX = 0x7fff;
+const INT32_MIN = -0x80000000;
+const INT32_MAX = 0x7fffffff;
+
+class Writer {
+  private buf = Buffer.allocUnsafe(256);
+  private pos = 0;
+
+  constructor(private readonly flexible = false) {}
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  int16(v: number, what: string): this {
+    if (!Number.isInteger(v) || v < -0x8000 || v > INT16_MAX) throw new OffsetsRecordError(`${what} must be an int16, got ${v}`);
+    this.ensure(2);
+    this.pos = this.buf.writeInt16BE(v, this.pos);
+    return this;
+  }
+
+  int32(v: number, what: string): this {
+    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) throw new OffsetsRecordError(`${what} must be an int32, got ${v}`);
+    this.ensure(4);
+    this.pos = this.buf.writeInt32BE(v, this.pos);
+    return this;
+  }
+
+  int64(v: number, what: string): this {
+    if (!Number.isSafeInteger(v)) throw new OffsetsRecordError(`${what} must be a safe integer, got ${v}`);
+    this.ensure(8);
+    this.pos = this.buf.writeBigInt64BE(BigInt(v), this.pos);
+    return this;
+  }
+
+  private uvarint(v: number): void {
+    this.ensure(5);
+    this.pos = writeUnsignedVarint(this.buf, this.pos, v);
+  }
+
+  private length(n: number | null, what: string, classicWidth: 2 | 4): void {
+    if (this.flexible) {
+      this.uvarint(n === null ? 0 : n + 1);
+      return;
+    }
+    if (classicWidth === 2) {
+      if (n !== null && n > INT16_MAX) throw new OffsetsRecordError(`${what} is ${n} bytes long, more than a Kafka string holds (${INT16_MAX})`);
+      this.int16(n ?? -1, what);
+    } else {
+      this.int32(n ?? -1, what);
+    }
+  }
+
+  string(s: string | null, what: string): this {
+    if (s === null) {
+      this.length(null, what, 2);
+      return this;
+    }
+    const b = utf8.encode(s);
+    this.length(b.length, what, 2);
+    this.raw(b);
+    return this;
+  }
+
+  bytes(b: Uint8Array, what: string): this {
+    this.length(b.length, what, 4);
+    this.raw(b);
+    return this;
+  }
+
+  arrayLength(n: number, what: string): this {
+    this.length(n, what, 4);
+    return this;
+  }
+
+  /** Flexible versions end every struct with its tagged fields; we write none. */
+  taggedFields(): this {
+    if (this.flexible) this.uvarint(0);
+    return this;
+  }
+
+  private raw(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.pos);
+    out.set(this.buf.subarray(0, this.pos));
+    return out;
+  }
+}
+
+class Reader {
+  private pos = 0;
+  flexible = false;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    private readonly what: string,
+  ) {}
+
+  private need(n: number, field: string): void {
+    if (this.pos + n > this.buf.length) {
+      throw new OffsetsRecordError(`${this.what}: truncated reading ${field} at byte ${this.pos} (length ${this.buf.length})`);
+    }
+  }
+
+  private view(): DataView {
+    return new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  int16(field: string): number {
+    this.need(2, field);
+    const v = this.view().getInt16(this.pos);
+    this.pos += 2;
+    return v;
+  }
+
+  int32(field: string): number {
+    this.need(4, field);
+    const v = this.view().getInt32(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  int64(field: string): number {
+    this.need(8, field);
+    const v = this.view().getBigInt64(this.pos);
+    this.pos += 8;
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+      throw new OffsetsRecordError(`${this.what}: ${field} ${v} is outside the safe integer range`);
+    }
+    return Number(v);
+  }
+
+  private uvarint(field: string): number {
+    const cur = { pos: this.pos, end: this.buf.length };
+    try {
+      const v = readUnsignedVarint(this.buf, cur, field);
+      this.pos = cur.pos;
+      return v;
+    } catch (err) {
+      throw new OffsetsRecordError(`${this.what}: ${(err as Error).message}`);
+    }
+  }
+
+  /** A length, or null for the null marker. */
+  private length(field: string, classicWidth: 2 | 4): number | null {
+    if (this.flexible) {
+      const n = this.uvarint(field);
+      return n === 0 ? null : n - 1;
+    }
+    const n = classicWidth === 2 ? this.int16(field) : this.int32(field);
+    if (n < -1) throw new OffsetsRecordError(`${this.what}: ${field} has a negative length ${n}`);
+    return n === -1 ? null : n;
+  }
+
+  private slice(n: number, field: string): Uint8Array {
+    this.need(n, field);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  nullableString(field: string): string | null {
+    const n = this.length(field, 2);
+    if (n === null) return null;
+    try {
+      return utf8Strict.decode(this.slice(n, field));
+    } catch (err) {
+      if (err instanceof OffsetsRecordError) throw err;
+      throw new OffsetsRecordError(`${this.what}: ${field} is not valid UTF-8`);
+    }
+  }
+
+  string(field: string): string {
+    const s = this.nullableString(field);
+    if (s === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
+    return s;
+  }
+
+  bytes(field: string): Uint8Array {
+    const n = this.length(field, 4);
+    if (n === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
+    // copied: the input is a view into a fetched log range that does not outlive the replay
+    return Uint8Array.from(this.slice(n, field));
+  }
+
+  arrayLength(field: string): number {
+    const n = this.length(field, 4);
+    if (n === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
+    return n;
+  }
+
+  /** Skips a struct's tagged fields (flexible versions only). */
+  taggedFields(): void {
+    if (!this.flexible) return;
+    const count = this.uvarint('tagged field count');
+    for (let i = 0; i < count; i++) {
+      this.uvarint('tag');
+      const size = this.uvarint('tagged field size');
+      this.slice(size, 'tagged field');
+    }
+  }
+
+  /** Fields past the schema are ignored, as Kafka does for forward compatibility. */
+  done(): void {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+export function encodeOffsetCommitKey(group: string, topic: string, partition: number): Uint8Array {
+  return new Writer()
+    .int16(OFFSET_COMMIT_KEY_VERSION, 'key version')
+    .string(group, 'group')
+    .string(topic, 'topic')
+    .int32(partition, 'partition')
+    .finish();
+}
+
+export function encodeGroupMetadataKey(group: string): Uint8Array {
+  return new Writer().int16(GROUP_METADATA_KEY_VERSION, 'key version').string(group, 'group').finish();
+}
+
+export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
+  const r = new Reader(bytes, 'offsets record key');
+  const version = r.int16('version');
+  if (version === 0 || version === 1) {
+    const group = r.string('group');
+    const topic = r.string('topic');
+    const partition = r.int32('partition');
+    return { kind: 'offset', group, topic, partition };
+  }
+  if (version === 2) return { kind: 'group', group: r.string('group') };
+  if (version < 0) throw new OffsetsRecordError(`offsets record key: negative version ${version}`);
+  return { kind: 'unknown', version };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+export function encodeOffsetCommitValue(v: OffsetCommitValue, version = OFFSET_COMMIT_VALUE_VERSION): Uint8Array {
+  if (!Number.isInteger(version) || version < 0 || version > MAX_OFFSET_COMMIT_VALUE_VERSION) {
+    throw new OffsetsRecordError(`OffsetCommitValue version ${version} is not one of 0-${MAX_OFFSET_COMMIT_VALUE_VERSION}`);
+  }
+  const w = new Writer(version >= FIRST_FLEXIBLE_VERSION).int16(version, 'version').int64(v.offset, 'offset');
+  if (version >= 3) w.int32(v.leaderEpoch, 'leaderEpoch');
+  w.string(v.metadata, 'metadata').int64(v.commitTimestamp, 'commitTimestamp');
+  if (version === 1) w.int64(v.expireTimestamp, 'expireTimestamp');
+  return w.taggedFields().finish();
+}
+
+export function decodeOffsetCommitValue(bytes: Uint8Array): OffsetCommitValue {
+  const r = new Reader(bytes, 'OffsetCommitValue');
+  const version = r.int16('version');
+  if (version < 0 || version > MAX_OFFSET_COMMIT_VALUE_VERSION) throw new OffsetsRecordError(`OffsetCommitValue: unknown version ${version}`);
+  r.flexible = version >= FIRST_FLEXIBLE_VERSION;
+  const offset = r.int64('offset');
+  const leaderEpoch = version >= 3 ? r.int32('leaderEpoch') : -1;
+  const metadata = r.string('metadata');
+  const commitTimestamp = r.int64('commitTimestamp');
+  const expireTimestamp = version === 1 ? r.int64('expireTimestamp') : -1;
+  r.taggedFields();
+  r.done();
+  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
+}
+
+export function encodeGroupMetadataValue(v: GroupMetadataValue, version = GROUP_METADATA_VALUE_VERSION): Uint8Array {
+  if (!Number.isInteger(version) || version < 0 || version > MAX_GROUP_METADATA_VALUE_VERSION) {
+    throw new OffsetsRecordError(`GroupMetadataValue version ${version} is not one of 0-${MAX_GROUP_METADATA_VALUE_VERSION}`);
+  }
+  const w = new Writer(version >= FIRST_FLEXIBLE_VERSION)
+    .int16(version, 'version')
+    .string(v.protocolType, 'protocolType')
+    .int32(v.generation, 'generation')
+    .string(v.protocol, 'protocol')
+    .string(v.leader, 'leader');
+  if (version >= 2) w.int64(v.currentStateTimestamp, 'currentStateTimestamp');
+  w.arrayLength(v.members.length, 'members');
+  for (const m of v.members) {
+    w.string(m.memberId, 'memberId');
+    if (version >= 3) w.string(m.groupInstanceId, 'groupInstanceId');
+    w.string(m.clientId, 'clientId').string(m.clientHost, 'clientHost');
+    if (version >= 1) w.int32(m.rebalanceTimeoutMs, 'rebalanceTimeout');
+    w.int32(m.sessionTimeoutMs, 'sessionTimeout').bytes(m.subscription, 'subscription').bytes(m.assignment, 'assignment').taggedFields();
+  }
+  return w.taggedFields().finish();
+}
+
+export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataValue {
+  const r = new Reader(bytes, 'GroupMetadataValue');
+  const version = r.int16('version');
+  if (version < 0 || version > MAX_GROUP_METADATA_VALUE_VERSION) throw new OffsetsRecordError(`GroupMetadataValue: unknown version ${version}`);
+  r.flexible = version >= FIRST_FLEXIBLE_VERSION;
+  const protocolType = r.string('protocolType');
+  const generation = r.int32('generation');
+  const protocol = r.nullableString('protocol');
+  const leader = r.nullableString('leader');
+  const currentStateTimestamp = version >= 2 ? r.int64('currentStateTimestamp') : -1;
+  const count = r.arrayLength('members');
+  const members: GroupMemberValue[] = [];
+  for (let i = 0; i < count; i++) {
+    const memberId = r.string('memberId');
+    const groupInstanceId = version >= 3 ? r.nullableString('groupInstanceId') : null;
+    const clientId = r.string('clientId');
+    const clientHost = r.string('clientHost');
+    const rebalanceTimeout = version >= 1 ? r.int32('rebalanceTimeout') : -1;
+    const sessionTimeoutMs = r.int32('sessionTimeout');
+    const subscription = r.bytes('subscription');
+    const assignment = r.bytes('assignment');
+    r.taggedFields();
+    // v0 had no rebalance timeout: Kafka used the session timeout for both
+    const rebalanceTimeoutMs = rebalanceTimeout >= 0 ? rebalanceTimeout : sessionTimeoutMs;
+    members.push({ memberId, groupInstanceId, clientId, clientHost, rebalanceTimeoutMs, sessionTimeoutMs, subscription, assignment });
+  }
+  r.taggedFields();
+  r.done();
+  return { protocolType, generation, protocol, leader, currentStateTimestamp, members };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batches
+
+export interface OffsetsRecord {
+  key: Uint8Array;
+  /** null: a tombstone. */
+  value: Uint8Array | null;
+}
+
+/** One RecordBatch v2 holding `records` in order, all stamped `timestamp` (CreateTime). */
+export function buildOffsetsBatch(records: readonly OffsetsRecord[], timestamp: number): Buffer {
+  if (records.length === 0) throw new OffsetsRecordError('an offsets batch needs at least one record');
+  return encodeRecordBatch({ records: records.map((r) => ({ key: r.key, value: r.value, timestamp })) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay
+
+/** The newest record of a key: its log offset and record timestamp. */
+export interface RecordPosition {
+  logOffset: number;
+  timestamp: number;
+}
+
+export interface ReplayedOffset extends RecordPosition {
+  topic: string;
+  partition: number;
+  value: OffsetCommitValue;
+}
+
+export interface ReplayedGroup extends RecordPosition {
+  value: GroupMetadataValue;
+  /** The value bytes as written, so a refresh can write them again unchanged. */
+  bytes: Uint8Array;
+}
+
+/** The key of a topic-partition in per-group offset maps (partition first: a topic name may hold any character). */
+export function topicPartitionKey(topic: string, partition: number): string {
+  return `${partition}/${topic}`;
+}
+
+export interface ReplayProgress {
+  /** The offset after the last record applied (fromOffset when there was nothing). */
+  nextOffset: number;
+  records: number;
+  /** Records that could not be decoded (logged by the caller, skipped). */
+  problems: string[];
+}
+
+/**
+ * Folds records of one offsets partition, in log order, into the latest value per key.
+ */
+export class OffsetsReplay {
+  /** group -> topicPartitionKey -> newest offset commit. */
+  readonly offsets = new Map<string, Map<string, ReplayedOffset>>();
+  /** group -> newest group metadata. */
+  readonly groups = new Map<string, ReplayedGroup>();
+  recordsApplied = 0;
+
+  /**
+   * Applies every complete batch of `bytes` (as a replica read returns them). Records below
+   * `fromOffset` (a batch can start before the offset asked for) and control batches are skipped.
+   * Throws CorruptRecordError when a batch is damaged; a record whose key or value cannot be
+   * decoded is reported in `problems` and skipped.
+   */
+  applyBatches(bytes: Uint8Array, fromOffset: number): ReplayProgress {
+    const progress: ReplayProgress = { nextOffset: fromOffset, records: 0, problems: [] };
+    for (const batch of decodeRecordBatches(bytes)) {
+      const next = batch.baseOffset + batch.lastOffsetDelta + 1;
+      if (!batch.control) {
+        for (const rec of batch.records) {
+          if (rec.offset < fromOffset) continue;
+          const problem = this.applyRecord(rec.key, rec.value, rec.offset, rec.timestamp);
+          if (problem) progress.problems.push(`offset ${rec.offset}: ${problem}`);
+          else progress.records++;
+        }
+      }
+      if (next > progress.nextOffset) progress.nextOffset = next;
+    }
+    this.recordsApplied += progress.records;
+    return progress;
+  }
+
+  /** Applies one record; returns why it was skipped, or null. */
+  applyRecord(keyBytes: Uint8Array | null, valueBytes: Uint8Array | null, logOffset: number, timestamp: number): string | null {
+    if (keyBytes === null) return 'record without a key';
+    let key: OffsetsRecordKey;
+    try {
+      key = decodeKey(keyBytes);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    try {
+      switch (key.kind) {
+        case 'unknown':
+          return `key version ${key.version} is not a record type this coordinator knows`;
+        case 'offset': {
+          const k = topicPartitionKey(key.topic, key.partition);
+          if (valueBytes === null) {
+            const forGroup = this.offsets.get(key.group);
+            forGroup?.delete(k);
+            if (forGroup && forGroup.size === 0) this.offsets.delete(key.group);
+            return null;
+          }
+          const value = decodeOffsetCommitValue(valueBytes);
+          let forGroup = this.offsets.get(key.group);
+          if (!forGroup) this.offsets.set(key.group, (forGroup = new Map()));
+          forGroup.set(k, { topic: key.topic, partition: key.partition, value, logOffset, timestamp });
+          return null;
+        }
+        case 'group': {
+          if (valueBytes === null) {
+            this.groups.delete(key.group);
+            return null;
+          }
+          const value = decodeGroupMetadataValue(valueBytes);
+          this.groups.set(key.group, { value, bytes: Uint8Array.from(valueBytes), logOffset, timestamp });
+          return null;
+        }
+      }
+    } catch (err) {
+      if (err instanceof OffsetsRecordError) return err.message;
+      throw err;
+    }
+  }
+
+  /** Every group that has metadata or offsets. */
+  groupIds(): Set<string> {
+    return new Set([...this.groups.keys(), ...this.offsets.keys()]);
+  }
+}
