@@ -5,6 +5,7 @@
  */
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { BootstrapBroker } from './metadata-cache.js';
+import { Admin } from './admin.js';
 import { Consumer } from './consumer.js';
 import { Producer } from './producer.js';
 
@@ -30,6 +31,10 @@ export class SamsaClient {
 
   producer(config: Record<string, unknown> = {}): Producer {
     return new Producer(this, config);
+  }
+
+  admin(): Admin {
+    return new Admin(this);
   }
 
   /** A group consumer; `groupId` (or 'group.id') is required, other options use Kafka's names. */

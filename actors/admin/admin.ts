@@ -1,0 +1,227 @@
+/**
+ * The admin client actor: topic and group administration for the promise API in
+ * src/client/admin.ts. Topic operations go to the controller; group operations find the group's
+ * coordinator first; listings fan out to every broker's coordinator; offsets come from
+ * partition leaders.
+ *
+ * Owned state: the metadata cache.
+ * Handles: CreateTopics, DeleteTopics, CreatePartitions, ListTopics, DescribeCluster,
+ * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
+ * GroupLag.
+ * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
+ * per request. Handlers await their asks: admin traffic is low and ordered.
+ */
+import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import type { ActorContext } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
+import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import {
+  coordinatorPath,
+  type CoordinatorMsg,
+  type DeleteGroupsResponse,
+  type DescribeGroupsResponse,
+  type FindCoordinatorResponse,
+  type ListGroupsResponse,
+  type OffsetCommitResponse,
+  type OffsetFetchResponse,
+} from '../group-coordinator/messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
+import type { AdminMsg } from './messages.js';
+
+export interface AdminArgs {
+  bootstrap: BootstrapBroker[];
+  requestTimeoutMs?: number;
+}
+
+interface AdminState {
+  metadata: MetadataCache;
+  timeoutMs: number;
+}
+
+type Ctx = ActorContext<AdminMsg>;
+
+function fail(ctx: Ctx, type: string, errorCode: number, errorMessage: string): void {
+  ctx.reply({ type, errorCode, errorMessage } as Message);
+}
+
+async function refresh(s: AdminState, ctx: Ctx): Promise<ClusterMetadata | Failure> {
+  let last: Failure | null = null;
+  for (let i = 0; i < 3; i++) {
+    const r = await ctx.ask<MetadataResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'Metadata' }, { timeoutMs: s.timeoutMs });
+    if (!isFailure(r)) {
+      s.metadata.update(r.metadata, ctx.clock.now());
+      return r.metadata;
+    }
+    last = r;
+  }
+  return last!;
+}
+
+async function controller(s: AdminState, ctx: Ctx): Promise<ActorRef<ControllerMsg> | Failure> {
+  if (!s.metadata.metadata) {
+    const md = await refresh(s, ctx);
+    if (isFailure(md)) return md;
+  }
+  return s.metadata.controllerRef<ControllerMsg>()!;
+}
+
+async function toController(s: AdminState, ctx: Ctx, msg: ControllerMsg, replyType: string): Promise<void> {
+  const c = await controller(s, ctx);
+  if (isFailure(c)) return fail(ctx, replyType, c.errorCode, c.message);
+  const r = await ctx.ask<ControllerReply>(c, msg, { timeoutMs: s.timeoutMs });
+  if (isFailure(r)) return fail(ctx, replyType, r.errorCode, r.message);
+  ctx.reply({ ...r, errorCode: (r as { errorCode?: number }).errorCode ?? ErrorCode.NONE });
+  await refresh(s, ctx);
+}
+
+async function coordinatorOf(s: AdminState, ctx: Ctx, groupId: string): Promise<ActorRef<CoordinatorMsg> | Failure> {
+  let last: Failure | null = null;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const r = await ctx.ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: groupId, keyType: 'group' } as never, { timeoutMs: s.timeoutMs });
+    if (!isFailure(r) && r.errorCode === ErrorCode.NONE) return { node: r.node, path: coordinatorPath(r.brokerId) };
+    last = isFailure(r) ? r : { type: 'Failure', errorCode: r.errorCode, reason: 'timeout', message: r.errorMessage ?? errorName(r.errorCode) };
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return last!;
+}
+
+async function askCoordinator<R extends Message>(s: AdminState, ctx: Ctx, groupId: string, msg: CoordinatorMsg): Promise<R | Failure> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const c = await coordinatorOf(s, ctx, groupId);
+    if (isFailure(c)) return c;
+    const r = await ctx.ask<R>(c, msg, { timeoutMs: s.timeoutMs });
+    const code = isFailure(r) ? r.errorCode : (r as unknown as { errorCode: number }).errorCode;
+    if (code !== ErrorCode.NOT_COORDINATOR && code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS && code !== ErrorCode.COORDINATOR_NOT_AVAILABLE) return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return { type: 'Failure', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, reason: 'timeout', message: `no coordinator answered for group ${groupId}` };
+}
+
+/** Earliest or latest offset of every partition of `topic` (latest = the high watermark). */
+async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestamp: number): Promise<Map<number, number> | Failure> {
+  const out = new Map<number, number>();
+  for (const p of s.metadata.partitions(topic)) {
+    const leader = s.metadata.leaderOf(topic, p.partition);
+    if (!leader) return { type: 'Failure', errorCode: ErrorCode.LEADER_NOT_AVAILABLE, reason: 'unknown-actor', message: `${topic}-${p.partition} has no leader` };
+    const r = await ctx.ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, p.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.timeoutMs });
+    if (isFailure(r)) return r;
+    if (r.errorCode !== ErrorCode.NONE) return { type: 'Failure', errorCode: r.errorCode, reason: 'invalid-message', message: `${topic}-${p.partition}: ${errorName(r.errorCode)}` };
+    out.set(p.partition, r.offset);
+  }
+  return out;
+}
+
+export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
+  kind: 'admin',
+  supervision: 'resume',
+  init: (_ctx, args) => ({ metadata: new MetadataCache(args.bootstrap), timeoutMs: args.requestTimeoutMs ?? 30_000 }),
+  handlers: {
+    async CreateTopics(s, m, ctx) {
+      await toController(s, ctx, { type: 'CreateTopics', topics: m.topics, validateOnly: m.validateOnly ?? false }, 'CreateTopicsResponse');
+    },
+    async DeleteTopics(s, m, ctx) {
+      await toController(s, ctx, { type: 'DeleteTopics', topics: m.topics }, 'DeleteTopicsResponse');
+    },
+    async CreatePartitions(s, m, ctx) {
+      await toController(s, ctx, { type: 'CreatePartitions', topics: m.topics }, 'CreatePartitionsResponse');
+    },
+    async ListTopics(s, _m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Topics', md.errorCode, md.message);
+      ctx.reply({ type: 'Topics', errorCode: ErrorCode.NONE, topics: md.topics.map((t) => t.name).sort() });
+    },
+    async DescribeCluster(s, _m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Cluster', md.errorCode, md.message);
+      ctx.reply({ type: 'Cluster', errorCode: ErrorCode.NONE, clusterId: md.clusterId, controllerNode: md.controllerNode, controllerEpoch: md.controllerEpoch, brokers: md.brokers });
+    },
+    async FetchTopicMetadata(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'TopicMetadata', md.errorCode, md.message);
+      const wanted = m.topics ? new Set(m.topics) : null;
+      const missing = m.topics?.filter((t) => !md.topics.some((x) => x.name === t)) ?? [];
+      if (missing.length) return fail(ctx, 'TopicMetadata', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic(s): ${missing.join(', ')}`);
+      ctx.reply({ type: 'TopicMetadata', errorCode: ErrorCode.NONE, topics: md.topics.filter((t) => !wanted || wanted.has(t.name)) });
+    },
+    async ListGroups(s, _m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Groups', md.errorCode, md.message);
+      const groups = [];
+      for (const b of md.brokers.filter((x) => !x.fenced)) {
+        const r = await ctx.ask<ListGroupsResponse>({ node: b.node, path: coordinatorPath(b.brokerId) }, { type: 'ListGroups' }, { timeoutMs: s.timeoutMs });
+        if (!isFailure(r) && r.errorCode === ErrorCode.NONE) groups.push(...r.groups);
+      }
+      ctx.reply({ type: 'Groups', errorCode: ErrorCode.NONE, groups: groups.sort((a, b) => a.groupId.localeCompare(b.groupId)) });
+    },
+    async DescribeGroups(s, m, ctx) {
+      const out = [];
+      for (const g of m.groups) {
+        const r = await askCoordinator<DescribeGroupsResponse>(s, ctx, g, { type: 'DescribeGroups', groups: [g] });
+        if (isFailure(r)) out.push({ groupId: g, errorCode: r.errorCode, state: 'Dead', protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] });
+        else out.push(...r.groups);
+      }
+      ctx.reply({ type: 'DescribedGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async DeleteGroups(s, m, ctx) {
+      const out = [];
+      for (const g of m.groups) {
+        const r = await askCoordinator<DeleteGroupsResponse>(s, ctx, g, { type: 'DeleteGroups', groups: [g] });
+        out.push(isFailure(r) ? { groupId: g, errorCode: r.errorCode } : (r.groups[0] ?? { groupId: g, errorCode: r.errorCode }));
+      }
+      ctx.reply({ type: 'DeletedGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async FetchOffsets(s, m, ctx) {
+      await refresh(s, ctx);
+      const topics = m.topics ? m.topics.map((t) => ({ name: t, partitions: s.metadata.partitions(t).map((p) => p.partition) })) : null;
+      const r = await askCoordinator<OffsetFetchResponse>(s, ctx, m.groupId, { type: 'OffsetFetch', groupId: m.groupId, topics });
+      if (isFailure(r)) return fail(ctx, 'Offsets', r.errorCode, r.message);
+      ctx.reply({ type: 'Offsets', errorCode: r.errorCode, topics: r.topics });
+    },
+    async ResetOffsets(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'OffsetsReset', md.errorCode, md.message);
+      if (!s.metadata.hasTopic(m.topic)) return fail(ctx, 'OffsetsReset', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic ${m.topic}`);
+      let partitions: { partition: number; offset: number }[];
+      if (Array.isArray(m.to)) partitions = m.to;
+      else {
+        const offs = await partitionOffsets(s, ctx, m.topic, m.to === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP);
+        if (isFailure(offs)) return fail(ctx, 'OffsetsReset', offs.errorCode, offs.message);
+        partitions = [...offs].map(([partition, offset]) => ({ partition, offset }));
+      }
+      // Kafka allows this only for a group with no active members: a simple commit outside generations
+      const r = await askCoordinator<OffsetCommitResponse>(s, ctx, m.groupId, {
+        type: 'OffsetCommit',
+        groupId: m.groupId,
+        generationId: -1,
+        memberId: '',
+        topics: [{ name: m.topic, partitions }],
+      });
+      if (isFailure(r)) return fail(ctx, 'OffsetsReset', r.errorCode, r.message);
+      const perPartition = r.topics.flatMap((t) => t.partitions);
+      const bad = perPartition.find((p) => p.errorCode !== ErrorCode.NONE);
+      const code = r.errorCode !== ErrorCode.NONE ? r.errorCode : (bad?.errorCode ?? ErrorCode.NONE);
+      ctx.reply({ type: 'OffsetsReset', errorCode: code, errorMessage: code === ErrorCode.NONE ? undefined : `${errorName(code)}: the group must have no active members to reset its offsets`, partitions });
+    },
+    async GroupLag(s, m, ctx) {
+      await refresh(s, ctx);
+      const committed = await askCoordinator<OffsetFetchResponse>(s, ctx, m.groupId, { type: 'OffsetFetch', groupId: m.groupId, topics: null });
+      if (isFailure(committed)) return fail(ctx, 'Lag', committed.errorCode, committed.message);
+      const topics = m.topics ?? [...new Set(committed.topics.map((t) => t.name))];
+      const out = [];
+      for (const topic of topics) {
+        const ends = await partitionOffsets(s, ctx, topic, LATEST_TIMESTAMP);
+        if (isFailure(ends)) return fail(ctx, 'Lag', ends.errorCode, ends.message);
+        for (const [partition, end] of ends) {
+          const c = committed.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition)?.offset ?? -1;
+          out.push({ topic, partition, committed: c, logEndOffset: end, lag: c < 0 ? end : Math.max(0, end - c) });
+        }
+      }
+      ctx.reply({ type: 'Lag', errorCode: ErrorCode.NONE, partitions: out });
+    },
+  },
+});

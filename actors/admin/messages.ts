@@ -1,0 +1,20 @@
+/**
+ * Messages the admin actor accepts. Each reply carries `errorCode` (and errorMessage on error).
+ */
+import type { CreatableTopic } from '../controller/messages.js';
+
+export type AdminMsg =
+  | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
+  | { type: 'DeleteTopics'; topics: string[] }
+  | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
+  | { type: 'ListTopics' }
+  | { type: 'DescribeCluster' }
+  | { type: 'FetchTopicMetadata'; topics: string[] | null }
+  | { type: 'ListGroups' }
+  | { type: 'DescribeGroups'; groups: string[] }
+  | { type: 'DeleteGroups'; groups: string[] }
+  | { type: 'FetchOffsets'; groupId: string; topics: string[] | null }
+  /** Sets a group's committed offsets: to explicit offsets, or to the earliest / latest of each partition. */
+  | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }
+  /** Committed offset, log end (high watermark) and lag per partition of a group's topics. */
+  | { type: 'GroupLag'; groupId: string; topics: string[] | null };

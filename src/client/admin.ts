@@ -1,0 +1,144 @@
+/**
+ * The admin promise API over the admin actor (actors/admin): topics, cluster, groups, offsets
+ * and lag. Failures throw SamsaError with Kafka's code; per-item results keep their codes.
+ */
+import { nanoid } from 'nanoid';
+import { admin as adminActor } from '../../actors/admin/admin.js';
+import type { AdminMsg } from '../../actors/admin/messages.js';
+import type { CreatableTopic } from '../../actors/controller/messages.js';
+import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { ActorRef, Message } from '../runtime/types.js';
+import { isFailure } from '../runtime/types.js';
+import { SamsaError } from './errors.js';
+import type { SamsaClient } from './samsa.js';
+
+type Reply = Message & { errorCode: number; errorMessage?: string } & Record<string, unknown>;
+
+export interface TopicConfig {
+  topic: string;
+  numPartitions?: number;
+  replicationFactor?: number;
+  replicaAssignment?: number[][];
+  configEntries?: { name: string; value: string }[];
+}
+
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  committed: number;
+  logEndOffset: number;
+  lag: number;
+}
+
+export class Admin {
+  private ref: ActorRef<AdminMsg> | null = null;
+
+  constructor(private readonly client: SamsaClient) {}
+
+  async connect(): Promise<void> {
+    if (!this.ref) this.ref = this.client.system.spawn(adminActor, { name: `admin-${nanoid(8)}`, args: { bootstrap: this.client.brokers } });
+  }
+
+  async disconnect(): Promise<void> {
+    if (!this.ref) return;
+    const ref = this.ref;
+    this.ref = null;
+    await this.client.system.stopActor(ref);
+  }
+
+  private async call(msg: AdminMsg, timeoutMs = 60_000): Promise<Reply> {
+    if (!this.ref) throw new SamsaError(ErrorCode.NETWORK_EXCEPTION, 'the admin client is not connected: call connect() first');
+    const r = await this.client.system.ask<Reply>(this.ref, msg, { timeoutMs });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+    return r;
+  }
+
+  /** Creates topics; resolves true when all were created, false when some already existed. Other errors throw. */
+  async createTopics(opts: { topics: TopicConfig[]; validateOnly?: boolean; waitForLeaders?: boolean }): Promise<boolean> {
+    const topics: CreatableTopic[] = opts.topics.map((t) => {
+      const c: CreatableTopic = { name: t.topic };
+      if (t.numPartitions !== undefined) c.numPartitions = t.numPartitions;
+      if (t.replicationFactor !== undefined) c.replicationFactor = t.replicationFactor;
+      if (t.replicaAssignment) c.assignments = t.replicaAssignment;
+      if (t.configEntries) c.config = Object.fromEntries(t.configEntries.map((e) => [e.name, e.value]));
+      return c;
+    });
+    const r = await this.call({ type: 'CreateTopics', topics, validateOnly: opts.validateOnly ?? false });
+    const results = r.topics as { name: string; errorCode: number; errorMessage: string | null }[];
+    const bad = results.find((t) => t.errorCode !== ErrorCode.NONE && t.errorCode !== ErrorCode.TOPIC_ALREADY_EXISTS);
+    if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
+    if (opts.waitForLeaders ?? true) await this.waitForLeaders(results.filter((t) => t.errorCode === ErrorCode.NONE).map((t) => t.name));
+    return results.every((t) => t.errorCode === ErrorCode.NONE);
+  }
+
+  private async waitForLeaders(names: string[], timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (names.length > 0) {
+      const md = (await this.call({ type: 'FetchTopicMetadata', topics: null })).topics as TopicMetadata[];
+      const ready = names.every((n) => md.find((t) => t.name === n)?.partitions.every((p) => p.leader >= 0));
+      if (ready) return;
+      if (Date.now() > deadline) throw new SamsaError(ErrorCode.LEADER_NOT_AVAILABLE, `topics ${names.join(', ')} have partitions without a leader after ${timeoutMs} ms`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  }
+
+  async deleteTopics(opts: { topics: string[] }): Promise<void> {
+    const r = await this.call({ type: 'DeleteTopics', topics: opts.topics });
+    const bad = (r.topics as { name: string; errorCode: number; errorMessage: string | null }[]).find((t) => t.errorCode !== ErrorCode.NONE);
+    if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
+  }
+
+  async createPartitions(opts: { topicPartitions: { topic: string; count: number }[] }): Promise<void> {
+    const r = await this.call({ type: 'CreatePartitions', topics: opts.topicPartitions.map((t) => ({ name: t.topic, count: t.count })) });
+    const bad = (r.topics as { name: string; errorCode: number; errorMessage: string | null }[]).find((t) => t.errorCode !== ErrorCode.NONE);
+    if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
+  }
+
+  async listTopics(): Promise<string[]> {
+    return (await this.call({ type: 'ListTopics' })).topics as string[];
+  }
+
+  async describeCluster(): Promise<{ clusterId: string; controllerNode: string; controllerEpoch: number; brokers: BrokerInfo[] }> {
+    const r = await this.call({ type: 'DescribeCluster' });
+    return { clusterId: r.clusterId as string, controllerNode: r.controllerNode as string, controllerEpoch: r.controllerEpoch as number, brokers: r.brokers as BrokerInfo[] };
+  }
+
+  async fetchTopicMetadata(opts: { topics?: string[] } = {}): Promise<{ topics: TopicMetadata[] }> {
+    return { topics: (await this.call({ type: 'FetchTopicMetadata', topics: opts.topics ?? null })).topics as TopicMetadata[] };
+  }
+
+  async listGroups(): Promise<{ groups: GroupListing[] }> {
+    return { groups: (await this.call({ type: 'ListGroups' })).groups as GroupListing[] };
+  }
+
+  async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {
+    return { groups: (await this.call({ type: 'DescribeGroups', groups: groupIds })).groups as DescribedGroup[] };
+  }
+
+  async deleteGroups(groupIds: string[]): Promise<{ groupId: string; errorCode: number }[]> {
+    return (await this.call({ type: 'DeleteGroups', groups: groupIds })).groups as { groupId: string; errorCode: number }[];
+  }
+
+  /** Committed offsets of a group (offset -1 where nothing is committed). */
+  async fetchOffsets(opts: { groupId: string; topics?: string[] }): Promise<{ topic: string; partitions: { partition: number; offset: number }[] }[]> {
+    const r = await this.call({ type: 'FetchOffsets', groupId: opts.groupId, topics: opts.topics ?? null });
+    return (r.topics as { name: string; partitions: { partition: number; offset: number }[] }[]).map((t) => ({
+      topic: t.name,
+      partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset })),
+    }));
+  }
+
+  /** Resets a group's offsets for a topic (the group must have no active members). */
+  async resetOffsets(opts: { groupId: string; topic: string; earliest?: boolean; partitions?: { partition: number; offset: number }[] }): Promise<void> {
+    const to = opts.partitions ?? (opts.earliest ? 'earliest' : 'latest');
+    await this.call({ type: 'ResetOffsets', groupId: opts.groupId, topic: opts.topic, to });
+  }
+
+  /** Per partition: committed offset, log end offset (high watermark) and lag. */
+  async lag(opts: { groupId: string; topics?: string[] }): Promise<PartitionLag[]> {
+    return (await this.call({ type: 'GroupLag', groupId: opts.groupId, topics: opts.topics ?? null })).partitions as PartitionLag[];
+  }
+}
