@@ -4,14 +4,17 @@
  *
  * Owned state: the LogManager of its log dir; registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
- * leader broker it follows; the fetch purgatory.
+ * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
+ * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
- * checked), Metadata, Fetch (consumers and followers, long-poll), PartitionAdvanced,
- * ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/FetchReadDone/
- * FetchExpired.
- * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown to the controller;
- * BecomeLeaderOrFollower, ReplicaRead, StopReplica to replicas; AddPartitions and
- * RemovePartitions to fetchers; FetchResponse, MetadataResponse.
+ * checked), Metadata, Fetch (consumers and followers, long-poll), FindCoordinator,
+ * PartitionAdvanced, ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/
+ * FetchReadDone/FetchExpired/OffsetsTopicRequested.
+ * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
+ * (__consumer_offsets) to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
+ * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
+ * ResignCoordinator to its coordinator; FetchResponse, MetadataResponse,
+ * FindCoordinatorResponse.
  */
 import { nanoid } from 'nanoid';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -22,6 +25,8 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { LogManager } from '../../src/storage/log-manager.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
+import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import type { ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
@@ -69,9 +74,16 @@ export interface BrokerState {
   fetchers: Map<number, FetcherHandle>;
   leaderNodes: Map<number, string>;
   fetches: FetchPurgatory;
+  coordinator: ActorRef<CoordinatorMsg>;
+  /** When this broker last asked the controller to create __consumer_offsets (null: never). */
+  offsetsTopicRequestedAtMs: number | null;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
+/** The coordinator's name under the broker: its path is coordinatorPath(brokerId). */
+const COORDINATOR_NAME = 'group-coordinator';
+/** FindCoordinator asks the controller for __consumer_offsets at most this often. */
+const OFFSETS_TOPIC_REQUEST_INTERVAL_MS = 5_000;
 const REGISTER_TIMER = 'register';
 const EMPTY = new Uint8Array(0);
 
@@ -242,6 +254,16 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
   if (r.errorCode !== ErrorCode.NONE) return;
   rep.leader = p.leader;
   rep.leaderEpoch = p.leaderEpoch;
+  if (p.topic === OFFSETS_TOPIC) {
+    if (p.leader === me) {
+      const msg: CoordinatorMsg = { type: 'BecomeCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
+      const n = offsetsTopicPartitions(s);
+      if (n !== undefined) msg.numPartitions = n;
+      ctx.send(s.coordinator, msg);
+    } else {
+      ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
+    }
+  }
   removeFromFetchers(s, ctx, p.topic, p.partition);
   if (p.leader !== me && p.leader !== NO_LEADER) {
     addToFetcher(s, ctx, p.leader, {
@@ -252,6 +274,58 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
       currentLeaderEpoch: p.leaderEpoch,
     });
   }
+}
+
+/** The group coordinator child; a broker restarted by its supervisor still has it. */
+function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<CoordinatorMsg> {
+  try {
+    return ctx.spawn(groupCoordinator, {
+      name: COORDINATOR_NAME,
+      args: {
+        brokerId: args.brokerId,
+        offsetsTopicNumPartitions: config.offsetsTopicNumPartitions,
+        groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
+        groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
+        groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
+        offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+      },
+    });
+  } catch (err) {
+    ctx.log.warn('group coordinator already running: keeping it', { reason: (err as Error).message });
+    return { node: ctx.nodeId, path: `${ctx.self.path}/${COORDINATOR_NAME}` };
+  }
+}
+
+function offsetsTopicPartitions(s: BrokerState): number | undefined {
+  return s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC)?.partitions.length;
+}
+
+/** Asks the controller once (then at most every few seconds) to create __consumer_offsets. */
+function maybeCreateOffsetsTopic(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
+  const now = ctx.clock.now();
+  if (s.offsetsTopicRequestedAtMs !== null && now - s.offsetsTopicRequestedAtMs < OFFSETS_TOPIC_REQUEST_INTERVAL_MS) return;
+  const unfenced = s.metadata?.brokers.filter((b) => !b.fenced).length ?? 0;
+  if (unfenced === 0) return;
+  s.offsetsTopicRequestedAtMs = now;
+  const c = s.config;
+  const topic = {
+    name: OFFSETS_TOPIC,
+    numPartitions: c.offsetsTopicNumPartitions,
+    replicationFactor: Math.min(c.offsetsTopicReplicationFactor, unfenced),
+    config: offsetsTopicConfig(c.offsetsTopicSegmentBytes, c.offsetsRetentionMinutes * 60_000),
+  };
+  ctx.log.info('asking the controller to create the offsets topic', { partitions: topic.numPartitions, replicationFactor: topic.replicationFactor });
+  void ctx.ask<ControllerReply>(s.args.controller, { type: 'CreateTopics', topics: [topic] }, { timeoutMs: 10_000 }).then((r) => {
+    const msg: BrokerMsg = { type: 'OffsetsTopicRequested', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
+    if (isFailure(r)) {
+      msg.errorCode = r.errorCode;
+      msg.errorMessage = r.message;
+    } else if (r.type === 'CreateTopicsResponse' && r.topics[0]) {
+      msg.errorCode = r.topics[0].errorCode;
+      if (r.topics[0].errorMessage) msg.errorMessage = r.topics[0].errorMessage;
+    }
+    ctx.send(ctx.self, msg);
+  });
 }
 
 function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
@@ -301,6 +375,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchers: new Map(),
       leaderNodes: new Map(),
       fetches: new FetchPurgatory(),
+      coordinator: spawnCoordinator(ctx, args, config),
+      offsetsTopicRequestedAtMs: null,
     };
     ctx.send(ctx.self, { type: 'Register' });
     return s;
@@ -313,6 +389,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
     PartitionAdvanced: { topic: 'string', partition: 'integer' },
+    FindCoordinator: { key: 'string', keyType: 'string?' },
   },
 
   handlers: {
@@ -376,6 +453,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           removeFromFetchers(s, ctx, p.topic, p.partition);
           const rep = s.replicas.get(k);
           s.replicas.delete(k);
+          if (p.topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
           if (rep) {
             const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: p.deletePartition }, { timeoutMs: 60_000 });
             if (isFailure(r)) ctx.log.warn('replica did not stop cleanly', { topic: p.topic, partition: p.partition, reason: r.message });
@@ -430,6 +508,33 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
       const timer = `fetch-${p.id}`;
       if (!ctx.timers.isActive(timer)) ctx.timers.startSingle(timer, p.deadline - now, { type: 'FetchExpired', fetchId: p.id });
+    },
+
+    FindCoordinator(s, m, ctx) {
+      const reply = (errorCode: number, errorMessage?: string, brokerId = -1, node = '') => {
+        const r: FindCoordinatorResponse = { type: 'FindCoordinatorResponse', errorCode, brokerId, node };
+        if (errorMessage) r.errorMessage = errorMessage;
+        ctx.reply(r);
+      };
+      if (m.keyType !== undefined && m.keyType !== null && m.keyType !== 'group') {
+        return reply(ErrorCode.INVALID_REQUEST, `only group coordinators are known here, not '${String(m.keyType)}'`);
+      }
+      const topic = s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC);
+      if (!topic) {
+        maybeCreateOffsetsTopic(s, ctx);
+        return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC} does not exist yet`);
+      }
+      const partition = offsetsPartitionFor(m.key, topic.partitions.length);
+      const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
+      const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
+      if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC}-${partition} has no leader`);
+      reply(ErrorCode.NONE, undefined, leader, node);
+    },
+
+    OffsetsTopicRequested(_s, m, ctx) {
+      if (m.errorCode === ErrorCode.NONE) ctx.log.info('the controller created the offsets topic');
+      else if (m.errorCode === ErrorCode.TOPIC_ALREADY_EXISTS) ctx.log.debug('the offsets topic already exists');
+      else ctx.log.warn('creating the offsets topic failed; a later FindCoordinator asks again', { errorCode: m.errorCode, reason: m.errorMessage });
     },
 
     PartitionAdvanced(s, m, ctx) {

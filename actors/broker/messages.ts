@@ -41,6 +41,8 @@ export type BrokerMsg =
       maxBytes: number;
       partitions: FetchPartition[];
     }
+  /** Which broker coordinates this group (key = group id). Any broker answers (FindCoordinatorResponse). */
+  | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
   /** From a local partition replica: it has new data or a new high watermark. */
   | { type: 'PartitionAdvanced'; topic: string; partition: number }
   /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
@@ -52,7 +54,9 @@ export type BrokerMsg =
   | { type: 'Heartbeat' }
   | { type: 'HeartbeatResult'; errorCode: number; isFenced: boolean; brokerEpoch: number }
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
-  | { type: 'FetchExpired'; fetchId: number };
+  | { type: 'FetchExpired'; fetchId: number }
+  /** The controller's answer to our request to create __consumer_offsets. */
+  | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string };
 
 export interface FetchResponse {
   type: 'FetchResponse';

@@ -86,9 +86,43 @@ export type CoordinatorMsg =
   | { type: 'DeleteGroups'; groups: string[] }
   /** Admin: remove committed offsets of an empty group (or one not subscribed to the topic). */
   | { type: 'OffsetDelete'; groupId: string; topics: { name: string; partitions: number[] }[] }
-  /** From the local broker: this broker now leads / no longer leads an offsets partition. */
-  | { type: 'BecomeCoordinator'; partition: number; leaderEpoch: number }
-  | { type: 'ResignCoordinator'; partition: number; leaderEpoch: number };
+  /**
+   * From the local broker: this broker now leads / no longer leads an offsets partition.
+   * `numPartitions`: the offsets topic's partition count as the broker's metadata knows it
+   * (groups hash over it); absent, the coordinator keeps offsets.topic.num.partitions.
+   */
+  | { type: 'BecomeCoordinator'; partition: number; leaderEpoch: number; numPartitions?: number }
+  | { type: 'ResignCoordinator'; partition: number; leaderEpoch: number }
+  /** Introspection for tests and admin tools: the offsets partitions owned and their load state. */
+  | { type: 'DescribeCoordinator' }
+  // internal (the coordinator sends these to itself)
+  /** A replica read of an offsets partition being loaded came back. */
+  | {
+      type: 'LoadRead';
+      partition: number;
+      loadId: number;
+      fetchOffset: number;
+      errorCode: number;
+      errorMessage?: string;
+      highWatermark: number;
+      logStartOffset: number;
+      logEndOffset: number;
+      records: Uint8Array;
+    }
+  /** Read the next range of a partition being loaded (after a backoff). */
+  | { type: 'LoadNext'; partition: number; loadId: number }
+  /** An append to an offsets partition settled (errorCode NONE: replicated to the ISR). */
+  | { type: 'AppendDone'; appendId: number; errorCode: number; baseOffset: number; errorMessage?: string }
+  /** The join phase's delay (initial rebalance delay or rebalance timeout) ran out. */
+  | { type: 'JoinDeadline'; groupId: string; seq: number }
+  /** Members of `generationId` that have not sent SyncGroup within the rebalance timeout. */
+  | { type: 'SyncDeadline'; groupId: string; generationId: number }
+  /** A member's session (or a new member's join) timer ran out. */
+  | { type: 'HeartbeatDeadline'; groupId: string; memberId: string; seq: number }
+  /** A member given an id with MEMBER_ID_REQUIRED did not join with it in time. */
+  | { type: 'PendingMemberDeadline'; groupId: string; memberId: string; seq: number }
+  /** Periodic: expire offsets (offsets.retention.minutes) and rewrite aging live keys. */
+  | { type: 'Housekeeping' };
 
 export interface JoinGroupResponse {
   type: 'JoinGroupResponse';
@@ -178,6 +212,15 @@ export interface OffsetDeleteResponse {
   type: 'OffsetDeleteResponse';
   errorCode: number;
   topics: { name: string; partitions: { partition: number; errorCode: number }[] }[];
+}
+
+export interface CoordinatorDescription {
+  type: 'CoordinatorDescription';
+  brokerId: number;
+  numPartitions: number;
+  partitions: { partition: number; leaderEpoch: number; status: 'Loading' | 'Active'; groups: number }[];
+  /** Appends to offsets partitions not yet settled. */
+  pendingAppends: number;
 }
 
 /** FindCoordinator goes to any broker (actors/broker/messages.ts); this is its answer. */

@@ -1,0 +1,1819 @@
+/**
+ * The group coordinator, as Kafka's GroupCoordinator: one per broker, a child of the broker at
+ * coordinatorPath(brokerId). It coordinates the groups that hash (offsetsPartitionFor) to the
+ * __consumer_offsets partitions its broker leads, keeps their committed offsets, and persists
+ * both as records of those partitions (offsets-store.ts), appended through the local leader
+ * replica with acks=all. When its broker becomes leader of an offsets partition it replays that
+ * partition's log up to the high watermark before answering for its groups.
+ *
+ * Owned state: the offsets partitions this broker leads (Loading -> Active) with the replay of
+ * the ones loading; per group: its GroupMetadata (group-state.ts), committed offsets, the
+ * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
+ * the join-phase delay (initial delay or rebalance timeout), member session timers; the appends
+ * in flight.
+ * Handles: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, ListGroups,
+ * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator (its
+ * broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
+ * JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping.
+ * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
+ * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas.
+ *
+ * Bounded growth: our logs do not compact, so the topic is created with time retention
+ * (retention.ms = offsets.retention.minutes) and the coordinator rewrites every live key whose
+ * newest record is older than a quarter of that (checked on the housekeeping timer). Every live
+ * key therefore always has a record younger than the retention, and retention deleting old
+ * segments (a log prefix) only drops superseded records and dead keys. Offsets of empty groups
+ * expire after offsets.retention.minutes as in Kafka (KIP-211), leaving tombstones; an empty
+ * group without offsets goes Dead and its metadata gets a tombstone.
+ */
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
+import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
+import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef, Failure } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
+import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
+import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
+import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol } from './group-state.js';
+import {
+  DEFAULT_OFFSETS_TOPIC_PARTITIONS,
+  OFFSETS_TOPIC,
+  offsetsPartitionFor,
+  type CoordinatorDescription,
+  type CoordinatorMsg,
+  type DeleteGroupsResponse,
+  type DescribeGroupsResponse,
+  type DescribedGroup,
+  type JoinGroupResponse,
+  type ListGroupsResponse,
+  type OffsetCommitResponse,
+  type OffsetDeleteResponse,
+  type OffsetFetchResponse,
+  type SimpleResponse,
+  type SyncGroupResponse,
+} from './messages.js';
+import {
+  OffsetsReplay,
+  buildOffsetsBatch,
+  encodeGroupMetadataKey,
+  encodeGroupMetadataValue,
+  encodeOffsetCommitKey,
+  encodeOffsetCommitValue,
+  topicPartitionKey,
+  type GroupMetadataValue,
+  type OffsetCommitValue,
+  type OffsetsRecord,
+  type ReplayedGroup,
+  type ReplayedOffset,
+} from './offsets-store.js';
+
+export interface CoordinatorArgs {
+  brokerId: number;
+  /** offsets.topic.num.partitions, until a BecomeCoordinator names the topic's real count. */
+  offsetsTopicNumPartitions?: number;
+  /** group.min.session.timeout.ms / group.max.session.timeout.ms. */
+  groupMinSessionTimeoutMs?: number;
+  groupMaxSessionTimeoutMs?: number;
+  /** group.initial.rebalance.delay.ms (Kafka's InitialDelayedJoin). */
+  groupInitialRebalanceDelayMs?: number;
+  /** offsets.retention.minutes, in ms: offsets of empty groups expire after this; also the topic's retention.ms. */
+  offsetsRetentionMs?: number;
+  /** offsets.retention.check.interval.ms: how often offsets expire and aging records are rewritten. */
+  offsetsRetentionCheckIntervalMs?: number;
+  /** offsets.commit.timeout.ms: how long an append waits for the ISR. */
+  offsetCommitTimeoutMs?: number;
+  /** offset.metadata.max.bytes: longer commit metadata gets OFFSET_METADATA_TOO_LARGE. */
+  offsetMetadataMaxBytes?: number;
+  /** How long a new member may wait in its first join before it is dropped (Kafka: 5 minutes). */
+  newMemberJoinTimeoutMs?: number;
+  /** offsets.load.buffer.size: bytes per replica read while loading. */
+  loadBufferBytes?: number;
+  /** Backoff between load reads that found nothing new yet (the high watermark lags) or failed. */
+  loadRetryBackoffMs?: number;
+  /** Rewrite a live key once its newest record is this old (default: a quarter of offsetsRetentionMs). */
+  recordRefreshIntervalMs?: number;
+  /** The local replica of an offsets partition (default: the broker's child replica actor on this node). */
+  replicaFor?: (partition: number) => ActorRef<ReplicaMsg>;
+}
+
+interface CoordinatorConfig {
+  minSessionTimeoutMs: number;
+  maxSessionTimeoutMs: number;
+  initialRebalanceDelayMs: number;
+  offsetsRetentionMs: number;
+  housekeepingIntervalMs: number;
+  offsetCommitTimeoutMs: number;
+  offsetMetadataMaxBytes: number;
+  newMemberJoinTimeoutMs: number;
+  loadBufferBytes: number;
+  loadRetryBackoffMs: number;
+  recordRefreshIntervalMs: number;
+}
+
+/** Records per rewrite batch, so one refresh never builds an oversized batch. */
+const REFRESH_BATCH_RECORDS = 500;
+const HOUSEKEEPING_TIMER = 'housekeeping';
+const EMPTY = new Uint8Array(0);
+
+/** An offsets partition this broker leads. */
+export enum OffsetsPartitionStatus {
+  /** Its log is being replayed: its groups answer COORDINATOR_LOAD_IN_PROGRESS. */
+  Loading = 'Loading',
+  /** Loaded: this coordinator answers for its groups. */
+  Active = 'Active',
+}
+
+interface OwnedPartition {
+  partition: number;
+  leaderEpoch: number;
+  status: OffsetsPartitionStatus;
+  /** Distinguishes this load from an earlier one of the same partition. */
+  loadId: number;
+  replay: OffsetsReplay | null;
+  fetchOffset: number;
+  /** The log end offset at the first read: loading ends once everything below it is read. */
+  targetOffset: number;
+  loadStartedMs: number;
+  groups: Set<string>;
+}
+
+interface CommittedOffset {
+  topic: string;
+  partition: number;
+  value: OffsetCommitValue;
+  /** Position and timestamp of the key's newest record. */
+  logOffset: number;
+  writtenAt: number;
+}
+
+interface PersistedGroup {
+  bytes: Uint8Array;
+  logOffset: number;
+  writtenAt: number;
+}
+
+type JoinPhase = { kind: 'initial'; remainingMs: number; seq: number } | { kind: 'rebalance'; seq: number };
+
+interface GroupEntry {
+  readonly groupId: string;
+  readonly partition: number;
+  readonly group: GroupMetadata;
+  /** topicPartitionKey -> committed offset (applied only once its append succeeded). */
+  readonly offsets: Map<string, CommittedOffset>;
+  /** topicPartitionKey -> appends in flight that write the key. */
+  readonly pendingOffsetWrites: Map<string, number>;
+  /** topicPartitionKey -> log offset of a tombstone, kept while writes of the key are in flight. */
+  readonly offsetTombstones: Map<string, number>;
+  /** The group's newest metadata record (null: none in the log). */
+  persisted: PersistedGroup | null;
+  pendingGroupWrites: number;
+  /** JoinGroup requests waiting for the join phase (null: the request wants no reply). */
+  readonly joinWaiters: Map<string, ReplyToken | null>;
+  /** SyncGroup requests waiting for the leader's assignment to be stored. */
+  readonly syncWaiters: Map<string, ReplyToken | null>;
+  /** memberId -> sequence of its live session timer. */
+  readonly heartbeatSeq: Map<string, number>;
+  /** memberId -> sequence of its pending-member timer. */
+  readonly pendingMembers: Map<string, number>;
+  join: JoinPhase | null;
+  /** Kafka's newMemberAdded: a member joined during the initial delay, which then runs again. */
+  newMemberAdded: boolean;
+  /** A group loaded from the log: the topics its members subscribe to, until its next generation. */
+  loaded: { generationId: number; topics: ReadonlySet<string> | null } | null;
+}
+
+type WrittenRecord =
+  | { kind: 'offset'; entry: GroupEntry; topic: string; partition: number; value: OffsetCommitValue | null }
+  | { kind: 'group'; entry: GroupEntry; bytes: Uint8Array | null };
+
+interface DeleteGroupsProgress {
+  token: ReplyToken | null;
+  results: { groupId: string; errorCode: number }[];
+  remaining: number;
+}
+
+type AppendPurpose =
+  | { kind: 'commit'; token: ReplyToken | null; response: OffsetCommitResponse; written: { topic: string; partition: number }[] }
+  | { kind: 'sync'; generationId: number; assignments: Map<string, Uint8Array> }
+  | { kind: 'store-empty' }
+  | {
+      kind: 'static-replace';
+      groupInstanceId: string;
+      oldMemberId: string;
+      newMemberId: string;
+      previous: { supportedProtocols: readonly Protocol[]; rebalanceTimeoutMs: number; sessionTimeoutMs: number };
+      leaderBefore: string;
+    }
+  | { kind: 'delete-groups'; progress: DeleteGroupsProgress; groupIds: string[] }
+  | { kind: 'offset-delete'; token: ReplyToken | null; response: OffsetDeleteResponse; deleted: { topic: string; partition: number }[] }
+  | { kind: 'expire' }
+  | { kind: 'refresh' };
+
+interface PendingAppend {
+  id: number;
+  partition: number;
+  leaderEpoch: number;
+  timestamp: number;
+  records: WrittenRecord[];
+  /** The group the append is about (sync, store-empty, static-replace), for staleness checks. */
+  entry: GroupEntry | null;
+  purpose: AppendPurpose;
+}
+
+export interface CoordinatorState {
+  brokerId: number;
+  cfg: CoordinatorConfig;
+  numPartitions: number;
+  partitions: Map<number, OwnedPartition>;
+  groups: Map<string, GroupEntry>;
+  appends: Map<number, PendingAppend>;
+  seq: number;
+  replicaFor: (partition: number) => ActorRef<ReplicaMsg>;
+}
+
+type Ctx = BaseContext<CoordinatorMsg>;
+
+// ---------------------------------------------------------------------------------------------
+// Configuration and small helpers
+
+function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
+  const offsetsRetentionMs = a.offsetsRetentionMs ?? 7 * 24 * 60 * 60 * 1000;
+  const recordRefreshIntervalMs = Math.max(1, a.recordRefreshIntervalMs ?? Math.floor(offsetsRetentionMs / 4));
+  const checkMs = a.offsetsRetentionCheckIntervalMs ?? 600_000;
+  return {
+    minSessionTimeoutMs: a.groupMinSessionTimeoutMs ?? 6_000,
+    maxSessionTimeoutMs: a.groupMaxSessionTimeoutMs ?? 1_800_000,
+    initialRebalanceDelayMs: a.groupInitialRebalanceDelayMs ?? 3_000,
+    offsetsRetentionMs,
+    housekeepingIntervalMs: Math.max(1, Math.min(checkMs, Math.floor(recordRefreshIntervalMs / 2) || 1)),
+    offsetCommitTimeoutMs: a.offsetCommitTimeoutMs ?? 5_000,
+    offsetMetadataMaxBytes: a.offsetMetadataMaxBytes ?? 4_096,
+    newMemberJoinTimeoutMs: a.newMemberJoinTimeoutMs ?? 300_000,
+    loadBufferBytes: a.loadBufferBytes ?? 5 * 1024 * 1024,
+    loadRetryBackoffMs: a.loadRetryBackoffMs ?? 50,
+    recordRefreshIntervalMs,
+  };
+}
+
+const joinTimerKey = (groupId: string) => JSON.stringify(['join', groupId]);
+const syncTimerKey = (groupId: string) => JSON.stringify(['sync', groupId]);
+const heartbeatTimerKey = (groupId: string, memberId: string) => JSON.stringify(['hb', groupId, memberId]);
+const pendingTimerKey = (groupId: string, memberId: string) => JSON.stringify(['pending', groupId, memberId]);
+const loadTimerKey = (partition: number) => `load-${partition}`;
+
+function partitionOf(s: CoordinatorState, groupId: string): number {
+  return offsetsPartitionFor(groupId, s.numPartitions);
+}
+
+function answer<R extends { type: string }>(ctx: Ctx, token: ReplyToken | null | undefined, msg: R): void {
+  if (token) ctx.replyTo(token, msg);
+}
+
+/**
+ * Can this coordinator act for `groupId` now? INVALID_GROUP_ID for an empty id where the API
+ * needs one, NOT_COORDINATOR when its offsets partition is not led here, and
+ * COORDINATOR_LOAD_IN_PROGRESS while that partition is being replayed.
+ */
+function validateGroupStatus(s: CoordinatorState, groupId: unknown, allowEmptyId: boolean): number | null {
+  if (typeof groupId !== 'string' || (!allowEmptyId && groupId.length === 0)) return ErrorCode.INVALID_GROUP_ID;
+  const owned = s.partitions.get(partitionOf(s, groupId));
+  if (!owned) return ErrorCode.NOT_COORDINATOR;
+  if (owned.status === OffsetsPartitionStatus.Loading) return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+  return null;
+}
+
+function isBytes(v: unknown): v is Uint8Array {
+  return v instanceof Uint8Array;
+}
+
+/** INVALID_REQUEST unless every protocol is { name: string, metadata: bytes }. */
+function validateProtocolList(protocols: unknown): number | null {
+  if (!Array.isArray(protocols)) return ErrorCode.INVALID_REQUEST;
+  for (const p of protocols) {
+    if (typeof p !== 'object' || p === null || typeof (p as Protocol).name !== 'string' || !isBytes((p as Protocol).metadata)) return ErrorCode.INVALID_REQUEST;
+  }
+  return null;
+}
+
+/** INVALID_REQUEST unless topics is [{ name: string, partitions: [...] }] with integer partitions (or objects with one). */
+function validateTopicList(topics: unknown, partitionsAreObjects: boolean): number | null {
+  if (!Array.isArray(topics)) return ErrorCode.INVALID_REQUEST;
+  for (const t of topics) {
+    if (typeof t !== 'object' || t === null || typeof t.name !== 'string' || !Array.isArray(t.partitions)) return ErrorCode.INVALID_REQUEST;
+    for (const p of t.partitions as unknown[]) {
+      if (partitionsAreObjects) {
+        const o = p as { partition?: unknown; offset?: unknown; leaderEpoch?: unknown; metadata?: unknown };
+        if (typeof o !== 'object' || o === null || !Number.isInteger(o.partition) || !Number.isSafeInteger(o.offset)) return ErrorCode.INVALID_REQUEST;
+        if (o.leaderEpoch !== undefined && o.leaderEpoch !== null && !Number.isInteger(o.leaderEpoch)) return ErrorCode.INVALID_REQUEST;
+        if (o.metadata !== undefined && o.metadata !== null && typeof o.metadata !== 'string') return ErrorCode.INVALID_REQUEST;
+      } else if (!Number.isInteger(p)) {
+        return ErrorCode.INVALID_REQUEST;
+      }
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies
+
+function joinError(memberId: string, errorCode: number): JoinGroupResponse {
+  return { type: 'JoinGroupResponse', errorCode, generationId: -1, protocolType: null, protocolName: null, leader: '', memberId, members: [] };
+}
+
+function joinResult(g: GroupMetadata, memberId: string, withMembers: boolean, leader = g.leaderId ?? ''): JoinGroupResponse {
+  return {
+    type: 'JoinGroupResponse',
+    errorCode: ErrorCode.NONE,
+    generationId: g.generationId,
+    protocolType: g.protocolType,
+    protocolName: g.protocolName,
+    leader,
+    memberId,
+    members: withMembers ? g.currentMemberMetadata() : [],
+  };
+}
+
+function syncError(errorCode: number): SyncGroupResponse {
+  return { type: 'SyncGroupResponse', errorCode, protocolType: null, protocolName: null, assignment: EMPTY };
+}
+
+function syncResult(g: GroupMetadata, assignment: Uint8Array): SyncGroupResponse {
+  return { type: 'SyncGroupResponse', errorCode: ErrorCode.NONE, protocolType: g.protocolType, protocolName: g.protocolName, assignment };
+}
+
+function simple(type: SimpleResponse['type'], errorCode: number): SimpleResponse {
+  return { type, errorCode };
+}
+
+/** The same error for every partition of a request (as Kafka answers a request that failed as a whole). */
+function perPartitionError(topics: unknown, errorCode: number): { name: string; partitions: { partition: number; errorCode: number }[] }[] {
+  if (!Array.isArray(topics)) return [];
+  return topics.map((t: { name?: unknown; partitions?: unknown }) => ({
+    name: String(t?.name),
+    partitions: (Array.isArray(t?.partitions) ? (t.partitions as unknown[]) : []).map((p) => ({
+      partition: typeof p === 'number' ? p : Number((p as { partition?: unknown })?.partition),
+      errorCode,
+    })),
+  }));
+}
+
+function commitFailure(m: Extract<CoordinatorMsg, { type: 'OffsetCommit' }>, errorCode: number): OffsetCommitResponse {
+  return { type: 'OffsetCommitResponse', errorCode, topics: perPartitionError(m.topics, errorCode) };
+}
+
+function describedError(groupId: string, errorCode: number, state: string): DescribedGroup {
+  return { groupId, errorCode, state, protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Append error mapping (Kafka's GroupMetadataManager)
+
+/** What a failed ask to the replica means for an append. */
+function appendFailureCode(r: Failure): number {
+  switch (r.reason) {
+    case 'unknown-actor':
+    case 'actor-stopped':
+    case 'actor-crashed':
+      return ErrorCode.NOT_LEADER_OR_FOLLOWER;
+    case 'timeout':
+    case 'overflow':
+      return ErrorCode.REQUEST_TIMED_OUT;
+    default:
+      return r.errorCode;
+  }
+}
+
+/** An append error as an offset commit reports it. */
+export function commitErrorFor(code: number): number {
+  switch (code) {
+    case ErrorCode.NONE:
+      return ErrorCode.NONE;
+    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+    case ErrorCode.NOT_ENOUGH_REPLICAS:
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case ErrorCode.REQUEST_TIMED_OUT:
+    case ErrorCode.NETWORK_EXCEPTION:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+    case ErrorCode.FENCED_LEADER_EPOCH:
+    case ErrorCode.NOT_COORDINATOR:
+      return ErrorCode.NOT_COORDINATOR;
+    case ErrorCode.MESSAGE_TOO_LARGE:
+    case ErrorCode.RECORD_LIST_TOO_LARGE:
+    case ErrorCode.INVALID_FETCH_SIZE:
+      return ErrorCode.INVALID_COMMIT_OFFSET_SIZE;
+    default:
+      return code;
+  }
+}
+
+/** An append error as storing group metadata (SyncGroup) reports it. */
+export function groupStoreErrorFor(code: number): number {
+  switch (code) {
+    case ErrorCode.NONE:
+      return ErrorCode.NONE;
+    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+    case ErrorCode.NOT_ENOUGH_REPLICAS:
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case ErrorCode.NETWORK_EXCEPTION:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+    case ErrorCode.FENCED_LEADER_EPOCH:
+    case ErrorCode.NOT_COORDINATOR:
+      return ErrorCode.NOT_COORDINATOR;
+    case ErrorCode.REQUEST_TIMED_OUT:
+      return ErrorCode.REBALANCE_IN_PROGRESS;
+    default:
+      return ErrorCode.UNKNOWN_SERVER_ERROR;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups: creation, removal, timers
+
+function newEntry(groupId: string, partition: number, group: GroupMetadata): GroupEntry {
+  return {
+    groupId,
+    partition,
+    group,
+    offsets: new Map(),
+    pendingOffsetWrites: new Map(),
+    offsetTombstones: new Map(),
+    persisted: null,
+    pendingGroupWrites: 0,
+    joinWaiters: new Map(),
+    syncWaiters: new Map(),
+    heartbeatSeq: new Map(),
+    pendingMembers: new Map(),
+    join: null,
+    newMemberAdded: false,
+    loaded: null,
+  };
+}
+
+/** A new, Empty group on an Active partition (validated by the caller). */
+function createGroup(s: CoordinatorState, groupId: string, now: number): GroupEntry {
+  const partition = partitionOf(s, groupId);
+  const entry = newEntry(groupId, partition, new GroupMetadata(groupId, { now }));
+  s.groups.set(groupId, entry);
+  s.partitions.get(partition)?.groups.add(groupId);
+  return entry;
+}
+
+/** Forgets a group: its waiting requests get `errorCode`, its timers stop, it goes Dead. */
+function dropGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: number): void {
+  for (const [memberId, token] of entry.joinWaiters) answer(ctx, token, joinError(memberId, errorCode));
+  for (const token of entry.syncWaiters.values()) answer(ctx, token, syncError(errorCode));
+  entry.joinWaiters.clear();
+  entry.syncWaiters.clear();
+  for (const m of entry.group.allMembers()) {
+    m.isAwaitingJoin = false;
+    m.isAwaitingSync = false;
+  }
+  ctx.timers.cancel(joinTimerKey(entry.groupId));
+  ctx.timers.cancel(syncTimerKey(entry.groupId));
+  for (const memberId of entry.heartbeatSeq.keys()) ctx.timers.cancel(heartbeatTimerKey(entry.groupId, memberId));
+  for (const memberId of entry.pendingMembers.keys()) ctx.timers.cancel(pendingTimerKey(entry.groupId, memberId));
+  entry.heartbeatSeq.clear();
+  entry.pendingMembers.clear();
+  entry.join = null;
+  if (!entry.group.is(GroupState.Dead)) entry.group.transitionTo(GroupState.Dead, ctx.clock.now());
+  if (s.groups.get(entry.groupId) === entry) s.groups.delete(entry.groupId);
+  s.partitions.get(entry.partition)?.groups.delete(entry.groupId);
+}
+
+function liveEntry(s: CoordinatorState, entry: GroupEntry | null): entry is GroupEntry {
+  return entry !== null && s.groups.get(entry.groupId) === entry;
+}
+
+/** Kafka's completeAndScheduleNextExpiration: the member is alive now; its session runs from here. */
+function scheduleHeartbeat(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, member: MemberMetadata, timeoutMs = member.sessionTimeoutMs): void {
+  member.lastHeartbeatMs = ctx.clock.now();
+  const seq = ++s.seq;
+  entry.heartbeatSeq.set(member.memberId, seq);
+  ctx.timers.startSingle(heartbeatTimerKey(entry.groupId, member.memberId), timeoutMs, {
+    type: 'HeartbeatDeadline',
+    groupId: entry.groupId,
+    memberId: member.memberId,
+    seq,
+  });
+}
+
+function cancelHeartbeat(ctx: Ctx, entry: GroupEntry, memberId: string): void {
+  entry.heartbeatSeq.delete(memberId);
+  ctx.timers.cancel(heartbeatTimerKey(entry.groupId, memberId));
+}
+
+function setJoinWaiter(ctx: Ctx, entry: GroupEntry, member: MemberMetadata, token: ReplyToken | null): void {
+  const previous = entry.joinWaiters.get(member.memberId);
+  // a JoinGroup superseded by a newer one of the same member (a client retry)
+  if (previous) answer(ctx, previous, joinError(member.memberId, ErrorCode.REBALANCE_IN_PROGRESS));
+  entry.joinWaiters.set(member.memberId, token);
+  member.isAwaitingJoin = true;
+}
+
+function takeJoinWaiter(entry: GroupEntry, member: MemberMetadata): ReplyToken | null {
+  const token = entry.joinWaiters.get(member.memberId) ?? null;
+  entry.joinWaiters.delete(member.memberId);
+  member.isAwaitingJoin = false;
+  return token;
+}
+
+function setSyncWaiter(ctx: Ctx, entry: GroupEntry, member: MemberMetadata, token: ReplyToken | null): void {
+  const previous = entry.syncWaiters.get(member.memberId);
+  if (previous) answer(ctx, previous, syncError(ErrorCode.REBALANCE_IN_PROGRESS));
+  entry.syncWaiters.set(member.memberId, token);
+  member.isAwaitingSync = true;
+}
+
+function takeSyncWaiter(entry: GroupEntry, member: MemberMetadata): ReplyToken | null {
+  const token = entry.syncWaiters.get(member.memberId) ?? null;
+  entry.syncWaiters.delete(member.memberId);
+  member.isAwaitingSync = false;
+  return token;
+}
+
+function startJoinTimer(ctx: Ctx, entry: GroupEntry, delayMs: number, phase: JoinPhase): void {
+  entry.join = phase;
+  const msg: CoordinatorMsg = { type: 'JoinDeadline', groupId: entry.groupId, seq: phase.seq };
+  if (delayMs <= 0) {
+    ctx.timers.cancel(joinTimerKey(entry.groupId));
+    ctx.send(ctx.self, msg);
+  } else {
+    ctx.timers.startSingle(joinTimerKey(entry.groupId), delayMs, msg);
+  }
+}
+
+/** The topics the current generation's members subscribe to, also for a group just loaded from the log. */
+function subscribedTopics(entry: GroupEntry): ReadonlySet<string> | null {
+  if (entry.loaded && entry.loaded.generationId === entry.group.generationId) return entry.loaded.topics;
+  return entry.group.subscribedTopics;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rebalance protocol (Kafka's GroupCoordinator)
+
+function maybePrepareRebalance(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, reason: string): void {
+  if (entry.group.canRebalance) prepareRebalance(s, ctx, entry, reason);
+}
+
+function prepareRebalance(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, reason: string): void {
+  const g = entry.group;
+  if (g.is(GroupState.CompletingRebalance)) resetAndPropagateAssignmentError(s, ctx, entry, ErrorCode.REBALANCE_IN_PROGRESS);
+  ctx.timers.cancel(syncTimerKey(entry.groupId));
+  const wasEmpty = g.is(GroupState.Empty);
+  const rebalanceTimeoutMs = g.rebalanceTimeoutMs();
+  g.transitionTo(GroupState.PreparingRebalance, ctx.clock.now());
+  ctx.log.info('preparing to rebalance group', { groupId: entry.groupId, generationId: g.generationId, reason });
+  if (wasEmpty) {
+    const delay = s.cfg.initialRebalanceDelayMs;
+    startJoinTimer(ctx, entry, delay, { kind: 'initial', remainingMs: Math.max(rebalanceTimeoutMs - delay, 0), seq: ++s.seq });
+  } else {
+    startJoinTimer(ctx, entry, rebalanceTimeoutMs, { kind: 'rebalance', seq: ++s.seq });
+    maybeCompleteJoin(s, ctx, entry);
+  }
+}
+
+/** The rebalance-timeout join phase ends early once every member (and expected joiner) is in. */
+function maybeCompleteJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry): void {
+  if (!entry.group.is(GroupState.PreparingRebalance) || entry.join?.kind !== 'rebalance') return;
+  if (entry.group.allMembersJoined) completeJoin(s, ctx, entry);
+}
+
+/** Kafka's onCompleteJoin: a new generation for the members that rejoined. */
+function completeJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry): void {
+  const g = entry.group;
+  ctx.timers.cancel(joinTimerKey(entry.groupId));
+  entry.join = null;
+  for (const m of g.notYetRejoinedMembers()) {
+    if (m.isStaticMember) continue;
+    ctx.log.info('removing member that did not rejoin in time', { groupId: entry.groupId, memberId: m.memberId });
+    const sync = takeSyncWaiter(entry, m);
+    answer(ctx, sync, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+    cancelHeartbeat(ctx, entry, m.memberId);
+    g.remove(m.memberId);
+  }
+  if (g.is(GroupState.Dead)) return;
+  if (!g.maybeElectNewJoinedLeader() && g.size > 0) {
+    // only static members that have not rejoined remain: give them another rebalance timeout
+    ctx.log.info('no member rejoined; waiting for the static members', { groupId: entry.groupId });
+    startJoinTimer(ctx, entry, g.rebalanceTimeoutMs(), { kind: 'rebalance', seq: ++s.seq });
+    return;
+  }
+  const now = ctx.clock.now();
+  g.initNextGeneration(now);
+  if (g.is(GroupState.Empty)) {
+    ctx.log.info('group is empty', { groupId: entry.groupId, generationId: g.generationId });
+    storeGroup(s, ctx, entry, new Map(), { kind: 'store-empty' });
+    return;
+  }
+  ctx.log.info('group completed its join phase', { groupId: entry.groupId, generationId: g.generationId, protocol: g.protocolName, members: g.size });
+  for (const member of g.allMembers()) {
+    const token = takeJoinWaiter(entry, member);
+    answer(ctx, token, joinResult(g, member.memberId, g.isLeader(member.memberId)));
+    member.isNew = false;
+    scheduleHeartbeat(s, ctx, entry, member);
+  }
+  ctx.timers.startSingle(syncTimerKey(entry.groupId), Math.max(1, g.rebalanceTimeoutMs()), {
+    type: 'SyncDeadline',
+    groupId: entry.groupId,
+    generationId: g.generationId,
+  });
+}
+
+/** A rebalance began (or storing the assignment failed) before the members got their assignment. */
+function resetAndPropagateAssignmentError(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: number): void {
+  entry.group.clearAssignments();
+  for (const member of entry.group.allMembers()) {
+    if (!member.isAwaitingSync) continue;
+    answer(ctx, takeSyncWaiter(entry, member), syncError(errorCode));
+    scheduleHeartbeat(s, ctx, entry, member);
+  }
+}
+
+function propagateAssignment(s: CoordinatorState, ctx: Ctx, entry: GroupEntry): void {
+  const g = entry.group;
+  for (const member of g.allMembers()) {
+    if (!member.isAwaitingSync) continue;
+    answer(ctx, takeSyncWaiter(entry, member), syncResult(g, member.assignment));
+    scheduleHeartbeat(s, ctx, entry, member);
+  }
+}
+
+function addMemberAndRebalance(
+  s: CoordinatorState,
+  ctx: Ctx,
+  entry: GroupEntry,
+  m: Extract<CoordinatorMsg, { type: 'JoinGroup' }>,
+  memberId: string,
+  token: ReplyToken | null,
+): void {
+  const g = entry.group;
+  const member = new MemberMetadata({
+    memberId,
+    groupInstanceId: m.groupInstanceId ?? null,
+    clientId: m.clientId ?? '',
+    clientHost: m.clientHost ?? '',
+    rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+    sessionTimeoutMs: m.sessionTimeoutMs,
+    protocolType: m.protocolType,
+    supportedProtocols: m.protocols,
+    now: ctx.clock.now(),
+  });
+  member.isNew = true;
+  if (g.is(GroupState.PreparingRebalance) && g.generationId === 0) entry.newMemberAdded = true;
+  g.add(member);
+  setJoinWaiter(ctx, entry, member, token);
+  scheduleHeartbeat(s, ctx, entry, member, s.cfg.newMemberJoinTimeoutMs);
+  ctx.log.info('member joins group', { groupId: entry.groupId, memberId, clientId: member.clientId });
+  maybePrepareRebalance(s, ctx, entry, `adding new member ${memberId}`);
+}
+
+function updateMemberAndRebalance(
+  s: CoordinatorState,
+  ctx: Ctx,
+  entry: GroupEntry,
+  member: MemberMetadata,
+  m: Extract<CoordinatorMsg, { type: 'JoinGroup' }>,
+  token: ReplyToken | null,
+  reason: string,
+): void {
+  entry.group.updateMember(member.memberId, { supportedProtocols: m.protocols, rebalanceTimeoutMs: m.rebalanceTimeoutMs, sessionTimeoutMs: m.sessionTimeoutMs });
+  setJoinWaiter(ctx, entry, member, token);
+  maybePrepareRebalance(s, ctx, entry, reason);
+}
+
+function removeMemberAndUpdateGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string, reason: string): void {
+  const g = entry.group;
+  const member = g.get(memberId);
+  if (!member) return;
+  answer(ctx, takeJoinWaiter(entry, member), joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+  answer(ctx, takeSyncWaiter(entry, member), syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+  cancelHeartbeat(ctx, entry, memberId);
+  g.remove(memberId);
+  ctx.log.info('member removed from group', { groupId: entry.groupId, memberId, reason });
+  switch (g.state) {
+    case GroupState.Dead:
+    case GroupState.Empty:
+      return;
+    case GroupState.Stable:
+    case GroupState.CompletingRebalance:
+      maybePrepareRebalance(s, ctx, entry, reason);
+      return;
+    case GroupState.PreparingRebalance:
+      maybeCompleteJoin(s, ctx, entry);
+      return;
+  }
+}
+
+function doNewMemberJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'JoinGroup' }>, token: ReplyToken | null): void {
+  const g = entry.group;
+  if (g.is(GroupState.Dead)) return answer(ctx, token, joinError(m.memberId, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+  if (g.validateProtocols(m.protocolType, m.protocols.map((p) => p.name)) !== null) {
+    return answer(ctx, token, joinError(m.memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+  }
+  const memberId = newMemberId(m.clientId ?? '', m.groupInstanceId);
+  if (m.groupInstanceId) {
+    const oldMemberId = g.getStaticMemberId(m.groupInstanceId);
+    if (oldMemberId === undefined) addMemberAndRebalance(s, ctx, entry, m, memberId, token);
+    else updateStaticMemberAndRebalance(s, ctx, entry, m, m.groupInstanceId, oldMemberId, memberId, token);
+    return;
+  }
+  if (m.requireKnownMemberId) {
+    // KIP-394: the member learns its id first and joins again with it
+    g.addPendingMember(memberId);
+    const seq = ++s.seq;
+    entry.pendingMembers.set(memberId, seq);
+    ctx.timers.startSingle(pendingTimerKey(entry.groupId, memberId), m.sessionTimeoutMs, {
+      type: 'PendingMemberDeadline',
+      groupId: entry.groupId,
+      memberId,
+      seq,
+    });
+    return answer(ctx, token, joinError(memberId, ErrorCode.MEMBER_ID_REQUIRED));
+  }
+  addMemberAndRebalance(s, ctx, entry, m, memberId, token);
+}
+
+/** KIP-345: a static member came back under a new member id (a restarted instance). */
+function updateStaticMemberAndRebalance(
+  s: CoordinatorState,
+  ctx: Ctx,
+  entry: GroupEntry,
+  m: Extract<CoordinatorMsg, { type: 'JoinGroup' }>,
+  groupInstanceId: string,
+  oldMemberId: string,
+  memberId: string,
+  token: ReplyToken | null,
+): void {
+  const g = entry.group;
+  const old = g.get(oldMemberId)!;
+  const previous = { supportedProtocols: old.supportedProtocols, rebalanceTimeoutMs: old.rebalanceTimeoutMs, sessionTimeoutMs: old.sessionTimeoutMs };
+  const leaderBefore = g.leaderId ?? '';
+  // the old instance is fenced: requests it still has waiting fail
+  answer(ctx, takeJoinWaiter(entry, old), joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID));
+  answer(ctx, takeSyncWaiter(entry, old), syncError(ErrorCode.FENCED_INSTANCE_ID));
+  cancelHeartbeat(ctx, entry, oldMemberId);
+  g.replaceStaticMember(groupInstanceId, oldMemberId, memberId);
+  g.updateMember(memberId, { supportedProtocols: m.protocols, rebalanceTimeoutMs: m.rebalanceTimeoutMs, sessionTimeoutMs: m.sessionTimeoutMs });
+  const member = g.get(memberId)!;
+  setJoinWaiter(ctx, entry, member, token);
+  scheduleHeartbeat(s, ctx, entry, member);
+  ctx.log.info('static member rejoined under a new member id', { groupId: entry.groupId, groupInstanceId, oldMemberId, memberId });
+  switch (g.state) {
+    case GroupState.Stable: {
+      if (g.protocolName === g.selectProtocol()) {
+        // nothing changes for the group: persist the new member id, then answer without a rebalance
+        const assignments = new Map(g.allMembers().map((x) => [x.memberId, x.assignment] as const));
+        storeGroup(s, ctx, entry, assignments, { kind: 'static-replace', groupInstanceId, oldMemberId, newMemberId: memberId, previous, leaderBefore });
+      } else {
+        maybePrepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined with protocols that change the group's protocol`);
+      }
+      return;
+    }
+    case GroupState.CompletingRebalance:
+      // the leader may already be assigning to the old member id: start over
+      prepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined during the sync phase`);
+      return;
+    case GroupState.PreparingRebalance:
+    case GroupState.Empty:
+    case GroupState.Dead:
+      return;
+  }
+}
+
+function doCurrentMemberJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'JoinGroup' }>, token: ReplyToken | null): void {
+  const g = entry.group;
+  const memberId = m.memberId;
+  if (g.is(GroupState.Dead)) return answer(ctx, token, joinError(memberId, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+  const isPending = g.hasPendingMember(memberId);
+  if (g.validateProtocols(m.protocolType, m.protocols.map((p) => p.name), isPending ? undefined : memberId) !== null) {
+    return answer(ctx, token, joinError(memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+  }
+  if (isPending) {
+    if (m.groupInstanceId) return answer(ctx, token, joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+    ctx.timers.cancel(pendingTimerKey(entry.groupId, memberId));
+    entry.pendingMembers.delete(memberId);
+    addMemberAndRebalance(s, ctx, entry, m, memberId, token);
+    return;
+  }
+  const memberError = g.validateMember(memberId, m.groupInstanceId);
+  if (memberError !== null) return answer(ctx, token, joinError(memberId, memberError));
+  const member = g.get(memberId)!;
+  switch (g.state) {
+    case GroupState.PreparingRebalance:
+      updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined`);
+      return;
+    case GroupState.CompletingRebalance:
+      if (member.matches(m.protocols)) {
+        // a retry of a join that already completed: the same generation again
+        answer(ctx, token, joinResult(g, memberId, g.isLeader(memberId)));
+      } else {
+        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined with new metadata during the sync phase`);
+      }
+      return;
+    case GroupState.Stable:
+      if (g.isLeader(memberId) || !member.matches(m.protocols)) {
+        // the leader rejoining (e.g. its metadata changed) or changed subscriptions: rebalance
+        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined${g.isLeader(memberId) ? ' as leader' : ' with new metadata'}`);
+      } else {
+        answer(ctx, token, joinResult(g, memberId, false));
+      }
+      return;
+    case GroupState.Empty:
+    case GroupState.Dead:
+      answer(ctx, token, joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Appends to the offsets partitions
+
+function encodeWritten(r: WrittenRecord): OffsetsRecord {
+  if (r.kind === 'offset') {
+    return { key: encodeOffsetCommitKey(r.entry.groupId, r.topic, r.partition), value: r.value === null ? null : encodeOffsetCommitValue(r.value) };
+  }
+  return { key: encodeGroupMetadataKey(r.entry.groupId), value: r.bytes };
+}
+
+function markPending(r: WrittenRecord, delta: 1 | -1): void {
+  const e = r.entry;
+  if (r.kind === 'offset') {
+    const k = topicPartitionKey(r.topic, r.partition);
+    const n = (e.pendingOffsetWrites.get(k) ?? 0) + delta;
+    if (n > 0) e.pendingOffsetWrites.set(k, n);
+    else {
+      e.pendingOffsetWrites.delete(k);
+      e.offsetTombstones.delete(k);
+    }
+  } else {
+    e.pendingGroupWrites = Math.max(0, e.pendingGroupWrites + delta);
+  }
+}
+
+/**
+ * Appends records to an offsets partition through its local leader replica, with acks=all and
+ * without blocking the mailbox: the outcome comes back as AppendDone.
+ */
+function appendRecords(
+  s: CoordinatorState,
+  ctx: Ctx,
+  partition: number,
+  records: WrittenRecord[],
+  purpose: AppendPurpose,
+  entry: GroupEntry | null = null,
+  refused?: { errorCode: number; message: string },
+): void {
+  const id = ++s.seq;
+  const owned = s.partitions.get(partition);
+  const now = ctx.clock.now();
+  const append: PendingAppend = { id, partition, leaderEpoch: owned?.leaderEpoch ?? -1, timestamp: now, records, entry, purpose };
+  s.appends.set(id, append);
+  for (const r of records) markPending(r, 1);
+  const fail = (errorCode: number, errorMessage: string) => ctx.send(ctx.self, { type: 'AppendDone', appendId: id, errorCode, baseOffset: -1, errorMessage });
+  if (refused) return fail(refused.errorCode, refused.message);
+  if (!owned || owned.status !== OffsetsPartitionStatus.Active) return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `offsets partition ${partition} is not led here`);
+  let batch: Buffer;
+  try {
+    batch = buildOffsetsBatch(records.map(encodeWritten), now);
+  } catch (err) {
+    return fail(ErrorCode.RECORD_LIST_TOO_LARGE, (err as Error).message);
+  }
+  void ctx
+    .ask<ProduceResponse>(
+      s.replicaFor(partition),
+      { type: 'Produce', acks: -1, timeoutMs: s.cfg.offsetCommitTimeoutMs, records: batch },
+      { timeoutMs: s.cfg.offsetCommitTimeoutMs + 5_000 },
+    )
+    .then((r) => {
+      if (isFailure(r)) {
+        ctx.send(ctx.self, { type: 'AppendDone', appendId: id, errorCode: appendFailureCode(r), baseOffset: -1, errorMessage: r.message });
+        return;
+      }
+      const done: CoordinatorMsg = { type: 'AppendDone', appendId: id, errorCode: r.errorCode, baseOffset: r.baseOffset };
+      if (r.errorMessage) done.errorMessage = r.errorMessage;
+      ctx.send(ctx.self, done);
+    });
+}
+
+/** A record is in the log at `logOffset`: the cache follows the log's order. */
+function applyWritten(s: CoordinatorState, r: WrittenRecord, logOffset: number, timestamp: number, isRefresh: boolean): void {
+  const e = r.entry;
+  if (s.groups.get(e.groupId) !== e) return;
+  if (r.kind === 'offset') {
+    const k = topicPartitionKey(r.topic, r.partition);
+    const cur = e.offsets.get(k);
+    if (r.value === null) {
+      if (cur && cur.logOffset < logOffset) e.offsets.delete(k);
+      if ((e.pendingOffsetWrites.get(k) ?? 0) > 0) e.offsetTombstones.set(k, Math.max(e.offsetTombstones.get(k) ?? -1, logOffset));
+      return;
+    }
+    if (isRefresh) {
+      // a rewrite only moves an existing key's newest record; it never brings a deleted key back
+      if (cur && cur.logOffset < logOffset) {
+        cur.logOffset = logOffset;
+        cur.writtenAt = timestamp;
+      }
+      return;
+    }
+    const floor = Math.max(cur?.logOffset ?? -1, e.offsetTombstones.get(k) ?? -1);
+    if (logOffset > floor) e.offsets.set(k, { topic: r.topic, partition: r.partition, value: r.value, logOffset, writtenAt: timestamp });
+    return;
+  }
+  if (r.bytes === null) return;
+  if (!e.persisted || e.persisted.logOffset < logOffset) {
+    if (isRefresh && !e.persisted) return;
+    e.persisted = { bytes: r.bytes, logOffset, writtenAt: timestamp };
+  }
+}
+
+/** Persists the group's metadata with these assignments (Kafka's storeGroup). */
+function storeGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, assignments: ReadonlyMap<string, Uint8Array>, purpose: AppendPurpose): void {
+  const g = entry.group;
+  const protocol = g.protocolName;
+  const value: GroupMetadataValue = {
+    protocolType: g.protocolType ?? '',
+    generation: g.generationId,
+    protocol,
+    leader: g.leaderId,
+    currentStateTimestamp: g.stateTimestampMs ?? -1,
+    members: g.allMembers().map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+      sessionTimeoutMs: m.sessionTimeoutMs,
+      subscription: protocol !== null ? m.metadata(protocol) : EMPTY,
+      assignment: assignments.get(m.memberId) ?? EMPTY,
+    })),
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeGroupMetadataValue(value);
+  } catch (err) {
+    ctx.log.error('group metadata cannot be encoded', { groupId: entry.groupId, error: (err as Error).message });
+    appendRecords(s, ctx, entry.partition, [], purpose, entry, { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: (err as Error).message });
+    return;
+  }
+  appendRecords(s, ctx, entry.partition, [{ kind: 'group', entry, bytes }], purpose, entry);
+}
+
+function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode: number): void {
+  const p = a.purpose;
+  switch (p.kind) {
+    case 'commit': {
+      const code = commitErrorFor(errorCode);
+      if (code !== ErrorCode.NONE) {
+        const failed = new Set(p.written.map((w) => topicPartitionKey(w.topic, w.partition)));
+        for (const t of p.response.topics) for (const r of t.partitions) if (failed.has(topicPartitionKey(t.name, r.partition))) r.errorCode = code;
+        if (failed.size > 0) p.response.errorCode = code;
+      }
+      answer(ctx, p.token, p.response);
+      return;
+    }
+    case 'sync': {
+      const entry = a.entry;
+      if (!liveEntry(s, entry)) return;
+      const g = entry.group;
+      if (!g.is(GroupState.CompletingRebalance) || g.generationId !== p.generationId) return;
+      if (errorCode !== ErrorCode.NONE) {
+        ctx.log.warn('storing the group assignment failed', { groupId: entry.groupId, generationId: p.generationId, errorCode });
+        resetAndPropagateAssignmentError(s, ctx, entry, groupStoreErrorFor(errorCode));
+        maybePrepareRebalance(s, ctx, entry, 'error storing the group assignment');
+        return;
+      }
+      g.setAssignments(p.assignments);
+      propagateAssignment(s, ctx, entry);
+      g.transitionTo(GroupState.Stable, ctx.clock.now());
+      ctx.log.info('group is stable', { groupId: entry.groupId, generationId: g.generationId, members: g.size });
+      return;
+    }
+    case 'store-empty': {
+      if (errorCode !== ErrorCode.NONE) ctx.log.warn('storing the empty group failed', { groupId: a.entry?.groupId, errorCode });
+      return;
+    }
+    case 'static-replace': {
+      const entry = a.entry;
+      if (!liveEntry(s, entry)) return;
+      const g = entry.group;
+      const member = g.get(p.newMemberId);
+      if (!member) return;
+      const token = takeJoinWaiter(entry, member);
+      if (errorCode === ErrorCode.NONE) {
+        answer(ctx, token, joinResult(g, p.newMemberId, false, p.leaderBefore));
+        return;
+      }
+      const code = groupStoreErrorFor(errorCode);
+      ctx.log.warn('persisting a static member id failed; reverting to the old id', { groupId: entry.groupId, groupInstanceId: p.groupInstanceId, errorCode });
+      if (g.getStaticMemberId(p.groupInstanceId) === p.newMemberId && g.is(GroupState.Stable)) {
+        cancelHeartbeat(ctx, entry, p.newMemberId);
+        g.updateMember(p.newMemberId, p.previous);
+        g.replaceStaticMember(p.groupInstanceId, p.newMemberId, p.oldMemberId);
+        const old = g.get(p.oldMemberId);
+        if (old) scheduleHeartbeat(s, ctx, entry, old);
+      }
+      answer(ctx, token, joinError('', code));
+      return;
+    }
+    case 'delete-groups': {
+      const code = commitErrorFor(errorCode);
+      if (code !== ErrorCode.NONE) for (const r of p.progress.results) if (p.groupIds.includes(r.groupId)) r.errorCode = code;
+      if (--p.progress.remaining === 0) {
+        answer(ctx, p.progress.token, { type: 'DeleteGroupsResponse', errorCode: ErrorCode.NONE, groups: p.progress.results } satisfies DeleteGroupsResponse);
+      }
+      return;
+    }
+    case 'offset-delete': {
+      const code = commitErrorFor(errorCode);
+      if (code !== ErrorCode.NONE) {
+        const failed = new Set(p.deleted.map((w) => topicPartitionKey(w.topic, w.partition)));
+        for (const t of p.response.topics) for (const r of t.partitions) if (failed.has(topicPartitionKey(t.name, r.partition))) r.errorCode = code;
+      }
+      answer(ctx, p.token, p.response);
+      return;
+    }
+    case 'expire':
+    case 'refresh':
+      if (errorCode !== ErrorCode.NONE) ctx.log.warn(`offsets ${p.kind} append failed`, { partition: a.partition, errorCode });
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and unloading offsets partitions
+
+function readNext(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void {
+  const { partition, loadId, fetchOffset, leaderEpoch } = owned;
+  void ctx
+    .ask<ReplicaReadResult>(
+      s.replicaFor(partition),
+      { type: 'ReplicaRead', replicaId: -1, fetchOffset, maxBytes: s.cfg.loadBufferBytes, currentLeaderEpoch: leaderEpoch, lastFetchedEpoch: -1, watch: false },
+      { timeoutMs: 30_000 },
+    )
+    .then((r) => {
+      const base = { type: 'LoadRead' as const, partition, loadId, fetchOffset };
+      if (isFailure(r)) {
+        ctx.send(ctx.self, { ...base, errorCode: r.errorCode, errorMessage: r.message, highWatermark: -1, logStartOffset: -1, logEndOffset: -1, records: EMPTY });
+        return;
+      }
+      const msg: CoordinatorMsg = {
+        ...base,
+        errorCode: r.errorCode,
+        highWatermark: r.highWatermark,
+        logStartOffset: r.logStartOffset,
+        logEndOffset: r.logEndOffset,
+        records: r.records,
+      };
+      if (r.errorMessage) msg.errorMessage = r.errorMessage;
+      ctx.send(ctx.self, msg);
+    });
+}
+
+/** Topics in the members' consumer Subscriptions, or null when not a consumer group or undecodable. */
+function topicsOfSubscriptions(protocolType: string, subscriptions: Uint8Array[]): Set<string> | null {
+  if (protocolType !== CONSUMER_PROTOCOL_TYPE) return null;
+  const topics = new Set<string>();
+  try {
+    for (const sub of subscriptions) for (const t of decodeSubscription(sub).topics) topics.add(t);
+  } catch (err) {
+    if (err instanceof ConsumerProtocolError) return null;
+    throw err;
+  }
+  return topics;
+}
+
+/** Rebuilds a group from its replayed records: Stable with its members, or Empty. */
+function restoreGroup(ctx: Ctx, groupId: string, partition: number, rg: ReplayedGroup | undefined, offsets: Map<string, ReplayedOffset> | undefined): GroupEntry {
+  const now = ctx.clock.now();
+  let entry: GroupEntry | null = null;
+  const v = rg?.value;
+  const stateTs = v && v.currentStateTimestamp >= 0 ? v.currentStateTimestamp : undefined;
+  if (v && v.members.length > 0 && v.protocol !== null && v.protocolType !== '') {
+    try {
+      const g = new GroupMetadata(groupId, { initialState: GroupState.Stable, now: stateTs });
+      for (const mv of v.members) {
+        const member = new MemberMetadata({
+          memberId: mv.memberId,
+          groupInstanceId: mv.groupInstanceId,
+          clientId: mv.clientId,
+          clientHost: mv.clientHost,
+          rebalanceTimeoutMs: mv.rebalanceTimeoutMs,
+          sessionTimeoutMs: mv.sessionTimeoutMs,
+          protocolType: v.protocolType,
+          supportedProtocols: [{ name: v.protocol, metadata: mv.subscription }],
+          now,
+        });
+        member.assignment = mv.assignment;
+        g.add(member);
+      }
+      g.generationId = v.generation;
+      g.protocolName = v.protocol;
+      if (v.leader !== null && g.has(v.leader)) g.leaderId = v.leader;
+      entry = newEntry(groupId, partition, g);
+      entry.loaded = { generationId: v.generation, topics: topicsOfSubscriptions(v.protocolType, v.members.map((mv) => mv.subscription)) };
+    } catch (err) {
+      ctx.log.warn('group metadata record does not describe a valid group: loading it empty', { groupId, error: (err as Error).message });
+      entry = null;
+    }
+  }
+  if (!entry) {
+    const g = new GroupMetadata(groupId, { now: stateTs });
+    if (v) {
+      g.generationId = v.generation;
+      g.protocolType = v.protocolType === '' ? null : v.protocolType;
+    }
+    entry = newEntry(groupId, partition, g);
+  }
+  if (rg) entry.persisted = { bytes: rg.bytes, logOffset: rg.logOffset, writtenAt: rg.timestamp };
+  for (const [k, o] of offsets ?? []) {
+    entry.offsets.set(k, { topic: o.topic, partition: o.partition, value: o.value, logOffset: o.logOffset, writtenAt: o.timestamp });
+  }
+  return entry;
+}
+
+function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void {
+  const replay = owned.replay!;
+  owned.replay = null;
+  owned.status = OffsetsPartitionStatus.Active;
+  let offsets = 0;
+  for (const groupId of replay.groupIds()) {
+    if (s.groups.has(groupId)) {
+      ctx.log.warn('group found in two offsets partitions: keeping the one loaded first', { groupId, partition: owned.partition });
+      continue;
+    }
+    const entry = restoreGroup(ctx, groupId, owned.partition, replay.groups.get(groupId), replay.offsets.get(groupId));
+    s.groups.set(groupId, entry);
+    owned.groups.add(groupId);
+    offsets += entry.offsets.size;
+    for (const member of entry.group.allMembers()) scheduleHeartbeat(s, ctx, entry, member);
+  }
+  ctx.log.info('loaded offsets partition', {
+    partition: owned.partition,
+    leaderEpoch: owned.leaderEpoch,
+    groups: owned.groups.size,
+    offsets,
+    records: replay.recordsApplied,
+    endOffset: owned.fetchOffset,
+    ms: ctx.clock.now() - owned.loadStartedMs,
+  });
+}
+
+function unloadPartition(s: CoordinatorState, ctx: Ctx, partition: number, why: string): void {
+  const owned = s.partitions.get(partition);
+  if (!owned) return;
+  s.partitions.delete(partition);
+  ctx.timers.cancel(loadTimerKey(partition));
+  for (const groupId of [...owned.groups]) {
+    const entry = s.groups.get(groupId);
+    if (entry && entry.partition === partition) dropGroup(s, ctx, entry, ErrorCode.NOT_COORDINATOR);
+  }
+  for (const [id, a] of [...s.appends]) {
+    if (a.partition !== partition) continue;
+    s.appends.delete(id);
+    for (const r of a.records) markPending(r, -1);
+    settleAppend(s, ctx, a, ErrorCode.NOT_COORDINATOR);
+  }
+  ctx.log.info('unloaded offsets partition', { partition, leaderEpoch: owned.leaderEpoch, groups: owned.groups.size, why });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping: offset expiry (KIP-211) and rewriting aging records
+
+function isPendingOffset(entry: GroupEntry, o: CommittedOffset): boolean {
+  return (entry.pendingOffsetWrites.get(topicPartitionKey(o.topic, o.partition)) ?? 0) > 0;
+}
+
+/** Kafka's GroupMetadata.removeExpiredOffsets choice of which offsets have expired. */
+function expiredOffsets(entry: GroupEntry, now: number, retentionMs: number): CommittedOffset[] {
+  const g = entry.group;
+  let base: (o: CommittedOffset) => number;
+  let keep: ReadonlySet<string> = new Set();
+  if (g.protocolType !== null && g.is(GroupState.Empty)) {
+    // no member left: offsets expire relative to when the group became empty
+    base = (o) => g.stateTimestampMs ?? o.value.commitTimestamp;
+  } else if (g.protocolType === CONSUMER_PROTOCOL_TYPE && g.is(GroupState.Stable) && subscribedTopics(entry) !== null) {
+    // members consume: only offsets of topics nobody subscribes to any more expire
+    base = (o) => o.value.commitTimestamp;
+    keep = subscribedTopics(entry)!;
+  } else if (g.protocolType === null) {
+    // offsets stored without group management
+    base = (o) => o.value.commitTimestamp;
+  } else {
+    return [];
+  }
+  const out: CommittedOffset[] = [];
+  for (const o of entry.offsets.values()) {
+    if (keep.has(o.topic) || isPendingOffset(entry, o)) continue;
+    const expired = o.value.expireTimestamp >= 0 ? now >= o.value.expireTimestamp : now - base(o) >= retentionMs;
+    if (expired) out.push(o);
+  }
+  return out;
+}
+
+/** Removes offsets from the cache and returns their tombstones; an Empty group left without offsets goes Dead. */
+function cleanupGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, removed: { topic: string; partition: number }[]): WrittenRecord[] {
+  const records: WrittenRecord[] = [];
+  for (const r of removed) {
+    entry.offsets.delete(topicPartitionKey(r.topic, r.partition));
+    records.push({ kind: 'offset', entry, topic: r.topic, partition: r.partition, value: null });
+  }
+  const g = entry.group;
+  if (g.is(GroupState.Empty) && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.pendingGroupWrites === 0) {
+    ctx.log.info('group has no members and no offsets: it is dead', { groupId: entry.groupId, generationId: g.generationId });
+    if (entry.persisted !== null) records.push({ kind: 'group', entry, bytes: null });
+    dropGroup(s, ctx, entry, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+  }
+  return records;
+}
+
+function appendInChunks(s: CoordinatorState, ctx: Ctx, partition: number, records: WrittenRecord[], kind: 'expire' | 'refresh'): void {
+  for (let i = 0; i < records.length; i += REFRESH_BATCH_RECORDS) {
+    appendRecords(s, ctx, partition, records.slice(i, i + REFRESH_BATCH_RECORDS), { kind });
+  }
+}
+
+function housekeeping(s: CoordinatorState, ctx: Ctx): void {
+  const now = ctx.clock.now();
+  const cutoff = now - s.cfg.recordRefreshIntervalMs;
+  for (const owned of s.partitions.values()) {
+    if (owned.status !== OffsetsPartitionStatus.Active) continue;
+    const tombstones: WrittenRecord[] = [];
+    const rewrites: WrittenRecord[] = [];
+    for (const groupId of [...owned.groups]) {
+      const entry = s.groups.get(groupId);
+      if (!entry) continue;
+      const expired = expiredOffsets(entry, now, s.cfg.offsetsRetentionMs);
+      if (expired.length > 0) ctx.log.info('expiring offsets', { groupId, count: expired.length });
+      tombstones.push(...cleanupGroup(s, ctx, entry, expired));
+      if (!liveEntry(s, entry)) continue;
+      for (const o of entry.offsets.values()) {
+        if (o.writtenAt < cutoff && !isPendingOffset(entry, o)) rewrites.push({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: o.value });
+      }
+      if (entry.persisted && entry.persisted.writtenAt < cutoff && entry.pendingGroupWrites === 0) {
+        rewrites.push({ kind: 'group', entry, bytes: entry.persisted.bytes });
+      }
+    }
+    if (tombstones.length > 0) appendInChunks(s, ctx, owned.partition, tombstones, 'expire');
+    if (rewrites.length > 0) {
+      ctx.log.debug('rewriting aging offsets records', { partition: owned.partition, records: rewrites.length });
+      appendInChunks(s, ctx, owned.partition, rewrites, 'refresh');
+    }
+  }
+}
+
+/**
+ * After a restart (a crash lost the state), takes back the offsets partitions whose local
+ * replica leads: the broker tells BecomeCoordinator only when leadership changes. At the first
+ * start the broker knows no such partition yet, and in tests without a broker the ask fails.
+ */
+function recoverOwnership(ctx: Ctx, brokerId: number, replicaFor: (partition: number) => ActorRef<ReplicaMsg>): void {
+  const broker: ActorRef<BrokerMsg> = { node: ctx.nodeId, path: brokerPath(brokerId) };
+  void ctx.ask<MetadataResponse>(broker, { type: 'Metadata', topics: [OFFSETS_TOPIC] }, { timeoutMs: 10_000 }).then(async (r) => {
+    if (isFailure(r) || r.type !== 'MetadataResponse') return;
+    const topic = r.metadata.topics.find((t) => t.name === OFFSETS_TOPIC);
+    if (!topic) return;
+    for (const p of topic.partitions) {
+      if (p.leader !== brokerId) continue;
+      const d = await ctx.ask<ReplicaDescription>(replicaFor(p.partition), { type: 'DescribeReplica' }, { timeoutMs: 10_000 });
+      if (isFailure(d) || d.role !== 'Leader') continue;
+      ctx.send(ctx.self, { type: 'BecomeCoordinator', partition: p.partition, leaderEpoch: d.leaderEpoch, numPartitions: topic.partitions.length });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, CoordinatorArgs>({
+  kind: 'group-coordinator',
+  // a crash loses the in-memory groups: restart empty; the broker's next LeaderAndIsr reloads them
+  supervision: { maxRestarts: 10, withinMs: 60_000 },
+  mailboxLimit: 200_000,
+
+  init(ctx, args) {
+    const cfg = resolveConfig(args);
+    const node = ctx.nodeId;
+    const s: CoordinatorState = {
+      brokerId: args.brokerId,
+      cfg,
+      numPartitions: args.offsetsTopicNumPartitions ?? DEFAULT_OFFSETS_TOPIC_PARTITIONS,
+      partitions: new Map(),
+      groups: new Map(),
+      appends: new Map(),
+      seq: 0,
+      replicaFor: args.replicaFor ?? ((p) => ({ node, path: replicaPath(args.brokerId, OFFSETS_TOPIC, p) })),
+    };
+    ctx.timers.startPeriodic(HOUSEKEEPING_TIMER, cfg.housekeepingIntervalMs, { type: 'Housekeeping' });
+    recoverOwnership(ctx, args.brokerId, s.replicaFor);
+    return s;
+  },
+
+  schema: {
+    JoinGroup: {
+      groupId: 'string',
+      sessionTimeoutMs: 'integer',
+      rebalanceTimeoutMs: 'integer',
+      memberId: 'string',
+      groupInstanceId: 'string?',
+      protocolType: 'string',
+      protocols: 'array',
+      clientId: 'string?',
+      clientHost: 'string?',
+      requireKnownMemberId: 'boolean?',
+      reason: 'string?',
+    },
+    SyncGroup: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', protocolType: 'string?', protocolName: 'string?', assignments: 'array' },
+    Heartbeat: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?' },
+    LeaveGroup: { groupId: 'string', members: 'array' },
+    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
+    OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?' },
+    ListGroups: { statesFilter: 'array?' },
+    DescribeGroups: { groups: 'array' },
+    DeleteGroups: { groups: 'array' },
+    OffsetDelete: { groupId: 'string', topics: 'array' },
+    BecomeCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
+    ResignCoordinator: { partition: 'integer', leaderEpoch: 'integer' },
+  },
+
+  handlers: {
+    JoinGroup(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const err = validateGroupStatus(s, m.groupId, false) ?? validateProtocolList(m.protocols);
+      if (err !== null) return answer(ctx, token, joinError(m.memberId, err));
+      if (m.sessionTimeoutMs < s.cfg.minSessionTimeoutMs || m.sessionTimeoutMs > s.cfg.maxSessionTimeoutMs) {
+        return answer(ctx, token, joinError(m.memberId, ErrorCode.INVALID_SESSION_TIMEOUT));
+      }
+      const isNewMember = m.memberId === '';
+      let entry = s.groups.get(m.groupId);
+      if (!entry) {
+        if (!isNewMember) return answer(ctx, token, joinError(m.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+        entry = createGroup(s, m.groupId, ctx.clock.now());
+      }
+      if (isNewMember) doNewMemberJoin(s, ctx, entry, m, token);
+      else doCurrentMemberJoin(s, ctx, entry, m, token);
+      maybeCompleteJoin(s, ctx, entry);
+    },
+
+    SyncGroup(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const err = validateGroupStatus(s, m.groupId, false);
+      // while loading, Kafka tells the member to rejoin
+      if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return answer(ctx, token, syncError(ErrorCode.REBALANCE_IN_PROGRESS));
+      if (err !== null) return answer(ctx, token, syncError(err));
+      const entry = s.groups.get(m.groupId);
+      if (!entry) return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+      const g = entry.group;
+      if (g.is(GroupState.Dead)) return answer(ctx, token, syncError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      const memberError = g.validateMember(m.memberId, m.groupInstanceId);
+      if (memberError !== null) return answer(ctx, token, syncError(memberError));
+      if (m.generationId !== g.generationId) return answer(ctx, token, syncError(ErrorCode.ILLEGAL_GENERATION));
+      if ((m.protocolType != null && m.protocolType !== g.protocolType) || (m.protocolName != null && m.protocolName !== g.protocolName)) {
+        return answer(ctx, token, syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+      }
+      const member = g.get(m.memberId)!;
+      switch (g.state) {
+        case GroupState.Empty:
+          return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+        case GroupState.PreparingRebalance:
+          return answer(ctx, token, syncError(ErrorCode.REBALANCE_IN_PROGRESS));
+        case GroupState.CompletingRebalance: {
+          setSyncWaiter(ctx, entry, member, token);
+          g.removePendingSyncMember(m.memberId);
+          if (g.isLeader(m.memberId)) {
+            const assignments = new Map<string, Uint8Array>();
+            for (const a of m.assignments) {
+              if (a && typeof a.memberId === 'string' && isBytes(a.assignment)) assignments.set(a.memberId, a.assignment);
+            }
+            ctx.log.info('leader sent the assignment; storing the group', { groupId: m.groupId, generationId: g.generationId });
+            // the group metadata is persisted before anyone gets an assignment
+            storeGroup(s, ctx, entry, assignments, { kind: 'sync', generationId: g.generationId, assignments });
+          }
+          if (g.hasReceivedSyncFromAllMembers()) ctx.timers.cancel(syncTimerKey(m.groupId));
+          return;
+        }
+        case GroupState.Stable:
+          g.removePendingSyncMember(m.memberId);
+          answer(ctx, token, syncResult(g, member.assignment));
+          scheduleHeartbeat(s, ctx, entry, member);
+          if (g.hasReceivedSyncFromAllMembers()) ctx.timers.cancel(syncTimerKey(m.groupId));
+          return;
+        case GroupState.Dead:
+          return answer(ctx, token, syncError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      }
+    },
+
+    Heartbeat(s, m, ctx) {
+      const reply = (code: number) => ctx.reply(simple('HeartbeatResponse', code));
+      const err = validateGroupStatus(s, m.groupId, false);
+      // while loading, Kafka answers heartbeats blindly: the group will be there once loaded
+      if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return reply(ErrorCode.NONE);
+      if (err !== null) return reply(err);
+      const entry = s.groups.get(m.groupId);
+      if (!entry) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      const g = entry.group;
+      if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      const memberError = g.validateMember(m.memberId, m.groupInstanceId);
+      if (memberError !== null) return reply(memberError);
+      if (m.generationId !== g.generationId) return reply(ErrorCode.ILLEGAL_GENERATION);
+      const member = g.get(m.memberId)!;
+      switch (g.state) {
+        case GroupState.Empty:
+        case GroupState.Dead:
+          return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+        case GroupState.CompletingRebalance:
+        case GroupState.Stable:
+          scheduleHeartbeat(s, ctx, entry, member);
+          return reply(ErrorCode.NONE);
+        case GroupState.PreparingRebalance:
+          scheduleHeartbeat(s, ctx, entry, member);
+          return reply(ErrorCode.REBALANCE_IN_PROGRESS);
+      }
+    },
+
+    LeaveGroup(s, m, ctx) {
+      const reply = (code: number) => ctx.reply(simple('LeaveGroupResponse', code));
+      const err = validateGroupStatus(s, m.groupId, false);
+      if (err !== null) return reply(err);
+      const entry = s.groups.get(m.groupId);
+      if (!entry) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      const g = entry.group;
+      if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      let first: number = ErrorCode.NONE;
+      for (const leaving of m.members) {
+        if (typeof leaving !== 'object' || leaving === null || typeof leaving.memberId !== 'string') {
+          if (first === ErrorCode.NONE) first = ErrorCode.INVALID_REQUEST;
+          continue;
+        }
+        const instanceId = leaving.groupInstanceId ?? null;
+        if (instanceId === null && g.hasPendingMember(leaving.memberId)) {
+          g.removePendingMember(leaving.memberId);
+          ctx.timers.cancel(pendingTimerKey(m.groupId, leaving.memberId));
+          entry.pendingMembers.delete(leaving.memberId);
+          maybeCompleteJoin(s, ctx, entry);
+          continue;
+        }
+        // an admin may remove a static member by its instance id alone
+        const memberId = instanceId !== null && leaving.memberId === '' ? (g.getStaticMemberId(instanceId) ?? '') : leaving.memberId;
+        const memberError = g.validateMember(memberId, instanceId);
+        if (memberError !== null) {
+          if (first === ErrorCode.NONE) first = memberError;
+          continue;
+        }
+        removeMemberAndUpdateGroup(s, ctx, entry, memberId, `member left the group${leaving.reason ? `: ${leaving.reason}` : ''}`);
+      }
+      reply(first);
+    },
+
+    OffsetCommit(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, true);
+      if (err !== null) return answer(ctx, token, commitFailure(m, err));
+      const now = ctx.clock.now();
+      let entry = s.groups.get(m.groupId);
+      if (!entry) {
+        // no group: a commit outside group management creates one; any generation is stale
+        if (m.generationId >= 0) return answer(ctx, token, commitFailure(m, ErrorCode.ILLEGAL_GENERATION));
+        entry = createGroup(s, m.groupId, now);
+      }
+      const g = entry.group;
+      if (g.is(GroupState.Dead)) return answer(ctx, token, commitFailure(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      let problem: number | null = null;
+      if (m.generationId >= 0 || m.memberId !== '' || m.groupInstanceId) {
+        problem = g.validateMember(m.memberId, m.groupInstanceId) ?? g.validateGeneration(m.generationId);
+      } else if (!g.is(GroupState.Empty)) {
+        // a group with members takes commits only from its members
+        problem = ErrorCode.UNKNOWN_MEMBER_ID;
+      }
+      if (problem !== null) return answer(ctx, token, commitFailure(m, problem));
+      if (!(m.generationId < 0 && g.is(GroupState.Empty))) {
+        // a member that knows the generation but has no assignment yet: it must wait for SyncGroup
+        if (g.is(GroupState.CompletingRebalance)) return answer(ctx, token, commitFailure(m, ErrorCode.REBALANCE_IN_PROGRESS));
+        const member = g.get(m.memberId);
+        if (member) scheduleHeartbeat(s, ctx, entry, member);
+      }
+      const response: OffsetCommitResponse = { type: 'OffsetCommitResponse', errorCode: ErrorCode.NONE, topics: [] };
+      const records: WrittenRecord[] = [];
+      const written: { topic: string; partition: number }[] = [];
+      for (const t of m.topics) {
+        const partitions: { partition: number; errorCode: number }[] = [];
+        for (const p of t.partitions) {
+          const metadata = p.metadata ?? '';
+          if (Buffer.byteLength(metadata, 'utf8') > s.cfg.offsetMetadataMaxBytes) {
+            partitions.push({ partition: p.partition, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE });
+            continue;
+          }
+          partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
+          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: -1 };
+          records.push({ kind: 'offset', entry, topic: t.name, partition: p.partition, value });
+          written.push({ topic: t.name, partition: p.partition });
+        }
+        response.topics.push({ name: t.name, partitions });
+      }
+      if (records.length === 0) return answer(ctx, token, response);
+      appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
+    },
+
+    OffsetFetch(s, m, ctx) {
+      const err = validateGroupStatus(s, m.groupId, true) ?? (m.topics == null ? null : validateTopicList(m.topics, false));
+      const row = (partition: number, errorCode: number) => ({ partition, offset: -1, leaderEpoch: -1, metadata: '', errorCode });
+      if (err !== null) {
+        const topics = perPartitionError(m.topics, err).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => row(p.partition, err)) }));
+        ctx.reply({ type: 'OffsetFetchResponse', errorCode: err, topics } satisfies OffsetFetchResponse);
+        return;
+      }
+      const entry = s.groups.get(m.groupId);
+      const committed = (topic: string, partition: number) => {
+        const o = entry?.offsets.get(topicPartitionKey(topic, partition));
+        if (!o) return row(partition, ErrorCode.NONE);
+        return { partition, offset: o.value.offset, leaderEpoch: o.value.leaderEpoch, metadata: o.value.metadata, errorCode: ErrorCode.NONE };
+      };
+      let topics: OffsetFetchResponse['topics'];
+      if (m.topics == null) {
+        const byTopic = new Map<string, number[]>();
+        for (const o of entry?.offsets.values() ?? []) {
+          const list = byTopic.get(o.topic) ?? [];
+          list.push(o.partition);
+          byTopic.set(o.topic, list);
+        }
+        topics = [...byTopic].map(([name, ps]) => ({ name, partitions: ps.sort((a, b) => a - b).map((p) => committed(name, p)) }));
+      } else {
+        topics = m.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => committed(t.name, p)) }));
+      }
+      ctx.reply({ type: 'OffsetFetchResponse', errorCode: ErrorCode.NONE, topics } satisfies OffsetFetchResponse);
+    },
+
+    ListGroups(s, m, ctx) {
+      const loading = [...s.partitions.values()].some((p) => p.status === OffsetsPartitionStatus.Loading);
+      const filter = Array.isArray(m.statesFilter) && m.statesFilter.length > 0 ? m.statesFilter.map((x) => String(x).toLowerCase()) : null;
+      const groups = [...s.groups.values()]
+        .filter((e) => !filter || filter.includes(e.group.state.toLowerCase()))
+        .map((e) => ({ groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string }));
+      ctx.reply({ type: 'ListGroupsResponse', errorCode: loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE, groups } satisfies ListGroupsResponse);
+    },
+
+    DescribeGroups(s, m, ctx) {
+      const groups: DescribedGroup[] = m.groups.map((groupId) => {
+        const err = validateGroupStatus(s, groupId, true);
+        if (err !== null) return describedError(String(groupId), err, '');
+        const entry = s.groups.get(groupId);
+        if (!entry) return describedError(groupId, ErrorCode.NONE, GroupState.Dead);
+        return { errorCode: ErrorCode.NONE, ...entry.group.summary() };
+      });
+      ctx.reply({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups } satisfies DescribeGroupsResponse);
+    },
+
+    DeleteGroups(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const progress: DeleteGroupsProgress = { token, results: [], remaining: 0 };
+      const byPartition = new Map<number, { records: WrittenRecord[]; groupIds: string[] }>();
+      for (const groupId of m.groups) {
+        const err = validateGroupStatus(s, groupId, true);
+        if (err !== null) {
+          progress.results.push({ groupId: String(groupId), errorCode: err });
+          continue;
+        }
+        const entry = s.groups.get(groupId);
+        if (!entry || entry.group.is(GroupState.Dead)) {
+          progress.results.push({ groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
+          continue;
+        }
+        if (!entry.group.is(GroupState.Empty)) {
+          progress.results.push({ groupId, errorCode: ErrorCode.NON_EMPTY_GROUP });
+          continue;
+        }
+        const records: WrittenRecord[] = [...entry.offsets.values()].map((o) => ({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: null }));
+        records.push({ kind: 'group', entry, bytes: null });
+        entry.offsets.clear();
+        dropGroup(s, ctx, entry, ErrorCode.GROUP_ID_NOT_FOUND);
+        ctx.log.info('group deleted', { groupId });
+        progress.results.push({ groupId, errorCode: ErrorCode.NONE });
+        const batch = byPartition.get(entry.partition) ?? { records: [], groupIds: [] };
+        batch.records.push(...records);
+        batch.groupIds.push(groupId);
+        byPartition.set(entry.partition, batch);
+      }
+      progress.remaining = byPartition.size;
+      if (progress.remaining === 0) {
+        answer(ctx, token, { type: 'DeleteGroupsResponse', errorCode: ErrorCode.NONE, groups: progress.results } satisfies DeleteGroupsResponse);
+        return;
+      }
+      for (const [partition, b] of byPartition) appendRecords(s, ctx, partition, b.records, { kind: 'delete-groups', progress, groupIds: b.groupIds });
+    },
+
+    OffsetDelete(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const fail = (errorCode: number) => answer(ctx, token, { type: 'OffsetDeleteResponse', errorCode, topics: [] } satisfies OffsetDeleteResponse);
+      const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, false);
+      if (err !== null) return fail(err);
+      const entry = s.groups.get(m.groupId);
+      if (!entry || entry.group.is(GroupState.Dead)) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
+      const g = entry.group;
+      let subscribed: ReadonlySet<string> | null = null;
+      if (!g.is(GroupState.Empty)) {
+        if (g.protocolType !== CONSUMER_PROTOCOL_TYPE) return fail(ErrorCode.NON_EMPTY_GROUP);
+        subscribed = subscribedTopics(entry) ?? new Set();
+      }
+      const response: OffsetDeleteResponse = { type: 'OffsetDeleteResponse', errorCode: ErrorCode.NONE, topics: [] };
+      const deleted: { topic: string; partition: number }[] = [];
+      for (const t of m.topics) {
+        const partitions = t.partitions.map((partition) => {
+          if (subscribed?.has(t.name)) return { partition, errorCode: ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC };
+          if (entry.offsets.has(topicPartitionKey(t.name, partition))) deleted.push({ topic: t.name, partition });
+          return { partition, errorCode: ErrorCode.NONE };
+        });
+        response.topics.push({ name: t.name, partitions });
+      }
+      const records = cleanupGroup(s, ctx, entry, deleted);
+      if (records.length === 0) return answer(ctx, token, response);
+      appendRecords(s, ctx, entry.partition, records, { kind: 'offset-delete', token, response, deleted });
+    },
+
+    BecomeCoordinator(s, m, ctx) {
+      if (m.numPartitions !== undefined && m.numPartitions !== null && m.numPartitions > 0) s.numPartitions = m.numPartitions;
+      const current = s.partitions.get(m.partition);
+      if (current && current.leaderEpoch >= m.leaderEpoch) return;
+      if (current) unloadPartition(s, ctx, m.partition, `leader epoch ${current.leaderEpoch} -> ${m.leaderEpoch}: reloading`);
+      const owned: OwnedPartition = {
+        partition: m.partition,
+        leaderEpoch: m.leaderEpoch,
+        status: OffsetsPartitionStatus.Loading,
+        loadId: ++s.seq,
+        replay: new OffsetsReplay(),
+        fetchOffset: 0,
+        targetOffset: -1,
+        loadStartedMs: ctx.clock.now(),
+        groups: new Set(),
+      };
+      s.partitions.set(m.partition, owned);
+      ctx.log.info('loading offsets partition', { partition: m.partition, leaderEpoch: m.leaderEpoch });
+      readNext(s, ctx, owned);
+    },
+
+    ResignCoordinator(s, m, ctx) {
+      const owned = s.partitions.get(m.partition);
+      if (!owned) return;
+      if (m.leaderEpoch >= 0 && m.leaderEpoch < owned.leaderEpoch) return;
+      unloadPartition(s, ctx, m.partition, `resigned at leader epoch ${m.leaderEpoch}`);
+    },
+
+    DescribeCoordinator(s, _m, ctx) {
+      ctx.reply({
+        type: 'CoordinatorDescription',
+        brokerId: s.brokerId,
+        numPartitions: s.numPartitions,
+        partitions: [...s.partitions.values()]
+          .sort((a, b) => a.partition - b.partition)
+          .map((p) => ({ partition: p.partition, leaderEpoch: p.leaderEpoch, status: p.status, groups: p.groups.size })),
+        pendingAppends: s.appends.size,
+      } satisfies CoordinatorDescription);
+    },
+
+    LoadRead(s, m, ctx) {
+      const owned = s.partitions.get(m.partition);
+      if (!owned || owned.loadId !== m.loadId || owned.status !== OffsetsPartitionStatus.Loading) return;
+      const retryLater = () =>
+        ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'LoadNext', partition: m.partition, loadId: m.loadId });
+      if (m.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE && m.logStartOffset > owned.fetchOffset) {
+        // retention moved the log start past us: what was below it is gone
+        owned.fetchOffset = m.logStartOffset;
+        readNext(s, ctx, owned);
+        return;
+      }
+      if (m.errorCode !== ErrorCode.NONE) {
+        ctx.log.warn('reading an offsets partition to load it failed; retrying', { partition: m.partition, errorCode: m.errorCode, reason: m.errorMessage });
+        retryLater();
+        return;
+      }
+      if (owned.targetOffset < 0) owned.targetOffset = m.logEndOffset;
+      if (owned.fetchOffset < m.logStartOffset) {
+        owned.fetchOffset = m.logStartOffset;
+        readNext(s, ctx, owned);
+        return;
+      }
+      if (m.records.length > 0) {
+        try {
+          const progress = owned.replay!.applyBatches(m.records, m.fetchOffset);
+          if (progress.problems.length > 0) {
+            ctx.log.warn('skipped undecodable records in an offsets partition', { partition: m.partition, count: progress.problems.length, first: progress.problems[0] });
+          }
+          owned.fetchOffset = Math.max(owned.fetchOffset, progress.nextOffset);
+        } catch (err) {
+          ctx.log.error('corrupt batch in an offsets partition; retrying the read', { partition: m.partition, fetchOffset: m.fetchOffset, error: (err as Error).message });
+          retryLater();
+          return;
+        }
+      }
+      if (owned.fetchOffset >= owned.targetOffset) {
+        finishLoad(s, ctx, owned);
+        return;
+      }
+      // nothing new yet: the high watermark has not reached what the log held at takeover
+      if (m.records.length > 0) readNext(s, ctx, owned);
+      else retryLater();
+    },
+
+    LoadNext(s, m, ctx) {
+      const owned = s.partitions.get(m.partition);
+      if (!owned || owned.loadId !== m.loadId || owned.status !== OffsetsPartitionStatus.Loading) return;
+      readNext(s, ctx, owned);
+    },
+
+    AppendDone(s, m, ctx) {
+      const a = s.appends.get(m.appendId);
+      if (!a) return;
+      s.appends.delete(m.appendId);
+      for (const r of a.records) markPending(r, -1);
+      const owned = s.partitions.get(a.partition);
+      const stillOwned = !!owned && owned.status === OffsetsPartitionStatus.Active && owned.leaderEpoch === a.leaderEpoch;
+      let errorCode = m.errorCode;
+      if (errorCode === ErrorCode.NONE && !stillOwned) errorCode = ErrorCode.NOT_LEADER_OR_FOLLOWER;
+      if (errorCode === ErrorCode.NONE) {
+        const isRefresh = a.purpose.kind === 'refresh';
+        a.records.forEach((r, i) => applyWritten(s, r, m.baseOffset + i, a.timestamp, isRefresh));
+      } else if (m.errorMessage) {
+        ctx.log.debug('offsets append failed', { partition: a.partition, errorCode, reason: m.errorMessage });
+      }
+      settleAppend(s, ctx, a, errorCode);
+    },
+
+    JoinDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry || !entry.join || entry.join.seq !== m.seq || !entry.group.is(GroupState.PreparingRebalance)) return;
+      const phase = entry.join;
+      if (phase.kind === 'initial' && entry.newMemberAdded && phase.remainingMs > 0) {
+        // members are still arriving: wait another initial delay, within the rebalance timeout
+        entry.newMemberAdded = false;
+        const delay = Math.min(s.cfg.initialRebalanceDelayMs, phase.remainingMs);
+        const remainingMs = Math.max(phase.remainingMs - s.cfg.initialRebalanceDelayMs, 0);
+        startJoinTimer(ctx, entry, delay, { kind: 'initial', remainingMs, seq: ++s.seq });
+        return;
+      }
+      completeJoin(s, ctx, entry);
+    },
+
+    SyncDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry) return;
+      const g = entry.group;
+      if (g.generationId !== m.generationId || !(g.is(GroupState.CompletingRebalance) || g.is(GroupState.Stable))) return;
+      const missing = [...g.pendingSyncMembers];
+      if (missing.length === 0) return;
+      for (const memberId of missing) {
+        const member = g.get(memberId);
+        if (member) answer(ctx, takeJoinWaiter(entry, member), joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+        cancelHeartbeat(ctx, entry, memberId);
+        g.remove(memberId);
+      }
+      ctx.log.info('removing members that sent no SyncGroup within the rebalance timeout', { groupId: m.groupId, members: missing });
+      prepareRebalance(s, ctx, entry, `members ${missing.join(', ')} did not sync in time`);
+    },
+
+    HeartbeatDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry || entry.heartbeatSeq.get(m.memberId) !== m.seq) return;
+      entry.heartbeatSeq.delete(m.memberId);
+      const member = entry.group.get(m.memberId);
+      if (!member) return;
+      // members in the middle of a rebalance are kept alive by it (new members only until their join timeout)
+      if (!member.isNew && (member.isAwaitingJoin || member.isAwaitingSync)) return;
+      ctx.log.info('member session expired', { groupId: m.groupId, memberId: m.memberId, sessionTimeoutMs: member.sessionTimeoutMs });
+      removeMemberAndUpdateGroup(s, ctx, entry, m.memberId, member.isNew ? 'new member did not complete its join in time' : 'session timeout');
+    },
+
+    PendingMemberDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry || entry.pendingMembers.get(m.memberId) !== m.seq) return;
+      entry.pendingMembers.delete(m.memberId);
+      if (!entry.group.hasPendingMember(m.memberId)) return;
+      entry.group.removePendingMember(m.memberId);
+      ctx.log.info('pending member did not join in time', { groupId: m.groupId, memberId: m.memberId });
+      maybeCompleteJoin(s, ctx, entry);
+    },
+
+    Housekeeping(s, _m, ctx) {
+      housekeeping(s, ctx);
+    },
+  },
+
+  onStop(s, ctx) {
+    for (const entry of [...s.groups.values()]) dropGroup(s, ctx, entry, ErrorCode.NOT_COORDINATOR);
+    for (const a of s.appends.values()) settleAppend(s, ctx, a, ErrorCode.NOT_COORDINATOR);
+    s.appends.clear();
+  },
+});
+
+/** What the coordinator's offsets topic should be created with (broker config values, Kafka's names). */
+export function offsetsTopicConfig(segmentBytes: number, offsetsRetentionMs: number): Record<string, string | number> {
+  return {
+    'segment.bytes': segmentBytes,
+    // no compaction in our storage: time retention plus the coordinator's rewrites of live keys
+    'cleanup.policy': 'delete',
+    'retention.ms': offsetsRetentionMs,
+  };
+}
+
