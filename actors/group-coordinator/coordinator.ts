@@ -1727,7 +1727,6 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const a = s.appends.get(m.appendId);
       if (!a) return;
       s.appends.delete(m.appendId);
-      for (const r of a.records) markPending(r, -1);
       const owned = s.partitions.get(a.partition);
       const stillOwned = !!owned && owned.status === OffsetsPartitionStatus.Active && owned.leaderEpoch === a.leaderEpoch;
       let errorCode = m.errorCode;
@@ -1738,6 +1737,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       } else if (m.errorMessage) {
         ctx.log.debug('offsets append failed', { partition: a.partition, errorCode, reason: m.errorMessage });
       }
+      // only now: a tombstone's position must outlive the applying of this append's own records
+      for (const r of a.records) markPending(r, -1);
       settleAppend(s, ctx, a, errorCode);
     },
 

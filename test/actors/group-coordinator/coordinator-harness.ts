@@ -58,6 +58,8 @@ type FakeControl = {
   holdProduce?: boolean;
   holdReads?: boolean;
   releaseProduces?: boolean;
+  /** Release held produce replies newest first (replies can overtake each other). */
+  releaseProducesReversed?: boolean;
   releaseReads?: boolean;
   /** Drop batches entirely below this offset (log start moves, as retention does). */
   truncateBefore?: number;
@@ -161,6 +163,9 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
       }
       if (m.releaseProduces) {
         for (const h of s.heldProduces.splice(0)) ctx.replyTo(h.token, h.reply);
+      }
+      if (m.releaseProducesReversed) {
+        for (const h of s.heldProduces.splice(0).reverse()) ctx.replyTo(h.token, h.reply);
       }
       if (m.releaseReads) {
         for (const h of s.heldReads.splice(0)) ctx.replyTo(h.token, readReply(s, h.msg));

@@ -377,6 +377,22 @@ describe('actors/group-coordinator coordinator', function () {
       expect(groupStoreErrorFor(ErrorCode.MESSAGE_TOO_LARGE)).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
     });
 
+    it('follows the log order when append answers overtake each other: a tombstone after a commit wins', async () => {
+      await h.commit(G, { 't-0': 1 });
+      await h.control({ holdProduce: true });
+      const c = h.commit(G, { 't-0': 2 });
+      await h.settle();
+      const d = h.offsetDelete(G, [{ name: 't', partitions: [0] }]);
+      await h.settle();
+      await h.control({ holdProduce: false, releaseProducesReversed: true });
+      expect((await c).errorCode).to.equal(0);
+      expect((await d).topics[0]!.partitions[0]!.errorCode).to.equal(0);
+      expect(await h.fetched(G)).to.deep.equal({});
+      const other = h.spawnCoordinator({ brokerId: 2 });
+      await h.become(0, 0, other);
+      expect(await h.fetched(G, other)).to.deep.equal({});
+    });
+
     it('refuses metadata over offset.metadata.max.bytes per partition and stores the rest', async () => {
       const r = await h.ask<{ topics: { partitions: { errorCode: number }[] }[] }>({
         type: 'OffsetCommit',
