@@ -276,24 +276,19 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
   }
 }
 
-/** The group coordinator child; a broker restarted by its supervisor still has it. */
+/** The group coordinator child (a supervised restart stops the old one before init runs again). */
 function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<CoordinatorMsg> {
-  try {
-    return ctx.spawn(groupCoordinator, {
-      name: COORDINATOR_NAME,
-      args: {
-        brokerId: args.brokerId,
-        offsetsTopicNumPartitions: config.offsetsTopicNumPartitions,
-        groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
-        groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
-        groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
-        offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
-      },
-    });
-  } catch (err) {
-    ctx.log.warn('group coordinator already running: keeping it', { reason: (err as Error).message });
-    return { node: ctx.nodeId, path: `${ctx.self.path}/${COORDINATOR_NAME}` };
-  }
+  return ctx.spawn(groupCoordinator, {
+    name: COORDINATOR_NAME,
+    args: {
+      brokerId: args.brokerId,
+      offsetsTopicNumPartitions: config.offsetsTopicNumPartitions,
+      groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
+      groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
+      groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
+      offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+    },
+  });
 }
 
 function offsetsTopicPartitions(s: BrokerState): number | undefined {

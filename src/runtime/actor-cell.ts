@@ -26,7 +26,9 @@ import { sameRef } from './types.js';
 
 /** Runtime-internal items of nact's mailbox; they never come from a transport. */
 export interface InternalMessage {
-  readonly $internal: 'init' | 'drain';
+  readonly $internal: 'init' | 'drain' | 'restart';
+  /** For 'restart': the state the crashed incarnation had, for its onStop. */
+  readonly old?: unknown;
 }
 
 const UNINIT: unique symbol = Symbol('uninitialised');
@@ -205,6 +207,8 @@ export class ActorCell {
   private current: MessageContext<Message> | null = null;
   private currentEnv: Envelope | null = null;
   private stopRequested = false;
+  /** Between a crash decided as restart and the end of the old incarnation's cleanup. */
+  private restarting = false;
   private stopPromise?: Promise<void>;
   private afterStopResolve?: () => void;
   private readonly restarts: number[] = [];
@@ -278,6 +282,7 @@ export class ActorCell {
   // nact calls this for each item of its mailbox (init kicks and drain turns), one at a time.
   private onTurn(item: unknown): unknown {
     const kind = (item as InternalMessage).$internal;
+    if (kind === 'restart') return this.restart((item as InternalMessage).old);
     if (kind === 'init') {
       if (this.state !== UNINIT || this.status !== 'running') return null;
       return this.initState();
@@ -301,8 +306,28 @@ export class ActorCell {
     );
   }
 
+  /**
+   * Ends the crashed incarnation like a stop (children stopped, onStop with its last state),
+   * then builds a fresh state; messages wait meanwhile.
+   */
+  private async restart(old: unknown): Promise<null> {
+    await Promise.allSettled([...this.children].map((p) => this.system.cellAt(p)?.stop('stopped')));
+    if (this.def.onStop && old !== UNINIT) {
+      try {
+        await raceTimeout(Promise.resolve(this.def.onStop(old, this.baseContext)), 5_000);
+      } catch (err) {
+        this.log.error('onStop failed during restart', { error: (err as Error)?.message });
+      }
+    }
+    this.restarting = false;
+    if (this.status === 'running') await this.initState();
+    if (this.mailbox.length > 0) this.schedule();
+    return null;
+  }
+
   /** Runs queued messages back to back until one handler is async, the batch is done, or the mailbox is empty. */
   private drain(): unknown {
+    if (this.restarting) return null;
     for (let n = 0; n < MAX_BATCH; n++) {
       const env = this.mailbox.shift();
       if (env === undefined) return null;
@@ -385,12 +410,15 @@ export class ActorCell {
     if (this.status !== 'running') return nctx.resume;
     const directive = this.decide(err, env?.msg);
     switch (directive) {
-      case 'restart':
+      case 'restart': {
         this.log.warn('restarting actor with fresh state');
         this.timers.cancelAll();
+        const old = this.state;
         this.state = UNINIT;
-        this.system.dispatchInternal(this, { $internal: 'init' });
-        break;
+        this.restarting = true;
+        this.system.dispatchInternal(this, { $internal: 'restart', old });
+        return nctx.resume;
+      }
       case 'resume':
         break;
       case 'stop':

@@ -25,7 +25,8 @@ export type Directive = 'restart' | 'resume' | 'stop';
 
 /**
  * What happens when a handler throws or rejects:
- * - 'restart': state is rebuilt with `init`, timers cancelled, the mailbox goes on;
+ * - 'restart': the crashed incarnation ends like a stop (timers cancelled, children stopped,
+ *   `onStop` run with its last state), then `init` builds a fresh state and the mailbox goes on;
  * - 'resume': state stays as it was before the failed message, the mailbox goes on;
  * - 'stop': the actor stops, its queued messages become dead letters.
  * An object form decides per error, with a restart budget (more than `maxRestarts` within

@@ -112,6 +112,39 @@ describe('runtime/actor-system', () => {
       expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'Total', total: 5 });
     });
 
+    it('restart: ends the old incarnation first (children stopped, onStop with its last state)', async () => {
+      const stopped: number[] = [];
+      type PMsg = { type: 'Spawn' } | { type: 'Bump' } | { type: 'Crash' } | { type: 'Get' };
+      const parentDef = defineActor<{ n: number }, PMsg>({
+        kind: 'restart-parent',
+        init: () => ({ n: 0 }),
+        supervision: 'restart',
+        handlers: {
+          Spawn: (_s, _m, ctx) => void ctx.spawn(counter, { name: 'kid' }),
+          Bump: (st) => ({ n: st.n + 1 }),
+          Crash: () => {
+            throw new Error('deliberate');
+          },
+          Get: (st, _m, ctx) => ctx.reply({ type: 'N', n: st.n } as never),
+        },
+        onStop: (st) => {
+          stopped.push(st.n);
+        },
+      });
+      const ref = sys.spawn(parentDef, { name: 'rp' });
+      sys.send(ref, { type: 'Spawn' });
+      sys.send(ref, { type: 'Bump' });
+      sys.send(ref, { type: 'Bump' });
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'N', n: 2 });
+      expect(sys.hasActor('/rp/kid')).to.equal(true);
+      await sys.ask(ref, { type: 'Crash' });
+      expect(await sys.ask(ref, { type: 'Get' })).to.deep.equal({ type: 'N', n: 0 });
+      expect(stopped).to.deep.equal([2]);
+      expect(sys.hasActor('/rp/kid')).to.equal(false);
+      sys.send(ref, { type: 'Spawn' });
+      await checkFor(() => sys.hasActor('/rp/kid'));
+    });
+
     it('resume: keeps the state from before the failed message', async () => {
       const def = { ...counter, kind: 'resumer', supervision: 'resume' as const };
       const ref = sys.spawn(def, { name: 'res' });
