@@ -34,3 +34,22 @@ export { TcpTransport, TCP_PROTOCOL_VERSION } from './transport/tcp.js';
 export type { TcpTransportOptions } from './transport/tcp.js';
 export { ErrorCode, allErrors, errorInfo, errorName, isRetriable } from './protocol/errors.js';
 export type { ErrorInfo, ErrorName } from './protocol/errors.js';
+
+// clients
+export { SamsaClient } from './client/samsa.js';
+export type { SamsaClientConfig } from './client/samsa.js';
+export { Producer } from './client/producer.js';
+export type { ProducerRecordBatch } from './client/producer.js';
+export { Consumer } from './client/consumer.js';
+export type { Batch, ConsumerEvents, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
+export { Admin } from './client/admin.js';
+export type { PartitionLag, TopicConfig } from './client/admin.js';
+export { CommitFailedError, SamsaError } from './client/errors.js';
+export type { Message as ProducerMessage } from './client/records.js';
+export { partitionForKey, murmur2, toPositive } from './client/partitioner.js';
+
+// records and storage, for tools and extensions
+export { encodeRecordBatch, decodeRecordBatch, decodeRecordBatches } from './protocol/record-batch.js';
+export { crc32c } from './protocol/crc32c.js';
+export { PartitionLog } from './storage/partition-log.js';
+export { LogManager } from './storage/log-manager.js';

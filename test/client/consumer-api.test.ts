@@ -1,0 +1,101 @@
+/**
+ * The rest of the consumer API: seek, pause/resume, the async iterator, topic patterns, and
+ * the producer's sendBatch across topics.
+ */
+import { expect } from 'chai';
+import type { EachMessagePayload } from '../../src/client/consumer.js';
+import type { SamsaClient } from '../../src/client/samsa.js';
+import { checkFor } from '../helpers/check-for.js';
+import { TestCluster } from '../helpers/cluster.js';
+
+const CFG = { 'session.timeout.ms': 1_500, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 };
+
+describe('client/consumer API', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+  let samsa: SamsaClient;
+
+  before(async () => {
+    c = await TestCluster.start({
+      brokers: 1,
+      brokerConfig: { 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 3, 'offsets.topic.replication.factor': 1 },
+    });
+    samsa = c.samsa();
+    for (const t of ['api-a', 'api-b', 'metrics.cpu', 'metrics.mem', 'other']) await c.client.createTopic(t, 1, 1);
+    const producer = samsa.producer();
+    await producer.connect();
+    const results = await producer.sendBatch({
+      topicMessages: [
+        { topic: 'api-a', messages: Array.from({ length: 10 }, (_, i) => ({ value: `a${i}` })) },
+        { topic: 'api-b', messages: [{ value: 'b0' }] },
+        { topic: 'metrics.cpu', messages: [{ value: 'cpu' }] },
+        { topic: 'metrics.mem', messages: [{ value: 'mem' }] },
+        { topic: 'other', messages: [{ value: 'nope' }] },
+      ],
+    });
+    expect(results.map((r) => r.topic).sort()).to.deep.equal(['api-a', 'api-b', 'metrics.cpu', 'metrics.mem', 'other']);
+    await producer.disconnect();
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('subscribes by pattern', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-pattern', ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [/^metrics\./], fromBeginning: true });
+    const seen: string[] = [];
+    await consumer.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+    await checkFor(() => seen.length === 2, 20_000, 20);
+    expect(seen.sort()).to.deep.equal(['cpu', 'mem']);
+    await consumer.disconnect();
+  });
+
+  it('seeks to an offset and re-reads from there', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-seek', ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'api-a', fromBeginning: true });
+    const seen: number[] = [];
+    let sought = false;
+    await consumer.run({
+      eachMessage: async ({ message }: EachMessagePayload) => {
+        seen.push(message.offset);
+        if (message.offset === 9 && !sought) {
+          sought = true;
+          await consumer.seek({ topic: 'api-a', partition: 0, offset: 7 });
+        }
+      },
+    });
+    await checkFor(() => seen.length >= 13, 20_000, 20);
+    expect(seen.slice(0, 13)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 7, 8, 9]);
+    await consumer.disconnect();
+  });
+
+  it('pauses and resumes a partition', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-pause', ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topics: ['api-b'], fromBeginning: true });
+    await checkFor(async () => (await consumer.describe()).assignment.length === 1, 20_000, 20);
+    await consumer.pause([{ topic: 'api-b', partitions: [0] }]);
+    const seen: string[] = [];
+    await consumer.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+    await new Promise((res) => setTimeout(res, 500));
+    expect(seen).to.deep.equal([]);
+    await consumer.resume([{ topic: 'api-b', partitions: [0] }]);
+    await checkFor(() => seen.length === 1, 20_000, 20);
+    await consumer.disconnect();
+  });
+
+  it('iterates messages with for await', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-iter', ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'api-a', fromBeginning: true });
+    const got: string[] = [];
+    for await (const { message } of consumer) {
+      got.push(String(message.value));
+      if (got.length === 10) break;
+    }
+    expect(got).to.deep.equal(Array.from({ length: 10 }, (_, i) => `a${i}`));
+    await consumer.disconnect();
+  });
+});
