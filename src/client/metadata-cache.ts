@@ -5,10 +5,14 @@
 import { CONTROLLER_PATH, brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../protocol/cluster.js';
 import type { ActorRef } from '../runtime/types.js';
 
+/** Where a client starts: a broker, or just a node of the cluster (its metadata proxy answers). */
 export interface BootstrapBroker {
-  brokerId: number;
+  brokerId?: number;
   node: string;
 }
+
+/** Path of the metadata proxy every topology node hosts (actors/cluster-node/metadata-proxy.ts). */
+const METADATA_PROXY_PATH = '/metadata';
 
 export interface LeaderInfo {
   brokerId: number;
@@ -25,7 +29,7 @@ export class MetadataCache {
 
   constructor(private readonly bootstrap: readonly BootstrapBroker[]) {
     if (bootstrap.length === 0) throw new Error('at least one bootstrap broker is required');
-    for (const b of bootstrap) this.nodes.set(b.brokerId, b.node);
+    for (const b of bootstrap) if (b.brokerId !== undefined) this.nodes.set(b.brokerId, b.node);
   }
 
   update(md: ClusterMetadata, now: number): void {
@@ -78,9 +82,9 @@ export class MetadataCache {
   /** A broker to ask for metadata: live brokers from the last answer, else bootstrap ones, in turn. */
   nextBroker<M extends { type: string }>(): ActorRef<M> {
     const live = this.md?.brokers.filter((b) => !b.fenced) ?? [];
-    const pool = live.length > 0 ? live.map((b) => ({ brokerId: b.brokerId, node: b.node })) : this.bootstrap;
+    const pool: readonly BootstrapBroker[] = live.length > 0 ? live.map((b) => ({ brokerId: b.brokerId, node: b.node })) : this.bootstrap;
     const b = pool[this.rotation++ % pool.length]!;
-    return { node: b.node, path: brokerPath(b.brokerId) };
+    return { node: b.node, path: b.brokerId !== undefined ? brokerPath(b.brokerId) : METADATA_PROXY_PATH };
   }
 
   controllerRef<M extends { type: string }>(): ActorRef<M> | null {

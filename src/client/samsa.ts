@@ -3,7 +3,9 @@
  * makes producers, consumers and admin clients. Client actors run on `system`, a node that
  * reaches the brokers' nodes (in-process, worker threads or TCP).
  */
-import type { ActorSystem } from '../runtime/actor-system.js';
+import { nanoid } from 'nanoid';
+import { ActorSystem } from '../runtime/actor-system.js';
+import { ANY_CLUSTER, TcpTransport } from '../transport/tcp.js';
 import type { BootstrapBroker } from './metadata-cache.js';
 import { Admin } from './admin.js';
 import { Consumer } from './consumer.js';
@@ -17,16 +19,63 @@ export interface SamsaClientConfig {
   brokers: BootstrapBroker[];
 }
 
+export interface TcpConnectOptions {
+  /** 'host:port' addresses of cluster nodes (any subset; the first that answers is enough). */
+  brokers: string[];
+  clientId?: string;
+  /** The cluster to join; by default any (the client learns it from the node it reaches). */
+  clusterId?: string;
+  connectTimeoutMs?: number;
+}
+
 export class SamsaClient {
   readonly clientId: string;
   readonly system: ActorSystem;
   readonly brokers: BootstrapBroker[];
+  private readonly ownsSystem: boolean;
 
-  constructor(config: SamsaClientConfig) {
+  constructor(config: SamsaClientConfig & { ownsSystem?: boolean }) {
     if (!config.brokers?.length) throw new Error('SamsaClient: at least one bootstrap broker is required');
     this.clientId = config.clientId ?? 'samsa';
     this.system = config.system;
     this.brokers = config.brokers;
+    this.ownsSystem = config.ownsSystem ?? false;
+  }
+
+  /**
+   * Connects to a running cluster over TCP from a node of its own. Messages for nodes the client
+   * has no connection to go through the first node it reached, which relays them.
+   */
+  static async connect(opts: TcpConnectOptions): Promise<SamsaClient> {
+    if (!opts.brokers?.length) throw new Error('SamsaClient.connect: give at least one host:port');
+    const clientId = opts.clientId ?? 'samsa';
+    const system = new ActorSystem({ nodeId: `client-${clientId}-${nanoid(8)}` });
+    const tcp = new TcpTransport(system, { clusterId: opts.clusterId ?? ANY_CLUSTER });
+    const peers: string[] = [];
+    const errors: string[] = [];
+    for (const addr of opts.brokers) {
+      const m = /^(.*):(\d+)$/.exec(addr.trim());
+      if (!m) {
+        errors.push(`${addr}: not host:port`);
+        continue;
+      }
+      try {
+        peers.push(await tcp.connect(Number(m[2]), m[1] || '127.0.0.1'));
+      } catch (err) {
+        errors.push(`${addr}: ${(err as Error).message}`);
+      }
+    }
+    if (peers.length === 0) {
+      await system.stop();
+      throw new Error(`cannot reach the cluster: ${errors.join('; ')}`);
+    }
+    system.setDefaultRoute(peers[0]!);
+    return new SamsaClient({ clientId, system, brokers: peers.map((node) => ({ node })), ownsSystem: true });
+  }
+
+  /** Stops the client's own node (for clients made by connect()). */
+  async close(): Promise<void> {
+    if (this.ownsSystem) await this.system.stop();
   }
 
   producer(config: Record<string, unknown> = {}): Producer {

@@ -62,6 +62,8 @@ export class ActorSystem {
   readonly nactRoot: unknown;
 
   private status: Status = 'running';
+  /** Peer that relays envelopes for nodes this one has no endpoint to (e.g. a worker's parent). */
+  private defaultRoute: string | null = null;
   private readonly cells = new Map<string, ActorCell>();
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly transports = new Set<Transport>();
@@ -185,8 +187,13 @@ export class ActorSystem {
       this.deliverLocal(this.strictSerialization ? this.roundTrip(env) : env);
       return;
     }
-    const ep = this.endpoints.get(env.to.node);
+    const ep = this.endpoints.get(env.to.node) ?? (this.defaultRoute !== null ? this.endpoints.get(this.defaultRoute) : undefined);
     if (!ep) {
+      this.deadLetter(env, 'unknown-node', `no route from ${this.nodeId} to node ${env.to.node}`);
+      return;
+    }
+    if (ep.peer !== env.to.node && env.from?.node === ep.peer) {
+      // the default route sent it here and we would send it back: nobody knows that node
       this.deadLetter(env, 'unknown-node', `no route from ${this.nodeId} to node ${env.to.node}`);
       return;
     }
@@ -306,6 +313,14 @@ export class ActorSystem {
     const failed = this.asks.failNode(ep.peer, 'endpoint-closed', `connection to ${ep.peer} closed: ${reason}`);
     this.log.debug('peer down', { peer: ep.peer, transport: ep.kind, reason, failedAsks: failed });
     for (const l of this.peerListeners) l(ep.peer, false);
+  }
+
+  /**
+   * Sends envelopes for nodes without a direct endpoint through `peer`, which relays them (a
+   * worker through its parent, a client through the node it connected to). null turns it off.
+   */
+  setDefaultRoute(peer: string | null): void {
+    this.defaultRoute = peer;
   }
 
   endpointTo(node: string): Endpoint | undefined {

@@ -22,6 +22,9 @@ import { FrameDecoder, FrameTooLargeError } from './frame-decoder.js';
 
 export const TCP_PROTOCOL_VERSION = 1;
 
+/** The cluster id a client uses when it does not know (and does not need) the cluster's. */
+export const ANY_CLUSTER = '*';
+
 /** Bodies at least this big are written by reference rather than copied into the batch. */
 const BY_REFERENCE_MIN = 16 * 1024;
 /** Size of each buffer small frames are batched into. */
@@ -36,7 +39,7 @@ const enum Kind {
 }
 
 export interface TcpTransportOptions {
-  /** Nodes only talk to nodes of the same cluster. */
+  /** Nodes only talk to nodes of the same cluster; a client that does not know it uses ANY_CLUSTER. */
   clusterId: string;
   /** Largest frame accepted or sent (default 100 MiB). */
   maxFrameBytes?: number;
@@ -374,7 +377,9 @@ export class TcpTransport implements Transport {
   /** Returns why a peer's hello is refused, or null. */
   validateHello(h: Hello): string | null {
     if (h.version !== TCP_PROTOCOL_VERSION) return `protocol version ${h.version} is not ${TCP_PROTOCOL_VERSION}`;
-    if (h.clusterId !== this.options.clusterId) return `cluster id '${h.clusterId}' is not '${this.options.clusterId}'`;
+    // a client that does not know the cluster id says '*'; a client transport accepts any cluster
+    const clientSide = h.clusterId === ANY_CLUSTER || this.options.clusterId === ANY_CLUSTER;
+    if (!clientSide && h.clusterId !== this.options.clusterId) return `cluster id '${h.clusterId}' is not '${this.options.clusterId}'`;
     if (h.nodeId === this.system.nodeId) return `node id '${h.nodeId}' is this node's own id`;
     return null;
   }
