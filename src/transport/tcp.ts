@@ -331,6 +331,8 @@ class TcpConnection implements Endpoint {
 interface Dialer {
   host: string;
   port: number;
+  /** Keep dialling even when the first attempt fails (a peer that is not up yet). */
+  persistent: boolean;
   peer?: string;
   attempt: number;
   timer?: TimerHandle;
@@ -409,11 +411,12 @@ export class TcpTransport implements Transport {
   /**
    * Dials a peer and keeps it connected: when the connection drops it is redialled with
    * capped exponential backoff until close(). Resolves with the peer's node id once the first
-   * handshake completes; rejects if that first attempt fails.
+   * handshake completes; rejects if that first attempt fails, unless `persistent` (then it keeps
+   * trying, for a peer that may start later).
    */
-  connect(port: number, host = '127.0.0.1'): Promise<string> {
+  connect(port: number, host = '127.0.0.1', opts: { persistent?: boolean } = {}): Promise<string> {
     if (this.closing) return Promise.reject(new Error('transport is closed'));
-    const dialer: Dialer = { host, port, attempt: 0, waiters: [] };
+    const dialer: Dialer = { host, port, attempt: 0, waiters: [], persistent: opts.persistent ?? false };
     this.dialers.add(dialer);
     return new Promise((resolve, reject) => {
       dialer.waiters.push({ resolve, reject });
@@ -429,7 +432,7 @@ export class TcpTransport implements Transport {
     d.current = conn;
     void conn.closed.then((reason) => {
       if (d.current === conn) d.current = undefined;
-      if (d.waiters.length) {
+      if (d.waiters.length && !d.persistent) {
         const err = new Error(`cannot connect to ${d.host}:${d.port}: ${reason}`);
         for (const w of d.waiters.splice(0)) w.reject(err);
         this.dialers.delete(d);

@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   if (data.logLevel) setLogLevel(data.logLevel as LogLevel);
   const system = new ActorSystem({ nodeId: data.nodeId, strictSerialization: data.strictSerialization });
   new PortEndpoint(data.parentNodeId, data.parentPort, system);
+  // nodes this worker has no channel to (other nodes of the parent's process, its clients) are reached through the parent
+  system.setDefaultRoute(data.parentNodeId);
 
   control.on('message', (m: WorkerControl) => {
     switch (m.ctl) {

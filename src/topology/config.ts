@@ -1,0 +1,299 @@
+/**
+ * The topology config: which nodes exist (in-process, worker thread, or a TCP process of their
+ * own), what each hosts (the controller, brokers, user actors), where clients connect, and which
+ * topics exist from the start. `validateTopology` checks a parsed JSON value and names the exact
+ * key of every problem; nothing is started or written while any problem remains.
+ */
+import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
+import { ConfigError, LOG_CONFIG_KEYS } from '../storage/log-config.js';
+
+export type NodeKind = 'inproc' | 'worker' | 'tcp';
+
+export interface NodeConfig {
+  id: string;
+  kind: NodeKind;
+  /** tcp nodes: where the node's process listens (for the other nodes and for clients). */
+  host?: string;
+  port?: number;
+}
+
+export interface ControllerConfig {
+  node: string;
+  metadataDir: string;
+  config?: Record<string, unknown>;
+}
+
+export interface BrokerConfigEntry {
+  id: number;
+  node: string;
+  logDir: string;
+  rack?: string;
+  config?: Record<string, unknown>;
+}
+
+export interface ListenerConfig {
+  node: string;
+  host: string;
+  port: number;
+}
+
+export interface TopicConfigEntry {
+  name: string;
+  partitions: number;
+  replicationFactor: number;
+  config?: Record<string, string | number>;
+}
+
+export interface ActorEntry {
+  /** Path segment: the actor lives at `/<name>` on its node. */
+  name: string;
+  /** Module (relative to the topology file) whose default export is an actor definition. */
+  module: string;
+  node: string;
+  /** Passed to the definition's init as its args. */
+  config?: unknown;
+}
+
+export interface TopologyConfig {
+  clusterId: string;
+  logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  nodes: NodeConfig[];
+  controller: ControllerConfig;
+  brokers: BrokerConfigEntry[];
+  listeners?: ListenerConfig[];
+  topics?: TopicConfigEntry[];
+  actors?: ActorEntry[];
+}
+
+export interface TopologyProblem {
+  /** JSON path of the offending key, e.g. `brokers[1].config.log.retention.ms`. */
+  path: string;
+  message: string;
+}
+
+export class TopologyError extends Error {
+  override name = 'TopologyError';
+  constructor(readonly problems: TopologyProblem[]) {
+    super(`invalid topology:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
+  }
+}
+
+const NAME = /^[a-zA-Z0-9._-]+$/;
+const TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
+const LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
+const TOPIC_EXTRA_KEYS = ['min.insync.replicas', 'unclean.leader.election.enable', 'cleanup.policy', 'compression.type'];
+
+type Obj = Record<string, unknown>;
+
+class Checker {
+  readonly problems: TopologyProblem[] = [];
+
+  add(path: string, message: string): void {
+    this.problems.push({ path, message });
+  }
+
+  object(v: unknown, path: string): v is Obj {
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return true;
+    this.add(path, `must be an object, got ${describe(v)}`);
+    return false;
+  }
+
+  keys(o: Obj, path: string, allowed: string[], required: string[]): void {
+    for (const k of Object.keys(o)) if (!allowed.includes(k)) this.add(join(path, k), `unknown key (allowed: ${allowed.join(', ')})`);
+    for (const k of required) if (o[k] === undefined) this.add(join(path, k), 'is required');
+  }
+
+  string(v: unknown, path: string, pattern?: RegExp): v is string {
+    if (typeof v !== 'string' || v.length === 0) {
+      this.add(path, `must be a non-empty string, got ${describe(v)}`);
+      return false;
+    }
+    if (pattern && !pattern.test(v)) {
+      this.add(path, `'${v}' has characters outside ${pattern.source}`);
+      return false;
+    }
+    return true;
+  }
+
+  int(v: unknown, path: string, min: number, max = Number.MAX_SAFE_INTEGER): v is number {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      this.add(path, `must be an integer in [${min}, ${max}], got ${describe(v)}`);
+      return false;
+    }
+    return true;
+  }
+
+  array(v: unknown, path: string): v is unknown[] {
+    if (Array.isArray(v)) return true;
+    this.add(path, `must be an array, got ${describe(v)}`);
+    return false;
+  }
+}
+
+function join(path: string, key: string | number): string {
+  return typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}
+
+/** Checks a parsed topology; returns every problem found (empty when valid). */
+export function validateTopology(value: unknown): TopologyProblem[] {
+  const c = new Checker();
+  if (!c.object(value, '(root)')) return c.problems;
+  const t = value;
+  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
+  if (t.clusterId !== undefined) c.string(t.clusterId, 'clusterId', NAME);
+  if (t.logLevel !== undefined && !LEVELS.includes(t.logLevel as string)) c.add('logLevel', `must be one of ${LEVELS.join(', ')}, got ${describe(t.logLevel)}`);
+
+  const nodes = new Map<string, NodeKind>();
+  const tcpAddresses = new Set<string>();
+  if (t.nodes !== undefined && c.array(t.nodes, 'nodes')) {
+    if (t.nodes.length === 0) c.add('nodes', 'must declare at least one node');
+    t.nodes.forEach((n, i) => {
+      const p = join('nodes', i);
+      if (!c.object(n, p)) return;
+      c.keys(n, p, ['id', 'kind', 'host', 'port'], ['id', 'kind']);
+      const idOk = n.id !== undefined && c.string(n.id, join(p, 'id'), NAME);
+      if (n.kind !== undefined && n.kind !== 'inproc' && n.kind !== 'worker' && n.kind !== 'tcp') c.add(join(p, 'kind'), `must be inproc, worker or tcp, got ${describe(n.kind)}`);
+      if (n.kind === 'tcp') {
+        if (n.host === undefined) c.add(join(p, 'host'), 'is required for a tcp node');
+        else c.string(n.host, join(p, 'host'));
+        if (n.port === undefined) c.add(join(p, 'port'), 'is required for a tcp node');
+        else if (c.int(n.port, join(p, 'port'), 1, 65535)) {
+          const addr = `${String(n.host)}:${n.port}`;
+          if (tcpAddresses.has(addr)) c.add(join(p, 'port'), `${addr} is already used by another node`);
+          tcpAddresses.add(addr);
+        }
+      } else {
+        if (n.host !== undefined) c.add(join(p, 'host'), `only tcp nodes have a host (this one is ${String(n.kind)}); clients connect through listeners`);
+        if (n.port !== undefined) c.add(join(p, 'port'), `only tcp nodes have a port (this one is ${String(n.kind)}); clients connect through listeners`);
+      }
+      if (idOk) {
+        if (nodes.has(n.id as string)) c.add(join(p, 'id'), `duplicate node id '${String(n.id)}'`);
+        nodes.set(n.id as string, n.kind as NodeKind);
+      }
+    });
+    const kinds = new Set(nodes.values());
+    if (kinds.has('tcp') && (kinds.has('inproc') || kinds.has('worker'))) {
+      c.add('nodes', 'mixes tcp nodes with inproc/worker nodes: a topology runs either in one process (inproc and worker nodes) or as one process per node (tcp nodes)');
+    }
+    if (kinds.has('worker') && !kinds.has('inproc')) c.add('nodes', 'worker nodes need an inproc node: the main thread that starts them');
+  }
+  const nodeRef = (v: unknown, path: string) => {
+    if (!c.string(v, path)) return;
+    if (nodes.size > 0 && !nodes.has(v)) c.add(path, `node '${v}' is not declared in nodes`);
+  };
+
+  if (t.controller !== undefined && c.object(t.controller, 'controller')) {
+    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'config'], ['node', 'metadataDir']);
+    if (t.controller.node !== undefined) nodeRef(t.controller.node, 'controller.node');
+    if (t.controller.metadataDir !== undefined) c.string(t.controller.metadataDir, 'controller.metadataDir');
+    if (t.controller.config !== undefined && c.object(t.controller.config, 'controller.config')) {
+      const allowed = ['broker.session.timeout.ms', 'num.partitions', 'default.replication.factor', 'unclean.leader.election.enable'];
+      for (const k of Object.keys(t.controller.config)) if (!allowed.includes(k)) c.add(`controller.config.${k}`, `unknown controller config key (allowed: ${allowed.join(', ')})`);
+    }
+  }
+
+  let brokerCount = 0;
+  if (t.brokers !== undefined && c.array(t.brokers, 'brokers')) {
+    if (t.brokers.length === 0) c.add('brokers', 'must declare at least one broker');
+    brokerCount = t.brokers.length;
+    const ids = new Set<number>();
+    const dirs = new Set<string>();
+    t.brokers.forEach((b, i) => {
+      const p = join('brokers', i);
+      if (!c.object(b, p)) return;
+      c.keys(b, p, ['id', 'node', 'logDir', 'rack', 'config'], ['id', 'node', 'logDir']);
+      if (b.id !== undefined && c.int(b.id, join(p, 'id'), 0, 2 ** 31 - 1)) {
+        if (ids.has(b.id)) c.add(join(p, 'id'), `duplicate broker id ${b.id}`);
+        ids.add(b.id);
+      }
+      if (b.node !== undefined) nodeRef(b.node, join(p, 'node'));
+      if (b.logDir !== undefined && c.string(b.logDir, join(p, 'logDir'))) {
+        if (dirs.has(b.logDir)) c.add(join(p, 'logDir'), `log dir '${b.logDir}' is used by another broker`);
+        dirs.add(b.logDir);
+      }
+      if (b.rack !== undefined) c.string(b.rack, join(p, 'rack'));
+      if (b.config !== undefined && c.object(b.config, join(p, 'config'))) {
+        try {
+          parseBrokerConfig(b.config);
+        } catch (err) {
+          if (err instanceof ConfigError) c.add(join(join(p, 'config'), err.key), err.message.slice(err.key.length + 2));
+          else c.add(join(p, 'config'), (err as Error).message);
+        }
+      }
+    });
+  }
+
+  if (t.listeners !== undefined && c.array(t.listeners, 'listeners')) {
+    const seen = new Set<string>(tcpAddresses);
+    t.listeners.forEach((l, i) => {
+      const p = join('listeners', i);
+      if (!c.object(l, p)) return;
+      c.keys(l, p, ['node', 'host', 'port'], ['node', 'host', 'port']);
+      if (l.node !== undefined) {
+        nodeRef(l.node, join(p, 'node'));
+        if (nodes.get(l.node as string) === 'tcp') c.add(join(p, 'node'), 'tcp nodes already listen on their own host:port');
+        if (nodes.get(l.node as string) === 'worker') c.add(join(p, 'node'), 'listeners belong on an inproc node (the main thread), not a worker');
+      }
+      if (l.host !== undefined) c.string(l.host, join(p, 'host'));
+      if (l.port !== undefined && c.int(l.port, join(p, 'port'), 0, 65535)) {
+        const addr = `${String(l.host)}:${l.port}`;
+        if (l.port !== 0 && seen.has(addr)) c.add(join(p, 'port'), `${addr} is already used`);
+        seen.add(addr);
+      }
+    });
+  }
+
+  if (t.topics !== undefined && c.array(t.topics, 'topics')) {
+    const names = new Set<string>();
+    t.topics.forEach((tp, i) => {
+      const p = join('topics', i);
+      if (!c.object(tp, p)) return;
+      c.keys(tp, p, ['name', 'partitions', 'replicationFactor', 'config'], ['name', 'partitions', 'replicationFactor']);
+      if (tp.name !== undefined && c.string(tp.name, join(p, 'name'), TOPIC)) {
+        if (tp.name === '.' || tp.name === '..') c.add(join(p, 'name'), `'${tp.name}' is not a legal topic name`);
+        if (names.has(tp.name)) c.add(join(p, 'name'), `duplicate topic '${tp.name}'`);
+        names.add(tp.name);
+      }
+      if (tp.partitions !== undefined) c.int(tp.partitions, join(p, 'partitions'), 1, 100_000);
+      if (tp.replicationFactor !== undefined && c.int(tp.replicationFactor, join(p, 'replicationFactor'), 1, 32_767) && brokerCount > 0 && tp.replicationFactor > brokerCount) {
+        c.add(join(p, 'replicationFactor'), `${tp.replicationFactor} is larger than the ${brokerCount} broker(s) declared`);
+      }
+      if (tp.config !== undefined && c.object(tp.config, join(p, 'config'))) {
+        for (const k of Object.keys(tp.config)) {
+          if (!LOG_CONFIG_KEYS.includes(k) && !TOPIC_EXTRA_KEYS.includes(k)) c.add(join(join(p, 'config'), k), 'unknown topic config key');
+        }
+      }
+    });
+  }
+
+  if (t.actors !== undefined && c.array(t.actors, 'actors')) {
+    const names = new Set<string>();
+    t.actors.forEach((a, i) => {
+      const p = join('actors', i);
+      if (!c.object(a, p)) return;
+      c.keys(a, p, ['name', 'module', 'node', 'config'], ['name', 'module', 'node']);
+      if (a.name !== undefined && c.string(a.name, join(p, 'name'), /^[a-zA-Z0-9._-]+$/)) {
+        const key = `${String(a.node)}/${a.name}`;
+        if (names.has(key)) c.add(join(p, 'name'), `duplicate actor '${a.name}' on node '${String(a.node)}'`);
+        names.add(key);
+        if (/^(broker-\d+|controller|metadata)$/.test(a.name)) c.add(join(p, 'name'), `'${a.name}' is reserved for samsa's own actors`);
+      }
+      if (a.module !== undefined) c.string(a.module, join(p, 'module'));
+      if (a.node !== undefined) nodeRef(a.node, join(p, 'node'));
+    });
+  }
+  return c.problems;
+}
+
+/** Validates and returns the typed config, or throws TopologyError listing every problem. */
+export function parseTopology(value: unknown): TopologyConfig {
+  const problems = validateTopology(value);
+  if (problems.length) throw new TopologyError(problems);
+  return value as TopologyConfig;
+}

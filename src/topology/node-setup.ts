@@ -1,0 +1,59 @@
+/**
+ * What one node of a topology runs: the metadata proxy (always), the controller and the brokers
+ * placed on it, and the user actors placed on it. Used in-process, as a worker's setup module,
+ * and by a TCP node's own process.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { broker } from '../../actors/broker/broker.js';
+import { METADATA_PROXY_PATH, metadataProxy } from '../../actors/cluster-node/metadata-proxy.js';
+import { controller } from '../../actors/controller/controller.js';
+import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
+import type { ActorDefinition } from '../runtime/actor-definition.js';
+import type { ActorSystem } from '../runtime/actor-system.js';
+import { setLogLevel } from '../runtime/logger.js';
+import type { Message } from '../runtime/types.js';
+import type { TopologyConfig } from './config.js';
+
+export interface NodeSetupArgs {
+  topology: TopologyConfig;
+  nodeId: string;
+  /** Relative paths in the topology (log dirs, modules) are resolved from here. */
+  baseDir: string;
+}
+
+function isDefinition(v: unknown): v is ActorDefinition<unknown, Message, unknown> {
+  const d = v as ActorDefinition<unknown, Message, unknown>;
+  return typeof v === 'object' && v !== null && typeof d.kind === 'string' && typeof d.init === 'function' && typeof d.handlers === 'object';
+}
+
+export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promise<void> {
+  const t = args.topology;
+  const at = (p: string) => path.resolve(args.baseDir, p);
+  if (t.logLevel) setLogLevel(t.logLevel);
+  const controllerRef = { node: t.controller.node, path: CONTROLLER_PATH };
+  system.spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: controllerRef } });
+  if (t.controller.node === args.nodeId) {
+    system.spawn(controller, {
+      name: CONTROLLER_PATH.slice(1),
+      args: { clusterId: t.clusterId, metadataDir: at(t.controller.metadataDir), config: t.controller.config ?? {} },
+    });
+  }
+  for (const b of t.brokers.filter((x) => x.node === args.nodeId)) {
+    system.spawn(broker, {
+      name: brokerPath(b.id).slice(1),
+      args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDir: at(b.logDir), rack: b.rack ?? null, config: b.config ?? {} },
+    });
+  }
+  for (const a of (t.actors ?? []).filter((x) => x.node === args.nodeId)) {
+    const mod = (await import(pathToFileURL(at(a.module)).href)) as { default?: unknown; actor?: unknown };
+    const def = isDefinition(mod.default) ? mod.default : isDefinition(mod.actor) ? mod.actor : null;
+    if (!def) throw new Error(`actors '${a.name}': module ${a.module} exports no actor definition (as default or 'actor')`);
+    system.spawn(def, { name: a.name, args: a.config });
+  }
+}
+
+/** Worker setup module entry: (system, config) as WorkerHub calls it. */
+export default function setup(system: ActorSystem, args: NodeSetupArgs): Promise<void> {
+  return setupNode(system, args);
+}

@@ -1,0 +1,223 @@
+/**
+ * Starting a topology: `loadTopology` reads and validates a topology file; `startCluster`
+ * starts this process's part of it (all inproc and worker nodes, or one TCP node with `node`),
+ * opens the client listeners, waits for the brokers and creates the declared topics. The handle
+ * it returns stops everything, with a controlled shutdown first when asked (each broker's
+ * leaderships move to other ISR members before it stops; logs are flushed and closed).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrokerMsg } from '../../actors/broker/messages.js';
+import type { ControllerMsg, ControllerReply } from '../../actors/controller/messages.js';
+import { SamsaClient } from '../client/samsa.js';
+import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
+import { ErrorCode } from '../protocol/errors.js';
+import { ActorSystem } from '../runtime/actor-system.js';
+import { childLogger, setLogLevel } from '../runtime/logger.js';
+import type { ActorRef } from '../runtime/types.js';
+import { isFailure } from '../runtime/types.js';
+import { InProcNetwork } from '../transport/inproc.js';
+import { TcpTransport } from '../transport/tcp.js';
+import { WorkerHub } from '../transport/worker.js';
+import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
+import { setupNode, type NodeSetupArgs } from './node-setup.js';
+
+export { TopologyError, validateTopology, parseTopology } from './config.js';
+export type { TopologyConfig, TopologyProblem } from './config.js';
+
+const log = childLogger({ component: 'topology' });
+
+/** Reads a topology file and validates it. Throws TopologyError naming every problem. */
+export function loadTopology(file: string): TopologyConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new TopologyError([{ path: file, message: `cannot read the topology file: ${(err as Error).message}` }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new TopologyError([{ path: file, message: `not valid JSON: ${(err as Error).message}` }]);
+  }
+  return parseTopology(value);
+}
+
+export interface StartOptions {
+  /** Start only this node (a tcp node, in its own process). Without it: every inproc and worker node. */
+  node?: string;
+  /** Relative paths in the topology resolve from here (default: the current directory). */
+  baseDir?: string;
+  /** How long to wait for the brokers before creating topics (default 30 s). */
+  readyTimeoutMs?: number;
+}
+
+function nodeSetupModule(): URL {
+  const ts = import.meta.url.endsWith('.ts');
+  return new URL(ts ? './node-setup.ts' : './node-setup.js', import.meta.url);
+}
+
+/** Fails with the exact key when a port this process must listen on is taken. */
+async function checkPortsFree(ports: { path: string; host: string; port: number }[]): Promise<void> {
+  const problems = [];
+  for (const p of ports) {
+    if (p.port === 0) continue;
+    const err = await new Promise<Error | null>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', (e) => resolve(e));
+      srv.listen(p.port, p.host, () => srv.close(() => resolve(null)));
+    });
+    if (err) problems.push({ path: p.path, message: `${p.host}:${p.port} cannot be used: ${(err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'port in use' : err.message}` });
+  }
+  if (problems.length) throw new TopologyError(problems);
+}
+
+export class ClusterHandle {
+  private stopped = false;
+
+  constructor(
+    readonly config: TopologyConfig,
+    /** The node clients in this process use (the main thread's first node, or the tcp node). */
+    readonly mainSystem: ActorSystem,
+    private readonly systems: ActorSystem[],
+    private readonly listenAddresses: string[],
+    private readonly localBrokers: { id: number; node: string }[],
+  ) {}
+
+  /** 'host:port' addresses clients connect to. */
+  addresses(): string[] {
+    return [...this.listenAddresses];
+  }
+
+  /** An in-process client on this process's main node. */
+  samsa(clientId = 'samsa'): SamsaClient {
+    return new SamsaClient({
+      clientId,
+      system: this.mainSystem,
+      brokers: this.config.brokers.map((b) => ({ brokerId: b.id, node: b.node })),
+    });
+  }
+
+  /**
+   * Stops this process's nodes. `controlled`: first each local broker moves its leaderships
+   * away (ControlledShutdown) and flushes its logs, one broker after another.
+   */
+  async stop(opts: { controlled?: boolean } = {}): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (opts.controlled) {
+      for (const b of this.localBrokers) {
+        const ref: ActorRef<BrokerMsg> = { node: b.node, path: brokerPath(b.id) };
+        const r = await this.mainSystem.ask(ref, { type: 'ControlledShutdown' }, { timeoutMs: 30_000 });
+        const code = (r as { errorCode?: number }).errorCode;
+        if (isFailure(r) || code !== ErrorCode.NONE) log.warn('controlled shutdown incomplete: some partitions had no other ISR member', { broker: b.id, errorCode: code });
+        else log.info('broker shut down under control', { broker: b.id });
+      }
+    }
+    // the main node last: it hosts the worker nodes and relays between nodes
+    for (const s of [...this.systems].reverse()) await s.stop();
+  }
+}
+
+async function waitForBrokers(system: ActorSystem, controller: ActorRef<ControllerMsg>, n: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const r = await system.ask<ControllerReply>(controller, { type: 'Metadata' }, { timeoutMs: 5_000 });
+    if (!isFailure(r) && r.type === 'MetadataResponse' && r.metadata.brokers.filter((b) => !b.fenced).length >= n) return true;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  return false;
+}
+
+/** Creates the topology's topics once enough brokers are up (existing ones are left as they are). */
+async function createTopics(system: ActorSystem, t: TopologyConfig, timeoutMs: number): Promise<void> {
+  const topics = t.topics ?? [];
+  if (topics.length === 0) return;
+  const controller: ActorRef<ControllerMsg> = { node: t.controller.node, path: CONTROLLER_PATH };
+  const need = Math.max(...topics.map((x) => x.replicationFactor));
+  if (!(await waitForBrokers(system, controller, need, timeoutMs))) {
+    log.warn('brokers did not come up in time: topics not created yet', { needed: need });
+    return;
+  }
+  const r = await system.ask<ControllerReply>(
+    controller,
+    { type: 'CreateTopics', topics: topics.map((x) => ({ name: x.name, numPartitions: x.partitions, replicationFactor: x.replicationFactor, config: x.config ?? {} })) },
+    { timeoutMs: 30_000 },
+  );
+  if (isFailure(r) || r.type !== 'CreateTopicsResponse') {
+    log.warn('topic creation failed', { reason: isFailure(r) ? r.message : r.type });
+    return;
+  }
+  for (const x of r.topics) {
+    if (x.errorCode === ErrorCode.NONE) log.info('topic created', { topic: x.name });
+    else if (x.errorCode !== ErrorCode.TOPIC_ALREADY_EXISTS) log.warn('topic not created', { topic: x.name, errorCode: x.errorCode, reason: x.errorMessage });
+  }
+}
+
+export async function startCluster(config: TopologyConfig, opts: StartOptions = {}): Promise<ClusterHandle> {
+  const t = parseTopology(config);
+  const baseDir = opts.baseDir ?? process.cwd();
+  const readyMs = opts.readyTimeoutMs ?? 30_000;
+  if (t.logLevel) setLogLevel(t.logLevel);
+  const args = (nodeId: string): NodeSetupArgs => ({ topology: t, nodeId, baseDir });
+
+  if (opts.node !== undefined) {
+    const index = t.nodes.findIndex((n) => n.id === opts.node);
+    const me = t.nodes[index];
+    if (!me) throw new TopologyError([{ path: '--node', message: `node '${opts.node}' is not declared in nodes` }]);
+    if (me.kind !== 'tcp') throw new TopologyError([{ path: `nodes[${index}].kind`, message: `--node starts a tcp node in its own process; '${me.id}' is ${me.kind} (start the topology without --node)` }]);
+    await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }]);
+    const system = new ActorSystem({ nodeId: me.id });
+    const tcp = new TcpTransport(system, { clusterId: t.clusterId });
+    const addr = await tcp.listen(me.port!, me.host!);
+    for (const peer of t.nodes.filter((n) => n.kind === 'tcp' && n.id !== me.id)) {
+      void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);
+    }
+    await setupNode(system, args(me.id));
+    if (t.controller.node === me.id) void createTopics(system, t, readyMs).catch((err: Error) => log.warn('topic creation failed', { reason: err.message }));
+    const brokers = t.brokers.filter((b) => b.node === me.id).map((b) => ({ id: b.id, node: b.node }));
+    return new ClusterHandle(t, system, [system], [`${addr.host}:${addr.port}`], brokers);
+  }
+
+  if (t.nodes.some((n) => n.kind === 'tcp')) {
+    throw new TopologyError([{ path: 'nodes', message: 'this topology runs one process per node: start each with --node <id>' }]);
+  }
+  await checkPortsFree((t.listeners ?? []).map((l, i) => ({ path: `listeners[${i}].port`, host: l.host, port: l.port })));
+  const net = new InProcNetwork();
+  const inproc = t.nodes.filter((n) => n.kind === 'inproc');
+  const systems = inproc.map((n) => new ActorSystem({ nodeId: n.id }));
+  const hub = systems[0]!;
+  for (const s of systems) {
+    net.join(s);
+    if (s !== hub) s.setDefaultRoute(hub.nodeId);
+  }
+  try {
+    for (const s of systems) await setupNode(s, args(s.nodeId));
+    const workers = new WorkerHub(hub);
+    await Promise.all(t.nodes.filter((n) => n.kind === 'worker').map((n) => workers.spawn({ nodeId: n.id, setup: nodeSetupModule(), config: args(n.id) })));
+    const addresses: string[] = [];
+    for (const l of t.listeners ?? []) {
+      const s = systems.find((x) => x.nodeId === l.node)!;
+      const a = await new TcpTransport(s, { clusterId: t.clusterId }).listen(l.port, l.host);
+      addresses.push(`${a.host}:${a.port}`);
+    }
+    await createTopics(hub, t, readyMs);
+    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })));
+  } catch (err) {
+    for (const s of [...systems].reverse()) await s.stop();
+    throw err;
+  }
+}
+
+/**
+ * Path of one of the example topologies shipped in src/topology/examples (found from the
+ * sources or from the compiled dist/ alike).
+ */
+export function exampleTopology(name: string): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.join(here, 'examples', name), path.resolve(here, '../../../src/topology/examples', name)];
+  return candidates.find((c) => fs.existsSync(c)) ?? candidates[0]!;
+}

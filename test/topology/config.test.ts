@@ -1,0 +1,106 @@
+/**
+ * Topology validation: every problem is reported with the exact key and the reason.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { validateTopology } from '../../src/topology/config.js';
+import { TopologyError, exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
+
+const base = () => ({
+  clusterId: 'c',
+  nodes: [
+    { id: 'main', kind: 'inproc' },
+    { id: 'b1', kind: 'worker' },
+  ],
+  controller: { node: 'main', metadataDir: 'meta' },
+  brokers: [{ id: 1, node: 'b1', logDir: 'l1' }],
+});
+
+const problems = (v: unknown) => validateTopology(v).map((p) => `${p.path}: ${p.message}`);
+
+describe('topology/config', () => {
+  it('accepts the shipped examples', () => {
+    for (const name of ['embedded.json', 'in-process.json', 'three-process.json', 'mirror.json']) {
+      const file = exampleTopology(name);
+      if (!fs.existsSync(file)) continue;
+      expect(validateTopology(JSON.parse(fs.readFileSync(file, 'utf8'))), name).to.deep.equal([]);
+    }
+    expect(validateTopology(base())).to.deep.equal([]);
+  });
+
+  it('names unknown keys at every level', () => {
+    const t = { ...base(), colour: 'red', nodes: [{ id: 'main', kind: 'inproc', size: 3 }, { id: 'b1', kind: 'worker' }] };
+    expect(problems(t)).to.include.members([
+      'colour: unknown key (allowed: $schema, clusterId, logLevel, nodes, controller, brokers, listeners, topics, actors)',
+      'nodes[0].size: unknown key (allowed: id, kind, host, port)',
+    ]);
+  });
+
+  it('names wrong types and missing keys', () => {
+    const t = { ...base(), clusterId: 5, brokers: [{ id: 'one', node: 'b1' }] };
+    expect(problems(t)).to.include.members(['clusterId: must be a non-empty string, got number 5', 'brokers[0].logDir: is required', 'brokers[0].id: must be an integer in [0, 2147483647], got "one"']);
+  });
+
+  it('finds duplicate broker ids, undeclared nodes, shared log dirs', () => {
+    const t = { ...base(), brokers: [{ id: 1, node: 'b1', logDir: 'l' }, { id: 1, node: 'nowhere', logDir: 'l' }] };
+    expect(problems(t)).to.include.members([
+      'brokers[1].id: duplicate broker id 1',
+      "brokers[1].node: node 'nowhere' is not declared in nodes",
+      "brokers[1].logDir: log dir 'l' is used by another broker",
+    ]);
+  });
+
+  it('checks broker config keys with the broker\'s own parser', () => {
+    const t = base();
+    (t.brokers[0] as Record<string, unknown>).config = { 'log.retention.ms': 'soon', 'replica.lag.time.max': 5 };
+    const ps = problems(t);
+    expect(ps.some((p) => p.startsWith('brokers[0].config.'))).to.equal(true);
+  });
+
+  it('rejects mixing tcp with in-process nodes, and tcp nodes without an address', () => {
+    const t = { ...base(), nodes: [...base().nodes, { id: 'far', kind: 'tcp' }] };
+    const ps = problems(t);
+    expect(ps).to.include('nodes[2].host: is required for a tcp node');
+    expect(ps.some((p) => p.startsWith('nodes: mixes tcp nodes'))).to.equal(true);
+  });
+
+  it('checks topics: names, partition counts, replication factor against the brokers, config keys', () => {
+    const t = { ...base(), topics: [{ name: 'a b', partitions: 0, replicationFactor: 2, config: { 'retention.msec': 1 } }] };
+    expect(problems(t)).to.include.members([
+      "topics[0].name: 'a b' has characters outside ^[a-zA-Z0-9._-]{1,249}$",
+      'topics[0].partitions: must be an integer in [1, 100000], got number 0',
+      'topics[0].replicationFactor: 2 is larger than the 1 broker(s) declared',
+      'topics[0].config.retention.msec: unknown topic config key',
+    ]);
+  });
+
+  it('loadTopology reports unreadable and malformed files', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-topo-'));
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(bad, '{ nope');
+    expect(() => loadTopology(bad)).to.throw(TopologyError, /not valid JSON/);
+    expect(() => loadTopology(path.join(dir, 'missing.json'))).to.throw(TopologyError, /cannot read the topology file/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to start when a listener port is in use, before touching any data', async () => {
+    const blocker = net.createServer();
+    const port = await new Promise<number>((r) => blocker.listen(0, '127.0.0.1', () => r((blocker.address() as net.AddressInfo).port)));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-topo-'));
+    try {
+      const t = { ...base(), nodes: [{ id: 'main', kind: 'inproc' as const }, { id: 'b1', kind: 'inproc' as const }], listeners: [{ node: 'main', host: '127.0.0.1', port }] };
+      let err: unknown;
+      await startCluster(t as never, { baseDir: dir }).catch((e) => (err = e));
+      expect(err).to.be.instanceOf(TopologyError);
+      expect((err as TopologyError).problems[0]).to.deep.include({ path: 'listeners[0].port' });
+      expect((err as TopologyError).problems[0]!.message).to.match(/port in use/);
+      expect(fs.readdirSync(dir)).to.deep.equal([]);
+    } finally {
+      blocker.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
