@@ -1,0 +1,103 @@
+/**
+ * startCluster end to end: the all-in-process topology (as a test suite would embed it), the
+ * embedded default with worker-thread brokers and a TCP client, and a restart that finds every
+ * topic, record and committed offset from before.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SamsaClient } from '../../src/client/samsa.js';
+import { exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
+import type { TopologyConfig } from '../../src/topology/config.js';
+import { checkFor } from '../helpers/check-for.js';
+
+function quiet(t: TopologyConfig): TopologyConfig {
+  return { ...t, logLevel: 'silent' };
+}
+
+describe('topology/startCluster', function () {
+  this.timeout(60_000);
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-start-'));
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts and stops the all-in-process topology quickly (what a test suite embeds)', async () => {
+    const t = quiet(loadTopology(exampleTopology('in-process.json')));
+    const t0 = performance.now();
+    const h = await startCluster(t, { baseDir: dir });
+    const started = performance.now() - t0;
+    const t1 = performance.now();
+    await h.stop();
+    const stopped = performance.now() - t1;
+    // recorded for the README; the bound here only guards against a regression to seconds
+    expect(started + stopped).to.be.below(5_000);
+  });
+
+  it('restarts with every topic, record and committed offset from before', async () => {
+    const t = quiet(loadTopology(exampleTopology('in-process.json')));
+    let h = await startCluster(t, { baseDir: dir });
+    let samsa = h.samsa();
+    const producer = samsa.producer({ acks: 'all' });
+    await producer.connect();
+    await producer.send({ topic: 'events', messages: Array.from({ length: 9 }, (_, i) => ({ value: `e${i}`, partition: i % 3 })) });
+    await producer.disconnect();
+    const first = samsa.consumer({ groupId: 'durable', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100, 'enable.auto.commit': false });
+    await first.connect();
+    await first.subscribe({ topic: 'events', fromBeginning: true });
+    const seen: string[] = [];
+    await first.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+    await checkFor(() => seen.length === 9, 20_000, 20);
+    await first.commitOffsets([0, 1, 2].map((partition) => ({ topic: 'events', partition, offset: 2 })));
+    await first.disconnect();
+    await h.stop({ controlled: true });
+
+    h = await startCluster(t, { baseDir: dir });
+    samsa = h.samsa();
+    const admin = samsa.admin();
+    await admin.connect();
+    expect(await admin.listTopics()).to.include('events');
+    expect((await admin.fetchOffsets({ groupId: 'durable', topics: ['events'] }))[0]!.partitions.map((p) => p.offset)).to.deep.equal([2, 2, 2]);
+    await admin.disconnect();
+    const second = samsa.consumer({ groupId: 'durable', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 });
+    await second.connect();
+    await second.subscribe({ topic: 'events' });
+    const rest: string[] = [];
+    await second.run({ eachMessage: ({ message }) => void rest.push(String(message.value)) });
+    await checkFor(() => rest.length === 3, 20_000, 20);
+    expect(rest.sort()).to.deep.equal(['e6', 'e7', 'e8']);
+    await second.disconnect();
+    await h.stop({ controlled: true });
+  });
+
+  it('runs the embedded default: worker-thread brokers, a TCP listener for clients', async () => {
+    const t = quiet(loadTopology(exampleTopology('embedded.json')));
+    t.listeners = [{ node: 'main', host: '127.0.0.1', port: 0 }];
+    const h = await startCluster(t, { baseDir: dir });
+    try {
+      const [addr] = h.addresses();
+      const client = await SamsaClient.connect({ brokers: [addr!], clientId: 'tcp-test' });
+      const producer = client.producer({ acks: 'all' });
+      await producer.connect();
+      const res = await producer.send({ topic: 'events', messages: [{ key: 'k1', value: 'over tcp' }] });
+      expect(res[0]!.errorCode).to.equal(0);
+      const consumer = client.consumer({ groupId: 'tcp-group', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 });
+      await consumer.connect();
+      await consumer.subscribe({ topic: 'events', fromBeginning: true });
+      const got: string[] = [];
+      await consumer.run({ eachMessage: ({ message }) => void got.push(String(message.value)) });
+      await checkFor(() => got.length === 1, 20_000, 20);
+      expect(got).to.deep.equal(['over tcp']);
+      await consumer.disconnect();
+      await producer.disconnect();
+      await client.close();
+    } finally {
+      await h.stop({ controlled: true });
+    }
+  });
+});
