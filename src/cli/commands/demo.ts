@@ -3,15 +3,18 @@
  * `npm start`. Starts two worker nodes, each hosting a greeter, and has one greet through the
  * other, then shows tell throughput across the worker boundary and stops everything.
  */
-import { ActorSystem } from '../runtime/actor-system.js';
-import type { ActorRef } from '../runtime/types.js';
-import { WorkerHub } from '../transport/worker.js';
-import type { GreeterMsg } from '../../actors/greeter/messages.js';
+import { ActorSystem } from '../../runtime/actor-system.js';
+import type { ActorRef } from '../../runtime/types.js';
+import { WorkerHub } from '../../transport/worker.js';
+import type { GreeterMsg } from '../../../actors/greeter/messages.js';
+import { HELP_OPTION, type Command } from '../command.js';
+import { EXIT_OK } from '../errors.js';
+import { out } from '../output.js';
 
 export async function runDemo(out: (line: string) => void): Promise<void> {
   const main = new ActorSystem({ nodeId: 'main' });
   const hub = new WorkerHub(main);
-  const setup = new URL(import.meta.url.endsWith('.ts') ? '../../actors/greeter/setup.ts' : '../../actors/greeter/setup.js', import.meta.url);
+  const setup = new URL(import.meta.url.endsWith('.ts') ? '../../../actors/greeter/setup.ts' : '../../../actors/greeter/setup.js', import.meta.url);
   const t0 = performance.now();
   await Promise.all([hub.spawn({ nodeId: 'w1', setup }), hub.spawn({ nodeId: 'w2', setup })]);
   out(`started worker nodes w1 and w2 in ${(performance.now() - t0).toFixed(0)} ms`);
@@ -32,3 +35,15 @@ export async function runDemo(out: (line: string) => void): Promise<void> {
   await main.stop();
   out('stopped');
 }
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the actor runtime across two worker threads and print what happens',
+  usage: [''],
+  description: 'Starts two worker-thread nodes that each host a greeter, has one greet through the other, measures tell throughput across the worker boundary, and stops.',
+  options: [HELP_OPTION],
+  async run() {
+    await runDemo((line) => out(line));
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,118 @@
+/**
+ * Reaching a running cluster from a command: parses --bootstrap-server, connects over TCP with
+ * SamsaClient.connect, and asks the node it reached for cluster metadata once, so that a wrong
+ * address or a cluster that is not up fails at once with advice instead of a long timeout.
+ */
+import type { ControllerReply } from '../../actors/controller/messages.js';
+import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
+import { SamsaClient } from '../client/samsa.js';
+import type { ClusterMetadata } from '../protocol/cluster.js';
+import { isFailure } from '../runtime/types.js';
+import type { Args } from './args.js';
+import { DEFAULT_BOOTSTRAP } from './command.js';
+import { CliError, UsageError } from './errors.js';
+
+const PROBE_TIMEOUT_MS = 10_000;
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export interface Connection {
+  client: SamsaClient;
+  servers: string[];
+  /** Cluster metadata (brokers, topics, controller) fresh from the node the client reached. */
+  metadata(): Promise<ClusterMetadata>;
+  close(): Promise<void>;
+}
+
+/** The --bootstrap-server list, checked for host:port form. */
+export function bootstrapServers(args: Args): string[] {
+  const raw = args.string('bootstrap-server') ?? DEFAULT_BOOTSTRAP;
+  const servers = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (servers.length === 0) throw new UsageError('--bootstrap-server needs at least one host:port');
+  for (const s of servers) {
+    const m = /^(.+):(\d+)$/.exec(s);
+    const port = m ? Number(m[2]) : NaN;
+    if (!m || port < 1 || port > 65535) throw new UsageError(`--bootstrap-server: '${s}' is not host:port (for example ${DEFAULT_BOOTSTRAP})`);
+  }
+  return servers;
+}
+
+/** A socket-level failure in words a user can act on. */
+function reasonInWords(raw: string): string {
+  if (/ECONNREFUSED/.test(raw)) return 'connection refused';
+  if (/ENOTFOUND|EAI_AGAIN/.test(raw)) return 'unknown host';
+  if (/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/.test(raw)) return 'host unreachable';
+  if (/handshake not completed/.test(raw)) return 'no samsa handshake came back (is that port a samsa client listener?)';
+  const refused = /rejected the handshake: (.*)$/.exec(raw);
+  if (refused) return `the node refused the handshake: ${refused[1]}`;
+  if (/ECONNRESET|socket closed/.test(raw)) return 'the connection was closed during the handshake';
+  return raw;
+}
+
+function unreachable(servers: string[], err: unknown): CliError {
+  const message = (err as Error)?.message ?? String(err);
+  const detail = message.replace(/^cannot reach the cluster:\s*/, '');
+  const perServer = servers.map((s) => {
+    const part = detail.split('; ').find((p) => p.startsWith(`${s}: `));
+    return { s, reason: reasonInWords(part ? part.slice(s.length + 2) : detail) };
+  });
+  const same = perServer.every((p) => p.reason === perServer[0]!.reason);
+  const reasons = same ? perServer[0]!.reason : perServer.map((p) => `${p.s}: ${p.reason}`).join('; ');
+  return new CliError(
+    `cannot reach the cluster at ${servers.join(',')}: ${reasons} — is it running? start it with \`npm start\`, or point --bootstrap-server at a running node`,
+  );
+}
+
+type MetadataAnswer = Extract<ControllerReply, { type: 'MetadataResponse' }> & { errorMessage?: string };
+
+export async function connectCluster(servers: string[], clientId: string): Promise<Connection> {
+  let client: SamsaClient;
+  try {
+    client = await SamsaClient.connect({ brokers: servers, clientId });
+  } catch (err) {
+    throw unreachable(servers, err);
+  }
+  const node = client.brokers[0]!.node;
+  const close = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([client.close(), new Promise<void>((r) => (timer = setTimeout(r, CLOSE_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+  };
+  const metadata = async (): Promise<ClusterMetadata> => {
+    const r = await client.system.ask<MetadataAnswer>({ node, path: METADATA_PROXY_PATH }, { type: 'Metadata' }, { timeoutMs: PROBE_TIMEOUT_MS });
+    if (isFailure(r)) {
+      throw new CliError(`reached node '${node}' at ${servers.join(',')}, but it did not answer a metadata request (${r.message}) — is the cluster fully started?`);
+    }
+    if (r.errorCode !== 0 || !r.metadata) {
+      throw new CliError(`reached node '${node}', but the cluster's controller did not answer (${r.errorMessage ?? `error ${r.errorCode}`}) — is the controller's node running?`);
+    }
+    return r.metadata;
+  };
+  try {
+    await metadata();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { client, servers, metadata, close };
+}
+
+/** Connects, runs `fn`, and always closes the connection. */
+export async function withCluster<T>(args: Args, clientId: string, fn: (conn: Connection) => Promise<T>): Promise<T> {
+  const conn = await connectCluster(bootstrapServers(args), clientId);
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
+/** The metadata of `topic`, or a CliError that says how to create it. */
+export function requireTopic(md: ClusterMetadata, topic: string, servers: string[]): ClusterMetadata['topics'][number] {
+  const t = md.topics.find((x) => x.name === topic);
+  if (t) return t;
+  const flag = servers.join(',') === DEFAULT_BOOTSTRAP ? '' : ` --bootstrap-server ${servers.join(',')}`;
+  throw new CliError(`topic '${topic}' does not exist — create it with \`samsa topics${flag} --create --topic ${topic}\`, or list the topics with \`samsa topics${flag} --list\``);
+}

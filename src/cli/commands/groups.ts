@@ -1,0 +1,219 @@
+/**
+ * `samsa groups`: list, describe and delete consumer groups and reset their offsets, like
+ * Kafka's kafka-consumer-groups tool. --describe shows the group's state, members with their
+ * assigned partitions, and per partition the committed offset, log end offset and lag.
+ * --reset-offsets prints its plan and changes nothing unless --execute is given.
+ */
+import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
+import type { DescribedGroup } from '../../../actors/group-coordinator/messages.js';
+import type { Admin } from '../../client/admin.js';
+import { SamsaError } from '../../client/errors.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import type { Args, OptionSpec } from '../args.js';
+import { requireTopic, withCluster, type Connection } from '../cluster.js';
+import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
+import { CliError, EXIT_OK, UsageError } from '../errors.js';
+import { topicOffsets } from '../offsets.js';
+import { err, out, plural, table } from '../output.js';
+
+const MODES = ['list', 'describe', 'reset-offsets', 'delete'] as const;
+const TARGETS = ['to-earliest', 'to-latest', 'to-offset'] as const;
+
+const options: OptionSpec[] = [
+  BOOTSTRAP_OPTION,
+  { name: 'list', kind: 'flag', help: 'list the consumer groups' },
+  { name: 'describe', kind: 'flag', help: 'show state, members and their partitions, committed offsets, log end offsets and lag' },
+  { name: 'reset-offsets', kind: 'flag', help: "plan (and with --execute, apply) new committed offsets for a topic; the group must have no running consumers" },
+  { name: 'delete', kind: 'flag', help: 'delete a group and its committed offsets; the group must have no running consumers' },
+  { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets and --delete)', modes: ['describe', 'reset-offsets', 'delete'] },
+  { name: 'state', kind: 'flag', help: 'with --list: show each group\'s state and protocol type', modes: ['list'] },
+  { name: 'topic', kind: 'string', value: 't', help: 'with --reset-offsets: the topic whose offsets to reset (all its partitions)', modes: ['reset-offsets'] },
+  { name: 'to-earliest', kind: 'flag', help: "reset to each partition's earliest offset", modes: ['reset-offsets'] },
+  { name: 'to-latest', kind: 'flag', help: "reset to each partition's log end offset", modes: ['reset-offsets'] },
+  { name: 'to-offset', kind: 'int', value: 'n', min: 0, help: 'reset every partition to offset n (kept within earliest..latest)', modes: ['reset-offsets'] },
+  { name: 'dry-run', kind: 'flag', help: 'only print the plan (the default)', modes: ['reset-offsets'] },
+  { name: 'execute', kind: 'flag', help: 'apply the plan', modes: ['reset-offsets'] },
+  HELP_OPTION,
+];
+
+function noSuchGroup(group: string): CliError {
+  return new CliError(`consumer group '${group}' does not exist — list the groups with \`samsa groups --list\``);
+}
+
+async function describeOne(admin: Admin, group: string): Promise<DescribedGroup> {
+  const g = (await admin.describeGroups([group])).groups[0];
+  if (!g) throw noSuchGroup(group);
+  if (g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw noSuchGroup(group);
+  if (g.errorCode !== ErrorCode.NONE) throw new SamsaError(g.errorCode, `describing group ${group}`);
+  return g;
+}
+
+function assignmentOf(g: DescribedGroup, m: DescribedGroup['members'][number]): TopicPartitions[] | null {
+  if (g.protocolType !== 'consumer' || m.assignment.byteLength === 0) return [];
+  try {
+    return decodeAssignment(m.assignment).partitions;
+  } catch {
+    return null;
+  }
+}
+
+function formatAssignment(a: TopicPartitions[] | null): string {
+  if (a === null) return '(unreadable)';
+  if (a.length === 0) return '-';
+  return a.map((t) => `${t.topic}:${[...t.partitions].sort((x, y) => x - y).join(',')}`).join(' ');
+}
+
+async function describe(admin: Admin, group: string): Promise<void> {
+  const g = await describeOne(admin, group);
+  const committed = await admin.fetchOffsets({ groupId: group });
+  const hasOffsets = committed.some((t) => t.partitions.some((p) => p.offset >= 0));
+  if (g.state === 'Dead' && g.members.length === 0 && !hasOffsets) throw noSuchGroup(group);
+
+  const owner = new Map<string, DescribedGroup['members'][number]>();
+  const assigned = new Set<string>();
+  const members = g.members.map((m) => {
+    const a = assignmentOf(g, m);
+    for (const t of a ?? []) {
+      assigned.add(t.topic);
+      for (const p of t.partitions) owner.set(`${t.topic}\u0000${p}`, m);
+    }
+    return [m.memberId, m.groupInstanceId ?? '-', m.clientId || '-', m.clientHost || '-', formatAssignment(a)];
+  });
+  const protocol = g.protocolType ? `${g.protocolType}${g.protocolName ? `/${g.protocolName}` : ''}` : '-';
+  out(`Group: ${group}\tState: ${g.state}\tProtocol: ${protocol}\tGeneration: ${g.generationId}\tMembers: ${g.members.length}`);
+  out();
+  if (members.length === 0) out(`Consumer group '${group}' has no active members.`);
+  else for (const l of table(['MEMBER-ID', 'GROUP-INSTANCE-ID', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], members)) out(l);
+
+  const topics = [...new Set([...committed.filter((t) => t.partitions.some((p) => p.offset >= 0)).map((t) => t.topic), ...assigned])].sort();
+  const lag = topics.length ? await admin.lag({ groupId: group, topics }) : [];
+  out();
+  if (lag.length === 0) {
+    out(`Consumer group '${group}' has no committed offsets and no assigned partitions.`);
+    return;
+  }
+  const rows = [...lag]
+    .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+    .map((l) => {
+      const m = owner.get(`${l.topic}\u0000${l.partition}`);
+      const has = l.committed >= 0;
+      return [l.topic, l.partition, has ? l.committed : '-', l.logEndOffset, has ? l.lag : '-', m?.memberId ?? '-', m?.clientId ?? '-'];
+    });
+  for (const l of table(['TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'MEMBER-ID', 'CLIENT-ID'], rows)) out(l);
+}
+
+async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
+  const topic = args.string('topic');
+  if (topic === undefined) throw new UsageError('--reset-offsets needs --topic');
+  const targets = TARGETS.filter((t) => args.has(t));
+  if (targets.length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
+  if (args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
+  const target = targets[0]!;
+
+  const g = await describeOne(admin, group);
+  if (g.members.length > 0 || (g.state !== 'Empty' && g.state !== 'Dead')) {
+    throw new CliError(
+      `consumer group '${group}' has ${plural(g.members.length, 'active member')} (state ${g.state}): offsets can only be reset while none of its consumers runs — stop them first`,
+    );
+  }
+  const t = requireTopic(await conn.metadata(), topic, conn.servers);
+  const earliest = target !== 'to-latest' ? await topicOffsets(conn, topic, 'earliest') : null;
+  const latest = target !== 'to-earliest' ? await topicOffsets(conn, topic, 'latest') : null;
+  const current = new Map((await admin.fetchOffsets({ groupId: group, topics: [topic] })).find((x) => x.topic === topic)?.partitions.map((p) => [p.partition, p.offset]) ?? []);
+
+  const plan = t.partitions
+    .map((p) => p.partition)
+    .sort((a, b) => a - b)
+    .map((partition) => {
+      let offset: number;
+      if (target === 'to-earliest') offset = earliest!.get(partition)!;
+      else if (target === 'to-latest') offset = latest!.get(partition)!;
+      else {
+        const wanted = args.int('to-offset')!;
+        const lo = earliest!.get(partition)!;
+        const hi = latest!.get(partition)!;
+        offset = Math.min(Math.max(wanted, lo), hi);
+        if (offset !== wanted) err(`${topic}-${partition}: offset ${wanted} is ${wanted > hi ? `past the log end offset ${hi}` : `before the earliest offset ${lo}`}; using ${offset}`);
+      }
+      return { partition, offset };
+    });
+
+  if (args.has('execute')) await admin.resetOffsets({ groupId: group, topic, partitions: plan });
+  const rows = plan.map((p) => {
+    const c = current.get(p.partition) ?? -1;
+    return [group, topic, p.partition, c >= 0 ? c : '-', p.offset];
+  });
+  for (const l of table(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], rows)) out(l);
+  if (args.has('execute')) err(`reset the offsets of group '${group}' on ${plural(plan.length, 'partition')} of ${topic}`);
+  else err('dry run: nothing was changed — add --execute to reset these offsets');
+}
+
+async function remove(admin: Admin, group: string): Promise<void> {
+  const r = (await admin.deleteGroups([group])).find((x) => x.groupId === group) ?? { groupId: group, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
+  if (r.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw noSuchGroup(group);
+  if (r.errorCode === ErrorCode.NON_EMPTY_GROUP) throw new CliError(`consumer group '${group}' still has active members — stop its consumers, then delete it`);
+  if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, `deleting group ${group}`);
+  out(`Deleted consumer group '${group}'.`);
+}
+
+async function run(args: Args): Promise<number> {
+  const mode = args.mode(MODES);
+  const group = args.string('group');
+  if (mode !== 'list' && group === undefined) throw new UsageError(`--${mode} needs --group`);
+  if (mode === 'reset-offsets') {
+    // check the command line before connecting
+    if (!args.has('topic')) throw new UsageError('--reset-offsets needs --topic');
+    if (TARGETS.filter((t) => args.has(t)).length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
+  }
+
+  await withCluster(args, 'samsa-groups', async (conn) => {
+    const admin = conn.client.admin();
+    await admin.connect();
+    try {
+      // loads the admin client's metadata, so its group requests go to brokers rather than
+      // to the bootstrap node (DescribeGroups and DeleteGroups do not load it themselves)
+      await admin.describeCluster();
+      switch (mode) {
+        case 'list': {
+          const { groups } = await admin.listGroups();
+          if (args.has('state')) {
+            for (const l of table(['GROUP', 'STATE', 'PROTOCOL-TYPE'], groups.map((g) => [g.groupId, g.state, g.protocolType || '-']))) out(l);
+          } else for (const g of groups) out(g.groupId);
+          break;
+        }
+        case 'describe':
+          await describe(admin, group!);
+          break;
+        case 'reset-offsets':
+          await resetOffsets(conn, admin, args, group!);
+          break;
+        case 'delete':
+          await remove(admin, group!);
+          break;
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  });
+  return EXIT_OK;
+}
+
+export const groupsCommand: Command = {
+  name: 'groups',
+  summary: 'list, describe, delete consumer groups and reset their offsets',
+  usage: [
+    '[--bootstrap-server host:port] --list [--state]',
+    '[--bootstrap-server host:port] --describe --group g',
+    '[--bootstrap-server host:port] --reset-offsets --group g --topic t (--to-earliest | --to-latest | --to-offset n) [--dry-run | --execute]',
+    '[--bootstrap-server host:port] --delete --group g',
+  ],
+  description:
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers; it prints the new offsets and changes nothing unless --execute is given.",
+  options,
+  examples: [
+    'samsa groups --describe --group billing',
+    'samsa groups --reset-offsets --group billing --topic orders --to-earliest            # dry run',
+    'samsa groups --reset-offsets --group billing --topic orders --to-earliest --execute',
+  ],
+  run,
+};

@@ -1,0 +1,160 @@
+/**
+ * `samsa topics`: create, list, describe, delete topics and add partitions, like Kafka's
+ * kafka-topics tool, through the admin client.
+ */
+import type { Admin } from '../../client/admin.js';
+import { SamsaError } from '../../client/errors.js';
+import type { TopicMetadata } from '../../protocol/cluster.js';
+import { keyValues, type Args, type OptionSpec } from '../args.js';
+import { withCluster } from '../cluster.js';
+import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
+import { CliError, EXIT_OK, UsageError } from '../errors.js';
+import { err, out } from '../output.js';
+
+const MODES = ['create', 'list', 'describe', 'delete', 'alter'] as const;
+
+const options: OptionSpec[] = [
+  BOOTSTRAP_OPTION,
+  { name: 'create', kind: 'flag', help: 'create a topic' },
+  { name: 'list', kind: 'flag', help: 'list the topic names' },
+  { name: 'describe', kind: 'flag', help: 'show partitions, leader, replicas, ISR, leader epoch and config overrides' },
+  { name: 'delete', kind: 'flag', help: 'delete a topic and its data' },
+  { name: 'alter', kind: 'flag', help: 'add partitions to a topic (with --partitions)' },
+  { name: 'topic', kind: 'string', value: 't', help: 'the topic (required by --create, --delete and --alter; --describe shows every topic without it)', modes: ['create', 'describe', 'delete', 'alter'] },
+  { name: 'partitions', kind: 'int', value: 'n', min: 1, help: "partition count: of the new topic (default: the cluster's num.partitions), or the new total for --alter", modes: ['create', 'alter'] },
+  { name: 'replication-factor', kind: 'int', value: 'n', min: 1, help: "replicas per partition (default: the cluster's default.replication.factor)", modes: ['create'] },
+  { name: 'config', kind: 'list', value: 'key=value', help: 'a topic config override such as retention.ms=86400000 (repeatable)', modes: ['create'] },
+  { name: 'if-not-exists', kind: 'flag', help: 'with --create: succeed if the topic already exists', modes: ['create'] },
+  { name: 'if-exists', kind: 'flag', help: 'with --delete, --alter or --describe: succeed if the topic does not exist', modes: ['delete', 'alter', 'describe'] },
+  { name: 'exclude-internal', kind: 'flag', help: 'leave out internal topics such as __consumer_offsets', modes: ['list', 'describe'] },
+  { name: 'under-replicated-partitions', kind: 'flag', help: 'with --describe: only partitions whose ISR is smaller than their replica set', modes: ['describe'] },
+  { name: 'unavailable-partitions', kind: 'flag', help: 'with --describe: only partitions without a leader', modes: ['describe'] },
+  HELP_OPTION,
+];
+
+function describeLines(t: TopicMetadata, filter: (p: TopicMetadata['partitions'][number]) => boolean): string[] {
+  const configs = Object.entries(t.config)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const rf = t.partitions[0]?.replicas.length ?? 0;
+  const parts = [...t.partitions].sort((a, b) => a.partition - b.partition).filter(filter);
+  const head = `Topic: ${t.name}\tTopicId: ${t.topicId}\tPartitionCount: ${t.partitions.length}\tReplicationFactor: ${rf}\tConfigs: ${configs}`;
+  return [
+    head,
+    ...parts.map(
+      (p) =>
+        `\tTopic: ${t.name}\tPartition: ${p.partition}\tLeader: ${p.leader >= 0 ? p.leader : 'none'}\tLeaderEpoch: ${p.leaderEpoch}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}`,
+    ),
+  ];
+}
+
+function unknownTopic(e: unknown): boolean {
+  return e instanceof SamsaError && e.errorName === 'UNKNOWN_TOPIC_OR_PARTITION';
+}
+
+async function create(admin: Admin, args: Args, topic: string): Promise<void> {
+  const config = keyValues('config', args.list('config'));
+  const entries = Object.entries(config).map(([name, value]) => ({ name, value }));
+  const created = await admin.createTopics({
+    topics: [
+      {
+        topic,
+        ...(args.has('partitions') ? { numPartitions: args.int('partitions')! } : {}),
+        ...(args.has('replication-factor') ? { replicationFactor: args.int('replication-factor')! } : {}),
+        ...(entries.length ? { configEntries: entries } : {}),
+      },
+    ],
+  });
+  if (created) out(`Created topic ${topic}.`);
+  else if (args.has('if-not-exists')) err(`Topic ${topic} already exists.`);
+  else throw new CliError(`topic '${topic}' already exists — add --if-not-exists to accept that, or see it with \`samsa topics --describe --topic ${topic}\``);
+}
+
+async function run(args: Args): Promise<number> {
+  const mode = args.mode(MODES);
+  const topic = args.string('topic');
+  if ((mode === 'create' || mode === 'delete' || mode === 'alter') && topic === undefined) throw new UsageError(`--${mode} needs --topic`);
+  if (mode === 'alter' && !args.has('partitions')) throw new UsageError('--alter needs --partitions n (the new partition count; topic configs cannot be altered yet)');
+
+  await withCluster(args, 'samsa-topics', async (conn) => {
+    const admin = conn.client.admin();
+    await admin.connect();
+    try {
+      switch (mode) {
+        case 'create':
+          await create(admin, args, topic!);
+          break;
+        case 'list': {
+          const internal = new Set((await conn.metadata()).topics.filter((t) => t.internal).map((t) => t.name));
+          for (const name of await admin.listTopics()) if (!(args.has('exclude-internal') && internal.has(name))) out(name);
+          break;
+        }
+        case 'describe': {
+          let topics: TopicMetadata[];
+          try {
+            topics = (await admin.fetchTopicMetadata(topic !== undefined ? { topics: [topic] } : {})).topics;
+          } catch (e) {
+            if (unknownTopic(e) && args.has('if-exists')) return;
+            if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+            throw e;
+          }
+          const under = args.has('under-replicated-partitions');
+          const unavailable = args.has('unavailable-partitions');
+          const filter = (p: TopicMetadata['partitions'][number]) => (!under || p.isr.length < p.replicas.length) && (!unavailable || p.leader < 0);
+          for (const t of [...topics].sort((a, b) => a.name.localeCompare(b.name))) {
+            if (args.has('exclude-internal') && t.internal) continue;
+            const lines = describeLines(t, filter);
+            if ((under || unavailable) && lines.length === 1) continue;
+            for (const l of lines) out(l);
+          }
+          break;
+        }
+        case 'delete':
+          try {
+            await admin.deleteTopics({ topics: [topic!] });
+            out(`Deleted topic ${topic}.`);
+          } catch (e) {
+            if (unknownTopic(e) && args.has('if-exists')) return;
+            if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+            throw e;
+          }
+          break;
+        case 'alter':
+          try {
+            await admin.createPartitions({ topicPartitions: [{ topic: topic!, count: args.int('partitions')! }] });
+            out(`Topic ${topic} now has ${args.int('partitions')} partitions.`);
+          } catch (e) {
+            if (unknownTopic(e) && args.has('if-exists')) return;
+            if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+            throw e;
+          }
+          break;
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  });
+  return EXIT_OK;
+}
+
+export const topicsCommand: Command = {
+  name: 'topics',
+  summary: 'create, list, describe, delete topics and add partitions',
+  usage: [
+    '[--bootstrap-server host:port] --create --topic t [--partitions n] [--replication-factor n] [--config k=v ...] [--if-not-exists]',
+    '[--bootstrap-server host:port] --list [--exclude-internal]',
+    '[--bootstrap-server host:port] --describe [--topic t] [--under-replicated-partitions] [--unavailable-partitions]',
+    '[--bootstrap-server host:port] --alter --topic t --partitions n',
+    '[--bootstrap-server host:port] --delete --topic t [--if-exists]',
+  ],
+  description:
+    'Manages topics like Kafka\'s kafka-topics. --describe prints one line per topic (id, partition count, replication factor, config overrides) and one per partition (leader, leader epoch, replicas, in-sync replicas). --alter can only add partitions: records keep the partition they are in, so keyed records may land in a different partition from then on.',
+  options,
+  examples: [
+    'samsa topics --create --topic orders --partitions 3 --replication-factor 3 --config retention.ms=86400000',
+    'samsa topics --describe --topic orders',
+    'samsa topics --alter --topic orders --partitions 6',
+  ],
+  run,
+};

@@ -1,0 +1,96 @@
+/**
+ * Harness for the CLI tests: a TestCluster whose client node also listens on TCP and hosts the
+ * metadata proxy, so `samsa` child processes can bootstrap from 127.0.0.1:<port> like they
+ * would from a real cluster, and a runner that spawns `node --import tsx src/cli/samsa.ts ...`
+ * with piped stdin and collects exit code, stdout and stderr.
+ *
+ * Brokers run in worker threads: a worker node routes traffic for nodes it has no channel to
+ * (here, the CLI's client node) through the main thread, whose TCP connection reaches the CLI.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { metadataProxy, METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
+import { TcpTransport } from '../../src/transport/tcp.js';
+import { TestCluster } from '../helpers/cluster.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = 'src/cli/samsa.ts';
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Starts `samsa <args>`; the caller may write to stdin, signal it, and await `result`. */
+export function startCli(args: readonly string[], opts: RunOptions = {}): { child: ChildProcess; result: Promise<RunResult>; stdout(): string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, SAMSA_LOG_LEVEL: 'warn', ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin!.on('error', () => undefined);
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const result = new Promise<RunResult>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`samsa ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, result, stdout: () => stdout };
+}
+
+export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  return startCli(args, { stdin: '', ...opts }).result;
+}
+
+export class CliCluster {
+  private constructor(
+    readonly cluster: TestCluster,
+    private readonly tcp: TcpTransport,
+    readonly bootstrap: string,
+  ) {}
+
+  static async start(brokers: number): Promise<CliCluster> {
+    const cluster = await TestCluster.start({
+      brokers,
+      transport: 'worker',
+      brokerConfig: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 },
+    });
+    const tcp = new TcpTransport(cluster.system(), { clusterId: 'test-cluster' });
+    const { port } = await tcp.listen(0);
+    cluster.system().spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: cluster.client.controller } });
+    return new CliCluster(cluster, tcp, `127.0.0.1:${port}`);
+  }
+
+  /** Runs `samsa <command> --bootstrap-server <this cluster> <args>`. */
+  run(command: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+    return runCli([command, '--bootstrap-server', this.bootstrap, ...args], opts);
+  }
+
+  start(command: string, args: readonly string[], opts: RunOptions = {}): ReturnType<typeof startCli> {
+    return startCli([command, '--bootstrap-server', this.bootstrap, ...args], opts);
+  }
+
+  async stop(): Promise<void> {
+    await this.tcp.close();
+    await this.cluster.stop();
+  }
+}
