@@ -22,6 +22,9 @@ import type { ActorRef, Envelope, Failure, FailureReason, Message } from './type
 
 export const ASK_PATH = '$ask';
 
+/** Learned relay routes kept at most (the map is cleared and relearned past this). */
+const MAX_LEARNED_ROUTES = 10_000;
+
 export interface ActorSystemOptions {
   nodeId: string;
   clock?: Clock;
@@ -64,6 +67,8 @@ export class ActorSystem {
   private status: Status = 'running';
   /** Peer that relays envelopes for nodes this one has no endpoint to (e.g. a worker's parent). */
   private defaultRoute: string | null = null;
+  /** node -> the peer that relayed its messages to us (see learnRoute). */
+  private readonly learnedRoutes = new Map<string, string>();
   private readonly cells = new Map<string, ActorCell>();
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly transports = new Set<Transport>();
@@ -187,7 +192,11 @@ export class ActorSystem {
       this.deliverLocal(this.strictSerialization ? this.roundTrip(env) : env);
       return;
     }
-    const ep = this.endpoints.get(env.to.node) ?? (this.defaultRoute !== null ? this.endpoints.get(this.defaultRoute) : undefined);
+    const learned = this.learnedRoutes.get(env.to.node);
+    const ep =
+      this.endpoints.get(env.to.node) ??
+      (learned !== undefined ? this.endpoints.get(learned) : undefined) ??
+      (this.defaultRoute !== null ? this.endpoints.get(this.defaultRoute) : undefined);
     if (!ep) {
       this.deadLetter(env, 'unknown-node', `no route from ${this.nodeId} to node ${env.to.node}`);
       return;
@@ -205,12 +214,27 @@ export class ActorSystem {
    * Entry point for envelopes arriving from a transport (already decoded and shape-checked).
    * While the node is stopping, incoming traffic is refused.
    */
-  receive(env: Envelope): void {
+  receive(env: Envelope, viaPeer?: string): void {
     if (this.status !== 'running' && !(env.to.node === this.nodeId && env.to.path === ASK_PATH)) {
       this.deadLetter(env, 'system-stopping', `node ${this.nodeId} is stopping`);
       return;
     }
+    if (viaPeer !== undefined) {
+      this.learnRoute(env.replyTo?.node, viaPeer);
+      this.learnRoute(env.from?.node, viaPeer);
+    }
     this.route(env);
+  }
+
+  /**
+   * A message from `node` reached us through `viaPeer` (relayed): answers to `node` go back the
+   * same way when we have no endpoint of our own to it.
+   */
+  private learnRoute(node: string | undefined, viaPeer: string): void {
+    if (node === undefined || node === viaPeer || node === this.nodeId || this.endpoints.has(node)) return;
+    if (this.learnedRoutes.get(node) === viaPeer) return;
+    if (this.learnedRoutes.size >= MAX_LEARNED_ROUTES) this.learnedRoutes.clear();
+    this.learnedRoutes.set(node, viaPeer);
   }
 
   /** Entry point for raw envelope bytes from a transport. Bad bytes are logged and dropped. */
@@ -220,7 +244,7 @@ export class ActorSystem {
       this.rejectInvalid(res.partial, `from ${fromPeer}: ${res.reason}`);
       return;
     }
-    this.receive(res.envelope);
+    this.receive(res.envelope, fromPeer);
   }
 
   /** An envelope that failed validation: logged, and answered when a reply is expected. */

@@ -25,13 +25,13 @@ class InProcEndpoint implements Endpoint {
   send(env: Envelope): FailureReason | null {
     if (this.closed) return 'endpoint-closed';
     if (!this.network.strictSerialization) {
-      this.target.receive(env);
+      this.target.receive(env, this.owner.nodeId);
       return null;
     }
     assertPlainData(env.msg);
     const res = decodeEnvelope(encodeEnvelope(env));
     if (!res.ok) throw new Error(`strictSerialization: envelope to ${this.peer} does not survive msgpack: ${res.reason}`);
-    this.target.receive(res.envelope);
+    this.target.receive(res.envelope, this.owner.nodeId);
     return null;
   }
 

@@ -245,7 +245,7 @@ class TcpConnection implements Endpoint {
           this.transport.system.rejectInvalid(res.partial, `from ${this.peer}: ${res.reason}`);
           return;
         }
-        this.transport.system.receive(res.envelope);
+        this.transport.system.receive(res.envelope, this.peer);
         return;
       }
       case Kind.Heartbeat:
