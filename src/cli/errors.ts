@@ -4,7 +4,7 @@
  * about it. Errors from the client API (SamsaError with Kafka's code) get the same treatment
  * through explain().
  */
-import { SamsaError } from '../client/errors.js';
+import type { SamsaError } from '../client/errors.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -42,10 +42,28 @@ const ADVICE: Record<string, string> = {
   MESSAGE_TOO_LARGE: 'a record is larger than the topic or producer allows (max.request.size)',
 };
 
+// Errors are recognised by name rather than by class: a module loaded twice (once required,
+// once imported, as a test runner may do) has two copies of each class.
+
+export function isUsageError(e: unknown): e is UsageError {
+  return e instanceof Error && e.name === 'UsageError';
+}
+
+/** The exit code an error ends the command with. */
+export function exitCodeOf(e: unknown): number {
+  if (isUsageError(e)) return EXIT_USAGE;
+  if (e instanceof Error && e.name === 'CliError' && typeof (e as CliError).exitCode === 'number') return (e as CliError).exitCode;
+  return EXIT_FAILURE;
+}
+
+function isSamsaError(e: unknown): e is SamsaError {
+  return e instanceof Error && typeof (e as SamsaError).errorName === 'string' && typeof (e as SamsaError).errorCode === 'number';
+}
+
 /** A one-paragraph explanation of any error a command throws, with advice where there is some. */
 export function explain(err: unknown): string {
-  if (err instanceof UsageError || err instanceof CliError) return err.message;
-  if (err instanceof SamsaError) {
+  if (isUsageError(err) || (err instanceof Error && err.name === 'CliError')) return err.message;
+  if (isSamsaError(err)) {
     const advice = ADVICE[err.errorName];
     return advice ? `${err.message} — ${advice}` : err.message;
   }

@@ -53,8 +53,7 @@ function unknownTopic(e: unknown): boolean {
   return e instanceof SamsaError && e.errorName === 'UNKNOWN_TOPIC_OR_PARTITION';
 }
 
-async function create(admin: Admin, args: Args, topic: string): Promise<void> {
-  const config = keyValues('config', args.list('config'));
+async function create(admin: Admin, args: Args, topic: string, config: Record<string, string>): Promise<void> {
   const entries = Object.entries(config).map(([name, value]) => ({ name, value }));
   const created = await admin.createTopics({
     topics: [
@@ -76,6 +75,7 @@ async function run(args: Args): Promise<number> {
   const topic = args.string('topic');
   if ((mode === 'create' || mode === 'delete' || mode === 'alter') && topic === undefined) throw new UsageError(`--${mode} needs --topic`);
   if (mode === 'alter' && !args.has('partitions')) throw new UsageError('--alter needs --partitions n (the new partition count; topic configs cannot be altered yet)');
+  const config = keyValues('config', args.list('config'));
 
   await withCluster(args, 'samsa-topics', async (conn) => {
     const admin = conn.client.admin();
@@ -83,7 +83,7 @@ async function run(args: Args): Promise<number> {
     try {
       switch (mode) {
         case 'create':
-          await create(admin, args, topic!);
+          await create(admin, args, topic!, config);
           break;
         case 'list': {
           const internal = new Set((await conn.metadata()).topics.filter((t) => t.internal).map((t) => t.name));
