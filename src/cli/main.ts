@@ -1,0 +1,82 @@
+/**
+ * The samsa command line without the process around it: the command registry (each command
+ * lives in src/cli/commands and is loaded only when it runs), the top-level usage text, help
+ * dispatch, and the mapping of errors to exit codes (0 ok, 1 runtime failure, 2 usage error).
+ * src/cli/samsa.ts is the executable that calls main() and exits.
+ */
+import { parseArgs } from './args.js';
+import { formatHelp, type Command } from './command.js';
+import { EXIT_OK, EXIT_USAGE, exitCodeOf, explain, isUsageError } from './errors.js';
+import { err } from './output.js';
+
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'start', summary: 'run a cluster topology in the foreground (default: the embedded three-broker one)', load: async () => (await import('./commands/start.js')).startCommand },
+  { name: 'topics', summary: 'create, list, describe, delete topics and add partitions', load: async () => (await import('./commands/topics.js')).topicsCommand },
+  { name: 'produce', summary: 'send lines from stdin as records to a topic', load: async () => (await import('./commands/produce.js')).produceCommand },
+  { name: 'consume', summary: 'print the records of a topic, one per line', load: async () => (await import('./commands/consume.js')).consumeCommand },
+  { name: 'groups', summary: 'list, describe, delete consumer groups and reset their offsets', load: async () => (await import('./commands/groups.js')).groupsCommand },
+  { name: 'demo', summary: 'run the actor runtime across two worker threads and print what happens', load: async () => (await import('./commands/demo.js')).demoCommand },
+];
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'usage: samsa <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `samsa <command> --help` for the options of a command.',
+    'Client commands connect to --bootstrap-server host:port (default 127.0.0.1:9092).',
+    'Exit codes: 0 ok, 1 failure, 2 usage error. Logs: SAMSA_LOG_LEVEL=error|warn|info|debug|silent.',
+    '',
+  ].join('\n');
+}
+
+/** Whether argv asks for help before any `--` that ends the options. */
+function wantsHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
+
+/** Runs `samsa <argv>` and resolves with the exit code; output goes to stdout and stderr. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    process.stdout.write(usage());
+    return EXIT_OK;
+  }
+  const wanted = name === 'help' ? rest[0]! : name;
+  const entry = COMMANDS.find((c) => c.name === wanted);
+  if (!entry) {
+    err(`samsa: unknown command '${wanted}'`);
+    err();
+    process.stderr.write(usage());
+    return EXIT_USAGE;
+  }
+  const cmd = await entry.load();
+  if (name === 'help' || wantsHelp(rest)) {
+    process.stdout.write(formatHelp(cmd));
+    return EXIT_OK;
+  }
+  try {
+    return await cmd.run(parseArgs(rest, cmd.options, cmd.positional));
+  } catch (e) {
+    if (isUsageError(e)) {
+      err(`samsa ${cmd.name}: ${e.message}`);
+      err(`run \`samsa ${cmd.name} --help\` for the options`);
+      return EXIT_USAGE;
+    }
+    err(`samsa ${cmd.name}: ${explain(e)}`);
+    return exitCodeOf(e);
+  }
+}
