@@ -106,6 +106,9 @@ export interface ConsumerState {
   leaving: boolean;
   /** OffsetFetch for the new assignment is out: positions come from it. */
   committedPending: boolean;
+  /** Partition counts of the subscribed topics when this generation was joined ("" when unknown). */
+  joinedTopology: string;
+  nextMissingTopicRefreshAt: number;
 }
 
 const TICK_TIMER = 'tick';
@@ -136,6 +139,11 @@ function subscribedTopics(s: ConsumerState): string[] {
   return [...new Set([...s.topics, ...matched])].sort();
 }
 
+/** The subscribed topics with their partition counts, as a comparable string. */
+function topologyOf(s: ConsumerState, topics: string[]): string {
+  return topics.map((t) => `${t}:${s.metadata.partitionCount(t)}`).join(',');
+}
+
 function findCoordinator(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   s.phase = 'FindingCoordinator';
   s.coordinator = null;
@@ -159,6 +167,7 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   s.phase = 'Joining';
   const epoch = s.epoch;
   const topics = subscribedTopics(s);
+  s.joinedTopology = topologyOf(s, topics);
   const owned = groupByTopic([...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition })));
   const metadata = encodeSubscription({ topics, ownedPartitions: owned, generationId: s.generationId });
   void ctx
@@ -471,6 +480,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       closeToken: null,
       leaving: false,
       committedPending: false,
+      joinedTopology: '',
+      nextMissingTopicRefreshAt: 0,
     };
     refreshMetadata(s, ctx);
     ctx.timers.startPeriodic(TICK_TIMER, Math.max(10, Math.min(100, Math.floor(config.heartbeatIntervalMs / 2))), { type: 'Tick' });
@@ -584,6 +595,11 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       const now = ctx.clock.now();
       if (s.phase === 'Closed') return;
       if (now - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
+      else if (s.phase === 'Stable' && now >= s.nextMissingTopicRefreshAt && s.topics.some((t) => !s.metadata.hasTopic(t))) {
+        // waiting for a subscribed topic to exist: look again every second
+        s.nextMissingTopicRefreshAt = now + 1_000;
+        refreshMetadata(s, ctx);
+      }
       if ((s.phase === 'FindingCoordinator' || s.phase === 'Joining') && s.retryAt > 0 && now >= s.retryAt) {
         s.retryAt = 0;
         if (s.phase === 'FindingCoordinator') findCoordinator(s, ctx);
@@ -622,9 +638,9 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     MetadataResult(s, m, ctx) {
       s.metadataInFlight = false;
       if (!m.metadata) return;
-      const before = subscribedTopics(s).join(',');
       s.metadata.update(m.metadata, ctx.clock.now());
-      if (s.phase === 'Stable' && s.pattern && subscribedTopics(s).join(',') !== before) rebalance(s, ctx, 'topics matching the pattern changed');
+      // a subscribed topic appeared, gained partitions, or a pattern now matches other topics
+      if (s.phase === 'Stable' && topologyOf(s, subscribedTopics(s)) !== s.joinedTopology) rebalance(s, ctx, 'the subscribed topics changed');
       maybeFetch(s, ctx);
     },
 
