@@ -264,7 +264,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
           .map((id) => [id, { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset }]),
       );
       ctx.timers.startPeriodic(ISR_CHECK_TIMER, Math.max(10, Math.floor(s.args.replicaLagTimeMaxMs / 2)), { type: 'CheckIsr' });
-      ctx.log.info('became leader', { leaderEpoch: next.leaderEpoch, isr: next.isr, logEndOffset: s.log.logEndOffset });
+      ctx.log.debug('became leader', { leaderEpoch: next.leaderEpoch, isr: next.isr, logEndOffset: s.log.logEndOffset });
     }
     maybeIncrementHighWatermark(s, ctx);
   } else {
@@ -273,7 +273,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
       ctx.timers.cancel(ISR_CHECK_TIMER);
       ctx.timers.cancel(EXPIRE_TIMER);
     }
-    if (s.role !== 'Follower' || newEpoch) ctx.log.info('became follower', { leader: next.leader, leaderEpoch: next.leaderEpoch });
+    if (s.role !== 'Follower' || newEpoch) ctx.log.debug('became follower', { leader: next.leader, leaderEpoch: next.leaderEpoch });
     s.role = 'Follower';
     s.followers = new Map();
   }

@@ -17,10 +17,29 @@ function levelFromEnv(): LogLevel {
 
 const initial = levelFromEnv();
 
+/**
+ * JSON lines by default (for machines); a readable one-line format on a terminal or with
+ * SAMSA_LOG_FORMAT=pretty: `time level [node actor] message key=value ...`.
+ */
+const pretty = process.env.SAMSA_LOG_FORMAT === 'pretty' || (process.env.SAMSA_LOG_FORMAT !== 'json' && process.stderr.isTTY === true);
+
+const readable = winston.format.printf((info) => {
+  const { level, message, timestamp, node, actor, kind: _kind, stack, ...rest } = info as Record<string, unknown>;
+  const where = [node, actor].filter(Boolean).join(' ');
+  const extra = Object.entries(rest)
+    .filter(([k]) => typeof k === 'string')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const time = String(timestamp).slice(11, 23);
+  return `${time} ${String(level).toUpperCase().padEnd(5)} ${where ? `[${where}] ` : ''}${String(message)}${extra ? `  ${extra}` : ''}${stack ? `\n${String(stack)}` : ''}`;
+});
+
 export const rootLogger: Logger = winston.createLogger({
   level: initial === 'silent' ? 'error' : initial,
   silent: initial === 'silent',
-  format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
+  format: pretty
+    ? winston.format.combine(winston.format.timestamp(), readable)
+    : winston.format.combine(winston.format.timestamp(), winston.format.json()),
   transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'debug'] })],
 });
 
