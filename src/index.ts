@@ -53,3 +53,7 @@ export { encodeRecordBatch, decodeRecordBatch, decodeRecordBatches } from './pro
 export { crc32c } from './protocol/crc32c.js';
 export { PartitionLog } from './storage/partition-log.js';
 export { LogManager } from './storage/log-manager.js';
+
+// topology
+export { startCluster, loadTopology, exampleTopology, ClusterHandle, TopologyError, validateTopology, parseTopology } from './topology/start-cluster.js';
+export type { StartOptions, TopologyConfig, TopologyProblem } from './topology/start-cluster.js';
