@@ -1,7 +1,7 @@
 /**
- * `samsa demo`: the runtime across worker threads, until the broker topology takes over
- * `npm start`. Starts two worker nodes, each hosting a greeter, and has one greet through the
- * other, then shows tell throughput across the worker boundary and stops everything.
+ * `samsa demo` (`npm run demo`): the bare actor runtime across worker threads. Starts two
+ * worker nodes, each hosting a greeter, has one greet through the other, then shows tell
+ * throughput across the worker boundary and stops everything.
  */
 import { ActorSystem } from '../../runtime/actor-system.js';
 import type { ActorRef } from '../../runtime/types.js';
