@@ -8,6 +8,12 @@ import { EXIT_FAILURE } from './errors.js';
 import { main } from './main.js';
 import { err, flushOutput } from './output.js';
 
+// Output piped into a reader that quit (`samsa topics --list | head -1`): stop quietly, unless
+// the command handles it itself (consume leaves its group first).
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE' && process.stdout.listenerCount('error') === 1) process.exit(0);
+});
+
 main(process.argv.slice(2)).then(
   async (code) => {
     await flushOutput();
