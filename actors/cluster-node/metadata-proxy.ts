@@ -1,26 +1,27 @@
 /**
  * The metadata proxy: on every node of a topology, at METADATA_PROXY_PATH, so a client that
- * knows only a node (say, a TCP address) can ask for cluster metadata before it knows any
- * broker.
+ * knows only a node (say, a TCP address) can ask for cluster metadata, or for its group's
+ * coordinator, before it knows any broker.
  *
  * Owned state: the controller's ref.
- * Handles: Metadata.
- * Emits: Metadata to the controller; MetadataResponse (or the controller's Failure) to the asker.
+ * Handles: Metadata, FindCoordinator.
+ * Emits: Metadata to the controller; FindCoordinator to a live broker; the answers to the asker.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
-import type { ControllerMsg } from '../controller/messages.js';
+import { brokerPath } from '../../src/protocol/cluster.js';
+import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 
 export const METADATA_PROXY_PATH = '/metadata';
 
-export type MetadataProxyMsg = { type: 'Metadata'; topics?: string[] | null };
+export type MetadataProxyMsg = { type: 'Metadata'; topics?: string[] | null } | { type: 'FindCoordinator'; key: string; keyType?: 'group' };
 
 export const metadataProxy = defineActor<{ controller: ActorRef<ControllerMsg> }, MetadataProxyMsg, { controller: ActorRef<ControllerMsg> }>({
   kind: 'metadata-proxy',
   supervision: 'resume',
   init: (_ctx, args) => ({ controller: args.controller }),
-  schema: { Metadata: { topics: 'array?' } },
+  schema: { Metadata: { topics: 'array?' }, FindCoordinator: { key: 'string' } },
   handlers: {
     Metadata(s, m, ctx) {
       const token = ctx.deferReply();
@@ -28,6 +29,19 @@ export const metadataProxy = defineActor<{ controller: ActorRef<ControllerMsg> }
       const msg: ControllerMsg = m.topics ? { type: 'Metadata', topics: m.topics } : { type: 'Metadata' };
       void ctx.ask(s.controller, msg, { timeoutMs: 10_000 }).then((r) => {
         ctx.replyTo(token, r.type === 'Failure' ? { type: 'MetadataResponse', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: 'controller unreachable' } : r);
+      });
+    },
+
+    FindCoordinator(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (!token) return;
+      const unavailable = { type: 'FindCoordinatorResponse', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, brokerId: -1, node: '', errorMessage: 'no live broker known yet' };
+      void ctx.ask<ControllerReply>(s.controller, { type: 'Metadata', topics: [] }, { timeoutMs: 10_000 }).then(async (r) => {
+        const live = r.type === 'MetadataResponse' ? r.metadata.brokers.filter((b) => !b.fenced) : [];
+        const b = live[Math.floor(Math.random() * live.length)];
+        if (!b) return ctx.replyTo(token, unavailable);
+        const answer = await ctx.ask({ node: b.node, path: brokerPath(b.brokerId) }, { type: 'FindCoordinator', key: m.key, keyType: 'group' }, { timeoutMs: 10_000 });
+        ctx.replyTo(token, answer.type === 'Failure' ? unavailable : answer);
       });
     },
   },
