@@ -2,6 +2,7 @@
  * Consumer configuration with Kafka's names and defaults; unknown keys and bad values are
  * rejected with a message naming the key.
  */
+import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
 import { isAssignorName, type AssignorName } from '../group-coordinator/assignors/index.js';
 
 export interface ConsumerConfig {
@@ -32,6 +33,11 @@ export class ConsumerConfigError extends Error {
   ) {
     super(`${key}: ${message}`);
   }
+}
+
+function take<T>(key: string, r: ValueResult<T>): T {
+  if (!r.ok) throw new ConsumerConfigError(key, r.message);
+  return r.value;
 }
 
 type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies';
@@ -66,13 +72,10 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
     if (raw === undefined) continue;
     switch (spec.kind) {
       case 'string':
-        if (typeof raw !== 'string' || raw.length === 0) throw new ConsumerConfigError(key, 'must be a non-empty string');
-        out[spec.prop] = raw;
+        out[spec.prop] = take(key, stringValue(raw));
         break;
       case 'bool':
-        if (typeof raw === 'boolean') out[spec.prop] = raw;
-        else if (raw === 'true' || raw === 'false') out[spec.prop] = raw === 'true';
-        else throw new ConsumerConfigError(key, `must be true or false, got ${JSON.stringify(raw)}`);
+        out[spec.prop] = take(key, boolValue(raw));
         break;
       case 'reset':
         if (raw !== 'earliest' && raw !== 'latest' && raw !== 'none') throw new ConsumerConfigError(key, `must be earliest, latest or none, got ${JSON.stringify(raw)}`);
@@ -86,13 +89,9 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
         out[spec.prop] = list;
         break;
       }
-      case 'int': {
-        const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ConsumerConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
-        if (spec.min !== undefined && v < spec.min) throw new ConsumerConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
-        out[spec.prop] = v;
+      case 'int':
+        out[spec.prop] = take(key, intValue(raw, spec.min));
         break;
-      }
     }
   }
   const c = out as unknown as ConsumerConfig;

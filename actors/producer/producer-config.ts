@@ -2,6 +2,7 @@
  * Producer configuration with Kafka's names and defaults. Unknown keys and bad values are
  * rejected with a message naming the key.
  */
+import { intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
 import type { CompressionName } from '../../src/protocol/compression.js';
 
 export interface ProducerConfig {
@@ -29,6 +30,11 @@ export class ProducerConfigError extends Error {
   ) {
     super(`${key}: ${message}`);
   }
+}
+
+function take<T>(key: string, r: ValueResult<T>): T {
+  if (!r.ok) throw new ProducerConfigError(key, r.message);
+  return r.value;
 }
 
 type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string'; min?: number; def: unknown };
@@ -61,8 +67,7 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
     if (raw === undefined) continue;
     switch (spec.kind) {
       case 'string':
-        if (typeof raw !== 'string' || raw.length === 0) throw new ProducerConfigError(key, 'must be a non-empty string');
-        out[spec.prop] = raw;
+        out[spec.prop] = take(key, stringValue(raw));
         break;
       case 'acks': {
         const v = raw === 'all' ? -1 : typeof raw === 'string' ? Number(raw) : raw;
@@ -76,13 +81,9 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
         }
         out[spec.prop] = raw as CompressionName;
         break;
-      case 'int': {
-        const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ProducerConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
-        if (spec.min !== undefined && v < spec.min) throw new ProducerConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
-        out[spec.prop] = v;
+      case 'int':
+        out[spec.prop] = take(key, intValue(raw, spec.min));
         break;
-      }
     }
   }
   return out as unknown as ProducerConfig;

@@ -91,39 +91,32 @@ export class FakeClock implements Clock {
   /** Moves time forward by `ms`, firing every timer that falls due, in due-time order. */
   advance(ms: number): void {
     const target = this.current + ms;
-    for (;;) {
-      const next = this.nextDue(target);
-      if (!next) break;
-      this.current = next.due;
-      if (next.every !== null) {
-        next.due += next.every;
-        next.seq = this.seq++;
-      } else {
-        this.timers.delete(next.id);
-      }
-      next.fn();
-    }
+    while (this.fireNext(target));
     this.current = target;
   }
 
   /** Like advance(), but yields to the event loop between timers so async reactions run. */
   async advanceAsync(ms: number): Promise<void> {
     const target = this.current + ms;
-    for (;;) {
-      await new Promise<void>((r) => setImmediate(r));
-      const next = this.nextDue(target);
-      if (!next) break;
-      this.current = next.due;
-      if (next.every !== null) {
-        next.due += next.every;
-        next.seq = this.seq++;
-      } else {
-        this.timers.delete(next.id);
-      }
-      next.fn();
-    }
+    do await new Promise<void>((r) => setImmediate(r));
+    while (this.fireNext(target));
     this.current = target;
     await new Promise<void>((r) => setImmediate(r));
+  }
+
+  /** Fires the earliest timer due by `limit` (rescheduling intervals); false when none is due. */
+  private fireNext(limit: number): boolean {
+    const next = this.nextDue(limit);
+    if (!next) return false;
+    this.current = next.due;
+    if (next.every !== null) {
+      next.due += next.every;
+      next.seq = this.seq++;
+    } else {
+      this.timers.delete(next.id);
+    }
+    next.fn();
+    return true;
   }
 
   private add(fn: () => void, ms: number, every: number | null): TimerHandle {
