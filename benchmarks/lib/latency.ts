@@ -1,0 +1,72 @@
+/**
+ * Latency samples (milliseconds) and their percentiles, the way Kafka's perf tools report them:
+ * avg, p50, p95, p99, p99.9 and max. Keeps every sample (a few million floats at most).
+ */
+
+export interface LatencySummary {
+  count: number;
+  avg: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export class LatencyRecorder {
+  private samples = new Float64Array(1024);
+  private n = 0;
+  private sum = 0;
+  private maxSeen = 0;
+
+  record(ms: number): void {
+    if (this.n === this.samples.length) {
+      const next = new Float64Array(this.samples.length * 2);
+      next.set(this.samples);
+      this.samples = next;
+    }
+    this.samples[this.n++] = ms;
+    this.sum += ms;
+    if (ms > this.maxSeen) this.maxSeen = ms;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** Average and max so far (for progress lines), cheap. */
+  running(): { avg: number; max: number } {
+    return { avg: this.n ? this.sum / this.n : 0, max: this.maxSeen };
+  }
+
+  summary(): LatencySummary {
+    return summarize(this.samples.subarray(0, this.n));
+  }
+}
+
+/** Nearest-rank percentile of sorted samples (q in 0..1). */
+export function percentile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export function summarize(samples: ArrayLike<number>): LatencySummary {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (let i = 0; i < sorted.length; i++) sum += sorted[i]!;
+  return {
+    count: sorted.length,
+    avg: sorted.length ? sum / sorted.length : Number.NaN,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    p999: percentile(sorted, 0.999),
+    max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+  };
+}
+
+export function formatLatency(l: LatencySummary): string {
+  const f = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  return `avg ${f(l.avg)} ms, p50 ${f(l.p50)}, p95 ${f(l.p95)}, p99 ${f(l.p99)}, p99.9 ${f(l.p999)}, max ${f(l.max)} ms`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Command-line flags for the perf tools, spelled like Kafka's perf tools (`--records 1000000`,
+ * `--acks all`, also `--records=1000000`). Pure: parsing returns values or throws FlagError
+ * naming the flag, so it is unit-tested (test/benchmarks/perf-args.test.ts).
+ */
+
+export type FlagSpec =
+  | { type: 'int'; default: number; min?: number; help: string }
+  | { type: 'number'; default: number; min?: number; help: string }
+  | { type: 'string'; default: string; choices?: readonly string[]; help: string }
+  | { type: 'bool'; default: boolean; help: string };
+
+export type FlagSpecs = Record<string, FlagSpec>;
+
+export type FlagValues<S extends FlagSpecs> = {
+  [K in keyof S]: S[K] extends { type: 'int' | 'number' } ? number : S[K] extends { type: 'bool' } ? boolean : string;
+};
+
+export class FlagError extends Error {
+  override name = 'FlagError';
+}
+
+/** Reads a count like 1000000, 1_000_000, 1e6, 100k or 1M. */
+export function parseCount(text: string): number {
+  const m = /^\s*(-?[\d_.]+(?:e\d+)?)\s*([kKmMgG]?)\s*$/.exec(text);
+  if (!m) return Number.NaN;
+  const base = Number(m[1]!.replace(/_/g, ''));
+  const mult = { '': 1, k: 1e3, m: 1e6, g: 1e9 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return base * mult;
+}
+
+/** Parses argv (without node and script) against specs; `--help` sets help: true. */
+export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: S): FlagValues<S> & { help: boolean } {
+  const out: Record<string, unknown> = { help: false };
+  for (const [k, s] of Object.entries(specs)) out[k] = s.default;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      out.help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument '${arg}' (flags look like --records 1000)`);
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const spec = specs[name];
+    if (!spec) throw new FlagError(`unknown flag --${name} (known: ${Object.keys(specs).map((k) => `--${k}`).join(', ')})`);
+    let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
+    if (spec.type === 'bool') {
+      if (value === undefined && argv[i + 1] !== undefined && /^(true|false)$/.test(argv[i + 1]!)) value = argv[++i];
+      out[name] = value === undefined ? true : value === 'true';
+      continue;
+    }
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new FlagError(`--${name} needs a value`);
+      value = argv[++i]!;
+    }
+    if (spec.type === 'string') {
+      if (spec.choices && !spec.choices.includes(value)) throw new FlagError(`--${name} must be one of ${spec.choices.join(', ')}, got '${value}'`);
+      out[name] = value;
+      continue;
+    }
+    const v = parseCount(value);
+    if (!Number.isFinite(v)) throw new FlagError(`--${name} expects a number, got '${value}'`);
+    if (spec.type === 'int' && !Number.isInteger(v)) throw new FlagError(`--${name} expects an integer, got '${value}'`);
+    if (spec.min !== undefined && v < spec.min) throw new FlagError(`--${name} must be >= ${spec.min}, got ${v}`);
+    out[name] = v;
+  }
+  return out as FlagValues<S> & { help: boolean };
+}
+
+/** A usage text listing every flag with its default. */
+export function usage(command: string, summary: string, specs: FlagSpecs): string {
+  const lines = [`usage: ${command} [flags]`, '', summary, '', 'flags:'];
+  const width = Math.max(...Object.keys(specs).map((k) => k.length)) + 2;
+  for (const [k, s] of Object.entries(specs)) {
+    const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
+    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${String(s.default)}]`);
+  }
+  return lines.join('\n');
+}
+
+/** Parses flags for a CLI: prints usage and exits 0 on --help, prints the error and exits 2 on a bad flag. */
+export function cliFlags<S extends FlagSpecs>(command: string, summary: string, specs: S, argv = process.argv.slice(2)): FlagValues<S> {
+  try {
+    const f = parseFlags(argv, specs);
+    if (f.help) {
+      console.log(usage(command, summary, specs));
+      process.exit(0);
+    }
+    return f;
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    console.error(`${command}: ${err.message}`);
+    process.exit(2);
+  }
+}
+
+/** Kafka spells acks as 0, 1, -1 or all. */
+export function parseAcks(v: string): 0 | 1 | -1 {
+  if (v === 'all' || v === '-1') return -1;
+  if (v === '0') return 0;
+  if (v === '1') return 1;
+  throw new FlagError(`--acks must be 0, 1, -1 or all, got '${v}'`);
+}

@@ -1,0 +1,119 @@
+/**
+ * A throw-away cluster for the perf tools: N brokers (worker threads by default), one topic,
+ * data under os.tmpdir() (removed on close), and a client reaching it over the chosen transport:
+ *
+ *  - inproc: every broker is an inproc node on the main thread (no thread boundary at all);
+ *  - worker: brokers in worker threads, the client on the main thread's node (MessagePort);
+ *  - tcp:    brokers in worker threads, the client on a node of its own that connects to the
+ *            cluster's TCP listener on 127.0.0.1 (loopback; the relay is the main thread's node).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SamsaClient } from '../../src/client/samsa.js';
+import type { TopicMetadata } from '../../src/protocol/cluster.js';
+import type { TopologyConfig } from '../../src/topology/config.js';
+import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
+import { setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
+
+export type Transport = 'inproc' | 'worker' | 'tcp';
+
+export interface PerfClusterOptions {
+  brokers?: number;
+  transport?: Transport;
+  /** Topics to create with the cluster. */
+  topics?: { name: string; partitions: number; replicationFactor: number; config?: Record<string, string | number> }[];
+  /** Extra broker config (Kafka names). */
+  brokerConfig?: Record<string, string | number | boolean>;
+}
+
+export interface PerfCluster {
+  handle: ClusterHandle;
+  transport: Transport;
+  dir: string;
+  /** A new client over the chosen transport (closed by close()). */
+  client(clientId: string): Promise<SamsaClient>;
+  close(): Promise<void>;
+}
+
+/** Makes benchmark processes (and the worker nodes they start) quiet unless told otherwise. */
+export function quietLogs(): void {
+  process.env.SAMSA_LOG_LEVEL ??= 'error';
+  setLogLevel(process.env.SAMSA_LOG_LEVEL as LogLevel);
+}
+
+export function perfTopology(opts: PerfClusterOptions, dataDir: string): TopologyConfig {
+  const n = opts.brokers ?? 3;
+  const transport = opts.transport ?? 'worker';
+  const kind = transport === 'inproc' ? 'inproc' : 'worker';
+  const ids = Array.from({ length: n }, (_, i) => i + 1);
+  const level = (process.env.SAMSA_LOG_LEVEL ?? 'error') as TopologyConfig['logLevel'];
+  const t: TopologyConfig = {
+    clusterId: 'samsa-perf',
+    logLevel: level,
+    nodes: [{ id: 'main', kind: 'inproc' }, ...ids.map((i) => ({ id: `b${i}`, kind }))],
+    controller: { node: 'main', metadataDir: path.join(dataDir, 'controller') },
+    brokers: ids.map((i) => ({ id: i, node: `b${i}`, logDir: path.join(dataDir, `broker-${i}`), config: { 'group.initial.rebalance.delay.ms': 0, ...(opts.brokerConfig ?? {}) } })),
+    topics: (opts.topics ?? []).map((x) => ({ name: x.name, partitions: x.partitions, replicationFactor: x.replicationFactor, config: x.config ?? {} })),
+  } as TopologyConfig;
+  if (transport === 'tcp') t.listeners = [{ node: 'main', host: '127.0.0.1', port: 0 }];
+  return t;
+}
+
+export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<PerfCluster> {
+  quietLogs();
+  const transport = opts.transport ?? 'worker';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-perf-'));
+  let handle: ClusterHandle;
+  try {
+    handle = await startCluster(perfTopology(opts, dir), { baseDir: dir, readyTimeoutMs: 60_000 });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const clients: SamsaClient[] = [];
+  let closed = false;
+  return {
+    handle,
+    transport,
+    dir,
+    async client(clientId: string): Promise<SamsaClient> {
+      if (transport !== 'tcp') return handle.samsa(clientId);
+      const c = await SamsaClient.connect({ brokers: handle.addresses(), clientId });
+      clients.push(c);
+      return c;
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const c of clients) await c.close().catch(() => undefined);
+      await handle.stop().catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Creates a topic through the admin API and waits until every partition has a leader (longer
+ * than the admin's own wait: 1,000 partitions take a while on 2 cores).
+ */
+export async function createTopic(client: SamsaClient, topic: string, partitions: number, replicationFactor: number, config: Record<string, string> = {}, timeoutMs = 120_000): Promise<void> {
+  const admin = client.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: [{ topic, numPartitions: partitions, replicationFactor, configEntries: Object.entries(config).map(([name, value]) => ({ name, value })) }],
+      waitForLeaders: false,
+    });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const md = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => ({ topics: [] as TopicMetadata[] }));
+      const t = md.topics.find((x) => x.name === topic);
+      if (t && t.partitions.length >= partitions && t.partitions.every((p) => p.leader >= 0)) return;
+      if (Date.now() > deadline) throw new Error(`topic ${topic}: partitions without a leader after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}

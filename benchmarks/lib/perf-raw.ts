@@ -1,0 +1,94 @@
+/**
+ * The machine's own limits for the perf tools, measured in the same run as the figure they are
+ * compared with:
+ *  - storage: fs.writeSync of `chunkBytes` chunks (the producer's batch size) to a file under
+ *    os.tmpdir(), positional, no fsync (samsa does not fsync per write either);
+ *  - MessagePort: Blobs of `chunkBytes` main thread -> worker thread, copied and transferred
+ *    (lib/raw.ts RawPortTarget, 'object' mode);
+ *  - TCP: the same Blobs over a bare loopback socket to a worker thread (lib/raw.ts RawTcpTarget).
+ * Each is the best of `rounds` runs (a limit is what the platform can do, not its median).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { blobPayload, runLoad } from './load.js';
+import { RawPortTarget, RawTcpTarget } from './raw.js';
+import { RpcWorker } from './threads.js';
+import { nowMs } from './timing.js';
+
+const MiB = 1024 * 1024;
+const RAW_PEER = new URL('./raw-peer.ts', import.meta.url);
+
+export interface RawLimits {
+  chunkBytes: number;
+  fsWriteMiBs: number;
+  portMiBs: number;
+  tcpMiBs: number;
+}
+
+/** fs.writeSync bandwidth in MiB/s for `totalBytes` written in `chunkBytes` chunks. */
+export function measureFsWrite(chunkBytes: number, totalBytes = 256 * MiB, rounds = 3): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-rawfs-'));
+  const chunk = Buffer.from(blobPayload(chunkBytes));
+  let best = 0;
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const file = path.join(dir, `raw-${r}.bin`);
+      const fd = fs.openSync(file, 'w');
+      const t0 = nowMs();
+      let pos = 0;
+      while (pos < totalBytes) {
+        let done = 0;
+        while (done < chunk.length) done += fs.writeSync(fd, chunk, done, chunk.length - done, pos + done);
+        pos += chunk.length;
+      }
+      const ms = nowMs() - t0;
+      fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      best = Math.max(best, pos / MiB / (ms / 1000));
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return best;
+}
+
+async function bestBlobRun(run: (n: number) => Promise<{ elapsedMs: number; bytes?: number }>, n: number, rounds: number): Promise<number> {
+  await run(Math.max(16, n >> 3)); // warm-up
+  let best = 0;
+  for (let r = 0; r < rounds; r++) {
+    const res = await run(n);
+    best = Math.max(best, (res.bytes ?? 0) / MiB / (res.elapsedMs / 1000));
+  }
+  return best;
+}
+
+/** MessagePort and TCP loopback bandwidth in MiB/s for `chunkBytes` blobs, main thread -> worker thread. */
+export async function measureTransportLimits(chunkBytes: number, totalBytes = 128 * MiB, rounds = 3): Promise<{ portMiBs: number; tcpMiBs: number }> {
+  const peer = await RpcWorker.start(RAW_PEER);
+  const n = Math.max(64, Math.round(totalBytes / chunkBytes));
+  const window = Math.max(1, Math.min(256, Math.round((1 * MiB) / chunkBytes)));
+  try {
+    const ch = new MessageChannel();
+    await peer.call('portSink', { port: ch.port2 }, [ch.port2]);
+    const port = new RawPortTarget(ch.port1);
+    port.mode = 'object';
+    const portMiBs = await bestBlobRun((k) => runLoad(port, { op: 'blob', n: k, window, depth: 4, blobBytes: chunkBytes }), n, rounds);
+    ch.port1.close();
+    const { port: tcpPort } = await peer.call<{ port: number }>('tcpListen');
+    const tcp = await RawTcpTarget.connect(tcpPort, { tick: 16, ping: 16 });
+    const tcpMiBs = await bestBlobRun((k) => runLoad(tcp, { op: 'blob', n: k, window, depth: 4, blobBytes: chunkBytes }), n, rounds);
+    tcp.close();
+    await peer.call('close');
+    return { portMiBs, tcpMiBs };
+  } finally {
+    await peer.terminate();
+  }
+}
+
+export async function measureRawLimits(chunkBytes: number, opts: { fsBytes?: number; transportBytes?: number } = {}): Promise<RawLimits> {
+  const fsWriteMiBs = measureFsWrite(chunkBytes, opts.fsBytes);
+  const { portMiBs, tcpMiBs } = await measureTransportLimits(chunkBytes, opts.transportBytes);
+  return { chunkBytes, fsWriteMiBs, portMiBs, tcpMiBs };
+}

@@ -1,0 +1,236 @@
+/**
+ * Producer throughput and latency, like kafka-producer-perf-test:
+ *
+ *   node --import tsx benchmarks/perf-produce.ts --records 2000000 --record-size 100 --acks 1 \
+ *     --partitions 6 --replication-factor 1 --transport worker
+ *
+ * Starts a throw-away cluster (3 brokers in worker threads by default; data under os.tmpdir(),
+ * removed at the end), creates the topic, produces, and reports records/s, MiB/s and latency
+ * avg / p50 / p95 / p99 / p99.9 / max. Progress goes to stderr every 2 s.
+ *
+ * Latency is measured per send() call: from the call to the resolution of its promise (all of
+ * its records acknowledged at the requested acks). Each send() carries --send-size records
+ * (default 100; --send-size 1 gives Kafka's per-record figure, at a much lower throughput
+ * because each send() is an ask to the producer actor). Up to --max-in-flight sends are
+ * outstanding per producer. Records have null keys (the sticky partitioner spreads them).
+ *
+ * The same run measures the raw limits: fs.writeSync of batch.size chunks (the storage limit;
+ * with RF=r each byte is written r times to the same disk, so the limit is that bandwidth / r),
+ * a bare MessagePort and a bare TCP socket moving the same chunks.
+ */
+import type { Producer } from '../src/client/producer.js';
+import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
+import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
+import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
+import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
+import { benchEnvironment, writeResults } from './lib/results.js';
+import { printTable } from './lib/table.js';
+import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
+
+export const PRODUCE_FLAGS = {
+  records: { type: 'int', default: 1_000_000, min: 1, help: 'records to send (after the warm-up)' },
+  'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
+  throughput: { type: 'number', default: -1, help: 'records/s to aim for; -1 for as fast as possible' },
+  acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  'min-insync-replicas': { type: 'int', default: 0, min: 0, help: 'topic min.insync.replicas (0: RF-1, at least 1)' },
+  producers: { type: 'int', default: 1, min: 1, help: 'producers sharing the records' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  'batch-size': { type: 'int', default: 16_384, min: 0, help: 'producer batch.size' },
+  'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
+  compression: { type: 'string', default: 'none', choices: ['none', 'gzip'], help: 'producer compression.type' },
+  'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
+  'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
+  'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
+  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
+  json: { type: 'string', default: 'perf-produce', help: 'results file name under benchmarks/results/ (empty: none)' },
+} satisfies FlagSpecs;
+
+export interface ProduceOptions {
+  records: number;
+  recordSize: number;
+  throughput: number;
+  acks: 0 | 1 | -1;
+  partitions: number;
+  replicationFactor: number;
+  minInsyncReplicas: number;
+  producers: number;
+  batchSize: number;
+  lingerMs: number;
+  compression: 'none' | 'gzip';
+  sendSize: number;
+  maxInFlight: number;
+  warmupRecords: number;
+  topic: string;
+  /** Label for progress lines. */
+  label?: string;
+}
+
+export interface ProduceResult {
+  records: number;
+  bytes: number;
+  elapsedMs: number;
+  recordsPerSec: number;
+  mibPerSec: number;
+  /** Per send() call. */
+  latency: LatencySummary;
+}
+
+export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): ProduceOptions {
+  return {
+    records: 1_000_000,
+    recordSize: 100,
+    throughput: -1,
+    acks: 1,
+    partitions: 6,
+    replicationFactor: 1,
+    minInsyncReplicas: 0,
+    producers: 1,
+    batchSize: 16_384,
+    lingerMs: 5,
+    compression: 'none',
+    sendSize: 100,
+    maxInFlight: 256,
+    warmupRecords: -1,
+    topic: 'perf',
+    ...over,
+  };
+}
+
+export function topicConfig(o: { replicationFactor: number; minInsyncReplicas: number }): Record<string, string> {
+  const minIsr = o.minInsyncReplicas > 0 ? o.minInsyncReplicas : Math.max(1, o.replicationFactor - 1);
+  return { 'min.insync.replicas': String(minIsr) };
+}
+
+/**
+ * Produces `count` records with the given producers; each send() carries up to sendSize records.
+ * `makeValue` may stamp the value (e2e latency); latency is recorded per call into `lat`.
+ */
+export async function produceRecords(
+  producers: Pick<Producer, 'send'>[],
+  o: ProduceOptions,
+  count: number,
+  lat: LatencyRecorder | null,
+  makeValue: () => Buffer,
+  counters: { sent: number; acked: number },
+): Promise<void> {
+  const per = Math.ceil(count / producers.length);
+  const lanes = producers.map(async (p, i) => {
+    const mine = Math.max(0, Math.min(per, count - i * per));
+    const window = new Window(o.maxInFlight);
+    const throttle = new Throttle(o.throughput > 0 ? o.throughput / producers.length : -1);
+    let sent = 0;
+    while (sent < mine) {
+      await throttle.pace(sent);
+      await window.slot();
+      const n = Math.min(o.sendSize, mine - sent);
+      const messages = new Array(n);
+      for (let k = 0; k < n; k++) messages[k] = { value: makeValue() };
+      const t0 = nowMs();
+      sent += n;
+      counters.sent += n;
+      window.track(
+        p.send({ topic: o.topic, messages }).then(() => {
+          lat?.record(nowMs() - t0);
+          counters.acked += n;
+        }),
+      );
+    }
+    await window.drain();
+  });
+  await Promise.all(lanes);
+}
+
+/** Runs the producer load against a running cluster (the topic must exist). */
+export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promise<ProduceResult> {
+  const client = await cluster.client(`perf-produce-${o.topic}`);
+  const producers = Array.from({ length: o.producers }, () =>
+    client.producer({ acks: o.acks, 'batch.size': o.batchSize, 'linger.ms': o.lingerMs, 'compression.type': o.compression }),
+  );
+  for (const p of producers) await p.connect();
+  const value = recordValue(o.recordSize);
+  const label = o.label ?? 'produce';
+  try {
+    const warm = o.warmupRecords >= 0 ? o.warmupRecords : Math.min(500_000, Math.round(o.records * 0.2));
+    if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, () => value, { sent: 0, acked: 0 });
+    const lat = new LatencyRecorder();
+    const counters = { sent: 0, acked: 0 };
+    const t0 = nowMs();
+    let lastT = t0;
+    let lastAcked = 0;
+    const stop = progress(label, () => {
+      const t = nowMs();
+      const rate = ((counters.acked - lastAcked) * 1000) / (t - lastT);
+      lastT = t;
+      lastAcked = counters.acked;
+      const r = lat.running();
+      return `${counters.acked} records acked (${((100 * counters.acked) / o.records).toFixed(0)}%), ${formatNumber(rate)} records/s (${((rate * o.recordSize) / MiB).toFixed(1)} MiB/s), ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max`;
+    });
+    try {
+      await produceRecords(producers, o, o.records, lat, () => value, counters);
+    } finally {
+      stop();
+    }
+    const elapsedMs = nowMs() - t0;
+    const bytes = o.records * o.recordSize;
+    return { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary() };
+  } finally {
+    for (const p of producers) await p.disconnect().catch(() => undefined);
+  }
+}
+
+/** The ratios of a produce result to the raw limits (records/s the limit would allow at this record size). */
+export function produceRatios(r: ProduceResult, limits: RawLimits, o: { recordSize: number; replicationFactor: number }, transport: Transport): { fs: number; transport: number | null } {
+  const fsLimit = limits.fsWriteMiBs / o.replicationFactor;
+  const tr = transport === 'worker' ? limits.portMiBs : transport === 'tcp' ? limits.tcpMiBs : null;
+  return { fs: r.mibPerSec / fsLimit, transport: tr === null ? null : r.mibPerSec / tr };
+}
+
+async function main(): Promise<void> {
+  const f = cliFlags('perf-produce', 'Producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test).', PRODUCE_FLAGS);
+  const o = defaultProduceOptions({
+    records: f.records,
+    recordSize: f['record-size'],
+    throughput: f.throughput,
+    acks: parseAcks(f.acks),
+    partitions: f.partitions,
+    replicationFactor: f['replication-factor'],
+    minInsyncReplicas: f['min-insync-replicas'],
+    producers: f.producers,
+    batchSize: f['batch-size'],
+    lingerMs: f['linger-ms'],
+    compression: f.compression as 'none' | 'gzip',
+    sendSize: f['send-size'],
+    maxInFlight: f['max-in-flight'],
+    warmupRecords: f['warmup-records'],
+  });
+  const transport = f.transport as Transport;
+  const limits = f.raw ? await measureRawLimits(Math.max(o.batchSize, 1024)) : null;
+  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
+  let r: ProduceResult;
+  try {
+    const client = await cluster.client('perf-admin');
+    await createTopic(client, o.topic, o.partitions, o.replicationFactor, topicConfig(o));
+    r = await runProduce(cluster, o);
+  } finally {
+    await cluster.close();
+  }
+  console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
+  const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
+  if (limits) {
+    const ratios = produceRatios(r, limits, o, transport);
+    rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);
+    rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
+    rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
+  }
+  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}`, ['measure', 'value'], rows);
+  if (f.json) {
+    const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, transport, brokers: f.brokers }, result: r, limits });
+    console.log(`results: ${file}`);
+  }
+}
+
+if (isMain(import.meta.url)) runMain(main);
