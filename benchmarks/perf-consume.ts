@@ -1,0 +1,168 @@
+/**
+ * Consumer throughput, like kafka-consumer-perf-test: prepares a topic (produces --records
+ * records of --record-size bytes, untimed), then reads all of it from the beginning with
+ * --consumers consumers in one group, and reports records/s and MiB/s.
+ *
+ *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 1
+ *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 3
+ *
+ * Two clocks, as Kafka prints them: "fetch" runs from the first record received to the last
+ * (the throughput figure), "total" also includes joining the group (rebalance). Consumers use
+ * run({ eachBatch }) and only count; auto-commit is off. Raw limits as in perf-produce.
+ */
+import type { Consumer } from '../src/client/consumer.js';
+import { cliFlags, type FlagSpecs } from './lib/perf-args.js';
+import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
+import { measureRawLimits } from './lib/perf-raw.js';
+import { benchEnvironment, writeResults } from './lib/results.js';
+import { printTable } from './lib/table.js';
+import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
+import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
+
+export const CONSUME_FLAGS = {
+  records: { type: 'int', default: 1_000_000, min: 1, help: 'records to prepare and read' },
+  'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  consumers: { type: 'int', default: 1, min: 1, help: 'consumers in the group' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
+  'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
+  'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
+  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
+  json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
+} satisfies FlagSpecs;
+
+export interface ConsumeOptions {
+  topic: string;
+  records: number;
+  recordSize: number;
+  consumers: number;
+  maxPollRecords: number;
+  maxPartitionFetchBytes: number;
+  timeoutMs: number;
+  label?: string;
+}
+
+export interface ConsumeResult {
+  /** Distinct records read. */
+  records: number;
+  /** Records delivered, redeliveries after a rebalance included. */
+  delivered: number;
+  bytes: number;
+  consumers: number;
+  /** First record to last. */
+  fetchMs: number;
+  /** From run() to the last record (joining the group included). */
+  totalMs: number;
+  recordsPerSec: number;
+  mibPerSec: number;
+}
+
+/** Produces `records` records into an existing topic (untimed preparation). */
+export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number): Promise<void> {
+  const client = await cluster.client(`perf-prepare-${topic}`);
+  const p = client.producer({ acks: 1, 'batch.size': 65_536, 'linger.ms': 5 });
+  await p.connect();
+  try {
+    const value = recordValue(recordSize);
+    const o = defaultProduceOptions({ topic, recordSize, records, sendSize: 500, maxInFlight: 128 });
+    await produceRecords([p], o, records, null, () => value, { sent: 0, acked: 0 });
+  } finally {
+    await p.disconnect();
+  }
+}
+
+let groupSeq = 0;
+
+/** Reads the whole topic from the beginning with a group of consumers. */
+export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promise<ConsumeResult> {
+  const client = await cluster.client(`perf-consume-${o.topic}-${groupSeq}`);
+  const groupId = `perf-group-${o.topic}-${groupSeq++}-${process.pid}`;
+  const consumers: Consumer[] = [];
+  /** Distinct records read (partition end offsets summed), and everything delivered. */
+  let count = 0;
+  let delivered = 0;
+  const ends = new Map<number, number>();
+  let bytes = 0;
+  let first = 0;
+  let last = 0;
+  let done: () => void = () => undefined;
+  const finished = new Promise<void>((r) => (done = r));
+  const t0 = nowMs();
+  const stop = progress(o.label ?? 'consume', () => `${count} records read (${((100 * count) / o.records).toFixed(0)}%)`);
+  try {
+    for (let i = 0; i < o.consumers; i++) {
+      const c = client.consumer({
+        groupId,
+        'enable.auto.commit': false,
+        'auto.offset.reset': 'earliest',
+        'max.poll.records': o.maxPollRecords,
+        'max.partition.fetch.bytes': o.maxPartitionFetchBytes,
+        'fetch.max.wait.ms': 100,
+        'session.timeout.ms': 10_000,
+        'heartbeat.interval.ms': 500,
+      });
+      await c.connect();
+      await c.subscribe({ topic: o.topic, fromBeginning: true });
+      consumers.push(c);
+    }
+    for (const c of consumers) {
+      await c.run({
+        eachBatch: ({ batch }) => {
+          if (delivered === 0) first = nowMs();
+          delivered += batch.messages.length;
+          for (const m of batch.messages) bytes += m.value?.length ?? 0;
+          // a rebalance can deliver records again (at least once): count distinct offsets
+          const next = batch.messages[batch.messages.length - 1]!.offset + 1;
+          const prev = ends.get(batch.partition) ?? 0;
+          if (next > prev) {
+            ends.set(batch.partition, next);
+            count += next - Math.max(prev, batch.messages[0]!.offset);
+          }
+          if (count >= o.records && last === 0) {
+            last = nowMs();
+            done();
+          }
+        },
+      });
+    }
+    const timedOut = await Promise.race([finished.then(() => false), sleep(o.timeoutMs).then(() => true)]);
+    if (timedOut) throw new Error(`consumers read ${count} of ${o.records} records in ${o.timeoutMs} ms`);
+  } finally {
+    stop();
+    for (const c of consumers) await c.disconnect().catch(() => undefined);
+  }
+  const fetchMs = Math.max(0.001, last - first);
+  return { records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000) };
+}
+
+async function main(): Promise<void> {
+  const f = cliFlags('perf-consume', 'Consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test).', CONSUME_FLAGS);
+  const transport = f.transport as Transport;
+  const limits = f.raw ? await measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384) : null;
+  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
+  let r;
+  const topic = 'perf-consume';
+  try {
+    const admin = await cluster.client('perf-admin');
+    await createTopic(admin, topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
+    process.stderr.write(`[consume] preparing ${f.records} records\n`);
+    await prepareTopic(cluster, topic, f.records, f['record-size']);
+    r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'] });
+  } finally {
+    await cluster.close();
+  }
+  console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
+  const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
+  if (limits) {
+    rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
+    rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
+  }
+  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records`, ['measure', 'value'], rows);
+  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
+}
+
+if (isMain(import.meta.url)) runMain(main);
