@@ -1,0 +1,119 @@
+/**
+ * End-to-end latency: produce at a fixed rate, consume at the same time, and report the
+ * percentiles of (time received by the consumer's handler - time send() was called). The send
+ * time is stamped into the first 8 bytes of each record's value (performance.now(); producer
+ * and consumer share the main thread's clock).
+ *
+ *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 250000
+ *
+ * Records are sent in send() calls of --send-size records, paced to --throughput records/s;
+ * the first --warmup-fraction of the records is left out of the percentiles.
+ */
+import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
+import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { isMain, progress, runMain } from './lib/perf-common.js';
+import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
+import { benchEnvironment, writeResults } from './lib/results.js';
+import { nowMs, sleep } from './lib/timing.js';
+import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
+
+export const E2E_FLAGS = {
+  records: { type: 'int', default: 250_000, min: 1, help: 'records to send' },
+  throughput: { type: 'number', default: 50_000, help: 'records/s (-1: unthrottled)' },
+  'record-size': { type: 'int', default: 100, min: 8, help: 'value bytes per record (the first 8 hold the send time)' },
+  acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
+  'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
+  'warmup-fraction': { type: 'number', default: 0.2, min: 0, help: 'leading share of records left out of the percentiles' },
+  json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
+} satisfies FlagSpecs;
+
+export interface E2eOptions {
+  topic: string;
+  records: number;
+  throughput: number;
+  recordSize: number;
+  acks: 0 | 1 | -1;
+  sendSize: number;
+  lingerMs: number;
+  warmupFraction: number;
+  label?: string;
+}
+
+export interface E2eResult {
+  records: number;
+  throughput: number;
+  achievedPerSec: number;
+  latency: LatencySummary;
+}
+
+export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eResult> {
+  const client = await cluster.client(`perf-e2e-${o.topic}`);
+  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'latest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
+  const producer = client.producer({ acks: o.acks, 'linger.ms': o.lingerMs });
+  await consumer.connect();
+  await producer.connect();
+  const lat = new LatencyRecorder();
+  const skip = Math.floor(o.records * o.warmupFraction);
+  let received = 0;
+  let assigned = false;
+  consumer.on('group.join', () => void (assigned = true));
+  try {
+    await consumer.subscribe({ topic: o.topic, fromBeginning: false });
+    await consumer.run({
+      eachBatch: ({ batch }) => {
+        const now = nowMs();
+        for (const m of batch.messages) {
+          if (received++ >= skip && m.value) lat.record(now - m.value.readDoubleLE(0));
+        }
+      },
+    });
+    const joinDeadline = Date.now() + 30_000;
+    while (!assigned && Date.now() < joinDeadline) await sleep(20);
+    await sleep(300); // let the fetch sessions start at the log end
+    const stop = progress(o.label ?? 'e2e', () => `${received} of ${o.records} records received; ${formatLatency(lat.summary())}`);
+    const t0 = nowMs();
+    const po = defaultProduceOptions({ topic: o.topic, throughput: o.throughput, sendSize: o.sendSize, maxInFlight: 1_000_000 });
+    try {
+      await produceRecords([producer], po, o.records, null, () => {
+        const v = Buffer.allocUnsafe(o.recordSize);
+        v.fill(7, 8);
+        v.writeDoubleLE(nowMs(), 0);
+        return v;
+      }, { sent: 0, acked: 0 });
+      const sentMs = nowMs() - t0;
+      const deadline = Date.now() + 30_000;
+      while (received < o.records && Date.now() < deadline) await sleep(10);
+      if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
+      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency: lat.summary() };
+    } finally {
+      stop();
+    }
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await consumer.disconnect().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<void> {
+  const f = cliFlags('perf-e2e', 'End-to-end latency (send() to the consumer handler) at a fixed produce rate.', E2E_FLAGS);
+  const transport = f.transport as Transport;
+  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
+  let r: E2eResult;
+  try {
+    const topic = 'perf-e2e';
+    await createTopic(await cluster.client('perf-admin'), topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
+    r = await runE2e(cluster, { topic, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'] });
+  } finally {
+    await cluster.close();
+  }
+  console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${f.brokers} brokers (${transport}), ${f.partitions} partitions, RF ${f['replication-factor']}, acks ${f.acks}`);
+  console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
+  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r })}`);
+}
+
+if (isMain(import.meta.url)) runMain(main);
