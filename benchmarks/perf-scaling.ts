@@ -1,0 +1,76 @@
+/**
+ * Partition scaling: the same producer load (RF 1, acks 1, 100-byte records by default) over
+ * topics of 6, 100 and 1,000 partitions on one cluster, and the throughput lost going from the
+ * fewest to the most partitions.
+ *
+ *   node --import tsx benchmarks/perf-scaling.ts --partition-counts 6,100,1000 --records 1000000
+ *
+ * Records have null keys, so the sticky partitioner fills one partition's batch at a time, as
+ * Kafka's does. Topic creation time is reported beside each figure (not part of the rate).
+ */
+import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
+import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { isMain, runMain } from './lib/perf-common.js';
+import { benchEnvironment, writeResults } from './lib/results.js';
+import { printTable } from './lib/table.js';
+import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
+import { defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
+
+export const SCALING_FLAGS = {
+  'partition-counts': { type: 'string', default: '6,100,1000', help: 'comma-separated partition counts' },
+  records: { type: 'int', default: 1_000_000, min: 1, help: 'records per partition count' },
+  'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
+  acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  json: { type: 'string', default: 'perf-scaling', help: 'results file name under benchmarks/results/ (empty: none)' },
+} satisfies FlagSpecs;
+
+export function parseCounts(text: string): number[] {
+  const xs = text.split(',').map((s) => Number(s.trim()));
+  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < 1)) throw new FlagError(`--partition-counts expects positive integers separated by commas, got '${text}'`);
+  return xs;
+}
+
+export interface ScalingPoint {
+  partitions: number;
+  createMs: number;
+  result: ProduceResult;
+}
+
+export async function runScaling(cluster: PerfCluster, counts: readonly number[], base: Partial<ProduceOptions>): Promise<{ points: ScalingPoint[]; loss: number }> {
+  const points: ScalingPoint[] = [];
+  const admin = await cluster.client('perf-scaling-admin');
+  for (const partitions of counts) {
+    const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}`, label: `scaling ${partitions}p` });
+    const t0 = nowMs();
+    await createTopic(admin, o.topic, partitions, o.replicationFactor, topicConfig(o));
+    const createMs = nowMs() - t0;
+    points.push({ partitions, createMs, result: await runProduce(cluster, o) });
+  }
+  const first = points[0]!.result.recordsPerSec;
+  const last = points[points.length - 1]!.result.recordsPerSec;
+  return { points, loss: 1 - last / first };
+}
+
+async function main(): Promise<void> {
+  const f = cliFlags('perf-scaling', 'The same producer load over topics with more and more partitions.', SCALING_FLAGS);
+  const counts = parseCounts(f['partition-counts']);
+  const cluster = await startPerfCluster({ brokers: f.brokers, transport: f.transport as Transport });
+  let s;
+  try {
+    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'] });
+  } finally {
+    await cluster.close();
+  }
+  printTable(
+    `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records`,
+    ['partitions', 'records/s', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms'],
+    s.points.map((p) => [String(p.partitions), formatNumber(p.result.recordsPerSec), p.result.mibPerSec.toFixed(1), formatRatio(p.result.recordsPerSec / s.points[0]!.result.recordsPerSec), p.result.latency.p99.toFixed(1), p.createMs.toFixed(0)]),
+    [`throughput loss from ${counts[0]} to ${counts[counts.length - 1]} partitions: ${formatRatio(s.loss)} (target <= 20%)`],
+  );
+  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, ...s })}`);
+}
+
+if (isMain(import.meta.url)) runMain(main);
