@@ -1,0 +1,157 @@
+/**
+ * `npm run bench`: the standard perf suite of issue 7 in one run (a few minutes on 2 cores).
+ * One cluster of 3 brokers in worker threads (the client on the main thread, over MessagePort),
+ * the raw limits measured first in the same run, then:
+ *   produce RF 1 acks 1, produce RF 3 acks all (100 B records, 6 partitions, 1 producer),
+ *   consume (1 consumer, then a group of 3) reading the RF 1 topic, end-to-end latency at
+ *   50,000 records/s, 1 KiB records against fs.writeSync, partition scaling 6 -> 100 -> 1,000.
+ * Prints one summary table (value, target, PASS/MISS, ratio to the raw limit), writes
+ * benchmarks/results/perf-suite.json and benchmarks/results/summary.svg.
+ * SAMSA_BENCH_SCALE scales the record counts (0.3 for a quick run).
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createTopic, startPerfCluster } from './lib/perf-cluster.js';
+import { MiB, runMain } from './lib/perf-common.js';
+import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
+import { formatLatency } from './lib/latency.js';
+import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
+import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
+import { printTable } from './lib/table.js';
+import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
+import { runConsume } from './perf-consume.js';
+import { runE2e } from './perf-e2e.js';
+import { defaultProduceOptions, runProduce, topicConfig } from './perf-produce.js';
+import { runScaling } from './perf-scaling.js';
+
+
+export interface SuiteRow {
+  name: string;
+  value: number;
+  unit: string;
+  /** The issue's target and whether higher is better. */
+  target: number;
+  higherIsBetter: boolean;
+  /** The raw limit this figure is bounded by, in the same unit, and what it is. */
+  limit?: number;
+  limitName?: string;
+  detail?: string;
+}
+
+export function passes(r: SuiteRow): boolean {
+  return r.higherIsBetter ? r.value >= r.target : r.value <= r.target;
+}
+
+/** How far toward the target (1 = met): value/target, or target/value when lower is better. */
+export function targetRatio(r: SuiteRow): number {
+  return r.higherIsBetter ? r.value / r.target : r.value > 0 ? r.target / r.value : Number.POSITIVE_INFINITY;
+}
+
+function fmt(v: number, unit: string): string {
+  return unit === 'ms' || unit === '%' ? `${v.toFixed(unit === '%' ? 0 : 2)} ${unit}` : `${formatNumber(v)} ${unit}`;
+}
+
+async function main(): Promise<void> {
+  const elapsed = stopwatch();
+  const scale = benchScale();
+  const n = (base: number) => Math.max(10_000, Math.round(base * scale));
+  const rows: SuiteRow[] = [];
+  const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+
+  log('raw limits (fs.writeSync, MessagePort, TCP) with 16 KiB chunks');
+  const limits: RawLimits = await measureRawLimits(16_384);
+  const recLimit = (mibs: number, size: number) => (mibs * MiB) / size;
+
+  log('starting 3 brokers in worker threads');
+  const cluster = await startPerfCluster({ brokers: 3, transport: 'worker' });
+  const details: Record<string, unknown> = { limits };
+  try {
+    const admin = await cluster.client('bench-admin');
+
+    // produce, RF 1, acks 1
+    const p1 = defaultProduceOptions({ topic: 'bench-rf1', records: n(1_000_000), acks: 1, replicationFactor: 1, label: 'produce rf1' });
+    await createTopic(admin, p1.topic, 6, 1, topicConfig(p1));
+    const r1 = await runProduce(cluster, p1);
+    details.produceRf1 = r1;
+    rows.push({ name: 'produce RF1 acks=1, 100 B', value: r1.recordsPerSec, unit: 'rec/s', target: 1_000_000, higherIsBetter: true, limit: Math.min(recLimit(limits.portMiBs, 100), recLimit(limits.fsWriteMiBs, 100)), limitName: 'MessagePort', detail: `per send(100): ${formatLatency(r1.latency)}` });
+
+    // produce, RF 3, acks all
+    const p3 = defaultProduceOptions({ topic: 'bench-rf3', records: n(500_000), acks: -1, replicationFactor: 3, minInsyncReplicas: 2, label: 'produce rf3' });
+    await createTopic(admin, p3.topic, 6, 3, topicConfig(p3));
+    const r3 = await runProduce(cluster, p3);
+    details.produceRf3 = r3;
+    rows.push({ name: 'produce RF3 acks=all, 100 B', value: r3.recordsPerSec, unit: 'rec/s', target: 500_000, higherIsBetter: true, limit: recLimit(limits.fsWriteMiBs / 3, 100), limitName: 'fs.writeSync / 3', detail: `per send(100): ${formatLatency(r3.latency)}` });
+
+    // consume the RF 1 topic (warm-up + timed records)
+    const inTopic = p1.records + Math.min(500_000, Math.round(p1.records * 0.2));
+    const c1 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x1' });
+    details.consume1 = c1;
+    rows.push({ name: 'consume, 1 consumer', value: c1.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
+    const c3 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 3, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x3' });
+    details.consume3 = c3;
+    rows.push({ name: 'consume, group of 3', value: c3.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `${c3.delivered - c3.records} redelivered after rebalances` });
+
+    // end-to-end latency at 50,000 records/s
+    await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
+    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(200_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.2, label: 'e2e' });
+    details.e2e = e;
+    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
+
+    // 1 KiB records against fs.writeSync
+    const pk = defaultProduceOptions({ topic: 'bench-1k', records: n(200_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: 'produce 1 KiB' });
+    await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
+    const rk = await runProduce(cluster, pk);
+    details.produce1k = rk;
+    rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `${formatNumber(rk.recordsPerSec)} rec/s` });
+
+    // partition scaling
+    const s = await runScaling(cluster, [6, 100, 1000], { records: n(300_000), recordSize: 100, acks: 1, replicationFactor: 1 });
+    details.scaling = s;
+    for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
+    rows.push({ name: 'loss 6 -> 1000 partitions', value: Math.max(0, s.loss * 100), unit: '%', target: 20, higherIsBetter: false });
+  } finally {
+    await cluster.close();
+  }
+
+  const tableRows = rows.map((r) => {
+    const hasTarget = Number.isFinite(r.target);
+    return [
+      r.name,
+      fmt(r.value, r.unit),
+      hasTarget ? `${r.higherIsBetter ? '>=' : '<='} ${fmt(r.target, r.unit)}` : '-',
+      r.limit !== undefined ? `${fmt(r.limit, r.unit)} (${r.limitName})` : '-',
+      r.limit !== undefined ? formatRatio(r.value / r.limit) : '-',
+      hasTarget ? (passes(r) ? 'PASS' : 'MISS') : 'info',
+    ];
+  });
+  const env = benchEnvironment(scale);
+  printTable(
+    `samsa perf suite: 3 brokers in worker threads, 1 producer, 6 partitions (${env.cpus} CPUs, ${env.cpuModel})`,
+    ['result', 'value', 'target', 'raw limit (same run)', 'of limit', 'status'],
+    tableRows,
+    [
+      `raw limits with 16 KiB chunks: fs.writeSync ${limits.fsWriteMiBs.toFixed(0)} MiB/s, MessagePort ${limits.portMiBs.toFixed(0)} MiB/s, TCP ${limits.tcpMiBs.toFixed(0)} MiB/s (records/s limits = MiB/s / record size)`,
+      ...rows.filter((r) => r.detail).map((r) => `${r.name}: ${r.detail}`),
+      `total ${(elapsed() / 1000).toFixed(0)} s; load average at start ${env.loadAverage.join(' ')}`,
+    ],
+  );
+  const file = await writeResults('perf-suite', env, { rows: rows.map((r) => ({ ...r, status: Number.isFinite(r.target) ? (passes(r) ? 'PASS' : 'MISS') : 'info' })), details });
+  const bars: ChartBar[] = rows.map((r) => {
+    const hasTarget = Number.isFinite(r.target);
+    const first = rows.find((x) => x.name.startsWith('scaling: '));
+    return {
+      label: r.name,
+      ratio: hasTarget ? targetRatio(r) : first ? r.value / first.value : 1,
+      status: hasTarget ? (passes(r) ? 'PASS' : 'MISS') : 'info',
+      note: `${fmt(r.value, r.unit)}${hasTarget ? ` (target ${r.higherIsBetter ? '>=' : '<='} ${fmt(r.target, r.unit)})` : ' (vs 6 partitions)'}`,
+    };
+  });
+  const svg = renderBarChart('samsa perf suite: share of each target reached', bars, {
+    subtitle: `3 worker-thread brokers, ${env.cpus} CPUs, ${new Date().toISOString().slice(0, 16)}Z; bar length = value / target (latency and loss: target / value); grey = scaling, vs 6 partitions`,
+  });
+  const svgFile = fileURLToPath(new URL('summary.svg', resultsDir));
+  await writeFile(svgFile, svg);
+  console.log(`results: ${file}\nchart: ${svgFile}`);
+}
+
+runMain(main);
