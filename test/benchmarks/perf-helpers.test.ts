@@ -1,0 +1,60 @@
+/**
+ * The perf tools' pure helpers: flag parsing (Kafka-style names and counts), latency
+ * percentiles, and the SVG summary chart.
+ */
+import { expect } from 'chai';
+import { FlagError, parseAcks, parseCount, parseFlags } from '../../benchmarks/lib/perf-args.js';
+import { percentile, summarize } from '../../benchmarks/lib/latency.js';
+import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
+
+const specs = {
+  records: { type: 'int', default: 10, min: 1, help: 'n' },
+  throughput: { type: 'number', default: -1, help: 'rate' },
+  acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'acks' },
+  raw: { type: 'bool', default: true, help: 'raw' },
+} as const;
+
+describe('benchmarks/perf helpers', () => {
+  it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
+    const f = parseFlags(['--records', '2M', '--throughput=50k', '--acks', 'all', '--raw', 'false'], specs);
+    expect(f).to.include({ records: 2_000_000, throughput: 50_000, acks: 'all', raw: false, help: false });
+    expect(parseFlags([], specs)).to.include({ records: 10, throughput: -1, acks: '1', raw: true });
+    expect(parseFlags(['--raw'], specs).raw).to.equal(true);
+    expect(parseFlags(['--help'], specs).help).to.equal(true);
+    expect(parseCount('1_000_000')).to.equal(1_000_000);
+    expect(parseCount('1e6')).to.equal(1_000_000);
+    expect(parseAcks('all')).to.equal(-1);
+  });
+
+  it('rejects unknown flags, bad values and missing values, naming the flag', () => {
+    expect(() => parseFlags(['--nope', '1'], specs)).to.throw(FlagError, /--nope/);
+    expect(() => parseFlags(['--records', 'x'], specs)).to.throw(FlagError, /--records/);
+    expect(() => parseFlags(['--records', '0'], specs)).to.throw(FlagError, />= 1/);
+    expect(() => parseFlags(['--records', '1.5'], specs)).to.throw(FlagError, /integer/);
+    expect(() => parseFlags(['--acks', '2'], specs)).to.throw(FlagError, /one of/);
+    expect(() => parseFlags(['--records'], specs)).to.throw(FlagError, /needs a value/);
+    expect(() => parseFlags(['records'], specs)).to.throw(FlagError, /unexpected/);
+  });
+
+  it('computes nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 1000 }, (_, i) => 1000 - i); // 1..1000 reversed
+    const s = summarize(xs);
+    expect(s).to.include({ count: 1000, p50: 500, p95: 950, p99: 990, p999: 999, max: 1000 });
+    expect(s.avg).to.equal(500.5);
+    expect(percentile([], 0.5)).to.be.NaN;
+  });
+
+  it('renders a well-formed SVG bar chart with escaped labels and statuses', () => {
+    const svg = renderBarChart('t <1>', [
+      { label: 'a & b', ratio: 0.5, status: 'MISS', note: '500 k' },
+      { label: 'c', ratio: 2, status: 'PASS', note: '2 M' },
+      { label: 'd', ratio: Number.NaN, status: 'info', note: '-' },
+    ]);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).to.equal(true);
+    expect(svg.trimEnd().endsWith('</svg>')).to.equal(true);
+    expect(svg).to.include('t &lt;1&gt;').and.include('a &amp; b').and.include('MISS 50%').and.include('PASS 200%');
+    expect(svg).to.not.include('NaN');
+    expect((svg.match(/<rect /g) ?? []).length).to.equal(4); // background + 3 bars
+    expect(escapeXml(`"'`)).to.equal('&quot;&apos;');
+  });
+});
