@@ -7,7 +7,8 @@
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
  * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
- * checked), Metadata, Fetch (consumers and followers, long-poll), FindCoordinator,
+ * checked), Metadata, Produce (batches for several partitions, handed to their replicas),
+ * Fetch (consumers and followers, long-poll), FindCoordinator,
  * PartitionAdvanced, ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/
  * FetchReadDone/FetchExpired/OffsetsTopicRequested.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
@@ -27,12 +28,22 @@ import { LogManager } from '../../src/storage/log-manager.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
-import type { ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
-import type { BrokerDescription, BrokerMsg, BrokerStatus, FetchPartition, FetchPartitionResult, FetchResponse, MetadataResponse } from './messages.js';
+import type {
+  BrokerDescription,
+  BrokerMsg,
+  BrokerProduceResponse,
+  BrokerStatus,
+  FetchPartition,
+  FetchPartitionResult,
+  FetchResponse,
+  MetadataResponse,
+  ProducePartitionResult,
+} from './messages.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
 
 export interface BrokerArgs {
@@ -383,6 +394,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object' },
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
+    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
     PartitionAdvanced: { topic: 'string', partition: 'integer' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
   },
@@ -470,6 +482,39 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const wanted = m.topics ? new Set(m.topics) : null;
       const metadata = wanted ? { ...md, topics: md.topics.filter((t) => wanted.has(t.name)) } : md;
       ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata } satisfies MetadataResponse);
+    },
+
+    Produce(s, m, ctx) {
+      const token = m.acks === 0 ? undefined : ctx.deferReply();
+      const results = m.partitions.map((pp): ProducePartitionResult | Promise<ProducePartitionResult> => {
+        const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
+        const fail = (errorCode: number, errorMessage: string): ProducePartitionResult => ({
+          topic: pp.topic,
+          partition: pp.partition,
+          errorCode,
+          errorMessage,
+          baseOffset: -1,
+          logAppendTime: -1,
+          logStartOffset: -1,
+        });
+        if (!rep) {
+          const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+          return fail(code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
+        }
+        const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: pp.records };
+        if (m.acks === 0) {
+          ctx.send(rep.ref, msg);
+          return fail(ErrorCode.NONE, '');
+        }
+        return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: m.timeoutMs + 5_000 }).then((r) =>
+          isFailure(r)
+            ? fail(r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
+            : { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset },
+        );
+      });
+      if (!token) return;
+      // answered from the replicas' replies, without holding the broker's mailbox
+      void Promise.all(results).then((partitions) => ctx.replyTo(token, { type: 'BrokerProduceResponse', errorCode: ErrorCode.NONE, partitions } satisfies BrokerProduceResponse));
     },
 
     Fetch(s, m, ctx) {

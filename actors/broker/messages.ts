@@ -29,9 +29,31 @@ export interface FetchPartitionResult {
   divergingEpoch?: { epoch: number; endOffset: number };
 }
 
+/** One partition's batches in a broker-level Produce. */
+export interface ProducePartition {
+  topic: string;
+  partition: number;
+  records: Uint8Array;
+}
+
+export interface ProducePartitionResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage: string | null;
+  baseOffset: number;
+  logAppendTime: number;
+  logStartOffset: number;
+}
+
 export type BrokerMsg =
   | ControlToBrokerMsg
   | { type: 'Metadata'; topics?: string[] | null }
+  /**
+   * Kafka's ProduceRequest: batches for several partitions this broker leads, in one message
+   * (each handed to its partition replica). Answered per partition; not at all with acks 0.
+   */
+  | { type: 'Produce'; acks: 0 | 1 | -1; timeoutMs: number; partitions: ProducePartition[] }
   | {
       type: 'Fetch';
       /** -1 for consumers, the follower's broker id for replica fetches. */
@@ -57,6 +79,12 @@ export type BrokerMsg =
   | { type: 'FetchExpired'; fetchId: number }
   /** The controller's answer to our request to create __consumer_offsets. */
   | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string };
+
+export interface BrokerProduceResponse {
+  type: 'BrokerProduceResponse';
+  errorCode: number;
+  partitions: ProducePartitionResult[];
+}
 
 export interface FetchResponse {
   type: 'FetchResponse';

@@ -4,7 +4,7 @@
  */
 import type { Failure } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
-import type { ProduceResponse } from '../partition-replica/messages.js';
+import type { BrokerProduceResponse } from '../broker/messages.js';
 
 export interface ProducerRecord {
   key?: Uint8Array | null;
@@ -36,7 +36,7 @@ export type ProducerMsg =
   | { type: 'DescribeProducer' }
   // internal
   | { type: 'Drain' }
-  | { type: 'ProduceDone'; batchId: number; response: ProduceResponse | Failure }
+  | { type: 'ProduceDone'; requestId: number; response: BrokerProduceResponse | Failure }
   | { type: 'MetadataResult'; metadata: ClusterMetadata | null; errorCode: number }
   | { type: 'BlockTimeout' };
 

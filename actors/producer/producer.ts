@@ -3,12 +3,13 @@
  * (built once, here), sends batches to partition leaders, retries what can be retried, and
  * answers each Send once all of its records are acknowledged.
  *
- * Owned state: the metadata cache; per partition an open batch, ready batches and the batches in
- * flight (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
+ * Owned state: the metadata cache; per partition an open batch and ready batches; the requests in
+ * flight per broker (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
  * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters.
  * Handles: Send, Flush, Close, DescribeProducer, and internal Drain, ProduceDone,
  * MetadataResult, BlockTimeout.
- * Emits: Produce to partition replicas (ask, or tell for acks 0); Metadata to brokers;
+ * Emits: Produce to leader brokers, one request per broker for many partitions (ask, or tell
+ * for acks 0); Metadata to brokers;
  * SendResult, Flushed.
  */
 import { DefaultPartitioner } from '../../src/client/partitioner.js';
@@ -18,8 +19,7 @@ import { encodeRecordBatch, type RecordInput } from '../../src/protocol/record-b
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { MetadataResponse } from '../broker/messages.js';
-import type { ProduceResponse, ReplicaMsg } from '../partition-replica/messages.js';
+import type { BrokerMsg, BrokerProduceResponse, MetadataResponse } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
 
@@ -81,7 +81,12 @@ export interface ProducerState {
   awaitingMetadata: BlockedSend[];
   partitioner: DefaultPartitioner;
   queues: Map<string, PartitionQueue>;
-  inFlight: Map<number, ProducerBatch>;
+  /** Queues holding an open or ready batch: the only ones drain has to look at. */
+  active: Set<PartitionQueue>;
+  /** Produce requests in flight: request id -> its broker and batches. */
+  inFlight: Map<number, { brokerId: number; batches: ProducerBatch[] }>;
+  brokerInFlight: Map<number, number>;
+  nextRequestId: number;
   bufferUsed: number;
   blocked: BlockedSend[];
   flushWaiters: ReplyToken[];
@@ -203,6 +208,7 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       const q = queueFor(s, t.topic, partition);
       if (q.open && q.open.records.length > 0 && q.open.bytes + rec.size > s.config.batchSize) closeOpenBatch(s, q);
       if (!q.open) q.open = newBatch(s, q.topic, q.partition, now);
+      s.active.add(q);
       q.open.records.push(rec);
       q.open.bytes += rec.size;
       if (q.open.bytes >= s.config.batchSize) closeOpenBatch(s, q);
@@ -248,9 +254,7 @@ function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: Produ
 }
 
 function pendingRecords(s: ProducerState): boolean {
-  if (s.inFlight.size > 0 || s.blocked.length > 0 || s.awaitingMetadata.length > 0) return true;
-  for (const q of s.queues.values()) if (q.open || q.ready.length > 0) return true;
-  return false;
+  return s.inFlight.size > 0 || s.blocked.length > 0 || s.awaitingMetadata.length > 0 || s.active.size > 0;
 }
 
 function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
@@ -262,67 +266,114 @@ function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void 
   });
 }
 
-function sendBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, q: PartitionQueue, b: ProducerBatch): boolean {
-  const leader = s.metadata.leaderOf(b.topic, b.partition);
-  if (!leader) {
-    refreshMetadata(s, ctx);
-    return false;
-  }
-  if (!b.encoded) {
-    b.encoded = encodeRecordBatch({ records: b.records.map((r) => r.record), compression: s.config.compressionType });
-  }
-  b.attempts++;
-  const ref = s.metadata.replicaRef<ReplicaMsg>(leader, b.topic, b.partition);
-  if (s.config.acks === 0) {
-    ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, records: b.encoded });
-    completeBatch(s, ctx, b, ErrorCode.NONE, '');
-    return true;
-  }
-  q.inFlight++;
-  s.inFlight.set(b.id, b);
-  const id = b.id;
-  void ctx
-    .ask<ProduceResponse>(ref, { type: 'Produce', acks: s.config.acks, timeoutMs: s.config.requestTimeoutMs, records: b.encoded }, { timeoutMs: s.config.requestTimeoutMs + 5_000 })
-    .then((response) => ctx.send(ctx.self, { type: 'ProduceDone', batchId: id, response }));
-  return true;
+/** The bytes of a batch, built once (a retry resends the same bytes). */
+function encoded(s: ProducerState, b: ProducerBatch): Buffer {
+  b.encoded ??= encodeRecordBatch({ records: b.records.map((r) => r.record), compression: s.config.compressionType });
+  return b.encoded;
 }
 
-/** Sends what can be sent; arranges a wake-up for lingering or backing-off batches. */
+/** Sends one Produce to a broker with the head batch of each of its partitions in `entries`. */
+function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: number, entries: { q: PartitionQueue; b: ProducerBatch }[]): void {
+  const ref = s.metadata.brokerRef<BrokerMsg>(brokerId)!;
+  const partitions = entries.map(({ b }) => ({ topic: b.topic, partition: b.partition, records: encoded(s, b) }));
+  for (const e of entries) e.b.attempts++;
+  if (s.config.acks === 0) {
+    ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, partitions });
+    for (const e of entries) completeBatch(s, ctx, e.b, ErrorCode.NONE, '');
+    return;
+  }
+  const requestId = s.nextRequestId++;
+  s.inFlight.set(requestId, { brokerId, batches: entries.map((e) => e.b) });
+  s.brokerInFlight.set(brokerId, (s.brokerInFlight.get(brokerId) ?? 0) + 1);
+  for (const e of entries) e.q.inFlight++;
+  void ctx
+    .ask<BrokerProduceResponse>(ref, { type: 'Produce', acks: s.config.acks, timeoutMs: s.config.requestTimeoutMs, partitions }, { timeoutMs: s.config.requestTimeoutMs + 5_000 })
+    .then((response) => ctx.send(ctx.self, { type: 'ProduceDone', requestId, response }));
+}
+
+function brokerFree(s: ProducerState, brokerId: number): boolean {
+  return (s.brokerInFlight.get(brokerId) ?? 0) < s.config.maxInFlight;
+}
+
+/**
+ * Sends what can be sent, as Kafka's sender does: one Produce per leader broker carrying the
+ * head batch of each of its partitions (within max.request.size), at most
+ * max.in.flight.requests.per.connection requests per broker. Arranges a wake-up for lingering
+ * or backing-off batches.
+ */
 function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
   const now = ctx.clock.now();
   let wakeAt = Infinity;
-  for (const q of s.queues.values()) {
-    // expire what waited past delivery.timeout.ms
-    for (let i = q.ready.length - 1; i >= 0; i--) {
-      const b = q.ready[i]!;
-      if (b.deadline <= now) {
-        q.ready.splice(i, 1);
-        completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`);
+  for (;;) {
+    const perBroker = new Map<number, { q: PartitionQueue; b: ProducerBatch }[]>();
+    for (const q of s.active) {
+      // expire what waited past delivery.timeout.ms
+      for (let i = q.ready.length - 1; i >= 0; i--) {
+        const b = q.ready[i]!;
+        if (b.deadline <= now) {
+          q.ready.splice(i, 1);
+          completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`);
+        }
       }
-    }
-    if (q.open && q.ready.length === 0 && q.inFlight < s.config.maxInFlight) {
-      const lingerDue = q.open.createdAt + s.config.lingerMs;
-      if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q);
-      else wakeAt = Math.min(wakeAt, lingerDue);
-    }
-    while (q.ready.length > 0 && q.inFlight < s.config.maxInFlight) {
-      const b = q.ready[0]!;
+      const leader = s.metadata.leaderOf(q.topic, q.partition);
+      const free = leader !== null && brokerFree(s, leader.brokerId);
+      // an open batch keeps filling while its broker has no room for another request
+      if (q.open && q.ready.length === 0 && (free || leader === null)) {
+        const lingerDue = q.open.createdAt + s.config.lingerMs;
+        if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q);
+        else wakeAt = Math.min(wakeAt, lingerDue);
+      }
+      const b = q.ready[0];
+      if (!b) {
+        if (!q.open) s.active.delete(q);
+        continue;
+      }
+      wakeAt = Math.min(wakeAt, b.deadline);
       if (b.retryAt > now) {
         wakeAt = Math.min(wakeAt, b.retryAt);
-        break;
+        continue;
       }
-      if (!sendBatch(s, ctx, q, b)) {
+      if (!leader) {
+        refreshMetadata(s, ctx);
         b.retryAt = now + s.config.retryBackoffMs;
         wakeAt = Math.min(wakeAt, b.retryAt);
-        break;
+        continue;
       }
-      q.ready.shift();
+      if (!free) continue;
+      let list = perBroker.get(leader.brokerId);
+      if (!list) perBroker.set(leader.brokerId, (list = []));
+      list.push({ q, b });
     }
-    if (q.ready.length > 0 && q.inFlight < s.config.maxInFlight) wakeAt = Math.min(wakeAt, q.ready[0]!.retryAt, q.ready[0]!.deadline);
+    if (perBroker.size === 0) break;
+    for (const [brokerId, entries] of perBroker) {
+      let request: { q: PartitionQueue; b: ProducerBatch }[] = [];
+      let bytes = 0;
+      for (const e of entries) {
+        const size = encoded(s, e.b).length;
+        if (request.length > 0 && bytes + size > s.config.maxRequestSize) {
+          sendRequest(s, ctx, brokerId, request);
+          request = [];
+          bytes = 0;
+          if (!brokerFree(s, brokerId)) break;
+        }
+        e.q.ready.shift();
+        request.push(e);
+        bytes += size;
+      }
+      if (request.length > 0) sendRequest(s, ctx, brokerId, request);
+    }
   }
   if (wakeAt < Infinity) ctx.timers.startSingle(DRAIN_TIMER, Math.max(0, wakeAt - now), { type: 'Drain' });
   else ctx.timers.cancel(DRAIN_TIMER);
   maybeFinishFlush(s, ctx);
+}
+
+/** Puts a batch to retry back in its queue in batch order (keeps the partition's order). */
+function requeue(s: ProducerState, q: PartitionQueue, b: ProducerBatch): void {
+  s.active.add(q);
+  let i = 0;
+  while (i < q.ready.length && q.ready[i]!.id < b.id) i++;
+  q.ready.splice(i, 0, b);
 }
 
 function maybeFinishFlush(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
@@ -378,7 +429,10 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       awaitingMetadata: [],
       partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
       queues: new Map(),
+      active: new Set(),
       inFlight: new Map(),
+      brokerInFlight: new Map(),
+      nextRequestId: 1,
       bufferUsed: 0,
       blocked: [],
       flushWaiters: [],
@@ -437,33 +491,41 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     },
 
     ProduceDone(s, m, ctx) {
-      const b = s.inFlight.get(m.batchId);
-      if (!b) return;
-      s.inFlight.delete(m.batchId);
-      const q = queueFor(s, b.topic, b.partition);
-      q.inFlight--;
+      const req = s.inFlight.get(m.requestId);
+      if (!req) return;
+      s.inFlight.delete(m.requestId);
+      s.brokerInFlight.set(req.brokerId, (s.brokerInFlight.get(req.brokerId) ?? 1) - 1);
       const r = m.response;
-      let code: number;
-      let message: string;
-      if (isFailure(r)) {
-        // the leader's replica actor is gone: stale metadata
-        code = r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode;
-        message = r.message;
-      } else {
-        code = r.errorCode;
-        message = r.errorMessage ?? errorName(code);
-      }
       const now = ctx.clock.now();
-      if (code === ErrorCode.NONE && !isFailure(r)) {
-        completeBatch(s, ctx, b, ErrorCode.NONE, '', r.baseOffset, r.logAppendTime);
-      } else if (isRetriable(code) && b.attempts <= s.config.retries && now < b.deadline) {
-        ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
-        b.retryAt = now + s.config.retryBackoffMs;
-        q.ready.unshift(b);
-        if (STALE_METADATA.has(code)) refreshMetadata(s, ctx);
-      } else {
-        completeBatch(s, ctx, b, code, message);
+      let stale = false;
+      for (const b of req.batches) {
+        const q = queueFor(s, b.topic, b.partition);
+        q.inFlight--;
+        let code: number;
+        let message: string;
+        let result: { baseOffset: number; logAppendTime: number } | null = null;
+        if (isFailure(r)) {
+          // the broker is gone or unreachable: stale metadata
+          code = r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode;
+          message = r.message;
+        } else {
+          const pr = r.partitions.find((p) => p.topic === b.topic && p.partition === b.partition);
+          code = pr ? pr.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
+          message = pr?.errorMessage ?? errorName(code);
+          if (pr && code === ErrorCode.NONE) result = pr;
+        }
+        if (result) {
+          completeBatch(s, ctx, b, ErrorCode.NONE, '', result.baseOffset, result.logAppendTime);
+        } else if (isRetriable(code) && b.attempts <= s.config.retries && now < b.deadline) {
+          ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
+          b.retryAt = now + s.config.retryBackoffMs;
+          requeue(s, q, b);
+          if (STALE_METADATA.has(code)) stale = true;
+        } else {
+          completeBatch(s, ctx, b, code, message);
+        }
       }
+      if (stale) refreshMetadata(s, ctx);
       admitBlocked(s, ctx);
       drain(s, ctx);
     },
@@ -518,12 +580,12 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
 
     DescribeProducer(s, _m, ctx) {
       let queued = 0;
-      for (const q of s.queues.values()) queued += q.ready.length + (q.open ? 1 : 0);
+      for (const q of s.active) queued += q.ready.length + (q.open ? 1 : 0);
       ctx.reply({
         type: 'ProducerDescription',
         bufferUsed: s.bufferUsed,
         queuedBatches: queued,
-        inFlightBatches: s.inFlight.size,
+        inFlightBatches: [...s.inFlight.values()].reduce((n, r) => n + r.batches.length, 0),
         blockedSends: s.blocked.length,
         metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
       } satisfies ProducerDescription);
