@@ -52,6 +52,8 @@ export interface BrokerArgs {
   controller: ActorRef<ControllerMsg>;
   logDir: string;
   rack?: string | null;
+  /** 'host:port' where clients can reach this broker's node directly (advertised in metadata). */
+  endpoint?: string | null;
   /** Broker config with Kafka's names (replica.lag.time.max.ms, log.retention.ms, ...). */
   config?: Record<string, unknown>;
 }
@@ -340,7 +342,7 @@ function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
   void ctx
     .ask<ControllerReply>(
       s.args.controller,
-      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null },
+      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null, endpoint: s.args.endpoint ?? null },
       { timeoutMs: 10_000 },
     )
     .then((r) => {

@@ -35,6 +35,8 @@ export interface BrokerRecord {
   readonly incarnationId: string;
   readonly brokerEpoch: number;
   readonly state: BrokerState;
+  /** 'host:port' clients can dial; null when the broker's node does not listen for them. */
+  readonly endpoint: string | null;
 }
 
 export interface TopicRecord {
@@ -74,7 +76,7 @@ export type PartitionChangeRecord = {
 
 export type MetadataRecord =
   | { type: 'ControllerEpoch'; clusterId: string; controllerEpoch: number }
-  | { type: 'RegisterBroker'; brokerId: number; node: string; rack: string | null; incarnationId: string; brokerEpoch: number }
+  | { type: 'RegisterBroker'; brokerId: number; node: string; rack: string | null; incarnationId: string; brokerEpoch: number; endpoint?: string | null }
   | { type: 'FenceBroker'; brokerId: number; brokerEpoch: number; to: typeof BrokerState.Fenced | typeof BrokerState.ShutDown; reason: FenceReason }
   | { type: 'UnfenceBroker'; brokerId: number; brokerEpoch: number }
   | { type: 'BeginControlledShutdown'; brokerId: number; brokerEpoch: number }
@@ -150,6 +152,7 @@ export function toBrokerInfo(b: BrokerRecord): BrokerInfo {
     rack: b.rack,
     fenced: !isLive(b),
     brokerEpoch: b.brokerEpoch,
+    endpoint: b.endpoint ?? null,
   };
 }
 
@@ -279,6 +282,7 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         incarnationId: record.incarnationId,
         brokerEpoch: record.brokerEpoch,
         state: BrokerState.Unfenced,
+        endpoint: record.endpoint ?? null,
       });
       if (!state.pendingDeletes.has(record.brokerId)) return next;
       const pendingDeletes = new Map(state.pendingDeletes);

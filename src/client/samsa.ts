@@ -6,6 +6,11 @@
 import { nanoid } from 'nanoid';
 import { ActorSystem } from '../runtime/actor-system.js';
 import { ANY_CLUSTER, TcpTransport } from '../transport/tcp.js';
+import { isFailure } from '../runtime/types.js';
+import type { MetadataResponse } from '../../actors/broker/messages.js';
+
+/** Path of the metadata proxy every topology node hosts (actors/cluster-node/metadata-proxy.ts). */
+const METADATA_PROXY_PATH = '/metadata';
 import type { BootstrapBroker } from './metadata-cache.js';
 import { Admin } from './admin.js';
 import { Consumer } from './consumer.js';
@@ -70,11 +75,40 @@ export class SamsaClient {
       throw new Error(`cannot reach the cluster: ${errors.join('; ')}`);
     }
     system.setDefaultRoute(peers[0]!);
-    return new SamsaClient({ clientId, system, brokers: peers.map((node) => ({ node })), ownsSystem: true });
+    const client = new SamsaClient({ clientId, system, brokers: peers.map((node) => ({ node })), ownsSystem: true });
+    client.discoverBrokers(tcp, peers[0]!);
+    return client;
+  }
+
+  private discovery: ReturnType<typeof setInterval> | null = null;
+
+  /**
+   * Dials every broker that advertises an endpoint, so requests go straight to leaders and a
+   * broker's death fails its requests at once (instead of at their timeout through a relay).
+   * Looks again every few seconds for brokers that appear or move.
+   */
+  private discoverBrokers(tcp: TcpTransport, via: string): void {
+    const dialled = new Set<string>();
+    const look = async () => {
+      const r = await this.system.ask<MetadataResponse>({ node: via, path: METADATA_PROXY_PATH }, { type: 'Metadata', topics: [] }, { timeoutMs: 5_000 });
+      if (isFailure(r) || r.type !== 'MetadataResponse' || !r.metadata) return;
+      for (const b of r.metadata.brokers) {
+        if (!b.endpoint || dialled.has(b.endpoint) || this.system.endpointTo(b.node)) continue;
+        const m = /^(.*):(\d+)$/.exec(b.endpoint);
+        if (!m) continue;
+        dialled.add(b.endpoint);
+        void tcp.connect(Number(m[2]), m[1] || '127.0.0.1', { persistent: true }).catch(() => dialled.delete(b.endpoint!));
+      }
+    };
+    void look().catch(() => undefined);
+    this.discovery = setInterval(() => void look().catch(() => undefined), 3_000);
+    this.discovery.unref();
   }
 
   /** Stops the client's own node (for clients made by connect()). */
   async close(): Promise<void> {
+    if (this.discovery) clearInterval(this.discovery);
+    this.discovery = null;
     if (this.ownsSystem) await this.system.stop();
   }
 

@@ -26,6 +26,8 @@ export interface BrokerInfo {
   fenced: boolean;
   /** Bumped by the controller on every registration; stale epochs are refused. */
   brokerEpoch: number;
+  /** 'host:port' where clients can reach the broker's node directly over TCP, when it listens. */
+  endpoint?: string | null;
 }
 
 export interface PartitionState {

@@ -39,10 +39,13 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
       args: { clusterId: t.clusterId, metadataDir: at(t.controller.metadataDir), config: t.controller.config ?? {} },
     });
   }
+  // a tcp node's own address is where clients reach its brokers directly
+  const me = t.nodes.find((n) => n.id === args.nodeId);
+  const endpoint = me?.kind === 'tcp' ? `${me.host}:${me.port}` : null;
   for (const b of t.brokers.filter((x) => x.node === args.nodeId)) {
     system.spawn(broker, {
       name: brokerPath(b.id).slice(1),
-      args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDir: at(b.logDir), rack: b.rack ?? null, config: b.config ?? {} },
+      args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDir: at(b.logDir), rack: b.rack ?? null, endpoint, config: b.config ?? {} },
     });
   }
   for (const a of (t.actors ?? []).filter((x) => x.node === args.nodeId)) {

@@ -74,7 +74,7 @@ describe('topology: three processes over TCP', function () {
   it('loses no acknowledged record when a broker process is SIGKILLed mid-stream, and the broker rejoins the ISR', async () => {
     const t = JSON.parse(fs.readFileSync(topo, 'utf8')) as TopologyConfig;
     const addresses = t.nodes.map((n) => `${n.host}:${n.port}`);
-    // the client connects to n1 and n2 only, so killing n3 never cuts its own link
+    // the client is given n1 and n2 only; it finds n3 through metadata
     const client = await SamsaClient.connect({ brokers: addresses.slice(0, 2), clientId: 'mp' });
     const admin = client.admin();
     await admin.connect();
@@ -82,9 +82,10 @@ describe('topology: three processes over TCP', function () {
       const md = await admin.fetchTopicMetadata({ topics: ['stream'] }).catch(() => null);
       return md?.topics[0]?.partitions.every((p) => p.isr.length === 3) ?? false;
     }, 30_000, 100);
-    // a request relayed to a broker that is then killed is only failed by its timeout (the client has no
-    // connection of its own to that broker): keep it short
-    const producer = client.producer({ acks: 'all', 'retry.backoff.ms': 100, 'max.in.flight.requests.per.connection': 1, 'request.timeout.ms': 3_000 });
+    // the client learns every broker's endpoint from metadata and dials it: a killed broker's
+    // requests fail at once, not at request.timeout.ms
+    await checkFor(() => ['n1', 'n2', 'n3'].every((n) => client.system.endpointTo(n)), 10_000, 50);
+    const producer = client.producer({ acks: 'all', 'retry.backoff.ms': 100, 'max.in.flight.requests.per.connection': 1 });
     await producer.connect();
     const acked: string[] = [];
     for (let i = 0; i < 100; i++) {
