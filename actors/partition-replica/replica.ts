@@ -69,12 +69,16 @@ export interface ReplicaState {
   followers: Map<number, FollowerState>;
   /** Offset where this leader's epoch started: a follower must reach it to join the ISR. */
   leaderEpochStartOffset: number;
+  /** Followers whose addition the controller refused, and until when not to ask again. */
+  expansionRefusedUntil: Map<number, number>;
   purgatory: ProducePurgatory;
   watched: boolean;
   args: ReplicaArgs;
 }
 
 const ISR_CHECK_TIMER = 'isr-check';
+/** After the controller refuses to add a follower to the ISR, wait this long before asking again. */
+const EXPANSION_RETRY_MS = 1_000;
 const EXPIRE_TIMER = 'expire-produces';
 const EMPTY = new Uint8Array(0);
 
@@ -217,7 +221,8 @@ function onFollowerFetch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicaI
   f.lastFetchTimeMs = now;
   f.lastFetchLeaderLogEndOffset = leaderLeo;
 
-  if (!s.isr.includes(replicaId) && !s.pendingIsr && fetchOffset >= s.log.highWatermark && fetchOffset >= s.leaderEpochStartOffset) {
+  const refusedUntil = s.expansionRefusedUntil.get(replicaId) ?? 0;
+  if (!s.isr.includes(replicaId) && !s.pendingIsr && now >= refusedUntil && fetchOffset >= s.log.highWatermark && fetchOffset >= s.leaderEpochStartOffset) {
     maybeAlterIsr(s, ctx, [...s.isr, replicaId]);
   }
   maybeIncrementHighWatermark(s, ctx);
@@ -298,6 +303,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       pendingIsr: null,
       followers: new Map(),
       leaderEpochStartOffset: 0,
+      expansionRefusedUntil: new Map(),
       purgatory: new ProducePurgatory(),
       watched: false,
       args,
@@ -540,7 +546,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (!s.pendingIsr) return;
       s.pendingIsr = null;
       if (m.errorCode !== ErrorCode.NONE || !m.state) {
-        ctx.log.warn('ISR change refused', { errorCode: m.errorCode, requested: m.requestedIsr });
+        // e.g. the follower's broker is shutting down or fenced: do not ask again on its every fetch
+        const until = ctx.clock.now() + EXPANSION_RETRY_MS;
+        for (const id of m.requestedIsr) if (!s.isr.includes(id)) s.expansionRefusedUntil.set(id, until);
+        ctx.log.warn('ISR change refused', { errorCode: m.errorCode, requested: m.requestedIsr, retryInMs: EXPANSION_RETRY_MS });
         return;
       }
       if (m.state.leaderEpoch !== s.p.leaderEpoch) return;

@@ -26,16 +26,25 @@ interface Recorder {
   seen: Message[];
   /** When false, AlterPartition gets no answer (to hold an ISR change in flight). */
   answerAlter: boolean;
+  /** When true, AlterPartition is refused (as for a broker in controlled shutdown). */
+  refuseAlter: boolean;
 }
 
-const recorder = defineActor<Recorder, Message & { type: 'AlterPartition' | 'PartitionAdvanced' | 'Seen' }>({
+const recorder = defineActor<Recorder, Message & { type: 'AlterPartition' | 'PartitionAdvanced' | 'Seen' | 'Refuse' }>({
   kind: 'recorder',
-  init: () => ({ seen: [], answerAlter: true }),
+  init: () => ({ seen: [], answerAlter: true, refuseAlter: false }),
   supervision: 'resume',
   handlers: {
+    Refuse: (s, m: Any) => {
+      s.refuseAlter = m.on;
+    },
     AlterPartition: (s, m: Any, ctx) => {
       s.seen.push(m);
       if (!s.answerAlter) return;
+      if (s.refuseAlter) {
+        ctx.reply({ type: 'AlterPartitionResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'broker is shutting down', state: null });
+        return;
+      }
       ctx.reply({
         type: 'AlterPartitionResponse',
         errorCode: 0,
@@ -198,6 +207,22 @@ describe('actors/partition-replica', function () {
     const alter = await checkFor(async () => (await seen(ctl)).find((m) => m.type === 'AlterPartition'));
     expect(alter.newIsr).to.deep.equal([1, 2]);
     await checkFor(async () => (await describe_(r)).isr.length === 2);
+  });
+
+  it('after a refused ISR expansion, waits before asking again for that follower', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1, 2] }));
+    await produce(r, 1, batch(2));
+    sys.send(ctl, { type: 'Refuse', on: true } as never);
+    await read(r, 2, 2);
+    await checkFor(async () => (await seen(ctl)).filter((m) => m.type === 'AlterPartition').length === 1);
+    await describe_(r);
+    for (let i = 0; i < 5; i++) await read(r, 2, 2);
+    expect((await seen(ctl)).filter((m) => m.type === 'AlterPartition')).to.have.length(1);
+    sys.send(ctl, { type: 'Refuse', on: false } as never);
+    clock.advance(1_000);
+    await read(r, 2, 2);
+    await checkFor(async () => (await describe_(r)).isr.length === 2);
+    expect((await seen(ctl)).filter((m) => m.type === 'AlterPartition')).to.have.length(2);
   });
 
   it('keeps the high watermark while an ISR expansion is in flight and never moves it back', async () => {
