@@ -63,6 +63,8 @@ interface Assigned {
   /** Next offset to fetch (ahead of position by what is buffered). */
   fetchPosition: number;
   buffer: ConsumedRecord[];
+  /** Approximate bytes held in `buffer` (keys and values): the next fetch starts below max.partition.fetch.bytes. */
+  bufferedBytes: number;
   highWatermark: number;
   paused: boolean;
   resetting: boolean;
@@ -233,6 +235,7 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
       position: null,
       fetchPosition: -1,
       buffer: [],
+      bufferedBytes: 0,
       highWatermark: -1,
       paused: false,
       resetting: false,
@@ -262,10 +265,15 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
     .then((response) => ctx.send(ctx.self, { type: 'CommittedResult', response, epoch }));
 }
 
+function recordBytes(r: ConsumedRecord): number {
+  return 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+}
+
 function setPosition(a: Assigned, offset: number): void {
   a.position = offset;
   a.fetchPosition = offset;
   a.buffer = [];
+  a.bufferedBytes = 0;
   a.resetting = false;
 }
 
@@ -300,7 +308,8 @@ function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   if (s.phase !== 'Stable') return;
   const byLeader = new Map<number, Assigned[]>();
   for (const a of s.assigned.values()) {
-    if (a.paused || a.position === null || a.resetting || a.buffer.length >= s.config.maxPollRecords) continue;
+    // prefetch: keep one fetch's worth ahead of what the application has taken
+    if (a.paused || a.position === null || a.resetting || a.bufferedBytes >= s.config.maxPartitionFetchBytes) continue;
     const leader = s.metadata.leaderOf(a.topic, a.partition);
     if (!leader) {
       refreshMetadata(s, ctx);
@@ -365,6 +374,7 @@ function takeRecords(s: ConsumerState, max: number): PolledBatch[] {
     const a = list[(s.rotation + i) % list.length]!;
     if (a.paused || a.buffer.length === 0) continue;
     const records = a.buffer.splice(0, left);
+    for (const r of records) a.bufferedBytes -= recordBytes(r);
     left -= records.length;
     a.position = records[records.length - 1]!.offset + 1;
     out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
@@ -812,6 +822,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         if (pr.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
           ctx.log.warn('fetch offset out of range: resetting', { topic: pr.topic, partition: pr.partition, offset: a.fetchPosition, reset: s.config.autoOffsetReset });
           a.buffer = [];
+          a.bufferedBytes = 0;
           resetOffset(s, ctx, a);
           continue;
         }
@@ -835,7 +846,9 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
           }
           for (const rec of b.records) {
             if (rec.offset < a.fetchPosition) continue;
-            a.buffer.push({ offset: rec.offset, timestamp: rec.timestamp, key: rec.key, value: rec.value, headers: rec.headers });
+            const consumed: ConsumedRecord = { offset: rec.offset, timestamp: rec.timestamp, key: rec.key, value: rec.value, headers: rec.headers };
+            a.buffer.push(consumed);
+            a.bufferedBytes += recordBytes(consumed);
           }
           a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
         }
