@@ -156,18 +156,8 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       )
       .then((r): FetchPartitionResult => {
         if (isFailure(r)) return errorResult(fp, ErrorCode.NOT_LEADER_OR_FOLLOWER, r.message);
-        const out: FetchPartitionResult = {
-          topic: fp.topic,
-          partition: fp.partition,
-          errorCode: r.errorCode,
-          highWatermark: r.highWatermark,
-          logStartOffset: r.logStartOffset,
-          logEndOffset: r.logEndOffset,
-          records: r.records,
-        };
-        if (r.errorMessage) out.errorMessage = r.errorMessage;
-        if (r.divergingEpoch) out.divergingEpoch = r.divergingEpoch;
-        return out;
+        const { type: _type, ...read } = r;
+        return { topic: fp.topic, partition: fp.partition, ...read };
       });
   });
   void Promise.all(reads).then((results) => ctx.send(ctx.self, { type: 'FetchReadDone', fetchId: p.id, results }));

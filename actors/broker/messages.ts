@@ -4,6 +4,7 @@
  * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here.
  */
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { ReplicaReadResult } from '../partition-replica/messages.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
 
 export interface FetchPartition {
@@ -17,16 +18,10 @@ export interface FetchPartition {
   partitionMaxBytes: number;
 }
 
-export interface FetchPartitionResult {
+/** A partition's part of a FetchResponse: its replica's read result, named by topic and partition. */
+export interface FetchPartitionResult extends Omit<ReplicaReadResult, 'type'> {
   topic: string;
   partition: number;
-  errorCode: number;
-  errorMessage?: string;
-  highWatermark: number;
-  logStartOffset: number;
-  logEndOffset: number;
-  records: Uint8Array;
-  divergingEpoch?: { epoch: number; endOffset: number };
 }
 
 /** One partition's batches in a broker-level Produce. */

@@ -2,6 +2,7 @@
  * A client's view of cluster metadata: leaders, partition counts, broker nodes and the
  * controller, refreshed from any broker's Metadata answer.
  */
+import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
 import { CONTROLLER_PATH, brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../protocol/cluster.js';
 import type { ActorRef } from '../runtime/types.js';
 
@@ -11,8 +12,6 @@ export interface BootstrapBroker {
   node: string;
 }
 
-/** Path of the metadata proxy every topology node hosts (actors/cluster-node/metadata-proxy.ts). */
-const METADATA_PROXY_PATH = '/metadata';
 
 export interface LeaderInfo {
   brokerId: number;

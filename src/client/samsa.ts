@@ -8,9 +8,8 @@ import { ActorSystem } from '../runtime/actor-system.js';
 import { ANY_CLUSTER, TcpTransport } from '../transport/tcp.js';
 import { isFailure } from '../runtime/types.js';
 import type { MetadataResponse } from '../../actors/broker/messages.js';
+import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
 
-/** Path of the metadata proxy every topology node hosts (actors/cluster-node/metadata-proxy.ts). */
-const METADATA_PROXY_PATH = '/metadata';
 import type { BootstrapBroker } from './metadata-cache.js';
 import { Admin } from './admin.js';
 import { Consumer } from './consumer.js';

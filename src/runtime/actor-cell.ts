@@ -21,6 +21,7 @@ import type { ActorSystem } from './actor-system.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { Logger } from './logger.js';
 import { makeFailure } from './pending-asks.js';
+import { withTimeout } from './timeout.js';
 import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
 import { sameRef } from './types.js';
 
@@ -314,7 +315,7 @@ export class ActorCell {
     await Promise.allSettled([...this.children].map((p) => this.system.cellAt(p)?.stop('stopped')));
     if (this.def.onStop && old !== UNINIT) {
       try {
-        await raceTimeout(Promise.resolve(this.def.onStop(old, this.baseContext)), 5_000);
+        await withTimeout(Promise.resolve(this.def.onStop(old, this.baseContext)), 5_000);
       } catch (err) {
         this.log.error('onStop failed during restart', { error: (err as Error)?.message });
       }
@@ -467,7 +468,7 @@ export class ActorCell {
     this.timers.cancelAll();
     this.system.unregister(this);
     await Promise.allSettled([...this.children].map((p) => this.system.cellAt(p)?.stop(reason)));
-    if (!this.stopRequested) await raceTimeout(this.settled(), 5_000);
+    if (!this.stopRequested) await withTimeout(this.settled(), 5_000);
     await new Promise<void>((resolve) => {
       this.afterStopResolve = resolve;
       nact.stop(this.nactRef as never);
@@ -479,7 +480,7 @@ export class ActorCell {
     }
     if (this.def.onStop && state !== UNINIT && !isThenable(state)) {
       try {
-        await raceTimeout(Promise.resolve(this.def.onStop(state, this.baseContext)), 5_000);
+        await withTimeout(Promise.resolve(this.def.onStop(state, this.baseContext)), 5_000);
       } catch (err) {
         this.log.error('onStop failed', { error: (err as Error)?.message });
       }
@@ -487,10 +488,4 @@ export class ActorCell {
     this.status = 'stopped';
     this.log.debug('actor stopped', { reason });
   }
-}
-
-async function raceTimeout(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
 }

@@ -18,6 +18,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Endpoint, Transport } from './endpoint.js';
 import { childLogger, type Logger } from './logger.js';
 import { PendingAsks, makeFailure } from './pending-asks.js';
+import { withTimeout } from './timeout.js';
 import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
 
 export const ASK_PATH = '$ask';
@@ -405,16 +406,4 @@ export class ActorSystem {
 
 function sanitize(s: string): string {
   return s.replace(/[^a-z0-9-_.]/gi, '_');
-}
-
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<undefined>((r) => {
-    timer = setTimeout(() => r(undefined), ms);
-  });
-  try {
-    return await Promise.race([p, t]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
