@@ -1,0 +1,1761 @@
+/**
+ * GENERATED FILE - do not edit by hand.
+ * Written by scripts/kafka-schemas/generate.ts from Kafka's JSON message definitions (apache/kafka@1eb7644).
+ * Regenerate (from an apache/kafka checkout) with:
+ *   npx tsx scripts/kafka-schemas/generate.ts <kafka>/clients/src/main/resources/common/message
+ *
+ * The schemas are in our own format (./format.ts); the interfaces describe decoded bodies, in
+ * which every field is present (fields outside the decoded version hold their defaults).
+ */
+/* eslint-disable */
+import { OPEN_END, type MessageSchema } from './format.js';
+
+/** Upper end of open version ranges ("N+"). */
+const N = OPEN_END;
+
+/** Kafka api keys of the APIs described here. */
+export const ApiKeys = {
+  Produce: 0,
+  Fetch: 1,
+  ListOffsets: 2,
+  Metadata: 3,
+  OffsetCommit: 8,
+  OffsetFetch: 9,
+  FindCoordinator: 10,
+  JoinGroup: 11,
+  Heartbeat: 12,
+  LeaveGroup: 13,
+  SyncGroup: 14,
+  DescribeGroups: 15,
+  ListGroups: 16,
+  ApiVersions: 18,
+  CreateTopics: 19,
+  DeleteTopics: 20,
+  InitProducerId: 22,
+  OffsetForLeaderEpoch: 23,
+  DescribeConfigs: 32,
+  CreatePartitions: 37,
+} as const;
+
+export const messageSchemas: readonly MessageSchema[] = [
+  { name: 'ProduceRequest', apiKey: 0, kind: 'request', validVersions: [0, 11], flexibleFrom: 9, fields: [
+    { name: 'transactionalId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
+    { name: 'acks', type: 'int16', versions: [0, N] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N] },
+    { name: 'topicData', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitionData', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'index', type: 'int32', versions: [0, N] },
+        { name: 'records', type: 'records', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'ProduceResponse', apiKey: 0, kind: 'response', validVersions: [0, 11], flexibleFrom: 9, fields: [
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitionResponses', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'index', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'baseOffset', type: 'int64', versions: [0, N] },
+        { name: 'logAppendTimeMs', type: 'int64', versions: [2, N], default: -1 },
+        { name: 'logStartOffset', type: 'int64', versions: [5, N], default: -1 },
+        { name: 'recordErrors', type: 'struct', array: true, versions: [8, N], fields: [
+          { name: 'batchIndex', type: 'int32', versions: [8, N] },
+          { name: 'batchIndexErrorMessage', type: 'string', versions: [8, N], nullable: [8, N], default: null },
+        ] },
+        { name: 'errorMessage', type: 'string', versions: [8, N], nullable: [8, N], default: null },
+        { name: 'currentLeader', type: 'struct', versions: [10, N], tagged: [10, N], tag: 0, fields: [
+          { name: 'leaderId', type: 'int32', versions: [10, N], default: -1 },
+          { name: 'leaderEpoch', type: 'int32', versions: [10, N], default: -1 },
+        ] },
+      ] },
+    ] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N], default: 0 },
+    { name: 'nodeEndpoints', type: 'struct', array: true, versions: [10, N], tagged: [10, N], tag: 0, fields: [
+      { name: 'nodeId', type: 'int32', versions: [10, N] },
+      { name: 'host', type: 'string', versions: [10, N] },
+      { name: 'port', type: 'int32', versions: [10, N] },
+      { name: 'rack', type: 'string', versions: [10, N], nullable: [10, N], default: null },
+    ] },
+  ] },
+  { name: 'FetchRequest', apiKey: 1, kind: 'request', validVersions: [0, 17], flexibleFrom: 12, fields: [
+    { name: 'clusterId', type: 'string', versions: [12, N], nullable: [12, N], tagged: [12, N], tag: 0, default: null },
+    { name: 'replicaId', type: 'int32', versions: [0, 14], default: -1 },
+    { name: 'replicaState', type: 'struct', versions: [15, N], tagged: [15, N], tag: 1, fields: [
+      { name: 'replicaId', type: 'int32', versions: [15, N], default: -1 },
+      { name: 'replicaEpoch', type: 'int64', versions: [15, N], default: -1 },
+    ] },
+    { name: 'maxWaitMs', type: 'int32', versions: [0, N] },
+    { name: 'minBytes', type: 'int32', versions: [0, N] },
+    { name: 'maxBytes', type: 'int32', versions: [3, N], default: 2147483647 },
+    { name: 'isolationLevel', type: 'int8', versions: [4, N], default: 0 },
+    { name: 'sessionId', type: 'int32', versions: [7, N], default: 0 },
+    { name: 'sessionEpoch', type: 'int32', versions: [7, N], default: -1 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, 12] },
+      { name: 'topicId', type: 'uuid', versions: [13, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partition', type: 'int32', versions: [0, N] },
+        { name: 'currentLeaderEpoch', type: 'int32', versions: [9, N], default: -1 },
+        { name: 'fetchOffset', type: 'int64', versions: [0, N] },
+        { name: 'lastFetchedEpoch', type: 'int32', versions: [12, N], default: -1 },
+        { name: 'logStartOffset', type: 'int64', versions: [5, N], default: -1 },
+        { name: 'partitionMaxBytes', type: 'int32', versions: [0, N] },
+        { name: 'replicaDirectoryId', type: 'uuid', versions: [17, N], tagged: [17, N], tag: 0 },
+      ] },
+    ] },
+    { name: 'forgottenTopicsData', type: 'struct', array: true, versions: [7, N], fields: [
+      { name: 'topic', type: 'string', versions: [7, 12] },
+      { name: 'topicId', type: 'uuid', versions: [13, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [7, N] },
+    ] },
+    { name: 'rackId', type: 'string', versions: [11, N], default: '' },
+  ] },
+  { name: 'FetchResponse', apiKey: 1, kind: 'response', validVersions: [0, 17], flexibleFrom: 12, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [7, N] },
+    { name: 'sessionId', type: 'int32', versions: [7, N], default: 0 },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, 12] },
+      { name: 'topicId', type: 'uuid', versions: [13, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'highWatermark', type: 'int64', versions: [0, N] },
+        { name: 'lastStableOffset', type: 'int64', versions: [4, N], default: -1 },
+        { name: 'logStartOffset', type: 'int64', versions: [5, N], default: -1 },
+        { name: 'divergingEpoch', type: 'struct', versions: [12, N], tagged: [12, N], tag: 0, fields: [
+          { name: 'epoch', type: 'int32', versions: [12, N], default: -1 },
+          { name: 'endOffset', type: 'int64', versions: [12, N], default: -1 },
+        ] },
+        { name: 'currentLeader', type: 'struct', versions: [12, N], tagged: [12, N], tag: 1, fields: [
+          { name: 'leaderId', type: 'int32', versions: [12, N], default: -1 },
+          { name: 'leaderEpoch', type: 'int32', versions: [12, N], default: -1 },
+        ] },
+        { name: 'snapshotId', type: 'struct', versions: [12, N], tagged: [12, N], tag: 2, fields: [
+          { name: 'endOffset', type: 'int64', versions: [0, N], default: -1 },
+          { name: 'epoch', type: 'int32', versions: [0, N], default: -1 },
+        ] },
+        { name: 'abortedTransactions', type: 'struct', array: true, versions: [4, N], nullable: [4, N], fields: [
+          { name: 'producerId', type: 'int64', versions: [4, N] },
+          { name: 'firstOffset', type: 'int64', versions: [4, N] },
+        ] },
+        { name: 'preferredReadReplica', type: 'int32', versions: [11, N], default: -1 },
+        { name: 'records', type: 'records', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+    { name: 'nodeEndpoints', type: 'struct', array: true, versions: [16, N], tagged: [16, N], tag: 0, fields: [
+      { name: 'nodeId', type: 'int32', versions: [16, N] },
+      { name: 'host', type: 'string', versions: [16, N] },
+      { name: 'port', type: 'int32', versions: [16, N] },
+      { name: 'rack', type: 'string', versions: [16, N], nullable: [16, N], default: null },
+    ] },
+  ] },
+  { name: 'ListOffsetsRequest', apiKey: 2, kind: 'request', validVersions: [0, 10], flexibleFrom: 6, fields: [
+    { name: 'replicaId', type: 'int32', versions: [0, N] },
+    { name: 'isolationLevel', type: 'int8', versions: [2, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'currentLeaderEpoch', type: 'int32', versions: [4, N], default: -1 },
+        { name: 'timestamp', type: 'int64', versions: [0, N] },
+        { name: 'maxNumOffsets', type: 'int32', versions: [0, 0], default: 1 },
+      ] },
+    ] },
+    { name: 'timeoutMs', type: 'int32', versions: [10, N] },
+  ] },
+  { name: 'ListOffsetsResponse', apiKey: 2, kind: 'response', validVersions: [0, 10], flexibleFrom: 6, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [2, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'oldStyleOffsets', type: 'int64', array: true, versions: [0, 0] },
+        { name: 'timestamp', type: 'int64', versions: [1, N], default: -1 },
+        { name: 'offset', type: 'int64', versions: [1, N], default: -1 },
+        { name: 'leaderEpoch', type: 'int32', versions: [4, N], default: -1 },
+      ] },
+    ] },
+  ] },
+  { name: 'MetadataRequest', apiKey: 3, kind: 'request', validVersions: [0, 12], flexibleFrom: 9, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], nullable: [1, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [10, N] },
+      { name: 'name', type: 'string', versions: [0, N], nullable: [10, N] },
+    ] },
+    { name: 'allowAutoTopicCreation', type: 'bool', versions: [4, N], default: true },
+    { name: 'includeClusterAuthorizedOperations', type: 'bool', versions: [8, 10] },
+    { name: 'includeTopicAuthorizedOperations', type: 'bool', versions: [8, N] },
+  ] },
+  { name: 'MetadataResponse', apiKey: 3, kind: 'response', validVersions: [0, 12], flexibleFrom: 9, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
+    { name: 'brokers', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'nodeId', type: 'int32', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'port', type: 'int32', versions: [0, N] },
+      { name: 'rack', type: 'string', versions: [1, N], nullable: [1, N], default: null },
+    ] },
+    { name: 'clusterId', type: 'string', versions: [2, N], nullable: [2, N], default: null },
+    { name: 'controllerId', type: 'int32', versions: [1, N], default: -1 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, N], nullable: [12, N] },
+      { name: 'topicId', type: 'uuid', versions: [10, N] },
+      { name: 'isInternal', type: 'bool', versions: [1, N], default: false },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'leaderId', type: 'int32', versions: [0, N] },
+        { name: 'leaderEpoch', type: 'int32', versions: [7, N], default: -1 },
+        { name: 'replicaNodes', type: 'int32', array: true, versions: [0, N] },
+        { name: 'isrNodes', type: 'int32', array: true, versions: [0, N] },
+        { name: 'offlineReplicas', type: 'int32', array: true, versions: [5, N] },
+      ] },
+      { name: 'topicAuthorizedOperations', type: 'int32', versions: [8, N], default: -2147483648 },
+    ] },
+    { name: 'clusterAuthorizedOperations', type: 'int32', versions: [8, 10], default: -2147483648 },
+  ] },
+  { name: 'OffsetCommitRequest', apiKey: 8, kind: 'request', validVersions: [0, 9], flexibleFrom: 8, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'generationIdOrMemberEpoch', type: 'int32', versions: [1, N], default: -1 },
+    { name: 'memberId', type: 'string', versions: [1, N] },
+    { name: 'groupInstanceId', type: 'string', versions: [7, N], nullable: [7, N], default: null },
+    { name: 'retentionTimeMs', type: 'int64', versions: [2, 4], default: -1 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'committedOffset', type: 'int64', versions: [0, N] },
+        { name: 'committedLeaderEpoch', type: 'int32', versions: [6, N], default: -1 },
+        { name: 'commitTimestamp', type: 'int64', versions: [1, 1], default: -1 },
+        { name: 'committedMetadata', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'OffsetCommitResponse', apiKey: 8, kind: 'response', validVersions: [0, 9], flexibleFrom: 8, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'OffsetFetchRequest', apiKey: 9, kind: 'request', validVersions: [0, 9], flexibleFrom: 6, fields: [
+    { name: 'groupId', type: 'string', versions: [0, 7] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, 7], nullable: [2, 7], fields: [
+      { name: 'name', type: 'string', versions: [0, 7] },
+      { name: 'partitionIndexes', type: 'int32', array: true, versions: [0, 7] },
+    ] },
+    { name: 'groups', type: 'struct', array: true, versions: [8, N], fields: [
+      { name: 'groupId', type: 'string', versions: [8, N] },
+      { name: 'memberId', type: 'string', versions: [9, N], nullable: [9, N], default: null },
+      { name: 'memberEpoch', type: 'int32', versions: [9, N], default: -1 },
+      { name: 'topics', type: 'struct', array: true, versions: [8, N], nullable: [8, N], fields: [
+        { name: 'name', type: 'string', versions: [8, N] },
+        { name: 'partitionIndexes', type: 'int32', array: true, versions: [8, N] },
+      ] },
+    ] },
+    { name: 'requireStable', type: 'bool', versions: [7, N], default: false },
+  ] },
+  { name: 'OffsetFetchResponse', apiKey: 9, kind: 'response', validVersions: [0, 9], flexibleFrom: 6, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, 7], fields: [
+      { name: 'name', type: 'string', versions: [0, 7] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, 7], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, 7] },
+        { name: 'committedOffset', type: 'int64', versions: [0, 7] },
+        { name: 'committedLeaderEpoch', type: 'int32', versions: [5, 7], default: -1 },
+        { name: 'metadata', type: 'string', versions: [0, 7], nullable: [0, 7] },
+        { name: 'errorCode', type: 'int16', versions: [0, 7] },
+      ] },
+    ] },
+    { name: 'errorCode', type: 'int16', versions: [2, 7], default: 0 },
+    { name: 'groups', type: 'struct', array: true, versions: [8, N], fields: [
+      { name: 'groupId', type: 'string', versions: [8, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [8, N], fields: [
+        { name: 'name', type: 'string', versions: [8, N] },
+        { name: 'partitions', type: 'struct', array: true, versions: [8, N], fields: [
+          { name: 'partitionIndex', type: 'int32', versions: [8, N] },
+          { name: 'committedOffset', type: 'int64', versions: [8, N] },
+          { name: 'committedLeaderEpoch', type: 'int32', versions: [8, N], default: -1 },
+          { name: 'metadata', type: 'string', versions: [8, N], nullable: [8, N] },
+          { name: 'errorCode', type: 'int16', versions: [8, N] },
+        ] },
+      ] },
+      { name: 'errorCode', type: 'int16', versions: [8, N], default: 0 },
+    ] },
+  ] },
+  { name: 'FindCoordinatorRequest', apiKey: 10, kind: 'request', validVersions: [0, 6], flexibleFrom: 3, fields: [
+    { name: 'key', type: 'string', versions: [0, 3] },
+    { name: 'keyType', type: 'int8', versions: [1, N], default: 0 },
+    { name: 'coordinatorKeys', type: 'string', array: true, versions: [4, N] },
+  ] },
+  { name: 'FindCoordinatorResponse', apiKey: 10, kind: 'response', validVersions: [0, 6], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, 3] },
+    { name: 'errorMessage', type: 'string', versions: [1, 3], nullable: [1, 3] },
+    { name: 'nodeId', type: 'int32', versions: [0, 3] },
+    { name: 'host', type: 'string', versions: [0, 3] },
+    { name: 'port', type: 'int32', versions: [0, 3] },
+    { name: 'coordinators', type: 'struct', array: true, versions: [4, N], fields: [
+      { name: 'key', type: 'string', versions: [4, N] },
+      { name: 'nodeId', type: 'int32', versions: [4, N] },
+      { name: 'host', type: 'string', versions: [4, N] },
+      { name: 'port', type: 'int32', versions: [4, N] },
+      { name: 'errorCode', type: 'int16', versions: [4, N] },
+      { name: 'errorMessage', type: 'string', versions: [4, N], nullable: [4, N] },
+    ] },
+  ] },
+  { name: 'JoinGroupRequest', apiKey: 11, kind: 'request', validVersions: [0, 9], flexibleFrom: 6, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'sessionTimeoutMs', type: 'int32', versions: [0, N] },
+    { name: 'rebalanceTimeoutMs', type: 'int32', versions: [1, N], default: -1 },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'groupInstanceId', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    { name: 'protocolType', type: 'string', versions: [0, N] },
+    { name: 'protocols', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'metadata', type: 'bytes', versions: [0, N] },
+    ] },
+    { name: 'reason', type: 'string', versions: [8, N], nullable: [8, N], default: null },
+  ] },
+  { name: 'JoinGroupResponse', apiKey: 11, kind: 'response', validVersions: [0, 9], flexibleFrom: 6, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [2, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'generationId', type: 'int32', versions: [0, N], default: -1 },
+    { name: 'protocolType', type: 'string', versions: [7, N], nullable: [7, N], default: null },
+    { name: 'protocolName', type: 'string', versions: [0, N], nullable: [7, N] },
+    { name: 'leader', type: 'string', versions: [0, N] },
+    { name: 'skipAssignment', type: 'bool', versions: [9, N], default: false },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'members', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'memberId', type: 'string', versions: [0, N] },
+      { name: 'groupInstanceId', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+      { name: 'metadata', type: 'bytes', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'HeartbeatRequest', apiKey: 12, kind: 'request', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'generationId', type: 'int32', versions: [0, N] },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'groupInstanceId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
+  ] },
+  { name: 'HeartbeatResponse', apiKey: 12, kind: 'response', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+  ] },
+  { name: 'LeaveGroupRequest', apiKey: 13, kind: 'request', validVersions: [0, 5], flexibleFrom: 4, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'memberId', type: 'string', versions: [0, 2] },
+    { name: 'members', type: 'struct', array: true, versions: [3, N], fields: [
+      { name: 'memberId', type: 'string', versions: [3, N] },
+      { name: 'groupInstanceId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
+      { name: 'reason', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    ] },
+  ] },
+  { name: 'LeaveGroupResponse', apiKey: 13, kind: 'response', validVersions: [0, 5], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'members', type: 'struct', array: true, versions: [3, N], fields: [
+      { name: 'memberId', type: 'string', versions: [3, N] },
+      { name: 'groupInstanceId', type: 'string', versions: [3, N], nullable: [3, N] },
+      { name: 'errorCode', type: 'int16', versions: [3, N] },
+    ] },
+  ] },
+  { name: 'SyncGroupRequest', apiKey: 14, kind: 'request', validVersions: [0, 5], flexibleFrom: 4, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'generationId', type: 'int32', versions: [0, N] },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'groupInstanceId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
+    { name: 'protocolType', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    { name: 'protocolName', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    { name: 'assignments', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'memberId', type: 'string', versions: [0, N] },
+      { name: 'assignment', type: 'bytes', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'SyncGroupResponse', apiKey: 14, kind: 'response', validVersions: [0, 5], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'protocolType', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    { name: 'protocolName', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    { name: 'assignment', type: 'bytes', versions: [0, N] },
+  ] },
+  { name: 'DescribeGroupsRequest', apiKey: 15, kind: 'request', validVersions: [0, 5], flexibleFrom: 5, fields: [
+    { name: 'groups', type: 'string', array: true, versions: [0, N] },
+    { name: 'includeAuthorizedOperations', type: 'bool', versions: [3, N] },
+  ] },
+  { name: 'DescribeGroupsResponse', apiKey: 15, kind: 'response', validVersions: [0, 5], flexibleFrom: 5, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'groupState', type: 'string', versions: [0, N] },
+      { name: 'protocolType', type: 'string', versions: [0, N] },
+      { name: 'protocolData', type: 'string', versions: [0, N] },
+      { name: 'members', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'memberId', type: 'string', versions: [0, N] },
+        { name: 'groupInstanceId', type: 'string', versions: [4, N], nullable: [4, N], default: null },
+        { name: 'clientId', type: 'string', versions: [0, N] },
+        { name: 'clientHost', type: 'string', versions: [0, N] },
+        { name: 'memberMetadata', type: 'bytes', versions: [0, N] },
+        { name: 'memberAssignment', type: 'bytes', versions: [0, N] },
+      ] },
+      { name: 'authorizedOperations', type: 'int32', versions: [3, N], default: -2147483648 },
+    ] },
+  ] },
+  { name: 'ListGroupsRequest', apiKey: 16, kind: 'request', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'statesFilter', type: 'string', array: true, versions: [4, N] },
+    { name: 'typesFilter', type: 'string', array: true, versions: [5, N] },
+  ] },
+  { name: 'ListGroupsResponse', apiKey: 16, kind: 'response', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'protocolType', type: 'string', versions: [0, N] },
+      { name: 'groupState', type: 'string', versions: [4, N] },
+      { name: 'groupType', type: 'string', versions: [5, N] },
+    ] },
+  ] },
+  { name: 'ApiVersionsRequest', apiKey: 18, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'clientSoftwareName', type: 'string', versions: [3, N] },
+    { name: 'clientSoftwareVersion', type: 'string', versions: [3, N] },
+  ] },
+  { name: 'ApiVersionsResponse', apiKey: 18, kind: 'response', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'apiKeys', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'apiKey', type: 'int16', versions: [0, N] },
+      { name: 'minVersion', type: 'int16', versions: [0, N] },
+      { name: 'maxVersion', type: 'int16', versions: [0, N] },
+    ] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'supportedFeatures', type: 'struct', array: true, versions: [3, N], tagged: [3, N], tag: 0, fields: [
+      { name: 'name', type: 'string', versions: [3, N] },
+      { name: 'minVersion', type: 'int16', versions: [3, N] },
+      { name: 'maxVersion', type: 'int16', versions: [3, N] },
+    ] },
+    { name: 'finalizedFeaturesEpoch', type: 'int64', versions: [3, N], tagged: [3, N], tag: 1, default: -1 },
+    { name: 'finalizedFeatures', type: 'struct', array: true, versions: [3, N], tagged: [3, N], tag: 2, fields: [
+      { name: 'name', type: 'string', versions: [3, N] },
+      { name: 'maxVersionLevel', type: 'int16', versions: [3, N] },
+      { name: 'minVersionLevel', type: 'int16', versions: [3, N] },
+    ] },
+    { name: 'zkMigrationReady', type: 'bool', versions: [3, N], tagged: [3, N], tag: 3, default: false },
+  ] },
+  { name: 'CreateTopicsRequest', apiKey: 19, kind: 'request', validVersions: [0, 7], flexibleFrom: 5, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'numPartitions', type: 'int32', versions: [0, N] },
+      { name: 'replicationFactor', type: 'int16', versions: [0, N] },
+      { name: 'assignments', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'brokerIds', type: 'int32', array: true, versions: [0, N] },
+      ] },
+      { name: 'configs', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'value', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+    { name: 'validateOnly', type: 'bool', versions: [1, N], default: false },
+  ] },
+  { name: 'CreateTopicsResponse', apiKey: 19, kind: 'response', validVersions: [0, 7], flexibleFrom: 5, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [2, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'topicId', type: 'uuid', versions: [7, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [1, N], nullable: [0, N] },
+      { name: 'topicConfigErrorCode', type: 'int16', versions: [5, N], tagged: [5, N], tag: 0 },
+      { name: 'numPartitions', type: 'int32', versions: [5, N], default: -1 },
+      { name: 'replicationFactor', type: 'int16', versions: [5, N], default: -1 },
+      { name: 'configs', type: 'struct', array: true, versions: [5, N], nullable: [5, N], fields: [
+        { name: 'name', type: 'string', versions: [5, N] },
+        { name: 'value', type: 'string', versions: [5, N], nullable: [5, N] },
+        { name: 'readOnly', type: 'bool', versions: [5, N] },
+        { name: 'configSource', type: 'int8', versions: [5, N], default: -1 },
+        { name: 'isSensitive', type: 'bool', versions: [5, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'DeleteTopicsRequest', apiKey: 20, kind: 'request', validVersions: [0, 6], flexibleFrom: 4, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [6, N], fields: [
+      { name: 'name', type: 'string', versions: [6, N], nullable: [6, N], default: null },
+      { name: 'topicId', type: 'uuid', versions: [6, N] },
+    ] },
+    { name: 'topicNames', type: 'string', array: true, versions: [0, 5] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'DeleteTopicsResponse', apiKey: 20, kind: 'response', validVersions: [0, 6], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N], nullable: [6, N] },
+      { name: 'topicId', type: 'uuid', versions: [6, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    ] },
+  ] },
+  { name: 'InitProducerIdRequest', apiKey: 22, kind: 'request', validVersions: [0, 5], flexibleFrom: 2, fields: [
+    { name: 'transactionalId', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'transactionTimeoutMs', type: 'int32', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [3, N], default: -1 },
+    { name: 'producerEpoch', type: 'int16', versions: [3, N], default: -1 },
+  ] },
+  { name: 'InitProducerIdResponse', apiKey: 22, kind: 'response', validVersions: [0, 5], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [0, N], default: -1 },
+    { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+  ] },
+  { name: 'OffsetForLeaderEpochRequest', apiKey: 23, kind: 'request', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'replicaId', type: 'int32', versions: [3, N], default: -2 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partition', type: 'int32', versions: [0, N] },
+        { name: 'currentLeaderEpoch', type: 'int32', versions: [2, N], default: -1 },
+        { name: 'leaderEpoch', type: 'int32', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'OffsetForLeaderEpochResponse', apiKey: 23, kind: 'response', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [2, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'partition', type: 'int32', versions: [0, N] },
+        { name: 'leaderEpoch', type: 'int32', versions: [1, N], default: -1 },
+        { name: 'endOffset', type: 'int64', versions: [0, N], default: -1 },
+      ] },
+    ] },
+  ] },
+  { name: 'DescribeConfigsRequest', apiKey: 32, kind: 'request', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'resources', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'configurationKeys', type: 'string', array: true, versions: [0, N], nullable: [0, N] },
+    ] },
+    { name: 'includeSynonyms', type: 'bool', versions: [1, N], default: false },
+    { name: 'includeDocumentation', type: 'bool', versions: [3, N], default: false },
+  ] },
+  { name: 'DescribeConfigsResponse', apiKey: 32, kind: 'response', validVersions: [0, 4], flexibleFrom: 4, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'configs', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'value', type: 'string', versions: [0, N], nullable: [0, N] },
+        { name: 'readOnly', type: 'bool', versions: [0, N] },
+        { name: 'isDefault', type: 'bool', versions: [0, 0] },
+        { name: 'configSource', type: 'int8', versions: [1, N], default: -1 },
+        { name: 'isSensitive', type: 'bool', versions: [0, N] },
+        { name: 'synonyms', type: 'struct', array: true, versions: [1, N], fields: [
+          { name: 'name', type: 'string', versions: [1, N] },
+          { name: 'value', type: 'string', versions: [1, N], nullable: [0, N] },
+          { name: 'source', type: 'int8', versions: [1, N] },
+        ] },
+        { name: 'configType', type: 'int8', versions: [3, N], default: 0 },
+        { name: 'documentation', type: 'string', versions: [3, N], nullable: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'CreatePartitionsRequest', apiKey: 37, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'count', type: 'int32', versions: [0, N] },
+      { name: 'assignments', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+        { name: 'brokerIds', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N] },
+    { name: 'validateOnly', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'CreatePartitionsResponse', apiKey: 37, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+  ] },
+];
+
+export interface ProduceRequest {
+  /** v3+, nullable v3+, default null */
+  transactionalId: string | null;
+  /** v0+ */
+  acks: number;
+  /** v0+ */
+  timeoutMs: number;
+  /** v0+ */
+  topicData: ProduceRequestTopicData[];
+}
+
+export interface ProduceRequestTopicData {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitionData: ProduceRequestPartitionData[];
+}
+
+export interface ProduceRequestPartitionData {
+  /** v0+ */
+  index: number;
+  /** v0+, nullable v0+, records */
+  records: Buffer | null;
+}
+
+export interface ProduceResponse {
+  /** v0+ */
+  responses: ProduceResponseResponses[];
+  /** v1+, default 0 */
+  throttleTimeMs: number;
+  /** v10+, tagged v10+ (tag 0) */
+  nodeEndpoints: ProduceResponseNodeEndpoints[];
+}
+
+export interface ProduceResponseResponses {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitionResponses: ProduceResponsePartitionResponses[];
+}
+
+export interface ProduceResponsePartitionResponses {
+  /** v0+ */
+  index: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, int64 */
+  baseOffset: number;
+  /** v2+, default -1, int64 */
+  logAppendTimeMs: number;
+  /** v5+, default -1, int64 */
+  logStartOffset: number;
+  /** v8+ */
+  recordErrors: ProduceResponseRecordErrors[];
+  /** v8+, nullable v8+, default null */
+  errorMessage: string | null;
+  /** v10+, tagged v10+ (tag 0) */
+  currentLeader: ProduceResponseCurrentLeader;
+}
+
+export interface ProduceResponseRecordErrors {
+  /** v8+ */
+  batchIndex: number;
+  /** v8+, nullable v8+, default null */
+  batchIndexErrorMessage: string | null;
+}
+
+export interface ProduceResponseCurrentLeader {
+  /** v10+, default -1 */
+  leaderId: number;
+  /** v10+, default -1 */
+  leaderEpoch: number;
+}
+
+export interface ProduceResponseNodeEndpoints {
+  /** v10+ */
+  nodeId: number;
+  /** v10+ */
+  host: string;
+  /** v10+ */
+  port: number;
+  /** v10+, nullable v10+, default null */
+  rack: string | null;
+}
+
+export interface FetchRequest {
+  /** v12+, nullable v12+, tagged v12+ (tag 0), default null */
+  clusterId: string | null;
+  /** v0-14, default -1 */
+  replicaId: number;
+  /** v15+, tagged v15+ (tag 1) */
+  replicaState: FetchRequestReplicaState;
+  /** v0+ */
+  maxWaitMs: number;
+  /** v0+ */
+  minBytes: number;
+  /** v3+, default 2147483647 */
+  maxBytes: number;
+  /** v4+, default 0 */
+  isolationLevel: number;
+  /** v7+, default 0 */
+  sessionId: number;
+  /** v7+, default -1 */
+  sessionEpoch: number;
+  /** v0+ */
+  topics: FetchRequestTopics[];
+  /** v7+ */
+  forgottenTopicsData: FetchRequestForgottenTopicsData[];
+  /** v11+, default '' */
+  rackId: string;
+}
+
+export interface FetchRequestReplicaState {
+  /** v15+, default -1 */
+  replicaId: number;
+  /** v15+, default -1, int64 */
+  replicaEpoch: number;
+}
+
+export interface FetchRequestTopics {
+  /** v0-12 */
+  topic: string;
+  /** v13+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: FetchRequestPartitions[];
+}
+
+export interface FetchRequestPartitions {
+  /** v0+ */
+  partition: number;
+  /** v9+, default -1 */
+  currentLeaderEpoch: number;
+  /** v0+, int64 */
+  fetchOffset: number;
+  /** v12+, default -1 */
+  lastFetchedEpoch: number;
+  /** v5+, default -1, int64 */
+  logStartOffset: number;
+  /** v0+ */
+  partitionMaxBytes: number;
+  /** v17+, tagged v17+ (tag 0), uuid */
+  replicaDirectoryId: string;
+}
+
+export interface FetchRequestForgottenTopicsData {
+  /** v7-12 */
+  topic: string;
+  /** v13+, uuid */
+  topicId: string;
+  /** v7+ */
+  partitions: number[];
+}
+
+export interface FetchResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v7+ */
+  errorCode: number;
+  /** v7+, default 0 */
+  sessionId: number;
+  /** v0+ */
+  responses: FetchResponseResponses[];
+  /** v16+, tagged v16+ (tag 0) */
+  nodeEndpoints: FetchResponseNodeEndpoints[];
+}
+
+export interface FetchResponseResponses {
+  /** v0-12 */
+  topic: string;
+  /** v13+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: FetchResponsePartitions[];
+}
+
+export interface FetchResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, int64 */
+  highWatermark: number;
+  /** v4+, default -1, int64 */
+  lastStableOffset: number;
+  /** v5+, default -1, int64 */
+  logStartOffset: number;
+  /** v12+, tagged v12+ (tag 0) */
+  divergingEpoch: FetchResponseDivergingEpoch;
+  /** v12+, tagged v12+ (tag 1) */
+  currentLeader: FetchResponseCurrentLeader;
+  /** v12+, tagged v12+ (tag 2) */
+  snapshotId: FetchResponseSnapshotId;
+  /** v4+, nullable v4+ */
+  abortedTransactions: FetchResponseAbortedTransactions[] | null;
+  /** v11+, default -1 */
+  preferredReadReplica: number;
+  /** v0+, nullable v0+, records */
+  records: Buffer | null;
+}
+
+export interface FetchResponseDivergingEpoch {
+  /** v12+, default -1 */
+  epoch: number;
+  /** v12+, default -1, int64 */
+  endOffset: number;
+}
+
+export interface FetchResponseCurrentLeader {
+  /** v12+, default -1 */
+  leaderId: number;
+  /** v12+, default -1 */
+  leaderEpoch: number;
+}
+
+export interface FetchResponseSnapshotId {
+  /** v0+, default -1, int64 */
+  endOffset: number;
+  /** v0+, default -1 */
+  epoch: number;
+}
+
+export interface FetchResponseAbortedTransactions {
+  /** v4+, int64 */
+  producerId: number;
+  /** v4+, int64 */
+  firstOffset: number;
+}
+
+export interface FetchResponseNodeEndpoints {
+  /** v16+ */
+  nodeId: number;
+  /** v16+ */
+  host: string;
+  /** v16+ */
+  port: number;
+  /** v16+, nullable v16+, default null */
+  rack: string | null;
+}
+
+export interface ListOffsetsRequest {
+  /** v0+ */
+  replicaId: number;
+  /** v2+ */
+  isolationLevel: number;
+  /** v0+ */
+  topics: ListOffsetsRequestTopics[];
+  /** v10+ */
+  timeoutMs: number;
+}
+
+export interface ListOffsetsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: ListOffsetsRequestPartitions[];
+}
+
+export interface ListOffsetsRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v4+, default -1 */
+  currentLeaderEpoch: number;
+  /** v0+, int64 */
+  timestamp: number;
+  /** v0, default 1 */
+  maxNumOffsets: number;
+}
+
+export interface ListOffsetsResponse {
+  /** v2+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: ListOffsetsResponseTopics[];
+}
+
+export interface ListOffsetsResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: ListOffsetsResponsePartitions[];
+}
+
+export interface ListOffsetsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0, int64 */
+  oldStyleOffsets: number[];
+  /** v1+, default -1, int64 */
+  timestamp: number;
+  /** v1+, default -1, int64 */
+  offset: number;
+  /** v4+, default -1 */
+  leaderEpoch: number;
+}
+
+export interface MetadataRequest {
+  /** v0+, nullable v1+ */
+  topics: MetadataRequestTopics[] | null;
+  /** v4+, default true */
+  allowAutoTopicCreation: boolean;
+  /** v8-10 */
+  includeClusterAuthorizedOperations: boolean;
+  /** v8+ */
+  includeTopicAuthorizedOperations: boolean;
+}
+
+export interface MetadataRequestTopics {
+  /** v10+, uuid */
+  topicId: string;
+  /** v0+, nullable v10+ */
+  name: string | null;
+}
+
+export interface MetadataResponse {
+  /** v3+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  brokers: MetadataResponseBrokers[];
+  /** v2+, nullable v2+, default null */
+  clusterId: string | null;
+  /** v1+, default -1 */
+  controllerId: number;
+  /** v0+ */
+  topics: MetadataResponseTopics[];
+  /** v8-10, default -2147483648 */
+  clusterAuthorizedOperations: number;
+}
+
+export interface MetadataResponseBrokers {
+  /** v0+ */
+  nodeId: number;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  /** v1+, nullable v1+, default null */
+  rack: string | null;
+}
+
+export interface MetadataResponseTopics {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v12+ */
+  name: string | null;
+  /** v10+, uuid */
+  topicId: string;
+  /** v1+, default false */
+  isInternal: boolean;
+  /** v0+ */
+  partitions: MetadataResponsePartitions[];
+  /** v8+, default -2147483648 */
+  topicAuthorizedOperations: number;
+}
+
+export interface MetadataResponsePartitions {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  leaderId: number;
+  /** v7+, default -1 */
+  leaderEpoch: number;
+  /** v0+ */
+  replicaNodes: number[];
+  /** v0+ */
+  isrNodes: number[];
+  /** v5+ */
+  offlineReplicas: number[];
+}
+
+export interface OffsetCommitRequest {
+  /** v0+ */
+  groupId: string;
+  /** v1+, default -1 */
+  generationIdOrMemberEpoch: number;
+  /** v1+ */
+  memberId: string;
+  /** v7+, nullable v7+, default null */
+  groupInstanceId: string | null;
+  /** v2-4, default -1, int64 */
+  retentionTimeMs: number;
+  /** v0+ */
+  topics: OffsetCommitRequestTopics[];
+}
+
+export interface OffsetCommitRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: OffsetCommitRequestPartitions[];
+}
+
+export interface OffsetCommitRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  committedOffset: number;
+  /** v6+, default -1 */
+  committedLeaderEpoch: number;
+  /** v1, default -1, int64 */
+  commitTimestamp: number;
+  /** v0+, nullable v0+ */
+  committedMetadata: string | null;
+}
+
+export interface OffsetCommitResponse {
+  /** v3+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: OffsetCommitResponseTopics[];
+}
+
+export interface OffsetCommitResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: OffsetCommitResponsePartitions[];
+}
+
+export interface OffsetCommitResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+}
+
+export interface OffsetFetchRequest {
+  /** v0-7 */
+  groupId: string;
+  /** v0-7, nullable v2-7 */
+  topics: OffsetFetchRequestTopics[] | null;
+  /** v8+ */
+  groups: OffsetFetchRequestGroups[];
+  /** v7+, default false */
+  requireStable: boolean;
+}
+
+export interface OffsetFetchRequestTopics {
+  /** v0-7 */
+  name: string;
+  /** v0-7 */
+  partitionIndexes: number[];
+}
+
+export interface OffsetFetchRequestGroups {
+  /** v8+ */
+  groupId: string;
+  /** v9+, nullable v9+, default null */
+  memberId: string | null;
+  /** v9+, default -1 */
+  memberEpoch: number;
+  /** v8+, nullable v8+ */
+  topics: OffsetFetchRequestGroupsTopics[] | null;
+}
+
+export interface OffsetFetchRequestGroupsTopics {
+  /** v8+ */
+  name: string;
+  /** v8+ */
+  partitionIndexes: number[];
+}
+
+export interface OffsetFetchResponse {
+  /** v3+ */
+  throttleTimeMs: number;
+  /** v0-7 */
+  topics: OffsetFetchResponseTopics[];
+  /** v2-7, default 0 */
+  errorCode: number;
+  /** v8+ */
+  groups: OffsetFetchResponseGroups[];
+}
+
+export interface OffsetFetchResponseTopics {
+  /** v0-7 */
+  name: string;
+  /** v0-7 */
+  partitions: OffsetFetchResponseTopicsPartitions[];
+}
+
+export interface OffsetFetchResponseTopicsPartitions {
+  /** v0-7 */
+  partitionIndex: number;
+  /** v0-7, int64 */
+  committedOffset: number;
+  /** v5-7, default -1 */
+  committedLeaderEpoch: number;
+  /** v0-7, nullable v0-7 */
+  metadata: string | null;
+  /** v0-7 */
+  errorCode: number;
+}
+
+export interface OffsetFetchResponseGroups {
+  /** v8+ */
+  groupId: string;
+  /** v8+ */
+  topics: OffsetFetchResponseGroupsTopics[];
+  /** v8+, default 0 */
+  errorCode: number;
+}
+
+export interface OffsetFetchResponseGroupsTopics {
+  /** v8+ */
+  name: string;
+  /** v8+ */
+  partitions: OffsetFetchResponseGroupsTopicsPartitions[];
+}
+
+export interface OffsetFetchResponseGroupsTopicsPartitions {
+  /** v8+ */
+  partitionIndex: number;
+  /** v8+, int64 */
+  committedOffset: number;
+  /** v8+, default -1 */
+  committedLeaderEpoch: number;
+  /** v8+, nullable v8+ */
+  metadata: string | null;
+  /** v8+ */
+  errorCode: number;
+}
+
+export interface FindCoordinatorRequest {
+  /** v0-3 */
+  key: string;
+  /** v1+, default 0 */
+  keyType: number;
+  /** v4+ */
+  coordinatorKeys: string[];
+}
+
+export interface FindCoordinatorResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0-3 */
+  errorCode: number;
+  /** v1-3, nullable v1-3 */
+  errorMessage: string | null;
+  /** v0-3 */
+  nodeId: number;
+  /** v0-3 */
+  host: string;
+  /** v0-3 */
+  port: number;
+  /** v4+ */
+  coordinators: FindCoordinatorResponseCoordinators[];
+}
+
+export interface FindCoordinatorResponseCoordinators {
+  /** v4+ */
+  key: string;
+  /** v4+ */
+  nodeId: number;
+  /** v4+ */
+  host: string;
+  /** v4+ */
+  port: number;
+  /** v4+ */
+  errorCode: number;
+  /** v4+, nullable v4+ */
+  errorMessage: string | null;
+}
+
+export interface JoinGroupRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  sessionTimeoutMs: number;
+  /** v1+, default -1 */
+  rebalanceTimeoutMs: number;
+  /** v0+ */
+  memberId: string;
+  /** v5+, nullable v5+, default null */
+  groupInstanceId: string | null;
+  /** v0+ */
+  protocolType: string;
+  /** v0+ */
+  protocols: JoinGroupRequestProtocols[];
+  /** v8+, nullable v8+, default null */
+  reason: string | null;
+}
+
+export interface JoinGroupRequestProtocols {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  metadata: Buffer;
+}
+
+export interface JoinGroupResponse {
+  /** v2+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, default -1 */
+  generationId: number;
+  /** v7+, nullable v7+, default null */
+  protocolType: string | null;
+  /** v0+, nullable v7+ */
+  protocolName: string | null;
+  /** v0+ */
+  leader: string;
+  /** v9+, default false */
+  skipAssignment: boolean;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  members: JoinGroupResponseMembers[];
+}
+
+export interface JoinGroupResponseMembers {
+  /** v0+ */
+  memberId: string;
+  /** v5+, nullable v5+, default null */
+  groupInstanceId: string | null;
+  /** v0+ */
+  metadata: Buffer;
+}
+
+export interface HeartbeatRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  generationId: number;
+  /** v0+ */
+  memberId: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId: string | null;
+}
+
+export interface HeartbeatResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+}
+
+export interface LeaveGroupRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0-2 */
+  memberId: string;
+  /** v3+ */
+  members: LeaveGroupRequestMembers[];
+}
+
+export interface LeaveGroupRequestMembers {
+  /** v3+ */
+  memberId: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId: string | null;
+  /** v5+, nullable v5+, default null */
+  reason: string | null;
+}
+
+export interface LeaveGroupResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v3+ */
+  members: LeaveGroupResponseMembers[];
+}
+
+export interface LeaveGroupResponseMembers {
+  /** v3+ */
+  memberId: string;
+  /** v3+, nullable v3+ */
+  groupInstanceId: string | null;
+  /** v3+ */
+  errorCode: number;
+}
+
+export interface SyncGroupRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  generationId: number;
+  /** v0+ */
+  memberId: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolType: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolName: string | null;
+  /** v0+ */
+  assignments: SyncGroupRequestAssignments[];
+}
+
+export interface SyncGroupRequestAssignments {
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  assignment: Buffer;
+}
+
+export interface SyncGroupResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v5+, nullable v5+, default null */
+  protocolType: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolName: string | null;
+  /** v0+ */
+  assignment: Buffer;
+}
+
+export interface DescribeGroupsRequest {
+  /** v0+ */
+  groups: string[];
+  /** v3+ */
+  includeAuthorizedOperations: boolean;
+}
+
+export interface DescribeGroupsResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  groups: DescribeGroupsResponseGroups[];
+}
+
+export interface DescribeGroupsResponseGroups {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  groupState: string;
+  /** v0+ */
+  protocolType: string;
+  /** v0+ */
+  protocolData: string;
+  /** v0+ */
+  members: DescribeGroupsResponseMembers[];
+  /** v3+, default -2147483648 */
+  authorizedOperations: number;
+}
+
+export interface DescribeGroupsResponseMembers {
+  /** v0+ */
+  memberId: string;
+  /** v4+, nullable v4+, default null */
+  groupInstanceId: string | null;
+  /** v0+ */
+  clientId: string;
+  /** v0+ */
+  clientHost: string;
+  /** v0+ */
+  memberMetadata: Buffer;
+  /** v0+ */
+  memberAssignment: Buffer;
+}
+
+export interface ListGroupsRequest {
+  /** v4+ */
+  statesFilter: string[];
+  /** v5+ */
+  typesFilter: string[];
+}
+
+export interface ListGroupsResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  groups: ListGroupsResponseGroups[];
+}
+
+export interface ListGroupsResponseGroups {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  protocolType: string;
+  /** v4+ */
+  groupState: string;
+  /** v5+ */
+  groupType: string;
+}
+
+export interface ApiVersionsRequest {
+  /** v3+ */
+  clientSoftwareName: string;
+  /** v3+ */
+  clientSoftwareVersion: string;
+}
+
+export interface ApiVersionsResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  apiKeys: ApiVersionsResponseApiKeys[];
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v3+, tagged v3+ (tag 0) */
+  supportedFeatures: ApiVersionsResponseSupportedFeatures[];
+  /** v3+, tagged v3+ (tag 1), default -1, int64 */
+  finalizedFeaturesEpoch: number;
+  /** v3+, tagged v3+ (tag 2) */
+  finalizedFeatures: ApiVersionsResponseFinalizedFeatures[];
+  /** v3+, tagged v3+ (tag 3), default false */
+  zkMigrationReady: boolean;
+}
+
+export interface ApiVersionsResponseApiKeys {
+  /** v0+ */
+  apiKey: number;
+  /** v0+ */
+  minVersion: number;
+  /** v0+ */
+  maxVersion: number;
+}
+
+export interface ApiVersionsResponseSupportedFeatures {
+  /** v3+ */
+  name: string;
+  /** v3+ */
+  minVersion: number;
+  /** v3+ */
+  maxVersion: number;
+}
+
+export interface ApiVersionsResponseFinalizedFeatures {
+  /** v3+ */
+  name: string;
+  /** v3+ */
+  maxVersionLevel: number;
+  /** v3+ */
+  minVersionLevel: number;
+}
+
+export interface CreateTopicsRequest {
+  /** v0+ */
+  topics: CreateTopicsRequestTopics[];
+  /** v0+, default 60000 */
+  timeoutMs: number;
+  /** v1+, default false */
+  validateOnly: boolean;
+}
+
+export interface CreateTopicsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  numPartitions: number;
+  /** v0+ */
+  replicationFactor: number;
+  /** v0+ */
+  assignments: CreateTopicsRequestAssignments[];
+  /** v0+ */
+  configs: CreateTopicsRequestConfigs[];
+}
+
+export interface CreateTopicsRequestAssignments {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  brokerIds: number[];
+}
+
+export interface CreateTopicsRequestConfigs {
+  /** v0+ */
+  name: string;
+  /** v0+, nullable v0+ */
+  value: string | null;
+}
+
+export interface CreateTopicsResponse {
+  /** v2+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: CreateTopicsResponseTopics[];
+}
+
+export interface CreateTopicsResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v7+, uuid */
+  topicId: string;
+  /** v0+ */
+  errorCode: number;
+  /** v1+, nullable v0+ */
+  errorMessage: string | null;
+  /** v5+, tagged v5+ (tag 0) */
+  topicConfigErrorCode: number;
+  /** v5+, default -1 */
+  numPartitions: number;
+  /** v5+, default -1 */
+  replicationFactor: number;
+  /** v5+, nullable v5+ */
+  configs: CreateTopicsResponseConfigs[] | null;
+}
+
+export interface CreateTopicsResponseConfigs {
+  /** v5+ */
+  name: string;
+  /** v5+, nullable v5+ */
+  value: string | null;
+  /** v5+ */
+  readOnly: boolean;
+  /** v5+, default -1 */
+  configSource: number;
+  /** v5+ */
+  isSensitive: boolean;
+}
+
+export interface DeleteTopicsRequest {
+  /** v6+ */
+  topics: DeleteTopicsRequestTopics[];
+  /** v0-5 */
+  topicNames: string[];
+  /** v0+ */
+  timeoutMs: number;
+}
+
+export interface DeleteTopicsRequestTopics {
+  /** v6+, nullable v6+, default null */
+  name: string | null;
+  /** v6+, uuid */
+  topicId: string;
+}
+
+export interface DeleteTopicsResponse {
+  /** v1+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  responses: DeleteTopicsResponseResponses[];
+}
+
+export interface DeleteTopicsResponseResponses {
+  /** v0+, nullable v6+ */
+  name: string | null;
+  /** v6+, uuid */
+  topicId: string;
+  /** v0+ */
+  errorCode: number;
+  /** v5+, nullable v5+, default null */
+  errorMessage: string | null;
+}
+
+export interface InitProducerIdRequest {
+  /** v0+, nullable v0+ */
+  transactionalId: string | null;
+  /** v0+ */
+  transactionTimeoutMs: number;
+  /** v3+, default -1, int64 */
+  producerId: number;
+  /** v3+, default -1 */
+  producerEpoch: number;
+}
+
+export interface InitProducerIdResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, default -1, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+}
+
+export interface OffsetForLeaderEpochRequest {
+  /** v3+, default -2 */
+  replicaId: number;
+  /** v0+ */
+  topics: OffsetForLeaderEpochRequestTopics[];
+}
+
+export interface OffsetForLeaderEpochRequestTopics {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: OffsetForLeaderEpochRequestPartitions[];
+}
+
+export interface OffsetForLeaderEpochRequestPartitions {
+  /** v0+ */
+  partition: number;
+  /** v2+, default -1 */
+  currentLeaderEpoch: number;
+  /** v0+ */
+  leaderEpoch: number;
+}
+
+export interface OffsetForLeaderEpochResponse {
+  /** v2+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: OffsetForLeaderEpochResponseTopics[];
+}
+
+export interface OffsetForLeaderEpochResponseTopics {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: OffsetForLeaderEpochResponsePartitions[];
+}
+
+export interface OffsetForLeaderEpochResponsePartitions {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  partition: number;
+  /** v1+, default -1 */
+  leaderEpoch: number;
+  /** v0+, default -1, int64 */
+  endOffset: number;
+}
+
+export interface DescribeConfigsRequest {
+  /** v0+ */
+  resources: DescribeConfigsRequestResources[];
+  /** v1+, default false */
+  includeSynonyms: boolean;
+  /** v3+, default false */
+  includeDocumentation: boolean;
+}
+
+export interface DescribeConfigsRequestResources {
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v0+, nullable v0+ */
+  configurationKeys: string[] | null;
+}
+
+export interface DescribeConfigsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: DescribeConfigsResponseResults[];
+}
+
+export interface DescribeConfigsResponseResults {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v0+ */
+  configs: DescribeConfigsResponseConfigs[];
+}
+
+export interface DescribeConfigsResponseConfigs {
+  /** v0+ */
+  name: string;
+  /** v0+, nullable v0+ */
+  value: string | null;
+  /** v0+ */
+  readOnly: boolean;
+  /** v0 */
+  isDefault: boolean;
+  /** v1+, default -1 */
+  configSource: number;
+  /** v0+ */
+  isSensitive: boolean;
+  /** v1+ */
+  synonyms: DescribeConfigsResponseSynonyms[];
+  /** v3+, default 0 */
+  configType: number;
+  /** v3+, nullable v0+ */
+  documentation: string | null;
+}
+
+export interface DescribeConfigsResponseSynonyms {
+  /** v1+ */
+  name: string;
+  /** v1+, nullable v0+ */
+  value: string | null;
+  /** v1+ */
+  source: number;
+}
+
+export interface CreatePartitionsRequest {
+  /** v0+ */
+  topics: CreatePartitionsRequestTopics[];
+  /** v0+ */
+  timeoutMs: number;
+  /** v0+ */
+  validateOnly: boolean;
+}
+
+export interface CreatePartitionsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  count: number;
+  /** v0+, nullable v0+ */
+  assignments: CreatePartitionsRequestAssignments[] | null;
+}
+
+export interface CreatePartitionsRequestAssignments {
+  /** v0+ */
+  brokerIds: number[];
+}
+
+export interface CreatePartitionsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: CreatePartitionsResponseResults[];
+}
+
+export interface CreatePartitionsResponseResults {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+}
+
+/** Request body type by api key. */
+export interface RequestBodies {
+  0: ProduceRequest;
+  1: FetchRequest;
+  2: ListOffsetsRequest;
+  3: MetadataRequest;
+  8: OffsetCommitRequest;
+  9: OffsetFetchRequest;
+  10: FindCoordinatorRequest;
+  11: JoinGroupRequest;
+  12: HeartbeatRequest;
+  13: LeaveGroupRequest;
+  14: SyncGroupRequest;
+  15: DescribeGroupsRequest;
+  16: ListGroupsRequest;
+  18: ApiVersionsRequest;
+  19: CreateTopicsRequest;
+  20: DeleteTopicsRequest;
+  22: InitProducerIdRequest;
+  23: OffsetForLeaderEpochRequest;
+  32: DescribeConfigsRequest;
+  37: CreatePartitionsRequest;
+}
+
+/** Response body type by api key. */
+export interface ResponseBodies {
+  0: ProduceResponse;
+  1: FetchResponse;
+  2: ListOffsetsResponse;
+  3: MetadataResponse;
+  8: OffsetCommitResponse;
+  9: OffsetFetchResponse;
+  10: FindCoordinatorResponse;
+  11: JoinGroupResponse;
+  12: HeartbeatResponse;
+  13: LeaveGroupResponse;
+  14: SyncGroupResponse;
+  15: DescribeGroupsResponse;
+  16: ListGroupsResponse;
+  18: ApiVersionsResponse;
+  19: CreateTopicsResponse;
+  20: DeleteTopicsResponse;
+  22: InitProducerIdResponse;
+  23: OffsetForLeaderEpochResponse;
+  32: DescribeConfigsResponse;
+  37: CreatePartitionsResponse;
+}
