@@ -24,10 +24,14 @@ export interface BrokerConfig {
   groupInitialRebalanceDelayMs: number;
   groupMinSessionTimeoutMs: number;
   groupMaxSessionTimeoutMs: number;
+  /** Kafka listener: requests larger than this close the connection. */
+  socketRequestMaxBytes: number;
+  /** Kafka listener: a Metadata request naming an unknown topic creates it (when the request allows). */
+  autoCreateTopicsEnable: boolean;
   log: LogConfig;
 }
 
-type IntKey = Exclude<keyof BrokerConfig, 'log'>;
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable'>;
 
 const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
@@ -48,6 +52,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.initial.rebalance.delay.ms': { prop: 'groupInitialRebalanceDelayMs', min: 0, def: 3_000 },
   'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
+  'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */
@@ -64,11 +69,16 @@ const LOG_KEYS: Record<string, string> = {
   'message.max.bytes': 'max.message.bytes',
 };
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(LOG_KEYS)]);
+const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable'; def: boolean }> = {
+  'auto.create.topics.enable': { prop: 'autoCreateTopicsEnable', def: true },
+};
+
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(LOG_KEYS)]);
 
 export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfig {
   const out: Record<string, unknown> = {};
   for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
+  for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
     const spec = INT_KEYS[key];
@@ -77,6 +87,13 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
       if (v < spec.min) throw new ConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
       out[spec.prop] = v;
+      continue;
+    }
+    const flag = BOOL_KEYS[key];
+    if (flag) {
+      if (raw === true || raw === 'true') out[flag.prop] = true;
+      else if (raw === false || raw === 'false') out[flag.prop] = false;
+      else throw new ConfigError(key, `expected true or false, got ${JSON.stringify(raw)}`);
       continue;
     }
     const logKey = LOG_KEYS[key];

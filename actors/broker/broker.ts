@@ -54,6 +54,8 @@ export interface BrokerArgs {
   rack?: string | null;
   /** 'host:port' where clients can reach this broker's node directly (advertised in metadata). */
   endpoint?: string | null;
+  /** 'host:port' of this broker's Kafka-protocol listener (advertised in metadata), when it has one. */
+  kafkaEndpoint?: string | null;
   /** Broker config with Kafka's names (replica.lag.time.max.ms, log.retention.ms, ...). */
   config?: Record<string, unknown>;
 }
@@ -332,7 +334,7 @@ function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
   void ctx
     .ask<ControllerReply>(
       s.args.controller,
-      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null, endpoint: s.args.endpoint ?? null },
+      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null, endpoint: s.args.endpoint ?? null, kafkaEndpoint: s.args.kafkaEndpoint ?? null },
       { timeoutMs: 10_000 },
     )
     .then((r) => {

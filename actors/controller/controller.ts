@@ -302,7 +302,7 @@ async function handleBrokerRegistration(s: ControllerState, m: Extract<Controlle
       b.addAll(changesForFencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
     }
     pending = b.state.pendingDeletes.get(id) ?? [];
-    b.add({ type: 'RegisterBroker', brokerId: id, node: m.node, rack: m.rack ?? null, incarnationId: m.incarnationId, brokerEpoch, endpoint: m.endpoint ?? null });
+    b.add({ type: 'RegisterBroker', brokerId: id, node: m.node, rack: m.rack ?? null, incarnationId: m.incarnationId, brokerEpoch, endpoint: m.endpoint ?? null, kafkaEndpoint: m.kafkaEndpoint ?? null });
     b.addAll(changesForUnfencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
   });
   if (!(batch instanceof Batch)) return reply(batch.errorCode, -1, batch.errorMessage);
@@ -763,7 +763,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     withinMs: 60_000,
   },
   schema: {
-    BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?' },
+    BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?', kafkaEndpoint: 'string?' },
     BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?' },
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },

@@ -17,7 +17,7 @@ export interface CreatableTopic {
 }
 
 export type ControllerMsg =
-  | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null }
+  | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null; kafkaEndpoint?: string | null }
   | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean }
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }

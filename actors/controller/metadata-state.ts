@@ -37,6 +37,8 @@ export interface BrokerRecord {
   readonly state: BrokerState;
   /** 'host:port' clients can dial; null when the broker's node does not listen for them. */
   readonly endpoint: string | null;
+  /** 'host:port' of the broker's Kafka-protocol listener; null when it has none. */
+  readonly kafkaEndpoint: string | null;
 }
 
 export interface TopicRecord {
@@ -76,7 +78,7 @@ export type PartitionChangeRecord = {
 
 export type MetadataRecord =
   | { type: 'ControllerEpoch'; clusterId: string; controllerEpoch: number }
-  | { type: 'RegisterBroker'; brokerId: number; node: string; rack: string | null; incarnationId: string; brokerEpoch: number; endpoint?: string | null }
+  | { type: 'RegisterBroker'; brokerId: number; node: string; rack: string | null; incarnationId: string; brokerEpoch: number; endpoint?: string | null; kafkaEndpoint?: string | null }
   | { type: 'FenceBroker'; brokerId: number; brokerEpoch: number; to: typeof BrokerState.Fenced | typeof BrokerState.ShutDown; reason: FenceReason }
   | { type: 'UnfenceBroker'; brokerId: number; brokerEpoch: number }
   | { type: 'BeginControlledShutdown'; brokerId: number; brokerEpoch: number }
@@ -153,6 +155,7 @@ export function toBrokerInfo(b: BrokerRecord): BrokerInfo {
     fenced: !isLive(b),
     brokerEpoch: b.brokerEpoch,
     endpoint: b.endpoint ?? null,
+    kafkaEndpoint: b.kafkaEndpoint ?? null,
   };
 }
 
@@ -283,6 +286,7 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         brokerEpoch: record.brokerEpoch,
         state: BrokerState.Unfenced,
         endpoint: record.endpoint ?? null,
+        kafkaEndpoint: record.kafkaEndpoint ?? null,
       });
       if (!state.pendingDeletes.has(record.brokerId)) return next;
       const pendingDeletes = new Map(state.pendingDeletes);

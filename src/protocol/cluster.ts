@@ -28,6 +28,8 @@ export interface BrokerInfo {
   brokerEpoch: number;
   /** 'host:port' where clients can reach the broker's node directly over TCP, when it listens. */
   endpoint?: string | null;
+  /** 'host:port' of the broker's Kafka-protocol listener, when it has one. */
+  kafkaEndpoint?: string | null;
 }
 
 export interface PartitionState {

@@ -23,11 +23,21 @@ export interface ControllerConfig {
   config?: Record<string, unknown>;
 }
 
+/** A broker's Kafka-protocol listener (for Kafka clients: KafkaJS, librdkafka, kcat, Java). */
+export interface KafkaListenerEntry {
+  host: string;
+  /** 0 picks a free port (the real one is advertised in metadata). */
+  port: number;
+  /** The host advertised to clients when it differs from the bind host (e.g. binding 0.0.0.0). */
+  advertisedHost?: string;
+}
+
 export interface BrokerConfigEntry {
   id: number;
   node: string;
   logDir: string;
   rack?: string;
+  kafka?: KafkaListenerEntry;
   config?: Record<string, unknown>;
 }
 
@@ -198,6 +208,8 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     }
   }
 
+  // host:port pairs taken so far (tcp nodes, Kafka listeners, client listeners)
+  const usedAddresses = new Set<string>(tcpAddresses);
   let brokerCount = 0;
   if (t.brokers !== undefined && c.array(t.brokers, 'brokers')) {
     if (t.brokers.length === 0) c.add('brokers', 'must declare at least one broker');
@@ -207,7 +219,19 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     t.brokers.forEach((b, i) => {
       const p = join('brokers', i);
       if (!c.object(b, p)) return;
-      c.keys(b, p, ['id', 'node', 'logDir', 'rack', 'config'], ['id', 'node', 'logDir']);
+      c.keys(b, p, ['id', 'node', 'logDir', 'rack', 'kafka', 'config'], ['id', 'node', 'logDir']);
+      if (b.kafka !== undefined && c.object(b.kafka, join(p, 'kafka'))) {
+        const k = b.kafka;
+        const kp = join(p, 'kafka');
+        c.keys(k, kp, ['host', 'port', 'advertisedHost'], ['host', 'port']);
+        if (k.host !== undefined) c.string(k.host, join(kp, 'host'));
+        if (k.advertisedHost !== undefined) c.string(k.advertisedHost, join(kp, 'advertisedHost'));
+        if (k.port !== undefined && c.int(k.port, join(kp, 'port'), 0, 65535) && k.port !== 0) {
+          const addr = `${String(k.host)}:${k.port}`;
+          if (usedAddresses.has(addr)) c.add(join(kp, 'port'), `${addr} is already used`);
+          usedAddresses.add(addr);
+        }
+      }
       if (b.id !== undefined && c.int(b.id, join(p, 'id'), 0, 2 ** 31 - 1)) {
         if (ids.has(b.id)) c.add(join(p, 'id'), `duplicate broker id ${b.id}`);
         ids.add(b.id);
@@ -230,7 +254,7 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   }
 
   if (t.listeners !== undefined && c.array(t.listeners, 'listeners')) {
-    const seen = new Set<string>(tcpAddresses);
+    const seen = usedAddresses;
     t.listeners.forEach((l, i) => {
       const p = join('listeners', i);
       if (!c.object(l, p)) return;

@@ -75,6 +75,15 @@ async function checkPortsFree(ports: { path: string; host: string; port: number 
   if (problems.length) throw new TopologyError(problems);
 }
 
+/** The Kafka listener ports of the brokers on `node` (all brokers without it). */
+function kafkaPorts(t: TopologyConfig, node?: string): { path: string; host: string; port: number }[] {
+  const out = [];
+  for (const [i, b] of t.brokers.entries()) {
+    if (b.kafka && (node === undefined || b.node === node)) out.push({ path: `brokers[${i}].kafka.port`, host: b.kafka.host, port: b.kafka.port });
+  }
+  return out;
+}
+
 export class ClusterHandle {
   private stopped = false;
 
@@ -90,6 +99,27 @@ export class ClusterHandle {
   /** 'host:port' addresses clients connect to. */
   addresses(): string[] {
     return [...this.listenAddresses];
+  }
+
+  /**
+   * 'host:port' of every Kafka-protocol listener of this process's brokers (the ports really bound,
+   * so port 0 in the topology works), waiting until those brokers have registered. Point KafkaJS,
+   * librdkafka or kcat at these.
+   */
+  async kafkaBrokers(timeoutMs = 30_000): Promise<string[]> {
+    const want = this.config.brokers.filter((b) => b.kafka && this.localBrokers.some((l) => l.id === b.id)).map((b) => b.id);
+    if (want.length === 0) return [];
+    const controller: ActorRef<ControllerMsg> = { node: this.config.controller.node, path: CONTROLLER_PATH };
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.mainSystem.ask<ControllerReply>(controller, { type: 'Metadata', topics: [] }, { timeoutMs: 5_000 });
+      if (!isFailure(r) && r.type === 'MetadataResponse') {
+        const found = want.map((id) => r.metadata.brokers.find((b) => b.brokerId === id && !b.fenced)?.kafkaEndpoint);
+        if (found.every((e) => e)) return found as string[];
+      }
+      if (Date.now() >= deadline) throw new Error(`brokers ${want.join(', ')} did not register their Kafka listeners within ${timeoutMs} ms`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
   }
 
   /** An in-process client on this process's main node. */
@@ -169,7 +199,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     const me = t.nodes[index];
     if (!me) throw new TopologyError([{ path: '--node', message: `node '${opts.node}' is not declared in nodes` }]);
     if (me.kind !== 'tcp') throw new TopologyError([{ path: `nodes[${index}].kind`, message: `--node starts a tcp node in its own process; '${me.id}' is ${me.kind} (start the topology without --node)` }]);
-    await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }]);
+    await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
     const system = new ActorSystem({ nodeId: me.id });
     const tcp = new TcpTransport(system, { clusterId: t.clusterId });
     const addr = await tcp.listen(me.port!, me.host!);
@@ -185,7 +215,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
   if (t.nodes.some((n) => n.kind === 'tcp')) {
     throw new TopologyError([{ path: 'nodes', message: 'this topology runs one process per node: start each with --node <id>' }]);
   }
-  await checkPortsFree((t.listeners ?? []).map((l, i) => ({ path: `listeners[${i}].port`, host: l.host, port: l.port })));
+  await checkPortsFree([...(t.listeners ?? []).map((l, i) => ({ path: `listeners[${i}].port`, host: l.host, port: l.port })), ...kafkaPorts(t)]);
   const net = new InProcNetwork();
   const inproc = t.nodes.filter((n) => n.kind === 'inproc');
   const systems = inproc.map((n) => new ActorSystem({ nodeId: n.id }));

@@ -26,8 +26,8 @@ describe('actors/controller', () => {
       expect(md.controllerEpoch).to.equal(1);
       expect(md.controllerNode).to.equal('controller');
       expect(md.brokers).to.deep.equal([
-        { brokerId: 1, node: 'node-1', rack: null, fenced: false, brokerEpoch: 1, endpoint: null },
-        { brokerId: 2, node: 'node-2', rack: null, fenced: false, brokerEpoch: 1, endpoint: null },
+        { brokerId: 1, node: 'node-1', rack: null, fenced: false, brokerEpoch: 1, endpoint: null, kafkaEndpoint: null },
+        { brokerId: 2, node: 'node-2', rack: null, fenced: false, brokerEpoch: 1, endpoint: null, kafkaEndpoint: null },
       ]);
       await h.settle();
       const last = h.received(1, 'UpdateMetadataRequest').at(-1)!;

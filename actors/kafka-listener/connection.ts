@@ -1,0 +1,219 @@
+/**
+ * One Kafka client connection (a child of the broker's Kafka listener).
+ *
+ * Owned state: the socket, its frame decoder, the requests in flight and the responses waiting
+ * for their turn (Kafka answers a connection's requests in the order they came).
+ * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
+ * ready), SocketDrained, SocketClosed.
+ * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
+ * FindCoordinator to the broker; group and offset requests to the broker's group coordinator;
+ * ListOffsets and OffsetsForLeaderEpoch to partition replicas; CreateTopics, DeleteTopics to the
+ * controller.
+ *
+ * Requests are decoded and handed to their handler as they arrive (so a slow JoinGroup or a
+ * long-poll Fetch does not hold up the connection's other requests), and responses are written in
+ * request order. Bad input closes only this connection, with a log line saying why: a frame above
+ * socket.request.max.bytes, an unknown API key or unsupported version (except ApiVersions, which
+ * gets Kafka's v0 UNSUPPORTED_VERSION answer listing our versions so the client can retry), a
+ * truncated or malformed request.
+ */
+import type net from 'node:net';
+import { FrameDecoder, FrameTooLargeError } from '../../src/transport/frame-decoder.js';
+import { API_HANDLERS } from '../../src/kafka/api/dispatch.js';
+import type { ApiContext } from '../../src/kafka/api/context.js';
+import { API_VERSIONS_KEY, apiVersionsBody, isSupported } from '../../src/kafka/api/versions.js';
+import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } from '../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { CONTROLLER_PATH, brokerPath, replicaPath } from '../../src/protocol/cluster.js';
+import { defineActor, type BaseContext } from '../../src/runtime/actor-definition.js';
+import type { ActorRef } from '../../src/runtime/types.js';
+import type { BrokerMsg } from '../broker/messages.js';
+import type { ControllerMsg } from '../controller/messages.js';
+import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
+
+export type KafkaConnectionMsg =
+  | { type: 'KafkaFrame'; frame: Uint8Array }
+  | { type: 'Answered'; seq: number; frame: Uint8Array | null }
+  | { type: 'SocketDrained' }
+  | { type: 'SocketClosed'; reason: string };
+
+export interface KafkaConnectionArgs {
+  socket: net.Socket;
+  brokerId: number;
+  controllerNode: string;
+  maxRequestBytes: number;
+  config: ApiContext['config'];
+}
+
+/** Requests handled at once on one connection before reading pauses. */
+const MAX_IN_FLIGHT = 64;
+/** Bytes queued on the socket before reading pauses until it drains. */
+const WRITE_HIGH_WATER = 16 * 1024 * 1024;
+
+interface ConnState {
+  args: KafkaConnectionArgs;
+  socket: net.Socket;
+  remote: string;
+  nextSeq: number;
+  nextToWrite: number;
+  ready: Map<number, Uint8Array | null>;
+  inFlight: number;
+  closed: boolean;
+  refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
+  base: BaseContext<KafkaConnectionMsg>;
+}
+
+function close(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, why: string, fields: Record<string, unknown> = {}): void {
+  if (s.closed) return;
+  s.closed = true;
+  ctx.log.warn(`closing the Kafka connection: ${why}`, { remote: s.remote, ...fields });
+  s.socket.destroy();
+  ctx.stop();
+}
+
+function updateFlow(s: ConnState): void {
+  const congested = s.inFlight >= MAX_IN_FLIGHT || s.socket.writableLength >= WRITE_HIGH_WATER;
+  if (congested && !s.socket.isPaused()) s.socket.pause();
+  else if (!congested && s.socket.isPaused() && !s.closed) s.socket.resume();
+}
+
+function apiContext(s: ConnState, clientId: string | null): ApiContext {
+  const { base } = s;
+  const brokerId = s.args.brokerId;
+  const node = base.nodeId;
+  return {
+    brokerId,
+    clientId,
+    clientHost: s.socket.remoteAddress ?? '',
+    config: s.args.config,
+    broker: s.refs.broker,
+    controller: s.refs.controller,
+    coordinator: s.refs.coordinator,
+    replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
+    ask: (to, msg, timeoutMs) => base.ask(to, msg, { timeoutMs }) as never,
+    send: (to, msg) => base.send(to, msg),
+    log: base.log,
+  };
+}
+
+export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaConnectionArgs>({
+  kind: 'kafka-connection',
+  supervision: 'stop',
+  init(ctx, args) {
+    const socket = args.socket;
+    const node = ctx.nodeId;
+    const s: ConnState = {
+      args,
+      socket,
+      remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
+      nextSeq: 0,
+      nextToWrite: 0,
+      ready: new Map(),
+      inFlight: 0,
+      closed: false,
+      refs: {
+        broker: { node, path: brokerPath(args.brokerId) },
+        controller: { node: args.controllerNode, path: CONTROLLER_PATH },
+        coordinator: { node, path: coordinatorPath(args.brokerId) },
+      },
+      base: ctx,
+    };
+    const frames = new FrameDecoder(args.maxRequestBytes);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        frames.push(chunk, (frame) => ctx.send(ctx.self, { type: 'KafkaFrame', frame }));
+      } catch (err) {
+        if (err instanceof FrameTooLargeError) ctx.send(ctx.self, { type: 'SocketClosed', reason: `${err.message} (socket.request.max.bytes)` });
+        else throw err;
+      }
+    });
+    socket.on('drain', () => ctx.send(ctx.self, { type: 'SocketDrained' }));
+    socket.on('error', (err) => ctx.send(ctx.self, { type: 'SocketClosed', reason: err.message }));
+    socket.on('close', () => ctx.send(ctx.self, { type: 'SocketClosed', reason: 'closed by the client' }));
+    ctx.log.debug('Kafka client connected', { remote: s.remote });
+    return s;
+  },
+  onStop(s) {
+    s.closed = true;
+    s.socket.destroy();
+  },
+  handlers: {
+    KafkaFrame(s, m, ctx) {
+      if (s.closed) return;
+      const frame = Buffer.isBuffer(m.frame) ? m.frame : Buffer.from(m.frame.buffer, m.frame.byteOffset, m.frame.byteLength);
+      let header: ReturnType<typeof peekRequestHeader>;
+      try {
+        header = peekRequestHeader(frame);
+      } catch (err) {
+        return close(s, ctx, 'request too short for a header', { bytes: frame.length });
+      }
+      const seq = s.nextSeq++;
+      if (!isSupported(header.apiKey, header.apiVersion)) {
+        if (header.apiKey === API_VERSIONS_KEY) {
+          // Kafka's rule: answer in v0 with UNSUPPORTED_VERSION and our ranges, so the client retries
+          s.inFlight++;
+          ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(API_VERSIONS_KEY, 0, header.correlationId, apiVersionsBody(ErrorCode.UNSUPPORTED_VERSION)) });
+          return;
+        }
+        return close(s, ctx, API_HANDLERS.has(header.apiKey) ? 'unsupported API version' : 'unknown API key', { apiKey: header.apiKey, apiVersion: header.apiVersion });
+      }
+      let decoded: ReturnType<typeof decodeRequest>;
+      try {
+        decoded = decodeRequest(frame);
+      } catch (err) {
+        const reason = err instanceof KafkaCodecError ? err.message : String(err);
+        return close(s, ctx, `malformed request: ${reason}`, { apiKey: header.apiKey, apiVersion: header.apiVersion });
+      }
+      const { apiKey, apiVersion, correlationId, clientId } = decoded.header;
+      const handler = API_HANDLERS.get(apiKey)!;
+      s.inFlight++;
+      updateFlow(s);
+      handler(apiContext(s, clientId), apiVersion, decoded.body).then(
+        (body) => {
+          const out = body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body);
+          s.base.send(s.base.self, { type: 'Answered', seq, frame: out });
+        },
+        (err: unknown) => {
+          s.base.log.error('Kafka request handler failed', { apiKey, apiVersion, error: err instanceof Error ? err.stack : String(err) });
+          s.base.send(s.base.self, { type: 'SocketClosed', reason: 'internal error handling a request' });
+        },
+      );
+    },
+
+    Answered(s, m) {
+      if (s.closed) return;
+      s.inFlight--;
+      s.ready.set(m.seq, m.frame);
+      let corked = false;
+      while (s.ready.has(s.nextToWrite)) {
+        const out = s.ready.get(s.nextToWrite)!;
+        s.ready.delete(s.nextToWrite);
+        s.nextToWrite++;
+        if (out === null) continue;
+        if (!corked) {
+          s.socket.cork();
+          corked = true;
+        }
+        s.socket.write(out);
+      }
+      if (corked) s.socket.uncork();
+      updateFlow(s);
+    },
+
+    SocketDrained(s) {
+      updateFlow(s);
+    },
+
+    SocketClosed(s, m, ctx) {
+      if (s.closed) return;
+      if (m.reason === 'closed by the client') {
+        s.closed = true;
+        ctx.log.debug('Kafka client disconnected', { remote: s.remote });
+        ctx.stop();
+        return;
+      }
+      close(s, ctx, m.reason);
+    },
+  },
+});

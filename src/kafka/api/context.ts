@@ -1,0 +1,40 @@
+/**
+ * What a Kafka API handler can reach: the actors of the broker it runs beside (broker, its
+ * replicas, its group coordinator, the controller), the connection's client, and an `ask` that
+ * always settles. Handlers translate one decoded Kafka request body into samsa actor messages and
+ * build the Kafka response body from the replies; they never throw for an actor's error (errors
+ * are data: each becomes an error code in the response).
+ */
+import type { BrokerConfig } from '../../../actors/broker/broker-config.js';
+import type { BrokerMsg } from '../../../actors/broker/messages.js';
+import type { ControllerMsg } from '../../../actors/controller/messages.js';
+import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
+import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { ActorRef, Failure, Message } from '../../runtime/types.js';
+
+export interface ApiContext {
+  readonly brokerId: number;
+  /** The Kafka request's client id (null when the client sent none). */
+  readonly clientId: string | null;
+  /** The client's address as seen by this listener (host part). */
+  readonly clientHost: string;
+  readonly config: Pick<BrokerConfig, 'autoCreateTopicsEnable' | 'requestTimeoutMs'>;
+  readonly broker: ActorRef<BrokerMsg>;
+  readonly controller: ActorRef<ControllerMsg>;
+  readonly coordinator: ActorRef<CoordinatorMsg>;
+  replica(topic: string, partition: number): ActorRef<ReplicaMsg>;
+  /**
+   * Request/response with a timeout; settles with the reply or a Failure carrying an errorCode.
+   * `T` is the target's message union (the message is checked against it), `R` the reply.
+   */
+  ask<T extends Message, R extends Message = Message>(to: ActorRef<T>, msg: T, timeoutMs: number): Promise<R | Failure>;
+  send<T extends Message>(to: ActorRef<T>, msg: T): void;
+  readonly log: Logger;
+}
+
+/**
+ * One Kafka API: turns a request body of `version` into a response body, or null when Kafka
+ * sends no response (Produce with acks 0).
+ */
+export type ApiHandler = (ctx: ApiContext, version: number, body: any) => Promise<object | null>;

@@ -1,0 +1,37 @@
+/**
+ * Api key -> handler for every API this listener advertises (src/kafka/api/versions.ts). Adding
+ * an API: write its handler beside the others, register it here and advertise its versions.
+ */
+import type { ApiHandler } from './context.js';
+import { fetch } from './fetch.js';
+import { describeGroups, findCoordinator, heartbeat, joinGroup, leaveGroup, listGroups, syncGroup } from './groups.js';
+import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
+import { metadata } from './metadata.js';
+import { offsetCommit, offsetFetch } from './offsets.js';
+import { produce } from './produce.js';
+import { createTopics, deleteTopics } from './topics.js';
+import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
+
+export const API_HANDLERS: ReadonlyMap<number, ApiHandler> = new Map<number, ApiHandler>([
+  [0, produce],
+  [1, fetch],
+  [2, listOffsets],
+  [3, metadata],
+  [8, offsetCommit],
+  [9, offsetFetch],
+  [10, findCoordinator],
+  [11, joinGroup],
+  [12, heartbeat],
+  [13, leaveGroup],
+  [14, syncGroup],
+  [15, describeGroups],
+  [16, listGroups],
+  [18, apiVersions],
+  [19, createTopics],
+  [20, deleteTopics],
+  [23, offsetForLeaderEpoch],
+]);
+
+for (const key of SUPPORTED_VERSIONS.keys()) {
+  if (!API_HANDLERS.has(key)) throw new Error(`api key ${key} is advertised but has no handler`);
+}

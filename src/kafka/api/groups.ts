@@ -1,0 +1,171 @@
+/**
+ * The group APIs: FindCoordinator (10, v0-v4), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
+ * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
+ * v0-v4). FindCoordinator asks the broker which broker leads the group's __consumer_offsets
+ * partition and answers with that broker's Kafka listener; the others go to this broker's group
+ * coordinator, which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the
+ * coordinator to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
+ */
+import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
+import type { BrokerMsg } from '../../../actors/broker/messages.js';
+import type { FindCoordinatorResponse as SamsaFindCoordinatorResponse } from '../../../actors/group-coordinator/messages.js';
+import type {
+  DescribeGroupsResponse,
+  JoinGroupResponse,
+  ListGroupsResponse,
+  SimpleResponse,
+  SyncGroupResponse,
+} from '../../../actors/group-coordinator/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { isFailure } from '../../runtime/types.js';
+import type { ApiContext, ApiHandler } from './context.js';
+import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
+
+/** Joins and syncs wait for the whole group; the coordinator's own deadlines end them. */
+const REBALANCE_ASK_MARGIN_MS = 10_000;
+const SYNC_ASK_TIMEOUT_MS = 5 * 60_000;
+
+interface CoordinatorAnswer {
+  key: string;
+  nodeId: number;
+  host: string;
+  port: number;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<CoordinatorAnswer> {
+  const none = (errorCode: number, errorMessage: string): CoordinatorAnswer => ({ key, nodeId: -1, host: '', port: -1, errorCode, errorMessage });
+  if (keyType !== 0) return none(ErrorCode.INVALID_REQUEST, 'only group coordinators exist here: this broker does not support transactions');
+  const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: 'group' }, ctx.config.requestTimeoutMs);
+  if (isFailure(r)) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, r.message);
+  if (r.errorCode !== ErrorCode.NONE) return none(r.errorCode, r.errorMessage ?? '');
+  const md = await fetchClusterMetadata(ctx, []);
+  const b = md ? kafkaBrokers(md).find((x) => x.brokerId === r.brokerId) : undefined;
+  if (!b) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, `broker ${r.brokerId} coordinates the group but has no Kafka listener up`);
+  return { key, nodeId: b.brokerId, host: b.host, port: b.port, errorCode: ErrorCode.NONE, errorMessage: null };
+}
+
+export const findCoordinator: ApiHandler = async (ctx, version, body) => {
+  const keyType = (body.keyType as number | undefined) ?? 0;
+  if (version >= 4) {
+    const coordinators = await Promise.all((body.coordinatorKeys as string[]).map((k) => findOne(ctx, k, keyType)));
+    return { throttleTimeMs: 0, coordinators };
+  }
+  const a = await findOne(ctx, body.key as string, keyType);
+  return { throttleTimeMs: 0, errorCode: a.errorCode, errorMessage: a.errorMessage, nodeId: a.nodeId, host: a.host, port: a.port };
+};
+
+export const joinGroup: ApiHandler = async (ctx, version, body) => {
+  const sessionTimeoutMs = body.sessionTimeoutMs as number;
+  const rebalanceTimeoutMs = version >= 1 && (body.rebalanceTimeoutMs as number) >= 0 ? (body.rebalanceTimeoutMs as number) : sessionTimeoutMs;
+  const r = await ctx.ask<CoordinatorMsg, JoinGroupResponse>(
+    ctx.coordinator,
+    {
+      type: 'JoinGroup',
+      groupId: body.groupId,
+      sessionTimeoutMs,
+      rebalanceTimeoutMs,
+      memberId: body.memberId,
+      groupInstanceId: body.groupInstanceId ?? null,
+      protocolType: body.protocolType,
+      protocols: (body.protocols as { name: string; metadata: Buffer }[]).map((p) => ({ name: p.name, metadata: p.metadata })),
+      clientId: ctx.clientId ?? '',
+      clientHost: ctx.clientHost,
+      requireKnownMemberId: version >= 4,
+      reason: body.reason ?? null,
+    },
+    Math.max(rebalanceTimeoutMs, sessionTimeoutMs) + REBALANCE_ASK_MARGIN_MS,
+  );
+  if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, generationId: -1, protocolType: null, protocolName: version >= 7 ? null : '', leader: '', memberId: body.memberId, members: [] };
+  return {
+    throttleTimeMs: 0,
+    errorCode: r.errorCode,
+    generationId: r.generationId,
+    protocolType: r.protocolType,
+    protocolName: version >= 7 ? r.protocolName : (r.protocolName ?? ''),
+    leader: r.leader,
+    memberId: r.memberId,
+    members: r.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata: m.metadata })),
+  };
+};
+
+export const syncGroup: ApiHandler = async (ctx, _version, body) => {
+  const r = await ctx.ask<CoordinatorMsg, SyncGroupResponse>(
+    ctx.coordinator,
+    {
+      type: 'SyncGroup',
+      groupId: body.groupId,
+      generationId: body.generationId,
+      memberId: body.memberId,
+      groupInstanceId: body.groupInstanceId ?? null,
+      protocolType: body.protocolType ?? null,
+      protocolName: body.protocolName ?? null,
+      assignments: (body.assignments as { memberId: string; assignment: Buffer }[]).map((a) => ({ memberId: a.memberId, assignment: a.assignment })),
+    },
+    SYNC_ASK_TIMEOUT_MS,
+  );
+  if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, protocolType: null, protocolName: null, assignment: Buffer.alloc(0) };
+  return { throttleTimeMs: 0, errorCode: r.errorCode, protocolType: r.protocolType, protocolName: r.protocolName, assignment: r.assignment };
+};
+
+export const heartbeat: ApiHandler = async (ctx, _version, body) => {
+  const r = await ctx.ask<CoordinatorMsg, SimpleResponse>(
+    ctx.coordinator,
+    { type: 'Heartbeat', groupId: body.groupId, generationId: body.generationId, memberId: body.memberId, groupInstanceId: body.groupInstanceId ?? null },
+    ctx.config.requestTimeoutMs,
+  );
+  return { throttleTimeMs: 0, errorCode: r.errorCode };
+};
+
+export const leaveGroup: ApiHandler = async (ctx, version, body) => {
+  const members: { memberId: string; groupInstanceId: string | null; reason: string | null }[] =
+    version >= 3
+      ? (body.members as { memberId: string; groupInstanceId: string | null; reason?: string | null }[]).map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, reason: m.reason ?? null }))
+      : [{ memberId: body.memberId as string, groupInstanceId: null, reason: null }];
+  const r = await ctx.ask<CoordinatorMsg, SimpleResponse>(ctx.coordinator, { type: 'LeaveGroup', groupId: body.groupId, members }, ctx.config.requestTimeoutMs);
+  const code = r.errorCode;
+  // The coordinator answers for the request as a whole: a group-level error (NOT_COORDINATOR, ...)
+  // is the top-level code; a member-level one (UNKNOWN_MEMBER_ID) is reported per member.
+  const memberLevel = code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID;
+  return {
+    throttleTimeMs: 0,
+    errorCode: version >= 3 && memberLevel ? ErrorCode.NONE : code,
+    members: members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, errorCode: memberLevel ? code : ErrorCode.NONE })),
+  };
+};
+
+export const describeGroups: ApiHandler = async (ctx, _version, body) => {
+  const ids = body.groups as string[];
+  const r = await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: ids }, ctx.config.requestTimeoutMs);
+  const described = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g]));
+  return {
+    throttleTimeMs: 0,
+    groups: ids.map((groupId) => {
+      const g = described.get(groupId);
+      if (!g) return { errorCode: isFailure(r) ? r.errorCode : r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
+      return {
+        errorCode: g.errorCode,
+        groupId,
+        groupState: g.state,
+        protocolType: g.protocolType,
+        protocolData: g.protocolName,
+        members: g.members.map((m) => ({
+          memberId: m.memberId,
+          groupInstanceId: m.groupInstanceId,
+          clientId: m.clientId,
+          clientHost: m.clientHost,
+          memberMetadata: m.metadata,
+          memberAssignment: m.assignment,
+        })),
+      };
+    }),
+  };
+};
+
+export const listGroups: ApiHandler = async (ctx, version, body) => {
+  const statesFilter = version >= 4 ? ((body.statesFilter as string[]) ?? []) : [];
+  const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
+  if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
+  return { throttleTimeMs: 0, errorCode: r.errorCode, groups: r.groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state })) };
+};

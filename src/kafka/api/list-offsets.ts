@@ -1,0 +1,76 @@
+/**
+ * ListOffsets (api key 2, v1-v6) and OffsetForLeaderEpoch (api key 23, v0-v4): asked of this
+ * broker's replica of each partition, which answers NOT_LEADER_OR_FOLLOWER (or
+ * FENCED/UNKNOWN_LEADER_EPOCH) when it is not the leader the client thinks it is. A partition this
+ * broker hosts no replica of is NOT_LEADER_OR_FOLLOWER if the topic exists, else
+ * UNKNOWN_TOPIC_OR_PARTITION.
+ */
+import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
+import type { EpochEndOffsetResult, ListOffsetsResult } from '../../../actors/partition-replica/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { isFailure, type Failure } from '../../runtime/types.js';
+import type { ApiContext, ApiHandler } from './context.js';
+import { fetchClusterMetadata } from './metadata.js';
+
+/** The error code for a partition whose replica actor did not answer. */
+async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; failure: Failure }[]): Promise<Map<string, number>> {
+  const codes = new Map<string, number>();
+  const unknownActor = failures.filter((f) => f.failure.reason === 'unknown-actor' || f.failure.reason === 'actor-stopped');
+  if (unknownActor.length === 0) return codes;
+  const md = await fetchClusterMetadata(ctx, [...new Set(unknownActor.map((f) => f.topic))]);
+  const known = new Set(md?.topics.map((t) => t.name) ?? []);
+  for (const f of unknownActor) codes.set(f.topic, known.has(f.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  return codes;
+}
+
+export const listOffsets: ApiHandler = async (ctx, version, body) => {
+  const topics = body.topics as { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];
+  const isolationLevel = version >= 2 && body.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
+  const asks = topics.map((t) =>
+    Promise.all(
+      t.partitions.map((p) =>
+        ctx.ask<ReplicaMsg, ListOffsetsResult>(ctx.replica(t.name, p.partitionIndex), { type: 'ListOffsets', timestamp: p.timestamp, currentLeaderEpoch: p.currentLeaderEpoch, isolationLevel }, ctx.config.requestTimeoutMs),
+      ),
+    ),
+  );
+  const replies = await Promise.all(asks);
+  const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.name, failure })));
+  const missing = await missingReplicaCodes(ctx, failures);
+  return {
+    throttleTimeMs: 0,
+    topics: topics.map((t, i) => ({
+      name: t.name,
+      partitions: t.partitions.map((p, j) => {
+        const r = replies[i]![j]!;
+        if (isFailure(r)) return { partitionIndex: p.partitionIndex, errorCode: missing.get(t.name) ?? r.errorCode, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        return { partitionIndex: p.partitionIndex, errorCode: r.errorCode, timestamp: r.timestamp, offset: r.offset, leaderEpoch: r.leaderEpoch };
+      }),
+    })),
+  };
+};
+
+export const offsetForLeaderEpoch: ApiHandler = async (ctx, _version, body) => {
+  const topics = body.topics as { topic: string; partitions: { partition: number; currentLeaderEpoch: number; leaderEpoch: number }[] }[];
+  const replies = await Promise.all(
+    topics.map((t) =>
+      Promise.all(
+        t.partitions.map((p) =>
+          ctx.ask<ReplicaMsg, EpochEndOffsetResult>(ctx.replica(t.topic, p.partition), { type: 'OffsetsForLeaderEpoch', leaderEpoch: p.leaderEpoch, currentLeaderEpoch: p.currentLeaderEpoch }, ctx.config.requestTimeoutMs),
+        ),
+      ),
+    ),
+  );
+  const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.topic, failure })));
+  const missing = await missingReplicaCodes(ctx, failures);
+  return {
+    throttleTimeMs: 0,
+    topics: topics.map((t, i) => ({
+      topic: t.topic,
+      partitions: t.partitions.map((p, j) => {
+        const r = replies[i]![j]!;
+        if (isFailure(r)) return { errorCode: missing.get(t.topic) ?? r.errorCode, partition: p.partition, leaderEpoch: -1, endOffset: -1 };
+        return { errorCode: r.errorCode, partition: p.partition, leaderEpoch: r.leaderEpoch, endOffset: r.endOffset };
+      }),
+    })),
+  };
+};

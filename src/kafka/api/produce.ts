@@ -1,0 +1,68 @@
+/**
+ * Produce (api key 0, v3+: RecordBatch v2). The batches are handed to this broker's broker actor
+ * as the same bytes (one broker-level Produce for every partition of the request); each partition
+ * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka.
+ */
+import type { BrokerMsg } from '../../../actors/broker/messages.js';
+import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { isFailure } from '../../runtime/types.js';
+import type { ApiHandler } from './context.js';
+
+interface PartitionAnswer {
+  index: number;
+  errorCode: number;
+  baseOffset: number;
+  logAppendTimeMs: number;
+  logStartOffset: number;
+  errorMessage: string | null;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export const produce: ApiHandler = async (ctx, _version, body) => {
+  const topicData = body.topicData as { name: string; partitionData: { index: number; records: Buffer | null }[] }[];
+  const acks = body.acks as number;
+  const failAll = (errorCode: number, errorMessage: string) => ({
+    throttleTimeMs: 0,
+    responses: topicData.map((t) => ({
+      name: t.name,
+      partitionResponses: t.partitionData.map((p) => ({ index: p.index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage })),
+    })),
+  });
+  if (acks !== 0 && acks !== 1 && acks !== -1) return failAll(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be -1, 0 or 1, got ${acks}`);
+  if (body.transactionalId !== null && body.transactionalId !== undefined) {
+    return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'transactions are not supported by this broker');
+  }
+  const partitions: ProducePartition[] = [];
+  for (const t of topicData) for (const p of t.partitionData) partitions.push({ topic: t.name, partition: p.index, records: p.records ?? EMPTY });
+  const timeoutMs = Math.max(0, body.timeoutMs as number);
+  const msg: BrokerMsg = { type: 'Produce', acks, timeoutMs, partitions };
+  if (acks === 0) {
+    ctx.send(ctx.broker, msg);
+    return null;
+  }
+  const r = await ctx.ask<BrokerMsg, BrokerProduceResponse>(ctx.broker, msg, timeoutMs + 5_000);
+  if (isFailure(r)) return failAll(r.errorCode, r.message);
+  const answers = new Map<string, PartitionAnswer>();
+  for (const p of r.partitions) {
+    answers.set(`${p.topic}\u0000${p.partition}`, {
+      index: p.partition,
+      errorCode: p.errorCode,
+      baseOffset: p.baseOffset,
+      logAppendTimeMs: p.logAppendTime,
+      logStartOffset: p.logStartOffset,
+      errorMessage: p.errorCode === ErrorCode.NONE ? null : p.errorMessage,
+    });
+  }
+  return {
+    throttleTimeMs: 0,
+    responses: topicData.map((t) => ({
+      name: t.name,
+      partitionResponses: t.partitionData.map(
+        (p) =>
+          answers.get(`${t.name}\u0000${p.index}`) ?? { index: p.index, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: 'no answer for this partition' },
+      ),
+    })),
+  };
+};

@@ -1,0 +1,47 @@
+/**
+ * The Kafka API versions this listener implements in full, one contiguous range per API, and the
+ * ApiVersions handler that advertises them. A version appears here only when every field of it
+ * is honoured (or is one Kafka itself allows a broker to ignore, such as fetch sessions).
+ */
+import { ErrorCode } from '../../protocol/errors.js';
+import type { ApiHandler } from './context.js';
+
+export interface VersionRange {
+  min: number;
+  max: number;
+}
+
+/** api key -> advertised versions. */
+export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
+  [0, { min: 3, max: 9 }], // Produce (RecordBatch v2 only: magic 2 starts at v3)
+  [1, { min: 4, max: 12 }], // Fetch
+  [2, { min: 1, max: 6 }], // ListOffsets
+  [3, { min: 0, max: 9 }], // Metadata
+  [8, { min: 0, max: 8 }], // OffsetCommit
+  [9, { min: 0, max: 8 }], // OffsetFetch
+  [10, { min: 0, max: 4 }], // FindCoordinator
+  [11, { min: 0, max: 7 }], // JoinGroup
+  [12, { min: 0, max: 4 }], // Heartbeat
+  [13, { min: 0, max: 5 }], // LeaveGroup
+  [14, { min: 0, max: 5 }], // SyncGroup
+  [15, { min: 0, max: 5 }], // DescribeGroups
+  [16, { min: 0, max: 4 }], // ListGroups
+  [18, { min: 0, max: 3 }], // ApiVersions
+  [19, { min: 0, max: 5 }], // CreateTopics
+  [20, { min: 0, max: 5 }], // DeleteTopics
+  [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
+]);
+
+export const API_VERSIONS_KEY = 18;
+
+export function isSupported(apiKey: number, version: number): boolean {
+  const r = SUPPORTED_VERSIONS.get(apiKey);
+  return r !== undefined && version >= r.min && version <= r.max;
+}
+
+export function apiVersionsBody(errorCode: number): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
+  const apiKeys = [...SUPPORTED_VERSIONS].map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
+  return { errorCode, apiKeys, throttleTimeMs: 0 };
+}
+
+export const apiVersions: ApiHandler = async () => apiVersionsBody(ErrorCode.NONE);
