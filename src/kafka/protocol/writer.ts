@@ -88,7 +88,8 @@ export class Writer {
 
   /** Kafka's Uuid string form (22 characters of unpadded base64url) to its 16 bytes. */
   uuid(v: string): void {
-    if (typeof v !== 'string' || v.length !== 22 || !/^[A-Za-z0-9_-]{22}$/.test(v)) {
+    // 22 characters carry 132 bits: the last one must leave the 4 spare bits zero (A, Q, g or w).
+    if (typeof v !== 'string' || !/^[A-Za-z0-9_-]{21}[AQgw]$/.test(v)) {
       throw invalid(`not a uuid: ${String(v)}`);
     }
     this.ensure(16);
