@@ -12,10 +12,10 @@
  * for acks 0); Metadata to brokers;
  * SendResult, Flushed.
  */
-import { DefaultPartitioner } from '../../src/client/partitioner.js';
+import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName, isRetriable } from '../../src/protocol/errors.js';
-import { encodeRecordBatch, type RecordInput } from '../../src/protocol/record-batch.js';
+import { RecordBatchBuilder } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { isFailure } from '../../src/runtime/types.js';
@@ -31,26 +31,33 @@ export interface ProducerArgs {
   random?: () => number;
 }
 
-/** One Send being answered: how many records are still out, and what came back. */
+/** One Send being answered: how many records are still out, and what came back (per partition queue). */
 interface SendTracker {
   token: ReplyToken | undefined;
   remaining: number;
   bytes: number;
-  results: Map<string, RecordMetadata>;
+  results: Map<PartitionQueue, RecordMetadata>;
   firstError: { errorCode: number; message: string } | null;
 }
 
-interface PendingRecord {
-  record: RecordInput;
+/** A run of consecutive records of one Send in a batch: what a delivery report needs, no per-record objects. */
+interface BatchSegment {
   send: SendTracker;
-  size: number;
+  /** Index of the run's first record in the batch. */
+  first: number;
+  count: number;
 }
 
 interface ProducerBatch {
   id: number;
+  q: PartitionQueue;
   topic: string;
   partition: number;
-  records: PendingRecord[];
+  /** The records, written as they are admitted; null once built into `encoded`. */
+  builder: RecordBatchBuilder | null;
+  count: number;
+  segments: BatchSegment[];
+  /** Estimated size (what batch.size is checked against). */
   bytes: number;
   createdAt: number;
   deadline: number;
@@ -81,6 +88,10 @@ export interface ProducerState {
   awaitingMetadata: BlockedSend[];
   partitioner: DefaultPartitioner;
   queues: Map<string, PartitionQueue>;
+  /** The same queues by topic, indexed by partition (the per-record lookup). */
+  topicQueues: Map<string, PartitionQueue[]>;
+  /** When the drain timer is due (Infinity: not set), so drain restarts it only when that changes. */
+  drainAt: number;
   /** Queues holding an open or ready batch: the only ones drain has to look at. */
   active: Set<PartitionQueue>;
   /** Produce requests in flight: request id -> its broker and batches. */
@@ -131,6 +142,11 @@ function validateSend(s: ProducerState, topics: TopicRecords[]): string | null {
     for (const m of t.messages) {
       if (m.value !== null && !(m.value instanceof Uint8Array)) return `a message value for ${t.topic} is neither bytes nor null`;
       if (m.key !== undefined && m.key !== null && !(m.key instanceof Uint8Array)) return `a message key for ${t.topic} is neither bytes nor null`;
+      if (m.timestamp !== undefined && !Number.isSafeInteger(m.timestamp)) return `a message timestamp for ${t.topic} is not an integer number of milliseconds`;
+      if (m.headers !== undefined) {
+        if (!Array.isArray(m.headers)) return `message headers for ${t.topic} are not a list`;
+        for (const h of m.headers) if (typeof h?.key !== 'string') return `a header key for ${t.topic} is not a string`;
+      }
       if (recordSize(m) + BATCH_OVERHEAD > s.config.maxRequestSize) {
         return `a record of ${recordSize(m)} bytes exceeds max.request.size ${s.config.maxRequestSize}`;
       }
@@ -139,19 +155,31 @@ function validateSend(s: ProducerState, topics: TopicRecords[]): string | null {
   return null;
 }
 
-function queueFor(s: ProducerState, topic: string, partition: number): PartitionQueue {
-  const k = `${topic}\u0000${partition}`;
-  let q = s.queues.get(k);
-  if (!q) s.queues.set(k, (q = { topic, partition, open: null, ready: [], inFlight: 0 }));
+function queuesOf(s: ProducerState, topic: string): PartitionQueue[] {
+  let qs = s.topicQueues.get(topic);
+  if (!qs) s.topicQueues.set(topic, (qs = []));
+  return qs;
+}
+
+function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partition: number): PartitionQueue {
+  let q = qs[partition];
+  if (!q) {
+    q = { topic, partition, open: null, ready: [], inFlight: 0 };
+    qs[partition] = q;
+    s.queues.set(`${topic}\u0000${partition}`, q);
+  }
   return q;
 }
 
-function newBatch(s: ProducerState, topic: string, partition: number, now: number): ProducerBatch {
+function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBatch {
   return {
     id: s.nextBatchId++,
-    topic,
-    partition,
-    records: [],
+    q,
+    topic: q.topic,
+    partition: q.partition,
+    builder: new RecordBatchBuilder(s.config.batchSize),
+    count: 0,
+    segments: [],
     bytes: BATCH_OVERHEAD,
     createdAt: now,
     deadline: now + s.config.deliveryTimeoutMs,
@@ -168,7 +196,7 @@ function closeOpenBatch(s: ProducerState, q: PartitionQueue): void {
   s.partitioner.onNewBatch(q.topic, q.partition, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
 }
 
-/** Places every record of an admitted Send into its partition's batches. */
+/** Places every record of an admitted Send into its partition's batches, writing its bytes there and then. */
 function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSend): void {
   const now = ctx.clock.now();
   const tracker: SendTracker = { token: send.token, remaining: 0, bytes: send.bytes, results: new Map(), firstError: null };
@@ -191,27 +219,40 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
     }
   }
   for (const t of send.topics) tracker.remaining += t.messages.length;
+  const batchSize = s.config.batchSize;
   // place record by record: a batch that fills up moves the sticky partition for the next ones
   for (const t of send.topics) {
-    const count = s.metadata.partitionCount(t.topic);
-    for (const m of t.messages) {
-      const partition = s.partitioner.partition({
-        topic: t.topic,
-        numPartitions: count,
-        partition: m.partition ?? null,
-        key: m.key ?? null,
-        availablePartitions: s.metadata.availablePartitions(t.topic),
-      });
-      const record: RecordInput = { key: m.key ?? null, value: m.value, timestamp: m.timestamp ?? now };
-      if (m.headers) record.headers = m.headers;
-      const rec: PendingRecord = { record, send: tracker, size: recordSize(m) };
-      const q = queueFor(s, t.topic, partition);
-      if (q.open && q.open.records.length > 0 && q.open.bytes + rec.size > s.config.batchSize) closeOpenBatch(s, q);
-      if (!q.open) q.open = newBatch(s, q.topic, q.partition, now);
+    const qs = queuesOf(s, t.topic);
+    // one request object per topic, reused for every record (no per-record allocation)
+    const req: PartitionRequest = {
+      topic: t.topic,
+      numPartitions: s.metadata.partitionCount(t.topic),
+      partition: null,
+      key: null,
+      availablePartitions: s.metadata.availablePartitions(t.topic),
+    };
+    const messages = t.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      req.partition = m.partition ?? null;
+      req.key = m.key ?? null;
+      const q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+      const size = recordSize(m);
+      let b = q.open;
+      if (b && b.count > 0 && b.bytes + size > batchSize) {
+        closeOpenBatch(s, q);
+        req.availablePartitions = s.metadata.availablePartitions(t.topic);
+        b = null;
+      }
+      if (!b) b = q.open = newBatch(s, q, now);
       s.active.add(q);
-      q.open.records.push(rec);
-      q.open.bytes += rec.size;
-      if (q.open.bytes >= s.config.batchSize) closeOpenBatch(s, q);
+      b.builder!.append(m.key, m.value, m.headers, m.timestamp ?? now);
+      const last = b.segments.length > 0 ? b.segments[b.segments.length - 1]! : null;
+      if (last && last.send === tracker) last.count++;
+      else b.segments.push({ send: tracker, first: b.count, count: 1 });
+      b.count++;
+      b.bytes += size;
+      if (b.bytes >= batchSize) closeOpenBatch(s, q);
     }
   }
 }
@@ -220,27 +261,26 @@ function reply(ctx: BaseContext<ProducerMsg>, token: ReplyToken | undefined, r: 
   if (token) ctx.replyTo(token, r);
 }
 
-function settleRecord(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: ProducerBatch, index: number, errorCode: number, message: string, baseOffset: number, logAppendTime: number): void {
-  const rec = batch.records[index]!;
-  const t = rec.send;
-  const k = `${batch.topic}\u0000${batch.partition}`;
-  if (!t.results.has(k)) {
-    const md: RecordMetadata = {
+/** Settles one Send's run of records in a batch. */
+function settleSegment(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: ProducerBatch, seg: BatchSegment, errorCode: number, message: string, baseOffset: number, logAppendTime: number): void {
+  const t = seg.send;
+  const md = t.results.get(batch.q);
+  if (!md) {
+    const r: RecordMetadata = {
       topic: batch.topic,
       partition: batch.partition,
       errorCode,
-      baseOffset: errorCode === ErrorCode.NONE && baseOffset >= 0 ? baseOffset + index : -1,
+      baseOffset: errorCode === ErrorCode.NONE && baseOffset >= 0 ? baseOffset + seg.first : -1,
       logAppendTime,
     };
-    if (errorCode !== ErrorCode.NONE) md.errorMessage = message;
-    t.results.set(k, md);
+    if (errorCode !== ErrorCode.NONE) r.errorMessage = message;
+    t.results.set(batch.q, r);
   } else if (errorCode !== ErrorCode.NONE) {
-    const md = t.results.get(k)!;
     md.errorCode = errorCode;
     md.errorMessage = message;
   }
   if (errorCode !== ErrorCode.NONE && !t.firstError) t.firstError = { errorCode, message };
-  t.remaining--;
+  t.remaining -= seg.count;
   if (t.remaining === 0) {
     s.bufferUsed -= t.bytes;
     const r: SendResult = { type: 'SendResult', errorCode: t.firstError?.errorCode ?? ErrorCode.NONE, results: [...t.results.values()] };
@@ -250,7 +290,7 @@ function settleRecord(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: Pr
 }
 
 function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: ProducerBatch, errorCode: number, message: string, baseOffset = -1, logAppendTime = -1): void {
-  for (let i = 0; i < b.records.length; i++) settleRecord(s, ctx, b, i, errorCode, message, baseOffset, logAppendTime);
+  for (const seg of b.segments) settleSegment(s, ctx, b, seg, errorCode, message, baseOffset, logAppendTime);
 }
 
 function pendingRecords(s: ProducerState): boolean {
@@ -268,7 +308,10 @@ function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void 
 
 /** The bytes of a batch, built once (a retry resends the same bytes). */
 function encoded(s: ProducerState, b: ProducerBatch): Buffer {
-  b.encoded ??= encodeRecordBatch({ records: b.records.map((r) => r.record), compression: s.config.compressionType });
+  if (!b.encoded) {
+    b.encoded = b.builder!.build(s.config.compressionType);
+    b.builder = null;
+  }
   return b.encoded;
 }
 
@@ -315,10 +358,10 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
           completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`);
         }
       }
-      const leader = s.metadata.leaderOf(q.topic, q.partition);
-      const free = leader !== null && brokerFree(s, leader.brokerId);
+      const leader = s.metadata.leaderId(q.topic, q.partition);
+      const free = leader >= 0 && brokerFree(s, leader);
       // an open batch keeps filling while its broker has no room for another request
-      if (q.open && q.ready.length === 0 && (free || leader === null)) {
+      if (q.open && q.ready.length === 0 && (free || leader < 0)) {
         const lingerDue = q.open.createdAt + s.config.lingerMs;
         if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q);
         else wakeAt = Math.min(wakeAt, lingerDue);
@@ -333,15 +376,15 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
         wakeAt = Math.min(wakeAt, b.retryAt);
         continue;
       }
-      if (!leader) {
+      if (leader < 0) {
         refreshMetadata(s, ctx);
         b.retryAt = now + s.config.retryBackoffMs;
         wakeAt = Math.min(wakeAt, b.retryAt);
         continue;
       }
       if (!free) continue;
-      let list = perBroker.get(leader.brokerId);
-      if (!list) perBroker.set(leader.brokerId, (list = []));
+      let list = perBroker.get(leader);
+      if (!list) perBroker.set(leader, (list = []));
       list.push({ q, b });
     }
     if (perBroker.size === 0) break;
@@ -363,8 +406,16 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       if (request.length > 0) sendRequest(s, ctx, brokerId, request);
     }
   }
-  if (wakeAt < Infinity) ctx.timers.startSingle(DRAIN_TIMER, Math.max(0, wakeAt - now), { type: 'Drain' });
-  else ctx.timers.cancel(DRAIN_TIMER);
+  // restart the wake-up only when it moves (not on every Send)
+  if (wakeAt < Infinity) {
+    if (wakeAt !== s.drainAt || !ctx.timers.isActive(DRAIN_TIMER)) {
+      s.drainAt = wakeAt;
+      ctx.timers.startSingle(DRAIN_TIMER, Math.max(0, wakeAt - now), { type: 'Drain' });
+    }
+  } else if (s.drainAt !== Infinity) {
+    s.drainAt = Infinity;
+    ctx.timers.cancel(DRAIN_TIMER);
+  }
   maybeFinishFlush(s, ctx);
 }
 
@@ -429,6 +480,8 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       awaitingMetadata: [],
       partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
       queues: new Map(),
+      topicQueues: new Map(),
+      drainAt: Infinity,
       active: new Set(),
       inFlight: new Map(),
       brokerInFlight: new Map(),
@@ -498,8 +551,9 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       const r = m.response;
       const now = ctx.clock.now();
       let stale = false;
-      for (const b of req.batches) {
-        const q = queueFor(s, b.topic, b.partition);
+      for (let i = 0; i < req.batches.length; i++) {
+        const b = req.batches[i]!;
+        const q = b.q;
         q.inFlight--;
         let code: number;
         let message: string;
@@ -509,7 +563,9 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           code = r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode;
           message = r.message;
         } else {
-          const pr = r.partitions.find((p) => p.topic === b.topic && p.partition === b.partition);
+          // the broker answers in request order: look there first (a search per batch is O(n^2) for big requests)
+          const at = r.partitions[i];
+          const pr = at && at.topic === b.topic && at.partition === b.partition ? at : r.partitions.find((p) => p.topic === b.topic && p.partition === b.partition);
           code = pr ? pr.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
           message = pr?.errorMessage ?? errorName(code);
           if (pr && code === ErrorCode.NONE) result = pr;

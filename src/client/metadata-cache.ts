@@ -13,6 +13,8 @@ export interface BootstrapBroker {
 }
 
 
+const EMPTY: readonly number[] = Object.freeze([]);
+
 export interface LeaderInfo {
   brokerId: number;
   node: string;
@@ -22,6 +24,8 @@ export interface LeaderInfo {
 export class MetadataCache {
   private md: ClusterMetadata | null = null;
   private readonly topics = new Map<string, PartitionState[]>();
+  /** Per topic, the partitions with a leader: computed once per update (the producer asks per batch). */
+  private readonly available = new Map<string, readonly number[]>();
   private readonly nodes = new Map<number, string>();
   private rotation = 0;
   updatedAt = -Infinity;
@@ -35,7 +39,15 @@ export class MetadataCache {
     this.md = md;
     this.updatedAt = now;
     this.topics.clear();
-    for (const t of md.topics) this.topics.set(t.name, [...t.partitions].sort((a, b) => a.partition - b.partition));
+    this.available.clear();
+    for (const t of md.topics) {
+      const sorted = [...t.partitions].sort((a, b) => a.partition - b.partition);
+      this.topics.set(t.name, sorted);
+      this.available.set(
+        t.name,
+        Object.freeze(sorted.filter((p) => p.leader >= 0).map((p) => p.partition)),
+      );
+    }
     for (const b of md.brokers) this.nodes.set(b.brokerId, b.node);
   }
 
@@ -55,11 +67,16 @@ export class MetadataCache {
     return this.topics.get(topic) ?? [];
   }
 
-  /** Partitions of `topic` that have a leader now. */
-  availablePartitions(topic: string): number[] {
-    return this.partitions(topic)
-      .filter((p) => p.leader >= 0)
-      .map((p) => p.partition);
+  /** Partitions of `topic` that have a leader now (the same frozen array until the next update). */
+  availablePartitions(topic: string): readonly number[] {
+    return this.available.get(topic) ?? EMPTY;
+  }
+
+  /** The leader broker of a partition, or -1 when it has none or the broker's node is unknown. */
+  leaderId(topic: string, partition: number): number {
+    const p = this.topics.get(topic)?.[partition];
+    if (!p || p.leader < 0 || !this.nodes.has(p.leader)) return -1;
+    return p.leader;
   }
 
   leaderOf(topic: string, partition: number): LeaderInfo | null {

@@ -31,6 +31,26 @@ function toRecord(m: Message): ProducerRecord {
   return r;
 }
 
+/** A message that already is what the producer actor takes (bytes or null, no header object). */
+function isRecordShaped(m: Message): boolean {
+  return (
+    (m.value === null || m.value instanceof Uint8Array) &&
+    (m.key === undefined || m.key === null || m.key instanceof Uint8Array) &&
+    m.headers === undefined &&
+    (m.timestamp === undefined || typeof m.timestamp === 'number')
+  );
+}
+
+/**
+ * The records of a send. Messages that already hold bytes are passed on as they are (no
+ * per-record copy): the producer reads them when it admits the send, so they must not be changed
+ * until send() settles (as with their bytes, always). Others are converted one by one.
+ */
+function toRecords(messages: Message[]): ProducerRecord[] {
+  for (let i = 0; i < messages.length; i++) if (!isRecordShaped(messages[i]!)) return messages.map(toRecord);
+  return messages as ProducerRecord[];
+}
+
 export class Producer {
   private ref: ActorRef<ProducerMsg> | null = null;
   private readonly askTimeoutMs: number;
@@ -62,7 +82,7 @@ export class Producer {
 
   async sendBatch(req: { topicMessages: ProducerRecordBatch[] }): Promise<RecordMetadata[]> {
     const ref = this.requireConnected();
-    const topics: TopicRecords[] = req.topicMessages.map((t) => ({ topic: t.topic, messages: t.messages.map(toRecord) }));
+    const topics: TopicRecords[] = req.topicMessages.map((t) => ({ topic: t.topic, messages: toRecords(t.messages) }));
     const r = await this.client.system.ask<SendResult>(ref, { type: 'Send', topics }, { timeoutMs: this.askTimeoutMs });
     if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
     if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);

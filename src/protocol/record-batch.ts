@@ -343,6 +343,120 @@ export async function encodeRecordBatchAsync(input: RecordBatchInput): Promise<B
   return assemble(input, p, await compressAsync(p.codec, section));
 }
 
+/**
+ * Builds one RecordBatch v2 record by record, writing each record's bytes into the batch buffer
+ * as it is appended (the producer's accumulator: no per-record objects are kept, and nothing is
+ * encoded twice). Timestamps are deltas from the first record's; offset deltas are the record
+ * indexes. `build()` writes the header and CRC (compressing the record section first when a
+ * codec is set) and returns bytes identical to encodeRecordBatch over the same records.
+ */
+export class RecordBatchBuilder {
+  private buf: Buffer;
+  private pos = RECORD_BATCH_OVERHEAD;
+  private baseTimestamp = 0;
+  private maxTimestamp = 0;
+  /** Records appended so far. */
+  count = 0;
+
+  /** `capacity`: bytes to reserve up front (batch.size); the buffer grows for bigger records. */
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(capacity, RECORD_BATCH_OVERHEAD + 64));
+  }
+
+  /** Encoded bytes so far, header included (uncompressed). */
+  get sizeInBytes(): number {
+    return this.pos;
+  }
+
+  /** Appends one record; `timestamp` in milliseconds (a safe integer). Returns the bytes it took. */
+  append(key: Uint8Array | null | undefined, value: Uint8Array | null, headers: readonly RecordHeader[] | undefined, timestamp: number): number {
+    if (!Number.isSafeInteger(timestamp)) throw new RangeError(`record ${this.count}: timestamp must be a safe integer, got ${timestamp}`);
+    if (this.count === 0) {
+      this.baseTimestamp = timestamp;
+      this.maxTimestamp = timestamp;
+    } else if (timestamp > this.maxTimestamp) this.maxTimestamp = timestamp;
+    const delta = timestamp - this.baseTimestamp;
+    const od = this.count;
+    let size = 1 + sizeOfVarlong(delta) + sizeOfVarint(od) + bytesFieldSize(key) + bytesFieldSize(value);
+    if (headers === undefined || headers.length === 0) size += 1;
+    else {
+      size += sizeOfVarint(headers.length);
+      for (let h = 0; h < headers.length; h++) {
+        const hd = headers[h]!;
+        if (typeof hd.key !== 'string') throw new TypeError(`record ${od}: header ${h} key must be a string`);
+        const kl = Buffer.byteLength(hd.key, 'utf8');
+        size += sizeOfVarint(kl) + kl + bytesFieldSize(hd.value);
+      }
+    }
+    const total = sizeOfVarint(size) + size;
+    if (this.pos + total > this.buf.length) this.grow(this.pos + total);
+    const out = this.buf;
+    let pos = writeVarint(out, this.pos, size);
+    out[pos++] = 0; // record attributes: unused
+    pos = writeVarlong(out, pos, delta);
+    pos = writeVarint(out, pos, od);
+    pos = writeBytesField(out, pos, key);
+    pos = writeBytesField(out, pos, value);
+    if (headers === undefined || headers.length === 0) out[pos++] = 0;
+    else {
+      pos = writeVarint(out, pos, headers.length);
+      for (let h = 0; h < headers.length; h++) {
+        const hd = headers[h]!;
+        pos = writeVarint(out, pos, Buffer.byteLength(hd.key, 'utf8'));
+        pos += out.write(hd.key, pos, 'utf8');
+        pos = writeBytesField(out, pos, hd.value);
+      }
+    }
+    this.pos = pos;
+    this.count++;
+    return total;
+  }
+
+  private grow(need: number): void {
+    const next = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /**
+   * The batch's bytes (baseOffset 0, no producer id, CreateTime). The builder must not be
+   * appended to afterwards. Uncompressed, the result is a view of the builder's buffer when that
+   * is mostly used, else a tight copy (a lingering one-record batch does not pin batch.size bytes).
+   */
+  build(compression: number | CompressionName = CompressionType.NONE): Buffer {
+    const codec = codecOf(compression);
+    let out: Buffer;
+    if (codec === CompressionType.NONE) {
+      const used = this.buf.subarray(0, this.pos);
+      out = this.pos * 2 >= this.buf.length ? used : copyToOwned(used);
+    } else {
+      const compressed = compress(codec, this.buf.subarray(RECORD_BATCH_OVERHEAD, this.pos));
+      out = Buffer.allocUnsafeSlow(RECORD_BATCH_OVERHEAD + compressed.length);
+      out.set(compressed, RECORD_BATCH_OVERHEAD);
+    }
+    writeInt64BE(out, BASE_OFFSET_OFFSET, 0);
+    writeInt32BE(out, BATCH_LENGTH_OFFSET, out.length - LOG_OVERHEAD);
+    writeInt32BE(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
+    out[MAGIC_OFFSET] = CURRENT_MAGIC;
+    writeInt16BE(out, ATTRIBUTES_OFFSET, codec);
+    writeInt32BE(out, LAST_OFFSET_DELTA_OFFSET, this.count === 0 ? 0 : this.count - 1);
+    writeInt64BE(out, BASE_TIMESTAMP_OFFSET, this.count === 0 ? NO_TIMESTAMP : this.baseTimestamp);
+    writeInt64BE(out, MAX_TIMESTAMP_OFFSET, this.count === 0 ? NO_TIMESTAMP : this.maxTimestamp);
+    writeInt64BE(out, PRODUCER_ID_OFFSET, NO_PRODUCER_ID);
+    writeInt16BE(out, PRODUCER_EPOCH_OFFSET, NO_PRODUCER_EPOCH);
+    writeInt32BE(out, BASE_SEQUENCE_OFFSET, NO_SEQUENCE);
+    writeInt32BE(out, RECORDS_COUNT_OFFSET, this.count);
+    return finish(out);
+  }
+}
+
+/** A copy in a buffer of its own (byteOffset 0, not Node's shared pool). */
+function copyToOwned(b: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(b.length);
+  b.copy(out);
+  return out;
+}
+
 // ---- decoding ----
 
 function asBuffer(buf: Uint8Array): Buffer {

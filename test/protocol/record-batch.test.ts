@@ -41,6 +41,7 @@ import {
   decodeRecordBatchesAsync,
   encodeRecordBatch,
   encodeRecordBatchAsync,
+  RecordBatchBuilder,
   type DecodedRecordBatch,
   type RecordBatchInput,
   type RecordInput,
@@ -419,6 +420,38 @@ describe('protocol/record-batch', () => {
       expect(() => encodeRecordBatch({ baseTimestamp: NaN, records: [] })).to.throw(RangeError, /baseTimestamp/);
       expect(() => encodeRecordBatch({ lastOffsetDelta: 0, records: [{ value: null }, { value: null }] })).to.throw(RangeError, /lastOffsetDelta/);
       expect(() => encodeRecordBatch({ records: [{ value: null, headers: [{ key: null as unknown as string, value: null }] }] })).to.throw(TypeError, /header 0 key/);
+    });
+  });
+
+  describe('RecordBatchBuilder', () => {
+    const recordArb = fc.record({
+      key: fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null }),
+      value: fc.option(fc.uint8Array({ maxLength: 300 }), { nil: null }),
+      headers: fc.array(fc.record({ key: fc.string({ maxLength: 8 }), value: fc.option(fc.uint8Array({ maxLength: 8 }), { nil: null }) }), { maxLength: 3 }),
+      timestamp: fc.integer({ min: 1_600_000_000_000, max: 1_700_000_000_000 }),
+    });
+
+    it('builds the same bytes as encodeRecordBatch, record by record (plain and gzip, growing past its capacity)', () => {
+      fc.assert(
+        fc.property(fc.array(recordArb, { minLength: 1, maxLength: 40 }), fc.constantFrom('none', 'gzip'), fc.integer({ min: 0, max: 2048 }), (records, compression, capacity) => {
+          const b = new RecordBatchBuilder(capacity);
+          for (const r of records) b.append(r.key, r.value, r.headers, r.timestamp);
+          expect(b.count).to.equal(records.length);
+          const built = b.build(compression as 'none' | 'gzip');
+          const expected = encodeRecordBatch({ records: records.map((r, i) => ({ ...r, offsetDelta: i })), compression: compression as 'none' | 'gzip' });
+          expect(Buffer.compare(built, expected)).to.equal(0);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('gives a small batch a tight buffer of its own and rejects a bad timestamp', () => {
+      const b = new RecordBatchBuilder(16_384);
+      b.append(null, Buffer.from('x'), undefined, 5);
+      const out = b.build();
+      expect(out.byteOffset).to.equal(0);
+      expect(out.buffer.byteLength).to.equal(out.length);
+      expect(() => new RecordBatchBuilder(100).append(null, null, undefined, 1.5)).to.throw(RangeError, /timestamp/);
     });
   });
 
