@@ -11,7 +11,7 @@
  * run({ eachBatch }) and only count; auto-commit is off. Raw limits as in perf-produce.
  */
 import type { Consumer } from '../src/client/consumer.js';
-import { cliFlags, type FlagSpecs } from './lib/perf-args.js';
+import { cliFlags, type FlagSpecs, type FlagValues } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
@@ -139,8 +139,10 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
   return { records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000) };
 }
 
-async function main(): Promise<void> {
-  const f = cliFlags('perf-consume', 'Consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test).', CONSUME_FLAGS);
+export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test).';
+
+/** The tool with its flags parsed (also `samsa perf-consume`). */
+export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>): Promise<void> {
   const transport = f.transport as Transport;
   const limits = f.raw ? await measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384) : null;
   const cluster = await startPerfCluster({ brokers: f.brokers, transport });
@@ -165,4 +167,4 @@ async function main(): Promise<void> {
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
 }
 
-if (isMain(import.meta.url)) runMain(main);
+if (isMain(import.meta.url)) runMain(() => perfConsumeWithFlags(cliFlags('perf-consume', PERF_CONSUME_SUMMARY, CONSUME_FLAGS)));

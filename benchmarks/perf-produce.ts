@@ -19,7 +19,7 @@
  * a bare MessagePort and a bare TCP socket moving the same chunks.
  */
 import type { Producer } from '../src/client/producer.js';
-import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
+import { cliFlags, parseAcks, type FlagSpecs, type FlagValues } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
 import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
@@ -189,8 +189,10 @@ export function produceRatios(r: ProduceResult, limits: RawLimits, o: { recordSi
   return { fs: r.mibPerSec / fsLimit, transport: tr === null ? null : r.mibPerSec / tr };
 }
 
-async function main(): Promise<void> {
-  const f = cliFlags('perf-produce', 'Producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test).', PRODUCE_FLAGS);
+export const PERF_PRODUCE_SUMMARY = 'Producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test).';
+
+/** The tool with its flags parsed (also `samsa perf-produce`). */
+export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>): Promise<void> {
   const o = defaultProduceOptions({
     records: f.records,
     recordSize: f['record-size'],
@@ -233,4 +235,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) runMain(main);
+if (isMain(import.meta.url)) runMain(() => perfProduceWithFlags(cliFlags('perf-produce', PERF_PRODUCE_SUMMARY, PRODUCE_FLAGS)));

@@ -17,6 +17,11 @@ export interface Command {
   examples?: readonly string[];
   /** Runs the command; resolves with the exit code. Throws UsageError / CliError / SamsaError. */
   run(args: Args): Promise<number>;
+  /**
+   * A command with flags of its own (the perf tools): takes the argv after its name as is,
+   * --help included, instead of `run` with parsed options.
+   */
+  runArgv?(argv: readonly string[]): Promise<number>;
 }
 
 export const DEFAULT_BOOTSTRAP = '127.0.0.1:9092';

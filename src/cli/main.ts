@@ -21,6 +21,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'produce', summary: 'send lines from stdin as records to a topic', load: async () => (await import('./commands/produce.js')).produceCommand },
   { name: 'consume', summary: 'print the records of a topic, one per line', load: async () => (await import('./commands/consume.js')).consumeCommand },
   { name: 'groups', summary: 'list, describe, delete consumer groups and reset their offsets', load: async () => (await import('./commands/groups.js')).groupsCommand },
+  { name: 'perf-produce', summary: 'producer throughput and latency against a throw-away cluster (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
+  { name: 'perf-consume', summary: 'consumer throughput against a throw-away cluster (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },
   { name: 'demo', summary: 'run the actor runtime across two worker threads and print what happens', load: async () => (await import('./commands/demo.js')).demoCommand },
 ];
 
@@ -64,6 +66,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT_USAGE;
   }
   const cmd = await entry.load();
+  if (cmd.runArgv) {
+    try {
+      return await cmd.runArgv(name === 'help' ? ['--help'] : rest);
+    } catch (e) {
+      err(`samsa ${cmd.name}: ${explain(e)}`);
+      return exitCodeOf(e);
+    }
+  }
   if (name === 'help' || wantsHelp(rest)) {
     process.stdout.write(formatHelp(cmd));
     return EXIT_OK;

@@ -1,0 +1,55 @@
+/**
+ * `samsa perf-produce` and `samsa perf-consume`: the perf tools of benchmarks/ (perf-produce.ts,
+ * perf-consume.ts) under the samsa command, with the same flags (Kafka's spelling: `--records
+ * 1000000`, `--acks all`) and the same --help. The flags are the tools' own, so these commands
+ * take their argv as is instead of going through the samsa option parser.
+ */
+import { FlagError, parseFlags, usage, type FlagSpecs, type FlagValues } from '../../../benchmarks/lib/perf-args.js';
+import type { Command } from '../command.js';
+import { EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { err, out } from '../output.js';
+
+function perfCommand<S extends FlagSpecs>(
+  name: string,
+  summary: string,
+  load: () => Promise<{ specs: S; summary: string; run: (f: FlagValues<S>) => Promise<void> }>,
+): Command {
+  return {
+    name,
+    summary,
+    usage: ['[flags]'],
+    description: summary,
+    options: [],
+    async run() {
+      throw new Error(`${name} takes its argv as is (runArgv)`);
+    },
+    async runArgv(argv) {
+      const tool = await load();
+      let f: FlagValues<S> & { help: boolean };
+      try {
+        f = parseFlags(argv, tool.specs);
+      } catch (e) {
+        if (!(e instanceof FlagError)) throw e;
+        err(`samsa ${name}: ${e.message}`);
+        err(`run \`samsa ${name} --help\` for the flags`);
+        return EXIT_USAGE;
+      }
+      if (f.help) {
+        out(usage(`samsa ${name}`, tool.summary, tool.specs));
+        return EXIT_OK;
+      }
+      await tool.run(f);
+      return EXIT_OK;
+    },
+  };
+}
+
+export const perfProduceCommand = perfCommand('perf-produce', 'producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test)', async () => {
+  const m = await import('../../../benchmarks/perf-produce.js');
+  return { specs: m.PRODUCE_FLAGS, summary: m.PERF_PRODUCE_SUMMARY, run: m.perfProduceWithFlags };
+});
+
+export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test)', async () => {
+  const m = await import('../../../benchmarks/perf-consume.js');
+  return { specs: m.CONSUME_FLAGS, summary: m.PERF_CONSUME_SUMMARY, run: m.perfConsumeWithFlags };
+});
