@@ -76,7 +76,13 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       s.accepted++;
       s.open++;
       socket.once('close', () => s.open--);
-      ctx.spawn(kafkaConnection, { name: `conn-${s.accepted}`, args: { socket, ...connArgs } });
+      try {
+        ctx.spawn(kafkaConnection, { name: `conn-${s.accepted}`, args: { socket, ...connArgs } });
+      } catch (err) {
+        // the node is stopping: nobody is left to serve this client
+        ctx.log.debug('refusing a Kafka connection', { reason: (err as Error).message });
+        socket.destroy();
+      }
     });
     args.server.on('error', (err) => ctx.log.error('Kafka listener error', { error: err.message }));
     ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId });

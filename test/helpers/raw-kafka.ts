@@ -1,0 +1,95 @@
+/**
+ * A bare Kafka-protocol socket for tests: send hand-made bytes or requests encoded with our codec,
+ * read whole response frames, and see whether the broker closed the connection.
+ */
+import net from 'node:net';
+import { decodeResponse, encodeRequest } from '../../src/kafka/protocol/index.js';
+
+export class RawKafkaSocket {
+  private buf = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  closed = false;
+
+  private constructor(private readonly socket: net.Socket) {
+    socket.on('data', (d: Buffer) => {
+      this.buf = Buffer.concat([this.buf, d]);
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static connect(endpoint: string): Promise<RawKafkaSocket> {
+    const i = endpoint.lastIndexOf(':');
+    return new Promise((resolve, reject) => {
+      const s = net.connect(Number(endpoint.slice(i + 1)), endpoint.slice(0, i), () => resolve(new RawKafkaSocket(s)));
+      s.once('error', reject);
+    });
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  write(bytes: Buffer): void {
+    this.socket.write(bytes);
+  }
+
+  /** Encodes a request with our codec (header v1/v2 as its version needs) and sends it. */
+  request(apiKey: number, apiVersion: number, correlationId: number, body: object, clientId: string | null = 'raw-test'): void {
+    this.write(encodeRequest({ apiKey, apiVersion, correlationId, clientId } as never, body as never));
+  }
+
+  /** The next whole response frame (without its size), or null once the connection is closed. */
+  async frame(timeoutMs = 10_000): Promise<Buffer | null> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.buf.length >= 4) {
+        const len = this.buf.readInt32BE(0);
+        if (this.buf.length >= 4 + len) {
+          const f = this.buf.subarray(4, 4 + len);
+          this.buf = this.buf.subarray(4 + len);
+          return f;
+        }
+      }
+      if (this.closed) return null;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no response frame in time');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async response(apiKey: number, apiVersion: number): Promise<{ correlationId: number; body: any }> {
+    const f = await this.frame();
+    if (!f) throw new Error('connection closed before a response');
+    return decodeResponse(apiKey, apiVersion, f);
+  }
+
+  /** Resolves true once the broker closed the connection (false if still open after timeoutMs). */
+  async waitClosed(timeoutMs = 5_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, deadline - Date.now());
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return this.closed;
+  }
+
+  end(): void {
+    this.socket.destroy();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * kcat (librdkafka) against samsa's Kafka listeners, run as a real process: metadata (-L),
+ * produce (-P, keys, headers, gzip, auto-created topics), consume from the beginning (-C -e) and
+ * consume in a group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { expect } from 'chai';
+import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+function kcatAvailable(): boolean {
+  return spawnSync('kcat', ['-V'], { encoding: 'utf8' }).status === 0;
+}
+
+describe('kcat against samsa', function () {
+  this.timeout(60_000);
+  let c: KafkaTestCluster;
+  let bootstrap: string;
+
+  /** Runs kcat asynchronously (the cluster lives in this process: a blocking spawn would freeze it). */
+  function kcat(args: string[], input?: string, timeoutMs = 30_000): Promise<Run> {
+    return new Promise((resolve) => {
+      const p = spawn('kcat', ['-b', bootstrap, ...args]);
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+      p.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+      if (input !== undefined) p.stdin.end(input);
+      else p.stdin.end();
+    });
+  }
+
+  before(async function () {
+    if (!kcatAvailable()) {
+      if (process.env.SAMSA_SKIP_KCAT === '1') this.skip();
+      throw new Error('kcat is not installed (Debian: apt-get install kcat; .ci/run installs it). Set SAMSA_SKIP_KCAT=1 to skip these tests.');
+    }
+    c = await startKafkaCluster({ brokers: 3, topics: [{ name: 'kc', partitions: 3, replicationFactor: 3 }] });
+    bootstrap = c.bootstrap.join(',');
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('-L lists every broker at its Kafka address, the controller, and each partition with leader, replicas and ISR', async () => {
+    const r = await kcat(['-L', '-t', 'kc']);
+    expect(r.code, r.err).to.equal(0);
+    expect(r.out).to.contain('3 brokers:');
+    for (const [i, addr] of c.bootstrap.entries()) expect(r.out).to.match(new RegExp(`broker ${i + 1} at ${addr.replace(/\./g, '\\.')}`));
+    expect(r.out).to.contain('(controller)');
+    expect(r.out).to.contain('topic "kc" with 3 partitions:');
+    for (let p = 0; p < 3; p++) expect(r.out).to.match(new RegExp(`partition ${p}, leader \\d, replicas: \\d,\\d,\\d, isrs: \\d,\\d,\\d`));
+  });
+
+  it('-P produces keyed records with headers that -C -e reads back from the beginning', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `key${i}:value-${i}`);
+    const p = await kcat(['-P', '-t', 'kc', '-K:', '-H', 'origin=kcat'], lines.join('\n') + '\n');
+    expect(p.code, p.err).to.equal(0);
+    const r = await kcat(['-C', '-t', 'kc', '-o', 'beginning', '-e', '-f', '%k=%s|%h|%p|%o\\n']);
+    expect(r.code, r.err).to.equal(0);
+    const got = r.out.trim().split('\n').map((l) => l.split('|'));
+    expect(got.map((g) => g[0]).sort()).to.deep.equal(lines.map((l) => l.replace(':', '=')).sort());
+    for (const g of got) expect(g[1]).to.equal('origin=kcat');
+    // per partition, offsets are 0..n-1 in order, and one key always lands on one partition
+    const byPartition = new Map<string, number[]>();
+    for (const g of got) byPartition.set(g[2]!, [...(byPartition.get(g[2]!) ?? []), Number(g[3])]);
+    for (const offsets of byPartition.values()) expect(offsets).to.deep.equal(offsets.map((_, i) => i));
+  });
+
+  it('-P -z gzip: compressed batches are stored and read back', async () => {
+    const p = await kcat(['-P', '-t', 'kc-gzip', '-z', 'gzip'], 'one\ntwo\nthree\n');
+    expect(p.code, p.err).to.equal(0);
+    const r = await kcat(['-C', '-t', 'kc-gzip', '-o', 'beginning', '-e']);
+    expect(r.code, r.err).to.equal(0);
+    expect(r.out.trim().split('\n')).to.deep.equal(['one', 'two', 'three']);
+  });
+
+  it('-P to a topic that does not exist creates it (auto.create.topics.enable)', async () => {
+    const p = await kcat(['-P', '-t', 'kc-auto'], 'x\ny\n');
+    expect(p.code, p.err).to.equal(0);
+    const l = await kcat(['-L', '-t', 'kc-auto']);
+    expect(l.out).to.contain('topic "kc-auto" with 1 partitions:');
+    const r = await kcat(['-C', '-t', 'kc-auto', '-o', 'beginning', '-e']);
+    expect(r.out.trim().split('\n')).to.deep.equal(['x', 'y']);
+  });
+
+  it('-G consumes in a group, commits, and a second run of the group finds nothing new', async () => {
+    await kcat(['-P', '-t', 'kc-group', '-K:'], Array.from({ length: 12 }, (_, i) => `k${i}:g${i}`).join('\n') + '\n');
+    const first = await kcat(['-G', 'kc-readers', 'kc-group', '-o', 'beginning', '-e', '-f', '%s\\n']);
+    expect(first.code, first.err).to.equal(0);
+    expect(first.out.trim().split('\n').sort()).to.deep.equal(Array.from({ length: 12 }, (_, i) => `g${i}`).sort());
+    expect(first.err).to.match(/Group kc-readers rebalanced .*assigned: kc-group \[0\]/);
+    await kcat(['-P', '-t', 'kc-group'], 'late\n');
+    // without -o the group starts from its committed offsets (kcat applies -o to every assignment)
+    const second = await kcat(['-G', 'kc-readers', 'kc-group', '-e', '-f', '%s\\n']);
+    expect(second.code, second.err).to.equal(0);
+    expect(second.out.trim()).to.equal('late');
+  });
+});

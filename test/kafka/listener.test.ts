@@ -1,0 +1,170 @@
+/**
+ * The Kafka listener's connection handling: version negotiation, pipelined requests answered in
+ * order, and bad input closing only the offending connection while the broker carries on.
+ */
+import { expect } from 'chai';
+import { ApiKeys } from '../../src/kafka/protocol/index.js';
+import { SUPPORTED_VERSIONS } from '../../src/kafka/api/versions.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+import { RawKafkaSocket } from '../helpers/raw-kafka.js';
+import { checkFor } from '../helpers/check-for.js';
+
+const MAX_REQUEST = 64 * 1024;
+
+describe('Kafka listener connections', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let endpoint: string;
+  const open: RawKafkaSocket[] = [];
+  const connect = async () => {
+    const s = await RawKafkaSocket.connect(endpoint);
+    open.push(s);
+    return s;
+  };
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, brokerConfig: { 'socket.request.max.bytes': MAX_REQUEST }, topics: [{ name: 'raw', partitions: 2, replicationFactor: 1 }] });
+    endpoint = c.bootstrap[0]!;
+  });
+  afterEach(() => {
+    for (const s of open.splice(0)) s.end();
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  async function expectHealthy(): Promise<void> {
+    const s = await connect();
+    s.request(ApiKeys.Metadata, 9, 7, { topics: null, allowAutoTopicCreation: false });
+    const r = await s.response(ApiKeys.Metadata, 9);
+    expect(r.correlationId).to.equal(7);
+    expect(r.body.topics.map((t: { name: string }) => t.name)).to.include('raw');
+  }
+
+  for (const v of [0, 1, 2, 3]) {
+    it(`answers ApiVersions v${v} with one contiguous range per API`, async () => {
+      const s = await connect();
+      s.request(ApiKeys.ApiVersions, v, 42, v >= 3 ? { clientSoftwareName: 'raw', clientSoftwareVersion: '1.0' } : {});
+      const r = await s.response(ApiKeys.ApiVersions, v);
+      expect(r.correlationId).to.equal(42);
+      expect(r.body.errorCode).to.equal(ErrorCode.NONE);
+      const got = new Map<number, [number, number]>(r.body.apiKeys.map((k: { apiKey: number; minVersion: number; maxVersion: number }) => [k.apiKey, [k.minVersion, k.maxVersion]]));
+      for (const [key, range] of SUPPORTED_VERSIONS) expect(got.get(key), `api ${key}`).to.deep.equal([range.min, range.max]);
+      expect(got.size).to.equal(SUPPORTED_VERSIONS.size);
+    });
+  }
+
+  it('answers an ApiVersions version it does not know in v0 with UNSUPPORTED_VERSION and its ranges, and keeps the connection', async () => {
+    const s = await connect();
+    // a future ApiVersions: header v2 (flexible), body we cannot know; the answer must still be v0
+    const body = Buffer.from([0x00, 0x00]);
+    const header = Buffer.alloc(2 + 2 + 4 + 2 + 3 + 1);
+    let o = header.writeInt16BE(ApiKeys.ApiVersions, 0);
+    o = header.writeInt16BE(77, o);
+    o = header.writeInt32BE(5, o);
+    o = header.writeInt16BE(3, o);
+    o += header.write('new', o);
+    header.writeUInt8(0, o);
+    const frame = Buffer.concat([header, body]);
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(frame.length);
+    s.write(Buffer.concat([size, frame]));
+    const r = await s.response(ApiKeys.ApiVersions, 0);
+    expect(r.correlationId).to.equal(5);
+    expect(r.body.errorCode).to.equal(ErrorCode.UNSUPPORTED_VERSION);
+    expect(r.body.apiKeys.find((k: { apiKey: number }) => k.apiKey === ApiKeys.ApiVersions)).to.include({ minVersion: 0, maxVersion: 3 });
+    // the client retries with a version we advertise, on the same connection
+    s.request(ApiKeys.ApiVersions, 3, 6, { clientSoftwareName: 'raw', clientSoftwareVersion: '1.0' });
+    expect((await s.response(ApiKeys.ApiVersions, 3)).body.errorCode).to.equal(ErrorCode.NONE);
+  });
+
+  it('answers pipelined requests in the order they were sent', async () => {
+    const s = await connect();
+    s.request(ApiKeys.Metadata, 1, 1, { topics: [{ name: 'raw' }] });
+    s.request(ApiKeys.ApiVersions, 2, 2, {});
+    s.request(ApiKeys.Metadata, 9, 3, { topics: null, allowAutoTopicCreation: false });
+    expect((await s.response(ApiKeys.Metadata, 1)).correlationId).to.equal(1);
+    expect((await s.response(ApiKeys.ApiVersions, 2)).correlationId).to.equal(2);
+    expect((await s.response(ApiKeys.Metadata, 9)).correlationId).to.equal(3);
+  });
+
+  it('sends nothing for a Produce with acks 0, and answers the next request', async () => {
+    const s = await connect();
+    const records = encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: Buffer.from('v'), timestamp: Date.now() }] });
+    s.request(ApiKeys.Produce, 7, 10, { transactionalId: null, acks: 0, timeoutMs: 1000, topicData: [{ name: 'raw', partitionData: [{ index: 0, records }] }] });
+    s.request(ApiKeys.ListOffsets, 5, 11, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'raw', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1 }] }] });
+    const r = await s.response(ApiKeys.ListOffsets, 5);
+    expect(r.correlationId).to.equal(11);
+    expect(r.body.topics[0].partitions[0].errorCode).to.equal(ErrorCode.NONE);
+    // and the unacknowledged record did land
+    let id = 12;
+    await checkFor(async () => {
+      s.request(ApiKeys.ListOffsets, 5, id, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'raw', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1 }] }] });
+      const again = await s.response(ApiKeys.ListOffsets, 5);
+      expect(again.correlationId).to.equal(id++);
+      return again.body.topics[0].partitions[0].offset === 1;
+    });
+  });
+
+  const closes: [string, () => Buffer][] = [
+    ['garbage bytes', () => Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')],
+    ['a size above socket.request.max.bytes', () => sized(MAX_REQUEST + 1, Buffer.alloc(16))],
+    ['a negative size', () => Buffer.from([0xff, 0xff, 0xff, 0xf0, 0, 0, 0, 0])],
+    ['a request too short for a header', () => sized(3, Buffer.from([0, 3, 0]))],
+    ['an unknown API key', () => sized(10, header(999, 0, 1))],
+    ['an unsupported version of a known API', () => sized(10, header(ApiKeys.Metadata, 99, 1))],
+    ['an API we do not implement (Kafka transactions)', () => sized(10, header(24, 0, 1))],
+    ['a truncated request (array claims more than the frame holds)', () => {
+      const h = header(ApiKeys.Metadata, 1, 1);
+      const body = Buffer.alloc(4);
+      body.writeInt32BE(5); // five topic names follow... but none do
+      return sized(h.length + body.length, Buffer.concat([h, body]));
+    }],
+    ['a string length running past the frame', () => {
+      const h = header(ApiKeys.Metadata, 1, 1);
+      const body = Buffer.alloc(6);
+      body.writeInt32BE(1);
+      body.writeInt16BE(300, 4);
+      return sized(h.length + body.length, Buffer.concat([h, body]));
+    }],
+  ];
+  for (const [what, bytes] of closes) {
+    it(`closes the connection on ${what}; other connections and the broker carry on`, async () => {
+      const bystander = await connect();
+      const bad = await connect();
+      bad.write(bytes());
+      expect(await bad.waitClosed(), 'bad connection closed').to.equal(true);
+      expect(bystander.closed).to.equal(false);
+      bystander.request(ApiKeys.ApiVersions, 0, 9, {});
+      expect((await bystander.response(ApiKeys.ApiVersions, 0)).body.errorCode).to.equal(ErrorCode.NONE);
+      await expectHealthy();
+    });
+  }
+
+  it('a client that disconnects mid-request leaves the broker serving others', async () => {
+    const s = await connect();
+    const full = sized(100, Buffer.alloc(100));
+    s.write(full.subarray(0, 30));
+    s.end();
+    await expectHealthy();
+  });
+});
+
+/** A request header v1: api key, version, correlation id, client id 'x'. */
+function header(apiKey: number, apiVersion: number, correlationId: number): Buffer {
+  const b = Buffer.alloc(11);
+  b.writeInt16BE(apiKey, 0);
+  b.writeInt16BE(apiVersion, 2);
+  b.writeInt32BE(correlationId, 4);
+  b.writeInt16BE(1, 8);
+  b.write('x', 10);
+  return b;
+}
+
+function sized(size: number, body: Buffer): Buffer {
+  const s = Buffer.alloc(4);
+  s.writeInt32BE(size);
+  return Buffer.concat([s, body]);
+}
