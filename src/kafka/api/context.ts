@@ -11,6 +11,7 @@ import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { Logger } from '../../runtime/logger.js';
+import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import type { ActorRef, Failure, Message } from '../../runtime/types.js';
 
 export interface ApiContext {
@@ -35,6 +36,7 @@ export interface ApiContext {
 
 /**
  * One Kafka API: turns a request body of `version` into a response body, or null when Kafka
- * sends no response (Produce with acks 0).
+ * sends no response (Produce with acks 0). Bodies are typed from Kafka's message schemas (fields
+ * a version lacks hold their defaults when decoded and are left out when encoded).
  */
-export type ApiHandler = (ctx: ApiContext, version: number, body: any) => Promise<object | null>;
+export type ApiHandler<K extends ApiKey = ApiKey> = (ctx: ApiContext, version: number, body: RequestOf<K>) => Promise<ResponseInput<K> | null>;

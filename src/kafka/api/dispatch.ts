@@ -12,7 +12,8 @@ import { produce } from './produce.js';
 import { createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
-export const API_HANDLERS: ReadonlyMap<number, ApiHandler> = new Map<number, ApiHandler>([
+// each entry's handler is typed for its own key; the map forgets which, the connection keys by header
+export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number, ApiHandler<any>>([
   [0, produce],
   [1, fetch],
   [2, listOffsets],

@@ -10,6 +10,7 @@ import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { FetchPartition, FetchResponse as BrokerFetchResponse } from '../../../actors/broker/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 
 interface FetchTopicReq {
@@ -19,7 +20,7 @@ interface FetchTopicReq {
 
 const EMPTY = Buffer.alloc(0);
 
-export const fetch: ApiHandler = async (ctx, _version, body) => {
+export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, _version, body) => {
   const topics = body.topics as FetchTopicReq[];
   const sessionId = body.sessionId as number;
   const sessionEpoch = body.sessionEpoch as number;

@@ -18,6 +18,7 @@ import type {
 } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
 import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
 
@@ -46,7 +47,7 @@ async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<C
   return { key, nodeId: b.brokerId, host: b.host, port: b.port, errorCode: ErrorCode.NONE, errorMessage: null };
 }
 
-export const findCoordinator: ApiHandler = async (ctx, version, body) => {
+export const findCoordinator: ApiHandler<typeof ApiKeys.FindCoordinator> = async (ctx, version, body) => {
   const keyType = (body.keyType as number | undefined) ?? 0;
   if (version >= 4) {
     const coordinators = await Promise.all((body.coordinatorKeys as string[]).map((k) => findOne(ctx, k, keyType)));
@@ -56,7 +57,7 @@ export const findCoordinator: ApiHandler = async (ctx, version, body) => {
   return { throttleTimeMs: 0, errorCode: a.errorCode, errorMessage: a.errorMessage, nodeId: a.nodeId, host: a.host, port: a.port };
 };
 
-export const joinGroup: ApiHandler = async (ctx, version, body) => {
+export const joinGroup: ApiHandler<typeof ApiKeys.JoinGroup> = async (ctx, version, body) => {
   const sessionTimeoutMs = body.sessionTimeoutMs as number;
   const rebalanceTimeoutMs = version >= 1 && (body.rebalanceTimeoutMs as number) >= 0 ? (body.rebalanceTimeoutMs as number) : sessionTimeoutMs;
   const r = await ctx.ask<CoordinatorMsg, JoinGroupResponse>(
@@ -90,7 +91,7 @@ export const joinGroup: ApiHandler = async (ctx, version, body) => {
   };
 };
 
-export const syncGroup: ApiHandler = async (ctx, _version, body) => {
+export const syncGroup: ApiHandler<typeof ApiKeys.SyncGroup> = async (ctx, _version, body) => {
   const r = await ctx.ask<CoordinatorMsg, SyncGroupResponse>(
     ctx.coordinator,
     {
@@ -109,7 +110,7 @@ export const syncGroup: ApiHandler = async (ctx, _version, body) => {
   return { throttleTimeMs: 0, errorCode: r.errorCode, protocolType: r.protocolType, protocolName: r.protocolName, assignment: r.assignment };
 };
 
-export const heartbeat: ApiHandler = async (ctx, _version, body) => {
+export const heartbeat: ApiHandler<typeof ApiKeys.Heartbeat> = async (ctx, _version, body) => {
   const r = await ctx.ask<CoordinatorMsg, SimpleResponse>(
     ctx.coordinator,
     { type: 'Heartbeat', groupId: body.groupId, generationId: body.generationId, memberId: body.memberId, groupInstanceId: body.groupInstanceId ?? null },
@@ -118,7 +119,7 @@ export const heartbeat: ApiHandler = async (ctx, _version, body) => {
   return { throttleTimeMs: 0, errorCode: r.errorCode };
 };
 
-export const leaveGroup: ApiHandler = async (ctx, version, body) => {
+export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, version, body) => {
   const members: { memberId: string; groupInstanceId: string | null; reason: string | null }[] =
     version >= 3
       ? (body.members as { memberId: string; groupInstanceId: string | null; reason?: string | null }[]).map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, reason: m.reason ?? null }))
@@ -135,7 +136,7 @@ export const leaveGroup: ApiHandler = async (ctx, version, body) => {
   };
 };
 
-export const describeGroups: ApiHandler = async (ctx, _version, body) => {
+export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (ctx, _version, body) => {
   const ids = body.groups as string[];
   const r = await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: ids }, ctx.config.requestTimeoutMs);
   const described = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g]));
@@ -163,7 +164,7 @@ export const describeGroups: ApiHandler = async (ctx, _version, body) => {
   };
 };
 
-export const listGroups: ApiHandler = async (ctx, version, body) => {
+export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, version, body) => {
   const statesFilter = version >= 4 ? ((body.statesFilter as string[]) ?? []) : [];
   const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };

@@ -9,6 +9,7 @@ import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { EpochEndOffsetResult, ListOffsetsResult } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
 
@@ -23,7 +24,7 @@ async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; f
   return codes;
 }
 
-export const listOffsets: ApiHandler = async (ctx, version, body) => {
+export const listOffsets: ApiHandler<typeof ApiKeys.ListOffsets> = async (ctx, version, body) => {
   const topics = body.topics as { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];
   const isolationLevel = version >= 2 && body.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
   const asks = topics.map((t) =>
@@ -49,7 +50,7 @@ export const listOffsets: ApiHandler = async (ctx, version, body) => {
   };
 };
 
-export const offsetForLeaderEpoch: ApiHandler = async (ctx, _version, body) => {
+export const offsetForLeaderEpoch: ApiHandler<typeof ApiKeys.OffsetForLeaderEpoch> = async (ctx, _version, body) => {
   const topics = body.topics as { topic: string; partitions: { partition: number; currentLeaderEpoch: number; leaderEpoch: number }[] }[];
   const replies = await Promise.all(
     topics.map((t) =>

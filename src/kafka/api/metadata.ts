@@ -12,6 +12,7 @@ import type { ControllerReply } from '../../../actors/controller/messages.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
 /** Splits 'host:port' (an IPv6 host may be bracketed). */
@@ -76,7 +77,7 @@ async function autoCreate(ctx: ApiContext, names: string[]): Promise<Map<string,
   return codes;
 }
 
-export const metadata: ApiHandler = async (ctx, version, body) => {
+export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version, body) => {
   const requested: string[] | null =
     body.topics === null || (version === 0 && body.topics.length === 0) ? null : (body.topics as { name: string | null }[]).map((t) => t.name ?? '');
   const md = await fetchClusterMetadata(ctx, requested);

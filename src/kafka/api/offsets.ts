@@ -8,6 +8,7 @@
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { OffsetCommitResponse, OffsetFetchResponse } from '../../../actors/group-coordinator/messages.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
 interface CommitTopic {
@@ -15,7 +16,7 @@ interface CommitTopic {
   partitions: { partitionIndex: number; committedOffset: number; committedLeaderEpoch?: number; committedMetadata: string | null }[];
 }
 
-export const offsetCommit: ApiHandler = async (ctx, version, body) => {
+export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx, version, body) => {
   const topics = body.topics as CommitTopic[];
   const r = await ctx.ask<CoordinatorMsg, OffsetCommitResponse>(
     ctx.coordinator,
@@ -65,7 +66,7 @@ async function fetchGroup(ctx: ApiContext, groupId: string, topics: FetchTopics,
   return { errorCode, topics: out };
 }
 
-export const offsetFetch: ApiHandler = async (ctx, version, body) => {
+export const offsetFetch: ApiHandler<typeof ApiKeys.OffsetFetch> = async (ctx, version, body) => {
   const requireStable = version >= 7 && body.requireStable === true;
   if (version >= 8) {
     const groups = await Promise.all(

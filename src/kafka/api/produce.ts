@@ -7,6 +7,7 @@ import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 
 interface PartitionAnswer {
@@ -20,7 +21,7 @@ interface PartitionAnswer {
 
 const EMPTY = Buffer.alloc(0);
 
-export const produce: ApiHandler = async (ctx, _version, body) => {
+export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version, body) => {
   const topicData = body.topicData as { name: string; partitionData: { index: number; records: Buffer | null }[] }[];
   const acks = body.acks as number;
   const failAll = (errorCode: number, errorMessage: string) => ({

@@ -8,6 +8,7 @@ import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 
 interface CreatableTopicReq {
@@ -33,7 +34,7 @@ function toCreatable(t: CreatableTopicReq): CreatableTopic | string {
   return { name: t.name, numPartitions: t.numPartitions, replicationFactor: t.replicationFactor, config };
 }
 
-export const createTopics: ApiHandler = async (ctx, version, body) => {
+export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx, version, body) => {
   const reqs = body.topics as CreatableTopicReq[];
   const counts = new Map<string, number>();
   for (const t of reqs) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
@@ -79,7 +80,7 @@ export const createTopics: ApiHandler = async (ctx, version, body) => {
   return { throttleTimeMs: 0, topics };
 };
 
-export const deleteTopics: ApiHandler = async (ctx, _version, body) => {
+export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx, _version, body) => {
   const names = [...new Set(body.topicNames as string[])];
   const r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'DeleteTopics', topics: names }, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
   const answers = new Map<string, { errorCode: number; errorMessage: string | null }>();

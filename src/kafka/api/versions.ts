@@ -4,6 +4,7 @@
  * is honoured (or is one Kafka itself allows a broker to ignore, such as fetch sessions).
  */
 import { ErrorCode } from '../../protocol/errors.js';
+import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 
 export interface VersionRange {
@@ -44,4 +45,4 @@ export function apiVersionsBody(errorCode: number): { errorCode: number; apiKeys
   return { errorCode, apiKeys, throttleTimeMs: 0 };
 }
 
-export const apiVersions: ApiHandler = async () => apiVersionsBody(ErrorCode.NONE);
+export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async () => apiVersionsBody(ErrorCode.NONE);

@@ -10,9 +10,12 @@ export type ApiKey = (typeof ApiKeys)[ApiName];
 export type RequestOf<K extends ApiKey> = RequestBodies[K];
 export type ResponseOf<K extends ApiKey> = ResponseBodies[K];
 
-/** Every field optional at every depth (left out: the schema default); Buffers stay whole. */
+/**
+ * Every field optional at every depth (left out: the schema default); bytes and records fields
+ * take any Uint8Array (a Buffer or a view from an actor message) and stay whole.
+ */
 export type DeepPartial<T> = T extends Uint8Array
-  ? T
+  ? Uint8Array
   : T extends readonly (infer E)[]
     ? readonly DeepPartial<E>[]
     : T extends object
