@@ -93,3 +93,26 @@ export class RawKafkaSocket {
     this.socket.destroy();
   }
 }
+
+/** Request/response over one RawKafkaSocket with its own correlation ids. */
+export class KafkaCaller {
+  private nextId = 1;
+
+  private constructor(readonly socket: RawKafkaSocket) {}
+
+  static async connect(endpoint: string): Promise<KafkaCaller> {
+    return new KafkaCaller(await RawKafkaSocket.connect(endpoint));
+  }
+
+  async call(apiKey: number, apiVersion: number, body: object): Promise<any> {
+    const id = this.nextId++;
+    this.socket.request(apiKey, apiVersion, id, body);
+    const r = await this.socket.response(apiKey, apiVersion);
+    if (r.correlationId !== id) throw new Error(`response ${r.correlationId} answers another request than ${id}`);
+    return r.body;
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+}
