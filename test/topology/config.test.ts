@@ -103,4 +103,43 @@ describe('topology/config', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("checks brokers' Kafka listeners: keys, types, ports and addresses used twice", () => {
+    const t = {
+      ...base(),
+      brokers: [
+        { id: 1, node: 'b1', logDir: 'l1', kafka: { host: '127.0.0.1', port: 9092 } },
+        { id: 2, node: 'b1', logDir: 'l2', kafka: { host: '127.0.0.1', port: 9092 } },
+        { id: 3, node: 'b1', logDir: 'l3', kafka: { host: '', port: 70000, tls: true } },
+        { id: 4, node: 'b1', logDir: 'l4', kafka: { port: 0 } },
+        { id: 5, node: 'b1', logDir: 'l5', kafka: { host: '0.0.0.0', port: 0, advertisedHost: 'broker-5.example' } },
+      ],
+      listeners: [{ node: 'main', host: '127.0.0.1', port: 9092 }],
+    };
+    expect(problems(t)).to.have.members([
+      'brokers[1].kafka.port: 127.0.0.1:9092 is already used',
+      'brokers[2].kafka.tls: unknown key (allowed: host, port, advertisedHost)',
+      'brokers[2].kafka.host: must be a non-empty string, got ""',
+      'brokers[2].kafka.port: must be an integer in [0, 65535], got number 70000',
+      'brokers[3].kafka.host: is required',
+      'listeners[0].port: 127.0.0.1:9092 is already used',
+    ]);
+  });
+
+  it('refuses to start when a Kafka listener port is in use, before touching any data', async () => {
+    const blocker = net.createServer();
+    const port = await new Promise<number>((r) => blocker.listen(0, '127.0.0.1', () => r((blocker.address() as net.AddressInfo).port)));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-topo-'));
+    try {
+      const t = { ...base(), nodes: [{ id: 'main', kind: 'inproc' as const }], brokers: [{ id: 1, node: 'main', logDir: 'l1', kafka: { host: '127.0.0.1', port } }] };
+      let err: unknown;
+      await startCluster(t as never, { baseDir: dir }).catch((e) => (err = e));
+      expect(err).to.be.instanceOf(TopologyError);
+      expect((err as TopologyError).problems[0]).to.deep.include({ path: 'brokers[0].kafka.port' });
+      expect((err as TopologyError).problems[0]!.message).to.match(/port in use/);
+      expect(fs.readdirSync(dir)).to.deep.equal([]);
+    } finally {
+      blocker.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

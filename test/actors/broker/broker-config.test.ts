@@ -1,0 +1,45 @@
+/**
+ * Broker configuration: Kafka's names and defaults, values as numbers or strings, and a
+ * ConfigError naming the key for anything unknown or out of range.
+ */
+import { expect } from 'chai';
+import { parseBrokerConfig } from '../../../actors/broker/broker-config.js';
+import { ConfigError } from '../../../src/storage/log-config.js';
+
+describe('broker config', () => {
+  it("takes Kafka's defaults", () => {
+    const c = parseBrokerConfig({});
+    expect(c.replicaLagTimeMaxMs).to.equal(30_000);
+    expect(c.socketRequestMaxBytes).to.equal(100 * 1024 * 1024);
+    expect(c.autoCreateTopicsEnable).to.equal(true);
+    expect(c.offsetsTopicNumPartitions).to.equal(50);
+  });
+
+  it('reads integers given as numbers or strings, booleans given as booleans or strings', () => {
+    const c = parseBrokerConfig({ 'socket.request.max.bytes': '1024', 'auto.create.topics.enable': 'false', 'min.insync.replicas': 2 });
+    expect(c.socketRequestMaxBytes).to.equal(1024);
+    expect(c.autoCreateTopicsEnable).to.equal(false);
+    expect(c.minInsyncReplicas).to.equal(2);
+    expect(parseBrokerConfig({ 'auto.create.topics.enable': true }).autoCreateTopicsEnable).to.equal(true);
+  });
+
+  const bad: [Record<string, unknown>, string][] = [
+    [{ 'auto.create.topics.enable': 'yes' }, 'auto.create.topics.enable'],
+    [{ 'auto.create.topics.enable': 1 }, 'auto.create.topics.enable'],
+    [{ 'socket.request.max.bytes': 0 }, 'socket.request.max.bytes'],
+    [{ 'socket.request.max.bytes': 'lots' }, 'socket.request.max.bytes'],
+    [{ 'no.such.key': 1 }, 'no.such.key'],
+    [{ 'log.retention.ms': 'soon' }, 'log.retention.ms'],
+  ];
+  for (const [input, key] of bad) {
+    it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {
+      try {
+        parseBrokerConfig(input);
+        expect.fail('accepted');
+      } catch (err) {
+        expect(err).to.be.instanceOf(ConfigError);
+        expect((err as ConfigError).key).to.equal(key);
+      }
+    });
+  }
+});
