@@ -844,11 +844,11 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
             a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
             continue;
           }
+          // a decoded record is a ConsumedRecord as it is (no copy per record)
           for (const rec of b.records) {
             if (rec.offset < a.fetchPosition) continue;
-            const consumed: ConsumedRecord = { offset: rec.offset, timestamp: rec.timestamp, key: rec.key, value: rec.value, headers: rec.headers };
-            a.buffer.push(consumed);
-            a.bufferedBytes += recordBytes(consumed);
+            a.buffer.push(rec);
+            a.bufferedBytes += recordBytes(rec);
           }
           a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
         }

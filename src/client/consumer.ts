@@ -75,16 +75,20 @@ const listener = defineActor<{ emitter: EventEmitter }, ListenerMsg, EventEmitte
   },
 });
 
+/** A Buffer over the same bytes (the decoder's views already are Buffers: no new object then). */
+function asBuffer(b: Uint8Array | null): Buffer | null {
+  return b === null ? null : Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
 function toMessage(r: ConsumedRecord): KafkaMessage {
   const headers: KafkaMessage['headers'] = {};
   for (const h of r.headers) {
-    const v = h.value === null ? null : Buffer.from(h.value.buffer, h.value.byteOffset, h.value.byteLength);
+    const v = asBuffer(h.value);
     const prev = headers[h.key];
     if (prev === undefined) headers[h.key] = v;
     else headers[h.key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
-  const buf = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-  return { offset: r.offset, timestamp: r.timestamp, key: buf(r.key), value: buf(r.value), headers };
+  return { offset: r.offset, timestamp: r.timestamp, key: asBuffer(r.key), value: asBuffer(r.value), headers };
 }
 
 export class Consumer {
