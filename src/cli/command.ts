@@ -24,7 +24,7 @@ export interface Command {
   runArgv?(argv: readonly string[]): Promise<number>;
 }
 
-export const DEFAULT_BOOTSTRAP = '127.0.0.1:9092';
+export const DEFAULT_BOOTSTRAP = '127.0.0.1:9192';
 
 export const HELP_OPTION: OptionSpec = { name: 'help', alias: 'h', kind: 'flag', help: 'show this help and exit' };
 

@@ -35,7 +35,7 @@ function usage(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
     'Run `samsa <command> --help` for the options of a command.',
-    'Client commands connect to --bootstrap-server host:port (default 127.0.0.1:9092).',
+    'Client commands connect to --bootstrap-server host:port (default 127.0.0.1:9192).',
     'Exit codes: 0 ok, 1 failure, 2 usage error. Logs: SAMSA_LOG_LEVEL=error|warn|info|debug|silent.',
     '',
   ].join('\n');

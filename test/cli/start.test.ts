@@ -84,7 +84,7 @@ describe('cli: samsa start', function () {
       ],
       controller: { node: 'main', metadataDir: 'data/controller' },
       brokers: [
-        { id: 1, node: 'b1', logDir: 'data/broker-1', config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 2 } },
+        { id: 1, node: 'b1', logDir: 'data/broker-1', kafka: { host: '127.0.0.1', port: 0 }, config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 2 } },
         { id: 2, node: 'b2', logDir: 'data/broker-2', config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 2 } },
       ],
       listeners: [{ node: 'main', host: '127.0.0.1', port: 0 }],
@@ -97,7 +97,9 @@ describe('cli: samsa start', function () {
       const out = server.stdout();
       expect(out).to.match(/^samsa cluster 'cli-start' is running \(started in \d+ ms\)$/m);
       expect(out).to.contain('2 brokers: 1 on b1, 2 on b2; controller on main');
-      const address = /clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;
+      const address = /  clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;
+      const kafka = /Kafka clients \(KafkaJS, kcat, Java\) connect to: (127\.0\.0\.1:\d+)$/m.exec(out)![1]!;
+      expect(out).to.contain(`kcat -b ${kafka} -L`);
       const lines = out.split('\n');
       const produce = lines.find((l) => l.includes('npx samsa produce'))!;
       const consume = lines.find((l) => l.includes('npx samsa consume'))!;

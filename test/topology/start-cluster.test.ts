@@ -3,6 +3,8 @@
  * embedded default with worker-thread brokers and a TCP client, and a restart that finds every
  * topic, record and committed offset from before.
  */
+import { ApiKeys } from '../../src/kafka/protocol/index.js';
+import { KafkaCaller } from '../helpers/raw-kafka.js';
 import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -75,11 +77,26 @@ describe('topology/startCluster', function () {
     await h.stop({ controlled: true });
   });
 
-  it('runs the embedded default: worker-thread brokers, a TCP listener for clients', async () => {
+  it('runs the embedded default: worker-thread brokers, a TCP listener for clients, Kafka listeners', async () => {
     const t = quiet(loadTopology(exampleTopology('embedded.json')));
+    expect(t.brokers.map((b) => b.kafka?.port)).to.deep.equal([9092, 9093, 9094]);
     t.listeners = [{ node: 'main', host: '127.0.0.1', port: 0 }];
+    for (const b of t.brokers) b.kafka = { host: '127.0.0.1', port: 0 };
     const h = await startCluster(t, { baseDir: dir });
     try {
+      // each worker-thread broker serves the Kafka protocol on its own port
+      const kafka = await h.kafkaBrokers();
+      expect(kafka).to.have.length(3);
+      for (const endpoint of kafka) {
+        const k = await KafkaCaller.connect(endpoint);
+        const md = await checkFor(async () => {
+          const r = await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'events' }], allowAutoTopicCreation: false });
+          return r.topics[0].errorCode === 0 ? r : null;
+        }, 20_000, 20);
+        k.end();
+        expect(md.brokers.map((b: { host: string; port: number }) => `${b.host}:${b.port}`).sort()).to.deep.equal([...kafka].sort());
+        expect(md.topics[0].partitions).to.have.length(6);
+      }
       const [addr] = h.addresses();
       const client = await SamsaClient.connect({ brokers: [addr!], clientId: 'tcp-test' });
       const producer = client.producer({ acks: 'all' });

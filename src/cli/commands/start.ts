@@ -1,7 +1,7 @@
 /**
  * `samsa start [topology.json] [--node id]`: runs a topology in the foreground (by default the
  * embedded one: three brokers in worker threads, the controller in the main thread, a client
- * listener on 127.0.0.1:9092). A topology with problems is reported key by key and nothing
+ * listener on 127.0.0.1:9192, Kafka listeners on 127.0.0.1:9092-9094). A topology with problems is reported key by key and nothing
  * starts (exit 2). Once up it prints where clients connect and commands to try; Ctrl-C or
  * SIGTERM runs a controlled shutdown and exits 0.
  */
@@ -37,12 +37,15 @@ function dialable(addr: string): string {
   return `${host.includes(':') ? `[${host}]` : host}:${m[2]}`;
 }
 
-function printReady(config: TopologyConfig, handle: ClusterHandle, node: string | undefined, ms: number): void {
+async function printReady(config: TopologyConfig, handle: ClusterHandle, node: string | undefined, ms: number): Promise<void> {
   const addresses = handle.addresses().map(dialable);
+  // the brokers' Kafka-protocol listeners, once those brokers have registered
+  const kafka = (await handle.kafkaBrokers(10_000).catch(() => [] as string[])).map(dialable);
   const brokers = node === undefined ? config.brokers : config.brokers.filter((b) => b.node === node);
   const what = node === undefined ? `cluster '${config.clusterId}'` : `node '${node}' of cluster '${config.clusterId}'`;
   out(`samsa ${what} is running (started in ${ms} ms)`);
   out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; controller on ${config.controller.node}`);
+  if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}`);
   if (addresses.length === 0) {
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
     return;
@@ -57,6 +60,7 @@ function printReady(config: TopologyConfig, handle: ClusterHandle, node: string 
   out(`  printf 'k1:hello\\nk2:world\\n' | npx samsa produce${server} --topic ${t} --key-separator :`);
   out(`  npx samsa consume${server} --topic ${t} --from-beginning --print-key --max-messages 2`);
   out(`  npx samsa topics${server} --describe --topic ${t}`);
+  if (kafka.length > 0) out(`  kcat -b ${kafka.join(',')} -L`);
   out();
   out('Ctrl-C stops it with a controlled shutdown.');
 }
@@ -89,7 +93,7 @@ async function run(args: Args): Promise<number> {
     }
     throw new CliError(`the topology did not start: ${(e as Error).message}`);
   }
-  printReady(config, handle, node, Math.round(performance.now() - t0));
+  await printReady(config, handle, node, Math.round(performance.now() - t0));
 
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -122,7 +126,7 @@ export const startCommand: Command = {
   summary: 'run a cluster topology in the foreground (default: the embedded three-broker one)',
   usage: ['[topology.json] [--node id] [--base-dir dir]'],
   description:
-    'Starts the nodes of a topology file in this process: the controller, the brokers, the client listeners and the topics it declares. Without a file it runs the embedded default: three brokers in worker threads, the controller in the main thread, logs under ./data and clients on 127.0.0.1:9092. A topology of tcp nodes runs one process per node: start each with --node <id>. A file with problems is reported key by key and nothing starts (exit 2). Ctrl-C or SIGTERM runs a controlled shutdown and exits 0; starting again finds every topic, record and committed offset.',
+    'Starts the nodes of a topology file in this process: the controller, the brokers, the client listeners and the topics it declares. Without a file it runs the embedded default: three brokers in worker threads, the controller in the main thread, logs under ./data, samsa clients on 127.0.0.1:9192 and Kafka clients (KafkaJS, kcat) on 127.0.0.1:9092-9094. A topology of tcp nodes runs one process per node: start each with --node <id>. A file with problems is reported key by key and nothing starts (exit 2). Ctrl-C or SIGTERM runs a controlled shutdown and exits 0; starting again finds every topic, record and committed offset.',
   options,
   positional: { name: 'topology.json', help: 'the topology to start (default: src/topology/examples/embedded.json)', max: 1 },
   examples: ['samsa start', 'samsa start my-topology.json', 'samsa start three-process.json --node n2'],
