@@ -10,7 +10,8 @@
  * messages.
  */
 import net from 'node:net';
-import type { BrokerConfig } from '../broker/broker-config.js';
+import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js';
+import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { kafkaConnection } from './connection.js';
 
@@ -58,6 +59,30 @@ export function bindKafkaServer(host: string, port: number): Promise<net.Server>
 export function serverEndpoint(server: net.Server): string {
   const a = server.address() as net.AddressInfo;
   return a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+}
+
+export interface StartKafkaListenerOptions {
+  brokerId: number;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Advertised instead of the bind host (e.g. when binding 0.0.0.0). */
+  advertisedHost?: string;
+  controllerNode: string;
+  /** The broker's config (Kafka names), for socket.request.max.bytes, auto.create.topics.enable, request.timeout.ms. */
+  brokerConfig?: Record<string, unknown>;
+}
+
+/**
+ * Binds broker `brokerId`'s Kafka listener on `system` (the broker's node) and spawns its actor.
+ * Returns the 'host:port' to advertise: start the broker with it as `kafkaEndpoint`.
+ */
+export async function startKafkaListener(system: ActorSystem, o: StartKafkaListenerOptions): Promise<string> {
+  const config = parseBrokerConfig(o.brokerConfig ?? {});
+  const server = await bindKafkaServer(o.host, o.port);
+  const bound = serverEndpoint(server);
+  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, brokerId: o.brokerId, controllerNode: o.controllerNode, config } });
+  return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
 }
 
 export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaListenerArgs>({

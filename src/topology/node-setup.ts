@@ -6,8 +6,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { broker } from '../../actors/broker/broker.js';
-import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
-import { bindKafkaServer, kafkaListener, kafkaListenerName, serverEndpoint } from '../../actors/kafka-listener/listener.js';
+import { startKafkaListener } from '../../actors/kafka-listener/listener.js';
 import { METADATA_PROXY_PATH, metadataProxy } from '../../actors/cluster-node/metadata-proxy.js';
 import { controller } from '../../actors/controller/controller.js';
 import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
@@ -46,16 +45,9 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
   const endpoint = me?.kind === 'tcp' ? `${me.host}:${me.port}` : null;
   for (const b of t.brokers.filter((x) => x.node === args.nodeId)) {
     // the Kafka listener binds first, so the broker registers with the port really bound
-    let kafkaEndpoint: string | null = null;
-    if (b.kafka) {
-      const server = await bindKafkaServer(b.kafka.host, b.kafka.port);
-      const bound = serverEndpoint(server);
-      kafkaEndpoint = b.kafka.advertisedHost ? `${b.kafka.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
-      system.spawn(kafkaListener, {
-        name: kafkaListenerName(b.id),
-        args: { server, brokerId: b.id, controllerNode: t.controller.node, config: parseBrokerConfig(b.config ?? {}) },
-      });
-    }
+    const kafkaEndpoint = b.kafka
+      ? await startKafkaListener(system, { brokerId: b.id, ...b.kafka, controllerNode: t.controller.node, brokerConfig: b.config ?? {} })
+      : null;
     system.spawn(broker, {
       name: brokerPath(b.id).slice(1),
       args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDir: at(b.logDir), rack: b.rack ?? null, endpoint, kafkaEndpoint, config: b.config ?? {} },

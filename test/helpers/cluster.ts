@@ -12,6 +12,7 @@ import { InProcNetwork } from '../../src/transport/inproc.js';
 import { WorkerHub, type WorkerNode } from '../../src/transport/worker.js';
 import { startClusterNode, type ClusterNodeConfig } from '../fixtures/cluster-node.js';
 import { ClusterClient } from './cluster-client.js';
+import { checkFor } from './check-for.js';
 import { SamsaClient } from '../../src/client/samsa.js';
 
 export type ClusterTransport = 'inproc' | 'worker';
@@ -22,6 +23,8 @@ export interface TestClusterOptions {
   brokerConfig?: Record<string, unknown>;
   controllerConfig?: Record<string, unknown>;
   placementSeed?: number;
+  /** Give every broker a Kafka-protocol listener on 127.0.0.1 (a free port, kept across restarts). */
+  kafka?: boolean;
 }
 
 const FIXTURE = new URL('../fixtures/cluster-node.ts', import.meta.url);
@@ -37,6 +40,7 @@ interface BrokerHandle {
 export class TestCluster {
   readonly client: ClusterClient;
   private readonly brokers = new Map<number, BrokerHandle>();
+  private readonly kafkaPorts = new Map<number, number>();
   private controllerSystem?: ActorSystem;
   private controllerWorker?: WorkerNode;
 
@@ -56,6 +60,7 @@ export class TestCluster {
       brokerConfig: {},
       controllerConfig: {},
       placementSeed: 0,
+      kafka: false,
       ...options,
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cluster-'));
@@ -86,7 +91,7 @@ export class TestCluster {
     if (this.net) {
       const sys = new ActorSystem({ nodeId: 'controller', strictSerialization: true });
       this.net.join(sys);
-      startClusterNode(sys, cfg);
+      await startClusterNode(sys, cfg);
       this.controllerSystem = sys;
     } else {
       this.controllerWorker = await this.hub!.spawn({ nodeId: 'controller', setup: FIXTURE, config: cfg });
@@ -100,17 +105,37 @@ export class TestCluster {
   /** Starts (or restarts) broker `id` on its own node, on the same log dir as before. */
   async startBroker(id: number): Promise<void> {
     const node = `b${id}`;
-    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig } });
+    const kafka = this.opts.kafka ? { host: '127.0.0.1', port: this.kafkaPorts.get(id) ?? 0 } : undefined;
+    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig, kafka } });
     const h: BrokerHandle = { id, node, running: true };
     if (this.net) {
       const sys = new ActorSystem({ nodeId: node, strictSerialization: true });
       this.net.join(sys);
-      startClusterNode(sys, cfg);
+      await startClusterNode(sys, cfg);
       h.system = sys;
     } else {
       h.worker = await this.hub!.spawn({ nodeId: node, setup: FIXTURE, config: cfg });
     }
     this.brokers.set(id, h);
+  }
+
+  /**
+   * 'host:port' of each running broker's Kafka listener (with `kafka: true`), once registered.
+   * A restarted broker listens on the port it had before.
+   */
+  async kafkaBootstrap(): Promise<string[]> {
+    const running = [...this.brokers.values()].filter((h) => h.running).map((h) => h.id);
+    const md = await checkFor(async () => {
+      const m = await this.client.metadata();
+      return running.every((id) => m.brokers.some((b) => b.brokerId === id && !b.fenced && b.kafkaEndpoint)) ? m : null;
+    }, 20_000, 20);
+    const out: string[] = [];
+    for (const id of running) {
+      const e = md.brokers.find((b) => b.brokerId === id)!.kafkaEndpoint!;
+      this.kafkaPorts.set(id, Number(e.slice(e.lastIndexOf(':') + 1)));
+      out.push(e);
+    }
+    return out;
   }
 
   /** Crashes broker `id`: its node disappears from the network at once, without a controlled shutdown. */
