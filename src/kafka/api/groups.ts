@@ -19,6 +19,7 @@ import type {
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
+import { GROUP_OPERATIONS, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
 
@@ -136,7 +137,8 @@ export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, ver
   };
 };
 
-export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (ctx, _version, body) => {
+export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (ctx, version, body) => {
+  const authorizedOperations = version >= 3 && body.includeAuthorizedOperations ? GROUP_OPERATIONS : OPERATIONS_NOT_REQUESTED;
   const ids = body.groups as string[];
   const r = await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: ids }, ctx.config.requestTimeoutMs);
   const described = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g]));
@@ -148,6 +150,7 @@ export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (
       return {
         errorCode: g.errorCode,
         groupId,
+        authorizedOperations,
         groupState: g.state,
         protocolType: g.protocolType,
         protocolData: g.protocolName,

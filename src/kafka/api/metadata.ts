@@ -13,6 +13,7 @@ import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type TopicMetadata } 
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
+import { CLUSTER_OPERATIONS, OPERATIONS_NOT_REQUESTED, TOPIC_OPERATIONS } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
 /** Splits 'host:port' (an IPv6 host may be bracketed). */
@@ -42,13 +43,14 @@ export async function fetchClusterMetadata(ctx: ApiContext, topics: string[] | n
   return isFailure(r) ? null : r.metadata;
 }
 
-function topicEntry(t: TopicMetadata, md: ClusterMetadata) {
+function topicEntry(t: TopicMetadata, md: ClusterMetadata, topicAuthorizedOperations: number) {
   const fenced = new Set(md.brokers.filter((b) => b.fenced).map((b) => b.brokerId));
   const known = new Set(md.brokers.map((b) => b.brokerId));
   return {
     errorCode: ErrorCode.NONE,
     name: t.name,
     isInternal: t.internal,
+    topicAuthorizedOperations,
     partitions: [...t.partitions]
       .sort((a, b) => a.partition - b.partition)
       .map((p) => ({
@@ -86,18 +88,20 @@ export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version
   }
   const brokers = kafkaBrokers(md).map((b) => ({ nodeId: b.brokerId, host: b.host, port: b.port, rack: b.rack }));
   const byName = new Map(md.topics.map((t) => [t.name, t]));
+  const topicOps = version >= 8 && body.includeTopicAuthorizedOperations ? TOPIC_OPERATIONS : OPERATIONS_NOT_REQUESTED;
   const topics = [];
   if (requested === null) {
-    for (const t of [...md.topics].sort((a, b) => a.name.localeCompare(b.name))) topics.push(topicEntry(t, md));
+    for (const t of [...md.topics].sort((a, b) => a.name.localeCompare(b.name))) topics.push(topicEntry(t, md, topicOps));
   } else {
     const missing = [...new Set(requested)].filter((n) => !byName.has(n));
     const allowCreate = ctx.config.autoCreateTopicsEnable && (version < 4 || body.allowAutoTopicCreation !== false);
     const created = allowCreate ? await autoCreate(ctx, missing) : new Map<string, number>();
     for (const name of new Set(requested)) {
       const t = byName.get(name);
-      if (t) topics.push(topicEntry(t, md));
+      if (t) topics.push(topicEntry(t, md, topicOps));
       else topics.push({ errorCode: created.get(name) ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal: false, partitions: [] });
     }
   }
-  return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics };
+  const clusterAuthorizedOperations = version >= 8 && body.includeClusterAuthorizedOperations ? CLUSTER_OPERATIONS : OPERATIONS_NOT_REQUESTED;
+  return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics, clusterAuthorizedOperations };
 };

@@ -117,6 +117,10 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(life.members[0].clientId).to.equal('raw-test');
     expect(life.members[0].memberAssignment.equals(assignment)).to.equal(true);
     expect(d.groups[1]).to.include({ groupId: 'never-seen', groupState: 'Dead' });
+    expect(life.authorizedOperations).to.equal(-2147483648);
+    const ops = await k.call(ApiKeys.DescribeGroups, 3, { groups: ['life'], includeAuthorizedOperations: true });
+    // READ DELETE DESCRIBE DESCRIBE_CONFIGS ALTER_CONFIGS = bits 3, 6, 8, 10, 11
+    expect(ops.groups[0].authorizedOperations).to.equal(3400);
 
     const listed = await k.call(ApiKeys.ListGroups, 4, { statesFilter: ['Stable'] });
     expect(listed.groups.map((g: { groupId: string }) => g.groupId)).to.include('life');

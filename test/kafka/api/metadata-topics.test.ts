@@ -44,6 +44,16 @@ describe('Kafka API: Metadata, CreateTopics, DeleteTopics', function () {
     }
   });
 
+  it('v8+: authorized operations when asked (no authorizer: everything a topic or the cluster supports), else the not-requested value', async () => {
+    const asked = await k.call(ApiKeys.Metadata, 8, { topics: [{ name: 'present' }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: true, includeTopicAuthorizedOperations: true });
+    // READ WRITE CREATE DELETE ALTER DESCRIBE DESCRIBE_CONFIGS ALTER_CONFIGS = bits 3-8, 10, 11
+    expect(asked.topics[0].topicAuthorizedOperations).to.equal(3576);
+    // CREATE ALTER DESCRIBE CLUSTER_ACTION DESCRIBE_CONFIGS ALTER_CONFIGS IDEMPOTENT_WRITE = bits 5, 7-12
+    expect(asked.clusterAuthorizedOperations).to.equal(8096);
+    const plain = await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'present' }], allowAutoTopicCreation: false });
+    expect(plain.topics[0].topicAuthorizedOperations).to.equal(-2147483648);
+  });
+
   it('v0 [] and v1+ null mean every topic; v1+ [] means none', async () => {
     expect(names(await k.call(ApiKeys.Metadata, 0, { topics: [] }))).to.include('present');
     expect(names(await k.call(ApiKeys.Metadata, 1, { topics: null }))).to.include('present');
