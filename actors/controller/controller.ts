@@ -663,19 +663,39 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
     const eligible = eligibleBrokerIds(batch.state);
     const partition0 = topic.partitions[0]!;
     const rf = partition0.replicas.length;
-    const re = validateReplicationFactor(rf, eligible.length);
-    if (re) {
-      fail(re.errorCode, re.errorMessage);
-      continue;
+    const explicit = raw.assignments ?? null;
+    let placement: number[][];
+    if (explicit !== null) {
+      const ae = validateAssignments(explicit, eligible);
+      if (ae) {
+        fail(ae.errorCode, ae.errorMessage);
+        continue;
+      }
+      const lists = explicit as number[][];
+      if (lists.length !== (count as number) - current) {
+        fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT, `${lists.length} replica assignment(s) given for ${(count as number) - current} new partition(s)`);
+        continue;
+      }
+      if (lists[0]!.length !== rf) {
+        fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT, `each new partition needs ${rf} replicas (the topic's replication factor), got ${lists[0]!.length}`);
+        continue;
+      }
+      placement = lists;
+    } else {
+      const re = validateReplicationFactor(rf, eligible.length);
+      if (re) {
+        fail(re.errorCode, re.errorMessage);
+        continue;
+      }
+      placement = assignReplicasRackUnaware(eligible, (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
     }
-    const placement = assignReplicasRackUnaware(eligible, (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
     const partitions = placement.map((replicas, i) => newPartition(name, current + i, replicas));
     batch.add({ type: 'CreatePartitions', topic: name, partitions });
     for (const p of partitions) added.push({ topic: name, partition: p.partition });
     grown.push(name);
     results.push({ name, errorCode: ErrorCode.NONE, errorMessage: null });
   }
-  if (grown.length > 0) {
+  if (grown.length > 0 && !m.validateOnly) {
     const committed = await commit(s, batch, ctx);
     if (!committed.ok) {
       for (const r of results) if (grown.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
@@ -768,7 +788,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },
     DeleteTopics: { topics: 'array' },
-    CreatePartitions: { topics: 'array' },
+    CreatePartitions: { topics: 'array', validateOnly: 'boolean?' },
     AlterPartition: {
       brokerId: 'integer',
       brokerEpoch: 'integer',

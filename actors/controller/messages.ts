@@ -22,7 +22,11 @@ export type ControllerMsg =
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
   | { type: 'DeleteTopics'; topics: string[] }
-  | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
+  /**
+   * Grow topics to `count` partitions. `assignments`: replicas of each new partition (preferred
+   * leader first), else placed like Kafka. `validateOnly`: check and answer, change nothing.
+   */
+  | { type: 'CreatePartitions'; topics: { name: string; count: number; assignments?: number[][] | null }[]; validateOnly?: boolean }
   | {
       type: 'AlterPartition';
       brokerId: number;

@@ -166,6 +166,18 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
       const err = await admin.fetchTopicMetadata({ topics: ['adm-del'] }).then(() => null, (e: unknown) => e);
       expect(kafkaErrorType(err)).to.deep.equal(['UNKNOWN_TOPIC_OR_PARTITION']);
     });
+
+    it('createPartitions grows a topic (and refuses shrinking it)', async () => {
+      await admin.createTopics({ topics: [{ topic: 'adm-grow', numPartitions: 2, replicationFactor: 3 }] });
+      await admin.createPartitions({ topicPartitions: [{ topic: 'adm-grow', count: 5 }] });
+      await checkFor(async () => {
+        const md = await admin.fetchTopicMetadata({ topics: ['adm-grow'] });
+        return md.topics[0]!.partitions.length === 5 && md.topics[0]!.partitions.every((p) => p.leader > 0);
+      }, 10_000, 50);
+      const err = await admin.createPartitions({ topicPartitions: [{ topic: 'adm-grow', count: 3 }] }).then(() => null, (e: unknown) => e);
+      expect(err).to.be.instanceOf(Error);
+      expect(String((err as Error).message)).to.match(/higher than the requested 3|partitions/i);
+    });
   });
 
   describe('producer', () => {

@@ -9,7 +9,7 @@ import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
 import { produce } from './produce.js';
-import { createTopics, deleteTopics } from './topics.js';
+import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
 // each entry's handler is typed for its own key; the map forgets which, the connection keys by header
@@ -31,6 +31,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [19, createTopics],
   [20, deleteTopics],
   [23, offsetForLeaderEpoch],
+  [37, createPartitions],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

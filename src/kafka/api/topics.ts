@@ -1,11 +1,11 @@
 /**
- * CreateTopics (api key 19, v0-v5) and DeleteTopics (api key 20, v0-v5), forwarded to the
+ * CreateTopics (api key 19, v0-v5), DeleteTopics (api key 20, v0-v5) and CreatePartitions (api
+ * key 37, v0-v3, with explicit assignments and validateOnly), forwarded to the
  * controller actor (any broker accepts them: each reaches the controller). The controller
  * validates names, partition counts, replication factors, assignments and configs with Kafka's
  * rules and answers per topic.
  */
-import type { ControllerMsg } from '../../../actors/controller/messages.js';
-import type { ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
+import type { ControllerMsg, ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
@@ -92,4 +92,28 @@ export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx,
       return { name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage };
     }),
   };
+};
+
+export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = async (ctx, _version, body) => {
+  const topics = body.topics;
+  const r = await ctx.ask<ControllerMsg, ControllerReply>(
+    ctx.controller,
+    {
+      type: 'CreatePartitions',
+      topics: topics.map((t) => ({ name: t.name, count: t.count, assignments: t.assignments === null ? null : t.assignments.map((a) => a.brokerIds) })),
+      validateOnly: body.validateOnly,
+    },
+    Math.max(ctx.config.requestTimeoutMs, body.timeoutMs),
+  );
+  const answers = new Map<string, { errorCode: number; errorMessage: string | null }>();
+  if (!isFailure(r) && r.type === 'CreatePartitionsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, t);
+  const seen = new Set<string>();
+  const results = [];
+  for (const t of topics) {
+    if (seen.has(t.name)) continue;
+    seen.add(t.name);
+    const a = answers.get(t.name) ?? { errorCode: isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: isFailure(r) ? r.message : 'no answer for this topic' };
+    results.push({ name: t.name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage });
+  }
+  return { throttleTimeMs: 0, results };
 };

@@ -31,6 +31,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [19, { min: 0, max: 5 }], // CreateTopics
   [20, { min: 0, max: 5 }], // DeleteTopics
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
+  [37, { min: 0, max: 3 }], // CreatePartitions
 ]);
 
 export const API_VERSIONS_KEY = 18;

@@ -390,6 +390,39 @@ describe('actors/controller', () => {
       expect(rf.topics[0]!.errorCode).to.equal(ErrorCode.INVALID_REPLICATION_FACTOR);
       expect((await h.metadata()).topics[0]!.partitions).to.have.length(3);
     });
+
+    it('places new partitions on explicit assignments, checking their count, size and brokers', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopic('placed', 1, 2);
+      const bad = await h.ask<'CreatePartitionsResponse'>({
+        type: 'CreatePartitions',
+        topics: [{ name: 'placed', count: 3, assignments: [[3, 1]] }],
+      });
+      expect(bad.topics[0]!.errorCode).to.equal(ErrorCode.INVALID_REPLICA_ASSIGNMENT);
+      expect(bad.topics[0]!.errorMessage).to.match(/1 replica assignment\(s\) given for 2 new partition/);
+      const size = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'placed', count: 2, assignments: [[3]] }] });
+      expect(size.topics[0]!.errorMessage).to.match(/needs 2 replicas/);
+      const ghost = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'placed', count: 2, assignments: [[3, 9]] }] });
+      expect(ghost.topics[0]!.errorCode).to.equal(ErrorCode.INVALID_REPLICA_ASSIGNMENT);
+      expect((await h.metadata(['placed'])).topics[0]!.partitions).to.have.length(1);
+      const ok = await h.ask<'CreatePartitionsResponse'>({
+        type: 'CreatePartitions',
+        topics: [{ name: 'placed', count: 3, assignments: [[3, 1], [2, 3]] }],
+      });
+      expect(ok.topics[0]!.errorCode).to.equal(ErrorCode.NONE);
+      expect((await h.metadata(['placed'])).topics[0]!.partitions.map((p) => p.replicas).slice(1)).to.deep.equal([
+        [3, 1],
+        [2, 3],
+      ]);
+    });
+
+    it('validateOnly answers as it would and changes nothing', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2] });
+      await h.createTopic('t', 1, 1);
+      const r = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 't', count: 4 }, { name: 'ghost', count: 2 }], validateOnly: true });
+      expect(r.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]);
+      expect((await h.metadata(['t'])).topics[0]!.partitions).to.have.length(1);
+    });
   });
 
   describe('leader failover', () => {

@@ -134,6 +134,55 @@ describe('Kafka API: Metadata, CreateTopics, DeleteTopics', function () {
   });
 });
 
+describe('Kafka API: CreatePartitions', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let k: KafkaCaller;
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 3, topics: [{ name: 'growing', partitions: 1, replicationFactor: 2 }] });
+    k = await KafkaCaller.connect(c.bootstrap[0]!);
+  });
+  after(async () => {
+    k?.end();
+    await c?.stop();
+  });
+
+  const partitionsOf = async (name: string) => (await k.call(ApiKeys.Metadata, 9, { topics: [{ name }], allowAutoTopicCreation: false })).topics[0].partitions;
+
+  it('validateOnly answers without growing; refusals carry Kafka\'s errors', async () => {
+    const dry = await k.call(ApiKeys.CreatePartitions, 3, { topics: [{ name: 'growing', count: 3, assignments: null }], timeoutMs: 5000, validateOnly: true });
+    expect(dry.results).to.deep.equal([{ name: 'growing', errorCode: ErrorCode.NONE, errorMessage: null }]);
+    expect(await partitionsOf('growing')).to.have.length(1);
+    const r = await k.call(ApiKeys.CreatePartitions, 0, {
+      topics: [
+        { name: 'growing', count: 1, assignments: null },
+        { name: 'nowhere', count: 2, assignments: null },
+      ],
+      timeoutMs: 5000,
+      validateOnly: false,
+    });
+    expect(r.results.map((x: { errorCode: number }) => x.errorCode)).to.deep.equal([ErrorCode.INVALID_PARTITIONS, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]);
+    const wrongSize = await k.call(ApiKeys.CreatePartitions, 2, { topics: [{ name: 'growing', count: 2, assignments: [{ brokerIds: [1] }] }], timeoutMs: 5000, validateOnly: false });
+    expect(wrongSize.results[0].errorCode).to.equal(ErrorCode.INVALID_REPLICA_ASSIGNMENT);
+  });
+
+  it('grows a topic, placed by the controller or by explicit assignments', async () => {
+    const auto = await k.call(ApiKeys.CreatePartitions, 1, { topics: [{ name: 'growing', count: 2, assignments: null }], timeoutMs: 5000, validateOnly: false });
+    expect(auto.results[0].errorCode).to.equal(ErrorCode.NONE);
+    const placed = await k.call(ApiKeys.CreatePartitions, 3, { topics: [{ name: 'growing', count: 4, assignments: [{ brokerIds: [3, 2] }, { brokerIds: [2, 1] }] }], timeoutMs: 5000, validateOnly: false });
+    expect(placed.results[0].errorCode).to.equal(ErrorCode.NONE);
+    const ps = await checkFor(async () => {
+      const x = await partitionsOf('growing');
+      return x.length === 4 && x.every((p: { leaderId: number }) => p.leaderId > 0) ? x : null;
+    });
+    expect(ps.slice(2).map((p: { replicaNodes: number[] }) => p.replicaNodes)).to.deep.equal([
+      [3, 2],
+      [2, 1],
+    ]);
+  });
+});
+
 describe('Kafka API: auto.create.topics.enable=false', function () {
   this.timeout(30_000);
   let c: KafkaTestCluster;
