@@ -104,6 +104,8 @@ export interface ProducerState {
   flushing: boolean;
   closing: boolean;
   nextBatchId: number;
+  /** Counts batches opened and closed: a Send that changed neither has nothing new for drain. */
+  batchEvents: number;
 }
 
 const RECORD_OVERHEAD = 22;
@@ -172,6 +174,7 @@ function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partitio
 }
 
 function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBatch {
+  s.batchEvents++;
   return {
     id: s.nextBatchId++,
     q,
@@ -191,6 +194,7 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
 
 function closeOpenBatch(s: ProducerState, q: PartitionQueue): void {
   if (!q.open) return;
+  s.batchEvents++;
   q.ready.push(q.open);
   q.open = null;
   s.partitioner.onNewBatch(q.topic, q.partition, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
@@ -492,6 +496,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       flushing: false,
       closing: false,
       nextBatchId: 1,
+      batchEvents: 0,
     };
     refreshMetadata(s, ctx);
     if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
@@ -519,8 +524,11 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         scheduleBlockTimer(s, ctx);
         return;
       }
+      const before = s.batchEvents;
       routeSend(s, ctx, send);
-      drain(s, ctx);
+      // records only added to open batches: whatever could be sent was sent by the last drain,
+      // and the linger wake-up is already set (a drain per Send is O(active partitions) per Send)
+      if (s.batchEvents !== before) drain(s, ctx);
     },
 
     Flush(s, _m, ctx) {

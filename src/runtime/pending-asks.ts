@@ -10,7 +10,9 @@ import type { Failure, FailureReason, Message } from './types.js';
 
 interface PendingAsk {
   resolve: (m: Message) => void;
-  timer: TimerHandle;
+  /** clock.now() at which it times out. */
+  deadline: number;
+  timeoutMs: number;
   targetNode: string;
   /** Built only when a failure needs it. */
   describe: () => string;
@@ -38,8 +40,20 @@ export function makeFailure(reason: FailureReason, message: string): Failure {
   return { type: 'Failure', errorCode: failureCode(reason), reason, message };
 }
 
+/**
+ * Timeouts without a timer per ask: asks are kept in one queue per timeout length, where
+ * insertion order is deadline order, and one clock timer is armed for the earliest deadline of
+ * any queue. A reply removes its entry and leaves the timer alone (when it fires early it only
+ * re-arms); the timer is cleared when nothing is pending. At tens of thousands of asks a second
+ * this saves a timer object, its closure and the timer-list insert and removal per ask.
+ */
 export class PendingAsks {
   private readonly pending = new Map<string, PendingAsk>();
+  /** timeoutMs -> the asks with that timeout, oldest (earliest deadline) first. */
+  private readonly queues = new Map<number, Map<string, PendingAsk>>();
+  private timer: TimerHandle | undefined;
+  /** When `timer` fires (Infinity: no timer). */
+  private timerDue = Infinity;
   /** Ids are this table's random prefix plus a counter: unique across node restarts, cheap to make. */
   private readonly prefix = nanoid(8);
   private seq = 0;
@@ -53,14 +67,16 @@ export class PendingAsks {
   /** Registers an ask and returns its correlation id and the promise that settles it. */
   open(targetNode: string, describe: () => string, timeoutMs: number): { id: string; promise: Promise<Message> } {
     const id = this.prefix + (++this.seq).toString(36);
+    const ms = Math.max(0, timeoutMs);
+    const deadline = this.clock.now() + ms;
     const promise = new Promise<Message>((resolve) => {
-      const timer = this.clock.setTimeout(() => {
-        if (this.pending.delete(id)) {
-          resolve(makeFailure('timeout', `no reply to ${describe()} within ${timeoutMs} ms`));
-        }
-      }, timeoutMs);
-      this.pending.set(id, { resolve, timer, targetNode, describe });
+      const entry: PendingAsk = { resolve, deadline, timeoutMs: ms, targetNode, describe };
+      this.pending.set(id, entry);
+      let q = this.queues.get(ms);
+      if (!q) this.queues.set(ms, (q = new Map()));
+      q.set(id, entry);
     });
+    if (deadline < this.timerDue) this.arm(deadline);
     return { id, promise };
   }
 
@@ -68,8 +84,7 @@ export class PendingAsks {
   settle(id: string, reply: Message): boolean {
     const p = this.pending.get(id);
     if (!p) return false;
-    this.pending.delete(id);
-    this.clock.clearTimer(p.timer);
+    this.remove(id, p);
     p.resolve(reply);
     return true;
   }
@@ -91,5 +106,52 @@ export class PendingAsks {
 
   failAll(reason: FailureReason, message: string): void {
     for (const id of [...this.pending.keys()]) this.fail(id, reason, message);
+  }
+
+  private remove(id: string, p: PendingAsk): void {
+    this.pending.delete(id);
+    const q = this.queues.get(p.timeoutMs);
+    if (q) {
+      q.delete(id);
+      if (q.size === 0) this.queues.delete(p.timeoutMs);
+    }
+    if (this.pending.size === 0) this.disarm();
+  }
+
+  private arm(due: number): void {
+    this.disarm();
+    this.timerDue = due;
+    this.timer = this.clock.setTimeout(() => this.expire(), Math.max(0, due - this.clock.now()));
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.timerDue = Infinity;
+  }
+
+  /** Times out every ask whose deadline has passed, then arms the timer for the next one. */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerDue = Infinity;
+    const now = this.clock.now();
+    const due: [string, PendingAsk][] = [];
+    let next = Infinity;
+    for (const q of this.queues.values()) {
+      for (const [id, p] of q) {
+        if (p.deadline > now) {
+          if (p.deadline < next) next = p.deadline;
+          break;
+        }
+        due.push([id, p]);
+      }
+    }
+    for (const [id, p] of due) {
+      if (!this.pending.has(id)) continue;
+      this.remove(id, p);
+      p.resolve(makeFailure('timeout', `no reply to ${p.describe()} within ${p.timeoutMs} ms`));
+    }
+    // settling may have opened asks (and armed the timer) already
+    if (next < this.timerDue && this.pending.size > 0) this.arm(next);
   }
 }

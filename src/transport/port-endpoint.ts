@@ -66,7 +66,9 @@ export class PortEndpoint implements Endpoint {
     const out = this.out;
     if (out && this.used + need <= out.length) return;
     const size = Math.max(this.used + need, out ? out.length * 2 : Math.min(Math.max(this.lastFlush + (this.lastFlush >>> 2), 4096), 8 * 1024 * 1024));
-    const next = new Uint8Array(size);
+    // not zero-filled: every byte the peer reads is written first (the view ends at `used`);
+    // an ArrayBuffer of its own (not Node's pool), since it is transferred
+    const next = Buffer.allocUnsafeSlow(size);
     if (out) next.set(out.subarray(0, this.used));
     this.out = next;
   }
