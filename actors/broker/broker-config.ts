@@ -24,6 +24,8 @@ export interface BrokerConfig {
   groupInitialRebalanceDelayMs: number;
   groupMinSessionTimeoutMs: number;
   groupMaxSessionTimeoutMs: number;
+  /** How long a partition keeps an idle idempotent producer's sequence state. */
+  producerIdExpirationMs: number;
   /** Kafka listener: requests larger than this close the connection. */
   socketRequestMaxBytes: number;
   /** Kafka listener: a Metadata request naming an unknown topic creates it (when the request allows). */
@@ -53,6 +55,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
+  'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */

@@ -241,6 +241,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         brokerEpoch: () => s.brokerEpoch,
         replicaLagTimeMaxMs: s.config.replicaLagTimeMaxMs,
         defaultMinInsyncReplicas: s.config.minInsyncReplicas,
+        producerIdExpirationMs: s.config.producerIdExpirationMs,
         initial: p,
       },
     });

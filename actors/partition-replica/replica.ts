@@ -19,6 +19,8 @@ import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS } from '../../src/storage/log-config.js';
+import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
+import { iterateBatches } from '../../src/protocol/batch-header.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
@@ -47,6 +49,8 @@ export interface ReplicaArgs {
   /** Broker defaults: replica.lag.time.max.ms and min.insync.replicas. */
   replicaLagTimeMaxMs: number;
   defaultMinInsyncReplicas: number;
+  /** producer.id.expiration.ms: how long an idle idempotent producer's sequence state is kept. */
+  producerIdExpirationMs?: number;
   initial: LeaderAndIsrPartition;
 }
 
@@ -73,6 +77,13 @@ export interface ReplicaState {
   expansionRefusedUntil: Map<number, number>;
   purgatory: ProducePurgatory;
   watched: boolean;
+  /**
+   * Idempotent producers' sequences (leader only). Built from the log at the first idempotent
+   * produce of a leadership; dropped when leadership ends or the log is truncated.
+   */
+  producers: ProducerStateTable | null;
+  /** When producers idle past producer.id.expiration.ms were last dropped. */
+  producersExpiredAtMs: number;
   args: ReplicaArgs;
 }
 
@@ -260,6 +271,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
   if (next.leader === me) {
     if (s.role !== 'Leader' || newEpoch) {
       s.role = 'Leader';
+      s.producers = null;
       s.leaderEpochStartOffset = s.log.logEndOffset;
       s.log.assignEpochStartOffset(next.leaderEpoch, s.log.logEndOffset);
       const now = ctx.clock.now();
@@ -281,8 +293,44 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
     if (s.role !== 'Follower' || newEpoch) ctx.log.debug('became follower', { leader: next.leader, leaderEpoch: next.leaderEpoch });
     s.role = 'Follower';
     s.followers = new Map();
+    s.producers = null;
   }
   notifyWatchers(s, ctx);
+}
+
+type IdempotenceCheck = { kind: 'append'; batch: ProducerBatch | null } | Exclude<SequenceCheck, { kind: 'append' }>;
+
+/** Kafka's default producer.id.expiration.ms (one day). */
+const DEFAULT_PRODUCER_ID_EXPIRATION_MS = 86_400_000;
+/** Idle producers are swept at most this often. */
+const PRODUCER_EXPIRY_CHECK_MS = 60_000;
+
+/**
+ * For a batch from an idempotent producer (producer id >= 0): is it the next in its sequence, a
+ * retry of one already written, or out of order / fenced? Plain batches are appended as they are.
+ */
+async function checkIdempotence(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, records: Buffer): Promise<IdempotenceCheck> {
+  let first: ProducerBatch | null = null;
+  let batches = 0;
+  for (const { pos } of iterateBatches(records)) {
+    batches++;
+    if (batches === 1 && records.length - pos >= 61) first = producerBatchAt(records, pos);
+    else if (first && first.producerId >= 0) break;
+  }
+  if (!first || first.producerId < 0) return { kind: 'append', batch: null };
+  if (batches !== 1) return { kind: 'error', errorCode: ErrorCode.INVALID_RECORD, message: 'an idempotent produce carries exactly one record batch per partition' };
+  const expiration = s.args.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS;
+  const now = ctx.clock.now();
+  if (!s.producers) {
+    s.producers = await loadProducerState(s.log, now, expiration);
+    s.producersExpiredAtMs = now;
+    ctx.log.debug('producer state loaded from the log', { producers: s.producers.size });
+  } else if (now - s.producersExpiredAtMs >= PRODUCER_EXPIRY_CHECK_MS) {
+    s.producers.expire(now, expiration);
+    s.producersExpiredAtMs = now;
+  }
+  const r = s.producers.check(first);
+  return r.kind === 'append' ? { kind: 'append', batch: first } : r;
 }
 
 export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArgs>({
@@ -306,6 +354,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       expansionRefusedUntil: new Map(),
       purgatory: new ProducePurgatory(),
       watched: false,
+      producers: null,
+      producersExpiredAtMs: 0,
       args,
     };
     applyPartitionState(s, ctx, args.initial);
@@ -354,14 +404,28 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         );
         return;
       }
-      const res = await s.log.append(asBuffer(m.records), { leaderEpoch: s.p.leaderEpoch });
-      if (res.errorCode !== ErrorCode.NONE) {
-        const reason = 'reason' in res ? res.reason : 'append failed';
-        ctx.log.warn('produce rejected', { errorCode: res.errorCode, reason });
-        reply(produceError(res.errorCode, reason, s.log.logStartOffset));
+      const records = asBuffer(m.records);
+      const idempotent = await checkIdempotence(s, ctx, records);
+      if (idempotent.kind === 'error') {
+        ctx.log.warn('produce rejected', { errorCode: idempotent.errorCode, reason: idempotent.message });
+        reply(produceError(idempotent.errorCode, idempotent.message, s.log.logStartOffset));
         return;
       }
-      const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
+      let ok: { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
+      if (idempotent.kind === 'duplicate') {
+        // a retry of a batch already written: answer with its offsets, write nothing
+        ok = { baseOffset: idempotent.firstOffset, lastOffset: idempotent.lastOffset, logAppendTime: -1, logStartOffset: s.log.logStartOffset };
+      } else {
+        const res = await s.log.append(records, { leaderEpoch: s.p.leaderEpoch });
+        if (res.errorCode !== ErrorCode.NONE) {
+          const reason = 'reason' in res ? res.reason : 'append failed';
+          ctx.log.warn('produce rejected', { errorCode: res.errorCode, reason });
+          reply(produceError(res.errorCode, reason, s.log.logStartOffset));
+          return;
+        }
+        ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
+        if (idempotent.kind === 'append' && idempotent.batch) s.producers?.record({ ...idempotent.batch, firstOffset: ok.baseOffset, lastOffset: ok.lastOffset });
+      }
       notifyWatchers(s, ctx);
       maybeIncrementHighWatermark(s, ctx);
       if (m.acks !== -1 || s.log.highWatermark > ok.lastOffset) {
@@ -511,6 +575,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (target < 0) target = 0;
       if (target < s.log.logEndOffset) {
         ctx.log.warn('truncating diverged records', { from: s.log.logEndOffset, to: target, divergingEpoch: m.divergingEpoch });
+        s.producers = null;
         if (target < s.log.logStartOffset) await s.log.truncateFullyAndStartAt(target);
         else await s.log.truncateTo(target);
       }

@@ -304,4 +304,57 @@ describe('actors/partition-replica', function () {
     await checkFor(() => !sys.hasActor(r.path));
     await checkFor(() => !fs.existsSync(path.join(dir, 'gone-0')));
   });
+  describe('idempotent producers', () => {
+    const idem = (producerId: number, producerEpoch: number, baseSequence: number, n: number, prefix = 'i') =>
+      encodeRecordBatch({ producerId, producerEpoch, baseSequence, records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`${prefix}${baseSequence + i}`), timestamp: clock.now() + i })) });
+
+    it('appends batches in sequence and answers a retried batch with its first offsets, writing it once', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, idem(1000, 0, 0, 3))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      expect(await produce(r, 1, idem(1000, 0, 3, 2))).to.deep.include({ errorCode: 0, baseOffset: 3 });
+      // the client did not see the answer and sends the first batch again
+      expect(await produce(r, 1, idem(1000, 0, 0, 3))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      expect(await produce(r, -1, idem(1000, 0, 3, 2))).to.deep.include({ errorCode: 0, baseOffset: 3 });
+      expect((await describe_(r)).logEndOffset).to.equal(5);
+      const values = decodeRecordBatches((await read(r, -1, 0)).records).flatMap((b) => b.records.map((x) => String(Buffer.from(x.value!))));
+      expect(values).to.deep.equal(['i0', 'i1', 'i2', 'i3', 'i4']);
+    });
+
+    it('refuses gaps, unknown producers, fenced epochs and several batches at once, writing nothing', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, idem(7, 1, 0, 2))).to.deep.include({ errorCode: 0 });
+      expect(await produce(r, 1, idem(7, 1, 5, 1))).to.deep.include({ errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER });
+      expect(await produce(r, 1, idem(8, 0, 4, 1))).to.deep.include({ errorCode: ErrorCode.UNKNOWN_PRODUCER_ID });
+      expect(await produce(r, 1, idem(7, 0, 2, 1))).to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+      const two = Buffer.concat([idem(7, 1, 2, 1), idem(7, 1, 3, 1)]);
+      expect(await produce(r, 1, two)).to.deep.include({ errorCode: ErrorCode.INVALID_RECORD });
+      expect((await describe_(r)).logEndOffset).to.equal(2);
+      // a new epoch starts again at 0 and fences the old one
+      expect(await produce(r, 1, idem(7, 2, 0, 1))).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      expect(await produce(r, 1, idem(7, 1, 2, 1))).to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    });
+
+    it('a new leader rebuilds the sequences from its log, so a retry after a failover is still a duplicate', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, idem(42, 0, 0, 2))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      expect(await produce(r, 1, batch(1))).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      expect(await produce(r, 1, idem(42, 0, 2, 2))).to.deep.include({ errorCode: 0, baseOffset: 3 });
+      // leadership moves away and comes back (as after a failover): the table is rebuilt from the log
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leader: 2, leaderEpoch: 1, partitionEpoch: 1 }) });
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leader: 1, leaderEpoch: 2, partitionEpoch: 2 }) });
+      expect(await produce(r, 1, idem(42, 0, 2, 2))).to.deep.include({ errorCode: 0, baseOffset: 3 });
+      expect(await produce(r, 1, idem(42, 0, 0, 2))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      expect(await produce(r, 1, idem(42, 0, 4, 1))).to.deep.include({ errorCode: 0, baseOffset: 5 });
+      expect((await describe_(r)).logEndOffset).to.equal(6);
+    });
+
+    it('forgets producers idle longer than producer.id.expiration.ms when it rebuilds', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, idem(9, 0, 0, 1))).to.deep.include({ errorCode: 0 });
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leader: 2, leaderEpoch: 1, partitionEpoch: 1 }) });
+      clock.advance(86_400_000 + 1);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leader: 1, leaderEpoch: 2, partitionEpoch: 2 }) });
+      expect(await produce(r, 1, idem(9, 0, 1, 1))).to.deep.include({ errorCode: ErrorCode.UNKNOWN_PRODUCER_ID });
+    });
+  });
 });

@@ -1,0 +1,167 @@
+/**
+ * Idempotent producers' state on a partition leader (Kafka's ProducerStateManager, without
+ * transactions): for each producer id, its current epoch and the metadata of its last five
+ * batches. Before a batch with a producer id is appended, `check` says whether it is the next one
+ * in sequence (append it), a retry of one of the last five (answer with the offsets it got the
+ * first time, append nothing), or an error (fenced epoch, a gap, a producer this partition does
+ * not know). `record` remembers a batch once appended; `load` rebuilds the table from the log.
+ *
+ * Sequence numbers are int32 and wrap to 0 after 2^31-1, as in Kafka.
+ */
+import { BASE_OFFSET_OFFSET, iterateBatches, lastOffsetOf, readBatchHeader, readInt64BE } from '../protocol/batch-header.js';
+import { ErrorCode } from '../protocol/errors.js';
+
+/** Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN. */
+export const BATCHES_TO_RETAIN = 5;
+const INT32_MAX = 2147483647;
+
+/** What an idempotent batch's header says about its producer. */
+export interface ProducerBatch {
+  producerId: number;
+  producerEpoch: number;
+  /** baseSequence */
+  firstSeq: number;
+  /** baseSequence + lastOffsetDelta (wrapped) */
+  lastSeq: number;
+  /** maxTimestamp, for expiry. */
+  timestamp: number;
+}
+
+export interface AppendedBatch extends ProducerBatch {
+  firstOffset: number;
+  lastOffset: number;
+}
+
+export type SequenceCheck =
+  | { kind: 'append' }
+  | { kind: 'duplicate'; firstOffset: number; lastOffset: number }
+  | { kind: 'error'; errorCode: number; message: string };
+
+interface ProducerEntry {
+  epoch: number;
+  /** Oldest first, at most BATCHES_TO_RETAIN. */
+  batches: AppendedBatch[];
+  lastTimestamp: number;
+}
+
+/** The sequence after `seq` (int32 wrap-around). */
+export function nextSequence(seq: number): number {
+  return seq === INT32_MAX ? 0 : seq + 1;
+}
+
+/** The last sequence of a batch starting at `firstSeq` with `lastOffsetDelta`. */
+export function lastSequence(firstSeq: number, lastOffsetDelta: number): number {
+  const last = firstSeq + lastOffsetDelta;
+  return last > INT32_MAX ? last - INT32_MAX - 1 : last;
+}
+
+export class ProducerStateTable {
+  private readonly producers = new Map<number, ProducerEntry>();
+
+  get size(): number {
+    return this.producers.size;
+  }
+
+  /** Decides what to do with `b` before appending it (leader only). */
+  check(b: ProducerBatch): SequenceCheck {
+    const entry = this.producers.get(b.producerId);
+    if (entry && b.producerEpoch < entry.epoch) {
+      return { kind: 'error', errorCode: ErrorCode.INVALID_PRODUCER_EPOCH, message: `producer ${b.producerId} epoch ${b.producerEpoch} is older than the current epoch ${entry.epoch}` };
+    }
+    if (entry && b.producerEpoch === entry.epoch) {
+      const dup = entry.batches.find((x) => x.firstSeq === b.firstSeq && x.lastSeq === b.lastSeq);
+      if (dup) return { kind: 'duplicate', firstOffset: dup.firstOffset, lastOffset: dup.lastOffset };
+      const last = entry.batches[entry.batches.length - 1];
+      const expected = last ? nextSequence(last.lastSeq) : 0;
+      if (b.firstSeq !== expected) {
+        return {
+          kind: 'error',
+          errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+          message: `producer ${b.producerId} epoch ${b.producerEpoch}: sequence ${b.firstSeq} where ${expected} was expected`,
+        };
+      }
+      return { kind: 'append' };
+    }
+    // a new producer, or a new epoch of a known one: its sequences start again at 0
+    if (b.firstSeq !== 0) {
+      return entry
+        ? { kind: 'error', errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message: `producer ${b.producerId}: a new epoch ${b.producerEpoch} must start at sequence 0, not ${b.firstSeq}` }
+        : { kind: 'error', errorCode: ErrorCode.UNKNOWN_PRODUCER_ID, message: `producer ${b.producerId} is not known to this partition and its sequence ${b.firstSeq} is not 0` };
+    }
+    return { kind: 'append' };
+  }
+
+  /** Remembers an appended batch (leader appends, and batches read back from the log in `load`). */
+  record(b: AppendedBatch): void {
+    let entry = this.producers.get(b.producerId);
+    if (!entry || b.producerEpoch > entry.epoch) {
+      entry = { epoch: b.producerEpoch, batches: [], lastTimestamp: b.timestamp };
+      this.producers.set(b.producerId, entry);
+    } else if (b.producerEpoch < entry.epoch) {
+      return;
+    }
+    entry.batches.push(b);
+    if (entry.batches.length > BATCHES_TO_RETAIN) entry.batches.shift();
+    entry.lastTimestamp = Math.max(entry.lastTimestamp, b.timestamp);
+  }
+
+  /** Forgets producers whose last batch is older than `expirationMs` (producer.id.expiration.ms). */
+  expire(nowMs: number, expirationMs: number): number {
+    let removed = 0;
+    for (const [id, e] of this.producers) {
+      if (nowMs - e.lastTimestamp >= expirationMs) {
+        this.producers.delete(id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** The producer's current epoch and last sequence, for introspection and tests. */
+  describe(producerId: number): { epoch: number; lastSeq: number; batches: number } | undefined {
+    const e = this.producers.get(producerId);
+    if (!e) return undefined;
+    return { epoch: e.epoch, lastSeq: e.batches[e.batches.length - 1]?.lastSeq ?? -1, batches: e.batches.length };
+  }
+}
+
+/** What `loadProducerState` needs of a partition log. */
+export interface ProducerStateSource {
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  read(offset: number, maxBytes: number): Promise<{ errorCode: number; records?: Uint8Array }>;
+  offsetForTimestamp(timestamp: number): Promise<{ errorCode: number; offset?: number }>;
+}
+
+/** The producer fields of the batch at `pos` (a producer id of -1 means "not idempotent"). */
+export function producerBatchAt(buf: Uint8Array, pos: number): ProducerBatch {
+  const h = readBatchHeader(buf, pos);
+  return { producerId: h.producerId, producerEpoch: h.producerEpoch, firstSeq: h.baseSequence, lastSeq: lastSequence(h.baseSequence, h.lastOffsetDelta), timestamp: h.maxTimestamp };
+}
+
+/**
+ * Rebuilds the table from the batches written in the last `expirationMs` (older producers would
+ * have expired anyway), reading the log up to its end.
+ */
+export async function loadProducerState(log: ProducerStateSource, nowMs: number, expirationMs: number, chunkBytes = 1 << 20): Promise<ProducerStateTable> {
+  const table = new ProducerStateTable();
+  const since = await log.offsetForTimestamp(nowMs - expirationMs);
+  let offset = since.errorCode === ErrorCode.NONE && since.offset !== undefined && since.offset >= 0 ? Math.max(since.offset, log.logStartOffset) : log.logEndOffset;
+  while (offset < log.logEndOffset) {
+    const r = await log.read(offset, chunkBytes);
+    if (r.errorCode !== ErrorCode.NONE || !r.records || r.records.length === 0) break;
+    const buf = r.records;
+    let next = offset;
+    for (const { pos } of iterateBatches(buf)) {
+      const base = readInt64BE(buf, pos + BASE_OFFSET_OFFSET);
+      const last = lastOffsetOf(buf, pos);
+      next = last + 1;
+      const b = producerBatchAt(buf, pos);
+      if (b.producerId >= 0) table.record({ ...b, firstOffset: base, lastOffset: last });
+    }
+    if (next <= offset) break;
+    offset = next;
+  }
+  table.expire(nowMs, expirationMs);
+  return table;
+}
