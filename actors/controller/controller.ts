@@ -5,11 +5,11 @@
  * current state, then told to the brokers, then answered.
  *
  * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * controller epoch, the next free producer id), the metadata log, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
- * CreatePartitions, AlterPartition, Metadata, WatchMetadata, UnwatchMetadata, and its own
+ * CreatePartitions, AlterPartition, AllocateProducerIds, Metadata, WatchMetadata, UnwatchMetadata, and its own
  * periodic CheckSessions (fences brokers silent for broker.session.timeout.ms).
  *
  * Emits (tells, each carrying the controller epoch): LeaderAndIsrRequest to the replicas of
@@ -428,6 +428,27 @@ async function handleControlledShutdown(s: ControllerState, m: Extract<Controlle
   reply(ErrorCode.NONE, r.remaining);
 }
 
+/** Producer ids handed to a broker at a time (Kafka's ProducerIdsBlock size). */
+export const PRODUCER_ID_BLOCK_SIZE = 1000;
+
+async function handleAllocateProducerIds(s: ControllerState, m: Extract<ControllerMsg, { type: 'AllocateProducerIds' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, firstProducerId: number, count: number, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(
+      errorMessage === undefined
+        ? { type: 'AllocateProducerIdsResponse', errorCode, firstProducerId, count }
+        : { type: 'AllocateProducerIdsResponse', errorCode, errorMessage, firstProducerId, count },
+    );
+  const b = s.metadata.brokers.get(m.brokerId);
+  if (!b || !isLive(b)) return reply(ErrorCode.BROKER_NOT_AVAILABLE, -1, 0, `broker ${m.brokerId} is not registered and live`);
+  if (b.brokerEpoch !== m.brokerEpoch) return reply(ErrorCode.STALE_BROKER_EPOCH, -1, 0, `broker ${m.brokerId} has epoch ${b.brokerEpoch}, not ${m.brokerEpoch}`);
+  const first = s.metadata.nextProducerId;
+  const batch = new Batch(s.metadata);
+  batch.add({ type: 'AllocateProducerIds', brokerId: m.brokerId, brokerEpoch: m.brokerEpoch, firstProducerId: first, nextProducerId: first + PRODUCER_ID_BLOCK_SIZE });
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return reply(committed.errorCode, -1, 0, committed.errorMessage);
+  reply(ErrorCode.NONE, first, PRODUCER_ID_BLOCK_SIZE);
+}
+
 function handleCheckSessions(s: ControllerState, ctx: Ctx): void | Promise<void> {
   const now = ctx.clock.now();
   const timeout = s.config.brokerSessionTimeoutMs;
@@ -799,6 +820,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
       newIsr: 'array',
     },
     Metadata: { topics: 'array?' },
+    AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
   },
@@ -810,6 +832,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     DeleteTopics: handleDeleteTopics,
     CreatePartitions: handleCreatePartitions,
     AlterPartition: handleAlterPartition,
+    AllocateProducerIds: handleAllocateProducerIds,
     Metadata: (s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId, names) });

@@ -38,6 +38,8 @@ export type ControllerMsg =
       newIsr: number[];
     }
   | { type: 'Metadata'; topics?: string[] | null }
+  /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
+  | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
   /** Internal: the session-expiry timer. */
   | { type: 'CheckSessions' }
   /** Internal/tests: subscribe an actor to metadata change notifications. */
@@ -68,6 +70,7 @@ export type ControllerReply =
   | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
-  | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata };
+  | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
+  | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
 
 export type { BrokerInfo };

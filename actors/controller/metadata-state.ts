@@ -64,6 +64,8 @@ export interface MetadataState {
   readonly topics: ReadonlyMap<string, TopicRecord>;
   /** brokerId -> partitions to delete when that broker registers again. */
   readonly pendingDeletes: ReadonlyMap<number, readonly PendingDelete[]>;
+  /** The first producer id not yet handed to a broker (idempotent producers' ids never repeat). */
+  readonly nextProducerId: number;
 }
 
 export type PartitionChangeRecord = {
@@ -85,7 +87,9 @@ export type MetadataRecord =
   | { type: 'CreateTopic'; name: string; topicId: string; internal: boolean; config: Record<string, string | number>; partitions: PartitionState[] }
   | { type: 'CreatePartitions'; topic: string; partitions: PartitionState[] }
   | PartitionChangeRecord
-  | { type: 'RemoveTopic'; name: string; topicId: string };
+  | { type: 'RemoveTopic'; name: string; topicId: string }
+  /** Producer ids [firstProducerId, nextProducerId) now belong to broker `brokerId`. */
+  | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number; firstProducerId: number; nextProducerId: number };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -100,7 +104,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0 };
 }
 
 // ------------------------------------------------------------------ queries
@@ -351,6 +355,12 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         partitionEpoch: record.partitionEpoch,
       };
       return withTopic(state, { ...t, partitions });
+    }
+    case 'AllocateProducerIds': {
+      requireBroker(state, record);
+      if (record.firstProducerId !== state.nextProducerId) fail(record, `the next free producer id is ${state.nextProducerId}, not ${record.firstProducerId}`);
+      if (!(record.nextProducerId > record.firstProducerId) || !Number.isSafeInteger(record.nextProducerId)) fail(record, `empty or invalid producer id block [${record.firstProducerId}, ${record.nextProducerId})`);
+      return { ...state, nextProducerId: record.nextProducerId };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);

@@ -5,6 +5,9 @@
  * partitions and their recovery, unclean election, AlterPartition, controlled shutdown, watchers.
  */
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { NO_LEADER } from '../../../src/protocol/cluster.js';
 import type { Failure } from '../../../src/runtime/types.js';
@@ -341,6 +344,29 @@ describe('actors/controller', () => {
       await h.register(2, 'inc-2-again');
       await h.settle();
       expect(h.received(2, 'StopReplicaRequest')).to.deep.equal([]);
+    });
+  });
+
+  describe('AllocateProducerIds', () => {
+    it('hands out disjoint blocks that survive a controller restart, only to a live broker with its current epoch', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-pid-'));
+      h = await ControllerHarness.start({ brokers: [1, 2], args: { metadataDir: dir } });
+      const epoch = (id: number) => h.epochs.get(id)!;
+      const a = await h.ask<'AllocateProducerIdsResponse'>({ type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: epoch(1) });
+      const b = await h.ask<'AllocateProducerIdsResponse'>({ type: 'AllocateProducerIds', brokerId: 2, brokerEpoch: epoch(2) });
+      expect(a).to.deep.include({ errorCode: 0, firstProducerId: 0, count: 1000 });
+      expect(b).to.deep.include({ errorCode: 0, firstProducerId: 1000, count: 1000 });
+      const stale = await h.ask<'AllocateProducerIdsResponse'>({ type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: epoch(1) - 1 });
+      expect(stale.errorCode).to.equal(ErrorCode.STALE_BROKER_EPOCH);
+      const unknown = await h.ask<'AllocateProducerIdsResponse'>({ type: 'AllocateProducerIds', brokerId: 9, brokerEpoch: 1 });
+      expect(unknown.errorCode).to.equal(ErrorCode.BROKER_NOT_AVAILABLE);
+      await h.restartController();
+      await h.register(1, 'inc-1-b');
+      const c = await h.ask<'AllocateProducerIdsResponse'>({ type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: epoch(1) });
+      expect(c).to.deep.include({ errorCode: 0, firstProducerId: 2000 });
+      await h.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+      h = await ControllerHarness.start();
     });
   });
 

@@ -126,6 +126,22 @@ describe('actors/controller/metadata-state', () => {
     });
   });
 
+  describe('producer id blocks', () => {
+    it('AllocateProducerIds moves the next free id past the block', () => {
+      const s = applyRecord(cluster([1]), { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 1, firstProducerId: 0, nextProducerId: 1000 });
+      expect(s.nextProducerId).to.equal(1000);
+      expect(applyRecord(s, { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 1, firstProducerId: 1000, nextProducerId: 2000 }).nextProducerId).to.equal(2000);
+    });
+
+    it('refuses a block that does not start at the next free id, an empty block, an unknown broker or a stale epoch', () => {
+      const s = cluster([1]);
+      expect(() => applyRecord(s, { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 1, firstProducerId: 5, nextProducerId: 1005 })).to.throw(MetadataRecordError, /next free producer id is 0/);
+      expect(() => applyRecord(s, { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 1, firstProducerId: 0, nextProducerId: 0 })).to.throw(MetadataRecordError, /empty or invalid/);
+      expect(() => applyRecord(s, { type: 'AllocateProducerIds', brokerId: 9, brokerEpoch: 1, firstProducerId: 0, nextProducerId: 10 })).to.throw(MetadataRecordError, /not registered/);
+      expect(() => applyRecord(s, { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 4, firstProducerId: 0, nextProducerId: 10 })).to.throw(MetadataRecordError, /epoch/);
+    });
+  });
+
   describe('topics and partitions', () => {
     it('CreateTopic refuses an existing name and malformed partitions', () => {
       const s = applyRecord(cluster([1, 2]), createTopic('t', [partition('t', 0, [1, 2])]));
