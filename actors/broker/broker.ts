@@ -5,22 +5,23 @@
  * Owned state: the LogManager of its log dir; registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
- * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created.
+ * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created; its block of
+ * producer ids and the InitProducerId requests waiting for one.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked), Metadata, Produce (batches for several partitions, handed to their replicas),
- * Fetch (consumers and followers, long-poll), FindCoordinator,
+ * Fetch (consumers and followers, long-poll), FindCoordinator, InitProducerId,
  * PartitionAdvanced, ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/
- * FetchReadDone/FetchExpired/OffsetsTopicRequested.
+ * FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
- * (__consumer_offsets) to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
+ * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its coordinator; FetchResponse, MetadataResponse,
- * FindCoordinatorResponse.
+ * FindCoordinatorResponse, InitProducerIdResult.
  */
 import { nanoid } from 'nanoid';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
-import { ErrorCode } from '../../src/protocol/errors.js';
-import type { BaseContext } from '../../src/runtime/actor-definition.js';
+import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
@@ -41,6 +42,7 @@ import type {
   FetchPartition,
   FetchPartitionResult,
   FetchResponse,
+  InitProducerIdResult,
   MetadataResponse,
   ProducePartitionResult,
 } from './messages.js';
@@ -92,6 +94,10 @@ export interface BrokerState {
   coordinator: ActorRef<CoordinatorMsg>;
   /** When this broker last asked the controller to create __consumer_offsets (null: never). */
   offsetsTopicRequestedAtMs: number | null;
+  /** Producer ids of this broker's current block from the controller: [next, end). */
+  producerIds: { next: number; end: number };
+  /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
+  producerIdWaiters: ReplyToken[];
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -378,6 +384,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetches: new FetchPurgatory(),
       coordinator: spawnCoordinator(ctx, args, config),
       offsetsTopicRequestedAtMs: null,
+      producerIds: { next: 0, end: 0 },
+      producerIdWaiters: [],
     };
     ctx.send(ctx.self, { type: 'Register' });
     return s;
@@ -564,6 +572,44 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
       if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC}-${partition} has no leader`);
       reply(ErrorCode.NONE, undefined, leader, node);
+    },
+
+    InitProducerId(s, _m, ctx) {
+      if (s.producerIds.next < s.producerIds.end) {
+        ctx.reply({ type: 'InitProducerIdResult', errorCode: ErrorCode.NONE, producerId: s.producerIds.next++, producerEpoch: 0 } satisfies InitProducerIdResult);
+        return;
+      }
+      const token = ctx.deferReply();
+      if (!token) return;
+      s.producerIdWaiters.push(token);
+      if (s.producerIdWaiters.length > 1) return; // a block is already on its way
+      void ctx
+        .ask<ControllerReply>(s.args.controller, { type: 'AllocateProducerIds', brokerId: s.args.brokerId, brokerEpoch: s.brokerEpoch }, { timeoutMs: 10_000 })
+        .then((r) => {
+          if (isFailure(r)) ctx.send(ctx.self, { type: 'ProducerIdsAllocated', errorCode: r.errorCode, errorMessage: r.message, firstProducerId: -1, count: 0 });
+          else if (r.type === 'AllocateProducerIdsResponse') ctx.send(ctx.self, { type: 'ProducerIdsAllocated', errorCode: r.errorCode, errorMessage: r.errorMessage, firstProducerId: r.firstProducerId, count: r.count });
+        });
+    },
+
+    ProducerIdsAllocated(s, m, ctx) {
+      const waiters = s.producerIdWaiters.splice(0);
+      if (m.errorCode !== ErrorCode.NONE || m.count <= 0) {
+        ctx.log.warn('no producer ids from the controller', { errorCode: m.errorCode, reason: m.errorMessage });
+        // retriable for the client: it asks again
+        const errorMessage = `no producer id available yet: ${m.errorMessage ?? errorName(m.errorCode)}`;
+        for (const t of waiters) ctx.replyTo(t, { type: 'InitProducerIdResult', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage, producerId: -1, producerEpoch: -1 } satisfies InitProducerIdResult);
+        return;
+      }
+      s.producerIds = { next: m.firstProducerId, end: m.firstProducerId + m.count };
+      ctx.log.debug('producer id block', { first: m.firstProducerId, count: m.count });
+      for (const t of waiters) {
+        if (s.producerIds.next < s.producerIds.end) {
+          ctx.replyTo(t, { type: 'InitProducerIdResult', errorCode: ErrorCode.NONE, producerId: s.producerIds.next++, producerEpoch: 0 } satisfies InitProducerIdResult);
+        } else {
+          // more waiters than ids in a block: they ask again (retriable)
+          ctx.replyTo(t, { type: 'InitProducerIdResult', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: 'producer id block used up; retry', producerId: -1, producerEpoch: -1 } satisfies InitProducerIdResult);
+        }
+      }
     },
 
     OffsetsTopicRequested(_s, m, ctx) {

@@ -62,6 +62,11 @@ export type BrokerMsg =
   | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
   /** From a local partition replica: it has new data or a new high watermark. */
   | { type: 'PartitionAdvanced'; topic: string; partition: number }
+  /**
+   * A producer id for an idempotent producer (Kafka's InitProducerId without a transactional id):
+   * the next of this broker's block from the controller, epoch 0.
+   */
+  | { type: 'InitProducerId' }
   /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
   | { type: 'ControlledShutdown' }
   | { type: 'DescribeBroker' }
@@ -73,7 +78,17 @@ export type BrokerMsg =
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
   | { type: 'FetchExpired'; fetchId: number }
   /** The controller's answer to our request to create __consumer_offsets. */
-  | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string };
+  | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string }
+  /** The controller's answer to our AllocateProducerIds. */
+  | { type: 'ProducerIdsAllocated'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
+
+export interface InitProducerIdResult {
+  type: 'InitProducerIdResult';
+  errorCode: number;
+  errorMessage?: string;
+  producerId: number;
+  producerEpoch: number;
+}
 
 export interface BrokerProduceResponse {
   type: 'BrokerProduceResponse';

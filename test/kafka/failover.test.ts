@@ -2,7 +2,8 @@
  * Kafka clients through a broker failure: KafkaJS keeps producing (acks all) while the leader's
  * worker thread is killed; it follows the new leader from metadata, nothing it was told is
  * acknowledged is lost, and a KafkaJS consumer group keeps consuming. The broker comes back on
- * the same Kafka port, rejoins the ISR and serves Kafka clients again.
+ * the same Kafka port, rejoins the ISR and serves Kafka clients again. An idempotent producer
+ * writes every record exactly once through the same failure.
  */
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
@@ -78,5 +79,37 @@ describe('Kafka clients through a broker failure (worker-thread brokers)', funct
     await consumer.disconnect();
     await producer.disconnect();
     await admin.disconnect();
+  });
+  it('an idempotent KafkaJS producer through a leader failure: every acknowledged record exactly once, in order per partition', async () => {
+    const bootstrap = await c.kafkaBootstrap();
+    const kafka = new Kafka({ clientId: 'idem-failover', brokers: bootstrap, logLevel: logLevel.NOTHING, retry: { initialRetryTime: 50, retries: 30, maxRetryTime: 500 } });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'idem-fo', numPartitions: 2, replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] }], waitForLeaders: true });
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { initialRetryTime: 50, retries: 30, maxRetryTime: 500 } });
+    await producer.connect();
+    const md = await admin.fetchTopicMetadata({ topics: ['idem-fo'] });
+    const victim = md.topics[0]!.partitions.find((p) => p.partitionId === 0)!.leader;
+    const acked: { partition: number; value: string }[] = [];
+    for (let i = 0; i < 40; i++) {
+      if (i === 15) await c.killBroker(victim);
+      const messages = [0, 1].map((partition) => ({ partition, value: `i-${i}-${partition}` }));
+      await producer.send({ topic: 'idem-fo', acks: -1, messages });
+      acked.push(...messages);
+    }
+    const consumer = kafka.consumer({ groupId: 'idem-readers', sessionTimeout: 6_000, heartbeatInterval: 200, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'idem-fo', fromBeginning: true });
+    const got = new Map<number, string[]>([[0, []], [1, []]]);
+    await consumer.run({ eachMessage: async ({ partition, message }) => void got.get(partition)!.push(String(message.value)) });
+    await checkFor(() => got.get(0)!.length + got.get(1)!.length >= acked.length, 30_000, 50);
+    for (const partition of [0, 1]) {
+      expect(got.get(partition), `partition ${partition}`).to.deep.equal(acked.filter((a) => a.partition === partition).map((a) => a.value));
+    }
+    await consumer.disconnect();
+    await producer.disconnect();
+    await admin.disconnect();
+    await c.startBroker(victim);
+    await c.kafkaBootstrap();
   });
 });

@@ -5,7 +5,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { expect } from 'chai';
+import { ApiKeys } from '../../src/kafka/protocol/index.js';
+import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../helpers/raw-kafka.js';
 
 interface Run {
   code: number | null;
@@ -83,6 +86,32 @@ describe('kcat against samsa', function () {
     const r = await kcat(['-C', '-t', 'kc-gzip', '-o', 'beginning', '-e']);
     expect(r.code, r.err).to.equal(0);
     expect(r.out.trim().split('\n')).to.deep.equal(['one', 'two', 'three']);
+  });
+
+  it('-P with enable.idempotence=true (InitProducerId, sequence numbers) writes every record once', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `idem-${i}`);
+    const p = await kcat(['-P', '-t', 'kc-idem', '-p', '0', '-X', 'enable.idempotence=true'], lines.join('\n') + '\n');
+    expect(p.code, p.err).to.equal(0);
+    const r = await kcat(['-C', '-t', 'kc-idem', '-o', 'beginning', '-e']);
+    expect(r.out.trim().split('\n')).to.deep.equal(lines);
+    // the stored batches carry kcat's producer id and sequences
+    const k = await KafkaCaller.connect(c.bootstrap[0]!);
+    try {
+      const md = await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'kc-idem' }], allowAutoTopicCreation: false });
+      const leader = await KafkaCaller.connect(c.bootstrap[md.topics[0].partitions[0].leaderId - 1]!);
+      const f = await leader.call(ApiKeys.Fetch, 11, {
+        replicaId: -1, maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+        topics: [{ topic: 'kc-idem', partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
+        forgottenTopicsData: [], rackId: '',
+      });
+      leader.end();
+      const batches = decodeRecordBatches(f.responses[0].partitions[0].records);
+      expect(batches.length).to.be.at.least(1);
+      expect(batches.every((b) => b.producerId >= 0 && b.baseSequence >= 0)).to.equal(true);
+      expect(batches[0]!.baseSequence).to.equal(0);
+    } finally {
+      k.end();
+    }
   });
 
   it('-P to a topic that does not exist creates it (auto.create.topics.enable)', async () => {

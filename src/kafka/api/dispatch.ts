@@ -9,6 +9,7 @@ import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
 import { produce } from './produce.js';
+import { initProducerId } from './producer-id.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
@@ -30,6 +31,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [18, apiVersions],
   [19, createTopics],
   [20, deleteTopics],
+  [22, initProducerId],
   [23, offsetForLeaderEpoch],
   [37, createPartitions],
 ]);

@@ -1,0 +1,61 @@
+/**
+ * InitProducerId and idempotent Produce over the Kafka protocol: distinct producer ids from the
+ * brokers' controller-allocated blocks, transactional ids refused, and sequence checking (a retry
+ * answered with its first offsets and written once; gaps and fenced epochs refused).
+ */
+import { expect } from 'chai';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
+
+describe('Kafka API: InitProducerId and idempotent produce', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  const callers: KafkaCaller[] = [];
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 2, topics: [{ name: 'idem', partitions: 1, replicationFactor: 2 }] });
+    for (const e of c.bootstrap) callers.push(await KafkaCaller.connect(e));
+  });
+  after(async () => {
+    for (const k of callers) k.end();
+    await c?.stop();
+  });
+
+  it('gives every producer its own id, epoch 0, from either broker (v0 to v4)', async () => {
+    const ids = new Set<number>();
+    for (const v of [0, 1, 2, 3, 4]) {
+      for (const k of callers) {
+        const r = await k.call(ApiKeys.InitProducerId, v, { transactionalId: null, transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
+        expect(r.errorCode).to.equal(ErrorCode.NONE);
+        expect(r.producerEpoch).to.equal(0);
+        expect(r.producerId).to.be.at.least(0);
+        ids.add(r.producerId);
+      }
+    }
+    expect(ids.size).to.equal(10);
+  });
+
+  it('refuses a transactional id: transactions do not exist here', async () => {
+    const r = await callers[0]!.call(ApiKeys.InitProducerId, 4, { transactionalId: 'tx', transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
+    expect(r.errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  });
+
+  it('a retried idempotent batch is answered with its first offsets and written once; a gap is refused', async () => {
+    const init = await callers[0]!.call(ApiKeys.InitProducerId, 4, { transactionalId: null, transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
+    const md = await callers[0]!.call(ApiKeys.Metadata, 9, { topics: [{ name: 'idem' }], allowAutoTopicCreation: false });
+    const leader = callers[md.topics[0].partitions[0].leaderId - 1]!;
+    const batch = (seq: number, n: number) =>
+      encodeRecordBatch({ producerId: init.producerId, producerEpoch: 0, baseSequence: seq, records: Array.from({ length: n }, (_, i) => ({ value: Buffer.from(`s${seq + i}`), timestamp: Date.now() })) });
+    const produce = async (records: Buffer) =>
+      (await leader.call(ApiKeys.Produce, 9, { transactionalId: null, acks: -1, timeoutMs: 5_000, topicData: [{ name: 'idem', partitionData: [{ index: 0, records }] }] })).responses[0].partitionResponses[0];
+    expect(await produce(batch(0, 2))).to.include({ errorCode: ErrorCode.NONE, baseOffset: 0 });
+    expect(await produce(batch(2, 3))).to.include({ errorCode: ErrorCode.NONE, baseOffset: 2 });
+    expect(await produce(batch(2, 3))).to.include({ errorCode: ErrorCode.NONE, baseOffset: 2 });
+    expect(await produce(batch(9, 1))).to.include({ errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER });
+    const end = await leader.call(ApiKeys.ListOffsets, 5, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'idem', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1 }] }] });
+    expect(end.topics[0].partitions[0].offset).to.equal(5);
+  });
+});
