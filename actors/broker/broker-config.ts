@@ -3,7 +3,7 @@
  * broker names (log.segment.bytes, log.retention.ms, ...) and are translated to the topic-level
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
-import { ConfigError, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
+import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 
 export interface BrokerConfig {
   replicaLagTimeMaxMs: number;
@@ -116,4 +116,26 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     throw err;
   }
   return out as unknown as BrokerConfig;
+}
+
+/** Topic-level log key -> the broker-level key that sets its default (segment.bytes -> log.segment.bytes). */
+export const BROKER_KEY_FOR_TOPIC_KEY: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(Object.entries(LOG_KEYS).map(([broker, topic]) => [topic, broker])));
+
+export interface BrokerConfigValue {
+  name: string;
+  value: string;
+  /** True when the broker's config file does not set it (Kafka's default applies). */
+  isDefault: boolean;
+}
+
+/** Every broker config key with its value in force, as Kafka's DescribeConfigs lists them. */
+export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfigValue[] {
+  const c = parseBrokerConfig(input);
+  const values = c as unknown as Record<string, unknown>;
+  const log = logConfigToKafka(c.log);
+  const out: BrokerConfigValue[] = [];
+  for (const [name, spec] of Object.entries(INT_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }

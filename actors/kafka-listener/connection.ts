@@ -43,6 +43,7 @@ export interface KafkaConnectionArgs {
   controllerNode: string;
   maxRequestBytes: number;
   config: ApiContext['config'];
+  configInput: ApiContext['configInput'];
 }
 
 /** Requests handled at once on one connection before reading pauses. */
@@ -86,6 +87,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     clientId,
     clientHost: s.socket.remoteAddress ?? '',
     config: s.args.config,
+    configInput: s.args.configInput,
     broker: s.refs.broker,
     controller: s.refs.controller,
     coordinator: s.refs.coordinator,

@@ -29,7 +29,9 @@ export interface KafkaListenerArgs {
   server: net.Server;
   brokerId: number;
   controllerNode: string;
-  config: Pick<BrokerConfig, 'autoCreateTopicsEnable' | 'requestTimeoutMs' | 'socketRequestMaxBytes'>;
+  config: BrokerConfig;
+  /** The broker config as written (DescribeConfigs tells set keys from defaults). */
+  configInput: Readonly<Record<string, unknown>>;
 }
 
 interface ListenerState {
@@ -81,7 +83,7 @@ export async function startKafkaListener(system: ActorSystem, o: StartKafkaListe
   const config = parseBrokerConfig(o.brokerConfig ?? {});
   const server = await bindKafkaServer(o.host, o.port);
   const bound = serverEndpoint(server);
-  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, brokerId: o.brokerId, controllerNode: o.controllerNode, config } });
+  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, brokerId: o.brokerId, controllerNode: o.controllerNode, config, configInput: o.brokerConfig ?? {} } });
   return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
 }
 
@@ -94,7 +96,8 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       brokerId: args.brokerId,
       controllerNode: args.controllerNode,
       maxRequestBytes: args.config.socketRequestMaxBytes,
-      config: { autoCreateTopicsEnable: args.config.autoCreateTopicsEnable, requestTimeoutMs: args.config.requestTimeoutMs },
+      config: args.config,
+      configInput: args.configInput,
     };
     args.server.removeAllListeners('connection');
     args.server.on('connection', (socket: net.Socket) => {

@@ -20,7 +20,9 @@ export interface ApiContext {
   readonly clientId: string | null;
   /** The client's address as seen by this listener (host part). */
   readonly clientHost: string;
-  readonly config: Pick<BrokerConfig, 'autoCreateTopicsEnable' | 'requestTimeoutMs'>;
+  /** The broker's config in force, and the keys its config file set (for DescribeConfigs). */
+  readonly config: BrokerConfig;
+  readonly configInput: Readonly<Record<string, unknown>>;
   readonly broker: ActorRef<BrokerMsg>;
   readonly controller: ActorRef<ControllerMsg>;
   readonly coordinator: ActorRef<CoordinatorMsg>;

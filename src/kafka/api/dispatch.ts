@@ -8,6 +8,7 @@ import { describeGroups, findCoordinator, heartbeat, joinGroup, leaveGroup, list
 import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
+import { describeConfigs } from './describe-configs.js';
 import { produce } from './produce.js';
 import { initProducerId } from './producer-id.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
@@ -33,6 +34,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [20, deleteTopics],
   [22, initProducerId],
   [23, offsetForLeaderEpoch],
+  [32, describeConfigs],
   [37, createPartitions],
 ]);
 

@@ -32,6 +32,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [20, { min: 0, max: 5 }], // DeleteTopics
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent producers; no transactions)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
+  [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
   [37, { min: 0, max: 3 }], // CreatePartitions
 ]);
 

@@ -1,0 +1,121 @@
+/**
+ * DescribeConfigs (api key 32, v0-v4) for topics (resource type 2) and this broker (4): every
+ * config key with the value in force and where it comes from — the topic's own override
+ * (DYNAMIC_TOPIC_CONFIG), the broker's config file (STATIC_BROKER_CONFIG) or Kafka's default
+ * (DEFAULT_CONFIG) — with synonyms (v1+, includeSynonyms) and config types (v3+). Configs are not
+ * secret here (no passwords exist), so nothing is marked sensitive. Changing configs
+ * (AlterConfigs) is not offered.
+ */
+import { BROKER_KEY_FOR_TOPIC_KEY, describeBrokerConfig } from '../../../actors/broker/broker-config.js';
+import type { TopicMetadata } from '../../protocol/cluster.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { logConfigToKafka, parseLogConfig } from '../../storage/log-config.js';
+import { ApiKeys } from '../protocol/index.js';
+import type { ApiContext, ApiHandler } from './context.js';
+import { fetchClusterMetadata } from './metadata.js';
+
+const TOPIC = 2;
+const BROKER = 4;
+
+/** Kafka's DescribeConfigsResponse.ConfigSource. */
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
+/** Kafka's DescribeConfigsResponse.ConfigType. */
+const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, LIST: 7 } as const;
+
+const TOPIC_TYPES: Record<string, number> = {
+  'segment.bytes': Type.INT,
+  'segment.ms': Type.LONG,
+  'segment.index.bytes': Type.INT,
+  'index.interval.bytes': Type.INT,
+  'retention.ms': Type.LONG,
+  'retention.bytes': Type.LONG,
+  'flush.messages': Type.LONG,
+  'flush.ms': Type.LONG,
+  'message.timestamp.type': Type.STRING,
+  'max.message.bytes': Type.INT,
+  'min.insync.replicas': Type.INT,
+  'cleanup.policy': Type.LIST,
+  'compression.type': Type.STRING,
+  'unclean.leader.election.enable': Type.BOOLEAN,
+};
+
+interface Synonym {
+  name: string;
+  value: string | null;
+  source: number;
+}
+
+interface ConfigEntry {
+  name: string;
+  value: string | null;
+  readOnly: boolean;
+  isDefault: boolean;
+  configSource: number;
+  isSensitive: boolean;
+  synonyms: Synonym[];
+  configType: number;
+  documentation: string | null;
+}
+
+function entry(name: string, chain: Synonym[], readOnly: boolean, configType: number): ConfigEntry {
+  const top = chain[0]!;
+  return { name, value: top.value, readOnly, isDefault: top.source === Source.DEFAULT_CONFIG, configSource: top.source, isSensitive: false, synonyms: chain, configType, documentation: null };
+}
+
+/** Kafka's defaults of the topic config keys (a broker config file left aside). */
+const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
+  ...logConfigToKafka(parseLogConfig({})),
+  'min.insync.replicas': '1',
+  'cleanup.policy': 'delete',
+  'compression.type': 'producer',
+  'unclean.leader.election.enable': 'false',
+});
+
+/**
+ * A topic's configs. Each key's synonyms, most specific first: the topic's override, the broker
+ * file's key (log.retention.ms for retention.ms), Kafka's default; the first one is in force.
+ */
+function topicConfigs(ctx: ApiContext, t: TopicMetadata): ConfigEntry[] {
+  const brokerValues: Record<string, string> = { ...logConfigToKafka(ctx.config.log), 'min.insync.replicas': String(ctx.config.minInsyncReplicas) };
+  return Object.keys(TOPIC_TYPES).map((name) => {
+    const chain: Synonym[] = [];
+    if (name in t.config) chain.push({ name, value: String(t.config[name]), source: Source.DYNAMIC_TOPIC_CONFIG });
+    const brokerKey = BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' ? name : undefined);
+    if (brokerKey !== undefined && brokerKey in ctx.configInput) chain.push({ name: brokerKey, value: brokerValues[name]!, source: Source.STATIC_BROKER_CONFIG });
+    chain.push({ name: brokerKey ?? name, value: TOPIC_DEFAULTS[name]!, source: Source.DEFAULT_CONFIG });
+    return entry(name, chain, false, TOPIC_TYPES[name]!);
+  });
+}
+
+function brokerConfigs(ctx: ApiContext): ConfigEntry[] {
+  return describeBrokerConfig(ctx.configInput).map((c) =>
+    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, /^(true|false)$/.test(c.value) ? Type.BOOLEAN : Type.LONG),
+  );
+}
+
+export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
+  const topicNames = body.resources.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName);
+  const md = topicNames.length > 0 ? await fetchClusterMetadata(ctx, topicNames) : null;
+  const results = body.resources.map((r) => {
+    const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
+      const wanted = r.configurationKeys;
+      const picked = wanted === null ? configs : configs.filter((c) => wanted.includes(c.name));
+      const withSynonyms = picked.map((c) => ({ ...c, synonyms: version >= 1 && body.includeSynonyms ? c.synonyms : [] }));
+      return { errorCode, errorMessage, resourceType: r.resourceType, resourceName: r.resourceName, configs: withSynonyms };
+    };
+    if (r.resourceType === TOPIC) {
+      if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
+      const t = md.topics.find((x) => x.name === r.resourceName);
+      if (!t) return out(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic '${r.resourceName}' does not exist`, []);
+      return out(ErrorCode.NONE, null, topicConfigs(ctx, t));
+    }
+    if (r.resourceType === BROKER) {
+      if (r.resourceName !== '' && r.resourceName !== String(ctx.brokerId)) {
+        return out(ErrorCode.INVALID_REQUEST, `this is broker ${ctx.brokerId}: ask broker ${r.resourceName} for its configs`, []);
+      }
+      return out(ErrorCode.NONE, null, brokerConfigs(ctx));
+    }
+    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4)`, []);
+  });
+  return { throttleTimeMs: 0, results };
+};
