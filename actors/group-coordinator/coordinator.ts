@@ -836,7 +836,9 @@ function doCurrentMemberJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m
 
 function encodeWritten(r: WrittenRecord): OffsetsRecord {
   if (r.kind === 'offset') {
-    return { key: encodeOffsetCommitKey(r.entry.groupId, r.topic, r.partition), value: r.value === null ? null : encodeOffsetCommitValue(r.value) };
+    // an explicit expiry (OffsetCommit v2-v4 retention) is only in value version 1, as Kafka writes it
+    const value = r.value === null ? null : r.value.expireTimestamp >= 0 ? encodeOffsetCommitValue(r.value, 1) : encodeOffsetCommitValue(r.value);
+    return { key: encodeOffsetCommitKey(r.entry.groupId, r.topic, r.partition), value };
   }
   return { key: encodeGroupMetadataKey(r.entry.groupId), value: r.bytes };
 }
@@ -1330,7 +1332,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     SyncGroup: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', protocolType: 'string?', protocolName: 'string?', assignments: 'array' },
     Heartbeat: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?' },
     LeaveGroup: { groupId: 'string', members: 'array' },
-    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
+    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: 'array' },
     OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?' },
     ListGroups: { statesFilter: 'array?' },
     DescribeGroups: { groups: 'array' },
@@ -1508,7 +1510,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
             continue;
           }
           partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
-          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: -1 };
+          const retention = m.retentionTimeMs ?? -1;
+          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: retention >= 0 ? now + retention : -1 };
           records.push({ kind: 'offset', entry, topic: t.name, partition: p.partition, value });
           written.push({ topic: t.name, partition: p.partition });
         }

@@ -77,6 +77,8 @@ export type CoordinatorMsg =
       generationId: number;
       memberId: string;
       groupInstanceId?: string | null;
+      /** OffsetCommit v2-v4: keep these offsets this long (-1 or absent: offsets.retention.minutes). */
+      retentionTimeMs?: number;
       topics: { name: string; partitions: OffsetCommitPartition[] }[];
     }
   /** topics null: every committed offset of the group. */

@@ -26,6 +26,7 @@ export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx,
       generationId: version >= 1 ? body.generationIdOrMemberEpoch : -1,
       memberId: version >= 1 ? body.memberId : '',
       groupInstanceId: body.groupInstanceId ?? null,
+      retentionTimeMs: version >= 2 && version <= 4 ? body.retentionTimeMs : -1,
       topics: topics.map((t) => ({
         name: t.name,
         partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),

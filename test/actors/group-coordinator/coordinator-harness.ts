@@ -49,6 +49,8 @@ export interface StoredRecord {
   /** Decoded value, null for a tombstone. */
   offsetValue?: OffsetCommitValue | null;
   groupValue?: GroupMetadataValue | null;
+  /** The schema version the value was written with. */
+  valueVersion?: number;
 }
 
 type FakeControl = {
@@ -179,6 +181,7 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
           const key = decodeKey(r.key!);
           const rec: StoredRecord = { offset: r.offset, timestamp: r.timestamp, key };
           if (key.kind === 'offset') rec.offsetValue = r.value ? decodeOffsetCommitValue(r.value) : null;
+          if (r.value && r.value.length >= 2) rec.valueVersion = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength).readInt16BE(0);
           if (key.kind === 'group') rec.groupValue = r.value ? decodeGroupMetadataValue(r.value) : null;
           records.push(rec);
         }

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { commitErrorFor, groupStoreErrorFor } from '../../../actors/group-coordinator/coordinator.js';
-import type { JoinGroupResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
+import type { JoinGroupResponse, OffsetCommitResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { CoordinatorHarness, sub } from './coordinator-harness.js';
 
@@ -613,6 +613,28 @@ describe('actors/group-coordinator coordinator', function () {
       await h.become(0, 0, other);
       expect((await h.listGroups()).groups).to.deep.equal([]);
       expect(await h.fetched(G, other)).to.deep.equal({});
+    });
+
+    it('expires an offset committed with its own retention time (OffsetCommit v2-v4) at that time, stored with value version 1', async () => {
+      await start(1, { offsetsRetentionMs: DAY, offsetsRetentionCheckIntervalMs: 60_000 });
+      const r = await h.ask<OffsetCommitResponse>({
+        type: 'OffsetCommit',
+        groupId: 'short',
+        generationId: -1,
+        memberId: '',
+        retentionTimeMs: 3_600_000,
+        topics: [{ name: 'x', partitions: [{ partition: 0, offset: 9 }] }],
+      });
+      expect(r.topics[0]!.partitions[0]!.errorCode).to.equal(0);
+      await h.commit('short', { 'y-0': 4 });
+      const written = (await h.dump()).records.filter((x) => x.key.kind === 'offset');
+      expect(written.map((x) => [x.key.kind === 'offset' ? x.key.topic : '', x.valueVersion, x.offsetValue!.expireTimestamp > 0])).to.deep.equal([
+        ['x', 1, true],
+        ['y', 3, false],
+      ]);
+      await h.clock.advanceAsync(3_600_000 + 60_000);
+      await h.settle();
+      expect(await h.fetched('short')).to.deep.equal({ 'y-0': 4 });
     });
 
     it('keeps the offsets of a stable consumer group for the topics it subscribes to', async () => {
