@@ -17,7 +17,8 @@
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
-import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
+import { CONTROL_FLAG_MASK, attributesOf, lastOffsetOf, recordsCountOf } from '../../src/protocol/batch-header.js';
+import { decodeRecordBatch, recordBatchFrames } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
@@ -62,12 +63,27 @@ interface Assigned {
   position: number | null;
   /** Next offset to fetch (ahead of position by what is buffered). */
   fetchPosition: number;
-  buffer: ConsumedRecord[];
-  /** Approximate bytes held in `buffer` (keys and values): the next fetch starts below max.partition.fetch.bytes. */
+  /** Fetched record batches not handed out yet, oldest first. */
+  buffer: BufferedBatch[];
+  /** Bytes of the batches held in `buffer`: the next fetch starts below max.partition.fetch.bytes. */
   bufferedBytes: number;
   highWatermark: number;
   paused: boolean;
   resetting: boolean;
+}
+
+/**
+ * One fetched record batch, kept as its bytes and decoded only when the application takes its
+ * records (as Kafka's consumer does): prefetched data is one object per batch instead of several
+ * per record, and the records are born right before they are used.
+ */
+interface BufferedBatch {
+  bytes: Uint8Array;
+  /** Records below this offset were handed out before (a fetch may start inside a batch). */
+  minOffset: number;
+  /** The decoded records (after a take that did not use them all), from `next` on. */
+  records: ConsumedRecord[] | null;
+  next: number;
 }
 
 interface CommitWaiter {
@@ -265,10 +281,6 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
     .then((response) => ctx.send(ctx.self, { type: 'CommittedResult', response, epoch }));
 }
 
-function recordBytes(r: ConsumedRecord): number {
-  return 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-}
-
 function setPosition(a: Assigned, offset: number): void {
   a.position = offset;
   a.fetchPosition = offset;
@@ -357,15 +369,26 @@ function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = fal
     if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: s.crash.errorCode, errorMessage: s.crash.message, batches: [] } satisfies PollResult);
     return;
   }
-  const batches = takeRecords(s, p.maxRecords);
+  const batches = takeRecords(s, ctx, p.maxRecords);
+  if (s.crash) {
+    answerPoll(s, ctx);
+    return;
+  }
   if (batches.length === 0 && !force && ctx.clock.now() < p.deadline) return;
   s.pendingPoll = null;
   if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches } satisfies PollResult);
   maybeFetch(s, ctx);
 }
 
+/** The records of a buffered batch from `minOffset` on (decoded now; throws CorruptRecordError). */
+function decodeBuffered(b: BufferedBatch): ConsumedRecord[] {
+  const records: ConsumedRecord[] = decodeRecordBatch(b.bytes, 0).records;
+  if (records.length === 0 || records[0]!.offset >= b.minOffset) return records;
+  return records.filter((r) => r.offset >= b.minOffset);
+}
+
 /** Takes up to `max` buffered records, partitions in turn, advancing positions. */
-function takeRecords(s: ConsumerState, max: number): PolledBatch[] {
+function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: number): PolledBatch[] {
   const out: PolledBatch[] = [];
   const list = [...s.assigned.values()];
   if (list.length === 0) return out;
@@ -373,9 +396,33 @@ function takeRecords(s: ConsumerState, max: number): PolledBatch[] {
   for (let i = 0; i < list.length && left > 0; i++) {
     const a = list[(s.rotation + i) % list.length]!;
     if (a.paused || a.buffer.length === 0) continue;
-    const records = a.buffer.splice(0, left);
-    for (const r of records) a.bufferedBytes -= recordBytes(r);
-    left -= records.length;
+    let records: ConsumedRecord[] | null = null;
+    while (left > 0 && a.buffer.length > 0) {
+      const b = a.buffer[0]!;
+      if (!b.records) {
+        try {
+          b.records = decodeBuffered(b);
+        } catch (err) {
+          a.buffer = [];
+          a.bufferedBytes = 0;
+          crash(s, ctx, ErrorCode.CORRUPT_MESSAGE, `${a.topic}-${a.partition}: ${(err as Error).message}`);
+          break;
+        }
+        b.next = 0;
+      }
+      const n = Math.min(left, b.records.length - b.next);
+      // the common case, a whole batch: its array as it is
+      const part = n === b.records.length && b.next === 0 ? b.records : b.records.slice(b.next, b.next + n);
+      if (records === null) records = part;
+      else for (const r of part) records.push(r);
+      b.next += n;
+      left -= n;
+      if (b.next >= b.records.length) {
+        a.buffer.shift();
+        a.bufferedBytes -= b.bytes.length;
+      }
+    }
+    if (records === null || records.length === 0) continue;
     a.position = records[records.length - 1]!.offset + 1;
     out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
   }
@@ -832,25 +879,22 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         }
         a.highWatermark = pr.highWatermark;
         if (pr.records.length === 0) continue;
-        let batches;
+        let frames;
         try {
-          batches = decodeRecordBatches(pr.records);
+          frames = recordBatchFrames(pr.records);
         } catch (err) {
           crash(s, ctx, ErrorCode.CORRUPT_MESSAGE, `${pr.topic}-${pr.partition}: ${(err as Error).message}`);
           return;
         }
-        for (const b of batches) {
-          if (b.control) {
-            a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
-            continue;
+        // buffered as bytes, decoded (and CRC-checked) when the application takes them
+        for (const f of frames) {
+          const next = lastOffsetOf(pr.records, f.pos) + 1;
+          if (next <= a.fetchPosition) continue;
+          if ((attributesOf(pr.records, f.pos) & CONTROL_FLAG_MASK) === 0 && recordsCountOf(pr.records, f.pos) > 0) {
+            a.buffer.push({ bytes: pr.records.subarray(f.pos, f.pos + f.size), minOffset: a.fetchPosition, records: null, next: 0 });
+            a.bufferedBytes += f.size;
           }
-          // a decoded record is a ConsumedRecord as it is (no copy per record)
-          for (const rec of b.records) {
-            if (rec.offset < a.fetchPosition) continue;
-            a.buffer.push(rec);
-            a.bufferedBytes += recordBytes(rec);
-          }
-          a.fetchPosition = Math.max(a.fetchPosition, b.baseOffset + b.lastOffsetDelta + 1);
+          a.fetchPosition = next;
         }
       }
       answerPoll(s, ctx);

@@ -45,6 +45,8 @@ import {
   iterateBatches,
   readBatchHeader,
   validateBatch,
+  batchSizeAt,
+  type BatchFrame,
   writeInt16BE,
   writeInt32BE,
   writeInt64BE,
@@ -618,6 +620,16 @@ function framesOf(buf: Uint8Array, start: number, end: number): number[] {
     if (why && !why.torn) throw new CorruptRecordError(why.reason, stop);
   }
   return positions;
+}
+
+/**
+ * The complete batches in buf[start, end) without decoding them (a consumer buffers these and
+ * decodes each when the application reaches it), skipping a partial trailing batch. Throws
+ * CorruptRecordError when the framing itself is damaged; the CRC and records are checked by
+ * decodeRecordBatch.
+ */
+export function recordBatchFrames(buf: Uint8Array, start = 0, end: number = buf.length): BatchFrame[] {
+  return framesOf(buf, start, end).map((pos) => ({ pos, size: batchSizeAt(buf, pos) }));
 }
 
 /**
