@@ -167,6 +167,20 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
       expect(kafkaErrorType(err)).to.deep.equal(['UNKNOWN_TOPIC_OR_PARTITION']);
     });
 
+    it('deleteGroups removes an empty group and reports an unknown one', async () => {
+      const consumer = kafka.consumer({ groupId: 'adm-doomed-group', sessionTimeout: 6_000, heartbeatInterval: 200 });
+      await consumer.connect();
+      await consumer.subscribe({ topic: 'adm-keep', fromBeginning: true });
+      await consumer.run({ eachMessage: async () => undefined });
+      await checkFor(async () => (await admin.describeGroups(['adm-doomed-group'])).groups[0]!.state === 'Stable', 15_000, 50);
+      await consumer.disconnect();
+      const done = await admin.deleteGroups(['adm-doomed-group']);
+      expect(done).to.deep.equal([{ groupId: 'adm-doomed-group', errorCode: 0 }]);
+      expect((await admin.listGroups()).groups.map((g) => g.groupId)).to.not.include('adm-doomed-group');
+      const err = await admin.deleteGroups(['adm-never-was']).then(() => null, (e: unknown) => e);
+      expect(String((err as Error)?.message ?? err)).to.match(/not exist|GROUP_ID_NOT_FOUND|delete/i);
+    });
+
     it('createPartitions grows a topic (and refuses shrinking it)', async () => {
       await admin.createTopics({ topics: [{ topic: 'adm-grow', numPartitions: 2, replicationFactor: 3 }] });
       await admin.createPartitions({ topicPartitions: [{ topic: 'adm-grow', count: 5 }] });

@@ -4,7 +4,7 @@
  */
 import type { ApiHandler } from './context.js';
 import { fetch } from './fetch.js';
-import { describeGroups, findCoordinator, heartbeat, joinGroup, leaveGroup, listGroups, syncGroup } from './groups.js';
+import { deleteGroups, describeGroups, findCoordinator, heartbeat, joinGroup, leaveGroup, listGroups, offsetDelete, syncGroup } from './groups.js';
 import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
@@ -36,6 +36,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [23, offsetForLeaderEpoch],
   [32, describeConfigs],
   [37, createPartitions],
+  [42, deleteGroups],
+  [47, offsetDelete],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

@@ -1,7 +1,7 @@
 /**
  * The group APIs: FindCoordinator (10, v0-v4), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
  * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
- * v0-v4). FindCoordinator asks the broker which broker leads the group's __consumer_offsets
+ * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which broker leads the group's __consumer_offsets
  * partition and answers with that broker's Kafka listener; the others go to this broker's group
  * coordinator, which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the
  * coordinator to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
@@ -10,9 +10,11 @@ import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { FindCoordinatorResponse as SamsaFindCoordinatorResponse } from '../../../actors/group-coordinator/messages.js';
 import type {
+  DeleteGroupsResponse,
   DescribeGroupsResponse,
   JoinGroupResponse,
   ListGroupsResponse,
+  OffsetDeleteResponse,
   SimpleResponse,
   SyncGroupResponse,
 } from '../../../actors/group-coordinator/messages.js';
@@ -172,4 +174,25 @@ export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, ver
   const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
   return { throttleTimeMs: 0, errorCode: r.errorCode, groups: r.groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state })) };
+};
+
+/** DeleteGroups (api key 42, v0-v2): empty groups go with their offsets; others get NON_EMPTY_GROUP. */
+export const deleteGroups: ApiHandler<typeof ApiKeys.DeleteGroups> = async (ctx, _version, body) => {
+  const ids = body.groupsNames;
+  const r = await ctx.ask<CoordinatorMsg, DeleteGroupsResponse>(ctx.coordinator, { type: 'DeleteGroups', groups: ids }, ctx.config.requestTimeoutMs);
+  const codes = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g.errorCode]));
+  const whole = isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
+  return { throttleTimeMs: 0, results: ids.map((groupId) => ({ groupId, errorCode: codes.get(groupId) ?? whole })) };
+};
+
+/** OffsetDelete (api key 47, v0): drops committed offsets of partitions the group no longer consumes. */
+export const offsetDelete: ApiHandler<typeof ApiKeys.OffsetDelete> = async (ctx, _version, body) => {
+  const topics = body.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => p.partitionIndex) }));
+  const r = await ctx.ask<CoordinatorMsg, OffsetDeleteResponse>(ctx.coordinator, { type: 'OffsetDelete', groupId: body.groupId, topics }, ctx.config.requestTimeoutMs);
+  if (isFailure(r)) return { errorCode: r.errorCode, throttleTimeMs: 0, topics: [] };
+  return {
+    errorCode: r.errorCode,
+    throttleTimeMs: 0,
+    topics: r.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: p.errorCode })) })),
+  };
 };

@@ -34,6 +34,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
   [37, { min: 0, max: 3 }], // CreatePartitions
+  [42, { min: 0, max: 2 }], // DeleteGroups
+  [47, { min: 0, max: 0 }], // OffsetDelete
 ]);
 
 export const API_VERSIONS_KEY = 18;

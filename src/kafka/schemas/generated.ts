@@ -35,6 +35,8 @@ export const ApiKeys = {
   OffsetForLeaderEpoch: 23,
   DescribeConfigs: 32,
   CreatePartitions: 37,
+  DeleteGroups: 42,
+  OffsetDelete: 47,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -584,6 +586,36 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'name', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+  ] },
+  { name: 'DeleteGroupsRequest', apiKey: 42, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'groupsNames', type: 'string', array: true, versions: [0, N] },
+  ] },
+  { name: 'DeleteGroupsResponse', apiKey: 42, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'OffsetDeleteRequest', apiKey: 47, kind: 'request', validVersions: [0, 0], flexibleFrom: -1, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'OffsetDeleteResponse', apiKey: 47, kind: 'response', validVersions: [0, 0], flexibleFrom: -1, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+      ] },
     ] },
   ] },
 ];
@@ -1712,6 +1744,67 @@ export interface CreatePartitionsResponseResults {
   errorMessage: string | null;
 }
 
+export interface DeleteGroupsRequest {
+  /** v0+ */
+  groupsNames: string[];
+}
+
+export interface DeleteGroupsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: DeleteGroupsResponseResults[];
+}
+
+export interface DeleteGroupsResponseResults {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  errorCode: number;
+}
+
+export interface OffsetDeleteRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  topics: OffsetDeleteRequestTopics[];
+}
+
+export interface OffsetDeleteRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: OffsetDeleteRequestPartitions[];
+}
+
+export interface OffsetDeleteRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+}
+
+export interface OffsetDeleteResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: OffsetDeleteResponseTopics[];
+}
+
+export interface OffsetDeleteResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: OffsetDeleteResponsePartitions[];
+}
+
+export interface OffsetDeleteResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -1734,6 +1827,8 @@ export interface RequestBodies {
   23: OffsetForLeaderEpochRequest;
   32: DescribeConfigsRequest;
   37: CreatePartitionsRequest;
+  42: DeleteGroupsRequest;
+  47: OffsetDeleteRequest;
 }
 
 /** Response body type by api key. */
@@ -1758,4 +1853,6 @@ export interface ResponseBodies {
   23: OffsetForLeaderEpochResponse;
   32: DescribeConfigsResponse;
   37: CreatePartitionsResponse;
+  42: DeleteGroupsResponse;
+  47: OffsetDeleteResponse;
 }

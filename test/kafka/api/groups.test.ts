@@ -156,6 +156,29 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(after.groups[0].groupState).to.equal('Empty');
   });
 
+  it('OffsetDelete drops an empty group\'s offsets; DeleteGroups removes empty groups and refuses busy or unknown ones', async () => {
+    const k = await coordinatorFor('tidy');
+    const commit = await k.call(ApiKeys.OffsetCommit, 2, { groupId: 'tidy', generationIdOrMemberEpoch: -1, memberId: '', retentionTimeMs: -1, topics: [{ name: TOPIC, partitions: [0, 1].map((p) => ({ partitionIndex: p, committedOffset: 3, committedMetadata: null })) }] });
+    expect(commit.topics[0].partitions.map((p: { errorCode: number }) => p.errorCode)).to.deep.equal([0, 0]);
+    const od = await k.call(ApiKeys.OffsetDelete, 0, { groupId: 'tidy', topics: [{ name: TOPIC, partitions: [{ partitionIndex: 0 }] }] });
+    expect(od.errorCode).to.equal(ErrorCode.NONE);
+    expect(od.topics[0].partitions[0]).to.include({ partitionIndex: 0, errorCode: ErrorCode.NONE });
+    const left = await k.call(ApiKeys.OffsetFetch, 5, { groupId: 'tidy', topics: null });
+    expect(left.topics[0].partitions.map((p: { partitionIndex: number }) => p.partitionIndex)).to.deep.equal([1]);
+
+    // a group with a member cannot be deleted
+    const busy = await coordinatorFor('busy');
+    const j = await busy.call(ApiKeys.JoinGroup, 3, { groupId: 'busy', sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: META }] });
+    expect(j.errorCode).to.equal(ErrorCode.NONE);
+    const d1 = await busy.call(ApiKeys.DeleteGroups, 2, { groupsNames: ['busy'] });
+    expect(d1.results).to.deep.equal([{ groupId: 'busy', errorCode: ErrorCode.NON_EMPTY_GROUP }]);
+    const d2 = await k.call(ApiKeys.DeleteGroups, 0, { groupsNames: ['tidy'] });
+    expect(d2.results).to.deep.equal([{ groupId: 'tidy', errorCode: ErrorCode.NONE }]);
+    expect((await k.call(ApiKeys.OffsetFetch, 5, { groupId: 'tidy', topics: null })).topics).to.deep.equal([]);
+    const d3 = await k.call(ApiKeys.DeleteGroups, 1, { groupsNames: ['tidy'] });
+    expect(d3.results[0].errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+  });
+
   it('standalone commits (OffsetCommit v1 without a member), OffsetFetch v8 for several groups at once', async () => {
     for (const g of ['solo-a', 'solo-b']) {
       const k = await coordinatorFor(g);
