@@ -122,12 +122,17 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
     };
     const frames = new FrameDecoder(args.maxRequestBytes);
     socket.setNoDelay(true);
+    let unframeable = false;
     socket.on('data', (chunk: Buffer) => {
+      if (unframeable) return;
       try {
         frames.push(chunk, (frame) => ctx.send(ctx.self, { type: 'KafkaFrame', frame }));
       } catch (err) {
-        if (err instanceof FrameTooLargeError) ctx.send(ctx.self, { type: 'SocketClosed', reason: `${err.message} (socket.request.max.bytes)` });
-        else throw err;
+        if (!(err instanceof FrameTooLargeError)) throw err;
+        // nothing after this point can be framed: stop reading and close
+        unframeable = true;
+        socket.pause();
+        ctx.send(ctx.self, { type: 'SocketClosed', reason: `${err.message} (socket.request.max.bytes)` });
       }
     });
     socket.on('drain', () => ctx.send(ctx.self, { type: 'SocketDrained' }));
