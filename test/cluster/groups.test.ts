@@ -27,20 +27,10 @@ import { brokerPath } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isFailure, type ActorRef } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster } from '../helpers/cluster.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
 const OFFSETS_PARTITIONS = 5;
-const FAST = {
-  brokerConfig: {
-    'broker.heartbeat.interval.ms': 200,
-    'replica.lag.time.max.ms': 1_500,
-    'replica.fetch.wait.max.ms': 100,
-    'replica.fetch.backoff.ms': 100,
-    'group.initial.rebalance.delay.ms': 0,
-    'offsets.topic.num.partitions': OFFSETS_PARTITIONS,
-  },
-  controllerConfig: { 'broker.session.timeout.ms': 1_500 },
-};
+const FAST = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': OFFSETS_PARTITIONS });
 
 /** Codes after which a client looks for the coordinator again and retries. */
 const RETRY = new Set<number>([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NOT_COORDINATOR]);

@@ -17,6 +17,18 @@ import { SamsaClient } from '../../src/client/samsa.js';
 
 export type ClusterTransport = 'inproc' | 'worker';
 
+/**
+ * Timings for tests that kill brokers: heartbeats every 200 ms, a dead broker fenced after
+ * 1.5 s, followers dropped from the ISR after 1.5 s, replica fetches every 100 ms. `broker`
+ * adds or overrides broker config keys.
+ */
+export function fastFailover(broker: Record<string, unknown> = {}): Pick<TestClusterOptions, 'brokerConfig' | 'controllerConfig'> {
+  return {
+    brokerConfig: { 'broker.heartbeat.interval.ms': 200, 'replica.lag.time.max.ms': 1_500, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 100, ...broker },
+    controllerConfig: { 'broker.session.timeout.ms': 1_500 },
+  };
+}
+
 export interface TestClusterOptions {
   brokers: number;
   transport?: ClusterTransport;

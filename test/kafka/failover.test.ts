@@ -8,19 +8,9 @@
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster } from '../helpers/cluster.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
-const FAST = {
-  brokerConfig: {
-    'broker.heartbeat.interval.ms': 200,
-    'replica.lag.time.max.ms': 1_500,
-    'replica.fetch.wait.max.ms': 100,
-    'replica.fetch.backoff.ms': 100,
-    'group.initial.rebalance.delay.ms': 0,
-    'offsets.topic.num.partitions': 3,
-  },
-  controllerConfig: { 'broker.session.timeout.ms': 1_500 },
-};
+const FAST = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 });
 
 describe('Kafka clients through a broker failure (worker-thread brokers)', function () {
   this.timeout(90_000);
