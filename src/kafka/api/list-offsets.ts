@@ -5,8 +5,7 @@
  * broker hosts no replica of is NOT_LEADER_OR_FOLLOWER if the topic exists, else
  * UNKNOWN_TOPIC_OR_PARTITION.
  */
-import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
-import type { EpochEndOffsetResult, ListOffsetsResult } from '../../../actors/partition-replica/messages.js';
+import type { EpochEndOffsetResult, ListOffsetsResult, ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
@@ -24,26 +23,42 @@ async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; f
   return codes;
 }
 
-export const listOffsets: ApiHandler<typeof ApiKeys.ListOffsets> = async (ctx, version, body) => {
-  const topics = body.topics as { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];
-  const isolationLevel = version >= 2 && body.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
-  const asks = topics.map((t) =>
-    Promise.all(
-      t.partitions.map((p) =>
-        ctx.ask<ReplicaMsg, ListOffsetsResult>(ctx.replica(t.name, p.partitionIndex), { type: 'ListOffsets', timestamp: p.timestamp, currentLeaderEpoch: p.currentLeaderEpoch, isolationLevel }, ctx.config.requestTimeoutMs),
-      ),
-    ),
+/**
+ * Asks the replica of each partition of each topic (in request order) and returns the replies,
+ * with a Failure from a replica this broker does not host turned into the code Kafka gives.
+ */
+async function askReplicas<P, R extends ReplicaReply>(
+  ctx: ApiContext,
+  topics: readonly { name: string; partitions: readonly P[] }[],
+  partitionOf: (p: P) => number,
+  msg: (p: P) => ReplicaMsg,
+): Promise<(R | { failed: number })[][]> {
+  const replies = await Promise.all(
+    topics.map((t) => Promise.all(t.partitions.map((p) => ctx.ask<ReplicaMsg, R>(ctx.replica(t.name, partitionOf(p)), msg(p), ctx.config.requestTimeoutMs)))),
   );
-  const replies = await Promise.all(asks);
   const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.name, failure })));
   const missing = await missingReplicaCodes(ctx, failures);
+  return replies.map((row, i) => row.map((r) => (isFailure(r) ? { failed: missing.get(topics[i]!.name) ?? r.errorCode } : r)));
+}
+
+type ReplicaReply = ListOffsetsResult | EpochEndOffsetResult;
+
+export const listOffsets: ApiHandler<typeof ApiKeys.ListOffsets> = async (ctx, version, body) => {
+  const isolationLevel = version >= 2 && body.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
+  const topics = body.topics;
+  const replies = await askReplicas<(typeof topics)[number]['partitions'][number], ListOffsetsResult>(
+    ctx,
+    topics,
+    (p) => p.partitionIndex,
+    (p) => ({ type: 'ListOffsets', timestamp: p.timestamp, currentLeaderEpoch: p.currentLeaderEpoch, isolationLevel }),
+  );
   return {
     throttleTimeMs: 0,
     topics: topics.map((t, i) => ({
       name: t.name,
       partitions: t.partitions.map((p, j) => {
         const r = replies[i]![j]!;
-        if (isFailure(r)) return { partitionIndex: p.partitionIndex, errorCode: missing.get(t.name) ?? r.errorCode, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        if ('failed' in r) return { partitionIndex: p.partitionIndex, errorCode: r.failed, timestamp: -1, offset: -1, leaderEpoch: -1 };
         return { partitionIndex: p.partitionIndex, errorCode: r.errorCode, timestamp: r.timestamp, offset: r.offset, leaderEpoch: r.leaderEpoch };
       }),
     })),
@@ -51,25 +66,20 @@ export const listOffsets: ApiHandler<typeof ApiKeys.ListOffsets> = async (ctx, v
 };
 
 export const offsetForLeaderEpoch: ApiHandler<typeof ApiKeys.OffsetForLeaderEpoch> = async (ctx, _version, body) => {
-  const topics = body.topics as { topic: string; partitions: { partition: number; currentLeaderEpoch: number; leaderEpoch: number }[] }[];
-  const replies = await Promise.all(
-    topics.map((t) =>
-      Promise.all(
-        t.partitions.map((p) =>
-          ctx.ask<ReplicaMsg, EpochEndOffsetResult>(ctx.replica(t.topic, p.partition), { type: 'OffsetsForLeaderEpoch', leaderEpoch: p.leaderEpoch, currentLeaderEpoch: p.currentLeaderEpoch }, ctx.config.requestTimeoutMs),
-        ),
-      ),
-    ),
+  const topics = body.topics.map((t) => ({ name: t.topic, partitions: t.partitions }));
+  const replies = await askReplicas<(typeof topics)[number]['partitions'][number], EpochEndOffsetResult>(
+    ctx,
+    topics,
+    (p) => p.partition,
+    (p) => ({ type: 'OffsetsForLeaderEpoch', leaderEpoch: p.leaderEpoch, currentLeaderEpoch: p.currentLeaderEpoch }),
   );
-  const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.topic, failure })));
-  const missing = await missingReplicaCodes(ctx, failures);
   return {
     throttleTimeMs: 0,
     topics: topics.map((t, i) => ({
-      topic: t.topic,
+      topic: t.name,
       partitions: t.partitions.map((p, j) => {
         const r = replies[i]![j]!;
-        if (isFailure(r)) return { errorCode: missing.get(t.topic) ?? r.errorCode, partition: p.partition, leaderEpoch: -1, endOffset: -1 };
+        if ('failed' in r) return { errorCode: r.failed, partition: p.partition, leaderEpoch: -1, endOffset: -1 };
         return { errorCode: r.errorCode, partition: p.partition, leaderEpoch: r.leaderEpoch, endOffset: r.endOffset };
       }),
     })),
