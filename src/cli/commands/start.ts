@@ -50,7 +50,7 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
     return;
   }
-  out(`  clients connect to: ${addresses.join(', ')}`);
+  out(`  samsa clients connect to: ${addresses.join(', ')}`);
   const server = addresses[0] === DEFAULT_BOOTSTRAP ? '' : ` --bootstrap-server ${addresses[0]}`;
   const topic = config.topics?.[0]?.name;
   out();
