@@ -101,6 +101,13 @@ export async function createTopic(client: SamsaClient, topic: string, partitions
   const admin = client.admin();
   await admin.connect();
   try {
+    // brokers register with the controller a moment after the cluster starts (longer on a loaded
+    // machine or under --cpu-prof): wait for enough of them before asking for the replicas
+    const brokersBy = Date.now() + timeoutMs;
+    while ((await admin.describeCluster().catch(() => ({ brokers: [] as { fenced: boolean }[] }))).brokers.filter((b) => !b.fenced).length < replicationFactor) {
+      if (Date.now() > brokersBy) throw new Error(`fewer than ${replicationFactor} brokers registered after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await admin.createTopics({
       topics: [{ topic, numPartitions: partitions, replicationFactor, configEntries: Object.entries(config).map(([name, value]) => ({ name, value })) }],
       waitForLeaders: false,
