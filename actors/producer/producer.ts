@@ -87,8 +87,7 @@ export interface ProducerState {
   metadataInFlight: boolean;
   awaitingMetadata: BlockedSend[];
   partitioner: DefaultPartitioner;
-  queues: Map<string, PartitionQueue>;
-  /** The same queues by topic, indexed by partition (the per-record lookup). */
+  /** Partition queues by topic, indexed by partition (the per-record lookup). */
   topicQueues: Map<string, PartitionQueue[]>;
   /** When the drain timer is due (Infinity: not set), so drain restarts it only when that changes. */
   drainAt: number;
@@ -168,7 +167,6 @@ function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partitio
   if (!q) {
     q = { topic, partition, open: null, ready: [], inFlight: 0 };
     qs[partition] = q;
-    s.queues.set(`${topic}\u0000${partition}`, q);
   }
   return q;
 }
@@ -483,7 +481,6 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       metadataInFlight: false,
       awaitingMetadata: [],
       partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
-      queues: new Map(),
       topicQueues: new Map(),
       drainAt: Infinity,
       active: new Set(),
