@@ -124,19 +124,15 @@ const STALE_METADATA = new Set<number>([
 
 function recordSize(r: ProducerRecord): number {
   let n = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-  for (const h of r.headers ?? []) n += 6 + Buffer.byteLength(h.key) + (h.value?.length ?? 0);
+  const headers = r.headers;
+  if (headers) for (const h of headers) n += 6 + Buffer.byteLength(h.key) + (h.value?.length ?? 0);
   return n;
 }
 
-function sendBytes(topics: TopicRecords[]): number {
-  let n = 0;
-  for (const t of topics) for (const m of t.messages) n += recordSize(m);
-  return n;
-}
-
-/** Checks a Send before anything is queued: returns an error message or null. */
-function validateSend(s: ProducerState, topics: TopicRecords[]): string | null {
+/** Checks a Send before anything is queued: its estimated bytes (for buffer.memory), or an error message. */
+function validateSend(s: ProducerState, topics: TopicRecords[]): number | string {
   if (!Array.isArray(topics) || topics.length === 0) return 'a send needs at least one topic with messages';
+  let bytes = 0;
   for (const t of topics) {
     if (typeof t.topic !== 'string' || t.topic.length === 0) return 'every send names a topic';
     if (!Array.isArray(t.messages) || t.messages.length === 0) return `no messages for topic ${t.topic}`;
@@ -148,12 +144,12 @@ function validateSend(s: ProducerState, topics: TopicRecords[]): string | null {
         if (!Array.isArray(m.headers)) return `message headers for ${t.topic} are not a list`;
         for (const h of m.headers) if (typeof h?.key !== 'string') return `a header key for ${t.topic} is not a string`;
       }
-      if (recordSize(m) + BATCH_OVERHEAD > s.config.maxRequestSize) {
-        return `a record of ${recordSize(m)} bytes exceeds max.request.size ${s.config.maxRequestSize}`;
-      }
+      const size = recordSize(m);
+      if (size + BATCH_OVERHEAD > s.config.maxRequestSize) return `a record of ${size} bytes exceeds max.request.size ${s.config.maxRequestSize}`;
+      bytes += size;
     }
   }
-  return null;
+  return bytes;
 }
 
 function queuesOf(s: ProducerState, topic: string): PartitionQueue[] {
@@ -408,9 +404,9 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       if (request.length > 0) sendRequest(s, ctx, brokerId, request);
     }
   }
-  // restart the wake-up only when it moves (not on every Send)
+  // restart the wake-up only when it must come sooner (a later one fires early, drains, and re-arms)
   if (wakeAt < Infinity) {
-    if (wakeAt !== s.drainAt || !ctx.timers.isActive(DRAIN_TIMER)) {
+    if (wakeAt < s.drainAt || !ctx.timers.isActive(DRAIN_TIMER)) {
       s.drainAt = wakeAt;
       ctx.timers.startSingle(DRAIN_TIMER, Math.max(0, wakeAt - now), { type: 'Drain' });
     }
@@ -509,12 +505,12 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.NETWORK_EXCEPTION, errorMessage: 'the producer is closing', results: [] });
         return;
       }
-      const invalid = validateSend(s, m.topics);
-      if (invalid) {
-        reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid, results: [] });
+      const bytes = validateSend(s, m.topics);
+      if (typeof bytes === 'string') {
+        reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: bytes, results: [] });
         return;
       }
-      const send: BlockedSend = { topics: m.topics, token, bytes: sendBytes(m.topics), deadline: ctx.clock.now() + s.config.maxBlockMs };
+      const send: BlockedSend = { topics: m.topics, token, bytes, deadline: ctx.clock.now() + s.config.maxBlockMs };
       if (m.topics.some((t) => !s.metadata.hasTopic(t.topic))) {
         s.awaitingMetadata.push(send);
         refreshMetadata(s, ctx);
