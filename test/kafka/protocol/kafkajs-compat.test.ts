@@ -598,6 +598,22 @@ const cases: Case[] = [
     },
   },
   {
+    dir: 'deleteGroups',
+    key: ApiKeys.DeleteGroups,
+    request: {
+      args: ['g-1', 'g-2'],
+      check: (_v, b) => expectSubset(b, { groupsNames: ['g-1', 'g-2'] }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, results: [{ groupId: 'g-1', errorCode: 0 }, { groupId: 'g-2', errorCode: 68 }] }),
+      check: (_v, d) => {
+        // KafkaJS's DeleteGroups decoder keeps the field under Kafka's own name
+        expect(d.throttleTimeMs).to.equal(3);
+        expectSubset(d.results, [{ groupId: 'g-1', errorCode: 0 }, { groupId: 'g-2', errorCode: 68 }]);
+      },
+    },
+  },
+  {
     dir: 'createPartitions',
     key: ApiKeys.CreatePartitions,
     request: {
@@ -618,7 +634,8 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      Object.values(ApiKeys).filter((k) => k !== ApiKeys.OffsetForLeaderEpoch).sort((a, b) => a - b),
+      // KafkaJS has no OffsetForLeaderEpoch and no OffsetDelete
+      Object.values(ApiKeys).filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete).sort((a, b) => a - b),
     );
   });
 
