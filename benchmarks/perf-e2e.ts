@@ -53,7 +53,7 @@ export interface E2eResult {
 
 export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eResult> {
   const client = await cluster.client(`perf-e2e-${o.topic}`);
-  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'latest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
+  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
   const producer = client.producer({ acks: o.acks, 'linger.ms': o.lingerMs });
   await consumer.connect();
   await producer.connect();
@@ -63,7 +63,9 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
   let assigned = false;
   consumer.on('group.join', () => void (assigned = true));
   try {
-    await consumer.subscribe({ topic: o.topic, fromBeginning: false });
+    // the topic is new: from the beginning is every record of this run, even those sent before
+    // the consumer has its positions (they fall in the warm-up share); 'latest' would race them
+    await consumer.subscribe({ topic: o.topic, fromBeginning: true });
     await consumer.run({
       eachBatch: ({ batch }) => {
         const now = nowMs();
@@ -74,7 +76,7 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
     });
     const joinDeadline = Date.now() + 30_000;
     while (!assigned && Date.now() < joinDeadline) await sleep(20);
-    await sleep(300); // let the fetch sessions start at the log end
+    await sleep(300); // let the fetch sessions start
     const stop = progress(o.label ?? 'e2e', () => `${received} of ${o.records} records received; ${formatLatency(lat.summary())}`);
     const t0 = nowMs();
     const po = defaultProduceOptions({ topic: o.topic, throughput: o.throughput, sendSize: o.sendSize, maxInFlight: 1_000_000 });
