@@ -38,7 +38,9 @@ export type ProducerMsg =
   | { type: 'Drain' }
   | { type: 'ProduceDone'; requestId: number; response: BrokerProduceResponse | Failure }
   | { type: 'MetadataResult'; metadata: ClusterMetadata | null; errorCode: number }
-  | { type: 'BlockTimeout' };
+  | { type: 'BlockTimeout' }
+  /** enable.idempotence: a broker's answer to InitProducerId. */
+  | { type: 'ProducerIdResult'; errorCode: number; errorMessage?: string; producerId: number; producerEpoch: number };
 
 export interface SendResult {
   type: 'SendResult';

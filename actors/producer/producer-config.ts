@@ -2,7 +2,7 @@
  * Producer configuration with Kafka's names and defaults. Unknown keys and bad values are
  * rejected with a message naming the key.
  */
-import { intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
+import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
 import type { CompressionName } from '../../src/protocol/compression.js';
 
 export interface ProducerConfig {
@@ -20,6 +20,12 @@ export interface ProducerConfig {
   maxBlockMs: number;
   maxRequestSize: number;
   metadataMaxAgeMs: number;
+  /**
+   * enable.idempotence: each partition's batches carry this producer's id and sequence numbers,
+   * so a retried batch is written once and order holds with up to 5 requests in flight. Needs
+   * acks=all, retries > 0 and max.in.flight.requests.per.connection <= 5, as in Kafka.
+   */
+  idempotent: boolean;
 }
 
 export class ProducerConfigError extends Error {
@@ -37,7 +43,7 @@ function take<T>(key: string, r: ValueResult<T>): T {
   return r.value;
 }
 
-type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string'; min?: number; def: unknown };
+type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string' | 'bool'; min?: number; def: unknown };
 
 const SPECS: Record<string, Spec> = {
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-producer' },
@@ -54,6 +60,7 @@ const SPECS: Record<string, Spec> = {
   'max.block.ms': { prop: 'maxBlockMs', kind: 'int', min: 0, def: 60_000 },
   'max.request.size': { prop: 'maxRequestSize', kind: 'int', min: 1, def: 1_048_576 },
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
+  'enable.idempotence': { prop: 'idempotent', kind: 'bool', def: false },
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
@@ -84,7 +91,17 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
       case 'int':
         out[spec.prop] = take(key, intValue(raw, spec.min));
         break;
+      case 'bool':
+        out[spec.prop] = take(key, boolValue(raw));
+        break;
     }
   }
-  return out as unknown as ProducerConfig;
+  const c = out as unknown as ProducerConfig;
+  if (c.idempotent) {
+    const why = 'enable.idempotence needs it';
+    if (c.acks !== -1) throw new ProducerConfigError('acks', `must be "all" (-1) with enable.idempotence, got ${c.acks} (${why})`);
+    if (c.retries < 1) throw new ProducerConfigError('retries', `must be at least 1 with enable.idempotence (${why})`);
+    if (c.maxInFlight > 5) throw new ProducerConfigError('max.in.flight.requests.per.connection', `must be at most 5 with enable.idempotence, got ${c.maxInFlight} (${why})`);
+  }
+  return c;
 }

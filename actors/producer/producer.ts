@@ -5,21 +5,23 @@
  *
  * Owned state: the metadata cache; per partition an open batch and ready batches; the requests in
  * flight per broker (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
- * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters.
+ * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters; with
+ * enable.idempotence, the producer id and epoch and each partition's next sequence number.
  * Handles: Send, Flush, Close, DescribeProducer, and internal Drain, ProduceDone,
- * MetadataResult, BlockTimeout.
+ * MetadataResult, BlockTimeout, ProducerIdResult.
  * Emits: Produce to leader brokers, one request per broker for many partitions (ask, or tell
- * for acks 0); Metadata to brokers;
+ * for acks 0); Metadata and InitProducerId to brokers;
  * SendResult, Flushed.
  */
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName, isRetriable } from '../../src/protocol/errors.js';
+import { setProducerState } from '../../src/protocol/batch-header.js';
 import { RecordBatchBuilder } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg, BrokerProduceResponse, MetadataResponse } from '../broker/messages.js';
+import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
 
@@ -64,6 +66,8 @@ interface ProducerBatch {
   attempts: number;
   retryAt: number;
   encoded: Buffer | null;
+  /** enable.idempotence: the batch's first sequence number once first sent (-1 before). */
+  seq: number;
 }
 
 interface PartitionQueue {
@@ -72,6 +76,10 @@ interface PartitionQueue {
   open: ProducerBatch | null;
   ready: ProducerBatch[];
   inFlight: number;
+  /** enable.idempotence: the sequence number the next batch gets. */
+  nextSeq: number;
+  /** enable.idempotence: batches given a sequence and not yet settled, in sequence order. */
+  sequenced: ProducerBatch[];
 }
 
 interface BlockedSend {
@@ -105,6 +113,16 @@ export interface ProducerState {
   nextBatchId: number;
   /** Counts batches opened and closed: a Send that changed neither has nothing new for drain. */
   batchEvents: number;
+  /** enable.idempotence: this producer's id and epoch (-1 until a broker answers InitProducerId). */
+  producerId: number;
+  producerEpoch: number;
+  producerIdRequested: boolean;
+  /**
+   * enable.idempotence: a batch failed after getting its sequence, so the partition's later
+   * sequences have a gap. Sending stops; once nothing is in flight the producer takes a new id and
+   * numbers every unsettled batch again from 0 (Kafka bumps the epoch for the same reason).
+   */
+  sequenceResetPending: boolean;
 }
 
 const RECORD_OVERHEAD = 22;
@@ -113,6 +131,7 @@ const DRAIN_TIMER = 'drain';
 const BLOCK_TIMER = 'block';
 const METADATA_TIMER = 'metadata';
 const METADATA_RETRY_TIMER = 'metadata-retry';
+const PRODUCER_ID_RETRY_TIMER = 'producer-id-retry';
 const STALE_METADATA = new Set<number>([
   ErrorCode.NOT_LEADER_OR_FOLLOWER,
   ErrorCode.LEADER_NOT_AVAILABLE,
@@ -161,7 +180,7 @@ function queuesOf(s: ProducerState, topic: string): PartitionQueue[] {
 function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partition: number): PartitionQueue {
   let q = qs[partition];
   if (!q) {
-    q = { topic, partition, open: null, ready: [], inFlight: 0 };
+    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [] };
     qs[partition] = q;
   }
   return q;
@@ -183,6 +202,7 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
     attempts: 0,
     retryAt: 0,
     encoded: null,
+    seq: -1,
   };
 }
 
@@ -288,7 +308,59 @@ function settleSegment(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: P
 }
 
 function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: ProducerBatch, errorCode: number, message: string, baseOffset = -1, logAppendTime = -1): void {
+  if (b.seq >= 0) {
+    const i = b.q.sequenced.indexOf(b);
+    if (i >= 0) b.q.sequenced.splice(i, 1);
+    // a sequenced batch that will never be written leaves a gap the partition cannot get past
+    if (errorCode !== ErrorCode.NONE) s.sequenceResetPending = true;
+  }
   for (const seg of b.segments) settleSegment(s, ctx, b, seg, errorCode, message, baseOffset, logAppendTime);
+}
+
+/** Kafka's sequence arithmetic: int32, wrapping to 0 after 2^31-1. */
+function addSequence(seq: number, n: number): number {
+  return (seq + n) % 2147483648;
+}
+
+/**
+ * enable.idempotence: may batches be sent now? Not before the producer has an id, nor while a
+ * sequence reset waits for the requests in flight; the reset itself renumbers unsettled batches.
+ */
+function idempotenceReady(s: ProducerState, ctx: BaseContext<ProducerMsg>): boolean {
+  if (!s.config.idempotent) return true;
+  if (s.sequenceResetPending) {
+    if (s.inFlight.size > 0) return false;
+    s.sequenceResetPending = false;
+    s.producerId = -1;
+    for (const qs of s.topicQueues.values()) {
+      for (const q of qs) {
+        if (!q) continue;
+        q.nextSeq = 0;
+        for (const b of q.sequenced) b.seq = -1;
+        q.sequenced = [];
+      }
+    }
+    ctx.log.info('idempotent producer: renumbering unsettled batches under a new producer id');
+  }
+  if (s.producerId >= 0) return true;
+  if (!s.producerIdRequested) {
+    s.producerIdRequested = true;
+    void ctx.ask<InitProducerIdResult>(s.metadata.nextBroker<BrokerMsg>(), { type: 'InitProducerId' }, { timeoutMs: s.config.requestTimeoutMs }).then((r) => {
+      if (isFailure(r)) ctx.send(ctx.self, { type: 'ProducerIdResult', errorCode: r.errorCode, errorMessage: r.message, producerId: -1, producerEpoch: -1 });
+      else ctx.send(ctx.self, { type: 'ProducerIdResult', errorCode: r.errorCode, errorMessage: r.errorMessage, producerId: r.producerId, producerEpoch: r.producerEpoch });
+    });
+  }
+  return false;
+}
+
+/** enable.idempotence: gives a batch its sequence the first time it is sent (retries keep it). */
+function sequence(s: ProducerState, b: ProducerBatch): void {
+  if (b.seq >= 0) return;
+  const q = b.q;
+  b.seq = q.nextSeq;
+  q.nextSeq = addSequence(q.nextSeq, b.count);
+  setProducerState(encoded(s, b), 0, s.producerId, s.producerEpoch, b.seq);
+  q.sequenced.push(b);
 }
 
 function pendingRecords(s: ProducerState): boolean {
@@ -316,6 +388,7 @@ function encoded(s: ProducerState, b: ProducerBatch): Buffer {
 /** Sends one Produce to a broker with the head batch of each of its partitions in `entries`. */
 function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: number, entries: { q: PartitionQueue; b: ProducerBatch }[]): void {
   const ref = s.metadata.brokerRef<BrokerMsg>(brokerId)!;
+  if (s.config.idempotent) for (const e of entries) sequence(s, e.b);
   const partitions = entries.map(({ b }) => ({ topic: b.topic, partition: b.partition, records: encoded(s, b) }));
   for (const e of entries) e.b.attempts++;
   if (s.config.acks === 0) {
@@ -345,6 +418,7 @@ function brokerFree(s: ProducerState, brokerId: number): boolean {
 function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
   const now = ctx.clock.now();
   let wakeAt = Infinity;
+  const sendable = idempotenceReady(s, ctx);
   for (;;) {
     const perBroker = new Map<number, { q: PartitionQueue; b: ProducerBatch }[]>();
     for (const q of s.active) {
@@ -380,7 +454,7 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
         wakeAt = Math.min(wakeAt, b.retryAt);
         continue;
       }
-      if (!free) continue;
+      if (!free || !sendable) continue;
       let list = perBroker.get(leader);
       if (!list) perBroker.set(leader, (list = []));
       list.push({ q, b });
@@ -490,6 +564,10 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       closing: false,
       nextBatchId: 1,
       batchEvents: 0,
+      producerId: -1,
+      producerEpoch: -1,
+      producerIdRequested: false,
+      sequenceResetPending: false,
     };
     refreshMetadata(s, ctx);
     if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
@@ -544,6 +622,20 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       drain(s, ctx);
     },
 
+    ProducerIdResult(s, m, ctx) {
+      s.producerIdRequested = false;
+      if (m.errorCode === ErrorCode.NONE && m.producerId >= 0) {
+        s.producerId = m.producerId;
+        s.producerEpoch = m.producerEpoch;
+        ctx.log.debug('idempotent producer id', { producerId: m.producerId, producerEpoch: m.producerEpoch });
+      } else {
+        ctx.log.debug('no producer id yet; asking again', { errorCode: m.errorCode, reason: m.errorMessage });
+        ctx.timers.startSingle(PRODUCER_ID_RETRY_TIMER, s.config.retryBackoffMs, { type: 'Drain' });
+        return;
+      }
+      drain(s, ctx);
+    },
+
     ProduceDone(s, m, ctx) {
       const req = s.inFlight.get(m.requestId);
       if (!req) return;
@@ -571,9 +663,20 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           message = pr?.errorMessage ?? errorName(code);
           if (pr && code === ErrorCode.NONE) result = pr;
         }
+        const mayRetry = b.attempts <= s.config.retries && now < b.deadline;
         if (result) {
           completeBatch(s, ctx, b, ErrorCode.NONE, '', result.baseOffset, result.logAppendTime);
-        } else if (isRetriable(code) && b.attempts <= s.config.retries && now < b.deadline) {
+        } else if (s.config.idempotent && code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER && q.sequenced[0] !== b && mayRetry) {
+          // an earlier batch of the partition is being retried: this one follows it again
+          b.retryAt = now;
+          requeue(s, q, b);
+        } else if (s.config.idempotent && (code === ErrorCode.UNKNOWN_PRODUCER_ID || code === ErrorCode.INVALID_PRODUCER_EPOCH) && mayRetry) {
+          // the leader does not know this producer (or fenced its epoch): retry under a new id
+          ctx.log.warn('idempotent producer: the leader refused our producer id; taking a new one', { topic: b.topic, partition: b.partition, errorCode: code });
+          s.sequenceResetPending = true;
+          b.retryAt = now;
+          requeue(s, q, b);
+        } else if (isRetriable(code) && mayRetry) {
           ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
           b.retryAt = now + s.config.retryBackoffMs;
           requeue(s, q, b);

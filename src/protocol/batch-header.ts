@@ -226,6 +226,20 @@ export function setPartitionLeaderEpoch(buf: Uint8Array, pos: number, epoch: num
 }
 
 /**
+ * Stamps an idempotent producer's id, epoch and the batch's first sequence number (a producer
+ * assigns them when it first sends the batch), then recomputes the CRC, which covers them.
+ */
+export function setProducerState(buf: Uint8Array, pos: number, producerId: number, producerEpoch: number, baseSequence: number): void {
+  if (!Number.isSafeInteger(producerId) || producerId < -1) throw new RangeError(`producerId must be a safe integer >= -1, got ${producerId}`);
+  if (!Number.isInteger(producerEpoch) || producerEpoch < -1 || producerEpoch > 0x7fff) throw new RangeError(`producerEpoch must be an int16 >= -1, got ${producerEpoch}`);
+  if (!Number.isInteger(baseSequence) || baseSequence < -1 || baseSequence > 0x7fffffff) throw new RangeError(`baseSequence must be an int32 >= -1, got ${baseSequence}`);
+  writeInt64BE(buf, pos + PRODUCER_ID_OFFSET, producerId);
+  writeInt16BE(buf, pos + PRODUCER_EPOCH_OFFSET, producerEpoch);
+  writeInt32BE(buf, pos + BASE_SEQUENCE_OFFSET, baseSequence);
+  writeBatchCrc(buf, pos);
+}
+
+/**
  * Sets the timestamp type bit and maxTimestamp (e.g. LogAppendTime stamped by the leader, after
  * which every record reads as maxTimestamp), then recomputes the CRC, which covers both fields.
  */

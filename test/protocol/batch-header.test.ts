@@ -30,6 +30,7 @@ import {
   recordsCountOf,
   setBaseOffset,
   setPartitionLeaderEpoch,
+  setProducerState,
   storedCrcOf,
   validateBatch,
   writeBatchCrc,
@@ -162,6 +163,17 @@ describe('protocol/batch-header', () => {
     expect(() => setBaseOffset(batch, 0, 1.5)).to.throw(RangeError);
     expect(() => setPartitionLeaderEpoch(batch, 0, -2)).to.throw(RangeError);
     expect(() => setPartitionLeaderEpoch(batch, 0, 2 ** 31)).to.throw(RangeError);
+  });
+
+  it('stamps an idempotent producer\'s id, epoch and base sequence with a valid CRC', () => {
+    const batch = rawBatch();
+    setProducerState(batch, 0, 2 ** 33 + 5, 3, 2_000_000_000);
+    const h = readBatchHeader(batch, 0);
+    expect([h.producerId, h.producerEpoch, h.baseSequence]).to.deep.equal([2 ** 33 + 5, 3, 2_000_000_000]);
+    expect(validateBatch(batch, 0)).to.equal(null);
+    expect(() => setProducerState(batch, 0, 1, 0x8000, 0)).to.throw(RangeError);
+    expect(() => setProducerState(batch, 0, 1, 0, 2 ** 31)).to.throw(RangeError);
+    expect(() => setProducerState(batch, 0, -2, 0, 0)).to.throw(RangeError);
   });
 
   it('recomputes the CRC with writeBatchCrc after a covered field changes', () => {
