@@ -30,6 +30,8 @@ export type ReplicaMsg =
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
+  /** Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. */
+  | { type: 'DeleteRecords'; offset: number }
   /** From the local broker on LeaderAndIsrRequest. */
   | { type: 'BecomeLeaderOrFollower'; controllerEpoch: number; state: LeaderAndIsrPartition }
   /** From the local replica fetcher: batches fetched from the leader. */
@@ -82,6 +84,14 @@ export interface ListOffsetsResult {
   offset: number;
   timestamp: number;
   leaderEpoch: number;
+}
+
+export interface DeleteRecordsResult {
+  type: 'DeleteRecordsResult';
+  errorCode: number;
+  errorMessage?: string;
+  /** The log start offset after the deletion (Kafka's low watermark). */
+  lowWatermark: number;
 }
 
 export interface EpochEndOffsetResult {

@@ -4,7 +4,7 @@
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
  * change in flight, and the acks=all purgatory; whether the broker wants a wake-up.
- * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, BecomeLeaderOrFollower,
+ * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
@@ -28,6 +28,7 @@ import {
   EARLIEST_TIMESTAMP,
   LATEST_TIMESTAMP,
   type AppendAsFollowerResult,
+  type DeleteRecordsResult,
   type EpochEndOffsetResult,
   type ListOffsetsResult,
   type ProduceResponse,
@@ -374,6 +375,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },
+    DeleteRecords: { offset: 'integer' },
     BecomeLeaderOrFollower: { controllerEpoch: 'integer', state: 'object' },
     AppendAsFollower: { leaderEpoch: 'integer', records: 'bytes', leaderHighWatermark: 'integer', leaderLogStartOffset: 'integer' },
     TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
@@ -543,6 +545,20 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
     },
 
+    async DeleteRecords(s, m, ctx) {
+      const fail = (errorCode: number, errorMessage: string) => ctx.reply({ type: 'DeleteRecordsResult', errorCode, errorMessage, lowWatermark: -1 } satisfies DeleteRecordsResult);
+      if (s.role !== 'Leader') return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`);
+      const hw = s.log.highWatermark;
+      const offset = m.offset === -1 ? hw : m.offset;
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset > hw) {
+        return fail(ErrorCode.OFFSET_OUT_OF_RANGE, `cannot delete records before ${m.offset}: the high watermark is ${hw}`);
+      }
+      const lowWatermark = s.log.deleteRecordsBefore(offset);
+      // durable before the answer: a restart must not bring the records back
+      await s.args.logs.checkpointLogStartOffsets();
+      ctx.reply({ type: 'DeleteRecordsResult', errorCode: ErrorCode.NONE, lowWatermark } satisfies DeleteRecordsResult);
+    },
+
     async AppendAsFollower(s, m, ctx) {
       const result = (errorCode: number, errorMessage?: string): AppendAsFollowerResult => {
         const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch };
@@ -561,6 +577,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       }
       const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
       if (hw > s.log.highWatermark) s.log.updateHighWatermark(hw);
+      // records the leader deleted (DeleteRecords, retention) go here too
+      if (m.leaderLogStartOffset > s.log.logStartOffset) s.log.maybeIncrementLogStartOffset(m.leaderLogStartOffset);
       ctx.reply(result(ErrorCode.NONE));
     },
 

@@ -13,6 +13,8 @@ import path from 'node:path';
 export const CHECKPOINT_VERSION = 0;
 export const RECOVERY_POINT_CHECKPOINT = 'recovery-point-offset-checkpoint';
 export const REPLICATION_OFFSET_CHECKPOINT = 'replication-offset-checkpoint';
+/** Log start offsets moved by DeleteRecords (inside a segment, so the segments alone cannot tell). */
+export const LOG_START_OFFSET_CHECKPOINT = 'log-start-offset-checkpoint';
 export const LEADER_EPOCH_CHECKPOINT = 'leader-epoch-checkpoint';
 const TEMP_SUFFIX = '.tmp';
 

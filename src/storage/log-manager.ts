@@ -2,7 +2,7 @@
  * The partition logs of one log dir on one broker. It opens every `<topic>-<partition>` directory
  * at start (cheaply: checkpoint info and the active segment's tail; full recovery only after an
  * unclean shutdown), creates and deletes logs, owns the dir's recovery-point-offset-checkpoint,
- * replication-offset-checkpoint and clean-shutdown marker, runs the retention, flush.ms and
+ * replication-offset-checkpoint, log-start-offset-checkpoint and clean-shutdown marker, runs the retention, flush.ms and
  * checkpoint schedules on the injected clock, and shares one LRU of file descriptors (at most
  * maxOpenFiles) among all its segments.
  */
@@ -15,6 +15,7 @@ import {
   CheckpointWriter,
   RECOVERY_POINT_CHECKPOINT,
   REPLICATION_OFFSET_CHECKPOINT,
+  LOG_START_OFFSET_CHECKPOINT,
   formatOffsetCheckpoint,
   parseOffsetCheckpoint,
   readTextIfExists,
@@ -93,6 +94,7 @@ export class LogManager {
   private readonly timers: TimerHandle[] = [];
   private readonly recoveryWriter: CheckpointWriter;
   private readonly hwWriter: CheckpointWriter;
+  private readonly logStartWriter: CheckpointWriter;
   private running = { retention: false, flush: false };
   private closed = false;
 
@@ -105,6 +107,7 @@ export class LogManager {
   ) {
     this.recoveryWriter = new CheckpointWriter(path.join(logDir, RECOVERY_POINT_CHECKPOINT));
     this.hwWriter = new CheckpointWriter(path.join(logDir, REPLICATION_OFFSET_CHECKPOINT));
+    this.logStartWriter = new CheckpointWriter(path.join(logDir, LOG_START_OFFSET_CHECKPOINT));
   }
 
   /** Opens every partition log in the dir and starts the schedules. */
@@ -132,6 +135,7 @@ export class LogManager {
     const clean = fs.existsSync(markerFile);
     const recoveryPoints = this.readOffsets(RECOVERY_POINT_CHECKPOINT);
     const highWatermarks = this.readOffsets(REPLICATION_OFFSET_CHECKPOINT);
+    const logStarts = this.readOffsets(LOG_START_OFFSET_CHECKPOINT);
     const started = this.clock.now();
     let opened = 0;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -155,6 +159,7 @@ export class LogManager {
         handles: this.handles,
         recoveryPoint: recoveryPoints.get(key) ?? 0,
         highWatermark: highWatermarks.get(key) ?? 0,
+        logStartOffset: logStarts.get(key) ?? 0,
         hadCleanShutdown: clean,
       });
       this.logs.set(key, log);
@@ -192,6 +197,7 @@ export class LogManager {
     every(options.retentionCheckIntervalMs ?? 300_000, () => this.runRetention(), 'retention');
     every(options.flushCheckIntervalMs ?? 1000, () => this.flushDirtyLogs(), 'flush');
     every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointRecoveryPoints(), 'recovery point checkpoint');
+    every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointLogStartOffsets(), 'log start offset checkpoint');
     every(options.highWatermarkCheckpointIntervalMs ?? 5000, () => this.checkpointHighWatermarks(), 'high watermark checkpoint');
   }
 
@@ -309,6 +315,16 @@ export class LogManager {
     );
   }
 
+  /**
+   * Writes log-start-offset-checkpoint with every log's start offset (DeleteRecords calls this at
+   * once, so a restart never brings deleted records back).
+   */
+  checkpointLogStartOffsets(): Promise<void> {
+    return this.logStartWriter.write(() =>
+      formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.logStartOffset }))),
+    );
+  }
+
   /** Descriptor cache figures: open now, opened and evicted so far, the maximum. */
   handleStats(): { open: number; opened: number; evicted: number; max: number } {
     return this.handles.stats();
@@ -335,6 +351,7 @@ export class LogManager {
     try {
       await this.checkpointRecoveryPoints();
       await this.checkpointHighWatermarks();
+      await this.checkpointLogStartOffsets();
       if (clean) await writeFileAtomic(path.join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
     } catch (err) {
       if (!isIoError(err)) throw err;

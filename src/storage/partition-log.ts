@@ -55,6 +55,8 @@ export interface PartitionLogOptions {
   readonly recoveryPoint?: number;
   /** From replication-offset-checkpoint. */
   readonly highWatermark?: number;
+  /** From log-start-offset-checkpoint: a log start moved by DeleteRecords past the first segment's base. */
+  readonly logStartOffset?: number;
   /** The log dir was shut down cleanly: skip recovery, only load the active segment's tail. */
   readonly hadCleanShutdown?: boolean;
 }
@@ -169,11 +171,12 @@ export class PartitionLog {
     epochCache: LeaderEpochCache,
     recoveryPoint: number,
     highWatermark: number,
+    logStartOffset: number,
   ) {
     this.segments = segments;
     this.epochCache = epochCache;
-    this.logStart = segments[0]!.baseOffset;
     this.logEnd = segments[segments.length - 1]!.nextOffset;
+    this.logStart = Math.max(segments[0]!.baseOffset, Math.min(logStartOffset, this.logEnd));
     this.recoveryPointOffset = Math.max(this.logStart, Math.min(recoveryPoint, this.logEnd));
     this.hw = Math.max(this.logStart, Math.min(highWatermark, this.logEnd));
     this.lastFlushTime = ctx.clock.now();
@@ -218,7 +221,7 @@ export class PartitionLog {
       }
       segments[segments.length - 1]!.makeActive();
     }
-    const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0);
+    const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0, options.logStartOffset ?? 0);
     log.dirCreated = dirCreated;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
@@ -663,13 +666,54 @@ export class PartitionLog {
     if (n === 0) return 0;
     const doomed = this.segments.slice(0, n);
     this.segments = this.segments.slice(n);
-    this.logStart = this.segments[0]!.baseOffset;
+    // a log start moved further by DeleteRecords stays where it is
+    this.logStart = Math.max(this.logStart, this.segments[0]!.baseOffset);
     this.recoveryPointOffset = Math.max(this.recoveryPointOffset, this.logStart);
     this.hw = Math.max(this.hw, this.logStart);
     this.epochCache.truncateFromStart(this.logStart);
     for (const segment of doomed) segment.deleteFiles();
     this.ctx.logger.info('deleted segments by retention', { segments: doomed.map((s) => s.baseOffset), logStartOffset: this.logStart });
     return n;
+  }
+
+  // ---- DeleteRecords ----
+
+  /**
+   * Kafka's DeleteRecords on the leader: records below `offset` (at most the high watermark) are
+   * gone for readers, the log start offset moves there, and whole segments below it are deleted.
+   * Returns the new log start offset. Persist it with the log manager's log-start checkpoint.
+   */
+  deleteRecordsBefore(offset: number): number {
+    this.assertOpen();
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > this.hw) {
+      throw new RangeError(`cannot delete records before ${offset}: it must lie in [0, high watermark ${this.hw}]`);
+    }
+    this.advanceLogStart(offset, 'deleted records');
+    return this.logStart;
+  }
+
+  /** A follower takes the leader's log start offset, as far as its own log reaches. */
+  maybeIncrementLogStartOffset(leaderLogStartOffset: number): void {
+    if (this.state !== LogState.Open) return;
+    this.advanceLogStart(Math.min(leaderLogStartOffset, this.logEnd), 'followed the leader\'s log start');
+  }
+
+  private advanceLogStart(offset: number, why: string): void {
+    if (offset <= this.logStart) return;
+    this.logStart = offset;
+    this.recoveryPointOffset = Math.max(this.recoveryPointOffset, offset);
+    this.hw = Math.max(this.hw, offset);
+    this.epochCache.truncateFromStart(offset);
+    let n = 0;
+    while (n < this.segments.length - 1 && this.segments[n + 1]!.baseOffset <= offset) n++;
+    const doomed = this.segments.slice(0, n);
+    this.segments = this.segments.slice(n);
+    try {
+      for (const segment of doomed) segment.deleteFiles();
+    } catch (err) {
+      this.onIoError(err, 'deleteRecords');
+    }
+    this.ctx.logger.info(why, { logStartOffset: offset, segmentsDeleted: doomed.length });
   }
 
   // ---- durability ----

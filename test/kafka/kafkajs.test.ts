@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { AssignerProtocol, CompressionTypes, Kafka, logLevel, type Admin, type Consumer, type ConsumerConfig, type IHeaders, type KafkaConfig, type Producer } from 'kafkajs';
 import { checkFor } from '../helpers/check-for.js';
+import { replicaPath } from '../../src/protocol/cluster.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 
 /** Fail fast: few, short retries; no KafkaJS logging. */
@@ -179,6 +180,38 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
       expect((await admin.listGroups()).groups.map((g) => g.groupId)).to.not.include('adm-doomed-group');
       const err = await admin.deleteGroups(['adm-never-was']).then(() => null, (e: unknown) => e);
       expect(String((err as Error)?.message ?? err)).to.match(/not exist|GROUP_ID_NOT_FOUND|delete/i);
+    });
+
+    it('deleteTopicRecords moves the low watermark on the leader and its followers; consumers start there', async () => {
+      const topic = 'adm-trim';
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ value: `t${i}` })) });
+      await producer.disconnect();
+      // KafkaJS finds the leader from the admin's cached metadata: fetch the topic's offsets first, as its docs do
+      expect((await admin.fetchTopicOffsets(topic))[0]).to.include({ low: '0', high: '10' });
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '6' }] });
+      const offsets = await admin.fetchTopicOffsets(topic);
+      expect(offsets[0]).to.include({ partition: 0, low: '6', high: '10' });
+      // every replica follows the leader's new log start
+      await checkFor(async () => {
+        for (const brokerId of [1, 2, 3]) {
+          const d = (await c.handle.mainSystem.ask({ node: "main", path: replicaPath(brokerId, topic, 0) }, { type: "DescribeReplica" })) as unknown as { logStartOffset: number };
+          if (d.logStartOffset !== 6) return false;
+        }
+        return true;
+      }, 10_000, 50);
+      const beyond = await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '99' }] }).then(() => null, (e: unknown) => e);
+      expect(beyond).to.be.instanceOf(Error);
+      const consumer = kafka.consumer({ groupId: 'adm-trim-readers', maxWaitTimeInMs: 100, heartbeatInterval: 200 });
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      const got: string[] = [];
+      await consumer.run({ eachMessage: async ({ message }) => void got.push(String(message.value)) });
+      await checkFor(() => got.length >= 4, 15_000, 50);
+      await consumer.disconnect();
+      expect(got).to.deep.equal(['t6', 't7', 't8', 't9']);
     });
 
     it('createPartitions grows a topic (and refuses shrinking it)', async () => {

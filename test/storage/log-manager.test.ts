@@ -53,6 +53,38 @@ describe('storage/log-manager', () => {
     await lm2.close();
   });
 
+  it('DeleteRecords: moves the log start inside a segment, deletes whole segments below it, and survives a restart', async () => {
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir, { config: { 'segment.bytes': 300 } }));
+    const log = await lm.getOrCreateLog('t', 0);
+    for (let i = 0; i < 20; i++) await log.append(batch([`r${i}`]), { leaderEpoch: 0 });
+    const segmentsBefore = fs.readdirSync(path.join(dir, 't-0')).filter((f) => f.endsWith('.log')).length;
+    expect(segmentsBefore).to.be.greaterThan(2);
+    expect(() => log.deleteRecordsBefore(5)).to.throw(RangeError, /high watermark/);
+    log.highWatermark = 20;
+    expect(log.deleteRecordsBefore(13)).to.equal(13);
+    expect(log.deleteRecordsBefore(4)).to.equal(13); // never backwards
+    expect(log.logStartOffset).to.equal(13);
+    const segmentsAfter = fs.readdirSync(path.join(dir, 't-0')).filter((f) => f.endsWith('.log')).length;
+    expect(segmentsAfter).to.be.lessThan(segmentsBefore);
+    const below = await log.read(12, 1 << 20);
+    expect(below.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+    const at = await log.read(13, 1 << 20);
+    if (at.errorCode !== ErrorCode.NONE) throw new Error(at.reason);
+    expect(decodeAll(at.records).map((r) => r.offset)).to.include(13);
+    await lm.checkpointLogStartOffsets();
+    expect(fs.readFileSync(path.join(dir, 'log-start-offset-checkpoint'), 'utf8').split('\n')).to.include('t 0 13');
+    // an unclean stop: the checkpoint written at DeleteRecords time is what the restart finds
+    const lm2 = await LogManager.open(options(dir));
+    expect(lm2.getLog('t', 0)!.logStartOffset).to.equal(13);
+    expect((await lm2.getLog('t', 0)!.read(12, 1 << 20)).errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+    // a follower takes the leader's log start, within its own log
+    lm2.getLog('t', 0)!.maybeIncrementLogStartOffset(100);
+    expect(lm2.getLog('t', 0)!.logStartOffset).to.equal(20);
+    await lm2.close();
+    await lm.close();
+  });
+
   it('recovers from the recovery point after an unclean shutdown', async () => {
     const dir = tmpDir('lm');
     const lm = await LogManager.open(options(dir));

@@ -8,6 +8,7 @@ import { deleteGroups, describeGroups, findCoordinator, heartbeat, joinGroup, le
 import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
+import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
 import { produce } from './produce.js';
 import { initProducerId } from './producer-id.js';
@@ -32,6 +33,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [18, apiVersions],
   [19, createTopics],
   [20, deleteTopics],
+  [21, deleteRecords],
   [22, initProducerId],
   [23, offsetForLeaderEpoch],
   [32, describeConfigs],

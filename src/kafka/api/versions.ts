@@ -30,6 +30,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [18, { min: 0, max: 3 }], // ApiVersions
   [19, { min: 0, max: 5 }], // CreateTopics
   [20, { min: 0, max: 5 }], // DeleteTopics
+  [21, { min: 0, max: 2 }], // DeleteRecords
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent producers; no transactions)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)

@@ -31,6 +31,7 @@ export const ApiKeys = {
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
+  DeleteRecords: 21,
   InitProducerId: 22,
   OffsetForLeaderEpoch: 23,
   DescribeConfigs: 32,
@@ -499,6 +500,27 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'topicId', type: 'uuid', versions: [6, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [5, N], nullable: [5, N], default: null },
+    ] },
+  ] },
+  { name: 'DeleteRecordsRequest', apiKey: 21, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'offset', type: 'int64', versions: [0, N] },
+      ] },
+    ] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'DeleteRecordsResponse', apiKey: 21, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'lowWatermark', type: 'int64', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+      ] },
     ] },
   ] },
   { name: 'InitProducerIdRequest', apiKey: 22, kind: 'request', validVersions: [0, 5], flexibleFrom: 2, fields: [
@@ -1567,6 +1589,50 @@ export interface DeleteTopicsResponseResponses {
   errorMessage: string | null;
 }
 
+export interface DeleteRecordsRequest {
+  /** v0+ */
+  topics: DeleteRecordsRequestTopics[];
+  /** v0+ */
+  timeoutMs: number;
+}
+
+export interface DeleteRecordsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: DeleteRecordsRequestPartitions[];
+}
+
+export interface DeleteRecordsRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  offset: number;
+}
+
+export interface DeleteRecordsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: DeleteRecordsResponseTopics[];
+}
+
+export interface DeleteRecordsResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: DeleteRecordsResponsePartitions[];
+}
+
+export interface DeleteRecordsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  lowWatermark: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 export interface InitProducerIdRequest {
   /** v0+, nullable v0+ */
   transactionalId: string | null;
@@ -1823,6 +1889,7 @@ export interface RequestBodies {
   18: ApiVersionsRequest;
   19: CreateTopicsRequest;
   20: DeleteTopicsRequest;
+  21: DeleteRecordsRequest;
   22: InitProducerIdRequest;
   23: OffsetForLeaderEpochRequest;
   32: DescribeConfigsRequest;
@@ -1849,6 +1916,7 @@ export interface ResponseBodies {
   18: ApiVersionsResponse;
   19: CreateTopicsResponse;
   20: DeleteTopicsResponse;
+  21: DeleteRecordsResponse;
   22: InitProducerIdResponse;
   23: OffsetForLeaderEpochResponse;
   32: DescribeConfigsResponse;

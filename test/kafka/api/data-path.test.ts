@@ -1,5 +1,5 @@
 /**
- * Produce, Fetch, ListOffsets and OffsetForLeaderEpoch over the Kafka protocol, spoken byte for
+ * Produce, Fetch, ListOffsets, OffsetForLeaderEpoch and DeleteRecords over the Kafka protocol, spoken byte for
  * byte by our codec against a two-broker cluster: batches are stored and served as the bytes the
  * client sent (only the base offset and leader epoch the leader assigns differ), errors come back
  * per partition, long-poll fetches wake on new data, and a broker that does not lead a partition
@@ -173,5 +173,18 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
     }
     const other = await followerOf(0).call(ApiKeys.OffsetForLeaderEpoch, 4, { replicaId: -1, topics: [{ topic: TOPIC, partitions: [{ partition: 0, currentLeaderEpoch: -1, leaderEpoch: 0 }] }] });
     expect(other.topics[0].partitions[0].errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  });
+  it('DeleteRecords: -1 means the high watermark, beyond it is OFFSET_OUT_OF_RANGE, a non-leader says so', async () => {
+    await produce(leaderOf(1), 9, 1, batch(['d0', 'd1', 'd2']));
+    const hw = (await listOffsets(leaderOf(1), 5, 1, -1)).topics[0].partitions[0].offset;
+    const del = (caller: KafkaCaller, offset: number) =>
+      caller.call(ApiKeys.DeleteRecords, 2, { topics: [{ name: TOPIC, partitions: [{ partitionIndex: 1, offset }] }], timeoutMs: 5_000 });
+    expect((await del(leaderOf(1), hw + 5)).topics[0].partitions[0]).to.include({ errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, lowWatermark: -1 });
+    expect((await del(followerOf(1), 1)).topics[0].partitions[0].errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+    expect((await del(leaderOf(1), hw - 1)).topics[0].partitions[0]).to.include({ errorCode: ErrorCode.NONE, lowWatermark: hw - 1 });
+    expect((await listOffsets(leaderOf(1), 1, 1, -2)).topics[0].partitions[0].offset).to.equal(hw - 1);
+    expect((await fetch(leaderOf(1), 11, 1, 0)).responses[0].partitions[0].errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+    const all = await leaderOf(1).call(ApiKeys.DeleteRecords, 0, { topics: [{ name: TOPIC, partitions: [{ partitionIndex: 1, offset: -1 }] }], timeoutMs: 5_000 });
+    expect(all.topics[0].partitions[0]).to.include({ errorCode: ErrorCode.NONE, lowWatermark: hw });
   });
 });
