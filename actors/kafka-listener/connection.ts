@@ -152,7 +152,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       let header: ReturnType<typeof peekRequestHeader>;
       try {
         header = peekRequestHeader(frame);
-      } catch (err) {
+      } catch {
         return close(s, ctx, 'request too short for a header', { bytes: frame.length });
       }
       const seq = s.nextSeq++;
@@ -176,16 +176,16 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       const handler = API_HANDLERS.get(apiKey)!;
       s.inFlight++;
       updateFlow(s);
-      handler(apiContext(s, clientId), apiVersion, decoded.body).then(
-        (body) => {
-          const out = body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body);
-          s.base.send(s.base.self, { type: 'Answered', seq, frame: out });
-        },
-        (err: unknown) => {
-          s.base.log.error('Kafka request handler failed', { apiKey, apiVersion, error: err instanceof Error ? err.stack : String(err) });
-          s.base.send(s.base.self, { type: 'SocketClosed', reason: 'internal error handling a request' });
-        },
-      );
+      handler(apiContext(s, clientId), apiVersion, decoded.body)
+        // encoding inside the chain: a body that cannot be encoded is a failed request, not an unhandled rejection
+        .then((body) => (body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body)))
+        .then(
+          (out) => s.base.send(s.base.self, { type: 'Answered', seq, frame: out }),
+          (err: unknown) => {
+            s.base.log.error('Kafka request handler failed', { apiKey, apiVersion, error: err instanceof Error ? err.stack : String(err) });
+            s.base.send(s.base.self, { type: 'SocketClosed', reason: 'internal error handling a request' });
+          },
+        );
     },
 
     Answered(s, m) {

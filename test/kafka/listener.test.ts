@@ -5,6 +5,8 @@
 import { expect } from 'chai';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
 import { SUPPORTED_VERSIONS } from '../../src/kafka/api/versions.js';
+import { API_HANDLERS } from '../../src/kafka/api/dispatch.js';
+import type { ApiHandler } from '../../src/kafka/api/context.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
@@ -142,6 +144,20 @@ describe('Kafka listener connections', function () {
       await expectHealthy();
     });
   }
+
+  it('a response that cannot be encoded closes that connection, logged, and the broker carries on', async () => {
+    const handlers = API_HANDLERS as Map<number, ApiHandler<any>>;
+    const original = handlers.get(ApiKeys.ApiVersions)!;
+    handlers.set(ApiKeys.ApiVersions, async () => ({ errorCode: 70_000, apiKeys: [] }));
+    try {
+      const s = await connect();
+      s.request(ApiKeys.ApiVersions, 3, 1, { clientSoftwareName: 'raw', clientSoftwareVersion: '1.0' });
+      expect(await s.waitClosed()).to.equal(true);
+    } finally {
+      handlers.set(ApiKeys.ApiVersions, original);
+    }
+    await expectHealthy();
+  });
 
   it('a client that disconnects mid-request leaves the broker serving others', async () => {
     const s = await connect();
