@@ -476,6 +476,13 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
 
     UpdateMetadataRequest(s, m, ctx) {
       if (isStale(s, ctx, m.controllerEpoch, 'UpdateMetadataRequest')) return;
+      // topic configs changed (AlterConfigs): the replicas hosted here take them
+      const before = new Map((s.metadata?.topics ?? []).map((t) => [t.name, JSON.stringify(t.config)]));
+      for (const t of m.metadata.topics) {
+        const old = before.get(t.name);
+        if (old === undefined || old === JSON.stringify(t.config)) continue;
+        for (const rep of s.replicas.values()) if (rep.topic === t.name) ctx.send(rep.ref, { type: 'TopicConfigChanged', config: t.config });
+      }
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
     },

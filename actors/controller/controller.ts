@@ -9,7 +9,7 @@
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
- * CreatePartitions, AlterPartition, AllocateProducerIds, Metadata, WatchMetadata, UnwatchMetadata, and its own
+ * CreatePartitions, AlterPartition, AlterTopicConfigs, AllocateProducerIds, Metadata, WatchMetadata, UnwatchMetadata, and its own
  * periodic CheckSessions (fences brokers silent for broker.session.timeout.ms).
  *
  * Emits (tells, each carrying the controller epoch): LeaderAndIsrRequest to the replicas of
@@ -428,6 +428,55 @@ async function handleControlledShutdown(s: ControllerState, m: Extract<Controlle
   reply(ErrorCode.NONE, r.remaining);
 }
 
+async function handleAlterTopicConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterTopicConfigs' }>, ctx: Ctx): Promise<void> {
+  type Result = Extract<ControllerReply, { type: 'AlterTopicConfigsResponse' }>['topics'][number];
+  const results: Result[] = [];
+  const changed: string[] = [];
+  const dup = duplicates(m.topics.map((t) => (isObject(t) ? t.name : undefined)));
+  const batch = new Batch(s.metadata);
+  for (const raw of m.topics as unknown[]) {
+    const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : '';
+    const fail = (errorCode: number, errorMessage: string) => results.push({ name, errorCode, errorMessage });
+    if (!isObject(raw) || name === '') {
+      fail(ErrorCode.INVALID_REQUEST, 'each entry names a topic');
+      continue;
+    }
+    if (dup.has(name)) {
+      fail(ErrorCode.INVALID_REQUEST, `topic '${name}' appears more than once in the request`);
+      continue;
+    }
+    const topic = batch.state.topics.get(name);
+    if (!topic) {
+      fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic '${name}' does not exist.`);
+      continue;
+    }
+    const set = raw.set ?? {};
+    const invalid = validateTopicConfig(set);
+    if (invalid) {
+      fail(invalid.errorCode, invalid.errorMessage);
+      continue;
+    }
+    const deletes = Array.isArray(raw.delete) ? raw.delete.filter((k): k is string => typeof k === 'string') : [];
+    const config: Record<string, string | number> = { ...topic.config, ...normalizeTopicConfig(set) };
+    for (const k of deletes) delete config[k];
+    results.push({ name, errorCode: ErrorCode.NONE, errorMessage: null });
+    if (JSON.stringify(config) === JSON.stringify(topic.config)) continue;
+    batch.add({ type: 'ChangeTopicConfig', name, topicId: topic.topicId, config });
+    changed.push(name);
+  }
+  if (changed.length > 0 && !m.validateOnly) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of results) if (changed.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    } else {
+      // brokers see the new configs in the metadata and pass them to their replicas
+      new Outbox().flush(s, ctx, true);
+      ctx.log.info('topic configs changed', { topics: changed });
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'AlterTopicConfigsResponse', topics: results });
+}
+
 /** Producer ids handed to a broker at a time (Kafka's ProducerIdsBlock size). */
 export const PRODUCER_ID_BLOCK_SIZE = 1000;
 
@@ -821,6 +870,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     },
     Metadata: { topics: 'array?' },
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
+    AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
   },
@@ -833,6 +883,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     CreatePartitions: handleCreatePartitions,
     AlterPartition: handleAlterPartition,
     AllocateProducerIds: handleAllocateProducerIds,
+    AlterTopicConfigs: handleAlterTopicConfigs,
     Metadata: (s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId, names) });

@@ -38,6 +38,12 @@ export type ControllerMsg =
       newIsr: number[];
     }
   | { type: 'Metadata'; topics?: string[] | null }
+  /**
+   * Changes topic config overrides (Kafka's AlterConfigs / IncrementalAlterConfigs for topics):
+   * `set` keys take these values, `delete` keys go back to the broker default. Brokers hear of it
+   * through the metadata and hand it to their replicas.
+   */
+  | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string | number>; delete?: string[] }[]; validateOnly?: boolean }
   /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
   /** Internal: the session-expiry timer. */
@@ -71,6 +77,7 @@ export type ControllerReply =
   | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
+  | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
 
 export type { BrokerInfo };

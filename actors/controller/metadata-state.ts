@@ -88,6 +88,8 @@ export type MetadataRecord =
   | { type: 'CreatePartitions'; topic: string; partitions: PartitionState[] }
   | PartitionChangeRecord
   | { type: 'RemoveTopic'; name: string; topicId: string }
+  /** A topic's config overrides, replaced whole. */
+  | { type: 'ChangeTopicConfig'; name: string; topicId: string; config: Record<string, string | number> }
   /** Producer ids [firstProducerId, nextProducerId) now belong to broker `brokerId`. */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number; firstProducerId: number; nextProducerId: number };
 
@@ -355,6 +357,11 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         partitionEpoch: record.partitionEpoch,
       };
       return withTopic(state, { ...t, partitions });
+    }
+    case 'ChangeTopicConfig': {
+      const t = state.topics.get(record.name);
+      if (!t || t.topicId !== record.topicId) fail(record, `topic ${record.name} (${record.topicId}) does not exist`);
+      return withTopic(state, { ...t, config: { ...record.config } });
     }
     case 'AllocateProducerIds': {
       requireBroker(state, record);

@@ -30,6 +30,8 @@ export type ReplicaMsg =
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
+  /** From the local broker: the topic's config overrides changed (AlterConfigs). */
+  | { type: 'TopicConfigChanged'; config: Record<string, string | number> }
   /** Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. */
   | { type: 'DeleteRecords'; offset: number }
   /** From the local broker on LeaderAndIsrRequest. */
@@ -125,4 +127,8 @@ export interface ReplicaDescription {
   logEndOffset: number;
   followers: { brokerId: number; logEndOffset: number; lastCaughtUpTimeMs: number }[];
   pendingProduces: number;
+  /** The topic's config overrides as this replica has them. */
+  config: Record<string, string | number>;
+  /** The log's settings in force (Kafka names). */
+  logConfig: Record<string, string>;
 }

@@ -4,7 +4,7 @@
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
  * change in flight, and the acks=all purgatory; whether the broker wants a wake-up.
- * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, BecomeLeaderOrFollower,
+ * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
@@ -18,7 +18,7 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog } from '../../src/storage/partition-log.js';
-import { LOG_CONFIG_KEYS } from '../../src/storage/log-config.js';
+import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { iterateBatches } from '../../src/protocol/batch-header.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
@@ -259,6 +259,8 @@ function describe(s: ReplicaState): ReplicaDescription {
       lastCaughtUpTimeMs: f.lastCaughtUpTimeMs,
     })),
     pendingProduces: s.purgatory.size,
+    config: { ...s.p.config },
+    logConfig: logConfigToKafka(s.log.config),
   };
 }
 
@@ -543,6 +545,19 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       }
       applyPartitionState(s, ctx, next);
       ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
+    },
+
+    TopicConfigChanged(s, m, ctx) {
+      s.p = { ...s.p, config: { ...m.config } };
+      // the log settings among them (retention, segments, flush, ...) apply to the log at once
+      const overrides: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(m.config)) if (LOG_CONFIG_KEYS.includes(k)) overrides[k] = v;
+      try {
+        s.log.updateConfig(parseLogConfig(overrides, s.args.logs.defaults));
+      } catch (err) {
+        ctx.log.warn('topic config not applied to the log', { reason: (err as Error).message });
+      }
+      ctx.log.info('topic config changed', { config: m.config });
     },
 
     async DeleteRecords(s, m, ctx) {

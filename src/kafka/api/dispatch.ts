@@ -8,6 +8,7 @@ import { deleteGroups, describeGroups, findCoordinator, heartbeat, joinGroup, le
 import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
+import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
 import { produce } from './produce.js';
@@ -37,8 +38,10 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [22, initProducerId],
   [23, offsetForLeaderEpoch],
   [32, describeConfigs],
+  [33, alterConfigs],
   [37, createPartitions],
   [42, deleteGroups],
+  [44, incrementalAlterConfigs],
   [47, offsetDelete],
 ]);
 

@@ -34,8 +34,10 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent producers; no transactions)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
+  [33, { min: 0, max: 2 }], // AlterConfigs (topics)
   [37, { min: 0, max: 3 }], // CreatePartitions
   [42, { min: 0, max: 2 }], // DeleteGroups
+  [44, { min: 0, max: 1 }], // IncrementalAlterConfigs (topics)
   [47, { min: 0, max: 0 }], // OffsetDelete
 ]);
 

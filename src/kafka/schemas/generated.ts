@@ -35,8 +35,10 @@ export const ApiKeys = {
   InitProducerId: 22,
   OffsetForLeaderEpoch: 23,
   DescribeConfigs: 32,
+  AlterConfigs: 33,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
 } as const;
 
@@ -591,6 +593,26 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
+  { name: 'AlterConfigsRequest', apiKey: 33, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'resources', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'configs', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'value', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+    { name: 'validateOnly', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'AlterConfigsResponse', apiKey: 33, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
   { name: 'CreatePartitionsRequest', apiKey: 37, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'name', type: 'string', versions: [0, N] },
@@ -618,6 +640,27 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'groupId', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'IncrementalAlterConfigsRequest', apiKey: 44, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'resources', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'configs', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'configOperation', type: 'int8', versions: [0, N] },
+        { name: 'value', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+    { name: 'validateOnly', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'IncrementalAlterConfigsResponse', apiKey: 44, kind: 'response', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
     ] },
   ] },
   { name: 'OffsetDeleteRequest', apiKey: 47, kind: 'request', validVersions: [0, 0], flexibleFrom: -1, fields: [
@@ -1771,6 +1814,47 @@ export interface DescribeConfigsResponseSynonyms {
   source: number;
 }
 
+export interface AlterConfigsRequest {
+  /** v0+ */
+  resources: AlterConfigsRequestResources[];
+  /** v0+ */
+  validateOnly: boolean;
+}
+
+export interface AlterConfigsRequestResources {
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v0+ */
+  configs: AlterConfigsRequestConfigs[];
+}
+
+export interface AlterConfigsRequestConfigs {
+  /** v0+ */
+  name: string;
+  /** v0+, nullable v0+ */
+  value: string | null;
+}
+
+export interface AlterConfigsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  responses: AlterConfigsResponseResponses[];
+}
+
+export interface AlterConfigsResponseResponses {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+}
+
 export interface CreatePartitionsRequest {
   /** v0+ */
   topics: CreatePartitionsRequestTopics[];
@@ -1827,6 +1911,49 @@ export interface DeleteGroupsResponseResults {
   groupId: string;
   /** v0+ */
   errorCode: number;
+}
+
+export interface IncrementalAlterConfigsRequest {
+  /** v0+ */
+  resources: IncrementalAlterConfigsRequestResources[];
+  /** v0+ */
+  validateOnly: boolean;
+}
+
+export interface IncrementalAlterConfigsRequestResources {
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v0+ */
+  configs: IncrementalAlterConfigsRequestConfigs[];
+}
+
+export interface IncrementalAlterConfigsRequestConfigs {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  configOperation: number;
+  /** v0+, nullable v0+ */
+  value: string | null;
+}
+
+export interface IncrementalAlterConfigsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  responses: IncrementalAlterConfigsResponseResponses[];
+}
+
+export interface IncrementalAlterConfigsResponseResponses {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
 }
 
 export interface OffsetDeleteRequest {
@@ -1893,8 +2020,10 @@ export interface RequestBodies {
   22: InitProducerIdRequest;
   23: OffsetForLeaderEpochRequest;
   32: DescribeConfigsRequest;
+  33: AlterConfigsRequest;
   37: CreatePartitionsRequest;
   42: DeleteGroupsRequest;
+  44: IncrementalAlterConfigsRequest;
   47: OffsetDeleteRequest;
 }
 
@@ -1920,7 +2049,9 @@ export interface ResponseBodies {
   22: InitProducerIdResponse;
   23: OffsetForLeaderEpochResponse;
   32: DescribeConfigsResponse;
+  33: AlterConfigsResponse;
   37: CreatePartitionsResponse;
   42: DeleteGroupsResponse;
+  44: IncrementalAlterConfigsResponse;
   47: OffsetDeleteResponse;
 }

@@ -347,6 +347,31 @@ describe('actors/controller', () => {
     });
   });
 
+  describe('AlterTopicConfigs', () => {
+    it('sets and deletes overrides, validates like CreateTopics, tells every broker, and validateOnly changes nothing', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2] });
+      await h.createTopic('t', 1, 2, { 'retention.ms': 1000, 'segment.ms': 5000 });
+      await h.settle();
+      h.clearInboxes();
+      const dry = await h.ask<'AlterTopicConfigsResponse'>({ type: 'AlterTopicConfigs', topics: [{ name: 't', set: { 'retention.ms': 2000 } }], validateOnly: true });
+      expect(dry.topics).to.deep.equal([{ name: 't', errorCode: 0, errorMessage: null }]);
+      expect((await h.metadata(['t'])).topics[0]!.config).to.deep.equal({ 'retention.ms': 1000, 'segment.ms': 5000 });
+      const r = await h.ask<'AlterTopicConfigsResponse'>({
+        type: 'AlterTopicConfigs',
+        topics: [
+          { name: 't', set: { 'min.insync.replicas': 2 }, delete: ['segment.ms'] },
+          { name: 'ghost', set: { 'retention.ms': 1 } },
+        ],
+      });
+      expect(r.topics.map((x) => x.errorCode)).to.deep.equal([0, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]);
+      expect((await h.metadata(['t'])).topics[0]!.config).to.deep.equal({ 'retention.ms': 1000, 'min.insync.replicas': 2 });
+      await h.settle();
+      for (const b of [1, 2]) expect(h.received(b, 'UpdateMetadataRequest').at(-1)!.metadata.topics.find((t) => t.name === 't')!.config).to.include({ 'min.insync.replicas': 2 });
+      const bad = await h.ask<'AlterTopicConfigsResponse'>({ type: 'AlterTopicConfigs', topics: [{ name: 't', set: { 'retention.ms': 'soon' } }] });
+      expect(bad.topics[0]!.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
+    });
+  });
+
   describe('AllocateProducerIds', () => {
     it('hands out disjoint blocks that survive a controller restart, only to a live broker with its current epoch', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-pid-'));

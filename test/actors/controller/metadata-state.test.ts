@@ -126,6 +126,17 @@ describe('actors/controller/metadata-state', () => {
     });
   });
 
+  describe('topic configs', () => {
+    it('ChangeTopicConfig replaces a topic\'s overrides; an unknown topic or id is refused', () => {
+      const s0 = applyRecord(cluster([1]), { type: 'CreateTopic', name: 't', topicId: 'id-t', internal: false, config: { 'retention.ms': 5 }, partitions: [partition('t', 0, [1])] });
+      const s1 = applyRecord(s0, { type: 'ChangeTopicConfig', name: 't', topicId: 'id-t', config: { 'segment.ms': 9 } });
+      expect(s1.topics.get('t')!.config).to.deep.equal({ 'segment.ms': 9 });
+      expect(s0.topics.get('t')!.config).to.deep.equal({ 'retention.ms': 5 });
+      expect(() => applyRecord(s0, { type: 'ChangeTopicConfig', name: 't', topicId: 'other', config: {} })).to.throw(MetadataRecordError);
+      expect(() => applyRecord(s0, { type: 'ChangeTopicConfig', name: 'nope', topicId: 'id-t', config: {} })).to.throw(MetadataRecordError);
+    });
+  });
+
   describe('producer id blocks', () => {
     it('AllocateProducerIds moves the next free id past the block', () => {
       const s = applyRecord(cluster([1]), { type: 'AllocateProducerIds', brokerId: 1, brokerEpoch: 1, firstProducerId: 0, nextProducerId: 1000 });

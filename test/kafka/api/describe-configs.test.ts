@@ -1,5 +1,5 @@
 /**
- * DescribeConfigs over the Kafka protocol: a topic's configs with their sources (topic override,
+ * DescribeConfigs, AlterConfigs and IncrementalAlterConfigs over the Kafka protocol: a topic's configs with their sources (topic override,
  * the broker's config file, Kafka's default) and synonyms, a broker's own configs, the
  * configurationKeys filter, and errors for unknown topics, another broker and unknown resource
  * types. KafkaJS's admin.describeConfigs reads the same.
@@ -10,6 +10,10 @@ import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { replicaPath } from '../../../src/protocol/cluster.js';
+import type { ReplicaDescription } from '../../../actors/partition-replica/messages.js';
+import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 
 describe('Kafka API: DescribeConfigs', function () {
   this.timeout(30_000);
@@ -86,5 +90,62 @@ describe('Kafka API: DescribeConfigs', function () {
     } finally {
       await admin.disconnect();
     }
+  });
+  it('IncrementalAlterConfigs sets and deletes topic overrides; every replica and its log take them; DescribeConfigs shows them', async () => {
+    await k.call(ApiKeys.CreateTopics, 5, { topics: [{ name: 'tuned', numPartitions: 1, replicationFactor: 2, assignments: [], configs: [{ name: 'retention.ms', value: '7200000' }] }], timeoutMs: 5_000 });
+    const r = await k.call(ApiKeys.IncrementalAlterConfigs, 1, {
+      resources: [
+        { resourceType: 2, resourceName: 'tuned', configs: [{ name: 'min.insync.replicas', configOperation: 0, value: '2' }, { name: 'retention.ms', configOperation: 1, value: null }, { name: 'segment.ms', configOperation: 0, value: '60000' }] },
+        { resourceType: 2, resourceName: 'missing', configs: [{ name: 'retention.ms', configOperation: 0, value: '1' }] },
+        { resourceType: 2, resourceName: 'tuned', configs: [{ name: 'retention.ms', configOperation: 2, value: 'x' }] },
+        { resourceType: 4, resourceName: '1', configs: [{ name: 'log.retention.ms', configOperation: 0, value: '1' }] },
+      ],
+      validateOnly: false,
+    });
+    expect(r.responses.map((x: { errorCode: number }) => x.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.INVALID_CONFIG, ErrorCode.INVALID_REQUEST]);
+    const d = await k.call(ApiKeys.DescribeConfigs, 4, { resources: [{ resourceType: 2, resourceName: 'tuned', configurationKeys: ['min.insync.replicas', 'retention.ms', 'segment.ms'] }], includeSynonyms: false, includeDocumentation: false });
+    const cfg = byName(d.results[0].configs);
+    expect(cfg.get('min.insync.replicas')).to.include({ value: '2', configSource: 1 });
+    expect(cfg.get('retention.ms')).to.include({ value: '3600000', configSource: 4 }); // back to the broker's value
+    expect(cfg.get('segment.ms')).to.include({ value: '60000', configSource: 1 });
+    // each replica (leader and follower) and its log took the change
+    const md = await c.handle.mainSystem.ask({ node: 'main', path: '/controller' }, { type: 'Metadata', topics: ['tuned'] });
+    const replicas = (md as unknown as { metadata: { topics: { partitions: { replicas: number[] }[] }[] } }).metadata.topics[0]!.partitions[0]!.replicas;
+    await checkFor(async () => {
+      for (const b of replicas) {
+        const rd = (await c.handle.mainSystem.ask({ node: 'main', path: replicaPath(b, 'tuned', 0) }, { type: 'DescribeReplica' })) as unknown as ReplicaDescription;
+        if (Number(rd.config['min.insync.replicas']) !== 2 || 'retention.ms' in rd.config) return false;
+        if (rd.logConfig['segment.ms'] !== '60000' || rd.logConfig['retention.ms'] !== '3600000') return false;
+      }
+      return true;
+    });
+    // min.insync.replicas 2 of 2 replicas: acks=all produce still works with both in sync
+    const records = encodeRecordBatch({ records: [{ value: Buffer.from('x'), timestamp: Date.now() }] });
+    const leaderId = (await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'tuned' }], allowAutoTopicCreation: false })).topics[0].partitions[0].leaderId;
+    const leader = await KafkaCaller.connect(c.bootstrap[leaderId - 1]!);
+    const p = await leader.call(ApiKeys.Produce, 9, { transactionalId: null, acks: -1, timeoutMs: 5_000, topicData: [{ name: 'tuned', partitionData: [{ index: 0, records }] }] });
+    leader.end();
+    expect(p.responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+  });
+
+  it('AlterConfigs replaces a topic\'s overrides; validateOnly changes nothing; KafkaJS admin.alterConfigs works', async () => {
+    const dry = await k.call(ApiKeys.AlterConfigs, 1, { resources: [{ resourceType: 2, resourceName: 'configured', configs: [{ name: 'retention.ms', value: '5000' }] }], validateOnly: true });
+    expect(dry.responses[0].errorCode).to.equal(ErrorCode.NONE);
+    const describe = async () => byName((await k.call(ApiKeys.DescribeConfigs, 1, { resources: [{ resourceType: 2, resourceName: 'configured', configurationKeys: ['retention.ms', 'segment.bytes'] }], includeSynonyms: false })).results[0].configs);
+    expect((await describe()).get('retention.ms')).to.include({ configSource: 4 });
+    const bad = await k.call(ApiKeys.AlterConfigs, 0, { resources: [{ resourceType: 2, resourceName: 'configured', configs: [{ name: 'retention.ms', value: 'soon' }] }], validateOnly: false });
+    expect(bad.responses[0].errorCode).to.equal(ErrorCode.INVALID_CONFIG);
+    const kafka = new Kafka({ clientId: 'alter', brokers: c.bootstrap, logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: 'configured', configEntries: [{ name: 'retention.ms', value: '5000' }] }] });
+    } finally {
+      await admin.disconnect();
+    }
+    const after = await describe();
+    expect(after.get('retention.ms')).to.include({ value: '5000', configSource: 1 });
+    // the whole set was replaced: the segment.bytes override is gone
+    expect(after.get('segment.bytes')).to.include({ configSource: 5 });
   });
 });

@@ -600,6 +600,21 @@ const cases: Case[] = [
     },
   },
   {
+    dir: 'alterConfigs',
+    key: ApiKeys.AlterConfigs,
+    request: {
+      args: { validateOnly: true, resources: [{ type: 2, name: 't', configEntries: [{ name: 'retention.ms', value: '1000' }] }] },
+      check: (_v, b) => expectSubset(b, { validateOnly: true, resources: [{ resourceType: 2, resourceName: 't', configs: [{ name: 'retention.ms', value: '1000' }] }] }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, responses: [{ errorCode: 40, errorMessage: 'bad', resourceType: 2, resourceName: 't' }] }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d.resources, [{ errorCode: 40, errorMessage: 'bad', resourceType: 2, resourceName: 't' }]);
+      },
+    },
+  },
+  {
     dir: 'deleteRecords',
     key: ApiKeys.DeleteRecords,
     request: {
@@ -653,8 +668,10 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch and no OffsetDelete
-      Object.values(ApiKeys).filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete).sort((a, b) => a - b),
+      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete or IncrementalAlterConfigs
+      Object.values(ApiKeys)
+        .filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete && k !== ApiKeys.IncrementalAlterConfigs)
+        .sort((a, b) => a - b),
     );
   });
 
