@@ -428,17 +428,29 @@ async function handleControlledShutdown(s: ControllerState, m: Extract<Controlle
   reply(ErrorCode.NONE, r.remaining);
 }
 
-async function handleAlterTopicConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterTopicConfigs' }>, ctx: Ctx): Promise<void> {
-  type Result = Extract<ControllerReply, { type: 'AlterTopicConfigsResponse' }>['topics'][number];
-  const results: Result[] = [];
-  const changed: string[] = [];
-  const dup = duplicates(m.topics.map((t) => (isObject(t) ? t.name : undefined)));
-  const batch = new Batch(s.metadata);
-  for (const raw of m.topics as unknown[]) {
+/** A per-topic answer of CreatePartitions and AlterTopicConfigs. */
+interface TopicAnswer {
+  name: string;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/**
+ * The entries of a per-topic request (CreatePartitions, AlterTopicConfigs) that name a topic once
+ * and that exists (looked up as the batch has it so far); the others are answered in `results`.
+ */
+function* existingTopicEntries(
+  batch: Batch,
+  entries: readonly unknown[],
+  results: TopicAnswer[],
+  malformed: string,
+): Generator<{ name: string; raw: Record<string, unknown>; topic: TopicRecord; fail: (errorCode: number, errorMessage: string) => void }> {
+  const dup = duplicates(entries.map((t) => (isObject(t) ? t.name : undefined)));
+  for (const raw of entries) {
     const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : '';
-    const fail = (errorCode: number, errorMessage: string) => results.push({ name, errorCode, errorMessage });
+    const fail = (errorCode: number, errorMessage: string) => void results.push({ name, errorCode, errorMessage });
     if (!isObject(raw) || name === '') {
-      fail(ErrorCode.INVALID_REQUEST, 'each entry names a topic');
+      fail(ErrorCode.INVALID_REQUEST, malformed);
       continue;
     }
     if (dup.has(name)) {
@@ -450,6 +462,15 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
       fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic '${name}' does not exist.`);
       continue;
     }
+    yield { name, raw, topic, fail };
+  }
+}
+
+async function handleAlterTopicConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterTopicConfigs' }>, ctx: Ctx): Promise<void> {
+  const results: TopicAnswer[] = [];
+  const changed: string[] = [];
+  const batch = new Batch(s.metadata);
+  for (const { name, raw, topic, fail } of existingTopicEntries(batch, m.topics, results, 'each entry must be an object with a string name')) {
     const set = raw.set ?? {};
     const invalid = validateTopicConfig(set);
     if (invalid) {
@@ -694,29 +715,11 @@ async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, 
 }
 
 async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreatePartitions' }>, ctx: Ctx): Promise<void> {
-  type Result = Extract<ControllerReply, { type: 'CreatePartitionsResponse' }>['topics'][number];
-  const entries: unknown[] = m.topics;
-  const dup = duplicates(entries.map((t) => (isObject(t) ? t.name : undefined)));
-  const results: Result[] = [];
+  const results: TopicAnswer[] = [];
   const added: TopicPartition[] = [];
   const grown: string[] = [];
   const batch = new Batch(s.metadata);
-  for (const raw of entries) {
-    const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : null;
-    const fail = (errorCode: number, errorMessage: string) => results.push({ name: name ?? '', errorCode, errorMessage });
-    if (name === null || !isObject(raw)) {
-      fail(ErrorCode.INVALID_REQUEST, 'each entry must be an object with a string name and a count');
-      continue;
-    }
-    if (dup.has(name)) {
-      fail(ErrorCode.INVALID_REQUEST, `topic '${name}' appears more than once in the request`);
-      continue;
-    }
-    const topic = batch.state.topics.get(name);
-    if (!topic) {
-      fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic '${name}' does not exist.`);
-      continue;
-    }
+  for (const { name, raw, topic, fail } of existingTopicEntries(batch, m.topics, results, 'each entry must be an object with a string name and a count')) {
     const count = raw.count;
     const current = topic.partitions.length;
     if (validatePartitionCount(count)) {
