@@ -146,6 +146,19 @@ export class CorruptRecordError extends Error {
 
 // ---- encoding ----
 
+/** Encoded size of a record's header count and headers (record `index` names it in errors). */
+function headersSize(headers: readonly RecordHeader[] | undefined, index: number): number {
+  if (headers === undefined || headers.length === 0) return 1;
+  let size = sizeOfVarint(headers.length);
+  for (let h = 0; h < headers.length; h++) {
+    const hd = headers[h]!;
+    if (typeof hd.key !== 'string') throw new TypeError(`record ${index}: header ${h} key must be a string`);
+    const kl = Buffer.byteLength(hd.key, 'utf8');
+    size += sizeOfVarint(kl) + kl + bytesFieldSize(hd.value);
+  }
+  return size;
+}
+
 /** Per-record body sizes, reused across calls (encoding is synchronous up to compression). */
 let scratchSizes = new Int32Array(1024);
 
@@ -211,19 +224,7 @@ function plan(input: RecordBatchInput): Plan {
       throw new RangeError(`record ${i}: offsetDelta ${od} must be an int32 greater than the previous (${prevDelta})`);
     }
     prevDelta = od;
-    let size = 1 + sizeOfVarlong(ts - baseTimestamp) + sizeOfVarint(od) + bytesFieldSize(r.key) + bytesFieldSize(r.value);
-    const headers = r.headers;
-    if (headers === undefined || headers.length === 0) {
-      size += 1;
-    } else {
-      size += sizeOfVarint(headers.length);
-      for (let h = 0; h < headers.length; h++) {
-        const hd = headers[h]!;
-        if (typeof hd.key !== 'string') throw new TypeError(`record ${i}: header ${h} key must be a string`);
-        const kl = Buffer.byteLength(hd.key, 'utf8');
-        size += sizeOfVarint(kl) + kl + bytesFieldSize(hd.value);
-      }
-    }
+    const size = 1 + sizeOfVarlong(ts - baseTimestamp) + sizeOfVarint(od) + bytesFieldSize(r.key) + bytesFieldSize(r.value) + headersSize(r.headers, i);
     sizes[i] = size;
     total += sizeOfVarint(size) + size;
   }
@@ -379,17 +380,7 @@ export class RecordBatchBuilder {
     } else if (timestamp > this.maxTimestamp) this.maxTimestamp = timestamp;
     const delta = timestamp - this.baseTimestamp;
     const od = this.count;
-    let size = 1 + sizeOfVarlong(delta) + sizeOfVarint(od) + bytesFieldSize(key) + bytesFieldSize(value);
-    if (headers === undefined || headers.length === 0) size += 1;
-    else {
-      size += sizeOfVarint(headers.length);
-      for (let h = 0; h < headers.length; h++) {
-        const hd = headers[h]!;
-        if (typeof hd.key !== 'string') throw new TypeError(`record ${od}: header ${h} key must be a string`);
-        const kl = Buffer.byteLength(hd.key, 'utf8');
-        size += sizeOfVarint(kl) + kl + bytesFieldSize(hd.value);
-      }
-    }
+    const size = 1 + sizeOfVarlong(delta) + sizeOfVarint(od) + bytesFieldSize(key) + bytesFieldSize(value) + headersSize(headers, od);
     const total = sizeOfVarint(size) + size;
     if (this.pos + total > this.buf.length) this.grow(this.pos + total);
     const out = this.buf;
