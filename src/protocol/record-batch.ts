@@ -146,6 +146,22 @@ export class CorruptRecordError extends Error {
 
 // ---- encoding ----
 
+/** Writes a record's header count and headers at `pos` (sized by headersSize); returns the end. */
+function writeHeaders(out: Buffer, pos: number, headers: readonly RecordHeader[] | undefined): number {
+  if (headers === undefined || headers.length === 0) {
+    out[pos] = 0;
+    return pos + 1;
+  }
+  pos = writeVarint(out, pos, headers.length);
+  for (let h = 0; h < headers.length; h++) {
+    const hd = headers[h]!;
+    pos = writeVarint(out, pos, Buffer.byteLength(hd.key, 'utf8'));
+    pos += out.write(hd.key, pos, 'utf8');
+    pos = writeBytesField(out, pos, hd.value);
+  }
+  return pos;
+}
+
 /** Encoded size of a record's header count and headers (record `index` names it in errors). */
 function headersSize(headers: readonly RecordHeader[] | undefined, index: number): number {
   if (headers === undefined || headers.length === 0) return 1;
@@ -266,18 +282,7 @@ function writeRecords(out: Buffer, pos: number, input: RecordBatchInput, p: Plan
     pos = writeVarint(out, pos, r.offsetDelta ?? i);
     pos = writeBytesField(out, pos, r.key);
     pos = writeBytesField(out, pos, r.value);
-    const headers = r.headers;
-    if (headers === undefined || headers.length === 0) {
-      out[pos++] = 0;
-    } else {
-      pos = writeVarint(out, pos, headers.length);
-      for (let h = 0; h < headers.length; h++) {
-        const hd = headers[h]!;
-        pos = writeVarint(out, pos, Buffer.byteLength(hd.key, 'utf8'));
-        pos += out.write(hd.key, pos, 'utf8');
-        pos = writeBytesField(out, pos, hd.value);
-      }
-    }
+    pos = writeHeaders(out, pos, r.headers);
   }
   return pos;
 }
@@ -390,16 +395,7 @@ export class RecordBatchBuilder {
     pos = writeVarint(out, pos, od);
     pos = writeBytesField(out, pos, key);
     pos = writeBytesField(out, pos, value);
-    if (headers === undefined || headers.length === 0) out[pos++] = 0;
-    else {
-      pos = writeVarint(out, pos, headers.length);
-      for (let h = 0; h < headers.length; h++) {
-        const hd = headers[h]!;
-        pos = writeVarint(out, pos, Buffer.byteLength(hd.key, 'utf8'));
-        pos += out.write(hd.key, pos, 'utf8');
-        pos = writeBytesField(out, pos, hd.value);
-      }
-    }
+    pos = writeHeaders(out, pos, headers);
     this.pos = pos;
     this.count++;
     return total;
