@@ -13,11 +13,23 @@ export interface LatencySummary {
   max: number;
 }
 
+/** Histogram buckets for progress lines: 1% wide, from 1 µs up (about 100 s at the top). */
+const BUCKET_GROWTH = Math.log(1.01);
+const BUCKETS = 1900;
+
+function bucketOf(ms: number): number {
+  const us = ms * 1000;
+  if (!(us > 1)) return 0;
+  return Math.min(BUCKETS - 1, Math.floor(Math.log(us) / BUCKET_GROWTH));
+}
+
 export class LatencyRecorder {
   private samples = new Float64Array(1024);
   private n = 0;
   private sum = 0;
   private maxSeen = 0;
+  /** Counts per 1% bucket: percentiles for progress lines without sorting every sample. */
+  private readonly histogram = new Uint32Array(BUCKETS);
 
   record(ms: number): void {
     if (this.n === this.samples.length) {
@@ -26,6 +38,7 @@ export class LatencyRecorder {
       this.samples = next;
     }
     this.samples[this.n++] = ms;
+    this.histogram[bucketOf(ms)]!++;
     this.sum += ms;
     if (ms > this.maxSeen) this.maxSeen = ms;
   }
@@ -39,8 +52,28 @@ export class LatencyRecorder {
     return { avg: this.n ? this.sum / this.n : 0, max: this.maxSeen };
   }
 
+  /** The exact summary: sorts every sample (for the final report). */
   summary(): LatencySummary {
     return summarize(this.samples.subarray(0, this.n));
+  }
+
+  /**
+   * The summary to within 1% from the histogram, in O(buckets): for progress lines while a run
+   * is measuring (sorting every sample there would stall the thread being measured).
+   */
+  approximate(): LatencySummary {
+    const n = this.n;
+    const at = (q: number): number => {
+      if (n === 0) return Number.NaN;
+      const rank = Math.min(n, Math.max(1, Math.ceil(q * n)));
+      let seen = 0;
+      for (let b = 0; b < BUCKETS; b++) {
+        seen += this.histogram[b]!;
+        if (seen >= rank) return Math.min(this.maxSeen, Math.exp((b + 1) * BUCKET_GROWTH) / 1000);
+      }
+      return this.maxSeen;
+    };
+    return { count: n, avg: n ? this.sum / n : Number.NaN, p50: at(0.5), p95: at(0.95), p99: at(0.99), p999: at(0.999), max: n ? this.maxSeen : Number.NaN };
   }
 }
 

@@ -71,6 +71,16 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  try {
+    // every broker must have registered before a benchmark creates its topics: the controller
+    // places replicas on the brokers it knows, and a topic created while one broker was still
+    // starting would leave that broker idle for the whole run
+    await waitForBrokers(handle.samsa('perf-wait'), opts.brokers ?? 3, 60_000);
+  } catch (err) {
+    await handle.stop().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const clients: SamsaClient[] = [];
   let closed = false;
   return {
@@ -93,6 +103,21 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
   };
 }
 
+/** Waits until `count` brokers are registered and unfenced. */
+export async function waitForBrokers(client: SamsaClient, count: number, timeoutMs: number): Promise<void> {
+  const admin = client.admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while ((await admin.describeCluster().catch(() => ({ brokers: [] as { fenced: boolean }[] }))).brokers.filter((b) => !b.fenced).length < count) {
+      if (Date.now() > deadline) throw new Error(`fewer than ${count} brokers registered after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /**
  * Creates a topic through the admin API and waits until every partition has a leader (longer
  * than the admin's own wait: 1,000 partitions take a while on 2 cores).
@@ -101,13 +126,8 @@ export async function createTopic(client: SamsaClient, topic: string, partitions
   const admin = client.admin();
   await admin.connect();
   try {
-    // brokers register with the controller a moment after the cluster starts (longer on a loaded
-    // machine or under --cpu-prof): wait for enough of them before asking for the replicas
-    const brokersBy = Date.now() + timeoutMs;
-    while ((await admin.describeCluster().catch(() => ({ brokers: [] as { fenced: boolean }[] }))).brokers.filter((b) => !b.fenced).length < replicationFactor) {
-      if (Date.now() > brokersBy) throw new Error(`fewer than ${replicationFactor} brokers registered after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // a cluster from startPerfCluster has every broker already; another needs at least RF of them
+    await waitForBrokers(client, replicationFactor, timeoutMs);
     await admin.createTopics({
       topics: [{ topic, numPartitions: partitions, replicationFactor, configEntries: Object.entries(config).map(([name, value]) => ({ name, value })) }],
       waitForLeaders: false,

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { FlagError, parseAcks, parseCount, parseFlags } from '../../benchmarks/lib/perf-args.js';
-import { percentile, summarize } from '../../benchmarks/lib/latency.js';
+import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/latency.js';
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 
 const specs = {
@@ -42,6 +42,24 @@ describe('benchmarks/perf helpers', () => {
     expect(s).to.include({ count: 1000, p50: 500, p95: 950, p99: 990, p999: 999, max: 1000 });
     expect(s.avg).to.equal(500.5);
     expect(percentile([], 0.5)).to.be.NaN;
+  });
+
+  it('approximates percentiles from its histogram to within 1% (progress lines do not sort)', () => {
+    const rec = new LatencyRecorder();
+    expect(rec.approximate().p50).to.be.NaN;
+    for (let i = 1; i <= 10_000; i++) rec.record(i / 100); // 0.01 .. 100 ms
+    const exact = rec.summary();
+    const approx = rec.approximate();
+    expect(approx.count).to.equal(10_000);
+    expect(approx.max).to.equal(exact.max);
+    expect(approx.avg).to.be.closeTo(exact.avg, 1e-9);
+    for (const k of ['p50', 'p95', 'p99', 'p999'] as const) {
+      expect(approx[k], k).to.be.at.least(exact[k] * 0.99).and.at.most(exact[k] * 1.0101);
+    }
+    const tiny = new LatencyRecorder();
+    tiny.record(0);
+    tiny.record(0.0001);
+    expect(tiny.approximate().p99).to.be.at.most(0.0001);
   });
 
   it('renders a well-formed SVG bar chart with escaped labels and statuses', () => {
