@@ -12,7 +12,7 @@
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
-import type { BaseContext } from '../../src/runtime/actor-definition.js';
+import type { ActorContext, BaseContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
@@ -311,8 +311,10 @@ const PRODUCER_EXPIRY_CHECK_MS = 60_000;
 /**
  * For a batch from an idempotent producer (producer id >= 0): is it the next in its sequence, a
  * retry of one already written, or out of order / fenced? Plain batches are appended as they are.
+ * Null when the leadership's producer state has not been read from the log yet
+ * (loadProducerStateFor first).
  */
-async function checkIdempotence(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, records: Buffer): Promise<IdempotenceCheck> {
+function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, records: Buffer): IdempotenceCheck | null {
   let first: ProducerBatch | null = null;
   let batches = 0;
   for (const { pos } of iterateBatches(records)) {
@@ -322,18 +324,84 @@ async function checkIdempotence(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, r
   }
   if (!first || first.producerId < 0) return { kind: 'append', batch: null };
   if (batches !== 1) return { kind: 'error', errorCode: ErrorCode.INVALID_RECORD, message: 'an idempotent produce carries exactly one record batch per partition' };
-  const expiration = s.args.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS;
+  if (!s.producers) return null;
   const now = ctx.clock.now();
-  if (!s.producers) {
-    s.producers = await loadProducerState(s.log, now, expiration);
-    s.producersExpiredAtMs = now;
-    ctx.log.debug('producer state loaded from the log', { producers: s.producers.size });
-  } else if (now - s.producersExpiredAtMs >= PRODUCER_EXPIRY_CHECK_MS) {
-    s.producers.expire(now, expiration);
+  if (now - s.producersExpiredAtMs >= PRODUCER_EXPIRY_CHECK_MS) {
+    s.producers.expire(now, producerIdExpirationMs(s));
     s.producersExpiredAtMs = now;
   }
   const r = s.producers.check(first);
   return r.kind === 'append' ? { kind: 'append', batch: first } : r;
+}
+
+function producerIdExpirationMs(s: ReplicaState): number {
+  return s.args.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS;
+}
+
+/** Reads the producer state of this leadership from the log (once, at its first idempotent batch). */
+async function loadProducerStateFor(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): Promise<void> {
+  if (s.producers) return;
+  const now = ctx.clock.now();
+  s.producers = await loadProducerState(s.log, now, producerIdExpirationMs(s));
+  s.producersExpiredAtMs = now;
+  ctx.log.debug('producer state loaded from the log', { producers: s.producers.size });
+}
+
+function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
+  if (m.acks !== 0) ctx.reply(r);
+}
+
+/** Appends a checked produce (or answers a duplicate) and replies or parks it; a promise only when a flush is due. */
+function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer, idempotent: IdempotenceCheck): Promise<void> | undefined {
+  if (idempotent.kind === 'error') {
+    ctx.log.warn('produce rejected', { errorCode: idempotent.errorCode, reason: idempotent.message });
+    replyProduce(ctx, m, produceError(idempotent.errorCode, idempotent.message, s.log.logStartOffset));
+    return undefined;
+  }
+  if (idempotent.kind === 'duplicate') {
+    // a retry of a batch already written: answer with its offsets, write nothing
+    afterAppend(s, ctx, m, { baseOffset: idempotent.firstOffset, lastOffset: idempotent.lastOffset, logAppendTime: -1, logStartOffset: s.log.logStartOffset });
+    return undefined;
+  }
+  const res = s.log.appendNow(records, { leaderEpoch: s.p.leaderEpoch });
+  if (res.errorCode !== ErrorCode.NONE) {
+    rejectAppend(ctx, m, s, 'reason' in res ? res.reason : 'append failed', res.errorCode);
+    return undefined;
+  }
+  const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
+  if (idempotent.batch) s.producers?.record({ ...idempotent.batch, firstOffset: ok.baseOffset, lastOffset: ok.lastOffset });
+  if (!s.log.flushDue) {
+    afterAppend(s, ctx, m, ok);
+    return undefined;
+  }
+  // flush.messages reached: acknowledged only once on disk (the mailbox waits meanwhile)
+  return s.log.flush().then((flushed) => {
+    if (flushed.errorCode !== ErrorCode.NONE) rejectAppend(ctx, m, s, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
+    else afterAppend(s, ctx, m, ok);
+  });
+}
+
+function rejectAppend(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, s: ReplicaState, reason: string, errorCode: number): void {
+  ctx.log.warn('produce rejected', { errorCode, reason });
+  replyProduce(ctx, m, produceError(errorCode, reason, s.log.logStartOffset));
+}
+
+/** Written: wakes fetches, moves the high watermark, and answers now (acks 0/1, or all in sync) or parks the produce. */
+function afterAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, ok: { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number }): void {
+  notifyWatchers(s, ctx);
+  maybeIncrementHighWatermark(s, ctx);
+  if (m.acks !== -1 || s.log.highWatermark > ok.lastOffset) {
+    if (m.acks === -1 && s.isr.length < minInsync(s)) {
+      replyProduce(ctx, m, produceError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, 'appended, but the ISR is below min.insync.replicas'));
+      return;
+    }
+    replyProduce(ctx, m, { type: 'ProduceResponse', errorCode: ErrorCode.NONE, errorMessage: null, baseOffset: ok.baseOffset, logAppendTime: ok.logAppendTime, logStartOffset: ok.logStartOffset });
+    return;
+  }
+  const token = ctx.deferReply();
+  if (!token) return;
+  s.purgatory.add({ requiredOffset: ok.lastOffset, deadline: ctx.clock.now() + Math.max(0, m.timeoutMs), token, baseOffset: ok.baseOffset, logAppendTime: ok.logAppendTime });
+  scheduleExpiry(s, ctx);
 }
 
 export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArgs>({
@@ -386,77 +454,32 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
   },
 
   handlers: {
-    async Produce(s, m, ctx) {
-      const reply = (r: ProduceResponse) => {
-        if (m.acks !== 0) ctx.reply(r);
-      };
+    Produce(s, m, ctx) {
       if (m.acks !== 0 && m.acks !== 1 && m.acks !== -1) {
         ctx.reply(produceError(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be 0, 1 or -1 (all), got ${String(m.acks)}`));
         return;
       }
       if (s.role !== 'Leader') {
-        reply(produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition} (leader ${s.p.leader})`));
+        replyProduce(ctx, m, produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition} (leader ${s.p.leader})`));
         return;
       }
       if (m.acks === -1 && s.isr.length < minInsync(s)) {
-        reply(
-          produceError(
-            ErrorCode.NOT_ENOUGH_REPLICAS,
-            `ISR ${JSON.stringify(s.isr)} has ${s.isr.length} replicas, below min.insync.replicas ${minInsync(s)}`,
-            s.log.logStartOffset,
-          ),
+        replyProduce(
+          ctx,
+          m,
+          produceError(ErrorCode.NOT_ENOUGH_REPLICAS, `ISR ${JSON.stringify(s.isr)} has ${s.isr.length} replicas, below min.insync.replicas ${minInsync(s)}`, s.log.logStartOffset),
         );
         return;
       }
       const records = asBuffer(m.records);
-      const idempotent = await checkIdempotence(s, ctx, records);
-      if (idempotent.kind === 'error') {
-        ctx.log.warn('produce rejected', { errorCode: idempotent.errorCode, reason: idempotent.message });
-        reply(produceError(idempotent.errorCode, idempotent.message, s.log.logStartOffset));
-        return;
+      // the common case runs without an await (an async handler costs the mailbox a turn per
+      // batch): only a first idempotent batch (producer state read from the log) or a due
+      // flush.messages fsync waits
+      const idempotent = checkIdempotenceNow(s, ctx, records);
+      if (idempotent === null) {
+        return loadProducerStateFor(s, ctx).then(() => produceChecked(s, ctx, m, records, checkIdempotenceNow(s, ctx, records)!));
       }
-      let ok: { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
-      if (idempotent.kind === 'duplicate') {
-        // a retry of a batch already written: answer with its offsets, write nothing
-        ok = { baseOffset: idempotent.firstOffset, lastOffset: idempotent.lastOffset, logAppendTime: -1, logStartOffset: s.log.logStartOffset };
-      } else {
-        const res = await s.log.append(records, { leaderEpoch: s.p.leaderEpoch });
-        if (res.errorCode !== ErrorCode.NONE) {
-          const reason = 'reason' in res ? res.reason : 'append failed';
-          ctx.log.warn('produce rejected', { errorCode: res.errorCode, reason });
-          reply(produceError(res.errorCode, reason, s.log.logStartOffset));
-          return;
-        }
-        ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
-        if (idempotent.kind === 'append' && idempotent.batch) s.producers?.record({ ...idempotent.batch, firstOffset: ok.baseOffset, lastOffset: ok.lastOffset });
-      }
-      notifyWatchers(s, ctx);
-      maybeIncrementHighWatermark(s, ctx);
-      if (m.acks !== -1 || s.log.highWatermark > ok.lastOffset) {
-        if (m.acks === -1 && s.isr.length < minInsync(s)) {
-          reply(produceError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, 'appended, but the ISR is below min.insync.replicas'));
-          return;
-        }
-        reply({
-          type: 'ProduceResponse',
-          errorCode: ErrorCode.NONE,
-          errorMessage: null,
-          baseOffset: ok.baseOffset,
-          logAppendTime: ok.logAppendTime,
-          logStartOffset: ok.logStartOffset,
-        });
-        return;
-      }
-      const token = ctx.deferReply();
-      if (!token) return;
-      s.purgatory.add({
-        requiredOffset: ok.lastOffset,
-        deadline: ctx.clock.now() + Math.max(0, m.timeoutMs),
-        token,
-        baseOffset: ok.baseOffset,
-        logAppendTime: ok.logAppendTime,
-      });
-      scheduleExpiry(s, ctx);
+      return produceChecked(s, ctx, m, records, idempotent);
     },
 
     async ReplicaRead(s, m, ctx) {

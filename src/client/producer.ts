@@ -11,7 +11,7 @@ import type { ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicReco
 import { producer as producerActor } from '../../actors/producer/producer.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
 import { ErrorCode } from '../protocol/errors.js';
-import type { ActorRef } from '../runtime/types.js';
+import type { ActorRef, Failure } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { SamsaError } from './errors.js';
 import { toBytesOrNull, toHeaderList, type Message } from './records.js';
@@ -46,6 +46,12 @@ function isRecordShaped(m: Message): boolean {
  * per-record copy): the producer reads them when it admits the send, so they must not be changed
  * until send() settles (as with their bytes, always). Others are converted one by one.
  */
+function sendResults(r: SendResult | Failure): RecordMetadata[] {
+  if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+  if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+  return r.results;
+}
+
 function toRecords(messages: Message[]): ProducerRecord[] {
   for (let i = 0; i < messages.length; i++) if (!isRecordShaped(messages[i]!)) return messages.map(toRecord);
   return messages as ProducerRecord[];
@@ -80,13 +86,19 @@ export class Producer {
     return this.sendBatch({ topicMessages: [batch] });
   }
 
-  async sendBatch(req: { topicMessages: ProducerRecordBatch[] }): Promise<RecordMetadata[]> {
-    const ref = this.requireConnected();
-    const topics: TopicRecords[] = req.topicMessages.map((t) => ({ topic: t.topic, messages: toRecords(t.messages) }));
-    const r = await this.client.system.ask<SendResult>(ref, { type: 'Send', topics }, { timeoutMs: this.askTimeoutMs });
-    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
-    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
-    return r.results;
+  sendBatch(req: { topicMessages: ProducerRecordBatch[] }): Promise<RecordMetadata[]> {
+    let ref: ActorRef<ProducerMsg>;
+    let topics: TopicRecords[];
+    try {
+      ref = this.requireConnected();
+      topics = req.topicMessages.map((t) => ({ topic: t.topic, messages: toRecords(t.messages) }));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    // not an async function: its frame would keep the records (already copied into batches by
+    // the producer actor) alive until the acknowledgement, promoting them out of the young
+    // generation under load
+    return this.client.system.ask<SendResult>(ref, { type: 'Send', topics }, { timeoutMs: this.askTimeoutMs }).then(sendResults);
   }
 
   /** Resolves when everything sent so far is acknowledged (or failed). */

@@ -327,6 +327,18 @@ export class PartitionLog {
    * start at or above the log end offset and increase.
    */
   async append(records: Buffer, options: AppendOptions): Promise<AppendResult> {
+    const res = this.appendNow(records, options);
+    if (res.errorCode !== ErrorCode.NONE || !this.flushDue) return res;
+    const flushed = await this.flush();
+    if (flushed.errorCode !== ErrorCode.NONE) return storageError(flushed.reason ?? 'flush failed');
+    return res;
+  }
+
+  /**
+   * `append` without the flush.messages fsync, synchronously (the hot path needs no event-loop
+   * turn per batch). A caller that acknowledges the write must first `flush()` when `flushDue`.
+   */
+  appendNow(records: Buffer, options: AppendOptions): AppendResult {
     this.assertUsable();
     if (this.state === LogState.Offline) return storageError('log is offline after an earlier I/O error');
     const assign = options.assignOffsets ?? true;
@@ -351,10 +363,6 @@ export class PartitionLog {
     } catch (err) {
       return this.onIoError(err, 'append');
     }
-    if (this.logEnd - this.recoveryPointOffset >= config.flushMessages) {
-      const flushed = await this.flush();
-      if (flushed.errorCode !== ErrorCode.NONE) return storageError(flushed.reason ?? 'flush failed');
-    }
     return {
       errorCode: ErrorCode.NONE,
       baseOffset: firstOffset,
@@ -362,6 +370,11 @@ export class PartitionLog {
       logAppendTime: appendTime,
       logStartOffset: this.logStart,
     };
+  }
+
+  /** flush.messages appended since the last fsync: an append must be flushed before it counts. */
+  get flushDue(): boolean {
+    return this.logEnd - this.recoveryPointOffset >= this.ctx.config.flushMessages;
   }
 
   /** Appends batches fetched from the leader, keeping their offsets and leader epochs. */

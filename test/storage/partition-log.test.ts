@@ -525,6 +525,20 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('appendNow writes at once and leaves the due flush.messages fsync to the caller', async () => {
+      const log = await openLog({ config: { 'flush.messages': 2 } });
+      ok(log.appendNow(batch(['a']), { leaderEpoch: 0 }));
+      expect(log.flushDue).to.equal(false);
+      ok(log.appendNow(batch(['b']), { leaderEpoch: 0 }));
+      expect(log.logEndOffset).to.equal(2);
+      expect(log.flushDue).to.equal(true);
+      expect(log.recoveryPoint).to.equal(0);
+      await log.flush();
+      expect(log.flushDue).to.equal(false);
+      expect(log.recoveryPoint).to.equal(2);
+      await log.close();
+    });
+
     it('flush.ms flushes when the last flush is old enough', async () => {
       const clock = new FakeClock();
       const log = await openLog({ clock, config: { 'flush.ms': 1000 } });

@@ -122,6 +122,18 @@ describe('actors/partition-replica', function () {
     expect(d).to.deep.include({ role: 'Leader', logEndOffset: 5, highWatermark: 5 });
   });
 
+  it('with flush.messages reached, acknowledges a produce only once it is on disk, in order', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], config: { 'flush.messages': '2' } }));
+    const first = produce(r, 1, batch(1));
+    const second = produce(r, 1, batch(2));
+    const third = produce(r, 1, batch(1));
+    expect(await first).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    const log = logs.getLog('t', 0)!;
+    expect(await second).to.deep.include({ errorCode: 0, baseOffset: 1 });
+    expect(log.recoveryPoint).to.be.at.least(3);
+    expect(await third).to.deep.include({ errorCode: 0, baseOffset: 3 });
+  });
+
   it('acks=0 appends and sends no reply', async () => {
     const r = spawn(state({ isr: [1], replicas: [1] }));
     sys.send(r, { type: 'Produce', acks: 0, timeoutMs: 100, records: batch(1) });
