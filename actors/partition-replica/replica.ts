@@ -17,7 +17,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
-import type { PartitionLog } from '../../src/storage/partition-log.js';
+import type { PartitionLog, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { iterateBatches } from '../../src/protocol/batch-header.js';
@@ -347,6 +347,16 @@ async function loadProducerStateFor(s: ReplicaState, ctx: BaseContext<ReplicaMsg
   ctx.log.debug('producer state loaded from the log', { producers: s.producers.size });
 }
 
+function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, watch: boolean, res: ReadResult): void {
+  if (res.errorCode !== ErrorCode.NONE) {
+    ctx.reply(readResult(s, res.errorCode, EMPTY, 'reason' in res ? res.reason : undefined));
+    return;
+  }
+  // the broker may still wait for more (fetch.min.bytes): tell it about the next change
+  if (watch) s.watched = true;
+  ctx.reply(readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records));
+}
+
 function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
   if (m.acks !== 0) ctx.reply(r);
 }
@@ -482,7 +492,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       return produceChecked(s, ctx, m, records, idempotent);
     },
 
-    async ReplicaRead(s, m, ctx) {
+    ReplicaRead(s, m, ctx) {
       if (s.role !== 'Leader') {
         ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `broker ${s.args.brokerId} is not the leader`));
         return;
@@ -510,15 +520,11 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset);
         maxOffset = undefined;
       }
-      const res = await s.log.read(m.fetchOffset, m.maxBytes, maxOffset === undefined ? {} : { maxOffset });
-      if (res.errorCode !== ErrorCode.NONE) {
-        ctx.reply(readResult(s, res.errorCode, EMPTY, 'reason' in res ? res.reason : undefined));
-        return;
-      }
-      const records = (res as { records: Buffer }).records;
-      // the broker may still wait for more (fetch.min.bytes): tell it about the next change
-      if (m.watch) s.watched = true;
-      ctx.reply(readResult(s, ErrorCode.NONE, records));
+      const options = maxOffset === undefined ? {} : { maxOffset };
+      // the tail is read at once; older segments (a reader catching up) without blocking the mailbox's thread
+      const now = s.log.readNow(m.fetchOffset, m.maxBytes, options);
+      if (now) return answerRead(s, ctx, m.watch, now);
+      return s.log.read(m.fetchOffset, m.maxBytes, options).then((res) => answerRead(s, ctx, m.watch, res));
     },
 
     async ListOffsets(s, m, ctx) {

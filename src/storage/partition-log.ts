@@ -468,14 +468,53 @@ export class PartitionLog {
    * the segment. OFFSET_OUT_OF_RANGE below the log start or above the log end offset.
    */
   async read(offset: number, maxBytes: number, options: ReadOptions = {}): Promise<ReadResult> {
+    return this.readNow(offset, maxBytes, options) ?? this.readSegments(offset, maxBytes, options);
+  }
+
+  /**
+   * `read` without waiting, when the answer needs no read below the active segment: the tail,
+   * where consumers and followers that keep up read, and which the page cache holds (a blocking
+   * read there costs less than a thread-pool round trip). Null when older segments must be read;
+   * `read` does those asynchronously.
+   */
+  readNow(offset: number, maxBytes: number, options: ReadOptions = {}): ReadResult | null {
     this.assertUsable();
+    const invalid = this.checkReadOffset(offset);
+    if (invalid) return invalid;
+    const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
+    if (offset >= limit) return this.readOk(EMPTY);
+    const i = this.floorSegmentIndex(offset);
+    if (i !== this.segments.length - 1) return null;
+    const segment = this.segments[i]!;
+    try {
+      const first = segment.translateOffset(offset);
+      if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
+      const length = Math.max(first.size, Math.min(maxBytes, segment.size - first.position));
+      const bytes = segment.readBytesNow(first.position, length);
+      return this.readOk(bytes.subarray(0, wholeBatchesBelow(bytes, limit)));
+    } catch (err) {
+      return this.onReadError(err, offset);
+    }
+  }
+
+  private checkReadOffset(offset: number): ReadError | null {
     if (this.state === LogState.Offline) return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, 'log is offline');
     if (!Number.isSafeInteger(offset) || offset < this.logStart || offset > this.logEnd) {
-      return this.readError(
-        ErrorCode.OFFSET_OUT_OF_RANGE,
-        `offset ${offset} is outside [${this.logStart}, ${this.logEnd}]`,
-      );
+      return this.readError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} is outside [${this.logStart}, ${this.logEnd}]`);
     }
+    return null;
+  }
+
+  private onReadError(err: unknown, offset: number): ReadError {
+    if (!isIoError(err)) throw err;
+    this.ctx.logger.error('read failed', { offset, error: err.message });
+    return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, err.message);
+  }
+
+  private async readSegments(offset: number, maxBytes: number, options: ReadOptions): Promise<ReadResult> {
+    this.assertUsable();
+    const invalid = this.checkReadOffset(offset);
+    if (invalid) return invalid;
     const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
     if (offset >= limit) return this.readOk(EMPTY);
     try {
@@ -491,9 +530,7 @@ export class PartitionLog {
       }
       return this.readOk(EMPTY);
     } catch (err) {
-      if (!isIoError(err)) throw err;
-      this.ctx.logger.error('read failed', { offset, error: err.message });
-      return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, err.message);
+      return this.onReadError(err, offset);
     }
   }
 

@@ -252,6 +252,28 @@ describe('storage/partition-log', () => {
     });
   });
 
+  describe('readNow', () => {
+    it('answers reads of the active segment at once, the same as read; older segments are left to read', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 1000 } });
+      for (let i = 0; i < 20; i++) ok(await log.append(sizedBatch(2, 100, i), { leaderEpoch: 0 }));
+      const bases = log.segmentBaseOffsets();
+      expect(bases.length).to.be.greaterThan(2);
+      const active = bases[bases.length - 1]!;
+      const now = log.readNow(active, 1 << 20);
+      expect(now).to.not.equal(null);
+      expect(records(now!)).to.deep.equal(records(await log.read(active, 1 << 20)));
+      expect(batchRanges(records(now!))[0]![0]).to.equal(active);
+      expect(log.readNow(0, 1 << 20)).to.equal(null);
+      expect(batchRanges(records(await log.read(0, 1)))).to.deep.equal([[0, 1]]);
+      // bounds, the end and the high watermark are answered at once wherever the offset is
+      expect(log.readNow(41, 100)!.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+      expect(records(log.readNow(40, 100)!).length).to.equal(0);
+      expect(records(log.readNow(0, 100, { maxOffset: 0 })!).length).to.equal(0);
+      expect(records(log.readNow(active, 1 << 20, { maxOffset: active + 1 })!).length).to.equal(0);
+      await log.close();
+    });
+  });
+
   describe('segments', () => {
     it('rolls at segment.bytes with Kafka file names and reads across segments', async () => {
       const log = await openLog({ config: { 'segment.bytes': 1000 } });
