@@ -62,8 +62,40 @@ const key = (topic: string, partition: number) => `${topic}-${partition}`;
 
 function scheduleFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>, delayMs: number): void {
   if (s.inFlight || s.partitions.size === 0) return;
-  if (delayMs <= 0) ctx.send(ctx.self, { type: 'DoFetch' });
+  // the next fetch goes out as soon as the last answer is applied: under acks=all the leader's
+  // high watermark (and so every waiting produce) moves only when this fetch arrives
+  if (delayMs <= 0) startFetch(s, ctx);
   else if (!ctx.timers.isActive(BACKOFF_TIMER)) ctx.timers.startSingle(BACKOFF_TIMER, delayMs, { type: 'DoFetch' });
+}
+
+/** One long-poll Fetch for every partition, from where each stands. */
+function startFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>): void {
+  if (s.inFlight || s.partitions.size === 0) return;
+  s.inFlight = true;
+  const a = s.args;
+  const tracked = [...s.partitions.values()];
+  const sent = tracked.map((t) => ({ key: key(t.topic, t.partition), leaderEpoch: t.currentLeaderEpoch }));
+  void ctx
+    .ask<FetchResponse>(
+      a.leader,
+      {
+        type: 'Fetch',
+        replicaId: a.brokerId,
+        maxWaitMs: a.maxWaitMs,
+        minBytes: a.minBytes,
+        maxBytes: a.responseMaxBytes,
+        partitions: tracked.map((t) => ({
+          topic: t.topic,
+          partition: t.partition,
+          fetchOffset: t.fetchOffset,
+          currentLeaderEpoch: t.currentLeaderEpoch,
+          lastFetchedEpoch: t.lastFetchedEpoch,
+          partitionMaxBytes: a.partitionMaxBytes,
+        })),
+      },
+      { timeoutMs: a.maxWaitMs + a.requestTimeoutMs },
+    )
+    .then((response) => ctx.send(ctx.self, { type: 'FetchResult', response, sent }));
 }
 
 async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tracked, r: FetchPartitionResult): Promise<boolean> {
@@ -128,35 +160,10 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
     },
 
     DoFetch(s, _m, ctx) {
-      if (s.inFlight || s.partitions.size === 0) return;
-      s.inFlight = true;
-      const a = s.args;
-      const tracked = [...s.partitions.values()];
-      const sent = tracked.map((t) => ({ key: key(t.topic, t.partition), leaderEpoch: t.currentLeaderEpoch }));
-      void ctx
-        .ask<FetchResponse>(
-          a.leader,
-          {
-            type: 'Fetch',
-            replicaId: a.brokerId,
-            maxWaitMs: a.maxWaitMs,
-            minBytes: a.minBytes,
-            maxBytes: a.responseMaxBytes,
-            partitions: tracked.map((t) => ({
-              topic: t.topic,
-              partition: t.partition,
-              fetchOffset: t.fetchOffset,
-              currentLeaderEpoch: t.currentLeaderEpoch,
-              lastFetchedEpoch: t.lastFetchedEpoch,
-              partitionMaxBytes: a.partitionMaxBytes,
-            })),
-          },
-          { timeoutMs: a.maxWaitMs + a.requestTimeoutMs },
-        )
-        .then((response) => ctx.send(ctx.self, { type: 'FetchResult', response, sent }));
+      startFetch(s, ctx);
     },
 
-    async FetchResult(s, m, ctx) {
+    FetchResult(s, m, ctx) {
       s.inFlight = false;
       const r = m.response;
       if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
@@ -165,18 +172,20 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
         return;
       }
       const sentEpochs = new Map(m.sent.map((x) => [x.key, x.leaderEpoch]));
-      let progress = false;
-      let failures = 0;
+      // partitions are independent: their replicas append at the same time
+      const applied: Promise<boolean>[] = [];
       for (const pr of r.partitions) {
         const k = key(pr.topic, pr.partition);
         const t = s.partitions.get(k);
         // removed or re-added under another leader epoch while the fetch was out: drop the answer
         if (!t || sentEpochs.get(k) !== t.currentLeaderEpoch) continue;
-        const ok = await applyResult(s, ctx, t, pr);
-        if (!ok) failures++;
-        else progress = true;
+        applied.push(applyResult(s, ctx, t, pr));
       }
-      scheduleFetch(s, ctx, failures > 0 && !progress ? s.args.backoffMs : 0);
+      if (applied.length === 0) return void scheduleFetch(s, ctx, 0);
+      return Promise.all(applied).then((oks) => {
+        const progress = oks.some((ok) => ok);
+        scheduleFetch(s, ctx, !progress && oks.length > 0 ? s.args.backoffMs : 0);
+      });
     },
 
     DescribeFetcher(s, _m, ctx) {

@@ -357,6 +357,26 @@ function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, watch: boole
   ctx.reply(readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records));
 }
 
+function followerResult(s: ReplicaState, errorCode: number, errorMessage?: string): AppendAsFollowerResult {
+  const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch };
+  if (errorMessage) r.errorMessage = errorMessage;
+  return r;
+}
+
+function followerAppendFailed(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, reason: string, errorCode: number): void {
+  ctx.log.warn('follower append failed', { errorCode, reason });
+  ctx.reply(followerResult(s, errorCode, reason));
+}
+
+/** Fetched batches written: follow the leader's high watermark and log start. */
+function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'AppendAsFollower' }>): void {
+  const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
+  if (hw > s.log.highWatermark) s.log.updateHighWatermark(hw);
+  // records the leader deleted (DeleteRecords, retention) go here too
+  if (m.leaderLogStartOffset > s.log.logStartOffset) s.log.maybeIncrementLogStartOffset(m.leaderLogStartOffset);
+  ctx.reply(followerResult(s, ErrorCode.NONE));
+}
+
 function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
   if (m.acks !== 0) ctx.reply(r);
 }
@@ -603,27 +623,18 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       ctx.reply({ type: 'DeleteRecordsResult', errorCode: ErrorCode.NONE, lowWatermark } satisfies DeleteRecordsResult);
     },
 
-    async AppendAsFollower(s, m, ctx) {
-      const result = (errorCode: number, errorMessage?: string): AppendAsFollowerResult => {
-        const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch };
-        if (errorMessage) r.errorMessage = errorMessage;
-        return r;
-      };
-      if (s.role !== 'Follower') return void ctx.reply(result(ErrorCode.NOT_LEADER_OR_FOLLOWER, 'not a follower'));
-      if (m.leaderEpoch < s.p.leaderEpoch) return void ctx.reply(result(ErrorCode.FENCED_LEADER_EPOCH, 'fetched under an older leader epoch'));
-      if (m.records.length > 0) {
-        const res = await s.log.appendAsFollower(asBuffer(m.records));
-        if (res.errorCode !== ErrorCode.NONE) {
-          const reason = 'reason' in res ? res.reason : 'append failed';
-          ctx.log.warn('follower append failed', { errorCode: res.errorCode, reason });
-          return void ctx.reply(result(res.errorCode, reason));
-        }
-      }
-      const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
-      if (hw > s.log.highWatermark) s.log.updateHighWatermark(hw);
-      // records the leader deleted (DeleteRecords, retention) go here too
-      if (m.leaderLogStartOffset > s.log.logStartOffset) s.log.maybeIncrementLogStartOffset(m.leaderLogStartOffset);
-      ctx.reply(result(ErrorCode.NONE));
+    AppendAsFollower(s, m, ctx) {
+      if (s.role !== 'Follower') return void ctx.reply(followerResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, 'not a follower'));
+      if (m.leaderEpoch < s.p.leaderEpoch) return void ctx.reply(followerResult(s, ErrorCode.FENCED_LEADER_EPOCH, 'fetched under an older leader epoch'));
+      if (m.records.length === 0) return void followerAppended(s, ctx, m);
+      // written at once; only a due flush.messages fsync makes the fetcher wait
+      const res = s.log.appendNow(asBuffer(m.records), { leaderEpoch: -1, assignOffsets: false });
+      if (res.errorCode !== ErrorCode.NONE) return void followerAppendFailed(s, ctx, 'reason' in res ? res.reason : 'append failed', res.errorCode);
+      if (!s.log.flushDue) return void followerAppended(s, ctx, m);
+      return s.log.flush().then((flushed) => {
+        if (flushed.errorCode !== ErrorCode.NONE) followerAppendFailed(s, ctx, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
+        else followerAppended(s, ctx, m);
+      });
     },
 
     async TruncateForDivergence(s, m, ctx) {
