@@ -80,15 +80,27 @@ function asBuffer(b: Uint8Array | null): Buffer | null {
   return b === null ? null : Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/**
+ * The record as the application's message. A poll's records are this consumer's alone once the
+ * consumer actor has handed them over, so each record object becomes its message in place (its
+ * header list turned into KafkaJS's header object): one object per record instead of two.
+ */
 function toMessage(r: ConsumedRecord): KafkaMessage {
+  const list = r.headers;
+  if (!Array.isArray(list)) return r as unknown as KafkaMessage; // already turned into a message
   const headers: KafkaMessage['headers'] = {};
-  for (const h of r.headers) {
+  for (let i = 0; i < list.length; i++) {
+    const h = list[i]!;
     const v = asBuffer(h.value);
     const prev = headers[h.key];
     if (prev === undefined) headers[h.key] = v;
     else headers[h.key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
-  return { offset: r.offset, timestamp: r.timestamp, key: asBuffer(r.key), value: asBuffer(r.value), headers };
+  const m = r as unknown as KafkaMessage;
+  m.key = asBuffer(r.key);
+  m.value = asBuffer(r.value);
+  m.headers = headers;
+  return m;
 }
 
 export class Consumer {

@@ -471,6 +471,9 @@ function frame(buf: Uint8Array, pos: number): Framed {
 /** Minimum encoded record: length, attributes, timestampDelta, offsetDelta, key, value, header count. */
 const MIN_RECORD_SIZE = 7;
 
+/** The headers of every record without any: one shared, frozen array (no allocation per record). */
+const NO_HEADERS = Object.freeze([]) as unknown as { key: string; value: Buffer | null }[];
+
 function decodeRecords(f: Framed, data: Buffer, start: number, end: number): DecodedRecordBatch {
   const h = f.header;
   const count = h.recordsCount;
@@ -491,15 +494,31 @@ function decodeRecords(f: Framed, data: Buffer, start: number, end: number): Dec
       }
       cur.end = recEnd;
       cur.pos++; // record attributes (unused by Kafka)
-      const tsDelta = readVarlong(data, cur);
-      const od = readVarint(data, cur);
+      // one-byte varints (small deltas, a null key, no headers) are read inline: the common case
+      let b = data[cur.pos]!;
+      let tsDelta: number;
+      if (b < 0x80) {
+        tsDelta = (b >>> 1) ^ -(b & 1);
+        cur.pos++;
+      } else tsDelta = readVarlong(data, cur);
+      b = data[cur.pos]!;
+      let od: number;
+      if (b < 0x80) {
+        od = (b >>> 1) ^ -(b & 1);
+        cur.pos++;
+      } else od = readVarint(data, cur);
       const key = readBytes(data, cur, f, i, 'key');
       const value = readBytes(data, cur, f, i, 'value');
-      const hc = readVarint(data, cur);
+      b = data[cur.pos]!;
+      let hc: number;
+      if (b < 0x80 && cur.pos < recEnd) {
+        hc = (b >>> 1) ^ -(b & 1);
+        cur.pos++;
+      } else hc = readVarint(data, cur);
       if (hc < 0 || hc * 2 > recEnd - cur.pos) {
         throw new CorruptRecordError(`record ${i}: invalid header count ${hc}`, f.pos);
       }
-      const headers: { key: string; value: Buffer | null }[] = [];
+      const headers: { key: string; value: Buffer | null }[] = hc === 0 ? NO_HEADERS : [];
       for (let k = 0; k < hc; k++) {
         const kl = readVarint(data, cur);
         if (kl < 0 || cur.pos + kl > recEnd) {
@@ -538,7 +557,12 @@ function decodeRecords(f: Framed, data: Buffer, start: number, end: number): Dec
 }
 
 function readBytes(data: Buffer, cur: ReadCursor, f: Framed, i: number, what: string): Buffer | null {
-  const n = readVarint(data, cur);
+  const b = data[cur.pos]!;
+  let n: number;
+  if (b < 0x80 && cur.pos < cur.end) {
+    n = (b >>> 1) ^ -(b & 1);
+    cur.pos++;
+  } else n = readVarint(data, cur);
   if (n === -1) return null;
   if (n < -1 || cur.pos + n > cur.end) {
     throw new CorruptRecordError(`record ${i}: invalid ${what} length ${n}`, f.pos);

@@ -21,7 +21,7 @@ describe('client/consumer API', function () {
       brokerConfig: { 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 3, 'offsets.topic.replication.factor': 1 },
     });
     samsa = c.samsa();
-    for (const t of ['api-a', 'api-b', 'metrics.cpu', 'metrics.mem', 'other']) await c.client.createTopic(t, 1, 1);
+    for (const t of ['api-a', 'api-b', 'metrics.cpu', 'metrics.mem', 'other', 'api-headers']) await c.client.createTopic(t, 1, 1);
     const producer = samsa.producer();
     await producer.connect();
     const results = await producer.sendBatch({
@@ -31,9 +31,17 @@ describe('client/consumer API', function () {
         { topic: 'metrics.cpu', messages: [{ value: 'cpu' }] },
         { topic: 'metrics.mem', messages: [{ value: 'mem' }] },
         { topic: 'other', messages: [{ value: 'nope' }] },
+        {
+          topic: 'api-headers',
+          messages: [
+            { key: 'k0', value: 'plain' },
+            { value: 'with', headers: { trace: 't1', multi: ['x', 'y'], empty: null } },
+            { value: null, headers: { only: 'one' } },
+          ],
+        },
       ],
     });
-    expect(results.map((r) => r.topic).sort()).to.deep.equal(['api-a', 'api-b', 'metrics.cpu', 'metrics.mem', 'other']);
+    expect(results.map((r) => r.topic).sort()).to.deep.equal(['api-a', 'api-b', 'api-headers', 'metrics.cpu', 'metrics.mem', 'other']);
     await producer.disconnect();
   });
   after(async () => {
@@ -97,5 +105,47 @@ describe('client/consumer API', function () {
     }
     expect(got).to.deep.equal(Array.from({ length: 10 }, (_, i) => `a${i}`));
     await consumer.disconnect();
+  });
+
+  it('hands every record over as a KafkaJS-shaped message (Buffers, header object) in eachMessage, eachBatch and the iterator', async () => {
+    const shape = (m: { key: Buffer | null; value: Buffer | null; headers: Record<string, unknown>; offset: number }) => ({
+      offset: m.offset,
+      key: m.key === null ? null : (Buffer.isBuffer(m.key) ? m.key.toString() : 'not a Buffer'),
+      value: m.value === null ? null : (Buffer.isBuffer(m.value) ? m.value.toString() : 'not a Buffer'),
+      headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => x?.toString() ?? null) : v === null ? null : (v as Buffer).toString()])),
+    });
+    const expected = [
+      { offset: 0, key: 'k0', value: 'plain', headers: {} },
+      { offset: 1, key: null, value: 'with', headers: { trace: 't1', multi: ['x', 'y'], empty: null } },
+      { offset: 2, key: null, value: null, headers: { only: 'one' } },
+    ];
+    const byMessage = samsa.consumer({ groupId: 'g-headers-m', ...CFG });
+    await byMessage.connect();
+    await byMessage.subscribe({ topic: 'api-headers', fromBeginning: true });
+    const seenM: unknown[] = [];
+    await byMessage.run({ eachMessage: ({ message }) => void seenM.push(shape(message)) });
+    await checkFor(() => seenM.length === 3, 20_000, 20);
+    await byMessage.disconnect();
+    expect(seenM).to.deep.equal(expected);
+
+    const byBatch = samsa.consumer({ groupId: 'g-headers-b', ...CFG });
+    await byBatch.connect();
+    await byBatch.subscribe({ topic: 'api-headers', fromBeginning: true });
+    const seenB: unknown[] = [];
+    await byBatch.run({ eachBatch: ({ batch }) => void seenB.push(...batch.messages.map(shape)) });
+    await checkFor(() => seenB.length === 3, 20_000, 20);
+    await byBatch.disconnect();
+    expect(seenB).to.deep.equal(expected);
+
+    const byIterator = samsa.consumer({ groupId: 'g-headers-i', ...CFG });
+    await byIterator.connect();
+    await byIterator.subscribe({ topic: 'api-headers', fromBeginning: true });
+    const seenI: unknown[] = [];
+    for await (const { message } of byIterator) {
+      seenI.push(shape(message));
+      if (seenI.length === 3) break;
+    }
+    await byIterator.disconnect();
+    expect(seenI).to.deep.equal(expected);
   });
 });
