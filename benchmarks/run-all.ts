@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `${formatNumber(rk.recordsPerSec)} rec/s` });
 
     // partition scaling
-    const s = await runScaling(cluster, [6, 100, 1000], { records: n(300_000), recordSize: 100, acks: 1, replicationFactor: 1 });
+    const s = await runScaling(cluster, [6, 100, 1000], { records: n(1_000_000), recordSize: 100, acks: 1, replicationFactor: 1 });
     details.scaling = s;
     for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
     rows.push({ name: 'loss 6 -> 1000 partitions', value: Math.max(0, s.loss * 100), unit: '%', target: 20, higherIsBetter: false });
