@@ -167,7 +167,10 @@ export class ActorSystem {
     from?: ActorRef<Message>,
   ): Promise<R | Failure> {
     const timeoutMs = opts.timeoutMs ?? this.defaultAskTimeoutMs;
-    const { id, promise } = this.asks.open(to.node, () => `ask ${msg?.type} to ${to.node}:${to.path}`, timeoutMs);
+    // the failure text needs only the type: a closure over `msg` would keep the whole message
+    // (a producer's records, a batch's bytes) alive until the reply, out of the young generation
+    const type = msg?.type;
+    const { id, promise } = this.asks.open(to.node, () => `ask ${type} to ${to.node}:${to.path}`, timeoutMs);
     const env: Envelope = { to, replyTo: { node: this.nodeId, path: ASK_PATH }, correlationId: id, msg };
     if (from) env.from = from;
     this.route(env);
