@@ -77,6 +77,8 @@ export interface ReplicaState {
   /** Followers whose addition the controller refused, and until when not to ask again. */
   expansionRefusedUntil: Map<number, number>;
   purgatory: ProducePurgatory;
+  /** When the armed expire-produces timer fires (valid while it is active). */
+  expiryDue: number;
   watched: boolean;
   /**
    * Idempotent producers' sequences (leader only). Built from the log at the first idempotent
@@ -192,6 +194,7 @@ function scheduleExpiry(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
     ctx.timers.cancel(EXPIRE_TIMER);
     return;
   }
+  s.expiryDue = next;
   ctx.timers.startSingle(EXPIRE_TIMER, Math.max(0, next - ctx.clock.now()), { type: 'ExpireProduces' });
 }
 
@@ -430,8 +433,11 @@ function afterAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<
   }
   const token = ctx.deferReply();
   if (!token) return;
-  s.purgatory.add({ requiredOffset: ok.lastOffset, deadline: ctx.clock.now() + Math.max(0, m.timeoutMs), token, baseOffset: ok.baseOffset, logAppendTime: ok.logAppendTime });
-  scheduleExpiry(s, ctx);
+  const deadline = ctx.clock.now() + Math.max(0, m.timeoutMs);
+  s.purgatory.add({ requiredOffset: ok.lastOffset, deadline, token, baseOffset: ok.baseOffset, logAppendTime: ok.logAppendTime });
+  // an armed expiry timer due no later than this deadline serves it too (when it fires it
+  // expires what is due and re-arms for the rest): no timer churn per parked produce
+  if (!ctx.timers.isActive(EXPIRE_TIMER) || deadline < s.expiryDue) scheduleExpiry(s, ctx);
 }
 
 export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArgs>({
@@ -454,6 +460,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       leaderEpochStartOffset: 0,
       expansionRefusedUntil: new Map(),
       purgatory: new ProducePurgatory(),
+      expiryDue: Infinity,
       watched: false,
       producers: null,
       producersExpiredAtMs: 0,

@@ -179,6 +179,26 @@ describe('actors/partition-replica', function () {
     expect(await p).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
   });
 
+  it('acks=all produces with different timeouts each expire at their own deadline', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+    let longDone = false;
+    const long = produce(r, -1, batch(1), 800).then((x) => ((longDone = true), x));
+    await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+    const short = produce(r, -1, batch(1), 300);
+    const later = produce(r, -1, batch(1), 900);
+    await checkFor(async () => (await describe_(r)).pendingProduces === 3);
+    clock.advance(300);
+    expect(await short).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
+    expect((await describe_(r)).pendingProduces).to.equal(2);
+    expect(longDone).to.equal(false);
+    clock.advance(500);
+    expect(await long).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
+    expect((await describe_(r)).pendingProduces).to.equal(1);
+    clock.advance(100);
+    expect(await later).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
+    expect((await describe_(r)).pendingProduces).to.equal(0);
+  });
+
   it('refuses acks=all with NOT_ENOUGH_REPLICAS when the ISR is below min.insync.replicas', async () => {
     const r = spawn(state({ isr: [1], replicas: [1, 2], config: { 'min.insync.replicas': 2 } }));
     expect(await produce(r, -1)).to.deep.include({ errorCode: ErrorCode.NOT_ENOUGH_REPLICAS });
