@@ -91,6 +91,8 @@ export interface BrokerState {
   fetchers: Map<number, FetcherHandle>;
   leaderNodes: Map<number, string>;
   fetches: FetchPurgatory;
+  /** When the armed fetch-expiry timer fires (valid while it is active). */
+  fetchExpiryDue: number;
   coordinator: ActorRef<CoordinatorMsg>;
   /** When this broker last asked the controller to create __consumer_offsets (null: never). */
   offsetsTopicRequestedAtMs: number | null;
@@ -138,6 +140,13 @@ function topicKnown(s: BrokerState, topic: string): boolean {
   return !!s.metadata?.topics.some((t) => t.name === topic);
 }
 
+const FETCH_EXPIRY_TIMER = 'fetch-expiry';
+
+function armFetchExpiry(s: BrokerState, ctx: BaseContext<BrokerMsg>, due: number): void {
+  s.fetchExpiryDue = due;
+  ctx.timers.startSingle(FETCH_EXPIRY_TIMER, Math.max(0, due - ctx.clock.now()), { type: 'FetchExpired' });
+}
+
 /** Reads every partition of a pending fetch from the local replicas; answers with FetchReadDone. */
 function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch): void {
   p.reading = true;
@@ -174,7 +183,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
 /** Answers a fetch, keeping the response within maxBytes (the first partition with data always fits). */
 function respond(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, results: FetchPartitionResult[]): void {
   s.fetches.remove(p.id);
-  ctx.timers.cancel(`fetch-${p.id}`);
+  if (s.fetches.size === 0) ctx.timers.cancel(FETCH_EXPIRY_TIMER);
   let total = 0;
   const partitions = results.map((r) => {
     if (r.records.length === 0) return r;
@@ -382,6 +391,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchers: new Map(),
       leaderNodes: new Map(),
       fetches: new FetchPurgatory(),
+      fetchExpiryDue: Infinity,
       coordinator: spawnCoordinator(ctx, args, config),
       offsetsTopicRequestedAtMs: null,
       producerIds: { next: 0, end: 0 },
@@ -556,8 +566,9 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         startRead(s, ctx, p);
         return;
       }
-      const timer = `fetch-${p.id}`;
-      if (!ctx.timers.isActive(timer)) ctx.timers.startSingle(timer, p.deadline - now, { type: 'FetchExpired', fetchId: p.id });
+      p.parked = true;
+      // one timer for the purgatory, due at its earliest deadline (not a timer per parked fetch)
+      if (!ctx.timers.isActive(FETCH_EXPIRY_TIMER) || p.deadline < s.fetchExpiryDue) armFetchExpiry(s, ctx, p.deadline);
     },
 
     FindCoordinator(s, m, ctx) {
@@ -632,11 +643,17 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
     },
 
-    FetchExpired(s, m, ctx) {
-      const p = s.fetches.get(m.fetchId);
-      if (!p) return;
-      p.expired = true;
-      if (!p.reading) startRead(s, ctx, p);
+    FetchExpired(s, _m, ctx) {
+      const now = ctx.clock.now();
+      let next = Infinity;
+      for (const p of s.fetches.all()) {
+        if (!p.parked || p.expired) continue;
+        if (p.deadline <= now) {
+          p.expired = true;
+          if (!p.reading) startRead(s, ctx, p);
+        } else next = Math.min(next, p.deadline);
+      }
+      if (next < Infinity) armFetchExpiry(s, ctx, next);
     },
 
     async ControlledShutdown(s, _m, ctx) {

@@ -19,6 +19,8 @@ export interface PendingFetch {
   dirty: boolean;
   /** maxWaitMs passed: the next read answers whatever it finds. */
   expired: boolean;
+  /** A read found too little and it waits for data or its deadline (the expiry timer looks at it). */
+  parked: boolean;
 }
 
 export function partitionKey(topic: string, partition: number): string {
@@ -35,7 +37,7 @@ export class FetchPurgatory {
   }
 
   add(req: FetchRequest, token: ReplyToken | undefined, now: number): PendingFetch {
-    const p: PendingFetch = { id: this.nextId++, req, token, deadline: now + Math.max(0, req.maxWaitMs), reading: false, dirty: false, expired: false };
+    const p: PendingFetch = { id: this.nextId++, req, token, deadline: now + Math.max(0, req.maxWaitMs), reading: false, dirty: false, expired: false, parked: false };
     this.pending.set(p.id, p);
     for (const fp of req.partitions) {
       const k = partitionKey(fp.topic, fp.partition);

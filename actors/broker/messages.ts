@@ -76,7 +76,8 @@ export type BrokerMsg =
   | { type: 'Heartbeat' }
   | { type: 'HeartbeatResult'; errorCode: number; isFenced: boolean; brokerEpoch: number }
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
-  | { type: 'FetchExpired'; fetchId: number }
+  /** The purgatory's expiry timer: fetches past maxWaitMs answer with what they find. */
+  | { type: 'FetchExpired' }
   /** The controller's answer to our request to create __consumer_offsets. */
   | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string }
   /** The controller's answer to our AllocateProducerIds. */

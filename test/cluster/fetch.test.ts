@@ -49,6 +49,26 @@ describe('cluster (in-process): fetch', function () {
     expect(r.partitions[0]!.records.length).to.equal(0);
   });
 
+  it('answers waiting fetches each at its own fetch.max.wait.ms, whatever order they came in', async () => {
+    const t0 = Date.now();
+    const done: string[] = [];
+    const waitFor = (name: string, maxWaitMs: number) =>
+      fetch([part(0, 0)], { maxWaitMs }).then((r) => {
+        done.push(name);
+        return { r, waited: Date.now() - t0 };
+      });
+    const long = waitFor('long', 1_200);
+    await new Promise((res) => setTimeout(res, 50));
+    const short = waitFor('short', 250); // parked after a later deadline: the timer must come sooner
+    const middle = waitFor('middle', 600);
+    const [l, sh, m] = await Promise.all([long, short, middle]);
+    expect(done).to.deep.equal(['short', 'middle', 'long']);
+    expect(sh.waited).to.be.at.least(280);
+    expect(m.waited).to.be.at.least(630);
+    expect(l.waited).to.be.at.least(1_180);
+    for (const x of [l, sh, m]) expect(x.r.partitions[0]).to.deep.include({ errorCode: 0 });
+  });
+
   it('answers a waiting fetch as soon as a produce brings the data', async () => {
     const t0 = Date.now();
     const pending = fetch([part(1, 0), part(2, 0)], { maxWaitMs: 10_000 });
