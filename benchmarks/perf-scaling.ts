@@ -6,7 +6,9 @@
  *   node --import tsx benchmarks/perf-scaling.ts --partition-counts 6,100,1000 --records 1000000
  *
  * Records have null keys, so the sticky partitioner fills one partition's batch at a time, as
- * Kafka's does. Topic creation time is reported beside each figure (not part of the rate).
+ * Kafka's does. An untimed run on a throw-away topic warms the cluster first; each topic is
+ * measured once every leader replica serves it. Topic creation time is reported beside each
+ * figure (not part of the rate).
  */
 import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
@@ -42,6 +44,11 @@ export interface ScalingPoint {
 export async function runScaling(cluster: PerfCluster, counts: readonly number[], base: Partial<ProduceOptions>): Promise<{ points: ScalingPoint[]; loss: number }> {
   const points: ScalingPoint[] = [];
   const admin = await cluster.client('perf-scaling-admin');
+  // untimed: the first point must not pay for a cold cluster (JIT, first segments) the later
+  // ones do not pay for (a cold first point made the loss look smaller than it is)
+  const warm = defaultProduceOptions({ ...base, partitions: counts[0]!, topic: 'perf-scale-warmup', label: 'scaling warm-up' });
+  await createTopic(admin, warm.topic, warm.partitions, warm.replicationFactor, topicConfig(warm));
+  await runProduce(cluster, { ...warm, records: Math.max(1, Math.round(warm.records / 2)) });
   for (const partitions of counts) {
     const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}`, label: `scaling ${partitions}p` });
     const t0 = nowMs();

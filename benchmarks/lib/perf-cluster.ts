@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SamsaClient } from '../../src/client/samsa.js';
-import type { TopicMetadata } from '../../src/protocol/cluster.js';
+import { replicaPath, type BrokerInfo, type TopicMetadata } from '../../src/protocol/cluster.js';
+import { isFailure } from '../../src/runtime/types.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import { setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
@@ -103,6 +104,26 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
   };
 }
 
+/** Waits until the leader replica of each partition (`leaders[partition]`) answers DescribeReplica. */
+async function waitForReplicas(client: SamsaClient, topic: string, leaders: number[], brokers: BrokerInfo[], deadline: number): Promise<void> {
+  const nodeOf = new Map(brokers.map((b) => [b.brokerId, b.node]));
+  let waiting = leaders.map((leader, partition) => ({ leader, partition }));
+  while (waiting.length > 0) {
+    const answers = await Promise.all(
+      waiting.map(async (w) => {
+        const node = nodeOf.get(w.leader);
+        if (node === undefined) return false;
+        const r = await client.system.ask({ node, path: replicaPath(w.leader, topic, w.partition) }, { type: 'DescribeReplica' }, { timeoutMs: 30_000 });
+        return !isFailure(r);
+      }),
+    );
+    waiting = waiting.filter((_, i) => !answers[i]);
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`topic ${topic}: ${waiting.length} leader replicas not serving yet`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Waits until `count` brokers are registered and unfenced. */
 export async function waitForBrokers(client: SamsaClient, count: number, timeoutMs: number): Promise<void> {
   const admin = client.admin();
@@ -133,13 +154,18 @@ export async function createTopic(client: SamsaClient, topic: string, partitions
       waitForLeaders: false,
     });
     const deadline = Date.now() + timeoutMs;
+    let t: TopicMetadata | undefined;
     for (;;) {
       const md = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => ({ topics: [] as TopicMetadata[] }));
-      const t = md.topics.find((x) => x.name === topic);
-      if (t && t.partitions.length >= partitions && t.partitions.every((p) => p.leader >= 0)) return;
+      t = md.topics.find((x) => x.name === topic);
+      if (t && t.partitions.length >= partitions && t.partitions.every((p) => p.leader >= 0)) break;
       if (Date.now() > deadline) throw new Error(`topic ${topic}: partitions without a leader after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    const brokers = (await admin.describeCluster()).brokers;
+    // a leader in the metadata is the controller's decision; the brokers still create and open
+    // the logs: wait until every leader replica answers, so that work is not measured
+    await waitForReplicas(client, topic, t.partitions.map((p) => p.leader), brokers, deadline);
   } finally {
     await admin.disconnect();
   }

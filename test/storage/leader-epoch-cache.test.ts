@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { checkFor } from '../helpers/check-for.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LeaderEpochCache } from '../../src/storage/leader-epoch-cache.js';
@@ -69,6 +70,29 @@ describe('storage/leader-epoch-cache', () => {
     expect(fs.readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8')).to.equal('0\n2\n0 0\n5 100\n');
     const again = cache(dir);
     expect(again.entries()).to.deep.equal(c.entries());
+  });
+
+  it('writes a new epoch only when flushed (no fsync per leadership), a truncation at once', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'leader-epoch-checkpoint');
+    const c = cache(dir);
+    c.assign(0, 0);
+    c.assign(1, 10);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fs.existsSync(file)).to.equal(false);
+    await c.flushed();
+    expect(fs.readFileSync(file, 'utf8')).to.equal('0\n2\n0 0\n1 10\n');
+    c.assign(2, 20);
+    c.truncateFromEnd(5); // drops epochs 1 and 2: written without waiting for a flush
+    await checkFor(() => fs.readFileSync(file, 'utf8') === '0\n1\n0 0\n');
+    c.assign(3, 15);
+    c.truncateFromStart(12); // the write carries the pending assignment along
+    await checkFor(() => fs.readFileSync(file, 'utf8') === '0\n2\n0 12\n3 15\n');
+    await c.flushed();
+    expect(cache(dir).entries()).to.deep.equal([
+      { epoch: 0, startOffset: 12 },
+      { epoch: 3, startOffset: 15 },
+    ]);
   });
 
   it('treats a malformed checkpoint as empty, with a warning', () => {
