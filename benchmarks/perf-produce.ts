@@ -227,6 +227,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
+    rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
   }
   printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}`, ['measure', 'value'], rows);
   if (f.json) {

@@ -5,7 +5,11 @@
  *    os.tmpdir(), positional, no fsync (samsa does not fsync per write either);
  *  - MessagePort: Blobs of `chunkBytes` main thread -> worker thread, copied and transferred
  *    (lib/raw.ts RawPortTarget, 'object' mode);
- *  - TCP: the same Blobs over a bare loopback socket to a worker thread (lib/raw.ts RawTcpTarget).
+ *  - TCP: the same Blobs over a bare loopback socket to a worker thread (lib/raw.ts RawTcpTarget);
+ *  - pipeline: the shape of a produce without samsa in it: `chunkBytes` buffers freshly
+ *    allocated and filled on the main thread, transferred to a worker thread that
+ *    fs.writeSync's each to a file (8 in flight); the page-cache copy runs on a thread whose
+ *    source memory another core wrote, as a broker's does.
  * Each is the best of `rounds` runs (a limit is what the platform can do, not its median).
  */
 import fs from 'node:fs';
@@ -25,6 +29,7 @@ export interface RawLimits {
   fsWriteMiBs: number;
   portMiBs: number;
   tcpMiBs: number;
+  pipelineMiBs: number;
 }
 
 /** fs.writeSync bandwidth in MiB/s for `totalBytes` written in `chunkBytes` chunks. */
@@ -65,7 +70,7 @@ async function bestBlobRun(run: (n: number) => Promise<{ elapsedMs: number; byte
 }
 
 /** MessagePort and TCP loopback bandwidth in MiB/s for `chunkBytes` blobs, main thread -> worker thread. */
-export async function measureTransportLimits(chunkBytes: number, totalBytes = 128 * MiB, rounds = 3): Promise<{ portMiBs: number; tcpMiBs: number }> {
+export async function measureTransportLimits(chunkBytes: number, totalBytes = 128 * MiB, rounds = 3): Promise<{ portMiBs: number; tcpMiBs: number; pipelineMiBs: number }> {
   const peer = await RpcWorker.start(RAW_PEER);
   const n = Math.max(64, Math.round(totalBytes / chunkBytes));
   const window = Math.max(1, Math.min(256, Math.round((1 * MiB) / chunkBytes)));
@@ -80,15 +85,53 @@ export async function measureTransportLimits(chunkBytes: number, totalBytes = 12
     const tcp = await RawTcpTarget.connect(tcpPort, { tick: 16, ping: 16 });
     const tcpMiBs = await bestBlobRun((k) => runLoad(tcp, { op: 'blob', n: k, window, depth: 4, blobBytes: chunkBytes }), n, rounds);
     tcp.close();
+    const pipelineMiBs = await measurePipeline(peer, chunkBytes, Math.min(totalBytes, 128 * MiB), rounds);
     await peer.call('close');
-    return { portMiBs, tcpMiBs };
+    return { portMiBs, tcpMiBs, pipelineMiBs };
   } finally {
     await peer.terminate();
   }
 }
 
+/** The pipeline limit: fresh filled buffers transferred to `peer`, which fs.writeSync's them. */
+async function measurePipeline(peer: RpcWorker, chunkBytes: number, totalBytes: number, rounds: number): Promise<number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-rawpipe-'));
+  const ch = new MessageChannel();
+  try {
+    await peer.call('fileSink', { port: ch.port2, file: path.join(dir, 'pipeline.bin') }, [ch.port2]);
+    const inFlight = 8;
+    const run = (bytes: number): Promise<{ elapsedMs: number; bytes: number }> =>
+      new Promise((resolve) => {
+        const n = Math.max(1, Math.round(bytes / chunkBytes));
+        let sent = 0;
+        let acked = 0;
+        const t0 = nowMs();
+        const pump = (): void => {
+          while (sent < n && sent - acked < inFlight) {
+            const b = Buffer.allocUnsafeSlow(chunkBytes);
+            for (let i = 0; i < b.length; i += 64) b[i] = i & 0xff; // touched, as a producer's batch is
+            ch.port1.postMessage(b, [b.buffer as ArrayBuffer]);
+            sent++;
+          }
+        };
+        const onAck = (): void => {
+          if (++acked === n) {
+            ch.port1.off('message', onAck);
+            resolve({ elapsedMs: nowMs() - t0, bytes: n * chunkBytes });
+          } else pump();
+        };
+        ch.port1.on('message', onAck);
+        pump();
+      });
+    return await bestBlobRun(run, totalBytes, rounds);
+  } finally {
+    ch.port1.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function measureRawLimits(chunkBytes: number, opts: { fsBytes?: number; transportBytes?: number } = {}): Promise<RawLimits> {
   const fsWriteMiBs = measureFsWrite(chunkBytes, opts.fsBytes);
-  const { portMiBs, tcpMiBs } = await measureTransportLimits(chunkBytes, opts.transportBytes);
-  return { chunkBytes, fsWriteMiBs, portMiBs, tcpMiBs };
+  const { portMiBs, tcpMiBs, pipelineMiBs } = await measureTransportLimits(chunkBytes, opts.transportBytes);
+  return { chunkBytes, fsWriteMiBs, portMiBs, tcpMiBs, pipelineMiBs };
 }

@@ -3,8 +3,11 @@
  * Commands: `portSink {port}` serves a counting sink on a MessagePort; `portSender {name, port}`
  * keeps a port to send on; `runPort {name, mode, spec}` runs a load over it and returns the
  * RunResult measured in this thread; `tcpListen` starts a raw TCP sink and returns its port;
+ * `fileSink {port, file}` fs.writeSync's every buffer posted on the port to `file` (appending,
+ * positional) and answers each with its length;
  * `close` releases everything so the thread can be terminated cleanly.
  */
+import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { runLoad, type LoadSpec } from './load.js';
 import { RawPortTarget, listenRawTcpSink, servePortSink, type PortMode } from './raw.js';
@@ -28,6 +31,18 @@ serveRpc({
     if (!t) throw new Error(`no sender port named ${args.name}`);
     t.mode = args.mode;
     return runLoad(t, args.spec);
+  },
+  fileSink: (args: { port: MessagePort; file: string }) => {
+    ports.push(args.port);
+    const fd = fs.openSync(args.file, 'w');
+    let pos = 0;
+    closers.push(async () => fs.closeSync(fd));
+    args.port.on('message', (b: Uint8Array) => {
+      let done = 0;
+      while (done < b.length) done += fs.writeSync(fd, b, done, b.length - done, pos + done);
+      pos += b.length;
+      args.port.postMessage(b.length);
+    });
   },
   tcpListen: async () => {
     const s = await listenRawTcpSink();
