@@ -9,20 +9,9 @@ import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { offsetsPartitionFor } from '../../actors/group-coordinator/messages.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster } from '../helpers/cluster.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
-const FAST = {
-  brokerConfig: {
-    'broker.heartbeat.interval.ms': 200,
-    'replica.lag.time.max.ms': 1_500,
-    'replica.fetch.wait.max.ms': 100,
-    'replica.fetch.backoff.ms': 100,
-    'group.initial.rebalance.delay.ms': 0,
-    'group.min.session.timeout.ms': 100,
-    'offsets.topic.num.partitions': 5,
-  },
-  controllerConfig: { 'broker.session.timeout.ms': 1_500 },
-};
+const FAST = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 5 });
 
 const GROUP_CONFIG = {
   'session.timeout.ms': 1_500,

@@ -7,12 +7,9 @@ import { partitionForKey } from '../../src/client/partitioner.js';
 import { SamsaError } from '../../src/client/errors.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster } from '../helpers/cluster.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
-const FAST = {
-  brokerConfig: { 'broker.heartbeat.interval.ms': 200, 'replica.lag.time.max.ms': 1_500, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 100 },
-  controllerConfig: { 'broker.session.timeout.ms': 1_500 },
-};
+const FAST = fastFailover();
 
 async function rejection(p: Promise<unknown>): Promise<SamsaError> {
   try {
