@@ -269,27 +269,19 @@ export class LogSegment {
   }
 
   /**
+   * readBytes with a blocking read, for the active segment's tail, which the page cache holds
+   * (nothing else runs meanwhile, so the descriptor needs no pin).
+   */
+  readBytesNow(position: number, length: number): Buffer {
+    const out = Buffer.allocUnsafe(length);
+    const done = readFully(this.fd(), out, 0, length, position);
+    return done === length ? out : out.subarray(0, done);
+  }
+
+  /**
    * Reads file[position, position + length) into a new Buffer with an async positional read;
    * the descriptor is pinned meanwhile so the LRU cannot close it.
    */
-  /** readBytes with a blocking read: for the active segment's tail, which the page cache holds. */
-  readBytesNow(position: number, length: number): Buffer {
-    const out = Buffer.allocUnsafe(length);
-    const handles = this.ctx.handles;
-    const fd = handles.pin(this.handle);
-    try {
-      let done = 0;
-      while (done < length) {
-        const n = fs.readSync(fd, out, done, length - done, position + done);
-        if (n === 0) break;
-        done += n;
-      }
-      return done === length ? out : out.subarray(0, done);
-    } finally {
-      handles.unpin(this.handle);
-    }
-  }
-
   async readBytes(position: number, length: number): Promise<Buffer> {
     const out = Buffer.allocUnsafe(length);
     const handles = this.ctx.handles;

@@ -3,7 +3,7 @@
  * the producer's sendBatch across topics.
  */
 import { expect } from 'chai';
-import type { EachMessagePayload } from '../../src/client/consumer.js';
+import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
@@ -119,33 +119,26 @@ describe('client/consumer API', function () {
       { offset: 1, key: null, value: 'with', headers: { trace: 't1', multi: ['x', 'y'], empty: null } },
       { offset: 2, key: null, value: null, headers: { only: 'one' } },
     ];
-    const byMessage = samsa.consumer({ groupId: 'g-headers-m', ...CFG });
-    await byMessage.connect();
-    await byMessage.subscribe({ topic: 'api-headers', fromBeginning: true });
-    const seenM: unknown[] = [];
-    await byMessage.run({ eachMessage: ({ message }) => void seenM.push(shape(message)) });
-    await checkFor(() => seenM.length === 3, 20_000, 20);
-    await byMessage.disconnect();
-    expect(seenM).to.deep.equal(expected);
-
-    const byBatch = samsa.consumer({ groupId: 'g-headers-b', ...CFG });
-    await byBatch.connect();
-    await byBatch.subscribe({ topic: 'api-headers', fromBeginning: true });
-    const seenB: unknown[] = [];
-    await byBatch.run({ eachBatch: ({ batch }) => void seenB.push(...batch.messages.map(shape)) });
-    await checkFor(() => seenB.length === 3, 20_000, 20);
-    await byBatch.disconnect();
-    expect(seenB).to.deep.equal(expected);
-
-    const byIterator = samsa.consumer({ groupId: 'g-headers-i', ...CFG });
-    await byIterator.connect();
-    await byIterator.subscribe({ topic: 'api-headers', fromBeginning: true });
-    const seenI: unknown[] = [];
-    for await (const { message } of byIterator) {
-      seenI.push(shape(message));
-      if (seenI.length === 3) break;
-    }
-    await byIterator.disconnect();
-    expect(seenI).to.deep.equal(expected);
+    // the same three records read each way, by a fresh group
+    const readAll = async (groupId: string, read: (c: Consumer, seen: unknown[]) => Promise<void>): Promise<unknown[]> => {
+      const c = samsa.consumer({ groupId, ...CFG });
+      await c.connect();
+      await c.subscribe({ topic: 'api-headers', fromBeginning: true });
+      const seen: unknown[] = [];
+      await read(c, seen);
+      await checkFor(() => seen.length === 3, 20_000, 20);
+      await c.disconnect();
+      return seen;
+    };
+    expect(await readAll('g-headers-m', (c, seen) => c.run({ eachMessage: ({ message }) => void seen.push(shape(message)) }))).to.deep.equal(expected);
+    expect(await readAll('g-headers-b', (c, seen) => c.run({ eachBatch: ({ batch }) => void seen.push(...batch.messages.map(shape)) }))).to.deep.equal(expected);
+    expect(
+      await readAll('g-headers-i', async (c, seen) => {
+        for await (const { message } of c) {
+          seen.push(shape(message));
+          if (seen.length === 3) break;
+        }
+      }),
+    ).to.deep.equal(expected);
   });
 });
