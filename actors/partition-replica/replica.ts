@@ -398,7 +398,7 @@ function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extra
   }
   const res = s.log.appendNow(records, { leaderEpoch: s.p.leaderEpoch });
   if (res.errorCode !== ErrorCode.NONE) {
-    rejectAppend(ctx, m, s, 'reason' in res ? res.reason : 'append failed', res.errorCode);
+    rejectAppend(s, ctx, m, 'reason' in res ? res.reason : 'append failed', res.errorCode);
     return undefined;
   }
   const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
@@ -409,12 +409,12 @@ function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extra
   }
   // flush.messages reached: acknowledged only once on disk (the mailbox waits meanwhile)
   return s.log.flush().then((flushed) => {
-    if (flushed.errorCode !== ErrorCode.NONE) rejectAppend(ctx, m, s, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
+    if (flushed.errorCode !== ErrorCode.NONE) rejectAppend(s, ctx, m, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
     else afterAppend(s, ctx, m, ok);
   });
 }
 
-function rejectAppend(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, s: ReplicaState, reason: string, errorCode: number): void {
+function rejectAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, reason: string, errorCode: number): void {
   ctx.log.warn('produce rejected', { errorCode, reason });
   replyProduce(ctx, m, produceError(errorCode, reason, s.log.logStartOffset));
 }

@@ -40,6 +40,8 @@ export const EARLIEST_TIMESTAMP = -2;
 
 /** Default descriptors for a log opened without a LogManager's shared cache. */
 const STANDALONE_MAX_OPEN_FILES = 64;
+/** How far behind the end of the active segment a read is still served with a blocking read. */
+const TAIL_READ_BYTES = 32 * 1024 * 1024;
 
 export interface PartitionLogOptions {
   /** The partition's directory, `<log dir>/<topic>-<partition>`. */
@@ -472,10 +474,10 @@ export class PartitionLog {
   }
 
   /**
-   * `read` without waiting, when the answer needs no read below the active segment: the tail,
-   * where consumers and followers that keep up read, and which the page cache holds (a blocking
-   * read there costs less than a thread-pool round trip). Null when older segments must be read;
-   * `read` does those asynchronously.
+   * `read` without waiting, when the answer lies in the last TAIL_READ_BYTES of the active
+   * segment: the tail, where consumers and followers that keep up read, and which the page cache
+   * holds (a blocking read there costs less than a thread-pool round trip). Null when older data
+   * must be read; `read` does that asynchronously.
    */
   readNow(offset: number, maxBytes: number, options: ReadOptions = {}): ReadResult | null {
     this.assertUsable();
@@ -489,6 +491,7 @@ export class PartitionLog {
     try {
       const first = segment.translateOffset(offset);
       if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
+      if (segment.size - first.position > TAIL_READ_BYTES) return null;
       const length = Math.max(first.size, Math.min(maxBytes, segment.size - first.position));
       const bytes = segment.readBytesNow(first.position, length);
       return this.readOk(bytes.subarray(0, wholeBatchesBelow(bytes, limit)));
@@ -511,10 +514,8 @@ export class PartitionLog {
     return this.readError(ErrorCode.KAFKA_STORAGE_ERROR, err.message);
   }
 
+  /** The rest of `read`, once readNow has checked the offset and found it below the tail. */
   private async readSegments(offset: number, maxBytes: number, options: ReadOptions): Promise<ReadResult> {
-    this.assertUsable();
-    const invalid = this.checkReadOffset(offset);
-    if (invalid) return invalid;
     const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
     if (offset >= limit) return this.readOk(EMPTY);
     try {

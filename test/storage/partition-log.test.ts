@@ -272,6 +272,18 @@ describe('storage/partition-log', () => {
       expect(records(log.readNow(active, 1 << 20, { maxOffset: active + 1 })!).length).to.equal(0);
       await log.close();
     });
+
+    it('leaves reads more than 32 MiB behind the end of the active segment to read', async () => {
+      const log = await openLog();
+      const big = sizedBatch(1, 1_000_000);
+      for (let i = 0; i < 36; i++) ok(await log.append(sizedBatch(1, 1_000_000, i), { leaderEpoch: 0 }));
+      expect(log.numberOfSegments).to.equal(1);
+      expect(log.readNow(0, 1 << 20)).to.equal(null);
+      expect(batchRanges(records(await log.read(0, 1)))).to.deep.equal([[0, 0]]);
+      expect(batchRanges(records(log.readNow(35, 1 << 21)!))).to.deep.equal([[35, 35]]);
+      expect(records(log.readNow(32, big.length * 2)!).length).to.equal(big.length * 2);
+      await log.close();
+    });
   });
 
   describe('segments', () => {
