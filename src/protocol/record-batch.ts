@@ -494,27 +494,11 @@ function decodeRecords(f: Framed, data: Buffer, start: number, end: number): Dec
       }
       cur.end = recEnd;
       cur.pos++; // record attributes (unused by Kafka)
-      // one-byte varints (small deltas, a null key, no headers) are read inline: the common case
-      let b = data[cur.pos]!;
-      let tsDelta: number;
-      if (b < 0x80) {
-        tsDelta = (b >>> 1) ^ -(b & 1);
-        cur.pos++;
-      } else tsDelta = readVarlong(data, cur);
-      b = data[cur.pos]!;
-      let od: number;
-      if (b < 0x80) {
-        od = (b >>> 1) ^ -(b & 1);
-        cur.pos++;
-      } else od = readVarint(data, cur);
+      const tsDelta = readVarlong(data, cur);
+      const od = readVarint(data, cur);
       const key = readBytes(data, cur, f, i, 'key');
       const value = readBytes(data, cur, f, i, 'value');
-      b = data[cur.pos]!;
-      let hc: number;
-      if (b < 0x80 && cur.pos < recEnd) {
-        hc = (b >>> 1) ^ -(b & 1);
-        cur.pos++;
-      } else hc = readVarint(data, cur);
+      const hc = readVarint(data, cur);
       if (hc < 0 || hc * 2 > recEnd - cur.pos) {
         throw new CorruptRecordError(`record ${i}: invalid header count ${hc}`, f.pos);
       }
@@ -557,12 +541,7 @@ function decodeRecords(f: Framed, data: Buffer, start: number, end: number): Dec
 }
 
 function readBytes(data: Buffer, cur: ReadCursor, f: Framed, i: number, what: string): Buffer | null {
-  const b = data[cur.pos]!;
-  let n: number;
-  if (b < 0x80 && cur.pos < cur.end) {
-    n = (b >>> 1) ^ -(b & 1);
-    cur.pos++;
-  } else n = readVarint(data, cur);
+  const n = readVarint(data, cur);
   if (n === -1) return null;
   if (n < -1 || cur.pos + n > cur.end) {
     throw new CorruptRecordError(`record ${i}: invalid ${what} length ${n}`, f.pos);

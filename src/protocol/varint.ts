@@ -59,6 +59,14 @@ export function writeVarint(buf: Uint8Array, pos: number, v: number): number {
 
 /** Reads a zigzag varint (int32) at cursor.pos, advancing it. */
 export function readVarint(buf: Uint8Array, cur: ReadCursor): number {
+  // one byte (small deltas and lengths, null, no headers) is the common case: small enough to
+  // be inlined into the record decoder's loop
+  const pos = cur.pos;
+  const b = buf[pos];
+  if (b !== undefined && b < 0x80 && pos < cur.end) {
+    cur.pos = pos + 1;
+    return (b >>> 1) ^ -(b & 1);
+  }
   const z = readUnsignedVarint(buf, cur, 'varint');
   return (z >>> 1) ^ -(z & 1);
 }
@@ -148,6 +156,17 @@ export function writeVarlong(buf: Uint8Array, pos: number, v: number): number {
  * than 10 bytes or bits beyond 64, and VarintError('range') for an int64 outside +-(2^53 - 1).
  */
 export function readVarlong(buf: Uint8Array, cur: ReadCursor): number {
+  // one byte: the common case, inlined where it is read (readVarint's fast path)
+  const pos = cur.pos;
+  const b = buf[pos];
+  if (b !== undefined && b < 0x80 && pos < cur.end) {
+    cur.pos = pos + 1;
+    return (b >>> 1) ^ -(b & 1);
+  }
+  return readLongerVarlong(buf, cur);
+}
+
+function readLongerVarlong(buf: Uint8Array, cur: ReadCursor): number {
   const end = Math.min(cur.end, buf.length);
   let pos = cur.pos;
   // Fast path: up to 4 bytes (28 bits of zigzag) fit int32 arithmetic.
