@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
+import { writeFully } from '../../src/storage/segment-scanner.js';
 import { runLoad, type LoadSpec } from './load.js';
 import { RawPortTarget, listenRawTcpSink, servePortSink, type PortMode } from './raw.js';
 import { serveRpc } from './threads.js';
@@ -38,8 +39,7 @@ serveRpc({
     let pos = 0;
     closers.push(async () => fs.closeSync(fd));
     args.port.on('message', (b: Uint8Array) => {
-      let done = 0;
-      while (done < b.length) done += fs.writeSync(fd, b, done, b.length - done, pos + done);
+      writeFully(fd, b, 0, b.length, pos);
       pos += b.length;
       args.port.postMessage(b.length);
     });
