@@ -4,6 +4,12 @@
  * length-prefixed frames, whose ArrayBuffer is transferred (not cloned) to the peer.
  * The receiving side decodes each frame as a view into that transferred buffer, which is
  * never reused, so binary payloads stay valid as long as they are referenced.
+ *
+ * The posted buffer is allocated at flush time, exactly as big as the batch: until then the
+ * batch is the list of packed frames (views msgpack never writes over). A buffer guessed in
+ * advance and grown by doubling allocated ~1.7x the bytes sent, and every transferred byte
+ * counts as external memory on both threads: V8 runs a full mark-compact per few tens of MB
+ * of it, so the slack cost each broker a full GC every ~80 ms under replication.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { encodeEnvelope } from '../protocol/codec.js';
@@ -16,11 +22,10 @@ const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 
 export class PortEndpoint implements Endpoint {
   readonly kind = 'worker' as const;
-  /** The outgoing batch: length-prefixed frames written straight into one buffer. */
-  private out: Uint8Array | null = null;
+  /** The outgoing batch: packed frames, copied into one exact-size buffer at flush. */
+  private frames: Uint8Array[] = [];
+  /** Bytes the batch will take: each frame and its 4-byte length prefix. */
   private used = 0;
-  /** Size of the last flushed batch: the next buffer starts about that big. */
-  private lastFlush = 0;
   private scheduled = false;
   private closed = false;
 
@@ -40,15 +45,7 @@ export class PortEndpoint implements Endpoint {
     const view = encodeEnvelope(env);
     const need = 4 + view.length;
     if (this.used + need > MAX_QUEUED_BYTES) return 'overflow';
-    this.reserve(need);
-    const out = this.out!;
-    const at = this.used;
-    const len = view.length;
-    out[at] = len >>> 24;
-    out[at + 1] = (len >>> 16) & 0xff;
-    out[at + 2] = (len >>> 8) & 0xff;
-    out[at + 3] = len & 0xff;
-    out.set(view, at + 4);
+    this.frames.push(view);
     this.used += need;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -61,28 +58,28 @@ export class PortEndpoint implements Endpoint {
     return this.used;
   }
 
-  /** Makes room for `need` more bytes, growing (by copy) when the batch outgrows its buffer. */
-  private reserve(need: number): void {
-    const out = this.out;
-    if (out && this.used + need <= out.length) return;
-    const size = Math.max(this.used + need, out ? out.length * 2 : Math.min(Math.max(this.lastFlush + (this.lastFlush >>> 2), 4096), 8 * 1024 * 1024));
-    // not zero-filled: every byte the peer reads is written first (the view ends at `used`);
-    // an ArrayBuffer of its own (not Node's pool), since it is transferred
-    const next = Buffer.allocUnsafeSlow(size);
-    if (out) next.set(out.subarray(0, this.used));
-    this.out = next;
-  }
-
   private flush(): void {
     this.scheduled = false;
-    const out = this.out;
-    if (this.closed || !out || this.used === 0) return;
-    const batch = out.subarray(0, this.used);
-    this.lastFlush = this.used;
-    this.out = null;
+    if (this.closed || this.used === 0) return;
+    const frames = this.frames;
+    // not zero-filled: every byte is written below; an ArrayBuffer of its own (not Node's
+    // pool), since it is transferred
+    const out = Buffer.allocUnsafeSlow(this.used);
+    let at = 0;
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i]!;
+      const len = f.length;
+      out[at] = len >>> 24;
+      out[at + 1] = (len >>> 16) & 0xff;
+      out[at + 2] = (len >>> 8) & 0xff;
+      out[at + 3] = len & 0xff;
+      out.set(f, at + 4);
+      at += 4 + len;
+    }
+    this.frames = [];
     this.used = 0;
-    // the whole ArrayBuffer moves to the peer (no copy); the view tells it where the frames end
-    this.port.postMessage(batch, [batch.buffer as ArrayBuffer]);
+    // the whole ArrayBuffer moves to the peer (no copy)
+    this.port.postMessage(out, [out.buffer as ArrayBuffer]);
   }
 
   private onData(data: unknown): void {
@@ -106,7 +103,7 @@ export class PortEndpoint implements Endpoint {
   private shutdown(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.out = null;
+    this.frames = [];
     this.used = 0;
     this.system.detachEndpoint(this, reason);
     this.onClosed?.();
