@@ -399,9 +399,10 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
     let records: ConsumedRecord[] | null = null;
     while (left > 0 && a.buffer.length > 0) {
       const b = a.buffer[0]!;
-      if (!b.records) {
+      let decoded = b.records;
+      if (!decoded) {
         try {
-          b.records = decodeBuffered(b);
+          decoded = decodeBuffered(b);
         } catch (err) {
           a.buffer = [];
           a.bufferedBytes = 0;
@@ -410,16 +411,22 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
         }
         b.next = 0;
       }
-      const n = Math.min(left, b.records.length - b.next);
+      const n = Math.min(left, decoded.length - b.next);
       // the common case, a whole batch: its array as it is
-      const part = n === b.records.length && b.next === 0 ? b.records : b.records.slice(b.next, b.next + n);
+      const part = n === decoded.length && b.next === 0 ? decoded : decoded.slice(b.next, b.next + n);
       if (records === null) records = part;
       else for (const r of part) records.push(r);
       b.next += n;
       left -= n;
-      if (b.next >= b.records.length) {
+      if (b.next >= decoded.length) {
+        // a buffered batch usually waited long enough to be in the old generation: it never
+        // points at the records of a whole batch, or every young-generation collection would
+        // keep them (and everything they hold) alive until the next full collection
+        b.records = null;
         a.buffer.shift();
         a.bufferedBytes -= b.bytes.length;
+      } else {
+        b.records = decoded;
       }
     }
     if (records === null || records.length === 0) continue;

@@ -159,29 +159,36 @@ export class Consumer {
   }
 
   private async runLoop(opts: RunOptions): Promise<void> {
-    while (this.running) {
-      const batches = await this.poll();
-      if (batches === null) break;
-      for (const b of batches) {
-        if (!this.running) break;
-        try {
-          if (opts.eachBatch) await this.handleBatch(opts, b);
-          else for (const r of b.records) {
-            if (!this.running) break;
-            await opts.eachMessage!({ topic: b.topic, partition: b.partition, message: toMessage(r) });
-            this.mark(b.topic, b.partition, r.offset + 1);
-          }
-        } catch (error) {
-          // redeliver from the first record not processed (at least once)
-          const done = this.processed.get(`${b.topic}\u0000${b.partition}`)?.offset ?? b.records[0]!.offset;
-          const from = Math.max(done, b.records[0]!.offset);
-          this.emitter.emit('crash', { kind: 'crash', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: `handler failed on ${b.topic}-${b.partition}@${from}: ${(error as Error)?.message}`, error });
-          await this.seek({ topic: b.topic, partition: b.partition, offset: from });
-          await new Promise((res) => setTimeout(res, 100));
-          break;
+    // this frame lives as long as the consumer runs, so it soon sits in the old generation:
+    // it never holds a poll's records across an await (deliver does), or every young-generation
+    // collection while it waits for the next poll would keep the last poll's records alive
+    while (this.running && (await this.deliver(opts)));
+  }
+
+  /** One poll and its delivery to the handlers; false once the consumer stopped. */
+  private async deliver(opts: RunOptions): Promise<boolean> {
+    const batches = await this.poll();
+    if (batches === null) return false;
+    for (const b of batches) {
+      if (!this.running) break;
+      try {
+        if (opts.eachBatch) await this.handleBatch(opts, b);
+        else for (const r of b.records) {
+          if (!this.running) break;
+          await opts.eachMessage!({ topic: b.topic, partition: b.partition, message: toMessage(r) });
+          this.mark(b.topic, b.partition, r.offset + 1);
         }
+      } catch (error) {
+        // redeliver from the first record not processed (at least once)
+        const done = this.processed.get(`${b.topic}\u0000${b.partition}`)?.offset ?? b.records[0]!.offset;
+        const from = Math.max(done, b.records[0]!.offset);
+        this.emitter.emit('crash', { kind: 'crash', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: `handler failed on ${b.topic}-${b.partition}@${from}: ${(error as Error)?.message}`, error });
+        await this.seek({ topic: b.topic, partition: b.partition, offset: from });
+        await new Promise((res) => setTimeout(res, 100));
+        break;
       }
     }
+    return true;
   }
 
   private async handleBatch(opts: RunOptions, b: { topic: string; partition: number; highWatermark: number; records: ConsumedRecord[] }): Promise<void> {

@@ -94,6 +94,24 @@ describe('client/consumer API', function () {
     await consumer.disconnect();
   });
 
+  it('splits a stored batch across polls by max.poll.records: every record once, in order', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-split', ...CFG, 'max.poll.records': 3 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'api-a', fromBeginning: true });
+    const sizes: number[] = [];
+    const got: string[] = [];
+    await consumer.run({
+      eachBatch: ({ batch }) => {
+        sizes.push(batch.messages.length);
+        for (const m of batch.messages) got.push(`${m.offset}:${String(m.value)}`);
+      },
+    });
+    await checkFor(() => got.length >= 10, 20_000, 20);
+    expect(got).to.deep.equal(Array.from({ length: 10 }, (_, i) => `${i}:a${i}`));
+    expect(sizes).to.deep.equal([3, 3, 3, 1]);
+    await consumer.disconnect();
+  });
+
   it('iterates messages with for await', async () => {
     const consumer = samsa.consumer({ groupId: 'g-iter', ...CFG });
     await consumer.connect();
