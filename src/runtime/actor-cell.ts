@@ -122,34 +122,43 @@ class CellContext<M extends Message> implements BaseContext<M> {
   }
 }
 
-/** The context of one message. */
+/**
+ * The context of one message. It keeps the message's reply address, not the message: handlers
+ * hand `ctx` to callbacks that outlive them (`ctx.ask(...).then(r => ctx.send(...))`), and a
+ * context holding its envelope kept the whole message (a producer's records, a fetch
+ * response's bytes) alive until the callback ran, long enough to be promoted out of the young
+ * generation.
+ */
 class MessageContext<M extends Message> extends CellContext<M> implements ActorContext<M> {
   replied = false;
+  private readonly from: ActorRef<Message> | undefined;
+  private readonly replyAddress: ActorRef<Message> | undefined;
+  private readonly correlationId: string | undefined;
+  private readonly msgType: string;
 
-  constructor(
-    cell: ActorCell,
-    readonly env: Envelope,
-  ) {
+  constructor(cell: ActorCell, env: Envelope) {
     super(cell);
+    this.from = env.from;
+    this.replyAddress = env.replyTo;
+    this.correlationId = env.correlationId;
+    this.msgType = env.msg.type;
   }
 
   get sender(): ActorRef<Message> | undefined {
-    return this.env.from;
+    return this.from;
   }
 
   reply<R extends Message>(msg: R): void {
     this.replied = true;
-    const env = this.env;
-    if (env.replyTo) this.cell.system.replyTo(env, msg, this.cell.ref);
-    else if (env.from) this.cell.system.send(env.from, msg, this.cell.ref);
-    else this.cell.log.debug('reply to a message with no sender dropped', { type: env.msg.type, reply: msg.type });
+    const token = this.deferReply();
+    if (token) this.cell.system.replyTo(token, msg, this.cell.ref);
+    else this.cell.log.debug('reply to a message with no sender dropped', { type: this.msgType, reply: msg.type });
   }
 
   deferReply(): ReplyToken | undefined {
     this.replied = true;
-    const env = this.env;
-    if (env.replyTo) return env.correlationId !== undefined ? { replyTo: env.replyTo, correlationId: env.correlationId } : { replyTo: env.replyTo };
-    if (env.from) return { replyTo: env.from };
+    if (this.replyAddress) return this.correlationId !== undefined ? { replyTo: this.replyAddress, correlationId: this.correlationId } : { replyTo: this.replyAddress };
+    if (this.from) return { replyTo: this.from };
     return undefined;
   }
 }
