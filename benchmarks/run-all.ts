@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     await runProduce(cluster, warm);
 
     // produce, RF 1, acks 1
-    const p1 = defaultProduceOptions({ topic: 'bench-rf1', records: n(1_000_000), acks: 1, replicationFactor: 1, label: 'produce rf1' });
+    const p1 = defaultProduceOptions({ topic: 'bench-rf1', records: n(2_000_000), acks: 1, replicationFactor: 1, label: 'produce rf1' });
     await createTopic(admin, p1.topic, 6, 1, topicConfig(p1));
     const r1 = await runProduce(cluster, p1);
     details.produceRf1 = r1;
