@@ -9,9 +9,10 @@
  * bytes it has returned (later results go after them, and a new buffer is allocated when this
  * one is full), so the view may be written to a socket by reference; but it shares its
  * ArrayBuffer with other results, so it must never be transferred to a worker or mutated.
- * `encodeEnvelopeCopy` returns a tight, owned copy.
+ * `encodeEnvelopeCopy` returns a tight, owned copy. `encodeEnvelopeTransient` returns a view
+ * that the next encode on the thread writes over (for a caller that copies it at once).
  */
-import { Packr } from 'msgpackr';
+import { Packr, RESET_BUFFER_MODE } from 'msgpackr';
 import type { ActorRef, Envelope, Message } from '../runtime/types.js';
 
 // skipValues (omit undefined fields) is a msgpackr option its typings do not list yet.
@@ -19,6 +20,15 @@ const packr = new Packr({ useRecords: false, skipValues: [undefined] } as Constr
 
 export function encodeEnvelope(env: Envelope): Uint8Array {
   return packr.pack(env);
+}
+
+/**
+ * Packs into msgpackr's working buffer and leaves it to be written over by the next pack: the
+ * view is valid only until the next encode on this thread, so the caller copies it at once.
+ * msgpackr then reuses one buffer instead of allocating a new one every time the last fills.
+ */
+export function encodeEnvelopeTransient(env: Envelope): Uint8Array {
+  return packr.pack(env, RESET_BUFFER_MODE);
 }
 
 /** A tight copy that owns its memory (safe to transfer to a worker or keep). */

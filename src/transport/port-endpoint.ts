@@ -5,26 +5,29 @@
  * The receiving side decodes each frame as a view into that transferred buffer, which is
  * never reused, so binary payloads stay valid as long as they are referenced.
  *
- * The posted buffer is allocated at flush time, exactly as big as the batch: until then the
- * batch is the list of packed frames (views msgpack never writes over). A buffer guessed in
- * advance and grown by doubling allocated ~1.7x the bytes sent, and every transferred byte
- * counts as external memory on both threads: V8 runs a full mark-compact per few tens of MB
- * of it, so the slack cost each broker a full GC every ~80 ms under replication.
+ * Allocation is kept to one buffer per batch, because every transferred byte counts as
+ * external memory on both threads and V8 starts a full mark-compact after a few tens of MB of
+ * it (under replication each broker ran one every ~80 ms). Frames are packed transiently (into
+ * msgpack's working buffer, reused pack after pack) and copied at once into a staging buffer
+ * the endpoint keeps; at flush the batch is copied into a buffer exactly its size, which is
+ * transferred.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { encodeEnvelope } from '../protocol/codec.js';
+import { encodeEnvelopeTransient } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { Endpoint } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
 
 /** Messages beyond this many queued bytes are refused (reason 'overflow'). */
 const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
+/** A staging buffer grown past this is dropped after its batch is posted. */
+const MAX_KEPT_STAGE = 8 * 1024 * 1024;
 
 export class PortEndpoint implements Endpoint {
   readonly kind = 'worker' as const;
-  /** The outgoing batch: packed frames, copied into one exact-size buffer at flush. */
-  private frames: Uint8Array[] = [];
-  /** Bytes the batch will take: each frame and its 4-byte length prefix. */
+  /** The outgoing batch, length-prefixed frames; reused from batch to batch (never posted). */
+  private stage: Buffer | null = null;
+  /** Bytes of the batch in `stage`. */
   private used = 0;
   private scheduled = false;
   private closed = false;
@@ -42,10 +45,22 @@ export class PortEndpoint implements Endpoint {
 
   send(env: Envelope): FailureReason | null {
     if (this.closed) return 'endpoint-closed';
-    const view = encodeEnvelope(env);
+    const view = encodeEnvelopeTransient(env);
     const need = 4 + view.length;
     if (this.used + need > MAX_QUEUED_BYTES) return 'overflow';
-    this.frames.push(view);
+    let stage = this.stage;
+    if (!stage || this.used + need > stage.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(this.used + need, stage ? stage.length * 2 : 64 * 1024));
+      if (stage) stage.copy(next, 0, 0, this.used);
+      stage = this.stage = next;
+    }
+    const at = this.used;
+    const len = view.length;
+    stage[at] = len >>> 24;
+    stage[at + 1] = (len >>> 16) & 0xff;
+    stage[at + 2] = (len >>> 8) & 0xff;
+    stage[at + 3] = len & 0xff;
+    stage.set(view, at + 4);
     this.used += need;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -61,23 +76,13 @@ export class PortEndpoint implements Endpoint {
   private flush(): void {
     this.scheduled = false;
     if (this.closed || this.used === 0) return;
-    const frames = this.frames;
-    // not zero-filled: every byte is written below; an ArrayBuffer of its own (not Node's
-    // pool), since it is transferred
+    // not zero-filled: every byte is copied in; an ArrayBuffer of its own (not Node's pool),
+    // since it is transferred
     const out = Buffer.allocUnsafeSlow(this.used);
-    let at = 0;
-    for (let i = 0; i < frames.length; i++) {
-      const f = frames[i]!;
-      const len = f.length;
-      out[at] = len >>> 24;
-      out[at + 1] = (len >>> 16) & 0xff;
-      out[at + 2] = (len >>> 8) & 0xff;
-      out[at + 3] = len & 0xff;
-      out.set(f, at + 4);
-      at += 4 + len;
-    }
-    this.frames = [];
+    this.stage!.copy(out, 0, 0, this.used);
     this.used = 0;
+    // a huge batch does not pin its staging buffer forever
+    if (this.stage!.length > MAX_KEPT_STAGE) this.stage = null;
     // the whole ArrayBuffer moves to the peer (no copy)
     this.port.postMessage(out, [out.buffer as ArrayBuffer]);
   }
@@ -103,7 +108,7 @@ export class PortEndpoint implements Endpoint {
   private shutdown(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.frames = [];
+    this.stage = null;
     this.used = 0;
     this.system.detachEndpoint(this, reason);
     this.onClosed?.();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assertPlainData, decodeEnvelope, encodeEnvelope, encodeEnvelopeCopy } from '../../src/protocol/codec.js';
+import { assertPlainData, decodeEnvelope, encodeEnvelope, encodeEnvelopeCopy, encodeEnvelopeTransient } from '../../src/protocol/codec.js';
 
 describe('protocol/codec', () => {
   const to = { node: 'n', path: '/a' };
@@ -65,5 +65,25 @@ describe('protocol/codec: encodeEnvelope views stay intact', () => {
     const snapshot = Buffer.from(first);
     for (let i = 0; i < 2_000; i++) encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'X', i, pad: 'p'.repeat(i % 500) } as never });
     expect(Buffer.from(first).equals(snapshot)).to.equal(true);
+  });
+
+  it('transient encodes reuse one buffer and never touch the bytes of an earlier lasting result', () => {
+    const lasting = encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'Blob', data: new Uint8Array(30_000).fill(9) } as never });
+    const snapshot = Buffer.from(lasting);
+    const a = encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'A', pad: 'a'.repeat(100) } as never });
+    const aBytes = Buffer.from(a);
+    const b = encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'B', pad: 'b'.repeat(100) } as never });
+    // the second transient result is written where the first was (no new allocation)
+    expect(b.buffer).to.equal(a.buffer);
+    expect(b.byteOffset).to.equal(a.byteOffset);
+    const decoded = decodeEnvelope(aBytes);
+    expect(decoded.ok && decoded.envelope.msg.type).to.equal('A');
+    for (let i = 0; i < 2_000; i++) encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'X', i, pad: 'p'.repeat(i % 500) } as never });
+    expect(Buffer.from(lasting).equals(snapshot)).to.equal(true);
+    // and a lasting encode after transient ones is not written over by the next transient one
+    const later = encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'Later', n: 1 } as never });
+    const laterBytes = Buffer.from(later);
+    encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'Y', pad: 'y'.repeat(300) } as never });
+    expect(Buffer.from(later).equals(laterBytes)).to.equal(true);
   });
 });
