@@ -31,6 +31,18 @@ export function encodeEnvelopeTransient(env: Envelope): Uint8Array {
   return packr.pack(env, RESET_BUFFER_MODE);
 }
 
+/** msgpackr's working buffer is given back (replaced by a small one) once it grew past this. */
+const MAX_KEPT_ENCODE_BUFFER = 32 * 1024 * 1024;
+
+/**
+ * Called once a transient result has been copied: a working buffer that one big message grew
+ * (msgpackr makes it 2-4x the message) would otherwise stay pinned, since transient packs never
+ * fill it. Lasting views into it stay valid (they keep their bytes alive).
+ */
+export function releaseTransientBuffer(view: Uint8Array): void {
+  if (view.buffer.byteLength > MAX_KEPT_ENCODE_BUFFER) packr.useBuffer(Buffer.allocUnsafeSlow(64 * 1024));
+}
+
 /** A tight copy that owns its memory (safe to transfer to a worker or keep). */
 export function encodeEnvelopeCopy(env: Envelope): Uint8Array {
   const view = packr.pack(env);

@@ -13,7 +13,7 @@
  * transferred.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { encodeEnvelopeTransient } from '../protocol/codec.js';
+import { encodeEnvelopeTransient, releaseTransientBuffer } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { Endpoint } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
@@ -61,6 +61,7 @@ export class PortEndpoint implements Endpoint {
     stage[at + 2] = (len >>> 8) & 0xff;
     stage[at + 3] = len & 0xff;
     stage.set(view, at + 4);
+    releaseTransientBuffer(view);
     this.used += need;
     if (!this.scheduled) {
       this.scheduled = true;

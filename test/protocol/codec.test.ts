@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assertPlainData, decodeEnvelope, encodeEnvelope, encodeEnvelopeCopy, encodeEnvelopeTransient } from '../../src/protocol/codec.js';
+import { assertPlainData, decodeEnvelope, encodeEnvelope, encodeEnvelopeCopy, encodeEnvelopeTransient, releaseTransientBuffer } from '../../src/protocol/codec.js';
 
 describe('protocol/codec', () => {
   const to = { node: 'n', path: '/a' };
@@ -85,5 +85,19 @@ describe('protocol/codec: encodeEnvelope views stay intact', () => {
     const laterBytes = Buffer.from(later);
     encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'Y', pad: 'y'.repeat(300) } as never });
     expect(Buffer.from(later).equals(laterBytes)).to.equal(true);
+  });
+
+  it('gives back a working buffer one big transient message grew, keeping lasting views intact', () => {
+    const lasting = encodeEnvelope({ to: { node: 'n', path: '/a' }, msg: { type: 'Keep', data: new Uint8Array(1000).fill(3) } as never });
+    const snapshot = Buffer.from(lasting);
+    const big = encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'Big', data: new Uint8Array(20 * 1024 * 1024).fill(1) } as never });
+    expect(big.buffer.byteLength).to.be.greaterThan(20 * 1024 * 1024);
+    releaseTransientBuffer(big);
+    const next = encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'Small' } as never });
+    expect(next.buffer.byteLength).to.be.lessThan(1024 * 1024);
+    // a small working buffer is kept
+    releaseTransientBuffer(next);
+    expect(encodeEnvelopeTransient({ to: { node: 'n', path: '/a' }, msg: { type: 'Again' } as never }).buffer).to.equal(next.buffer);
+    expect(Buffer.from(lasting).equals(snapshot)).to.equal(true);
   });
 });
