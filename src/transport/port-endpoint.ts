@@ -47,7 +47,10 @@ export class PortEndpoint implements Endpoint {
     if (this.closed) return 'endpoint-closed';
     const view = encodeEnvelopeTransient(env);
     const need = 4 + view.length;
-    if (this.used + need > MAX_QUEUED_BYTES) return 'overflow';
+    if (this.used + need > MAX_QUEUED_BYTES) {
+      releaseTransientBuffer(view);
+      return 'overflow';
+    }
     let stage = this.stage;
     if (!stage || this.used + need > stage.length) {
       const next = Buffer.allocUnsafeSlow(Math.max(this.used + need, stage ? stage.length * 2 : 64 * 1024));
