@@ -3,6 +3,7 @@
  * waits here until a partition it reads advances (new data or a new high watermark) or its
  * maxWaitMs passes. Indexed by partition so a wake-up touches only the fetches that care.
  */
+import { ChurnTable } from '../../src/runtime/churn-table.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { BrokerMsg } from './messages.js';
 
@@ -28,7 +29,7 @@ export function partitionKey(topic: string, partition: number): string {
 }
 
 export class FetchPurgatory {
-  private readonly pending = new Map<number, PendingFetch>();
+  private readonly pending = new ChurnTable<number, PendingFetch>();
   private readonly byPartition = new Map<string, Set<number>>();
   private nextId = 1;
 
@@ -72,6 +73,6 @@ export class FetchPurgatory {
   }
 
   all(): PendingFetch[] {
-    return [...this.pending.values()];
+    return this.pending.values();
   }
 }

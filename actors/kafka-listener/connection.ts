@@ -26,6 +26,7 @@ import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } fro
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { CONTROLLER_PATH, brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { defineActor, type BaseContext } from '../../src/runtime/actor-definition.js';
+import { ChurnTable } from '../../src/runtime/churn-table.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
@@ -57,7 +58,8 @@ interface ConnState {
   remote: string;
   nextSeq: number;
   nextToWrite: number;
-  ready: Map<number, Uint8Array | null>;
+  /** Answers waiting for the ones before them, by sequence number (a ChurnTable: see churn-table.ts). */
+  ready: ChurnTable<number, Uint8Array | null>;
   inFlight: number;
   closed: boolean;
   refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
@@ -110,7 +112,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
       nextSeq: 0,
       nextToWrite: 0,
-      ready: new Map(),
+      ready: new ChurnTable(),
       inFlight: 0,
       closed: false,
       refs: {

@@ -20,6 +20,7 @@ import { setProducerState } from '../../src/protocol/batch-header.js';
 import { RecordBatchBuilder } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
+import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
@@ -102,7 +103,7 @@ export interface ProducerState {
   /** Queues holding an open or ready batch: the only ones drain has to look at. */
   active: Set<PartitionQueue>;
   /** Produce requests in flight: request id -> its broker and batches. */
-  inFlight: Map<number, { brokerId: number; batches: ProducerBatch[] }>;
+  inFlight: ChurnTable<number, { brokerId: number; batches: ProducerBatch[] }>;
   brokerInFlight: Map<number, number>;
   nextRequestId: number;
   bufferUsed: number;
@@ -554,7 +555,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       topicQueues: new Map(),
       drainAt: Infinity,
       active: new Set(),
-      inFlight: new Map(),
+      inFlight: new ChurnTable(),
       brokerInFlight: new Map(),
       nextRequestId: 1,
       bufferUsed: 0,
@@ -745,7 +746,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         type: 'ProducerDescription',
         bufferUsed: s.bufferUsed,
         queuedBatches: queued,
-        inFlightBatches: [...s.inFlight.values()].reduce((n, r) => n + r.batches.length, 0),
+        inFlightBatches: s.inFlight.values().reduce((n, r) => n + r.batches.length, 0),
         blockedSends: s.blocked.length,
         metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
       } satisfies ProducerDescription);

@@ -18,6 +18,7 @@ import type {
   SpawnOptions,
 } from './actor-definition.js';
 import type { ActorSystem } from './actor-system.js';
+import { ChurnTable } from './churn-table.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { Logger } from './logger.js';
 import { makeFailure } from './pending-asks.js';
@@ -164,7 +165,8 @@ class MessageContext<M extends Message> extends CellContext<M> implements ActorC
 }
 
 class CellTimers implements ActorTimers<Message> {
-  private readonly active = new Map<string, TimerHandle>();
+  /** A ChurnTable: some actors re-arm a timer on every message (see churn-table.ts). */
+  private readonly active = new ChurnTable<string, TimerHandle>();
 
   constructor(private readonly cell: ActorCell) {}
 
@@ -196,7 +198,7 @@ class CellTimers implements ActorTimers<Message> {
   }
 
   cancelAll(): void {
-    for (const key of [...this.active.keys()]) this.cancel(key);
+    for (const key of this.active.keys()) this.cancel(key);
   }
 }
 

@@ -5,10 +5,14 @@
  */
 import { nanoid } from 'nanoid';
 import { ErrorCode } from '../protocol/errors.js';
+import { ChurnTable } from './churn-table.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { Failure, FailureReason, Message } from './types.js';
 
 interface PendingAsk {
+  /** The correlation id, and the sequence number it ends with (the tables' key). */
+  id: string;
+  seq: number;
   resolve: (m: Message) => void;
   /** clock.now() at which it times out. */
   deadline: number;
@@ -17,6 +21,9 @@ interface PendingAsk {
   /** Built only when a failure needs it. */
   describe: () => string;
 }
+
+/** Timeout lengths whose (empty) queues are kept before empty ones are dropped. */
+const MAX_IDLE_QUEUES = 32;
 
 export function failureCode(reason: FailureReason): number {
   switch (reason) {
@@ -46,11 +53,14 @@ export function makeFailure(reason: FailureReason, message: string): Failure {
  * any queue. A reply removes its entry and leaves the timer alone (when it fires early it only
  * re-arms); the timer is cleared when nothing is pending. At tens of thousands of asks a second
  * this saves a timer object, its closure and the timer-list insert and removal per ask.
+ *
+ * Entries are keyed by their sequence number in ChurnTables, not Maps (see churn-table.ts: a
+ * Map turning over this fast keeps every ask's message and reply alive until a full collection).
  */
 export class PendingAsks {
-  private readonly pending = new Map<string, PendingAsk>();
-  /** timeoutMs -> the asks with that timeout, oldest (earliest deadline) first. */
-  private readonly queues = new Map<number, Map<string, PendingAsk>>();
+  private readonly pending = new ChurnTable<number, PendingAsk>();
+  /** timeoutMs -> the asks with that timeout, by sequence number (= deadline order). */
+  private readonly queues = new Map<number, ChurnTable<number, PendingAsk>>();
   private timer: TimerHandle | undefined;
   /** When `timer` fires (Infinity: no timer). */
   private timerDue = Infinity;
@@ -66,15 +76,20 @@ export class PendingAsks {
 
   /** Registers an ask and returns its correlation id and the promise that settles it. */
   open(targetNode: string, describe: () => string, timeoutMs: number): { id: string; promise: Promise<Message> } {
-    const id = this.prefix + (++this.seq).toString(36);
+    const seq = ++this.seq;
+    const id = this.prefix + seq.toString(36);
     const ms = Math.max(0, timeoutMs);
     const deadline = this.clock.now() + ms;
     const promise = new Promise<Message>((resolve) => {
-      const entry: PendingAsk = { resolve, deadline, timeoutMs: ms, targetNode, describe };
-      this.pending.set(id, entry);
+      const entry: PendingAsk = { id, seq, resolve, deadline, timeoutMs: ms, targetNode, describe };
+      this.pending.set(seq, entry);
       let q = this.queues.get(ms);
-      if (!q) this.queues.set(ms, (q = new Map()));
-      q.set(id, entry);
+      if (!q) {
+        // a queue left empty stays (asks use a handful of timeouts) unless many have piled up
+        if (this.queues.size >= MAX_IDLE_QUEUES) this.dropEmptyQueues();
+        this.queues.set(ms, (q = new ChurnTable()));
+      }
+      q.set(seq, entry);
     });
     if (deadline < this.timerDue) this.arm(deadline);
     return { id, promise };
@@ -82,15 +97,15 @@ export class PendingAsks {
 
   /** Settles an ask with its reply. Returns false when the ask is unknown (late or duplicate). */
   settle(id: string, reply: Message): boolean {
-    const p = this.pending.get(id);
+    const p = this.lookup(id);
     if (!p) return false;
-    this.remove(id, p);
+    this.remove(p);
     p.resolve(reply);
     return true;
   }
 
   fail(id: string, reason: FailureReason, message: string): boolean {
-    const p = this.pending.get(id);
+    const p = this.lookup(id);
     if (!p) return false;
     return this.settle(id, makeFailure(reason, `${p.describe()}: ${message}`));
   }
@@ -98,24 +113,31 @@ export class PendingAsks {
   /** Fails every ask waiting on `node` (its endpoint closed). */
   failNode(node: string, reason: FailureReason, message: string): number {
     let n = 0;
-    for (const [id, p] of [...this.pending]) {
-      if (p.targetNode === node && this.fail(id, reason, message)) n++;
+    for (const p of this.pending.values()) {
+      if (p.targetNode === node && this.fail(p.id, reason, message)) n++;
     }
     return n;
   }
 
   failAll(reason: FailureReason, message: string): void {
-    for (const id of [...this.pending.keys()]) this.fail(id, reason, message);
+    for (const p of this.pending.values()) this.fail(p.id, reason, message);
   }
 
-  private remove(id: string, p: PendingAsk): void {
-    this.pending.delete(id);
-    const q = this.queues.get(p.timeoutMs);
-    if (q) {
-      q.delete(id);
-      if (q.size === 0) this.queues.delete(p.timeoutMs);
-    }
+  /** The entry of a correlation id this table handed out, if it is still pending. */
+  private lookup(id: string): PendingAsk | undefined {
+    if (!id.startsWith(this.prefix)) return undefined;
+    const p = this.pending.get(parseInt(id.slice(this.prefix.length), 36));
+    return p !== undefined && p.id === id ? p : undefined;
+  }
+
+  private remove(p: PendingAsk): void {
+    this.pending.delete(p.seq);
+    this.queues.get(p.timeoutMs)?.delete(p.seq);
     if (this.pending.size === 0) this.disarm();
+  }
+
+  private dropEmptyQueues(): void {
+    for (const [ms, q] of [...this.queues]) if (q.size === 0) this.queues.delete(ms);
   }
 
   private arm(due: number): void {
@@ -135,20 +157,20 @@ export class PendingAsks {
     this.timer = undefined;
     this.timerDue = Infinity;
     const now = this.clock.now();
-    const due: [string, PendingAsk][] = [];
+    const due: PendingAsk[] = [];
     let next = Infinity;
     for (const q of this.queues.values()) {
-      for (const [id, p] of q) {
+      for (const p of q.values()) {
         if (p.deadline > now) {
           if (p.deadline < next) next = p.deadline;
           break;
         }
-        due.push([id, p]);
+        due.push(p);
       }
     }
-    for (const [id, p] of due) {
-      if (!this.pending.has(id)) continue;
-      this.remove(id, p);
+    for (const p of due) {
+      if (this.pending.get(p.seq) !== p) continue;
+      this.remove(p);
       p.resolve(makeFailure('timeout', `no reply to ${p.describe()} within ${p.timeoutMs} ms`));
     }
     // settling may have opened asks (and armed the timer) already

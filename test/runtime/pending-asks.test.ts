@@ -63,4 +63,40 @@ describe('runtime/pending-asks', () => {
     expect(((await b.promise) as Failure).reason).to.equal('system-stopping');
     expect(clock.pending()).to.equal(0);
   });
+
+  it('settles only ids it handed out: an id of another table, a mangled one or a bare sequence number is unknown', async () => {
+    const clock = new FakeClock();
+    const mine = new PendingAsks(clock);
+    const other = new PendingAsks(clock);
+    const a = mine.open('n1', () => 'a', 100);
+    const b = other.open('n1', () => 'b', 100);
+    const reply: Message = { type: 'Pong' };
+    expect(mine.settle(b.id, reply)).to.equal(false);
+    const seq = a.id.slice(8);
+    expect(mine.settle(`${a.id.slice(0, 8)}0${seq}`, reply)).to.equal(false); // same number, other spelling
+    expect(mine.settle(seq, reply)).to.equal(false);
+    expect(mine.settle(`${a.id}x`, reply)).to.equal(false);
+    expect(await settled(a.promise)).to.equal('pending');
+    expect(mine.settle(a.id, reply)).to.equal(true);
+    expect(await a.promise).to.deep.equal(reply);
+    expect(mine.size).to.equal(0);
+    expect(other.size).to.equal(1);
+  });
+
+  it('keeps timing out in order across many timeout lengths (idle queues are dropped, not the asks)', async () => {
+    const clock = new FakeClock();
+    const asks = new PendingAsks(clock);
+    const opened = Array.from({ length: 50 }, (_, i) => ({ ms: 1000 + i * 10, ask: asks.open('n1', () => `ask ${i}`, 1000 + i * 10) }));
+    // settle the odd ones, leaving their queues empty, then open more under new lengths
+    for (let i = 1; i < 50; i += 2) asks.settle(opened[i]!.ask.id, { type: 'Pong' });
+    const later = Array.from({ length: 40 }, (_, i) => asks.open('n1', () => `later ${i}`, 5000 + i));
+    expect(asks.size).to.equal(25 + 40);
+    clock.advance(1000 + 49 * 10);
+    for (let i = 0; i < 50; i += 2) expect(((await opened[i]!.ask.promise) as Failure).reason).to.equal('timeout');
+    expect(asks.size).to.equal(40);
+    clock.advance(5000);
+    for (const l of later) expect(((await l.promise) as Failure).reason).to.equal('timeout');
+    expect(asks.size).to.equal(0);
+    expect(clock.pending()).to.equal(0);
+  });
 });
