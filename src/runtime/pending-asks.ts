@@ -125,7 +125,7 @@ export class PendingAsks {
 
   /** The entry of a correlation id this table handed out, if it is still pending. */
   private lookup(id: string): PendingAsk | undefined {
-    if (!id.startsWith(this.prefix)) return undefined;
+    if (typeof id !== 'string' || !id.startsWith(this.prefix)) return undefined;
     const p = this.pending.get(parseInt(id.slice(this.prefix.length), 36));
     return p !== undefined && p.id === id ? p : undefined;
   }
