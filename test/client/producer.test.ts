@@ -132,6 +132,32 @@ describe('client/producer', function () {
     await c.client.waitForBrokers(3);
   });
 
+  it('expires every batch waiting for a leader after delivery.timeout.ms, oldest first', async () => {
+    await c.client.createTopic('stuck-many', 1, 1);
+    const p = (await c.client.partition('stuck-many', 0))!;
+    const producer = c.samsa().producer({ 'batch.size': 1024, 'linger.ms': 0, 'delivery.timeout.ms': 1_000, 'retry.backoff.ms': 50 });
+    await producer.connect();
+    await producer.send({ topic: 'stuck-many', messages: [{ value: 'warm-up' }] });
+    await c.killBroker(p.leader);
+    // one batch per send (each value fills most of a batch), all queued behind the dead leader
+    const order: number[] = [];
+    const sends = [0, 1, 2, 3, 4].map((i) =>
+      rejection(producer.send({ topic: 'stuck-many', messages: [{ value: String(i).repeat(800) }] })).then((e) => {
+        order.push(i);
+        return e;
+      }),
+    );
+    const errors = await Promise.all(sends);
+    for (const e of errors) {
+      expect(e.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
+      expect(e.message).to.match(/delivery.timeout.ms 1000 expired/);
+    }
+    expect(order).to.deep.equal([0, 1, 2, 3, 4]);
+    await producer.disconnect();
+    await c.startBroker(p.leader);
+    await c.client.waitForBrokers(3);
+  });
+
   it('retries through a leader failover: every acknowledged record is there, in order per partition', async () => {
     await c.client.createTopic('failover', 1, 3, { 'min.insync.replicas': 2 });
     const producer = c.samsa().producer({ acks: 'all', 'max.in.flight.requests.per.connection': 1, 'retry.backoff.ms': 50 });
