@@ -11,7 +11,7 @@
  * figure (not part of the rate).
  */
 import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
-import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { createTopic, deleteTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
 import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
@@ -49,12 +49,15 @@ export async function runScaling(cluster: PerfCluster, counts: readonly number[]
   const warm = defaultProduceOptions({ ...base, partitions: counts[0]!, topic: 'perf-scale-warmup', label: 'scaling warm-up' });
   await createTopic(admin, warm.topic, warm.partitions, warm.replicationFactor, topicConfig(warm));
   await runProduce(cluster, { ...warm, records: Math.max(1, Math.round(warm.records / 2)) });
+  await deleteTopic(cluster, admin, warm.topic);
   for (const partitions of counts) {
     const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}`, label: `scaling ${partitions}p` });
     const t0 = nowMs();
     await createTopic(admin, o.topic, partitions, o.replicationFactor, topicConfig(o));
     const createMs = nowMs() - t0;
     points.push({ partitions, createMs, result: await runProduce(cluster, o) });
+    // the next point starts from the same page cache as this one did
+    await deleteTopic(cluster, admin, o.topic);
   }
   const first = points[0]!.result.recordsPerSec;
   const last = points[points.length - 1]!.result.recordsPerSec;

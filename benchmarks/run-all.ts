@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the standard perf suite of issue 7 in one run (a few minutes on 2 cores).
  * One cluster of 3 brokers in worker threads (the client on the main thread, over MessagePort),
- * the raw limits measured first in the same run, an untimed warm-up produce, then:
+ * the raw limits measured first in the same run, an untimed warm-up produce, then (each step's
+ * topic deleted when the step is done, so every step starts from the same machine state):
  *   produce RF 1 acks 1, produce RF 3 acks all (100 B records, 6 partitions, 1 producer),
  *   consume (1 consumer, then a group of 3) reading the RF 1 topic, end-to-end latency at
  *   50,000 records/s, 1 KiB records against fs.writeSync, partition scaling 6 -> 100 -> 1,000.
@@ -11,7 +12,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createTopic, startPerfCluster } from './lib/perf-cluster.js';
+import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { MiB, runMain } from './lib/perf-common.js';
 import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { formatLatency } from './lib/latency.js';
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     const warm = defaultProduceOptions({ topic: 'bench-warmup', records: n(500_000), acks: 1, replicationFactor: 1, label: 'warm-up' });
     await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
     await runProduce(cluster, warm);
+    await deleteTopic(cluster, admin, warm.topic);
 
     // produce, RF 1, acks 1
     const p1 = defaultProduceOptions({ topic: 'bench-rf1', records: n(2_000_000), acks: 1, replicationFactor: 1, label: 'produce rf1' });
@@ -87,6 +89,7 @@ async function main(): Promise<void> {
     await createTopic(admin, p3.topic, 6, 3, topicConfig(p3));
     const r3 = await runProduce(cluster, p3);
     details.produceRf3 = r3;
+    await deleteTopic(cluster, admin, p3.topic);
     rows.push({ name: 'produce RF3 acks=all, 100 B', value: r3.recordsPerSec, unit: 'rec/s', target: 500_000, higherIsBetter: true, limit: recLimit(limits.fsWriteMiBs / 3, 100), limitName: 'fs.writeSync / 3', detail: `per send(100): ${formatLatency(r3.latency)}` });
 
     // consume the RF 1 topic (warm-up + timed records)
@@ -96,12 +99,14 @@ async function main(): Promise<void> {
     rows.push({ name: 'consume, 1 consumer', value: c1.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
     const c3 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 3, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x3' });
     details.consume3 = c3;
+    await deleteTopic(cluster, admin, p1.topic);
     rows.push({ name: 'consume, group of 3', value: c3.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `${c3.delivered - c3.records} redelivered after rebalances` });
 
     // end-to-end latency at 50,000 records/s
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
     const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(200_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.2, label: 'e2e' });
     details.e2e = e;
+    await deleteTopic(cluster, admin, 'bench-e2e');
     rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
 
     // 1 KiB records against fs.writeSync
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
     await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
     const rk = await runProduce(cluster, pk);
     details.produce1k = rk;
+    await deleteTopic(cluster, admin, pk.topic);
     rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `${formatNumber(rk.recordsPerSec)} rec/s; a bare pipeline (buffers filled on the main thread, transferred to a worker that fs.writeSync's them) does ${limits.pipelineMiBs.toFixed(0)} MiB/s, ${formatRatio(limits.pipelineMiBs / limits.fsWriteMiBs)} of fs.writeSync; this run is ${formatRatio(rk.mibPerSec / limits.pipelineMiBs)} of it` });
 
     // partition scaling

@@ -170,3 +170,31 @@ export async function createTopic(client: SamsaClient, topic: string, partitions
     await admin.disconnect();
   }
 }
+
+/**
+ * Deletes a topic and waits until no broker under `cluster.dir` holds a log of it any more.
+ * The suite drops each step's topic when the step is done so every step starts from the same
+ * machine state as the raw limits (measured against fresh files): a cluster that keeps every
+ * step's data grows the page cache step after step, and on some machines (VMs whose guest
+ * memory is backed lazily) each new page-cache page costs several times more once ~1 GB is held.
+ */
+export async function deleteTopic(cluster: PerfCluster, client: SamsaClient, topic: string, timeoutMs = 60_000): Promise<void> {
+  const admin = client.admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: [topic] });
+  } finally {
+    await admin.disconnect();
+  }
+  const deadline = Date.now() + timeoutMs;
+  const isLogOf = (name: string) => name.startsWith(`${topic}-`) && /^\d+$/.test(name.slice(topic.length + 1));
+  for (;;) {
+    const left = fs
+      .readdirSync(cluster.dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name.startsWith('broker-'))
+      .some((d) => fs.readdirSync(path.join(cluster.dir, d.name)).some(isLogOf));
+    if (!left) return;
+    if (Date.now() > deadline) throw new Error(`topic ${topic}: logs still on disk ${timeoutMs} ms after deletion`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
