@@ -28,6 +28,7 @@ export const CONSUME_FLAGS = {
   consumers: { type: 'int', default: 1, min: 1, help: 'consumers in the group' },
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
@@ -62,9 +63,9 @@ export interface ConsumeResult {
 }
 
 /** Produces `records` records into an existing topic (untimed preparation). */
-export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number): Promise<void> {
+export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number, batchSize = 16_384): Promise<void> {
   const client = await cluster.client(`perf-prepare-${topic}`);
-  const p = client.producer({ acks: 1, 'batch.size': 65_536, 'linger.ms': 5 });
+  const p = client.producer({ acks: 1, 'batch.size': batchSize, 'linger.ms': 5 });
   await p.connect();
   try {
     const value = recordValue(recordSize);
@@ -152,7 +153,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     const admin = await cluster.client('perf-admin');
     await createTopic(admin, topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
     process.stderr.write(`[consume] preparing ${f.records} records\n`);
-    await prepareTopic(cluster, topic, f.records, f['record-size']);
+    await prepareTopic(cluster, topic, f.records, f['record-size'], f['batch-size']);
     r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'] });
   } finally {
     await cluster.close();

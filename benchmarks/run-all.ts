@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the standard perf suite of issue 7 in one run (a few minutes on 2 cores).
  * One cluster of 3 brokers in worker threads (the client on the main thread, over MessagePort),
- * the raw limits measured first in the same run, an untimed warm-up produce, then (each step's
+ * the raw limits measured first in the same run, an untimed warm-up (produce, then read), then (each step's
  * topic deleted when the step is done, so every step starts from the same machine state):
  *   produce RF 1 acks 1, produce RF 3 acks all (100 B records, 6 partitions, 1 producer),
  *   consume (1 consumer, then a group of 3) reading the RF 1 topic, end-to-end latency at
@@ -75,6 +75,9 @@ async function main(): Promise<void> {
     const warm = defaultProduceOptions({ topic: 'bench-warmup', records: n(500_000), acks: 1, replicationFactor: 1, label: 'warm-up' });
     await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
     await runProduce(cluster, warm);
+    // the consumer's and the brokers' fetch paths are cold as well: read the warm-up topic once
+    const warmRead = warm.records + Math.min(500_000, Math.round(warm.records * 0.2));
+    await runConsume(cluster, { topic: warm.topic, records: warmRead, recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'warm-up read' });
     await deleteTopic(cluster, admin, warm.topic);
 
     // produce, RF 1, acks 1
