@@ -9,9 +9,9 @@
  * enable.idempotence, the producer id and epoch and each partition's next sequence number.
  * Handles: Send, Flush, Close, DescribeProducer, and internal Drain, ProduceDone,
  * MetadataResult, BlockTimeout, ProducerIdResult.
- * Emits: Produce to leader brokers, one request per broker for many partitions (ask, or tell
- * for acks 0); Metadata and InitProducerId to brokers;
- * SendResult, Flushed.
+ * Emits: Produce to leader brokers, one request per broker for many partitions, several
+ * batches of a partition in one entry unless idempotent (ask, or tell for acks 0); Metadata
+ * and InitProducerId to brokers; SendResult, Flushed.
  */
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -83,6 +83,18 @@ interface PartitionQueue {
   sequenced: ProducerBatch[];
 }
 
+/**
+ * A Produce in flight. `batches` in request order; the batches of one partition are
+ * consecutive and share one entry of the request's `partitions` (`slot`), their records
+ * concatenated: batch i starts `delta[i]` records after that entry's base offset.
+ */
+interface ProduceInFlight {
+  brokerId: number;
+  batches: ProducerBatch[];
+  slot: number[];
+  delta: number[];
+}
+
 interface BlockedSend {
   topics: TopicRecords[];
   token: ReplyToken | undefined;
@@ -103,7 +115,7 @@ export interface ProducerState {
   /** Queues holding an open or ready batch: the only ones drain has to look at. */
   active: Set<PartitionQueue>;
   /** Produce requests in flight: request id -> its broker and batches. */
-  inFlight: ChurnTable<number, { brokerId: number; batches: ProducerBatch[] }>;
+  inFlight: ChurnTable<number, ProduceInFlight>;
   brokerInFlight: Map<number, number>;
   nextRequestId: number;
   bufferUsed: number;
@@ -386,11 +398,32 @@ function encoded(s: ProducerState, b: ProducerBatch): Buffer {
   return b.encoded;
 }
 
-/** Sends one Produce to a broker with the head batch of each of its partitions in `entries`. */
+/**
+ * Sends one Produce to a broker with `entries`: batches in order, those of one partition
+ * consecutive (one entry of the request, their bytes concatenated).
+ */
 function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: number, entries: { q: PartitionQueue; b: ProducerBatch }[]): void {
   const ref = s.metadata.brokerRef<BrokerMsg>(brokerId)!;
   if (s.config.idempotent) for (const e of entries) sequence(s, e.b);
-  const partitions = entries.map(({ b }) => ({ topic: b.topic, partition: b.partition, records: encoded(s, b) }));
+  const partitions: { topic: string; partition: number; records: Uint8Array }[] = [];
+  const slot: number[] = [];
+  const delta: number[] = [];
+  for (let i = 0; i < entries.length; ) {
+    const q = entries[i]!.q;
+    let j = i + 1;
+    while (j < entries.length && entries[j]!.q === q) j++;
+    const parts: Buffer[] = [];
+    let records = 0;
+    for (let k = i; k < j; k++) {
+      const b = entries[k]!.b;
+      slot.push(partitions.length);
+      delta.push(records);
+      records += b.count;
+      parts.push(encoded(s, b));
+    }
+    partitions.push({ topic: q.topic, partition: q.partition, records: parts.length === 1 ? parts[0]! : Buffer.concat(parts) });
+    i = j;
+  }
   for (const e of entries) e.b.attempts++;
   if (s.config.acks === 0) {
     ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, partitions });
@@ -398,7 +431,7 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
     return;
   }
   const requestId = s.nextRequestId++;
-  s.inFlight.set(requestId, { brokerId, batches: entries.map((e) => e.b) });
+  s.inFlight.set(requestId, { brokerId, batches: entries.map((e) => e.b), slot, delta });
   s.brokerInFlight.set(brokerId, (s.brokerInFlight.get(brokerId) ?? 0) + 1);
   for (const e of entries) e.q.inFlight++;
   void ctx
@@ -412,16 +445,18 @@ function brokerFree(s: ProducerState, brokerId: number): boolean {
 
 /**
  * Sends what can be sent, as Kafka's sender does: one Produce per leader broker carrying the
- * head batch of each of its partitions (within max.request.size), at most
- * max.in.flight.requests.per.connection requests per broker. Arranges a wake-up for lingering
- * or backing-off batches.
+ * head batch of each of its partitions, at most max.in.flight.requests.per.connection requests
+ * per broker; unlike Kafka's, a request also carries the next ready batches of each partition
+ * while it stays within max.request.size (not with enable.idempotence; see takeBatches), so
+ * the bytes in flight are not capped at in-flight requests x partitions x batch.size.
+ * Arranges a wake-up for lingering or backing-off batches.
  */
 function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
   const now = ctx.clock.now();
   let wakeAt = Infinity;
   const sendable = idempotenceReady(s, ctx);
   for (;;) {
-    const perBroker = new Map<number, { q: PartitionQueue; b: ProducerBatch }[]>();
+    const perBroker = new Map<number, PartitionQueue[]>();
     for (const q of s.active) {
       // expire what waited past delivery.timeout.ms; the queue is in batch order, so deadlines
       // ascend and the scan stops at the first batch still in time (as Kafka's accumulator
@@ -457,26 +492,10 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       if (!free || !sendable) continue;
       let list = perBroker.get(leader);
       if (!list) perBroker.set(leader, (list = []));
-      list.push({ q, b });
+      list.push(q);
     }
     if (perBroker.size === 0) break;
-    for (const [brokerId, entries] of perBroker) {
-      let request: { q: PartitionQueue; b: ProducerBatch }[] = [];
-      let bytes = 0;
-      for (const e of entries) {
-        const size = encoded(s, e.b).length;
-        if (request.length > 0 && bytes + size > s.config.maxRequestSize) {
-          sendRequest(s, ctx, brokerId, request);
-          request = [];
-          bytes = 0;
-          if (!brokerFree(s, brokerId)) break;
-        }
-        e.q.ready.shift();
-        request.push(e);
-        bytes += size;
-      }
-      if (request.length > 0) sendRequest(s, ctx, brokerId, request);
-    }
+    for (const [brokerId, qs] of perBroker) sendRequest(s, ctx, brokerId, takeBatches(s, qs, now));
   }
   // restart the wake-up only when it must come sooner (a later one fires early, drains, and re-arms)
   if (wakeAt < Infinity) {
@@ -489,6 +508,45 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
     ctx.timers.cancel(DRAIN_TIMER);
   }
   maybeFinishFlush(s, ctx);
+}
+
+/**
+ * Takes one request's batches off the ready queues `qs` (partitions of one broker, each with a
+ * sendable head batch): the head batch of each, then, round by round, the next ready batch of
+ * each while the request stays within max.request.size (the first batch always goes). With
+ * enable.idempotence only the heads, as Kafka's brokers take one batch per partition per
+ * request from an idempotent producer. A partition's batches are taken in order, never
+ * skipping one (a batch backing off or expired ends that partition's run). Returns the batches
+ * grouped by partition, in batch order.
+ */
+function takeBatches(s: ProducerState, qs: PartitionQueue[], now: number): { q: PartitionQueue; b: ProducerBatch }[] {
+  const rounds = s.config.idempotent ? 1 : Infinity;
+  const taken = new Array<number>(qs.length).fill(0);
+  let bytes = 0;
+  let full = false;
+  for (let round = 0; round < rounds && !full; round++) {
+    let any = false;
+    for (let k = 0; k < qs.length; k++) {
+      if (taken[k] !== round) continue;
+      const b = qs[k]!.ready[round];
+      if (!b || (round > 0 && (b.retryAt > now || b.deadline <= now))) continue;
+      const size = encoded(s, b).length;
+      if (bytes > 0 && bytes + size > s.config.maxRequestSize) {
+        full = true;
+        break;
+      }
+      taken[k]!++;
+      bytes += size;
+      any = true;
+    }
+    if (!any) break;
+  }
+  const entries: { q: PartitionQueue; b: ProducerBatch }[] = [];
+  for (let k = 0; k < qs.length; k++) {
+    const q = qs[k]!;
+    for (const b of q.ready.splice(0, taken[k]!)) entries.push({ q, b });
+  }
+  return entries;
 }
 
 /** Puts a batch to retry back in its queue in batch order (keeps the partition's order). */
@@ -657,11 +715,11 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           message = r.message;
         } else {
           // the broker answers in request order: look there first (a search per batch is O(n^2) for big requests)
-          const at = r.partitions[i];
+          const at = r.partitions[req.slot[i]!];
           const pr = at && at.topic === b.topic && at.partition === b.partition ? at : r.partitions.find((p) => p.topic === b.topic && p.partition === b.partition);
           code = pr ? pr.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
           message = pr?.errorMessage ?? errorName(code);
-          if (pr && code === ErrorCode.NONE) result = pr;
+          if (pr && code === ErrorCode.NONE) result = { baseOffset: pr.baseOffset >= 0 ? pr.baseOffset + req.delta[i]! : pr.baseOffset, logAppendTime: pr.logAppendTime };
         }
         const mayRetry = b.attempts <= s.config.retries && now < b.deadline;
         if (result) {

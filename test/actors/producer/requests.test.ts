@@ -1,0 +1,202 @@
+/**
+ * The producer actor against a fake broker that holds its Produce answers: which batches go
+ * into one request. Without idempotence a request carries, per partition, the ready batches
+ * in order up to max.request.size (their bytes concatenated in one partition entry), and the
+ * offsets reported per Send follow from the entry's base offset; with enable.idempotence it
+ * carries one batch per partition, as Kafka's brokers require.
+ */
+import { expect } from 'chai';
+import type { BrokerProduceResponse, ProducePartitionResult } from '../../../actors/broker/messages.js';
+import type { ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
+import { producer } from '../../../actors/producer/producer.js';
+import type { ClusterMetadata } from '../../../src/protocol/cluster.js';
+import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
+import { defineActor, type ReplyToken } from '../../../src/runtime/actor-definition.js';
+import { ActorSystem } from '../../../src/runtime/actor-system.js';
+import type { ActorRef, Failure, Message } from '../../../src/runtime/types.js';
+import { checkFor } from '../../helpers/check-for.js';
+
+interface SeenPartition {
+  topic: string;
+  partition: number;
+  bytes: number;
+  /** Records per batch in the entry, and every record value in order. */
+  batchSizes: number[];
+  values: string[];
+}
+
+interface HeldProduce {
+  token: ReplyToken | undefined;
+  partitions: { topic: string; partition: number; records: Uint8Array }[];
+}
+
+interface FakeBroker {
+  held: HeldProduce[];
+  seen: SeenPartition[][];
+  /** Next offset per partition key. */
+  next: Map<string, number>;
+}
+
+type FakeBrokerMsg =
+  | { type: 'Metadata' }
+  | { type: 'InitProducerId' }
+  | { type: 'Produce'; acks: number; timeoutMs: number; partitions: { topic: string; partition: number; records: Uint8Array }[] }
+  | { type: 'Release' }
+  | { type: 'Seen' };
+
+const METADATA: ClusterMetadata = {
+  clusterId: 'fake',
+  controllerNode: 'n1',
+  controllerEpoch: 1,
+  brokers: [{ brokerId: 1, node: 'n1', rack: null, fenced: false, brokerEpoch: 1 }],
+  topics: [
+    {
+      name: 't',
+      topicId: 'tid',
+      internal: false,
+      config: {},
+      partitions: [0, 1].map((p) => ({ topic: 't', partition: p, replicas: [1], isr: [1], leader: 1, leaderEpoch: 0, partitionEpoch: 0 })),
+    },
+  ],
+};
+
+const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
+  kind: 'fake-broker',
+  init: () => ({ held: [], seen: [], next: new Map() }),
+  supervision: 'resume',
+  handlers: {
+    Metadata: (_s, _m, ctx) => ctx.reply({ type: 'MetadataResponse', errorCode: 0, metadata: METADATA } as never),
+    InitProducerId: (_s, _m, ctx) => ctx.reply({ type: 'InitProducerIdResult', errorCode: 0, producerId: 42, producerEpoch: 0 } as never),
+    Produce: (s, m, ctx) => {
+      s.seen.push(
+        m.partitions.map((pp) => {
+          const batches = decodeRecordBatches(pp.records);
+          return {
+            topic: pp.topic,
+            partition: pp.partition,
+            bytes: pp.records.length,
+            batchSizes: batches.map((b) => b.records.length),
+            values: batches.flatMap((b) => b.records.map((r) => String(r.value))),
+          };
+        }),
+      );
+      s.held.push({ token: ctx.deferReply(), partitions: m.partitions });
+    },
+    Release: (s, _m, ctx) => {
+      for (const h of s.held.splice(0)) {
+        const partitions: ProducePartitionResult[] = h.partitions.map((pp) => {
+          const key = `${pp.topic}-${pp.partition}`;
+          const base = s.next.get(key) ?? 0;
+          const n = decodeRecordBatches(pp.records).reduce((k, b) => k + b.records.length, 0);
+          s.next.set(key, base + n);
+          return { topic: pp.topic, partition: pp.partition, errorCode: 0, errorMessage: null, baseOffset: base, logAppendTime: -1, logStartOffset: 0 };
+        });
+        if (h.token) ctx.replyTo(h.token, { type: 'BrokerProduceResponse', errorCode: 0, partitions } satisfies BrokerProduceResponse);
+      }
+    },
+    Seen: (s, _m, ctx) => ctx.reply({ type: 'Seen', seen: s.seen, held: s.held.length } as never),
+  },
+});
+
+const value = (tag: string, i: number, size: number) => Buffer.from(`${tag}${String(i).padStart(3, '0')}`.padEnd(size, '.'));
+
+describe('actors/producer: batches per request', function () {
+  this.timeout(15_000);
+  let sys: ActorSystem;
+  let broker: ActorRef<FakeBrokerMsg>;
+  let n = 0;
+
+  beforeEach(() => {
+    sys = new ActorSystem({ nodeId: 'n1', strictSerialization: true });
+    broker = sys.spawn(fakeBroker, { name: 'broker-1' });
+  });
+  afterEach(async () => {
+    await sys.stop();
+  });
+
+  const spawnProducer = (config: Record<string, unknown>): ActorRef<ProducerMsg> =>
+    sys.spawn(producer, { name: `p${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], config: { 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1, ...config } } });
+
+  const seen = async () => (await sys.ask<Message & { seen: SeenPartition[][]; held: number }>(broker, { type: 'Seen' }, { timeoutMs: 5_000 })) as { seen: SeenPartition[][]; held: number };
+
+  /** Sends `count` records of `size` bytes to partition `partition`; the answer comes once the broker releases. */
+  const send = (p: ActorRef<ProducerMsg>, tag: string, count: number, size: number, partition = 0) =>
+    sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: Array.from({ length: count }, (_, i) => ({ value: value(tag, i, size), partition })) }] }, { timeoutMs: 10_000 }) as Promise<
+      SendResult | Failure
+    >;
+
+  /** Releases held requests until every send has its answer. */
+  async function settle<T>(pending: Promise<T>[]): Promise<T[]> {
+    let done = false;
+    const all = Promise.all(pending).finally(() => (done = true));
+    while (!done) {
+      sys.send(broker, { type: 'Release' });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return all;
+  }
+
+  it('puts the ready batches of a partition into one request, in order, and reports offsets from its base offset', async () => {
+    const p = spawnProducer({ 'batch.size': 1024 });
+    // the first send goes out alone and is held: the next send's batches queue behind it
+    const first = send(p, 'a', 1, 10);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    const second = send(p, 'b', 20, 200);
+    const third = send(p, 'c', 3, 200, 1);
+    const [r1, r2, r3] = (await settle([first, second, third])) as SendResult[];
+    const requests = (await seen()).seen;
+    // 20 records of ~210 bytes in 1 KiB batches: the full batches of partition 0 go together in
+    // the next request, in order, beside partition 1's; the batch still open goes after them
+    const [p0, p1] = requests[1]!;
+    expect(p0!.partition).to.equal(0);
+    expect(p0!.batchSizes.length).to.be.greaterThan(1);
+    expect(p0!.batchSizes.every((k) => k === 4)).to.equal(true);
+    expect(p1!.partition).to.equal(1);
+    const values = (partition: number) => requests.slice(1).flatMap((req) => req.filter((e) => e.partition === partition).flatMap((e) => e.values));
+    expect(values(0)).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));
+    expect(values(1)).to.deep.equal(Array.from({ length: 3 }, (_, i) => value('c', i, 200).toString()));
+    expect(r1!.results).to.deep.equal([{ topic: 't', partition: 0, errorCode: 0, baseOffset: 0, logAppendTime: -1 }]);
+    expect(r2!.errorCode).to.equal(0);
+    expect(r2!.results).to.deep.equal([{ topic: 't', partition: 0, errorCode: 0, baseOffset: 1, logAppendTime: -1 }]);
+    expect(r3!.results).to.deep.equal([{ topic: 't', partition: 1, errorCode: 0, baseOffset: 0, logAppendTime: -1 }]);
+  });
+
+  it('reports each send\'s offset from the batch it starts in, not from the entry', async () => {
+    const p = spawnProducer({ 'batch.size': 1024 });
+    const first = send(p, 'a', 1, 10);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    // three sends of 4 records each: batches of 4, queued together behind the first request
+    const later = ['b', 'c', 'd'].map((tag) => send(p, tag, 4, 220));
+    const results = (await settle([first, ...later])) as SendResult[];
+    const requests = (await seen()).seen;
+    expect(requests[1]![0]!.batchSizes.length).to.be.greaterThan(1);
+    expect(results.map((r) => r.results[0]!.baseOffset)).to.deep.equal([0, 1, 5, 9]);
+  });
+
+  it('keeps a request within max.request.size and the records in order across requests', async () => {
+    const p = spawnProducer({ 'batch.size': 1024, 'max.request.size': 2500 });
+    const first = send(p, 'a', 1, 10);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    const second = send(p, 'b', 20, 200);
+    const [, r2] = (await settle([first, second])) as SendResult[];
+    const requests = (await seen()).seen.slice(1);
+    expect(requests.length).to.be.greaterThan(2);
+    for (const req of requests) expect(req.reduce((k, e) => k + e.bytes, 0)).to.be.at.most(2500);
+    expect(requests.some((req) => req[0]!.batchSizes.length > 1)).to.equal(true);
+    expect(requests.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));
+    expect(r2!.results[0]!.baseOffset).to.equal(1);
+  });
+
+  it('sends one batch per partition per request with enable.idempotence', async () => {
+    const p = spawnProducer({ 'batch.size': 1024, 'enable.idempotence': true, acks: 'all' });
+    const first = send(p, 'a', 1, 10);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    const second = send(p, 'b', 20, 200);
+    const [, r2] = (await settle([first, second])) as SendResult[];
+    const requests = (await seen()).seen.slice(1);
+    expect(requests.length).to.be.greaterThan(2);
+    for (const req of requests) for (const e of req) expect(e.batchSizes).to.have.length(1);
+    expect(requests.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));
+    expect(r2!.results[0]!.baseOffset).to.equal(1);
+  });
+});
