@@ -112,6 +112,8 @@ export interface ProducerState {
   topicQueues: Map<string, PartitionQueue[]>;
   /** When the drain timer is due (Infinity: not set), so drain restarts it only when that changes. */
   drainAt: number;
+  /** A Drain to self is in the mailbox (scheduleDrain). */
+  drainQueued: boolean;
   /** Queues holding an open or ready batch: the only ones drain has to look at. */
   active: Set<PartitionQueue>;
   /** Produce requests in flight: request id -> its broker and batches. */
@@ -549,6 +551,17 @@ function takeBatches(s: ProducerState, qs: PartitionQueue[], now: number): { q: 
   return entries;
 }
 
+/**
+ * A drain after the messages already in the mailbox: a burst of Sends, or of answers from
+ * brokers, costs one pass over the partitions with batches instead of one per message (with
+ * 1,000 partitions those passes were a tenth of the client thread).
+ */
+function scheduleDrain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  if (s.drainQueued) return;
+  s.drainQueued = true;
+  ctx.send(ctx.self, { type: 'Drain' });
+}
+
 /** Puts a batch to retry back in its queue in batch order (keeps the partition's order). */
 function requeue(s: ProducerState, q: PartitionQueue, b: ProducerBatch): void {
   s.active.add(q);
@@ -611,6 +624,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
       topicQueues: new Map(),
       drainAt: Infinity,
+      drainQueued: false,
       active: new Set(),
       inFlight: new ChurnTable(),
       brokerInFlight: new Map(),
@@ -657,7 +671,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       routeSend(s, ctx, send);
       // records only added to open batches: whatever could be sent was sent by the last drain,
       // and the linger wake-up is already set (a drain per Send is O(active partitions) per Send)
-      if (s.batchEvents !== before) drain(s, ctx);
+      if (s.batchEvents !== before) scheduleDrain(s, ctx);
     },
 
     Flush(s, _m, ctx) {
@@ -676,6 +690,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     },
 
     Drain(s, _m, ctx) {
+      s.drainQueued = false;
       if (s.awaitingMetadata.length > 0 || ctx.clock.now() - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
       drain(s, ctx);
     },
@@ -745,7 +760,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       }
       if (stale) refreshMetadata(s, ctx);
       admitBlocked(s, ctx);
-      drain(s, ctx);
+      scheduleDrain(s, ctx);
     },
 
     MetadataResult(s, m, ctx) {
