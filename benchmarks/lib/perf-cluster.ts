@@ -54,7 +54,10 @@ export function perfTopology(opts: PerfClusterOptions, dataDir: string): Topolog
     logLevel: level,
     nodes: [{ id: 'main', kind: 'inproc' }, ...ids.map((i) => ({ id: `b${i}`, kind }))],
     controller: { node: 'main', metadataDir: path.join(dataDir, 'controller') },
-    brokers: ids.map((i) => ({ id: i, node: `b${i}`, logDir: path.join(dataDir, `broker-${i}`), config: { 'group.initial.rebalance.delay.ms': 0, ...(opts.brokerConfig ?? {}) } })),
+    // a group's first rebalance waits 500 ms for more members (Kafka's InitialDelayedJoin, 3 s by
+    // default), so consumers started together form one generation instead of rebalancing once
+    // per member while the consumer benchmark is reading
+    brokers: ids.map((i) => ({ id: i, node: `b${i}`, logDir: path.join(dataDir, `broker-${i}`), config: { 'group.initial.rebalance.delay.ms': 500, ...(opts.brokerConfig ?? {}) } })),
     topics: (opts.topics ?? []).map((x) => ({ name: x.name, partitions: x.partitions, replicationFactor: x.replicationFactor, config: x.config ?? {} })),
   } as TopologyConfig;
   if (transport === 'tcp') t.listeners = [{ node: 'main', host: '127.0.0.1', port: 0 }];
