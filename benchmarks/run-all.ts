@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     rows.push({ name: 'produce RF1 acks=1, 100 B', value: r1.recordsPerSec, unit: 'rec/s', target: 1_000_000, higherIsBetter: true, limit: Math.min(recLimit(limits.portMiBs, 100), recLimit(limits.fsWriteMiBs, 100)), limitName: 'MessagePort', detail: `per send(100): ${formatLatency(r1.latency)}` });
 
     // produce, RF 3, acks all
-    const p3 = defaultProduceOptions({ topic: 'bench-rf3', records: n(500_000), acks: -1, replicationFactor: 3, minInsyncReplicas: 2, label: 'produce rf3' });
+    const p3 = defaultProduceOptions({ topic: 'bench-rf3', records: n(2_000_000), acks: -1, replicationFactor: 3, minInsyncReplicas: 2, label: 'produce rf3' });
     await createTopic(admin, p3.topic, 6, 3, topicConfig(p3));
     const r3 = await runProduce(cluster, p3);
     details.produceRf3 = r3;
