@@ -7,8 +7,10 @@
  *
  * Records have null keys, so the sticky partitioner fills one partition's batch at a time, as
  * Kafka's does. An untimed run on a throw-away topic warms the cluster first; each topic is
- * measured once every leader replica serves it. Topic creation time is reported beside each
- * figure (not part of the rate).
+ * measured once every leader replica serves it. The counts are measured in turn for --rounds
+ * rounds (a fresh topic each time, deleted after its run) and each count's figure is its median
+ * run, so a slow spell of the machine does not land on one count only. Topic creation time is
+ * reported beside each figure (not part of the rate).
  */
 import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, deleteTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
@@ -20,7 +22,8 @@ import { defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, ty
 
 export const SCALING_FLAGS = {
   'partition-counts': { type: 'string', default: '6,100,1000', help: 'comma-separated partition counts' },
-  records: { type: 'int', default: 1_000_000, min: 1, help: 'records per partition count' },
+  records: { type: 'int', default: 1_000_000, min: 1, help: 'records per run of a partition count' },
+  rounds: { type: 'int', default: 3, min: 1, help: 'runs of each partition count, taken in turn; the median counts' },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
@@ -37,12 +40,15 @@ export function parseCounts(text: string): number[] {
 
 export interface ScalingPoint {
   partitions: number;
+  /** Topic creation of the median run. */
   createMs: number;
+  /** The median run (by records/s). */
   result: ProduceResult;
+  /** records/s of every run, in round order. */
+  runs: number[];
 }
 
-export async function runScaling(cluster: PerfCluster, counts: readonly number[], base: Partial<ProduceOptions>): Promise<{ points: ScalingPoint[]; loss: number }> {
-  const points: ScalingPoint[] = [];
+export async function runScaling(cluster: PerfCluster, counts: readonly number[], base: Partial<ProduceOptions>, rounds = 3): Promise<{ points: ScalingPoint[]; loss: number }> {
   const admin = await cluster.client('perf-scaling-admin');
   // untimed: the first point must not pay for a cold cluster (JIT, first segments) the later
   // ones do not pay for (a cold first point made the loss look smaller than it is)
@@ -50,15 +56,24 @@ export async function runScaling(cluster: PerfCluster, counts: readonly number[]
   await createTopic(admin, warm.topic, warm.partitions, warm.replicationFactor, topicConfig(warm));
   await runProduce(cluster, { ...warm, records: Math.max(1, Math.round(warm.records / 2)) });
   await deleteTopic(cluster, admin, warm.topic);
-  for (const partitions of counts) {
-    const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}`, label: `scaling ${partitions}p` });
-    const t0 = nowMs();
-    await createTopic(admin, o.topic, partitions, o.replicationFactor, topicConfig(o));
-    const createMs = nowMs() - t0;
-    points.push({ partitions, createMs, result: await runProduce(cluster, o) });
-    // the next point starts from the same page cache as this one did
-    await deleteTopic(cluster, admin, o.topic);
+  const runs = counts.map(() => [] as { createMs: number; result: ProduceResult }[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < counts.length; i++) {
+      const partitions = counts[i]!;
+      const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}-${round}`, label: `scaling ${partitions}p (${round + 1}/${rounds})` });
+      const t0 = nowMs();
+      await createTopic(admin, o.topic, partitions, o.replicationFactor, topicConfig(o));
+      const createMs = nowMs() - t0;
+      runs[i]!.push({ createMs, result: await runProduce(cluster, o) });
+      // the next run starts from the same page cache as this one did
+      await deleteTopic(cluster, admin, o.topic);
+    }
   }
+  const points: ScalingPoint[] = counts.map((partitions, i) => {
+    const sorted = [...runs[i]!].sort((a, b) => a.result.recordsPerSec - b.result.recordsPerSec);
+    const mid = sorted[(sorted.length - 1) >> 1]!;
+    return { partitions, createMs: mid.createMs, result: mid.result, runs: runs[i]!.map((r) => r.result.recordsPerSec) };
+  });
   const first = points[0]!.result.recordsPerSec;
   const last = points[points.length - 1]!.result.recordsPerSec;
   return { points, loss: 1 - last / first };
@@ -70,14 +85,22 @@ async function main(): Promise<void> {
   const cluster = await startPerfCluster({ brokers: f.brokers, transport: f.transport as Transport });
   let s;
   try {
-    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'] });
+    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'] }, f.rounds);
   } finally {
     await cluster.close();
   }
   printTable(
     `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records`,
-    ['partitions', 'records/s', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms'],
-    s.points.map((p) => [String(p.partitions), formatNumber(p.result.recordsPerSec), p.result.mibPerSec.toFixed(1), formatRatio(p.result.recordsPerSec / s.points[0]!.result.recordsPerSec), p.result.latency.p99.toFixed(1), p.createMs.toFixed(0)]),
+    ['partitions', 'records/s (median)', 'runs', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms'],
+    s.points.map((p) => [
+      String(p.partitions),
+      formatNumber(p.result.recordsPerSec),
+      p.runs.map((r) => formatNumber(r)).join(' '),
+      p.result.mibPerSec.toFixed(1),
+      formatRatio(p.result.recordsPerSec / s.points[0]!.result.recordsPerSec),
+      p.result.latency.p99.toFixed(1),
+      p.createMs.toFixed(0),
+    ]),
     [`throughput loss from ${counts[0]} to ${counts[counts.length - 1]} partitions: ${formatRatio(s.loss)} (target <= 20%)`],
   );
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, ...s })}`);

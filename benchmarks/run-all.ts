@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     // partition scaling
     const s = await runScaling(cluster, [6, 100, 1000], { records: n(1_000_000), recordSize: 100, acks: 1, replicationFactor: 1 });
     details.scaling = s;
-    for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
+    for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `median of ${p.runs.length} runs taken in turn with the other counts: ${p.runs.map((r) => formatNumber(r)).join(', ')} rec/s` });
     rows.push({ name: 'loss 6 -> 1000 partitions', value: Math.max(0, s.loss * 100), unit: '%', target: 20, higherIsBetter: false });
   } finally {
     await cluster.close();
