@@ -173,30 +173,32 @@ describe('actors/producer: batches per request', function () {
     expect(results.map((r) => r.results[0]!.baseOffset)).to.deep.equal([0, 1, 5, 9]);
   });
 
-  it('keeps a request within max.request.size and the records in order across requests', async () => {
-    const p = spawnProducer({ 'batch.size': 1024, 'max.request.size': 2500 });
+  /**
+   * One record sent and held at the broker, then 20 records of 200 bytes for partition 0 queued
+   * behind it; everything answered. Returns the requests after the first and the second send's result.
+   */
+  async function twentyBehindHeld(p: ActorRef<ProducerMsg>): Promise<{ later: SeenPartition[][]; result: SendResult }> {
     const first = send(p, 'a', 1, 10);
     await checkFor(async () => ((await seen()).held === 1 ? true : null));
-    const second = send(p, 'b', 20, 200);
-    const [, r2] = (await settle([first, second])) as SendResult[];
-    const requests = (await seen()).seen.slice(1);
-    expect(requests.length).to.be.greaterThan(2);
-    for (const req of requests) expect(req.reduce((k, e) => k + e.bytes, 0)).to.be.at.most(2500);
-    expect(requests.some((req) => req[0]!.batchSizes.length > 1)).to.equal(true);
-    expect(requests.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));
-    expect(r2!.results[0]!.baseOffset).to.equal(1);
+    const [, result] = (await settle([first, send(p, 'b', 20, 200)])) as SendResult[];
+    return { later: (await seen()).seen.slice(1), result: result! };
+  }
+  const twenty = Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString());
+
+  it('keeps a request within max.request.size and the records in order across requests', async () => {
+    const { later, result } = await twentyBehindHeld(spawnProducer({ 'batch.size': 1024, 'max.request.size': 2500 }));
+    expect(later.length).to.be.greaterThan(2);
+    for (const req of later) expect(req.reduce((k, e) => k + e.bytes, 0)).to.be.at.most(2500);
+    expect(later.some((req) => req[0]!.batchSizes.length > 1)).to.equal(true);
+    expect(later.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(twenty);
+    expect(result.results[0]!.baseOffset).to.equal(1);
   });
 
   it('sends one batch per partition per request with enable.idempotence', async () => {
-    const p = spawnProducer({ 'batch.size': 1024, 'enable.idempotence': true, acks: 'all' });
-    const first = send(p, 'a', 1, 10);
-    await checkFor(async () => ((await seen()).held === 1 ? true : null));
-    const second = send(p, 'b', 20, 200);
-    const [, r2] = (await settle([first, second])) as SendResult[];
-    const requests = (await seen()).seen.slice(1);
-    expect(requests.length).to.be.greaterThan(2);
-    for (const req of requests) for (const e of req) expect(e.batchSizes).to.have.length(1);
-    expect(requests.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));
-    expect(r2!.results[0]!.baseOffset).to.equal(1);
+    const { later, result } = await twentyBehindHeld(spawnProducer({ 'batch.size': 1024, 'enable.idempotence': true, acks: 'all' }));
+    expect(later.length).to.be.greaterThan(2);
+    for (const req of later) for (const e of req) expect(e.batchSizes).to.have.length(1);
+    expect(later.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(twenty);
+    expect(result.results[0]!.baseOffset).to.equal(1);
   });
 });
