@@ -111,14 +111,28 @@ describe('client/producer', function () {
     await producer.disconnect();
   });
 
-  it('blocks sends when buffer.memory is full and fails them after max.block.ms', async () => {
-    await c.client.createTopic('stuck', 1, 1);
-    const p = (await c.client.partition('stuck', 0))!;
-    // a producer that knows the leader, then loses it: batches wait for a leader and hold memory
-    const producer = c.samsa().producer({ 'buffer.memory': 4096, 'max.block.ms': 400, 'delivery.timeout.ms': 3_000, 'retry.backoff.ms': 50 });
+  /**
+   * A producer that knows the leader of a new one-partition topic, then loses it: its batches
+   * wait for a leader (and hold memory). Returns the producer and a function that disconnects
+   * it and brings the leader back.
+   */
+  async function producerWithDeadLeader(topic: string, config: Record<string, unknown>) {
+    await c.client.createTopic(topic, 1, 1);
+    const p = (await c.client.partition(topic, 0))!;
+    const producer = c.samsa().producer(config);
     await producer.connect();
-    await producer.send({ topic: 'stuck', messages: [{ value: 'warm-up' }] });
+    await producer.send({ topic, messages: [{ value: 'warm-up' }] });
     await c.killBroker(p.leader);
+    const restore = async () => {
+      await producer.disconnect();
+      await c.startBroker(p.leader);
+      await c.client.waitForBrokers(3);
+    };
+    return { producer, restore };
+  }
+
+  it('blocks sends when buffer.memory is full and fails them after max.block.ms', async () => {
+    const { producer, restore } = await producerWithDeadLeader('stuck', { 'buffer.memory': 4096, 'max.block.ms': 400, 'delivery.timeout.ms': 3_000, 'retry.backoff.ms': 50 });
     const first = producer.send({ topic: 'stuck', messages: [{ value: 'x'.repeat(3000) }] });
     const t0 = Date.now();
     const blocked = await rejection(producer.send({ topic: 'stuck', messages: [{ value: 'y'.repeat(3000) }] }));
@@ -127,18 +141,11 @@ describe('client/producer', function () {
     expect(Date.now() - t0).to.be.at.least(350);
     const expired = await rejection(first);
     expect(expired.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
-    await producer.disconnect();
-    await c.startBroker(p.leader);
-    await c.client.waitForBrokers(3);
+    await restore();
   });
 
   it('expires every batch waiting for a leader after delivery.timeout.ms, oldest first', async () => {
-    await c.client.createTopic('stuck-many', 1, 1);
-    const p = (await c.client.partition('stuck-many', 0))!;
-    const producer = c.samsa().producer({ 'batch.size': 1024, 'linger.ms': 0, 'delivery.timeout.ms': 1_000, 'retry.backoff.ms': 50 });
-    await producer.connect();
-    await producer.send({ topic: 'stuck-many', messages: [{ value: 'warm-up' }] });
-    await c.killBroker(p.leader);
+    const { producer, restore } = await producerWithDeadLeader('stuck-many', { 'batch.size': 1024, 'linger.ms': 0, 'delivery.timeout.ms': 1_000, 'retry.backoff.ms': 50 });
     // one batch per send (each value fills most of a batch), all queued behind the dead leader
     const order: number[] = [];
     const sends = [0, 1, 2, 3, 4].map((i) =>
@@ -153,9 +160,7 @@ describe('client/producer', function () {
       expect(e.message).to.match(/delivery.timeout.ms 1000 expired/);
     }
     expect(order).to.deep.equal([0, 1, 2, 3, 4]);
-    await producer.disconnect();
-    await c.startBroker(p.leader);
-    await c.client.waitForBrokers(3);
+    await restore();
   });
 
   it('retries through a leader failover: every acknowledged record is there, in order per partition', async () => {
