@@ -56,5 +56,7 @@ export interface ProducerDescription {
   queuedBatches: number;
   inFlightBatches: number;
   blockedSends: number;
+  /** Batch buffers the producer keeps for its next batches. */
+  freeBatchBuffers: number;
   metadataAgeMs: number;
 }

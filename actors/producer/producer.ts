@@ -3,7 +3,8 @@
  * (built once, here), sends batches to partition leaders, retries what can be retried, and
  * answers each Send once all of its records are acknowledged.
  *
- * Owned state: the metadata cache; per partition an open batch and ready batches; the requests in
+ * Owned state: the metadata cache; per partition an open batch and ready batches; free batch
+ * buffers (BatchBufferPool) for the next batches; the requests in
  * flight per broker (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
  * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters; with
  * enable.idempotence, the producer id and epoch and each partition's next sequence number.
@@ -17,13 +18,14 @@ import { DefaultPartitioner, type PartitionRequest } from '../../src/client/part
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName, isRetriable } from '../../src/protocol/errors.js';
 import { setProducerState } from '../../src/protocol/batch-header.js';
-import { RecordBatchBuilder } from '../../src/protocol/record-batch.js';
+import { RecordBatchBuilder, batchBufferSize } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
+import { BatchBufferPool } from './buffer-pool.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
 
 export interface ProducerArgs {
@@ -67,6 +69,8 @@ interface ProducerBatch {
   attempts: number;
   retryAt: number;
   encoded: Buffer | null;
+  /** The pool's buffer `encoded` is a view of, given back when the batch is done with. */
+  pooled: Buffer | null;
   /** enable.idempotence: the batch's first sequence number once first sent (-1 before). */
   seq: number;
 }
@@ -104,6 +108,8 @@ interface BlockedSend {
 
 export interface ProducerState {
   config: ProducerConfig;
+  /** Free batch buffers for the next batches. */
+  pool: BatchBufferPool;
   metadata: MetadataCache;
   metadataInFlight: boolean;
   awaitingMetadata: BlockedSend[];
@@ -208,7 +214,7 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
     q,
     topic: q.topic,
     partition: q.partition,
-    builder: new RecordBatchBuilder(s.config.batchSize),
+    builder: new RecordBatchBuilder(s.config.batchSize, s.pool.take()),
     count: 0,
     segments: [],
     bytes: BATCH_OVERHEAD,
@@ -217,6 +223,7 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
     attempts: 0,
     retryAt: 0,
     encoded: null,
+    pooled: null,
     seq: -1,
   };
 }
@@ -322,7 +329,18 @@ function settleSegment(s: ProducerState, ctx: BaseContext<ProducerMsg>, batch: P
   }
 }
 
-function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: ProducerBatch, errorCode: number, message: string, baseOffset = -1, logAppendTime = -1): void {
+/**
+ * Settles every Send with records in `b`. `recycle`: nothing can read the batch's bytes any
+ * more (never sent, or sent once and answered by the broker), so its buffer goes back to the
+ * pool; a batch sent with acks 0, or whose request got no answer, may still sit in a mailbox
+ * on this node, which holds the bytes by reference.
+ */
+function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: ProducerBatch, errorCode: number, message: string, recycle: boolean, baseOffset = -1, logAppendTime = -1): void {
+  if (recycle) {
+    if (b.pooled) s.pool.give(b.pooled);
+    else if (b.builder) s.pool.give(b.builder.buffer);
+  }
+  b.pooled = null;
   if (b.seq >= 0) {
     const i = b.q.sequenced.indexOf(b);
     if (i >= 0) b.q.sequenced.splice(i, 1);
@@ -394,7 +412,12 @@ function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void 
 /** The bytes of a batch, built once (a retry resends the same bytes). */
 function encoded(s: ProducerState, b: ProducerBatch): Buffer {
   if (!b.encoded) {
-    b.encoded = b.builder!.build(s.config.compressionType);
+    const builder = b.builder!;
+    b.encoded = builder.build(s.config.compressionType);
+    // built into a buffer of its own (compressed, or a tight copy of a small batch): the
+    // builder's buffer is free at once; else it goes back when the batch is done with
+    if (b.encoded.buffer === builder.buffer.buffer) b.pooled = builder.buffer;
+    else s.pool.give(builder.buffer);
     b.builder = null;
   }
   return b.encoded;
@@ -429,7 +452,7 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
   for (const e of entries) e.b.attempts++;
   if (s.config.acks === 0) {
     ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, partitions });
-    for (const e of entries) completeBatch(s, ctx, e.b, ErrorCode.NONE, '');
+    for (const e of entries) completeBatch(s, ctx, e.b, ErrorCode.NONE, '', false);
     return;
   }
   const requestId = s.nextRequestId++;
@@ -465,7 +488,7 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       // does): a drain costs O(partitions), not O(batches waiting)
       while (q.ready.length > 0 && q.ready[0]!.deadline <= now) {
         const b = q.ready.shift()!;
-        completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`);
+        completeBatch(s, ctx, b, ErrorCode.REQUEST_TIMED_OUT, `delivery.timeout.ms ${s.config.deliveryTimeoutMs} expired after ${b.attempts} attempt(s)`, b.attempts === 0);
       }
       const leader = s.metadata.leaderId(q.topic, q.partition);
       const free = leader >= 0 && brokerFree(s, leader);
@@ -616,8 +639,12 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
   supervision: 'stop',
 
   init(ctx, args) {
+    const config = parseProducerConfig(args.config ?? {});
+    const bufferSize = batchBufferSize(config.batchSize);
     const s: ProducerState = {
-      config: parseProducerConfig(args.config ?? {}),
+      config,
+      // as many free batch buffers as buffer.memory holds
+      pool: new BatchBufferPool(bufferSize, Math.floor(config.bufferMemory / bufferSize)),
       metadata: new MetadataCache(args.bootstrap),
       metadataInFlight: false,
       awaitingMetadata: [],
@@ -738,7 +765,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         }
         const mayRetry = b.attempts <= s.config.retries && now < b.deadline;
         if (result) {
-          completeBatch(s, ctx, b, ErrorCode.NONE, '', result.baseOffset, result.logAppendTime);
+          completeBatch(s, ctx, b, ErrorCode.NONE, '', b.attempts === 1, result.baseOffset, result.logAppendTime);
         } else if (s.config.idempotent && code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER && q.sequenced[0] !== b && mayRetry) {
           // an earlier batch of the partition is being retried: this one follows it again
           b.retryAt = now;
@@ -755,7 +782,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           requeue(s, q, b);
           if (STALE_METADATA.has(code)) stale = true;
         } else {
-          completeBatch(s, ctx, b, code, message);
+          completeBatch(s, ctx, b, code, message, b.attempts === 1 && !isFailure(r));
         }
       }
       if (stale) refreshMetadata(s, ctx);
@@ -820,6 +847,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         queuedBatches: queued,
         inFlightBatches: s.inFlight.values().reduce((n, r) => n + r.batches.length, 0),
         blockedSends: s.blocked.length,
+        freeBatchBuffers: s.pool.available,
         metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
       } satisfies ProducerDescription);
     },

@@ -366,9 +366,20 @@ export class RecordBatchBuilder {
   /** Records appended so far. */
   count = 0;
 
-  /** `capacity`: bytes to reserve up front (batch.size); the buffer grows for bigger records. */
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(capacity, RECORD_BATCH_OVERHEAD + 64));
+  /**
+   * `capacity`: bytes to reserve up front (batch.size); the buffer grows for bigger records.
+   * `reuse`: a buffer of exactly `batchBufferSize(capacity)` bytes to write into instead of a
+   * new one (its old contents are overwritten).
+   */
+  constructor(capacity: number, reuse?: Buffer) {
+    const size = batchBufferSize(capacity);
+    if (reuse && reuse.length !== size) throw new RangeError(`a reused buffer must have ${size} bytes, got ${reuse.length}`);
+    this.buf = reuse ?? Buffer.allocUnsafeSlow(size);
+  }
+
+  /** The buffer records are written into (replaced when a big record makes it grow). */
+  get buffer(): Buffer {
+    return this.buf;
   }
 
   /** Encoded bytes so far, header included (uncompressed). */
@@ -437,6 +448,11 @@ export class RecordBatchBuilder {
     writeInt32BE(out, RECORDS_COUNT_OFFSET, this.count);
     return finish(out);
   }
+}
+
+/** Bytes of a RecordBatchBuilder's buffer for a `capacity` (batch.size). */
+export function batchBufferSize(capacity: number): number {
+  return Math.max(capacity, RECORD_BATCH_OVERHEAD + 64);
 }
 
 /** A copy in a buffer of its own (byteOffset 0, not Node's shared pool). */

@@ -34,6 +34,7 @@ import {
 import { crc32c } from '../../src/protocol/crc32c.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import {
+  batchBufferSize,
   CorruptRecordError,
   decodeRecordBatch,
   decodeRecordBatchAsync,
@@ -452,6 +453,20 @@ describe('protocol/record-batch', () => {
       expect(out.byteOffset).to.equal(0);
       expect(out.buffer.byteLength).to.equal(out.length);
       expect(() => new RecordBatchBuilder(100).append(null, null, undefined, 1.5)).to.throw(RangeError, /timestamp/);
+    });
+
+    it('writes into a reused buffer of batchBufferSize bytes, whatever it held, and refuses another size', () => {
+      const size = batchBufferSize(1024);
+      const used = Buffer.alloc(size, 0xee);
+      const b = new RecordBatchBuilder(1024, used);
+      expect(b.buffer).to.equal(used);
+      const records = Array.from({ length: 3 }, (_, i) => ({ key: null, value: Buffer.alloc(300, i), timestamp: 1000 + i }));
+      for (const r of records) b.append(r.key, r.value, undefined, r.timestamp);
+      const built = b.build();
+      expect(built.buffer).to.equal(used.buffer);
+      expect(Buffer.compare(built, encodeRecordBatch({ records: records.map((r, i) => ({ ...r, offsetDelta: i })) }))).to.equal(0);
+      expect(batchBufferSize(0)).to.equal(RECORD_BATCH_OVERHEAD + 64);
+      expect(() => new RecordBatchBuilder(1024, Buffer.alloc(size - 1))).to.throw(RangeError, new RegExp(`must have ${size} bytes`));
     });
   });
 

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { BrokerProduceResponse, ProducePartitionResult } from '../../../actors/broker/messages.js';
-import type { ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
+import type { ProducerDescription, ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
 import { producer } from '../../../actors/producer/producer.js';
 import type { ClusterMetadata } from '../../../src/protocol/cluster.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
@@ -200,5 +200,59 @@ describe('actors/producer: batches per request', function () {
     for (const req of later) for (const e of req) expect(e.batchSizes).to.have.length(1);
     expect(later.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(twenty);
     expect(result.results[0]!.baseOffset).to.equal(1);
+  });
+});
+
+describe('actors/producer: batch buffers', function () {
+  this.timeout(15_000);
+  let sys: ActorSystem;
+  let broker: ActorRef<FakeBrokerMsg>;
+  let n = 0;
+
+  beforeEach(() => {
+    sys = new ActorSystem({ nodeId: 'n1', strictSerialization: true });
+    broker = sys.spawn(fakeBroker, { name: 'broker-1' });
+  });
+  afterEach(async () => {
+    await sys.stop();
+  });
+
+  const spawnProducer = (config: Record<string, unknown>): ActorRef<ProducerMsg> =>
+    sys.spawn(producer, { name: `bp${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], config: { 'linger.ms': 0, 'batch.size': 1024, ...config } } });
+
+  const freeBuffers = async (p: ActorRef<ProducerMsg>) => ((await sys.ask<ProducerDescription>(p, { type: 'DescribeProducer' }, { timeoutMs: 5_000 })) as ProducerDescription).freeBatchBuffers;
+
+  /** `sends` sends of 4 records of 220 bytes (a 1 KiB batch each) to partition 0, all answered. */
+  async function sendBatches(p: ActorRef<ProducerMsg>, tag: string, sends: number): Promise<void> {
+    const pending = Array.from({ length: sends }, (_, k) =>
+      sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: Array.from({ length: 4 }, (_, i) => ({ value: value(`${tag}${k}-`, i, 220), partition: 0 })) }] }, { timeoutMs: 10_000 }),
+    );
+    let done = false;
+    const all = Promise.all(pending).finally(() => (done = true));
+    while (!done) {
+      sys.send(broker, { type: 'Release' });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (const r of await all) expect((r as SendResult).errorCode).to.equal(0);
+  }
+
+  it('keeps the buffers of answered batches and writes the next batches into them', async () => {
+    const p = spawnProducer({ acks: 1 });
+    await sendBatches(p, 's', 6);
+    const free = await freeBuffers(p);
+    expect(free).to.be.greaterThan(0);
+    // the next batches take buffers from the pool and give them back once answered
+    await sendBatches(p, 'm', 3);
+    expect(await freeBuffers(p)).to.equal(free);
+    // and what they carried is intact: every record, in order
+    const seen = (await sys.ask<Message & { seen: SeenPartition[][] }>(broker, { type: 'Seen' }, { timeoutMs: 5_000 })) as { seen: SeenPartition[][] };
+    const values = seen.seen.flatMap((req) => req.flatMap((e) => e.values));
+    expect(values.slice(-12)).to.deep.equal([0, 1, 2].flatMap((k) => [0, 1, 2, 3].map((i) => value(`m${k}-`, i, 220).toString())));
+  });
+
+  it('does not reuse the buffers of batches sent with acks 0 (a mailbox on this node may still hold them)', async () => {
+    const p = spawnProducer({ acks: 0 });
+    await sendBatches(p, 's', 6);
+    expect(await freeBuffers(p)).to.equal(0);
   });
 });
