@@ -351,16 +351,24 @@ export class PartitionLog {
     const firstOffset = assign ? this.logEnd : baseOffsetOf(records, 0);
     try {
       const end = records.length;
-      let pos = 0;
-      while (pos < end) {
-        const size = batchSizeAt(records, pos);
-        if (assign) {
-          setBaseOffset(records, pos, this.logEnd);
+      if (assign) {
+        // offsets run on from the log end, batch after batch
+        let next = this.logEnd;
+        for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
+          setBaseOffset(records, pos, next);
           setPartitionLeaderEpoch(records, pos, options.leaderEpoch);
           if (appendTime >= 0) setMaxTimestamp(records, pos, TimestampType.LOG_APPEND_TIME, appendTime);
+          next = lastOffsetOf(records, pos) + 1;
         }
-        this.appendBatch(records, pos, size);
-        pos += size;
+      }
+      // the common case, every batch into the active segment: one write for all of them (a
+      // producer request or a follower fetch carries many); else batch by batch, rolling
+      if (!this.appendRunIfItFits(records, end)) {
+        for (let pos = 0; pos < end; ) {
+          const size = batchSizeAt(records, pos);
+          this.appendBatch(records, pos, size);
+          pos += size;
+        }
       }
     } catch (err) {
       return this.onIoError(err, 'append');
@@ -414,6 +422,28 @@ export class PartitionLog {
       pos += size;
     }
     return null;
+  }
+
+  /**
+   * Writes the validated, stamped batches of `records[0, end)` with one write when the active
+   * segment takes them all without a roll; false (nothing written) otherwise.
+   */
+  private appendRunIfItFits(records: Buffer, end: number): boolean {
+    let last = -1;
+    let maxTimestamp = -1;
+    for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
+      last = lastOffsetOf(records, pos);
+      maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(records, pos));
+    }
+    const active = this.activeSegment;
+    if (!active.takesRun(end, last, maxTimestamp, this.ctx.clock.now())) return false;
+    active.appendRun(records, 0, end);
+    for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
+      const epoch = partitionLeaderEpochOf(records, pos);
+      if (epoch >= 0 && epoch > this.epochCache.latestEpoch()) this.epochCache.assign(epoch, baseOffsetOf(records, pos));
+    }
+    this.logEnd = last + 1;
+    return true;
   }
 
   /** Writes one validated, stamped batch: roll if needed, append, leader epoch bookkeeping. */

@@ -14,6 +14,7 @@ import { FileHandle, type FileHandleCache } from './file-handle-cache.js';
 import { unlinkIfExists } from './index-file.js';
 import type { LogConfig } from './log-config.js';
 import { OFFSET_INDEX_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
+import { batchSizeAt, lastOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
 import { ScanStatus, SegmentScanner, readFully, writeFully } from './segment-scanner.js';
 import { TIME_INDEX_ENTRY_SIZE, TimeIndex } from './time-index.js';
 
@@ -205,6 +206,39 @@ export class LogSegment {
    * Appends the batch at buf[pos, pos + size) (already validated and stamped) at the end of the
    * file and indexes it. Throws on an I/O error, leaving the segment's state unchanged.
    */
+  /**
+   * True when `bytes` more (whole batches, the last ending at `lastOffset`, the latest
+   * timestamp `maxTimestamp`) go into this segment without a roll before any of them: the
+   * check shouldRoll makes for one batch, made for a run of them at once.
+   */
+  takesRun(bytes: number, lastOffset: number, maxTimestamp: number, now: number): boolean {
+    const config = this.ctx.config;
+    if (this.size > config.segmentBytes - bytes) return false;
+    if (this.size > 0 && this.timeWaitedForRoll(now, maxTimestamp) > config.segmentMs) return false;
+    if (this.offsetIndex.isFull() || this.timeIndex.isFull()) return false;
+    return lastOffset - this.baseOffset <= INT32_MAX;
+  }
+
+  /**
+   * Appends the whole batches in `buf[start, end)` with one write, then indexes each as
+   * `append` does (the caller checked `takesRun`).
+   */
+  appendRun(buf: Buffer, start: number, end: number): void {
+    const position = this.size;
+    writeFully(this.fd(), buf, start, end - start, position);
+    this.sizeBytes = position + (end - start);
+    const offsetIndex = this.offsetIndex;
+    for (let pos = start; pos < end; ) {
+      const size = batchSizeAt(buf, pos);
+      const lastOffset = lastOffsetOf(buf, pos);
+      const maxTimestamp = maxTimestampOf(buf, pos);
+      if (position === 0 && pos === start) this.rollingBasedTimestamp = maxTimestamp;
+      this.indexBatch(offsetIndex, position + (pos - start), size, lastOffset, maxTimestamp);
+      this.next = lastOffset + 1;
+      pos += size;
+    }
+  }
+
   append(buf: Uint8Array, pos: number, size: number, lastOffset: number, maxTimestamp: number): void {
     const position = this.size;
     const offsetIndex = this.offsetIndex;

@@ -303,6 +303,31 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('lays out several batches given in one buffer as it lays out the same batches one by one, rolling where they do', async () => {
+      const config = { 'segment.bytes': 1000, 'index.interval.bytes': 1 };
+      const batches = Array.from({ length: 14 }, (_, i) => sizedBatch(2, 100, i));
+      const one = await openLog({ config });
+      for (const b of batches) ok(await one.append(Buffer.from(b), { leaderEpoch: 0 }));
+      const many = await openLog({ config });
+      // 3 batches that fit the active segment (one write), then 11 that cross segments
+      ok(await many.append(Buffer.concat(batches.slice(0, 3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
+      ok(await many.append(Buffer.concat(batches.slice(3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
+      expect(many.segmentBaseOffsets()).to.deep.equal(one.segmentBaseOffsets());
+      expect(many.segmentBaseOffsets().length).to.be.greaterThan(2);
+      const files = (log: PartitionLog) =>
+        fs
+          .readdirSync(log.dir)
+          .filter((n) => /\.(log|index|timeindex)$/.test(n))
+          .sort()
+          .map((n) => [n, fs.readFileSync(path.join(log.dir, n)).length]);
+      expect(files(many)).to.deep.equal(files(one));
+      // every offset is found from the indexes, in either log
+      for (let offset = 0; offset < 28; offset += 3) expect((await readAll(many, offset))[0]!.offset).to.equal(offset);
+      expect(await readAll(many)).to.deep.equal(await readAll(one));
+      await one.close();
+      await many.close();
+    });
+
     it('rolls at segment.ms counted from the first batch timestamp', async () => {
       const log = await openLog({ config: { 'segment.ms': 1000 } });
       ok(await log.append(batch({ values: ['a'], timestamps: 10_000 }), { leaderEpoch: 0 }));
