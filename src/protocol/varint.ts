@@ -67,6 +67,13 @@ export function readVarint(buf: Uint8Array, cur: ReadCursor): number {
     cur.pos = pos + 1;
     return (b >>> 1) ^ -(b & 1);
   }
+  // two bytes (a record's length and a value's up to 8 KiB): still without the general loop
+  const b2 = buf[pos + 1];
+  if (b !== undefined && b2 !== undefined && b2 < 0x80 && pos + 1 < cur.end) {
+    cur.pos = pos + 2;
+    const z = (b & 0x7f) | (b2 << 7);
+    return (z >>> 1) ^ -(z & 1);
+  }
   const z = readUnsignedVarint(buf, cur, 'varint');
   return (z >>> 1) ^ -(z & 1);
 }

@@ -62,6 +62,20 @@ describe('protocol/varint', () => {
     expect(encode(writeVarint, -2147483648)).to.deep.equal([0xff, 0xff, 0xff, 0xff, 0x0f]);
   });
 
+  it('round-trips every value of one and two bytes, at the end of its window too', () => {
+    const wrong: number[] = [];
+    for (let v = -8192; v < 8192; v++) {
+      const enc = Uint8Array.from(encode(writeVarint, v));
+      const cur = { pos: 0, end: enc.length };
+      if (enc.length > 2 || readVarint(enc, cur) !== v || cur.pos !== enc.length) wrong.push(v);
+      // inside a larger buffer, read from an offset
+      const padded = Uint8Array.from([0xff, ...enc, 0xff]);
+      const at = { pos: 1, end: 1 + enc.length };
+      if (readVarint(padded, at) !== v || at.pos !== 1 + enc.length) wrong.push(v);
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+
   it('round-trips every int32 and matches the reference and sizeOfVarint', () => {
     fc.assert(
       fc.property(fc.integer({ min: -0x80000000, max: 0x7fffffff }), (v) => {
