@@ -3,7 +3,8 @@
  * into one request. Without idempotence a request carries, per partition, the ready batches
  * in order up to max.request.size (their bytes concatenated in one partition entry), and the
  * offsets reported per Send follow from the entry's base offset; with enable.idempotence it
- * carries one batch per partition, as Kafka's brokers require.
+ * carries one batch per partition, as Kafka's brokers require. And which batch buffers the
+ * producer keeps for its next batches.
  */
 import { expect } from 'chai';
 import type { BrokerProduceResponse, ProducePartitionResult } from '../../../actors/broker/messages.js';
@@ -100,7 +101,7 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
 
 const value = (tag: string, i: number, size: number) => Buffer.from(`${tag}${String(i).padStart(3, '0')}`.padEnd(size, '.'));
 
-describe('actors/producer: batches per request', function () {
+describe('actors/producer: batches per request, batch buffers', function () {
   this.timeout(15_000);
   let sys: ActorSystem;
   let broker: ActorRef<FakeBrokerMsg>;
@@ -201,43 +202,24 @@ describe('actors/producer: batches per request', function () {
     expect(later.flatMap((req) => req.flatMap((e) => e.values))).to.deep.equal(twenty);
     expect(result.results[0]!.baseOffset).to.equal(1);
   });
-});
 
-describe('actors/producer: batch buffers', function () {
-  this.timeout(15_000);
-  let sys: ActorSystem;
-  let broker: ActorRef<FakeBrokerMsg>;
-  let n = 0;
-
-  beforeEach(() => {
-    sys = new ActorSystem({ nodeId: 'n1', strictSerialization: true });
-    broker = sys.spawn(fakeBroker, { name: 'broker-1' });
-  });
-  afterEach(async () => {
-    await sys.stop();
-  });
-
-  const spawnProducer = (config: Record<string, unknown>): ActorRef<ProducerMsg> =>
-    sys.spawn(producer, { name: `bp${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], config: { 'linger.ms': 0, 'batch.size': 1024, ...config } } });
+  // ---- batch buffers ----
 
   const freeBuffers = async (p: ActorRef<ProducerMsg>) => ((await sys.ask<ProducerDescription>(p, { type: 'DescribeProducer' }, { timeoutMs: 5_000 })) as ProducerDescription).freeBatchBuffers;
 
   /** `sends` sends of 4 records of 220 bytes (a 1 KiB batch each) to partition 0, all answered. */
   async function sendBatches(p: ActorRef<ProducerMsg>, tag: string, sends: number): Promise<void> {
-    const pending = Array.from({ length: sends }, (_, k) =>
-      sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: Array.from({ length: 4 }, (_, i) => ({ value: value(`${tag}${k}-`, i, 220), partition: 0 })) }] }, { timeoutMs: 10_000 }),
+    const results = await settle(
+      Array.from({ length: sends }, (_, k) =>
+        sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: Array.from({ length: 4 }, (_, i) => ({ value: value(`${tag}${k}-`, i, 220), partition: 0 })) }] }, { timeoutMs: 10_000 }),
+      ),
     );
-    let done = false;
-    const all = Promise.all(pending).finally(() => (done = true));
-    while (!done) {
-      sys.send(broker, { type: 'Release' });
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    for (const r of await all) expect((r as SendResult).errorCode).to.equal(0);
+    for (const r of results) expect((r as SendResult).errorCode).to.equal(0);
   }
 
+
   it('keeps the buffers of answered batches and writes the next batches into them', async () => {
-    const p = spawnProducer({ acks: 1 });
+    const p = spawnProducer({ acks: 1, 'batch.size': 1024 });
     await sendBatches(p, 's', 6);
     const free = await freeBuffers(p);
     expect(free).to.be.greaterThan(0);
@@ -251,7 +233,7 @@ describe('actors/producer: batch buffers', function () {
   });
 
   it('does not reuse the buffers of batches sent with acks 0 (a mailbox on this node may still hold them)', async () => {
-    const p = spawnProducer({ acks: 0 });
+    const p = spawnProducer({ acks: 0, 'batch.size': 1024 });
     await sendBatches(p, 's', 6);
     expect(await freeBuffers(p)).to.equal(0);
   });
