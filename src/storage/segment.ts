@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { batchSizeAt, lastOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { fsyncDir } from './checkpoint.js';
@@ -14,7 +15,6 @@ import { FileHandle, type FileHandleCache } from './file-handle-cache.js';
 import { unlinkIfExists } from './index-file.js';
 import type { LogConfig } from './log-config.js';
 import { OFFSET_INDEX_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
-import { batchSizeAt, lastOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
 import { ScanStatus, SegmentScanner, readFully, writeFully } from './segment-scanner.js';
 import { TIME_INDEX_ENTRY_SIZE, TimeIndex } from './time-index.js';
 
@@ -203,10 +203,6 @@ export class LogSegment {
   }
 
   /**
-   * Appends the batch at buf[pos, pos + size) (already validated and stamped) at the end of the
-   * file and indexes it. Throws on an I/O error, leaving the segment's state unchanged.
-   */
-  /**
    * True when `bytes` more (whole batches, the last ending at `lastOffset`, the latest
    * timestamp `maxTimestamp`) go into this segment without a roll before any of them: the
    * check shouldRoll makes for one batch, made for a run of them at once.
@@ -220,8 +216,9 @@ export class LogSegment {
   }
 
   /**
-   * Appends the whole batches in `buf[start, end)` with one write, then indexes each as
-   * `append` does (the caller checked `takesRun`).
+   * Appends the whole batches in `buf[start, end)` (validated and stamped) with one write, then
+   * indexes each as `append` does (the caller checked `takesRun`). Throws on an I/O error,
+   * leaving the segment's state unchanged.
    */
   appendRun(buf: Buffer, start: number, end: number): void {
     const position = this.size;
@@ -239,6 +236,10 @@ export class LogSegment {
     }
   }
 
+  /**
+   * Appends the batch at buf[pos, pos + size) (already validated and stamped) at the end of the
+   * file and indexes it. Throws on an I/O error, leaving the segment's state unchanged.
+   */
   append(buf: Uint8Array, pos: number, size: number, lastOffset: number, maxTimestamp: number): void {
     const position = this.size;
     const offsetIndex = this.offsetIndex;
