@@ -431,17 +431,22 @@ export class PartitionLog {
   private appendRunIfItFits(records: Buffer, end: number): boolean {
     let last = -1;
     let maxTimestamp = -1;
+    // leader epochs that start in this run (a follower's fetch can span several), in order
+    let epochStarts: [epoch: number, startOffset: number][] | null = null;
+    let latestEpoch = this.epochCache.latestEpoch();
     for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
       last = lastOffsetOf(records, pos);
       maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(records, pos));
+      const epoch = partitionLeaderEpochOf(records, pos);
+      if (epoch >= 0 && epoch > latestEpoch) {
+        (epochStarts ??= []).push([epoch, baseOffsetOf(records, pos)]);
+        latestEpoch = epoch;
+      }
     }
     const active = this.activeSegment;
     if (!active.takesRun(end, last, maxTimestamp, this.ctx.clock.now())) return false;
     active.appendRun(records, 0, end);
-    for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
-      const epoch = partitionLeaderEpochOf(records, pos);
-      if (epoch >= 0 && epoch > this.epochCache.latestEpoch()) this.epochCache.assign(epoch, baseOffsetOf(records, pos));
-    }
+    if (epochStarts) for (const [epoch, startOffset] of epochStarts) this.epochCache.assign(epoch, startOffset);
     this.logEnd = last + 1;
     return true;
   }

@@ -328,6 +328,25 @@ describe('storage/partition-log', () => {
       await many.close();
     });
 
+    it('records the leader epochs that start inside one follower append of several batches', async () => {
+      const log = await openLog();
+      const fetched = Buffer.concat([
+        batch({ values: ['a'], baseOffset: 0, partitionLeaderEpoch: 0 }),
+        batch({ values: ['b', 'c'], baseOffset: 1, partitionLeaderEpoch: 0 }),
+        batch({ values: ['d'], baseOffset: 3, partitionLeaderEpoch: 2 }),
+        batch({ values: ['e'], baseOffset: 4, partitionLeaderEpoch: 3 }),
+        batch({ values: ['f'], baseOffset: 5, partitionLeaderEpoch: 3 }),
+      ]);
+      ok(await log.appendAsFollower(fetched));
+      expect(log.epochEntries()).to.deep.equal([
+        { epoch: 0, startOffset: 0 },
+        { epoch: 2, startOffset: 3 },
+        { epoch: 3, startOffset: 4 },
+      ]);
+      expect(log.logEndOffset).to.equal(6);
+      await log.close();
+    });
+
     it('rolls at segment.ms counted from the first batch timestamp', async () => {
       const log = await openLog({ config: { 'segment.ms': 1000 } });
       ok(await log.append(batch({ values: ['a'], timestamps: 10_000 }), { leaderEpoch: 0 }));
