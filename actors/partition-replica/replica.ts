@@ -20,7 +20,7 @@ import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
-import { iterateBatches } from '../../src/protocol/batch-header.js';
+import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
@@ -305,6 +305,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
 }
 
 type IdempotenceCheck = { kind: 'append'; batch: ProducerBatch | null } | Exclude<SequenceCheck, { kind: 'append' }>;
+const PLAIN_APPEND: IdempotenceCheck = Object.freeze({ kind: 'append', batch: null });
 
 /** Kafka's default producer.id.expiration.ms (one day). */
 const DEFAULT_PRODUCER_ID_EXPIRATION_MS = 86_400_000;
@@ -318,6 +319,8 @@ const PRODUCER_EXPIRY_CHECK_MS = 60_000;
  * (loadProducerStateFor first).
  */
 function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, records: Buffer): IdempotenceCheck | null {
+  // the common case, a produce without a producer id: nothing to check and no header to parse
+  if (records.length >= RECORD_BATCH_OVERHEAD && readInt64BE(records, PRODUCER_ID_OFFSET) < 0) return PLAIN_APPEND;
   let first: ProducerBatch | null = null;
   let batches = 0;
   for (const { pos } of iterateBatches(records)) {
