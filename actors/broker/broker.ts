@@ -136,6 +136,11 @@ function errorResult(fp: FetchPartition, errorCode: number, errorMessage: string
   };
 }
 
+/** A partition's answer to a Produce without a write (an error, or acks 0's nothing to wait for). */
+function producePartitionError(pp: { topic: string; partition: number }, errorCode: number, errorMessage: string): ProducePartitionResult {
+  return { topic: pp.topic, partition: pp.partition, errorCode, errorMessage, baseOffset: -1, logAppendTime: -1, logStartOffset: -1 };
+}
+
 function topicKnown(s: BrokerState, topic: string): boolean {
   return !!s.metadata?.topics.some((t) => t.name === topic);
 }
@@ -506,29 +511,22 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
 
     Produce(s, m, ctx) {
       const token = m.acks === 0 ? undefined : ctx.deferReply();
+      // one options object per request, not per partition (a request can carry hundreds)
+      const askOptions = { timeoutMs: m.timeoutMs + 5_000 };
       const results = m.partitions.map((pp): ProducePartitionResult | Promise<ProducePartitionResult> => {
         const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
-        const fail = (errorCode: number, errorMessage: string): ProducePartitionResult => ({
-          topic: pp.topic,
-          partition: pp.partition,
-          errorCode,
-          errorMessage,
-          baseOffset: -1,
-          logAppendTime: -1,
-          logStartOffset: -1,
-        });
         if (!rep) {
           const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          return fail(code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
+          return producePartitionError(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
         }
         const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: pp.records };
         if (m.acks === 0) {
           ctx.send(rep.ref, msg);
-          return fail(ErrorCode.NONE, '');
+          return producePartitionError(pp, ErrorCode.NONE, '');
         }
-        return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: m.timeoutMs + 5_000 }).then((r) =>
+        return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) =>
           isFailure(r)
-            ? fail(r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
+            ? producePartitionError(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
             : { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset },
         );
       });
