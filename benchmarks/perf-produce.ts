@@ -100,6 +100,16 @@ export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): Produ
   };
 }
 
+/** Untimed records runProduce sends before the timed ones (--warmup-records, -1: 20%, at most 500k). */
+export function warmupRecordsOf(o: Pick<ProduceOptions, 'records' | 'warmupRecords'>): number {
+  return o.warmupRecords >= 0 ? o.warmupRecords : Math.min(500_000, Math.round(o.records * 0.2));
+}
+
+/** Records a runProduce leaves in its topic: the warm-up and the timed ones. */
+export function recordsWrittenBy(o: Pick<ProduceOptions, 'records' | 'warmupRecords'>): number {
+  return o.records + warmupRecordsOf(o);
+}
+
 export function topicConfig(o: { replicationFactor: number; minInsyncReplicas: number }): Record<string, string> {
   const minIsr = o.minInsyncReplicas > 0 ? o.minInsyncReplicas : Math.max(1, o.replicationFactor - 1);
   return { 'min.insync.replicas': String(minIsr) };
@@ -154,7 +164,7 @@ export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promi
   const value = recordValue(o.recordSize);
   const label = o.label ?? 'produce';
   try {
-    const warm = o.warmupRecords >= 0 ? o.warmupRecords : Math.min(500_000, Math.round(o.records * 0.2));
+    const warm = warmupRecordsOf(o);
     if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, () => value, { sent: 0, acked: 0 });
     const lat = new LatencyRecorder();
     const counters = { sent: 0, acked: 0 };

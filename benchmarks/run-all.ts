@@ -22,7 +22,7 @@ import { printTable } from './lib/table.js';
 import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { runE2e } from './perf-e2e.js';
-import { defaultProduceOptions, runProduce, topicConfig } from './perf-produce.js';
+import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
 import { runScaling } from './perf-scaling.js';
 
 
@@ -76,8 +76,7 @@ async function main(): Promise<void> {
     await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
     await runProduce(cluster, warm);
     // the consumer's and the brokers' fetch paths are cold as well: read the warm-up topic once
-    const warmRead = warm.records + Math.min(500_000, Math.round(warm.records * 0.2));
-    await runConsume(cluster, { topic: warm.topic, records: warmRead, recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'warm-up read' });
+    await runConsume(cluster, { topic: warm.topic, records: recordsWrittenBy(warm), recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'warm-up read' });
     await deleteTopic(cluster, admin, warm.topic);
 
     // produce, RF 1, acks 1
@@ -88,7 +87,7 @@ async function main(): Promise<void> {
     rows.push({ name: 'produce RF1 acks=1, 100 B', value: r1.recordsPerSec, unit: 'rec/s', target: 1_000_000, higherIsBetter: true, limit: Math.min(recLimit(limits.portMiBs, 100), recLimit(limits.fsWriteMiBs, 100)), limitName: 'MessagePort', detail: `per send(100): ${formatLatency(r1.latency)}` });
 
     // consume the RF 1 topic (warm-up + timed records)
-    const inTopic = p1.records + Math.min(500_000, Math.round(p1.records * 0.2));
+    const inTopic = recordsWrittenBy(p1);
     const c1 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x1' });
     details.consume1 = c1;
     rows.push({ name: 'consume, 1 consumer', value: c1.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
