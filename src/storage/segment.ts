@@ -176,13 +176,8 @@ export class LogSegment {
    * no longer fits in 4 bytes.
    */
   shouldRoll(size: number, lastOffset: number, maxTimestamp: number, now: number): boolean {
-    const config = this.ctx.config;
-    const current = this.size;
-    if (current === 0) return false;
-    if (current > config.segmentBytes - size) return true;
-    if (this.timeWaitedForRoll(now, maxTimestamp) > config.segmentMs) return true;
-    if (this.offsetIndex.isFull() || this.timeIndex.isFull()) return true;
-    return lastOffset - this.baseOffset > INT32_MAX;
+    // an empty segment takes any batch (a batch is never larger than segment.bytes)
+    return this.size > 0 && !this.takesRun(size, lastOffset, maxTimestamp, now);
   }
 
   /** Kafka's rule: time since the first batch's timestamp, or since creation without one. */
@@ -204,8 +199,8 @@ export class LogSegment {
 
   /**
    * True when `bytes` more (whole batches, the last ending at `lastOffset`, the latest
-   * timestamp `maxTimestamp`) go into this segment without a roll before any of them: the
-   * check shouldRoll makes for one batch, made for a run of them at once.
+   * timestamp `maxTimestamp`) go into this segment without a roll before any of them:
+   * segment.bytes, segment.ms, a full index and a relative offset that must fit in 4 bytes.
    */
   takesRun(bytes: number, lastOffset: number, maxTimestamp: number, now: number): boolean {
     const config = this.ctx.config;
