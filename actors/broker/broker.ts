@@ -137,7 +137,7 @@ function errorResult(fp: FetchPartition, errorCode: number, errorMessage: string
 }
 
 /** A partition's answer to a Produce without a write (an error, or acks 0's nothing to wait for). */
-function producePartitionError(pp: { topic: string; partition: number }, errorCode: number, errorMessage: string): ProducePartitionResult {
+function resultWithoutWrite(pp: { topic: string; partition: number }, errorCode: number, errorMessage: string): ProducePartitionResult {
   return { topic: pp.topic, partition: pp.partition, errorCode, errorMessage, baseOffset: -1, logAppendTime: -1, logStartOffset: -1 };
 }
 
@@ -517,16 +517,16 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
         if (!rep) {
           const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          return producePartitionError(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
+          return resultWithoutWrite(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
         }
         const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: pp.records };
         if (m.acks === 0) {
           ctx.send(rep.ref, msg);
-          return producePartitionError(pp, ErrorCode.NONE, '');
+          return resultWithoutWrite(pp, ErrorCode.NONE, '');
         }
         return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) =>
           isFailure(r)
-            ? producePartitionError(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
+            ? resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
             : { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset },
         );
       });
