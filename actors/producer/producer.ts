@@ -228,6 +228,9 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
   };
 }
 
+/** Partitions a keyless record may move through when the open batches it meets are full. */
+const MAX_STICKY_MOVES = 2;
+
 function closeOpenBatch(s: ProducerState, q: PartitionQueue): void {
   if (!q.open) return;
   s.batchEvents++;
@@ -276,13 +279,20 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       const m = messages[i]!;
       req.partition = m.partition ?? null;
       req.key = m.key ?? null;
-      const q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+      let q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
       const size = recordSize(m);
       let b = q.open;
-      if (b && b.count > 0 && b.bytes + size > batchSize) {
+      // A keyless record that does not fit closes its partition's batch, which moves the sticky
+      // partition; it then goes to the new sticky partition (Kafka's abortOnNewBatch), not into a
+      // batch of its own behind the full one, which would go out nearly empty after linger.ms.
+      const sticky = req.partition === null && req.key === null;
+      for (let moves = 0; b && b.count > 0 && b.bytes + size > batchSize; moves++) {
         closeOpenBatch(s, q);
         req.availablePartitions = s.metadata.availablePartitions(t.topic);
         b = null;
+        if (!sticky || moves === MAX_STICKY_MOVES) break;
+        q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+        b = q.open;
       }
       if (!b) b = q.open = newBatch(s, q, now);
       s.active.add(q);

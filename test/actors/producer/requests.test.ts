@@ -203,6 +203,36 @@ describe('actors/producer: batches per request, batch buffers', function () {
     expect(result.results[0]!.baseOffset).to.equal(1);
   });
 
+  // ---- keyless records ----
+
+  /** 12 records of ~210 bytes (four fill a 1 KiB batch), keyless or with one key, sent behind a held request. */
+  async function twelveRecords(p: ActorRef<ProducerMsg>, keyed: boolean): Promise<SeenPartition[]> {
+    const first = send(p, 'a', 1, 10);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    const messages = Array.from({ length: 12 }, (_, i) => (keyed ? { key: Buffer.from('same'), value: value('k', i, 200) } : { value: value('k', i, 200) }));
+    const [, r] = (await settle([first, sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages }] }, { timeoutMs: 10_000 })])) as SendResult[];
+    expect(r!.errorCode).to.equal(0);
+    return (await seen()).seen.slice(1).flat();
+  }
+
+  it('moves a keyless record that does not fit to the next sticky partition, leaving no batch of one behind', async () => {
+    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), false);
+    // the record that closes a full batch starts the next partition's batch: three batches of 4
+    // (before, each full batch left its overflow record in a batch of its own on the old partition)
+    expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
+    const partitions = new Set(entries.map((e) => e.partition));
+    expect(partitions.size).to.equal(2);
+    const all = entries.flatMap((e) => e.values).sort();
+    expect(all).to.deep.equal(Array.from({ length: 12 }, (_, i) => value('k', i, 200).toString()).sort());
+  });
+
+  it('keeps keyed records on their key\'s partition when a batch fills', async () => {
+    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), true);
+    expect(new Set(entries.map((e) => e.partition)).size).to.equal(1);
+    expect(entries.flatMap((e) => e.values)).to.deep.equal(Array.from({ length: 12 }, (_, i) => value('k', i, 200).toString()));
+    expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
+  });
+
   // ---- batch buffers ----
 
   const freeBuffers = async (p: ActorRef<ProducerMsg>) => ((await sys.ask<ProducerDescription>(p, { type: 'DescribeProducer' }, { timeoutMs: 5_000 })) as ProducerDescription).freeBatchBuffers;
