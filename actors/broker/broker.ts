@@ -93,6 +93,8 @@ export interface BrokerState {
   fetches: FetchPurgatory;
   /** When the armed fetch-expiry timer fires (valid while it is active). */
   fetchExpiryDue: number;
+  /** Parked fetches answered from a replica's wake-up without reading again (see answerFromAdvance). */
+  fetchesAnsweredOnAdvance: number;
   coordinator: ActorRef<CoordinatorMsg>;
   /** When this broker last asked the controller to create __consumer_offsets (null: never). */
   offsetsTopicRequestedAtMs: number | null;
@@ -173,6 +175,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
           currentLeaderEpoch: fp.currentLeaderEpoch,
           lastFetchedEpoch: fp.lastFetchedEpoch ?? -1,
           watch: !p.expired,
+          fetchId: p.id,
         },
         { timeoutMs: s.config.requestTimeoutMs },
       )
@@ -183,6 +186,33 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       });
   });
   void Promise.all(reads).then((results) => ctx.send(ctx.self, { type: 'FetchReadDone', fetchId: p.id, results }));
+}
+
+/**
+ * Answers a parked fetch from the read its replica did again when the partition advanced, with
+ * the other partitions as its last read found them (nothing, or too little), when that is
+ * enough for minBytes. False when it is not, or the replica sent no read for this fetch.
+ */
+function answerFromAdvance(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, m: Extract<BrokerMsg, { type: 'PartitionAdvanced' }>): boolean {
+  const last = p.lastResults;
+  if (!m.reads || !last || p.expired) return false;
+  const fresh = m.reads.find((r) => r.fetchId === p.id);
+  if (!fresh) return false;
+  let bytes = 0;
+  let found = false;
+  const results = last.map((r) => {
+    if (r.topic !== m.topic || r.partition !== m.partition) {
+      bytes += r.records.length;
+      return r;
+    }
+    found = true;
+    bytes += fresh.result.records.length;
+    return { topic: r.topic, partition: r.partition, ...fresh.result };
+  });
+  if (!found || bytes < p.req.minBytes) return false;
+  s.fetchesAnsweredOnAdvance++;
+  respond(s, ctx, p, results);
+  return true;
 }
 
 /** Answers a fetch, keeping the response within maxBytes (the first partition with data always fits). */
@@ -396,6 +426,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchers: new Map(),
       leaderNodes: new Map(),
       fetches: new FetchPurgatory(),
+      fetchesAnsweredOnAdvance: 0,
       fetchExpiryDue: Infinity,
       coordinator: spawnCoordinator(ctx, args, config),
       offsetsTopicRequestedAtMs: null,
@@ -413,7 +444,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
-    PartitionAdvanced: { topic: 'string', partition: 'integer' },
+    PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
   },
 
@@ -565,6 +596,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         return;
       }
       p.parked = true;
+      p.lastResults = m.results;
       // one timer for the purgatory, due at its earliest deadline (not a timer per parked fetch)
       if (!ctx.timers.isActive(FETCH_EXPIRY_TIMER) || p.deadline < s.fetchExpiryDue) armFetchExpiry(s, ctx, p.deadline);
     },
@@ -637,7 +669,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     PartitionAdvanced(s, m, ctx) {
       for (const p of s.fetches.watching(m.topic, m.partition)) {
         if (p.reading) p.dirty = true;
-        else startRead(s, ctx, p);
+        else if (!answerFromAdvance(s, ctx, p, m)) startRead(s, ctx, p);
       }
     },
 
@@ -682,6 +714,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         replicas: [...s.replicas.values()].map((r) => ({ topic: r.topic, partition: r.partition, leader: r.leader })),
         fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions] })),
         pendingFetches: s.fetches.size,
+        fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
       } satisfies BrokerDescription);
     },
   },

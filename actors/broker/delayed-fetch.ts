@@ -5,7 +5,7 @@
  */
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
-import type { BrokerMsg } from './messages.js';
+import type { BrokerMsg, FetchPartitionResult } from './messages.js';
 
 export type FetchRequest = Extract<BrokerMsg, { type: 'Fetch' }>;
 
@@ -22,6 +22,8 @@ export interface PendingFetch {
   expired: boolean;
   /** A read found too little and it waits for data or its deadline (the expiry timer looks at it). */
   parked: boolean;
+  /** What the read that parked it found, partition by partition (request order). */
+  lastResults: FetchPartitionResult[] | null;
 }
 
 export function partitionKey(topic: string, partition: number): string {
@@ -38,7 +40,7 @@ export class FetchPurgatory {
   }
 
   add(req: FetchRequest, token: ReplyToken | undefined, now: number): PendingFetch {
-    const p: PendingFetch = { id: this.nextId++, req, token, deadline: now + Math.max(0, req.maxWaitMs), reading: false, dirty: false, expired: false, parked: false };
+    const p: PendingFetch = { id: this.nextId++, req, token, deadline: now + Math.max(0, req.maxWaitMs), reading: false, dirty: false, expired: false, parked: false, lastResults: null };
     this.pending.set(p.id, p);
     for (const fp of req.partitions) {
       const k = partitionKey(fp.topic, fp.partition);

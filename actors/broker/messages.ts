@@ -4,7 +4,7 @@
  * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here.
  */
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
-import type { ReplicaReadResult } from '../partition-replica/messages.js';
+import type { AdvancedRead, ReplicaReadResult } from '../partition-replica/messages.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
 
 export interface FetchPartition {
@@ -60,8 +60,11 @@ export type BrokerMsg =
     }
   /** Which broker coordinates this group (key = group id). Any broker answers (FindCoordinatorResponse). */
   | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
-  /** From a local partition replica: it has new data or a new high watermark. */
-  | { type: 'PartitionAdvanced'; topic: string; partition: number }
+  /**
+   * From a local partition replica: it has new data or a new high watermark; `reads` are the
+   * watching fetches' reads of it done again at that moment (those that found records).
+   */
+  | { type: 'PartitionAdvanced'; topic: string; partition: number; reads?: AdvancedRead[] }
   /**
    * A producer id for an idempotent producer (Kafka's InitProducerId without a transactional id):
    * the next of this broker's block from the controller, epoch 0.
@@ -121,4 +124,6 @@ export interface BrokerDescription {
   replicas: { topic: string; partition: number; leader: number }[];
   fetchers: { leaderId: number; partitions: string[] }[];
   pendingFetches: number;
+  /** Parked fetches answered from a partition's wake-up, without reading their partitions again. */
+  fetchesAnsweredOnAdvance: number;
 }

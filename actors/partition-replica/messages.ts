@@ -27,6 +27,12 @@ export type ReplicaMsg =
       lastFetchedEpoch: number;
       /** Register the broker to be told once (PartitionAdvanced) when data or HW next moves after this read. */
       watch: boolean;
+      /**
+       * The broker's id for the waiting fetch: with `watch`, the wake-up carries this read done
+       * again at that moment (when it finds records at the tail), so the fetch can be answered
+       * without another round of reads.
+       */
+      fetchId?: number;
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
@@ -65,6 +71,12 @@ export interface ProduceResponse {
   baseOffset: number;
   logAppendTime: number;
   logStartOffset: number;
+}
+
+/** A watched read done again when the partition advanced (PartitionAdvanced's `reads`). */
+export interface AdvancedRead {
+  fetchId: number;
+  result: Omit<ReplicaReadResult, 'type'>;
 }
 
 export interface ReplicaReadResult {

@@ -3,13 +3,14 @@
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
- * change in flight, and the acks=all purgatory; whether the broker wants a wake-up.
+ * change in flight, and the acks=all purgatory; the reads waiting for a wake-up.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription; AlterPartition to the controller (ISR shrink and
- * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch.
+ * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
+ * (with the watching reads done again, when they find records).
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { ActorContext, BaseContext } from '../../src/runtime/actor-definition.js';
@@ -22,11 +23,13 @@ import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/sto
 import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
+import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
 import {
   EARLIEST_TIMESTAMP,
   LATEST_TIMESTAMP,
+  type AdvancedRead,
   type AppendAsFollowerResult,
   type DeleteRecordsResult,
   type EpochEndOffsetResult,
@@ -79,7 +82,8 @@ export interface ReplicaState {
   purgatory: ProducePurgatory;
   /** When the armed expire-produces timer fires (valid while it is active). */
   expiryDue: number;
-  watched: boolean;
+  /** Reads that asked to be told of the next advance (each told once, then dropped). */
+  watchers: Watcher[];
   /**
    * Idempotent producers' sequences (leader only). Built from the log at the first idempotent
    * produce of a leadership; dropped when leadership ends or the log is truncated.
@@ -130,11 +134,56 @@ function readResult(s: ReplicaState, errorCode: number, records: Uint8Array = EM
   return r;
 }
 
-/** Tells the broker once that this partition moved, if it asked to be told. */
+/** A read that found too little and waits to be told of the next advance. */
+interface Watcher {
+  /** The broker's fetch id, -1 when it gave none. */
+  fetchId: number;
+  replicaId: number;
+  fetchOffset: number;
+  maxBytes: number;
+  /** The leader epoch the read was checked against. */
+  leaderEpoch: number;
+}
+
+/**
+ * Tells the broker once that this partition moved, if a read asked to be told. Each watching
+ * read is done again now, at the tail (no I/O wait), and sent along when it finds records: the
+ * broker answers that fetch from it instead of asking every partition again, which took two
+ * more turns of its mailbox and one of each replica's. Reads that find nothing, or that can no
+ * longer be trusted as checked (another epoch, not leader), are left to the broker's re-read.
+ */
 function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
-  if (!s.watched) return;
-  s.watched = false;
-  ctx.send(s.args.broker, { type: 'PartitionAdvanced', topic: s.p.topic, partition: s.p.partition } as never);
+  if (s.watchers.length === 0) return;
+  const watchers = s.watchers;
+  s.watchers = [];
+  let reads: AdvancedRead[] | undefined;
+  for (const w of watchers) {
+    const result = w.fetchId >= 0 ? readAgain(s, w) : null;
+    if (result) (reads ??= []).push({ fetchId: w.fetchId, result });
+  }
+  const msg: Extract<BrokerMsg, { type: 'PartitionAdvanced' }> = { type: 'PartitionAdvanced', topic: s.p.topic, partition: s.p.partition };
+  if (reads) msg.reads = reads;
+  ctx.send(s.args.broker as ActorRef<BrokerMsg>, msg);
+}
+
+/** A watcher's read done again at the tail, or null when it finds nothing or must be checked afresh. */
+function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
+  if (s.role !== 'Leader' || s.p.leaderEpoch !== w.leaderEpoch) return null;
+  const res = s.log.readNow(w.fetchOffset, w.maxBytes, w.replicaId >= 0 ? {} : { maxOffset: s.log.highWatermark });
+  if (!res || res.errorCode !== ErrorCode.NONE) return null;
+  const records = (res as { records: Buffer }).records;
+  if (records.length === 0) return null;
+  const { type: _type, ...result } = readResult(s, ErrorCode.NONE, records);
+  return result;
+}
+
+/** Registers a read to be told of the next advance (a later read of the same fetch replaces it). */
+function watch(s: ReplicaState, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>): void {
+  const fetchId = m.fetchId ?? -1;
+  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch };
+  const i = fetchId >= 0 ? s.watchers.findIndex((x) => x.fetchId === fetchId) : -1;
+  if (i >= 0) s.watchers[i] = w;
+  else s.watchers.push(w);
 }
 
 /** The ISR the high watermark must respect: committed plus any pending additions. */
@@ -353,13 +402,13 @@ async function loadProducerStateFor(s: ReplicaState, ctx: BaseContext<ReplicaMsg
   ctx.log.debug('producer state loaded from the log', { producers: s.producers.size });
 }
 
-function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, watch: boolean, res: ReadResult): void {
+function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>, res: ReadResult): void {
   if (res.errorCode !== ErrorCode.NONE) {
     ctx.reply(readResult(s, res.errorCode, EMPTY, 'reason' in res ? res.reason : undefined));
     return;
   }
   // the broker may still wait for more (fetch.min.bytes): tell it about the next change
-  if (watch) s.watched = true;
+  if (m.watch) watch(s, m);
   ctx.reply(readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records));
 }
 
@@ -424,8 +473,9 @@ function rejectAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
 
 /** Written: wakes fetches, moves the high watermark, and answers now (acks 0/1, or all in sync) or parks the produce. */
 function afterAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, ok: { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number }): void {
-  notifyWatchers(s, ctx);
+  // the high watermark first, so that reads done again for the watchers see what it lets out
   maybeIncrementHighWatermark(s, ctx);
+  notifyWatchers(s, ctx);
   if (m.acks !== -1 || s.log.highWatermark > ok.lastOffset) {
     if (m.acks === -1 && s.isr.length < minInsync(s)) {
       replyProduce(ctx, m, produceError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, 'appended, but the ISR is below min.insync.replicas'));
@@ -464,7 +514,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       expansionRefusedUntil: new Map(),
       purgatory: new ProducePurgatory(),
       expiryDue: Infinity,
-      watched: false,
+      watchers: [],
       producers: null,
       producersExpiredAtMs: 0,
       args,
@@ -482,6 +532,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       currentLeaderEpoch: 'integer',
       lastFetchedEpoch: 'integer',
       watch: 'boolean',
+      fetchId: 'integer?',
     },
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },
@@ -553,8 +604,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const options = maxOffset === undefined ? {} : { maxOffset };
       // the tail is read at once; older segments (a reader catching up) without blocking the mailbox's thread
       const now = s.log.readNow(m.fetchOffset, m.maxBytes, options);
-      if (now) return answerRead(s, ctx, m.watch, now);
-      return s.log.read(m.fetchOffset, m.maxBytes, options).then((res) => answerRead(s, ctx, m.watch, res));
+      if (now) return answerRead(s, ctx, m, now);
+      return s.log.read(m.fetchOffset, m.maxBytes, options).then((res) => answerRead(s, ctx, m, res));
     },
 
     async ListOffsets(s, m, ctx) {

@@ -4,7 +4,7 @@
  * and errors per partition.
  */
 import { expect } from 'chai';
-import type { BrokerMsg, FetchPartition, FetchResponse } from '../../actors/broker/messages.js';
+import type { BrokerDescription, BrokerMsg, FetchPartition, FetchResponse } from '../../actors/broker/messages.js';
 import { brokerPath } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
@@ -69,7 +69,11 @@ describe('cluster (in-process): fetch', function () {
     for (const x of [l, sh, m]) expect(x.r.partitions[0]).to.deep.include({ errorCode: 0 });
   });
 
-  it('answers a waiting fetch as soon as a produce brings the data', async () => {
+  const answeredOnAdvance = async () =>
+    ((await c.system().ask<BrokerDescription>(leaderRef, { type: 'DescribeBroker' }, { timeoutMs: 5_000 })) as BrokerDescription).fetchesAnsweredOnAdvance;
+
+  it('answers a waiting fetch as soon as a produce brings the data, from the read the replica did again', async () => {
+    const before = await answeredOnAdvance();
     const t0 = Date.now();
     const pending = fetch([part(1, 0), part(2, 0)], { maxWaitMs: 10_000 });
     await new Promise((res) => setTimeout(res, 100));
@@ -78,6 +82,12 @@ describe('cluster (in-process): fetch', function () {
     expect(Date.now() - t0).to.be.below(5_000);
     const p2 = r.partitions.find((p) => p.partition === 2)!;
     expect(decodeRecordBatches(p2.records)[0]!.records.map((x) => String(x.value))).to.deep.equal(['wake']);
+    expect(p2).to.deep.include({ errorCode: 0, highWatermark: 1, logEndOffset: 1 });
+    // the partition that did not move is there as its last read found it
+    expect(r.partitions.map((p) => p.partition)).to.deep.equal([1, 2]);
+    expect(r.partitions[0]).to.deep.include({ errorCode: 0 });
+    expect(r.partitions[0]!.records.length).to.equal(0);
+    expect(await answeredOnAdvance()).to.equal(before + 1);
   });
 
   it('waits for fetch.min.bytes to accumulate', async () => {

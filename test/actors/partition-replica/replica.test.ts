@@ -273,6 +273,41 @@ describe('actors/partition-replica', function () {
     expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.deep.equal([{ type: 'PartitionAdvanced', topic: 't', partition: 0 }]);
   });
 
+  it('sends a watched read done again when data arrives, for the fetch that asked', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    await read(r, -1, 0, { watch: true, fetchId: 7 });
+    await read(r, -1, 0, { watch: true });
+    await produce(r, 1, batch(2));
+    await checkFor(async () => (await seen(brk)).some((m) => m.type === 'PartitionAdvanced'));
+    const advanced = (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced');
+    expect(advanced).to.have.length(1);
+    const reads = advanced[0].reads as { fetchId: number; result: Omit<ReplicaReadResult, 'type'> }[];
+    // one read, for the watcher that gave its fetch id; what a read at that moment returns
+    expect(reads.map((x) => x.fetchId)).to.deep.equal([7]);
+    expect(reads[0]!.result).to.deep.include({ errorCode: 0, highWatermark: 2, logEndOffset: 2, logStartOffset: 0 });
+    expect(Buffer.from(reads[0]!.result.records)).to.deep.equal(Buffer.from((await read(r, -1, 0)).records));
+    // told once: the next append tells no one
+    await produce(r, 1, batch(1));
+    await describe_(r);
+    expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.have.length(1);
+  });
+
+  it('leaves to the broker the watched reads that find nothing new or were checked in another epoch', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2], leaderEpoch: 0 }));
+    await produce(r, 1, batch(1));
+    await read(r, 2, 1);
+    // a consumer waits at the high watermark; the next append does not move it (follower 2 has not fetched)
+    await read(r, -1, 1, { watch: true, fetchId: 1 });
+    await produce(r, 1, batch(1));
+    await checkFor(async () => (await seen(brk)).some((m) => m.type === 'PartitionAdvanced'));
+    expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')[0].reads).to.equal(undefined);
+    // a follower's watched read registered under epoch 0, then a new epoch: not trusted
+    await read(r, 2, 2, { watch: true, fetchId: 2 });
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1, 2], replicas: [1, 2], leaderEpoch: 1, partitionEpoch: 1 }) });
+    await checkFor(async () => (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced').length === 2);
+    expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')[1].reads).to.equal(undefined);
+  });
+
   it('reports a diverging epoch to a follower whose last epoch does not match', async () => {
     const r = spawn(state({ isr: [1], replicas: [1, 2], leaderEpoch: 0 }));
     await produce(r, 1, batch(3));
