@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
     // end-to-end latency at 50,000 records/s
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
-    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(200_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.2, label: 'e2e' });
+    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(300_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
     details.e2e = e;
     await deleteTopic(cluster, admin, 'bench-e2e');
     rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
