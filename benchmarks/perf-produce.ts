@@ -45,6 +45,7 @@ export const PRODUCE_FLAGS = {
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
+  'heap-growing-percent': { type: 'int', default: -1, min: -1, help: "V8's heap growing percent for the process, as `samsa start` sets it (300; -1: leave V8's own)" },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
   json: { type: 'string', default: 'perf-produce', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
@@ -221,7 +222,8 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
   });
   const transport = f.transport as Transport;
   const limits = f.raw ? await measureRawLimits(Math.max(o.batchSize, 1024)) : null;
-  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
+  const growing = f['heap-growing-percent'];
+  const cluster = await startPerfCluster({ brokers: f.brokers, transport, ...(growing >= 0 ? { heapGrowingPercent: growing } : {}) });
   let r: ProduceResult;
   try {
     const client = await cluster.client('perf-admin');

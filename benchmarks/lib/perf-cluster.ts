@@ -26,6 +26,8 @@ export interface PerfClusterOptions {
   topics?: { name: string; partitions: number; replicationFactor: number; config?: Record<string, string | number> }[];
   /** Extra broker config (Kafka names). */
   brokerConfig?: Record<string, string | number | boolean>;
+  /** V8's heap growing percent for the process (runtime.heapGrowingPercent; default: V8's own). */
+  heapGrowingPercent?: number;
 }
 
 export interface PerfCluster {
@@ -52,6 +54,9 @@ export function perfTopology(opts: PerfClusterOptions, dataDir: string): Topolog
   const t: TopologyConfig = {
     clusterId: 'samsa-perf',
     logLevel: level,
+    // V8's own heap growth unless asked: the client shares this process with the brokers, as in
+    // an application that embeds them (`samsa start`, brokers alone, sets it: heap-growth.ts)
+    ...(opts.heapGrowingPercent !== undefined ? { runtime: { heapGrowingPercent: opts.heapGrowingPercent } } : {}),
     nodes: [{ id: 'main', kind: 'inproc' }, ...ids.map((i) => ({ id: `b${i}`, kind }))],
     controller: { node: 'main', metadataDir: path.join(dataDir, 'controller') },
     // a group's first rebalance waits 500 ms for more members (Kafka's InitialDelayedJoin, 3 s by

@@ -64,9 +64,19 @@ export interface ActorEntry {
   config?: unknown;
 }
 
+/** Settings of the process that starts the topology (the V8 runtime all its nodes share). */
+export interface RuntimeConfig {
+  /**
+   * V8's heap growing factor as 1 + percent / 100 (0: V8 picks it). `samsa start` uses 300 when
+   * this is not given; an embedding application's process is left alone unless it is.
+   */
+  heapGrowingPercent?: number;
+}
+
 export interface TopologyConfig {
   clusterId: string;
   logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  runtime?: RuntimeConfig;
   nodes: NodeConfig[];
   controller: ControllerConfig;
   brokers: BrokerConfigEntry[];
@@ -155,9 +165,13 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   const c = new Checker();
   if (!c.object(value, '(root)')) return c.problems;
   const t = value;
-  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
+  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'runtime', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
   if (t.clusterId !== undefined) c.string(t.clusterId, 'clusterId', NAME);
   if (t.logLevel !== undefined && !LEVELS.includes(t.logLevel as string)) c.add('logLevel', `must be one of ${LEVELS.join(', ')}, got ${describe(t.logLevel)}`);
+  if (t.runtime !== undefined && c.object(t.runtime, 'runtime')) {
+    c.keys(t.runtime, 'runtime', ['heapGrowingPercent'], []);
+    if (t.runtime.heapGrowingPercent !== undefined) c.int(t.runtime.heapGrowingPercent, 'runtime.heapGrowingPercent', 0, 1000);
+  }
 
   const nodes = new Map<string, NodeKind>();
   const tcpAddresses = new Set<string>();

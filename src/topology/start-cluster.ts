@@ -15,6 +15,7 @@ import { SamsaClient } from '../client/samsa.js';
 import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { ActorSystem } from '../runtime/actor-system.js';
+import { setHeapGrowingPercent } from '../runtime/heap-growth.js';
 import { childLogger, setLogLevel } from '../runtime/logger.js';
 import type { ActorRef } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
@@ -25,7 +26,7 @@ import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
 import { setupNode, type NodeSetupArgs } from './node-setup.js';
 
 export { TopologyError, validateTopology, parseTopology } from './config.js';
-export type { TopologyConfig, TopologyProblem } from './config.js';
+export type { RuntimeConfig, TopologyConfig, TopologyProblem } from './config.js';
 
 const log = childLogger({ component: 'topology' });
 
@@ -192,6 +193,12 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
   const baseDir = opts.baseDir ?? process.cwd();
   const readyMs = opts.readyTimeoutMs ?? 30_000;
   if (t.logLevel) setLogLevel(t.logLevel);
+  // the process's V8 runtime, before any node starts (worker threads share it)
+  const growing = t.runtime?.heapGrowingPercent;
+  if (growing !== undefined) {
+    setHeapGrowingPercent(growing);
+    log.info('heap growing factor set', { heapGrowingPercent: growing });
+  }
   const args = (nodeId: string): NodeSetupArgs => ({ topology: t, nodeId, baseDir });
 
   if (opts.node !== undefined) {

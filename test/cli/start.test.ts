@@ -97,6 +97,8 @@ describe('cli: samsa start', function () {
       const out = server.stdout();
       expect(out).to.match(/^samsa cluster 'cli-start' is running \(started in \d+ ms\)$/m);
       expect(out).to.contain('2 brokers: 1 on b1, 2 on b2; controller on main');
+      // a process of its own: V8's heap grows for the brokers' buffers (runtime/heap-growth.ts)
+      expect(out).to.contain('V8 heap growing percent: 300 (runtime.heapGrowingPercent)');
       const address = /  samsa clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;
       const kafka = /Kafka clients \(KafkaJS, kcat, Java\) connect to: (127\.0\.0\.1:\d+)$/m.exec(out)![1]!;
       expect(out).to.contain(`kcat -b ${kafka} -L`);

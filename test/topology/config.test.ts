@@ -34,9 +34,20 @@ describe('topology/config', () => {
   it('names unknown keys at every level', () => {
     const t = { ...base(), colour: 'red', nodes: [{ id: 'main', kind: 'inproc', size: 3 }, { id: 'b1', kind: 'worker' }] };
     expect(problems(t)).to.include.members([
-      'colour: unknown key (allowed: $schema, clusterId, logLevel, nodes, controller, brokers, listeners, topics, actors)',
+      'colour: unknown key (allowed: $schema, clusterId, logLevel, runtime, nodes, controller, brokers, listeners, topics, actors)',
       'nodes[0].size: unknown key (allowed: id, kind, host, port)',
     ]);
+  });
+
+  it('checks the runtime settings', () => {
+    expect(validateTopology({ ...base(), runtime: { heapGrowingPercent: 300 } })).to.deep.equal([]);
+    expect(validateTopology({ ...base(), runtime: { heapGrowingPercent: 0 } })).to.deep.equal([]);
+    expect(problems({ ...base(), runtime: { heapGrowingPercent: 2.5, gc: 'fast' } })).to.deep.equal([
+      'runtime.gc: unknown key (allowed: heapGrowingPercent)',
+      'runtime.heapGrowingPercent: must be an integer in [0, 1000], got number 2.5',
+    ]);
+    expect(problems({ ...base(), runtime: { heapGrowingPercent: 5000 } })).to.deep.equal(['runtime.heapGrowingPercent: must be an integer in [0, 1000], got number 5000']);
+    expect(problems({ ...base(), runtime: 'big' })).to.deep.equal(['runtime: must be an object, got "big"']);
   });
 
   it('names wrong types and missing keys', () => {

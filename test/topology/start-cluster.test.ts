@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SamsaClient } from '../../src/client/samsa.js';
+import { V8_DEFAULT_HEAP_GROWING, heapGrowingPercent, setHeapGrowingPercent } from '../../src/runtime/heap-growth.js';
 import { exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -39,6 +40,21 @@ describe('topology/startCluster', function () {
     const stopped = performance.now() - t1;
     // recorded for the README; the bound here only guards against a regression to seconds
     expect(started + stopped).to.be.below(5_000);
+  });
+
+  it('sets V8\'s heap growing factor when the topology says so, and leaves it alone otherwise', async () => {
+    const t = quiet(loadTopology(exampleTopology('in-process.json')));
+    try {
+      const h = await startCluster({ ...t, runtime: { heapGrowingPercent: 250 } }, { baseDir: dir });
+      await h.stop();
+      expect(heapGrowingPercent()).to.equal(250);
+      setHeapGrowingPercent(V8_DEFAULT_HEAP_GROWING);
+      const again = await startCluster(t, { baseDir: path.join(dir, 'again') });
+      await again.stop();
+      expect(heapGrowingPercent()).to.equal(V8_DEFAULT_HEAP_GROWING);
+    } finally {
+      setHeapGrowingPercent(V8_DEFAULT_HEAP_GROWING);
+    }
   });
 
   it('restarts with every topic, record and committed offset from before', async () => {

@@ -6,6 +6,7 @@
  * SIGTERM runs a controlled shutdown and exits 0.
  */
 import path from 'node:path';
+import { BROKER_HEAP_GROWING_PERCENT } from '../../runtime/heap-growth.js';
 import type { LogLevel } from '../../runtime/logger.js';
 import { exampleTopology, loadTopology, startCluster, type ClusterHandle, type TopologyConfig, type TopologyError } from '../../topology/start-cluster.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -45,6 +46,8 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   const what = node === undefined ? `cluster '${config.clusterId}'` : `node '${node}' of cluster '${config.clusterId}'`;
   out(`samsa ${what} is running (started in ${ms} ms)`);
   out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; controller on ${config.controller.node}`);
+  const growing = config.runtime?.heapGrowingPercent;
+  if (growing !== undefined) out(`  V8 heap growing percent: ${growing}${growing === 0 ? " (V8's own)" : ''} (runtime.heapGrowingPercent)`);
   if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}`);
   if (addresses.length === 0) {
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
@@ -81,6 +84,8 @@ async function run(args: Args): Promise<number> {
   // SAMSA_LOG_LEVEL wins over the topology's logLevel
   const envLevel = process.env.SAMSA_LOG_LEVEL;
   if (envLevel !== undefined && LOG_LEVELS.includes(envLevel)) config = { ...config, logLevel: envLevel as LogLevel };
+  // this process runs brokers and nothing else: V8's heap grows for their buffers (heap-growth.ts)
+  if (config.runtime?.heapGrowingPercent === undefined) config = { ...config, runtime: { ...config.runtime, heapGrowingPercent: BROKER_HEAP_GROWING_PERCENT } };
 
   const t0 = performance.now();
   let handle: ClusterHandle;
