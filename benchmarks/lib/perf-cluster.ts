@@ -13,6 +13,7 @@ import path from 'node:path';
 import { SamsaClient } from '../../src/client/samsa.js';
 import { replicaPath, type BrokerInfo, type TopicMetadata } from '../../src/protocol/cluster.js';
 import { isFailure } from '../../src/runtime/types.js';
+import { DELETE_DIR_SUFFIX } from '../../src/storage/partition-log.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import { setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
@@ -195,7 +196,13 @@ export async function deleteTopic(cluster: PerfCluster, client: SamsaClient, top
     await admin.disconnect();
   }
   const deadline = Date.now() + timeoutMs;
-  const isLogOf = (name: string) => name.startsWith(`${topic}-`) && /^\d+$/.test(name.slice(topic.length + 1));
+  // a deleted log is renamed aside (<dir>.<random>-delete) and then removed in the background:
+  // wait for that too, or the next step shares the cores with the kernel freeing its pages
+  const isLogOf = (name: string) => {
+    if (!name.startsWith(`${topic}-`)) return false;
+    const rest = name.slice(topic.length + 1);
+    return /^\d+$/.test(rest) || (rest.endsWith(DELETE_DIR_SUFFIX) && /^\d+\.[0-9a-f]+$/.test(rest.slice(0, -DELETE_DIR_SUFFIX.length)));
+  };
   for (;;) {
     const left = fs
       .readdirSync(cluster.dir, { withFileTypes: true })
