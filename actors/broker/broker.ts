@@ -176,6 +176,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
           lastFetchedEpoch: fp.lastFetchedEpoch ?? -1,
           watch: !p.expired,
           fetchId: p.id,
+          watchUntil: p.deadline,
         },
         { timeoutMs: s.config.requestTimeoutMs },
       )

@@ -33,6 +33,8 @@ export type ReplicaMsg =
        * without another round of reads.
        */
       fetchId?: number;
+      /** With `fetchId`: when (this node's clock) the fetch is answered anyway; its watch lapses then. */
+      watchUntil?: number;
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }

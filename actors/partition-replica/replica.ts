@@ -143,7 +143,16 @@ interface Watcher {
   maxBytes: number;
   /** The leader epoch the read was checked against. */
   leaderEpoch: number;
+  /** clock.now() after which its fetch has been answered anyway (Infinity: not known). */
+  until: number;
 }
+
+/**
+ * Watchers kept at most: a fetch answered through another partition is never withdrawn here, so
+ * an idle partition polled by many fetches would otherwise collect them. The oldest go first; a
+ * fetch whose watcher went still hears of the advance and reads again.
+ */
+const MAX_WATCHERS = 16;
 
 /**
  * Tells the broker once that this partition moved, if a read asked to be told. Each watching
@@ -157,8 +166,9 @@ function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
   const watchers = s.watchers;
   s.watchers = [];
   let reads: AdvancedRead[] | undefined;
+  const now = ctx.clock.now();
   for (const w of watchers) {
-    const result = w.fetchId >= 0 ? readAgain(s, w) : null;
+    const result = w.fetchId >= 0 && w.until >= now ? readAgain(s, w) : null;
     if (result) (reads ??= []).push({ fetchId: w.fetchId, result });
   }
   const msg: Extract<BrokerMsg, { type: 'PartitionAdvanced' }> = { type: 'PartitionAdvanced', topic: s.p.topic, partition: s.p.partition };
@@ -177,13 +187,17 @@ function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'>
   return result;
 }
 
-/** Registers a read to be told of the next advance (a later read of the same fetch replaces it). */
-function watch(s: ReplicaState, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>): void {
+/**
+ * Registers a read to be told of the next advance: a later read of the same fetch replaces it,
+ * watchers past their fetch's deadline are dropped, and at most MAX_WATCHERS are kept.
+ */
+function watch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>): void {
   const fetchId = m.fetchId ?? -1;
-  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch };
-  const i = fetchId >= 0 ? s.watchers.findIndex((x) => x.fetchId === fetchId) : -1;
-  if (i >= 0) s.watchers[i] = w;
-  else s.watchers.push(w);
+  const now = ctx.clock.now();
+  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch, until: m.watchUntil ?? Infinity };
+  const kept = s.watchers.filter((x) => x.fetchId !== fetchId && x.until >= now);
+  kept.push(w);
+  s.watchers = kept.length > MAX_WATCHERS ? kept.slice(kept.length - MAX_WATCHERS) : kept;
 }
 
 /** The ISR the high watermark must respect: committed plus any pending additions. */
@@ -408,7 +422,7 @@ function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<R
     return;
   }
   // the broker may still wait for more (fetch.min.bytes): tell it about the next change
-  if (m.watch) watch(s, m);
+  if (m.watch) watch(s, ctx, m);
   ctx.reply(readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records));
 }
 
@@ -533,6 +547,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       lastFetchedEpoch: 'integer',
       watch: 'boolean',
       fetchId: 'integer?',
+      watchUntil: 'number?',
     },
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },

@@ -292,6 +292,20 @@ describe('actors/partition-replica', function () {
     expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.have.length(1);
   });
 
+  it('keeps the latest watchers only, and none past its fetch\'s deadline', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    const now = clock.now();
+    // an idle partition polled by fetch after fetch: the ones answered elsewhere are never withdrawn
+    for (let id = 1; id <= 20; id++) await read(r, -1, 0, { watch: true, fetchId: id, watchUntil: now + 1_000 });
+    await read(r, -1, 0, { watch: true, fetchId: 21, watchUntil: now + 100 });
+    clock.advance(500);
+    await produce(r, 1, batch(1));
+    await checkFor(async () => (await seen(brk)).some((m) => m.type === 'PartitionAdvanced'));
+    const reads = (await seen(brk)).find((m) => m.type === 'PartitionAdvanced').reads as { fetchId: number }[];
+    // 16 kept (the latest), of which the one whose fetch timed out gets no read
+    expect(reads.map((x) => x.fetchId)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i + 6));
+  });
+
   it('leaves to the broker the watched reads that find nothing new or were checked in another epoch', async () => {
     const r = spawn(state({ isr: [1, 2], replicas: [1, 2], leaderEpoch: 0 }));
     await produce(r, 1, batch(1));
