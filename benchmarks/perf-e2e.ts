@@ -4,7 +4,7 @@
  * time is stamped into the first 8 bytes of each record's value (performance.now(); producer
  * and consumer share the main thread's clock).
  *
- *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 250000
+ *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 400000
  *
  * Records are sent in send() calls of --send-size records, paced to --throughput records/s;
  * the first --warmup-fraction of the records is left out of the percentiles. The default leaves
