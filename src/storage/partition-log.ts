@@ -42,6 +42,8 @@ export const EARLIEST_TIMESTAMP = -2;
 const STANDALONE_MAX_OPEN_FILES = 64;
 /** How far behind the end of the active segment a read is still served with a blocking read. */
 const TAIL_READ_BYTES = 32 * 1024 * 1024;
+/** A tail read's reach past maxBytes and an index interval: room for the batch holding the offset. */
+const ONE_READ_SLACK = 64 * 1024;
 
 export interface PartitionLogOptions {
   /** The partition's directory, `<log dir>/<topic>-<partition>`. */
@@ -524,11 +526,21 @@ export class PartitionLog {
     if (i !== this.segments.length - 1) return null;
     const segment = this.segments[i]!;
     try {
-      const first = segment.translateOffset(offset);
-      if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
-      if (segment.size - first.position > TAIL_READ_BYTES) return null;
-      const length = Math.max(first.size, Math.min(maxBytes, segment.size - first.position));
-      const bytes = segment.readBytesNow(first.position, length);
+      const floor = segment.indexFloorPosition(offset);
+      if (segment.size - floor > TAIL_READ_BYTES) return null;
+      // one read from the index entry below the offset, which is at most an index interval and
+      // a batch before it; two (find the batch, then read from it) when its batch reaches further
+      const found = segment.readFromFloor(floor, offset, maxBytes + this.ctx.config.indexIntervalBytes + ONE_READ_SLACK);
+      if (found === 'none') return this.readOk(EMPTY);
+      let bytes: Buffer;
+      if (found) {
+        if (found.lastOffset >= limit) return this.readOk(EMPTY);
+        bytes = found.bytes.subarray(0, Math.max(found.size, Math.min(maxBytes, found.bytes.length)));
+      } else {
+        const first = segment.translateOffset(offset);
+        if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
+        bytes = segment.readBytesNow(first.position, Math.max(first.size, Math.min(maxBytes, segment.size - first.position)));
+      }
       return this.readOk(bytes.subarray(0, wholeBatchesBelow(bytes, limit)));
     } catch (err) {
       return this.onReadError(err, offset);

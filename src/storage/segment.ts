@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { batchSizeAt, lastOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
+import { LAST_OFFSET_DELTA_OFFSET, RECORD_BATCH_OVERHEAD, batchSizeAt, lastOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { fsyncDir } from './checkpoint.js';
@@ -296,6 +296,31 @@ export class LogSegment {
         };
       }
     }
+  }
+
+  /** The file position of the offset index's floor entry for `target` (where a scan for it starts). */
+  indexFloorPosition(target: number): number {
+    return this.offsetIndex.lookupPosition(target);
+  }
+
+  /**
+   * The batch holding `target` and what follows it, found with one blocking read: `length`
+   * bytes (at most to the end of the segment) from `floor` (indexFloorPosition), the batches
+   * before the target's skipped in memory. `none` when the segment has no batch at or past
+   * `target`; null when the target's batch does not lie wholly inside what was read (the
+   * caller then locates it with translateOffset and reads from there).
+   */
+  readFromFloor(floor: number, target: number, length: number): { bytes: Buffer; size: number; lastOffset: number } | 'none' | null {
+    const buf = this.readBytesNow(floor, Math.max(0, Math.min(length, this.size - floor)));
+    let pos = 0;
+    while (buf.length - pos >= LAST_OFFSET_DELTA_OFFSET + 4) {
+      const size = batchSizeAt(buf, pos);
+      if (size < RECORD_BATCH_OVERHEAD) return null;
+      const last = lastOffsetOf(buf, pos);
+      if (last >= target) return size <= buf.length - pos ? { bytes: buf.subarray(pos), size, lastOffset: last } : null;
+      pos += size;
+    }
+    return floor + pos >= this.size ? 'none' : null;
   }
 
   /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   TIMESTAMP_TYPE_MASK,
   attributesOf,
+  batchSizeAt,
   baseOffsetOf,
   maxTimestampOf,
   partitionLeaderEpochOf,
@@ -270,6 +271,48 @@ describe('storage/partition-log', () => {
       expect(records(log.readNow(40, 100)!).length).to.equal(0);
       expect(records(log.readNow(0, 100, { maxOffset: 0 })!).length).to.equal(0);
       expect(records(log.readNow(active, 1 << 20, { maxOffset: active + 1 })!).length).to.equal(0);
+      await log.close();
+    });
+
+    /** Counts positional reads while `fn` runs. */
+    async function readsDuring<T>(fn: () => T | Promise<T>): Promise<{ value: T; reads: number }> {
+      const original = fs.readSync;
+      let reads = 0;
+      (fs as { readSync: typeof fs.readSync }).readSync = ((...args: Parameters<typeof fs.readSync>) => {
+        reads++;
+        return original.apply(fs, args);
+      }) as typeof fs.readSync;
+      try {
+        return { value: await fn(), reads };
+      } finally {
+        (fs as { readSync: typeof fs.readSync }).readSync = original;
+      }
+    }
+
+    it('reads the tail in one read from the index entry below the offset, in two when its batch reaches past that', async () => {
+      const log = await openLog();
+      // ~160-byte batches of 2 records: ~25 batches per index interval (4096 bytes)
+      for (let i = 0; i < 200; i++) ok(await log.append(sizedBatch(2, 50, i), { leaderEpoch: 0 }));
+      const all = records(log.readNow(0, 1 << 20)!);
+      const sizes: number[] = [];
+      for (let pos = 0; pos < all.length; pos += sizes[sizes.length - 1]!) sizes.push(batchSizeAt(all, pos));
+      for (const offset of [0, 1, 7, 50, 133, 398, 399]) {
+        const { value, reads } = await readsDuring(() => records(log.readNow(offset, 1000)!));
+        expect(reads, `reads for offset ${offset}`).to.equal(1);
+        // from the batch holding the offset, whole batches within 1000 bytes: what a scan finds
+        const first = Math.floor(offset / 2);
+        let end = first;
+        let bytes = 0;
+        while (end < sizes.length && (end === first || bytes + sizes[end]! <= 1000)) bytes += sizes[end++]!;
+        expect(batchRanges(value), `offset ${offset}`).to.deep.equal(Array.from({ length: end - first }, (_, k) => [2 * (first + k), 2 * (first + k) + 1]));
+      }
+      // the high watermark still bounds it
+      expect(batchRanges(records(log.readNow(10, 1000, { maxOffset: 14 })!))).to.deep.equal([[10, 11], [12, 13]]);
+      // a batch bigger than one read's reach behind small ones: found and read the two-step way
+      ok(await log.append(sizedBatch(1, 200_000, 1), { leaderEpoch: 0 }));
+      const big = await readsDuring(() => records(log.readNow(400, 1000)!));
+      expect(batchRanges(big.value)).to.deep.equal([[400, 400]]);
+      expect(big.reads).to.be.greaterThan(1);
       await log.close();
     });
 
