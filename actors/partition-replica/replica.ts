@@ -18,7 +18,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
-import type { PartitionLog, ReadResult } from '../../src/storage/partition-log.js';
+import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
@@ -176,10 +176,15 @@ function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
   ctx.send(s.args.broker as ActorRef<BrokerMsg>, msg);
 }
 
+/** How far a read may go: a consumer's up to the high watermark, a follower's to the log end. */
+function readLimit(s: ReplicaState, replicaId: number): ReadOptions {
+  return replicaId >= 0 ? {} : { maxOffset: s.log.highWatermark };
+}
+
 /** A watcher's read done again at the tail, or null when it finds nothing or must be checked afresh. */
 function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
   if (s.role !== 'Leader' || s.p.leaderEpoch !== w.leaderEpoch) return null;
-  const res = s.log.readNow(w.fetchOffset, w.maxBytes, w.replicaId >= 0 ? {} : { maxOffset: s.log.highWatermark });
+  const res = s.log.readNow(w.fetchOffset, w.maxBytes, readLimit(s, w.replicaId));
   if (!res || res.errorCode !== ErrorCode.NONE) return null;
   const records = (res as { records: Buffer }).records;
   if (records.length === 0) return null;
@@ -598,7 +603,6 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply(readResult(s, epochError, EMPTY, `leader epoch ${m.currentLeaderEpoch} vs ${s.p.leaderEpoch}`));
         return;
       }
-      let maxOffset: number | undefined = s.log.highWatermark;
       if (m.replicaId >= 0) {
         if (!s.p.replicas.includes(m.replicaId)) {
           ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `broker ${m.replicaId} is not a replica of this partition`));
@@ -614,9 +618,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
           }
         }
         if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset);
-        maxOffset = undefined;
       }
-      const options = maxOffset === undefined ? {} : { maxOffset };
+      const options = readLimit(s, m.replicaId);
       // the tail is read at once; older segments (a reader catching up) without blocking the mailbox's thread
       const now = s.log.readNow(m.fetchOffset, m.maxBytes, options);
       if (now) return answerRead(s, ctx, m, now);
