@@ -17,6 +17,7 @@ import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.j
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
+import { cpuBetween, formatCpu, snapshotThreads, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
@@ -60,6 +61,8 @@ export interface ConsumeResult {
   totalMs: number;
   recordsPerSec: number;
   mibPerSec: number;
+  /** Where the CPU went from the first record to the last (null where threads cannot be read). */
+  cpu: CpuReport | null;
 }
 
 /** Produces `records` records into an existing topic (untimed preparation). */
@@ -90,6 +93,8 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
   let bytes = 0;
   let first = 0;
   let last = 0;
+  let cpu0: ThreadsSnapshot | null = null;
+  let cpu1: ThreadsSnapshot | null = null;
   let done: () => void = () => undefined;
   const finished = new Promise<void>((r) => (done = r));
   const t0 = nowMs();
@@ -116,7 +121,10 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
           // past the last record the group winds down (members leaving rebalance the rest,
           // which read again from the start, offsets not being committed): not measured
           if (last !== 0) return;
-          if (delivered === 0) first = nowMs();
+          if (delivered === 0) {
+            cpu0 = snapshotThreads();
+            first = nowMs();
+          }
           delivered += batch.messages.length;
           for (const m of batch.messages) bytes += m.value?.length ?? 0;
           // a rebalance can deliver records again (at least once): count distinct offsets
@@ -128,6 +136,7 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
           }
           if (count >= o.records && last === 0) {
             last = nowMs();
+            cpu1 = snapshotThreads();
             done();
           }
         },
@@ -140,7 +149,8 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
     for (const c of consumers) await c.disconnect().catch(() => undefined);
   }
   const fetchMs = Math.max(0.001, last - first);
-  return { records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000) };
+  const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
+  return { records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
 }
 
 export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test).';
@@ -163,6 +173,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
   }
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
+  if (r.cpu) rows.push(['CPU while reading', formatCpu(r.cpu)]);
   if (limits) {
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);

@@ -19,6 +19,7 @@ import { createTopic, startPerfCluster, type PerfCluster, type Transport } from 
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
+import { cpuBetween, formatCpu, snapshotThreads, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
@@ -54,6 +55,8 @@ export interface E2eResult {
   throughput: number;
   achievedPerSec: number;
   latency: LatencySummary;
+  /** Where the CPU went while the measured records went through (null where threads cannot be read). */
+  cpu: CpuReport | null;
 }
 
 export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eResult> {
@@ -66,6 +69,8 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
   const skip = Math.floor(o.records * o.warmupFraction);
   let received = 0;
   let assigned = false;
+  let cpu0: ThreadsSnapshot | null = null;
+  let cpu1: ThreadsSnapshot | null = null;
   consumer.on('group.join', () => void (assigned = true));
   try {
     // the topic is new: from the beginning is every record of this run, even those sent before
@@ -74,9 +79,11 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
     await consumer.run({
       eachBatch: ({ batch }) => {
         const now = nowMs();
+        if (cpu0 === null && received + batch.messages.length > skip) cpu0 = snapshotThreads();
         for (const m of batch.messages) {
           if (received++ >= skip && m.value) lat.record(now - m.value.readDoubleLE(0));
         }
+        if (cpu1 === null && received >= o.records) cpu1 = snapshotThreads();
       },
     });
     const joinDeadline = Date.now() + 30_000;
@@ -96,7 +103,7 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
       const deadline = Date.now() + 30_000;
       while (received < o.records && Date.now() < deadline) await sleep(10);
       if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
-      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency: lat.summary() };
+      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency: lat.summary(), cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null };
     } finally {
       stop();
     }
@@ -120,6 +127,7 @@ async function main(): Promise<void> {
   }
   console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${f.brokers} brokers (${transport}), ${f.partitions} partitions, RF ${f['replication-factor']}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
+  if (r.cpu) console.log(`CPU while the measured records went through: ${formatCpu(r.cpu)}`);
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r })}`);
 }
 

@@ -26,6 +26,7 @@ import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
+import { cpuBetween, formatCpu, snapshotThreads, type CpuReport } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 
 export const PRODUCE_FLAGS = {
@@ -78,6 +79,8 @@ export interface ProduceResult {
   mibPerSec: number;
   /** Per send() call. */
   latency: LatencySummary;
+  /** Where the CPU went while the timed records were sent (null where threads cannot be read). */
+  cpu: CpuReport | null;
 }
 
 export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): ProduceOptions {
@@ -169,6 +172,7 @@ export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promi
     if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, () => value, { sent: 0, acked: 0 });
     const lat = new LatencyRecorder();
     const counters = { sent: 0, acked: 0 };
+    const cpu0 = snapshotThreads();
     const t0 = nowMs();
     let lastT = t0;
     let lastAcked = 0;
@@ -186,8 +190,10 @@ export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promi
       stop();
     }
     const elapsedMs = nowMs() - t0;
+    const cpu1 = snapshotThreads();
     const bytes = o.records * o.recordSize;
-    return { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary() };
+    const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
+    return { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
   } finally {
     for (const p of producers) await p.disconnect().catch(() => undefined);
   }
@@ -234,6 +240,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
   }
   console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
+  if (r.cpu) rows.push(['CPU while sending', formatCpu(r.cpu)]);
   if (limits) {
     const ratios = produceRatios(r, limits, o, transport);
     rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);

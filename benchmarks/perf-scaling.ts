@@ -17,6 +17,7 @@ import { createTopic, deleteTopic, startPerfCluster, type PerfCluster, type Tran
 import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
+import { formatCpuShort } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
 
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   }
   printTable(
     `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records`,
-    ['partitions', 'records/s (median)', 'runs', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms'],
+    ['partitions', 'records/s (median)', 'runs', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms', 'CPU (median run)'],
     s.points.map((p) => [
       String(p.partitions),
       formatNumber(p.result.recordsPerSec),
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
       formatRatio(p.result.recordsPerSec / s.points[0]!.result.recordsPerSec),
       p.result.latency.p99.toFixed(1),
       p.createMs.toFixed(0),
+      p.result.cpu ? formatCpuShort(p.result.cpu) : '-',
     ]),
     [`throughput loss from ${counts[0]} to ${counts[counts.length - 1]} partitions: ${formatRatio(s.loss)} (target <= 20%)`],
   );

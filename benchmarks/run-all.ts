@@ -19,6 +19,7 @@ import { formatLatency } from './lib/latency.js';
 import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
+import { formatCpuShort, type CpuReport } from './lib/thread-cpu.js';
 import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { runE2e } from './perf-e2e.js';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   const scale = benchScale();
   const n = (base: number) => Math.max(10_000, Math.round(base * scale));
   const rows: SuiteRow[] = [];
+  /** Each measured step's CPU by thread, for the second table. */
+  const cpu: { step: string; report: CpuReport | null }[] = [];
   const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
 
   log('raw limits (fs.writeSync, MessagePort, TCP) with 16 KiB chunks');
@@ -84,15 +87,18 @@ async function main(): Promise<void> {
     await createTopic(admin, p1.topic, 6, 1, topicConfig(p1));
     const r1 = await runProduce(cluster, p1);
     details.produceRf1 = r1;
+    cpu.push({ step: 'produce RF 1', report: r1.cpu });
     rows.push({ name: 'produce RF1 acks=1, 100 B', value: r1.recordsPerSec, unit: 'rec/s', target: 1_000_000, higherIsBetter: true, limit: Math.min(recLimit(limits.portMiBs, 100), recLimit(limits.fsWriteMiBs, 100)), limitName: 'MessagePort', detail: `per send(100): ${formatLatency(r1.latency)}` });
 
     // consume the RF 1 topic (warm-up + timed records)
     const inTopic = recordsWrittenBy(p1);
     const c1 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x1' });
     details.consume1 = c1;
+    cpu.push({ step: 'consume, 1 consumer', report: c1.cpu });
     rows.push({ name: 'consume, 1 consumer', value: c1.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort' });
     const c3 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 3, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x3' });
     details.consume3 = c3;
+    cpu.push({ step: 'consume, group of 3', report: c3.cpu });
     await deleteTopic(cluster, admin, p1.topic);
     rows.push({ name: 'consume, group of 3', value: c3.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `${c3.delivered - c3.records} redelivered after rebalances` });
 
@@ -103,6 +109,7 @@ async function main(): Promise<void> {
     await createTopic(admin, p3.topic, 6, 3, topicConfig(p3));
     const r3 = await runProduce(cluster, p3);
     details.produceRf3 = r3;
+    cpu.splice(1, 0, { step: 'produce RF 3', report: r3.cpu });
     await deleteTopic(cluster, admin, p3.topic);
     rows.splice(1, 0, { name: 'produce RF3 acks=all, 100 B', value: r3.recordsPerSec, unit: 'rec/s', target: 500_000, higherIsBetter: true, limit: recLimit(limits.fsWriteMiBs / 3, 100), limitName: 'fs.writeSync / 3', detail: `per send(100): ${formatLatency(r3.latency)}` });
 
@@ -110,6 +117,7 @@ async function main(): Promise<void> {
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
     const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(300_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
     details.e2e = e;
+    cpu.push({ step: 'e2e at 50k rec/s', report: e.cpu });
     await deleteTopic(cluster, admin, 'bench-e2e');
     rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
 
@@ -118,12 +126,14 @@ async function main(): Promise<void> {
     await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
     const rk = await runProduce(cluster, pk);
     details.produce1k = rk;
+    cpu.push({ step: 'produce 1 KiB', report: rk.cpu });
     await deleteTopic(cluster, admin, pk.topic);
     rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `${formatNumber(rk.recordsPerSec)} rec/s; a bare pipeline (buffers filled on the main thread, transferred to a worker that fs.writeSync's them) does ${limits.pipelineMiBs.toFixed(0)} MiB/s, ${formatRatio(limits.pipelineMiBs / limits.fsWriteMiBs)} of fs.writeSync; this run is ${formatRatio(rk.mibPerSec / limits.pipelineMiBs)} of it` });
 
     // partition scaling
     const s = await runScaling(cluster, [6, 100, 1000], { records: n(1_000_000), recordSize: 100, acks: 1, replicationFactor: 1 });
     details.scaling = s;
+    for (const p of s.points) cpu.push({ step: `scaling: ${p.partitions} partitions (median run)`, report: p.result.cpu });
     for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `median of ${p.runs.length} runs taken in turn with the other counts: ${p.runs.map((r) => formatNumber(r)).join(', ')} rec/s` });
     rows.push({ name: 'loss 6 -> 1000 partitions', value: Math.max(0, s.loss * 100), unit: '%', target: 20, higherIsBetter: false });
   } finally {
@@ -152,6 +162,13 @@ async function main(): Promise<void> {
       `total ${(elapsed() / 1000).toFixed(0)} s; load average at start ${env.loadAverage.join(' ')}`,
     ],
   );
+  if (cpu.some((c) => c.report)) {
+    printTable(
+      'where the CPU went (share of one core during each measured stretch; main = the client thread; nodes = the brokers\' worker threads; other = V8\'s collector and compiler threads, libuv)',
+      ['step', 'CPU by thread', 'cores busy'],
+      cpu.map((c) => [c.step, c.report ? formatCpuShort(c.report) : '-', c.report ? `${c.report.total.toFixed(1)} of ${c.report.cores}` : '-']),
+    );
+  }
   const file = await writeResults('perf-suite', env, { rows: rows.map((r) => ({ ...r, status: Number.isFinite(r.target) ? (passes(r) ? 'PASS' : 'MISS') : 'info' })), details });
   const bars: ChartBar[] = rows.map((r) => {
     const hasTarget = Number.isFinite(r.target);

@@ -1,17 +1,20 @@
 /**
  * The program a worker node runs: builds its actor system, links the port to its parent and
  * the ports to sibling workers as they arrive, runs the caller's setup module, and stops
- * gracefully when the parent says so.
+ * gracefully when the parent says so. The thread takes the name `samsa-<node id>` (Linux), so
+ * `top -H` and the benchmarks' CPU report show which node is busy.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ActorSystem } from '../runtime/actor-system.js';
 import { setLogLevel, type LogLevel } from '../runtime/logger.js';
+import { nameThisThread } from '../runtime/thread-name.js';
 import { PortEndpoint } from './port-endpoint.js';
-import type { WorkerControl, WorkerStartData } from './worker.js';
+import { WORKER_THREAD_PREFIX, type WorkerControl, type WorkerStartData } from './worker.js';
 
 async function main(): Promise<void> {
   const data = workerData as WorkerStartData;
   const control = parentPort!;
+  nameThisThread(`${WORKER_THREAD_PREFIX}${data.nodeId}`);
   if (data.logLevel) setLogLevel(data.logLevel as LogLevel);
   const system = new ActorSystem({ nodeId: data.nodeId, strictSerialization: data.strictSerialization });
   new PortEndpoint(data.parentNodeId, data.parentPort, system);

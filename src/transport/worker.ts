@@ -27,6 +27,9 @@ export interface WorkerNodeOptions {
   resourceLimits?: ConstructorParameters<typeof Worker>[1] extends infer O ? (O extends { resourceLimits?: infer R } ? R : never) : never;
 }
 
+/** A worker node's thread is named this followed by its node id (Linux; see thread-name.ts). */
+export const WORKER_THREAD_PREFIX = 'samsa-';
+
 /** Control messages between a parent and its workers (never actor traffic). */
 export type WorkerControl =
   | { ctl: 'peer'; nodeId: string; port: MessagePort }

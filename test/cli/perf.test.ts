@@ -39,5 +39,11 @@ describe('cli: perf-produce and perf-consume', function () {
     const c = await runCli(['perf-consume', ...common]);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^3000 records read by 1 consumer\(s\)/m);
+    if (process.platform === 'linux') {
+      // in-process brokers: all the work is the main thread's, no node threads
+      expect(p.stdout).to.match(/CPU while sending\s+main thread \d+%.*other threads \d+%; [\d.]+ of \d+ cores busy/);
+      expect(c.stdout).to.match(/CPU while reading\s+main thread \d+%/);
+      expect(p.stdout).to.not.contain('node threads');
+    }
   });
 });

@@ -1,0 +1,159 @@
+/**
+ * Where a benchmark's CPU went, thread by thread (Linux: /proc/self/task). Two snapshots taken
+ * around the measured stretch of a run give each thread's CPU time in between, grouped as
+ *   - the main thread (the client: producers, consumers, the benchmark's own loop; with
+ *     --transport inproc the brokers as well),
+ *   - each worker node's thread (named `samsa-<node id>` by the worker transport),
+ *   - everything else (V8's helper threads, which mark and sweep for the collector and compile
+ *     optimized code, and libuv's pool),
+ * and how long the main thread was ready to run but waiting for a core (schedstat). A main
+ * thread near 100% means the client bounds the run; a long wait means the cores do, shared with
+ * the brokers and V8's helpers.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { WORKER_THREAD_PREFIX } from '../../src/transport/worker.js';
+
+/** Kernel clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+export interface ThreadSample {
+  tid: number;
+  name: string;
+  /** CPU time so far, nanoseconds (schedstat; else stat's user + system ticks). */
+  runNs: number;
+  /** Time spent runnable but waiting for a core, nanoseconds (schedstat), or null. */
+  waitNs: number | null;
+}
+
+export interface ThreadsSnapshot {
+  atMs: number;
+  threads: Map<number, ThreadSample>;
+}
+
+/** One thread or group: CPU time and core wait as fractions of the stretch's wall time. */
+export interface CpuShare {
+  name: string;
+  /** CPU time / wall time (1 = one core all the time). */
+  cpu: number;
+  /** Waiting for a core / wall time, when known. */
+  wait: number | null;
+}
+
+export interface CpuReport {
+  wallMs: number;
+  /** Cores of the machine. */
+  cores: number;
+  main: CpuShare;
+  /** Worker node threads, by name. */
+  nodes: CpuShare[];
+  /** Every other thread, summed. */
+  other: CpuShare;
+  /** All threads: CPU time / wall time (at most `cores`). */
+  total: number;
+}
+
+/** Name, user and system ticks from a /proc/<pid>/task/<tid>/stat line (the name may hold spaces and parentheses). */
+export function parseStat(text: string): { name: string; utime: number; stime: number } {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) throw new Error(`not a /proc stat line: ${text.slice(0, 60)}`);
+  // after "pid (comm) ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
+  const rest = text.slice(close + 2).split(' ');
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`no CPU times in stat line: ${text.slice(0, 60)}`);
+  return { name: text.slice(open + 1, close), utime, stime };
+}
+
+/** Run and wait nanoseconds from a schedstat line ("run wait timeslices"). */
+export function parseSchedstat(text: string): { runNs: number; waitNs: number } {
+  const [run, wait] = text.trim().split(/\s+/).map(Number);
+  if (!Number.isFinite(run) || !Number.isFinite(wait)) throw new Error(`not a schedstat line: ${text.slice(0, 60)}`);
+  return { runNs: run!, waitNs: wait! };
+}
+
+function readThread(dir: string, tid: number): ThreadSample | null {
+  let stat: { name: string; utime: number; stime: number };
+  try {
+    stat = parseStat(fs.readFileSync(`${dir}/stat`, 'utf8'));
+  } catch {
+    return null; // the thread ended meanwhile
+  }
+  let sched: { runNs: number; waitNs: number } | null = null;
+  try {
+    sched = parseSchedstat(fs.readFileSync(`${dir}/schedstat`, 'utf8'));
+  } catch {
+    // kernels without schedstat: stat's ticks, no wait figure
+  }
+  return { tid, name: stat.name, runNs: sched ? sched.runNs : ((stat.utime + stat.stime) * 1e9) / USER_HZ, waitNs: sched ? sched.waitNs : null };
+}
+
+/** Every thread of this process now, or null where /proc/self/task is not available. */
+export function snapshotThreads(): ThreadsSnapshot | null {
+  let tids: string[];
+  try {
+    tids = fs.readdirSync('/proc/self/task');
+  } catch {
+    return null;
+  }
+  const threads = new Map<number, ThreadSample>();
+  for (const t of tids) {
+    const s = readThread(`/proc/self/task/${t}`, Number(t));
+    if (s) threads.set(s.tid, s);
+  }
+  return { atMs: performance.now(), threads };
+}
+
+/**
+ * The CPU between two snapshots. A thread that started in between counts from zero; one that
+ * ended in between is left out. `mainTid` is the main thread (the process id).
+ */
+export function cpuBetween(a: ThreadsSnapshot, b: ThreadsSnapshot, mainTid: number = process.pid, cores: number = os.availableParallelism()): CpuReport {
+  const wallMs = Math.max(1e-3, b.atMs - a.atMs);
+  const wallNs = wallMs * 1e6;
+  const share = (name: string, run: number, wait: number | null): CpuShare => ({ name, cpu: run / wallNs, wait: wait === null ? null : wait / wallNs });
+  let main: CpuShare = share('main', 0, null);
+  const nodes: CpuShare[] = [];
+  let otherRun = 0;
+  let otherWait: number | null = null;
+  let totalRun = 0;
+  for (const [tid, t] of b.threads) {
+    const before = a.threads.get(tid);
+    const run = Math.max(0, t.runNs - (before?.runNs ?? 0));
+    const wait = t.waitNs === null ? null : Math.max(0, t.waitNs - (before?.waitNs ?? 0));
+    totalRun += run;
+    if (tid === mainTid) main = share('main', run, wait);
+    else if (t.name.startsWith(WORKER_THREAD_PREFIX)) nodes.push(share(t.name.slice(WORKER_THREAD_PREFIX.length), run, wait));
+    else {
+      otherRun += run;
+      if (wait !== null) otherWait = (otherWait ?? 0) + wait;
+    }
+  }
+  nodes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait), total: totalRun / wallNs };
+}
+
+/** Snapshots around `f` (null report where threads cannot be read). */
+export async function measureCpu<T>(f: () => Promise<T>): Promise<{ value: T; cpu: CpuReport | null }> {
+  const a = snapshotThreads();
+  const value = await f();
+  const b = snapshotThreads();
+  return { value, cpu: a && b ? cpuBetween(a, b) : null };
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** One line: "main thread 97% (waiting for a core 21%), nodes b1 31% b2 29% b3 30%, other threads 14%; 1.9 of 2 cores busy". */
+export function formatCpu(r: CpuReport): string {
+  const wait = r.main.wait !== null ? ` (waiting for a core ${pct(r.main.wait)})` : '';
+  const nodes = r.nodes.length > 0 ? `, node threads ${r.nodes.map((n) => `${n.name} ${pct(n.cpu)}`).join(' ')}` : '';
+  return `main thread ${pct(r.main.cpu)}${wait}${nodes}, other threads ${pct(r.other.cpu)}; ${r.total.toFixed(1)} of ${r.cores} cores busy`;
+}
+
+/** Compact, for table cells: "main 97% (wait 21%), nodes 31/29/30%, other 14%". */
+export function formatCpuShort(r: CpuReport): string {
+  const wait = r.main.wait !== null ? ` (wait ${pct(r.main.wait)})` : '';
+  const nodes = r.nodes.length > 0 ? `, nodes ${r.nodes.map((n) => Math.round(n.cpu * 100)).join('/')}%` : '';
+  return `main ${pct(r.main.cpu)}${wait}${nodes}, other ${pct(r.other.cpu)}`;
+}

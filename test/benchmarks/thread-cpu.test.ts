@@ -1,0 +1,77 @@
+/**
+ * The benchmarks' per-thread CPU report: parsing /proc, grouping threads into the main thread,
+ * worker node threads and the rest, and the lines the tools print.
+ */
+import { expect } from 'chai';
+import { cpuBetween, formatCpu, formatCpuShort, parseSchedstat, parseStat, snapshotThreads, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
+
+function snap(atMs: number, threads: ThreadSample[]): ThreadsSnapshot {
+  return { atMs, threads: new Map(threads.map((t) => [t.tid, t])) };
+}
+
+const ms = (x: number) => x * 1e6;
+
+describe('benchmarks/thread-cpu', () => {
+  it('parses a stat line whose thread name holds spaces and parentheses', () => {
+    const line = '4242 (odd (name) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 731 52 0 0 20 0 9 0 123 456 789';
+    expect(parseStat(line)).to.deep.equal({ name: 'odd (name) x', utime: 731, stime: 52 });
+    expect(() => parseStat('garbage')).to.throw(/not a \/proc stat line/);
+  });
+
+  it('parses schedstat and refuses anything else', () => {
+    expect(parseSchedstat('1234567 890 12\n')).to.deep.equal({ runNs: 1234567, waitNs: 890 });
+    expect(() => parseSchedstat('x y')).to.throw(/not a schedstat line/);
+  });
+
+  it('groups the main thread, node threads by name and the rest, as shares of the wall time', () => {
+    const a = snap(1000, [
+      { tid: 10, name: 'node', runNs: ms(100), waitNs: ms(5) },
+      { tid: 11, name: 'node', runNs: ms(50), waitNs: ms(1) },
+      { tid: 12, name: 'samsa-b2', runNs: ms(10), waitNs: ms(0) },
+      { tid: 13, name: 'samsa-b1', runNs: ms(20), waitNs: ms(0) },
+      { tid: 14, name: 'node', runNs: ms(7), waitNs: ms(0) }, // ends before the second snapshot
+    ]);
+    const b = snap(2000, [
+      { tid: 10, name: 'node', runNs: ms(900), waitNs: ms(105) },
+      { tid: 11, name: 'node', runNs: ms(150), waitNs: ms(11) },
+      { tid: 12, name: 'samsa-b2', runNs: ms(310), waitNs: ms(20) },
+      { tid: 13, name: 'samsa-b1', runNs: ms(270), waitNs: ms(40) },
+      { tid: 15, name: 'node', runNs: ms(100), waitNs: ms(9) }, // started in between: counts from zero
+    ]);
+    const r = cpuBetween(a, b, 10, 2);
+    expect(r.wallMs).to.equal(1000);
+    expect(r.cores).to.equal(2);
+    expect(r.main).to.deep.equal({ name: 'main', cpu: 0.8, wait: 0.1 });
+    expect(r.nodes.map((n) => n.name)).to.deep.equal(['b1', 'b2']);
+    expect(r.nodes[0]!.cpu).to.be.closeTo(0.25, 1e-9);
+    expect(r.nodes[1]!.cpu).to.be.closeTo(0.3, 1e-9);
+    expect(r.other.cpu).to.be.closeTo(0.2, 1e-9);
+    expect(r.other.wait).to.be.closeTo(0.019, 1e-9);
+    expect(r.total).to.be.closeTo(1.55, 1e-9);
+    expect(formatCpu(r)).to.equal('main thread 80% (waiting for a core 10%), node threads b1 25% b2 30%, other threads 20%; 1.6 of 2 cores busy');
+    expect(formatCpuShort(r)).to.equal('main 80% (wait 10%), nodes 25/30%, other 20%');
+  });
+
+  it('leaves the wait out where the kernel does not say it, and node threads out where there are none', () => {
+    const a = snap(0, [{ tid: 1, name: 'node', runNs: 0, waitNs: null }]);
+    const b = snap(500, [{ tid: 1, name: 'node', runNs: ms(250), waitNs: null }]);
+    const r = cpuBetween(a, b, 1, 4);
+    expect(r.main).to.deep.equal({ name: 'main', cpu: 0.5, wait: null });
+    expect(formatCpu(r)).to.equal('main thread 50%, other threads 0%; 0.5 of 4 cores busy');
+    expect(formatCpuShort(r)).to.equal('main 50%, other 0%');
+  });
+
+  it('reads this process: the main thread is there and its CPU time grows while it works (Linux)', function () {
+    const a = snapshotThreads();
+    if (a === null) this.skip();
+    expect(a.threads.has(process.pid)).to.equal(true);
+    const until = performance.now() + 30;
+    let x = 0;
+    while (performance.now() < until) x += Math.sqrt(x + 1);
+    const b = snapshotThreads()!;
+    expect(x).to.be.greaterThan(0);
+    const r = cpuBetween(a, b);
+    expect(r.main.cpu).to.be.greaterThan(0);
+    expect(r.total).to.be.at.least(r.main.cpu);
+  });
+});
