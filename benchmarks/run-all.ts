@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
 
     // 1 KiB records against fs.writeSync
-    const pk = defaultProduceOptions({ topic: 'bench-1k', records: n(200_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: 'produce 1 KiB' });
+    const pk = defaultProduceOptions({ topic: 'bench-1k', records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: 'produce 1 KiB' });
     await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
     const rk = await runProduce(cluster, pk);
     details.produce1k = rk;
