@@ -8,7 +8,8 @@
  *     optimized code, and libuv's pool),
  * and how long the main thread was ready to run but waiting for a core (schedstat). A main
  * thread near 100% means the client bounds the run; a long wait means the cores do, shared with
- * the brokers and V8's helpers.
+ * the brokers and V8's helpers. The machine's share of CPU time taken by the hypervisor (steal,
+ * /proc/stat) is reported beside it: on a shared VM it comes in bursts that stall every thread.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,16 @@ export interface ThreadSample {
 export interface ThreadsSnapshot {
   atMs: number;
   threads: Map<number, ThreadSample>;
+  /** The machine's CPU time so far (all cores, /proc/stat ticks), or null. */
+  machine: MachineTimes | null;
+}
+
+/** /proc/stat's first line: the ticks of all cores together. */
+export interface MachineTimes {
+  /** Every state summed (user through steal). */
+  total: number;
+  /** Taken by the hypervisor for other guests. */
+  steal: number;
 }
 
 /** One thread or group: CPU time and core wait as fractions of the stretch's wall time. */
@@ -51,6 +62,8 @@ export interface CpuReport {
   other: CpuShare;
   /** All threads: CPU time / wall time (at most `cores`). */
   total: number;
+  /** Share of the machine's CPU time the hypervisor took meanwhile (steal), or null. */
+  steal: number | null;
 }
 
 /** Name, user and system ticks from a /proc/<pid>/task/<tid>/stat line (the name may hold spaces and parentheses). */
@@ -71,6 +84,24 @@ export function parseSchedstat(text: string): { runNs: number; waitNs: number } 
   const [run, wait] = text.trim().split(/\s+/).map(Number);
   if (!Number.isFinite(run) || !Number.isFinite(wait)) throw new Error(`not a schedstat line: ${text.slice(0, 60)}`);
   return { runNs: run!, waitNs: wait! };
+}
+
+/** Total and steal ticks from /proc/stat's aggregate "cpu" line. */
+export function parseMachineStat(text: string): MachineTimes {
+  const line = text.split('\n').find((l) => l.startsWith('cpu '));
+  if (!line) throw new Error('no aggregate cpu line in /proc/stat');
+  // user nice system idle iowait irq softirq steal [guest guest_nice, already counted in user]
+  const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (f.length < 8 || f.some((x) => !Number.isFinite(x))) throw new Error(`unexpected /proc/stat cpu line: ${line}`);
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7]! };
+}
+
+function readMachine(): MachineTimes | null {
+  try {
+    return parseMachineStat(fs.readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 function readThread(dir: string, tid: number): ThreadSample | null {
@@ -102,7 +133,7 @@ export function snapshotThreads(): ThreadsSnapshot | null {
     const s = readThread(`/proc/self/task/${t}`, Number(t));
     if (s) threads.set(s.tid, s);
   }
-  return { atMs: performance.now(), threads };
+  return { atMs: performance.now(), threads, machine: readMachine() };
 }
 
 /**
@@ -131,7 +162,9 @@ export function cpuBetween(a: ThreadsSnapshot, b: ThreadsSnapshot, mainTid: numb
     }
   }
   nodes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-  return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait), total: totalRun / wallNs };
+  const ticks = a.machine && b.machine ? b.machine.total - a.machine.total : 0;
+  const steal = ticks > 0 ? Math.max(0, b.machine!.steal - a.machine!.steal) / ticks : null;
+  return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait), total: totalRun / wallNs, steal };
 }
 
 /** Snapshots around `f` (null report where threads cannot be read). */
@@ -144,16 +177,23 @@ export async function measureCpu<T>(f: () => Promise<T>): Promise<{ value: T; cp
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** One line: "main thread 97% (waiting for a core 21%), nodes b1 31% b2 29% b3 30%, other threads 14%; 1.9 of 2 cores busy". */
+const stealPct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/**
+ * One line: "main thread 97% (waiting for a core 21%), node threads b1 31% b2 29% b3 30%, other
+ * threads 14%; 1.9 of 2 cores busy; hypervisor steal 2.4%".
+ */
 export function formatCpu(r: CpuReport): string {
   const wait = r.main.wait !== null ? ` (waiting for a core ${pct(r.main.wait)})` : '';
   const nodes = r.nodes.length > 0 ? `, node threads ${r.nodes.map((n) => `${n.name} ${pct(n.cpu)}`).join(' ')}` : '';
-  return `main thread ${pct(r.main.cpu)}${wait}${nodes}, other threads ${pct(r.other.cpu)}; ${r.total.toFixed(1)} of ${r.cores} cores busy`;
+  const steal = r.steal !== null ? `; hypervisor steal ${stealPct(r.steal)}` : '';
+  return `main thread ${pct(r.main.cpu)}${wait}${nodes}, other threads ${pct(r.other.cpu)}; ${r.total.toFixed(1)} of ${r.cores} cores busy${steal}`;
 }
 
-/** Compact, for table cells: "main 97% (wait 21%), nodes 31/29/30%, other 14%". */
+/** Compact, for table cells: "main 97% (wait 21%), nodes 31/29/30%, other 14%, steal 2.4%". */
 export function formatCpuShort(r: CpuReport): string {
   const wait = r.main.wait !== null ? ` (wait ${pct(r.main.wait)})` : '';
   const nodes = r.nodes.length > 0 ? `, nodes ${r.nodes.map((n) => Math.round(n.cpu * 100)).join('/')}%` : '';
-  return `main ${pct(r.main.cpu)}${wait}${nodes}, other ${pct(r.other.cpu)}`;
+  const steal = r.steal !== null ? `, steal ${stealPct(r.steal)}` : '';
+  return `main ${pct(r.main.cpu)}${wait}${nodes}, other ${pct(r.other.cpu)}${steal}`;
 }

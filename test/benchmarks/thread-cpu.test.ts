@@ -3,10 +3,10 @@
  * worker node threads and the rest, and the lines the tools print.
  */
 import { expect } from 'chai';
-import { cpuBetween, formatCpu, formatCpuShort, parseSchedstat, parseStat, snapshotThreads, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
+import { cpuBetween, formatCpu, formatCpuShort, parseMachineStat, parseSchedstat, parseStat, snapshotThreads, type MachineTimes, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
 
-function snap(atMs: number, threads: ThreadSample[]): ThreadsSnapshot {
-  return { atMs, threads: new Map(threads.map((t) => [t.tid, t])) };
+function snap(atMs: number, threads: ThreadSample[], machine: MachineTimes | null = null): ThreadsSnapshot {
+  return { atMs, threads: new Map(threads.map((t) => [t.tid, t])), machine };
 }
 
 const ms = (x: number) => x * 1e6;
@@ -23,6 +23,13 @@ describe('benchmarks/thread-cpu', () => {
     expect(() => parseSchedstat('x y')).to.throw(/not a schedstat line/);
   });
 
+  it("parses /proc/stat's aggregate line: every state summed, and steal", () => {
+    const text = 'cpu  1000 10 200 5000 30 0 15 45 7 0\ncpu0 500 5 100 2500 15 0 7 22 0 0\nintr 1 2 3\n';
+    expect(parseMachineStat(text)).to.deep.equal({ total: 6300, steal: 45 });
+    expect(() => parseMachineStat('intr 1 2')).to.throw(/no aggregate cpu line/);
+    expect(() => parseMachineStat('cpu  1 2 3')).to.throw(/unexpected/);
+  });
+
   it('groups the main thread, node threads by name and the rest, as shares of the wall time', () => {
     const a = snap(1000, [
       { tid: 10, name: 'node', runNs: ms(100), waitNs: ms(5) },
@@ -31,13 +38,14 @@ describe('benchmarks/thread-cpu', () => {
       { tid: 13, name: 'samsa-b1', runNs: ms(20), waitNs: ms(0) },
       { tid: 14, name: 'node', runNs: ms(7), waitNs: ms(0) }, // ends before the second snapshot
     ]);
+    a.machine = { total: 10_000, steal: 100 };
     const b = snap(2000, [
       { tid: 10, name: 'node', runNs: ms(900), waitNs: ms(105) },
       { tid: 11, name: 'node', runNs: ms(150), waitNs: ms(11) },
       { tid: 12, name: 'samsa-b2', runNs: ms(310), waitNs: ms(20) },
       { tid: 13, name: 'samsa-b1', runNs: ms(270), waitNs: ms(40) },
       { tid: 15, name: 'node', runNs: ms(100), waitNs: ms(9) }, // started in between: counts from zero
-    ]);
+    ], { total: 10_200, steal: 105 });
     const r = cpuBetween(a, b, 10, 2);
     expect(r.wallMs).to.equal(1000);
     expect(r.cores).to.equal(2);
@@ -48,15 +56,17 @@ describe('benchmarks/thread-cpu', () => {
     expect(r.other.cpu).to.be.closeTo(0.2, 1e-9);
     expect(r.other.wait).to.be.closeTo(0.019, 1e-9);
     expect(r.total).to.be.closeTo(1.55, 1e-9);
-    expect(formatCpu(r)).to.equal('main thread 80% (waiting for a core 10%), node threads b1 25% b2 30%, other threads 20%; 1.6 of 2 cores busy');
-    expect(formatCpuShort(r)).to.equal('main 80% (wait 10%), nodes 25/30%, other 20%');
+    expect(r.steal).to.be.closeTo(0.025, 1e-9);
+    expect(formatCpu(r)).to.equal('main thread 80% (waiting for a core 10%), node threads b1 25% b2 30%, other threads 20%; 1.6 of 2 cores busy; hypervisor steal 2.5%');
+    expect(formatCpuShort(r)).to.equal('main 80% (wait 10%), nodes 25/30%, other 20%, steal 2.5%');
   });
 
-  it('leaves the wait out where the kernel does not say it, and node threads out where there are none', () => {
+  it('leaves the wait and steal out where the kernel does not say them, and node threads out where there are none', () => {
     const a = snap(0, [{ tid: 1, name: 'node', runNs: 0, waitNs: null }]);
     const b = snap(500, [{ tid: 1, name: 'node', runNs: ms(250), waitNs: null }]);
     const r = cpuBetween(a, b, 1, 4);
     expect(r.main).to.deep.equal({ name: 'main', cpu: 0.5, wait: null });
+    expect(r.steal).to.equal(null);
     expect(formatCpu(r)).to.equal('main thread 50%, other threads 0%; 0.5 of 4 cores busy');
     expect(formatCpuShort(r)).to.equal('main 50%, other 0%');
   });
@@ -73,5 +83,6 @@ describe('benchmarks/thread-cpu', () => {
     const r = cpuBetween(a, b);
     expect(r.main.cpu).to.be.greaterThan(0);
     expect(r.total).to.be.at.least(r.main.cpu);
+    if (r.steal !== null) expect(r.steal).to.be.within(0, 1);
   });
 });
