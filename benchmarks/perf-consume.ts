@@ -17,7 +17,7 @@ import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.j
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { cpuBetween, formatCpu, snapshotThreads, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
+import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
@@ -178,7 +178,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
   }
-  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records`, ['measure', 'value'], rows);
+  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
 }
 

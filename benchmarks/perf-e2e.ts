@@ -19,7 +19,7 @@ import { createTopic, startPerfCluster, type PerfCluster, type Transport } from 
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
-import { cpuBetween, formatCpu, snapshotThreads, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
+import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
   console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${f.brokers} brokers (${transport}), ${f.partitions} partitions, RF ${f['replication-factor']}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
   if (r.cpu) console.log(`CPU while the measured records went through: ${formatCpu(r.cpu)}`);
+  for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r })}`);
 }
 

@@ -26,7 +26,7 @@ import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { cpuBetween, formatCpu, snapshotThreads, type CpuReport } from './lib/thread-cpu.js';
+import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 
 export const PRODUCE_FLAGS = {
@@ -248,7 +248,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
     rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
   }
-  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}`, ['measure', 'value'], rows);
+  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) {
     const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, transport, brokers: f.brokers }, result: r, limits });
     console.log(`results: ${file}`);

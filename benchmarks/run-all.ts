@@ -19,7 +19,7 @@ import { formatLatency } from './lib/latency.js';
 import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
-import { formatCpuShort, type CpuReport } from './lib/thread-cpu.js';
+import { formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { runE2e } from './perf-e2e.js';
@@ -167,6 +167,7 @@ async function main(): Promise<void> {
       'where the CPU went (share of one core during each measured stretch; main = the client thread; nodes = the brokers\' worker threads; other = V8\'s collector and compiler threads, libuv)',
       ['step', 'CPU by thread', 'cores busy'],
       cpu.map((c) => [c.step, c.report ? formatCpuShort(c.report) : '-', c.report ? `${c.report.total.toFixed(1)} of ${c.report.cores}` : '-']),
+      stealNotes(cpu),
     );
   }
   const file = await writeResults('perf-suite', env, { rows: rows.map((r) => ({ ...r, status: Number.isFinite(r.target) ? (passes(r) ? 'PASS' : 'MISS') : 'info' })), details });

@@ -197,3 +197,14 @@ export function formatCpuShort(r: CpuReport): string {
   const steal = r.steal !== null ? `, steal ${stealPct(r.steal)}` : '';
   return `main ${pct(r.main.cpu)}${wait}${nodes}, other ${pct(r.other.cpu)}${steal}`;
 }
+
+/** Above this share of the machine taken by the hypervisor, a run's figures say more about the host than about samsa. */
+export const STEAL_WARNING = 0.05;
+
+/** A warning naming the steps during which the hypervisor took more than STEAL_WARNING of the machine (none: no lines). */
+export function stealNotes(steps: readonly { step: string; report: CpuReport | null }[]): string[] {
+  const noisy = steps.filter((c) => c.report !== null && c.report.steal !== null && c.report.steal > STEAL_WARNING);
+  if (noisy.length === 0) return [];
+  const list = noisy.map((c) => `${c.step} (${stealPct(c.report!.steal!)})`).join(', ');
+  return [`the hypervisor gave more than ${STEAL_WARNING * 100}% of this machine to other guests during: ${list}; those figures are the host's as much as samsa's, run again for steadier ones`];
+}

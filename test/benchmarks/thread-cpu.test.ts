@@ -3,7 +3,7 @@
  * worker node threads and the rest, and the lines the tools print.
  */
 import { expect } from 'chai';
-import { cpuBetween, formatCpu, formatCpuShort, parseMachineStat, parseSchedstat, parseStat, snapshotThreads, type MachineTimes, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
+import { STEAL_WARNING, cpuBetween, formatCpu, formatCpuShort, parseMachineStat, stealNotes, parseSchedstat, parseStat, snapshotThreads, type MachineTimes, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
 
 function snap(atMs: number, threads: ThreadSample[], machine: MachineTimes | null = null): ThreadsSnapshot {
   return { atMs, threads: new Map(threads.map((t) => [t.tid, t])), machine };
@@ -69,6 +69,15 @@ describe('benchmarks/thread-cpu', () => {
     expect(r.steal).to.equal(null);
     expect(formatCpu(r)).to.equal('main thread 50%, other threads 0%; 0.5 of 4 cores busy');
     expect(formatCpuShort(r)).to.equal('main 50%, other 0%');
+  });
+
+  it('warns about the steps during which the hypervisor took more than 5% of the machine, and only those', () => {
+    const report = (steal: number | null) => ({ wallMs: 1000, cores: 2, main: { name: 'main', cpu: 0.9, wait: 0.1 }, nodes: [], other: { name: 'other', cpu: 0.1, wait: null }, total: 1, steal });
+    expect(STEAL_WARNING).to.equal(0.05);
+    expect(stealNotes([{ step: 'a', report: report(0.01) }, { step: 'b', report: null }, { step: 'c', report: report(null) }])).to.deep.equal([]);
+    const notes = stealNotes([{ step: 'produce RF 1', report: report(0.187) }, { step: 'e2e', report: report(0.05) }, { step: 'consume', report: report(0.0612) }]);
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.contain('during: produce RF 1 (18.7%), consume (6.1%);').and.not.contain('e2e');
   });
 
   it('reads this process: the main thread is there and its CPU time grows while it works (Linux)', function () {
