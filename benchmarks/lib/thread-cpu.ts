@@ -167,14 +167,6 @@ export function cpuBetween(a: ThreadsSnapshot, b: ThreadsSnapshot, mainTid: numb
   return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait), total: totalRun / wallNs, steal };
 }
 
-/** Snapshots around `f` (null report where threads cannot be read). */
-export async function measureCpu<T>(f: () => Promise<T>): Promise<{ value: T; cpu: CpuReport | null }> {
-  const a = snapshotThreads();
-  const value = await f();
-  const b = snapshotThreads();
-  return { value, cpu: a && b ? cpuBetween(a, b) : null };
-}
-
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 const stealPct = (x: number) => `${(x * 100).toFixed(1)}%`;
