@@ -23,6 +23,8 @@ export interface ConsumerConfig {
   retryBackoffMs: number;
   requestTimeoutMs: number;
   metadataMaxAgeMs: number;
+  /** Verify each fetched batch's CRC-32C before handing its records over (Kafka's check.crcs). */
+  checkCrcs: boolean;
 }
 
 export class ConsumerConfigError extends Error {
@@ -59,6 +61,7 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
   'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
+  'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
 };
 
 export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

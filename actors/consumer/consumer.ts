@@ -380,9 +380,12 @@ function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = fal
   maybeFetch(s, ctx);
 }
 
+/** Decoding that skips the CRC (check.crcs=false). */
+const NO_CRC_CHECK = Object.freeze({ checkCrc: false });
+
 /** The records of a buffered batch from `minOffset` on (decoded now; throws CorruptRecordError). */
-function decodeBuffered(b: BufferedBatch): ConsumedRecord[] {
-  const records: ConsumedRecord[] = decodeRecordBatch(b.bytes, 0).records;
+function decodeBuffered(b: BufferedBatch, checkCrcs: boolean): ConsumedRecord[] {
+  const records: ConsumedRecord[] = decodeRecordBatch(b.bytes, 0, checkCrcs ? undefined : NO_CRC_CHECK).records;
   if (records.length === 0 || records[0]!.offset >= b.minOffset) return records;
   return records.filter((r) => r.offset >= b.minOffset);
 }
@@ -402,7 +405,7 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
       let decoded = b.records;
       if (!decoded) {
         try {
-          decoded = decodeBuffered(b);
+          decoded = decodeBuffered(b, s.config.checkCrcs);
         } catch (err) {
           a.buffer = [];
           a.bufferedBytes = 0;

@@ -10,6 +10,7 @@
 import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import { consumer as consumerActor } from '../../actors/consumer/consumer.js';
+import { parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
 import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
 import { defineActor } from '../runtime/actor-definition.js';
 import { ErrorCode } from '../protocol/errors.js';
@@ -116,7 +117,14 @@ export class Consumer {
     private readonly client: SamsaClient,
     private readonly config: Record<string, unknown>,
   ) {
-    this.maxPollRecords = Number(config['max.poll.records'] ?? 500);
+    // bad keys and values are the caller's error now, by name (ConsumerConfigError), not a
+    // consumer actor that fails to start behind the next call
+    this.maxPollRecords = parseConsumerConfig(this.actorConfig()).maxPollRecords;
+  }
+
+  /** The consumer actor's config: the client's id unless the caller set one. */
+  private actorConfig(): Record<string, unknown> {
+    return { 'client.id': this.client.clientId, ...this.config };
   }
 
   on<E extends keyof ConsumerEvents>(event: E, fn: (payload: ConsumerEvents[E]) => void): () => void {
@@ -130,7 +138,7 @@ export class Consumer {
     this.listenerRef = sys.spawn(listener, { name: `consumer-events-${nanoid(8)}`, args: this.emitter });
     this.ref = sys.spawn(consumerActor, {
       name: `consumer-${nanoid(8)}`,
-      args: { bootstrap: this.client.brokers, config: { 'client.id': this.client.clientId, ...this.config }, listener: this.listenerRef },
+      args: { bootstrap: this.client.brokers, config: this.actorConfig(), listener: this.listenerRef },
     });
   }
 

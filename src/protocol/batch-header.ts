@@ -266,9 +266,10 @@ function corrupt(reason: string, torn = false): BatchValidation {
  * `{ errorCode: CORRUPT_MESSAGE, reason, torn }`. Checks, in order: at least 61 bytes (torn),
  * batchLength >= 49, magic == 2, the batch fits in `available` (torn), CRC-32C over
  * attributes..end, recordsCount >= 0, lastOffsetDelta >= 0 and >= recordsCount - 1 (a compacted
- * batch may have a larger delta than its count, never a smaller one).
+ * batch may have a larger delta than its count, never a smaller one). `checkCrc` false skips the
+ * CRC (a consumer with check.crcs=false); every other check still runs.
  */
-export function validateBatch(buf: Uint8Array, pos: number, available: number = buf.length - pos): BatchValidation {
+export function validateBatch(buf: Uint8Array, pos: number, available: number = buf.length - pos, checkCrc = true): BatchValidation {
   const avail = Math.min(available, buf.length - pos);
   if (pos < 0 || avail < RECORD_BATCH_OVERHEAD) {
     return corrupt(`batch header needs ${RECORD_BATCH_OVERHEAD} bytes, only ${Math.max(avail, 0)} available`, true);
@@ -285,10 +286,12 @@ export function validateBatch(buf: Uint8Array, pos: number, available: number = 
   if (size > avail) {
     return corrupt(`batch of ${size} bytes runs past the ${avail} bytes available (torn)`, true);
   }
-  const stored = readUInt32BE(buf, pos + CRC_OFFSET);
-  const computed = crc32c(buf, pos + ATTRIBUTES_OFFSET, pos + size);
-  if (stored !== computed) {
-    return corrupt(`CRC mismatch: stored 0x${hex32(stored)}, computed 0x${hex32(computed)}`);
+  if (checkCrc) {
+    const stored = readUInt32BE(buf, pos + CRC_OFFSET);
+    const computed = crc32c(buf, pos + ATTRIBUTES_OFFSET, pos + size);
+    if (stored !== computed) {
+      return corrupt(`CRC mismatch: stored 0x${hex32(stored)}, computed 0x${hex32(computed)}`);
+    }
   }
   const recordsCount = readInt32BE(buf, pos + RECORDS_COUNT_OFFSET);
   if (recordsCount < 0) {

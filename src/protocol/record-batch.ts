@@ -476,9 +476,15 @@ interface Framed {
   codec: number;
 }
 
-function frame(buf: Uint8Array, pos: number): Framed {
+/** Options of decodeRecordBatch. */
+export interface DecodeOptions {
+  /** Verify the batch's CRC-32C (default true; a consumer's check.crcs). */
+  checkCrc?: boolean;
+}
+
+function frame(buf: Uint8Array, pos: number, options: DecodeOptions | undefined): Framed {
   const b = asBuffer(buf);
-  const invalid = validateBatch(b, pos);
+  const invalid = validateBatch(b, pos, undefined, options?.checkCrc ?? true);
   if (invalid) throw new CorruptRecordError(invalid.reason, pos);
   const header = readBatchHeader(b, pos);
   return { b, pos, size: LOG_OVERHEAD + header.batchLength, header, codec: header.attributes & COMPRESSION_CODEC_MASK };
@@ -578,11 +584,12 @@ function wrapDecompressError(f: Framed, e: unknown): never {
 }
 
 /**
- * Decodes the batch at `pos` (default 0): validates header and CRC, decompresses synchronously,
- * decodes every record. Throws CorruptRecordError or UnsupportedCompressionError.
+ * Decodes the batch at `pos` (default 0): validates header and CRC (unless `options.checkCrc` is
+ * false), decompresses synchronously, decodes every record. Throws CorruptRecordError or
+ * UnsupportedCompressionError.
  */
-export function decodeRecordBatch(buf: Uint8Array, pos = 0): DecodedRecordBatch {
-  const f = frame(buf, pos);
+export function decodeRecordBatch(buf: Uint8Array, pos = 0, options?: DecodeOptions): DecodedRecordBatch {
+  const f = frame(buf, pos, options);
   const start = pos + RECORD_BATCH_OVERHEAD;
   const end = pos + f.size;
   if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);
@@ -596,8 +603,8 @@ export function decodeRecordBatch(buf: Uint8Array, pos = 0): DecodedRecordBatch 
 }
 
 /** As decodeRecordBatch, decompressing off the event loop. */
-export async function decodeRecordBatchAsync(buf: Uint8Array, pos = 0): Promise<DecodedRecordBatch> {
-  const f = frame(buf, pos);
+export async function decodeRecordBatchAsync(buf: Uint8Array, pos = 0, options?: DecodeOptions): Promise<DecodedRecordBatch> {
+  const f = frame(buf, pos, options);
   const start = pos + RECORD_BATCH_OVERHEAD;
   const end = pos + f.size;
   if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);

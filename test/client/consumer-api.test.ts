@@ -1,9 +1,12 @@
 /**
- * The rest of the consumer API: seek, pause/resume, the async iterator, topic patterns, and
- * the producer's sendBatch across topics.
+ * The rest of the consumer API: seek, pause/resume, the async iterator, topic patterns, the
+ * producer's sendBatch across topics, config checked up front, and check.crcs.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
@@ -110,6 +113,54 @@ describe('client/consumer API', function () {
     expect(got).to.deep.equal(Array.from({ length: 10 }, (_, i) => `${i}:a${i}`));
     expect(sizes).to.deep.equal([3, 3, 3, 1]);
     await consumer.disconnect();
+  });
+
+  it('rejects bad config keys and values by name when the consumer is made, before anything starts', () => {
+    expect(() => samsa.consumer({ groupId: 'g-bad', 'max.poll.recordz': 3 })).to.throw(/max\.poll\.recordz: unknown consumer config key/);
+    expect(() => samsa.consumer({ groupId: 'g-bad', 'check.crcs': 'maybe' })).to.throw(/check\.crcs: must be true or false/);
+    expect(() => samsa.consumer({ groupId: 'g-bad', 'max.poll.records': 0 })).to.throw(/max\.poll\.records/);
+  });
+
+  it('check.crcs: a batch changed on disk stops a consumer with CORRUPT_MESSAGE; with check.crcs=false its records come through as stored', async () => {
+    await c.client.createTopic('api-crc', 1, 1);
+    const producer = samsa.producer({ acks: 'all' });
+    await producer.connect();
+    await producer.send({ topic: 'api-crc', messages: Array.from({ length: 5 }, (_, i) => ({ value: `crc-value-${i}` })) });
+    await producer.disconnect();
+    // one byte of one value changed in the segment file, under the broker (the page cache it reads from)
+    const dir = path.join(c.logDir(1), 'api-crc-0');
+    const segment = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.log'))!);
+    const bytes = fs.readFileSync(segment);
+    const at = bytes.indexOf('crc-value-3');
+    expect(at).to.be.greaterThan(0);
+    const fd = fs.openSync(segment, 'r+');
+    try {
+      fs.writeSync(fd, Buffer.from('x'), 0, 1, at);
+    } finally {
+      fs.closeSync(fd);
+    }
+
+    const crashes: { errorCode: number; message: string }[] = [];
+    const checking = samsa.consumer({ groupId: 'g-crc-on', ...CFG });
+    checking.on('crash', (e) => void crashes.push(e));
+    const seenChecking: string[] = [];
+    await checking.connect();
+    await checking.subscribe({ topic: 'api-crc', fromBeginning: true });
+    await checking.run({ eachMessage: ({ message }) => void seenChecking.push(String(message.value)) });
+    await checkFor(() => crashes.length > 0, 20_000, 20);
+    expect(crashes[0]!.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+    expect(crashes[0]!.message).to.match(/api-crc-0: .*CRC mismatch/);
+    expect(seenChecking).to.deep.equal([]);
+    await checking.disconnect();
+
+    const trusting = samsa.consumer({ groupId: 'g-crc-off', ...CFG, 'check.crcs': false });
+    const seen: string[] = [];
+    await trusting.connect();
+    await trusting.subscribe({ topic: 'api-crc', fromBeginning: true });
+    await trusting.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+    await checkFor(() => seen.length === 5, 20_000, 20);
+    expect(seen).to.deep.equal(['crc-value-0', 'crc-value-1', 'crc-value-2', 'xrc-value-3', 'crc-value-4']);
+    await trusting.disconnect();
   });
 
   it('iterates messages with for await', async () => {

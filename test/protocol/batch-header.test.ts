@@ -184,6 +184,15 @@ describe('protocol/batch-header', () => {
     expect(validateBatch(batch, 0)).to.equal(null);
   });
 
+  it('skips only the CRC when asked (check.crcs=false): the other checks still run', () => {
+    const batch = rawBatch();
+    batch.writeInt32BE(77, BASE_SEQUENCE_OFFSET);
+    expect(validateBatch(batch, 0, undefined, false)).to.equal(null);
+    expect(validateBatch(batch, 0, undefined, true)?.reason).to.match(/CRC mismatch/);
+    batch.writeInt8(1, MAGIC_OFFSET);
+    expect(validateBatch(batch, 0, undefined, false)?.reason).to.match(/magic 1/);
+  });
+
   describe('validateBatch', () => {
     const expectCorrupt = (v: ReturnType<typeof validateBatch>, re: RegExp, torn: boolean) => {
       expect(v).to.not.equal(null);

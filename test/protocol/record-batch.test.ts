@@ -483,6 +483,21 @@ describe('protocol/record-batch', () => {
       expectCorrupt(() => decodeRecordBatch(magic), /magic 1/);
     });
 
+    it('with checkCrc false (a consumer\'s check.crcs=false) decodes a batch whose bytes changed, and still rejects broken framing', () => {
+      const one = encodeRecordBatch({ records: [{ key: null, value: enc('hello') }] });
+      const changed = Buffer.from(one);
+      const at = changed.indexOf('hello');
+      changed[at] = 'j'.charCodeAt(0);
+      expectCorrupt(() => decodeRecordBatch(changed), /CRC mismatch/);
+      expectCorrupt(() => decodeRecordBatch(changed, 0, { checkCrc: true }), /CRC mismatch/);
+      const r = decodeRecordBatch(changed, 0, { checkCrc: false });
+      expect(r.records.map((x) => Buffer.from(x.value!).toString())).to.deep.equal(['jello']);
+      const magic = Buffer.from(changed);
+      magic[16] = 1;
+      expectCorrupt(() => decodeRecordBatch(magic, 0, { checkCrc: false }), /magic 1/);
+      expectCorrupt(() => decodeRecordBatch(changed.subarray(0, changed.length - 1), 0, { checkCrc: false }), /torn/);
+    });
+
     it('rejects a records count that disagrees with the record bytes', () => {
       const section = good.subarray(RECORD_BATCH_OVERHEAD);
       expectCorrupt(() => decodeRecordBatch(withRecordSection(good, section, 4)), /bytes left over after 4 records/);
