@@ -32,6 +32,7 @@ export const CONSUME_FLAGS = {
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
+  'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -45,6 +46,8 @@ export interface ConsumeOptions {
   maxPollRecords: number;
   maxPartitionFetchBytes: number;
   timeoutMs: number;
+  /** Consumer check.crcs (default true). */
+  checkCrcs?: boolean;
   label?: string;
 }
 
@@ -107,6 +110,7 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
         'auto.offset.reset': 'earliest',
         'max.poll.records': o.maxPollRecords,
         'max.partition.fetch.bytes': o.maxPartitionFetchBytes,
+        'check.crcs': o.checkCrcs ?? true,
         'fetch.max.wait.ms': 100,
         'session.timeout.ms': 10_000,
         'heartbeat.interval.ms': 500,
@@ -167,7 +171,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     await createTopic(admin, topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
     process.stderr.write(`[consume] preparing ${f.records} records\n`);
     await prepareTopic(cluster, topic, f.records, f['record-size'], f['batch-size']);
-    r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'] });
+    r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'] });
   } finally {
     await cluster.close();
   }
