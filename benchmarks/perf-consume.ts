@@ -101,7 +101,7 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
   let done: () => void = () => undefined;
   const finished = new Promise<void>((r) => (done = r));
   const t0 = nowMs();
-  const stop = progress(o.label ?? 'consume', () => `${count} records read (${((100 * count) / o.records).toFixed(0)}%)`);
+  const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
   try {
     for (let i = 0; i < o.consumers; i++) {
       const c = client.consumer({

@@ -89,7 +89,7 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
     const joinDeadline = Date.now() + 30_000;
     while (!assigned && Date.now() < joinDeadline) await sleep(20);
     await sleep(300); // let the fetch sessions start
-    const stop = progress(o.label ?? 'e2e', () => `${received} of ${o.records} records received; ${formatLatency(lat.approximate())}`);
+    const stop = progress(o.label ?? 'e2e', () => `${received} of ${o.records} records received; ${formatLatency(lat.approximate())}`, { fraction: () => received / o.records });
     const t0 = nowMs();
     const po = defaultProduceOptions({ topic: o.topic, throughput: o.throughput, sendSize: o.sendSize, maxInFlight: 1_000_000 });
     try {

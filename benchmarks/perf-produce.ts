@@ -176,14 +176,23 @@ export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promi
     const t0 = nowMs();
     let lastT = t0;
     let lastAcked = 0;
-    const stop = progress(label, () => {
-      const t = nowMs();
-      const rate = ((counters.acked - lastAcked) * 1000) / (t - lastT);
-      lastT = t;
-      lastAcked = counters.acked;
-      const r = lat.running();
-      return `${counters.acked} records acked (${((100 * counters.acked) / o.records).toFixed(0)}%), ${formatNumber(rate)} records/s (${((rate * o.recordSize) / MiB).toFixed(1)} MiB/s), ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max`;
-    });
+    // the rate over the last second or more (a terminal redraws every 250 ms)
+    let rate = Number.NaN;
+    const stop = progress(
+      label,
+      () => {
+        const t = nowMs();
+        if (t - lastT >= 1_000) {
+          rate = ((counters.acked - lastAcked) * 1000) / (t - lastT);
+          lastT = t;
+          lastAcked = counters.acked;
+        }
+        const r = lat.running();
+        const speed = Number.isNaN(rate) ? '' : `, ${formatNumber(rate)} records/s (${((rate * o.recordSize) / MiB).toFixed(1)} MiB/s)`;
+        return `${counters.acked} records acked${speed}, ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max`;
+      },
+      { fraction: () => counters.acked / o.records },
+    );
     try {
       await produceRecords(producers, o, o.records, lat, () => value, counters);
     } finally {

@@ -1,6 +1,6 @@
 /**
  * Pieces shared by the perf tools: payloads, a rate throttle like Kafka's ThroughputThrottler,
- * a bounded window of outstanding promises, progress lines on stderr, and the main() wrapper
+ * a bounded window of outstanding promises, progress on stderr (a bar on a terminal), and the main() wrapper
  * that makes every tool exit on its own.
  */
 import path from 'node:path';
@@ -64,11 +64,56 @@ export class Window {
   }
 }
 
-/** Prints a progress line to stderr every `everyMs` (Kafka's perf tools print every 5 s). */
-export function progress(label: string, line: () => string, everyMs = 2_000): () => void {
-  const timer = setInterval(() => process.stderr.write(`[${label}] ${line()}\n`), everyMs);
+/** Where progress goes: a stream, and whether it is a terminal (a bar redrawn in place). */
+export interface ProgressOut {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface ProgressOptions {
+  /** Share of the work done, 0..1: drawn as a bar before the line. */
+  fraction?: () => number;
+  /** Default: process.stderr. */
+  out?: ProgressOut;
+  /** Redraw period on a terminal (default 250 ms), line period elsewhere (default 2 s, Kafka's tools print every 5 s). */
+  everyMs?: number;
+}
+
+/** A fixed-width bar and percentage: `[##########..............]  41%` (clamped to 0..100%). */
+export function progressBar(fraction: number, width = 24): string {
+  const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  const full = Math.round(f * width);
+  return `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(Math.floor(f * 100)).padStart(3)}%`;
+}
+
+/** Terminal: go to the start of the line and erase it. */
+const ERASE_LINE = '\r\x1b[2K';
+
+/**
+ * Shows progress while a tool runs: on a terminal one line with a bar, redrawn in place and
+ * erased when stopped (the tool prints its results next); elsewhere (a pipe, a CI log) a line
+ * every 2 s. Returns the function that stops it.
+ */
+export function progress(label: string, line: () => string, opts: ProgressOptions = {}): () => void {
+  const out = opts.out ?? process.stderr;
+  const tty = out.isTTY === true;
+  const text = () => `[${label}] ${opts.fraction ? `${progressBar(opts.fraction())} ` : ''}${line()}`;
+  let drawn = false;
+  const timer = setInterval(
+    () => {
+      if (tty) {
+        out.write(`${ERASE_LINE}${text()}`);
+        drawn = true;
+      } else out.write(`${text()}\n`);
+    },
+    opts.everyMs ?? (tty ? 250 : 2_000),
+  );
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    if (drawn) out.write(ERASE_LINE);
+    drawn = false;
+  };
 }
 
 /** Runs a tool's main and exits with its status (worker threads and timers cannot keep it alive). */

@@ -1,11 +1,13 @@
 /**
- * The perf tools' pure helpers: flag parsing (Kafka-style names and counts), latency
- * percentiles, and the SVG summary chart.
+ * The perf tools' helpers: flag parsing (Kafka-style names and counts), latency percentiles,
+ * the SVG summary chart, and the progress bar.
  */
 import { expect } from 'chai';
 import { FlagError, parseAcks, parseCount, parseFlags } from '../../benchmarks/lib/perf-args.js';
 import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/latency.js';
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
+import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
+import { checkFor } from '../helpers/check-for.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -74,5 +76,38 @@ describe('benchmarks/perf helpers', () => {
     expect(svg).to.not.include('NaN');
     expect((svg.match(/<rect /g) ?? []).length).to.equal(4); // background + 3 bars
     expect(escapeXml(`"'`)).to.equal('&quot;&apos;');
+  });
+
+  it('draws a progress bar of fixed width, clamped to 0-100%', () => {
+    expect(progressBar(0, 10)).to.equal('[..........]   0%');
+    expect(progressBar(0.47, 10)).to.equal('[#####.....]  47%');
+    expect(progressBar(1, 10)).to.equal('[##########] 100%');
+    expect(progressBar(1.7, 10)).to.equal('[##########] 100%');
+    expect(progressBar(-1, 10)).to.equal('[..........]   0%');
+    expect(progressBar(Number.NaN, 4)).to.equal('[....]   0%');
+    expect(progressBar(0.5)).to.have.length(24 + 2 + 5);
+  });
+
+  it('on a terminal redraws one line in place and erases it when stopped; elsewhere prints lines', async () => {
+    let done = 0;
+    const tty: string[] = [];
+    const stopTty = progress('p', () => `${done} done`, { fraction: () => done / 4, out: { write: (t) => tty.push(t), isTTY: true }, everyMs: 5 });
+    await checkFor(() => tty.length >= 1, 5_000, 5);
+    done = 2;
+    await checkFor(() => tty.some((t) => t.includes('2 done')), 5_000, 5);
+    stopTty();
+    const drawn = tty.slice(0, -1);
+    expect(drawn.every((t) => t.startsWith('\r\x1b[2K[p] [') && !t.includes('\n'))).to.equal(true);
+    expect(drawn.find((t) => t.includes('2 done'))).to.contain(`${progressBar(0.5)} 2 done`);
+    expect(tty[tty.length - 1]).to.equal('\r\x1b[2K');
+    const count = tty.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(tty.length).to.equal(count);
+
+    const log: string[] = [];
+    const stopLog = progress('q', () => 'working', { out: { write: (t) => log.push(t) }, everyMs: 5 });
+    await checkFor(() => log.length >= 2, 5_000, 5);
+    stopLog();
+    expect(log.every((t) => t === '[q] working\n')).to.equal(true);
   });
 });
