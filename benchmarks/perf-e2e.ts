@@ -18,6 +18,7 @@ import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
+import { measurePortRoundTrip } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
@@ -35,6 +36,7 @@ export const E2E_FLAGS = {
   'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
+  raw: { type: 'bool', default: true, help: 'measure a bare MessagePort round trip at the same message rate first' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -113,9 +115,16 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
   }
 }
 
+/** The bare round trip the suite and the tool compare with: one message per send() at the run's rate, as big as a send's records. */
+export function rawRoundTripLoad(o: { throughput: number; sendSize: number; recordSize: number }): { perSec: number; bytes: number } {
+  return { perSec: o.throughput > 0 ? o.throughput / o.sendSize : 5_000, bytes: o.sendSize * o.recordSize };
+}
+
 async function main(): Promise<void> {
   const f = cliFlags('perf-e2e', 'End-to-end latency (send() to the consumer handler) at a fixed produce rate.', E2E_FLAGS);
   const transport = f.transport as Transport;
+  const load = rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
+  const raw = f.raw ? await measurePortRoundTrip(load.perSec, load.bytes) : null;
   const cluster = await startPerfCluster({ brokers: f.brokers, transport });
   let r: E2eResult;
   try {
@@ -127,9 +136,12 @@ async function main(): Promise<void> {
   }
   console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${f.brokers} brokers (${transport}), ${f.partitions} partitions, RF ${f['replication-factor']}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
+  if (raw) {
+    console.log(`raw limit: a bare MessagePort round trip (main thread -> worker -> main thread) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(raw)}; the end-to-end p99 is ${(r.latency.p99 / raw.p99).toFixed(1)}x its p99`);
+  }
   if (r.cpu) console.log(`CPU while the measured records went through: ${formatCpu(r.cpu)}`);
   for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
-  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r })}`);
+  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, rawRoundTrip: raw })}`);
 }
 
 if (isMain(import.meta.url)) runMain(main);

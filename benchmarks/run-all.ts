@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { MiB, runMain } from './lib/perf-common.js';
-import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
+import { measurePortRoundTrip, measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { formatLatency } from './lib/latency.js';
 import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
@@ -22,7 +22,7 @@ import { printTable } from './lib/table.js';
 import { formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
-import { runE2e } from './perf-e2e.js';
+import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
 import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
 import { runScaling } from './perf-scaling.js';
 
@@ -64,11 +64,16 @@ async function main(): Promise<void> {
 
   log('raw limits (fs.writeSync, MessagePort, TCP) with 16 KiB chunks');
   const limits: RawLimits = await measureRawLimits(16_384);
+  // the end-to-end step's floor: a bare MessagePort round trip at its message rate and size
+  const e2eShape = { throughput: 50_000, sendSize: 10, recordSize: 100 };
+  const e2eLoad = rawRoundTripLoad(e2eShape);
+  log(`raw MessagePort round trip at ${e2eLoad.perSec} messages/s`);
+  const roundTrip = await measurePortRoundTrip(e2eLoad.perSec, e2eLoad.bytes);
   const recLimit = (mibs: number, size: number) => (mibs * MiB) / size;
 
   log('starting 3 brokers in worker threads');
   const cluster = await startPerfCluster({ brokers: 3, transport: 'worker' });
-  const details: Record<string, unknown> = { limits };
+  const details: Record<string, unknown> = { limits, rawRoundTrip: roundTrip };
   try {
     const admin = await cluster.client('bench-admin');
 
@@ -115,11 +120,11 @@ async function main(): Promise<void> {
 
     // end-to-end latency at 50,000 records/s
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
-    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(300_000), throughput: 50_000, recordSize: 100, acks: 1, sendSize: 10, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
+    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(300_000), ...e2eShape, acks: 1, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
     details.e2e = e;
     cpu.push({ step: 'e2e at 50k rec/s', report: e.cpu });
     await deleteTopic(cluster, admin, 'bench-e2e');
-    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s` });
+    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, limit: roundTrip.p99, limitName: 'MessagePort round trip p99', detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s; a bare MessagePort round trip (main -> worker -> main) at ${e2eLoad.perSec} messages/s of ${e2eLoad.bytes} B, measured first: ${formatLatency(roundTrip)}` });
 
     // 1 KiB records against fs.writeSync
     const pk = defaultProduceOptions({ topic: 'bench-1k', records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: 'produce 1 KiB' });

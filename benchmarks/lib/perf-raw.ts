@@ -11,6 +11,9 @@
  *    fs.writeSync's each to a file (8 in flight); the page-cache copy runs on a thread whose
  *    source memory another core wrote, as a broker's does.
  * Each is the best of `rounds` runs (a limit is what the platform can do, not its median).
+ * For latency, `measurePortRoundTrip`: messages main thread -> worker thread -> back over a bare
+ * MessagePort at a given rate, the floor under an end-to-end figure whose records cross two
+ * ports (producer -> broker, broker -> consumer).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +21,9 @@ import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { blobPayload, runLoad } from './load.js';
 import { RawPortTarget, RawTcpTarget } from './raw.js';
+import { LatencyRecorder, type LatencySummary } from './latency.js';
 import { RpcWorker } from './threads.js';
-import { nowMs } from './timing.js';
+import { nowMs, sleep } from './timing.js';
 
 const MiB = 1024 * 1024;
 const RAW_PEER = new URL('./raw-peer.ts', import.meta.url);
@@ -127,6 +131,50 @@ async function measurePipeline(peer: RpcWorker, chunkBytes: number, totalBytes: 
   } finally {
     ch.port1.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Round-trip latency over a bare MessagePort: `perSec` messages a second of `bytes` bytes each
+ * (a send time in the first 8), main thread -> a worker that posts each back -> main thread, for
+ * `ms` after `warmupMs` left out. Paced like the perf tools' throttle (a sleep of 1 ms, then
+ * every message due by then).
+ */
+export async function measurePortRoundTrip(perSec: number, bytes = 1024, ms = 2_000, warmupMs = 500): Promise<LatencySummary> {
+  if (!(perSec > 0)) throw new RangeError(`a round-trip rate must be positive, got ${perSec}`);
+  const peer = await RpcWorker.start(RAW_PEER);
+  const ch = new MessageChannel();
+  try {
+    await peer.call('echo', { port: ch.port2 }, [ch.port2]);
+    const lat = new LatencyRecorder();
+    const t0 = nowMs();
+    let outstanding = 0;
+    ch.port1.on('message', (m: Uint8Array) => {
+      outstanding--;
+      const sentAt = new DataView(m.buffer, m.byteOffset, 8).getFloat64(0, true);
+      if (sentAt >= t0 + warmupMs) lat.record(nowMs() - sentAt);
+    });
+    let sent = 0;
+    const payload = new Uint8Array(Math.max(8, bytes));
+    const view = new DataView(payload.buffer);
+    for (;;) {
+      const now = nowMs();
+      if (now >= t0 + warmupMs + ms) break;
+      const due = Math.floor(((now - t0) * perSec) / 1000);
+      for (; sent < due; sent++) {
+        view.setFloat64(0, nowMs(), true);
+        ch.port1.postMessage(payload);
+        outstanding++;
+      }
+      await sleep(1);
+    }
+    const deadline = nowMs() + 5_000;
+    while (outstanding > 0 && nowMs() < deadline) await sleep(5);
+    return lat.summary();
+  } finally {
+    ch.port1.close();
+    await peer.call('close').catch(() => undefined);
+    await peer.terminate();
   }
 }
 

@@ -4,7 +4,8 @@
  * keeps a port to send on; `runPort {name, mode, spec}` runs a load over it and returns the
  * RunResult measured in this thread; `tcpListen` starts a raw TCP sink and returns its port;
  * `fileSink {port, file}` fs.writeSync's every buffer posted on the port to `file` (appending,
- * positional) and answers each with its length;
+ * positional) and answers each with its length; `echo {port}` posts every message back as it
+ * came (round-trip latency);
  * `close` releases everything so the thread can be terminated cleanly.
  */
 import fs from 'node:fs';
@@ -43,6 +44,10 @@ serveRpc({
       pos += b.length;
       args.port.postMessage(b.length);
     });
+  },
+  echo: (args: { port: MessagePort }) => {
+    ports.push(args.port);
+    args.port.on('message', (m: unknown) => args.port.postMessage(m));
   },
   tcpListen: async () => {
     const s = await listenRawTcpSink();

@@ -9,17 +9,32 @@
  * once installed. In the parent: `const w = await RpcWorker.start(url, data)`, then
  * `await w.call('cmd', args, transferList)`, and `await w.terminate()` at the end.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker, parentPort, type Transferable } from 'node:worker_threads';
 
 type RpcRequest = { rpc: number; cmd: string; args: unknown };
 type RpcReply = { rpc: number; ok: true; value: unknown } | { rpc: number; ok: false; error: string };
 type RpcReady = { rpcReady: true };
 
+/**
+ * tsx's ESM API as a URL to import: `import.meta.resolve` where this module runs as ESM (the
+ * tools); where a loader compiled it to CommonJS (the test runner) `require.resolve` finds the
+ * package's CommonJS entry, whose ESM sibling is the one a worker can import.
+ */
+function tsxApiUrl(): string {
+  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+  if (typeof resolve === 'function') return resolve('tsx/esm/api');
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  const esm = cjs.replace(/\.cjs$/, '.mjs');
+  return pathToFileURL(fs.existsSync(esm) ? esm : cjs).href;
+}
+
 /** Starts a worker thread running `entry` (a file URL of a .ts or .js module). */
 export function startWorker(entry: URL, workerData?: unknown, transferList: Transferable[] = []): Worker {
   if (/\.[mc]?ts$/.test(entry.pathname)) {
-    const tsxApi = import.meta.resolve('tsx/esm/api');
-    const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
+    const code = `import(${JSON.stringify(tsxApiUrl())}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
     return new Worker(code, { eval: true, workerData, transferList });
   }
   return new Worker(entry, { workerData, transferList });
