@@ -115,7 +115,10 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
   }
 }
 
-/** The bare round trip the suite and the tool compare with: one message per send() at the run's rate, as big as a send's records. */
+/**
+ * The bare round trip the suite and the tool compare with: one message per send() at the run's
+ * rate (5,000 a second when the run is not paced), as big as a send's records.
+ */
 export function rawRoundTripLoad(o: { throughput: number; sendSize: number; recordSize: number }): { perSec: number; bytes: number } {
   return { perSec: o.throughput > 0 ? o.throughput / o.sendSize : 5_000, bytes: o.sendSize * o.recordSize };
 }

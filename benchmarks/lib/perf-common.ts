@@ -1,7 +1,7 @@
 /**
  * Pieces shared by the perf tools: payloads, a rate throttle like Kafka's ThroughputThrottler,
- * a bounded window of outstanding promises, progress on stderr (a bar on a terminal), and the main() wrapper
- * that makes every tool exit on its own.
+ * a bounded window of outstanding promises, progress on stderr (a bar on a terminal), and the
+ * main() wrapper that makes every tool exit on its own.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
