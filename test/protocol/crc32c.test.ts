@@ -1,7 +1,9 @@
-/** Tests for the slicing-by-16 CRC-32C: published vectors and a bytewise reference on random data. */
+/** Tests for the CRC-32C: published vectors, a bytewise reference on random data, and the native implementations against the tables. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { crc32c, crc32cUpdate } from '../../src/protocol/crc32c.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { acceleratedCrc32c, crc32c, crc32cImplementation, crc32cTables, crc32cUpdate } from '../../src/protocol/crc32c.js';
 
 /** Bit-at-a-time reference, independent of the table code. */
 function referenceCrc32c(buf: Uint8Array, start = 0, end = buf.length): number {
@@ -101,15 +103,81 @@ describe('protocol/crc32c: native and JavaScript paths agree', () => {
     const { crc32c: crc, crc32cUpdate: update, crc32cImplementation } = await import('../../src/protocol/crc32c.js');
     const data = new Uint8Array(70_000);
     for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
-    // reference: the bytewise table path, one byte at a time through small ranges
+    // reference: the table path, through ranges short enough that no addon serves them
     let ref = 0;
-    for (let i = 0; i < data.length; i += 512) ref = update(ref, data, i, Math.min(data.length, i + 512));
+    for (let i = 0; i < data.length; i += 64) ref = update(ref, data, i, Math.min(data.length, i + 64));
     expect(crc(data)).to.equal(ref);
     expect(update(update(0, data, 0, 30_001), data, 30_001)).to.equal(ref);
     const view = data.subarray(3, 60_003);
     let refView = 0;
-    for (let i = 0; i < view.length; i += 500) refView = update(refView, view, i, Math.min(view.length, i + 500));
+    for (let i = 0; i < view.length; i += 50) refView = update(refView, view, i, Math.min(view.length, i + 50));
     expect(crc(view)).to.equal(refView);
-    expect(['native', 'js']).to.include(crc32cImplementation);
+    expect(['sse4.2', 'node-rs', 'js']).to.include(crc32cImplementation);
+  });
+
+  it('each accelerated implementation that loads agrees with the tables at every length, offset and starting CRC', () => {
+    const data = new Uint8Array(80_000);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 2246822519 + 374761393) >>> 24;
+    // lengths around the addon's block sizes (3 x 256 and 3 x 8192 bytes) and its 8-byte steps
+    const lengths = [0, 1, 7, 8, 9, 127, 128, 255, 767, 768, 769, 1023, 1024, 1025, 16_384, 24_575, 24_576, 24_577, 50_000, 79_990];
+    for (const impl of acceleratedCrc32c) {
+      for (const len of lengths) {
+        for (const start of [0, 1, 3, 5, 8]) {
+          if (start + len > data.length) continue;
+          for (const seed of [0, 0xe3069283, 0xffffffff]) {
+            const got = impl.update(data, seed, start, start + len);
+            expect(got, `${impl.name}: ${len} bytes from ${start}, crc ${seed}`).to.equal(crc32cTables(seed, data, start, start + len));
+          }
+        }
+      }
+      // a view whose byteOffset is odd: the addon reads from the view's first byte
+      const view = data.subarray(13, 40_013);
+      expect(impl.update(view, 0, 0, view.length), impl.name).to.equal(crc32cTables(0, data, 13, 40_013));
+    }
+  });
+
+  it('agrees with the tables on random data of random lengths (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 30_000 }), fc.nat(), fc.nat({ max: 0xffffffff }), (bytes, cut, seed) => {
+        const start = bytes.length === 0 ? 0 : cut % (bytes.length + 1);
+        for (const impl of acceleratedCrc32c) {
+          expect(impl.update(bytes, seed, start, bytes.length), impl.name).to.equal(crc32cTables(seed, bytes, start, bytes.length));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("samsa's addon rejects what is not a Uint8Array range", function () {
+    const addon = acceleratedCrc32c.find((a) => a.name === 'sse4.2');
+    if (!addon) this.skip();
+    const b = new Uint8Array(10);
+    expect(() => addon!.update(b, 0, 0, 11)).to.throw(RangeError);
+    expect(() => addon!.update(b, 0, 6, 5)).to.throw(RangeError);
+    expect(() => addon!.update(b, 0, -1, 5)).to.throw(RangeError);
+    expect(() => addon!.update(new Uint16Array(4) as unknown as Uint8Array, 0, 0, 1)).to.throw(TypeError);
+    expect(() => addon!.update('abc' as unknown as Uint8Array, 0, 0, 1)).to.throw(TypeError);
+    expect(() => (addon!.update as unknown as (b: Uint8Array) => number)(b)).to.throw(TypeError);
+  });
+
+  it('is built and used on an x86-64 machine with SSE4.2 and a C compiler', function () {
+    const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+    const compiler = spawnSync('cc', ['--version'], { stdio: 'ignore' }).status === 0;
+    if (process.arch !== 'x64' || !/\bsse4_2\b/.test(cpuinfo) || !compiler || process.env.SAMSA_SKIP_NATIVE === '1' || process.env.SAMSA_CRC32C) {
+      this.skip();
+    }
+    // `npm ci` builds it (scripts/build-native.mjs); `npm run build:native` builds it again
+    expect(crc32cImplementation).to.equal('sse4.2');
+  });
+
+  it('SAMSA_CRC32C rules out the faster implementations', function () {
+    this.timeout(30_000);
+    const implementationWith = (value: string): string =>
+      execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/protocol/crc32c.ts').then((m) => process.stdout.write(m.crc32cImplementation))"], {
+        env: { ...process.env, SAMSA_CRC32C: value },
+        encoding: 'utf8',
+      });
+    expect(implementationWith('js')).to.equal('js');
+    expect(implementationWith('node-rs')).to.be.oneOf(['node-rs', 'js']);
   });
 });

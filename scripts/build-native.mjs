@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * Builds samsa's optional native addon (src/native: a hardware CRC-32C) with node-gyp, as
+ * `npm install` / `npm ci` run it. The addon only makes checksums faster: when it cannot be
+ * built (no C compiler, no Node headers, a platform it does not cover) this prints why and
+ * exits 0, and samsa uses @node-rs/crc32 or its JavaScript tables instead.
+ *
+ * SAMSA_SKIP_NATIVE=1 skips the build. Run it again with `npm run build:native`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'native');
+
+function say(line) {
+  process.stderr.write(`samsa native addon: ${line}\n`);
+}
+
+/** node-gyp as npm provides it to install scripts (on PATH), else the copy bundled with npm. */
+function nodeGyp() {
+  const onPath = spawnSync('node-gyp', ['--version'], { stdio: 'ignore', shell: process.platform === 'win32' });
+  if (onPath.status === 0) return { cmd: 'node-gyp', pre: [] };
+  const npmDirs = [];
+  // npm_execpath: npm's own CLI script, when npm runs this
+  if (process.env.npm_execpath) npmDirs.push(join(dirname(process.env.npm_execpath), '..'));
+  // npm installed beside node: <prefix>/bin/node and <prefix>/lib/node_modules/npm
+  npmDirs.push(join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm'));
+  for (const npmDir of npmDirs) {
+    const bundled = join(npmDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+    if (existsSync(bundled)) return { cmd: process.execPath, pre: [bundled] };
+  }
+  return null;
+}
+
+if (process.env.SAMSA_SKIP_NATIVE === '1') {
+  say('skipped (SAMSA_SKIP_NATIVE=1); checksums use @node-rs/crc32 or JavaScript');
+} else if (!existsSync(join(dir, 'binding.gyp'))) {
+  say('no sources in this copy of samsa; checksums use @node-rs/crc32 or JavaScript');
+} else {
+  const gyp = nodeGyp();
+  if (!gyp) {
+    say('node-gyp not found; checksums use @node-rs/crc32 or JavaScript');
+  } else {
+    const args = [...gyp.pre, 'rebuild'];
+    // Node's own headers, when installed beside it (official builds and distribution packages
+    // ship them), so node-gyp need not download them; npm passes its own nodedir setting
+    const prefix = join(dirname(process.execPath), '..');
+    if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
+    const r = spawnSync(gyp.cmd, args, { cwd: dir, encoding: 'utf8', shell: process.platform === 'win32' });
+    if (r.status === 0) {
+      say('built');
+    } else {
+      const why = (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n').slice(-6).join('\n')) || `exit ${r.status}`;
+      say(`not built; checksums use @node-rs/crc32 or JavaScript. node-gyp said:\n${why}`);
+    }
+  }
+}
