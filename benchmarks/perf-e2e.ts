@@ -91,7 +91,7 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
     const joinDeadline = Date.now() + 30_000;
     while (!assigned && Date.now() < joinDeadline) await sleep(20);
     await sleep(300); // let the fetch sessions start
-    const stop = progress(o.label ?? 'e2e', () => `${received} of ${o.records} records received; ${formatLatency(lat.approximate())}`, { fraction: () => received / o.records });
+    const stop = progress(o.label ?? 'e2e', () => e2eProgressLine(received, o.records, skip, lat), { fraction: () => received / o.records });
     const t0 = nowMs();
     const po = defaultProduceOptions({ topic: o.topic, throughput: o.throughput, sendSize: o.sendSize, maxInFlight: 1_000_000 });
     try {
@@ -119,6 +119,13 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
  * The bare round trip the suite and the tool compare with: one message per send() at the run's
  * rate (5,000 a second when the run is not paced), as big as a send's records.
  */
+/** The running line: the warm-up's progress until measured records arrive, then their latency. */
+export function e2eProgressLine(received: number, records: number, skip: number, lat: LatencyRecorder): string {
+  const head = `${received} of ${records} records received`;
+  if (received <= skip) return `${head}; warming up (the first ${skip} are not measured)`;
+  return `${head}; ${formatLatency(lat.approximate())}`;
+}
+
 export function rawRoundTripLoad(o: { throughput: number; sendSize: number; recordSize: number }): { perSec: number; bytes: number } {
   return { perSec: o.throughput > 0 ? o.throughput / o.sendSize : 5_000, bytes: o.sendSize * o.recordSize };
 }

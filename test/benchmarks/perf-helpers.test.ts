@@ -8,6 +8,7 @@ import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/lat
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
 import { checkFor } from '../helpers/check-for.js';
+import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -17,6 +18,18 @@ const specs = {
 } as const;
 
 describe('benchmarks/perf helpers', () => {
+  it("perf-e2e's running line says it is warming up until measured records arrive (no NaN figures)", () => {
+    const lat = new LatencyRecorder();
+    const warming = e2eProgressLine(1_000, 400_000, 200_000, lat);
+    expect(warming).to.equal('1000 of 400000 records received; warming up (the first 200000 are not measured)');
+    expect(e2eProgressLine(200_000, 400_000, 200_000, lat)).to.contain('warming up');
+    lat.record(1.5);
+    lat.record(2.5);
+    const measuring = e2eProgressLine(200_002, 400_000, 200_000, lat);
+    expect(measuring).to.match(/^200002 of 400000 records received; avg 2\.00 ms, p50 /);
+    expect(measuring).not.to.contain('NaN');
+  });
+
   it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
     const f = parseFlags(['--records', '2M', '--throughput=50k', '--acks', 'all', '--raw', 'false'], specs);
     expect(f).to.include({ records: 2_000_000, throughput: 50_000, acks: 'all', raw: false, help: false });
