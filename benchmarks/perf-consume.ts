@@ -20,6 +20,7 @@ import { printTable } from './lib/table.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
+import { crc32cImplementation } from '../src/protocol/crc32c.js';
 
 export const CONSUME_FLAGS = {
   records: { type: 'int', default: 1_000_000, min: 1, help: 'records to prepare and read' },
@@ -182,7 +183,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
   }
-  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
 }
 

@@ -28,6 +28,7 @@ import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
+import { crc32cImplementation } from '../src/protocol/crc32c.js';
 
 export const PRODUCE_FLAGS = {
   records: { type: 'int', default: 1_000_000, min: 1, help: 'records to send (after the warm-up)' },
@@ -257,7 +258,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
     rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
   }
-  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) {
     const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, transport, brokers: f.brokers }, result: r, limits });
     console.log(`results: ${file}`);

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { crc32cImplementation, type Crc32cImplementation } from '../../src/protocol/crc32c.js';
 
 export interface BenchEnvironment {
   node: string;
@@ -17,6 +18,8 @@ export interface BenchEnvironment {
   totalMemMiB: number;
   /** 1, 5 and 15 minute load averages when the run started: other work on the machine skews figures. */
   loadAverage: number[];
+  /** Which CRC-32C checksummed the batches: 'sse4.2' (samsa's addon), 'node-rs' or 'js'. */
+  crc32c: Crc32cImplementation;
   scale: number;
 }
 
@@ -31,6 +34,7 @@ export function benchEnvironment(scale: number): BenchEnvironment {
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     totalMemMiB: Math.round(os.totalmem() / (1024 * 1024)),
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    crc32c: crc32cImplementation,
     scale,
   };
 }
