@@ -1,0 +1,76 @@
+/**
+ * scripts/build-native.mjs, npm's install script for the optional CRC-32C addon: it builds the
+ * addon where it can and, where it cannot, says why and exits 0 so that the install goes on.
+ * Each case runs a copy of the script and the addon's sources in a scratch directory (a
+ * rebuild starts by removing the previous build, which the rest of the suite loads).
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function scratchCopy(withSources = true): string {
+  const dir = mkdtempSync(join(tmpdir(), 'samsa-native-'));
+  cpSync(join(ROOT, 'scripts', 'build-native.mjs'), join(dir, 'scripts', 'build-native.mjs'));
+  if (withSources) {
+    for (const f of ['crc32c.c', 'binding.gyp']) cpSync(join(ROOT, 'src', 'native', f), join(dir, 'src', 'native', f));
+  }
+  return dir;
+}
+
+function run(dir: string, env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+}
+
+const addon = (dir: string) => join(dir, 'src', 'native', 'build', 'Release', 'samsa_native.node');
+
+describe('scripts/build-native', function () {
+  this.timeout(120_000);
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('skips the build when SAMSA_SKIP_NATIVE=1', () => {
+    const dir = scratchCopy();
+    dirs.push(dir);
+    const r = run(dir, { SAMSA_SKIP_NATIVE: '1' });
+    expect(r.status).to.equal(0);
+    expect(r.stderr).to.contain('skipped (SAMSA_SKIP_NATIVE=1)');
+    expect(existsSync(addon(dir))).to.equal(false);
+  });
+
+  it('says there is nothing to build in a copy without the sources', () => {
+    const dir = scratchCopy(false);
+    dirs.push(dir);
+    const r = run(dir);
+    expect(r.status).to.equal(0);
+    expect(r.stderr).to.contain('no sources in this copy');
+  });
+
+  it('exits 0 and says why when the compiler fails', () => {
+    const dir = scratchCopy();
+    dirs.push(dir);
+    const r = run(dir, { CC: '/bin/false', CXX: '/bin/false' });
+    expect(r.status).to.equal(0);
+    expect(r.stderr).to.match(/not built; checksums use @node-rs\/crc32 or JavaScript/);
+    expect(existsSync(addon(dir))).to.equal(false);
+  });
+
+  it('builds an addon that loads and gives the check value, where a C compiler is present', function () {
+    if (spawnSync('cc', ['--version'], { stdio: 'ignore' }).status !== 0) this.skip();
+    const dir = scratchCopy();
+    dirs.push(dir);
+    const r = run(dir);
+    expect(r.status).to.equal(0);
+    expect(r.stderr).to.contain('samsa native addon: built');
+    // it loads anywhere, and exports the function only on x86-64 with SSE4.2
+    const m = createRequire(import.meta.url)(addon(dir)) as { crc32cUpdate?: (b: Uint8Array, c: number, s: number, e: number) => number };
+    if (m.crc32cUpdate) expect(m.crc32cUpdate(Buffer.from('123456789'), 0, 0, 9)).to.equal(0xe3069283);
+  });
+});
