@@ -34,6 +34,13 @@ function nodeGyp() {
   return null;
 }
 
+/** node-gyp's output without its progress lines and its generic epilogue: the compiler's errors. */
+function reason(output) {
+  const generic = /^gyp (info|http|WARN)|^gyp ERR! (System|command|cwd|node -v|node-gyp -v|not ok)/;
+  const lines = output.split('\n').filter((l) => l.trim() !== '' && !generic.test(l));
+  return lines.slice(-8).join('\n');
+}
+
 if (process.env.SAMSA_SKIP_NATIVE === '1') {
   say('skipped (SAMSA_SKIP_NATIVE=1); checksums use @node-rs/crc32 or JavaScript');
 } else if (!existsSync(join(dir, 'binding.gyp'))) {
@@ -52,7 +59,7 @@ if (process.env.SAMSA_SKIP_NATIVE === '1') {
     if (r.status === 0) {
       say('built');
     } else {
-      const why = (r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n').slice(-6).join('\n')) || `exit ${r.status}`;
+      const why = r.error?.message ?? (reason(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit ${r.status}`);
       say(`not built; checksums use @node-rs/crc32 or JavaScript. node-gyp said:\n${why}`);
     }
   }
