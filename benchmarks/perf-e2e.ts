@@ -115,10 +115,6 @@ export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eRe
   }
 }
 
-/**
- * The bare round trip the suite and the tool compare with: one message per send() at the run's
- * rate (5,000 a second when the run is not paced), as big as a send's records.
- */
 /** The running line: the warm-up's progress until measured records arrive, then their latency. */
 export function e2eProgressLine(received: number, records: number, skip: number, lat: LatencyRecorder): string {
   const head = `${received} of ${records} records received`;
@@ -126,6 +122,10 @@ export function e2eProgressLine(received: number, records: number, skip: number,
   return `${head}; ${formatLatency(lat.approximate())}`;
 }
 
+/**
+ * The bare round trip the suite and the tool compare with: one message per send() at the run's
+ * rate (5,000 a second when the run is not paced), as big as a send's records.
+ */
 export function rawRoundTripLoad(o: { throughput: number; sendSize: number; recordSize: number }): { perSec: number; bytes: number } {
   return { perSec: o.throughput > 0 ? o.throughput / o.sendSize : 5_000, bytes: o.sendSize * o.recordSize };
 }
