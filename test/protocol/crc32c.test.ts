@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { acceleratedCrc32c, crc32c, crc32cImplementation, crc32cTables, crc32cUpdate } from '../../src/protocol/crc32c.js';
+import { acceleratedCrc32c, crc32c, crc32cImplementation, crc32cTables, crc32cUpdate, verifiedCrc32c } from '../../src/protocol/crc32c.js';
 
 /** Bit-at-a-time reference, independent of the table code. */
 function referenceCrc32c(buf: Uint8Array, start = 0, end = buf.length): number {
@@ -146,6 +146,22 @@ describe('protocol/crc32c: native and JavaScript paths agree', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('sets aside an implementation that is wrong on long ranges, throws, or misses the check value', () => {
+    const tables = (b: Uint8Array, c: number, s: number, e: number) => crc32cTables(c, b, s, e);
+    expect(verifiedCrc32c(tables)).to.equal(tables);
+    // right on the 9-byte check value, wrong past 8 KiB (a broken three-stream combine)
+    const brokenLong = (b: Uint8Array, c: number, s: number, e: number) => (e - s > 8192 ? tables(b, c, s, e) ^ 1 : tables(b, c, s, e));
+    expect(verifiedCrc32c(brokenLong)).to.equal(null);
+    // ignores the starting CRC
+    expect(verifiedCrc32c((b, _c, s, e) => crc32cTables(0, b, s, e))).to.equal(null);
+    expect(verifiedCrc32c(() => 0xe3069283)).to.equal(null);
+    expect(
+      verifiedCrc32c(() => {
+        throw new Error('no');
+      }),
+    ).to.equal(null);
   });
 
   it("samsa's addon rejects what is not a Uint8Array range", function () {
