@@ -5,7 +5,8 @@
  * built (no C compiler, no Node headers, a platform it does not cover) this prints why and
  * exits 0, and samsa uses @node-rs/crc32 or its JavaScript tables instead.
  *
- * SAMSA_SKIP_NATIVE=1 skips the build. Run it again with `npm run build:native`.
+ * SAMSA_SKIP_NATIVE=1 skips the build; SAMSA_NATIVE_BUILD_TIMEOUT_MS bounds it (default 5
+ * minutes). Run it again with `npm run build:native`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'native');
+/** The longest a build may take (SAMSA_NATIVE_BUILD_TIMEOUT_MS; default 5 minutes). */
+const BUILD_TIMEOUT_MS = Number(process.env.SAMSA_NATIVE_BUILD_TIMEOUT_MS) || 300_000;
 
 function say(line) {
   process.stderr.write(`samsa native addon: ${line}\n`);
@@ -55,11 +58,17 @@ if (process.env.SAMSA_SKIP_NATIVE === '1') {
     // ship them), so node-gyp need not download them; npm passes its own nodedir setting
     const prefix = join(dirname(process.execPath), '..');
     if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
-    const r = spawnSync(gyp.cmd, args, { cwd: dir, encoding: 'utf8', shell: process.platform === 'win32' });
+    // bounded: without local headers node-gyp downloads them, and an install must not hang on
+    // a network that does not answer
+    const r = spawnSync(gyp.cmd, args, { cwd: dir, encoding: 'utf8', shell: process.platform === 'win32', timeout: BUILD_TIMEOUT_MS, killSignal: 'SIGKILL' });
     if (r.status === 0) {
       say('built');
     } else {
-      const why = r.error?.message ?? (reason(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit ${r.status}`);
+      const why = r.error
+        ? r.error.code === 'ETIMEDOUT'
+          ? `gave up after ${BUILD_TIMEOUT_MS} ms (SAMSA_NATIVE_BUILD_TIMEOUT_MS)`
+          : r.error.message
+        : reason(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit ${r.status}`;
       say(`not built; checksums use @node-rs/crc32 or JavaScript. node-gyp said:\n${why}`);
     }
   }

@@ -62,6 +62,14 @@ describe('scripts/build-native', function () {
     expect(existsSync(addon(dir))).to.equal(false);
   });
 
+  it('gives up after SAMSA_NATIVE_BUILD_TIMEOUT_MS (an install never hangs on a build), exiting 0', () => {
+    const dir = scratchCopy();
+    dirs.push(dir);
+    const r = run(dir, { SAMSA_NATIVE_BUILD_TIMEOUT_MS: '50' });
+    expect(r.status).to.equal(0);
+    expect(r.stderr).to.contain('gave up after 50 ms');
+  });
+
   it('builds an addon that loads and gives the check value, where a C compiler is present', function () {
     if (spawnSync('cc', ['--version'], { stdio: 'ignore' }).status !== 0) this.skip();
     const dir = scratchCopy();
