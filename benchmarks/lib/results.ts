@@ -18,7 +18,7 @@ export interface BenchEnvironment {
   totalMemMiB: number;
   /** 1, 5 and 15 minute load averages when the run started: other work on the machine skews figures. */
   loadAverage: number[];
-  /** Which CRC-32C checksummed the batches: 'sse4.2' (samsa's addon), 'node-rs' or 'js'. */
+  /** Which CRC-32C checksummed the batches: 'hardware' (samsa's addon), 'node-rs' or 'js'. */
   crc32c: Crc32cImplementation;
   scale: number;
 }

@@ -2,19 +2,21 @@
  * samsa's optional native addon: a hardware CRC-32C (Castagnoli), the checksum of every Kafka
  * RecordBatch v2, which the producer computes and the broker, its followers and the consumer
  * verify. Built at install time by scripts/build-native.mjs; src/protocol/crc32c.ts falls back
- * to @node-rs/crc32 or to JavaScript tables when it is missing.
+ * to @node-rs/crc32 or to JavaScript tables when it is missing, and checks it against the
+ * tables before using it.
  *
- * x86-64 with SSE4.2 only (checked at load with cpuid; elsewhere the module exports nothing).
- * The crc32 instruction has a latency of three cycles and a throughput of one per cycle, so a
- * long range is split into three interleaved streams, each with its own running CRC, and the
- * three are combined at the end of each block by "shifting" the first two over the bytes that
- * follow them. A shift over n zero bytes is linear in the CRC register, so it is tabulated per
- * block size as four 256-entry tables (one per byte of the register).
+ * x86-64 with SSE4.2 (cpuid) and AArch64 with the CRC32 extension (Linux: the HWCAP bit;
+ * macOS: hw.optional.armv8_crc32); elsewhere, or on a CPU without the instructions, the module
+ * exports nothing. Both instruction sets have a CRC-32C step with a latency of about three
+ * cycles and a throughput of one per cycle, so a long range is split into three interleaved
+ * streams, each with its own running CRC, combined at the end of each block by "shifting" the
+ * first two over the bytes that follow them. A shift over n zero bytes is linear in the CRC
+ * register, so it is tabulated per block size as four 256-entry tables (one per register byte).
  *
  * Exports crc32cUpdate(bytes: Uint8Array, crc: number, start: number, end: number): number,
  * the CRC of bytes[start, end) continuing from `crc` (0 to start), as an unsigned 32-bit number.
+ * Compiled with SAMSA_CRC32C_CORE_ONLY it is only the C functions (for a test harness).
  */
-#include <node_api.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +24,30 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SAMSA_CRC_HW 1
 #include <nmmintrin.h>
+#define HW_TARGET __attribute__((target("sse4.2")))
+#define CRC_STEP64(c, v) ((uint32_t)_mm_crc32_u64((c), (v)))
+#define CRC_STEP8(c, b) _mm_crc32_u8((c), (b))
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#define SAMSA_CRC_HW 1
+#include <arm_acle.h>
+#if defined(__clang__)
+#define HW_TARGET __attribute__((target("crc")))
+#else
+#define HW_TARGET __attribute__((target("+crc")))
+#endif
+#define CRC_STEP64(c, v) __crc32cd((c), (v))
+#define CRC_STEP8(c, b) __crc32cb((c), (b))
+#if defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1 << 7)
+#endif
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
+#endif
+
+#ifdef SAMSA_CRC_HW
 #include <pthread.h>
 
 #define POLY 0x82f63b78u
@@ -63,34 +89,52 @@ static void build_tables(void) {
   build_shift(short_shift, SHORT_BLOCK);
 }
 
+/* Whether this CPU has the instructions (the tables are built once, on the first yes). */
+static int crc32c_hw_available(void) {
+  int yes = 0;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  yes = __builtin_cpu_supports("sse4.2");
+#elif defined(__linux__)
+  yes = (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
+#elif defined(__APPLE__)
+  int v = 0;
+  size_t len = sizeof v;
+  yes = sysctlbyname("hw.optional.armv8_crc32", &v, &len, NULL, 0) == 0 && v != 0;
+#endif
+  if (yes) pthread_once(&tables_once, build_tables);
+  return yes;
+}
+
 static inline uint32_t shift(uint32_t t[4][256], uint32_t c) {
   return t[0][c & 0xff] ^ t[1][(c >> 8) & 0xff] ^ t[2][(c >> 16) & 0xff] ^ t[3][c >> 24];
 }
 
 static inline uint64_t load64(const uint8_t *p) {
   uint64_t v;
-  memcpy(&v, p, 8);
+  memcpy(&v, p, 8); /* little-endian on both targets, as the instructions expect */
   return v;
 }
 
 /* Three streams of `block` bytes from p: returns the register after all 3 * block bytes. */
-__attribute__((target("sse4.2"))) static inline uint64_t three_streams(uint64_t c0, const uint8_t *p, size_t block, uint32_t t[4][256]) {
-  uint64_t c1 = 0, c2 = 0;
+HW_TARGET static inline uint32_t three_streams(uint32_t c0, const uint8_t *p, size_t block, uint32_t t[4][256]) {
+  uint32_t c1 = 0, c2 = 0;
   const uint8_t *end = p + block;
   do {
-    c0 = _mm_crc32_u64(c0, load64(p));
-    c1 = _mm_crc32_u64(c1, load64(p + block));
-    c2 = _mm_crc32_u64(c2, load64(p + 2 * block));
+    c0 = CRC_STEP64(c0, load64(p));
+    c1 = CRC_STEP64(c1, load64(p + block));
+    c2 = CRC_STEP64(c2, load64(p + 2 * block));
     p += 8;
   } while (p < end);
-  c0 = shift(t, (uint32_t)c0) ^ (uint32_t)c1;
-  return shift(t, (uint32_t)c0) ^ (uint32_t)c2;
+  c0 = shift(t, c0) ^ c1;
+  return shift(t, c0) ^ c2;
 }
 
-__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len) {
-  uint64_t c = (uint32_t)~crc;
+/* The CRC-32C of p[0, len) continuing from `crc`; only where crc32c_hw_available() said yes. */
+HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len) {
+  uint32_t c = ~crc;
   while (len > 0 && ((uintptr_t)p & 7) != 0) {
-    c = _mm_crc32_u8((uint32_t)c, *p++);
+    c = CRC_STEP8(c, *p++);
     len--;
   }
   while (len >= 3 * LONG_BLOCK) {
@@ -104,17 +148,22 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const 
     len -= 3 * SHORT_BLOCK;
   }
   while (len >= 8) {
-    c = _mm_crc32_u64(c, load64(p));
+    c = CRC_STEP64(c, load64(p));
     p += 8;
     len -= 8;
   }
   while (len > 0) {
-    c = _mm_crc32_u8((uint32_t)c, *p++);
+    c = CRC_STEP8(c, *p++);
     len--;
   }
-  return ~(uint32_t)c;
+  return ~c;
 }
+#endif /* SAMSA_CRC_HW */
 
+#ifndef SAMSA_CRC32C_CORE_ONLY
+#include <node_api.h>
+
+#ifdef SAMSA_CRC_HW
 static napi_value crc32c_update(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
@@ -150,9 +199,7 @@ static napi_value crc32c_update(napi_env env, napi_callback_info info) {
 
 NAPI_MODULE_INIT() {
 #ifdef SAMSA_CRC_HW
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("sse4.2")) {
-    pthread_once(&tables_once, build_tables);
+  if (crc32c_hw_available()) {
     napi_value fn;
     if (napi_create_function(env, "crc32cUpdate", NAPI_AUTO_LENGTH, crc32c_update, NULL, &fn) == napi_ok)
       napi_set_named_property(env, exports, "crc32cUpdate", fn);
@@ -160,3 +207,4 @@ NAPI_MODULE_INIT() {
 #endif
   return exports;
 }
+#endif /* SAMSA_CRC32C_CORE_ONLY */
