@@ -50,7 +50,7 @@ export { partitionForKey, murmur2, toPositive } from './client/partitioner.js';
 
 // records and storage, for tools and extensions
 export { encodeRecordBatch, decodeRecordBatch, decodeRecordBatches } from './protocol/record-batch.js';
-export { crc32c } from './protocol/crc32c.js';
+export { crc32c, crc32cImplementation, type Crc32cImplementation } from './protocol/crc32c.js';
 export { PartitionLog } from './storage/partition-log.js';
 export { LogManager } from './storage/log-manager.js';
 

@@ -187,6 +187,11 @@ describe('protocol/crc32c: native and JavaScript paths agree', () => {
     expect(crc32cImplementation).to.equal('hardware');
   });
 
+  it("the package tells which implementation runs (samsa's crc32cImplementation)", async () => {
+    const pkg = await import('../../src/index.js');
+    expect(pkg.crc32cImplementation).to.equal(crc32cImplementation);
+  });
+
   it('SAMSA_CRC32C rules out the faster implementations', function () {
     this.timeout(30_000);
     const implementationWith = (value: string): string =>
