@@ -6,12 +6,13 @@
  * tables before using it.
  *
  * x86-64 with SSE4.2 (cpuid) and AArch64 with the CRC32 extension (Linux: the HWCAP bit;
- * macOS: hw.optional.armv8_crc32); elsewhere, or on a CPU without the instructions, the module
- * exports nothing. Both instruction sets have a CRC-32C step with a latency of about three
- * cycles and a throughput of one per cycle, so a long range is split into three interleaved
- * streams, each with its own running CRC, combined at the end of each block by "shifting" the
- * first two over the bytes that follow them. A shift over n zero bytes is linear in the CRC
- * register, so it is tabulated per block size as four 256-entry tables (one per register byte).
+ * macOS: hw.optional.armv8_crc32), built by GCC or clang, not on Windows; elsewhere, or on a
+ * CPU without the instructions, the module exports nothing. Both instruction sets have a
+ * CRC-32C step with a latency of about three cycles and a throughput of one per cycle, so a
+ * long range is split into three interleaved streams, each with its own running CRC, combined
+ * at the end of each block by "shifting" the first two over the bytes that follow them. A
+ * shift over n zero bytes is linear in the CRC register, so it is tabulated per block size as
+ * four 256-entry tables (one per register byte).
  *
  * Exports crc32cUpdate(bytes: Uint8Array, crc: number, start: number, end: number): number,
  * the CRC of bytes[start, end) continuing from `crc` (0 to start), as an unsigned 32-bit number.
@@ -21,13 +22,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define SAMSA_CRC_HW 1
 #include <nmmintrin.h>
 #define HW_TARGET __attribute__((target("sse4.2")))
 #define CRC_STEP64(c, v) ((uint32_t)_mm_crc32_u64((c), (v)))
 #define CRC_STEP8(c, b) _mm_crc32_u8((c), (b))
-#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define SAMSA_CRC_HW 1
 #include <arm_acle.h>
 #if defined(__clang__)

@@ -38,22 +38,29 @@ const requireNative = createRequire(import.meta.url);
 const forced = process.env.SAMSA_CRC32C;
 
 /**
- * Accepts an implementation only if it gives the published check value and agrees with the
- * tables on a range long enough for every code path of the addon (its 8 KiB and 256 B
- * three-stream blocks, its 8-byte steps and single bytes), starting at an odd address and from
- * a non-zero CRC: a miscompiled or misdetected native build is set aside, not trusted. Runs
- * once per thread at load (~0.1 ms).
+ * A range long enough for every code path of the addon (its 8 KiB and 256 B three-stream
+ * blocks, its 8-byte steps and single bytes), read from an odd address and continued from a
+ * non-zero CRC, with its CRC-32C as the tables compute it (a test recomputes it).
+ */
+export const CRC32C_PROBE = Object.freeze({
+  length: 3 * 8192 + 3 * 256 + 21,
+  fill: 'samsa: CRC-32C probe, 3 streams of 8 KiB',
+  start: 3,
+  seed: 0x1234abcd,
+  crc: 0xaad95b54,
+});
+
+/**
+ * Accepts an implementation only if it gives the published check value and the probe's CRC:
+ * a miscompiled or misdetected native build is set aside, not trusted with every batch. Two
+ * native calls and a native fill, once per thread at load.
  */
 export function verifiedCrc32c(update: RangeCrc32c): RangeCrc32c | null {
   try {
     if (update(Buffer.from('123456789'), 0, 0, 9) !== 0xe3069283) return null;
-    const probe = new Uint8Array(3 * 8192 + 3 * 256 + 21);
-    for (let i = 0, x = 0x9e3779b9; i < probe.length; i++) {
-      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-      probe[i] = x >>> 24;
-    }
-    const seed = 0x1234abcd;
-    return update(probe, seed, 3, probe.length) === crc32cTables(seed, probe, 3, probe.length) ? update : null;
+    const p = CRC32C_PROBE;
+    const probe = Buffer.alloc(p.length, p.fill);
+    return update(probe, p.seed, p.start, p.length) === p.crc ? update : null;
   } catch {
     return null;
   }

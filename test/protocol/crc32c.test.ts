@@ -3,11 +3,16 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { acceleratedCrc32c, crc32c, crc32cImplementation, crc32cTables, crc32cUpdate, verifiedCrc32c } from '../../src/protocol/crc32c.js';
+import { CRC32C_PROBE, acceleratedCrc32c, crc32c, crc32cImplementation, crc32cTables, crc32cUpdate, verifiedCrc32c } from '../../src/protocol/crc32c.js';
 
 /** Bit-at-a-time reference, independent of the table code. */
 function referenceCrc32c(buf: Uint8Array, start = 0, end = buf.length): number {
-  let c = 0xffffffff;
+  return referenceCrc32cFrom(0, buf, start, end);
+}
+
+/** The bit-at-a-time reference continuing from `crc`. */
+function referenceCrc32cFrom(crc: number, buf: Uint8Array, start: number, end: number): number {
+  let c = ~crc >>> 0;
   for (let i = start; i < end; i++) {
     c ^= buf[i]!;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
@@ -146,6 +151,13 @@ describe('protocol/crc32c: native and JavaScript paths agree', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("the load-time probe's CRC is the one the tables compute", () => {
+    const p = CRC32C_PROBE;
+    const probe = Buffer.alloc(p.length, p.fill);
+    expect(crc32cTables(p.seed, probe, p.start, p.length)).to.equal(p.crc);
+    expect(referenceCrc32cFrom(p.seed, probe, p.start, p.length)).to.equal(p.crc);
   });
 
   it('sets aside an implementation that is wrong on long ranges, throws, or misses the check value', () => {

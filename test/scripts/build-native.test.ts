@@ -23,10 +23,6 @@ function scratchCopy(withSources = true): string {
   return dir;
 }
 
-function run(dir: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-}
-
 const addon = (dir: string) => join(dir, 'src', 'native', 'build', 'Release', 'samsa_native.node');
 
 describe('scripts/build-native', function () {
@@ -36,47 +32,39 @@ describe('scripts/build-native', function () {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('skips the build when SAMSA_SKIP_NATIVE=1', () => {
-    const dir = scratchCopy();
+  /** Runs the script in a fresh scratch copy; its exit code must be 0 whatever happens. */
+  function runCopy(env: Record<string, string> = {}, withSources = true): { dir: string; stderr: string } {
+    const dir = scratchCopy(withSources);
     dirs.push(dir);
-    const r = run(dir, { SAMSA_SKIP_NATIVE: '1' });
-    expect(r.status).to.equal(0);
-    expect(r.stderr).to.contain('skipped (SAMSA_SKIP_NATIVE=1)');
+    const r = spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+    expect(r.status, r.stderr).to.equal(0);
+    return { dir, stderr: r.stderr };
+  }
+
+  it('skips the build when SAMSA_SKIP_NATIVE=1', () => {
+    const { dir, stderr } = runCopy({ SAMSA_SKIP_NATIVE: '1' });
+    expect(stderr).to.contain('skipped (SAMSA_SKIP_NATIVE=1)');
     expect(existsSync(addon(dir))).to.equal(false);
   });
 
   it('says there is nothing to build in a copy without the sources', () => {
-    const dir = scratchCopy(false);
-    dirs.push(dir);
-    const r = run(dir);
-    expect(r.status).to.equal(0);
-    expect(r.stderr).to.contain('no sources in this copy');
+    expect(runCopy({}, false).stderr).to.contain('no sources in this copy');
   });
 
   it('exits 0 and says why when the compiler fails', () => {
-    const dir = scratchCopy();
-    dirs.push(dir);
-    const r = run(dir, { CC: '/bin/false', CXX: '/bin/false' });
-    expect(r.status).to.equal(0);
-    expect(r.stderr).to.match(/not built; checksums use @node-rs\/crc32 or JavaScript/);
+    const { dir, stderr } = runCopy({ CC: '/bin/false', CXX: '/bin/false' });
+    expect(stderr).to.match(/not built; checksums use @node-rs\/crc32 or JavaScript/);
     expect(existsSync(addon(dir))).to.equal(false);
   });
 
   it('gives up after SAMSA_NATIVE_BUILD_TIMEOUT_MS (an install never hangs on a build), exiting 0', () => {
-    const dir = scratchCopy();
-    dirs.push(dir);
-    const r = run(dir, { SAMSA_NATIVE_BUILD_TIMEOUT_MS: '50' });
-    expect(r.status).to.equal(0);
-    expect(r.stderr).to.contain('gave up after 50 ms');
+    expect(runCopy({ SAMSA_NATIVE_BUILD_TIMEOUT_MS: '50' }).stderr).to.contain('gave up after 50 ms');
   });
 
   it('builds an addon that loads and gives the check value, where a C compiler is present', function () {
     if (spawnSync('cc', ['--version'], { stdio: 'ignore' }).status !== 0) this.skip();
-    const dir = scratchCopy();
-    dirs.push(dir);
-    const r = run(dir);
-    expect(r.status).to.equal(0);
-    expect(r.stderr).to.contain('samsa native addon: built');
+    const { dir, stderr } = runCopy();
+    expect(stderr).to.contain('samsa native addon: built');
     // it loads anywhere, and exports the function only where the CPU has a CRC-32C instruction
     const m = createRequire(import.meta.url)(addon(dir)) as { crc32cUpdate?: (b: Uint8Array, c: number, s: number, e: number) => number };
     if (m.crc32cUpdate) expect(m.crc32cUpdate(Buffer.from('123456789'), 0, 0, 9)).to.equal(0xe3069283);
