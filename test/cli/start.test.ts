@@ -99,6 +99,8 @@ describe('cli: samsa start', function () {
       expect(out).to.contain('2 brokers: 1 on b1, 2 on b2; controller on main');
       // a process of its own: V8's heap grows for the brokers' buffers (runtime/heap-growth.ts)
       expect(out).to.contain('V8 heap growing percent: 300 (runtime.heapGrowingPercent)');
+      // which checksum the brokers verify batches with
+      expect(out).to.match(/^  CRC-32C: (hardware|@node-rs\/crc32|JavaScript tables)/m);
       const address = /  samsa clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;
       const kafka = /Kafka clients \(KafkaJS, kcat, Java\) connect to: (127\.0\.0\.1:\d+)$/m.exec(out)![1]!;
       expect(out).to.contain(`kcat -b ${kafka} -L`);

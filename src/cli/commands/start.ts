@@ -6,6 +6,7 @@
  * SIGTERM runs a controlled shutdown and exits 0.
  */
 import path from 'node:path';
+import { crc32cImplementation } from '../../protocol/crc32c.js';
 import { BROKER_HEAP_GROWING_PERCENT } from '../../runtime/heap-growth.js';
 import type { LogLevel } from '../../runtime/logger.js';
 import { exampleTopology, loadTopology, startCluster, type ClusterHandle, type TopologyConfig, type TopologyError } from '../../topology/start-cluster.js';
@@ -38,6 +39,13 @@ function dialable(addr: string): string {
   return `${host.includes(':') ? `[${host}]` : host}:${m[2]}`;
 }
 
+/** How each CRC-32C implementation is described at start (the brokers verify every batch). */
+const CRC32C_DESCRIPTION = {
+  hardware: "hardware (the CPU's instruction, samsa's native addon)",
+  'node-rs': '@node-rs/crc32 (`npm run build:native` builds the faster native addon where a C compiler is present)',
+  js: 'JavaScript tables, the slowest (`npm run build:native` builds the native addon where a C compiler is present)',
+} as const;
+
 async function printReady(config: TopologyConfig, handle: ClusterHandle, node: string | undefined, ms: number): Promise<void> {
   const addresses = handle.addresses().map(dialable);
   // the brokers' Kafka-protocol listeners, once those brokers have registered
@@ -48,6 +56,7 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; controller on ${config.controller.node}`);
   const growing = config.runtime?.heapGrowingPercent;
   if (growing !== undefined) out(`  V8 heap growing percent: ${growing}${growing === 0 ? " (V8's own)" : ''} (runtime.heapGrowingPercent)`);
+  out(`  CRC-32C: ${CRC32C_DESCRIPTION[crc32cImplementation]}`);
   if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}`);
   if (addresses.length === 0) {
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
