@@ -8,7 +8,7 @@
  * SAMSA_SKIP_NATIVE=1 skips the build; SAMSA_NATIVE_BUILD_TIMEOUT_MS bounds it (default 5
  * minutes). Run it again with `npm run build:native`.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,49 @@ function reason(output) {
   return lines.slice(-8).join('\n');
 }
 
+/**
+ * Runs node-gyp in a process group of its own, bounded by BUILD_TIMEOUT_MS (without local
+ * headers node-gyp downloads them, and an install must not hang on a network that does not
+ * answer). On the timeout, or when this script is interrupted, the whole group goes (gyp's
+ * Python, make, the compiler), so nothing goes on writing after the script has answered.
+ */
+function build(cmd, args) {
+  return new Promise((resolve) => {
+    const group = process.platform !== 'win32';
+    const child = spawn(cmd, args, { cwd: dir, detached: group, shell: !group, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let timedOut = false;
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const kill = () => {
+      try {
+        if (group) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, BUILD_TIMEOUT_MS);
+    const interrupted = (signal) => {
+      kill();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    const done = (result) => {
+      clearTimeout(timer);
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      resolve({ ...result, timedOut, output });
+    };
+    child.on('error', (error) => done({ status: null, error }));
+    child.on('close', (status) => done({ status, error: null }));
+  });
+}
+
 if (process.env.SAMSA_SKIP_NATIVE === '1') {
   say('skipped (SAMSA_SKIP_NATIVE=1); checksums use @node-rs/crc32 or JavaScript');
 } else if (!existsSync(join(dir, 'binding.gyp'))) {
@@ -58,17 +101,15 @@ if (process.env.SAMSA_SKIP_NATIVE === '1') {
     // ship them), so node-gyp need not download them; npm passes its own nodedir setting
     const prefix = join(dirname(process.execPath), '..');
     if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
-    // bounded: without local headers node-gyp downloads them, and an install must not hang on
-    // a network that does not answer
-    const r = spawnSync(gyp.cmd, args, { cwd: dir, encoding: 'utf8', shell: process.platform === 'win32', timeout: BUILD_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    const r = await build(gyp.cmd, args);
     if (r.status === 0) {
       say('built');
     } else {
-      const why = r.error
-        ? r.error.code === 'ETIMEDOUT'
-          ? `gave up after ${BUILD_TIMEOUT_MS} ms (SAMSA_NATIVE_BUILD_TIMEOUT_MS)`
-          : r.error.message
-        : reason(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit ${r.status}`;
+      const why = r.timedOut
+        ? `gave up after ${BUILD_TIMEOUT_MS} ms (SAMSA_NATIVE_BUILD_TIMEOUT_MS)`
+        : r.error
+          ? r.error.message
+          : reason(r.output) || `exit ${r.status}`;
       say(`not built; checksums use @node-rs/crc32 or JavaScript. node-gyp said:\n${why}`);
     }
   }

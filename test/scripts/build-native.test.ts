@@ -61,6 +61,17 @@ describe('scripts/build-native', function () {
     expect(runCopy({ SAMSA_NATIVE_BUILD_TIMEOUT_MS: '50' }).stderr).to.contain('gave up after 50 ms');
   });
 
+  it('leaves nothing running when it gives up mid-build (the whole process group goes)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    // 400 ms: node-gyp has started gyp's Python by then, and is far from done
+    const { dir, stderr } = runCopy({ SAMSA_NATIVE_BUILD_TIMEOUT_MS: '400' });
+    if (stderr.includes('samsa native addon: built')) this.skip(); // a machine that builds it in 400 ms
+    expect(stderr).to.contain('gave up after 400 ms');
+    await new Promise((r) => setTimeout(r, 50));
+    const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(ps.stdout.split('\n').filter((l) => l.includes(dir))).to.deep.equal([]);
+  });
+
   it('builds an addon that loads and gives the check value, where a C compiler is present', function () {
     if (spawnSync('cc', ['--version'], { stdio: 'ignore' }).status !== 0) this.skip();
     const { dir, stderr } = runCopy();
