@@ -3,12 +3,13 @@
  * produce (-P, keys, headers, gzip, auto-created topics), consume from the beginning (-C -e) and
  * consume in a group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
 import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../helpers/raw-kafka.js';
+import { hasCommand } from '../helpers/has-command.js';
 
 interface Run {
   code: number | null;
@@ -17,7 +18,7 @@ interface Run {
 }
 
 function kcatAvailable(): boolean {
-  return spawnSync('kcat', ['-V'], { encoding: 'utf8' }).status === 0;
+  return hasCommand('kcat', ['-V']);
 }
 
 describe('kcat against samsa', function () {

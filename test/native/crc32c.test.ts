@@ -11,11 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hasCommand } from '../helpers/has-command.js';
 
 const HARNESS = fileURLToPath(new URL('./crc32c-harness.c', import.meta.url));
 const FLAGS = ['-O2', '-Wall', '-Wextra', '-Werror', '-std=gnu11'];
-
-const has = (cmd: string, args: string[] = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
 describe('native/crc32c (C harness)', function () {
   this.timeout(120_000);
@@ -33,7 +32,7 @@ describe('native/crc32c (C harness)', function () {
   }
 
   it('agrees with the bitwise reference on this machine', function () {
-    if (!has('cc')) this.skip();
+    if (!hasCommand('cc')) this.skip();
     const exe = join(dir, 'host');
     const build = spawnSync('cc', [...FLAGS, '-o', exe, HARNESS, '-lpthread'], { encoding: 'utf8' });
     expect(build.status, build.stderr).to.equal(0);
@@ -41,7 +40,7 @@ describe('native/crc32c (C harness)', function () {
   });
 
   it('agrees with the bitwise reference on AArch64 (cross-compiled, run under QEMU)', function () {
-    if (!has('aarch64-linux-gnu-gcc') || !has('qemu-aarch64', ['-version'])) this.skip();
+    if (!hasCommand('aarch64-linux-gnu-gcc') || !hasCommand('qemu-aarch64', ['-version'])) this.skip();
     const exe = join(dir, 'aarch64');
     const build = spawnSync('aarch64-linux-gnu-gcc', [...FLAGS, '-static', '-o', exe, HARNESS, '-lpthread'], { encoding: 'utf8' });
     expect(build.status, build.stderr).to.equal(0);
