@@ -11,12 +11,89 @@
  * ArrayBuffer with other results, so it must never be transferred to a worker or mutated.
  * `encodeEnvelopeCopy` returns a tight, owned copy. `encodeEnvelopeTransient` returns a view
  * that the next encode on the thread writes over (for a caller that copies it at once).
+ *
+ * Attached bins (`encodeEnvelopeAttaching`, `decodeEnvelopeAttached`): a transport that copies
+ * each frame into a buffer of its own (the worker ports) can leave the large bins out of the
+ * msgpack body, which then holds, in each one's place, an extension (fixext 4, type
+ * ATTACHED_BIN_EXT, the bin's length) and hands the bins to the caller, who copies them in
+ * order right after the body. Each large payload is then copied once, straight into the frame,
+ * instead of into msgpackr's buffer, the transport's staging buffer and then the frame. The
+ * receiver decodes the body with the frame's attachments in scope, and each extension decodes
+ * as a view of the next attached bin, exactly as an inline bin decodes as a view of the frame.
  */
-import { Packr, RESET_BUFFER_MODE } from 'msgpackr';
+import { addExtension, Packr, RESET_BUFFER_MODE } from 'msgpackr';
 import type { ActorRef, Envelope, Message } from '../runtime/types.js';
 
 // skipValues (omit undefined fields) is a msgpackr option its typings do not list yet.
 const packr = new Packr({ useRecords: false, skipValues: [undefined] } as ConstructorParameters<typeof Packr>[0]);
+
+/** msgpack extension type of a bin carried after the frame's body (see the header). */
+export const ATTACHED_BIN_EXT = 0x41;
+
+/** While an attaching encode runs: where the left-out bins go, and the smallest one left out. */
+let attachSink: Uint8Array[] | null = null;
+let attachMinBytes = 0;
+/** While an attached decode runs: the frame and the range of it not yet handed out. */
+let attachSource: Uint8Array | null = null;
+let attachPos = 0;
+let attachEnd = 0;
+
+type WriteSpace = (size: number) => { target: Uint8Array; targetView: DataView; position: number };
+
+/** A bin written inline, byte for byte as msgpackr writes one. */
+function writeBin(value: Uint8Array, allocate: WriteSpace): void {
+  const n = value.byteLength;
+  let w: ReturnType<WriteSpace>;
+  let at: number;
+  if (n < 0x100) {
+    w = allocate(n + 2);
+    at = w.position;
+    w.target[at++] = 0xc4;
+    w.target[at++] = n;
+  } else if (n < 0x10000) {
+    w = allocate(n + 3);
+    at = w.position;
+    w.target[at++] = 0xc5;
+    w.target[at++] = n >> 8;
+    w.target[at++] = n & 0xff;
+  } else {
+    w = allocate(n + 5);
+    at = w.position;
+    w.target[at++] = 0xc6;
+    w.targetView.setUint32(at, n);
+    at += 4;
+  }
+  w.target.set(value, at);
+}
+
+// Uint8Array (and Buffer) values go through this extension: inline bins as before, except
+// inside an attaching encode, which leaves the large ones out. msgpackr's extension registry is
+// per process, so this applies to every Packr; outside an attaching encode the bytes written
+// are those msgpackr writes itself (tested).
+addExtension({
+  Class: Uint8Array,
+  type: ATTACHED_BIN_EXT,
+  pack(value: Uint8Array, allocate: WriteSpace): undefined {
+    if (attachSink !== null && value.byteLength >= attachMinBytes) {
+      const w = allocate(6);
+      w.target[w.position] = 0xd6; // fixext 4
+      w.target[w.position + 1] = ATTACHED_BIN_EXT;
+      w.targetView.setUint32(w.position + 2, value.byteLength);
+      attachSink.push(value);
+      return undefined;
+    }
+    writeBin(value, allocate);
+    return undefined;
+  },
+  unpack(data: Uint8Array): Uint8Array {
+    if (attachSource === null) throw new Error('an attached bin outside a frame that carries attachments');
+    const n = ((data[0]! << 24) | (data[1]! << 16) | (data[2]! << 8) | data[3]!) >>> 0;
+    if (n > attachEnd - attachPos) throw new Error(`an attached bin of ${n} bytes with ${attachEnd - attachPos} left in the frame`);
+    const view = attachSource.subarray(attachPos, attachPos + n);
+    attachPos += n;
+    return view;
+  },
+} as unknown as Parameters<typeof addExtension>[0]);
 
 export function encodeEnvelope(env: Envelope): Uint8Array {
   return packr.pack(env);
@@ -29,6 +106,43 @@ export function encodeEnvelope(env: Envelope): Uint8Array {
  */
 export function encodeEnvelopeTransient(env: Envelope): Uint8Array {
   return packr.pack(env, RESET_BUFFER_MODE);
+}
+
+/**
+ * As encodeEnvelopeTransient, but every Uint8Array of at least `minBytes` bytes is left out of
+ * the body and pushed onto `sink`, in the order a decoder meets them: the frame is the body
+ * followed by those bins' bytes. The bins are referenced, not copied: they must stay unchanged
+ * until the caller has copied them.
+ */
+export function encodeEnvelopeAttaching(env: Envelope, sink: Uint8Array[], minBytes: number): Uint8Array {
+  attachSink = sink;
+  attachMinBytes = Math.max(1, minBytes);
+  try {
+    return packr.pack(env, RESET_BUFFER_MODE);
+  } finally {
+    attachSink = null;
+  }
+}
+
+/**
+ * Decodes a body whose attached bins are `frame[start, end)`, each decoding as a view into
+ * `frame`. Every attached byte must be referenced by the body. Never throws.
+ */
+export function decodeEnvelopeAttached(body: Uint8Array, frame: Uint8Array, start: number, end: number): DecodeResult {
+  if (start < 0 || end > frame.length || start > end) return { ok: false, reason: `attachments [${start}, ${end}) lie outside a frame of ${frame.length} bytes` };
+  attachSource = frame;
+  attachPos = start;
+  attachEnd = end;
+  let value: unknown;
+  try {
+    value = packr.unpack(body);
+    if (attachPos !== attachEnd) return { ok: false, reason: `undecodable envelope: ${attachEnd - attachPos} attached bytes are not referenced by the body` };
+  } catch (err) {
+    return { ok: false, reason: `undecodable envelope: ${(err as Error).message}` };
+  } finally {
+    attachSource = null;
+  }
+  return validateEnvelope(value);
 }
 
 /** msgpackr's working buffer is given back (replaced by a small one) once it grew past this. */

@@ -10,7 +10,7 @@
  */
 import nact from 'nact';
 import { nanoid } from 'nanoid';
-import { assertPlainData, decodeEnvelope, encodeEnvelope } from '../protocol/codec.js';
+import { assertPlainData, decodeEnvelope, encodeEnvelope, type DecodeResult } from '../protocol/codec.js';
 import { ActorCell, type InternalMessage } from './actor-cell.js';
 import type { ActorDefinition, AskOptions, SpawnOptions } from './actor-definition.js';
 import { validateMessage } from './actor-definition.js';
@@ -243,7 +243,11 @@ export class ActorSystem {
 
   /** Entry point for raw envelope bytes from a transport. Bad bytes are logged and dropped. */
   receiveBytes(bytes: Uint8Array, fromPeer: string): void {
-    const res = decodeEnvelope(bytes);
+    this.receiveDecoded(decodeEnvelope(bytes), fromPeer);
+  }
+
+  /** An envelope a transport decoded itself: delivered, or rejected with the reason. */
+  receiveDecoded(res: DecodeResult, fromPeer: string): void {
     if (!res.ok) {
       this.rejectInvalid(res.partial, `from ${fromPeer}: ${res.reason}`);
       return;

@@ -11,9 +11,17 @@
  * msgpack's working buffer, reused pack after pack) and copied at once into a staging buffer
  * the endpoint keeps; at flush the batch is copied into a buffer exactly its size, which is
  * transferred.
+ *
+ * Large binary payloads (record batches, fetched data) skip the first two copies: they are left
+ * out of the packed body as attached bins (codec.ts), referenced until the flush and copied from
+ * where they are straight into the posted buffer. A sender must not change a payload after
+ * sending it (the rule of every transport: the in-process one hands it over by reference).
+ *
+ * Frame: u32 length, then the msgpack body; with the top bit of the length set, a u32 body
+ * length, the body, and the attached bins' bytes.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { encodeEnvelopeTransient, releaseTransientBuffer } from '../protocol/codec.js';
+import { decodeEnvelope, decodeEnvelopeAttached, encodeEnvelopeAttaching, releaseTransientBuffer } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { Endpoint } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
@@ -22,6 +30,10 @@ import type { Envelope, FailureReason } from '../runtime/types.js';
 const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 /** A staging buffer grown past this is dropped after its batch is posted. */
 const MAX_KEPT_STAGE = 8 * 1024 * 1024;
+/** Bins of at least this many bytes travel attached (one copy) rather than inside the body. */
+export const MIN_ATTACHED_BIN = 512;
+/** Top bit of a frame's length: the frame carries attached bins. */
+const ATTACHED = 0x80000000;
 
 export class PortEndpoint implements Endpoint {
   readonly kind = 'worker' as const;
@@ -31,6 +43,12 @@ export class PortEndpoint implements Endpoint {
   private used = 0;
   private scheduled = false;
   private closed = false;
+  /** Attached bins of the batch, in order, referenced until the flush copies them. */
+  private bins: Uint8Array[] = [];
+  /** Their bytes. */
+  private attachedBytes = 0;
+  /** Pairs (stage position, end index into `bins`): at that point of the batch those bins follow. */
+  private splices: number[] = [];
 
   constructor(
     readonly peer: string,
@@ -45,9 +63,15 @@ export class PortEndpoint implements Endpoint {
 
   send(env: Envelope): FailureReason | null {
     if (this.closed) return 'endpoint-closed';
-    const view = encodeEnvelopeTransient(env);
-    const need = 4 + view.length;
-    if (this.used + need > MAX_QUEUED_BYTES) {
+    const bins = this.bins;
+    const first = bins.length;
+    const view = encodeEnvelopeAttaching(env, bins, MIN_ATTACHED_BIN);
+    let attached = 0;
+    for (let i = first; i < bins.length; i++) attached += bins[i]!.byteLength;
+    const head = attached > 0 ? 8 : 4;
+    const need = head + view.length;
+    if (this.used + this.attachedBytes + need + attached > MAX_QUEUED_BYTES) {
+      bins.length = first;
       releaseTransientBuffer(view);
       return 'overflow';
     }
@@ -57,15 +81,25 @@ export class PortEndpoint implements Endpoint {
       if (stage) stage.copy(next, 0, 0, this.used);
       stage = this.stage = next;
     }
-    const at = this.used;
+    let at = this.used;
     const len = view.length;
-    stage[at] = len >>> 24;
-    stage[at + 1] = (len >>> 16) & 0xff;
-    stage[at + 2] = (len >>> 8) & 0xff;
-    stage[at + 3] = len & 0xff;
-    stage.set(view, at + 4);
+    if (attached > 0) {
+      stage.writeUInt32BE((ATTACHED | (4 + len + attached)) >>> 0, at);
+      stage.writeUInt32BE(len, at + 4);
+    } else {
+      stage[at] = len >>> 24;
+      stage[at + 1] = (len >>> 16) & 0xff;
+      stage[at + 2] = (len >>> 8) & 0xff;
+      stage[at + 3] = len & 0xff;
+    }
+    at += head;
+    stage.set(view, at);
     releaseTransientBuffer(view);
     this.used += need;
+    if (attached > 0) {
+      this.attachedBytes += attached;
+      this.splices.push(this.used, bins.length);
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(() => this.flush());
@@ -74,7 +108,7 @@ export class PortEndpoint implements Endpoint {
   }
 
   bufferedBytes(): number {
-    return this.used;
+    return this.used + this.attachedBytes;
   }
 
   private flush(): void {
@@ -82,8 +116,28 @@ export class PortEndpoint implements Endpoint {
     if (this.closed || this.used === 0) return;
     // not zero-filled: every byte is copied in; an ArrayBuffer of its own (not Node's pool),
     // since it is transferred
-    const out = Buffer.allocUnsafeSlow(this.used);
-    this.stage!.copy(out, 0, 0, this.used);
+    const stage = this.stage!;
+    const out = Buffer.allocUnsafeSlow(this.used + this.attachedBytes);
+    if (this.splices.length === 0) stage.copy(out, 0, 0, this.used);
+    else {
+      const { bins, splices } = this;
+      let from = 0;
+      let to = 0;
+      let b = 0;
+      for (let k = 0; k < splices.length; k += 2) {
+        const upTo = splices[k]!;
+        to += stage.copy(out, to, from, upTo);
+        from = upTo;
+        for (const end = splices[k + 1]!; b < end; b++) {
+          out.set(bins[b]!, to);
+          to += bins[b]!.byteLength;
+        }
+      }
+      stage.copy(out, to, from, this.used);
+      bins.length = 0;
+      splices.length = 0;
+      this.attachedBytes = 0;
+    }
     this.used = 0;
     // a huge batch does not pin its staging buffer forever
     if (this.stage!.length > MAX_KEPT_STAGE) this.stage = null;
@@ -99,13 +153,25 @@ export class PortEndpoint implements Endpoint {
     const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
     let pos = 0;
     while (pos + 4 <= data.length) {
-      const len = dv.getUint32(pos);
-      if (pos + 4 + len > data.length) {
+      const word = dv.getUint32(pos);
+      const len = word & ~ATTACHED;
+      const end = pos + 4 + len;
+      if (end > data.length) {
         this.system.log.warn('truncated frame on a worker port dropped', { peer: this.peer });
         return;
       }
-      this.system.receiveBytes(data.subarray(pos + 4, pos + 4 + len), this.peer);
-      pos += 4 + len;
+      if ((word & ATTACHED) === 0) {
+        this.system.receiveDecoded(decodeEnvelope(data.subarray(pos + 4, end)), this.peer);
+      } else {
+        const bodyLen = len >= 4 ? dv.getUint32(pos + 4) : -1;
+        if (bodyLen < 0 || bodyLen > len - 4) {
+          this.system.log.warn('frame with a bad body length on a worker port dropped', { peer: this.peer });
+          return;
+        }
+        const bodyEnd = pos + 8 + bodyLen;
+        this.system.receiveDecoded(decodeEnvelopeAttached(data.subarray(pos + 8, bodyEnd), data, bodyEnd, end), this.peer);
+      }
+      pos = end;
     }
   }
 
@@ -114,6 +180,9 @@ export class PortEndpoint implements Endpoint {
     this.closed = true;
     this.stage = null;
     this.used = 0;
+    this.bins = [];
+    this.splices = [];
+    this.attachedBytes = 0;
     this.system.detachEndpoint(this, reason);
     this.onClosed?.();
   }

@@ -1,25 +1,26 @@
 import { expect } from 'chai';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { decodeEnvelope } from '../../src/protocol/codec.js';
+import { encodeEnvelopeCopy, type DecodeResult } from '../../src/protocol/codec.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { Envelope } from '../../src/runtime/types.js';
-import { PortEndpoint } from '../../src/transport/port-endpoint.js';
+import { MIN_ATTACHED_BIN, PortEndpoint } from '../../src/transport/port-endpoint.js';
 import { checkFor } from '../helpers/check-for.js';
 
 /** The slice of an actor system an endpoint talks to: it records what arrives. */
 function fakeSystem() {
   const received: Envelope[] = [];
+  const rejected: string[] = [];
+  const warnings: string[] = [];
   const system = {
     attachEndpoint: () => {},
     detachEndpoint: () => {},
-    receiveBytes: (bytes: Uint8Array) => {
-      const r = decodeEnvelope(bytes);
-      if (!r.ok) throw new Error(r.reason);
-      received.push(r.envelope);
+    receiveDecoded: (r: DecodeResult) => {
+      if (r.ok) received.push(r.envelope);
+      else rejected.push(r.reason);
     },
-    log: { warn: () => {} },
+    log: { warn: (m: string) => warnings.push(m) },
   };
-  return { system: system as unknown as ActorSystem, received };
+  return { system: system as unknown as ActorSystem, received, rejected, warnings };
 }
 
 interface Item {
@@ -51,7 +52,7 @@ describe('transport/port-endpoint', () => {
     ch.port2.on('message', (d: Uint8Array) => posted.push(d));
     const sender = new PortEndpoint('b', ch.port1, a.system);
     new PortEndpoint('a', ch.port2, b.system);
-    return { sender, received: b.received, posted };
+    return { sender, received: b.received, rejected: b.rejected, warnings: b.warnings, posted, raw: ch.port1 };
   }
 
   it('posts everything sent in one synchronous run as one buffer exactly as big as its frames', async () => {
@@ -99,6 +100,71 @@ describe('transport/port-endpoint', () => {
     expect(received.map((e) => item(e).i)).to.deep.equal([0, 1, 2]);
     expect(sender.send(envelope(4))).to.equal(null);
     await checkFor(() => received.length === 4);
+  });
+
+  it('carries large payloads attached, copied once into the posted buffer, and small ones inside the frame', async () => {
+    const { sender, received, rejected, posted } = pair();
+    const big = Buffer.alloc(20_000, 3);
+    const mid = Buffer.alloc(MIN_ATTACHED_BIN, 4);
+    const small = Buffer.alloc(MIN_ATTACHED_BIN - 1, 5);
+    for (let i = 0; i < 30; i++) {
+      const payload = i % 3 === 0 ? big : i % 3 === 1 ? mid : small;
+      expect(sender.send(envelope(i, payload))).to.equal(null);
+    }
+    // several attachments in one message, nested
+    const multi = { to: { node: 'b', path: '/sink' }, msg: { type: 'Item', i: 30, parts: [{ r: big }, { r: small }, { r: mid }] } } as unknown as Envelope;
+    expect(sender.send(multi)).to.equal(null);
+    const queued = sender.bufferedBytes();
+    await checkFor(() => received.length === 31);
+    expect(rejected).to.deep.equal([]);
+    expect(posted).to.have.length(1);
+    expect(posted[0]!.byteLength).to.equal(queued);
+    // the first frame (a 20 KB payload) says it carries attachments; the body before them is small
+    const first = Buffer.from(posted[0]!.buffer, posted[0]!.byteOffset, posted[0]!.byteLength);
+    expect(first.readUInt32BE(0) >>> 31).to.equal(1);
+    expect(first.readUInt32BE(4)).to.be.below(100);
+    // each of the 33 payloads is in the buffer once, plus 31 small bodies and their headers
+    expect(queued - 11 * (big.length + mid.length + small.length)).to.be.within(0, 2_000);
+    expect(received.map((e) => item(e).i)).to.deep.equal([...Array(31).keys()]);
+    for (const e of received.slice(0, 30)) {
+      const { i, payload } = item(e);
+      expect(Buffer.from(payload!).equals(i % 3 === 0 ? big : i % 3 === 1 ? mid : small), `message ${i}`).to.equal(true);
+      // a view into the transferred buffer, not a copy
+      expect(payload!.buffer).to.equal(posted[0]!.buffer);
+    }
+    const parts = (received[30]!.msg as unknown as { parts: { r: Uint8Array }[] }).parts;
+    expect(parts.map((p) => Buffer.from(p.r).equals([big, small, mid][parts.indexOf(p)]!))).to.deep.equal([true, true, true]);
+  });
+
+  it('copies an attached payload at the flush: what was sent, unchanged until then, is what arrives', async () => {
+    const { sender, received } = pair();
+    const payload = Buffer.alloc(4_096, 1);
+    sender.send(envelope(0, payload));
+    sender.send(envelope(1));
+    await checkFor(() => received.length === 2);
+    payload.fill(9); // after the flush: the receiver's bytes are its own
+    expect(item(received[0]!).payload!.every((b) => b === 1)).to.equal(true);
+  });
+
+  it('drops a frame whose body length does not fit it and rejects one with unreferenced attachments', async () => {
+    const { raw, received, rejected, warnings } = pair();
+    // top bit set (attachments), a body length past the frame
+    const bad = Buffer.alloc(12);
+    bad.writeUInt32BE((0x80000000 | 8) >>> 0, 0);
+    bad.writeUInt32BE(100, 4);
+    raw.postMessage(bad);
+    await checkFor(() => warnings.length === 1);
+    expect(warnings[0]).to.match(/bad body length/);
+    // a well-formed frame with 3 attached bytes its body never mentions
+    const body = Buffer.from(encodeEnvelopeCopy(envelope(7)));
+    const frame = Buffer.alloc(8 + body.length + 3);
+    frame.writeUInt32BE((0x80000000 | (4 + body.length + 3)) >>> 0, 0);
+    frame.writeUInt32BE(body.length, 4);
+    body.copy(frame, 8);
+    raw.postMessage(frame);
+    await checkFor(() => rejected.length === 1);
+    expect(rejected[0]).to.match(/3 attached bytes are not referenced/);
+    expect(received).to.deep.equal([]);
   });
 
   it('refuses to send once closed', async () => {
