@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import { consumer as consumerActor } from '../../actors/consumer/consumer.js';
 import { parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
-import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
+import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, PolledBatch, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
 import { defineActor } from '../runtime/actor-definition.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
@@ -86,6 +86,20 @@ function asBuffer(b: Uint8Array | null): Buffer | null {
  * consumer actor has handed them over, so each record object becomes its message in place (its
  * header list turned into KafkaJS's header object): one object per record instead of two.
  */
+/**
+ * Lets go of a delivered poll. Its result is reachable from objects made before the wait for it
+ * (the ask's promise, the awaiting async frames); when the wait spanned two young-generation
+ * collections those already sit in the old generation, and an old object keeps what it points
+ * at alive through every young collection until the next full one, dead or not. Left in place,
+ * every record of the poll would be copied and promoted; as polls go on, the consumer thread
+ * then spends itself on collections and falls behind, which makes the next wait longer still.
+ * Emptying the array cuts all those paths at once; records a handler kept stay its own.
+ */
+function releasePoll(batches: PolledBatch[]): void {
+  for (const b of batches) b.records = [];
+  batches.length = 0;
+}
+
 function toMessage(r: ConsumedRecord): KafkaMessage {
   const list = r.headers;
   if (!Array.isArray(list)) return r as unknown as KafkaMessage; // already turned into a message
@@ -177,6 +191,15 @@ export class Consumer {
   private async deliver(opts: RunOptions): Promise<boolean> {
     const batches = await this.poll();
     if (batches === null) return false;
+    try {
+      await this.deliverBatches(opts, batches);
+    } finally {
+      releasePoll(batches);
+    }
+    return true;
+  }
+
+  private async deliverBatches(opts: RunOptions, batches: PolledBatch[]): Promise<void> {
     for (const b of batches) {
       if (!this.running) break;
       try {
@@ -196,10 +219,9 @@ export class Consumer {
         break;
       }
     }
-    return true;
   }
 
-  private async handleBatch(opts: RunOptions, b: { topic: string; partition: number; highWatermark: number; records: ConsumedRecord[] }): Promise<void> {
+  private async handleBatch(opts: RunOptions, b: PolledBatch): Promise<void> {
     let resolved = -1;
     await opts.eachBatch!({
       batch: { topic: b.topic, partition: b.partition, highWatermark: b.highWatermark, messages: b.records.map(toMessage) },
@@ -218,7 +240,7 @@ export class Consumer {
   }
 
   /** One poll: hands processed offsets over and returns the next records (null once stopped). */
-  private async poll(): Promise<{ topic: string; partition: number; highWatermark: number; records: ConsumedRecord[] }[] | null> {
+  private async poll(): Promise<PolledBatch[] | null> {
     const processed = [...this.processed.values()];
     this.processed.clear();
     const r = await this.client.system.ask<PollResult>(this.requireRef(), { type: 'Poll', maxRecords: this.maxPollRecords, timeoutMs: 1_000, processed }, { timeoutMs: 30_000 });
@@ -244,11 +266,15 @@ export class Consumer {
       while (this.running) {
         const batches = await this.poll();
         if (batches === null) return;
-        for (const b of batches) {
-          for (const r of b.records) {
-            yield { topic: b.topic, partition: b.partition, message: toMessage(r) };
-            this.mark(b.topic, b.partition, r.offset + 1);
+        try {
+          for (const b of batches) {
+            for (const r of b.records) {
+              yield { topic: b.topic, partition: b.partition, message: toMessage(r) };
+              this.mark(b.topic, b.partition, r.offset + 1);
+            }
           }
+        } finally {
+          releasePoll(batches);
         }
       }
     } finally {

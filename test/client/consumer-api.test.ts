@@ -115,6 +115,19 @@ describe('client/consumer API', function () {
     await consumer.disconnect();
   });
 
+  it("what a handler keeps stays whole after its poll is let go (the client empties only its own arrays)", async () => {
+    const consumer = samsa.consumer({ groupId: 'g-keep', ...CFG, 'max.poll.records': 4 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'api-a', fromBeginning: true });
+    const kept: { topic: string; partition: number; messages: { offset: number; value: Buffer | null }[] }[] = [];
+    await consumer.run({ eachBatch: ({ batch }) => void kept.push(batch) });
+    await checkFor(() => kept.reduce((n, b) => n + b.messages.length, 0) >= 10, 20_000, 20);
+    await consumer.disconnect();
+    // read only now, after every poll was delivered and released
+    expect(kept.map((b) => b.messages.length)).to.deep.equal([4, 4, 2]);
+    expect(kept.flatMap((b) => b.messages.map((m) => `${m.offset}:${String(m.value)}`))).to.deep.equal(Array.from({ length: 10 }, (_, i) => `${i}:a${i}`));
+  });
+
   it('rejects bad config keys and values by name when the consumer is made, before anything starts', () => {
     expect(() => samsa.consumer({ groupId: 'g-bad', 'max.poll.recordz': 3 })).to.throw(/max\.poll\.recordz: unknown consumer config key/);
     expect(() => samsa.consumer({ groupId: 'g-bad', 'check.crcs': 'maybe' })).to.throw(/check\.crcs: must be true or false/);
