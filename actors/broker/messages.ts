@@ -28,7 +28,12 @@ export interface FetchPartitionResult extends Omit<ReplicaReadResult, 'type'> {
 export interface ProducePartition {
   topic: string;
   partition: number;
-  records: Uint8Array;
+  /**
+   * The partition's record batches: one buffer (Kafka's wire form), or a list of them, one per
+   * batch, in order (how samsa's producer sends several batches of a partition; the broker joins
+   * them, without a copy when they arrive side by side, see src/protocol/batch-parts.ts).
+   */
+  records: Uint8Array | Uint8Array[];
 }
 
 export interface ProducePartitionResult {

@@ -23,7 +23,7 @@ import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse } from '../broker/messages.js';
+import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse, ProducePartition } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
@@ -435,12 +435,12 @@ function encoded(s: ProducerState, b: ProducerBatch): Buffer {
 
 /**
  * Sends one Produce to a broker with `entries`: batches in order, those of one partition
- * consecutive (one entry of the request, their bytes concatenated).
+ * consecutive (one entry of the request: its batches' buffers, as a list when there are several).
  */
 function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: number, entries: { q: PartitionQueue; b: ProducerBatch }[]): void {
   const ref = s.metadata.brokerRef<BrokerMsg>(brokerId)!;
   if (s.config.idempotent) for (const e of entries) sequence(s, e.b);
-  const partitions: { topic: string; partition: number; records: Uint8Array }[] = [];
+  const partitions: ProducePartition[] = [];
   const slot: number[] = [];
   const delta: number[] = [];
   for (let i = 0; i < entries.length; ) {
@@ -456,7 +456,8 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
       records += b.count;
       parts.push(encoded(s, b));
     }
-    partitions.push({ topic: q.topic, partition: q.partition, records: parts.length === 1 ? parts[0]! : Buffer.concat(parts) });
+    // several batches go as a list, not copied into one here: the broker joins them
+    partitions.push({ topic: q.topic, partition: q.partition, records: parts.length === 1 ? parts[0]! : parts });
     i = j;
   }
   for (const e of entries) e.b.attempts++;

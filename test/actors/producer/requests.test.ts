@@ -1,16 +1,17 @@
 /**
  * The producer actor against a fake broker that holds its Produce answers: which batches go
  * into one request. Without idempotence a request carries, per partition, the ready batches
- * in order up to max.request.size (their bytes concatenated in one partition entry), and the
+ * in order up to max.request.size (one partition entry: its batches' buffers as a list), and the
  * offsets reported per Send follow from the entry's base offset; with enable.idempotence it
  * carries one batch per partition, as Kafka's brokers require. And which batch buffers the
  * producer keeps for its next batches.
  */
 import { expect } from 'chai';
-import type { BrokerProduceResponse, ProducePartitionResult } from '../../../actors/broker/messages.js';
+import type { BrokerProduceResponse, ProducePartition, ProducePartitionResult } from '../../../actors/broker/messages.js';
 import type { ProducerDescription, ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
 import { producer } from '../../../actors/producer/producer.js';
 import type { ClusterMetadata } from '../../../src/protocol/cluster.js';
+import { joinBatches } from '../../../src/protocol/batch-parts.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
 import { defineActor, type ReplyToken } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
@@ -21,14 +22,15 @@ interface SeenPartition {
   topic: string;
   partition: number;
   bytes: number;
-  /** Records per batch in the entry, and every record value in order. */
+  /** Buffers the entry came as (a list of batches, or 1), records per batch, every value in order. */
+  parts: number;
   batchSizes: number[];
   values: string[];
 }
 
 interface HeldProduce {
   token: ReplyToken | undefined;
-  partitions: { topic: string; partition: number; records: Uint8Array }[];
+  partitions: ProducePartition[];
 }
 
 interface FakeBroker {
@@ -41,7 +43,7 @@ interface FakeBroker {
 type FakeBrokerMsg =
   | { type: 'Metadata' }
   | { type: 'InitProducerId' }
-  | { type: 'Produce'; acks: number; timeoutMs: number; partitions: { topic: string; partition: number; records: Uint8Array }[] }
+  | { type: 'Produce'; acks: number; timeoutMs: number; partitions: ProducePartition[] }
   | { type: 'Release' }
   | { type: 'Seen' };
 
@@ -61,6 +63,8 @@ const METADATA: ClusterMetadata = {
   ],
 };
 
+const joined = (records: ProducePartition['records']): Uint8Array => (Array.isArray(records) ? joinBatches(records) : records);
+
 const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
   kind: 'fake-broker',
   init: () => ({ held: [], seen: [], next: new Map() }),
@@ -71,11 +75,13 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
     Produce: (s, m, ctx) => {
       s.seen.push(
         m.partitions.map((pp) => {
-          const batches = decodeRecordBatches(pp.records);
+          const records = joined(pp.records);
+          const batches = decodeRecordBatches(records);
           return {
             topic: pp.topic,
             partition: pp.partition,
-            bytes: pp.records.length,
+            bytes: records.length,
+            parts: Array.isArray(pp.records) ? pp.records.length : 1,
             batchSizes: batches.map((b) => b.records.length),
             values: batches.flatMap((b) => b.records.map((r) => String(r.value))),
           };
@@ -88,7 +94,7 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
         const partitions: ProducePartitionResult[] = h.partitions.map((pp) => {
           const key = `${pp.topic}-${pp.partition}`;
           const base = s.next.get(key) ?? 0;
-          const n = decodeRecordBatches(pp.records).reduce((k, b) => k + b.records.length, 0);
+          const n = decodeRecordBatches(joined(pp.records)).reduce((k, b) => k + b.records.length, 0);
           s.next.set(key, base + n);
           return { topic: pp.topic, partition: pp.partition, errorCode: 0, errorMessage: null, baseOffset: base, logAppendTime: -1, logStartOffset: 0 };
         });
@@ -152,6 +158,8 @@ describe('actors/producer: batches per request, batch buffers', function () {
     expect(p0!.partition).to.equal(0);
     expect(p0!.batchSizes.length).to.be.greaterThan(1);
     expect(p0!.batchSizes.every((k) => k === 4)).to.equal(true);
+    // one buffer per batch, not copied into one on the client
+    expect(p0!.parts).to.equal(p0!.batchSizes.length);
     expect(p1!.partition).to.equal(1);
     const values = (partition: number) => requests.slice(1).flatMap((req) => req.filter((e) => e.partition === partition).flatMap((e) => e.values));
     expect(values(0)).to.deep.equal(Array.from({ length: 20 }, (_, i) => value('b', i, 200).toString()));

@@ -1,0 +1,31 @@
+/**
+ * A partition's record batches as a list of buffers (how the producer hands them over, one per
+ * batch) joined into the single records blob a log appends. The producer does not join them
+ * itself: on a worker port each batch travels attached after the frame body, in order, so the
+ * receiver finds them side by side in one buffer and joins them without copying a byte; only
+ * batches that do not lie side by side (in-process delivery, TCP) are copied, and then on the
+ * broker's thread rather than the client's.
+ */
+
+/** True when `parts` is a list of byte buffers (and so something `joinBatches` takes). */
+export function isBatchList(parts: unknown): parts is readonly Uint8Array[] {
+  if (!Array.isArray(parts) || parts.length === 0) return false;
+  for (const p of parts) if (!(p instanceof Uint8Array)) return false;
+  return true;
+}
+
+/** One Buffer holding `parts` back to back: a view when they lie side by side in one buffer, else a copy. */
+export function joinBatches(parts: readonly Uint8Array[]): Buffer {
+  if (parts.length === 0) return Buffer.alloc(0);
+  const first = parts[0]!;
+  let total = first.byteLength;
+  let adjacent = true;
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    const prev = parts[i - 1]!;
+    if (p.buffer !== first.buffer || p.byteOffset !== prev.byteOffset + prev.byteLength) adjacent = false;
+    total += p.byteLength;
+  }
+  if (adjacent) return Buffer.from(first.buffer, first.byteOffset, total);
+  return Buffer.concat(parts as Uint8Array[], total);
+}
