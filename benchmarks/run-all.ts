@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   });
   const env = benchEnvironment(scale);
   printTable(
-    `samsa perf suite: 3 brokers in worker threads, 1 producer, 6 partitions (${env.cpus} CPUs, ${env.cpuModel}; CRC-32C: ${env.crc32c})`,
+    `samsa perf suite: 3 brokers in worker threads, 1 producer, 6 partitions (${env.cpus} CPUs, ${env.cpuModel}; CRC-32C: ${env.crc32c}; V8 allocation-site pretenuring ${env.allocationSitePretenuring ? 'on' : 'off'})`,
     ['result', 'value', 'target', 'raw limit (same run)', 'of limit', 'status'],
     tableRows,
     [

@@ -17,6 +17,7 @@ import { DELETE_DIR_SUFFIX } from '../../src/storage/partition-log.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import { setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
+import { SAMSA_ALLOCATION_SITE_PRETENURING } from '../../src/runtime/pretenuring.js';
 
 export type Transport = 'inproc' | 'worker' | 'tcp';
 
@@ -29,6 +30,19 @@ export interface PerfClusterOptions {
   brokerConfig?: Record<string, string | number | boolean>;
   /** V8's heap growing percent for the process (runtime.heapGrowingPercent; default: V8's own). */
   heapGrowingPercent?: number;
+  /** V8's allocation-site pretenuring (runtime.allocationSitePretenuring; default: benchPretenuring()). */
+  allocationSitePretenuring?: boolean;
+}
+
+/**
+ * Allocation-site pretenuring for a perf run: off, as `samsa start` runs (src/runtime/pretenuring.ts),
+ * unless SAMSA_PRETENURING=on asks for V8's default (to measure the difference).
+ */
+export function benchPretenuring(): boolean {
+  const v = process.env.SAMSA_PRETENURING;
+  if (v === undefined || v === '') return SAMSA_ALLOCATION_SITE_PRETENURING;
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new Error(`SAMSA_PRETENURING must be on or off, got '${v}'`);
 }
 
 export interface PerfCluster {
@@ -55,9 +69,13 @@ export function perfTopology(opts: PerfClusterOptions, dataDir: string): Topolog
   const t: TopologyConfig = {
     clusterId: 'samsa-perf',
     logLevel: level,
-    // V8's own heap growth unless asked: the client shares this process with the brokers, as in
-    // an application that embeds them (`samsa start`, brokers alone, sets it: heap-growth.ts)
-    ...(opts.heapGrowingPercent !== undefined ? { runtime: { heapGrowingPercent: opts.heapGrowingPercent } } : {}),
+    runtime: {
+      // V8's own heap growth unless asked: the client shares this process with the brokers, as in
+      // an application that embeds them (`samsa start`, brokers alone, sets it: heap-growth.ts)
+      ...(opts.heapGrowingPercent !== undefined ? { heapGrowingPercent: opts.heapGrowingPercent } : {}),
+      // set before any client or broker runs: it counts for allocation sites not yet decided
+      allocationSitePretenuring: opts.allocationSitePretenuring ?? benchPretenuring(),
+    },
     nodes: [{ id: 'main', kind: 'inproc' }, ...ids.map((i) => ({ id: `b${i}`, kind }))],
     controller: { node: 'main', metadataDir: path.join(dataDir, 'controller') },
     // a group's first rebalance waits 500 ms for more members (Kafka's InitialDelayedJoin, 3 s by

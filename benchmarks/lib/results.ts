@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { crc32cImplementation, type Crc32cImplementation } from '../../src/protocol/crc32c.js';
+import { allocationSitePretenuring } from '../../src/runtime/pretenuring.js';
 
 export interface BenchEnvironment {
   node: string;
@@ -20,6 +21,8 @@ export interface BenchEnvironment {
   loadAverage: number[];
   /** Which CRC-32C checksummed the batches: 'hardware' (samsa's addon), 'node-rs' or 'js'. */
   crc32c: Crc32cImplementation;
+  /** V8's allocation-site pretenuring when the environment was read (perf runs turn it off: pretenuring.ts). */
+  allocationSitePretenuring: boolean;
   scale: number;
 }
 
@@ -35,6 +38,7 @@ export function benchEnvironment(scale: number): BenchEnvironment {
     totalMemMiB: Math.round(os.totalmem() / (1024 * 1024)),
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
     crc32c: crc32cImplementation,
+    allocationSitePretenuring: allocationSitePretenuring(),
     scale,
   };
 }

@@ -71,6 +71,12 @@ export interface RuntimeConfig {
    * this is not given; an embedding application's process is left alone unless it is.
    */
   heapGrowingPercent?: number;
+  /**
+   * V8's allocation-site pretenuring (V8's default: true). `samsa start` turns it off when this
+   * is not given; an embedding application's process is left alone unless it is
+   * (src/runtime/pretenuring.ts says why and what it measured).
+   */
+  allocationSitePretenuring?: boolean;
 }
 
 export interface TopologyConfig {
@@ -143,6 +149,12 @@ class Checker {
     return true;
   }
 
+  bool(v: unknown, path: string): v is boolean {
+    if (typeof v === 'boolean') return true;
+    this.add(path, `must be true or false, got ${describe(v)}`);
+    return false;
+  }
+
   array(v: unknown, path: string): v is unknown[] {
     if (Array.isArray(v)) return true;
     this.add(path, `must be an array, got ${describe(v)}`);
@@ -169,8 +181,9 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   if (t.clusterId !== undefined) c.string(t.clusterId, 'clusterId', NAME);
   if (t.logLevel !== undefined && !LEVELS.includes(t.logLevel as string)) c.add('logLevel', `must be one of ${LEVELS.join(', ')}, got ${describe(t.logLevel)}`);
   if (t.runtime !== undefined && c.object(t.runtime, 'runtime')) {
-    c.keys(t.runtime, 'runtime', ['heapGrowingPercent'], []);
+    c.keys(t.runtime, 'runtime', ['heapGrowingPercent', 'allocationSitePretenuring'], []);
     if (t.runtime.heapGrowingPercent !== undefined) c.int(t.runtime.heapGrowingPercent, 'runtime.heapGrowingPercent', 0, 1000);
+    if (t.runtime.allocationSitePretenuring !== undefined) c.bool(t.runtime.allocationSitePretenuring, 'runtime.allocationSitePretenuring');
   }
 
   const nodes = new Map<string, NodeKind>();

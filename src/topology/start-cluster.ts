@@ -17,6 +17,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import { ActorSystem } from '../runtime/actor-system.js';
 import { setHeapGrowingPercent } from '../runtime/heap-growth.js';
 import { childLogger, setLogLevel } from '../runtime/logger.js';
+import { setAllocationSitePretenuring } from '../runtime/pretenuring.js';
 import type { ActorRef } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { InProcNetwork } from '../transport/inproc.js';
@@ -198,6 +199,11 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
   if (growing !== undefined) {
     setHeapGrowingPercent(growing);
     log.info('heap growing factor set', { heapGrowingPercent: growing });
+  }
+  const pretenuring = t.runtime?.allocationSitePretenuring;
+  if (pretenuring !== undefined) {
+    setAllocationSitePretenuring(pretenuring);
+    log.info('allocation-site pretenuring set', { allocationSitePretenuring: pretenuring });
   }
   const args = (nodeId: string): NodeSetupArgs => ({ topology: t, nodeId, baseDir });
 

@@ -99,6 +99,8 @@ describe('cli: samsa start', function () {
       expect(out).to.contain('2 brokers: 1 on b1, 2 on b2; controller on main');
       // a process of its own: V8's heap grows for the brokers' buffers (runtime/heap-growth.ts)
       expect(out).to.contain('V8 heap growing percent: 300 (runtime.heapGrowingPercent)');
+      // and no allocation site tenured for good by one unlucky collection (runtime/pretenuring.ts)
+      expect(out).to.contain('V8 allocation-site pretenuring: off (runtime.allocationSitePretenuring)');
       // which checksum the brokers verify batches with
       expect(out).to.match(/^  CRC-32C: (hardware|@node-rs\/crc32|JavaScript tables)/m);
       const address = /  samsa clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;

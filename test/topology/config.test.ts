@@ -42,10 +42,13 @@ describe('topology/config', () => {
   it('checks the runtime settings', () => {
     expect(validateTopology({ ...base(), runtime: { heapGrowingPercent: 300 } })).to.deep.equal([]);
     expect(validateTopology({ ...base(), runtime: { heapGrowingPercent: 0 } })).to.deep.equal([]);
+    expect(validateTopology({ ...base(), runtime: { heapGrowingPercent: 300, allocationSitePretenuring: false } })).to.deep.equal([]);
     expect(problems({ ...base(), runtime: { heapGrowingPercent: 2.5, gc: 'fast' } })).to.deep.equal([
-      'runtime.gc: unknown key (allowed: heapGrowingPercent)',
+      'runtime.gc: unknown key (allowed: heapGrowingPercent, allocationSitePretenuring)',
       'runtime.heapGrowingPercent: must be an integer in [0, 1000], got number 2.5',
     ]);
+    expect(problems({ ...base(), runtime: { allocationSitePretenuring: 'no' } })).to.deep.equal(['runtime.allocationSitePretenuring: must be true or false, got "no"']);
+    expect(problems({ ...base(), runtime: { allocationSitePretenuring: 0 } })).to.deep.equal(['runtime.allocationSitePretenuring: must be true or false, got number 0']);
     expect(problems({ ...base(), runtime: { heapGrowingPercent: 5000 } })).to.deep.equal(['runtime.heapGrowingPercent: must be an integer in [0, 1000], got number 5000']);
     expect(problems({ ...base(), runtime: 'big' })).to.deep.equal(['runtime: must be an object, got "big"']);
   });

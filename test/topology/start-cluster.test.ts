@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SamsaClient } from '../../src/client/samsa.js';
 import { V8_DEFAULT_HEAP_GROWING, heapGrowingPercent, setHeapGrowingPercent } from '../../src/runtime/heap-growth.js';
+import { V8_DEFAULT_ALLOCATION_SITE_PRETENURING, allocationSitePretenuring, setAllocationSitePretenuring } from '../../src/runtime/pretenuring.js';
 import { exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -54,6 +55,21 @@ describe('topology/startCluster', function () {
       expect(heapGrowingPercent()).to.equal(V8_DEFAULT_HEAP_GROWING);
     } finally {
       setHeapGrowingPercent(V8_DEFAULT_HEAP_GROWING);
+    }
+  });
+
+  it("turns V8's allocation-site pretenuring off when the topology says so, and leaves it alone otherwise", async () => {
+    const t = quiet(loadTopology(exampleTopology('in-process.json')));
+    try {
+      const h = await startCluster({ ...t, runtime: { allocationSitePretenuring: false } }, { baseDir: path.join(dir, 'pretenuring') });
+      await h.stop();
+      expect(allocationSitePretenuring()).to.equal(false);
+      setAllocationSitePretenuring(V8_DEFAULT_ALLOCATION_SITE_PRETENURING);
+      const again = await startCluster(t, { baseDir: path.join(dir, 'pretenuring-again') });
+      await again.stop();
+      expect(allocationSitePretenuring()).to.equal(V8_DEFAULT_ALLOCATION_SITE_PRETENURING);
+    } finally {
+      setAllocationSitePretenuring(V8_DEFAULT_ALLOCATION_SITE_PRETENURING);
     }
   });
 

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { crc32cImplementation } from '../../protocol/crc32c.js';
 import { BROKER_HEAP_GROWING_PERCENT } from '../../runtime/heap-growth.js';
+import { SAMSA_ALLOCATION_SITE_PRETENURING } from '../../runtime/pretenuring.js';
 import type { LogLevel } from '../../runtime/logger.js';
 import { exampleTopology, loadTopology, startCluster, type ClusterHandle, type TopologyConfig, type TopologyError } from '../../topology/start-cluster.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -56,6 +57,8 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; controller on ${config.controller.node}`);
   const growing = config.runtime?.heapGrowingPercent;
   if (growing !== undefined) out(`  V8 heap growing percent: ${growing}${growing === 0 ? " (V8's own)" : ''} (runtime.heapGrowingPercent)`);
+  const pretenuring = config.runtime?.allocationSitePretenuring;
+  if (pretenuring !== undefined) out(`  V8 allocation-site pretenuring: ${pretenuring ? 'on' : 'off'} (runtime.allocationSitePretenuring)`);
   out(`  CRC-32C: ${CRC32C_DESCRIPTION[crc32cImplementation]}`);
   if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}`);
   if (addresses.length === 0) {
@@ -95,6 +98,8 @@ async function run(args: Args): Promise<number> {
   if (envLevel !== undefined && LOG_LEVELS.includes(envLevel)) config = { ...config, logLevel: envLevel as LogLevel };
   // this process runs brokers and nothing else: V8's heap grows for their buffers (heap-growth.ts)
   if (config.runtime?.heapGrowingPercent === undefined) config = { ...config, runtime: { ...config.runtime, heapGrowingPercent: BROKER_HEAP_GROWING_PERCENT } };
+  // and no allocation site is tenured for good by one unlucky collection (pretenuring.ts)
+  if (config.runtime?.allocationSitePretenuring === undefined) config = { ...config, runtime: { ...config.runtime, allocationSitePretenuring: SAMSA_ALLOCATION_SITE_PRETENURING } };
 
   const t0 = performance.now();
   let handle: ClusterHandle;
