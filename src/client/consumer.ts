@@ -82,11 +82,6 @@ function asBuffer(b: Uint8Array | null): Buffer | null {
 }
 
 /**
- * The record as the application's message. A poll's records are this consumer's alone once the
- * consumer actor has handed them over, so each record object becomes its message in place (its
- * header list turned into KafkaJS's header object): one object per record instead of two.
- */
-/**
  * Lets go of a delivered poll. Its result is reachable from objects made before the wait for it
  * (the ask's promise, the awaiting async frames); when the wait spanned two young-generation
  * collections those already sit in the old generation, and an old object keeps what it points
@@ -100,6 +95,11 @@ function releasePoll(batches: PolledBatch[]): void {
   batches.length = 0;
 }
 
+/**
+ * The record as the application's message. A poll's records are this consumer's alone once the
+ * consumer actor has handed them over, so each record object becomes its message in place (its
+ * header list turned into KafkaJS's header object): one object per record instead of two.
+ */
 function toMessage(r: ConsumedRecord): KafkaMessage {
   const list = r.headers;
   if (!Array.isArray(list)) return r as unknown as KafkaMessage; // already turned into a message
