@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { joinBatches } from '../../src/protocol/batch-parts.js';
 import { encodeEnvelopeCopy, type DecodeResult } from '../../src/protocol/codec.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { Envelope } from '../../src/runtime/types.js';
@@ -134,6 +135,19 @@ describe('transport/port-endpoint', () => {
     }
     const parts = (received[30]!.msg as unknown as { parts: { r: Uint8Array }[] }).parts;
     expect(parts.map((p) => Buffer.from(p.r).equals([big, small, mid][parts.indexOf(p)]!))).to.deep.equal([true, true, true]);
+  });
+
+  it("lays a list of attached batches side by side, so a broker joins them as one view of the frame", async () => {
+    const { sender, received, rejected } = pair();
+    const parts = [3_000, MIN_ATTACHED_BIN, 16_384, 700].map((n, k) => Buffer.alloc(n, k + 1));
+    const msg = { type: 'Produce', partitions: [{ topic: 't', partition: 0, records: parts }] };
+    expect(sender.send({ to: { node: 'b', path: '/sink' }, msg } as unknown as Envelope)).to.equal(null);
+    await checkFor(() => received.length === 1);
+    expect(rejected).to.deep.equal([]);
+    const got = (received[0]!.msg as unknown as typeof msg).partitions[0]!.records as Uint8Array[];
+    const joined = joinBatches(got);
+    expect(joined.equals(Buffer.concat(parts))).to.equal(true);
+    expect(joined.buffer).to.equal(got[0]!.buffer);
   });
 
   it('copies an attached payload at the flush: what was sent, unchanged until then, is what arrives', async () => {
