@@ -26,6 +26,10 @@ export { FakeClock, systemClock } from './runtime/clock.js';
 export type { Clock, TimerHandle } from './runtime/clock.js';
 export { childLogger, rootLogger, setLogLevel } from './runtime/logger.js';
 export type { Logger, LogLevel } from './runtime/logger.js';
+// the V8 settings `samsa start` uses (a topology's `runtime` sets them too; call these before
+// your application warms up to run an embedded cluster the same way)
+export { BROKER_HEAP_GROWING_PERCENT, heapGrowingPercent, setHeapGrowingPercent } from './runtime/heap-growth.js';
+export { SAMSA_ALLOCATION_SITE_PRETENURING, allocationSitePretenuring, setAllocationSitePretenuring } from './runtime/pretenuring.js';
 export type { Endpoint, Transport } from './runtime/endpoint.js';
 export { InProcNetwork } from './transport/inproc.js';
 export { WorkerHub, WorkerNode } from './transport/worker.js';

@@ -10,6 +10,7 @@ import {
   allocationSitePretenuring,
   setAllocationSitePretenuring,
 } from '../../src/runtime/pretenuring.js';
+import * as samsa from '../../src/index.js';
 
 describe('runtime/pretenuring', () => {
   afterEach(() => setAllocationSitePretenuring(V8_DEFAULT_ALLOCATION_SITE_PRETENURING));
@@ -24,6 +25,13 @@ describe('runtime/pretenuring', () => {
     expect(allocationSitePretenuring()).to.equal(false);
     setAllocationSitePretenuring(true);
     expect(allocationSitePretenuring()).to.equal(true);
+  });
+
+  it('is exported from the package, for an application to set before it warms up', () => {
+    expect(samsa.setAllocationSitePretenuring).to.equal(setAllocationSitePretenuring);
+    expect(samsa.allocationSitePretenuring).to.equal(allocationSitePretenuring);
+    expect(samsa.SAMSA_ALLOCATION_SITE_PRETENURING).to.equal(false);
+    expect(typeof samsa.setHeapGrowingPercent).to.equal('function');
   });
 
   it('refuses anything but a boolean, changing nothing', () => {
