@@ -29,3 +29,11 @@ export function joinBatches(parts: readonly Uint8Array[]): Buffer {
   if (adjacent) return Buffer.from(first.buffer, first.byteOffset, total);
   return Buffer.concat(parts as Uint8Array[], total);
 }
+
+/**
+ * A Produce entry's records as one buffer: a list of byte buffers joined, anything else as it
+ * is (a list holding something other than bytes goes on for the replica to refuse by name).
+ */
+export function entryRecords(records: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  return isBatchList(records) ? joinBatches(records) : (records as Uint8Array);
+}

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isBatchList, joinBatches } from '../../src/protocol/batch-parts.js';
+import { entryRecords, isBatchList, joinBatches } from '../../src/protocol/batch-parts.js';
 
 describe('protocol/batch-parts', () => {
   it('joins batches that lie side by side in one buffer as a view, without copying', () => {
@@ -36,5 +36,13 @@ describe('protocol/batch-parts', () => {
     expect(isBatchList([Buffer.from('a'), 'b'])).to.equal(false);
     expect(isBatchList(Buffer.from('a'))).to.equal(false);
     expect(isBatchList(null)).to.equal(false);
+  });
+
+  it('makes a Produce entry one buffer: a list joined, one buffer or anything else as it is', () => {
+    const one = Buffer.from('one');
+    expect(entryRecords(one)).to.equal(one);
+    expect(Buffer.from(entryRecords([Buffer.from('a'), Buffer.from('b')])).toString()).to.equal('ab');
+    const bad = [Buffer.from('a'), 'b'] as unknown as Uint8Array[];
+    expect(entryRecords(bad)).to.equal(bad);
   });
 });

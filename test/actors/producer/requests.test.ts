@@ -11,7 +11,7 @@ import type { BrokerProduceResponse, ProducePartition, ProducePartitionResult } 
 import type { ProducerDescription, ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
 import { producer } from '../../../actors/producer/producer.js';
 import type { ClusterMetadata } from '../../../src/protocol/cluster.js';
-import { joinBatches } from '../../../src/protocol/batch-parts.js';
+import { entryRecords } from '../../../src/protocol/batch-parts.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
 import { defineActor, type ReplyToken } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
@@ -63,8 +63,6 @@ const METADATA: ClusterMetadata = {
   ],
 };
 
-const joined = (records: ProducePartition['records']): Uint8Array => (Array.isArray(records) ? joinBatches(records) : records);
-
 const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
   kind: 'fake-broker',
   init: () => ({ held: [], seen: [], next: new Map() }),
@@ -75,7 +73,7 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
     Produce: (s, m, ctx) => {
       s.seen.push(
         m.partitions.map((pp) => {
-          const records = joined(pp.records);
+          const records = entryRecords(pp.records);
           const batches = decodeRecordBatches(records);
           return {
             topic: pp.topic,
@@ -94,7 +92,7 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
         const partitions: ProducePartitionResult[] = h.partitions.map((pp) => {
           const key = `${pp.topic}-${pp.partition}`;
           const base = s.next.get(key) ?? 0;
-          const n = decodeRecordBatches(joined(pp.records)).reduce((k, b) => k + b.records.length, 0);
+          const n = decodeRecordBatches(entryRecords(pp.records)).reduce((k, b) => k + b.records.length, 0);
           s.next.set(key, base + n);
           return { topic: pp.topic, partition: pp.partition, errorCode: 0, errorMessage: null, baseOffset: base, logAppendTime: -1, logStartOffset: 0 };
         });
