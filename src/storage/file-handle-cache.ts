@@ -3,6 +3,10 @@
  * and kept in a least-recently-used list of at most `maxOpen` descriptors; opening one more
  * closes the least recently used unpinned one. An async operation pins its handle so its
  * descriptor stays open until it settles (a close requested meanwhile happens at unpin).
+ *
+ * The list is intrusive (each open handle links to its neighbours): every append touches its
+ * segment's handle, and with hundreds of partitions taking turns a Map-ordered list paid a
+ * delete and an insert per touch.
  */
 import fs from 'node:fs';
 
@@ -12,6 +16,9 @@ export class FileHandle {
   pins = 0;
   /** The owner no longer needs the file: close it once unpinned, never reopen. */
   retired = false;
+  /** Neighbours in the cache's open list (less and more recently used); null at the ends. */
+  older: FileHandle | null = null;
+  newer: FileHandle | null = null;
 
   constructor(
     readonly file: string,
@@ -21,9 +28,10 @@ export class FileHandle {
 }
 
 export class FileHandleCache {
-  /** Open handles, least recently used first (Map keeps insertion order). */
-  private readonly lru = new Map<FileHandle, true>();
-  private mostRecent: FileHandle | null = null;
+  /** The open list: least recently used first. */
+  private oldest: FileHandle | null = null;
+  private newest: FileHandle | null = null;
+  private size = 0;
   private opened = 0;
   private evicted = 0;
 
@@ -33,21 +41,20 @@ export class FileHandleCache {
 
   /** Descriptors currently open through this cache. */
   get openCount(): number {
-    return this.lru.size;
+    return this.size;
   }
 
   /** Opens and evictions so far (for tests and metrics). */
   stats(): { open: number; opened: number; evicted: number; max: number } {
-    return { open: this.lru.size, opened: this.opened, evicted: this.evicted, max: this.maxOpen };
+    return { open: this.size, opened: this.opened, evicted: this.evicted, max: this.maxOpen };
   }
 
   /** The handle's descriptor, opening the file read-write when needed; marks it most recent. */
   fd(handle: FileHandle): number {
     if (handle.fd >= 0) {
-      if (this.mostRecent !== handle) {
-        this.lru.delete(handle);
-        this.lru.set(handle, true);
-        this.mostRecent = handle;
+      if (this.newest !== handle) {
+        this.unlink(handle);
+        this.append(handle);
       }
       return handle.fd;
     }
@@ -55,8 +62,7 @@ export class FileHandleCache {
     this.makeRoom();
     handle.fd = fs.openSync(handle.file, fs.constants.O_RDWR);
     this.opened++;
-    this.lru.set(handle, true);
-    this.mostRecent = handle;
+    this.append(handle);
     return handle.fd;
   }
 
@@ -66,8 +72,7 @@ export class FileHandleCache {
     this.makeRoom();
     handle.fd = fs.openSync(handle.file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC, 0o644);
     this.opened++;
-    this.lru.set(handle, true);
-    this.mostRecent = handle;
+    this.append(handle);
     return handle.fd;
   }
 
@@ -97,19 +102,22 @@ export class FileHandleCache {
 
   /** Closes every unpinned descriptor. */
   closeAll(): void {
-    for (const handle of [...this.lru.keys()]) {
-      if (handle.pins === 0) this.closeNow(handle);
+    for (let h = this.oldest; h !== null; ) {
+      const next = h.newer;
+      if (h.pins === 0) this.closeNow(h);
+      h = next;
     }
   }
 
   private makeRoom(): void {
-    if (this.lru.size < this.maxOpen) return;
-    for (const handle of this.lru.keys()) {
-      if (this.lru.size < this.maxOpen) break;
-      if (handle.pins > 0) continue;
-      this.closeNow(handle);
-      this.evicted++;
-      handle.onEvict?.();
+    for (let h = this.oldest; h !== null && this.size >= this.maxOpen; ) {
+      const next = h.newer;
+      if (h.pins === 0) {
+        this.closeNow(h);
+        this.evicted++;
+        h.onEvict?.();
+      }
+      h = next;
     }
   }
 
@@ -117,8 +125,27 @@ export class FileHandleCache {
     if (handle.fd < 0) return;
     const fd = handle.fd;
     handle.fd = -1;
-    this.lru.delete(handle);
-    if (this.mostRecent === handle) this.mostRecent = null;
+    this.unlink(handle);
     fs.closeSync(fd);
+  }
+
+  /** Puts an unlinked handle at the most recent end. */
+  private append(handle: FileHandle): void {
+    handle.older = this.newest;
+    handle.newer = null;
+    if (this.newest) this.newest.newer = handle;
+    else this.oldest = handle;
+    this.newest = handle;
+    this.size++;
+  }
+
+  private unlink(handle: FileHandle): void {
+    if (handle.older) handle.older.newer = handle.newer;
+    else this.oldest = handle.newer;
+    if (handle.newer) handle.newer.older = handle.older;
+    else this.newest = handle.older;
+    handle.older = null;
+    handle.newer = null;
+    this.size--;
   }
 }

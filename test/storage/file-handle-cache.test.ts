@@ -39,6 +39,32 @@ describe('storage/file-handle-cache', () => {
     if (before >= 0) expect(openFdCount()).to.equal(before);
   });
 
+  it('keeps recency order through releases, reopens and closeAll with a pinned handle', () => {
+    const cache = new FileHandleCache(3);
+    const evicted: number[] = [];
+    const [a, b, c, d] = files(4).map((f, i) => new FileHandle(f, () => evicted.push(i)));
+    cache.fd(a!);
+    cache.fd(b!);
+    cache.fd(c!);
+    cache.release(b!); // out of the middle of the list
+    expect(b!.fd).to.equal(-1);
+    expect(cache.openCount).to.equal(2);
+    cache.fd(b!); // reopened: now the most recent
+    cache.fd(a!); // order, oldest first: c, b, a
+    cache.fd(d!);
+    expect(evicted).to.deep.equal([2]);
+    cache.fd(c!);
+    expect(evicted).to.deep.equal([2, 1]);
+    cache.pin(a!);
+    cache.closeAll();
+    expect(cache.openCount).to.equal(1);
+    expect(a!.fd).to.be.at.least(0);
+    cache.unpin(a!);
+    cache.closeAll();
+    expect(cache.openCount).to.equal(0);
+    expect(cache.stats()).to.deep.include({ open: 0, opened: 6, evicted: 2 });
+  });
+
   it('never evicts a pinned handle and closes a retired one at unpin', () => {
     const cache = new FileHandleCache(1);
     const [a, b] = files(2).map((f) => new FileHandle(f));
