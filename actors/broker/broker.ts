@@ -224,7 +224,13 @@ function respond(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, r
   let total = 0;
   const partitions = results.map((r) => {
     if (r.records.length === 0) return r;
-    if (total > 0 && total + r.records.length > p.req.maxBytes) return { ...r, records: EMPTY };
+    if (total > 0 && total + r.records.length > p.req.maxBytes) {
+      // a copy, then the field set: `{ ...r, records: EMPTY }` is the spread-then-more shape that
+      // kept its results alive through young collections on Node 20 (README.md, design notes)
+      const trimmed = { ...r };
+      trimmed.records = EMPTY;
+      return trimmed;
+    }
     total += r.records.length;
     return r;
   });

@@ -20,7 +20,7 @@ import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
-import { loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
+import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
@@ -473,7 +473,7 @@ function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extra
     return undefined;
   }
   const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
-  if (idempotent.batch) s.producers?.record({ ...idempotent.batch, firstOffset: ok.baseOffset, lastOffset: ok.lastOffset });
+  if (idempotent.batch) s.producers?.record(appendedBatch(idempotent.batch, ok.baseOffset, ok.lastOffset));
   if (!s.log.flushDue) {
     afterAppend(s, ctx, m, ok);
     return undefined;
