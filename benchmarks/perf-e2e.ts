@@ -4,15 +4,18 @@
  * time is stamped into the first 8 bytes of each record's value (performance.now(); producer
  * and consumer share the main thread's clock).
  *
- *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 400000
+ *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 800000
  *
  * Records are sent in send() calls of --send-size records, paced to --throughput records/s;
  * the first --warmup-fraction of the records is left out of the percentiles. The default leaves
- * out the first half (4 s at 50,000 records/s): V8's optimizing compiler keeps its helper
- * threads busy for the first ~6 s of a run (perf: 95% of their samples in TurboFan, a third of
- * a core), competing for the cores with the brokers and the client, and with a 1 s warm-up the
- * p99 measured that rather than the steady state (9.7-25 ms against 4.3-8.4 ms with 4 s, runs
- * taken in turn).
+ * out the first half (8 s at 50,000 records/s) and measures the next 8 s. V8's optimizing
+ * compiler keeps its helper threads busy for the first seconds of a run (perf: 95% of their
+ * samples in TurboFan, a third of a core), competing for the cores with the brokers and the
+ * client: with a 1 s warm-up the p99 measured that rather than the steady state (9.7-25 ms
+ * against 4.3-8.4 ms with 4 s, runs taken in turn). At 50,000 records/s a broker's hot
+ * functions reach TurboFan late (--trace-opt: ~130 optimizations in the 4-8 s window, in the
+ * brokers), and 400,000 records (4 s + 4 s) gave p99 2.9-4.6 ms where 800,000 gave 2.3-3.0 and
+ * 1,000,000 2.3.
  */
 import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
@@ -25,7 +28,7 @@ import { nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
 export const E2E_FLAGS = {
-  records: { type: 'int', default: 400_000, min: 1, help: 'records to send' },
+  records: { type: 'int', default: 800_000, min: 1, help: 'records to send' },
   throughput: { type: 'number', default: 50_000, help: 'records/s (-1: unthrottled)' },
   'record-size': { type: 'int', default: 100, min: 8, help: 'value bytes per record (the first 8 hold the send time)' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },

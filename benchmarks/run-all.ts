@@ -120,7 +120,7 @@ async function main(): Promise<void> {
 
     // end-to-end latency at 50,000 records/s
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
-    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(300_000), ...e2eShape, acks: 1, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
+    const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(800_000), ...e2eShape, acks: 1, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
     details.e2e = e;
     cpu.push({ step: 'e2e at 50k rec/s', report: e.cpu });
     await deleteTopic(cluster, admin, 'bench-e2e');
