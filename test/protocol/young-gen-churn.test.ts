@@ -12,13 +12,16 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const FIXTURE = fileURLToPath(new URL('../fixtures/young-gen-churn.ts', import.meta.url));
 
-/** Bytes promoted by the scavenges of a run of the fixture on `path`, and how many ran. */
+/** Bytes promoted by the scavenges of a run of the fixture on `path` (after its warm-up), and how many ran. */
 async function promotedBy(path: string): Promise<{ promoted: number; scavenges: number }> {
   const { stdout } = await run(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', FIXTURE, path, '1500'], { maxBuffer: 64 << 20 });
   expect(stdout).to.match(/^done \d+$/m);
   let promoted = 0;
   let scavenges = 0;
-  for (const line of stdout.split('\n')) {
+  const lines = stdout.split('\n');
+  const from = lines.indexOf('measuring');
+  expect(from).to.be.at.least(0);
+  for (const line of lines.slice(from)) {
     if (!/\bgc=s\b/.test(line)) continue;
     scavenges++;
     promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
