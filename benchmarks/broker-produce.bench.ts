@@ -20,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrokerProduceResponse } from '../actors/broker/messages.js';
 import { brokerPath } from '../src/protocol/cluster.js';
-import { encodeRecordBatch } from '../src/protocol/record-batch.js';
 import { isFailure } from '../src/runtime/types.js';
+import { distinctBatches } from './lib/batches.js';
 import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
@@ -49,20 +49,6 @@ interface Run {
   cpuUsPerBatch: number;
   userUsPerBatch: number;
   sysUsPerBatch: number;
-}
-
-function makeBatches(n: number): Buffer[] {
-  const batches: Buffer[] = [];
-  for (let b = 0; b < n; b++) {
-    const records = [];
-    for (let r = 0; r < RECORDS_PER_BATCH; r++) {
-      const value = Buffer.alloc(RECORD_SIZE);
-      for (let i = 0; i < RECORD_SIZE; i++) value[i] = (b * 131 + r * 17 + i) & 0xff;
-      records.push({ value, timestamp: 1_700_000_000_000 + b });
-    }
-    batches.push(encodeRecordBatch({ records }));
-  }
-  return batches;
 }
 
 function measure(batches: number, ms: number, c0: NodeJS.CpuUsage): Run {
@@ -110,7 +96,7 @@ function median(xs: Run[]): Run {
 
 async function main(): Promise<void> {
   const counts = parsePartitionCounts(process.env.SAMSA_BENCH_PARTITIONS ?? '6,1000');
-  const batches = makeBatches(64);
+  const batches = distinctBatches(64, RECORDS_PER_BATCH, RECORD_SIZE);
   const batchBytes = batches[0]!.length;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-bench-broker-'));
   const cluster = await startPerfCluster({ brokers: 1, transport: 'inproc' });

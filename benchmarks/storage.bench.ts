@@ -17,9 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32c } from '../src/protocol/crc32c.js';
-import { encodeRecordBatch } from '../src/protocol/record-batch.js';
 import { setLogLevel } from '../src/runtime/logger.js';
 import { LogManager } from '../src/storage/log-manager.js';
+import { distinctBatches } from './lib/batches.js';
 import { PartitionLog } from '../src/storage/partition-log.js';
 
 if (!process.env.SAMSA_LOG_LEVEL) setLogLevel('error');
@@ -49,21 +49,11 @@ function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-/** Distinct batches of ~16 KiB of 100-byte records (values differ so nothing is trivially equal). */
+/** Distinct batches of ~16 KiB of 100-byte records. */
 function makeBatches(n: number): { batches: Buffer[]; recordsPerBatch: number } {
   const perRecordOverhead = 8;
   const recordsPerBatch = Math.floor((BATCH_TARGET - 61) / (RECORD_SIZE + perRecordOverhead));
-  const batches: Buffer[] = [];
-  for (let b = 0; b < n; b++) {
-    const records = [];
-    for (let r = 0; r < recordsPerBatch; r++) {
-      const value = Buffer.alloc(RECORD_SIZE);
-      for (let i = 0; i < RECORD_SIZE; i++) value[i] = (b * 131 + r * 17 + i) & 0xff;
-      records.push({ value, timestamp: 1_700_000_000_000 + b });
-    }
-    batches.push(encodeRecordBatch({ records }));
-  }
-  return { batches, recordsPerBatch };
+  return { batches: distinctBatches(n, recordsPerBatch, RECORD_SIZE), recordsPerBatch };
 }
 
 function rawWrite(dir: string, batches: Buffer[], total: number, withCrc: boolean): number {
