@@ -133,7 +133,6 @@ export interface ProducerStateSource {
   offsetForTimestamp(timestamp: number): Promise<{ errorCode: number; offset?: number }>;
 }
 
-/** The producer fields of the batch at `pos` (a producer id of -1 means "not idempotent"). */
 /**
  * The batch as written at [firstOffset, lastOffset]. Spelled out rather than spread
  * (`{ ...b, firstOffset, lastOffset }`): run per batch, a spread followed by more properties kept
@@ -143,6 +142,7 @@ export function appendedBatch(b: ProducerBatch, firstOffset: number, lastOffset:
   return { producerId: b.producerId, producerEpoch: b.producerEpoch, firstSeq: b.firstSeq, lastSeq: b.lastSeq, timestamp: b.timestamp, firstOffset, lastOffset };
 }
 
+/** The producer fields of the batch at `pos` (a producer id of -1 means "not idempotent"). */
 export function producerBatchAt(buf: Uint8Array, pos: number): ProducerBatch {
   const h = readBatchHeader(buf, pos);
   return { producerId: h.producerId, producerEpoch: h.producerEpoch, firstSeq: h.baseSequence, lastSeq: lastSequence(h.baseSequence, h.lastOffsetDelta), timestamp: h.maxTimestamp };
