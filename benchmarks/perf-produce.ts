@@ -47,7 +47,7 @@ export const PRODUCE_FLAGS = {
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
-  'heap-growing-percent': { type: 'int', default: -1, min: -1, help: "V8's heap growing percent for the process, as `samsa start` sets it (300; -1: leave V8's own)" },
+  'heap-growing-percent': { type: 'int', default: -1, min: -1, help: "V8's heap growing percent for the process (0: V8's own; -1: the perf tools' default, `samsa start`'s 300 unless SAMSA_HEAP_GROWING_PERCENT says otherwise)" },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
   json: { type: 'string', default: 'perf-produce', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;

@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   });
   const env = benchEnvironment(scale);
   printTable(
-    `samsa perf suite: 3 brokers in worker threads, 1 producer, 6 partitions (${env.cpus} CPUs, ${env.cpuModel}; CRC-32C: ${env.crc32c}; V8 allocation-site pretenuring ${env.allocationSitePretenuring ? 'on' : 'off'})`,
+    `samsa perf suite: 3 brokers in worker threads, 1 producer, 6 partitions (${env.cpus} CPUs, ${env.cpuModel}; CRC-32C: ${env.crc32c}; V8 allocation-site pretenuring ${env.allocationSitePretenuring ? 'on' : 'off'}, heap growing ${env.heapGrowingPercent === 0 ? "V8's own" : `${env.heapGrowingPercent}%`})`,
     ['result', 'value', 'target', 'raw limit (same run)', 'of limit', 'status'],
     tableRows,
     [

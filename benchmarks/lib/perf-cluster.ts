@@ -18,6 +18,7 @@ import type { TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import { setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
 import { SAMSA_ALLOCATION_SITE_PRETENURING } from '../../src/runtime/pretenuring.js';
+import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
 
 export type Transport = 'inproc' | 'worker' | 'tcp';
 
@@ -28,7 +29,7 @@ export interface PerfClusterOptions {
   topics?: { name: string; partitions: number; replicationFactor: number; config?: Record<string, string | number> }[];
   /** Extra broker config (Kafka names). */
   brokerConfig?: Record<string, string | number | boolean>;
-  /** V8's heap growing percent for the process (runtime.heapGrowingPercent; default: V8's own). */
+  /** V8's heap growing percent for the process (runtime.heapGrowingPercent; default: benchHeapGrowingPercent()). */
   heapGrowingPercent?: number;
   /** V8's allocation-site pretenuring (runtime.allocationSitePretenuring; default: benchPretenuring()). */
   allocationSitePretenuring?: boolean;
@@ -43,6 +44,24 @@ export function benchPretenuring(): boolean {
   if (v === undefined || v === '') return SAMSA_ALLOCATION_SITE_PRETENURING;
   if (v === 'on' || v === 'off') return v === 'on';
   throw new Error(`SAMSA_PRETENURING must be on or off, got '${v}'`);
+}
+
+/**
+ * V8's heap growing percent for a perf run: `samsa start`'s broker setting (300, heap-growth.ts)
+ * unless SAMSA_HEAP_GROWING_PERCENT names another (an integer; `v8` or 0 for V8's own). Five
+ * alternating pairs of suite runs, 300 against V8's own: RF 3 1.47-2.09 vs 1.24-1.57 M records/s,
+ * consume 2.51-3.09 vs 1.96-2.46 M, a group of 3 3.78-4.10 vs 2.03-3.15 M, 1 KiB 616-811 vs
+ * 395-731 MiB/s, RF 1 2.68-2.83 vs 1.79-2.88 M, the e2e p99 2.60-3.67 vs 2.41-4.20 ms, the
+ * partition scaling loss 19-34% vs 34-41%. The client shares the process with the brokers here,
+ * so it runs with the brokers' setting too.
+ */
+export function benchHeapGrowingPercent(): number {
+  const v = process.env.SAMSA_HEAP_GROWING_PERCENT;
+  if (v === undefined || v === '') return BROKER_HEAP_GROWING_PERCENT;
+  if (v === 'v8') return V8_DEFAULT_HEAP_GROWING;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n)) throw new Error(`SAMSA_HEAP_GROWING_PERCENT must be an integer percent or v8, got '${v}'`);
+  return n;
 }
 
 export interface PerfCluster {
@@ -70,9 +89,8 @@ export function perfTopology(opts: PerfClusterOptions, dataDir: string): Topolog
     clusterId: 'samsa-perf',
     logLevel: level,
     runtime: {
-      // V8's own heap growth unless asked: the client shares this process with the brokers, as in
-      // an application that embeds them (`samsa start`, brokers alone, sets it: heap-growth.ts)
-      ...(opts.heapGrowingPercent !== undefined ? { heapGrowingPercent: opts.heapGrowingPercent } : {}),
+      // the brokers' heap growth, as `samsa start` runs them (benchHeapGrowingPercent)
+      heapGrowingPercent: opts.heapGrowingPercent ?? benchHeapGrowingPercent(),
       // set before any client or broker runs: it counts for allocation sites not yet decided
       allocationSitePretenuring: opts.allocationSitePretenuring ?? benchPretenuring(),
     },

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { crc32cImplementation, type Crc32cImplementation } from '../../src/protocol/crc32c.js';
+import { heapGrowingPercent } from '../../src/runtime/heap-growth.js';
 import { allocationSitePretenuring } from '../../src/runtime/pretenuring.js';
 
 export interface BenchEnvironment {
@@ -23,6 +24,8 @@ export interface BenchEnvironment {
   crc32c: Crc32cImplementation;
   /** V8's allocation-site pretenuring when the environment was read (perf runs turn it off: pretenuring.ts). */
   allocationSitePretenuring: boolean;
+  /** V8's heap growing percent when the environment was read (0: V8's own; perf runs use 300). */
+  heapGrowingPercent: number;
   scale: number;
 }
 
@@ -39,6 +42,7 @@ export function benchEnvironment(scale: number): BenchEnvironment {
     loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
     crc32c: crc32cImplementation,
     allocationSitePretenuring: allocationSitePretenuring(),
+    heapGrowingPercent: heapGrowingPercent(),
     scale,
   };
 }

@@ -9,6 +9,8 @@ import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
 import { checkFor } from '../helpers/check-for.js';
 import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
+import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
+import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -28,6 +30,27 @@ describe('benchmarks/perf helpers', () => {
     const measuring = e2eProgressLine(200_002, 400_000, 200_000, lat);
     expect(measuring).to.match(/^200002 of 400000 records received; avg 2\.00 ms, p50 /);
     expect(measuring).not.to.contain('NaN');
+  });
+
+  it("runs the brokers' heap growth (samsa start's) unless SAMSA_HEAP_GROWING_PERCENT says otherwise, and refuses a bad value", () => {
+    const saved = process.env.SAMSA_HEAP_GROWING_PERCENT;
+    try {
+      delete process.env.SAMSA_HEAP_GROWING_PERCENT;
+      expect(benchHeapGrowingPercent()).to.equal(BROKER_HEAP_GROWING_PERCENT);
+      expect(perfTopology({}, 'data').runtime?.heapGrowingPercent).to.equal(BROKER_HEAP_GROWING_PERCENT);
+      expect(perfTopology({ heapGrowingPercent: 150 }, 'data').runtime?.heapGrowingPercent).to.equal(150);
+      process.env.SAMSA_HEAP_GROWING_PERCENT = 'v8';
+      expect(benchHeapGrowingPercent()).to.equal(V8_DEFAULT_HEAP_GROWING);
+      process.env.SAMSA_HEAP_GROWING_PERCENT = '120';
+      expect(perfTopology({}, 'data').runtime?.heapGrowingPercent).to.equal(120);
+      for (const bad of ['lots', '-5', '1.5']) {
+        process.env.SAMSA_HEAP_GROWING_PERCENT = bad;
+        expect(() => benchHeapGrowingPercent(), bad).to.throw(/SAMSA_HEAP_GROWING_PERCENT/);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SAMSA_HEAP_GROWING_PERCENT;
+      else process.env.SAMSA_HEAP_GROWING_PERCENT = saved;
+    }
   });
 
   it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
