@@ -59,9 +59,8 @@ export function benchHeapGrowingPercent(): number {
   const v = process.env.SAMSA_HEAP_GROWING_PERCENT;
   if (v === undefined || v === '') return BROKER_HEAP_GROWING_PERCENT;
   if (v === 'v8') return V8_DEFAULT_HEAP_GROWING;
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isInteger(n)) throw new Error(`SAMSA_HEAP_GROWING_PERCENT must be an integer percent or v8, got '${v}'`);
-  return n;
+  if (!/^\d+$/.test(v)) throw new Error(`SAMSA_HEAP_GROWING_PERCENT must be an integer percent or v8, got '${v}'`);
+  return Number(v);
 }
 
 export interface PerfCluster {
