@@ -1,14 +1,19 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import winston from 'winston';
 import { childLogger, rootLogger, setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
 
-/** A transport that keeps what reaches it. */
-class Capture extends winston.Transport {
-  readonly lines: Record<string, unknown>[] = [];
-  override log(info: Record<string, unknown>, next: () => void): void {
-    this.lines.push(info);
-    next();
-  }
+/** A transport that keeps what reaches it (an object-mode stream gets each line's info object). */
+function captureTransport(): { transport: winston.transport; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    objectMode: true,
+    write(info: Record<string, unknown>, _enc, next) {
+      lines.push(info);
+      next();
+    },
+  });
+  return { transport: new winston.transports.Stream({ stream }), lines };
 }
 
 /** Meta whose formatting is counted: the JSON format calls toJSON on every object it writes. */
@@ -22,19 +27,19 @@ function countedMeta(): { meta: { detail: { toJSON(): string } }; formatted: () 
 
 describe('runtime/logger', () => {
   const before = (process.env.SAMSA_LOG_LEVEL ?? 'silent') as LogLevel;
-  let capture: Capture;
+  let capture: ReturnType<typeof captureTransport>;
   let consoleSilent: boolean | undefined;
 
   beforeEach(() => {
-    capture = new Capture();
-    rootLogger.add(capture);
+    capture = captureTransport();
+    rootLogger.add(capture.transport);
     const console = rootLogger.transports.find((t) => t instanceof winston.transports.Console);
     consoleSilent = console?.silent;
     if (console) console.silent = true;
   });
 
   afterEach(() => {
-    rootLogger.remove(capture);
+    rootLogger.remove(capture.transport);
     const console = rootLogger.transports.find((t) => t instanceof winston.transports.Console);
     if (console) console.silent = consoleSilent;
     setLogLevel(before);
