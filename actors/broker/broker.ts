@@ -550,6 +550,11 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
 
     Produce(s, m, ctx) {
       const token = m.acks === 0 ? undefined : ctx.deferReply();
+      // the request's bytes may be a transport's buffer: it can go back once every replica has
+      // appended or refused them (not with acks 0, nor when one timed out: that replica may
+      // still hold the bytes in its mailbox)
+      const hold = token ? ctx.payloadHold() : null;
+      let unsettled = false;
       // one options object per request, not per partition (a request can carry hundreds)
       const askOptions = { timeoutMs: m.timeoutMs + 5_000 };
       const results = m.partitions.map((pp): ProducePartitionResult | Promise<ProducePartitionResult> => {
@@ -563,15 +568,18 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           ctx.send(rep.ref, msg);
           return resultWithoutWrite(pp, ErrorCode.NONE, '');
         }
-        return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) =>
-          isFailure(r)
-            ? resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message)
-            : { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset },
-        );
+        return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) => {
+          if (!isFailure(r)) return { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset };
+          if (r.reason === 'timeout') unsettled = true;
+          return resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message);
+        });
       });
       if (!token) return;
       // answered from the replicas' replies, without holding the broker's mailbox
-      void Promise.all(results).then((partitions) => ctx.replyTo(token, { type: 'BrokerProduceResponse', errorCode: ErrorCode.NONE, partitions } satisfies BrokerProduceResponse));
+      void Promise.all(results).then((partitions) => {
+        ctx.replyTo(token, { type: 'BrokerProduceResponse', errorCode: ErrorCode.NONE, partitions } satisfies BrokerProduceResponse);
+        if (hold && !unsettled) hold.release();
+      });
     },
 
     Fetch(s, m, ctx) {

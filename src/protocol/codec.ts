@@ -2,8 +2,10 @@
  * The one msgpack codec for envelopes (DESIGN.md sections 3 and 4).
  *
  * Binary payloads (record batches) travel as msgpack bin and decode as Buffers that are views
- * into the decoded frame. That is safe because no transport ever reuses a receive buffer: each
- * frame is its own allocation (a socket chunk, a transferred ArrayBuffer, or a fresh copy).
+ * into the decoded frame. That is safe because a receive buffer is reused only once every
+ * message decoded from it was released by its handler (worker ports, `Envelope.payloadHold`);
+ * otherwise each frame is its own allocation (a socket chunk, a transferred ArrayBuffer, or a
+ * fresh copy).
  *
  * `encodeEnvelope` returns a view into msgpackr's output buffer. msgpackr never writes over
  * bytes it has returned (later results go after them, and a new buffer is allocated when this

@@ -23,7 +23,7 @@ import type { Clock, TimerHandle } from './clock.js';
 import type { Logger } from './logger.js';
 import { makeFailure } from './pending-asks.js';
 import { withTimeout } from './timeout.js';
-import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
+import type { ActorRef, Envelope, Failure, FailureReason, Message, PayloadHold } from './types.js';
 import { sameRef } from './types.js';
 
 /** Runtime-internal items of nact's mailbox; they never come from a transport. */
@@ -136,6 +136,7 @@ class MessageContext<M extends Message> extends CellContext<M> implements ActorC
   private readonly replyAddress: ActorRef<Message> | undefined;
   private readonly correlationId: string | undefined;
   private readonly msgType: string;
+  private readonly hold: PayloadHold | null;
 
   constructor(cell: ActorCell, env: Envelope) {
     super(cell);
@@ -143,6 +144,11 @@ class MessageContext<M extends Message> extends CellContext<M> implements ActorC
     this.replyAddress = env.replyTo;
     this.correlationId = env.correlationId;
     this.msgType = env.msg.type;
+    this.hold = env.payloadHold ?? null;
+  }
+
+  payloadHold(): PayloadHold | null {
+    return this.hold;
   }
 
   get sender(): ActorRef<Message> | undefined {

@@ -19,7 +19,7 @@
  */
 import type { Clock, TimerHandle } from './clock.js';
 import type { Logger } from './logger.js';
-import type { ActorRef, Failure, Message } from './types.js';
+import type { ActorRef, Failure, Message, PayloadHold } from './types.js';
 
 export type Directive = 'restart' | 'resume' | 'stop';
 
@@ -108,6 +108,14 @@ export interface ActorContext<M extends Message> extends BaseContext<M> {
   reply<R extends Message>(msg: R): void;
   /** Captures the current reply address to answer after this handler returns. */
   deferReply(): ReplyToken | undefined;
+  /**
+   * The current message's claim on the transport memory its byte fields are views of, when it
+   * has one (a worker port's receive buffer), else null. Release it once nothing will read
+   * those bytes again and the transport can reuse the memory for what the sender sends next;
+   * a message never released leaves its buffer to the collector, as before. A handler that
+   * copies what it keeps, or keeps nothing, may release as soon as it is done reading.
+   */
+  payloadHold(): PayloadHold | null;
 }
 
 export type Handler<S, M extends Message, K extends M['type']> = (

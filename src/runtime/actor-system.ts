@@ -210,6 +210,8 @@ export class ActorSystem {
       this.deadLetter(env, 'unknown-node', `no route from ${this.nodeId} to node ${env.to.node}`);
       return;
     }
+    // relayed: its bytes are copied on, and the buffer it came in is left to the collector
+    if (env.payloadHold) env.payloadHold = undefined;
     const refused = ep.send(env);
     if (refused) this.deadLetter(env, refused, `${ep.kind} endpoint to ${ep.peer} refused the message`);
   }
@@ -298,8 +300,12 @@ export class ActorSystem {
     } catch (err) {
       throw new Error(`strictSerialization: ${(err as Error).message} (message ${env.msg?.type} to ${env.to.node}:${env.to.path})`);
     }
+    const hold = env.payloadHold;
+    if (hold) env.payloadHold = undefined;
     const res = decodeEnvelope(encodeEnvelope(env));
     if (!res.ok) throw new Error(`strictSerialization: envelope does not survive msgpack: ${res.reason}`);
+    // the copy's bytes are its own: the transport's buffer can go back once the handler is done
+    if (hold) res.envelope.payloadHold = hold;
     return res.envelope;
   }
 

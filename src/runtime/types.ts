@@ -39,6 +39,23 @@ export interface Envelope {
   replyTo?: ActorRef<Message>;
   correlationId?: string;
   msg: Message;
+  /**
+   * Set by a transport whose receive buffer the message's bytes are views of, and which can
+   * reuse that memory once every message decoded from it was released (a handler does so with
+   * `ctx.payloadHold()`). Never encoded: a relayed envelope loses it, and its buffer is then
+   * left to the collector, as is every buffer whose messages are not all released.
+   */
+  payloadHold?: PayloadHold;
+}
+
+/**
+ * A message's claim on the transport memory its bytes are views of. `release()` says nothing
+ * will read those bytes again (idempotent). Releasing early is a bug the transport makes
+ * visible rather than silent: the memory goes back to its sender by transfer, which detaches
+ * it here, so a stale view reads as empty.
+ */
+export interface PayloadHold {
+  release(): void;
 }
 
 /** Why a message was not handled: the reasons a dead letter or failed ask carries. */

@@ -5,11 +5,12 @@
  */
 import { expect } from 'chai';
 import type { BrokerMsg, BrokerProduceResponse, FetchResponse, ProducePartition } from '../../actors/broker/messages.js';
-import { brokerPath } from '../../src/protocol/cluster.js';
+import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { ClusterClient } from '../helpers/cluster-client.js';
+import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
 
 describe('cluster (in-process): produce', function () {
@@ -61,5 +62,72 @@ describe('cluster (in-process): produce', function () {
     expect(r.partitions[0]!.errorMessage).to.match(/records/);
     expect(r.partitions[1]).to.deep.include({ errorCode: ErrorCode.NONE, baseOffset: 1 });
     expect(await readAll(0)).to.deep.equal(['0:a', '1:b', '2:c', '3:d', '4:e', '5:f']);
+  });
+
+  describe("the request's payload hold (a worker port's buffer goes back once released)", () => {
+    /** Gives the next Produce that reaches the broker's node a hold, and counts its releases. */
+    function holdNextProduce(): { released: () => number; restore: () => void } {
+      const sys = c.brokerSystem(1);
+      const receive = sys.receive.bind(sys);
+      let releases = 0;
+      sys.receive = (env, via) => {
+        if (env.msg.type === 'Produce') {
+          env.payloadHold = { release: () => void releases++ };
+          sys.receive = receive;
+        }
+        receive(env, via);
+      };
+      return { released: () => releases, restore: () => void (sys.receive = receive) };
+    }
+
+    it('is released once every replica has answered, after the response', async () => {
+      const h = holdNextProduce();
+      const r = (await produce([
+        { topic: 'pl', partition: 0, records: ClusterClient.batch(['h1']) },
+        { topic: 'pl', partition: 1, records: [ClusterClient.batch(['h2']), ClusterClient.batch(['h3'])] },
+      ])) as BrokerProduceResponse;
+      expect(r.partitions.map((p) => p.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.NONE]);
+      expect(h.released()).to.equal(1);
+    });
+
+    it('is released when the broker refuses an entry itself (no replica of it here)', async () => {
+      const h = holdNextProduce();
+      const r = (await produce([{ topic: 'no-such-topic', partition: 0, records: ClusterClient.batch(['x']) }])) as BrokerProduceResponse;
+      expect(r.partitions[0]!.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+      expect(h.released()).to.equal(1);
+    });
+
+    it('is never released with acks 0: nothing says when the replicas are done', async () => {
+      const before = (await readAll(0)).length;
+      const h = holdNextProduce();
+      c.system().send(leaderRef, { type: 'Produce', acks: 0, timeoutMs: 5_000, partitions: [{ topic: 'pl', partition: 0, records: ClusterClient.batch(['z']) }] });
+      await checkFor(async () => (await readAll(0)).length === before + 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(h.released()).to.equal(0);
+      h.restore();
+    });
+
+    it('is never released when a replica did not answer in time: it may still hold the bytes', async function () {
+      this.timeout(20_000);
+      const sys = c.brokerSystem(1);
+      const route = sys.route.bind(sys);
+      // the replica of partition 0 takes in nothing: the broker's ask to it times out
+      sys.route = (env) => {
+        if (env.msg.type === 'Produce' && env.to.path === replicaPath(1, 'pl', 0)) return;
+        route(env);
+      };
+      const h = holdNextProduce();
+      try {
+        const r = (await c.system().ask<BrokerProduceResponse>(
+          leaderRef,
+          { type: 'Produce', acks: 1, timeoutMs: 1, partitions: [{ topic: 'pl', partition: 0, records: ClusterClient.batch(['t']) }, { topic: 'pl', partition: 1, records: ClusterClient.batch(['u']) }] },
+          { timeoutMs: 15_000 },
+        )) as BrokerProduceResponse;
+        expect(r.partitions.map((p) => p.errorCode)).to.deep.equal([ErrorCode.REQUEST_TIMED_OUT, ErrorCode.NONE]);
+        expect(h.released()).to.equal(0);
+      } finally {
+        sys.route = route;
+      }
+    });
   });
 });

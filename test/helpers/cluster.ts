@@ -178,6 +178,13 @@ export class TestCluster {
     return this.clientSystem;
   }
 
+  /** Broker `id`'s actor system (in-process clusters only). */
+  brokerSystem(id: number): ActorSystem {
+    const sys = this.brokers.get(id)?.system;
+    if (!sys) throw new Error(`broker ${id} has no in-process actor system`);
+    return sys;
+  }
+
   brokerIds(): number[] {
     return [...this.brokers.keys()];
   }

@@ -7,7 +7,7 @@ import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition
 import { ActorSystem } from '../../src/runtime/actor-system.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
-import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
+import type { ActorRef, Envelope, Failure, Message } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -311,6 +311,60 @@ describe('runtime/actor-system', () => {
       clock.advance(100);
       expect(await ticks(ref)).to.equal(0);
       expect(clock.pending()).to.equal(0);
+    });
+  });
+
+  describe('payload holds', () => {
+    type HoldMsg = { type: 'Take'; bytes: Uint8Array } | { type: 'Ignore'; bytes: Uint8Array };
+    const taker = defineActor<null, HoldMsg, undefined>({
+      kind: 'taker',
+      init: () => null,
+      supervision: 'resume',
+      handlers: {
+        Take: (_s, _m, ctx) => {
+          ctx.payloadHold()?.release();
+          ctx.reply({ type: 'Took', held: ctx.payloadHold() !== null } as never);
+        },
+        Ignore: (_s, _m, ctx) => ctx.reply({ type: 'Ignored' } as never),
+      },
+    });
+
+    it("reaches the handler of a message delivered here (through strict serialization too), and only the handler's release counts", async () => {
+      const ref = sys.spawn(taker, { name: 'taker' });
+      const released: string[] = [];
+      const route = sys.route.bind(sys);
+      // as a transport would: the envelope arrives with a hold on the buffer it was decoded from
+      sys.route = (env) => {
+        if (env.to.path === ref.path) env.payloadHold = { release: () => void released.push(env.msg.type) };
+        route(env);
+      };
+      expect(await sys.ask(ref, { type: 'Take', bytes: new Uint8Array(4) })).to.deep.equal({ type: 'Took', held: true });
+      expect(await sys.ask(ref, { type: 'Ignore', bytes: new Uint8Array(4) })).to.deep.equal({ type: 'Ignored' });
+      expect(released).to.deep.equal(['Take']);
+    });
+
+    it('is dropped from an envelope relayed to another node: its bytes are copied on', () => {
+      const sent: Envelope[] = [];
+      sys.attachEndpoint({
+        peer: 'n2',
+        kind: 'worker',
+        send: (e) => {
+          sent.push(e);
+          return null;
+        },
+        bufferedBytes: () => 0,
+        close: () => {},
+      });
+      const msg = { type: 'Take', bytes: new Uint8Array(4) } as unknown as Message;
+      sys.receive({ to: { node: 'n2', path: '/x' }, msg, payloadHold: { release: () => {} } }, 'n3');
+      expect(sent).to.have.length(1);
+      expect(sent[0]!.payloadHold).to.equal(undefined);
+    });
+
+    it('is null for a message sent in-process', async () => {
+      const ref = sys.spawn(taker, { name: 'taker2' });
+      const r = (await sys.ask(ref, { type: 'Take', bytes: new Uint8Array(4) })) as Reply;
+      expect(r).to.deep.equal({ type: 'Took', held: false });
     });
   });
 

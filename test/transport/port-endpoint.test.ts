@@ -4,7 +4,7 @@ import { joinBatches } from '../../src/protocol/batch-parts.js';
 import { encodeEnvelopeCopy, type DecodeResult } from '../../src/protocol/codec.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { Envelope } from '../../src/runtime/types.js';
-import { MIN_ATTACHED_BIN, PortEndpoint } from '../../src/transport/port-endpoint.js';
+import { MIN_ATTACHED_BIN, PortEndpoint, RETURN_MIN_BYTES } from '../../src/transport/port-endpoint.js';
 import { checkFor } from '../helpers/check-for.js';
 
 /** The slice of an actor system an endpoint talks to: it records what arrives. */
@@ -52,21 +52,26 @@ describe('transport/port-endpoint', () => {
     const posted: Uint8Array[] = [];
     ch.port2.on('message', (d: Uint8Array) => posted.push(d));
     const sender = new PortEndpoint('b', ch.port1, a.system);
-    new PortEndpoint('a', ch.port2, b.system);
-    return { sender, received: b.received, rejected: b.rejected, warnings: b.warnings, posted, raw: ch.port1 };
+    const receiver = new PortEndpoint('a', ch.port2, b.system);
+    return { sender, receiver, received: b.received, rejected: b.rejected, warnings: b.warnings, senderWarnings: a.warnings, posted, raw: ch.port1, rawBack: ch.port2 };
   }
 
-  it('posts everything sent in one synchronous run as one buffer exactly as big as its frames', async () => {
+  it('posts everything sent in one synchronous run as one buffer: exactly as big as its frames, or rounded up to 64 KiB', async () => {
     const { sender, received, posted } = pair();
     const payload = Buffer.from('x'.repeat(40_000));
     for (let i = 0; i < 50; i++) expect(sender.send(envelope(i, i % 10 === 0 ? payload : undefined))).to.equal(null);
     const queued = sender.bufferedBytes();
     await checkFor(() => received.length === 50);
     expect(posted).to.have.length(1);
-    // no slack: the transferred ArrayBuffer holds the frames and nothing else
-    expect(posted[0]!.byteLength).to.equal(queued);
-    expect(posted[0]!.buffer.byteLength).to.equal(queued);
+    // the frames and nothing else, in a buffer of whole 64 KiB (a buffer that size can come back)
+    expect([posted[0]!.byteOffset, posted[0]!.byteLength]).to.deep.equal([0, queued]);
+    expect(posted[0]!.buffer.byteLength).to.equal(Math.ceil(queued / RETURN_MIN_BYTES) * RETURN_MIN_BYTES);
     expect(sender.bufferedBytes()).to.equal(0);
+    // a small batch is exactly its size
+    sender.send(envelope(99, Buffer.alloc(1000)));
+    const small = sender.bufferedBytes();
+    await checkFor(() => received.length === 51);
+    expect(posted[1]!.buffer.byteLength).to.equal(small);
   });
 
   it('keeps order and binary payloads across batches of very different sizes', async () => {
@@ -179,6 +184,73 @@ describe('transport/port-endpoint', () => {
     await checkFor(() => rejected.length === 1);
     expect(rejected[0]).to.match(/3 attached bytes are not referenced/);
     expect(received).to.deep.equal([]);
+  });
+
+  describe('buffers going back to their sender', () => {
+    const big = () => Buffer.alloc(RETURN_MIN_BYTES, 9);
+
+    it('sends a batch buffer back once every message decoded from it is released, and the sender carries a later batch in it', async () => {
+      const { sender, receiver, received } = pair();
+      for (let i = 0; i < 3; i++) sender.send(envelope(i, big()));
+      await checkFor(() => received.length === 3);
+      const holds = received.map((e) => e.payloadHold);
+      expect(holds.every((h) => h !== undefined)).to.equal(true);
+      const views = received.map((e) => item(e).payload!);
+      expect(views.every((v) => v.byteLength === RETURN_MIN_BYTES)).to.equal(true);
+      holds[0]!.release();
+      holds[1]!.release();
+      holds[1]!.release(); // a second release of one hold counts once
+      await new Promise((r) => setTimeout(r, 20));
+      expect(receiver.returnStats().sentBack).to.equal(0);
+      holds[2]!.release();
+      await checkFor(() => sender.returnStats().cameBack === 1);
+      expect(receiver.returnStats().sentBack).to.equal(1);
+      // gone from the receiver: a view kept by mistake reads as empty, not as the next batch
+      expect(views.map((v) => v.byteLength)).to.deep.equal([0, 0, 0]);
+      expect(sender.returnStats().spare).to.equal(1);
+      // the next batch of about that size goes out in it, and arrives whole
+      const again = Buffer.alloc(RETURN_MIN_BYTES, 7);
+      sender.send(envelope(10, again));
+      sender.send(envelope(11, again));
+      await checkFor(() => received.length === 5);
+      expect(sender.returnStats()).to.deep.equal({ sentBack: 0, cameBack: 1, reused: 1, spare: 0 });
+      expect(received.slice(3).map((e) => Buffer.from(item(e).payload!).equals(again))).to.deep.equal([true, true]);
+    });
+
+    it('keeps a buffer while any message decoded from it is not released, and gives small batches no hold', async () => {
+      const { sender, receiver, received } = pair();
+      sender.send(envelope(0, big()));
+      sender.send(envelope(1, big()));
+      await checkFor(() => received.length === 2);
+      received[0]!.payloadHold!.release();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(receiver.returnStats().sentBack).to.equal(0);
+      expect(item(received[1]!).payload!.byteLength).to.equal(RETURN_MIN_BYTES);
+      sender.send(envelope(2, Buffer.alloc(100)));
+      await checkFor(() => received.length === 3);
+      expect(received[2]!.payloadHold).to.equal(undefined);
+    });
+
+    it('sends a buffer back on its own when nothing else goes that way, and the sender keeps a bounded number', async () => {
+      const { sender, receiver, received } = pair();
+      for (let round = 0; round < 20; round++) {
+        sender.send(envelope(round, big()));
+        await checkFor(() => received.length === round + 1);
+      }
+      for (const e of received) e.payloadHold!.release();
+      await checkFor(() => sender.returnStats().cameBack === 20);
+      expect(receiver.returnStats().sentBack).to.equal(20);
+      expect(sender.returnStats().spare).to.equal(16);
+    });
+
+    it('drops a post that gives back something other than buffers', async () => {
+      const { rawBack, senderWarnings, sender } = pair();
+      rawBack.postMessage({ returned: ['not a buffer'] });
+      rawBack.postMessage({ frames: 'x', returned: [] });
+      await checkFor(() => senderWarnings.length === 2);
+      expect(senderWarnings).to.deep.equal(['non-binary message on a worker port dropped', 'non-binary message on a worker port dropped']);
+      expect(sender.returnStats().cameBack).to.equal(0);
+    });
   });
 
   it('refuses to send once closed', async () => {
