@@ -6,10 +6,11 @@
  *  - MessagePort: Blobs of `chunkBytes` main thread -> worker thread, copied and transferred
  *    (lib/raw.ts RawPortTarget, 'object' mode);
  *  - TCP: the same Blobs over a bare loopback socket to a worker thread (lib/raw.ts RawTcpTarget);
- *  - pipeline: the shape of a produce without samsa in it: `chunkBytes` buffers freshly
- *    allocated and filled on the main thread, transferred to a worker thread that
- *    fs.writeSync's each to a file (8 in flight); the page-cache copy runs on a thread whose
- *    source memory another core wrote, as a broker's does.
+ *  - pipeline: a produce with nothing of samsa in it: `chunkBytes` buffers freshly allocated
+ *    and filled on the main thread, transferred to a worker thread that fs.writeSync's each
+ *    to a file (8 in flight); the page-cache copy runs on a thread whose source memory another
+ *    core wrote, as a broker's does. A fresh buffer per post is what samsa's worker ports did
+ *    before they reused the buffers their peer gives back, so samsa can now pass this figure.
  * Each is the best of `rounds` runs (a limit is what the platform can do, not its median).
  * For latency, `measurePortRoundTrip`: messages main thread -> worker thread -> back over a bare
  * MessagePort at a given rate, the floor under an end-to-end figure whose records cross two
