@@ -48,8 +48,8 @@ const ATTACHED = 0x80000000;
 /** Received batch buffers of at least this many bytes go back to their sender once released. */
 export const RETURN_MIN_BYTES = 64 * 1024;
 /** Returned buffers kept for later batches: at most this many, and this many bytes in all. */
-const MAX_SPARE_BUFFERS = 16;
-const MAX_SPARE_BYTES = 32 * 1024 * 1024;
+const MAX_SPARE_BUFFERS = 8;
+const MAX_SPARE_BYTES = 16 * 1024 * 1024;
 
 /** A batch posted with buffers going back (and frames, unless there was nothing else to send). */
 interface ReturnPost {

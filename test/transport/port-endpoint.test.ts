@@ -240,7 +240,7 @@ describe('transport/port-endpoint', () => {
       for (const e of received) e.payloadHold!.release();
       await checkFor(() => sender.returnStats().cameBack === 20);
       expect(receiver.returnStats().sentBack).to.equal(20);
-      expect(sender.returnStats().spare).to.equal(16);
+      expect(sender.returnStats().spare).to.equal(8);
     });
 
     it('drops a post that gives back something other than buffers', async () => {
