@@ -369,6 +369,11 @@ export class ActorSystem {
     return [...this.endpoints.keys()];
   }
 
+  /** The endpoint that reaches `peer` directly, if there is one (for diagnostics). */
+  endpoint(peer: string): Endpoint | undefined {
+    return this.endpoints.get(peer);
+  }
+
   onPeerChange(listener: (peer: string, up: boolean) => void): () => void {
     this.peerListeners.add(listener);
     return () => this.peerListeners.delete(listener);

@@ -37,6 +37,11 @@ export interface TestClusterOptions {
   placementSeed?: number;
   /** Give every broker a Kafka-protocol listener on 127.0.0.1 (a free port, kept across restarts). */
   kafka?: boolean;
+  /**
+   * Every node encodes and decodes each local message (default true). Off, messages from a
+   * worker port reach their handlers as views of the port's buffers, as in production.
+   */
+  strictSerialization?: boolean;
 }
 
 const FIXTURE = new URL('../fixtures/cluster-node.ts', import.meta.url);
@@ -73,14 +78,15 @@ export class TestCluster {
       controllerConfig: {},
       placementSeed: 0,
       kafka: false,
+      strictSerialization: true,
       ...options,
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cluster-'));
-    const client = new ActorSystem({ nodeId: 'client', strictSerialization: true });
+    const client = new ActorSystem({ nodeId: 'client', strictSerialization: opts.strictSerialization });
     let net: InProcNetwork | null = null;
     let hub: WorkerHub | null = null;
     if (opts.transport === 'inproc') {
-      net = new InProcNetwork({ strictSerialization: true });
+      net = new InProcNetwork({ strictSerialization: opts.strictSerialization });
       net.join(client);
     } else {
       hub = new WorkerHub(client);
@@ -101,7 +107,7 @@ export class TestCluster {
       controller: { metadataDir: path.join(this.dir, 'controller'), config: this.opts.controllerConfig, placementSeed: this.opts.placementSeed },
     });
     if (this.net) {
-      const sys = new ActorSystem({ nodeId: 'controller', strictSerialization: true });
+      const sys = new ActorSystem({ nodeId: 'controller', strictSerialization: this.opts.strictSerialization });
       this.net.join(sys);
       await startClusterNode(sys, cfg);
       this.controllerSystem = sys;
@@ -121,7 +127,7 @@ export class TestCluster {
     const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig, kafka } });
     const h: BrokerHandle = { id, node, running: true };
     if (this.net) {
-      const sys = new ActorSystem({ nodeId: node, strictSerialization: true });
+      const sys = new ActorSystem({ nodeId: node, strictSerialization: this.opts.strictSerialization });
       this.net.join(sys);
       await startClusterNode(sys, cfg);
       h.system = sys;
