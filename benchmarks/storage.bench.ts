@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { crc32c } from '../src/protocol/crc32c.js';
 import { setLogLevel } from '../src/runtime/logger.js';
 import { LogManager } from '../src/storage/log-manager.js';
-import { distinctBatches } from './lib/batches.js';
 import { PartitionLog } from '../src/storage/partition-log.js';
+import { distinctBatches } from './lib/batches.js';
 
 if (!process.env.SAMSA_LOG_LEVEL) setLogLevel('error');
 

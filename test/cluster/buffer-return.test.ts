@@ -39,7 +39,9 @@ describe('cluster (worker brokers): batch buffers going back to the client', fun
     await c?.stop();
   });
 
-  const returnStats = () => c.brokerIds().map((id) => (c.system().endpoint(`b${id}`) as PortEndpoint).returnStats());
+  /** The client's port to broker `id`: what went back and forth. */
+  const statsOf = (id: number) => (c.system().endpoint(`b${id}`) as PortEndpoint).returnStats();
+  const returnStats = () => c.brokerIds().map(statsOf);
 
   it('answers every big request whole while the buffers go back and carry the next ones', async () => {
     // a buffer given back before the replicas appended would reach them empty (the transfer
@@ -48,7 +50,7 @@ describe('cluster (worker brokers): batch buffers going back to the client', fun
     const md = await c.client.metadata();
     const p0 = md.topics.find((t) => t.name === 'big')!.partitions.find((p) => p.partition === 0)!;
     const leader: ActorRef<BrokerMsg> = { node: c.client.nodeOf(md, p0.leader), path: brokerPath(p0.leader) };
-    const before = returnStats().find((_, i) => c.brokerIds()[i] === p0.leader)!;
+    const before = statsOf(p0.leader);
     const sent: string[] = [];
     for (let r = 0; r < 12; r++) {
       // ~200 KB a request: two batches of 100 values of 1 KiB
@@ -57,7 +59,7 @@ describe('cluster (worker brokers): batch buffers going back to the client', fun
       const res = (await c.system().ask<BrokerProduceResponse>(leader, { type: 'Produce', acks: 1, timeoutMs: 5_000, partitions: [{ topic: 'big', partition: 0, records: [ClusterClient.batch(values.slice(0, 100)), ClusterClient.batch(values.slice(100))] }] }, { timeoutMs: 10_000 })) as BrokerProduceResponse;
       expect(res.partitions.map((p) => p.errorCode)).to.deep.equal([ErrorCode.NONE]);
     }
-    const after = returnStats().find((_, i) => c.brokerIds()[i] === p0.leader)!;
+    const after = statsOf(p0.leader);
     expect(after.cameBack - before.cameBack).to.be.at.least(10);
     expect(after.reused - before.reused).to.be.at.least(10);
     const read = await c.client.readAll('big', 0);
