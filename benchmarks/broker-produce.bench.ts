@@ -4,8 +4,9 @@
  * CPU time and not a guess at how two cores were shared.
  *
  * For each partition count (SAMSA_BENCH_PARTITIONS, default 6,1000) a fresh one-partition-per-entry
- * topic takes Produce requests (acks 1) of ENTRIES partitions, each entry one 16 KiB batch of
- * 100-byte records, partitions taken round-robin, REQUESTS_IN_FLIGHT requests outstanding. Every
+ * topic takes Produce requests (acks 1) of SAMSA_BENCH_ENTRIES partitions (default 6; a producer's
+ * requests carry ~20 at 1,000 partitions), each entry one 16 KiB batch of 100-byte records,
+ * partitions taken round-robin, REQUESTS_IN_FLIGHT requests outstanding. Every
  * request has the same shape at every count: only how many partitions the batches spread over
  * changes. The raw baseline is fs.writeSync of the same batches round-robin over as many files,
  * measured in the same round. Counts and the baseline run in turn for ROUNDS rounds; each figure
@@ -29,11 +30,19 @@ import { printTable } from './lib/table.js';
 const SCALE = Math.max(0.05, Number(process.env.SAMSA_BENCH_SCALE ?? 1));
 const RUN_MS = 2_000 * SCALE;
 const ROUNDS = 3;
-const ENTRIES = 6;
+/** Partitions per request: 6 by default; ~20 is what a producer's requests carried at 1,000 partitions. */
+const ENTRIES = entriesFromEnv(process.env.SAMSA_BENCH_ENTRIES);
 const REQUESTS_IN_FLIGHT = 4;
 const RECORDS_PER_BATCH = 150;
 const RECORD_SIZE = 100;
 const MiB = 1024 * 1024;
+
+function entriesFromEnv(text: string | undefined): number {
+  if (text === undefined || text === '') return 6;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`SAMSA_BENCH_ENTRIES expects a positive integer, got '${text}'`);
+  return n;
+}
 
 function parsePartitionCounts(text: string): number[] {
   const xs = text.split(',').map((s) => Number(s.trim()));
