@@ -47,9 +47,10 @@ export const rootLogger: Logger = winston.createLogger({
 // its level, so a debug line cost its formatting with debug off (~3,000 of them while a broker
 // took the leadership of 1,000 partitions). A call below the level stops here; child loggers
 // inherit these methods from the root.
+const levelMethods = rootLogger as unknown as Record<string, (...args: unknown[]) => Logger>;
 for (const level of Object.keys(rootLogger.levels)) {
-  const logAt = (rootLogger as unknown as Record<string, (...args: unknown[]) => Logger>)[level]!;
-  (rootLogger as unknown as Record<string, (...args: unknown[]) => Logger>)[level] = function (this: Logger | undefined, ...args: unknown[]): Logger {
+  const logAt = levelMethods[level]!;
+  levelMethods[level] = function (this: Logger | undefined, ...args: unknown[]): Logger {
     if (rootLogger.silent || !rootLogger.isLevelEnabled(level)) return this ?? rootLogger;
     return logAt.apply(this, args);
   };
