@@ -85,6 +85,8 @@ interface PartitionQueue {
   nextSeq: number;
   /** enable.idempotence: batches given a sequence and not yet settled, in sequence order. */
   sequenced: ProducerBatch[];
+  /** In `s.active` (a flag, so a record need not pay a Set lookup to find out). */
+  active: boolean;
 }
 
 /**
@@ -198,10 +200,16 @@ function queuesOf(s: ProducerState, topic: string): PartitionQueue[] {
   return qs;
 }
 
+/** Puts a queue in the set the drain goes through (it has an open batch or batches to send). */
+function activate(s: ProducerState, q: PartitionQueue): void {
+  q.active = true;
+  s.active.add(q);
+}
+
 function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partition: number): PartitionQueue {
   let q = qs[partition];
   if (!q) {
-    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [] };
+    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [], active: false };
     qs[partition] = q;
   }
   return q;
@@ -295,7 +303,7 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
         b = q.open;
       }
       if (!b) b = q.open = newBatch(s, q, now);
-      s.active.add(q);
+      if (!q.active) activate(s, q);
       b.builder!.append(m.key, m.value, m.headers, m.timestamp ?? now);
       const last = b.segments.length > 0 ? b.segments[b.segments.length - 1]! : null;
       if (last && last.send === tracker) last.count++;
@@ -511,7 +519,10 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       }
       const b = q.ready[0];
       if (!b) {
-        if (!q.open) s.active.delete(q);
+        if (!q.open) {
+          q.active = false;
+          s.active.delete(q);
+        }
         continue;
       }
       wakeAt = Math.min(wakeAt, b.deadline);
@@ -598,7 +609,7 @@ function scheduleDrain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
 
 /** Puts a batch to retry back in its queue in batch order (keeps the partition's order). */
 function requeue(s: ProducerState, q: PartitionQueue, b: ProducerBatch): void {
-  s.active.add(q);
+  activate(s, q);
   let i = 0;
   while (i < q.ready.length && q.ready[i]!.id < b.id) i++;
   q.ready.splice(i, 0, b);
