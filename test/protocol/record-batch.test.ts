@@ -446,6 +446,24 @@ describe('protocol/record-batch', () => {
       );
     });
 
+    it('builds the same bytes as encodeRecordBatch around the edges of its small-record path', () => {
+      // deltas on both sides of the int32 range, offset deltas past one varint byte, empty and null
+      // keys and values, an undefined key, empty and non-empty headers, side by side
+      const base = 1_700_000_000_000;
+      const edge = 0x80000000;
+      const deltas = [0, 1, -1, edge - 1, edge, edge + 1, -(edge - 1), -edge, -edge - 1, 63, 64, -64, -65, 8191, 8192];
+      const records = Array.from({ length: 300 }, (_, i) => ({
+        key: i % 5 === 0 ? null : i % 5 === 1 ? undefined : Buffer.alloc(i % 70, i),
+        value: i % 7 === 0 ? null : Buffer.alloc((i * 37) % 200, i + 1),
+        headers: i % 11 === 0 ? [{ key: 'h', value: Buffer.from([i & 0xff]) }] : [],
+        timestamp: base + deltas[i % deltas.length]!,
+      }));
+      const b = new RecordBatchBuilder(1024);
+      for (const r of records) b.append(r.key, r.value, r.headers, r.timestamp);
+      const expected = encodeRecordBatch({ records: records.map((r, i) => ({ key: r.key ?? null, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: i })) });
+      expect(Buffer.compare(b.build(), expected)).to.equal(0);
+    });
+
     it('gives a small batch a tight buffer of its own and rejects a bad timestamp', () => {
       const b = new RecordBatchBuilder(16_384);
       b.append(null, Buffer.from('x'), undefined, 5);
