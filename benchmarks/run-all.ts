@@ -27,6 +27,16 @@ import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from
 import { runScaling } from './perf-scaling.js';
 
 
+/** How long the untimed warm-up goes on, scaled by SAMSA_BENCH_SCALE (SAMSA_BENCH_WARMUP_MS; 0: one round). */
+const WARMUP_MS = warmupMsFromEnv(process.env.SAMSA_BENCH_WARMUP_MS);
+
+function warmupMsFromEnv(text: string | undefined): number {
+  if (text === undefined || text === '') return 6_000;
+  const ms = Number(text);
+  if (!Number.isFinite(ms) || ms < 0) throw new Error(`SAMSA_BENCH_WARMUP_MS expects a number of milliseconds >= 0, got '${text}'`);
+  return ms;
+}
+
 export interface SuiteRow {
   name: string;
   value: number;
@@ -78,14 +88,20 @@ async function main(): Promise<void> {
     const admin = await cluster.client('bench-admin');
 
     // untimed: a fresh cluster (JIT, first segments) would otherwise be paid for by the first
-    // row only; the same workload measured later ran ~20% faster
-    log('warming the cluster up (untimed)');
-    const warm = defaultProduceOptions({ topic: 'bench-warmup', records: n(500_000), acks: 1, replicationFactor: 1, label: 'warm-up' });
-    await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
-    await runProduce(cluster, warm);
-    // the consumer's and the brokers' fetch paths are cold as well: read the warm-up topic once
-    await runConsume(cluster, { topic: warm.topic, records: recordsWrittenBy(warm), recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'warm-up read' });
-    await deleteTopic(cluster, admin, warm.topic);
+    // row only; the same workload measured later ran ~20% faster. Rounds of produce-then-read
+    // go on for WARMUP_MS: V8's optimizing compiler takes seconds of its helper threads to
+    // settle (perf: a quarter of a core in TurboFan through a 0.2 s warm-up and the RF 1 step
+    // after it), and until then it competes with the client and the brokers for the two cores.
+    log(`warming the cluster up (untimed, ${((WARMUP_MS * scale) / 1000).toFixed(1)} s of produce and read)`);
+    const warmedFor = stopwatch();
+    for (let round = 0; round === 0 || warmedFor() < WARMUP_MS * scale; round++) {
+      const warm = defaultProduceOptions({ topic: `bench-warmup-${round}`, records: n(500_000), acks: 1, replicationFactor: 1, label: `warm-up ${round + 1}` });
+      await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
+      await runProduce(cluster, warm);
+      // the consumer's and the brokers' fetch paths are cold as well: read the warm-up topic once
+      await runConsume(cluster, { topic: warm.topic, records: recordsWrittenBy(warm), recordSize: 100, consumers: 1, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: `warm-up read ${round + 1}` });
+      await deleteTopic(cluster, admin, warm.topic);
+    }
 
     // produce, RF 1, acks 1
     const p1 = defaultProduceOptions({ topic: 'bench-rf1', records: n(2_000_000), acks: 1, replicationFactor: 1, label: 'produce rf1' });
