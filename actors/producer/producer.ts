@@ -283,23 +283,34 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       availablePartitions: s.metadata.availablePartitions(t.topic),
     };
     const messages = t.messages;
+    // a keyless record's partition is the sticky one, which only moves when a batch closes: it
+    // is asked for once and its queue kept until any batch closes, not asked for per record
+    let stickyQ: PartitionQueue | null = null;
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i]!;
-      req.partition = m.partition ?? null;
-      req.key = m.key ?? null;
-      let q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+      const keyless = (m.partition === undefined || m.partition === null) && (m.key === undefined || m.key === null);
+      let q: PartitionQueue;
+      if (keyless && stickyQ !== null) q = stickyQ;
+      else {
+        req.partition = m.partition ?? null;
+        req.key = m.key ?? null;
+        q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+        if (keyless) stickyQ = q;
+      }
       const size = recordSize(m);
       let b = q.open;
       // A keyless record that does not fit closes its partition's batch, which moves the sticky
       // partition; it then goes to the new sticky partition (Kafka's abortOnNewBatch), not into a
       // batch of its own behind the full one, which would go out nearly empty after linger.ms.
-      const sticky = req.partition === null && req.key === null;
       for (let moves = 0; b && b.count > 0 && b.bytes + size > batchSize; moves++) {
         closeOpenBatch(s, q);
+        stickyQ = null;
         req.availablePartitions = s.metadata.availablePartitions(t.topic);
         b = null;
-        if (!sticky || moves === MAX_STICKY_MOVES) break;
-        q = queueIn(s, qs, t.topic, s.partitioner.partition(req));
+        if (!keyless || moves === MAX_STICKY_MOVES) break;
+        req.partition = null;
+        req.key = null;
+        q = stickyQ = queueIn(s, qs, t.topic, s.partitioner.partition(req));
         b = q.open;
       }
       if (!b) b = q.open = newBatch(s, q, now);
@@ -310,7 +321,10 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       else b.segments.push({ send: tracker, first: b.count, count: 1 });
       b.count++;
       b.bytes += size;
-      if (b.bytes >= batchSize) closeOpenBatch(s, q);
+      if (b.bytes >= batchSize) {
+        closeOpenBatch(s, q);
+        stickyQ = null;
+      }
     }
   }
 }

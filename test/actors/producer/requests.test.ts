@@ -232,6 +232,31 @@ describe('actors/producer: batches per request, batch buffers', function () {
     expect(all).to.deep.equal(Array.from({ length: 12 }, (_, i) => value('k', i, 200).toString()).sort());
   });
 
+  it('sends keyless records to the new sticky partition once a record for the sticky one filled its batch', async () => {
+    // random 0: the sticky partition is 0 first, then 1 once a batch of partition 0 completes
+    const p = sys.spawn(producer, { name: `p${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], random: () => 0, config: { 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1, 'batch.size': 1024 } } });
+    const first = send(p, 'a', 1, 10, 1);
+    await checkFor(async () => ((await seen()).held === 1 ? true : null));
+    // two keyless records, two for partition 0, two keyless again; the fourth record fills the
+    // batch to exactly batch.size (61 bytes of batch and 22 of each record, as the producer
+    // counts them), so the batch closes as it is appended to, not when the next record misses
+    const sizes = [219, 219, 219, 218];
+    const messages = [
+      { value: value('k', 0, sizes[0]!) },
+      { value: value('k', 1, sizes[1]!) },
+      { value: value('e', 0, sizes[2]!), partition: 0 },
+      { value: value('e', 1, sizes[3]!), partition: 0 },
+      { value: value('k', 2, 200) },
+      { value: value('k', 3, 200) },
+    ];
+    const [, r] = (await settle([first, sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages }] }, { timeoutMs: 10_000 })])) as SendResult[];
+    expect(r!.errorCode).to.equal(0);
+    const entries = (await seen()).seen.slice(1).flat();
+    const on = (partition: number) => entries.filter((e) => e.partition === partition).flatMap((e) => e.values);
+    expect(on(0)).to.deep.equal(messages.slice(0, 4).map((m) => String(m.value)));
+    expect(on(1)).to.deep.equal([value('k', 2, 200), value('k', 3, 200)].map(String));
+  });
+
   it('keeps keyed records on their key\'s partition when a batch fills', async () => {
     const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), true);
     expect(new Set(entries.map((e) => e.partition)).size).to.equal(1);
