@@ -28,19 +28,19 @@ export class VarintError extends Error {
   }
 }
 
-const INT32_MIN = -0x80000000;
-const INT32_MAX = 0x7fffffff;
+export const INT32_MIN = -0x80000000;
+export const INT32_MAX = 0x7fffffff;
 
 // ---- zigzag varint (int32) ----
 
+/** The zigzag encoding of v (an int32), as a uint32. */
+export function zigzag32(v: number): number {
+  return ((v << 1) ^ (v >> 31)) >>> 0;
+}
+
 /** Bytes needed for v as a zigzag varint. v must be an int32. */
 export function sizeOfVarint(v: number): number {
-  const z = ((v << 1) ^ (v >> 31)) >>> 0;
-  if (z < 0x80) return 1;
-  if (z < 0x4000) return 2;
-  if (z < 0x200000) return 3;
-  if (z < 0x10000000) return 4;
-  return 5;
+  return sizeOfUnsignedVarint(zigzag32(v));
 }
 
 /** Writes v (an int32) as a zigzag varint at pos; returns the next position. */
@@ -48,13 +48,7 @@ export function writeVarint(buf: Uint8Array, pos: number, v: number): number {
   if (!(v >= INT32_MIN && v <= INT32_MAX) || v !== Math.trunc(v)) {
     throw new VarintError('range', `varint value ${v} is not an int32`);
   }
-  let z = ((v << 1) ^ (v >> 31)) >>> 0;
-  while (z >= 0x80) {
-    buf[pos++] = (z & 0x7f) | 0x80;
-    z >>>= 7;
-  }
-  buf[pos++] = z;
-  return pos;
+  return putUnsignedVarint(buf, pos, zigzag32(v));
 }
 
 /** Reads a zigzag varint (int32) at cursor.pos, advancing it. */
@@ -93,12 +87,21 @@ export function writeUnsignedVarint(buf: Uint8Array, pos: number, v: number): nu
   if (!(v >= 0 && v <= 0xffffffff) || v !== Math.trunc(v)) {
     throw new VarintError('range', `unsigned varint value ${v} is not a uint32`);
   }
+  return putUnsignedVarint(buf, pos, v);
+}
+
+/**
+ * writeUnsignedVarint without its check, for callers that know v is a uint32 (a zigzag32, a
+ * length): small enough for TurboFan to inline into a hot loop, which the checked writers,
+ * with their error paths, were not.
+ */
+export function putUnsignedVarint(buf: Uint8Array, pos: number, v: number): number {
   while (v >= 0x80) {
     buf[pos++] = (v & 0x7f) | 0x80;
     v >>>= 7;
   }
-  buf[pos++] = v;
-  return pos;
+  buf[pos] = v;
+  return pos + 1;
 }
 
 /** Reads an unsigned varint (uint32) at cursor.pos, advancing it. */
