@@ -20,22 +20,12 @@ import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
 import { formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
-import { benchScale, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
+import { benchScale, benchWarmupMs, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
 import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
 import { runScaling } from './perf-scaling.js';
 
-
-/** How long the untimed warm-up goes on, scaled by SAMSA_BENCH_SCALE (SAMSA_BENCH_WARMUP_MS; 0: one round). */
-const WARMUP_MS = warmupMsFromEnv(process.env.SAMSA_BENCH_WARMUP_MS);
-
-function warmupMsFromEnv(text: string | undefined): number {
-  if (text === undefined || text === '') return 6_000;
-  const ms = Number(text);
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`SAMSA_BENCH_WARMUP_MS expects a number of milliseconds >= 0, got '${text}'`);
-  return ms;
-}
 
 export interface SuiteRow {
   name: string;
@@ -89,12 +79,14 @@ async function main(): Promise<void> {
 
     // untimed: a fresh cluster (JIT, first segments) would otherwise be paid for by the first
     // row only; the same workload measured later ran ~20% faster. Rounds of produce-then-read
-    // go on for WARMUP_MS: V8's optimizing compiler takes seconds of its helper threads to
-    // settle (perf: a quarter of a core in TurboFan through a 0.2 s warm-up and the RF 1 step
-    // after it), and until then it competes with the client and the brokers for the two cores.
-    log(`warming the cluster up (untimed, ${((WARMUP_MS * scale) / 1000).toFixed(1)} s of produce and read)`);
+    // go on for SAMSA_BENCH_WARMUP_MS (6 s by default): V8's optimizing compiler takes seconds
+    // of its helper threads to settle (perf: a quarter of a core in TurboFan through a 0.2 s
+    // warm-up and the RF 1 step after it), and until then it competes with the client and the
+    // brokers for the two cores.
+    const warmupMs = benchWarmupMs() * scale;
+    log(`warming the cluster up (untimed, ${(warmupMs / 1000).toFixed(1)} s of produce and read)`);
     const warmedFor = stopwatch();
-    for (let round = 0; round === 0 || warmedFor() < WARMUP_MS * scale; round++) {
+    for (let round = 0; round === 0 || warmedFor() < warmupMs; round++) {
       const warm = defaultProduceOptions({ topic: `bench-warmup-${round}`, records: n(500_000), acks: 1, replicationFactor: 1, label: `warm-up ${round + 1}` });
       await createTopic(admin, warm.topic, 6, 1, topicConfig(warm));
       await runProduce(cluster, warm);

@@ -29,6 +29,18 @@ export function benchScale(): number {
   return Number.isFinite(v) && v > 0 ? v : 1;
 }
 
+/**
+ * How long `npm run bench` warms up before its first measured step, in ms, from
+ * SAMSA_BENCH_WARMUP_MS (default 6000; 0: one round of produce-then-read). Unscaled: the suite
+ * scales it by SAMSA_BENCH_SCALE. Throws on anything but a number >= 0.
+ */
+export function benchWarmupMs(text = process.env.SAMSA_BENCH_WARMUP_MS): number {
+  if (text === undefined || text === '') return 6_000;
+  const ms = Number(text);
+  if (!Number.isFinite(ms) || ms < 0) throw new Error(`SAMSA_BENCH_WARMUP_MS expects a number of milliseconds >= 0, got '${text}'`);
+  return ms;
+}
+
 /** `base` scaled by SAMSA_BENCH_SCALE, rounded to a multiple of `multipleOf` and at least `min`. */
 export function scaled(base: number, opts: { min?: number; multipleOf?: number } = {}): number {
   const m = opts.multipleOf ?? 1;

@@ -11,6 +11,7 @@ import { checkFor } from '../helpers/check-for.js';
 import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
 import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
 import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
+import { benchWarmupMs } from '../../benchmarks/lib/timing.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -51,6 +52,14 @@ describe('benchmarks/perf helpers', () => {
       if (saved === undefined) delete process.env.SAMSA_HEAP_GROWING_PERCENT;
       else process.env.SAMSA_HEAP_GROWING_PERCENT = saved;
     }
+  });
+
+  it("warms the suite up for 6 s unless SAMSA_BENCH_WARMUP_MS says otherwise, and refuses a bad value", () => {
+    expect(benchWarmupMs(undefined)).to.equal(6_000);
+    expect(benchWarmupMs('')).to.equal(6_000);
+    expect(benchWarmupMs('0')).to.equal(0);
+    expect(benchWarmupMs('2500')).to.equal(2_500);
+    for (const bad of ['-1', 'soon', 'NaN', 'Infinity']) expect(() => benchWarmupMs(bad)).to.throw(/SAMSA_BENCH_WARMUP_MS expects/);
   });
 
   it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
