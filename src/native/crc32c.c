@@ -14,6 +14,12 @@
  * shift over n zero bytes is linear in the CRC register, so it is tabulated per block size as
  * four 256-entry tables (one per register byte).
  *
+ * On x86-64 CPUs that also have AVX-512 and VPCLMULQDQ, ranges of 256 bytes or more are folded
+ * instead: sixteen 16-byte lanes are multiplied (carry-less) by constants that stand for x to
+ * the power of the distance they move, 256 bytes a step, and the one lane left at the end goes
+ * through the CRC instruction with the range's last bytes. About twice the three streams' rate
+ * on a 16 KiB batch here (`npm run bench:crc32c`).
+ *
  * Exports crc32cUpdate(bytes: Uint8Array, crc: number, start: number, end: number): number,
  * the CRC of bytes[start, end) continuing from `crc` (0 to start), as an unsigned 32-bit number.
  * Compiled with SAMSA_CRC32C_CORE_ONLY it is only the C functions (for a test harness).
@@ -85,9 +91,58 @@ static void build_shift(uint32_t t[4][256], size_t zeros) {
   }
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define WIDE_TARGET __attribute__((target("sse4.2,pclmul,avx512f,avx512vl,vpclmulqdq")))
+/* Ranges this long or longer take the folding path where the CPU has it. */
+#define WIDE_MIN 256
+/*
+ * Folding constants for a distance of D bytes: {rev64(x^(8D+63) mod P), rev64(x^(8D-1) mod P)}.
+ * A 16-byte lane X, as a reflected polynomial LO * x^64 + HI, contributes to the CRC what
+ * X * x^(8D) does D bytes further on, and carry-less products of the reflected halves with
+ * these constants give that value (each product carries one factor of x, hence the -1).
+ */
+static uint64_t fold256[2], fold64[2], fold16[2];
+/* Set once the constants are built on a CPU with AVX-512 and VPCLMULQDQ; a harness may clear
+ * it to check the narrow path on the same CPU. */
+static int wide_ok;
+
+/* x^e mod P, P the normal (unreflected) Castagnoli polynomial, bit i the coefficient of x^i. */
+static uint32_t xpow_mod(size_t e) {
+  uint32_t r = 1;
+  for (size_t i = 0; i < e; i++) r = (r & 0x80000000u) ? (r << 1) ^ 0x1edc6f41u : r << 1;
+  return r;
+}
+
+static uint64_t rev64(uint64_t v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 64; i++, v >>= 1) r = (r << 1) | (v & 1);
+  return r;
+}
+
+static void fold_constants(uint64_t k[2], size_t bytes) {
+  k[0] = rev64(xpow_mod(8 * bytes + 63));
+  k[1] = rev64(xpow_mod(8 * bytes - 1));
+}
+
+static int wide_available(void) {
+  return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("vpclmulqdq");
+}
+
+#endif
+
 static void build_tables(void) {
   build_shift(long_shift, LONG_BLOCK);
   build_shift(short_shift, SHORT_BLOCK);
+#if defined(__x86_64__)
+  if (wide_available()) {
+    fold_constants(fold256, 256);
+    fold_constants(fold64, 64);
+    fold_constants(fold16, 16);
+    wide_ok = 1;
+  }
+#endif
 }
 
 /* Whether this CPU has the instructions (the tables are built once, on the first yes). */
@@ -131,8 +186,80 @@ HW_TARGET static inline uint32_t three_streams(uint32_t c0, const uint8_t *p, si
   return shift(t, c0) ^ c2;
 }
 
+#if defined(__x86_64__)
+WIDE_TARGET static inline __m512i fold_512(__m512i acc, __m512i k, __m512i data) {
+  __m512i lo = _mm512_clmulepi64_epi128(acc, k, 0x00);
+  __m512i hi = _mm512_clmulepi64_epi128(acc, k, 0x11);
+  return _mm512_ternarylogic_epi64(lo, hi, data, 0x96); /* lo ^ hi ^ data */
+}
+
+WIDE_TARGET static inline __m128i fold_128(__m128i acc, __m128i k, __m128i data) {
+  __m128i lo = _mm_clmulepi64_si128(acc, k, 0x00);
+  __m128i hi = _mm_clmulepi64_si128(acc, k, 0x11);
+  return _mm_ternarylogic_epi64(lo, hi, data, 0x96);
+}
+
+/*
+ * The CRC-32C of p[0, len), len >= WIDE_MIN, continuing from `crc`: four 64-byte accumulators
+ * (16 lanes of 16 bytes) fold 256 bytes a step, then fold into one lane, whose 16 bytes and the
+ * range's last few go through the CRC instruction. The starting register is XORed into the
+ * first four bytes, which is what the instruction does with it.
+ */
+WIDE_TARGET static uint32_t crc32c_wide(uint32_t crc, const uint8_t *p, size_t len) {
+  const __m512i k256 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)fold256[1], (long long)fold256[0]));
+  const __m512i k64 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)fold64[1], (long long)fold64[0]));
+  const __m128i k16 = _mm_set_epi64x((long long)fold16[1], (long long)fold16[0]);
+  __m512i x0 = _mm512_xor_si512(_mm512_loadu_si512(p), _mm512_inserti32x4(_mm512_setzero_si512(), _mm_cvtsi32_si128((int)~crc), 0));
+  __m512i x1 = _mm512_loadu_si512(p + 64);
+  __m512i x2 = _mm512_loadu_si512(p + 128);
+  __m512i x3 = _mm512_loadu_si512(p + 192);
+  p += 256;
+  len -= 256;
+  while (len >= 256) {
+    x0 = fold_512(x0, k256, _mm512_loadu_si512(p));
+    x1 = fold_512(x1, k256, _mm512_loadu_si512(p + 64));
+    x2 = fold_512(x2, k256, _mm512_loadu_si512(p + 128));
+    x3 = fold_512(x3, k256, _mm512_loadu_si512(p + 192));
+    p += 256;
+    len -= 256;
+  }
+  x1 = fold_512(x0, k64, x1);
+  x2 = fold_512(x1, k64, x2);
+  x3 = fold_512(x2, k64, x3);
+  while (len >= 64) {
+    x3 = fold_512(x3, k64, _mm512_loadu_si512(p));
+    p += 64;
+    len -= 64;
+  }
+  __m128i a = _mm512_extracti32x4_epi32(x3, 0);
+  a = fold_128(a, k16, _mm512_extracti32x4_epi32(x3, 1));
+  a = fold_128(a, k16, _mm512_extracti32x4_epi32(x3, 2));
+  a = fold_128(a, k16, _mm512_extracti32x4_epi32(x3, 3));
+  while (len >= 16) {
+    a = fold_128(a, k16, _mm_loadu_si128((const __m128i *)p));
+    p += 16;
+    len -= 16;
+  }
+  uint32_t c = (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(a));
+  c = (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(a, 1));
+  while (len >= 8) {
+    c = CRC_STEP64(c, load64(p));
+    p += 8;
+    len -= 8;
+  }
+  while (len > 0) {
+    c = CRC_STEP8(c, *p++);
+    len--;
+  }
+  return ~c;
+}
+#endif
+
 /* The CRC-32C of p[0, len) continuing from `crc`; only where crc32c_hw_available() said yes. */
 HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len) {
+#if defined(__x86_64__)
+  if (wide_ok && len >= WIDE_MIN) return crc32c_wide(crc, p, len);
+#endif
   uint32_t c = ~crc;
   while (len > 0 && ((uintptr_t)p & 7) != 0) {
     c = CRC_STEP8(c, *p++);
