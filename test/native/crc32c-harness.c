@@ -84,7 +84,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(next() >> 24);
   long checks = 0;
   const char *paths = "CRC instruction";
-#if defined(__x86_64__)
+#ifdef SAMSA_CRC_WIDE
   if (wide_ok) {
     if (run_checks(&checks)) {
       puts("(on the folding path)");

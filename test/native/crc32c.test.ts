@@ -1,6 +1,7 @@
 /**
  * src/native/crc32c.c without Node: test/native/crc32c-harness.c checks its hardware CRC-32C
- * against a bitwise reference, built for this machine with the C compiler npm's build uses and,
+ * against a bitwise reference, built for this machine with the C compiler npm's build uses (with
+ * and without the x86-64 folding path) and,
  * where an AArch64 cross compiler and QEMU's user-mode emulator are installed, for AArch64 (the
  * ARMv8 CRC32 path that x86-64 CI machines cannot run natively). Skipped where the tools are
  * missing. The addon as Node loads it is tested in test/protocol/crc32c.test.ts.
@@ -47,6 +48,16 @@ describe('native/crc32c (C harness)', function () {
     check(run, this);
     // where the CPU has AVX-512 and VPCLMULQDQ, the folding path must have been taken and checked
     if (cpuHasFolding()) expect(run.stdout).to.contain('folding and CRC instruction');
+  });
+
+  it('agrees with the bitwise reference built without the folding path (as by compilers that lack it)', function () {
+    if (!hasCommand('cc')) this.skip();
+    const exe = join(dir, 'host-narrow');
+    const build = spawnSync('cc', [...FLAGS, '-DSAMSA_CRC32C_NO_WIDE', '-o', exe, HARNESS, '-lpthread'], { encoding: 'utf8' });
+    expect(build.status, build.stderr).to.equal(0);
+    const run = spawnSync(exe, [], { encoding: 'utf8' });
+    check(run, this);
+    expect(run.stdout).to.contain('(CRC instruction)');
   });
 
   it('agrees with the bitwise reference on AArch64 (cross-compiled, run under QEMU)', function () {
