@@ -185,6 +185,20 @@ static inline uint64_t load64(const uint8_t *p) {
   return v;
 }
 
+/* The register after p[0, len) one instruction at a time: 8 bytes a step, then single bytes. */
+HW_TARGET static inline uint32_t crc_steps(uint32_t c, const uint8_t *p, size_t len) {
+  while (len >= 8) {
+    c = CRC_STEP64(c, load64(p));
+    p += 8;
+    len -= 8;
+  }
+  while (len > 0) {
+    c = CRC_STEP8(c, *p++);
+    len--;
+  }
+  return c;
+}
+
 /* Three streams of `block` bytes from p: returns the register after all 3 * block bytes. */
 HW_TARGET static inline uint32_t three_streams(uint32_t c0, const uint8_t *p, size_t block, uint32_t t[4][256]) {
   uint32_t c1 = 0, c2 = 0;
@@ -255,16 +269,7 @@ WIDE_TARGET static uint32_t crc32c_wide(uint32_t crc, const uint8_t *p, size_t l
   }
   uint32_t c = (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(a));
   c = (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(a, 1));
-  while (len >= 8) {
-    c = CRC_STEP64(c, load64(p));
-    p += 8;
-    len -= 8;
-  }
-  while (len > 0) {
-    c = CRC_STEP8(c, *p++);
-    len--;
-  }
-  return ~c;
+  return ~crc_steps(c, p, len);
 }
 #endif
 
@@ -288,16 +293,7 @@ HW_TARGET static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len) 
     p += 3 * SHORT_BLOCK;
     len -= 3 * SHORT_BLOCK;
   }
-  while (len >= 8) {
-    c = CRC_STEP64(c, load64(p));
-    p += 8;
-    len -= 8;
-  }
-  while (len > 0) {
-    c = CRC_STEP8(c, *p++);
-    len--;
-  }
-  return ~c;
+  return ~crc_steps(c, p, len);
 }
 #endif /* SAMSA_CRC_HW */
 

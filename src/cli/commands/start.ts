@@ -42,7 +42,7 @@ function dialable(addr: string): string {
 
 /** How each CRC-32C implementation is described at start (the brokers verify every batch). */
 const CRC32C_DESCRIPTION = {
-  hardware: "hardware (the CPU's instruction, samsa's native addon)",
+  hardware: "hardware (the CPU's instructions, samsa's native addon)",
   'node-rs': '@node-rs/crc32 (`npm run build:native` builds the faster native addon where a C compiler is present)',
   js: 'JavaScript tables, the slowest (`npm run build:native` builds the native addon where a C compiler is present)',
 } as const;
