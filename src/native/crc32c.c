@@ -34,7 +34,7 @@
 #define HW_TARGET __attribute__((target("sse4.2")))
 #define CRC_STEP64(c, v) ((uint32_t)_mm_crc32_u64((c), (v)))
 #define CRC_STEP8(c, b) _mm_crc32_u8((c), (b))
-/* The folding path needs a compiler that knows AVX-512 and VPCLMULQDQ (GCC 8, LLVM 6);
+/* The folding path needs a compiler that knows AVX-512 and VPCLMULQDQ (GCC 8, clang 10);
  * SAMSA_CRC32C_NO_WIDE leaves it out (the test harness builds both ways). */
 #if !defined(SAMSA_CRC32C_NO_WIDE) && ((defined(__clang__) && __clang_major__ >= 10) || (!defined(__clang__) && __GNUC__ >= 8))
 #define SAMSA_CRC_WIDE 1
