@@ -19,7 +19,7 @@ import { formatLatency } from './lib/latency.js';
 import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
-import { formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatCpuPerRecords, formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { benchScale, benchWarmupMs, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     const s = await runScaling(cluster, [6, 100, 1000], { records: n(1_000_000), recordSize: 100, acks: 1, replicationFactor: 1 });
     details.scaling = s;
     for (const p of s.points) cpu.push({ step: `scaling: ${p.partitions} partitions (median run)`, report: p.result.cpu });
-    for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `median of ${p.runs.length} runs taken in turn with the other counts: ${p.runs.map((r) => formatNumber(r)).join(', ')} rec/s` });
+    for (const p of s.points) rows.push({ name: `scaling: ${p.partitions} partitions`, value: p.result.recordsPerSec, unit: 'rec/s', target: Number.NaN, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `median of ${p.runs.length} runs taken in turn with the other counts: ${p.runs.map((r) => formatNumber(r)).join(', ')} rec/s${p.result.cpu ? `; ${formatCpuPerRecords(p.result.cpu, p.result.recordsPerSec)}` : ''}` });
     rows.push({ name: 'loss 6 -> 1000 partitions', value: Math.max(0, s.loss * 100), unit: '%', target: 20, higherIsBetter: false });
   } finally {
     await cluster.close();

@@ -3,7 +3,7 @@
  * worker node threads and the rest, and the lines the tools print.
  */
 import { expect } from 'chai';
-import { STEAL_WARNING, cpuBetween, formatCpu, formatCpuShort, parseMachineStat, stealNotes, parseSchedstat, parseStat, snapshotThreads, type MachineTimes, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
+import { STEAL_WARNING, cpuBetween, cpuPerRecords, formatCpu, formatCpuPerRecords, formatCpuShort, parseMachineStat, stealNotes, parseSchedstat, parseStat, snapshotThreads, type MachineTimes, type ThreadSample, type ThreadsSnapshot } from '../../benchmarks/lib/thread-cpu.js';
 
 function snap(atMs: number, threads: ThreadSample[], machine: MachineTimes | null = null): ThreadsSnapshot {
   return { atMs, threads: new Map(threads.map((t) => [t.tid, t])), machine };
@@ -69,6 +69,18 @@ describe('benchmarks/thread-cpu', () => {
     expect(r.steal).to.equal(null);
     expect(formatCpu(r)).to.equal('main thread 50%, other threads 0%; 0.5 of 4 cores busy');
     expect(formatCpuShort(r)).to.equal('main 50%, other 0%');
+  });
+
+  it('gives the CPU per 1,000 records of the client, the node threads together and the rest, and refuses a rate of zero', () => {
+    const report = { wallMs: 1000, cores: 2, main: { name: 'main', cpu: 0.6, wait: 0.3 }, nodes: [{ name: 'b1', cpu: 0.3, wait: null }, { name: 'b2', cpu: 0.25, wait: null }], other: { name: 'other', cpu: 0.15, wait: null }, total: 1.3, steal: 0 };
+    // 3 M records/s: 0.6 of a core is 0.2 us a record, 200 us per 1,000
+    const c = cpuPerRecords(report, 3_000_000);
+    expect(c.main).to.be.closeTo(200, 1e-9);
+    expect(c.nodes).to.be.closeTo(183.333, 1e-3);
+    expect(c.other).to.be.closeTo(50, 1e-9);
+    expect(cpuPerRecords(report, 3_000_000, 1_000_000).main).to.be.closeTo(200_000, 1e-6);
+    expect(formatCpuPerRecords(report, 3_000_000)).to.equal('CPU per 1,000 records: main 200 us, nodes 183 us, other 50.0 us');
+    expect(() => cpuPerRecords(report, 0)).to.throw(RangeError, /positive/);
   });
 
   it('warns about the steps during which the hypervisor took more than 5% of the machine, and only those', () => {
