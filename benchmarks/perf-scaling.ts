@@ -17,7 +17,7 @@ import { createTopic, deleteTopic, startPerfCluster, type PerfCluster, type Tran
 import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { formatCpuShort, stealNotes } from './lib/thread-cpu.js';
+import { formatCpuPerRecords, formatCpuShort, stealNotes } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
 
@@ -103,7 +103,11 @@ async function main(): Promise<void> {
       p.createMs.toFixed(0),
       p.result.cpu ? formatCpuShort(p.result.cpu) : '-',
     ]),
-    [`throughput loss from ${counts[0]} to ${counts[counts.length - 1]} partitions: ${formatRatio(s.loss)} (target <= 20%)`, ...stealNotes(s.points.map((p) => ({ step: `${p.partitions} partitions (median run)`, report: p.result.cpu })))],
+    [
+      `throughput loss from ${counts[0]} to ${counts[counts.length - 1]} partitions: ${formatRatio(s.loss)} (target <= 20%)`,
+      ...s.points.flatMap((p) => (p.result.cpu ? [`${p.partitions} partitions (median run): ${formatCpuPerRecords(p.result.cpu, p.result.recordsPerSec)}`] : [])),
+      ...stealNotes(s.points.map((p) => ({ step: `${p.partitions} partitions (median run)`, report: p.result.cpu }))),
+    ],
   );
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, ...s })}`);
 }
