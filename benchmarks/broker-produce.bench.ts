@@ -26,23 +26,17 @@ import { distinctBatches } from './lib/batches.js';
 import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
+import { envNumber } from './lib/timing.js';
 
 const SCALE = Math.max(0.05, Number(process.env.SAMSA_BENCH_SCALE ?? 1));
 const RUN_MS = 2_000 * SCALE;
 const ROUNDS = 3;
 /** Partitions per request: 6 by default; ~20 is what a producer's requests carried at 1,000 partitions. */
-const ENTRIES = entriesFromEnv(process.env.SAMSA_BENCH_ENTRIES);
+const ENTRIES = envNumber('SAMSA_BENCH_ENTRIES', process.env.SAMSA_BENCH_ENTRIES, { fallback: 6, min: 1, integer: true, expects: 'a positive integer' });
 const REQUESTS_IN_FLIGHT = 4;
 const RECORDS_PER_BATCH = 150;
 const RECORD_SIZE = 100;
 const MiB = 1024 * 1024;
-
-function entriesFromEnv(text: string | undefined): number {
-  if (text === undefined || text === '') return 6;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`SAMSA_BENCH_ENTRIES expects a positive integer, got '${text}'`);
-  return n;
-}
 
 function parsePartitionCounts(text: string): number[] {
   const xs = text.split(',').map((s) => Number(s.trim()));

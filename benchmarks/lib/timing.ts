@@ -35,10 +35,18 @@ export function benchScale(): number {
  * scales it by SAMSA_BENCH_SCALE. Throws on anything but a number >= 0.
  */
 export function benchWarmupMs(text = process.env.SAMSA_BENCH_WARMUP_MS): number {
-  if (text === undefined || text === '') return 6_000;
-  const ms = Number(text);
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`SAMSA_BENCH_WARMUP_MS expects a number of milliseconds >= 0, got '${text}'`);
-  return ms;
+  return envNumber('SAMSA_BENCH_WARMUP_MS', text, { fallback: 6_000, min: 0, expects: 'a number of milliseconds >= 0' });
+}
+
+/**
+ * A benchmark setting from the environment: `fallback` when unset or empty, else a finite
+ * number >= `min` (an integer when `integer`); anything else throws "<name> expects <expects>".
+ */
+export function envNumber(name: string, text: string | undefined, opts: { fallback: number; min: number; integer?: boolean; expects: string }): number {
+  if (text === undefined || text === '') return opts.fallback;
+  const v = Number(text);
+  if (!Number.isFinite(v) || v < opts.min || (opts.integer === true && !Number.isInteger(v))) throw new Error(`${name} expects ${opts.expects}, got '${text}'`);
+  return v;
 }
 
 /** `base` scaled by SAMSA_BENCH_SCALE, rounded to a multiple of `multipleOf` and at least `min`. */

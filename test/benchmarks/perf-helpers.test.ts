@@ -11,7 +11,7 @@ import { checkFor } from '../helpers/check-for.js';
 import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
 import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
 import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
-import { benchWarmupMs } from '../../benchmarks/lib/timing.js';
+import { benchWarmupMs, envNumber } from '../../benchmarks/lib/timing.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -60,6 +60,14 @@ describe('benchmarks/perf helpers', () => {
     expect(benchWarmupMs('0')).to.equal(0);
     expect(benchWarmupMs('2500')).to.equal(2_500);
     for (const bad of ['-1', 'soon', 'NaN', 'Infinity']) expect(() => benchWarmupMs(bad)).to.throw(/SAMSA_BENCH_WARMUP_MS expects/);
+  });
+
+  it('reads a numeric benchmark setting: its fallback when unset, its bounds and integrality enforced by name', () => {
+    const entries = { fallback: 6, min: 1, integer: true, expects: 'a positive integer' };
+    expect(envNumber('SAMSA_BENCH_ENTRIES', undefined, entries)).to.equal(6);
+    expect(envNumber('SAMSA_BENCH_ENTRIES', '', entries)).to.equal(6);
+    expect(envNumber('SAMSA_BENCH_ENTRIES', '20', entries)).to.equal(20);
+    for (const bad of ['0', '2.5', '-3', 'many']) expect(() => envNumber('SAMSA_BENCH_ENTRIES', bad, entries)).to.throw(`SAMSA_BENCH_ENTRIES expects a positive integer, got '${bad}'`);
   });
 
   it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
