@@ -43,6 +43,7 @@ export const PRODUCE_FLAGS = {
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   'batch-size': { type: 'int', default: 16_384, min: 0, help: 'producer batch.size' },
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
+  'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 64 KiB; --batch-size gives Kafka's one batch per partition)" },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip'], help: 'producer compression.type' },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
@@ -63,6 +64,8 @@ export interface ProduceOptions {
   producers: number;
   batchSize: number;
   lingerMs: number;
+  /** partitioner.sticky.bytes; -1 leaves the producer's default. */
+  stickyBytes: number;
   compression: 'none' | 'gzip';
   sendSize: number;
   maxInFlight: number;
@@ -96,6 +99,7 @@ export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): Produ
     producers: 1,
     batchSize: 16_384,
     lingerMs: 5,
+    stickyBytes: -1,
     compression: 'none',
     sendSize: 100,
     maxInFlight: 256,
@@ -163,7 +167,13 @@ export async function produceRecords(
 export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promise<ProduceResult> {
   const client = await cluster.client(`perf-produce-${o.topic}`);
   const producers = Array.from({ length: o.producers }, () =>
-    client.producer({ acks: o.acks, 'batch.size': o.batchSize, 'linger.ms': o.lingerMs, 'compression.type': o.compression }),
+    client.producer({
+      acks: o.acks,
+      'batch.size': o.batchSize,
+      'linger.ms': o.lingerMs,
+      'compression.type': o.compression,
+      ...(o.stickyBytes >= 0 ? { 'partitioner.sticky.bytes': o.stickyBytes } : {}),
+    }),
   );
   for (const p of producers) await p.connect();
   const value = recordValue(o.recordSize);
@@ -231,6 +241,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     producers: f.producers,
     batchSize: f['batch-size'],
     lingerMs: f['linger-ms'],
+    stickyBytes: f['sticky-bytes'],
     compression: f.compression as 'none' | 'gzip',
     sendSize: f['send-size'],
     maxInFlight: f['max-in-flight'],
@@ -258,7 +269,7 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
     rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
   }
-  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}, ${o.compression}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}, ${o.compression}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) {
     const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, transport, brokers: f.brokers }, result: r, limits });
     console.log(`results: ${file}`);

@@ -28,6 +28,7 @@ export const SCALING_FLAGS = {
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 64 KiB; 16384 gives Kafka's one batch per partition)" },
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   json: { type: 'string', default: 'perf-scaling', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -86,12 +87,12 @@ async function main(): Promise<void> {
   const cluster = await startPerfCluster({ brokers: f.brokers, transport: f.transport as Transport });
   let s;
   try {
-    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'] }, f.rounds);
+    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'], stickyBytes: f['sticky-bytes'] }, f.rounds);
   } finally {
     await cluster.close();
   }
   printTable(
-    `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records`,
+    `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records, partitioner.sticky.bytes ${f['sticky-bytes'] >= 0 ? f['sticky-bytes'] : 'default'}`,
     ['partitions', 'records/s (median)', 'runs', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms', 'CPU (median run)'],
     s.points.map((p) => [
       String(p.partitions),

@@ -239,12 +239,19 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
 /** Partitions a keyless record may move through when the open batches it meets are full. */
 const MAX_STICKY_MOVES = 2;
 
-function closeOpenBatch(s: ProducerState, q: PartitionQueue): void {
-  if (!q.open) return;
+/**
+ * Moves the open batch to the ready list. A keyless run counts it toward the sticky partition's
+ * partitioner.sticky.bytes: as batch.size when `full`, else (linger.ms was up, a flush) as the
+ * bytes it holds.
+ */
+function closeOpenBatch(s: ProducerState, q: PartitionQueue, full: boolean): void {
+  const b = q.open;
+  if (!b) return;
   s.batchEvents++;
-  q.ready.push(q.open);
+  q.ready.push(b);
   q.open = null;
-  s.partitioner.onNewBatch(q.topic, q.partition, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
+  const bytes = full ? Math.max(b.bytes, s.config.batchSize) : b.bytes;
+  s.partitioner.onBatchClosed(q.topic, q.partition, bytes, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
 }
 
 /** Places every record of an admitted Send into its partition's batches, writing its bytes there and then. */
@@ -299,11 +306,12 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       }
       const size = recordSize(m);
       let b = q.open;
-      // A keyless record that does not fit closes its partition's batch, which moves the sticky
-      // partition; it then goes to the new sticky partition (Kafka's abortOnNewBatch), not into a
-      // batch of its own behind the full one, which would go out nearly empty after linger.ms.
+      // A keyless record that does not fit closes its partition's batch. When that completes the
+      // sticky partition's run (partitioner.sticky.bytes), the record goes to the new sticky
+      // partition (Kafka's abortOnNewBatch), not into a batch of its own behind the full one,
+      // which would go out nearly empty after linger.ms; otherwise into the run's next batch.
       for (let moves = 0; b && b.count > 0 && b.bytes + size > batchSize; moves++) {
-        closeOpenBatch(s, q);
+        closeOpenBatch(s, q, true);
         stickyQ = null;
         req.availablePartitions = s.metadata.availablePartitions(t.topic);
         b = null;
@@ -322,7 +330,7 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       b.count++;
       b.bytes += size;
       if (b.bytes >= batchSize) {
-        closeOpenBatch(s, q);
+        closeOpenBatch(s, q, true);
         stickyQ = null;
       }
     }
@@ -528,7 +536,7 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
       // an open batch keeps filling while its broker has no room for another request
       if (q.open && q.ready.length === 0 && (free || leader < 0)) {
         const lingerDue = q.open.createdAt + s.config.lingerMs;
-        if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q);
+        if (lingerDue <= now || s.flushing || s.closing) closeOpenBatch(s, q, false);
         else wakeAt = Math.min(wakeAt, lingerDue);
       }
       const b = q.ready[0];
@@ -684,7 +692,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       metadata: new MetadataCache(args.bootstrap),
       metadataInFlight: false,
       awaitingMetadata: [],
-      partitioner: new DefaultPartitioner(args.random ? { random: args.random } : {}),
+      partitioner: new DefaultPartitioner({ switchAfterBytes: config.stickyBytes, ...(args.random ? { random: args.random } : {}) }),
       topicQueues: new Map(),
       drainAt: Infinity,
       drainQueued: false,

@@ -2,9 +2,10 @@
  * The producer's partitioner, as Kafka's: an explicit partition is used as given; a keyed record
  * goes to `toPositive(murmur2(keyBytes)) % numPartitions` (the Java DefaultPartitioner, so keyed
  * records land on the same partitions as with Kafka's clients); a keyless record goes to the
- * topic's current "sticky" partition, which changes only when the producer reports that a batch
- * for it was completed (KIP-480's StickyPartitionCache), so keyless records fill whole batches.
- * Pure and synchronous; the random source is injectable for tests.
+ * topic's current "sticky" partition, which moves to another random partition once the batches
+ * the producer closed for it hold `switchAfterBytes` (KIP-794's rule, which switches after
+ * batch.size bytes; see StickyPartitionerOptions), so keyless records fill whole batches and
+ * runs of them. Pure and synchronous; the random source is injectable for tests.
  */
 import { murmur2, toPositive } from './murmur2.js';
 
@@ -35,6 +36,13 @@ export function partitionForKey(key: RecordKey, numPartitions: number): number {
 export interface StickyPartitionerOptions {
   /** A uniform number in [0, 1); Math.random by default. */
   random?: () => number;
+  /**
+   * Bytes of closed batches a sticky partition takes before keyless records move on (the
+   * producer's partitioner.sticky.bytes). Kafka's built-in partitioner switches after batch.size
+   * bytes; a longer run puts several consecutive batches of one partition into a request, which
+   * its leader appends with one write. 0 (the default here) switches after every closed batch.
+   */
+  switchAfterBytes?: number;
 }
 
 /**
@@ -48,7 +56,10 @@ export interface StickyPartitionerOptions {
  */
 export class StickyPartitioner {
   private readonly sticky = new Map<string, number>();
+  /** Bytes of closed batches the topic's current sticky partition has taken. */
+  private readonly run = new Map<string, number>();
   private readonly random: () => number;
+  private readonly switchAfterBytes: number;
   /** The last `available` list seen and its valid candidates (callers pass the same array until metadata changes). */
   private lastAvailable: readonly number[] | undefined;
   private lastCount = 0;
@@ -56,6 +67,9 @@ export class StickyPartitioner {
 
   constructor(options: StickyPartitionerOptions = {}) {
     this.random = options.random ?? Math.random;
+    const bytes = options.switchAfterBytes ?? 0;
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`switchAfterBytes must be a non-negative integer, got ${bytes}`);
+    this.switchAfterBytes = bytes;
   }
 
   /** The partition for the next keyless record of `topic`. */
@@ -80,6 +94,23 @@ export class StickyPartitioner {
     return current;
   }
 
+  /**
+   * The producer closed a batch of `batchBytes` for `partition` of `topic` (full, or sent when
+   * linger.ms was up). When that is the sticky partition its run grows by `batchBytes`, and once
+   * the run holds `switchAfterBytes` the topic moves on as with `onNewBatch`. A batch of another
+   * partition changes nothing. Returns the topic's sticky partition after the call.
+   */
+  onBatchClosed(topic: string, partition: number, batchBytes: number, numPartitions: number, available?: readonly number[]): number {
+    checkPartitionCount(numPartitions);
+    const current = this.sticky.get(topic);
+    if (current === undefined || current >= numPartitions) return this.choose(topic, current, numPartitions, available);
+    if (current !== partition) return current;
+    const run = (this.run.get(topic) ?? 0) + batchBytes;
+    if (run >= this.switchAfterBytes) return this.choose(topic, current, numPartitions, available);
+    this.run.set(topic, run);
+    return current;
+  }
+
   /** The current sticky partition of `topic`, if one was chosen. */
   current(topic: string): number | undefined {
     return this.sticky.get(topic);
@@ -88,6 +119,7 @@ export class StickyPartitioner {
   /** Forgets the topic's sticky partition (e.g. after the topic was deleted). */
   forget(topic: string): void {
     this.sticky.delete(topic);
+    this.run.delete(topic);
   }
 
   private randomIndex(n: number): number {
@@ -107,6 +139,7 @@ export class StickyPartitioner {
       next = this.pickDifferent(candidates.length, (i) => candidates[i]!, old);
     }
     this.sticky.set(topic, next);
+    this.run.delete(topic);
     return next;
   }
 
@@ -174,6 +207,11 @@ export class DefaultPartitioner {
     }
     if (key !== undefined && key !== null) return partitionForKey(key, numPartitions);
     return this.sticky.partition(topic, numPartitions, availablePartitions);
+  }
+
+  /** See StickyPartitioner.onBatchClosed. */
+  onBatchClosed(topic: string, partition: number, batchBytes: number, numPartitions: number, availablePartitions?: readonly number[]): number {
+    return this.sticky.onBatchClosed(topic, partition, batchBytes, numPartitions, availablePartitions);
   }
 
   /** See StickyPartitioner.onNewBatch. */

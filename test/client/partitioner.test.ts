@@ -201,5 +201,57 @@ describe('client/partitioner', () => {
       expect(s.current('t')).to.equal(undefined);
       expect(s.partition('t', 10)).to.equal(9);
     });
+
+    describe('runs of switchAfterBytes (partitioner.sticky.bytes)', () => {
+      it('stays while the closed batches of the sticky partition hold fewer bytes, then moves', () => {
+        const s = new StickyPartitioner({ random: cycle(0.3), switchAfterBytes: 3000 }); // index 3 of 10 first
+        expect(s.partition('t', 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 1000, 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 1999, 10)).to.equal(3);
+        const next = s.onBatchClosed('t', 3, 1, 10); // 3000 reached
+        expect(next).to.not.equal(3);
+        expect(s.partition('t', 10)).to.equal(next);
+        // the new partition's run starts from nothing
+        expect(s.onBatchClosed('t', next, 2999, 10)).to.equal(next);
+      });
+
+      it('ignores batches of other partitions (keyed records, a stale run)', () => {
+        const s = new StickyPartitioner({ random: cycle(0.3), switchAfterBytes: 100 });
+        expect(s.partition('t', 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 7, 1_000_000, 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 99, 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 1, 10)).to.not.equal(3);
+      });
+
+      it('keeps a run per topic', () => {
+        const s = new StickyPartitioner({ random: cycle(0.1, 0.9), switchAfterBytes: 100 });
+        const a = s.partition('a', 10);
+        const b = s.partition('b', 10);
+        expect(s.onBatchClosed('a', a, 60, 10)).to.equal(a);
+        expect(s.onBatchClosed('b', b, 60, 10)).to.equal(b);
+        expect(s.onBatchClosed('a', a, 40, 10)).to.not.equal(a);
+        expect(s.current('b')).to.equal(b);
+      });
+
+      it('moves after every closed batch with 0 (the default), as onNewBatch', () => {
+        const s = new StickyPartitioner({ random: cycle(0.3) });
+        expect(s.partition('t', 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 1, 10)).to.not.equal(3);
+      });
+
+      it('forgets a run with the topic, and picks a partition when none was chosen', () => {
+        const s = new StickyPartitioner({ random: cycle(0.3), switchAfterBytes: 100 });
+        expect(s.onBatchClosed('t', 0, 50, 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 90, 10)).to.equal(3);
+        s.forget('t');
+        expect(s.partition('t', 10)).to.equal(3);
+        expect(s.onBatchClosed('t', 3, 90, 10)).to.equal(3); // 90, not 180: the run went with the topic
+      });
+
+      it('rejects a negative or fractional size', () => {
+        expect(() => new StickyPartitioner({ switchAfterBytes: -1 })).to.throw(RangeError, /switchAfterBytes/);
+        expect(() => new StickyPartitioner({ switchAfterBytes: 1.5 })).to.throw(RangeError, /switchAfterBytes/);
+      });
+    });
   });
 });

@@ -65,12 +65,21 @@ describe('client/producer', function () {
     await producer.disconnect();
   });
 
-  it('sends keyless records stickily: one partition per batch', async () => {
-    const producer = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0 });
+  it('sends keyless records stickily: one partition per batch with partitioner.sticky.bytes = batch.size', async () => {
+    const producer = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0, 'partitioner.sticky.bytes': 200 });
     await producer.connect();
     const res = await producer.send({ topic: 'plain', messages: Array.from({ length: 40 }, (_, i) => ({ value: `sticky-${i}` })) });
     expect(new Set(res.map((r) => r.partition)).size).to.be.greaterThan(1);
     await producer.disconnect();
+  });
+
+  it('sends keyless records in runs of partitioner.sticky.bytes per partition (64 KiB by default)', async () => {
+    const byDefault = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0 });
+    await byDefault.connect();
+    const res = await byDefault.send({ topic: 'plain', messages: Array.from({ length: 40 }, (_, i) => ({ value: `run-${i}` })) });
+    // ~1.5 KiB of batches: one run, one partition
+    expect(new Set(res.map((r) => r.partition)).size).to.equal(1);
+    await byDefault.disconnect();
   });
 
   it('supports acks 0, 1 and all', async () => {
@@ -100,6 +109,7 @@ describe('client/producer', function () {
     expect(() => c.samsa().producer({ 'linger.msec': 5 })).to.throw(/linger\.msec: unknown producer config key/);
     expect(() => c.samsa().producer({ acks: 2 })).to.throw(/acks: must be 0, 1, -1 or "all"/);
     expect(() => c.samsa().producer({ 'compression.type': 'lz4' })).to.throw(/compression.type: "lz4" is not supported/);
+    expect(() => c.samsa().producer({ 'partitioner.sticky.bytes': -1 })).to.throw(/partitioner\.sticky\.bytes: /);
   });
 
   it('fails a send to an unknown topic after max.block.ms', async () => {

@@ -222,7 +222,8 @@ describe('actors/producer: batches per request, batch buffers', function () {
   }
 
   it('moves a keyless record that does not fit to the next sticky partition, leaving no batch of one behind', async () => {
-    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), false);
+    // partitioner.sticky.bytes = batch.size: Kafka's grain, a run of one batch
+    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024, 'partitioner.sticky.bytes': 1024 }), false);
     // the record that closes a full batch starts the next partition's batch: three batches of 4
     // (before, each full batch left its overflow record in a batch of its own on the old partition)
     expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
@@ -232,9 +233,60 @@ describe('actors/producer: batches per request, batch buffers', function () {
     expect(all).to.deep.equal(Array.from({ length: 12 }, (_, i) => value('k', i, 200).toString()).sort());
   });
 
+  /** The partition of each batch, in the order the records were placed (values carry the order). */
+  const runOfPartitions = (entries: SeenPartition[]) =>
+    entries
+      .flatMap((e) => {
+        const out: { partition: number; first: string }[] = [];
+        let at = 0;
+        for (const k of e.batchSizes) {
+          out.push({ partition: e.partition, first: e.values[at]! });
+          at += k;
+        }
+        return out;
+      })
+      .sort((a, b) => a.first.localeCompare(b.first))
+      .map((x) => x.partition);
+
+  it('keeps keyless records on one partition for a run of partitioner.sticky.bytes, then moves on', async () => {
+    // 1 KiB batches of 4 records; runs of 2 KiB: two full batches, then the next partition
+    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024, 'partitioner.sticky.bytes': 2048 }), false);
+    expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
+    const order = runOfPartitions(entries);
+    expect(order[0]).to.equal(order[1]);
+    expect(order[2]).to.not.equal(order[0]);
+    // the two batches of the run went in one request entry: the leader appends them at once
+    expect(entries.some((e) => e.batchSizes.length === 2)).to.equal(true);
+  });
+
+  it('by default runs 64 KiB of keyless batches into one partition', async () => {
+    const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), false);
+    expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
+    expect(new Set(entries.map((e) => e.partition)).size).to.equal(1);
+  });
+
+  it('counts batches sent when linger.ms was up by their bytes toward the run, not as whole runs', async () => {
+    // random 0: partition 0 first, then 1; sends of one 200-byte record answered one by one go
+    // out as batches of ~280 bytes, so a 1 KiB run takes four of them before the partition moves
+    const p = sys.spawn(producer, {
+      name: `p${++n}`,
+      args: { bootstrap: [{ brokerId: 1, node: 'n1' }], random: () => 0, config: { 'linger.ms': 0, 'batch.size': 4096, 'partitioner.sticky.bytes': 1024 } },
+    });
+    const partitions: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const [r] = (await settle([sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: [{ value: value('l', i, 200) }] }] }, { timeoutMs: 10_000 })])) as SendResult[];
+      expect(r!.errorCode).to.equal(0);
+      partitions.push(r!.results[0]!.partition);
+    }
+    expect(partitions).to.deep.equal([0, 0, 0, 0, 1, 1]);
+  });
+
   it('sends keyless records to the new sticky partition once a record for the sticky one filled its batch', async () => {
     // random 0: the sticky partition is 0 first, then 1 once a batch of partition 0 completes
-    const p = sys.spawn(producer, { name: `p${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], random: () => 0, config: { 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1, 'batch.size': 1024 } } });
+    const p = sys.spawn(producer, {
+      name: `p${++n}`,
+      args: { bootstrap: [{ brokerId: 1, node: 'n1' }], random: () => 0, config: { 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1, 'batch.size': 1024, 'partitioner.sticky.bytes': 1024 } },
+    });
     const first = send(p, 'a', 1, 10, 1);
     await checkFor(async () => ((await seen()).held === 1 ? true : null));
     // two keyless records, two for partition 0, two keyless again; the fourth record fills the
