@@ -36,6 +36,12 @@ export interface ProducerConfig {
    * a full batch counts as batch.size bytes.
    */
   stickyBytes: number;
+  /**
+   * partitioner.adaptive.partitioning.enable (Kafka's, default true): keyless records move to a
+   * partition drawn in favour of those with fewer batches waiting to be sent, so a leader that
+   * is behind gets fewer of them.
+   */
+  adaptivePartitioning: boolean;
 }
 
 export class ProducerConfigError extends Error {
@@ -72,6 +78,7 @@ const SPECS: Record<string, Spec> = {
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
   'enable.idempotence': { prop: 'idempotent', kind: 'bool', def: false },
   'partitioner.sticky.bytes': { prop: 'stickyBytes', kind: 'int', min: 0, def: 65_536 },
+  'partitioner.adaptive.partitioning.enable': { prop: 'adaptivePartitioning', kind: 'bool', def: true },
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

@@ -200,6 +200,12 @@ function queuesOf(s: ProducerState, topic: string): PartitionQueue[] {
   return qs;
 }
 
+/** Batches of a partition not yet in a request: the ready ones and the open one (Kafka's queue size). */
+function waitingBatches(s: ProducerState, topic: string, partition: number): number {
+  const q = s.topicQueues.get(topic)?.[partition];
+  return q ? q.ready.length + (q.open ? 1 : 0) : 0;
+}
+
 /** Puts a queue in the set the drain goes through (it has an open batch or batches to send). */
 function activate(s: ProducerState, q: PartitionQueue): void {
   q.active = true;
@@ -692,7 +698,11 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       metadata: new MetadataCache(args.bootstrap),
       metadataInFlight: false,
       awaitingMetadata: [],
-      partitioner: new DefaultPartitioner({ switchAfterBytes: config.stickyBytes, ...(args.random ? { random: args.random } : {}) }),
+      partitioner: new DefaultPartitioner({
+        switchAfterBytes: config.stickyBytes,
+        ...(config.adaptivePartitioning ? { queueLength: (topic: string, partition: number) => waitingBatches(s, topic, partition) } : {}),
+        ...(args.random ? { random: args.random } : {}),
+      }),
       topicQueues: new Map(),
       drainAt: Infinity,
       drainQueued: false,

@@ -43,7 +43,16 @@ export interface StickyPartitionerOptions {
    * its leader appends with one write. 0 (the default here) switches after every closed batch.
    */
   switchAfterBytes?: number;
+  /**
+   * Batches waiting to be sent for a partition (Kafka's partitioner.adaptive.partitioning):
+   * when given, the next sticky partition is drawn at random and kept with probability
+   * 1 / (1 + its waiting batches), so runs go less often to partitions whose leaders are behind.
+   */
+  queueLength?: (topic: string, partition: number) => number;
 }
+
+/** Draws for an adaptive choice before the least loaded partition drawn is taken. */
+const MAX_ADAPTIVE_DRAWS = 8;
 
 /**
  * One sticky partition per topic for keyless records (Kafka's StickyPartitionCache).
@@ -60,6 +69,7 @@ export class StickyPartitioner {
   private readonly run = new Map<string, number>();
   private readonly random: () => number;
   private readonly switchAfterBytes: number;
+  private readonly queueLength: ((topic: string, partition: number) => number) | undefined;
   /** The last `available` list seen and its valid candidates (callers pass the same array until metadata changes). */
   private lastAvailable: readonly number[] | undefined;
   private lastCount = 0;
@@ -70,6 +80,7 @@ export class StickyPartitioner {
     const bytes = options.switchAfterBytes ?? 0;
     if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`switchAfterBytes must be a non-negative integer, got ${bytes}`);
     this.switchAfterBytes = bytes;
+    this.queueLength = options.queueLength;
   }
 
   /** The partition for the next keyless record of `topic`. */
@@ -136,7 +147,7 @@ export class StickyPartitioner {
     } else if (candidates.length === 1) {
       next = candidates[0]!;
     } else {
-      next = this.pickDifferent(candidates.length, (i) => candidates[i]!, old);
+      next = this.pickAdaptive(topic, candidates.length, (i) => candidates[i]!, old);
     }
     this.sticky.set(topic, next);
     this.run.delete(topic);
@@ -157,6 +168,28 @@ export class StickyPartitioner {
     this.lastCount = numPartitions;
     this.lastCandidates = c;
     return c;
+  }
+
+  /**
+   * `pickDifferent`, weighted by `queueLength` when there is one: a drawn partition is kept with
+   * probability 1 / (1 + its waiting batches), else drawn again (rejection sampling, so the
+   * choice is in proportion to that weight); after MAX_ADAPTIVE_DRAWS the least loaded one drawn.
+   */
+  private pickAdaptive(topic: string, n: number, at: (i: number) => number, old: number | undefined): number {
+    const load = this.queueLength;
+    if (!load) return this.pickDifferent(n, at, old);
+    let least = -1;
+    let leastLoad = Infinity;
+    for (let draw = 0; draw < MAX_ADAPTIVE_DRAWS; draw++) {
+      const p = this.pickDifferent(n, at, old);
+      const waiting = load(topic, p);
+      if (waiting <= 0 || this.random() * (1 + waiting) < 1) return p;
+      if (waiting < leastLoad) {
+        least = p;
+        leastLoad = waiting;
+      }
+    }
+    return least;
   }
 
   /** A random element (via `at`) of n choices, other than `old` when there is another one. */

@@ -248,6 +248,51 @@ describe('client/partitioner', () => {
         expect(s.onBatchClosed('t', 3, 90, 10)).to.equal(3); // 90, not 180: the run went with the topic
       });
 
+      it('draws again when the partition drawn has batches waiting and the draw refuses it (adaptive)', () => {
+        // partition 1 has 1,000 batches waiting, 0 and 2 none; the same draws without queue lengths pick 1
+        const waiting = [0, 1000, 0];
+        const draws = () => cycle(0.0, 0.4, 0.5, 0.9);
+        const adaptive = new StickyPartitioner({ random: draws(), queueLength: (_t, p) => waiting[p]! });
+        expect(adaptive.partition('t', 3, [0, 1, 2])).to.equal(0);
+        expect(adaptive.onNewBatch('t', 0, 3, [0, 1, 2])).to.equal(2); // 1 drawn (0.4), refused (0.5 * 1001 >= 1), then 2
+        const uniform = new StickyPartitioner({ random: draws() });
+        expect(uniform.partition('t', 3, [0, 1, 2])).to.equal(0);
+        expect(uniform.onNewBatch('t', 0, 3, [0, 1, 2])).to.equal(1);
+      });
+
+      it('keeps a loaded partition with probability 1 / (1 + its waiting batches)', () => {
+        let seed = 99;
+        const lcg = (): number => {
+          seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+          return seed / 2 ** 32;
+        };
+        // partition 0 is the sticky one; 1 has 3 batches waiting (weight 1/4), 2 none (weight 1)
+        const waiting = [0, 3, 0];
+        const s = new StickyPartitioner({ random: lcg, queueLength: (_t, p) => waiting[p]! });
+        const counts = [0, 0, 0];
+        for (let i = 0; i < 20_000; i++) {
+          s.forget('t');
+          // make 0 sticky, then move on from it
+          while (s.partition('t', 3, [0, 1, 2]) !== 0) s.forget('t');
+          counts[s.onNewBatch('t', 0, 3, [0, 1, 2])]!++;
+        }
+        expect(counts[0]).to.equal(0);
+        const ratio = counts[2]! / counts[1]!;
+        expect(ratio).to.be.within(3.5, 4.5);
+      });
+
+      it('takes the least loaded partition drawn when every draw is refused', () => {
+        const waiting = [0, 5, 2];
+        // after the first pick (0.0: partition 0) draws alternate between 2 (0.9) and 1 (0.5),
+        // each refused (0.99); the last of the eight draws is 1, the least loaded 2
+        const seq = [0.9, 0.99, 0.5, 0.99];
+        let i = -1;
+        const random = () => (i < 0 ? (i++, 0.0) : seq[i++ % seq.length]!);
+        const s = new StickyPartitioner({ random, queueLength: (_t, p) => waiting[p]! });
+        expect(s.partition('t', 3, [0, 1, 2])).to.equal(0);
+        expect(s.onNewBatch('t', 0, 3, [0, 1, 2])).to.equal(2);
+      });
+
       it('rejects a negative or fractional size', () => {
         expect(() => new StickyPartitioner({ switchAfterBytes: -1 })).to.throw(RangeError, /switchAfterBytes/);
         expect(() => new StickyPartitioner({ switchAfterBytes: 1.5 })).to.throw(RangeError, /switchAfterBytes/);

@@ -80,6 +80,12 @@ describe('client/producer', function () {
     // ~1.5 KiB of batches: one run, one partition
     expect(new Set(res.map((r) => r.partition)).size).to.equal(1);
     await byDefault.disconnect();
+    // runs of 400 bytes (two batches) with adaptive partitioning off: the records move on
+    const uniform = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0, 'partitioner.adaptive.partitioning.enable': false, 'partitioner.sticky.bytes': 400 });
+    await uniform.connect();
+    const res2 = await uniform.send({ topic: 'plain', messages: Array.from({ length: 40 }, (_, i) => ({ value: `run-${i}` })) });
+    expect(new Set(res2.map((r) => r.partition)).size).to.be.greaterThan(1);
+    await uniform.disconnect();
   });
 
   it('supports acks 0, 1 and all', async () => {
@@ -110,6 +116,7 @@ describe('client/producer', function () {
     expect(() => c.samsa().producer({ acks: 2 })).to.throw(/acks: must be 0, 1, -1 or "all"/);
     expect(() => c.samsa().producer({ 'compression.type': 'lz4' })).to.throw(/compression.type: "lz4" is not supported/);
     expect(() => c.samsa().producer({ 'partitioner.sticky.bytes': -1 })).to.throw(/partitioner\.sticky\.bytes: /);
+    expect(() => c.samsa().producer({ 'partitioner.adaptive.partitioning.enable': 'sometimes' })).to.throw(/partitioner\.adaptive\.partitioning\.enable: /);
   });
 
   it('fails a send to an unknown topic after max.block.ms', async () => {
