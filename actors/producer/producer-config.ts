@@ -32,8 +32,9 @@ export interface ProducerConfig {
    * bytes (set this to batch.size or less for that). samsa's default, 64 KiB, is four default
    * batches: the batches of such a run travel in one request entry, which the leader appends
    * with one write and one replica turn where single batches spread over many partitions cost
-   * one each. Only the grain changes: the choice of the next partition is uniform as before, and
-   * a full batch counts as batch.size bytes.
+   * one each. Runs are made of full batches (each counts as batch.size): a batch sent before it
+   * was full, when linger.ms was up, ends the run, so a producer that is not filling batches
+   * moves on after each batch as before.
    */
   stickyBytes: number;
   /**

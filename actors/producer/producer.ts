@@ -246,9 +246,10 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
 const MAX_STICKY_MOVES = 2;
 
 /**
- * Moves the open batch to the ready list. A keyless run counts it toward the sticky partition's
- * partitioner.sticky.bytes: as batch.size when `full`, else (linger.ms was up, a flush) as the
- * bytes it holds.
+ * Moves the open batch to the ready list. A `full` batch counts as batch.size toward the sticky
+ * partition's run (partitioner.sticky.bytes). A batch closed before it was full (linger.ms was
+ * up, a flush) ends the run: the producer is not filling batches, so a run would only keep the
+ * records on one leader, and keyless records move on after each such batch as before.
  */
 function closeOpenBatch(s: ProducerState, q: PartitionQueue, full: boolean): void {
   const b = q.open;
@@ -256,8 +257,10 @@ function closeOpenBatch(s: ProducerState, q: PartitionQueue, full: boolean): voi
   s.batchEvents++;
   q.ready.push(b);
   q.open = null;
-  const bytes = full ? Math.max(b.bytes, s.config.batchSize) : b.bytes;
-  s.partitioner.onBatchClosed(q.topic, q.partition, bytes, s.metadata.partitionCount(q.topic), s.metadata.availablePartitions(q.topic));
+  const count = s.metadata.partitionCount(q.topic);
+  const available = s.metadata.availablePartitions(q.topic);
+  if (full) s.partitioner.onBatchClosed(q.topic, q.partition, Math.max(b.bytes, s.config.batchSize), count, available);
+  else s.partitioner.onNewBatch(q.topic, q.partition, count, available);
 }
 
 /** Places every record of an admitted Send into its partition's batches, writing its bytes there and then. */

@@ -2,10 +2,11 @@
  * The producer's partitioner, as Kafka's: an explicit partition is used as given; a keyed record
  * goes to `toPositive(murmur2(keyBytes)) % numPartitions` (the Java DefaultPartitioner, so keyed
  * records land on the same partitions as with Kafka's clients); a keyless record goes to the
- * topic's current "sticky" partition, which moves to another random partition once the batches
- * the producer closed for it hold `switchAfterBytes` (KIP-794's rule, which switches after
- * batch.size bytes; see StickyPartitionerOptions), so keyless records fill whole batches and
- * runs of them. Pure and synchronous; the random source is injectable for tests.
+ * topic's current "sticky" partition, which moves to another partition when the producer
+ * reports a batch of it sent before it was full (`onNewBatch`, KIP-480's StickyPartitionCache),
+ * or once the full batches it closed for it hold `switchAfterBytes` (`onBatchClosed`; see
+ * StickyPartitionerOptions), so keyless records fill whole batches and runs of them. Pure and
+ * synchronous; the random source is injectable for tests.
  */
 import { murmur2, toPositive } from './murmur2.js';
 
