@@ -73,7 +73,7 @@ describe('client/producer', function () {
     await producer.disconnect();
   });
 
-  it('sends keyless records in runs of partitioner.sticky.bytes per partition (64 KiB by default)', async () => {
+  it('sends keyless records in runs of partitioner.sticky.bytes per partition (128 KiB by default)', async () => {
     const byDefault = c.samsa().producer({ 'batch.size': 200, 'linger.ms': 0 });
     await byDefault.connect();
     const res = await byDefault.send({ topic: 'plain', messages: Array.from({ length: 40 }, (_, i) => ({ value: `run-${i}` })) });

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import type { BrokerProduceResponse, ProducePartition, ProducePartitionResult } from '../../../actors/broker/messages.js';
 import type { ProducerDescription, ProducerMsg, SendResult } from '../../../actors/producer/messages.js';
 import { producer } from '../../../actors/producer/producer.js';
+import { parseProducerConfig } from '../../../actors/producer/producer-config.js';
 import type { ClusterMetadata } from '../../../src/protocol/cluster.js';
 import { entryRecords } from '../../../src/protocol/batch-parts.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
@@ -259,7 +260,8 @@ describe('actors/producer: batches per request, batch buffers', function () {
     expect(entries.some((e) => e.batchSizes.length === 2)).to.equal(true);
   });
 
-  it('by default runs 64 KiB of keyless batches into one partition', async () => {
+  it('by default runs 128 KiB of keyless batches into one partition', async () => {
+    expect(parseProducerConfig({}).stickyBytes).to.equal(128 * 1024);
     const entries = await twelveRecords(spawnProducer({ 'batch.size': 1024 }), false);
     expect(entries.flatMap((e) => e.batchSizes)).to.deep.equal([4, 4, 4]);
     expect(new Set(entries.map((e) => e.partition)).size).to.equal(1);
