@@ -33,9 +33,9 @@ export interface ProducerConfig {
    * batches: the batches of such a run travel in one request entry, which the leader appends
    * with one write and one replica turn where single batches spread over many partitions cost
    * one each (a saturated producer's entries carry 7-12 batches at 6 partitions, where batches
-   * queue up on their own, and one at 1,000 without runs). Runs are made of full batches (each counts as batch.size): a batch sent before it
-   * was full, when linger.ms was up, ends the run, so a producer that is not filling batches
-   * moves on after each batch as before.
+   * queue up on their own, and one at 1,000 without runs). Runs are made of full batches (each
+   * counts as batch.size): a batch sent before it was full, when linger.ms was up, ends the run,
+   * so a producer that is not filling batches moves on after each batch as before.
    */
   stickyBytes: number;
   /**

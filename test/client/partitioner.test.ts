@@ -248,7 +248,14 @@ describe('client/partitioner', () => {
         expect(s.onBatchClosed('t', 3, 90, 10)).to.equal(3); // 90, not 180: the run went with the topic
       });
 
-      it('draws again when the partition drawn has batches waiting and the draw refuses it (adaptive)', () => {
+      it('rejects a negative or fractional size', () => {
+        expect(() => new StickyPartitioner({ switchAfterBytes: -1 })).to.throw(RangeError, /switchAfterBytes/);
+        expect(() => new StickyPartitioner({ switchAfterBytes: 1.5 })).to.throw(RangeError, /switchAfterBytes/);
+      });
+    });
+
+    describe('adaptive choice of the next partition (queueLength)', () => {
+      it('draws again when the partition drawn has batches waiting and the draw refuses it', () => {
         // partition 1 has 1,000 batches waiting, 0 and 2 none; the same draws without queue lengths pick 1
         const waiting = [0, 1000, 0];
         const draws = () => cycle(0.0, 0.4, 0.5, 0.9);
@@ -291,11 +298,6 @@ describe('client/partitioner', () => {
         const s = new StickyPartitioner({ random, queueLength: (_t, p) => waiting[p]! });
         expect(s.partition('t', 3, [0, 1, 2])).to.equal(0);
         expect(s.onNewBatch('t', 0, 3, [0, 1, 2])).to.equal(2);
-      });
-
-      it('rejects a negative or fractional size', () => {
-        expect(() => new StickyPartitioner({ switchAfterBytes: -1 })).to.throw(RangeError, /switchAfterBytes/);
-        expect(() => new StickyPartitioner({ switchAfterBytes: 1.5 })).to.throw(RangeError, /switchAfterBytes/);
       });
     });
   });
