@@ -43,7 +43,7 @@ export const PRODUCE_FLAGS = {
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   'batch-size': { type: 'int', default: 16_384, min: 0, help: 'producer batch.size' },
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
-  'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; --batch-size gives Kafka's one batch per partition)" },
+  'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; the batch size, 16384 unless set, gives Kafka's one batch per partition)" },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip'], help: 'producer compression.type' },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },

@@ -19,7 +19,7 @@ import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
 import { formatCpuPerRecords, formatCpuShort, stealNotes } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
-import { defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
+import { PRODUCE_FLAGS, defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
 
 export const SCALING_FLAGS = {
   'partition-counts': { type: 'string', default: '6,100,1000', help: 'comma-separated partition counts' },
@@ -28,7 +28,7 @@ export const SCALING_FLAGS = {
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
-  'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; 16384 gives Kafka's one batch per partition)" },
+  'sticky-bytes': PRODUCE_FLAGS['sticky-bytes'],
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   json: { type: 'string', default: 'perf-scaling', help: 'results file name under benchmarks/results/ (empty: none)' },

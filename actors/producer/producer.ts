@@ -246,10 +246,10 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
 const MAX_STICKY_MOVES = 2;
 
 /**
- * Moves the open batch to the ready list, built. A `full` batch counts as batch.size toward the sticky
- * partition's run (partitioner.sticky.bytes). A batch closed before it was full (linger.ms was
- * up, a flush) ends the run: the producer is not filling batches, so a run would only keep the
- * records on one leader, and keyless records move on after each such batch as before.
+ * Moves the open batch to the ready list, built. A `full` batch counts as batch.size toward the
+ * sticky partition's run (partitioner.sticky.bytes). A batch closed before it was full (linger.ms
+ * was up, a flush) ends the run: the producer is not filling batches, so a run would only keep
+ * the records on one leader, and keyless records move on after each such batch as before.
  */
 function closeOpenBatch(s: ProducerState, q: PartitionQueue, full: boolean): void {
   const b = q.open;
