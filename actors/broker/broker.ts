@@ -19,7 +19,7 @@
  * FindCoordinatorResponse, InitProducerIdResult.
  */
 import { nanoid } from 'nanoid';
-import { entryRecords } from '../../src/protocol/batch-parts.js';
+import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
@@ -563,7 +563,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
           return resultWithoutWrite(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
         }
-        const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryRecords(pp.records) };
+        const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryBatches(pp.records) };
         if (m.acks === 0) {
           ctx.send(rep.ref, msg);
           return resultWithoutWrite(pp, ErrorCode.NONE, '');

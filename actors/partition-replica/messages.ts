@@ -14,8 +14,11 @@ export const EARLIEST_TIMESTAMP = -2;
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 
 export type ReplicaMsg =
-  /** From a client: append one or more RecordBatch v2 (bytes), reply per acks (none for acks 0). */
-  | { type: 'Produce'; acks: Acks; timeoutMs: number; records: Uint8Array }
+  /**
+   * From a client: append one or more RecordBatch v2, as one buffer or a list of buffers of whole
+   * batches (written in order), reply per acks (none for acks 0).
+   */
+  | { type: 'Produce'; acks: Acks; timeoutMs: number; records: Uint8Array | readonly Uint8Array[] }
   /** From the local broker, for a consumer fetch (replicaId -1) or a follower's fetch (replicaId >= 0). */
   | {
       type: 'ReplicaRead';

@@ -386,7 +386,8 @@ const PRODUCER_EXPIRY_CHECK_MS = 60_000;
  * Null when the leadership's producer state has not been read from the log yet
  * (loadProducerStateFor first).
  */
-function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, records: Buffer): IdempotenceCheck | null {
+function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, entry: Buffer | readonly Buffer[]): IdempotenceCheck | null {
+  const records = Buffer.isBuffer(entry) ? entry : entry[0]!;
   // the common case, a produce without a producer id: nothing to check and no header to parse
   if (records.length >= RECORD_BATCH_OVERHEAD && readInt64BE(records, PRODUCER_ID_OFFSET) < 0) return PLAIN_APPEND;
   let first: ProducerBatch | null = null;
@@ -396,6 +397,8 @@ function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, reco
     if (batches === 1 && records.length - pos >= 61) first = producerBatchAt(records, pos);
     else if (first && first.producerId >= 0) break;
   }
+  // the other buffers of a list hold batches too (for an idempotent producer, one too many)
+  if (!Buffer.isBuffer(entry)) batches += entry.length - 1;
   if (!first || first.producerId < 0) return { kind: 'append', batch: null };
   if (batches !== 1) return { kind: 'error', errorCode: ErrorCode.INVALID_RECORD, message: 'an idempotent produce carries exactly one record batch per partition' };
   if (!s.producers) return null;
@@ -456,7 +459,7 @@ function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { ty
 }
 
 /** Appends a checked produce (or answers a duplicate) and replies or parks it; a promise only when a flush is due. */
-function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer, idempotent: IdempotenceCheck): Promise<void> | undefined {
+function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer | readonly Buffer[], idempotent: IdempotenceCheck): Promise<void> | undefined {
   if (idempotent.kind === 'error') {
     ctx.log.warn('produce rejected', { errorCode: idempotent.errorCode, reason: idempotent.message });
     replyProduce(ctx, m, produceError(idempotent.errorCode, idempotent.message, s.log.logStartOffset));
@@ -543,7 +546,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
   },
 
   schema: {
-    Produce: { acks: 'integer', timeoutMs: 'number', records: 'bytes' },
+    Produce: { acks: 'integer', timeoutMs: 'number', records: 'batches' },
     ReplicaRead: {
       replicaId: 'integer',
       fetchOffset: 'integer',
@@ -582,7 +585,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         );
         return;
       }
-      const records = asBuffer(m.records);
+      const records = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
       // the common case runs without an await (an async handler costs the mailbox a turn per
       // batch): only a first idempotent batch (producer state read from the log) or a due
       // flush.messages fsync waits

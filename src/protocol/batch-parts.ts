@@ -1,10 +1,9 @@
 /**
  * A partition's record batches as a list of buffers (how the producer hands them over, one per
- * batch) joined into the single records blob a log appends. The producer does not join them
- * itself: on a worker port each batch travels attached after the frame body, in order, so the
- * receiver finds them side by side in one buffer and joins them without copying a byte; only
- * batches that do not lie side by side (in-process delivery, TCP) are copied, and then on the
- * broker's thread rather than the client's.
+ * batch) and what a log appends of them. The producer does not join them itself. Where they lie
+ * side by side in one buffer (attached after a frame body on a worker port) they are joined
+ * without copying a byte; where they lie apart (batch buffers shared with the producer, in-process
+ * delivery) the log takes the list and writes it with one gathering write (`entryBatches`).
  */
 
 /** True when `parts` is a list of byte buffers (and so something `joinBatches` takes). */
@@ -36,4 +35,21 @@ export function joinBatches(parts: readonly Uint8Array[]): Buffer {
  */
 export function entryRecords(records: Uint8Array | readonly Uint8Array[]): Uint8Array {
   return isBatchList(records) ? joinBatches(records) : (records as Uint8Array);
+}
+
+/**
+ * A Produce entry's records as the log takes them: one buffer when there is one or they lie side
+ * by side, else the list as it is (no copy). Anything else is returned as it is, for the replica
+ * to refuse by name.
+ */
+export function entryBatches(records: Uint8Array | readonly Uint8Array[]): Uint8Array | readonly Uint8Array[] {
+  if (!isBatchList(records)) return records;
+  if (records.length === 1) return records[0]!;
+  const first = records[0]!;
+  for (let i = 1; i < records.length; i++) {
+    const p = records[i]!;
+    const prev = records[i - 1]!;
+    if (p.buffer !== first.buffer || p.byteOffset !== prev.byteOffset + prev.byteLength) return records;
+  }
+  return joinBatches(records);
 }

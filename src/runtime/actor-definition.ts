@@ -40,8 +40,11 @@ export type SupervisionPolicy =
       withinMs?: number;
     };
 
-/** Field kinds for boundary validation; a trailing `?` makes a field optional. */
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'bytes' | 'ref' | 'array' | 'object' | 'any';
+/**
+ * Field kinds for boundary validation; a trailing `?` makes a field optional. 'batches': bytes,
+ * or a non-empty list of bytes (record batches handed over as the producer built them).
+ */
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'bytes' | 'batches' | 'ref' | 'array' | 'object' | 'any';
 export type FieldSpec = FieldKind | `${FieldKind}?`;
 
 export type MessageSchema<M extends Message> = {
@@ -158,6 +161,8 @@ function kindOk(kind: FieldKind, v: unknown): boolean {
       return typeof v === 'boolean';
     case 'bytes':
       return v instanceof Uint8Array;
+    case 'batches':
+      return v instanceof Uint8Array || (Array.isArray(v) && v.length > 0 && v.every((p) => p instanceof Uint8Array));
     case 'ref':
       return (
         typeof v === 'object' &&

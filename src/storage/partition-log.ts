@@ -323,14 +323,16 @@ export class PartitionLog {
   // ---- appends ----
 
   /**
-   * Appends one or more record batches. Every batch is validated first (length, magic, CRC,
-   * size limits) and nothing is written when one fails. As leader (assignOffsets, the default)
-   * each batch gets baseOffset = log end offset and the partition leader epoch written into its
-   * header — `records` is modified in place, never re-encoded — and under LogAppendTime its max
+   * Appends one or more record batches: one buffer of them, or a list of such buffers (the
+   * batches of a produce entry where they lie apart in memory), written in order with one
+   * gathering write. Every batch is validated first (length, magic, CRC, size limits) and
+   * nothing is written when one fails. As leader (assignOffsets, the default) each batch gets
+   * baseOffset = log end offset and the partition leader epoch written into its header —
+   * `records` is modified in place, never re-encoded — and under LogAppendTime its max
    * timestamp. Without assignOffsets (a follower) the batches keep their offsets, which must
    * start at or above the log end offset and increase.
    */
-  async append(records: Buffer, options: AppendOptions): Promise<AppendResult> {
+  async append(records: Buffer | readonly Buffer[], options: AppendOptions): Promise<AppendResult> {
     const res = this.appendNow(records, options);
     if (res.errorCode !== ErrorCode.NONE || !this.flushDue) return res;
     const flushed = await this.flush();
@@ -342,34 +344,43 @@ export class PartitionLog {
    * `append` without the flush.messages fsync, synchronously (the hot path needs no event-loop
    * turn per batch). A caller that acknowledges the write must first `flush()` when `flushDue`.
    */
-  appendNow(records: Buffer, options: AppendOptions): AppendResult {
+  appendNow(records: Buffer | readonly Buffer[], options: AppendOptions): AppendResult {
     this.assertUsable();
     if (this.state === LogState.Offline) return storageError('log is offline after an earlier I/O error');
+    const parts = Buffer.isBuffer(records) ? [records] : (records as readonly Buffer[]);
+    if (parts.length === 0) return { errorCode: ErrorCode.CORRUPT_MESSAGE, reason: 'no record batch to append' };
     const assign = options.assignOffsets ?? true;
-    const invalid = this.validateAppend(records, assign);
-    if (invalid) return invalid;
+    let expected = this.logEnd;
+    for (const part of parts) {
+      const invalid = this.validateAppend(part, assign, expected);
+      if (typeof invalid !== 'number') return invalid;
+      expected = invalid;
+    }
     const config = this.ctx.config;
     const appendTime = assign && config.messageTimestampType === 'LogAppendTime' ? this.ctx.clock.now() : -1;
-    const firstOffset = assign ? this.logEnd : baseOffsetOf(records, 0);
+    const firstOffset = assign ? this.logEnd : baseOffsetOf(parts[0]!, 0);
     try {
-      const end = records.length;
       if (assign) {
         // offsets run on from the log end, batch after batch
         let next = this.logEnd;
-        for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
-          setBaseOffset(records, pos, next);
-          setPartitionLeaderEpoch(records, pos, options.leaderEpoch);
-          if (appendTime >= 0) setMaxTimestamp(records, pos, TimestampType.LOG_APPEND_TIME, appendTime);
-          next = lastOffsetOf(records, pos) + 1;
+        for (const part of parts) {
+          for (let pos = 0, end = part.length; pos < end; pos += batchSizeAt(part, pos)) {
+            setBaseOffset(part, pos, next);
+            setPartitionLeaderEpoch(part, pos, options.leaderEpoch);
+            if (appendTime >= 0) setMaxTimestamp(part, pos, TimestampType.LOG_APPEND_TIME, appendTime);
+            next = lastOffsetOf(part, pos) + 1;
+          }
         }
       }
       // the common case, every batch into the active segment: one write for all of them (a
       // producer request or a follower fetch carries many); else batch by batch, rolling
-      if (!this.appendRunIfItFits(records, end)) {
-        for (let pos = 0; pos < end; ) {
-          const size = batchSizeAt(records, pos);
-          this.appendBatch(records, pos, size);
-          pos += size;
+      if (!this.appendRunIfItFits(parts)) {
+        for (const part of parts) {
+          for (let pos = 0, end = part.length; pos < end; ) {
+            const size = batchSizeAt(part, pos);
+            this.appendBatch(part, pos, size);
+            pos += size;
+          }
         }
       }
     } catch (err) {
@@ -394,12 +405,15 @@ export class PartitionLog {
     return this.append(records, { leaderEpoch: -1, assignOffsets: false });
   }
 
-  /** Checks every batch before anything is written; null when all are acceptable. */
-  private validateAppend(records: Buffer, assign: boolean): AppendError | null {
+  /**
+   * Checks every batch of one buffer before anything is written: the offset a follower's next
+   * batch must start at or above when all are acceptable (`expected` on from the last one), else
+   * the error.
+   */
+  private validateAppend(records: Buffer, assign: boolean, expected: number): number | AppendError {
     const end = records.length;
     if (end === 0) return { errorCode: ErrorCode.CORRUPT_MESSAGE, reason: 'no record batch to append' };
     const config = this.ctx.config;
-    let expected = this.logEnd;
     let pos = 0;
     while (pos < end) {
       const invalid = validateBatch(records, pos, end - pos);
@@ -423,31 +437,37 @@ export class PartitionLog {
       }
       pos += size;
     }
-    return null;
+    return expected;
   }
 
   /**
-   * Writes the validated, stamped batches of `records[0, end)` with one write when the active
-   * segment takes them all without a roll; false (nothing written) otherwise.
+   * Writes the validated, stamped batches of `parts` with one write when the active segment
+   * takes them all without a roll; false (nothing written) otherwise.
    */
-  private appendRunIfItFits(records: Buffer, end: number): boolean {
+  private appendRunIfItFits(parts: readonly Buffer[]): boolean {
     let last = -1;
     let maxTimestamp = -1;
+    let bytes = 0;
     // leader epochs that start in this run (a follower's fetch can span several), in order
     let epochStarts: [epoch: number, startOffset: number][] | null = null;
     let latestEpoch = this.epochCache.latestEpoch();
-    for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
-      last = lastOffsetOf(records, pos);
-      maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(records, pos));
-      const epoch = partitionLeaderEpochOf(records, pos);
-      if (epoch >= 0 && epoch > latestEpoch) {
-        (epochStarts ??= []).push([epoch, baseOffsetOf(records, pos)]);
-        latestEpoch = epoch;
+    for (const records of parts) {
+      const end = records.length;
+      bytes += end;
+      for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
+        last = lastOffsetOf(records, pos);
+        maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(records, pos));
+        const epoch = partitionLeaderEpochOf(records, pos);
+        if (epoch >= 0 && epoch > latestEpoch) {
+          (epochStarts ??= []).push([epoch, baseOffsetOf(records, pos)]);
+          latestEpoch = epoch;
+        }
       }
     }
     const active = this.activeSegment;
-    if (!active.takesRun(end, last, maxTimestamp, this.ctx.clock.now())) return false;
-    active.appendRun(records, 0, end);
+    if (!active.takesRun(bytes, last, maxTimestamp, this.ctx.clock.now())) return false;
+    if (parts.length === 1) active.appendRun(parts[0]!, 0, bytes);
+    else active.appendRuns(parts, bytes);
     if (epochStarts) for (const [epoch, startOffset] of epochStarts) this.epochCache.assign(epoch, startOffset);
     this.logEnd = last + 1;
     return true;

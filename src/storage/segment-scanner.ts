@@ -51,6 +51,34 @@ export function writeFully(fd: number, buf: Uint8Array, offset: number, length: 
   }
 }
 
+/** Most buffers one gathering write takes (Linux's IOV_MAX). */
+const MAX_IOV = 1024;
+
+/** Writes every buffer of `parts`, back to back, at `position`: pwritev, resumed after a short write. */
+export function writeAllGathered(fd: number, parts: readonly Uint8Array[], position: number): void {
+  let i = 0;
+  while (i < parts.length) {
+    const group = parts.length - i <= MAX_IOV && i === 0 ? (parts as Uint8Array[]) : parts.slice(i, i + MAX_IOV);
+    let groupBytes = 0;
+    for (const p of group) groupBytes += p.byteLength;
+    let done = fs.writevSync(fd, group, position);
+    position += done;
+    if (done < groupBytes) {
+      // a short write (rare on a regular file): the rest of the group buffer by buffer
+      for (const p of group) {
+        if (done >= p.byteLength) {
+          done -= p.byteLength;
+          continue;
+        }
+        writeFully(fd, p, done, p.byteLength - done, position);
+        position += p.byteLength - done;
+        done = 0;
+      }
+    }
+    i += group.length;
+  }
+}
+
 export class SegmentScanner {
   /** Window over the file; the current batch starts at `bufPos`. */
   buf: Buffer;

@@ -15,7 +15,7 @@ import { FileHandle, type FileHandleCache } from './file-handle-cache.js';
 import { unlinkIfExists } from './index-file.js';
 import type { LogConfig } from './log-config.js';
 import { OFFSET_INDEX_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
-import { ScanStatus, SegmentScanner, readFully, writeFully } from './segment-scanner.js';
+import { ScanStatus, SegmentScanner, readFully, writeAllGathered, writeFully } from './segment-scanner.js';
 import { TIME_INDEX_ENTRY_SIZE, TimeIndex } from './time-index.js';
 
 export const LOG_FILE_SUFFIX = '.log';
@@ -228,6 +228,31 @@ export class LogSegment {
       this.indexBatch(offsetIndex, position + (pos - start), size, lastOffset, maxTimestamp);
       this.next = lastOffset + 1;
       pos += size;
+    }
+  }
+
+  /**
+   * Appends the whole batches of every buffer in `parts`, in order, `bytes` in all (validated
+   * and stamped), with one gathering write, then indexes each as `append` does (the caller
+   * checked `takesRun`). Throws on an I/O error, leaving the segment's state unchanged.
+   */
+  appendRuns(parts: readonly Buffer[], bytes: number): void {
+    const position = this.size;
+    writeAllGathered(this.fd(), parts, position);
+    this.sizeBytes = position + bytes;
+    const offsetIndex = this.offsetIndex;
+    let at = position;
+    for (const buf of parts) {
+      for (let pos = 0, end = buf.length; pos < end; ) {
+        const size = batchSizeAt(buf, pos);
+        const lastOffset = lastOffsetOf(buf, pos);
+        const maxTimestamp = maxTimestampOf(buf, pos);
+        if (at === 0) this.rollingBasedTimestamp = maxTimestamp;
+        this.indexBatch(offsetIndex, at, size, lastOffset, maxTimestamp);
+        this.next = lastOffset + 1;
+        at += size;
+        pos += size;
+      }
     }
   }
 

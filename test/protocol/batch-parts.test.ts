@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { entryRecords, isBatchList, joinBatches } from '../../src/protocol/batch-parts.js';
+import { entryBatches, entryRecords, isBatchList, joinBatches } from '../../src/protocol/batch-parts.js';
 
 describe('protocol/batch-parts', () => {
   it('joins batches that lie side by side in one buffer as a view, without copying', () => {
@@ -44,5 +44,21 @@ describe('protocol/batch-parts', () => {
     expect(Buffer.from(entryRecords([Buffer.from('a'), Buffer.from('b')])).toString()).to.equal('ab');
     const bad = [Buffer.from('a'), 'b'] as unknown as Uint8Array[];
     expect(entryRecords(bad)).to.equal(bad);
+  });
+
+  it('gives the log a Produce entry without copying: one buffer, side-by-side batches as a view, batches apart as the list', () => {
+    const one = Buffer.from('one');
+    expect(entryBatches(one)).to.equal(one);
+    expect(entryBatches([one])).to.equal(one);
+    const frame = Buffer.from('xAABBBy');
+    const side = entryBatches([frame.subarray(1, 3), frame.subarray(3, 6)]) as Buffer;
+    expect(side.toString()).to.equal('AABBB');
+    expect(side.buffer).to.equal(frame.buffer);
+    const apart = [Buffer.from('AA'), Buffer.from('BB')];
+    expect(entryBatches(apart)).to.equal(apart);
+    const gap = [frame.subarray(1, 3), frame.subarray(4, 6)];
+    expect(entryBatches(gap)).to.equal(gap);
+    const bad = [Buffer.from('a'), 'b'] as unknown as Uint8Array[];
+    expect(entryBatches(bad)).to.equal(bad);
   });
 });

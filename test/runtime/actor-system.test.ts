@@ -96,6 +96,31 @@ describe('runtime/actor-system', () => {
       expect(sys.stats().deadLettersByReason['invalid-message']).to.equal(4);
     });
 
+    it("takes bytes or a non-empty list of bytes as 'batches', and refuses anything else by name", async () => {
+      const sink = defineActor<{ parts: number }, { type: 'Put'; records: Uint8Array | readonly Uint8Array[] } | { type: 'Count' }>({
+        kind: 'batches-sink',
+        init: () => ({ parts: 0 }),
+        supervision: 'stop',
+        schema: { Put: { records: 'batches' } },
+        handlers: {
+          Put: (s, m, ctx) => {
+            s.parts += m.records instanceof Uint8Array ? 1 : m.records.length;
+            ctx.reply({ type: 'Ok' } as never);
+          },
+          Count: (s, _m, ctx) => ctx.reply({ type: 'Parts', parts: s.parts } as never),
+        },
+      });
+      const ref = sys.spawn(sink, { name: 'batches' });
+      expect(await sys.ask(ref, { type: 'Put', records: Buffer.from('a') })).to.deep.equal({ type: 'Ok' });
+      expect(await sys.ask(ref, { type: 'Put', records: [Buffer.from('a'), new Uint8Array(3)] })).to.deep.equal({ type: 'Ok' });
+      for (const bad of [[], [Buffer.from('a'), 'b'], 'ab', 7]) {
+        const r = (await sys.ask(ref, { type: 'Put', records: bad } as never)) as Failure;
+        expect(r).to.deep.include({ type: 'Failure', errorCode: ErrorCode.INVALID_REQUEST, reason: 'invalid-message' });
+        expect(r.message).to.match(/^Put\.records must be batches, got /);
+      }
+      expect(await sys.ask(ref, { type: 'Count' })).to.deep.equal({ type: 'Parts', parts: 3 });
+    });
+
     it('with strict serialization, refuses to send what msgpack cannot carry', () => {
       const ref = sys.spawn(counter, { name: 's' });
       expect(() => sys.send(ref, { type: 'Add', n: 1, fn: () => 1 } as never)).to.throw(/strictSerialization/);

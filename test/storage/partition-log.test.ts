@@ -110,6 +110,44 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('appends a list of buffers of batches in order, offsets running on across them', async () => {
+      const log = await openLog();
+      // the parts lie apart in memory (each in a buffer of its own), one of them with two batches
+      const parts = [batch(['a']), Buffer.concat([batch(['b', 'c']), batch(['d'])]), batch(['e', 'f'])];
+      const r = ok(await log.append(parts, { leaderEpoch: 3 }));
+      expect(r).to.include({ baseOffset: 0, lastOffset: 5 });
+      expect(parts.map((p) => baseOffsetOf(p, 0))).to.deep.equal([0, 1, 4]);
+      expect(partitionLeaderEpochOf(parts[2]!, 0)).to.equal(3);
+      expect((await readAll(log)).map((x) => `${x.offset}:${x.value}`)).to.deep.equal(['0:a', '1:b', '2:c', '3:d', '4:e', '5:f']);
+      expect(fileSize(log)).to.equal(parts.reduce((n, p) => n + p.length, 0));
+      ok(await log.append(batch(['g']), { leaderEpoch: 3 }));
+      expect((await readAll(log, 6)).map((x) => x.value)).to.deep.equal(['g']);
+      await log.close();
+    });
+
+    it('appends a list longer than one gathering write takes (1,024 buffers), in order', async () => {
+      const log = await openLog();
+      const parts = Array.from({ length: 2_500 }, (_, i) => batch([`v${i}`]));
+      expect(ok(await log.append(parts, { leaderEpoch: 0 }))).to.include({ baseOffset: 0, lastOffset: 2_499 });
+      const got = await readAll(log);
+      expect(got.length).to.equal(2_500);
+      expect(got.every((x, i) => x.offset === i && x.value === `v${i}`)).to.equal(true);
+      await log.close();
+    });
+
+    it('rejects a whole list when a batch of a later buffer is corrupt, or a buffer is empty, writing nothing', async () => {
+      const log = await openLog();
+      const bad = batch(['y']);
+      bad[bad.length - 1] ^= 1;
+      for (const parts of [[batch(['x']), bad], [batch(['x']), Buffer.alloc(0)], []]) {
+        const r = await log.append(parts, { leaderEpoch: 0 });
+        expect(r.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+        expect(log.logEndOffset).to.equal(0);
+        expect(fileSize(log)).to.equal(0);
+      }
+      await log.close();
+    });
+
     const corruptions: [string, (b: Buffer) => Buffer][] = [
       ['a CRC mismatch', (b) => ((b[b.length - 1] ^= 0xff), b)],
       ['a wrong magic', (b) => ((b[16] = 1), b)],
@@ -365,6 +403,29 @@ describe('storage/partition-log', () => {
           .map((n) => [n, fs.readFileSync(path.join(log.dir, n)).length]);
       expect(files(many)).to.deep.equal(files(one));
       // every offset is found from the indexes, in either log
+      for (let offset = 0; offset < 28; offset += 3) expect((await readAll(many, offset))[0]!.offset).to.equal(offset);
+      expect(await readAll(many)).to.deep.equal(await readAll(one));
+      await one.close();
+      await many.close();
+    });
+
+    it('lays out a list of buffers as it lays out the same batches one by one, in one write or rolling', async () => {
+      const config = { 'segment.bytes': 1000, 'index.interval.bytes': 1 };
+      const batches = Array.from({ length: 14 }, (_, i) => sizedBatch(2, 100, i));
+      const one = await openLog({ config });
+      for (const b of batches) ok(await one.append(Buffer.from(b), { leaderEpoch: 0 }));
+      const many = await openLog({ config });
+      // 3 batches in 2 buffers that fit the active segment (one gathering write), then 11 in 3 buffers across segments
+      ok(await many.append([Buffer.from(batches[0]!), Buffer.concat([batches[1]!, batches[2]!])], { leaderEpoch: 0 }));
+      ok(await many.append([Buffer.concat(batches.slice(3, 5)), Buffer.concat(batches.slice(5, 9)), Buffer.concat(batches.slice(9))], { leaderEpoch: 0 }));
+      expect(many.segmentBaseOffsets()).to.deep.equal(one.segmentBaseOffsets());
+      const files = (log: PartitionLog) =>
+        fs
+          .readdirSync(log.dir)
+          .filter((n) => /\.(log|index|timeindex)$/.test(n))
+          .sort()
+          .map((n) => [n, fs.readFileSync(path.join(log.dir, n)).length]);
+      expect(files(many)).to.deep.equal(files(one));
       for (let offset = 0; offset < 28; offset += 3) expect((await readAll(many, offset))[0]!.offset).to.equal(offset);
       expect(await readAll(many)).to.deep.equal(await readAll(one));
       await one.close();

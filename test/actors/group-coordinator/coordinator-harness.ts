@@ -134,7 +134,8 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
       if (s.failProduce !== null) {
         reply = { type: 'ProduceResponse', errorCode: s.failProduce, errorMessage: 'injected', baseOffset: -1, logAppendTime: -1, logStartOffset: s.logStartOffset };
       } else {
-        const b = Buffer.from(m.records);
+        // the coordinator writes one batch per Produce, as one buffer
+        const b = Buffer.from(m.records as Uint8Array);
         setBaseOffset(b, 0, s.nextOffset);
         const baseOffset = s.nextOffset;
         s.nextOffset = lastOffsetOf(b, 0) + 1;

@@ -107,7 +107,7 @@ describe('actors/partition-replica', function () {
       },
     });
   }
-  const produce = (r: ActorRef<ReplicaMsg>, acks: 0 | 1 | -1, records = batch(3), timeoutMs = 1_000) =>
+  const produce = (r: ActorRef<ReplicaMsg>, acks: 0 | 1 | -1, records: Uint8Array | readonly Uint8Array[] = batch(3), timeoutMs = 1_000) =>
     sys.ask(r, { type: 'Produce', acks, timeoutMs, records }) as Promise<ProduceResponse>;
   const read = (r: ActorRef<ReplicaMsg>, replicaId: number, fetchOffset: number, extra: Partial<Extract<ReplicaMsg, { type: 'ReplicaRead' }>> = {}) =>
     sys.ask(r, { type: 'ReplicaRead', replicaId, fetchOffset, maxBytes: 1 << 20, currentLeaderEpoch: -1, lastFetchedEpoch: -1, watch: false, ...extra }) as Promise<ReplicaReadResult>;
@@ -377,6 +377,19 @@ describe('actors/partition-replica', function () {
     expect(await ask(99_999)).to.deep.include({ errorCode: 0, offset: -1 });
   });
 
+  it('appends a produce whose batches come as a list of buffers, in order', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    expect(await produce(r, 1, [batch(2, 'a'), batch(1, 'b'), batch(3, 'c')])).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    expect(await produce(r, 1, [batch(1, 'd')])).to.deep.include({ errorCode: 0, baseOffset: 6 });
+    const values = decodeRecordBatches((await read(r, -1, 0)).records).flatMap((b) => b.records.map((x) => String(Buffer.from(x.value!))));
+    expect(values).to.deep.equal(['a0', 'a1', 'b0', 'c0', 'c1', 'c2', 'd0']);
+    // a corrupt batch in a later buffer refuses the whole list
+    const bad = batch(1, 'e');
+    bad[bad.length - 1] ^= 1;
+    expect(await produce(r, 1, [batch(1, 'e'), bad])).to.deep.include({ errorCode: ErrorCode.CORRUPT_MESSAGE });
+    expect((await describe_(r)).logEndOffset).to.equal(7);
+  });
+
   it('stops and deletes its log on StopReplica with delete', async () => {
     const r = spawn(state({ isr: [1], replicas: [1], topic: 'gone' }));
     await produce(r, 1, batch(1));
@@ -409,6 +422,7 @@ describe('actors/partition-replica', function () {
       expect(await produce(r, 1, idem(7, 0, 2, 1))).to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
       const two = Buffer.concat([idem(7, 1, 2, 1), idem(7, 1, 3, 1)]);
       expect(await produce(r, 1, two)).to.deep.include({ errorCode: ErrorCode.INVALID_RECORD });
+      expect(await produce(r, 1, [idem(7, 1, 2, 1), idem(7, 1, 3, 1)])).to.deep.include({ errorCode: ErrorCode.INVALID_RECORD });
       expect((await describe_(r)).logEndOffset).to.equal(2);
       // a new epoch starts again at 0 and fences the old one
       expect(await produce(r, 1, idem(7, 2, 0, 1))).to.deep.include({ errorCode: 0, baseOffset: 2 });
