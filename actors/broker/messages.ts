@@ -31,7 +31,8 @@ export interface ProducePartition {
   /**
    * The partition's record batches: one buffer (Kafka's wire form), or a list of them, one per
    * batch, in order (how samsa's producer sends several batches of a partition; the broker joins
-   * them, without a copy when they arrive side by side, see src/protocol/batch-parts.ts).
+   * them as one view when they arrive side by side, else the log writes the list with one
+   * gathering write, see src/protocol/batch-parts.ts).
    */
   records: Uint8Array | Uint8Array[];
 }

@@ -499,7 +499,8 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
       records += b.count;
       parts.push(encoded(s, b));
     }
-    // several batches go as a list, not copied into one here: the broker joins them
+    // several batches go as a list, not copied into one (here or on the broker: the log writes
+    // a list with one gathering write, or one view when they arrive side by side)
     partitions.push({ topic: q.topic, partition: q.partition, records: parts.length === 1 ? parts[0]! : parts });
     i = j;
   }
