@@ -138,14 +138,23 @@ async function main(): Promise<void> {
     await deleteTopic(cluster, admin, p3.topic);
     rows.splice(1, 0, { name: 'produce RF3 acks=all, 100 B', value: r3.recordsPerSec, unit: 'rec/s', target: 500_000, higherIsBetter: true, limit: recLimit(limits.fsWriteMiBs / 3, 100), limitName: 'fs.writeSync / 3', detail: `per send(100): ${formatLatency(r3.latency)}` });
 
-    // 1 KiB records against fs.writeSync
-    const pk = defaultProduceOptions({ topic: 'bench-1k', records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: 'produce 1 KiB' });
-    await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
-    const rk = await runProduce(cluster, pk);
+    // 1 KiB records against fs.writeSync: the median of 5 runs, each on a topic of its own
+    // deleted after it (so the page cache stays below the point where this machine's writes
+    // slow down). A run lasts a quarter of a second, and the runs of one suite differed by up
+    // to 2x (865-1,755 MiB/s) with the client thread as busy in each: one run decided the figure
+    const K_ROUNDS = 5;
+    const kRuns: Awaited<ReturnType<typeof runProduce>>[] = [];
+    for (let round = 0; round < K_ROUNDS; round++) {
+      const pk = defaultProduceOptions({ topic: `bench-1k-${round}`, records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: `produce 1 KiB (${round + 1} of ${K_ROUNDS})` });
+      await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
+      kRuns.push(await runProduce(cluster, pk));
+      await deleteTopic(cluster, admin, pk.topic);
+    }
+    const rk = [...kRuns].sort((a, b) => a.mibPerSec - b.mibPerSec)[K_ROUNDS >> 1]!;
     details.produce1k = rk;
-    cpu.push({ step: 'produce 1 KiB', report: rk.cpu });
-    await deleteTopic(cluster, admin, pk.topic);
-    rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `${formatNumber(rk.recordsPerSec)} rec/s; a bare pipeline (a fresh 16 KiB buffer per post, filled on the main thread, transferred to a worker that fs.writeSync's it) does ${limits.pipelineMiBs.toFixed(0)} MiB/s, ${formatRatio(limits.pipelineMiBs / limits.fsWriteMiBs)} of fs.writeSync; this run is ${formatRatio(rk.mibPerSec / limits.pipelineMiBs)} of it` });
+    details.produce1kRuns = kRuns.map((r) => ({ mibPerSec: r.mibPerSec, cpu: r.cpu }));
+    cpu.push({ step: 'produce 1 KiB (median run)', report: rk.cpu });
+    rows.push({ name: '1 KiB records vs fs.writeSync', value: rk.mibPerSec, unit: 'MiB/s', target: 0.5 * limits.fsWriteMiBs, higherIsBetter: true, limit: limits.fsWriteMiBs, limitName: 'fs.writeSync', detail: `median of ${K_ROUNDS} runs: ${kRuns.map((r) => r.mibPerSec.toFixed(0)).join(', ')} MiB/s; ${formatNumber(rk.recordsPerSec)} rec/s; a bare pipeline (a fresh 16 KiB buffer per post, filled on the main thread, transferred to a worker that fs.writeSync's it) does ${limits.pipelineMiBs.toFixed(0)} MiB/s, ${formatRatio(limits.pipelineMiBs / limits.fsWriteMiBs)} of fs.writeSync; this run is ${formatRatio(rk.mibPerSec / limits.pipelineMiBs)} of it` });
 
     // partition scaling
     // 5 rounds: a run of 1 M records takes a fifth of a second at 6 partitions, and one in a few
