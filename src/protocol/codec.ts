@@ -14,12 +14,12 @@
  * `encodeEnvelopeCopy` returns a tight, owned copy. `encodeEnvelopeTransient` returns a view
  * that the next encode on the thread writes over (for a caller that copies it at once).
  *
- * Attached bins (`encodeEnvelopeAttaching`, `decodeEnvelopeAttached`): a transport that copies
- * each frame into a buffer of its own (the worker ports) can leave the large bins out of the
- * msgpack body, which then holds, in each one's place, an extension (fixext 4, type
- * ATTACHED_BIN_EXT, the bin's length) and hands the bins to the caller, who copies them in
- * order right after the body. Each large payload is then copied once, straight into the frame,
- * instead of into msgpackr's buffer, the transport's staging buffer and then the frame. The
+ * Attached bins (`encodeEnvelopeAttaching`, `decodeEnvelopeAttached`): a transport can leave
+ * the large bins out of the msgpack body, which then holds, in each one's place, an extension
+ * (fixext 4, type ATTACHED_BIN_EXT, the bin's length) and hands the bins to the caller, who
+ * puts them in order right after the body: a worker port copies each once, straight into the
+ * frame it transfers, instead of into msgpackr's buffer, its staging buffer and then the frame;
+ * a TCP connection writes each to the socket by reference (`encodeEnvelopeAttachingKept`). The
  * receiver decodes the body with the frame's attachments in scope, and each extension decodes
  * as a view of the next attached bin, exactly as an inline bin decodes as a view of the frame.
  */
@@ -121,6 +121,20 @@ export function encodeEnvelopeAttaching(env: Envelope, sink: Uint8Array[], minBy
   attachMinBytes = Math.max(1, minBytes);
   try {
     return packr.pack(env, RESET_BUFFER_MODE);
+  } finally {
+    attachSink = null;
+  }
+}
+
+/**
+ * As encodeEnvelopeAttaching, but the body is a view msgpackr never writes over (as
+ * encodeEnvelope's), for a caller that writes it to a socket by reference.
+ */
+export function encodeEnvelopeAttachingKept(env: Envelope, sink: Uint8Array[], minBytes: number): Uint8Array {
+  attachSink = sink;
+  attachMinBytes = Math.max(1, minBytes);
+  try {
+    return packr.pack(env);
   } finally {
     attachSink = null;
   }

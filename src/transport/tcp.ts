@@ -1,7 +1,11 @@
 /**
  * TCP transport: nodes on other processes or hosts.
  *
- * Wire: frames `uint32 length | uint8 kind | body`. Before anything else each side sends a
+ * Wire: frames `uint32 length | uint8 kind | body`. An envelope whose large binary payloads
+ * (record batches, fetched records) travel after its body (ENVELOPE_ATTACHED) has the body
+ * `uint32 msgpack length | msgpack | the payloads' bytes, in order`: the payloads are written to
+ * the socket by reference, not copied into msgpack's buffer first (codec.ts, attached bins),
+ * and decode as views of the frame. Before anything else each side sends a
  * HELLO (cluster id, node id, incarnation, protocol version) and the listener answers WELCOME
  * or REJECT; envelopes flow only after that. One batching writer per connection: everything
  * sent in one synchronous run goes out in one socket write, and writing pauses while the socket
@@ -13,20 +17,23 @@
  */
 import net from 'node:net';
 import { nanoid } from 'nanoid';
-import { decodeValue, encodeEnvelope, encodeValue, decodeEnvelope } from '../protocol/codec.js';
+import { decodeEnvelopeAttached, decodeValue, encodeEnvelopeAttachingKept, encodeValue, decodeEnvelope } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { TimerHandle } from '../runtime/clock.js';
 import type { Endpoint, Transport } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
 import { FrameDecoder, FrameTooLargeError } from './frame-decoder.js';
 
-export const TCP_PROTOCOL_VERSION = 1;
+/** 2: envelopes with attached payloads (ENVELOPE_ATTACHED frames). */
+export const TCP_PROTOCOL_VERSION = 2;
 
 /** The cluster id a client uses when it does not know (and does not need) the cluster's. */
 export const ANY_CLUSTER = '*';
 
 /** Bodies at least this big are written by reference rather than copied into the batch. */
 const BY_REFERENCE_MIN = 16 * 1024;
+/** Binary payloads at least this big travel attached after the body, written by reference. */
+const ATTACHED_MIN = 4 * 1024;
 /** Size of each buffer small frames are batched into. */
 const SMALL_BATCH_BYTES = 64 * 1024;
 
@@ -36,6 +43,8 @@ const enum Kind {
   Welcome = 2,
   Reject = 3,
   Heartbeat = 4,
+  /** An envelope whose large payloads follow its msgpack body (see the header). */
+  EnvelopeAttached = 5,
 }
 
 export interface TcpTransportOptions {
@@ -128,18 +137,49 @@ class TcpConnection implements Endpoint {
 
   send(env: Envelope): FailureReason | null {
     if (this.state !== 'open') return 'endpoint-closed';
-    const body = encodeEnvelope(env);
-    if (body.length + 1 > this.transport.options.maxFrameBytes) {
+    const bins: Uint8Array[] = [];
+    const body = encodeEnvelopeAttachingKept(env, bins, ATTACHED_MIN);
+    let attached = 0;
+    for (const b of bins) attached += b.byteLength;
+    const frameBytes = 1 + (bins.length > 0 ? 4 : 0) + body.length + attached;
+    if (frameBytes > this.transport.options.maxFrameBytes) {
       this.transport.system.log.warn('envelope larger than the maximum frame refused', {
         peer: this.peer,
-        bytes: body.length,
+        bytes: frameBytes - 1,
         type: env.msg.type,
       });
       return 'overflow';
     }
-    if (this.queuedBytes + body.length > this.transport.options.maxQueuedBytes) return 'overflow';
-    this.enqueue(Kind.Envelope, body);
+    if (this.queuedBytes + frameBytes > this.transport.options.maxQueuedBytes) return 'overflow';
+    if (bins.length === 0) this.enqueue(Kind.Envelope, body);
+    else this.enqueueAttached(body, bins, attached);
     return null;
+  }
+
+  /**
+   * Queues an ENVELOPE_ATTACHED frame: its header and the body's length copied into the batch
+   * buffer, the body (small ones copied, as in `enqueue`) and every payload by reference.
+   */
+  private enqueueAttached(body: Uint8Array, bins: Uint8Array[], attached: number): void {
+    const total = 1 + 4 + body.length + attached;
+    this.reserveSmall(9);
+    const b = this.small!;
+    b.writeUInt32BE(total, this.smallUsed);
+    b[this.smallUsed + 4] = Kind.EnvelopeAttached;
+    b.writeUInt32BE(body.length, this.smallUsed + 5);
+    this.smallUsed += 9;
+    if (body.length >= BY_REFERENCE_MIN) {
+      this.sealSmall();
+      this.queue.push(body);
+    } else {
+      this.reserveSmall(body.length);
+      this.small!.set(body, this.smallUsed);
+      this.smallUsed += body.length;
+    }
+    this.sealSmall();
+    for (const bin of bins) this.queue.push(bin);
+    this.queuedBytes += 4 + total;
+    this.scheduleFlush();
   }
 
   bufferedBytes(): number {
@@ -171,6 +211,10 @@ class TcpConnection implements Endpoint {
       this.smallUsed += 5 + body.length;
     }
     this.queuedBytes += 5 + body.length;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => {
@@ -235,17 +279,16 @@ class TcpConnection implements Endpoint {
       return;
     }
     switch (kind) {
-      case Kind.Envelope: {
-        const res = decodeEnvelope(body);
-        if (!res.ok) {
-          if (res.reason.startsWith('undecodable')) {
-            this.close(`garbage from ${this.peer}: ${res.reason}`, true);
-            return;
-          }
-          this.transport.system.rejectInvalid(res.partial, `from ${this.peer}: ${res.reason}`);
+      case Kind.Envelope:
+        this.deliver(decodeEnvelope(body));
+        return;
+      case Kind.EnvelopeAttached: {
+        const bodyLen = body.length >= 4 ? body.readUInt32BE(0) : -1;
+        if (bodyLen < 0 || bodyLen > body.length - 4) {
+          this.close(`garbage from ${this.peer}: an attached envelope's body length runs past its frame`, true);
           return;
         }
-        this.transport.system.receive(res.envelope, this.peer);
+        this.deliver(decodeEnvelopeAttached(body.subarray(4, 4 + bodyLen), body, 4 + bodyLen, body.length));
         return;
       }
       case Kind.Heartbeat:
@@ -253,6 +296,19 @@ class TcpConnection implements Endpoint {
       default:
         this.close(`unexpected frame kind ${kind} from ${this.peer}`, true);
     }
+  }
+
+  /** Hands a decoded envelope to the node; garbage closes the connection, a bad message is refused. */
+  private deliver(res: ReturnType<typeof decodeEnvelope>): void {
+    if (!res.ok) {
+      if (res.reason.startsWith('undecodable') || res.reason.startsWith('attachments')) {
+        this.close(`garbage from ${this.peer}: ${res.reason}`, true);
+        return;
+      }
+      this.transport.system.rejectInvalid(res.partial, `from ${this.peer}: ${res.reason}`);
+      return;
+    }
+    this.transport.system.receive(res.envelope, this.peer);
   }
 
   private onHandshakeFrame(kind: Kind, body: Buffer): void {

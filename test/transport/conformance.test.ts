@@ -133,8 +133,9 @@ for (const [name, factory] of transports) {
     });
 
     it('carries a list of batch buffers in order; joined, they are the bytes sent', async () => {
-      // batches above the attachment threshold (512 B), as a producer's are
-      const parts = [3000, 700, 16_384, 513].map((n, k) => {
+      // batches above the worker ports' attachment threshold (512 B), as a producer's are; over
+      // TCP the ones of 4 KiB or more go attached and the others inline, in between
+      const parts = [3000, 700, 16_384, 513, 4096, 9000].map((n, k) => {
         const b = new Uint8Array(n);
         for (let i = 0; i < n; i++) b[i] = (i * 7 + k * 13) & 0xff;
         return b;
@@ -143,7 +144,7 @@ for (const [name, factory] of transports) {
       const r = await h.local.ask<Reply, AnyMsg>(at('/blob'), { type: 'Parts', parts } as never, { timeoutMs: 10_000 });
       // (whether the join is a view of the frame is the port endpoint's test: these harnesses
       // serialize strictly, so the handler sees a copy)
-      expect(r).to.include({ type: 'PartsInfo', count: 4, length: all.length, sha256: createHash('sha256').update(all).digest('hex') });
+      expect(r).to.include({ type: 'PartsInfo', count: 6, length: all.length, sha256: createHash('sha256').update(all).digest('hex') });
     });
 
     it('applies each actor\'s crash policy: restart, resume, stop', async () => {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import net from 'node:net';
-import { encodeValue } from '../../src/protocol/codec.js';
+import { encodeEnvelopeAttaching, encodeValue } from '../../src/protocol/codec.js';
 import { ActorSystem } from '../../src/runtime/actor-system.js';
 import { TCP_PROTOCOL_VERSION, TcpTransport } from '../../src/transport/tcp.js';
 import setupConformance from '../fixtures/conformance-actors.js';
@@ -121,6 +121,48 @@ describe('transport/tcp: bad input', function () {
     const r = await rawExchange(port, bytes);
     expect(r.closed).to.equal(true);
     expect(warnings.join('\n')).to.match(/garbage from rogue/);
+  });
+
+  /** An ENVELOPE_ATTACHED frame (kind 5): body length, msgpack body, then `tail` (the attached bytes). */
+  function attachedFrame(body: Uint8Array, tail: Uint8Array, bodyLength = body.length): Buffer {
+    const b = Buffer.alloc(4 + body.length + tail.length);
+    b.writeUInt32BE(bodyLength, 0);
+    b.set(body, 4);
+    b.set(tail, 4 + body.length);
+    return frame(5, b);
+  }
+
+  it('answers an envelope whose payload travels attached after its body (kind 5)', async () => {
+    const hello = { clusterId: 'good', nodeId: 'attacher', incarnation: 'a1', version: TCP_PROTOCOL_VERSION };
+    const payload = Buffer.alloc(6_000, 0x61);
+    const bins: Uint8Array[] = [];
+    const env = { to: { node: 'server', path: '/echo' }, replyTo: { node: 'attacher', path: '$ask' }, correlationId: 'c5', msg: { type: 'Echo', payload } };
+    const body = Buffer.from(encodeEnvelopeAttaching(env as never, bins, 4096));
+    expect(bins.length).to.equal(1);
+    const r = await rawExchange(port, Buffer.concat([frame(1, encodeValue(hello)), attachedFrame(body, payload)]), 500);
+    expect(r.closed).to.equal(false);
+    // the answer carries the 6,000 bytes back, attached in turn: after WELCOME, a kind 5 frame
+    const kinds: number[] = [];
+    for (let at = 0; at + 5 <= r.received.length; at += 4 + r.received.readUInt32BE(at)) kinds.push(r.received[at + 4]!);
+    expect(kinds).to.deep.equal([2, 5]);
+    expect(r.received.subarray(r.received.length - 6_000).equals(payload)).to.equal(true);
+  });
+
+  it('closes a connection whose attached envelope has a body length past its frame, or bytes no payload takes', async () => {
+    const bins: Uint8Array[] = [];
+    const env = { to: { node: 'server', path: '/echo' }, msg: { type: 'Echo', payload: Buffer.alloc(5_000, 1) } };
+    const body = Buffer.from(encodeEnvelopeAttaching(env as never, bins, 4096));
+    const cases: [string, Buffer, RegExp][] = [
+      ['past', attachedFrame(body, Buffer.alloc(5_000, 1), 1 << 20), /body length runs past its frame/],
+      ['extra', attachedFrame(body, Buffer.alloc(5_010, 1)), /10 attached bytes are not referenced/],
+      ['short', attachedFrame(body, Buffer.alloc(4_000, 1)), /attached bin of 5000 bytes with 4000 left/],
+    ];
+    for (const [who, bad, why] of cases) {
+      const hello = { clusterId: 'good', nodeId: `bad-${who}`, incarnation: 'b1', version: TCP_PROTOCOL_VERSION };
+      const r = await rawExchange(port, Buffer.concat([frame(1, encodeValue(hello)), bad]));
+      expect(r.closed, who).to.equal(true);
+      expect(warnings.join('\n')).to.match(why);
+    }
   });
 
   it('keeps a connection open after a well-formed but invalid envelope, and answers it', async () => {
