@@ -1,9 +1,10 @@
 /**
  * A partition's record batches as a list of buffers (how the producer hands them over, one per
  * batch) and what a log appends of them. The producer does not join them itself. Where they lie
- * side by side in one buffer (attached after a frame body on a worker port) they are joined
- * without copying a byte; where they lie apart (batch buffers shared with the producer, in-process
- * delivery) the log takes the list and writes it with one gathering write (`entryBatches`).
+ * side by side in one buffer (attached after a frame body on a worker port or a TCP connection)
+ * they are joined without copying a byte; where they lie apart (in-process delivery, where each
+ * is the producer's pooled buffer; batches under 4 KiB over TCP) the log takes the list and
+ * writes it with one gathering write (`entryBatches`).
  */
 
 /** True when `parts` is a list of byte buffers (and so something `joinBatches` takes). */

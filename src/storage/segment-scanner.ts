@@ -58,7 +58,7 @@ const MAX_IOV = 1024;
 export function writeAllGathered(fd: number, parts: readonly Uint8Array[], position: number): void {
   let i = 0;
   while (i < parts.length) {
-    const group = parts.length - i <= MAX_IOV && i === 0 ? (parts as Uint8Array[]) : parts.slice(i, i + MAX_IOV);
+    const group = i === 0 && parts.length <= MAX_IOV ? (parts as Uint8Array[]) : parts.slice(i, i + MAX_IOV);
     let groupBytes = 0;
     for (const p of group) groupBytes += p.byteLength;
     let done = fs.writevSync(fd, group, position);
