@@ -14,19 +14,23 @@ export function isBatchList(parts: unknown): parts is readonly Uint8Array[] {
   return true;
 }
 
-/** One Buffer holding `parts` back to back: a view when they lie side by side in one buffer, else a copy. */
-export function joinBatches(parts: readonly Uint8Array[]): Buffer {
-  if (parts.length === 0) return Buffer.alloc(0);
+/** True when every buffer of `parts` starts in the same memory right where the one before ends. */
+function sideBySide(parts: readonly Uint8Array[]): boolean {
   const first = parts[0]!;
-  let total = first.byteLength;
-  let adjacent = true;
   for (let i = 1; i < parts.length; i++) {
     const p = parts[i]!;
     const prev = parts[i - 1]!;
-    if (p.buffer !== first.buffer || p.byteOffset !== prev.byteOffset + prev.byteLength) adjacent = false;
-    total += p.byteLength;
+    if (p.buffer !== first.buffer || p.byteOffset !== prev.byteOffset + prev.byteLength) return false;
   }
-  if (adjacent) return Buffer.from(first.buffer, first.byteOffset, total);
+  return true;
+}
+
+/** One Buffer holding `parts` back to back: a view when they lie side by side in one buffer, else a copy. */
+export function joinBatches(parts: readonly Uint8Array[]): Buffer {
+  if (parts.length === 0) return Buffer.alloc(0);
+  let total = 0;
+  for (const p of parts) total += p.byteLength;
+  if (sideBySide(parts)) return Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, total);
   return Buffer.concat(parts as Uint8Array[], total);
 }
 
@@ -46,11 +50,5 @@ export function entryRecords(records: Uint8Array | readonly Uint8Array[]): Uint8
 export function entryBatches(records: Uint8Array | readonly Uint8Array[]): Uint8Array | readonly Uint8Array[] {
   if (!isBatchList(records)) return records;
   if (records.length === 1) return records[0]!;
-  const first = records[0]!;
-  for (let i = 1; i < records.length; i++) {
-    const p = records[i]!;
-    const prev = records[i - 1]!;
-    if (p.buffer !== first.buffer || p.byteOffset !== prev.byteOffset + prev.byteLength) return records;
-  }
-  return joinBatches(records);
+  return sideBySide(records) ? joinBatches(records) : records;
 }

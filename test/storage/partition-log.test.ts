@@ -384,15 +384,17 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
-    it('lays out several batches given in one buffer as it lays out the same batches one by one, rolling where they do', async () => {
+    /** 14 batches of 2 records, and a log with small segments that took them one append each. */
+    async function laidOutOneByOne(): Promise<{ config: LogConfigInput; batches: Buffer[]; one: PartitionLog }> {
       const config = { 'segment.bytes': 1000, 'index.interval.bytes': 1 };
       const batches = Array.from({ length: 14 }, (_, i) => sizedBatch(2, 100, i));
       const one = await openLog({ config });
       for (const b of batches) ok(await one.append(Buffer.from(b), { leaderEpoch: 0 }));
-      const many = await openLog({ config });
-      // 3 batches that fit the active segment (one write), then 11 that cross segments
-      ok(await many.append(Buffer.concat(batches.slice(0, 3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
-      ok(await many.append(Buffer.concat(batches.slice(3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
+      return { config, batches, one };
+    }
+
+    /** `many` has the segments of `one`, files of the same sizes, and every offset is found from its indexes. */
+    async function expectSameLayout(many: PartitionLog, one: PartitionLog): Promise<void> {
       expect(many.segmentBaseOffsets()).to.deep.equal(one.segmentBaseOffsets());
       expect(many.segmentBaseOffsets().length).to.be.greaterThan(2);
       const files = (log: PartitionLog) =>
@@ -402,32 +404,28 @@ describe('storage/partition-log', () => {
           .sort()
           .map((n) => [n, fs.readFileSync(path.join(log.dir, n)).length]);
       expect(files(many)).to.deep.equal(files(one));
-      // every offset is found from the indexes, in either log
       for (let offset = 0; offset < 28; offset += 3) expect((await readAll(many, offset))[0]!.offset).to.equal(offset);
       expect(await readAll(many)).to.deep.equal(await readAll(one));
+    }
+
+    it('lays out several batches given in one buffer as it lays out the same batches one by one, rolling where they do', async () => {
+      const { config, batches, one } = await laidOutOneByOne();
+      const many = await openLog({ config });
+      // 3 batches that fit the active segment (one write), then 11 that cross segments
+      ok(await many.append(Buffer.concat(batches.slice(0, 3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
+      ok(await many.append(Buffer.concat(batches.slice(3).map((b) => Buffer.from(b))), { leaderEpoch: 0 }));
+      await expectSameLayout(many, one);
       await one.close();
       await many.close();
     });
 
     it('lays out a list of buffers as it lays out the same batches one by one, in one write or rolling', async () => {
-      const config = { 'segment.bytes': 1000, 'index.interval.bytes': 1 };
-      const batches = Array.from({ length: 14 }, (_, i) => sizedBatch(2, 100, i));
-      const one = await openLog({ config });
-      for (const b of batches) ok(await one.append(Buffer.from(b), { leaderEpoch: 0 }));
+      const { config, batches, one } = await laidOutOneByOne();
       const many = await openLog({ config });
       // 3 batches in 2 buffers that fit the active segment (one gathering write), then 11 in 3 buffers across segments
       ok(await many.append([Buffer.from(batches[0]!), Buffer.concat([batches[1]!, batches[2]!])], { leaderEpoch: 0 }));
       ok(await many.append([Buffer.concat(batches.slice(3, 5)), Buffer.concat(batches.slice(5, 9)), Buffer.concat(batches.slice(9))], { leaderEpoch: 0 }));
-      expect(many.segmentBaseOffsets()).to.deep.equal(one.segmentBaseOffsets());
-      const files = (log: PartitionLog) =>
-        fs
-          .readdirSync(log.dir)
-          .filter((n) => /\.(log|index|timeindex)$/.test(n))
-          .sort()
-          .map((n) => [n, fs.readFileSync(path.join(log.dir, n)).length]);
-      expect(files(many)).to.deep.equal(files(one));
-      for (let offset = 0; offset < 28; offset += 3) expect((await readAll(many, offset))[0]!.offset).to.equal(offset);
-      expect(await readAll(many)).to.deep.equal(await readAll(one));
+      await expectSameLayout(many, one);
       await one.close();
       await many.close();
     });
