@@ -109,7 +109,7 @@ describe('topology/startCluster', function () {
     await h.stop({ controlled: true });
   });
 
-  it('runs the embedded default: worker-thread brokers, a TCP listener for clients, Kafka listeners', async () => {
+  it('runs the embedded default: worker-thread brokers, a TCP listener for clients, Kafka listeners; 1 KiB records cross TCP intact', async () => {
     const t = quiet(loadTopology(exampleTopology('embedded.json')));
     expect(t.brokers.map((b) => b.kafka?.port)).to.deep.equal([9092, 9093, 9094]);
     t.listeners = [{ node: 'main', host: '127.0.0.1', port: 0 }];
@@ -138,10 +138,22 @@ describe('topology/startCluster', function () {
       const consumer = client.consumer({ groupId: 'tcp-group', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 });
       await consumer.connect();
       await consumer.subscribe({ topic: 'events', fromBeginning: true });
-      const got: string[] = [];
-      await consumer.run({ eachMessage: ({ message }) => void got.push(String(message.value)) });
+      const got: { key: string; value: string }[] = [];
+      await consumer.run({ eachMessage: ({ message }) => void got.push({ key: String(message.key), value: String(message.value) }) });
       await checkFor(() => got.length === 1, 20_000, 20);
-      expect(got).to.deep.equal(['over tcp']);
+      expect(got).to.deep.equal([{ key: 'k1', value: 'over tcp' }]);
+      // batches of 1 KiB records, several to a partition's entry: above the TCP connection's
+      // 4 KiB threshold they travel attached after the envelope body, to the brokers and back
+      const big = Array.from({ length: 600 }, (_, i) => ({ key: `key-${i % 6}`, value: `${i}:`.padEnd(1024, String.fromCharCode(97 + (i % 26))) }));
+      for (let i = 0; i < big.length; i += 100) {
+        const sent = await producer.send({ topic: 'events', messages: big.slice(i, i + 100) });
+        expect(sent.every((r) => r.errorCode === 0)).to.equal(true);
+      }
+      await checkFor(() => got.length === 1 + big.length, 20_000, 20);
+      for (let k = 0; k < 6; k++) {
+        const key = `key-${k}`;
+        expect(got.filter((m) => m.key === key).map((m) => m.value)).to.deep.equal(big.filter((m) => m.key === key).map((m) => m.value));
+      }
       await consumer.disconnect();
       await producer.disconnect();
       await client.close();
