@@ -117,13 +117,7 @@ export function encodeEnvelopeTransient(env: Envelope): Uint8Array {
  * until the caller has copied them.
  */
 export function encodeEnvelopeAttaching(env: Envelope, sink: Uint8Array[], minBytes: number): Uint8Array {
-  attachSink = sink;
-  attachMinBytes = Math.max(1, minBytes);
-  try {
-    return packr.pack(env, RESET_BUFFER_MODE);
-  } finally {
-    attachSink = null;
-  }
+  return packAttaching(env, sink, minBytes, RESET_BUFFER_MODE);
 }
 
 /**
@@ -131,10 +125,14 @@ export function encodeEnvelopeAttaching(env: Envelope, sink: Uint8Array[], minBy
  * encodeEnvelope's), for a caller that writes it to a socket by reference.
  */
 export function encodeEnvelopeAttachingKept(env: Envelope, sink: Uint8Array[], minBytes: number): Uint8Array {
+  return packAttaching(env, sink, minBytes);
+}
+
+function packAttaching(env: Envelope, sink: Uint8Array[], minBytes: number, encodeOptions?: number): Uint8Array {
   attachSink = sink;
   attachMinBytes = Math.max(1, minBytes);
   try {
-    return packr.pack(env);
+    return packr.pack(env, encodeOptions);
   } finally {
     attachSink = null;
   }
