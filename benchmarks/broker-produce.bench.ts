@@ -26,7 +26,7 @@ import { distinctBatches } from './lib/batches.js';
 import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { envNumber } from './lib/timing.js';
+import { envNumber, medianBy } from './lib/timing.js';
 
 const SCALE = Math.max(0.05, Number(process.env.SAMSA_BENCH_SCALE ?? 1));
 const RUN_MS = 2_000 * SCALE;
@@ -94,7 +94,7 @@ function rawRun(root: string, batches: Buffer[], files: number): Run {
 }
 
 function median(xs: Run[]): Run {
-  return [...xs].sort((a, b) => a.batchesPerSec - b.batchesPerSec)[(xs.length - 1) >> 1]!;
+  return medianBy(xs, (r) => r.batchesPerSec)!;
 }
 
 async function main(): Promise<void> {

@@ -18,7 +18,7 @@ import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
 import { formatCpuPerRecords, formatCpuShort, stealNotes } from './lib/thread-cpu.js';
-import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
+import { formatNumber, formatRatio, medianBy, nowMs } from './lib/timing.js';
 import { PRODUCE_FLAGS, defaultProduceOptions, runProduce, topicConfig, type ProduceOptions, type ProduceResult } from './perf-produce.js';
 
 export const SCALING_FLAGS = {
@@ -72,8 +72,7 @@ export async function runScaling(cluster: PerfCluster, counts: readonly number[]
     }
   }
   const points: ScalingPoint[] = counts.map((partitions, i) => {
-    const sorted = [...runs[i]!].sort((a, b) => a.result.recordsPerSec - b.result.recordsPerSec);
-    const mid = sorted[(sorted.length - 1) >> 1]!;
+    const mid = medianBy(runs[i]!, (r) => r.result.recordsPerSec)!;
     return { partitions, createMs: mid.createMs, result: mid.result, runs: runs[i]!.map((r) => r.result.recordsPerSec) };
   });
   const first = points[0]!.result.recordsPerSec;

@@ -20,7 +20,7 @@ import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
 import { formatCpuPerRecords, formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
-import { benchScale, benchWarmupMs, formatNumber, formatRatio, stopwatch } from './lib/timing.js';
+import { benchScale, benchWarmupMs, formatNumber, formatRatio, medianBy, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
 import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
       kRuns.push(await runProduce(cluster, pk));
       await deleteTopic(cluster, admin, pk.topic);
     }
-    const rk = [...kRuns].sort((a, b) => a.mibPerSec - b.mibPerSec)[K_ROUNDS >> 1]!;
+    const rk = medianBy(kRuns, (r) => r.mibPerSec)!;
     details.produce1k = rk;
     details.produce1kRuns = kRuns.map((r) => ({ mibPerSec: r.mibPerSec, cpu: r.cpu }));
     cpu.push({ step: 'produce 1 KiB (median run)', report: rk.cpu });

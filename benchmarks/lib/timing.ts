@@ -85,6 +85,14 @@ export function rateOf(r: RunResult, unit: RateUnit): number {
   return r.ops / s;
 }
 
+/**
+ * The element of `xs` whose `key` is the median (the lower middle one for an even count), so a
+ * benchmark can report the whole run behind a median figure. Undefined for an empty list.
+ */
+export function medianBy<T>(xs: readonly T[], key: (x: T) => number): T | undefined {
+  return [...xs].sort((a, b) => key(a) - key(b))[(xs.length - 1) >> 1];
+}
+
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);

@@ -11,7 +11,7 @@ import { checkFor } from '../helpers/check-for.js';
 import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
 import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
 import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
-import { benchWarmupMs, envNumber } from '../../benchmarks/lib/timing.js';
+import { benchWarmupMs, envNumber, medianBy } from '../../benchmarks/lib/timing.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -68,6 +68,14 @@ describe('benchmarks/perf helpers', () => {
     expect(envNumber('SAMSA_BENCH_ENTRIES', '', entries)).to.equal(6);
     expect(envNumber('SAMSA_BENCH_ENTRIES', '20', entries)).to.equal(20);
     for (const bad of ['0', '2.5', '-3', 'many']) expect(() => envNumber('SAMSA_BENCH_ENTRIES', bad, entries)).to.throw(`SAMSA_BENCH_ENTRIES expects a positive integer, got '${bad}'`);
+  });
+
+  it('finds the run behind a median: the middle one by key, the lower middle for an even count', () => {
+    const runs = [{ id: 'a', v: 5 }, { id: 'b', v: 1 }, { id: 'c', v: 9 }, { id: 'd', v: 3 }, { id: 'e', v: 7 }];
+    expect(medianBy(runs, (r) => r.v)?.id).to.equal('a');
+    expect(medianBy(runs.slice(0, 4), (r) => r.v)?.id).to.equal('d');
+    expect(medianBy([], (r: { v: number }) => r.v)).to.equal(undefined);
+    expect(runs.map((r) => r.id).join('')).to.equal('abcde');
   });
 
   it('parses flags with spaces or =, counts with suffixes, and defaults', () => {
