@@ -108,8 +108,8 @@ export class StickyPartitioner {
 
   /**
    * The producer closed a batch of `batchBytes` for `partition` of `topic` (samsa's producer
-   * reports its full batches here, each as batch.size, and a batch sent before it was full with
-   * `onNewBatch`). When that is the sticky partition its run grows by `batchBytes`, and once the
+   * reports its full batches here, each as batch.size or its own size when larger, and a batch
+   * sent before it was full with `onNewBatch`). When that is the sticky partition its run grows by `batchBytes`, and once the
    * run holds `switchAfterBytes` the topic moves on as with `onNewBatch`. A batch of another
    * partition changes nothing. Returns the topic's sticky partition after the call.
    */
