@@ -3,7 +3,7 @@
  * rejected with a message naming the key.
  */
 import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
-import type { CompressionName } from '../../src/protocol/compression.js';
+import { compressionId, compressionName, isCodecSupported, UnsupportedCompressionError } from '../../src/protocol/compression.js';
 
 export interface ProducerConfig {
   clientId: string;
@@ -11,7 +11,8 @@ export interface ProducerConfig {
   batchSize: number;
   lingerMs: number;
   bufferMemory: number;
-  compressionType: 'none' | 'gzip';
+  /** compression.type: none, gzip, snappy, lz4, or a codec added with registerCodec (zstd). */
+  compressionType: string;
   requestTimeoutMs: number;
   retries: number;
   retryBackoffMs: number;
@@ -63,6 +64,22 @@ function take<T>(key: string, r: ValueResult<T>): T {
 
 type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string' | 'bool'; min?: number; def: unknown };
 
+/** A codec name this build can compress with (Kafka's names, or one added with registerCodec). */
+function compressionValue(key: string, raw: unknown): string {
+  const name = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  let id = -1;
+  try {
+    id = compressionId(name);
+  } catch (e) {
+    if (!(e instanceof UnsupportedCompressionError)) throw e;
+  }
+  if (id < 0 || !isCodecSupported(id)) {
+    const built = [0, 1, 2, 3, 4, 5, 6, 7].filter(isCodecSupported).map(compressionName);
+    throw new ProducerConfigError(key, `${JSON.stringify(raw)} is not supported: use one of ${built.join(', ')}${id === 4 ? ' (zstd needs a codec added with registerCodec)' : ''}`);
+  }
+  return name;
+}
+
 const SPECS: Record<string, Spec> = {
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-producer' },
   acks: { prop: 'acks', kind: 'acks', def: -1 },
@@ -103,10 +120,7 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
         break;
       }
       case 'compression':
-        if (raw !== 'none' && raw !== 'gzip') {
-          throw new ProducerConfigError(key, `${JSON.stringify(raw)} is not supported: use none or gzip (snappy, lz4 and zstd are not built in)`);
-        }
-        out[spec.prop] = raw as CompressionName;
+        out[spec.prop] = compressionValue(key, raw);
         break;
       case 'int':
         out[spec.prop] = take(key, intValue(raw, spec.min));

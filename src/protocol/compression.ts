@@ -1,12 +1,16 @@
 /**
- * Compression codec registry for RecordBatch v2 (attribute bits 0-2). Built in: none (0) and
- * gzip (1, node:zlib, sync and async). snappy (2), lz4 (3) and zstd (4) are known by id and name
- * but rejected until a package-backed implementation is added with registerCodec; ids 5-7 are
- * unknown. Rejections are UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE).
+ * Compression codec registry for RecordBatch v2 (attribute bits 0-2). Built in: none (0), gzip
+ * (1, node:zlib, sync and async), snappy (2, snappy-java's framing; see snappy.ts) and lz4 (3,
+ * the LZ4 frame format; see lz4.ts), each as Kafka's clients write it. zstd (4) is known by id and
+ * name but rejected until an implementation is added with registerCodec (Node 20's zlib has no
+ * zstd); ids 5-7 are unknown. Rejections are UnsupportedCompressionError (errorCode
+ * UNSUPPORTED_COMPRESSION_TYPE).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { ErrorCode } from './errors.js';
+import { lz4CompressFrame, lz4DecompressFrame } from './lz4.js';
+import { snappyCompressFramed, snappyDecompress } from './snappy.js';
 
 /** Kafka's codec ids. */
 export const CompressionType = Object.freeze({
@@ -61,7 +65,15 @@ const gzipCodec: CodecImpl = {
   decompressAsync: (data) => gunzipAsync(data),
 };
 
-const registry = new Map<number, Registered>([[CompressionType.GZIP, { id: 1, name: 'gzip', impl: gzipCodec }]]);
+/** Pure TypeScript and fast enough to run synchronously: the async entry points call these. */
+const snappyCodec: CodecImpl = { compress: snappyCompressFramed, decompress: snappyDecompress };
+const lz4Codec: CodecImpl = { compress: lz4CompressFrame, decompress: lz4DecompressFrame };
+
+const registry = new Map<number, Registered>([
+  [CompressionType.GZIP, { id: CompressionType.GZIP, name: 'gzip', impl: gzipCodec }],
+  [CompressionType.SNAPPY, { id: CompressionType.SNAPPY, name: 'snappy', impl: snappyCodec }],
+  [CompressionType.LZ4, { id: CompressionType.LZ4, name: 'lz4', impl: lz4Codec }],
+]);
 
 /** The codec's name: Kafka's for 0-4, the registered one for 5-7, else `unknown`. */
 export function compressionName(id: number): string {

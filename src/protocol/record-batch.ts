@@ -106,8 +106,8 @@ export interface RecordBatchInput {
   baseOffset?: number;
   /** Default -1. */
   partitionLeaderEpoch?: number;
-  /** Codec id (0-7) or name; default none. */
-  compression?: number | CompressionName;
+  /** Codec id (0-7) or name (Kafka's, or one given to registerCodec); default none. */
+  compression?: number | CompressionName | (string & {});
   /** Default CreateTime (0). */
   timestampType?: TimestampTypeValue;
   transactional?: boolean;
@@ -202,7 +202,7 @@ interface Plan {
   sizes: Int32Array;
 }
 
-function codecOf(c: number | CompressionName | undefined): number {
+function codecOf(c: number | string | undefined): number {
   if (c === undefined) return CompressionType.NONE;
   const id = typeof c === 'number' ? c : compressionId(c);
   if (!Number.isInteger(id) || id < 0 || id > COMPRESSION_CODEC_MASK) {
@@ -473,7 +473,7 @@ export class RecordBatchBuilder {
    * appended to afterwards. Uncompressed, the result is a view of the builder's buffer when that
    * is mostly used, else a tight copy (a lingering one-record batch does not pin batch.size bytes).
    */
-  build(compression: number | CompressionName = CompressionType.NONE): Buffer {
+  build(compression: number | CompressionName | (string & {}) = CompressionType.NONE): Buffer {
     const codec = codecOf(compression);
     let out: Buffer;
     if (codec === CompressionType.NONE) {

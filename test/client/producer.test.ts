@@ -101,20 +101,25 @@ describe('client/producer', function () {
     await checkFor(async () => (await c.client.readAll('plain', 0)).map((r) => String(r.value)).includes('acks-0'));
   });
 
-  it('compresses whole batches with gzip', async () => {
-    const producer = c.samsa().producer({ 'compression.type': 'gzip' });
-    await producer.connect();
-    const values = Array.from({ length: 50 }, (_, i) => `compressible ${'z'.repeat(100)} ${i}`);
-    const res = await producer.send({ topic: 'plain', messages: values.map((v) => ({ partition: 1, value: v })) });
-    const recs = await c.client.readAll('plain', 1, res[0]!.baseOffset);
-    expect(recs.slice(0, 50).map((r) => String(r.value))).to.deep.equal(values);
-    await producer.disconnect();
-  });
+  for (const [codec, id] of [['gzip', 1], ['snappy', 2], ['lz4', 3]] as const) {
+    it(`compresses whole batches with ${codec}`, async () => {
+      const producer = c.samsa().producer({ 'compression.type': codec });
+      await producer.connect();
+      const values = Array.from({ length: 50 }, (_, i) => `compressible ${'z'.repeat(100)} ${codec} ${i}`);
+      const res = await producer.send({ topic: 'plain', messages: values.map((v) => ({ partition: 1, value: v })) });
+      const batches = await c.client.readBatches('plain', 1, res[0]!.baseOffset);
+      expect(batches.map((b) => b.compression)).to.deep.equal([id]);
+      expect(batches[0]!.records.map((r) => String(r.value))).to.deep.equal(values);
+      await producer.disconnect();
+    });
+  }
 
   it('rejects bad config keys and values by name', () => {
     expect(() => c.samsa().producer({ 'linger.msec': 5 })).to.throw(/linger\.msec: unknown producer config key/);
     expect(() => c.samsa().producer({ acks: 2 })).to.throw(/acks: must be 0, 1, -1 or "all"/);
-    expect(() => c.samsa().producer({ 'compression.type': 'lz4' })).to.throw(/compression.type: "lz4" is not supported/);
+    expect(() => c.samsa().producer({ 'compression.type': 'zstd' })).to.throw(/compression.type: "zstd" is not supported: use one of none, gzip, snappy, lz4 \(zstd needs a codec added with registerCodec\)/);
+    expect(() => c.samsa().producer({ 'compression.type': 'brotli' })).to.throw(/compression.type: "brotli" is not supported: use one of none, gzip, snappy, lz4$/);
+    expect(() => c.samsa().producer({ 'compression.type': 3 })).to.throw(/compression.type: 3 is not supported/);
     expect(() => c.samsa().producer({ 'partitioner.sticky.bytes': -1 })).to.throw(/partitioner\.sticky\.bytes: /);
     expect(() => c.samsa().producer({ 'partitioner.adaptive.partitioning.enable': 'sometimes' })).to.throw(/partitioner\.adaptive\.partitioning\.enable: /);
   });

@@ -8,7 +8,7 @@ import type { ControllerMsg, ControllerReply, CreatableTopic } from '../../actor
 import type { Acks, ProduceResponse, ReplicaDescription, ReplicaMsg } from '../../actors/partition-replica/messages.js';
 import { CONTROLLER_PATH, brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { decodeRecordBatches, encodeRecordBatch, type DecodedRecord } from '../../src/protocol/record-batch.js';
+import { decodeRecordBatches, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../../src/protocol/record-batch.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
@@ -124,6 +124,15 @@ export class ClusterClient {
   /** Reads every committed record of a partition from its leader. */
   async readAll(topic: string, partition: number, fromOffset = 0, replicaId = -1): Promise<DecodedRecord[]> {
     const out: DecodedRecord[] = [];
+    for (const b of await this.readBatches(topic, partition, fromOffset, replicaId)) {
+      for (const rec of b.records) if (rec.offset >= fromOffset) out.push(rec);
+    }
+    return out;
+  }
+
+  /** Reads every committed batch of a partition from its leader, from the one holding `fromOffset`. */
+  async readBatches(topic: string, partition: number, fromOffset = 0, replicaId = -1): Promise<DecodedRecordBatch[]> {
+    const out: DecodedRecordBatch[] = [];
     let offset = fromOffset;
     for (;;) {
       const md = await this.metadata();
@@ -140,9 +149,9 @@ export class ClusterClient {
       if (pr.errorCode !== ErrorCode.NONE) throw new Error(`fetch ${topic}-${partition}@${offset}: error ${pr.errorCode} ${pr.errorMessage ?? ''}`);
       if (pr.records.length === 0) return out;
       for (const b of decodeRecordBatches(pr.records)) {
-        for (const rec of b.records) if (rec.offset >= offset) out.push(rec);
+        if (b.baseOffset + b.lastOffsetDelta >= offset) out.push(b);
       }
-      offset = out.length ? out[out.length - 1]!.offset + 1 : offset;
+      offset = out.length ? out[out.length - 1]!.baseOffset + out[out.length - 1]!.lastOffsetDelta + 1 : offset;
     }
   }
 

@@ -4,6 +4,7 @@
  * decode(encode(x)) == x on random input, corruption and unsupported-codec errors.
  */
 import { expect } from 'chai';
+import * as api from '../../src/index.js';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
@@ -432,14 +433,14 @@ describe('protocol/record-batch', () => {
       timestamp: fc.integer({ min: 1_600_000_000_000, max: 1_700_000_000_000 }),
     });
 
-    it('builds the same bytes as encodeRecordBatch, record by record (plain and gzip, growing past its capacity)', () => {
+    it('builds the same bytes as encodeRecordBatch, record by record (plain, gzip, snappy and lz4, growing past its capacity)', () => {
       fc.assert(
-        fc.property(fc.array(recordArb, { minLength: 1, maxLength: 40 }), fc.constantFrom('none', 'gzip'), fc.integer({ min: 0, max: 2048 }), (records, compression, capacity) => {
+        fc.property(fc.array(recordArb, { minLength: 1, maxLength: 40 }), fc.constantFrom('none', 'gzip', 'snappy', 'lz4'), fc.integer({ min: 0, max: 2048 }), (records, compression, capacity) => {
           const b = new RecordBatchBuilder(capacity);
           for (const r of records) b.append(r.key, r.value, r.headers, r.timestamp);
           expect(b.count).to.equal(records.length);
-          const built = b.build(compression as 'none' | 'gzip');
-          const expected = encodeRecordBatch({ records: records.map((r, i) => ({ ...r, offsetDelta: i })), compression: compression as 'none' | 'gzip' });
+          const built = b.build(compression);
+          const expected = encodeRecordBatch({ records: records.map((r, i) => ({ ...r, offsetDelta: i })), compression });
           expect(Buffer.compare(built, expected)).to.equal(0);
         }),
         { numRuns: 200 },
@@ -603,7 +604,7 @@ describe('protocol/compression', () => {
     expect(compressionName(6)).to.equal('unknown');
     expect(compressionId('zstd')).to.equal(4);
     expect(() => compressionId('brotli')).to.throw(UnsupportedCompressionError, /unknown compression codec name 'brotli'/);
-    expect([0, 1, 2, 3, 4, 5].map(isCodecSupported)).to.deep.equal([true, true, false, false, false, false]);
+    expect([0, 1, 2, 3, 4, 5].map(isCodecSupported)).to.deep.equal([true, true, true, true, false, false]);
   });
 
   it('round-trips gzip sync and async', async () => {
@@ -617,16 +618,37 @@ describe('protocol/compression', () => {
     expect(compress(CompressionType.NONE, data)).to.equal(data);
   });
 
-  it('rejects snappy, lz4 and zstd by name, and unknown ids', () => {
-    expectUnsupported(() => compress(3, Buffer.alloc(1)), /^compression codec lz4 \(3\) is not supported by this build$/);
-    expectUnsupported(() => decompress(2, Buffer.alloc(1)), /compression codec snappy \(2\) is not supported/);
+  for (const [name, id, magic] of [['snappy', CompressionType.SNAPPY, [0x82, 0x53, 0x4e, 0x41]], ['lz4', CompressionType.LZ4, [0x04, 0x22, 0x4d, 0x18]]] as const) {
+    it(`round-trips ${name} sync and async, and batches of it decode to their records`, async () => {
+      const data = Buffer.from('hello hello hello hello hello hello hello');
+      const z = compress(id, data);
+      expect([...z.subarray(0, 4)]).to.deep.equal(magic);
+      expect(Buffer.from(decompress(id, z)).equals(data)).to.equal(true);
+      expect(Buffer.from(await decompressAsync(id, await compressAsync(id, data))).equals(data)).to.equal(true);
+      const input: RecordBatchInput = { compression: name, records: Array.from({ length: 50 }, (_, i) => ({ key: enc(`k${i % 5}`), value: enc(`value ${i} `.repeat(20)), headers: [{ key: 'h', value: enc(String(i)) }] })) };
+      const buf = encodeRecordBatch(input);
+      expect(buf.readInt16BE(ATTRIBUTES_OFFSET) & 7).to.equal(id);
+      expect(buf.length).to.be.below(encodeRecordBatch({ ...input, compression: 'none' }).length / 3);
+      expectSameRecords(decodeRecordBatch(buf), input);
+      expectSameRecords(await decodeRecordBatchAsync(buf), input);
+    });
+
+    it(`names ${name} when a batch of it holds damaged bytes under a valid CRC`, () => {
+      const z = encodeRecordBatch({ compression: name, records: [{ value: enc('v') }] });
+      expectCorrupt(() => decodeRecordBatch(withRecordSection(z, Buffer.from('not compressed at all'))), new RegExp(`${name} decompression failed: ${name}: `));
+    });
+  }
+
+  it('rejects zstd by name, and unknown ids', () => {
+    expectUnsupported(() => compress(4, Buffer.alloc(1)), /^compression codec zstd \(4\) is not supported by this build$/);
+    expectUnsupported(() => decompress(4, Buffer.alloc(1)), /compression codec zstd \(4\) is not supported/);
     expectUnsupported(() => encodeRecordBatch({ compression: 'zstd', records: [] }), /zstd \(4\) is not supported/);
     expectUnsupported(() => encodeRecordBatch({ compression: 5, records: [] }), /compression codec id 5 is unknown/);
     expectUnsupported(() => encodeRecordBatch({ compression: 8, records: [] }), /does not fit/);
   });
 
   it('rejects decoding a batch whose codec is unsupported or unknown', () => {
-    for (const [id, re] of [[3, /lz4 \(3\) is not supported/], [7, /id 7 is unknown/]] as const) {
+    for (const [id, re] of [[4, /zstd \(4\) is not supported/], [7, /id 7 is unknown/]] as const) {
       const batch = encodeRecordBatch({ records: [{ value: enc('v') }] });
       batch.writeInt16BE(id, ATTRIBUTES_OFFSET);
       writeBatchCrc(batch, 0);
@@ -635,20 +657,25 @@ describe('protocol/compression', () => {
   });
 
   it('accepts a registered codec and restores the previous state', async () => {
-    // A stand-in "snappy" that reverses bytes: enough to prove the registry is used both ways.
+    // A stand-in "zstd" that reverses bytes: enough to prove the registry is used both ways.
     const reverse = (d: Uint8Array) => Uint8Array.from(d).reverse();
-    const restore = registerCodec(CompressionType.SNAPPY, 'snappy', { compress: reverse, decompress: reverse });
+    const restore = registerCodec(CompressionType.ZSTD, 'zstd', { compress: reverse, decompress: reverse });
     try {
-      const input: RecordBatchInput = { compression: 'snappy', records: [{ key: enc('k'), value: enc('value') }] };
+      const input: RecordBatchInput = { compression: 'zstd', records: [{ key: enc('k'), value: enc('value') }] };
       const buf = encodeRecordBatch(input);
-      expect(buf.readInt16BE(ATTRIBUTES_OFFSET)).to.equal(2);
+      expect(buf.readInt16BE(ATTRIBUTES_OFFSET)).to.equal(4);
       expect(buf.subarray(RECORD_BATCH_OVERHEAD).equals(Buffer.from(reverse(encodeRecordBatch({ ...input, compression: 'none' }).subarray(RECORD_BATCH_OVERHEAD))))).to.equal(true);
       expectSameRecords(decodeRecordBatch(buf), input);
       expectSameRecords(await decodeRecordBatchAsync(buf), input);
     } finally {
       restore();
     }
-    expect(isCodecSupported(CompressionType.SNAPPY)).to.equal(false);
+    expect(isCodecSupported(CompressionType.ZSTD)).to.equal(false);
+    // replacing a built-in codec is undone the same way
+    const back = registerCodec(CompressionType.LZ4, 'lz4', { compress: reverse, decompress: reverse });
+    expect(compress(CompressionType.LZ4, Buffer.from('ab'))).to.deep.equal(Uint8Array.from([0x62, 0x61]));
+    back();
+    expect([...compress(CompressionType.LZ4, Buffer.from('ab')).subarray(0, 4)]).to.deep.equal([0x04, 0x22, 0x4d, 0x18]);
   });
 
   it('routes an async-only codec through the async API and explains the sync failure', async () => {
@@ -665,6 +692,12 @@ describe('protocol/compression', () => {
     } finally {
       restore();
     }
+  });
+
+  it('is reachable from the package entry point, so an application can add zstd', () => {
+    expect(api.registerCodec).to.equal(registerCodec);
+    expect(api.isCodecSupported(api.CompressionType.LZ4)).to.equal(true);
+    expect(api.compressionName(4)).to.equal('zstd');
   });
 
   it('validates registrations', () => {

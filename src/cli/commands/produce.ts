@@ -24,7 +24,7 @@ const options: OptionSpec[] = [
   { name: 'key-separator', kind: 'string', value: 'sep', help: 'split every line into key and value at the first sep (a line without it is an error)' },
   { name: 'acks', kind: 'string', value: 'all|1|0', choices: ['all', '-1', '1', '0'], help: 'acknowledgement: all in-sync replicas (default), the leader only, or none' },
   { name: 'partition', kind: 'int', value: 'n', min: 0, help: 'send every record to partition n (default: by key hash, or sticky batches without keys)' },
-  { name: 'producer-property', kind: 'list', value: 'key=value', help: 'a producer config such as linger.ms=5 or compression.type=gzip (repeatable)' },
+  { name: 'producer-property', kind: 'list', value: 'key=value', help: 'a producer config such as linger.ms=5 or compression.type=lz4 (repeatable)' },
   HELP_OPTION,
 ];
 

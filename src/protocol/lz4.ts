@@ -1,0 +1,305 @@
+/**
+ * LZ4 for RecordBatch compression (codec 3), as Kafka frames it: the LZ4 frame format (magic
+ * 0x184D2204, a frame descriptor with its xxHash32 check byte, size-prefixed blocks, an end mark).
+ *
+ * Compressing writes what Kafka's own clients write: version 1, independent blocks of at most
+ * 64 KiB, no block or content checksums, no content size; a block that does not shrink is stored
+ * as it is (the size's high bit). Decompressing takes any frame of the format: 64 KiB to 4 MiB
+ * blocks, dependent or independent, block and content checksums (verified), a content size
+ * (checked), and frames one after another. The block coder is the greedy single-probe matcher of
+ * LZ4's fast mode. Bad input throws an Error that says what is wrong and where; nothing is read
+ * or written outside the buffers given.
+ */
+import { xxhash32 } from './xxhash32.js';
+
+const MAGIC = 0x184d2204;
+/** Skippable frames (0x184D2A50-0x184D2A5F) carry user data a decoder passes over. */
+const SKIPPABLE_MASK = 0xfffffff0;
+const SKIPPABLE_MAGIC = 0x184d2a50;
+const MIN_MATCH = 4;
+/** The last match must start this far from the end of the block, and the last 5 bytes are literals. */
+const MF_LIMIT = 12;
+const LAST_LITERALS = 5;
+const MAX_OFFSET = 65_535;
+const HASH_LOG = 12;
+const BLOCK_64K = 4;
+const INCOMPRESSIBLE = 0x80000000;
+
+/** What the encoder writes: FLG version 01, independent blocks; BD 64 KiB. */
+const FLG_KAFKA = 0x60;
+const BD_64K = BLOCK_64K << 4;
+
+/** Positions by hash of the 4 bytes there, one table reused by every call (all calls are synchronous). */
+const table = new Int32Array(1 << HASH_LOG);
+
+function read32(b: Uint8Array, i: number): number {
+  return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+}
+
+function hash4(v: number): number {
+  return Math.imul(v, 0x9e3779b1) >>> (32 - HASH_LOG);
+}
+
+/** The most bytes the block coder can produce for `n` input bytes. */
+export function lz4BlockBound(n: number): number {
+  return n + Math.floor(n / 255) + 16;
+}
+
+/** Copies `len` bytes; a loop for short runs (a subarray and set cost more than the bytes). */
+function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, len: number): void {
+  if (len < 48) {
+    for (let i = 0; i < len; i++) dst[at + i] = src[from + i]!;
+  } else {
+    dst.set(src.subarray(from, from + len), at);
+  }
+}
+
+function writeLength(out: Uint8Array, op: number, extra: number): number {
+  while (extra >= 255) {
+    out[op++] = 255;
+    extra -= 255;
+  }
+  out[op++] = extra;
+  return op;
+}
+
+/**
+ * Compresses `src[start, end)` as one LZ4 block into `out` from `op` (it needs lz4BlockBound of
+ * the length); returns the end of what was written.
+ */
+export function lz4CompressBlock(src: Uint8Array, start: number, end: number, out: Uint8Array, op: number): number {
+  let anchor = start;
+  const n = end - start;
+  if (n >= MF_LIMIT + 1) {
+    table.fill(-1);
+    const mfLimit = end - MF_LIMIT;
+    const matchLimit = end - LAST_LITERALS;
+    let ip = start;
+    let misses = 0;
+    while (ip < mfLimit) {
+      const seq = read32(src, ip);
+      const h = hash4(seq);
+      const ref = table[h]!;
+      table[h] = ip;
+      if (ref < start || ip - ref > MAX_OFFSET || read32(src, ref) !== seq) {
+        // skip faster through data that does not match (LZ4's acceleration)
+        ip += 1 + (misses++ >> 6);
+        continue;
+      }
+      misses = 0;
+      // extend backwards over literals that match too, then forwards
+      let mStart = ip;
+      let rStart = ref;
+      while (mStart > anchor && rStart > start && src[mStart - 1] === src[rStart - 1]) {
+        mStart--;
+        rStart--;
+      }
+      let mEnd = ip + MIN_MATCH;
+      let rEnd = ref + MIN_MATCH;
+      while (mEnd < matchLimit && src[mEnd] === src[rEnd]) {
+        mEnd++;
+        rEnd++;
+      }
+      const litLen = mStart - anchor;
+      const matchLen = mEnd - mStart - MIN_MATCH;
+      const tokenAt = op++;
+      let token = 0;
+      if (litLen >= 15) {
+        token = 0xf0;
+        op = writeLength(out, op, litLen - 15);
+      } else {
+        token = litLen << 4;
+      }
+      copyBytes(out, op, src, anchor, litLen);
+      op += litLen;
+      const offset = mStart - rStart;
+      out[op++] = offset & 0xff;
+      out[op++] = offset >>> 8;
+      if (matchLen >= 15) {
+        token |= 0x0f;
+        op = writeLength(out, op, matchLen - 15);
+      } else {
+        token |= matchLen;
+      }
+      out[tokenAt] = token;
+      anchor = ip = mEnd;
+      // index a position inside the match, so the next lookups find recent data
+      if (ip - 2 > start && ip - 2 < mfLimit) table[hash4(read32(src, ip - 2))] = ip - 2;
+    }
+  }
+  // the last literals
+  const litLen = end - anchor;
+  if (litLen >= 15) {
+    out[op++] = 0xf0;
+    op = writeLength(out, op, litLen - 15);
+  } else {
+    out[op++] = litLen << 4;
+  }
+  out.set(src.subarray(anchor, end), op);
+  return op + litLen;
+}
+
+function corrupt(what: string, at: number): Error {
+  return new Error(`lz4: ${what} (at byte ${at})`);
+}
+
+/**
+ * Decodes one LZ4 block `src[start, end)` into `out` from `op`, writing at most up to `outEnd`.
+ * Matches may reach back to `windowStart` (the block's own start for independent blocks).
+ * Returns the end of what was written.
+ */
+export function lz4DecompressBlock(src: Uint8Array, start: number, end: number, out: Uint8Array, op: number, outEnd: number, windowStart = op): number {
+  let ip = start;
+  if (start === end) throw corrupt('empty block', start);
+  for (;;) {
+    if (ip >= end) throw corrupt('block ends with a match, not literals', ip);
+    const token = src[ip++]!;
+    let litLen = token >>> 4;
+    if (litLen === 15) {
+      let s: number;
+      do {
+        if (ip >= end) throw corrupt('literal length runs past the block', ip);
+        s = src[ip++]!;
+        litLen += s;
+      } while (s === 255);
+    }
+    if (ip + litLen > end) throw corrupt(`${litLen} literals run past the block`, ip);
+    if (op + litLen > outEnd) throw corrupt('output larger than the block maximum', ip);
+    copyBytes(out, op, src, ip, litLen);
+    ip += litLen;
+    op += litLen;
+    if (ip === end) return op; // the last sequence has no match
+    if (ip + 2 > end) throw corrupt('match offset runs past the block', ip);
+    const offset = src[ip]! | (src[ip + 1]! << 8);
+    ip += 2;
+    if (offset === 0 || op - offset < windowStart) throw corrupt(`match offset ${offset} points before the data`, ip - 2);
+    let matchLen = token & 0x0f;
+    if (matchLen === 15) {
+      let s: number;
+      do {
+        if (ip >= end) throw corrupt('match length runs past the block', ip);
+        s = src[ip++]!;
+        matchLen += s;
+      } while (s === 255);
+    }
+    matchLen += MIN_MATCH;
+    if (op + matchLen > outEnd) throw corrupt('output larger than the block maximum', ip);
+    let ref = op - offset;
+    if (offset >= matchLen && matchLen >= 48) {
+      out.copyWithin(op, ref, ref + matchLen);
+      op += matchLen;
+    } else {
+      // short, or overlapping (repeating the last `offset` bytes): byte by byte
+      const stop = op + matchLen;
+      while (op < stop) out[op++] = out[ref++]!;
+    }
+  }
+}
+
+/** Compresses `data` as one LZ4 frame, as Kafka's clients write it. */
+export function lz4CompressFrame(data: Uint8Array): Uint8Array {
+  const blockMax = 1 << (2 * BLOCK_64K + 8);
+  const blocks = Math.max(1, Math.ceil(data.length / blockMax));
+  const out = Buffer.allocUnsafe(7 + blocks * (4 + lz4BlockBound(blockMax)) + 4);
+  out.writeUInt32LE(MAGIC, 0);
+  out[4] = FLG_KAFKA;
+  out[5] = BD_64K;
+  out[6] = (xxhash32(out, 0, 4, 6) >>> 8) & 0xff;
+  let op = 7;
+  for (let at = 0; at < data.length; at += blockMax) {
+    const stop = Math.min(data.length, at + blockMax);
+    const size = lz4CompressBlock(data, at, stop, out, op + 4) - (op + 4);
+    if (size >= stop - at) {
+      out.writeUInt32LE(((stop - at) | INCOMPRESSIBLE) >>> 0, op);
+      out.set(data.subarray(at, stop), op + 4);
+      op += 4 + (stop - at);
+    } else {
+      out.writeUInt32LE(size, op);
+      op += 4 + size;
+    }
+  }
+  out.writeUInt32LE(0, op);
+  return out.subarray(0, op + 4);
+}
+
+function u32At(b: Uint8Array, i: number): number {
+  return read32(b, i) >>> 0;
+}
+
+/** Decompresses LZ4 frames (one or more, skippable frames passed over) back into the bytes they hold. */
+export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
+  let out = Buffer.allocUnsafe(Math.max(64, src.length * 4));
+  let op = 0;
+  let ip = 0;
+  const ensure = (more: number) => {
+    if (op + more <= out.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(op + more, out.length * 2));
+    grown.set(out.subarray(0, op));
+    out = grown;
+  };
+  if (src.length === 0) throw corrupt('no frame', 0);
+  while (ip < src.length) {
+    if (ip + 4 > src.length) throw corrupt('truncated frame magic', ip);
+    const magic = u32At(src, ip);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (ip + 8 > src.length) throw corrupt('truncated skippable frame', ip);
+      const size = u32At(src, ip + 4);
+      if (ip + 8 + size > src.length) throw corrupt('skippable frame runs past the input', ip);
+      ip += 8 + size;
+      continue;
+    }
+    if (magic !== MAGIC) throw corrupt(`bad frame magic 0x${magic.toString(16)}`, ip);
+    const descStart = ip + 4;
+    if (descStart + 3 > src.length) throw corrupt('truncated frame descriptor', descStart);
+    const flg = src[descStart]!;
+    const bd = src[descStart + 1]!;
+    if (flg >>> 6 !== 1) throw corrupt(`frame version ${flg >>> 6} is not 1`, descStart);
+    if ((flg & 0x02) !== 0) throw corrupt('dictionary ids are not supported', descStart);
+    if ((flg & 0x01) !== 0 || (bd & 0x8f) !== 0) throw corrupt('reserved frame descriptor bits set', descStart);
+    const blockCode = (bd >>> 4) & 7;
+    if (blockCode < 4) throw corrupt(`block maximum size code ${blockCode} is not 4-7`, descStart + 1);
+    const blockMax = 1 << (2 * blockCode + 8);
+    const independent = (flg & 0x20) !== 0;
+    const blockChecksum = (flg & 0x10) !== 0;
+    const hasContentSize = (flg & 0x08) !== 0;
+    const contentChecksum = (flg & 0x04) !== 0;
+    let p = descStart + 2;
+    let contentSize = -1;
+    if (hasContentSize) {
+      if (p + 8 > src.length) throw corrupt('truncated content size', p);
+      contentSize = u32At(src, p) + u32At(src, p + 4) * 2 ** 32;
+      p += 8;
+    }
+    if (p >= src.length) throw corrupt('truncated frame descriptor', p);
+    const hc = (xxhash32(src, 0, descStart, p) >>> 8) & 0xff;
+    if (src[p] !== hc) throw corrupt(`frame descriptor checksum 0x${src[p]!.toString(16)} is not 0x${hc.toString(16)}`, p);
+    ip = p + 1;
+    const frameStart = op;
+    for (;;) {
+      if (ip + 4 > src.length) throw corrupt('truncated block size', ip);
+      const word = u32At(src, ip);
+      ip += 4;
+      if (word === 0) break;
+      const size = word & 0x7fffffff;
+      const stored = (word & INCOMPRESSIBLE) !== 0;
+      if (size > blockMax) throw corrupt(`block of ${size} bytes is larger than the frame's ${blockMax}`, ip - 4);
+      if (ip + size + (blockChecksum ? 4 : 0) > src.length) throw corrupt('block runs past the input', ip - 4);
+      if (blockChecksum && u32At(src, ip + size) !== xxhash32(src, 0, ip, ip + size)) throw corrupt('block checksum mismatch', ip + size);
+      ensure(blockMax);
+      if (stored) {
+        out.set(src.subarray(ip, ip + size), op);
+        op += size;
+      } else {
+        op = lz4DecompressBlock(src, ip, ip + size, out, op, op + blockMax, independent ? op : frameStart);
+      }
+      ip += size + (blockChecksum ? 4 : 0);
+    }
+    if (contentSize >= 0 && op - frameStart !== contentSize) throw corrupt(`frame holds ${op - frameStart} bytes, its header says ${contentSize}`, ip);
+    if (contentChecksum) {
+      if (ip + 4 > src.length) throw corrupt('truncated content checksum', ip);
+      if (u32At(src, ip) !== xxhash32(out, 0, frameStart, op)) throw corrupt('content checksum mismatch', ip);
+      ip += 4;
+    }
+  }
+  return out.subarray(0, op);
+}
