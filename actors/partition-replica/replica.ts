@@ -1,5 +1,6 @@
 /**
  * The partition replica: owns one partition's log on one broker (the only code that touches it).
+ * As leader it writes produced batches in the topic's compression.type (recompress.ts).
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
@@ -22,6 +23,9 @@ import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/pa
 import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
+import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
+import { CorruptRecordError } from '../../src/protocol/record-batch.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
@@ -454,6 +458,23 @@ function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Ext
   ctx.reply(followerResult(s, ErrorCode.NONE));
 }
 
+/**
+ * The produced batches in the topic's compression.type (as sent under 'producer', the default),
+ * or null after answering the produce when they cannot be rewritten (unreadable records, a codec
+ * this build lacks).
+ */
+function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer | readonly Buffer[]): Buffer | readonly Buffer[] | null {
+  const wanted = s.p.config['compression.type'];
+  if (wanted === undefined || wanted === 'producer') return records;
+  try {
+    return recompressBatches(records, topicCodec(wanted));
+  } catch (e) {
+    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
+    rejectAppend(s, ctx, m, `compression.type ${String(wanted)}: ${(e as Error).message}`, errorCode);
+    return null;
+  }
+}
+
 function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
   if (m.acks !== 0) ctx.reply(r);
 }
@@ -585,7 +606,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         );
         return;
       }
-      const records = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
+      const sent = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
+      const records = inTopicCodec(s, ctx, m, sent);
+      if (records === null) return;
       // the common case runs without an await (an async handler costs the mailbox a turn per
       // batch): only a first idempotent batch (producer state read from the log) or a due
       // flush.messages fsync waits

@@ -51,7 +51,13 @@ describe('kcat against samsa', function () {
       if (process.env.SAMSA_SKIP_KCAT === '1') this.skip();
       throw new Error('kcat is not installed (Debian: apt-get install kcat; .ci/run installs it). Set SAMSA_SKIP_KCAT=1 to skip these tests.');
     }
-    c = await startKafkaCluster({ brokers: 3, topics: [{ name: 'kc', partitions: 3, replicationFactor: 3 }] });
+    c = await startKafkaCluster({
+      brokers: 3,
+      topics: [
+        { name: 'kc', partitions: 3, replicationFactor: 3 },
+        { name: 'kc-topic-lz4', partitions: 1, replicationFactor: 3, config: { 'compression.type': 'lz4' } },
+      ],
+    });
     bootstrap = c.bootstrap.join(',');
   });
   after(async () => {
@@ -145,6 +151,15 @@ describe('kcat against samsa', function () {
       expect(r.out.trim().split('\n')).to.deep.equal(['first', ...compressible]);
     });
   }
+
+  it("a topic with compression.type lz4 stores kcat's plain batches as lz4, and kcat reads them back", async () => {
+    const p = await kcat(['-P', '-t', 'kc-topic-lz4'], compressible.join('\n') + '\n');
+    expect(p.code, p.err).to.equal(0);
+    const batches = decodeRecordBatches(await storedRecords('kc-topic-lz4'));
+    expect(new Set(batches.map((b) => b.compression))).to.deep.equal(new Set([3]));
+    const r = await kcat(['-C', '-t', 'kc-topic-lz4', '-o', 'beginning', '-e']);
+    expect(r.out.trim().split('\n')).to.deep.equal(compressible);
+  });
 
   it('-P -z zstd: stored in zstd batches as sent and read back by kcat; samsa\'s own decoder names the codec it lacks', async () => {
     const p = await kcat(['-P', '-t', 'kc-zstd', '-z', 'zstd'], compressible.join('\n') + '\n');

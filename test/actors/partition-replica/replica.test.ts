@@ -11,6 +11,7 @@ import type { LeaderAndIsrPartition } from '../../../actors/broker/control-messa
 import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
 import { partitionReplica } from '../../../actors/partition-replica/replica.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
+import { writeBatchCrc } from '../../../src/protocol/batch-header.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { defineActor } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
@@ -132,6 +133,43 @@ describe('actors/partition-replica', function () {
     expect(await second).to.deep.include({ errorCode: 0, baseOffset: 1 });
     expect(log.recoveryPoint).to.be.at.least(3);
     expect(await third).to.deep.include({ errorCode: 0, baseOffset: 3 });
+  });
+
+  it("as leader writes batches in the topic's compression.type, keeps what already matches, and follows a config change", async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], config: { 'compression.type': 'lz4' } }));
+    const plain = batch(3, 'p');
+    const gzip = encodeRecordBatch({ compression: 'gzip', producerId: 9, producerEpoch: 1, baseSequence: 0, records: [{ value: Buffer.from('g0') }, { value: Buffer.from('g1') }] });
+    const lz4 = encodeRecordBatch({ compression: 'lz4', records: [{ value: Buffer.from('l0') }] });
+    expect(await produce(r, 1, plain)).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    expect(await produce(r, 1, gzip)).to.deep.include({ errorCode: 0, baseOffset: 3 });
+    expect(await produce(r, 1, [lz4])).to.deep.include({ errorCode: 0, baseOffset: 5 });
+    let stored = decodeRecordBatches((await read(r, -1, 0)).records);
+    expect(stored.map((b) => [b.baseOffset, b.compression, b.producerId, b.records.map((x) => String(x.value))])).to.deep.equal([
+      [0, 3, -1, ['p0', 'p1', 'p2']],
+      [3, 3, 9, ['g0', 'g1']],
+      [5, 3, -1, ['l0']],
+    ]);
+    // the lz4 batch went in as sent: only its offset, epoch and CRC were stamped
+    expect(Buffer.from((await read(r, -1, 5)).records).subarray(61).equals(lz4.subarray(61))).to.equal(true);
+    sys.send(r, { type: 'TopicConfigChanged', config: { 'compression.type': 'uncompressed' } });
+    expect(await produce(r, 1, lz4)).to.deep.include({ errorCode: 0, baseOffset: 6 });
+    sys.send(r, { type: 'TopicConfigChanged', config: { 'compression.type': 'producer' } });
+    const gzipAgain = encodeRecordBatch({ compression: 'gzip', records: [{ value: Buffer.from('g2') }, { value: Buffer.from('g3') }] });
+    expect(await produce(r, 1, [plain, gzipAgain])).to.deep.include({ errorCode: 0, baseOffset: 7 });
+    stored = decodeRecordBatches((await read(r, -1, 6)).records);
+    expect(stored.map((b) => [b.baseOffset, b.compression])).to.deep.equal([[6, 0], [7, 0], [10, 1]]);
+  });
+
+  it("refuses, writing nothing, a batch the topic's compression.type cannot rewrite: records unreadable under a valid CRC", async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], config: { 'compression.type': 'snappy' } }));
+    const gz = encodeRecordBatch({ compression: 'gzip', records: [{ value: Buffer.from('v') }] });
+    const broken = Buffer.concat([gz.subarray(0, 61), Buffer.from('not gzip')]);
+    broken.writeInt32BE(broken.length - 12, 8);
+    writeBatchCrc(broken, 0);
+    const res = await produce(r, 1, [batch(1), broken]);
+    expect(res.errorCode).to.equal(ErrorCode.CORRUPT_MESSAGE);
+    expect(res.errorMessage).to.match(/^compression.type snappy: corrupt record batch at byte 0: gzip decompression failed/);
+    expect((await describe_(r)).logEndOffset).to.equal(0);
   });
 
   it('acks=0 appends and sends no reply', async () => {
