@@ -31,6 +31,7 @@ export const CONSUME_FLAGS = {
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
+  compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
@@ -69,10 +70,10 @@ export interface ConsumeResult {
   cpu: CpuReport | null;
 }
 
-/** Produces `records` records into an existing topic (untimed preparation). */
-export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number, batchSize = 16_384): Promise<void> {
+/** Produces `records` records into an existing topic (untimed preparation), in batches of `compression`. */
+export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number, batchSize = 16_384, compression = 'none'): Promise<void> {
   const client = await cluster.client(`perf-prepare-${topic}`);
-  const p = client.producer({ acks: 1, 'batch.size': batchSize, 'linger.ms': 5 });
+  const p = client.producer({ acks: 1, 'batch.size': batchSize, 'linger.ms': 5, 'compression.type': compression });
   await p.connect();
   try {
     const value = recordValue(recordSize);
@@ -171,7 +172,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     const admin = await cluster.client('perf-admin');
     await createTopic(admin, topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
     process.stderr.write(`[consume] preparing ${f.records} records\n`);
-    await prepareTopic(cluster, topic, f.records, f['record-size'], f['batch-size']);
+    await prepareTopic(cluster, topic, f.records, f['record-size'], f['batch-size'], f.compression);
     r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'] });
   } finally {
     await cluster.close();
@@ -183,7 +184,7 @@ export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>):
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
   }
-  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records, ${f.compression}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
 }
 
