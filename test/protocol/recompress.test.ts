@@ -122,14 +122,37 @@ describe('protocol/recompress', () => {
   });
 
   it('names a codec the build lacks, on either side', () => {
-    const restore = registerCodec(CompressionType.ZSTD, 'zstd', { compress: (d) => Uint8Array.from(d).reverse(), decompress: (d) => Uint8Array.from(d).reverse() });
+    const unknown = Buffer.from(encodeRecordBatch(input('none')));
+    unknown.writeInt16BE(5, ATTRIBUTES_OFFSET);
+    writeBatchCrc(unknown, 0);
+    expect(() => recompressBatches(unknown, CompressionType.LZ4)).to.throw(UnsupportedCompressionError, /compression codec id 5 is unknown/);
+    expect(() => recompressBatches(encodeRecordBatch(input('lz4')), CompressionType.ZSTD)).to.throw(UnsupportedCompressionError, /zstd \(4\) is read-only in this build/);
+  });
+
+  it('rewrites a zstd batch (read with the built-in reader) as lz4 once a zstd compressor is registered to make one', () => {
+    // a stand-in zstd compressor writing raw blocks (single segment, 8-byte content size): valid
+    // zstd frames the built-in reader takes
+    const rawFrame = (d: Uint8Array) => {
+      const size = Buffer.alloc(8);
+      size.writeBigUInt64LE(BigInt(d.length));
+      const blocks: Buffer[] = [];
+      for (let at = 0; at === 0 || at < d.length; at += 65_536) {
+        const chunk = d.subarray(at, Math.min(d.length, at + 65_536));
+        const last = at + 65_536 >= d.length ? 1 : 0;
+        const h = last | (chunk.length << 3);
+        blocks.push(Buffer.from([h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff]), Buffer.from(chunk));
+      }
+      return Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xe0]), size, ...blocks]);
+    };
+    const restore = registerCodec(CompressionType.ZSTD, 'zstd', { compress: rawFrame, decompress: () => new Uint8Array(0) });
     let zstd: Buffer;
     try {
       zstd = encodeRecordBatch(input('zstd'));
     } finally {
       restore();
     }
-    expect(() => recompressBatches(zstd, CompressionType.LZ4)).to.throw(UnsupportedCompressionError, /zstd \(4\) is not supported/);
-    expect(() => recompressBatches(encodeRecordBatch(input('lz4')), CompressionType.ZSTD)).to.throw(UnsupportedCompressionError, /zstd \(4\) is not supported/);
+    const after = recompressBatches(zstd, CompressionType.LZ4) as Buffer;
+    expect(after.readInt16BE(ATTRIBUTES_OFFSET) & 7).to.equal(CompressionType.LZ4);
+    expect(kept(after)).to.deep.equal(kept(zstd));
   });
 });

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import * as api from '../../src/index.js';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import {
   ATTRIBUTES_OFFSET,
@@ -29,10 +30,12 @@ import {
   compressionName,
   decompress,
   decompressAsync,
+  canDecompress,
   isCodecSupported,
   registerCodec,
 } from '../../src/protocol/compression.js';
 import { crc32c } from '../../src/protocol/crc32c.js';
+import { hasCommand } from '../helpers/has-command.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import {
   batchBufferSize,
@@ -639,16 +642,41 @@ describe('protocol/compression', () => {
     });
   }
 
-  it('rejects zstd by name, and unknown ids', () => {
-    expectUnsupported(() => compress(4, Buffer.alloc(1)), /^compression codec zstd \(4\) is not supported by this build$/);
-    expectUnsupported(() => decompress(4, Buffer.alloc(1)), /compression codec zstd \(4\) is not supported/);
-    expectUnsupported(() => encodeRecordBatch({ compression: 'zstd', records: [] }), /zstd \(4\) is not supported/);
+  it('reads zstd but refuses to write it, naming registerCodec; refuses unknown ids', async () => {
+    const readOnly = /^compression codec zstd \(4\) is read-only in this build: batches of it decode, but writing them needs a compressor added with registerCodec$/;
+    expectUnsupported(() => compress(4, Buffer.alloc(1)), readOnly);
+    await compressAsync(4, Buffer.alloc(1)).then(
+      () => expect.fail('compressAsync wrote zstd'),
+      (e) => expect((e as Error).message).to.match(readOnly),
+    );
+    expectUnsupported(() => encodeRecordBatch({ compression: 'zstd', records: [] }), readOnly);
+    expect(isCodecSupported(4)).to.equal(false);
+    expect(canDecompress(4)).to.equal(true);
+    expect([0, 1, 2, 3, 5, 7].map(canDecompress)).to.deep.equal([true, true, true, true, false, false]);
     expectUnsupported(() => encodeRecordBatch({ compression: 5, records: [] }), /compression codec id 5 is unknown/);
     expectUnsupported(() => encodeRecordBatch({ compression: 8, records: [] }), /does not fit/);
   });
 
-  it('rejects decoding a batch whose codec is unsupported or unknown', () => {
-    for (const [id, re] of [[4, /zstd \(4\) is not supported/], [7, /id 7 is unknown/]] as const) {
+  it('decodes a batch whose records section the zstd tool compressed, and names damage in it', function () {
+    if (!hasCommand('zstd', ['--version'])) {
+      if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
+      throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip this test.');
+    }
+    const input: RecordBatchInput = { records: Array.from({ length: 30 }, (_, i) => ({ key: enc(`k${i}`), value: enc(`value ${i} `.repeat(10)), headers: [{ key: 'n', value: enc(String(i)) }] })) };
+    const plain = encodeRecordBatch(input);
+    const z = spawnSync('zstd', ['-c', '-q', '-3'], { input: plain.subarray(RECORD_BATCH_OVERHEAD) }).stdout;
+    const batch = withRecordSection(plain, z);
+    batch.writeInt16BE(4, ATTRIBUTES_OFFSET);
+    writeBatchCrc(batch, 0);
+    const d = decodeRecordBatch(batch);
+    expect(d.compression).to.equal(4);
+    expectSameRecords(d, input);
+    const damaged = withRecordSection(batch, Buffer.concat([z.subarray(0, 20), Buffer.from('garbage')]));
+    expectCorrupt(() => decodeRecordBatch(damaged), /zstd decompression failed: zstd: /);
+  });
+
+  it('rejects decoding a batch whose codec is unknown', () => {
+    for (const [id, re] of [[5, /id 5 is unknown/], [7, /id 7 is unknown/]] as const) {
       const batch = encodeRecordBatch({ records: [{ value: enc('v') }] });
       batch.writeInt16BE(id, ATTRIBUTES_OFFSET);
       writeBatchCrc(batch, 0);
@@ -671,6 +699,7 @@ describe('protocol/compression', () => {
       restore();
     }
     expect(isCodecSupported(CompressionType.ZSTD)).to.equal(false);
+    expect(canDecompress(CompressionType.ZSTD)).to.equal(true);
     // replacing a built-in codec is undone the same way
     const back = registerCodec(CompressionType.LZ4, 'lz4', { compress: reverse, decompress: reverse });
     expect(compress(CompressionType.LZ4, Buffer.from('ab'))).to.deep.equal(Uint8Array.from([0x62, 0x61]));

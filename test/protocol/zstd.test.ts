@@ -1,0 +1,143 @@
+/**
+ * Tests for the Zstandard reader: frames made by the reference zstd tool (fixtures, and live
+ * when the tool is installed: levels, streaming, multi-block inputs, concatenated frames) decode
+ * to their input; hand-made frames cover raw and RLE blocks and skippable frames; every kind of
+ * damage is refused by name.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { zstdDecompress } from '../../src/protocol/zstd.js';
+import { hasCommand } from '../helpers/has-command.js';
+import { sampleText } from '../helpers/sample-text.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'compression');
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+
+/** A frame of hand-made blocks: single segment with a one-byte content size unless `header` says otherwise. */
+function frame(blocks: { type: 0 | 1 | 2 | 3; size: number; body: number[]; last?: boolean }[], header: number[] = [0x20, blocks.reduce((n, b) => n + b.size, 0)]): Buffer {
+  const out = [0x28, 0xb5, 0x2f, 0xfd, ...header];
+  blocks.forEach((b, i) => {
+    const last = b.last ?? i === blocks.length - 1;
+    const h = (last ? 1 : 0) | (b.type << 1) | (b.size << 3);
+    out.push(h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff, ...b.body);
+  });
+  return Buffer.from(out);
+}
+
+function expectCorrupt(data: Uint8Array, re: RegExp): void {
+  expect(() => zstdDecompress(data)).to.throw(Error, re);
+}
+
+const structured = fc
+  .tuple(fc.array(fc.uint8Array({ minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 20 }), fc.array(fc.nat(), { minLength: 1, maxLength: 3000 }))
+  .map(([pieces, picks]) => Buffer.concat(picks.map((p) => pieces[p % pieces.length]!)));
+
+describe('protocol/zstd', () => {
+  describe('frames made by the reference zstd tool', () => {
+    const input = sampleText(80_000);
+    for (const name of ['sample-19.zst', 'sample-1-no-checksum.zst', 'sample-stream-3.zst']) {
+      it(`decodes ${name} to its input`, () => {
+        expect(Buffer.from(zstdDecompress(fixture(name))).equals(input)).to.equal(true);
+      });
+    }
+
+    it('finds a changed byte through the content checksum, and a wrong content size', () => {
+      const f = Buffer.from(fixture('sample-19.zst'));
+      f[f.length - 1]! ^= 0x01;
+      expectCorrupt(f, /^zstd: content checksum mismatch/);
+      const sized = Buffer.from(fixture('sample-19.zst'));
+      // single segment, 4-byte content size right after the descriptor
+      expect(sized[4]! >> 6).to.equal(2);
+      sized.writeUInt32LE(80_001, 5);
+      expectCorrupt(sized, /^zstd: (frame holds 80000 bytes, its header says 80001|block of \d+ bytes exceeds)/);
+    });
+  });
+
+  describe('hand-made frames', () => {
+    it('raw and RLE blocks, an empty frame, and a skippable frame between two frames', () => {
+      const a = frame([
+        { type: 0, size: 3, body: [0x61, 0x62, 0x63], last: false },
+        { type: 1, size: 4, body: [0x7a] },
+      ]);
+      expect(Buffer.from(zstdDecompress(a)).toString()).to.equal('abczzzz');
+      expect(zstdDecompress(frame([{ type: 0, size: 0, body: [] }])).length).to.equal(0);
+      const skippable = Buffer.from([0x5e, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+      expect(Buffer.from(zstdDecompress(Buffer.concat([a, skippable, a]))).toString()).to.equal('abczzzzabczzzz');
+    });
+
+    it('refuses a wrong magic, reserved bits, a dictionary, a huge window, reserved block types and oversized blocks', () => {
+      expectCorrupt(Buffer.alloc(0), /^zstd: no frame/);
+      expectCorrupt(Buffer.from([0x28, 0xb5, 0x2f, 0xfe, 0x20, 0]), /^zstd: bad frame magic 0xfe2fb528 \(at byte 0\)/);
+      expectCorrupt(frame([{ type: 0, size: 1, body: [1] }], [0x28, 1]), /^zstd: reserved bit set in the frame header/);
+      expectCorrupt(frame([{ type: 0, size: 1, body: [1] }], [0x21, 7, 1]), /^zstd: frame needs dictionary 7; dictionaries are not supported/);
+      expectCorrupt(frame([{ type: 0, size: 1, body: [1] }], [0x00, 0xb0]), /^zstd: window log 32 is above 31/);
+      expectCorrupt(frame([{ type: 3, size: 1, body: [1] }]), /^zstd: reserved block type/);
+      expectCorrupt(frame([{ type: 0, size: 2, body: [1, 2] }], [0x20, 1]), /^zstd: block of 2 bytes exceeds 1/);
+      expectCorrupt(frame([{ type: 0, size: 5, body: [1, 2] }]), /^zstd: block runs past the input/);
+    });
+
+    it('refuses truncation anywhere in a real frame', () => {
+      const whole = fixture('sample-1-no-checksum.zst');
+      for (let n = 1; n < whole.length; n += n < 64 ? 1 : 97) expect(() => zstdDecompress(whole.subarray(0, n)), `${n} bytes`).to.throw(Error, /^zstd: /);
+    });
+
+    it('never throws anything but a named Error, nor hangs, on random damage to good frames', () => {
+      const base = fixture('sample-1-no-checksum.zst');
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (edits) => {
+          const b = Buffer.from(base);
+          for (const [i, v] of edits) b[i] = v;
+          try {
+            zstdDecompress(b);
+          } catch (e) {
+            expect(e).to.be.instanceOf(Error);
+            expect((e as Error).message).to.match(/^zstd: .* \(at byte \d+\)$/);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('against the reference zstd tool, live', function () {
+    before(function () {
+      if (!hasCommand('zstd', ['--version'])) {
+        if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
+        throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip these tests.');
+      }
+    });
+
+    const zstd = (args: string[], input: Uint8Array): Buffer => {
+      const r = spawnSync('zstd', ['-c', '-q', ...args], { input, maxBuffer: 1 << 26 });
+      expect(r.status, r.stderr.toString()).to.equal(0);
+      return r.stdout;
+    };
+
+    it('decodes every level, with and without checksums, of inputs from one byte to several blocks', () => {
+      const inputs = [Buffer.from('a'), sampleText(1000), sampleText(300_000), Buffer.alloc(200_000, 0x41), Buffer.concat([Buffer.from(fc.sample(fc.uint8Array({ minLength: 5000, maxLength: 5000 }), { numRuns: 1, seed: 5 })[0]!), sampleText(40_000)])];
+      for (const level of ['--fast=5', '-1', '-3', '-9', '-19']) {
+        inputs.forEach((data, i) => {
+          // checksums on every other input (xxHash64 in BigInt is slow on the large ones)
+          const check = i % 2 === 0 ? ['--no-check'] : [];
+          expect(Buffer.from(zstdDecompress(zstd([...level.split(' '), ...check], data))).equals(data), `${level} ${check.join(' ')} ${data.length} bytes`).to.equal(true);
+        });
+      }
+      const small = sampleText(20_000);
+      expect(Buffer.from(zstdDecompress(zstd(['--ultra', '-22'], small))).equals(small)).to.equal(true);
+    });
+
+    it('decodes random inputs at random levels, and frames one after another', () => {
+      const samples = fc.sample(fc.tuple(fc.oneof(structured, fc.uint8Array({ maxLength: 3000 }).map((u) => Buffer.from(u))), fc.constantFrom('-1', '-4', '-12', '-19', '--fast=2', '--long=20 -6')), { numRuns: 30, seed: 17 });
+      for (const [data, level] of samples) {
+        expect(Buffer.from(zstdDecompress(zstd(level.split(' '), data))).equals(data), `${level} ${data.length} bytes`).to.equal(true);
+      }
+      const a = zstd(['-3'], Buffer.from('first frame '.repeat(50)));
+      const b = zstd(['-19'], Buffer.from('second frame '.repeat(70)));
+      expect(Buffer.from(zstdDecompress(Buffer.concat([a, b]))).toString()).to.equal('first frame '.repeat(50) + 'second frame '.repeat(70));
+    });
+  });
+});
