@@ -31,7 +31,7 @@ export const CONSUME_FLAGS = {
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
-  compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
+  compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },

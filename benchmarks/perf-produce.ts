@@ -44,7 +44,7 @@ export const PRODUCE_FLAGS = {
   'batch-size': { type: 'int', default: 16_384, min: 0, help: 'producer batch.size' },
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
   'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; the batch size, 16384 unless set, gives Kafka's one batch per partition)" },
-  compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4'], help: 'producer compression.type' },
+  compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'producer compression.type' },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
@@ -66,7 +66,7 @@ export interface ProduceOptions {
   lingerMs: number;
   /** partitioner.sticky.bytes; -1 leaves the producer's default. */
   stickyBytes: number;
-  compression: 'none' | 'gzip' | 'snappy' | 'lz4';
+  compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
   sendSize: number;
   maxInFlight: number;
   warmupRecords: number;

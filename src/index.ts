@@ -55,9 +55,8 @@ export { partitionForKey, murmur2, toPositive } from './client/partitioner.js';
 // records and storage, for tools and extensions
 export { encodeRecordBatch, decodeRecordBatch, decodeRecordBatches } from './protocol/record-batch.js';
 export { crc32c, crc32cImplementation, type Crc32cImplementation } from './protocol/crc32c.js';
-// compression: gzip, snappy and lz4 are built in, zstd for reading; a zstd compressor (or a
-// replacement for any codec) is added with registerCodec
-export { canDecompress, CompressionType, compressionId, compressionName, isCodecSupported, registerCodec, UnsupportedCompressionError } from './protocol/compression.js';
+// compression: gzip, snappy, lz4 and zstd are built in; registerCodec replaces one
+export { CompressionType, compressionId, compressionName, isCodecSupported, registerCodec, UnsupportedCompressionError } from './protocol/compression.js';
 export type { CodecImpl, CompressionName } from './protocol/compression.js';
 export { PartitionLog } from './storage/partition-log.js';
 export { LogManager } from './storage/log-manager.js';

@@ -10,7 +10,6 @@
  *    cleanup.policy and compression.type; unknown keys and bad values are INVALID_CONFIG naming the key.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { compressionId, isCodecSupported } from '../../src/protocol/compression.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
 
 export interface ValidationError {
@@ -181,9 +180,6 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
       const v = String(raw).trim().toLowerCase();
       if (!TOPIC_COMPRESSION_TYPES.includes(v)) {
         return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be one of ${TOPIC_COMPRESSION_TYPES.join(', ')}`);
-      }
-      if (v !== 'producer' && v !== 'uncompressed' && !isCodecSupported(compressionId(v))) {
-        return invalidConfig(key, `'${v}' is not supported by this build (supported: producer, uncompressed and registered codecs)`);
       }
       return { value: v };
     }

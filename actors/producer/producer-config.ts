@@ -11,7 +11,7 @@ export interface ProducerConfig {
   batchSize: number;
   lingerMs: number;
   bufferMemory: number;
-  /** compression.type: none, gzip, snappy, lz4, or a codec added with registerCodec (zstd). */
+  /** compression.type: none, gzip, snappy, lz4, zstd, or a codec added with registerCodec. */
   compressionType: string;
   requestTimeoutMs: number;
   retries: number;
@@ -75,7 +75,7 @@ function compressionValue(key: string, raw: unknown): string {
   }
   if (id < 0 || !isCodecSupported(id)) {
     const built = [0, 1, 2, 3, 4, 5, 6, 7].filter(isCodecSupported).map(compressionName);
-    throw new ProducerConfigError(key, `${JSON.stringify(raw)} is not supported: use one of ${built.join(', ')}${id === 4 ? ' (zstd needs a codec added with registerCodec)' : ''}`);
+    throw new ProducerConfigError(key, `${JSON.stringify(raw)} is not supported: use one of ${built.join(', ')}`);
   }
   return name;
 }

@@ -1,9 +1,9 @@
 /**
  * Compression codec registry for RecordBatch v2 (attribute bits 0-2). Built in: none (0), gzip
- * (1, node:zlib, sync and async), snappy (2, snappy-java's framing; see snappy.ts) and lz4 (3,
- * the LZ4 frame format; see lz4.ts), each as Kafka's clients write it, and zstd (4) for reading
- * only (zstd.ts: batches other clients wrote decode; writing zstd needs a compressor added with
- * registerCodec, Node 20's zlib has none). Ids 5-7 are unknown. Rejections are
+ * (1, node:zlib, sync and async), snappy (2, snappy-java's framing; see snappy.ts), lz4 (3, the
+ * LZ4 frame format; see lz4.ts) and zstd (4, Zstandard frames; zstd.ts reads any, and
+ * zstd-compress.ts writes them at a fast level), each as Kafka's clients write it; registerCodec
+ * replaces one (e.g. with a native zstd). Ids 5-7 are unknown. Rejections are
  * UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE).
  */
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { ErrorCode } from './errors.js';
 import { lz4CompressFrame, lz4DecompressFrame } from './lz4.js';
 import { snappyCompressFramed, snappyDecompress } from './snappy.js';
 import { zstdDecompress } from './zstd.js';
+import { zstdCompress } from './zstd-compress.js';
 
 /** Kafka's codec ids. */
 export const CompressionType = Object.freeze({
@@ -69,14 +70,13 @@ const gzipCodec: CodecImpl = {
 /** Pure TypeScript and fast enough to run synchronously: the async entry points call these. */
 const snappyCodec: CodecImpl = { compress: snappyCompressFramed, decompress: snappyDecompress };
 const lz4Codec: CodecImpl = { compress: lz4CompressFrame, decompress: lz4DecompressFrame };
-/** Decompression only: registerCodec(4, 'zstd', ...) with a compressor replaces it. */
-const zstdReader: CodecImpl = { decompress: zstdDecompress };
+const zstdCodec: CodecImpl = { compress: zstdCompress, decompress: zstdDecompress };
 
 const registry = new Map<number, Registered>([
   [CompressionType.GZIP, { id: CompressionType.GZIP, name: 'gzip', impl: gzipCodec }],
   [CompressionType.SNAPPY, { id: CompressionType.SNAPPY, name: 'snappy', impl: snappyCodec }],
   [CompressionType.LZ4, { id: CompressionType.LZ4, name: 'lz4', impl: lz4Codec }],
-  [CompressionType.ZSTD, { id: CompressionType.ZSTD, name: 'zstd', impl: zstdReader }],
+  [CompressionType.ZSTD, { id: CompressionType.ZSTD, name: 'zstd', impl: zstdCodec }],
 ]);
 
 /** The codec's name: Kafka's for 0-4, the registered one for 5-7, else `unknown`. */
@@ -92,15 +92,8 @@ export function compressionId(name: string): number {
   throw new UnsupportedCompressionError(-1, `unknown compression codec name '${name}' (Kafka defines none, gzip, snappy, lz4, zstd)`);
 }
 
-/** True when this build can write batches of codec `id` (and read them): 0 always, gzip, snappy, lz4, and registered codecs. */
+/** True when `id` can be used by this build: 0-4 always, 5-7 once registered. */
 export function isCodecSupported(id: number): boolean {
-  if (id === CompressionType.NONE) return true;
-  const r = registry.get(id);
-  return r !== undefined && (r.impl.compress ?? r.impl.compressAsync) !== undefined;
-}
-
-/** True when batches of codec `id` can be read by this build (0 always; zstd too, built in). */
-export function canDecompress(id: number): boolean {
   return id === CompressionType.NONE || registry.has(id);
 }
 
@@ -139,12 +132,7 @@ function lookup(id: number): Registered {
 }
 
 function asyncOnly(r: Registered, op: string): never {
-  if (op === 'compress' && !r.impl.compressAsync) readOnly(r);
   throw new UnsupportedCompressionError(r.id, `compression codec ${r.name} (${r.id}) only has an async ${op}; use the async API`);
-}
-
-function readOnly(r: Registered): never {
-  throw new UnsupportedCompressionError(r.id, `compression codec ${r.name} (${r.id}) is read-only in this build: batches of it decode, but writing them needs a compressor added with registerCodec`);
 }
 
 /** Compresses with codec `id`; id 0 returns the input unchanged. */
@@ -165,8 +153,7 @@ export function decompress(id: number, data: Uint8Array): Uint8Array {
 export async function compressAsync(id: number, data: Uint8Array): Promise<Uint8Array> {
   if (id === CompressionType.NONE) return data;
   const r = lookup(id);
-  if (r.impl.compressAsync) return r.impl.compressAsync(data);
-  return r.impl.compress ? r.impl.compress(data) : readOnly(r);
+  return r.impl.compressAsync ? r.impl.compressAsync(data) : r.impl.compress!(data);
 }
 
 /** Async decompress; see compressAsync. */

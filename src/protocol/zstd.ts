@@ -5,10 +5,8 @@
  * with the table carried over between blocks), FSE-coded sequences (predefined, RLE, described or
  * repeated tables) and the three repeat offsets; the optional content checksum (xxHash64) and
  * content size are verified. Dictionaries are refused. Bad input throws an Error that says what
- * is wrong and where; nothing is read or written outside the buffers given.
- *
- * Decompression only: samsa's producer compresses with gzip, snappy or lz4 (a zstd compressor
- * can be added with registerCodec).
+ * is wrong and where; nothing is read or written outside the buffers given. The writer is
+ * zstd-compress.ts.
  */
 import { xxhash64 } from './xxhash64.js';
 
@@ -118,19 +116,16 @@ interface FseTable {
   base: Uint16Array;
 }
 
-function buildFse(norm: readonly number[], log: number): FseTable {
+/**
+ * Each state's symbol for a normalized distribution (RFC 8878 4.1.1): "less than 1" symbols take
+ * the last states, the others are spread with the format's step. Shared by the reader's tables
+ * and the writer's (zstd-compress.ts), which must agree state for state.
+ */
+export function spreadSymbols(norm: readonly number[], log: number): Uint8Array {
   const size = 1 << log;
   const symbol = new Uint8Array(size);
-  const nbBits = new Uint8Array(size);
-  const base = new Uint16Array(size);
-  const next = new Array<number>(norm.length).fill(0);
   let high = size - 1;
-  for (let s = 0; s < norm.length; s++) {
-    if (norm[s] === -1) {
-      symbol[high--] = s;
-      next[s] = 1;
-    } else next[s] = norm[s]!;
-  }
+  for (let s = 0; s < norm.length; s++) if (norm[s] === -1) symbol[high--] = s;
   const step = (size >> 1) + (size >> 3) + 3;
   const mask = size - 1;
   let pos = 0;
@@ -142,6 +137,15 @@ function buildFse(norm: readonly number[], log: number): FseTable {
     }
   }
   if (pos !== 0) throw corrupt('FSE distribution does not fill its table', 0);
+  return symbol;
+}
+
+function buildFse(norm: readonly number[], log: number): FseTable {
+  const size = 1 << log;
+  const symbol = spreadSymbols(norm, log);
+  const nbBits = new Uint8Array(size);
+  const base = new Uint16Array(size);
+  const next = norm.map((n) => (n === -1 ? 1 : n));
   for (let u = 0; u < size; u++) {
     const s = symbol[u]!;
     const state = next[s]!++;
@@ -292,20 +296,27 @@ function decodeHuffmanStream(t: HufTable, b: Uint8Array, start: number, end: num
 
 // ---- sequences ----
 
-const LL_BASE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-const LL_BITS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
-const ML_BASE = [
+export const LL_BASE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+export const LL_BITS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+export const ML_BASE = [
   3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
   4099, 8195, 16387, 32771, 65539,
 ];
-const ML_BITS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+export const ML_BITS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 
-const LL_DEFAULT = buildFse([4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1], 6);
-const ML_DEFAULT = buildFse(
-  [1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1],
-  6,
-);
-const OF_DEFAULT = buildFse([1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1], 5);
+/** The predefined distributions (RFC 8878 3.1.1.3.2.2), accuracy logs 6, 6 and 5. */
+export const LL_NORM: readonly number[] = [4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1];
+export const ML_NORM: readonly number[] = [
+  1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
+];
+export const OF_NORM: readonly number[] = [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1];
+export const LL_LOG = 6;
+export const ML_LOG = 6;
+export const OF_LOG = 5;
+
+const LL_DEFAULT = buildFse(LL_NORM, LL_LOG);
+const ML_DEFAULT = buildFse(ML_NORM, ML_LOG);
+const OF_DEFAULT = buildFse(OF_NORM, OF_LOG);
 
 /** What carries over from block to block within a frame. */
 interface FrameState {

@@ -1,7 +1,7 @@
 /**
  * kcat (librdkafka) against samsa's Kafka listeners, run as a real process: metadata (-L),
  * produce (-P, keys, headers, gzip, snappy, lz4 and zstd, auto-created topics), samsa's gzip,
- * snappy and lz4 batches read by librdkafka and librdkafka's zstd batches read by samsa, consume from the beginning (-C -e) and consume in a
+ * snappy, lz4 and zstd batches read by librdkafka and librdkafka's zstd batches read by samsa, consume from the beginning (-C -e) and consume in a
  * group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -158,6 +158,22 @@ describe('kcat against samsa', function () {
     expect(new Set(batches.map((b) => b.compression))).to.deep.equal(new Set([3]));
     const r = await kcat(['-C', '-t', 'kc-topic-lz4', '-o', 'beginning', '-e']);
     expect(r.out.trim().split('\n')).to.deep.equal(compressible);
+  });
+
+  it("kcat reads zstd batches that samsa's encoder wrote", async () => {
+    await kcat(['-P', '-t', 'kc-ours-zstd'], 'first\n');
+    const leader = await leaderOf('kc-ours-zstd');
+    try {
+      const records = encodeRecordBatch({ compression: 'zstd', records: compressible.map((v) => ({ value: Buffer.from(v) })) });
+      expect(records.readInt16BE(21) & 7).to.equal(4);
+      const res = await leader.call(ApiKeys.Produce, 9, { transactionalId: null, acks: -1, timeoutMs: 5_000, topicData: [{ name: 'kc-ours-zstd', partitionData: [{ index: 0, records }] }] });
+      expect(res.responses[0].partitionResponses[0].errorCode).to.equal(0);
+    } finally {
+      leader.end();
+    }
+    const r = await kcat(['-C', '-t', 'kc-ours-zstd', '-o', 'beginning', '-e']);
+    expect(r.code, r.err).to.equal(0);
+    expect(r.out.trim().split('\n')).to.deep.equal(['first', ...compressible]);
   });
 
   it('-P -z zstd: stored in zstd batches as sent, read back by kcat and by samsa\'s zstd reader', async () => {

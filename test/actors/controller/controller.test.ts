@@ -238,7 +238,7 @@ describe('actors/controller', () => {
         [{ name: 'cfg3', config: { 'cleanup.policy': 'shred' } }, ErrorCode.INVALID_CONFIG, /^cleanup\.policy: /],
         [{ name: 'cfg4', config: { 'min.insync.replicas': 0 } }, ErrorCode.INVALID_CONFIG, /^min\.insync\.replicas: /],
         [{ name: 'cfg5', config: { 'unclean.leader.election.enable': 'maybe' } }, ErrorCode.INVALID_CONFIG, /^unclean\.leader\.election\.enable: /],
-        [{ name: 'cfg6', config: { 'compression.type': 'zstd' } }, ErrorCode.INVALID_CONFIG, /^compression\.type: .*not supported/],
+        [{ name: 'cfg6', config: { 'compression.type': 'brotli' } }, ErrorCode.INVALID_CONFIG, /^compression\.type: "brotli" is not valid: must be one of uncompressed, zstd, lz4, snappy, gzip, producer/],
         [{ name: 'cfg7', config: { 'segment.bytes': 10 } }, ErrorCode.INVALID_CONFIG, /^segment\.bytes: /],
         [{ name: 'as1', numPartitions: 1, assignments: [[1]] }, ErrorCode.INVALID_REQUEST, /not both/],
         [{ name: 'as2', assignments: [[1, 9]] }, ErrorCode.INVALID_REPLICA_ASSIGNMENT, /broker 9/],
