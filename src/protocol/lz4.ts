@@ -10,12 +10,10 @@
  * LZ4's fast mode. Bad input throws an Error that says what is wrong and where; nothing is read
  * or written outside the buffers given.
  */
+import { copyBytes, matchBefore, matchEnd, read32le as read32, skippableFrameEnd, u32le as u32At } from './byte-runs.js';
 import { xxhash32 } from './xxhash32.js';
 
 const MAGIC = 0x184d2204;
-/** Skippable frames (0x184D2A50-0x184D2A5F) carry user data a decoder passes over. */
-const SKIPPABLE_MASK = 0xfffffff0;
-const SKIPPABLE_MAGIC = 0x184d2a50;
 const MIN_MATCH = 4;
 /** The last match must start this far from the end of the block, and the last 5 bytes are literals. */
 const MF_LIMIT = 12;
@@ -32,10 +30,6 @@ const BD_64K = BLOCK_64K << 4;
 /** Positions by hash of the 4 bytes there, one table reused by every call (all calls are synchronous). */
 const table = new Int32Array(1 << HASH_LOG);
 
-function read32(b: Uint8Array, i: number): number {
-  return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-}
-
 function hash4(v: number): number {
   return Math.imul(v, 0x9e3779b1) >>> (32 - HASH_LOG);
 }
@@ -43,15 +37,6 @@ function hash4(v: number): number {
 /** The most bytes the block coder can produce for `n` input bytes. */
 export function lz4BlockBound(n: number): number {
   return n + Math.floor(n / 255) + 16;
-}
-
-/** Copies `len` bytes; a loop for short runs (a subarray and set cost more than the bytes). */
-function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, len: number): void {
-  if (len < 48) {
-    for (let i = 0; i < len; i++) dst[at + i] = src[from + i]!;
-  } else {
-    dst.set(src.subarray(from, from + len), at);
-  }
 }
 
 function writeLength(out: Uint8Array, op: number, extra: number): number {
@@ -88,18 +73,10 @@ export function lz4CompressBlock(src: Uint8Array, start: number, end: number, ou
       }
       misses = 0;
       // extend backwards over literals that match too, then forwards
-      let mStart = ip;
-      let rStart = ref;
-      while (mStart > anchor && rStart > start && src[mStart - 1] === src[rStart - 1]) {
-        mStart--;
-        rStart--;
-      }
-      let mEnd = ip + MIN_MATCH;
-      let rEnd = ref + MIN_MATCH;
-      while (mEnd < matchLimit && src[mEnd] === src[rEnd]) {
-        mEnd++;
-        rEnd++;
-      }
+      const back = matchBefore(src, ip, ref, anchor, start);
+      const mStart = ip - back;
+      const rStart = ref - back;
+      const mEnd = matchEnd(src, ip, ref, MIN_MATCH, matchLimit);
       const litLen = mStart - anchor;
       const matchLen = mEnd - mStart - MIN_MATCH;
       const tokenAt = op++;
@@ -222,10 +199,6 @@ export function lz4CompressFrame(data: Uint8Array): Uint8Array {
   return out.subarray(0, op + 4);
 }
 
-function u32At(b: Uint8Array, i: number): number {
-  return read32(b, i) >>> 0;
-}
-
 /** Decompresses LZ4 frames (one or more, skippable frames passed over) back into the bytes they hold. */
 export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
   let out = Buffer.allocUnsafe(Math.max(64, src.length * 4));
@@ -241,11 +214,9 @@ export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
   while (ip < src.length) {
     if (ip + 4 > src.length) throw corrupt('truncated frame magic', ip);
     const magic = u32At(src, ip);
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      if (ip + 8 > src.length) throw corrupt('truncated skippable frame', ip);
-      const size = u32At(src, ip + 4);
-      if (ip + 8 + size > src.length) throw corrupt('skippable frame runs past the input', ip);
-      ip += 8 + size;
+    const skipped = skippableFrameEnd(src, ip, magic, corrupt);
+    if (skipped >= 0) {
+      ip = skipped;
       continue;
     }
     if (magic !== MAGIC) throw corrupt(`bad frame magic 0x${magic.toString(16)}`, ip);

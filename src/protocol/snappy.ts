@@ -10,6 +10,7 @@
  * fragments. Bad input throws an Error that says what is wrong and where; nothing is read or
  * written outside the buffers given.
  */
+import { copyBytes, matchEnd, read32le as read32 } from './byte-runs.js';
 
 /** snappy-java's stream magic: 0x82 'SNAPPY' 0x00. */
 const XERIAL_MAGIC = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00] as const;
@@ -24,10 +25,6 @@ const INPUT_MARGIN = 15;
 
 const table = new Int32Array(1 << HASH_LOG);
 
-function read32(b: Uint8Array, i: number): number {
-  return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-}
-
 function hash4(v: number): number {
   return Math.imul(v, 0x1e35a7bd) >>> (32 - HASH_LOG);
 }
@@ -35,14 +32,6 @@ function hash4(v: number): number {
 /** The most bytes snappyCompressRaw can produce for `n` input bytes. */
 export function snappyMaxCompressedLength(n: number): number {
   return 32 + n + Math.floor(n / 6);
-}
-
-function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, len: number): void {
-  if (len < 48) {
-    for (let i = 0; i < len; i++) dst[at + i] = src[from + i]!;
-  } else {
-    dst.set(src.subarray(from, from + len), at);
-  }
 }
 
 function emitLiteral(out: Uint8Array, op: number, src: Uint8Array, from: number, len: number): number {
@@ -114,12 +103,7 @@ function compressFragment(src: Uint8Array, start: number, end: number, out: Uint
         continue;
       }
       misses = 0;
-      let mEnd = ip + MIN_MATCH;
-      let rEnd = ref + MIN_MATCH;
-      while (mEnd < end && src[mEnd] === src[rEnd]) {
-        mEnd++;
-        rEnd++;
-      }
+      const mEnd = matchEnd(src, ip, ref, MIN_MATCH, end);
       if (ip > anchor) op = emitLiteral(out, op, src, anchor, ip - anchor);
       op = emitCopy(out, op, ip - ref, mEnd - ip);
       anchor = ip = mEnd;

@@ -10,6 +10,7 @@
  * A fast level: predefined sequence tables and one greedy probe per position. Any Zstandard
  * reader decodes it.
  */
+import { matchBefore, matchEnd, read32le as read32 } from './byte-runs.js';
 import { LL_BASE, LL_BITS, LL_LOG, LL_NORM, ML_BASE, ML_BITS, ML_LOG, ML_NORM, OF_LOG, OF_NORM, spreadSymbols } from './zstd.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -150,10 +151,6 @@ const table = new Int32Array(1 << HASH_LOG);
 /** A compressed block is written here first, then kept only when it is smaller than the raw block (a sequence costs at most ~10 bytes for 4 of input, so 3x never overflows). */
 const scratch = new Uint8Array(3 * BLOCK_MAX + 64);
 
-function read32(b: Uint8Array, i: number): number {
-  return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-}
-
 function hash4(v: number): number {
   return Math.imul(v, 0x9e3779b1) >>> (32 - HASH_LOG);
 }
@@ -183,18 +180,10 @@ function findSequences(src: Uint8Array, start: number, end: number, lastOffset: 
       continue;
     }
     misses = 0;
-    let mStart = ip;
-    let rStart = ref;
-    while (mStart > anchor && rStart > 0 && src[mStart - 1] === src[rStart - 1]) {
-      mStart--;
-      rStart--;
-    }
-    let mEnd = ip + MIN_MATCH;
-    let rEnd = ref + MIN_MATCH;
-    while (mEnd < end && src[mEnd] === src[rEnd]) {
-      mEnd++;
-      rEnd++;
-    }
+    const back = matchBefore(src, ip, ref, anchor, 0);
+    const mStart = ip - back;
+    const rStart = ref - back;
+    const mEnd = matchEnd(src, ip, ref, MIN_MATCH, end);
     const litLen = mStart - anchor;
     const lits = seq.literals;
     const at = seq.literalCount;

@@ -8,11 +8,10 @@
  * is wrong and where; nothing is read or written outside the buffers given. The writer is
  * zstd-compress.ts.
  */
+import { skippableFrameEnd, u32le as u32At } from './byte-runs.js';
 import { xxhash64 } from './xxhash64.js';
 
 const MAGIC = 0xfd2fb528;
-const SKIPPABLE_MASK = 0xfffffff0;
-const SKIPPABLE_MAGIC = 0x184d2a50;
 const BLOCK_MAX = 128 * 1024;
 /** Frames asking for a larger window are refused: a batch never needs more. */
 const WINDOW_LOG_MAX = 31;
@@ -527,10 +526,6 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
   out.len += rest;
 }
 
-function u32At(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
-}
-
 /** Decodes one frame at `at` into `out`; returns the first byte after it. */
 function decodeFrame(b: Uint8Array, at: number, out: Output): number {
   let p = at + 4;
@@ -617,11 +612,9 @@ export function zstdDecompress(src: Uint8Array): Uint8Array {
   while (p < src.length) {
     if (p + 4 > src.length) throw corrupt('truncated frame magic', p);
     const magic = u32At(src, p);
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      if (p + 8 > src.length) throw corrupt('truncated skippable frame', p);
-      const size = u32At(src, p + 4);
-      if (p + 8 + size > src.length) throw corrupt('skippable frame runs past the input', p);
-      p += 8 + size;
+    const skipped = skippableFrameEnd(src, p, magic, corrupt);
+    if (skipped >= 0) {
+      p = skipped;
       continue;
     }
     if (magic !== MAGIC) throw corrupt(`bad frame magic 0x${magic.toString(16)}`, p);
