@@ -1,7 +1,8 @@
 /**
  * Byte-level pieces the LZ-family codecs (lz4.ts, snappy.ts, zstd.ts, zstd-compress.ts) share:
- * little-endian 32-bit reads, short copies, the extent of a match, and the skippable frames LZ4
- * and Zstandard streams both allow (magic 0x184D2A50-0x184D2A5F, a size, that many bytes).
+ * little-endian 32-bit reads, short copies, the extent of a match, and walking concatenated
+ * frames with the skippable frames LZ4 and Zstandard streams both allow (magic
+ * 0x184D2A50-0x184D2A5F, a size, that many bytes).
  */
 
 /** The 4 bytes at `i` as a little-endian int32 (signed: for comparing and hashing). */
@@ -48,13 +49,24 @@ const SKIPPABLE_MASK = 0xfffffff0;
 const SKIPPABLE_MAGIC = 0x184d2a50;
 
 /**
- * When a skippable frame starts at `p` (its magic read as `magic`), the first byte after it;
- * -1 when `magic` is not a skippable frame's. Throws `fail(what, at)` when the frame is cut short.
+ * Walks the frames of one format laid one after another in `src`: a skippable frame is passed
+ * over, any other must open with `magic` and is handed to `decode`, which returns the first byte
+ * after it. Problems are thrown as `fail(what, at)`.
  */
-export function skippableFrameEnd(src: Uint8Array, p: number, magic: number, fail: (what: string, at: number) => Error): number {
-  if ((magic & SKIPPABLE_MASK) >>> 0 !== SKIPPABLE_MAGIC) return -1;
-  if (p + 8 > src.length) throw fail('truncated skippable frame', p);
-  const end = p + 8 + u32le(src, p + 4);
-  if (end > src.length) throw fail('skippable frame runs past the input', p);
-  return end;
+export function walkFrames(src: Uint8Array, magic: number, fail: (what: string, at: number) => Error, decode: (at: number) => number): void {
+  if (src.length === 0) throw fail('no frame', 0);
+  let p = 0;
+  while (p < src.length) {
+    if (p + 4 > src.length) throw fail('truncated frame magic', p);
+    const m = u32le(src, p);
+    if ((m & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (p + 8 > src.length) throw fail('truncated skippable frame', p);
+      const end = p + 8 + u32le(src, p + 4);
+      if (end > src.length) throw fail('skippable frame runs past the input', p);
+      p = end;
+      continue;
+    }
+    if (m !== magic) throw fail(`bad frame magic 0x${m.toString(16)}`, p);
+    p = decode(p);
+  }
 }

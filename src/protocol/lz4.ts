@@ -10,7 +10,7 @@
  * LZ4's fast mode. Bad input throws an Error that says what is wrong and where; nothing is read
  * or written outside the buffers given.
  */
-import { copyBytes, matchBefore, matchEnd, read32le as read32, skippableFrameEnd, u32le as u32At } from './byte-runs.js';
+import { copyBytes, matchBefore, matchEnd, read32le as read32, u32le as u32At, walkFrames } from './byte-runs.js';
 import { xxhash32 } from './xxhash32.js';
 
 const MAGIC = 0x184d2204;
@@ -203,24 +203,14 @@ export function lz4CompressFrame(data: Uint8Array): Uint8Array {
 export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
   let out = Buffer.allocUnsafe(Math.max(64, src.length * 4));
   let op = 0;
-  let ip = 0;
   const ensure = (more: number) => {
     if (op + more <= out.length) return;
     const grown = Buffer.allocUnsafe(Math.max(op + more, out.length * 2));
     grown.set(out.subarray(0, op));
     out = grown;
   };
-  if (src.length === 0) throw corrupt('no frame', 0);
-  while (ip < src.length) {
-    if (ip + 4 > src.length) throw corrupt('truncated frame magic', ip);
-    const magic = u32At(src, ip);
-    const skipped = skippableFrameEnd(src, ip, magic, corrupt);
-    if (skipped >= 0) {
-      ip = skipped;
-      continue;
-    }
-    if (magic !== MAGIC) throw corrupt(`bad frame magic 0x${magic.toString(16)}`, ip);
-    const descStart = ip + 4;
+  walkFrames(src, MAGIC, corrupt, (at) => {
+    const descStart = at + 4;
     if (descStart + 3 > src.length) throw corrupt('truncated frame descriptor', descStart);
     const flg = src[descStart]!;
     const bd = src[descStart + 1]!;
@@ -244,7 +234,7 @@ export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
     if (p >= src.length) throw corrupt('truncated frame descriptor', p);
     const hc = (xxhash32(src, 0, descStart, p) >>> 8) & 0xff;
     if (src[p] !== hc) throw corrupt(`frame descriptor checksum 0x${src[p]!.toString(16)} is not 0x${hc.toString(16)}`, p);
-    ip = p + 1;
+    let ip = p + 1;
     const frameStart = op;
     for (;;) {
       if (ip + 4 > src.length) throw corrupt('truncated block size', ip);
@@ -271,6 +261,7 @@ export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
       if (u32At(src, ip) !== xxhash32(out, 0, frameStart, op)) throw corrupt('content checksum mismatch', ip);
       ip += 4;
     }
-  }
+    return ip;
+  });
   return out.subarray(0, op);
 }

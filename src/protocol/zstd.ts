@@ -8,7 +8,7 @@
  * is wrong and where; nothing is read or written outside the buffers given. The writer is
  * zstd-compress.ts.
  */
-import { skippableFrameEnd, u32le as u32At } from './byte-runs.js';
+import { u32le as u32At, walkFrames } from './byte-runs.js';
 import { xxhash64 } from './xxhash64.js';
 
 const MAGIC = 0xfd2fb528;
@@ -606,19 +606,7 @@ function decodeFrame(b: Uint8Array, at: number, out: Output): number {
 
 /** Decompresses Zstandard frames (one or more, skippable frames passed over). */
 export function zstdDecompress(src: Uint8Array): Uint8Array {
-  if (src.length === 0) throw corrupt('no frame', 0);
   const out = new Output(src.length * 4);
-  let p = 0;
-  while (p < src.length) {
-    if (p + 4 > src.length) throw corrupt('truncated frame magic', p);
-    const magic = u32At(src, p);
-    const skipped = skippableFrameEnd(src, p, magic, corrupt);
-    if (skipped >= 0) {
-      p = skipped;
-      continue;
-    }
-    if (magic !== MAGIC) throw corrupt(`bad frame magic 0x${magic.toString(16)}`, p);
-    p = decodeFrame(src, p, out);
-  }
+  walkFrames(src, MAGIC, corrupt, (at) => decodeFrame(src, at, out));
   return Buffer.from(out.buf.buffer, out.buf.byteOffset, out.len);
 }
