@@ -175,6 +175,28 @@ describe('protocol/zstd-compress', () => {
     }
   });
 
+  it('codes skewed literals (Huffman code lengths past 11 bits, clamped) so that the reader and the zstd tool agree', function () {
+    // bytes drawn with P(k) = 2^-(k+1): a Huffman tree over them is ~24 levels deep
+    let x = 0x12345678;
+    const skewed = Buffer.alloc(60_000);
+    for (let i = 0; i < skewed.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      skewed[i] = 100 + Math.min(23, Math.clz32(x | 1));
+    }
+    const f = zstdCompress(skewed);
+    expect(Buffer.from(zstdDecompress(f)).equals(skewed)).to.equal(true);
+    expect(f.length).to.be.below(skewed.length * 0.6);
+    if (!hasCommand('zstd', ['--version'])) {
+      if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
+      throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip this test.');
+    }
+    const r = spawnSync('zstd', ['-d', '-c', '-q'], { input: f, maxBuffer: 1 << 26 });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(r.stdout.equals(skewed)).to.equal(true);
+  });
+
   it('the reference zstd tool decodes what it writes', function () {
     if (!hasCommand('zstd', ['--version'])) {
       if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
