@@ -100,6 +100,7 @@ class BackwardBits {
     return v;
   }
   read(n: number): number {
+    if (n === 0) return 0;
     const v = this.peek(n);
     this.pos -= n;
     return v;
@@ -285,12 +286,26 @@ function readHuffman(b: Uint8Array, at: number, end: number): { table: HufTable;
 
 function decodeHuffmanStream(t: HufTable, b: Uint8Array, start: number, end: number, out: Uint8Array, op: number, count: number): void {
   const bits = new BackwardBits(b, start, end);
+  const log = t.log;
+  const mask = (1 << log) - 1;
+  const symbol = t.symbol;
+  const nbBits = t.nbBits;
+  let pos = bits.pos;
   for (let i = 0; i < count; i++) {
-    const v = bits.peek(t.log);
-    out[op + i] = t.symbol[v]!;
-    bits.pos -= t.nbBits[v]!;
+    const from = pos - log;
+    let v: number;
+    if (from >= 0) {
+      // log <= 11 bits at a bit offset <= 7: three bytes hold them
+      const k = start + (from >> 3);
+      v = ((b[k]! | ((b[k + 1] ?? 0) << 8) | ((b[k + 2] ?? 0) << 16)) >>> (from & 7)) & mask;
+    } else {
+      bits.pos = pos;
+      v = bits.peek(log);
+    }
+    out[op + i] = symbol[v]!;
+    pos -= nbBits[v]!;
   }
-  if (bits.pos !== 0) throw corrupt(`Huffman stream of ${end - start} bytes is not used up exactly`, start);
+  if (pos !== 0) throw corrupt(`Huffman stream of ${end - start} bytes is not used up exactly`, start);
 }
 
 // ---- sequences ----
@@ -347,11 +362,9 @@ function seqTable(b: Uint8Array, at: number, end: number, mode: number, kind: 'l
 
 /** Output grown as a frame decodes. */
 class Output {
-  buf: Uint8Array;
+  /** Allocated by the first ensure: a frame with a content size asks for exactly that. */
+  buf = new Uint8Array(0);
   len = 0;
-  constructor(size: number) {
-    this.buf = new Uint8Array(Math.max(size, 1024));
-  }
   ensure(more: number): void {
     if (this.len + more <= this.buf.length) return;
     const grown = new Uint8Array(Math.max(this.len + more, this.buf.length * 2));
@@ -606,7 +619,7 @@ function decodeFrame(b: Uint8Array, at: number, out: Output): number {
 
 /** Decompresses Zstandard frames (one or more, skippable frames passed over). */
 export function zstdDecompress(src: Uint8Array): Uint8Array {
-  const out = new Output(src.length * 4);
+  const out = new Output();
   walkFrames(src, MAGIC, corrupt, (at) => decodeFrame(src, at, out));
   return Buffer.from(out.buf.buffer, out.buf.byteOffset, out.len);
 }
