@@ -107,6 +107,26 @@ class BackwardBits {
   }
 }
 
+/**
+ * `n` bits of the backward stream starting at byte `start`, from bit `from` up (the lowest bit
+ * first); bits below the stream's start read as zeros (the caller then finds its position
+ * negative). One 32-bit load in the common case.
+ */
+function bitsAt(b: Uint8Array, start: number, from: number, n: number): number {
+  if (n === 0) return 0;
+  if (from >= 0 && n <= 24) {
+    const i = start + (from >> 3);
+    const word = b[i]! | ((b[i + 1] ?? 0) << 8) | ((b[i + 2] ?? 0) << 16) | ((b[i + 3] ?? 0) << 24);
+    return (word >>> (from & 7)) & ((1 << n) - 1);
+  }
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const bit = from + k;
+    if (bit >= 0) v += ((b[start + (bit >> 3)]! >> (bit & 7)) & 1) * 2 ** k;
+  }
+  return v;
+}
+
 // ---- FSE ----
 
 interface FseTable {
@@ -474,19 +494,26 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
     out.ensure(blockMax);
     const blockEnd = out.len + blockMax;
     const buf = out.buf;
-    const bits = new BackwardBits(b, ml.next, end);
-    let sLL = bits.read(ll.table.log);
-    let sOF = bits.read(of.table.log);
-    let sML = bits.read(ml.table.log);
+    // the stream's bit position in a local, read with bitsAt (the hot loop of the reader)
+    const s0 = ml.next;
+    let pos = new BackwardBits(b, s0, end).pos;
+    const { table: llT } = ll;
+    const { table: ofT } = of;
+    const { table: mlT } = ml;
+    let sLL = bitsAt(b, s0, (pos -= llT.log), llT.log);
+    let sOF = bitsAt(b, s0, (pos -= ofT.log), ofT.log);
+    let sML = bitsAt(b, s0, (pos -= mlT.log), mlT.log);
     const rep = st.rep;
     for (let i = 0; i < nbSeq; i++) {
-      const ofCode = of.table.symbol[sOF]!;
-      const mlCode = ml.table.symbol[sML]!;
-      const llCode = ll.table.symbol[sLL]!;
-      if (ofCode > WINDOW_LOG_MAX) throw corrupt(`offset code ${ofCode} is too large`, ml.next);
-      const ofValue = 2 ** ofCode + bits.read(ofCode);
-      const matchLength = ML_BASE[mlCode]! + bits.read(ML_BITS[mlCode]!);
-      const literalLength = LL_BASE[llCode]! + bits.read(LL_BITS[llCode]!);
+      const ofCode = ofT.symbol[sOF]!;
+      const mlCode = mlT.symbol[sML]!;
+      const llCode = llT.symbol[sLL]!;
+      if (ofCode > WINDOW_LOG_MAX) throw corrupt(`offset code ${ofCode} is too large`, s0);
+      const ofValue = 2 ** ofCode + bitsAt(b, s0, (pos -= ofCode), ofCode);
+      const mlBits = ML_BITS[mlCode]!;
+      const matchLength = ML_BASE[mlCode]! + bitsAt(b, s0, (pos -= mlBits), mlBits);
+      const llBits = LL_BITS[llCode]!;
+      const literalLength = LL_BASE[llCode]! + bitsAt(b, s0, (pos -= llBits), llBits);
       let offset: number;
       if (ofValue > 3) {
         offset = ofValue - 3;
@@ -503,11 +530,14 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
           rep[0] = offset;
         }
       }
-      if (bits.pos < 0) throw corrupt('sequence bit stream ends early', ml.next);
+      if (pos < 0) throw corrupt('sequence bit stream ends early', s0);
       if (i < nbSeq - 1) {
-        sLL = ll.table.base[sLL]! + bits.read(ll.table.nbBits[sLL]!);
-        sML = ml.table.base[sML]! + bits.read(ml.table.nbBits[sML]!);
-        sOF = of.table.base[sOF]! + bits.read(of.table.nbBits[sOF]!);
+        let n = llT.nbBits[sLL]!;
+        sLL = llT.base[sLL]! + bitsAt(b, s0, (pos -= n), n);
+        n = mlT.nbBits[sML]!;
+        sML = mlT.base[sML]! + bitsAt(b, s0, (pos -= n), n);
+        n = ofT.nbBits[sOF]!;
+        sOF = ofT.base[sOF]! + bitsAt(b, s0, (pos -= n), n);
       }
       // execute: the literals, then the match
       if (lit + literalLength > literals.length) throw corrupt('sequence takes more literals than the block has', ml.next);
@@ -531,7 +561,7 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
       }
       out.len = stopAt;
     }
-    if (bits.pos !== 0) throw corrupt('sequence bit stream not used up exactly', ml.next);
+    if (pos !== 0) throw corrupt('sequence bit stream not used up exactly', s0);
   }
   const rest = literals.length - lit;
   out.ensure(rest);
