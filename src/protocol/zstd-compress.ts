@@ -3,12 +3,14 @@
  * content size, no checksum (as Kafka's clients write zstd by default). Each block of up to
  * 128 KiB is an RLE block when it is one byte repeated, else a compressed block when that is
  * smaller, else a raw block. A compressed block holds the matches a greedy hash-table search
- * finds (offsets reach back to the start of the frame) coded with zstd's predefined FSE tables,
- * and its literals Huffman-coded (one stream, or four past 1 KiB; stored as they are when that
- * does not pay, or when a literal byte above 128 would need the weights FSE-coded).
+ * finds (offsets reach back to the start of the frame; the last distance is tried first and coded
+ * as a repeat offset), coded with FSE tables fitted to the block's codes or zstd's predefined
+ * ones, whichever costs less, and its literals Huffman-coded (one stream, or four past 1 KiB;
+ * stored as they are when that does not pay, or when a literal byte above 128 would need the
+ * weights FSE-coded).
  *
- * A fast level: predefined sequence tables and one greedy probe per position. Any Zstandard
- * reader decodes it.
+ * A fast level: one greedy probe per position (ratio between lz4's and `zstd -1`'s). Any
+ * Zstandard reader decodes it.
  */
 import { matchBefore, matchEnd, read32le as read32 } from './byte-runs.js';
 import { LL_BASE, LL_BITS, LL_LOG, LL_NORM, ML_BASE, ML_BITS, ML_LOG, ML_NORM, OF_LOG, OF_NORM, spreadSymbols } from './zstd.js';
@@ -63,9 +65,109 @@ function buildEncoder(norm: readonly number[], log: number): FseEncoder {
   return { log, stateTable, deltaNbBits, deltaFindState };
 }
 
-const LL_ENC = buildEncoder(LL_NORM, LL_LOG);
-const ML_ENC = buildEncoder(ML_NORM, ML_LOG);
-const OF_ENC = buildEncoder(OF_NORM, OF_LOG);
+interface Predefined {
+  enc: FseEncoder;
+  norm: readonly number[];
+}
+
+const LL_PREDEFINED: Predefined = { enc: buildEncoder(LL_NORM, LL_LOG), norm: LL_NORM };
+const ML_PREDEFINED: Predefined = { enc: buildEncoder(ML_NORM, ML_LOG), norm: ML_NORM };
+const OF_PREDEFINED: Predefined = { enc: buildEncoder(OF_NORM, OF_LOG), norm: OF_NORM };
+
+/** Estimated bits to code `counts` with a distribution normalized to 2^log (-1 counts as 1). */
+function costBits(counts: Uint32Array, norm: readonly number[], log: number): number {
+  let bits = 0;
+  for (let s = 0; s < counts.length; s++) {
+    const c = counts[s]!;
+    if (c === 0) continue;
+    const n = norm[s] ?? 0;
+    if (n === 0) return Infinity;
+    bits += c * (log - Math.log2(n < 0 ? 1 : n));
+  }
+  return bits;
+}
+
+/**
+ * `counts` normalized to sum to 2^log with every used symbol at least 1 (no "less than 1"
+ * probabilities); null when there are more used symbols than states.
+ */
+function normalize(counts: Uint32Array, total: number, log: number): number[] | null {
+  const size = 1 << log;
+  let last = counts.length - 1;
+  while (last > 0 && counts[last] === 0) last--;
+  const norm = new Array<number>(last + 1).fill(0);
+  let sum = 0;
+  let used = 0;
+  for (let s = 0; s <= last; s++) {
+    if (counts[s] === 0) continue;
+    norm[s] = Math.max(1, Math.round((counts[s]! * size) / total));
+    sum += norm[s]!;
+    used++;
+  }
+  if (used > size) return null;
+  // settle the rounding on the largest entries, never taking one below 1
+  while (sum !== size) {
+    let best = -1;
+    for (let s = 0; s <= last; s++) if (norm[s]! > (sum > size ? 1 : 0) && (best < 0 || norm[s]! > norm[best]!)) best = s;
+    const step = sum > size ? -Math.min(sum - size, norm[best]! - 1) : size - sum;
+    norm[best]! += step;
+    sum += step;
+  }
+  return norm;
+}
+
+/** Writes an FSE table description (the reader's readFse, backwards) at `op`; returns its end. */
+function writeNorm(norm: readonly number[], log: number, out: Uint8Array, op: number): number {
+  const w = new BitWriter(out, op);
+  w.add(log - 5, 4);
+  let remaining = (1 << log) + 1;
+  let threshold = 1 << log;
+  let bits = log + 1;
+  let s = 0;
+  while (remaining > 1) {
+    const count = norm[s]!;
+    const max = 2 * threshold - 1 - remaining;
+    remaining -= count < 0 ? -count : count;
+    let value = count + 1;
+    if (value >= threshold) value += max;
+    w.add(value, value < max ? bits - 1 : bits);
+    s++;
+    if (count === 0) {
+      // a run of further zeros: 2-bit counts, 3 meaning "3 more, and go on"
+      let zeros = 0;
+      while (s + zeros < norm.length && norm[s + zeros] === 0) zeros++;
+      s += zeros;
+      while (zeros >= 3) {
+        w.add(3, 2);
+        zeros -= 3;
+      }
+      w.add(zeros, 2);
+    }
+    while (remaining < threshold) {
+      bits--;
+      threshold >>= 1;
+    }
+  }
+  return w.flushBytes();
+}
+
+/**
+ * The table for one kind of code: mode 0 (predefined) or 2 (described at `op`, fitted to the
+ * block), whichever costs fewer bits with its description; the encoder and where the next
+ * description goes.
+ */
+function chooseTable(codes: Uint8Array, pre: Predefined, maxSymbol: number, maxLog: number, out: Uint8Array, op: number): { mode: number; enc: FseEncoder; next: number } {
+  const counts = new Uint32Array(maxSymbol + 1);
+  for (let i = 0; i < codes.length; i++) counts[codes[i]!]!++;
+  const predefinedBits = costBits(counts, pre.norm, pre.enc.log);
+  const log = Math.max(5, Math.min(maxLog, highBit(codes.length) - 1));
+  const norm = codes.length >= 16 ? normalize(counts, codes.length, log) : null;
+  if (norm !== null) {
+    const end = writeNorm(norm, log, out, op);
+    if (costBits(counts, norm, log) + (end - op) * 8 < predefinedBits) return { mode: 2, enc: buildEncoder(norm, log), next: end };
+  }
+  return { mode: 0, enc: pre.enc, next: op };
+}
 
 /** A forward little-endian bit writer; the reader takes it from its end. */
 class BitWriter {
@@ -89,6 +191,15 @@ class BitWriter {
       this.acc >>>= 8;
       this.n -= 8;
     }
+  }
+  /** Pads with zeros to a byte; returns the end. */
+  flushBytes(): number {
+    if (this.n > 0) {
+      this.out[this.pos++] = this.acc & 0xff;
+      this.acc = 0;
+      this.n = 0;
+    }
+    return this.pos;
   }
   /** Writes the end mark (one 1 bit) and pads to a byte. */
   close(): number {
@@ -188,8 +299,8 @@ function findSequences(src: Uint8Array, start: number, end: number, lastOffset: 
     const mStart = ip - back;
     const rStart = ref - back;
     const mEnd = matchEnd(src, ip, ref, MIN_MATCH, end);
-    // a new distance costs a sequence of ~25 bits: not worth it for 4 bytes Huffman codes well (5
-    // measured best on JSON-like records: 4 and 6 gave 2-5% larger batches, 6 better on log text)
+    // a new distance costs a whole sequence: not worth it for 4 bytes Huffman codes well (5
+    // measured best on JSON-like records: 4 and 6 gave 9% and 5% larger batches)
     if (!repeat && mEnd - mStart < MIN_NEW_MATCH) {
       ip += 1 + (misses++ >> 6);
       continue;
@@ -415,7 +526,6 @@ function writeCompressedBlock(seq: Sequences, rep: number[], out: Uint8Array, op
     out[op++] = (count - 0x7f00) >> 8;
   }
   if (count === 0) return op;
-  out[op++] = 0; // predefined tables for literal lengths, offsets and match lengths
   const llCodes = new Uint8Array(count);
   const mlCodes = new Uint8Array(count);
   const ofCodes = new Uint8Array(count);
@@ -425,6 +535,18 @@ function writeCompressedBlock(seq: Sequences, rep: number[], out: Uint8Array, op
     mlCodes[i] = mlCode(seq.match[i]!);
     ofCodes[i] = highBit(ofValues[i]!);
   }
+  // each table: the predefined one, or one fitted to this block's codes when that costs less
+  const modesAt = op++;
+  const ll = chooseTable(llCodes, LL_PREDEFINED, 35, 9, out, op);
+  op = ll.next;
+  const of = chooseTable(ofCodes, OF_PREDEFINED, 31, 8, out, op);
+  op = of.next;
+  const ml = chooseTable(mlCodes, ML_PREDEFINED, 52, 9, out, op);
+  op = ml.next;
+  out[modesAt] = (ll.mode << 6) | (of.mode << 4) | (ml.mode << 2);
+  const LL_ENC = ll.enc;
+  const OF_ENC = of.enc;
+  const ML_ENC = ml.enc;
   const w = new BitWriter(out, op);
   const last = count - 1;
   let sML = initState(ML_ENC, mlCodes[last]!);
@@ -444,9 +566,9 @@ function writeCompressedBlock(seq: Sequences, rep: number[], out: Uint8Array, op
     w.add(seq.match[i]! - ML_BASE[ml]!, ML_BITS[ml]!);
     w.add(ofValues[i]! - ((1 << of) >>> 0), of);
   }
-  w.add(sML, ML_LOG);
-  w.add(sOF, OF_LOG);
-  w.add(sLL, LL_LOG);
+  w.add(sML, ML_ENC.log);
+  w.add(sOF, OF_ENC.log);
+  w.add(sLL, LL_ENC.log);
   return w.close();
 }
 
