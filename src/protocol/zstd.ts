@@ -16,6 +16,8 @@ const BLOCK_MAX = 128 * 1024;
 /** Frames asking for a larger window are refused: a batch never needs more. */
 const WINDOW_LOG_MAX = 31;
 const HUF_TABLE_LOG_MAX = 11;
+/** The most a frame's declared content size allocates before its blocks are decoded. */
+const PREALLOCATE_MAX = 4 * 1024 * 1024;
 
 function corrupt(what: string, at: number): Error {
   return new Error(`zstd: ${what} (at byte ${at})`);
@@ -605,7 +607,9 @@ function decodeFrame(b: Uint8Array, at: number, out: Output): number {
   if (singleSegment) windowSize = contentSize;
   const blockMax = Math.min(BLOCK_MAX, Math.max(windowSize, 1));
   const frameStart = out.len;
-  if (contentSize > 0 && contentSize <= 1 << 30) out.ensure(contentSize);
+  // room for the declared content at once, up to a bound: a forged size must not allocate much
+  // before any block is read (past it the output grows as blocks decode)
+  if (contentSize > 0) out.ensure(Math.min(contentSize, PREALLOCATE_MAX));
   const st: FrameState = { huffman: null, ll: null, of: null, ml: null, rep: [1, 4, 8] };
   for (;;) {
     if (p + 3 > b.length) throw corrupt('truncated block header', p);

@@ -81,6 +81,13 @@ describe('protocol/zstd', () => {
       expectCorrupt(frame([{ type: 0, size: 5, body: [1, 2] }]), /^zstd: block runs past the input/);
     });
 
+    it('does not believe a forged content size: 512 MiB declared, one raw byte sent, refused without allocating it', () => {
+      const forged = frame([{ type: 0, size: 1, body: [0x61] }], [0xa0, 0, 0, 0, 0x20]);
+      const before = process.memoryUsage().arrayBuffers;
+      expectCorrupt(forged, /^zstd: frame holds 1 bytes, its header says 536870912/);
+      expect(process.memoryUsage().arrayBuffers - before).to.be.below(64 * 1024 * 1024);
+    });
+
     it('refuses truncation anywhere in a real frame', () => {
       const whole = fixture('sample-1-no-checksum.zst');
       for (let n = 1; n < whole.length; n += n < 64 ? 1 : 97) expect(() => zstdDecompress(whole.subarray(0, n)), `${n} bytes`).to.throw(Error, /^zstd: /);
