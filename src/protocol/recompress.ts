@@ -1,7 +1,7 @@
 /**
  * A topic's compression.type applied to produced batches, as Kafka's leader applies it: with
  * 'producer' (the default) batches are stored as sent; with 'uncompressed', gzip, snappy, lz4 or
- * a registered codec, a batch in any other codec is decoded and written again in the topic's.
+ * zstd, a batch in any other codec is decoded and written again in the topic's.
  * The new batch keeps what the producer set: producer id, epoch and base sequence (so idempotence
  * still holds), the transactional and control flags, the timestamp type, each record's key,
  * value, headers, timestamp and offset delta. Batches already in the topic's codec are not
