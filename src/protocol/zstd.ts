@@ -505,13 +505,15 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
     let sLL = bitsAt(b, s0, (pos -= llT.log), llT.log);
     let sOF = bitsAt(b, s0, (pos -= ofT.log), ofT.log);
     let sML = bitsAt(b, s0, (pos -= mlT.log), mlT.log);
-    const rep = st.rep;
+    // the repeat offsets and the output position in locals, written back after the loop
+    let [r0, r1, r2] = st.rep;
+    let to = out.len;
     for (let i = 0; i < nbSeq; i++) {
       const ofCode = ofT.symbol[sOF]!;
       const mlCode = mlT.symbol[sML]!;
       const llCode = llT.symbol[sLL]!;
       if (ofCode > WINDOW_LOG_MAX) throw corrupt(`offset code ${ofCode} is too large`, s0);
-      const ofValue = 2 ** ofCode + bitsAt(b, s0, (pos -= ofCode), ofCode);
+      const ofValue = (ofCode < 31 ? 1 << ofCode : 2 ** ofCode) + bitsAt(b, s0, (pos -= ofCode), ofCode);
       const mlBits = ML_BITS[mlCode]!;
       const matchLength = ML_BASE[mlCode]! + bitsAt(b, s0, (pos -= mlBits), mlBits);
       const llBits = LL_BITS[llCode]!;
@@ -519,17 +521,17 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
       let offset: number;
       if (ofValue > 3) {
         offset = ofValue - 3;
-        rep[2] = rep[1];
-        rep[1] = rep[0];
-        rep[0] = offset;
+        r2 = r1;
+        r1 = r0;
+        r0 = offset;
       } else {
         const idx = ofValue - 1 + (literalLength === 0 ? 1 : 0);
-        if (idx === 0) offset = rep[0];
+        if (idx === 0) offset = r0;
         else {
-          offset = idx === 3 ? rep[0] - 1 : rep[idx]!;
-          if (idx !== 1) rep[2] = rep[1];
-          rep[1] = rep[0];
-          rep[0] = offset;
+          offset = idx === 1 ? r1 : idx === 2 ? r2 : r0 - 1;
+          if (idx !== 1) r2 = r1;
+          r1 = r0;
+          r0 = offset;
         }
       }
       if (pos < 0) throw corrupt('sequence bit stream ends early', s0);
@@ -543,7 +545,6 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
       }
       // execute: the literals, then the match
       if (lit + literalLength > literals.length) throw corrupt('sequence takes more literals than the block has', ml.next);
-      let to = out.len;
       if (to + literalLength + matchLength > blockEnd) throw corrupt(`block decodes to more than ${blockMax} bytes`, ml.next);
       if (literalLength < 32) {
         for (let k = 0; k < literalLength; k++) buf[to + k] = literals[lit + k]!;
@@ -561,8 +562,10 @@ function decodeCompressedBlock(b: Uint8Array, at: number, end: number, st: Frame
         // short, or overlapping (repeating the last `offset` bytes): byte by byte
         while (to < stopAt) buf[to++] = buf[from++]!;
       }
-      out.len = stopAt;
+      to = stopAt;
     }
+    out.len = to;
+    st.rep = [r0, r1, r2];
     if (pos !== 0) throw corrupt('sequence bit stream not used up exactly', s0);
   }
   const rest = literals.length - lit;
