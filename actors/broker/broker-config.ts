@@ -3,6 +3,7 @@
  * broker names (log.segment.bytes, log.retention.ms, ...) and are translated to the topic-level
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
+import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 
 export interface BrokerConfig {
@@ -30,10 +31,12 @@ export interface BrokerConfig {
   socketRequestMaxBytes: number;
   /** Kafka listener: a Metadata request naming an unknown topic creates it (when the request allows). */
   autoCreateTopicsEnable: boolean;
+  /** compression.type: the codec a topic without its own compression.type is stored in ('producer': as sent). */
+  compressionType: string;
   log: LogConfig;
 }
 
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable'>;
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'compressionType'>;
 
 const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
@@ -76,12 +79,17 @@ const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable'; def: boolean }
   'auto.create.topics.enable': { prop: 'autoCreateTopicsEnable', def: true },
 };
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(LOG_KEYS)]);
+const CHOICE_KEYS: Record<string, { prop: 'compressionType'; def: string; choices: readonly string[] }> = {
+  'compression.type': { prop: 'compressionType', def: 'producer', choices: COMPRESSION_TYPES },
+};
+
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), ...Object.keys(LOG_KEYS)]);
 
 export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfig {
   const out: Record<string, unknown> = {};
   for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
+  for (const spec of Object.values(CHOICE_KEYS)) out[spec.prop] = spec.def;
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
     const spec = INT_KEYS[key];
@@ -97,6 +105,13 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
       if (raw === true || raw === 'true') out[flag.prop] = true;
       else if (raw === false || raw === 'false') out[flag.prop] = false;
       else throw new ConfigError(key, `expected true or false, got ${JSON.stringify(raw)}`);
+      continue;
+    }
+    const choice = CHOICE_KEYS[key];
+    if (choice) {
+      const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (!choice.choices.includes(v)) throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be one of ${choice.choices.join(', ')}`);
+      out[choice.prop] = v;
       continue;
     }
     const logKey = LOG_KEYS[key];
@@ -136,6 +151,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   const out: BrokerConfigValue[] = [];
   for (const [name, spec] of Object.entries(INT_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }

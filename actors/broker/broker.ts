@@ -299,6 +299,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         brokerEpoch: () => s.brokerEpoch,
         replicaLagTimeMaxMs: s.config.replicaLagTimeMaxMs,
         defaultMinInsyncReplicas: s.config.minInsyncReplicas,
+        defaultCompressionType: s.config.compressionType,
         producerIdExpirationMs: s.config.producerIdExpirationMs,
         initial: p,
       },

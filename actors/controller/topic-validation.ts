@@ -10,6 +10,7 @@
  *    cleanup.policy and compression.type; unknown keys and bad values are INVALID_CONFIG naming the key.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
 
 export interface ValidationError {
@@ -33,8 +34,6 @@ export const TOPIC_CONFIG_KEYS: readonly string[] = Object.freeze([
 ]);
 
 const CLEANUP_POLICIES = ['delete', 'compact'];
-/** Kafka's compression.type values for a topic. */
-const TOPIC_COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'];
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
 
 function error(errorCode: number, errorMessage: string): ValidationError {
@@ -178,8 +177,8 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
     }
     case 'compression.type': {
       const v = String(raw).trim().toLowerCase();
-      if (!TOPIC_COMPRESSION_TYPES.includes(v)) {
-        return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be one of ${TOPIC_COMPRESSION_TYPES.join(', ')}`);
+      if (!COMPRESSION_TYPES.includes(v)) {
+        return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be one of ${COMPRESSION_TYPES.join(', ')}`);
       }
       return { value: v };
     }

@@ -57,6 +57,8 @@ export interface ReplicaArgs {
   /** Broker defaults: replica.lag.time.max.ms and min.insync.replicas. */
   replicaLagTimeMaxMs: number;
   defaultMinInsyncReplicas: number;
+  /** The broker's compression.type, for a topic without its own ('producer' when absent). */
+  defaultCompressionType?: string;
   /** producer.id.expiration.ms: how long an idle idempotent producer's sequence state is kept. */
   producerIdExpirationMs?: number;
   initial: LeaderAndIsrPartition;
@@ -459,12 +461,13 @@ function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Ext
 }
 
 /**
- * The produced batches in the topic's compression.type (as sent under 'producer', the default),
+ * The produced batches in the topic's compression.type, else the broker's (as sent under
+ * 'producer', the default),
  * or null after answering the produce when they cannot be rewritten (unreadable records, a codec
  * this build lacks).
  */
 function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer | readonly Buffer[]): Buffer | readonly Buffer[] | null {
-  const wanted = s.p.config['compression.type'];
+  const wanted = s.p.config['compression.type'] ?? s.args.defaultCompressionType;
   if (wanted === undefined || wanted === 'producer') return records;
   try {
     return recompressBatches(records, topicCodec(wanted));

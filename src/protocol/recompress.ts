@@ -11,6 +11,9 @@ import { attributesOf, COMPRESSION_CODEC_MASK, iterateBatches, validateBatch } f
 import { CompressionType, compressionId } from './compression.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecordBatch } from './record-batch.js';
 
+/** The values of compression.type, for a topic and as a broker's default for its topics (Kafka's). */
+export const COMPRESSION_TYPES: readonly string[] = Object.freeze(['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer']);
+
 /**
  * The codec id a topic's compression.type asks for, or -1 for 'producer' (keep the producer's).
  * Absent means 'producer'. Throws UnsupportedCompressionError for a name no codec has.

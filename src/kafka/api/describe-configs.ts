@@ -76,11 +76,11 @@ const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
  * file's key (log.retention.ms for retention.ms), Kafka's default; the first one is in force.
  */
 function topicConfigs(ctx: ApiContext, t: TopicMetadata): ConfigEntry[] {
-  const brokerValues: Record<string, string> = { ...logConfigToKafka(ctx.config.log), 'min.insync.replicas': String(ctx.config.minInsyncReplicas) };
+  const brokerValues: Record<string, string> = { ...logConfigToKafka(ctx.config.log), 'min.insync.replicas': String(ctx.config.minInsyncReplicas), 'compression.type': ctx.config.compressionType };
   return Object.keys(TOPIC_TYPES).map((name) => {
     const chain: Synonym[] = [];
     if (name in t.config) chain.push({ name, value: String(t.config[name]), source: Source.DYNAMIC_TOPIC_CONFIG });
-    const brokerKey = BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' ? name : undefined);
+    const brokerKey = BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' || name === 'compression.type' ? name : undefined);
     if (brokerKey !== undefined && brokerKey in ctx.configInput) chain.push({ name: brokerKey, value: brokerValues[name]!, source: Source.STATIC_BROKER_CONFIG });
     chain.push({ name: brokerKey ?? name, value: TOPIC_DEFAULTS[name]!, source: Source.DEFAULT_CONFIG });
     return entry(name, chain, false, TOPIC_TYPES[name]!);
@@ -89,7 +89,7 @@ function topicConfigs(ctx: ApiContext, t: TopicMetadata): ConfigEntry[] {
 
 function brokerConfigs(ctx: ApiContext): ConfigEntry[] {
   return describeBrokerConfig(ctx.configInput).map((c) =>
-    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, /^(true|false)$/.test(c.value) ? Type.BOOLEAN : Type.LONG),
+    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, /^(true|false)$/.test(c.value) ? Type.BOOLEAN : /^-?\d+$/.test(c.value) ? Type.LONG : Type.STRING),
   );
 }
 

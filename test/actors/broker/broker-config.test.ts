@@ -3,7 +3,7 @@
  * ConfigError naming the key for anything unknown or out of range.
  */
 import { expect } from 'chai';
-import { parseBrokerConfig } from '../../../actors/broker/broker-config.js';
+import { describeBrokerConfig, parseBrokerConfig } from '../../../actors/broker/broker-config.js';
 import { ConfigError } from '../../../src/storage/log-config.js';
 
 describe('broker config', () => {
@@ -23,6 +23,12 @@ describe('broker config', () => {
     expect(parseBrokerConfig({ 'auto.create.topics.enable': true }).autoCreateTopicsEnable).to.equal(true);
   });
 
+  it("takes compression.type, Kafka's default for topics without their own ('producer' unless set)", () => {
+    expect(parseBrokerConfig({}).compressionType).to.equal('producer');
+    expect(parseBrokerConfig({ 'compression.type': ' LZ4 ' }).compressionType).to.equal('lz4');
+    expect(describeBrokerConfig({ 'compression.type': 'zstd' }).find((c) => c.name === 'compression.type')).to.deep.equal({ name: 'compression.type', value: 'zstd', isDefault: false });
+  });
+
   const bad: [Record<string, unknown>, string][] = [
     [{ 'auto.create.topics.enable': 'yes' }, 'auto.create.topics.enable'],
     [{ 'auto.create.topics.enable': 1 }, 'auto.create.topics.enable'],
@@ -30,6 +36,8 @@ describe('broker config', () => {
     [{ 'socket.request.max.bytes': 'lots' }, 'socket.request.max.bytes'],
     [{ 'no.such.key': 1 }, 'no.such.key'],
     [{ 'log.retention.ms': 'soon' }, 'log.retention.ms'],
+    [{ 'compression.type': 'brotli' }, 'compression.type'],
+    [{ 'compression.type': 3 }, 'compression.type'],
   ];
   for (const [input, key] of bad) {
     it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {

@@ -91,7 +91,7 @@ describe('actors/partition-replica', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number } = {}): ActorRef<ReplicaMsg> {
+  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string } = {}): ActorRef<ReplicaMsg> {
     return sys.spawn(partitionReplica, {
       name: `r${++n}`,
       args: {
@@ -104,6 +104,7 @@ describe('actors/partition-replica', function () {
         brokerEpoch: () => 7,
         replicaLagTimeMaxMs: extra.lagMs ?? 10_000,
         defaultMinInsyncReplicas: extra.minIsr ?? 1,
+        ...(extra.compressionType ? { defaultCompressionType: extra.compressionType } : {}),
         initial,
       },
     });
@@ -158,6 +159,15 @@ describe('actors/partition-replica', function () {
     expect(await produce(r, 1, [plain, gzipAgain])).to.deep.include({ errorCode: 0, baseOffset: 7 });
     stored = decodeRecordBatches((await read(r, -1, 6)).records);
     expect(stored.map((b) => [b.baseOffset, b.compression])).to.deep.equal([[6, 0], [7, 0], [10, 1]]);
+  });
+
+  it("takes the broker's compression.type for a topic without its own, and the topic's over it", async () => {
+    const plain = spawn(state({ isr: [1], replicas: [1] }), { compressionType: 'zstd' });
+    expect(await produce(plain, 1, batch(2))).to.deep.include({ errorCode: 0 });
+    expect(decodeRecordBatches((await read(plain, -1, 0)).records).map((b) => b.compression)).to.deep.equal([4]);
+    const own = spawn(state({ topic: 'u', isr: [1], replicas: [1], config: { 'compression.type': 'producer' } }), { compressionType: 'zstd' });
+    expect(await produce(own, 1, batch(2))).to.deep.include({ errorCode: 0 });
+    expect(decodeRecordBatches((await read(own, -1, 0)).records).map((b) => b.compression)).to.deep.equal([0]);
   });
 
   it("refuses, writing nothing, a batch the topic's compression.type cannot rewrite: records unreadable under a valid CRC", async () => {

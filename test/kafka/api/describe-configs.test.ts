@@ -23,7 +23,7 @@ describe('Kafka API: DescribeConfigs', function () {
   before(async () => {
     c = await startKafkaCluster({
       brokers: 2,
-      brokerConfig: { 'log.retention.ms': 3_600_000, 'min.insync.replicas': 2 },
+      brokerConfig: { 'log.retention.ms': 3_600_000, 'min.insync.replicas': 2, 'compression.type': 'lz4' },
       topics: [{ name: 'configured', partitions: 1, replicationFactor: 2, config: { 'segment.bytes': 1_048_576, 'cleanup.policy': 'delete' } }],
     });
     k = await KafkaCaller.connect(c.bootstrap[0]!);
@@ -48,6 +48,11 @@ describe('Kafka API: DescribeConfigs', function () {
     expect(cfg.get('retention.ms')).to.include({ value: '3600000', configSource: 4, configType: 5 });
     expect(cfg.get('retention.ms').synonyms[0]).to.deep.equal({ name: 'log.retention.ms', value: '3600000', source: 4 });
     expect(cfg.get('min.insync.replicas')).to.include({ value: '2', configSource: 4 });
+    expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, configType: 2 });
+    expect(cfg.get('compression.type').synonyms.map((s: { name: string; value: string; source: number }) => [s.name, s.value, s.source])).to.deep.equal([
+      ['compression.type', 'lz4', 4],
+      ['compression.type', 'producer', 5],
+    ]);
     expect(cfg.get('max.message.bytes')).to.include({ configSource: 5 });
     expect(cfg.get('cleanup.policy')).to.include({ value: 'delete', configSource: 1, configType: 7 });
     const v0 = await k.call(ApiKeys.DescribeConfigs, 0, { resources: [{ resourceType: 2, resourceName: 'configured', configurationKeys: ['retention.ms', 'max.message.bytes'] }] });
@@ -73,6 +78,7 @@ describe('Kafka API: DescribeConfigs', function () {
     expect(cfg.get('log.retention.ms')).to.include({ value: '3600000', configSource: 4, readOnly: true });
     expect(cfg.get('socket.request.max.bytes')).to.include({ value: String(100 * 1024 * 1024), configSource: 5 });
     expect(cfg.get('auto.create.topics.enable')).to.include({ value: 'true' });
+    expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, readOnly: true });
     expect(other.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
     expect(missing.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     expect(logger.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
