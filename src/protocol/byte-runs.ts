@@ -1,9 +1,14 @@
 /**
- * Byte-level pieces the LZ-family codecs (lz4.ts, snappy.ts, zstd.ts, zstd-compress.ts) share:
- * little-endian 32-bit reads, short copies, the extent of a match, and walking concatenated
+ * Byte-level pieces the LZ-family codecs (lz4.ts, snappy.ts, zstd.ts, zstd-compress.ts) and
+ * xxhash32.ts share: the highest set bit, little-endian 32-bit reads, short copies, the extent of a match, and walking concatenated
  * frames with the skippable frames LZ4 and Zstandard streams both allow (magic
  * 0x184D2A50-0x184D2A5F, a size, that many bytes).
  */
+
+/** The index of the highest set bit of `v` (> 0). */
+export function highBit(v: number): number {
+  return 31 - Math.clz32(v);
+}
 
 /** The 4 bytes at `i` as a little-endian int32 (signed: for comparing and hashing). */
 export function read32le(b: Uint8Array, i: number): number {

@@ -3,6 +3,8 @@
  * header checksum byte and its optional block and content checksums.
  */
 
+import { u32le } from './byte-runs.js';
+
 const P1 = 0x9e3779b1;
 const P2 = 0x85ebca77;
 const P3 = 0xc2b2ae3d;
@@ -11,10 +13,6 @@ const P5 = 0x165667b1;
 
 function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
-}
-
-function u32le(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
 }
 
 function round(acc: number, lane: number): number {

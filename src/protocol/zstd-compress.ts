@@ -12,7 +12,7 @@
  * A fast level: one greedy probe per position (ratio between lz4's and `zstd -1`'s). Any
  * Zstandard reader decodes it.
  */
-import { matchBefore, matchEnd, read32le as read32 } from './byte-runs.js';
+import { highBit, matchBefore, matchEnd, read32le as read32 } from './byte-runs.js';
 import { LL_BASE, LL_BITS, LL_LOG, LL_NORM, ML_BASE, ML_BITS, ML_LOG, ML_NORM, OF_LOG, OF_NORM, spreadSymbols } from './zstd.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -21,10 +21,6 @@ const MIN_MATCH = 4;
 /** Shortest match at a new distance (a repeat of the last distance may be as short as MIN_MATCH). */
 const MIN_NEW_MATCH = 5;
 const HASH_LOG = 15;
-
-function highBit(v: number): number {
-  return 31 - Math.clz32(v);
-}
 
 // ---- FSE encoding tables for the predefined distributions ----
 
@@ -204,12 +200,7 @@ class BitWriter {
   /** Writes the end mark (one 1 bit) and pads to a byte. */
   close(): number {
     this.add(1, 1);
-    if (this.n > 0) {
-      this.out[this.pos++] = this.acc & 0xff;
-      this.acc = 0;
-      this.n = 0;
-    }
-    return this.pos;
+    return this.flushBytes();
   }
 }
 

@@ -8,7 +8,7 @@
  * is wrong and where; nothing is read or written outside the buffers given. The writer is
  * zstd-compress.ts.
  */
-import { u32le as u32At, walkFrames } from './byte-runs.js';
+import { highBit, u32le as u32At, walkFrames } from './byte-runs.js';
 import { xxhash64 } from './xxhash64.js';
 
 const MAGIC = 0xfd2fb528;
@@ -21,10 +21,6 @@ const PREALLOCATE_MAX = 4 * 1024 * 1024;
 
 function corrupt(what: string, at: number): Error {
   return new Error(`zstd: ${what} (at byte ${at})`);
-}
-
-function highBit(v: number): number {
-  return 31 - Math.clz32(v);
 }
 
 // ---- bit readers ----
