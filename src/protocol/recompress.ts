@@ -26,6 +26,8 @@ export function topicCodec(compressionType: unknown): number {
   return compressionId(name);
 }
 
+const NO_CRC_CHECK = { checkCrc: false } as const;
+
 function rewrite(b: DecodedRecordBatch, codec: number): Buffer {
   return encodeRecordBatch({
     partitionLeaderEpoch: b.partitionLeaderEpoch,
@@ -54,7 +56,8 @@ function recompressBuffer(buf: Buffer, codec: number): Buffer {
     // a damaged batch is left for the log's own checks to refuse, with their reasons
     if (validateBatch(buf, pos, size) !== null) continue;
     if (pos > copiedTo) parts.push(buf.subarray(copiedTo, pos));
-    parts.push(rewrite(decodeRecordBatch(buf, pos), codec));
+    // validateBatch has just checked the CRC
+    parts.push(rewrite(decodeRecordBatch(buf, pos, NO_CRC_CHECK), codec));
     copiedTo = pos + size;
   }
   if (parts.length === 0) return buf;
