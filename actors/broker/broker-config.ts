@@ -33,10 +33,16 @@ export interface BrokerConfig {
   autoCreateTopicsEnable: boolean;
   /** compression.type: the codec a topic without its own compression.type is stored in ('producer': as sent). */
   compressionType: string;
+  /** log.cleaner.enable: compact the logs whose cleanup.policy has compact. */
+  logCleanerEnable: boolean;
+  /** log.cleaner.backoff.ms: the pause between two cleaner passes that found nothing to compact. */
+  logCleanerBackoffMs: number;
+  /** log.cleaner.dedupe.buffer.size: memory for the cleaner's key -> offset map, in bytes. */
+  logCleanerDedupeBufferSize: number;
   log: LogConfig;
 }
 
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'compressionType'>;
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'compressionType'>;
 
 const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
@@ -59,6 +65,8 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
+  'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
+  'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */
@@ -73,10 +81,16 @@ const LOG_KEYS: Record<string, string> = {
   'log.flush.interval.ms': 'flush.ms',
   'log.message.timestamp.type': 'message.timestamp.type',
   'message.max.bytes': 'max.message.bytes',
+  'log.cleanup.policy': 'cleanup.policy',
+  'log.cleaner.delete.retention.ms': 'delete.retention.ms',
+  'log.cleaner.min.cleanable.ratio': 'min.cleanable.dirty.ratio',
+  'log.cleaner.min.compaction.lag.ms': 'min.compaction.lag.ms',
+  'log.cleaner.max.compaction.lag.ms': 'max.compaction.lag.ms',
 };
 
-const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable'; def: boolean }> = {
+const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable' | 'logCleanerEnable'; def: boolean }> = {
   'auto.create.topics.enable': { prop: 'autoCreateTopicsEnable', def: true },
+  'log.cleaner.enable': { prop: 'logCleanerEnable', def: true },
 };
 
 const CHOICE_KEYS: Record<string, { prop: 'compressionType'; def: string; choices: readonly string[] }> = {

@@ -419,6 +419,9 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       config: config.log,
       retentionCheckIntervalMs: config.logRetentionCheckIntervalMs,
       flushCheckIntervalMs: config.logFlushSchedulerIntervalMs,
+      cleanerEnabled: config.logCleanerEnable,
+      cleanerBackoffMs: config.logCleanerBackoffMs,
+      cleanerDedupeBufferBytes: config.logCleanerDedupeBufferSize,
       logger: ctx.log.child({ component: 'log-manager' }),
     });
     const s: BrokerState = {

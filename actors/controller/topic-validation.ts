@@ -6,8 +6,9 @@
  *  - partition counts >= 1 (INVALID_PARTITIONS);
  *  - 1 <= replication factor <= eligible brokers (INVALID_REPLICATION_FACTOR);
  *  - explicit assignments: same size, no duplicates, only eligible brokers (INVALID_REPLICA_ASSIGNMENT);
- *  - config keys: the storage log keys plus min.insync.replicas, unclean.leader.election.enable,
- *    cleanup.policy and compression.type; unknown keys and bad values are INVALID_CONFIG naming the key.
+ *  - config keys: the storage log keys (cleanup.policy and the compaction settings among them)
+ *    plus min.insync.replicas, unclean.leader.election.enable and compression.type; unknown keys
+ *    and bad values are INVALID_CONFIG naming the key.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
@@ -29,11 +30,8 @@ export const TOPIC_CONFIG_KEYS: readonly string[] = Object.freeze([
   ...LOG_CONFIG_KEYS,
   'min.insync.replicas',
   'unclean.leader.election.enable',
-  'cleanup.policy',
   'compression.type',
 ]);
-
-const CLEANUP_POLICIES = ['delete', 'compact'];
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
 
 function error(errorCode: number, errorMessage: string): ValidationError {
@@ -147,12 +145,15 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
     return invalidConfig(key, `expected a string or a number, got ${Array.isArray(raw) ? 'array' : typeof raw}`);
   }
   if (LOG_CONFIG_KEYS.includes(key)) {
+    let parsed;
     try {
-      parseLogConfig({ [key]: raw });
+      parsed = parseLogConfig({ [key]: raw });
     } catch (err) {
       if (err instanceof ConfigError) return error(ErrorCode.INVALID_CONFIG, err.message);
       throw err;
     }
+    // a list is stored in its one spelling ("Delete, compact" -> "compact,delete")
+    if (key === 'cleanup.policy') return { value: parsed.cleanupPolicy };
     return { value: typeof raw === 'boolean' ? String(raw) : raw };
   }
   switch (key) {
@@ -165,15 +166,6 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
       const b = parseBooleanConfig(raw);
       if (b === null) return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be true or false`);
       return { value: String(b) };
-    }
-    case 'cleanup.policy': {
-      const items = String(raw)
-        .split(',')
-        .map((s) => s.trim().toLowerCase());
-      if (items.length === 0 || items.some((s) => !CLEANUP_POLICIES.includes(s)) || new Set(items).size !== items.length) {
-        return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be delete, compact or both (comma-separated)`);
-      }
-      return { value: items.join(',') };
     }
     case 'compression.type': {
       const v = String(raw).trim().toLowerCase();

@@ -16,6 +16,8 @@ export const REPLICATION_OFFSET_CHECKPOINT = 'replication-offset-checkpoint';
 /** Log start offsets moved by DeleteRecords (inside a segment, so the segments alone cannot tell). */
 export const LOG_START_OFFSET_CHECKPOINT = 'log-start-offset-checkpoint';
 export const LEADER_EPOCH_CHECKPOINT = 'leader-epoch-checkpoint';
+/** Where each compacted log's last cleaning pass ended (its first dirty offset). */
+export const CLEANER_OFFSET_CHECKPOINT = 'cleaner-offset-checkpoint';
 const TEMP_SUFFIX = '.tmp';
 
 export class CheckpointError extends Error {

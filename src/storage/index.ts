@@ -1,6 +1,6 @@
 /**
  * The storage layer's public surface (DESIGN.md section 6): partition logs, the per-log-dir
- * LogManager, log config with Kafka's keys, and the result types callers switch on.
+ * LogManager, log compaction, log config with Kafka's keys, and the result types callers switch on.
  */
 export {
   PartitionLog,
@@ -30,6 +30,10 @@ export {
   type LogConfig,
   type LogConfigInput,
   type TimestampType,
+  type CleanupPolicy,
+  deletesByRetention,
+  isCompacted,
 } from './log-config.js';
+export { CompactionError, planCompaction, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
 export { UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET, type EpochEndOffset } from './leader-epoch-cache.js';
 export { FileHandleCache } from './file-handle-cache.js';

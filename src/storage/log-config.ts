@@ -16,6 +16,9 @@ export class ConfigError extends Error {
 
 export type TimestampType = 'CreateTime' | 'LogAppendTime';
 
+/** cleanup.policy, normalized: which of Kafka's two cleanups run on the log. */
+export type CleanupPolicy = 'delete' | 'compact' | 'compact,delete';
+
 /** Validated configuration of one partition log. "Never" (Kafka's Long.MAX_VALUE) is Infinity. */
 export interface LogConfig {
   /** segment.bytes: roll the active segment when it would grow past this size. */
@@ -38,6 +41,26 @@ export interface LogConfig {
   readonly messageTimestampType: TimestampType;
   /** max.message.bytes: largest record batch accepted. */
   readonly maxMessageBytes: number;
+  /** cleanup.policy: delete old segments by retention, compact to the latest record per key, or both. */
+  readonly cleanupPolicy: CleanupPolicy;
+  /** delete.retention.ms: how long compaction keeps a tombstone (a null value) after its segment's newest record. */
+  readonly deleteRetentionMs: number;
+  /** min.cleanable.dirty.ratio: the share of uncompacted bytes at which the cleaner compacts the log. */
+  readonly minCleanableDirtyRatio: number;
+  /** min.compaction.lag.ms: records younger than this are not compacted. */
+  readonly minCompactionLagMs: number;
+  /** max.compaction.lag.ms: a log whose oldest uncompacted record is older is compacted whatever its dirty ratio. */
+  readonly maxCompactionLagMs: number;
+}
+
+/** The log deletes old segments by retention.ms / retention.bytes. */
+export function deletesByRetention(config: LogConfig): boolean {
+  return config.cleanupPolicy !== 'compact';
+}
+
+/** The log is compacted (and its records need keys). */
+export function isCompacted(config: LogConfig): boolean {
+  return config.cleanupPolicy !== 'delete';
 }
 
 /** Raw input: Kafka key -> number, numeric string or enum string. */
@@ -53,7 +76,7 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 interface KeySpec {
   readonly prop: keyof LogConfig;
   /** Parses and range-checks a raw value. */
-  readonly parse: (raw: unknown) => Parsed<number | TimestampType>;
+  readonly parse: (raw: unknown) => Parsed<number | string>;
 }
 
 /**
@@ -99,6 +122,26 @@ function intSpec(prop: keyof LogConfig, min: number, max: number, opts: { minusO
   };
 }
 
+/** Reads cleanup.policy: delete, compact or both, as a comma-separated list (or an array). */
+function parseCleanupPolicy(raw: unknown): Parsed<CleanupPolicy> {
+  const items = (Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(',') : [])
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
+  const known = items.every((s) => s === 'delete' || s === 'compact');
+  if (items.length === 0 || !known || new Set(items).size !== items.length) {
+    return { ok: false, message: `${JSON.stringify(Array.isArray(raw) ? raw.join(',') : String(raw))} is not valid: must be delete, compact or both (comma-separated)` };
+  }
+  if (items.length === 2) return { ok: true, value: 'compact,delete' };
+  return { ok: true, value: items[0] as 'delete' | 'compact' };
+}
+
+/** Reads a ratio in [0, 1] (number or decimal string). */
+function parseRatio(raw: unknown): Parsed<number> {
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isFinite(value) || value < 0 || value > 1) return { ok: false, message: `${JSON.stringify(String(raw))} is not valid: must be a number in [0, 1]` };
+  return { ok: true, value };
+}
+
 const SPECS: Readonly<Record<string, KeySpec>> = {
   // A segment must hold at least one batch header; positions in the offset index are int32.
   'segment.bytes': intSpec('segmentBytes', 14, INT32_MAX),
@@ -117,6 +160,11 @@ const SPECS: Readonly<Record<string, KeySpec>> = {
     },
   },
   'max.message.bytes': intSpec('maxMessageBytes', 0, INT32_MAX),
+  'cleanup.policy': { prop: 'cleanupPolicy', parse: parseCleanupPolicy },
+  'delete.retention.ms': intSpec('deleteRetentionMs', 0, Infinity, { bigIsNever: true }),
+  'min.cleanable.dirty.ratio': { prop: 'minCleanableDirtyRatio', parse: parseRatio },
+  'min.compaction.lag.ms': intSpec('minCompactionLagMs', 0, Infinity, { bigIsNever: true }),
+  'max.compaction.lag.ms': intSpec('maxCompactionLagMs', 1, Infinity, { bigIsNever: true }),
 };
 
 /** The Kafka names this module understands. */
@@ -133,6 +181,11 @@ export const DEFAULT_LOG_CONFIG: LogConfig = Object.freeze({
   flushMs: Infinity,
   messageTimestampType: 'CreateTime',
   maxMessageBytes: 1048588,
+  cleanupPolicy: 'delete',
+  deleteRetentionMs: 24 * 60 * 60 * 1000,
+  minCleanableDirtyRatio: 0.5,
+  minCompactionLagMs: 0,
+  maxCompactionLagMs: Infinity,
 });
 
 /**
@@ -169,5 +222,10 @@ export function logConfigToKafka(config: LogConfig): Record<string, string> {
     'flush.ms': long(config.flushMs),
     'message.timestamp.type': config.messageTimestampType,
     'max.message.bytes': String(config.maxMessageBytes),
+    'cleanup.policy': config.cleanupPolicy,
+    'delete.retention.ms': long(config.deleteRetentionMs),
+    'min.cleanable.dirty.ratio': String(config.minCleanableDirtyRatio),
+    'min.compaction.lag.ms': long(config.minCompactionLagMs),
+    'max.compaction.lag.ms': long(config.maxCompactionLagMs),
   };
 }

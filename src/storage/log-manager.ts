@@ -2,7 +2,8 @@
  * The partition logs of one log dir on one broker. It opens every `<topic>-<partition>` directory
  * at start (cheaply: checkpoint info and the active segment's tail; full recovery only after an
  * unclean shutdown), creates and deletes logs, owns the dir's recovery-point-offset-checkpoint,
- * replication-offset-checkpoint, log-start-offset-checkpoint and clean-shutdown marker, runs the retention, flush.ms and
+ * replication-offset-checkpoint, log-start-offset-checkpoint, cleaner-offset-checkpoint and
+ * clean-shutdown marker, runs the retention, compaction (the log cleaner), flush.ms and
  * checkpoint schedules on the injected clock, and shares one LRU of file descriptors (at most
  * maxOpenFiles) among all its segments.
  */
@@ -16,6 +17,7 @@ import {
   RECOVERY_POINT_CHECKPOINT,
   REPLICATION_OFFSET_CHECKPOINT,
   LOG_START_OFFSET_CHECKPOINT,
+  CLEANER_OFFSET_CHECKPOINT,
   formatOffsetCheckpoint,
   parseOffsetCheckpoint,
   readTextIfExists,
@@ -23,7 +25,8 @@ import {
   fsyncDir,
 } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
-import { ConfigError, DEFAULT_LOG_CONFIG, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
+import { DEFAULT_DEDUPE_BUFFER_BYTES, type CompactionStats } from './log-cleaner.js';
+import { ConfigError, DEFAULT_LOG_CONFIG, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
 import { DELETE_DIR_SUFFIX, PartitionLog, isIoError } from './partition-log.js';
 
 /** Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. */
@@ -45,6 +48,12 @@ export interface LogManagerOptions {
   readonly recoveryPointCheckpointIntervalMs?: number;
   /** replica.high.watermark.checkpoint.interval.ms (default 5000). */
   readonly highWatermarkCheckpointIntervalMs?: number;
+  /** log.cleaner.enable: compact the logs whose cleanup.policy has compact (default true). */
+  readonly cleanerEnabled?: boolean;
+  /** log.cleaner.backoff.ms: how often the cleaner looks for logs to compact (default 15000). */
+  readonly cleanerBackoffMs?: number;
+  /** log.cleaner.dedupe.buffer.size: memory for one pass's key map (default 128 MiB). */
+  readonly cleanerDedupeBufferBytes?: number;
   /** Start the schedules (default true; tests may drive the passes by hand). */
   readonly schedule?: boolean;
   readonly logger?: Logger;
@@ -95,7 +104,11 @@ export class LogManager {
   private readonly recoveryWriter: CheckpointWriter;
   private readonly hwWriter: CheckpointWriter;
   private readonly logStartWriter: CheckpointWriter;
+  private readonly cleanerWriter: CheckpointWriter;
   private running = { retention: false, flush: false };
+  /** The cleaner pass in progress, awaited at close. */
+  private cleaning: Promise<unknown> | null = null;
+  private dedupeBufferBytes = DEFAULT_DEDUPE_BUFFER_BYTES;
   private closed = false;
 
   private constructor(
@@ -108,6 +121,7 @@ export class LogManager {
     this.recoveryWriter = new CheckpointWriter(path.join(logDir, RECOVERY_POINT_CHECKPOINT));
     this.hwWriter = new CheckpointWriter(path.join(logDir, REPLICATION_OFFSET_CHECKPOINT));
     this.logStartWriter = new CheckpointWriter(path.join(logDir, LOG_START_OFFSET_CHECKPOINT));
+    this.cleanerWriter = new CheckpointWriter(path.join(logDir, CLEANER_OFFSET_CHECKPOINT));
   }
 
   /** Opens every partition log in the dir and starts the schedules. */
@@ -124,6 +138,9 @@ export class LogManager {
     if (!Number.isInteger(maxOpen) || maxOpen < 1) throw new ConfigError('maxOpenFiles', `must be a positive integer, got ${maxOpen}`);
     fs.mkdirSync(options.logDir, { recursive: true });
     const manager = new LogManager(options.logDir, clock, config, new FileHandleCache(maxOpen), logger);
+    const dedupe = options.cleanerDedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES;
+    if (!Number.isSafeInteger(dedupe) || dedupe < 1) throw new ConfigError('cleanerDedupeBufferBytes', `must be a positive integer, got ${dedupe}`);
+    manager.dedupeBufferBytes = dedupe;
     await manager.loadLogs();
     if (options.schedule ?? true) manager.startSchedules(options);
     return manager;
@@ -136,6 +153,7 @@ export class LogManager {
     const recoveryPoints = this.readOffsets(RECOVERY_POINT_CHECKPOINT);
     const highWatermarks = this.readOffsets(REPLICATION_OFFSET_CHECKPOINT);
     const logStarts = this.readOffsets(LOG_START_OFFSET_CHECKPOINT);
+    const firstDirty = this.readOffsets(CLEANER_OFFSET_CHECKPOINT);
     const started = this.clock.now();
     let opened = 0;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -160,6 +178,7 @@ export class LogManager {
         recoveryPoint: recoveryPoints.get(key) ?? 0,
         highWatermark: highWatermarks.get(key) ?? 0,
         logStartOffset: logStarts.get(key) ?? 0,
+        firstDirtyOffset: firstDirty.get(key) ?? 0,
         hadCleanShutdown: clean,
       });
       this.logs.set(key, log);
@@ -195,6 +214,7 @@ export class LogManager {
       this.timers.push(unrefTimer(handle));
     };
     every(options.retentionCheckIntervalMs ?? 300_000, () => this.runRetention(), 'retention');
+    if (options.cleanerEnabled ?? true) every(options.cleanerBackoffMs ?? 15_000, () => this.runCleaner(), 'log cleaner');
     every(options.flushCheckIntervalMs ?? 1000, () => this.flushDirtyLogs(), 'flush');
     every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointRecoveryPoints(), 'recovery point checkpoint');
     every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointLogStartOffsets(), 'log start offset checkpoint');
@@ -281,6 +301,53 @@ export class LogManager {
     }
   }
 
+  /**
+   * One cleaner pass: compacts every compacted log whose compaction is due (dirty ratio or
+   * max.compaction.lag.ms), dirtiest first, one at a time, and checkpoints where each ended.
+   * Returns what each pass did. A log that fails (a damaged batch, an I/O error) is logged and
+   * left as it was; the others go on.
+   */
+  runCleaner(): Promise<CompactionStats[]> {
+    if (this.cleaning || this.closed) return Promise.resolve([]);
+    const run = this.cleanDueLogs().finally(() => {
+      this.cleaning = null;
+    });
+    this.cleaning = run;
+    return run;
+  }
+
+  private async cleanDueLogs(): Promise<CompactionStats[]> {
+    const now = this.clock.now();
+    const due: { log: PartitionLog; ratio: number }[] = [];
+    for (const log of this.logs.values()) {
+      const plan = log.compactionPlan(now);
+      if (plan?.due) due.push({ log, ratio: plan.due === 'max-compaction-lag' ? Infinity : plan.dirtyRatio });
+    }
+    due.sort((a, b) => b.ratio - a.ratio);
+    const done: CompactionStats[] = [];
+    for (const { log } of due) {
+      if (this.closed) break;
+      if (this.logs.get(topicPartitionKey(log.topic, log.partition)) !== log) continue;
+      try {
+        const stats = await log.compact({ dedupeBufferBytes: this.dedupeBufferBytes, shouldStop: () => this.closed });
+        if (stats) done.push(stats);
+      } catch (err) {
+        this.logger.error('compaction failed; the log stays as it was', { topicPartition: topicPartitionKey(log.topic, log.partition), error: (err as Error).message });
+      }
+    }
+    if (done.length > 0 && !this.closed) await this.checkpointCleanerOffsets();
+    return done;
+  }
+
+  /** Writes cleaner-offset-checkpoint with every compacted log's first dirty offset. */
+  checkpointCleanerOffsets(): Promise<void> {
+    return this.cleanerWriter.write(() =>
+      formatOffsetCheckpoint(
+        [...this.logs.values()].filter((l) => isCompacted(l.config)).map((l) => ({ topic: l.topic, partition: l.partition, offset: l.firstDirtyOffset })),
+      ),
+    );
+  }
+
   /** flush.ms: flushes every log whose last flush is older than its flush.ms. */
   async flushDirtyLogs(): Promise<number> {
     if (this.running.flush || this.closed) return 0;
@@ -342,6 +409,7 @@ export class LogManager {
     for (const t of this.timers) this.clock.clearTimer(t);
     this.timers.length = 0;
     await Promise.allSettled(this.opening.values());
+    await this.cleaning?.catch(() => undefined);
     let clean = true;
     await runLimited([...this.logs.values()], CLOSE_CONCURRENCY, async (log) => {
       const flushed = log.unflushedMessages > 0 ? await log.flush() : null;
@@ -352,6 +420,7 @@ export class LogManager {
       await this.checkpointRecoveryPoints();
       await this.checkpointHighWatermarks();
       await this.checkpointLogStartOffsets();
+      await this.checkpointCleanerOffsets();
       if (clean) await writeFileAtomic(path.join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
     } catch (err) {
       if (!isIoError(err)) throw err;

@@ -29,7 +29,8 @@ import { childLogger, type Logger } from '../runtime/logger.js';
 import { fsyncDir, isTempFile } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
-import { DEFAULT_LOG_CONFIG, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
+import { CLEANED_FILE_SUFFIX, compactLog, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
+import { DEFAULT_LOG_CONFIG, deletesByRetention, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
 import { recoverLog } from './recovery.js';
 import { LOG_FILE_SUFFIX, LogSegment, parseSegmentFileName, type LogContext } from './segment.js';
 import { firstRecordAtOrAfter } from './timestamp-lookup.js';
@@ -63,6 +64,8 @@ export interface PartitionLogOptions {
   readonly logStartOffset?: number;
   /** The log dir was shut down cleanly: skip recovery, only load the active segment's tail. */
   readonly hadCleanShutdown?: boolean;
+  /** From cleaner-offset-checkpoint: where the last compaction pass ended. */
+  readonly firstDirtyOffset?: number;
 }
 
 export enum LogState {
@@ -154,7 +157,7 @@ export function isIoError(err: unknown): err is NodeJS.ErrnoException {
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
 }
 
-export class PartitionLog {
+export class PartitionLog implements CleanableLog {
   private segments: LogSegment[];
   private state = LogState.Open;
   private logStart: number;
@@ -166,6 +169,9 @@ export class PartitionLog {
   private readonly epochCache: LeaderEpochCache;
   /** The partition directory was just created: fsync the log dir at the first flush. */
   private dirCreated = false;
+  /** Compaction: records below this offset have been compacted (clamped to the log when read). */
+  private cleanedUpTo = 0;
+  private truncationCount = 0;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -227,6 +233,7 @@ export class PartitionLog {
     }
     const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0, options.logStartOffset ?? 0);
     log.dirCreated = dirCreated;
+    log.cleanedUpTo = Math.min(options.firstDirtyOffset ?? 0, log.logEnd);
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
     return log;
@@ -238,7 +245,7 @@ export class PartitionLog {
     const logs = new Set<number>();
     const indexes: { name: string; base: number }[] = [];
     for (const name of names) {
-      if (isTempFile(name) || name.endsWith('.deleted')) {
+      if (isTempFile(name) || name.endsWith('.deleted') || name.endsWith(CLEANED_FILE_SUFFIX)) {
         fs.rmSync(path.join(dir, name), { force: true });
         continue;
       }
@@ -718,6 +725,8 @@ export class PartitionLog {
     }
     this.recoveryPointOffset = Math.min(this.recoveryPointOffset, this.logEnd);
     this.hw = Math.min(this.hw, this.logEnd);
+    this.cleanedUpTo = Math.min(this.cleanedUpTo, this.logEnd);
+    this.truncationCount++;
     this.epochCache.truncateFromEnd(this.logEnd);
     this.ctx.logger.info('truncated log', { offset, logEndOffset: this.logEnd });
     return true;
@@ -738,6 +747,8 @@ export class PartitionLog {
     this.logEnd = offset;
     this.hw = offset;
     this.recoveryPointOffset = offset;
+    this.cleanedUpTo = offset;
+    this.truncationCount++;
     this.epochCache.clear();
     this.ctx.logger.info('truncated log fully', { offset });
   }
@@ -747,11 +758,13 @@ export class PartitionLog {
   /**
    * Deletes whole segments past retention.ms (newest timestamp older than that) or beyond
    * retention.bytes, oldest first, never the active segment and never above the high watermark.
-   * Moves the log start offset. Returns the number of segments deleted.
+   * Moves the log start offset. Returns the number of segments deleted. A log whose
+   * cleanup.policy is compact alone keeps its segments (compaction bounds it instead).
    */
   async deleteOldSegments(): Promise<number> {
     if (this.state !== LogState.Open) return 0;
     const config = this.ctx.config;
+    if (!deletesByRetention(config)) return 0;
     try {
       let deleted = 0;
       if (config.retentionMs !== Infinity) {
@@ -792,6 +805,75 @@ export class PartitionLog {
     for (const segment of doomed) segment.deleteFiles();
     this.ctx.logger.info('deleted segments by retention', { segments: doomed.map((s) => s.baseOffset), logStartOffset: this.logStart });
     return n;
+  }
+
+  // ---- compaction (see log-cleaner.ts) ----
+
+  /** Records below this offset have been compacted (cleaner-offset-checkpoint). */
+  get firstDirtyOffset(): number {
+    return Math.min(Math.max(this.cleanedUpTo, this.logStart), this.logEnd);
+  }
+
+  get truncations(): number {
+    return this.truncationCount;
+  }
+
+  get isOpen(): boolean {
+    return this.state === LogState.Open;
+  }
+
+  /** The segments as they are now, oldest first (the last is the active one). */
+  segmentsForCleaning(): readonly LogSegment[] {
+    return this.segments;
+  }
+
+  /** What a compaction pass would clean now and whether one is due; null for a log that is not compacted. */
+  compactionPlan(now = this.ctx.clock.now()): CompactionPlan | null {
+    if (this.state !== LogState.Open || !isCompacted(this.ctx.config)) return null;
+    return planCompaction(this, now);
+  }
+
+  /**
+   * One compaction pass, when the log is compacted and has dirty segments (due or not: the log
+   * manager's cleaner checks `due` first). Null when there is nothing to clean.
+   */
+  async compact(options: CleanerOptions = {}): Promise<CompactionStats | null> {
+    const now = this.ctx.clock.now();
+    const plan = this.compactionPlan(now);
+    if (!plan) return null;
+    const stats = await compactLog(this, plan, now, options);
+    this.ctx.logger.info('compacted log', { ...stats, dirtyRatio: plan.dirtyRatio });
+    return stats;
+  }
+
+  async replaceSegment(old: LogSegment, expectedSize: number, cleanedFile: string): Promise<'replaced' | 'removed' | null> {
+    const i = this.segments.indexOf(old);
+    if (this.state !== LogState.Open || i < 0 || i === this.segments.length - 1 || old.size !== expectedSize) return null;
+    const empty = fs.statSync(cleanedFile).size === 0;
+    try {
+      if (empty && i > 0) {
+        // nothing left of it: the offsets it covered are gaps, read past like any other
+        old.deleteFiles();
+        fs.rmSync(cleanedFile, { force: true });
+        this.segments = [...this.segments.slice(0, i), ...this.segments.slice(i + 1)];
+      } else {
+        old.retireForReplacement();
+        fs.renameSync(cleanedFile, old.logFile);
+        const fresh = LogSegment.existing(this.ctx, old.baseOffset);
+        fresh.rebuildIndexes();
+        this.segments = [...this.segments.slice(0, i), fresh, ...this.segments.slice(i + 1)];
+      }
+    } catch (err) {
+      this.onIoError(err, 'compaction');
+      return null;
+    }
+    await fsyncDir(this.ctx.dir);
+    return empty && i > 0 ? 'removed' : 'replaced';
+  }
+
+  markCleaned(offset: number, truncationsAtStart: number): void {
+    if (truncationsAtStart !== this.truncationCount) return;
+    this.cleanedUpTo = Math.max(this.cleanedUpTo, Math.min(offset, this.logEnd));
   }
 
   // ---- DeleteRecords ----

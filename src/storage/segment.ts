@@ -585,6 +585,19 @@ export class LogSegment {
     this.timeIdx = null;
   }
 
+  /**
+   * Lets go of the descriptor and removes the index files: compaction is about to rename a
+   * cleaned file over the .log (a crash after this rebuilds the indexes of whichever .log is
+   * there).
+   */
+  retireForReplacement(): void {
+    this.ctx.handles.retire(this.handle);
+    unlinkIfExists(this.indexFile);
+    unlinkIfExists(this.timeIndexFile);
+    this.offsetIdx = null;
+    this.timeIdx = null;
+  }
+
   /** Reads file[position, position + length) synchronously (recovery, tests). */
   readBytesSync(position: number, length: number): Buffer {
     const out = Buffer.allocUnsafe(length);

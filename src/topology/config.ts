@@ -107,7 +107,7 @@ export class TopologyError extends Error {
 const NAME = /^[a-zA-Z0-9._-]+$/;
 const TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
 const LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
-const TOPIC_EXTRA_KEYS = ['min.insync.replicas', 'unclean.leader.election.enable', 'cleanup.policy', 'compression.type'];
+const TOPIC_EXTRA_KEYS = ['min.insync.replicas', 'unclean.leader.election.enable', 'compression.type'];
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULT_LOG_CONFIG, KAFKA_LONG_MAX, LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
+import { ConfigError, DEFAULT_LOG_CONFIG, KAFKA_LONG_MAX, LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -39,6 +39,11 @@ describe('storage/log-config', () => {
       'flush.ms': 1000,
       'message.timestamp.type': 'LogAppendTime',
       'max.message.bytes': '2000000',
+      'cleanup.policy': 'compact',
+      'delete.retention.ms': '1000',
+      'min.cleanable.dirty.ratio': '0.25',
+      'min.compaction.lag.ms': 5000,
+      'max.compaction.lag.ms': '600000',
     });
     expect(c).to.deep.equal({
       segmentBytes: 1048576,
@@ -51,7 +56,24 @@ describe('storage/log-config', () => {
       flushMs: 1000,
       messageTimestampType: 'LogAppendTime',
       maxMessageBytes: 2000000,
+      cleanupPolicy: 'compact',
+      deleteRetentionMs: 1000,
+      minCleanableDirtyRatio: 0.25,
+      minCompactionLagMs: 5000,
+      maxCompactionLagMs: 600000,
     });
+  });
+
+  it("reads cleanup.policy as Kafka's list, in any order and case, as one spelling", () => {
+    expect(parseLogConfig({}).cleanupPolicy).to.equal('delete');
+    expect(parseLogConfig({ 'cleanup.policy': 'Delete, compact' }).cleanupPolicy).to.equal('compact,delete');
+    expect(parseLogConfig({ 'cleanup.policy': 'compact,delete' }).cleanupPolicy).to.equal('compact,delete');
+    expect(parseLogConfig({ 'cleanup.policy': ['compact'] }).cleanupPolicy).to.equal('compact');
+    expect(deletesByRetention(parseLogConfig({ 'cleanup.policy': 'compact' }))).to.equal(false);
+    expect(isCompacted(parseLogConfig({ 'cleanup.policy': 'compact' }))).to.equal(true);
+    expect(deletesByRetention(parseLogConfig({ 'cleanup.policy': 'delete,compact' }))).to.equal(true);
+    expect(isCompacted(parseLogConfig({ 'cleanup.policy': 'delete,compact' }))).to.equal(true);
+    expect(isCompacted(parseLogConfig({}))).to.equal(false);
   });
 
   it('reads -1 retention as infinite and Long.MAX_VALUE as never', () => {
@@ -90,6 +112,16 @@ describe('storage/log-config', () => {
     ['message.timestamp.type', 'WallClock'],
     ['max.message.bytes', -1],
     ['max.message.bytes', null],
+    ['cleanup.policy', ''],
+    ['cleanup.policy', 'compact,compact'],
+    ['cleanup.policy', 'shred'],
+    ['cleanup.policy', 7],
+    ['delete.retention.ms', -1],
+    ['min.cleanable.dirty.ratio', 1.5],
+    ['min.cleanable.dirty.ratio', '-0.1'],
+    ['min.cleanable.dirty.ratio', 'half'],
+    ['min.compaction.lag.ms', -1],
+    ['max.compaction.lag.ms', 0],
   ];
   for (const [key, value] of bad) {
     it(`rejects ${key}=${String(value)}, naming the key`, () => {
@@ -100,7 +132,7 @@ describe('storage/log-config', () => {
   }
 
   it('round-trips through Kafka key/value form', () => {
-    const c = parseLogConfig({ 'retention.ms': -1, 'flush.ms': 5, 'message.timestamp.type': 'LogAppendTime' });
+    const c = parseLogConfig({ 'retention.ms': -1, 'flush.ms': 5, 'message.timestamp.type': 'LogAppendTime', 'cleanup.policy': 'delete,compact', 'min.cleanable.dirty.ratio': 0.1 });
     const kv = logConfigToKafka(c);
     expect(Object.keys(kv).sort()).to.deep.equal([...LOG_CONFIG_KEYS].sort());
     expect(kv['retention.ms']).to.equal('-1');

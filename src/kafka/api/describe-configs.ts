@@ -20,7 +20,7 @@ const BROKER = 4;
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
 const Source = { DYNAMIC_TOPIC_CONFIG: 1, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
-const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, LIST: 7 } as const;
+const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
 const TOPIC_TYPES: Record<string, number> = {
   'segment.bytes': Type.INT,
@@ -35,6 +35,10 @@ const TOPIC_TYPES: Record<string, number> = {
   'max.message.bytes': Type.INT,
   'min.insync.replicas': Type.INT,
   'cleanup.policy': Type.LIST,
+  'delete.retention.ms': Type.LONG,
+  'min.cleanable.dirty.ratio': Type.DOUBLE,
+  'min.compaction.lag.ms': Type.LONG,
+  'max.compaction.lag.ms': Type.LONG,
   'compression.type': Type.STRING,
   'unclean.leader.election.enable': Type.BOOLEAN,
 };
@@ -66,7 +70,6 @@ function entry(name: string, chain: Synonym[], readOnly: boolean, configType: nu
 const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
   ...logConfigToKafka(parseLogConfig({})),
   'min.insync.replicas': '1',
-  'cleanup.policy': 'delete',
   'compression.type': 'producer',
   'unclean.leader.election.enable': 'false',
 });
@@ -87,9 +90,16 @@ function topicConfigs(ctx: ApiContext, t: TopicMetadata): ConfigEntry[] {
   });
 }
 
+function brokerConfigType(value: string): number {
+  if (/^(true|false)$/.test(value)) return Type.BOOLEAN;
+  if (/^-?\d+$/.test(value)) return Type.LONG;
+  if (/^-?\d*\.\d+$/.test(value)) return Type.DOUBLE;
+  return Type.STRING;
+}
+
 function brokerConfigs(ctx: ApiContext): ConfigEntry[] {
   return describeBrokerConfig(ctx.configInput).map((c) =>
-    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, /^(true|false)$/.test(c.value) ? Type.BOOLEAN : /^-?\d+$/.test(c.value) ? Type.LONG : Type.STRING),
+    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, brokerConfigType(c.value)),
   );
 }
 

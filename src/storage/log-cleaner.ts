@@ -1,0 +1,409 @@
+/**
+ * Log compaction, Kafka's log cleaner, for logs whose cleanup.policy has `compact`: the log keeps
+ * at least the latest record of every key, and drops the records a later one with the same key
+ * has replaced.
+ *
+ * One pass over a log (`compactLog`):
+ * 1. Plan (`planCompaction`): the cleanable segments are the inactive ones, from the first, whose
+ *    records are all below the high watermark and older than min.compaction.lag.ms. Those below
+ *    the log's first dirty offset (where the last pass ended) are clean, the rest dirty. The pass
+ *    runs when dirty bytes / cleanable bytes reach min.cleanable.dirty.ratio, or when the first
+ *    dirty segment is older than max.compaction.lag.ms.
+ * 2. Map: every record of the dirty segments gives key -> its offset, so the map ends holding each
+ *    key's latest offset. It stops growing at log.cleaner.dedupe.buffer.size (estimated memory),
+ *    at a segment boundary: the pass then cleans up to there.
+ * 3. Rewrite: each cleanable segment up to the mapped end is copied to `<base>.log.cleaned` without
+ *    - records whose key has a later offset in the map,
+ *    - records without a key (a compacted topic refuses them; older ones may predate the policy),
+ *    - tombstones (null values) whose segment's newest record is older than delete.retention.ms.
+ *    Batches keep their offsets, leader epoch, producer id, epoch and sequence, codec and
+ *    timestamp type: a batch that lost no record is copied byte for byte, one that lost some is
+ *    encoded again with the rest, one that lost all is dropped, except an idempotent producer's
+ *    last batch, kept empty so its sequence survives (as Kafka does). Control batches stay.
+ * 4. Swap: the cleaned file is fsynced, then replaces the segment (PartitionLog.replaceSegment:
+ *    old indexes removed, rename, indexes rebuilt). A segment that changed meanwhile (truncated or
+ *    deleted by retention) ends the pass without a swap. At the end the first dirty offset moves
+ *    to the end of what was mapped (the log manager checkpoints it).
+ *
+ * Reads are async and in chunks, so the broker's other actors run between them. Offsets never
+ * change: consumers and followers see gaps, which they already step over by batch last offsets.
+ */
+import fs from 'node:fs';
+import { CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, attributesOf, batchSizeAt, baseOffsetOf, readBatchHeader } from '../protocol/batch-header.js';
+import { CompressionType } from '../protocol/compression.js';
+import { decodeRecordBatch, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../protocol/record-batch.js';
+import type { LogConfig } from './log-config.js';
+import type { LogSegment } from './segment.js';
+
+/** Suffix of a segment being rewritten; a leftover one (a crash mid-pass) is removed at open. */
+export const CLEANED_FILE_SUFFIX = '.cleaned';
+
+/** Kafka's log.cleaner.dedupe.buffer.size default. */
+export const DEFAULT_DEDUPE_BUFFER_BYTES = 128 * 1024 * 1024;
+const DEFAULT_READ_CHUNK_BYTES = 1024 * 1024;
+/** Estimated memory of one map entry beyond its key's bytes (a Map slot, a string, a number). */
+const MAP_ENTRY_OVERHEAD = 64;
+/** Cleaned bytes gathered before a write. */
+const WRITE_CHUNK_BYTES = 1024 * 1024;
+
+export interface CleanerOptions {
+  /** log.cleaner.dedupe.buffer.size: the memory the key map may take, estimated (bytes). */
+  readonly dedupeBufferBytes?: number;
+  /** Bytes read from a segment at a time (default 1 MiB). */
+  readonly readChunkBytes?: number;
+  /** Asked between chunks: true ends the pass without a swap of the segment in progress. */
+  readonly shouldStop?: () => boolean;
+}
+
+/** What the cleaner needs of a PartitionLog. */
+export interface CleanableLog {
+  readonly topic: string;
+  readonly partition: number;
+  readonly config: LogConfig;
+  readonly highWatermark: number;
+  readonly logStartOffset: number;
+  /** Where the last pass ended (clamped to the log); records below it are compacted. */
+  readonly firstDirtyOffset: number;
+  /** Counts truncations: a pass that saw one start does not move the first dirty offset. */
+  readonly truncations: number;
+  /** True while the log takes appends and reads. */
+  readonly isOpen: boolean;
+  segmentsForCleaning(): readonly LogSegment[];
+  /**
+   * Swaps `cleanedFile` in for `old` when old is still in the log with `expectedSize` bytes:
+   * 'replaced', 'removed' (the cleaned file was empty and old was not the first segment), or
+   * null (old changed meanwhile; nothing was done).
+   */
+  replaceSegment(old: LogSegment, expectedSize: number, cleanedFile: string): Promise<'replaced' | 'removed' | null>;
+  /** The pass mapped everything below `offset`. */
+  markCleaned(offset: number, truncationsAtStart: number): void;
+}
+
+export interface CompactionPlan {
+  /** The cleanable segments, oldest first. */
+  readonly segments: readonly LogSegment[];
+  /** Index in `segments` of the first dirty one. */
+  readonly firstDirtyIndex: number;
+  readonly cleanBytes: number;
+  readonly dirtyBytes: number;
+  /** dirtyBytes / (cleanBytes + dirtyBytes). */
+  readonly dirtyRatio: number;
+  /** The base offset of the segment after the last cleanable one. */
+  readonly cleanableEnd: number;
+  /** Why the pass is due: the ratio, max.compaction.lag.ms, or null (not due). */
+  readonly due: 'dirty-ratio' | 'max-compaction-lag' | null;
+}
+
+export interface CompactionStats {
+  readonly segmentsCleaned: number;
+  readonly segmentsRemoved: number;
+  readonly bytesRead: number;
+  readonly bytesWritten: number;
+  readonly recordsRead: number;
+  readonly recordsRemoved: number;
+  readonly tombstonesRemoved: number;
+  readonly keysMapped: number;
+  /** The first dirty offset after the pass (everything below it compacted). */
+  readonly cleanedUpTo: number;
+  /** A segment changed under the pass, the log closed, or the pass was stopped. */
+  readonly aborted: boolean;
+}
+
+/** A damaged batch in a segment: the pass stops and the segment stays as it is. */
+export class CompactionError extends Error {
+  override readonly name = 'CompactionError';
+}
+
+class Aborted extends Error {}
+
+/**
+ * Which segments one pass would clean, and whether it is due. Null when the log has no
+ * cleanable dirty bytes (nothing inactive below the high watermark and the lag, or all clean).
+ */
+export function planCompaction(log: CleanableLog, now: number): CompactionPlan | null {
+  const all = log.segmentsForCleaning();
+  const config = log.config;
+  const cleanable: LogSegment[] = [];
+  for (let i = 0; i < all.length - 1; i++) {
+    const segment = all[i]!;
+    if (all[i + 1]!.baseOffset > log.highWatermark) break;
+    if (config.minCompactionLagMs > 0 && now - segment.largestTimestamp() < config.minCompactionLagMs) break;
+    cleanable.push(segment);
+  }
+  if (cleanable.length === 0) return null;
+  const firstDirty = Math.max(log.firstDirtyOffset, log.logStartOffset);
+  let firstDirtyIndex = cleanable.length;
+  for (let i = 0; i < cleanable.length; i++) {
+    const next = i + 1 < all.length ? all[i + 1]!.baseOffset : Infinity;
+    if (next > firstDirty) {
+      firstDirtyIndex = i;
+      break;
+    }
+  }
+  if (firstDirtyIndex === cleanable.length) return null;
+  let cleanBytes = 0;
+  let dirtyBytes = 0;
+  for (let i = 0; i < cleanable.length; i++) {
+    if (i < firstDirtyIndex) cleanBytes += cleanable[i]!.size;
+    else dirtyBytes += cleanable[i]!.size;
+  }
+  const total = cleanBytes + dirtyBytes;
+  const dirtyRatio = total === 0 ? 0 : dirtyBytes / total;
+  let due: CompactionPlan['due'] = null;
+  if (dirtyBytes > 0 && dirtyRatio >= config.minCleanableDirtyRatio) due = 'dirty-ratio';
+  else if (dirtyBytes > 0 && config.maxCompactionLagMs !== Infinity && now - cleanable[firstDirtyIndex]!.largestTimestamp() > config.maxCompactionLagMs) due = 'max-compaction-lag';
+  return { segments: cleanable, firstDirtyIndex, cleanBytes, dirtyBytes, dirtyRatio, cleanableEnd: all[cleanable.length]!.baseOffset, due };
+}
+
+/** One whole batch inside a chunk read from a segment. */
+interface BatchAt {
+  readonly buf: Buffer;
+  readonly pos: number;
+  readonly size: number;
+}
+
+/** The batches of `segment`'s first `end` bytes, read in chunks; throws Aborted when it is retired. */
+async function* batchesOf(segment: LogSegment, end: number, chunkBytes: number, shouldStop: () => boolean): AsyncGenerator<BatchAt> {
+  let position = 0;
+  while (position < end) {
+    // asked first: what runs meanwhile (a truncation, retention) may retire the segment
+    if (shouldStop() || segment.handle.retired) throw new Aborted();
+    let buf = await segment.readBytes(position, Math.min(chunkBytes, end - position));
+    if (buf.length >= LOG_OVERHEAD) {
+      const first = batchSizeAt(buf, 0);
+      // a batch larger than a chunk: read it whole
+      if (first > buf.length && first >= RECORD_BATCH_OVERHEAD && position + first <= end) buf = await segment.readBytes(position, first);
+    }
+    let pos = 0;
+    while (buf.length - pos >= LOG_OVERHEAD) {
+      const size = batchSizeAt(buf, pos);
+      if (size < RECORD_BATCH_OVERHEAD) throw new CompactionError(`${segment.logFile}: impossible batch length at byte ${position + pos}`);
+      if (size > buf.length - pos) break;
+      yield { buf, pos, size };
+      pos += size;
+    }
+    if (pos === 0) throw new CompactionError(`${segment.logFile}: a torn batch at byte ${position}`);
+    position += pos;
+  }
+}
+
+function isControl(b: BatchAt): boolean {
+  return (attributesOf(b.buf, b.pos) & CONTROL_FLAG_MASK) !== 0;
+}
+
+function decode(segment: LogSegment, b: BatchAt, position: number): DecodedRecordBatch {
+  try {
+    return decodeRecordBatch(b.buf, b.pos);
+  } catch (err) {
+    throw new CompactionError(`${segment.logFile}: the batch at offset ${baseOffsetOf(b.buf, b.pos)} (byte ${position}) cannot be read: ${(err as Error).message}`);
+  }
+}
+
+/** key -> latest offset, with its estimated memory. */
+class OffsetMap {
+  readonly latest = new Map<string, number>();
+  bytes = 0;
+  constructor(readonly capacityBytes: number) {}
+
+  get full(): boolean {
+    return this.bytes >= this.capacityBytes;
+  }
+
+  put(key: Buffer, offset: number): void {
+    const k = key.toString('latin1');
+    if (!this.latest.has(k)) this.bytes += key.length + MAP_ENTRY_OVERHEAD;
+    this.latest.set(k, offset);
+  }
+
+  /** True when a later record has the same key. */
+  superseded(key: Buffer, offset: number): boolean {
+    const latest = this.latest.get(key.toString('latin1'));
+    return latest !== undefined && latest > offset;
+  }
+}
+
+/** Writes a cleaned segment file in chunks. */
+class CleanedFile {
+  private parts: Buffer[] = [];
+  private pending = 0;
+  written = 0;
+  private constructor(
+    readonly path: string,
+    private readonly fh: fs.promises.FileHandle,
+  ) {}
+
+  static async create(path: string): Promise<CleanedFile> {
+    return new CleanedFile(path, await fs.promises.open(path, 'w', 0o644));
+  }
+
+  async add(bytes: Buffer): Promise<void> {
+    this.parts.push(bytes);
+    this.pending += bytes.length;
+    if (this.pending >= WRITE_CHUNK_BYTES) await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    const parts = this.parts;
+    this.parts = [];
+    this.pending = 0;
+    let done = 0;
+    const total = parts.reduce((n, p) => n + p.length, 0);
+    while (done < total) {
+      const { bytesWritten } = await this.fh.writev(done === 0 ? parts : [Buffer.concat(parts).subarray(done)], this.written + done);
+      done += bytesWritten;
+    }
+    this.written += total;
+  }
+
+  /** Writes what is left, fsyncs and closes. */
+  async finish(): Promise<void> {
+    await this.drain();
+    await this.fh.sync();
+    await this.fh.close();
+  }
+
+  /** Closes and removes the file (a pass that ends early). */
+  async discard(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
+    await fs.promises.rm(this.path, { force: true });
+  }
+}
+
+interface PassCounters {
+  bytesRead: number;
+  bytesWritten: number;
+  recordsRead: number;
+  recordsRemoved: number;
+  tombstonesRemoved: number;
+}
+
+/**
+ * The batch at `b` as it goes to the cleaned segment: itself, re-encoded with the records kept,
+ * an empty batch (an idempotent producer's last), or null (dropped).
+ */
+function cleanBatch(
+  segment: LogSegment,
+  b: BatchAt,
+  position: number,
+  map: OffsetMap,
+  dropTombstones: boolean,
+  producerLast: ReadonlyMap<number, number>,
+  counters: PassCounters,
+): Buffer | null {
+  const whole = b.buf.subarray(b.pos, b.pos + b.size);
+  if (isControl(b)) return whole;
+  const batch = decode(segment, b, position);
+  const kept: DecodedRecord[] = [];
+  for (const r of batch.records) {
+    counters.recordsRead++;
+    if (r.key === null || map.superseded(r.key, r.offset)) continue;
+    if (r.value === null && dropTombstones) {
+      counters.tombstonesRemoved++;
+      continue;
+    }
+    kept.push(r);
+  }
+  counters.recordsRemoved += batch.records.length - kept.length;
+  if (kept.length === batch.records.length) return whole;
+  const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
+  const keepEmpty = batch.producerId >= 0 && producerLast.get(batch.producerId) === lastOffset;
+  if (kept.length === 0 && !keepEmpty) return null;
+  const logAppendTime = batch.timestampType === 1;
+  let maxTimestamp = logAppendTime ? batch.maxTimestamp : -1;
+  if (!logAppendTime) for (const r of kept) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
+  return encodeRecordBatch({
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    compression: kept.length === 0 ? CompressionType.NONE : batch.compression,
+    timestampType: batch.timestampType,
+    transactional: batch.transactional,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    baseTimestamp: batch.baseTimestamp,
+    maxTimestamp: kept.length === 0 ? batch.maxTimestamp : maxTimestamp,
+    lastOffsetDelta: batch.lastOffsetDelta,
+    records: kept.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset })),
+  });
+}
+
+/**
+ * One compaction pass over `log` along `plan` (see planCompaction; a plan that is not due is
+ * run all the same). Throws CompactionError for a damaged batch and I/O errors as they come;
+ * either way no segment is left half replaced.
+ */
+export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: number, options: CleanerOptions = {}): Promise<CompactionStats> {
+  const chunk = options.readChunkBytes ?? DEFAULT_READ_CHUNK_BYTES;
+  const stopRequested = options.shouldStop ?? (() => false);
+  const shouldStop = (): boolean => stopRequested() || !log.isOpen;
+  const truncationsAtStart = log.truncations;
+  const map = new OffsetMap(options.dedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES);
+  const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0 };
+  const segments = plan.segments;
+  const sizes = segments.map((s) => s.size);
+  const producerLast = new Map<number, number>();
+  let mappedEnd = plan.firstDirtyIndex;
+  let segmentsCleaned = 0;
+  let segmentsRemoved = 0;
+  const result = (aborted: boolean): CompactionStats => ({
+    segmentsCleaned,
+    segmentsRemoved,
+    ...counters,
+    keysMapped: map.latest.size,
+    cleanedUpTo: log.firstDirtyOffset,
+    aborted,
+  });
+  try {
+    // the producers' last batches (headers), and the key map over the dirty part; the map stops
+    // at its memory bound, at the end of the segment before (the first dirty one is always mapped)
+    mapping: for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      let position = 0;
+      for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
+        if (i > plan.firstDirtyIndex && map.full) break mapping;
+        const h = readBatchHeader(b.buf, b.pos);
+        if (h.producerId >= 0) producerLast.set(h.producerId, h.baseOffset + h.lastOffsetDelta);
+        if (i >= plan.firstDirtyIndex && !isControl(b)) {
+          for (const r of decode(segment, b, position).records) if (r.key !== null) map.put(r.key, r.offset);
+        }
+        position += b.size;
+      }
+      if (i >= plan.firstDirtyIndex) mappedEnd = i + 1;
+    }
+    const cleanedUpTo = mappedEnd < segments.length ? segments[mappedEnd]!.baseOffset : plan.cleanableEnd;
+    // rewrite every segment up to the mapped end; one that loses nothing stays as it is
+    for (let i = 0; i < mappedEnd; i++) {
+      const segment = segments[i]!;
+      const dropTombstones = now - segment.largestTimestamp() > log.config.deleteRetentionMs;
+      const out = await CleanedFile.create(segment.logFile + CLEANED_FILE_SUFFIX);
+      let swapped = false;
+      try {
+        let position = 0;
+        const removedBefore = counters.recordsRemoved;
+        for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
+          counters.bytesRead += b.size;
+          const kept = cleanBatch(segment, b, position, map, dropTombstones, producerLast, counters);
+          if (kept !== null) await out.add(kept);
+          position += b.size;
+        }
+        // a batch is only ever rewritten or dropped when it loses records
+        if (counters.recordsRemoved === removedBefore) continue;
+        await out.finish();
+        if (shouldStop()) return result(true);
+        const swap = await log.replaceSegment(segment, sizes[i]!, out.path);
+        if (swap === null) return result(true);
+        swapped = true;
+        counters.bytesWritten += out.written;
+        segmentsCleaned++;
+        if (swap === 'removed') segmentsRemoved++;
+      } finally {
+        if (!swapped) await out.discard();
+      }
+    }
+    if (cleanedUpTo !== undefined) log.markCleaned(cleanedUpTo, truncationsAtStart);
+    return result(false);
+  } catch (err) {
+    if (err instanceof Aborted) return result(true);
+    throw err;
+  }
+}

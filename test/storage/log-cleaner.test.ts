@@ -1,0 +1,500 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { COMPRESSION_CODEC_MASK, attributesOf, readBatchHeader, setProducerState } from '../../src/protocol/batch-header.js';
+import { CompressionType } from '../../src/protocol/compression.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { CLEANED_FILE_SUFFIX, CompactionError, planCompaction } from '../../src/storage/log-cleaner.js';
+import { parseLogConfig, type LogConfigInput } from '../../src/storage/log-config.js';
+import { PartitionLog, type ReadResult } from '../../src/storage/partition-log.js';
+import { captureLogger, cleanupTmpDirs, tmpDir } from './helpers.js';
+
+const T0 = 1_700_000_000_000;
+/** Each test batch is ~100-200 bytes: segments of 400 bytes hold a few batches. */
+const SMALL_SEGMENTS: LogConfigInput = { 'cleanup.policy': 'compact', 'segment.bytes': 400, 'min.cleanable.dirty.ratio': 0 };
+
+interface Rec {
+  key: string | null;
+  value: string | null;
+  ts?: number;
+}
+
+function kv(...pairs: (string | [string | null, string | null])[]): Rec[] {
+  return pairs.map((p) => (typeof p === 'string' ? { key: p.split('=')[0]!, value: p.split('=')[1]! } : { key: p[0], value: p[1] }));
+}
+
+function keyedBatch(recs: Rec[], compression: number = CompressionType.NONE): Buffer {
+  return encodeRecordBatch({
+    compression,
+    records: recs.map((r) => ({ key: r.key === null ? null : Buffer.from(r.key), value: r.value === null ? null : Buffer.from(r.value), timestamp: r.ts ?? T0 })),
+  });
+}
+
+async function openLog(dir: string, config: LogConfigInput, clock: FakeClock, firstDirtyOffset = 0, clean = false): Promise<PartitionLog> {
+  return PartitionLog.open({
+    dir,
+    topic: 'compacted',
+    partition: 0,
+    config: parseLogConfig(config),
+    clock,
+    logger: captureLogger().logger,
+    firstDirtyOffset,
+    hadCleanShutdown: clean,
+  });
+}
+
+async function append(log: PartitionLog, b: Buffer): Promise<void> {
+  const r = await log.append(b, { leaderEpoch: 0 });
+  if (r.errorCode !== ErrorCode.NONE) throw new Error(`append failed: ${r.reason}`);
+  log.highWatermark = log.logEndOffset;
+}
+
+function recordsOf(r: ReadResult): Buffer {
+  if (r.errorCode !== ErrorCode.NONE) throw new Error(`read failed: ${r.reason}`);
+  return r.records;
+}
+
+interface Seen {
+  offset: number;
+  key: string | null;
+  value: string | null;
+}
+
+/** Every record from `from`, read as a consumer does (stepping by batch last offsets). */
+async function readAll(log: PartitionLog, from = log.logStartOffset): Promise<Seen[]> {
+  const out: Seen[] = [];
+  let offset = from;
+  while (offset < log.logEndOffset) {
+    const buf = recordsOf(await log.read(offset, 1 << 20));
+    if (buf.length === 0) break;
+    for (const b of decodeRecordBatches(buf)) {
+      for (const r of b.records) {
+        if (r.offset >= offset) out.push({ offset: r.offset, key: r.key?.toString() ?? null, value: r.value?.toString() ?? null });
+      }
+      offset = Math.max(offset, b.baseOffset + b.lastOffsetDelta + 1);
+    }
+  }
+  return out;
+}
+
+/** Every batch from the log start, segment after segment. */
+async function allBatches(log: PartitionLog): Promise<ReturnType<typeof decodeRecordBatches>> {
+  const out: ReturnType<typeof decodeRecordBatches> = [];
+  let offset = log.logStartOffset;
+  while (offset < log.logEndOffset) {
+    const buf = recordsOf(await log.read(offset, 1 << 20));
+    if (buf.length === 0) break;
+    for (const b of decodeRecordBatches(buf)) {
+      out.push(b);
+      offset = b.baseOffset + b.lastOffsetDelta + 1;
+    }
+  }
+  return out;
+}
+
+function latestByKey(seen: Seen[]): Map<string | null, string | null> {
+  const m = new Map<string | null, string | null>();
+  for (const s of seen) m.set(s.key, s.value);
+  return m;
+}
+
+function segmentFiles(dir: string): string[] {
+  return fs.readdirSync(dir).filter((n) => n.endsWith('.log')).sort();
+}
+
+describe('storage/log-cleaner', () => {
+  afterEach(cleanupTmpDirs);
+  let clock: FakeClock;
+  let dir: string;
+  beforeEach(() => {
+    clock = new FakeClock(T0 + 1000);
+    dir = path.join(tmpDir('cleaner'), 'compacted-0');
+  });
+
+  describe('planning', () => {
+    it('has no plan for a log whose cleanup.policy is delete', async () => {
+      const log = await openLog(dir, { 'segment.bytes': 400 }, clock);
+      for (let i = 0; i < 10; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      expect(log.numberOfSegments).to.be.greaterThan(1);
+      expect(log.compactionPlan()).to.equal(null);
+      expect(await log.compact()).to.equal(null);
+    });
+
+    it('cleans only inactive segments below the high watermark', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 12; i++) {
+        await append(log, keyedBatch(kv(`k=${i}`)));
+        if (i % 2 === 1) log.roll();
+      }
+      await append(log, keyedBatch(kv('k=active')));
+      const bases = log.segmentBaseOffsets();
+      expect(bases.length).to.be.greaterThan(3);
+      const full = log.compactionPlan()!;
+      expect(full.segments.map((s) => s.baseOffset)).to.deep.equal(bases.slice(0, -1));
+      expect(full.cleanableEnd).to.equal(bases[bases.length - 1]);
+      log.highWatermark = bases[2]!;
+      expect(log.compactionPlan()!.segments.map((s) => s.baseOffset)).to.deep.equal(bases.slice(0, 2));
+      log.highWatermark = bases[1]! - 1;
+      expect(log.compactionPlan()).to.equal(null);
+    });
+
+    it('leaves segments younger than min.compaction.lag.ms alone', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'min.compaction.lag.ms': 60_000 }, clock);
+      for (let i = 0; i < 6; i++) {
+        await append(log, keyedBatch([{ key: 'k', value: `${i}`, ts: T0 + i * 30_000 }]));
+        log.roll();
+      }
+      // newest timestamps T0 .. T0 + 150 s; now T0 + 1 s: every record is younger than the lag
+      expect(log.compactionPlan()).to.equal(null);
+      clock.advance(120_000); // now T0 + 121 s: records up to T0 + 61 s are old enough
+      const plan = log.compactionPlan()!;
+      for (const s of plan.segments) expect(clock.now() - s.largestTimestamp()).to.be.at.least(60_000);
+      expect(plan.segments.length).to.be.greaterThan(0);
+      expect(plan.segments.length).to.be.lessThan(log.numberOfSegments - 1);
+    });
+
+    it('is due at min.cleanable.dirty.ratio, or past max.compaction.lag.ms whatever the ratio', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'min.cleanable.dirty.ratio': 0.9 }, clock);
+      for (let i = 0; i < 12; i++) await append(log, keyedBatch(kv(`k${i % 3}=${i}`)));
+      const first = log.compactionPlan()!;
+      expect(first.dirtyRatio).to.equal(1);
+      expect(first.due).to.equal('dirty-ratio');
+      await log.compact();
+      for (let i = 0; i < 2; i++) await append(log, keyedBatch(kv(`k${i}=new${i}`)));
+      log.roll();
+      const second = log.compactionPlan()!;
+      expect(second.dirtyRatio).to.be.greaterThan(0).and.lessThan(0.9);
+      expect(second.dirtyBytes + second.cleanBytes).to.equal(second.segments.reduce((n, s) => n + s.size, 0));
+      expect(second.due).to.equal(null);
+      log.updateConfig({ 'max.compaction.lag.ms': 500 });
+      expect(log.compactionPlan()!.due).to.equal('max-compaction-lag');
+    });
+  });
+
+  describe('a pass', () => {
+    it('keeps the latest record of every key at its offset, and consumers read across the gaps', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      const written: Seen[] = [];
+      for (let i = 0; i < 30; i++) {
+        const key = `user-${i % 4}`;
+        written.push({ offset: i, key, value: `v${i}` });
+        await append(log, keyedBatch([{ key, value: `v${i}` }]));
+      }
+      log.roll();
+      const end = log.logEndOffset;
+      const stats = (await log.compact())!;
+      expect(stats.aborted).to.equal(false);
+      expect(stats.keysMapped).to.equal(4);
+      expect(stats.recordsRemoved).to.equal(26);
+      const seen = await readAll(log);
+      expect(seen).to.deep.equal(written.slice(-4));
+      expect(log.logEndOffset).to.equal(end);
+      expect(log.logStartOffset).to.equal(0);
+      expect(log.firstDirtyOffset).to.equal(end);
+      // a read from a compacted-away offset starts at the next record
+      expect((await readAll(log, 3))[0]!.offset).to.equal(26);
+      expect(fs.readdirSync(dir).filter((n) => n.endsWith(CLEANED_FILE_SUFFIX))).to.deep.equal([]);
+    });
+
+    it('cleans again with a clean part: a newer value of a key removes the compacted one', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 10; i++) await append(log, keyedBatch(kv(`a=${i}`, `b=${i}`)));
+      log.roll();
+      await log.compact();
+      const cleanedTo = log.firstDirtyOffset;
+      await append(log, keyedBatch(kv('a=late')));
+      for (let i = 0; i < 6; i++) await append(log, keyedBatch(kv(`c=${i}`)));
+      log.roll();
+      const plan = log.compactionPlan()!;
+      expect(plan.firstDirtyIndex).to.be.greaterThan(0);
+      expect(plan.segments[plan.firstDirtyIndex]!.baseOffset).to.equal(cleanedTo);
+      await log.compact();
+      const seen = await readAll(log);
+      expect([...latestByKey(seen)]).to.deep.equal([
+        ['b', '9'],
+        ['a', 'late'],
+        ['c', '5'],
+      ]);
+      expect(seen.map((s) => s.offset)).to.deep.equal([19, 20, 26]);
+    });
+
+    it('keeps tombstones for delete.retention.ms, then removes them', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'delete.retention.ms': 10_000 }, clock);
+      await append(log, keyedBatch(kv('gone=1', 'kept=1')));
+      await append(log, keyedBatch([{ key: 'gone', value: null }]));
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`pad=${i}`)));
+      log.roll();
+      await log.compact();
+      expect(latestByKey(await readAll(log)).has('gone')).to.equal(true);
+      expect((await readAll(log)).find((s) => s.key === 'gone')!.value).to.equal(null);
+      clock.advance(20_000);
+      await append(log, keyedBatch(kv('pad=again')));
+      log.roll();
+      const stats = (await log.compact())!;
+      expect(stats.tombstonesRemoved).to.equal(1);
+      const seen = await readAll(log);
+      expect(seen.map((s) => s.key)).to.deep.equal(['kept', 'pad']);
+    });
+
+    it('drops records without a key', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      await append(log, keyedBatch([{ key: null, value: 'orphan' }, { key: 'k', value: '1' }]));
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`p=${i}`)));
+      log.roll();
+      await log.compact();
+      expect((await readAll(log)).map((s) => s.key)).to.deep.equal(['k', 'p']);
+    });
+
+    it('re-encodes a batch that lost records in its own codec, keeping offsets, timestamps and headers', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'segment.bytes': 2000 }, clock);
+      const recs = Array.from({ length: 20 }, (_, i) => ({ key: `k${i % 5}`, value: `value-${i}-${'x'.repeat(20)}`, ts: T0 + i }));
+      await append(log, keyedBatch(recs, CompressionType.LZ4));
+      await append(log, keyedBatch(kv('k0=newest'), CompressionType.GZIP));
+      log.roll();
+      await log.compact();
+      const buf = recordsOf(await log.read(0, 1 << 20));
+      const batches = decodeRecordBatches(buf);
+      expect(batches[0]!.compression).to.equal(CompressionType.LZ4);
+      expect(batches[0]!.baseOffset).to.equal(0);
+      expect(batches[0]!.lastOffsetDelta).to.equal(19);
+      expect(batches[0]!.records.map((r) => [r.offset, r.key!.toString(), r.timestamp])).to.deep.equal([
+        [16, 'k1', T0 + 16],
+        [17, 'k2', T0 + 17],
+        [18, 'k3', T0 + 18],
+        [19, 'k4', T0 + 19],
+      ]);
+      expect(batches[0]!.maxTimestamp).to.equal(T0 + 19);
+      expect(attributesOf(buf, 0) & COMPRESSION_CODEC_MASK).to.equal(CompressionType.LZ4);
+      expect(batches[1]!.records.map((r) => r.value!.toString())).to.deep.equal(['newest']);
+    });
+
+    it("keeps an idempotent producer's last batch, empty, with its sequence; drops its earlier emptied ones", async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 3; i++) {
+        const b = keyedBatch(kv(`k=p${i}a`, `k=p${i}b`));
+        setProducerState(b, 0, 42, 3, i * 2);
+        await append(log, b);
+      }
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`k=plain${i}`)));
+      log.roll();
+      await log.compact();
+      const batches = await allBatches(log);
+      const fromProducer = batches.filter((b) => b.producerId === 42);
+      expect(fromProducer).to.have.length(1);
+      expect(fromProducer[0]).to.include({ baseOffset: 4, lastOffsetDelta: 1, producerEpoch: 3, baseSequence: 4 });
+      expect(fromProducer[0]!.records).to.deep.equal([]);
+      const first = recordsOf(await log.read(0, 1 << 20));
+      expect(readBatchHeader(first, 0)).to.include({ producerId: 42, recordsCount: 0 });
+      expect((await readAll(log)).map((s) => s.value)).to.deep.equal(['plain3']);
+    });
+
+    it('keeps control batches as they are', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      const marker = encodeRecordBatch({ control: true, producerId: 7, producerEpoch: 0, records: [{ key: Buffer.from([0, 0, 0, 1]), value: Buffer.from([0, 0, 0, 0, 0, 0]) }] });
+      await append(log, keyedBatch(kv('k=1')));
+      await append(log, marker);
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`k=${i + 2}`)));
+      log.roll();
+      await log.compact();
+      const batches = await allBatches(log);
+      expect(batches.map((b) => [b.baseOffset, b.control])).to.deep.equal([
+        [1, true],
+        [5, false],
+      ]);
+    });
+
+    it('leaves a segment that loses nothing untouched, removes an emptied one (the first stays)', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`u${i}=1`)));
+      log.roll();
+      for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`k=again${i}`)));
+      log.roll();
+      const before = segmentFiles(dir);
+      const untouched = path.join(dir, before[before.length - 3]!);
+      const inode = fs.statSync(untouched).ino;
+      const stats = (await log.compact())!;
+      expect(stats.segmentsCleaned).to.be.greaterThan(0);
+      expect(fs.statSync(untouched).ino).to.equal(inode);
+      // the first segment lost every record and stays, empty, so the log start does not move
+      expect(fs.statSync(path.join(dir, before[0]!)).size).to.equal(0);
+      expect(log.logStartOffset).to.equal(0);
+      expect((await readAll(log)).map((s) => s.value)).to.deep.equal(['1', '1', '1', '1', 'again3']);
+    });
+
+    it('removes an emptied segment that is not the first', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      await append(log, keyedBatch(kv('first=1')));
+      log.roll();
+      for (let i = 0; i < 3; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      await append(log, keyedBatch(kv('k=last')));
+      log.roll();
+      const middle = log.segmentBaseOffsets()[1]!;
+      const stats = (await log.compact())!;
+      expect(stats.segmentsRemoved).to.equal(1);
+      expect(log.segmentBaseOffsets()).to.not.include(middle);
+      expect((await readAll(log)).map((s) => s.offset)).to.deep.equal([0, 4]);
+      expect((await readAll(log, 2)).map((s) => s.offset)).to.deep.equal([4]);
+    });
+
+    it('stops the key map at log.cleaner.dedupe.buffer.size, and the next pass goes on from there', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 40; i++) await append(log, keyedBatch(kv(`key-${i}=${i}`, `key-${i}=${i}b`)));
+      log.roll();
+      const segments = log.compactionPlan()!.segments.length;
+      const stats = (await log.compact({ dedupeBufferBytes: 1 }))!;
+      expect(stats.aborted).to.equal(false);
+      expect(log.firstDirtyOffset).to.equal(log.segmentBaseOffsets()[1]);
+      let passes = 1;
+      while (log.firstDirtyOffset < log.logEndOffset && passes < segments + 2) {
+        await log.compact({ dedupeBufferBytes: 1 });
+        passes++;
+      }
+      expect(passes).to.be.greaterThan(2);
+      const seen = await readAll(log);
+      expect(seen).to.have.length(40);
+      expect(seen.every((s) => s.value!.endsWith('b'))).to.equal(true);
+    });
+
+    it('abandons the pass when the log is truncated under it, and leaves no cleaned file', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 20; i++) await append(log, keyedBatch(kv(`k${i % 2}=${i}`)));
+      log.roll();
+      const all = await readAll(log);
+      let asked = 0;
+      const stats = (await log.compact({
+        readChunkBytes: 64,
+        shouldStop: () => {
+          // during the rewrite of the first segment, a follower's truncation cuts into the log
+          if (++asked === 40) void log.truncateTo(log.segmentBaseOffsets()[0]! + 1);
+          return false;
+        },
+      }))!;
+      expect(asked).to.be.at.least(40);
+      expect(stats.aborted).to.equal(true);
+      expect(log.firstDirtyOffset).to.equal(0);
+      expect(fs.readdirSync(dir).filter((n) => n.endsWith(CLEANED_FILE_SUFFIX))).to.deep.equal([]);
+      expect((await readAll(log)).map((s) => s.offset)).to.deep.equal(all.filter((s) => s.offset < log.logEndOffset).map((s) => s.offset));
+    });
+
+    it('stops when asked, swapping nothing more', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 20; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      const stats = (await log.compact({ shouldStop: () => true }))!;
+      expect(stats).to.include({ aborted: true, segmentsCleaned: 0 });
+      expect(await readAll(log)).to.have.length(20);
+    });
+
+    it('refuses a damaged batch by name and leaves the segment as it was', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 8; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      const plan = log.compactionPlan()!;
+      const victim = plan.segments[plan.segments.length - 1]!;
+      const bytes = fs.readFileSync(victim.logFile);
+      // a bit flipped in a record value: the header still frames the batch, the CRC does not match
+      const fd = fs.openSync(victim.logFile, 'r+');
+      fs.writeSync(fd, Buffer.from([bytes[bytes.length - 2]! ^ 0xff]), 0, 1, bytes.length - 2);
+      fs.closeSync(fd);
+      const before = segmentFiles(dir).map((n) => fs.readFileSync(path.join(dir, n)));
+      let error: unknown;
+      try {
+        await log.compact();
+      } catch (err) {
+        error = err;
+      }
+      expect(error).to.be.instanceOf(CompactionError);
+      expect((error as Error).message).to.match(/cannot be read: .*CRC/i);
+      expect(segmentFiles(dir).map((n) => fs.readFileSync(path.join(dir, n)))).to.deep.equal(before);
+      expect(log.firstDirtyOffset).to.equal(0);
+    });
+  });
+
+  describe('durability', () => {
+    it('reopens a compacted log with the same records, after a clean and after an unclean shutdown', async () => {
+      for (const clean of [true, false]) {
+        const d = path.join(tmpDir('cleaner-reopen'), 'compacted-0');
+        const log = await openLog(d, SMALL_SEGMENTS, clock);
+        for (let i = 0; i < 30; i++) await append(log, keyedBatch(kv(`k${i % 5}=${i}`)));
+        log.roll();
+        await log.compact();
+        const seen = await readAll(log);
+        const firstDirty = log.firstDirtyOffset;
+        await log.flush();
+        await log.close();
+        const again = await openLog(d, SMALL_SEGMENTS, clock, firstDirty, clean);
+        again.highWatermark = again.logEndOffset;
+        expect(await readAll(again)).to.deep.equal(seen);
+        expect(again.firstDirtyOffset).to.equal(firstDirty);
+        await again.close();
+      }
+    });
+
+    it('removes a cleaned file left by a crash, and rebuilds indexes removed before the swap', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 12; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      await log.flush();
+      const seen = await readAll(log);
+      await log.close();
+      const first = segmentFiles(dir)[0]!;
+      fs.writeFileSync(path.join(dir, first + CLEANED_FILE_SUFFIX), 'half written');
+      fs.rmSync(path.join(dir, first.replace('.log', '.index')), { force: true });
+      fs.rmSync(path.join(dir, first.replace('.log', '.timeindex')), { force: true });
+      const again = await openLog(dir, SMALL_SEGMENTS, clock, 0, true);
+      again.highWatermark = again.logEndOffset;
+      expect(fs.existsSync(path.join(dir, first + CLEANED_FILE_SUFFIX))).to.equal(false);
+      expect(await readAll(again)).to.deep.equal(seen);
+      expect(await readAll(again, 5)).to.deep.equal(seen.slice(5));
+    });
+
+    it('lowers the first dirty offset when a truncation cuts below it', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 12; i++) await append(log, keyedBatch(kv(`k=${i}`)));
+      log.roll();
+      await log.compact();
+      expect(log.firstDirtyOffset).to.equal(12);
+      // the cut falls on a batch boundary; below 11 only gaps are left, so the log ends at 10
+      await log.truncateTo(11);
+      expect(log.logEndOffset).to.be.at.most(11);
+      expect(log.firstDirtyOffset).to.equal(log.logEndOffset);
+      await log.truncateFullyAndStartAt(3);
+      expect(log.firstDirtyOffset).to.equal(3);
+    });
+  });
+
+  describe('retention and cleanup.policy', () => {
+    it('deletes by retention.ms only when the policy has delete', async () => {
+      for (const [policy, deletes] of [
+        ['compact', false],
+        ['compact,delete', true],
+        ['delete', true],
+      ] as const) {
+        const d = path.join(tmpDir('cleaner-retention'), 'compacted-0');
+        const log = await openLog(d, { 'cleanup.policy': policy, 'segment.bytes': 400, 'retention.ms': 1000 }, clock);
+        for (let i = 0; i < 10; i++) await append(log, keyedBatch([{ key: `k${i}`, value: 'v', ts: T0 }]));
+        clock.advance(5000);
+        const deleted = await log.deleteOldSegments();
+        expect(deleted > 0, policy).to.equal(deletes);
+      }
+    });
+
+    it('plans with the log start moved by retention (compact,delete)', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'cleanup.policy': 'compact,delete', 'retention.ms': 1000 }, clock);
+      for (let i = 0; i < 6; i++) await append(log, keyedBatch([{ key: 'old', value: `${i}`, ts: T0 - 10_000 }]));
+      for (let i = 0; i < 6; i++) await append(log, keyedBatch([{ key: 'new', value: `${i}`, ts: clock.now() }]));
+      log.roll();
+      await log.deleteOldSegments();
+      expect(log.logStartOffset).to.be.greaterThan(0);
+      const plan = planCompaction(log, clock.now())!;
+      expect(plan.segments[0]!.baseOffset).to.equal(log.logStartOffset);
+      await log.compact();
+      expect(latestByKey(await readAll(log)).get('new')).to.equal('5');
+    });
+  });
+});
