@@ -1,6 +1,7 @@
 /**
  * The partition replica: owns one partition's log on one broker (the only code that touches it).
- * As leader it writes produced batches in the topic's compression.type (recompress.ts).
+ * As leader it writes produced batches in the topic's compression.type (recompress.ts), and on a
+ * compacted topic (cleanup.policy has compact) refuses records without a key, as Kafka does.
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
@@ -20,11 +21,12 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
-import { LOG_CONFIG_KEYS, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
+import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
 import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
+import { firstKeylessRecord } from '../../src/protocol/record-keys.js';
 import { CorruptRecordError } from '../../src/protocol/record-batch.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
@@ -478,6 +480,31 @@ function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
   }
 }
 
+/**
+ * A compacted topic takes only records with a key (Kafka's INVALID_RECORD otherwise): true when
+ * `records` may be written, false after answering the produce.
+ */
+function keyedForCompaction(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer | readonly Buffer[]): boolean {
+  if (!isCompacted(s.log.config)) return true;
+  let missing;
+  try {
+    missing = firstKeylessRecord(records);
+  } catch (e) {
+    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
+    rejectAppend(s, ctx, m, `records of a compacted topic cannot be read: ${(e as Error).message}`, errorCode);
+    return false;
+  }
+  if (missing === null) return true;
+  rejectAppend(
+    s,
+    ctx,
+    m,
+    `Compacted topic cannot accept message without key in topic partition ${s.p.topic}-${s.p.partition} (batch ${missing.batchIndex}, record ${missing.recordIndex})`,
+    ErrorCode.INVALID_RECORD,
+  );
+  return false;
+}
+
 function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
   if (m.acks !== 0) ctx.reply(r);
 }
@@ -611,7 +638,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       }
       const sent = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
       const records = inTopicCodec(s, ctx, m, sent);
-      if (records === null) return;
+      if (records === null || !keyedForCompaction(s, ctx, m, records)) return;
       // the common case runs without an await (an async handler costs the mailbox a turn per
       // batch): only a first idempotent batch (producer state read from the log) or a due
       // flush.messages fsync waits
@@ -720,6 +747,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     async DeleteRecords(s, m, ctx) {
       const fail = (errorCode: number, errorMessage: string) => ctx.reply({ type: 'DeleteRecordsResult', errorCode, errorMessage, lowWatermark: -1 } satisfies DeleteRecordsResult);
       if (s.role !== 'Leader') return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`);
+      if (!deletesByRetention(s.log.config)) {
+        return fail(ErrorCode.POLICY_VIOLATION, `Records of partition ${s.p.topic}-${s.p.partition} can not be deleted due to the configured policy (cleanup.policy=${s.log.config.cleanupPolicy})`);
+      }
       const hw = s.log.highWatermark;
       const offset = m.offset === -1 ? hw : m.offset;
       if (!Number.isSafeInteger(offset) || offset < 0 || offset > hw) {

@@ -6,6 +6,8 @@ import { FakeClock } from '../../src/runtime/clock.js';
 import { ConfigError } from '../../src/storage/log-config.js';
 import { CLEAN_SHUTDOWN_FILE, LogManager, parseTopicPartitionDir, type LogManagerOptions } from '../../src/storage/log-manager.js';
 import { checkFor } from '../helpers/check-for.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import type { PartitionLog } from '../../src/storage/partition-log.js';
 import { batch, captureLogger, cleanupTmpDirs, decodeAll, openFdCount, tmpDir } from './helpers.js';
 
 function options(logDir: string, extra: Partial<LogManagerOptions> = {}): LogManagerOptions {
@@ -208,5 +210,115 @@ describe('storage/log-manager', () => {
     expect(lm2.handleStats().evicted).to.be.greaterThan(0);
     await lm2.close();
     if (fdsBefore >= 0) expect(openFdCount()).to.be.at.most(fdsBefore + 2);
+  });
+
+  describe('the log cleaner', () => {
+    const COMPACT = { 'cleanup.policy': 'compact', 'segment.bytes': 300, 'min.cleanable.dirty.ratio': 0.5 };
+    const keyed = (key: string, value: string): Buffer => encodeRecordBatch({ records: [{ key: Buffer.from(key), value: Buffer.from(value) }] });
+
+    async function fill(log: PartitionLog, n: number, keys: number, prefix = 'v'): Promise<void> {
+      for (let i = 0; i < n; i++) await log.append(keyed(`k${i % keys}`, `${prefix}${i}`), { leaderEpoch: 0 });
+      log.roll();
+      log.highWatermark = log.logEndOffset;
+    }
+
+    async function values(log: PartitionLog): Promise<string[]> {
+      const out: string[] = [];
+      let offset = log.logStartOffset;
+      while (offset < log.logEndOffset) {
+        const r = await log.read(offset, 1 << 20);
+        if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+        if (r.records.length === 0) break;
+        for (const b of decodeRecordBatches(r.records)) {
+          for (const rec of b.records) out.push(String(rec.value));
+          offset = b.baseOffset + b.lastOffsetDelta + 1;
+        }
+      }
+      return out;
+    }
+
+    it('compacts the due logs every log.cleaner.backoff.ms, dirtiest first, and checkpoints where each pass ended', async () => {
+      const dir = tmpDir('lm-cleaner');
+      const clock = new FakeClock();
+      const lm = await LogManager.open(options(dir, { clock, cleanerBackoffMs: 15_000 }));
+      const a = await lm.getOrCreateLog('a', 0, COMPACT);
+      const b = await lm.getOrCreateLog('b', 0, COMPACT);
+      const plain = await lm.getOrCreateLog('plain', 0, { 'segment.bytes': 300 });
+      await fill(a, 20, 2);
+      await fill(b, 6, 6);
+      await fill(plain, 20, 2);
+      const plainBefore = await values(plain);
+      await clock.advanceAsync(15_000);
+      await checkFor(async () => a.firstDirtyOffset === 20 && b.firstDirtyOffset === 6);
+      expect(await values(a)).to.deep.equal(['v18', 'v19']);
+      expect(await values(b)).to.deep.equal(['v0', 'v1', 'v2', 'v3', 'v4', 'v5']);
+      expect(await values(plain)).to.deep.equal(plainBefore);
+      await checkFor(() => fs.existsSync(path.join(dir, 'cleaner-offset-checkpoint')));
+      const lines = fs.readFileSync(path.join(dir, 'cleaner-offset-checkpoint'), 'utf8').trim().split('\n');
+      expect(lines.slice(0, 2)).to.deep.equal(['0', '2']);
+      expect(lines.slice(2).sort()).to.deep.equal(['a 0 20', 'b 0 6']);
+      // not due: under the dirty ratio
+      await fill(a, 1, 2, 'w');
+      expect(a.compactionPlan()!.due).to.equal(null);
+      expect(await lm.runCleaner()).to.deep.equal([]);
+      await lm.close();
+      const again = await LogManager.open(options(dir, { clock }));
+      expect(again.getLog('a', 0)!.firstDirtyOffset).to.equal(20);
+      expect(again.getLog('b', 0)!.firstDirtyOffset).to.equal(6);
+      await again.close();
+    });
+
+    it('does not clean with log.cleaner.enable off, and cleans by hand with runCleaner', async () => {
+      const clock = new FakeClock();
+      const lm = await LogManager.open(options(tmpDir('lm-cleaner-off'), { clock, cleanerEnabled: false, cleanerBackoffMs: 1000 }));
+      const a = await lm.getOrCreateLog('a', 0, COMPACT);
+      await fill(a, 10, 1);
+      await clock.advanceAsync(5000);
+      expect(a.firstDirtyOffset).to.equal(0);
+      const [stats] = await lm.runCleaner();
+      expect(stats).to.include({ recordsRemoved: 9, aborted: false });
+      expect(await values(a)).to.deep.equal(['v9']);
+      await lm.close();
+    });
+
+    it('logs a log it cannot compact and goes on with the others', async () => {
+      const dir = tmpDir('lm-cleaner-bad');
+      const captured = captureLogger();
+      const lm = await LogManager.open(options(dir, { logger: captured.logger, schedule: false }));
+      const bad = await lm.getOrCreateLog('bad', 0, COMPACT);
+      const good = await lm.getOrCreateLog('good', 0, COMPACT);
+      await fill(bad, 10, 1);
+      await fill(good, 10, 1);
+      const victim = path.join(bad.dir, fs.readdirSync(bad.dir).filter((n) => n.endsWith('.log')).sort()[0]!);
+      const bytes = fs.readFileSync(victim);
+      bytes[bytes.length - 1]! ^= 0xff;
+      fs.writeFileSync(victim, bytes);
+      const done = await lm.runCleaner();
+      expect(done).to.have.length(1);
+      expect(await values(good)).to.deep.equal(['v9']);
+      expect(bad.firstDirtyOffset).to.equal(0);
+      expect(captured.entries.some((e) => e.level === 'error' && /compaction failed/.test(e.message))).to.equal(true);
+      await lm.close();
+    });
+
+    it('waits at close for a pass in progress, which stops without swapping more', async () => {
+      const dir = tmpDir('lm-cleaner-close');
+      const lm = await LogManager.open(options(dir, { schedule: false }));
+      const a = await lm.getOrCreateLog('a', 0, COMPACT);
+      await fill(a, 200, 3);
+      const pass = lm.runCleaner();
+      await lm.close();
+      const [stats] = await pass;
+      // close stopped the pass before its last swap
+      expect(stats!.aborted).to.equal(true);
+      expect(fs.readdirSync(a.dir).filter((n) => n.endsWith('.cleaned'))).to.deep.equal([]);
+      const again = await LogManager.open(options(dir, { schedule: false }));
+      const reopened = again.getLog('a', 0)!;
+      reopened.highWatermark = reopened.logEndOffset;
+      const seen = await values(reopened);
+      expect(seen.slice(-3)).to.deep.equal(['v197', 'v198', 'v199']);
+      expect(seen.length).to.be.at.most(200);
+      await again.close();
+    });
   });
 });

@@ -182,6 +182,32 @@ describe('actors/partition-replica', function () {
     expect((await describe_(r)).logEndOffset).to.equal(0);
   });
 
+  it('on a compacted topic refuses, writing nothing, records without a key (INVALID_RECORD), and takes keyed ones', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], config: { 'cleanup.policy': 'compact' } }));
+    const keyed = encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: Buffer.from('v') }] });
+    const mixed = encodeRecordBatch({ compression: 'lz4', records: [{ key: Buffer.from('k'), value: Buffer.from('v') }, { key: null, value: Buffer.from('orphan') }] });
+    const res = await produce(r, 1, [keyed, mixed]);
+    expect(res.errorCode).to.equal(ErrorCode.INVALID_RECORD);
+    expect(res.errorMessage).to.equal('Compacted topic cannot accept message without key in topic partition t-0 (batch 1, record 1)');
+    expect((await describe_(r)).logEndOffset).to.equal(0);
+    expect(await produce(r, 1, keyed)).to.deep.include({ errorCode: 0, baseOffset: 0 });
+    // a tombstone has a key and a null value: taken
+    expect(await produce(r, 1, encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: null }] }))).to.deep.include({ errorCode: 0, baseOffset: 1 });
+    // the rule follows the policy: delete again, keyless records go in
+    sys.send(r, { type: 'TopicConfigChanged', config: { 'cleanup.policy': 'delete' } });
+    expect(await produce(r, 1, batch(2))).to.deep.include({ errorCode: 0, baseOffset: 2 });
+  });
+
+  it('refuses DeleteRecords on a topic whose cleanup.policy is compact alone (POLICY_VIOLATION)', async () => {
+    const r = spawn(state({ isr: [1], replicas: [1], config: { 'cleanup.policy': 'compact' } }));
+    expect(await produce(r, 1, encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: Buffer.from('v') }] }))).to.deep.include({ errorCode: 0 });
+    const refused = (await sys.ask(r, { type: 'DeleteRecords', offset: 1 })) as Any;
+    expect(refused).to.include({ errorCode: ErrorCode.POLICY_VIOLATION, lowWatermark: -1 });
+    expect(refused.errorMessage).to.match(/can not be deleted due to the configured policy/);
+    sys.send(r, { type: 'TopicConfigChanged', config: { 'cleanup.policy': 'compact,delete' } });
+    expect(await sys.ask(r, { type: 'DeleteRecords', offset: 1 })).to.include({ errorCode: 0, lowWatermark: 1 });
+  });
+
   it('acks=0 appends and sends no reply', async () => {
     const r = spawn(state({ isr: [1], replicas: [1] }));
     sys.send(r, { type: 'Produce', acks: 0, timeoutMs: 100, records: batch(1) });
