@@ -29,6 +29,25 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'compression.type': 'zstd' }).find((c) => c.name === 'compression.type')).to.deep.equal({ name: 'compression.type', value: 'zstd', isDefault: false });
   });
 
+  it("takes the log cleaner's settings and the broker-level compaction defaults for topics", () => {
+    const d = parseBrokerConfig({});
+    expect(d).to.include({ logCleanerEnable: true, logCleanerBackoffMs: 15_000, logCleanerDedupeBufferSize: 128 * 1024 * 1024 });
+    expect(d.log).to.include({ cleanupPolicy: 'delete', deleteRetentionMs: 86_400_000, minCleanableDirtyRatio: 0.5, minCompactionLagMs: 0, maxCompactionLagMs: Infinity });
+    const c = parseBrokerConfig({
+      'log.cleaner.enable': 'false',
+      'log.cleaner.backoff.ms': '500',
+      'log.cleaner.dedupe.buffer.size': 4 * 1024 * 1024,
+      'log.cleanup.policy': 'compact',
+      'log.cleaner.delete.retention.ms': 1000,
+      'log.cleaner.min.cleanable.ratio': '0.2',
+      'log.cleaner.min.compaction.lag.ms': 10,
+      'log.cleaner.max.compaction.lag.ms': 60_000,
+    });
+    expect(c).to.include({ logCleanerEnable: false, logCleanerBackoffMs: 500, logCleanerDedupeBufferSize: 4 * 1024 * 1024 });
+    expect(c.log).to.include({ cleanupPolicy: 'compact', deleteRetentionMs: 1000, minCleanableDirtyRatio: 0.2, minCompactionLagMs: 10, maxCompactionLagMs: 60_000 });
+    expect(describeBrokerConfig({ 'log.cleanup.policy': 'delete,compact' }).find((x) => x.name === 'log.cleanup.policy')).to.deep.equal({ name: 'log.cleanup.policy', value: 'compact,delete', isDefault: false });
+  });
+
   const bad: [Record<string, unknown>, string][] = [
     [{ 'auto.create.topics.enable': 'yes' }, 'auto.create.topics.enable'],
     [{ 'auto.create.topics.enable': 1 }, 'auto.create.topics.enable'],
@@ -38,6 +57,11 @@ describe('broker config', () => {
     [{ 'log.retention.ms': 'soon' }, 'log.retention.ms'],
     [{ 'compression.type': 'brotli' }, 'compression.type'],
     [{ 'compression.type': 3 }, 'compression.type'],
+    [{ 'log.cleaner.backoff.ms': 0 }, 'log.cleaner.backoff.ms'],
+    [{ 'log.cleaner.dedupe.buffer.size': 1024 }, 'log.cleaner.dedupe.buffer.size'],
+    [{ 'log.cleaner.enable': 'on' }, 'log.cleaner.enable'],
+    [{ 'log.cleanup.policy': 'archive' }, 'log.cleanup.policy'],
+    [{ 'log.cleaner.min.cleanable.ratio': 2 }, 'log.cleaner.min.cleanable.ratio'],
   ];
   for (const [input, key] of bad) {
     it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {

@@ -55,6 +55,15 @@ describe('Kafka API: DescribeConfigs', function () {
     ]);
     expect(cfg.get('max.message.bytes')).to.include({ configSource: 5 });
     expect(cfg.get('cleanup.policy')).to.include({ value: 'delete', configSource: 1, configType: 7 });
+    expect(cfg.get('cleanup.policy').synonyms.map((s: { name: string; source: number }) => [s.name, s.source])).to.deep.equal([
+      ['cleanup.policy', 1],
+      ['log.cleanup.policy', 5],
+    ]);
+    expect(cfg.get('min.cleanable.dirty.ratio')).to.include({ value: '0.5', configSource: 5, configType: 6 });
+    expect(cfg.get('min.cleanable.dirty.ratio').synonyms[0]).to.deep.equal({ name: 'log.cleaner.min.cleanable.ratio', value: '0.5', source: 5 });
+    expect(cfg.get('delete.retention.ms')).to.include({ value: '86400000', configSource: 5, configType: 5 });
+    expect(cfg.get('min.compaction.lag.ms')).to.include({ value: '0', configType: 5 });
+    expect(cfg.get('max.compaction.lag.ms')).to.include({ value: '9223372036854775807', configType: 5 });
     const v0 = await k.call(ApiKeys.DescribeConfigs, 0, { resources: [{ resourceType: 2, resourceName: 'configured', configurationKeys: ['retention.ms', 'max.message.bytes'] }] });
     expect(v0.results[0].configs.map((x: { name: string; isDefault: boolean }) => [x.name, x.isDefault])).to.deep.equal([
       ['retention.ms', false],
@@ -79,6 +88,11 @@ describe('Kafka API: DescribeConfigs', function () {
     expect(cfg.get('socket.request.max.bytes')).to.include({ value: String(100 * 1024 * 1024), configSource: 5 });
     expect(cfg.get('auto.create.topics.enable')).to.include({ value: 'true' });
     expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, readOnly: true });
+    expect(cfg.get('log.cleaner.enable')).to.include({ value: 'true', configSource: 5 });
+    expect(cfg.get('log.cleaner.backoff.ms')).to.include({ value: '15000', configSource: 5 });
+    expect(cfg.get('log.cleaner.dedupe.buffer.size')).to.include({ value: String(128 * 1024 * 1024) });
+    expect(cfg.get('log.cleanup.policy')).to.include({ value: 'delete' });
+    expect(cfg.get('log.cleaner.min.cleanable.ratio')).to.include({ value: '0.5' });
     expect(other.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
     expect(missing.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     expect(logger.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
