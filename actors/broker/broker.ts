@@ -372,7 +372,7 @@ function maybeCreateOffsetsTopic(s: BrokerState, ctx: BaseContext<BrokerMsg>): v
     name: OFFSETS_TOPIC,
     numPartitions: c.offsetsTopicNumPartitions,
     replicationFactor: Math.min(c.offsetsTopicReplicationFactor, unfenced),
-    config: offsetsTopicConfig(c.offsetsTopicSegmentBytes, c.offsetsRetentionMinutes * 60_000),
+    config: offsetsTopicConfig(c.offsetsTopicSegmentBytes),
   };
   ctx.log.info('asking the controller to create the offsets topic', { partitions: topic.numPartitions, replicationFactor: topic.replicationFactor });
   void ctx.ask<ControllerReply>(s.args.controller, { type: 'CreateTopics', topics: [topic] }, { timeoutMs: 10_000 }).then((r) => {

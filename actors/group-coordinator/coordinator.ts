@@ -18,13 +18,14 @@
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas.
  *
- * Bounded growth: our logs do not compact, so the topic is created with time retention
- * (retention.ms = offsets.retention.minutes) and the coordinator rewrites every live key whose
- * newest record is older than a quarter of that (checked on the housekeeping timer). Every live
- * key therefore always has a record younger than the retention, and retention deleting old
- * segments (a log prefix) only drops superseded records and dead keys. Offsets of empty groups
- * expire after offsets.retention.minutes as in Kafka (KIP-211), leaving tombstones; an empty
- * group without offsets goes Dead and its metadata gets a tombstone.
+ * Bounded growth: the topic is compacted, as Kafka's (cleanup.policy=compact): the log cleaner
+ * keeps the latest record of each key and drops tombstones after delete.retention.ms. Offsets of
+ * empty groups expire after offsets.retention.minutes as in Kafka (KIP-211), leaving tombstones;
+ * an empty group without offsets goes Dead and its metadata gets a tombstone. The coordinator
+ * also rewrites every live key whose newest record is older than a quarter of
+ * offsets.retention.minutes (checked on the housekeeping timer): an offsets topic created with
+ * time retention (cleanup.policy=delete, as samsa's first versions did) then never loses a live
+ * key either, since every live key always has a record younger than the retention.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
@@ -1811,13 +1812,11 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
   },
 });
 
-/** What the coordinator's offsets topic should be created with (broker config values, Kafka's names). */
-export function offsetsTopicConfig(segmentBytes: number, offsetsRetentionMs: number): Record<string, string | number> {
+/** What the coordinator's offsets topic is created with (broker config values, Kafka's names): compacted, as Kafka's. */
+export function offsetsTopicConfig(segmentBytes: number): Record<string, string | number> {
   return {
     'segment.bytes': segmentBytes,
-    // no compaction in our storage: time retention plus the coordinator's rewrites of live keys
-    'cleanup.policy': 'delete',
-    'retention.ms': offsetsRetentionMs,
+    'cleanup.policy': 'compact',
   };
 }
 

@@ -6,11 +6,18 @@
 import { expect } from 'chai';
 import type { EachMessagePayload } from '../../src/client/consumer.js';
 import type { SamsaError } from '../../src/client/errors.js';
+import { OFFSETS_TOPIC, offsetsPartitionFor } from '../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
-const CLUSTER = fastFailover({ 'log.cleaner.backoff.ms': 100, 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 3 });
+const CLUSTER = fastFailover({
+  'log.cleaner.backoff.ms': 100,
+  'group.initial.rebalance.delay.ms': 0,
+  'group.min.session.timeout.ms': 100,
+  'offsets.topic.num.partitions': 3,
+  'offsets.topic.segment.bytes': 1024,
+});
 // small segments so the records of one test span many; any dirty share is worth a pass
 const TOPIC = { 'cleanup.policy': 'compact', 'segment.bytes': 1024, 'min.cleanable.dirty.ratio': '0.01', 'delete.retention.ms': 0 };
 
@@ -120,5 +127,37 @@ describe('cluster: compacted topics', function () {
     );
     expect(recs.find((r) => String(r.key) === 'bob')!.value!.toString()).to.equal('b1');
     await producer.disconnect();
+  });
+
+  it('compacts __consumer_offsets, and a new coordinator replays the latest committed offsets', async () => {
+    await c.client.createTopic('tracked', 1, 3);
+    const admin = c.samsa().admin();
+    await admin.connect();
+    for (let i = 1; i <= 60; i++) await admin.resetOffsets({ groupId: 'g-compacted', topic: 'tracked', partitions: [{ partition: 0, offset: i }] });
+    const p = offsetsPartitionFor('g-compacted', 3);
+    const md = (await c.client.partition(OFFSETS_TOPIC, p))!;
+    // 60 commits of one key: the cleaner leaves the active segment's and the newest
+    const left = await checkFor(async () => {
+      const recs = await c.client.readAll(OFFSETS_TOPIC, p);
+      return recs.length > 0 && recs.length < 30 ? recs : null;
+    }, 20_000, 50);
+    expect(left.length).to.be.lessThan(30);
+    await c.killBroker(md.leader);
+    await checkFor(async () => {
+      const now = await c.client.partition(OFFSETS_TOPIC, p);
+      return now !== undefined && now.leader >= 0 && now.leader !== md.leader;
+    });
+    const offsets = await checkFor(async () => {
+      try {
+        const r = await admin.fetchOffsets({ groupId: 'g-compacted', topics: ['tracked'] });
+        return r[0]?.partitions[0]?.offset === 60 ? r : null;
+      } catch {
+        return null;
+      }
+    }, 15_000, 100);
+    expect(offsets[0]!.partitions[0]).to.deep.include({ partition: 0, offset: 60 });
+    await admin.disconnect();
+    await c.startBroker(md.leader);
+    await c.client.waitForBrokers(3);
   });
 });

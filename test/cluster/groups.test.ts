@@ -104,7 +104,7 @@ describe('cluster (in-process): consumer groups', function () {
     expect(topic.internal).to.equal(true);
     expect(topic.partitions).to.have.length(OFFSETS_PARTITIONS);
     for (const p of topic.partitions) expect(p.replicas).to.have.length(3);
-    expect(topic.config).to.include({ 'segment.bytes': 100 * 1024 * 1024, 'cleanup.policy': 'delete', 'retention.ms': 7 * 24 * 3600_000 });
+    expect(topic.config).to.deep.equal({ 'segment.bytes': 100 * 1024 * 1024, 'cleanup.policy': 'compact' });
     const leader = topic.partitions.find((p) => p.partition === offsetsPartitionFor('g1', OFFSETS_PARTITIONS))!.leader;
     for (const a of answers) expect(a).to.deep.include({ errorCode: 0, brokerId: leader, node: `b${leader}` });
     // the leader's coordinator loads the partitions its broker leads
