@@ -122,6 +122,16 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** fsyncDir without yielding, for a step that must not let other work in between. */
+export function fsyncDirSync(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Bounds how many atomic writes run at once in the process: thousands of partitions changing
  * leader at the same moment must not open thousands of descriptors or queue thousands of fsyncs.

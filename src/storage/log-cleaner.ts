@@ -12,7 +12,8 @@
  * 2. Map: every record of the dirty segments gives key -> its offset, so the map ends holding each
  *    key's latest offset. It stops growing at log.cleaner.dedupe.buffer.size (estimated memory),
  *    at a segment boundary: the pass then cleans up to there.
- * 3. Rewrite: each cleanable segment up to the mapped end is copied to `<base>.log.cleaned` without
+ * 3. Rewrite: the cleanable segments up to the mapped end are copied, neighbours together while
+ *    they fit in segment.bytes (Kafka's grouping), to `<first base>.log.cleaned` without
  *    - records whose key has a later offset in the map,
  *    - records without a key (a compacted topic refuses them; older ones may predate the policy),
  *    - tombstones (null values) whose segment's newest record is older than delete.retention.ms.
@@ -20,10 +21,12 @@
  *    timestamp type: a batch that lost no record is copied byte for byte, one that lost some is
  *    encoded again with the rest, one that lost all is dropped, except an idempotent producer's
  *    last batch, kept empty so its sequence survives (as Kafka does). Control batches stay.
- * 4. Swap: the cleaned file is fsynced, then replaces the segment (PartitionLog.replaceSegment:
- *    old indexes removed, rename, indexes rebuilt). A segment that changed meanwhile (truncated or
- *    deleted by retention) ends the pass without a swap. At the end the first dirty offset moves
- *    to the end of what was mapped (the log manager checkpoints it).
+ * 4. Swap: the cleaned file is fsynced, then replaces its segments (PartitionLog.replaceSegments:
+ *    renamed to `<base>.<end>.swap`, which decides the swap, the old files deleted, the swap
+ *    renamed to `<base>.log`, indexes rebuilt; an open after a crash finishes a swap file). A
+ *    segment that changed meanwhile (truncated or deleted by retention) ends the pass without a
+ *    swap. At the end the first dirty offset moves to the end of what was mapped (the log
+ *    manager checkpoints it).
  *
  * Reads are async and in chunks, so the broker's other actors run between them. Offsets never
  * change: consumers and followers see gaps, which they already step over by batch last offsets.
@@ -70,11 +73,11 @@ export interface CleanableLog {
   readonly isOpen: boolean;
   segmentsForCleaning(): readonly LogSegment[];
   /**
-   * Swaps `cleanedFile` in for `old` when old is still in the log with `expectedSize` bytes:
-   * 'replaced', 'removed' (the cleaned file was empty and old was not the first segment), or
-   * null (old changed meanwhile; nothing was done).
+   * Puts `cleanedFile` in place of `group` (consecutive segments) when they are still in the log
+   * with `expectedSizes` bytes: how many segments left the list, or null (a segment changed
+   * meanwhile; nothing was done).
    */
-  replaceSegment(old: LogSegment, expectedSize: number, cleanedFile: string): Promise<'replaced' | 'removed' | null>;
+  replaceSegments(group: readonly LogSegment[], expectedSizes: readonly number[], cleanedFile: string): Promise<number | null>;
   /** The pass mapped everything below `offset`. */
   markCleaned(offset: number, truncationsAtStart: number): void;
 }
@@ -327,6 +330,31 @@ function cleanBatch(
   });
 }
 
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * Consecutive runs of segments[0, end) cleaned into one file each (Kafka's grouping): as many
+ * neighbours as fit in segment.bytes together, as they are now (cleaning only shrinks them), and
+ * whose offsets stay within 2^31 of the first one's base (the indexes store them relative to it).
+ */
+export function groupSegments(segments: readonly LogSegment[], sizes: readonly number[], end: number, cleanableEnd: number, segmentBytes: number): { start: number; end: number }[] {
+  const groups: { start: number; end: number }[] = [];
+  let start = 0;
+  while (start < end) {
+    let bytes = sizes[start]!;
+    let stop = start + 1;
+    while (stop < end) {
+      const nextBase = stop + 1 < segments.length ? segments[stop + 1]!.baseOffset : cleanableEnd;
+      if (bytes + sizes[stop]! > segmentBytes || nextBase - 1 - segments[start]!.baseOffset > INT32_MAX) break;
+      bytes += sizes[stop]!;
+      stop++;
+    }
+    groups.push({ start, end: stop });
+    start = stop;
+  }
+  return groups;
+}
+
 /**
  * One compaction pass over `log` along `plan` (see planCompaction; a plan that is not due is
  * run all the same). Throws CompactionError for a damaged batch and I/O errors as they come;
@@ -371,31 +399,36 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
       if (i >= plan.firstDirtyIndex) mappedEnd = i + 1;
     }
     const cleanedUpTo = mappedEnd < segments.length ? segments[mappedEnd]!.baseOffset : plan.cleanableEnd;
-    // rewrite every segment up to the mapped end; one that loses nothing stays as it is
-    for (let i = 0; i < mappedEnd; i++) {
-      const segment = segments[i]!;
-      const dropTombstones = now - segment.largestTimestamp() > log.config.deleteRetentionMs;
-      const out = await CleanedFile.create(segment.logFile + CLEANED_FILE_SUFFIX);
+    // rewrite the segments up to the mapped end, neighbours merged while they fit one segment;
+    // a lone segment that loses nothing stays as it is
+    for (const group of groupSegments(segments, sizes, mappedEnd, plan.cleanableEnd, log.config.segmentBytes)) {
+      const members = segments.slice(group.start, group.end);
+      const first = members[0]!;
+      const out = await CleanedFile.create(first.logFile + CLEANED_FILE_SUFFIX);
       let swapped = false;
       try {
-        let position = 0;
         const removedBefore = counters.recordsRemoved;
-        for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
-          counters.bytesRead += b.size;
-          const kept = cleanBatch(segment, b, position, map, dropTombstones, producerLast, counters);
-          if (kept !== null) await out.add(kept);
-          position += b.size;
+        for (let i = group.start; i < group.end; i++) {
+          const segment = segments[i]!;
+          const dropTombstones = now - segment.largestTimestamp() > log.config.deleteRetentionMs;
+          let position = 0;
+          for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
+            counters.bytesRead += b.size;
+            const kept = cleanBatch(segment, b, position, map, dropTombstones, producerLast, counters);
+            if (kept !== null) await out.add(kept);
+            position += b.size;
+          }
         }
         // a batch is only ever rewritten or dropped when it loses records
-        if (counters.recordsRemoved === removedBefore) continue;
+        if (members.length === 1 && counters.recordsRemoved === removedBefore) continue;
         await out.finish();
         if (shouldStop()) return result(true);
-        const swap = await log.replaceSegment(segment, sizes[i]!, out.path);
-        if (swap === null) return result(true);
+        const removed = await log.replaceSegments(members, sizes.slice(group.start, group.end), out.path);
+        if (removed === null) return result(true);
         swapped = true;
         counters.bytesWritten += out.written;
-        segmentsCleaned++;
-        if (swap === 'removed') segmentsRemoved++;
+        segmentsCleaned += members.length;
+        segmentsRemoved += removed;
       } finally {
         if (!swapped) await out.discard();
       }

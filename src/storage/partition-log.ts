@@ -26,13 +26,13 @@ import {
 import { ErrorCode } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { childLogger, type Logger } from '../runtime/logger.js';
-import { fsyncDir, isTempFile } from './checkpoint.js';
+import { fsyncDir, fsyncDirSync, isTempFile } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
 import { CLEANED_FILE_SUFFIX, compactLog, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
 import { DEFAULT_LOG_CONFIG, deletesByRetention, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
 import { recoverLog } from './recovery.js';
-import { LOG_FILE_SUFFIX, LogSegment, parseSegmentFileName, type LogContext } from './segment.js';
+import { LOG_FILE_SUFFIX, LogSegment, offsetFileName, parseSegmentFileName, parseSwapFileName, swapFileName, type LogContext } from './segment.js';
 import { firstRecordAtOrAfter } from './timestamp-lookup.js';
 
 /** ListOffsets' special timestamps. */
@@ -239,9 +239,22 @@ export class PartitionLog implements CleanableLog {
     return log;
   }
 
-  /** Base offsets of the segments in `dir`, sorted; removes temp files and orphan indexes. */
+  /**
+   * Base offsets of the segments in `dir`, sorted; finishes a compaction swap a crash cut short,
+   * removes temp files, unfinished cleaned files and orphan indexes.
+   */
   private static listSegments(dir: string): number[] {
-    const names = fs.readdirSync(dir);
+    let names = fs.readdirSync(dir);
+    for (const swap of names) {
+      const range = parseSwapFileName(swap);
+      if (!range) continue;
+      for (const name of names) {
+        const parsed = parseSegmentFileName(name);
+        if (parsed && parsed.baseOffset >= range.baseOffset && parsed.baseOffset < range.endOffset) fs.rmSync(path.join(dir, name), { force: true });
+      }
+      fs.renameSync(path.join(dir, swap), path.join(dir, offsetFileName(range.baseOffset, LOG_FILE_SUFFIX)));
+      names = fs.readdirSync(dir);
+    }
     const logs = new Set<number>();
     const indexes: { name: string; base: number }[] = [];
     for (const name of names) {
@@ -846,29 +859,44 @@ export class PartitionLog implements CleanableLog {
     return stats;
   }
 
-  async replaceSegment(old: LogSegment, expectedSize: number, cleanedFile: string): Promise<'replaced' | 'removed' | null> {
-    const i = this.segments.indexOf(old);
-    if (this.state !== LogState.Open || i < 0 || i === this.segments.length - 1 || old.size !== expectedSize) return null;
-    const empty = fs.statSync(cleanedFile).size === 0;
+  /**
+   * Puts `cleanedFile` (fsynced) in place of `group`, consecutive inactive segments that must
+   * still be in the log with `expectedSizes` bytes: renamed to a swap file naming the offsets it
+   * replaces (from then on the replacement is decided: a crash is finished at open), the old
+   * files deleted, the swap renamed to the first segment's name, its indexes rebuilt. An empty
+   * file replaces nothing when the group does not start the log: its segments are just deleted.
+   * Returns how many segments left the list, or null when the group changed (nothing done).
+   */
+  async replaceSegments(group: readonly LogSegment[], expectedSizes: readonly number[], cleanedFile: string): Promise<number | null> {
+    const i = this.segments.indexOf(group[0]!);
+    const last = i + group.length - 1;
+    if (this.state !== LogState.Open || i < 0 || last >= this.segments.length - 1) return null;
+    for (let k = 0; k < group.length; k++) if (this.segments[i + k] !== group[k] || group[k]!.size !== expectedSizes[k]) return null;
+    const base = group[0]!.baseOffset;
+    const end = this.segments[last + 1]!.baseOffset;
+    const empty = fs.statSync(cleanedFile).size === 0 && i > 0;
     try {
-      if (empty && i > 0) {
-        // nothing left of it: the offsets it covered are gaps, read past like any other
-        old.deleteFiles();
+      if (empty) {
+        // nothing left of them: the offsets they covered are gaps, read past like any other
         fs.rmSync(cleanedFile, { force: true });
-        this.segments = [...this.segments.slice(0, i), ...this.segments.slice(i + 1)];
+        for (const segment of group) segment.deleteFiles();
+        this.segments = [...this.segments.slice(0, i), ...this.segments.slice(last + 1)];
       } else {
-        old.retireForReplacement();
-        fs.renameSync(cleanedFile, old.logFile);
-        const fresh = LogSegment.existing(this.ctx, old.baseOffset);
+        const swap = path.join(this.ctx.dir, swapFileName(base, end));
+        fs.renameSync(cleanedFile, swap);
+        fsyncDirSync(this.ctx.dir);
+        for (const segment of group) segment.deleteFiles();
+        fs.renameSync(swap, group[0]!.logFile);
+        const fresh = LogSegment.existing(this.ctx, base);
         fresh.rebuildIndexes();
-        this.segments = [...this.segments.slice(0, i), fresh, ...this.segments.slice(i + 1)];
+        this.segments = [...this.segments.slice(0, i), fresh, ...this.segments.slice(last + 1)];
       }
     } catch (err) {
       this.onIoError(err, 'compaction');
       return null;
     }
     await fsyncDir(this.ctx.dir);
-    return empty && i > 0 ? 'removed' : 'replaced';
+    return empty ? group.length : group.length - 1;
   }
 
   markCleaned(offset: number, truncationsAtStart: number): void {

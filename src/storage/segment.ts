@@ -38,6 +38,24 @@ export function parseSegmentFileName(name: string): { baseOffset: number; suffix
   return { baseOffset, suffix: m[2]! };
 }
 
+/**
+ * The name of a compacted file about to replace the segments with base offsets in [base, end):
+ * once it exists, the replacement is decided (the log finishes it at open if a crash cut it short).
+ */
+export function swapFileName(baseOffset: number, endOffset: number): string {
+  return `${offsetFileName(baseOffset, '')}.${offsetFileName(endOffset, '')}.swap`;
+}
+
+/** [base, end) of a swap file's name, or null when the name is not one. */
+export function parseSwapFileName(name: string): { baseOffset: number; endOffset: number } | null {
+  const m = /^(\d{20})\.(\d{20})\.swap$/.exec(name);
+  if (!m) return null;
+  const baseOffset = Number(m[1]);
+  const endOffset = Number(m[2]);
+  if (!Number.isSafeInteger(baseOffset) || !Number.isSafeInteger(endOffset) || endOffset <= baseOffset) return null;
+  return { baseOffset, endOffset };
+}
+
 /** What every segment of one partition log shares; `config` changes in place on updates. */
 export interface LogContext {
   readonly dir: string;
@@ -579,19 +597,6 @@ export class LogSegment {
   deleteFiles(): void {
     this.ctx.handles.retire(this.handle);
     unlinkIfExists(this.logFile);
-    unlinkIfExists(this.indexFile);
-    unlinkIfExists(this.timeIndexFile);
-    this.offsetIdx = null;
-    this.timeIdx = null;
-  }
-
-  /**
-   * Lets go of the descriptor and removes the index files: compaction is about to rename a
-   * cleaned file over the .log (a crash after this rebuilds the indexes of whichever .log is
-   * there).
-   */
-  retireForReplacement(): void {
-    this.ctx.handles.retire(this.handle);
     unlinkIfExists(this.indexFile);
     unlinkIfExists(this.timeIndexFile);
     this.offsetIdx = null;

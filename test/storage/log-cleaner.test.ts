@@ -327,11 +327,12 @@ describe('storage/log-cleaner', () => {
 
     it('removes an emptied segment that is not the first', async () => {
       const log = await openLog(dir, SMALL_SEGMENTS, clock);
-      await append(log, keyedBatch(kv('first=1')));
+      const big = 'x'.repeat(250);
+      await append(log, keyedBatch(kv(`first=${big}`)));
       log.roll();
       for (let i = 0; i < 3; i++) await append(log, keyedBatch(kv(`k=${i}`)));
       log.roll();
-      await append(log, keyedBatch(kv('k=last')));
+      await append(log, keyedBatch(kv(`k=${big}`)));
       log.roll();
       const middle = log.segmentBaseOffsets()[1]!;
       const stats = (await log.compact())!;
@@ -339,6 +340,31 @@ describe('storage/log-cleaner', () => {
       expect(log.segmentBaseOffsets()).to.not.include(middle);
       expect((await readAll(log)).map((s) => s.offset)).to.deep.equal([0, 4]);
       expect((await readAll(log, 2)).map((s) => s.offset)).to.deep.equal([4]);
+    });
+
+    it('merges neighbours that fit in segment.bytes together into one segment', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let round = 0; round < 4; round++) {
+        for (let i = 0; i < 4; i++) await append(log, keyedBatch(kv(`k${round}=${i}`)));
+        log.roll();
+      }
+      const before = log.numberOfSegments;
+      const seen = await readAll(log);
+      // the first pass shrinks each segment to its last record; they now fit in one segment
+      await log.compact();
+      const latest = (await readAll(log)).map((s) => s.offset);
+      expect(latest).to.deep.equal(seen.filter((s) => s.value === '3').map((s) => s.offset));
+      await append(log, keyedBatch(kv('k0=new')));
+      log.roll();
+      const stats = (await log.compact())!;
+      expect(log.numberOfSegments).to.be.lessThan(before);
+      expect(stats.segmentsRemoved).to.be.greaterThan(0);
+      expect(log.segmentBaseOffsets()[0]).to.equal(0);
+      expect(latestByKey(await readAll(log))).to.deep.equal(new Map([['k1', '3'], ['k2', '3'], ['k3', '3'], ['k0', 'new']]));
+      // k0's old latest (offset 3) is gone; the others' stay where they were
+      expect((await readAll(log, 5)).map((s) => s.offset)).to.deep.equal([7, 11, 15, 16]);
+      // the merged segment's indexes serve reads from any offset
+      for (const from of [0, 3, 7, 11, 15]) expect((await readAll(log, from)).every((s) => s.offset >= from)).to.equal(true);
     });
 
     it('stops the key map at log.cleaner.dedupe.buffer.size, and the next pass goes on from there', async () => {
@@ -451,6 +477,29 @@ describe('storage/log-cleaner', () => {
       expect(fs.existsSync(path.join(dir, first + CLEANED_FILE_SUFFIX))).to.equal(false);
       expect(await readAll(again)).to.deep.equal(seen);
       expect(await readAll(again, 5)).to.deep.equal(seen.slice(5));
+    });
+
+    it('finishes at open a swap a crash cut short: the segments it replaces go, the swap becomes the segment', async () => {
+      const log = await openLog(dir, SMALL_SEGMENTS, clock);
+      for (let i = 0; i < 12; i++) {
+        await append(log, keyedBatch(kv(`k${i % 2}=${i}`)));
+        if (i % 3 === 2) log.roll();
+      }
+      await log.flush();
+      const bases = log.segmentBaseOffsets();
+      const end = log.logEndOffset;
+      await log.close();
+      // as if a pass had merged the first three segments into a swap file and deleted only one
+      const keep = encodeRecordBatch({ baseOffset: 0, records: [] });
+      const swapContent = Buffer.concat([keep]);
+      fs.writeFileSync(path.join(dir, `${String(0).padStart(20, '0')}.${String(bases[3]).padStart(20, '0')}.swap`), swapContent);
+      fs.rmSync(path.join(dir, `${String(bases[1]).padStart(20, '0')}.log`));
+      const again = await openLog(dir, SMALL_SEGMENTS, clock, 0, false);
+      again.highWatermark = again.logEndOffset;
+      expect(again.segmentBaseOffsets()).to.deep.equal([0, ...bases.slice(3)]);
+      expect(fs.readdirSync(dir).filter((n) => n.endsWith('.swap'))).to.deep.equal([]);
+      expect(again.logEndOffset).to.equal(end);
+      expect((await readAll(again)).map((s) => s.offset)).to.deep.equal(Array.from({ length: end - bases[3]! }, (_, i) => bases[3]! + i));
     });
 
     it('lowers the first dirty offset when a truncation cuts below it', async () => {
