@@ -8,8 +8,14 @@
  *    process state; the OS page cache stays warm) and again on the same instance (warm).
  *  - recovery: opening that log after an unclean shutdown with recovery point 0 (every batch
  *    re-read and CRC-checked, indexes rebuilt).
+ *  - compaction: one LogCleaner pass (PartitionLog.compact) over a cleanup.policy=compact log of
+ *    64 MiB of 100-byte values in batches of 100 records, keys drawn from 10,000 (so nearly every
+ *    record is superseded), every segment inactive; MiB/s of log bytes cleaned and records/s,
+ *    beside a raw copy of the same segment files (1 MiB fs.readSync, fs.writeSync, one fsync).
+ *    Once with uncompressed batches, once with lz4 ones (the cleaner decompresses every batch and
+ *    compresses again those that keep some records). Rounds interleaved, best of each reported.
  *  - CRC-32C MiB/s on 16 KiB buffers.
- * SAMSA_BENCH_SCALE scales the data (default 1: a 1 GiB log). Prints a table and writes
+ * SAMSA_BENCH_SCALE scales the data (default 1: a 1 GiB log, 64 MiB compacted). Prints a table and writes
  * benchmarks/results/storage.json.
  */
 import fs from 'node:fs';
@@ -17,7 +23,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32c } from '../src/protocol/crc32c.js';
+import { encodeRecordBatch, type RecordInput } from '../src/protocol/record-batch.js';
 import { setLogLevel } from '../src/runtime/logger.js';
+import type { CompactionStats } from '../src/storage/log-cleaner.js';
+import { parseLogConfig } from '../src/storage/log-config.js';
 import { LogManager } from '../src/storage/log-manager.js';
 import { PartitionLog } from '../src/storage/partition-log.js';
 import { distinctBatches } from './lib/batches.js';
@@ -32,6 +41,13 @@ const ROUNDS = 3;
 const BATCH_TARGET = 16 * 1024;
 const RECORD_SIZE = 100;
 const FETCH_BYTES = MiB;
+/** Compaction: uncompressed log bytes, records per batch, distinct keys, segment size. */
+const COMPACT_BYTES = Math.round(64 * MiB * SCALE);
+const COMPACT_BATCH_RECORDS = 100;
+const COMPACT_KEYS = 10_000;
+const COMPACT_SEGMENT_BYTES = Math.max(MiB, Math.min(16 * MiB, Math.round(COMPACT_BYTES / 4)));
+/** Reads of the raw segment copy: the cleaner's read chunk. */
+const COPY_CHUNK = MiB;
 
 interface Row {
   name: string;
@@ -131,6 +147,128 @@ function crcThroughput(): number {
   return (n * buf.length) / MiB / s;
 }
 
+/**
+ * The compaction workload as a producer would send it: batches of COMPACT_BATCH_RECORDS keyed
+ * records (keys `key-00000`..`key-09999` at random, 100-byte JSON-like values of words, which lz4
+ * shrinks about as it would real text), deterministic. Uncompressed: until COMPACT_BYTES; with a
+ * codec, `count` batches of the same records.
+ */
+function keyedBatches(compression: 'none' | 'lz4', count?: number): Buffer[] {
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa'];
+  let state = 0x9e3779b9;
+  const rnd = (): number => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state;
+  };
+  const batches: Buffer[] = [];
+  let bytes = 0;
+  let seq = 0;
+  while (count === undefined ? bytes < COMPACT_BYTES : batches.length < count) {
+    const records: RecordInput[] = [];
+    for (let r = 0; r < COMPACT_BATCH_RECORDS; r++) {
+      const id = `key-${String(rnd() % COMPACT_KEYS).padStart(5, '0')}`;
+      let text = `{"id":"${id}","seq":${seq++},"text":"`;
+      while (text.length < RECORD_SIZE - 2) text += `${words[rnd() & 15]} `;
+      const value = Buffer.alloc(RECORD_SIZE);
+      value.write(text.slice(0, RECORD_SIZE - 2), 'latin1');
+      value.write('"}', RECORD_SIZE - 2, 'latin1');
+      records.push({ key: Buffer.from(id, 'latin1'), value, timestamp: 1_700_000_000_000 + batches.length });
+    }
+    const batch = encodeRecordBatch({ records, compression });
+    batches.push(batch);
+    bytes += batch.length;
+  }
+  return batches;
+}
+
+/** A compacted log holding `batches`, rolled so every segment is inactive, all below the high watermark. */
+async function compactedLog(dir: string, batches: Buffer[]): Promise<{ log: PartitionLog; bytes: number }> {
+  const config = parseLogConfig({ 'cleanup.policy': 'compact', 'segment.bytes': COMPACT_SEGMENT_BYTES, 'min.cleanable.dirty.ratio': 0 });
+  const log = await PartitionLog.open({ dir, topic: 'compacted', partition: 0, config });
+  let bytes = 0;
+  for (const b of batches) {
+    const r = await log.append(b, { leaderEpoch: 0 });
+    if (r.errorCode !== 0) throw new Error(`append failed: ${JSON.stringify(r)}`);
+    bytes += b.length;
+  }
+  log.roll();
+  log.highWatermark = log.logEndOffset;
+  return { log, bytes };
+}
+
+/** Copies the segment files of `dir` into one new file: COPY_CHUNK reads, writeSync, one fsync. MiB/s. */
+function rawSegmentCopy(dir: string, into: string): { mibps: number; bytes: number } {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.log')).sort().map((f) => path.join(dir, f));
+  const buf = Buffer.allocUnsafe(COPY_CHUNK);
+  const out = path.join(into, 'raw-copy.bin');
+  const t0 = process.hrtime.bigint();
+  const fd = fs.openSync(out, 'w');
+  let pos = 0;
+  for (const file of files) {
+    const in_ = fs.openSync(file, 'r');
+    for (;;) {
+      const n = fs.readSync(in_, buf, 0, COPY_CHUNK, null);
+      if (n === 0) break;
+      let done = 0;
+      while (done < n) done += fs.writeSync(fd, buf, done, n - done, pos + done);
+      pos += n;
+    }
+    fs.closeSync(in_);
+  }
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  const s = seconds(t0);
+  fs.rmSync(out);
+  return { mibps: pos / MiB / s, bytes: pos };
+}
+
+interface CompactionRun {
+  raw: number;
+  rawBytes: number;
+  mibps: number;
+  recordsPerSecond: number;
+  seconds: number;
+  logBytes: number;
+  stats: CompactionStats;
+}
+
+/** ROUNDS of: build the log, raw copy of its segments, one compact() timed; the best of each. */
+async function compactionRounds(root: string, batches: Buffer[]): Promise<CompactionRun> {
+  let best: CompactionRun | undefined;
+  let bestRaw = 0;
+  let rawBytes = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const dir = path.join(root, `compact-${round}`, 'compacted-0');
+    const { log, bytes } = await compactedLog(dir, batches);
+    const raw = rawSegmentCopy(dir, root);
+    bestRaw = Math.max(bestRaw, raw.mibps);
+    rawBytes = raw.bytes;
+    const t0 = process.hrtime.bigint();
+    const stats = await log.compact();
+    const s = seconds(t0);
+    await log.close();
+    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    if (stats === null || stats.aborted) throw new Error(`compaction did not run: ${JSON.stringify(stats)}`);
+    const mibps = stats.bytesRead / MiB / s;
+    if (best === undefined || mibps > best.mibps) best = { raw: 0, rawBytes: 0, mibps, recordsPerSecond: stats.recordsRead / s, seconds: s, logBytes: bytes, stats };
+  }
+  if (best === undefined) throw new Error('no compaction round ran');
+  return { ...best, raw: bestRaw, rawBytes };
+}
+
+function compactionNote(r: CompactionRun): string {
+  const st = r.stats;
+  return (
+    `${fmt(r.seconds, 2)} s; ${st.segmentsCleaned} segments cleaned (${st.segmentsRemoved} removed), ` +
+    `${fmt(st.recordsRemoved)} of ${fmt(st.recordsRead)} records removed, ${fmt(st.keysMapped)} keys, ` +
+    `${fmt(st.bytesRead / MiB, 1)} -> ${fmt(st.bytesWritten / MiB, 1)} MiB`
+  );
+}
+
 function fmt(v: number, digits = 0): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
@@ -195,6 +333,19 @@ async function main(): Promise<void> {
     await recovered.close();
     rows.push({ name: `recovery of ${fmt(written / MiB)} MiB`, value: recoverySeconds, unit: 's', note: `${fmt(written / MiB / recoverySeconds)} MiB/s, ${end} offsets` });
 
+    // ---- compaction: one pass over a compacted log, beside a raw copy of its segments ----
+    const plainBatches = keyedBatches('none');
+    const batchCount = plainBatches.length;
+    const plain = await compactionRounds(root, plainBatches);
+    plainBatches.length = 0;
+    rows.push({ name: 'raw segment copy (1 MiB reads)', value: plain.raw, unit: 'MiB/s', note: `readSync + writeSync + 1 fsync of ${fmt(plain.rawBytes / MiB, 1)} MiB` });
+    rows.push({ name: 'compaction pass', value: plain.mibps, unit: 'MiB/s', baseline: plain.raw, ratio: plain.mibps / plain.raw, note: compactionNote(plain) });
+    rows.push({ name: 'compaction pass', value: plain.recordsPerSecond, unit: 'records/s', note: `${COMPACT_BATCH_RECORDS} x ${RECORD_SIZE} B per batch, ${fmt(COMPACT_KEYS)} keys, ${fmt(COMPACT_SEGMENT_BYTES / MiB)} MiB segments` });
+    const lz4 = await compactionRounds(root, keyedBatches('lz4', batchCount));
+    rows.push({ name: 'raw segment copy, lz4 log', value: lz4.raw, unit: 'MiB/s', note: `readSync + writeSync + 1 fsync of ${fmt(lz4.rawBytes / MiB, 1)} MiB` });
+    rows.push({ name: 'compaction pass, lz4 batches', value: lz4.mibps, unit: 'MiB/s', baseline: lz4.raw, ratio: lz4.mibps / lz4.raw, note: compactionNote(lz4) });
+    rows.push({ name: 'compaction pass, lz4 batches', value: lz4.recordsPerSecond, unit: 'records/s', note: `same records as uncompressed, ${fmt(lz4.logBytes / MiB, 1)} MiB of log` });
+
     // ---- CRC ----
     rows.push({ name: 'CRC-32C (16 KiB buffers)', value: crcThroughput(), unit: 'MiB/s' });
   } finally {
@@ -215,7 +366,7 @@ async function main(): Promise<void> {
   }
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   const out = table.map((row) => row.map((cell, c) => (c === 1 || c === 3 || c === 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  '));
-  process.stdout.write(`storage benchmark (scale ${SCALE}, log ${fmt(LOG_BYTES / MiB)} MiB, rounds of ${fmt(ROUND_BYTES / MiB)} MiB)\n${out.join('\n')}\n`);
+  process.stdout.write(`storage benchmark (scale ${SCALE}, log ${fmt(LOG_BYTES / MiB)} MiB, rounds of ${fmt(ROUND_BYTES / MiB)} MiB, compaction ${fmt(COMPACT_BYTES / MiB)} MiB)\n${out.join('\n')}\n`);
 
   const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
