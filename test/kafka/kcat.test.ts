@@ -1,8 +1,9 @@
 /**
  * kcat (librdkafka) against samsa's Kafka listeners, run as a real process: metadata (-L),
  * produce (-P, keys, headers, gzip, snappy, lz4 and zstd, auto-created topics), samsa's gzip,
- * snappy, lz4 and zstd batches read by librdkafka and librdkafka's zstd batches read by samsa, consume from the beginning (-C -e) and consume in a
- * group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
+ * snappy, lz4 and zstd batches read by librdkafka and librdkafka's zstd batches read by samsa,
+ * consume from the beginning (-C -e), a compacted topic (keyless records refused, gaps and
+ * emptied batches read past), and consume in a group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { expect } from 'chai';
@@ -52,9 +53,11 @@ describe('kcat against samsa', function () {
     }
     c = await startKafkaCluster({
       brokers: 3,
+      brokerConfig: { 'log.cleaner.backoff.ms': 100 },
       topics: [
         { name: 'kc', partitions: 3, replicationFactor: 3 },
         { name: 'kc-topic-lz4', partitions: 1, replicationFactor: 3, config: { 'compression.type': 'lz4' } },
+        { name: 'kc-compacted', partitions: 1, replicationFactor: 3, config: { 'cleanup.policy': 'compact', 'segment.bytes': 1024, 'min.cleanable.dirty.ratio': '0.01' } },
       ],
     });
     bootstrap = c.bootstrap.join(',');
@@ -207,6 +210,60 @@ describe('kcat against samsa', function () {
       expect(batches.length).to.be.at.least(1);
       expect(batches.every((b) => b.producerId >= 0 && b.baseSequence >= 0)).to.equal(true);
       expect(batches[0]!.baseSequence).to.equal(0);
+    } finally {
+      k.end();
+    }
+  });
+
+  it('a compacted topic: kcat\'s keyless records are refused, and -C reads the latest value of each key across the gaps', async () => {
+    const keyless = await kcat(['-P', '-t', 'kc-compacted', '-p', '0'], 'no key here\n');
+    // librdkafka's text for INVALID_RECORD (87)
+    expect(keyless.err).to.contain('Broker failed to validate record');
+    // idempotent batches of a few records: the cleaner keeps a producer's last batch, emptied, for its sequence
+    const latest = new Map<string, string>();
+    for (let round = 0; round < 6; round++) {
+      const lines = Array.from({ length: 10 }, (_, k) => `user${k}:round${round}-${k}`);
+      for (const l of lines) latest.set(l.split(':')[0]!, l.split(':')[1]!);
+      const p = await kcat(['-P', '-t', 'kc-compacted', '-p', '0', '-K:', '-X', 'enable.idempotence=true', '-X', 'batch.num.messages=5'], lines.join('\n') + '\n');
+      expect(p.code, p.err).to.equal(0);
+    }
+    const filler = Array.from({ length: 20 }, (_, i) => `filler${i}:${'f'.repeat(30)}`);
+    for (const l of filler) latest.set(l.split(':')[0]!, l.split(':')[1]!);
+    expect((await kcat(['-P', '-t', 'kc-compacted', '-p', '0', '-K:', '-X', 'batch.num.messages=5'], filler.join('\n') + '\n')).code).to.equal(0);
+    const total = 80;
+    let lines: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const r = await kcat(['-C', '-t', 'kc-compacted', '-o', 'beginning', '-e', '-f', '%k=%s@%o\\n']);
+      expect(r.code, r.err).to.equal(0);
+      lines = r.out.trim().split('\n');
+      if (lines.length < total - 20) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(lines.length).to.be.lessThan(total - 20);
+    const seen = new Map<string, string>();
+    let previous = -1;
+    for (const line of lines) {
+      const [kv, offset] = line.split('@');
+      expect(Number(offset)).to.be.greaterThan(previous);
+      previous = Number(offset);
+      const [k, v] = kv!.split('=');
+      seen.set(k!, v!);
+    }
+    expect(seen).to.deep.equal(latest);
+    // each kcat run was a producer of its own: its last batch stayed, emptied, and kcat read past it
+    const k = await KafkaCaller.connect(c.bootstrap[0]!);
+    try {
+      const md = await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'kc-compacted' }], allowAutoTopicCreation: false });
+      const leader = await KafkaCaller.connect(c.bootstrap[md.topics[0].partitions[0].leaderId - 1]!);
+      const f = await leader.call(ApiKeys.Fetch, 11, {
+        replicaId: -1, maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+        topics: [{ topic: 'kc-compacted', partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
+        forgottenTopicsData: [], rackId: '',
+      });
+      leader.end();
+      const batches = decodeRecordBatches(f.responses[0].partitions[0].records);
+      expect(batches.some((b) => b.records.length === 0 && b.producerId >= 0)).to.equal(true);
     } finally {
       k.end();
     }
