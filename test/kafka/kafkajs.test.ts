@@ -1,6 +1,7 @@
 /**
  * KafkaJS 2.x against samsa's Kafka listeners, unchanged, the way a user's test suite would use it:
- * the admin client (create/describe/list/delete topics, group descriptions and committed offsets),
+ * the admin client (create/describe/list/delete topics, group descriptions and committed offsets,
+ * a compacted topic read across its gaps),
  * the producer (acks -1, 1 and 0, keys, headers, gzip, explicit partitions) read back record for
  * record, a consumer group of three members over six partitions (rebalance on leave, commits,
  * restart from the committed offsets), and one produce+consume round trip against worker-thread
@@ -97,7 +98,7 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
   let admin: Admin;
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 3 });
+    c = await startKafkaCluster({ brokers: 3, brokerConfig: { 'log.cleaner.backoff.ms': 100 } });
     kafka = kafkaClient(c.bootstrap);
     admin = kafka.admin();
     await admin.connect();
@@ -212,6 +213,54 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
       await checkFor(() => got.length >= 4, 15_000, 50);
       await consumer.disconnect();
       expect(got).to.deep.equal(['t6', 't7', 't8', 't9']);
+    });
+
+    it('a compacted topic (createTopics configEntries): keyless sends fail with INVALID_RECORD; a consumer reads the latest value of each key across the gaps', async () => {
+      const topic = 'adm-compacted';
+      await admin.createTopics({
+        topics: [{ topic, numPartitions: 1, replicationFactor: 3, configEntries: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'segment.bytes', value: '1024' }, { name: 'min.cleanable.dirty.ratio', value: '0.01' }] }],
+      });
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      const refused = await producer.send({ topic, acks: -1, messages: [{ value: 'no key' }] }).then(() => null, (e: unknown) => e);
+      expect(kafkaErrorType(refused)).to.include('INVALID_RECORD');
+      const latest = new Map<string, string>();
+      for (let round = 0; round < 8; round++) {
+        const messages = Array.from({ length: 8 }, (_, k) => ({ key: `item-${k}`, value: `r${round}-${k}` }));
+        for (const m of messages) latest.set(m.key, m.value);
+        await producer.send({ topic, acks: -1, messages });
+      }
+      // a few more so the last full segment is no longer the active one
+      for (let i = 0; i < 4; i++) {
+        const messages = Array.from({ length: 4 }, (_, k) => ({ key: `pad-${i}-${k}`, value: 'p'.repeat(40) }));
+        for (const m of messages) latest.set(m.key, m.value);
+        await producer.send({ topic, acks: -1, messages });
+      }
+      await producer.disconnect();
+      const total = 8 * 8 + 16;
+      // read everything up to the last offset with a fresh group, until the cleaner has run
+      let attempt = 0;
+      const readToEnd = async (): Promise<Got[]> => {
+        const consumer = kafka.consumer({ groupId: `compacted-readers-${attempt++}`, ...CONSUMER });
+        const all: Got[] = [];
+        await consumer.connect();
+        try {
+          await consumer.subscribe({ topic, fromBeginning: true });
+          await consumer.run({ eachMessage: async ({ message }) => void all.push({ topic, partition: 0, offset: Number(message.offset), key: String(message.key), value: String(message.value), headers: {} }) });
+          await checkFor(() => all.some((g) => g.offset === total - 1), 15_000, 20);
+        } finally {
+          await consumer.disconnect();
+        }
+        return all;
+      };
+      const got = await checkFor(async () => {
+        const all = await readToEnd();
+        return all.length < total - 20 ? all : null;
+      }, 30_000, 100);
+      const seen = new Map(got.map((g) => [g.key!, g.value!]));
+      expect(seen).to.deep.equal(latest);
+      const offsets = got.map((g) => g.offset);
+      expect(offsets).to.deep.equal([...offsets].sort((a, b) => a - b));
     });
 
     it('createPartitions grows a topic (and refuses shrinking it)', async () => {
