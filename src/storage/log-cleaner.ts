@@ -44,6 +44,7 @@ export const CLEANED_FILE_SUFFIX = '.cleaned';
 /** Kafka's log.cleaner.dedupe.buffer.size default. */
 export const DEFAULT_DEDUPE_BUFFER_BYTES = 128 * 1024 * 1024;
 const DEFAULT_READ_CHUNK_BYTES = 1024 * 1024;
+const DEFAULT_SLICE_MS = 2;
 /** Estimated memory of one map entry beyond its key's bytes (a Map slot, a string, a number). */
 const MAP_ENTRY_OVERHEAD = 64;
 /** Cleaned bytes gathered before a write. */
@@ -56,6 +57,11 @@ export interface CleanerOptions {
   readonly readChunkBytes?: number;
   /** Asked between chunks: true ends the pass without a swap of the segment in progress. */
   readonly shouldStop?: () => boolean;
+  /**
+   * Longest run of the pass's own work between two turns of the event loop, in ms (default 2):
+   * the cleaner shares its thread with the broker's actors, which must not wait on it long.
+   */
+  readonly sliceMs?: number;
 }
 
 /** What the cleaner needs of a PartitionLog. */
@@ -165,8 +171,23 @@ interface BatchAt {
   readonly size: number;
 }
 
-/** The batches of `segment`'s first `end` bytes, read in chunks; throws Aborted when it is retired. */
-async function* batchesOf(segment: LogSegment, end: number, chunkBytes: number, shouldStop: () => boolean): AsyncGenerator<BatchAt> {
+/** Hands the thread back to the event loop once a slice of work is used up. */
+class Slicer {
+  private since = performance.now();
+  constructor(private readonly sliceMs: number) {}
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.since < this.sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
+/**
+ * The batches of `segment`'s first `end` bytes, read in chunks, the event loop given a turn
+ * whenever `slicer`'s slice is used up; throws Aborted when the segment is retired.
+ */
+async function* batchesOf(segment: LogSegment, end: number, chunkBytes: number, shouldStop: () => boolean, slicer: Slicer): AsyncGenerator<BatchAt> {
   let position = 0;
   while (position < end) {
     // asked first: what runs meanwhile (a truncation, retention) may retire the segment
@@ -184,6 +205,7 @@ async function* batchesOf(segment: LogSegment, end: number, chunkBytes: number, 
       if (size > buf.length - pos) break;
       yield { buf, pos, size };
       pos += size;
+      await slicer.maybeYield();
     }
     if (pos === 0) throw new CompactionError(`${segment.logFile}: a torn batch at byte ${position}`);
     position += pos;
@@ -364,6 +386,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
   const chunk = options.readChunkBytes ?? DEFAULT_READ_CHUNK_BYTES;
   const stopRequested = options.shouldStop ?? (() => false);
   const shouldStop = (): boolean => stopRequested() || !log.isOpen;
+  const slicer = new Slicer(options.sliceMs ?? DEFAULT_SLICE_MS);
   const truncationsAtStart = log.truncations;
   const map = new OffsetMap(options.dedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES);
   const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0 };
@@ -387,7 +410,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
     mapping: for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
       let position = 0;
-      for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
+      for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop, slicer)) {
         if (i > plan.firstDirtyIndex && map.full) break mapping;
         const h = readBatchHeader(b.buf, b.pos);
         if (h.producerId >= 0) producerLast.set(h.producerId, h.baseOffset + h.lastOffsetDelta);
@@ -412,7 +435,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
           const segment = segments[i]!;
           const dropTombstones = now - segment.largestTimestamp() > log.config.deleteRetentionMs;
           let position = 0;
-          for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop)) {
+          for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop, slicer)) {
             counters.bytesRead += b.size;
             const kept = cleanBatch(segment, b, position, map, dropTombstones, producerLast, counters);
             if (kept !== null) await out.add(kept);
