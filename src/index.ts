@@ -57,6 +57,7 @@ export { encodeRecordBatch, decodeRecordBatch, decodeRecordBatches } from './pro
 export { crc32c, crc32cImplementation, type Crc32cImplementation } from './protocol/crc32c.js';
 // compression: gzip, snappy, lz4 and zstd are built in; registerCodec replaces one
 export { CompressionType, compressionId, compressionName, isCodecSupported, registerCodec, UnsupportedCompressionError } from './protocol/compression.js';
+export { DecompressedSizeError } from './protocol/decompressed-size.js';
 export type { CodecImpl, CompressionName } from './protocol/compression.js';
 export { PartitionLog } from './storage/partition-log.js';
 export { LogManager } from './storage/log-manager.js';

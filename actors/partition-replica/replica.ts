@@ -25,6 +25,7 @@ import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, par
 import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
 import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
 import { firstKeylessRecord } from '../../src/protocol/record-keys.js';
 import { CorruptRecordError } from '../../src/protocol/record-batch.js';
@@ -474,7 +475,7 @@ function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
   try {
     return recompressBatches(records, topicCodec(wanted));
   } catch (e) {
-    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
+    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
     rejectAppend(s, ctx, m, `compression.type ${String(wanted)}: ${(e as Error).message}`, errorCode);
     return null;
   }
@@ -490,7 +491,7 @@ function keyedForCompaction(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: E
   try {
     missing = firstKeylessRecord(records);
   } catch (e) {
-    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
+    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
     rejectAppend(s, ctx, m, `records of a compacted topic cannot be read: ${(e as Error).message}`, errorCode);
     return false;
   }

@@ -4,10 +4,13 @@
  * LZ4 frame format; see lz4.ts) and zstd (4, Zstandard frames; zstd.ts reads any, and
  * zstd-compress.ts writes them at a fast level), each as Kafka's clients write it; registerCodec
  * replaces one (e.g. with a native zstd). Ids 5-7 are unknown. Rejections are
- * UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE).
+ * UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE). A decompression may be
+ * given a bound on its output (DecompressedSizeError past it): the broker's, against bombs.
  */
+import buffer from 'node:buffer';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { DecompressedSizeError } from './decompressed-size.js';
 import { ErrorCode } from './errors.js';
 import { lz4CompressFrame, lz4DecompressFrame } from './lz4.js';
 import { snappyCompressFramed, snappyDecompress } from './snappy.js';
@@ -34,9 +37,13 @@ const KAFKA_NAMES: readonly string[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
  */
 export interface CodecImpl {
   compress?(data: Uint8Array): Uint8Array;
-  decompress?(data: Uint8Array): Uint8Array;
+  /**
+   * `maxOutput`, when finite, bounds the output: a codec that can stop early throws past it
+   * (DecompressedSizeError); the registry checks every codec's output length after the call.
+   */
+  decompress?(data: Uint8Array, maxOutput?: number): Uint8Array;
   compressAsync?(data: Uint8Array): Promise<Uint8Array>;
-  decompressAsync?(data: Uint8Array): Promise<Uint8Array>;
+  decompressAsync?(data: Uint8Array, maxOutput?: number): Promise<Uint8Array>;
 }
 
 interface Registered {
@@ -60,17 +67,33 @@ export class UnsupportedCompressionError extends Error {
 const gzipAsync = promisify(zlib.gzip);
 const gunzipAsync = promisify(zlib.gunzip);
 
+/** zlib's options for a bound on the output (it stops there with ERR_BUFFER_TOO_LARGE). */
+function gunzipOptions(maxOutput: number | undefined): zlib.ZlibOptions {
+  return maxOutput !== undefined && maxOutput < buffer.kMaxLength ? { maxOutputLength: maxOutput } : {};
+}
+
+function gunzipError(err: unknown, maxOutput: number | undefined): never {
+  if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' && maxOutput !== undefined) throw new DecompressedSizeError('gzip', maxOutput);
+  throw err;
+}
+
 const gzipCodec: CodecImpl = {
   compress: (data) => zlib.gzipSync(data),
-  decompress: (data) => zlib.gunzipSync(data),
+  decompress: (data, maxOutput) => {
+    try {
+      return zlib.gunzipSync(data, gunzipOptions(maxOutput));
+    } catch (err) {
+      return gunzipError(err, maxOutput);
+    }
+  },
   compressAsync: (data) => gzipAsync(data),
-  decompressAsync: (data) => gunzipAsync(data),
+  decompressAsync: (data, maxOutput) => gunzipAsync(data, gunzipOptions(maxOutput)).catch((err: unknown) => gunzipError(err, maxOutput)),
 };
 
 /** Pure TypeScript and fast enough to run synchronously: the async entry points call these. */
-const snappyCodec: CodecImpl = { compress: snappyCompressFramed, decompress: snappyDecompress };
-const lz4Codec: CodecImpl = { compress: lz4CompressFrame, decompress: lz4DecompressFrame };
-const zstdCodec: CodecImpl = { compress: zstdCompress, decompress: zstdDecompress };
+const snappyCodec: CodecImpl = { compress: snappyCompressFramed, decompress: (data, maxOutput) => snappyDecompress(data, maxOutput) };
+const lz4Codec: CodecImpl = { compress: lz4CompressFrame, decompress: (data, maxOutput) => lz4DecompressFrame(data, maxOutput) };
+const zstdCodec: CodecImpl = { compress: zstdCompress, decompress: (data, maxOutput) => zstdDecompress(data, maxOutput) };
 
 const registry = new Map<number, Registered>([
   [CompressionType.GZIP, { id: CompressionType.GZIP, name: 'gzip', impl: gzipCodec }],
@@ -142,11 +165,20 @@ export function compress(id: number, data: Uint8Array): Uint8Array {
   return r.impl.compress ? r.impl.compress(data) : asyncOnly(r, 'compress');
 }
 
-/** Decompresses with codec `id`; id 0 returns the input unchanged. */
-export function decompress(id: number, data: Uint8Array): Uint8Array {
+function bounded(r: Registered, out: Uint8Array, maxOutput: number): Uint8Array {
+  if (out.length > maxOutput) throw new DecompressedSizeError(r.name, maxOutput);
+  return out;
+}
+
+/**
+ * Decompresses with codec `id`; id 0 returns the input unchanged. More than `maxOutput` bytes of
+ * output throw DecompressedSizeError (the built-in codecs stop as soon as they pass it).
+ */
+export function decompress(id: number, data: Uint8Array, maxOutput = Infinity): Uint8Array {
   if (id === CompressionType.NONE) return data;
   const r = lookup(id);
-  return r.impl.decompress ? r.impl.decompress(data) : asyncOnly(r, 'decompress');
+  const limit = maxOutput === Infinity ? undefined : maxOutput;
+  return bounded(r, r.impl.decompress ? r.impl.decompress(data, limit) : asyncOnly(r, 'decompress'), maxOutput);
 }
 
 /** Async compress: keeps the event loop free for big batches (zlib runs on the thread pool). */
@@ -156,9 +188,10 @@ export async function compressAsync(id: number, data: Uint8Array): Promise<Uint8
   return r.impl.compressAsync ? r.impl.compressAsync(data) : r.impl.compress!(data);
 }
 
-/** Async decompress; see compressAsync. */
-export async function decompressAsync(id: number, data: Uint8Array): Promise<Uint8Array> {
+/** Async decompress; see compressAsync and decompress. */
+export async function decompressAsync(id: number, data: Uint8Array, maxOutput = Infinity): Promise<Uint8Array> {
   if (id === CompressionType.NONE) return data;
   const r = lookup(id);
-  return r.impl.decompressAsync ? r.impl.decompressAsync(data) : r.impl.decompress!(data);
+  const limit = maxOutput === Infinity ? undefined : maxOutput;
+  return bounded(r, r.impl.decompressAsync ? await r.impl.decompressAsync(data, limit) : r.impl.decompress!(data, limit), maxOutput);
 }

@@ -11,6 +11,7 @@
  * or written outside the buffers given.
  */
 import { copyBytes, matchBefore, matchEnd, read32le as read32, u32le as u32At, walkFrames } from './byte-runs.js';
+import { DecompressedSizeError } from './decompressed-size.js';
 import { xxhash32 } from './xxhash32.js';
 
 const MAGIC = 0x184d2204;
@@ -199,12 +200,16 @@ export function lz4CompressFrame(data: Uint8Array): Uint8Array {
   return out.subarray(0, op + 4);
 }
 
-/** Decompresses LZ4 frames (one or more, skippable frames passed over) back into the bytes they hold. */
-export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
-  let out = Buffer.allocUnsafe(Math.max(64, src.length * 4));
+/**
+ * Decompresses LZ4 frames (one or more, skippable frames passed over) back into the bytes they
+ * hold; more than `maxOutput` bytes of output throw DecompressedSizeError.
+ */
+export function lz4DecompressFrame(src: Uint8Array, maxOutput = Infinity): Uint8Array {
+  let out = Buffer.allocUnsafe(Math.max(64, Math.min(src.length * 4, maxOutput)));
   let op = 0;
   const ensure = (more: number) => {
     if (op + more <= out.length) return;
+    if (op > maxOutput) throw new DecompressedSizeError('lz4', maxOutput);
     const grown = Buffer.allocUnsafe(Math.max(op + more, out.length * 2));
     grown.set(out.subarray(0, op));
     out = grown;
@@ -255,6 +260,7 @@ export function lz4DecompressFrame(src: Uint8Array): Uint8Array {
       }
       ip += size + (blockChecksum ? 4 : 0);
     }
+    if (op > maxOutput) throw new DecompressedSizeError('lz4', maxOutput);
     if (contentSize >= 0 && op - frameStart !== contentSize) throw corrupt(`frame holds ${op - frameStart} bytes, its header says ${contentSize}`, ip);
     if (contentChecksum) {
       if (ip + 4 > src.length) throw corrupt('truncated content checksum', ip);

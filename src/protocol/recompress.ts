@@ -9,6 +9,7 @@
  */
 import { attributesOf, COMPRESSION_CODEC_MASK, iterateBatches, validateBatch } from './batch-header.js';
 import { CompressionType, compressionId } from './compression.js';
+import { BROKER_MAX_DECOMPRESSED_BYTES } from './decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecordBatch } from './record-batch.js';
 
 /** The values of compression.type, for a topic and as a broker's default for its topics (Kafka's). */
@@ -26,7 +27,8 @@ export function topicCodec(compressionType: unknown): number {
   return compressionId(name);
 }
 
-const NO_CRC_CHECK = { checkCrc: false } as const;
+/** validateBatch has just checked the CRC; the records may decompress to the broker's bound. */
+const DECODE = { checkCrc: false, maxDecompressedBytes: BROKER_MAX_DECOMPRESSED_BYTES } as const;
 
 function rewrite(b: DecodedRecordBatch, codec: number): Buffer {
   return encodeRecordBatch({
@@ -56,8 +58,7 @@ function recompressBuffer(buf: Buffer, codec: number): Buffer {
     // a damaged batch is left for the log's own checks to refuse, with their reasons
     if (validateBatch(buf, pos, size) !== null) continue;
     if (pos > copiedTo) parts.push(buf.subarray(copiedTo, pos));
-    // validateBatch has just checked the CRC
-    parts.push(rewrite(decodeRecordBatch(buf, pos, NO_CRC_CHECK), codec));
+    parts.push(rewrite(decodeRecordBatch(buf, pos, DECODE), codec));
     copiedTo = pos + size;
   }
   if (parts.length === 0) return buf;
@@ -67,8 +68,9 @@ function recompressBuffer(buf: Buffer, codec: number): Buffer {
 
 /**
  * `records` with every batch in `codec` (see topicCodec; -1 returns them as they are). Throws
- * CorruptRecordError when a batch's records cannot be read, and UnsupportedCompressionError when
- * a batch's codec, or `codec`, is not available in this build.
+ * CorruptRecordError when a batch's records cannot be read, UnsupportedCompressionError when a
+ * batch's codec, or `codec`, is not available in this build, and DecompressedSizeError when a
+ * batch decompresses past BROKER_MAX_DECOMPRESSED_BYTES.
  */
 export function recompressBatches(records: Buffer | readonly Buffer[], codec: number): Buffer | readonly Buffer[] {
   if (codec < 0) return records;

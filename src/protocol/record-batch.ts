@@ -64,6 +64,7 @@ import {
   UnsupportedCompressionError,
   type CompressionName,
 } from './compression.js';
+import { DecompressedSizeError } from './decompressed-size.js';
 import { crc32c } from './crc32c.js';
 import { ErrorCode } from './errors.js';
 import {
@@ -530,6 +531,8 @@ interface Framed {
 export interface DecodeOptions {
   /** Verify the batch's CRC-32C (default true; a consumer's check.crcs). */
   checkCrc?: boolean;
+  /** Bound on a compressed batch's records once decompressed (DecompressedSizeError past it; default none). */
+  maxDecompressedBytes?: number;
 }
 
 function frame(buf: Uint8Array, pos: number, options: DecodeOptions | undefined): Framed {
@@ -644,14 +647,14 @@ function decompressed(f: Framed, result: Uint8Array): DecodedRecordBatch {
 }
 
 function wrapDecompressError(f: Framed, e: unknown): never {
-  if (e instanceof UnsupportedCompressionError) throw e;
+  if (e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError) throw e;
   throw new CorruptRecordError(`${compressionName(f.codec)} decompression failed: ${(e as Error).message}`, f.pos);
 }
 
 /**
  * Decodes the batch at `pos` (default 0): validates header and CRC (unless `options.checkCrc` is
- * false), decompresses synchronously, decodes every record. Throws CorruptRecordError or
- * UnsupportedCompressionError.
+ * false), decompresses synchronously, decodes every record. Throws CorruptRecordError,
+ * UnsupportedCompressionError, or DecompressedSizeError (past `options.maxDecompressedBytes`).
  */
 export function decodeRecordBatch(buf: Uint8Array, pos = 0, options?: DecodeOptions): DecodedRecordBatch {
   const f = frame(buf, pos, options);
@@ -660,7 +663,7 @@ export function decodeRecordBatch(buf: Uint8Array, pos = 0, options?: DecodeOpti
   if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);
   let out: Uint8Array;
   try {
-    out = decompress(f.codec, f.b.subarray(start, end));
+    out = decompress(f.codec, f.b.subarray(start, end), options?.maxDecompressedBytes);
   } catch (e) {
     wrapDecompressError(f, e);
   }
@@ -675,7 +678,7 @@ export async function decodeRecordBatchAsync(buf: Uint8Array, pos = 0, options?:
   if (f.codec === CompressionType.NONE) return decodeRecords(f, f.b, start, end);
   let out: Uint8Array;
   try {
-    out = await decompressAsync(f.codec, f.b.subarray(start, end));
+    out = await decompressAsync(f.codec, f.b.subarray(start, end), options?.maxDecompressedBytes);
   } catch (e) {
     wrapDecompressError(f, e);
   }

@@ -5,6 +5,7 @@
  * user records and pass.
  */
 import { CONTROL_FLAG_MASK, attributesOf, iterateBatches } from './batch-header.js';
+import { BROKER_MAX_DECOMPRESSED_BYTES } from './decompressed-size.js';
 import { decodeRecordBatch } from './record-batch.js';
 
 export interface KeylessRecord {
@@ -14,12 +15,12 @@ export interface KeylessRecord {
   readonly recordIndex: number;
 }
 
-const NO_CRC_CHECK = { checkCrc: false } as const;
+const DECODE = { checkCrc: false, maxDecompressedBytes: BROKER_MAX_DECOMPRESSED_BYTES } as const;
 
 /**
  * The first record without a key, or null. The caller checks CRCs (the log does before any
  * write); records that cannot be read throw CorruptRecordError, an unknown codec
- * UnsupportedCompressionError.
+ * UnsupportedCompressionError, records past BROKER_MAX_DECOMPRESSED_BYTES DecompressedSizeError.
  */
 export function firstKeylessRecord(records: Uint8Array | readonly Uint8Array[]): KeylessRecord | null {
   const buffers = records instanceof Uint8Array ? [records] : records;
@@ -28,7 +29,7 @@ export function firstKeylessRecord(records: Uint8Array | readonly Uint8Array[]):
     const it = iterateBatches(buf);
     for (let r = it.next(); !r.done; r = it.next(), batchIndex++) {
       if ((attributesOf(buf, r.value.pos) & CONTROL_FLAG_MASK) !== 0) continue;
-      const decoded = decodeRecordBatch(buf, r.value.pos, NO_CRC_CHECK);
+      const decoded = decodeRecordBatch(buf, r.value.pos, DECODE);
       const i = decoded.records.findIndex((rec) => rec.key === null);
       if (i >= 0) return { batchIndex, recordIndex: i };
     }

@@ -11,6 +11,7 @@
  * written outside the buffers given.
  */
 import { copyBytes, matchEnd, read32le as read32 } from './byte-runs.js';
+import { DecompressedSizeError } from './decompressed-size.js';
 
 /** snappy-java's stream magic: 0x82 'SNAPPY' 0x00. */
 const XERIAL_MAGIC = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00] as const;
@@ -209,11 +210,12 @@ function decompressRawInto(src: Uint8Array, ip: number, end: number, out: Uint8A
   return op;
 }
 
-/** Decompresses one raw Snappy block. */
-export function snappyDecompressRaw(src: Uint8Array, start = 0, end = src.length): Uint8Array {
+/** Decompresses one raw Snappy block (DecompressedSizeError past `maxOutput` bytes). */
+export function snappyDecompressRaw(src: Uint8Array, start = 0, end = src.length, maxOutput = Infinity): Uint8Array {
   const { length, at } = rawLength(src, start, end);
   // a literal byte costs at least one input byte, a copy at most 64 for 2 input bytes
   if (length > (end - at) * 32 + 64) throw corrupt(`declared length ${length} is more than ${end - at} bytes can hold`, start);
+  if (length > maxOutput) throw new DecompressedSizeError('snappy', maxOutput);
   const out = Buffer.allocUnsafe(length);
   decompressRawInto(src, at, end, out, 0, length);
   return out;
@@ -252,9 +254,12 @@ export function snappyCompressFramed(data: Uint8Array): Uint8Array {
   return out.subarray(0, op);
 }
 
-/** Decompresses snappy-java framed data, or a bare raw Snappy block when the magic is absent. */
-export function snappyDecompress(src: Uint8Array): Uint8Array {
-  if (!hasXerialMagic(src)) return snappyDecompressRaw(src);
+/**
+ * Decompresses snappy-java framed data, or a bare raw Snappy block when the magic is absent; a
+ * declared total above `maxOutput` bytes throws DecompressedSizeError before anything is allocated.
+ */
+export function snappyDecompress(src: Uint8Array, maxOutput = Infinity): Uint8Array {
+  if (!hasXerialMagic(src)) return snappyDecompressRaw(src, 0, src.length, maxOutput);
   if (src.length < XERIAL_HEADER) throw corrupt('truncated stream header', 0);
   const blocks: { at: number; end: number; length: number }[] = [];
   let total = 0;
@@ -267,6 +272,7 @@ export function snappyDecompress(src: Uint8Array): Uint8Array {
     if (length > (ip + 4 + size - at) * 32 + 64) throw corrupt(`declared length ${length} is more than the chunk can hold`, ip);
     blocks.push({ at, end: ip + 4 + size, length });
     total += length;
+    if (total > maxOutput) throw new DecompressedSizeError('snappy', maxOutput);
     ip += 4 + size;
   }
   const out = Buffer.allocUnsafe(total);

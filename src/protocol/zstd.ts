@@ -9,6 +9,7 @@
  * zstd-compress.ts.
  */
 import { highBit, u32le as u32At, walkFrames } from './byte-runs.js';
+import { DecompressedSizeError } from './decompressed-size.js';
 import { xxhash64 } from './xxhash64.js';
 
 const MAGIC = 0xfd2fb528;
@@ -378,14 +379,16 @@ function seqTable(b: Uint8Array, at: number, end: number, mode: number, kind: 'l
   }
 }
 
-/** Output grown as a frame decodes. */
+/** Output grown as a frame decodes, up to `limit` bytes (one block's room past it at most). */
 class Output {
   /** Allocated by the first ensure: a frame with a content size asks for exactly that. */
   buf = new Uint8Array(0);
   len = 0;
+  constructor(readonly limit = Infinity) {}
   ensure(more: number): void {
     if (this.len + more <= this.buf.length) return;
-    const grown = new Uint8Array(Math.max(this.len + more, this.buf.length * 2));
+    if (this.len > this.limit) throw new DecompressedSizeError('zstd', this.limit);
+    const grown = new Uint8Array(Math.max(this.len + more, Math.min(this.buf.length * 2, this.limit + more)));
     grown.set(this.buf.subarray(0, this.len));
     this.buf = grown;
   }
@@ -650,9 +653,13 @@ function decodeFrame(b: Uint8Array, at: number, out: Output): number {
   return p;
 }
 
-/** Decompresses Zstandard frames (one or more, skippable frames passed over). */
-export function zstdDecompress(src: Uint8Array): Uint8Array {
-  const out = new Output();
+/**
+ * Decompresses Zstandard frames (one or more, skippable frames passed over); more than
+ * `maxOutput` bytes of output throw DecompressedSizeError.
+ */
+export function zstdDecompress(src: Uint8Array, maxOutput = Infinity): Uint8Array {
+  const out = new Output(maxOutput);
   walkFrames(src, MAGIC, corrupt, (at) => decodeFrame(src, at, out));
+  if (out.len > maxOutput) throw new DecompressedSizeError('zstd', maxOutput);
   return Buffer.from(out.buf.buffer, out.buf.byteOffset, out.len);
 }

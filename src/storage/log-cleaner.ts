@@ -34,6 +34,7 @@
 import fs from 'node:fs';
 import { CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, attributesOf, batchSizeAt, baseOffsetOf, readBatchHeader } from '../protocol/batch-header.js';
 import { CompressionType } from '../protocol/compression.js';
+import { BROKER_MAX_DECOMPRESSED_BYTES } from '../protocol/decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../protocol/record-batch.js';
 import type { LogConfig } from './log-config.js';
 import type { LogSegment } from './segment.js';
@@ -218,11 +219,13 @@ function isControl(b: BatchAt): boolean {
 
 function decode(segment: LogSegment, b: BatchAt, position: number): DecodedRecordBatch {
   try {
-    return decodeRecordBatch(b.buf, b.pos);
+    return decodeRecordBatch(b.buf, b.pos, CLEANER_DECODE);
   } catch (err) {
     throw new CompactionError(`${segment.logFile}: the batch at offset ${baseOffsetOf(b.buf, b.pos)} (byte ${position}) cannot be read: ${(err as Error).message}`);
   }
 }
+
+const CLEANER_DECODE = { maxDecompressedBytes: BROKER_MAX_DECOMPRESSED_BYTES } as const;
 
 /** key -> latest offset, with its estimated memory. */
 class OffsetMap {

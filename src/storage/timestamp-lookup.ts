@@ -5,6 +5,7 @@
  * falls back to its base offset, which is never past the answer.
  */
 import { TIMESTAMP_TYPE_MASK, attributesOf, baseOffsetOf, maxTimestampOf } from '../protocol/batch-header.js';
+import { BROKER_MAX_DECOMPRESSED_BYTES } from '../protocol/decompressed-size.js';
 import { decodeRecordBatch } from '../protocol/record-batch.js';
 
 export interface RecordTimestamp {
@@ -18,7 +19,7 @@ export function firstRecordAtOrAfter(batch: Uint8Array, target: number): RecordT
   if ((attributesOf(batch, 0) & TIMESTAMP_TYPE_MASK) !== 0) return fallback;
   let decoded;
   try {
-    decoded = decodeRecordBatch(batch, 0);
+    decoded = decodeRecordBatch(batch, 0, { maxDecompressedBytes: BROKER_MAX_DECOMPRESSED_BYTES });
   } catch {
     return fallback;
   }

@@ -30,3 +30,16 @@ export function expectOnlyNamedErrors(codec: string, good: Uint8Array, decode: (
     { numRuns: runs },
   );
 }
+
+/**
+ * A Zstandard frame of `blocks` RLE blocks of 128 KiB zeros each (no content size, so nothing
+ * tells the reader the total before it decodes): 4 bytes per 128 KiB of output.
+ */
+export function zstdRleBomb(blocks: number): Buffer {
+  const out = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3])];
+  for (let i = 0; i < blocks; i++) {
+    const h = ((128 * 1024) << 3) | (1 << 1) | (i === blocks - 1 ? 1 : 0);
+    out.push(Buffer.from([h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff, 0]));
+  }
+  return Buffer.concat(out);
+}

@@ -19,6 +19,7 @@ import { FakeClock } from '../../../src/runtime/clock.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { LogManager } from '../../../src/storage/log-manager.js';
 import { checkFor } from '../../helpers/check-for.js';
+import { zstdRleBomb } from '../../helpers/codec-inputs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -196,6 +197,24 @@ describe('actors/partition-replica', function () {
     // the rule follows the policy: delete again, keyless records go in
     sys.send(r, { type: 'TopicConfigChanged', config: { 'cleanup.policy': 'delete' } });
     expect(await produce(r, 1, batch(2))).to.deep.include({ errorCode: 0, baseOffset: 2 });
+  });
+
+  it('refuses with MESSAGE_TOO_LARGE, writing nothing, a batch whose records decompress past 256 MiB where it must read them', async () => {
+    // a 12 KB zstd frame of RLE blocks standing for 300 MiB, as a batch's records
+    const small = encodeRecordBatch({ compression: 'zstd', records: [{ key: Buffer.from('k'), value: Buffer.from('v') }] });
+    const bomb = Buffer.concat([small.subarray(0, 61), zstdRleBomb(2400)]);
+    bomb.writeInt32BE(bomb.length - 12, 8);
+    writeBatchCrc(bomb, 0);
+    for (const config of [{ 'compression.type': 'lz4' }, { 'cleanup.policy': 'compact' }] as Record<string, string>[]) {
+      const r = spawn(state({ topic: Object.keys(config)[0]!, isr: [1], replicas: [1], config }));
+      const res = await produce(r, 1, bomb);
+      expect(res.errorCode, JSON.stringify(config)).to.equal(ErrorCode.MESSAGE_TOO_LARGE);
+      expect(res.errorMessage).to.match(/zstd data decompresses to more than 268435456 bytes/);
+      expect((await describe_(r)).logEndOffset).to.equal(0);
+    }
+    // where the broker need not read the records, the batch is stored as sent (as Kafka does)
+    const plain = spawn(state({ topic: 'as-sent', isr: [1], replicas: [1] }));
+    expect(await produce(plain, 1, bomb)).to.deep.include({ errorCode: 0 });
   });
 
   it('refuses DeleteRecords on a topic whose cleanup.policy is compact alone (POLICY_VIOLATION)', async () => {
