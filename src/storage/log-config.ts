@@ -63,6 +63,15 @@ export function isCompacted(config: LogConfig): boolean {
   return config.cleanupPolicy !== 'delete';
 }
 
+/**
+ * How old the active segment may grow before it rolls: segment.ms, or max.compaction.lag.ms when
+ * the log is compacted and that is sooner (Kafka's maxSegmentMs), since the cleaner never touches
+ * the active segment.
+ */
+export function rollAfterMs(config: LogConfig): number {
+  return isCompacted(config) ? Math.min(config.segmentMs, config.maxCompactionLagMs) : config.segmentMs;
+}
+
 /** Raw input: Kafka key -> number, numeric string or enum string. */
 export type LogConfigInput = Readonly<Record<string, unknown>>;
 

@@ -13,7 +13,7 @@ import type { Logger } from '../runtime/logger.js';
 import { fsyncDir } from './checkpoint.js';
 import { FileHandle, type FileHandleCache } from './file-handle-cache.js';
 import { unlinkIfExists } from './index-file.js';
-import type { LogConfig } from './log-config.js';
+import { rollAfterMs, type LogConfig } from './log-config.js';
 import { OFFSET_INDEX_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
 import { ScanStatus, SegmentScanner, readFully, writeAllGathered, writeFully } from './segment-scanner.js';
 import { TIME_INDEX_ENTRY_SIZE, TimeIndex } from './time-index.js';
@@ -218,12 +218,13 @@ export class LogSegment {
   /**
    * True when `bytes` more (whole batches, the last ending at `lastOffset`, the latest
    * timestamp `maxTimestamp`) go into this segment without a roll before any of them:
-   * segment.bytes, segment.ms, a full index and a relative offset that must fit in 4 bytes.
+   * segment.bytes, segment.ms (or a compacted log's sooner max.compaction.lag.ms), a full index
+   * and a relative offset that must fit in 4 bytes.
    */
   takesRun(bytes: number, lastOffset: number, maxTimestamp: number, now: number): boolean {
     const config = this.ctx.config;
     if (this.size > config.segmentBytes - bytes) return false;
-    if (this.size > 0 && this.timeWaitedForRoll(now, maxTimestamp) > config.segmentMs) return false;
+    if (this.size > 0 && this.timeWaitedForRoll(now, maxTimestamp) > rollAfterMs(config)) return false;
     if (this.offsetIndex.isFull() || this.timeIndex.isFull()) return false;
     return lastOffset - this.baseOffset <= INT32_MAX;
   }

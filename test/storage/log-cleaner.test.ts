@@ -173,6 +173,22 @@ describe('storage/log-cleaner', () => {
     });
   });
 
+  it('rolls the active segment of a compacted log at max.compaction.lag.ms when that is sooner than segment.ms', async () => {
+    for (const [policy, rolls] of [
+      ['compact', true],
+      ['delete', false],
+    ] as const) {
+      const log = await openLog(path.join(tmpDir('cleaner-roll'), 'compacted-0'), { 'cleanup.policy': policy, 'max.compaction.lag.ms': 1000 }, clock);
+      await append(log, keyedBatch([{ key: 'k', value: '1', ts: clock.now() }]));
+      clock.advance(500);
+      await append(log, keyedBatch([{ key: 'k', value: '2', ts: clock.now() }]));
+      expect(log.numberOfSegments).to.equal(1);
+      clock.advance(1000);
+      await append(log, keyedBatch([{ key: 'k', value: '3', ts: clock.now() }]));
+      expect(log.numberOfSegments, policy).to.equal(rolls ? 2 : 1);
+    }
+  });
+
   describe('a pass', () => {
     it('keeps the latest record of every key at its offset, and consumers read across the gaps', async () => {
       const log = await openLog(dir, SMALL_SEGMENTS, clock);
