@@ -28,8 +28,9 @@
  *    swap. At the end the first dirty offset moves to the end of what was mapped (the log
  *    manager checkpoints it).
  *
- * Reads are async and in chunks, so the broker's other actors run between them. Offsets never
- * change: consumers and followers see gaps, which they already step over by batch last offsets.
+ * Reads are async and in chunks, and the pass hands the thread back every sliceMs of its own
+ * work, so the broker's other actors run in between. Offsets never change: consumers and
+ * followers see gaps, which they already step over by batch last offsets.
  */
 import fs from 'node:fs';
 import { CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, attributesOf, batchSizeAt, baseOffsetOf, readBatchHeader } from '../protocol/batch-header.js';
@@ -459,7 +460,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
         if (!swapped) await out.discard();
       }
     }
-    if (cleanedUpTo !== undefined) log.markCleaned(cleanedUpTo, truncationsAtStart);
+    log.markCleaned(cleanedUpTo, truncationsAtStart);
     return result(false);
   } catch (err) {
     if (err instanceof Aborted) return result(true);
