@@ -5,7 +5,7 @@
  * partition leaders.
  *
  * Owned state: the metadata cache.
- * Handles: CreateTopics, DeleteTopics, CreatePartitions, ListTopics, DescribeCluster,
+ * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
  * GroupLag.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
@@ -129,6 +129,9 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async CreatePartitions(s, m, ctx) {
       await toController(s, ctx, { type: 'CreatePartitions', topics: m.topics }, 'CreatePartitionsResponse');
+    },
+    async AlterTopicConfigs(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterTopicConfigs', topics: m.topics, validateOnly: m.validateOnly ?? false }, 'AlterTopicConfigsResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

@@ -7,6 +7,8 @@ export type AdminMsg =
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
   | { type: 'DeleteTopics'; topics: string[] }
   | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
+  /** Sets and removes topic config overrides (the others stay); every replica and its log take them. */
+  | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   | { type: 'ListTopics' }
   | { type: 'DescribeCluster' }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }

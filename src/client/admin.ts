@@ -97,6 +97,20 @@ export class Admin {
     if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
   }
 
+  /**
+   * Sets and removes config overrides of existing topics, as Kafka's incrementalAlterConfigs
+   * does (the overrides not named stay): `set` maps keys to values, `delete` lists keys that go
+   * back to the broker's default. Validated as at creation; every replica and its log take the
+   * change. The first topic refused throws SamsaError naming it (INVALID_CONFIG for a bad key or
+   * value, UNKNOWN_TOPIC_OR_PARTITION).
+   */
+  async alterTopicConfigs(opts: { topics: { topic: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }): Promise<void> {
+    const topics = opts.topics.map((t) => ({ name: t.topic, ...(t.set ? { set: t.set } : {}), ...(t.delete ? { delete: t.delete } : {}) }));
+    const r = await this.call({ type: 'AlterTopicConfigs', topics, validateOnly: opts.validateOnly ?? false });
+    const bad = (r.topics as { name: string; errorCode: number; errorMessage: string | null }[]).find((t) => t.errorCode !== ErrorCode.NONE);
+    if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
+  }
+
   async listTopics(): Promise<string[]> {
     return (await this.call({ type: 'ListTopics' })).topics as string[];
   }

@@ -91,7 +91,7 @@ describe('cli: help and usage errors', function () {
       { argv: ['topics', '--create', '--list'], says: /give only one of .* \(got --create and --list\)/ },
       { argv: ['topics', '--list', '--partitions', '3'], says: /--partitions goes with --create or --alter, not with --list/ },
       { argv: ['topics', '--create'], says: /--create needs --topic/ },
-      { argv: ['topics', '--alter', '--topic', 't'], says: /--alter needs --partitions/ },
+      { argv: ['topics', '--alter', '--topic', 't'], says: /--alter needs --partitions n \(the new partition count\), --config key=value or --delete-config key/ },
       { argv: ['topics', '--create', '--topic', 't', '--partitions', 'many'], says: /--partitions takes an integer, got 'many'/ },
       { argv: ['topics', '--create', '--topic', 't', '--partitions', '0'], says: /--partitions must be at least 1/ },
       { argv: ['topics', '--create', '--topic', 't', '--config', 'retention.ms'], says: /--config takes key=value, got 'retention.ms'/ },
@@ -174,6 +174,19 @@ describe('cli: commands against a cluster', function () {
     const after = await c.run('topics', ['--describe', '--topic', 'orders']);
     expect(after.stdout).to.contain('PartitionCount: 4');
     expect(outLines(after.stdout)).to.have.length(5);
+
+    // config overrides set and removed on a live topic, the others kept
+    const reconfigured = await c.run('topics', ['--alter', '--topic', 'orders', '--config', 'cleanup.policy=compact,delete', '--config', 'min.cleanable.dirty.ratio=0.1', '--delete-config', 'retention.ms']);
+    expect(reconfigured.code, reconfigured.stderr).to.equal(0);
+    expect(reconfigured.stdout).to.equal('Updated the config of topic orders.\n');
+    const afterConfig = await c.run('topics', ['--describe', '--topic', 'orders']);
+    expect(outLines(afterConfig.stdout)[0]).to.match(/\tConfigs: cleanup.policy=compact,delete,min.cleanable.dirty.ratio=0.1,min.insync.replicas=2$/);
+    const badValue = await c.run('topics', ['--alter', '--topic', 'orders', '--config', 'cleanup.policy=shred']);
+    expect(badValue.code).to.equal(1);
+    expect(badValue.stderr).to.contain('INVALID_CONFIG').and.contain('cleanup.policy');
+    const missing = await c.run('topics', ['--alter', '--topic', 'no-such-topic', '--config', 'retention.ms=1']);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.contain("topic 'no-such-topic' does not exist");
 
     const again = await c.run('topics', ['--create', '--topic', 'orders']);
     expect(again.code).to.equal(1);

@@ -19,11 +19,12 @@ const options: OptionSpec[] = [
   { name: 'list', kind: 'flag', help: 'list the topic names' },
   { name: 'describe', kind: 'flag', help: 'show partitions, leader, replicas, ISR, leader epoch and config overrides' },
   { name: 'delete', kind: 'flag', help: 'delete a topic and its data' },
-  { name: 'alter', kind: 'flag', help: 'add partitions to a topic (with --partitions)' },
+  { name: 'alter', kind: 'flag', help: 'add partitions to a topic (with --partitions), and/or set (--config) or remove (--delete-config) its config overrides' },
   { name: 'topic', kind: 'string', value: 't', help: 'the topic (required by --create, --delete and --alter; --describe shows every topic without it)', modes: ['create', 'describe', 'delete', 'alter'] },
   { name: 'partitions', kind: 'int', value: 'n', min: 1, help: "partition count: of the new topic (default: the cluster's num.partitions), or the new total for --alter", modes: ['create', 'alter'] },
   { name: 'replication-factor', kind: 'int', value: 'n', min: 1, help: "replicas per partition (default: the cluster's default.replication.factor)", modes: ['create'] },
-  { name: 'config', kind: 'list', value: 'key=value', help: 'a topic config override such as retention.ms=86400000 (repeatable)', modes: ['create'] },
+  { name: 'config', kind: 'list', value: 'key=value', help: 'a topic config override such as retention.ms=86400000 or cleanup.policy=compact (repeatable)', modes: ['create', 'alter'] },
+  { name: 'delete-config', kind: 'list', value: 'key', help: 'with --alter: remove an override, back to the broker default (repeatable)', modes: ['alter'] },
   { name: 'if-not-exists', kind: 'flag', help: 'with --create: succeed if the topic already exists', modes: ['create'] },
   { name: 'if-exists', kind: 'flag', help: 'with --delete, --alter or --describe: succeed if the topic does not exist', modes: ['delete', 'alter', 'describe'] },
   { name: 'exclude-internal', kind: 'flag', help: 'leave out internal topics such as __consumer_offsets', modes: ['list', 'describe'] },
@@ -74,8 +75,11 @@ async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES);
   const topic = args.string('topic');
   if ((mode === 'create' || mode === 'delete' || mode === 'alter') && topic === undefined) throw new UsageError(`--${mode} needs --topic`);
-  if (mode === 'alter' && !args.has('partitions')) throw new UsageError('--alter needs --partitions n (the new partition count; topic configs cannot be altered yet)');
   const config = keyValues('config', args.list('config'));
+  const deleteConfig = args.list('delete-config');
+  if (mode === 'alter' && !args.has('partitions') && Object.keys(config).length === 0 && deleteConfig.length === 0) {
+    throw new UsageError('--alter needs --partitions n (the new partition count), --config key=value or --delete-config key');
+  }
 
   await withCluster(args, 'samsa-topics', async (conn) => {
     const admin = conn.client.admin();
@@ -122,8 +126,14 @@ async function run(args: Args): Promise<number> {
           break;
         case 'alter':
           try {
-            await admin.createPartitions({ topicPartitions: [{ topic: topic!, count: args.int('partitions')! }] });
-            out(`Topic ${topic} now has ${args.int('partitions')} partitions.`);
+            if (Object.keys(config).length > 0 || deleteConfig.length > 0) {
+              await admin.alterTopicConfigs({ topics: [{ topic: topic!, set: config, delete: deleteConfig }] });
+              out(`Updated the config of topic ${topic}.`);
+            }
+            if (args.has('partitions')) {
+              await admin.createPartitions({ topicPartitions: [{ topic: topic!, count: args.int('partitions')! }] });
+              out(`Topic ${topic} now has ${args.int('partitions')} partitions.`);
+            }
           } catch (e) {
             if (unknownTopic(e) && args.has('if-exists')) return;
             if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
