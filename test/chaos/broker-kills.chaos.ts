@@ -33,6 +33,18 @@ describe('chaos: brokers killed and restarted under load', function () {
     await c?.stop();
   });
 
+  /** ROUNDS times: a random broker killed 1-2 s in, restarted 2-3 s later, back in the cluster. */
+  async function killAndRestartRounds(): Promise<void> {
+    for (let round = 0; round < ROUNDS; round++) {
+      await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
+      const victim = 1 + Math.floor(Math.random() * 3);
+      await c.killBroker(victim);
+      await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 1_000));
+      await c.startBroker(victim);
+      await c.client.waitForBrokers(3);
+    }
+  }
+
   it(`keeps every acknowledged record through ${ROUNDS} kill/restart rounds`, async () => {
     const kafka = new Kafka({ clientId: 'chaos', brokers: await c.kafkaBootstrap(), logLevel: logLevel.NOTHING, retry: RETRY });
     const admin = kafka.admin();
@@ -89,14 +101,7 @@ describe('chaos: brokers killed and restarted under load', function () {
       }
     })();
 
-    for (let round = 0; round < ROUNDS; round++) {
-      await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
-      const victim = 1 + Math.floor(Math.random() * 3);
-      await c.killBroker(victim);
-      await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 1_000));
-      await c.startBroker(victim);
-      await c.client.waitForBrokers(3);
-    }
+    await killAndRestartRounds();
     stop = true;
     await Promise.all([kafkajsLoop, samsaLoop]);
     expect(ackedIdempotent.length, 'the idempotent producer got acknowledgements').to.be.greaterThan(0);
@@ -174,14 +179,7 @@ describe('chaos: brokers killed and restarted under load', function () {
         }
       }
     })();
-    for (let round = 0; round < ROUNDS; round++) {
-      await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
-      const victim = 1 + Math.floor(Math.random() * 3);
-      await c.killBroker(victim);
-      await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 1_000));
-      await c.startBroker(victim);
-      await c.client.waitForBrokers(3);
-    }
+    await killAndRestartRounds();
     stop = true;
     await loop;
     expect(lastAcked.size).to.equal(KEYS);
