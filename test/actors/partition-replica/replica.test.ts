@@ -200,7 +200,7 @@ describe('actors/partition-replica', function () {
   });
 
   it('refuses with MESSAGE_TOO_LARGE, writing nothing, a batch whose records decompress past 256 MiB where it must read them', async () => {
-    // a 12 KB zstd frame of RLE blocks standing for 300 MiB, as a batch's records
+    // a 10 KB zstd frame of RLE blocks standing for 300 MiB, as a batch's records
     const small = encodeRecordBatch({ compression: 'zstd', records: [{ key: Buffer.from('k'), value: Buffer.from('v') }] });
     const bomb = Buffer.concat([small.subarray(0, 61), zstdRleBomb(2400)]);
     bomb.writeInt32BE(bomb.length - 12, 8);
