@@ -475,10 +475,14 @@ function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
   try {
     return recompressBatches(records, topicCodec(wanted));
   } catch (e) {
-    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
-    rejectAppend(s, ctx, m, `compression.type ${String(wanted)}: ${(e as Error).message}`, errorCode);
+    rejectAppend(s, ctx, m, `compression.type ${String(wanted)}: ${(e as Error).message}`, readErrorCode(e));
     return null;
   }
+}
+
+/** The errorCode for a produce whose records could not be read (damage, a missing codec, a bomb). */
+function readErrorCode(e: unknown): number {
+  return e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
 }
 
 /**
@@ -491,8 +495,7 @@ function keyedForCompaction(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: E
   try {
     missing = firstKeylessRecord(records);
   } catch (e) {
-    const errorCode = e instanceof CorruptRecordError || e instanceof UnsupportedCompressionError || e instanceof DecompressedSizeError ? e.errorCode : ErrorCode.CORRUPT_MESSAGE;
-    rejectAppend(s, ctx, m, `records of a compacted topic cannot be read: ${(e as Error).message}`, errorCode);
+    rejectAppend(s, ctx, m, `records of a compacted topic cannot be read: ${(e as Error).message}`, readErrorCode(e));
     return false;
   }
   if (missing === null) return true;
