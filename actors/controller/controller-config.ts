@@ -4,6 +4,9 @@
  *   num.partitions                   1      partitions of a topic created without a count
  *   default.replication.factor       1      replication factor of a topic created without one
  *   unclean.leader.election.enable   false  elect an out-of-sync replica rather than go offline
+ *   auto.leader.rebalance.enable     true   move leadership back to preferred replicas
+ *   leader.imbalance.check.interval.seconds
+ *                                    300    how long after an imbalance appears that happens
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
@@ -13,6 +16,8 @@ export interface ControllerConfig {
   readonly numPartitions: number;
   readonly defaultReplicationFactor: number;
   readonly uncleanLeaderElectionEnable: boolean;
+  readonly autoLeaderRebalanceEnable: boolean;
+  readonly leaderImbalanceCheckIntervalSeconds: number;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -23,6 +28,8 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   numPartitions: 1,
   defaultReplicationFactor: 1,
   uncleanLeaderElectionEnable: false,
+  autoLeaderRebalanceEnable: true,
+  leaderImbalanceCheckIntervalSeconds: 300,
 });
 
 type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' };
@@ -32,6 +39,9 @@ const SPECS: Readonly<Record<string, Spec>> = {
   'num.partitions': { prop: 'numPartitions', kind: 'int', min: 1, max: 2 ** 31 - 1 },
   'default.replication.factor': { prop: 'defaultReplicationFactor', kind: 'int', min: 1, max: 32767 },
   'unclean.leader.election.enable': { prop: 'uncleanLeaderElectionEnable', kind: 'bool' },
+  'auto.leader.rebalance.enable': { prop: 'autoLeaderRebalanceEnable', kind: 'bool' },
+  // at most ~24 days: the delay of one timer
+  'leader.imbalance.check.interval.seconds': { prop: 'leaderImbalanceCheckIntervalSeconds', kind: 'int', min: 1, max: 2_000_000 },
 };
 
 export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));

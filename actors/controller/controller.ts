@@ -9,8 +9,12 @@
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
- * CreatePartitions, AlterPartition, AlterTopicConfigs, AllocateProducerIds, Metadata, WatchMetadata, UnwatchMetadata, and its own
- * periodic CheckSessions (fences brokers silent for broker.session.timeout.ms).
+ * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AllocateProducerIds, Metadata,
+ * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
+ * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
+ * change leaves some partition led by a replica other than its preferred one, a timer of
+ * leader.imbalance.check.interval.seconds elects the preferred replicas that can lead by then,
+ * as KRaft's controller does; at most MAX_ELECTIONS_PER_BALANCE a round, the next right after).
  *
  * Emits (tells, each carrying the controller epoch): LeaderAndIsrRequest to the replicas of
  * created or changed partitions (and every partition of a broker that (re)joins),
@@ -31,7 +35,17 @@ import { ConfigError } from '../../src/storage/log-config.js';
 import type { ControlToBrokerMsg, LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { CreatableTopic, ControllerMsg, ControllerReply } from './messages.js';
 import { parseControllerConfig, sessionCheckIntervalMs, type ControllerConfig, type ControllerConfigInput } from './controller-config.js';
-import { changesForControlledShutdown, changesForFencedBroker, changesForUnfencedBroker, partitionChange } from './elections.js';
+import {
+  ElectionType,
+  balancingChanges,
+  changesForControlledShutdown,
+  changesForFencedBroker,
+  changesForUnfencedBroker,
+  electLeader,
+  hasImbalance,
+  partitionChange,
+  type ElectionTypeValue,
+} from './elections.js';
 import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
 import {
   BrokerState,
@@ -76,6 +90,8 @@ export interface ControllerArgs {
   placementSeed?: number;
   /** Fixes the placement start index and shift (Kafka's fixedStartIndex), for tests. */
   placementStartIndex?: number;
+  /** Preferred-replica elections per balancing round (default MAX_ELECTIONS_PER_BALANCE), for tests. */
+  maxElectionsPerBalance?: number;
 }
 
 export interface ControllerState {
@@ -88,12 +104,16 @@ export interface ControllerState {
   readonly watchers: ActorRef<Message>[];
   readonly random: PlacementRandom;
   readonly fixedStartIndex: number | null;
+  readonly maxElectionsPerBalance: number;
 }
 
 type Ctx = ActorContext<ControllerMsg>;
 type TopicPartition = { topic: string; partition: number };
 
 const CHECK_SESSIONS_TIMER = 'check-sessions';
+const BALANCE_LEADERS_TIMER = 'balance-leaders';
+/** Preferred-replica elections in one balancing round (Kafka's maxElectionsPerImbalance). */
+export const MAX_ELECTIONS_PER_BALANCE = 1000;
 
 // ------------------------------------------------------------------ batches of records
 
@@ -128,7 +148,14 @@ async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<Control
     }
   }
   s.metadata = batch.state;
+  scheduleBalance(s, ctx);
   return { ok: true };
+}
+
+/** Starts the balancing timer when leaders are off their preferred replicas and none is pending. */
+function scheduleBalance(s: ControllerState, ctx: BaseContext<ControllerMsg>): void {
+  if (!s.config.autoLeaderRebalanceEnable || ctx.timers.isActive(BALANCE_LEADERS_TIMER) || !hasImbalance(s.metadata)) return;
+  ctx.timers.startSingle(BALANCE_LEADERS_TIMER, s.config.leaderImbalanceCheckIntervalSeconds * 1000, { type: 'BalanceLeaders' });
 }
 
 /** Builds a batch; a record that does not fit the state is a controller bug, reported as data. */
@@ -264,8 +291,10 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     watchers: [],
     random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
     fixedStartIndex: typeof args.placementStartIndex === 'number' && args.placementStartIndex >= 0 ? args.placementStartIndex : null,
+    maxElectionsPerBalance: Number.isSafeInteger(args.maxElectionsPerBalance) && args.maxElectionsPerBalance! > 0 ? args.maxElectionsPerBalance! : MAX_ELECTIONS_PER_BALANCE,
   };
   ctx.timers.startPeriodic(CHECK_SESSIONS_TIMER, sessionCheckIntervalMs(config), { type: 'CheckSessions' });
+  scheduleBalance(s, ctx);
   // Announce the new controller epoch to the brokers that were live before the restart.
   if (sessions.size > 0) sendMetadataUpdates(s, ctx, liveBrokers(metadata).map(brokerRef));
   ctx.log.info('controller started', {
@@ -840,6 +869,97 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
   });
 }
 
+// ------------------------------------------------------------------ leader elections
+
+type ElectionResults = Extract<ControllerReply, { type: 'ElectLeadersResponse' }>['results'];
+
+/** Why an ElectLeaders request is malformed, or null. */
+function validateElectLeaders(m: Extract<ControllerMsg, { type: 'ElectLeaders' }>): string | null {
+  if (m.electionType !== ElectionType.PREFERRED && m.electionType !== ElectionType.UNCLEAN) {
+    return `Unknown election type ${String(m.electionType)} (0: preferred, 1: unclean)`;
+  }
+  if (m.topicPartitions === null) return null;
+  if (!Array.isArray(m.topicPartitions)) return 'topicPartitions must be an array or null';
+  for (const t of m.topicPartitions as unknown[]) {
+    if (!isObject(t) || typeof t.topic !== 'string' || !Array.isArray(t.partitions) || !t.partitions.every((n) => Number.isSafeInteger(n))) {
+      return 'each entry of topicPartitions must be { topic: string, partitions: integer[] }';
+    }
+  }
+  return null;
+}
+
+async function handleElectLeaders(s: ControllerState, m: Extract<ControllerMsg, { type: 'ElectLeaders' }>, ctx: Ctx): Promise<void> {
+  const invalid = validateElectLeaders(m);
+  if (invalid) return ctx.reply<ControllerReply>({ type: 'ElectLeadersResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid, results: [] });
+  const type = m.electionType as ElectionTypeValue;
+  const batch = new Batch(s.metadata);
+  const results: ElectionResults = [];
+  const elected: { errorCode: number; errorMessage: string | null }[] = [];
+  const elect = (topic: string, partition: number, all: boolean, into: ElectionResults[number]['partitions']) => {
+    const p = getPartition(batch.state, topic, partition);
+    const outcome = p ? electLeader(batch.state, p, type) : { ok: false as const, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `No such partition as ${topic}-${partition}` };
+    if (outcome.ok) {
+      batch.add(outcome.change);
+      const r = { partition, errorCode: ErrorCode.NONE, errorMessage: null };
+      into.push(r);
+      elected.push(r);
+    } else if (!(all && outcome.errorCode === ErrorCode.ELECTION_NOT_NEEDED)) {
+      // asked for every partition, Kafka leaves out those that already have the leader wanted
+      into.push({ partition, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+    }
+  };
+  if (m.topicPartitions === null) {
+    for (const name of [...s.metadata.topics.keys()].sort()) {
+      const entry = { topic: name, partitions: [] as ElectionResults[number]['partitions'] };
+      results.push(entry);
+      for (const p of s.metadata.topics.get(name)!.partitions) elect(name, p.partition, true, entry.partitions);
+    }
+  } else {
+    for (const t of m.topicPartitions) {
+      const entry = { topic: t.topic, partitions: [] as ElectionResults[number]['partitions'] };
+      results.push(entry);
+      for (const partition of t.partitions) elect(t.topic, partition, false, entry.partitions);
+    }
+  }
+  if (batch.records.length > 0) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of elected) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    } else {
+      const out = new Outbox();
+      out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
+      out.flush(s, ctx, true);
+      ctx.log.info('leaders elected on request', { electionType: type === ElectionType.PREFERRED ? 'preferred' : 'unclean', partitions: batch.records.length });
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'ElectLeadersResponse', errorCode: ErrorCode.NONE, results });
+}
+
+/** The balancing timer: preferred replicas that can lead take their partitions back. */
+async function handleBalanceLeaders(s: ControllerState, ctx: Ctx): Promise<void> {
+  if (!s.config.autoLeaderRebalanceEnable) return;
+  const { changes, more } = balancingChanges(s.metadata, s.maxElectionsPerBalance);
+  if (changes.length > 0) {
+    const batch = build(s, ctx, (x) => x.addAll(changes));
+    const committed = batch instanceof Batch ? await commit(s, batch, ctx) : batch;
+    if (committed.ok) {
+      const out = new Outbox();
+      out.addForPartitions(s.metadata, changedPartitions(changes), false);
+      out.flush(s, ctx, true);
+      ctx.log.info('leaders moved back to preferred replicas', { partitions: changes.length, more });
+    } else {
+      ctx.log.warn('leader balancing failed; tried again later', { error: committed.errorMessage });
+    }
+    if (committed.ok && more) {
+      // the next round right after this one (behind what is already in the mailbox)
+      ctx.timers.cancel(BALANCE_LEADERS_TIMER);
+      ctx.send(ctx.self, { type: 'BalanceLeaders' });
+      return;
+    }
+  }
+  scheduleBalance(s, ctx);
+}
+
 // ------------------------------------------------------------------ the actor
 
 export const controller = defineActor<ControllerState, ControllerMsg, ControllerArgs>({
@@ -874,6 +994,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     Metadata: { topics: 'array?' },
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
+    ElectLeaders: { electionType: 'integer' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
   },
@@ -887,6 +1008,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterPartition: handleAlterPartition,
     AllocateProducerIds: handleAllocateProducerIds,
     AlterTopicConfigs: handleAlterTopicConfigs,
+    ElectLeaders: handleElectLeaders,
+    BalanceLeaders: (s, _m, ctx) => handleBalanceLeaders(s, ctx),
     Metadata: (s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId, names) });

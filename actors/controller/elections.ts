@@ -8,11 +8,18 @@
  *  - a broker in controlled shutdown: the same, except that a partition with no other eligible
  *    ISR member stays led by it (it is reported back as remaining);
  *  - a broker unfenced: offline partitions it can lead (last ISR member, or any replica with
- *    unclean election) elect it.
+ *    unclean election) elect it;
+ *  - an election asked for (Kafka's ElectLeaders): PREFERRED moves leadership back to the
+ *    preferred replica (the first assigned) once it is eligible and in the ISR; UNCLEAN gives a
+ *    partition without a leader the first eligible ISR member, else the first eligible replica
+ *    whatever the topic's unclean.leader.election.enable says (the operator asked for it);
+ *  - leader balancing (auto.leader.rebalance.enable): PREFERRED for every partition led by
+ *    another replica, as KRaft's controller does every leader.imbalance.check.interval.seconds.
  * A leader change bumps the leader epoch; every change bumps the partition epoch.
  * Compute these on a state where the broker already has its new broker state.
  */
 import { NO_LEADER, type PartitionState } from '../../src/protocol/cluster.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
 import { isEligible, type MetadataState, type PartitionChangeRecord, type TopicRecord } from './metadata-state.js';
 
 export const UNCLEAN_LEADER_ELECTION_KEY = 'unclean.leader.election.enable';
@@ -120,4 +127,68 @@ export function changesForUnfencedBroker(state: MetadataState, brokerId: number,
     }
   }
   return out;
+}
+
+/** Kafka's ElectionType: the preferred replica, or any eligible replica of a partition without a leader. */
+export const ElectionType = Object.freeze({ PREFERRED: 0, UNCLEAN: 1 });
+export type ElectionTypeValue = (typeof ElectionType)[keyof typeof ElectionType];
+
+/** The election a request asked for: a change to commit, or why there is none (errors as data). */
+export type ElectionOutcome = { ok: true; change: PartitionChangeRecord } | { ok: false; errorCode: number; errorMessage: string };
+
+/** True when `p` is led by a replica other than its preferred one (the first assigned). */
+export function isImbalanced(p: PartitionState): boolean {
+  return p.replicas.length > 0 && p.leader !== p.replicas[0];
+}
+
+/** Leadership back to the preferred replica, when it is eligible and in the ISR; null otherwise. */
+export function preferredLeaderChange(state: MetadataState, p: PartitionState): PartitionChangeRecord | null {
+  const preferred = p.replicas[0];
+  if (preferred === undefined || p.leader === preferred) return null;
+  if (!p.isr.includes(preferred) || !isEligible(state.brokers.get(preferred))) return null;
+  return partitionChange(p, preferred, p.isr);
+}
+
+/** One partition's election of `type` (Kafka's ElectLeaders), as the controller would commit it. */
+export function electLeader(state: MetadataState, p: PartitionState, type: ElectionTypeValue): ElectionOutcome {
+  const name = `${p.topic}-${p.partition}`;
+  if (type === ElectionType.PREFERRED) {
+    const preferred = p.replicas[0]!;
+    if (p.leader === preferred) return { ok: false, errorCode: ErrorCode.ELECTION_NOT_NEEDED, errorMessage: `${name} is already led by its preferred replica ${preferred}` };
+    const change = preferredLeaderChange(state, p);
+    if (change) return { ok: true, change };
+    const why = !isEligible(state.brokers.get(preferred)) ? 'is not a live, unfenced broker' : `is not in the ISR ${JSON.stringify(p.isr)}`;
+    return { ok: false, errorCode: ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE, errorMessage: `the preferred replica ${preferred} of ${name} ${why}` };
+  }
+  if (p.leader !== NO_LEADER) return { ok: false, errorCode: ErrorCode.ELECTION_NOT_NEEDED, errorMessage: `${name} has a leader (${p.leader})` };
+  const eligible = (id: number) => isEligible(state.brokers.get(id));
+  const fromIsr = p.isr.find(eligible);
+  if (fromIsr !== undefined) return { ok: true, change: partitionChange(p, fromIsr, p.isr.filter(eligible)) };
+  const any = p.replicas.find(eligible);
+  if (any !== undefined) return { ok: true, change: partitionChange(p, any, [any]) };
+  return { ok: false, errorCode: ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, errorMessage: `no replica of ${name} (${JSON.stringify(p.replicas)}) is a live, unfenced broker` };
+}
+
+/**
+ * Preferred-replica elections for the partitions led by another replica whose preferred replica
+ * can lead now, at most `max` of them (`more`: some were left for a next round), in topic order.
+ */
+export function balancingChanges(state: MetadataState, max: number): { changes: PartitionChangeRecord[]; more: boolean } {
+  const changes: PartitionChangeRecord[] = [];
+  for (const t of state.topics.values()) {
+    for (const p of t.partitions) {
+      if (!isImbalanced(p)) continue;
+      const c = preferredLeaderChange(state, p);
+      if (!c) continue;
+      if (changes.length === max) return { changes, more: true };
+      changes.push(c);
+    }
+  }
+  return { changes, more: false };
+}
+
+/** True when some partition is led by a replica other than its preferred one (or has no leader). */
+export function hasImbalance(state: MetadataState): boolean {
+  for (const t of state.topics.values()) for (const p of t.partitions) if (isImbalanced(p)) return true;
+  return false;
 }

@@ -46,6 +46,14 @@ export type ControllerMsg =
   | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string | number>; delete?: string[] }[]; validateOnly?: boolean }
   /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
+  /**
+   * Kafka's ElectLeaders: `electionType` 0 moves leadership to each partition's preferred replica,
+   * 1 elects a leader for partitions without one (uncleanly if need be). `topicPartitions` null:
+   * every partition (the answer then leaves out those that needed no election).
+   */
+  | { type: 'ElectLeaders'; electionType: number; topicPartitions: { topic: string; partitions: number[] }[] | null }
+  /** Internal: the leader-balancing timer (auto.leader.rebalance.enable). */
+  | { type: 'BalanceLeaders' }
   /** Internal: the session-expiry timer. */
   | { type: 'CheckSessions' }
   /** Internal/tests: subscribe an actor to metadata change notifications. */
@@ -78,6 +86,12 @@ export type ControllerReply =
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
   | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | {
+      type: 'ElectLeadersResponse';
+      errorCode: number;
+      errorMessage?: string;
+      results: { topic: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
+    }
   | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
 
 export type { BrokerInfo };

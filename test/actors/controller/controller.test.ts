@@ -11,7 +11,7 @@ import path from 'node:path';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { NO_LEADER } from '../../../src/protocol/cluster.js';
 import type { Failure } from '../../../src/runtime/types.js';
-import { ControllerHarness } from './harness.js';
+import { ControllerHarness, type Reply } from './harness.js';
 
 describe('actors/controller', () => {
   let h: ControllerHarness;
@@ -555,6 +555,194 @@ describe('actors/controller', () => {
       await h.register(1, 'inc-1-back'); // an out-of-sync replica returns
       expect(await h.partition('u', 0)).to.deep.include({ leader: 1, isr: [1] });
       expect(await h.partition('optout', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });
+    });
+  });
+
+  describe('ElectLeaders and leader balancing', () => {
+    type ElectReply = Reply<'ElectLeadersResponse'>;
+    const elect = (electionType: number, topicPartitions: { topic: string; partitions: number[] }[] | null) =>
+      h.ask<'ElectLeadersResponse'>({ type: 'ElectLeaders', electionType, topicPartitions });
+    const codes = (r: ElectReply) => r.results.map((t) => [t.topic, t.partitions.map((p) => [p.partition, p.errorCode])]);
+
+    /** The leader of `topic`-`partition` puts `isr` in its ISR (as a catching-up follower's leader would). */
+    async function alterIsr(topic: string, partition: number, isr: number[]): Promise<void> {
+      const p = await h.partition(topic, partition);
+      const r = await h.ask<'AlterPartitionResponse'>({
+        type: 'AlterPartition',
+        brokerId: p.leader,
+        brokerEpoch: h.epochs.get(p.leader)!,
+        topic,
+        partition,
+        leaderEpoch: p.leaderEpoch,
+        partitionEpoch: p.partitionEpoch,
+        newIsr: isr,
+      });
+      expect(r.errorCode, r.errorMessage).to.equal(0);
+    }
+
+    /** Brokers 1-3, topic t [1,2,3] [2,3,1] [3,1,2]; broker 1 fails over and comes back out of sync. */
+    async function failAndReturn(config: Record<string, string | number | boolean> = {}): Promise<void> {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3], args: { config } });
+      await h.createTopic('t', 3, 3);
+      await h.advanceKeeping([2, 3], 10_000);
+      await h.register(1, 'inc-1-back');
+      expect((await h.metadata(['t'])).topics[0]!.partitions.map((p) => [p.leader, p.isr])).to.deep.equal([
+        [2, [2, 3]],
+        [2, [2, 3]],
+        [3, [3, 2]],
+      ]);
+    }
+
+    it('PREFERRED moves leadership back once the preferred replica is in the ISR, and tells the replicas', async () => {
+      await failAndReturn();
+      const notYet = await elect(0, [{ topic: 't', partitions: [0, 1] }]);
+      expect(codes(notYet)).to.deep.equal([['t', [[0, ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE], [1, ErrorCode.ELECTION_NOT_NEEDED]]]]);
+      expect(notYet.results[0]!.partitions[0]!.errorMessage).to.match(/preferred replica 1 of t-0 is not in the ISR \[2,3\]/);
+      await alterIsr('t', 0, [2, 3, 1]);
+      await h.settle();
+      h.clearInboxes();
+      const r = await elect(0, [{ topic: 't', partitions: [0] }]);
+      expect(r).to.deep.equal({ type: 'ElectLeadersResponse', errorCode: 0, results: [{ topic: 't', partitions: [{ partition: 0, errorCode: 0, errorMessage: null }] }] });
+      // the ISR stays as it was; the leader epoch moves on
+      expect(await h.partition('t', 0)).to.deep.include({ leader: 1, isr: [2, 3, 1], leaderEpoch: 2, partitionEpoch: 3 });
+      await h.settle();
+      for (const id of [1, 2, 3]) expect(h.leaderAndIsr(id).map((p) => [p.partition, p.leader, p.leaderEpoch])).to.deep.equal([[0, 1, 2]]);
+      expect(codes(await elect(0, [{ topic: 't', partitions: [0] }]))).to.deep.equal([['t', [[0, ErrorCode.ELECTION_NOT_NEEDED]]]]);
+    });
+
+    it('PREFERRED refuses a fenced or shutting-down preferred replica and names unknown topics and partitions', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopics([{ name: 'a', assignments: [[1, 2], [2, 3]] }]);
+      await h.advanceKeeping([2, 3], 10_000); // 1 fenced; a-0 led by 2 with ISR [2]
+      const r = await elect(0, [
+        { topic: 'a', partitions: [0, 7] },
+        { topic: 'nope', partitions: [0] },
+      ]);
+      expect(codes(r)).to.deep.equal([
+        ['a', [[0, ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE], [7, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]]],
+        ['nope', [[0, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]]],
+      ]);
+      expect(r.results[0]!.partitions[0]!.errorMessage).to.match(/preferred replica 1 of a-0 is not a live, unfenced broker/);
+      // a-1's preferred replica 2 starts a controlled shutdown: leadership moves to 3, and 2 may not take it back
+      expect((await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 2, brokerEpoch: h.epochs.get(2)! })).errorCode).to.equal(0);
+      expect(await h.partition('a', 1)).to.deep.include({ leader: 3 });
+      expect(codes(await elect(0, [{ topic: 'a', partitions: [1] }]))).to.deep.equal([['a', [[1, ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE]]]]);
+    });
+
+    it('for every partition (null), answers only those that needed an election; a partition named twice is elected once', async () => {
+      await failAndReturn();
+      await alterIsr('t', 0, [2, 3, 1]);
+      await h.createTopics([{ name: 'b', assignments: [[2, 3]] }]);
+      const all = await elect(0, null);
+      expect(codes(all)).to.deep.equal([
+        ['b', []],
+        ['t', [[0, 0]]],
+      ]);
+      await failAndReturnAgain();
+      const twice = await elect(0, [{ topic: 't', partitions: [0, 0] }]);
+      expect(codes(twice)).to.deep.equal([['t', [[0, 0], [0, ErrorCode.ELECTION_NOT_NEEDED]]]]);
+
+      async function failAndReturnAgain(): Promise<void> {
+        await h.advanceKeeping([2, 3], 10_000);
+        await h.register(1, 'inc-1-again');
+        await alterIsr('t', 0, [2, 3, 1]);
+      }
+    });
+
+    it('UNCLEAN elects a live out-of-sync replica for a partition without a leader, whatever the topic says', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopics([
+        { name: 'u', assignments: [[2, 1]] },
+        { name: 'led', assignments: [[3, 1]] },
+        { name: 'lost', assignments: [[2]] },
+      ]);
+      await alterIsr('u', 0, [2]); // 1 falls out of sync
+      await h.advanceKeeping([1, 3], 10_000); // 2 fails: u-0 and lost-0 go offline
+      expect(await h.partition('u', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });
+      const r = await elect(1, [
+        { topic: 'u', partitions: [0] },
+        { topic: 'led', partitions: [0] },
+        { topic: 'lost', partitions: [0] },
+      ]);
+      expect(codes(r)).to.deep.equal([
+        ['u', [[0, 0]]],
+        ['led', [[0, ErrorCode.ELECTION_NOT_NEEDED]]],
+        ['lost', [[0, ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE]]],
+      ]);
+      expect(await h.partition('u', 0)).to.deep.include({ leader: 1, isr: [1], leaderEpoch: 2 });
+    });
+
+    it('refuses an unknown election type and malformed partitions with INVALID_REQUEST, changing nothing', async () => {
+      h = await ControllerHarness.start({ brokers: [1] });
+      await h.createTopic('t', 1, 1);
+      const bad = await elect(2, null);
+      expect(bad).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, results: [] });
+      expect(bad.errorMessage).to.match(/Unknown election type 2/);
+      const malformed = await h.ask<'ElectLeadersResponse'>({ type: 'ElectLeaders', electionType: 0, topicPartitions: [{ topic: 't', partitions: ['x'] }] } as never);
+      expect(malformed.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+      expect(await h.partition('t', 0)).to.deep.include({ leader: 1, leaderEpoch: 0, partitionEpoch: 0 });
+    });
+
+    it('balancing moves leaders back leader.imbalance.check.interval.seconds after the imbalance appeared, once the preferred replica is in sync', async () => {
+      await failAndReturn();
+      // the imbalance appeared at the fencing (~10 s in); 1 is not in sync when the first check comes
+      await h.advanceKeeping([1, 2, 3], 300_000);
+      expect((await h.partition('t', 0)).leader).to.equal(2);
+      await alterIsr('t', 0, [2, 3, 1]);
+      await alterIsr('t', 2, [3, 2, 1]);
+      h.clearInboxes();
+      // the next check, 300 s after the last one
+      await h.advanceKeeping([1, 2, 3], 290_000);
+      expect((await h.partition('t', 0)).leader).to.equal(2);
+      await h.advanceKeeping([1, 2, 3], 20_000);
+      expect((await h.metadata(['t'])).topics[0]!.partitions.map((p) => [p.leader, p.leaderEpoch])).to.deep.equal([
+        [1, 2],
+        [2, 0],
+        [3, 0],
+      ]);
+      expect(h.leaderAndIsr(1).map((p) => [p.partition, p.leader])).to.deep.equal([[0, 1]]);
+    });
+
+    it('honours leader.imbalance.check.interval.seconds, and auto.leader.rebalance.enable=false leaves leaders where they are', async () => {
+      await failAndReturn({ 'leader.imbalance.check.interval.seconds': 5 });
+      await alterIsr('t', 0, [2, 3, 1]);
+      await h.advanceKeeping([1, 2, 3], 6_000);
+      expect((await h.partition('t', 0)).leader).to.equal(1);
+      await h.stop();
+
+      await failAndReturn({ 'auto.leader.rebalance.enable': false, 'leader.imbalance.check.interval.seconds': 5 });
+      await alterIsr('t', 0, [2, 3, 1]);
+      await h.advanceKeeping([1, 2, 3], 20_000);
+      expect((await h.partition('t', 0)).leader).to.equal(2);
+      // an operator can still ask for it
+      expect(codes(await elect(0, [{ topic: 't', partitions: [0] }]))).to.deep.equal([['t', [[0, 0]]]]);
+    });
+
+    it('balances more partitions than one round takes in one check, a round right after another', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2], args: { maxElectionsPerBalance: 3, config: { 'leader.imbalance.check.interval.seconds': 10 } } });
+      await h.createTopics([{ name: 'many', assignments: Array.from({ length: 8 }, () => [1, 2]) }]);
+      await h.advanceKeeping([2], 10_000);
+      await h.register(1, 'inc-1-back');
+      for (let i = 0; i < 8; i++) await alterIsr('many', i, [2, 1]);
+      await h.advanceKeeping([1, 2], 12_000);
+      expect((await h.metadata(['many'])).topics[0]!.partitions.map((p) => p.leader)).to.deep.equal([1, 1, 1, 1, 1, 1, 1, 1]);
+    });
+
+    it('a restarted controller finds the imbalance in its log and schedules the check again', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-ctl-balance-'));
+      try {
+        h = await ControllerHarness.start({ brokers: [1, 2], args: { metadataDir: dir, config: { 'leader.imbalance.check.interval.seconds': 10 } } });
+        await h.createTopics([{ name: 'a', assignments: [[1, 2]] }]);
+        await h.advanceKeeping([2], 10_000);
+        await h.register(1, 'inc-1-back');
+        await alterIsr('a', 0, [2, 1]);
+        await h.restartController();
+        await h.heartbeatAll([1, 2]);
+        await h.advanceKeeping([1, 2], 12_000);
+        expect(await h.partition('a', 0)).to.deep.include({ leader: 1 });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

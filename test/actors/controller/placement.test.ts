@@ -140,11 +140,25 @@ describe('actors/controller/topic-validation', () => {
 
 describe('actors/controller/controller-config', () => {
   it("has Kafka's defaults and refuses unknown keys and bad values, naming the key", () => {
-    expect(parseControllerConfig()).to.deep.equal({ brokerSessionTimeoutMs: 9000, numPartitions: 1, defaultReplicationFactor: 1, uncleanLeaderElectionEnable: false });
-    expect(parseControllerConfig({ 'broker.session.timeout.ms': '18000', 'unclean.leader.election.enable': 'true' })).to.deep.include({
+    expect(parseControllerConfig()).to.deep.equal({
+      brokerSessionTimeoutMs: 9000,
+      numPartitions: 1,
+      defaultReplicationFactor: 1,
+      uncleanLeaderElectionEnable: false,
+      autoLeaderRebalanceEnable: true,
+      leaderImbalanceCheckIntervalSeconds: 300,
+    });
+    expect(
+      parseControllerConfig({ 'broker.session.timeout.ms': '18000', 'unclean.leader.election.enable': 'true', 'auto.leader.rebalance.enable': 'false', 'leader.imbalance.check.interval.seconds': '30' }),
+    ).to.deep.include({
       brokerSessionTimeoutMs: 18000,
       uncleanLeaderElectionEnable: true,
+      autoLeaderRebalanceEnable: false,
+      leaderImbalanceCheckIntervalSeconds: 30,
     });
+    expect(() => parseControllerConfig({ 'leader.imbalance.check.interval.seconds': 0 })).to.throw(/leader\.imbalance\.check\.interval\.seconds: 0 is not valid/);
+    expect(() => parseControllerConfig({ 'auto.leader.rebalance.enable': 'on' })).to.throw(/auto\.leader\.rebalance\.enable/);
+    expect(() => parseControllerConfig({ 'leader.imbalance.per.broker.percentage': 10 })).to.throw(/unknown controller config key/);
     expect(() => parseControllerConfig({ 'log.dirs': '/x' })).to.throw(/log\.dirs: unknown controller config key/);
     expect(() => parseControllerConfig({ 'num.partitions': 0 })).to.throw(/num\.partitions: 0 is not valid/);
     expect(() => parseControllerConfig({ 'default.replication.factor': 'two' })).to.throw(/default\.replication\.factor/);
