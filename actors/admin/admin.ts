@@ -5,7 +5,7 @@
  * partition leaders.
  *
  * Owned state: the metadata cache.
- * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ListTopics, DescribeCluster,
+ * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
  * GroupLag.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
@@ -132,6 +132,20 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async AlterTopicConfigs(s, m, ctx) {
       await toController(s, ctx, { type: 'AlterTopicConfigs', topics: m.topics, validateOnly: m.validateOnly ?? false }, 'AlterTopicConfigsResponse');
+    },
+    async ElectLeaders(s, m, ctx) {
+      let topicPartitions: { topic: string; partitions: number[] }[] | null = null;
+      if (m.partitions !== null) {
+        const byTopic = new Map<string, number[]>();
+        for (const { topic, partition } of m.partitions) {
+          const list = byTopic.get(topic) ?? [];
+          list.push(partition);
+          byTopic.set(topic, list);
+        }
+        topicPartitions = [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
+      }
+      const electionType = m.electionType === 'preferred' ? 0 : m.electionType === 'unclean' ? 1 : -1;
+      await toController(s, ctx, { type: 'ElectLeaders', electionType, topicPartitions }, 'ElectLeadersResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

@@ -9,6 +9,11 @@ export type AdminMsg =
   | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
   /** Sets and removes topic config overrides (the others stay); every replica and its log take them. */
   | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /**
+   * Leader elections (Kafka's ElectLeaders): 'preferred' moves partitions back to their preferred
+   * replica, 'unclean' elects a leader for partitions without one; null partitions: all of them.
+   */
+  | { type: 'ElectLeaders'; electionType: 'preferred' | 'unclean'; partitions: { topic: string; partition: number }[] | null }
   | { type: 'ListTopics' }
   | { type: 'DescribeCluster' }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }

@@ -24,6 +24,14 @@ export interface TopicConfig {
   configEntries?: { name: string; value: string }[];
 }
 
+/** One partition's answer to an election: errorCode NONE when a leader was elected. */
+export interface ElectionResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
 export interface PartitionLag {
   topic: string;
   partition: number;
@@ -109,6 +117,20 @@ export class Admin {
     const r = await this.call({ type: 'AlterTopicConfigs', topics, validateOnly: opts.validateOnly ?? false });
     const bad = (r.topics as { name: string; errorCode: number; errorMessage: string | null }[]).find((t) => t.errorCode !== ErrorCode.NONE);
     if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
+  }
+
+  /**
+   * Leader elections, as Kafka's Admin.electLeaders: 'preferred' moves each partition back to its
+   * preferred replica (the first assigned) when that replica is live and in sync, 'unclean' elects
+   * a leader for partitions that have none, out of sync if it must (records may be lost). Without
+   * `partitions`, every partition, and only those that needed an election are answered. Each
+   * result keeps its code: NONE (elected), ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE,
+   * ELIGIBLE_LEADERS_NOT_AVAILABLE or UNKNOWN_TOPIC_OR_PARTITION; a malformed request throws.
+   */
+  async electLeaders(opts: { electionType: 'preferred' | 'unclean'; partitions?: { topic: string; partition: number }[] | null }): Promise<ElectionResult[]> {
+    const r = await this.call({ type: 'ElectLeaders', electionType: opts.electionType, partitions: opts.partitions ?? null });
+    const results = r.results as { topic: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
+    return results.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition, errorCode: p.errorCode, errorMessage: p.errorMessage })));
   }
 
   async listTopics(): Promise<string[]> {

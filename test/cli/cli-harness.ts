@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { metadataProxy, METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
 import { TcpTransport } from '../../src/transport/tcp.js';
-import { TestCluster } from '../helpers/cluster.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = 'src/cli/samsa.ts';
@@ -69,11 +69,9 @@ export class CliCluster {
   ) {}
 
   static async start(brokers: number): Promise<CliCluster> {
-    const cluster = await TestCluster.start({
-      brokers,
-      transport: 'worker',
-      brokerConfig: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 },
-    });
+    // fast failover: the leader-election test crashes a broker and waits for the controller to notice
+    const fast = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 });
+    const cluster = await TestCluster.start({ brokers, transport: 'worker', ...fast });
     const tcp = new TcpTransport(cluster.system(), { clusterId: 'test-cluster' });
     const { port } = await tcp.listen(0);
     cluster.system().spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: cluster.client.controller } });

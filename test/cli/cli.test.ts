@@ -2,10 +2,13 @@
  * The samsa command line as a user runs it: child processes of `node --import tsx
  * src/cli/samsa.ts` against a three-broker cluster reached over TCP. Covers --help and usage
  * errors (exit 2), an unreachable cluster (exit 1 with advice), topics
- * create/list/describe/alter/delete, produce from stdin and consume back, and groups
- * list/describe/reset-offsets/delete.
+ * create/list/describe/alter/delete, produce from stdin and consume back, groups
+ * list/describe/reset-offsets/delete, and leader elections around a broker's crash and return.
  */
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { main } from '../../src/cli/main.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
@@ -67,8 +70,8 @@ describe('cli: help and usage errors', function () {
   it('prints the command list and every command\'s --help, exit 0', async () => {
     const top = await runCli(['--help']);
     expect(top.code).to.equal(0);
-    for (const c of ['start', 'topics', 'produce', 'consume', 'groups', 'demo']) expect(top.stdout).to.match(new RegExp(`^  ${c} `, 'm'));
-    const helps = await Promise.all(['start', 'topics', 'produce', 'consume', 'groups', 'demo'].map(async (c) => ({ c, r: await runCli([c, '--help']) })));
+    for (const c of ['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'demo']) expect(top.stdout).to.match(new RegExp(`^  ${c} `, 'm'));
+    const helps = await Promise.all(['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'demo'].map(async (c) => ({ c, r: await runCli([c, '--help']) })));
     for (const { c, r } of helps) {
       expect(r.code, `${c} --help`).to.equal(0);
       expect(r.stdout, c).to.match(new RegExp(`^usage: samsa ${c}`));
@@ -103,6 +106,11 @@ describe('cli: help and usage errors', function () {
       { argv: ['groups', '--reset-offsets', '--group', 'g', '--topic', 't'], says: /exactly one of --to-earliest, --to-latest, --to-offset/ },
       { argv: ['groups', '--list', '--topic', 't'], says: /--topic goes with --reset-offsets, not with --list/ },
       { argv: ['start', 'a.json', 'b.json'], says: /unexpected argument 'b.json'/ },
+      { argv: ['leader-election', '--topic', 't'], says: /give --election-type preferred or --election-type unclean/ },
+      { argv: ['leader-election', '--election-type', 'random', '--topic', 't'], says: /--election-type must be preferred or unclean, got 'random'/ },
+      { argv: ['leader-election', '--election-type', 'preferred'], says: /give exactly one of --topic t \[--partition n\], --path-to-json-file file, --all-topic-partitions/ },
+      { argv: ['leader-election', '--election-type', 'preferred', '--topic', 't', '--all-topic-partitions'], says: /give exactly one of/ },
+      { argv: ['leader-election', '--election-type', 'preferred', '--partition', '1', '--all-topic-partitions'], says: /--partition goes with --topic/ },
     ];
     // every case through main() in this process, a few as real processes
     const results = [];
@@ -374,5 +382,63 @@ describe('cli: commands against a cluster', function () {
     const described = await c.run('groups', ['--describe', '--group', 'sigint']);
     expect(described.stdout).to.match(/State: Empty/);
     expect(tableRows(described.stdout, 'TOPIC').map((row) => row.slice(0, 5))).to.deep.equal([['interrupted', '0', '3', '3', '0']]);
+  });
+
+  it('leader-election: gives a returning broker its partitions back, reports what needed nothing, and exits 1 for what it cannot elect', async () => {
+    expect((await c.run('topics', ['--create', '--topic', 'le', '--partitions', '2', '--replication-factor', '3'])).code).to.equal(0);
+    const admin = samsa.admin();
+    await admin.connect();
+    const leaders = async () => (await admin.fetchTopicMetadata({ topics: ['le'] })).topics[0]!.partitions.sort((a, b) => a.partition - b.partition);
+    try {
+      await checkFor(async () => (await leaders()).every((p) => p.leader === p.replicas[0]), 15_000, 50);
+      const victim = (await leaders())[0]!.replicas[0]!;
+      await c.cluster.killBroker(victim);
+      await checkFor(async () => {
+        const p = (await leaders())[0]!;
+        return p.leader >= 0 && p.leader !== victim;
+      }, 30_000, 100);
+
+      // the preferred replica is down: nothing to elect it to, exit 1
+      const down = await c.run('leader-election', ['--election-type', 'preferred', '--topic', 'le', '--partition', '0']);
+      expect(down.code).to.equal(1);
+      expect(down.stderr).to.contain('Error completing leader election (PREFERRED) for partitions le-0');
+      expect(down.stderr).to.contain('PREFERRED_LEADER_NOT_AVAILABLE').and.contain('1 replica(s) could not be elected');
+
+      await c.cluster.startBroker(victim);
+      await checkFor(async () => (await leaders()).every((p) => p.isr.includes(victim)), 30_000, 100);
+      const one = await c.run('leader-election', ['--election-type', 'preferred', '--topic', 'le']);
+      expect(one.code, one.stderr).to.equal(0);
+      expect(outLines(one.stdout)).to.deep.equal(['Successfully completed leader election (PREFERRED) for partitions le-0', 'Valid replica already elected for partitions le-1']);
+      expect((await leaders())[0]!.leader).to.equal(victim);
+
+      // every other partition the crash moved (the offsets topic's) goes back too; then nothing is left
+      const all = await c.run('leader-election', ['--election-type', 'PREFERRED', '--all-topic-partitions']);
+      expect(all.code, all.stderr).to.equal(0);
+      const md = await admin.fetchTopicMetadata();
+      for (const t of md.topics) for (const p of t.partitions) expect(p.leader, `${t.name}-${p.partition}`).to.equal(p.replicas[0]);
+      const none = await c.run('leader-election', ['--election-type', 'preferred', '--all-topic-partitions']);
+      expect(none.stdout).to.equal('No partition needed an election.\n');
+
+      // Kafka's JSON file; an unclean election for a partition that has a leader needs nothing
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cli-le-'));
+      try {
+        const file = path.join(dir, 'partitions.json');
+        fs.writeFileSync(file, JSON.stringify({ partitions: [{ topic: 'le', partition: 1 }] }));
+        const unclean = await c.run('leader-election', ['--election-type', 'unclean', '--path-to-json-file', file]);
+        expect(unclean.code, unclean.stderr).to.equal(0);
+        expect(unclean.stdout).to.equal('Valid replica already elected for partitions le-1\n');
+        fs.writeFileSync(file, '{"partitions": [{"topic": "le"}]}');
+        const bad = await c.run('leader-election', ['--election-type', 'unclean', '--path-to-json-file', file]);
+        expect(bad.code).to.equal(1);
+        expect(bad.stderr).to.contain('partitions[0] must be {"topic": "<name>", "partition": <integer >= 0>}');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      const missing = await c.run('leader-election', ['--election-type', 'preferred', '--topic', 'no-such']);
+      expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.contain("topic 'no-such' does not exist");
+    } finally {
+      await admin.disconnect();
+    }
   });
 });

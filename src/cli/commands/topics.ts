@@ -155,16 +155,17 @@ export const topicsCommand: Command = {
     '[--bootstrap-server host:port] --create --topic t [--partitions n] [--replication-factor n] [--config k=v ...] [--if-not-exists]',
     '[--bootstrap-server host:port] --list [--exclude-internal]',
     '[--bootstrap-server host:port] --describe [--topic t] [--under-replicated-partitions] [--unavailable-partitions]',
-    '[--bootstrap-server host:port] --alter --topic t --partitions n',
+    '[--bootstrap-server host:port] --alter --topic t [--partitions n] [--config k=v ...] [--delete-config k ...]',
     '[--bootstrap-server host:port] --delete --topic t [--if-exists]',
   ],
   description:
-    'Manages topics like Kafka\'s kafka-topics. --describe prints one line per topic (id, partition count, replication factor, config overrides) and one per partition (leader, leader epoch, replicas, in-sync replicas). --alter can only add partitions: records keep the partition they are in, so keyed records may land in a different partition from then on.',
+    'Manages topics like Kafka\'s kafka-topics. --describe prints one line per topic (id, partition count, replication factor, config overrides) and one per partition (leader, leader epoch, replicas, in-sync replicas). --alter adds partitions (never removes them: records keep the partition they are in, so keyed records may land in a different partition from then on) and sets or removes a topic\'s config overrides.',
   options,
   examples: [
     'samsa topics --create --topic orders --partitions 3 --replication-factor 3 --config retention.ms=86400000',
     'samsa topics --describe --topic orders',
     'samsa topics --alter --topic orders --partitions 6',
+    'samsa topics --alter --topic orders --config cleanup.policy=compact --delete-config retention.ms',
   ],
   run,
 };

@@ -37,6 +37,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [33, { min: 0, max: 2 }], // AlterConfigs (topics)
   [37, { min: 0, max: 3 }], // CreatePartitions
   [42, { min: 0, max: 2 }], // DeleteGroups
+  [43, { min: 0, max: 2 }], // ElectLeaders
   [44, { min: 0, max: 1 }], // IncrementalAlterConfigs (topics)
   [47, { min: 0, max: 0 }], // OffsetDelete
 ]);

@@ -38,6 +38,7 @@ export const ApiKeys = {
   AlterConfigs: 33,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  ElectLeaders: 43,
   IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
 } as const;
@@ -640,6 +641,26 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'groupId', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'ElectLeadersRequest', apiKey: 43, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'electionType', type: 'int8', versions: [1, N] },
+    { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+    ] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+  ] },
+  { name: 'ElectLeadersResponse', apiKey: 43, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [1, N] },
+    { name: 'replicaElectionResults', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, N] },
+      { name: 'partitionResult', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionId', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
     ] },
   ] },
   { name: 'IncrementalAlterConfigsRequest', apiKey: 44, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
@@ -1913,6 +1934,47 @@ export interface DeleteGroupsResponseResults {
   errorCode: number;
 }
 
+export interface ElectLeadersRequest {
+  /** v1+ */
+  electionType: number;
+  /** v0+, nullable v0+ */
+  topicPartitions: ElectLeadersRequestTopicPartitions[] | null;
+  /** v0+, default 60000 */
+  timeoutMs: number;
+}
+
+export interface ElectLeadersRequestTopicPartitions {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ElectLeadersResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v1+ */
+  errorCode: number;
+  /** v0+ */
+  replicaElectionResults: ElectLeadersResponseReplicaElectionResults[];
+}
+
+export interface ElectLeadersResponseReplicaElectionResults {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitionResult: ElectLeadersResponsePartitionResult[];
+}
+
+export interface ElectLeadersResponsePartitionResult {
+  /** v0+ */
+  partitionId: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
 export interface IncrementalAlterConfigsRequest {
   /** v0+ */
   resources: IncrementalAlterConfigsRequestResources[];
@@ -2023,6 +2085,7 @@ export interface RequestBodies {
   33: AlterConfigsRequest;
   37: CreatePartitionsRequest;
   42: DeleteGroupsRequest;
+  43: ElectLeadersRequest;
   44: IncrementalAlterConfigsRequest;
   47: OffsetDeleteRequest;
 }
@@ -2052,6 +2115,7 @@ export interface ResponseBodies {
   33: AlterConfigsResponse;
   37: CreatePartitionsResponse;
   42: DeleteGroupsResponse;
+  43: ElectLeadersResponse;
   44: IncrementalAlterConfigsResponse;
   47: OffsetDeleteResponse;
 }
