@@ -732,7 +732,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         brokerEpoch: s.brokerEpoch,
         controllerEpoch: s.controllerEpoch,
         replicas: [...s.replicas.values()].map((r) => ({ topic: r.topic, partition: r.partition, leader: r.leader })),
-        fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions] })),
+        fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions], fetcher: f.ref })),
         pendingFetches: s.fetches.size,
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
       } satisfies BrokerDescription);

@@ -3,6 +3,7 @@
  * straight to the leader's partition replica actor (actors/partition-replica/messages.ts);
  * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here.
  */
+import type { ActorRef } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { AdvancedRead, ReplicaReadResult } from '../partition-replica/messages.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
@@ -128,7 +129,8 @@ export interface BrokerDescription {
   brokerEpoch: number;
   controllerEpoch: number;
   replicas: { topic: string; partition: number; leader: number }[];
-  fetchers: { leaderId: number; partitions: string[] }[];
+  /** Each replica fetcher: its leader, the partitions it fetches, and its actor (DescribeFetcher). */
+  fetchers: { leaderId: number; partitions: string[]; fetcher: ActorRef }[];
   pendingFetches: number;
   /** Parked fetches answered from a partition's wake-up, without reading their partitions again. */
   fetchesAnsweredOnAdvance: number;

@@ -189,7 +189,7 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
     },
 
     DescribeFetcher(s, _m, ctx) {
-      ctx.reply({ type: 'FetcherDescription', leaderId: s.args.leaderId, partitions: [...s.partitions.values()] } as never);
+      ctx.reply({ type: 'FetcherDescription', leaderId: s.args.leaderId, partitions: [...s.partitions.values()], inFlight: s.inFlight, backingOff: ctx.timers.isActive(BACKOFF_TIMER) } as never);
     },
   },
 });

@@ -142,7 +142,9 @@ export interface ReplicaDescription {
   highWatermark: number;
   logStartOffset: number;
   logEndOffset: number;
-  followers: { brokerId: number; logEndOffset: number; lastCaughtUpTimeMs: number }[];
+  followers: { brokerId: number; logEndOffset: number; lastCaughtUpTimeMs: number; lastFetchTimeMs: number }[];
+  /** The ISR this leader has asked the controller for and not yet heard back about, or null. */
+  pendingIsr: number[] | null;
   pendingProduces: number;
   /** The topic's config overrides as this replica has them. */
   config: Record<string, string | number>;

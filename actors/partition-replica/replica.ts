@@ -337,7 +337,9 @@ function describe(s: ReplicaState): ReplicaDescription {
       brokerId,
       logEndOffset: f.logEndOffset,
       lastCaughtUpTimeMs: f.lastCaughtUpTimeMs,
+      lastFetchTimeMs: f.lastFetchTimeMs,
     })),
+    pendingIsr: s.pendingIsr,
     pendingProduces: s.purgatory.size,
     config: { ...s.p.config },
     logConfig: logConfigToKafka(s.log.config),
@@ -793,6 +795,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         s.producers = null;
         if (target < s.log.logStartOffset) await s.log.truncateFullyAndStartAt(target);
         else await s.log.truncateTo(target);
+      } else {
+        // no record to drop, but an epoch this replica began as leader at its log end and never
+        // wrote under goes: left as its latest, the next fetch would diverge again, and again
+        await s.log.truncateTo(target);
       }
       ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
     },

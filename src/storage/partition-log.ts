@@ -711,13 +711,19 @@ export class PartitionLog implements CleanableLog {
 
   /**
    * Removes everything at and above `offset` (a follower after a leader change). A cut inside a
-   * batch removes the whole batch. Returns true when anything was removed. Below the first
-   * segment this is truncateFullyAndStartAt.
+   * batch removes the whole batch. Returns true when any record was removed. Below the first
+   * segment this is truncateFullyAndStartAt. At or past the log end no record goes, but leader
+   * epochs that start at the log end do, as in Kafka: a replica that became leader and lost
+   * leadership before appending anything holds such an epoch, which no other replica knows of;
+   * kept as its latest epoch, it would make every fetch from the next leader diverge.
    */
   async truncateTo(offset: number): Promise<boolean> {
     this.assertOpen();
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid truncation offset ${offset}`);
-    if (offset >= this.logEnd) return false;
+    if (offset >= this.logEnd) {
+      this.epochCache.truncateFromEnd(this.logEnd);
+      return false;
+    }
     if (offset < this.segments[0]!.baseOffset) {
       await this.truncateFullyAndStartAt(offset);
       return true;

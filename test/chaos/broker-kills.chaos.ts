@@ -4,7 +4,9 @@
  * producer and a KafkaJS consumer group run while a random broker is killed and restarted again
  * and again. At the end every record either producer was told is acknowledged reaches the group
  * (at least once, as a group consumer promises), the idempotent producer's records are in the log
- * exactly once and in send order per partition, and every broker is back in every ISR.
+ * exactly once and in send order per partition, and every broker is back in every ISR. The
+ * controller balances leaders every second, so a returning broker also takes its preferred
+ * partitions back while the producers write.
  *
  * A second soak does the same to a compacted topic (small segments, the cleaner every 100 ms)
  * written by samsa's producer with 40 keys: at the end every key's latest record, read from the
@@ -15,6 +17,9 @@
  */
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
+import type { BrokerDescription } from '../../actors/broker/messages.js';
+import { brokerPath } from '../../src/protocol/cluster.js';
+import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
@@ -27,7 +32,9 @@ describe('chaos: brokers killed and restarted under load', function () {
   let c: TestCluster;
 
   before(async () => {
-    c = await TestCluster.start({ brokers: 3, transport: 'worker', kafka: true, ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, 'log.cleaner.backoff.ms': 100 }) });
+    const fast = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, 'log.cleaner.backoff.ms': 100 });
+    // leadership also moves back to each returning broker once it is in sync, under the same load
+    c = await TestCluster.start({ brokers: 3, transport: 'worker', kafka: true, brokerConfig: fast.brokerConfig, controllerConfig: { ...fast.controllerConfig, 'leader.imbalance.check.interval.seconds': 1 } });
   });
   after(async () => {
     await c?.stop();
@@ -143,6 +150,11 @@ describe('chaos: brokers killed and restarted under load', function () {
       const md = await admin.fetchTopicMetadata({ topics: [TOPIC] });
       return md.topics[0]!.partitions.every((p) => p.isr.length === 3);
     }, 60_000, 200);
+    // and every partition is led by its preferred replica again
+    await checkFor(async () => {
+      const md = await admin.fetchTopicMetadata({ topics: [TOPIC] });
+      return md.topics[0]!.partitions.every((p) => p.leader === p.replicas[0]);
+    }, 30_000, 200);
 
     await consumer.disconnect();
     await kafkajsProducer.disconnect();
@@ -150,6 +162,37 @@ describe('chaos: brokers killed and restarted under load', function () {
     await samsa.close();
     await admin.disconnect();
   });
+
+  /** Each partition of `topic` as the controller and each replica see it. */
+  async function replicaStates(topic: string): Promise<string> {
+    const md = await c.client.metadata();
+    const lines: string[] = [];
+    for (const p of md.topics.find((t) => t.name === topic)!.partitions) {
+      lines.push(`  p${p.partition}: leader ${p.leader} isr ${p.isr} epoch ${p.leaderEpoch}`);
+      for (const b of p.replicas) {
+        const d = await c.client.describeReplica(md, b, topic, p.partition);
+        lines.push(`    @${b}: ${d ? `${d.role} epoch ${d.leaderEpoch} start ${d.logStartOffset} hw ${d.highWatermark} leo ${d.logEndOffset} isr ${d.isr}` : 'none'}`);
+        const now = Date.now();
+        if (d?.role === 'Leader') {
+          lines.push(`      pending ISR ${d.pendingIsr ?? '-'}; ${d.followers.map((f) => `follower ${f.brokerId} at ${f.logEndOffset}, fetched ${now - f.lastFetchTimeMs} ms ago, caught up ${now - f.lastCaughtUpTimeMs} ms ago`).join('; ')}`);
+        }
+      }
+    }
+    // and what each broker's replica fetchers are doing
+    for (const b of md.brokers) {
+      const d = await c.system().ask<BrokerDescription>({ node: b.node, path: brokerPath(b.brokerId) }, { type: 'DescribeBroker' }, { timeoutMs: 5_000 });
+      if (isFailure(d)) {
+        lines.push(`  broker ${b.brokerId}: ${d.message}`);
+        continue;
+      }
+      for (const f of d.fetchers) {
+        const fd = await c.system().ask<{ type: string; inFlight: boolean; backingOff: boolean; partitions: { topic: string; partition: number; fetchOffset: number; currentLeaderEpoch: number }[] }>(f.fetcher, { type: 'DescribeFetcher' }, { timeoutMs: 5_000 });
+        const state = isFailure(fd) ? fd.message : `inFlight ${fd.inFlight} backingOff ${fd.backingOff} ${fd.partitions.map((x) => `${x.topic}-${x.partition}@${x.fetchOffset}/e${x.currentLeaderEpoch}`).join(' ')}`;
+        lines.push(`  broker ${b.brokerId} <- ${f.leaderId}: [${f.partitions.join(' ')}] ${state}`);
+      }
+    }
+    return `${lines.join('\n')}\n`;
+  }
 
   it(`keeps every key's latest acknowledged value of a compacted topic through ${ROUNDS} kill/restart rounds`, async () => {
     const topic = 'chaos-compacted';
@@ -194,9 +237,20 @@ describe('chaos: brokers killed and restarted under load', function () {
           latest.set(key!, Number(seq));
         }
       }
+      const behind = [...lastAcked].filter(([key, seq]) => !((latest.get(key) ?? -1) >= seq));
+      // say where each replica stood, to tell a lost record from a leader behind its followers
+      if (behind.length > 0) process.stderr.write(`${where}: behind ${behind.map(([k, s2]) => `${k}>=${s2} got ${latest.get(k) ?? 'none'}`).join(', ')}\n${await replicaStates(topic)}`);
       for (const [key, seq] of lastAcked) expect(latest.get(key), `${where}: ${key}`).to.be.at.least(seq);
     };
-    await checkFor(async () => (await c.client.metadata()).topics.find((t) => t.name === topic)!.partitions.every((p) => p.isr.length === 3), 60_000, 200);
+    const fullIsr = async (where: string): Promise<void> => {
+      try {
+        await checkFor(async () => (await c.client.metadata()).topics.find((t) => t.name === topic)!.partitions.every((p) => p.isr.length === 3), 60_000, 200);
+      } catch (err) {
+        process.stderr.write(`${where}: the ISR did not grow back\n${await replicaStates(topic)}`);
+        throw err;
+      }
+    };
+    await fullIsr('after the rounds');
     // the cleaner has had its turns: the log is compacted, and every key's latest value is there
     await checkFor(async () => {
       let records = 0;
@@ -216,7 +270,7 @@ describe('chaos: brokers killed and restarted under load', function () {
       await check(`without broker ${victim}`);
       await c.startBroker(victim);
       await c.client.waitForBrokers(3);
-      await checkFor(async () => (await c.client.metadata()).topics.find((t) => t.name === topic)!.partitions.every((p) => p.isr.length === 3), 60_000, 200);
+      await fullIsr(`broker ${victim} back`);
     }
     await producer.disconnect();
     await samsa.close();

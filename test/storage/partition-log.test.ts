@@ -756,6 +756,31 @@ describe('storage/partition-log', () => {
       await again.close();
     });
 
+    it('truncateTo at the log end drops an epoch begun there and never written under (a leader that lost leadership at once)', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const log = await openLog({ dir });
+      ok(await log.append(batch(['a', 'b']), { leaderEpoch: 1 }));
+      log.assignEpochStartOffset(4, 2); // became leader in epoch 4 at the log end, appended nothing
+      expect(log.latestEpoch).to.equal(4);
+      expect(await log.truncateTo(2)).to.equal(false); // no record removed
+      expect(log.epochEntries()).to.deep.equal([{ epoch: 1, startOffset: 0 }]);
+      expect(log.latestEpoch).to.equal(1);
+      expect(log.logEndOffset).to.equal(2);
+      // past the end too; and an epoch that has records stays
+      log.assignEpochStartOffset(5, 2);
+      ok(await log.append(batch(['c']), { leaderEpoch: 5 }));
+      expect(await log.truncateTo(10)).to.equal(false);
+      expect(log.epochEntries().map((e) => e.epoch)).to.deep.equal([1, 5]);
+      await log.flush();
+      await log.close();
+      const again = await openLog({ dir, clean: true, recoveryPoint: 3 });
+      expect(again.epochEntries()).to.deep.equal([
+        { epoch: 1, startOffset: 0 },
+        { epoch: 5, startOffset: 2 },
+      ]);
+      await again.close();
+    });
+
     it('rebuilds the epoch cache from batches when the checkpoint is lost', async () => {
       const dir = path.join(tmpDir(), 'topic-0');
       const log = await openLog({ dir });

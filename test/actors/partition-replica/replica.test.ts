@@ -452,6 +452,18 @@ describe('actors/partition-replica', function () {
     expect(stale.errorCode).to.equal(ErrorCode.FENCED_LEADER_EPOCH);
   });
 
+  it('a leader that lost leadership before writing gives up its empty epoch on divergence, so its fetches stop diverging', async () => {
+    const r = spawn(state({ topic: 'moved', isr: [1, 2], replicas: [1, 2], leaderEpoch: 0 }));
+    await produce(r, 1, batch(3));
+    // leader again in epoch 1 (a preferred election), then follower in epoch 2 without a write in 1
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ topic: 'moved', isr: [1, 2], replicas: [1, 2], leaderEpoch: 1, partitionEpoch: 1 }) });
+    const asFollower = (await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ topic: 'moved', leader: 2, isr: [1, 2], replicas: [1, 2], leaderEpoch: 2, partitionEpoch: 2 }) })) as Any;
+    expect(asFollower.lastFetchedEpoch).to.equal(1); // an epoch the new leader never saw a record of
+    // the new leader knows epoch 0 ending at 3, where this log ends: nothing to truncate, but epoch 1 goes
+    const t = (await sys.ask(r, { type: 'TruncateForDivergence', leaderEpoch: 2, divergingEpoch: 0, divergingEndOffset: 3 })) as Any;
+    expect(t).to.deep.include({ errorCode: 0, logEndOffset: 3, lastFetchedEpoch: 0 });
+  });
+
   it('answers parked produces with NOT_LEADER_OR_FOLLOWER when leadership moves', async () => {
     const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
     const p = produce(r, -1, batch(1), 60_000);
