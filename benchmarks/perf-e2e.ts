@@ -21,7 +21,7 @@ import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
-import { measurePortRoundTrip } from './lib/perf-raw.js';
+import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
@@ -39,7 +39,7 @@ export const E2E_FLAGS = {
   'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
-  raw: { type: 'bool', default: true, help: 'measure a bare MessagePort round trip at the same message rate first' },
+  raw: { type: 'bool', default: true, help: 'measure a bare MessagePort round trip at the same message rate first, and the stalls the machine imposes on two busy threads' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -138,6 +138,8 @@ async function main(): Promise<void> {
   const transport = f.transport as Transport;
   const load = rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
   const raw = f.raw ? await measurePortRoundTrip(load.perSec, load.bytes) : null;
+  // what the machine takes from two busy threads: gaps no code of ours can close
+  const stalls = f.raw ? await measureCoreStalls(2, 1000) : null;
   const cluster = await startPerfCluster({ brokers: f.brokers, transport });
   let r: E2eResult;
   try {
@@ -152,9 +154,10 @@ async function main(): Promise<void> {
   if (raw) {
     console.log(`raw limit: a bare MessagePort round trip (main thread -> worker -> main thread) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(raw)}; the end-to-end p99 is ${(r.latency.p99 / raw.p99).toFixed(1)}x its p99`);
   }
+  if (stalls) console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(stalls)}`);
   if (r.cpu) console.log(`CPU while the measured records went through: ${formatCpu(r.cpu)}`);
   for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
-  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, rawRoundTrip: raw })}`);
+  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, rawRoundTrip: raw, coreStalls: stalls })}`);
 }
 
 if (isMain(import.meta.url)) runMain(main);

@@ -219,6 +219,15 @@ export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promi
   }
 }
 
+/**
+ * Kernel time of the brokers' threads per GiB of records sent in the timed stretch (their
+ * writes into the page cache, mostly), or null without a per-thread CPU report.
+ */
+export function brokerKernelMsPerGiB(r: { cpu: CpuReport | null; bytes: number }): number | null {
+  if (!r.cpu || r.cpu.nodes.length === 0 || r.bytes <= 0) return null;
+  return (r.cpu.nodes.reduce((a, n) => a + n.sys, 0) * r.cpu.wallMs) / (r.bytes / (1024 * MiB));
+}
+
 /** The ratios of a produce result to the raw limits (records/s the limit would allow at this record size). */
 export function produceRatios(r: ProduceResult, limits: RawLimits, o: { recordSize: number; replicationFactor: number }, transport: Transport): { fs: number; transport: number | null } {
   const fsLimit = limits.fsWriteMiBs / o.replicationFactor;
@@ -262,6 +271,8 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
   console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
   if (r.cpu) rows.push(['CPU while sending', formatCpu(r.cpu)]);
+  const kernel = brokerKernelMsPerGiB(r);
+  if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: README, findings)`]);
   if (limits) {
     const ratios = produceRatios(r, limits, o, transport);
     rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);

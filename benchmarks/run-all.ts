@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createTopic, deleteTopic, startPerfCluster } from './lib/perf-cluster.js';
 import { MiB, runMain } from './lib/perf-common.js';
-import { measureFsWrite, measurePortRoundTrip, measureRawLimits, type RawLimits } from './lib/perf-raw.js';
+import { formatCoreStalls, measureCoreStalls, measureFsWriteOnce, measurePortRoundTrip, measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { formatLatency } from './lib/latency.js';
 import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
@@ -23,7 +23,7 @@ import { formatCpuPerRecords, formatCpuShort, stealNotes, type CpuReport } from 
 import { benchScale, benchWarmupMs, formatNumber, formatRatio, medianBy, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
-import { defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
+import { brokerKernelMsPerGiB, defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
 import { runScaling } from './perf-scaling.js';
 
 
@@ -120,12 +120,16 @@ async function main(): Promise<void> {
     // ~13 MB of a ~27 MB limit), each stalling a broker 4-7 ms plus marking steps of up to
     // 12 ms, and the p99 measured that aftermath (4.1-9.0 ms against 2.4-2.8 without the RF 3
     // step before it; README)
+    // what the machine takes from two busy threads just before: the stalls under the p99
+    log('two threads spinning on the clock for 1 s (stalls the machine imposes)');
+    const stalls = await measureCoreStalls(2, 1000);
+    details.coreStalls = stalls;
     await createTopic(admin, 'bench-e2e', 6, 1, topicConfig({ replicationFactor: 1, minInsyncReplicas: 0 }));
     const e = await runE2e(cluster, { topic: 'bench-e2e', records: n(800_000), ...e2eShape, acks: 1, lingerMs: 0, warmupFraction: 0.5, label: 'e2e' });
     details.e2e = e;
     cpu.push({ step: 'e2e at 50k rec/s', report: e.cpu });
     await deleteTopic(cluster, admin, 'bench-e2e');
-    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, limit: roundTrip.p99, limitName: 'MessagePort round trip p99', detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s; a bare MessagePort round trip (main -> worker -> main) at ${e2eLoad.perSec} messages/s of ${e2eLoad.bytes} B, measured first: ${formatLatency(roundTrip)}` });
+    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, limit: roundTrip.p99, limitName: 'MessagePort round trip p99', detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s; a bare MessagePort round trip (main -> worker -> main) at ${e2eLoad.perSec} messages/s of ${e2eLoad.bytes} B, measured first: ${formatLatency(roundTrip)}; two threads spinning on the clock just before the run ${formatCoreStalls(stalls)}` });
 
     // produce, RF 3, acks all, once the RF 1 topic is gone: RF 3 writes ~800 MB over its
     // replicas, and with the RF 1 topic's ~260 MB still held the page cache would cross the
@@ -147,21 +151,24 @@ async function main(): Promise<void> {
     // suite, so the limit of a run is the one measured beside it; the run with the median ratio
     // is the figure, and the limit measured at the start is shown beside it
     const K_ROUNDS = 5;
-    const kRuns: { run: Awaited<ReturnType<typeof runProduce>>; rawMiBs: number }[] = [];
+    // Each pair also reports the kernel time per GiB written, by the brokers' threads and by
+    // fs.writeSync: what decides a slow run is the page cache's cost in the kernel (README)
+    const kRuns: { run: Awaited<ReturnType<typeof runProduce>>; rawMiBs: number; rawKernelMsPerGiB: number | null; brokerKernelMsPerGiB: number | null }[] = [];
     for (let round = 0; round < K_ROUNDS; round++) {
       const pk = defaultProduceOptions({ topic: `bench-1k-${round}`, records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: `produce 1 KiB (${round + 1} of ${K_ROUNDS})` });
       const bytes = recordsWrittenBy(pk) * 1024;
-      const before = round % 2 === 0 ? measureFsWrite(limits.chunkBytes, bytes, 1) : 0;
+      const before = round % 2 === 0 ? measureFsWriteOnce(limits.chunkBytes, bytes) : null;
       await createTopic(admin, pk.topic, 6, 1, topicConfig(pk));
       const run = await runProduce(cluster, pk);
       await deleteTopic(cluster, admin, pk.topic);
-      const rawMiBs = round % 2 === 0 ? before : measureFsWrite(limits.chunkBytes, bytes, 1);
-      kRuns.push({ run, rawMiBs });
+      const raw = before ?? measureFsWriteOnce(limits.chunkBytes, bytes);
+      kRuns.push({ run, rawMiBs: raw.mibPerSec, rawKernelMsPerGiB: raw.kernelMsPerGiB, brokerKernelMsPerGiB: brokerKernelMsPerGiB(run) });
     }
     const median = medianBy(kRuns, (r) => r.run.mibPerSec / r.rawMiBs)!;
     const rk = median.run;
     details.produce1k = rk;
-    details.produce1kRuns = kRuns.map((r) => ({ mibPerSec: r.run.mibPerSec, fsWriteMiBs: r.rawMiBs, cpu: r.run.cpu }));
+    details.produce1kRuns = kRuns.map((r) => ({ mibPerSec: r.run.mibPerSec, fsWriteMiBs: r.rawMiBs, cpu: r.run.cpu, brokerKernelMsPerGiB: r.brokerKernelMsPerGiB, fsWriteKernelMsPerGiB: r.rawKernelMsPerGiB }));
+    const kernelMs = (x: number | null) => (x === null ? '?' : x.toFixed(0));
     cpu.push({ step: 'produce 1 KiB (median run)', report: rk.cpu });
     rows.push({
       name: '1 KiB records vs fs.writeSync',
@@ -173,7 +180,8 @@ async function main(): Promise<void> {
       limitName: 'fs.writeSync beside it',
       detail:
         `the median of ${K_ROUNDS} runs by their ratio to fs.writeSync of as many bytes beside each: ` +
-        `${kRuns.map((r) => `${r.run.mibPerSec.toFixed(0)}/${r.rawMiBs.toFixed(0)}`).join(', ')} MiB/s; ${formatNumber(rk.recordsPerSec)} rec/s; ` +
+        `${kRuns.map((r) => `${r.run.mibPerSec.toFixed(0)}/${r.rawMiBs.toFixed(0)}`).join(', ')} MiB/s; ` +
+        `kernel ms per GiB written, brokers/fs.writeSync: ${kRuns.map((r) => `${kernelMs(r.brokerKernelMsPerGiB)}/${kernelMs(r.rawKernelMsPerGiB)}`).join(', ')}; ${formatNumber(rk.recordsPerSec)} rec/s; ` +
         `fs.writeSync at the start of the suite ${limits.fsWriteMiBs.toFixed(0)} MiB/s (this run ${formatRatio(rk.mibPerSec / limits.fsWriteMiBs)} of it); ` +
         `a bare pipeline (a fresh 16 KiB buffer per post, filled on the main thread, transferred to a worker that fs.writeSync's it) does ${limits.pipelineMiBs.toFixed(0)} MiB/s, ${formatRatio(limits.pipelineMiBs / limits.fsWriteMiBs)} of fs.writeSync; this run is ${formatRatio(rk.mibPerSec / limits.pipelineMiBs)} of it`,
     });

@@ -19,11 +19,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { blobPayload, runLoad } from './load.js';
 import { RawPortTarget, RawTcpTarget } from './raw.js';
 import { LatencyRecorder, type LatencySummary } from './latency.js';
 import { RpcWorker } from './threads.js';
+import { threadSystemMs } from './thread-cpu.js';
 import { nowMs, sleep } from './timing.js';
 
 const MiB = 1024 * 1024;
@@ -39,29 +40,91 @@ export interface RawLimits {
 
 /** fs.writeSync bandwidth in MiB/s for `totalBytes` written in `chunkBytes` chunks. */
 export function measureFsWrite(chunkBytes: number, totalBytes = 256 * MiB, rounds = 3): number {
+  let best = 0;
+  for (let r = 0; r < rounds; r++) best = Math.max(best, measureFsWriteOnce(chunkBytes, totalBytes).mibPerSec);
+  return best;
+}
+
+/**
+ * One fs.writeSync run of `totalBytes` to a fresh file (removed after): MiB/s, and the kernel
+ * time it took per GiB written (this thread's system time, 10 ms steps; null off Linux). The
+ * kernel time is what the page cache cost: on this VM it swings about fivefold with the memory
+ * the kernel hands out (README, findings), and a broker's writes pay the same.
+ */
+export function measureFsWriteOnce(chunkBytes: number, totalBytes: number): { mibPerSec: number; kernelMsPerGiB: number | null } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-rawfs-'));
   const chunk = Buffer.from(blobPayload(chunkBytes));
-  let best = 0;
   try {
-    for (let r = 0; r < rounds; r++) {
-      const file = path.join(dir, `raw-${r}.bin`);
-      const fd = fs.openSync(file, 'w');
-      const t0 = nowMs();
-      let pos = 0;
-      while (pos < totalBytes) {
-        let done = 0;
-        while (done < chunk.length) done += fs.writeSync(fd, chunk, done, chunk.length - done, pos + done);
-        pos += chunk.length;
-      }
-      const ms = nowMs() - t0;
-      fs.closeSync(fd);
-      fs.rmSync(file, { force: true });
-      best = Math.max(best, pos / MiB / (ms / 1000));
+    const file = path.join(dir, 'raw.bin');
+    const fd = fs.openSync(file, 'w');
+    const sys0 = threadSystemMs();
+    const t0 = nowMs();
+    let pos = 0;
+    while (pos < totalBytes) {
+      let done = 0;
+      while (done < chunk.length) done += fs.writeSync(fd, chunk, done, chunk.length - done, pos + done);
+      pos += chunk.length;
     }
+    const ms = nowMs() - t0;
+    const sys1 = threadSystemMs();
+    fs.closeSync(fd);
+    const gib = pos / (1024 * MiB);
+    return { mibPerSec: pos / MiB / (ms / 1000), kernelMsPerGiB: sys0 === null || sys1 === null ? null : (sys1 - sys0) / gib };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return best;
+}
+
+/** What two threads spinning on the clock lost to the machine: the cores taken away from them. */
+export interface CoreStalls {
+  /** Share of the run's time the threads were not running, on average. */
+  lostShare: number;
+  /** Gaps of 0.5 ms or more per second, per thread. */
+  stallsPerSec: number;
+  /** The longest gap, ms. */
+  longestMs: number;
+}
+
+/**
+ * `threads` worker threads read the clock in a loop for `ms` each and count the gaps of 0.5 ms
+ * or more: time the machine gave their core to something else. With as many threads as cores
+ * it shows what a busy moment of a run meets (on this VM: gaps of ~6 ms, tens a second, when
+ * both cores are wanted), the floor under a latency percentile that no code of ours can lower.
+ */
+export async function measureCoreStalls(threads = os.availableParallelism(), ms = 1000): Promise<CoreStalls> {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const t0 = performance.now();
+    let last = t0, lost = 0, count = 0, longest = 0;
+    for (;;) {
+      const t = performance.now();
+      const gap = t - last;
+      if (gap >= 0.5) { lost += gap; count++; if (gap > longest) longest = gap; }
+      last = t;
+      if (t - t0 >= workerData) break;
+    }
+    parentPort.postMessage({ lost, count, longest, wall: last - t0 });
+  `;
+  const results = await Promise.all(
+    Array.from({ length: threads }, () => {
+      const w = new Worker(code, { eval: true, workerData: ms });
+      return new Promise<{ lost: number; count: number; longest: number; wall: number }>((resolve, reject) => {
+        w.once('message', resolve);
+        w.once('error', reject);
+      }).finally(() => void w.terminate());
+    }),
+  );
+  const wall = results.reduce((a, r) => a + r.wall, 0);
+  return {
+    lostShare: results.reduce((a, r) => a + r.lost, 0) / wall,
+    stallsPerSec: results.reduce((a, r) => a + r.count, 0) / (wall / 1000),
+    longestMs: Math.max(...results.map((r) => r.longest)),
+  };
+}
+
+/** "lost 6.2% of the time in 24 stalls/s (longest 13.2 ms)". */
+export function formatCoreStalls(c: CoreStalls): string {
+  return `lost ${(c.lostShare * 100).toFixed(1)}% of the time in ${c.stallsPerSec.toFixed(0)} stalls/s (longest ${c.longestMs.toFixed(1)} ms)`;
 }
 
 async function bestBlobRun(run: (n: number) => Promise<{ elapsedMs: number; bytes?: number }>, n: number, rounds: number): Promise<number> {

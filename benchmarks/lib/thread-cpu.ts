@@ -25,6 +25,8 @@ export interface ThreadSample {
   runNs: number;
   /** Time spent runnable but waiting for a core, nanoseconds (schedstat), or null. */
   waitNs: number | null;
+  /** CPU time in the kernel so far, nanoseconds (stat's system ticks: 10 ms steps). */
+  sysNs: number;
 }
 
 export interface ThreadsSnapshot {
@@ -49,6 +51,8 @@ export interface CpuShare {
   cpu: number;
   /** Waiting for a core / wall time, when known. */
   wait: number | null;
+  /** Of `cpu`, the time in the kernel / wall time (10 ms steps). */
+  sys: number;
 }
 
 export interface CpuReport {
@@ -117,7 +121,16 @@ function readThread(dir: string, tid: number): ThreadSample | null {
   } catch {
     // kernels without schedstat: stat's ticks, no wait figure
   }
-  return { tid, name: stat.name, runNs: sched ? sched.runNs : ((stat.utime + stat.stime) * 1e9) / USER_HZ, waitNs: sched ? sched.waitNs : null };
+  return { tid, name: stat.name, runNs: sched ? sched.runNs : ((stat.utime + stat.stime) * 1e9) / USER_HZ, waitNs: sched ? sched.waitNs : null, sysNs: (stat.stime * 1e9) / USER_HZ };
+}
+
+/** This thread's CPU time in the kernel so far, in ms (10 ms steps), or null off Linux. */
+export function threadSystemMs(): number | null {
+  try {
+    return (parseStat(fs.readFileSync('/proc/thread-self/stat', 'utf8')).stime * 1000) / USER_HZ;
+  } catch {
+    return null;
+  }
 }
 
 /** Every thread of this process now, or null where /proc/self/task is not available. */
@@ -143,28 +156,31 @@ export function snapshotThreads(): ThreadsSnapshot | null {
 export function cpuBetween(a: ThreadsSnapshot, b: ThreadsSnapshot, mainTid: number = process.pid, cores: number = os.availableParallelism()): CpuReport {
   const wallMs = Math.max(1e-3, b.atMs - a.atMs);
   const wallNs = wallMs * 1e6;
-  const share = (name: string, run: number, wait: number | null): CpuShare => ({ name, cpu: run / wallNs, wait: wait === null ? null : wait / wallNs });
-  let main: CpuShare = share('main', 0, null);
+  const share = (name: string, run: number, wait: number | null, sys: number): CpuShare => ({ name, cpu: run / wallNs, wait: wait === null ? null : wait / wallNs, sys: sys / wallNs });
+  let main: CpuShare = share('main', 0, null, 0);
   const nodes: CpuShare[] = [];
   let otherRun = 0;
   let otherWait: number | null = null;
+  let otherSys = 0;
   let totalRun = 0;
   for (const [tid, t] of b.threads) {
     const before = a.threads.get(tid);
     const run = Math.max(0, t.runNs - (before?.runNs ?? 0));
     const wait = t.waitNs === null ? null : Math.max(0, t.waitNs - (before?.waitNs ?? 0));
+    const sys = Math.max(0, t.sysNs - (before?.sysNs ?? 0));
     totalRun += run;
-    if (tid === mainTid) main = share('main', run, wait);
-    else if (t.name.startsWith(WORKER_THREAD_PREFIX)) nodes.push(share(t.name.slice(WORKER_THREAD_PREFIX.length), run, wait));
+    if (tid === mainTid) main = share('main', run, wait, sys);
+    else if (t.name.startsWith(WORKER_THREAD_PREFIX)) nodes.push(share(t.name.slice(WORKER_THREAD_PREFIX.length), run, wait, sys));
     else {
       otherRun += run;
+      otherSys += sys;
       if (wait !== null) otherWait = (otherWait ?? 0) + wait;
     }
   }
   nodes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   const ticks = a.machine && b.machine ? b.machine.total - a.machine.total : 0;
   const steal = ticks > 0 ? Math.max(0, b.machine!.steal - a.machine!.steal) / ticks : null;
-  return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait), total: totalRun / wallNs, steal };
+  return { wallMs, cores, main, nodes, other: share('other', otherRun, otherWait, otherSys), total: totalRun / wallNs, steal };
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;

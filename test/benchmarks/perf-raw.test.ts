@@ -1,9 +1,10 @@
 /**
  * The raw limits the perf tools measure beside their figures: here the bare MessagePort round
- * trip that end-to-end latency is compared with (the bandwidth limits run in every tool's test).
+ * trip that end-to-end latency is compared with, the stalls the machine imposes on busy threads,
+ * and one fs.writeSync run with its kernel time (the bandwidth limits run in every tool's test).
  */
 import { expect } from 'chai';
-import { measurePortRoundTrip } from '../../benchmarks/lib/perf-raw.js';
+import { formatCoreStalls, measureCoreStalls, measureFsWriteOnce, measurePortRoundTrip } from '../../benchmarks/lib/perf-raw.js';
 import { rawRoundTripLoad } from '../../benchmarks/perf-e2e.js';
 
 describe('benchmarks/perf-raw', function () {
@@ -31,5 +32,21 @@ describe('benchmarks/perf-raw', function () {
   it('compares the end-to-end run with one message per send(), as big as its records', () => {
     expect(rawRoundTripLoad({ throughput: 50_000, sendSize: 10, recordSize: 100 })).to.deep.equal({ perSec: 5_000, bytes: 1_000 });
     expect(rawRoundTripLoad({ throughput: -1, sendSize: 20, recordSize: 50 })).to.deep.equal({ perSec: 5_000, bytes: 1_000 });
+  });
+
+  it('counts the gaps in threads spinning on the clock: a share of the time, a rate and the longest', async () => {
+    const c = await measureCoreStalls(2, 100);
+    expect(c.lostShare).to.be.within(0, 1);
+    expect(c.stallsPerSec).to.be.at.least(0);
+    expect(c.longestMs).to.be.at.least(0);
+    if (c.stallsPerSec === 0) expect(c.longestMs).to.equal(0);
+    expect(formatCoreStalls({ lostShare: 0.0625, stallsPerSec: 24.4, longestMs: 13.21 })).to.equal('lost 6.3% of the time in 24 stalls/s (longest 13.2 ms)');
+  });
+
+  it('writes a fresh file once with fs.writeSync, giving MiB/s and the kernel time per GiB', () => {
+    const r = measureFsWriteOnce(16_384, 8 * 1024 * 1024);
+    expect(r.mibPerSec).to.be.greaterThan(0);
+    // Linux: this thread's system time, in 10 ms steps (a fast write may show none)
+    if (process.platform === 'linux') expect(r.kernelMsPerGiB).to.be.a('number').and.at.least(0);
   });
 });
