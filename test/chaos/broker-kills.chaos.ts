@@ -32,9 +32,9 @@ describe('chaos: brokers killed and restarted under load', function () {
   let c: TestCluster;
 
   before(async () => {
-    const fast = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, 'log.cleaner.backoff.ms': 100 });
     // leadership also moves back to each returning broker once it is in sync, under the same load
-    c = await TestCluster.start({ brokers: 3, transport: 'worker', kafka: true, brokerConfig: fast.brokerConfig, controllerConfig: { ...fast.controllerConfig, 'leader.imbalance.check.interval.seconds': 1 } });
+    const fast = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, 'log.cleaner.backoff.ms': 100 }, { 'leader.imbalance.check.interval.seconds': 1 });
+    c = await TestCluster.start({ brokers: 3, transport: 'worker', kafka: true, ...fast });
   });
   after(async () => {
     await c?.stop();

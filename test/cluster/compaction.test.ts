@@ -84,10 +84,7 @@ describe('cluster: compacted topics', function () {
       return true;
     });
     await c.killBroker(before.leader);
-    await checkFor(async () => {
-      const p = await c.client.partition('changelog', 0);
-      return p !== undefined && p.leader >= 0 && p.leader !== before.leader;
-    });
+    await c.client.waitForLeaderOtherThan('changelog', 0, before.leader, 5_000);
     const fromNewLeader = await checkFor(async () => {
       const recs = await c.client.readAll('changelog', 0);
       return recs.filter((r) => String(r.key).startsWith('user-')).length < 100 ? recs : null;

@@ -23,8 +23,7 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
     });
 
     it('a broker back from a crash leads its preferred partitions again, nothing acknowledged lost', async () => {
-      const fast = fastFailover();
-      c = await TestCluster.start({ brokers: 3, transport, brokerConfig: fast.brokerConfig, controllerConfig: { ...fast.controllerConfig, 'leader.imbalance.check.interval.seconds': 1 } });
+      c = await TestCluster.start({ brokers: 3, transport, ...fastFailover({}, { 'leader.imbalance.check.interval.seconds': 1 }) });
       await c.client.createTopic('lb', 3, 3, { 'min.insync.replicas': 2 });
       await c.client.waitForLeaders('lb');
       const start = await Promise.all([0, 1, 2].map(async (p) => (await c.client.partition('lb', p))!));
@@ -42,10 +41,7 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
 
       const victim = start[0]!.leader;
       await c.killBroker(victim);
-      await checkFor(async () => {
-        const p = await c.client.partition('lb', 0);
-        return p && p.leader >= 0 && p.leader !== victim;
-      }, 15_000, 50);
+      await c.client.waitForLeaderOtherThan('lb', 0, victim);
       await produceAll('during');
 
       await c.startBroker(victim);
@@ -78,17 +74,13 @@ describe('admin electLeaders (balancing off)', function () {
   });
 
   it('moves a returning broker back on request, answers each partition with its code, and throws for a malformed request', async () => {
-    const fast = fastFailover();
-    c = await TestCluster.start({ brokers: 3, brokerConfig: fast.brokerConfig, controllerConfig: { ...fast.controllerConfig, 'auto.leader.rebalance.enable': false } });
+    c = await TestCluster.start({ brokers: 3, ...fastFailover({}, { 'auto.leader.rebalance.enable': false }) });
     await c.client.createTopic('ask', 2, 3);
     await c.client.waitForLeaders('ask');
     await c.client.produce('ask', 0, ['a', 'b', 'c'], -1);
     const victim = (await c.client.partition('ask', 0))!.replicas[0]!;
     await c.killBroker(victim);
-    await checkFor(async () => {
-      const p = await c.client.partition('ask', 0);
-      return p && p.leader >= 0 && p.leader !== victim;
-    }, 15_000, 50);
+    await c.client.waitForLeaderOtherThan('ask', 0, victim);
     await c.startBroker(victim);
     await checkFor(async () => (await c.client.partition('ask', 0))?.isr.includes(victim), 20_000, 50);
 

@@ -82,10 +82,7 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       }
       const before = (await c.client.partition('fo', 0))!;
       await c.killBroker(before.leader);
-      const after = await checkFor(async () => {
-        const p = await c.client.partition('fo', 0);
-        return p && p.leader >= 0 && p.leader !== before.leader ? p : null;
-      }, 15_000, 50);
+      const after = await c.client.waitForLeaderOtherThan('fo', 0, before.leader);
       expect(after.leaderEpoch).to.be.greaterThan(before.leaderEpoch);
       expect(before.isr).to.include(after.leader);
       for (let i = 0; i < 5; i++) {

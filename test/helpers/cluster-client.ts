@@ -52,6 +52,14 @@ export class ClusterClient {
     return md.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition);
   }
 
+  /** Waits until `topic`-`partition` has a leader other than `formerLeader` (failed over); returns its state. */
+  async waitForLeaderOtherThan(topic: string, partition: number, formerLeader: number, timeoutMs = 15_000): Promise<PartitionState> {
+    return checkFor(async () => {
+      const p = await this.partition(topic, partition);
+      return p && p.leader >= 0 && p.leader !== formerLeader ? p : null;
+    }, timeoutMs, 50);
+  }
+
   nodeOf(md: ClusterMetadata, brokerId: number): string {
     const b = md.brokers.find((x) => x.brokerId === brokerId);
     if (!b) throw new Error(`broker ${brokerId} unknown`);

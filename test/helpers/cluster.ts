@@ -19,13 +19,13 @@ export type ClusterTransport = 'inproc' | 'worker';
 
 /**
  * Timings for tests that kill brokers: heartbeats every 200 ms, a dead broker fenced after
- * 1.5 s, followers dropped from the ISR after 1.5 s, replica fetches every 100 ms. `broker`
- * adds or overrides broker config keys.
+ * 1.5 s, followers dropped from the ISR after 1.5 s, replica fetches every 100 ms. `broker` and
+ * `controller` add or override broker and controller config keys.
  */
-export function fastFailover(broker: Record<string, unknown> = {}): Pick<TestClusterOptions, 'brokerConfig' | 'controllerConfig'> {
+export function fastFailover(broker: Record<string, unknown> = {}, controller: Record<string, unknown> = {}): Pick<TestClusterOptions, 'brokerConfig' | 'controllerConfig'> {
   return {
     brokerConfig: { 'broker.heartbeat.interval.ms': 200, 'replica.lag.time.max.ms': 1_500, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 100, ...broker },
-    controllerConfig: { 'broker.session.timeout.ms': 1_500 },
+    controllerConfig: { 'broker.session.timeout.ms': 1_500, ...controller },
   };
 }
 

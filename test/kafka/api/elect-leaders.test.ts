@@ -20,8 +20,7 @@ describe('Kafka API: ElectLeaders', function () {
   let k: KafkaCaller;
 
   before(async () => {
-    const fast = fastFailover();
-    c = await TestCluster.start({ brokers: 3, kafka: true, brokerConfig: fast.brokerConfig, controllerConfig: { ...fast.controllerConfig, 'auto.leader.rebalance.enable': false } });
+    c = await TestCluster.start({ brokers: 3, kafka: true, ...fastFailover({}, { 'auto.leader.rebalance.enable': false }) });
     await c.client.createTopic('el', 2, 3);
     await c.client.waitForLeaders('el');
   });
@@ -36,10 +35,7 @@ describe('Kafka API: ElectLeaders', function () {
     const p0 = (await c.client.partition('el', 0))!;
     const victim = p0.replicas[0]!;
     await c.killBroker(victim);
-    await checkFor(async () => {
-      const p = await c.client.partition('el', 0);
-      return p && p.leader >= 0 && p.leader !== victim;
-    }, 15_000, 50);
+    await c.client.waitForLeaderOtherThan('el', 0, victim);
     const live = (await c.kafkaBootstrap())[0]!;
     k = await KafkaCaller.connect(live);
     const away = await k.call(ApiKeys.ElectLeaders, 2, { electionType: 0, topicPartitions: [{ topic: 'el', partitions: [0] }], timeoutMs: 5000 });
