@@ -177,7 +177,6 @@ export function balancingChanges(state: MetadataState, max: number): { changes: 
   const changes: PartitionChangeRecord[] = [];
   for (const t of state.topics.values()) {
     for (const p of t.partitions) {
-      if (!isImbalanced(p)) continue;
       const c = preferredLeaderChange(state, p);
       if (!c) continue;
       if (changes.length === max) return { changes, more: true };
