@@ -5,6 +5,7 @@
  * key of every problem; nothing is started or written while any problem remains.
  */
 import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
+import { parseControllerConfig } from '../../actors/controller/controller-config.js';
 import { ConfigError, LOG_CONFIG_KEYS } from '../storage/log-config.js';
 
 export type NodeKind = 'inproc' | 'worker' | 'tcp';
@@ -230,8 +231,13 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     if (t.controller.node !== undefined) nodeRef(t.controller.node, 'controller.node');
     if (t.controller.metadataDir !== undefined) c.string(t.controller.metadataDir, 'controller.metadataDir');
     if (t.controller.config !== undefined && c.object(t.controller.config, 'controller.config')) {
-      const allowed = ['broker.session.timeout.ms', 'num.partitions', 'default.replication.factor', 'unclean.leader.election.enable'];
-      for (const k of Object.keys(t.controller.config)) if (!allowed.includes(k)) c.add(`controller.config.${k}`, `unknown controller config key (allowed: ${allowed.join(', ')})`);
+      // the controller's own parser: its keys, and their values, as the controller will read them
+      try {
+        parseControllerConfig(t.controller.config);
+      } catch (err) {
+        if (err instanceof ConfigError) c.add(join('controller.config', err.key), err.message.slice(err.key.length + 2));
+        else c.add('controller.config', (err as Error).message);
+      }
     }
   }
 

@@ -74,6 +74,17 @@ describe('topology/config', () => {
     expect(ps.some((p) => p.startsWith('brokers[0].config.'))).to.equal(true);
   });
 
+  it("checks controller config keys and values with the controller's own parser", () => {
+    const t = base();
+    (t.controller as Record<string, unknown>).config = { 'auto.leader.rebalance.enable': false, 'leader.imbalance.check.interval.seconds': 30, 'unclean.leader.election.enable': 'true' };
+    expect(problems(t)).to.deep.equal([]);
+    (t.controller as Record<string, unknown>).config = { 'leader.imbalance.per.broker.percentage': 10 };
+    expect(problems(t)).to.have.length(1);
+    expect(problems(t)[0]).to.match(/^controller\.config\.leader\.imbalance\.per\.broker\.percentage: unknown controller config key \(known: .*auto\.leader\.rebalance\.enable/);
+    (t.controller as Record<string, unknown>).config = { 'leader.imbalance.check.interval.seconds': 0 };
+    expect(problems(t)[0]).to.match(/^controller\.config\.leader\.imbalance\.check\.interval\.seconds: 0 is not valid/);
+  });
+
   it('rejects mixing tcp with in-process nodes, and tcp nodes without an address', () => {
     const t = { ...base(), nodes: [...base().nodes, { id: 'far', kind: 'tcp' }] };
     const ps = problems(t);
