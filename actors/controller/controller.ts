@@ -16,6 +16,9 @@
  * leader.imbalance.check.interval.seconds elects the preferred replicas that can lead by then,
  * as KRaft's controller does; at most MAX_ELECTIONS_PER_BALANCE a round, the next right after).
  *
+ * AlterTopicConfigs that allows unclean election for a topic also elects, in the same batch, a
+ * leader for each of its partitions that has none (as KRaft's controller does for them).
+ *
  * Emits (tells, each carrying the controller epoch): LeaderAndIsrRequest to the replicas of
  * created or changed partitions (and every partition of a broker that (re)joins),
  * StopReplicaRequest (deletePartition) to the replicas of deleted topics (absent brokers get
@@ -44,6 +47,7 @@ import {
   electLeader,
   hasImbalance,
   partitionChange,
+  uncleanChangesForTopic,
   type ElectionTypeValue,
 } from './elections.js';
 import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
@@ -513,6 +517,8 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
     if (JSON.stringify(config) === JSON.stringify(topic.config)) continue;
     batch.add({ type: 'ChangeTopicConfig', name, topicId: topic.topicId, config });
     changed.push(name);
+    // unclean election just allowed: the topic's partitions without a leader get one now
+    batch.addAll(uncleanChangesForTopic(batch.state, batch.state.topics.get(name)!, s.config.uncleanLeaderElectionEnable));
   }
   if (changed.length > 0 && !m.validateOnly) {
     const committed = await commit(s, batch, ctx);
@@ -520,8 +526,11 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
       for (const r of results) if (changed.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
     } else {
       // brokers see the new configs in the metadata and pass them to their replicas
-      new Outbox().flush(s, ctx, true);
-      ctx.log.info('topic configs changed', { topics: changed });
+      const out = new Outbox();
+      const elected = changedPartitions(batch.records);
+      out.addForPartitions(s.metadata, elected, false);
+      out.flush(s, ctx, true);
+      ctx.log.info('topic configs changed', { topics: changed, uncleanElections: elected.length });
     }
   }
   ctx.reply<ControllerReply>({ type: 'AlterTopicConfigsResponse', topics: results });

@@ -14,7 +14,9 @@
  *    partition without a leader the first eligible ISR member, else the first eligible replica
  *    whatever the topic's unclean.leader.election.enable says (the operator asked for it);
  *  - leader balancing (auto.leader.rebalance.enable): PREFERRED for every partition led by
- *    another replica, as KRaft's controller does every leader.imbalance.check.interval.seconds.
+ *    another replica, as KRaft's controller does every leader.imbalance.check.interval.seconds;
+ *  - unclean.leader.election.enable turned on for a topic: UNCLEAN for its partitions without
+ *    a leader.
  * A leader change bumps the leader epoch; every change bumps the partition epoch.
  * Compute these on a state where the broker already has its new broker state.
  */
@@ -190,4 +192,20 @@ export function balancingChanges(state: MetadataState, max: number): { changes: 
 export function hasImbalance(state: MetadataState): boolean {
   for (const t of state.topics.values()) for (const p of t.partitions) if (isImbalanced(p)) return true;
   return false;
+}
+
+/**
+ * Unclean elections for the partitions of `topic` that have no leader, when its
+ * unclean.leader.election.enable (or the controller's default) allows them: what KRaft's
+ * controller does for leaderless partitions once unclean election is enabled for their topic.
+ */
+export function uncleanChangesForTopic(state: MetadataState, topic: TopicRecord, uncleanDefault: boolean): PartitionChangeRecord[] {
+  if (!uncleanElectionEnabled(topic, uncleanDefault)) return [];
+  const out: PartitionChangeRecord[] = [];
+  for (const p of topic.partitions) {
+    if (p.leader !== NO_LEADER) continue;
+    const outcome = electLeader(state, p, ElectionType.UNCLEAN);
+    if (outcome.ok) out.push(outcome.change);
+  }
+  return out;
 }

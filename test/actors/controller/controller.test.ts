@@ -370,6 +370,32 @@ describe('actors/controller', () => {
       const bad = await h.ask<'AlterTopicConfigsResponse'>({ type: 'AlterTopicConfigs', topics: [{ name: 't', set: { 'retention.ms': 'soon' } }] });
       expect(bad.topics[0]!.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
     });
+
+    it('turning unclean.leader.election.enable on elects a live out-of-sync replica for each partition without a leader', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopics([
+        { name: 'stuck', assignments: [[2, 1]] },
+        { name: 'gone', assignments: [[2]] },
+      ]);
+      const r = await h.ask<'AlterPartitionResponse'>({ type: 'AlterPartition', brokerId: 2, brokerEpoch: 1, topic: 'stuck', partition: 0, leaderEpoch: 0, partitionEpoch: 0, newIsr: [2] });
+      expect(r.errorCode).to.equal(0);
+      await h.advanceKeeping([1, 3], 10_000); // 2 fails: both offline, 1 out of sync
+      expect(await h.partition('stuck', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });
+      const set = (name: string, validateOnly?: boolean) =>
+        h.ask<'AlterTopicConfigsResponse'>({ type: 'AlterTopicConfigs', topics: [{ name, set: { 'unclean.leader.election.enable': 'true' } }], ...(validateOnly ? { validateOnly } : {}) });
+      expect((await set('stuck', true)).topics[0]!.errorCode).to.equal(0);
+      expect(await h.partition('stuck', 0)).to.deep.include({ leader: NO_LEADER });
+      await h.settle();
+      h.clearInboxes();
+      expect((await set('stuck')).topics[0]!.errorCode).to.equal(0);
+      expect(await h.partition('stuck', 0)).to.deep.include({ leader: 1, isr: [1], leaderEpoch: 2 });
+      await h.settle();
+      expect(h.leaderAndIsr(1).map((p) => [p.topic, p.leader])).to.deep.equal([['stuck', 1]]);
+      // no live replica at all: the config changes, the partition stays offline
+      expect((await set('gone')).topics[0]!.errorCode).to.equal(0);
+      expect(await h.partition('gone', 0)).to.deep.include({ leader: NO_LEADER });
+      expect((await h.metadata(['gone'])).topics[0]!.config).to.include({ 'unclean.leader.election.enable': 'true' });
+    });
   });
 
   describe('AllocateProducerIds', () => {
