@@ -47,7 +47,7 @@ export type { ProducerRecordBatch } from './client/producer.js';
 export { Consumer } from './client/consumer.js';
 export type { Batch, ConsumerEvents, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
-export type { ElectionResult, PartitionLag, TopicConfig } from './client/admin.js';
+export type { ElectionResult, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
 export { CommitFailedError, SamsaError } from './client/errors.js';
 export type { Message as ProducerMessage } from './client/records.js';
 export { partitionForKey, murmur2, toPositive } from './client/partitioner.js';

@@ -7,7 +7,7 @@
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
- * GroupLag.
+ * FetchTopicOffsets, GroupLag.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -223,6 +223,17 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const bad = perPartition.find((p) => p.errorCode !== ErrorCode.NONE);
       const code = r.errorCode !== ErrorCode.NONE ? r.errorCode : (bad?.errorCode ?? ErrorCode.NONE);
       ctx.reply({ type: 'OffsetsReset', errorCode: code, errorMessage: code === ErrorCode.NONE ? undefined : `${errorName(code)}: the group must have no active members to reset its offsets`, partitions });
+    },
+    async FetchTopicOffsets(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'TopicOffsets', md.errorCode, md.message);
+      if (!s.metadata.hasTopic(m.topic)) return fail(ctx, 'TopicOffsets', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic ${m.topic}`);
+      const lows = await partitionOffsets(s, ctx, m.topic, EARLIEST_TIMESTAMP);
+      if (isFailure(lows)) return fail(ctx, 'TopicOffsets', lows.errorCode, lows.message);
+      const highs = await partitionOffsets(s, ctx, m.topic, LATEST_TIMESTAMP);
+      if (isFailure(highs)) return fail(ctx, 'TopicOffsets', highs.errorCode, highs.message);
+      const partitions = [...highs].map(([partition, high]) => ({ partition, low: lows.get(partition) ?? 0, high })).sort((a, b) => a.partition - b.partition);
+      ctx.reply({ type: 'TopicOffsets', errorCode: ErrorCode.NONE, partitions });
     },
     async GroupLag(s, m, ctx) {
       await refresh(s, ctx);

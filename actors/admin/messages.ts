@@ -23,5 +23,7 @@ export type AdminMsg =
   | { type: 'FetchOffsets'; groupId: string; topics: string[] | null }
   /** Sets a group's committed offsets: to explicit offsets, or to the earliest / latest of each partition. */
   | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }
+  /** Each partition's log start offset (low) and high watermark (high), from its leader. */
+  | { type: 'FetchTopicOffsets'; topic: string }
   /** Committed offset, log end (high watermark) and lag per partition of a group's topics. */
   | { type: 'GroupLag'; groupId: string; topics: string[] | null };

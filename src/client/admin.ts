@@ -32,6 +32,14 @@ export interface ElectionResult {
   errorMessage: string | null;
 }
 
+/** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
+export interface PartitionOffsets {
+  partition: number;
+  offset: number;
+  high: number;
+  low: number;
+}
+
 export interface PartitionLag {
   topic: string;
   partition: number;
@@ -171,6 +179,16 @@ export class Admin {
   async resetOffsets(opts: { groupId: string; topic: string; earliest?: boolean; partitions?: { partition: number; offset: number }[] }): Promise<void> {
     const to = opts.partitions ?? (opts.earliest ? 'earliest' : 'latest');
     await this.call({ type: 'ResetOffsets', groupId: opts.groupId, topic: opts.topic, to });
+  }
+
+  /**
+   * Each partition's earliest offset (low: its log start) and latest (high: the high watermark,
+   * the offset the next record gets), as KafkaJS's fetchTopicOffsets; high - low records are
+   * there to read (fewer on a compacted topic, whose cleaned offsets are gaps).
+   */
+  async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    const r = await this.call({ type: 'FetchTopicOffsets', topic });
+    return (r.partitions as { partition: number; low: number; high: number }[]).map((p) => ({ partition: p.partition, offset: p.high, high: p.high, low: p.low }));
   }
 
   /** Per partition: committed offset, log end offset (high watermark) and lag. */
