@@ -3,6 +3,11 @@
  * records of --record-size bytes, untimed), then reads all of it from the beginning with
  * --consumers consumers in one group, and reports records/s and MiB/s.
  *
+ * With --bootstrap-server it reads on a running cluster (lib/perf-target.ts): --topic naming an
+ * existing topic reads what it holds (--records of it, or all of it) without preparing anything;
+ * a new --topic is prepared and kept; without --topic the run prepares a topic of its own and
+ * deletes it afterwards. The run's consumer group is deleted after it there too.
+ *
  *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 1
  *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 3
  *
@@ -11,8 +16,11 @@
  * run({ eachBatch }) and only count; auto-commit is off. Raw limits as in perf-produce.
  */
 import type { Consumer } from '../src/client/consumer.js';
-import { cliFlags, type FlagSpecs, type FlagValues } from './lib/perf-args.js';
-import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { CliError, UsageError } from '../src/cli/errors.js';
+import { errorName } from '../src/protocol/errors.js';
+import { cliFlags, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
+import type { PerfClients, Transport } from './lib/perf-cluster.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
@@ -23,20 +31,21 @@ import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produ
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 
 export const CONSUME_FLAGS = {
-  records: { type: 'int', default: 1_000_000, min: 1, help: 'records to prepare and read' },
-  'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
-  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
-  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
+  ...TARGET_FLAGS,
+  records: { type: 'int', default: 1_000_000, min: 1, help: "records to prepare and read (an existing topic: to read; all it holds unless given)" },
+  'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per prepared record' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
   consumers: { type: 'int', default: 1, min: 1, help: 'consumers in the group' },
-  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
-  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: "where the throw-away cluster's brokers run / how the client reaches them" },
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
-  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
+  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -54,6 +63,8 @@ export interface ConsumeOptions {
 }
 
 export interface ConsumeResult {
+  /** The group the consumers formed (a fresh one per run). */
+  groupId: string;
   /** Distinct records read. */
   records: number;
   /** Records delivered, redeliveries after a rebalance included. */
@@ -71,7 +82,7 @@ export interface ConsumeResult {
 }
 
 /** Produces `records` records into an existing topic (untimed preparation), in batches of `compression`. */
-export async function prepareTopic(cluster: PerfCluster, topic: string, records: number, recordSize: number, batchSize = 16_384, compression = 'none'): Promise<void> {
+export async function prepareTopic(cluster: PerfClients, topic: string, records: number, recordSize: number, batchSize = 16_384, compression = 'none'): Promise<void> {
   const client = await cluster.client(`perf-prepare-${topic}`);
   const p = client.producer({ acks: 1, 'batch.size': batchSize, 'linger.ms': 5, 'compression.type': compression });
   await p.connect();
@@ -87,7 +98,7 @@ export async function prepareTopic(cluster: PerfCluster, topic: string, records:
 let groupSeq = 0;
 
 /** Reads the whole topic from the beginning with a group of consumers. */
-export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promise<ConsumeResult> {
+export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promise<ConsumeResult> {
   const client = await cluster.client(`perf-consume-${o.topic}-${groupSeq}`);
   const groupId = `perf-group-${o.topic}-${groupSeq++}-${process.pid}`;
   const consumers: Consumer[] = [];
@@ -156,36 +167,85 @@ export async function runConsume(cluster: PerfCluster, o: ConsumeOptions): Promi
   }
   const fetchMs = Math.max(0.001, last - first);
   const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-  return { records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
+  return { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
 }
 
-export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test).';
+export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a topic, alone or in a group, on a running cluster (--bootstrap-server) or a throw-away one (like kafka-consumer-perf-test).';
+
+/** Flags that shape the records a run prepares: refused for an existing topic, which is read as it is. */
+const PREPARE_ONLY = ['record-size', 'batch-size', 'compression'] as const;
+
+/** Records an existing topic holds (high watermark - log start, summed; a compacted topic's gaps count). */
+async function recordsIn(target: PerfTarget, topic: string): Promise<number> {
+  const admin = (await target.client('perf-offsets')).admin();
+  await admin.connect();
+  try {
+    return (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** How many records a run reads from an existing topic holding `available`: --records when given, else all. */
+export function recordsToRead(topic: string, available: number, asked: number | null): number {
+  if (available === 0) throw new CliError(`topic '${topic}' holds no records to read: produce some first (samsa perf-produce --topic ${topic}), or leave --topic out to read a prepared topic`);
+  if (asked === null) return available;
+  if (asked > available) throw new CliError(`topic '${topic}' holds ${available} records, fewer than --records ${asked}: ask for at most ${available}, or leave --records out to read them all`);
+  return asked;
+}
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
-export async function perfConsumeWithFlags(f: FlagValues<typeof CONSUME_FLAGS>): Promise<void> {
-  const transport = f.transport as Transport;
-  const limits = f.raw ? await measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384) : null;
-  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
-  let r;
-  const topic = 'perf-consume';
+export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
+  const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
+  let r: ConsumeResult;
+  let topic: TopicChoice | null = null;
   try {
-    const admin = await cluster.client('perf-admin');
-    await createTopic(admin, topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
-    process.stderr.write(`[consume] preparing ${f.records} records\n`);
-    await prepareTopic(cluster, topic, f.records, f['record-size'], f['batch-size'], f.compression);
-    r = await runConsume(cluster, { topic, records: f.records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'] });
+    topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-consume', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
+    let records = f.records;
+    if (topic.origin === 'existing') {
+      const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
+      if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
+      records = recordsToRead(topic.name, await recordsIn(target, topic.name), f.given.has('records') ? f.records : null);
+      process.stderr.write(`[consume] reading ${records} records of topic ${topic.name}\n`);
+    } else {
+      process.stderr.write(`[consume] preparing ${f.records} records\n`);
+      await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
+    }
+    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'] });
+    if (target.kind === 'running') await dropGroup(target, r.groupId);
   } finally {
-    await cluster.close();
+    await releaseTopic(target, topic).finally(() => target.close());
   }
+  const transport: Transport = target.kind === 'running' ? 'tcp' : target.kind;
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
-  if (r.cpu) rows.push(['CPU while reading', formatCpu(r.cpu)]);
+  if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while reading (this process)' : 'CPU while reading', formatCpu(r.cpu)]);
   if (limits) {
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
+  } else if (f.raw) {
+    rows.push(['raw limits', "not measured: the brokers run on other hosts, whose links this machine's limits do not bound"]);
   }
-  printTable(`perf-consume: ${f.brokers} brokers (${transport}), ${f.partitions} partitions, ${f.consumers} consumer(s), ${f['record-size']} B records, ${f.compression}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
-  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, limits })}`);
+  const shape = topic.origin === 'existing' ? '' : `, ${f['record-size']} B records, ${f.compression}`;
+  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  if (f.json) {
+    const { help: _help, given: _given, ...options } = f;
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
+  }
+}
+
+/** Deletes the run's consumer group from a running cluster (it committed nothing); a failure is reported, not fatal. */
+async function dropGroup(target: PerfTarget, groupId: string): Promise<void> {
+  const admin = (await target.client('perf-group')).admin();
+  await admin.connect();
+  try {
+    const [g] = await admin.deleteGroups([groupId]);
+    if (g && g.errorCode !== 0) process.stderr.write(`[consume] the run's group ${groupId} was not deleted: ${errorName(g.errorCode)}\n`);
+  } catch (err) {
+    process.stderr.write(`[consume] the run's group ${groupId} was not deleted: ${(err as Error).message}\n`);
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 if (isMain(import.meta.url)) runMain(() => perfConsumeWithFlags(cliFlags('perf-consume', PERF_CONSUME_SUMMARY, CONSUME_FLAGS)));

@@ -17,29 +17,32 @@
  * brokers), and 400,000 records (4 s + 4 s) gave p99 2.9-4.6 ms where 800,000 gave 2.3-3.0 and
  * 1,000,000 2.3.
  */
+import { UsageError } from '../src/cli/errors.js';
 import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
-import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import type { PerfClients } from './lib/perf-cluster.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
-import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip } from './lib/perf-raw.js';
+import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRoundTrip, type CoreStalls } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
 export const E2E_FLAGS = {
+  ...TARGET_FLAGS,
   records: { type: 'int', default: 800_000, min: 1, help: 'records to send' },
   throughput: { type: 'number', default: 50_000, help: 'records/s (-1: unthrottled)' },
   'record-size': { type: 'int', default: 100, min: 8, help: 'value bytes per record (the first 8 hold the send time)' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
-  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
-  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
-  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
-  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: "where the throw-away cluster's brokers run / how the client reaches them" },
   'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
-  raw: { type: 'bool', default: true, help: 'measure a bare MessagePort round trip at the same message rate first, and the stalls the machine imposes on two busy threads' },
+  raw: { type: 'bool', default: true, help: 'measure a bare round trip (MessagePort; TCP for a client over TCP) at the same message rate first, and the stalls the machine imposes on two busy threads (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -64,7 +67,7 @@ export interface E2eResult {
   cpu: CpuReport | null;
 }
 
-export async function runE2e(cluster: PerfCluster, o: E2eOptions): Promise<E2eResult> {
+export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
   const client = await cluster.client(`perf-e2e-${o.topic}`);
   const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
   const producer = client.producer({ acks: o.acks, 'linger.ms': o.lingerMs });
@@ -133,31 +136,61 @@ export function rawRoundTripLoad(o: { throughput: number; sendSize: number; reco
   return { perSec: o.throughput > 0 ? o.throughput / o.sendSize : 5_000, bytes: o.sendSize * o.recordSize };
 }
 
+/** The raw limits of an e2e run: a bare round trip over the client's transport at the run's rate, and the machine's stalls. */
+interface E2eLimits {
+  roundTrip: LatencySummary;
+  /** 'MessagePort' or 'TCP socket'. */
+  over: string;
+  stalls: CoreStalls;
+}
+
 async function main(): Promise<void> {
-  const f = cliFlags('perf-e2e', 'End-to-end latency (send() to the consumer handler) at a fixed produce rate.', E2E_FLAGS);
-  const transport = f.transport as Transport;
+  const f = cliFlags('perf-e2e', 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, on a running cluster (--bootstrap-server) or a throw-away one.', E2E_FLAGS);
   const load = rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
-  const raw = f.raw ? await measurePortRoundTrip(load.perSec, load.bytes) : null;
-  // what the machine takes from two busy threads: gaps no code of ours can close
-  const stalls = f.raw ? await measureCoreStalls(2, 1000) : null;
-  const cluster = await startPerfCluster({ brokers: f.brokers, transport });
+  // a client over TCP (a running cluster, or --transport tcp) is bounded by a TCP round trip
+  const overTcp = f['bootstrap-server'] !== '' || f.transport === 'tcp';
+  const { target, limits } = await openTargetWithLimits<E2eLimits>(f, f.given, f.raw, async () => ({
+    roundTrip: overTcp ? await measureTcpRoundTrip(load.perSec, load.bytes) : await measurePortRoundTrip(load.perSec, load.bytes),
+    over: overTcp ? 'TCP socket' : 'MessagePort',
+    // what the machine takes from two busy threads: gaps no code of ours can close
+    stalls: await measureCoreStalls(2, 1000),
+  }));
   let r: E2eResult;
+  let topic: TopicChoice | null = null;
   try {
-    const topic = 'perf-e2e';
-    await createTopic(await cluster.client('perf-admin'), topic, f.partitions, f['replication-factor'], topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }));
-    r = await runE2e(cluster, { topic, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'] });
+    topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-e2e', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
+    if (topic.origin === 'existing') await requireEmpty(target, topic.name);
+    r = await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'] });
   } finally {
-    await cluster.close();
+    await releaseTopic(target, topic).finally(() => target.close());
   }
-  console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${f.brokers} brokers (${transport}), ${f.partitions} partitions, RF ${f['replication-factor']}, acks ${f.acks}`);
+  console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
-  if (raw) {
-    console.log(`raw limit: a bare MessagePort round trip (main thread -> worker -> main thread) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(raw)}; the end-to-end p99 is ${(r.latency.p99 / raw.p99).toFixed(1)}x its p99`);
+  if (limits) {
+    const route = limits.over === 'TCP socket' ? 'main thread -> a worker over loopback TCP -> main thread' : 'main thread -> worker -> main thread';
+    console.log(`raw limit: a bare ${limits.over} round trip (${route}) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p99 is ${(r.latency.p99 / limits.roundTrip.p99).toFixed(1)}x its p99`);
+    console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
+  } else if (f.raw) {
+    console.log("raw limits: not measured: the brokers run on other hosts, whose links this machine's limits do not bound");
   }
-  if (stalls) console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(stalls)}`);
-  if (r.cpu) console.log(`CPU while the measured records went through: ${formatCpu(r.cpu)}`);
+  if (r.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(r.cpu)}`);
   for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
-  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, result: r, rawRoundTrip: raw, coreStalls: stalls })}`);
+  if (f.json) {
+    const { help: _help, given: _given, ...options } = f;
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
+  }
+}
+
+/** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */
+async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
+  const admin = (await target.client('perf-offsets')).admin();
+  await admin.connect();
+  try {
+    const held = (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
+    if (held > 0) throw new UsageError(`topic '${topic}' holds ${held} records: end-to-end latency is measured on an empty topic (its records carry their send time); name a new --topic, or leave --topic out for one of the run`);
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 if (isMain(import.meta.url)) runMain(main);

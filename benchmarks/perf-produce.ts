@@ -8,6 +8,10 @@
  * removed at the end), creates the topic, produces, and reports records/s, MiB/s and latency
  * avg / p50 / p95 / p99 / p99.9 / max. Progress goes to stderr every 2 s.
  *
+ * With --bootstrap-server it measures a running cluster instead (lib/perf-target.ts): --topic
+ * names an existing topic to use as it is or a new one to create and keep; without it the run
+ * makes a topic of its own and deletes it afterwards.
+ *
  * Latency is measured per send() call: from the call to the resolution of its promise (all of
  * its records acknowledged at the requested acks). Each send() carries --send-size records
  * (default 100; --send-size 1 gives Kafka's per-record figure, at a much lower throughput
@@ -19,8 +23,9 @@
  * a bare MessagePort and a bare TCP socket moving the same chunks.
  */
 import type { Producer } from '../src/client/producer.js';
-import { cliFlags, parseAcks, type FlagSpecs, type FlagValues } from './lib/perf-args.js';
-import { createTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
+import type { PerfClients, Transport } from './lib/perf-cluster.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
 import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
@@ -31,16 +36,17 @@ import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 
 export const PRODUCE_FLAGS = {
+  ...TARGET_FLAGS,
   records: { type: 'int', default: 1_000_000, min: 1, help: 'records to send (after the warm-up)' },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   throughput: { type: 'number', default: -1, help: 'records/s to aim for; -1 for as fast as possible' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
-  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of the topic' },
-  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
-  'min-insync-replicas': { type: 'int', default: 0, min: 0, help: 'topic min.insync.replicas (0: RF-1, at least 1)' },
+  partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
+  'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
+  'min-insync-replicas': { type: 'int', default: 0, min: 0, help: 'min.insync.replicas of a new topic (0: RF-1, at least 1)' },
   producers: { type: 'int', default: 1, min: 1, help: 'producers sharing the records' },
-  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
-  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the throw-away cluster\'s brokers run / how the client reaches them' },
   'batch-size': { type: 'int', default: 16_384, min: 0, help: 'producer batch.size' },
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
   'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; the batch size, 16384 unless set, gives Kafka's one batch per partition)" },
@@ -48,8 +54,8 @@ export const PRODUCE_FLAGS = {
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
-  'heap-growing-percent': { type: 'int', default: -1, min: -1, help: "V8's heap growing percent for the process (0: V8's own; -1: the perf tools' default, `samsa start`'s 300 unless SAMSA_HEAP_GROWING_PERCENT says otherwise)" },
-  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run' },
+  'heap-growing-percent': { type: 'int', default: -1, min: -1, help: "V8's heap growing percent for the process and the throw-away cluster (0: V8's own; -1: the perf tools' default, `samsa start`'s 300 unless SAMSA_HEAP_GROWING_PERCENT says otherwise)" },
+  raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-produce', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -164,7 +170,7 @@ export async function produceRecords(
 }
 
 /** Runs the producer load against a running cluster (the topic must exist). */
-export async function runProduce(cluster: PerfCluster, o: ProduceOptions): Promise<ProduceResult> {
+export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promise<ProduceResult> {
   const client = await cluster.client(`perf-produce-${o.topic}`);
   const producers = Array.from({ length: o.producers }, () =>
     client.producer({
@@ -235,10 +241,10 @@ export function produceRatios(r: ProduceResult, limits: RawLimits, o: { recordSi
   return { fs: r.mibPerSec / fsLimit, transport: tr === null ? null : r.mibPerSec / tr };
 }
 
-export const PERF_PRODUCE_SUMMARY = 'Producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test).';
+export const PERF_PRODUCE_SUMMARY = 'Producer throughput and latency against a running cluster (--bootstrap-server) or a throw-away one (like kafka-producer-perf-test).';
 
 /** The tool with its flags parsed (also `samsa perf-produce`). */
-export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>): Promise<void> {
+export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>): Promise<void> {
   const o = defaultProduceOptions({
     records: f.records,
     recordSize: f['record-size'],
@@ -256,21 +262,23 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     maxInFlight: f['max-in-flight'],
     warmupRecords: f['warmup-records'],
   });
-  const transport = f.transport as Transport;
-  const limits = f.raw ? await measureRawLimits(Math.max(o.batchSize, 1024)) : null;
-  const growing = f['heap-growing-percent'];
-  const cluster = await startPerfCluster({ brokers: f.brokers, transport, ...(growing >= 0 ? { heapGrowingPercent: growing } : {}) });
+  const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
   let r: ProduceResult;
+  let topic: TopicChoice | null = null;
   try {
-    const client = await cluster.client('perf-admin');
-    await createTopic(client, o.topic, o.partitions, o.replicationFactor, topicConfig(o));
-    r = await runProduce(cluster, o);
+    topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf', partitions: o.partitions, replicationFactor: o.replicationFactor, config: topicConfig(o) }, f.given);
+    o.topic = topic.name;
+    o.partitions = topic.partitions;
+    o.replicationFactor = topic.replicationFactor;
+    r = await runProduce(target, o);
   } finally {
-    await cluster.close();
+    await releaseTopic(target, topic).finally(() => target.close());
   }
+  // the transport whose raw limit bounds the client: a running cluster is reached over TCP
+  const transport: Transport = target.kind === 'running' ? 'tcp' : target.kind;
   console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
-  if (r.cpu) rows.push(['CPU while sending', formatCpu(r.cpu)]);
+  if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while sending (this process)' : 'CPU while sending', formatCpu(r.cpu)]);
   const kernel = brokerKernelMsPerGiB(r);
   if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: README, findings)`]);
   if (limits) {
@@ -278,11 +286,18 @@ export async function perfProduceWithFlags(f: FlagValues<typeof PRODUCE_FLAGS>):
     rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(ratios.transport!)})` : ''}`]);
-    rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
+    rows.push(['raw pipeline (port + fs.writeSync in a worker)', `${limits.pipelineMiBs.toFixed(0)} MiB/s${o.replicationFactor === 1 && target.kind !== 'running' ? ` (ratio ${formatRatio(r.mibPerSec / limits.pipelineMiBs)})` : ''}`]);
+  } else if (f.raw) {
+    rows.push(['raw limits', "not measured: the brokers run on other hosts, whose disks and links this machine's limits do not bound"]);
   }
-  printTable(`perf-produce: ${f.brokers} brokers (${transport}), ${o.partitions} partitions, RF ${o.replicationFactor}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}, ${o.compression}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(
+    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
+    ['measure', 'value'],
+    rows,
+    stealNotes([{ step: 'the run', report: r.cpu }]),
+  );
   if (f.json) {
-    const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, transport, brokers: f.brokers }, result: r, limits });
+    const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, target: target.description, transport: target.kind, brokers: target.brokers, topicOrigin: topic.origin }, result: r, limits });
     console.log(`results: ${file}`);
   }
 }

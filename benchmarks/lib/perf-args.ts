@@ -16,6 +16,9 @@ export type FlagValues<S extends FlagSpecs> = {
   [K in keyof S]: S[K] extends { type: 'int' | 'number' } ? number : S[K] extends { type: 'bool' } ? boolean : string;
 };
 
+/** Parsed flags: every flag's value (its default where not given), --help, and which flags were given. */
+export type ParsedFlags<S extends FlagSpecs> = FlagValues<S> & { help: boolean; given: ReadonlySet<string> };
+
 export class FlagError extends Error {
   override name = 'FlagError';
 }
@@ -30,8 +33,9 @@ export function parseCount(text: string): number {
 }
 
 /** Parses argv (without node and script) against specs; `--help` sets help: true. */
-export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: S): FlagValues<S> & { help: boolean } {
-  const out: Record<string, unknown> = { help: false };
+export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: S): ParsedFlags<S> {
+  const given = new Set<string>();
+  const out: Record<string, unknown> = { help: false, given };
   for (const [k, s] of Object.entries(specs)) out[k] = s.default;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -44,6 +48,7 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
     const spec = specs[name];
     if (!spec) throw new FlagError(`unknown flag --${name} (known: ${Object.keys(specs).map((k) => `--${k}`).join(', ')})`);
+    given.add(name);
     let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
     if (spec.type === 'bool') {
       if (value === undefined && argv[i + 1] !== undefined && /^(true|false)$/.test(argv[i + 1]!)) value = argv[++i];
@@ -65,7 +70,7 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
     if (spec.min !== undefined && v < spec.min) throw new FlagError(`--${name} must be >= ${spec.min}, got ${v}`);
     out[name] = v;
   }
-  return out as FlagValues<S> & { help: boolean };
+  return out as ParsedFlags<S>;
 }
 
 /** A usage text listing every flag with its default. */
@@ -74,13 +79,13 @@ export function usage(command: string, summary: string, specs: FlagSpecs): strin
   const width = Math.max(...Object.keys(specs).map((k) => k.length)) + 2;
   for (const [k, s] of Object.entries(specs)) {
     const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
-    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${String(s.default)}]`);
+    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${s.default === '' ? 'none' : String(s.default)}]`);
   }
   return lines.join('\n');
 }
 
 /** Parses flags for a CLI: prints usage and exits 0 on --help, prints the error and exits 2 on a bad flag. */
-export function cliFlags<S extends FlagSpecs>(command: string, summary: string, specs: S, argv = process.argv.slice(2)): FlagValues<S> {
+export function cliFlags<S extends FlagSpecs>(command: string, summary: string, specs: S, argv = process.argv.slice(2)): ParsedFlags<S> {
   try {
     const f = parseFlags(argv, specs);
     if (f.help) {

@@ -63,12 +63,16 @@ export function benchHeapGrowingPercent(): number {
   return Number(v);
 }
 
-export interface PerfCluster {
+/** What a perf run needs of a cluster: clients that reach it. */
+export interface PerfClients {
+  /** A new client (closed with the cluster or target). */
+  client(clientId: string): Promise<SamsaClient>;
+}
+
+export interface PerfCluster extends PerfClients {
   handle: ClusterHandle;
   transport: Transport;
   dir: string;
-  /** A new client over the chosen transport (closed by close()). */
-  client(clientId: string): Promise<SamsaClient>;
   close(): Promise<void>;
 }
 

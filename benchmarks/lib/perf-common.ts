@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { blobPayload } from './load.js';
 import { nowMs, sleep } from './timing.js';
+import { exitCodeOf } from '../../src/cli/errors.js';
 
 export const MiB = 1024 * 1024;
 
@@ -121,8 +122,11 @@ export function runMain(main: () => Promise<void>): void {
   main().then(
     () => process.exit(process.exitCode ?? 0),
     (err: unknown) => {
-      console.error(err instanceof Error ? err.stack ?? err.message : err);
-      process.exit(1);
+      // a command line that cannot work (exit 2) or a failure with advice (exit 1), as the samsa
+      // commands print them; anything else with its stack
+      const known = err instanceof Error && (err.name === 'UsageError' || err.name === 'CliError');
+      console.error(known ? err.message : err instanceof Error ? (err.stack ?? err.message) : err);
+      process.exit(exitCodeOf(err));
     },
   );
 }

@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { blobPayload, runLoad } from './load.js';
 import { RawPortTarget, RawTcpTarget } from './raw.js';
@@ -199,10 +200,41 @@ async function measurePipeline(peer: RpcWorker, chunkBytes: number, totalBytes: 
 }
 
 /**
- * Round-trip latency over a bare MessagePort: `perSec` messages a second of `bytes` bytes each
- * (a send time in the first 8), main thread -> a worker that posts each back -> main thread, for
- * `ms` after `warmupMs` left out. Paced like the perf tools' throttle (a sleep of 1 ms, then
- * every message due by then).
+ * Paces round trips: `perSec` messages a second of `bytes` bytes (a send time in the first 8)
+ * for `ms` after `warmupMs` left out, like the perf tools' throttle (a sleep of 1 ms, then every
+ * message due by then); `echoed` is called by the caller's receive path with each send time.
+ */
+async function paceRoundTrips(perSec: number, bytes: number, ms: number, warmupMs: number, send: (payload: Uint8Array) => void, subscribe: (echoed: (sentAt: number) => void) => void): Promise<LatencySummary> {
+  if (!(perSec > 0)) throw new RangeError(`a round-trip rate must be positive, got ${perSec}`);
+  const lat = new LatencyRecorder();
+  const t0 = nowMs();
+  let outstanding = 0;
+  subscribe((sentAt) => {
+    outstanding--;
+    if (sentAt >= t0 + warmupMs) lat.record(nowMs() - sentAt);
+  });
+  let sent = 0;
+  const payload = new Uint8Array(Math.max(8, bytes));
+  const view = new DataView(payload.buffer);
+  for (;;) {
+    const now = nowMs();
+    if (now >= t0 + warmupMs + ms) break;
+    const due = Math.floor(((now - t0) * perSec) / 1000);
+    for (; sent < due; sent++) {
+      view.setFloat64(0, nowMs(), true);
+      send(payload);
+      outstanding++;
+    }
+    await sleep(1);
+  }
+  const deadline = nowMs() + 5_000;
+  while (outstanding > 0 && nowMs() < deadline) await sleep(5);
+  return lat.summary();
+}
+
+/**
+ * Round-trip latency over a bare MessagePort: main thread -> a worker that posts each message
+ * back -> main thread, paced as paceRoundTrips says.
  */
 export async function measurePortRoundTrip(perSec: number, bytes = 1024, ms = 2_000, warmupMs = 500): Promise<LatencySummary> {
   if (!(perSec > 0)) throw new RangeError(`a round-trip rate must be positive, got ${perSec}`);
@@ -210,33 +242,57 @@ export async function measurePortRoundTrip(perSec: number, bytes = 1024, ms = 2_
   const ch = new MessageChannel();
   try {
     await peer.call('echo', { port: ch.port2 }, [ch.port2]);
-    const lat = new LatencyRecorder();
-    const t0 = nowMs();
-    let outstanding = 0;
-    ch.port1.on('message', (m: Uint8Array) => {
-      outstanding--;
-      const sentAt = new DataView(m.buffer, m.byteOffset, 8).getFloat64(0, true);
-      if (sentAt >= t0 + warmupMs) lat.record(nowMs() - sentAt);
-    });
-    let sent = 0;
-    const payload = new Uint8Array(Math.max(8, bytes));
-    const view = new DataView(payload.buffer);
-    for (;;) {
-      const now = nowMs();
-      if (now >= t0 + warmupMs + ms) break;
-      const due = Math.floor(((now - t0) * perSec) / 1000);
-      for (; sent < due; sent++) {
-        view.setFloat64(0, nowMs(), true);
-        ch.port1.postMessage(payload);
-        outstanding++;
-      }
-      await sleep(1);
-    }
-    const deadline = nowMs() + 5_000;
-    while (outstanding > 0 && nowMs() < deadline) await sleep(5);
-    return lat.summary();
+    return await paceRoundTrips(
+      perSec,
+      bytes,
+      ms,
+      warmupMs,
+      (payload) => ch.port1.postMessage(payload),
+      (echoed) => ch.port1.on('message', (m: Uint8Array) => echoed(new DataView(m.buffer, m.byteOffset, 8).getFloat64(0, true))),
+    );
   } finally {
     ch.port1.close();
+    await peer.call('close').catch(() => undefined);
+    await peer.terminate();
+  }
+}
+
+/**
+ * Round-trip latency over a bare TCP socket on loopback (Nagle off): main thread -> a worker
+ * that writes every byte back -> main thread, paced as paceRoundTrips says. The limit of a
+ * client that reaches its cluster over TCP.
+ */
+export async function measureTcpRoundTrip(perSec: number, bytes = 1024, ms = 2_000, warmupMs = 500): Promise<LatencySummary> {
+  if (!(perSec > 0)) throw new RangeError(`a round-trip rate must be positive, got ${perSec}`);
+  const size = Math.max(8, bytes);
+  const peer = await RpcWorker.start(RAW_PEER);
+  let socket: net.Socket | null = null;
+  try {
+    const { port } = (await peer.call('tcpEcho')) as { port: number };
+    const s = (socket = await new Promise<net.Socket>((resolve, reject) => {
+      const c = net.connect(port, '127.0.0.1', () => resolve(c));
+      c.once('error', reject);
+    }));
+    s.setNoDelay(true);
+    return await paceRoundTrips(
+      perSec,
+      size,
+      ms,
+      warmupMs,
+      (payload) => void s.write(Buffer.from(payload)),
+      (echoed) => {
+        // the stream comes back in arbitrary pieces: whole messages of `size` bytes are cut from it
+        let pending: Buffer = Buffer.alloc(0);
+        s.on('data', (chunk: Buffer) => {
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+          let at = 0;
+          for (; at + size <= pending.length; at += size) echoed(pending.readDoubleLE(at));
+          pending = pending.subarray(at);
+        });
+      },
+    );
+  } finally {
+    socket?.destroy();
     await peer.call('close').catch(() => undefined);
     await peer.terminate();
   }

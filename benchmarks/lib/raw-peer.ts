@@ -5,10 +5,12 @@
  * RunResult measured in this thread; `tcpListen` starts a raw TCP sink and returns its port;
  * `fileSink {port, file}` fs.writeSync's every buffer posted on the port to `file` (appending,
  * positional) and answers each with its length; `echo {port}` posts every message back as it
- * came (round-trip latency);
+ * came (round-trip latency); `tcpEcho` listens on loopback and writes every byte a connection
+ * sends back to it (round-trip latency over TCP), returning its port;
  * `close` releases everything so the thread can be terminated cleanly.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import type { MessagePort } from 'node:worker_threads';
 import { writeFully } from '../../src/storage/segment-scanner.js';
 import { runLoad, type LoadSpec } from './load.js';
@@ -48,6 +50,16 @@ serveRpc({
   echo: (args: { port: MessagePort }) => {
     ports.push(args.port);
     args.port.on('message', (m: unknown) => args.port.postMessage(m));
+  },
+  tcpEcho: async () => {
+    const server = net.createServer((socket) => {
+      socket.setNoDelay(true);
+      socket.on('data', (b) => socket.write(b));
+      socket.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return { port: (server.address() as net.AddressInfo).port };
   },
   tcpListen: async () => {
     const s = await listenRawTcpSink();

@@ -25,7 +25,11 @@ export interface Connection {
 
 /** The --bootstrap-server list, checked for host:port form. */
 export function bootstrapServers(args: Args): string[] {
-  const raw = args.string('bootstrap-server') ?? DEFAULT_BOOTSTRAP;
+  return parseBootstrapServers(args.string('bootstrap-server') ?? DEFAULT_BOOTSTRAP);
+}
+
+/** A comma-separated host:port list, checked (UsageError naming the bad entry). */
+export function parseBootstrapServers(raw: string): string[] {
   const servers = raw
     .split(',')
     .map((s) => s.trim())

@@ -22,8 +22,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'consume', summary: 'print the records of a topic, one per line', load: async () => (await import('./commands/consume.js')).consumeCommand },
   { name: 'groups', summary: 'list, describe, delete consumer groups and reset their offsets', load: async () => (await import('./commands/groups.js')).groupsCommand },
   { name: 'leader-election', summary: 'move partition leadership to preferred replicas, or elect leaders for partitions without one', load: async () => (await import('./commands/leader-election.js')).leaderElectionCommand },
-  { name: 'perf-produce', summary: 'producer throughput and latency against a throw-away cluster (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
-  { name: 'perf-consume', summary: 'consumer throughput against a throw-away cluster (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },
+  { name: 'perf-produce', summary: 'producer throughput and latency, on a running cluster or a throw-away one (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
+  { name: 'perf-consume', summary: 'consumer throughput, on a running cluster or a throw-away one (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },
   { name: 'demo', summary: 'run the actor runtime across two worker threads and print what happens', load: async () => (await import('./commands/demo.js')).demoCommand },
 ];
 

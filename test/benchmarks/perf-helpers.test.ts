@@ -3,7 +3,7 @@
  * the SVG summary chart, and the progress bar.
  */
 import { expect } from 'chai';
-import { FlagError, parseAcks, parseCount, parseFlags } from '../../benchmarks/lib/perf-args.js';
+import { FlagError, parseAcks, parseCount, parseFlags, usage } from '../../benchmarks/lib/perf-args.js';
 import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/latency.js';
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
@@ -87,6 +87,13 @@ describe('benchmarks/perf helpers', () => {
     expect(parseCount('1_000_000')).to.equal(1_000_000);
     expect(parseCount('1e6')).to.equal(1_000_000);
     expect(parseAcks('all')).to.equal(-1);
+  });
+
+  it('says which flags were given, a default taken or not', () => {
+    expect([...parseFlags(['--records', '10', '--raw=false'], specs).given].sort()).to.deep.equal(['raw', 'records']);
+    expect(parseFlags([], specs).given.size).to.equal(0);
+    // an empty string default reads as none in the usage
+    expect(usage('t', 's', { where: { type: 'string', default: '', help: 'h' } })).to.contain('--where   h [default: none]');
   });
 
   it('rejects unknown flags, bad values and missing values, naming the flag', () => {

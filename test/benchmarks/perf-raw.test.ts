@@ -4,7 +4,7 @@
  * and one fs.writeSync run with its kernel time (the bandwidth limits run in every tool's test).
  */
 import { expect } from 'chai';
-import { formatCoreStalls, measureCoreStalls, measureFsWriteOnce, measurePortRoundTrip } from '../../benchmarks/lib/perf-raw.js';
+import { formatCoreStalls, measureCoreStalls, measureFsWriteOnce, measurePortRoundTrip, measureTcpRoundTrip } from '../../benchmarks/lib/perf-raw.js';
 import { rawRoundTripLoad } from '../../benchmarks/perf-e2e.js';
 
 describe('benchmarks/perf-raw', function () {
@@ -19,6 +19,16 @@ describe('benchmarks/perf-raw', function () {
     expect(r.p99).to.be.at.most(r.max);
   });
 
+  it('times a bare TCP round trip on loopback, cutting whole messages out of the stream', async () => {
+    // 9-byte messages: the echo comes back in pieces that do not fall on message boundaries
+    const r = await measureTcpRoundTrip(1_000, 9, 300, 100);
+    expect(r.count).to.be.within(150, 400);
+    expect(r.p50).to.be.greaterThan(0);
+    expect(r.p50).to.be.at.most(r.p99);
+    const big = await measureTcpRoundTrip(500, 64 * 1024, 200, 50);
+    expect(big.count).to.be.within(50, 200);
+  });
+
   it('refuses a rate that is not positive', async () => {
     let err: unknown;
     try {
@@ -27,6 +37,7 @@ describe('benchmarks/perf-raw', function () {
       err = e;
     }
     expect(err).to.be.instanceOf(RangeError);
+    expect(await measureTcpRoundTrip(-1).catch((e: unknown) => e)).to.be.instanceOf(RangeError);
   });
 
   it('compares the end-to-end run with one message per send(), as big as its records', () => {

@@ -1,13 +1,15 @@
 /**
  * `samsa perf-produce` and `samsa perf-consume` as a user runs them (child processes): the same
- * flags and --help as benchmarks/perf-produce.ts and perf-consume.ts, exit 2 on a bad flag, and a
- * small run of each against a throw-away one-broker cluster.
+ * flags and --help as benchmarks/perf-produce.ts and perf-consume.ts, exit 2 on a bad flag, a
+ * small run of each against a throw-away one-broker cluster, and runs against a running cluster
+ * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
+ * read as it is, and the flags that cannot apply to it refused.
  */
 import { expect } from 'chai';
 import { usage } from '../../benchmarks/lib/perf-args.js';
 import { CONSUME_FLAGS, PERF_CONSUME_SUMMARY } from '../../benchmarks/perf-consume.js';
 import { PERF_PRODUCE_SUMMARY, PRODUCE_FLAGS } from '../../benchmarks/perf-produce.js';
-import { runCli } from './cli-harness.js';
+import { CliCluster, runCli } from './cli-harness.js';
 
 describe('cli: perf-produce and perf-consume', function () {
   this.timeout(90_000);
@@ -45,7 +47,7 @@ describe('cli: perf-produce and perf-consume', function () {
     const common = ['--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
     const p = await runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']);
     expect(p.code, p.stderr).to.equal(0);
-    expect(p.stdout).to.match(/^3000 records sent, [\d.]+ k? ?records\/sec/m).and.contain('perf-produce: 1 brokers (inproc), 2 partitions');
+    expect(p.stdout).to.match(/^3000 records sent, [\d.]+ k? ?records\/sec/m).and.contain('perf-produce: 1 brokers (inproc), topic perf (of this run), 2 partitions, RF 1');
     const c = await runCli(['perf-consume', ...common]);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^3000 records read by 1 consumer\(s\)/m);
@@ -58,5 +60,77 @@ describe('cli: perf-produce and perf-consume', function () {
       expect(c.stdout).to.match(/CPU while reading\s+main thread \d+%/);
       expect(p.stdout).to.not.contain('node threads');
     }
+  });
+
+  describe('against a running cluster (--bootstrap-server)', () => {
+    let cli: CliCluster;
+    const common = ['--raw', 'false', '--json', ''];
+    const topics = async () => (await cli.run('topics', ['--list'])).stdout.split('\n').filter(Boolean);
+
+    before(async () => {
+      cli = await CliCluster.start(2);
+    });
+    after(async () => {
+      await cli?.stop();
+    });
+
+    it('without --topic: a topic of the run, deleted after it, and the consumers\' group with it', async () => {
+      const p = await cli.run('perf-produce', [...common, '--records', '2000', '--warmup-records', '0', '--send-size', '10', '--partitions', '2']);
+      expect(p.code, p.stderr).to.equal(0);
+      expect(p.stdout).to.match(/^2000 records sent/m).and.match(/perf-produce: the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-\S+ \(of this run\), 2 partitions, RF 1/);
+      // the client's own threads only: the brokers are another process's
+      if (process.platform === 'linux') expect(p.stdout).to.match(/CPU while sending \(this process\)\s+main thread/).and.not.contain('node threads');
+      const c = await cli.run('perf-consume', [...common, '--records', '1500', '--consumers', '2']);
+      expect(c.code, c.stderr).to.equal(0);
+      expect(c.stdout).to.match(/^1500 records read by 2 consumer\(s\)/m).and.match(/topic perf-consume-\S+ \(of this run\)/);
+      expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
+      const groups = await cli.run('groups', ['--list']);
+      expect(groups.stdout).to.not.contain('perf-group');
+    });
+
+    it('a named topic: created and kept, then read as it is (all of it, or --records of it)', async () => {
+      const p = await cli.run('perf-produce', [...common, '--topic', 'bench-kept', '--partitions', '3', '--records', '3000', '--warmup-records', '500', '--send-size', '50']);
+      expect(p.code, p.stderr).to.equal(0);
+      expect(p.stdout).to.contain('topic bench-kept (created and kept), 3 partitions, RF 1');
+      expect(await topics()).to.include('bench-kept');
+      // the warm-up's records are in the topic too
+      const all = await cli.run('perf-consume', [...common, '--topic', 'bench-kept']);
+      expect(all.code, all.stderr).to.equal(0);
+      expect(all.stdout).to.match(/^3500 records read by 1 consumer\(s\)/m).and.contain('topic bench-kept (existing), 3 partitions, RF 1');
+      expect(all.stderr).to.contain('reading 3500 records of topic bench-kept');
+      const some = await cli.run('perf-consume', [...common, '--topic', 'bench-kept', '--records', '1000']);
+      expect(some.code, some.stderr).to.equal(0);
+      expect(some.stdout).to.match(/^\d+ records read by 1 consumer\(s\)/m);
+      expect(Number(/^(\d+) records read/m.exec(some.stdout)![1])).to.be.at.least(1000);
+      // a second producer run appends to it, as it is
+      const again = await cli.run('perf-produce', [...common, '--topic', 'bench-kept', '--records', '1000', '--warmup-records', '0', '--send-size', '50']);
+      expect(again.code, again.stderr).to.equal(0);
+      expect(again.stdout).to.contain('topic bench-kept (existing), 3 partitions, RF 1');
+      expect(await topics()).to.include('bench-kept');
+    });
+
+    it('refuses what cannot apply: exit 2 for flags, exit 1 for a topic too small or a cluster not there', async () => {
+      await cli.run('topics', ['--create', '--topic', 'bench-small', '--partitions', '2']);
+      const cases: { argv: string[]; code: number; says: RegExp }[] = [
+        { argv: ['perf-produce', '--brokers', '1', '--transport', 'inproc'], code: 2, says: /--brokers, --transport shape the throw-away cluster; with --bootstrap-server the running cluster is measured as it is/ },
+        { argv: ['perf-produce', '--topic', 'bench-small', '--partitions', '4', '--replication-factor', '2'], code: 2, says: /topic 'bench-small' exists: --partitions 4 \(it has 2\), --replication-factor 2 \(it has 1\) would not apply/ },
+        { argv: ['perf-produce', '--topic', 'bench-small', '--min-insync-replicas', '1'], code: 2, says: /--min-insync-replicas \(it has its own config\)/ },
+        { argv: ['perf-consume', '--topic', 'bench-small', '--record-size', '10'], code: 2, says: /--record-size shapes the records a run prepares; topic 'bench-small' exists/ },
+        { argv: ['perf-consume', '--topic', 'bench-small'], code: 1, says: /topic 'bench-small' holds no records to read/ },
+      ];
+      for (const k of cases) {
+        const r = await cli.run(k.argv[0]!, [...common, ...k.argv.slice(1)]);
+        expect(r.code, `${k.argv.join(' ')}: ${r.stderr}`).to.equal(k.code);
+        expect(r.stderr).to.match(k.says);
+      }
+      const away = await runCli(['perf-produce', '--bootstrap-server', '127.0.0.1:1', ...common]);
+      expect(away.code).to.equal(1);
+      expect(away.stderr).to.match(/cannot reach the cluster at 127\.0\.0\.1:1: connection refused/);
+      const bad = await runCli(['perf-consume', '--bootstrap-server', 'nowhere', ...common]);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.match(/'nowhere' is not host:port/);
+      // nothing was created or left by the refused runs
+      expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
+    });
   });
 });

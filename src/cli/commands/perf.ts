@@ -2,9 +2,11 @@
  * `samsa perf-produce` and `samsa perf-consume`: the perf tools of benchmarks/ (perf-produce.ts,
  * perf-consume.ts) under the samsa command, with the same flags (Kafka's spelling: `--records
  * 1000000`, `--acks all`) and the same --help. The flags are the tools' own, so these commands
- * take their argv as is instead of going through the samsa option parser.
+ * take their argv as is instead of going through the samsa option parser. A flag that cannot work
+ * with the others (a throw-away cluster's --brokers beside --bootstrap-server, say) is a
+ * UsageError from the tool: exit code 2, as for a bad flag.
  */
-import { FlagError, parseFlags, usage, type FlagSpecs, type FlagValues } from '../../../benchmarks/lib/perf-args.js';
+import { FlagError, parseFlags, usage, type FlagSpecs, type ParsedFlags } from '../../../benchmarks/lib/perf-args.js';
 import type { Command } from '../command.js';
 import { EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { err, out } from '../output.js';
@@ -12,7 +14,7 @@ import { err, out } from '../output.js';
 function perfCommand<S extends FlagSpecs>(
   name: string,
   summary: string,
-  load: () => Promise<{ specs: S; summary: string; run: (f: FlagValues<S>) => Promise<void> }>,
+  load: () => Promise<{ specs: S; summary: string; run: (f: ParsedFlags<S>) => Promise<void> }>,
 ): Command {
   return {
     name,
@@ -25,7 +27,7 @@ function perfCommand<S extends FlagSpecs>(
     },
     async runArgv(argv) {
       const tool = await load();
-      let f: FlagValues<S> & { help: boolean };
+      let f: ParsedFlags<S>;
       try {
         f = parseFlags(argv, tool.specs);
       } catch (e) {
@@ -44,12 +46,12 @@ function perfCommand<S extends FlagSpecs>(
   };
 }
 
-export const perfProduceCommand = perfCommand('perf-produce', 'producer throughput and latency against a throw-away cluster (like kafka-producer-perf-test)', async () => {
+export const perfProduceCommand = perfCommand('perf-produce', 'producer throughput and latency against a running cluster or a throw-away one (like kafka-producer-perf-test)', async () => {
   const m = await import('../../../benchmarks/perf-produce.js');
   return { specs: m.PRODUCE_FLAGS, summary: m.PERF_PRODUCE_SUMMARY, run: m.perfProduceWithFlags };
 });
 
-export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughput reading a prepared topic, alone or in a group (like kafka-consumer-perf-test)', async () => {
+export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughput reading a topic, alone or in a group, on a running cluster or a throw-away one (like kafka-consumer-perf-test)', async () => {
   const m = await import('../../../benchmarks/perf-consume.js');
   return { specs: m.CONSUME_FLAGS, summary: m.PERF_CONSUME_SUMMARY, run: m.perfConsumeWithFlags };
 });

@@ -1,0 +1,127 @@
+/**
+ * benchmarks/lib/perf-target.ts: what the perf tools measure (a throw-away cluster, or a running
+ * one named by --bootstrap-server), which raw limits bound it, and which topic a run uses on it.
+ * The topic cases run against an in-process cluster reached the way a running one is.
+ */
+import { expect } from 'chai';
+import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, releaseTopic, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
+import { recordsToRead } from '../../benchmarks/perf-consume.js';
+import type { SamsaClient } from '../../src/client/samsa.js';
+import { TestCluster } from '../helpers/cluster.js';
+
+const throwAway = { 'bootstrap-server': '', brokers: 3, transport: 'worker' };
+const running = { ...throwAway, 'bootstrap-server': '127.0.0.1:9192,localhost:9193' };
+
+describe('benchmarks/perf-target', function () {
+  this.timeout(60_000);
+
+  it('a throw-away cluster without --bootstrap-server; a checked server list with it', () => {
+    expect(targetServers(throwAway, new Set(['brokers', 'transport']))).to.equal(null);
+    expect(targetServers(running, new Set())).to.deep.equal(['127.0.0.1:9192', 'localhost:9193']);
+    expect(() => targetServers({ ...running, 'bootstrap-server': 'host' }, new Set())).to.throw(/'host' is not host:port/);
+  });
+
+  it('refuses the throw-away cluster\'s flags beside --bootstrap-server (a usage error)', () => {
+    const err = (() => {
+      try {
+        targetServers(running, new Set(['brokers', 'heap-growing-percent', 'records']));
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err?.name).to.equal('UsageError');
+    expect(err?.message).to.equal('--brokers, --heap-growing-percent shape the throw-away cluster; with --bootstrap-server the running cluster is measured as it is');
+  });
+
+  it("this machine's raw limits bound a throw-away cluster and brokers on loopback only", () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]']) expect(isLoopbackHost(h), h).to.equal(true);
+    for (const h of ['10.0.0.1', 'kafka-1', '128.0.0.1', '127.0.0', 'localhost.example']) expect(isLoopbackHost(h), h).to.equal(false);
+    expect(targetIsLocal(null)).to.equal(true);
+    expect(targetIsLocal(['127.0.0.1:9192', '[::1]:9193'])).to.equal(true);
+    expect(targetIsLocal(['127.0.0.1:9192', 'broker-2:9192'])).to.equal(false);
+  });
+
+  it('reads all of an existing topic, or --records of it; refuses an empty topic or too many', () => {
+    expect(recordsToRead('t', 500, null)).to.equal(500);
+    expect(recordsToRead('t', 500, 200)).to.equal(200);
+    expect(() => recordsToRead('t', 500, 501)).to.throw(/topic 't' holds 500 records, fewer than --records 501/);
+    expect(() => recordsToRead('t', 0, null)).to.throw(/topic 't' holds no records to read/);
+  });
+
+  describe('the topic of a run', () => {
+    let c: TestCluster;
+    let samsa: SamsaClient;
+    const target = (kind: PerfTarget['kind']): PerfTarget => ({
+      kind,
+      brokers: 2,
+      description: 'test',
+      local: true,
+      client: async () => samsa,
+      dropTopic: async (topic) => {
+        const admin = samsa.admin();
+        await admin.connect();
+        await admin.deleteTopics({ topics: [topic] });
+        await admin.disconnect();
+      },
+      close: async () => undefined,
+    });
+    const wish = { topic: '', defaultName: 'perf', partitions: 2, replicationFactor: 1, config: {} };
+    const listed = async () => {
+      const admin = samsa.admin();
+      await admin.connect();
+      try {
+        return await admin.listTopics();
+      } finally {
+        await admin.disconnect();
+      }
+    };
+
+    before(async () => {
+      c = await TestCluster.start({ brokers: 2 });
+      samsa = c.samsa();
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    it('a running cluster without --topic: a fresh name of the run, dropped after it', async () => {
+      const t = await chooseTopic(target('running'), wish, new Set());
+      expect(t.origin).to.equal('run');
+      expect(t.name).to.match(/^perf-[a-zA-Z0-9]{10}$/);
+      expect(await listed()).to.include(t.name);
+      await releaseTopic(target('running'), t);
+      expect(await listed()).to.not.include(t.name);
+      const other = await chooseTopic(target('running'), wish, new Set());
+      expect(other.name).to.not.equal(t.name);
+      await releaseTopic(target('running'), other);
+    });
+
+    it('a running cluster with a new --topic: created with the flags and kept', async () => {
+      const t = await chooseTopic(target('running'), { ...wish, topic: 'named', partitions: 3 }, new Set(['topic', 'partitions']));
+      expect(t).to.deep.equal({ name: 'named', partitions: 3, replicationFactor: 1, origin: 'created' });
+      await releaseTopic(target('running'), t);
+      expect(await listed()).to.include('named');
+    });
+
+    it('an existing --topic: used as it is; flags that match it are fine, others refused', async () => {
+      await c.client.createTopic('there', 4, 2);
+      const t = await chooseTopic(target('running'), { ...wish, topic: 'there' }, new Set(['topic']));
+      expect(t).to.deep.equal({ name: 'there', partitions: 4, replicationFactor: 2, origin: 'existing' });
+      const same = await chooseTopic(target('running'), { ...wish, topic: 'there', partitions: 4, replicationFactor: 2 }, new Set(['partitions', 'replication-factor']));
+      expect(same.origin).to.equal('existing');
+      const err = await chooseTopic(target('running'), { ...wish, topic: 'there', partitions: 6 }, new Set(['partitions'])).catch((e: Error) => e);
+      expect((err as Error).name).to.equal('UsageError');
+      expect((err as Error).message).to.equal("topic 'there' exists: --partitions 6 (it has 4) would not apply; leave it out to use the topic as it is, or name another --topic");
+      await releaseTopic(target('running'), t);
+      expect(await listed()).to.include('there');
+    });
+
+    it('a throw-away cluster: the default name, never dropped on its own (the cluster goes as a whole)', async () => {
+      const t = await chooseTopic(target('worker'), { ...wish, defaultName: 'perf-tw' }, new Set());
+      expect(t).to.deep.equal({ name: 'perf-tw', partitions: 2, replicationFactor: 1, origin: 'run' });
+      await releaseTopic(target('worker'), t);
+      expect(await listed()).to.include('perf-tw');
+    });
+  });
+});
