@@ -20,6 +20,8 @@ import { CliError, UsageError } from '../src/cli/errors.js';
 import { errorName } from '../src/protocol/errors.js';
 import { cliFlags, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
+import { CONSUMER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
+import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
@@ -44,6 +46,7 @@ export const CONSUME_FLAGS = {
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
+  'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); the keys of the flags above are set with those' },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -59,6 +62,8 @@ export interface ConsumeOptions {
   timeoutMs: number;
   /** Consumer check.crcs (default true). */
   checkCrcs?: boolean;
+  /** More consumer configs (--consumer-props), checked already. */
+  consumerProps?: Record<string, string>;
   label?: string;
 }
 
@@ -127,6 +132,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
         'fetch.max.wait.ms': 100,
         'session.timeout.ms': 10_000,
         'heartbeat.interval.ms': 500,
+        ...o.consumerProps,
       });
       await c.connect();
       await c.subscribe({ topic: o.topic, fromBeginning: true });
@@ -196,6 +202,7 @@ export function recordsToRead(topic: string, available: number, asked: number | 
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
+  const consumerProps = clientProps('consumer-props', f['consumer-props'], CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ ...c, 'group.id': 'perf' }));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
   let r: ConsumeResult;
   let topic: TopicChoice | null = null;
@@ -211,7 +218,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
       await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'] });
+    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'], consumerProps });
     if (target.kind === 'running') await dropGroup(target, r.groupId);
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -227,7 +234,8 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
     rows.push(['raw limits', "not measured: the brokers run on other hosts, whose links this machine's limits do not bound"]);
   }
   const shape = topic.origin === 'existing' ? '' : `, ${f['record-size']} B records, ${f.compression}`;
-  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
+  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) {
     const { help: _help, given: _given, ...options } = f;
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);

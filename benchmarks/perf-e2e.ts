@@ -18,7 +18,7 @@
  * 1,000,000 2.3.
  */
 import { UsageError } from '../src/cli/errors.js';
-import { cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
+import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
@@ -144,8 +144,10 @@ interface E2eLimits {
   stalls: CoreStalls;
 }
 
-async function main(): Promise<void> {
-  const f = cliFlags('perf-e2e', 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, on a running cluster (--bootstrap-server) or a throw-away one.', E2E_FLAGS);
+export const PERF_E2E_SUMMARY = 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, on a running cluster (--bootstrap-server) or a throw-away one.';
+
+/** The tool with its flags parsed (also `samsa perf-e2e`). */
+export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promise<void> {
   const load = rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
   // a client over TCP (a running cluster, or --transport tcp) is bounded by a TCP round trip
   const overTcp = f['bootstrap-server'] !== '' || f.transport === 'tcp';
@@ -193,4 +195,4 @@ async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) runMain(main);
+if (isMain(import.meta.url)) runMain(() => perfE2eWithFlags(cliFlags('perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS)));

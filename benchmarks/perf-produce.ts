@@ -25,6 +25,8 @@
 import type { Producer } from '../src/client/producer.js';
 import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
+import { PRODUCER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
+import { parseProducerConfig } from '../actors/producer/producer-config.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
 import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
@@ -51,6 +53,7 @@ export const PRODUCE_FLAGS = {
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
   'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; the batch size, 16384 unless set, gives Kafka's one batch per partition)" },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'producer compression.type' },
+  'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); the keys of the flags above are set with those" },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
@@ -73,6 +76,8 @@ export interface ProduceOptions {
   /** partitioner.sticky.bytes; -1 leaves the producer's default. */
   stickyBytes: number;
   compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+  /** More producer configs (--producer-props), checked already. */
+  producerProps: Record<string, string>;
   sendSize: number;
   maxInFlight: number;
   warmupRecords: number;
@@ -107,6 +112,7 @@ export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): Produ
     lingerMs: 5,
     stickyBytes: -1,
     compression: 'none',
+    producerProps: {},
     sendSize: 100,
     maxInFlight: 256,
     warmupRecords: -1,
@@ -169,18 +175,22 @@ export async function produceRecords(
   await Promise.all(lanes);
 }
 
+/** The producers' config: the tool's flags, then --producer-props. */
+export function producerConfigOf(o: ProduceOptions): Record<string, unknown> {
+  return {
+    acks: o.acks,
+    'batch.size': o.batchSize,
+    'linger.ms': o.lingerMs,
+    'compression.type': o.compression,
+    ...(o.stickyBytes >= 0 ? { 'partitioner.sticky.bytes': o.stickyBytes } : {}),
+    ...o.producerProps,
+  };
+}
+
 /** Runs the producer load against a running cluster (the topic must exist). */
 export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promise<ProduceResult> {
   const client = await cluster.client(`perf-produce-${o.topic}`);
-  const producers = Array.from({ length: o.producers }, () =>
-    client.producer({
-      acks: o.acks,
-      'batch.size': o.batchSize,
-      'linger.ms': o.lingerMs,
-      'compression.type': o.compression,
-      ...(o.stickyBytes >= 0 ? { 'partitioner.sticky.bytes': o.stickyBytes } : {}),
-    }),
-  );
+  const producers = Array.from({ length: o.producers }, () => client.producer(producerConfigOf(o)));
   for (const p of producers) await p.connect();
   const value = recordValue(o.recordSize);
   const label = o.label ?? 'produce';
@@ -262,6 +272,8 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     maxInFlight: f['max-in-flight'],
     warmupRecords: f['warmup-records'],
   });
+  // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
+  o.producerProps = clientProps('producer-props', f['producer-props'], PRODUCER_KEYS_OWNED, (c) => void parseProducerConfig(producerConfigOf({ ...o, producerProps: c })));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
   let r: ProduceResult;
   let topic: TopicChoice | null = null;
@@ -290,8 +302,9 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   } else if (f.raw) {
     rows.push(['raw limits', "not measured: the brokers run on other hosts, whose disks and links this machine's limits do not bound"]);
   }
+  const props = Object.entries(o.producerProps).map(([k, v]) => `, ${k} ${v}`).join('');
   printTable(
-    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
+    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}${props}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
     ['measure', 'value'],
     rows,
     stealNotes([{ step: 'the run', report: r.cpu }]),

@@ -8,12 +8,14 @@ export type FlagSpec =
   | { type: 'int'; default: number; min?: number; help: string }
   | { type: 'number'; default: number; min?: number; help: string }
   | { type: 'string'; default: string; choices?: readonly string[]; help: string }
-  | { type: 'bool'; default: boolean; help: string };
+  | { type: 'bool'; default: boolean; help: string }
+  /** Values after the flag up to the next flag (Kafka's `--producer-props a=1 b=2`), or `--flag=v`; repeatable. */
+  | { type: 'list'; default: readonly string[]; help: string };
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
 export type FlagValues<S extends FlagSpecs> = {
-  [K in keyof S]: S[K] extends { type: 'int' | 'number' } ? number : S[K] extends { type: 'bool' } ? boolean : string;
+  [K in keyof S]: S[K] extends { type: 'int' | 'number' } ? number : S[K] extends { type: 'bool' } ? boolean : S[K] extends { type: 'list' } ? string[] : string;
 };
 
 /** Parsed flags: every flag's value (its default where not given), --help, and which flags were given. */
@@ -35,8 +37,9 @@ export function parseCount(text: string): number {
 /** Parses argv (without node and script) against specs; `--help` sets help: true. */
 export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: S): ParsedFlags<S> {
   const given = new Set<string>();
+  const listed = new Set<string>();
   const out: Record<string, unknown> = { help: false, given };
-  for (const [k, s] of Object.entries(specs)) out[k] = s.default;
+  for (const [k, s] of Object.entries(specs)) out[k] = s.type === 'list' ? [...s.default] : s.default;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -53,6 +56,20 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
     if (spec.type === 'bool') {
       if (value === undefined && argv[i + 1] !== undefined && /^(true|false)$/.test(argv[i + 1]!)) value = argv[++i];
       out[name] = value === undefined ? true : value === 'true';
+      continue;
+    }
+    if (spec.type === 'list') {
+      // the first occurrence replaces the default, later ones add to it
+      if (!listed.has(name)) {
+        listed.add(name);
+        out[name] = [];
+      }
+      if (value !== undefined) (out[name] as string[]).push(value);
+      else {
+        const start = i;
+        while (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) (out[name] as string[]).push(argv[++i]!);
+        if (i === start) throw new FlagError(`--${name} needs a value`);
+      }
       continue;
     }
     if (value === undefined) {
@@ -79,7 +96,8 @@ export function usage(command: string, summary: string, specs: FlagSpecs): strin
   const width = Math.max(...Object.keys(specs).map((k) => k.length)) + 2;
   for (const [k, s] of Object.entries(specs)) {
     const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
-    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${s.default === '' ? 'none' : String(s.default)}]`);
+    const dflt = s.type === 'list' ? (s.default.length === 0 ? 'none' : s.default.join(' ')) : s.default === '' ? 'none' : String(s.default);
+    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${dflt}]`);
   }
   return lines.join('\n');
 }

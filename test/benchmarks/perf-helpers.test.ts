@@ -89,6 +89,18 @@ describe('benchmarks/perf helpers', () => {
     expect(parseAcks('all')).to.equal(-1);
   });
 
+  it("takes list flags as Kafka's perf tools do: the values up to the next flag, or one with =, repeatable", () => {
+    const lists = { props: { type: 'list', default: [], help: 'p' }, n: { type: 'int', default: 1, help: 'n' }, d: { type: 'list', default: ['x=1'], help: 'd' } } as const;
+    expect(parseFlags(['--props', 'a=1', 'b=2', '--n', '3'], lists)).to.deep.include({ props: ['a=1', 'b=2'], n: 3, d: ['x=1'] });
+    expect(parseFlags(['--props=a=1', '--props', 'b=2'], lists).props).to.deep.equal(['a=1', 'b=2']);
+    // given, a list replaces its default
+    expect(parseFlags(['--d', 'y=2'], lists).d).to.deep.equal(['y=2']);
+    expect(parseFlags([], lists).props).to.deep.equal([]);
+    expect(() => parseFlags(['--props'], lists)).to.throw(FlagError, /--props needs a value/);
+    expect(() => parseFlags(['--props', '--n', '1'], lists)).to.throw(FlagError, /--props needs a value/);
+    expect(usage('t', 's', lists)).to.contain('--props   p [default: none]').and.contain('[default: x=1]');
+  });
+
   it('says which flags were given, a default taken or not', () => {
     expect([...parseFlags(['--records', '10', '--raw=false'], specs).given].sort()).to.deep.equal(['raw', 'records']);
     expect(parseFlags([], specs).given.size).to.equal(0);

@@ -1,6 +1,6 @@
 /**
- * `samsa perf-produce` and `samsa perf-consume` as a user runs them (child processes): the same
- * flags and --help as benchmarks/perf-produce.ts and perf-consume.ts, exit 2 on a bad flag, a
+ * `samsa perf-produce`, `perf-consume` and `perf-e2e` as a user runs them (child processes): the
+ * same flags and --help as benchmarks/perf-produce.ts, perf-consume.ts and perf-e2e.ts, exit 2 on a bad flag, a
  * small run of each against a throw-away one-broker cluster, and runs against a running cluster
  * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
  * read as it is, and the flags that cannot apply to it refused.
@@ -9,19 +9,23 @@ import { expect } from 'chai';
 import { usage } from '../../benchmarks/lib/perf-args.js';
 import { CONSUME_FLAGS, PERF_CONSUME_SUMMARY } from '../../benchmarks/perf-consume.js';
 import { PERF_PRODUCE_SUMMARY, PRODUCE_FLAGS } from '../../benchmarks/perf-produce.js';
+import { E2E_FLAGS, PERF_E2E_SUMMARY } from '../../benchmarks/perf-e2e.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
-describe('cli: perf-produce and perf-consume', function () {
+describe('cli: perf-produce, perf-consume and perf-e2e', function () {
   this.timeout(90_000);
 
   it('list themselves and print the tools\' own --help, exit 0', async () => {
     const top = await runCli(['--help']);
     expect(top.stdout).to.match(/^  perf-produce /m).and.match(/^  perf-consume /m);
-    const [p, c] = await Promise.all([runCli(['perf-produce', '--help']), runCli(['perf-consume', '-h'])]);
+    expect(top.stdout).to.match(/^  perf-e2e /m);
+    const [p, c, e] = await Promise.all([runCli(['perf-produce', '--help']), runCli(['perf-consume', '-h']), runCli(['perf-e2e', '--help'])]);
     expect(p.code).to.equal(0);
     expect(p.stdout.trimEnd()).to.equal(usage('samsa perf-produce', PERF_PRODUCE_SUMMARY, PRODUCE_FLAGS));
     expect(c.code).to.equal(0);
     expect(c.stdout.trimEnd()).to.equal(usage('samsa perf-consume', PERF_CONSUME_SUMMARY, CONSUME_FLAGS));
+    expect(e.code).to.equal(0);
+    expect(e.stdout.trimEnd()).to.equal(usage('samsa perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS));
   });
 
   it('exit 2 naming the flag for a bad command line', async () => {
@@ -103,10 +107,31 @@ describe('cli: perf-produce and perf-consume', function () {
       expect(some.stdout).to.match(/^\d+ records read by 1 consumer\(s\)/m);
       expect(Number(/^(\d+) records read/m.exec(some.stdout)![1])).to.be.at.least(1000);
       // a second producer run appends to it, as it is
-      const again = await cli.run('perf-produce', [...common, '--topic', 'bench-kept', '--records', '1000', '--warmup-records', '0', '--send-size', '50']);
+      // ... with more producer configs, Kafka's --producer-props
+      const again = await cli.run('perf-produce', [...common, '--topic', 'bench-kept', '--records', '1000', '--warmup-records', '0', '--send-size', '50', '--acks', 'all', '--producer-props', 'enable.idempotence=true', 'max.in.flight.requests.per.connection=5']);
       expect(again.code, again.stderr).to.equal(0);
-      expect(again.stdout).to.contain('topic bench-kept (existing), 3 partitions, RF 1');
+      expect(again.stdout).to.contain('topic bench-kept (existing), 3 partitions, RF 1').and.contain('enable.idempotence true, max.in.flight.requests.per.connection 5');
+      const more = await cli.run('perf-consume', [...common, '--topic', 'bench-kept', '--consumer-props', 'fetch.min.bytes=1']);
+      expect(more.code, more.stderr).to.equal(0);
+      expect(more.stdout).to.match(/^4500 records read/m).and.contain('fetch.min.bytes 1');
       expect(await topics()).to.include('bench-kept');
+    });
+
+    it('perf-e2e: latency on a topic of the run against the TCP round trip, and an existing topic only when empty', async () => {
+      const e = await cli.run('perf-e2e', ['--json', '', '--records', '4000', '--throughput', '4000', '--partitions', '2', '--send-size', '10']);
+      expect(e.code, e.stderr).to.equal(0);
+      expect(e.stdout).to.match(/^perf-e2e: 4000 records at 4000 records\/s asked .*the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-e2e-\S+ \(of this run\), 2 partitions, RF 1/m);
+      expect(e.stdout).to.match(/^end-to-end latency: avg [\d.]+ ms, p50 [\d.]+, p95 [\d.]+, p99 [\d.]+.*\(2000 records measured\)/m);
+      // the client reaches the brokers over TCP: a bare TCP round trip is its floor
+      expect(e.stdout).to.match(/^raw limit: a bare TCP socket round trip \(main thread -> a worker over loopback TCP -> main thread\) at 400 messages\/s of 1000 B/m);
+      expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
+      await cli.run('topics', ['--create', '--topic', 'bench-e2e', '--partitions', '2']);
+      const onEmpty = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000', '--throughput', '2000']);
+      expect(onEmpty.code, onEmpty.stderr).to.equal(0);
+      expect(onEmpty.stdout).to.contain('topic bench-e2e (existing), 2 partitions, RF 1');
+      const again = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000']);
+      expect(again.code).to.equal(2);
+      expect(again.stderr).to.contain("topic 'bench-e2e' holds 1000 records: end-to-end latency is measured on an empty topic");
     });
 
     it('refuses what cannot apply: exit 2 for flags, exit 1 for a topic too small or a cluster not there', async () => {
@@ -117,12 +142,16 @@ describe('cli: perf-produce and perf-consume', function () {
         { argv: ['perf-produce', '--topic', 'bench-small', '--min-insync-replicas', '1'], code: 2, says: /--min-insync-replicas \(it has its own config\)/ },
         { argv: ['perf-consume', '--topic', 'bench-small', '--record-size', '10'], code: 2, says: /--record-size shapes the records a run prepares; topic 'bench-small' exists/ },
         { argv: ['perf-consume', '--topic', 'bench-small'], code: 1, says: /topic 'bench-small' holds no records to read/ },
+        { argv: ['perf-produce', '--producer-props', 'linger.ms=1'], code: 2, says: /--producer-props linger\.ms: set it with --linger-ms/ },
+        { argv: ['perf-produce', '--producer-props', 'enable.idempotence=true'], code: 2, says: /--producer-props acks: .*enable\.idempotence/ },
+        { argv: ['perf-consume', '--consumer-props', 'no.such.key=1'], code: 2, says: /--consumer-props no\.such\.key: unknown consumer config key/ },
       ];
-      for (const k of cases) {
-        const r = await cli.run(k.argv[0]!, [...common, ...k.argv.slice(1)]);
-        expect(r.code, `${k.argv.join(' ')}: ${r.stderr}`).to.equal(k.code);
-        expect(r.stderr).to.match(k.says);
-      }
+      // each fails before it changes anything: run together
+      const results = await Promise.all(cases.map((k) => cli.run(k.argv[0]!, [...common, ...k.argv.slice(1)], { timeoutMs: 60_000 })));
+      cases.forEach((k, i) => {
+        expect(results[i]!.code, `${k.argv.join(' ')}: ${results[i]!.stderr}`).to.equal(k.code);
+        expect(results[i]!.stderr).to.match(k.says);
+      });
       const away = await runCli(['perf-produce', '--bootstrap-server', '127.0.0.1:1', ...common]);
       expect(away.code).to.equal(1);
       expect(away.stderr).to.match(/cannot reach the cluster at 127\.0\.0\.1:1: connection refused/);

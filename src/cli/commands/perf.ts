@@ -1,7 +1,7 @@
 /**
- * `samsa perf-produce` and `samsa perf-consume`: the perf tools of benchmarks/ (perf-produce.ts,
- * perf-consume.ts) under the samsa command, with the same flags (Kafka's spelling: `--records
- * 1000000`, `--acks all`) and the same --help. The flags are the tools' own, so these commands
+ * `samsa perf-produce`, `samsa perf-consume` and `samsa perf-e2e`: the perf tools of benchmarks/
+ * (perf-produce.ts, perf-consume.ts, perf-e2e.ts) under the samsa command, with the same flags
+ * (Kafka's spelling: `--records 1000000`, `--acks all`) and the same --help. The flags are the tools' own, so these commands
  * take their argv as is instead of going through the samsa option parser. A flag that cannot work
  * with the others (a throw-away cluster's --brokers beside --bootstrap-server, say) is a
  * UsageError from the tool: exit code 2, as for a bad flag.
@@ -54,4 +54,9 @@ export const perfProduceCommand = perfCommand('perf-produce', 'producer throughp
 export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughput reading a topic, alone or in a group, on a running cluster or a throw-away one (like kafka-consumer-perf-test)', async () => {
   const m = await import('../../../benchmarks/perf-consume.js');
   return { specs: m.CONSUME_FLAGS, summary: m.PERF_CONSUME_SUMMARY, run: m.perfConsumeWithFlags };
+});
+
+export const perfE2eCommand = perfCommand('perf-e2e', 'end-to-end latency at a fixed produce rate, on a running cluster or a throw-away one (like kafka-e2e-latency)', async () => {
+  const m = await import('../../../benchmarks/perf-e2e.js');
+  return { specs: m.E2E_FLAGS, summary: m.PERF_E2E_SUMMARY, run: m.perfE2eWithFlags };
 });

@@ -1,0 +1,45 @@
+/**
+ * Client configs from the perf tools' command line, as kafka-producer-perf-test's
+ * `--producer-props acks=all linger.ms=5`: key=value pairs checked by the client's own config
+ * parser (an unknown key or a bad value is a usage error naming it). A key the tool sets from a
+ * flag of its own, or that the run depends on, is refused and the error says which flag to use.
+ */
+import { keyValues } from '../../src/cli/args.js';
+import { UsageError } from '../../src/cli/errors.js';
+
+/**
+ * The configs of `--<flag> k=v ...`, checked with `check` (which throws on a bad key or value);
+ * `owned` maps the keys refused to what to do instead.
+ */
+export function clientProps(flag: string, pairs: readonly string[], owned: Readonly<Record<string, string>>, check: (config: Record<string, string>) => void): Record<string, string> {
+  const props = keyValues(flag, pairs);
+  for (const key of Object.keys(props)) {
+    const instead = owned[key];
+    if (instead !== undefined) throw new UsageError(`--${flag} ${key}: ${instead}`);
+  }
+  try {
+    check(props);
+  } catch (e) {
+    throw new UsageError(`--${flag} ${(e as Error).message}`);
+  }
+  return props;
+}
+
+/** Producer keys perf-produce sets from its own flags. */
+export const PRODUCER_KEYS_OWNED: Readonly<Record<string, string>> = {
+  acks: 'set it with --acks',
+  'batch.size': 'set it with --batch-size',
+  'linger.ms': 'set it with --linger-ms',
+  'compression.type': 'set it with --compression',
+  'partitioner.sticky.bytes': 'set it with --sticky-bytes',
+};
+
+/** Consumer keys perf-consume sets from its own flags, or that its count of records relies on. */
+export const CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
+  'group.id': 'each run forms a group of its own',
+  'enable.auto.commit': 'a run commits nothing, so that every run reads the topic from its start',
+  'auto.offset.reset': 'a run reads the topic from its start',
+  'max.poll.records': 'set it with --max-poll-records',
+  'max.partition.fetch.bytes': 'set it with --max-partition-fetch-bytes',
+  'check.crcs': 'set it with --check-crcs',
+};
