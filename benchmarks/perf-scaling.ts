@@ -11,9 +11,14 @@
  * rounds (a fresh topic each time, deleted after its run) and each count's figure is its median
  * run, so a slow spell of the machine does not land on one count only. Topic creation time is
  * reported beside each figure (not part of the rate).
+ *
+ * With --bootstrap-server it runs on a running cluster (lib/perf-target.ts), on topics named
+ * for the run and dropped after each of its runs.
  */
 import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
-import { createTopic, deleteTopic, startPerfCluster, type PerfCluster, type Transport } from './lib/perf-cluster.js';
+import { nanoid } from 'nanoid';
+import { createTopic, type PerfTopics } from './lib/perf-cluster.js';
+import { TARGET_FLAGS, openTarget, targetServers } from './lib/perf-target.js';
 import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
@@ -29,8 +34,9 @@ export const SCALING_FLAGS = {
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition' },
   'sticky-bytes': PRODUCE_FLAGS['sticky-bytes'],
-  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the cluster' },
-  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: 'where the brokers run / how the client reaches them' },
+  brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
+  transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: "where the throw-away cluster's brokers run / how the client reaches them" },
+  'bootstrap-server': TARGET_FLAGS['bootstrap-server'],
   json: { type: 'string', default: 'perf-scaling', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
@@ -50,25 +56,29 @@ export interface ScalingPoint {
   runs: number[];
 }
 
-export async function runScaling(cluster: PerfCluster, counts: readonly number[], base: Partial<ProduceOptions>, rounds = 3): Promise<{ points: ScalingPoint[]; loss: number }> {
+/**
+ * Runs the counts in turn for `rounds` rounds on `cluster`, each on a topic named from `prefix`
+ * and dropped after its run.
+ */
+export async function runScaling(cluster: PerfTopics, counts: readonly number[], base: Partial<ProduceOptions>, rounds = 3, prefix = 'perf-scale'): Promise<{ points: ScalingPoint[]; loss: number }> {
   const admin = await cluster.client('perf-scaling-admin');
   // untimed: the first point must not pay for a cold cluster (JIT, first segments) the later
   // ones do not pay for (a cold first point made the loss look smaller than it is)
-  const warm = defaultProduceOptions({ ...base, partitions: counts[0]!, topic: 'perf-scale-warmup', label: 'scaling warm-up' });
+  const warm = defaultProduceOptions({ ...base, partitions: counts[0]!, topic: `${prefix}-warmup`, label: 'scaling warm-up' });
   await createTopic(admin, warm.topic, warm.partitions, warm.replicationFactor, topicConfig(warm));
   await runProduce(cluster, { ...warm, records: Math.max(1, Math.round(warm.records / 2)) });
-  await deleteTopic(cluster, admin, warm.topic);
+  await cluster.dropTopic(warm.topic);
   const runs = counts.map(() => [] as { createMs: number; result: ProduceResult }[]);
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < counts.length; i++) {
       const partitions = counts[i]!;
-      const o = defaultProduceOptions({ ...base, partitions, topic: `perf-scale-${partitions}-${round}`, label: `scaling ${partitions}p (${round + 1}/${rounds})` });
+      const o = defaultProduceOptions({ ...base, partitions, topic: `${prefix}-${partitions}-${round}`, label: `scaling ${partitions}p (${round + 1}/${rounds})` });
       const t0 = nowMs();
       await createTopic(admin, o.topic, partitions, o.replicationFactor, topicConfig(o));
       const createMs = nowMs() - t0;
       runs[i]!.push({ createMs, result: await runProduce(cluster, o) });
       // the next run starts from the same page cache as this one did
-      await deleteTopic(cluster, admin, o.topic);
+      await cluster.dropTopic(o.topic);
     }
   }
   const points: ScalingPoint[] = counts.map((partitions, i) => {
@@ -81,17 +91,19 @@ export async function runScaling(cluster: PerfCluster, counts: readonly number[]
 }
 
 async function main(): Promise<void> {
-  const f = cliFlags('perf-scaling', 'The same producer load over topics with more and more partitions.', SCALING_FLAGS);
+  const f = cliFlags('perf-scaling', 'The same producer load over topics with more and more partitions, on a running cluster (--bootstrap-server) or a throw-away one.', SCALING_FLAGS);
   const counts = parseCounts(f['partition-counts']);
-  const cluster = await startPerfCluster({ brokers: f.brokers, transport: f.transport as Transport });
+  const target = await openTarget(f, targetServers(f, f.given));
   let s;
   try {
-    s = await runScaling(cluster, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'], stickyBytes: f['sticky-bytes'] }, f.rounds);
+    // on a running cluster the run's topics get a name of their own (and are dropped after each run)
+    const prefix = target.kind === 'running' ? `perf-scale-${nanoid(8).replace(/[^a-zA-Z0-9]/g, 'x')}` : 'perf-scale';
+    s = await runScaling(target, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'], stickyBytes: f['sticky-bytes'] }, f.rounds, prefix);
   } finally {
-    await cluster.close();
+    await target.close();
   }
   printTable(
-    `perf-scaling: ${f.brokers} brokers (${f.transport}), RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records, partitioner.sticky.bytes ${f['sticky-bytes'] >= 0 ? f['sticky-bytes'] : 'default'}`,
+    `perf-scaling: ${target.description}, RF ${f['replication-factor']}, acks ${f.acks}, ${f['record-size']} B records, partitioner.sticky.bytes ${f['sticky-bytes'] >= 0 ? f['sticky-bytes'] : 'default'}`,
     ['partitions', 'records/s (median)', 'runs', 'MiB/s', 'vs first', 'p99 ms / send', 'topic creation ms', 'CPU (median run)'],
     s.points.map((p) => [
       String(p.partitions),
@@ -109,7 +121,10 @@ async function main(): Promise<void> {
       ...stealNotes(s.points.map((p) => ({ step: `${p.partitions} partitions (median run)`, report: p.result.cpu }))),
     ],
   );
-  if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: f, ...s })}`);
+  if (f.json) {
+    const { help: _help, given: _given, ...options } = f;
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description }, ...s })}`);
+  }
 }
 
 if (isMain(import.meta.url)) runMain(main);

@@ -69,7 +69,13 @@ export interface PerfClients {
   client(clientId: string): Promise<SamsaClient>;
 }
 
-export interface PerfCluster extends PerfClients {
+/** Clients, and the topics a run made dropped again. */
+export interface PerfTopics extends PerfClients {
+  /** Deletes a topic and waits until it is gone. */
+  dropTopic(topic: string): Promise<void>;
+}
+
+export interface PerfCluster extends PerfTopics {
   handle: ClusterHandle;
   transport: Transport;
   dir: string;
@@ -132,7 +138,8 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
   }
   const clients: SamsaClient[] = [];
   let closed = false;
-  return {
+  let dropper: SamsaClient | null = null;
+  const cluster: PerfCluster = {
     handle,
     transport,
     dir,
@@ -142,6 +149,10 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
       clients.push(c);
       return c;
     },
+    async dropTopic(topic: string): Promise<void> {
+      dropper ??= await cluster.client('perf-drop');
+      await deleteTopic(cluster, dropper, topic);
+    },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
@@ -150,6 +161,7 @@ export async function startPerfCluster(opts: PerfClusterOptions = {}): Promise<P
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  return cluster;
 }
 
 /** Waits until the leader replica of each partition (`leaders[partition]`) answers DescribeReplica. */

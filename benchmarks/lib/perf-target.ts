@@ -17,7 +17,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { SamsaClient } from '../../src/client/samsa.js';
 import type { TopicMetadata } from '../../src/protocol/cluster.js';
 import type { FlagSpecs } from './perf-args.js';
-import { createTopic, deleteTopic, quietLogs, startPerfCluster, type PerfClients, type Transport } from './perf-cluster.js';
+import { createTopic, quietLogs, startPerfCluster, type PerfTopics, type Transport } from './perf-cluster.js';
 
 /** The flags every tool that can measure a running cluster takes. */
 export const TARGET_FLAGS = {
@@ -38,7 +38,7 @@ const THROW_AWAY_ONLY = ['brokers', 'transport', 'heap-growing-percent'] as cons
 /** Flags that shape a new topic, meaningless for an existing one unless they match it. */
 const NEW_TOPIC_ONLY = ['min-insync-replicas'] as const;
 
-export interface PerfTarget extends PerfClients {
+export interface PerfTarget extends PerfTopics {
   /** How the client reaches the brokers: a throw-away cluster's transport, or 'running' (TCP). */
   readonly kind: Transport | 'running';
   /** Brokers in the cluster. */
@@ -47,8 +47,6 @@ export interface PerfTarget extends PerfClients {
   readonly description: string;
   /** The brokers run on this machine: its raw limits bound them. */
   readonly local: boolean;
-  /** Deletes a topic and waits until it is gone. */
-  dropTopic(topic: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,17 +85,13 @@ export async function openTarget(f: TargetFlags, servers: string[] | null): Prom
     const growing = f['heap-growing-percent'] ?? -1;
     const transport = f.transport as Transport;
     const cluster = await startPerfCluster({ brokers: f.brokers, transport, ...(growing >= 0 ? { heapGrowingPercent: growing } : {}) });
-    let admin: SamsaClient | null = null;
     return {
       kind: transport,
       brokers: f.brokers,
       description: `${f.brokers} brokers (${transport})`,
       local: true,
       client: (id) => cluster.client(id),
-      async dropTopic(topic) {
-        admin ??= await cluster.client('perf-drop');
-        await deleteTopic(cluster, admin, topic);
-      },
+      dropTopic: (topic) => cluster.dropTopic(topic),
       close: () => cluster.close(),
     };
   }

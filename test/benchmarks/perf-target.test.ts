@@ -6,8 +6,10 @@
 import { expect } from 'chai';
 import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, releaseTopic, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
 import { recordsToRead } from '../../benchmarks/perf-consume.js';
+import { runScaling } from '../../benchmarks/perf-scaling.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { TestCluster } from '../helpers/cluster.js';
+import { checkFor } from '../helpers/check-for.js';
 
 const throwAway = { 'bootstrap-server': '', brokers: 3, transport: 'worker' };
 const running = { ...throwAway, 'bootstrap-server': '127.0.0.1:9192,localhost:9193' };
@@ -61,8 +63,12 @@ describe('benchmarks/perf-target', function () {
       dropTopic: async (topic) => {
         const admin = samsa.admin();
         await admin.connect();
-        await admin.deleteTopics({ topics: [topic] });
-        await admin.disconnect();
+        try {
+          await admin.deleteTopics({ topics: [topic] });
+          await checkFor(async () => !(await admin.listTopics()).includes(topic), 10_000, 20);
+        } finally {
+          await admin.disconnect();
+        }
       },
       close: async () => undefined,
     });
@@ -115,6 +121,16 @@ describe('benchmarks/perf-target', function () {
       expect((err as Error).message).to.equal("topic 'there' exists: --partitions 6 (it has 4) would not apply; leave it out to use the topic as it is, or name another --topic");
       await releaseTopic(target('running'), t);
       expect(await listed()).to.include('there');
+    });
+
+    it('perf-scaling on a running cluster: each run on a topic named for it, dropped after it', async () => {
+      const t = target('running');
+      const dropped: string[] = [];
+      const s = await runScaling({ client: t.client, dropTopic: async (topic) => (dropped.push(topic), t.dropTopic(topic)) }, [1, 3], { records: 2_000, warmupRecords: 0, sendSize: 50 }, 1, 'perf-scale-abc');
+      expect(s.points.map((p) => p.partitions)).to.deep.equal([1, 3]);
+      expect(s.points.every((p) => p.result.records === 2_000 && p.result.recordsPerSec > 0)).to.equal(true);
+      expect(dropped).to.deep.equal(['perf-scale-abc-warmup', 'perf-scale-abc-1-0', 'perf-scale-abc-3-0']);
+      expect((await listed()).filter((x) => x.startsWith('perf-scale'))).to.deep.equal([]);
     });
 
     it('a throw-away cluster: the default name, never dropped on its own (the cluster goes as a whole)', async () => {
