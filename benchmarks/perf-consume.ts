@@ -102,6 +102,21 @@ export async function prepareTopic(cluster: PerfClients, topic: string, records:
 
 let groupSeq = 0;
 
+/** The consumers' config but the group: the tool's own settings, then --consumer-props. */
+export function consumerConfigOf(o: Pick<ConsumeOptions, 'maxPollRecords' | 'maxPartitionFetchBytes' | 'checkCrcs' | 'consumerProps'>): Record<string, unknown> {
+  return {
+    'enable.auto.commit': false,
+    'auto.offset.reset': 'earliest',
+    'max.poll.records': o.maxPollRecords,
+    'max.partition.fetch.bytes': o.maxPartitionFetchBytes,
+    'check.crcs': o.checkCrcs ?? true,
+    'fetch.max.wait.ms': 100,
+    'session.timeout.ms': 10_000,
+    'heartbeat.interval.ms': 500,
+    ...o.consumerProps,
+  };
+}
+
 /** Reads the whole topic from the beginning with a group of consumers. */
 export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promise<ConsumeResult> {
   const client = await cluster.client(`perf-consume-${o.topic}-${groupSeq}`);
@@ -122,18 +137,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
   try {
     for (let i = 0; i < o.consumers; i++) {
-      const c = client.consumer({
-        groupId,
-        'enable.auto.commit': false,
-        'auto.offset.reset': 'earliest',
-        'max.poll.records': o.maxPollRecords,
-        'max.partition.fetch.bytes': o.maxPartitionFetchBytes,
-        'check.crcs': o.checkCrcs ?? true,
-        'fetch.max.wait.ms': 100,
-        'session.timeout.ms': 10_000,
-        'heartbeat.interval.ms': 500,
-        ...o.consumerProps,
-      });
+      const c = client.consumer({ groupId, ...consumerConfigOf(o) });
       await c.connect();
       await c.subscribe({ topic: o.topic, fromBeginning: true });
       consumers.push(c);
@@ -183,7 +187,7 @@ const PREPARE_ONLY = ['record-size', 'batch-size', 'compression'] as const;
 
 /** Records an existing topic holds (high watermark - log start, summed; a compacted topic's gaps count). */
 async function recordsIn(target: PerfTarget, topic: string): Promise<number> {
-  const admin = (await target.client('perf-offsets')).admin();
+  const admin = (await target.adminClient()).admin();
   await admin.connect();
   try {
     return (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
@@ -202,7 +206,9 @@ export function recordsToRead(topic: string, available: number, asked: number | 
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
-  const consumerProps = clientProps('consumer-props', f['consumer-props'], CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ ...c, 'group.id': 'perf' }));
+  const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
+  // checked with the tool's own settings, as the consumers will run with them
+  const consumerProps = clientProps('consumer-props', f['consumer-props'], CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
   let r: ConsumeResult;
   let topic: TopicChoice | null = null;
@@ -218,7 +224,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
       await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], timeoutMs: f['timeout-ms'], checkCrcs: f['check-crcs'], consumerProps });
+    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps });
     if (target.kind === 'running') await dropGroup(target, r.groupId);
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -244,7 +250,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
 
 /** Deletes the run's consumer group from a running cluster (it committed nothing); a failure is reported, not fatal. */
 async function dropGroup(target: PerfTarget, groupId: string): Promise<void> {
-  const admin = (await target.client('perf-group')).admin();
+  const admin = (await target.adminClient()).admin();
   await admin.connect();
   try {
     const [g] = await admin.deleteGroups([groupId]);

@@ -185,7 +185,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
 
 /** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */
 async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
-  const admin = (await target.client('perf-offsets')).admin();
+  const admin = (await target.adminClient()).admin();
   await admin.connect();
   try {
     const held = (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);

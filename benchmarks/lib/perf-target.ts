@@ -47,6 +47,8 @@ export interface PerfTarget extends PerfTopics {
   readonly description: string;
   /** The brokers run on this machine: its raw limits bound them. */
   readonly local: boolean;
+  /** One client for the run's admin work (topics, offsets, groups), made once. */
+  adminClient(): Promise<SamsaClient>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function openTarget(f: TargetFlags, servers: string[] | null): Prom
     const growing = f['heap-growing-percent'] ?? -1;
     const transport = f.transport as Transport;
     const cluster = await startPerfCluster({ brokers: f.brokers, transport, ...(growing >= 0 ? { heapGrowingPercent: growing } : {}) });
+    let admin: Promise<SamsaClient> | null = null;
     return {
       kind: transport,
       brokers: f.brokers,
@@ -92,6 +95,7 @@ export async function openTarget(f: TargetFlags, servers: string[] | null): Prom
       local: true,
       client: (id) => cluster.client(id),
       dropTopic: (topic) => cluster.dropTopic(topic),
+      adminClient: () => (admin ??= cluster.client('perf-admin')),
       close: () => cluster.close(),
     };
   }
@@ -115,6 +119,7 @@ export async function openTarget(f: TargetFlags, servers: string[] | null): Prom
       clients.push(c);
       return c;
     },
+    adminClient: async () => conn.client,
     async dropTopic(topic) {
       const admin = conn.client.admin();
       await admin.connect();
@@ -179,7 +184,7 @@ export interface TopicWish {
 
 /** The topic a run uses on `target`: existing (checked against the flags given), or created. */
 export async function chooseTopic(target: PerfTarget, w: TopicWish, given: ReadonlySet<string>): Promise<TopicChoice> {
-  const client = await target.client('perf-topic');
+  const client = await target.adminClient();
   const name = w.topic !== '' ? w.topic : target.kind === 'running' ? `${w.defaultName}-${nanoid(10).replace(/[^a-zA-Z0-9]/g, 'x')}` : w.defaultName;
   const admin = client.admin();
   await admin.connect();

@@ -60,6 +60,7 @@ describe('benchmarks/perf-target', function () {
       description: 'test',
       local: true,
       client: async () => samsa,
+      adminClient: async () => samsa,
       dropTopic: async (topic) => {
         const admin = samsa.admin();
         await admin.connect();
