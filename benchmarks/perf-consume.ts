@@ -22,7 +22,7 @@ import { cliFlags, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
 import { CONSUMER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
-import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
@@ -185,17 +185,6 @@ export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a topic, alone 
 /** Flags that shape the records a run prepares: refused for an existing topic, which is read as it is. */
 const PREPARE_ONLY = ['record-size', 'batch-size', 'compression'] as const;
 
-/** Records an existing topic holds (high watermark - log start, summed; a compacted topic's gaps count). */
-async function recordsIn(target: PerfTarget, topic: string): Promise<number> {
-  const admin = (await target.adminClient()).admin();
-  await admin.connect();
-  try {
-    return (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /** How many records a run reads from an existing topic holding `available`: --records when given, else all. */
 export function recordsToRead(topic: string, available: number, asked: number | null): number {
   if (available === 0) throw new CliError(`topic '${topic}' holds no records to read: produce some first (samsa perf-produce --topic ${topic}), or leave --topic out to read a prepared topic`);
@@ -218,7 +207,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
     if (topic.origin === 'existing') {
       const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
       if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
-      records = recordsToRead(topic.name, await recordsIn(target, topic.name), f.given.has('records') ? f.records : null);
+      records = recordsToRead(topic.name, await recordsHeld(target, topic.name), f.given.has('records') ? f.records : null);
       process.stderr.write(`[consume] reading ${records} records of topic ${topic.name}\n`);
     } else {
       process.stderr.write(`[consume] preparing ${f.records} records\n`);

@@ -20,7 +20,7 @@
 import { UsageError } from '../src/cli/errors.js';
 import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
-import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRoundTrip, type CoreStalls } from './lib/perf-raw.js';
@@ -185,14 +185,8 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
 
 /** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */
 async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
-  const admin = (await target.adminClient()).admin();
-  await admin.connect();
-  try {
-    const held = (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
-    if (held > 0) throw new UsageError(`topic '${topic}' holds ${held} records: end-to-end latency is measured on an empty topic (its records carry their send time); name a new --topic, or leave --topic out for one of the run`);
-  } finally {
-    await admin.disconnect();
-  }
+  const held = await recordsHeld(target, topic);
+  if (held > 0) throw new UsageError(`topic '${topic}' holds ${held} records: end-to-end latency is measured on an empty topic (its records carry their send time); name a new --topic, or leave --topic out for one of the run`);
 }
 
 if (isMain(import.meta.url)) runMain(() => perfE2eWithFlags(cliFlags('perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS)));

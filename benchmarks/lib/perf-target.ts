@@ -208,6 +208,17 @@ export async function chooseTopic(target: PerfTarget, w: TopicWish, given: Reado
   return { name, partitions: w.partitions, replicationFactor: w.replicationFactor, origin: w.topic !== '' && target.kind === 'running' ? 'created' : 'run' };
 }
 
+/** Records a topic holds: high watermark - log start, summed over its partitions (a compacted topic's gaps count). */
+export async function recordsHeld(target: PerfTarget, topic: string): Promise<number> {
+  const admin = (await target.adminClient()).admin();
+  await admin.connect();
+  try {
+    return (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Drops the run's own topic from a running cluster (a throw-away cluster goes as a whole). */
 export async function releaseTopic(target: PerfTarget, t: TopicChoice | null): Promise<void> {
   if (t && t.origin === 'run' && target.kind === 'running') await target.dropTopic(t.name);
