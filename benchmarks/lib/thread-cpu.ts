@@ -217,11 +217,15 @@ export function cpuPerRecords(r: CpuReport, recordsPerSec: number, per = 1000): 
   return { main: us(r.main.cpu), nodes: us(r.nodes.reduce((sum, n) => sum + n.cpu, 0)), other: us(r.other.cpu) };
 }
 
-/** cpuPerRecords as a line: "CPU per 1,000 records: main 190 us, nodes 290 us, other 50 us". */
+/**
+ * cpuPerRecords as a line: "CPU per 1,000 records: main 190 us, nodes 290 us, other 50 us"
+ * (without nodes where the process has no node threads: a client of a cluster elsewhere).
+ */
 export function formatCpuPerRecords(r: CpuReport, recordsPerSec: number, per = 1000): string {
   const c = cpuPerRecords(r, recordsPerSec, per);
   const f = (v: number): string => `${v >= 100 ? Math.round(v) : v.toFixed(1)} us`;
-  return `CPU per ${per.toLocaleString('en-US')} records: main ${f(c.main)}, nodes ${f(c.nodes)}, other ${f(c.other)}`;
+  const nodes = r.nodes.length > 0 ? `, nodes ${f(c.nodes)}` : '';
+  return `CPU per ${per.toLocaleString('en-US')} records: main ${f(c.main)}${nodes}, other ${f(c.other)}`;
 }
 
 /** Above this share of the machine taken by the hypervisor, a run's figures say more about the host than about samsa. */

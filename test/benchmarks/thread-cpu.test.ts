@@ -87,6 +87,8 @@ describe('benchmarks/thread-cpu', () => {
     expect(c.other).to.be.closeTo(50, 1e-9);
     expect(cpuPerRecords(report, 3_000_000, 1_000_000).main).to.be.closeTo(200_000, 1e-6);
     expect(formatCpuPerRecords(report, 3_000_000)).to.equal('CPU per 1,000 records: main 200 us, nodes 183 us, other 50.0 us');
+    // a process with no node threads (the client of a cluster elsewhere) says nothing of them
+    expect(formatCpuPerRecords({ ...report, nodes: [] }, 3_000_000)).to.equal('CPU per 1,000 records: main 200 us, other 50.0 us');
     expect(() => cpuPerRecords(report, 0)).to.throw(RangeError, /positive/);
   });
 
