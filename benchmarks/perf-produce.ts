@@ -26,6 +26,8 @@ import type { Producer } from '../src/client/producer.js';
 import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
 import { PRODUCER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
+import { PayloadPicker, parseDelimiter, readPayloadFile } from './lib/payloads.js';
+import { UsageError } from '../src/cli/errors.js';
 import { parseProducerConfig } from '../actors/producer/producer-config.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
 import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
@@ -53,6 +55,8 @@ export const PRODUCE_FLAGS = {
   'linger-ms': { type: 'int', default: 5, min: 0, help: 'producer linger.ms' },
   'sticky-bytes': { type: 'int', default: -1, min: -1, help: "producer partitioner.sticky.bytes (-1: the producer's default, 128 KiB; the batch size, 16384 unless set, gives Kafka's one batch per partition)" },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'producer compression.type' },
+  'payload-file': { type: 'string', default: '', help: "record values from this file, split at --payload-delimiter, one picked at random per record (kafka-producer-perf-test's --payload-file); --record-size does not apply" },
+  'payload-delimiter': { type: 'string', default: '\\n', help: 'what separates the payloads of --payload-file (\\n, \\r, \\t and \\\\ stand for those characters)' },
   'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); the keys of the flags above are set with those" },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
@@ -78,6 +82,8 @@ export interface ProduceOptions {
   compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
   /** More producer configs (--producer-props), checked already. */
   producerProps: Record<string, string>;
+  /** Record values to pick from at random (--payload-file); none: one value of recordSize bytes. */
+  payloads?: readonly Buffer[];
   sendSize: number;
   maxInFlight: number;
   warmupRecords: number;
@@ -193,10 +199,14 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
   const producers = Array.from({ length: o.producers }, () => client.producer(producerConfigOf(o)));
   for (const p of producers) await p.connect();
   const value = recordValue(o.recordSize);
+  const picker = o.payloads ? new PayloadPicker(o.payloads) : null;
+  const makeValue = picker ? picker.next : () => value;
+  const meanSize = picker ? picker.meanSize() : o.recordSize;
   const label = o.label ?? 'produce';
   try {
     const warm = warmupRecordsOf(o);
-    if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, () => value, { sent: 0, acked: 0 });
+    if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, makeValue, { sent: 0, acked: 0 });
+    if (picker) picker.bytes = 0;
     const lat = new LatencyRecorder();
     const counters = { sent: 0, acked: 0 };
     const cpu0 = snapshotThreads();
@@ -215,19 +225,19 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
           lastAcked = counters.acked;
         }
         const r = lat.running();
-        const speed = Number.isNaN(rate) ? '' : `, ${formatNumber(rate)} records/s (${((rate * o.recordSize) / MiB).toFixed(1)} MiB/s)`;
+        const speed = Number.isNaN(rate) ? '' : `, ${formatNumber(rate)} records/s (${((rate * meanSize) / MiB).toFixed(1)} MiB/s)`;
         return `${counters.acked} records acked${speed}, ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max`;
       },
       { fraction: () => counters.acked / o.records },
     );
     try {
-      await produceRecords(producers, o, o.records, lat, () => value, counters);
+      await produceRecords(producers, o, o.records, lat, makeValue, counters);
     } finally {
       stop();
     }
     const elapsedMs = nowMs() - t0;
     const cpu1 = snapshotThreads();
-    const bytes = o.records * o.recordSize;
+    const bytes = picker ? picker.bytes : o.records * o.recordSize;
     const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
     return { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
   } finally {
@@ -272,6 +282,10 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     maxInFlight: f['max-in-flight'],
     warmupRecords: f['warmup-records'],
   });
+  if (f['payload-file'] !== '') {
+    if (f.given.has('record-size')) throw new UsageError('--record-size and --payload-file both say what the values are: give one');
+    o.payloads = readPayloadFile(f['payload-file'], parseDelimiter(f['payload-delimiter']));
+  }
   // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
   o.producerProps = clientProps('producer-props', f['producer-props'], PRODUCER_KEYS_OWNED, (c) => void parseProducerConfig(producerConfigOf({ ...o, producerProps: c })));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
@@ -304,13 +318,13 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   }
   const props = Object.entries(o.producerProps).map(([k, v]) => `, ${k} ${v}`).join('');
   printTable(
-    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.recordSize} B records, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}${props}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
+    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.payloads ? `${o.payloads.length} payloads of ${f['payload-file']} (${formatNumber(r.bytes / r.records)} B a record on average)` : `${o.recordSize} B records`}, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}${props}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
     ['measure', 'value'],
     rows,
     stealNotes([{ step: 'the run', report: r.cpu }]),
   );
   if (f.json) {
-    const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, target: target.description, transport: target.kind, brokers: target.brokers, topicOrigin: topic.origin }, result: r, limits });
+    const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, payloads: undefined, payloadFile: f['payload-file'] || undefined, payloadCount: o.payloads?.length, target: target.description, transport: target.kind, brokers: target.brokers, topicOrigin: topic.origin }, result: r, limits });
     console.log(`results: ${file}`);
   }
 }

@@ -5,6 +5,9 @@
  * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
  * read as it is, and the flags that cannot apply to it refused.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { usage } from '../../benchmarks/lib/perf-args.js';
 import { CONSUME_FLAGS, PERF_CONSUME_SUMMARY } from '../../benchmarks/perf-consume.js';
@@ -45,6 +48,25 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     const c = await runCli(['perf-consume', ...common]);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^2000 records read by 1 consumer\(s\)/m).and.contain(', lz4, check.crcs true');
+  });
+
+  it("perf-produce takes its values from --payload-file, Kafka's way, and counts their bytes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-payloads-'));
+    try {
+      const file = path.join(dir, 'orders.txt');
+      // 10 and 30 bytes: 20 on average
+      fs.writeFileSync(file, `${'a'.repeat(10)}|${'b'.repeat(30)}|`);
+      const p = await runCli(['perf-produce', '--records', '4000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--payload-file', file, '--payload-delimiter', '|']);
+      expect(p.code, p.stderr).to.equal(0);
+      const m = /2 payloads of \S+orders\.txt \(([\d.]+) B a record on average\)/.exec(p.stdout);
+      expect(m, p.stdout).to.not.equal(null);
+      expect(Number(m![1])).to.be.within(17, 23);
+      const bad = await runCli(['perf-produce', '--payload-file', file, '--record-size', '10']);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.contain('--record-size and --payload-file both say what the values are: give one');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('run the tools: records sent and read, with a summary table', async () => {
