@@ -51,7 +51,8 @@ function reasonInWords(raw: string): string {
   if (/handshake not completed/.test(raw)) return 'no samsa handshake came back (is that port a samsa client listener?)';
   const refused = /rejected the handshake: (.*)$/.exec(raw);
   if (refused) return `the node refused the handshake: ${refused[1]}`;
-  if (/ECONNRESET|socket closed/.test(raw)) return 'the connection was closed during the handshake';
+  // a Kafka listener closes a connection whose first bytes are not a Kafka request: the usual cause
+  if (/ECONNRESET|socket closed/.test(raw)) return `the connection was closed during the handshake (is that port a Kafka listener? the samsa commands reach a samsa client listener, ${DEFAULT_BOOTSTRAP} in the embedded topology)`;
   return raw;
 }
 

@@ -127,6 +127,20 @@ describe('cli: help and usage errors', function () {
     expect(results[2]!.stderr).to.contain('run `samsa consume --help` for the options');
   });
 
+  it('exits 1 and names the likely mix-up when the port closes the handshake, as a Kafka listener does', async () => {
+    // like a Kafka listener: the first bytes are not a Kafka request, so the connection is closed
+    const srv = net.createServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as net.AddressInfo).port;
+    try {
+      const r = await runCli(['topics', '--list', '--bootstrap-server', `127.0.0.1:${port}`]);
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.contain(`cannot reach the cluster at 127.0.0.1:${port}: the connection was closed during the handshake (is that port a Kafka listener? the samsa commands reach a samsa client listener, 127.0.0.1:9192 in the embedded topology)`);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
   it('exits 1 and says what to do when the cluster is unreachable', async () => {
     const port = await closedPort();
     const [topics, consume] = await Promise.all([
