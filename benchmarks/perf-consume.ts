@@ -18,11 +18,11 @@
 import type { Consumer } from '../src/client/consumer.js';
 import { CliError, UsageError } from '../src/cli/errors.js';
 import { errorName } from '../src/protocol/errors.js';
-import { cliFlags, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
-import type { PerfClients, Transport } from './lib/perf-cluster.js';
+import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
+import type { PerfClients } from './lib/perf-cluster.js';
 import { CONSUMER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
-import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
@@ -218,7 +218,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
-  const transport: Transport = target.kind === 'running' ? 'tcp' : target.kind;
+  const transport = clientTransport(target);
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while reading (this process)' : 'CPU while reading', formatCpu(r.cpu)]);
@@ -232,8 +232,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
   printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (f.json) {
-    const { help: _help, given: _given, ...options } = f;
-    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
   }
 }
 

@@ -18,7 +18,7 @@
  * 1,000,000 2.3.
  */
 import { UsageError } from '../src/cli/errors.js';
-import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
+import { cliFlags, flagOptions, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
@@ -178,8 +178,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   if (r.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(r.cpu)}`);
   for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
   if (f.json) {
-    const { help: _help, given: _given, ...options } = f;
-    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
   }
 }
 

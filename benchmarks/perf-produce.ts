@@ -29,7 +29,7 @@ import { PRODUCER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
 import { PayloadPicker, parseDelimiter, readPayloadFile } from './lib/payloads.js';
 import { UsageError } from '../src/cli/errors.js';
 import { parseProducerConfig } from '../actors/producer/producer-config.js';
-import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
 import { MiB, Throttle, Window, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
@@ -300,8 +300,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
-  // the transport whose raw limit bounds the client: a running cluster is reached over TCP
-  const transport: Transport = target.kind === 'running' ? 'tcp' : target.kind;
+  const transport = clientTransport(target);
   console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while sending (this process)' : 'CPU while sending', formatCpu(r.cpu)]);

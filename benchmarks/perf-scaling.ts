@@ -15,10 +15,9 @@
  * With --bootstrap-server it runs on a running cluster (lib/perf-target.ts), on topics named
  * for the run and dropped after each of its runs.
  */
-import { FlagError, cliFlags, parseAcks, type FlagSpecs } from './lib/perf-args.js';
-import { nanoid } from 'nanoid';
+import { FlagError, cliFlags, flagOptions, parseAcks, type FlagSpecs } from './lib/perf-args.js';
 import { createTopic, type PerfTopics } from './lib/perf-cluster.js';
-import { TARGET_FLAGS, openTarget, targetServers } from './lib/perf-target.js';
+import { TARGET_FLAGS, openTarget, runName, targetServers } from './lib/perf-target.js';
 import { isMain, runMain } from './lib/perf-common.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
@@ -97,7 +96,7 @@ async function main(): Promise<void> {
   let s;
   try {
     // on a running cluster the run's topics get a name of their own (and are dropped after each run)
-    const prefix = target.kind === 'running' ? `perf-scale-${nanoid(8).replace(/[^a-zA-Z0-9]/g, 'x')}` : 'perf-scale';
+    const prefix = target.kind === 'running' ? runName('perf-scale') : 'perf-scale';
     s = await runScaling(target, counts, { records: f.records, recordSize: f['record-size'], acks: parseAcks(f.acks), replicationFactor: f['replication-factor'], stickyBytes: f['sticky-bytes'] }, f.rounds, prefix);
   } finally {
     await target.close();
@@ -122,8 +121,7 @@ async function main(): Promise<void> {
     ],
   );
   if (f.json) {
-    const { help: _help, given: _given, ...options } = f;
-    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...options, target: target.description }, ...s })}`);
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description }, ...s })}`);
   }
 }
 

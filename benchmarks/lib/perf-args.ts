@@ -90,6 +90,12 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
   return out as ParsedFlags<S>;
 }
 
+/** The flags' values alone (for a results file): without --help and the set of flags given. */
+export function flagOptions<S extends FlagSpecs>(f: ParsedFlags<S>): FlagValues<S> {
+  const { help: _help, given: _given, ...values } = f;
+  return values as unknown as FlagValues<S>;
+}
+
 /** A usage text listing every flag with its default. */
 export function usage(command: string, summary: string, specs: FlagSpecs): string {
   const lines = [`usage: ${command} [flags]`, '', summary, '', 'flags:'];

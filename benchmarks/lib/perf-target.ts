@@ -164,6 +164,16 @@ export async function openTargetWithLimits<L>(f: TargetFlags, given: ReadonlySet
   }
 }
 
+/** `<prefix>-<random>`: a name of this run's own on a cluster others use (letters and digits only). */
+export function runName(prefix: string): string {
+  return `${prefix}-${nanoid(10).replace(/[^a-zA-Z0-9]/g, 'x')}`;
+}
+
+/** The transport whose raw limit bounds the client: a running cluster is reached over TCP. */
+export function clientTransport(target: PerfTarget): Transport {
+  return target.kind === 'running' ? 'tcp' : target.kind;
+}
+
 export interface TopicChoice {
   name: string;
   partitions: number;
@@ -185,7 +195,7 @@ export interface TopicWish {
 /** The topic a run uses on `target`: existing (checked against the flags given), or created. */
 export async function chooseTopic(target: PerfTarget, w: TopicWish, given: ReadonlySet<string>): Promise<TopicChoice> {
   const client = await target.adminClient();
-  const name = w.topic !== '' ? w.topic : target.kind === 'running' ? `${w.defaultName}-${nanoid(10).replace(/[^a-zA-Z0-9]/g, 'x')}` : w.defaultName;
+  const name = w.topic !== '' ? w.topic : target.kind === 'running' ? runName(w.defaultName) : w.defaultName;
   const admin = client.admin();
   await admin.connect();
   let existing: TopicMetadata | undefined;

@@ -3,7 +3,7 @@
  * the SVG summary chart, and the progress bar.
  */
 import { expect } from 'chai';
-import { FlagError, parseAcks, parseCount, parseFlags, usage } from '../../benchmarks/lib/perf-args.js';
+import { FlagError, flagOptions, parseAcks, parseCount, parseFlags, usage } from '../../benchmarks/lib/perf-args.js';
 import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/latency.js';
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
@@ -104,6 +104,10 @@ describe('benchmarks/perf helpers', () => {
   it('says which flags were given, a default taken or not', () => {
     expect([...parseFlags(['--records', '10', '--raw=false'], specs).given].sort()).to.deep.equal(['raw', 'records']);
     expect(parseFlags([], specs).given.size).to.equal(0);
+    // a results file gets the values alone
+    const values = flagOptions(parseFlags(['--records', '10'], specs));
+    expect(values).to.include({ records: 10, throughput: -1, acks: '1', raw: true });
+    expect(values).to.not.have.any.keys('help', 'given');
     // an empty string default reads as none in the usage
     expect(usage('t', 's', { where: { type: 'string', default: '', help: 'h' } })).to.contain('--where   h [default: none]');
   });

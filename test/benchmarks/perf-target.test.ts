@@ -4,7 +4,7 @@
  * The topic cases run against an in-process cluster reached the way a running one is.
  */
 import { expect } from 'chai';
-import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, releaseTopic, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
+import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, clientTransport, releaseTopic, runName, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
 import { recordsToRead } from '../../benchmarks/perf-consume.js';
 import { runScaling } from '../../benchmarks/perf-scaling.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
@@ -90,6 +90,13 @@ describe('benchmarks/perf-target', function () {
     });
     after(async () => {
       await c?.stop();
+    });
+
+    it("names a run's own things, and knows a running cluster is reached over TCP", () => {
+      expect(runName('perf-x')).to.match(/^perf-x-[a-zA-Z0-9]{10}$/);
+      expect(runName('perf-x')).to.not.equal(runName('perf-x'));
+      expect(clientTransport(target('running'))).to.equal('tcp');
+      expect(clientTransport(target('worker'))).to.equal('worker');
     });
 
     it('a running cluster without --topic: a fresh name of the run, dropped after it', async () => {
