@@ -14,6 +14,7 @@ import { describeConfigs } from './describe-configs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
 import { initProducerId } from './producer-id.js';
+import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
@@ -44,6 +45,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [42, deleteGroups],
   [43, electLeaders],
   [44, incrementalAlterConfigs],
+  [45, alterPartitionReassignments],
+  [46, listPartitionReassignments],
   [47, offsetDelete],
 ]);
 

@@ -39,6 +39,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [42, { min: 0, max: 2 }], // DeleteGroups
   [43, { min: 0, max: 2 }], // ElectLeaders
   [44, { min: 0, max: 1 }], // IncrementalAlterConfigs (topics)
+  [45, { min: 0, max: 0 }], // AlterPartitionReassignments
+  [46, { min: 0, max: 0 }], // ListPartitionReassignments
   [47, { min: 0, max: 0 }], // OffsetDelete
 ]);
 

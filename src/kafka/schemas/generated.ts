@@ -40,6 +40,8 @@ export const ApiKeys = {
   DeleteGroups: 42,
   ElectLeaders: 43,
   IncrementalAlterConfigs: 44,
+  AlterPartitionReassignments: 45,
+  ListPartitionReassignments: 46,
   OffsetDelete: 47,
 } as const;
 
@@ -682,6 +684,50 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
       { name: 'resourceType', type: 'int8', versions: [0, N] },
       { name: 'resourceName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'AlterPartitionReassignmentsRequest', apiKey: 45, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'replicas', type: 'int32', array: true, versions: [0, N], nullable: [0, N], default: null },
+      ] },
+    ] },
+  ] },
+  { name: 'AlterPartitionReassignmentsResponse', apiKey: 45, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'ListPartitionReassignmentsRequest', apiKey: 46, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitionIndexes', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'ListPartitionReassignmentsResponse', apiKey: 46, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'replicas', type: 'int32', array: true, versions: [0, N] },
+        { name: 'addingReplicas', type: 'int32', array: true, versions: [0, N] },
+        { name: 'removingReplicas', type: 'int32', array: true, versions: [0, N] },
+      ] },
     ] },
   ] },
   { name: 'OffsetDeleteRequest', apiKey: 47, kind: 'request', validVersions: [0, 0], flexibleFrom: -1, fields: [
@@ -2018,6 +2064,97 @@ export interface IncrementalAlterConfigsResponseResponses {
   resourceName: string;
 }
 
+export interface AlterPartitionReassignmentsRequest {
+  /** v0+, default 60000 */
+  timeoutMs: number;
+  /** v0+ */
+  topics: AlterPartitionReassignmentsRequestTopics[];
+}
+
+export interface AlterPartitionReassignmentsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: AlterPartitionReassignmentsRequestPartitions[];
+}
+
+export interface AlterPartitionReassignmentsRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, nullable v0+, default null */
+  replicas: number[] | null;
+}
+
+export interface AlterPartitionReassignmentsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  responses: AlterPartitionReassignmentsResponseResponses[];
+}
+
+export interface AlterPartitionReassignmentsResponseResponses {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: AlterPartitionReassignmentsResponsePartitions[];
+}
+
+export interface AlterPartitionReassignmentsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
+export interface ListPartitionReassignmentsRequest {
+  /** v0+, default 60000 */
+  timeoutMs: number;
+  /** v0+, nullable v0+, default null */
+  topics: ListPartitionReassignmentsRequestTopics[] | null;
+}
+
+export interface ListPartitionReassignmentsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitionIndexes: number[];
+}
+
+export interface ListPartitionReassignmentsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  topics: ListPartitionReassignmentsResponseTopics[];
+}
+
+export interface ListPartitionReassignmentsResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: ListPartitionReassignmentsResponsePartitions[];
+}
+
+export interface ListPartitionReassignmentsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  replicas: number[];
+  /** v0+ */
+  addingReplicas: number[];
+  /** v0+ */
+  removingReplicas: number[];
+}
+
 export interface OffsetDeleteRequest {
   /** v0+ */
   groupId: string;
@@ -2087,6 +2224,8 @@ export interface RequestBodies {
   42: DeleteGroupsRequest;
   43: ElectLeadersRequest;
   44: IncrementalAlterConfigsRequest;
+  45: AlterPartitionReassignmentsRequest;
+  46: ListPartitionReassignmentsRequest;
   47: OffsetDeleteRequest;
 }
 
@@ -2117,5 +2256,7 @@ export interface ResponseBodies {
   42: DeleteGroupsResponse;
   43: ElectLeadersResponse;
   44: IncrementalAlterConfigsResponse;
+  45: AlterPartitionReassignmentsResponse;
+  46: ListPartitionReassignmentsResponse;
   47: OffsetDeleteResponse;
 }
