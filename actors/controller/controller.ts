@@ -9,12 +9,18 @@
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
- * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AllocateProducerIds, Metadata,
+ * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
+ * ListPartitionReassignments, AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
  * leader.imbalance.check.interval.seconds elects the preferred replicas that can lead by then,
  * as KRaft's controller does; at most MAX_ELECTIONS_PER_BALANCE a round, the next right after).
+ *
+ * Partition reassignment (reassignments.ts): AlterPartitionReassignments records the target and
+ * tells the new replicas to follow; the AlterPartition that brings the last target replica into
+ * the ISR completes it in the same batch (replicas become the target, a leader outside it hands
+ * over, the removed replicas get StopReplica with delete).
  *
  * AlterTopicConfigs that allows unclean election for a topic also elects, in the same batch, a
  * leader for each of its partitions that has none (as KRaft's controller does for them).
@@ -72,6 +78,7 @@ import {
   type PendingDelete,
   type TopicRecord,
 } from './metadata-state.js';
+import { cancelReassignment, completionChange, isReassigning, removedReplicas, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
 import { assignReplicasRackUnaware, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
@@ -773,7 +780,8 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
     }
     const eligible = eligibleBrokerIds(batch.state);
     const partition0 = topic.partitions[0]!;
-    const rf = partition0.replicas.length;
+    // the replication factor partition 0 has, or will have once its reassignment completes
+    const rf = targetReplicas(partition0).length;
     const explicit = raw.assignments ?? null;
     let placement: number[][];
     if (explicit !== null) {
@@ -866,16 +874,159 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
   if (invalid) return reply(invalid.errorCode, null, invalid.errorMessage);
   const p = getPartition(s.metadata, m.topic, m.partition)!;
   if (p.isr.length === m.newIsr.length && p.isr.every((r, i) => r === m.newIsr[i])) return reply(ErrorCode.NONE, { ...p, replicas: [...p.replicas], isr: [...p.isr] });
-  const batch = build(s, ctx, (x) => x.add(partitionChange(p, p.leader, m.newIsr)));
+  let completed = false;
+  const batch = build(s, ctx, (x) => {
+    x.add(partitionChange(p, p.leader, m.newIsr));
+    // the last target replica of a reassignment caught up: it completes in the same batch
+    const done = completionChange(x.state, getPartition(x.state, m.topic, m.partition)!);
+    if (done) {
+      x.add(done);
+      completed = true;
+    }
+  });
   if (!(batch instanceof Batch)) return reply(batch.errorCode, null, batch.errorMessage);
   return commit(s, batch, ctx).then((committed) => {
     if (!committed.ok) return reply(committed.errorCode, null, committed.errorMessage);
     const now = getPartition(s.metadata, m.topic, m.partition)!;
     ctx.log.debug('ISR changed', { topic: m.topic, partition: m.partition, from: p.isr, to: now.isr, partitionEpoch: now.partitionEpoch });
     // ISR-only change: like KRaft, the leader learns it from this reply, everyone from metadata.
-    new Outbox().flush(s, ctx, true);
+    const out = new Outbox();
+    if (completed) {
+      addReassignmentRequests(s.metadata, out, p, now);
+      ctx.log.info('partition reassignment completed', { topic: m.topic, partition: m.partition, replicas: now.replicas, removed: removedReplicas(p, now), leader: now.leader });
+    }
+    out.flush(s, ctx, true);
     reply(ErrorCode.NONE, { ...now, replicas: [...now.replicas], isr: [...now.isr] });
   });
+}
+
+// ------------------------------------------------------------------ partition reassignment
+
+/**
+ * What the brokers are told after a reassignment step of one partition: LeaderAndIsr to its live
+ * replicas (new ones start following the leader), StopReplica with delete to the live ones it no
+ * longer has (those that are down are owed the delete in the metadata).
+ */
+function addReassignmentRequests(state: MetadataState, out: Outbox, before: PartitionState, after: PartitionState): void {
+  out.addForPartitions(state, [after], false);
+  for (const r of removedReplicas(before, after)) if (isLive(state.brokers.get(r))) out.addStopReplica(r, after.topic, after.partition, true);
+}
+
+/** Why an AlterPartitionReassignments request is malformed, or null. */
+function validateReassignmentRequest(topics: unknown): string | null {
+  if (!Array.isArray(topics)) return 'topics must be an array';
+  for (const t of topics as unknown[]) {
+    if (!isObject(t) || typeof t.name !== 'string' || !Array.isArray(t.partitions)) return 'each topic must be { name: string, partitions: [...] }';
+    for (const e of t.partitions as unknown[]) {
+      if (!isObject(e) || !Number.isSafeInteger(e.partition) || (e.replicas !== null && !Array.isArray(e.replicas))) {
+        return `each partition of ${t.name} must be { partition: integer, replicas: broker ids or null }`;
+      }
+    }
+  }
+  return null;
+}
+
+type ReassignmentResults = Extract<ControllerReply, { type: 'AlterPartitionReassignmentsResponse' }>['topics'];
+
+async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterPartitionReassignments' }>, ctx: Ctx): Promise<void> {
+  const invalid = validateReassignmentRequest(m.topics);
+  if (invalid) return ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid, topics: [] });
+  const batch = new Batch(s.metadata);
+  const results: ReassignmentResults = [];
+  const changed: { errorCode: number; errorMessage: string | null }[] = [];
+  /** The state of each changed partition before this request. */
+  const before = new Map<string, PartitionState>();
+  const seen = new Set<string>();
+  for (const t of m.topics) {
+    const entry = { name: t.name, partitions: [] as ReassignmentResults[number]['partitions'] };
+    results.push(entry);
+    for (const a of t.partitions) {
+      const key = `${t.name}\u0000${a.partition}`;
+      const answer = (errorCode: number, errorMessage: string | null) => {
+        const r = { partition: a.partition, errorCode, errorMessage };
+        entry.partitions.push(r);
+        return r;
+      };
+      if (seen.has(key)) {
+        answer(ErrorCode.INVALID_REQUEST, `${t.name}-${a.partition} appears more than once in the request`);
+        continue;
+      }
+      seen.add(key);
+      const p = getPartition(batch.state, t.name, a.partition);
+      if (!p) {
+        answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `No such partition as ${t.name}-${a.partition}`);
+        continue;
+      }
+      let outcome;
+      if (a.replicas === null) {
+        outcome = cancelReassignment(batch.state, p);
+      } else {
+        const bad = validateTarget(batch.state, a.replicas);
+        outcome = bad ? { ok: false as const, errorCode: ErrorCode.INVALID_REPLICA_ASSIGNMENT, errorMessage: bad } : startReassignment(batch.state, p, a.replicas);
+      }
+      if (!outcome.ok) {
+        answer(outcome.errorCode, outcome.errorMessage);
+        continue;
+      }
+      if (outcome.change) {
+        try {
+          batch.add(outcome.change);
+          // replicas already all in sync (a reorder, a smaller set): done at once
+          const done = completionChange(batch.state, getPartition(batch.state, t.name, a.partition)!);
+          if (done) batch.add(done);
+        } catch (err) {
+          if (!(err instanceof MetadataRecordError)) throw err;
+          ctx.log.error('inconsistent reassignment refused', { error: err.message });
+          answer(ErrorCode.UNKNOWN_SERVER_ERROR, `internal error: ${err.message}`);
+          continue;
+        }
+        if (!before.has(key)) before.set(key, p);
+        changed.push(answer(ErrorCode.NONE, null));
+      } else {
+        answer(ErrorCode.NONE, null);
+      }
+    }
+  }
+  if (batch.records.length > 0) {
+    const committed = await commit(s, batch, ctx);
+    if (!committed.ok) {
+      for (const r of changed) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    } else {
+      const out = new Outbox();
+      for (const p of before.values()) {
+        const after = getPartition(s.metadata, p.topic, p.partition)!;
+        addReassignmentRequests(s.metadata, out, p, after);
+        ctx.log.info(isReassigning(after) ? 'partition reassignment started' : 'partition reassignment done at once', {
+          topic: p.topic,
+          partition: p.partition,
+          replicas: after.replicas,
+          adding: after.addingReplicas ?? [],
+          removing: after.removingReplicas ?? [],
+        });
+      }
+      out.flush(s, ctx, true);
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: results });
+}
+
+function handleListPartitionReassignments(s: ControllerState, m: Extract<ControllerMsg, { type: 'ListPartitionReassignments' }>, ctx: Ctx): void {
+  type Listed = Extract<ControllerReply, { type: 'ListPartitionReassignmentsResponse' }>['topics'];
+  const asked: unknown = m.topics;
+  if (asked !== null && (!Array.isArray(asked) || !asked.every((t) => isObject(t) && typeof t.name === 'string' && Array.isArray(t.partitions) && t.partitions.every((n) => Number.isSafeInteger(n))))) {
+    return ctx.reply<ControllerReply>({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topics must be null or [{ name: string, partitions: integer[] }]', topics: [] });
+  }
+  const wanted = m.topics === null ? [...s.metadata.topics.values()].map((t) => ({ name: t.name, partitions: t.partitions.map((p) => p.partition) })) : m.topics;
+  const topics: Listed = [];
+  for (const t of wanted) {
+    const partitions = [...new Set(t.partitions)]
+      .map((n) => getPartition(s.metadata, t.name, n))
+      .filter((p): p is PartitionState => p !== undefined && isReassigning(p))
+      .map((p) => ({ partition: p.partition, replicas: [...p.replicas], addingReplicas: [...(p.addingReplicas ?? [])], removingReplicas: [...(p.removingReplicas ?? [])] }));
+    if (partitions.length > 0) topics.push({ name: t.name, partitions });
+  }
+  topics.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  ctx.reply<ControllerReply>({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics });
 }
 
 // ------------------------------------------------------------------ leader elections
@@ -1004,6 +1155,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
+    AlterPartitionReassignments: { topics: 'array' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
   },
@@ -1018,6 +1170,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: handleAllocateProducerIds,
     AlterTopicConfigs: handleAlterTopicConfigs,
     ElectLeaders: handleElectLeaders,
+    AlterPartitionReassignments: handleAlterPartitionReassignments,
+    ListPartitionReassignments: handleListPartitionReassignments,
     BalanceLeaders: (s, _m, ctx) => handleBalanceLeaders(s, ctx),
     Metadata: (s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;

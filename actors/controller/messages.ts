@@ -52,6 +52,18 @@ export type ControllerMsg =
    * every partition (the answer then leaves out those that needed no election).
    */
   | { type: 'ElectLeaders'; electionType: number; topicPartitions: { topic: string; partitions: number[] }[] | null }
+  /**
+   * Kafka's AlterPartitionReassignments: move each named partition to `replicas` (the target
+   * replica list, preferred leader first), or cancel its reassignment in progress (`replicas`
+   * null). The answer comes once the reassignment has started (or completed, when the target's
+   * replicas are already in sync); it completes when every target replica has joined the ISR.
+   */
+  | { type: 'AlterPartitionReassignments'; topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[] }
+  /**
+   * Kafka's ListPartitionReassignments: the reassignments in progress among the named partitions
+   * (`topics` null: all of them). Partitions without one, or unknown, are left out.
+   */
+  | { type: 'ListPartitionReassignments'; topics: { name: string; partitions: number[] }[] | null }
   /** Internal: the leader-balancing timer (auto.leader.rebalance.enable). */
   | { type: 'BalanceLeaders' }
   /** Internal: the session-expiry timer. */
@@ -92,6 +104,28 @@ export type ControllerReply =
       errorMessage?: string;
       results: { topic: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
     }
-  | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
+  | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number }
+  | {
+      type: 'AlterPartitionReassignmentsResponse';
+      /** Set for a malformed request (INVALID_REQUEST); then `topics` is empty. */
+      errorCode: number;
+      errorMessage?: string;
+      topics: { name: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
+    }
+  | {
+      type: 'ListPartitionReassignmentsResponse';
+      errorCode: number;
+      errorMessage?: string;
+      topics: { name: string; partitions: OngoingReassignment[] }[];
+    };
+
+/** A partition's reassignment in progress: all its replicas now, and which are coming and going. */
+export interface OngoingReassignment {
+  partition: number;
+  /** The target replicas first, then those being removed. */
+  replicas: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
+}
 
 export type { BrokerInfo };

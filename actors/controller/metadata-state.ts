@@ -76,6 +76,14 @@ export type PartitionChangeRecord = {
   isr: number[];
   leaderEpoch: number;
   partitionEpoch: number;
+  /**
+   * A reassignment's change of the replica set (absent: replicas, adding and removing stay as
+   * they are): the new replicas, and which of them are still being added or are to be removed
+   * (empty when none). Removed replicas on brokers that are not live are owed a delete.
+   */
+  replicas?: number[];
+  addingReplicas?: number[];
+  removingReplicas?: number[];
 };
 
 export type MetadataRecord =
@@ -166,7 +174,10 @@ export function toBrokerInfo(b: BrokerRecord): BrokerInfo {
 }
 
 export function copyPartition(p: PartitionState): PartitionState {
-  return { ...p, replicas: [...p.replicas], isr: [...p.isr] };
+  const copy: PartitionState = { ...p, replicas: [...p.replicas], isr: [...p.isr] };
+  if (p.addingReplicas) copy.addingReplicas = [...p.addingReplicas];
+  if (p.removingReplicas) copy.removingReplicas = [...p.removingReplicas];
+  return copy;
 }
 
 export function toTopicMetadata(t: TopicRecord): TopicMetadata {
@@ -202,6 +213,7 @@ export function checkInvariants(state: MetadataState): string[] {
       if (p.partition !== i) problems.push(`${tp}: stored at index ${i}`);
       if (new Set(p.isr).size !== p.isr.length) problems.push(`${tp}: duplicate ISR members ${p.isr}`);
       for (const r of p.isr) if (!p.replicas.includes(r)) problems.push(`${tp}: ISR member ${r} is not a replica`);
+      for (const r of [...(p.addingReplicas ?? []), ...(p.removingReplicas ?? [])]) if (!p.replicas.includes(r)) problems.push(`${tp}: reassigned replica ${r} is not a replica`);
       if (p.leader !== NO_LEADER) {
         if (!p.isr.includes(p.leader)) problems.push(`${tp}: leader ${p.leader} not in ISR ${p.isr}`);
         if (!isLive(state.brokers.get(p.leader))) problems.push(`${tp}: leader ${p.leader} is not live`);
@@ -261,6 +273,24 @@ function checkLeaderAndIsr(record: MetadataRecord, p: PartitionState, leader: nu
   for (const r of isr) if (!p.replicas.includes(r)) fail(record, `ISR member ${r} is not a replica of ${tp}`);
   if (leader !== NO_LEADER && !isr.includes(leader)) fail(record, `leader ${leader} of ${tp} is not in the ISR ${isr}`);
   if (leader === NO_LEADER && isr.length === 0) fail(record, `offline ${tp} must keep its last ISR member`);
+}
+
+/** `p` with the replica set of a reassignment's PartitionChange, checked. */
+function reassignedPartition(record: PartitionChangeRecord, p: PartitionState): PartitionState {
+  const tp = `${p.topic}-${p.partition}`;
+  const replicas = record.replicas!;
+  const adding = record.addingReplicas ?? [];
+  const removing = record.removingReplicas ?? [];
+  if (replicas.length === 0 || new Set(replicas).size !== replicas.length) fail(record, `bad replicas ${replicas} for ${tp}`);
+  for (const r of [...adding, ...removing]) if (!replicas.includes(r)) fail(record, `reassigned replica ${r} is not among the replicas ${replicas} of ${tp}`);
+  if (adding.some((r) => removing.includes(r))) fail(record, `a replica of ${tp} cannot be both added and removed`);
+  if (removing.length >= replicas.length) fail(record, `a reassignment of ${tp} must keep at least one replica`);
+  const next: PartitionState = { ...p, replicas: [...replicas], isr: [...p.isr] };
+  delete next.addingReplicas;
+  delete next.removingReplicas;
+  if (adding.length > 0) next.addingReplicas = [...adding];
+  if (removing.length > 0) next.removingReplicas = [...removing];
+  return next;
 }
 
 /** Returns the state after `record`. Pure: `state` is left untouched. */
@@ -343,20 +373,21 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         fail(record, `a new leader needs a leader epoch above ${p.leaderEpoch}, got ${record.leaderEpoch}`);
       }
       if (record.leaderEpoch < p.leaderEpoch) fail(record, `leader epoch ${record.leaderEpoch} goes back from ${p.leaderEpoch}`);
-      if (record.leader !== NO_LEADER && !p.replicas.includes(record.leader)) {
+      const next: PartitionState = record.replicas === undefined ? copyPartition(p) : reassignedPartition(record, p);
+      if (record.leader !== NO_LEADER && !next.replicas.includes(record.leader)) {
         fail(record, `leader ${record.leader} is not a replica of ${record.topic}-${record.partition}`);
       }
-      checkLeaderAndIsr(record, p, record.leader, record.isr);
+      checkLeaderAndIsr(record, next, record.leader, record.isr);
       const partitions = [...t.partitions];
-      partitions[record.partition] = {
-        ...p,
-        replicas: [...p.replicas],
-        leader: record.leader,
-        isr: [...record.isr],
-        leaderEpoch: record.leaderEpoch,
-        partitionEpoch: record.partitionEpoch,
-      };
-      return withTopic(state, { ...t, partitions });
+      partitions[record.partition] = { ...next, leader: record.leader, isr: [...record.isr], leaderEpoch: record.leaderEpoch, partitionEpoch: record.partitionEpoch };
+      const withChange = withTopic(state, { ...t, partitions });
+      if (record.replicas === undefined) return withChange;
+      // replicas taken out on brokers that are down delete their copy when they register again
+      const gone = p.replicas.filter((r) => !next.replicas.includes(r) && !isLive(state.brokers.get(r)));
+      if (gone.length === 0) return withChange;
+      const pendingDeletes = new Map(state.pendingDeletes);
+      for (const r of gone) pendingDeletes.set(r, [...(pendingDeletes.get(r) ?? []), { topic: t.name, topicId: t.topicId, partition: p.partition }]);
+      return { ...withChange, pendingDeletes };
     }
     case 'ChangeTopicConfig': {
       const t = state.topics.get(record.name);

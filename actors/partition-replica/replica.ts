@@ -346,7 +346,25 @@ function describe(s: ReplicaState): ReplicaDescription {
   };
 }
 
-/** Applies a LeaderAndIsr state: become leader or follower (same epoch: refresh ISR/config). */
+/**
+ * A leader whose replica set changed under the same epoch (a reassignment): followers that are
+ * replicas now are tracked from their first fetch, those that are no longer are forgotten.
+ */
+function reconcileFollowers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicas: readonly number[]): void {
+  const me = s.args.brokerId;
+  const now = ctx.clock.now();
+  for (const id of replicas) {
+    if (id !== me && !s.followers.has(id)) s.followers.set(id, { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset });
+  }
+  for (const id of [...s.followers.keys()]) {
+    if (!replicas.includes(id)) {
+      s.followers.delete(id);
+      s.expansionRefusedUntil.delete(id);
+    }
+  }
+}
+
+/** Applies a LeaderAndIsr state: become leader or follower (same epoch: refresh ISR/config/replicas). */
 function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next: LeaderAndIsrPartition): void {
   const me = s.args.brokerId;
   const newEpoch = next.leaderEpoch > s.p.leaderEpoch || s.role === 'Stopped';
@@ -367,6 +385,8 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
       );
       ctx.timers.startPeriodic(ISR_CHECK_TIMER, Math.max(10, Math.floor(s.args.replicaLagTimeMaxMs / 2)), { type: 'CheckIsr' });
       ctx.log.debug('became leader', { leaderEpoch: next.leaderEpoch, isr: next.isr, logEndOffset: s.log.logEndOffset });
+    } else {
+      reconcileFollowers(s, ctx, next.replicas);
     }
     maybeIncrementHighWatermark(s, ctx);
   } else {
@@ -839,8 +859,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         return;
       }
       if (m.state.leaderEpoch !== s.p.leaderEpoch) return;
-      s.p = { ...s.p, isr: m.state.isr, partitionEpoch: m.state.partitionEpoch };
+      // the change may have completed a reassignment: the replica set comes with it
+      s.p = { ...s.p, replicas: m.state.replicas, isr: m.state.isr, partitionEpoch: m.state.partitionEpoch };
       s.isr = [...m.state.isr];
+      reconcileFollowers(s, ctx, s.p.replicas);
       ctx.log.info('ISR changed', { isr: s.isr, partitionEpoch: s.p.partitionEpoch });
       maybeIncrementHighWatermark(s, ctx);
     },

@@ -43,6 +43,12 @@ export interface PartitionState {
   leaderEpoch: number;
   /** Bumped on every change of leader or ISR; AlterPartition must name the current one. */
   partitionEpoch: number;
+  /**
+   * During a reassignment (absent otherwise): replicas being added (not yet all in the ISR) and
+   * replicas to be removed once they are. `replicas` then holds the target first, then these.
+   */
+  addingReplicas?: number[];
+  removingReplicas?: number[];
 }
 
 export interface TopicMetadata {

@@ -185,6 +185,32 @@ describe('actors/controller/metadata-state', () => {
       expect(() => applyRecord(s, { ...base, partition: 4, leader: 1, isr: [1], leaderEpoch: 0, partitionEpoch: 1 })).to.throw(MetadataRecordError, /unknown partition/);
     });
 
+    it('PartitionChange with replicas: a reassignment step, checked; replicas dropped on brokers that are down are owed a delete', () => {
+      let s = applyRecord(cluster([1, 2, 3]), createTopic('t', [partition('t', 0, [1, 2])]));
+      const p = s.topics.get('t')!.partitions[0]!;
+      const step = { ...partitionChange(p, 1, [1, 2]), replicas: [1, 3, 2], addingReplicas: [3], removingReplicas: [2] };
+      const started = applyRecord(s, step);
+      expect(started.topics.get('t')!.partitions[0]).to.deep.equal({ topic: 't', partition: 0, replicas: [1, 3, 2], isr: [1, 2], leader: 1, leaderEpoch: 0, partitionEpoch: 1, addingReplicas: [3], removingReplicas: [2] });
+      // a change without replicas keeps the reassignment as it is
+      const isrOnly = applyRecord(started, partitionChange(started.topics.get('t')!.partitions[0]!, 1, [1, 2, 3]));
+      expect(isrOnly.topics.get('t')!.partitions[0]).to.deep.include({ replicas: [1, 3, 2], addingReplicas: [3], removingReplicas: [2] });
+      const bad = (over: object) => () => applyRecord(s, { ...step, ...over });
+      expect(bad({ replicas: [] })).to.throw(MetadataRecordError, /bad replicas/);
+      expect(bad({ replicas: [1, 1] })).to.throw(MetadataRecordError, /bad replicas/);
+      expect(bad({ addingReplicas: [4] })).to.throw(MetadataRecordError, /reassigned replica 4 is not among/);
+      expect(bad({ addingReplicas: [2], removingReplicas: [2] })).to.throw(MetadataRecordError, /both added and removed/);
+      expect(bad({ replicas: [1, 2], removingReplicas: [1, 2], addingReplicas: [] })).to.throw(MetadataRecordError, /at least one replica/);
+      expect(bad({ replicas: [3], addingReplicas: [], removingReplicas: [] })).to.throw(MetadataRecordError, /not a replica/);
+      expect(bad({ replicas: [1, 3], isr: [1, 2], addingReplicas: [], removingReplicas: [] })).to.throw(MetadataRecordError, /ISR member 2 is not a replica/);
+      // broker 2 down when the reassignment drops it: it deletes its copy on registering again
+      s = applyRecord(started, fence(2, 1));
+      const q = s.topics.get('t')!.partitions[0]!;
+      s = applyRecord(s, { ...partitionChange(q, 1, [1]), replicas: [1, 3], addingReplicas: [], removingReplicas: [] });
+      expect(s.topics.get('t')!.partitions[0]).to.deep.equal({ topic: 't', partition: 0, replicas: [1, 3], isr: [1], leader: 1, leaderEpoch: 0, partitionEpoch: 2 });
+      expect(s.pendingDeletes.get(2)).to.deep.equal([{ topic: 't', topicId: 'id-t', partition: 0 }]);
+      expect(checkInvariants(s)).to.deep.equal([]);
+    });
+
     it('RemoveTopic remembers deletions for replicas that are not live, until they register', () => {
       let s = applyRecord(cluster([1, 2, 3]), createTopic('t', [partition('t', 0, [1, 2]), partition('t', 1, [2, 3])]));
       s = applyRecords(s, [fence(2, 1), ...changesForFencedBroker(applyRecord(s, fence(2, 1)), 2, false)]);

@@ -1,0 +1,109 @@
+/**
+ * Partition reassignment on real clusters (controller + three brokers, each on its own node,
+ * in-process and in worker threads): a partition with several segments moves to other brokers
+ * while a producer keeps writing with acks all; the new replicas copy the whole log from the
+ * leader, join the ISR, take leadership, and the old replica's copy is deleted from its disk.
+ * Nothing acknowledged is lost and the records keep their offsets.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ControllerReply } from '../../actors/controller/messages.js';
+import { isFailure } from '../../src/runtime/types.js';
+import { checkFor } from '../helpers/check-for.js';
+import { TestCluster, type ClusterTransport } from '../helpers/cluster.js';
+
+const values = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
+  describe(`partition reassignment (${transport} brokers)`, function () {
+    this.timeout(60_000);
+    let c: TestCluster;
+
+    afterEach(async () => {
+      await c?.stop();
+    });
+
+    async function reassign(topic: string, partition: number, replicas: number[] | null): Promise<void> {
+      const r = await c.system().ask<ControllerReply>(c.client.controller, { type: 'AlterPartitionReassignments', topics: [{ name: topic, partitions: [{ partition, replicas }] }] }, { timeoutMs: 10_000 });
+      if (isFailure(r) || r.type !== 'AlterPartitionReassignmentsResponse') throw new Error(`reassignment failed: ${JSON.stringify(r)}`);
+      expect(r.topics[0]!.partitions[0]!.errorCode, r.topics[0]!.partitions[0]!.errorMessage ?? '').to.equal(0);
+    }
+
+    it('moves a partition of several segments to two other brokers under acks=all writes, losing nothing', async () => {
+      c = await TestCluster.start({ brokers: 3, transport });
+      const created = await c.client.createTopics([{ name: 'mv', assignments: [[1]], config: { 'segment.bytes': 2048 } }]);
+      expect(created.topics[0]!.errorCode).to.equal(0);
+      await c.client.waitForLeaders('mv');
+      const acked: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const v = values(`before-${i}`, 20);
+        await c.client.produce('mv', 0, v, -1);
+        acked.push(...v);
+      }
+      expect(fs.readdirSync(path.join(c.logDir(1), 'mv-0')).filter((f) => f.endsWith('.log')).length, 'segments').to.be.greaterThan(2);
+
+      // a producer at up to ~1,000 requests/s: a follower joins the ISR once a fetch of its reaches
+      // the high watermark, which back-to-back writes on the brokers' own thread (inproc) would
+      // move on before every fetch of the new replicas
+      let writing = true;
+      const writer = (async () => {
+        for (let i = 0; writing; i++) {
+          const v = values(`during-${i}`, 5);
+          await c.client.produce('mv', 0, v, -1);
+          acked.push(...v);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      })();
+      await reassign('mv', 0, [2, 3]);
+      const done = await checkFor(async () => {
+        const p = await c.client.partition('mv', 0);
+        return p && !p.addingReplicas && !p.removingReplicas ? p : null;
+      }, 30_000, 20);
+      writing = false;
+      await writer;
+      expect(done.replicas).to.deep.equal([2, 3]);
+      expect(done.isr.slice().sort()).to.deep.equal([2, 3]);
+      expect(done.leader).to.equal(2);
+
+      // the old replica is gone from broker 1, memory and disk
+      await checkFor(async () => (await c.client.describeReplica(await c.client.metadata(), 1, 'mv', 0)) === null, 10_000, 20);
+      await checkFor(() => !fs.existsSync(path.join(c.logDir(1), 'mv-0')), 10_000, 20);
+
+      const more = values('after', 10);
+      await c.client.produce('mv', 0, more, -1);
+      acked.push(...more);
+      const read = await c.client.readAll('mv', 0);
+      expect(read.map((r) => String(r.value))).to.deep.equal(acked);
+      expect(read.map((r) => r.offset)).to.deep.equal(acked.map((_, i) => i));
+      // the other new replica holds the same log
+      const md = await c.client.metadata();
+      await checkFor(async () => (await c.client.describeReplica(md, 3, 'mv', 0))?.logEndOffset === acked.length, 10_000, 20);
+    });
+
+    it('a reassignment onto a broker that is down waits for it; cancelled, the partition stays where it was', async () => {
+      c = await TestCluster.start({ brokers: 3, transport });
+      await c.client.createTopics([{ name: 'back', assignments: [[1, 2], [1, 2]] }]);
+      await c.client.waitForLeaders('back');
+      for (const p of [0, 1]) await c.client.produce('back', p, values(`x${p}`, 50), -1);
+      await c.killBroker(3);
+      await reassign('back', 0, [3]);
+      await reassign('back', 1, [2, 3]);
+      expect(await c.client.partition('back', 0)).to.deep.include({ replicas: [3, 1, 2], addingReplicas: [3], removingReplicas: [1, 2] });
+      // partition 0 is cancelled while broker 3 is down; partition 1 completes once it is back
+      await reassign('back', 0, null);
+      const p0 = await c.client.partition('back', 0);
+      expect(p0).to.deep.include({ replicas: [1, 2], leader: 1 });
+      expect(p0!.addingReplicas).to.equal(undefined);
+      await c.startBroker(3);
+      const p1 = await checkFor(async () => {
+        const p = await c.client.partition('back', 1);
+        return p && !p.addingReplicas ? p : null;
+      }, 30_000, 20);
+      expect(p1).to.deep.include({ replicas: [2, 3], leader: 2 });
+      await checkFor(() => !fs.existsSync(path.join(c.logDir(1), 'back-1')), 10_000, 20);
+      expect(fs.existsSync(path.join(c.logDir(3), 'back-0')), 'no copy of the cancelled partition on broker 3').to.equal(false);
+      for (const p of [0, 1]) expect((await c.client.readAll('back', p)).map((r) => String(r.value))).to.deep.equal(values(`x${p}`, 50));
+    });
+  });
+}
