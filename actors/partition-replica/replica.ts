@@ -23,7 +23,7 @@ import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
-import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, iterateBatches, readInt64BE } from '../../src/protocol/batch-header.js';
+import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
 import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
@@ -476,6 +476,28 @@ function followerAppendFailed(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, re
   ctx.reply(followerResult(s, errorCode, reason));
 }
 
+/** Writes fetched batches (written at once; only a due flush.messages fsync makes the fetcher wait). */
+function appendFetched(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'AppendAsFollower' }>, records: Buffer): void | Promise<void> {
+  const res = s.log.appendNow(records, { leaderEpoch: -1, assignOffsets: false });
+  if (res.errorCode !== ErrorCode.NONE) return void followerAppendFailed(s, ctx, 'reason' in res ? res.reason : 'append failed', res.errorCode);
+  if (!s.log.flushDue) return void followerAppended(s, ctx, m);
+  return s.log.flush().then((flushed) => {
+    if (flushed.errorCode !== ErrorCode.NONE) followerAppendFailed(s, ctx, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
+    else followerAppended(s, ctx, m);
+  });
+}
+
+/**
+ * The base offset to restart an empty log at when the first fetched batch begins below its end
+ * and holds it (the leader's log start inside a batch), else null.
+ */
+function restartOffsetForFirstBatch(s: ReplicaState, records: Buffer): number | null {
+  const leo = s.log.logEndOffset;
+  if (leo !== s.log.logStartOffset || records.length < RECORD_BATCH_OVERHEAD) return null;
+  const base = baseOffsetOf(records, 0);
+  return base < leo && lastOffsetOf(records, 0) >= leo ? base : null;
+}
+
 /** Fetched batches written: follow the leader's high watermark and log start. */
 function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'AppendAsFollower' }>): void {
   const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
@@ -791,17 +813,20 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (s.role !== 'Follower') return void ctx.reply(followerResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, 'not a follower'));
       if (m.leaderEpoch < s.p.leaderEpoch) return void ctx.reply(followerResult(s, ErrorCode.FENCED_LEADER_EPOCH, 'fetched under an older leader epoch'));
       if (m.records.length === 0) return void followerAppended(s, ctx, m);
-      // written at once; only a due flush.messages fsync makes the fetcher wait
-      const res = s.log.appendNow(asBuffer(m.records), { leaderEpoch: -1, assignOffsets: false });
-      if (res.errorCode !== ErrorCode.NONE) return void followerAppendFailed(s, ctx, 'reason' in res ? res.reason : 'append failed', res.errorCode);
-      if (!s.log.flushDue) return void followerAppended(s, ctx, m);
-      return s.log.flush().then((flushed) => {
-        if (flushed.errorCode !== ErrorCode.NONE) followerAppendFailed(s, ctx, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
-        else followerAppended(s, ctx, m);
-      });
+      const records = asBuffer(m.records);
+      const restart = restartOffsetForFirstBatch(s, records);
+      if (restart !== null) {
+        // an empty log restarted at the leader's log start, which falls inside a batch (records
+        // deleted up to the middle of it): the log starts at that batch instead, as in Kafka; the
+        // log start moves back up to the leader's once the batch is written
+        ctx.log.info('the leader log start falls inside the first fetched batch: starting the log at the batch', { from: s.log.logEndOffset, to: restart });
+        return s.log.truncateFullyAndStartAt(restart).then(() => appendFetched(s, ctx, m, records));
+      }
+      return appendFetched(s, ctx, m, records);
     },
 
     async TruncateForDivergence(s, m, ctx) {
+
       if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
         ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
         return;

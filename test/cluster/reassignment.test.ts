@@ -9,7 +9,9 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ControllerReply } from '../../actors/controller/messages.js';
-import { isFailure } from '../../src/runtime/types.js';
+import type { ReplicaMsg } from '../../actors/partition-replica/messages.js';
+import { replicaPath } from '../../src/protocol/cluster.js';
+import { isFailure, type ActorRef } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, type ClusterTransport } from '../helpers/cluster.js';
 
@@ -79,6 +81,23 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       // the other new replica holds the same log
       const md = await c.client.metadata();
       await checkFor(async () => (await c.client.describeReplica(md, 3, 'mv', 0))?.logEndOffset === acked.length, 10_000, 20);
+    });
+
+    it('a new replica of a partition whose log start moved on copies from the leader\'s log start', async () => {
+      c = await TestCluster.start({ brokers: 3, transport });
+      await c.client.createTopics([{ name: 'trim', assignments: [[1]] }]);
+      await c.client.waitForLeaders('trim');
+      await c.client.produce('trim', 0, values('y', 100), -1);
+      const md = await c.client.metadata();
+      const leader: ActorRef<ReplicaMsg> = { node: c.client.nodeOf(md, 1), path: replicaPath(1, 'trim', 0) };
+      const deleted = await c.system().ask<{ type: string; errorCode: number; lowWatermark: number }>(leader, { type: 'DeleteRecords', offset: 60 }, { timeoutMs: 5_000 });
+      expect(deleted).to.deep.include({ errorCode: 0, lowWatermark: 60 });
+      await reassign('trim', 0, [2]);
+      await checkFor(async () => (await c.client.partition('trim', 0))?.replicas.join() === '2', 30_000, 20);
+      const d = await c.client.describeReplica(await c.client.metadata(), 2, 'trim', 0);
+      expect(d).to.deep.include({ role: 'Leader', logStartOffset: 60, logEndOffset: 100 });
+      const read = await c.client.readAll('trim', 0, 60);
+      expect(read.map((r) => [r.offset, String(r.value)])).to.deep.equal(values('y', 100).slice(60).map((v, i) => [60 + i, v]));
     });
 
     it('a reassignment onto a broker that is down waits for it; cancelled, the partition stays where it was', async () => {

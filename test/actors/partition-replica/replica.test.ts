@@ -452,6 +452,40 @@ describe('actors/partition-replica', function () {
     expect(stale.errorCode).to.equal(ErrorCode.FENCED_LEADER_EPOCH);
   });
 
+  it('as an empty follower reset to a leader log start inside a batch, starts its log at that batch and keeps the leader\'s log start', async () => {
+    const leaderSide = spawn(state({ topic: 'src', isr: [1], replicas: [1] }));
+    await produce(leaderSide, 1, batch(10, 'a'));
+    const fetched = (await read(leaderSide, -1, 6)).records; // the batch 0-9, holding 6
+    const f = spawn(state({ topic: 'f', leader: 2, leaderEpoch: 0 }));
+    const reset = (await sys.ask(f, { type: 'ResetFetchPosition', leaderEpoch: 0, leaderLogStartOffset: 6, leaderLogEndOffset: 10 })) as Any;
+    expect(reset).to.deep.include({ errorCode: 0, logEndOffset: 6 });
+    const res = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 10, leaderLogStartOffset: 6 })) as Any;
+    expect(res).to.deep.include({ errorCode: 0, logEndOffset: 10 });
+    expect(await describe_(f)).to.deep.include({ logStartOffset: 6, logEndOffset: 10, highWatermark: 10 });
+    // a log that already holds records still refuses a batch below its end
+    const again = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 10, leaderLogStartOffset: 6 })) as Any;
+    expect(again.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+  });
+
+  it('as leader given a new replica set under the same epoch (a reassignment), tracks the new follower and forgets the removed one', async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+    await produce(r, 1, batch(4));
+    await read(r, 2, 4);
+    expect((await describe_(r)).followers.map((f) => f.brokerId)).to.deep.equal([2]);
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ replicas: [3, 1, 2], isr: [1, 2], addingReplicas: [3], removingReplicas: [2], partitionEpoch: 1 }) });
+    expect((await describe_(r)).followers.map((f) => [f.brokerId, f.logEndOffset])).to.deep.equal([[2, 4], [3, -1]]);
+    // the new replica catches up and the leader asks for it in the ISR
+    await read(r, 3, 0);
+    await read(r, 3, 4);
+    const alter = await checkFor(async () => (await seen(ctl)).find((m) => m.type === 'AlterPartition'));
+    expect(alter.newIsr).to.deep.equal([1, 2, 3]);
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ replicas: [3, 1], isr: [1, 3], partitionEpoch: 3 }) });
+    const d = await describe_(r);
+    expect(d.followers.map((f) => f.brokerId)).to.deep.equal([3]);
+    expect(d).to.deep.include({ role: 'Leader', leaderEpoch: 0, isr: [1, 3] });
+    expect((await read(r, 2, 4)).errorCode, 'a removed replica may no longer fetch').to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  });
+
   it('a leader that lost leadership before writing gives up its empty epoch on divergence, so its fetches stop diverging', async () => {
     const r = spawn(state({ topic: 'moved', isr: [1, 2], replicas: [1, 2], leaderEpoch: 0 }));
     await produce(r, 1, batch(3));
