@@ -2,7 +2,10 @@
  * Chaos soak (npm run test:chaos; not part of npm test): three worker-thread brokers, a topic of
  * six partitions (RF 3, min.insync.replicas 2). An idempotent KafkaJS producer, samsa's own
  * producer and a KafkaJS consumer group run while a random broker is killed and restarted again
- * and again. At the end every record either producer was told is acknowledged reaches the group
+ * and again. The consumer runs on a worker thread of its own (KafkaJsGroupMember): when KafkaJS
+ * 2.2's fetch loop stalls it (below), it is replaced by a new member of the group, as a hung
+ * consumer process would be, and the soak prints how often that happened. At the end every
+ * record either producer was told is acknowledged reaches the group
  * (at least once, as a group consumer promises), the idempotent producer's records are in the log
  * exactly once and in send order per partition, and every broker is back in every ISR. The
  * controller balances leaders every second, so a returning broker also takes its preferred
@@ -23,6 +26,7 @@ import { brokerPath } from '../../src/protocol/cluster.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { KafkaJsGroupMember } from '../helpers/kafkajs-group-member.js';
 import { startLoopWatchdog, type LoopWatchdog } from '../helpers/loop-watchdog.js';
 
 const ROUNDS = Number(process.env.SAMSA_CHAOS_ROUNDS ?? 6);
@@ -37,7 +41,9 @@ describe('chaos: brokers killed and restarted under load', function () {
   before(async () => {
     // KafkaJS 2.2's consumer can end up in a fetch loop that settles without I/O and never lets
     // a timer run (about one soak in eight here: a stopped runner's fetchers, re-created by a
-    // fetcher rebalance after broker restarts, ask it for more at once forever): fail, don't hang
+    // fetcher rebalance after broker restarts, ask it for more at once forever). The consumer now
+    // runs on a thread of its own (KafkaJsGroupMember); should anything else on this thread spin
+    // like that: fail, don't hang
     watchdog = startLoopWatchdog(30_000, 'the chaos soak');
     // leadership also moves back to each returning broker once it is in sync, under the same load
     const fast = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, 'log.cleaner.backoff.ms': 100 }, { 'leader.imbalance.check.interval.seconds': 1 });
@@ -67,12 +73,17 @@ describe('chaos: brokers killed and restarted under load', function () {
     await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 6, replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] }], waitForLeaders: true });
 
     const seen = new Map<string, number>();
-    const consumer = kafka.consumer({ groupId: 'chaos-readers', sessionTimeout: 6_000, heartbeatInterval: 300, maxWaitTimeInMs: 200, retry: RETRY });
-    await consumer.connect();
-    await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const v = String(message.value);
+    // on a thread of its own: KafkaJS's fetch loop (see the header) then starves only the consumer,
+    // which is replaced by a new member of the group, and the soak goes on
+    const consumer = await KafkaJsGroupMember.start({
+      brokers: await c.kafkaBootstrap(),
+      clientId: 'chaos',
+      topic: TOPIC,
+      consumer: { groupId: 'chaos-readers', sessionTimeout: 6_000, heartbeatInterval: 300, maxWaitTimeInMs: 200, retry: RETRY },
+      retry: RETRY,
+      log: Boolean(process.env.CHAOS_KAFKAJS_LOG),
+      onValue: (value) => {
+        const v = String(value);
         seen.set(v, (seen.get(v) ?? 0) + 1);
       },
     });
@@ -164,7 +175,10 @@ describe('chaos: brokers killed and restarted under load', function () {
       return md.topics[0]!.partitions.every((p) => p.leader === p.replicas[0]);
     }, 30_000, 200);
 
-    await consumer.disconnect();
+    const left = await consumer.disconnect();
+    if (consumer.replacements.length > 0 || consumer.failures.length > 0 || left === 'ended') {
+      process.stderr.write(`  KafkaJS group member: ${consumer.replacements.length} replaced (${consumer.replacements.map((r) => r.reason).join('; ')}); ${left}; failures: ${consumer.failures.join('; ') || 'none'}\n`);
+    }
     await kafkajsProducer.disconnect();
     await samsaProducer.disconnect();
     await samsa.close();
