@@ -33,19 +33,23 @@ const options: OptionSpec[] = [
   HELP_OPTION,
 ];
 
-function describeLines(t: TopicMetadata, filter: (p: TopicMetadata['partitions'][number]) => boolean): string[] {
+export function describeLines(t: TopicMetadata, filter: (p: TopicMetadata['partitions'][number]) => boolean): string[] {
   const configs = Object.entries(t.config)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const rf = t.partitions[0]?.replicas.length ?? 0;
+  // during a reassignment the replication factor is the target's (the replicas not being removed)
+  const p0 = t.partitions[0];
+  const rf = p0 ? p0.replicas.length - (p0.removingReplicas?.length ?? 0) : 0;
   const parts = [...t.partitions].sort((a, b) => a.partition - b.partition).filter(filter);
   const head = `Topic: ${t.name}\tTopicId: ${t.topicId}\tPartitionCount: ${t.partitions.length}\tReplicationFactor: ${rf}\tConfigs: ${configs}`;
   return [
     head,
     ...parts.map(
       (p) =>
-        `\tTopic: ${t.name}\tPartition: ${p.partition}\tLeader: ${p.leader >= 0 ? p.leader : 'none'}\tLeaderEpoch: ${p.leaderEpoch}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}`,
+        `\tTopic: ${t.name}\tPartition: ${p.partition}\tLeader: ${p.leader >= 0 ? p.leader : 'none'}\tLeaderEpoch: ${p.leaderEpoch}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}` +
+        (p.addingReplicas?.length ? `\tAdding Replicas: ${p.addingReplicas.join(',')}` : '') +
+        (p.removingReplicas?.length ? `\tRemoving Replicas: ${p.removingReplicas.join(',')}` : ''),
     ),
   ];
 }
@@ -159,7 +163,7 @@ export const topicsCommand: Command = {
     '[--bootstrap-server host:port] --delete --topic t [--if-exists]',
   ],
   description:
-    'Manages topics like Kafka\'s kafka-topics. --describe prints one line per topic (id, partition count, replication factor, config overrides) and one per partition (leader, leader epoch, replicas, in-sync replicas). --alter adds partitions (never removes them: records keep the partition they are in, so keyed records may land in a different partition from then on) and sets or removes a topic\'s config overrides.',
+    'Manages topics like Kafka\'s kafka-topics. --describe prints one line per topic (id, partition count, replication factor, config overrides) and one per partition (leader, leader epoch, replicas, in-sync replicas, and the replicas being added and removed while a reassignment is in progress). --alter adds partitions (never removes them: records keep the partition they are in, so keyed records may land in a different partition from then on) and sets or removes a topic\'s config overrides.',
   options,
   examples: [
     'samsa topics --create --topic orders --partitions 3 --replication-factor 3 --config retention.ms=86400000',
