@@ -5,7 +5,8 @@
  * partition leaders.
  *
  * Owned state: the metadata cache.
- * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders, ListTopics, DescribeCluster,
+ * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
+ * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
  * FetchTopicOffsets, GroupLag.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
@@ -146,6 +147,12 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       }
       const electionType = m.electionType === 'preferred' ? 0 : m.electionType === 'unclean' ? 1 : -1;
       await toController(s, ctx, { type: 'ElectLeaders', electionType, topicPartitions }, 'ElectLeadersResponse');
+    },
+    async AlterPartitionReassignments(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterPartitionReassignments', topics: m.topics }, 'AlterPartitionReassignmentsResponse');
+    },
+    async ListPartitionReassignments(s, m, ctx) {
+      await toController(s, ctx, { type: 'ListPartitionReassignments', topics: m.topics }, 'ListPartitionReassignmentsResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

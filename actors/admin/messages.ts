@@ -14,6 +14,13 @@ export type AdminMsg =
    * replica, 'unclean' elects a leader for partitions without one; null partitions: all of them.
    */
   | { type: 'ElectLeaders'; electionType: 'preferred' | 'unclean'; partitions: { topic: string; partition: number }[] | null }
+  /**
+   * Partition reassignments (Kafka's AlterPartitionReassignments, KIP-455): move each partition to
+   * `replicas` (preferred leader first), or cancel its reassignment in progress (`replicas` null).
+   */
+  | { type: 'AlterPartitionReassignments'; topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[] }
+  /** The reassignments in progress among the named partitions (null: all of them). */
+  | { type: 'ListPartitionReassignments'; topics: { name: string; partitions: number[] }[] | null }
   | { type: 'ListTopics' }
   | { type: 'DescribeCluster' }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }

@@ -1,6 +1,7 @@
 /**
- * The admin promise API over the admin actor (actors/admin): topics, cluster, groups, offsets
- * and lag. Failures throw SamsaError with Kafka's code; per-item results keep their codes.
+ * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
+ * partition reassignments, groups, offsets and lag. Failures throw SamsaError with Kafka's code;
+ * per-item results keep their codes.
  */
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
@@ -30,6 +31,32 @@ export interface ElectionResult {
   partition: number;
   errorCode: number;
   errorMessage: string | null;
+}
+
+/** One partition's answer to a reassignment (or its cancellation): errorCode NONE when it was taken. */
+export interface ReassignmentResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/** A partition's target replicas (preferred leader first), or null to cancel its reassignment. */
+export interface PartitionAssignment {
+  partition: number;
+  replicas: number[] | null;
+}
+
+/**
+ * A reassignment in progress: `replicas` holds every replica of the partition now (the target
+ * first, then those being removed), `addingReplicas` those of the target not yet in sync,
+ * `removingReplicas` those that go once they are.
+ */
+export interface PartitionReassignment {
+  partition: number;
+  replicas: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
 }
 
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
@@ -139,6 +166,52 @@ export class Admin {
     const r = await this.call({ type: 'ElectLeaders', electionType: opts.electionType, partitions: opts.partitions ?? null });
     const results = r.results as { topic: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
     return results.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition, errorCode: p.errorCode, errorMessage: p.errorMessage })));
+  }
+
+  /**
+   * Partition reassignments, as KafkaJS's alterPartitionReassignments and Kafka's KIP-455: each
+   * partition named moves to its `replicas` (the preferred leader first; the replication factor
+   * may change), or with `replicas: null` its reassignment in progress is cancelled (it goes back
+   * to the replicas it had, in the order they held during the move, as in Kafka). A reassignment starts at once (the new replicas are created and
+   * fetch from the leader) and completes by itself when every target replica has joined the ISR:
+   * the partition's replicas become the target, the others are deleted, and leadership moves
+   * into the target if it must; listPartitionReassignments shows those still in progress. Each
+   * result keeps its code: NONE (started, or cancelled), UNKNOWN_TOPIC_OR_PARTITION,
+   * INVALID_REPLICA_ASSIGNMENT (no replicas, a broker twice, a broker never registered: as in
+   * Kafka, a registered broker that is down may be a target, and the move waits for it),
+   * NO_REASSIGNMENT_IN_PROGRESS (a cancel with none) or INVALID_REQUEST (a partition named twice);
+   * a malformed request throws.
+   */
+  async alterPartitionReassignments(opts: { topics: { topic: string; partitionAssignment: PartitionAssignment[] }[] }): Promise<ReassignmentResult[]> {
+    if (!Array.isArray(opts?.topics) || !opts.topics.every((t) => typeof t === 'object' && t !== null && Array.isArray(t.partitionAssignment))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'topics must be [{ topic, partitionAssignment: [{ partition, replicas }] }]');
+    }
+    const topics = opts.topics.map((t) => ({ name: t.topic, partitions: t.partitionAssignment.map((a) => ({ partition: a?.partition, replicas: a?.replicas })) }));
+    const r = await this.call({ type: 'AlterPartitionReassignments', topics });
+    const results = r.topics as { name: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
+    return results.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition, errorCode: p.errorCode, errorMessage: p.errorMessage ?? null })));
+  }
+
+  /**
+   * The reassignments in progress (KafkaJS's listPartitionReassignments): among the partitions
+   * named, or all of them. Partitions without one, unknown ones included, are left out, and so
+   * are topics without any: an empty `topics` means nothing is being moved.
+   */
+  async listPartitionReassignments(opts: { topics?: { topic: string; partitions: number[] }[] | null } = {}): Promise<{ topics: { topic: string; partitions: PartitionReassignment[] }[] }> {
+    if (opts.topics != null && (!Array.isArray(opts.topics) || !opts.topics.every((t) => typeof t === 'object' && t !== null && Array.isArray(t.partitions)))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'topics must be [{ topic, partitions: [n, ...] }]');
+    }
+    const topics = opts.topics ? opts.topics.map((t) => ({ name: t.topic, partitions: t.partitions })) : null;
+    const r = await this.call({ type: 'ListPartitionReassignments', topics });
+    const listed = r.topics as { name: string; partitions: PartitionReassignment[] }[];
+    return {
+      topics: listed
+        .filter((t) => t.partitions.length > 0)
+        .map((t) => ({
+          topic: t.name,
+          partitions: t.partitions.map((p) => ({ partition: p.partition, replicas: p.replicas, addingReplicas: p.addingReplicas, removingReplicas: p.removingReplicas })),
+        })),
+    };
   }
 
   async listTopics(): Promise<string[]> {
