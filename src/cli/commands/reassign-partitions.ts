@@ -1,0 +1,413 @@
+/**
+ * `samsa reassign-partitions`: partition reassignment like Kafka's kafka-reassign-partitions tool,
+ * through the admin client. --generate proposes a plan that moves topics onto a broker list,
+ * --execute starts the reassignments of a JSON file (printing the current assignment for a
+ * rollback first), --verify tells which of them are complete, --cancel stops those in progress
+ * and --list shows every reassignment in progress. The files are Kafka's:
+ * {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} and
+ * {"version":1,"topics":[{"topic":"t"}]}.
+ */
+import fs from 'node:fs';
+import { assignReplicasRackUnaware, defaultRandom, placementForNewTopic, type PlacementRandom } from '../../../actors/controller/placement.js';
+import type { Admin, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
+import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
+import { ErrorCode, errorName } from '../../protocol/errors.js';
+import type { Args, OptionSpec } from '../args.js';
+import { withCluster } from '../cluster.js';
+import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
+import { CliError, EXIT_OK, UsageError } from '../errors.js';
+import { err, out } from '../output.js';
+
+const MODES = ['generate', 'execute', 'verify', 'cancel', 'list'] as const;
+
+const options: OptionSpec[] = [
+  BOOTSTRAP_OPTION,
+  { name: 'generate', kind: 'flag', help: 'propose a reassignment that moves the topics of --topics-to-move-json-file onto the brokers of --broker-list (nothing is changed)' },
+  { name: 'execute', kind: 'flag', help: 'start the reassignments of --reassignment-json-file; prints the current assignment first, to keep for a rollback' },
+  { name: 'verify', kind: 'flag', help: 'tell, for each partition of --reassignment-json-file, whether its reassignment is complete, in progress or not as the file asks' },
+  { name: 'cancel', kind: 'flag', help: 'cancel the reassignments of --reassignment-json-file still in progress (each partition goes back to the replicas it had)' },
+  { name: 'list', kind: 'flag', help: 'list the reassignments in progress, with the replicas being added and removed' },
+  {
+    name: 'reassignment-json-file',
+    kind: 'string',
+    value: 'file',
+    help: 'the partitions and their target replicas, preferred leader first: {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} (as --generate proposes it); "log_dirs" may be given, all "any"',
+    modes: ['execute', 'verify', 'cancel'],
+  },
+  { name: 'topics-to-move-json-file', kind: 'string', value: 'file', help: 'with --generate: the topics to move, {"version":1,"topics":[{"topic":"t"}]}', modes: ['generate'] },
+  { name: 'broker-list', kind: 'string', value: 'id,id,...', help: 'with --generate: the brokers to place the replicas on, such as 1,2,3 (each partition keeps its replication factor)', modes: ['generate'] },
+  { name: 'additional', kind: 'flag', help: 'with --execute: start these reassignments although others are in progress', modes: ['execute'] },
+  HELP_OPTION,
+];
+
+/** A partition and its replicas, as an entry of Kafka's reassignment JSON file. */
+export interface ReassignmentEntry {
+  topic: string;
+  partition: number;
+  replicas: number[];
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+function checkVersion(doc: Record<string, unknown>, file: string): void {
+  if ('version' in doc && doc.version !== 1) throw new CliError(`${file}: version ${JSON.stringify(doc.version)} is not supported (only 1)`);
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isId = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+
+/** The partitions of Kafka's reassignment file, or a CliError saying what is wrong with it. */
+export function parseReassignmentFile(text: string, file: string): ReassignmentEntry[] {
+  const doc = parseJson(text, file);
+  const shape = '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}, ...]}';
+  if (!isObject(doc) || !Array.isArray(doc.partitions)) throw new CliError(`${file} must hold ${shape}`);
+  checkVersion(doc, file);
+  if (doc.partitions.length === 0) throw new CliError(`${file} must hold ${shape} with at least one partition`);
+  const seen = new Set<string>();
+  return (doc.partitions as unknown[]).map((e, i) => {
+    const at = `${file}: partitions[${i}]`;
+    if (!isObject(e) || typeof e.topic !== 'string' || e.topic === '' || !isId(e.partition) || !Array.isArray(e.replicas) || !e.replicas.every(isId)) {
+      throw new CliError(`${at} must be {"topic": "<name>", "partition": <integer >= 0>, "replicas": [<broker id>, ...]}, got ${JSON.stringify(e)}`);
+    }
+    const { topic, partition } = e as { topic: string; partition: number };
+    const replicas = e.replicas as number[];
+    const name = `${topic}-${partition}`;
+    if (replicas.length === 0) throw new CliError(`${at}: the replicas of ${name} are empty (a partition needs at least one)`);
+    if (new Set(replicas).size !== replicas.length) throw new CliError(`${at}: the replicas of ${name} name a broker twice: ${JSON.stringify(replicas)}`);
+    if ('log_dirs' in e) {
+      const dirs = e.log_dirs;
+      if (!Array.isArray(dirs) || dirs.length !== replicas.length) throw new CliError(`${at}: log_dirs of ${name} must list one entry per replica (${replicas.length})`);
+      if (!dirs.every((d) => d === 'any')) {
+        throw new CliError(`${at}: log_dirs of ${name} must be "any": a samsa broker has one log directory, so replicas cannot be moved between directories (got ${JSON.stringify(dirs)})`);
+      }
+    }
+    if (seen.has(name)) throw new CliError(`${file}: partition ${name} is listed twice`);
+    seen.add(name);
+    return { topic, partition, replicas: [...replicas] };
+  });
+}
+
+/** The topics of Kafka's topics-to-move file, or a CliError saying what is wrong with it. */
+export function parseTopicsToMoveFile(text: string, file: string): string[] {
+  const doc = parseJson(text, file);
+  const shape = '{"version":1,"topics":[{"topic":"t"}, ...]}';
+  if (!isObject(doc) || !Array.isArray(doc.topics)) throw new CliError(`${file} must hold ${shape}`);
+  checkVersion(doc, file);
+  if (doc.topics.length === 0) throw new CliError(`${file} must hold ${shape} with at least one topic`);
+  const seen = new Set<string>();
+  return (doc.topics as unknown[]).map((e, i) => {
+    if (!isObject(e) || typeof e.topic !== 'string' || e.topic === '') throw new CliError(`${file}: topics[${i}] must be {"topic": "<name>"}, got ${JSON.stringify(e)}`);
+    if (seen.has(e.topic)) throw new CliError(`${file}: topic ${e.topic} is listed twice`);
+    seen.add(e.topic);
+    return e.topic;
+  });
+}
+
+/** --broker-list: broker ids separated by commas, each once. */
+export function parseBrokerList(raw: string): number[] {
+  const parts = raw.split(',').map((s) => s.trim());
+  if (parts.some((p) => !/^\d{1,9}$/.test(p))) throw new UsageError(`--broker-list takes broker ids separated by commas, such as 1,2,3; got '${raw}'`);
+  const ids = parts.map(Number);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) throw new UsageError(`--broker-list names broker ${twice} twice`);
+  return ids;
+}
+
+const byPartition = (a: { topic: string; partition: number }, b: { topic: string; partition: number }) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition);
+const tpName = (e: { topic: string; partition: number }) => `${e.topic}-${e.partition}`;
+
+/** Entries as Kafka's tool writes them (one line, sorted, log_dirs all "any"). */
+export function reassignmentJson(entries: readonly ReassignmentEntry[]): string {
+  const partitions = [...entries].sort(byPartition).map((e) => ({ topic: e.topic, partition: e.partition, replicas: e.replicas, log_dirs: e.replicas.map(() => 'any') }));
+  return JSON.stringify({ version: 1, partitions });
+}
+
+/** The replicas a partition has now: during a reassignment, those of before it (without the ones being added). */
+function assignedReplicas(p: PartitionState): number[] {
+  const adding = new Set(p.addingReplicas ?? []);
+  return p.replicas.filter((r) => !adding.has(r));
+}
+
+function findPartition(md: ClusterMetadata, topic: string, partition: number): PartitionState | undefined {
+  return md.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition);
+}
+
+/** The current assignment of the given partitions (those that exist). */
+export function currentAssignment(md: ClusterMetadata, partitions: readonly { topic: string; partition: number }[]): ReassignmentEntry[] {
+  const out: ReassignmentEntry[] = [];
+  for (const { topic, partition } of partitions) {
+    const p = findPartition(md, topic, partition);
+    if (p) out.push({ topic, partition, replicas: assignedReplicas(p) });
+  }
+  return out.sort(byPartition);
+}
+
+/**
+ * A plan that places each topic's partitions on `brokers` with the controller's rack-unaware
+ * placement (a random start per topic, as Kafka's tool does), each partition keeping its
+ * replication factor: the plan is made for the topic's largest one, and a partition with fewer
+ * replicas takes the first of its placed ones.
+ */
+export function proposeReassignment(current: readonly ReassignmentEntry[], brokers: readonly number[], random: PlacementRandom = defaultRandom): ReassignmentEntry[] {
+  const byTopic = new Map<string, ReassignmentEntry[]>();
+  for (const e of current) byTopic.set(e.topic, [...(byTopic.get(e.topic) ?? []), e]);
+  const out: ReassignmentEntry[] = [];
+  for (const [topic, entries] of [...byTopic].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const maxRf = Math.max(...entries.map((e) => e.replicas.length));
+    if (maxRf > brokers.length) {
+      throw new CliError(`topic ${topic} has partitions of ${maxRf} replicas, more than the ${brokers.length} broker(s) of --broker-list: name at least ${maxRf}`);
+    }
+    const count = Math.max(...entries.map((e) => e.partition)) + 1;
+    const plan = assignReplicasRackUnaware(brokers, count, maxRf, placementForNewTopic(brokers.length, random, null));
+    for (const e of entries) out.push({ topic, partition: e.partition, replicas: plan[e.partition]!.slice(0, e.replicas.length) });
+  }
+  return out.sort(byPartition);
+}
+
+type Lines = { stream: 'out' | 'err'; text: string }[];
+
+/** --execute's report: the partitions whose reassignment started, then the failures (stderr). */
+export function reportStarted(results: readonly ReassignmentResult[]): { lines: Lines; failed: number } {
+  const sorted = [...results].sort(byPartition);
+  const ok = sorted.filter((r) => r.errorCode === ErrorCode.NONE);
+  const bad = sorted.filter((r) => r.errorCode !== ErrorCode.NONE);
+  const lines: Lines = [];
+  if (ok.length > 0) lines.push({ stream: 'out', text: `Successfully started partition reassignment${ok.length === 1 ? '' : 's'} for ${ok.map(tpName).join(',')}` });
+  if (bad.length > 0) {
+    lines.push({ stream: 'err', text: 'Error reassigning partition(s):' });
+    for (const r of bad) lines.push({ stream: 'err', text: `${tpName(r)}: ${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}` });
+  }
+  return { lines, failed: bad.length };
+}
+
+/** --cancel's report: cancelled, not in progress (not a failure), and failures (stderr). */
+export function reportCancelled(results: readonly ReassignmentResult[]): { lines: Lines; failed: number } {
+  const sorted = [...results].sort(byPartition);
+  const cancelled = sorted.filter((r) => r.errorCode === ErrorCode.NONE);
+  const inactive = sorted.filter((r) => r.errorCode === ErrorCode.NO_REASSIGNMENT_IN_PROGRESS);
+  const bad = sorted.filter((r) => r.errorCode !== ErrorCode.NONE && r.errorCode !== ErrorCode.NO_REASSIGNMENT_IN_PROGRESS);
+  const lines: Lines = [];
+  if (cancelled.length > 0) lines.push({ stream: 'out', text: `Successfully cancelled partition reassignment${cancelled.length === 1 ? '' : 's'} for: ${cancelled.map(tpName).join(',')}` });
+  if (cancelled.length === 0 && bad.length === 0) lines.push({ stream: 'out', text: 'None of the specified partition reassignments are active.' });
+  else if (inactive.length > 0) lines.push({ stream: 'out', text: `No reassignment in progress for: ${inactive.map(tpName).join(',')}` });
+  if (bad.length > 0) {
+    lines.push({ stream: 'err', text: 'Error cancelling partition reassignment(s):' });
+    for (const r of bad) lines.push({ stream: 'err', text: `${tpName(r)}: ${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}` });
+  }
+  return { lines, failed: bad.length };
+}
+
+export type VerifyState = 'complete' | 'in-progress' | 'different' | 'missing';
+
+/**
+ * --verify: each partition of the file, complete (its replicas are the target, in order, and no
+ * reassignment is in progress), still in progress, or neither (failed, cancelled or changed since).
+ */
+export function verifyReassignments(
+  targets: readonly ReassignmentEntry[],
+  md: ClusterMetadata,
+  ongoing: ReadonlySet<string>,
+): { lines: string[]; states: { partition: string; state: VerifyState }[] } {
+  const lines = ['Status of partition reassignment:'];
+  const states: { partition: string; state: VerifyState }[] = [];
+  for (const t of [...targets].sort(byPartition)) {
+    const name = tpName(t);
+    const p = findPartition(md, t.topic, t.partition);
+    let state: VerifyState;
+    if (!p) {
+      state = 'missing';
+      lines.push(`Partition ${name} does not exist.`);
+    } else if (ongoing.has(name)) {
+      state = 'in-progress';
+      lines.push(`Reassignment of partition ${name} is still in progress.`);
+    } else if (p.replicas.length === t.replicas.length && p.replicas.every((r, i) => r === t.replicas[i])) {
+      state = 'complete';
+      lines.push(`Reassignment of partition ${name} is completed.`);
+    } else {
+      state = 'different';
+      lines.push(`There is no active reassignment of partition ${name}, but replica set is ${p.replicas.join(',')} rather than ${t.replicas.join(',')}.`);
+    }
+    states.push({ partition: name, state });
+  }
+  return { lines, states };
+}
+
+/** --list: Kafka's tool's lines for the reassignments in progress. */
+export function listLines(topics: readonly { topic: string; partitions: readonly PartitionReassignment[] }[]): string[] {
+  const rows = topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, ...p }))).sort(byPartition);
+  if (rows.length === 0) return ['No partition reassignments found.'];
+  return [
+    'Current partition reassignments:',
+    ...rows.map(
+      (r) =>
+        `${tpName(r)}: replicas: ${r.replicas.join(',')}.${r.addingReplicas.length > 0 ? ` adding: ${r.addingReplicas.join(',')}.` : ''}${r.removingReplicas.length > 0 ? ` removing: ${r.removingReplicas.join(',')}.` : ''}`,
+    ),
+  ];
+}
+
+/** Entries grouped per topic, as the admin client takes them. */
+function byTopic<T extends { topic: string; partition: number }>(entries: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const e of entries) m.set(e.topic, [...(m.get(e.topic) ?? []), e]);
+  return m;
+}
+
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+function print(lines: Lines): void {
+  for (const l of lines) (l.stream === 'out' ? out : err)(l.text);
+}
+
+async function withAdmin<T>(args: Args, fn: (admin: Admin, md: () => Promise<ClusterMetadata>) => Promise<T>): Promise<T> {
+  return withCluster(args, 'samsa-reassign-partitions', async (conn) => {
+    const admin = conn.client.admin();
+    await admin.connect();
+    try {
+      return await fn(admin, () => conn.metadata());
+    } finally {
+      await admin.disconnect();
+    }
+  });
+}
+
+async function generate(args: Args): Promise<number> {
+  const topicsFile = args.string('topics-to-move-json-file');
+  const brokerArg = args.string('broker-list');
+  if (topicsFile === undefined || brokerArg === undefined) throw new UsageError('--generate needs --topics-to-move-json-file file and --broker-list id,id,...');
+  const brokers = parseBrokerList(brokerArg);
+  const topics = parseTopicsToMoveFile(readFile(topicsFile), topicsFile);
+  return withCluster(args, 'samsa-reassign-partitions', async (conn) => {
+    const md = await conn.metadata();
+    const missing = topics.filter((t) => !md.topics.some((x) => x.name === t));
+    if (missing.length > 0) throw new CliError(`topic(s) ${missing.join(', ')} of ${topicsFile} do not exist — list the topics with \`samsa topics --list\``);
+    const unknown = brokers.filter((id) => !md.brokers.some((b) => b.brokerId === id));
+    if (unknown.length > 0) throw new CliError(`broker(s) ${unknown.join(',')} of --broker-list are not registered in the cluster (its brokers: ${md.brokers.map((b) => b.brokerId).sort((a, b) => a - b).join(',')})`);
+    const fenced = brokers.filter((id) => md.brokers.find((b) => b.brokerId === id)!.fenced);
+    if (fenced.length > 0) throw new CliError(`broker(s) ${fenced.join(',')} of --broker-list are fenced (not running): a plan onto them would wait for them to come back, so name running brokers`);
+    const current = currentAssignment(
+      md,
+      md.topics.filter((t) => topics.includes(t.name)).flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition }))),
+    );
+    const proposed = proposeReassignment(current, brokers);
+    out('Current partition replica assignment');
+    out(reassignmentJson(current));
+    out();
+    out('Proposed partition reassignment configuration');
+    out(reassignmentJson(proposed));
+    return EXIT_OK;
+  });
+}
+
+async function execute(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
+  let failed = 0;
+  await withAdmin(args, async (admin, metadata) => {
+    if (!args.has('additional')) {
+      const ongoing = (await admin.listPartitionReassignments()).topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition }))).sort(byPartition);
+      if (ongoing.length > 0) {
+        throw new CliError(
+          `cannot execute while partition reassignments are in progress (${ongoing.map(tpName).join(',')}): add --additional to start these as well, or wait for those to complete (--list) or --cancel them`,
+        );
+      }
+    }
+    const current = currentAssignment(await metadata(), entries);
+    if (current.length > 0) {
+      out('Current partition replica assignment');
+      out();
+      out(reassignmentJson(current));
+      out();
+      out('Save this to use as the --reassignment-json-file option during rollback');
+    }
+    const results = await admin.alterPartitionReassignments({
+      topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: e.replicas })) })),
+    });
+    const report = reportStarted(results);
+    print(report.lines);
+    failed = report.failed;
+  });
+  if (failed > 0) throw new CliError(`${failed} partition reassignment(s) of ${file} could not be started`);
+  return EXIT_OK;
+}
+
+async function verify(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
+  const states = await withAdmin(args, async (admin, metadata) => {
+    const listed = await admin.listPartitionReassignments({ topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitions: list.map((e) => e.partition) })) });
+    const ongoing = new Set(listed.topics.flatMap((t) => t.partitions.map((p) => `${t.topic}-${p.partition}`)));
+    const v = verifyReassignments(entries, await metadata(), ongoing);
+    for (const l of v.lines) out(l);
+    return v.states;
+  });
+  const inProgress = states.filter((s) => s.state === 'in-progress').length;
+  const other = states.filter((s) => s.state === 'different' || s.state === 'missing').length;
+  if (inProgress + other === 0) return EXIT_OK;
+  const parts = [];
+  if (inProgress > 0) parts.push(`${inProgress} still in progress`);
+  if (other > 0) parts.push(`${other} not as ${file} asks (failed, cancelled or changed since)`);
+  throw new CliError(`${inProgress + other} of ${states.length} partition reassignment(s) not complete: ${parts.join(', ')}`);
+}
+
+async function cancel(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
+  let failed = 0;
+  await withAdmin(args, async (admin) => {
+    const results = await admin.alterPartitionReassignments({
+      topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: null })) })),
+    });
+    const report = reportCancelled(results);
+    print(report.lines);
+    failed = report.failed;
+  });
+  if (failed > 0) throw new CliError(`${failed} partition reassignment(s) of ${file} could not be cancelled`);
+  return EXIT_OK;
+}
+
+async function run(args: Args): Promise<number> {
+  const mode = args.mode(MODES);
+  if (mode === 'generate') return generate(args);
+  if (mode === 'list') {
+    await withAdmin(args, async (admin) => {
+      for (const l of listLines((await admin.listPartitionReassignments()).topics)) out(l);
+    });
+    return EXIT_OK;
+  }
+  const file = args.string('reassignment-json-file');
+  if (file === undefined) throw new UsageError(`--${mode} needs --reassignment-json-file file`);
+  const entries = parseReassignmentFile(readFile(file), file);
+  if (mode === 'execute') return execute(args, file, entries);
+  if (mode === 'verify') return verify(args, file, entries);
+  return cancel(args, file, entries);
+}
+
+export const reassignPartitionsCommand: Command = {
+  name: 'reassign-partitions',
+  summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves',
+  usage: [
+    '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,...',
+    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional]',
+    '[--bootstrap-server host:port] --verify --reassignment-json-file file',
+    '[--bootstrap-server host:port] --cancel --reassignment-json-file file',
+    '[--bootstrap-server host:port] --list',
+  ],
+  description:
+    "Reassigns partitions like Kafka's kafka-reassign-partitions, with its JSON files. A reassignment gives a partition a new list of replicas (the first is its preferred leader; the replication factor may change): the new replicas start at once and copy the partition from its leader, and once all of them are in the ISR the partition takes the new list, the replicas left out are deleted, and leadership moves to a new replica if the leader was left out. Records can be produced and consumed throughout.\n\n" +
+    '--generate prints the current assignment of the topics and a proposal that spreads them over --broker-list (save the proposal, edit it if you like, and pass it to --execute). --execute prints the current assignment first: save it to roll back with a later --execute. --verify exits 1 until every partition of the file is complete; --list shows the reassignments in progress, --cancel stops those of the file (each partition keeps the replicas it had before).\n\n' +
+    'Exits 1 when a reassignment could not be started or cancelled, or (--verify) is not complete.',
+  options,
+  examples: [
+    'samsa reassign-partitions --generate --topics-to-move-json-file topics.json --broker-list 2,3',
+    'samsa reassign-partitions --execute --reassignment-json-file plan.json',
+    'samsa reassign-partitions --verify --reassignment-json-file plan.json',
+    'samsa reassign-partitions --list',
+  ],
+  run,
+};
