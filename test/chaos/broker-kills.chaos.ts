@@ -16,12 +16,20 @@
  * leaders and again from each replica once it leads, is its last acknowledged value or one sent
  * after it, never an older one, and every value read is one that was sent.
  *
+ * A third soak moves the partitions of a topic between random replica sets (one to three
+ * brokers) every half second meanwhile, with samsa's producer writing acks=all: at the end every
+ * move has finished, each partition sits on the last target it was given, every acknowledged
+ * record is there, and a broker holds a partition's files exactly when it is one of its replicas.
+ *
  * SAMSA_CHAOS_ROUNDS (default 6) sets how many kill/restart rounds run; CHAOS_KAFKAJS_LOG=1 shows
  * KafkaJS's own log (its errors, retries and group joins).
  */
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BrokerDescription } from '../../actors/broker/messages.js';
+import type { ControllerReply } from '../../actors/controller/messages.js';
 import { brokerPath } from '../../src/protocol/cluster.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -177,7 +185,9 @@ describe('chaos: brokers killed and restarted under load', function () {
 
     const left = await consumer.disconnect();
     if (consumer.replacements.length > 0 || consumer.failures.length > 0 || left === 'ended') {
-      process.stderr.write(`  KafkaJS group member: ${consumer.replacements.length} replaced (${consumer.replacements.map((r) => r.reason).join('; ')}); ${left}; failures: ${consumer.failures.join('; ') || 'none'}\n`);
+      const replaced = consumer.replacements.map((r) => r.reason).join('; ');
+      const end = left === 'ended' ? 'ended at disconnect: it did not leave the group within 30 s' : 'left the group';
+      process.stderr.write(`  KafkaJS group member: replaced ${consumer.replacements.length} time(s)${replaced ? ` (${replaced})` : ''}; ${end}; failures: ${consumer.failures.join('; ') || 'none'}\n`);
     }
     await kafkajsProducer.disconnect();
     await samsaProducer.disconnect();
@@ -294,6 +304,82 @@ describe('chaos: brokers killed and restarted under load', function () {
       await c.client.waitForBrokers(3);
       await fullIsr(`broker ${victim} back`);
     }
+    await producer.disconnect();
+    await samsa.close();
+  });
+
+  it(`keeps every acknowledged record of partitions reassigned over and over through ${ROUNDS} kill/restart rounds`, async () => {
+    const topic = 'chaos-moving';
+    const brokers = [1, 2, 3];
+    await c.client.createTopics([{ name: topic, assignments: [[1, 2], [2, 3], [3, 1], [1, 3]], config: { 'min.insync.replicas': 1, 'segment.bytes': 8192 } }]);
+    await c.client.waitForLeaders(topic);
+    const samsa = c.samsa('chaos-moving');
+    const producer = samsa.producer({ acks: 'all', retries: 100, 'retry.backoff.ms': 50, 'max.in.flight.requests.per.connection': 1, 'delivery.timeout.ms': 120_000 });
+    await producer.connect();
+    const acked: { partition: number; value: string }[] = [];
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        const partition = i % 4;
+        const value = `m-${i}`;
+        try {
+          await producer.send({ topic, messages: [{ partition, value }] });
+          acked.push({ partition, value });
+        } catch {
+          // not acknowledged
+        }
+      }
+    })();
+    /** partition -> the last target asked for that the controller took. */
+    const targets = new Map<number, number[]>();
+    const refusals: string[] = [];
+    let moves = 0;
+    const mover = (async () => {
+      while (!stop) {
+        await new Promise((r) => setTimeout(r, 300 + Math.random() * 500));
+        const partition = Math.floor(Math.random() * 4);
+        const size = 1 + Math.floor(Math.random() * 3);
+        const target = [...brokers].sort(() => Math.random() - 0.5).slice(0, size);
+        const r = await c.system().ask<ControllerReply>(c.client.controller, { type: 'AlterPartitionReassignments', topics: [{ name: topic, partitions: [{ partition, replicas: target }] }] }, { timeoutMs: 10_000 });
+        if (isFailure(r) || r.type !== 'AlterPartitionReassignmentsResponse') {
+          refusals.push(`p${partition} -> ${target}: ${isFailure(r) ? r.message : r.type}`);
+          continue;
+        }
+        const answer = r.topics[0]!.partitions[0]!;
+        if (answer.errorCode === 0) {
+          targets.set(partition, target);
+          moves++;
+        }
+        else refusals.push(`p${partition} -> ${target}: ${answer.errorMessage}`);
+      }
+    })();
+    await killAndRestartRounds();
+    stop = true;
+    await Promise.all([writer, mover]);
+    expect(targets.size, 'reassignments taken').to.be.greaterThan(0);
+    // every move finishes once every broker is back, each partition on its last target
+    try {
+      await checkFor(async () => {
+        const md = await c.client.metadata();
+        const t = md.topics.find((x) => x.name === topic)!;
+        return t.partitions.every((p) => !p.addingReplicas && !p.removingReplicas && p.isr.length === p.replicas.length && p.leader >= 0);
+      }, 60_000, 200);
+    } catch (err) {
+      process.stderr.write(`reassignments did not finish\n${await replicaStates(topic)}  refused: ${refusals.join('; ')}\n`);
+      throw err;
+    }
+    const md = await c.client.metadata();
+    for (const p of md.topics.find((x) => x.name === topic)!.partitions) {
+      const last = targets.get(p.partition);
+      if (last) expect(p.replicas, `p${p.partition}: its last target`).to.deep.equal(last);
+      const stored = new Set((await c.client.readAll(topic, p.partition)).map((r) => String(r.value)));
+      const lost = acked.filter((a) => a.partition === p.partition && !stored.has(a.value)).map((a) => a.value);
+      if (lost.length > 0) process.stderr.write(`p${p.partition} lost ${lost.length}\n${await replicaStates(topic)}`);
+      expect(lost, `p${p.partition}: acknowledged records kept`).to.deep.equal([]);
+      // a broker keeps a copy of the partition exactly when it is a replica
+      await checkFor(() => brokers.every((b) => fs.existsSync(path.join(c.logDir(b), `${topic}-${p.partition}`)) === p.replicas.includes(b)), 20_000, 100);
+    }
+    process.stderr.write(`  reassignments: ${moves} taken over ${targets.size} partitions; refused: ${refusals.length}${refusals.length > 0 ? ` (${refusals.slice(0, 3).join('; ')})` : ''}\n`);
     await producer.disconnect();
     await samsa.close();
   });

@@ -9,7 +9,7 @@
  * new member of the same group in its place, which resumes from the group's committed offsets, as
  * an operator restarting a hung consumer process would. Each replacement is kept with its reason
  * (`replacements`) so a soak can say how often it happened; `disconnect()` ends a worker that
- * does not finish leaving the group in time the same way.
+ * does not finish leaving the group in time, and says so.
  *
  * Every value is posted to the main thread as KafkaJS hands it over, before its offset can be
  * committed, so ending a worker never hides a record the group has consumed.
@@ -120,7 +120,7 @@ export class KafkaJsGroupMember {
 
   /**
    * Leaves the group: KafkaJS's disconnect(), given `deadlineMs`. A worker that has not finished
-   * by then is ended (and counted among the replacements, without a new one).
+   * by then is ended ('ended').
    */
   async disconnect(deadlineMs = 30_000): Promise<'left' | 'ended'> {
     this.stopping = true;
@@ -131,7 +131,6 @@ export class KafkaJsGroupMember {
     const late = new Promise<'ended'>((resolve) => (timer = setTimeout(() => resolve('ended'), deadlineMs)));
     const outcome = await Promise.race([left, late]);
     clearTimeout(timer);
-    if (outcome === 'ended') this.replacements.push({ atMs: Date.now(), reason: `it did not leave the group within ${deadlineMs} ms` });
     await this.worker.terminate();
     return outcome;
   }
