@@ -8,7 +8,7 @@
  * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created; its block of
  * producer ids and the InitProducerId requests waiting for one.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
- * checked), Metadata, Produce (batches for several partitions, handed to their replicas),
+ * checked; deletes stray logs: on disk here, used by no replica, not placed here), Metadata, Produce (batches for several partitions, handed to their replicas),
  * Fetch (consumers and followers, long-poll), FindCoordinator, InitProducerId,
  * PartitionAdvanced, ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/
  * FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
@@ -341,6 +341,25 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
   }
 }
 
+/**
+ * Logs on this broker's disk that no replica here uses and that the controller's metadata does
+ * not place here (the topic is gone, or the partition was reassigned away) are deleted. The
+ * controller tells a replica to delete its copy with StopReplica, but a broker that died before
+ * the controller noticed misses it; it learns the truth from the metadata once it is back (the
+ * LeaderAndIsr for every partition it hosts comes before the metadata).
+ */
+async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): Promise<void> {
+  const me = s.args.brokerId;
+  const topics = new Map(md.topics.map((t) => [t.name, t]));
+  for (const log of s.logs.allLogs()) {
+    if (s.replicas.has(partitionKey(log.topic, log.partition))) continue;
+    const p = topics.get(log.topic)?.partitions[log.partition];
+    if (p && p.replicas.includes(me)) continue;
+    ctx.log.warn('deleting a stray log: this broker is not a replica of the partition', { topic: log.topic, partition: log.partition, replicas: p?.replicas ?? null });
+    await s.logs.deleteLog(log.topic, log.partition);
+  }
+}
+
 /** The group coordinator child (a supervised restart stops the old one before init runs again). */
 function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<CoordinatorMsg> {
   return ctx.spawn(groupCoordinator, {
@@ -533,7 +552,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     },
 
     UpdateMetadataRequest(s, m, ctx) {
-      if (isStale(s, ctx, m.controllerEpoch, 'UpdateMetadataRequest')) return;
+      if (isStale(s, ctx, m.controllerEpoch, 'UpdateMetadataRequest')) return undefined;
       // topic configs changed (AlterConfigs): the replicas hosted here take them
       const before = new Map((s.metadata?.topics ?? []).map((t) => [t.name, JSON.stringify(t.config)]));
       for (const t of m.metadata.topics) {
@@ -543,6 +562,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
+      return deleteStrayLogs(s, ctx, m.metadata);
     },
 
     Metadata(s, m, ctx) {

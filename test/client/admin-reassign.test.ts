@@ -128,11 +128,10 @@ describe('client/admin partition reassignments', function () {
     await removedWhileDown('owed', true);
   });
 
-  // Controller bug, left to the controller: a removed replica is owed its delete only when its
-  // broker is not live in the controller's view. A broker that crashed but whose session has not
-  // expired yet (broker.session.timeout.ms) is still live: the StopReplica sent to it is lost and
-  // nothing is owed, so its copy stays on disk after it returns. Topic deletion has the same window.
-  it.skip('a replica removed while its broker is down but not yet fenced deletes its copy when the broker comes back (controller bug: the copy stays)', async () => {
+  // the controller still counts a crashed broker as live until its session expires: the
+  // StopReplica sent to it is lost; back, the broker finds from the metadata that it is no longer
+  // a replica and deletes the stray copy itself
+  it('a replica removed while its broker is down but not yet fenced deletes its copy when the broker comes back', async () => {
     await removedWhileDown('owed-unfenced', false);
   });
 
