@@ -100,6 +100,51 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       expect(read.map((r) => [r.offset, String(r.value)])).to.deep.equal(values('y', 100).slice(60).map((v, i) => [60 + i, v]));
     });
 
+    it("moves a live group's __consumer_offsets partition away from its coordinator: the group keeps its offsets and carries on", async () => {
+      c = await TestCluster.start({ brokers: 3, transport, brokerConfig: { 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 1, 'offsets.topic.replication.factor': 2 } });
+      await c.client.createTopic('jobs', 1, 1);
+      const samsa = c.samsa('mover');
+      const producer = samsa.producer();
+      await producer.connect();
+      await producer.send({ topic: 'jobs', messages: values('a', 20).map((value) => ({ value })) });
+      const cfg = { 'session.timeout.ms': 3_000, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 };
+      const seen: string[] = [];
+      const first = samsa.consumer({ groupId: 'workers', ...cfg });
+      await first.connect();
+      await first.subscribe({ topic: 'jobs', fromBeginning: true });
+      await first.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+      await checkFor(() => seen.length === 20, 20_000, 20);
+
+      // the offsets partition moves to the replicas that do not lead it now, so leadership moves too
+      const before = (await c.client.partition('__consumer_offsets', 0))!;
+      const target = [1, 2, 3].filter((b) => b !== before.leader);
+      await reassign('__consumer_offsets', 0, target);
+      const after = await checkFor(async () => {
+        const p = await c.client.partition('__consumer_offsets', 0);
+        return p && !p.addingReplicas && !p.removingReplicas ? p : null;
+      }, 30_000, 20);
+      expect(after.replicas).to.deep.equal(target);
+      expect(target).to.include(after.leader);
+
+      // the member finds the new coordinator and keeps consuming (and committing)
+      await producer.send({ topic: 'jobs', messages: values('b', 10).map((value) => ({ value })) });
+      await checkFor(() => seen.length === 30, 20_000, 20);
+      await first.disconnect();
+      // a new member starts from the group's committed offsets: nothing is read twice
+      const again: string[] = [];
+      const second = samsa.consumer({ groupId: 'workers', ...cfg });
+      await second.connect();
+      await second.subscribe({ topic: 'jobs', fromBeginning: true });
+      await second.run({ eachMessage: ({ message }) => void again.push(String(message.value)) });
+      await producer.send({ topic: 'jobs', messages: [{ value: 'c-0' }] });
+      await checkFor(() => again.includes('c-0'), 20_000, 20);
+      expect(again).to.deep.equal(['c-0']);
+      expect(seen).to.deep.equal([...values('a', 20), ...values('b', 10)]);
+      await second.disconnect();
+      await producer.disconnect();
+      await samsa.close();
+    });
+
     it('a reassignment onto a broker that is down waits for it; cancelled, the partition stays where it was', async () => {
       c = await TestCluster.start({ brokers: 3, transport });
       await c.client.createTopics([{ name: 'back', assignments: [[1, 2], [1, 2]] }]);
