@@ -79,7 +79,7 @@ import {
   type TopicRecord,
 } from './metadata-state.js';
 import { cancelReassignment, completionChange, isReassigning, removedReplicas, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
-import { assignReplicasRackUnaware, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementRandom } from './placement.js';
+import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
   normalizeTopicConfig,
@@ -628,7 +628,7 @@ function planTopic(s: ControllerState, state: MetadataState, t: CreatableTopic):
     const rf = isAbsent(t.replicationFactor) ? s.config.defaultReplicationFactor : t.replicationFactor;
     const re = validateReplicationFactor(rf, eligible.length);
     if (re) return re;
-    placement = assignReplicasRackUnaware(eligible, numPartitions as number, rf as number, placementForNewTopic(eligible.length, s.random, s.fixedStartIndex));
+    placement = assignReplicas(placementBrokers(state, eligible), numPartitions as number, rf as number, placementForNewTopic(eligible.length, s.random, s.fixedStartIndex));
   }
   const configError = validateTopicConfig(t.config);
   if (configError) return configError;
@@ -640,6 +640,11 @@ function planTopic(s: ControllerState, state: MetadataState, t: CreatableTopic):
     config: normalizeTopicConfig(t.config),
     partitions: placement.map((replicas, partition) => newPartition(t.name, partition, replicas)),
   };
+}
+
+/** The brokers `ids` with their racks, for placement (rack-aware once any broker has a rack). */
+function placementBrokers(state: MetadataState, ids: readonly number[]): PlacementBroker[] {
+  return ids.map((id) => ({ id, rack: state.brokers.get(id)?.rack ?? null }));
 }
 
 function newPartition(topic: string, partition: number, replicas: number[]): PartitionState {
@@ -806,7 +811,7 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
         fail(re.errorCode, re.errorMessage);
         continue;
       }
-      placement = assignReplicasRackUnaware(eligible, (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
+      placement = assignReplicas(placementBrokers(batch.state, eligible), (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
     }
     const partitions = placement.map((replicas, i) => newPartition(name, current + i, replicas));
     batch.add({ type: 'CreatePartitions', topic: name, partitions });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { assignReplicasRackUnaware, placementForNewTopic, seededRandom } from '../../actors/controller/placement.js';
+import { assignReplicasRackAware, assignReplicasRackUnaware, placementForNewTopic, seededRandom } from '../../actors/controller/placement.js';
 import {
   listLines,
   parseBrokerList,
@@ -130,7 +130,11 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
       { topic: 'b', partition: 1, replicas: [3, 1] },
     ];
     const brokers = [4, 2, 5, 3];
-    const plan = proposeReassignment(current, brokers, seededRandom(7));
+    const plan = proposeReassignment(
+      current,
+      brokers.map((id) => ({ id, rack: null })),
+      seededRandom(7),
+    );
     // the same draws, topic by topic in name order, give the controller's placement
     const random = seededRandom(7);
     const a = assignReplicasRackUnaware(brokers, 5, 3, placementForNewTopic(4, random, null));
@@ -148,7 +152,21 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
     }
     // leaders spread over the brokers, as the controller places a new topic
     expect(new Set(plan.filter((e) => e.topic === 'a').slice(0, 4).map((e) => e.replicas[0])).size).to.equal(4);
-    expect(() => proposeReassignment(current, [1, 2], seededRandom(1))).to.throw(CliError, /topic a has partitions of 3 replicas, more than the 2 broker\(s\) of --broker-list: name at least 3/);
+    expect(() => proposeReassignment(current, [1, 2].map((id) => ({ id, rack: null })), seededRandom(1))).to.throw(CliError, /topic a has partitions of 3 replicas, more than the 2 broker\(s\) of --broker-list: name at least 3/);
+  });
+
+  it("--generate's plan spreads each partition over the racks of the brokers that have them", () => {
+    const current: ReassignmentEntry[] = [0, 1, 2, 3, 4, 5].map((partition) => ({ topic: 'r', partition, replicas: [1, 2] }));
+    const brokers = [
+      { id: 1, rack: 'a' },
+      { id: 2, rack: 'a' },
+      { id: 3, rack: 'b' },
+      { id: 4, rack: 'b' },
+    ];
+    const plan = proposeReassignment(current, brokers, seededRandom(3));
+    expect(plan.map((e) => e.replicas)).to.deep.equal(assignReplicasRackAware(brokers, 6, 2, placementForNewTopic(4, seededRandom(3), null)));
+    const rack = (id: number) => brokers.find((b) => b.id === id)!.rack;
+    for (const e of plan) expect(new Set(e.replicas.map(rack)).size, `${e.topic}-${e.partition} on both racks`).to.equal(2);
   });
 
   it('reports started and failed reassignments, and cancelled, inactive and failed cancellations', () => {

@@ -8,7 +8,7 @@
  * {"version":1,"topics":[{"topic":"t"}]}.
  */
 import fs from 'node:fs';
-import { assignReplicasRackUnaware, defaultRandom, placementForNewTopic, type PlacementRandom } from '../../../actors/controller/placement.js';
+import { assignReplicas, defaultRandom, placementForNewTopic, type PlacementBroker, type PlacementRandom } from '../../../actors/controller/placement.js';
 import type { Admin, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
 import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
@@ -36,6 +36,7 @@ const options: OptionSpec[] = [
   },
   { name: 'topics-to-move-json-file', kind: 'string', value: 'file', help: 'with --generate: the topics to move, {"version":1,"topics":[{"topic":"t"}]}', modes: ['generate'] },
   { name: 'broker-list', kind: 'string', value: 'id,id,...', help: 'with --generate: the brokers to place the replicas on, such as 1,2,3 (each partition keeps its replication factor)', modes: ['generate'] },
+  { name: 'disable-rack-aware', kind: 'flag', help: 'with --generate: place replicas as if no broker had a rack (by default, brokers with racks get each partition spread over as many racks as it has replicas)', modes: ['generate'] },
   { name: 'additional', kind: 'flag', help: 'with --execute: start these reassignments although others are in progress', modes: ['execute'] },
   HELP_OPTION,
 ];
@@ -154,7 +155,7 @@ export function currentAssignment(md: ClusterMetadata, partitions: readonly { to
  * replication factor: the plan is made for the topic's largest one, and a partition with fewer
  * replicas takes the first of its placed ones.
  */
-export function proposeReassignment(current: readonly ReassignmentEntry[], brokers: readonly number[], random: PlacementRandom = defaultRandom): ReassignmentEntry[] {
+export function proposeReassignment(current: readonly ReassignmentEntry[], brokers: readonly PlacementBroker[], random: PlacementRandom = defaultRandom): ReassignmentEntry[] {
   const byTopic = new Map<string, ReassignmentEntry[]>();
   for (const e of current) byTopic.set(e.topic, [...(byTopic.get(e.topic) ?? []), e]);
   const out: ReassignmentEntry[] = [];
@@ -164,7 +165,7 @@ export function proposeReassignment(current: readonly ReassignmentEntry[], broke
       throw new CliError(`topic ${topic} has partitions of ${maxRf} replicas, more than the ${brokers.length} broker(s) of --broker-list: name at least ${maxRf}`);
     }
     const count = Math.max(...entries.map((e) => e.partition)) + 1;
-    const plan = assignReplicasRackUnaware(brokers, count, maxRf, placementForNewTopic(brokers.length, random, null));
+    const plan = assignReplicas(brokers, count, maxRf, placementForNewTopic(brokers.length, random, null));
     for (const e of entries) out.push({ topic, partition: e.partition, replicas: plan[e.partition]!.slice(0, e.replicas.length) });
   }
   return out.sort(byPartition);
@@ -300,7 +301,9 @@ async function generate(args: Args): Promise<number> {
       md,
       md.topics.filter((t) => topics.includes(t.name)).flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition }))),
     );
-    const proposed = proposeReassignment(current, brokers);
+    const rackAware = !args.has('disable-rack-aware');
+    const placed = brokers.map((id) => ({ id, rack: rackAware ? (md.brokers.find((b) => b.brokerId === id)!.rack ?? null) : null }));
+    const proposed = proposeReassignment(current, placed);
     out('Current partition replica assignment');
     out(reassignmentJson(current));
     out();
@@ -392,7 +395,7 @@ export const reassignPartitionsCommand: Command = {
   name: 'reassign-partitions',
   summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves',
   usage: [
-    '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,...',
+    '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,... [--disable-rack-aware]',
     '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional]',
     '[--bootstrap-server host:port] --verify --reassignment-json-file file',
     '[--bootstrap-server host:port] --cancel --reassignment-json-file file',

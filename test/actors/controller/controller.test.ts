@@ -168,6 +168,23 @@ describe('actors/controller', () => {
       }
     });
 
+    it('spreads each partition over the racks of brokers registered with one (rack-aware placement), new partitions too', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3, 4], register: false });
+      const rackOf: Record<number, string> = { 1: 'east', 2: 'east', 3: 'west', 4: 'west' };
+      for (const id of [1, 2, 3, 4]) {
+        const r = await h.ask<'BrokerRegistrationResponse'>({ type: 'BrokerRegistration', brokerId: id, node: `node-${id}`, incarnationId: `inc-${id}`, rack: rackOf[id]! });
+        expect(r.errorCode).to.equal(0);
+        h.epochs.set(id, r.brokerEpoch);
+      }
+      await h.createTopic('spread', 8, 2);
+      expect((await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'spread', count: 12 }] })).topics[0]!.errorCode).to.equal(0);
+      const parts = (await h.metadata(['spread'])).topics[0]!.partitions;
+      expect(parts).to.have.length(12);
+      for (const p of parts) expect(new Set(p.replicas.map((b) => rackOf[b])).size, `spread-${p.partition} ${p.replicas}`).to.equal(2);
+      const leaders = parts.slice(0, 8).map((p) => p.leader);
+      for (const id of [1, 2, 3, 4]) expect(leaders.filter((l) => l === id), `leaders on ${id}`).to.have.length(2);
+    });
+
     it('only tells the brokers that host a replica', async () => {
       h = await ControllerHarness.start({ brokers: [1, 2, 3] });
       await h.settle();

@@ -5,7 +5,10 @@
 import { expect } from 'chai';
 import {
   PlacementError,
+  assignReplicas,
+  assignReplicasRackAware,
   assignReplicasRackUnaware,
+  rackAlternatedBrokerList,
   placementForNewPartitions,
   placementForNewTopic,
   seededRandom,
@@ -165,5 +168,56 @@ describe('actors/controller/controller-config', () => {
     expect(() => parseControllerConfig({ 'unclean.leader.election.enable': 'yes' })).to.throw(/unclean\.leader\.election\.enable/);
     expect(sessionCheckIntervalMs(parseControllerConfig())).to.equal(1000);
     expect(sessionCheckIntervalMs(parseControllerConfig({ 'broker.session.timeout.ms': 300 }))).to.equal(100);
+  });
+
+  describe('rack-aware', () => {
+    const racks = (spec: Record<number, string | null>) => Object.entries(spec).map(([id, rack]) => ({ id: Number(id), rack }));
+
+    it('arranges brokers with racks alternating: racks by name, brokers by id, brokers without a rack as one rack last', () => {
+      expect(rackAlternatedBrokerList(racks({ 0: 'rack1', 1: 'rack3', 2: 'rack3', 3: 'rack2', 4: 'rack2', 5: 'rack1' }))).to.deep.equal([0, 3, 1, 5, 4, 2]);
+      expect(rackAlternatedBrokerList(racks({ 1: null, 2: 'b', 3: 'a', 4: null }))).to.deep.equal([3, 2, 1, 4]);
+    });
+
+    it("places like Kafka's rack-aware assignment (fixed start 0): the walk skips brokers of racks that already hold a replica", () => {
+      // arranged: 0(rack1) 3(rack2) 1(rack3) 5(rack1) 4(rack2) 2(rack3)
+      const brokers = racks({ 0: 'rack1', 1: 'rack3', 2: 'rack3', 3: 'rack2', 4: 'rack2', 5: 'rack1' });
+      expect(assignReplicasRackAware(brokers, 6, 3, { startIndex: 0, replicaShift: 0 })).to.deep.equal([
+        [0, 3, 1],
+        [3, 1, 5],
+        [1, 5, 4],
+        [5, 4, 2],
+        [4, 2, 0],
+        [2, 0, 3],
+      ]);
+    });
+
+    it('spans min(replication factor, racks) racks and spreads leaders and replicas evenly', () => {
+      const brokers = racks({ 1: 'a', 2: 'a', 3: 'b', 4: 'b', 5: 'c', 6: 'c' });
+      const rackOf = new Map(brokers.map((b) => [b.id, b.rack]));
+      for (const rf of [1, 2, 3, 4]) {
+        const placement = assignReplicasRackAware(brokers, 60, rf, { startIndex: 2, replicaShift: 4 });
+        const leaders = new Map<number, number>();
+        const replicas = new Map<number, number>();
+        for (const p of placement) {
+          expect(new Set(p).size, 'distinct brokers').to.equal(rf);
+          expect(new Set(p.map((b) => rackOf.get(b))).size, `rf ${rf}: racks spanned`).to.equal(Math.min(rf, 3));
+          leaders.set(p[0]!, (leaders.get(p[0]!) ?? 0) + 1);
+          for (const b of p) replicas.set(b, (replicas.get(b) ?? 0) + 1);
+        }
+        expect([...leaders.values()], `rf ${rf}: leaders per broker`).to.deep.equal([10, 10, 10, 10, 10, 10]);
+        expect(Math.max(...replicas.values()) - Math.min(...replicas.values()), `rf ${rf}: replicas per broker`).to.be.at.most(rf === 4 ? 10 : 0);
+      }
+    });
+
+    it('assignReplicas is rack-unaware when no broker has a rack, rack-aware once one has', () => {
+      const opts = { startIndex: 0, replicaShift: 0 };
+      expect(assignReplicas(racks({ 1: null, 2: null, 3: null }), 3, 2, opts)).to.deep.equal(assignReplicasRackUnaware([1, 2, 3], 3, 2, opts));
+      const mixed = racks({ 1: 'a', 2: 'a', 3: null });
+      const placed = assignReplicas(mixed, 3, 2, opts);
+      expect(placed).to.deep.equal(assignReplicasRackAware(mixed, 3, 2, opts));
+      // rack a and the brokers without a rack: every partition has a replica on each
+      for (const p of placed) expect(p.filter((b) => b === 3).length, JSON.stringify(p)).to.equal(1);
+      expect(() => assignReplicasRackAware(mixed, 1, 4, opts)).to.throw(PlacementError);
+    });
   });
 });
