@@ -4,6 +4,7 @@
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
+import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 
 export interface BrokerConfig {
@@ -39,10 +40,17 @@ export interface BrokerConfig {
   logCleanerBackoffMs: number;
   /** log.cleaner.dedupe.buffer.size: memory for the cleaner's key -> offset map, in bytes. */
   logCleanerDedupeBufferSize: number;
+  /**
+   * replica.selector.class: '' (Kafka's default, null: consumers read from leaders),
+   * LeaderSelector's class name (the same), or RackAwareReplicaSelector's (KIP-392: a consumer that
+   * names its rack is sent to a replica in it).
+   */
+  replicaSelectorClass: string;
   log: LogConfig;
 }
 
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'compressionType'>;
+type ChoiceKey = 'compressionType' | 'replicaSelectorClass';
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'logCleanerEnable' | ChoiceKey>;
 
 const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
@@ -93,8 +101,9 @@ const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable' | 'logCleanerEn
   'log.cleaner.enable': { prop: 'logCleanerEnable', def: true },
 };
 
-const CHOICE_KEYS: Record<string, { prop: 'compressionType'; def: string; choices: readonly string[] }> = {
+const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: readonly string[]; caseSensitive?: boolean }> = {
   'compression.type': { prop: 'compressionType', def: 'producer', choices: COMPRESSION_TYPES },
+  'replica.selector.class': { prop: 'replicaSelectorClass', def: '', choices: ['', LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR], caseSensitive: true },
 };
 
 export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), ...Object.keys(LOG_KEYS)]);
@@ -123,8 +132,8 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     }
     const choice = CHOICE_KEYS[key];
     if (choice) {
-      const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-      if (!choice.choices.includes(v)) throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be one of ${choice.choices.join(', ')}`);
+      const v = raw === null ? '' : typeof raw === 'string' ? (choice.caseSensitive ? raw.trim() : raw.trim().toLowerCase()) : undefined;
+      if (v === undefined || !choice.choices.includes(v)) throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be one of ${choice.choices.map((c) => c || '(empty)').join(', ')}`);
       out[choice.prop] = v;
       continue;
     }

@@ -31,6 +31,7 @@ import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
@@ -178,6 +179,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
           watch: !p.expired,
           fetchId: p.id,
           watchUntil: p.deadline,
+          ...(p.req.clientRack !== undefined ? { clientRack: p.req.clientRack } : {}),
         },
         { timeoutMs: s.config.requestTimeoutMs },
       )
@@ -301,6 +303,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         defaultMinInsyncReplicas: s.config.minInsyncReplicas,
         defaultCompressionType: s.config.compressionType,
         producerIdExpirationMs: s.config.producerIdExpirationMs,
+        readReplicaSelection: s.config.replicaSelectorClass === RACK_AWARE_REPLICA_SELECTOR ? { rackOf: (id: number) => rackOf(s, id) } : null,
         initial: p,
       },
     });
@@ -358,6 +361,12 @@ async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: 
     ctx.log.warn('deleting a stray log: this broker is not a replica of the partition', { topic: log.topic, partition: log.partition, replicas: p?.replicas ?? null });
     await s.logs.deleteLog(log.topic, log.partition);
   }
+}
+
+/** A broker's rack as the metadata has it (this broker's own from its args). */
+function rackOf(s: BrokerState, brokerId: number): string | null {
+  if (brokerId === s.args.brokerId) return s.args.rack ?? null;
+  return s.metadata?.brokers.find((b) => b.brokerId === brokerId)?.rack ?? null;
 }
 
 /** The group coordinator child (a supervised restart stops the old one before init runs again). */

@@ -64,6 +64,11 @@ export type BrokerMsg =
       minBytes: number;
       maxBytes: number;
       partitions: FetchPartition[];
+      /**
+       * A consumer's client metadata (Kafka's Fetch v11+): its rack ('' or null without one).
+       * Present, followers here serve it and leaders may name a preferred read replica (KIP-392).
+       */
+      clientRack?: string | null;
     }
   /** Which broker coordinates this group (key = group id). Any broker answers (FindCoordinatorResponse). */
   | { type: 'FindCoordinator'; key: string; keyType?: 'group' }

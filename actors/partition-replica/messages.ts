@@ -38,6 +38,12 @@ export type ReplicaMsg =
       fetchId?: number;
       /** With `fetchId`: when (this node's clock) the fetch is answered anyway; its watch lapses then. */
       watchUntil?: number;
+      /**
+       * A consumer's rack (Kafka's Fetch v11+ rackId; '' or null without one). Present, the
+       * consumer may read from a follower (up to its high watermark), and a leader with read
+       * replica selection may send it to one (`preferredReadReplica`); absent, leader only.
+       */
+      clientRack?: string | null;
     }
   | { type: 'ListOffsets'; timestamp: number; currentLeaderEpoch: number; isolationLevel?: IsolationLevel }
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
@@ -95,6 +101,8 @@ export interface ReplicaReadResult {
   records: Uint8Array;
   /** Set when a follower's log diverged from ours: truncate to this epoch's end offset. */
   divergingEpoch?: { epoch: number; endOffset: number };
+  /** Set (with no records) when the consumer should fetch this partition from that broker instead (KIP-392). */
+  preferredReadReplica?: number;
 }
 
 export interface ListOffsetsResult {

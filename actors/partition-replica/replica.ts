@@ -33,6 +33,7 @@ import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
+import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
 import {
   EARLIEST_TIMESTAMP,
   LATEST_TIMESTAMP,
@@ -64,6 +65,11 @@ export interface ReplicaArgs {
   defaultCompressionType?: string;
   /** producer.id.expiration.ms: how long an idle idempotent producer's sequence state is kept. */
   producerIdExpirationMs?: number;
+  /**
+   * With the broker's replica.selector.class set to the rack-aware selector: each broker's rack,
+   * so that as leader this replica sends consumers of another rack to a follower in theirs.
+   */
+  readReplicaSelection?: { rackOf: (brokerId: number) => string | null } | null;
   initial: LeaderAndIsrPartition;
 }
 
@@ -190,9 +196,25 @@ function readLimit(s: ReplicaState, replicaId: number): ReadOptions {
   return replicaId >= 0 ? {} : { maxOffset: s.log.highWatermark };
 }
 
+/**
+ * As leader, the replica a consumer in `clientRack` should read `fetchOffset` from: this one, or
+ * an in-sync follower in the consumer's rack whose log reaches the offset (read-replica-selector.ts).
+ */
+function preferredReadReplica(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, fetchOffset: number, clientRack: string, rackOf: (brokerId: number) => string | null): number {
+  const now = ctx.clock.now();
+  const followers: ReplicaView[] = [];
+  for (const [brokerId, f] of s.followers) {
+    if (!s.isr.includes(brokerId) || f.logEndOffset < fetchOffset || fetchOffset < s.log.logStartOffset) continue;
+    followers.push({ brokerId, rack: rackOf(brokerId), logEndOffset: f.logEndOffset, timeSinceLastCaughtUpMs: now - f.lastCaughtUpTimeMs });
+  }
+  const me = s.args.brokerId;
+  return selectReadReplica(clientRack, { leader: { brokerId: me, rack: rackOf(me), logEndOffset: s.log.logEndOffset, timeSinceLastCaughtUpMs: 0 }, followers });
+}
+
 /** A watcher's read done again at the tail, or null when it finds nothing or must be checked afresh. */
 function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
-  if (s.role !== 'Leader' || s.p.leaderEpoch !== w.leaderEpoch) return null;
+  const serves = s.role === 'Leader' || (s.role === 'Follower' && w.replicaId < 0);
+  if (!serves || s.p.leaderEpoch !== w.leaderEpoch) return null;
   const res = s.log.readNow(w.fetchOffset, w.maxBytes, readLimit(s, w.replicaId));
   if (!res || res.errorCode !== ErrorCode.NONE) return null;
   const records = (res as { records: Buffer }).records;
@@ -501,7 +523,11 @@ function restartOffsetForFirstBatch(s: ReplicaState, records: Buffer): number | 
 /** Fetched batches written: follow the leader's high watermark and log start. */
 function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'AppendAsFollower' }>): void {
   const hw = Math.min(m.leaderHighWatermark, s.log.logEndOffset);
-  if (hw > s.log.highWatermark) s.log.updateHighWatermark(hw);
+  if (hw > s.log.highWatermark) {
+    s.log.updateHighWatermark(hw);
+    // consumers reading from this follower (KIP-392) wait for its high watermark
+    notifyWatchers(s, ctx);
+  }
   // records the leader deleted (DeleteRecords, retention) go here too
   if (m.leaderLogStartOffset > s.log.logStartOffset) s.log.maybeIncrementLogStartOffset(m.leaderLogStartOffset);
   ctx.reply(followerResult(s, ErrorCode.NONE));
@@ -698,7 +724,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     ReplicaRead(s, m, ctx) {
-      if (s.role !== 'Leader') {
+      // a consumer that gave its client metadata (Kafka's Fetch v11+) may read from a follower
+      const followerRead = s.role === 'Follower' && m.replicaId < 0 && m.clientRack !== undefined;
+      if (s.role !== 'Leader' && !followerRead) {
         ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `broker ${s.args.brokerId} is not the leader`));
         return;
       }
@@ -706,6 +734,16 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (epochError !== null) {
         ctx.reply(readResult(s, epochError, EMPTY, `leader epoch ${m.currentLeaderEpoch} vs ${s.p.leaderEpoch}`));
         return;
+      }
+      if (m.replicaId < 0 && m.clientRack && s.role === 'Leader' && s.args.readReplicaSelection) {
+        const preferred = preferredReadReplica(s, ctx, m.fetchOffset, m.clientRack, s.args.readReplicaSelection.rackOf);
+        if (preferred !== s.args.brokerId) {
+          // the consumer fetches from that replica from now on: no records from here
+          const r = readResult(s, ErrorCode.NONE);
+          r.preferredReadReplica = preferred;
+          ctx.reply(r);
+          return;
+        }
       }
       if (m.replicaId >= 0) {
         if (!s.p.replicas.includes(m.replicaId)) {

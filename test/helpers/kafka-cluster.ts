@@ -16,6 +16,8 @@ export interface KafkaClusterOptions {
   brokerConfig?: Record<string, unknown>;
   controllerConfig?: Record<string, unknown>;
   topics?: TopologyConfig['topics'];
+  /** Each broker's rack, by position (broker 1 first). */
+  racks?: (string | null)[];
 }
 
 export interface KafkaTestCluster {
@@ -41,6 +43,7 @@ export async function startKafkaCluster(opts: KafkaClusterOptions = {}): Promise
       node,
       logDir: `broker-${i + 1}`,
       kafka: { host: '127.0.0.1', port: 0 },
+      ...(opts.racks?.[i] ? { rack: opts.racks[i]! } : {}),
       config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 5, 'offsets.topic.replication.factor': Math.min(3, n), ...(opts.brokerConfig ?? {}) },
     })),
     topics: opts.topics ?? [],

@@ -4,7 +4,10 @@
  * Incremental fetch sessions (KIP-227) are declined the way Kafka allows: a request for a new
  * session is answered with session id 0, so the client keeps sending full requests; a request
  * naming a session gets FETCH_SESSION_ID_NOT_FOUND. Without transactions the last stable offset
- * is the high watermark and no transaction was ever aborted.
+ * is the high watermark and no transaction was ever aborted. From v11 the consumer's rack comes
+ * along (KIP-392): such a consumer may read from a follower here (up to its high watermark), and
+ * a leader with replica.selector.class set to the rack-aware selector answers a consumer of another
+ * rack with a preferred read replica in its rack and no records.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { FetchPartition, FetchResponse as BrokerFetchResponse } from '../../../actors/broker/messages.js';
@@ -20,7 +23,7 @@ interface FetchTopicReq {
 
 const EMPTY = Buffer.alloc(0);
 
-export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, _version, body) => {
+export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body) => {
   const topics = body.topics as FetchTopicReq[];
   const sessionId = body.sessionId as number;
   const sessionEpoch = body.sessionEpoch as number;
@@ -41,11 +44,11 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, _version, bod
     }
   }
   const maxWaitMs = Math.max(0, body.maxWaitMs as number);
-  const r = await ctx.ask<BrokerMsg, BrokerFetchResponse>(
-    ctx.broker,
-    { type: 'Fetch', replicaId: -1, maxWaitMs, minBytes: Math.max(0, body.minBytes as number), maxBytes: Math.max(0, body.maxBytes as number), partitions },
-    maxWaitMs + ctx.config.requestTimeoutMs,
-  );
+  const req: Extract<BrokerMsg, { type: 'Fetch' }> = { type: 'Fetch', replicaId: -1, maxWaitMs, minBytes: Math.max(0, body.minBytes as number), maxBytes: Math.max(0, body.maxBytes as number), partitions };
+  // v11+ carries the client's metadata (its rack): as in Kafka, such a consumer may read from a
+  // follower, and a leader with replica.selector.class may name one for it
+  if (version >= 11) req.clientRack = typeof body.rackId === 'string' ? body.rackId : '';
+  const r = await ctx.ask<BrokerMsg, BrokerFetchResponse>(ctx.broker, req, maxWaitMs + ctx.config.requestTimeoutMs);
   const failed = isFailure(r) ? r.errorCode : r.errorCode !== ErrorCode.NONE ? r.errorCode : null;
   const results = new Map<string, BrokerFetchResponse['partitions'][number]>();
   if (!isFailure(r)) for (const p of r.partitions) results.set(`${p.topic}\u0000${p.partition}`, p);
@@ -67,7 +70,7 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, _version, bod
           lastStableOffset: res.highWatermark,
           logStartOffset: res.logStartOffset,
           abortedTransactions: [],
-          preferredReadReplica: -1,
+          preferredReadReplica: res.preferredReadReplica ?? -1,
           records: res.records,
         };
         if (res.divergingEpoch) out.divergingEpoch = { epoch: res.divergingEpoch.epoch, endOffset: res.divergingEpoch.endOffset };

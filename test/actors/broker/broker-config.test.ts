@@ -29,6 +29,17 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'compression.type': 'zstd' }).find((c) => c.name === 'compression.type')).to.deep.equal({ name: 'compression.type', value: 'zstd', isDefault: false });
   });
 
+  it("takes replica.selector.class: none (Kafka's default), LeaderSelector, or the rack-aware selector by Kafka's class name", () => {
+    expect(parseBrokerConfig({}).replicaSelectorClass).to.equal('');
+    const rackAware = 'org.apache.kafka.common.replica.RackAwareReplicaSelector';
+    expect(parseBrokerConfig({ 'replica.selector.class': ` ${rackAware} ` }).replicaSelectorClass).to.equal(rackAware);
+    expect(parseBrokerConfig({ 'replica.selector.class': 'org.apache.kafka.common.replica.LeaderSelector' }).replicaSelectorClass).to.equal('org.apache.kafka.common.replica.LeaderSelector');
+    expect(parseBrokerConfig({ 'replica.selector.class': null }).replicaSelectorClass).to.equal('');
+    expect(() => parseBrokerConfig({ 'replica.selector.class': 'com.example.Nearest' })).to.throw(/replica.selector.class: "com.example.Nearest" is not valid: must be one of \(empty\), org.apache.kafka.common.replica.LeaderSelector, org.apache.kafka.common.replica.RackAwareReplicaSelector/);
+    expect(() => parseBrokerConfig({ 'replica.selector.class': rackAware.toLowerCase() })).to.throw(/is not valid/);
+    expect(describeBrokerConfig({ 'replica.selector.class': rackAware }).find((c) => c.name === 'replica.selector.class')).to.deep.equal({ name: 'replica.selector.class', value: rackAware, isDefault: false });
+  });
+
   it("takes the log cleaner's settings and the broker-level compaction defaults for topics", () => {
     const d = parseBrokerConfig({});
     expect(d).to.include({ logCleanerEnable: true, logCleanerBackoffMs: 15_000, logCleanerDedupeBufferSize: 128 * 1024 * 1024 });

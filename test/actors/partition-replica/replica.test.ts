@@ -92,7 +92,7 @@ describe('actors/partition-replica', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string } = {}): ActorRef<ReplicaMsg> {
+  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string; racks?: Record<number, string> } = {}): ActorRef<ReplicaMsg> {
     return sys.spawn(partitionReplica, {
       name: `r${++n}`,
       args: {
@@ -106,6 +106,7 @@ describe('actors/partition-replica', function () {
         replicaLagTimeMaxMs: extra.lagMs ?? 10_000,
         defaultMinInsyncReplicas: extra.minIsr ?? 1,
         ...(extra.compressionType ? { defaultCompressionType: extra.compressionType } : {}),
+        ...(extra.racks ? { readReplicaSelection: { rackOf: (id: number) => extra.racks![id] ?? null } } : {}),
         initial,
       },
     });
@@ -484,6 +485,62 @@ describe('actors/partition-replica', function () {
     expect(d.followers.map((f) => f.brokerId)).to.deep.equal([3]);
     expect(d).to.deep.include({ role: 'Leader', leaderEpoch: 0, isr: [1, 3] });
     expect((await read(r, 2, 4)).errorCode, 'a removed replica may no longer fetch').to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  });
+
+  describe('reads from the closest replica (KIP-392)', () => {
+    const racks = { 1: 'a', 2: 'b', 3: 'c' };
+
+    it('as leader with rack-aware selection sends a consumer of another rack to an in-sync follower of its rack that holds the offset', async () => {
+      const r = spawn(state({ isr: [1, 2, 3], replicas: [1, 2, 3] }), { racks });
+      await produce(r, 1, batch(2));
+      await produce(r, 1, batch(2));
+      await read(r, 2, 4); // follower 2 (rack b) has everything
+      await read(r, 3, 2); // follower 3 (rack c) is behind at 2
+      const inB = await read(r, -1, 3, { clientRack: 'b' });
+      expect(inB).to.deep.include({ errorCode: 0, preferredReadReplica: 2, highWatermark: 2 });
+      expect(inB.records.length).to.equal(0);
+      // follower 3 does not hold offset 3 yet: the leader serves
+      const inC = await read(r, -1, 3, { clientRack: 'c' });
+      expect(inC.preferredReadReplica).to.equal(undefined);
+      // the leader's own rack, no rack, an unknown rack, or no client metadata: the leader serves
+      for (const extra of [{ clientRack: 'a' }, { clientRack: '' }, { clientRack: 'z' }, {}]) {
+        const own = await read(r, -1, 0, extra);
+        expect(own.preferredReadReplica, JSON.stringify(extra)).to.equal(undefined);
+        expect(decodeRecordBatches(Buffer.from(own.records)).flatMap((b) => b.records)).to.have.length(2);
+      }
+    });
+
+    it('never sends a consumer to a follower out of the ISR, nor without selection configured', async () => {
+      const out = spawn(state({ isr: [1], replicas: [1, 2] }), { racks });
+      await produce(out, 1, batch(2));
+      await read(out, 2, 2);
+      expect((await read(out, -1, 0, { clientRack: 'b' })).preferredReadReplica).to.equal(undefined);
+      const plain = spawn(state({ topic: 'plain', isr: [1, 2], replicas: [1, 2] }));
+      await produce(plain, 1, batch(2));
+      await read(plain, 2, 2);
+      expect((await read(plain, -1, 0, { clientRack: 'b' })).preferredReadReplica).to.equal(undefined);
+    });
+
+    it('as follower serves a consumer with client metadata up to its high watermark, and wakes its long poll when that moves', async () => {
+      const leaderSide = spawn(state({ topic: 'src', isr: [1], replicas: [1] }));
+      await produce(leaderSide, 1, batch(3, 'x'));
+      await produce(leaderSide, 1, batch(2, 'y'));
+      const fetched = (await read(leaderSide, -1, 0)).records;
+      const f = spawn(state({ topic: 'f', leader: 2, leaderEpoch: 0 }));
+      await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 3, leaderLogStartOffset: 0 });
+      expect((await read(f, -1, 0)).errorCode, 'no client metadata: leader only').to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+      const got = await read(f, -1, 0, { clientRack: 'b' });
+      expect(got).to.deep.include({ errorCode: 0, highWatermark: 3 });
+      expect(decodeRecordBatches(Buffer.from(got.records)).flatMap((b) => b.records).map((x) => String(x.value))).to.deep.equal(['x0', 'x1', 'x2']);
+      expect((await read(f, -1, 0, { clientRack: 'b', currentLeaderEpoch: 3 })).errorCode).to.equal(ErrorCode.UNKNOWN_LEADER_EPOCH);
+      // a consumer waiting at the follower's high watermark is told when it moves
+      const waiting = await read(f, -1, 5, { clientRack: '', watch: true });
+      expect(waiting.records.length).to.equal(0);
+      const before = (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced').length;
+      await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: Buffer.alloc(0), leaderHighWatermark: 5, leaderLogStartOffset: 0 });
+      await checkFor(async () => (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced' && m.topic === 'f').length > before);
+      expect((await describe_(f)).highWatermark).to.equal(5);
+    });
   });
 
   it('a leader that lost leadership before writing gives up its empty epoch on divergence, so its fetches stop diverging', async () => {
