@@ -25,6 +25,12 @@ export interface ConsumerConfig {
   metadataMaxAgeMs: number;
   /** Verify each fetched batch's CRC-32C before handing its records over (Kafka's check.crcs). */
   checkCrcs: boolean;
+  /**
+   * client.rack: the consumer's rack (Kafka's KIP-392). Set, fetches carry it and the consumer
+   * reads a partition from the replica its leader names (one in this rack, with the brokers'
+   * replica.selector.class set), for metadata.max.age.ms at a time.
+   */
+  clientRack: string;
 }
 
 export class ConsumerConfigError extends Error {
@@ -62,6 +68,7 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
+  'client.rack': { prop: 'clientRack', kind: 'string', def: '' },
 };
 
 export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

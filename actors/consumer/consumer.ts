@@ -1,12 +1,13 @@
 /**
  * The consumer: a member of a consumer group. It finds the group's coordinator, joins
  * (JoinGroup -> SyncGroup; as leader it runs the assignor), heartbeats, fetches its partitions
- * from their leaders with long polls, hands records out through Poll, and commits offsets
+ * from their leaders with long polls (with client.rack, from the replica a leader names instead,
+ * KIP-392, until metadata.max.age.ms or an error), hands records out through Poll, and commits offsets
  * (automatically every auto.commit.interval.ms, on revoke, on close, or when asked).
  *
  * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
- * position, buffered records, pause flag; offsets processed by the application and last
+ * position, buffered records, pause flag, preferred read replica; offsets processed by the application and last
  * committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
  * to requests of an older assignment are dropped.
  * Handles: Subscribe, Poll, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
@@ -70,6 +71,8 @@ interface Assigned {
   highWatermark: number;
   paused: boolean;
   resetting: boolean;
+  /** The replica the leader named to fetch from (client.rack, KIP-392), until `untilMs`. */
+  readReplica: { brokerId: number; untilMs: number } | null;
 }
 
 /**
@@ -255,6 +258,7 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
       highWatermark: -1,
       paused: false,
       resetting: false,
+      readReplica: null,
     });
   }
   s.phase = 'Stable';
@@ -327,9 +331,11 @@ function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
       refreshMetadata(s, ctx);
       continue;
     }
-    if (s.fetching.has(leader.brokerId)) continue;
-    let list = byLeader.get(leader.brokerId);
-    if (!list) byLeader.set(leader.brokerId, (list = []));
+    if (a.readReplica && (ctx.clock.now() >= a.readReplica.untilMs || !s.metadata.brokerRef(a.readReplica.brokerId))) a.readReplica = null;
+    const from = a.readReplica?.brokerId ?? leader.brokerId;
+    if (s.fetching.has(from)) continue;
+    let list = byLeader.get(from);
+    if (!list) byLeader.set(from, (list = []));
     list.push(a);
   }
   for (const [brokerId, parts] of byLeader) {
@@ -353,6 +359,7 @@ function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
             currentLeaderEpoch: -1,
             partitionMaxBytes: s.config.maxPartitionFetchBytes,
           })),
+          ...(s.config.clientRack ? { clientRack: s.config.clientRack } : {}),
         },
         { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
       )
@@ -654,7 +661,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         phase: s.phase,
         memberId: s.memberId,
         generationId: s.generationId,
-        assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition, position: a.position, paused: a.paused })),
+        assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition, position: a.position, paused: a.paused, readReplica: a.readReplica?.brokerId ?? null })),
       } satisfies ConsumerDescription);
     },
 
@@ -869,6 +876,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       }
       const r = m.response;
       if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        // a read replica that does not answer is dropped: its partitions go back to their leaders
+        for (const a of s.assigned.values()) if (a.readReplica?.brokerId === m.brokerId) a.readReplica = null;
         refreshMetadata(s, ctx);
         maybeFetch(s, ctx);
         return;
@@ -876,6 +885,18 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       for (const pr of r.partitions) {
         const a = s.assigned.get(key(pr.topic, pr.partition));
         if (!a || a.position === null) continue;
+        const fromReadReplica = a.readReplica?.brokerId === m.brokerId;
+        if (pr.errorCode !== ErrorCode.NONE && fromReadReplica) {
+          // the replica the leader named could not serve (it fell behind, or left): back to the leader
+          ctx.log.info('preferred read replica failed: fetching from the leader', { topic: pr.topic, partition: pr.partition, brokerId: m.brokerId, errorCode: pr.errorCode });
+          a.readReplica = null;
+          continue;
+        }
+        if (pr.preferredReadReplica !== undefined && pr.preferredReadReplica >= 0) {
+          if (a.readReplica?.brokerId !== pr.preferredReadReplica) ctx.log.info('fetching from the preferred read replica', { topic: pr.topic, partition: pr.partition, brokerId: pr.preferredReadReplica });
+          a.readReplica = { brokerId: pr.preferredReadReplica, untilMs: ctx.clock.now() + s.config.metadataMaxAgeMs };
+          continue;
+        }
         if (pr.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
           ctx.log.warn('fetch offset out of range: resetting', { topic: pr.topic, partition: pr.partition, offset: a.fetchPosition, reset: s.config.autoOffsetReset });
           a.buffer = [];

@@ -82,5 +82,6 @@ export interface ConsumerDescription {
   phase: ConsumerPhase;
   memberId: string;
   generationId: number;
-  assignment: { topic: string; partition: number; position: number | null; paused: boolean }[];
+  /** `readReplica`: the broker fetched from instead of the leader (client.rack, KIP-392), or null. */
+  assignment: { topic: string; partition: number; position: number | null; paused: boolean; readReplica: number | null }[];
 }

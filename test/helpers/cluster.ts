@@ -42,6 +42,8 @@ export interface TestClusterOptions {
    * worker port reach their handlers as views of the port's buffers, as in production.
    */
   strictSerialization?: boolean;
+  /** Each broker's rack, by position (broker 1 first); none by default. */
+  racks?: (string | null)[];
 }
 
 const FIXTURE = new URL('../fixtures/cluster-node.ts', import.meta.url);
@@ -79,6 +81,7 @@ export class TestCluster {
       placementSeed: 0,
       kafka: false,
       strictSerialization: true,
+      racks: [],
       ...options,
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cluster-'));
@@ -124,7 +127,8 @@ export class TestCluster {
   async startBroker(id: number): Promise<void> {
     const node = `b${id}`;
     const kafka = this.opts.kafka ? { host: '127.0.0.1', port: this.kafkaPorts.get(id) ?? 0 } : undefined;
-    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig, kafka } });
+    const rack = this.opts.racks[id - 1] ?? null;
+    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig, kafka, ...(rack ? { rack } : {}) } });
     const h: BrokerHandle = { id, node, running: true };
     if (this.net) {
       const sys = new ActorSystem({ nodeId: node, strictSerialization: this.opts.strictSerialization });
