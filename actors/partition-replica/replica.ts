@@ -735,6 +735,12 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply(readResult(s, epochError, EMPTY, `leader epoch ${m.currentLeaderEpoch} vs ${s.p.leaderEpoch}`));
         return;
       }
+      if (followerRead && (m.fetchOffset > s.log.logEndOffset || m.fetchOffset < s.log.logStartOffset)) {
+        // out of this follower's range: the leader knows whether it is out of range at all (a
+        // client told OFFSET_OUT_OF_RANGE here may reset its position for nothing)
+        ctx.reply(readResult(s, ErrorCode.NOT_LEADER_OR_FOLLOWER, EMPTY, `offset ${m.fetchOffset} is outside this follower's log [${s.log.logStartOffset}, ${s.log.logEndOffset}]: fetch it from the leader`));
+        return;
+      }
       if (m.replicaId < 0 && m.clientRack && s.role === 'Leader' && s.args.readReplicaSelection) {
         const preferred = preferredReadReplica(s, ctx, m.fetchOffset, m.clientRack, s.args.readReplicaSelection.rackOf);
         if (preferred !== s.args.brokerId) {

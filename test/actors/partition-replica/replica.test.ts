@@ -533,6 +533,8 @@ describe('actors/partition-replica', function () {
       expect(got).to.deep.include({ errorCode: 0, highWatermark: 3 });
       expect(decodeRecordBatches(Buffer.from(got.records)).flatMap((b) => b.records).map((x) => String(x.value))).to.deep.equal(['x0', 'x1', 'x2']);
       expect((await read(f, -1, 0, { clientRack: 'b', currentLeaderEpoch: 3 })).errorCode).to.equal(ErrorCode.UNKNOWN_LEADER_EPOCH);
+      // past its log end: the leader is asked instead (never OFFSET_OUT_OF_RANGE from a follower)
+      expect((await read(f, -1, 9, { clientRack: 'b' })).errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
       // a consumer waiting at the follower's high watermark is told when it moves
       const waiting = await read(f, -1, 5, { clientRack: '', watch: true });
       expect(waiting.records.length).to.equal(0);
