@@ -10,14 +10,17 @@
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; deletes stray logs: on disk here, used by no replica, not placed here), Metadata, Produce (batches for several partitions, handed to their replicas),
  * Fetch (consumers and followers, long-poll), FindCoordinator, InitProducerId,
- * PartitionAdvanced, ControlledShutdown, DescribeBroker, and its internal Register/Heartbeat/
+ * PartitionAdvanced, ControlledShutdown, DescribeBroker, DescribeLogDirs (its log dir: each
+ * partition log's size and offset lag, the volume's total and usable bytes), and its internal Register/Heartbeat/
  * FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its coordinator; FetchResponse, MetadataResponse,
- * FindCoordinatorResponse, InitProducerIdResult.
+ * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -27,6 +30,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { LogManager } from '../../src/storage/log-manager.js';
+import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
@@ -45,6 +49,8 @@ import type {
   FetchPartitionResult,
   FetchResponse,
   InitProducerIdResult,
+  LogDirPartition,
+  LogDirsDescription,
   MetadataResponse,
   ProducePartitionResult,
 } from './messages.js';
@@ -166,23 +172,20 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       const code = topicKnown(s, fp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
       return Promise.resolve(errorResult(fp, code, `broker ${s.args.brokerId} hosts no replica of ${fp.topic}-${fp.partition}`));
     }
+    const read: Extract<ReplicaMsg, { type: 'ReplicaRead' }> = {
+      type: 'ReplicaRead',
+      replicaId: p.req.replicaId,
+      fetchOffset: fp.fetchOffset,
+      maxBytes: fp.partitionMaxBytes,
+      currentLeaderEpoch: fp.currentLeaderEpoch,
+      lastFetchedEpoch: fp.lastFetchedEpoch ?? -1,
+      watch: !p.expired,
+      fetchId: p.id,
+      watchUntil: p.deadline,
+    };
+    if (p.req.clientRack !== undefined) read.clientRack = p.req.clientRack;
     return ctx
-      .ask<ReplicaReadResult>(
-        rep.ref,
-        {
-          type: 'ReplicaRead',
-          replicaId: p.req.replicaId,
-          fetchOffset: fp.fetchOffset,
-          maxBytes: fp.partitionMaxBytes,
-          currentLeaderEpoch: fp.currentLeaderEpoch,
-          lastFetchedEpoch: fp.lastFetchedEpoch ?? -1,
-          watch: !p.expired,
-          fetchId: p.id,
-          watchUntil: p.deadline,
-          ...(p.req.clientRack !== undefined ? { clientRack: p.req.clientRack } : {}),
-        },
-        { timeoutMs: s.config.requestTimeoutMs },
-      )
+      .ask<ReplicaReadResult>(rep.ref, read, { timeoutMs: s.config.requestTimeoutMs })
       .then((r): FetchPartitionResult => {
         if (isFailure(r)) return errorResult(fp, ErrorCode.NOT_LEADER_OR_FOLLOWER, r.message);
         const { type: _type, ...read } = r;
@@ -363,6 +366,47 @@ async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: 
   }
 }
 
+/**
+ * The partition logs of this broker's log dir for DescribeLogDirs (all of them, or those of the
+ * topics asked for), sorted, with the logs an I/O error took offline.
+ */
+function logDirPartitions(s: BrokerState, topics: { topic: string; partitions?: number[] | null }[] | null): { partitions: LogDirPartition[]; offline: string[] } {
+  const wanted = topics === null ? null : new Map<string, Set<number> | null>();
+  for (const t of topics ?? []) {
+    const prev = wanted!.get(t.topic);
+    if (t.partitions == null || prev === null) wanted!.set(t.topic, null);
+    else wanted!.set(t.topic, new Set([...(prev ?? []), ...t.partitions]));
+  }
+  const partitions: LogDirPartition[] = [];
+  const offline: string[] = [];
+  for (const log of s.logs.allLogs()) {
+    if (wanted) {
+      const ps = wanted.get(log.topic);
+      if (ps === undefined || (ps !== null && !ps.has(log.partition))) continue;
+    }
+    if (log.status === LogState.Offline) offline.push(`${log.topic}-${log.partition}`);
+    let size: number;
+    try {
+      size = log.size;
+    } catch {
+      continue; // closed or deleted meanwhile
+    }
+    partitions.push({ topic: log.topic, partition: log.partition, size, offsetLag: Math.max(0, log.highWatermark - log.logEndOffset), isFuture: false });
+  }
+  partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  return { partitions, offline };
+}
+
+/** The total and usable bytes of the volume holding `dir` (Kafka's FileStore), -1 when unknown. */
+async function volumeSpace(dir: string): Promise<{ totalBytes: number; usableBytes: number }> {
+  try {
+    const st = await fs.promises.statfs(dir);
+    return { totalBytes: st.blocks * st.bsize, usableBytes: st.bavail * st.bsize };
+  } catch {
+    return { totalBytes: -1, usableBytes: -1 };
+  }
+}
+
 /** A broker's rack as the metadata has it (this broker's own from its args). */
 function rackOf(s: BrokerState, brokerId: number): string | null {
   if (brokerId === s.args.brokerId) return s.args.rack ?? null;
@@ -486,6 +530,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
+    DescribeLogDirs: { topics: 'array?' },
   },
 
   handlers: {
@@ -765,6 +810,25 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         pendingFetches: s.fetches.size,
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
       } satisfies BrokerDescription);
+    },
+
+    DescribeLogDirs(s, m, ctx) {
+      const token = ctx.deferReply();
+      const logDir = path.resolve(s.logs.logDir);
+      const { partitions, offline } = logDirPartitions(s, m.topics ?? null);
+      // the volume's space is asked without holding the mailbox
+      void volumeSpace(logDir).then(({ totalBytes, usableBytes }) => {
+        const errorCode = offline.length > 0 ? ErrorCode.KAFKA_STORAGE_ERROR : ErrorCode.NONE;
+        const errorMessage = offline.length > 0 ? `logs offline after an I/O error: ${offline.join(', ')}` : null;
+        if (token) {
+          ctx.replyTo(token, {
+            type: 'LogDirsDescription',
+            errorCode: ErrorCode.NONE,
+            brokerId: s.args.brokerId,
+            logDirs: [{ logDir, errorCode, errorMessage, totalBytes, usableBytes, partitions }],
+          } satisfies LogDirsDescription);
+        }
+      });
     },
   },
 
