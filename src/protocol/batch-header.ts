@@ -10,8 +10,11 @@
  *   35 maxTimestamp int64 | 43 producerId int64 | 51 producerEpoch int16 | 53 baseSequence int32 |
  *   57 recordsCount int32 | 61 records...
  * batchLength counts the bytes after the batchLength field (so a batch occupies 12 + batchLength
- * bytes). The CRC-32C covers attributes..end of the batch, so baseOffset, batchLength,
- * partitionLeaderEpoch and magic can be rewritten without recomputing it.
+ * bytes). Attributes: bits 0-2 codec, 3 timestamp type, 4 transactional, 5 control, 6 delete
+ * horizon (KIP-534: the log cleaner has stored, in baseTimestamp, the time at which the batch's
+ * tombstones may go; record timestamp deltas are taken from that value, so records still read
+ * as their own timestamps). The CRC-32C covers attributes..end of the batch, so baseOffset,
+ * batchLength, partitionLeaderEpoch and magic can be rewritten without recomputing it.
  *
  * Number representation: every int64 field (baseOffset, timestamps, producerId) is read and
  * written as a JS `number`. Offsets, millisecond timestamps and Kafka producer ids (allocated
@@ -48,6 +51,11 @@ export const COMPRESSION_CODEC_MASK = 0x07;
 export const TIMESTAMP_TYPE_MASK = 0x08;
 export const TRANSACTIONAL_FLAG_MASK = 0x10;
 export const CONTROL_FLAG_MASK = 0x20;
+/**
+ * Bit 6, Kafka's DELETE_HORIZON_FLAG_MASK (KIP-534): baseTimestamp holds the batch's delete
+ * horizon, set by the log cleaner, instead of its first record's timestamp.
+ */
+export const DELETE_HORIZON_FLAG_MASK = 0x40;
 
 /** Attribute bit 3: how record timestamps are to be read. */
 export const TimestampType = Object.freeze({ CREATE_TIME: 0, LOG_APPEND_TIME: 1 } as const);
@@ -190,6 +198,19 @@ export function partitionLeaderEpochOf(buf: Uint8Array, pos: number): number {
 
 export function attributesOf(buf: Uint8Array, pos: number): number {
   return readInt16BE(buf, pos + ATTRIBUTES_OFFSET);
+}
+
+/**
+ * The delete horizon a batch with these attributes and base timestamp carries (KIP-534: the time
+ * from which the log cleaner may remove its tombstones), or null when the flag is not set.
+ */
+export function deleteHorizonFrom(attributes: number, baseTimestamp: number): number | null {
+  return (attributes & DELETE_HORIZON_FLAG_MASK) !== 0 ? baseTimestamp : null;
+}
+
+/** The delete horizon of the batch at `pos` (see deleteHorizonFrom), or null. */
+export function deleteHorizonOf(buf: Uint8Array, pos: number): number | null {
+  return deleteHorizonFrom(attributesOf(buf, pos), readInt64BE(buf, pos + BASE_TIMESTAMP_OFFSET));
 }
 
 /** The stored CRC (unsigned). */

@@ -5,6 +5,10 @@
  *   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
  *   key (varint length, -1 = null, bytes) | value (same) | header count varint |
  *   headers: key (varint length, utf-8) value (varint length, -1 = null, bytes)
+ * A record's timestamp is baseTimestamp + timestampDelta (under LogAppendTime, maxTimestamp). The
+ * base timestamp is normally the first record's; with the delete horizon flag (attribute bit 6,
+ * KIP-534) it is the time the log cleaner set for the batch's tombstones, and the deltas are
+ * taken from it.
  *
  * Encoding is the producer's hot path: sizes are computed first and the batch is written into one
  * exactly-sized Buffer of its own (byteOffset 0, not from Node's shared pool, so it can be
@@ -25,6 +29,7 @@ import {
   CONTROL_FLAG_MASK,
   CRC_OFFSET,
   CURRENT_MAGIC,
+  DELETE_HORIZON_FLAG_MASK,
   LAST_OFFSET_DELTA_OFFSET,
   LOG_OVERHEAD,
   MAGIC_OFFSET,
@@ -121,6 +126,12 @@ export interface RecordBatchInput {
   baseSequence?: number;
   /** Default: the first record's timestamp, else -1. */
   baseTimestamp?: number;
+  /**
+   * Kafka's delete horizon (KIP-534, set by the log cleaner): sets attribute bit 6 and is written
+   * as the base timestamp, in place of `baseTimestamp` (not both). Record timestamp deltas are
+   * taken from it, so every record still reads as its own timestamp.
+   */
+  deleteHorizonMs?: number;
   /** Default: the largest record timestamp, else baseTimestamp. */
   maxTimestamp?: number;
   /** Default: the last record's offsetDelta (0 for an empty batch). */
@@ -238,8 +249,13 @@ function plan(input: RecordBatchInput): Plan {
     codec |
     (timestampType === TimestampType.LOG_APPEND_TIME ? TIMESTAMP_TYPE_MASK : 0) |
     (input.transactional ? TRANSACTIONAL_FLAG_MASK : 0) |
-    (input.control ? CONTROL_FLAG_MASK : 0);
-  const baseTimestamp = checkSafe('baseTimestamp', input.baseTimestamp ?? records[0]?.timestamp ?? NO_TIMESTAMP);
+    (input.control ? CONTROL_FLAG_MASK : 0) |
+    (input.deleteHorizonMs !== undefined ? DELETE_HORIZON_FLAG_MASK : 0);
+  let baseTimestamp: number;
+  if (input.deleteHorizonMs !== undefined) {
+    if (input.baseTimestamp !== undefined) throw new RangeError('baseTimestamp and deleteHorizonMs are the same field: give one');
+    baseTimestamp = checkInt('deleteHorizonMs', input.deleteHorizonMs, 0, Number.MAX_SAFE_INTEGER);
+  } else baseTimestamp = checkSafe('baseTimestamp', input.baseTimestamp ?? records[0]?.timestamp ?? NO_TIMESTAMP);
   if (scratchSizes.length < n) scratchSizes = new Int32Array(Math.max(n, scratchSizes.length * 2));
   const sizes = scratchSizes;
   let maxTs = n === 0 ? baseTimestamp : -Infinity;

@@ -8,6 +8,7 @@ import {
   BASE_TIMESTAMP_OFFSET,
   BATCH_LENGTH_OFFSET,
   CRC_OFFSET,
+  DELETE_HORIZON_FLAG_MASK,
   LAST_OFFSET_DELTA_OFFSET,
   LOG_OVERHEAD,
   MAGIC_OFFSET,
@@ -20,6 +21,8 @@ import {
   baseOffsetOf,
   batchSizeAt,
   computeBatchCrc,
+  deleteHorizonFrom,
+  deleteHorizonOf,
   iterateBatches,
   lastOffsetOf,
   maxTimestampOf,
@@ -84,6 +87,16 @@ describe('protocol/batch-header', () => {
     ]).to.deep.equal([0, 8, 12, 16, 17, 21, 23, 27, 35, 43, 51, 53, 57]);
     expect(RECORD_BATCH_OVERHEAD).to.equal(61);
     expect(LOG_OVERHEAD).to.equal(12);
+  });
+
+  it("reads Kafka's delete horizon (attribute bit 6) as the base timestamp, and none without the bit", () => {
+    expect(DELETE_HORIZON_FLAG_MASK).to.equal(0x40);
+    const flagged = rawBatch({ attributes: 0x40 | 0x08 | 0x03, baseTimestamp: 1_800_000_000_000n });
+    expect(deleteHorizonOf(flagged, 0)).to.equal(1_800_000_000_000);
+    expect(deleteHorizonOf(Buffer.concat([Buffer.alloc(5), flagged]), 5)).to.equal(1_800_000_000_000);
+    expect(deleteHorizonOf(rawBatch({ attributes: 0x3f, baseTimestamp: 1_800_000_000_000n }), 0)).to.equal(null);
+    expect(deleteHorizonFrom(0x40, 0)).to.equal(0);
+    expect(deleteHorizonFrom(0x20, 5)).to.equal(null);
   });
 
   it('reads every header field at a position', () => {

@@ -11,10 +11,14 @@ import { spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import {
   ATTRIBUTES_OFFSET,
+  BASE_TIMESTAMP_OFFSET,
   CRC_OFFSET,
+  DELETE_HORIZON_FLAG_MASK,
   RECORD_BATCH_OVERHEAD,
   TimestampType,
+  attributesOf,
   batchSizeAt,
+  deleteHorizonOf,
   setBaseOffset,
   setMaxTimestamp,
   setPartitionLeaderEpoch,
@@ -424,6 +428,76 @@ describe('protocol/record-batch', () => {
       expect(() => encodeRecordBatch({ baseTimestamp: NaN, records: [] })).to.throw(RangeError, /baseTimestamp/);
       expect(() => encodeRecordBatch({ lastOffsetDelta: 0, records: [{ value: null }, { value: null }] })).to.throw(RangeError, /lastOffsetDelta/);
       expect(() => encodeRecordBatch({ records: [{ value: null, headers: [{ key: null as unknown as string, value: null }] }] })).to.throw(TypeError, /header 0 key/);
+    });
+  });
+
+  describe('the delete horizon (KIP-534, attribute bit 6)', () => {
+    const HORIZON = 1_800_000_000_000;
+    const YEARS_AGO = 1_600_000_000_000;
+    const records: RecordInput[] = [
+      { key: enc('a'), value: enc('1'), timestamp: YEARS_AGO },
+      { key: enc('b'), value: null, timestamp: YEARS_AGO + 5 },
+      { key: enc('c'), value: enc('3'), headers: [{ key: 'h', value: enc('v') }], timestamp: YEARS_AGO - 7, offsetDelta: 4 },
+    ];
+
+    it('sets bit 6, writes the horizon as the base timestamp, and takes the record timestamp deltas from it', () => {
+      const buf = encodeRecordBatch({ baseOffset: 10, deleteHorizonMs: HORIZON, maxTimestamp: YEARS_AGO + 5, lastOffsetDelta: 6, records });
+      expect(attributesOf(buf, 0) & DELETE_HORIZON_FLAG_MASK).to.equal(DELETE_HORIZON_FLAG_MASK);
+      expect(deleteHorizonOf(buf, 0)).to.equal(HORIZON);
+      expect(validateBatch(buf, 0)).to.equal(null);
+      const d = decodeRecordBatch(buf);
+      expect(d.baseTimestamp).to.equal(HORIZON);
+      expect(d.maxTimestamp).to.equal(YEARS_AGO + 5);
+      // every record reads as its own timestamp
+      expect(d.records.map((r) => [r.offset, r.timestamp])).to.deep.equal([
+        [10, YEARS_AGO],
+        [11, YEARS_AGO + 5],
+        [14, YEARS_AGO - 7],
+      ]);
+      expect(d.records[1]!.value).to.equal(null);
+      // without the flag there is no horizon, whatever the base timestamp
+      expect(deleteHorizonOf(encodeRecordBatch({ records }), 0)).to.equal(null);
+    });
+
+    it('is byte for byte a KafkaJS batch whose first timestamp is the horizon, with bit 6 set and the CRC computed again', async () => {
+      const theirs = await kafkaBatch.RecordBatch({
+        compression: 0,
+        firstOffset: Long.fromValue(3),
+        firstTimestamp: HORIZON,
+        maxTimestamp: YEARS_AGO + 5,
+        partitionLeaderEpoch: -1,
+        lastOffsetDelta: 1,
+        transactional: false,
+        producerId: Long.fromValue(-1),
+        producerEpoch: -1,
+        firstSequence: -1,
+        records: records.slice(0, 2).map((r, i) => kafkaRecord({ offsetDelta: i, timestampDelta: r.timestamp! - HORIZON, key: r.key, value: r.value, headers: {} })),
+      });
+      const expected = Buffer.from(theirs.buffer);
+      expected.writeInt16BE(expected.readInt16BE(ATTRIBUTES_OFFSET) | DELETE_HORIZON_FLAG_MASK, ATTRIBUTES_OFFSET);
+      writeBatchCrc(expected, 0);
+      const ours = encodeRecordBatch({ baseOffset: 3, deleteHorizonMs: HORIZON, maxTimestamp: YEARS_AGO + 5, records: records.slice(0, 2) });
+      expect(ours.toString('hex')).to.equal(expected.toString('hex'));
+      expect(Number(ours.readBigInt64BE(BASE_TIMESTAMP_OFFSET))).to.equal(HORIZON);
+    });
+
+    it('is read by KafkaJS with every record at its own timestamp, plain and gzip', async () => {
+      for (const compression of [CompressionType.NONE, CompressionType.GZIP]) {
+        const buf = encodeRecordBatch({ baseOffset: 10, compression, deleteHorizonMs: HORIZON, maxTimestamp: YEARS_AGO + 5, records });
+        const theirs = await kafkajsDecode(buf);
+        expect(theirs.records.map((r: any) => [r.offset, Number(r.timestamp)])).to.deep.equal([
+          ['10', YEARS_AGO],
+          ['11', YEARS_AGO + 5],
+          ['14', YEARS_AGO - 7],
+        ]);
+        expect(theirs.records[1].value).to.equal(null);
+      }
+    });
+
+    it('takes the horizon in place of baseTimestamp, never both, and only as a non-negative safe integer', () => {
+      expect(() => encodeRecordBatch({ baseTimestamp: 1, deleteHorizonMs: HORIZON, records })).to.throw(RangeError, /baseTimestamp and deleteHorizonMs/);
+      expect(() => encodeRecordBatch({ deleteHorizonMs: -1, records })).to.throw(RangeError, /deleteHorizonMs/);
+      expect(() => encodeRecordBatch({ deleteHorizonMs: 2 ** 53, records })).to.throw(RangeError, /deleteHorizonMs/);
     });
   });
 
