@@ -7,8 +7,9 @@
  * 1. Plan (`planCompaction`): the cleanable segments are the inactive ones, from the first, whose
  *    records are all below the high watermark and older than min.compaction.lag.ms. Those below
  *    the log's first dirty offset (where the last pass ended) are clean, the rest dirty. The pass
- *    runs when dirty bytes / cleanable bytes reach min.cleanable.dirty.ratio, or when the first
- *    dirty segment is older than max.compaction.lag.ms.
+ *    runs when dirty bytes / cleanable bytes reach min.cleanable.dirty.ratio, when the first
+ *    dirty segment is older than max.compaction.lag.ms, or when the earliest delete horizon the
+ *    last pass left in the log has passed (then even with nothing dirty: see below).
  * 2. Map: every record of the dirty segments gives key -> its offset, so the map ends holding each
  *    key's latest offset. It stops growing at log.cleaner.dedupe.buffer.size (estimated memory),
  *    at a segment boundary: the pass then cleans up to there.
@@ -16,11 +17,12 @@
  *    they fit in segment.bytes (Kafka's grouping), to `<first base>.log.cleaned` without
  *    - records whose key has a later offset in the map,
  *    - records without a key (a compacted topic refuses them; older ones may predate the policy),
- *    - tombstones (null values) whose segment's newest record is older than delete.retention.ms.
+ *    - tombstones (null values) of a batch whose delete horizon has passed.
  *    Batches keep their offsets, leader epoch, producer id, epoch and sequence, codec and
- *    timestamp type: a batch that lost no record is copied byte for byte, one that lost some is
- *    encoded again with the rest, one that lost all is dropped, except an idempotent producer's
- *    last batch, kept empty so its sequence survives (as Kafka does). Control batches stay.
+ *    timestamp type: a batch that lost no record (and gains no delete horizon, below) is copied
+ *    byte for byte, one that lost some is encoded again with the rest, one that lost all is
+ *    dropped, except an idempotent producer's last batch, kept empty so its sequence survives (as
+ *    Kafka does: no horizon, base timestamp -1, its max timestamp). Control batches stay.
  * 4. Swap: the cleaned file is fsynced, then replaces its segments (PartitionLog.replaceSegments:
  *    renamed to `<base>.<end>.swap`, which decides the swap, the old files deleted, the swap
  *    renamed to `<base>.log`, indexes rebuilt; an open after a crash finishes a swap file). A
@@ -28,13 +30,40 @@
  *    swap. At the end the first dirty offset moves to the end of what was mapped (the log
  *    manager checkpoints it).
  *
+ * Tombstones (KIP-534, as Kafka 3.1+): a batch the pass keeps with a tombstone in it and no delete
+ * horizon yet is encoded again with one: attribute bit 6 set and the base timestamp replaced by
+ * now + delete.retention.ms, the record timestamp deltas taken from it so every record reads as
+ * its own timestamp (max timestamp, which the indexes and retention use, is unchanged; the CRC is
+ * computed anew). A later pass at or after the horizon drops the batch's tombstones, so a tombstone
+ * lives about delete.retention.ms from the first pass that kept it, whatever its timestamp; a
+ * batch encoded again later keeps the horizon it has, tombstones left or not (as Kafka's). A
+ * batch without the horizon never loses a tombstone: Kafka's older rule (the segment's last
+ * modification older than delete.retention.ms) is only for pre-v2 batches, which samsa has not.
+ * An infinite delete.retention.ms (or one whose horizon passes 2^53) sets no horizon: the
+ * tombstones stay. The pass notes the earliest horizon of the batches that still hold tombstones
+ * (CleanableLog.markCleaned), and planCompaction makes a pass due when it has passed, even with
+ * nothing dirty: Kafka's cleaner does not (there a log with nothing new keeps its expired
+ * tombstones until it is dirty enough again). After an open the earliest horizon is not known,
+ * only bounded: every horizon written before is below open time + delete.retention.ms, when one
+ * pass over the clean part finds them (PartitionLog).
+ *
  * Reads are async and in chunks, and the pass hands the thread back every sliceMs of its own
  * work, so the broker's other actors run in between. Offsets never change: consumers and
  * followers see gaps, which they already step over by batch last offsets.
  */
 import fs from 'node:fs';
-import { CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, attributesOf, batchSizeAt, baseOffsetOf, readBatchHeader } from '../protocol/batch-header.js';
-import { CompressionType } from '../protocol/compression.js';
+import {
+  CONTROL_FLAG_MASK,
+  LOG_OVERHEAD,
+  NO_TIMESTAMP,
+  RECORD_BATCH_OVERHEAD,
+  TimestampType,
+  attributesOf,
+  batchSizeAt,
+  baseOffsetOf,
+  deleteHorizonFrom,
+  readBatchHeader,
+} from '../protocol/batch-header.js';
 import { BROKER_MAX_DECOMPRESSED_BYTES } from '../protocol/decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../protocol/record-batch.js';
 import type { LogConfig } from './log-config.js';
@@ -86,8 +115,16 @@ export interface CleanableLog {
    * meanwhile; nothing was done).
    */
   replaceSegments(group: readonly LogSegment[], expectedSizes: readonly number[], cleanedFile: string): Promise<number | null>;
-  /** The pass mapped everything below `offset`. */
-  markCleaned(offset: number, truncationsAtStart: number): void;
+  /**
+   * The earliest delete horizon of a batch in the compacted part that still holds tombstones, as
+   * far as is known (Infinity: none); a pass is due once it has passed.
+   */
+  readonly earliestDeleteHorizon: number;
+  /**
+   * The pass mapped everything below `offset`, and left tombstones whose earliest delete horizon
+   * is `earliestDeleteHorizon` (Infinity: none) in what it went through.
+   */
+  markCleaned(offset: number, truncationsAtStart: number, earliestDeleteHorizon: number): void;
 }
 
 export interface CompactionPlan {
@@ -101,8 +138,11 @@ export interface CompactionPlan {
   readonly dirtyRatio: number;
   /** The base offset of the segment after the last cleanable one. */
   readonly cleanableEnd: number;
-  /** Why the pass is due: the ratio, max.compaction.lag.ms, or null (not due). */
-  readonly due: 'dirty-ratio' | 'max-compaction-lag' | null;
+  /**
+   * Why the pass is due: the ratio, max.compaction.lag.ms, a passed delete horizon (the log's
+   * earliestDeleteHorizon), or null (not due).
+   */
+  readonly due: 'dirty-ratio' | 'max-compaction-lag' | 'delete-horizon' | null;
 }
 
 export interface CompactionStats {
@@ -113,6 +153,8 @@ export interface CompactionStats {
   readonly recordsRead: number;
   readonly recordsRemoved: number;
   readonly tombstonesRemoved: number;
+  /** Batches with tombstones given a delete horizon (KIP-534) by the pass. */
+  readonly deleteHorizonsSet: number;
   readonly keysMapped: number;
   /** The first dirty offset after the pass (everything below it compacted). */
   readonly cleanedUpTo: number;
@@ -129,7 +171,8 @@ class Aborted extends Error {}
 
 /**
  * Which segments one pass would clean, and whether it is due. Null when the log has no
- * cleanable dirty bytes (nothing inactive below the high watermark and the lag, or all clean).
+ * cleanable dirty bytes (nothing inactive below the high watermark and the lag, or all clean)
+ * and no passed delete horizon.
  */
 export function planCompaction(log: CleanableLog, now: number): CompactionPlan | null {
   const all = log.segmentsForCleaning();
@@ -151,7 +194,8 @@ export function planCompaction(log: CleanableLog, now: number): CompactionPlan |
       break;
     }
   }
-  if (firstDirtyIndex === cleanable.length) return null;
+  const horizonPassed = log.earliestDeleteHorizon <= now;
+  if (firstDirtyIndex === cleanable.length && !horizonPassed) return null;
   let cleanBytes = 0;
   let dirtyBytes = 0;
   for (let i = 0; i < cleanable.length; i++) {
@@ -163,6 +207,7 @@ export function planCompaction(log: CleanableLog, now: number): CompactionPlan |
   let due: CompactionPlan['due'] = null;
   if (dirtyBytes > 0 && dirtyRatio >= config.minCleanableDirtyRatio) due = 'dirty-ratio';
   else if (dirtyBytes > 0 && config.maxCompactionLagMs !== Infinity && now - cleanable[firstDirtyIndex]!.largestTimestamp() > config.maxCompactionLagMs) due = 'max-compaction-lag';
+  else if (horizonPassed) due = 'delete-horizon';
   return { segments: cleanable, firstDirtyIndex, cleanBytes, dirtyBytes, dirtyRatio, cleanableEnd: all[cleanable.length]!.baseOffset, due };
 }
 
@@ -304,54 +349,94 @@ interface PassCounters {
   recordsRead: number;
   recordsRemoved: number;
   tombstonesRemoved: number;
+  deleteHorizonsSet: number;
+}
+
+/** What a pass's rewrite needs beyond the batch: the time, the retention, what it saw. */
+interface TombstoneClock {
+  /** The time the pass started (Kafka's currentTime of a cleaning). */
+  readonly now: number;
+  /** The horizon a batch with tombstones gets (now + delete.retention.ms), or null for none. */
+  readonly newHorizon: number | null;
+  /** The earliest horizon of the batches kept with tombstones so far. */
+  earliestLeft: number;
 }
 
 /**
- * The batch at `b` as it goes to the cleaned segment: itself, re-encoded with the records kept,
- * an empty batch (an idempotent producer's last), or null (dropped).
+ * The delete horizon a pass at `now` gives a batch with tombstones: now + delete.retention.ms,
+ * or null when that is infinite or past 2^53 (Kafka's overflowing sum sets no horizon either).
+ */
+function horizonAt(now: number, deleteRetentionMs: number): number | null {
+  const horizon = now + deleteRetentionMs;
+  return Number.isSafeInteger(horizon) ? horizon : null;
+}
+
+/**
+ * The batch at `b` as it goes to the cleaned segment: itself, re-encoded with the records kept
+ * (and a delete horizon when it keeps tombstones and has none yet), an empty batch (an idempotent
+ * producer's last), or null (dropped).
  */
 function cleanBatch(
   segment: LogSegment,
   b: BatchAt,
   position: number,
   map: OffsetMap,
-  dropTombstones: boolean,
+  tombstones: TombstoneClock,
   producerLast: ReadonlyMap<number, number>,
   counters: PassCounters,
 ): Buffer | null {
   const whole = b.buf.subarray(b.pos, b.pos + b.size);
   if (isControl(b)) return whole;
   const batch = decode(segment, b, position);
+  const horizon = deleteHorizonFrom(batch.attributes, batch.baseTimestamp);
+  // Kafka keeps a tombstone while the batch has no horizon or the time is before it
+  const tombstonesGo = horizon !== null && horizon <= tombstones.now;
   const kept: DecodedRecord[] = [];
+  let keptTombstone = false;
   for (const r of batch.records) {
     counters.recordsRead++;
     if (r.key === null || map.superseded(r.key, r.offset)) continue;
-    if (r.value === null && dropTombstones) {
-      counters.tombstonesRemoved++;
-      continue;
+    if (r.value === null) {
+      if (tombstonesGo) {
+        counters.tombstonesRemoved++;
+        continue;
+      }
+      keptTombstone = true;
     }
     kept.push(r);
   }
   counters.recordsRemoved += batch.records.length - kept.length;
-  if (kept.length === batch.records.length) return whole;
+  const setHorizon = keptTombstone && horizon === null && tombstones.newHorizon !== null;
+  const horizonKept = setHorizon ? tombstones.newHorizon : horizon;
+  if (keptTombstone && horizonKept !== null && horizonKept < tombstones.earliestLeft) tombstones.earliestLeft = horizonKept;
+  if (kept.length === batch.records.length && !setHorizon) return whole;
   const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
   const keepEmpty = batch.producerId >= 0 && producerLast.get(batch.producerId) === lastOffset;
-  if (kept.length === 0 && !keepEmpty) return null;
-  const logAppendTime = batch.timestampType === 1;
-  let maxTimestamp = logAppendTime ? batch.maxTimestamp : -1;
-  if (!logAppendTime) for (const r of kept) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
-  return encodeRecordBatch({
+  const header = {
     baseOffset: batch.baseOffset,
     partitionLeaderEpoch: batch.partitionLeaderEpoch,
-    compression: kept.length === 0 ? CompressionType.NONE : batch.compression,
     timestampType: batch.timestampType,
     transactional: batch.transactional,
     producerId: batch.producerId,
     producerEpoch: batch.producerEpoch,
     baseSequence: batch.baseSequence,
-    baseTimestamp: batch.baseTimestamp,
-    maxTimestamp: kept.length === 0 ? batch.maxTimestamp : maxTimestamp,
     lastOffsetDelta: batch.lastOffsetDelta,
+  };
+  if (kept.length === 0) {
+    // as Kafka's empty batch header: no horizon, no base timestamp, the max timestamp it had
+    if (!keepEmpty) return null;
+    return encodeRecordBatch({ ...header, baseTimestamp: NO_TIMESTAMP, maxTimestamp: batch.maxTimestamp, records: [] });
+  }
+  if (setHorizon) counters.deleteHorizonsSet++;
+  const logAppendTime = batch.timestampType === TimestampType.LOG_APPEND_TIME;
+  let maxTimestamp = logAppendTime ? batch.maxTimestamp : -1;
+  if (!logAppendTime) for (const r of kept) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
+  // the records keep their own timestamps: with a horizon, their deltas are taken from it
+  return encodeRecordBatch({
+    ...header,
+    compression: batch.compression,
+    ...(horizonKept === null ? { baseTimestamp: batch.baseTimestamp } : { deleteHorizonMs: horizonKept }),
+    maxTimestamp,
     records: kept.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset })),
   });
 }
@@ -392,8 +477,10 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
   const shouldStop = (): boolean => stopRequested() || !log.isOpen;
   const slicer = new Slicer(options.sliceMs ?? DEFAULT_SLICE_MS);
   const truncationsAtStart = log.truncations;
+  const firstDirtyAtStart = log.firstDirtyOffset;
   const map = new OffsetMap(options.dedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES);
-  const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0 };
+  const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0, deleteHorizonsSet: 0 };
+  const tombstones: TombstoneClock = { now, newHorizon: horizonAt(now, log.config.deleteRetentionMs), earliestLeft: Infinity };
   const segments = plan.segments;
   const sizes = segments.map((s) => s.size);
   const producerLast = new Map<number, number>();
@@ -435,19 +522,19 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
       let swapped = false;
       try {
         const removedBefore = counters.recordsRemoved;
+        const horizonsBefore = counters.deleteHorizonsSet;
         for (let i = group.start; i < group.end; i++) {
           const segment = segments[i]!;
-          const dropTombstones = now - segment.largestTimestamp() > log.config.deleteRetentionMs;
           let position = 0;
           for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop, slicer)) {
             counters.bytesRead += b.size;
-            const kept = cleanBatch(segment, b, position, map, dropTombstones, producerLast, counters);
+            const kept = cleanBatch(segment, b, position, map, tombstones, producerLast, counters);
             if (kept !== null) await out.add(kept);
             position += b.size;
           }
         }
-        // a batch is only ever rewritten or dropped when it loses records
-        if (members.length === 1 && counters.recordsRemoved === removedBefore) continue;
+        // a batch is only ever rewritten or dropped when it loses records or gains a horizon
+        if (members.length === 1 && counters.recordsRemoved === removedBefore && counters.deleteHorizonsSet === horizonsBefore) continue;
         await out.finish();
         if (shouldStop()) return result(true);
         const removed = await log.replaceSegments(members, sizes.slice(group.start, group.end), out.path);
@@ -460,7 +547,13 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
         if (!swapped) await out.discard();
       }
     }
-    log.markCleaned(cleanedUpTo, truncationsAtStart);
+    // a pass that did not reach the end of the compacted part (its cleanable segments shrank below
+    // it: a lower high watermark, a longer min.compaction.lag.ms) saw only some of it; a horizon
+    // still ahead stays noted for the rest, a passed one is dropped (else every look would
+    // start a pass that cannot reach it) and waits for a pass that goes there
+    const before = log.earliestDeleteHorizon;
+    const sawAll = cleanedUpTo >= firstDirtyAtStart || before <= now;
+    log.markCleaned(cleanedUpTo, truncationsAtStart, sawAll ? tombstones.earliestLeft : Math.min(tombstones.earliestLeft, before));
     return result(false);
   } catch (err) {
     if (err instanceof Aborted) return result(true);

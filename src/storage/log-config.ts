@@ -43,7 +43,10 @@ export interface LogConfig {
   readonly maxMessageBytes: number;
   /** cleanup.policy: delete old segments by retention, compact to the latest record per key, or both. */
   readonly cleanupPolicy: CleanupPolicy;
-  /** delete.retention.ms: how long compaction keeps a tombstone (a null value) after its segment's newest record. */
+  /**
+   * delete.retention.ms: how long compaction keeps a tombstone (a null value) after the pass that
+   * first kept it, which writes the time it may go into its batch (KIP-534's delete horizon).
+   */
   readonly deleteRetentionMs: number;
   /** min.cleanable.dirty.ratio: the share of uncompacted bytes at which the cleaner compacts the log. */
   readonly minCleanableDirtyRatio: number;

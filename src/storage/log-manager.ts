@@ -302,8 +302,9 @@ export class LogManager {
   }
 
   /**
-   * One cleaner pass: compacts every compacted log whose compaction is due (dirty ratio or
-   * max.compaction.lag.ms), dirtiest first, one at a time, and checkpoints where each ended.
+   * One cleaner pass: compacts every compacted log whose compaction is due (dirty ratio,
+   * max.compaction.lag.ms, or a passed delete horizon of its tombstones), dirtiest first, one at
+   * a time, and checkpoints where each ended.
    * Returns what each pass did. A log that fails (a damaged batch, an I/O error) is logged and
    * left as it was; the others go on.
    */

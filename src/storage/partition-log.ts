@@ -172,6 +172,8 @@ export class PartitionLog implements CleanableLog {
   /** Compaction: records below this offset have been compacted (clamped to the log when read). */
   private cleanedUpTo = 0;
   private truncationCount = 0;
+  /** Compaction: the earliest delete horizon of the tombstones in the compacted part (log-cleaner.ts). */
+  private deleteHorizonLeft = Infinity;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -234,6 +236,9 @@ export class PartitionLog implements CleanableLog {
     const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0, options.logStartOffset ?? 0);
     log.dirCreated = dirCreated;
     log.cleanedUpTo = Math.min(options.firstDirtyOffset ?? 0, log.logEnd);
+    // the delete horizons in the compacted part are not known after an open, only bounded: a pass
+    // wrote each before now, as its time + delete.retention.ms; one pass then finds them
+    if (log.firstDirtyOffset > log.logStart) log.deleteHorizonLeft = clock.now() + ctx.config.deleteRetentionMs;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
     return log;
@@ -905,7 +910,15 @@ export class PartitionLog implements CleanableLog {
     return empty ? group.length : group.length - 1;
   }
 
-  markCleaned(offset: number, truncationsAtStart: number): void {
+  /** See CleanableLog.earliestDeleteHorizon. */
+  get earliestDeleteHorizon(): number {
+    return this.deleteHorizonLeft;
+  }
+
+  markCleaned(offset: number, truncationsAtStart: number, earliestDeleteHorizon: number): void {
+    // a truncation meanwhile can only have removed tombstones: the horizon noted is then early,
+    // and the pass it starts notes the right one
+    this.deleteHorizonLeft = earliestDeleteHorizon;
     if (truncationsAtStart !== this.truncationCount) return;
     this.cleanedUpTo = Math.max(this.cleanedUpTo, Math.min(offset, this.logEnd));
   }

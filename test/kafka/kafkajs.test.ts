@@ -1,7 +1,8 @@
 /**
  * KafkaJS 2.x against samsa's Kafka listeners, unchanged, the way a user's test suite would use it:
  * the admin client (create/describe/list/delete topics, group descriptions and committed offsets,
- * a compacted topic read across its gaps),
+ * a compacted topic read across its gaps, a kept tombstone at its own old timestamp under the
+ * delete horizon the cleaner gave its batch),
  * the producer (acks -1, 1 and 0, keys, headers, gzip, explicit partitions) read back record for
  * record, a consumer group of three members over six partitions (rebalance on leave, commits,
  * restart from the committed offsets), and one produce+consume round trip against worker-thread
@@ -224,12 +225,17 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
       await producer.connect();
       const refused = await producer.send({ topic, acks: -1, messages: [{ value: 'no key' }] }).then(() => null, (e: unknown) => e);
       expect(kafkaErrorType(refused)).to.include('INVALID_RECORD');
-      const latest = new Map<string, string>();
+      const latest = new Map<string, string | null>();
       for (let round = 0; round < 8; round++) {
         const messages = Array.from({ length: 8 }, (_, k) => ({ key: `item-${k}`, value: `r${round}-${k}` }));
         for (const m of messages) latest.set(m.key, m.value);
         await producer.send({ topic, acks: -1, messages });
       }
+      // a tombstone stamped years ago: the cleaner keeps it, its batch given a delete horizon a
+      // day ahead (KIP-534) in place of its base timestamp, and it still reads as its own time
+      const yearsAgo = Date.now() - 3 * 365 * 24 * 60 * 60 * 1000;
+      await producer.send({ topic, acks: -1, messages: [{ key: 'item-0', value: null, timestamp: String(yearsAgo) }] });
+      latest.set('item-0', null);
       // a few more so the last full segment is no longer the active one
       for (let i = 0; i < 4; i++) {
         const messages = Array.from({ length: 4 }, (_, k) => ({ key: `pad-${i}-${k}`, value: 'p'.repeat(40) }));
@@ -237,16 +243,23 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
         await producer.send({ topic, acks: -1, messages });
       }
       await producer.disconnect();
-      const total = 8 * 8 + 16;
+      const total = 8 * 8 + 1 + 16;
       // read everything up to the last offset with a fresh group, until the cleaner has run
       let attempt = 0;
+      let tombstone: { timestamp: string; batchBaseTimestamp: string } | null = null;
       const readToEnd = async (): Promise<Got[]> => {
         const consumer = kafka.consumer({ groupId: `compacted-readers-${attempt++}`, ...CONSUMER });
         const all: Got[] = [];
         await consumer.connect();
         try {
           await consumer.subscribe({ topic, fromBeginning: true });
-          await consumer.run({ eachMessage: async ({ message }) => void all.push({ topic, partition: 0, offset: Number(message.offset), key: String(message.key), value: String(message.value), headers: {} }) });
+          await consumer.run({
+            eachMessage: async ({ message }) => {
+              all.push({ topic, partition: 0, offset: Number(message.offset), key: String(message.key), value: message.value === null ? null : String(message.value), headers: {} });
+              const batchContext = (message as unknown as { batchContext: { firstTimestamp: string } }).batchContext;
+              if (message.value === null) tombstone = { timestamp: message.timestamp, batchBaseTimestamp: batchContext.firstTimestamp };
+            },
+          });
           await checkFor(() => all.some((g) => g.offset === total - 1), 15_000, 20);
         } finally {
           await consumer.disconnect();
@@ -254,11 +267,15 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
         return all;
       };
       const got = await checkFor(async () => {
+        tombstone = null;
         const all = await readToEnd();
-        return all.length < total - 20 ? all : null;
+        const cleaned = tombstone !== null && Number((tombstone as { batchBaseTimestamp: string }).batchBaseTimestamp) > Date.now();
+        return all.length < total - 20 && cleaned ? all : null;
       }, 30_000, 100);
-      const seen = new Map(got.map((g) => [g.key!, g.value!]));
+      const seen = new Map(got.map((g) => [g.key!, g.value]));
       expect(seen).to.deep.equal(latest);
+      expect(tombstone!.timestamp).to.equal(String(yearsAgo));
+      expect(Number(tombstone!.batchBaseTimestamp)).to.be.within(Date.now() + 23 * 60 * 60 * 1000, Date.now() + 24 * 60 * 60 * 1000);
       const offsets = got.map((g) => g.offset);
       expect(offsets).to.deep.equal([...offsets].sort((a, b) => a - b));
     });

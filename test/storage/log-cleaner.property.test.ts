@@ -9,15 +9,16 @@ import { parseLogConfig, type LogConfig } from '../../src/storage/log-config.js'
 import { PartitionLog } from '../../src/storage/partition-log.js';
 import { captureLogger, cleanupTmpDirs, tmpDir } from './helpers.js';
 
-/** A record as written: its offset, key and value (null: a tombstone). */
+/** A record as written: its offset, key, value (null: a tombstone) and timestamp. */
 interface Written {
   offset: number;
   key: string;
   value: string | null;
+  timestamp: number;
 }
 
 type Op =
-  | { kind: 'append'; records: { key: number; tombstone: boolean; size: number }[]; lz4: boolean }
+  | { kind: 'append'; records: { key: number; tombstone: boolean; size: number }[]; lz4: boolean; age: number }
   | { kind: 'commit' }
   | { kind: 'roll' }
   | { kind: 'compact'; tinyMap: boolean }
@@ -27,7 +28,7 @@ type Op =
 
 const recordArb = fc.record({ key: fc.integer({ min: 0, max: 6 }), tombstone: fc.integer({ min: 0, max: 9 }).map((n) => n < 2), size: fc.integer({ min: 1, max: 60 }) });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ kind: fc.constant('append' as const), records: fc.array(recordArb, { minLength: 1, maxLength: 5 }), lz4: fc.boolean() }) },
+  { weight: 12, arbitrary: fc.record({ kind: fc.constant('append' as const), records: fc.array(recordArb, { minLength: 1, maxLength: 5 }), lz4: fc.boolean(), age: fc.oneof(fc.integer({ min: -2000, max: 5000 }), fc.constant(1e11)) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('commit' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('roll' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('compact' as const), tinyMap: fc.boolean() }) },
@@ -51,7 +52,7 @@ async function readLog(log: PartitionLog): Promise<Written[]> {
     if (r.errorCode !== ErrorCode.NONE) throw new Error(`read at ${offset}: ${r.reason}`);
     if (r.records.length === 0) break;
     for (const b of decodeRecordBatches(r.records)) {
-      for (const rec of b.records) if (rec.offset >= offset) out.push({ offset: rec.offset, key: String(rec.key), value: rec.value === null ? null : String(rec.value) });
+      for (const rec of b.records) if (rec.offset >= offset) out.push({ offset: rec.offset, key: String(rec.key), value: rec.value === null ? null : String(rec.value), timestamp: rec.timestamp });
       offset = Math.max(offset, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
@@ -61,7 +62,7 @@ async function readLog(log: PartitionLog): Promise<Written[]> {
 describe('storage/log-cleaner (properties)', () => {
   afterEach(cleanupTmpDirs);
 
-  it('never invents, changes or reorders a record, and keeps the latest record of every key, through appends, compactions, truncations and reopenings', async function () {
+  it('never invents, changes (timestamps included) or reorders a record, and keeps the latest record of every key, through appends, compactions, truncations and reopenings', async function () {
     this.timeout(120_000);
     let removed = 0;
     let merged = 0;
@@ -81,13 +82,16 @@ describe('storage/log-cleaner (properties)', () => {
             switch (op.kind) {
               case 'append': {
                 const values = op.records.map((r) => (r.tombstone ? null : `${seq++}:${'v'.repeat(r.size)}`));
+                // timestamps from far behind the clock to ahead of it: a tombstone lives by its
+                // batch's delete horizon, whatever its own timestamp, and every record keeps it
+                const timestamp = clock.now() - op.age;
                 const b = encodeRecordBatch({
                   compression: op.lz4 ? CompressionType.LZ4 : CompressionType.NONE,
-                  records: op.records.map((r, i) => ({ key: Buffer.from(`key-${r.key}`), value: values[i] === null ? null : Buffer.from(values[i]!), timestamp: clock.now() })),
+                  records: op.records.map((r, i) => ({ key: Buffer.from(`key-${r.key}`), value: values[i] === null ? null : Buffer.from(values[i]!), timestamp: timestamp + i })),
                 });
                 const res = await log.append(b, { leaderEpoch: 0 });
                 if (res.errorCode !== ErrorCode.NONE) break; // a batch above segment.bytes: refused, nothing written
-                op.records.forEach((r, i) => written.push({ offset: res.baseOffset + i, key: `key-${r.key}`, value: values[i]! }));
+                op.records.forEach((r, i) => written.push({ offset: res.baseOffset + i, key: `key-${r.key}`, value: values[i]!, timestamp: timestamp + i }));
                 break;
               }
               case 'commit':

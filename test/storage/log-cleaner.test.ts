@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMPRESSION_CODEC_MASK, attributesOf, readBatchHeader, setProducerState } from '../../src/protocol/batch-header.js';
+import {
+  COMPRESSION_CODEC_MASK,
+  DELETE_HORIZON_FLAG_MASK,
+  TimestampType,
+  attributesOf,
+  batchSizeAt,
+  deleteHorizonOf,
+  readBatchHeader,
+  setMaxTimestamp,
+  setProducerState,
+  validateBatch,
+} from '../../src/protocol/batch-header.js';
 import { CompressionType } from '../../src/protocol/compression.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
@@ -91,6 +102,19 @@ async function allBatches(log: PartitionLog): Promise<ReturnType<typeof decodeRe
       offset = b.baseOffset + b.lastOffsetDelta + 1;
     }
   }
+  return out;
+}
+
+/** The bytes of the first batch a read from `offset` gives (the one holding it, or the next). */
+async function batchBytesAt(log: PartitionLog, offset: number): Promise<Buffer> {
+  const buf = recordsOf(await log.read(offset, 1 << 20));
+  return buf.subarray(0, batchSizeAt(buf, 0));
+}
+
+/** Every record from the log start with its timestamp, as a consumer reads it. */
+async function timestamped(log: PartitionLog): Promise<{ offset: number; key: string; value: string | null; timestamp: number }[]> {
+  const out: { offset: number; key: string; value: string | null; timestamp: number }[] = [];
+  for (const b of await allBatches(log)) for (const r of b.records) out.push({ offset: r.offset, key: r.key!.toString(), value: r.value?.toString() ?? null, timestamp: r.timestamp });
   return out;
 }
 
@@ -474,6 +498,213 @@ describe('storage/log-cleaner', () => {
       expect((error as Error).message).to.match(/cannot be read: .*CRC/i);
       expect(segmentFiles(dir).map((n) => fs.readFileSync(path.join(dir, n)))).to.deep.equal(before);
       expect(log.firstDirtyOffset).to.equal(0);
+    });
+  });
+
+  describe('tombstones and the delete horizon (KIP-534)', () => {
+    const RETENTION = 10_000;
+    const DAY = 24 * 60 * 60 * 1000;
+    const TOMBSTONES: LogConfigInput = { ...SMALL_SEGMENTS, 'delete.retention.ms': RETENTION };
+
+    async function pad(log: PartitionLog, n: number, ts: number): Promise<void> {
+      for (let i = 0; i < n; i++) await append(log, keyedBatch([{ key: `pad${i}`, value: 'p', ts: ts + i }]));
+    }
+
+    it('gives a batch it keeps with a tombstone a delete horizon: bit 6, now + delete.retention.ms as base timestamp, each record at its own timestamp', async () => {
+      const log = await openLog(dir, TOMBSTONES, clock);
+      await append(log, keyedBatch([{ key: 'gone', value: '1', ts: T0 - 5000 }, { key: 'kept', value: '1', ts: T0 - 4000 }]));
+      await append(log, keyedBatch([{ key: 'gone', value: null, ts: T0 - 3000 }, { key: 'other', value: 'x', ts: T0 - 2000 }]));
+      await pad(log, 4, T0 - 1000);
+      log.roll();
+      expect(deleteHorizonOf(await batchBytesAt(log, 2), 0)).to.equal(null);
+      const stats = (await log.compact())!;
+      const horizon = clock.now() + RETENTION;
+      expect(stats).to.include({ deleteHorizonsSet: 1, tombstonesRemoved: 0, recordsRemoved: 1 });
+      const b = await batchBytesAt(log, 2);
+      expect(attributesOf(b, 0) & DELETE_HORIZON_FLAG_MASK).to.equal(DELETE_HORIZON_FLAG_MASK);
+      expect(deleteHorizonOf(b, 0)).to.equal(horizon);
+      // the max timestamp stays the records' own; the CRC is computed anew
+      expect(readBatchHeader(b, 0)).to.include({ baseOffset: 2, lastOffsetDelta: 1, baseTimestamp: horizon, maxTimestamp: T0 - 2000 });
+      expect(validateBatch(b, 0)).to.equal(null);
+      // a batch that kept no tombstone gets no horizon, nor does one copied as it was
+      expect(deleteHorizonOf(await batchBytesAt(log, 0), 0)).to.equal(null);
+      expect(deleteHorizonOf(await batchBytesAt(log, 4), 0)).to.equal(null);
+      expect(await timestamped(log)).to.deep.equal([
+        { offset: 1, key: 'kept', value: '1', timestamp: T0 - 4000 },
+        { offset: 2, key: 'gone', value: null, timestamp: T0 - 3000 },
+        { offset: 3, key: 'other', value: 'x', timestamp: T0 - 2000 },
+        ...[0, 1, 2, 3].map((i) => ({ offset: 4 + i, key: `pad${i}`, value: 'p', timestamp: T0 - 1000 + i })),
+      ]);
+      // the segments' newest timestamps and the time indexes still go by the records' timestamps
+      for (const segment of log.segmentsForCleaning().slice(0, -1)) expect(segment.largestTimestamp()).to.be.at.most(T0 - 997);
+      expect(await log.offsetForTimestamp(T0 - 3000)).to.include({ offset: 2, timestamp: T0 - 3000 });
+      expect(await log.offsetForTimestamp(T0 - 2500)).to.include({ offset: 3, timestamp: T0 - 2000 });
+      expect(await log.offsetForTimestamp(T0)).to.include({ offset: -1 });
+      expect(await log.offsetForTimestamp(horizon)).to.include({ offset: -1 });
+    });
+
+    it('keeps the tombstone until its horizon; at the horizon a pass is due with nothing dirty, and removes it', async () => {
+      const log = await openLog(dir, TOMBSTONES, clock);
+      await append(log, keyedBatch(kv('gone=1', 'kept=1')));
+      await append(log, keyedBatch([{ key: 'gone', value: null, ts: T0 + 500 }, { key: 'other', value: 'x', ts: T0 + 600 }]));
+      await pad(log, 4, T0);
+      log.roll();
+      await log.compact();
+      const horizon = clock.now() + RETENTION;
+      const cleanedTo = log.firstDirtyOffset;
+      expect(log.earliestDeleteHorizon).to.equal(horizon);
+      expect(log.compactionPlan()).to.equal(null);
+      clock.advance(horizon - 1 - clock.now());
+      expect(log.compactionPlan()).to.equal(null);
+      expect(await log.compact()).to.equal(null);
+      expect((await timestamped(log)).find((r) => r.key === 'gone')).to.deep.equal({ offset: 2, key: 'gone', value: null, timestamp: T0 + 500 });
+      clock.advance(1);
+      const plan = log.compactionPlan()!;
+      expect(plan).to.include({ due: 'delete-horizon', dirtyBytes: 0, firstDirtyIndex: plan.segments.length });
+      const stats = (await log.compact())!;
+      expect(stats).to.include({ tombstonesRemoved: 1, deleteHorizonsSet: 0, aborted: false });
+      expect((await timestamped(log)).slice(0, 2)).to.deep.equal([
+        { offset: 1, key: 'kept', value: '1', timestamp: T0 },
+        { offset: 3, key: 'other', value: 'x', timestamp: T0 + 600 },
+      ]);
+      expect(log.firstDirtyOffset).to.equal(cleanedTo);
+      expect(log.earliestDeleteHorizon).to.equal(Infinity);
+      expect(log.compactionPlan()).to.equal(null);
+      // the batch that lost its tombstone keeps its horizon, as Kafka's does
+      expect(deleteHorizonOf(await batchBytesAt(log, 3), 0)).to.equal(horizon);
+    });
+
+    it('keeps a horizon once set: a later pass before it that rewrites the batch leaves it as it was', async () => {
+      const log = await openLog(dir, TOMBSTONES, clock);
+      await append(log, keyedBatch([{ key: 'a', value: '1' }, { key: 'b', value: null }, { key: 'c', value: '1' }]));
+      await pad(log, 4, T0);
+      log.roll();
+      await log.compact();
+      const horizon = clock.now() + RETENTION;
+      clock.advance(5000);
+      await append(log, keyedBatch(kv('a=2')));
+      await pad(log, 2, T0);
+      log.roll();
+      const stats = (await log.compact())!;
+      expect(stats).to.include({ deleteHorizonsSet: 0, tombstonesRemoved: 0 });
+      const b = await batchBytesAt(log, 0);
+      expect(deleteHorizonOf(b, 0)).to.equal(horizon);
+      expect(decodeRecordBatches(b)[0]!.records.map((r) => [r.offset, r.key!.toString(), r.value?.toString() ?? null, r.timestamp])).to.deep.equal([
+        [1, 'b', null, T0],
+        [2, 'c', '1', T0],
+      ]);
+      expect(log.earliestDeleteHorizon).to.equal(horizon);
+      clock.advance(horizon - clock.now());
+      expect((await log.compact())!.tombstonesRemoved).to.equal(1);
+      expect((await readAll(log)).map((s) => s.key)).to.not.include('b');
+    });
+
+    it('keeps the tombstones of a batch whose producer timestamps are years old at its first pass (the rule before KIP-534 dropped them at once)', async () => {
+      const old = T0 - 3 * 365 * DAY;
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'delete.retention.ms': DAY }, clock);
+      await append(log, keyedBatch([{ key: 'user-1', value: 'v', ts: old }]));
+      await append(log, keyedBatch([{ key: 'user-1', value: null, ts: old + 1 }]));
+      await pad(log, 4, old + 2);
+      log.roll();
+      const first = (await log.compact())!;
+      expect(first).to.include({ tombstonesRemoved: 0, deleteHorizonsSet: 1 });
+      expect((await timestamped(log)).find((r) => r.key === 'user-1')).to.deep.equal({ offset: 1, key: 'user-1', value: null, timestamp: old + 1 });
+      expect(deleteHorizonOf(await batchBytesAt(log, 1), 0)).to.equal(clock.now() + DAY);
+      clock.advance(DAY - 1);
+      expect(log.compactionPlan()).to.equal(null);
+      clock.advance(1);
+      expect((await log.compact())!.tombstonesRemoved).to.equal(1);
+      expect(await timestamped(log)).to.deep.equal([0, 1, 2, 3].map((i) => ({ offset: 2 + i, key: `pad${i}`, value: 'p', timestamp: old + 2 + i })));
+    });
+
+    it('after an open, finds the horizons by one pass at open time + delete.retention.ms; a compacted tombstone without a horizon (from before) gets one then', async () => {
+      const log = await openLog(dir, TOMBSTONES, clock);
+      await append(log, keyedBatch(kv('x=1')));
+      await append(log, keyedBatch([{ key: 'y', value: null, ts: T0 + 5 }]));
+      await pad(log, 4, T0);
+      log.roll();
+      await log.flush();
+      const end = log.logEndOffset;
+      await log.close();
+      // as a log compacted before KIP-534 reopens: its compacted part holds a tombstone without a horizon
+      const opened = clock.now();
+      const again = await openLog(dir, TOMBSTONES, clock, end, true);
+      again.highWatermark = again.logEndOffset;
+      expect(again.earliestDeleteHorizon).to.equal(opened + RETENTION);
+      expect(again.compactionPlan()).to.equal(null);
+      clock.advance(RETENTION);
+      expect(again.compactionPlan()!.due).to.equal('delete-horizon');
+      // a batch without a horizon never loses its tombstones: it gets one, as in Kafka after an upgrade
+      expect(await again.compact()).to.include({ tombstonesRemoved: 0, deleteHorizonsSet: 1 });
+      const horizon = clock.now() + RETENTION;
+      expect(again.earliestDeleteHorizon).to.equal(horizon);
+      await again.flush();
+      await again.close();
+      // the horizon is in the batch on disk; after this open it is known again only as a bound
+      clock.advance(1000);
+      const third = await openLog(dir, TOMBSTONES, clock, end, true);
+      third.highWatermark = third.logEndOffset;
+      expect(deleteHorizonOf(await batchBytesAt(third, 1), 0)).to.equal(horizon);
+      expect(third.earliestDeleteHorizon).to.equal(clock.now() + RETENTION);
+      clock.advance(third.earliestDeleteHorizon - clock.now());
+      expect((await third.compact())!).to.include({ tombstonesRemoved: 1, deleteHorizonsSet: 0 });
+      expect((await timestamped(third)).map((r) => r.key)).to.deep.equal(['x', 'pad0', 'pad1', 'pad2', 'pad3']);
+      expect(third.earliestDeleteHorizon).to.equal(Infinity);
+      await third.close();
+    });
+
+    it("empties an idempotent producer's last batch when its tombstone goes: no horizon, no base timestamp, its max timestamp and sequence kept", async () => {
+      const log = await openLog(dir, TOMBSTONES, clock);
+      const b = keyedBatch([{ key: 'k', value: null, ts: T0 + 7 }]);
+      setProducerState(b, 0, 42, 0, 0);
+      await append(log, b);
+      await pad(log, 4, T0);
+      log.roll();
+      await log.compact();
+      const horizon = clock.now() + RETENTION;
+      expect(readBatchHeader(await batchBytesAt(log, 0), 0)).to.include({ producerId: 42, baseSequence: 0, baseTimestamp: horizon, recordsCount: 1 });
+      clock.advance(RETENTION);
+      expect((await log.compact())!.tombstonesRemoved).to.equal(1);
+      const empty = await batchBytesAt(log, 0);
+      expect(readBatchHeader(empty, 0)).to.include({ producerId: 42, producerEpoch: 0, baseSequence: 0, recordsCount: 0, baseTimestamp: -1, maxTimestamp: T0 + 7 });
+      expect(deleteHorizonOf(empty, 0)).to.equal(null);
+      expect(log.earliestDeleteHorizon).to.equal(Infinity);
+    });
+
+    it('sets the horizon on compressed and LogAppendTime batches too, keeping their codec and what their records read as', async () => {
+      const log = await openLog(dir, { ...TOMBSTONES, 'segment.bytes': 2000 }, clock);
+      await append(log, keyedBatch([{ key: 'a', value: '1', ts: T0 + 1 }, { key: 'b', value: null, ts: T0 + 2 }], CompressionType.LZ4));
+      const appendTime = keyedBatch([{ key: 'c', value: null, ts: T0 + 3 }]);
+      setMaxTimestamp(appendTime, 0, TimestampType.LOG_APPEND_TIME, T0 + 50);
+      await append(log, appendTime);
+      await pad(log, 4, T0);
+      log.roll();
+      expect((await log.compact())!.deleteHorizonsSet).to.equal(2);
+      const horizon = clock.now() + RETENTION;
+      const lz4 = await batchBytesAt(log, 0);
+      expect(attributesOf(lz4, 0) & COMPRESSION_CODEC_MASK).to.equal(CompressionType.LZ4);
+      expect(deleteHorizonOf(lz4, 0)).to.equal(horizon);
+      expect(decodeRecordBatches(lz4)[0]!.records.map((r) => r.timestamp)).to.deep.equal([T0 + 1, T0 + 2]);
+      const lat = await batchBytesAt(log, 2);
+      expect(deleteHorizonOf(lat, 0)).to.equal(horizon);
+      const decoded = decodeRecordBatches(lat)[0]!;
+      expect(decoded).to.include({ timestampType: TimestampType.LOG_APPEND_TIME, maxTimestamp: T0 + 50 });
+      expect(decoded.records.map((r) => r.timestamp)).to.deep.equal([T0 + 50]);
+    });
+
+    it('sets no horizon when delete.retention.ms is infinite: the tombstones stay', async () => {
+      const log = await openLog(dir, { ...SMALL_SEGMENTS, 'delete.retention.ms': '9223372036854775807' }, clock);
+      expect(log.config.deleteRetentionMs).to.equal(Infinity);
+      await append(log, keyedBatch(kv('gone=1')));
+      await append(log, keyedBatch([{ key: 'gone', value: null }]));
+      await pad(log, 4, T0);
+      log.roll();
+      expect(await log.compact()).to.include({ deleteHorizonsSet: 0, tombstonesRemoved: 0 });
+      expect(deleteHorizonOf(await batchBytesAt(log, 1), 0)).to.equal(null);
+      expect(log.earliestDeleteHorizon).to.equal(Infinity);
+      clock.advance(100 * 365 * DAY);
+      expect(log.compactionPlan()).to.equal(null);
+      expect((await readAll(log)).find((s) => s.key === 'gone')).to.deep.equal({ offset: 1, key: 'gone', value: null });
     });
   });
 

@@ -268,6 +268,27 @@ describe('storage/log-manager', () => {
       await again.close();
     });
 
+    it('cleans a log with nothing dirty once the delete horizon of its tombstones has passed', async () => {
+      const clock = new FakeClock();
+      const lm = await LogManager.open(options(tmpDir('lm-cleaner-horizon'), { clock, cleanerBackoffMs: 15_000 }));
+      const a = await lm.getOrCreateLog('a', 0, { ...COMPACT, 'delete.retention.ms': 60_000 });
+      await a.append(keyed('gone', 'v'), { leaderEpoch: 0 });
+      await a.append(encodeRecordBatch({ records: [{ key: Buffer.from('gone'), value: null }] }), { leaderEpoch: 0 });
+      await fill(a, 4, 4);
+      await clock.advanceAsync(15_000);
+      await checkFor(() => a.firstDirtyOffset === 6);
+      // the pass kept the tombstone and gave it a horizon a minute ahead; nothing is dirty since
+      const horizon = a.earliestDeleteHorizon;
+      expect(horizon).to.equal(clock.now() + 60_000);
+      expect(await values(a)).to.deep.equal(['null', 'v0', 'v1', 'v2', 'v3']);
+      expect(await lm.runCleaner()).to.deep.equal([]);
+      await clock.advanceAsync(60_000);
+      await checkFor(() => a.earliestDeleteHorizon === Infinity);
+      expect(await values(a)).to.deep.equal(['v0', 'v1', 'v2', 'v3']);
+      expect(a.firstDirtyOffset).to.equal(6);
+      await lm.close();
+    });
+
     it('does not clean with log.cleaner.enable off, and cleans by hand with runCleaner', async () => {
       const clock = new FakeClock();
       const lm = await LogManager.open(options(tmpDir('lm-cleaner-off'), { clock, cleanerEnabled: false, cleanerBackoffMs: 1000 }));
