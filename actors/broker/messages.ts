@@ -85,6 +85,11 @@ export type BrokerMsg =
   /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
   | { type: 'ControlledShutdown' }
   | { type: 'DescribeBroker' }
+  /**
+   * Kafka's DescribeLogDirs for this broker: its log dir and the partition logs in it, all of
+   * them (topics null), or those of the topics named (a topic's partitions null: all of its).
+   */
+  | { type: 'DescribeLogDirs'; topics?: { topic: string; partitions?: number[] | null }[] | null }
   // internal
   | { type: 'Register' }
   | { type: 'RegistrationResult'; errorCode: number; brokerEpoch: number; errorMessage?: string }
@@ -139,4 +144,37 @@ export interface BrokerDescription {
   pendingFetches: number;
   /** Parked fetches answered from a partition's wake-up, without reading their partitions again. */
   fetchesAnsweredOnAdvance: number;
+}
+
+/** One partition log in a log dir, as Kafka's DescribeLogDirs reports it. */
+export interface LogDirPartition {
+  topic: string;
+  partition: number;
+  /** Bytes of its segment files. */
+  size: number;
+  /** As Kafka for a current (not future) replica: max(0, high watermark - log end offset). */
+  offsetLag: number;
+  /** A future replica (a move between log dirs): never here. */
+  isFuture: boolean;
+}
+
+export interface LogDirDescription {
+  /** The absolute path of the log dir. */
+  logDir: string;
+  /** KAFKA_STORAGE_ERROR when an I/O error took a log in it offline. */
+  errorCode: number;
+  errorMessage: string | null;
+  /** Bytes of the volume the dir is on, and those usable by this process; -1 when unknown. */
+  totalBytes: number;
+  usableBytes: number;
+  /** Sorted by topic, then partition. */
+  partitions: LogDirPartition[];
+}
+
+/** The answer to DescribeLogDirs. */
+export interface LogDirsDescription {
+  type: 'LogDirsDescription';
+  errorCode: number;
+  brokerId: number;
+  logDirs: LogDirDescription[];
 }

@@ -11,6 +11,7 @@ import { offsetCommit, offsetFetch } from './offsets.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
+import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
 import { initProducerId } from './producer-id.js';
@@ -41,6 +42,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [23, offsetForLeaderEpoch],
   [32, describeConfigs],
   [33, alterConfigs],
+  [35, describeLogDirs],
   [37, createPartitions],
   [42, deleteGroups],
   [43, electLeaders],

@@ -35,6 +35,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
   [33, { min: 0, max: 2 }], // AlterConfigs (topics)
+  [35, { min: 0, max: 4 }], // DescribeLogDirs (this broker's log dir)
   [37, { min: 0, max: 3 }], // CreatePartitions
   [42, { min: 0, max: 2 }], // DeleteGroups
   [43, { min: 0, max: 2 }], // ElectLeaders

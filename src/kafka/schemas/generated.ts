@@ -36,6 +36,7 @@ export const ApiKeys = {
   OffsetForLeaderEpoch: 23,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  DescribeLogDirs: 35,
   CreatePartitions: 37,
   DeleteGroups: 42,
   ElectLeaders: 43,
@@ -614,6 +615,31 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
       { name: 'resourceType', type: 'int8', versions: [0, N] },
       { name: 'resourceName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeLogDirsRequest', apiKey: 35, kind: 'request', validVersions: [0, 4], flexibleFrom: 2, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+      { name: 'topic', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeLogDirsResponse', apiKey: 35, kind: 'response', validVersions: [0, 4], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [3, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'logDir', type: 'string', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+          { name: 'partitionSize', type: 'int64', versions: [0, N] },
+          { name: 'offsetLag', type: 'int64', versions: [0, N] },
+          { name: 'isFutureKey', type: 'bool', versions: [0, N] },
+        ] },
+      ] },
+      { name: 'totalBytes', type: 'int64', versions: [4, N], default: -1 },
+      { name: 'usableBytes', type: 'int64', versions: [4, N], default: -1 },
     ] },
   ] },
   { name: 'CreatePartitionsRequest', apiKey: 37, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
@@ -1922,6 +1948,58 @@ export interface AlterConfigsResponseResponses {
   resourceName: string;
 }
 
+export interface DescribeLogDirsRequest {
+  /** v0+, nullable v0+ */
+  topics: DescribeLogDirsRequestTopics[] | null;
+}
+
+export interface DescribeLogDirsRequestTopics {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface DescribeLogDirsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v3+ */
+  errorCode: number;
+  /** v0+ */
+  results: DescribeLogDirsResponseResults[];
+}
+
+export interface DescribeLogDirsResponseResults {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  logDir: string;
+  /** v0+ */
+  topics: DescribeLogDirsResponseTopics[];
+  /** v4+, default -1, int64 */
+  totalBytes: number;
+  /** v4+, default -1, int64 */
+  usableBytes: number;
+}
+
+export interface DescribeLogDirsResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: DescribeLogDirsResponsePartitions[];
+}
+
+export interface DescribeLogDirsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  partitionSize: number;
+  /** v0+, int64 */
+  offsetLag: number;
+  /** v0+ */
+  isFutureKey: boolean;
+}
+
 export interface CreatePartitionsRequest {
   /** v0+ */
   topics: CreatePartitionsRequestTopics[];
@@ -2220,6 +2298,7 @@ export interface RequestBodies {
   23: OffsetForLeaderEpochRequest;
   32: DescribeConfigsRequest;
   33: AlterConfigsRequest;
+  35: DescribeLogDirsRequest;
   37: CreatePartitionsRequest;
   42: DeleteGroupsRequest;
   43: ElectLeadersRequest;
@@ -2252,6 +2331,7 @@ export interface ResponseBodies {
   23: OffsetForLeaderEpochResponse;
   32: DescribeConfigsResponse;
   33: AlterConfigsResponse;
+  35: DescribeLogDirsResponse;
   37: CreatePartitionsResponse;
   42: DeleteGroupsResponse;
   43: ElectLeadersResponse;

@@ -719,9 +719,9 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs or ElectLeaders
+      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders or DescribeLogDirs
       Object.values(ApiKeys)
-        .filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete && k !== ApiKeys.IncrementalAlterConfigs && k !== ApiKeys.ElectLeaders)
+        .filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete && k !== ApiKeys.IncrementalAlterConfigs && k !== ApiKeys.ElectLeaders && k !== ApiKeys.DescribeLogDirs)
         .sort((a, b) => a - b),
     );
   });

@@ -1,0 +1,132 @@
+/**
+ * DescribeLogDirs over the Kafka protocol, every version (0-4), against a two-broker cluster
+ * whose topic has a replica of each partition on both brokers: each broker answers for its own
+ * log dir (its absolute path) with the partitions it holds, their sizes (above 0 once written to,
+ * and growing with the next produce, on the leader and its follower alike), offset lag 0 and no
+ * future replicas; a topic filter, an unknown topic (nothing for it), v3's top-level error code
+ * and v4's total and usable bytes of the volume.
+ */
+import path from 'node:path';
+import { expect } from 'chai';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
+
+const TOPIC = 'sized';
+const SOLO = 'solo';
+
+interface Partition {
+  partitionIndex: number;
+  partitionSize: number;
+  offsetLag: number;
+  isFutureKey: boolean;
+}
+
+function batch(n: number): Buffer {
+  return encodeRecordBatch({ records: Array.from({ length: n }, (_, i) => ({ key: Buffer.from(`k${i}`), value: Buffer.alloc(100, i), headers: [], timestamp: Date.now() })) });
+}
+
+describe('Kafka API: DescribeLogDirs', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  const callers = new Map<number, KafkaCaller>();
+  const leaders = new Map<number, number>();
+
+  before(async () => {
+    c = await startKafkaCluster({
+      brokers: 2,
+      topics: [
+        { name: TOPIC, partitions: 2, replicationFactor: 2 },
+        { name: SOLO, partitions: 2, replicationFactor: 1 },
+      ],
+    });
+    for (const [i, endpoint] of c.bootstrap.entries()) callers.set(i + 1, await KafkaCaller.connect(endpoint));
+    const md = await callers.get(1)!.call(ApiKeys.Metadata, 9, { topics: [{ name: TOPIC }], allowAutoTopicCreation: false });
+    for (const p of md.topics[0].partitions) leaders.set(p.partitionIndex, p.leaderId);
+  });
+  after(async () => {
+    for (const k of callers.values()) k.end();
+    await c?.stop();
+  });
+
+  const describeDirs = (broker: number, version: number, topics: { topic: string; partitions: number[] }[] | null = null) => callers.get(broker)!.call(ApiKeys.DescribeLogDirs, version, { topics });
+  const produce = (partition: number, records: Buffer) =>
+    callers.get(leaders.get(partition)!)!.call(ApiKeys.Produce, 9, { transactionalId: null, acks: -1, timeoutMs: 5_000, topicData: [{ name: TOPIC, partitionData: [{ index: partition, records }] }] });
+  /** The partitions of `topic` in a broker's one log dir, by index. */
+  const partitionsOf = (r: any, topic: string): Map<number, Partition> =>
+    new Map(((r.results[0].topics as { name: string; partitions: Partition[] }[]).find((t) => t.name === topic)?.partitions ?? []).map((p) => [p.partitionIndex, p]));
+  const sizes = async (broker: number) => [...partitionsOf(await describeDirs(broker, 4, [{ topic: TOPIC, partitions: [0, 1] }]), TOPIC).values()].map((p) => p.partitionSize);
+
+  it('answers every version 0-4 with the broker\'s own log dir and every partition it holds', async () => {
+    for (const broker of [1, 2]) {
+      for (let v = 0; v <= 4; v++) {
+        const r = await describeDirs(broker, v);
+        expect(r.throttleTimeMs).to.equal(0);
+        expect(r.errorCode, `v${v}`).to.equal(v >= 3 ? ErrorCode.NONE : 0);
+        expect(r.results, `broker ${broker} v${v}`).to.have.length(1);
+        const dir = r.results[0];
+        expect(dir.errorCode).to.equal(ErrorCode.NONE);
+        expect(dir.logDir).to.equal(path.resolve(c.dir, `broker-${broker}`));
+        expect(path.isAbsolute(dir.logDir)).to.equal(true);
+        const sized = partitionsOf(r, TOPIC);
+        expect([...sized.keys()].sort()).to.deep.equal([0, 1]);
+        for (const p of sized.values()) expect(p).to.include({ offsetLag: 0, isFutureKey: false });
+        // solo has one replica per partition: each broker holds one of the two
+        expect(partitionsOf(r, SOLO).size, `broker ${broker} v${v}: ${SOLO}`).to.equal(1);
+        if (v >= 4) {
+          expect(dir.totalBytes).to.be.greaterThan(0);
+          expect(dir.usableBytes).to.be.greaterThan(0);
+          expect(dir.usableBytes).to.be.at.most(dir.totalBytes);
+        } else {
+          // not in these versions: decoded as the schema's default
+          expect(dir.totalBytes).to.equal(-1);
+          expect(dir.usableBytes).to.equal(-1);
+        }
+      }
+    }
+    const solo1 = [...partitionsOf(await describeDirs(1, 4), SOLO).keys()];
+    const solo2 = [...partitionsOf(await describeDirs(2, 4), SOLO).keys()];
+    expect([...solo1, ...solo2].sort()).to.deep.equal([0, 1]);
+  });
+
+  it('reports sizes above 0 once written to, growing with the next produce, on leader and follower alike', async () => {
+    for (const p of [0, 1]) expect((await produce(p, batch(5))).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    // the follower has it once it fetched it
+    const first = new Map<number, number[]>();
+    for (const broker of [1, 2]) first.set(broker, await checkFor(async () => {
+      const s = await sizes(broker);
+      return s.length === 2 && s.every((x) => x > 0) ? s : null;
+    }));
+    expect(first.get(1)).to.deep.equal(first.get(2));
+    const records = batch(20);
+    expect((await produce(0, records)).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    for (const broker of [1, 2]) {
+      const [before0, before1] = first.get(broker)!;
+      await checkFor(async () => {
+        const [s0, s1] = await sizes(broker);
+        return s0 === before0! + records.length && s1 === before1;
+      });
+    }
+  });
+
+  it('answers only for the partitions asked for, and with nothing for a topic it does not hold', async () => {
+    for (const v of [0, 2, 4]) {
+      const one = await describeDirs(1, v, [{ topic: TOPIC, partitions: [1] }]);
+      expect(one.results[0].topics.map((t: { name: string }) => t.name)).to.deep.equal([TOPIC]);
+      expect([...partitionsOf(one, TOPIC).keys()]).to.deep.equal([1]);
+      const unknown = await describeDirs(1, v, [{ topic: 'no-such-topic', partitions: [0, 1] }]);
+      expect(unknown.results).to.have.length(1);
+      expect(unknown.results[0].errorCode).to.equal(ErrorCode.NONE);
+      expect(unknown.results[0].topics).to.deep.equal([]);
+      const mixed = await describeDirs(2, v, [
+        { topic: 'no-such-topic', partitions: [0] },
+        { topic: TOPIC, partitions: [0, 7] },
+      ]);
+      expect(mixed.results[0].topics.map((t: { name: string }) => t.name)).to.deep.equal([TOPIC]);
+      expect([...partitionsOf(mixed, TOPIC).keys()]).to.deep.equal([0]);
+    }
+  });
+});
