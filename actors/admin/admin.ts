@@ -2,13 +2,13 @@
  * The admin client actor: topic and group administration for the promise API in
  * src/client/admin.ts. Topic operations go to the controller; group operations find the group's
  * coordinator first; listings fan out to every broker's coordinator; offsets come from
- * partition leaders.
+ * partition leaders; log dirs from every broker asked.
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
- * FetchTopicOffsets, GroupLag.
+ * FetchTopicOffsets, GroupLag, DescribeLogDirs.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -19,7 +19,7 @@ import type { ActorContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
+import type { BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import {
   coordinatorPath,
@@ -257,6 +257,23 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         }
       }
       ctx.reply({ type: 'Lag', errorCode: ErrorCode.NONE, partitions: out });
+    },
+    async DescribeLogDirs(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'LogDirs', md.errorCode, md.message);
+      const ids = m.brokers ?? md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId).sort((a, b) => a - b);
+      // every broker at once: each answers for its own log dir
+      const brokers = await Promise.all(
+        ids.map(async (broker) => {
+          const answer = (errorCode: number, errorMessage: string | null, logDirs: LogDirDescription[] = []) => ({ broker, errorCode, errorMessage, logDirs });
+          const ref = s.metadata.brokerRef<BrokerMsg>(broker);
+          if (!ref) return answer(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker} is not registered in the cluster`);
+          const r = await ctx.ask<LogDirsDescription>(ref, { type: 'DescribeLogDirs', topics: m.topics }, { timeoutMs: s.timeoutMs });
+          if (isFailure(r)) return answer(r.errorCode, `broker ${broker}: ${r.message}`);
+          return answer(r.errorCode, r.errorCode === ErrorCode.NONE ? null : `broker ${broker}: ${errorName(r.errorCode)}`, r.logDirs);
+        }),
+      );
+      ctx.reply({ type: 'LogDirs', errorCode: ErrorCode.NONE, brokers });
     },
   },
 });

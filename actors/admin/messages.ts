@@ -33,4 +33,10 @@ export type AdminMsg =
   /** Each partition's log start offset (low) and high watermark (high), from its leader. */
   | { type: 'FetchTopicOffsets'; topic: string }
   /** Committed offset, log end (high watermark) and lag per partition of a group's topics. */
-  | { type: 'GroupLag'; groupId: string; topics: string[] | null };
+  | { type: 'GroupLag'; groupId: string; topics: string[] | null }
+  /**
+   * Each broker's log dirs (Kafka's DescribeLogDirs, asked of every broker named; null: every
+   * live one) with the partition logs in them, all or those of `topics` (a topic's partitions
+   * null: all of its). A broker that cannot be asked carries its error code.
+   */
+  | { type: 'DescribeLogDirs'; brokers: number[] | null; topics: { topic: string; partitions?: number[] | null }[] | null };

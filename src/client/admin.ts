@@ -1,11 +1,12 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
- * partition reassignments, groups, offsets and lag. Failures throw SamsaError with Kafka's code;
+ * partition reassignments, groups, offsets and lag, brokers' log dirs. Failures throw SamsaError with Kafka's code;
  * per-item results keep their codes.
  */
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
 import type { AdminMsg } from '../../actors/admin/messages.js';
+import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
@@ -65,6 +66,20 @@ export interface PartitionOffsets {
   offset: number;
   high: number;
   low: number;
+}
+
+export type { LogDirDescription, LogDirPartition } from '../../actors/broker/messages.js';
+
+/**
+ * One broker's log dirs, as Kafka's describeLogDirs gives them: each dir's absolute path, its
+ * partition logs (size in bytes, offset lag, isFuture) and its volume's total and usable bytes.
+ * errorCode is not NONE when the broker could not be asked (logDirs is then empty).
+ */
+export interface BrokerLogDirs {
+  broker: number;
+  errorCode: number;
+  errorMessage: string | null;
+  logDirs: LogDirDescription[];
 }
 
 export interface PartitionLag {
@@ -262,6 +277,29 @@ export class Admin {
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const r = await this.call({ type: 'FetchTopicOffsets', topic });
     return (r.partitions as { partition: number; low: number; high: number }[]).map((p) => ({ partition: p.partition, offset: p.high, high: p.high, low: p.low }));
+  }
+
+  /**
+   * The log dirs of brokers (Kafka's Admin.describeLogDirs, each broker asked for its own):
+   * `brokers` (default: every live broker) in that order, each with its partition logs, all of
+   * them or those of `topics` (a topic without `partitions`: all of its; partitions a broker does
+   * not hold are left out). A broker not registered or not answering keeps its error code in its
+   * entry; a malformed request throws.
+   */
+  async describeLogDirs(opts: { brokers?: number[]; topics?: { topic: string; partitions?: number[] }[] } = {}): Promise<BrokerLogDirs[]> {
+    if (opts.brokers !== undefined && (!Array.isArray(opts.brokers) || !opts.brokers.every((b) => Number.isSafeInteger(b) && b >= 0))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'brokers must be broker ids: [1, 2, ...]');
+    }
+    const topicOk = (t: unknown) => {
+      const { topic, partitions } = (t ?? {}) as { topic?: unknown; partitions?: unknown };
+      return typeof topic === 'string' && (partitions === undefined || (Array.isArray(partitions) && partitions.every((p) => Number.isSafeInteger(p) && p >= 0)));
+    };
+    if (opts.topics !== undefined && (!Array.isArray(opts.topics) || !opts.topics.every(topicOk))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'topics must be [{ topic, partitions?: [n, ...] }]');
+    }
+    const topics = opts.topics ? opts.topics.map((t) => ({ topic: t.topic, partitions: t.partitions ?? null })) : null;
+    const r = await this.call({ type: 'DescribeLogDirs', brokers: opts.brokers ?? null, topics });
+    return r.brokers as BrokerLogDirs[];
   }
 
   /** Per partition: committed offset, log end offset (high watermark) and lag. */
