@@ -2,14 +2,16 @@
  * A broker's Kafka-protocol listener: existing Kafka clients (KafkaJS, librdkafka/kcat, the Java
  * client) connect here and talk to the broker beside it.
  *
- * Owned state: the listening server (bound before the broker registers, so the broker advertises
- * the real port) and the count of connections accepted.
+ * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener; bound before the
+ * broker registers, so the broker advertises the real port), the count of connections accepted
+ * and of TLS handshakes that failed.
  * Handles: DescribeKafkaListener (introspection).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -21,8 +23,24 @@ export interface KafkaListenerDescription {
   type: 'KafkaListenerDescription';
   host: string;
   port: number;
+  /** Kafka's SSL listener: clients connect with TLS. */
+  tls: boolean;
   accepted: number;
   open: number;
+  /** TLS handshakes that failed (a plain client, an untrusted certificate). */
+  handshakeFailures: number;
+}
+
+/**
+ * TLS for a Kafka listener (Kafka's SSL security protocol), as PEM: the broker's private key and
+ * certificate chain, and the CA(s) that client certificates must chain to when `clientAuth`
+ * asks for them (Kafka's ssl.client.auth: none, requested, required).
+ */
+export interface KafkaListenerTls {
+  key: string | Buffer;
+  cert: string | Buffer;
+  ca?: string | Buffer;
+  clientAuth?: 'none' | 'requested' | 'required';
 }
 
 export interface KafkaListenerArgs {
@@ -38,6 +56,7 @@ interface ListenerState {
   server: net.Server;
   accepted: number;
   open: number;
+  handshakeFailures: number;
 }
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
@@ -45,16 +64,38 @@ export function kafkaListenerName(brokerId: number): string {
   return `kafka-listener-${brokerId}`;
 }
 
-/** Binds a server for a broker's Kafka listener; port 0 picks a free port. Rejects when the address is taken. */
-export function bindKafkaServer(host: string, port: number): Promise<net.Server> {
+/**
+ * Binds a server for a broker's Kafka listener, with TLS when `secure` is given; port 0 picks a
+ * free port. Rejects when the address is taken or the TLS material is unusable.
+ */
+export function bindKafkaServer(host: string, port: number, secure?: KafkaListenerTls): Promise<net.Server> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer({ noDelay: true, pauseOnConnect: false });
+    let server: net.Server;
+    try {
+      server = secure ? tls.createServer(tlsServerOptions(secure)) : net.createServer({ noDelay: true, pauseOnConnect: false });
+    } catch (err) {
+      reject(err);
+      return;
+    }
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
       resolve(server);
     });
   });
+}
+
+/** Node's TLS server options for a listener's TLS settings. */
+export function tlsServerOptions(secure: KafkaListenerTls): tls.TlsOptions {
+  const clientAuth = secure.clientAuth ?? 'none';
+  return {
+    key: secure.key,
+    cert: secure.cert,
+    ...(secure.ca !== undefined ? { ca: secure.ca } : {}),
+    requestCert: clientAuth !== 'none',
+    rejectUnauthorized: clientAuth === 'required',
+    noDelay: true,
+  };
 }
 
 /** 'host:port' a bound server listens on. */
@@ -73,6 +114,8 @@ export interface StartKafkaListenerOptions {
   controllerNode: string;
   /** The broker's config (Kafka names), for socket.request.max.bytes, auto.create.topics.enable, request.timeout.ms. */
   brokerConfig?: Record<string, unknown>;
+  /** Serve Kafka's SSL protocol: clients connect with TLS. */
+  tls?: KafkaListenerTls;
 }
 
 /**
@@ -81,7 +124,7 @@ export interface StartKafkaListenerOptions {
  */
 export async function startKafkaListener(system: ActorSystem, o: StartKafkaListenerOptions): Promise<string> {
   const config = parseBrokerConfig(o.brokerConfig ?? {});
-  const server = await bindKafkaServer(o.host, o.port);
+  const server = await bindKafkaServer(o.host, o.port, o.tls);
   const bound = serverEndpoint(server);
   system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, brokerId: o.brokerId, controllerNode: o.controllerNode, config, configInput: o.brokerConfig ?? {} } });
   return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
@@ -91,7 +134,8 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   kind: 'kafka-listener',
   supervision: 'resume',
   init(ctx, args) {
-    const s: ListenerState = { server: args.server, accepted: 0, open: 0 };
+    const s: ListenerState = { server: args.server, accepted: 0, open: 0, handshakeFailures: 0 };
+    const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
       controllerNode: args.controllerNode,
@@ -99,8 +143,18 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       config: args.config,
       configInput: args.configInput,
     };
-    args.server.removeAllListeners('connection');
-    args.server.on('connection', (socket: net.Socket) => {
+    // a TLS server hands over each socket once its handshake is done
+    const event = secure ? 'secureConnection' : 'connection';
+    args.server.removeAllListeners(event);
+    if (secure) {
+      args.server.removeAllListeners('tlsClientError');
+      args.server.on('tlsClientError', (err: Error, socket: tls.TLSSocket) => {
+        s.handshakeFailures++;
+        ctx.log.warn('TLS handshake failed: connection closed', { remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason: err.message });
+      });
+    }
+    args.server.on(event, (socket: net.Socket) => {
+      if (secure) socket.setNoDelay(true);
       s.accepted++;
       s.open++;
       socket.once('close', () => s.open--);
@@ -113,7 +167,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       }
     });
     args.server.on('error', (err) => ctx.log.error('Kafka listener error', { error: err.message }));
-    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId });
+    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure });
     return s;
   },
   onStop(s) {
@@ -122,7 +176,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   handlers: {
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, accepted: s.accepted, open: s.open } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures } satisfies KafkaListenerDescription);
     },
   },
 });

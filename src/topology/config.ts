@@ -31,6 +31,20 @@ export interface KafkaListenerEntry {
   port: number;
   /** The host advertised to clients when it differs from the bind host (e.g. binding 0.0.0.0). */
   advertisedHost?: string;
+  /** Serve Kafka's SSL protocol (clients connect with TLS); PEM files, relative to the start dir. */
+  tls?: KafkaListenerTlsEntry;
+}
+
+/** A Kafka listener's TLS: Kafka's ssl.keystore as PEM files, and ssl.client.auth. */
+export interface KafkaListenerTlsEntry {
+  /** The broker's private key (PEM). */
+  keyFile: string;
+  /** The broker's certificate chain (PEM), the broker's own certificate first. */
+  certFile: string;
+  /** CA certificates client certificates must chain to (PEM); needed when clientAuth is not 'none'. */
+  caFile?: string;
+  /** Kafka's ssl.client.auth: 'none' (default), 'requested' or 'required' (mutual TLS). */
+  clientAuth?: 'none' | 'requested' | 'required';
 }
 
 export interface BrokerConfigEntry {
@@ -256,8 +270,19 @@ export function validateTopology(value: unknown): TopologyProblem[] {
       if (b.kafka !== undefined && c.object(b.kafka, join(p, 'kafka'))) {
         const k = b.kafka;
         const kp = join(p, 'kafka');
-        c.keys(k, kp, ['host', 'port', 'advertisedHost'], ['host', 'port']);
+        c.keys(k, kp, ['host', 'port', 'advertisedHost', 'tls'], ['host', 'port']);
         if (k.host !== undefined) c.string(k.host, join(kp, 'host'));
+        if (k.tls !== undefined && c.object(k.tls, join(kp, 'tls'))) {
+          const tp = join(kp, 'tls');
+          const tl = k.tls;
+          c.keys(tl, tp, ['keyFile', 'certFile', 'caFile', 'clientAuth'], ['keyFile', 'certFile']);
+          for (const f of ['keyFile', 'certFile', 'caFile'] as const) if (tl[f] !== undefined) c.string(tl[f], join(tp, f));
+          if (tl.clientAuth !== undefined && !['none', 'requested', 'required'].includes(tl.clientAuth as string)) {
+            c.add(join(tp, 'clientAuth'), `must be 'none', 'requested' or 'required', got ${JSON.stringify(tl.clientAuth)}`);
+          } else if (tl.clientAuth !== undefined && tl.clientAuth !== 'none' && tl.caFile === undefined) {
+            c.add(join(tp, 'caFile'), `clientAuth '${String(tl.clientAuth)}' checks client certificates against a CA: give caFile`);
+          }
+        }
         if (k.advertisedHost !== undefined) c.string(k.advertisedHost, join(kp, 'advertisedHost'));
         if (k.port !== undefined && c.int(k.port, join(kp, 'port'), 0, 65535) && k.port !== 0) {
           const addr = `${String(k.host)}:${k.port}`;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { broker } from '../../actors/broker/broker.js';
 import { startKafkaListener } from '../../actors/kafka-listener/listener.js';
+import { readListenerTls } from './listener-tls.js';
 import { METADATA_PROXY_PATH, metadataProxy } from '../../actors/cluster-node/metadata-proxy.js';
 import { controller } from '../../actors/controller/controller.js';
 import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
@@ -46,7 +47,15 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
   for (const b of t.brokers.filter((x) => x.node === args.nodeId)) {
     // the Kafka listener binds first, so the broker registers with the port really bound
     const kafkaEndpoint = b.kafka
-      ? await startKafkaListener(system, { brokerId: b.id, ...b.kafka, controllerNode: t.controller.node, brokerConfig: b.config ?? {} })
+      ? await startKafkaListener(system, {
+          brokerId: b.id,
+          host: b.kafka.host,
+          port: b.kafka.port,
+          ...(b.kafka.advertisedHost !== undefined ? { advertisedHost: b.kafka.advertisedHost } : {}),
+          ...(b.kafka.tls ? { tls: readListenerTls(b.kafka.tls, args.baseDir) } : {}),
+          controllerNode: t.controller.node,
+          brokerConfig: b.config ?? {},
+        })
       : null;
     system.spawn(broker, {
       name: brokerPath(b.id).slice(1),

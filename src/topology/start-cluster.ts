@@ -24,6 +24,7 @@ import { InProcNetwork } from '../transport/inproc.js';
 import { TcpTransport } from '../transport/tcp.js';
 import { WorkerHub } from '../transport/worker.js';
 import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
+import { checkListenerTls } from './listener-tls.js';
 import { setupNode, type NodeSetupArgs } from './node-setup.js';
 
 export { TopologyError, validateTopology, parseTopology } from './config.js';
@@ -74,6 +75,12 @@ async function checkPortsFree(ports: { path: string; host: string; port: number 
     });
     if (err) problems.push({ path: p.path, message: `${p.host}:${p.port} cannot be used: ${(err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'port in use' : err.message}` });
   }
+  if (problems.length) throw new TopologyError(problems);
+}
+
+/** Fails with the exact keys when the TLS files of Kafka listeners (on `node`) are unusable, before touching any data. */
+function checkTls(t: TopologyConfig, baseDir: string, node?: string): void {
+  const problems = checkListenerTls(t, baseDir, node);
   if (problems.length) throw new TopologyError(problems);
 }
 
@@ -213,6 +220,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     if (!me) throw new TopologyError([{ path: '--node', message: `node '${opts.node}' is not declared in nodes` }]);
     if (me.kind !== 'tcp') throw new TopologyError([{ path: `nodes[${index}].kind`, message: `--node starts a tcp node in its own process; '${me.id}' is ${me.kind} (start the topology without --node)` }]);
     await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
+    checkTls(t, baseDir, me.id);
     const system = new ActorSystem({ nodeId: me.id });
     const tcp = new TcpTransport(system, { clusterId: t.clusterId });
     const addr = await tcp.listen(me.port!, me.host!);
@@ -229,6 +237,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     throw new TopologyError([{ path: 'nodes', message: 'this topology runs one process per node: start each with --node <id>' }]);
   }
   await checkPortsFree([...(t.listeners ?? []).map((l, i) => ({ path: `listeners[${i}].port`, host: l.host, port: l.port })), ...kafkaPorts(t)]);
+  checkTls(t, baseDir);
   const net = new InProcNetwork();
   const inproc = t.nodes.filter((n) => n.kind === 'inproc');
   const systems = inproc.map((n) => new ActorSystem({ nodeId: n.id }));

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TopologyConfig } from '../../src/topology/config.js';
+import type { KafkaListenerTlsEntry, TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 
 export interface KafkaClusterOptions {
@@ -18,6 +18,8 @@ export interface KafkaClusterOptions {
   topics?: TopologyConfig['topics'];
   /** Each broker's rack, by position (broker 1 first). */
   racks?: (string | null)[];
+  /** TLS on every broker's Kafka listener (absolute file paths). */
+  tls?: KafkaListenerTlsEntry;
 }
 
 export interface KafkaTestCluster {
@@ -42,7 +44,7 @@ export async function startKafkaCluster(opts: KafkaClusterOptions = {}): Promise
       id: i + 1,
       node,
       logDir: `broker-${i + 1}`,
-      kafka: { host: '127.0.0.1', port: 0 },
+      kafka: { host: '127.0.0.1', port: 0, ...(opts.tls ? { tls: opts.tls } : {}) },
       ...(opts.racks?.[i] ? { rack: opts.racks[i]! } : {}),
       config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 5, 'offsets.topic.replication.factor': Math.min(3, n), ...(opts.brokerConfig ?? {}) },
     })),

@@ -60,7 +60,10 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   const pretenuring = config.runtime?.allocationSitePretenuring;
   if (pretenuring !== undefined) out(`  V8 allocation-site pretenuring: ${pretenuring ? 'on' : 'off'} (runtime.allocationSitePretenuring)`);
   out(`  CRC-32C: ${CRC32C_DESCRIPTION[crc32cImplementation]}`);
-  if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}`);
+  // TLS listeners (Kafka's SSL protocol): clients need security.protocol=ssl and the CA
+  const tls = brokers.find((b) => b.kafka?.tls)?.kafka?.tls;
+  const kcatTls = tls ? ` -X security.protocol=ssl -X ssl.ca.location=<the CA that signed ${tls.certFile}>` : '';
+  if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}${tls ? ' over TLS (security.protocol=ssl)' : ''}`);
   if (addresses.length === 0) {
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
     return;
@@ -75,7 +78,7 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   out(`  printf 'k1:hello\\nk2:world\\n' | npx samsa produce${server} --topic ${t} --key-separator :`);
   out(`  npx samsa consume${server} --topic ${t} --from-beginning --print-key --max-messages 2`);
   out(`  npx samsa topics${server} --describe --topic ${t}`);
-  if (kafka.length > 0) out(`  kcat -b ${kafka.join(',')} -L`);
+  if (kafka.length > 0) out(`  kcat -b ${kafka.join(',')}${kcatTls} -L`);
   out();
   out('Ctrl-C stops it with a controlled shutdown.');
 }
