@@ -2,7 +2,9 @@
  * One Kafka client connection (a child of the broker's Kafka listener).
  *
  * Owned state: the socket, its frame decoder, the requests in flight and the responses waiting
- * for their turn (Kafka answers a connection's requests in the order they came).
+ * for their turn (Kafka answers a connection's requests in the order they came), and on a SASL
+ * listener where its authentication stands (src/kafka/sasl: only ApiVersions, SaslHandshake and
+ * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
  * ready), SocketDrained, SocketClosed.
  * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
@@ -21,7 +23,8 @@ import type net from 'node:net';
 import { FrameDecoder, FrameTooLargeError } from '../../src/transport/frame-decoder.js';
 import { API_HANDLERS } from '../../src/kafka/api/dispatch.js';
 import type { ApiContext } from '../../src/kafka/api/context.js';
-import { API_VERSIONS_KEY, apiVersionsBody, isSupported } from '../../src/kafka/api/versions.js';
+import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, apiVersionsBody, isSaslSupported, isSupported } from '../../src/kafka/api/versions.js';
+import { SaslAuthenticator, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { CONTROLLER_PATH, brokerPath, replicaPath } from '../../src/protocol/cluster.js';
@@ -45,6 +48,8 @@ export interface KafkaConnectionArgs {
   maxRequestBytes: number;
   config: ApiContext['config'];
   configInput: ApiContext['configInput'];
+  /** The listener's SASL: clients authenticate before any other request (ApiVersions aside). */
+  sasl?: SaslSettings | null;
 }
 
 /** Requests handled at once on one connection before reading pauses. */
@@ -62,6 +67,12 @@ interface ConnState {
   ready: ChurnTable<number, Uint8Array | null>;
   inFlight: number;
   closed: boolean;
+  /** SASL on this listener: where this connection's authentication stands. */
+  auth: SaslAuthenticator | null;
+  /** Close once the answers queued so far are written (after a failed authentication, as Kafka does). */
+  closeWhenWritten: boolean;
+  /** After a SaslHandshake v0: the next frames are bare SASL tokens, answered with bare frames. */
+  rawSaslTokens: boolean;
   refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
   base: BaseContext<KafkaConnectionMsg>;
 }
@@ -88,6 +99,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     brokerId,
     clientId,
     clientHost: s.socket.remoteAddress ?? '',
+    sasl: s.auth !== null,
     config: s.args.config,
     configInput: s.args.configInput,
     broker: s.refs.broker,
@@ -98,6 +110,59 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     send: (to, msg) => base.send(to, msg),
     log: base.log,
   };
+}
+
+/**
+ * SaslHandshake and SaslAuthenticate, answered here (they change this connection's state, not
+ * the broker's). A failed authentication is answered, then the connection is closed.
+ */
+function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: Buffer, seq: number, header: { apiKey: number; apiVersion: number }): void {
+  const auth = s.auth!;
+  if (!isSaslSupported(header.apiKey, header.apiVersion)) return close(s, ctx, 'unsupported API version', { apiKey: header.apiKey, apiVersion: header.apiVersion });
+  let decoded: ReturnType<typeof decodeRequest>;
+  try {
+    decoded = decodeRequest(frame);
+  } catch (err) {
+    return close(s, ctx, `malformed request: ${err instanceof KafkaCodecError ? err.message : String(err)}`, { apiKey: header.apiKey });
+  }
+  const { apiKey, apiVersion, correlationId } = decoded.header;
+  let body: Record<string, unknown>;
+  if (apiKey === SASL_HANDSHAKE_KEY) {
+    body = auth.handshake((decoded.body as { mechanism: string }).mechanism);
+    // v0: the tokens that follow are bare frames, not SaslAuthenticate requests
+    if (apiVersion === 0 && body.errorCode === ErrorCode.NONE) s.rawSaslTokens = true;
+  } else {
+    const a = auth.authenticate((decoded.body as { authBytes: Uint8Array }).authBytes);
+    body = { errorCode: a.errorCode, errorMessage: a.errorMessage, authBytes: a.authBytes, sessionLifetimeMs: 0 };
+  }
+  if (auth.state === 'Failed') {
+    ctx.log.warn('SASL authentication failed', { remote: s.remote, reason: auth.failure });
+    s.closeWhenWritten = true;
+  } else if (auth.state === 'Authenticated' && apiKey === SASL_AUTHENTICATE_KEY) {
+    ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
+  }
+  s.inFlight++;
+  ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(apiKey, apiVersion, correlationId, body as never) });
+}
+
+/**
+ * A bare SASL token (after SaslHandshake v0), answered with a bare size-prefixed frame; a failure
+ * can only close the connection (the bare exchange has no error field).
+ */
+function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token: Buffer): void {
+  const auth = s.auth!;
+  const a = auth.authenticate(token);
+  if (auth.state === 'Failed') return close(s, ctx, `SASL authentication failed: ${auth.failure ?? a.errorMessage ?? ''}`);
+  if (auth.state === 'Authenticated') {
+    s.rawSaslTokens = false;
+    ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
+  }
+  const out = Buffer.allocUnsafe(4 + a.authBytes.length);
+  out.writeInt32BE(a.authBytes.length, 0);
+  a.authBytes.copy(out, 4);
+  const seq = s.nextSeq++;
+  s.inFlight++;
+  ctx.send(ctx.self, { type: 'Answered', seq, frame: out });
 }
 
 export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaConnectionArgs>({
@@ -115,6 +180,9 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       ready: new ChurnTable(),
       inFlight: 0,
       closed: false,
+      auth: args.sasl ? new SaslAuthenticator(args.sasl) : null,
+      closeWhenWritten: false,
+      rawSaslTokens: false,
       refs: {
         broker: { node, path: brokerPath(args.brokerId) },
         controller: { node: args.controllerNode, path: CONTROLLER_PATH },
@@ -151,6 +219,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
     KafkaFrame(s, m, ctx) {
       if (s.closed) return;
       const frame = Buffer.isBuffer(m.frame) ? m.frame : Buffer.from(m.frame.buffer, m.frame.byteOffset, m.frame.byteLength);
+      if (s.rawSaslTokens) return rawSaslToken(s, ctx, frame);
       let header: ReturnType<typeof peekRequestHeader>;
       try {
         header = peekRequestHeader(frame);
@@ -158,11 +227,15 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         return close(s, ctx, 'request too short for a header', { bytes: frame.length });
       }
       const seq = s.nextSeq++;
+      if (s.auth && (header.apiKey === SASL_HANDSHAKE_KEY || header.apiKey === SASL_AUTHENTICATE_KEY)) return saslRequest(s, ctx, frame, seq, header);
+      if (s.auth && s.auth.state !== 'Authenticated' && header.apiKey !== API_VERSIONS_KEY) {
+        return close(s, ctx, 'a request before SASL authentication', { apiKey: header.apiKey, saslState: s.auth.state });
+      }
       if (!isSupported(header.apiKey, header.apiVersion)) {
         if (header.apiKey === API_VERSIONS_KEY) {
           // Kafka's rule: answer in v0 with UNSUPPORTED_VERSION and our ranges, so the client retries
           s.inFlight++;
-          ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(API_VERSIONS_KEY, 0, header.correlationId, apiVersionsBody(ErrorCode.UNSUPPORTED_VERSION)) });
+          ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(API_VERSIONS_KEY, 0, header.correlationId, apiVersionsBody(ErrorCode.UNSUPPORTED_VERSION, s.auth !== null)) });
           return;
         }
         return close(s, ctx, API_HANDLERS.has(header.apiKey) ? 'unsupported API version' : 'unknown API key', { apiKey: header.apiKey, apiVersion: header.apiVersion });
@@ -190,7 +263,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         );
     },
 
-    Answered(s, m) {
+    Answered(s, m, ctx) {
       if (s.closed) return;
       s.inFlight--;
       s.ready.set(m.seq, m.frame);
@@ -207,6 +280,13 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         s.socket.write(out);
       }
       if (corked) s.socket.uncork();
+      if (s.closeWhenWritten && s.inFlight === 0) {
+        // the failure's answer goes out, then the connection ends (Kafka closes it too)
+        s.closed = true;
+        s.socket.end();
+        ctx.stop();
+        return;
+      }
       updateFlow(s);
     },
 

@@ -2,7 +2,8 @@
  * A broker's Kafka-protocol listener: existing Kafka clients (KafkaJS, librdkafka/kcat, the Java
  * client) connect here and talk to the broker beside it.
  *
- * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener; bound before the
+ * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener, either with SASL
+ * authentication, whose settings it hands each connection; bound before the
  * broker registers, so the broker advertises the real port), the count of connections accepted
  * and of TLS handshakes that failed.
  * Handles: DescribeKafkaListener (introspection).
@@ -15,6 +16,7 @@ import tls from 'node:tls';
 import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
+import { SASL_MECHANISMS, saslSettings, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { kafkaConnection } from './connection.js';
 
 export type KafkaListenerMsg = { type: 'DescribeKafkaListener' };
@@ -25,6 +27,8 @@ export interface KafkaListenerDescription {
   port: number;
   /** Kafka's SSL listener: clients connect with TLS. */
   tls: boolean;
+  /** The SASL mechanisms clients authenticate with (empty: no SASL). */
+  saslMechanisms: string[];
   accepted: number;
   open: number;
   /** TLS handshakes that failed (a plain client, an untrusted certificate). */
@@ -45,6 +49,8 @@ export interface KafkaListenerTls {
 
 export interface KafkaListenerArgs {
   server: net.Server;
+  /** SASL authentication (Kafka's SASL_PLAINTEXT, or SASL_SSL over a TLS server). */
+  sasl?: SaslSettings | null;
   brokerId: number;
   controllerNode: string;
   config: BrokerConfig;
@@ -54,6 +60,7 @@ export interface KafkaListenerArgs {
 
 interface ListenerState {
   server: net.Server;
+  saslMechanisms: string[];
   accepted: number;
   open: number;
   handshakeFailures: number;
@@ -116,6 +123,8 @@ export interface StartKafkaListenerOptions {
   brokerConfig?: Record<string, unknown>;
   /** Serve Kafka's SSL protocol: clients connect with TLS. */
   tls?: KafkaListenerTls;
+  /** Authenticate clients with SASL: the mechanisms offered (default: all) and users' passwords. */
+  sasl?: { mechanisms?: readonly SaslMechanism[]; users: Readonly<Record<string, string>> };
 }
 
 /**
@@ -126,7 +135,8 @@ export async function startKafkaListener(system: ActorSystem, o: StartKafkaListe
   const config = parseBrokerConfig(o.brokerConfig ?? {});
   const server = await bindKafkaServer(o.host, o.port, o.tls);
   const bound = serverEndpoint(server);
-  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, brokerId: o.brokerId, controllerNode: o.controllerNode, config, configInput: o.brokerConfig ?? {} } });
+  const sasl = o.sasl ? saslSettings(o.sasl.mechanisms ?? SASL_MECHANISMS, o.sasl.users) : null;
+  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, sasl, brokerId: o.brokerId, controllerNode: o.controllerNode, config, configInput: o.brokerConfig ?? {} } });
   return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
 }
 
@@ -134,7 +144,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   kind: 'kafka-listener',
   supervision: 'resume',
   init(ctx, args) {
-    const s: ListenerState = { server: args.server, accepted: 0, open: 0, handshakeFailures: 0 };
+    const s: ListenerState = { server: args.server, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -142,6 +152,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       maxRequestBytes: args.config.socketRequestMaxBytes,
       config: args.config,
       configInput: args.configInput,
+      sasl: args.sasl ?? null,
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';
@@ -167,7 +178,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       }
     });
     args.server.on('error', (err) => ctx.log.error('Kafka listener error', { error: err.message }));
-    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure });
+    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure, sasl: s.saslMechanisms });
     return s;
   },
   onStop(s) {
@@ -176,7 +187,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   handlers: {
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures } satisfies KafkaListenerDescription);
     },
   },
 });

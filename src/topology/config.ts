@@ -33,6 +33,12 @@ export interface KafkaListenerEntry {
   advertisedHost?: string;
   /** Serve Kafka's SSL protocol (clients connect with TLS); PEM files, relative to the start dir. */
   tls?: KafkaListenerTlsEntry;
+  /**
+   * Authenticate clients with SASL (Kafka's SASL_PLAINTEXT, or SASL_SSL with `tls`): the
+   * mechanisms offered (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; default all) and each user's
+   * password, as Kafka's JAAS `user_<name>="<password>"`.
+   */
+  sasl?: { mechanisms?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512')[]; users: Record<string, string> };
 }
 
 /** A Kafka listener's TLS: Kafka's ssl.keystore as PEM files, and ssl.client.auth. */
@@ -270,7 +276,27 @@ export function validateTopology(value: unknown): TopologyProblem[] {
       if (b.kafka !== undefined && c.object(b.kafka, join(p, 'kafka'))) {
         const k = b.kafka;
         const kp = join(p, 'kafka');
-        c.keys(k, kp, ['host', 'port', 'advertisedHost', 'tls'], ['host', 'port']);
+        c.keys(k, kp, ['host', 'port', 'advertisedHost', 'tls', 'sasl'], ['host', 'port']);
+        if (k.sasl !== undefined && c.object(k.sasl, join(kp, 'sasl'))) {
+          const sp = join(kp, 'sasl');
+          const sa = k.sasl;
+          c.keys(sa, sp, ['mechanisms', 'users'], ['users']);
+          if (sa.mechanisms !== undefined && c.array(sa.mechanisms, join(sp, 'mechanisms'))) {
+            const known = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+            if (sa.mechanisms.length === 0) c.add(join(sp, 'mechanisms'), `must name at least one of ${known.join(', ')}`);
+            sa.mechanisms.forEach((m, j) => {
+              if (!known.includes(m as string)) c.add(join(join(sp, 'mechanisms'), j), `${JSON.stringify(m)} is not one of ${known.join(', ')}`);
+            });
+          }
+          if (sa.users !== undefined && c.object(sa.users, join(sp, 'users'))) {
+            const users = Object.entries(sa.users);
+            if (users.length === 0) c.add(join(sp, 'users'), 'must name at least one user: { "<name>": "<password>" }');
+            for (const [name, password] of users) {
+              if (name === '') c.add(join(sp, 'users'), 'a user name must be non-empty');
+              if (typeof password !== 'string' || password === '') c.add(join(join(sp, 'users'), name), 'the password must be a non-empty string');
+            }
+          }
+        }
         if (k.host !== undefined) c.string(k.host, join(kp, 'host'));
         if (k.tls !== undefined && c.object(k.tls, join(kp, 'tls'))) {
           const tp = join(kp, 'tls');

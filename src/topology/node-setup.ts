@@ -53,6 +53,7 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
           port: b.kafka.port,
           ...(b.kafka.advertisedHost !== undefined ? { advertisedHost: b.kafka.advertisedHost } : {}),
           ...(b.kafka.tls ? { tls: readListenerTls(b.kafka.tls, args.baseDir) } : {}),
+          ...(b.kafka.sasl ? { sasl: b.kafka.sasl } : {}),
           controllerNode: t.controller.node,
           brokerConfig: b.config ?? {},
         })

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KafkaListenerTlsEntry, TopologyConfig } from '../../src/topology/config.js';
+import type { KafkaListenerEntry, KafkaListenerTlsEntry, TopologyConfig } from '../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 
 export interface KafkaClusterOptions {
@@ -20,6 +20,8 @@ export interface KafkaClusterOptions {
   racks?: (string | null)[];
   /** TLS on every broker's Kafka listener (absolute file paths). */
   tls?: KafkaListenerTlsEntry;
+  /** SASL on every broker's Kafka listener. */
+  sasl?: KafkaListenerEntry['sasl'];
 }
 
 export interface KafkaTestCluster {
@@ -37,14 +39,14 @@ export async function startKafkaCluster(opts: KafkaClusterOptions = {}): Promise
   const brokerNodes = Array.from({ length: n }, (_, i) => (kind === 'worker' ? `b${i + 1}` : 'main'));
   const config: TopologyConfig = {
     clusterId: 'kafka-test',
-    logLevel: 'silent',
+    logLevel: (process.env.SAMSA_LOG_LEVEL as TopologyConfig['logLevel']) ?? 'silent',
     nodes: [{ id: 'main', kind: 'inproc' }, ...(kind === 'worker' ? brokerNodes.map((id) => ({ id, kind: 'worker' as const })) : [])],
     controller: { node: 'main', metadataDir: 'controller', config: { 'default.replication.factor': Math.min(3, n), ...(opts.controllerConfig ?? {}) } },
     brokers: brokerNodes.map((node, i) => ({
       id: i + 1,
       node,
       logDir: `broker-${i + 1}`,
-      kafka: { host: '127.0.0.1', port: 0, ...(opts.tls ? { tls: opts.tls } : {}) },
+      kafka: { host: '127.0.0.1', port: 0, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.sasl ? { sasl: opts.sasl } : {}) },
       ...(opts.racks?.[i] ? { rack: opts.racks[i]! } : {}),
       config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 5, 'offsets.topic.replication.factor': Math.min(3, n), ...(opts.brokerConfig ?? {}) },
     })),

@@ -134,7 +134,7 @@ describe('topology/config', () => {
       brokers: [
         { id: 1, node: 'b1', logDir: 'l1', kafka: { host: '127.0.0.1', port: 9092 } },
         { id: 2, node: 'b1', logDir: 'l2', kafka: { host: '127.0.0.1', port: 9092 } },
-        { id: 3, node: 'b1', logDir: 'l3', kafka: { host: '', port: 70000, sasl: true, tls: true } },
+        { id: 3, node: 'b1', logDir: 'l3', kafka: { host: '', port: 70000, sasl: true, tls: true, acl: [] } },
         { id: 4, node: 'b1', logDir: 'l4', kafka: { port: 0 } },
         { id: 5, node: 'b1', logDir: 'l5', kafka: { host: '0.0.0.0', port: 0, advertisedHost: 'broker-5.example' } },
       ],
@@ -142,7 +142,8 @@ describe('topology/config', () => {
     };
     expect(problems(t)).to.have.members([
       'brokers[1].kafka.port: 127.0.0.1:9092 is already used',
-      'brokers[2].kafka.sasl: unknown key (allowed: host, port, advertisedHost, tls)',
+      'brokers[2].kafka.acl: unknown key (allowed: host, port, advertisedHost, tls, sasl)',
+      'brokers[2].kafka.sasl: must be an object, got boolean true',
       'brokers[2].kafka.tls: must be an object, got boolean true',
       'brokers[2].kafka.host: must be a non-empty string, got ""',
       'brokers[2].kafka.port: must be an integer in [0, 65535], got number 70000',

@@ -62,8 +62,14 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   out(`  CRC-32C: ${CRC32C_DESCRIPTION[crc32cImplementation]}`);
   // TLS listeners (Kafka's SSL protocol): clients need security.protocol=ssl and the CA
   const tls = brokers.find((b) => b.kafka?.tls)?.kafka?.tls;
-  const kcatTls = tls ? ` -X security.protocol=ssl -X ssl.ca.location=<the CA that signed ${tls.certFile}>` : '';
-  if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}${tls ? ' over TLS (security.protocol=ssl)' : ''}`);
+  const sasl = brokers.find((b) => b.kafka?.sasl)?.kafka?.sasl;
+  const protocol = tls ? (sasl ? 'sasl_ssl' : 'ssl') : sasl ? 'sasl_plaintext' : null;
+  const mechanism = sasl ? (sasl.mechanisms?.[0] ?? 'PLAIN') : null;
+  const kcatSecurity =
+    (protocol ? ` -X security.protocol=${protocol}` : '') +
+    (tls ? ` -X ssl.ca.location=<the CA that signed ${tls.certFile}>` : '') +
+    (sasl ? ` -X sasl.mechanisms=${mechanism} -X sasl.username=<user> -X sasl.password=<password>` : '');
+  if (kafka.length > 0) out(`  Kafka clients (KafkaJS, kcat, Java) connect to: ${kafka.join(',')}${protocol ? ` (security.protocol=${protocol})` : ''}`);
   if (addresses.length === 0) {
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
     return;
@@ -78,7 +84,7 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   out(`  printf 'k1:hello\\nk2:world\\n' | npx samsa produce${server} --topic ${t} --key-separator :`);
   out(`  npx samsa consume${server} --topic ${t} --from-beginning --print-key --max-messages 2`);
   out(`  npx samsa topics${server} --describe --topic ${t}`);
-  if (kafka.length > 0) out(`  kcat -b ${kafka.join(',')}${kcatTls} -L`);
+  if (kafka.length > 0) out(`  kcat -b ${kafka.join(',')}${kcatSecurity} -L`);
   out();
   out('Ctrl-C stops it with a controlled shutdown.');
 }

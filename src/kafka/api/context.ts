@@ -20,6 +20,8 @@ export interface ApiContext {
   readonly clientId: string | null;
   /** The client's address as seen by this listener (host part). */
   readonly clientHost: string;
+  /** The listener authenticates with SASL (ApiVersions then lists the SASL APIs). */
+  readonly sasl?: boolean;
   /** The broker's config in force, and the keys its config file set (for DescribeConfigs). */
   readonly config: BrokerConfig;
   readonly configInput: Readonly<Record<string, unknown>>;

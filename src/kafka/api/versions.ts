@@ -46,15 +46,34 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
 ]);
 
 export const API_VERSIONS_KEY = 18;
+export const SASL_HANDSHAKE_KEY = 17;
+export const SASL_AUTHENTICATE_KEY = 36;
+
+/**
+ * Advertised only by listeners with SASL (their connections handle these two themselves):
+ * SaslHandshake 0-1 (after v0 the SASL tokens travel as bare size-prefixed frames, after v1 in
+ * SaslAuthenticate requests) and SaslAuthenticate 0-2.
+ */
+export const SASL_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
+  [SASL_HANDSHAKE_KEY, { min: 0, max: 1 }],
+  [SASL_AUTHENTICATE_KEY, { min: 0, max: 2 }],
+]);
+
+export function isSaslSupported(apiKey: number, version: number): boolean {
+  const r = SASL_VERSIONS.get(apiKey);
+  return r !== undefined && version >= r.min && version <= r.max;
+}
 
 export function isSupported(apiKey: number, version: number): boolean {
   const r = SUPPORTED_VERSIONS.get(apiKey);
   return r !== undefined && version >= r.min && version <= r.max;
 }
 
-export function apiVersionsBody(errorCode: number): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
-  const apiKeys = [...SUPPORTED_VERSIONS].map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
+/** The ApiVersions answer; with `sasl`, the SASL APIs too (a SASL listener). */
+export function apiVersionsBody(errorCode: number, sasl = false): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
+  const ranges = sasl ? [...SUPPORTED_VERSIONS, ...SASL_VERSIONS].sort(([a], [b]) => a - b) : [...SUPPORTED_VERSIONS];
+  const apiKeys = ranges.map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
   return { errorCode, apiKeys, throttleTimeMs: 0 };
 }
 
-export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async () => apiVersionsBody(ErrorCode.NONE);
+export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async (ctx) => apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);

@@ -28,6 +28,7 @@ export const ApiKeys = {
   SyncGroup: 14,
   DescribeGroups: 15,
   ListGroups: 16,
+  SaslHandshake: 17,
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
@@ -37,6 +38,7 @@ export const ApiKeys = {
   DescribeConfigs: 32,
   AlterConfigs: 33,
   DescribeLogDirs: 35,
+  SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
   ElectLeaders: 43,
@@ -430,6 +432,13 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'groupType', type: 'string', versions: [5, N] },
     ] },
   ] },
+  { name: 'SaslHandshakeRequest', apiKey: 17, kind: 'request', validVersions: [0, 1], flexibleFrom: -1, fields: [
+    { name: 'mechanism', type: 'string', versions: [0, N] },
+  ] },
+  { name: 'SaslHandshakeResponse', apiKey: 17, kind: 'response', validVersions: [0, 1], flexibleFrom: -1, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'mechanisms', type: 'string', array: true, versions: [0, N] },
+  ] },
   { name: 'ApiVersionsRequest', apiKey: 18, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
     { name: 'clientSoftwareName', type: 'string', versions: [3, N] },
     { name: 'clientSoftwareVersion', type: 'string', versions: [3, N] },
@@ -641,6 +650,15 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'totalBytes', type: 'int64', versions: [4, N], default: -1 },
       { name: 'usableBytes', type: 'int64', versions: [4, N], default: -1 },
     ] },
+  ] },
+  { name: 'SaslAuthenticateRequest', apiKey: 36, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'authBytes', type: 'bytes', versions: [0, N] },
+  ] },
+  { name: 'SaslAuthenticateResponse', apiKey: 36, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'authBytes', type: 'bytes', versions: [0, N] },
+    { name: 'sessionLifetimeMs', type: 'int64', versions: [1, N], default: 0 },
   ] },
   { name: 'CreatePartitionsRequest', apiKey: 37, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
@@ -1565,6 +1583,18 @@ export interface ListGroupsResponseGroups {
   groupType: string;
 }
 
+export interface SaslHandshakeRequest {
+  /** v0+ */
+  mechanism: string;
+}
+
+export interface SaslHandshakeResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  mechanisms: string[];
+}
+
 export interface ApiVersionsRequest {
   /** v3+ */
   clientSoftwareName: string;
@@ -2000,6 +2030,22 @@ export interface DescribeLogDirsResponsePartitions {
   isFutureKey: boolean;
 }
 
+export interface SaslAuthenticateRequest {
+  /** v0+ */
+  authBytes: Buffer;
+}
+
+export interface SaslAuthenticateResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  authBytes: Buffer;
+  /** v1+, default 0, int64 */
+  sessionLifetimeMs: number;
+}
+
 export interface CreatePartitionsRequest {
   /** v0+ */
   topics: CreatePartitionsRequestTopics[];
@@ -2290,6 +2336,7 @@ export interface RequestBodies {
   14: SyncGroupRequest;
   15: DescribeGroupsRequest;
   16: ListGroupsRequest;
+  17: SaslHandshakeRequest;
   18: ApiVersionsRequest;
   19: CreateTopicsRequest;
   20: DeleteTopicsRequest;
@@ -2299,6 +2346,7 @@ export interface RequestBodies {
   32: DescribeConfigsRequest;
   33: AlterConfigsRequest;
   35: DescribeLogDirsRequest;
+  36: SaslAuthenticateRequest;
   37: CreatePartitionsRequest;
   42: DeleteGroupsRequest;
   43: ElectLeadersRequest;
@@ -2323,6 +2371,7 @@ export interface ResponseBodies {
   14: SyncGroupResponse;
   15: DescribeGroupsResponse;
   16: ListGroupsResponse;
+  17: SaslHandshakeResponse;
   18: ApiVersionsResponse;
   19: CreateTopicsResponse;
   20: DeleteTopicsResponse;
@@ -2332,6 +2381,7 @@ export interface ResponseBodies {
   32: DescribeConfigsResponse;
   33: AlterConfigsResponse;
   35: DescribeLogDirsResponse;
+  36: SaslAuthenticateResponse;
   37: CreatePartitionsResponse;
   42: DeleteGroupsResponse;
   43: ElectLeadersResponse;

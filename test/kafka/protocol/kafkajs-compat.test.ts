@@ -671,6 +671,35 @@ const cases: Case[] = [
     },
   },
   {
+    dir: 'saslHandshake',
+    key: ApiKeys.SaslHandshake,
+    request: {
+      args: { mechanism: 'SCRAM-SHA-256' },
+      check: (_v, b) => expectSubset(b, { mechanism: 'SCRAM-SHA-256' }),
+    },
+    response: {
+      body: () => ({ errorCode: 33, mechanisms: ['PLAIN', 'SCRAM-SHA-512'] }),
+      check: (_v, d) => expectSubset(d, { errorCode: 33, enabledMechanisms: ['PLAIN', 'SCRAM-SHA-512'] }),
+    },
+  },
+  {
+    dir: 'saslAuthenticate',
+    key: ApiKeys.SaslAuthenticate,
+    request: {
+      // KafkaJS's mechanisms hand over their token already size-prefixed
+      args: { authBytes: Buffer.concat([Buffer.from([0, 0, 0, 5]), Buffer.from('n,,n=')]) },
+      check: (_v, b) => expect(Buffer.from(b.authBytes).toString()).to.equal('n,,n='),
+    },
+    response: {
+      body: () => ({ errorCode: 58, errorMessage: 'Authentication failed', authBytes: Buffer.from('v=xyz'), sessionLifetimeMs: 0 }),
+      check: (_v, d) => {
+        expectSubset(d, { errorCode: 58, errorMessage: 'Authentication failed' });
+        // KafkaJS keeps the bytes size-prefixed, as its mechanisms expect them
+        expect(Buffer.from(d.authBytes).subarray(4).toString()).to.equal('v=xyz');
+      },
+    },
+  },
+  {
     dir: 'alterPartitionReassignments',
     key: ApiKeys.AlterPartitionReassignments,
     // KafkaJS 2.2 does not read the response body's own (empty) tag section

@@ -1,0 +1,123 @@
+/**
+ * SASL authentication of one Kafka connection (Kafka's SASL_PLAINTEXT / SASL_SSL listeners), as
+ * a small state machine the connection drives with SaslHandshake and SaslAuthenticate requests:
+ *
+ *   AwaitingHandshake --SaslHandshake(enabled mechanism)--> Authenticating
+ *   AwaitingHandshake --SaslHandshake(other mechanism)--> AwaitingHandshake (UNSUPPORTED_SASL_MECHANISM)
+ *   Authenticating --SaslAuthenticate(last step ok)--> Authenticated
+ *   Authenticating --SaslAuthenticate(SCRAM first step ok)--> Authenticating
+ *   Authenticating --SaslAuthenticate(bad credentials)--> Failed (SASL_AUTHENTICATION_FAILED)
+ *   any other request in any state but Authenticated --> Failed (ILLEGAL_SASL_STATE)
+ *
+ * Mechanisms: PLAIN (RFC 4616: "[authzid] NUL user NUL password", the authzid empty or the user)
+ * and SCRAM-SHA-256 / SCRAM-SHA-512 (./scram.ts). Users and passwords come from the listener's
+ * configuration, as Kafka's JAAS `user_<name>="<password>"`; SCRAM credentials are derived from
+ * them once, when the listener starts. Any authenticated user may do anything (no ACLs).
+ */
+import crypto from 'node:crypto';
+import { ErrorCode } from '../../protocol/errors.js';
+import { ScramServer, scramCredential, type ScramCredential, type ScramHash } from './scram.js';
+
+export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+
+/** A listener's SASL settings: the mechanisms it offers and its users' credentials. */
+export interface SaslSettings {
+  readonly mechanisms: readonly SaslMechanism[];
+  readonly users: ReadonlyMap<string, SaslUser>;
+}
+
+interface SaslUser {
+  /** sha256 of the password, compared in constant time for PLAIN. */
+  readonly passwordDigest: Buffer;
+  readonly scram: Partial<Record<ScramHash, ScramCredential>>;
+}
+
+/** Settings from users and passwords: SCRAM credentials are derived here, once. */
+export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readonly<Record<string, string>>): SaslSettings {
+  const map = new Map<string, SaslUser>();
+  for (const [name, password] of Object.entries(users)) {
+    const scram: Partial<Record<ScramHash, ScramCredential>> = {};
+    if (mechanisms.includes('SCRAM-SHA-256')) scram['SHA-256'] = scramCredential('SHA-256', password);
+    if (mechanisms.includes('SCRAM-SHA-512')) scram['SHA-512'] = scramCredential('SHA-512', password);
+    map.set(name, { passwordDigest: crypto.createHash('sha256').update(password, 'utf8').digest(), scram });
+  }
+  return { mechanisms: [...mechanisms], users: map };
+}
+
+export type SaslState = 'AwaitingHandshake' | 'Authenticating' | 'Authenticated' | 'Failed';
+
+export interface SaslAnswer {
+  errorCode: number;
+  errorMessage: string | null;
+  authBytes: Buffer;
+}
+
+const NONE = Buffer.alloc(0);
+
+export class SaslAuthenticator {
+  state: SaslState = 'AwaitingHandshake';
+  /** The authenticated user (Kafka's principal name), once Authenticated. */
+  user: string | null = null;
+  /** Why the exchange failed (for the log; the client gets a generic message). */
+  failure: string | null = null;
+  private mechanism: SaslMechanism | null = null;
+  private scram: ScramServer | null = null;
+
+  constructor(private readonly settings: SaslSettings) {}
+
+  /** SaslHandshake: picks the mechanism; answers the enabled ones either way. */
+  handshake(mechanism: string): { errorCode: number; mechanisms: string[] } {
+    const mechanisms = [...this.settings.mechanisms];
+    if (this.state !== 'AwaitingHandshake') {
+      this.state = 'Failed';
+      this.failure = 'a second SaslHandshake';
+      return { errorCode: ErrorCode.ILLEGAL_SASL_STATE, mechanisms };
+    }
+    const m = this.settings.mechanisms.find((x) => x === mechanism);
+    if (!m) return { errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms };
+    this.mechanism = m;
+    if (m !== 'PLAIN') {
+      const hash: ScramHash = m === 'SCRAM-SHA-256' ? 'SHA-256' : 'SHA-512';
+      this.scram = new ScramServer(hash, (user) => this.settings.users.get(user)?.scram[hash] ?? null);
+    }
+    this.state = 'Authenticating';
+    return { errorCode: ErrorCode.NONE, mechanisms };
+  }
+
+  /** SaslAuthenticate: one step of the chosen mechanism. */
+  authenticate(bytes: Uint8Array): SaslAnswer {
+    if (this.state !== 'Authenticating' || !this.mechanism) {
+      this.failure = `SaslAuthenticate in state ${this.state}`;
+      this.state = 'Failed';
+      return { errorCode: ErrorCode.ILLEGAL_SASL_STATE, errorMessage: `SaslAuthenticate is not expected now (${this.state === 'Failed' ? 'after a failure' : 'send SaslHandshake first'})`, authBytes: NONE };
+    }
+    if (this.mechanism === 'PLAIN') return this.plain(Buffer.from(bytes));
+    const step = this.scram!.step(Buffer.from(bytes).toString('utf8'));
+    if (!step.ok) return this.failed(`Authentication failed during authentication due to invalid credentials with SASL mechanism ${this.mechanism}`, step.reason);
+    if (step.done) {
+      this.state = 'Authenticated';
+      this.user = step.user;
+    }
+    return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: Buffer.from(step.response, 'utf8') };
+  }
+
+  private plain(bytes: Buffer): SaslAnswer {
+    const parts = bytes.toString('utf8').split('\u0000');
+    if (parts.length !== 3) return this.failed('Authentication failed: invalid SASL/PLAIN message', 'not [authzid] NUL user NUL password');
+    const [authzid, user, password] = parts as [string, string, string];
+    if (authzid !== '' && authzid !== user) return this.failed('Authentication failed: Client requested an authorization id that is different from username', 'authzid');
+    const known = this.settings.users.get(user);
+    const digest = crypto.createHash('sha256').update(password, 'utf8').digest();
+    if (!known || !crypto.timingSafeEqual(digest, known.passwordDigest)) return this.failed('Authentication failed: Invalid username or password', 'invalid credentials');
+    this.state = 'Authenticated';
+    this.user = user;
+    return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: NONE };
+  }
+
+  private failed(errorMessage: string, why: string): SaslAnswer {
+    this.state = 'Failed';
+    this.failure = why;
+    return { errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage, authBytes: NONE };
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * SASL on the Kafka listeners (Kafka's SASL_PLAINTEXT and SASL_SSL): KafkaJS authenticates with
+ * PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 and then produces and consumes; a wrong password and an
+ * unknown user are refused and the connection closed; a mechanism not enabled is answered
+ * UNSUPPORTED_SASL_MECHANISM; a request before authentication closes the connection; only a
+ * SASL listener advertises SaslHandshake / SaslAuthenticate; kcat authenticates with SCRAM;
+ * SASL over TLS works end to end; the topology's sasl keys are checked.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import { ApiKeys } from '../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { TopologyError, parseTopology } from '../../src/topology/config.js';
+import { checkFor } from '../helpers/check-for.js';
+import { hasCommand } from '../helpers/has-command.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+import { KafkaCaller, RawKafkaSocket } from '../helpers/raw-kafka.js';
+
+const USERS = { alice: 'alice-secret', 'svc,x': 'p=w' };
+const TLS_DIR = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
+
+function client(c: KafkaTestCluster, sasl: SASLOptions | undefined, extra: Partial<KafkaConfig> = {}): Kafka {
+  return new Kafka({ clientId: 'sasl-test', brokers: c.bootstrap, logLevel: logLevel.NOTHING, connectionTimeout: 3_000, retry: { retries: 1, initialRetryTime: 50, maxRetryTime: 200 }, ...(sasl ? { sasl } : {}), ...extra });
+}
+
+async function roundTrip(kafka: Kafka, topic: string): Promise<string[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  await admin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  await producer.send({ topic, acks: -1, messages: [{ value: 'one' }, { value: 'two' }] });
+  await producer.disconnect();
+  const consumer = kafka.consumer({ groupId: `${topic}-readers`, sessionTimeout: 6_000, heartbeatInterval: 100, maxWaitTimeInMs: 100 });
+  const seen: string[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachMessage: async ({ message }) => void seen.push(String(message.value)) });
+  try {
+    await checkFor(() => seen.length === 2, 20_000, 20);
+  } finally {
+    await consumer.disconnect();
+  }
+  return seen;
+}
+
+async function refused(kafka: Kafka): Promise<Error> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    await admin.listTopics();
+  } catch (err) {
+    return err as Error;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+  throw new Error('the client got in');
+}
+
+describe('Kafka listeners with SASL', function () {
+  this.timeout(60_000);
+
+  describe('SASL_PLAINTEXT, every mechanism', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({ brokers: 2, sasl: { users: USERS }, brokerConfig: { 'offsets.topic.replication.factor': 1 } });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    for (const mechanism of ['plain', 'scram-sha-256', 'scram-sha-512'] as const) {
+      it(`KafkaJS authenticates with ${mechanism.toUpperCase()}, then produces and consumes`, async () => {
+        const seen = await roundTrip(client(c, { mechanism, username: 'alice', password: 'alice-secret' } as SASLOptions), `t-${mechanism}`);
+        expect(seen).to.deep.equal(['one', 'two']);
+      });
+    }
+
+    it('a user name with "," and "=" authenticates with SCRAM (escaped) and PLAIN', async () => {
+      for (const mechanism of ['scram-sha-256', 'plain'] as const) {
+        const admin = client(c, { mechanism, username: 'svc,x', password: 'p=w' } as SASLOptions).admin();
+        await admin.connect();
+        await admin.listTopics();
+        await admin.disconnect();
+      }
+    });
+
+    it('refuses a wrong password and an unknown user, with every mechanism', async () => {
+      for (const mechanism of ['plain', 'scram-sha-256', 'scram-sha-512'] as const) {
+        for (const [username, password] of [['alice', 'nope'], ['mallory', 'alice-secret']]) {
+          const err = await refused(client(c, { mechanism, username, password } as SASLOptions));
+          expect(err.message, `${mechanism} ${username}`).to.match(/SASL .*authentication failed|Authentication failed/i);
+        }
+      }
+    });
+
+    it('a client without SASL cannot get past ApiVersions: its first other request closes the connection', async () => {
+      const err = await refused(client(c, undefined));
+      expect(err).to.be.an('error');
+      const raw = await RawKafkaSocket.connect(c.bootstrap[0]!);
+      raw.request(ApiKeys.Metadata, 9, 1, { topics: null, allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+      expect(await raw.frame(), 'closed without an answer').to.equal(null);
+    });
+
+    it('advertises SaslHandshake v0-1 and SaslAuthenticate v0-2; answers a mechanism not enabled with the enabled ones', async () => {
+      const k = await KafkaCaller.connect(c.bootstrap[0]!);
+      try {
+        const versions = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
+        const range = (key: number) => versions.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
+        expect(range(17)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+        expect(range(36)).to.deep.include({ minVersion: 0, maxVersion: 2 });
+        const hs = await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'GSSAPI' });
+        expect(hs).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] });
+        const ok = await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' });
+        expect(ok.errorCode).to.equal(0);
+        const auth = await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from('\u0000alice\u0000alice-secret') });
+        expect(auth).to.deep.include({ errorCode: 0, errorMessage: null });
+        const md = await k.call(ApiKeys.Metadata, 9, { topics: null, allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+        expect(md.brokers).to.have.length(2);
+      } finally {
+        k.end();
+      }
+    });
+
+    it('answers a failed SaslAuthenticate, then closes the connection', async () => {
+      const k = await KafkaCaller.connect(c.bootstrap[0]!);
+      await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' });
+      const auth = await k.call(ApiKeys.SaslAuthenticate, 1, { authBytes: Buffer.from('\u0000alice\u0000wrong') });
+      expect(auth).to.deep.include({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: 'Authentication failed: Invalid username or password' });
+      expect(await k.socket.frame()).to.equal(null);
+    });
+
+    it('kcat authenticates with SCRAM-SHA-512 and lists the brokers', async function () {
+      if (!hasCommand('kcat', ['-V'])) this.skip();
+      const run = (password: string) =>
+        new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+          const p = spawn('kcat', ['-b', c.bootstrap[0]!, '-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', 'sasl.username=alice', '-X', `sasl.password=${password}`, '-L', '-m', '10']);
+          let o = '';
+          let e = '';
+          p.stdout.on('data', (d: Buffer) => (o += d.toString()));
+          p.stderr.on('data', (d: Buffer) => (e += d.toString()));
+          p.on('close', (code) => resolve({ code, out: o, err: e }));
+        });
+      const ok = await run('alice-secret');
+      expect(ok.code, ok.err).to.equal(0);
+      expect(ok.out).to.match(/2 brokers:/);
+      const bad = await run('wrong');
+      expect(bad.code).to.not.equal(0);
+    });
+  });
+
+  describe('SASL_SSL', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({ brokers: 1, tls: { keyFile: path.join(TLS_DIR, 'server.key'), certFile: path.join(TLS_DIR, 'server.pem') }, sasl: { mechanisms: ['SCRAM-SHA-256'], users: USERS } });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    it('KafkaJS with ssl and SCRAM-SHA-256 produces and consumes; PLAIN is not offered', async () => {
+      const ssl = { ca: [fs.readFileSync(path.join(TLS_DIR, 'ca.pem'), 'utf8')] };
+      const seen = await roundTrip(client(c, { mechanism: 'scram-sha-256', username: 'alice', password: 'alice-secret' }, { ssl }), 'sealed-and-signed');
+      expect(seen).to.deep.equal(['one', 'two']);
+      const err = await refused(client(c, { mechanism: 'plain', username: 'alice', password: 'alice-secret' }, { ssl }));
+      expect(err.message).to.match(/not supported|UNSUPPORTED_SASL_MECHANISM|mechanism/i);
+    });
+  });
+
+  describe('topology', () => {
+    const problems = (sasl: unknown) => {
+      try {
+        parseTopology({
+          clusterId: 'sasl-topology',
+          nodes: [{ id: 'main', kind: 'inproc' }],
+          controller: { node: 'main', metadataDir: 'controller' },
+          brokers: [{ id: 1, node: 'main', logDir: 'broker-1', kafka: { host: '127.0.0.1', port: 0, sasl } }],
+        });
+        return [];
+      } catch (err) {
+        if (err instanceof TopologyError) return err.problems.map((p) => `${p.path}: ${p.message}`);
+        throw err;
+      }
+    };
+
+    it('checks mechanisms and users', () => {
+      expect(problems({ users: { alice: 'x' } })).to.deep.equal([]);
+      expect(problems({ mechanisms: ['SCRAM-SHA-512'], users: { alice: 'x' } })).to.deep.equal([]);
+      expect(problems({})).to.deep.equal(['brokers[0].kafka.sasl.users: is required']);
+      expect(problems({ users: {} })).to.deep.equal(['brokers[0].kafka.sasl.users: must name at least one user: { "<name>": "<password>" }']);
+      expect(problems({ users: { alice: '' } })).to.deep.equal(['brokers[0].kafka.sasl.users.alice: the password must be a non-empty string']);
+      expect(problems({ mechanisms: ['GSSAPI'], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms[0]: "GSSAPI" is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);
+      expect(problems({ mechanisms: [], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms: must name at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);
+    });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * A connection's SASL state machine (src/kafka/sasl/authenticator.ts), one test per transition:
+ * AwaitingHandshake -> Authenticating (enabled mechanism) or stays (another one);
+ * Authenticating -> Authenticated (PLAIN; SCRAM after its second step) or Failed (bad
+ * credentials); SaslAuthenticate before a handshake, a second handshake, anything after a
+ * failure -> Failed with ILLEGAL_SASL_STATE.
+ */
+import { expect } from 'chai';
+import { SaslAuthenticator, saslSettings } from '../../../src/kafka/sasl/authenticator.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+
+const settings = saslSettings(['PLAIN', 'SCRAM-SHA-256'], { alice: 'alice-secret', bob: 'bob-secret' });
+const plain = (authzid: string, user: string, password: string) => Buffer.from(`${authzid}\u0000${user}\u0000${password}`);
+
+describe('kafka/sasl/authenticator', () => {
+  it('AwaitingHandshake -> Authenticating for an enabled mechanism, answering the enabled ones', () => {
+    const a = new SaslAuthenticator(settings);
+    expect(a.handshake('PLAIN')).to.deep.equal({ errorCode: 0, mechanisms: ['PLAIN', 'SCRAM-SHA-256'] });
+    expect(a.state).to.equal('Authenticating');
+  });
+
+  it('AwaitingHandshake stays for a mechanism not enabled (UNSUPPORTED_SASL_MECHANISM), and a retry may pick another', () => {
+    const a = new SaslAuthenticator(settings);
+    expect(a.handshake('SCRAM-SHA-512')).to.deep.equal({ errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: ['PLAIN', 'SCRAM-SHA-256'] });
+    expect(a.state).to.equal('AwaitingHandshake');
+    expect(a.handshake('PLAIN').errorCode).to.equal(0);
+  });
+
+  it('Authenticating -> Authenticated with PLAIN and the right password (authzid empty or the user)', () => {
+    for (const authzid of ['', 'alice']) {
+      const a = new SaslAuthenticator(settings);
+      a.handshake('PLAIN');
+      expect(a.authenticate(plain(authzid, 'alice', 'alice-secret'))).to.deep.include({ errorCode: 0, errorMessage: null });
+      expect(a.state).to.equal('Authenticated');
+      expect(a.user).to.equal('alice');
+    }
+  });
+
+  it('Authenticating -> Failed with PLAIN and a wrong password, an unknown user, another authzid or a malformed message', () => {
+    const cases: [Buffer, string][] = [
+      [plain('', 'alice', 'bob-secret'), 'Authentication failed: Invalid username or password'],
+      [plain('', 'carol', 'x'), 'Authentication failed: Invalid username or password'],
+      [plain('bob', 'alice', 'alice-secret'), 'Authentication failed: Client requested an authorization id that is different from username'],
+      [Buffer.from('alice:alice-secret'), 'Authentication failed: invalid SASL/PLAIN message'],
+    ];
+    for (const [bytes, message] of cases) {
+      const a = new SaslAuthenticator(settings);
+      a.handshake('PLAIN');
+      expect(a.authenticate(bytes)).to.deep.include({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: message });
+      expect(a.state).to.equal('Failed');
+      expect(a.user).to.equal(null);
+    }
+  });
+
+  it('Authenticating stays after SCRAM\'s first step and fails on a wrong proof', () => {
+    const a = new SaslAuthenticator(settings);
+    a.handshake('SCRAM-SHA-256');
+    const first = a.authenticate(Buffer.from('n,,n=bob,r=abc'));
+    expect(first.errorCode).to.equal(0);
+    expect(first.authBytes.toString()).to.match(/^r=abc.+,s=.+,i=4096$/);
+    expect(a.state).to.equal('Authenticating');
+    const nonce = /^r=([^,]+)/.exec(first.authBytes.toString())![1];
+    expect(a.authenticate(Buffer.from(`c=biws,r=${nonce},p=${Buffer.alloc(32).toString('base64')}`))).to.deep.include({
+      errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED,
+      errorMessage: 'Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256',
+    });
+    expect(a.state).to.equal('Failed');
+    expect(a.failure).to.equal('invalid credentials');
+  });
+
+  it('SaslAuthenticate before a handshake, a second handshake, and anything after a failure: ILLEGAL_SASL_STATE', () => {
+    const early = new SaslAuthenticator(settings);
+    expect(early.authenticate(plain('', 'alice', 'alice-secret')).errorCode).to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+    expect(early.state).to.equal('Failed');
+    const twice = new SaslAuthenticator(settings);
+    twice.handshake('PLAIN');
+    expect(twice.handshake('PLAIN').errorCode).to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+    expect(twice.state).to.equal('Failed');
+    const after = new SaslAuthenticator(settings);
+    after.handshake('PLAIN');
+    after.authenticate(plain('', 'alice', 'nope'));
+    expect(after.authenticate(plain('', 'alice', 'alice-secret')).errorCode).to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+    const done = new SaslAuthenticator(settings);
+    done.handshake('PLAIN');
+    done.authenticate(plain('', 'alice', 'alice-secret'));
+    expect(done.authenticate(plain('', 'alice', 'alice-secret')).errorCode, 'Authenticated takes no more tokens').to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+  });
+});
