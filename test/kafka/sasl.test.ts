@@ -127,6 +127,30 @@ describe('Kafka listeners with SASL', function () {
       }
     });
 
+    it('after SaslHandshake v0 takes the tokens as bare frames: right ones get in, wrong ones are closed', async () => {
+      const bare = (token: string) => {
+        const b = Buffer.from(token);
+        const out = Buffer.alloc(4 + b.length);
+        out.writeInt32BE(b.length, 0);
+        b.copy(out, 4);
+        return out;
+      };
+      const ok = await KafkaCaller.connect(c.bootstrap[0]!);
+      try {
+        expect((await ok.call(ApiKeys.SaslHandshake, 0, { mechanism: 'PLAIN' })).errorCode).to.equal(0);
+        ok.socket.write(bare('\u0000alice\u0000alice-secret'));
+        expect(await ok.socket.frame(), 'an empty bare answer').to.deep.equal(Buffer.alloc(0));
+        const md = await ok.call(ApiKeys.Metadata, 9, { topics: null, allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+        expect(md.brokers).to.have.length(2);
+      } finally {
+        ok.end();
+      }
+      const bad = await KafkaCaller.connect(c.bootstrap[0]!);
+      expect((await bad.call(ApiKeys.SaslHandshake, 0, { mechanism: 'PLAIN' })).errorCode).to.equal(0);
+      bad.socket.write(bare('\u0000alice\u0000wrong'));
+      expect(await bad.socket.frame()).to.equal(null);
+    });
+
     it('answers a failed SaslAuthenticate, then closes the connection', async () => {
       const k = await KafkaCaller.connect(c.bootstrap[0]!);
       await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' });
