@@ -10,7 +10,8 @@ import { checkFor } from './check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from './kafka-cluster.js';
 import { KafkaJsGroupMember } from './kafkajs-group-member.js';
 
-const CONSUMER = { sessionTimeout: 6_000, rebalanceTimeout: 10_000, heartbeatInterval: 100, maxWaitTimeInMs: 100 };
+// a short session: the spinning member's place is taken once it has expired
+const CONSUMER = { sessionTimeout: 1_500, rebalanceTimeout: 10_000, heartbeatInterval: 100, maxWaitTimeInMs: 100 };
 const RETRY = { retries: 5, initialRetryTime: 50, maxRetryTime: 500 };
 
 describe('test helpers: KafkaJS group member on a worker thread', function () {
@@ -20,7 +21,7 @@ describe('test helpers: KafkaJS group member on a worker thread', function () {
   let kafka: Kafka;
 
   before(async () => {
-    cluster = await startKafkaCluster({ brokers: 1 });
+    cluster = await startKafkaCluster({ brokers: 1, brokerConfig: { 'group.min.session.timeout.ms': 1_000 } });
     kafka = new Kafka({ clientId: 'member-test', brokers: cluster.bootstrap, logLevel: logLevel.NOTHING, retry: RETRY });
     const admin = kafka.admin();
     await admin.connect();

@@ -161,20 +161,22 @@ describe('Kafka listeners with SASL', function () {
 
     it('kcat authenticates with SCRAM-SHA-512 and lists the brokers', async function () {
       if (!hasCommand('kcat', ['-V'])) this.skip();
-      const run = (password: string) =>
+      // -m: how long kcat keeps trying for metadata (a refused one would retry until then)
+      const run = (password: string, seconds: number) =>
         new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-          const p = spawn('kcat', ['-b', c.bootstrap[0]!, '-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', 'sasl.username=alice', '-X', `sasl.password=${password}`, '-L', '-m', '10']);
+          const p = spawn('kcat', ['-b', c.bootstrap[0]!, '-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', 'sasl.username=alice', '-X', `sasl.password=${password}`, '-L', '-m', String(seconds)]);
           let o = '';
           let e = '';
           p.stdout.on('data', (d: Buffer) => (o += d.toString()));
           p.stderr.on('data', (d: Buffer) => (e += d.toString()));
           p.on('close', (code) => resolve({ code, out: o, err: e }));
         });
-      const ok = await run('alice-secret');
+      const ok = await run('alice-secret', 10);
       expect(ok.code, ok.err).to.equal(0);
       expect(ok.out).to.match(/2 brokers:/);
-      const bad = await run('wrong');
+      const bad = await run('wrong', 2);
       expect(bad.code).to.not.equal(0);
+      expect(bad.err).to.match(/SASL authentication error|Authentication failed/);
     });
   });
 
