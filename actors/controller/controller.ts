@@ -985,7 +985,7 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
           answer(ErrorCode.UNKNOWN_SERVER_ERROR, `internal error: ${err.message}`);
           continue;
         }
-        if (!before.has(key)) before.set(key, p);
+        before.set(key, p);
         changed.push(answer(ErrorCode.NONE, null));
       } else {
         answer(ErrorCode.NONE, null);

@@ -201,13 +201,15 @@ function readLimit(s: ReplicaState, replicaId: number): ReadOptions {
  * an in-sync follower in the consumer's rack whose log reaches the offset (read-replica-selector.ts).
  */
 function preferredReadReplica(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, fetchOffset: number, clientRack: string, rackOf: (brokerId: number) => string | null): number {
+  const me = s.args.brokerId;
+  // an offset below the log start is the leader's to answer (OFFSET_OUT_OF_RANGE)
+  if (fetchOffset < s.log.logStartOffset) return me;
   const now = ctx.clock.now();
   const followers: ReplicaView[] = [];
   for (const [brokerId, f] of s.followers) {
-    if (!s.isr.includes(brokerId) || f.logEndOffset < fetchOffset || fetchOffset < s.log.logStartOffset) continue;
+    if (!s.isr.includes(brokerId) || f.logEndOffset < fetchOffset) continue;
     followers.push({ brokerId, rack: rackOf(brokerId), logEndOffset: f.logEndOffset, timeSinceLastCaughtUpMs: now - f.lastCaughtUpTimeMs });
   }
-  const me = s.args.brokerId;
   return selectReadReplica(clientRack, { leader: { brokerId: me, rack: rackOf(me), logEndOffset: s.log.logEndOffset, timeSinceLastCaughtUpMs: 0 }, followers });
 }
 
@@ -326,7 +328,7 @@ function onFollowerFetch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicaI
   const leaderLeo = s.log.logEndOffset;
   let f = s.followers.get(replicaId);
   if (!f) {
-    f = { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: leaderLeo };
+    f = newFollower(s, now);
     s.followers.set(replicaId, f);
   }
   if (fetchOffset >= leaderLeo) f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, now);
@@ -368,6 +370,11 @@ function describe(s: ReplicaState): ReplicaDescription {
   };
 }
 
+/** A follower as a leader first tracks it: nothing fetched yet, counted as caught up now. */
+function newFollower(s: ReplicaState, now: number): FollowerState {
+  return { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset };
+}
+
 /**
  * A leader whose replica set changed under the same epoch (a reassignment): followers that are
  * replicas now are tracked from their first fetch, those that are no longer are forgotten.
@@ -376,7 +383,7 @@ function reconcileFollowers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, repli
   const me = s.args.brokerId;
   const now = ctx.clock.now();
   for (const id of replicas) {
-    if (id !== me && !s.followers.has(id)) s.followers.set(id, { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset });
+    if (id !== me && !s.followers.has(id)) s.followers.set(id, newFollower(s, now));
   }
   for (const id of [...s.followers.keys()]) {
     if (!replicas.includes(id)) {
@@ -403,7 +410,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
       s.followers = new Map(
         next.replicas
           .filter((id) => id !== me)
-          .map((id) => [id, { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset }]),
+          .map((id) => [id, newFollower(s, now)]),
       );
       ctx.timers.startPeriodic(ISR_CHECK_TIMER, Math.max(10, Math.floor(s.args.replicaLagTimeMaxMs / 2)), { type: 'CheckIsr' });
       ctx.log.debug('became leader', { leaderEpoch: next.leaderEpoch, isr: next.isr, logEndOffset: s.log.logEndOffset });
@@ -870,7 +877,6 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     async TruncateForDivergence(s, m, ctx) {
-
       if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
         ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
         return;
