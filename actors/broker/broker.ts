@@ -8,11 +8,13 @@
  * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created; its block of
  * producer ids and the InitProducerId requests waiting for one.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
- * checked; deletes stray logs: on disk here, used by no replica, not placed here), Metadata, Produce (batches for several partitions, handed to their replicas),
- * Fetch (consumers and followers, long-poll), FindCoordinator, InitProducerId,
- * PartitionAdvanced, ControlledShutdown, DescribeBroker, DescribeLogDirs (its log dir: each
- * partition log's size and offset lag, the volume's total and usable bytes), and its internal Register/Heartbeat/
- * FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
+ * checked; deletes stray logs: on disk here, used by no replica, not placed here), Metadata,
+ * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
+ * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
+ * FindCoordinator, InitProducerId, PartitionAdvanced, ControlledShutdown, DescribeBroker,
+ * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
+ * usable bytes), and its internal Register/Heartbeat/FetchReadDone/FetchExpired/
+ * OffsetsTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
@@ -355,10 +357,12 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
  * LeaderAndIsr for every partition it hosts comes before the metadata).
  */
 async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): Promise<void> {
+  // nearly always none: every log here has its replica
+  const unused = s.logs.allLogs().filter((log) => !s.replicas.has(partitionKey(log.topic, log.partition)));
+  if (unused.length === 0) return;
   const me = s.args.brokerId;
   const topics = new Map(md.topics.map((t) => [t.name, t]));
-  for (const log of s.logs.allLogs()) {
-    if (s.replicas.has(partitionKey(log.topic, log.partition))) continue;
+  for (const log of unused) {
     const p = topics.get(log.topic)?.partitions[log.partition];
     if (p && p.replicas.includes(me)) continue;
     ctx.log.warn('deleting a stray log: this broker is not a replica of the partition', { topic: log.topic, partition: log.partition, replicas: p?.replicas ?? null });

@@ -2,13 +2,13 @@
  * The consumer: a member of a consumer group. It finds the group's coordinator, joins
  * (JoinGroup -> SyncGroup; as leader it runs the assignor), heartbeats, fetches its partitions
  * from their leaders with long polls (with client.rack, from the replica a leader names instead,
- * KIP-392, until metadata.max.age.ms or an error), hands records out through Poll, and commits offsets
- * (automatically every auto.commit.interval.ms, on revoke, on close, or when asked).
+ * KIP-392, until metadata.max.age.ms or an error), hands records out through Poll, and commits
+ * offsets (automatically every auto.commit.interval.ms, on revoke, on close, or when asked).
  *
  * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
- * position, buffered records, pause flag, preferred read replica; offsets processed by the application and last
- * committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
+ * position, buffered records, pause flag, preferred read replica; offsets processed by the
+ * application and last committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
  * to requests of an older assignment are dropped.
  * Handles: Subscribe, Poll, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
  * Tick plus the results of its own asks.
