@@ -281,10 +281,15 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       }
       if (corked) s.socket.uncork();
       if (s.closeWhenWritten && s.inFlight === 0) {
-        // the failure's answer goes out, then the connection ends (Kafka closes it too)
+        // the failure's answer goes out, then the connection ends (Kafka closes it too); the actor
+        // stops (destroying the socket) only once the answer has been handed over
         s.closed = true;
-        s.socket.end();
-        ctx.stop();
+        let stopped = false;
+        const stop = () => {
+          if (!stopped) (stopped = true), ctx.stop();
+        };
+        s.socket.once('close', stop);
+        s.socket.end(stop);
         return;
       }
       updateFlow(s);
