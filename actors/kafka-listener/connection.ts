@@ -286,7 +286,9 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         s.closed = true;
         let stopped = false;
         const stop = () => {
-          if (!stopped) (stopped = true), ctx.stop();
+          if (stopped) return;
+          stopped = true;
+          ctx.stop();
         };
         s.socket.once('close', stop);
         s.socket.end(stop);
