@@ -817,6 +817,14 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     },
 
     DescribeLogDirs(s, m, ctx) {
+      // the schema checks only that topics is an array: a malformed entry is refused here, not a crash
+      const topicOk = (t: unknown): boolean => {
+        const { topic, partitions } = (t ?? {}) as { topic?: unknown; partitions?: unknown };
+        return typeof topic === 'string' && (partitions == null || (Array.isArray(partitions) && partitions.every((p) => Number.isSafeInteger(p))));
+      };
+      if (m.topics != null && !m.topics.every(topicOk)) {
+        return ctx.reply({ type: 'LogDirsDescription', errorCode: ErrorCode.INVALID_REQUEST, brokerId: s.args.brokerId, logDirs: [] } satisfies LogDirsDescription);
+      }
       const token = ctx.deferReply();
       const logDir = path.resolve(s.logs.logDir);
       const { partitions, offline } = logDirPartitions(s, m.topics ?? null);
