@@ -2,10 +2,10 @@
  * A broker's Kafka-protocol listener: existing Kafka clients (KafkaJS, librdkafka/kcat, the Java
  * client) connect here and talk to the broker beside it.
  *
- * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener, either with SASL
- * authentication, whose settings it hands each connection; bound before the
- * broker registers, so the broker advertises the real port), the count of connections accepted
- * and of TLS handshakes that failed.
+ * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener; bound before the
+ * broker registers, so the broker advertises the real port), the SASL settings it hands each
+ * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the count of connections accepted and of TLS
+ * handshakes that failed.
  * Handles: DescribeKafkaListener (introspection).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
@@ -165,7 +165,6 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       });
     }
     args.server.on(event, (socket: net.Socket) => {
-      if (secure) socket.setNoDelay(true);
       s.accepted++;
       s.open++;
       socket.once('close', () => s.open--);
