@@ -17,7 +17,7 @@ export const describeLogDirs: ApiHandler<typeof ApiKeys.DescribeLogDirs> = async
   const topics = body.topics === null ? null : body.topics.map((t) => ({ topic: t.topic, partitions: [...t.partitions] }));
   const r = await ctx.ask<BrokerMsg, LogDirsDescription>(ctx.broker, { type: 'DescribeLogDirs', topics }, ctx.config.requestTimeoutMs);
   if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
-    const errorCode = isFailure(r) ? r.errorCode : r.errorCode;
+    const { errorCode } = r;
     // v3+ says it at the top, as Kafka does for a request it refuses; before, a result carries it
     return {
       throttleTimeMs: 0,
