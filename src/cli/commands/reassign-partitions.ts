@@ -123,6 +123,17 @@ export function parseBrokerList(raw: string): number[] {
 const byPartition = (a: { topic: string; partition: number }, b: { topic: string; partition: number }) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition);
 const tpName = (e: { topic: string; partition: number }) => `${e.topic}-${e.partition}`;
 
+/** Entries grouped per topic, in the order topics first appear (as the admin client takes them). */
+function byTopic<T extends { topic: string }>(entries: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const e of entries) {
+    const list = m.get(e.topic);
+    if (list) list.push(e);
+    else m.set(e.topic, [e]);
+  }
+  return m;
+}
+
 /** Entries as Kafka's tool writes them (one line, sorted, log_dirs all "any"). */
 export function reassignmentJson(entries: readonly ReassignmentEntry[]): string {
   const partitions = [...entries].sort(byPartition).map((e) => ({ topic: e.topic, partition: e.partition, replicas: e.replicas, log_dirs: e.replicas.map(() => 'any') }));
@@ -150,16 +161,14 @@ export function currentAssignment(md: ClusterMetadata, partitions: readonly { to
 }
 
 /**
- * A plan that places each topic's partitions on `brokers` with the controller's rack-unaware
- * placement (a random start per topic, as Kafka's tool does), each partition keeping its
- * replication factor: the plan is made for the topic's largest one, and a partition with fewer
- * replicas takes the first of its placed ones.
+ * A plan that places each topic's partitions on `brokers` with the controller's placement
+ * (rack-aware when any broker has a rack; a random start per topic, as Kafka's tool does), each
+ * partition keeping its replication factor: the plan is made for the topic's largest one, and a
+ * partition with fewer replicas takes the first of its placed ones.
  */
 export function proposeReassignment(current: readonly ReassignmentEntry[], brokers: readonly PlacementBroker[], random: PlacementRandom = defaultRandom): ReassignmentEntry[] {
-  const byTopic = new Map<string, ReassignmentEntry[]>();
-  for (const e of current) byTopic.set(e.topic, [...(byTopic.get(e.topic) ?? []), e]);
   const out: ReassignmentEntry[] = [];
-  for (const [topic, entries] of [...byTopic].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [topic, entries] of [...byTopic(current)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const maxRf = Math.max(...entries.map((e) => e.replicas.length));
     if (maxRf > brokers.length) {
       throw new CliError(`topic ${topic} has partitions of ${maxRf} replicas, more than the ${brokers.length} broker(s) of --broker-list: name at least ${maxRf}`);
@@ -173,6 +182,11 @@ export function proposeReassignment(current: readonly ReassignmentEntry[], broke
 
 type Lines = { stream: 'out' | 'err'; text: string }[];
 
+/** A heading and one line per failed partition, on stderr. */
+function failureLines(heading: string, bad: readonly ReassignmentResult[]): Lines {
+  return [{ stream: 'err', text: heading }, ...bad.map((r) => ({ stream: 'err' as const, text: `${tpName(r)}: ${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}` }))];
+}
+
 /** --execute's report: the partitions whose reassignment started, then the failures (stderr). */
 export function reportStarted(results: readonly ReassignmentResult[]): { lines: Lines; failed: number } {
   const sorted = [...results].sort(byPartition);
@@ -180,10 +194,7 @@ export function reportStarted(results: readonly ReassignmentResult[]): { lines: 
   const bad = sorted.filter((r) => r.errorCode !== ErrorCode.NONE);
   const lines: Lines = [];
   if (ok.length > 0) lines.push({ stream: 'out', text: `Successfully started partition reassignment${ok.length === 1 ? '' : 's'} for ${ok.map(tpName).join(',')}` });
-  if (bad.length > 0) {
-    lines.push({ stream: 'err', text: 'Error reassigning partition(s):' });
-    for (const r of bad) lines.push({ stream: 'err', text: `${tpName(r)}: ${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}` });
-  }
+  if (bad.length > 0) lines.push(...failureLines('Error reassigning partition(s):', bad));
   return { lines, failed: bad.length };
 }
 
@@ -197,10 +208,7 @@ export function reportCancelled(results: readonly ReassignmentResult[]): { lines
   if (cancelled.length > 0) lines.push({ stream: 'out', text: `Successfully cancelled partition reassignment${cancelled.length === 1 ? '' : 's'} for: ${cancelled.map(tpName).join(',')}` });
   if (cancelled.length === 0 && bad.length === 0) lines.push({ stream: 'out', text: 'None of the specified partition reassignments are active.' });
   else if (inactive.length > 0) lines.push({ stream: 'out', text: `No reassignment in progress for: ${inactive.map(tpName).join(',')}` });
-  if (bad.length > 0) {
-    lines.push({ stream: 'err', text: 'Error cancelling partition reassignment(s):' });
-    for (const r of bad) lines.push({ stream: 'err', text: `${tpName(r)}: ${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}` });
-  }
+  if (bad.length > 0) lines.push(...failureLines('Error cancelling partition reassignment(s):', bad));
   return { lines, failed: bad.length };
 }
 
@@ -250,13 +258,6 @@ export function listLines(topics: readonly { topic: string; partitions: readonly
         `${tpName(r)}: replicas: ${r.replicas.join(',')}.${r.addingReplicas.length > 0 ? ` adding: ${r.addingReplicas.join(',')}.` : ''}${r.removingReplicas.length > 0 ? ` removing: ${r.removingReplicas.join(',')}.` : ''}`,
     ),
   ];
-}
-
-/** Entries grouped per topic, as the admin client takes them. */
-function byTopic<T extends { topic: string; partition: number }>(entries: readonly T[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const e of entries) m.set(e.topic, [...(m.get(e.topic) ?? []), e]);
-  return m;
 }
 
 function readFile(file: string): string {
@@ -346,7 +347,7 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
 async function verify(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   const states = await withAdmin(args, async (admin, metadata) => {
     const listed = await admin.listPartitionReassignments({ topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitions: list.map((e) => e.partition) })) });
-    const ongoing = new Set(listed.topics.flatMap((t) => t.partitions.map((p) => `${t.topic}-${p.partition}`)));
+    const ongoing = new Set(listed.topics.flatMap((t) => t.partitions.map((p) => tpName({ topic: t.topic, partition: p.partition }))));
     const v = verifyReassignments(entries, await metadata(), ongoing);
     for (const l of v.lines) out(l);
     return v.states;
