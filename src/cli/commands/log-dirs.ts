@@ -54,8 +54,10 @@ export function logDirsJson(brokers: readonly BrokerLogDirs[]): string {
 
 async function run(args: Args): Promise<number> {
   if (!args.has('describe')) throw new UsageError('give --describe (the only action of this command, as in Kafka\'s tool)');
-  const asked = args.has('broker-list') ? parseBrokerIds(args.string('broker-list')!) : [];
-  const topics = args.has('topic-list') ? parseTopicList(args.string('topic-list')!) : [];
+  const brokerList = args.string('broker-list');
+  const topicList = args.string('topic-list');
+  const asked = brokerList !== undefined ? parseBrokerIds(brokerList) : [];
+  const topics = topicList !== undefined ? parseTopicList(topicList) : [];
 
   await withCluster(args, 'samsa-log-dirs', async (conn) => {
     const md = await conn.metadata();
@@ -64,13 +66,13 @@ async function run(args: Args): Promise<number> {
     if (unknown.length > 0) {
       throw new CliError(`the given brokers do not exist from --broker-list: ${unknown.join(',')}. Current existent brokers: ${registered.join(',')}`);
     }
-    const brokers = asked.length > 0 ? asked : md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId).sort((a, b) => a - b);
     out('Querying brokers for log directories information');
     const admin = conn.client.admin();
     await admin.connect();
     let result: BrokerLogDirs[];
     try {
-      result = await admin.describeLogDirs({ brokers, ...(topics.length > 0 ? { topics: topics.map((topic) => ({ topic })) } : {}) });
+      // without --broker-list, the admin client asks every live broker, in id order
+      result = await admin.describeLogDirs({ ...(asked.length > 0 ? { brokers: asked } : {}), ...(topics.length > 0 ? { topics: topics.map((topic) => ({ topic })) } : {}) });
     } finally {
       await admin.disconnect();
     }
@@ -79,7 +81,7 @@ async function run(args: Args): Promise<number> {
       const why = failed.map((b) => `broker ${b.broker}: ${errorName(b.errorCode)}${b.errorMessage ? ` (${b.errorMessage})` : ''}`).join('; ');
       throw new CliError(`could not get the log dirs of broker(s) ${failed.map((b) => b.broker).join(',')}: ${why}`);
     }
-    out(`Received log directory information from brokers ${brokers.join(',')}`);
+    out(`Received log directory information from brokers ${result.map((b) => b.broker).join(',')}`);
     out(logDirsJson(result));
   });
   return EXIT_OK;
