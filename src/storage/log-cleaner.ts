@@ -366,7 +366,7 @@ interface TombstoneClock {
  * The delete horizon a pass at `now` gives a batch with tombstones: now + delete.retention.ms,
  * or null when that is infinite or past 2^53 (Kafka's overflowing sum sets no horizon either).
  */
-function horizonAt(now: number, deleteRetentionMs: number): number | null {
+export function horizonAt(now: number, deleteRetentionMs: number): number | null {
   const horizon = now + deleteRetentionMs;
   return Number.isSafeInteger(horizon) ? horizon : null;
 }

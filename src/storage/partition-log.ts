@@ -29,7 +29,7 @@ import { childLogger, type Logger } from '../runtime/logger.js';
 import { fsyncDir, fsyncDirSync, isTempFile } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
-import { CLEANED_FILE_SUFFIX, compactLog, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
+import { CLEANED_FILE_SUFFIX, compactLog, horizonAt, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
 import { DEFAULT_LOG_CONFIG, deletesByRetention, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
 import { recoverLog } from './recovery.js';
 import { LOG_FILE_SUFFIX, LogSegment, offsetFileName, parseSegmentFileName, parseSwapFileName, swapFileName, type LogContext } from './segment.js';
@@ -237,8 +237,8 @@ export class PartitionLog implements CleanableLog {
     log.dirCreated = dirCreated;
     log.cleanedUpTo = Math.min(options.firstDirtyOffset ?? 0, log.logEnd);
     // the delete horizons in the compacted part are not known after an open, only bounded: a pass
-    // wrote each before now, as its time + delete.retention.ms; one pass then finds them
-    if (log.firstDirtyOffset > log.logStart) log.deleteHorizonLeft = clock.now() + ctx.config.deleteRetentionMs;
+    // wrote each before now, as its time + delete.retention.ms (horizonAt); one pass then finds them
+    if (log.firstDirtyOffset > log.logStart) log.deleteHorizonLeft = horizonAt(clock.now(), ctx.config.deleteRetentionMs) ?? Infinity;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
     return log;
