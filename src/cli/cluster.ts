@@ -5,6 +5,7 @@
  */
 import type { ControllerReply } from '../../actors/controller/messages.js';
 import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
+import type { Admin } from '../client/admin.js';
 import { SamsaClient } from '../client/samsa.js';
 import type { ClusterMetadata } from '../protocol/cluster.js';
 import { isFailure } from '../runtime/types.js';
@@ -111,6 +112,17 @@ export async function withCluster<T>(args: Args, clientId: string, fn: (conn: Co
     return await fn(conn);
   } finally {
     await conn.close();
+  }
+}
+
+/** The connection's admin client, connected for `fn` and disconnected after it. */
+export async function withAdmin<T>(conn: Connection, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = conn.client.admin();
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.disconnect();
   }
 }
 

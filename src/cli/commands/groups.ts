@@ -10,7 +10,7 @@ import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { requireTopic, withCluster, type Connection } from '../cluster.js';
+import { requireTopic, withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { topicOffsets } from '../offsets.js';
@@ -166,10 +166,8 @@ async function run(args: Args): Promise<number> {
     if (TARGETS.filter((t) => args.has(t)).length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
   }
 
-  await withCluster(args, 'samsa-groups', async (conn) => {
-    const admin = conn.client.admin();
-    await admin.connect();
-    try {
+  await withCluster(args, 'samsa-groups', (conn) =>
+    withAdmin(conn, async (admin) => {
       // loads the admin client's metadata, so its group requests go to brokers rather than
       // to the bootstrap node (DescribeGroups and DeleteGroups do not load it themselves)
       await admin.describeCluster();
@@ -191,10 +189,8 @@ async function run(args: Args): Promise<number> {
           await remove(admin, group!);
           break;
       }
-    } finally {
-      await admin.disconnect();
-    }
-  });
+    }),
+  );
   return EXIT_OK;
 }
 

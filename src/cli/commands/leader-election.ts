@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { ElectionResult } from '../../client/admin.js';
 import { errorName, ErrorCode } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { withCluster } from '../cluster.js';
+import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { err, out } from '../output.js';
@@ -97,16 +97,12 @@ async function run(args: Args): Promise<number> {
       partitions = t.partitions.filter((p) => wanted === undefined || p.partition === wanted).map((p) => ({ topic, partition: p.partition }));
       if (partitions.length === 0) throw new CliError(`topic '${topic}' has no partition ${wanted} (it has ${t.partitions.length})`);
     }
-    const admin = conn.client.admin();
-    await admin.connect();
-    try {
+    await withAdmin(conn, async (admin) => {
       const results = await admin.electLeaders({ electionType, partitions });
       const report = reportElections(electionType.toUpperCase(), results);
       for (const l of report.lines) (l.stream === 'out' ? out : err)(l.text);
       failed = report.failed;
-    } finally {
-      await admin.disconnect();
-    }
+    });
   });
   if (failed > 0) throw new CliError(`${failed} replica(s) could not be elected`);
   return EXIT_OK;

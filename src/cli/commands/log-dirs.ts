@@ -8,7 +8,7 @@
 import type { BrokerLogDirs } from '../../client/admin.js';
 import { errorName, ErrorCode } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { withCluster } from '../cluster.js';
+import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { out } from '../output.js';
@@ -67,15 +67,10 @@ async function run(args: Args): Promise<number> {
       throw new CliError(`the given brokers do not exist from --broker-list: ${unknown.join(',')}. Current existent brokers: ${registered.join(',')}`);
     }
     out('Querying brokers for log directories information');
-    const admin = conn.client.admin();
-    await admin.connect();
-    let result: BrokerLogDirs[];
-    try {
-      // without --broker-list, the admin client asks every live broker, in id order
-      result = await admin.describeLogDirs({ ...(asked.length > 0 ? { brokers: asked } : {}), ...(topics.length > 0 ? { topics: topics.map((topic) => ({ topic })) } : {}) });
-    } finally {
-      await admin.disconnect();
-    }
+    // without --broker-list, the admin client asks every live broker, in id order
+    const result: BrokerLogDirs[] = await withAdmin(conn, (admin) =>
+      admin.describeLogDirs({ ...(asked.length > 0 ? { brokers: asked } : {}), ...(topics.length > 0 ? { topics: topics.map((topic) => ({ topic })) } : {}) }),
+    );
     const failed = result.filter((b) => b.errorCode !== ErrorCode.NONE);
     if (failed.length > 0) {
       const why = failed.map((b) => `broker ${b.broker}: ${errorName(b.errorCode)}${b.errorMessage ? ` (${b.errorMessage})` : ''}`).join('; ');

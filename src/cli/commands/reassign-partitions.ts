@@ -13,7 +13,7 @@ import type { Admin, PartitionReassignment, ReassignmentResult } from '../../cli
 import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { withCluster } from '../cluster.js';
+import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { err, out } from '../output.js';
@@ -272,16 +272,9 @@ function print(lines: Lines): void {
   for (const l of lines) (l.stream === 'out' ? out : err)(l.text);
 }
 
-async function withAdmin<T>(args: Args, fn: (admin: Admin, md: () => Promise<ClusterMetadata>) => Promise<T>): Promise<T> {
-  return withCluster(args, 'samsa-reassign-partitions', async (conn) => {
-    const admin = conn.client.admin();
-    await admin.connect();
-    try {
-      return await fn(admin, () => conn.metadata());
-    } finally {
-      await admin.disconnect();
-    }
-  });
+/** The cluster's admin client for `fn`, with its metadata at hand. */
+function withClusterAdmin<T>(args: Args, fn: (admin: Admin, md: () => Promise<ClusterMetadata>) => Promise<T>): Promise<T> {
+  return withCluster(args, 'samsa-reassign-partitions', (conn) => withAdmin(conn, (admin) => fn(admin, () => conn.metadata())));
 }
 
 async function generate(args: Args): Promise<number> {
@@ -316,7 +309,7 @@ async function generate(args: Args): Promise<number> {
 
 async function execute(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   let failed = 0;
-  await withAdmin(args, async (admin, metadata) => {
+  await withClusterAdmin(args, async (admin, metadata) => {
     if (!args.has('additional')) {
       const ongoing = (await admin.listPartitionReassignments()).topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition }))).sort(byPartition);
       if (ongoing.length > 0) {
@@ -345,7 +338,7 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
 }
 
 async function verify(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
-  const states = await withAdmin(args, async (admin, metadata) => {
+  const states = await withClusterAdmin(args, async (admin, metadata) => {
     const listed = await admin.listPartitionReassignments({ topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitions: list.map((e) => e.partition) })) });
     const ongoing = new Set(listed.topics.flatMap((t) => t.partitions.map((p) => tpName({ topic: t.topic, partition: p.partition }))));
     const v = verifyReassignments(entries, await metadata(), ongoing);
@@ -363,7 +356,7 @@ async function verify(args: Args, file: string, entries: ReassignmentEntry[]): P
 
 async function cancel(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   let failed = 0;
-  await withAdmin(args, async (admin) => {
+  await withClusterAdmin(args, async (admin) => {
     const results = await admin.alterPartitionReassignments({
       topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: null })) })),
     });
@@ -379,7 +372,7 @@ async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES);
   if (mode === 'generate') return generate(args);
   if (mode === 'list') {
-    await withAdmin(args, async (admin) => {
+    await withClusterAdmin(args, async (admin) => {
       for (const l of listLines((await admin.listPartitionReassignments()).topics)) out(l);
     });
     return EXIT_OK;

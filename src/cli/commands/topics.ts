@@ -6,7 +6,7 @@ import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import type { TopicMetadata } from '../../protocol/cluster.js';
 import { keyValues, type Args, type OptionSpec } from '../args.js';
-import { withCluster } from '../cluster.js';
+import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { err, out } from '../output.js';
@@ -85,10 +85,8 @@ async function run(args: Args): Promise<number> {
     throw new UsageError('--alter needs --partitions n (the new partition count), --config key=value or --delete-config key');
   }
 
-  await withCluster(args, 'samsa-topics', async (conn) => {
-    const admin = conn.client.admin();
-    await admin.connect();
-    try {
+  await withCluster(args, 'samsa-topics', (conn) =>
+    withAdmin(conn, async (admin) => {
       switch (mode) {
         case 'create':
           await create(admin, args, topic!, config);
@@ -145,10 +143,8 @@ async function run(args: Args): Promise<number> {
           }
           break;
       }
-    } finally {
-      await admin.disconnect();
-    }
-  });
+    }),
+  );
   return EXIT_OK;
 }
 
