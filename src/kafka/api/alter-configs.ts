@@ -9,7 +9,7 @@ import type { ControllerMsg, ControllerReply } from '../../../actors/controller/
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiContext, ApiHandler } from './context.js';
+import { unansweredError, type ApiContext, type ApiHandler } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
 
 const TOPIC = 2;
@@ -36,7 +36,7 @@ async function apply(
       ctx.config.requestTimeoutMs,
     );
     if (!isFailure(r) && r.type === 'AlterTopicConfigsResponse') for (const t of r.topics) codes.set(t.name, t);
-    else for (const c of wanted) codes.set(c.name, { errorCode: isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: isFailure(r) ? r.message : 'unexpected controller reply' });
+    else for (const c of wanted) codes.set(c.name, unansweredError(r));
   }
   return {
     throttleTimeMs: 0,

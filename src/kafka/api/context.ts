@@ -12,7 +12,8 @@ import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
-import type { ActorRef, Failure, Message } from '../../runtime/types.js';
+import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
+import { ErrorCode } from '../../protocol/errors.js';
 
 export interface ApiContext {
   readonly brokerId: number;
@@ -43,4 +44,12 @@ export interface ApiContext {
  * sends no response (Produce with acks 0). Bodies are typed from Kafka's message schemas (fields
  * a version lacks hold their defaults when decoded and are left out when encoded).
  */
+/**
+ * The error a response carries when an actor did not give the reply expected: the Failure's code
+ * and message, or UNKNOWN_SERVER_ERROR for a reply of another type.
+ */
+export function unansweredError(r: Message | Failure): { errorCode: number; errorMessage: string } {
+  return isFailure(r) ? { errorCode: r.errorCode, errorMessage: r.message } : { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: `unexpected reply ${r.type}` };
+}
+
 export type ApiHandler<K extends ApiKey = ApiKey> = (ctx: ApiContext, version: number, body: RequestOf<K>) => Promise<ResponseInput<K> | null>;

@@ -10,7 +10,7 @@ import type { ControllerMsg, ControllerReply } from '../../../actors/controller/
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiHandler } from './context.js';
+import { unansweredError, type ApiHandler } from './context.js';
 
 export const electLeaders: ApiHandler<typeof ApiKeys.ElectLeaders> = async (ctx, version, body) => {
   const asked = body.topicPartitions?.map((t) => ({ topic: t.topic, partitions: [...t.partitions] })) ?? null;
@@ -30,8 +30,7 @@ export const electLeaders: ApiHandler<typeof ApiKeys.ElectLeaders> = async (ctx,
     };
   }
   // the controller did not answer: every partition asked for carries the error (v0 has no top-level code)
-  const errorCode = isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
-  const errorMessage = isFailure(r) ? r.message : 'unexpected controller reply';
+  const { errorCode, errorMessage } = unansweredError(r);
   return {
     throttleTimeMs: 0,
     errorCode,

@@ -12,14 +12,7 @@ import type { ControllerMsg, ControllerReply } from '../../../actors/controller/
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiHandler } from './context.js';
-
-/** The error to report when the controller did not answer with the reply expected. */
-function unanswered(r: Failure | ControllerReply): { errorCode: number; errorMessage: string } {
-  return isFailure(r)
-    ? { errorCode: r.errorCode, errorMessage: r.message }
-    : { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: `unexpected controller reply ${r.type}` };
-}
+import { unansweredError, type ApiHandler } from './context.js';
 
 export const alterPartitionReassignments: ApiHandler<typeof ApiKeys.AlterPartitionReassignments> = async (ctx, _version, body) => {
   const topics = body.topics.map((t) => ({
@@ -43,7 +36,7 @@ export const alterPartitionReassignments: ApiHandler<typeof ApiKeys.AlterPartiti
     };
   }
   // the controller did not answer: the error at the top level and on every partition asked for
-  const { errorCode, errorMessage } = unanswered(r);
+  const { errorCode, errorMessage } = unansweredError(r);
   return {
     throttleTimeMs: 0,
     errorCode,
@@ -80,7 +73,7 @@ export const listPartitionReassignments: ApiHandler<typeof ApiKeys.ListPartition
   }
   // the controller did not answer: the error at the top level, the partitions asked for listed
   // without replicas (Kafka's error response for this request)
-  const { errorCode, errorMessage } = unanswered(r);
+  const { errorCode, errorMessage } = unansweredError(r);
   return {
     throttleTimeMs: 0,
     errorCode,
