@@ -261,7 +261,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     async DescribeLogDirs(s, m, ctx) {
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'LogDirs', md.errorCode, md.message);
-      const ids = m.brokers ?? md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId).sort((a, b) => a - b);
+      const ids = m.brokers ? [...new Set(m.brokers)] : md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId).sort((a, b) => a - b);
       // every broker at once: each answers for its own log dir
       const brokers = await Promise.all(
         ids.map(async (broker) => {
