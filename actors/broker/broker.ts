@@ -8,7 +8,7 @@
  * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created; its block of
  * producer ids and the InitProducerId requests waiting for one.
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
- * checked; deletes stray logs: on disk here, used by no replica, not placed here), Metadata,
+ * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
  * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
  * FindCoordinator, InitProducerId, PartitionAdvanced, ControlledShutdown, DescribeBroker,
@@ -351,12 +351,15 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
 
 /**
  * Logs on this broker's disk that no replica here uses and that the controller's metadata does
- * not place here (the topic is gone, or the partition was reassigned away) are deleted. The
- * controller tells a replica to delete its copy with StopReplica, but a broker that died before
- * the controller noticed misses it; it learns the truth from the metadata once it is back (the
- * LeaderAndIsr for every partition it hosts comes before the metadata).
+ * not place here (the topic is gone, or the partition was reassigned away) are set aside as stray,
+ * as Kafka does: renamed `<topic>-<partition>.<id>-stray`, never served or loaded again, kept for
+ * an operator to delete (the metadata could be wrong: a controller started on an empty metadata
+ * dir must not wipe the brokers). The controller tells a replica to delete its copy with
+ * StopReplica, but a broker that died before the controller noticed misses it; it learns the
+ * truth from the metadata once it is back (the LeaderAndIsr for every partition it hosts comes
+ * before the metadata).
  */
-async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): Promise<void> {
+async function setAsideStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): Promise<void> {
   // nearly always none: every log here has its replica
   const unused = s.logs.allLogs().filter((log) => !s.replicas.has(partitionKey(log.topic, log.partition)));
   if (unused.length === 0) return;
@@ -365,8 +368,14 @@ async function deleteStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: 
   for (const log of unused) {
     const p = topics.get(log.topic)?.partitions[log.partition];
     if (p && p.replicas.includes(me)) continue;
-    ctx.log.warn('deleting a stray log: this broker is not a replica of the partition', { topic: log.topic, partition: log.partition, replicas: p?.replicas ?? null });
-    await s.logs.deleteLog(log.topic, log.partition);
+    let dir: string | null;
+    try {
+      dir = await s.logs.setAsideAsStray(log.topic, log.partition);
+    } catch (err) {
+      ctx.log.error('a stray log could not be set aside', { topic: log.topic, partition: log.partition, error: (err as Error).message });
+      continue;
+    }
+    ctx.log.warn('a stray log set aside: this broker is not a replica of the partition; delete it once its records are not needed', { topic: log.topic, partition: log.partition, replicas: p?.replicas ?? null, dir });
   }
 }
 
@@ -620,7 +629,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
-      return deleteStrayLogs(s, ctx, m.metadata);
+      return setAsideStrayLogs(s, ctx, m.metadata);
     },
 
     Metadata(s, m, ctx) {

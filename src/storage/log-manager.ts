@@ -27,7 +27,7 @@ import {
 import { FileHandleCache } from './file-handle-cache.js';
 import { DEFAULT_DEDUPE_BUFFER_BYTES, type CompactionStats } from './log-cleaner.js';
 import { ConfigError, DEFAULT_LOG_CONFIG, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
-import { DELETE_DIR_SUFFIX, PartitionLog, isIoError } from './partition-log.js';
+import { DELETE_DIR_SUFFIX, PartitionLog, STRAY_DIR_SUFFIX, isIoError } from './partition-log.js';
 
 /** Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. */
 export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
@@ -162,6 +162,10 @@ export class LogManager {
         await fs.promises.rm(path.join(dir, entry.name), { recursive: true, force: true });
         continue;
       }
+      if (entry.name.endsWith(STRAY_DIR_SUFFIX)) {
+        this.logger.warn('a stray log is kept aside, not loaded: delete it once its records are not needed', { dir: path.join(dir, entry.name) });
+        continue;
+      }
       const tp = parseTopicPartitionDir(entry.name);
       if (!tp) {
         this.logger.warn('ignoring a directory that is not a partition log', { name: entry.name });
@@ -274,6 +278,18 @@ export class LogManager {
     } finally {
       this.opening.delete(key);
     }
+  }
+
+  /**
+   * Sets a log aside as stray (PartitionLog.setAsideAsStray): no longer served or loaded, its
+   * directory kept under a `-stray` name. Returns that directory, or null when there was no log.
+   */
+  async setAsideAsStray(topic: string, partition: number): Promise<string | null> {
+    const key = topicPartitionKey(topic, partition);
+    const log = this.logs.get(key);
+    if (!log) return null;
+    this.logs.delete(key);
+    return log.setAsideAsStray();
   }
 
   /** Deletes a log and its directory. Returns false when there was none. */

@@ -1041,6 +1041,18 @@ export class PartitionLog implements CleanableLog {
     this.state = LogState.Closed;
   }
 
+  /**
+   * Closes the log and renames its directory aside as stray (`<dir>.<id>-stray`, as Kafka does
+   * with a partition this broker no longer hosts): its records stay on disk for an operator to
+   * look at or delete, and the log manager never loads it again. Returns the new directory.
+   */
+  async setAsideAsStray(): Promise<string> {
+    await this.close();
+    const aside = `${this.ctx.dir}.${crypto.randomBytes(8).toString('hex')}${STRAY_DIR_SUFFIX}`;
+    fs.renameSync(this.ctx.dir, aside);
+    return aside;
+  }
+
   /** Closes the log and removes its directory (renamed aside first, so a crash leaves no half). */
   async delete(): Promise<void> {
     if (this.state === LogState.Deleted) return;
@@ -1080,6 +1092,8 @@ export class PartitionLog implements CleanableLog {
 
 /** Suffix of a log directory being deleted. */
 export const DELETE_DIR_SUFFIX = '-delete';
+/** Kafka's suffix of a log set aside as stray (kept on disk, never loaded again). */
+export const STRAY_DIR_SUFFIX = '-stray';
 
 function storageError(reason: string): AppendError & { errorCode: typeof ErrorCode.KAFKA_STORAGE_ERROR } {
   return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, reason };

@@ -1,8 +1,8 @@
 /**
  * Stray logs on real clusters (controller + three in-process brokers): a broker that died before
  * the controller noticed misses the StopReplica of a topic deleted or a partition moved away
- * meanwhile; back, it learns from the metadata that it no longer hosts them and deletes their
- * files itself, keeping every log it still hosts.
+ * meanwhile; back, it learns from the metadata that it no longer hosts them and sets their files
+ * aside as stray (renamed `-stray`, as Kafka does), keeping every log it still hosts.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -20,7 +20,7 @@ describe('stray logs (inproc brokers)', function () {
     await c?.stop();
   });
 
-  it('a broker back from a crash deletes the logs of topics deleted and partitions moved away while it was down, and keeps its own', async () => {
+  it('a broker back from a crash sets aside the logs of topics deleted and partitions moved away while it was down, and keeps its own', async () => {
     c = await TestCluster.start({ brokers: 3, transport: 'inproc' });
     await c.client.createTopics([
       { name: 'gone', assignments: [[1, 3]] },
@@ -46,6 +46,17 @@ describe('stray logs (inproc brokers)', function () {
     await c.startBroker(3);
     await checkFor(() => !fs.existsSync(dir('gone')) && !fs.existsSync(dir('moved')), 15_000, 20);
     expect(fs.existsSync(dir('kept'))).to.equal(true);
+    // set aside as Kafka does, records and all, for an operator to delete
+    const aside = () => fs.readdirSync(c.logDir(3)).filter((n) => n.endsWith('-stray')).sort();
+    expect(aside().map((n) => n.replace(/\.[0-9a-f]+-stray$/, ''))).to.deep.equal(['gone-0', 'moved-0']);
+    for (const n of aside()) expect(fs.readdirSync(path.join(c.logDir(3), n)).some((f) => f.endsWith('.log')), n).to.equal(true);
+    // and never loaded again: a restart leaves them as they are and serves only what it hosts
+    const before = aside();
+    await c.killBroker(3);
+    await c.startBroker(3);
+    await c.client.waitForBrokers(3);
+    expect(aside()).to.deep.equal(before);
+    expect(await c.client.describeReplica(await c.client.metadata(), 3, 'moved', 0)).to.equal(null);
     await checkFor(async () => (await c.client.partition('kept', 0))?.isr.length === 2, 15_000, 20);
     expect((await c.client.readAll('kept', 0)).map((r) => String(r.value))).to.deep.equal(['v']);
   });

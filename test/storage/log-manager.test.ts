@@ -143,6 +143,26 @@ describe('storage/log-manager', () => {
     await lm2.close();
   });
 
+  it('sets a stray log aside under a -stray name with its records, and never loads it again', async () => {
+    const dir = tmpDir('lm');
+    const lm = await LogManager.open(options(dir));
+    await (await lm.getOrCreateLog('away', 0)).append(batch(['x', 'y']), { leaderEpoch: 0 });
+    await lm.getOrCreateLog('kept', 0);
+    const aside = await lm.setAsideAsStray('away', 0);
+    expect(aside).to.match(/away-0\.[0-9a-f]{16}-stray$/);
+    expect(await lm.setAsideAsStray('away', 0)).to.equal(null);
+    expect(fs.existsSync(path.join(dir, 'away-0'))).to.equal(false);
+    expect(fs.readdirSync(aside!).some((f) => f.endsWith('.log'))).to.equal(true);
+    expect(lm.getLog('away', 0)).to.equal(undefined);
+    await lm.close();
+    const logger = captureLogger();
+    const lm2 = await LogManager.open(options(dir, { logger: logger.logger }));
+    expect(lm2.allLogs().map((l) => l.topic)).to.deep.equal(['kept']);
+    expect(fs.existsSync(aside!), 'kept on disk').to.equal(true);
+    expect(logger.entries.some((l) => /a stray log is kept aside/.test(String(l.message)))).to.equal(true);
+    await lm2.close();
+  });
+
   it('runs retention on the clock', async () => {
     const clock = new FakeClock(10_000_000);
     const dir = tmpDir('lm');
