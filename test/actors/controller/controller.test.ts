@@ -607,21 +607,7 @@ describe('actors/controller', () => {
       h.ask<'ElectLeadersResponse'>({ type: 'ElectLeaders', electionType, topicPartitions });
     const codes = (r: ElectReply) => r.results.map((t) => [t.topic, t.partitions.map((p) => [p.partition, p.errorCode])]);
 
-    /** The leader of `topic`-`partition` puts `isr` in its ISR (as a catching-up follower's leader would). */
-    async function alterIsr(topic: string, partition: number, isr: number[]): Promise<void> {
-      const p = await h.partition(topic, partition);
-      const r = await h.ask<'AlterPartitionResponse'>({
-        type: 'AlterPartition',
-        brokerId: p.leader,
-        brokerEpoch: h.epochs.get(p.leader)!,
-        topic,
-        partition,
-        leaderEpoch: p.leaderEpoch,
-        partitionEpoch: p.partitionEpoch,
-        newIsr: isr,
-      });
-      expect(r.errorCode, r.errorMessage).to.equal(0);
-    }
+    const alterIsr = (topic: string, partition: number, isr: number[]) => h.alterIsr(topic, partition, isr);
 
     /** Brokers 1-3, topic t [1,2,3] [2,3,1] [3,1,2]; broker 1 fails over and comes back out of sync. */
     async function failAndReturn(config: Record<string, string | number | boolean> = {}): Promise<void> {

@@ -133,6 +133,26 @@ export class ControllerHarness {
     return p;
   }
 
+  /**
+   * The leader of `topic`-`partition` puts `isr` in its ISR, as a catching-up follower's leader
+   * would (AlterPartition with the current epochs); the change must be taken.
+   */
+  async alterIsr(topic: string, partition: number, isr: number[]): Promise<Reply<'AlterPartitionResponse'>> {
+    const p = await this.partition(topic, partition);
+    const r = await this.ask<'AlterPartitionResponse'>({
+      type: 'AlterPartition',
+      brokerId: p.leader,
+      brokerEpoch: this.epochs.get(p.leader)!,
+      topic,
+      partition,
+      leaderEpoch: p.leaderEpoch,
+      partitionEpoch: p.partitionEpoch,
+      newIsr: isr,
+    });
+    expect(r.errorCode, r.errorMessage).to.equal(0);
+    return r;
+  }
+
   /** Waits until every fake broker and the watcher handled what was sent to them so far. */
   async settle(): Promise<void> {
     for (const [id, node] of this.brokerNodes) {

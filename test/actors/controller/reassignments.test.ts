@@ -25,22 +25,7 @@ describe('actors/controller: partition reassignment', () => {
   const list = (topics: { name: string; partitions: number[] }[] | null = null) => h.ask<'ListPartitionReassignmentsResponse'>({ type: 'ListPartitionReassignments', topics });
   const codes = (r: Reply<'AlterPartitionReassignmentsResponse'>) => r.topics.map((t) => [t.name, t.partitions.map((p) => [p.partition, p.errorCode])]);
 
-  /** The leader of `topic`-`partition` proposes `isr` (as it does when a follower catches up). */
-  async function alterIsr(topic: string, partition: number, isr: number[]): Promise<Reply<'AlterPartitionResponse'>> {
-    const p = await h.partition(topic, partition);
-    const r = await h.ask<'AlterPartitionResponse'>({
-      type: 'AlterPartition',
-      brokerId: p.leader,
-      brokerEpoch: h.epochs.get(p.leader)!,
-      topic,
-      partition,
-      leaderEpoch: p.leaderEpoch,
-      partitionEpoch: p.partitionEpoch,
-      newIsr: isr,
-    });
-    expect(r.errorCode, r.errorMessage).to.equal(0);
-    return r;
-  }
+  const alterIsr = (topic: string, partition: number, isr: number[]) => h.alterIsr(topic, partition, isr);
 
   async function fresh(brokers: number[], assignments: number[][], args = {}): Promise<void> {
     h = await ControllerHarness.start({ brokers, args });
