@@ -8,7 +8,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
-import { inprocHarness, tcpHarness, workerHarness, type Harness, type HarnessFactory } from './harnesses.js';
+import { inprocHarness, tcpHarness, tcpTlsHarness, workerHarness, type Harness, type HarnessFactory } from './harnesses.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Reply = any;
@@ -18,6 +18,7 @@ const transports: [string, HarnessFactory][] = [
   ['in-process', inprocHarness],
   ['worker_threads', workerHarness],
   ['TCP', tcpHarness],
+  ['TCP with mutual TLS', tcpTlsHarness],
 ];
 
 /** A local actor that asks a remote one and keeps what came back, to test reply routing. */

@@ -4,7 +4,9 @@
  */
 import { ActorSystem } from '../../src/runtime/actor-system.js';
 import { InProcNetwork } from '../../src/transport/inproc.js';
-import { TcpTransport } from '../../src/transport/tcp.js';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TcpTransport, type TcpTls } from '../../src/transport/tcp.js';
 import { WorkerHub, type WorkerNode } from '../../src/transport/worker.js';
 import setupConformance from '../fixtures/conformance-actors.js';
 
@@ -66,8 +68,17 @@ export const workerHarness: HarnessFactory = async () => {
   };
 };
 
-export const tcpHarness: HarnessFactory = async () => {
-  const tcpOpts = { clusterId: 'conformance', reconnectInitialMs: 20, reconnectMaxMs: 200, heartbeatIntervalMs: 200, idleTimeoutMs: 2_000 };
+/** Node certificates from one CA (test/fixtures/tls): mutual TLS between the two nodes. */
+export function nodeTls(): TcpTls {
+  const read = (f: string) => fs.readFileSync(fileURLToPath(new URL(`../fixtures/tls/${f}`, import.meta.url)));
+  return { key: read('node.key'), cert: read('node.pem'), ca: read('ca.pem') };
+}
+
+export const tcpHarness: HarnessFactory = () => tcpHarnessWith(null);
+export const tcpTlsHarness: HarnessFactory = () => tcpHarnessWith(nodeTls());
+
+async function tcpHarnessWith(tls: TcpTls | null): Promise<Harness> {
+  const tcpOpts = { clusterId: 'conformance', reconnectInitialMs: 20, reconnectMaxMs: 200, heartbeatIntervalMs: 200, idleTimeoutMs: 2_000, tls };
   const local = new ActorSystem({ nodeId: 'local', strictSerialization: true });
   const localTcp = new TcpTransport(local, tcpOpts);
   const startRemote = async (port: number) => {
@@ -99,4 +110,4 @@ export const tcpHarness: HarnessFactory = async () => {
       await remote.sys.stop();
     },
   };
-};
+}
