@@ -3,6 +3,7 @@
  * SamsaClient.connect, and asks the node it reached for cluster metadata once, so that a wrong
  * address or a cluster that is not up fails at once with advice instead of a long timeout.
  */
+import fs from 'node:fs';
 import type { ControllerReply } from '../../actors/controller/messages.js';
 import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
 import type { Admin } from '../client/admin.js';
@@ -73,10 +74,37 @@ function unreachable(servers: string[], err: unknown): CliError {
 
 type MetadataAnswer = Extract<ControllerReply, { type: 'MetadataResponse' }> & { errorMessage?: string };
 
+/**
+ * TLS for the CLI's connection, from the environment: SAMSA_TLS_CA_FILE (the CA the cluster's
+ * certificates chain to) and, for a cluster that asks clients for one, SAMSA_TLS_CERT_FILE and
+ * SAMSA_TLS_KEY_FILE (PEM files). Null when SAMSA_TLS_CA_FILE is not set.
+ */
+export function tlsFromEnv(env: NodeJS.ProcessEnv = process.env): { ca: Buffer; cert?: Buffer; key?: Buffer } | null {
+  const read = (name: string): Buffer | undefined => {
+    const file = env[name];
+    if (!file) return undefined;
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new CliError(`${name}=${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  };
+  const ca = read('SAMSA_TLS_CA_FILE');
+  const cert = read('SAMSA_TLS_CERT_FILE');
+  const key = read('SAMSA_TLS_KEY_FILE');
+  if (!ca) {
+    if (cert || key) throw new CliError('SAMSA_TLS_CERT_FILE and SAMSA_TLS_KEY_FILE need SAMSA_TLS_CA_FILE (the CA the cluster\'s certificates chain to)');
+    return null;
+  }
+  if (Boolean(cert) !== Boolean(key)) throw new CliError('give both SAMSA_TLS_CERT_FILE and SAMSA_TLS_KEY_FILE, or neither');
+  return { ca, ...(cert && key ? { cert, key } : {}) };
+}
+
 export async function connectCluster(servers: string[], clientId: string): Promise<Connection> {
   let client: SamsaClient;
+  const tls = tlsFromEnv();
   try {
-    client = await SamsaClient.connect({ brokers: servers, clientId });
+    client = await SamsaClient.connect({ brokers: servers, clientId, ...(tls ? { tls } : {}) });
   } catch (err) {
     throw unreachable(servers, err);
   }

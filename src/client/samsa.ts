@@ -30,6 +30,11 @@ export interface TcpConnectOptions {
   /** The cluster to join; by default any (the client learns it from the node it reaches). */
   clusterId?: string;
   connectTimeoutMs?: number;
+  /**
+   * TLS, for a cluster whose listeners or nodes use it (PEM): the CA their certificates chain
+   * to, and this client's own key and certificate when they ask for one.
+   */
+  tls?: { ca: string | Buffer; key?: string | Buffer; cert?: string | Buffer };
 }
 
 export class SamsaClient {
@@ -54,7 +59,7 @@ export class SamsaClient {
     if (!opts.brokers?.length) throw new Error('SamsaClient.connect: give at least one host:port');
     const clientId = opts.clientId ?? 'samsa';
     const system = new ActorSystem({ nodeId: `client-${clientId}-${nanoid(8)}` });
-    const tcp = new TcpTransport(system, { clusterId: opts.clusterId ?? ANY_CLUSTER });
+    const tcp = new TcpTransport(system, { clusterId: opts.clusterId ?? ANY_CLUSTER, tls: opts.tls ?? null });
     const peers: string[] = [];
     const errors: string[] = [];
     for (const addr of opts.brokers) {

@@ -16,6 +16,21 @@ export interface NodeConfig {
   /** tcp nodes: where the node's process listens (for the other nodes and for clients). */
   host?: string;
   port?: number;
+  /**
+   * tcp nodes: TLS on every connection, to and from the other nodes and clients (PEM files): the
+   * node's key and certificate, and the CA the others' certificates chain to. By default the node
+   * asks every peer for such a certificate (`clientAuth: 'required'`, mutual TLS).
+   */
+  tls?: TransportTlsEntry;
+}
+
+/** TLS for samsa's own TCP connections (tcp nodes, client listeners). */
+export interface TransportTlsEntry {
+  keyFile: string;
+  certFile: string;
+  caFile: string;
+  /** 'required': peers must present a certificate from caFile; 'none': only the server proves itself. */
+  clientAuth?: 'none' | 'required';
 }
 
 export interface ControllerConfig {
@@ -66,6 +81,8 @@ export interface ListenerConfig {
   node: string;
   host: string;
   port: number;
+  /** TLS for the clients connecting here (clientAuth defaults to 'none' for a listener). */
+  tls?: TransportTlsEntry;
 }
 
 export interface TopicConfigEntry {
@@ -194,6 +211,14 @@ function describe(v: unknown): string {
 }
 
 /** Checks a parsed topology; returns every problem found (empty when valid). */
+/** Checks a TransportTlsEntry's keys (the files are checked before a topology starts). */
+function checkTransportTls(c: Checker, v: unknown, p: string): void {
+  if (!c.object(v, p)) return;
+  c.keys(v, p, ['keyFile', 'certFile', 'caFile', 'clientAuth'], ['keyFile', 'certFile', 'caFile']);
+  for (const f of ['keyFile', 'certFile', 'caFile'] as const) if (v[f] !== undefined) c.string(v[f], join(p, f));
+  if (v.clientAuth !== undefined && v.clientAuth !== 'none' && v.clientAuth !== 'required') c.add(join(p, 'clientAuth'), `must be 'none' or 'required', got ${JSON.stringify(v.clientAuth)}`);
+}
+
 export function validateTopology(value: unknown): TopologyProblem[] {
   const c = new Checker();
   if (!c.object(value, '(root)')) return c.problems;
@@ -214,7 +239,11 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     t.nodes.forEach((n, i) => {
       const p = join('nodes', i);
       if (!c.object(n, p)) return;
-      c.keys(n, p, ['id', 'kind', 'host', 'port'], ['id', 'kind']);
+      c.keys(n, p, ['id', 'kind', 'host', 'port', 'tls'], ['id', 'kind']);
+      if (n.tls !== undefined) {
+        if (n.kind !== 'tcp') c.add(join(p, 'tls'), 'only tcp nodes take tls (in-process and worker nodes talk inside the process)');
+        else checkTransportTls(c, n.tls, join(p, 'tls'));
+      }
       const idOk = n.id !== undefined && c.string(n.id, join(p, 'id'), NAME);
       if (n.kind !== undefined && n.kind !== 'inproc' && n.kind !== 'worker' && n.kind !== 'tcp') c.add(join(p, 'kind'), `must be inproc, worker or tcp, got ${describe(n.kind)}`);
       if (n.kind === 'tcp') {
@@ -342,7 +371,8 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     t.listeners.forEach((l, i) => {
       const p = join('listeners', i);
       if (!c.object(l, p)) return;
-      c.keys(l, p, ['node', 'host', 'port'], ['node', 'host', 'port']);
+      c.keys(l, p, ['node', 'host', 'port', 'tls'], ['node', 'host', 'port']);
+      if (l.tls !== undefined) checkTransportTls(c, l.tls, join(p, 'tls'));
       if (l.node !== undefined) {
         nodeRef(l.node, join(p, 'node'));
         if (nodes.get(l.node as string) === 'tcp') c.add(join(p, 'node'), 'tcp nodes already listen on their own host:port');

@@ -24,7 +24,7 @@ import { InProcNetwork } from '../transport/inproc.js';
 import { TcpTransport } from '../transport/tcp.js';
 import { WorkerHub } from '../transport/worker.js';
 import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
-import { checkListenerTls } from './listener-tls.js';
+import { checkListenerTls, readTransportTls } from './listener-tls.js';
 import { setupNode, type NodeSetupArgs } from './node-setup.js';
 
 export { TopologyError, validateTopology, parseTopology } from './config.js';
@@ -222,7 +222,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
     checkTls(t, baseDir, me.id);
     const system = new ActorSystem({ nodeId: me.id });
-    const tcp = new TcpTransport(system, { clusterId: t.clusterId });
+    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null });
     const addr = await tcp.listen(me.port!, me.host!);
     for (const peer of t.nodes.filter((n) => n.kind === 'tcp' && n.id !== me.id)) {
       void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);
@@ -253,7 +253,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     const addresses: string[] = [];
     for (const l of t.listeners ?? []) {
       const s = systems.find((x) => x.nodeId === l.node)!;
-      const a = await new TcpTransport(s, { clusterId: t.clusterId }).listen(l.port, l.host);
+      const a = await new TcpTransport(s, { clusterId: t.clusterId, tls: l.tls ? readTransportTls(l.tls, baseDir, 'none') : null }).listen(l.port, l.host);
       addresses.push(`${a.host}:${a.port}`);
     }
     await createTopics(hub, t, readyMs);

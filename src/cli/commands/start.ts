@@ -74,7 +74,8 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
     out('  no client listener: add one under "listeners" to reach this topology with samsa commands');
     return;
   }
-  out(`  samsa clients connect to: ${addresses.join(', ')}`);
+  const clientTls = node === undefined ? config.listeners?.some((l) => l.tls) : config.nodes.find((n) => n.id === node)?.tls !== undefined;
+  out(`  samsa clients connect to: ${addresses.join(', ')}${clientTls ? ' over TLS (the samsa commands take SAMSA_TLS_CA_FILE, and SAMSA_TLS_CERT_FILE / SAMSA_TLS_KEY_FILE when a certificate is asked for)' : ''}`);
   const server = addresses[0] === DEFAULT_BOOTSTRAP ? '' : ` --bootstrap-server ${addresses[0]}`;
   const topic = config.topics?.[0]?.name;
   out();
