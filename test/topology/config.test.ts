@@ -35,7 +35,7 @@ describe('topology/config', () => {
     const t = { ...base(), colour: 'red', nodes: [{ id: 'main', kind: 'inproc', size: 3 }, { id: 'b1', kind: 'worker' }] };
     expect(problems(t)).to.include.members([
       'colour: unknown key (allowed: $schema, clusterId, logLevel, runtime, nodes, controller, brokers, listeners, topics, actors)',
-      'nodes[0].size: unknown key (allowed: id, kind, host, port)',
+      'nodes[0].size: unknown key (allowed: id, kind, host, port, tls)',
     ]);
   });
 
