@@ -32,7 +32,7 @@ export function readTransportTls(entry: TransportTlsEntry, baseDir: string, defa
  * The problems with the TLS material of the Kafka listeners, tcp nodes and client listeners on
  * `node` (all nodes without it).
  */
-export function checkListenerTls(t: TopologyConfig, baseDir: string, node?: string): TopologyProblem[] {
+export function checkTlsFiles(t: TopologyConfig, baseDir: string, node?: string): TopologyProblem[] {
   const problems: TopologyProblem[] = [];
   const entries: { at: string; entry: KafkaListenerTlsEntry | TransportTlsEntry }[] = [];
   for (const [i, b] of t.brokers.entries()) if (b.kafka?.tls && (node === undefined || b.node === node)) entries.push({ at: `brokers[${i}].kafka.tls`, entry: b.kafka.tls });

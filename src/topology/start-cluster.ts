@@ -24,7 +24,7 @@ import { InProcNetwork } from '../transport/inproc.js';
 import { TcpTransport } from '../transport/tcp.js';
 import { WorkerHub } from '../transport/worker.js';
 import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
-import { checkListenerTls, readTransportTls } from './listener-tls.js';
+import { checkTlsFiles, readTransportTls } from './listener-tls.js';
 import { setupNode, type NodeSetupArgs } from './node-setup.js';
 
 export { TopologyError, validateTopology, parseTopology } from './config.js';
@@ -80,7 +80,7 @@ async function checkPortsFree(ports: { path: string; host: string; port: number 
 
 /** Fails with the exact keys when the TLS files of Kafka listeners (on `node`) are unusable, before touching any data. */
 function checkTls(t: TopologyConfig, baseDir: string, node?: string): void {
-  const problems = checkListenerTls(t, baseDir, node);
+  const problems = checkTlsFiles(t, baseDir, node);
   if (problems.length) throw new TopologyError(problems);
 }
 
