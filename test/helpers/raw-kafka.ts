@@ -116,3 +116,20 @@ export class KafkaCaller {
     this.socket.end();
   }
 }
+
+/** A consumer's Fetch request body for one partition (no wait, 1 MiB limits, no session); `extra` overrides fields. */
+export function consumerFetchBody(topic: string, partition: number, fetchOffset: number, extra: object = {}): object {
+  return {
+    replicaId: -1,
+    maxWaitMs: 0,
+    minBytes: 0,
+    maxBytes: 1 << 20,
+    isolationLevel: 0,
+    sessionId: 0,
+    sessionEpoch: -1,
+    topics: [{ topic, partitions: [{ partition, currentLeaderEpoch: -1, fetchOffset, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
+    forgottenTopicsData: [],
+    rackId: '',
+    ...extra,
+  };
+}

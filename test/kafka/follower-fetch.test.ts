@@ -14,7 +14,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches } from '../../src/protocol/record-batch.js';
 import { checkFor } from '../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
-import { KafkaCaller } from '../helpers/raw-kafka.js';
+import { KafkaCaller, consumerFetchBody } from '../helpers/raw-kafka.js';
 
 const TOPIC = 'near';
 
@@ -49,18 +49,7 @@ describe('Kafka API: fetching from the closest replica (KIP-392)', function () {
   });
 
   function fetch(broker: number, version: number, fetchOffset: number, rackId = '') {
-    return callers.get(broker)!.call(ApiKeys.Fetch, version, {
-      replicaId: -1,
-      maxWaitMs: 0,
-      minBytes: 0,
-      maxBytes: 1 << 20,
-      isolationLevel: 0,
-      sessionId: 0,
-      sessionEpoch: -1,
-      topics: [{ topic: TOPIC, partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
-      forgottenTopicsData: [],
-      rackId,
-    });
+    return callers.get(broker)!.call(ApiKeys.Fetch, version, consumerFetchBody(TOPIC, 0, fetchOffset, { rackId }));
   }
   const values = (records: Buffer | null) => (records ? decodeRecordBatches(records).flatMap((b) => b.records.map((r) => String(r.value))) : []);
 

@@ -10,7 +10,7 @@ import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { KafkaCaller, consumerFetchBody } from '../../helpers/raw-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { brokerPath } from '../../../src/protocol/cluster.js';
 import type { BrokerDescription } from '../../../actors/broker/messages.js';
@@ -47,19 +47,7 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
   const produce = (caller: KafkaCaller, version: number, partition: number, records: Buffer | null, acks = -1, topic = TOPIC) =>
     caller.call(ApiKeys.Produce, version, { transactionalId: null, acks, timeoutMs: 5_000, topicData: [{ name: topic, partitionData: [{ index: partition, records }] }] });
   const fetch = (caller: KafkaCaller, version: number, partition: number, fetchOffset: number, extra: object = {}) =>
-    caller.call(ApiKeys.Fetch, version, {
-      replicaId: -1,
-      maxWaitMs: 0,
-      minBytes: 0,
-      maxBytes: 1 << 20,
-      isolationLevel: 0,
-      sessionId: 0,
-      sessionEpoch: -1,
-      topics: [{ topic: TOPIC, partitions: [{ partition, currentLeaderEpoch: -1, fetchOffset, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
-      forgottenTopicsData: [],
-      rackId: '',
-      ...extra,
-    });
+    caller.call(ApiKeys.Fetch, version, consumerFetchBody(TOPIC, partition, fetchOffset, extra));
   const listOffsets = (caller: KafkaCaller, version: number, partition: number, timestamp: number, topic = TOPIC) =>
     caller.call(ApiKeys.ListOffsets, version, { replicaId: -1, isolationLevel: 0, topics: [{ name: topic, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp }] }] });
 
