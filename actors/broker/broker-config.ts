@@ -46,11 +46,26 @@ export interface BrokerConfig {
    * names its rack is sent to a replica in it).
    */
   replicaSelectorClass: string;
+  /**
+   * authorizer.class.name: '' (Kafka's default: no authorizer, every client may do everything) or
+   * StandardAuthorizer's (or AclAuthorizer's) class name: the Kafka listener checks the cluster's
+   * ACLs (src/security/authorizer.ts).
+   */
+  authorizerClassName: string;
+  /** super.users: principals the authorizer allows everything ('User:admin;User:ops' as written). */
+  superUsers: string[];
+  /** allow.everyone.if.no.acl.found: a resource no ACL applies to is open to all (default false). */
+  allowEveryoneIfNoAclFound: boolean;
   log: LogConfig;
 }
 
-type ChoiceKey = 'compressionType' | 'replicaSelectorClass';
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'autoCreateTopicsEnable' | 'logCleanerEnable' | ChoiceKey>;
+type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName';
+type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound';
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | BoolKey | ChoiceKey>;
+
+/** Kafka's KRaft ACL authorizer, and the ZooKeeper-era one: both name samsa's ACL authorizer. */
+export const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
+export const ACL_AUTHORIZER = 'kafka.security.authorizer.AclAuthorizer';
 
 const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
@@ -96,23 +111,40 @@ const LOG_KEYS: Record<string, string> = {
   'log.cleaner.max.compaction.lag.ms': 'max.compaction.lag.ms',
 };
 
-const BOOL_KEYS: Record<string, { prop: 'autoCreateTopicsEnable' | 'logCleanerEnable'; def: boolean }> = {
+const BOOL_KEYS: Record<string, { prop: BoolKey; def: boolean }> = {
   'auto.create.topics.enable': { prop: 'autoCreateTopicsEnable', def: true },
   'log.cleaner.enable': { prop: 'logCleanerEnable', def: true },
+  'allow.everyone.if.no.acl.found': { prop: 'allowEveryoneIfNoAclFound', def: false },
 };
 
 const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: readonly string[]; caseSensitive?: boolean }> = {
   'compression.type': { prop: 'compressionType', def: 'producer', choices: COMPRESSION_TYPES },
   'replica.selector.class': { prop: 'replicaSelectorClass', def: '', choices: ['', LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR], caseSensitive: true },
+  'authorizer.class.name': { prop: 'authorizerClassName', def: '', choices: ['', STANDARD_AUTHORIZER, ACL_AUTHORIZER], caseSensitive: true },
 };
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), ...Object.keys(LOG_KEYS)]);
+const SUPER_USERS = 'super.users';
+
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, ...Object.keys(LOG_KEYS)]);
+
+/** super.users as Kafka writes it: principals separated by ';', each 'Type:name'. */
+function parseSuperUsers(raw: unknown): string[] {
+  const list = typeof raw === 'string' ? raw.split(';') : Array.isArray(raw) ? raw : null;
+  if (!list || list.some((p) => typeof p !== 'string')) throw new ConfigError(SUPER_USERS, `expected principals separated by ';' (User:admin;User:ops), got ${JSON.stringify(raw)}`);
+  const users = (list as string[]).map((p) => p.trim()).filter((p) => p !== '');
+  for (const p of users) {
+    const i = p.indexOf(':');
+    if (i <= 0 || i === p.length - 1) throw new ConfigError(SUPER_USERS, `'${p}' is not a principal of the form Type:name (User:admin)`);
+  }
+  return users;
+}
 
 export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfig {
   const out: Record<string, unknown> = {};
   for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(CHOICE_KEYS)) out[spec.prop] = spec.def;
+  out.superUsers = [];
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
     const spec = INT_KEYS[key];
@@ -135,6 +167,10 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
       const v = raw === null ? '' : typeof raw === 'string' ? (choice.caseSensitive ? raw.trim() : raw.trim().toLowerCase()) : undefined;
       if (v === undefined || !choice.choices.includes(v)) throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be one of ${choice.choices.map((c) => c || '(empty)').join(', ')}`);
       out[choice.prop] = v;
+      continue;
+    }
+    if (key === SUPER_USERS) {
+      out.superUsers = parseSuperUsers(raw);
       continue;
     }
     const logKey = LOG_KEYS[key];
@@ -175,6 +211,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   for (const [name, spec] of Object.entries(INT_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });
   for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -18,7 +18,8 @@
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator to its coordinator; FetchResponse, MetadataResponse,
+ * ResignCoordinator to its coordinator; AclsChanged to its Kafka listener (when the cluster's ACLs
+ * change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription.
  */
 import fs from 'node:fs';
@@ -34,6 +35,7 @@ import { isFailure } from '../../src/runtime/types.js';
 import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import { kafkaListenerName, type KafkaListenerMsg } from '../kafka-listener/messages.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
@@ -112,6 +114,8 @@ export interface BrokerState {
   producerIds: { next: number; end: number };
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
   producerIdWaiters: ReplyToken[];
+  /** The ACLs last handed to the Kafka listener beside this broker (JSON; null: none yet). */
+  aclsSent: string | null;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -519,6 +523,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
+      aclsSent: null,
       replicas: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),
@@ -629,6 +634,15 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
+      // the Kafka listener beside this broker authorizes with the cluster's ACLs
+      if (s.args.kafkaEndpoint) {
+        const acls = m.metadata.acls ?? [];
+        const key = JSON.stringify(acls);
+        if (key !== s.aclsSent) {
+          s.aclsSent = key;
+          ctx.send<KafkaListenerMsg>({ node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` }, { type: 'AclsChanged', acls });
+        }
+      }
       return setAsideStrayLogs(s, ctx, m.metadata);
     },
 

@@ -5,12 +5,12 @@
  * current state, then told to the brokers, then answered.
  *
  * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch, the next free producer id), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * controller epoch, the next free producer id, ACLs), the metadata log, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
- * ListPartitionReassignments, AllocateProducerIds, Metadata,
+ * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
@@ -57,6 +57,7 @@ import {
   type ElectionTypeValue,
 } from './elections.js';
 import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
+import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import {
   BrokerState,
   MetadataRecordError,
@@ -1015,6 +1016,36 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
   ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: results });
 }
 
+/** Commits ACL records; brokers hear of them in the metadata (their listeners authorize with them). */
+async function commitAcls(s: ControllerState, records: MetadataRecord[], ctx: Ctx): Promise<CommitResult> {
+  const batch = build(s, ctx, (b) => b.addAll(records));
+  if (!(batch instanceof Batch)) return batch;
+  const committed = await commit(s, batch, ctx);
+  if (committed.ok && records.length > 0) {
+    new Outbox().flush(s, ctx, true);
+    ctx.log.info('ACLs changed', { created: records.filter((r) => r.type === 'AccessControlEntry').length, deleted: records.filter((r) => r.type === 'RemoveAccessControlEntry').length, total: s.metadata.acls.size });
+  }
+  return committed;
+}
+
+async function handleCreateAcls(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreateAcls' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = aclCreations(s.metadata, m.creations);
+  const committed = await commitAcls(s, records, ctx);
+  if (!committed.ok) {
+    for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+  }
+  ctx.reply<ControllerReply>({ type: 'CreateAclsResponse', errorCode: ErrorCode.NONE, results });
+}
+
+async function handleDeleteAcls(s: ControllerState, m: Extract<ControllerMsg, { type: 'DeleteAcls' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = aclDeletions(s.metadata, m.filters);
+  const committed = await commitAcls(s, records, ctx);
+  if (!committed.ok) {
+    for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage, matchingAcls: [] });
+  }
+  ctx.reply<ControllerReply>({ type: 'DeleteAclsResponse', errorCode: ErrorCode.NONE, filterResults: results });
+}
+
 function handleListPartitionReassignments(s: ControllerState, m: Extract<ControllerMsg, { type: 'ListPartitionReassignments' }>, ctx: Ctx): void {
   type Listed = Extract<ControllerReply, { type: 'ListPartitionReassignmentsResponse' }>['topics'];
   const asked: unknown = m.topics;
@@ -1161,6 +1192,9 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
     AlterPartitionReassignments: { topics: 'array' },
+    CreateAcls: { creations: 'array' },
+    DeleteAcls: { filters: 'array' },
+    DescribeAcls: { filter: 'object' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
   },
@@ -1177,6 +1211,12 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     ElectLeaders: handleElectLeaders,
     AlterPartitionReassignments: handleAlterPartitionReassignments,
     ListPartitionReassignments: handleListPartitionReassignments,
+    CreateAcls: handleCreateAcls,
+    DeleteAcls: handleDeleteAcls,
+    DescribeAcls: (s, m, ctx) => {
+      const { answer, acls } = describeAcls(s.metadata, m.filter);
+      ctx.reply<ControllerReply>({ type: 'DescribeAclsResponse', ...answer, acls });
+    },
     BalanceLeaders: (s, _m, ctx) => handleBalanceLeaders(s, ctx),
     Metadata: (s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;

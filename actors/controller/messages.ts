@@ -4,6 +4,7 @@
  */
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
+import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 
 export interface CreatableTopic {
   name: string;
@@ -64,6 +65,15 @@ export type ControllerMsg =
    * (`topics` null: all of them). Partitions without one, or unknown, are left out.
    */
   | { type: 'ListPartitionReassignments'; topics: { name: string; partitions: number[] }[] | null }
+  /**
+   * Kafka's CreateAcls: bind each entry (an existing binding is no change); answered per entry,
+   * in order. Brokers' Kafka listeners authorize with the bindings once the metadata reaches them.
+   */
+  | { type: 'CreateAcls'; creations: AclBinding[] }
+  /** Kafka's DeleteAcls: remove every binding each filter selects; answered per filter. */
+  | { type: 'DeleteAcls'; filters: AclBindingFilter[] }
+  /** Kafka's DescribeAcls: the bindings the filter selects. */
+  | { type: 'DescribeAcls'; filter: AclBindingFilter }
   /** Internal: the leader-balancing timer (auto.leader.rebalance.enable). */
   | { type: 'BalanceLeaders' }
   /** Internal: the session-expiry timer. */
@@ -112,6 +122,14 @@ export type ControllerReply =
       errorMessage?: string;
       topics: { name: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
     }
+  | { type: 'CreateAclsResponse'; errorCode: number; errorMessage?: string; results: { errorCode: number; errorMessage: string | null }[] }
+  | {
+      type: 'DeleteAclsResponse';
+      errorCode: number;
+      errorMessage?: string;
+      filterResults: { errorCode: number; errorMessage: string | null; matchingAcls: AclBinding[] }[];
+    }
+  | { type: 'DescribeAclsResponse'; errorCode: number; errorMessage: string | null; acls: AclBinding[] }
   | {
       type: 'ListPartitionReassignmentsResponse';
       errorCode: number;

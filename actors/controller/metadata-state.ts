@@ -16,6 +16,7 @@
  * Unfenced brokers can lead, join ISRs and receive new replicas; ShuttingDown brokers are still
  * running (they get requests) but take nothing new; Fenced and ShutDown brokers are not live.
  */
+import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
 
 export const BrokerState = Object.freeze({
@@ -66,6 +67,8 @@ export interface MetadataState {
   readonly pendingDeletes: ReadonlyMap<number, readonly PendingDelete[]>;
   /** The first producer id not yet handed to a broker (idempotent producers' ids never repeat). */
   readonly nextProducerId: number;
+  /** The cluster's ACLs, by bindingKey (a binding exists once). */
+  readonly acls: ReadonlyMap<string, AclBinding>;
 }
 
 export type PartitionChangeRecord = {
@@ -99,7 +102,11 @@ export type MetadataRecord =
   /** A topic's config overrides, replaced whole. */
   | { type: 'ChangeTopicConfig'; name: string; topicId: string; config: Record<string, string | number> }
   /** Producer ids [firstProducerId, nextProducerId) now belong to broker `brokerId`. */
-  | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number; firstProducerId: number; nextProducerId: number };
+  | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number; firstProducerId: number; nextProducerId: number }
+  /** An ACL binding is created (Kafka's AccessControlEntryRecord). */
+  | { type: 'AccessControlEntry'; binding: AclBinding }
+  /** An ACL binding is deleted (Kafka's RemoveAccessControlEntryRecord). */
+  | { type: 'RemoveAccessControlEntry'; binding: AclBinding };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -114,7 +121,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0 };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map() };
 }
 
 // ------------------------------------------------------------------ queries
@@ -197,7 +204,13 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     controllerEpoch: state.controllerEpoch,
     brokers: sortedBrokers(state).map(toBrokerInfo),
     topics: names.map((n) => toTopicMetadata(state.topics.get(n)!)),
+    acls: sortedAcls(state),
   };
+}
+
+/** The ACL bindings in order (fresh copies). */
+export function sortedAcls(state: MetadataState): AclBinding[] {
+  return [...state.acls.values()].map((b) => ({ ...b })).sort(compareBindings);
 }
 
 /**
@@ -399,6 +412,20 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (record.firstProducerId !== state.nextProducerId) fail(record, `the next free producer id is ${state.nextProducerId}, not ${record.firstProducerId}`);
       if (!(record.nextProducerId > record.firstProducerId) || !Number.isSafeInteger(record.nextProducerId)) fail(record, `empty or invalid producer id block [${record.firstProducerId}, ${record.nextProducerId})`);
       return { ...state, nextProducerId: record.nextProducerId };
+    }
+    case 'AccessControlEntry': {
+      const problem = bindingProblem(record.binding);
+      if (problem) fail(record, problem);
+      const key = bindingKey(record.binding);
+      if (state.acls.has(key)) fail(record, 'the binding exists');
+      return { ...state, acls: new Map(state.acls).set(key, { ...record.binding }) };
+    }
+    case 'RemoveAccessControlEntry': {
+      const key = bindingKey(record.binding);
+      if (!state.acls.has(key)) fail(record, 'no such binding');
+      const acls = new Map(state.acls);
+      acls.delete(key);
+      return { ...state, acls };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);

@@ -2,7 +2,8 @@
  * One Kafka client connection (a child of the broker's Kafka listener).
  *
  * Owned state: the socket, its frame decoder, the requests in flight and the responses waiting
- * for their turn (Kafka answers a connection's requests in the order they came), and on a SASL
+ * for their turn (Kafka answers a connection's requests in the order they came), the client's
+ * principal (what the listener's authorizer checks requests against), and on a SASL
  * listener where its authentication stands (src/kafka/sasl: only ApiVersions, SaslHandshake and
  * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
@@ -30,6 +31,9 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { CONTROLLER_PATH, brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { defineActor, type BaseContext } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
+import { operationName, resourceTypeName } from '../../src/security/acl.js';
+import type { AclAuthorizer } from '../../src/security/authorizer.js';
+import { connectionPrincipal } from '../../src/security/principal.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
@@ -50,6 +54,8 @@ export interface KafkaConnectionArgs {
   configInput: ApiContext['configInput'];
   /** The listener's SASL: clients authenticate before any other request (ApiVersions aside). */
   sasl?: SaslSettings | null;
+  /** The listener's authorizer (shared by its connections); null: every client may do everything. */
+  authorizer?: AclAuthorizer | null;
 }
 
 /** Requests handled at once on one connection before reading pauses. */
@@ -73,6 +79,8 @@ interface ConnState {
   closeWhenWritten: boolean;
   /** After a SaslHandshake v0: the next frames are bare SASL tokens, answered with bare frames. */
   rawSaslTokens: boolean;
+  /** Who the client is (its SASL user once authenticated, its certificate's subject, or ANONYMOUS). */
+  principal: string;
   refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
   base: BaseContext<KafkaConnectionMsg>;
 }
@@ -95,11 +103,22 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
   const { base } = s;
   const brokerId = s.args.brokerId;
   const node = base.nodeId;
+  const clientHost = s.socket.remoteAddress ?? '';
+  const authorizer = s.args.authorizer ?? null;
+  const principal = s.principal;
   return {
     brokerId,
     clientId,
-    clientHost: s.socket.remoteAddress ?? '',
+    clientHost,
     sasl: s.auth !== null,
+    principal,
+    authorizerEnabled: authorizer !== null,
+    authorize: (op, type, name, logIfDenied = true) => {
+      if (!authorizer || authorizer.authorize(principal, clientHost, op, type, name)) return true;
+      if (logIfDenied) base.log.info('request denied', { principal, host: clientHost, operation: operationName(op), resource: `${resourceTypeName(type)}:${name}` });
+      return false;
+    },
+    authorizeAny: (op, type) => !authorizer || authorizer.authorizeAny(principal, clientHost, op, type),
     config: s.args.config,
     configInput: s.args.configInput,
     broker: s.refs.broker,
@@ -139,6 +158,7 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
     ctx.log.warn('SASL authentication failed', { remote: s.remote, reason: auth.failure });
     s.closeWhenWritten = true;
   } else if (auth.state === 'Authenticated' && apiKey === SASL_AUTHENTICATE_KEY) {
+    s.principal = connectionPrincipal(s.socket, auth.user);
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
   }
   s.inFlight++;
@@ -155,6 +175,7 @@ function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token:
   if (auth.state === 'Failed') return close(s, ctx, `SASL authentication failed: ${auth.failure ?? a.errorMessage ?? ''}`);
   if (auth.state === 'Authenticated') {
     s.rawSaslTokens = false;
+    s.principal = connectionPrincipal(s.socket, auth.user);
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
   }
   const out = Buffer.allocUnsafe(4 + a.authBytes.length);
@@ -183,6 +204,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       auth: args.sasl ? new SaslAuthenticator(args.sasl) : null,
       closeWhenWritten: false,
       rawSaslTokens: false,
+      principal: connectionPrincipal(socket, null),
       refs: {
         broker: { node, path: brokerPath(args.brokerId) },
         controller: { node: args.controllerNode, path: CONTROLLER_PATH },
@@ -251,7 +273,10 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       const handler = API_HANDLERS.get(apiKey)!;
       s.inFlight++;
       updateFlow(s);
-      handler(apiContext(s, clientId), apiVersion, decoded.body)
+      // with an authorizer, requests wait for the cluster's ACLs to arrive (denied if they never do)
+      const authorizer = s.args.authorizer;
+      const ready = authorizer && !authorizer.isReady && apiKey !== API_VERSIONS_KEY ? authorizer.whenReady(s.args.config.requestTimeoutMs) : null;
+      (ready ? ready.then(() => handler(apiContext(s, clientId), apiVersion, decoded.body)) : handler(apiContext(s, clientId), apiVersion, decoded.body))
         // encoding inside the chain: a body that cannot be encoded is a failed request, not an unhandled rejection
         .then((body) => (body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body)))
         .then(

@@ -4,9 +4,10 @@
  *
  * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener; bound before the
  * broker registers, so the broker advertises the real port), the SASL settings it hands each
- * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the count of connections accepted and of TLS
- * handshakes that failed.
- * Handles: DescribeKafkaListener (introspection).
+ * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the authorizer its connections check requests
+ * with (when authorizer.class.name is set; src/security/authorizer.ts), the count of connections
+ * accepted and of TLS handshakes that failed.
+ * Handles: DescribeKafkaListener (introspection), AclsChanged (from its broker: the cluster's ACLs).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
@@ -17,9 +18,11 @@ import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { SASL_MECHANISMS, saslSettings, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
+import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { kafkaConnection } from './connection.js';
+import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
 
-export type KafkaListenerMsg = { type: 'DescribeKafkaListener' };
+export { kafkaListenerName, type KafkaListenerMsg };
 
 export interface KafkaListenerDescription {
   type: 'KafkaListenerDescription';
@@ -33,6 +36,8 @@ export interface KafkaListenerDescription {
   open: number;
   /** TLS handshakes that failed (a plain client, an untrusted certificate). */
   handshakeFailures: number;
+  /** The listener checks ACLs; `acls` is how many are in force (null: none arrived yet). */
+  authorizer: { enabled: boolean; acls: number | null };
 }
 
 /**
@@ -60,15 +65,11 @@ export interface KafkaListenerArgs {
 
 interface ListenerState {
   server: net.Server;
+  authorizer: AclAuthorizer | null;
   saslMechanisms: string[];
   accepted: number;
   open: number;
   handshakeFailures: number;
-}
-
-/** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
-export function kafkaListenerName(brokerId: number): string {
-  return `kafka-listener-${brokerId}`;
 }
 
 /**
@@ -144,7 +145,10 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   kind: 'kafka-listener',
   supervision: 'resume',
   init(ctx, args) {
-    const s: ListenerState = { server: args.server, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
+    const authorizer = args.config.authorizerClassName
+      ? new AclAuthorizer({ superUsers: args.config.superUsers, allowEveryoneIfNoAclFound: args.config.allowEveryoneIfNoAclFound })
+      : null;
+    const s: ListenerState = { server: args.server, authorizer, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -153,6 +157,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       config: args.config,
       configInput: args.configInput,
       sasl: args.sasl ?? null,
+      authorizer,
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';
@@ -177,7 +182,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       }
     });
     args.server.on('error', (err) => ctx.log.error('Kafka listener error', { error: err.message }));
-    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure, sasl: s.saslMechanisms });
+    ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure, sasl: s.saslMechanisms, authorizer: authorizer !== null });
     return s;
   },
   onStop(s) {
@@ -186,7 +191,13 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
   handlers: {
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures } satisfies KafkaListenerDescription);
+      const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer } satisfies KafkaListenerDescription);
+    },
+    AclsChanged(s, m, ctx) {
+      if (!s.authorizer) return;
+      s.authorizer.update(m.acls);
+      ctx.log.info('ACLs in force', { acls: m.acls.length });
     },
   },
 });

@@ -2,6 +2,7 @@
  * Cluster metadata shapes shared by the controller, brokers, partition replicas and clients,
  * and the well-known actor paths. Plain data: everything here crosses the wire as msgpack.
  */
+import type { AclBinding } from '../security/acl.js';
 
 export const CONTROLLER_PATH = '/controller';
 
@@ -67,4 +68,6 @@ export interface ClusterMetadata {
   controllerEpoch: number;
   brokers: BrokerInfo[];
   topics: TopicMetadata[];
+  /** The cluster's ACL bindings (absent: none; brokers' Kafka listeners authorize with them). */
+  acls?: AclBinding[];
 }

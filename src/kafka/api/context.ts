@@ -23,6 +23,18 @@ export interface ApiContext {
   readonly clientHost: string;
   /** The listener authenticates with SASL (ApiVersions then lists the SASL APIs). */
   readonly sasl?: boolean;
+  /** The client's principal: 'User:<SASL user>', 'User:<certificate DN>', or 'User:ANONYMOUS'. */
+  readonly principal: string;
+  /** The broker checks ACLs (authorizer.class.name is set); without one every client may do everything. */
+  readonly authorizerEnabled: boolean;
+  /**
+   * Whether the client may perform `operation` on the resource (Kafka's AclOperation and
+   * ResourceType codes); always true without an authorizer. A denial is logged unless
+   * `logIfDenied` is false (listings that leave out what the client may not see).
+   */
+  authorize(operation: number, resourceType: number, resourceName: string, logIfDenied?: boolean): boolean;
+  /** Whether it may perform `operation` on some resource of the type (Kafka's authorizeByResourceType). */
+  authorizeAny(operation: number, resourceType: number): boolean;
   /** The broker's config in force, and the keys its config file set (for DescribeConfigs). */
   readonly config: BrokerConfig;
   readonly configInput: Readonly<Record<string, unknown>>;

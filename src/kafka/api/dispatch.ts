@@ -8,6 +8,7 @@ import { deleteGroups, describeGroups, findCoordinator, heartbeat, joinGroup, le
 import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
+import { createAcls, deleteAcls, describeAcls } from './acls.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
@@ -40,6 +41,9 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [21, deleteRecords],
   [22, initProducerId],
   [23, offsetForLeaderEpoch],
+  [29, describeAcls],
+  [30, createAcls],
+  [31, deleteAcls],
   [32, describeConfigs],
   [33, alterConfigs],
   [35, describeLogDirs],

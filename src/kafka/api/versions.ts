@@ -33,6 +33,9 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [21, { min: 0, max: 2 }], // DeleteRecords
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent producers; no transactions)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
+  [29, { min: 0, max: 3 }], // DescribeAcls
+  [30, { min: 0, max: 3 }], // CreateAcls
+  [31, { min: 0, max: 3 }], // DeleteAcls
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
   [33, { min: 0, max: 2 }], // AlterConfigs (topics)
   [35, { min: 0, max: 4 }], // DescribeLogDirs (this broker's log dir)

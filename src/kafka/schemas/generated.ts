@@ -35,6 +35,9 @@ export const ApiKeys = {
   DeleteRecords: 21,
   InitProducerId: 22,
   OffsetForLeaderEpoch: 23,
+  DescribeAcls: 29,
+  CreateAcls: 30,
+  DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
   DescribeLogDirs: 35,
@@ -570,6 +573,78 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'partition', type: 'int32', versions: [0, N] },
         { name: 'leaderEpoch', type: 'int32', versions: [1, N], default: -1 },
         { name: 'endOffset', type: 'int64', versions: [0, N], default: -1 },
+      ] },
+    ] },
+  ] },
+  { name: 'DescribeAclsRequest', apiKey: 29, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'resourceTypeFilter', type: 'int8', versions: [0, N] },
+    { name: 'resourceNameFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'patternTypeFilter', type: 'int8', versions: [1, N], default: 3 },
+    { name: 'principalFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'hostFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'operation', type: 'int8', versions: [0, N] },
+    { name: 'permissionType', type: 'int8', versions: [0, N] },
+  ] },
+  { name: 'DescribeAclsResponse', apiKey: 29, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'resources', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'patternType', type: 'int8', versions: [1, N], default: 3 },
+      { name: 'acls', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'principal', type: 'string', versions: [0, N] },
+        { name: 'host', type: 'string', versions: [0, N] },
+        { name: 'operation', type: 'int8', versions: [0, N] },
+        { name: 'permissionType', type: 'int8', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'CreateAclsRequest', apiKey: 30, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'creations', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceType', type: 'int8', versions: [0, N] },
+      { name: 'resourceName', type: 'string', versions: [0, N] },
+      { name: 'resourcePatternType', type: 'int8', versions: [1, N], default: 3 },
+      { name: 'principal', type: 'string', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'operation', type: 'int8', versions: [0, N] },
+      { name: 'permissionType', type: 'int8', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'CreateAclsResponse', apiKey: 30, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    ] },
+  ] },
+  { name: 'DeleteAclsRequest', apiKey: 31, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'filters', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'resourceTypeFilter', type: 'int8', versions: [0, N] },
+      { name: 'resourceNameFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'patternTypeFilter', type: 'int8', versions: [1, N], default: 3 },
+      { name: 'principalFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'hostFilter', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'operation', type: 'int8', versions: [0, N] },
+      { name: 'permissionType', type: 'int8', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DeleteAclsResponse', apiKey: 31, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'filterResults', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'matchingAcls', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+        { name: 'resourceType', type: 'int8', versions: [0, N] },
+        { name: 'resourceName', type: 'string', versions: [0, N] },
+        { name: 'patternType', type: 'int8', versions: [1, N], default: 3 },
+        { name: 'principal', type: 'string', versions: [0, N] },
+        { name: 'host', type: 'string', versions: [0, N] },
+        { name: 'operation', type: 'int8', versions: [0, N] },
+        { name: 'permissionType', type: 'int8', versions: [0, N] },
       ] },
     ] },
   ] },
@@ -1869,6 +1944,151 @@ export interface OffsetForLeaderEpochResponsePartitions {
   endOffset: number;
 }
 
+export interface DescribeAclsRequest {
+  /** v0+ */
+  resourceTypeFilter: number;
+  /** v0+, nullable v0+ */
+  resourceNameFilter: string | null;
+  /** v1+, default 3 */
+  patternTypeFilter: number;
+  /** v0+, nullable v0+ */
+  principalFilter: string | null;
+  /** v0+, nullable v0+ */
+  hostFilter: string | null;
+  /** v0+ */
+  operation: number;
+  /** v0+ */
+  permissionType: number;
+}
+
+export interface DescribeAclsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  resources: DescribeAclsResponseResources[];
+}
+
+export interface DescribeAclsResponseResources {
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v1+, default 3 */
+  patternType: number;
+  /** v0+ */
+  acls: DescribeAclsResponseAcls[];
+}
+
+export interface DescribeAclsResponseAcls {
+  /** v0+ */
+  principal: string;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  operation: number;
+  /** v0+ */
+  permissionType: number;
+}
+
+export interface CreateAclsRequest {
+  /** v0+ */
+  creations: CreateAclsRequestCreations[];
+}
+
+export interface CreateAclsRequestCreations {
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v1+, default 3 */
+  resourcePatternType: number;
+  /** v0+ */
+  principal: string;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  operation: number;
+  /** v0+ */
+  permissionType: number;
+}
+
+export interface CreateAclsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: CreateAclsResponseResults[];
+}
+
+export interface CreateAclsResponseResults {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
+export interface DeleteAclsRequest {
+  /** v0+ */
+  filters: DeleteAclsRequestFilters[];
+}
+
+export interface DeleteAclsRequestFilters {
+  /** v0+ */
+  resourceTypeFilter: number;
+  /** v0+, nullable v0+ */
+  resourceNameFilter: string | null;
+  /** v1+, default 3 */
+  patternTypeFilter: number;
+  /** v0+, nullable v0+ */
+  principalFilter: string | null;
+  /** v0+, nullable v0+ */
+  hostFilter: string | null;
+  /** v0+ */
+  operation: number;
+  /** v0+ */
+  permissionType: number;
+}
+
+export interface DeleteAclsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  filterResults: DeleteAclsResponseFilterResults[];
+}
+
+export interface DeleteAclsResponseFilterResults {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  matchingAcls: DeleteAclsResponseMatchingAcls[];
+}
+
+export interface DeleteAclsResponseMatchingAcls {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  resourceType: number;
+  /** v0+ */
+  resourceName: string;
+  /** v1+, default 3 */
+  patternType: number;
+  /** v0+ */
+  principal: string;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  operation: number;
+  /** v0+ */
+  permissionType: number;
+}
+
 export interface DescribeConfigsRequest {
   /** v0+ */
   resources: DescribeConfigsRequestResources[];
@@ -2343,6 +2563,9 @@ export interface RequestBodies {
   21: DeleteRecordsRequest;
   22: InitProducerIdRequest;
   23: OffsetForLeaderEpochRequest;
+  29: DescribeAclsRequest;
+  30: CreateAclsRequest;
+  31: DeleteAclsRequest;
   32: DescribeConfigsRequest;
   33: AlterConfigsRequest;
   35: DescribeLogDirsRequest;
@@ -2378,6 +2601,9 @@ export interface ResponseBodies {
   21: DeleteRecordsResponse;
   22: InitProducerIdResponse;
   23: OffsetForLeaderEpochResponse;
+  29: DescribeAclsResponse;
+  30: CreateAclsResponse;
+  31: DeleteAclsResponse;
   32: DescribeConfigsResponse;
   33: AlterConfigsResponse;
   35: DescribeLogDirsResponse;

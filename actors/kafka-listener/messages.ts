@@ -1,0 +1,16 @@
+/**
+ * Messages a broker's Kafka listener accepts, and its actor name (a top-level actor on the
+ * broker's node), apart from the listener itself so the broker can address it without importing
+ * the Kafka protocol.
+ */
+import type { AclBinding } from '../../src/security/acl.js';
+
+export type KafkaListenerMsg =
+  | { type: 'DescribeKafkaListener' }
+  /** From the broker beside it: the cluster's ACLs changed (or arrived first); authorize with these. */
+  | { type: 'AclsChanged'; acls: AclBinding[] };
+
+/** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
+export function kafkaListenerName(brokerId: number): string {
+  return `kafka-listener-${brokerId}`;
+}
