@@ -106,6 +106,8 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
   const clientHost = s.socket.remoteAddress ?? '';
   const authorizer = s.args.authorizer ?? null;
   const principal = s.principal;
+  // ACL hosts are written as Kafka prints addresses: an IPv4 client on a dual-stack socket is its IPv4 address
+  const aclHost = clientHost.startsWith('::ffff:') ? clientHost.slice(7) : clientHost;
   return {
     brokerId,
     clientId,
@@ -114,11 +116,11 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     principal,
     authorizerEnabled: authorizer !== null,
     authorize: (op, type, name, logIfDenied = true) => {
-      if (!authorizer || authorizer.authorize(principal, clientHost, op, type, name)) return true;
-      if (logIfDenied) base.log.info('request denied', { principal, host: clientHost, operation: operationName(op), resource: `${resourceTypeName(type)}:${name}` });
+      if (!authorizer || authorizer.authorize(principal, aclHost, op, type, name)) return true;
+      if (logIfDenied) base.log.info('request denied', { principal, host: aclHost, operation: operationName(op), resource: `${resourceTypeName(type)}:${name}` });
       return false;
     },
-    authorizeAny: (op, type) => !authorizer || authorizer.authorizeAny(principal, clientHost, op, type),
+    authorizeAny: (op, type) => !authorizer || authorizer.authorizeAny(principal, aclHost, op, type),
     config: s.args.config,
     configInput: s.args.configInput,
     broker: s.refs.broker,

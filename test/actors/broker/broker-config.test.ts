@@ -40,6 +40,21 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'replica.selector.class': rackAware }).find((c) => c.name === 'replica.selector.class')).to.deep.equal({ name: 'replica.selector.class', value: rackAware, isDefault: false });
   });
 
+  it('takes the authorizer: authorizer.class.name (StandardAuthorizer or AclAuthorizer), super.users, allow.everyone.if.no.acl.found', () => {
+    expect(parseBrokerConfig({})).to.include({ authorizerClassName: '', allowEveryoneIfNoAclFound: false });
+    expect(parseBrokerConfig({}).superUsers).to.deep.equal([]);
+    const standard = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
+    const c = parseBrokerConfig({ 'authorizer.class.name': standard, 'super.users': ' User:admin ; User:CN=ops,O=Example ;', 'allow.everyone.if.no.acl.found': 'true' });
+    expect(c).to.include({ authorizerClassName: standard, allowEveryoneIfNoAclFound: true });
+    expect(c.superUsers).to.deep.equal(['User:admin', 'User:CN=ops,O=Example']);
+    expect(parseBrokerConfig({ 'authorizer.class.name': 'kafka.security.authorizer.AclAuthorizer' }).authorizerClassName).to.equal('kafka.security.authorizer.AclAuthorizer');
+    expect(parseBrokerConfig({ 'super.users': ['User:a', 'User:b'] }).superUsers).to.deep.equal(['User:a', 'User:b']);
+    expect(() => parseBrokerConfig({ 'authorizer.class.name': 'com.example.Custom' })).to.throw(/authorizer.class.name: "com.example.Custom" is not valid/);
+    expect(() => parseBrokerConfig({ 'super.users': 'admin' })).to.throw(/super.users: 'admin' is not a principal/);
+    expect(() => parseBrokerConfig({ 'super.users': 5 })).to.throw(/super.users: expected principals/);
+    expect(describeBrokerConfig({ 'super.users': 'User:admin;User:ops' }).find((e) => e.name === 'super.users')).to.deep.equal({ name: 'super.users', value: 'User:admin;User:ops', isDefault: false });
+  });
+
   it("takes the log cleaner's settings and the broker-level compaction defaults for topics", () => {
     const d = parseBrokerConfig({});
     expect(d).to.include({ logCleanerEnable: true, logCleanerBackoffMs: 15_000, logCleanerDedupeBufferSize: 128 * 1024 * 1024 });
