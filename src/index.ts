@@ -47,7 +47,9 @@ export type { ProducerRecordBatch } from './client/producer.js';
 export { Consumer } from './client/consumer.js';
 export type { Batch, ConsumerEvents, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
-export type { ElectionResult, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
+export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
+// Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
+export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';
 export { CommitFailedError, SamsaError } from './client/errors.js';
 export type { Message as ProducerMessage } from './client/records.js';
 export { partitionForKey, murmur2, toPositive } from './client/partitioner.js';

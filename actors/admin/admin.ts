@@ -1,6 +1,6 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
- * src/client/admin.ts. Topic operations go to the controller; group operations find the group's
+ * src/client/admin.ts. Topic and ACL operations go to the controller; group operations find the group's
  * coordinator first; listings fan out to every broker's coordinator; offsets come from
  * partition leaders; log dirs from every broker asked.
  *
@@ -8,7 +8,7 @@
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
- * FetchTopicOffsets, GroupLag, DescribeLogDirs.
+ * FetchTopicOffsets, GroupLag, DescribeLogDirs, CreateAcls, DeleteAcls, DescribeAcls.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -153,6 +153,15 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async ListPartitionReassignments(s, m, ctx) {
       await toController(s, ctx, { type: 'ListPartitionReassignments', topics: m.topics }, 'ListPartitionReassignmentsResponse');
+    },
+    async CreateAcls(s, m, ctx) {
+      await toController(s, ctx, { type: 'CreateAcls', creations: m.creations }, 'CreateAclsResponse');
+    },
+    async DeleteAcls(s, m, ctx) {
+      await toController(s, ctx, { type: 'DeleteAcls', filters: m.filters }, 'DeleteAclsResponse');
+    },
+    async DescribeAcls(s, m, ctx) {
+      await toController(s, ctx, { type: 'DescribeAcls', filter: m.filter }, 'DescribeAclsResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

@@ -1,6 +1,7 @@
 /**
  * Messages the admin actor accepts. Each reply carries `errorCode` (and errorMessage on error).
  */
+import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { CreatableTopic } from '../controller/messages.js';
 
 export type AdminMsg =
@@ -39,4 +40,8 @@ export type AdminMsg =
    * live one) with the partition logs in them, all or those of `topics` (a topic's partitions
    * null: all of its). A broker that cannot be asked carries its error code.
    */
-  | { type: 'DescribeLogDirs'; brokers: number[] | null; topics: { topic: string; partitions?: number[] | null }[] | null };
+  | { type: 'DescribeLogDirs'; brokers: number[] | null; topics: { topic: string; partitions?: number[] | null }[] | null }
+  /** Kafka's CreateAcls, DeleteAcls and DescribeAcls, passed to the controller as they are. */
+  | { type: 'CreateAcls'; creations: AclBinding[] }
+  | { type: 'DeleteAcls'; filters: AclBindingFilter[] }
+  | { type: 'DescribeAcls'; filter: AclBindingFilter };

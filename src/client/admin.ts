@@ -1,6 +1,6 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
- * partition reassignments, groups, offsets and lag, brokers' log dirs. Failures throw SamsaError with Kafka's code;
+ * partition reassignments, groups, offsets and lag, brokers' log dirs, ACLs. Failures throw SamsaError with Kafka's code;
  * per-item results keep their codes.
  */
 import { nanoid } from 'nanoid';
@@ -13,6 +13,7 @@ import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
+import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
 import { SamsaError } from './errors.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -80,6 +81,124 @@ export interface BrokerLogDirs {
   errorCode: number;
   errorMessage: string | null;
   logDirs: LogDirDescription[];
+}
+
+/**
+ * An ACL (a resource pattern bound to an access control entry) as KafkaJS's admin takes and gives
+ * it: the field names are KafkaJS's (resourcePatternType, permissionType; Kafka's Java client and
+ * samsa's own AclBinding say patternType and permission), the values Kafka's codes, which are
+ * KafkaJS's enum values too: ResourceType, PatternType, AclOperation and AclPermission from
+ * 'samsa' (TOPIC 2, GROUP 3, CLUSTER 4, TRANSACTIONAL_ID 5; LITERAL 3, PREFIXED 4; READ 3, ...;
+ * DENY 2, ALLOW 3). principal is 'User:<name>' ('User:*': everyone), host an address or '*'.
+ */
+export interface AclEntry {
+  resourceType: number;
+  resourceName: string;
+  resourcePatternType: number;
+  principal: string;
+  host: string;
+  operation: number;
+  permissionType: number;
+}
+
+/**
+ * Selects ACLs (Kafka's AclBindingFilter, with KafkaJS's field names): a code left out is ANY, a
+ * name, principal or host left out (or null) matches every one. resourcePatternType MATCH (2)
+ * selects the ACLs that apply to the named resource: that name, the wildcard '*' and prefixes of it.
+ */
+export interface AclFilter {
+  resourceType?: number;
+  resourceName?: string | null;
+  resourcePatternType?: number;
+  principal?: string | null;
+  host?: string | null;
+  operation?: number;
+  permissionType?: number;
+}
+
+/** The ACLs of one resource pattern, as KafkaJS's describeAcls gives them. */
+export interface AclResource {
+  resourceType: number;
+  resourceName: string;
+  resourcePatternType: number;
+  acls: { principal: string; host: string; operation: number; permissionType: number }[];
+}
+
+/** An ACL a deleteAcls filter removed (errorCode NONE: KafkaJS's MatchingAcl). */
+export interface MatchingAcl extends AclEntry {
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/** What one deleteAcls filter removed. */
+export interface DeleteAclsFilterResponse {
+  errorCode: number;
+  errorMessage: string | null;
+  matchingAcls: MatchingAcl[];
+}
+
+const ACL_ENTRY_SHAPE = '{ resourceType, resourceName, resourcePatternType, principal, host, operation, permissionType }';
+
+/** samsa's own field names where KafkaJS's are wanted: named, rather than refused as a missing code. */
+function ownNames(raw: Record<string, unknown>, where: string): void {
+  const misnamed = [
+    ['patternType', 'resourcePatternType'],
+    ['permission', 'permissionType'],
+  ].filter(([ours, theirs]) => ours! in raw && !(theirs! in raw));
+  if (misnamed.length > 0) {
+    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${misnamed.map(([ours, theirs]) => `${theirs} (not ${ours})`).join(' and ')}: the admin API takes KafkaJS's field names`);
+  }
+}
+
+function toBinding(raw: unknown, where: string): AclBinding {
+  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be ${ACL_ENTRY_SHAPE}`);
+  const e = raw as Record<string, unknown>;
+  ownNames(e, where);
+  const b = {
+    resourceType: e.resourceType,
+    resourceName: e.resourceName,
+    patternType: e.resourcePatternType,
+    principal: e.principal,
+    host: e.host,
+    operation: e.operation,
+    permission: e.permissionType,
+  } as AclBinding;
+  const problem = bindingProblem(b);
+  if (problem) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${problem}`);
+  return b;
+}
+
+function toFilter(raw: unknown, where: string): AclBindingFilter {
+  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be an object: ${ACL_ENTRY_SHAPE}, each optional`);
+  const f = raw as Record<string, unknown>;
+  ownNames(f, where);
+  for (const k of ['resourceName', 'principal', 'host']) {
+    if (f[k] !== undefined && f[k] !== null && typeof f[k] !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${k} must be a string, or null for any`);
+  }
+  const filter = {
+    resourceType: f.resourceType ?? ResourceType.ANY,
+    resourceName: (f.resourceName as string | null | undefined) ?? null,
+    patternType: f.resourcePatternType ?? PatternType.ANY,
+    principal: (f.principal as string | null | undefined) ?? null,
+    host: (f.host as string | null | undefined) ?? null,
+    operation: f.operation ?? AclOperation.ANY,
+    permission: f.permissionType ?? AclPermission.ANY,
+  } as AclBindingFilter;
+  const problem = filterProblem(filter);
+  if (problem) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${problem}`);
+  return filter;
+}
+
+function toEntry(b: AclBinding): AclEntry {
+  return {
+    resourceType: b.resourceType,
+    resourceName: b.resourceName,
+    resourcePatternType: b.patternType,
+    principal: b.principal,
+    host: b.host,
+    operation: b.operation,
+    permissionType: b.permission,
+  };
 }
 
 export interface PartitionLag {
@@ -300,6 +419,71 @@ export class Admin {
     const topics = opts.topics ? opts.topics.map((t) => ({ topic: t.topic, partitions: t.partitions ?? null })) : null;
     const r = await this.call({ type: 'DescribeLogDirs', brokers: opts.brokers ?? null, topics });
     return r.brokers as BrokerLogDirs[];
+  }
+
+  /**
+   * Creates ACLs, as KafkaJS's createAcls: `acl` in KafkaJS's shape (AclEntry; Kafka's codes).
+   * Every entry is checked before any is sent, so a malformed one (an unknown code, ANY where a
+   * binding needs a value, a principal not of the form Type:name, an empty host, a cluster
+   * resource other than the LITERAL 'kafka-cluster', a PREFIXED '*') throws INVALID_REQUEST
+   * naming it and creates nothing. An ACL that exists already is no change. Resolves true once
+   * the controller has committed them; brokers authorize with them as the metadata reaches them.
+   * As in Kafka, any operation may be bound to any resource type (`samsa acls` refuses the
+   * combinations the authorizer never asks about, as kafka-acls does).
+   */
+  async createAcls(opts: { acl: AclEntry[] }): Promise<boolean> {
+    if (!Array.isArray(opts?.acl)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `acl must be [${ACL_ENTRY_SHAPE}]`);
+    const creations = opts.acl.map((e, i) => toBinding(e, `acl[${i}]`));
+    if (creations.length === 0) return true;
+    const r = await this.call({ type: 'CreateAcls', creations });
+    const results = r.results as { errorCode: number; errorMessage: string | null }[];
+    const i = results.findIndex((x) => x.errorCode !== ErrorCode.NONE);
+    if (i >= 0) throw new SamsaError(results[i]!.errorCode, `${describeBinding(creations[i]!)}: ${results[i]!.errorMessage ?? ''}`);
+    return true;
+  }
+
+  /**
+   * The ACLs a filter selects, grouped by resource pattern, as KafkaJS's describeAcls (without
+   * its throttleTime and errorCode: an error throws). Codes left out of the filter are ANY, names
+   * left out match every one: describeAcls() lists them all. Resources come in order (type, name,
+   * pattern type), and their ACLs by principal, host, operation and permission.
+   */
+  async describeAcls(filter: AclFilter = {}): Promise<{ resources: AclResource[] }> {
+    const r = await this.call({ type: 'DescribeAcls', filter: toFilter(filter, 'the filter') });
+    const resources: AclResource[] = [];
+    for (const b of r.acls as AclBinding[]) {
+      let last = resources[resources.length - 1];
+      if (!last || last.resourceType !== b.resourceType || last.resourceName !== b.resourceName || last.resourcePatternType !== b.patternType) {
+        last = { resourceType: b.resourceType, resourceName: b.resourceName, resourcePatternType: b.patternType, acls: [] };
+        resources.push(last);
+      }
+      last.acls.push({ principal: b.principal, host: b.host, operation: b.operation, permissionType: b.permission });
+    }
+    return { resources };
+  }
+
+  /**
+   * Deletes every ACL each filter selects (AclFilter, as describeAcls takes it; a filter of
+   * nothing but ANY removes every ACL), as KafkaJS's deleteAcls: one response per filter, in
+   * order, with the ACLs it removed (an ACL several filters select is removed once and listed
+   * under each). Filters are checked before any is sent: a malformed one throws INVALID_REQUEST
+   * and deletes nothing; a filter the controller refuses throws with its code.
+   */
+  async deleteAcls(opts: { filters: AclFilter[] }): Promise<{ filterResponses: DeleteAclsFilterResponse[] }> {
+    if (!Array.isArray(opts?.filters)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `filters must be [${ACL_ENTRY_SHAPE}], each field optional`);
+    const filters = opts.filters.map((f, i) => toFilter(f, `filters[${i}]`));
+    if (filters.length === 0) return { filterResponses: [] };
+    const r = await this.call({ type: 'DeleteAcls', filters });
+    const results = r.filterResults as { errorCode: number; errorMessage: string | null; matchingAcls: AclBinding[] }[];
+    const bad = results.findIndex((x) => x.errorCode !== ErrorCode.NONE);
+    if (bad >= 0) throw new SamsaError(results[bad]!.errorCode, `filters[${bad}]: ${results[bad]!.errorMessage ?? ''}`);
+    return {
+      filterResponses: results.map((x) => ({
+        errorCode: x.errorCode,
+        errorMessage: x.errorMessage,
+        matchingAcls: x.matchingAcls.map((b) => ({ ...toEntry(b), errorCode: ErrorCode.NONE, errorMessage: null })),
+      })),
+    };
   }
 
   /** Per partition: committed offset, log end offset (high watermark) and lag. */
