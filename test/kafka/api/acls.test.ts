@@ -5,6 +5,8 @@
  * malformed bindings are answered per entry; a broker without an authorizer answers
  * SECURITY_DISABLED, as Kafka's.
  */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes, logLevel, type Admin } from 'kafkajs';
 import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
@@ -13,14 +15,16 @@ import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 
 const USERS = { admin: 'admin-secret', alice: 'alice-secret', bob: 'bob-secret' };
+const TLS_DIR = fileURLToPath(new URL('../../fixtures/tls/', import.meta.url));
+const pem = (f: string) => fs.readFileSync(TLS_DIR + f);
 
 function adminFor(c: KafkaTestCluster, user: keyof typeof USERS | null): Admin {
   const sasl = user ? { sasl: { mechanism: 'plain' as const, username: user, password: USERS[user] } } : {};
   return new Kafka({ clientId: 'acl-test', brokers: c.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 0 }, ...sasl }).admin();
 }
 
-async function listenerAcls(c: KafkaTestCluster, brokerId: number): Promise<number | null> {
-  const r = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(brokerId)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
+async function listenerAcls(c: KafkaTestCluster, brokerId: number, node = 'main'): Promise<number | null> {
+  const r = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node, path: `/${kafkaListenerName(brokerId)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
   return (r as KafkaListenerDescription).authorizer.acls;
 }
 
@@ -109,6 +113,39 @@ describe('Kafka API: ACLs (DescribeAcls, CreateAcls, DeleteAcls)', function () {
       const badPrincipal = await root.createAcls({ acl: [{ ...good, principal: 'bob' }] }).then(() => null, (e: Error & { type?: string }) => e);
       expect(badPrincipal?.type).to.equal('INVALID_REQUEST');
       await root.deleteAcls({ filters: [allFilter] });
+    });
+  });
+
+  describe('principals from TLS certificates, brokers on worker threads', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({
+        brokers: 2,
+        kind: 'worker',
+        tls: { keyFile: TLS_DIR + 'server.key', certFile: TLS_DIR + 'server.pem', caFile: TLS_DIR + 'ca.pem', clientAuth: 'requested' },
+        brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:CN=samsa test client' },
+      });
+    });
+    after(async () => c?.stop());
+
+    it("a client certificate's subject is the principal; a client without one is ANONYMOUS", async () => {
+      const kafka = (cert: boolean) =>
+        new Kafka({ clientId: 'acl-tls', brokers: c.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 0 }, ssl: { ca: [pem('ca.pem')], ...(cert ? { cert: pem('client.pem'), key: pem('client.key') } : {}) } }).admin();
+      const withCert = kafka(true);
+      const anonymous = kafka(false);
+      await withCert.connect();
+      await anonymous.connect();
+      try {
+        const entry = { resourceType: AclResourceTypes.TOPIC, resourceName: 't', resourcePatternType: ResourcePatternTypes.LITERAL, principal: 'User:ANONYMOUS', host: '*', operation: AclOperationTypes.READ, permissionType: AclPermissionTypes.ALLOW };
+        expect(await withCert.createAcls({ acl: [entry] })).to.equal(true);
+        const refused = await anonymous.createAcls({ acl: [{ ...entry, resourceName: 'u' }] }).then(() => null, (e: Error & { type?: string }) => e);
+        expect(refused?.type).to.equal('CLUSTER_AUTHORIZATION_FAILED');
+        // the brokers' listeners run on their worker threads
+        await checkFor(async () => (await listenerAcls(c, 1, 'b1')) === 1 && (await listenerAcls(c, 2, 'b2')) === 1, 10_000, 20);
+      } finally {
+        await withCert.disconnect();
+        await anonymous.disconnect();
+      }
     });
   });
 
