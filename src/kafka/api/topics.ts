@@ -4,12 +4,21 @@
  * controller actor (any broker accepts them: each reaches the controller). The controller
  * validates names, partition counts, replication factors, assignments and configs with Kafka's
  * rules and answers per topic.
+ *
+ * With an authorizer, as Kafka's controller: CreateTopics needs CREATE on the cluster or else on
+ * each topic, and returns a created topic's configs (v5+) only with DESCRIBE_CONFIGS on it (else
+ * its topicConfigErrorCode says TOPIC_AUTHORIZATION_FAILED); DeleteTopics needs DESCRIBE and
+ * DELETE on each topic (or DELETE on the cluster): a topic the client may not describe is
+ * TOPIC_AUTHORIZATION_FAILED whether or not it exists; CreatePartitions needs ALTER on each
+ * topic. Topics refused never reach the controller.
  */
 import type { ControllerMsg, ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
-import { isFailure } from '../../runtime/types.js';
+import { isFailure, type Failure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiHandler } from './context.js';
+import type { ApiContext, ApiHandler } from './context.js';
+import { fetchClusterMetadata } from './metadata.js';
 
 interface CreatableTopicReq {
   name: string;
@@ -40,9 +49,17 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
   for (const t of reqs) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
   const answers = new Map<string, { errorCode: number; errorMessage: string | null; numPartitions: number; replicationFactor: number }>();
   const valid: CreatableTopic[] = [];
+  // CREATE on the cluster covers every topic; DESCRIBE_CONFIGS decides whether configs come back
+  const mayCreateAll = ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME, false);
+  const mayDescribeConfigs = new Set<string>();
   for (const t of reqs) {
     if (counts.get(t.name)! > 1) {
       answers.set(t.name, { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `topic '${t.name}' appears more than once in the request`, numPartitions: -1, replicationFactor: -1 });
+      continue;
+    }
+    if (ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, t.name, false)) mayDescribeConfigs.add(t.name);
+    if (!mayCreateAll && !ctx.authorize(AclOperation.CREATE, ResourceType.TOPIC, t.name)) {
+      answers.set(t.name, { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: 'Authorization failed.', numPartitions: -1, replicationFactor: -1 });
       continue;
     }
     const c = toCreatable(t);
@@ -68,6 +85,11 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
     seen.add(t.name);
     const a = answers.get(t.name)!;
     const ok = a.errorCode === ErrorCode.NONE;
+    if (ok && !mayDescribeConfigs.has(t.name)) {
+      // created, but the client may not see its configs (nor, as in Kafka, its partition count and replication factor)
+      topics.push({ name: t.name, errorCode: a.errorCode, errorMessage: null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, numPartitions: -1, replicationFactor: -1, configs: [] });
+      continue;
+    }
     topics.push({
       name: t.name,
       errorCode: a.errorCode,
@@ -80,15 +102,44 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
   return { throttleTimeMs: 0, topics };
 };
 
+/**
+ * The answers for the topics the client may not delete (Kafka's order: not describable, then
+ * unknown, then not deletable), and the names it may.
+ */
+async function deletionRefusals(ctx: ApiContext, names: string[]): Promise<{ refused: Map<string, { errorCode: number; errorMessage: string | null }>; allowed: string[] }> {
+  const refused = new Map<string, { errorCode: number; errorMessage: string | null }>();
+  if (ctx.authorize(AclOperation.DELETE, ResourceType.CLUSTER, CLUSTER_NAME, false)) return { refused, allowed: names };
+  const allowed: string[] = [];
+  const describedOnly: string[] = [];
+  for (const name of names) {
+    if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) refused.set(name, { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null });
+    else if (ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, name)) allowed.push(name);
+    else describedOnly.push(name);
+  }
+  if (describedOnly.length > 0) {
+    // the client may see these: one that does not exist is said so rather than refused
+    const md = await fetchClusterMetadata(ctx, describedOnly);
+    for (const name of describedOnly) {
+      const unknown = md !== null && !md.topics.some((t) => t.name === name);
+      refused.set(name, unknown ? { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` } : { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null });
+    }
+  }
+  return { refused, allowed };
+}
+
 export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx, _version, body) => {
   const names = [...new Set(body.topicNames as string[])];
-  const r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'DeleteTopics', topics: names }, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
-  const answers = new Map<string, { errorCode: number; errorMessage: string | null }>();
-  if (!isFailure(r) && r.type === 'DeleteTopicsResponse') for (const t of r.topics) answers.set(t.name, { errorCode: t.errorCode, errorMessage: t.errorMessage });
+  const { refused, allowed } = await deletionRefusals(ctx, names);
+  const answers = new Map(refused);
+  let r: ControllerReply | Failure | null = null;
+  if (allowed.length > 0) {
+    r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'DeleteTopics', topics: allowed }, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
+    if (!isFailure(r) && r.type === 'DeleteTopicsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, { errorCode: t.errorCode, errorMessage: t.errorMessage });
+  }
   return {
     throttleTimeMs: 0,
     responses: names.map((name) => {
-      const a = answers.get(name) ?? { errorCode: isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: isFailure(r) ? r.message : 'no answer for this topic' };
+      const a = answers.get(name) ?? { errorCode: r !== null && isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: r !== null && isFailure(r) ? r.message : 'no answer for this topic' };
       return { name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage };
     }),
   };
@@ -96,23 +147,30 @@ export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx,
 
 export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = async (ctx, _version, body) => {
   const topics = body.topics;
-  const r = await ctx.ask<ControllerMsg, ControllerReply>(
-    ctx.controller,
-    {
-      type: 'CreatePartitions',
-      topics: topics.map((t) => ({ name: t.name, count: t.count, assignments: t.assignments === null ? null : t.assignments.map((a) => a.brokerIds) })),
-      validateOnly: body.validateOnly,
-    },
-    Math.max(ctx.config.requestTimeoutMs, body.timeoutMs),
-  );
   const answers = new Map<string, { errorCode: number; errorMessage: string | null }>();
-  if (!isFailure(r) && r.type === 'CreatePartitionsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, t);
+  for (const name of new Set(topics.map((t) => t.name))) {
+    if (!ctx.authorize(AclOperation.ALTER, ResourceType.TOPIC, name)) answers.set(name, { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null });
+  }
+  const allowed = topics.filter((t) => !answers.has(t.name));
+  let r: ControllerReply | Failure | null = null;
+  if (allowed.length > 0) {
+    r = await ctx.ask<ControllerMsg, ControllerReply>(
+      ctx.controller,
+      {
+        type: 'CreatePartitions',
+        topics: allowed.map((t) => ({ name: t.name, count: t.count, assignments: t.assignments === null ? null : t.assignments.map((a) => a.brokerIds) })),
+        validateOnly: body.validateOnly,
+      },
+      Math.max(ctx.config.requestTimeoutMs, body.timeoutMs),
+    );
+    if (!isFailure(r) && r.type === 'CreatePartitionsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, t);
+  }
   const seen = new Set<string>();
   const results = [];
   for (const t of topics) {
     if (seen.has(t.name)) continue;
     seen.add(t.name);
-    const a = answers.get(t.name) ?? { errorCode: isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: isFailure(r) ? r.message : 'no answer for this topic' };
+    const a = answers.get(t.name) ?? { errorCode: r !== null && isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: r !== null && isFailure(r) ? r.message : 'no answer for this topic' };
     results.push({ name: t.name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage });
   }
   return { throttleTimeMs: 0, results };
