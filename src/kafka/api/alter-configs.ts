@@ -3,11 +3,15 @@
  * IncrementalAlterConfigs (api key 44, v0-v1: SET, DELETE, APPEND, SUBTRACT per key) for topics,
  * applied by the controller (validated as at CreateTopics) and taken by every replica of the topic
  * through the metadata. Broker configs are static here (the topology sets them): asking to change
- * one is INVALID_REQUEST.
+ * one is INVALID_REQUEST. With an authorizer, as Kafka, a topic's change needs ALTER_CONFIGS on the
+ * topic (else TOPIC_AUTHORIZATION_FAILED) and a broker's ALTER_CONFIGS on the cluster (else
+ * CLUSTER_AUTHORIZATION_FAILED, before the answer that broker configs are static); refused changes
+ * never reach the controller.
  */
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { unansweredError, type ApiContext, type ApiHandler } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
@@ -48,18 +52,21 @@ async function apply(
   };
 }
 
-/** An answer for resources that are not topics. */
-function notATopic(r: { resourceType: number; resourceName: string }): Answer | null {
-  if (r.resourceType === TOPIC) return null;
+/** The answer for a resource the client may not alter or that is not a topic, or null to go ahead. */
+function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): Answer | null {
+  const deny = (errorCode: number): Answer => ({ errorCode, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName });
+  if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : deny(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+  if (r.resourceType === BROKER && !ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME)) return deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
   const why = r.resourceType === BROKER ? 'broker configs are static here: they come from the topology' : `resource type ${r.resourceType} cannot be altered (topics: 2)`;
   return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: why, resourceType: r.resourceType, resourceName: r.resourceName };
 }
 
 export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx, _version, body) => {
-  const names = body.resources.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName);
+  const refused = body.resources.map((r) => refusal(ctx, r));
+  const names = body.resources.filter((_, i) => refused[i] === null).map((r) => r.resourceName);
   const md = names.length > 0 ? await fetchClusterMetadata(ctx, names) : null;
-  const changes = body.resources.map((r): Change | Answer => {
-    const other = notATopic(r);
+  const changes = body.resources.map((r, i): Change | Answer => {
+    const other = refused[i];
     if (other) return other;
     const set: Record<string, string> = {};
     for (const c of r.configs) if (c.value !== null) set[c.name] = c.value;
@@ -73,10 +80,11 @@ export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx,
 };
 
 export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlterConfigs> = async (ctx, _version, body) => {
-  const names = body.resources.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName);
+  const refused = body.resources.map((r) => refusal(ctx, r));
+  const names = body.resources.filter((_, i) => refused[i] === null).map((r) => r.resourceName);
   const md = names.length > 0 ? await fetchClusterMetadata(ctx, names) : null;
-  const changes = body.resources.map((r): Change | Answer => {
-    const other = notATopic(r);
+  const changes = body.resources.map((r, i): Change | Answer => {
+    const other = refused[i];
     if (other) return other;
     const current = md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
     const set: Record<string, string> = {};

@@ -2,30 +2,43 @@
  * DeleteRecords (api key 21, v0-v2): each partition's leader moves its log start offset to the
  * given offset (-1: the high watermark; above it: OFFSET_OUT_OF_RANGE), deletes whole segments
  * below it and checkpoints the new start before answering with it (the low watermark). Followers
- * take it from their next fetch.
+ * take it from their next fetch. With an authorizer, as Kafka, a topic's partitions need DELETE
+ * on the topic (else TOPIC_AUTHORIZATION_FAILED each, and their replicas are not asked).
  */
 import type { DeleteRecordsResult } from '../../../actors/partition-replica/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 import { askReplicas } from './replica-asks.js';
 
 export const deleteRecords: ApiHandler<typeof ApiKeys.DeleteRecords> = async (ctx, _version, body) => {
   const topics = body.topics;
+  const mayDelete = new Map<string, boolean>();
+  for (const t of topics) if (!mayDelete.has(t.name)) mayDelete.set(t.name, ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, t.name));
+  const allowed = topics.filter((t) => mayDelete.get(t.name));
   const replies = await askReplicas<(typeof topics)[number]['partitions'][number], DeleteRecordsResult>(
     ctx,
-    topics,
+    allowed,
     (p) => p.partitionIndex,
     (p) => ({ type: 'DeleteRecords', offset: p.offset }),
   );
+  let next = 0;
   return {
     throttleTimeMs: 0,
-    topics: topics.map((t, i) => ({
-      name: t.name,
-      partitions: t.partitions.map((p, j) => {
-        const r = replies[i]![j]!;
-        if ('failed' in r) return { partitionIndex: p.partitionIndex, lowWatermark: -1, errorCode: r.failed };
-        return { partitionIndex: p.partitionIndex, lowWatermark: r.lowWatermark, errorCode: r.errorCode };
-      }),
-    })),
+    topics: topics.map((t) => {
+      if (!mayDelete.get(t.name)) {
+        return { name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, lowWatermark: -1, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) };
+      }
+      const row = replies[next++]!;
+      return {
+        name: t.name,
+        partitions: t.partitions.map((p, j) => {
+          const r = row[j]!;
+          if ('failed' in r) return { partitionIndex: p.partitionIndex, lowWatermark: -1, errorCode: r.failed };
+          return { partitionIndex: p.partitionIndex, lowWatermark: r.lowWatermark, errorCode: r.errorCode };
+        }),
+      };
+    }),
   };
 };

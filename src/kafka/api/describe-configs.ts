@@ -3,12 +3,14 @@
  * config key with the value in force and where it comes from — the topic's own override
  * (DYNAMIC_TOPIC_CONFIG), the broker's config file (STATIC_BROKER_CONFIG) or Kafka's default
  * (DEFAULT_CONFIG) — with synonyms (v1+, includeSynonyms) and config types (v3+). Configs are not
- * secret here (no passwords exist), so nothing is marked sensitive. Changing configs
- * (AlterConfigs) is not offered.
+ * secret here (no passwords exist), so nothing is marked sensitive. With an authorizer, as Kafka:
+ * a topic's configs need DESCRIBE_CONFIGS on the topic (else TOPIC_AUTHORIZATION_FAILED), a
+ * broker's DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED).
  */
 import { BROKER_KEY_FOR_TOPIC_KEY, describeBrokerConfig } from '../../../actors/broker/broker-config.js';
 import type { TopicMetadata } from '../../protocol/cluster.js';
-import { ErrorCode } from '../../protocol/errors.js';
+import { ErrorCode, errorInfo } from '../../protocol/errors.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { logConfigToKafka, parseLogConfig } from '../../storage/log-config.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
@@ -103,16 +105,26 @@ function brokerConfigs(ctx: ApiContext): ConfigEntry[] {
   );
 }
 
+/** The error for a resource the client may not describe, or null when it may. */
+function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): number | null {
+  if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+  if (r.resourceType === BROKER) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+  return null;
+}
+
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
-  const topicNames = body.resources.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName);
+  const refused = body.resources.map((r) => refusal(ctx, r));
+  const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);
   const md = topicNames.length > 0 ? await fetchClusterMetadata(ctx, topicNames) : null;
-  const results = body.resources.map((r) => {
+  const results = body.resources.map((r, i) => {
     const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
       const wanted = r.configurationKeys;
       const picked = wanted === null ? configs : configs.filter((c) => wanted.includes(c.name));
       const withSynonyms = picked.map((c) => ({ ...c, synonyms: version >= 1 && body.includeSynonyms ? c.synonyms : [] }));
       return { errorCode, errorMessage, resourceType: r.resourceType, resourceName: r.resourceName, configs: withSynonyms };
     };
+    const denied = refused[i];
+    if (denied !== null && denied !== undefined) return out(denied, errorInfo(denied).message, []);
     if (r.resourceType === TOPIC) {
       if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
       const t = md.topics.find((x) => x.name === r.resourceName);
