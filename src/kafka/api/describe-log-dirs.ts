@@ -5,15 +5,21 @@
  * out, and a topic without any), each with its size in bytes, its offset lag (Kafka's for a
  * current replica: max(0, high watermark - log end offset)) and isFutureKey false (replicas do not
  * move between log dirs here). v3 adds the top-level error code, v4 the volume's total and usable
- * bytes. Each broker answers for itself: clients ask every broker, as Kafka's admin does.
+ * bytes. Each broker answers for itself: clients ask every broker, as Kafka's admin does. With an
+ * authorizer, as Kafka, it needs DESCRIBE on the cluster: else no results and (v3+)
+ * CLUSTER_AUTHORIZATION_FAILED at the top.
  */
 import type { BrokerMsg, LogDirsDescription } from '../../../actors/broker/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
 
 export const describeLogDirs: ApiHandler<typeof ApiKeys.DescribeLogDirs> = async (ctx, version, body) => {
+  if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME)) {
+    return { throttleTimeMs: 0, errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, results: [] };
+  }
   const topics = body.topics === null ? null : body.topics.map((t) => ({ topic: t.topic, partitions: [...t.partitions] }));
   const r = await ctx.ask<BrokerMsg, LogDirsDescription>(ctx.broker, { type: 'DescribeLogDirs', topics }, ctx.config.requestTimeoutMs);
   if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {

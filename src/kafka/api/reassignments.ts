@@ -6,11 +6,14 @@
  * reassignment in progress) and is answered once the controller has started (or completed) it;
  * List names the reassignments in progress among the partitions asked for (null: all of them).
  * When the controller does not answer, the response is Kafka's error response for the request:
- * the error at the top level and, for Alter, on every partition asked for.
+ * the error at the top level and, for Alter, on every partition asked for. With an authorizer, as
+ * Kafka, Alter needs ALTER on the cluster and List DESCRIBE (else that same error response with
+ * CLUSTER_AUTHORIZATION_FAILED, the controller not asked).
  */
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { unansweredError, type ApiHandler } from './context.js';
 
@@ -19,6 +22,7 @@ export const alterPartitionReassignments: ApiHandler<typeof ApiKeys.AlterPartiti
     name: t.name,
     partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, replicas: p.replicas === null ? null : [...p.replicas] })),
   }));
+  if (!ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)) return alterFailed(topics, CLUSTER_DENIED);
   const r = await ctx.ask<ControllerMsg, ControllerReply>(
     ctx.controller,
     { type: 'AlterPartitionReassignments', topics },
@@ -35,8 +39,14 @@ export const alterPartitionReassignments: ApiHandler<typeof ApiKeys.AlterPartiti
       })),
     };
   }
-  // the controller did not answer: the error at the top level and on every partition asked for
-  const { errorCode, errorMessage } = unansweredError(r);
+  // the controller did not answer
+  return alterFailed(topics, unansweredError(r));
+};
+
+const CLUSTER_DENIED = { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
+
+/** Kafka's error response for Alter: the error at the top level and on every partition asked for. */
+function alterFailed(topics: { name: string; partitions: { partition: number }[] }[], { errorCode, errorMessage }: { errorCode: number; errorMessage: string }) {
   return {
     throttleTimeMs: 0,
     errorCode,
@@ -46,10 +56,11 @@ export const alterPartitionReassignments: ApiHandler<typeof ApiKeys.AlterPartiti
       partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode, errorMessage })),
     })),
   };
-};
+}
 
 export const listPartitionReassignments: ApiHandler<typeof ApiKeys.ListPartitionReassignments> = async (ctx, _version, body) => {
   const topics = body.topics?.map((t) => ({ name: t.name, partitions: [...t.partitionIndexes] })) ?? null;
+  if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME)) return listFailed(topics, CLUSTER_DENIED);
   const r = await ctx.ask<ControllerMsg, ControllerReply>(
     ctx.controller,
     { type: 'ListPartitionReassignments', topics },
@@ -71,9 +82,12 @@ export const listPartitionReassignments: ApiHandler<typeof ApiKeys.ListPartition
       })),
     };
   }
-  // the controller did not answer: the error at the top level, the partitions asked for listed
-  // without replicas (Kafka's error response for this request)
-  const { errorCode, errorMessage } = unansweredError(r);
+  // the controller did not answer
+  return listFailed(topics, unansweredError(r));
+};
+
+/** Kafka's error response for List: the error at the top level, the partitions asked for listed without replicas. */
+function listFailed(topics: { name: string; partitions: number[] }[] | null, { errorCode, errorMessage }: { errorCode: number; errorMessage: string }) {
   return {
     throttleTimeMs: 0,
     errorCode,
@@ -83,4 +97,4 @@ export const listPartitionReassignments: ApiHandler<typeof ApiKeys.ListPartition
       partitions: t.partitions.map((partitionIndex) => ({ partitionIndex, replicas: [], addingReplicas: [], removingReplicas: [] })),
     })),
   };
-};
+}

@@ -13,6 +13,7 @@ import { alterPartitionReassignments, listPartitionReassignments } from '../../.
 import { ApiKeys, decodeRequest, encodeRequest } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import type { Failure, Message } from '../../../src/runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../../helpers/cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -46,12 +47,19 @@ describe('Kafka API: partition reassignment requests (codec)', () => {
 describe('Kafka API: partition reassignment handlers (a stand-in controller)', () => {
   const controller = { node: 'controller', path: '/controller' } as ApiContext['controller'];
 
-  /** A context whose controller answers `reply`; records what it was asked and with which timeout. */
-  function context(reply: ControllerReply | Failure | Message): { ctx: ApiContext; asked: { msg: ControllerMsg; timeoutMs: number }[] } {
+  /**
+   * A context whose controller answers `reply`; records what it was asked and with which timeout.
+   * `allowed` answers the authorizer's questions (always yes: no authorizer).
+   */
+  function context(reply: ControllerReply | Failure | Message, allowed: (op: number) => boolean = () => true): { ctx: ApiContext; asked: { msg: ControllerMsg; timeoutMs: number }[] } {
     const asked: { msg: ControllerMsg; timeoutMs: number }[] = [];
     const ctx = {
       controller,
       config: { requestTimeoutMs: 30_000 },
+      authorize: (op: number, resourceType: number, name: string) => {
+        expect([resourceType, name]).to.deep.equal([ResourceType.CLUSTER, CLUSTER_NAME]);
+        return allowed(op);
+      },
       ask: async (to: unknown, msg: ControllerMsg, timeoutMs: number) => {
         expect(to).to.equal(controller);
         asked.push({ msg, timeoutMs });
@@ -130,6 +138,23 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     });
     const all = await listPartitionReassignments(context(timedOut).ctx, 0, { timeoutMs: 1_000, topics: null });
     expect(all).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT, topics: [] });
+  });
+
+  it('a client without ALTER (Alter) or DESCRIBE (List) on the cluster gets CLUSTER_AUTHORIZATION_FAILED; the controller is not asked', async () => {
+    const denied = { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
+    const describeOnly = (op: number) => op === AclOperation.DESCRIBE;
+    const a = context({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, describeOnly);
+    const alter = await alterPartitionReassignments(a.ctx, 0, { timeoutMs: 1_000, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
+    expect(alter).to.deep.equal({ throttleTimeMs: 0, ...denied, responses: [{ name: 't', partitions: [{ partitionIndex: 0, ...denied }] }] });
+    expect(a.asked).to.deep.equal([]);
+    const l = context({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, () => false);
+    const list = await listPartitionReassignments(l.ctx, 0, { timeoutMs: 1_000, topics: [{ name: 't', partitionIndexes: [0] }] });
+    expect(list).to.deep.equal({ throttleTimeMs: 0, ...denied, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [], addingReplicas: [], removingReplicas: [] }] }] });
+    expect(l.asked).to.deep.equal([]);
+    // DESCRIBE is enough to list
+    const ok = context({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, describeOnly);
+    expect(await listPartitionReassignments(ok.ctx, 0, { timeoutMs: 1_000, topics: null })).to.deep.include({ errorCode: ErrorCode.NONE, topics: [] });
+    expect(ok.asked).to.have.length(1);
   });
 });
 
