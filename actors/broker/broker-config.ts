@@ -192,6 +192,34 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   return out as unknown as BrokerConfig;
 }
 
+/**
+ * Broker keys that can change while the broker runs (Kafka's dynamic broker configs, KIP-226), per
+ * broker or as the cluster-wide default, through IncrementalAlterConfigs / AlterConfigs: the
+ * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type).
+ * Replicas of topics without their own value take a change at once.
+ */
+export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(LOG_KEYS), 'min.insync.replicas', 'compression.type'].sort());
+
+/**
+ * Why a dynamic broker config (key -> value, as Kafka's admin sends them) cannot be set, or null:
+ * a key that cannot change at run time, or a value the broker would refuse.
+ */
+export function dynamicBrokerConfigProblem(config: Readonly<Record<string, string>>): { key: string; reason: string; dynamic: boolean } | null {
+  for (const key of Object.keys(config)) {
+    if (!DYNAMIC_BROKER_CONFIG_KEYS.includes(key)) {
+      const known = BROKER_CONFIG_KEYS.includes(key);
+      return { key, dynamic: false, reason: known ? `${key} cannot be changed while the broker runs (set it in the topology); dynamic keys: ${DYNAMIC_BROKER_CONFIG_KEYS.join(', ')}` : `unknown broker config key ${key}` };
+    }
+  }
+  try {
+    parseBrokerConfig(config);
+    return null;
+  } catch (err) {
+    if (err instanceof ConfigError) return { key: err.key, dynamic: true, reason: err.message };
+    throw err;
+  }
+}
+
 /** Topic-level log key -> the broker-level key that sets its default (segment.bytes -> log.segment.bytes). */
 export const BROKER_KEY_FOR_TOPIC_KEY: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(Object.entries(LOG_KEYS).map(([broker, topic]) => [topic, broker])));
 

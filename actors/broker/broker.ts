@@ -116,6 +116,8 @@ export interface BrokerState {
   producerIdWaiters: ReplyToken[];
   /** The ACLs last handed to the Kafka listener beside this broker (JSON; null: none yet). */
   aclsSent: string | null;
+  /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
+  dynamicConfig: string;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -128,6 +130,29 @@ const EMPTY = new Uint8Array(0);
 
 function emptyMetadata(s: BrokerState): ClusterMetadata {
   return { clusterId: s.args.clusterId, controllerNode: s.args.controller.node, controllerEpoch: s.controllerEpoch, brokers: [], topics: [] };
+}
+
+/**
+ * Runs with the dynamic broker configs in the metadata (this broker's over the cluster-wide
+ * defaults, over its topology config) when they changed: the log manager's defaults, and every
+ * replica's defaults for topics without their own values.
+ */
+function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): void {
+  const dynamic = { ...(md.brokerConfigs?.[''] ?? {}), ...(md.brokerConfigs?.[String(s.args.brokerId)] ?? {}) };
+  const key = JSON.stringify(Object.entries(dynamic).sort());
+  if (key === s.dynamicConfig) return;
+  let config: BrokerConfig;
+  try {
+    config = parseBrokerConfig({ ...(s.args.config ?? {}), ...dynamic });
+  } catch (err) {
+    ctx.log.error('dynamic broker config not applied', { reason: (err as Error).message, dynamic });
+    return;
+  }
+  s.dynamicConfig = key;
+  s.config = config;
+  s.logs.setDefaults(config.log);
+  for (const rep of s.replicas.values()) ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType });
+  ctx.log.info('dynamic broker configs in force', { dynamic });
 }
 
 function isStale(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, what: string): boolean {
@@ -524,6 +549,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       controllerEpoch: 0,
       metadata: null,
       aclsSent: null,
+      dynamicConfig: '[]',
       replicas: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),
@@ -634,6 +660,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
+      applyDynamicConfig(s, ctx, m.metadata);
       // the Kafka listener beside this broker authorizes with the cluster's ACLs
       if (s.args.kafkaEndpoint) {
         const acls = m.metadata.acls ?? [];

@@ -5,12 +5,13 @@
  * current state, then told to the brokers, then answered.
  *
  * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch, the next free producer id, ACLs), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * controller epoch, the next free producer id, ACLs, dynamic broker configs), the metadata log, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
- * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AllocateProducerIds, Metadata,
+ * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
+ * AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
@@ -58,6 +59,7 @@ import {
 } from './elections.js';
 import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
+import { brokerConfigChanges } from './broker-configs.js';
 import {
   BrokerState,
   MetadataRecordError,
@@ -1016,6 +1018,22 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
   ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: results });
 }
 
+async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterBrokerConfigs' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = brokerConfigChanges(s.metadata, m.resources);
+  if (records.length > 0 && !m.validateOnly) {
+    const batch = build(s, ctx, (b) => b.addAll(records));
+    const committed = batch instanceof Batch ? await commit(s, batch, ctx) : batch;
+    if (!committed.ok) {
+      for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    } else {
+      // brokers see the new configs in the metadata and run with them
+      new Outbox().flush(s, ctx, true);
+      ctx.log.info('broker configs changed', { resources: records.map((r) => (r.type === 'BrokerConfig' ? r.resource || '(default)' : '')) });
+    }
+  }
+  ctx.reply<ControllerReply>({ type: 'AlterBrokerConfigsResponse', resources: results });
+}
+
 /** Commits ACL records; brokers hear of them in the metadata (their listeners authorize with them). */
 async function commitAcls(s: ControllerState, records: MetadataRecord[], ctx: Ctx): Promise<CommitResult> {
   const batch = build(s, ctx, (b) => b.addAll(records));
@@ -1190,6 +1208,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     Metadata: { topics: 'array?' },
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
+    AlterBrokerConfigs: { resources: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
     AlterPartitionReassignments: { topics: 'array' },
     CreateAcls: { creations: 'array' },
@@ -1208,6 +1227,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterPartition: handleAlterPartition,
     AllocateProducerIds: handleAllocateProducerIds,
     AlterTopicConfigs: handleAlterTopicConfigs,
+    AlterBrokerConfigs: handleAlterBrokerConfigs,
     ElectLeaders: handleElectLeaders,
     AlterPartitionReassignments: handleAlterPartitionReassignments,
     ListPartitionReassignments: handleListPartitionReassignments,

@@ -45,6 +45,13 @@ export type ControllerMsg =
    * through the metadata and hand it to their replicas.
    */
   | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string | number>; delete?: string[] }[]; validateOnly?: boolean }
+  /**
+   * Changes dynamic broker configs (Kafka's IncrementalAlterConfigs / AlterConfigs for BROKER
+   * resources): `resource` '' is the cluster-wide default, else a broker id; `set` keys take
+   * these values, `delete` keys go back to the broker's topology config. Only the keys in
+   * DYNAMIC_BROKER_CONFIG_KEYS may change; brokers take the change from the metadata.
+   */
+  | { type: 'AlterBrokerConfigs'; resources: { resource: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
   /**
@@ -108,6 +115,7 @@ export type ControllerReply =
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
   | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'AlterBrokerConfigsResponse'; resources: { resource: string; errorCode: number; errorMessage: string | null }[] }
   | {
       type: 'ElectLeadersResponse';
       errorCode: number;

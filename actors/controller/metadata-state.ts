@@ -69,6 +69,8 @@ export interface MetadataState {
   readonly nextProducerId: number;
   /** The cluster's ACLs, by bindingKey (a binding exists once). */
   readonly acls: ReadonlyMap<string, AclBinding>;
+  /** Dynamic broker configs: '' -> the cluster-wide defaults, '<broker id>' -> that broker's. */
+  readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 export type PartitionChangeRecord = {
@@ -106,7 +108,12 @@ export type MetadataRecord =
   /** An ACL binding is created (Kafka's AccessControlEntryRecord). */
   | { type: 'AccessControlEntry'; binding: AclBinding }
   /** An ACL binding is deleted (Kafka's RemoveAccessControlEntryRecord). */
-  | { type: 'RemoveAccessControlEntry'; binding: AclBinding };
+  | { type: 'RemoveAccessControlEntry'; binding: AclBinding }
+  /**
+   * A broker resource's dynamic configs, replaced whole (empty: none); `resource` is '' for the
+   * cluster-wide defaults or a broker id (Kafka's ConfigRecord for BROKER resources).
+   */
+  | { type: 'BrokerConfig'; resource: string; config: Record<string, string> };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -121,7 +128,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map() };
 }
 
 // ------------------------------------------------------------------ queries
@@ -205,6 +212,7 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     brokers: sortedBrokers(state).map(toBrokerInfo),
     topics: names.map((n) => toTopicMetadata(state.topics.get(n)!)),
     acls: sortedAcls(state),
+    brokerConfigs: Object.fromEntries([...state.brokerConfigs].map(([k, v]) => [k, { ...v }])),
   };
 }
 
@@ -426,6 +434,13 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       const acls = new Map(state.acls);
       acls.delete(key);
       return { ...state, acls };
+    }
+    case 'BrokerConfig': {
+      if (record.resource !== '' && !/^(0|[1-9]\d*)$/.test(record.resource)) fail(record, `'${record.resource}' is not a broker id`);
+      const brokerConfigs = new Map(state.brokerConfigs);
+      if (Object.keys(record.config).length === 0) brokerConfigs.delete(record.resource);
+      else brokerConfigs.set(record.resource, { ...record.config });
+      return { ...state, brokerConfigs };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);

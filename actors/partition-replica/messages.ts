@@ -49,6 +49,11 @@ export type ReplicaMsg =
   | { type: 'OffsetsForLeaderEpoch'; leaderEpoch: number; currentLeaderEpoch: number }
   /** From the local broker: the topic's config overrides changed (AlterConfigs). */
   | { type: 'TopicConfigChanged'; config: Record<string, string | number> }
+  /**
+   * From the local broker: its defaults for topics without their own changed (dynamic broker
+   * configs); the log's defaults are read again from the log manager.
+   */
+  | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string }
   /** Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. */
   | { type: 'DeleteRecords'; offset: number }
   /** From the local broker on LeaderAndIsrRequest. */

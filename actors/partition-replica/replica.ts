@@ -6,7 +6,8 @@
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
  * change in flight, and the acks=all purgatory; the reads waiting for a wake-up.
- * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged, BecomeLeaderOrFollower,
+ * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
+ * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
@@ -106,10 +107,23 @@ export interface ReplicaState {
   producers: ProducerStateTable | null;
   /** When producers idle past producer.id.expiration.ms were last dropped. */
   producersExpiredAtMs: number;
+  /** The broker's defaults for topics without their own (they change with dynamic broker configs). */
+  brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined };
   args: ReplicaArgs;
 }
 
 const ISR_CHECK_TIMER = 'isr-check';
+
+/** The log's config: the topic's log overrides over the broker's current defaults (applied at once). */
+function applyLogConfig(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  const overrides: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s.p.config)) if (LOG_CONFIG_KEYS.includes(k)) overrides[k] = v;
+  try {
+    s.log.updateConfig(parseLogConfig(overrides, s.args.logs.defaults));
+  } catch (err) {
+    ctx.log.warn('topic config not applied to the log', { reason: (err as Error).message });
+  }
+}
 /** After the controller refuses to add a follower to the ISR, wait this long before asking again. */
 const EXPANSION_RETRY_MS = 1_000;
 const EXPIRE_TIMER = 'expire-produces';
@@ -120,7 +134,7 @@ function asBuffer(u8: Uint8Array): Buffer {
 }
 
 function minInsync(s: ReplicaState): number {
-  const v = Number(s.p.config['min.insync.replicas'] ?? s.args.defaultMinInsyncReplicas);
+  const v = Number(s.p.config['min.insync.replicas'] ?? s.brokerDefaults.minInsyncReplicas);
   return Number.isInteger(v) && v >= 1 ? v : 1;
 }
 
@@ -547,7 +561,7 @@ function followerAppended(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Ext
  * this build lacks).
  */
 function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, records: Buffer | readonly Buffer[]): Buffer | readonly Buffer[] | null {
-  const wanted = s.p.config['compression.type'] ?? s.args.defaultCompressionType;
+  const wanted = s.p.config['compression.type'] ?? s.brokerDefaults.compressionType;
   if (wanted === undefined || wanted === 'producer') return records;
   try {
     return recompressBatches(records, topicCodec(wanted));
@@ -671,6 +685,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       watchers: [],
       producers: null,
       producersExpiredAtMs: 0,
+      brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType },
       args,
     };
     applyPartitionState(s, ctx, args.initial);
@@ -832,15 +847,14 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     TopicConfigChanged(s, m, ctx) {
       s.p = { ...s.p, config: { ...m.config } };
-      // the log settings among them (retention, segments, flush, ...) apply to the log at once
-      const overrides: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(m.config)) if (LOG_CONFIG_KEYS.includes(k)) overrides[k] = v;
-      try {
-        s.log.updateConfig(parseLogConfig(overrides, s.args.logs.defaults));
-      } catch (err) {
-        ctx.log.warn('topic config not applied to the log', { reason: (err as Error).message });
-      }
+      applyLogConfig(s, ctx);
       ctx.log.info('topic config changed', { config: m.config });
+    },
+
+    BrokerDefaultsChanged(s, m, ctx) {
+      s.brokerDefaults = { minInsyncReplicas: m.minInsyncReplicas, compressionType: m.compressionType };
+      // the log's settings the topic does not set itself follow the broker's new defaults
+      applyLogConfig(s, ctx);
     },
 
     async DeleteRecords(s, m, ctx) {

@@ -70,4 +70,9 @@ export interface ClusterMetadata {
   topics: TopicMetadata[];
   /** The cluster's ACL bindings (absent: none; brokers' Kafka listeners authorize with them). */
   acls?: AclBinding[];
+  /**
+   * Dynamic broker configs (absent: none): '' -> the cluster-wide defaults, '<broker id>' -> that
+   * broker's own; each broker runs with its own over the defaults over its topology config.
+   */
+  brokerConfigs?: Record<string, Record<string, string>>;
 }

@@ -114,7 +114,7 @@ export class LogManager {
   private constructor(
     readonly logDir: string,
     private readonly clock: Clock,
-    private readonly defaultConfig: LogConfig,
+    private defaultConfig: LogConfig,
     private readonly handles: FileHandleCache,
     private readonly logger: Logger,
   ) {
@@ -229,6 +229,14 @@ export class LogManager {
 
   get defaults(): LogConfig {
     return this.defaultConfig;
+  }
+
+  /**
+   * New defaults (a dynamic broker config changed): logs created from now on take them; each
+   * existing log's owner re-applies its overrides over them (the manager does not know them).
+   */
+  setDefaults(config: LogConfig): void {
+    this.defaultConfig = config;
   }
 
   getLog(topic: string, partition: number): PartitionLog | undefined {
