@@ -700,6 +700,66 @@ const cases: Case[] = [
     },
   },
   {
+    dir: 'describeAcls',
+    key: ApiKeys.DescribeAcls,
+    request: {
+      args: { resourceType: 2, resourceName: 'orders', resourcePatternType: 4, principal: null, host: '*', operation: 3, permissionType: 1 },
+      // v0 has no pattern type: LITERAL
+      check: (v, b) => expectSubset(b, { resourceTypeFilter: 2, resourceNameFilter: 'orders', patternTypeFilter: v === 0 ? 3 : 4, principalFilter: null, hostFilter: '*', operation: 3, permissionType: 1 }),
+    },
+    response: {
+      body: () => ({
+        throttleTimeMs: 3,
+        errorCode: 0,
+        errorMessage: null,
+        resources: [{ resourceType: 2, resourceName: 'orders', patternType: 3, acls: [{ principal: 'User:alice', host: '*', operation: 3, permissionType: 3 }] }],
+      }),
+      check: (v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d, { errorCode: 0, resources: [{ resourceType: 2, resourceName: 'orders', ...(v >= 1 ? { resourcePatternType: 3 } : {}), acls: [{ principal: 'User:alice', host: '*', operation: 3, permissionType: 3 }] }] });
+      },
+    },
+  },
+  {
+    dir: 'createAcls',
+    key: ApiKeys.CreateAcls,
+    request: {
+      args: { creations: [{ resourceType: 3, resourceName: 'g', resourcePatternType: 3, principal: 'User:bob', host: '*', operation: 3, permissionType: 3 }] },
+      check: (_v, b) => expectSubset(b, { creations: [{ resourceType: 3, resourceName: 'g', resourcePatternType: 3, principal: 'User:bob', host: '*', operation: 3, permissionType: 3 }] }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, results: [{ errorCode: 0, errorMessage: null }, { errorCode: 42, errorMessage: 'the resource name is empty' }] }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d, { creationResponses: [{ errorCode: 0 }, { errorCode: 42, errorMessage: 'the resource name is empty' }] });
+      },
+    },
+  },
+  {
+    dir: 'deleteAcls',
+    key: ApiKeys.DeleteAcls,
+    request: {
+      args: { filters: [{ resourceType: 1, resourceName: null, resourcePatternType: 1, principal: 'User:bob', host: null, operation: 1, permissionType: 1 }] },
+      check: (v, b) => expectSubset(b, { filters: [{ resourceTypeFilter: 1, resourceNameFilter: null, patternTypeFilter: v === 0 ? 3 : 1, principalFilter: 'User:bob', hostFilter: null, operation: 1, permissionType: 1 }] }),
+    },
+    response: {
+      body: () => ({
+        throttleTimeMs: 3,
+        filterResults: [
+          {
+            errorCode: 0,
+            errorMessage: null,
+            matchingAcls: [{ errorCode: 0, errorMessage: null, resourceType: 3, resourceName: 'g', patternType: 3, principal: 'User:bob', host: '*', operation: 3, permissionType: 3 }],
+          },
+        ],
+      }),
+      check: (v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d, { filterResponses: [{ errorCode: 0, matchingAcls: [{ errorCode: 0, resourceType: 3, resourceName: 'g', ...(v >= 1 ? { resourcePatternType: 3 } : {}), principal: 'User:bob', host: '*', operation: 3, permissionType: 3 }] }] });
+      },
+    },
+  },
+  {
     dir: 'alterPartitionReassignments',
     key: ApiKeys.AlterPartitionReassignments,
     // KafkaJS 2.2 does not read the response body's own (empty) tag section
