@@ -1,26 +1,73 @@
 /**
- * Kafka's "authorized operations" bit fields (KIP-430), answered when a Metadata or DescribeGroups
- * request asks for them. samsa has no authorizer, so, as a Kafka broker without one, every
- * operation a resource type supports is allowed. Bits are Kafka's AclOperation codes.
+ * What the handlers ask of the authorizer: the names of a request the client may not act on, and
+ * Kafka's "authorized operations" bit fields (KIP-430) that Metadata and DescribeGroups answer
+ * when asked. A bit field holds, of the operations a resource type supports, those the client's
+ * principal may perform (every one without an authorizer, as a Kafka broker without one). Bits are
+ * Kafka's AclOperation codes.
  */
-const READ = 3;
-const WRITE = 4;
-const CREATE = 5;
-const DELETE = 6;
-const ALTER = 7;
-const DESCRIBE = 8;
-const CLUSTER_ACTION = 9;
-const DESCRIBE_CONFIGS = 10;
-const ALTER_CONFIGS = 11;
-const IDEMPOTENT_WRITE = 12;
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
+import type { ApiContext } from './context.js';
 
 /** Kafka's value for "not requested". */
 export const OPERATIONS_NOT_REQUESTED = -2147483648;
 
-function bitField(ops: number[]): number {
+/** The operations each resource type supports (Kafka's AclEntry.supportedOperations). */
+const TOPIC_SUPPORTED = [AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS];
+const GROUP_SUPPORTED = [AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS];
+const CLUSTER_SUPPORTED = [
+  AclOperation.CREATE,
+  AclOperation.CLUSTER_ACTION,
+  AclOperation.DESCRIBE_CONFIGS,
+  AclOperation.ALTER_CONFIGS,
+  AclOperation.IDEMPOTENT_WRITE,
+  AclOperation.ALTER,
+  AclOperation.DESCRIBE,
+];
+
+function bitField(ops: readonly number[]): number {
   return ops.reduce((bits, op) => bits | (1 << op), 0);
 }
 
-export const TOPIC_OPERATIONS = bitField([READ, WRITE, CREATE, DESCRIBE, DELETE, ALTER, DESCRIBE_CONFIGS, ALTER_CONFIGS]);
-export const GROUP_OPERATIONS = bitField([READ, DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS]);
-export const CLUSTER_OPERATIONS = bitField([CREATE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE, ALTER, DESCRIBE]);
+export const TOPIC_OPERATIONS = bitField(TOPIC_SUPPORTED);
+export const GROUP_OPERATIONS = bitField(GROUP_SUPPORTED);
+export const CLUSTER_OPERATIONS = bitField(CLUSTER_SUPPORTED);
+
+function authorizedBits(ctx: ApiContext, supported: readonly number[], all: number, resourceType: number, name: string): number {
+  if (!ctx.authorizerEnabled) return all;
+  let bits = 0;
+  for (const op of supported) if (ctx.authorize(op, resourceType, name, false)) bits |= 1 << op;
+  return bits;
+}
+
+/** The operations the client may perform on the topic. */
+export function topicAuthorizedOperations(ctx: ApiContext, topic: string): number {
+  return authorizedBits(ctx, TOPIC_SUPPORTED, TOPIC_OPERATIONS, ResourceType.TOPIC, topic);
+}
+
+/** The operations the client may perform on the group. */
+export function groupAuthorizedOperations(ctx: ApiContext, groupId: string): number {
+  return authorizedBits(ctx, GROUP_SUPPORTED, GROUP_OPERATIONS, ResourceType.GROUP, groupId);
+}
+
+/** The operations the client may perform on the cluster. */
+export function clusterAuthorizedOperations(ctx: ApiContext): number {
+  return authorizedBits(ctx, CLUSTER_SUPPORTED, CLUSTER_OPERATIONS, ResourceType.CLUSTER, CLUSTER_NAME);
+}
+
+/**
+ * The names among the items' that the client may not perform `operation` on (each name asked
+ * once, a denial logged unless `logIfDenied` is false), or null when it may on all of them —
+ * always without an authorizer, at no cost then.
+ */
+export function deniedNames<T>(ctx: ApiContext, operation: number, resourceType: number, items: Iterable<T>, nameOf: (item: T) => string, logIfDenied = true): Set<string> | null {
+  if (!ctx.authorizerEnabled) return null;
+  const asked = new Set<string>();
+  let denied: Set<string> | null = null;
+  for (const item of items) {
+    const name = nameOf(item);
+    if (asked.has(name)) continue;
+    asked.add(name);
+    if (!ctx.authorize(operation, resourceType, name, logIfDenied)) (denied ??= new Set()).add(name);
+  }
+  return denied;
+}

@@ -8,13 +8,19 @@
  * along (KIP-392): such a consumer may read from a follower here (up to its high watermark), and
  * a leader with replica.selector.class set to the rack-aware selector answers a consumer of another
  * rack with a preferred read replica in its rack and no records.
+ * With an authorizer, as Kafka: a consumer needs READ on each topic (the partitions of the others
+ * are answered TOPIC_AUTHORIZATION_FAILED, without records); a request naming a replica id (a
+ * follower's fetch, answered here as a consumer's) needs CLUSTER_ACTION on the cluster, else every
+ * partition is TOPIC_AUTHORIZATION_FAILED.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { FetchPartition, FetchResponse as BrokerFetchResponse } from '../../../actors/broker/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiHandler } from './context.js';
+import { deniedNames } from './authorized-operations.js';
+import type { ApiContext, ApiHandler } from './context.js';
 
 interface FetchTopicReq {
   topic: string;
@@ -23,6 +29,17 @@ interface FetchTopicReq {
 
 const EMPTY = Buffer.alloc(0);
 
+function failedPartition(partitionIndex: number, errorCode: number) {
+  return { partitionIndex, errorCode, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: [], preferredReadReplica: -1, records: EMPTY };
+}
+
+/** The topics of the request the client may not read (null: it may read them all). */
+function unreadable(ctx: ApiContext, replicaId: number, topics: FetchTopicReq[]): Set<string> | null {
+  if (!ctx.authorizerEnabled) return null;
+  if (replicaId >= 0) return ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME) ? null : new Set(topics.map((t) => t.topic));
+  return deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, topics, (t) => t.topic);
+}
+
 export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body) => {
   const topics = body.topics as FetchTopicReq[];
   const sessionId = body.sessionId as number;
@@ -30,8 +47,10 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
   if (sessionId !== 0 || sessionEpoch > 0) {
     return { throttleTimeMs: 0, errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [] };
   }
+  const denied = unreadable(ctx, body.replicaId as number, topics);
   const partitions: FetchPartition[] = [];
   for (const t of topics) {
+    if (denied?.has(t.topic)) continue;
     for (const p of t.partitions) {
       partitions.push({
         topic: t.topic,
@@ -48,7 +67,11 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
   // v11+ carries the client's metadata (its rack): as in Kafka, such a consumer may read from a
   // follower, and a leader with replica.selector.class may name one for it
   if (version >= 11) req.clientRack = typeof body.rackId === 'string' ? body.rackId : '';
-  const r = await ctx.ask<BrokerMsg, BrokerFetchResponse>(ctx.broker, req, maxWaitMs + ctx.config.requestTimeoutMs);
+  // nothing left to fetch (every partition refused): answered at once, as Kafka
+  const r =
+    denied !== null && partitions.length === 0
+      ? ({ type: 'FetchResponse', errorCode: ErrorCode.NONE, partitions: [] } satisfies BrokerFetchResponse)
+      : await ctx.ask<BrokerMsg, BrokerFetchResponse>(ctx.broker, req, maxWaitMs + ctx.config.requestTimeoutMs);
   const failed = isFailure(r) ? r.errorCode : r.errorCode !== ErrorCode.NONE ? r.errorCode : null;
   const results = new Map<string, BrokerFetchResponse['partitions'][number]>();
   if (!isFailure(r)) for (const p of r.partitions) results.set(`${p.topic}\u0000${p.partition}`, p);
@@ -59,10 +82,9 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
     responses: topics.map((t) => ({
       topic: t.topic,
       partitions: t.partitions.map((p) => {
+        if (denied?.has(t.topic)) return failedPartition(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
         const res = results.get(`${t.topic}\u0000${p.partition}`);
-        if (failed !== null || !res) {
-          return { partitionIndex: p.partition, errorCode: failed ?? ErrorCode.UNKNOWN_SERVER_ERROR, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: [], preferredReadReplica: -1, records: EMPTY };
-        }
+        if (failed !== null || !res) return failedPartition(p.partition, failed ?? ErrorCode.UNKNOWN_SERVER_ERROR);
         const out: Record<string, unknown> = {
           partitionIndex: p.partition,
           errorCode: res.errorCode,

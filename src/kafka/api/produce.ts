@@ -2,12 +2,16 @@
  * Produce (api key 0, v3+: RecordBatch v2). The batches are handed to this broker's broker actor
  * as the same bytes (one broker-level Produce for every partition of the request); each partition
  * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka.
+ * With an authorizer, the client needs WRITE on each topic: the partitions of the others are not
+ * written and answered TOPIC_AUTHORIZATION_FAILED (with acks 0 they are dropped unwritten).
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
+import { deniedNames } from './authorized-operations.js';
 import type { ApiHandler } from './context.js';
 
 interface PartitionAnswer {
@@ -21,28 +25,38 @@ interface PartitionAnswer {
 
 const EMPTY = Buffer.alloc(0);
 
+const unauthorized = (index: number): PartitionAnswer => ({ index, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: null });
+
 export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version, body) => {
   const topicData = body.topicData as { name: string; partitionData: { index: number; records: Buffer | null }[] }[];
   const acks = body.acks as number;
+  // set once the request is authorized: the topics the client may not write to
+  let denied: Set<string> | null = null;
   const failAll = (errorCode: number, errorMessage: string) => ({
     throttleTimeMs: 0,
     responses: topicData.map((t) => ({
       name: t.name,
-      partitionResponses: t.partitionData.map((p) => ({ index: p.index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage })),
+      partitionResponses: t.partitionData.map((p) => (denied?.has(t.name) ? unauthorized(p.index) : { index: p.index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage })),
     })),
   });
   if (acks !== 0 && acks !== 1 && acks !== -1) return failAll(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be -1, 0 or 1, got ${acks}`);
   if (body.transactionalId !== null && body.transactionalId !== undefined) {
     return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'transactions are not supported by this broker');
   }
+  denied = deniedNames(ctx, AclOperation.WRITE, ResourceType.TOPIC, topicData, (t) => t.name);
   const partitions: ProducePartition[] = [];
-  for (const t of topicData) for (const p of t.partitionData) partitions.push({ topic: t.name, partition: p.index, records: p.records ?? EMPTY });
+  for (const t of topicData) {
+    if (denied?.has(t.name)) continue;
+    for (const p of t.partitionData) partitions.push({ topic: t.name, partition: p.index, records: p.records ?? EMPTY });
+  }
   const timeoutMs = Math.max(0, body.timeoutMs as number);
   const msg: BrokerMsg = { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
-    ctx.send(ctx.broker, msg);
+    if (denied === null || partitions.length > 0) ctx.send(ctx.broker, msg);
     return null;
   }
+  // nothing left to write (every partition refused): answered without the broker, as Kafka
+  if (denied !== null && partitions.length === 0) return failAll(ErrorCode.TOPIC_AUTHORIZATION_FAILED, '');
   const r = await ctx.ask<BrokerMsg, BrokerProduceResponse>(ctx.broker, msg, timeoutMs + 5_000);
   if (isFailure(r)) return failAll(r.errorCode, r.message);
   const answers = new Map<string, PartitionAnswer>();
@@ -60,9 +74,10 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
     throttleTimeMs: 0,
     responses: topicData.map((t) => ({
       name: t.name,
-      partitionResponses: t.partitionData.map(
-        (p) =>
-          answers.get(`${t.name}\u0000${p.index}`) ?? { index: p.index, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: 'no answer for this partition' },
+      partitionResponses: t.partitionData.map((p) =>
+        denied?.has(t.name)
+          ? unauthorized(p.index)
+          : (answers.get(`${t.name}\u0000${p.index}`) ?? { index: p.index, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: 'no answer for this partition' }),
       ),
     })),
   };
