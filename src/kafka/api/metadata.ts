@@ -4,6 +4,12 @@
  * the controller last pushed to this broker. A requested topic that does not exist is created when
  * auto.create.topics.enable is on and the request allows it (answered LEADER_NOT_AVAILABLE until
  * its leaders are elected, as Kafka does).
+ *
+ * With an authorizer, as Kafka: a topic is shown only to a client that may DESCRIBE it. Asked for
+ * every topic, the others are left out; asked by name, they are answered TOPIC_AUTHORIZATION_FAILED
+ * whether they exist or not. A missing topic is auto-created only for a client that may CREATE on
+ * the cluster or on that topic (else TOPIC_AUTHORIZATION_FAILED). The authorized operations asked
+ * for (v8+) are the client's own.
  */
 import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
@@ -12,8 +18,9 @@ import type { ControllerReply } from '../../../actors/controller/messages.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
-import { CLUSTER_OPERATIONS, OPERATIONS_NOT_REQUESTED, TOPIC_OPERATIONS } from './authorized-operations.js';
+import { clusterAuthorizedOperations, deniedNames, OPERATIONS_NOT_REQUESTED, topicAuthorizedOperations } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
 /** Splits 'host:port' (an IPv6 host may be bracketed). */
@@ -88,20 +95,35 @@ export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version
   }
   const brokers = kafkaBrokers(md).map((b) => ({ nodeId: b.brokerId, host: b.host, port: b.port, rack: b.rack }));
   const byName = new Map(md.topics.map((t) => [t.name, t]));
-  const topicOps = version >= 8 && body.includeTopicAuthorizedOperations ? TOPIC_OPERATIONS : OPERATIONS_NOT_REQUESTED;
+  const withTopicOps = version >= 8 && body.includeTopicAuthorizedOperations === true;
+  const topicOps = (name: string) => (withTopicOps ? topicAuthorizedOperations(ctx, name) : OPERATIONS_NOT_REQUESTED);
   const topics = [];
   if (requested === null) {
-    for (const t of [...md.topics].sort((a, b) => a.name.localeCompare(b.name))) topics.push(topicEntry(t, md, topicOps));
+    // every topic: those the client may not describe are left out, unlogged
+    const hidden = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, md.topics, (t) => t.name, false);
+    for (const t of [...md.topics].sort((a, b) => a.name.localeCompare(b.name))) if (!hidden?.has(t.name)) topics.push(topicEntry(t, md, topicOps(t.name)));
   } else {
-    const missing = [...new Set(requested)].filter((n) => !byName.has(n));
+    const names = [...new Set(requested)];
+    // named topics the client may not describe are refused, whether they exist or not
+    const denied = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, names, (n) => n) ?? new Set<string>();
+    const missing = names.filter((n) => !byName.has(n) && !denied.has(n));
     const allowCreate = ctx.config.autoCreateTopicsEnable && (version < 4 || body.allowAutoTopicCreation !== false);
-    const created = allowCreate ? await autoCreate(ctx, missing) : new Map<string, number>();
-    for (const name of new Set(requested)) {
+    if (allowCreate && missing.length > 0 && !ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME, false)) {
+      for (const n of deniedNames(ctx, AclOperation.CREATE, ResourceType.TOPIC, missing, (x) => x) ?? []) denied.add(n);
+    }
+    const created = allowCreate ? await autoCreate(ctx, denied.size === 0 ? missing : missing.filter((n) => !denied.has(n))) : new Map<string, number>();
+    for (const name of names) {
       const t = byName.get(name);
-      if (t) topics.push(topicEntry(t, md, topicOps));
+      if (denied.has(name)) topics.push({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, isInternal: false, partitions: [] });
+      else if (t) topics.push(topicEntry(t, md, topicOps(name)));
       else topics.push({ errorCode: created.get(name) ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal: false, partitions: [] });
     }
   }
-  const clusterAuthorizedOperations = version >= 8 && body.includeClusterAuthorizedOperations ? CLUSTER_OPERATIONS : OPERATIONS_NOT_REQUESTED;
-  return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics, clusterAuthorizedOperations };
+  // v8-v10 (later versions have no such field): all the client may do on the cluster, or nothing
+  // at all without DESCRIBE on it
+  let clusterOps = OPERATIONS_NOT_REQUESTED;
+  if (version >= 8 && body.includeClusterAuthorizedOperations) {
+    clusterOps = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME) ? clusterAuthorizedOperations(ctx) : 0;
+  }
+  return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics, clusterAuthorizedOperations: clusterOps };
 };
