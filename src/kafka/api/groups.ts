@@ -5,6 +5,13 @@
  * partition and answers with that broker's Kafka listener; the others go to this broker's group
  * coordinator, which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the
  * coordinator to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
+ *
+ * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
+ * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
+ * DescribeGroups DESCRIBE on each group, DeleteGroups DELETE on each, OffsetDelete DELETE on the
+ * group and READ on each topic; a refusal is GROUP_AUTHORIZATION_FAILED (TOPIC_ / TRANSACTIONAL_ID_
+ * for those resources). ListGroups lists every group to a client that may DESCRIBE the cluster,
+ * else only the groups it may DESCRIBE.
  */
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
@@ -20,8 +27,9 @@ import type {
 } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
-import { GROUP_OPERATIONS, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
+import { deniedNames, groupAuthorizedOperations, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
 
@@ -40,6 +48,8 @@ interface CoordinatorAnswer {
 
 async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<CoordinatorAnswer> {
   const none = (errorCode: number, errorMessage: string): CoordinatorAnswer => ({ key, nodeId: -1, host: '', port: -1, errorCode, errorMessage });
+  if (keyType === 0 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key)) return none(ErrorCode.GROUP_AUTHORIZATION_FAILED, 'Group authorization failed.');
+  if (keyType === 1 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) return none(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.');
   if (keyType !== 0) return none(ErrorCode.INVALID_REQUEST, 'only group coordinators exist here: this broker does not support transactions');
   const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: 'group' }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, r.message);
@@ -63,6 +73,9 @@ export const findCoordinator: ApiHandler<typeof ApiKeys.FindCoordinator> = async
 export const joinGroup: ApiHandler<typeof ApiKeys.JoinGroup> = async (ctx, version, body) => {
   const sessionTimeoutMs = body.sessionTimeoutMs as number;
   const rebalanceTimeoutMs = version >= 1 && (body.rebalanceTimeoutMs as number) >= 0 ? (body.rebalanceTimeoutMs as number) : sessionTimeoutMs;
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) {
+    return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, generationId: -1, protocolType: null, protocolName: version >= 7 ? null : '', leader: '', memberId: '', members: [] };
+  }
   const r = await ctx.ask<CoordinatorMsg, JoinGroupResponse>(
     ctx.coordinator,
     {
@@ -95,6 +108,9 @@ export const joinGroup: ApiHandler<typeof ApiKeys.JoinGroup> = async (ctx, versi
 };
 
 export const syncGroup: ApiHandler<typeof ApiKeys.SyncGroup> = async (ctx, _version, body) => {
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) {
+    return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, protocolType: null, protocolName: null, assignment: Buffer.alloc(0) };
+  }
   const r = await ctx.ask<CoordinatorMsg, SyncGroupResponse>(
     ctx.coordinator,
     {
@@ -114,6 +130,7 @@ export const syncGroup: ApiHandler<typeof ApiKeys.SyncGroup> = async (ctx, _vers
 };
 
 export const heartbeat: ApiHandler<typeof ApiKeys.Heartbeat> = async (ctx, _version, body) => {
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED };
   const r = await ctx.ask<CoordinatorMsg, SimpleResponse>(
     ctx.coordinator,
     { type: 'Heartbeat', groupId: body.groupId, generationId: body.generationId, memberId: body.memberId, groupInstanceId: body.groupInstanceId ?? null },
@@ -123,6 +140,7 @@ export const heartbeat: ApiHandler<typeof ApiKeys.Heartbeat> = async (ctx, _vers
 };
 
 export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, version, body) => {
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, members: [] };
   const members: { memberId: string; groupInstanceId: string | null; reason: string | null }[] =
     version >= 3
       ? (body.members as { memberId: string; groupInstanceId: string | null; reason?: string | null }[]).map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, reason: m.reason ?? null }))
@@ -140,19 +158,25 @@ export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, ver
 };
 
 export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (ctx, version, body) => {
-  const authorizedOperations = version >= 3 && body.includeAuthorizedOperations ? GROUP_OPERATIONS : OPERATIONS_NOT_REQUESTED;
+  const withOperations = version >= 3 && body.includeAuthorizedOperations === true;
   const ids = body.groups as string[];
-  const r = await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: ids }, ctx.config.requestTimeoutMs);
+  const denied = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, ids, (g) => g);
+  const asked = denied === null ? ids : ids.filter((g) => !denied.has(g));
+  const r =
+    asked.length === 0 && denied !== null
+      ? ({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups: [] } satisfies DescribeGroupsResponse)
+      : await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: asked }, ctx.config.requestTimeoutMs);
   const described = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g]));
   return {
     throttleTimeMs: 0,
     groups: ids.map((groupId) => {
+      if (denied?.has(groupId)) return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
       const g = described.get(groupId);
       if (!g) return { errorCode: isFailure(r) ? r.errorCode : r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
       return {
         errorCode: g.errorCode,
         groupId,
-        authorizedOperations,
+        authorizedOperations: withOperations ? groupAuthorizedOperations(ctx, groupId) : OPERATIONS_NOT_REQUESTED,
         groupState: g.state,
         protocolType: g.protocolType,
         protocolData: g.protocolName,
@@ -173,26 +197,39 @@ export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, ver
   const statesFilter = version >= 4 ? ((body.statesFilter as string[]) ?? []) : [];
   const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
-  return { throttleTimeMs: 0, errorCode: r.errorCode, groups: r.groups.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state })) };
+  // as Kafka: every group to a client that may describe the cluster, else those it may describe
+  const all = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME, false);
+  const shown = all ? r.groups : r.groups.filter((g) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId, false));
+  return { throttleTimeMs: 0, errorCode: r.errorCode, groups: shown.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state })) };
 };
 
 /** DeleteGroups (api key 42, v0-v2): empty groups go with their offsets; others get NON_EMPTY_GROUP. */
 export const deleteGroups: ApiHandler<typeof ApiKeys.DeleteGroups> = async (ctx, _version, body) => {
   const ids = body.groupsNames;
-  const r = await ctx.ask<CoordinatorMsg, DeleteGroupsResponse>(ctx.coordinator, { type: 'DeleteGroups', groups: ids }, ctx.config.requestTimeoutMs);
+  const denied = deniedNames(ctx, AclOperation.DELETE, ResourceType.GROUP, ids, (g) => g);
+  const asked = denied === null ? ids : ids.filter((g) => !denied.has(g));
+  const r =
+    asked.length === 0 && denied !== null
+      ? ({ type: 'DeleteGroupsResponse', errorCode: ErrorCode.NONE, groups: [] } satisfies DeleteGroupsResponse)
+      : await ctx.ask<CoordinatorMsg, DeleteGroupsResponse>(ctx.coordinator, { type: 'DeleteGroups', groups: asked }, ctx.config.requestTimeoutMs);
   const codes = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g.errorCode]));
   const whole = isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
-  return { throttleTimeMs: 0, results: ids.map((groupId) => ({ groupId, errorCode: codes.get(groupId) ?? whole })) };
+  return { throttleTimeMs: 0, results: ids.map((groupId) => ({ groupId, errorCode: denied?.has(groupId) ? ErrorCode.GROUP_AUTHORIZATION_FAILED : (codes.get(groupId) ?? whole) })) };
 };
 
 /** OffsetDelete (api key 47, v0): drops committed offsets of partitions the group no longer consumes. */
 export const offsetDelete: ApiHandler<typeof ApiKeys.OffsetDelete> = async (ctx, _version, body) => {
-  const topics = body.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => p.partitionIndex) }));
+  if (!ctx.authorize(AclOperation.DELETE, ResourceType.GROUP, body.groupId)) return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, throttleTimeMs: 0, topics: [] };
+  const denied = deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, body.topics, (t) => t.name);
+  const allowed = denied === null ? body.topics : body.topics.filter((t) => !denied.has(t.name));
+  const topics = allowed.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => p.partitionIndex) }));
   const r = await ctx.ask<CoordinatorMsg, OffsetDeleteResponse>(ctx.coordinator, { type: 'OffsetDelete', groupId: body.groupId, topics }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { errorCode: r.errorCode, throttleTimeMs: 0, topics: [] };
-  return {
-    errorCode: r.errorCode,
-    throttleTimeMs: 0,
-    topics: r.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: p.errorCode })) })),
-  };
+  const answered = r.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: p.errorCode })) }));
+  if (denied !== null) {
+    for (const t of body.topics) {
+      if (denied.has(t.name)) answered.push({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) });
+    }
+  }
+  return { errorCode: r.errorCode, throttleTimeMs: 0, topics: answered };
 };

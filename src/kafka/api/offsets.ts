@@ -4,11 +4,21 @@
  * __consumer_offsets in Kafka's own record schemas. OffsetFetch v8 asks for several groups at
  * once; older versions name one group and, from v2, may ask for every committed partition
  * (topics null).
+ *
+ * With an authorizer, as Kafka: committing needs READ on the group (else every partition is
+ * GROUP_AUTHORIZATION_FAILED) and READ on each topic (the partitions of the others are
+ * TOPIC_AUTHORIZATION_FAILED, the rest committed); fetching needs DESCRIBE on the group (else
+ * GROUP_AUTHORIZATION_FAILED: the group's code from v2, each partition's before) and DESCRIBE on
+ * each topic (named partitions of the others are TOPIC_AUTHORIZATION_FAILED; asked for all, the
+ * others are left out).
  */
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { OffsetCommitResponse, OffsetFetchResponse } from '../../../actors/group-coordinator/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
+import { deniedNames } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
 interface CommitTopic {
@@ -16,8 +26,17 @@ interface CommitTopic {
   partitions: { partitionIndex: number; committedOffset: number; committedLeaderEpoch?: number; committedMetadata: string | null }[];
 }
 
+function commitAnswer(topics: CommitTopic[], codeOf: (topic: string, partition: number) => number) {
+  return { throttleTimeMs: 0, topics: topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: codeOf(t.name, p.partitionIndex) })) })) };
+}
+
 export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx, version, body) => {
   const topics = body.topics as CommitTopic[];
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return commitAnswer(topics, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  const denied = deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, topics, (t) => t.name);
+  const allowed = denied === null ? topics : topics.filter((t) => !denied.has(t.name));
+  // nothing left to commit (every topic refused): answered without the coordinator, as Kafka
+  if (denied !== null && allowed.length === 0) return commitAnswer(topics, () => ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   const r = await ctx.ask<CoordinatorMsg, OffsetCommitResponse>(
     ctx.coordinator,
     {
@@ -27,7 +46,7 @@ export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx,
       memberId: version >= 1 ? body.memberId : '',
       groupInstanceId: body.groupInstanceId ?? null,
       retentionTimeMs: version >= 2 && version <= 4 ? body.retentionTimeMs : -1,
-      topics: topics.map((t) => ({
+      topics: allowed.map((t) => ({
         name: t.name,
         partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
       })),
@@ -37,33 +56,49 @@ export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx,
   const codes = new Map<string, number>();
   const whole = isFailure(r) ? r.errorCode : r.errorCode;
   if (!isFailure(r)) for (const t of r.topics) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
-  return {
-    throttleTimeMs: 0,
-    topics: topics.map((t) => ({
-      name: t.name,
-      partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: whole || (codes.get(`${t.name}\u0000${p.partitionIndex}`) ?? whole) })),
-    })),
-  };
+  return commitAnswer(topics, (topic, partition) =>
+    denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole),
+  );
 };
 
 type FetchTopics = { name: string; partitionIndexes: number[] }[] | null;
 
-async function fetchGroup(ctx: ApiContext, groupId: string, topics: FetchTopics, requireStable: boolean) {
+/** A whole-group error naming every requested partition (v0/v1 have no group-level code). */
+function groupError(errorCode: number, topics: FetchTopics) {
+  const out = (topics ?? []).map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((p) => ({ partitionIndex: p, committedOffset: -1, committedLeaderEpoch: -1, metadata: null, errorCode })) }));
+  return { errorCode, topics: out };
+}
+
+async function fetchGroup(ctx: ApiContext, version: number, groupId: string, topics: FetchTopics, requireStable: boolean) {
+  if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+    // as Kafka: from v2 the group's code alone, before it each requested partition's
+    return version >= 2 ? { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, topics: [] } : groupError(ErrorCode.GROUP_AUTHORIZATION_FAILED, topics);
+  }
+  // named topics the client may not describe are not asked for; they are answered TOPIC_AUTHORIZATION_FAILED
+  const denied = topics === null ? null : deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topics, (t) => t.name);
+  const asked = denied === null || topics === null ? topics : topics.filter((t) => !denied.has(t.name));
   const r = await ctx.ask<CoordinatorMsg, OffsetFetchResponse>(
     ctx.coordinator,
-    { type: 'OffsetFetch', groupId, topics: topics === null ? null : topics.map((t) => ({ name: t.name, partitions: t.partitionIndexes })), requireStable },
+    { type: 'OffsetFetch', groupId, topics: asked === null ? null : asked.map((t) => ({ name: t.name, partitions: t.partitionIndexes })), requireStable },
     ctx.config.requestTimeoutMs,
   );
   const errorCode = r.errorCode;
-  const answered = isFailure(r) ? [] : r.topics;
-  // A whole-group error still names every requested partition (v0/v1 have no group-level code).
-  const out =
-    errorCode !== 0 && topics !== null
-      ? topics.map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((p) => ({ partitionIndex: p, committedOffset: -1, committedLeaderEpoch: -1, metadata: null, errorCode })) }))
-      : answered.map((t) => ({
-          name: t.name,
-          partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, committedOffset: p.offset, committedLeaderEpoch: p.leaderEpoch, metadata: p.metadata, errorCode: p.errorCode })),
-        }));
+  if (errorCode !== 0 && topics !== null) return groupError(errorCode, topics);
+  let answered = isFailure(r) ? [] : r.topics;
+  // every committed partition: the topics the client may not describe are left out
+  if (topics === null && ctx.authorizerEnabled) {
+    const hidden = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, answered, (t) => t.name);
+    if (hidden !== null) answered = answered.filter((t) => !hidden.has(t.name));
+  }
+  const out = answered.map((t) => ({
+    name: t.name,
+    partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, committedOffset: p.offset, committedLeaderEpoch: p.leaderEpoch, metadata: p.metadata, errorCode: p.errorCode })),
+  }));
+  if (denied !== null && topics !== null) {
+    for (const t of topics) {
+      if (denied.has(t.name)) out.push({ name: t.name, partitions: t.partitionIndexes.map((p) => ({ partitionIndex: p, committedOffset: -1, committedLeaderEpoch: -1, metadata: null, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) });
+    }
+  }
   return { errorCode, topics: out };
 }
 
@@ -72,13 +107,13 @@ export const offsetFetch: ApiHandler<typeof ApiKeys.OffsetFetch> = async (ctx, v
   if (version >= 8) {
     const groups = await Promise.all(
       (body.groups as { groupId: string; topics: FetchTopics }[]).map(async (g) => {
-        const res = await fetchGroup(ctx, g.groupId, g.topics, requireStable);
+        const res = await fetchGroup(ctx, version, g.groupId, g.topics, requireStable);
         return { groupId: g.groupId, topics: res.topics, errorCode: res.errorCode };
       }),
     );
     return { throttleTimeMs: 0, groups };
   }
   const topics: FetchTopics = version >= 2 ? body.topics : (body.topics ?? []);
-  const res = await fetchGroup(ctx, body.groupId as string, topics, requireStable);
+  const res = await fetchGroup(ctx, version, body.groupId as string, topics, requireStable);
   return { throttleTimeMs: 0, topics: res.topics, errorCode: res.errorCode };
 };
