@@ -1,15 +1,20 @@
 /**
  * AlterConfigs (api key 33, v0-v2: a resource's whole set of overrides) and
- * IncrementalAlterConfigs (api key 44, v0-v1: SET, DELETE, APPEND, SUBTRACT per key) for topics,
- * applied by the controller (validated as at CreateTopics) and taken by every replica of the topic
- * through the metadata. Broker configs are static here (the topology sets them): asking to change
- * one is INVALID_REQUEST. With an authorizer, as Kafka, a topic's change needs ALTER_CONFIGS on the
- * topic (else TOPIC_AUTHORIZATION_FAILED) and a broker's ALTER_CONFIGS on the cluster (else
- * CLUSTER_AUTHORIZATION_FAILED, before the answer that broker configs are static); refused changes
- * never reach the controller.
+ * IncrementalAlterConfigs (api key 44, v0-v1: SET, DELETE, APPEND, SUBTRACT per key), applied by
+ * the controller:
+ *  - topics (validated as at CreateTopics), taken by every replica of the topic through the
+ *    metadata;
+ *  - brokers (Kafka's dynamic broker configs, KIP-226): resource name '' for the cluster-wide
+ *    default, or a broker id; only the keys that can change at run time (the topic-config
+ *    defaults: log.*, message.max.bytes, min.insync.replicas, compression.type); each broker runs
+ *    with its own over the defaults over its topology config.
+ * With an authorizer, as Kafka, a topic's change needs ALTER_CONFIGS on the topic (else
+ * TOPIC_AUTHORIZATION_FAILED) and a broker's ALTER_CONFIGS on the cluster (else
+ * CLUSTER_AUTHORIZATION_FAILED); refused changes never reach the controller.
  */
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
+import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
@@ -19,10 +24,10 @@ import { fetchClusterMetadata } from './metadata.js';
 const TOPIC = 2;
 const BROKER = 4;
 const Op = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
-/** Topic configs whose value is a comma-separated list (APPEND / SUBTRACT apply to them). */
-const LIST_KEYS = new Set(['cleanup.policy']);
+/** Configs whose value is a comma-separated list (APPEND / SUBTRACT apply to them). */
+const LIST_KEYS = new Set(['cleanup.policy', 'log.cleanup.policy']);
 
-type Change = { name: string; set: Record<string, string>; delete: string[] };
+type Change = { kind: 'topic' | 'broker'; name: string; set: Record<string, string>; delete: string[] };
 type Answer = { errorCode: number; errorMessage: string | null; resourceType: number; resourceName: string };
 
 async function apply(
@@ -32,61 +37,81 @@ async function apply(
   validateOnly: boolean,
 ): Promise<{ throttleTimeMs: number; responses: Answer[] }> {
   const wanted = changes.filter((c): c is Change => !('errorCode' in c));
+  const topics = wanted.filter((c) => c.kind === 'topic');
+  const brokers = wanted.filter((c) => c.kind === 'broker');
   const codes = new Map<string, { errorCode: number; errorMessage: string | null }>();
-  if (wanted.length > 0) {
-    const r = await ctx.ask<ControllerMsg, ControllerReply>(
-      ctx.controller,
-      { type: 'AlterTopicConfigs', topics: wanted.map((c) => ({ name: c.name, set: c.set, delete: c.delete })), validateOnly },
-      ctx.config.requestTimeoutMs,
-    );
-    if (!isFailure(r) && r.type === 'AlterTopicConfigsResponse') for (const t of r.topics) codes.set(t.name, t);
-    else for (const c of wanted) codes.set(c.name, unansweredError(r));
-  }
+  const key = (kind: Change['kind'], name: string) => `${kind}:${name}`;
+  await Promise.all([
+    topics.length > 0 &&
+      ctx
+        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterTopicConfigs', topics: topics.map((c) => ({ name: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
+        .then((r) => {
+          if (!isFailure(r) && r.type === 'AlterTopicConfigsResponse') for (const t of r.topics) codes.set(key('topic', t.name), t);
+          else for (const c of topics) codes.set(key('topic', c.name), unansweredError(r));
+        }),
+    brokers.length > 0 &&
+      ctx
+        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterBrokerConfigs', resources: brokers.map((c) => ({ resource: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
+        .then((r) => {
+          if (!isFailure(r) && r.type === 'AlterBrokerConfigsResponse') for (const b of r.resources) codes.set(key('broker', b.resource), b);
+          else for (const c of brokers) codes.set(key('broker', c.name), unansweredError(r));
+        }),
+  ]);
   return {
     throttleTimeMs: 0,
     responses: changes.map((c, i) => {
       if ('errorCode' in c) return c;
-      const a = codes.get(c.name) ?? { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no answer for this topic' };
+      const a = codes.get(key(c.kind, c.name)) ?? { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no answer for this resource' };
       return { errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage, resourceType: resources[i]!.resourceType, resourceName: resources[i]!.resourceName };
     }),
   };
+}
+
+/** A resource's current overrides: a topic's, or a broker resource's dynamic configs. */
+function currentConfig(md: ClusterMetadata | null, r: { resourceType: number; resourceName: string }): Record<string, string | number> {
+  if (r.resourceType === BROKER) return md?.brokerConfigs?.[r.resourceName] ?? {};
+  return md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
+}
+
+/** The metadata with the current overrides of the resources to change (null when none is). */
+async function metadataFor(ctx: ApiContext, resources: readonly { resourceType: number; resourceName: string }[], refused: readonly (Answer | null)[]): Promise<ClusterMetadata | null> {
+  const open = resources.filter((_, i) => refused[i] === null);
+  if (open.length === 0) return null;
+  return fetchClusterMetadata(ctx, open.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName));
 }
 
 /** The answer for a resource the client may not alter or that is not a topic, or null to go ahead. */
 function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): Answer | null {
   const deny = (errorCode: number): Answer => ({ errorCode, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName });
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : deny(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-  if (r.resourceType === BROKER && !ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME)) return deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
-  const why = r.resourceType === BROKER ? 'broker configs are static here: they come from the topology' : `resource type ${r.resourceType} cannot be altered (topics: 2)`;
-  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: why, resourceType: r.resourceType, resourceName: r.resourceName };
+  if (r.resourceType === BROKER) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4)`, resourceType: r.resourceType, resourceName: r.resourceName };
 }
 
 export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx, _version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
-  const names = body.resources.filter((_, i) => refused[i] === null).map((r) => r.resourceName);
-  const md = names.length > 0 ? await fetchClusterMetadata(ctx, names) : null;
+  const md = await metadataFor(ctx, body.resources, refused);
   const changes = body.resources.map((r, i): Change | Answer => {
     const other = refused[i];
     if (other) return other;
     const set: Record<string, string> = {};
     for (const c of r.configs) if (c.value !== null) set[c.name] = c.value;
     // AlterConfigs replaces the whole set: overrides it does not name go back to their defaults
-    const current = md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
+    const current = currentConfig(md, r);
     const del = Object.keys(current).filter((k) => !(k in set));
     for (const c of r.configs) if (c.value === null) del.push(c.name);
-    return { name: r.resourceName, set, delete: del };
+    return { kind: r.resourceType === BROKER ? 'broker' : 'topic', name: r.resourceName, set, delete: del };
   });
   return apply(ctx, body.resources, changes, body.validateOnly);
 };
 
 export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlterConfigs> = async (ctx, _version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
-  const names = body.resources.filter((_, i) => refused[i] === null).map((r) => r.resourceName);
-  const md = names.length > 0 ? await fetchClusterMetadata(ctx, names) : null;
+  const md = await metadataFor(ctx, body.resources, refused);
   const changes = body.resources.map((r, i): Change | Answer => {
     const other = refused[i];
     if (other) return other;
-    const current = md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
+    const current = currentConfig(md, r);
     const set: Record<string, string> = {};
     const del: string[] = [];
     const bad = (message: string): Answer => ({ errorCode: ErrorCode.INVALID_CONFIG, errorMessage: message, resourceType: r.resourceType, resourceName: r.resourceName });
@@ -102,7 +127,7 @@ export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlter
         case Op.APPEND:
         case Op.SUBTRACT: {
           if (!LIST_KEYS.has(c.name)) return bad(`${c.name} is not a list config: APPEND and SUBTRACT apply to ${[...LIST_KEYS].join(', ')}`);
-          const now = String(set[c.name] ?? current[c.name] ?? 'delete').split(',').filter(Boolean);
+          const now = String(set[c.name] ?? current[c.name] ?? (r.resourceType === BROKER ? ctx.configInput[c.name] : undefined) ?? 'delete').split(',').filter(Boolean);
           const items = (c.value ?? '').split(',').filter(Boolean);
           const next = c.configOperation === Op.APPEND ? [...now, ...items.filter((x) => !now.includes(x))] : now.filter((x) => !items.includes(x));
           set[c.name] = next.join(',');
@@ -112,7 +137,7 @@ export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlter
           return bad(`unknown config operation ${c.configOperation} for ${c.name}`);
       }
     }
-    return { name: r.resourceName, set, delete: del };
+    return { kind: r.resourceType === BROKER ? 'broker' : 'topic', name: r.resourceName, set, delete: del };
   });
   return apply(ctx, body.resources, changes, body.validateOnly);
 };

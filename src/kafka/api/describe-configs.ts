@@ -1,14 +1,17 @@
 /**
  * DescribeConfigs (api key 32, v0-v4) for topics (resource type 2) and this broker (4): every
  * config key with the value in force and where it comes from — the topic's own override
- * (DYNAMIC_TOPIC_CONFIG), the broker's config file (STATIC_BROKER_CONFIG) or Kafka's default
- * (DEFAULT_CONFIG) — with synonyms (v1+, includeSynonyms) and config types (v3+). Configs are not
+ * (DYNAMIC_TOPIC_CONFIG), this broker's dynamic config (DYNAMIC_BROKER_CONFIG), the cluster-wide
+ * dynamic default (DYNAMIC_DEFAULT_BROKER_CONFIG), the broker's config file
+ * (STATIC_BROKER_CONFIG) or Kafka's default (DEFAULT_CONFIG) — with synonyms (v1+,
+ * includeSynonyms) and config types (v3+). The broker resource '' is the cluster-wide default:
+ * its dynamic configs only, as Kafka lists them. Configs are not
  * secret here (no passwords exist), so nothing is marked sensitive. With an authorizer, as Kafka:
  * a topic's configs need DESCRIBE_CONFIGS on the topic (else TOPIC_AUTHORIZATION_FAILED), a
  * broker's DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED).
  */
-import { BROKER_KEY_FOR_TOPIC_KEY, describeBrokerConfig } from '../../../actors/broker/broker-config.js';
-import type { TopicMetadata } from '../../protocol/cluster.js';
+import { BROKER_KEY_FOR_TOPIC_KEY, DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig } from '../../../actors/broker/broker-config.js';
+import type { ClusterMetadata, TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { logConfigToKafka, parseLogConfig } from '../../storage/log-config.js';
@@ -20,7 +23,7 @@ const TOPIC = 2;
 const BROKER = 4;
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-const Source = { DYNAMIC_TOPIC_CONFIG: 1, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
 const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
@@ -76,17 +79,28 @@ const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
   'unclean.leader.election.enable': 'false',
 });
 
+/** The dynamic broker configs that apply to this broker: its own, and the cluster-wide defaults. */
+function dynamicLayers(ctx: ApiContext, md: ClusterMetadata | null): { mine: Record<string, string>; defaults: Record<string, string> } {
+  return { mine: md?.brokerConfigs?.[String(ctx.brokerId)] ?? {}, defaults: md?.brokerConfigs?.[''] ?? {} };
+}
+
 /**
  * A topic's configs. Each key's synonyms, most specific first: the topic's override, the broker
- * file's key (log.retention.ms for retention.ms), Kafka's default; the first one is in force.
+ * key (log.retention.ms for retention.ms) as this broker's dynamic config, the cluster-wide
+ * dynamic default and the broker's file set it, Kafka's default; the first one is in force.
  */
-function topicConfigs(ctx: ApiContext, t: TopicMetadata): ConfigEntry[] {
+function topicConfigs(ctx: ApiContext, t: TopicMetadata, md: ClusterMetadata | null): ConfigEntry[] {
   const brokerValues: Record<string, string> = { ...logConfigToKafka(ctx.config.log), 'min.insync.replicas': String(ctx.config.minInsyncReplicas), 'compression.type': ctx.config.compressionType };
+  const { mine, defaults } = dynamicLayers(ctx, md);
   return Object.keys(TOPIC_TYPES).map((name) => {
     const chain: Synonym[] = [];
     if (name in t.config) chain.push({ name, value: String(t.config[name]), source: Source.DYNAMIC_TOPIC_CONFIG });
     const brokerKey = BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' || name === 'compression.type' ? name : undefined);
-    if (brokerKey !== undefined && brokerKey in ctx.configInput) chain.push({ name: brokerKey, value: brokerValues[name]!, source: Source.STATIC_BROKER_CONFIG });
+    if (brokerKey !== undefined) {
+      if (brokerKey in mine) chain.push({ name: brokerKey, value: mine[brokerKey]!, source: Source.DYNAMIC_BROKER_CONFIG });
+      if (brokerKey in defaults) chain.push({ name: brokerKey, value: defaults[brokerKey]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG });
+      if (brokerKey in ctx.configInput) chain.push({ name: brokerKey, value: brokerValues[name]!, source: Source.STATIC_BROKER_CONFIG });
+    }
     chain.push({ name: brokerKey ?? name, value: TOPIC_DEFAULTS[name]!, source: Source.DEFAULT_CONFIG });
     return entry(name, chain, false, TOPIC_TYPES[name]!);
   });
@@ -99,10 +113,30 @@ function brokerConfigType(value: string): number {
   return Type.STRING;
 }
 
-function brokerConfigs(ctx: ApiContext): ConfigEntry[] {
-  return describeBrokerConfig(ctx.configInput).map((c) =>
-    entry(c.name, [{ name: c.name, value: c.value, source: c.isDefault ? Source.DEFAULT_CONFIG : Source.STATIC_BROKER_CONFIG }], true, brokerConfigType(c.value)),
-  );
+const KAFKA_BROKER_DEFAULTS: ReadonlyMap<string, string> = new Map(describeBrokerConfig({}).map((c) => [c.name, c.value]));
+
+/**
+ * This broker's configs: each key's synonyms its dynamic config, the cluster-wide dynamic default,
+ * its config file, Kafka's default; the keys that cannot change at run time are read-only.
+ */
+function brokerConfigs(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntry[] {
+  const { mine, defaults } = dynamicLayers(ctx, md);
+  return describeBrokerConfig(ctx.configInput).map((c) => {
+    const chain: Synonym[] = [];
+    if (c.name in mine) chain.push({ name: c.name, value: mine[c.name]!, source: Source.DYNAMIC_BROKER_CONFIG });
+    if (c.name in defaults) chain.push({ name: c.name, value: defaults[c.name]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG });
+    if (!c.isDefault) chain.push({ name: c.name, value: c.value, source: Source.STATIC_BROKER_CONFIG });
+    chain.push({ name: c.name, value: KAFKA_BROKER_DEFAULTS.get(c.name) ?? c.value, source: Source.DEFAULT_CONFIG });
+    return entry(c.name, chain, !DYNAMIC_BROKER_CONFIG_KEYS.includes(c.name), brokerConfigType(chain[0]!.value ?? ''));
+  });
+}
+
+/** The cluster-wide dynamic defaults (the broker resource ''), as Kafka lists them. */
+function clusterDefaultConfigs(md: ClusterMetadata | null): ConfigEntry[] {
+  const defaults = md?.brokerConfigs?.[''] ?? {};
+  return Object.keys(defaults)
+    .sort()
+    .map((name) => entry(name, [{ name, value: defaults[name]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG }], false, brokerConfigType(defaults[name]!)));
 }
 
 /** The error for a resource the client may not describe, or null when it may. */
@@ -115,7 +149,8 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
   const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);
-  const md = topicNames.length > 0 ? await fetchClusterMetadata(ctx, topicNames) : null;
+  const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER) && refused[i] === null);
+  const md = anyOpen ? await fetchClusterMetadata(ctx, topicNames) : null;
   const results = body.resources.map((r, i) => {
     const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
       const wanted = r.configurationKeys;
@@ -129,13 +164,14 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
       if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
       const t = md.topics.find((x) => x.name === r.resourceName);
       if (!t) return out(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic '${r.resourceName}' does not exist`, []);
-      return out(ErrorCode.NONE, null, topicConfigs(ctx, t));
+      return out(ErrorCode.NONE, null, topicConfigs(ctx, t, md));
     }
     if (r.resourceType === BROKER) {
-      if (r.resourceName !== '' && r.resourceName !== String(ctx.brokerId)) {
+      if (r.resourceName === '') return out(ErrorCode.NONE, null, clusterDefaultConfigs(md));
+      if (r.resourceName !== String(ctx.brokerId)) {
         return out(ErrorCode.INVALID_REQUEST, `this is broker ${ctx.brokerId}: ask broker ${r.resourceName} for its configs`, []);
       }
-      return out(ErrorCode.NONE, null, brokerConfigs(ctx));
+      return out(ErrorCode.NONE, null, brokerConfigs(ctx, md));
     }
     return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4)`, []);
   });

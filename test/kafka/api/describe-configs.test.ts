@@ -71,7 +71,7 @@ describe('Kafka API: DescribeConfigs', function () {
     ]);
   });
 
-  it("lists this broker's configs, read-only; refuses another broker's, unknown topics and unknown resource types", async () => {
+  it("lists this broker's configs (read-only but for the dynamic keys); refuses another broker's, unknown topics and unknown resource types", async () => {
     const r = await k.call(ApiKeys.DescribeConfigs, 2, {
       resources: [
         { resourceType: 4, resourceName: '1', configurationKeys: null },
@@ -84,10 +84,10 @@ describe('Kafka API: DescribeConfigs', function () {
     const [mine, other, missing, logger] = r.results;
     expect(mine.errorCode).to.equal(ErrorCode.NONE);
     const cfg = byName(mine.configs);
-    expect(cfg.get('log.retention.ms')).to.include({ value: '3600000', configSource: 4, readOnly: true });
-    expect(cfg.get('socket.request.max.bytes')).to.include({ value: String(100 * 1024 * 1024), configSource: 5 });
+    expect(cfg.get('log.retention.ms')).to.include({ value: '3600000', configSource: 4, readOnly: false });
+    expect(cfg.get('socket.request.max.bytes')).to.include({ value: String(100 * 1024 * 1024), configSource: 5, readOnly: true });
     expect(cfg.get('auto.create.topics.enable')).to.include({ value: 'true' });
-    expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, readOnly: true });
+    expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, readOnly: false });
     expect(cfg.get('log.cleaner.enable')).to.include({ value: 'true', configSource: 5 });
     expect(cfg.get('log.cleaner.backoff.ms')).to.include({ value: '15000', configSource: 5 });
     expect(cfg.get('log.cleaner.dedupe.buffer.size')).to.include({ value: String(128 * 1024 * 1024) });
@@ -118,7 +118,7 @@ describe('Kafka API: DescribeConfigs', function () {
         { resourceType: 2, resourceName: 'tuned', configs: [{ name: 'min.insync.replicas', configOperation: 0, value: '2' }, { name: 'retention.ms', configOperation: 1, value: null }, { name: 'segment.ms', configOperation: 0, value: '60000' }] },
         { resourceType: 2, resourceName: 'missing', configs: [{ name: 'retention.ms', configOperation: 0, value: '1' }] },
         { resourceType: 2, resourceName: 'tuned', configs: [{ name: 'retention.ms', configOperation: 2, value: 'x' }] },
-        { resourceType: 4, resourceName: '1', configs: [{ name: 'log.retention.ms', configOperation: 0, value: '1' }] },
+        { resourceType: 4, resourceName: '1', configs: [{ name: 'replica.fetch.max.bytes', configOperation: 0, value: '1' }] },
       ],
       validateOnly: false,
     });
