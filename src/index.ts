@@ -48,6 +48,7 @@ export { Consumer } from './client/consumer.js';
 export type { Batch, ConsumerEvents, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
 export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
+export type { BrokerConfigChange, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, ResourceConfigs } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';
 export { CommitFailedError, SamsaError } from './client/errors.js';

@@ -1,25 +1,28 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
- * src/client/admin.ts. Topic and ACL operations go to the controller; group operations find the group's
- * coordinator first; listings fan out to every broker's coordinator; offsets come from
- * partition leaders; log dirs from every broker asked.
+ * src/client/admin.ts. Topic, ACL and dynamic broker config operations go to the controller;
+ * group operations find the group's coordinator first; listings fan out to every broker's
+ * coordinator; offsets come from partition leaders; log dirs from every broker asked; a
+ * broker's configs (and a topic's defaults) from that broker.
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
- * FetchTopicOffsets, GroupLag, DescribeLogDirs, CreateAcls, DeleteAcls, DescribeAcls.
+ * FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs, DynamicBrokerConfigs,
+ * DescribeConfigs, CreateAcls, DeleteAcls, DescribeAcls.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
-import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import { brokerPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { ActorContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse } from '../broker/messages.js';
+import { clusterDefaultConfigEntries, topicConfigEntries } from '../broker/config-entries.js';
+import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import {
   coordinatorPath,
@@ -78,6 +81,19 @@ async function toController(s: AdminState, ctx: Ctx, msg: ControllerMsg, replyTy
   if (isFailure(r)) return fail(ctx, replyType, r.errorCode, r.message);
   ctx.reply({ ...r, errorCode: (r as { errorCode?: number }).errorCode ?? ErrorCode.NONE });
   await refresh(s, ctx);
+}
+
+/** The metadata as the controller has it now (of `topics` only; [] for none), fresher than a broker's. */
+async function controllerMetadata(s: AdminState, ctx: Ctx, topics: string[]): Promise<ClusterMetadata | Failure> {
+  const c = await controller(s, ctx);
+  if (isFailure(c)) return c;
+  const r = await ctx.ask<ControllerReply>(c, { type: 'Metadata', topics }, { timeoutMs: s.timeoutMs });
+  if (isFailure(r)) return r;
+  if (r.type !== 'MetadataResponse' || r.errorCode !== ErrorCode.NONE) {
+    const code = (r as { errorCode?: number }).errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR;
+    return { type: 'Failure', errorCode: code, reason: 'invalid-message', message: `the controller did not give its metadata: ${errorName(code)}` };
+  }
+  return r.metadata;
 }
 
 async function coordinatorOf(s: AdminState, ctx: Ctx, groupId: string): Promise<ActorRef<CoordinatorMsg> | Failure> {
@@ -153,6 +169,36 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async ListPartitionReassignments(s, m, ctx) {
       await toController(s, ctx, { type: 'ListPartitionReassignments', topics: m.topics }, 'ListPartitionReassignmentsResponse');
+    },
+    async AlterBrokerConfigs(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterBrokerConfigs', resources: m.resources, validateOnly: m.validateOnly ?? false }, 'AlterBrokerConfigsResponse');
+    },
+    async DynamicBrokerConfigs(s, _m, ctx) {
+      const md = await controllerMetadata(s, ctx, []);
+      if (isFailure(md)) return fail(ctx, 'DynamicBrokerConfigs', md.errorCode, md.message);
+      ctx.reply({ type: 'DynamicBrokerConfigs', errorCode: ErrorCode.NONE, brokerConfigs: md.brokerConfigs ?? {} });
+    },
+    async DescribeConfigs(s, m, ctx) {
+      const r = (m.resource ?? {}) as { broker?: unknown; topic?: unknown };
+      const topic = typeof r.topic === 'string' ? r.topic : null;
+      if (topic === null && r.broker !== null && !(Number.isSafeInteger(r.broker) && (r.broker as number) >= 0)) {
+        return fail(ctx, 'Configs', ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default) or { topic: name }');
+      }
+      const md = await controllerMetadata(s, ctx, topic !== null ? [topic] : []);
+      if (isFailure(md)) return fail(ctx, 'Configs', md.errorCode, md.message);
+      if (topic === null && r.broker === null) return ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: null, configs: clusterDefaultConfigEntries(md.brokerConfigs?.[''] ?? {}) });
+      const t = topic === null ? undefined : md.topics.find((x) => x.name === topic);
+      if (topic !== null && !t) return fail(ctx, 'Configs', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic '${topic}' does not exist`);
+      // a topic's defaults are a broker's: the leader of its first partition, else any live broker
+      const live = md.brokers.filter((b) => !b.fenced);
+      const leader = t?.partitions.find((p) => p.partition === 0)?.leader;
+      const broker = t ? (live.find((b) => b.brokerId === leader) ?? live[0]) : md.brokers.find((b) => b.brokerId === r.broker);
+      if (!broker) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, t ? 'no live broker to ask for the broker defaults' : `broker ${r.broker as number} is not registered in the cluster`);
+      if (broker.fenced) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} is fenced (stopped, or not heartbeating): only a running broker knows its configs`);
+      const answer = await ctx.ask<BrokerConfigsDescription>({ node: broker.node, path: brokerPath(broker.brokerId) }, { type: 'DescribeConfigs' }, { timeoutMs: s.timeoutMs });
+      if (isFailure(answer)) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} did not answer: ${answer.message}`);
+      if (answer.errorCode !== ErrorCode.NONE) return fail(ctx, 'Configs', answer.errorCode, `broker ${broker.brokerId}: ${errorName(answer.errorCode)}`);
+      ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: broker.brokerId, configs: t ? topicConfigEntries(t.config, answer.configs) : answer.configs });
     },
     async CreateAcls(s, m, ctx) {
       await toController(s, ctx, { type: 'CreateAcls', creations: m.creations }, 'CreateAclsResponse');

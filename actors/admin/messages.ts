@@ -41,6 +41,19 @@ export type AdminMsg =
    * null: all of its). A broker that cannot be asked carries its error code.
    */
   | { type: 'DescribeLogDirs'; brokers: number[] | null; topics: { topic: string; partitions?: number[] | null }[] | null }
+  /**
+   * Dynamic broker configs (KIP-226), passed to the controller as they are: `resource` '' is the
+   * cluster-wide default, else a broker id.
+   */
+  | { type: 'AlterBrokerConfigs'; resources: { resource: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /** The dynamic broker configs in the controller's metadata: '' (the cluster-wide default) or a broker id -> its keys and values. */
+  | { type: 'DynamicBrokerConfigs' }
+  /**
+   * Kafka's DescribeConfigs (config-entries.ts): a broker's every key (asked of that broker), the
+   * cluster-wide dynamic defaults (broker null), or a topic's every key, on the leader of its
+   * first partition (or another live broker).
+   */
+  | { type: 'DescribeConfigs'; resource: { broker: number | null } | { topic: string } }
   /** Kafka's CreateAcls, DeleteAcls and DescribeAcls, passed to the controller as they are. */
   | { type: 'CreateAcls'; creations: AclBinding[] }
   | { type: 'DeleteAcls'; filters: AclBindingFilter[] }

@@ -13,14 +13,14 @@
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
  * FindCoordinator, InitProducerId, PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
- * usable bytes), and its internal Register/Heartbeat/FetchReadDone/FetchExpired/
- * OffsetsTopicRequested/ProducerIdsAllocated.
+ * usable bytes), DescribeConfigs (every broker key, its value in force and its source), and its
+ * internal Register/Heartbeat/FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its coordinator; AclsChanged to its Kafka listener (when the cluster's ACLs
  * change); FetchResponse, MetadataResponse,
- * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription.
+ * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,9 +42,11 @@ import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partitio
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
+import { brokerConfigEntries } from './config-entries.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
 import type {
+  BrokerConfigsDescription,
   BrokerDescription,
   BrokerMsg,
   BrokerProduceResponse,
@@ -864,6 +866,16 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         pendingFetches: s.fetches.size,
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
       } satisfies BrokerDescription);
+    },
+
+    DescribeConfigs(s, _m, ctx) {
+      const dynamic = s.metadata?.brokerConfigs ?? {};
+      ctx.reply({
+        type: 'BrokerConfigsDescription',
+        errorCode: ErrorCode.NONE,
+        brokerId: s.args.brokerId,
+        configs: brokerConfigEntries(s.args.config ?? {}, dynamic[String(s.args.brokerId)] ?? {}, dynamic[''] ?? {}),
+      } satisfies BrokerConfigsDescription);
     },
 
     DescribeLogDirs(s, m, ctx) {

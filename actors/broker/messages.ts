@@ -6,6 +6,7 @@
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { AdvancedRead, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { ConfigEntry } from './config-entries.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
 
 export interface FetchPartition {
@@ -90,6 +91,11 @@ export type BrokerMsg =
    * them (topics null), or those of the topics named (a topic's partitions null: all of its).
    */
   | { type: 'DescribeLogDirs'; topics?: { topic: string; partitions?: number[] | null }[] | null }
+  /**
+   * Kafka's DescribeConfigs for this broker: every broker key with the value in force and its
+   * source (its topology config, the dynamic configs in its metadata, Kafka's default).
+   */
+  | { type: 'DescribeConfigs' }
   // internal
   | { type: 'Register' }
   | { type: 'RegistrationResult'; errorCode: number; brokerEpoch: number; errorMessage?: string }
@@ -131,6 +137,14 @@ export interface MetadataResponse {
 }
 
 export type BrokerStatus = 'Registering' | 'Running' | 'Fenced' | 'ShuttingDown';
+
+export interface BrokerConfigsDescription {
+  type: 'BrokerConfigsDescription';
+  errorCode: number;
+  brokerId: number;
+  /** Every broker key, in key order (config-entries.ts). */
+  configs: ConfigEntry[];
+}
 
 export interface BrokerDescription {
   type: 'BrokerDescription';

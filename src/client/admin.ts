@@ -1,11 +1,13 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
- * partition reassignments, groups, offsets and lag, brokers' log dirs, ACLs. Failures throw SamsaError with Kafka's code;
- * per-item results keep their codes.
+ * partition reassignments, groups, offsets and lag, brokers' log dirs, ACLs, dynamic broker
+ * configs and config descriptions. Failures throw SamsaError with Kafka's code; per-item results
+ * keep their codes.
  */
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
 import type { AdminMsg } from '../../actors/admin/messages.js';
+import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
@@ -199,6 +201,38 @@ function toEntry(b: AclBinding): AclEntry {
     operation: b.operation,
     permissionType: b.permission,
   };
+}
+
+export type { ConfigEntry, ConfigSource, ConfigSynonym } from '../../actors/broker/config-entries.js';
+
+/** A change to dynamic broker configs: of one broker, or (broker null) the cluster-wide default. */
+export interface BrokerConfigChange {
+  broker: number | null;
+  /** Keys to set (Kafka's broker names: log.retention.ms, min.insync.replicas, ...), values as strings. */
+  set?: Record<string, string>;
+  /** Keys to remove: back to the cluster-wide default, or to the brokers' topology config. */
+  delete?: string[];
+}
+
+/** The dynamic configs of one resource, as the cluster metadata has them. */
+export interface DynamicBrokerConfigs {
+  /** null: the cluster-wide default. */
+  broker: number | null;
+  /** Key -> value, in key order; {} when none is set. */
+  configs: Record<string, string>;
+}
+
+/** A resource's configs (ConfigEntry: value in force, source, synonyms), and who answered. */
+export interface ResourceConfigs {
+  /** The broker whose view this is (for a topic: the leader of its first partition, else a live broker); null for the cluster-wide default. */
+  brokerId: number | null;
+  configs: ConfigEntry[];
+}
+
+const brokerResource = (broker: number | null): string => (broker === null ? 'the cluster-wide default' : `broker ${broker}`);
+
+function isBrokerId(b: unknown): b is number {
+  return typeof b === 'number' && Number.isSafeInteger(b) && b >= 0;
 }
 
 export interface PartitionLag {
@@ -484,6 +518,71 @@ export class Admin {
         matchingAcls: x.matchingAcls.map((b) => ({ ...toEntry(b), errorCode: ErrorCode.NONE, errorMessage: null })),
       })),
     };
+  }
+
+  /**
+   * Sets and removes dynamic broker configs (Kafka's KIP-226, its incrementalAlterConfigs on
+   * BROKER resources): of a broker (`broker`: its id), or the cluster-wide default every broker
+   * takes for a key it has no value of its own for (`broker: null`). The keys not named stay.
+   * A broker runs with its own over the default over its topology config, and takes a change
+   * from the metadata at once (replicas of topics without their own value included). Only the
+   * keys that can change at run time (DYNAMIC_BROKER_CONFIG_KEYS: the topic-config defaults
+   * log.*, message.max.bytes, min.insync.replicas, compression.type) may be set or deleted.
+   * Each resource is taken or refused on its own, as in Kafka: the first refused throws
+   * SamsaError naming it (INVALID_REQUEST for a key that cannot change at run time, an unknown
+   * key or a resource named twice; INVALID_CONFIG for a bad value), after the others were taken.
+   * `validateOnly` checks without changing anything.
+   */
+  async alterBrokerConfigs(opts: { brokers: BrokerConfigChange[]; validateOnly?: boolean }): Promise<void> {
+    if (!Array.isArray(opts?.brokers)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'brokers must be [{ broker: id or null (the cluster-wide default), set?: { key: value }, delete?: [key] }]');
+    const resources = opts.brokers.map((b, i) => {
+      if (typeof b !== 'object' || b === null || !(b.broker === null || isBrokerId(b.broker))) {
+        throw new SamsaError(ErrorCode.INVALID_REQUEST, `brokers[${i}]: broker must be a broker id, or null for the cluster-wide default`);
+      }
+      return { resource: b.broker === null ? '' : String(b.broker), ...(b.set ? { set: b.set } : {}), ...(b.delete ? { delete: b.delete } : {}) };
+    });
+    if (resources.length === 0) return;
+    const r = await this.call({ type: 'AlterBrokerConfigs', resources, validateOnly: opts.validateOnly ?? false });
+    const bad = (r.resources as { resource: string; errorCode: number; errorMessage: string | null }[]).find((x) => x.errorCode !== ErrorCode.NONE);
+    if (bad) throw new SamsaError(bad.errorCode, `${brokerResource(bad.resource === '' ? null : Number(bad.resource))}: ${bad.errorMessage ?? ''}`);
+  }
+
+  /**
+   * The dynamic broker configs, from the controller's metadata (what alterBrokerConfigs set):
+   * without `broker`, every resource that has some (the cluster-wide default first, then broker
+   * ids in order); with `broker` (an id, or null for the default) just that one, {} when it has
+   * none. Only the dynamic values: a broker's topology config and the values in force are known
+   * to the broker itself (describeConfigs asks it).
+   */
+  async describeBrokerConfigs(opts: { broker?: number | null } = {}): Promise<DynamicBrokerConfigs[]> {
+    if (opts.broker !== undefined && opts.broker !== null && !isBrokerId(opts.broker)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'broker must be a broker id, or null for the cluster-wide default');
+    const all = (await this.call({ type: 'DynamicBrokerConfigs' })).brokerConfigs as Record<string, Record<string, string>>;
+    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    if (opts.broker !== undefined) return [{ broker: opts.broker, configs: sorted(all[opts.broker === null ? '' : String(opts.broker)]) }];
+    return Object.keys(all)
+      .sort((a, b) => (a === '' ? -1 : b === '' ? 1 : Number(a) - Number(b)))
+      .map((k) => ({ broker: k === '' ? null : Number(k), configs: sorted(all[k]) }));
+  }
+
+  /**
+   * A resource's configs as Kafka's Admin.describeConfigs gives them (ConfigEntry, in key order:
+   * the value in force, its source, whether it is read-only, and its synonyms, most specific
+   * first):
+   *  - `{ broker: id }`: every broker key, as that broker has it (its topology config, its own
+   *    and the cluster-wide dynamic configs, Kafka's defaults); the keys that cannot change at
+   *    run time are read-only. The broker must be running (else BROKER_NOT_AVAILABLE).
+   *  - `{ broker: null }`: the cluster-wide dynamic defaults, only the keys set (as Kafka).
+   *  - `{ topic }`: every topic key: the topic's override, else the broker default in force on
+   *    the leader of its first partition (or another live broker), whose id is `brokerId`: a
+   *    broker's own config may differ from another's. UNKNOWN_TOPIC_OR_PARTITION if it does not exist.
+   */
+  async describeConfigs(resource: { broker: number | null } | { topic: string }): Promise<ResourceConfigs> {
+    const r = (resource ?? {}) as { broker?: unknown; topic?: unknown };
+    if (typeof r.topic !== 'string' && !(r.broker === null || isBrokerId(r.broker))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default) or { topic: name }');
+    }
+    const answer = await this.call({ type: 'DescribeConfigs', resource: typeof r.topic === 'string' ? { topic: r.topic } : { broker: r.broker as number | null } });
+    return { brokerId: answer.brokerId as number | null, configs: answer.configs as ConfigEntry[] };
   }
 
   /** Per partition: committed offset, log end offset (high watermark) and lag. */
