@@ -4,6 +4,7 @@
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
+import { UNLIMITED_RATE } from '../../src/storage/replication-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 
@@ -56,6 +57,13 @@ export interface BrokerConfig {
   superUsers: string[];
   /** allow.everyone.if.no.acl.found: a resource no ACL applies to is open to all (default false). */
   allowEveryoneIfNoAclFound: boolean;
+  /**
+   * leader.replication.throttled.rate / follower.replication.throttled.rate: bytes per second this
+   * broker sends to / fetches for the replicas a topic's leader/follower.replication.throttled.replicas
+   * names, while they are out of the ISR (default: unlimited).
+   */
+  leaderReplicationThrottledRate: number;
+  followerReplicationThrottledRate: number;
   log: LogConfig;
 }
 
@@ -90,6 +98,8 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
   'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
+  'leader.replication.throttled.rate': { prop: 'leaderReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
+  'follower.replication.throttled.rate': { prop: 'followerReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */
@@ -195,10 +205,13 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
 /**
  * Broker keys that can change while the broker runs (Kafka's dynamic broker configs, KIP-226), per
  * broker or as the cluster-wide default, through IncrementalAlterConfigs / AlterConfigs: the
- * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type).
- * Replicas of topics without their own value take a change at once.
+ * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type)
+ * and the replication throttle rates. Replicas of topics without their own value take a change
+ * at once.
  */
-export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(LOG_KEYS), 'min.insync.replicas', 'compression.type'].sort());
+export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
+  [...Object.keys(LOG_KEYS), 'min.insync.replicas', 'compression.type', 'leader.replication.throttled.rate', 'follower.replication.throttled.rate'].sort(),
+);
 
 /**
  * Why a dynamic broker config (key -> value, as Kafka's admin sends them) cannot be set, or null:

@@ -36,6 +36,8 @@ import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { kafkaListenerName, type KafkaListenerMsg } from '../kafka-listener/messages.js';
+import { ReplicationQuota } from '../../src/storage/replication-quota.js';
+import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled, type Throttles } from './replication-throttles.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
@@ -120,6 +122,12 @@ export interface BrokerState {
   aclsSent: string | null;
   /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
   dynamicConfig: string;
+  /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
+  throttles: Throttles | null;
+  /** leader.replication.throttled.rate: bytes sent to throttled followers. */
+  leaderQuota: ReplicationQuota;
+  /** follower.replication.throttled.rate: bytes fetched for throttled replicas here. */
+  followerQuota: ReplicationQuota;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -153,6 +161,8 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
   s.dynamicConfig = key;
   s.config = config;
   s.logs.setDefaults(config.log);
+  s.leaderQuota.setLimit(config.leaderReplicationThrottledRate);
+  s.followerQuota.setLimit(config.followerReplicationThrottledRate);
   for (const rep of s.replicas.values()) ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType });
   ctx.log.info('dynamic broker configs in force', { dynamic });
 }
@@ -238,18 +248,17 @@ function answerFromAdvance(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: Pendi
   if (!m.reads || !last || p.expired) return false;
   const fresh = m.reads.find((r) => r.fetchId === p.id);
   if (!fresh) return false;
-  let bytes = 0;
   let found = false;
-  const results = last.map((r) => {
-    if (r.topic !== m.topic || r.partition !== m.partition) {
-      bytes += r.records.length;
-      return r;
-    }
+  let results = last.map((r) => {
+    if (r.topic !== m.topic || r.partition !== m.partition) return r;
     found = true;
-    bytes += fresh.result.records.length;
     return { topic: r.topic, partition: r.partition, ...fresh.result };
   });
-  if (!found || bytes < p.req.minBytes) return false;
+  if (!found) return false;
+  if (p.req.replicaId >= 0 && s.throttles) results = withholdThrottled(s.throttles, s.leaderQuota, p.req.replicaId, results);
+  let bytes = 0;
+  for (const r of results) bytes += r.records.length;
+  if (bytes < p.req.minBytes) return false;
   s.fetchesAnsweredOnAdvance++;
   respond(s, ctx, p, results);
   return true;
@@ -272,6 +281,7 @@ function respond(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, r
     total += r.records.length;
     return r;
   });
+  if (p.req.replicaId >= 0 && s.throttles) recordThrottledSent(s.throttles, s.leaderQuota, p.req.replicaId, partitions);
   if (p.token) ctx.replyTo(p.token, { type: 'FetchResponse', errorCode: ErrorCode.NONE, partitions } satisfies FetchResponse);
 }
 
@@ -289,6 +299,7 @@ function fetcherArgs(s: BrokerState, leaderId: number, leaderNode: string) {
     responseMaxBytes: c.replicaFetchResponseMaxBytes,
     backoffMs: c.replicaFetchBackoffMs,
     requestTimeoutMs: c.requestTimeoutMs,
+    throttle: { quota: s.followerQuota, throttled: (topic: string, partition: number) => followerThrottles(s.throttles, topic, partition, me) },
   };
 }
 
@@ -552,6 +563,9 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       metadata: null,
       aclsSent: null,
       dynamicConfig: '[]',
+      throttles: null,
+      leaderQuota: new ReplicationQuota(config.leaderReplicationThrottledRate, ctx.clock),
+      followerQuota: new ReplicationQuota(config.followerReplicationThrottledRate, ctx.clock),
       replicas: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),
@@ -663,6 +677,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       s.metadata = m.metadata;
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);
+      s.throttles = throttlesFor(m.metadata, s.args.brokerId);
       // the Kafka listener beside this broker authorizes with the cluster's ACLs
       if (s.args.kafkaEndpoint) {
         const acls = m.metadata.acls ?? [];
@@ -730,15 +745,17 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const p = s.fetches.get(m.fetchId);
       if (!p) return;
       p.reading = false;
+      // a follower's throttled partitions get no records while the leader quota is exceeded
+      const results = p.req.replicaId >= 0 && s.throttles ? withholdThrottled(s.throttles, s.leaderQuota, p.req.replicaId, m.results) : m.results;
       let bytes = 0;
       let problem = false;
-      for (const r of m.results) {
+      for (const r of results) {
         bytes += r.records.length;
         if (r.errorCode !== ErrorCode.NONE || r.divergingEpoch) problem = true;
       }
       const now = ctx.clock.now();
       if (bytes >= p.req.minBytes || problem || p.expired || now >= p.deadline) {
-        respond(s, ctx, p, m.results);
+        respond(s, ctx, p, results);
         return;
       }
       if (p.dirty) {
@@ -746,7 +763,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         return;
       }
       p.parked = true;
-      p.lastResults = m.results;
+      p.lastResults = results;
       // one timer for the purgatory, due at its earliest deadline (not a timer per parked fetch)
       if (!ctx.timers.isActive(FETCH_EXPIRY_TIMER) || p.deadline < s.fetchExpiryDue) armFetchExpiry(s, ctx, p.deadline);
     },

@@ -5,7 +5,8 @@
  * divergence, and fetches again.
  *
  * Owned state: the partitions it fetches (fetch offset, last fetched epoch, leader epoch), one
- * fetch in flight at most, a backoff after errors.
+ * fetch in flight at most, a backoff after errors. The broker's follower replication throttle
+ * (a shared quota) leaves throttled partitions out while it is exceeded.
  * Handles: AddPartitions, RemovePartitions, DoFetch, FetchResult, DescribeFetcher.
  * Emits: Fetch to the leader's broker; AppendAsFollower, TruncateForDivergence and
  * ResetFetchPosition to local partition replicas.
@@ -15,6 +16,7 @@ import type { BaseContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
+import type { ReplicationQuota } from '../../src/storage/replication-quota.js';
 import type { AppendAsFollowerResult, ReplicaMsg } from '../partition-replica/messages.js';
 import type { BrokerMsg, FetchPartitionResult, FetchResponse } from './messages.js';
 
@@ -45,6 +47,11 @@ export interface FetcherArgs {
   responseMaxBytes: number;
   backoffMs: number;
   requestTimeoutMs: number;
+  /**
+   * The broker's follower replication throttle (follower.replication.throttled.rate, shared by its
+   * fetchers): while its quota is exceeded, partitions `throttled` names are left out of fetches.
+   */
+  throttle?: { quota: ReplicationQuota; throttled: (topic: string, partition: number) => boolean };
 }
 
 interface Tracked extends FetcherPartition {
@@ -68,12 +75,23 @@ function scheduleFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>, delayMs: n
   else if (!ctx.timers.isActive(BACKOFF_TIMER)) ctx.timers.startSingle(BACKOFF_TIMER, delayMs, { type: 'DoFetch' });
 }
 
-/** One long-poll Fetch for every partition, from where each stands. */
+/**
+ * One long-poll Fetch for every partition, from where each stands (throttled partitions left out
+ * while the follower quota is exceeded; with nothing left, it tries again after the backoff).
+ */
 function startFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>): void {
   if (s.inFlight || s.partitions.size === 0) return;
-  s.inFlight = true;
   const a = s.args;
-  const tracked = [...s.partitions.values()];
+  let tracked = [...s.partitions.values()];
+  const throttle = a.throttle;
+  if (throttle && !throttle.quota.unlimited && throttle.quota.isExceeded()) {
+    tracked = tracked.filter((t) => !throttle.throttled(t.topic, t.partition));
+    if (tracked.length === 0) {
+      if (!ctx.timers.isActive(BACKOFF_TIMER)) ctx.timers.startSingle(BACKOFF_TIMER, Math.max(a.backoffMs, 100), { type: 'DoFetch' });
+      return;
+    }
+  }
+  s.inFlight = true;
   const sent = tracked.map((t) => ({ key: key(t.topic, t.partition), leaderEpoch: t.currentLeaderEpoch }));
   void ctx
     .ask<FetchResponse>(
@@ -172,6 +190,12 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
         return;
       }
       const sentEpochs = new Map(m.sent.map((x) => [x.key, x.leaderEpoch]));
+      const throttle = s.args.throttle;
+      if (throttle && !throttle.quota.unlimited) {
+        let bytes = 0;
+        for (const pr of r.partitions) if (pr.records.length > 0 && throttle.throttled(pr.topic, pr.partition)) bytes += pr.records.length;
+        throttle.quota.record(bytes);
+      }
       // partitions are independent: their replicas append at the same time
       const applied: Promise<boolean>[] = [];
       for (const pr of r.partitions) {

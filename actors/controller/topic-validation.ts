@@ -7,12 +7,14 @@
  *  - 1 <= replication factor <= eligible brokers (INVALID_REPLICATION_FACTOR);
  *  - explicit assignments: same size, no duplicates, only eligible brokers (INVALID_REPLICA_ASSIGNMENT);
  *  - config keys: the storage log keys (cleanup.policy and the compaction settings among them)
- *    plus min.insync.replicas, unclean.leader.election.enable and compression.type; unknown keys
- *    and bad values are INVALID_CONFIG naming the key.
+ *    plus min.insync.replicas, unclean.leader.election.enable, compression.type and the
+ *    replication throttles' leader/follower.replication.throttled.replicas; unknown keys and bad
+ *    values are INVALID_CONFIG naming the key.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
+import { throttledReplicasProblem } from '../../src/storage/replication-quota.js';
 
 export interface ValidationError {
   readonly errorCode: number;
@@ -31,6 +33,8 @@ export const TOPIC_CONFIG_KEYS: readonly string[] = Object.freeze([
   'min.insync.replicas',
   'unclean.leader.election.enable',
   'compression.type',
+  'leader.replication.throttled.replicas',
+  'follower.replication.throttled.replicas',
 ]);
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
 
@@ -173,6 +177,13 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
         return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be one of ${COMPRESSION_TYPES.join(', ')}`);
       }
       return { value: v };
+    }
+    case 'leader.replication.throttled.replicas':
+    case 'follower.replication.throttled.replicas': {
+      const problem = throttledReplicasProblem(String(raw));
+      if (problem) return invalidConfig(key, problem);
+      // one spelling: no spaces
+      return { value: String(raw).replace(/\s+/g, '') };
     }
     default:
       return invalidConfig(key, `unknown topic config name (known: ${TOPIC_CONFIG_KEYS.join(', ')})`);

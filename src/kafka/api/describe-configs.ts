@@ -46,6 +46,8 @@ const TOPIC_TYPES: Record<string, number> = {
   'max.compaction.lag.ms': Type.LONG,
   'compression.type': Type.STRING,
   'unclean.leader.election.enable': Type.BOOLEAN,
+  'leader.replication.throttled.replicas': Type.LIST,
+  'follower.replication.throttled.replicas': Type.LIST,
 };
 
 interface Synonym {
@@ -77,6 +79,8 @@ const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
   'min.insync.replicas': '1',
   'compression.type': 'producer',
   'unclean.leader.election.enable': 'false',
+  'leader.replication.throttled.replicas': '',
+  'follower.replication.throttled.replicas': '',
 });
 
 /** The dynamic broker configs that apply to this broker: its own, and the cluster-wide defaults. */
