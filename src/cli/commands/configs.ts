@@ -1,0 +1,361 @@
+/**
+ * `samsa configs`: describes and alters topic configs and dynamic broker configs like Kafka's
+ * kafka-configs tool. The entity is --entity-type topics|brokers with --entity-name or (brokers)
+ * --entity-default, or kafka-configs' shorthands --topic, --broker, --broker-defaults. --alter
+ * takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with commas),
+ * --add-config-file (a properties file) and --delete-config k1,k2; topics go through
+ * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs.
+ *
+ * --describe prints kafka-configs' lines: a header per entity, then `  key=value sensitive=false
+ * synonyms={SOURCE:key=value, ...}` per config, in key order; only the dynamic ones (a topic's
+ * overrides, a broker's own dynamic configs, the cluster-wide defaults) unless --all, which gives
+ * every key with its value in force (admin.describeConfigs: a broker asked for its own, a topic's
+ * defaults as the leader of its first partition has them). A broker that cannot be asked (not
+ * running) gets its dynamic configs from the cluster metadata, with a note on stderr.
+ */
+import fs from 'node:fs';
+import type { Admin, ConfigEntry } from '../../client/admin.js';
+import type { SamsaError } from '../../client/errors.js';
+import type { Args, OptionSpec } from '../args.js';
+import { withAdmin, withCluster } from '../cluster.js';
+import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
+import { err, out } from '../output.js';
+
+const MODES = ['describe', 'alter'] as const;
+type Mode = (typeof MODES)[number];
+
+/** kafka-configs' entity types that samsa does not have (client quotas, SCRAM users, ...). */
+const OTHER_ENTITY_TYPES = ['clients', 'users', 'ips', 'broker-loggers', 'client-metrics', 'groups'];
+
+const options: OptionSpec[] = [
+  BOOTSTRAP_OPTION,
+  { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
+  { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
+  { name: 'entity-type', kind: 'string', value: 'type', help: 'topics or brokers' },
+  { name: 'entity-name', kind: 'string', value: 'name', help: 'a topic name or a broker id' },
+  { name: 'entity-default', kind: 'flag', help: 'with brokers: the cluster-wide default that every broker takes for the keys it has no value of its own for' },
+  { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
+  { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
+  { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
+  {
+    name: 'add-config',
+    kind: 'list',
+    value: 'k1=v1,k2=[v1,v2]',
+    help: 'configs to set, separated by commas; square brackets around a value that has commas (cleanup.policy=[compact,delete]) (repeatable)',
+    modes: ['alter'],
+  },
+  { name: 'add-config-file', kind: 'string', value: 'file', help: 'configs to set, from a properties file (key=value lines; # comments)', modes: ['alter'] },
+  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: 'configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config', modes: ['alter'] },
+  { name: 'all', kind: 'flag', help: 'with --describe: every config with the value in force, not only the dynamic ones', modes: ['describe'] },
+  HELP_OPTION,
+];
+
+/** What the command line names: a topic (name null: every topic), or a broker (id, 'default', or null: every broker and the default). */
+export type ConfigEntity = { type: 'topics'; name: string | null } | { type: 'brokers'; name: number | 'default' | null };
+
+const KEY = /^[a-zA-Z0-9._-]+$/;
+
+function checkKey(key: string, option: string): void {
+  if (key === '') throw new UsageError(`--${option}: a config key is empty`);
+  if (!KEY.test(key)) throw new UsageError(`--${option}: invalid character in config key '${key}' (keys are letters, digits, '.', '_' and '-')`);
+}
+
+/**
+ * --add-config as kafka-configs reads it: pairs separated by commas outside square brackets, each
+ * key=value (the value may be empty), the brackets removed from values (cleanup.policy=[compact,delete]
+ * is compact,delete), keys and values trimmed. Several options are merged; a key twice is refused.
+ */
+export function parseAddConfig(raws: readonly string[]): Record<string, string> {
+  const outside = '(?=[^\\]]*(?:\\[|$))';
+  const config: Record<string, string> = {};
+  for (const raw of raws) {
+    for (const pair of raw.split(new RegExp(`,${outside}`))) {
+      const kv = pair.split(new RegExp(`\\s*=\\s*${outside}`));
+      if (kv.length !== 2) throw new UsageError(`--add-config takes key=value pairs separated by commas (square brackets around a value with commas: k=[a,b]); got '${pair}'`);
+      const key = kv[0]!.trim();
+      checkKey(key, 'add-config');
+      if (Object.prototype.hasOwnProperty.call(config, key)) throw new UsageError(`--add-config sets ${key} more than once`);
+      config[key] = kv[1]!.replace(/[[\]]/g, '').trim();
+    }
+  }
+  return config;
+}
+
+/** A properties file's key=value (or key: value) lines; blank lines and # or ! comments skipped. */
+export function parseConfigFile(text: string, file: string): Record<string, string> {
+  const config: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((line, i) => {
+    const l = line.trim();
+    if (l === '' || l.startsWith('#') || l.startsWith('!')) return;
+    const m = /^([^=:\s]+)\s*[=:]\s*(.*)$/.exec(l);
+    if (!m) throw new UsageError(`--add-config-file ${file}, line ${i + 1}: expected key=value, got '${l}'`);
+    const key = m[1]!;
+    checkKey(key, 'add-config-file');
+    if (Object.prototype.hasOwnProperty.call(config, key)) throw new UsageError(`--add-config-file ${file} sets ${key} more than once`);
+    config[key] = m[2]!;
+  });
+  return config;
+}
+
+/** --delete-config: keys separated by commas, trimmed, each once. */
+export function parseDeleteConfig(raws: readonly string[]): string[] {
+  const keys = raws.flatMap((r) => r.split(',')).map((k) => k.trim());
+  if (keys.length > 0 && keys.every((k) => k === '')) throw new UsageError('--delete-config needs config keys, such as retention.ms,segment.bytes');
+  const wanted = keys.filter((k) => k !== '');
+  for (const k of wanted) checkKey(k, 'delete-config');
+  return [...new Set(wanted)];
+}
+
+function brokerId(raw: string, option: string): number {
+  if (!/^\d{1,9}$/.test(raw.trim())) throw new UsageError(`${option} for brokers must be a broker id (an integer), got '${raw}'${raw.trim() === '' ? ' — --entity-default (or --broker-defaults) is the cluster-wide default' : ''}`);
+  return Number(raw.trim());
+}
+
+/** The entity of the command line, every check that needs no cluster made. */
+export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
+  const shorthands = (['topic', 'broker', 'broker-defaults'] as const).filter((o) => args.has(o));
+  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker and --broker-defaults (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
+  const shorthand = shorthands[0];
+  const rawType = args.string('entity-type');
+  let type: 'topics' | 'brokers' | undefined;
+  if (rawType !== undefined) {
+    const t = rawType.trim().toLowerCase();
+    if (t === 'topics' || t === 'brokers') type = t;
+    else if (OTHER_ENTITY_TYPES.includes(t)) throw new UsageError(`--entity-type ${rawType} is not supported: samsa has configs for topics and brokers only`);
+    else throw new UsageError(`unknown --entity-type '${rawType}': give topics or brokers`);
+  }
+  if (shorthand !== undefined) {
+    const implied = shorthand === 'topic' ? 'topics' : 'brokers';
+    if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${implied === 'topics' ? 'a topic' : 'brokers'}: it does not go with --entity-type ${rawType}`);
+    for (const o of ['entity-name', 'entity-default']) if (args.has(o)) throw new UsageError(`--${shorthand} names the entity: it does not go with --${o}`);
+    if (shorthand === 'topic') {
+      const name = args.string('topic')!;
+      if (name.trim() === '') throw new UsageError('--topic needs a topic name');
+      return { type: 'topics', name };
+    }
+    if (shorthand === 'broker') return { type: 'brokers', name: brokerId(args.string('broker')!, '--broker') };
+    return { type: 'brokers', name: 'default' };
+  }
+  if (type === undefined) {
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers`);
+    throw new UsageError('give the entity: --entity-type topics|brokers (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults');
+  }
+  const name = args.string('entity-name');
+  if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
+  if (type === 'topics') {
+    if (args.has('entity-default')) throw new UsageError('--entity-default goes with --entity-type brokers: topics have no default entity (the defaults of topic configs are broker configs: log.retention.ms for retention.ms)');
+    if (name !== undefined && name.trim() === '') throw new UsageError('--entity-name needs a topic name');
+    if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the topic: --entity-name t (or --topic t)');
+    return { type, name: name ?? null };
+  }
+  if (args.has('entity-default')) return { type, name: 'default' };
+  if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the broker: --entity-name id, or --entity-default for the cluster-wide default (or --broker id, --broker-defaults)');
+  return { type, name: name === undefined ? null : brokerId(name, '--entity-name') };
+}
+
+/** What --alter sets and deletes, checked: something to do, no key both set and deleted. */
+export function planAlter(args: Args): { set: Record<string, string>; delete: string[] } {
+  if (args.has('add-config') && args.has('add-config-file')) throw new UsageError('give only one of --add-config and --add-config-file');
+  let set: Record<string, string> = {};
+  if (args.has('add-config')) set = parseAddConfig(args.list('add-config'));
+  const file = args.string('add-config-file');
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--add-config-file ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    set = parseConfigFile(text, file);
+  }
+  const deletes = parseDeleteConfig(args.list('delete-config'));
+  if (Object.keys(set).length === 0 && deletes.length === 0) throw new UsageError('--alter needs --add-config k=v, --add-config-file file or --delete-config k');
+  const both = deletes.filter((k) => Object.prototype.hasOwnProperty.call(set, k));
+  if (both.length > 0) throw new UsageError(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} both added and deleted: give ${both.length === 1 ? 'it' : 'each'} to --add-config or to --delete-config, not both`);
+  return { set, delete: deletes };
+}
+
+/** kafka-configs' line for a config: `  key=value sensitive=false synonyms={SOURCE:key=value, ...}`. */
+export function configLine(e: ConfigEntry): string {
+  const synonyms = e.synonyms.map((s) => `${s.source}:${s.name}=${e.sensitive ? 'null' : s.value}`).join(', ');
+  return `  ${e.name}=${e.sensitive ? 'null' : e.value} sensitive=${e.sensitive} synonyms={${synonyms}}`;
+}
+
+function samsaErrorName(e: unknown): string | undefined {
+  return e instanceof Error && typeof (e as SamsaError).errorName === 'string' ? (e as SamsaError).errorName : undefined;
+}
+
+/** A broker's dynamic configs as entries, from the metadata (when the broker cannot be asked). */
+function dynamicEntries(own: Record<string, string>, defaults: Record<string, string>): ConfigEntry[] {
+  return Object.keys(own)
+    .sort()
+    .map((name) => ({
+      name,
+      value: own[name]!,
+      source: 'DYNAMIC_BROKER_CONFIG' as const,
+      isDefault: false,
+      readOnly: false,
+      sensitive: false,
+      synonyms: [
+        { name, value: own[name]!, source: 'DYNAMIC_BROKER_CONFIG' as const },
+        ...(Object.prototype.hasOwnProperty.call(defaults, name) ? [{ name, value: defaults[name]!, source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' as const }] : []),
+      ],
+    }));
+}
+
+const byName = (a: ConfigEntry, b: ConfigEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Prints one broker's configs; false when it could not be asked and --all was wanted. */
+async function describeBroker(admin: Admin, id: number, all: boolean): Promise<boolean> {
+  let entries: ConfigEntry[];
+  let complete = true;
+  try {
+    const { configs } = await admin.describeConfigs({ broker: id });
+    entries = all ? configs : configs.filter((c) => c.source === 'DYNAMIC_BROKER_CONFIG');
+  } catch (e) {
+    if (samsaErrorName(e) !== 'BROKER_NOT_AVAILABLE') throw e;
+    const [[own], [defaults]] = await Promise.all([admin.describeBrokerConfigs({ broker: id }), admin.describeBrokerConfigs({ broker: null })]);
+    entries = dynamicEntries(own!.configs, defaults!.configs);
+    err(`${(e as Error).message} — showing its dynamic configs, from the cluster metadata`);
+    complete = !all;
+  }
+  out(`${all ? 'All' : 'Dynamic'} configs for broker ${id} are:`);
+  for (const e of [...entries].sort(byName)) out(configLine(e));
+  return complete;
+}
+
+async function describeBrokerDefaults(admin: Admin): Promise<void> {
+  const { configs } = await admin.describeConfigs({ broker: null });
+  out('Default configs for brokers in the cluster are:');
+  for (const e of [...configs].sort(byName)) out(configLine(e));
+}
+
+async function describeTopic(admin: Admin, topic: string, all: boolean): Promise<void> {
+  let configs: ConfigEntry[];
+  try {
+    configs = (await admin.describeConfigs({ topic })).configs;
+  } catch (e) {
+    if (samsaErrorName(e) === 'UNKNOWN_TOPIC_OR_PARTITION') throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+    throw e;
+  }
+  out(`${all ? 'All' : 'Dynamic'} configs for topic ${topic} are:`);
+  for (const e of [...configs].sort(byName)) if (all || e.source === 'DYNAMIC_TOPIC_CONFIG') out(configLine(e));
+}
+
+/**
+ * A refusal of the change itself (a key that cannot change at run time, an unknown key, a bad
+ * value: the controller's message names it) is the command line's fault; an unknown topic is said so.
+ */
+function refusedChange(e: unknown, topic?: string): never {
+  const name = samsaErrorName(e);
+  if (name === 'INVALID_CONFIG' || name === 'INVALID_REQUEST') throw new UsageError((e as Error).message);
+  if (name === 'UNKNOWN_TOPIC_OR_PARTITION' && topic !== undefined) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+  throw e;
+}
+
+/** kafka-configs' check: a key to delete must be set. */
+function checkDeletes(deletes: readonly string[], current: Record<string, string | number>, what: string): void {
+  const missing = deletes.filter((k) => !Object.prototype.hasOwnProperty.call(current, k));
+  if (missing.length > 0) {
+    const set = Object.keys(current).sort();
+    throw new UsageError(`Invalid config(s): ${missing.join(',')} — not set for ${what}, nothing to delete (${set.length > 0 ? `set: ${set.join(', ')}` : 'it has no dynamic configs'})`);
+  }
+}
+
+async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
+  if (entity.type === 'topics') {
+    const topic = entity.name!;
+    if (change.delete.length > 0) {
+      let config: Record<string, string | number>;
+      try {
+        config = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]!.config;
+      } catch (e) {
+        return refusedChange(e, topic);
+      }
+      checkDeletes(change.delete, config, `topic ${topic}`);
+    }
+    try {
+      await admin.alterTopicConfigs({ topics: [{ topic, set: change.set, delete: change.delete }] });
+    } catch (e) {
+      refusedChange(e, topic);
+    }
+    out(`Completed updating config for topic ${topic}.`);
+    return;
+  }
+  const broker = entity.name === 'default' ? null : (entity.name as number);
+  if (change.delete.length > 0) {
+    const [current] = await admin.describeBrokerConfigs({ broker });
+    checkDeletes(change.delete, current!.configs, broker === null ? 'the cluster-wide default' : `broker ${broker}`);
+  }
+  try {
+    await admin.alterBrokerConfigs({ brokers: [{ broker, set: change.set, delete: change.delete }] });
+  } catch (e) {
+    refusedChange(e);
+  }
+  out(broker === null ? 'Completed updating default config for brokers in the cluster.' : `Completed updating config for broker ${broker}.`);
+}
+
+async function describe(admin: Admin, entity: ConfigEntity, all: boolean, liveBrokers: () => Promise<number[]>): Promise<boolean> {
+  if (entity.type === 'topics') {
+    const topics = entity.name !== null ? [entity.name] : await admin.listTopics();
+    for (const t of topics) await describeTopic(admin, t, all);
+    return true;
+  }
+  if (entity.name === 'default') {
+    await describeBrokerDefaults(admin);
+    return true;
+  }
+  // without a name, kafka-configs lists the live brokers and then the default; here the brokers
+  // that have dynamic configs too, running or not
+  const ids =
+    entity.name !== null
+      ? [entity.name]
+      : [...new Set([...(await liveBrokers()), ...(await admin.describeBrokerConfigs()).flatMap((r) => (r.broker === null ? [] : [r.broker]))])].sort((a, b) => a - b);
+  let complete = true;
+  for (const id of ids) complete = (await describeBroker(admin, id, all)) && complete;
+  if (entity.name === null) await describeBrokerDefaults(admin);
+  return complete;
+}
+
+async function run(args: Args): Promise<number> {
+  const mode = args.mode(MODES) as Mode;
+  const entity = resolveEntity(args, mode);
+  const change = mode === 'alter' ? planAlter(args) : null;
+  let complete = true;
+  await withCluster(args, 'samsa-configs', (conn) =>
+    withAdmin(conn, async (admin) => {
+      if (change) return alter(admin, entity, change);
+      const live = async () => (await conn.metadata()).brokers.filter((b) => !b.fenced).map((b) => b.brokerId);
+      complete = await describe(admin, entity, args.has('all'), live);
+    }),
+  );
+  if (!complete) throw new CliError('not every config could be described: a broker did not answer (is it running?)', EXIT_FAILURE);
+  return EXIT_OK;
+}
+
+export const configsCommand: Command = {
+  name: 'configs',
+  summary: 'describe and alter topic configs and dynamic broker configs (per broker or cluster-wide)',
+  usage: [
+    '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
+    '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
+    '[--bootstrap-server host:port] --alter (--topic t | --entity-type topics --entity-name t) [--add-config k1=v1,k2=[a,b] | --add-config-file file] [--delete-config k1,k2]',
+    '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
+  ],
+  description: [
+    "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
+    '--describe prints a header per entity and a line per config: key=value, sensitive (always false: samsa has no secret configs) and its synonyms, the layers that set it, most specific first (DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG: the topology, DEFAULT_CONFIG). Without --all only the dynamic configs are listed: a topic\'s overrides, a broker\'s own dynamic configs, the cluster-wide defaults. With --all every key with its value in force: a broker reports its own (it alone knows its topology config); a topic\'s keys without an override show the broker defaults as the leader of its first partition has them (brokers with their own dynamic or topology configs may differ). A broker that cannot be asked (not running) is described from the cluster metadata, its dynamic configs only, with a note on stderr (and exit code 1 with --all). Without a name, every topic, or every broker (live, or with dynamic configs) and then the cluster-wide default.',
+    "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
+  ].join('\n\n'),
+  options,
+  examples: [
+    'samsa configs --describe --entity-type brokers --entity-default',
+    'samsa configs --alter --entity-type brokers --entity-default --add-config log.retention.ms=86400000,min.insync.replicas=2',
+    'samsa configs --alter --broker 1 --add-config log.segment.bytes=268435456 --delete-config compression.type',
+    'samsa configs --describe --broker 1 --all',
+    'samsa configs --alter --topic orders --add-config cleanup.policy=[compact,delete],retention.ms=604800000',
+    'samsa configs --describe --entity-type topics --entity-name orders',
+  ],
+  run,
+};
