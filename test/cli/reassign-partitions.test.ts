@@ -3,7 +3,9 @@
  * wrong, --generate's plan (the controller's placement, each partition keeping its replication
  * factor), the reports that decide the exit codes, and the command as a user runs it against a
  * three-broker cluster: --generate, --execute (with its rollback JSON, run again to roll back),
- * --verify, --list and --cancel around a reassignment held in progress by a stopped broker.
+ * --verify, --list and --cancel around a reassignment held in progress by a stopped broker;
+ * --throttle's topic and broker configs, changed with --additional and removed by --verify (or
+ * kept with --preserve-throttles) and --cancel.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import { expect } from 'chai';
 import { assignReplicasRackAware, assignReplicasRackUnaware, placementForNewTopic, seededRandom } from '../../actors/controller/placement.js';
 import {
   listLines,
+  mergeThrottledReplicas,
   parseBrokerList,
   parseReassignmentFile,
   parseTopicsToMoveFile,
@@ -19,11 +22,15 @@ import {
   reassignmentJson,
   reportCancelled,
   reportStarted,
+  throttledBrokers,
+  throttledMoves,
+  throttlesSet,
+  topicThrottleChanges,
   verifyReassignments,
   type ReassignmentEntry,
 } from '../../src/cli/commands/reassign-partitions.js';
 import { CliError, UsageError } from '../../src/cli/errors.js';
-import type { Admin } from '../../src/client/admin.js';
+import type { Admin, DynamicBrokerConfigs } from '../../src/client/admin.js';
 import type { ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -253,6 +260,63 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
     ]);
   });
 
+  it("--throttle's moves, as Kafka's tool: those in progress and the file's, from the replicas each has to those it has not", () => {
+    const ongoing = [{ topic: 'o', partitions: [{ partition: 0, replicas: [3, 1, 2], addingReplicas: [3], removingReplicas: [2] }] }];
+    const moves = throttledMoves(
+      ongoing,
+      [
+        { topic: 't', partition: 1, replicas: [2, 3] },
+        { topic: 't', partition: 0, replicas: [1, 2] },
+        { topic: 'o', partition: 0, replicas: [3, 4] },
+        { topic: 't', partition: 7, replicas: [1] },
+      ],
+      [
+        { topic: 't', partition: 0, replicas: [1] },
+        { topic: 't', partition: 1, replicas: [1, 2] },
+        { topic: 'o', partition: 0, replicas: [1, 2] },
+      ],
+    );
+    expect(moves).to.deep.equal([
+      // resubmitted while in progress: copied from the replicas it had
+      { topic: 'o', partition: 0, sources: [1, 2], destinations: [3, 4] },
+      { topic: 't', partition: 0, sources: [1], destinations: [2] },
+      { topic: 't', partition: 1, sources: [1, 2], destinations: [3] },
+    ]);
+    expect(throttledBrokers(moves)).to.deep.equal([1, 2, 3, 4]);
+    // a reassignment in progress that the file leaves alone is throttled too
+    expect(throttledMoves(ongoing, [{ topic: 't', partition: 0, replicas: [2] }], [{ topic: 't', partition: 0, replicas: [1] }]).map((m) => `${m.topic}-${m.partition}`)).to.deep.equal(['o-0', 't-0']);
+  });
+
+  it("--throttle's topic configs: the moving partitions' entries replaced, the others kept, '*' left alone", () => {
+    expect(mergeThrottledReplicas(undefined, new Set([0]), [[0, 2], [0, 1]])).to.equal('0:1,0:2');
+    expect(mergeThrottledReplicas('1:3, 0:9,10:1', new Set([0]), [[0, 2]])).to.equal('0:2,1:3,10:1');
+    expect(mergeThrottledReplicas('*', new Set([0]), [[0, 2]])).to.equal('*');
+    expect(mergeThrottledReplicas('0:1', new Set([0]), [])).to.equal('');
+    const changes = topicThrottleChanges(
+      [
+        { topic: 'a', partition: 0, sources: [1], destinations: [2, 3] },
+        { topic: 'a', partition: 2, sources: [2, 1], destinations: [] },
+        { topic: 'b', partition: 0, sources: [1, 2], destinations: [] },
+      ],
+      (topic): Record<string, string | number> => (topic === 'a' ? { 'follower.replication.throttled.replicas': '1:3,2:3', 'retention.ms': 1000 } : { 'follower.replication.throttled.replicas': '0:3' }),
+    );
+    expect(changes).to.deep.equal([
+      { topic: 'a', set: { 'leader.replication.throttled.replicas': '0:1,2:1,2:2', 'follower.replication.throttled.replicas': '0:2,0:3,1:3' }, delete: [] },
+      // nothing copied to: the entry of the partition goes, and with it the key
+      { topic: 'b', set: { 'leader.replication.throttled.replicas': '0:1,0:2' }, delete: ['follower.replication.throttled.replicas'] },
+    ]);
+    const md = metadataOf([partitionState('a', 0, [1]), partitionState('b', 0, [1]), partitionState('c', 0, [1])]);
+    md.topics[0]!.config = { 'leader.replication.throttled.replicas': '0:1' };
+    md.topics[2]!.config = { 'follower.replication.throttled.replicas': '*' };
+    const brokerConfigs: DynamicBrokerConfigs[] = [
+      { broker: null, configs: { 'leader.replication.throttled.rate': '5' } },
+      { broker: 1, configs: { 'log.retention.ms': '5' } },
+      { broker: 2, configs: { 'follower.replication.throttled.rate': '5' } },
+      { broker: 4, configs: { 'leader.replication.throttled.rate': '5' } },
+    ];
+    expect(throttlesSet(md, brokerConfigs, [1, 2, 3, 2], ['c', 'b', 'a'])).to.deep.equal({ brokers: [2], topics: ['a', 'c'] });
+  });
+
   it('exits 2 for command lines that cannot work', async () => {
     const cases: { argv: string[]; says: RegExp }[] = [
       { argv: ['reassign-partitions'], says: /give one of --generate, --execute, --verify, --cancel, --list/ },
@@ -262,6 +326,10 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
       { argv: ['reassign-partitions', '--generate', '--topics-to-move-json-file', 't.json', '--broker-list', 'x'], says: /--broker-list takes broker ids separated by commas/ },
       { argv: ['reassign-partitions', '--list', '--reassignment-json-file', 'f'], says: /--reassignment-json-file goes with --execute or --verify or --cancel, not with --list/ },
       { argv: ['reassign-partitions', '--verify', '--additional', '--reassignment-json-file', 'f'], says: /--additional goes with --execute, not with --verify/ },
+      { argv: ['reassign-partitions', '--execute', '--reassignment-json-file', 'f', '--throttle=-1'], says: /--throttle must be at least 0, got -1/ },
+      { argv: ['reassign-partitions', '--execute', '--reassignment-json-file', 'f', '--throttle', '10MB'], says: /--throttle takes an integer, got '10MB'/ },
+      { argv: ['reassign-partitions', '--verify', '--reassignment-json-file', 'f', '--throttle', '100'], says: /--throttle goes with --execute, not with --verify/ },
+      { argv: ['reassign-partitions', '--execute', '--reassignment-json-file', 'f', '--preserve-throttles'], says: /--preserve-throttles goes with --verify or --cancel, not with --execute/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(c.argv)));
     results.forEach((r, i) => {
@@ -271,7 +339,7 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
     });
     const help = await runCli(['reassign-partitions', '--help']);
     expect(help.code).to.equal(0);
-    for (const o of ['--generate', '--execute', '--verify', '--cancel', '--list', '--reassignment-json-file', '--topics-to-move-json-file', '--broker-list', '--additional', '--bootstrap-server']) {
+    for (const o of ['--generate', '--execute', '--verify', '--cancel', '--list', '--reassignment-json-file', '--topics-to-move-json-file', '--broker-list', '--additional', '--throttle', '--preserve-throttles', '--bootstrap-server']) {
       expect(help.stdout).to.contain(o);
     }
   });
@@ -412,6 +480,92 @@ describe('cli: reassign-partitions against a cluster', function () {
     const nofile = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', path.join(dir, 'absent.json')]);
     expect(nofile.code).to.equal(1);
     expect(nofile.stderr).to.contain('cannot read');
+  });
+
+  const topicConfig = async (topic: string) => {
+    const config = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]!.config;
+    return Object.fromEntries(Object.entries(config).filter(([k]) => k.includes('throttled')));
+  };
+  const brokerRates = async () =>
+    Object.fromEntries((await admin.describeBrokerConfigs()).map((b) => [String(b.broker), Object.fromEntries(Object.entries(b.configs).filter(([k]) => k.includes('throttled')))]).filter(([, c]) => Object.keys(c as object).length > 0));
+  const rates = (rate: number) => ({ 'follower.replication.throttled.rate': String(rate), 'leader.replication.throttled.rate': String(rate) });
+
+  it('--execute --throttle throttles the moving replicas on the brokers involved; --additional --throttle changes the rate; --verify removes the throttles once done', async () => {
+    await c.cluster.client.createTopics([{ name: 'thr', assignments: [[1], [2]] }]);
+    await c.cluster.client.waitForLeaders('thr');
+    // more than a new replica's first fetch (replica.fetch.max.bytes, 1 MiB): at 1 byte/s the copy stays in progress
+    for (let i = 0; i < 4; i++) await c.cluster.client.produce('thr', 0, Array.from({ length: 600 }, () => 'x'.repeat(1000)));
+    await admin.alterTopicConfigs({ topics: [{ topic: 'thr', set: { 'follower.replication.throttled.replicas': '1:3' } }] });
+    const plan = write('thr.json', { version: 1, partitions: [{ topic: 'thr', partition: 0, replicas: [2, 3] }] });
+
+    const r = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', plan, '--throttle', '1']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain(
+      [
+        'Save this to use as the --reassignment-json-file option during rollback',
+        'Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle is removed.',
+        'The inter-broker throttle limit was set to 1 B/s',
+        'Successfully started partition reassignment for thr-0',
+        '',
+      ].join('\n'),
+    );
+    // copied from broker 1, to 2 and 3; the entry of partition 1 stays
+    expect(await topicConfig('thr')).to.deep.equal({ 'leader.replication.throttled.replicas': '0:1', 'follower.replication.throttled.replicas': '0:2,0:3,1:3' });
+    expect(await brokerRates()).to.deep.equal({ 1: rates(1), 2: rates(1), 3: rates(1) });
+
+    const inProgress = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', plan]);
+    expect(inProgress.code).to.equal(1);
+    expect(inProgress.stdout).to.equal('Status of partition reassignment:\nReassignment of partition thr-0 is still in progress.\n');
+    expect(await brokerRates()).to.deep.equal({ 1: rates(1), 2: rates(1), 3: rates(1) });
+
+    const faster = await c.run('reassign-partitions', ['--execute', '--additional', '--reassignment-json-file', plan, '--throttle', '100000000']);
+    expect(faster.code, faster.stderr).to.equal(0);
+    expect(faster.stdout).to.contain('The inter-broker throttle limit was set to 100000000 B/s\n');
+    expect(await brokerRates()).to.deep.equal({ 1: rates(100000000), 2: rates(100000000), 3: rates(100000000) });
+    expect(await topicConfig('thr')).to.deep.equal({ 'leader.replication.throttled.replicas': '0:1', 'follower.replication.throttled.replicas': '0:2,0:3,1:3' });
+
+    const done = await checkFor(async () => {
+      const v = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', plan]);
+      return v.code === 0 ? v : null;
+    }, 60_000, 200);
+    expect(done.stdout).to.equal(
+      [
+        'Status of partition reassignment:',
+        'Reassignment of partition thr-0 is completed.',
+        'Clearing broker-level throttles on brokers 1,2,3',
+        'Clearing topic-level throttles on topic thr',
+        'Throttle was removed.',
+        '',
+      ].join('\n'),
+    );
+    expect(await topicConfig('thr')).to.deep.equal({});
+    expect(await brokerRates()).to.deep.equal({});
+    expect((await partitions('thr'))[0]!.replicas).to.deep.equal([2, 3]);
+  });
+
+  it('--verify --preserve-throttles keeps the throttles of a completed reassignment; --cancel removes them', async () => {
+    await c.cluster.client.createTopics([{ name: 'kept', assignments: [[1]] }]);
+    await c.cluster.client.waitForLeaders('kept');
+    await c.cluster.client.produce('kept', 0, ['a']);
+    const plan = write('kept.json', { version: 1, partitions: [{ topic: 'kept', partition: 0, replicas: [1, 2] }] });
+    const r = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', plan, '--throttle', '5000000']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('The inter-broker throttle limit was set to 5000000 B/s\n');
+    const done = await checkFor(async () => {
+      const v = await c.run('reassign-partitions', ['--verify', '--preserve-throttles', '--reassignment-json-file', plan]);
+      return v.code === 0 ? v : null;
+    }, 60_000, 200);
+    expect(done.stdout).to.equal('Status of partition reassignment:\nReassignment of partition kept-0 is completed.\n');
+    expect(await topicConfig('kept')).to.deep.equal({ 'leader.replication.throttled.replicas': '0:1', 'follower.replication.throttled.replicas': '0:2' });
+    expect(await brokerRates()).to.deep.equal({ 1: rates(5000000), 2: rates(5000000) });
+
+    const cancel = await c.run('reassign-partitions', ['--cancel', '--reassignment-json-file', plan]);
+    expect(cancel.code, cancel.stderr).to.equal(0);
+    expect(cancel.stdout).to.equal(
+      ['None of the specified partition reassignments are active.', 'Clearing broker-level throttles on brokers 1,2', 'Clearing topic-level throttles on topic kept', 'Throttle was removed.', ''].join('\n'),
+    );
+    expect(await topicConfig('kept')).to.deep.equal({});
+    expect(await brokerRates()).to.deep.equal({});
   });
 
   it('a reassignment held up by a stopped broker: --list and --verify show it, --execute wants --additional, --cancel stops it', async () => {

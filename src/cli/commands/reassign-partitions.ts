@@ -3,13 +3,16 @@
  * through the admin client. --generate proposes a plan that moves topics onto a broker list,
  * --execute starts the reassignments of a JSON file (printing the current assignment for a
  * rollback first), --verify tells which of them are complete, --cancel stops those in progress
- * and --list shows every reassignment in progress. The files are Kafka's:
+ * and --list shows every reassignment in progress. --execute --throttle limits the copying as
+ * Kafka's tool does (the moving replicas named in their topics' throttled-replicas configs, the
+ * brokers involved given that rate), and --verify or --cancel remove the throttles once no
+ * reassignment is left in progress, unless --preserve-throttles. The files are Kafka's:
  * {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} and
  * {"version":1,"topics":[{"topic":"t"}]}.
  */
 import fs from 'node:fs';
 import { assignReplicas, defaultRandom, placementForNewTopic, type PlacementBroker, type PlacementRandom } from '../../../actors/controller/placement.js';
-import type { Admin, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
+import type { Admin, DynamicBrokerConfigs, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
 import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -37,7 +40,16 @@ const options: OptionSpec[] = [
   { name: 'topics-to-move-json-file', kind: 'string', value: 'file', help: 'with --generate: the topics to move, {"version":1,"topics":[{"topic":"t"}]}', modes: ['generate'] },
   { name: 'broker-list', kind: 'string', value: 'id,id,...', help: 'with --generate: the brokers to place the replicas on, such as 1,2,3 (each partition keeps its replication factor)', modes: ['generate'] },
   { name: 'disable-rack-aware', kind: 'flag', help: 'with --generate: place replicas as if no broker had a rack (by default, brokers with racks get each partition spread over as many racks as it has replicas)', modes: ['generate'] },
-  { name: 'additional', kind: 'flag', help: 'with --execute: start these reassignments although others are in progress', modes: ['execute'] },
+  { name: 'additional', kind: 'flag', help: 'with --execute: start these reassignments although others are in progress; with --throttle, also changes the throttle of those in progress (resubmit the same file)', modes: ['execute'] },
+  {
+    name: 'throttle',
+    kind: 'int',
+    value: 'bytes/s',
+    min: 0,
+    help: "with --execute: limit the copying of the moving partitions to this rate (bytes/s) on every broker involved, as Kafka's tool does: their topics' leader/follower.replication.throttled.replicas name the replicas copied from and to, and the brokers get leader/follower.replication.throttled.rate; run --verify until the reassignment completes, to remove the throttle",
+    modes: ['execute'],
+  },
+  { name: 'preserve-throttles', kind: 'flag', help: 'with --verify or --cancel: leave the throttles set by --throttle in place (by default they are removed once no reassignment is in progress, or on --cancel)', modes: ['verify', 'cancel'] },
   HELP_OPTION,
 ];
 
@@ -260,6 +272,107 @@ export function listLines(topics: readonly { topic: string; partitions: readonly
   ];
 }
 
+export const LEADER_THROTTLED_REPLICAS = 'leader.replication.throttled.replicas';
+export const FOLLOWER_THROTTLED_REPLICAS = 'follower.replication.throttled.replicas';
+export const LEADER_THROTTLED_RATE = 'leader.replication.throttled.rate';
+export const FOLLOWER_THROTTLED_RATE = 'follower.replication.throttled.rate';
+const TOPIC_THROTTLES = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS];
+const BROKER_THROTTLES = [LEADER_THROTTLED_RATE, FOLLOWER_THROTTLED_RATE];
+
+/** A partition that moves: the replicas it is copied from (those it has) and those it is copied to. */
+export interface PartitionMove {
+  topic: string;
+  partition: number;
+  sources: number[];
+  destinations: number[];
+}
+
+/**
+ * The moves a throttled --execute covers, as Kafka's tool computes them: every reassignment in
+ * progress (copied from the replicas it had, to those being added) and every partition of the
+ * file, copied from the replicas it has (those it had before a reassignment in progress) to
+ * those of the target it has not. Partitions that do not exist are left out.
+ */
+export function throttledMoves(
+  ongoing: readonly { topic: string; partitions: readonly PartitionReassignment[] }[],
+  targets: readonly ReassignmentEntry[],
+  current: readonly ReassignmentEntry[],
+): PartitionMove[] {
+  const moves = new Map<string, PartitionMove>();
+  for (const t of ongoing) {
+    for (const p of t.partitions) {
+      const adding = new Set(p.addingReplicas);
+      moves.set(tpName({ topic: t.topic, partition: p.partition }), { topic: t.topic, partition: p.partition, sources: p.replicas.filter((r) => !adding.has(r)), destinations: [...p.addingReplicas] });
+    }
+  }
+  for (const e of targets) {
+    const name = tpName(e);
+    const sources = moves.get(name)?.sources ?? current.find((c) => c.topic === e.topic && c.partition === e.partition)?.replicas;
+    if (!sources) continue;
+    moves.set(name, { topic: e.topic, partition: e.partition, sources: [...sources], destinations: e.replicas.filter((r) => !sources.includes(r)) });
+  }
+  return [...moves.values()].sort(byPartition);
+}
+
+/** The brokers a move involves: every source and destination, in id order. */
+export function throttledBrokers(moves: readonly PartitionMove[]): number[] {
+  return [...new Set(moves.flatMap((m) => [...m.sources, ...m.destinations]))].sort((a, b) => a - b);
+}
+
+/**
+ * A throttled-replicas value with `pairs` ('partition:broker') for the `moving` partitions: those
+ * partitions' entries are replaced, the entries for other partitions stay, and '*' (every
+ * replica) stays as it is. In partition then broker order; '' when nothing is left.
+ */
+export function mergeThrottledReplicas(existing: string | number | undefined, moving: ReadonlySet<number>, pairs: readonly [number, number][]): string {
+  const text = existing === undefined ? '' : String(existing).trim();
+  if (text === '*') return '*';
+  const kept: [number, number][] = [];
+  for (const entry of text === '' ? [] : text.split(',')) {
+    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(entry);
+    if (m && !moving.has(Number(m[1]))) kept.push([Number(m[1]), Number(m[2])]);
+  }
+  const all = [...kept, ...pairs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return [...new Set(all.map(([p, b]) => `${p}:${b}`))].join(',');
+}
+
+/**
+ * The topic config changes that throttle `moves`, per topic: leader.replication.throttled.replicas
+ * names each moving partition's sources, follower.replication.throttled.replicas its
+ * destinations, merged with what the topic's `config` has for other partitions. A value left
+ * empty is deleted if the topic had one.
+ */
+export function topicThrottleChanges(moves: readonly PartitionMove[], configOf: (topic: string) => Readonly<Record<string, string | number>>): { topic: string; set: Record<string, string>; delete: string[] }[] {
+  return [...byTopic(moves)].map(([topic, list]) => {
+    const config = configOf(topic);
+    const moving = new Set(list.map((m) => m.partition));
+    const change = { topic, set: {} as Record<string, string>, delete: [] as string[] };
+    const values: [string, [number, number][]][] = [
+      [LEADER_THROTTLED_REPLICAS, list.flatMap((m) => m.sources.map((b): [number, number] => [m.partition, b]))],
+      [FOLLOWER_THROTTLED_REPLICAS, list.flatMap((m) => m.destinations.map((b): [number, number] => [m.partition, b]))],
+    ];
+    for (const [key, pairs] of values) {
+      const value = mergeThrottledReplicas(config[key], moving, pairs);
+      if (value !== '') change.set[key] = value;
+      else if (config[key] !== undefined) change.delete.push(key);
+    }
+    return change;
+  });
+}
+
+/**
+ * What removing the throttles touches: the brokers (of `brokers`) whose dynamic configs
+ * (`brokerConfigs`, as describeBrokerConfigs gives them) have a throttled rate, and the topics
+ * (of `topics`) that have a throttled-replicas config.
+ */
+export function throttlesSet(md: ClusterMetadata, brokerConfigs: readonly DynamicBrokerConfigs[], brokers: readonly number[], topics: readonly string[]): { brokers: number[]; topics: string[] } {
+  const configsOf = (id: number) => brokerConfigs.find((c) => c.broker === id)?.configs ?? {};
+  return {
+    brokers: [...new Set(brokers)].filter((id) => BROKER_THROTTLES.some((k) => configsOf(id)[k] !== undefined)).sort((a, b) => a - b),
+    topics: [...new Set(topics)].filter((t) => TOPIC_THROTTLES.some((k) => md.topics.find((x) => x.name === t)?.config[k] !== undefined)).sort(),
+  };
+}
+
 function readFile(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
@@ -308,23 +421,30 @@ async function generate(args: Args): Promise<number> {
 }
 
 async function execute(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
+  const throttle = args.int('throttle');
   let failed = 0;
   await withClusterAdmin(args, async (admin, metadata) => {
+    const ongoing = (await admin.listPartitionReassignments()).topics;
     if (!args.has('additional')) {
-      const ongoing = (await admin.listPartitionReassignments()).topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition }))).sort(byPartition);
-      if (ongoing.length > 0) {
+      const names = ongoing.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition }))).sort(byPartition);
+      if (names.length > 0) {
         throw new CliError(
-          `cannot execute while partition reassignments are in progress (${ongoing.map(tpName).join(',')}): add --additional to start these as well, or wait for those to complete (--list) or --cancel them`,
+          `cannot execute while partition reassignments are in progress (${names.map(tpName).join(',')}): add --additional to start these as well (or, with --throttle, to change the throttle of these), or wait for those to complete (--list) or --cancel them`,
         );
       }
     }
-    const current = currentAssignment(await metadata(), entries);
+    const md = await metadata();
+    const current = currentAssignment(md, entries);
     if (current.length > 0) {
       out('Current partition replica assignment');
       out();
       out(reassignmentJson(current));
       out();
       out('Save this to use as the --reassignment-json-file option during rollback');
+    }
+    if (throttle !== undefined) {
+      out('Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle is removed.');
+      await setThrottles(admin, md, throttledMoves(ongoing, entries, current), throttle);
     }
     const results = await admin.alterPartitionReassignments({
       topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: e.replicas })) })),
@@ -337,12 +457,66 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
   return EXIT_OK;
 }
 
+/**
+ * Throttles `moves` as Kafka's tool does: their topics' throttled-replicas configs name the
+ * replicas copied from and to, and every broker involved gets `rate` as its leader and follower
+ * replication throttled rate.
+ */
+async function setThrottles(admin: Admin, md: ClusterMetadata, moves: readonly PartitionMove[], rate: number): Promise<void> {
+  const changes = topicThrottleChanges(moves, (topic) => md.topics.find((t) => t.name === topic)?.config ?? {});
+  if (changes.length > 0) {
+    await admin.alterTopicConfigs({ topics: changes.map((c) => ({ topic: c.topic, set: c.set, ...(c.delete.length > 0 ? { delete: c.delete } : {}) })) });
+  }
+  const brokers = throttledBrokers(moves);
+  if (brokers.length === 0) return;
+  await admin.alterBrokerConfigs({ brokers: brokers.map((broker) => ({ broker, set: { [LEADER_THROTTLED_RATE]: String(rate), [FOLLOWER_THROTTLED_RATE]: String(rate) } })) });
+  out(`The inter-broker throttle limit was set to ${rate} B/s`);
+}
+
+/**
+ * Removes the throttles, as Kafka's tool does once the reassignments are over: the throttled
+ * rates of every registered broker and of the file's replicas, and the throttled-replicas
+ * configs of the file's topics. Says what it removed; nothing when there was none.
+ */
+async function removeThrottles(admin: Admin, md: ClusterMetadata, entries: readonly ReassignmentEntry[]): Promise<void> {
+  const brokers = [...md.brokers.map((b) => b.brokerId), ...entries.flatMap((e) => e.replicas)];
+  const set = throttlesSet(md, await admin.describeBrokerConfigs(), brokers, entries.map((e) => e.topic));
+  if (set.brokers.length === 0 && set.topics.length === 0) return;
+  if (set.brokers.length > 0) {
+    out(`Clearing broker-level throttles on broker${set.brokers.length === 1 ? '' : 's'} ${set.brokers.join(',')}`);
+    await admin.alterBrokerConfigs({ brokers: set.brokers.map((broker) => ({ broker, delete: [LEADER_THROTTLED_RATE, FOLLOWER_THROTTLED_RATE] })) });
+  }
+  if (set.topics.length > 0) {
+    out(`Clearing topic-level throttles on topic${set.topics.length === 1 ? '' : 's'} ${set.topics.join(',')}`);
+    await admin.alterTopicConfigs({
+      topics: set.topics.map((topic) => {
+        const config = md.topics.find((t) => t.name === topic)?.config ?? {};
+        return { topic, delete: TOPIC_THROTTLES.filter((k) => config[k] !== undefined) };
+      }),
+    });
+  }
+  out('Throttle was removed.');
+}
+
 async function verify(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   const states = await withClusterAdmin(args, async (admin, metadata) => {
-    const listed = await admin.listPartitionReassignments({ topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitions: list.map((e) => e.partition) })) });
-    const ongoing = new Set(listed.topics.flatMap((t) => t.partitions.map((p) => tpName({ topic: t.topic, partition: p.partition }))));
-    const v = verifyReassignments(entries, await metadata(), ongoing);
+    const listed = (await admin.listPartitionReassignments()).topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition }))).sort(byPartition);
+    const ongoing = new Set(listed.map(tpName));
+    const md = await metadata();
+    const v = verifyReassignments(entries, md, ongoing);
     for (const l of v.lines) out(l);
+    // as Kafka's tool: the throttles go once no reassignment is left in progress (any broker may be throttled for one)
+    if (!args.has('preserve-throttles') && !v.states.some((s) => s.state === 'in-progress')) {
+      const planned = new Set(entries.map(tpName));
+      const others = listed.filter((p) => !planned.has(tpName(p)));
+      if (others.length === 0) await removeThrottles(admin, md, entries);
+      else {
+        const set = throttlesSet(md, await admin.describeBrokerConfigs(), [...md.brokers.map((b) => b.brokerId), ...entries.flatMap((e) => e.replicas)], entries.map((e) => e.topic));
+        if (set.brokers.length > 0 || set.topics.length > 0) {
+          out(`The throttles stay while other partition reassignments are in progress (${others.map(tpName).join(',')}): --verify again once they complete`);
+        }
+      }
+    }
     return v.states;
   });
   const inProgress = states.filter((s) => s.state === 'in-progress').length;
@@ -356,13 +530,15 @@ async function verify(args: Args, file: string, entries: ReassignmentEntry[]): P
 
 async function cancel(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   let failed = 0;
-  await withClusterAdmin(args, async (admin) => {
+  await withClusterAdmin(args, async (admin, metadata) => {
     const results = await admin.alterPartitionReassignments({
       topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: null })) })),
     });
     const report = reportCancelled(results);
     print(report.lines);
     failed = report.failed;
+    // as Kafka's tool, whatever else is in progress
+    if (!args.has('preserve-throttles')) await removeThrottles(admin, await metadata(), entries);
   });
   if (failed > 0) throw new CliError(`${failed} partition reassignment(s) of ${file} could not be cancelled`);
   return EXIT_OK;
@@ -390,19 +566,21 @@ export const reassignPartitionsCommand: Command = {
   summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves',
   usage: [
     '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,... [--disable-rack-aware]',
-    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional]',
-    '[--bootstrap-server host:port] --verify --reassignment-json-file file',
-    '[--bootstrap-server host:port] --cancel --reassignment-json-file file',
+    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional] [--throttle bytes/s]',
+    '[--bootstrap-server host:port] --verify --reassignment-json-file file [--preserve-throttles]',
+    '[--bootstrap-server host:port] --cancel --reassignment-json-file file [--preserve-throttles]',
     '[--bootstrap-server host:port] --list',
   ],
   description:
     "Reassigns partitions like Kafka's kafka-reassign-partitions, with its JSON files. A reassignment gives a partition a new list of replicas (the first is its preferred leader; the replication factor may change): the new replicas start at once and copy the partition from its leader, and once all of them are in the ISR the partition takes the new list, the replicas left out are deleted, and leadership moves to a new replica if the leader was left out. Records can be produced and consumed throughout.\n\n" +
     '--generate prints the current assignment of the topics and a proposal that spreads them over --broker-list (save the proposal, edit it if you like, and pass it to --execute). --execute prints the current assignment first: save it to roll back with a later --execute. --verify exits 1 until every partition of the file is complete; --list shows the reassignments in progress, --cancel stops those of the file (each partition keeps the replicas it had before).\n\n' +
+    "--throttle limits the copying as Kafka's tool does: each moving partition's topic gets the replicas it is copied from in leader.replication.throttled.replicas and those it is copied to in follower.replication.throttled.replicas (the entries for other partitions stay), and every broker involved gets the rate as its leader.replication.throttled.rate and follower.replication.throttled.rate. Replicas in the ISR are never throttled. --execute --additional --throttle with the file of a reassignment in progress changes the rate. --verify removes the throttles once no reassignment is left in progress (the rates of every broker, the throttled replicas of the file's topics), and --cancel removes them too; --preserve-throttles leaves them.\n\n" +
     'Exits 1 when a reassignment could not be started or cancelled, or (--verify) is not complete.',
   options,
   examples: [
     'samsa reassign-partitions --generate --topics-to-move-json-file topics.json --broker-list 2,3',
     'samsa reassign-partitions --execute --reassignment-json-file plan.json',
+    'samsa reassign-partitions --execute --reassignment-json-file plan.json --throttle 50000000',
     'samsa reassign-partitions --verify --reassignment-json-file plan.json',
     'samsa reassign-partitions --list',
   ],
