@@ -124,6 +124,8 @@ export interface ConsumerState {
   crash: { errorCode: number; message: string } | null;
   /** Set by Close (undefined when nobody waits for the answer); null when not closing. */
   closeToken: ReplyToken | undefined | null;
+  /** Closing: until when the final commit is tried again after retriable coordinator errors. */
+  closeDeadline: number;
   leaving: boolean;
   /** OffsetFetch for the new assignment is out: positions come from it. */
   committedPending: boolean;
@@ -133,6 +135,7 @@ export interface ConsumerState {
 }
 
 const TICK_TIMER = 'tick';
+const CLOSE_COMMIT_TIMER = 'close-commit';
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 const RETRY_COORDINATOR = new Set<number>([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NETWORK_EXCEPTION, ErrorCode.REQUEST_TIMED_OUT]);
 
@@ -552,6 +555,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       rotation: 0,
       crash: null,
       closeToken: null,
+      closeDeadline: 0,
       leaving: false,
       committedPending: false,
       joinedTopology: '',
@@ -640,6 +644,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     Close(s, _m, ctx) {
       if (s.closeToken !== null) return;
       s.closeToken = ctx.deferReply();
+      // as Kafka's consumer, the final commit is retried through coordinator moves and loads, within request.timeout.ms
+      s.closeDeadline = ctx.clock.now() + s.config.requestTimeoutMs;
       if (s.phase === 'Stable' && s.config.enableAutoCommit) commit(s, ctx, null, { token: undefined });
       maybeFinishClose(s, ctx);
     },
@@ -817,6 +823,36 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       }
     },
 
+    RetryCloseCommit(s, m, ctx) {
+      if (!m.findCoordinator) {
+        s.commitInFlight = false;
+        commit(s, ctx, m.offsets, { token: undefined });
+        maybeFinishClose(s, ctx);
+        return;
+      }
+      void ctx
+        .ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, { timeoutMs: s.config.requestTimeoutMs })
+        .then((response) => ctx.send(ctx.self, { type: 'CloseCoordinatorFound', response, offsets: m.offsets }));
+    },
+
+    CloseCoordinatorFound(s, m, ctx) {
+      const r = m.response;
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+        if (ctx.clock.now() < s.closeDeadline) {
+          ctx.timers.startSingle(CLOSE_COMMIT_TIMER, s.config.retryBackoffMs, { type: 'RetryCloseCommit', offsets: m.offsets, findCoordinator: true });
+          return;
+        }
+        ctx.log.warn('final offset commit abandoned: no coordinator found before the close timed out', { errorCode: r.errorCode });
+        s.commitInFlight = false;
+        maybeFinishClose(s, ctx);
+        return;
+      }
+      s.coordinator = { node: r.node, path: coordinatorPath(r.brokerId) };
+      s.commitInFlight = false;
+      commit(s, ctx, m.offsets, { token: undefined });
+      maybeFinishClose(s, ctx);
+    },
+
     CoordinatorRefound(s, m) {
       const r = m.response;
       if (m.epoch === s.epoch && !isFailure(r) && r.errorCode === ErrorCode.NONE) s.coordinator = { node: r.node, path: coordinatorPath(r.brokerId) };
@@ -935,6 +971,14 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     CommitResult(s, m, ctx) {
       s.commitInFlight = false;
       const { errorCode, message } = commitErrorCode(m.response);
+      if (errorCode !== ErrorCode.NONE && s.closeToken !== null && RETRY_COORDINATOR.has(errorCode) && ctx.clock.now() < s.closeDeadline) {
+        // closing: the coordinator moved or is loading the group; commit again (blocking the leave until then)
+        ctx.log.info('final offset commit: retrying', { errorCode, message });
+        s.commitInFlight = true;
+        for (const t of m.tokens) ctx.replyTo(t, { type: 'CommitDone', errorCode, errorMessage: message, offsets: m.offsets });
+        ctx.timers.startSingle(CLOSE_COMMIT_TIMER, s.config.retryBackoffMs, { type: 'RetryCloseCommit', offsets: m.offsets, findCoordinator: errorCode !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS });
+        return;
+      }
       if (errorCode === ErrorCode.NONE) for (const o of m.offsets) s.committed.set(key(o.topic, o.partition), o.offset);
       else ctx.log.warn('offset commit failed', { errorCode, message });
       emit(s, ctx, { kind: 'commit', offsets: m.offsets, errorCode });

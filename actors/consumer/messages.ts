@@ -66,6 +66,9 @@ export type ConsumerMsg =
   | { type: 'FetchResult'; brokerId: number; response: FetchResponse | Failure; epoch: number }
   | { type: 'CommitResult'; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[]; tokens: ReplyToken[] }
   | { type: 'CoordinatorRefound'; response: FindCoordinatorResponse | Failure; epoch: number }
+  /** Closing: the final commit failed with a retriable coordinator error; try it again. */
+  | { type: 'RetryCloseCommit'; offsets: TopicPartitionOffset[]; findCoordinator: boolean }
+  | { type: 'CloseCoordinatorFound'; response: FindCoordinatorResponse | Failure; offsets: TopicPartitionOffset[] }
   | { type: 'LeftGroup' };
 
 export interface PollResult {

@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
 import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
-import { offsetsPartitionFor } from '../../actors/group-coordinator/messages.js';
+import { coordinatorPath, offsetsPartitionFor, type CoordinatorMsg } from '../../actors/group-coordinator/messages.js';
+import type { ActorRef } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
@@ -195,6 +196,31 @@ describe('client/consumer groups', function () {
     await new Promise((res) => setTimeout(res, 300));
     expect(second.seen.map((p) => String(p.message.value))).to.deep.equal(['4', '5']);
     await second.consumer.disconnect();
+  });
+
+  it('closing, the final commit is retried while the coordinator is away (NOT_COORDINATOR), and lands once it is back', async () => {
+    await c.client.createTopic('closing', 1, 1);
+    await produceValues(samsa, 'closing', ['a', 'b', 'c', 'd', 'e']);
+    const m = await startConsumer(samsa, 'g-close', 'closing', { 'auto.commit.interval.ms': 60_000 });
+    await checkFor(() => m.seen.length === 5, 20_000, 20);
+    const offsetsPartition = offsetsPartitionFor('g-close', 5);
+    const p = (await c.client.partition('__consumer_offsets', offsetsPartition))!;
+    const node = (await c.client.metadata()).brokers.find((b) => b.brokerId === p.leader)!.node;
+    const coordinator: ActorRef<CoordinatorMsg> = { node, path: coordinatorPath(p.leader) };
+    // the coordinator gives the group up: commits get NOT_COORDINATOR until it takes it back
+    c.system().send<CoordinatorMsg>(coordinator, { type: 'ResignCoordinator', partition: offsetsPartition, leaderEpoch: p.leaderEpoch });
+    const closing = m.consumer.disconnect();
+    // long enough for the close to reach its final commit (the run loop ends its poll first)
+    await new Promise((r) => setTimeout(r, 3_000));
+    c.system().send<CoordinatorMsg>(coordinator, { type: 'BecomeCoordinator', partition: offsetsPartition, leaderEpoch: p.leaderEpoch, numPartitions: 5 });
+    await closing;
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      expect(await admin.fetchOffsets({ groupId: 'g-close', topics: ['closing'] })).to.deep.equal([{ topic: 'closing', partitions: [{ partition: 0, offset: 5 }] }]);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('admin lists and describes groups, reports lag, and resets offsets of an empty group', async () => {
