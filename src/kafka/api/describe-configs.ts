@@ -5,16 +5,16 @@
  * dynamic default (DYNAMIC_DEFAULT_BROKER_CONFIG), the broker's config file
  * (STATIC_BROKER_CONFIG) or Kafka's default (DEFAULT_CONFIG) — with synonyms (v1+,
  * includeSynonyms) and config types (v3+). The broker resource '' is the cluster-wide default:
- * its dynamic configs only, as Kafka lists them. Configs are not
- * secret here (no passwords exist), so nothing is marked sensitive. With an authorizer, as Kafka:
+ * its dynamic configs only, as Kafka lists them. The entries come from
+ * actors/broker/config-entries.ts (as samsa's admin describes them); this adds Kafka's codes and
+ * config types. Configs are not secret here (no passwords exist), so nothing is marked sensitive. With an authorizer, as Kafka:
  * a topic's configs need DESCRIBE_CONFIGS on the topic (else TOPIC_AUTHORIZATION_FAILED), a
  * broker's DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED).
  */
-import { BROKER_KEY_FOR_TOPIC_KEY, DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig } from '../../../actors/broker/broker-config.js';
-import type { ClusterMetadata, TopicMetadata } from '../../protocol/cluster.js';
+import { brokerConfigEntries, clusterDefaultConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
+import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
-import { logConfigToKafka, parseLogConfig } from '../../storage/log-config.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiContext, ApiHandler } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
@@ -50,6 +50,8 @@ const TOPIC_TYPES: Record<string, number> = {
   'follower.replication.throttled.replicas': Type.LIST,
 };
 
+const TOPIC_ORDER = Object.keys(TOPIC_TYPES);
+
 interface Synonym {
   name: string;
   value: string | null;
@@ -68,46 +70,9 @@ interface ConfigEntry {
   documentation: string | null;
 }
 
-function entry(name: string, chain: Synonym[], readOnly: boolean, configType: number): ConfigEntry {
-  const top = chain[0]!;
-  return { name, value: top.value, readOnly, isDefault: top.source === Source.DEFAULT_CONFIG, configSource: top.source, isSensitive: false, synonyms: chain, configType, documentation: null };
-}
-
-/** Kafka's defaults of the topic config keys (a broker config file left aside). */
-const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
-  ...logConfigToKafka(parseLogConfig({})),
-  'min.insync.replicas': '1',
-  'compression.type': 'producer',
-  'unclean.leader.election.enable': 'false',
-  'leader.replication.throttled.replicas': '',
-  'follower.replication.throttled.replicas': '',
-});
-
 /** The dynamic broker configs that apply to this broker: its own, and the cluster-wide defaults. */
 function dynamicLayers(ctx: ApiContext, md: ClusterMetadata | null): { mine: Record<string, string>; defaults: Record<string, string> } {
   return { mine: md?.brokerConfigs?.[String(ctx.brokerId)] ?? {}, defaults: md?.brokerConfigs?.[''] ?? {} };
-}
-
-/**
- * A topic's configs. Each key's synonyms, most specific first: the topic's override, the broker
- * key (log.retention.ms for retention.ms) as this broker's dynamic config, the cluster-wide
- * dynamic default and the broker's file set it, Kafka's default; the first one is in force.
- */
-function topicConfigs(ctx: ApiContext, t: TopicMetadata, md: ClusterMetadata | null): ConfigEntry[] {
-  const brokerValues: Record<string, string> = { ...logConfigToKafka(ctx.config.log), 'min.insync.replicas': String(ctx.config.minInsyncReplicas), 'compression.type': ctx.config.compressionType };
-  const { mine, defaults } = dynamicLayers(ctx, md);
-  return Object.keys(TOPIC_TYPES).map((name) => {
-    const chain: Synonym[] = [];
-    if (name in t.config) chain.push({ name, value: String(t.config[name]), source: Source.DYNAMIC_TOPIC_CONFIG });
-    const brokerKey = BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' || name === 'compression.type' ? name : undefined);
-    if (brokerKey !== undefined) {
-      if (brokerKey in mine) chain.push({ name: brokerKey, value: mine[brokerKey]!, source: Source.DYNAMIC_BROKER_CONFIG });
-      if (brokerKey in defaults) chain.push({ name: brokerKey, value: defaults[brokerKey]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG });
-      if (brokerKey in ctx.configInput) chain.push({ name: brokerKey, value: brokerValues[name]!, source: Source.STATIC_BROKER_CONFIG });
-    }
-    chain.push({ name: brokerKey ?? name, value: TOPIC_DEFAULTS[name]!, source: Source.DEFAULT_CONFIG });
-    return entry(name, chain, false, TOPIC_TYPES[name]!);
-  });
 }
 
 function brokerConfigType(value: string): number {
@@ -117,30 +82,25 @@ function brokerConfigType(value: string): number {
   return Type.STRING;
 }
 
-const KAFKA_BROKER_DEFAULTS: ReadonlyMap<string, string> = new Map(describeBrokerConfig({}).map((c) => [c.name, c.value]));
-
-/**
- * This broker's configs: each key's synonyms its dynamic config, the cluster-wide dynamic default,
- * its config file, Kafka's default; the keys that cannot change at run time are read-only.
- */
-function brokerConfigs(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntry[] {
-  const { mine, defaults } = dynamicLayers(ctx, md);
-  return describeBrokerConfig(ctx.configInput).map((c) => {
-    const chain: Synonym[] = [];
-    if (c.name in mine) chain.push({ name: c.name, value: mine[c.name]!, source: Source.DYNAMIC_BROKER_CONFIG });
-    if (c.name in defaults) chain.push({ name: c.name, value: defaults[c.name]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG });
-    if (!c.isDefault) chain.push({ name: c.name, value: c.value, source: Source.STATIC_BROKER_CONFIG });
-    chain.push({ name: c.name, value: KAFKA_BROKER_DEFAULTS.get(c.name) ?? c.value, source: Source.DEFAULT_CONFIG });
-    return entry(c.name, chain, !DYNAMIC_BROKER_CONFIG_KEYS.includes(c.name), brokerConfigType(chain[0]!.value ?? ''));
-  });
+/** An entry of actors/broker/config-entries.ts on the wire (sources as Kafka's codes). */
+function toWire(e: ConfigEntryOf, configType: number): ConfigEntry {
+  return {
+    name: e.name,
+    value: e.value,
+    readOnly: e.readOnly,
+    isDefault: e.isDefault,
+    configSource: Source[e.source],
+    isSensitive: e.sensitive,
+    synonyms: e.synonyms.map((x) => ({ name: x.name, value: x.value, source: Source[x.source] })),
+    configType,
+    documentation: null,
+  };
 }
 
-/** The cluster-wide dynamic defaults (the broker resource ''), as Kafka lists them. */
-function clusterDefaultConfigs(md: ClusterMetadata | null): ConfigEntry[] {
-  const defaults = md?.brokerConfigs?.[''] ?? {};
-  return Object.keys(defaults)
-    .sort()
-    .map((name) => entry(name, [{ name, value: defaults[name]!, source: Source.DYNAMIC_DEFAULT_BROKER_CONFIG }], false, brokerConfigType(defaults[name]!)));
+/** This broker's configs (its dynamic configs over the cluster-wide defaults over its file). */
+function brokerEntries(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntryOf[] {
+  const { mine, defaults } = dynamicLayers(ctx, md);
+  return brokerConfigEntries(ctx.configInput, mine, defaults);
 }
 
 /** The error for a resource the client may not describe, or null when it may. */
@@ -168,14 +128,16 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
       if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
       const t = md.topics.find((x) => x.name === r.resourceName);
       if (!t) return out(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic '${r.resourceName}' does not exist`, []);
-      return out(ErrorCode.NONE, null, topicConfigs(ctx, t, md));
+      // in Kafka's order of the topic configs (TOPIC_TYPES), as before
+      const entries = new Map(topicConfigEntries(t.config, brokerEntries(ctx, md)).map((e) => [e.name, e]));
+      return out(ErrorCode.NONE, null, TOPIC_ORDER.filter((n) => entries.has(n)).map((n) => toWire(entries.get(n)!, TOPIC_TYPES[n]!)));
     }
     if (r.resourceType === BROKER) {
-      if (r.resourceName === '') return out(ErrorCode.NONE, null, clusterDefaultConfigs(md));
+      if (r.resourceName === '') return out(ErrorCode.NONE, null, clusterDefaultConfigEntries(md?.brokerConfigs?.[''] ?? {}).map((e) => toWire(e, brokerConfigType(e.value))));
       if (r.resourceName !== String(ctx.brokerId)) {
         return out(ErrorCode.INVALID_REQUEST, `this is broker ${ctx.brokerId}: ask broker ${r.resourceName} for its configs`, []);
       }
-      return out(ErrorCode.NONE, null, brokerConfigs(ctx, md));
+      return out(ErrorCode.NONE, null, brokerEntries(ctx, md).map((e) => toWire(e, brokerConfigType(e.value))));
     }
     return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4)`, []);
   });
