@@ -4,7 +4,7 @@
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
-import { UNLIMITED_RATE } from '../../src/storage/replication-quota.js';
+import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 

@@ -36,7 +36,7 @@ import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { kafkaListenerName, type KafkaListenerMsg } from '../kafka-listener/messages.js';
-import { ReplicationQuota } from '../../src/storage/replication-quota.js';
+import { RateQuota } from '../../src/runtime/rate-quota.js';
 import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled, type Throttles } from './replication-throttles.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
@@ -125,9 +125,9 @@ export interface BrokerState {
   /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
   throttles: Throttles | null;
   /** leader.replication.throttled.rate: bytes sent to throttled followers. */
-  leaderQuota: ReplicationQuota;
+  leaderQuota: RateQuota;
   /** follower.replication.throttled.rate: bytes fetched for throttled replicas here. */
-  followerQuota: ReplicationQuota;
+  followerQuota: RateQuota;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -564,8 +564,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       aclsSent: null,
       dynamicConfig: '[]',
       throttles: null,
-      leaderQuota: new ReplicationQuota(config.leaderReplicationThrottledRate, ctx.clock),
-      followerQuota: new ReplicationQuota(config.followerReplicationThrottledRate, ctx.clock),
+      leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
+      followerQuota: new RateQuota(config.followerReplicationThrottledRate, ctx.clock),
       replicas: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),

@@ -16,7 +16,7 @@ import type { BaseContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { ReplicationQuota } from '../../src/storage/replication-quota.js';
+import type { RateQuota } from '../../src/runtime/rate-quota.js';
 import type { AppendAsFollowerResult, ReplicaMsg } from '../partition-replica/messages.js';
 import type { BrokerMsg, FetchPartitionResult, FetchResponse } from './messages.js';
 
@@ -51,7 +51,7 @@ export interface FetcherArgs {
    * The broker's follower replication throttle (follower.replication.throttled.rate, shared by its
    * fetchers): while its quota is exceeded, partitions `throttled` names are left out of fetches.
    */
-  throttle?: { quota: ReplicationQuota; throttled: (topic: string, partition: number) => boolean };
+  throttle?: { quota: RateQuota; throttled: (topic: string, partition: number) => boolean };
 }
 
 interface Tracked extends FetcherPartition {

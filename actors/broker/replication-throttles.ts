@@ -12,7 +12,8 @@
  * Bytes sent and fetched for throttled partitions are recorded in the quotas.
  */
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
-import { throttledPartitions, type ReplicationQuota } from '../../src/storage/replication-quota.js';
+import type { RateQuota } from '../../src/runtime/rate-quota.js';
+import { throttledPartitions } from '../../src/storage/throttled-replicas.js';
 import type { FetchPartitionResult } from './messages.js';
 
 const LEADER_KEY = 'leader.replication.throttled.replicas';
@@ -62,7 +63,7 @@ export function followerThrottles(t: Throttles | null, topic: string, partition:
  * A follower fetch's results with the records of throttled partitions withheld while the leader
  * quota is exceeded (the same array when nothing is withheld).
  */
-export function withholdThrottled(t: Throttles, quota: ReplicationQuota, replicaId: number, results: FetchPartitionResult[]): FetchPartitionResult[] {
+export function withholdThrottled(t: Throttles, quota: RateQuota, replicaId: number, results: FetchPartitionResult[]): FetchPartitionResult[] {
   if (quota.unlimited || !quota.isExceeded()) return results;
   let out: FetchPartitionResult[] | null = null;
   results.forEach((r, i) => {
@@ -76,7 +77,7 @@ export function withholdThrottled(t: Throttles, quota: ReplicationQuota, replica
 }
 
 /** Records the bytes a follower fetch's answer sends for throttled partitions. */
-export function recordThrottledSent(t: Throttles, quota: ReplicationQuota, replicaId: number, results: readonly FetchPartitionResult[]): void {
+export function recordThrottledSent(t: Throttles, quota: RateQuota, replicaId: number, results: readonly FetchPartitionResult[]): void {
   if (quota.unlimited) return;
   let bytes = 0;
   for (const r of results) if (r.records.length > 0 && leaderThrottles(t, r.topic, r.partition, replicaId)) bytes += r.records.length;

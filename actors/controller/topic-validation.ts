@@ -14,7 +14,7 @@
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
-import { throttledReplicasProblem } from '../../src/storage/replication-quota.js';
+import { throttledReplicasProblem } from '../../src/storage/throttled-replicas.js';
 
 export interface ValidationError {
   readonly errorCode: number;
