@@ -5,12 +5,13 @@
  * current state, then told to the brokers, then answered.
  *
  * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch, the next free producer id, ACLs, dynamic broker configs), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * controller epoch, the next free producer id, ACLs, dynamic broker configs, client quotas), the metadata log, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
+ * AlterClientQuotas (client-quotas.ts),
  * AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
@@ -60,6 +61,7 @@ import {
 import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import { brokerConfigChanges } from './broker-configs.js';
+import { clientQuotaChanges } from './client-quotas.js';
 import {
   BrokerState,
   MetadataRecordError,
@@ -1018,49 +1020,53 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
   ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: results });
 }
 
+/**
+ * Commits records that change no partition (ACLs, dynamic broker configs, client quotas) and, when
+ * something changed, sends every broker the metadata; `what` names the change in the log. The
+ * answers of `results` still at NONE take a failed commit's error.
+ */
+async function commitMetadataOnly(s: ControllerState, ctx: Ctx, records: MetadataRecord[], results: { errorCode: number; errorMessage: string | null }[], what: string, fields: () => Record<string, unknown>): Promise<void> {
+  if (records.length === 0) return;
+  const batch = build(s, ctx, (b) => b.addAll(records));
+  const committed = batch instanceof Batch ? await commit(s, batch, ctx) : batch;
+  if (!committed.ok) {
+    for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
+    return;
+  }
+  new Outbox().flush(s, ctx, true);
+  ctx.log.info(what, fields());
+}
+
 async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterBrokerConfigs' }>, ctx: Ctx): Promise<void> {
   const { records, results } = brokerConfigChanges(s.metadata, m.resources);
-  if (records.length > 0 && !m.validateOnly) {
-    const batch = build(s, ctx, (b) => b.addAll(records));
-    const committed = batch instanceof Batch ? await commit(s, batch, ctx) : batch;
-    if (!committed.ok) {
-      for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
-    } else {
-      // brokers see the new configs in the metadata and run with them
-      new Outbox().flush(s, ctx, true);
-      ctx.log.info('broker configs changed', { resources: records.map((r) => (r.type === 'BrokerConfig' ? r.resource || '(default)' : '')) });
-    }
-  }
+  // brokers see the new configs in the metadata and run with them
+  if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'broker configs changed', () => ({ resources: records.map((r) => (r.type === 'BrokerConfig' ? r.resource || '(default)' : '')) }));
   ctx.reply<ControllerReply>({ type: 'AlterBrokerConfigsResponse', resources: results });
 }
 
-/** Commits ACL records; brokers hear of them in the metadata (their listeners authorize with them). */
-async function commitAcls(s: ControllerState, records: MetadataRecord[], ctx: Ctx): Promise<CommitResult> {
-  const batch = build(s, ctx, (b) => b.addAll(records));
-  if (!(batch instanceof Batch)) return batch;
-  const committed = await commit(s, batch, ctx);
-  if (committed.ok && records.length > 0) {
-    new Outbox().flush(s, ctx, true);
-    ctx.log.info('ACLs changed', { created: records.filter((r) => r.type === 'AccessControlEntry').length, deleted: records.filter((r) => r.type === 'RemoveAccessControlEntry').length, total: s.metadata.acls.size });
-  }
-  return committed;
+async function handleAlterClientQuotas(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterClientQuotas' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = clientQuotaChanges(s.metadata, m.entries);
+  if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'client quotas changed', () => ({ entities: records.length, total: s.metadata.clientQuotas.size }));
+  ctx.reply<ControllerReply>({ type: 'AlterClientQuotasResponse', entries: results });
 }
+
+const aclLogFields = (s: ControllerState, records: MetadataRecord[]) => () => ({
+  created: records.filter((r) => r.type === 'AccessControlEntry').length,
+  deleted: records.filter((r) => r.type === 'RemoveAccessControlEntry').length,
+  total: s.metadata.acls.size,
+});
 
 async function handleCreateAcls(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreateAcls' }>, ctx: Ctx): Promise<void> {
   const { records, results } = aclCreations(s.metadata, m.creations);
-  const committed = await commitAcls(s, records, ctx);
-  if (!committed.ok) {
-    for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
-  }
+  await commitMetadataOnly(s, ctx, records, results, 'ACLs changed', aclLogFields(s, records));
   ctx.reply<ControllerReply>({ type: 'CreateAclsResponse', errorCode: ErrorCode.NONE, results });
 }
 
 async function handleDeleteAcls(s: ControllerState, m: Extract<ControllerMsg, { type: 'DeleteAcls' }>, ctx: Ctx): Promise<void> {
   const { records, results } = aclDeletions(s.metadata, m.filters);
-  const committed = await commitAcls(s, records, ctx);
-  if (!committed.ok) {
-    for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage, matchingAcls: [] });
-  }
+  await commitMetadataOnly(s, ctx, records, results, 'ACLs changed', aclLogFields(s, records));
+  // a failed commit removed nothing
+  for (const r of results) if (r.errorCode !== ErrorCode.NONE) r.matchingAcls = [];
   ctx.reply<ControllerReply>({ type: 'DeleteAclsResponse', errorCode: ErrorCode.NONE, filterResults: results });
 }
 
@@ -1209,6 +1215,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     AlterBrokerConfigs: { resources: 'array', validateOnly: 'boolean?' },
+    AlterClientQuotas: { entries: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
     AlterPartitionReassignments: { topics: 'array' },
     CreateAcls: { creations: 'array' },
@@ -1228,6 +1235,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: handleAllocateProducerIds,
     AlterTopicConfigs: handleAlterTopicConfigs,
     AlterBrokerConfigs: handleAlterBrokerConfigs,
+    AlterClientQuotas: handleAlterClientQuotas,
     ElectLeaders: handleElectLeaders,
     AlterPartitionReassignments: handleAlterPartitionReassignments,
     ListPartitionReassignments: handleListPartitionReassignments,

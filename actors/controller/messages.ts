@@ -52,6 +52,16 @@ export type ControllerMsg =
    * DYNAMIC_BROKER_CONFIG_KEYS may change; brokers take the change from the metadata.
    */
   | { type: 'AlterBrokerConfigs'; resources: { resource: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /**
+   * Kafka's AlterClientQuotas: for each entry, set or remove quota keys of its entity (Kafka's
+   * wire shape of entities); answered per entry. Brokers' Kafka listeners enforce the quotas
+   * once the metadata reaches them.
+   */
+  | {
+      type: 'AlterClientQuotas';
+      entries: { entity: { entityType: string; entityName: string | null }[]; ops: { key: string; value: number; remove: boolean }[] }[];
+      validateOnly?: boolean;
+    }
   /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
   /**
@@ -115,6 +125,7 @@ export type ControllerReply =
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
   | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'AlterClientQuotasResponse'; entries: { errorCode: number; errorMessage: string | null; entity: { entityType: string; entityName: string | null }[] }[] }
   | { type: 'AlterBrokerConfigsResponse'; resources: { resource: string; errorCode: number; errorMessage: string | null }[] }
   | {
       type: 'ElectLeadersResponse';

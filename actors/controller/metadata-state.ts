@@ -17,6 +17,7 @@
  * running (they get requests) but take nothing new; Fenced and ShutDown brokers are not live.
  */
 import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
+import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
 
 export const BrokerState = Object.freeze({
@@ -71,6 +72,8 @@ export interface MetadataState {
   readonly acls: ReadonlyMap<string, AclBinding>;
   /** Dynamic broker configs: '' -> the cluster-wide defaults, '<broker id>' -> that broker's. */
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Client quotas, by entityKey. */
+  readonly clientQuotas: ReadonlyMap<string, ClientQuota>;
 }
 
 export type PartitionChangeRecord = {
@@ -113,7 +116,9 @@ export type MetadataRecord =
    * A broker resource's dynamic configs, replaced whole (empty: none); `resource` is '' for the
    * cluster-wide defaults or a broker id (Kafka's ConfigRecord for BROKER resources).
    */
-  | { type: 'BrokerConfig'; resource: string; config: Record<string, string> };
+  | { type: 'BrokerConfig'; resource: string; config: Record<string, string> }
+  /** A quota entity's quotas, replaced whole (empty: none; Kafka's ClientQuotaRecord). */
+  | { type: 'ClientQuota'; entity: QuotaEntity; quotas: Record<string, number> };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -128,7 +133,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map() };
 }
 
 // ------------------------------------------------------------------ queries
@@ -213,6 +218,7 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     topics: names.map((n) => toTopicMetadata(state.topics.get(n)!)),
     acls: sortedAcls(state),
     brokerConfigs: Object.fromEntries([...state.brokerConfigs].map(([k, v]) => [k, { ...v }])),
+    clientQuotas: [...state.clientQuotas.values()].map((q) => ({ entity: { ...q.entity }, quotas: { ...q.quotas } })),
   };
 }
 
@@ -441,6 +447,14 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (Object.keys(record.config).length === 0) brokerConfigs.delete(record.resource);
       else brokerConfigs.set(record.resource, { ...record.config });
       return { ...state, brokerConfigs };
+    }
+    case 'ClientQuota': {
+      if (record.entity.user === undefined && record.entity.clientId === undefined) fail(record, 'the entity is empty');
+      const key = entityKey(record.entity);
+      const clientQuotas = new Map(state.clientQuotas);
+      if (Object.keys(record.quotas).length === 0) clientQuotas.delete(key);
+      else clientQuotas.set(key, { entity: { ...record.entity }, quotas: { ...record.quotas } });
+      return { ...state, clientQuotas };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);

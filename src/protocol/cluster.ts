@@ -3,6 +3,7 @@
  * and the well-known actor paths. Plain data: everything here crosses the wire as msgpack.
  */
 import type { AclBinding } from '../security/acl.js';
+import type { ClientQuota } from '../security/client-quotas.js';
 
 export const CONTROLLER_PATH = '/controller';
 
@@ -75,4 +76,6 @@ export interface ClusterMetadata {
    * broker's own; each broker runs with its own over the defaults over its topology config.
    */
   brokerConfigs?: Record<string, Record<string, string>>;
+  /** Client quotas (absent: none); each broker's Kafka listener enforces them. */
+  clientQuotas?: ClientQuota[];
 }

@@ -49,6 +49,8 @@ export const ApiKeys = {
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
   OffsetDelete: 47,
+  DescribeClientQuotas: 48,
+  AlterClientQuotas: 49,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -866,6 +868,54 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
         { name: 'partitionIndex', type: 'int32', versions: [0, N] },
         { name: 'errorCode', type: 'int16', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'DescribeClientQuotasRequest', apiKey: 48, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'components', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'entityType', type: 'string', versions: [0, N] },
+      { name: 'matchType', type: 'int8', versions: [0, N] },
+      { name: 'match', type: 'string', versions: [0, N], nullable: [0, N] },
+    ] },
+    { name: 'strict', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'DescribeClientQuotasResponse', apiKey: 48, kind: 'response', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'entries', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+      { name: 'entity', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'entityType', type: 'string', versions: [0, N] },
+        { name: 'entityName', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+      { name: 'values', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'key', type: 'string', versions: [0, N] },
+        { name: 'value', type: 'float64', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'AlterClientQuotasRequest', apiKey: 49, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'entries', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'entity', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'entityType', type: 'string', versions: [0, N] },
+        { name: 'entityName', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+      { name: 'ops', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'key', type: 'string', versions: [0, N] },
+        { name: 'value', type: 'float64', versions: [0, N] },
+        { name: 'remove', type: 'bool', versions: [0, N] },
+      ] },
+    ] },
+    { name: 'validateOnly', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'AlterClientQuotasResponse', apiKey: 49, kind: 'response', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'entries', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'entity', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'entityType', type: 'string', versions: [0, N] },
+        { name: 'entityName', type: 'string', versions: [0, N], nullable: [0, N] },
       ] },
     ] },
   ] },
@@ -2541,6 +2591,107 @@ export interface OffsetDeleteResponsePartitions {
   errorCode: number;
 }
 
+export interface DescribeClientQuotasRequest {
+  /** v0+ */
+  components: DescribeClientQuotasRequestComponents[];
+  /** v0+ */
+  strict: boolean;
+}
+
+export interface DescribeClientQuotasRequestComponents {
+  /** v0+ */
+  entityType: string;
+  /** v0+ */
+  matchType: number;
+  /** v0+, nullable v0+ */
+  match: string | null;
+}
+
+export interface DescribeClientQuotasResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+, nullable v0+ */
+  entries: DescribeClientQuotasResponseEntries[] | null;
+}
+
+export interface DescribeClientQuotasResponseEntries {
+  /** v0+ */
+  entity: DescribeClientQuotasResponseEntity[];
+  /** v0+ */
+  values: DescribeClientQuotasResponseValues[];
+}
+
+export interface DescribeClientQuotasResponseEntity {
+  /** v0+ */
+  entityType: string;
+  /** v0+, nullable v0+ */
+  entityName: string | null;
+}
+
+export interface DescribeClientQuotasResponseValues {
+  /** v0+ */
+  key: string;
+  /** v0+ */
+  value: number;
+}
+
+export interface AlterClientQuotasRequest {
+  /** v0+ */
+  entries: AlterClientQuotasRequestEntries[];
+  /** v0+ */
+  validateOnly: boolean;
+}
+
+export interface AlterClientQuotasRequestEntries {
+  /** v0+ */
+  entity: AlterClientQuotasRequestEntity[];
+  /** v0+ */
+  ops: AlterClientQuotasRequestOps[];
+}
+
+export interface AlterClientQuotasRequestEntity {
+  /** v0+ */
+  entityType: string;
+  /** v0+, nullable v0+ */
+  entityName: string | null;
+}
+
+export interface AlterClientQuotasRequestOps {
+  /** v0+ */
+  key: string;
+  /** v0+ */
+  value: number;
+  /** v0+ */
+  remove: boolean;
+}
+
+export interface AlterClientQuotasResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  entries: AlterClientQuotasResponseEntries[];
+}
+
+export interface AlterClientQuotasResponseEntries {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  entity: AlterClientQuotasResponseEntity[];
+}
+
+export interface AlterClientQuotasResponseEntity {
+  /** v0+ */
+  entityType: string;
+  /** v0+, nullable v0+ */
+  entityName: string | null;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -2577,6 +2728,8 @@ export interface RequestBodies {
   45: AlterPartitionReassignmentsRequest;
   46: ListPartitionReassignmentsRequest;
   47: OffsetDeleteRequest;
+  48: DescribeClientQuotasRequest;
+  49: AlterClientQuotasRequest;
 }
 
 /** Response body type by api key. */
@@ -2615,4 +2768,6 @@ export interface ResponseBodies {
   45: AlterPartitionReassignmentsResponse;
   46: ListPartitionReassignmentsResponse;
   47: OffsetDeleteResponse;
+  48: DescribeClientQuotasResponse;
+  49: AlterClientQuotasResponse;
 }

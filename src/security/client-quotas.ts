@@ -1,0 +1,147 @@
+/**
+ * Kafka's client quotas (KIP-13, KIP-55, KIP-546), as pure functions: quota entities (a user, a
+ * client id, or both; either may be the default, written null), the byte-rate keys samsa
+ * enforces, which configured entity applies to a connection (Kafka's order of precedence, most
+ * specific first), and DescribeClientQuotas' filters.
+ *
+ * A quota applies per broker. A default entity's quota applies to each user (or client id) on its
+ * own: the rate is kept per the entity the quota matched, with its defaults filled in by the
+ * connection's own names (Kafka's metric tags).
+ */
+export const USER = 'user';
+export const CLIENT_ID = 'client-id';
+
+/** The keys enforced: bytes per second a client may produce, and fetch as a consumer. */
+export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate'] as const);
+export type QuotaKey = (typeof QUOTA_KEYS)[number];
+/** Kafka's other quota keys, refused with a reason rather than stored and ignored. */
+const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
+  request_percentage: 'request time quotas are not enforced by samsa (byte-rate quotas are)',
+  controller_mutation_rate: 'controller mutation quotas are not enforced by samsa (byte-rate quotas are)',
+  connection_creation_rate: 'connection rate quotas (ip entities) are not enforced by samsa',
+};
+
+/**
+ * A quota entity: `user` and/or `clientId` present; a present null is the default
+ * ('<default>'), an absent one means the entity does not name that type.
+ */
+export interface QuotaEntity {
+  user?: string | null;
+  clientId?: string | null;
+}
+
+export interface ClientQuota {
+  entity: QuotaEntity;
+  /** key -> bytes per second. */
+  quotas: Record<string, number>;
+}
+
+/** A stable key: two entities naming the same user and client id are one. */
+export function entityKey(e: QuotaEntity): string {
+  const part = (v: string | null | undefined) => (v === undefined ? '-' : v === null ? '<default>' : `=${v}`);
+  return `${part(e.user)}|${part(e.clientId)}`;
+}
+
+/** Kafka's wire shape of an entity: [{ entityType, entityName }] ('user' first). */
+export function entityToWire(e: QuotaEntity): { entityType: string; entityName: string | null }[] {
+  const out: { entityType: string; entityName: string | null }[] = [];
+  if (e.user !== undefined) out.push({ entityType: USER, entityName: e.user });
+  if (e.clientId !== undefined) out.push({ entityType: CLIENT_ID, entityName: e.clientId });
+  return out;
+}
+
+/** An entity from Kafka's wire shape, or why it is not one samsa takes. */
+export function entityFromWire(parts: readonly { entityType: string; entityName: string | null }[]): QuotaEntity | string {
+  const e: QuotaEntity = {};
+  for (const p of parts) {
+    if (p.entityType === USER) {
+      if (e.user !== undefined) return 'the entity names user twice';
+      e.user = p.entityName;
+    } else if (p.entityType === CLIENT_ID) {
+      if (e.clientId !== undefined) return 'the entity names client-id twice';
+      e.clientId = p.entityName;
+    } else if (p.entityType === 'ip') {
+      return 'ip quotas (connection creation rates) are not enforced by samsa';
+    } else {
+      return `unknown entity type '${p.entityType}' (user, client-id)`;
+    }
+  }
+  if (e.user === undefined && e.clientId === undefined) return 'the entity is empty: name a user, a client-id or both';
+  if (e.user === '' || e.clientId === '') return 'an entity name is empty (null is the default)';
+  return e;
+}
+
+/** Why a quota key and value cannot be set, or null. */
+export function quotaProblem(key: string, value: number): string | null {
+  if (UNSUPPORTED_KEYS[key]) return `${key}: ${UNSUPPORTED_KEYS[key]}`;
+  if (!(QUOTA_KEYS as readonly string[]).includes(key)) return `unknown quota key '${key}' (${QUOTA_KEYS.join(', ')})`;
+  if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive number of bytes per second, got ${value}`;
+  return null;
+}
+
+/**
+ * The configured quota that applies to a connection of `user` with `clientId` for `key`, in
+ * Kafka's order: /users/u/clients/c, /users/u/clients/<default>, /users/u,
+ * /users/<default>/clients/c, /users/<default>/clients/<default>, /users/<default>,
+ * /clients/c, /clients/<default>. Null when none does.
+ * The returned `metricEntity` is the entity the rate is kept for: the matched one with its
+ * defaults replaced by the connection's names.
+ */
+export function resolveQuota(quotas: ReadonlyMap<string, ClientQuota>, user: string, clientId: string, key: QuotaKey): { limit: number; metricEntity: QuotaEntity } | null {
+  const candidates: QuotaEntity[] = [
+    { user, clientId },
+    { user, clientId: null },
+    { user },
+    { user: null, clientId },
+    { user: null, clientId: null },
+    { user: null },
+    { clientId },
+    { clientId: null },
+  ];
+  for (const c of candidates) {
+    const q = quotas.get(entityKey(c));
+    const limit = q?.quotas[key];
+    if (limit === undefined) continue;
+    const metricEntity: QuotaEntity = {};
+    if (c.user !== undefined) metricEntity.user = user;
+    if (c.clientId !== undefined) metricEntity.clientId = clientId;
+    return { limit, metricEntity };
+  }
+  return null;
+}
+
+/** A DescribeClientQuotas filter component: match type 0 a name, 1 the default, 2 any specified. */
+export interface QuotaFilterComponent {
+  entityType: string;
+  matchType: number;
+  match: string | null;
+}
+
+/** Why a filter cannot be used, or null. */
+export function filterProblem(components: readonly QuotaFilterComponent[]): string | null {
+  const seen = new Set<string>();
+  for (const c of components) {
+    if (c.entityType !== USER && c.entityType !== CLIENT_ID) return `unknown entity type '${c.entityType}' in the filter (user, client-id)`;
+    if (seen.has(c.entityType)) return `the filter names ${c.entityType} twice`;
+    seen.add(c.entityType);
+    if (c.matchType === 0 && c.match === null) return `an exact match of ${c.entityType} needs a name`;
+    if (c.matchType !== 0 && c.matchType !== 1 && c.matchType !== 2) return `unknown match type ${c.matchType} (0 exact, 1 default, 2 any)`;
+  }
+  return null;
+}
+
+/** Whether an entity passes the filter (strict: it names no other entity type than the filter's). */
+export function filterMatches(components: readonly QuotaFilterComponent[], strict: boolean, e: QuotaEntity): boolean {
+  for (const c of components) {
+    const v = c.entityType === USER ? e.user : e.clientId;
+    if (v === undefined) return false;
+    if (c.matchType === 0 && v !== c.match) return false;
+    if (c.matchType === 1 && v !== null) return false;
+  }
+  if (strict) {
+    const types = new Set(components.map((c) => c.entityType));
+    if (e.user !== undefined && !types.has(USER)) return false;
+    if (e.clientId !== undefined && !types.has(CLIENT_ID)) return false;
+  }
+  return true;
+}
