@@ -27,7 +27,7 @@ describe('kafka codec api', () => {
       ApiVersions: 18, CreateTopics: 19, DeleteTopics: 20, DeleteRecords: 21, InitProducerId: 22, OffsetForLeaderEpoch: 23,
       DescribeAcls: 29, CreateAcls: 30, DeleteAcls: 31,
       DescribeConfigs: 32, AlterConfigs: 33, DescribeLogDirs: 35, SaslAuthenticate: 36, CreatePartitions: 37, DeleteGroups: 42, ElectLeaders: 43, IncrementalAlterConfigs: 44,
-      AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47,
+      AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,
     });
     expect(apiName(1)).to.equal('Fetch');
     expect(apiName(37)).to.equal('CreatePartitions');

@@ -808,9 +808,9 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders or DescribeLogDirs
+      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs or client quotas
       Object.values(ApiKeys)
-        .filter((k) => k !== ApiKeys.OffsetForLeaderEpoch && k !== ApiKeys.OffsetDelete && k !== ApiKeys.IncrementalAlterConfigs && k !== ApiKeys.ElectLeaders && k !== ApiKeys.DescribeLogDirs)
+        .filter((k) => !([ApiKeys.OffsetForLeaderEpoch, ApiKeys.OffsetDelete, ApiKeys.IncrementalAlterConfigs, ApiKeys.ElectLeaders, ApiKeys.DescribeLogDirs, ApiKeys.DescribeClientQuotas, ApiKeys.AlterClientQuotas] as number[]).includes(k))
         .sort((a, b) => a - b),
     );
   });
