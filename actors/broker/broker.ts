@@ -18,8 +18,8 @@
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator to its coordinator; AclsChanged to its Kafka listener (when the cluster's ACLs
- * change); FetchResponse, MetadataResponse,
+ * ResignCoordinator to its coordinator; AclsChanged and ClientQuotasChanged to its Kafka listener
+ * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
 import fs from 'node:fs';
@@ -118,8 +118,8 @@ export interface BrokerState {
   producerIds: { next: number; end: number };
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
   producerIdWaiters: ReplyToken[];
-  /** The ACLs last handed to the Kafka listener beside this broker (JSON; null: none yet). */
-  aclsSent: string | null;
+  /** The ACLs and client quotas last handed to the Kafka listener beside this broker (JSON; null: none yet). */
+  listenerSent: { acls: string | null; quotas: string | null };
   /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
   dynamicConfig: string;
   /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
@@ -165,6 +165,26 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
   s.followerQuota.setLimit(config.followerReplicationThrottledRate);
   for (const rep of s.replicas.values()) ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType });
   ctx.log.info('dynamic broker configs in force', { dynamic });
+}
+
+/**
+ * The Kafka listener beside this broker authorizes with the cluster's ACLs and enforces its
+ * client quotas: each is sent when it changed (and with the first metadata).
+ */
+function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): void {
+  const listener: ActorRef<KafkaListenerMsg> = { node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` };
+  const acls = md.acls ?? [];
+  const aclsKey = JSON.stringify(acls);
+  if (aclsKey !== s.listenerSent.acls) {
+    s.listenerSent.acls = aclsKey;
+    ctx.send(listener, { type: 'AclsChanged', acls });
+  }
+  const quotas = md.clientQuotas ?? [];
+  const quotasKey = JSON.stringify(quotas);
+  if (quotasKey !== s.listenerSent.quotas) {
+    s.listenerSent.quotas = quotasKey;
+    ctx.send(listener, { type: 'ClientQuotasChanged', quotas });
+  }
 }
 
 function isStale(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, what: string): boolean {
@@ -561,7 +581,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
-      aclsSent: null,
+      listenerSent: { acls: null, quotas: null },
       dynamicConfig: '[]',
       throttles: null,
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
@@ -678,15 +698,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);
       s.throttles = throttlesFor(m.metadata, s.args.brokerId);
-      // the Kafka listener beside this broker authorizes with the cluster's ACLs
-      if (s.args.kafkaEndpoint) {
-        const acls = m.metadata.acls ?? [];
-        const key = JSON.stringify(acls);
-        if (key !== s.aclsSent) {
-          s.aclsSent = key;
-          ctx.send<KafkaListenerMsg>({ node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` }, { type: 'AclsChanged', acls });
-        }
-      }
+      if (s.args.kafkaEndpoint) tellListener(s, ctx, m.metadata);
       return setAsideStrayLogs(s, ctx, m.metadata);
     },
 

@@ -7,7 +7,8 @@
  * listener where its authentication stands (src/kafka/sasl: only ApiVersions, SaslHandshake and
  * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
- * ready), SocketDrained, SocketClosed.
+ * ready), SocketDrained, SocketClosed, Throttle / Unmute (a client over its quota is not read from
+ * for its throttle time).
  * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
  * FindCoordinator to the broker; group and offset requests to the broker's group coordinator;
  * ListOffsets and OffsetsForLeaderEpoch to partition replicas; CreateTopics, DeleteTopics to the
@@ -33,6 +34,7 @@ import { defineActor, type BaseContext } from '../../src/runtime/actor-definitio
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { operationName, resourceTypeName } from '../../src/security/acl.js';
 import type { AclAuthorizer } from '../../src/security/authorizer.js';
+import type { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { connectionPrincipal } from '../../src/security/principal.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
@@ -41,6 +43,9 @@ import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messa
 
 export type KafkaConnectionMsg =
   | { type: 'KafkaFrame'; frame: Uint8Array }
+  /** A request put the client over a client quota: read nothing more from it for `ms`. */
+  | { type: 'Throttle'; ms: number }
+  | { type: 'Unmute' }
   | { type: 'Answered'; seq: number; frame: Uint8Array | null }
   | { type: 'SocketDrained' }
   | { type: 'SocketClosed'; reason: string };
@@ -56,7 +61,13 @@ export interface KafkaConnectionArgs {
   sasl?: SaslSettings | null;
   /** The listener's authorizer (shared by its connections); null: every client may do everything. */
   authorizer?: AclAuthorizer | null;
+  /** The listener's client quotas (shared by its connections). */
+  quotas?: ClientQuotaManager | null;
 }
+
+const PRODUCE_KEY = 0;
+const FETCH_KEY = 1;
+const UNMUTE_TIMER = 'unmute';
 
 /** Requests handled at once on one connection before reading pauses. */
 const MAX_IN_FLIGHT = 64;
@@ -81,6 +92,10 @@ interface ConnState {
   rawSaslTokens: boolean;
   /** Who the client is (its SASL user once authenticated, its certificate's subject, or ANONYMOUS). */
   principal: string;
+  /** Held back by a client quota: nothing is read from the client until the Unmute timer. */
+  muted: boolean;
+  /** How long the running hold-back is. */
+  mutedMs: number;
   refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
   base: BaseContext<KafkaConnectionMsg>;
 }
@@ -94,7 +109,7 @@ function close(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, why: string, 
 }
 
 function updateFlow(s: ConnState): void {
-  const congested = s.inFlight >= MAX_IN_FLIGHT || s.socket.writableLength >= WRITE_HIGH_WATER;
+  const congested = s.muted || s.inFlight >= MAX_IN_FLIGHT || s.socket.writableLength >= WRITE_HIGH_WATER;
   if (congested && !s.socket.isPaused()) s.socket.pause();
   else if (!congested && s.socket.isPaused() && !s.closed) s.socket.resume();
 }
@@ -131,6 +146,33 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     send: (to, msg) => base.send(to, msg),
     log: base.log,
   };
+}
+
+/**
+ * Client quotas on Produce (request bytes, producer_byte_rate) and consumer Fetch (fetched bytes,
+ * consumer_byte_rate), as Kafka's brokers (KIP-219): a client over its quota is answered at once
+ * with the throttle time in the response, and nothing more is read from it for that long.
+ */
+function applyQuota(s: ConnState, apiKey: number, clientId: string | null, requestBytes: number, request: Record<string, unknown>, body: Record<string, unknown> | null): void {
+  const quotas = s.args.quotas;
+  if (!quotas?.active) return;
+  let bytes: number;
+  let key: 'producer_byte_rate' | 'consumer_byte_rate';
+  if (apiKey === PRODUCE_KEY) {
+    key = 'producer_byte_rate';
+    bytes = requestBytes;
+  } else if (apiKey === FETCH_KEY && ((request.replicaId as number | undefined) ?? -1) < 0) {
+    key = 'consumer_byte_rate';
+    bytes = 0;
+    for (const t of (body?.responses ?? []) as { partitions: { records: Uint8Array | null }[] }[]) for (const p of t.partitions) bytes += p.records?.length ?? 0;
+  } else {
+    return;
+  }
+  const user = s.principal.slice(s.principal.indexOf(':') + 1);
+  const ms = quotas.record(user, clientId ?? '', key, bytes);
+  if (ms <= 0) return;
+  if (body) body.throttleTimeMs = Math.max((body.throttleTimeMs as number | undefined) ?? 0, ms);
+  s.base.send(s.base.self, { type: 'Throttle', ms });
 }
 
 /**
@@ -207,6 +249,8 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       closeWhenWritten: false,
       rawSaslTokens: false,
       principal: connectionPrincipal(socket, null),
+      muted: false,
+      mutedMs: 0,
       refs: {
         broker: { node, path: brokerPath(args.brokerId) },
         controller: { node: args.controllerNode, path: CONTROLLER_PATH },
@@ -278,9 +322,13 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       // with an authorizer, requests wait for the cluster's ACLs to arrive (denied if they never do)
       const authorizer = s.args.authorizer;
       const ready = authorizer && !authorizer.isReady && apiKey !== API_VERSIONS_KEY ? authorizer.whenReady(s.args.config.requestTimeoutMs) : null;
+      const requestBytes = frame.length;
       (ready ? ready.then(() => handler(apiContext(s, clientId), apiVersion, decoded.body)) : handler(apiContext(s, clientId), apiVersion, decoded.body))
         // encoding inside the chain: a body that cannot be encoded is a failed request, not an unhandled rejection
-        .then((body) => (body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body)))
+        .then((body) => {
+          applyQuota(s, apiKey, clientId, requestBytes, decoded.body as Record<string, unknown>, body as Record<string, unknown> | null);
+          return body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body);
+        })
         .then(
           (out) => s.base.send(s.base.self, { type: 'Answered', seq, frame: out }),
           (err: unknown) => {
@@ -325,6 +373,23 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
     },
 
     SocketDrained(s) {
+      updateFlow(s);
+    },
+
+    Throttle(s, m, ctx) {
+      if (s.closed) return;
+      s.muted = true;
+      updateFlow(s);
+      // a longer hold-back wins over one already running
+      if (!ctx.timers.isActive(UNMUTE_TIMER) || m.ms > s.mutedMs) {
+        s.mutedMs = m.ms;
+        ctx.timers.startSingle(UNMUTE_TIMER, m.ms, { type: 'Unmute' });
+      }
+    },
+
+    Unmute(s) {
+      s.muted = false;
+      s.mutedMs = 0;
       updateFlow(s);
     },
 

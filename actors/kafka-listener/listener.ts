@@ -5,9 +5,11 @@
  * Owned state: the listening server (plain TCP, or TLS as Kafka's SSL listener; bound before the
  * broker registers, so the broker advertises the real port), the SASL settings it hands each
  * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the authorizer its connections check requests
- * with (when authorizer.class.name is set; src/security/authorizer.ts), the count of connections
- * accepted and of TLS handshakes that failed.
- * Handles: DescribeKafkaListener (introspection), AclsChanged (from its broker: the cluster's ACLs).
+ * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
+ * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
+ * handshakes that failed.
+ * Handles: DescribeKafkaListener (introspection), AclsChanged and ClientQuotasChanged (from its
+ * broker: the cluster's ACLs and client quotas).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
@@ -19,6 +21,7 @@ import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { SASL_MECHANISMS, saslSettings, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
+import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
 
@@ -38,6 +41,8 @@ export interface KafkaListenerDescription {
   handshakeFailures: number;
   /** The listener checks ACLs; `acls` is how many are in force (null: none arrived yet). */
   authorizer: { enabled: boolean; acls: number | null };
+  /** How many client quota entities are in force. */
+  clientQuotas: number;
 }
 
 /**
@@ -66,6 +71,7 @@ export interface KafkaListenerArgs {
 interface ListenerState {
   server: net.Server;
   authorizer: AclAuthorizer | null;
+  quotas: ClientQuotaManager;
   saslMechanisms: string[];
   accepted: number;
   open: number;
@@ -148,7 +154,8 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     const authorizer = args.config.authorizerClassName
       ? new AclAuthorizer({ superUsers: args.config.superUsers, allowEveryoneIfNoAclFound: args.config.allowEveryoneIfNoAclFound })
       : null;
-    const s: ListenerState = { server: args.server, authorizer, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
+    const quotas = new ClientQuotaManager(ctx.clock);
+    const s: ListenerState = { server: args.server, authorizer, quotas, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -158,6 +165,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       configInput: args.configInput,
       sasl: args.sasl ?? null,
       authorizer,
+      quotas,
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';
@@ -192,12 +200,16 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
       const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size } satisfies KafkaListenerDescription);
     },
     AclsChanged(s, m, ctx) {
       if (!s.authorizer) return;
       s.authorizer.update(m.acls);
       ctx.log.info('ACLs in force', { acls: m.acls.length });
+    },
+    ClientQuotasChanged(s, m, ctx) {
+      s.quotas.update(m.quotas);
+      ctx.log.info('client quotas in force', { entities: m.quotas.length });
     },
   },
 });

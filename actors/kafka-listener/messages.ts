@@ -4,11 +4,14 @@
  * the Kafka protocol.
  */
 import type { AclBinding } from '../../src/security/acl.js';
+import type { ClientQuota } from '../../src/security/client-quotas.js';
 
 export type KafkaListenerMsg =
   | { type: 'DescribeKafkaListener' }
   /** From the broker beside it: the cluster's ACLs changed (or arrived first); authorize with these. */
-  | { type: 'AclsChanged'; acls: AclBinding[] };
+  | { type: 'AclsChanged'; acls: AclBinding[] }
+  /** From the broker beside it: the cluster's client quotas changed; enforce these. */
+  | { type: 'ClientQuotasChanged'; quotas: ClientQuota[] };
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
 export function kafkaListenerName(brokerId: number): string {

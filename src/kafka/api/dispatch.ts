@@ -9,6 +9,7 @@ import { listOffsets, offsetForLeaderEpoch } from './list-offsets.js';
 import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
 import { createAcls, deleteAcls, describeAcls } from './acls.js';
+import { alterClientQuotas, describeClientQuotas } from './client-quotas.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
@@ -54,6 +55,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [45, alterPartitionReassignments],
   [46, listPartitionReassignments],
   [47, offsetDelete],
+  [48, describeClientQuotas],
+  [49, alterClientQuotas],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

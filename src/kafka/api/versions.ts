@@ -46,6 +46,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [45, { min: 0, max: 0 }], // AlterPartitionReassignments
   [46, { min: 0, max: 0 }], // ListPartitionReassignments
   [47, { min: 0, max: 0 }], // OffsetDelete
+  [48, { min: 0, max: 1 }], // DescribeClientQuotas
+  [49, { min: 0, max: 1 }], // AlterClientQuotas
 ]);
 
 export const API_VERSIONS_KEY = 18;

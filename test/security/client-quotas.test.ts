@@ -1,0 +1,87 @@
+/**
+ * Client quota entities and their rules: Kafka's order of precedence over user / client-id /
+ * default entities (with the rate kept per the client's own names under a default), entities
+ * from the wire and what is refused, quota keys, and DescribeClientQuotas' filters.
+ */
+import { expect } from 'chai';
+import { entityFromWire, entityKey, entityToWire, filterMatches, filterProblem, quotaProblem, resolveQuota, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
+
+function quotas(...list: [QuotaEntity, number][]): Map<string, ClientQuota> {
+  return new Map(list.map(([entity, rate]) => [entityKey(entity), { entity, quotas: { producer_byte_rate: rate } }]));
+}
+
+describe('security/client-quotas', () => {
+  it("applies the most specific quota, in Kafka's order", () => {
+    const all = quotas(
+      [{ clientId: null }, 8],
+      [{ clientId: 'app' }, 7],
+      [{ user: null }, 6],
+      [{ user: null, clientId: null }, 5],
+      [{ user: null, clientId: 'app' }, 4],
+      [{ user: 'alice' }, 3],
+      [{ user: 'alice', clientId: null }, 2],
+      [{ user: 'alice', clientId: 'app' }, 1],
+    );
+    const order: [QuotaEntity, number, QuotaEntity][] = [
+      [{ user: 'alice', clientId: 'app' }, 1, { user: 'alice', clientId: 'app' }],
+      [{ user: 'alice', clientId: null }, 2, { user: 'alice', clientId: 'app' }],
+      [{ user: 'alice' }, 3, { user: 'alice' }],
+      [{ user: null, clientId: 'app' }, 4, { user: 'alice', clientId: 'app' }],
+      [{ user: null, clientId: null }, 5, { user: 'alice', clientId: 'app' }],
+      [{ user: null }, 6, { user: 'alice' }],
+      [{ clientId: 'app' }, 7, { clientId: 'app' }],
+      [{ clientId: null }, 8, { clientId: 'app' }],
+    ];
+    for (const [entity, limit, metricEntity] of order) {
+      expect(resolveQuota(all, 'alice', 'app', 'producer_byte_rate'), entityKey(entity)).to.deep.equal({ limit, metricEntity });
+      all.delete(entityKey(entity));
+    }
+    expect(resolveQuota(all, 'alice', 'app', 'producer_byte_rate')).to.equal(null);
+  });
+
+  it('a quota of another key does not apply', () => {
+    expect(resolveQuota(quotas([{ user: 'alice' }, 10]), 'alice', 'c', 'consumer_byte_rate')).to.equal(null);
+    expect(resolveQuota(quotas([{ user: 'alice' }, 10]), 'bob', 'c', 'producer_byte_rate')).to.equal(null);
+  });
+
+  it('reads entities from the wire and back; refuses ip, unknown types, repeats, empty ones', () => {
+    expect(entityFromWire([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }])).to.deep.equal({ user: 'alice', clientId: null });
+    expect(entityToWire({ user: 'alice', clientId: null })).to.deep.equal([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }]);
+    expect(entityFromWire([{ entityType: 'ip', entityName: '1.2.3.4' }])).to.match(/ip quotas/);
+    expect(entityFromWire([{ entityType: 'group', entityName: 'g' }])).to.match(/unknown entity type/);
+    expect(entityFromWire([{ entityType: 'user', entityName: 'a' }, { entityType: 'user', entityName: 'b' }])).to.match(/twice/);
+    expect(entityFromWire([])).to.match(/empty/);
+    expect(entityFromWire([{ entityType: 'user', entityName: '' }])).to.match(/empty/);
+  });
+
+  it('takes positive byte rates of the keys it enforces; refuses the others with a reason', () => {
+    expect(quotaProblem('producer_byte_rate', 1024)).to.equal(null);
+    expect(quotaProblem('consumer_byte_rate', 0.5)).to.equal(null);
+    expect(quotaProblem('producer_byte_rate', 0)).to.match(/positive/);
+    expect(quotaProblem('producer_byte_rate', Number.NaN)).to.match(/positive/);
+    expect(quotaProblem('request_percentage', 50)).to.match(/not enforced/);
+    expect(quotaProblem('controller_mutation_rate', 5)).to.match(/not enforced/);
+    expect(quotaProblem('speed', 5)).to.match(/unknown quota key/);
+  });
+
+  it('filters: exact name, the default, any name; strict leaves out entities naming other types', () => {
+    const alice = { user: 'alice' };
+    const aliceApp = { user: 'alice', clientId: 'app' };
+    const userDefault = { user: null };
+    const exact = [{ entityType: 'user', matchType: 0, match: 'alice' }];
+    expect(filterMatches(exact, false, alice)).to.equal(true);
+    expect(filterMatches(exact, false, aliceApp)).to.equal(true);
+    expect(filterMatches(exact, true, aliceApp)).to.equal(false);
+    expect(filterMatches(exact, false, userDefault)).to.equal(false);
+    expect(filterMatches([{ entityType: 'user', matchType: 1, match: null }], false, userDefault)).to.equal(true);
+    expect(filterMatches([{ entityType: 'user', matchType: 1, match: null }], false, alice)).to.equal(false);
+    expect(filterMatches([{ entityType: 'user', matchType: 2, match: null }], false, userDefault)).to.equal(true);
+    expect(filterMatches([{ entityType: 'client-id', matchType: 2, match: null }], false, alice)).to.equal(false);
+    expect(filterMatches([], false, aliceApp)).to.equal(true);
+    expect(filterMatches([], true, aliceApp)).to.equal(false);
+    expect(filterProblem([{ entityType: 'ip', matchType: 2, match: null }])).to.match(/unknown entity type/);
+    expect(filterProblem([{ entityType: 'user', matchType: 0, match: null }])).to.match(/needs a name/);
+    expect(filterProblem([{ entityType: 'user', matchType: 7, match: null }])).to.match(/match type/);
+    expect(filterProblem([{ entityType: 'user', matchType: 2, match: null }, { entityType: 'user', matchType: 2, match: null }])).to.match(/twice/);
+  });
+});
