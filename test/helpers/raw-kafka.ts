@@ -98,15 +98,18 @@ export class RawKafkaSocket {
 export class KafkaCaller {
   private nextId = 1;
 
-  private constructor(readonly socket: RawKafkaSocket) {}
+  private constructor(
+    readonly socket: RawKafkaSocket,
+    private readonly clientId: string | null,
+  ) {}
 
-  static async connect(endpoint: string): Promise<KafkaCaller> {
-    return new KafkaCaller(await RawKafkaSocket.connect(endpoint));
+  static async connect(endpoint: string, clientId: string | null = 'raw-test'): Promise<KafkaCaller> {
+    return new KafkaCaller(await RawKafkaSocket.connect(endpoint), clientId);
   }
 
   async call(apiKey: number, apiVersion: number, body: object): Promise<any> {
     const id = this.nextId++;
-    this.socket.request(apiKey, apiVersion, id, body);
+    this.socket.request(apiKey, apiVersion, id, body, this.clientId);
     const r = await this.socket.response(apiKey, apiVersion);
     if (r.correlationId !== id) throw new Error(`response ${r.correlationId} answers another request than ${id}`);
     return r.body;
