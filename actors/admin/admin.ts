@@ -1,22 +1,24 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
- * src/client/admin.ts. Topic, ACL and dynamic broker config operations go to the controller;
- * group operations find the group's coordinator first; listings fan out to every broker's
- * coordinator; offsets come from partition leaders; log dirs from every broker asked; a
- * broker's configs (and a topic's defaults) from that broker.
+ * src/client/admin.ts. Topic, ACL, dynamic broker config and client quota operations go to the
+ * controller (quotas are described from its metadata); group operations find the group's
+ * coordinator first; listings fan out to every broker's coordinator; offsets come from partition
+ * leaders; log dirs from every broker asked; a broker's configs (and a topic's defaults) from
+ * that broker.
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
  * FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs, DynamicBrokerConfigs,
- * DescribeConfigs, CreateAcls, DeleteAcls, DescribeAcls.
+ * DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls, DeleteAcls, DescribeAcls.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { brokerPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import { compareEntities, filterMatches, filterProblem } from '../../src/security/client-quotas.js';
 import type { ActorContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
@@ -199,6 +201,18 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       if (isFailure(answer)) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} did not answer: ${answer.message}`);
       if (answer.errorCode !== ErrorCode.NONE) return fail(ctx, 'Configs', answer.errorCode, `broker ${broker.brokerId}: ${errorName(answer.errorCode)}`);
       ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: broker.brokerId, configs: t ? topicConfigEntries(t.config, answer.configs) : answer.configs });
+    },
+    async AlterClientQuotas(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterClientQuotas', entries: m.entries, validateOnly: m.validateOnly ?? false }, 'AlterClientQuotasResponse');
+    },
+    async DescribeClientQuotas(s, m, ctx) {
+      const components = Array.isArray(m.components) ? m.components : [];
+      const problem = filterProblem(components);
+      if (problem) return fail(ctx, 'ClientQuotas', ErrorCode.INVALID_REQUEST, problem);
+      const md = await controllerMetadata(s, ctx, []);
+      if (isFailure(md)) return fail(ctx, 'ClientQuotas', md.errorCode, md.message);
+      const entries = (md.clientQuotas ?? []).filter((q) => filterMatches(components, m.strict === true, q.entity)).sort((a, b) => compareEntities(a.entity, b.entity));
+      ctx.reply({ type: 'ClientQuotas', errorCode: ErrorCode.NONE, entries });
     },
     async CreateAcls(s, m, ctx) {
       await toController(s, ctx, { type: 'CreateAcls', creations: m.creations }, 'CreateAclsResponse');

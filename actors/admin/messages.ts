@@ -2,6 +2,7 @@
  * Messages the admin actor accepts. Each reply carries `errorCode` (and errorMessage on error).
  */
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
+import type { QuotaFilterComponent } from '../../src/security/client-quotas.js';
 import type { CreatableTopic } from '../controller/messages.js';
 
 export type AdminMsg =
@@ -54,6 +55,20 @@ export type AdminMsg =
    * first partition (or another live broker).
    */
   | { type: 'DescribeConfigs'; resource: { broker: number | null } | { topic: string } }
+  /**
+   * Kafka's AlterClientQuotas, passed to the controller as it is (Kafka's wire shape of entities:
+   * [{ entityType: 'user' | 'client-id', entityName: name or null for the default }]); answered per entry.
+   */
+  | {
+      type: 'AlterClientQuotas';
+      entries: { entity: { entityType: string; entityName: string | null }[]; ops: { key: string; value: number; remove: boolean }[] }[];
+      validateOnly?: boolean;
+    }
+  /**
+   * The client quotas in the controller's metadata that pass Kafka's DescribeClientQuotas filter
+   * (`strict`: entities naming no other entity type than the components'), in entity order.
+   */
+  | { type: 'DescribeClientQuotas'; components: QuotaFilterComponent[]; strict: boolean }
   /** Kafka's CreateAcls, DeleteAcls and DescribeAcls, passed to the controller as they are. */
   | { type: 'CreateAcls'; creations: AclBinding[] }
   | { type: 'DeleteAcls'; filters: AclBindingFilter[] }

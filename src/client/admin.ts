@@ -1,7 +1,7 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
  * partition reassignments, groups, offsets and lag, brokers' log dirs, ACLs, dynamic broker
- * configs and config descriptions. Failures throw SamsaError with Kafka's code; per-item results
+ * configs, client quotas and config descriptions. Failures throw SamsaError with Kafka's code; per-item results
  * keep their codes.
  */
 import { nanoid } from 'nanoid';
@@ -16,6 +16,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
+import { CLIENT_ID, compareEntities, describeEntity, entityToWire, USER, type ClientQuota, type QuotaEntity, type QuotaFilterComponent } from '../security/client-quotas.js';
 import { SamsaError } from './errors.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -233,6 +234,102 @@ const brokerResource = (broker: number | null): string => (broker === null ? 'th
 
 function isBrokerId(b: unknown): b is number {
   return typeof b === 'number' && Number.isSafeInteger(b) && b >= 0;
+}
+
+/**
+ * A client quota entity, as Kafka's ClientQuotaEntity: a user (the SASL user or certificate
+ * principal), a client id, or both (a user's clients of that id). A present null is the default
+ * (Kafka's `<default>`: every user, or every client id, without a quota of its own); an absent
+ * one means the entity does not name that type.
+ */
+export type ClientQuotaEntity = QuotaEntity;
+
+/** An entity's quotas: key (producer_byte_rate, consumer_byte_rate) -> bytes per second. */
+export type ClientQuotaEntry = ClientQuota;
+
+/**
+ * A change to one quota, as Kafka's ClientQuotaAlteration.Op: `{ key, value }` sets the key to
+ * value (bytes per second); `{ key, remove: true }`, or `{ key, value: null }` as Java's Op with
+ * a null value, removes it (removing a key not set is no change).
+ */
+export interface ClientQuotaOp {
+  key: string;
+  value?: number | null;
+  remove?: boolean;
+}
+
+/** The changes to one entity's quotas (Kafka's ClientQuotaAlteration). */
+export interface ClientQuotaAlteration {
+  entity: ClientQuotaEntity;
+  ops: ClientQuotaOp[];
+}
+
+/** DescribeClientQuotas' match types: a name, the default, any entity that names the type. */
+export const QuotaMatchType = Object.freeze({ EXACT: 0, DEFAULT: 1, SPECIFIED: 2 } as const);
+
+/**
+ * A filter component, as Kafka's ClientQuotaFilterComponent: `entityType` 'user' or 'client-id';
+ * `match` a name (ofEntity), null (ofDefaultEntity: the default) or left out (ofEntityType: any
+ * entity naming the type, the default included). `matchType` (QuotaMatchType) may say the same
+ * explicitly, as on the wire.
+ */
+export interface ClientQuotaFilterComponent {
+  entityType: string;
+  match?: string | null;
+  matchType?: number;
+}
+
+const QUOTA_ALTERATION_SHAPE = "[{ entity: { user?: name | null, clientId?: name | null }, ops: [{ key, value } | { key, remove: true }] }]";
+
+/** An entity of the admin API as it is sent, or a SamsaError naming what is wrong with it. */
+function checkQuotaEntity(raw: unknown, where: string): QuotaEntity {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity must be { user?: name | null, clientId?: name | null }`);
+  const e = raw as Record<string, unknown>;
+  for (const k of Object.keys(e)) {
+    if (k === 'user' || k === 'clientId') continue;
+    if (k === 'client-id') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity names a client id as clientId (Kafka's entity type 'client-id')`);
+    if (k === 'ip') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ip quotas (connection creation rates) are not enforced by samsa`);
+    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: unknown entity field '${k}' (user, clientId)`);
+  }
+  const out: QuotaEntity = {};
+  for (const k of ['user', 'clientId'] as const) {
+    const v = e[k];
+    if (v === undefined) continue;
+    if (v !== null && typeof v !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${k} must be a name, or null for the default`);
+    out[k] = v;
+  }
+  if (out.user === undefined && out.clientId === undefined) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity is empty: name a user, a clientId or both`);
+  return out;
+}
+
+function checkQuotaOp(raw: unknown, where: string): { key: string; value: number; remove: boolean } {
+  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { key, value } or { key, remove: true }`);
+  const op = raw as { key?: unknown; value?: unknown; remove?: unknown };
+  if (typeof op.key !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: key must be a quota key (producer_byte_rate, consumer_byte_rate)`);
+  if (op.remove !== undefined && typeof op.remove !== 'boolean') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: remove must be true or false`);
+  if (op.value !== undefined && op.value !== null && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: value must be a number (bytes per second), or null to remove ${op.key}`);
+  const removes = op.remove === true || op.value === null;
+  if (op.remove === true && typeof op.value === 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${op.key} has a value and remove: true; give one`);
+  if (!removes && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${op.key} needs a value (bytes per second), or remove: true`);
+  return { key: op.key, value: removes ? 0 : (op.value as number), remove: removes };
+}
+
+function checkQuotaComponent(raw: unknown, where: string): QuotaFilterComponent {
+  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { entityType: 'user' | 'client-id', match?: name | null }`);
+  const c = raw as { entityType?: unknown; match?: unknown; matchType?: unknown };
+  if (c.entityType !== USER && c.entityType !== CLIENT_ID) {
+    const hint = c.entityType === 'clientId' || c.entityType === 'client' ? " (Kafka's name: 'client-id')" : c.entityType === 'ip' ? ': ip quotas are not enforced by samsa' : '';
+    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: entityType must be 'user' or 'client-id', got ${JSON.stringify(c.entityType)}${hint}`);
+  }
+  if (c.match !== undefined && c.match !== null && typeof c.match !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: match must be a name, null (the default) or left out (any)`);
+  const match = (c.match as string | null | undefined) ?? null;
+  const implied = typeof c.match === 'string' ? QuotaMatchType.EXACT : c.match === null ? QuotaMatchType.DEFAULT : QuotaMatchType.SPECIFIED;
+  if (c.matchType === undefined) return { entityType: c.entityType, matchType: implied, match };
+  const t = c.matchType;
+  if (t !== QuotaMatchType.EXACT && t !== QuotaMatchType.DEFAULT && t !== QuotaMatchType.SPECIFIED) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: unknown matchType ${JSON.stringify(t)} (0 EXACT, 1 DEFAULT, 2 SPECIFIED)`);
+  if (t === QuotaMatchType.EXACT && typeof c.match !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: matchType EXACT needs a name to match`);
+  if (t !== QuotaMatchType.EXACT && typeof c.match === 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: matchType ${t === QuotaMatchType.DEFAULT ? 'DEFAULT' : 'SPECIFIED'} takes no name (match '${c.match}')`);
+  return { entityType: c.entityType, matchType: t, match: t === QuotaMatchType.EXACT ? match : null };
 }
 
 export interface PartitionLag {
@@ -562,6 +659,49 @@ export class Admin {
     return Object.keys(all)
       .sort((a, b) => (a === '' ? -1 : b === '' ? 1 : Number(a) - Number(b)))
       .map((k) => ({ broker: k === '' ? null : Number(k), configs: sorted(all[k]) }));
+  }
+
+  /**
+   * Sets and removes client quotas, as Kafka's Admin.alterClientQuotas: each entry names an
+   * entity ({ user?, clientId? }: a name, or null for the default) and its ops ({ key, value }
+   * sets, { key, remove: true } or { key, value: null } removes; the keys not named stay). The
+   * keys samsa enforces are producer_byte_rate and consumer_byte_rate (bytes per second, per
+   * broker); Kafka's other quota keys (request_percentage, controller_mutation_rate, ...) are
+   * refused with the reason rather than stored and ignored. Entries are checked for their shape
+   * before any is sent (a malformed one throws INVALID_REQUEST and changes nothing); then each
+   * entry is taken or refused on its own, as in Kafka: the first refused throws SamsaError
+   * naming its entity and the controller's reason (INVALID_REQUEST for an unknown or unenforced
+   * key, a value not above 0, an empty name, an entity named twice), after the others were
+   * taken. `validateOnly` checks without changing anything. Brokers enforce the quotas once the
+   * metadata reaches them.
+   */
+  async alterClientQuotas(entries: ClientQuotaAlteration[], opts: { validateOnly?: boolean } = {}): Promise<void> {
+    if (!Array.isArray(entries)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `entries must be ${QUOTA_ALTERATION_SHAPE}`);
+    const checked = entries.map((raw, i) => {
+      if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { ops?: unknown }).ops)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `entries[${i}] must be { entity, ops: [...] }: ${QUOTA_ALTERATION_SHAPE}`);
+      const entity = checkQuotaEntity(raw.entity, `entries[${i}]`);
+      return { entity, wire: { entity: entityToWire(entity), ops: raw.ops.map((op, j) => checkQuotaOp(op, `entries[${i}].ops[${j}]`)) } };
+    });
+    if (checked.length === 0) return;
+    const r = await this.call({ type: 'AlterClientQuotas', entries: checked.map((c) => c.wire), validateOnly: opts.validateOnly ?? false });
+    const results = r.entries as { errorCode: number; errorMessage: string | null }[];
+    const i = results.findIndex((x) => x.errorCode !== ErrorCode.NONE);
+    if (i >= 0) throw new SamsaError(results[i]!.errorCode, `${describeEntity(checked[i]!.entity)}: ${results[i]!.errorMessage ?? ''}`);
+  }
+
+  /**
+   * The client quotas a filter selects, as Kafka's Admin.describeClientQuotas, from the
+   * controller's metadata (what alterClientQuotas set): each entity with its quotas (key -> bytes
+   * per second), in entity order (by user, then client id; an entity not naming the type first,
+   * then the default, then names). An entity passes when it matches every component (a name, the
+   * default, or any entity naming the type); `strict` (Kafka's ClientQuotaFilter.containsOnly)
+   * also leaves out entities naming a type no component names. describeClientQuotas() lists them all.
+   */
+  async describeClientQuotas(filter: { components?: ClientQuotaFilterComponent[]; strict?: boolean } = {}): Promise<ClientQuotaEntry[]> {
+    if (filter.components !== undefined && !Array.isArray(filter.components)) throw new SamsaError(ErrorCode.INVALID_REQUEST, "components must be [{ entityType: 'user' | 'client-id', match?: name | null }]");
+    const components = (filter.components ?? []).map((c, i) => checkQuotaComponent(c, `components[${i}]`));
+    const r = await this.call({ type: 'DescribeClientQuotas', components, strict: filter.strict === true });
+    return (r.entries as ClientQuota[]).sort((a, b) => compareEntities(a.entity, b.entity)).map((q) => ({ entity: { ...q.entity }, quotas: Object.fromEntries(Object.entries(q.quotas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
   }
 
   /**

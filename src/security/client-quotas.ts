@@ -42,6 +42,27 @@ export function entityKey(e: QuotaEntity): string {
   return `${part(e.user)}|${part(e.clientId)}`;
 }
 
+/**
+ * Entities in a stable order: by user, then by client id; for each, an entity that does not name
+ * the type first, then the default, then names in code point order.
+ */
+export function compareEntities(a: QuotaEntity, b: QuotaEntity): number {
+  const rank = (v: string | null | undefined) => (v === undefined ? 0 : v === null ? 1 : 2);
+  for (const k of ['user', 'clientId'] as const) {
+    const x = a[k];
+    const y = b[k];
+    if (rank(x) !== rank(y)) return rank(x) - rank(y);
+    if (typeof x === 'string' && typeof y === 'string' && x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** An entity in words: "user 'alice', client-id 'app'", "the default user". */
+export function describeEntity(e: QuotaEntity): string {
+  const part = (type: string, v: string | null | undefined) => (v === undefined ? [] : [v === null ? `the default ${type}` : `${type} '${v}'`]);
+  return [...part(USER, e.user), ...part(CLIENT_ID, e.clientId)].join(', ') || 'an empty entity';
+}
+
 /** Kafka's wire shape of an entity: [{ entityType, entityName }] ('user' first). */
 export function entityToWire(e: QuotaEntity): { entityType: string; entityName: string | null }[] {
   const out: { entityType: string; entityName: string | null }[] = [];
