@@ -23,6 +23,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Modes (other flags of the command) the option goes with; checked by Args.checkModes. */
   modes?: readonly string[];
+  /** A flag that may be given more than once (Args.sequence tells where each was). */
+  repeatable?: boolean;
 }
 
 export interface PositionalSpec {
@@ -38,7 +40,17 @@ export class Args {
     private readonly specs: readonly OptionSpec[],
     private readonly values: ReadonlyMap<string, string[]>,
     readonly positionals: readonly string[],
+    private readonly order: readonly { name: string; value: string }[] = [],
   ) {}
+
+  /**
+   * Each occurrence of the named options, in command-line order (a flag's value is 'true'): for
+   * options that pair up by position, as kafka-configs' --entity-type with --entity-name and
+   * --entity-default.
+   */
+  sequence(names: readonly string[]): { name: string; value: string }[] {
+    return this.order.filter((o) => names.includes(o.name)).map((o) => ({ ...o }));
+  }
 
   has(name: string): boolean {
     return this.values.has(name);
@@ -130,6 +142,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
   const byAlias = new Map(specs.filter((s) => s.alias).map((s) => [s.alias!, s]));
   const values = new Map<string, string[]>();
   const positionals: string[] = [];
+  const order: { name: string; value: string }[] = [];
   let onlyPositionals = false;
 
   const put = (spec: OptionSpec, raw: string) => {
@@ -139,6 +152,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
       throw new UsageError(`--${spec.name} is given more than once`);
     }
     values.set(spec.name, [...(prev ?? []), raw]);
+    order.push({ name: spec.name, value: raw });
   };
 
   for (let i = 0; i < argv.length; i++) {
@@ -169,8 +183,9 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
     }
     if (spec.kind === 'flag') {
       if (inline !== undefined) throw new UsageError(`--${spec.name} is a flag and takes no value`);
-      if (values.has(spec.name)) throw new UsageError(`--${spec.name} is given more than once`);
-      values.set(spec.name, ['true']);
+      if (values.has(spec.name) && !spec.repeatable) throw new UsageError(`--${spec.name} is given more than once`);
+      values.set(spec.name, [...(values.get(spec.name) ?? []), 'true']);
+      order.push({ name: spec.name, value: 'true' });
       continue;
     }
     if (inline === undefined) {
@@ -183,7 +198,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
     }
     put(spec, inline);
   }
-  return new Args(specs, values, positionals);
+  return new Args(specs, values, positionals, order);
 }
 
 /** `k=v` pairs (from --config and friends) as a map; a pair without '=' is a usage error. */

@@ -5,14 +5,31 @@
  * three-broker cluster: the cluster-wide default and a broker's own configs set, described (with
  * synonyms, and --all) and deleted, replicas taking them; a topic's configs; keys that cannot
  * change at run time, bad values and deletes of keys not set refused (exit 2); a stopped broker
- * described from the metadata.
+ * described from the metadata. Client quotas: users, clients, a user's clients and the defaults
+ * named as kafka-configs names them (shorthands, or --entity-type with names and defaults paired
+ * by position), set, listed in kafka-configs' lines and deleted; quota kinds samsa does not
+ * enforce refused with the controller's reason (exit 2).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parseArgs } from '../../src/cli/args.js';
-import { configLine, configsCommand, parseAddConfig, parseConfigFile, parseDeleteConfig, planAlter, resolveEntity, type ConfigEntity } from '../../src/cli/commands/configs.js';
+import {
+  configLine,
+  configsCommand,
+  javaDouble,
+  parseAddConfig,
+  parseConfigFile,
+  parseDeleteConfig,
+  parseQuotaValue,
+  planAlter,
+  planQuotaAlter,
+  quotaLine,
+  resolveEntity,
+  type ConfigEntity,
+  type QuotaComponent,
+} from '../../src/cli/commands/configs.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
@@ -57,8 +74,11 @@ describe('cli/commands/configs: the command line', () => {
   it('refuses entities that cannot work, naming the problem', () => {
     const cases: [string[], RegExp][] = [
       [['--describe'], /give the entity: --entity-type topics\|brokers/],
-      [['--describe', '--entity-type', 'users'], /--entity-type users is not supported: samsa has configs for topics and brokers only/],
-      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics or brokers/],
+      [['--describe', '--entity-type', 'ips'], /--entity-type ips is not supported: samsa does not enforce ip \(connection creation rate\) quotas/],
+      [['--describe', '--entity-type', 'groups'], /--entity-type groups is not supported: samsa has configs for topics, brokers, users and clients/],
+      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, users or clients/],
+      [['--describe', '--entity-type', 'topics', '--entity-type', 'brokers'], /--entity-type topics goes alone: only users and clients go together/],
+      [['--describe', '--entity-type', 'topics', '--entity-name', 'a', '--entity-name', 'b'], /--entity-name is given more than once/],
       [['--describe', '--entity-name', 't'], /--entity-name goes with --entity-type/],
       [['--describe', '--entity-type', 'topics', '--entity-default'], /--entity-default goes with --entity-type brokers/],
       [['--describe', '--entity-type', 'brokers', '--entity-name', '1', '--entity-default'], /only one of --entity-name and --entity-default/],
@@ -71,6 +91,78 @@ describe('cli/commands/configs: the command line', () => {
       [['--alter', '--entity-type', 'brokers', '--add-config', 'a=1'], /--alter needs the broker: --entity-name id, or --entity-default/],
     ];
     for (const [argv, says] of cases) expect(() => entity(...argv), argv.join(' ')).to.throw(UsageError, says);
+  });
+
+  it("names quota entities as kafka-configs: users, clients, a user's clients, the defaults; names paired with types by position", () => {
+    const q = (...components: QuotaComponent[]): ConfigEntity => ({ type: 'quotas', components });
+    expect(entity('--describe', '--entity-type', 'users', '--entity-name', 'alice')).to.deep.equal(q({ entityType: 'user', match: 'alice' }));
+    expect(entity('--describe', '--entity-type', 'users')).to.deep.equal(q({ entityType: 'user' }));
+    expect(entity('--describe', '--entity-type', 'clients', '--entity-default')).to.deep.equal(q({ entityType: 'client-id', match: null }));
+    expect(entity('--alter', '--entity-type', 'users', '--entity-name', 'alice', '--entity-type', 'clients', '--entity-name', 'app', '--add-config', 'a=1')).to.deep.equal(
+      q({ entityType: 'user', match: 'alice' }, { entityType: 'client-id', match: 'app' }),
+    );
+    // the names and defaults in their order, whatever the options between them
+    expect(entity('--alter', '--entity-type', 'clients', '--entity-default', '--entity-type', 'users', '--entity-name', 'bob', '--add-config', 'a=1')).to.deep.equal(
+      q({ entityType: 'client-id', match: null }, { entityType: 'user', match: 'bob' }),
+    );
+    expect(entity('--alter', '--entity-type', 'users', '--entity-type', 'clients', '--entity-name', 'bob', '--entity-default', '--add-config', 'a=1')).to.deep.equal(
+      q({ entityType: 'user', match: 'bob' }, { entityType: 'client-id', match: null }),
+    );
+    expect(entity('--alter', '--entity-type', 'users', '--entity-default', '--entity-type', 'clients', '--entity-default', '--add-config', 'a=1')).to.deep.equal(
+      q({ entityType: 'user', match: null }, { entityType: 'client-id', match: null }),
+    );
+    expect(entity('--describe', '--entity-type', 'users', '--entity-name', 'alice', '--entity-type', 'clients')).to.deep.equal(q({ entityType: 'user', match: 'alice' }, { entityType: 'client-id' }));
+    // the shorthands, in kafka-configs' order: named ones (client first), then the defaults
+    expect(entity('--describe', '--user', 'alice')).to.deep.equal(q({ entityType: 'user', match: 'alice' }));
+    expect(entity('--describe', '--user', 'alice', '--client', 'app')).to.deep.equal(q({ entityType: 'client-id', match: 'app' }, { entityType: 'user', match: 'alice' }));
+    expect(entity('--alter', '--user', 'alice', '--client-defaults', '--add-config', 'a=1')).to.deep.equal(q({ entityType: 'user', match: 'alice' }, { entityType: 'client-id', match: null }));
+    expect(entity('--alter', '--user-defaults', '--add-config', 'a=1')).to.deep.equal(q({ entityType: 'user', match: null }));
+    expect(entity('--describe', '--client-defaults', '--user-defaults')).to.deep.equal(q({ entityType: 'client-id', match: null }, { entityType: 'user', match: null }));
+
+    const cases: [string[], RegExp][] = [
+      [['--describe', '--entity-type', 'users', '--entity-type', 'topics'], /only users and clients go together: --entity-type topics does not go with --entity-type users/],
+      [['--describe', '--entity-type', 'users', '--entity-type', 'users'], /--entity-type users is given more than once/],
+      [['--describe', '--entity-type', 'users', '--entity-name', 'a', '--entity-name', 'b'], /more entity names than entity types/],
+      [['--alter', '--entity-type', 'users', '--entity-name', 'a', '--entity-type', 'clients', '--add-config', 'a=1'], /--alter needs a name for each --entity-type/],
+      [['--alter', '--entity-type', 'users', '--add-config', 'a=1'], /--alter needs a name for each --entity-type/],
+      [['--describe', '--entity-type', 'users', '--entity-name', ''], /--entity-name needs a user principal \(--entity-default for the default\)/],
+      [['--describe', '--user', 'a', '--entity-type', 'users'], /--user names the entity: it does not go with --entity-type/],
+      [['--describe', '--client', 'a', '--entity-name', 'x'], /--client names the entity: it does not go with --entity-name/],
+      [['--describe', '--user', 'a', '--user-defaults'], /only one of --user and --user-defaults/],
+      [['--describe', '--client', 'a', '--client-defaults'], /only one of --client and --client-defaults/],
+      [['--describe', '--client', ''], /--client needs a client id \(--client-defaults for the default\)/],
+      [['--describe', '--user', 'a', '--topic', 't'], /--topic does not go with --user/],
+      [['--describe', '--entity-type', 'clients', '--broker-defaults'], /--broker-defaults does not go with --entity-type clients/],
+    ];
+    for (const [argv, says] of cases) expect(() => entity(...argv), argv.join(' ')).to.throw(UsageError, says);
+  });
+
+  it('reads quota values as Java doubles and prints them as Java does, in kafka-configs\' line', () => {
+    expect(parseQuotaValue('k', '1024')).to.equal(1024);
+    expect(parseQuotaValue('k', ' 1.5e3 ')).to.equal(1500);
+    expect(parseQuotaValue('k', '.5')).to.equal(0.5);
+    for (const bad of ['', 'fast', '1,024', '10MB', '0x10']) expect(() => parseQuotaValue('producer_byte_rate', bad), bad).to.throw(UsageError, /Cannot parse quota configuration value for producer_byte_rate/);
+    expect(planQuotaAlter({ set: { producer_byte_rate: '1024', request_percentage: '50' }, delete: ['consumer_byte_rate'] })).to.deep.equal({
+      set: { producer_byte_rate: 1024, request_percentage: 50 },
+      delete: ['consumer_byte_rate'],
+    });
+    expect(() => planQuotaAlter({ set: { 'SCRAM-SHA-256': '[password=x]' }, delete: [] })).to.throw(UsageError, /SCRAM-SHA-256: samsa keeps no SCRAM credentials/);
+    const cases: [number, string][] = [
+      [1024, '1024.0'],
+      [100.5, '100.5'],
+      [0.001, '0.001'],
+      [0.0001, '1.0E-4'],
+      [9999999, '9999999.0'],
+      [10485760, '1.048576E7'],
+      [1e7, '1.0E7'],
+      [1.5e21, '1.5E21'],
+    ];
+    for (const [v, java] of cases) expect(javaDouble(v), String(v)).to.equal(java);
+    expect(quotaLine({ entity: { user: 'alice', clientId: 'app' }, quotas: { producer_byte_rate: 1024, consumer_byte_rate: 2048 } })).to.equal(
+      "Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0",
+    );
+    expect(quotaLine({ entity: { user: null, clientId: null }, quotas: { producer_byte_rate: 10485760 } })).to.equal('Quota configs for the default user-principal, the default client-id are producer_byte_rate=1.048576E7');
+    expect(quotaLine({ entity: { clientId: 'app' }, quotas: { consumer_byte_rate: 1.5 } })).to.equal("Quota configs for client-id 'app' are consumer_byte_rate=1.5");
   });
 
   it('--alter needs something to change, and no key both added and deleted', () => {
@@ -102,7 +194,9 @@ describe('cli/commands/configs: the command line', () => {
     const cases: { argv: string[]; says: RegExp }[] = [
       { argv: ['configs', '--entity-type', 'brokers'], says: /give one of --describe, --alter/ },
       { argv: ['configs', '--describe', '--alter', '--topic', 't'], says: /give only one of --describe, --alter/ },
-      { argv: ['configs', '--describe', '--entity-type', 'clients'], says: /--entity-type clients is not supported/ },
+      { argv: ['configs', '--describe', '--entity-type', 'ips'], says: /--entity-type ips is not supported/ },
+      { argv: ['configs', '--alter', '--user', 'alice', '--add-config', 'producer_byte_rate=fast'], says: /Cannot parse quota configuration value for producer_byte_rate: fast/ },
+      { argv: ['configs', '--describe', '--client', 'app', '--all'], says: /--all goes with topics and brokers/ },
       { argv: ['configs', '--alter', '--topic', 't', '--add-config', 'retention.ms=1', '--delete-config', 'retention.ms'], says: /retention\.ms is both added and deleted/ },
       { argv: ['configs', '--describe', '--topic', 't', '--add-config', 'a=1'], says: /--add-config goes with --alter, not with --describe/ },
       { argv: ['configs', '--alter', '--topic', 't', '--add-config', 'a=1', '--all'], says: /--all goes with --describe, not with --alter/ },
@@ -117,11 +211,11 @@ describe('cli/commands/configs: the command line', () => {
     });
     const help = await runCli(['configs', '--help']);
     expect(help.code).to.equal(0);
-    for (const o of ['--describe', '--alter', '--entity-type', '--entity-name', '--entity-default', '--topic', '--broker', '--broker-defaults', '--add-config', '--add-config-file', '--delete-config', '--all']) {
+    for (const o of ['--describe', '--alter', '--entity-type', '--entity-name', '--entity-default', '--topic', '--broker', '--broker-defaults', '--user', '--user-defaults', '--client', '--client-defaults', '--add-config', '--add-config-file', '--delete-config', '--all']) {
       expect(help.stdout).to.contain(o);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs and dynamic broker configs/);
+    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\) and client quotas/);
   });
 });
 
@@ -289,6 +383,73 @@ describe('cli: configs against a cluster', function () {
       const r = await logConfig(2, 'cfg');
       return r?.['segment.bytes'] === '1073741824' && r['retention.ms'] === '604800000' && r['min.compaction.lag.ms'] === '1000';
     }, 10_000, 20);
+  });
+
+  it("client quotas: users, clients, a user's clients and the defaults set, listed in kafka-configs' lines, deleted", async () => {
+    const sets = await Promise.all([
+      c.run('configs', ['--alter', '--entity-type', 'users', '--entity-name', 'alice', '--entity-type', 'clients', '--entity-name', 'app', '--add-config', 'producer_byte_rate=1024,consumer_byte_rate=2048']),
+      c.run('configs', ['--alter', '--user', 'alice', '--add-config', 'producer_byte_rate=4096']),
+      c.run('configs', ['--alter', '--client', 'app', '--add-config', 'consumer_byte_rate=10485760']),
+      c.run('configs', ['--alter', '--entity-type', 'users', '--entity-default', '--add-config', 'producer_byte_rate=512.5']),
+      c.run('configs', ['--alter', '--client-defaults', '--user', 'bob', '--add-config', 'consumer_byte_rate=300']),
+    ]);
+    for (const r of sets) expect(r.code, r.stderr).to.equal(0);
+    expect(sets.map((r) => r.stdout)).to.deep.equal([
+      'Completed updating config for user alice.\n',
+      'Completed updating config for user alice.\n',
+      'Completed updating config for client app.\n',
+      'Completed updating default config for users in the cluster.\n',
+      'Completed updating config for user bob.\n',
+    ]);
+    const [users, clients, both, one, none] = await Promise.all([
+      c.run('configs', ['--describe', '--entity-type', 'users']),
+      c.run('configs', ['--describe', '--entity-type', 'clients']),
+      c.run('configs', ['--describe', '--entity-type', 'users', '--entity-type', 'clients']),
+      c.run('configs', ['--describe', '--user', 'alice', '--client', 'app']),
+      c.run('configs', ['--describe', '--user', 'nobody']),
+    ]);
+    for (const r of [users, clients, both, one, none]) expect(r.code, r.stderr).to.equal(0);
+    expect(lines(users.stdout)).to.deep.equal(['Quota configs for the default user-principal are producer_byte_rate=512.5', "Quota configs for user-principal 'alice' are producer_byte_rate=4096.0"]);
+    expect(lines(clients.stdout)).to.deep.equal(["Quota configs for client-id 'app' are consumer_byte_rate=1.048576E7"]);
+    const aliceApp = "Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0";
+    expect(lines(both.stdout)).to.deep.equal([aliceApp, "Quota configs for user-principal 'bob', the default client-id are consumer_byte_rate=300.0"]);
+    expect(lines(one.stdout)).to.deep.equal([aliceApp]);
+    expect(none.stdout).to.equal('');
+
+    const [del, gone] = await Promise.all([
+      c.run('configs', ['--alter', '--user', 'alice', '--client', 'app', '--delete-config', 'producer_byte_rate']),
+      c.run('configs', ['--alter', '--entity-type', 'users', '--entity-default', '--delete-config', 'producer_byte_rate']),
+    ]);
+    expect(del.code, del.stderr).to.equal(0);
+    expect(del.stdout).to.equal('Completed updating config for client app.\n');
+    expect(gone.code, gone.stderr).to.equal(0);
+    // the names of the user's clients: any (a type without a name), the default user gone with its only key
+    const [after, users2] = await Promise.all([
+      c.run('configs', ['--describe', '--entity-type', 'users', '--entity-name', 'alice', '--entity-type', 'clients']),
+      c.run('configs', ['--describe', '--entity-type', 'users']),
+    ]);
+    expect(lines(after.stdout)).to.deep.equal(["Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0"]);
+    expect(lines(users2.stdout)).to.deep.equal(["Quota configs for user-principal 'alice' are producer_byte_rate=4096.0"]);
+  });
+
+  it("refuses quota kinds samsa does not enforce, unknown keys and bad values with the controller's reason, and deletes of keys not set (exit 2)", async () => {
+    const [percent, mutation, unknown, zero, notSet] = await Promise.all([
+      c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'request_percentage=50']),
+      c.run('configs', ['--alter', '--client-defaults', '--add-config', 'controller_mutation_rate=10']),
+      c.run('configs', ['--alter', '--client', 'app', '--add-config', 'retention.ms=1000']),
+      c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'producer_byte_rate=0']),
+      c.run('configs', ['--alter', '--user', 'alice', '--delete-config', 'consumer_byte_rate']),
+    ]);
+    for (const r of [percent, mutation, unknown, zero, notSet]) {
+      expect(r.code, r.stderr).to.equal(2);
+      expect(r.stdout).to.equal('');
+    }
+    expect(percent.stderr).to.match(/user 'carol': request_percentage: request time quotas are not enforced by samsa \(byte-rate quotas are\)/);
+    expect(mutation.stderr).to.match(/the default client-id: controller_mutation_rate: controller mutation quotas are not enforced by samsa/);
+    expect(unknown.stderr).to.match(/client-id 'app': unknown quota key 'retention\.ms' \(producer_byte_rate, consumer_byte_rate\)/);
+    expect(zero.stderr).to.match(/producer_byte_rate must be a positive number of bytes per second, got 0/);
+    expect(notSet.stderr).to.match(/Invalid config\(s\): consumer_byte_rate — not set for user-principal 'alice', nothing to delete \(set: producer_byte_rate\)/);
+    expect((await c.cluster.client.metadata()).clientQuotas?.filter((q) => q.entity.user === 'carol' || (q.entity.user === undefined && q.entity.clientId === null))).to.deep.equal([]);
   });
 
   it('a stopped broker is described from the metadata, its dynamic configs only', async () => {

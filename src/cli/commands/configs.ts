@@ -1,20 +1,26 @@
 /**
- * `samsa configs`: describes and alters topic configs and dynamic broker configs like Kafka's
- * kafka-configs tool. The entity is --entity-type topics|brokers with --entity-name or (brokers)
- * --entity-default, or kafka-configs' shorthands --topic, --broker, --broker-defaults. --alter
- * takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with commas),
- * --add-config-file (a properties file) and --delete-config k1,k2; topics go through
- * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs.
+ * `samsa configs`: describes and alters topic configs, dynamic broker configs and client quotas
+ * like Kafka's kafka-configs tool. The entity is --entity-type topics|brokers|users|clients with
+ * --entity-name or (brokers, users, clients) --entity-default, or kafka-configs' shorthands
+ * --topic, --broker, --broker-defaults, --user, --user-defaults, --client, --client-defaults.
+ * users and clients go together (a user's clients): --entity-type users --entity-name alice
+ * --entity-type clients --entity-name app, names and defaults paired with the types by position.
+ * --alter takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with
+ * commas), --add-config-file (a properties file) and --delete-config k1,k2; topics go through
+ * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs, quotas through
+ * admin.alterClientQuotas.
  *
  * --describe prints kafka-configs' lines: a header per entity, then `  key=value sensitive=false
  * synonyms={SOURCE:key=value, ...}` per config, in key order; only the dynamic ones (a topic's
  * overrides, a broker's own dynamic configs, the cluster-wide defaults) unless --all, which gives
  * every key with its value in force (admin.describeConfigs: a broker asked for its own, a topic's
  * defaults as the leader of its first partition has them). A broker that cannot be asked (not
- * running) gets its dynamic configs from the cluster metadata, with a note on stderr.
+ * running) gets its dynamic configs from the cluster metadata, with a note on stderr. Quotas are
+ * listed as kafka-configs lists them: `Quota configs for user-principal 'alice', client-id 'app'
+ * are consumer_byte_rate=2048.0, producer_byte_rate=1024.0` (values as Java prints a double).
  */
 import fs from 'node:fs';
-import type { Admin, ConfigEntry } from '../../client/admin.js';
+import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry } from '../../client/admin.js';
 import type { SamsaError } from '../../client/errors.js';
 import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
@@ -25,19 +31,30 @@ import { err, out } from '../output.js';
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
 
-/** kafka-configs' entity types that samsa does not have (client quotas, SCRAM users, ...). */
-const OTHER_ENTITY_TYPES = ['clients', 'users', 'ips', 'broker-loggers', 'client-metrics', 'groups'];
+/** kafka-configs' entity types that samsa does not have, and why. */
+const OTHER_ENTITY_TYPES: Readonly<Record<string, string>> = {
+  ips: 'samsa does not enforce ip (connection creation rate) quotas',
+  'broker-loggers': 'samsa has configs for topics, brokers, users and clients (client quotas)',
+  'client-metrics': 'samsa has configs for topics, brokers, users and clients (client quotas)',
+  groups: 'samsa has configs for topics, brokers, users and clients (client quotas)',
+};
+const ENTITY_TYPES = ['topics', 'brokers', 'users', 'clients'] as const;
+type EntityType = (typeof ENTITY_TYPES)[number];
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
   { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
-  { name: 'entity-type', kind: 'string', value: 'type', help: 'topics or brokers' },
-  { name: 'entity-name', kind: 'string', value: 'name', help: 'a topic name or a broker id' },
-  { name: 'entity-default', kind: 'flag', help: 'with brokers: the cluster-wide default that every broker takes for the keys it has no value of its own for' },
+  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, users or clients; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order' },
+  { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a user principal or a client id' },
+  { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users or clients the default user or client id (the quota of those without their own)' },
   { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
   { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
   { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
+  { name: 'user', kind: 'string', value: 'principal', help: 'shorthand for --entity-type users --entity-name principal (with --client or --client-defaults: that user\'s clients)' },
+  { name: 'user-defaults', kind: 'flag', help: 'shorthand for --entity-type users --entity-default' },
+  { name: 'client', kind: 'string', value: 'id', help: 'shorthand for --entity-type clients --entity-name id' },
+  { name: 'client-defaults', kind: 'flag', help: 'shorthand for --entity-type clients --entity-default' },
   {
     name: 'add-config',
     kind: 'list',
@@ -51,8 +68,23 @@ const options: OptionSpec[] = [
   HELP_OPTION,
 ];
 
-/** What the command line names: a topic (name null: every topic), or a broker (id, 'default', or null: every broker and the default). */
-export type ConfigEntity = { type: 'topics'; name: string | null } | { type: 'brokers'; name: number | 'default' | null };
+/**
+ * A part of a quota entity the command line names: `match` a name, null for the default, or
+ * (describe only) left out: any (kafka-configs' --entity-type without a name).
+ */
+export interface QuotaComponent {
+  entityType: 'user' | 'client-id';
+  match?: string | null;
+}
+
+/**
+ * What the command line names: a topic (name null: every topic), a broker (id, 'default', or
+ * null: every broker and the default), or a client quota entity: its user and/or client id, in
+ * kafka-configs' order (the first names the entity in --alter's message).
+ */
+export type ConfigEntity = { type: 'topics'; name: string | null } | { type: 'brokers'; name: number | 'default' | null } | { type: 'quotas'; components: QuotaComponent[] };
+
+const QUOTA_SHORTHANDS = ['user', 'client', 'user-defaults', 'client-defaults'] as const;
 
 const KEY = /^[a-zA-Z0-9._-]+$/;
 
@@ -112,19 +144,73 @@ function brokerId(raw: string, option: string): number {
   return Number(raw.trim());
 }
 
+function entityType(raw: string): EntityType {
+  const t = raw.trim().toLowerCase();
+  if ((ENTITY_TYPES as readonly string[]).includes(t)) return t as EntityType;
+  if (OTHER_ENTITY_TYPES[t]) throw new UsageError(`--entity-type ${raw} is not supported: ${OTHER_ENTITY_TYPES[t]}`);
+  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, users or clients`);
+}
+
+const QUOTA_TYPE = { users: 'user', clients: 'client-id' } as const;
+
+/**
+ * A client quota entity (users and/or clients), as kafka-configs reads it: the shorthands, or
+ * --entity-type with --entity-name / --entity-default paired by position.
+ */
+function resolveQuotaEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
+  const other = (['topic', 'broker', 'broker-defaults'] as const).find((o) => args.has(o));
+  const quotaOption = QUOTA_SHORTHANDS.find((o) => args.has(o)) ?? `entity-type ${types.find((t) => t === 'users' || t === 'clients')}`;
+  if (other) throw new UsageError(`--${other} does not go with --${quotaOption}: give one entity (only users and clients go together)`);
+  const shorthands = QUOTA_SHORTHANDS.filter((o) => args.has(o));
+  let components: QuotaComponent[];
+  if (shorthands.length > 0) {
+    const long = (['entity-type', 'entity-name', 'entity-default'] as const).find((o) => args.has(o));
+    if (long) throw new UsageError(`--${shorthands[0]} names the entity: it does not go with --${long} (as in kafka-configs, give --entity-type/--entity-name/--entity-default or the shorthands)`);
+    if (args.has('user') && args.has('user-defaults')) throw new UsageError('give only one of --user and --user-defaults');
+    if (args.has('client') && args.has('client-defaults')) throw new UsageError('give only one of --client and --client-defaults');
+    const named = (option: 'user' | 'client', entityType: QuotaComponent['entityType']): QuotaComponent => {
+      const name = args.string(option)!;
+      if (name === '') throw new UsageError(`--${option} needs a ${option === 'user' ? 'user principal' : 'client id'} (--${option}-defaults for the default)`);
+      return { entityType, match: name };
+    };
+    // kafka-configs' order: the named entities (client before user), then the defaults
+    components = [];
+    if (args.has('client')) components.push(named('client', 'client-id'));
+    if (args.has('user')) components.push(named('user', 'user'));
+    if (args.has('client-defaults')) components.push({ entityType: 'client-id', match: null });
+    if (args.has('user-defaults')) components.push({ entityType: 'user', match: null });
+  } else {
+    const bad = types.find((t) => t !== 'users' && t !== 'clients');
+    if (bad) throw new UsageError(`only users and clients go together: --entity-type ${bad} does not go with --entity-type ${types.find((t) => t === 'users' || t === 'clients')}`);
+    const twice = types.filter((t, i) => types.indexOf(t) !== i);
+    if (twice.length > 0) throw new UsageError(`--entity-type ${twice[0]} is given more than once`);
+    const names = args.sequence(['entity-name', 'entity-default']).map((o) => (o.name === 'entity-default' ? null : o.value));
+    if (names.length > types.length) throw new UsageError(`more entity names than entity types: each --entity-name or --entity-default goes with an --entity-type, in the same order (got ${types.length} type(s), ${names.length} name(s))`);
+    if (mode === 'alter' && names.length < types.length) {
+      throw new UsageError('--alter needs a name for each --entity-type: --entity-name (a user principal, a client id) or --entity-default, in the same order');
+    }
+    components = types.map((t, i) => {
+      const name = names[i];
+      if (name === '') throw new UsageError(`--entity-name needs a ${t === 'users' ? 'user principal' : 'client id'} (--entity-default for the default)`);
+      return name === undefined ? { entityType: QUOTA_TYPE[t as 'users' | 'clients'] } : { entityType: QUOTA_TYPE[t as 'users' | 'clients'], match: name };
+    });
+  }
+  return { type: 'quotas', components };
+}
+
 /** The entity of the command line, every check that needs no cluster made. */
 export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
+  const types = args.list('entity-type').map(entityType);
+  if (types.some((t) => t === 'users' || t === 'clients') || QUOTA_SHORTHANDS.some((o) => args.has(o))) return resolveQuotaEntity(args, mode, types);
+  if (types.length > 1 && new Set(types).size === 1) throw new UsageError(`--entity-type ${types[0]} is given more than once`);
+  if (types.length > 1) throw new UsageError(`--entity-type ${types[0]} goes alone: only users and clients go together (got ${types.join(', ')})`);
+  const rawType = args.string('entity-type');
+  const type = types[0] as 'topics' | 'brokers' | undefined;
+  if (args.list('entity-name').length > 1) throw new UsageError('--entity-name is given more than once');
+  if (args.list('entity-default').length > 1) throw new UsageError('--entity-default is given more than once');
   const shorthands = (['topic', 'broker', 'broker-defaults'] as const).filter((o) => args.has(o));
   if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker and --broker-defaults (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
   const shorthand = shorthands[0];
-  const rawType = args.string('entity-type');
-  let type: 'topics' | 'brokers' | undefined;
-  if (rawType !== undefined) {
-    const t = rawType.trim().toLowerCase();
-    if (t === 'topics' || t === 'brokers') type = t;
-    else if (OTHER_ENTITY_TYPES.includes(t)) throw new UsageError(`--entity-type ${rawType} is not supported: samsa has configs for topics and brokers only`);
-    else throw new UsageError(`unknown --entity-type '${rawType}': give topics or brokers`);
-  }
   if (shorthand !== undefined) {
     const implied = shorthand === 'topic' ? 'topics' : 'brokers';
     if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${implied === 'topics' ? 'a topic' : 'brokers'}: it does not go with --entity-type ${rawType}`);
@@ -138,8 +224,8 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
     return { type: 'brokers', name: 'default' };
   }
   if (type === undefined) {
-    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers`);
-    throw new UsageError('give the entity: --entity-type topics|brokers (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults');
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|users|clients`);
+    throw new UsageError('give the entity: --entity-type topics|brokers|users|clients (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --user u, --user-defaults, --client c, --client-defaults');
   }
   const name = args.string('entity-name');
   if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
@@ -174,6 +260,60 @@ export function planAlter(args: Args): { set: Record<string, string>; delete: st
   const both = deletes.filter((k) => Object.prototype.hasOwnProperty.call(set, k));
   if (both.length > 0) throw new UsageError(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} both added and deleted: give ${both.length === 1 ? 'it' : 'each'} to --add-config or to --delete-config, not both`);
   return { set, delete: deletes };
+}
+
+/** A quota value as kafka-configs reads it (a Java double), or a usage error naming the key. */
+export function parseQuotaValue(key: string, raw: string): number {
+  const v = raw.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) throw new UsageError(`Cannot parse quota configuration value for ${key}: ${raw}`);
+  return Number(v);
+}
+
+const SCRAM = /^SCRAM-SHA-(256|512)$/i;
+
+/** --alter's change to a quota entity: the values parsed, keys that are not quotas named. */
+export function planQuotaAlter(change: { set: Record<string, string>; delete: string[] }): { set: Record<string, number>; delete: string[] } {
+  const scram = [...Object.keys(change.set), ...change.delete].filter((k) => SCRAM.test(k));
+  if (scram.length > 0) throw new UsageError(`${scram.join(', ')}: samsa keeps no SCRAM credentials in the cluster (a topology's sasl.users sets them); users and clients take quota configs only`);
+  return { set: Object.fromEntries(Object.entries(change.set).map(([k, v]) => [k, parseQuotaValue(k, v)])), delete: change.delete };
+}
+
+/** A number as Java prints a double (kafka-configs' quota values): 1024.0, 100.5, 1.048576E7, 1.0E-4. */
+export function javaDouble(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  const a = Math.abs(v);
+  if (a >= 1e-3 && a < 1e7) {
+    const s = String(v);
+    return s.includes('.') ? s : `${s}.0`;
+  }
+  const [mantissa, exponent] = v.toExponential().split('e') as [string, string];
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+}
+
+/** kafka-configs' words for a quota entity: "user-principal 'alice', client-id 'app'", "the default client-id". */
+export function quotaEntityWords(e: ClientQuotaEntity): string {
+  const part = (type: string, v: string | null | undefined) => (v === undefined ? [] : [v === null ? `the default ${type}` : `${type} '${v}'`]);
+  return [...part('user-principal', e.user), ...part('client-id', e.clientId)].join(', ');
+}
+
+/** kafka-configs' line for a quota entity: `Quota configs for user-principal 'alice' are producer_byte_rate=1024.0` (keys in order). */
+export function quotaLine(q: ClientQuotaEntry): string {
+  const values = Object.keys(q.quotas)
+    .sort()
+    .map((k) => `${k}=${javaDouble(q.quotas[k]!)}`);
+  return `Quota configs for ${quotaEntityWords(q.entity)} are ${values.join(', ')}`;
+}
+
+/** The entity a quota entity's components name (each with a name or the default). */
+function quotaEntity(components: readonly QuotaComponent[]): ClientQuotaEntity {
+  const e: ClientQuotaEntity = {};
+  for (const c of components) {
+    if (c.entityType === 'user') e.user = c.match ?? null;
+    else e.clientId = c.match ?? null;
+  }
+  return e;
 }
 
 /** kafka-configs' line for a config: `  key=value sensitive=false synonyms={SOURCE:key=value, ...}`. */
@@ -263,7 +403,32 @@ function checkDeletes(deletes: readonly string[], current: Record<string, string
   }
 }
 
+async function alterQuotas(admin: Admin, components: readonly QuotaComponent[], change: { set: Record<string, number>; delete: string[] }): Promise<void> {
+  const entity = quotaEntity(components);
+  if (change.delete.length > 0) {
+    const [current] = await admin.describeClientQuotas({ components: components.map((c) => ({ entityType: c.entityType, match: c.match ?? null })), strict: true });
+    checkDeletes(change.delete, current?.quotas ?? {}, quotaEntityWords(entity));
+  }
+  const ops = [...Object.entries(change.set).map(([key, value]) => ({ key, value })), ...change.delete.map((key) => ({ key, remove: true }))];
+  try {
+    await admin.alterClientQuotas([{ entity, ops }]);
+  } catch (e) {
+    refusedChange(e);
+  }
+  // kafka-configs names the first entity type of the command line
+  const head = components[0]!;
+  const type = head.entityType === 'user' ? 'user' : 'client';
+  out(head.match ? `Completed updating config for ${type} ${head.match}.` : `Completed updating default config for ${type}s in the cluster.`);
+}
+
+/** kafka-configs' lines for the quota entities that match the components exactly (containsOnly). */
+async function describeQuotas(admin: Admin, components: readonly QuotaComponent[]): Promise<void> {
+  const entries = await admin.describeClientQuotas({ components: components.map((c) => ({ ...c })), strict: true });
+  for (const q of entries) out(quotaLine(q));
+}
+
 async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
+  if (entity.type === 'quotas') return alterQuotas(admin, entity.components, planQuotaAlter(change));
   if (entity.type === 'topics') {
     const topic = entity.name!;
     if (change.delete.length > 0) {
@@ -297,6 +462,10 @@ async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<s
 }
 
 async function describe(admin: Admin, entity: ConfigEntity, all: boolean, liveBrokers: () => Promise<number[]>): Promise<boolean> {
+  if (entity.type === 'quotas') {
+    await describeQuotas(admin, entity.components);
+    return true;
+  }
   if (entity.type === 'topics') {
     const topics = entity.name !== null ? [entity.name] : await admin.listTopics();
     for (const t of topics) await describeTopic(admin, t, all);
@@ -322,6 +491,10 @@ async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES) as Mode;
   const entity = resolveEntity(args, mode);
   const change = mode === 'alter' ? planAlter(args) : null;
+  if (entity.type === 'quotas') {
+    if (args.has('all')) throw new UsageError('--all goes with topics and brokers: a quota entity has only the quotas set for it');
+    if (change) planQuotaAlter(change);
+  }
   let complete = true;
   await withCluster(args, 'samsa-configs', (conn) =>
     withAdmin(conn, async (admin) => {
@@ -336,17 +509,20 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs and dynamic broker configs (per broker or cluster-wide)',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide) and client quotas',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
     '[--bootstrap-server host:port] --alter (--topic t | --entity-type topics --entity-name t) [--add-config k1=v1,k2=[a,b] | --add-config-file file] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
+    '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
+    '[--bootstrap-server host:port] --alter ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients (--entity-name n | --entity-default) ...) [--add-config producer_byte_rate=n,consumer_byte_rate=n] [--delete-config k1,k2]',
   ],
   description: [
     "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
     '--describe prints a header per entity and a line per config: key=value, sensitive (always false: samsa has no secret configs) and its synonyms, the layers that set it, most specific first (DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG: the topology, DEFAULT_CONFIG). Without --all only the dynamic configs are listed: a topic\'s overrides, a broker\'s own dynamic configs, the cluster-wide defaults. With --all every key with its value in force: a broker reports its own (it alone knows its topology config); a topic\'s keys without an override show the broker defaults as the leader of its first partition has them (brokers with their own dynamic or topology configs may differ). A broker that cannot be asked (not running) is described from the cluster metadata, its dynamic configs only, with a note on stderr (and exit code 1 with --all). Without a name, every topic, or every broker (live, or with dynamic configs) and then the cluster-wide default.',
     "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
+    "Users and clients have client quotas (Kafka's KIP-13/55): producer_byte_rate and consumer_byte_rate, bytes per second per broker, of a user (the SASL user or certificate principal), a client id, or a user's clients of an id (--entity-type users --entity-name alice --entity-type clients --entity-name app, or --user alice --client app); --entity-default (--user-defaults, --client-defaults) is the default, the quota of every user or client id without one of its own. The most specific quota that exists applies. Kafka's other quota keys (request_percentage, controller_mutation_rate) are refused with the controller's reason (exit 2). --describe lists each quota entity of exactly those types, as kafka-configs: `Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0`; a type without a name lists every entity of it (the default included).",
   ].join('\n\n'),
   options,
   examples: [
@@ -356,6 +532,9 @@ export const configsCommand: Command = {
     'samsa configs --describe --broker 1 --all',
     'samsa configs --alter --topic orders --add-config cleanup.policy=[compact,delete],retention.ms=604800000',
     'samsa configs --describe --entity-type topics --entity-name orders',
+    'samsa configs --alter --entity-type users --entity-name alice --entity-type clients --entity-name app --add-config producer_byte_rate=1048576,consumer_byte_rate=2097152',
+    'samsa configs --alter --client-defaults --add-config consumer_byte_rate=10485760',
+    'samsa configs --describe --entity-type users',
   ],
   run,
 };
