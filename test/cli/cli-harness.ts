@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { metadataProxy, METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
+import { main } from '../../src/cli/main.js';
 import { TcpTransport } from '../../src/transport/tcp.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
@@ -57,7 +58,56 @@ export function startCli(args: readonly string[], opts: RunOptions = {}): { chil
   return { child, result, stdout: () => stdout };
 }
 
+/**
+ * One-shot admin commands that read no stdin run inside the test process (the same `main` the
+ * executable runs, its stdout and stderr captured): a process per run costs a TypeScript start-up
+ * each. SAMSA_CLI_SPAWN=1 runs every command as a process. The executable itself (exit codes,
+ * signals, stdin, environment) is tested through startCli.
+ */
+const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'groups', 'help', '--help']);
+
+function inProcess(args: readonly string[], opts: RunOptions): boolean {
+  if (process.env.SAMSA_CLI_SPAWN === '1' || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;
+  // acls --remove asks for a confirmation on stdin unless --force
+  if (args[0] === 'acls' && args.includes('--remove') && !args.includes('--force')) return false;
+  return IN_PROCESS.has(args[0] ?? '');
+}
+
+/** In-process runs one at a time: each owns process.stdout and process.stderr while it runs. */
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+function runInProcess(args: readonly string[]): Promise<RunResult> {
+  const run = inProcessQueue.then(() => runCaptured(args));
+  inProcessQueue = run.catch(() => undefined);
+  return run;
+}
+
+/** Runs `main(args)` here with process.stdout and process.stderr captured. */
+async function runCaptured(args: readonly string[]): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const capture = (append: (s: string) => void) =>
+    function write(chunk: string | Uint8Array, encodingOrCb?: unknown, cb?: unknown): boolean {
+      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const done = typeof encodingOrCb === 'function' ? encodingOrCb : cb;
+      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+      return true;
+    };
+  const realOut = process.stdout.write;
+  const realErr = process.stderr.write;
+  process.stdout.write = capture((x) => (stdout += x)) as typeof process.stdout.write;
+  process.stderr.write = capture((x) => (stderr += x)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    process.stdout.write = realOut;
+    process.stderr.write = realErr;
+  }
+}
+
 export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (inProcess(args, opts)) return runInProcess(args);
   return startCli(args, { stdin: '', ...opts }).result;
 }
 
