@@ -1,0 +1,123 @@
+/**
+ * ACLs and client quotas seen by librdkafka (kcat, a real process) over SASL SCRAM-SHA-512: a user
+ * produces to and reads the topic an ACL lets it, is refused on the one without (librdkafka
+ * reports Kafka's "Topic authorization failed" and nothing is written), sees only the topics it
+ * may describe, is refused a consumer group it may not read; a client over a producer quota (its
+ * responses carrying throttle times, its connection held back) still delivers everything.
+ */
+import { spawn } from 'node:child_process';
+import { expect } from 'chai';
+import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes, logLevel, type Admin } from 'kafkajs';
+import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/kafka-listener/listener.js';
+import { STANDARD_AUTHORIZER } from '../../actors/broker/broker-config.js';
+import { checkFor } from '../helpers/check-for.js';
+import { hasCommand } from '../helpers/has-command.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+
+const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+describe('kcat against samsa with ACLs and quotas', function () {
+  this.timeout(60_000);
+  let c: KafkaTestCluster;
+  let admin: Admin;
+
+  /** Runs kcat as `user` (asynchronously: the cluster lives in this process). */
+  function kcat(user: keyof typeof USERS, args: string[], input?: string, timeoutMs = 20_000): Promise<Run> {
+    return new Promise((resolve) => {
+      const sasl = ['-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', `sasl.username=${user}`, '-X', `sasl.password=${USERS[user]}`];
+      const p = spawn('kcat', ['-b', c.bootstrap[0]!, ...sasl, ...args]);
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+      p.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+      p.stdin.end(input ?? '');
+    });
+  }
+
+  const allow = (resourceType: AclResourceTypes, resourceName: string, operation: AclOperationTypes) => ({
+    resourceType,
+    resourceName,
+    resourcePatternType: ResourcePatternTypes.LITERAL,
+    principal: 'User:alice',
+    host: '*',
+    operation,
+    permissionType: AclPermissionTypes.ALLOW,
+  });
+
+  before(async function () {
+    if (!hasCommand('kcat', ['-V'])) {
+      if (process.env.SAMSA_SKIP_KCAT === '1') this.skip();
+      throw new Error('kcat is not installed (Debian: apt-get install kcat; .ci/run installs it). Set SAMSA_SKIP_KCAT=1 to skip these tests.');
+    }
+    c = await startKafkaCluster({
+      brokers: 1,
+      sasl: { mechanisms: ['SCRAM-SHA-512', 'PLAIN'], users: USERS },
+      brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' },
+      topics: [
+        { name: 'granted', partitions: 1, replicationFactor: 1 },
+        { name: 'secret', partitions: 1, replicationFactor: 1 },
+      ],
+    });
+    admin = new Kafka({ clientId: 'kcat-acls', brokers: c.bootstrap, logLevel: logLevel.NOTHING, sasl: { mechanism: 'plain', username: 'admin', password: 'admin-secret' } }).admin();
+    await admin.connect();
+    await admin.createAcls({ acl: [allow(AclResourceTypes.TOPIC, 'granted', AclOperationTypes.WRITE), allow(AclResourceTypes.TOPIC, 'granted', AclOperationTypes.READ)] });
+    const listener = async () =>
+      ((await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription).authorizer.acls;
+    await checkFor(async () => (await listener()) === 2, 10_000, 20);
+  });
+  after(async () => {
+    await admin?.disconnect();
+    await c?.stop();
+  });
+
+  it('produces to and reads the topic its ACLs allow', async () => {
+    const p = await kcat('alice', ['-P', '-t', 'granted'], 'one\ntwo\n');
+    expect(p.code, p.err).to.equal(0);
+    const r = await kcat('alice', ['-C', '-t', 'granted', '-o', 'beginning', '-e', '-q']);
+    expect(r.code, r.err).to.equal(0);
+    expect(r.out.trim().split('\n')).to.deep.equal(['one', 'two']);
+  });
+
+  it('is refused a topic without an ACL: Topic authorization failed, nothing written', async () => {
+    const p = await kcat('alice', ['-P', '-t', 'secret'], 'nope\n');
+    expect(p.err).to.match(/Topic authorization failed|TOPIC_AUTHORIZATION_FAILED/i);
+    const r = await kcat('admin', ['-C', '-t', 'secret', '-o', 'beginning', '-e', '-q']);
+    expect(r.code, r.err).to.equal(0);
+    expect(r.out.trim()).to.equal('');
+  });
+
+  it('lists only the topics it may describe', async () => {
+    const mine = await kcat('alice', ['-L', '-J']);
+    expect(mine.code, mine.err).to.equal(0);
+    expect((JSON.parse(mine.out) as { topics: { topic: string }[] }).topics.map((t) => t.topic)).to.deep.equal(['granted']);
+    const all = await kcat('admin', ['-L', '-J']);
+    expect((JSON.parse(all.out) as { topics: { topic: string }[] }).topics.map((t) => t.topic).sort()).to.include.members(['granted', 'secret']);
+  });
+
+  it('is refused a consumer group it may not read', async () => {
+    const r = await kcat('alice', ['-G', 'alices-group', '-o', 'beginning', '-e', 'granted'], undefined, 10_000);
+    expect(r.err).to.match(/Group authorization failed|GROUP_AUTHORIZATION_FAILED/i);
+  });
+
+  it('over a producer quota (throttle times in its responses), librdkafka still delivers everything', async () => {
+    const quotas = await c.handle.mainSystem.ask({ node: 'main', path: '/controller' }, { type: 'AlterClientQuotas', entries: [{ entity: [{ entityType: 'user', entityName: 'alice' }], ops: [{ key: 'producer_byte_rate', value: 20_000, remove: false }] }] }, { timeoutMs: 5_000 });
+    expect(quotas).to.deep.include({ type: 'AlterClientQuotasResponse' });
+    await checkFor(async () => ((await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription).clientQuotas === 1, 10_000, 20);
+    const lines = Array.from({ length: 40 }, (_, i) => `${i}-${'x'.repeat(1000)}`);
+    const p = await kcat('alice', ['-P', '-t', 'granted', '-X', 'linger.ms=0', '-X', 'batch.num.messages=1'], `${lines.join('\n')}\n`, 40_000);
+    expect(p.code, p.err).to.equal(0);
+    const r = await kcat('admin', ['-C', '-t', 'granted', '-o', 'beginning', '-e', '-q']);
+    expect(r.out.trim().split('\n').slice(2)).to.deep.equal(lines);
+  });
+});
