@@ -43,6 +43,8 @@ export interface KafkaListenerDescription {
   authorizer: { enabled: boolean; acls: number | null };
   /** How many client quota entities are in force. */
   clientQuotas: number;
+  /** Requests that put their client over a quota (answered with a throttle time, then held back). */
+  throttledRequests: number;
 }
 
 /**
@@ -200,7 +202,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
       const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled } satisfies KafkaListenerDescription);
     },
     AclsChanged(s, m, ctx) {
       if (!s.authorizer) return;

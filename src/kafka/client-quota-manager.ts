@@ -16,6 +16,8 @@ export class ClientQuotaManager {
   private quotas = new Map<string, ClientQuota>();
   private readonly rates = new Map<string, { rate: RateQuota; usedAt: number }>();
   private prunedAt = 0;
+  /** Requests that put their client over a quota (answered with a throttle time). */
+  throttled = 0;
 
   constructor(private readonly clock: QuotaClock) {}
 
@@ -50,7 +52,9 @@ export class ClientQuotaManager {
     entry.rate.setLimit(quota.limit);
     entry.rate.record(bytes);
     if (now - this.prunedAt >= PRUNE_EVERY_MS) this.prune(now);
-    return entry.rate.throttleTimeMs();
+    const ms = entry.rate.throttleTimeMs();
+    if (ms > 0) this.throttled++;
+    return ms;
   }
 
   private prune(now: number): void {

@@ -119,5 +119,7 @@ describe('kcat against samsa with ACLs and quotas', function () {
     expect(p.code, p.err).to.equal(0);
     const r = await kcat('admin', ['-C', '-t', 'granted', '-o', 'beginning', '-e', '-q']);
     expect(r.out.trim().split('\n').slice(2)).to.deep.equal(lines);
+    const described = (await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription;
+    expect(described.throttledRequests, 'requests answered with a throttle time').to.be.greaterThan(0);
   });
 });
