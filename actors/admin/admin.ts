@@ -122,15 +122,22 @@ async function askCoordinator<R extends Message>(s: AdminState, ctx: Ctx, groupI
 }
 
 /** Earliest or latest offset of every partition of `topic` (latest = the high watermark). */
+/** Each partition's offset at `timestamp` from its leader, asked of all the leaders at once; the first failure in partition order wins. */
 async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestamp: number): Promise<Map<number, number> | Failure> {
+  const answers = await Promise.all(
+    s.metadata.partitions(topic).map(async (p): Promise<[number, number] | Failure> => {
+      const leader = s.metadata.leaderOf(topic, p.partition);
+      if (!leader) return { type: 'Failure', errorCode: ErrorCode.LEADER_NOT_AVAILABLE, reason: 'unknown-actor', message: `${topic}-${p.partition} has no leader` };
+      const r = await ctx.ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, p.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.timeoutMs });
+      if (isFailure(r)) return r;
+      if (r.errorCode !== ErrorCode.NONE) return { type: 'Failure', errorCode: r.errorCode, reason: 'invalid-message', message: `${topic}-${p.partition}: ${errorName(r.errorCode)}` };
+      return [p.partition, r.offset];
+    }),
+  );
   const out = new Map<number, number>();
-  for (const p of s.metadata.partitions(topic)) {
-    const leader = s.metadata.leaderOf(topic, p.partition);
-    if (!leader) return { type: 'Failure', errorCode: ErrorCode.LEADER_NOT_AVAILABLE, reason: 'unknown-actor', message: `${topic}-${p.partition} has no leader` };
-    const r = await ctx.ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, p.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.timeoutMs });
-    if (isFailure(r)) return r;
-    if (r.errorCode !== ErrorCode.NONE) return { type: 'Failure', errorCode: r.errorCode, reason: 'invalid-message', message: `${topic}-${p.partition}: ${errorName(r.errorCode)}` };
-    out.set(p.partition, r.offset);
+  for (const a of answers) {
+    if (isFailure(a)) return a;
+    out.set(a[0], a[1]);
   }
   return out;
 }
@@ -304,9 +311,8 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'TopicOffsets', md.errorCode, md.message);
       if (!s.metadata.hasTopic(m.topic)) return fail(ctx, 'TopicOffsets', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic ${m.topic}`);
-      const lows = await partitionOffsets(s, ctx, m.topic, EARLIEST_TIMESTAMP);
+      const [lows, highs] = await Promise.all([partitionOffsets(s, ctx, m.topic, EARLIEST_TIMESTAMP), partitionOffsets(s, ctx, m.topic, LATEST_TIMESTAMP)]);
       if (isFailure(lows)) return fail(ctx, 'TopicOffsets', lows.errorCode, lows.message);
-      const highs = await partitionOffsets(s, ctx, m.topic, LATEST_TIMESTAMP);
       if (isFailure(highs)) return fail(ctx, 'TopicOffsets', highs.errorCode, highs.message);
       const partitions = [...highs].map(([partition, high]) => ({ partition, low: lows.get(partition) ?? 0, high })).sort((a, b) => a.partition - b.partition);
       ctx.reply({ type: 'TopicOffsets', errorCode: ErrorCode.NONE, partitions });
