@@ -213,3 +213,15 @@ export function keyValues(option: string, pairs: readonly string[]): Record<stri
   }
   return out;
 }
+
+/**
+ * Kafka's --broker-list: broker ids separated by commas (`skipEmpty`: empty entries, as in
+ * `1,,2`, are left out rather than refused), in the order given. Anything but ids is a usage
+ * error naming the option.
+ */
+export function brokerIdList(raw: string, skipEmpty: boolean, option = 'broker-list'): number[] {
+  const parts = raw.split(',').map((s) => s.trim());
+  const ids = skipEmpty ? parts.filter(Boolean) : parts;
+  if (ids.some((p) => !/^\d{1,9}$/.test(p))) throw new UsageError(`--${option} takes broker ids separated by commas, such as 1,2,3; got '${raw}'`);
+  return ids.map(Number);
+}

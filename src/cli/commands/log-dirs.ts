@@ -7,7 +7,7 @@
  */
 import type { BrokerLogDirs } from '../../client/admin.js';
 import { errorName, ErrorCode } from '../../protocol/errors.js';
-import type { Args, OptionSpec } from '../args.js';
+import { brokerIdList, type Args, type OptionSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
@@ -23,9 +23,7 @@ const options: OptionSpec[] = [
 
 /** Kafka's --broker-list: ids separated by commas, empty entries skipped, each once, ascending. */
 export function parseBrokerIds(raw: string): number[] {
-  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (parts.some((p) => !/^\d{1,9}$/.test(p))) throw new UsageError(`--broker-list takes broker ids separated by commas, such as 1,2,3; got '${raw}'`);
-  return [...new Set(parts.map(Number))].sort((a, b) => a - b);
+  return [...new Set(brokerIdList(raw, true))].sort((a, b) => a - b);
 }
 
 /** Kafka's --topic-list: names separated by commas, empty entries skipped, each once. */

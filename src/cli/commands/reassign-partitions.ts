@@ -15,7 +15,7 @@ import { assignReplicas, defaultRandom, placementForNewTopic, type PlacementBrok
 import type { Admin, DynamicBrokerConfigs, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
 import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
-import type { Args, OptionSpec } from '../args.js';
+import { brokerIdList, type Args, type OptionSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
@@ -124,9 +124,7 @@ export function parseTopicsToMoveFile(text: string, file: string): string[] {
 
 /** --broker-list: broker ids separated by commas, each once. */
 export function parseBrokerList(raw: string): number[] {
-  const parts = raw.split(',').map((s) => s.trim());
-  if (parts.some((p) => !/^\d{1,9}$/.test(p))) throw new UsageError(`--broker-list takes broker ids separated by commas, such as 1,2,3; got '${raw}'`);
-  const ids = parts.map(Number);
+  const ids = brokerIdList(raw, false);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice !== undefined) throw new UsageError(`--broker-list names broker ${twice} twice`);
   return ids;
