@@ -7,7 +7,7 @@
  * value, headers, timestamp and offset delta. Batches already in the topic's codec are not
  * touched, and the input is returned as it is when no batch needs a change.
  */
-import { attributesOf, COMPRESSION_CODEC_MASK, iterateBatches, validateBatch } from './batch-header.js';
+import { attributesOf, COMPRESSION_CODEC_MASK, DELETE_HORIZON_FLAG_MASK, iterateBatches, validateBatch } from './batch-header.js';
 import { CompressionType, compressionId } from './compression.js';
 import { BROKER_MAX_DECOMPRESSED_BYTES } from './decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecordBatch } from './record-batch.js';
@@ -40,7 +40,8 @@ function rewrite(b: DecodedRecordBatch, codec: number): Buffer {
     producerId: b.producerId,
     producerEpoch: b.producerEpoch,
     baseSequence: b.baseSequence,
-    baseTimestamp: b.baseTimestamp,
+    // a delete horizon (KIP-534) stays one: it is kept in the base timestamp's field
+    ...((b.attributes & DELETE_HORIZON_FLAG_MASK) !== 0 ? { deleteHorizonMs: b.baseTimestamp } : { baseTimestamp: b.baseTimestamp }),
     maxTimestamp: b.maxTimestamp,
     lastOffsetDelta: b.lastOffsetDelta,
     records: b.records.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - b.baseOffset })),

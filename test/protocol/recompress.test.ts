@@ -1,7 +1,7 @@
 /** Tests for a topic's compression.type applied to produced batches (recompress.ts). */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, TimestampType, writeBatchCrc } from '../../src/protocol/batch-header.js';
+import { ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, TimestampType, deleteHorizonOf, writeBatchCrc } from '../../src/protocol/batch-header.js';
 import { CompressionType, UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
 import { CorruptRecordError, decodeRecordBatch, decodeRecordBatches, encodeRecordBatch, type RecordBatchInput } from '../../src/protocol/record-batch.js';
@@ -73,6 +73,14 @@ describe('protocol/recompress', () => {
     const before = encodeRecordBatch(input('gzip', { transactional: true, timestampType: TimestampType.LOG_APPEND_TIME, maxTimestamp: 5_000 }));
     const after = recompressBatches(before, CompressionType.LZ4) as Buffer;
     expect(kept(after)).to.deep.equal(kept(before));
+    expect(after.readInt16BE(ATTRIBUTES_OFFSET)).to.equal((before.readInt16BE(ATTRIBUTES_OFFSET) & ~7) | CompressionType.LZ4);
+  });
+
+  it('keeps a delete horizon (KIP-534): the flag, the horizon in the base timestamp, and every record timestamp', () => {
+    const before = encodeRecordBatch(input('gzip', { deleteHorizonMs: 9_000_000 }));
+    const after = recompressBatches(before, CompressionType.LZ4) as Buffer;
+    expect(kept(after)).to.deep.equal(kept(before));
+    expect(deleteHorizonOf(after, 0)).to.equal(9_000_000);
     expect(after.readInt16BE(ATTRIBUTES_OFFSET)).to.equal((before.readInt16BE(ATTRIBUTES_OFFSET) & ~7) | CompressionType.LZ4);
   });
 
