@@ -1,9 +1,11 @@
 /**
  * A byte-rate quota, as Kafka's quotas measure one (its Rate over quota.window.num samples of
- * quota.window.size.seconds): bytes recorded in one-second samples, the rate measured over the
- * last `samples` of them (at least one second wide, so a first burst is not a huge rate),
- * "exceeded" once that rate is above the limit, and the throttle time Kafka gives a client over
- * it: (rate - limit) / limit x the window the rate was measured over. Used by the replication
+ * quota.window.size.seconds): bytes recorded in one-second samples, each starting with the first
+ * record after the last one's second ran out; the rate measured from the oldest sample kept over
+ * the last `samples` seconds; "exceeded" once that rate is above the limit; and the throttle time
+ * Kafka gives a client over it: (rate - limit) / limit x the window the rate was measured over.
+ * One difference: Kafka's window is at least quota.window.num - 1 samples wide, which lets a new
+ * or returning client send ten seconds' worth at once; here it is at least one second wide. Used by the replication
  * throttles (leader/follower.replication.throttled.rate) and the client quotas
  * (producer_byte_rate, consumer_byte_rate). The clock is injected.
  */
@@ -16,7 +18,6 @@ export interface QuotaClock {
 export class RateQuota {
   private readonly sampleMs: number;
   private readonly buckets: { start: number; bytes: number }[] = [];
-  private firstStart = -1;
 
   /**
    * @param limitBytesPerSec the rate allowed; UNLIMITED_RATE (or more) never throttles
@@ -48,11 +49,11 @@ export class RateQuota {
     if (bytes <= 0) return;
     const now = this.clock.now();
     this.expire(now);
-    const start = now - (now % this.sampleMs);
+    // as Kafka's samples: one starts with the first record after the last one's time ran out (not
+    // on a wall-clock second, which would count up to a second nobody sent in)
     const last = this.buckets[this.buckets.length - 1];
-    if (last && last.start === start) last.bytes += bytes;
-    else this.buckets.push({ start, bytes });
-    if (this.firstStart < 0) this.firstStart = start;
+    if (last && now < last.start + this.sampleMs) last.bytes += bytes;
+    else this.buckets.push({ start: now, bytes });
   }
 
   /** Bytes per second over the retained samples. */
@@ -75,7 +76,8 @@ export class RateQuota {
     const now = this.clock.now();
     this.expire(now);
     if (this.buckets.length === 0) return { rate: 0, windowMs: this.sampleMs };
-    const windowStart = Math.max(this.firstStart, now - this.samples * this.sampleMs);
+    // from the oldest sample still kept (a client back after a pause starts a new window)
+    const windowStart = Math.max(this.buckets[0]!.start, now - this.samples * this.sampleMs);
     const windowMs = Math.max(now - windowStart, this.sampleMs);
     let total = 0;
     for (const b of this.buckets) total += b.bytes;

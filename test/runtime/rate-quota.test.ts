@@ -30,6 +30,18 @@ describe('runtime/rate-quota', () => {
     expect(q.isExceeded()).to.equal(false);
   });
 
+  it('starts its window at the first record, not on a wall-clock second', () => {
+    const clock = new Clock();
+    clock.t = 10_950;
+    const q = new RateQuota(100, clock, 11);
+    q.record(100);
+    clock.t = 11_500;
+    q.record(50);
+    // 150 bytes in 550 ms, over the one-second floor: 150 B/s
+    expect(q.rate()).to.equal(150);
+    expect(q.isExceeded()).to.equal(true);
+  });
+
   it('forgets samples older than its window; the limit can change', () => {
     const clock = new Clock();
     const q = new RateQuota(100, clock, 3);
