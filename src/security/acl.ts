@@ -30,6 +30,17 @@ export const AclPermission = Object.freeze({ UNKNOWN: 0, ANY: 1, DENY: 2, ALLOW:
 export type ResourceTypeCode = (typeof ResourceType)[keyof typeof ResourceType];
 export type OperationCode = (typeof AclOperation)[keyof typeof AclOperation];
 
+/** The operations each resource type has (Kafka's AclEntry.supportedOperations; ALL besides). */
+export const SUPPORTED_OPERATIONS: ReadonlyMap<number, readonly number[]> = new Map([
+  [ResourceType.TOPIC, [AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS]],
+  [ResourceType.GROUP, [AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS]],
+  [
+    ResourceType.CLUSTER,
+    [AclOperation.CREATE, AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE],
+  ],
+  [ResourceType.TRANSACTIONAL_ID, [AclOperation.DESCRIBE, AclOperation.WRITE]],
+]);
+
 /** The one name a cluster resource has. */
 export const CLUSTER_NAME = 'kafka-cluster';
 /** A literal resource name, principal or host matching every one. */

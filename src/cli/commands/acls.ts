@@ -26,6 +26,7 @@ import {
   permissionName,
   ResourceType,
   resourceTypeName,
+  SUPPORTED_OPERATIONS,
   WILDCARD,
   type AclBinding,
 } from '../../security/acl.js';
@@ -55,14 +56,6 @@ const OPERATIONS: readonly (readonly [string, number])[] = [
 const OPERATION_NAMES = OPERATIONS.map(([n]) => n).join(', ');
 
 const opName = (code: number): string => OPERATIONS.find(([, c]) => c === code)?.[0] ?? operationName(code);
-
-/** The operations each resource type has (Kafka's AclEntry.supportedOperations), All besides. */
-const SUPPORTED: ReadonlyMap<number, readonly number[]> = new Map([
-  [ResourceType.TOPIC, [AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS]],
-  [ResourceType.GROUP, [AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS]],
-  [ResourceType.CLUSTER, [AclOperation.CREATE, AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE]],
-  [ResourceType.TRANSACTIONAL_ID, [AclOperation.DESCRIBE, AclOperation.WRITE]],
-]);
 
 const RESOURCE_WORDS: Record<number, string> = {
   [ResourceType.TOPIC]: 'a topic',
@@ -224,7 +217,7 @@ export function planAcls(args: Args): AclPlan {
 
   const planned = resources.map((resource) => {
     const ops = operationsFor(resource);
-    const supported = SUPPORTED.get(resource.resourceType)!;
+    const supported = SUPPORTED_OPERATIONS.get(resource.resourceType)!;
     const bad = ops.filter((op) => op !== AclOperation.ALL && !supported.includes(op));
     if (bad.length > 0) {
       throw new UsageError(

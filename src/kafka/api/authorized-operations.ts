@@ -5,24 +5,15 @@
  * principal may perform (every one without an authorizer, as a Kafka broker without one). Bits are
  * Kafka's AclOperation codes.
  */
-import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
+import { CLUSTER_NAME, ResourceType, SUPPORTED_OPERATIONS } from '../../security/acl.js';
 import type { ApiContext } from './context.js';
 
 /** Kafka's value for "not requested". */
 export const OPERATIONS_NOT_REQUESTED = -2147483648;
 
-/** The operations each resource type supports (Kafka's AclEntry.supportedOperations). */
-const TOPIC_SUPPORTED = [AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS];
-const GROUP_SUPPORTED = [AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS];
-const CLUSTER_SUPPORTED = [
-  AclOperation.CREATE,
-  AclOperation.CLUSTER_ACTION,
-  AclOperation.DESCRIBE_CONFIGS,
-  AclOperation.ALTER_CONFIGS,
-  AclOperation.IDEMPOTENT_WRITE,
-  AclOperation.ALTER,
-  AclOperation.DESCRIBE,
-];
+const TOPIC_SUPPORTED = SUPPORTED_OPERATIONS.get(ResourceType.TOPIC)!;
+const GROUP_SUPPORTED = SUPPORTED_OPERATIONS.get(ResourceType.GROUP)!;
+const CLUSTER_SUPPORTED = SUPPORTED_OPERATIONS.get(ResourceType.CLUSTER)!;
 
 function bitField(ops: readonly number[]): number {
   return ops.reduce((bits, op) => bits | (1 << op), 0);
