@@ -94,7 +94,11 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       expect(deleted).to.deep.include({ errorCode: 0, lowWatermark: 60 });
       await reassign('trim', 0, [2]);
       await checkFor(async () => (await c.client.partition('trim', 0))?.replicas.join() === '2', 30_000, 20);
-      const d = await c.client.describeReplica(await c.client.metadata(), 2, 'trim', 0);
+      // the controller has committed the move; broker 2 takes the leadership when its LeaderAndIsr arrives
+      const d = await checkFor(async () => {
+        const r = await c.client.describeReplica(await c.client.metadata(), 2, 'trim', 0);
+        return r?.role === 'Leader' ? r : null;
+      }, 10_000, 20);
       expect(d).to.deep.include({ role: 'Leader', logStartOffset: 60, logEndOffset: 100 });
       const read = await c.client.readAll('trim', 0, 60);
       expect(read.map((r) => [r.offset, String(r.value)])).to.deep.equal(values('y', 100).slice(60).map((v, i) => [60 + i, v]));
