@@ -5,7 +5,6 @@
  * may describe, is refused a consumer group it may not read; a client over a producer quota (its
  * responses carrying throttle times, its connection held back) still delivers everything.
  */
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes, logLevel, type Admin } from 'kafkajs';
 import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/kafka-listener/listener.js';
@@ -13,36 +12,19 @@ import { STANDARD_AUTHORIZER } from '../../actors/broker/broker-config.js';
 import { checkFor } from '../helpers/check-for.js';
 import { hasCommand } from '../helpers/has-command.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+import { runKcat, type KcatRun } from '../helpers/kcat.js';
 
 const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
-
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
 
 describe('kcat against samsa with ACLs and quotas', function () {
   this.timeout(60_000);
   let c: KafkaTestCluster;
   let admin: Admin;
 
-  /** Runs kcat as `user` (asynchronously: the cluster lives in this process). */
-  function kcat(user: keyof typeof USERS, args: string[], input?: string, timeoutMs = 20_000): Promise<Run> {
-    return new Promise((resolve) => {
-      const sasl = ['-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', `sasl.username=${user}`, '-X', `sasl.password=${USERS[user]}`];
-      const p = spawn('kcat', ['-b', c.bootstrap[0]!, ...sasl, ...args]);
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-      p.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out, err });
-      });
-      p.stdin.end(input ?? '');
-    });
+  /** Runs kcat as `user` over SASL SCRAM-SHA-512. */
+  function kcat(user: keyof typeof USERS, args: string[], input?: string, timeoutMs = 20_000): Promise<KcatRun> {
+    const sasl = ['-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', `sasl.username=${user}`, '-X', `sasl.password=${USERS[user]}`];
+    return runKcat(['-b', c.bootstrap[0]!, ...sasl, ...args], input, timeoutMs);
   }
 
   const allow = (resourceType: AclResourceTypes, resourceName: string, operation: AclOperationTypes) => ({

@@ -5,19 +5,14 @@
  * consume from the beginning (-C -e), a compacted topic (keyless records refused, gaps and
  * emptied batches read past), and consume in a group (-G) with its offsets committed. .ci/run installs kcat (Debian package kcat).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../helpers/raw-kafka.js';
 import { hasCommand } from '../helpers/has-command.js';
-
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
+import { runKcat, type KcatRun as Run } from '../helpers/kcat.js';
 
 function kcatAvailable(): boolean {
   return hasCommand('kcat', ['-V']);
@@ -28,23 +23,7 @@ describe('kcat against samsa', function () {
   let c: KafkaTestCluster;
   let bootstrap: string;
 
-  /** Runs kcat asynchronously (the cluster lives in this process: a blocking spawn would freeze it). */
-  function kcat(args: string[], input?: string, timeoutMs = 30_000): Promise<Run> {
-    return new Promise((resolve) => {
-      const p = spawn('kcat', ['-b', bootstrap, ...args]);
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-      p.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out, err });
-      });
-      if (input !== undefined) p.stdin.end(input);
-      else p.stdin.end();
-    });
-  }
+  const kcat = (args: string[], input?: string, timeoutMs = 30_000): Promise<Run> => runKcat(['-b', bootstrap, ...args], input, timeoutMs);
 
   before(async function () {
     if (!kcatAvailable()) {
