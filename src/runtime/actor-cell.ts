@@ -63,6 +63,12 @@ class Mailbox<T> {
     this.items.push(item);
   }
 
+  /** Puts `items` in front of what is queued, in their order. */
+  prepend(items: readonly T[]): void {
+    this.items = [...items, ...this.items.slice(this.head)];
+    this.head = 0;
+  }
+
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
@@ -121,6 +127,12 @@ class CellContext<M extends Message> implements BaseContext<M> {
   replyTo<R extends Message>(token: ReplyToken, msg: R): void {
     this.cell.system.replyTo(token, msg, this.cell.ref);
   }
+  unstashAll(): void {
+    this.cell.unstashAll();
+  }
+  get stashSize(): number {
+    return this.cell.stashSize;
+  }
 }
 
 /**
@@ -160,6 +172,11 @@ class MessageContext<M extends Message> extends CellContext<M> implements ActorC
     const token = this.deferReply();
     if (token) this.cell.system.replyTo(token, msg, this.cell.ref);
     else this.cell.log.debug('reply to a message with no sender dropped', { type: this.msgType, reply: msg.type });
+  }
+
+  stash(): void {
+    this.replied = true;
+    this.cell.stashCurrent(this);
   }
 
   deferReply(): ReplyToken | undefined {
@@ -219,6 +236,8 @@ export class ActorCell {
   /** The actor's state; owned here (not by nact) so a crash mid-turn keeps earlier messages' effects. */
   private state: unknown = UNINIT;
   private readonly mailbox = new Mailbox<Envelope>();
+  /** Messages set aside by `ctx.stash()`, in arrival order. */
+  private stashed: Envelope[] = [];
   /** A drain turn is queued in nact's mailbox. */
   private scheduled = false;
   private inFlight: Promise<unknown> | null = null;
@@ -274,6 +293,28 @@ export class ActorCell {
     this.mailbox.push(env);
     this.schedule();
     return null;
+  }
+
+  /** Sets aside the message whose handler `ctx` belongs to (only while that handler runs). */
+  stashCurrent(ctx: MessageContext<Message>): void {
+    if (this.current !== ctx || !this.currentEnv) throw new Error('stash() is only valid while the message\'s handler runs');
+    if (this.stashed.length >= this.mailboxLimit) {
+      this.system.deadLetter(this.currentEnv, 'overflow', `actor ${this.ref.path}'s stash is full`);
+      return;
+    }
+    this.stashed.push(this.currentEnv);
+  }
+
+  unstashAll(): void {
+    if (this.stashed.length === 0) return;
+    const items = this.stashed;
+    this.stashed = [];
+    this.mailbox.prepend(items);
+    this.schedule();
+  }
+
+  get stashSize(): number {
+    return this.stashed.length;
   }
 
   /** Messages waiting in the mailbox. */
@@ -338,6 +379,10 @@ export class ActorCell {
       }
     }
     this.restarting = false;
+    if (this.stashed.length > 0) {
+      this.mailbox.prepend(this.stashed);
+      this.stashed = [];
+    }
     if (this.status === 'running') await this.initState();
     if (this.mailbox.length > 0) this.schedule();
     return null;
@@ -495,6 +540,8 @@ export class ActorCell {
     for (let env = this.mailbox.shift(); env !== undefined; env = this.mailbox.shift()) {
       this.system.deadLetter(env, why, `actor ${this.ref.path} stopped`);
     }
+    for (const env of this.stashed) this.system.deadLetter(env, why, `actor ${this.ref.path} stopped`);
+    this.stashed = [];
     if (this.def.onStop && state !== UNINIT && !isThenable(state)) {
       try {
         await withTimeout(Promise.resolve(this.def.onStop(state, this.baseContext)), 5_000);

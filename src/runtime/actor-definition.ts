@@ -101,6 +101,13 @@ export interface BaseContext<M extends Message> {
   stop(ref?: ActorRef<Message>): void;
   /** Answers a request captured earlier with `deferReply()`. */
   replyTo<R extends Message>(token: ReplyToken, msg: R): void;
+  /**
+   * Puts every message set aside with `stash()` back at the front of the mailbox, in the order
+   * they came, ahead of what is queued (Akka's unstashAll).
+   */
+  unstashAll(): void;
+  /** Messages set aside with `stash()` and not yet put back. */
+  readonly stashSize: number;
 }
 
 /** The context a handler gets for one message. */
@@ -111,6 +118,13 @@ export interface ActorContext<M extends Message> extends BaseContext<M> {
   reply<R extends Message>(msg: R): void;
   /** Captures the current reply address to answer after this handler returns. */
   deferReply(): ReplyToken | undefined;
+  /**
+   * Sets the current message aside, with its reply address, until `unstashAll()`: for an actor
+   * that cannot serve a request in its present state but will in a later one (a controller
+   * waiting for its quorum to elect it). A stopping actor's stash becomes dead letters (failing
+   * their asks); a restarted actor gets its stash back in front of its mailbox.
+   */
+  stash(): void;
   /**
    * The current message's claim on the transport memory its byte fields are views of, when it
    * has one (a worker port's receive buffer), else null. Release it once nothing will read

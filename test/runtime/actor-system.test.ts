@@ -471,4 +471,58 @@ describe('runtime/actor-system', () => {
       expect(replies.filter((r) => r.type === 'Total').length).to.be.at.least(5);
     });
   });
+
+  describe('stash', () => {
+    type GateMsg = { type: 'Open' } | { type: 'Get'; tag: string } | { type: 'Crash' };
+    const gate = defineActor<{ open: boolean; seen: string[] }, GateMsg>({
+      kind: 'gate',
+      init: () => ({ open: false, seen: [] }),
+      supervision: 'restart',
+      handlers: {
+        Open: (s, _m, ctx) => {
+          s.open = true;
+          ctx.unstashAll();
+        },
+        Get: (s, m, ctx) => {
+          if (!s.open) return ctx.stash();
+          s.seen.push(m.tag);
+          ctx.reply({ type: 'Got', tag: m.tag, stashed: ctx.stashSize, seen: [...s.seen] } as never);
+        },
+        Crash: () => {
+          throw new Error('deliberate');
+        },
+      },
+    });
+
+    it('answers stashed asks once unstashed, in arrival order and ahead of later messages', async () => {
+      const ref = sys.spawn(gate, { name: 'g' });
+      const a = sys.ask<Reply>(ref, { type: 'Get', tag: 'a' });
+      const b = sys.ask<Reply>(ref, { type: 'Get', tag: 'b' });
+      await checkFor(() => sys.cellAt('/g')?.stashSize === 2);
+      sys.send(ref, { type: 'Open' });
+      const c = sys.ask<Reply>(ref, { type: 'Get', tag: 'c' });
+      expect((await a).seen).to.deep.equal(['a']);
+      expect((await b).seen).to.deep.equal(['a', 'b']);
+      expect(await c).to.deep.include({ tag: 'c', stashed: 0, seen: ['a', 'b', 'c'] });
+    });
+
+    it('fails stashed asks when the actor stops', async () => {
+      const ref = sys.spawn(gate, { name: 'g' });
+      const a = sys.ask<Reply>(ref, { type: 'Get', tag: 'a' }, { timeoutMs: 60_000 });
+      await checkFor(() => sys.cellAt('/g')?.stashSize === 1);
+      await sys.stopActor(ref);
+      const r = (await a) as Failure;
+      expect(r.type).to.equal('Failure');
+      expect(r.reason).to.equal('actor-stopped');
+    });
+
+    it('hands the stash to a restarted incarnation', async () => {
+      const ref = sys.spawn(gate, { name: 'g' });
+      const a = sys.ask<Reply>(ref, { type: 'Get', tag: 'a' }, { timeoutMs: 60_000 });
+      await checkFor(() => sys.cellAt('/g')?.stashSize === 1);
+      sys.send(ref, { type: 'Crash' });
+      sys.send(ref, { type: 'Open' });
+      expect((await a).seen).to.deep.equal(['a']);
+    });
+  });
 });
