@@ -1,0 +1,432 @@
+/**
+ * The Raft core on a simulated network: every role transition (legal and ignored), vote and
+ * append rules, commit counting, catch-up, truncation of a diverged log, leader stickiness and
+ * check-quorum, and a randomized run with partitions and drops that checks Raft's safety
+ * properties (one leader per term; a committed entry never changes).
+ */
+import { expect } from 'chai';
+import { MAX_ENTRIES_PER_APPEND, RaftCore, RaftRole, type RaftEffect, type RaftEntry, type RaftMsg } from '../../../actors/quorum/raft-core.js';
+
+type Data = string[];
+const MIN_TIMEOUT = 100;
+
+interface SimNode {
+  core: RaftCore<Data>;
+  persisted: { term: number; votedFor: number | null };
+  disk: RaftEntry<Data>[];
+  applied: RaftEntry<Data>[];
+  deadline: number;
+  up: boolean;
+  readyTerms: number[];
+}
+
+/** A cluster of cores on a fake clock; messages queue until delivered. */
+class Sim {
+  now = 0;
+  readonly nodes = new Map<number, SimNode>();
+  queue: { from: number; to: number; msg: RaftMsg<Data> }[] = [];
+  /** Pairs that cannot talk (both directions). */
+  cut = new Set<string>();
+  leadersByTerm = new Map<number, number>();
+  private seed = 7;
+
+  constructor(readonly ids: number[]) {
+    for (const id of ids) this.boot(id, { term: 0, votedFor: null }, []);
+  }
+
+  random(): number {
+    this.seed = (this.seed * 1103515245 + 12345) & 0x7fffffff;
+    return this.seed / 0x7fffffff;
+  }
+
+  boot(id: number, persisted: { term: number; votedFor: number | null }, disk: RaftEntry<Data>[]): void {
+    const core = new RaftCore<Data>(id, this.ids, persisted, disk, () => [], MIN_TIMEOUT);
+    const n: SimNode = { core, persisted: { ...persisted }, disk: [...disk], applied: this.nodes.get(id)?.applied ?? [], deadline: Infinity, up: true, readyTerms: [] };
+    this.nodes.set(id, n);
+    this.run(id, core.start(this.now));
+  }
+
+  /** Restart from what the node made durable (its applied entries stay: they were committed). */
+  restart(id: number): void {
+    const n = this.nodes.get(id)!;
+    this.boot(id, n.persisted, n.disk);
+    this.nodes.get(id)!.applied.length = 0;
+  }
+
+  node(id: number): SimNode {
+    return this.nodes.get(id)!;
+  }
+
+  run(id: number, effects: RaftEffect<Data>[]): void {
+    const n = this.nodes.get(id)!;
+    for (const e of effects) {
+      switch (e.kind) {
+        case 'persistVote':
+          n.persisted = { term: e.term, votedFor: e.votedFor };
+          break;
+        case 'writeLog':
+          n.disk.length = e.afterIndex;
+          n.disk.push(...e.entries);
+          break;
+        case 'send':
+          this.queue.push({ from: id, to: e.to, msg: e.msg });
+          break;
+        case 'resetElectionTimer':
+          n.deadline = this.now + MIN_TIMEOUT + Math.floor(this.random() * MIN_TIMEOUT);
+          break;
+        case 'committed':
+          for (let i = e.from + 1; i <= e.to; i++) n.applied[i - 1] = n.core.entry(i)!;
+          break;
+        case 'leader':
+          if (e.leaderId === id) {
+            const prev = this.leadersByTerm.get(e.term);
+            if (prev !== undefined && prev !== id) throw new Error(`two leaders in term ${e.term}: ${prev} and ${id}`);
+            this.leadersByTerm.set(e.term, id);
+          }
+          break;
+        case 'leaderReady':
+          n.readyTerms.push(e.term);
+          break;
+      }
+    }
+  }
+
+  deliverAll(maxSteps = 10_000): void {
+    for (let i = 0; i < maxSteps && this.queue.length > 0; i++) this.deliverOne();
+  }
+
+  deliverOne(): void {
+    const { from, to, msg } = this.queue.shift()!;
+    const n = this.nodes.get(to)!;
+    if (!n.up || !this.nodes.get(from)!.up || this.cut.has(`${from}-${to}`)) return;
+    this.run(to, n.core.handle(msg, this.now));
+  }
+
+  /** Advances the clock by `ms` in steps, firing election timeouts and the leader's heartbeats. */
+  advance(ms: number, step = 10): void {
+    for (let t = 0; t < ms; t += step) {
+      this.now += step;
+      for (const [id, n] of this.nodes) {
+        if (!n.up) continue;
+        if (n.core.role === RaftRole.Leader && this.now % 30 === 0) this.run(id, n.core.heartbeat(this.now));
+        if (n.core.role !== RaftRole.Leader && this.now >= n.deadline) this.run(id, n.core.electionTimeout(this.now));
+      }
+      this.deliverAll();
+    }
+  }
+
+  leader(): number | null {
+    const leaders = [...this.nodes].filter(([, n]) => n.up && n.core.role === RaftRole.Leader).map(([id]) => id);
+    const top = leaders.sort((a, b) => this.node(b).core.term - this.node(a).core.term)[0];
+    return top ?? null;
+  }
+
+  propose(id: number, data: Data): number {
+    const r = this.node(id).core.propose(data);
+    if (!r) throw new Error(`${id} does not lead`);
+    this.run(id, r.effects);
+    return r.index;
+  }
+
+  isolate(id: number): void {
+    for (const o of this.ids) if (o !== id) this.cut.add(`${id}-${o}`).add(`${o}-${id}`);
+  }
+
+  heal(): void {
+    this.cut.clear();
+  }
+}
+
+function sends(effects: RaftEffect<Data>[], type: RaftMsg<Data>['type']): RaftMsg<Data>[] {
+  return effects.flatMap((e) => (e.kind === 'send' && e.msg.type === type ? [e.msg] : []));
+}
+
+describe('actors/quorum/raft-core', () => {
+  describe('role transitions', () => {
+    it('a lone voter leads at once, and its first entry commits at once (ready)', () => {
+      const sim = new Sim([1]);
+      const n = sim.node(1);
+      expect(n.core.role).to.equal(RaftRole.Leader);
+      expect(n.core.term).to.equal(1);
+      expect(n.persisted).to.deep.equal({ term: 1, votedFor: 1 });
+      expect(n.readyTerms).to.deep.equal([1]);
+      expect(n.core.commitIndex).to.equal(1);
+      const i = sim.propose(1, ['a']);
+      expect(i).to.equal(2);
+      expect(n.core.commitIndex).to.equal(2);
+      expect(n.applied.map((e) => e.data)).to.deep.equal([[], ['a']]);
+    });
+
+    it('Follower -> Candidate on an election timeout: a new term, its own vote, persisted before any request goes out', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      const effects = core.electionTimeout(0);
+      expect(core.role).to.equal(RaftRole.Candidate);
+      expect(core.term).to.equal(5);
+      const persistAt = effects.findIndex((e) => e.kind === 'persistVote');
+      const firstSend = effects.findIndex((e) => e.kind === 'send');
+      expect(effects[persistAt]).to.deep.equal({ kind: 'persistVote', term: 5, votedFor: 1 });
+      expect(persistAt).to.be.lessThan(firstSend);
+      expect(sends(effects, 'VoteRequest')).to.have.length(2);
+    });
+
+    it('Candidate -> Candidate on another timeout, in a new term', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      core.electionTimeout(200);
+      expect(core.role).to.equal(RaftRole.Candidate);
+      expect(core.term).to.equal(2);
+    });
+
+    it('Candidate -> Leader with the votes of a majority; it appends an empty entry of its term to every peer', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      const effects = core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
+      expect(core.role).to.equal(RaftRole.Leader);
+      expect(effects[0]).to.deep.equal({ kind: 'leader', term: 1, leaderId: 1 });
+      const appends = sends(effects, 'AppendEntries');
+      expect(appends).to.have.length(2);
+      expect((appends[0] as Extract<RaftMsg<Data>, { type: 'AppendEntries' }>).entries).to.deep.equal([{ term: 1, data: [] }]);
+    });
+
+    it('Candidate -> Follower on an append from a leader of its term', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      core.handle({ type: 'AppendEntries', term: 1, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 1);
+      expect(core.role).to.equal(RaftRole.Follower);
+      expect(core.leaderId).to.equal(2);
+      expect(core.term).to.equal(1);
+    });
+
+    it('Candidate -> Follower on any message of a higher term, forgetting its vote', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      const effects = core.handle({ type: 'VoteResponse', term: 3, voterId: 2, granted: false }, 1);
+      expect(core.role).to.equal(RaftRole.Follower);
+      expect(effects).to.deep.include({ kind: 'persistVote', term: 3, votedFor: null });
+    });
+
+    it('Leader -> Follower on a higher term', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const core = sim.node(leader).core;
+      const effects = core.handle({ type: 'AppendEntriesResponse', term: core.term + 1, followerId: leader === 1 ? 2 : 1, success: false, matchIndex: 0 }, sim.now);
+      expect(core.role).to.equal(RaftRole.Follower);
+      expect(effects).to.deep.include({ kind: 'leader', term: core.term, leaderId: null });
+    });
+
+    it('Follower -> Follower on a higher term', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 2, votedFor: 3 }, [], () => [], MIN_TIMEOUT);
+      core.handle({ type: 'AppendEntries', term: 5, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 1);
+      expect(core.role).to.equal(RaftRole.Follower);
+      expect([core.term, core.votedFor, core.leaderId]).to.deep.equal([5, null, 2]);
+    });
+
+    it('ignored: a leader does not stand again on an election timeout', () => {
+      const sim = new Sim([1]);
+      expect(sim.node(1).core.electionTimeout(1_000)).to.deep.equal([]);
+      expect(sim.node(1).core.term).to.equal(1);
+    });
+
+    it('ignored: a follower does not lead on votes it never asked for, nor a candidate on stale ones', () => {
+      const follower = new RaftCore<Data>(1, [1, 2, 3], { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      expect(follower.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 0)).to.deep.equal([]);
+      expect(follower.role).to.equal(RaftRole.Follower);
+      const candidate = new RaftCore<Data>(1, [1, 2, 3], { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      candidate.electionTimeout(0); // term 2
+      candidate.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
+      expect(candidate.role).to.equal(RaftRole.Candidate);
+    });
+
+    it('ignored: a second leader of the same term', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const core = sim.node(leader).core;
+      const other = leader === 1 ? 2 : 1;
+      expect(core.handle({ type: 'AppendEntries', term: core.term, leaderId: other, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, sim.now)).to.deep.equal([]);
+      expect(core.role).to.equal(RaftRole.Leader);
+    });
+  });
+
+  describe('votes', () => {
+    const req = (o: Partial<Extract<RaftMsg<Data>, { type: 'VoteRequest' }>> = {}): RaftMsg<Data> => ({ type: 'VoteRequest', term: 2, candidateId: 2, lastLogIndex: 0, lastLogTerm: 0, ...o });
+    const granted = (effects: RaftEffect<Data>[]) => (sends(effects, 'VoteResponse')[0] as Extract<RaftMsg<Data>, { type: 'VoteResponse' }>).granted;
+
+    it('grants one vote per term, persisting it before answering', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      const effects = core.handle(req(), 0);
+      expect(granted(effects)).to.equal(true);
+      const persist = effects.findIndex((e) => e.kind === 'persistVote' && e.votedFor === 2);
+      expect(persist).to.be.lessThan(effects.findIndex((e) => e.kind === 'send'));
+      expect(granted(core.handle(req({ candidateId: 3 }), 0))).to.equal(false);
+      expect(granted(core.handle(req(), 0))).to.equal(true); // the same candidate asking again
+    });
+
+    it('refuses a lower term, and a candidate whose log is behind', () => {
+      const log: RaftEntry<Data>[] = [{ term: 1, data: [] }, { term: 3, data: ['x'] }];
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 3, votedFor: null }, log, () => [], MIN_TIMEOUT);
+      expect(granted(core.handle(req({ term: 2 }), 0))).to.equal(false);
+      expect(granted(core.handle(req({ term: 4, lastLogIndex: 5, lastLogTerm: 2 }), 0))).to.equal(false);
+      expect(granted(core.handle(req({ term: 4, lastLogIndex: 1, lastLogTerm: 3 }), 0))).to.equal(false);
+      expect(core.term).to.equal(4);
+      expect(granted(core.handle(req({ term: 4, candidateId: 3, lastLogIndex: 2, lastLogTerm: 3 }), 0))).to.equal(true);
+    });
+
+    it('leader stickiness: a follower that just heard from its leader refuses without taking the term', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.handle({ type: 'AppendEntries', term: 1, leaderId: 3, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 1_000);
+      expect(granted(core.handle(req({ term: 9 }), 1_050))).to.equal(false);
+      expect(core.term).to.equal(1);
+      expect(granted(core.handle(req({ term: 9 }), 1_000 + MIN_TIMEOUT))).to.equal(true);
+    });
+
+    it('ignores votes asked by a node that is not a voter', () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      expect(core.handle(req({ candidateId: 7, term: 5 }), 0)).to.deep.equal([]);
+      expect(core.term).to.equal(1);
+    });
+  });
+
+  describe('replication', () => {
+    it('elects one leader among three; entries commit once a majority holds them', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      expect(leader).to.not.equal(null);
+      expect(sim.node(leader).readyTerms).to.have.length(1);
+      for (const id of [1, 2, 3]) expect(sim.node(id).core.leaderId).to.equal(leader);
+      const down = [1, 2, 3].find((x) => x !== leader)!;
+      sim.node(down).up = false;
+      const i = sim.propose(leader, ['a']);
+      sim.deliverAll();
+      expect(sim.node(leader).core.commitIndex).to.equal(i); // two of three
+      sim.advance(100);
+      for (const id of [1, 2, 3].filter((x) => x !== down)) expect(sim.node(id).applied.at(-1)?.data).to.deep.equal(['a']);
+    });
+
+    it('does not commit without a majority', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      for (const id of [1, 2, 3]) if (id !== leader) sim.node(id).up = false;
+      const i = sim.propose(leader, ['a']);
+      sim.deliverAll();
+      expect(sim.node(leader).core.commitIndex).to.be.lessThan(i);
+    });
+
+    it('a follower that was down catches up over several appends', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const late = [1, 2, 3].find((x) => x !== leader)!;
+      sim.node(late).up = false;
+      for (let i = 0; i < MAX_ENTRIES_PER_APPEND * 2 + 10; i++) sim.propose(leader, [`r${i}`]);
+      sim.deliverAll();
+      sim.node(late).up = true;
+      sim.advance(200);
+      expect(sim.node(late).disk.length).to.equal(sim.node(leader).disk.length);
+      expect(sim.node(late).applied.length).to.equal(sim.node(leader).core.commitIndex);
+    });
+
+    it('a new leader overwrites a follower entry that never committed, and keeps every committed one', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const first = sim.leader()!;
+      const committed = sim.propose(first, ['kept']);
+      sim.advance(60);
+      expect(sim.node(first).core.commitIndex).to.equal(committed);
+      // the leader writes an entry no one else gets, then dies
+      sim.isolate(first);
+      const lost = sim.propose(first, ['lost']);
+      sim.node(first).up = false;
+      sim.heal();
+      sim.advance(600);
+      const second = sim.leader()!;
+      expect(second).to.not.equal(first);
+      sim.propose(second, ['new']);
+      sim.advance(100);
+      // the old leader returns: its unreplicated entry is replaced
+      sim.node(first).up = true;
+      sim.restart(first);
+      sim.advance(400);
+      const disk = sim.node(first).disk.map((e) => e.data);
+      expect(disk).to.deep.include(['kept']);
+      expect(disk).to.deep.include(['new']);
+      expect(disk).to.not.deep.include(['lost']);
+      expect(sim.node(first).disk.length).to.equal(sim.node(second).disk.length);
+      expect(lost).to.be.greaterThan(committed);
+    });
+
+    it('check-quorum: a leader cut off from the others steps down; the others elect a new one', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const first = sim.leader()!;
+      sim.isolate(first);
+      sim.advance(600);
+      expect(sim.node(first).core.role).to.not.equal(RaftRole.Leader);
+      const second = sim.leader()!;
+      expect(second).to.not.equal(first);
+      sim.heal();
+      sim.advance(300);
+      expect(sim.node(first).core.leaderId).to.equal(second);
+    });
+
+    it('a restarted voter keeps its term and vote', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const { term, votedFor } = sim.node(2).core;
+      sim.restart(2);
+      expect(sim.node(2).core.term).to.equal(term);
+      expect(sim.node(2).core.votedFor).to.equal(votedFor);
+    });
+  });
+
+  it('safety under random partitions, drops and restarts: one leader per term, committed entries never change', function () {
+    this.timeout(60_000);
+    for (const ids of [
+      [1, 2, 3],
+      [1, 2, 3, 4, 5],
+    ]) {
+      const sim = new Sim(ids);
+      const committedLog: string[] = [];
+      let seq = 0;
+      for (let round = 0; round < 300; round++) {
+        const r = sim.random();
+        if (r < 0.1) {
+          sim.heal();
+          const a = ids[Math.floor(sim.random() * ids.length)]!;
+          sim.isolate(a);
+        } else if (r < 0.2) sim.heal();
+        else if (r < 0.25) {
+          const a = ids[Math.floor(sim.random() * ids.length)]!;
+          sim.restart(a);
+        } else if (r < 0.3) {
+          // drop a share of what is in flight
+          sim.queue = sim.queue.filter(() => sim.random() > 0.3);
+        }
+        const leader = sim.leader();
+        if (leader !== null) for (let k = 0; k < 3; k++) sim.propose(leader, [`e${seq++}`]);
+        sim.advance(50);
+        // what any node applied agrees with every other, entry by entry
+        for (const id of ids) {
+          const applied = sim.node(id).applied;
+          for (let i = 0; i < applied.length; i++) {
+            const e = applied[i];
+            if (!e) continue;
+            const data = e.data.join(',');
+            if (committedLog[i] === undefined) committedLog[i] = data;
+            else if (committedLog[i] !== data) expect.fail(`entry ${i + 1} on ${id} is [${data}], committed as [${committedLog[i]}]`);
+          }
+        }
+      }
+      sim.heal();
+      sim.advance(1_000);
+      const leader = sim.leader()!;
+      expect(leader).to.not.equal(null);
+      const final = sim.node(leader).core.commitIndex;
+      expect(final).to.be.greaterThan(100);
+      for (const id of ids) expect(sim.node(id).core.commitIndex).to.equal(final);
+    }
+  });
+});
