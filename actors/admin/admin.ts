@@ -76,10 +76,22 @@ async function controller(s: AdminState, ctx: Ctx): Promise<ActorRef<ControllerM
   return s.metadata.controllerRef<ControllerMsg>()!;
 }
 
-async function toController(s: AdminState, ctx: Ctx, msg: ControllerMsg, replyType: string): Promise<void> {
+/** Asks the controller (through the channel on its node); once more after a metadata refresh when that node is gone. */
+async function askController(s: AdminState, ctx: Ctx, msg: ControllerMsg): Promise<ControllerReply | Failure> {
   const c = await controller(s, ctx);
-  if (isFailure(c)) return fail(ctx, replyType, c.errorCode, c.message);
+  if (isFailure(c)) return c;
   const r = await ctx.ask<ControllerReply>(c, msg, { timeoutMs: s.timeoutMs });
+  if (!isFailure(r) || !CONTROLLER_GONE.has(r.reason)) return r;
+  // the active controller's node went away: the brokers know the one that took over
+  const md = await refresh(s, ctx);
+  if (isFailure(md)) return r;
+  return ctx.ask<ControllerReply>(s.metadata.controllerRef<ControllerMsg>()!, msg, { timeoutMs: s.timeoutMs });
+}
+
+const CONTROLLER_GONE: ReadonlySet<string> = new Set(['unknown-node', 'unknown-actor', 'actor-stopped', 'endpoint-closed']);
+
+async function toController(s: AdminState, ctx: Ctx, msg: ControllerMsg, replyType: string): Promise<void> {
+  const r = await askController(s, ctx, msg);
   if (isFailure(r)) return fail(ctx, replyType, r.errorCode, r.message);
   ctx.reply({ ...r, errorCode: (r as { errorCode?: number }).errorCode ?? ErrorCode.NONE });
   await refresh(s, ctx);
@@ -87,9 +99,7 @@ async function toController(s: AdminState, ctx: Ctx, msg: ControllerMsg, replyTy
 
 /** The metadata as the controller has it now (of `topics` only; [] for none), fresher than a broker's. */
 async function controllerMetadata(s: AdminState, ctx: Ctx, topics: string[]): Promise<ClusterMetadata | Failure> {
-  const c = await controller(s, ctx);
-  if (isFailure(c)) return c;
-  const r = await ctx.ask<ControllerReply>(c, { type: 'Metadata', topics }, { timeoutMs: s.timeoutMs });
+  const r = await askController(s, ctx, { type: 'Metadata', topics });
   if (isFailure(r)) return r;
   if (r.type !== 'MetadataResponse' || r.errorCode !== ErrorCode.NONE) {
     const code = (r as { errorCode?: number }).errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR;

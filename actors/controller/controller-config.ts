@@ -7,6 +7,10 @@
  *   auto.leader.rebalance.enable     true   move leadership back to preferred replicas
  *   leader.imbalance.check.interval.seconds
  *                                    300    how long after an imbalance appears that happens
+ *   controller.quorum.election.timeout.ms
+ *                                    1000   a controller that hears no leader for this long
+ *                                           (randomized up to twice it) stands for election;
+ *                                           the leader's heartbeat goes out five times as often
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
@@ -18,6 +22,7 @@ export interface ControllerConfig {
   readonly uncleanLeaderElectionEnable: boolean;
   readonly autoLeaderRebalanceEnable: boolean;
   readonly leaderImbalanceCheckIntervalSeconds: number;
+  readonly quorumElectionTimeoutMs: number;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -30,6 +35,7 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   uncleanLeaderElectionEnable: false,
   autoLeaderRebalanceEnable: true,
   leaderImbalanceCheckIntervalSeconds: 300,
+  quorumElectionTimeoutMs: 1000,
 });
 
 type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' };
@@ -42,6 +48,7 @@ const SPECS: Readonly<Record<string, Spec>> = {
   'auto.leader.rebalance.enable': { prop: 'autoLeaderRebalanceEnable', kind: 'bool' },
   // at most ~24 days: the delay of one timer
   'leader.imbalance.check.interval.seconds': { prop: 'leaderImbalanceCheckIntervalSeconds', kind: 'int', min: 1, max: 2_000_000 },
+  'controller.quorum.election.timeout.ms': { prop: 'quorumElectionTimeoutMs', kind: 'int', min: 10, max: 600_000 },
 };
 
 export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));

@@ -58,7 +58,10 @@ import {
   uncleanChangesForTopic,
   type ElectionTypeValue,
 } from './elections.js';
-import { MetadataLog, MetadataLogCorruptError } from './metadata-log.js';
+import { MetadataLogCorruptError } from './metadata-log.js';
+import { QUORUM_NAME, quorum } from '../quorum/quorum.js';
+import { QuorumStateError } from '../quorum/quorum-state.js';
+import type { QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from '../quorum/messages.js';
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import { brokerConfigChanges } from './broker-configs.js';
 import { clientQuotaChanges } from './client-quotas.js';
@@ -108,13 +111,34 @@ export interface ControllerArgs {
   placementStartIndex?: number;
   /** Preferred-replica elections per balancing round (default MAX_ELECTIONS_PER_BALANCE), for tests. */
   maxElectionsPerBalance?: number;
+  /**
+   * This controller's id and the voters of the metadata quorum (every controller of the
+   * cluster). Absent: a quorum of one, id 1, on this node.
+   */
+  quorum?: { voterId: number; voters: QuorumVoter[] };
+  /** Election jitter in [0, 1), for tests. */
+  quorumRandom?: () => number;
 }
+
+/** Active: leads the quorum and serves requests. Standby: applies what the leader commits. */
+export const ControllerRole = Object.freeze({ Standby: 'Standby', Active: 'Active' } as const);
+export type ControllerRole = (typeof ControllerRole)[keyof typeof ControllerRole];
 
 export interface ControllerState {
   readonly clusterId: string;
   readonly config: ControllerConfig;
+  /** The committed metadata, applied up to appliedIndex. */
   metadata: MetadataState;
-  readonly log: MetadataLog | null;
+  appliedIndex: number;
+  role: ControllerRole;
+  readonly voterId: number;
+  readonly voters: readonly QuorumVoter[];
+  /** The quorum actor (a child) that replicates and stores the metadata log. */
+  readonly quorum: ActorRef<QuorumMsg>;
+  /** The quorum leader as last told (null: an election is on). */
+  leader: { id: number; node: string | null; term: number } | null;
+  /** Set once requests waited a whole election without a leader: they are refused until one is known. */
+  refuseWithoutLeader: boolean;
   /** brokerId -> clock time of its last registration or heartbeat (live brokers only). */
   readonly sessions: Map<number, number>;
   readonly watchers: ActorRef<Message>[];
@@ -128,6 +152,7 @@ type TopicPartition = { topic: string; partition: number };
 
 const CHECK_SESSIONS_TIMER = 'check-sessions';
 const BALANCE_LEADERS_TIMER = 'balance-leaders';
+const STASH_TIMER = 'stash-expiry';
 /** Preferred-replica elections in one balancing round (Kafka's maxElectionsPerImbalance). */
 export const MAX_ELECTIONS_PER_BALANCE = 1000;
 
@@ -151,21 +176,37 @@ class Batch {
 type CommitFailure = { ok: false; errorCode: number; errorMessage: string };
 type CommitResult = { ok: true } | CommitFailure;
 
-/** Makes a batch durable and current. Never throws: a failure leaves the state as it was. */
+/**
+ * Thrown inside the controller (never across its boundary) when the quorum says this controller
+ * no longer leads: the request's handler stops, and `activeOnly` answers NotController.
+ */
+class NotLeading extends Error {
+  override readonly name = 'NotLeading';
+}
+
+/**
+ * Makes a batch committed (replicated to a majority of the quorum, durable on each) and current.
+ * A storage failure is returned and leaves the state as it was; losing the leadership throws
+ * NotLeading (the batch may still commit under the next leader, which this controller then
+ * applies as a standby).
+ */
 async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<ControllerMsg>): Promise<CommitResult> {
   if (batch.records.length === 0) return { ok: true };
-  if (s.log) {
-    try {
-      await s.log.append(batch.records);
-    } catch (err) {
-      const errorMessage = `the metadata log could not be written: ${(err as Error).message}`;
-      ctx.log.error('metadata log append failed', { error: (err as Error).message, records: batch.records.length });
-      return { ok: false, errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage };
-    }
+  if (s.role !== ControllerRole.Active) throw new NotLeading('not the active controller');
+  const r = await ctx.ask<QuorumReply>(s.quorum, { type: 'Append', records: batch.records }, { timeoutMs: 60_000 });
+  if (r.type === 'AppendResult' && r.errorCode === ErrorCode.NONE) {
+    s.metadata = batch.state;
+    s.appliedIndex = r.index;
+    scheduleBalance(s, ctx);
+    return { ok: true };
   }
-  s.metadata = batch.state;
-  scheduleBalance(s, ctx);
-  return { ok: true };
+  if (r.type === 'AppendResult' && r.errorCode === ErrorCode.NOT_CONTROLLER) {
+    standDown(s, ctx);
+    throw new NotLeading(r.errorMessage ?? 'not the active controller');
+  }
+  const errorMessage = r.type === 'AppendResult' ? (r.errorMessage ?? `error ${r.errorCode}`) : `the metadata quorum did not answer: ${r.type === 'Failure' ? r.message : r.type}`;
+  ctx.log.error('metadata log append failed', { error: errorMessage, records: batch.records.length });
+  return { ok: false, errorCode: r.type === 'AppendResult' ? r.errorCode : ErrorCode.KAFKA_STORAGE_ERROR, errorMessage };
 }
 
 /** Starts the balancing timer when leaders are off their preferred replicas and none is pending. */
@@ -274,53 +315,180 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     throw new ConfigError('clusterId', 'the controller needs a non-empty clusterId');
   }
   const config = parseControllerConfig(args.config ?? {});
-  let metadata = emptyMetadata();
-  let log: MetadataLog | null = null;
-  if (args.metadataDir) {
-    const opened = await MetadataLog.open(args.metadataDir);
-    log = opened.log;
-    try {
-      metadata = applyRecords(metadata, opened.replay.records);
-      if (opened.replay.truncatedBytes > 0) {
-        ctx.log.warn('dropped a torn tail of the metadata log', { file: log.file, bytes: opened.replay.truncatedBytes });
-      }
-      const epochRecord: MetadataRecord = { type: 'ControllerEpoch', clusterId: args.clusterId, controllerEpoch: metadata.controllerEpoch + 1 };
-      const next = applyRecord(metadata, epochRecord);
-      await log.append([epochRecord]);
-      metadata = next;
-    } catch (err) {
-      await log.close().catch(() => undefined);
-      throw err;
-    }
-  } else {
-    metadata = applyRecord(metadata, { type: 'ControllerEpoch', clusterId: args.clusterId, controllerEpoch: 1 });
+  const q = args.quorum ?? { voterId: 1, voters: [{ id: 1, node: ctx.nodeId }] };
+  const self = q.voters.find((v) => v.id === q.voterId);
+  if (!self || self.node !== ctx.nodeId) {
+    throw new ConfigError('quorum', `controller ${q.voterId} must be one of the quorum's voters, on this node (${ctx.nodeId})`);
   }
-  const now = ctx.clock.now();
-  const sessions = new Map<number, number>();
-  for (const b of liveBrokers(metadata)) sessions.set(b.brokerId, now);
+  // the quorum actor replays the metadata log and tells what is committed (QuorumCommitted),
+  // then who leads (QuorumLeader, QuorumReady); this controller starts as a standby
+  const quorumRef = ctx.spawn(quorum, {
+    name: QUORUM_NAME,
+    args: {
+      voterId: q.voterId,
+      voters: q.voters,
+      metadataDir: args.metadataDir ?? null,
+      listener: ctx.self,
+      electionTimeoutMs: config.quorumElectionTimeoutMs,
+      ...(args.quorumRandom ? { random: args.quorumRandom } : {}),
+    },
+  });
   const s: ControllerState = {
     clusterId: args.clusterId,
     config,
-    metadata,
-    log,
-    sessions,
+    metadata: emptyMetadata(),
+    appliedIndex: 0,
+    role: ControllerRole.Standby,
+    voterId: q.voterId,
+    voters: q.voters,
+    quorum: quorumRef,
+    leader: null,
+    refuseWithoutLeader: false,
+    sessions: new Map(),
     watchers: [],
     random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
     fixedStartIndex: typeof args.placementStartIndex === 'number' && args.placementStartIndex >= 0 ? args.placementStartIndex : null,
     maxElectionsPerBalance: Number.isSafeInteger(args.maxElectionsPerBalance) && args.maxElectionsPerBalance! > 0 ? args.maxElectionsPerBalance! : MAX_ELECTIONS_PER_BALANCE,
   };
-  ctx.timers.startPeriodic(CHECK_SESSIONS_TIMER, sessionCheckIntervalMs(config), { type: 'CheckSessions' });
-  scheduleBalance(s, ctx);
-  // Announce the new controller epoch to the brokers that were live before the restart.
-  if (sessions.size > 0) sendMetadataUpdates(s, ctx, liveBrokers(metadata).map(brokerRef));
-  ctx.log.info('controller started', {
-    clusterId: args.clusterId,
-    controllerEpoch: metadata.controllerEpoch,
-    brokers: metadata.brokers.size,
-    topics: metadata.topics.size,
-    durable: log !== null,
-  });
+  ctx.log.info('controller started', { clusterId: args.clusterId, voterId: q.voterId, voters: q.voters.length, durable: Boolean(args.metadataDir) });
   return s;
+}
+
+// ------------------------------------------------------------------ the quorum
+
+/** Applies newly committed batches (those this controller committed itself are already applied). */
+function handleQuorumCommitted(s: ControllerState, m: Extract<QuorumEvent, { type: 'QuorumCommitted' }>, ctx: BaseContext<ControllerMsg>): void {
+  let applied = 0;
+  for (const e of m.entries) {
+    if (e.index <= s.appliedIndex) continue;
+    if (e.records.length > 0) s.metadata = applyRecords(s.metadata, e.records);
+    s.appliedIndex = e.index;
+    applied += e.records.length;
+  }
+  if (applied > 0 && s.role === ControllerRole.Standby) ctx.log.debug('applied committed metadata', { records: applied, index: s.appliedIndex });
+}
+
+function handleQuorumLeader(s: ControllerState, m: Extract<QuorumEvent, { type: 'QuorumLeader' }>, ctx: BaseContext<ControllerMsg>): void {
+  s.leader = m.leaderId === null ? null : { id: m.leaderId, node: m.leaderNode, term: m.term };
+  if (m.leaderId !== s.voterId && s.role === ControllerRole.Active) standDown(s, ctx);
+  if (m.leaderId !== null && m.leaderId !== s.voterId) {
+    // waiting requests learn where the active controller is
+    s.refuseWithoutLeader = false;
+    ctx.timers.cancel(STASH_TIMER);
+    ctx.unstashAll();
+  }
+}
+
+/**
+ * This controller leads the quorum and holds every committed batch: it becomes the active
+ * controller with a controller epoch one higher (committed like any change), gives every live
+ * broker a fresh session, and announces itself to them.
+ */
+async function handleQuorumReady(s: ControllerState, m: Extract<QuorumEvent, { type: 'QuorumReady' }>, ctx: BaseContext<ControllerMsg>): Promise<void> {
+  if (s.leader?.id !== s.voterId || s.leader.term !== m.term || s.role === ControllerRole.Active) return;
+  s.role = ControllerRole.Active;
+  const batch = new Batch(s.metadata);
+  try {
+    batch.add({ type: 'ControllerEpoch', clusterId: s.clusterId, controllerEpoch: s.metadata.controllerEpoch + 1 });
+  } catch (err) {
+    s.role = ControllerRole.Standby;
+    throw err; // a log of another cluster: supervision stops the controller
+  }
+  let committed: CommitResult;
+  try {
+    committed = await commit(s, batch, ctx);
+  } catch (err) {
+    if (err instanceof NotLeading) return;
+    throw err;
+  }
+  if (!committed.ok) {
+    // cannot write: a restart (supervision) gives the quorum up and lets it elect again
+    s.role = ControllerRole.Standby;
+    throw new Error(`could not record the new controller epoch: ${committed.errorMessage}`);
+  }
+  const now = ctx.clock.now();
+  s.sessions.clear();
+  for (const b of liveBrokers(s.metadata)) s.sessions.set(b.brokerId, now);
+  ctx.timers.startPeriodic(CHECK_SESSIONS_TIMER, sessionCheckIntervalMs(s.config), { type: 'CheckSessions' });
+  scheduleBalance(s, ctx);
+  // the brokers that were live hear of the new controller epoch at once
+  if (s.sessions.size > 0) sendMetadataUpdates(s, ctx, liveBrokers(s.metadata).map(brokerRef));
+  ctx.log.info('active controller', {
+    clusterId: s.clusterId,
+    voterId: s.voterId,
+    term: m.term,
+    controllerEpoch: s.metadata.controllerEpoch,
+    brokers: s.metadata.brokers.size,
+    topics: s.metadata.topics.size,
+  });
+  ctx.timers.cancel(STASH_TIMER);
+  s.refuseWithoutLeader = false;
+  ctx.unstashAll();
+}
+
+/** Another controller leads (or none): stop acting; the committed state stays. */
+function standDown(s: ControllerState, ctx: BaseContext<ControllerMsg>): void {
+  if (s.role !== ControllerRole.Active) return;
+  s.role = ControllerRole.Standby;
+  s.sessions.clear();
+  s.watchers.length = 0;
+  ctx.timers.cancel(CHECK_SESSIONS_TIMER);
+  ctx.timers.cancel(BALANCE_LEADERS_TIMER);
+  ctx.log.warn('no longer the active controller', { voterId: s.voterId, leaderId: s.leader?.id ?? null });
+}
+
+type RequestType = Exclude<ControllerMsg['type'], 'BalanceLeaders' | 'CheckSessions' | 'StashExpired' | QuorumEvent['type']>;
+
+/**
+ * Serves a request only on the active controller. A standby that knows the leader answers
+ * NotController naming it (the caller's controller channel goes there); while an election is on,
+ * the request waits (stashed) until there is a leader, or a whole election timeout passes.
+ */
+function activeOnly<K extends RequestType>(handler: (s: ControllerState, m: Extract<ControllerMsg, { type: K }>, ctx: Ctx) => void | Promise<void>) {
+  return (s: ControllerState, m: Extract<ControllerMsg, { type: K }>, ctx: Ctx): void | Promise<void> => {
+    if (s.role !== ControllerRole.Active) return notActive(s, ctx);
+    const lost = (err: unknown): void => {
+      if (!(err instanceof NotLeading)) throw err;
+      notActive(s, ctx, true);
+    };
+    let out: void | Promise<void>;
+    try {
+      out = handler(s, m, ctx);
+    } catch (err) {
+      return lost(err);
+    }
+    return out instanceof Promise ? out.catch(lost) : out;
+  };
+}
+
+/** Runs a timer's work only on the active controller; losing the leadership midway ends it quietly. */
+function whenActive(s: ControllerState, work: () => void | Promise<void>): void | Promise<void> {
+  if (s.role !== ControllerRole.Active) return;
+  const quiet = (err: unknown): void => {
+    if (!(err instanceof NotLeading)) throw err;
+  };
+  try {
+    const out = work();
+    return out instanceof Promise ? out.catch(quiet) : out;
+  } catch (err) {
+    return quiet(err);
+  }
+}
+
+function notActive(s: ControllerState, ctx: Ctx, lost = false): void {
+  const leader = s.leader && s.leader.id !== s.voterId ? s.leader : null;
+  if (!leader && !lost && !s.refuseWithoutLeader) {
+    ctx.stash();
+    if (!ctx.timers.isActive(STASH_TIMER)) ctx.timers.startSingle(STASH_TIMER, 2 * s.config.quorumElectionTimeoutMs, { type: 'StashExpired' });
+    return;
+  }
+  ctx.reply<ControllerReply>({
+    type: 'NotController',
+    errorCode: ErrorCode.NOT_CONTROLLER,
+    errorMessage: leader ? `controller ${s.voterId} is not active: controller ${leader.id} is` : `controller ${s.voterId} is not active and no controller leads the metadata quorum yet`,
+    leaderId: leader?.id ?? null,
+    leaderNode: leader?.node ?? null,
+  });
 }
 
 // ------------------------------------------------------------------ brokers
@@ -1189,7 +1357,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
   // A corrupt log, a log from another cluster or a bad config cannot heal by restarting.
   supervision: {
     decide: (err) =>
-      err instanceof MetadataLogCorruptError || err instanceof ConfigError || (err instanceof MetadataRecordError && err.record.type === 'ControllerEpoch')
+      err instanceof MetadataLogCorruptError || err instanceof QuorumStateError || err instanceof ConfigError || (err instanceof MetadataRecordError && err.record.type === 'ControllerEpoch')
         ? 'stop'
         : 'restart',
     maxRestarts: 5,
@@ -1223,47 +1391,70 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     DescribeAcls: { filter: 'object' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
+    DescribeQuorum: { local: 'boolean?' },
   },
   handlers: {
-    BrokerRegistration: handleBrokerRegistration,
-    BrokerHeartbeat: handleBrokerHeartbeat,
-    ControlledShutdown: handleControlledShutdown,
-    CreateTopics: handleCreateTopics,
-    DeleteTopics: handleDeleteTopics,
-    CreatePartitions: handleCreatePartitions,
-    AlterPartition: handleAlterPartition,
-    AllocateProducerIds: handleAllocateProducerIds,
-    AlterTopicConfigs: handleAlterTopicConfigs,
-    AlterBrokerConfigs: handleAlterBrokerConfigs,
-    AlterClientQuotas: handleAlterClientQuotas,
-    ElectLeaders: handleElectLeaders,
-    AlterPartitionReassignments: handleAlterPartitionReassignments,
-    ListPartitionReassignments: handleListPartitionReassignments,
-    CreateAcls: handleCreateAcls,
-    DeleteAcls: handleDeleteAcls,
-    DescribeAcls: (s, m, ctx) => {
+    BrokerRegistration: activeOnly(handleBrokerRegistration),
+    BrokerHeartbeat: activeOnly(handleBrokerHeartbeat),
+    ControlledShutdown: activeOnly(handleControlledShutdown),
+    CreateTopics: activeOnly(handleCreateTopics),
+    DeleteTopics: activeOnly(handleDeleteTopics),
+    CreatePartitions: activeOnly(handleCreatePartitions),
+    AlterPartition: activeOnly(handleAlterPartition),
+    AllocateProducerIds: activeOnly(handleAllocateProducerIds),
+    AlterTopicConfigs: activeOnly(handleAlterTopicConfigs),
+    AlterBrokerConfigs: activeOnly(handleAlterBrokerConfigs),
+    AlterClientQuotas: activeOnly(handleAlterClientQuotas),
+    ElectLeaders: activeOnly(handleElectLeaders),
+    AlterPartitionReassignments: activeOnly(handleAlterPartitionReassignments),
+    ListPartitionReassignments: activeOnly(handleListPartitionReassignments),
+    CreateAcls: activeOnly(handleCreateAcls),
+    DeleteAcls: activeOnly(handleDeleteAcls),
+    DescribeAcls: activeOnly((s, m, ctx) => {
       const { answer, acls } = describeAcls(s.metadata, m.filter);
       ctx.reply<ControllerReply>({ type: 'DescribeAclsResponse', ...answer, acls });
-    },
-    BalanceLeaders: (s, _m, ctx) => handleBalanceLeaders(s, ctx),
-    Metadata: (s, m, ctx) => {
+    }),
+    Metadata: activeOnly((s, m, ctx) => {
       const names = m.topics ? m.topics.filter((n): n is string => typeof n === 'string') : null;
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId, names) });
-    },
-    CheckSessions: (s, _m, ctx) => handleCheckSessions(s, ctx),
-    WatchMetadata: (s, m, ctx) => {
+    }),
+    WatchMetadata: activeOnly((s, m, ctx) => {
       if (!s.watchers.some((w) => sameRef(w, m.watcher))) s.watchers.push({ node: m.watcher.node, path: m.watcher.path });
       const metadata = toClusterMetadata(s.metadata, ctx.nodeId);
       ctx.send(m.watcher as ActorRef<ControlToBrokerMsg>, { type: 'UpdateMetadataRequest', controllerEpoch: s.metadata.controllerEpoch, metadata });
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId) });
-    },
-    UnwatchMetadata: (s, m, ctx) => {
+    }),
+    UnwatchMetadata: activeOnly((s, m, ctx) => {
       const i = s.watchers.findIndex((w) => sameRef(w, m.watcher));
       if (i >= 0) s.watchers.splice(i, 1);
       ctx.reply<ControllerReply>({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: toClusterMetadata(s.metadata, ctx.nodeId) });
+    }),
+    DescribeQuorum: (s, m, ctx) => {
+      if (!m.local && s.role !== ControllerRole.Active && s.leader && s.leader.id !== s.voterId) return notActive(s, ctx);
+      const token = ctx.deferReply();
+      if (!token) return;
+      void ctx.ask<QuorumReply>(s.quorum, { type: 'DescribeQuorum' }, { timeoutMs: 10_000 }).then((r) => {
+        const q = r.type === 'QuorumDescription' ? r : null;
+        ctx.replyTo<ControllerReply>(token, {
+          type: 'DescribeQuorumResponse',
+          errorCode: q ? ErrorCode.NONE : (r as { errorCode: number }).errorCode,
+          active: s.role === ControllerRole.Active,
+          controllerEpoch: s.metadata.controllerEpoch,
+          appliedIndex: s.appliedIndex,
+          quorum: q,
+        });
+      });
     },
-  },
-  onStop: async (s) => {
-    await s.log?.close();
+    BalanceLeaders: (s, _m, ctx) => whenActive(s, () => handleBalanceLeaders(s, ctx)),
+    CheckSessions: (s, _m, ctx) => whenActive(s, () => handleCheckSessions(s, ctx)),
+    StashExpired: (s, _m, ctx) => {
+      if (s.role === ControllerRole.Active || (s.leader && s.leader.id !== s.voterId)) return;
+      s.refuseWithoutLeader = true;
+      if (ctx.stashSize > 0) ctx.log.warn('no controller elected in time: refusing the requests that waited', { waiting: ctx.stashSize });
+      ctx.unstashAll();
+    },
+    QuorumCommitted: (s, m, ctx) => handleQuorumCommitted(s, m, ctx),
+    QuorumLeader: (s, m, ctx) => handleQuorumLeader(s, m, ctx),
+    QuorumReady: (s, m, ctx) => handleQuorumReady(s, m, ctx),
   },
 });

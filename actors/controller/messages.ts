@@ -5,6 +5,7 @@
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
+import type { QuorumEvent, QuorumReply } from '../quorum/messages.js';
 
 export interface CreatableTopic {
   name: string;
@@ -98,9 +99,28 @@ export type ControllerMsg =
   /** Internal/tests: subscribe an actor to metadata change notifications. */
   | { type: 'WatchMetadata'; watcher: ActorRef }
   /** Internal/tests: stop sending metadata change notifications to a watcher. */
-  | { type: 'UnwatchMetadata'; watcher: ActorRef };
+  | { type: 'UnwatchMetadata'; watcher: ActorRef }
+  /**
+   * The quorum's state as the active controller sees it (Kafka's DescribeQuorum goes to the
+   * leader): a standby that knows the leader answers NotController. `local`: this controller's
+   * own view, whatever its role; so does any controller while no leader is known.
+   */
+  | { type: 'DescribeQuorum'; local?: boolean }
+  /** Its own timer: requests stashed during an election waited long enough. */
+  | { type: 'StashExpired' }
+  | QuorumEvent;
 
 export type ControllerReply =
+  /** A standby controller's answer to any request: where the active one is, when known. */
+  | { type: 'NotController'; errorCode: number; errorMessage: string; leaderId: number | null; leaderNode: string | null }
+  | {
+      type: 'DescribeQuorumResponse';
+      errorCode: number;
+      active: boolean;
+      controllerEpoch: number;
+      appliedIndex: number;
+      quorum: Extract<QuorumReply, { type: 'QuorumDescription' }> | null;
+    }
   | { type: 'BrokerRegistrationResponse'; errorCode: number; errorMessage?: string; brokerEpoch: number }
   | { type: 'BrokerHeartbeatResponse'; errorCode: number; errorMessage?: string; isFenced: boolean; shouldShutDown: boolean }
   | {

@@ -2,9 +2,13 @@
  * Durability of the controller's metadata: an append-only file of record batches in the
  * controller's metadata dir, replayed when the controller starts.
  *
- * Format: one line per batch, `<crc32c of the JSON, 8 hex digits> <JSON array of records>\n`.
- * A batch is the records of one controller operation, so replay never sees half of one. Every
- * append is fsynced before it resolves (the controller replies only after that).
+ * Format: one line per batch, `<crc32c of the JSON, 8 hex digits> <JSON>\n`, the JSON being
+ * `{"term":T,"records":[...]}`: the records of one controller operation, and the quorum term in
+ * which its leader wrote it (a batch is one Raft entry; its index is its line number, from 1).
+ * A bare JSON array of records is a batch of term 0, as logs written before the quorum have them.
+ * Replay never sees half of a batch. Every append is fsynced before it resolves (the controller
+ * replies only after that). A follower whose log diverged from its leader's drops the batches
+ * after the last one they share (`truncateTo`).
  *
  * Replay: a last line without its newline, or a last line whose checksum or JSON is bad, is a
  * torn write: it is dropped and the file truncated to the last good batch. A bad line followed by
@@ -43,9 +47,17 @@ export class MetadataLogCorruptError extends Error {
   }
 }
 
+/** One batch as the quorum replicates it. */
+export interface MetadataEntry {
+  readonly term: number;
+  readonly records: MetadataRecord[];
+}
+
 export interface ReplayResult {
   /** Every record of every good batch, in order. */
   readonly records: MetadataRecord[];
+  /** Every good batch, in order, with its term. */
+  readonly entries: MetadataEntry[];
   readonly batches: number;
   /** Bytes of a torn tail that were dropped (0 when the file was clean). */
   readonly truncatedBytes: number;
@@ -59,16 +71,16 @@ function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
 }
 
-/** Encodes one batch as its line. */
-export function encodeBatch(records: readonly MetadataRecord[]): Uint8Array {
-  const json = JSON.stringify(records);
+/** Encodes one batch as its line (term 0 as a bare array, the format before the quorum). */
+export function encodeBatch(records: readonly MetadataRecord[], term = 0): Uint8Array {
+  const json = term === 0 ? JSON.stringify(records) : JSON.stringify({ term, records });
   const body = encoder.encode(json);
   const line = encoder.encode(`${hex8(crc32c(body))} ${json}\n`);
   return line;
 }
 
 /** Decodes one line (without its newline); returns the records or why it is bad. */
-export function decodeBatch(line: Uint8Array): { records: MetadataRecord[] } | { error: string } {
+export function decodeBatch(line: Uint8Array): { records: MetadataRecord[]; term: number } | { error: string } {
   if (line.length < 10 || line[8] !== 0x20) return { error: 'missing checksum prefix' };
   let prefix: string;
   try {
@@ -85,15 +97,24 @@ export function decodeBatch(line: Uint8Array): { records: MetadataRecord[] } | {
   } catch (err) {
     return { error: `bad JSON: ${(err as Error).message}` };
   }
+  let term = 0;
+  if (!Array.isArray(value)) {
+    const v = value as { term?: unknown; records?: unknown } | null;
+    if (typeof v !== 'object' || v === null || !Number.isSafeInteger(v.term) || (v.term as number) < 0) return { error: 'not a batch of records' };
+    term = v.term as number;
+    value = v.records;
+  }
   if (!Array.isArray(value) || value.some((r) => typeof r !== 'object' || r === null || typeof (r as { type?: unknown }).type !== 'string')) {
     return { error: 'not an array of records' };
   }
-  return { records: value as MetadataRecord[] };
+  return { records: value as MetadataRecord[], term };
 }
 
 /** Parses a whole file; `validLength` is where the good batches end. Throws on mid-file corruption. */
-export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { validLength: number } {
+export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { validLength: number; ends: number[] } {
   const records: MetadataRecord[] = [];
+  const entries: MetadataEntry[] = [];
+  const ends: number[] = [];
   let batches = 0;
   let pos = 0;
   while (pos < bytes.length) {
@@ -104,11 +125,13 @@ export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { vali
       if (nl + 1 >= bytes.length) break; // the last line is bad: a torn write
       throw new MetadataLogCorruptError(file, pos, decoded.error);
     }
-    records.push(...decoded.records);
+    for (const r of decoded.records) records.push(r);
+    entries.push({ term: decoded.term, records: decoded.records });
     batches++;
     pos = nl + 1;
+    ends.push(pos);
   }
-  return { records, batches, truncatedBytes: bytes.length - pos, validLength: pos };
+  return { records, entries, batches, truncatedBytes: bytes.length - pos, validLength: pos, ends };
 }
 
 export class MetadataLog {
@@ -118,7 +141,14 @@ export class MetadataLog {
     readonly file: string,
     private readonly fh: fsp.FileHandle,
     private size: number,
+    /** Where each batch ends in the file (for truncation). */
+    private readonly ends: number[],
   ) {}
+
+  /** Batches in the log. */
+  get entryCount(): number {
+    return this.ends.length;
+  }
 
   get status(): MetadataLogState {
     return this.state;
@@ -157,8 +187,8 @@ export class MetadataLog {
       await fh.close().catch(() => undefined);
       throw err;
     }
-    const { records, batches, truncatedBytes } = parsed;
-    return { log: new MetadataLog(file, fh, parsed.validLength), replay: { records, batches, truncatedBytes } };
+    const { records, entries, batches, truncatedBytes } = parsed;
+    return { log: new MetadataLog(file, fh, parsed.validLength, parsed.ends), replay: { records, entries, batches, truncatedBytes } };
   }
 
   /**
@@ -166,9 +196,19 @@ export class MetadataLog {
    * the file is then restored to its previous length (or the log turns Failed).
    */
   async append(records: readonly MetadataRecord[]): Promise<void> {
-    if (this.state !== MetadataLogState.Open) throw new MetadataLogError(`metadata log ${this.file} is ${this.state}`);
     if (records.length === 0) return;
-    const line = encodeBatch(records);
+    await this.appendEntries([{ term: 0, records: [...records] }]);
+  }
+
+  /**
+   * Appends batches with their terms (an empty one too: a new quorum leader's first entry) and
+   * fsyncs them once. Throws MetadataLogError as `append` does.
+   */
+  async appendEntries(entries: readonly MetadataEntry[]): Promise<void> {
+    if (this.state !== MetadataLogState.Open) throw new MetadataLogError(`metadata log ${this.file} is ${this.state}`);
+    if (entries.length === 0) return;
+    const lines = entries.map((e) => encodeBatch(e.records, e.term));
+    const line = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
     try {
       let written = 0;
       while (written < line.length) {
@@ -177,6 +217,8 @@ export class MetadataLog {
         written += bytesWritten;
       }
       await this.fh.datasync();
+      let end = this.size;
+      for (const l of lines) this.ends.push((end += l.length));
       this.size += line.length;
     } catch (err) {
       const why = (err as Error).message;
@@ -187,6 +229,22 @@ export class MetadataLog {
       }
       throw new MetadataLogError(`append to ${this.file} failed: ${why}`);
     }
+  }
+
+  /** Keeps the first `count` batches and drops the rest, durably. */
+  async truncateTo(count: number): Promise<void> {
+    if (this.state !== MetadataLogState.Open) throw new MetadataLogError(`metadata log ${this.file} is ${this.state}`);
+    if (count >= this.ends.length) return;
+    const length = count <= 0 ? 0 : this.ends[count - 1]!;
+    try {
+      await this.fh.truncate(length);
+      await this.fh.sync();
+    } catch (err) {
+      this.state = MetadataLogState.Failed;
+      throw new MetadataLogError(`truncating ${this.file} failed: ${(err as Error).message}`);
+    }
+    this.ends.length = Math.max(0, count);
+    this.size = length;
   }
 
   async close(): Promise<void> {

@@ -29,7 +29,7 @@ import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, apiVersion
 import { SaslAuthenticator, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { CONTROLLER_PATH, brokerPath, replicaPath } from '../../src/protocol/cluster.js';
+import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { defineActor, type BaseContext } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { operationName, resourceTypeName } from '../../src/security/acl.js';
@@ -53,7 +53,7 @@ export type KafkaConnectionMsg =
 export interface KafkaConnectionArgs {
   socket: net.Socket;
   brokerId: number;
-  controllerNode: string;
+  controller: ActorRef<ControllerMsg>;
   maxRequestBytes: number;
   config: ApiContext['config'];
   configInput: ApiContext['configInput'];
@@ -253,7 +253,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       mutedMs: 0,
       refs: {
         broker: { node, path: brokerPath(args.brokerId) },
-        controller: { node: args.controllerNode, path: CONTROLLER_PATH },
+        controller: args.controller,
         coordinator: { node, path: coordinatorPath(args.brokerId) },
       },
       base: ctx,

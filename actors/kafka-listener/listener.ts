@@ -19,6 +19,8 @@ import tls from 'node:tls';
 import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
+import type { ActorRef } from '../../src/runtime/types.js';
+import type { ControllerMsg } from '../controller/messages.js';
 import { SASL_MECHANISMS, saslSettings, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
@@ -64,7 +66,8 @@ export interface KafkaListenerArgs {
   /** SASL authentication (Kafka's SASL_PLAINTEXT, or SASL_SSL over a TLS server). */
   sasl?: SaslSettings | null;
   brokerId: number;
-  controllerNode: string;
+  /** Where controller requests go: the node's controller channel (or a controller itself). */
+  controller: ActorRef<ControllerMsg>;
   config: BrokerConfig;
   /** The broker config as written (DescribeConfigs tells set keys from defaults). */
   configInput: Readonly<Record<string, unknown>>;
@@ -127,7 +130,8 @@ export interface StartKafkaListenerOptions {
   port: number;
   /** Advertised instead of the bind host (e.g. when binding 0.0.0.0). */
   advertisedHost?: string;
-  controllerNode: string;
+  /** Where controller requests go: the node's controller channel (or a controller itself). */
+  controller: ActorRef<ControllerMsg>;
   /** The broker's config (Kafka names), for socket.request.max.bytes, auto.create.topics.enable, request.timeout.ms. */
   brokerConfig?: Record<string, unknown>;
   /** Serve Kafka's SSL protocol: clients connect with TLS. */
@@ -145,7 +149,7 @@ export async function startKafkaListener(system: ActorSystem, o: StartKafkaListe
   const server = await bindKafkaServer(o.host, o.port, o.tls);
   const bound = serverEndpoint(server);
   const sasl = o.sasl ? saslSettings(o.sasl.mechanisms ?? SASL_MECHANISMS, o.sasl.users) : null;
-  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, sasl, brokerId: o.brokerId, controllerNode: o.controllerNode, config, configInput: o.brokerConfig ?? {} } });
+  system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, sasl, brokerId: o.brokerId, controller: o.controller, config, configInput: o.brokerConfig ?? {} } });
   return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
 }
 
@@ -161,7 +165,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
-      controllerNode: args.controllerNode,
+      controller: args.controller,
       maxRequestBytes: args.config.socketRequestMaxBytes,
       config: args.config,
       configInput: args.configInput,

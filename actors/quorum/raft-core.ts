@@ -171,6 +171,29 @@ export class RaftCore<T> {
     return { index, effects };
   }
 
+  /**
+   * Takes back the leader's last entry when it could not be made durable. Only before anyone
+   * heard of it: the caller runs a proposal's log write before its sends and retracts on failure.
+   */
+  retract(index: number): void {
+    if (this.role !== RaftRole.Leader || index !== this.log.length || index === this.termStartIndex) throw new Error(`raft: cannot retract entry ${index}`);
+    this.log.pop();
+    this.matchIndex.set(this.selfId, this.log.length);
+    // a lone voter counted it committed with the proposal; that commit was never reported
+    if (this.commitIndex >= index) this.commitIndex = index - 1;
+  }
+
+  /** Each voter's last index known to match the leader's log (null when this node does not lead). */
+  progress(): Map<number, number> | null {
+    if (this.role !== RaftRole.Leader) return null;
+    return new Map(this.voters.map((v) => [v, v === this.selfId ? this.lastIndex : (this.matchIndex.get(v) ?? 0)]));
+  }
+
+  /** Leader: clock time `voter` last answered an append (null: never, or not leading). */
+  lastContactAt(voter: number): number | null {
+    return this.role === RaftRole.Leader ? (this.lastContact.get(voter) ?? null) : null;
+  }
+
   handle(msg: RaftMsg<T>, now: number): RaftEffect<T>[] {
     switch (msg.type) {
       case 'VoteRequest':

@@ -3,7 +3,8 @@
  * controller, refreshed from any broker's Metadata answer.
  */
 import { METADATA_PROXY_PATH } from '../../actors/cluster-node/metadata-proxy.js';
-import { CONTROLLER_PATH, brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../protocol/cluster.js';
+import { CONTROLLER_CHANNEL_PATH } from '../../actors/cluster-node/controller-channel.js';
+import { brokerPath, replicaPath, type ClusterMetadata, type PartitionState } from '../protocol/cluster.js';
 import type { ActorRef } from '../runtime/types.js';
 
 /** Where a client starts: a broker, or just a node of the cluster (its metadata proxy answers). */
@@ -103,7 +104,8 @@ export class MetadataCache {
     return { node: b.node, path: b.brokerId !== undefined ? brokerPath(b.brokerId) : METADATA_PROXY_PATH };
   }
 
+  /** The controller channel on the active controller's node: it follows the quorum's leader. */
   controllerRef<M extends { type: string }>(): ActorRef<M> | null {
-    return this.md ? { node: this.md.controllerNode, path: CONTROLLER_PATH } : null;
+    return this.md ? { node: this.md.controllerNode, path: CONTROLLER_CHANNEL_PATH } : null;
   }
 }

@@ -33,10 +33,28 @@ export interface TransportTlsEntry {
   clientAuth?: 'none' | 'required';
 }
 
-export interface ControllerConfig {
+/** One controller of a quorum: its id (unique among controllers), node and metadata dir. */
+export interface ControllerVoterEntry {
+  id: number;
   node: string;
   metadataDir: string;
+}
+
+/**
+ * The controller: one (`node`, `metadataDir`), or a quorum of them (`quorum`: usually three or
+ * five on different nodes) that replicate the metadata log with Raft, one of them active and the
+ * others ready to take over when it fails.
+ */
+export interface ControllerConfig {
+  node?: string;
+  metadataDir?: string;
+  quorum?: ControllerVoterEntry[];
   config?: Record<string, unknown>;
+}
+
+/** The controllers of a topology: its quorum, or its one controller as a quorum of one (id 1). */
+export function controllerVoters(c: ControllerConfig): ControllerVoterEntry[] {
+  return c.quorum ?? [{ id: 1, node: c.node!, metadataDir: c.metadataDir! }];
 }
 
 /** A broker's Kafka-protocol listener (for Kafka clients: KafkaJS, librdkafka, kcat, Java). */
@@ -276,9 +294,38 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   };
 
   if (t.controller !== undefined && c.object(t.controller, 'controller')) {
-    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'config'], ['node', 'metadataDir']);
+    const q = t.controller.quorum;
+    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'quorum', 'config'], q === undefined ? ['node', 'metadataDir'] : ['quorum']);
+    if (q !== undefined && (t.controller.node !== undefined || t.controller.metadataDir !== undefined)) {
+      c.add('controller', 'has both quorum and node/metadataDir: a quorum names each controller\'s node and metadataDir');
+    }
     if (t.controller.node !== undefined) nodeRef(t.controller.node, 'controller.node');
     if (t.controller.metadataDir !== undefined) c.string(t.controller.metadataDir, 'controller.metadataDir');
+    if (q !== undefined && c.array(q, 'controller.quorum')) {
+      if (q.length === 0) c.add('controller.quorum', 'must name at least one controller');
+      const ids = new Set<number>();
+      const onNodes = new Set<string>();
+      const dirs = new Set<string>();
+      q.forEach((v, i) => {
+        const p = join('controller.quorum', i);
+        if (!c.object(v, p)) return;
+        c.keys(v, p, ['id', 'node', 'metadataDir'], ['id', 'node', 'metadataDir']);
+        if (v.id !== undefined && c.int(v.id, join(p, 'id'), 1, 2 ** 31 - 1)) {
+          if (ids.has(v.id as number)) c.add(join(p, 'id'), `duplicate controller id ${String(v.id)}`);
+          ids.add(v.id as number);
+        }
+        if (v.node !== undefined) {
+          nodeRef(v.node, join(p, 'node'));
+          if (onNodes.has(v.node as string)) c.add(join(p, 'node'), `node '${String(v.node)}' already hosts a controller of the quorum`);
+          onNodes.add(v.node as string);
+        }
+        if (v.metadataDir !== undefined && c.string(v.metadataDir, join(p, 'metadataDir'))) {
+          if (dirs.has(v.metadataDir as string)) c.add(join(p, 'metadataDir'), `'${String(v.metadataDir)}' is already another controller's metadataDir`);
+          dirs.add(v.metadataDir as string);
+        }
+      });
+      if (q.length % 2 === 0) c.add('controller.quorum', `has ${q.length} controllers: an even quorum tolerates no more failures than one smaller; use an odd number`);
+    }
     if (t.controller.config !== undefined && c.object(t.controller.config, 'controller.config')) {
       // the controller's own parser: its keys, and their values, as the controller will read them
       try {

@@ -1,6 +1,6 @@
 /**
- * What one node of a topology runs: the metadata proxy (always), the controller and the brokers
- * placed on it, and the user actors placed on it. Used in-process, as a worker's setup module,
+ * What one node of a topology runs: the controller channel and the metadata proxy (always), the
+ * controller (of the quorum) and the brokers placed on it, and the user actors placed on it. Used in-process, as a worker's setup module,
  * and by a TCP node's own process.
  */
 import path from 'node:path';
@@ -10,12 +10,13 @@ import { startKafkaListener } from '../../actors/kafka-listener/listener.js';
 import { readListenerTls } from './listener-tls.js';
 import { METADATA_PROXY_PATH, metadataProxy } from '../../actors/cluster-node/metadata-proxy.js';
 import { controller } from '../../actors/controller/controller.js';
+import { CONTROLLER_CHANNEL_PATH, controllerChannel, controllerChannelRef } from '../../actors/cluster-node/controller-channel.js';
 import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
 import type { ActorDefinition } from '../runtime/actor-definition.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import { setLogLevel } from '../runtime/logger.js';
 import type { Message } from '../runtime/types.js';
-import type { TopologyConfig } from './config.js';
+import { controllerVoters, type TopologyConfig } from './config.js';
 
 export interface NodeSetupArgs {
   topology: TopologyConfig;
@@ -33,12 +34,21 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
   const t = args.topology;
   const at = (p: string) => path.resolve(args.baseDir, p);
   if (t.logLevel) setLogLevel(t.logLevel);
-  const controllerRef = { node: t.controller.node, path: CONTROLLER_PATH };
+  const voters = controllerVoters(t.controller);
+  // everything on this node reaches the active controller through the node's channel
+  system.spawn(controllerChannel, { name: CONTROLLER_CHANNEL_PATH.slice(1), args: { voters: voters.map((v) => ({ id: v.id, node: v.node })) } });
+  const controllerRef = controllerChannelRef(args.nodeId);
   system.spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: controllerRef } });
-  if (t.controller.node === args.nodeId) {
+  const mine = voters.find((v) => v.node === args.nodeId);
+  if (mine) {
     system.spawn(controller, {
       name: CONTROLLER_PATH.slice(1),
-      args: { clusterId: t.clusterId, metadataDir: at(t.controller.metadataDir), config: t.controller.config ?? {} },
+      args: {
+        clusterId: t.clusterId,
+        metadataDir: at(mine.metadataDir),
+        config: t.controller.config ?? {},
+        quorum: { voterId: mine.id, voters: voters.map((v) => ({ id: v.id, node: v.node })) },
+      },
     });
   }
   // a tcp node's own address is where clients reach its brokers directly
@@ -54,7 +64,7 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
           ...(b.kafka.advertisedHost !== undefined ? { advertisedHost: b.kafka.advertisedHost } : {}),
           ...(b.kafka.tls ? { tls: readListenerTls(b.kafka.tls, args.baseDir) } : {}),
           ...(b.kafka.sasl ? { sasl: b.kafka.sasl } : {}),
-          controllerNode: t.controller.node,
+          controller: controllerRef,
           brokerConfig: b.config ?? {},
         })
       : null;

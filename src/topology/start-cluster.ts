@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { BrokerMsg } from '../../actors/broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../../actors/controller/messages.js';
 import { SamsaClient } from '../client/samsa.js';
-import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
+import { controllerChannelRef } from '../../actors/cluster-node/controller-channel.js';
+import { brokerPath } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { ActorSystem } from '../runtime/actor-system.js';
 import { setHeapGrowingPercent } from '../runtime/heap-growth.js';
@@ -22,8 +23,8 @@ import type { ActorRef } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { InProcNetwork } from '../transport/inproc.js';
 import { TcpTransport } from '../transport/tcp.js';
-import { WorkerHub } from '../transport/worker.js';
-import { TopologyError, parseTopology, type TopologyConfig } from './config.js';
+import { WorkerHub, type WorkerNode } from '../transport/worker.js';
+import { TopologyError, controllerVoters, parseTopology, type TopologyConfig } from './config.js';
 import { checkTlsFiles, readTransportTls } from './listener-tls.js';
 import { setupNode, type NodeSetupArgs } from './node-setup.js';
 
@@ -103,7 +104,30 @@ export class ClusterHandle {
     private readonly systems: ActorSystem[],
     private readonly listenAddresses: string[],
     private readonly localBrokers: { id: number; node: string }[],
+    private readonly net: InProcNetwork | null = null,
+    private readonly workers: Map<string, WorkerNode> = new Map(),
   ) {}
+
+  /**
+   * Kills one node of this process as a crash would: a worker thread is terminated, an
+   * in-process node leaves the network and stops, with no controlled shutdown of what it hosts.
+   * For failure drills (a broker or a controller of the quorum dying); not the main node, which
+   * relays for the others.
+   */
+  async killNode(nodeId: string): Promise<void> {
+    if (nodeId === this.mainSystem.nodeId) throw new Error(`node '${nodeId}' relays for the others: stop the cluster instead`);
+    const worker = this.workers.get(nodeId);
+    if (worker) {
+      this.workers.delete(nodeId);
+      await worker.kill();
+      return;
+    }
+    const i = this.systems.findIndex((x) => x.nodeId === nodeId);
+    if (i < 0 || !this.net) throw new Error(`node '${nodeId}' does not run in this process`);
+    const [system] = this.systems.splice(i, 1);
+    this.net.leave(system!);
+    await system!.stop();
+  }
 
   /** 'host:port' addresses clients connect to. */
   addresses(): string[] {
@@ -118,7 +142,7 @@ export class ClusterHandle {
   async kafkaBrokers(timeoutMs = 30_000): Promise<string[]> {
     const want = this.config.brokers.filter((b) => b.kafka && this.localBrokers.some((l) => l.id === b.id)).map((b) => b.id);
     if (want.length === 0) return [];
-    const controller: ActorRef<ControllerMsg> = { node: this.config.controller.node, path: CONTROLLER_PATH };
+    const controller = controllerChannelRef(this.mainSystem.nodeId);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const r = await this.mainSystem.ask<ControllerReply>(controller, { type: 'Metadata', topics: [] }, { timeoutMs: 5_000 });
@@ -175,7 +199,7 @@ async function waitForBrokers(system: ActorSystem, controller: ActorRef<Controll
 async function createTopics(system: ActorSystem, t: TopologyConfig, timeoutMs: number): Promise<void> {
   const topics = t.topics ?? [];
   if (topics.length === 0) return;
-  const controller: ActorRef<ControllerMsg> = { node: t.controller.node, path: CONTROLLER_PATH };
+  const controller = controllerChannelRef(system.nodeId);
   const need = Math.max(...topics.map((x) => x.replicationFactor));
   if (!(await waitForBrokers(system, controller, need, timeoutMs))) {
     log.warn('brokers did not come up in time: topics not created yet', { needed: need });
@@ -228,7 +252,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
       void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);
     }
     await setupNode(system, args(me.id));
-    if (t.controller.node === me.id) void createTopics(system, t, readyMs).catch((err: Error) => log.warn('topic creation failed', { reason: err.message }));
+    if (controllerVoters(t.controller)[0]!.node === me.id) void createTopics(system, t, readyMs).catch((err: Error) => log.warn('topic creation failed', { reason: err.message }));
     const brokers = t.brokers.filter((b) => b.node === me.id).map((b) => ({ id: b.id, node: b.node }));
     return new ClusterHandle(t, system, [system], [`${addr.host}:${addr.port}`], brokers);
   }
@@ -249,7 +273,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
   try {
     for (const s of systems) await setupNode(s, args(s.nodeId));
     const workers = new WorkerHub(hub);
-    await Promise.all(t.nodes.filter((n) => n.kind === 'worker').map((n) => workers.spawn({ nodeId: n.id, setup: nodeSetupModule(), config: args(n.id) })));
+    const started = await Promise.all(t.nodes.filter((n) => n.kind === 'worker').map((n) => workers.spawn({ nodeId: n.id, setup: nodeSetupModule(), config: args(n.id) })));
     const addresses: string[] = [];
     for (const l of t.listeners ?? []) {
       const s = systems.find((x) => x.nodeId === l.node)!;
@@ -257,7 +281,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
       addresses.push(`${a.host}:${a.port}`);
     }
     await createTopics(hub, t, readyMs);
-    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })));
+    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })), net, new Map(started.map((w) => [w.nodeId, w])));
   } catch (err) {
     for (const s of [...systems].reverse()) await s.stop();
     throw err;

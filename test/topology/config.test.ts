@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { validateTopology } from '../../src/topology/config.js';
+import { controllerVoters, validateTopology, type TopologyConfig } from '../../src/topology/config.js';
 import { TopologyError, exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
 
 const base = () => ({
@@ -83,6 +83,39 @@ describe('topology/config', () => {
     expect(problems(t)[0]).to.match(/^controller\.config\.leader\.imbalance\.per\.broker\.percentage: unknown controller config key \(known: .*auto\.leader\.rebalance\.enable/);
     (t.controller as Record<string, unknown>).config = { 'leader.imbalance.check.interval.seconds': 0 };
     expect(problems(t)[0]).to.match(/^controller\.config\.leader\.imbalance\.check\.interval\.seconds: 0 is not valid/);
+  });
+
+  it('takes a quorum of controllers, each with its id, node and metadata dir, and checks it', () => {
+    const nodes = [{ id: 'main', kind: 'inproc' }, { id: 'c1', kind: 'inproc' }, { id: 'c2', kind: 'inproc' }, { id: 'c3', kind: 'inproc' }];
+    const quorum = [1, 2, 3].map((id) => ({ id, node: `c${id}`, metadataDir: `meta-${id}` }));
+    const t = { ...base(), nodes: [...base().nodes, ...nodes.slice(1)], controller: { quorum, config: { 'controller.quorum.election.timeout.ms': 500 } } };
+    expect(problems(t)).to.deep.equal([]);
+    expect(controllerVoters(t.controller as TopologyConfig['controller'])).to.deep.equal(quorum);
+    expect(controllerVoters(base().controller)).to.deep.equal([{ id: 1, node: 'main', metadataDir: 'meta' }]);
+    const bad = {
+      ...t,
+      controller: {
+        node: 'main',
+        quorum: [
+          { id: 1, node: 'c1', metadataDir: 'same' },
+          { id: 1, node: 'c1', metadataDir: 'same' },
+          { id: 0, node: 'nowhere', metadataDir: 'x' },
+          { id: 4, node: 'c3' },
+        ],
+      },
+    };
+    expect(problems(bad)).to.have.members([
+      "controller: has both quorum and node/metadataDir: a quorum names each controller's node and metadataDir",
+      'controller.quorum[1].id: duplicate controller id 1',
+      "controller.quorum[1].node: node 'c1' already hosts a controller of the quorum",
+      "controller.quorum[1].metadataDir: 'same' is already another controller's metadataDir",
+      'controller.quorum[2].id: must be an integer in [1, 2147483647], got number 0',
+      "controller.quorum[2].node: node 'nowhere' is not declared in nodes",
+      'controller.quorum[3].metadataDir: is required',
+      'controller.quorum: has 4 controllers: an even quorum tolerates no more failures than one smaller; use an odd number',
+    ]);
+    expect(problems({ ...t, controller: { quorum: [] } })).to.include('controller.quorum: must name at least one controller');
+    expect(problems({ ...t, controller: {} })).to.include.members(['controller.node: is required', 'controller.metadataDir: is required']);
   });
 
   it('rejects mixing tcp with in-process nodes, and tcp nodes without an address', () => {

@@ -54,7 +54,7 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   const brokers = node === undefined ? config.brokers : config.brokers.filter((b) => b.node === node);
   const what = node === undefined ? `cluster '${config.clusterId}'` : `node '${node}' of cluster '${config.clusterId}'`;
   out(`samsa ${what} is running (started in ${ms} ms)`);
-  out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; controller on ${config.controller.node}`);
+  out(`  ${plural(brokers.length, 'broker')}: ${brokers.map((b) => `${b.id} on ${b.node}`).join(', ') || 'none'}; ${config.controller.quorum ? `controller quorum on ${config.controller.quorum.map((v) => `${v.id}@${v.node}`).join(', ')}` : `controller on ${config.controller.node}`}`);
   const growing = config.runtime?.heapGrowingPercent;
   if (growing !== undefined) out(`  V8 heap growing percent: ${growing}${growing === 0 ? " (V8's own)" : ''} (runtime.heapGrowingPercent)`);
   const pretenuring = config.runtime?.allocationSitePretenuring;

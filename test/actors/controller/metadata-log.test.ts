@@ -33,7 +33,7 @@ describe('actors/controller/metadata-log', () => {
   it('replays every appended batch in order, creating the directory', async () => {
     const nested = path.join(dir, 'a', 'b');
     const { log, replay } = await MetadataLog.open(nested);
-    expect(replay).to.deep.equal({ records: [], batches: 0, truncatedBytes: 0 });
+    expect(replay).to.deep.equal({ records: [], entries: [], batches: 0, truncatedBytes: 0 });
     await log.append([epochRecord(1)]);
     await log.append([broker(1, 1), broker(2, 1)]);
     await log.append([]);
@@ -43,6 +43,34 @@ describe('actors/controller/metadata-log', () => {
     expect(again.replay.batches).to.equal(2);
     await again.log.close();
     expect(again.log.status).to.equal(MetadataLogState.Closed);
+  });
+
+  it('keeps each batch\'s quorum term, reads a log written before the quorum as term 0, and truncates to a batch count durably', async () => {
+    // a log as samsa wrote it before the quorum: bare arrays
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(file(), Buffer.from(encodeBatch([epochRecord(1)])));
+    const { log, replay } = await MetadataLog.open(dir);
+    expect(replay.entries).to.deep.equal([{ term: 0, records: [epochRecord(1)] }]);
+    await log.appendEntries([
+      { term: 2, records: [] },
+      { term: 2, records: [broker(1, 1)] },
+      { term: 3, records: [broker(2, 1)] },
+    ]);
+    expect(log.entryCount).to.equal(4);
+    await log.truncateTo(2);
+    expect(log.entryCount).to.equal(2);
+    await log.appendEntries([{ term: 4, records: [broker(3, 1)] }]);
+    await log.close();
+    const again = await MetadataLog.open(dir);
+    expect(again.replay.entries).to.deep.equal([
+      { term: 0, records: [epochRecord(1)] },
+      { term: 2, records: [] },
+      { term: 4, records: [broker(3, 1)] },
+    ]);
+    expect(again.replay.records).to.deep.equal([epochRecord(1), broker(3, 1)]);
+    await again.log.truncateTo(0);
+    expect((await fsp.stat(file())).size).to.equal(0);
+    await again.log.close();
   });
 
   it('drops a torn last batch (no newline) and truncates the file so later appends are clean', async () => {
@@ -212,8 +240,8 @@ describe('actors/controller/metadata-log', () => {
       await h.createTopics([{ name: 'x', assignments: [[2, 1]] }]);
       await h.settle();
       h.clearInboxes();
-      const realAppend = MetadataLog.prototype.append;
-      MetadataLog.prototype.append = async () => {
+      const realAppend = MetadataLog.prototype.appendEntries;
+      MetadataLog.prototype.appendEntries = async () => {
         throw new MetadataLogError('append to the metadata log failed: EIO: simulated');
       };
       try {
@@ -225,7 +253,7 @@ describe('actors/controller/metadata-log', () => {
         await h.advanceKeeping([1], 10_000); // broker 2 is due to be fenced, but it cannot be recorded
         expect((await h.metadata()).brokers.map((b) => b.fenced)).to.deep.equal([false, false]);
       } finally {
-        MetadataLog.prototype.append = realAppend;
+        MetadataLog.prototype.appendEntries = realAppend;
       }
       await h.advance(1_000);
       const md = await h.metadata();

@@ -145,6 +145,7 @@ describe('actors/controller/controller-config', () => {
   it("has Kafka's defaults and refuses unknown keys and bad values, naming the key", () => {
     expect(parseControllerConfig()).to.deep.equal({
       brokerSessionTimeoutMs: 9000,
+      quorumElectionTimeoutMs: 1000,
       numPartitions: 1,
       defaultReplicationFactor: 1,
       uncleanLeaderElectionEnable: false,

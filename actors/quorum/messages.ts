@@ -1,0 +1,60 @@
+/**
+ * Messages of the metadata quorum: between the quorum actors of the controllers (Raft's votes
+ * and appends), from a controller to its own quorum actor (Append, DescribeQuorum), and the
+ * events a quorum actor tells its controller (QuorumCommitted, QuorumLeader, QuorumReady).
+ */
+import type { MetadataRecord } from '../controller/metadata-state.js';
+import type { RaftMsg } from './raft-core.js';
+
+/** A controller of the quorum: its id (unique among controllers) and the node it runs on. */
+export interface QuorumVoter {
+  readonly id: number;
+  readonly node: string;
+}
+
+export type QuorumPeerMsg = RaftMsg<MetadataRecord[]>;
+
+export type QuorumMsg =
+  | QuorumPeerMsg
+  | { type: 'ElectionTimeout' }
+  | { type: 'QuorumHeartbeat' }
+  /** Replicates one batch; answered once it is committed (AppendResult). */
+  | { type: 'Append'; records: MetadataRecord[] }
+  | { type: 'DescribeQuorum' };
+
+export interface CommittedEntry {
+  readonly index: number;
+  readonly term: number;
+  readonly records: MetadataRecord[];
+}
+
+export type QuorumEvent =
+  /** Entries newly committed, in order. */
+  | { type: 'QuorumCommitted'; entries: CommittedEntry[] }
+  /** The leader known for `term` (null: an election is on). */
+  | { type: 'QuorumLeader'; term: number; leaderId: number | null; leaderNode: string | null }
+  /** This controller leads `term` and every entry before the term is committed and told. */
+  | { type: 'QuorumReady'; term: number };
+
+export interface QuorumVoterStatus {
+  id: number;
+  node: string;
+  /** Last index known to match the leader's log (-1 where this voter does not lead). */
+  logEndIndex: number;
+  /** Milliseconds since the leader last heard from it (-1 where unknown). */
+  lastContactMs: number;
+}
+
+export type QuorumReply =
+  | { type: 'AppendResult'; errorCode: number; errorMessage?: string; index: number; leaderId: number | null }
+  | {
+      type: 'QuorumDescription';
+      errorCode: number;
+      voterId: number;
+      role: string;
+      term: number;
+      leaderId: number | null;
+      commitIndex: number;
+      lastIndex: number;
+      voters: QuorumVoterStatus[];
+    };

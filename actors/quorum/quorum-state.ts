@@ -1,0 +1,66 @@
+/**
+ * A quorum voter's durable election state: its current term and whom it voted for in it, in
+ * `quorum-state.json` beside the metadata log. Raft needs both on disk before a vote or a term
+ * is announced; a write goes to a temporary file that is fsynced and renamed over the old one,
+ * so a crash leaves either the old state or the new, never half of one. The file also names the
+ * voter, so a metadata dir moved to another controller id is refused rather than voting twice.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+export const QUORUM_STATE_FILE = 'quorum-state.json';
+
+export interface QuorumElectionState {
+  term: number;
+  votedFor: number | null;
+}
+
+export class QuorumStateError extends Error {
+  override readonly name = 'QuorumStateError';
+}
+
+/** Reads the state (term 0, no vote, when there is no file yet). */
+export async function readQuorumState(dir: string, voterId: number): Promise<QuorumElectionState> {
+  const file = path.join(dir, QUORUM_STATE_FILE);
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { term: 0, votedFor: null };
+    throw err;
+  }
+  let v: { voterId?: unknown; term?: unknown; votedFor?: unknown };
+  try {
+    v = JSON.parse(text) as typeof v;
+  } catch (err) {
+    throw new QuorumStateError(`${file}: not JSON: ${(err as Error).message}`);
+  }
+  if (!Number.isSafeInteger(v.term) || (v.term as number) < 0 || !(v.votedFor === null || Number.isSafeInteger(v.votedFor))) {
+    throw new QuorumStateError(`${file}: expected { voterId, term, votedFor }`);
+  }
+  if (v.voterId !== voterId) throw new QuorumStateError(`${file} belongs to controller ${String(v.voterId)}, not ${voterId}`);
+  return { term: v.term as number, votedFor: v.votedFor as number | null };
+}
+
+/** Writes the state durably (temporary file, fsync, rename, fsync of the directory). */
+export async function writeQuorumState(dir: string, voterId: number, state: QuorumElectionState): Promise<void> {
+  const file = path.join(dir, QUORUM_STATE_FILE);
+  const tmp = `${file}.tmp`;
+  const fh = await fsp.open(tmp, 'w');
+  try {
+    await fh.writeFile(`${JSON.stringify({ voterId, term: state.term, votedFor: state.votedFor })}\n`);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, file);
+  let dh: fsp.FileHandle | undefined;
+  try {
+    dh = await fsp.open(dir, 'r');
+    await dh.sync();
+  } catch {
+    // some platforms cannot fsync a directory
+  } finally {
+    await dh?.close().catch(() => undefined);
+  }
+}
