@@ -1,17 +1,18 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
  * src/client/admin.ts. Topic, ACL, dynamic broker config and client quota operations go to the
- * controller (quotas are described from its metadata); group operations find the group's
- * coordinator first; listings fan out to every broker's coordinator; offsets come from partition
- * leaders; log dirs from every broker asked; a broker's configs (and a topic's defaults) from
- * that broker.
+ * controller (quotas are described from its metadata, the metadata quorum as the active
+ * controller sees it); group operations find the group's coordinator first; listings fan out to
+ * every broker's coordinator; offsets come from partition leaders; log dirs from every broker
+ * asked; a broker's configs (and a topic's defaults) from that broker.
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
- * FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups, FetchOffsets, ResetOffsets,
- * FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs, DynamicBrokerConfigs,
- * DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls, DeleteAcls, DescribeAcls.
+ * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups,
+ * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
+ * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
+ * DeleteAcls, DescribeAcls.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -26,6 +27,7 @@ import { isFailure } from '../../src/runtime/types.js';
 import { clusterDefaultConfigEntries, topicConfigEntries } from '../broker/config-entries.js';
 import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import type { QuorumReply } from '../quorum/messages.js';
 import {
   coordinatorPath,
   type CoordinatorMsg,
@@ -152,6 +154,30 @@ async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestam
   return out;
 }
 
+type QuorumDescription = Extract<QuorumReply, { type: 'QuorumDescription' }>;
+
+/**
+ * A quorum description in Kafka's terms: the leader's term is its epoch, the commit index the
+ * high watermark, a log's last index its end offset (indexes count entries from 1, so the last
+ * index is the number of entries, as a log end offset is). A voter's lag is how far its log end
+ * is behind the leader's; -1 where unknown (the answer is not the leader's, or names no leader).
+ */
+function quorumView(q: QuorumDescription, controllerEpoch: number) {
+  const leaderId = q.leaderId ?? -1;
+  const leaderEnd = q.voters.find((v) => v.id === leaderId)?.logEndIndex ?? -1;
+  const voters = [...q.voters]
+    .sort((a, b) => a.id - b.id)
+    .map((v) => ({
+      id: v.id,
+      node: v.node,
+      logEndOffset: v.logEndIndex,
+      lag: leaderEnd >= 0 && v.logEndIndex >= 0 ? Math.max(0, leaderEnd - v.logEndIndex) : -1,
+      lastContactMs: v.lastContactMs,
+      role: v.id === leaderId ? 'Leader' : v.id === q.voterId ? q.role : 'Follower',
+    }));
+  return { leaderId, leaderEpoch: q.term, highWatermark: q.commitIndex, controllerEpoch, voters };
+}
+
 export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
   kind: 'admin',
   supervision: 'resume',
@@ -249,6 +275,21 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'Cluster', md.errorCode, md.message);
       ctx.reply({ type: 'Cluster', errorCode: ErrorCode.NONE, clusterId: md.clusterId, controllerNode: md.controllerNode, controllerEpoch: md.controllerEpoch, brokers: md.brokers });
+    },
+    async DescribeMetadataQuorum(s, _m, ctx) {
+      // through the channel: the active controller's view, the only one that knows every voter's progress
+      const r = await askController(s, ctx, { type: 'DescribeQuorum' });
+      if (isFailure(r)) return fail(ctx, 'MetadataQuorum', r.errorCode, r.message);
+      if (r.type !== 'DescribeQuorumResponse') {
+        const code = (r as { errorCode?: number }).errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR;
+        const why = (r as { errorMessage?: string }).errorMessage;
+        return fail(ctx, 'MetadataQuorum', code === ErrorCode.NONE ? ErrorCode.UNKNOWN_SERVER_ERROR : code, `the controller did not describe the quorum: ${errorName(code)}${why ? `: ${why}` : ''}`);
+      }
+      if (r.errorCode !== ErrorCode.NONE || !r.quorum) {
+        const code = r.errorCode !== ErrorCode.NONE ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
+        return fail(ctx, 'MetadataQuorum', code, `the controller's quorum did not answer: ${errorName(code)}`);
+      }
+      ctx.reply({ type: 'MetadataQuorum', errorCode: ErrorCode.NONE, ...quorumView(r.quorum, r.controllerEpoch), clusterId: s.metadata.metadata?.clusterId ?? null });
     },
     async FetchTopicMetadata(s, m, ctx) {
       const md = await refresh(s, ctx);

@@ -25,6 +25,11 @@ export type AdminMsg =
   | { type: 'ListPartitionReassignments'; topics: { name: string; partitions: number[] }[] | null }
   | { type: 'ListTopics' }
   | { type: 'DescribeCluster' }
+  /**
+   * The metadata quorum as its leader sees it (Kafka's DescribeQuorum): leader, term, commit
+   * index, and each voter's log end and last contact. Answered with MetadataQuorum.
+   */
+  | { type: 'DescribeMetadataQuorum' }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }
   | { type: 'ListGroups' }
   | { type: 'DescribeGroups'; groups: string[] }

@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'reassign-partitions', summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves', load: async () => (await import('./commands/reassign-partitions.js')).reassignPartitionsCommand },
   { name: 'acls', summary: 'add, remove and list ACLs (who may do what to which topic, group, cluster or transactional id)', load: async () => (await import('./commands/acls.js')).aclsCommand },
   { name: 'configs', summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide) and client quotas', load: async () => (await import('./commands/configs.js')).configsCommand },
+  { name: 'metadata-quorum', summary: 'describe the quorum of controllers that replicates the cluster metadata (leader, epoch, voters and their lag)', load: async () => (await import('./commands/metadata-quorum.js')).metadataQuorumCommand },
   { name: 'log-dirs', summary: "show the brokers' log dirs with each partition's size on disk and offset lag", load: async () => (await import('./commands/log-dirs.js')).logDirsCommand },
   { name: 'perf-produce', summary: 'producer throughput and latency, on a running cluster or a throw-away one (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
   { name: 'perf-consume', summary: 'consumer throughput, on a running cluster or a throw-away one (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The samsa executable (package.json "bin"): `samsa <command> [options]`. start runs a cluster
- * topology; topics, produce, consume, groups, leader-election, reassign-partitions, acls, log-dirs
- * and the perf tools are modelled on Kafka's tools; demo shows the actor runtime. Everything but exiting
- * lives in main.ts.
+ * topology; topics, produce, consume, groups, leader-election, reassign-partitions, acls,
+ * configs, metadata-quorum, log-dirs and the perf tools are modelled on Kafka's tools; demo shows
+ * the actor runtime. Everything but exiting lives in main.ts.
  */
 import { EXIT_FAILURE } from './errors.js';
 import { main } from './main.js';

@@ -1,8 +1,8 @@
 /**
- * The admin promise API over the admin actor (actors/admin): topics, cluster, leader elections,
- * partition reassignments, groups, offsets and lag, brokers' log dirs, ACLs, dynamic broker
- * configs, client quotas and config descriptions. Failures throw SamsaError with Kafka's code; per-item results
- * keep their codes.
+ * The admin promise API over the admin actor (actors/admin): topics, cluster, the controllers'
+ * metadata quorum, leader elections, partition reassignments, groups, offsets and lag, brokers'
+ * log dirs, ACLs, dynamic broker configs, client quotas and config descriptions. Failures throw
+ * SamsaError with Kafka's code; per-item results keep their codes.
  */
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
@@ -62,6 +62,36 @@ export interface PartitionReassignment {
   replicas: number[];
   addingReplicas: number[];
   removingReplicas: number[];
+}
+
+/**
+ * A voter of the metadata quorum (a controller), as the quorum's leader sees it. Offsets are
+ * the metadata log's: logEndOffset is the number of entries in the voter's log, lag how many
+ * the leader has that it lacks, lastContactMs how long ago the leader last heard from it (0 for
+ * the leader itself). Each is -1 where unknown: the answer came from a controller that does not
+ * lead the quorum (while an election is on). role: 'Leader', 'Follower' or 'Candidate'.
+ */
+export interface QuorumVoterInfo {
+  id: number;
+  node: string;
+  logEndOffset: number;
+  lag: number;
+  lastContactMs: number;
+  role: string;
+}
+
+/**
+ * The metadata quorum, as Kafka's Admin.describeMetadataQuorum gives it: the leader (-1 while an
+ * election is on), its epoch (the Raft term), the high watermark (the log's committed entries),
+ * each voter, and the controller epoch of the metadata.
+ */
+export interface MetadataQuorumInfo {
+  clusterId?: string;
+  leaderId: number;
+  leaderEpoch: number;
+  highWatermark: number;
+  controllerEpoch: number;
+  voters: QuorumVoterInfo[];
 }
 
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
@@ -486,6 +516,24 @@ export class Admin {
   async describeCluster(): Promise<{ clusterId: string; controllerNode: string; controllerEpoch: number; brokers: BrokerInfo[] }> {
     const r = await this.call({ type: 'DescribeCluster' });
     return { clusterId: r.clusterId as string, controllerNode: r.controllerNode as string, controllerEpoch: r.controllerEpoch as number, brokers: r.brokers as BrokerInfo[] };
+  }
+
+  /**
+   * The metadata quorum of the controllers (Kafka's describeMetadataQuorum; samsa metadata-quorum
+   * prints it), as the active controller sees it: only the leader knows every voter's log end and
+   * last contact. Voters are in id order. No controller reachable throws SamsaError.
+   */
+  async describeMetadataQuorum(): Promise<MetadataQuorumInfo> {
+    const r = await this.call({ type: 'DescribeMetadataQuorum' });
+    const info: MetadataQuorumInfo = {
+      leaderId: r.leaderId as number,
+      leaderEpoch: r.leaderEpoch as number,
+      highWatermark: r.highWatermark as number,
+      controllerEpoch: r.controllerEpoch as number,
+      voters: (r.voters as QuorumVoterInfo[]).map((v) => ({ id: v.id, node: v.node, logEndOffset: v.logEndOffset, lag: v.lag, lastContactMs: v.lastContactMs, role: v.role })),
+    };
+    if (typeof r.clusterId === 'string') info.clusterId = r.clusterId;
+    return info;
   }
 
   async fetchTopicMetadata(opts: { topics?: string[] } = {}): Promise<{ topics: TopicMetadata[] }> {
