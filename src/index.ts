@@ -51,6 +51,7 @@ export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, Electi
 export type { BrokerConfigChange, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, ResourceConfigs } from './client/admin.js';
 export { QuotaMatchType } from './client/admin.js';
 export type { ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaEntry, ClientQuotaFilterComponent, ClientQuotaOp } from './client/admin.js';
+export type { MetadataQuorumInfo, QuorumVoterInfo } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';
 export { CommitFailedError, SamsaError } from './client/errors.js';

@@ -106,7 +106,22 @@ export class ClusterHandle {
     private readonly localBrokers: { id: number; node: string }[],
     private readonly net: InProcNetwork | null = null,
     private readonly workers: Map<string, WorkerNode> = new Map(),
+    /** Starts a node of this process again (what it hosts, from its dirs), or null when this process cannot. */
+    private readonly startNode: ((nodeId: string) => Promise<ActorSystem | WorkerNode>) | null = null,
   ) {}
+
+  /**
+   * Starts a node that `killNode` killed, as a restarted process would: its controller replays
+   * its metadata log and rejoins the quorum, its brokers recover their logs and register again.
+   */
+  async restartNode(nodeId: string): Promise<void> {
+    if (this.stopped) throw new Error('the cluster is stopped');
+    if (this.workers.has(nodeId) || this.systems.some((x) => x.nodeId === nodeId)) throw new Error(`node '${nodeId}' is running`);
+    if (!this.startNode || !this.config.nodes.some((n) => n.id === nodeId)) throw new Error(`node '${nodeId}' does not run in this process`);
+    const started = await this.startNode(nodeId);
+    if (started instanceof ActorSystem) this.systems.push(started);
+    else this.workers.set(nodeId, started);
+  }
 
   /**
    * Kills one node of this process as a crash would: a worker thread is terminated, an
@@ -281,7 +296,16 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
       addresses.push(`${a.host}:${a.port}`);
     }
     await createTopics(hub, t, readyMs);
-    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })), net, new Map(started.map((w) => [w.nodeId, w])));
+    const startNode = async (nodeId: string): Promise<ActorSystem | WorkerNode> => {
+      const kind = t.nodes.find((n) => n.id === nodeId)!.kind;
+      if (kind === 'worker') return workers.spawn({ nodeId, setup: nodeSetupModule(), config: args(nodeId) });
+      const system = new ActorSystem({ nodeId });
+      net.join(system);
+      system.setDefaultRoute(hub.nodeId);
+      await setupNode(system, args(nodeId));
+      return system;
+    };
+    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })), net, new Map(started.map((w) => [w.nodeId, w])), startNode);
   } catch (err) {
     for (const s of [...systems].reverse()) await s.stop();
     throw err;

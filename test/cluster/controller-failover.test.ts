@@ -3,7 +3,8 @@
  * in-process and on worker threads: the active controller's node dies; another controller takes
  * over within a few election timeouts, with every topic and partition state intact; topics can
  * be created, records produced with acks=all and consumed; and the new controller still does the
- * controller's job: when a broker dies too, it fences it and moves its leaderships.
+ * controller's job: when a broker dies too, it fences it and moves its leaderships. The dead
+ * controller, restarted, catches up with the quorum's log as a follower.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -112,6 +113,15 @@ for (const kind of ['inproc', 'worker'] as const) {
         return md.topics[0]!.partitions.every((p) => p.leader !== 3 && p.leader >= 0);
       }, 10_000, 50);
       await produce(samsa, 60, 9);
+
+      // the first controller comes back: it follows, and catches up with the log
+      await h.restartNode(`c${first}`);
+      await checkFor(async () => {
+        const r = await h!.mainSystem.ask<ControllerReply>(controllerChannelRef(h!.mainSystem.nodeId), { type: 'DescribeQuorum' }, { timeoutMs: 5_000 });
+        if (isFailure(r) || r.type !== 'DescribeQuorumResponse' || !r.quorum) return false;
+        const ends = r.quorum.voters.map((v) => v.logEndIndex);
+        return r.quorum.leaderId === second && ends.every((e) => e === r.quorum!.lastIndex);
+      }, 20_000, 50);
       await admin.disconnect();
     });
   });

@@ -23,7 +23,7 @@ const problems = (v: unknown) => validateTopology(v).map((p) => `${p.path}: ${p.
 
 describe('topology/config', () => {
   it('accepts the shipped examples', () => {
-    for (const name of ['embedded.json', 'in-process.json', 'three-process.json', 'mirror.json']) {
+    for (const name of ['embedded.json', 'in-process.json', 'three-process.json', 'mirror.json', 'quorum.json']) {
       const file = exampleTopology(name);
       if (!fs.existsSync(file)) continue;
       expect(validateTopology(JSON.parse(fs.readFileSync(file, 'utf8'))), name).to.deep.equal([]);
