@@ -1,7 +1,9 @@
 /**
  * Three broker processes on 127.0.0.1 from one topology file: produce with acks=all, SIGKILL one
  * process mid-stream, keep producing and consuming, restart it; every acknowledged record is
- * consumed exactly as produced and the restarted broker rejoins the ISR.
+ * consumed exactly as produced and the restarted broker rejoins the ISR. With a quorum of three
+ * controllers, one per process: SIGKILL the active controller's process; another takes over, serves,
+ * and the restarted process catches up with the metadata log.
  */
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -119,5 +121,96 @@ describe('topology: three processes over TCP', function () {
     const exited = new Promise<number | null>((r) => c.once('exit', (code) => r(code)));
     c.kill('SIGTERM');
     expect(await exited).to.equal(0);
+  });
+});
+
+describe('topology: three processes over TCP with a controller quorum', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let topo: string;
+  const children = new Map<string, ChildProcess>();
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-3proc-quorum-'));
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const t: TopologyConfig = {
+      clusterId: 'three-quorum',
+      nodes: ports.map((port, i) => ({ id: `n${i + 1}`, kind: 'tcp' as const, host: '127.0.0.1', port })),
+      // each process hosts a controller of the quorum and a broker (KRaft's combined mode)
+      controller: {
+        quorum: [1, 2, 3].map((id) => ({ id, node: `n${id}`, metadataDir: `controller-${id}` })),
+        config: { 'broker.session.timeout.ms': 2_000, 'controller.quorum.election.timeout.ms': 500 },
+      },
+      brokers: [1, 2, 3].map((id) => ({
+        id,
+        node: `n${id}`,
+        logDir: `broker-${id}`,
+        config: { 'broker.heartbeat.interval.ms': 300, 'replica.lag.time.max.ms': 2_000, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 200, 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 },
+      })),
+      topics: [{ name: 'stream', partitions: 3, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
+    };
+    topo = path.join(dir, 'topology.json');
+    fs.writeFileSync(topo, JSON.stringify(t, null, 2));
+    await Promise.all(['n1', 'n2', 'n3'].map(async (n) => children.set(n, await startNode(topo, n, dir))));
+  });
+
+  after(async () => {
+    for (const c of children.values()) if (c.exitCode === null) c.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a new controller takes over when the active one\'s process is SIGKILLed; the process rejoins and catches up', async () => {
+    const t = JSON.parse(fs.readFileSync(topo, 'utf8')) as TopologyConfig;
+    const addresses = t.nodes.map((n) => `${n.host}:${n.port}`);
+    const client = await SamsaClient.connect({ brokers: addresses, clientId: 'mp-quorum' });
+    const admin = client.admin();
+    await admin.connect();
+    const q = await checkFor(async () => {
+      const d = await admin.describeMetadataQuorum().catch(() => null);
+      return d && d.leaderId > 0 && d.voters.every((v) => v.lag === 0) ? d : null;
+    }, 30_000, 100);
+    await checkFor(async () => {
+      const md = await admin.fetchTopicMetadata({ topics: ['stream'] }).catch(() => null);
+      return md?.topics[0]?.partitions.every((p) => p.isr.length === 3) ?? false;
+    }, 30_000, 100);
+    const producer = client.producer({ acks: 'all', 'retry.backoff.ms': 100, retries: 100, 'max.in.flight.requests.per.connection': 1 });
+    await producer.connect();
+    const acked: string[] = [];
+    const send = async (i: number) => {
+      const v = `rec-${i}`;
+      await producer.send({ topic: 'stream', messages: [{ value: v, partition: i % 3 }] });
+      acked.push(v);
+    };
+    for (let i = 0; i < 30; i++) await send(i);
+
+    const victim = `n${q.leaderId}`;
+    children.get(victim)!.kill('SIGKILL');
+    const next = await checkFor(async () => {
+      const d = await admin.describeMetadataQuorum().catch(() => null);
+      return d && d.leaderId > 0 && d.leaderId !== q.leaderId ? d : null;
+    }, 30_000, 100);
+    expect(next.leaderEpoch).to.be.greaterThan(q.leaderEpoch);
+    // the new controller serves: a topic, and records through the leaders it re-elected
+    await checkFor(async () => {
+      await admin.createTopics({ topics: [{ topic: 'after', numPartitions: 1, replicationFactor: 2 }] }).catch(() => undefined);
+      return (await admin.listTopics().catch(() => [] as string[])).includes('after');
+    }, 30_000, 200);
+    for (let i = 30; i < 60; i++) await send(i);
+
+    children.set(victim, await startNode(topo, victim, dir));
+    await checkFor(async () => {
+      const d = await admin.describeMetadataQuorum().catch(() => null);
+      return d && d.voters.every((v) => v.lag === 0 && v.logEndOffset === d.highWatermark) ? d : null;
+    }, 30_000, 100);
+    const consumer = client.consumer({ groupId: 'mp-quorum-check', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 200, 'fetch.max.wait.ms': 100 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'stream', fromBeginning: true });
+    const got = new Set<string>();
+    await consumer.run({ eachMessage: ({ message }) => void got.add(String(message.value)) });
+    await checkFor(() => acked.every((v) => got.has(v)), 30_000, 50);
+    await consumer.disconnect();
+    await producer.disconnect();
+    await admin.disconnect();
+    await client.close();
   });
 });
