@@ -1,11 +1,20 @@
 /**
- * The controller: the single owner of cluster metadata (one actor on a configured node, at
- * CONTROLLER_PATH). Every change is a batch of metadata records (metadata-state.ts): built and
- * applied to a working copy, appended and fsynced to the metadata log (metadata-log.ts), made the
- * current state, then told to the brokers, then answered.
+ * The controller: the owner of cluster metadata (one actor per controller node, at
+ * CONTROLLER_PATH). With several controllers they form a metadata quorum: each has a quorum
+ * actor (a child, actors/quorum/quorum.ts) that replicates the metadata log with Raft, and only
+ * the one whose quorum actor leads is active. Every change is a batch of metadata records
+ * (metadata-state.ts): built and applied to a working copy, committed through the quorum
+ * (durable on a majority), made the current state, then told to the brokers, then answered.
  *
- * Owned state: the metadata (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch, the next free producer id, ACLs, dynamic broker configs, client quotas), the metadata log, broker sessions (last heartbeat, volatile), metadata
+ * Roles: Standby --(QuorumReady: its quorum leads and every committed batch is applied; it
+ * commits a controller epoch one higher)--> Active; Active --(QuorumLeader naming another or
+ * none, or an Append answered NOT_CONTROLLER)--> Standby. A standby applies what the quorum
+ * commits (QuorumCommitted) and answers every request with NotController naming the active
+ * controller; while no leader is known it stashes requests, for up to two election timeouts.
+ *
+ * Owned state: the metadata applied up to a log index (brokers, topics, partitions, deletions owed to absent brokers,
+ * controller epoch, the next free producer id, ACLs, dynamic broker configs, client quotas), its
+ * role and the quorum leader it knows, its quorum actor, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
@@ -13,7 +22,8 @@
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
  * AlterClientQuotas (client-quotas.ts),
  * AllocateProducerIds, Metadata,
- * WatchMetadata, UnwatchMetadata, its own periodic CheckSessions (fences brokers silent for
+ * WatchMetadata, UnwatchMetadata, DescribeQuorum; from its quorum actor QuorumCommitted,
+ * QuorumLeader, QuorumReady; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
  * leader.imbalance.check.interval.seconds elects the preferred replicas that can lead by then,
@@ -33,8 +43,9 @@
  * theirs when they register again), UpdateMetadataRequest to every live broker and watcher after
  * each change. Replies: the ControllerReply of each request, errors as data.
  *
- * The controller epoch grows by one each time the actor starts (recorded in the metadata log);
- * a restart (supervision, or a new process on the same metadata dir) replays the log.
+ * The controller epoch grows by one each time a controller becomes active (recorded in the
+ * metadata log); a restart (supervision, or a new process on the same metadata dir) replays the
+ * log through the quorum actor. Replies: NotController from a standby.
  */
 import { randomUUID } from 'node:crypto';
 import { defineActor, type ActorContext, type BaseContext } from '../../src/runtime/actor-definition.js';
