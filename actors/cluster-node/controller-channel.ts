@@ -20,12 +20,12 @@ import { CONTROLLER_PATH } from '../../src/protocol/cluster.js';
 import { defineActor, type ActorContext, type Handlers, type ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, FailureReason } from '../../src/runtime/types.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
-import type { QuorumVoter } from '../quorum/messages.js';
+import type { QuorumEvent, QuorumVoter } from '../quorum/messages.js';
 
 export const CONTROLLER_CHANNEL_PATH = '/controller-channel';
 
 /** The requests a channel forwards (the controller's own timers and quorum events are not requests). */
-export type ControllerRequest = Exclude<ControllerMsg, { type: 'BalanceLeaders' | 'CheckSessions' | 'StashExpired' | 'QuorumCommitted' | 'QuorumLeader' | 'QuorumReady' }>;
+export type ControllerRequest = Exclude<ControllerMsg, { type: 'BalanceLeaders' | 'CheckSessions' | 'StashExpired' } | QuorumEvent>;
 
 export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'BrokerRegistration',

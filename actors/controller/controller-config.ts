@@ -11,6 +11,10 @@
  *                                    1000   a controller that hears no leader for this long
  *                                           (randomized up to twice it) stands for election;
  *                                           the leader's heartbeat goes out five times as often
+ *   metadata.log.max.record.bytes.between.snapshots
+ *                                    20971520  after this many bytes of records since the last
+ *                                           snapshot, the controller snapshots its state and
+ *                                           the metadata log drops what the snapshot holds
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
@@ -23,6 +27,7 @@ export interface ControllerConfig {
   readonly autoLeaderRebalanceEnable: boolean;
   readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly quorumElectionTimeoutMs: number;
+  readonly metadataLogMaxRecordBytesBetweenSnapshots: number;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -36,6 +41,7 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   autoLeaderRebalanceEnable: true,
   leaderImbalanceCheckIntervalSeconds: 300,
   quorumElectionTimeoutMs: 1000,
+  metadataLogMaxRecordBytesBetweenSnapshots: 20 * 1024 * 1024,
 });
 
 type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' };
@@ -49,6 +55,7 @@ const SPECS: Readonly<Record<string, Spec>> = {
   // at most ~24 days: the delay of one timer
   'leader.imbalance.check.interval.seconds': { prop: 'leaderImbalanceCheckIntervalSeconds', kind: 'int', min: 1, max: 2_000_000 },
   'controller.quorum.election.timeout.ms': { prop: 'quorumElectionTimeoutMs', kind: 'int', min: 10, max: 600_000 },
+  'metadata.log.max.record.bytes.between.snapshots': { prop: 'metadataLogMaxRecordBytesBetweenSnapshots', kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
 };
 
 export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));

@@ -23,7 +23,7 @@
  * AlterClientQuotas (client-quotas.ts),
  * AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, DescribeQuorum; from its quorum actor QuorumCommitted,
- * QuorumLeader, QuorumReady; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
+ * QuorumLeader, QuorumReady, QuorumSnapshot; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
  * leader.imbalance.check.interval.seconds elects the preferred replicas that can lead by then,
@@ -70,6 +70,7 @@ import {
   type ElectionTypeValue,
 } from './elections.js';
 import { MetadataLogCorruptError } from './metadata-log.js';
+import { MetadataSnapshotError, fromImage, toImage } from './metadata-snapshot.js';
 import { QUORUM_NAME, quorum } from '../quorum/quorum.js';
 import { QuorumStateError } from '../quorum/quorum-state.js';
 import type { QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from '../quorum/messages.js';
@@ -150,6 +151,8 @@ export interface ControllerState {
   leader: { id: number; node: string | null; term: number } | null;
   /** Set once requests waited a whole election without a leader: they are refused until one is known. */
   refuseWithoutLeader: boolean;
+  /** Bytes of records applied since the last snapshot (metadata.log.max.record.bytes.between.snapshots). */
+  bytesSinceSnapshot: number;
   /** brokerId -> clock time of its last registration or heartbeat (live brokers only). */
   readonly sessions: Map<number, number>;
   readonly watchers: ActorRef<Message>[];
@@ -208,6 +211,7 @@ async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<Control
   if (r.type === 'AppendResult' && r.errorCode === ErrorCode.NONE) {
     s.metadata = batch.state;
     s.appliedIndex = r.index;
+    countForSnapshot(s, ctx, batch.records);
     scheduleBalance(s, ctx);
     return { ok: true };
   }
@@ -355,6 +359,7 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     quorum: quorumRef,
     leader: null,
     refuseWithoutLeader: false,
+    bytesSinceSnapshot: 0,
     sessions: new Map(),
     watchers: [],
     random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
@@ -375,8 +380,31 @@ function handleQuorumCommitted(s: ControllerState, m: Extract<QuorumEvent, { typ
     if (e.records.length > 0) s.metadata = applyRecords(s.metadata, e.records);
     s.appliedIndex = e.index;
     applied += e.records.length;
+    countForSnapshot(s, ctx, e.records);
   }
   if (applied > 0 && s.role === ControllerRole.Standby) ctx.log.debug('applied committed metadata', { records: applied, index: s.appliedIndex });
+}
+
+/** The state at a snapshot's index replaces what was applied before it. */
+function handleQuorumSnapshot(s: ControllerState, m: Extract<QuorumEvent, { type: 'QuorumSnapshot' }>, ctx: BaseContext<ControllerMsg>): void {
+  if (m.index <= s.appliedIndex) return;
+  s.metadata = fromImage(m.image);
+  s.appliedIndex = m.index;
+  s.bytesSinceSnapshot = 0;
+  ctx.log.info('metadata loaded from a snapshot', { index: m.index, term: m.term, topics: s.metadata.topics.size, brokers: s.metadata.brokers.size });
+}
+
+/**
+ * Counts applied records toward the next snapshot; past metadata.log.max.record.bytes.between.snapshots
+ * the state is handed to the quorum actor, which writes it and compacts the log (every
+ * controller snapshots its own copy, as KRaft's do).
+ */
+function countForSnapshot(s: ControllerState, ctx: BaseContext<ControllerMsg>, records: readonly MetadataRecord[]): void {
+  if (records.length === 0) return;
+  s.bytesSinceSnapshot += JSON.stringify(records).length;
+  if (s.bytesSinceSnapshot < s.config.metadataLogMaxRecordBytesBetweenSnapshots) return;
+  s.bytesSinceSnapshot = 0;
+  ctx.send(s.quorum, { type: 'TakeSnapshot', index: s.appliedIndex, image: toImage(s.metadata) });
 }
 
 function handleQuorumLeader(s: ControllerState, m: Extract<QuorumEvent, { type: 'QuorumLeader' }>, ctx: BaseContext<ControllerMsg>): void {
@@ -1368,7 +1396,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
   // A corrupt log, a log from another cluster or a bad config cannot heal by restarting.
   supervision: {
     decide: (err) =>
-      err instanceof MetadataLogCorruptError || err instanceof QuorumStateError || err instanceof ConfigError || (err instanceof MetadataRecordError && err.record.type === 'ControllerEpoch')
+      err instanceof MetadataLogCorruptError || err instanceof QuorumStateError || err instanceof MetadataSnapshotError || err instanceof ConfigError || (err instanceof MetadataRecordError && err.record.type === 'ControllerEpoch')
         ? 'stop'
         : 'restart',
     maxRestarts: 5,
@@ -1467,5 +1495,6 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     QuorumCommitted: (s, m, ctx) => handleQuorumCommitted(s, m, ctx),
     QuorumLeader: (s, m, ctx) => handleQuorumLeader(s, m, ctx),
     QuorumReady: (s, m, ctx) => handleQuorumReady(s, m, ctx),
+    QuorumSnapshot: (s, m, ctx) => handleQuorumSnapshot(s, m, ctx),
   },
 });

@@ -8,7 +8,9 @@
  * A bare JSON array of records is a batch of term 0, as logs written before the quorum have them.
  * Replay never sees half of a batch. Every append is fsynced before it resolves (the controller
  * replies only after that). A follower whose log diverged from its leader's drops the batches
- * after the last one they share (`truncateTo`).
+ * after the last one they share (`truncateTo`). Once a snapshot holds the batches up to an index
+ * (metadata-snapshot.ts), `compactTo` rewrites the file without them: it then starts with a line
+ * `{"start":I,"term":T}` saying that its first batch is index I + 1 and that batch I had term T.
  *
  * Replay: a last line without its newline, or a last line whose checksum or JSON is bad, is a
  * torn write: it is dropped and the file truncated to the last good batch. A bad line followed by
@@ -53,7 +55,15 @@ export interface MetadataEntry {
   readonly records: MetadataRecord[];
 }
 
+/** Where a log starts: after batch `index`, of term `term` (0 and 0 for a log never compacted). */
+export interface LogStart {
+  readonly index: number;
+  readonly term: number;
+}
+
 export interface ReplayResult {
+  /** The batch the log starts after. */
+  readonly start: LogStart;
   /** Every record of every good batch, in order. */
   readonly records: MetadataRecord[];
   /** Every good batch, in order, with its term. */
@@ -79,8 +89,18 @@ export function encodeBatch(records: readonly MetadataRecord[], term = 0): Uint8
   return line;
 }
 
-/** Decodes one line (without its newline); returns the records or why it is bad. */
-export function decodeBatch(line: Uint8Array): { records: MetadataRecord[]; term: number } | { error: string } {
+function encodeLine(json: string): Uint8Array {
+  const body = encoder.encode(json);
+  return encoder.encode(`${hex8(crc32c(body))} ${json}\n`);
+}
+
+/** The start line of a compacted log. */
+export function encodeStart(start: LogStart): Uint8Array {
+  return encodeLine(JSON.stringify({ start: start.index, term: start.term }));
+}
+
+/** Decodes one line (without its newline); returns the records, a start line, or why it is bad. */
+export function decodeBatch(line: Uint8Array): { records: MetadataRecord[]; term: number } | { start: LogStart } | { error: string } {
   if (line.length < 10 || line[8] !== 0x20) return { error: 'missing checksum prefix' };
   let prefix: string;
   try {
@@ -99,7 +119,11 @@ export function decodeBatch(line: Uint8Array): { records: MetadataRecord[]; term
   }
   let term = 0;
   if (!Array.isArray(value)) {
-    const v = value as { term?: unknown; records?: unknown } | null;
+    const v = value as { term?: unknown; records?: unknown; start?: unknown } | null;
+    if (typeof v === 'object' && v !== null && v.start !== undefined) {
+      if (!Number.isSafeInteger(v.start) || (v.start as number) < 0 || !Number.isSafeInteger(v.term) || (v.term as number) < 0) return { error: 'malformed start line' };
+      return { start: { index: v.start as number, term: v.term as number } };
+    }
     if (typeof v !== 'object' || v === null || !Number.isSafeInteger(v.term) || (v.term as number) < 0) return { error: 'not a batch of records' };
     term = v.term as number;
     value = v.records;
@@ -111,12 +135,14 @@ export function decodeBatch(line: Uint8Array): { records: MetadataRecord[]; term
 }
 
 /** Parses a whole file; `validLength` is where the good batches end. Throws on mid-file corruption. */
-export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { validLength: number; ends: number[] } {
+export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { validLength: number; ends: number[]; headerLength: number } {
   const records: MetadataRecord[] = [];
   const entries: MetadataEntry[] = [];
   const ends: number[] = [];
   let batches = 0;
   let pos = 0;
+  let start: LogStart = { index: 0, term: 0 };
+  let headerLength = 0;
   while (pos < bytes.length) {
     const nl = bytes.indexOf(NEWLINE, pos);
     if (nl < 0) break; // torn: the last line never got its newline
@@ -125,13 +151,20 @@ export function parseLog(file: string, bytes: Uint8Array): ReplayResult & { vali
       if (nl + 1 >= bytes.length) break; // the last line is bad: a torn write
       throw new MetadataLogCorruptError(file, pos, decoded.error);
     }
+    if ('start' in decoded) {
+      if (pos !== 0) throw new MetadataLogCorruptError(file, pos, 'a start line after the first line');
+      start = decoded.start;
+      pos = nl + 1;
+      headerLength = pos;
+      continue;
+    }
     for (const r of decoded.records) records.push(r);
     entries.push({ term: decoded.term, records: decoded.records });
     batches++;
     pos = nl + 1;
     ends.push(pos);
   }
-  return { records, entries, batches, truncatedBytes: bytes.length - pos, validLength: pos, ends };
+  return { start, records, entries, batches, truncatedBytes: bytes.length - pos, validLength: pos, ends, headerLength };
 }
 
 export class MetadataLog {
@@ -139,15 +172,23 @@ export class MetadataLog {
 
   private constructor(
     readonly file: string,
-    private readonly fh: fsp.FileHandle,
+    private fh: fsp.FileHandle,
     private size: number,
     /** Where each batch ends in the file (for truncation). */
-    private readonly ends: number[],
+    private ends: number[],
+    /** Bytes of the start line (0: none). */
+    private headerLength: number,
+    private startAt: LogStart,
   ) {}
 
-  /** Batches in the log. */
+  /** Batches in the log (after its start). */
   get entryCount(): number {
     return this.ends.length;
+  }
+
+  /** The batch the log starts after. */
+  get start(): LogStart {
+    return this.startAt;
   }
 
   get status(): MetadataLogState {
@@ -176,7 +217,7 @@ export class MetadataLog {
       created = true;
     }
     const parsed = parseLog(file, bytes);
-    const fh = await fsp.open(file, 'a');
+    const fh = await fsp.open(file, 'a+');
     try {
       if (parsed.truncatedBytes > 0) {
         await fh.truncate(parsed.validLength);
@@ -187,8 +228,8 @@ export class MetadataLog {
       await fh.close().catch(() => undefined);
       throw err;
     }
-    const { records, entries, batches, truncatedBytes } = parsed;
-    return { log: new MetadataLog(file, fh, parsed.validLength, parsed.ends), replay: { records, entries, batches, truncatedBytes } };
+    const { start, records, entries, batches, truncatedBytes } = parsed;
+    return { log: new MetadataLog(file, fh, parsed.validLength, parsed.ends, parsed.headerLength, start), replay: { start, records, entries, batches, truncatedBytes } };
   }
 
   /**
@@ -231,11 +272,11 @@ export class MetadataLog {
     }
   }
 
-  /** Keeps the first `count` batches and drops the rest, durably. */
+  /** Keeps the first `count` batches (after the start) and drops the rest, durably. */
   async truncateTo(count: number): Promise<void> {
     if (this.state !== MetadataLogState.Open) throw new MetadataLogError(`metadata log ${this.file} is ${this.state}`);
     if (count >= this.ends.length) return;
-    const length = count <= 0 ? 0 : this.ends[count - 1]!;
+    const length = count <= 0 ? this.headerLength : this.ends[count - 1]!;
     try {
       await this.fh.truncate(length);
       await this.fh.sync();
@@ -247,11 +288,60 @@ export class MetadataLog {
     this.size = length;
   }
 
+  /**
+   * Drops the batches up to absolute index `to.index` (a snapshot holds them): the file is
+   * rewritten as a start line and the batches after it, fsynced, and renamed over the old one,
+   * so a crash leaves the old file or the new. With `to.index` past the end, the log is emptied
+   * and starts there.
+   */
+  async compactTo(to: LogStart): Promise<void> {
+    if (this.state !== MetadataLogState.Open) throw new MetadataLogError(`metadata log ${this.file} is ${this.state}`);
+    const drop = to.index - this.startAt.index;
+    if (drop <= 0) return;
+    const keepFrom = drop >= this.ends.length ? this.size : this.ends[drop - 1]!;
+    const rest = keepFrom < this.size ? await readRange(this.fh, keepFrom, this.size - keepFrom) : new Uint8Array(0);
+    const header = encodeStart(to);
+    const tmp = `${this.file}.compact`;
+    try {
+      const out = await fsp.open(tmp, 'w');
+      try {
+        await out.writeFile(Buffer.concat([header, rest]));
+        await out.sync();
+      } finally {
+        await out.close();
+      }
+      await fsp.rename(tmp, this.file);
+      await syncDir(path.dirname(this.file));
+    } catch (err) {
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      throw new MetadataLogError(`compacting ${this.file} failed: ${(err as Error).message}`);
+    }
+    const old = this.fh;
+    this.fh = await fsp.open(this.file, 'a+');
+    await old.close().catch(() => undefined);
+    const shift = keepFrom - header.length;
+    this.ends = drop >= this.ends.length ? [] : this.ends.slice(drop).map((e) => e - shift);
+    this.size = header.length + rest.length;
+    this.headerLength = header.length;
+    this.startAt = to;
+  }
+
   async close(): Promise<void> {
     if (this.state === MetadataLogState.Closed) return;
     this.state = MetadataLogState.Closed;
     await this.fh.close();
   }
+}
+
+async function readRange(fh: fsp.FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const buf = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const { bytesRead } = await fh.read(buf, read, length - read, position + read);
+    if (bytesRead <= 0) throw new MetadataLogError(`short read at ${position + read}`);
+    read += bytesRead;
+  }
+  return buf;
 }
 
 async function syncDir(dir: string): Promise<void> {

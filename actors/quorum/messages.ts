@@ -4,6 +4,7 @@
  * events a quorum actor tells its controller (QuorumCommitted, QuorumLeader, QuorumReady).
  */
 import type { MetadataRecord } from '../controller/metadata-state.js';
+import type { MetadataImage } from '../controller/metadata-snapshot.js';
 import type { RaftMsg } from './raft-core.js';
 
 /** A controller of the quorum: its id (unique among controllers) and the node it runs on. */
@@ -20,7 +21,9 @@ export type QuorumMsg =
   | { type: 'QuorumHeartbeat' }
   /** Replicates one batch; answered once it is committed (AppendResult). */
   | { type: 'Append'; records: MetadataRecord[] }
-  | { type: 'DescribeQuorum' };
+  | { type: 'DescribeQuorum' }
+  /** The controller's state at `index` (applied up to it): snapshot it and compact the log. */
+  | { type: 'TakeSnapshot'; index: number; image: MetadataImage };
 
 export interface CommittedEntry {
   readonly index: number;
@@ -34,7 +37,9 @@ export type QuorumEvent =
   /** The leader known for `term` (null: an election is on). */
   | { type: 'QuorumLeader'; term: number; leaderId: number | null; leaderNode: string | null }
   /** This controller leads `term` and every entry before the term is committed and told. */
-  | { type: 'QuorumReady'; term: number };
+  | { type: 'QuorumReady'; term: number }
+  /** The state at `index` (from this controller's snapshot at start, or the leader's): replaces what was applied before it. */
+  | { type: 'QuorumSnapshot'; index: number; term: number; image: MetadataImage };
 
 export interface QuorumVoterStatus {
   id: number;
@@ -56,5 +61,7 @@ export type QuorumReply =
       leaderId: number | null;
       commitIndex: number;
       lastIndex: number;
+      /** The last index the snapshot holds (0: none); the log starts after it. */
+      snapshotIndex: number;
       voters: QuorumVoterStatus[];
     };

@@ -26,10 +26,11 @@ import { CONTROLLER_PATH } from '../../src/protocol/cluster.js';
 import { defineActor, type ActorContext, type BaseContext, type ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Message } from '../../src/runtime/types.js';
 import { MetadataLog, MetadataLogCorruptError } from '../controller/metadata-log.js';
+import { MetadataSnapshotError, readSnapshot, writeSnapshot, type MetadataSnapshot } from '../controller/metadata-snapshot.js';
 import type { MetadataRecord } from '../controller/metadata-state.js';
 import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from './messages.js';
 import { QuorumStateError, readQuorumState, writeQuorumState } from './quorum-state.js';
-import { RaftCore, RaftRole, type RaftEffect } from './raft-core.js';
+import { RaftCore, type RaftEffect } from './raft-core.js';
 
 export const QUORUM_NAME = 'quorum';
 export const QUORUM_PATH = `${CONTROLLER_PATH}/${QUORUM_NAME}`;
@@ -52,6 +53,8 @@ interface QuorumState {
   readonly log: MetadataLog | null;
   /** Appends waiting for their index to commit. */
   readonly pending: Map<number, ReplyToken>;
+  /** The latest snapshot (sent to followers behind it). */
+  snapshot: MetadataSnapshot | null;
   readonly random: () => number;
 }
 
@@ -92,10 +95,30 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
         break;
       case 'writeLog':
         if (s.log) {
-          await s.log.truncateTo(e.afterIndex);
+          await s.log.truncateTo(e.afterIndex - s.log.start.index);
           await s.log.appendEntries(e.entries.map((x) => ({ term: x.term, records: x.data })));
         }
         break;
+      case 'sendSnapshot': {
+        const v = s.args.voters.find((x) => x.id === e.to);
+        if (!v || !s.snapshot || s.snapshot.index !== e.index) break;
+        ctx.send(quorumRef(v), { type: 'InstallSnapshot', term: s.core.term, leaderId: s.args.voterId, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: s.snapshot });
+        ctx.log.info('sent the metadata snapshot to a follower behind it', { to: e.to, index: e.index });
+        break;
+      }
+      case 'installSnapshot': {
+        const snap = e.data as MetadataSnapshot;
+        const at = { index: e.index, term: e.term };
+        if (s.args.metadataDir) await writeSnapshot(s.args.metadataDir, { ...at, image: snap.image });
+        if (s.log) {
+          if (!e.logKept) await s.log.truncateTo(0);
+          await s.log.compactTo(at);
+        }
+        s.snapshot = { ...at, image: snap.image };
+        tell(s, ctx, { type: 'QuorumSnapshot', ...at, image: snap.image });
+        ctx.log.info('installed the leader\'s metadata snapshot', { index: e.index, term: e.term, logKept: e.logKept });
+        break;
+      }
       case 'send': {
         const v = s.args.voters.find((x) => x.id === e.to);
         if (v) ctx.send(quorumRef(v), e.msg);
@@ -153,12 +176,23 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
   let log: MetadataLog | null = null;
   let entries: { term: number; data: MetadataRecord[] }[] = [];
   let election = { term: 0, votedFor: null as number | null };
+  let snapshot: MetadataSnapshot | null = null;
   if (args.metadataDir) {
     const opened = await MetadataLog.open(args.metadataDir);
     log = opened.log;
     try {
       if (opened.replay.truncatedBytes > 0) ctx.log.warn('dropped a torn tail of the metadata log', { file: log.file, bytes: opened.replay.truncatedBytes });
+      snapshot = await readSnapshot(args.metadataDir);
+      const start = opened.replay.start;
+      if (start.index > (snapshot?.index ?? 0)) {
+        throw new QuorumStateError(`${log.file} starts after index ${start.index}, but the snapshot beside it holds only up to ${snapshot?.index ?? 0}`);
+      }
       entries = opened.replay.entries.map((e) => ({ term: e.term, data: e.records }));
+      if (snapshot && snapshot.index > start.index) {
+        // a snapshot taken (or installed) whose compaction did not happen before a crash
+        entries = entries.slice(snapshot.index - start.index);
+        await log.compactTo({ index: snapshot.index, term: snapshot.term });
+      }
       election = await readQuorumState(args.metadataDir, args.voterId);
       // a log written before the quorum (terms 0) or by a later term than the state recorded
       const lastTerm = entries.at(-1)?.term ?? 0;
@@ -168,8 +202,10 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
       throw err;
     }
   }
-  const core = new RaftCore<MetadataRecord[]>(args.voterId, ids, election, entries, () => [], args.electionTimeoutMs);
-  const s: QuorumState = { args, core, log, pending: new Map(), random: args.random ?? Math.random };
+  const core = new RaftCore<MetadataRecord[]>(args.voterId, ids, election, entries, () => [], args.electionTimeoutMs, snapshot ? { index: snapshot.index, term: snapshot.term } : undefined);
+  const s: QuorumState = { args, core, log, pending: new Map(), random: args.random ?? Math.random, snapshot };
+  // what the snapshot holds first, then the commits after it
+  if (snapshot) tell(s, ctx, { type: 'QuorumSnapshot', index: snapshot.index, term: snapshot.term, image: snapshot.image });
   await run(s, ctx, core.start(ctx.clock.now()));
   return s;
 }
@@ -200,6 +236,17 @@ async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Appen
   await run(s, ctx, rest);
 }
 
+/** The controller's state at `index`: written as the snapshot, and the log compacted up to it. */
+async function handleTakeSnapshot(s: QuorumState, m: Extract<QuorumMsg, { type: 'TakeSnapshot' }>, ctx: Ctx): Promise<void> {
+  if (m.index <= s.core.snapshotIndex || m.index > s.core.commitIndex) return;
+  const at = { index: m.index, term: s.core.termAt(m.index) };
+  if (s.args.metadataDir) await writeSnapshot(s.args.metadataDir, { ...at, image: m.image });
+  s.snapshot = { ...at, image: m.image };
+  s.core.compact(m.index);
+  if (s.log) await s.log.compactTo(at);
+  ctx.log.info('metadata snapshot taken; log compacted', { index: at.index, term: at.term, entriesLeft: s.core.lastIndex - at.index });
+}
+
 function describe(s: QuorumState, now: number): QuorumReply {
   const progress = s.core.progress();
   return {
@@ -211,6 +258,7 @@ function describe(s: QuorumState, now: number): QuorumReply {
     leaderId: s.core.leaderId,
     commitIndex: s.core.commitIndex,
     lastIndex: s.core.lastIndex,
+    snapshotIndex: s.core.snapshotIndex,
     voters: s.args.voters.map((v) => {
       const at = v.id === s.args.voterId ? now : s.core.lastContactAt(v.id);
       return { id: v.id, node: v.node, logEndIndex: progress?.get(v.id) ?? -1, lastContactMs: at === null || !progress ? -1 : now - at };
@@ -224,7 +272,7 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
   // A failed disk write restarts the actor from what is on disk; a corrupt log or someone
   // else's election state cannot heal by restarting.
   supervision: {
-    decide: (err) => (err instanceof MetadataLogCorruptError || err instanceof QuorumStateError ? 'stop' : 'restart'),
+    decide: (err) => (err instanceof MetadataLogCorruptError || err instanceof QuorumStateError || err instanceof MetadataSnapshotError ? 'stop' : 'restart'),
     maxRestarts: 5,
     withinMs: 60_000,
   },
@@ -233,6 +281,9 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     VoteResponse: { term: 'integer', voterId: 'integer', granted: 'boolean' },
     AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: 'array', leaderCommit: 'integer' },
     AppendEntriesResponse: { term: 'integer', followerId: 'integer', success: 'boolean', matchIndex: 'integer' },
+    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: 'object' },
+    InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
+    TakeSnapshot: { index: 'integer', image: 'object' },
     Append: { records: 'array' },
   },
   handlers: {
@@ -240,6 +291,9 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     VoteResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     AppendEntries: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     AppendEntriesResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    InstallSnapshot: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    InstallSnapshotResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    TakeSnapshot: handleTakeSnapshot,
     ElectionTimeout: (s, _m, ctx) => run(s, ctx, s.core.electionTimeout(ctx.clock.now())),
     QuorumHeartbeat: (s, _m, ctx) => run(s, ctx, s.core.heartbeat(ctx.clock.now())),
     Append: handleAppend,
@@ -249,10 +303,6 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     await s.log?.close();
   },
 });
-
-export function isQuorumLeader(role: string): boolean {
-  return role === RaftRole.Leader;
-}
 
 function assertNever(x: never): never {
   throw new Error(`unexpected raft effect ${JSON.stringify(x)}`);

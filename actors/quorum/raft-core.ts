@@ -19,6 +19,12 @@
  * stickiness, thesis §4.2.3), so a voter that was cut off cannot depose a working leader when it
  * returns; a rejected append carries the follower's hint of where logs diverge, so the leader
  * backs up a term at a time rather than an entry at a time.
+ *
+ * Snapshots (§7): the caller compacts the log up to an index its state machine has applied
+ * (`compact`); the entries up to it are gone, and the snapshot's index and term stand in for
+ * them. A follower that needs an entry the leader no longer has gets InstallSnapshot (the
+ * caller attaches the snapshot's data): it keeps the entries after the snapshot when it holds
+ * the snapshot's last entry, or else drops its whole log, and reports the snapshot installed.
  */
 
 /** One replicated entry; its index is its position in the log, from 1. */
@@ -39,7 +45,10 @@ export type RaftMsg<T> =
   | { type: 'VoteResponse'; term: number; voterId: number; granted: boolean }
   | { type: 'AppendEntries'; term: number; leaderId: number; prevLogIndex: number; prevLogTerm: number; entries: RaftEntry<T>[]; leaderCommit: number }
   /** `matchIndex`: on success the last index the follower holds from this append; on failure its hint (the leader retries from hint + 1). */
-  | { type: 'AppendEntriesResponse'; term: number; followerId: number; success: boolean; matchIndex: number };
+  | { type: 'AppendEntriesResponse'; term: number; followerId: number; success: boolean; matchIndex: number }
+  /** The leader's snapshot of everything up to lastIncludedIndex (`data`: the caller's). */
+  | { type: 'InstallSnapshot'; term: number; leaderId: number; lastIncludedIndex: number; lastIncludedTerm: number; data: unknown }
+  | { type: 'InstallSnapshotResponse'; term: number; followerId: number; matchIndex: number };
 
 export type RaftEffect<T> =
   | { kind: 'persistVote'; term: number; votedFor: number | null }
@@ -52,7 +61,14 @@ export type RaftEffect<T> =
   /** The leader known for `term` changed (null: none known). */
   | { kind: 'leader'; term: number; leaderId: number | null }
   /** This node leads `term` and its first entry of the term is committed: the log is complete. */
-  | { kind: 'leaderReady'; term: number };
+  | { kind: 'leaderReady'; term: number }
+  /** Send `to` the snapshot (the caller's data) at index/term. */
+  | { kind: 'sendSnapshot'; to: number; index: number; term: number }
+  /**
+   * Make the leader's snapshot durable and current: everything up to `index` is `data`;
+   * `keepFrom` entries after it stay in the log (or none: the log was dropped).
+   */
+  | { kind: 'installSnapshot'; index: number; term: number; data: unknown; logKept: boolean };
 
 export interface RaftPersisted {
   term: number;
@@ -68,7 +84,11 @@ export class RaftCore<T> {
   votedFor: number | null;
   leaderId: number | null = null;
   commitIndex = 0;
+  /** Entries snapshotIndex+1 .. lastIndex. */
   private readonly log: RaftEntry<T>[];
+  /** The last index (and its term) the snapshot covers; 0 when there is none. */
+  snapshotIndex: number;
+  snapshotTerm: number;
   private votes = new Set<number>();
   private readonly nextIndex = new Map<number, number>();
   private readonly matchIndex = new Map<number, number>();
@@ -79,6 +99,10 @@ export class RaftCore<T> {
   private lastLeaderContact = Number.NEGATIVE_INFINITY;
   /** Leader: clock time each follower last answered an append. */
   private readonly lastContact = new Map<number, number>();
+  /** Leader: when each follower was last sent the snapshot (not again within an election timeout). */
+  private readonly snapshotSentAt = new Map<number, number>();
+  /** The clock time of the latest input (for inputs that carry none). */
+  private now = 0;
 
   constructor(
     readonly selfId: number,
@@ -89,33 +113,55 @@ export class RaftCore<T> {
     private readonly emptyData: () => T,
     /** The minimum election timeout: within it of a leader's last word, a follower refuses votes. */
     private readonly minElectionTimeoutMs: number,
+    /** The snapshot the log starts after (its entries are the ones after it). */
+    snapshot: { index: number; term: number } = { index: 0, term: 0 },
   ) {
     if (!voters.includes(selfId)) throw new Error(`voter ${selfId} is not among the voters [${voters.join(', ')}]`);
     this.term = persisted.term;
     this.votedFor = persisted.votedFor;
     this.log = [...log];
+    this.snapshotIndex = snapshot.index;
+    this.snapshotTerm = snapshot.term;
+    // what a snapshot holds was committed
+    this.commitIndex = snapshot.index;
   }
 
   get lastIndex(): number {
-    return this.log.length;
+    return this.snapshotIndex + this.log.length;
   }
 
   get lastTerm(): number {
-    return this.termAt(this.log.length);
+    return this.termAt(this.lastIndex);
   }
 
-  /** The term of the entry at `index` (0 for index 0). */
+  /** The term of the entry at `index` (0 for index 0; -1 when unknown or compacted away). */
   termAt(index: number): number {
-    return index <= 0 ? 0 : (this.log[index - 1]?.term ?? -1);
+    if (index === this.snapshotIndex) return index <= 0 ? 0 : this.snapshotTerm;
+    if (index < this.snapshotIndex) return -1;
+    return this.log[index - this.snapshotIndex - 1]?.term ?? -1;
   }
 
   entry(index: number): RaftEntry<T> | undefined {
-    return this.log[index - 1];
+    return index > this.snapshotIndex ? this.log[index - this.snapshotIndex - 1] : undefined;
   }
 
-  /** Entries (from, to], in order. */
+  /** Entries (from, to], in order (those still in the log). */
   entries(from: number, to: number): RaftEntry<T>[] {
-    return this.log.slice(Math.max(0, from), Math.max(0, to));
+    const base = this.snapshotIndex;
+    return this.log.slice(Math.max(0, from - base), Math.max(0, to - base));
+  }
+
+  /**
+   * Drops the entries up to `index` (committed, and applied by the caller, whose snapshot now
+   * holds them). Returns false when there is nothing to drop or `index` is not committed.
+   */
+  compact(index: number): boolean {
+    if (index <= this.snapshotIndex || index > this.commitIndex) return false;
+    const term = this.termAt(index);
+    this.log.splice(0, index - this.snapshotIndex);
+    this.snapshotIndex = index;
+    this.snapshotTerm = term;
+    return true;
   }
 
   /** True once this node leads and its log is known complete (its first entry of the term committed). */
@@ -133,12 +179,14 @@ export class RaftCore<T> {
 
   /** At start: a lone voter leads at once; otherwise wait for a leader, or time out and stand. */
   start(now: number): RaftEffect<T>[] {
+    this.now = now;
     if (this.voters.length === 1) return this.stand(now);
     return [{ kind: 'resetElectionTimer' }];
   }
 
   /** The election timer fired. */
   electionTimeout(now: number): RaftEffect<T>[] {
+    this.now = now;
     if (this.role === RaftRole.Leader) return [];
     return this.stand(now);
   }
@@ -149,6 +197,7 @@ export class RaftCore<T> {
    * off, it could not commit anyway, and the others may have elected a new leader.
    */
   heartbeat(now: number): RaftEffect<T>[] {
+    this.now = now;
     if (this.role !== RaftRole.Leader) return [];
     const inTouch = 1 + this.peers().filter((p) => now - (this.lastContact.get(p) ?? Number.NEGATIVE_INFINITY) < this.minElectionTimeoutMs).length;
     if (inTouch < this.majority) return this.stepDown(this.term);
@@ -159,7 +208,7 @@ export class RaftCore<T> {
   propose(data: T): { index: number; effects: RaftEffect<T>[] } | null {
     if (this.role !== RaftRole.Leader) return null;
     const entry: RaftEntry<T> = { term: this.term, data };
-    const index = this.log.length + 1;
+    const index = this.lastIndex + 1;
     this.log.push(entry);
     this.matchIndex.set(this.selfId, index);
     const effects: RaftEffect<T>[] = [{ kind: 'writeLog', afterIndex: index - 1, entries: [entry] }];
@@ -176,9 +225,9 @@ export class RaftCore<T> {
    * heard of it: the caller runs a proposal's log write before its sends and retracts on failure.
    */
   retract(index: number): void {
-    if (this.role !== RaftRole.Leader || index !== this.log.length || index === this.termStartIndex) throw new Error(`raft: cannot retract entry ${index}`);
+    if (this.role !== RaftRole.Leader || index !== this.lastIndex || index === this.termStartIndex) throw new Error(`raft: cannot retract entry ${index}`);
     this.log.pop();
-    this.matchIndex.set(this.selfId, this.log.length);
+    this.matchIndex.set(this.selfId, this.lastIndex);
     // a lone voter counted it committed with the proposal; that commit was never reported
     if (this.commitIndex >= index) this.commitIndex = index - 1;
   }
@@ -195,6 +244,7 @@ export class RaftCore<T> {
   }
 
   handle(msg: RaftMsg<T>, now: number): RaftEffect<T>[] {
+    this.now = now;
     switch (msg.type) {
       case 'VoteRequest':
         return this.onVoteRequest(msg, now);
@@ -204,6 +254,10 @@ export class RaftCore<T> {
         return this.onAppendEntries(msg, now);
       case 'AppendEntriesResponse':
         return this.onAppendResponse(msg, now);
+      case 'InstallSnapshot':
+        return this.onInstallSnapshot(msg, now);
+      case 'InstallSnapshotResponse':
+        return this.onAppendResponse({ type: 'AppendEntriesResponse', term: msg.term, followerId: msg.followerId, success: true, matchIndex: msg.matchIndex }, now);
       default:
         return assertNever(msg);
     }
@@ -233,7 +287,7 @@ export class RaftCore<T> {
     this.leaderId = this.selfId;
     this.ready = false;
     for (const p of this.peers()) {
-      this.nextIndex.set(p, this.log.length + 1);
+      this.nextIndex.set(p, this.lastIndex + 1);
       this.matchIndex.set(p, 0);
       this.lastContact.set(p, now); // a new leader gets one timeout to hear from its followers
     }
@@ -303,9 +357,19 @@ export class RaftCore<T> {
   // ---------------------------------------------------------------- replication
 
   private appendTo(peer: number): RaftEffect<T> {
-    const next = this.nextIndex.get(peer) ?? this.log.length + 1;
+    const next = this.nextIndex.get(peer) ?? this.lastIndex + 1;
+    // what it needs next was compacted away: the snapshot instead (once per election timeout;
+    // meanwhile an empty append keeps it following)
+    if (next <= this.snapshotIndex) {
+      const sent = this.snapshotSentAt.get(peer);
+      if (sent === undefined || this.now - sent >= this.minElectionTimeoutMs) {
+        this.snapshotSentAt.set(peer, this.now);
+        return { kind: 'sendSnapshot', to: peer, index: this.snapshotIndex, term: this.snapshotTerm };
+      }
+      return { kind: 'send', to: peer, msg: { type: 'AppendEntries', term: this.term, leaderId: this.selfId, prevLogIndex: this.snapshotIndex, prevLogTerm: this.snapshotTerm, entries: [], leaderCommit: this.commitIndex } };
+    }
     const prevLogIndex = next - 1;
-    const entries = this.log.slice(prevLogIndex, prevLogIndex + MAX_ENTRIES_PER_APPEND);
+    const entries = this.entries(prevLogIndex, prevLogIndex + MAX_ENTRIES_PER_APPEND);
     return {
       kind: 'send',
       to: peer,
@@ -329,6 +393,12 @@ export class RaftCore<T> {
       effects.push({ kind: 'leader', term: this.term, leaderId: m.leaderId });
     }
     effects.push({ kind: 'resetElectionTimer' });
+    if (m.prevLogIndex < this.snapshotIndex) {
+      // what this node compacted is committed, so it matches the leader's: skip that part
+      const skip = this.snapshotIndex - m.prevLogIndex;
+      if (skip >= m.entries.length) return [...effects, reply(true, m.prevLogIndex + m.entries.length)];
+      m = { ...m, prevLogIndex: this.snapshotIndex, prevLogTerm: this.snapshotTerm, entries: m.entries.slice(skip) };
+    }
     // log matching: the entry before the new ones must agree
     if (m.prevLogIndex > this.lastIndex) return [...effects, reply(false, this.lastIndex)];
     if (this.termAt(m.prevLogIndex) !== m.prevLogTerm) {
@@ -348,7 +418,7 @@ export class RaftCore<T> {
     if (k < m.entries.length) {
       if (at < this.commitIndex) throw new Error(`raft: leader ${m.leaderId} would overwrite committed entry ${at + 1}`);
       const fresh = m.entries.slice(k);
-      this.log.length = at;
+      this.log.length = at - this.snapshotIndex;
       this.log.push(...fresh);
       effects.push({ kind: 'writeLog', afterIndex: at, entries: fresh });
     }
@@ -359,6 +429,30 @@ export class RaftCore<T> {
       this.commitIndex = newCommit;
     }
     effects.push(reply(true, matchIndex));
+    return effects;
+  }
+
+  private onInstallSnapshot(m: Extract<RaftMsg<T>, { type: 'InstallSnapshot' }>, now: number): RaftEffect<T>[] {
+    const reply = (matchIndex: number): RaftEffect<T> => ({ kind: 'send', to: m.leaderId, msg: { type: 'InstallSnapshotResponse', term: this.term, followerId: this.selfId, matchIndex } });
+    if (m.term < this.term) return [{ kind: 'send', to: m.leaderId, msg: { type: 'AppendEntriesResponse', term: this.term, followerId: this.selfId, success: false, matchIndex: this.lastIndex } }];
+    const effects: RaftEffect<T>[] = [];
+    if (m.term > this.term || this.role === RaftRole.Candidate) effects.push(...this.stepDown(m.term));
+    else if (this.role === RaftRole.Leader) return [];
+    this.lastLeaderContact = now;
+    if (this.leaderId !== m.leaderId) {
+      this.leaderId = m.leaderId;
+      effects.push({ kind: 'leader', term: this.term, leaderId: m.leaderId });
+    }
+    effects.push({ kind: 'resetElectionTimer' });
+    // already covered by what this node committed
+    if (m.lastIncludedIndex <= this.commitIndex) return [...effects, reply(m.lastIncludedIndex)];
+    const logKept = this.termAt(m.lastIncludedIndex) === m.lastIncludedTerm;
+    if (logKept) this.log.splice(0, m.lastIncludedIndex - this.snapshotIndex);
+    else this.log.length = 0;
+    this.snapshotIndex = m.lastIncludedIndex;
+    this.snapshotTerm = m.lastIncludedTerm;
+    this.commitIndex = m.lastIncludedIndex;
+    effects.push({ kind: 'installSnapshot', index: m.lastIncludedIndex, term: m.lastIncludedTerm, data: m.data, logKept }, reply(m.lastIncludedIndex));
     return effects;
   }
 

@@ -33,7 +33,7 @@ describe('actors/controller/metadata-log', () => {
   it('replays every appended batch in order, creating the directory', async () => {
     const nested = path.join(dir, 'a', 'b');
     const { log, replay } = await MetadataLog.open(nested);
-    expect(replay).to.deep.equal({ records: [], entries: [], batches: 0, truncatedBytes: 0 });
+    expect(replay).to.deep.equal({ start: { index: 0, term: 0 }, records: [], entries: [], batches: 0, truncatedBytes: 0 });
     await log.append([epochRecord(1)]);
     await log.append([broker(1, 1), broker(2, 1)]);
     await log.append([]);
@@ -71,6 +71,30 @@ describe('actors/controller/metadata-log', () => {
     await again.log.truncateTo(0);
     expect((await fsp.stat(file())).size).to.equal(0);
     await again.log.close();
+  });
+
+  it('compacts away the batches a snapshot holds: a start line names where the log starts, atomically, and appends carry on', async () => {
+    const { log } = await MetadataLog.open(dir);
+    await log.appendEntries([1, 1, 2, 2].map((term, i) => ({ term, records: [broker(i + 1, 1)] })));
+    await log.compactTo({ index: 2, term: 1 });
+    expect([log.start, log.entryCount]).to.deep.equal([{ index: 2, term: 1 }, 2]);
+    await log.appendEntries([{ term: 3, records: [broker(5, 1)] }]);
+    await log.truncateTo(1); // keeps index 3 only
+    await log.close();
+    const again = await MetadataLog.open(dir);
+    expect(again.replay.start).to.deep.equal({ index: 2, term: 1 });
+    expect(again.replay.entries).to.deep.equal([{ term: 2, records: [broker(3, 1)] }]);
+    // past the end: the log is empty and starts there
+    await again.log.compactTo({ index: 10, term: 4 });
+    expect(again.log.entryCount).to.equal(0);
+    await again.log.truncateTo(0);
+    await again.log.appendEntries([{ term: 4, records: [broker(6, 1)] }]);
+    await again.log.close();
+    const third = await MetadataLog.open(dir);
+    expect(third.replay.start).to.deep.equal({ index: 10, term: 4 });
+    expect(third.replay.entries).to.deep.equal([{ term: 4, records: [broker(6, 1)] }]);
+    await third.log.close();
+    expect(await fsp.readdir(dir)).to.deep.equal([METADATA_LOG_FILE]);
   });
 
   it('drops a torn last batch (no newline) and truncates the file so later appends are clean', async () => {

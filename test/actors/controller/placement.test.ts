@@ -146,6 +146,7 @@ describe('actors/controller/controller-config', () => {
     expect(parseControllerConfig()).to.deep.equal({
       brokerSessionTimeoutMs: 9000,
       quorumElectionTimeoutMs: 1000,
+      metadataLogMaxRecordBytesBetweenSnapshots: 20 * 1024 * 1024,
       numPartitions: 1,
       defaultReplicationFactor: 1,
       uncleanLeaderElectionEnable: false,

@@ -4,7 +4,10 @@
  * one controller is active and the others answer NotController naming it; standbys apply what
  * it commits; when its node dies another takes over with a higher controller epoch, the
  * metadata intact, and announces itself to the brokers; requests sent during the election wait
- * and are served; the quorum's state survives a restart of every controller.
+ * and are served; the quorum's state survives a restart of every controller. With a small
+ * snapshot threshold every controller snapshots its state and compacts its log; a restart loads
+ * the snapshot, and a controller that was down while the others compacted gets the leader's
+ * snapshot.
  */
 import { expect } from 'chai';
 import fsp from 'node:fs/promises';
@@ -34,7 +37,10 @@ class Quorum {
   readonly channel: ActorRef<ControllerMsg> = { node: 'client', path: CONTROLLER_CHANNEL_PATH };
   private readonly brokerNode = new ActorSystem({ nodeId: 'node-1', strictSerialization: true });
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly extraConfig: Record<string, number> = {},
+  ) {
     this.net.join(this.client);
     this.net.join(this.brokerNode);
     this.client.spawn(controllerChannel, { name: CONTROLLER_CHANNEL_PATH.slice(1), args: { voters: VOTERS, retryBudgetMs: 3_000 } });
@@ -51,7 +57,7 @@ class Quorum {
       args: {
         clusterId: 'quorum-test',
         metadataDir: path.join(this.dir, `c${id}`),
-        config: { 'controller.quorum.election.timeout.ms': ELECTION_MS, 'broker.session.timeout.ms': 60_000 },
+        config: { 'controller.quorum.election.timeout.ms': ELECTION_MS, 'broker.session.timeout.ms': 60_000, ...this.extraConfig },
         quorum: { voterId: id, voters: VOTERS },
         quorumRandom: () => jitter,
         placementStartIndex: 0,
@@ -177,5 +183,74 @@ describe('actors/controller quorum', function () {
     expect(after.controllerEpoch).to.be.greaterThan(before.controllerEpoch);
     const terms = await Promise.all([1, 2, 3].map(async (id) => (await q.describe(id)).quorum!.term));
     expect(new Set(terms).size).to.equal(1);
+  });
+
+  describe('snapshots', () => {
+    let sq: Quorum;
+    let sdir: string;
+    beforeEach(async () => {
+      // the outer quorum is not used here
+      await q.stop();
+      sdir = await fsp.mkdtemp(path.join(os.tmpdir(), 'samsa-quorum-snap-'));
+      sq = new Quorum(sdir, { 'metadata.log.max.record.bytes.between.snapshots': 4_000 });
+      q = sq;
+      for (const id of [1, 2, 3]) sq.start(id);
+    });
+    afterEach(async () => {
+      await fsp.rm(sdir, { recursive: true, force: true });
+    });
+
+    const createTopics = async (prefix: string, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const r = await sq.ask<'CreateTopicsResponse'>({ type: 'CreateTopics', topics: [{ name: `${prefix}-${i}`, assignments: [[1], [1]] }] });
+        expect(r.topics[0]!.errorCode).to.equal(0);
+      }
+    };
+
+    it('every controller snapshots and compacts its log; a restart of all of them loads the snapshots', async () => {
+      await sq.active();
+      expect((await sq.ask<'BrokerRegistrationResponse'>({ type: 'BrokerRegistration', brokerId: 1, node: 'node-1', incarnationId: 'i1' })).errorCode).to.equal(0);
+      await createTopics('t', 40);
+      const before = (await sq.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      await checkFor(async () => {
+        const ds = await Promise.all([1, 2, 3].map((id) => sq.describe(id)));
+        return ds.every((d) => d.quorum!.snapshotIndex > 0);
+      });
+      for (const id of [1, 2, 3]) {
+        const files = await fsp.readdir(path.join(sdir, `c${id}`));
+        expect(files).to.include('metadata-snapshot.json');
+        const log = await fsp.readFile(path.join(sdir, `c${id}`, 'controller-metadata.log'), 'utf8');
+        expect(log.split('\n')[0]).to.match(/"start":\d+/); // compacted
+      }
+      for (const id of [1, 2, 3]) await sq.kill(id);
+      for (const id of [1, 2, 3]) sq.start(id);
+      await sq.active();
+      const after = (await sq.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      expect(after.topics).to.deep.equal(before.topics);
+      expect(after.brokers).to.deep.equal(before.brokers);
+      expect(after.controllerEpoch).to.be.greaterThan(before.controllerEpoch);
+    });
+
+    it('a controller that was down while the others compacted catches up from the leader\'s snapshot', async () => {
+      const active = await sq.active();
+      expect((await sq.ask<'BrokerRegistrationResponse'>({ type: 'BrokerRegistration', brokerId: 1, node: 'node-1', incarnationId: 'i1' })).errorCode).to.equal(0);
+      const late = active === 3 ? 2 : 3;
+      await sq.kill(late);
+      await createTopics('u', 40);
+      const leaderView = await sq.describe(active);
+      expect(leaderView.quorum!.snapshotIndex).to.be.greaterThan(0);
+      sq.start(late);
+      await checkFor(async () => {
+        const d = await sq.describe(late);
+        return d.quorum!.snapshotIndex > 0 && d.appliedIndex === (await sq.describe(active)).appliedIndex;
+      }, 10_000, 20);
+      // the late controller holds the same metadata: it takes over with it
+      const before = (await sq.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      await sq.kill(active);
+      const next = await sq.active();
+      const after = (await sq.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      expect(after.topics).to.deep.equal(before.topics);
+      expect(next).to.not.equal(active);
+    });
   });
 });

@@ -10,10 +10,19 @@ import { MAX_ENTRIES_PER_APPEND, RaftCore, RaftRole, type RaftEffect, type RaftE
 type Data = string[];
 const MIN_TIMEOUT = 100;
 
+interface SimSnapshot {
+  index: number;
+  term: number;
+  /** The state machine at `index`: every entry's data up to it. */
+  applied: RaftEntry<Data>[];
+}
+
 interface SimNode {
   core: RaftCore<Data>;
   persisted: { term: number; votedFor: number | null };
+  /** The entries after snap.index, as written. */
   disk: RaftEntry<Data>[];
+  snap: SimSnapshot;
   applied: RaftEntry<Data>[];
   deadline: number;
   up: boolean;
@@ -31,7 +40,7 @@ class Sim {
   private seed = 7;
 
   constructor(readonly ids: number[]) {
-    for (const id of ids) this.boot(id, { term: 0, votedFor: null }, []);
+    for (const id of ids) this.boot(id, { term: 0, votedFor: null }, [], { index: 0, term: 0, applied: [] });
   }
 
   random(): number {
@@ -39,18 +48,28 @@ class Sim {
     return this.seed / 0x7fffffff;
   }
 
-  boot(id: number, persisted: { term: number; votedFor: number | null }, disk: RaftEntry<Data>[]): void {
-    const core = new RaftCore<Data>(id, this.ids, persisted, disk, () => [], MIN_TIMEOUT);
-    const n: SimNode = { core, persisted: { ...persisted }, disk: [...disk], applied: this.nodes.get(id)?.applied ?? [], deadline: Infinity, up: true, readyTerms: [] };
+  boot(id: number, persisted: { term: number; votedFor: number | null }, disk: RaftEntry<Data>[], snap: SimSnapshot): void {
+    const core = new RaftCore<Data>(id, this.ids, persisted, disk, () => [], MIN_TIMEOUT, { index: snap.index, term: snap.term });
+    const n: SimNode = { core, persisted: { ...persisted }, disk: [...disk], snap, applied: [...snap.applied], deadline: Infinity, up: true, readyTerms: [] };
     this.nodes.set(id, n);
     this.run(id, core.start(this.now));
   }
 
-  /** Restart from what the node made durable (its applied entries stay: they were committed). */
+  /** Restart from what the node made durable: its snapshot, log and vote. */
   restart(id: number): void {
     const n = this.nodes.get(id)!;
-    this.boot(id, n.persisted, n.disk);
-    this.nodes.get(id)!.applied.length = 0;
+    this.boot(id, n.persisted, n.disk, n.snap);
+  }
+
+  /** The node snapshots its state machine at its commit index and compacts its log. */
+  compact(id: number): boolean {
+    const n = this.nodes.get(id)!;
+    const index = n.core.commitIndex;
+    const before = n.snap.index;
+    if (!n.core.compact(index)) return false;
+    n.snap = { index, term: n.core.snapshotTerm, applied: n.applied.slice(0, index) };
+    n.disk.splice(0, index - before);
+    return true;
   }
 
   node(id: number): SimNode {
@@ -65,9 +84,20 @@ class Sim {
           n.persisted = { term: e.term, votedFor: e.votedFor };
           break;
         case 'writeLog':
-          n.disk.length = e.afterIndex;
+          n.disk.length = e.afterIndex - n.snap.index;
           n.disk.push(...e.entries);
           break;
+        case 'sendSnapshot':
+          this.queue.push({ from: id, to: e.to, msg: { type: 'InstallSnapshot', term: n.core.term, leaderId: id, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: n.snap.applied.slice(0, e.index) } });
+          break;
+        case 'installSnapshot': {
+          const before = n.snap.index;
+          n.snap = { index: e.index, term: e.term, applied: [...(e.data as RaftEntry<Data>[])] };
+          if (e.logKept) n.disk.splice(0, e.index - before);
+          else n.disk = [];
+          n.applied = [...n.snap.applied];
+          break;
+        }
         case 'send':
           this.queue.push({ from: id, to: e.to, msg: e.msg });
           break;
@@ -382,7 +412,58 @@ describe('actors/quorum/raft-core', () => {
     });
   });
 
-  it('safety under random partitions, drops and restarts: one leader per term, committed entries never change', function () {
+  describe('snapshots', () => {
+    it('compacts only what is committed; indexes and terms carry on past the snapshot', () => {
+      const sim = new Sim([1]);
+      for (let i = 0; i < 5; i++) sim.propose(1, [`r${i}`]);
+      const core = sim.node(1).core;
+      expect(core.compact(core.commitIndex + 1)).to.equal(false);
+      expect(sim.compact(1)).to.equal(true);
+      expect([core.snapshotIndex, core.lastIndex, core.termAt(core.snapshotIndex), core.termAt(1)]).to.deep.equal([6, 6, 1, -1]);
+      expect(sim.propose(1, ['after'])).to.equal(7);
+      expect(core.entry(7)?.data).to.deep.equal(['after']);
+      expect(core.entries(0, 7).map((e) => e.data)).to.deep.equal([['after']]);
+      sim.restart(1);
+      expect(sim.node(1).core.lastIndex).to.equal(8); // the new term's empty entry after it
+      expect(sim.node(1).applied.map((e) => e.data)).to.deep.equal([[], ['r0'], ['r1'], ['r2'], ['r3'], ['r4'], ['after'], []]);
+    });
+
+    it('a follower behind the leader\'s snapshot gets InstallSnapshot, then the entries after it', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const late = [1, 2, 3].find((x) => x !== leader)!;
+      sim.node(late).up = false;
+      for (let i = 0; i < 20; i++) sim.propose(leader, [`r${i}`]);
+      sim.deliverAll();
+      expect(sim.compact(leader)).to.equal(true);
+      sim.propose(leader, ['tail']);
+      sim.node(late).up = true;
+      sim.advance(300);
+      const n = sim.node(late);
+      expect(n.snap.index).to.equal(sim.node(leader).snap.index);
+      expect(n.core.lastIndex).to.equal(sim.node(leader).core.lastIndex);
+      expect(n.applied.map((e) => e.data)).to.deep.equal(sim.node(leader).applied.map((e) => e.data));
+      expect(n.applied.at(-1)?.data).to.deep.equal(['tail']);
+    });
+
+    it('a follower keeps the entries after the snapshot when it holds the snapshot\'s last entry, and drops a log that disagrees', () => {
+      const log: RaftEntry<Data>[] = [1, 1, 1, 2].map((term, i) => ({ term, data: [`e${i + 1}`] }));
+      const keep = new RaftCore<Data>(2, [1, 2, 3], { term: 2, votedFor: null }, log, () => [], MIN_TIMEOUT);
+      const kept = keep.handle({ type: 'InstallSnapshot', term: 2, leaderId: 1, lastIncludedIndex: 3, lastIncludedTerm: 1, data: 'state@3' }, 0);
+      expect(kept).to.deep.include({ kind: 'installSnapshot', index: 3, term: 1, data: 'state@3', logKept: true });
+      expect([keep.snapshotIndex, keep.lastIndex, keep.commitIndex, keep.termAt(4)]).to.deep.equal([3, 4, 3, 2]);
+      const drop = new RaftCore<Data>(2, [1, 2, 3], { term: 2, votedFor: null }, log, () => [], MIN_TIMEOUT);
+      const dropped = drop.handle({ type: 'InstallSnapshot', term: 3, leaderId: 1, lastIncludedIndex: 3, lastIncludedTerm: 3, data: 'state@3' }, 0);
+      expect(dropped).to.deep.include({ kind: 'installSnapshot', index: 3, term: 3, data: 'state@3', logKept: false });
+      expect([drop.snapshotIndex, drop.lastIndex, drop.term]).to.deep.equal([3, 3, 3]);
+      // an old snapshot changes nothing
+      expect(sends(drop.handle({ type: 'InstallSnapshot', term: 3, leaderId: 1, lastIncludedIndex: 2, lastIncludedTerm: 1, data: 'old' }, 1), 'InstallSnapshotResponse')).to.have.length(1);
+      expect(drop.snapshotIndex).to.equal(3);
+    });
+  });
+
+  it('safety under random partitions, drops, restarts and compactions: one leader per term, committed entries never change', function () {
     this.timeout(60_000);
     for (const ids of [
       [1, 2, 3],
@@ -404,6 +485,8 @@ describe('actors/quorum/raft-core', () => {
         } else if (r < 0.3) {
           // drop a share of what is in flight
           sim.queue = sim.queue.filter(() => sim.random() > 0.3);
+        } else if (r < 0.4) {
+          sim.compact(ids[Math.floor(sim.random() * ids.length)]!);
         }
         const leader = sim.leader();
         if (leader !== null) for (let k = 0; k < 3; k++) sim.propose(leader, [`e${seq++}`]);
