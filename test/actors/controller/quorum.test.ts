@@ -26,7 +26,7 @@ import { InProcNetwork } from '../../../src/transport/inproc.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { recordingBroker, type Reply } from './harness.js';
 
-const ELECTION_MS = 300;
+const ELECTION_MS = 500;
 const VOTERS: QuorumVoter[] = [1, 2, 3].map((id) => ({ id, node: `c${id}` }));
 
 class Quorum {
