@@ -18,7 +18,7 @@
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator to its coordinator; AclsChanged and ClientQuotasChanged to its Kafka listener
+ * ResignCoordinator to its coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
@@ -35,6 +35,7 @@ import { isFailure } from '../../src/runtime/types.js';
 import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
 import { kafkaListenerName, type KafkaListenerMsg } from '../kafka-listener/messages.js';
 import { RateQuota } from '../../src/runtime/rate-quota.js';
 import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled, type Throttles } from './replication-throttles.js';
@@ -119,7 +120,7 @@ export interface BrokerState {
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
   producerIdWaiters: ReplyToken[];
   /** The ACLs and client quotas last handed to the Kafka listener beside this broker (JSON; null: none yet). */
-  listenerSent: { acls: string | null; quotas: string | null };
+  listenerSent: { acls: string | null; quotas: string | null; scram: string | null };
   /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
   dynamicConfig: string;
   /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
@@ -171,7 +172,7 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
  * The Kafka listener beside this broker authorizes with the cluster's ACLs and enforces its
  * client quotas: each is sent when it changed (and with the first metadata).
  */
-function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata): void {
+function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata, scramCredentials: ScramCredentialEntry[] | undefined): void {
   const listener: ActorRef<KafkaListenerMsg> = { node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` };
   const acls = md.acls ?? [];
   const aclsKey = JSON.stringify(acls);
@@ -184,6 +185,13 @@ function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMe
   if (quotasKey !== s.listenerSent.quotas) {
     s.listenerSent.quotas = quotasKey;
     ctx.send(listener, { type: 'ClientQuotasChanged', quotas });
+  }
+  if (scramCredentials) {
+    const scramKey = JSON.stringify(scramCredentials);
+    if (scramKey !== s.listenerSent.scram) {
+      s.listenerSent.scram = scramKey;
+      ctx.send(listener, { type: 'ScramCredentialsChanged', credentials: scramCredentials });
+    }
   }
 }
 
@@ -581,7 +589,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
-      listenerSent: { acls: null, quotas: null },
+      listenerSent: { acls: null, quotas: null, scram: null },
       dynamicConfig: '[]',
       throttles: null,
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
@@ -604,7 +612,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
   schema: {
     LeaderAndIsrRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array', liveLeaders: 'array' },
     StopReplicaRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array' },
-    UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object' },
+    UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?' },
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
@@ -698,7 +706,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);
       s.throttles = throttlesFor(m.metadata, s.args.brokerId);
-      if (s.args.kafkaEndpoint) tellListener(s, ctx, m.metadata);
+      if (s.args.kafkaEndpoint) tellListener(s, ctx, m.metadata, m.scramCredentials);
       return setAsideStrayLogs(s, ctx, m.metadata);
     },
 

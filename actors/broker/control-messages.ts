@@ -2,6 +2,7 @@
  * Requests the controller sends to brokers (tells; brokers answer nothing but log problems).
  * Every one carries the controller epoch: a broker ignores an older one (STALE_CONTROLLER_EPOCH).
  */
+import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 
 export interface LeaderAndIsrPartition extends PartitionState {
@@ -27,4 +28,8 @@ export type ControlToBrokerMsg =
       brokerId: number;
       partitions: { topic: string; partition: number; deletePartition: boolean }[];
     }
-  | { type: 'UpdateMetadataRequest'; controllerEpoch: number; metadata: ClusterMetadata };
+  /**
+   * `scramCredentials`: the cluster's SCRAM credentials (KIP-554), for the broker's SASL listener
+   * only; sent to brokers, never to watchers, and never part of the metadata clients see.
+   */
+  | { type: 'UpdateMetadataRequest'; controllerEpoch: number; metadata: ClusterMetadata; scramCredentials?: ScramCredentialEntry[] };

@@ -46,6 +46,8 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'CreateAcls',
   'DeleteAcls',
   'DescribeAcls',
+  'AlterUserScramCredentials',
+  'DescribeUserScramCredentials',
   'WatchMetadata',
   'UnwatchMetadata',
   'DescribeQuorum',

@@ -20,7 +20,8 @@
  * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
- * AlterClientQuotas (client-quotas.ts),
+ * AlterClientQuotas (client-quotas.ts), AlterUserScramCredentials, DescribeUserScramCredentials
+ * (scram-credentials.ts),
  * AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, DescribeQuorum; from its quorum actor QuorumCommitted,
  * QuorumLeader, QuorumReady, QuorumSnapshot; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
@@ -77,6 +78,7 @@ import type { QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from '../quorum
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import { brokerConfigChanges } from './broker-configs.js';
 import { clientQuotaChanges } from './client-quotas.js';
+import { describeScram, scramChanges } from './scram-credentials.js';
 import {
   BrokerState,
   MetadataRecordError,
@@ -315,8 +317,16 @@ function brokerRef(b: BrokerRecord): ActorRef<ControlToBrokerMsg> {
 function sendMetadataUpdates(s: ControllerState, ctx: BaseContext<ControllerMsg>, targets: readonly ActorRef<ControlToBrokerMsg>[]): void {
   const metadata = toClusterMetadata(s.metadata, ctx.nodeId);
   const msg: ControlToBrokerMsg = { type: 'UpdateMetadataRequest', controllerEpoch: s.metadata.controllerEpoch, metadata };
-  for (const t of targets) ctx.send(t, msg);
+  // brokers' SASL listeners need the SCRAM credentials; watchers do not get them
+  const toBrokers: ControlToBrokerMsg = { ...msg, scramCredentials: [...s.metadata.scramCredentials.values()] };
+  for (const t of targets) ctx.send(t, toBrokers);
   for (const w of s.watchers) ctx.send(w as ActorRef<ControlToBrokerMsg>, msg);
+}
+
+async function handleAlterUserScramCredentials(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterUserScramCredentials' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = scramChanges(s.metadata, m.deletions, m.upsertions);
+  await commitMetadataOnly(s, ctx, records, results, 'SCRAM credentials changed', () => ({ users: [...new Set(records.map((r) => (r.type === 'UserScramCredential' ? r.credential.user : r.type === 'RemoveUserScramCredential' ? r.user : '')))] }));
+  ctx.reply<ControllerReply>({ type: 'AlterUserScramCredentialsResponse', results });
 }
 
 function changedPartitions(records: readonly MetadataRecord[]): TopicPartition[] {
@@ -1428,6 +1438,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     CreateAcls: { creations: 'array' },
     DeleteAcls: { filters: 'array' },
     DescribeAcls: { filter: 'object' },
+    AlterUserScramCredentials: { deletions: 'array', upsertions: 'array' },
+    DescribeUserScramCredentials: { users: 'array?' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
     DescribeQuorum: { local: 'boolean?' },
@@ -1449,6 +1461,10 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     ListPartitionReassignments: activeOnly(handleListPartitionReassignments),
     CreateAcls: activeOnly(handleCreateAcls),
     DeleteAcls: activeOnly(handleDeleteAcls),
+    AlterUserScramCredentials: activeOnly(handleAlterUserScramCredentials),
+    DescribeUserScramCredentials: activeOnly((s, m, ctx) => {
+      ctx.reply<ControllerReply>({ type: 'DescribeUserScramCredentialsResponse', ...describeScram(s.metadata, m.users) });
+    }),
     DescribeAcls: activeOnly((s, m, ctx) => {
       const { answer, acls } = describeAcls(s.metadata, m.filter);
       ctx.reply<ControllerReply>({ type: 'DescribeAclsResponse', ...answer, acls });

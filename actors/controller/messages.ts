@@ -6,6 +6,7 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuorumEvent, QuorumReply } from '../quorum/messages.js';
+import type { ScramDeletion, ScramDescription, ScramUpsertion, ScramUserResult } from './scram-credentials.js';
 
 export interface CreatableTopic {
   name: string;
@@ -92,6 +93,10 @@ export type ControllerMsg =
   | { type: 'DeleteAcls'; filters: AclBindingFilter[] }
   /** Kafka's DescribeAcls: the bindings the filter selects. */
   | { type: 'DescribeAcls'; filter: AclBindingFilter }
+  /** KIP-554: set (from salt and salted password) or delete users' SCRAM credentials. */
+  | { type: 'AlterUserScramCredentials'; deletions: ScramDeletion[]; upsertions: ScramUpsertion[] }
+  /** KIP-554: the mechanisms and iterations of the named users' credentials (null: every user's). */
+  | { type: 'DescribeUserScramCredentials'; users: string[] | null }
   /** Internal: the leader-balancing timer (auto.leader.rebalance.enable). */
   | { type: 'BalanceLeaders' }
   /** Internal: the session-expiry timer. */
@@ -111,6 +116,8 @@ export type ControllerMsg =
   | QuorumEvent;
 
 export type ControllerReply =
+  | { type: 'AlterUserScramCredentialsResponse'; results: ScramUserResult[] }
+  | ({ type: 'DescribeUserScramCredentialsResponse' } & ScramDescription)
   /** A standby controller's answer to any request: where the active one is, when known. */
   | { type: 'NotController'; errorCode: number; errorMessage: string; leaderId: number | null; leaderNode: string | null }
   | {

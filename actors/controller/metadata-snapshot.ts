@@ -13,6 +13,7 @@ import { crc32c } from '../../src/protocol/crc32c.js';
 import { bindingKey, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota } from '../../src/security/client-quotas.js';
 import type { BrokerRecord, MetadataState, PendingDelete, TopicRecord } from './metadata-state.js';
+import { scramKey, type ScramCredentialEntry } from './scram-credentials.js';
 
 export const METADATA_SNAPSHOT_FILE = 'metadata-snapshot.json';
 
@@ -27,6 +28,8 @@ export interface MetadataImage {
   acls: AclBinding[];
   brokerConfigs: [string, Record<string, string>][];
   clientQuotas: ClientQuota[];
+  /** Absent in images written before SCRAM credentials were kept. */
+  scramCredentials?: ScramCredentialEntry[];
 }
 
 export interface MetadataSnapshot {
@@ -51,6 +54,7 @@ export function toImage(s: MetadataState): MetadataImage {
     acls: [...s.acls.values()],
     brokerConfigs: [...s.brokerConfigs.entries()].map(([k, v]) => [k, { ...v }]),
     clientQuotas: [...s.clientQuotas.values()],
+    scramCredentials: [...s.scramCredentials.values()],
   };
 }
 
@@ -65,6 +69,7 @@ export function fromImage(i: MetadataImage): MetadataState {
     acls: new Map(i.acls.map((b) => [bindingKey(b), b])),
     brokerConfigs: new Map(i.brokerConfigs),
     clientQuotas: new Map(i.clientQuotas.map((q) => [entityKey(q.entity), q])),
+    scramCredentials: new Map((i.scramCredentials ?? []).map((c) => [scramKey(c.user, c.mechanism), c])),
   };
 }
 

@@ -18,6 +18,7 @@
  */
 import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
+import { scramHashOf, scramKey, scramMechanismName, type ScramCredentialEntry } from './scram-credentials.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
 
 export const BrokerState = Object.freeze({
@@ -74,6 +75,8 @@ export interface MetadataState {
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Client quotas, by entityKey. */
   readonly clientQuotas: ReadonlyMap<string, ClientQuota>;
+  /** SCRAM credentials (KIP-554), by scramKey(user, mechanism). */
+  readonly scramCredentials: ReadonlyMap<string, ScramCredentialEntry>;
 }
 
 export type PartitionChangeRecord = {
@@ -118,7 +121,11 @@ export type MetadataRecord =
    */
   | { type: 'BrokerConfig'; resource: string; config: Record<string, string> }
   /** A quota entity's quotas, replaced whole (empty: none; Kafka's ClientQuotaRecord). */
-  | { type: 'ClientQuota'; entity: QuotaEntity; quotas: Record<string, number> };
+  | { type: 'ClientQuota'; entity: QuotaEntity; quotas: Record<string, number> }
+  /** A user's SCRAM credential for one mechanism, set or replaced (Kafka's UserScramCredentialRecord). */
+  | { type: 'UserScramCredential'; credential: ScramCredentialEntry }
+  /** A user's SCRAM credential for one mechanism, removed (Kafka's RemoveUserScramCredentialRecord). */
+  | { type: 'RemoveUserScramCredential'; user: string; mechanism: number };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -133,7 +140,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map() };
 }
 
 // ------------------------------------------------------------------ queries
@@ -455,6 +462,20 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (Object.keys(record.quotas).length === 0) clientQuotas.delete(key);
       else clientQuotas.set(key, { entity: { ...record.entity }, quotas: { ...record.quotas } });
       return { ...state, clientQuotas };
+    }
+    case 'UserScramCredential': {
+      const c = record.credential;
+      if (c.user === '' || scramHashOf(c.mechanism) === null || !Number.isSafeInteger(c.iterations)) fail(record, `not a credential: ${c.user}/${c.mechanism}`);
+      const scramCredentials = new Map(state.scramCredentials);
+      scramCredentials.set(scramKey(c.user, c.mechanism), { ...c });
+      return { ...state, scramCredentials };
+    }
+    case 'RemoveUserScramCredential': {
+      const key = scramKey(record.user, record.mechanism);
+      if (!state.scramCredentials.has(key)) fail(record, `no ${scramMechanismName(record.mechanism)} credential for user ${record.user}`);
+      const scramCredentials = new Map(state.scramCredentials);
+      scramCredentials.delete(key);
+      return { ...state, scramCredentials };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);

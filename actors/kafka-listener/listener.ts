@@ -8,7 +8,7 @@
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
  * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
  * handshakes that failed.
- * Handles: DescribeKafkaListener (introspection), AclsChanged and ClientQuotasChanged (from its
+ * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged and ScramCredentialsChanged (from its
  * broker: the cluster's ACLs and client quotas).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
@@ -21,7 +21,7 @@ import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ControllerMsg } from '../controller/messages.js';
-import { SASL_MECHANISMS, saslSettings, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
+import { SASL_MECHANISMS, saslSettings, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { kafkaConnection } from './connection.js';
@@ -75,6 +75,8 @@ export interface KafkaListenerArgs {
 
 interface ListenerState {
   server: net.Server;
+  /** The SASL settings every connection shares (their dynamic SCRAM credentials change in place). */
+  sasl: SaslSettings | null;
   authorizer: AclAuthorizer | null;
   quotas: ClientQuotaManager;
   saslMechanisms: string[];
@@ -161,7 +163,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       ? new AclAuthorizer({ superUsers: args.config.superUsers, allowEveryoneIfNoAclFound: args.config.allowEveryoneIfNoAclFound })
       : null;
     const quotas = new ClientQuotaManager(ctx.clock);
-    const s: ListenerState = { server: args.server, authorizer, quotas, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
+    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -216,6 +218,11 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     ClientQuotasChanged(s, m, ctx) {
       s.quotas.update(m.quotas);
       ctx.log.info('client quotas in force', { entities: m.quotas.length });
+    },
+    ScramCredentialsChanged(s, m, ctx) {
+      if (!s.sasl) return;
+      setDynamicScram(s.sasl, m.credentials);
+      ctx.log.info('SCRAM credentials in force', { credentials: m.credentials.length, users: new Set(m.credentials.map((c) => c.user)).size });
     },
   },
 });

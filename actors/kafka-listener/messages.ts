@@ -5,13 +5,16 @@
  */
 import type { AclBinding } from '../../src/security/acl.js';
 import type { ClientQuota } from '../../src/security/client-quotas.js';
+import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
 
 export type KafkaListenerMsg =
   | { type: 'DescribeKafkaListener' }
   /** From the broker beside it: the cluster's ACLs changed (or arrived first); authorize with these. */
   | { type: 'AclsChanged'; acls: AclBinding[] }
   /** From the broker beside it: the cluster's client quotas changed; enforce these. */
-  | { type: 'ClientQuotasChanged'; quotas: ClientQuota[] };
+  | { type: 'ClientQuotasChanged'; quotas: ClientQuota[] }
+  /** From the broker beside it: the cluster's SCRAM credentials (KIP-554) changed; authenticate with these. */
+  | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] };
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
 export function kafkaListenerName(brokerId: number): string {

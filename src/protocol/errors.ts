@@ -101,6 +101,11 @@ const table = [
   [86, 'GROUP_SUBSCRIBED_TO_TOPIC', false, 'Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.'],
   [87, 'INVALID_RECORD', false, 'This record has failed the validation on broker and hence will be rejected.'],
   [88, 'UNSTABLE_OFFSET_COMMIT', true, 'There are unstable offsets that need to be cleared.'],
+  [89, 'THROTTLING_QUOTA_EXCEEDED', true, 'The throttling quota has been exceeded.'],
+  [90, 'PRODUCER_FENCED', false, 'There is a newer producer with the same transactionalId which fences the current one.'],
+  [91, 'RESOURCE_NOT_FOUND', false, 'A request illegally referred to a resource that does not exist.'],
+  [92, 'DUPLICATE_RESOURCE', false, 'A request illegally referred to the same resource twice.'],
+  [93, 'UNACCEPTABLE_CREDENTIAL', false, 'Requested credential would not meet criteria for acceptability.'],
 ] as const;
 
 type Row = (typeof table)[number];

@@ -10,6 +10,7 @@ import { metadata } from './metadata.js';
 import { offsetCommit, offsetFetch } from './offsets.js';
 import { createAcls, deleteAcls, describeAcls } from './acls.js';
 import { alterClientQuotas, describeClientQuotas } from './client-quotas.js';
+import { alterUserScramCredentials, describeUserScramCredentials } from './scram-credentials.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeConfigs } from './describe-configs.js';
@@ -57,6 +58,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [47, offsetDelete],
   [48, describeClientQuotas],
   [49, alterClientQuotas],
+  [50, describeUserScramCredentials],
+  [51, alterUserScramCredentials],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

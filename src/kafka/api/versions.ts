@@ -48,6 +48,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [47, { min: 0, max: 0 }], // OffsetDelete
   [48, { min: 0, max: 1 }], // DescribeClientQuotas
   [49, { min: 0, max: 1 }], // AlterClientQuotas
+  [50, { min: 0, max: 0 }], // DescribeUserScramCredentials
+  [51, { min: 0, max: 0 }], // AlterUserScramCredentials
 ]);
 
 export const API_VERSIONS_KEY = 18;

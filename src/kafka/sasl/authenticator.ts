@@ -12,7 +12,10 @@
  * Mechanisms: PLAIN (RFC 4616: "[authzid] NUL user NUL password", the authzid empty or the user)
  * and SCRAM-SHA-256 / SCRAM-SHA-512 (./scram.ts). Users and passwords come from the listener's
  * configuration, as Kafka's JAAS `user_<name>="<password>"`; SCRAM credentials are derived from
- * them once, when the listener starts. Any authenticated user may do anything (no ACLs).
+ * them once, when the listener starts. SCRAM credentials kept in the cluster metadata (KIP-554,
+ * AlterUserScramCredentials) come on top, replaced whole when they change (`setDynamicScram`),
+ * and win over a configured user's for the same mechanism; PLAIN takes configured users only,
+ * as Kafka's PLAIN takes its JAAS users. What a user may do is up to the ACLs.
  */
 import crypto from 'node:crypto';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -25,6 +28,20 @@ export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
 export interface SaslSettings {
   readonly mechanisms: readonly SaslMechanism[];
   readonly users: ReadonlyMap<string, SaslUser>;
+  /** SCRAM credentials from the cluster metadata: user -> hash -> credential (replaced in place). */
+  readonly dynamicScram: Map<string, Partial<Record<ScramHash, ScramCredential>>>;
+}
+
+/** The cluster's SCRAM credentials (KIP-554 records) as the listener authenticates with them. */
+export function setDynamicScram(settings: SaslSettings, credentials: readonly { user: string; mechanism: number; salt: string; storedKey: string; serverKey: string; iterations: number }[]): void {
+  settings.dynamicScram.clear();
+  for (const c of credentials) {
+    const hash: ScramHash | null = c.mechanism === 1 ? 'SHA-256' : c.mechanism === 2 ? 'SHA-512' : null;
+    if (!hash) continue;
+    const entry = settings.dynamicScram.get(c.user) ?? {};
+    entry[hash] = { salt: Buffer.from(c.salt, 'base64'), iterations: c.iterations, storedKey: Buffer.from(c.storedKey, 'base64'), serverKey: Buffer.from(c.serverKey, 'base64') };
+    settings.dynamicScram.set(c.user, entry);
+  }
 }
 
 interface SaslUser {
@@ -42,7 +59,7 @@ export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readon
     if (mechanisms.includes('SCRAM-SHA-512')) scram['SHA-512'] = scramCredential('SHA-512', password);
     map.set(name, { passwordDigest: crypto.createHash('sha256').update(password, 'utf8').digest(), scram });
   }
-  return { mechanisms: [...mechanisms], users: map };
+  return { mechanisms: [...mechanisms], users: map, dynamicScram: new Map() };
 }
 
 export type SaslState = 'AwaitingHandshake' | 'Authenticating' | 'Authenticated' | 'Failed';
@@ -79,7 +96,7 @@ export class SaslAuthenticator {
     this.mechanism = m;
     if (m !== 'PLAIN') {
       const hash: ScramHash = m === 'SCRAM-SHA-256' ? 'SHA-256' : 'SHA-512';
-      this.scram = new ScramServer(hash, (user) => this.settings.users.get(user)?.scram[hash] ?? null);
+      this.scram = new ScramServer(hash, (user) => this.settings.dynamicScram.get(user)?.[hash] ?? this.settings.users.get(user)?.scram[hash] ?? null);
     }
     this.state = 'Authenticating';
     return { errorCode: ErrorCode.NONE, mechanisms };

@@ -33,9 +33,18 @@ function hmac(hash: ScramHash, key: Buffer, data: string | Buffer): Buffer {
   return crypto.createHmac(ALGO[hash].digest, key).update(data).digest();
 }
 
+/** SCRAM's SaltedPassword: PBKDF2 of the password (what a client sends to AlterUserScramCredentials). */
+export function saltedPassword(hash: ScramHash, password: string, salt: Buffer, iterations: number): Buffer {
+  return crypto.pbkdf2Sync(Buffer.from(password.normalize('NFKC'), 'utf8'), salt, iterations, ALGO[hash].bytes, ALGO[hash].digest);
+}
+
 /** The credential a server keeps for `password` (a random salt unless one is given). */
 export function scramCredential(hash: ScramHash, password: string, salt: Buffer = crypto.randomBytes(16), iterations = SCRAM_ITERATIONS): ScramCredential {
-  const salted = crypto.pbkdf2Sync(Buffer.from(password.normalize('NFKC'), 'utf8'), salt, iterations, ALGO[hash].bytes, ALGO[hash].digest);
+  return scramCredentialFromSalted(hash, salt, saltedPassword(hash, password, salt, iterations), iterations);
+}
+
+/** The credential a server keeps, from the salted password (the password itself is never sent). */
+export function scramCredentialFromSalted(hash: ScramHash, salt: Buffer, salted: Buffer, iterations: number): ScramCredential {
   const clientKey = hmac(hash, salted, 'Client Key');
   return {
     salt,

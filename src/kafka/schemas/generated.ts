@@ -51,6 +51,8 @@ export const ApiKeys = {
   OffsetDelete: 47,
   DescribeClientQuotas: 48,
   AlterClientQuotas: 49,
+  DescribeUserScramCredentials: 50,
+  AlterUserScramCredentials: 51,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -917,6 +919,46 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'entityType', type: 'string', versions: [0, N] },
         { name: 'entityName', type: 'string', versions: [0, N], nullable: [0, N] },
       ] },
+    ] },
+  ] },
+  { name: 'DescribeUserScramCredentialsRequest', apiKey: 50, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'users', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeUserScramCredentialsResponse', apiKey: 50, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'user', type: 'string', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'credentialInfos', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'mechanism', type: 'int8', versions: [0, N] },
+        { name: 'iterations', type: 'int32', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'AlterUserScramCredentialsRequest', apiKey: 51, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'deletions', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'mechanism', type: 'int8', versions: [0, N] },
+    ] },
+    { name: 'upsertions', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'mechanism', type: 'int8', versions: [0, N] },
+      { name: 'iterations', type: 'int32', versions: [0, N] },
+      { name: 'salt', type: 'bytes', versions: [0, N] },
+      { name: 'saltedPassword', type: 'bytes', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'AlterUserScramCredentialsResponse', apiKey: 51, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'user', type: 'string', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
     ] },
   ] },
 ];
@@ -2692,6 +2734,88 @@ export interface AlterClientQuotasResponseEntity {
   entityName: string | null;
 }
 
+export interface DescribeUserScramCredentialsRequest {
+  /** v0+, nullable v0+ */
+  users: DescribeUserScramCredentialsRequestUsers[] | null;
+}
+
+export interface DescribeUserScramCredentialsRequestUsers {
+  /** v0+ */
+  name: string;
+}
+
+export interface DescribeUserScramCredentialsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  results: DescribeUserScramCredentialsResponseResults[];
+}
+
+export interface DescribeUserScramCredentialsResponseResults {
+  /** v0+ */
+  user: string;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0+ */
+  credentialInfos: DescribeUserScramCredentialsResponseCredentialInfos[];
+}
+
+export interface DescribeUserScramCredentialsResponseCredentialInfos {
+  /** v0+ */
+  mechanism: number;
+  /** v0+ */
+  iterations: number;
+}
+
+export interface AlterUserScramCredentialsRequest {
+  /** v0+ */
+  deletions: AlterUserScramCredentialsRequestDeletions[];
+  /** v0+ */
+  upsertions: AlterUserScramCredentialsRequestUpsertions[];
+}
+
+export interface AlterUserScramCredentialsRequestDeletions {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  mechanism: number;
+}
+
+export interface AlterUserScramCredentialsRequestUpsertions {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  mechanism: number;
+  /** v0+ */
+  iterations: number;
+  /** v0+ */
+  salt: Buffer;
+  /** v0+ */
+  saltedPassword: Buffer;
+}
+
+export interface AlterUserScramCredentialsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: AlterUserScramCredentialsResponseResults[];
+}
+
+export interface AlterUserScramCredentialsResponseResults {
+  /** v0+ */
+  user: string;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -2730,6 +2854,8 @@ export interface RequestBodies {
   47: OffsetDeleteRequest;
   48: DescribeClientQuotasRequest;
   49: AlterClientQuotasRequest;
+  50: DescribeUserScramCredentialsRequest;
+  51: AlterUserScramCredentialsRequest;
 }
 
 /** Response body type by api key. */
@@ -2770,4 +2896,6 @@ export interface ResponseBodies {
   47: OffsetDeleteResponse;
   48: DescribeClientQuotasResponse;
   49: AlterClientQuotasResponse;
+  50: DescribeUserScramCredentialsResponse;
+  51: AlterUserScramCredentialsResponse;
 }

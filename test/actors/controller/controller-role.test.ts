@@ -10,6 +10,7 @@
 import { expect } from 'chai';
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { toImage } from '../../../actors/controller/metadata-snapshot.js';
+import { emptyMetadata } from '../../../actors/controller/metadata-state.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { isFailure } from '../../../src/runtime/types.js';
 import { checkFor } from '../../helpers/check-for.js';
@@ -76,7 +77,7 @@ describe('actors/controller role', () => {
     await h.createTopic('kept', 1, 1);
     const { appliedIndex } = await describeLocal();
     tell({ type: 'QuorumCommitted', entries: [{ index: appliedIndex, term: 1, records: [{ type: 'RemoveTopic', name: 'kept', topicId: 'x' }] }] });
-    tell({ type: 'QuorumSnapshot', index: appliedIndex, term: 1, image: toImage({ ...emptyState() }) });
+    tell({ type: 'QuorumSnapshot', index: appliedIndex, term: 1, image: toImage(emptyState()) });
     expect((await h.metadata()).topics.map((t) => t.name)).to.deep.equal(['kept']);
     tell({ type: 'QuorumLeader', term: 5, leaderId: 2, leaderNode: 'x' });
     tell({ type: 'QuorumSnapshot', index: appliedIndex + 10, term: 5, image: toImage(emptyState()) });
@@ -86,5 +87,5 @@ describe('actors/controller role', () => {
 });
 
 function emptyState() {
-  return { clusterId: 'test-cluster', controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map() };
+  return { ...emptyMetadata(), clusterId: 'test-cluster' };
 }

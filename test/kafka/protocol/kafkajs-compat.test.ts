@@ -808,9 +808,24 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs or client quotas
+      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas or SCRAM credentials
       Object.values(ApiKeys)
-        .filter((k) => !([ApiKeys.OffsetForLeaderEpoch, ApiKeys.OffsetDelete, ApiKeys.IncrementalAlterConfigs, ApiKeys.ElectLeaders, ApiKeys.DescribeLogDirs, ApiKeys.DescribeClientQuotas, ApiKeys.AlterClientQuotas] as number[]).includes(k))
+        .filter(
+          (k) =>
+            !(
+              [
+                ApiKeys.OffsetForLeaderEpoch,
+                ApiKeys.OffsetDelete,
+                ApiKeys.IncrementalAlterConfigs,
+                ApiKeys.ElectLeaders,
+                ApiKeys.DescribeLogDirs,
+                ApiKeys.DescribeClientQuotas,
+                ApiKeys.AlterClientQuotas,
+                ApiKeys.DescribeUserScramCredentials,
+                ApiKeys.AlterUserScramCredentials,
+              ] as number[]
+            ).includes(k),
+        )
         .sort((a, b) => a - b),
     );
   });
