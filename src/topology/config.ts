@@ -366,7 +366,9 @@ export function validateTopology(value: unknown): TopologyProblem[] {
           }
           if (sa.users !== undefined && c.object(sa.users, join(sp, 'users'))) {
             const users = Object.entries(sa.users);
-            if (users.length === 0) c.add(join(sp, 'users'), 'must name at least one user: { "<name>": "<password>" }');
+            // SCRAM users can also come from the cluster (AlterUserScramCredentials); PLAIN's only from here
+            const mechanisms = Array.isArray(sa.mechanisms) ? (sa.mechanisms as string[]) : ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+            if (users.length === 0 && !mechanisms.some((m) => m.startsWith('SCRAM-'))) c.add(join(sp, 'users'), 'must name at least one user: { "<name>": "<password>" } (PLAIN takes only the users configured here)');
             for (const [name, password] of users) {
               if (name === '') c.add(join(sp, 'users'), 'a user name must be non-empty');
               if (typeof password !== 'string' || password === '') c.add(join(join(sp, 'users'), name), 'the password must be a non-empty string');

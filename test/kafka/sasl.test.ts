@@ -4,7 +4,9 @@
  * unknown user are refused and the connection closed; a mechanism not enabled is answered
  * UNSUPPORTED_SASL_MECHANISM; a request before authentication closes the connection; only a
  * SASL listener advertises SaslHandshake / SaslAuthenticate; kcat authenticates with SCRAM;
- * SASL over TLS works end to end; the topology's sasl keys are checked.
+ * SASL over TLS works end to end; the topology's sasl keys are checked. SCRAM users created at run
+ * time with AlterUserScramCredentials (KIP-554) authenticate on every broker (KafkaJS and kcat),
+ * with their mechanisms only, and are refused once deleted.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ import { expect } from 'chai';
 import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { saltedPassword } from '../../src/kafka/sasl/scram.js';
 import { TopologyError, parseTopology } from '../../src/topology/config.js';
 import { checkFor } from '../helpers/check-for.js';
 import { hasCommand } from '../helpers/has-command.js';
@@ -180,6 +183,120 @@ describe('Kafka listeners with SASL', function () {
     });
   });
 
+  describe('SCRAM users created at run time (KIP-554)', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({ brokers: 2, sasl: { users: { admin: 'admin-secret' } }, brokerConfig: { 'offsets.topic.replication.factor': 1 } });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    /** A raw Kafka connection authenticated as the configured admin (PLAIN). */
+    async function adminCaller(endpoint: string): Promise<KafkaCaller> {
+      const k = await KafkaCaller.connect(endpoint);
+      await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' });
+      const auth = await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from('\u0000admin\u0000admin-secret') });
+      expect(auth.errorCode).to.equal(0);
+      return k;
+    }
+    const salt = Buffer.from('a salt of sixteen');
+    const upsertion = (name: string, mechanism: 1 | 2, password: string, iterations = 4096) => ({
+      name,
+      mechanism,
+      iterations,
+      salt,
+      saltedPassword: saltedPassword(mechanism === 1 ? 'SHA-256' : 'SHA-512', password, salt, iterations),
+    });
+    const canList = async (mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512', username: string, password: string): Promise<boolean> => {
+      const admin = client(c, { mechanism, username, password } as SASLOptions).admin();
+      try {
+        await admin.connect();
+        await admin.listTopics();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    };
+
+    it('a user created with AlterUserScramCredentials authenticates on every broker, with its mechanisms only; deleted, it is refused', async () => {
+      const k = await adminCaller(c.bootstrap[0]!);
+      try {
+        const alter = await k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [], upsertions: [upsertion('dyn', 2, 'dyn-secret', 8192), upsertion('dyn', 1, 'dyn-secret')] });
+        expect(alter.results).to.deep.equal([{ user: 'dyn', errorCode: 0, errorMessage: null }]);
+        const described = await k.call(ApiKeys.DescribeUserScramCredentials, 0, { users: [{ name: 'dyn' }, { name: 'nobody' }] });
+        expect(described.results).to.deep.equal([
+          { user: 'dyn', errorCode: 0, errorMessage: null, credentialInfos: [{ mechanism: 1, iterations: 4096 }, { mechanism: 2, iterations: 8192 }] },
+          { user: 'nobody', errorCode: ErrorCode.RESOURCE_NOT_FOUND, errorMessage: 'Attempt to describe a user credential that does not exist' },
+        ].map((r) => ({ credentialInfos: [], ...r })));
+        const bad = await k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [{ name: 'ghost', mechanism: 1 }], upsertions: [upsertion('weak', 1, 'x', 1000)] });
+        expect(bad.results.map((r: { user: string; errorCode: number }) => [r.user, r.errorCode])).to.deep.equal([
+          ['ghost', ErrorCode.RESOURCE_NOT_FOUND],
+          ['weak', ErrorCode.UNACCEPTABLE_CREDENTIAL],
+        ]);
+
+        // every broker's listener takes the new user once its metadata says so
+        for (const endpoint of c.bootstrap) {
+          const one = (mechanism: 'scram-sha-256' | 'scram-sha-512') => {
+            const admin = new Kafka({ clientId: 'dyn', brokers: [endpoint], logLevel: logLevel.NOTHING, connectionTimeout: 3_000, retry: { retries: 0 }, sasl: { mechanism, username: 'dyn', password: 'dyn-secret' } as SASLOptions }).admin();
+            return admin
+              .connect()
+              .then(() => admin.describeCluster())
+              .then(() => true, () => false)
+              .finally(() => admin.disconnect().catch(() => undefined));
+          };
+          await checkFor(() => one('scram-sha-512'), 10_000, 50);
+          expect(await one('scram-sha-256')).to.equal(true);
+        }
+        const seen = await roundTrip(client(c, { mechanism: 'scram-sha-512', username: 'dyn', password: 'dyn-secret' } as SASLOptions), 't-dyn');
+        expect(seen).to.deep.equal(['one', 'two']);
+        expect(await canList('scram-sha-512', 'dyn', 'wrong')).to.equal(false);
+        expect(await canList('plain', 'dyn', 'dyn-secret'), 'PLAIN takes configured users only').to.equal(false);
+
+        const del = await k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [{ name: 'dyn', mechanism: 2 }], upsertions: [] });
+        expect(del.results[0].errorCode).to.equal(0);
+        await checkFor(async () => !(await canList('scram-sha-512', 'dyn', 'dyn-secret')), 10_000, 50);
+        expect(await canList('scram-sha-256', 'dyn', 'dyn-secret')).to.equal(true);
+      } finally {
+        k.end();
+      }
+    });
+
+    it('kcat authenticates as a user created at run time (SCRAM-SHA-512)', async function () {
+      if (!hasCommand('kcat', ['-V'])) this.skip();
+      const k = await adminCaller(c.bootstrap[1]!);
+      try {
+        const alter = await k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [], upsertions: [upsertion('kc', 2, 'kc-secret')] });
+        expect(alter.results[0].errorCode).to.equal(0);
+      } finally {
+        k.end();
+      }
+      await checkFor(() => canList('scram-sha-512', 'kc', 'kc-secret'), 10_000, 50);
+      const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const p = spawn('kcat', ['-b', c.bootstrap.join(','), '-X', 'security.protocol=sasl_plaintext', '-X', 'sasl.mechanisms=SCRAM-SHA-512', '-X', 'sasl.username=kc', '-X', 'sasl.password=kc-secret', '-L', '-m', '10']);
+        let o = '';
+        let e = '';
+        p.stdout.on('data', (d: Buffer) => (o += d.toString()));
+        p.stderr.on('data', (d: Buffer) => (e += d.toString()));
+        p.on('close', (code) => resolve({ code, out: o, err: e }));
+      });
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.match(/2 brokers:/);
+    });
+
+    it('answers once per user named, with its first refusal', async () => {
+      const k = await adminCaller(c.bootstrap[0]!);
+      try {
+        const r = await k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [{ name: 'a', mechanism: 1 }, { name: 'a', mechanism: 1 }], upsertions: [] });
+        expect(r.results).to.deep.equal([{ user: 'a', errorCode: ErrorCode.RESOURCE_NOT_FOUND, errorMessage: 'Attempt to delete a user credential that does not exist' }]);
+      } finally {
+        k.end();
+      }
+    });
+  });
+
   describe('SASL_SSL', () => {
     let c: KafkaTestCluster;
     before(async () => {
@@ -218,7 +335,9 @@ describe('Kafka listeners with SASL', function () {
       expect(problems({ users: { alice: 'x' } })).to.deep.equal([]);
       expect(problems({ mechanisms: ['SCRAM-SHA-512'], users: { alice: 'x' } })).to.deep.equal([]);
       expect(problems({})).to.deep.equal(['brokers[0].kafka.sasl.users: is required']);
-      expect(problems({ users: {} })).to.deep.equal(['brokers[0].kafka.sasl.users: must name at least one user: { "<name>": "<password>" }']);
+      // SCRAM users may all come from the cluster's credentials (KIP-554); PLAIN needs configured ones
+      expect(problems({ users: {} })).to.deep.equal([]);
+      expect(problems({ mechanisms: ['PLAIN'], users: {} })).to.deep.equal(['brokers[0].kafka.sasl.users: must name at least one user: { "<name>": "<password>" } (PLAIN takes only the users configured here)']);
       expect(problems({ users: { alice: '' } })).to.deep.equal(['brokers[0].kafka.sasl.users.alice: the password must be a non-empty string']);
       expect(problems({ mechanisms: ['GSSAPI'], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms[0]: "GSSAPI" is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);
       expect(problems({ mechanisms: [], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms: must name at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);

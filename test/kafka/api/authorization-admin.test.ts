@@ -4,8 +4,9 @@
  * DELETE), CreatePartitions (ALTER), DeleteRecords (DELETE), DescribeConfigs (DESCRIBE_CONFIGS on
  * the topic or the cluster), AlterConfigs / IncrementalAlterConfigs (ALTER_CONFIGS),
  * DescribeLogDirs (DESCRIBE on the cluster), ElectLeaders (ALTER on the cluster),
- * AlterPartitionReassignments (ALTER on the cluster) and ListPartitionReassignments (DESCRIBE on
- * the cluster). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
+ * AlterPartitionReassignments (ALTER on the cluster), ListPartitionReassignments (DESCRIBE on
+ * the cluster), AlterUserScramCredentials (ALTER on the cluster) and DescribeUserScramCredentials
+ * (DESCRIBE on the cluster). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
  * ACLs test by test. Each refusal carries the exact error code and leaves the cluster as it was;
  * once the ACL exists the same request goes through.
  */
@@ -16,6 +17,7 @@ import { kafkaListenerName, type KafkaListenerDescription } from '../../../actor
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
+import { saltedPassword } from '../../../src/kafka/sasl/scram.js';
 import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
@@ -302,5 +304,23 @@ describe('Kafka API: ACLs on the admin APIs', function () {
     const allowed = await reassign(alice);
     expect(allowed.errorCode).to.equal(ErrorCode.NONE);
     expect(allowed.responses[0].partitions[0].errorCode).to.equal(ErrorCode.NONE);
+  });
+
+  it('AlterUserScramCredentials needs ALTER on the cluster, DescribeUserScramCredentials DESCRIBE (else CLUSTER_AUTHORIZATION_FAILED, nothing changed)', async () => {
+    const salt = Buffer.from('sixteen byte salt');
+    const alter = (k: KafkaCaller) =>
+      k.call(ApiKeys.AlterUserScramCredentials, 0, { deletions: [], upsertions: [{ name: 'carol', mechanism: 1, iterations: 4096, salt, saltedPassword: saltedPassword('SHA-256', 'carol-secret', salt, 4096) }] });
+    const describe = (k: KafkaCaller) => k.call(ApiKeys.DescribeUserScramCredentials, 0, { users: null });
+    const refused = { errorCode: CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
+    expect(await alter(bob)).to.deep.include({ results: [{ user: 'carol', ...refused }] });
+    expect(await describe(bob)).to.deep.include({ ...refused, results: [] });
+    expect((await describe(root)).results).to.deep.equal([]);
+
+    await allow('bob', AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME);
+    expect((await describe(bob)).errorCode).to.equal(ErrorCode.NONE);
+    expect((await alter(bob)).results[0].errorCode).to.equal(CLUSTER_AUTHORIZATION_FAILED);
+    await allow('bob', AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME);
+    expect((await alter(bob)).results[0]).to.deep.include({ user: 'carol', errorCode: ErrorCode.NONE });
+    expect((await describe(bob)).results.map((r: { user: string }) => r.user)).to.deep.equal(['carol']);
   });
 });
