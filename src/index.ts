@@ -51,6 +51,9 @@ export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, Electi
 export type { BrokerConfigChange, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, ResourceConfigs } from './client/admin.js';
 export { QuotaMatchType } from './client/admin.js';
 export type { ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaEntry, ClientQuotaFilterComponent, ClientQuotaOp } from './client/admin.js';
+// SCRAM credentials (KIP-554), for admin.alterUserScramCredentials / describeUserScramCredentials
+export { DEFAULT_SCRAM_ITERATIONS, ScramMechanism } from './client/admin.js';
+export type { ScramCredentialInfo, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialDeletion, UserScramCredentialsDescription, UserScramCredentialUpsertion } from './client/admin.js';
 export type { MetadataQuorumInfo, QuorumVoterInfo } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';

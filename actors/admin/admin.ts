@@ -1,8 +1,9 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
- * src/client/admin.ts. Topic, ACL, dynamic broker config and client quota operations go to the
- * controller (quotas are described from its metadata, the metadata quorum as the active
- * controller sees it); group operations find the group's coordinator first; listings fan out to
+ * src/client/admin.ts. Topic, ACL, dynamic broker config, client quota and SCRAM credential
+ * operations go to the controller (quotas are described from its metadata, the metadata quorum
+ * as the active controller sees it; SCRAM upsertions arrive salted, the password stays in the
+ * client); group operations find the group's coordinator first; listings fan out to
  * every broker's coordinator; offsets come from partition leaders; log dirs from every broker
  * asked; a broker's configs (and a topic's defaults) from that broker.
  *
@@ -12,7 +13,7 @@
  * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
- * DeleteAcls, DescribeAcls.
+ * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials.
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -265,6 +266,12 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async DescribeAcls(s, m, ctx) {
       await toController(s, ctx, { type: 'DescribeAcls', filter: m.filter }, 'DescribeAclsResponse');
+    },
+    async AlterUserScramCredentials(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterUserScramCredentials', deletions: m.deletions, upsertions: m.upsertions }, 'AlterUserScramCredentialsResponse');
+    },
+    async DescribeUserScramCredentials(s, m, ctx) {
+      await toController(s, ctx, { type: 'DescribeUserScramCredentials', users: m.users ?? null }, 'DescribeUserScramCredentialsResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

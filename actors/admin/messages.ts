@@ -4,6 +4,7 @@
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuotaFilterComponent } from '../../src/security/client-quotas.js';
 import type { CreatableTopic } from '../controller/messages.js';
+import type { ScramDeletion, ScramUpsertion } from '../controller/scram-credentials.js';
 
 export type AdminMsg =
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
@@ -77,4 +78,12 @@ export type AdminMsg =
   /** Kafka's CreateAcls, DeleteAcls and DescribeAcls, passed to the controller as they are. */
   | { type: 'CreateAcls'; creations: AclBinding[] }
   | { type: 'DeleteAcls'; filters: AclBindingFilter[] }
-  | { type: 'DescribeAcls'; filter: AclBindingFilter };
+  | { type: 'DescribeAcls'; filter: AclBindingFilter }
+  /**
+   * Kafka's AlterUserScramCredentials (KIP-554), passed to the controller as it is: each
+   * upsertion carries a salt and the salted password (base64) the client computed, never the
+   * password. Answered with a result per user (a user's changes are taken or refused together).
+   */
+  | { type: 'AlterUserScramCredentials'; deletions: ScramDeletion[]; upsertions: ScramUpsertion[] }
+  /** Kafka's DescribeUserScramCredentials: the named users (null: every user with a credential), mechanisms and iterations only. */
+  | { type: 'DescribeUserScramCredentials'; users: string[] | null };

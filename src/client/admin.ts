@@ -1,16 +1,20 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, the controllers'
  * metadata quorum, leader elections, partition reassignments, groups, offsets and lag, brokers'
- * log dirs, ACLs, dynamic broker configs, client quotas and config descriptions. Failures throw
- * SamsaError with Kafka's code; per-item results keep their codes.
+ * log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554: salted here,
+ * the password never leaves the client) and config descriptions. Failures throw SamsaError with
+ * Kafka's code; per-item results keep their codes.
  */
+import crypto from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
 import type { AdminMsg } from '../../actors/admin/messages.js';
 import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
+import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import { saltedPassword } from '../kafka/sasl/scram.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
@@ -360,6 +364,81 @@ function checkQuotaComponent(raw: unknown, where: string): QuotaFilterComponent 
   if (t === QuotaMatchType.EXACT && typeof c.match !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: matchType EXACT needs a name to match`);
   if (t !== QuotaMatchType.EXACT && typeof c.match === 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: matchType ${t === QuotaMatchType.DEFAULT ? 'DEFAULT' : 'SPECIFIED'} takes no name (match '${c.match}')`);
   return { entityType: c.entityType, matchType: t, match: t === QuotaMatchType.EXACT ? match : null };
+}
+
+/** Kafka's SCRAM mechanism codes (its ScramMechanism): SCRAM_SHA_256 1, SCRAM_SHA_512 2. */
+export { ScramMechanism };
+
+/** A SCRAM mechanism by Kafka's name. */
+export type ScramMechanismName = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
+
+/**
+ * A SCRAM credential to create or replace, as Kafka's UserScramCredentialUpsertion: the user,
+ * the mechanism (its name, or Kafka's code: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512), the iterations
+ * (default 4096; the controller takes 4096 to 16384) and the password, which stays in the client:
+ * only a random salt and the salted password are sent.
+ */
+export interface UserScramCredentialUpsertion {
+  user: string;
+  mechanism: ScramMechanismName | number;
+  iterations?: number;
+  password: string;
+}
+
+/** A SCRAM credential to delete, as Kafka's UserScramCredentialDeletion (no password, no iterations). */
+export interface UserScramCredentialDeletion {
+  user: string;
+  mechanism: ScramMechanismName | number;
+}
+
+/** An upsertion (it has a password) or a deletion. */
+export type UserScramCredentialAlteration = UserScramCredentialUpsertion | UserScramCredentialDeletion;
+
+/** A credential as DescribeUserScramCredentials gives it (Kafka's ScramCredentialInfo): no salt, no keys. */
+export interface ScramCredentialInfo {
+  mechanism: ScramMechanismName;
+  iterations: number;
+}
+
+/** A user's SCRAM credentials (Kafka's UserScramCredentialsDescription), in mechanism order. */
+export interface UserScramCredentialsDescription {
+  user: string;
+  credentials: ScramCredentialInfo[];
+}
+
+/** Kafka's default iterations for a new credential (kafka-configs' too). */
+export const DEFAULT_SCRAM_ITERATIONS = 4096;
+
+const SCRAM_ALTERATION_SHAPE = "[{ user, mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', iterations?, password } | { user, mechanism }]";
+
+/** A mechanism's code, from its name (any case) or Kafka's code; else UNSUPPORTED_SASL_MECHANISM. */
+function scramMechanismCode(raw: unknown, where: string): number {
+  const code = typeof raw === 'string' ? ({ 'SCRAM-SHA-256': ScramMechanism.SCRAM_SHA_256, 'SCRAM-SHA-512': ScramMechanism.SCRAM_SHA_512 } as Record<string, number>)[raw.toUpperCase()] : raw;
+  if (typeof code === 'number' && scramHashOf(code)) return code;
+  throw new SamsaError(ErrorCode.UNSUPPORTED_SASL_MECHANISM, `${where}: unknown SCRAM mechanism ${JSON.stringify(raw)}: 'SCRAM-SHA-256' (1) or 'SCRAM-SHA-512' (2)`);
+}
+
+/**
+ * An alteration as it is sent, or a SamsaError naming what is wrong with it. An object with a
+ * password or iterations is an upsertion, so a password left undefined is refused rather than
+ * read as a deletion. The salted password is computed here only for iterations the controller
+ * takes: one outside [4096, 16384] goes without salt (PBKDF2 of a billion iterations would hang
+ * the client), and the controller refuses it with its reason, for that user alone.
+ */
+function checkScramAlteration(raw: unknown, where: string): { delete: ScramDeletion } | { upsert: ScramUpsertion } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { user, mechanism, iterations?, password } (an upsertion) or { user, mechanism } (a deletion)`);
+  const a = raw as Record<string, unknown>;
+  if (typeof a.user !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: user must be a user name`);
+  const mechanism = scramMechanismCode(a.mechanism, `${where} (user '${a.user}')`);
+  if (!('password' in a) && !('iterations' in a)) return { delete: { user: a.user, mechanism } };
+  if (typeof a.password !== 'string' || a.password === '') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} (user '${a.user}'): password must be a non-empty string (an alteration without password and iterations deletes the credential)`);
+  const iterations = a.iterations ?? DEFAULT_SCRAM_ITERATIONS;
+  if (!Number.isSafeInteger(iterations)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} (user '${a.user}'): iterations must be an integer (${SCRAM_MIN_ITERATIONS} to ${SCRAM_MAX_ITERATIONS}; default ${DEFAULT_SCRAM_ITERATIONS})`);
+  const n = iterations as number;
+  if (n < SCRAM_MIN_ITERATIONS || n > SCRAM_MAX_ITERATIONS) return { upsert: { user: a.user, mechanism, iterations: n, salt: '', saltedPassword: '' } };
+  const salt = crypto.randomBytes(32);
+  const salted = saltedPassword(scramHashOf(mechanism)!, a.password, salt, n);
+  return { upsert: { user: a.user, mechanism, iterations: n, salt: salt.toString('base64'), saltedPassword: salted.toString('base64') } };
 }
 
 export interface PartitionLag {
@@ -750,6 +829,51 @@ export class Admin {
     const components = (filter.components ?? []).map((c, i) => checkQuotaComponent(c, `components[${i}]`));
     const r = await this.call({ type: 'DescribeClientQuotas', components, strict: filter.strict === true });
     return (r.entries as ClientQuota[]).sort((a, b) => compareEntities(a.entity, b.entity)).map((q) => ({ entity: { ...q.entity }, quotas: Object.fromEntries(Object.entries(q.quotas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
+  }
+
+  /**
+   * Creates, replaces and deletes SCRAM credentials (Kafka's Admin.alterUserScramCredentials,
+   * KIP-554): an upsertion ({ user, mechanism, iterations?, password }) sets the user's credential
+   * of that mechanism, a deletion ({ user, mechanism }) removes it. The password never leaves the
+   * client: each upsertion gets a random 32-byte salt and its salted password (PBKDF2) is computed
+   * here; the controller keeps the stored and server keys derived from it, and the brokers' SASL
+   * listeners take them with the metadata. Alterations are checked for their shape before any is
+   * sent (a malformed one, or an unknown mechanism, throws and changes nothing); then each user's
+   * changes are taken or refused together, as in Kafka: the first user refused throws SamsaError
+   * naming the user and the controller's reason (UNACCEPTABLE_CREDENTIAL for an empty user name or
+   * iterations outside 4096..16384, RESOURCE_NOT_FOUND for deleting a credential that does not
+   * exist, DUPLICATE_RESOURCE for a user and mechanism named twice), after the other users' were taken.
+   */
+  async alterUserScramCredentials(alterations: UserScramCredentialAlteration[]): Promise<void> {
+    if (!Array.isArray(alterations)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `alterations must be ${SCRAM_ALTERATION_SHAPE}`);
+    const checked = alterations.map((a, i) => checkScramAlteration(a, `alterations[${i}]`));
+    if (checked.length === 0) return;
+    const deletions = checked.flatMap((c) => ('delete' in c ? [c.delete] : []));
+    const upsertions = checked.flatMap((c) => ('upsert' in c ? [c.upsert] : []));
+    const r = await this.call({ type: 'AlterUserScramCredentials', deletions, upsertions });
+    const bad = (r.results as { user: string; errorCode: number; errorMessage: string | null }[]).find((x) => x.errorCode !== ErrorCode.NONE);
+    if (bad) throw new SamsaError(bad.errorCode, `user '${bad.user}': ${bad.errorMessage ?? ''}`);
+  }
+
+  /**
+   * The SCRAM credentials of users (Kafka's Admin.describeUserScramCredentials): each user's
+   * mechanisms and iterations (never a salt or key), in mechanism order. Without users (or with
+   * []), every user that has a credential, in name order; with users, those of them that have
+   * one, in the order named: a user without any is left out (as in Kafka's users()). A user named
+   * twice throws DUPLICATE_RESOURCE naming it, as the controller answers.
+   */
+  async describeUserScramCredentials(users?: string[] | null): Promise<UserScramCredentialsDescription[]> {
+    if (users != null && (!Array.isArray(users) || !users.every((u) => typeof u === 'string'))) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'users must be user names: [name, ...]');
+    const r = await this.call({ type: 'DescribeUserScramCredentials', users: users && users.length > 0 ? [...users] : null });
+    const results = r.results as { user: string; errorCode: number; errorMessage: string | null; credentials: { mechanism: number; iterations: number }[] }[];
+    const bad = results.find((x) => x.errorCode !== ErrorCode.NONE && x.errorCode !== ErrorCode.RESOURCE_NOT_FOUND);
+    if (bad) throw new SamsaError(bad.errorCode, `user '${bad.user}': ${bad.errorMessage ?? ''}`);
+    return results
+      .filter((x) => x.errorCode === ErrorCode.NONE)
+      .map((x) => ({
+        user: x.user,
+        credentials: [...x.credentials].sort((a, b) => a.mechanism - b.mechanism).map((c) => ({ mechanism: scramMechanismName(c.mechanism) as ScramMechanismName, iterations: c.iterations })),
+      }));
   }
 
   /**

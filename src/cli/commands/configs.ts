@@ -1,14 +1,20 @@
 /**
- * `samsa configs`: describes and alters topic configs, dynamic broker configs and client quotas
- * like Kafka's kafka-configs tool. The entity is --entity-type topics|brokers|users|clients with
- * --entity-name or (brokers, users, clients) --entity-default, or kafka-configs' shorthands
- * --topic, --broker, --broker-defaults, --user, --user-defaults, --client, --client-defaults.
+ * `samsa configs`: describes and alters topic configs, dynamic broker configs, client quotas and
+ * users' SCRAM credentials like Kafka's kafka-configs tool. The entity is --entity-type
+ * topics|brokers|users|clients with --entity-name or (brokers, users, clients) --entity-default,
+ * or kafka-configs' shorthands --topic, --broker, --broker-defaults, --user, --user-defaults,
+ * --client, --client-defaults.
  * users and clients go together (a user's clients): --entity-type users --entity-name alice
  * --entity-type clients --entity-name app, names and defaults paired with the types by position.
  * --alter takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with
  * commas), --add-config-file (a properties file) and --delete-config k1,k2; topics go through
  * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs, quotas through
- * admin.alterClientQuotas.
+ * admin.alterClientQuotas. A user also has SCRAM credentials (KIP-554): --add-config
+ * 'SCRAM-SHA-256=[iterations=8192,password=secret]' (iterations optional, 4096) goes through
+ * admin.alterUserScramCredentials, which salts the password in the client; --delete-config
+ * SCRAM-SHA-512 removes one. SCRAM and quota keys may be mixed (kafka-configs refuses that):
+ * the quotas are sent first, then the credentials. SCRAM keys need a named user alone (not a
+ * default, not with clients).
  *
  * --describe prints kafka-configs' lines: a header per entity, then `  key=value sensitive=false
  * synonyms={SOURCE:key=value, ...}` per config, in key order; only the dynamic ones (a topic's
@@ -17,10 +23,13 @@
  * defaults as the leader of its first partition has them). A broker that cannot be asked (not
  * running) gets its dynamic configs from the cluster metadata, with a note on stderr. Quotas are
  * listed as kafka-configs lists them: `Quota configs for user-principal 'alice', client-id 'app'
- * are consumer_byte_rate=2048.0, producer_byte_rate=1024.0` (values as Java prints a double).
+ * are consumer_byte_rate=2048.0, producer_byte_rate=1024.0` (values as Java prints a double),
+ * then, for users (not a default, not with clients), each user's credentials as kafka-configs
+ * lists them: `SCRAM credential configs for user-principal 'alice' are
+ * SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096`.
  */
 import fs from 'node:fs';
-import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry } from '../../client/admin.js';
+import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
 import type { SamsaError } from '../../client/errors.js';
 import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
@@ -59,11 +68,11 @@ const options: OptionSpec[] = [
     name: 'add-config',
     kind: 'list',
     value: 'k1=v1,k2=[v1,v2]',
-    help: 'configs to set, separated by commas; square brackets around a value that has commas (cleanup.policy=[compact,delete]) (repeatable)',
+    help: "configs to set, separated by commas; square brackets around a value that has commas (cleanup.policy=[compact,delete]); a user's SCRAM credential: 'SCRAM-SHA-256=[iterations=8192,password=p]' (repeatable)",
     modes: ['alter'],
   },
   { name: 'add-config-file', kind: 'string', value: 'file', help: 'configs to set, from a properties file (key=value lines; # comments)', modes: ['alter'] },
-  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: 'configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config', modes: ['alter'] },
+  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: "configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config; SCRAM-SHA-256 or SCRAM-SHA-512: a user's credential", modes: ['alter'] },
   { name: 'all', kind: 'flag', help: 'with --describe: every config with the value in force, not only the dynamic ones', modes: ['describe'] },
   HELP_OPTION,
 ];
@@ -269,13 +278,81 @@ export function parseQuotaValue(key: string, raw: string): number {
   return Number(v);
 }
 
-const SCRAM = /^SCRAM-SHA-(256|512)$/i;
-
-/** --alter's change to a quota entity: the values parsed, keys that are not quotas named. */
+/** --alter's change to a quota entity's quotas: the values parsed (the controller names unknown keys). */
 export function planQuotaAlter(change: { set: Record<string, string>; delete: string[] }): { set: Record<string, number>; delete: string[] } {
-  const scram = [...Object.keys(change.set), ...change.delete].filter((k) => SCRAM.test(k));
-  if (scram.length > 0) throw new UsageError(`${scram.join(', ')}: samsa keeps no SCRAM credentials in the cluster (a topology's sasl.users sets them); users and clients take quota configs only`);
   return { set: Object.fromEntries(Object.entries(change.set).map(([k, v]) => [k, parseQuotaValue(k, v)])), delete: change.delete };
+}
+
+const SCRAM_KEY = /^SCRAM-SHA-(256|512)$/i;
+const SCRAM_SYNTAX = 'SCRAM-SHA-256=[iterations=n,password=p] (iterations optional, before the password; default 4096)';
+
+/** A SCRAM mechanism key of --add-config or --delete-config (any case), by Kafka's name; else null. */
+export function scramMechanismOf(key: string): ScramMechanismName | null {
+  return SCRAM_KEY.test(key) ? (key.toUpperCase() as ScramMechanismName) : null;
+}
+
+/**
+ * A SCRAM key's value as kafka-configs reads it: `[iterations=n,]password=p` (--add-config's
+ * brackets are gone by now; a properties file's are dropped here), the password the rest of the
+ * value. The value is not repeated in an error: it holds the password.
+ */
+export function parseScramCredential(mechanism: string, raw: string): { iterations?: number; password: string } {
+  const t = raw.trim();
+  const v = t.startsWith('[') && t.endsWith(']') ? t.slice(1, -1).trim() : t;
+  if (!/(^|,)\s*password=/.test(v)) throw new UsageError(`${mechanism} needs a password: ${SCRAM_SYNTAX}`);
+  const m = /^(?:iterations=(-?\d+)\s*,\s*)?password=(.*)$/s.exec(v);
+  if (!m) throw new UsageError(`Invalid credential property ${mechanism}: expected ${SCRAM_SYNTAX}`);
+  const password = m[2]!;
+  if (password === '') throw new UsageError(`${mechanism} needs a password: password= is empty`);
+  if (/,\s*iterations=/.test(password)) throw new UsageError(`Invalid credential property ${mechanism}: iterations goes before the password (password= takes the rest of the value): ${SCRAM_SYNTAX}`);
+  if (m[1] === undefined || m[1] === '-1') return { password };
+  const iterations = Number(m[1]);
+  if (!Number.isSafeInteger(iterations)) throw new UsageError(`Invalid credential property ${mechanism}: iterations must be an integer`);
+  return { iterations, password };
+}
+
+/** --alter's change to users or clients: their quotas (values parsed), and a user's SCRAM credentials. */
+export interface UserAlterPlan {
+  quotas: { set: Record<string, number>; delete: string[] };
+  scram: { user: string; upsertions: { mechanism: ScramMechanismName; iterations?: number; password: string }[]; deletions: ScramMechanismName[] } | null;
+}
+
+/**
+ * Splits --alter's keys for a quota entity: SCRAM mechanisms (a credential of the named user) and
+ * quota keys. As kafka-configs: SCRAM keys go only with a named user, neither with clients nor
+ * with the default user.
+ */
+export function planUserAlter(components: readonly QuotaComponent[], change: { set: Record<string, string>; delete: string[] }): UserAlterPlan {
+  const quotaSet: Record<string, string> = {};
+  const upsertions: NonNullable<UserAlterPlan['scram']>['upsertions'] = [];
+  const seen = new Set<string>();
+  for (const [key, value] of Object.entries(change.set)) {
+    const mechanism = scramMechanismOf(key);
+    if (!mechanism) {
+      quotaSet[key] = value;
+      continue;
+    }
+    if (seen.has(mechanism)) throw new UsageError(`--add-config sets ${mechanism} more than once`);
+    seen.add(mechanism);
+    upsertions.push({ mechanism, ...parseScramCredential(mechanism, value) });
+  }
+  const deletions = [...new Set(change.delete.map(scramMechanismOf).filter((m): m is ScramMechanismName => m !== null))];
+  const both = deletions.filter((m) => seen.has(m));
+  if (both.length > 0) throw new UsageError(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} both added and deleted: give ${both.length === 1 ? 'it' : 'each'} to --add-config or to --delete-config, not both`);
+  const quotas = planQuotaAlter({ set: quotaSet, delete: change.delete.filter((k) => scramMechanismOf(k) === null) });
+  if (upsertions.length === 0 && deletions.length === 0) return { quotas, scram: null };
+  const named = [...upsertions.map((u) => u.mechanism), ...deletions].join(', ');
+  if (components.some((c) => c.entityType === 'client-id')) {
+    throw new UsageError(`${named}: SCRAM credentials belong to a user alone: clients (and a user's clients) take quota configs only (producer_byte_rate, consumer_byte_rate)`);
+  }
+  const user = components[0]!.match;
+  if (typeof user !== 'string') throw new UsageError(`${named}: --entity-default and --user-defaults do not go with SCRAM credentials: a credential belongs to a named user (--entity-name, --user)`);
+  return { quotas, scram: { user, upsertions, deletions } };
+}
+
+/** kafka-configs' line for a user's SCRAM credentials: `SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192`. */
+export function scramLine(d: UserScramCredentialsDescription): string {
+  return `SCRAM credential configs for user-principal '${d.user}' are ${d.credentials.map((c) => `${c.mechanism}=iterations=${c.iterations}`).join(', ')}`;
 }
 
 /** A number as Java prints a double (kafka-configs' quota values): 1024.0, 100.5, 1.048576E7, 1.0E-4. */
@@ -405,6 +482,7 @@ function checkDeletes(deletes: readonly string[], current: Record<string, string
 
 async function alterQuotas(admin: Admin, components: readonly QuotaComponent[], change: { set: Record<string, number>; delete: string[] }): Promise<void> {
   const entity = quotaEntity(components);
+  if (Object.keys(change.set).length === 0 && change.delete.length === 0) return;
   if (change.delete.length > 0) {
     const [current] = await admin.describeClientQuotas({ components: components.map((c) => ({ entityType: c.entityType, match: c.match ?? null })), strict: true });
     checkDeletes(change.delete, current?.quotas ?? {}, quotaEntityWords(entity));
@@ -415,20 +493,57 @@ async function alterQuotas(admin: Admin, components: readonly QuotaComponent[], 
   } catch (e) {
     refusedChange(e);
   }
-  // kafka-configs names the first entity type of the command line
+}
+
+/**
+ * A user's SCRAM credentials set and deleted in one request (the salted passwords computed by
+ * the admin client). The controller's refusal (iterations out of range, a credential to delete
+ * that does not exist) ends the command with its reason (exit 1).
+ */
+async function alterScram(admin: Admin, scram: NonNullable<UserAlterPlan['scram']>, quotasDone: boolean): Promise<void> {
+  const { user } = scram;
+  const alterations: UserScramCredentialAlteration[] = [
+    ...scram.deletions.map((mechanism) => ({ user, mechanism })),
+    ...scram.upsertions.map((u) => ({ user, mechanism: u.mechanism, password: u.password, ...(u.iterations !== undefined ? { iterations: u.iterations } : {}) })),
+  ];
+  try {
+    await admin.alterUserScramCredentials(alterations);
+  } catch (e) {
+    const name = samsaErrorName(e);
+    if (name === undefined) throw e;
+    const hint =
+      name === 'RESOURCE_NOT_FOUND'
+        ? ` — ${scram.deletions.length === 1 ? scram.deletions[0] : `one of ${scram.deletions.join(', ')}`} is not set for user-principal '${user}' (\`samsa configs --describe --user ${user}\` lists the credentials)`
+        : '';
+    throw new CliError(`${(e as Error).message}${hint}${quotasDone ? '; the quota configs were updated, the SCRAM credentials were not' : ''}`);
+  }
+}
+
+/** Quotas first, then the SCRAM credentials; kafka-configs' line naming the first entity type of the command line. */
+async function alterUsers(admin: Admin, components: readonly QuotaComponent[], plan: UserAlterPlan): Promise<void> {
+  await alterQuotas(admin, components, plan.quotas);
+  if (plan.scram) await alterScram(admin, plan.scram, Object.keys(plan.quotas.set).length > 0 || plan.quotas.delete.length > 0);
   const head = components[0]!;
   const type = head.entityType === 'user' ? 'user' : 'client';
   out(head.match ? `Completed updating config for ${type} ${head.match}.` : `Completed updating default config for ${type}s in the cluster.`);
 }
 
-/** kafka-configs' lines for the quota entities that match the components exactly (containsOnly). */
+/**
+ * kafka-configs' lines for the quota entities that match the components exactly (containsOnly),
+ * then, as kafka-configs, the SCRAM credentials of the user (every user without a name) when
+ * the entity names users alone and not the default.
+ */
 async function describeQuotas(admin: Admin, components: readonly QuotaComponent[]): Promise<void> {
   const entries = await admin.describeClientQuotas({ components: components.map((c) => ({ ...c })), strict: true });
   for (const q of entries) out(quotaLine(q));
+  const [only, ...others] = components;
+  if (others.length > 0 || only?.entityType !== 'user' || only.match === null) return;
+  const users = await admin.describeUserScramCredentials(only.match === undefined ? null : [only.match]);
+  for (const d of users) if (d.credentials.length > 0) out(scramLine(d));
 }
 
 async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
-  if (entity.type === 'quotas') return alterQuotas(admin, entity.components, planQuotaAlter(change));
+  if (entity.type === 'quotas') return alterUsers(admin, entity.components, planUserAlter(entity.components, change));
   if (entity.type === 'topics') {
     const topic = entity.name!;
     if (change.delete.length > 0) {
@@ -493,7 +608,7 @@ async function run(args: Args): Promise<number> {
   const change = mode === 'alter' ? planAlter(args) : null;
   if (entity.type === 'quotas') {
     if (args.has('all')) throw new UsageError('--all goes with topics and brokers: a quota entity has only the quotas set for it');
-    if (change) planQuotaAlter(change);
+    if (change) planUserAlter(entity.components, change);
   }
   let complete = true;
   await withCluster(args, 'samsa-configs', (conn) =>
@@ -517,12 +632,14 @@ export const configsCommand: Command = {
     '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
     '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
     '[--bootstrap-server host:port] --alter ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients (--entity-name n | --entity-default) ...) [--add-config producer_byte_rate=n,consumer_byte_rate=n] [--delete-config k1,k2]',
+    "[--bootstrap-server host:port] --alter (--user u | --entity-type users --entity-name u) [--add-config 'SCRAM-SHA-256=[iterations=n,password=p],SCRAM-SHA-512=[password=p]'] [--delete-config SCRAM-SHA-256,SCRAM-SHA-512]",
   ],
   description: [
     "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
     '--describe prints a header per entity and a line per config: key=value, sensitive (always false: samsa has no secret configs) and its synonyms, the layers that set it, most specific first (DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG: the topology, DEFAULT_CONFIG). Without --all only the dynamic configs are listed: a topic\'s overrides, a broker\'s own dynamic configs, the cluster-wide defaults. With --all every key with its value in force: a broker reports its own (it alone knows its topology config); a topic\'s keys without an override show the broker defaults as the leader of its first partition has them (brokers with their own dynamic or topology configs may differ). A broker that cannot be asked (not running) is described from the cluster metadata, its dynamic configs only, with a note on stderr (and exit code 1 with --all). Without a name, every topic, or every broker (live, or with dynamic configs) and then the cluster-wide default.',
     "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
     "Users and clients have client quotas (Kafka's KIP-13/55): producer_byte_rate and consumer_byte_rate, bytes per second per broker, of a user (the SASL user or certificate principal), a client id, or a user's clients of an id (--entity-type users --entity-name alice --entity-type clients --entity-name app, or --user alice --client app); --entity-default (--user-defaults, --client-defaults) is the default, the quota of every user or client id without one of its own. The most specific quota that exists applies. Kafka's other quota keys (request_percentage, controller_mutation_rate) are refused with the controller's reason (exit 2). --describe lists each quota entity of exactly those types, as kafka-configs: `Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0`; a type without a name lists every entity of it (the default included).",
+    "Users have SCRAM credentials too (Kafka's KIP-554), one per mechanism: --add-config 'SCRAM-SHA-256=[iterations=8192,password=secret]' sets the user's SCRAM-SHA-256 credential (iterations optional, before the password: 4096 by default, the controller takes 4096 to 16384), --delete-config SCRAM-SHA-256 removes it. The password never leaves this command: a random salt and the salted password are sent, and the brokers' SASL listeners accept the user from then on. SCRAM keys need a named user alone: not --entity-default or --user-defaults, not with clients. SCRAM and quota keys may be given together (kafka-configs refuses that): the quotas are changed first, then the credentials. A malformed SCRAM value or a missing password is a usage error (exit 2); the controller's refusal (iterations out of range, a credential to delete that does not exist) ends with its reason (exit 1). --describe of users (a name, or every user; not the default, not with clients) adds kafka-configs' line per user with credentials: `SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096` (mechanisms and iterations only).",
   ].join('\n\n'),
   options,
   examples: [
@@ -535,6 +652,8 @@ export const configsCommand: Command = {
     'samsa configs --alter --entity-type users --entity-name alice --entity-type clients --entity-name app --add-config producer_byte_rate=1048576,consumer_byte_rate=2097152',
     'samsa configs --alter --client-defaults --add-config consumer_byte_rate=10485760',
     'samsa configs --describe --entity-type users',
+    "samsa configs --alter --entity-type users --entity-name alice --add-config 'SCRAM-SHA-256=[iterations=8192,password=alice-secret],SCRAM-SHA-512=[password=alice-secret]'",
+    'samsa configs --alter --user alice --delete-config SCRAM-SHA-512',
   ],
   run,
 };
