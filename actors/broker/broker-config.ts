@@ -31,6 +31,11 @@ export interface BrokerConfig {
   producerIdExpirationMs: number;
   /** Kafka listener: requests larger than this close the connection. */
   socketRequestMaxBytes: number;
+  /**
+   * Kafka listener: a SASL session lasts this long (0: forever); the client re-authenticates
+   * before it ends (KIP-368), or its next request after it closes the connection.
+   */
+  connectionsMaxReauthMs: number;
   /** Kafka listener: a Metadata request naming an unknown topic creates it (when the request allows). */
   autoCreateTopicsEnable: boolean;
   /** compression.type: the codec a topic without its own compression.type is stored in ('producer': as sent). */
@@ -95,6 +100,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
+  'connections.max.reauth.ms': { prop: 'connectionsMaxReauthMs', min: 0, def: 0 },
   'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
   'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },

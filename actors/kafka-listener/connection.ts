@@ -86,6 +86,8 @@ interface ConnState {
   closed: boolean;
   /** SASL on this listener: where this connection's authentication stands. */
   auth: SaslAuthenticator | null;
+  /** When the SASL session ends (connections.max.reauth.ms after authenticating; null: never). */
+  sessionExpiresAt: number | null;
   /** Close once the answers queued so far are written (after a failed authentication, as Kafka does). */
   closeWhenWritten: boolean;
   /** After a SaslHandshake v0: the next frames are bare SASL tokens, answered with bare frames. */
@@ -195,8 +197,15 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
     // v0: the tokens that follow are bare frames, not SaslAuthenticate requests
     if (apiVersion === 0 && body.errorCode === ErrorCode.NONE) s.rawSaslTokens = true;
   } else {
+    const reauth = auth.reauthenticating;
     const a = auth.authenticate((decoded.body as { authBytes: Uint8Array }).authBytes);
-    body = { errorCode: a.errorCode, errorMessage: a.errorMessage, authBytes: a.authBytes, sessionLifetimeMs: 0 };
+    // KIP-368: the session's lifetime goes with the last step (v1+ carry it)
+    const lifetime = auth.state === 'Authenticated' ? s.args.config.connectionsMaxReauthMs : 0;
+    body = { errorCode: a.errorCode, errorMessage: a.errorMessage, authBytes: a.authBytes, sessionLifetimeMs: lifetime };
+    if (auth.state === 'Authenticated') {
+      s.sessionExpiresAt = lifetime > 0 ? ctx.clock.now() + lifetime : null;
+      if (reauth) ctx.log.debug('SASL re-authenticated', { remote: s.remote, user: auth.user });
+    }
   }
   if (auth.state === 'Failed') {
     ctx.log.warn('SASL authentication failed', { remote: s.remote, reason: auth.failure });
@@ -219,6 +228,8 @@ function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token:
   if (auth.state === 'Failed') return close(s, ctx, `SASL authentication failed: ${auth.failure ?? a.errorMessage ?? ''}`);
   if (auth.state === 'Authenticated') {
     s.rawSaslTokens = false;
+    const lifetime = s.args.config.connectionsMaxReauthMs;
+    s.sessionExpiresAt = lifetime > 0 ? ctx.clock.now() + lifetime : null;
     s.principal = connectionPrincipal(s.socket, auth.user);
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
   }
@@ -246,6 +257,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       inFlight: 0,
       closed: false,
       auth: args.sasl ? new SaslAuthenticator(args.sasl) : null,
+      sessionExpiresAt: null,
       closeWhenWritten: false,
       rawSaslTokens: false,
       principal: connectionPrincipal(socket, null),
@@ -298,6 +310,10 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       if (s.auth && (header.apiKey === SASL_HANDSHAKE_KEY || header.apiKey === SASL_AUTHENTICATE_KEY)) return saslRequest(s, ctx, frame, seq, header);
       if (s.auth && s.auth.state !== 'Authenticated' && header.apiKey !== API_VERSIONS_KEY) {
         return close(s, ctx, 'a request before SASL authentication', { apiKey: header.apiKey, saslState: s.auth.state });
+      }
+      if (s.sessionExpiresAt !== null && ctx.clock.now() >= s.sessionExpiresAt) {
+        // KIP-368: the client did not re-authenticate in time
+        return close(s, ctx, 'SASL session expired (connections.max.reauth.ms) without re-authentication', { apiKey: header.apiKey, user: s.auth?.user ?? null });
       }
       if (!isSupported(header.apiKey, header.apiVersion)) {
         if (header.apiKey === API_VERSIONS_KEY) {

@@ -6,7 +6,8 @@
  * SASL listener advertises SaslHandshake / SaslAuthenticate; kcat authenticates with SCRAM;
  * SASL over TLS works end to end; the topology's sasl keys are checked. SCRAM users created at run
  * time with AlterUserScramCredentials (KIP-554) authenticate on every broker (KafkaJS and kcat),
- * with their mechanisms only, and are refused once deleted.
+ * with their mechanisms only, and are refused once deleted. With connections.max.reauth.ms a
+ * session ends unless the client re-authenticates on its connection (KIP-368), as itself only.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -294,6 +295,66 @@ describe('Kafka listeners with SASL', function () {
       } finally {
         k.end();
       }
+    });
+  });
+
+  describe('re-authentication (KIP-368, connections.max.reauth.ms)', () => {
+    const LIFETIME = 600;
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({ brokers: 1, sasl: { users: { alice: 'alice-secret', bob: 'bob-secret' } }, brokerConfig: { 'offsets.topic.replication.factor': 1, 'connections.max.reauth.ms': LIFETIME } });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    const metadata = (k: KafkaCaller) => k.call(ApiKeys.Metadata, 9, { topics: [], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    async function login(user: 'alice' | 'bob', k?: KafkaCaller): Promise<{ k: KafkaCaller; auth: { errorCode: number; errorMessage: string | null; sessionLifetimeMs: number } }> {
+      const caller = k ?? (await KafkaCaller.connect(c.bootstrap[0]!));
+      expect((await caller.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(0);
+      const auth = await caller.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${user}-secret`) });
+      return { k: caller, auth };
+    }
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it('tells the session lifetime; a request after it closes the connection', async () => {
+      const { k, auth } = await login('alice');
+      expect(auth).to.deep.include({ errorCode: 0, sessionLifetimeMs: LIFETIME });
+      expect((await metadata(k)).brokers).to.have.length(1);
+      await sleep(LIFETIME + 100);
+      k.socket.request(ApiKeys.Metadata, 9, 99, { topics: [], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+      expect(await k.socket.frame(), 'closed without an answer').to.equal(null);
+    });
+
+    it('re-authenticating before the end starts a new session on the same connection', async () => {
+      const { k } = await login('alice');
+      await sleep(LIFETIME / 2);
+      const again = await login('alice', k);
+      expect(again.auth).to.deep.include({ errorCode: 0, sessionLifetimeMs: LIFETIME });
+      await sleep(LIFETIME / 2 + 150); // past the first session's end, within the second's
+      expect((await metadata(k)).brokers).to.have.length(1);
+      k.end();
+    });
+
+    it('re-authenticating as another user is refused and closes the connection', async () => {
+      const { k } = await login('alice');
+      const other = await login('bob', k);
+      expect(other.auth).to.deep.include({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: 'Cannot change principals during re-authentication' });
+      expect(await k.socket.frame()).to.equal(null);
+    });
+
+    it('a client that does not re-authenticate (KafkaJS) reconnects and carries on across sessions', async () => {
+      const kafka = client(c, { mechanism: 'plain', username: 'alice', password: 'alice-secret' });
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.createTopics({ topics: [{ topic: 'reauth', numPartitions: 1 }], waitForLeaders: true });
+      await admin.disconnect();
+      const producer = kafka.producer();
+      await producer.connect();
+      await producer.send({ topic: 'reauth', acks: -1, messages: [{ value: 'before' }] });
+      await sleep(LIFETIME + 200);
+      await producer.send({ topic: 'reauth', acks: -1, messages: [{ value: 'after' }] });
+      await producer.disconnect();
     });
   });
 

@@ -7,6 +7,9 @@
  *   Authenticating --SaslAuthenticate(last step ok)--> Authenticated
  *   Authenticating --SaslAuthenticate(SCRAM first step ok)--> Authenticating
  *   Authenticating --SaslAuthenticate(bad credentials)--> Failed (SASL_AUTHENTICATION_FAILED)
+ *   Authenticated --SaslHandshake(the same mechanism)--> Authenticating (re-authentication, KIP-368)
+ *   Authenticated --SaslHandshake(another mechanism)--> Failed (ILLEGAL_SASL_STATE)
+ *   Authenticating (re-authenticating) --SaslAuthenticate(another user)--> Failed (SASL_AUTHENTICATION_FAILED)
  *   any other request in any state but Authenticated --> Failed (ILLEGAL_SASL_STATE)
  *
  * Mechanisms: PLAIN (RFC 4616: "[authzid] NUL user NUL password", the authzid empty or the user)
@@ -80,12 +83,28 @@ export class SaslAuthenticator {
   failure: string | null = null;
   private mechanism: SaslMechanism | null = null;
   private scram: ScramServer | null = null;
+  /** While re-authenticating: the user the connection was authenticated as (who it must stay). */
+  private reauthOf: string | null = null;
 
   constructor(private readonly settings: SaslSettings) {}
+
+  /** True while a re-authentication (KIP-368) is under way. */
+  get reauthenticating(): boolean {
+    return this.reauthOf !== null;
+  }
 
   /** SaslHandshake: picks the mechanism; answers the enabled ones either way. */
   handshake(mechanism: string): { errorCode: number; mechanisms: string[] } {
     const mechanisms = [...this.settings.mechanisms];
+    if (this.state === 'Authenticated' && mechanism === this.mechanism) {
+      // re-authentication (KIP-368): the same mechanism, and it must prove the same user
+      this.reauthOf = this.user;
+      this.state = 'AwaitingHandshake';
+    } else if (this.state === 'Authenticated') {
+      this.state = 'Failed';
+      this.failure = `re-authentication with ${mechanism} where ${this.mechanism ?? '?'} was used`;
+      return { errorCode: ErrorCode.ILLEGAL_SASL_STATE, mechanisms };
+    }
     if (this.state !== 'AwaitingHandshake') {
       this.state = 'Failed';
       this.failure = 'a second SaslHandshake';
@@ -113,10 +132,16 @@ export class SaslAuthenticator {
     const step = this.scram!.step(Buffer.from(bytes).toString('utf8'));
     if (!step.ok) return this.failed(`Authentication failed during authentication due to invalid credentials with SASL mechanism ${this.mechanism}`, step.reason);
     if (step.done) {
-      this.state = 'Authenticated';
-      this.user = step.user;
+      if (this.reauthOf !== null && step.user !== this.reauthOf) return this.failed('Cannot change principals during re-authentication', `re-authentication as ${step.user} where ${this.reauthOf} was authenticated`);
+      this.authenticated(step.user);
     }
     return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: Buffer.from(step.response, 'utf8') };
+  }
+
+  private authenticated(user: string): void {
+    this.state = 'Authenticated';
+    this.user = user;
+    this.reauthOf = null;
   }
 
   private plain(bytes: Buffer): SaslAnswer {
@@ -127,8 +152,8 @@ export class SaslAuthenticator {
     const known = this.settings.users.get(user);
     const digest = crypto.createHash('sha256').update(password, 'utf8').digest();
     if (!known || !crypto.timingSafeEqual(digest, known.passwordDigest)) return this.failed('Authentication failed: Invalid username or password', 'invalid credentials');
-    this.state = 'Authenticated';
-    this.user = user;
+    if (this.reauthOf !== null && user !== this.reauthOf) return this.failed('Cannot change principals during re-authentication', `re-authentication as ${user} where ${this.reauthOf} was authenticated`);
+    this.authenticated(user);
     return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: NONE };
   }
 

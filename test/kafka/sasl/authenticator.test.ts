@@ -3,10 +3,14 @@
  * AwaitingHandshake -> Authenticating (enabled mechanism) or stays (another one);
  * Authenticating -> Authenticated (PLAIN; SCRAM after its second step) or Failed (bad
  * credentials); SaslAuthenticate before a handshake, a second handshake, anything after a
- * failure -> Failed with ILLEGAL_SASL_STATE.
+ * failure -> Failed with ILLEGAL_SASL_STATE. Re-authentication (KIP-368): Authenticated ->
+ * Authenticating on a handshake of the same mechanism, back to Authenticated as the same user;
+ * another mechanism or another user fails. SCRAM credentials set at run time (KIP-554) are
+ * taken, and win over a configured user's.
  */
 import { expect } from 'chai';
-import { SaslAuthenticator, saslSettings } from '../../../src/kafka/sasl/authenticator.js';
+import { SaslAuthenticator, saslSettings, setDynamicScram } from '../../../src/kafka/sasl/authenticator.js';
+import { scramCredential } from '../../../src/kafka/sasl/scram.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 
 const settings = saslSettings(['PLAIN', 'SCRAM-SHA-256'], { alice: 'alice-secret', bob: 'bob-secret' });
@@ -84,5 +88,54 @@ describe('kafka/sasl/authenticator', () => {
     done.handshake('PLAIN');
     done.authenticate(plain('', 'alice', 'alice-secret'));
     expect(done.authenticate(plain('', 'alice', 'alice-secret')).errorCode, 'Authenticated takes no more tokens').to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+  });
+
+  it('Authenticated -> Authenticating -> Authenticated: re-authentication with the same mechanism as the same user (KIP-368)', () => {
+    const a = new SaslAuthenticator(settings);
+    a.handshake('PLAIN');
+    a.authenticate(plain('', 'alice', 'alice-secret'));
+    expect(a.reauthenticating).to.equal(false);
+    expect(a.handshake('PLAIN').errorCode).to.equal(0);
+    expect([a.state, a.reauthenticating]).to.deep.equal(['Authenticating', true]);
+    expect(a.authenticate(plain('', 'alice', 'alice-secret')).errorCode).to.equal(0);
+    expect([a.state, a.user, a.reauthenticating]).to.deep.equal(['Authenticated', 'alice', false]);
+  });
+
+  it('re-authentication fails with another mechanism (ILLEGAL_SASL_STATE), another user, or a wrong password', () => {
+    const auth = () => {
+      const a = new SaslAuthenticator(settings);
+      a.handshake('PLAIN');
+      a.authenticate(plain('', 'alice', 'alice-secret'));
+      return a;
+    };
+    const other = auth();
+    expect(other.handshake('SCRAM-SHA-256').errorCode).to.equal(ErrorCode.ILLEGAL_SASL_STATE);
+    expect(other.state).to.equal('Failed');
+    const bob = auth();
+    bob.handshake('PLAIN');
+    expect(bob.authenticate(plain('', 'bob', 'bob-secret'))).to.deep.include({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: 'Cannot change principals during re-authentication' });
+    expect(bob.state).to.equal('Failed');
+    const wrong = auth();
+    wrong.handshake('PLAIN');
+    expect(wrong.authenticate(plain('', 'alice', 'nope')).errorCode).to.equal(ErrorCode.SASL_AUTHENTICATION_FAILED);
+  });
+
+  it('takes SCRAM credentials set at run time (KIP-554), over a configured user\'s, and forgets them when they are replaced', () => {
+    const s = saslSettings(['SCRAM-SHA-256'], { bob: 'bob-secret' });
+    const cred = scramCredential('SHA-256', 'new-secret', Buffer.from('salty'), 4096);
+    const entry = (user: string) => ({ user, mechanism: 1, salt: cred.salt.toString('base64'), storedKey: cred.storedKey.toString('base64'), serverKey: cred.serverKey.toString('base64'), iterations: 4096 });
+    setDynamicScram(s, [entry('carol'), entry('bob')]);
+    expect(s.dynamicScram.get('carol')?.['SHA-256']?.iterations).to.equal(4096);
+    const first = (user: string) => {
+      const a = new SaslAuthenticator(s);
+      a.handshake('SCRAM-SHA-256');
+      return a.authenticate(Buffer.from(`n,,n=${user},r=abc`)).authBytes.toString();
+    };
+    // the salt in the server's first message is the credential's
+    expect(first('carol')).to.include(`s=${cred.salt.toString('base64')}`);
+    expect(first('bob')).to.include(`s=${cred.salt.toString('base64')}`);
+    setDynamicScram(s, []);
+    expect(first('carol')).to.not.include(`s=${cred.salt.toString('base64')}`);
+    expect(first('bob')).to.not.include(`s=${cred.salt.toString('base64')}`);
   });
 });
