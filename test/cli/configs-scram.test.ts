@@ -1,7 +1,7 @@
 /**
  * `samsa configs` and users' SCRAM credentials (KIP-554), as kafka-configs takes them: the
  * SCRAM keys of --add-config read ([iterations=n,]password=p, iterations 4096 by default) and
- * split from quota keys; the command lines that cannot work (a malformed value, a missing
+ * told from quota keys (both in one command refused, as kafka-configs); the command lines that cannot work (a malformed value, a missing
  * password, SCRAM keys with clients or the default user: exit 2, before connecting, the password
  * never echoed); and against a cluster: credentials set (alone, or with quotas), listed in
  * kafka-configs' line after the quota lines (a user, every user; not for the default or a user's
@@ -43,11 +43,13 @@ describe('cli/commands/configs: SCRAM credentials on the command line', () => {
     }
   });
 
-  it('splits SCRAM keys (any case) from quota keys; SCRAM keys need a named user alone', () => {
+  it('tells SCRAM keys (any case) from quota keys, refusing both in one command as kafka-configs does; SCRAM keys need a named user alone', () => {
     expect(scramMechanismOf('scram-sha-512')).to.equal('SCRAM-SHA-512');
     expect(scramMechanismOf('SCRAM-SHA-1')).to.equal(null);
-    expect(planUserAlter(alice, { set: { 'SCRAM-SHA-256': 'iterations=8192,password=p', producer_byte_rate: '1024', 'scram-sha-512': 'password=q' }, delete: ['consumer_byte_rate'] })).to.deep.equal({
-      quotas: { set: { producer_byte_rate: 1024 }, delete: ['consumer_byte_rate'] },
+    expect(() => planUserAlter(alice, { set: { 'SCRAM-SHA-256': 'password=p', producer_byte_rate: '1024' }, delete: [] })).to.throw(UsageError, 'Cannot alter both quota and SCRAM credential configs simultaneously');
+    expect(() => planUserAlter(alice, { set: { 'SCRAM-SHA-256': 'password=p' }, delete: ['consumer_byte_rate'] })).to.throw(UsageError, 'Cannot alter both quota and SCRAM credential configs simultaneously');
+    expect(planUserAlter(alice, { set: { 'SCRAM-SHA-256': 'iterations=8192,password=p', 'scram-sha-512': 'password=q' }, delete: [] })).to.deep.equal({
+      quotas: { set: {}, delete: [] },
       scram: {
         user: 'alice',
         upsertions: [
@@ -67,7 +69,7 @@ describe('cli/commands/configs: SCRAM credentials on the command line', () => {
       [[{ entityType: 'client-id', match: 'app' }], { set: { 'SCRAM-SHA-256': 'password=p' }, delete: [] }, /SCRAM-SHA-256: SCRAM credentials belong to a user alone: clients .* take quota configs only/],
       [[{ entityType: 'user', match: 'alice' }, { entityType: 'client-id', match: 'app' }], { set: {}, delete: ['SCRAM-SHA-512'] }, /SCRAM-SHA-512: SCRAM credentials belong to a user alone/],
       [[{ entityType: 'user', match: null }], { set: { 'SCRAM-SHA-256': 'password=p' }, delete: [] }, /--entity-default and --user-defaults do not go with SCRAM credentials/],
-      [alice, { set: { 'SCRAM-SHA-256': 'password=p', producer_byte_rate: 'fast' }, delete: [] }, /Cannot parse quota configuration value for producer_byte_rate: fast/],
+      [alice, { set: { 'SCRAM-SHA-256': 'password=p', producer_byte_rate: 'fast' }, delete: [] }, /Cannot parse quota configuration value for producer_byte_rate: fast|Cannot alter both quota and SCRAM credential configs simultaneously/],
     ];
     for (const [components, change, says] of cases) expect(() => planUserAlter(components, change), String(says)).to.throw(UsageError, says);
   });
@@ -118,12 +120,13 @@ describe('cli: configs and SCRAM credentials against a cluster', function () {
     await c?.stop();
   });
 
-  it("sets credentials (alone, or with quotas), lists them in kafka-configs' line, deletes them", async () => {
-    const [a, b] = await Promise.all([
+  it("sets credentials (and quotas, one kind a command), lists them in kafka-configs' line, deletes them", async () => {
+    const [a, b, bq] = await Promise.all([
       c.run('configs', ['--alter', '--entity-type', 'users', '--entity-name', 'alice', '--add-config', 'SCRAM-SHA-256=[iterations=8192,password=alice-secret],SCRAM-SHA-512=[password=alice-secret]']),
-      c.run('configs', ['--alter', '--user', 'bob', '--add-config', 'SCRAM-SHA-256=[password=bob-secret],producer_byte_rate=1024']),
+      c.run('configs', ['--alter', '--user', 'bob', '--add-config', 'SCRAM-SHA-256=[password=bob-secret]']),
+      c.run('configs', ['--alter', '--user', 'bob', '--add-config', 'producer_byte_rate=1024']),
     ]);
-    for (const r of [a, b]) {
+    for (const r of [a, b, bq]) {
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout + r.stderr).to.not.contain('-secret');
     }
@@ -148,13 +151,15 @@ describe('cli: configs and SCRAM credentials against a cluster', function () {
     expect(defaults.stdout).to.equal('');
     expect(withClients.stdout).to.equal('');
 
-    const [del, replace] = await Promise.all([
+    const [del, replace, unquota] = await Promise.all([
       c.run('configs', ['--alter', '--entity-type', 'users', '--entity-name', 'alice', '--delete-config', 'SCRAM-SHA-512']),
-      c.run('configs', ['--alter', '--user', 'bob', '--add-config', 'SCRAM-SHA-256=[iterations=16384,password=new-secret]', '--delete-config', 'producer_byte_rate']),
+      c.run('configs', ['--alter', '--user', 'bob', '--add-config', 'SCRAM-SHA-256=[iterations=16384,password=new-secret]']),
+      c.run('configs', ['--alter', '--user', 'bob', '--delete-config', 'producer_byte_rate']),
     ]);
     expect(del.code, del.stderr).to.equal(0);
     expect(del.stdout).to.equal('Completed updating config for user alice.\n');
     expect(replace.code, replace.stderr).to.equal(0);
+    expect(unquota.code, unquota.stderr).to.equal(0);
     const after = await c.run('configs', ['--describe', '--entity-type', 'users']);
     expect(lines(after.stdout)).to.deep.equal([
       "SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192",
@@ -163,13 +168,12 @@ describe('cli: configs and SCRAM credentials against a cluster', function () {
   });
 
   it("ends with the controller's reason (exit 1): iterations out of range, a credential to delete that does not exist", async () => {
-    const [few, many, missing, mixed] = await Promise.all([
+    const [few, many, missing] = await Promise.all([
       c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'SCRAM-SHA-256=[iterations=100,password=carol-secret]']),
       c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'SCRAM-SHA-512=[iterations=1000000000,password=carol-secret]']),
       c.run('configs', ['--alter', '--user', 'carol', '--delete-config', 'SCRAM-SHA-512']),
-      c.run('configs', ['--alter', '--user', 'dave', '--add-config', 'consumer_byte_rate=2048,SCRAM-SHA-256=[iterations=20000,password=dave-secret]']),
     ]);
-    for (const r of [few, many, missing, mixed]) {
+    for (const r of [few, many, missing]) {
       expect(r.code, r.stderr).to.equal(1);
       expect(r.stdout).to.equal('');
       expect(r.stderr).to.not.contain('-secret');
@@ -177,9 +181,13 @@ describe('cli: configs and SCRAM credentials against a cluster', function () {
     expect(few.stderr).to.match(/UNACCEPTABLE_CREDENTIAL: user 'carol': Too few iterations: at least 4096/);
     expect(many.stderr).to.match(/UNACCEPTABLE_CREDENTIAL: user 'carol': Too many iterations: at most 16384/);
     expect(missing.stderr).to.match(/RESOURCE_NOT_FOUND: user 'carol': Attempt to delete a user credential that does not exist — SCRAM-SHA-512 is not set for user-principal 'carol'/);
-    expect(mixed.stderr).to.match(/Too many iterations: at most 16384; the quota configs were updated, the SCRAM credentials were not/);
+    // quota and SCRAM configs in one command: refused before anything changes (exit 2), as kafka-configs
+    const mixed = await c.run('configs', ['--alter', '--user', 'dave', '--add-config', 'consumer_byte_rate=2048,SCRAM-SHA-256=[iterations=20000,password=dave-secret]']);
+    expect(mixed.code).to.equal(2);
+    expect(mixed.stderr).to.match(/Cannot alter both quota and SCRAM credential configs simultaneously/);
+    expect(mixed.stderr).to.not.contain('-secret');
     const [carol, dave] = await Promise.all([c.run('configs', ['--describe', '--user', 'carol']), c.run('configs', ['--describe', '--user', 'dave'])]);
     expect(carol.stdout).to.equal('');
-    expect(lines(dave.stdout)).to.deep.equal(["Quota configs for user-principal 'dave' are consumer_byte_rate=2048.0"]);
+    expect(dave.stdout).to.equal('');
   });
 });

@@ -339,8 +339,11 @@ export function planUserAlter(components: readonly QuotaComponent[], change: { s
   const deletions = [...new Set(change.delete.map(scramMechanismOf).filter((m): m is ScramMechanismName => m !== null))];
   const both = deletions.filter((m) => seen.has(m));
   if (both.length > 0) throw new UsageError(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} both added and deleted: give ${both.length === 1 ? 'it' : 'each'} to --add-config or to --delete-config, not both`);
-  const quotas = planQuotaAlter({ set: quotaSet, delete: change.delete.filter((k) => scramMechanismOf(k) === null) });
+  const quotaDeletes = change.delete.filter((k) => scramMechanismOf(k) === null);
+  const quotas = planQuotaAlter({ set: quotaSet, delete: quotaDeletes });
   if (upsertions.length === 0 && deletions.length === 0) return { quotas, scram: null };
+  // kafka-configs' rule: one kind of config per command, so a refusal never leaves half a change
+  if (Object.keys(quotaSet).length > 0 || quotaDeletes.length > 0) throw new UsageError('Cannot alter both quota and SCRAM credential configs simultaneously');
   const named = [...upsertions.map((u) => u.mechanism), ...deletions].join(', ');
   if (components.some((c) => c.entityType === 'client-id')) {
     throw new UsageError(`${named}: SCRAM credentials belong to a user alone: clients (and a user's clients) take quota configs only (producer_byte_rate, consumer_byte_rate)`);
@@ -500,7 +503,7 @@ async function alterQuotas(admin: Admin, components: readonly QuotaComponent[], 
  * the admin client). The controller's refusal (iterations out of range, a credential to delete
  * that does not exist) ends the command with its reason (exit 1).
  */
-async function alterScram(admin: Admin, scram: NonNullable<UserAlterPlan['scram']>, quotasDone: boolean): Promise<void> {
+async function alterScram(admin: Admin, scram: NonNullable<UserAlterPlan['scram']>): Promise<void> {
   const { user } = scram;
   const alterations: UserScramCredentialAlteration[] = [
     ...scram.deletions.map((mechanism) => ({ user, mechanism })),
@@ -515,14 +518,14 @@ async function alterScram(admin: Admin, scram: NonNullable<UserAlterPlan['scram'
       name === 'RESOURCE_NOT_FOUND'
         ? ` — ${scram.deletions.length === 1 ? scram.deletions[0] : `one of ${scram.deletions.join(', ')}`} is not set for user-principal '${user}' (\`samsa configs --describe --user ${user}\` lists the credentials)`
         : '';
-    throw new CliError(`${(e as Error).message}${hint}${quotasDone ? '; the quota configs were updated, the SCRAM credentials were not' : ''}`);
+    throw new CliError(`${(e as Error).message}${hint}`);
   }
 }
 
-/** Quotas first, then the SCRAM credentials; kafka-configs' line naming the first entity type of the command line. */
+/** The quotas or the SCRAM credentials (one kind a command); kafka-configs' line naming the first entity type of the command line. */
 async function alterUsers(admin: Admin, components: readonly QuotaComponent[], plan: UserAlterPlan): Promise<void> {
-  await alterQuotas(admin, components, plan.quotas);
-  if (plan.scram) await alterScram(admin, plan.scram, Object.keys(plan.quotas.set).length > 0 || plan.quotas.delete.length > 0);
+  if (plan.scram) await alterScram(admin, plan.scram);
+  else await alterQuotas(admin, components, plan.quotas);
   const head = components[0]!;
   const type = head.entityType === 'user' ? 'user' : 'client';
   out(head.match ? `Completed updating config for ${type} ${head.match}.` : `Completed updating default config for ${type}s in the cluster.`);
