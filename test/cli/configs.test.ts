@@ -214,7 +214,7 @@ describe('cli/commands/configs: the command line', () => {
       expect(help.stdout).to.contain(o);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\) and client quotas/);
+    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), client quotas and SCRAM credentials/);
   });
 });
 

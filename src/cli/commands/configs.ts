@@ -627,7 +627,7 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide) and client quotas',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), client quotas and SCRAM credentials',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
