@@ -7,6 +7,7 @@ import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
+import { parseIpOverrides } from '../../src/kafka/connection-limits.js';
 
 export interface BrokerConfig {
   replicaLagTimeMaxMs: number;
@@ -36,6 +37,14 @@ export interface BrokerConfig {
    * before it ends (KIP-368), or its next request after it closes the connection.
    */
   connectionsMaxReauthMs: number;
+  /** Kafka listener: open connections at most (KIP-402's max.connections). */
+  maxConnections: number;
+  /** Kafka listener: connections from one IP address at most. */
+  maxConnectionsPerIp: number;
+  /** Kafka listener: per-IP exceptions to maxConnectionsPerIp (`ip:count,...`). */
+  maxConnectionsPerIpOverrides: ReadonlyMap<string, number>;
+  /** Kafka listener: new connections a second at most; further ones wait (KIP-612). */
+  maxConnectionCreationRate: number;
   /** Kafka listener: a Metadata request naming an unknown topic creates it (when the request allows). */
   autoCreateTopicsEnable: boolean;
   /** compression.type: the codec a topic without its own compression.type is stored in ('producer': as sent). */
@@ -101,6 +110,9 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'connections.max.reauth.ms': { prop: 'connectionsMaxReauthMs', min: 0, def: 0 },
+  'max.connections': { prop: 'maxConnections', min: 0, def: 2147483647 },
+  'max.connections.per.ip': { prop: 'maxConnectionsPerIp', min: 0, def: 2147483647 },
+  'max.connection.creation.rate': { prop: 'maxConnectionCreationRate', min: 0, def: 2147483647 },
   'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
   'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
@@ -140,8 +152,9 @@ const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: reado
 };
 
 const SUPER_USERS = 'super.users';
+const IP_OVERRIDES = 'max.connections.per.ip.overrides';
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, ...Object.keys(LOG_KEYS)]);
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, IP_OVERRIDES, ...Object.keys(LOG_KEYS)]);
 
 /** super.users as Kafka writes it: principals separated by ';', each 'Type:name'. */
 function parseSuperUsers(raw: unknown): string[] {
@@ -161,6 +174,7 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(CHOICE_KEYS)) out[spec.prop] = spec.def;
   out.superUsers = [];
+  out.maxConnectionsPerIpOverrides = new Map<string, number>();
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
     const spec = INT_KEYS[key];
@@ -187,6 +201,12 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     }
     if (key === SUPER_USERS) {
       out.superUsers = parseSuperUsers(raw);
+      continue;
+    }
+    if (key === IP_OVERRIDES) {
+      const parsed = typeof raw === 'string' ? parseIpOverrides(raw) : `expected ip:count pairs separated by commas, got ${JSON.stringify(raw)}`;
+      if (typeof parsed === 'string') throw new ConfigError(key, parsed);
+      out.maxConnectionsPerIpOverrides = parsed;
       continue;
     }
     const logKey = LOG_KEYS[key];
@@ -259,6 +279,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });
+  out.push({ name: IP_OVERRIDES, value: [...c.maxConnectionsPerIpOverrides].map(([ip, n]) => `${ip}:${n}`).join(','), isDefault: !(IP_OVERRIDES in input) });
   for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }

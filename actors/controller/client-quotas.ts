@@ -41,7 +41,7 @@ export function clientQuotaChanges(state: MetadataState, entries: readonly unkno
         delete quotas[op.key];
         continue;
       }
-      const problem = quotaProblem(op.key, Number(op.value));
+      const problem = quotaProblem(op.key, Number(op.value), entity);
       if (problem) return fail(ErrorCode.INVALID_REQUEST, problem);
       quotas[op.key] = Number(op.value);
     }

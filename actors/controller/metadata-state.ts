@@ -456,7 +456,7 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       return { ...state, brokerConfigs };
     }
     case 'ClientQuota': {
-      if (record.entity.user === undefined && record.entity.clientId === undefined) fail(record, 'the entity is empty');
+      if (record.entity.user === undefined && record.entity.clientId === undefined && record.entity.ip === undefined) fail(record, 'the entity is empty');
       const key = entityKey(record.entity);
       const clientQuotas = new Map(state.clientQuotas);
       if (Object.keys(record.quotas).length === 0) clientQuotas.delete(key);

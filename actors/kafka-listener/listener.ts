@@ -24,6 +24,8 @@ import type { ControllerMsg } from '../controller/messages.js';
 import { SASL_MECHANISMS, saslSettings, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
+import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
+import { normalizeIp } from '../../src/security/client-quotas.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
 
@@ -47,6 +49,10 @@ export interface KafkaListenerDescription {
   clientQuotas: number;
   /** Requests that put their client over a quota (answered with a throttle time, then held back). */
   throttledRequests: number;
+  /** Connections closed at once: max.connections, max.connections.per.ip, an IP's connection_creation_rate. */
+  refusedConnections: number;
+  /** Connections made to wait for max.connection.creation.rate. */
+  delayedConnections: number;
 }
 
 /**
@@ -79,6 +85,8 @@ interface ListenerState {
   sasl: SaslSettings | null;
   authorizer: AclAuthorizer | null;
   quotas: ClientQuotaManager;
+  /** max.connections, per IP, the creation rate and IP connection quotas. */
+  limits: ConnectionLimits;
   saslMechanisms: string[];
   accepted: number;
   open: number;
@@ -163,7 +171,16 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       ? new AclAuthorizer({ superUsers: args.config.superUsers, allowEveryoneIfNoAclFound: args.config.allowEveryoneIfNoAclFound })
       : null;
     const quotas = new ClientQuotaManager(ctx.clock);
-    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
+    const limits = new ConnectionLimits(
+      {
+        maxConnections: args.config.maxConnections,
+        maxConnectionsPerIp: args.config.maxConnectionsPerIp,
+        maxConnectionsPerIpOverrides: args.config.maxConnectionsPerIpOverrides,
+        maxConnectionCreationRate: args.config.maxConnectionCreationRate,
+      },
+      ctx.clock,
+    );
+    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, limits, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -185,17 +202,40 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
         ctx.log.warn('TLS handshake failed: connection closed', { remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, reason: err.message });
       });
     }
-    args.server.on(event, (socket: net.Socket) => {
-      s.accepted++;
-      s.open++;
-      socket.once('close', () => s.open--);
+    const serve = (socket: net.Socket, name: string) => {
+      if (socket.destroyed) return;
       try {
-        ctx.spawn(kafkaConnection, { name: `conn-${s.accepted}`, args: { socket, ...connArgs } });
+        ctx.spawn(kafkaConnection, { name, args: { socket, ...connArgs } });
       } catch (err) {
         // the node is stopping: nobody is left to serve this client
         ctx.log.debug('refusing a Kafka connection', { reason: (err as Error).message });
         socket.destroy();
       }
+    };
+    args.server.on(event, (socket: net.Socket) => {
+      s.accepted++;
+      const ip = normalizeIp(socket.remoteAddress ?? '?');
+      const admission = s.limits.admit(ip);
+      if (admission.kind === 'refuse') {
+        ctx.log.warn('Kafka connection refused', { remote: `${ip}:${socket.remotePort ?? '?'}`, reason: admission.reason, closeAfterMs: admission.ms });
+        socket.pause();
+        if (admission.ms > 0) ctx.clock.setTimeout(() => socket.destroy(), admission.ms);
+        else socket.destroy();
+        return;
+      }
+      s.open++;
+      socket.once('close', () => {
+        s.open--;
+        s.limits.closed(ip);
+      });
+      const name = `conn-${s.accepted}`;
+      if (admission.kind === 'delay') {
+        // max.connection.creation.rate: as Kafka's acceptor pausing, the client waits to be served
+        socket.pause();
+        ctx.clock.setTimeout(() => serve(socket, name), admission.ms);
+        return;
+      }
+      serve(socket, name);
     });
     args.server.on('error', (err) => ctx.log.error('Kafka listener error', { error: err.message }));
     ctx.log.info('Kafka listener up', { endpoint: serverEndpoint(args.server), brokerId: args.brokerId, tls: secure, sasl: s.saslMechanisms, authorizer: authorizer !== null });
@@ -208,7 +248,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
       const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled, refusedConnections: s.limits.refused, delayedConnections: s.limits.delayed } satisfies KafkaListenerDescription);
     },
     AclsChanged(s, m, ctx) {
       if (!s.authorizer) return;
@@ -217,6 +257,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     },
     ClientQuotasChanged(s, m, ctx) {
       s.quotas.update(m.quotas);
+      s.limits.setQuotas(m.quotas);
       ctx.log.info('client quotas in force', { entities: m.quotas.length });
     },
     ScramCredentialsChanged(s, m, ctx) {

@@ -20,7 +20,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
-import { CLIENT_ID, compareEntities, describeEntity, entityToWire, USER, type ClientQuota, type QuotaEntity, type QuotaFilterComponent } from '../security/client-quotas.js';
+import { CLIENT_ID, compareEntities, describeEntity, entityToWire, IP, USER, type ClientQuota, type QuotaEntity, type QuotaFilterComponent } from '../security/client-quotas.js';
 import { SamsaError } from './errors.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -272,9 +272,10 @@ function isBrokerId(b: unknown): b is number {
 
 /**
  * A client quota entity, as Kafka's ClientQuotaEntity: a user (the SASL user or certificate
- * principal), a client id, or both (a user's clients of that id). A present null is the default
- * (Kafka's `<default>`: every user, or every client id, without a quota of its own); an absent
- * one means the entity does not name that type.
+ * principal), a client id, or both (a user's clients of that id); or an IP address alone (its
+ * connection_creation_rate, KIP-612). A present null is the default (Kafka's `<default>`: every
+ * user, client id or IP without a quota of its own); an absent one means the entity does not
+ * name that type.
  */
 export type ClientQuotaEntity = QuotaEntity;
 
@@ -313,26 +314,26 @@ export interface ClientQuotaFilterComponent {
   matchType?: number;
 }
 
-const QUOTA_ALTERATION_SHAPE = "[{ entity: { user?: name | null, clientId?: name | null }, ops: [{ key, value } | { key, remove: true }] }]";
+const QUOTA_ALTERATION_SHAPE = "[{ entity: { user?: name | null, clientId?: name | null } | { ip: address | null }, ops: [{ key, value } | { key, remove: true }] }]";
 
 /** An entity of the admin API as it is sent, or a SamsaError naming what is wrong with it. */
 function checkQuotaEntity(raw: unknown, where: string): QuotaEntity {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity must be { user?: name | null, clientId?: name | null }`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity must be { user?: name | null, clientId?: name | null } or { ip: address | null }`);
   const e = raw as Record<string, unknown>;
   for (const k of Object.keys(e)) {
-    if (k === 'user' || k === 'clientId') continue;
+    if (k === 'user' || k === 'clientId' || k === 'ip') continue;
     if (k === 'client-id') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity names a client id as clientId (Kafka's entity type 'client-id')`);
-    if (k === 'ip') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ip quotas (connection creation rates) are not enforced by samsa`);
-    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: unknown entity field '${k}' (user, clientId)`);
+    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: unknown entity field '${k}' (user, clientId, ip)`);
   }
   const out: QuotaEntity = {};
-  for (const k of ['user', 'clientId'] as const) {
+  for (const k of ['user', 'clientId', 'ip'] as const) {
     const v = e[k];
     if (v === undefined) continue;
     if (v !== null && typeof v !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${k} must be a name, or null for the default`);
     out[k] = v;
   }
-  if (out.user === undefined && out.clientId === undefined) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity is empty: name a user, a clientId or both`);
+  if (out.ip !== undefined && (out.user !== undefined || out.clientId !== undefined)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: an ip entity cannot be combined with a user or a clientId`);
+  if (out.user === undefined && out.clientId === undefined && out.ip === undefined) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: the entity is empty: name a user, a clientId or both, or an ip`);
   return out;
 }
 
@@ -349,11 +350,11 @@ function checkQuotaOp(raw: unknown, where: string): { key: string; value: number
 }
 
 function checkQuotaComponent(raw: unknown, where: string): QuotaFilterComponent {
-  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { entityType: 'user' | 'client-id', match?: name | null }`);
+  if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { entityType: 'user' | 'client-id' | 'ip', match?: name | null }`);
   const c = raw as { entityType?: unknown; match?: unknown; matchType?: unknown };
-  if (c.entityType !== USER && c.entityType !== CLIENT_ID) {
-    const hint = c.entityType === 'clientId' || c.entityType === 'client' ? " (Kafka's name: 'client-id')" : c.entityType === 'ip' ? ': ip quotas are not enforced by samsa' : '';
-    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: entityType must be 'user' or 'client-id', got ${JSON.stringify(c.entityType)}${hint}`);
+  if (c.entityType !== USER && c.entityType !== CLIENT_ID && c.entityType !== IP) {
+    const hint = c.entityType === 'clientId' || c.entityType === 'client' ? " (Kafka's name: 'client-id')" : '';
+    throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: entityType must be 'user', 'client-id' or 'ip', got ${JSON.stringify(c.entityType)}${hint}`);
   }
   if (c.match !== undefined && c.match !== null && typeof c.match !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: match must be a name, null (the default) or left out (any)`);
   const match = (c.match as string | null | undefined) ?? null;
@@ -825,7 +826,7 @@ export class Admin {
    * also leaves out entities naming a type no component names. describeClientQuotas() lists them all.
    */
   async describeClientQuotas(filter: { components?: ClientQuotaFilterComponent[]; strict?: boolean } = {}): Promise<ClientQuotaEntry[]> {
-    if (filter.components !== undefined && !Array.isArray(filter.components)) throw new SamsaError(ErrorCode.INVALID_REQUEST, "components must be [{ entityType: 'user' | 'client-id', match?: name | null }]");
+    if (filter.components !== undefined && !Array.isArray(filter.components)) throw new SamsaError(ErrorCode.INVALID_REQUEST, "components must be [{ entityType: 'user' | 'client-id' | 'ip', match?: name | null }]");
     const components = (filter.components ?? []).map((c, i) => checkQuotaComponent(c, `components[${i}]`));
     const r = await this.call({ type: 'DescribeClientQuotas', components, strict: filter.strict === true });
     return (r.entries as ClientQuota[]).sort((a, b) => compareEntities(a.entity, b.entity)).map((q) => ({ entity: { ...q.entity }, quotas: Object.fromEntries(Object.entries(q.quotas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));

@@ -1,15 +1,21 @@
 /**
- * Kafka's client quotas (KIP-13, KIP-55, KIP-546), as pure functions: quota entities (a user, a
- * client id, or both; either may be the default, written null), the byte-rate keys samsa
- * enforces, which configured entity applies to a connection (Kafka's order of precedence, most
- * specific first), and DescribeClientQuotas' filters.
+ * Kafka's client quotas (KIP-13, KIP-55, KIP-546, KIP-612), as pure functions: quota entities (a
+ * user, a client id, or both; either may be the default, written null; or an IP address alone,
+ * or the default IP), the keys samsa enforces (byte rates for users and clients, the connection
+ * creation rate for IPs), which configured entity applies to a connection (Kafka's order of
+ * precedence, most specific first), and DescribeClientQuotas' filters.
  *
  * A quota applies per broker. A default entity's quota applies to each user (or client id) on its
  * own: the rate is kept per the entity the quota matched, with its defaults filled in by the
  * connection's own names (Kafka's metric tags).
  */
+import net from 'node:net';
+
 export const USER = 'user';
 export const CLIENT_ID = 'client-id';
+export const IP = 'ip';
+/** KIP-612: connections an IP may open per second (IP entities only). */
+export const CONNECTION_CREATION_RATE = 'connection_creation_rate';
 
 /** The keys enforced: bytes per second a client may produce, and fetch as a consumer. */
 export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate'] as const);
@@ -18,16 +24,16 @@ export type QuotaKey = (typeof QUOTA_KEYS)[number];
 const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   request_percentage: 'request time quotas are not enforced by samsa (byte-rate quotas are)',
   controller_mutation_rate: 'controller mutation quotas are not enforced by samsa (byte-rate quotas are)',
-  connection_creation_rate: 'connection rate quotas (ip entities) are not enforced by samsa',
 };
 
 /**
- * A quota entity: `user` and/or `clientId` present; a present null is the default
+ * A quota entity: `user` and/or `clientId` present, or `ip` alone; a present null is the default
  * ('<default>'), an absent one means the entity does not name that type.
  */
 export interface QuotaEntity {
   user?: string | null;
   clientId?: string | null;
+  ip?: string | null;
 }
 
 export interface ClientQuota {
@@ -39,7 +45,8 @@ export interface ClientQuota {
 /** A stable key: two entities naming the same user and client id are one. */
 export function entityKey(e: QuotaEntity): string {
   const part = (v: string | null | undefined) => (v === undefined ? '-' : v === null ? '<default>' : `=${v}`);
-  return `${part(e.user)}|${part(e.clientId)}`;
+  const key = `${part(e.user)}|${part(e.clientId)}`;
+  return e.ip === undefined ? key : `${key}|ip${part(e.ip)}`;
 }
 
 /**
@@ -48,7 +55,7 @@ export function entityKey(e: QuotaEntity): string {
  */
 export function compareEntities(a: QuotaEntity, b: QuotaEntity): number {
   const rank = (v: string | null | undefined) => (v === undefined ? 0 : v === null ? 1 : 2);
-  for (const k of ['user', 'clientId'] as const) {
+  for (const k of ['user', 'clientId', 'ip'] as const) {
     const x = a[k];
     const y = b[k];
     if (rank(x) !== rank(y)) return rank(x) - rank(y);
@@ -60,7 +67,7 @@ export function compareEntities(a: QuotaEntity, b: QuotaEntity): number {
 /** An entity in words: "user 'alice', client-id 'app'", "the default user". */
 export function describeEntity(e: QuotaEntity): string {
   const part = (type: string, v: string | null | undefined) => (v === undefined ? [] : [v === null ? `the default ${type}` : `${type} '${v}'`]);
-  return [...part(USER, e.user), ...part(CLIENT_ID, e.clientId)].join(', ') || 'an empty entity';
+  return [...part(USER, e.user), ...part(CLIENT_ID, e.clientId), ...part(IP, e.ip)].join(', ') || 'an empty entity';
 }
 
 /** Kafka's wire shape of an entity: [{ entityType, entityName }] ('user' first). */
@@ -68,6 +75,7 @@ export function entityToWire(e: QuotaEntity): { entityType: string; entityName: 
   const out: { entityType: string; entityName: string | null }[] = [];
   if (e.user !== undefined) out.push({ entityType: USER, entityName: e.user });
   if (e.clientId !== undefined) out.push({ entityType: CLIENT_ID, entityName: e.clientId });
+  if (e.ip !== undefined) out.push({ entityType: IP, entityName: e.ip });
   return out;
 }
 
@@ -81,20 +89,35 @@ export function entityFromWire(parts: readonly { entityType: string; entityName:
     } else if (p.entityType === CLIENT_ID) {
       if (e.clientId !== undefined) return 'the entity names client-id twice';
       e.clientId = p.entityName;
-    } else if (p.entityType === 'ip') {
-      return 'ip quotas (connection creation rates) are not enforced by samsa';
+    } else if (p.entityType === IP) {
+      if (e.ip !== undefined) return 'the entity names ip twice';
+      e.ip = p.entityName;
     } else {
-      return `unknown entity type '${p.entityType}' (user, client-id)`;
+      return `unknown entity type '${p.entityType}' (user, client-id, ip)`;
     }
   }
-  if (e.user === undefined && e.clientId === undefined) return 'the entity is empty: name a user, a client-id or both';
-  if (e.user === '' || e.clientId === '') return 'an entity name is empty (null is the default)';
+  if (e.ip !== undefined && (e.user !== undefined || e.clientId !== undefined)) return 'an ip entity cannot be combined with a user or a client-id';
+  if (e.user === undefined && e.clientId === undefined && e.ip === undefined) return 'the entity is empty: name a user, a client-id or both, or an ip';
+  if (e.user === '' || e.clientId === '' || e.ip === '') return 'an entity name is empty (null is the default)';
+  if (typeof e.ip === 'string' && net.isIP(e.ip) === 0) return `'${e.ip}' is not an IP address`;
   return e;
 }
 
-/** Why a quota key and value cannot be set, or null. */
-export function quotaProblem(key: string, value: number): string | null {
+/** An IP address as the listener sees it: an IPv4 client on a dual-stack socket by its IPv4 address. */
+export function normalizeIp(address: string): string {
+  return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
+}
+
+/** Why a quota key and value cannot be set (on `entity`, when given), or null. */
+export function quotaProblem(key: string, value: number, entity?: QuotaEntity): string | null {
   if (UNSUPPORTED_KEYS[key]) return `${key}: ${UNSUPPORTED_KEYS[key]}`;
+  const ipEntity = entity?.ip !== undefined;
+  if (key === CONNECTION_CREATION_RATE) {
+    if (entity && !ipEntity) return `${key} applies to ip entities only`;
+    if (!Number.isSafeInteger(value) || value <= 0) return `${key} must be a positive whole number of connections per second, got ${value}`;
+    return null;
+  }
+  if (ipEntity) return `an ip entity takes only ${CONNECTION_CREATION_RATE}, not ${key}`;
   if (!(QUOTA_KEYS as readonly string[]).includes(key)) return `unknown quota key '${key}' (${QUOTA_KEYS.join(', ')})`;
   if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive number of bytes per second, got ${value}`;
   return null;
@@ -142,7 +165,7 @@ export interface QuotaFilterComponent {
 export function filterProblem(components: readonly QuotaFilterComponent[]): string | null {
   const seen = new Set<string>();
   for (const c of components) {
-    if (c.entityType !== USER && c.entityType !== CLIENT_ID) return `unknown entity type '${c.entityType}' in the filter (user, client-id)`;
+    if (c.entityType !== USER && c.entityType !== CLIENT_ID && c.entityType !== IP) return `unknown entity type '${c.entityType}' in the filter (user, client-id, ip)`;
     if (seen.has(c.entityType)) return `the filter names ${c.entityType} twice`;
     seen.add(c.entityType);
     if (c.matchType === 0 && c.match === null) return `an exact match of ${c.entityType} needs a name`;
@@ -154,7 +177,7 @@ export function filterProblem(components: readonly QuotaFilterComponent[]): stri
 /** Whether an entity passes the filter (strict: it names no other entity type than the filter's). */
 export function filterMatches(components: readonly QuotaFilterComponent[], strict: boolean, e: QuotaEntity): boolean {
   for (const c of components) {
-    const v = c.entityType === USER ? e.user : e.clientId;
+    const v = c.entityType === USER ? e.user : c.entityType === IP ? e.ip : e.clientId;
     if (v === undefined) return false;
     if (c.matchType === 0 && v !== c.match) return false;
     if (c.matchType === 1 && v !== null) return false;
@@ -163,6 +186,12 @@ export function filterMatches(components: readonly QuotaFilterComponent[], stric
     const types = new Set(components.map((c) => c.entityType));
     if (e.user !== undefined && !types.has(USER)) return false;
     if (e.clientId !== undefined && !types.has(CLIENT_ID)) return false;
+    if (e.ip !== undefined && !types.has(IP)) return false;
   }
   return true;
+}
+
+/** The connection creation rate that applies to `ip` (its own quota, else the default IP's), or null. */
+export function ipConnectionRate(quotas: ReadonlyMap<string, ClientQuota>, ip: string): number | null {
+  return quotas.get(entityKey({ ip }))?.quotas[CONNECTION_CREATION_RATE] ?? quotas.get(entityKey({ ip: null }))?.quotas[CONNECTION_CREATION_RATE] ?? null;
 }

@@ -146,7 +146,7 @@ describe('client/admin client quotas', function () {
       [[{ entity: { user: 'x' } }], /entries\[0\] must be \{ entity, ops/],
       [[{ entity: {}, ops: [] }], /entries\[0\]: the entity is empty/],
       [[{ entity: { 'client-id': 'x' }, ops: [] }], /names a client id as clientId/],
-      [[{ entity: { ip: '1.2.3.4' }, ops: [] }], /ip quotas .* not enforced/],
+      [[{ entity: { ip: '1.2.3.4', user: 'x' }, ops: [] }], /an ip entity cannot be combined with a user or a clientId/],
       [[{ entity: { user: 1 }, ops: [] }], /user must be a name, or null for the default/],
       [[{ entity: { user: 'ok' }, ops: [{ key: 'producer_byte_rate', value: 1 }] }, { entity: { user: 'y' }, ops: [{ key: 'producer_byte_rate' }] }], /entries\[1\]\.ops\[0\]: producer_byte_rate needs a value \(bytes per second\), or remove: true/],
       [[{ entity: { user: 'y' }, ops: [{ key: 'producer_byte_rate', value: '1024' }] }], /value must be a number/],
@@ -160,8 +160,8 @@ describe('client/admin client quotas', function () {
     expect(await admin.describeClientQuotas()).to.deep.equal(before);
 
     const badFilters: [unknown, RegExp][] = [
-      [{ components: [{ entityType: 'clientId' }] }, /entityType must be 'user' or 'client-id', got "clientId" \(Kafka's name: 'client-id'\)/],
-      [{ components: [{ entityType: 'ip' }] }, /ip quotas are not enforced/],
+      [{ components: [{ entityType: 'clientId' }] }, /entityType must be 'user', 'client-id' or 'ip', got "clientId" \(Kafka's name: 'client-id'\)/],
+      [{ components: [{ entityType: 'group' }] }, /entityType must be 'user', 'client-id' or 'ip', got "group"/],
       [{ components: [{ entityType: 'user', matchType: QuotaMatchType.EXACT }] }, /matchType EXACT needs a name/],
       [{ components: [{ entityType: 'user', matchType: QuotaMatchType.DEFAULT, match: 'a' }] }, /matchType DEFAULT takes no name/],
       [{ components: [{ entityType: 'user', matchType: 7 }] }, /unknown matchType 7/],

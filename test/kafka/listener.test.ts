@@ -1,6 +1,7 @@
 /**
  * The Kafka listener's connection handling: version negotiation, pipelined requests answered in
- * order, and bad input closing only the offending connection while the broker carries on.
+ * order, and bad input closing only the offending connection while the broker carries on; its
+ * connection limits (max.connections.per.ip, an IP's connection_creation_rate quota).
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
@@ -12,6 +13,7 @@ import { encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 import { RawKafkaSocket } from '../helpers/raw-kafka.js';
 import { checkFor } from '../helpers/check-for.js';
+import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/kafka-listener/listener.js';
 
 const MAX_REQUEST = 64 * 1024;
 
@@ -184,3 +186,67 @@ function sized(size: number, body: Buffer): Buffer {
   s.writeInt32BE(size);
   return Buffer.concat([s, body]);
 }
+
+describe('Kafka listener connection limits (max.connections.per.ip, connection_creation_rate)', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  const open: RawKafkaSocket[] = [];
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, brokerConfig: { 'max.connections.per.ip': 2, 'max.connections.per.ip.overrides': '::1:5' } });
+  });
+  afterEach(() => {
+    for (const s of open.splice(0)) s.end();
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  const metadataAnswered = async (s: RawKafkaSocket, id: number): Promise<boolean> => {
+    s.request(ApiKeys.Metadata, 9, id, { topics: [], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    return (await s.frame(5_000)) !== null;
+  };
+  const connect = async () => {
+    const s = await RawKafkaSocket.connect(c.bootstrap[0]!);
+    open.push(s);
+    return s;
+  };
+  const listener = async () =>
+    (await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription;
+
+  it('closes a connection beyond max.connections.per.ip at once, and takes one again when another closes', async () => {
+    const [a, b] = [await connect(), await connect()];
+    expect(await metadataAnswered(a, 1)).to.equal(true);
+    expect(await metadataAnswered(b, 1)).to.equal(true);
+    const third = await connect();
+    expect(await third.frame(5_000), 'closed without an answer').to.equal(null);
+    expect((await listener()).refusedConnections).to.be.at.least(1);
+    a.end();
+    await checkFor(async () => (await listener()).open === 1, 5_000, 10);
+    expect(await metadataAnswered(await connect(), 1)).to.equal(true);
+  });
+
+  it("an IP's connection_creation_rate quota (AlterClientQuotas, ip entity) closes the connections beyond it after the throttle time", async () => {
+    const admin = await connect();
+    const set = await (async () => {
+      admin.request(ApiKeys.AlterClientQuotas, 1, 1, { entries: [{ entity: [{ entityType: 'ip', entityName: '127.0.0.1' }], ops: [{ key: 'connection_creation_rate', value: 1, remove: false }] }], validateOnly: false });
+      return admin.frame(5_000);
+    })();
+    expect(set).to.not.equal(null);
+    admin.end();
+    await checkFor(async () => (await listener()).clientQuotas >= 1, 5_000, 10);
+    const before = (await listener()).refusedConnections;
+    // one a second: of four in a row (each closed before the next, so max.connections.per.ip
+    // plays no part), the later ones are refused
+    await checkFor(async () => (await listener()).open === 0, 5_000, 10);
+    const answered = [];
+    for (let i = 0; i < 4; i++) {
+      const s = await connect();
+      answered.push(await metadataAnswered(s, 1));
+      s.end();
+      await checkFor(async () => (await listener()).open === 0, 5_000, 10);
+    }
+    expect(answered[0]).to.equal(true);
+    expect(answered.filter((x) => !x).length).to.be.at.least(2);
+    expect((await listener()).refusedConnections - before).to.be.at.least(2);
+  });
+});

@@ -4,7 +4,7 @@
  * from the wire and what is refused, quota keys, and DescribeClientQuotas' filters.
  */
 import { expect } from 'chai';
-import { entityFromWire, entityKey, entityToWire, filterMatches, filterProblem, quotaProblem, resolveQuota, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
+import { entityFromWire, entityKey, entityToWire, filterMatches, filterProblem, ipConnectionRate, quotaProblem, resolveQuota, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
 
 function quotas(...list: [QuotaEntity, number][]): Map<string, ClientQuota> {
   return new Map(list.map(([entity, rate]) => [entityKey(entity), { entity, quotas: { producer_byte_rate: rate } }]));
@@ -44,10 +44,15 @@ describe('security/client-quotas', () => {
     expect(resolveQuota(quotas([{ user: 'alice' }, 10]), 'bob', 'c', 'producer_byte_rate')).to.equal(null);
   });
 
-  it('reads entities from the wire and back; refuses ip, unknown types, repeats, empty ones', () => {
+  it('reads entities from the wire and back (an ip alone, or the default ip); refuses ip with a user or client, a bad address, unknown types, repeats, empty ones', () => {
     expect(entityFromWire([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }])).to.deep.equal({ user: 'alice', clientId: null });
     expect(entityToWire({ user: 'alice', clientId: null })).to.deep.equal([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }]);
-    expect(entityFromWire([{ entityType: 'ip', entityName: '1.2.3.4' }])).to.match(/ip quotas/);
+    expect(entityFromWire([{ entityType: 'ip', entityName: '1.2.3.4' }])).to.deep.equal({ ip: '1.2.3.4' });
+    expect(entityFromWire([{ entityType: 'ip', entityName: null }])).to.deep.equal({ ip: null });
+    expect(entityToWire({ ip: '::1' })).to.deep.equal([{ entityType: 'ip', entityName: '::1' }]);
+    expect(entityFromWire([{ entityType: 'ip', entityName: 'host.example' }])).to.match(/not an IP address/);
+    expect(entityFromWire([{ entityType: 'user', entityName: 'a' }, { entityType: 'ip', entityName: '1.2.3.4' }])).to.match(/cannot be combined/);
+    expect(entityKey({ ip: '1.2.3.4' })).to.not.equal(entityKey({ user: '1.2.3.4' }));
     expect(entityFromWire([{ entityType: 'group', entityName: 'g' }])).to.match(/unknown entity type/);
     expect(entityFromWire([{ entityType: 'user', entityName: 'a' }, { entityType: 'user', entityName: 'b' }])).to.match(/twice/);
     expect(entityFromWire([])).to.match(/empty/);
@@ -62,6 +67,22 @@ describe('security/client-quotas', () => {
     expect(quotaProblem('request_percentage', 50)).to.match(/not enforced/);
     expect(quotaProblem('controller_mutation_rate', 5)).to.match(/not enforced/);
     expect(quotaProblem('speed', 5)).to.match(/unknown quota key/);
+  });
+
+  it('connection_creation_rate: ip entities only, a positive whole number; an ip entity takes nothing else', () => {
+    expect(quotaProblem('connection_creation_rate', 10, { ip: '1.2.3.4' })).to.equal(null);
+    expect(quotaProblem('connection_creation_rate', 10, { ip: null })).to.equal(null);
+    expect(quotaProblem('connection_creation_rate', 1.5, { ip: null })).to.match(/positive whole number/);
+    expect(quotaProblem('connection_creation_rate', 0, { ip: null })).to.match(/positive whole number/);
+    expect(quotaProblem('connection_creation_rate', 10, { user: 'alice' })).to.match(/ip entities only/);
+    expect(quotaProblem('producer_byte_rate', 10, { ip: '1.2.3.4' })).to.match(/an ip entity takes only connection_creation_rate/);
+    const ipQuotas = new Map<string, ClientQuota>([
+      [entityKey({ ip: '1.2.3.4' }), { entity: { ip: '1.2.3.4' }, quotas: { connection_creation_rate: 2 } }],
+      [entityKey({ ip: null }), { entity: { ip: null }, quotas: { connection_creation_rate: 7 } }],
+    ]);
+    expect(ipConnectionRate(ipQuotas, '1.2.3.4')).to.equal(2);
+    expect(ipConnectionRate(ipQuotas, '9.9.9.9')).to.equal(7);
+    expect(ipConnectionRate(new Map(), '9.9.9.9')).to.equal(null);
   });
 
   it('filters: exact name, the default, any name; strict leaves out entities naming other types', () => {
@@ -79,7 +100,12 @@ describe('security/client-quotas', () => {
     expect(filterMatches([{ entityType: 'client-id', matchType: 2, match: null }], false, alice)).to.equal(false);
     expect(filterMatches([], false, aliceApp)).to.equal(true);
     expect(filterMatches([], true, aliceApp)).to.equal(false);
-    expect(filterProblem([{ entityType: 'ip', matchType: 2, match: null }])).to.match(/unknown entity type/);
+    expect(filterProblem([{ entityType: 'ip', matchType: 2, match: null }])).to.equal(null);
+    expect(filterProblem([{ entityType: 'group', matchType: 2, match: null }])).to.match(/unknown entity type/);
+    expect(filterMatches([{ entityType: 'ip', matchType: 1, match: null }], true, { ip: null })).to.equal(true);
+    expect(filterMatches([{ entityType: 'ip', matchType: 0, match: '1.2.3.4' }], true, { ip: '1.2.3.4' })).to.equal(true);
+    expect(filterMatches([{ entityType: 'user', matchType: 2, match: null }], false, { ip: '1.2.3.4' })).to.equal(false);
+    expect(filterMatches([], true, { ip: '1.2.3.4' })).to.equal(false);
     expect(filterProblem([{ entityType: 'user', matchType: 0, match: null }])).to.match(/needs a name/);
     expect(filterProblem([{ entityType: 'user', matchType: 7, match: null }])).to.match(/match type/);
     expect(filterProblem([{ entityType: 'user', matchType: 2, match: null }, { entityType: 'user', matchType: 2, match: null }])).to.match(/twice/);

@@ -54,7 +54,7 @@ describe('Kafka API: client quotas', function () {
       { entity: entity('user', 'alice'), ops: [{ key: 'request_percentage', value: 50, remove: false }] },
       { entity: entity('user', 'bob'), ops: [{ key: 'producer_byte_rate', value: -1, remove: false }] },
     ]);
-    expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
+    expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0, 0, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
     expect(r.entries[3].errorMessage).to.match(/not enforced/);
     expect(r.entries[0].entity).to.deep.equal(entity('client-id', 'slow'));
 
@@ -63,14 +63,17 @@ describe('Kafka API: client quotas', function () {
     expect(all.entries.map((e: { entity: unknown; values: unknown }) => [e.entity, e.values])).to.have.deep.members([
       [entity('client-id', 'slow'), [{ key: 'producer_byte_rate', value: RATE }]],
       [[...entity('user', null), ...entity('client-id', 'reader')], [{ key: 'consumer_byte_rate', value: RATE }]],
+      [entity('ip', '10.0.0.1'), [{ key: 'connection_creation_rate', value: 5 }]],
     ]);
     const defaultUsers = await admin.call(ApiKeys.DescribeClientQuotas, 0, { components: [{ entityType: 'user', matchType: 1, match: null }], strict: false });
     expect(defaultUsers.entries).to.have.length(1);
     const strictClients = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [{ entityType: 'client-id', matchType: 2, match: null }], strict: true });
     expect(strictClients.entries.map((e: { entity: unknown }) => e.entity)).to.deep.equal([entity('client-id', 'slow')]);
-    const bad = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [{ entityType: 'ip', matchType: 2, match: null }], strict: false });
+    const ips = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [{ entityType: 'ip', matchType: 2, match: null }], strict: false });
+    expect(ips.entries.map((e: { entity: unknown }) => e.entity)).to.deep.equal([entity('ip', '10.0.0.1')]);
+    const bad = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [{ entityType: 'group', matchType: 2, match: null }], strict: false });
     expect(bad.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
-    await checkFor(async () => (await listenerQuotas()) === 2, 10_000, 20);
+    await checkFor(async () => (await listenerQuotas()) === 3, 10_000, 20);
   });
 
   it('a producer over its producer_byte_rate is throttled and held to it; another client id is not', async () => {
@@ -124,7 +127,7 @@ describe('Kafka API: client quotas', function () {
   it('removed, a quota holds nobody back', async () => {
     const r = await alter([{ entity: entity('client-id', 'slow'), ops: [{ key: 'producer_byte_rate', value: 0, remove: true }] }]);
     expect(r.entries[0].errorCode).to.equal(0);
-    await checkFor(async () => (await listenerQuotas()) === 1, 10_000, 20);
+    await checkFor(async () => (await listenerQuotas()) === 2, 10_000, 20);
     const slow = await KafkaCaller.connect(c.bootstrap[0]!, 'slow');
     try {
       for (let i = 0; i < 30; i++) expect((await produce(slow)).throttleTimeMs).to.equal(0);
