@@ -74,9 +74,8 @@ describe('cli/commands/configs: the command line', () => {
   it('refuses entities that cannot work, naming the problem', () => {
     const cases: [string[], RegExp][] = [
       [['--describe'], /give the entity: --entity-type topics\|brokers/],
-      [['--describe', '--entity-type', 'ips'], /--entity-type ips is not supported: samsa does not enforce ip \(connection creation rate\) quotas/],
-      [['--describe', '--entity-type', 'groups'], /--entity-type groups is not supported: samsa has configs for topics, brokers, users and clients/],
-      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, users or clients/],
+      [['--describe', '--entity-type', 'groups'], /--entity-type groups is not supported: samsa has configs for topics, brokers, users and clients \(client quotas\) and ips \(connection rate quotas\)/],
+      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, users, clients or ips/],
       [['--describe', '--entity-type', 'topics', '--entity-type', 'brokers'], /--entity-type topics goes alone: only users and clients go together/],
       [['--describe', '--entity-type', 'topics', '--entity-name', 'a', '--entity-name', 'b'], /--entity-name is given more than once/],
       [['--describe', '--entity-name', 't'], /--entity-name goes with --entity-type/],
@@ -193,7 +192,7 @@ describe('cli/commands/configs: the command line', () => {
     const cases: { argv: string[]; says: RegExp }[] = [
       { argv: ['configs', '--entity-type', 'brokers'], says: /give one of --describe, --alter/ },
       { argv: ['configs', '--describe', '--alter', '--topic', 't'], says: /give only one of --describe, --alter/ },
-      { argv: ['configs', '--describe', '--entity-type', 'ips'], says: /--entity-type ips is not supported/ },
+      { argv: ['configs', '--describe', '--entity-type', 'groups'], says: /--entity-type groups is not supported/ },
       { argv: ['configs', '--alter', '--user', 'alice', '--add-config', 'producer_byte_rate=fast'], says: /Cannot parse quota configuration value for producer_byte_rate: fast/ },
       { argv: ['configs', '--describe', '--client', 'app', '--all'], says: /--all goes with topics and brokers/ },
       { argv: ['configs', '--alter', '--topic', 't', '--add-config', 'retention.ms=1', '--delete-config', 'retention.ms'], says: /retention\.ms is both added and deleted/ },
@@ -210,11 +209,11 @@ describe('cli/commands/configs: the command line', () => {
     });
     const help = await runCli(['configs', '--help']);
     expect(help.code).to.equal(0);
-    for (const o of ['--describe', '--alter', '--entity-type', '--entity-name', '--entity-default', '--topic', '--broker', '--broker-defaults', '--user', '--user-defaults', '--client', '--client-defaults', '--add-config', '--add-config-file', '--delete-config', '--all']) {
+    for (const o of ['--describe', '--alter', '--entity-type', '--entity-name', '--entity-default', '--topic', '--broker', '--broker-defaults', '--user', '--user-defaults', '--client', '--client-defaults', '--ip', '--ip-defaults', '--add-config', '--add-config-file', '--delete-config', '--all']) {
       expect(help.stdout).to.contain(o);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), client quotas and SCRAM credentials/);
+    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), client quotas, IP connection rates and SCRAM credentials/);
   });
 });
 

@@ -1,15 +1,20 @@
 /**
- * `samsa configs`: describes and alters topic configs, dynamic broker configs, client quotas and
- * users' SCRAM credentials like Kafka's kafka-configs tool. The entity is --entity-type
- * topics|brokers|users|clients with --entity-name or (brokers, users, clients) --entity-default,
- * or kafka-configs' shorthands --topic, --broker, --broker-defaults, --user, --user-defaults,
- * --client, --client-defaults.
+ * `samsa configs`: describes and alters topic configs, dynamic broker configs, client quotas,
+ * IP connection rate quotas and users' SCRAM credentials like Kafka's kafka-configs tool. The
+ * entity is --entity-type topics|brokers|users|clients|ips with --entity-name or (brokers, users,
+ * clients, ips) --entity-default, or kafka-configs' shorthands --topic, --broker,
+ * --broker-defaults, --user, --user-defaults, --client, --client-defaults, --ip, --ip-defaults.
  * users and clients go together (a user's clients): --entity-type users --entity-name alice
  * --entity-type clients --entity-name app, names and defaults paired with the types by position.
+ * ips go alone (KIP-612): an IP address (samsa takes IP literals only, where kafka-configs also
+ * resolves host names; an IPv6 address is kept in the compressed form the listeners see
+ * connections from) or the default IP, whose only key is connection_creation_rate (connections
+ * per second the brokers' Kafka listeners accept from that address).
  * --alter takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with
  * commas), --add-config-file (a properties file) and --delete-config k1,k2; topics go through
  * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs, quotas through
- * admin.alterClientQuotas. A user also has SCRAM credentials (KIP-554): --add-config
+ * admin.alterClientQuotas (ips too: kafka-configs' "Only connection quota configs can be added
+ * for 'ips'" for any other key). A user also has SCRAM credentials (KIP-554): --add-config
  * 'SCRAM-SHA-256=[iterations=8192,password=secret]' (iterations optional, 4096) goes through
  * admin.alterUserScramCredentials, which salts the password in the client; --delete-config
  * SCRAM-SHA-512 removes one. SCRAM and quota keys may be mixed (kafka-configs refuses that):
@@ -26,9 +31,11 @@
  * are consumer_byte_rate=2048.0, producer_byte_rate=1024.0` (values as Java prints a double),
  * then, for users (not a default, not with clients), each user's credentials as kafka-configs
  * lists them: `SCRAM credential configs for user-principal 'alice' are
- * SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096`.
+ * SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096`. An ip: `Quota configs for ip
+ * '1.2.3.4' are connection_creation_rate=10.0`, `Quota configs for the default ip are ...`.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
 import type { SamsaError } from '../../client/errors.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -40,23 +47,23 @@ import { err, out } from '../output.js';
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
 
+const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, users and clients (client quotas) and ips (connection rate quotas)';
 /** kafka-configs' entity types that samsa does not have, and why. */
 const OTHER_ENTITY_TYPES: Readonly<Record<string, string>> = {
-  ips: 'samsa does not enforce ip (connection creation rate) quotas',
-  'broker-loggers': 'samsa has configs for topics, brokers, users and clients (client quotas)',
-  'client-metrics': 'samsa has configs for topics, brokers, users and clients (client quotas)',
-  groups: 'samsa has configs for topics, brokers, users and clients (client quotas)',
+  'broker-loggers': SAMSA_ENTITY_TYPES,
+  'client-metrics': SAMSA_ENTITY_TYPES,
+  groups: SAMSA_ENTITY_TYPES,
 };
-const ENTITY_TYPES = ['topics', 'brokers', 'users', 'clients'] as const;
+const ENTITY_TYPES = ['topics', 'brokers', 'users', 'clients', 'ips'] as const;
 type EntityType = (typeof ENTITY_TYPES)[number];
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
   { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
-  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, users or clients; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order' },
-  { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a user principal or a client id' },
-  { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users or clients the default user or client id (the quota of those without their own)' },
+  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
+  { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a user principal, a client id or an IP address (an address only: host names are not resolved)' },
+  { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users, clients or ips the default user, client id or IP (the quota of those without their own)' },
   { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
   { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
   { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
@@ -64,15 +71,17 @@ const options: OptionSpec[] = [
   { name: 'user-defaults', kind: 'flag', help: 'shorthand for --entity-type users --entity-default' },
   { name: 'client', kind: 'string', value: 'id', help: 'shorthand for --entity-type clients --entity-name id' },
   { name: 'client-defaults', kind: 'flag', help: 'shorthand for --entity-type clients --entity-default' },
+  { name: 'ip', kind: 'string', value: 'address', help: 'shorthand for --entity-type ips --entity-name address (an IP address: its connection_creation_rate)' },
+  { name: 'ip-defaults', kind: 'flag', help: 'shorthand for --entity-type ips --entity-default (the connection_creation_rate of every IP without its own)' },
   {
     name: 'add-config',
     kind: 'list',
     value: 'k1=v1,k2=[v1,v2]',
-    help: "configs to set, separated by commas; square brackets around a value that has commas (cleanup.policy=[compact,delete]); a user's SCRAM credential: 'SCRAM-SHA-256=[iterations=8192,password=p]' (repeatable)",
+    help: "configs to set, separated by commas; square brackets around a value that has commas (cleanup.policy=[compact,delete]); a user's SCRAM credential: 'SCRAM-SHA-256=[iterations=8192,password=p]'; an ip's connection_creation_rate=n (repeatable)",
     modes: ['alter'],
   },
   { name: 'add-config-file', kind: 'string', value: 'file', help: 'configs to set, from a properties file (key=value lines; # comments)', modes: ['alter'] },
-  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: "configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config; SCRAM-SHA-256 or SCRAM-SHA-512: a user's credential", modes: ['alter'] },
+  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: "configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config; SCRAM-SHA-256 or SCRAM-SHA-512: a user's credential; connection_creation_rate: an ip's quota", modes: ['alter'] },
   { name: 'all', kind: 'flag', help: 'with --describe: every config with the value in force, not only the dynamic ones', modes: ['describe'] },
   HELP_OPTION,
 ];
@@ -82,14 +91,14 @@ const options: OptionSpec[] = [
  * (describe only) left out: any (kafka-configs' --entity-type without a name).
  */
 export interface QuotaComponent {
-  entityType: 'user' | 'client-id';
+  entityType: 'user' | 'client-id' | 'ip';
   match?: string | null;
 }
 
 /**
  * What the command line names: a topic (name null: every topic), a broker (id, 'default', or
  * null: every broker and the default), or a client quota entity: its user and/or client id, in
- * kafka-configs' order (the first names the entity in --alter's message).
+ * kafka-configs' order (the first names the entity in --alter's message), or an ip alone.
  */
 export type ConfigEntity = { type: 'topics'; name: string | null } | { type: 'brokers'; name: number | 'default' | null } | { type: 'quotas'; components: QuotaComponent[] };
 
@@ -157,7 +166,67 @@ function entityType(raw: string): EntityType {
   const t = raw.trim().toLowerCase();
   if ((ENTITY_TYPES as readonly string[]).includes(t)) return t as EntityType;
   if (OTHER_ENTITY_TYPES[t]) throw new UsageError(`--entity-type ${raw} is not supported: ${OTHER_ENTITY_TYPES[t]}`);
-  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, users or clients`);
+  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, users, clients or ips`);
+}
+
+const IP_SHORTHANDS = ['ip', 'ip-defaults'] as const;
+
+/**
+ * An IP address as the brokers' listeners see a connection's: IPv4 in dotted decimal, IPv6 in its
+ * compressed lower-case form, an IPv4-mapped IPv6 address as its IPv4 address; null for anything
+ * that is not an IP literal (host names are not resolved).
+ */
+export function canonicalIp(raw: string): string | null {
+  const t = raw.trim();
+  if (net.isIPv4(t)) return t;
+  if (!net.isIPv6(t)) return null;
+  let h: string;
+  try {
+    h = new URL(`http://[${t}]/`).hostname.slice(1, -1);
+  } catch {
+    return t.toLowerCase(); // a zone id (fe80::1%eth0): as given
+  }
+  const m = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (!m) return h;
+  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+function ipName(raw: string, option: string): string {
+  if (raw.trim() === '') throw new UsageError(`${option} needs an IP address (${option === '--ip' ? '--ip-defaults' : '--entity-default'} for the default ip)`);
+  const ip = canonicalIp(raw);
+  if (ip === null) throw new UsageError(`The entity name for ips must be a valid IP address, but it is: ${raw} (samsa takes IP addresses only: kafka-configs also resolves host names, samsa does not)`);
+  return ip;
+}
+
+/**
+ * An ip entity, as kafka-configs reads it: --ip / --ip-defaults, or --entity-type ips with one
+ * --entity-name or --entity-default (or neither: every ip, to describe). ips go alone.
+ */
+function resolveIpEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
+  const shorthand = IP_SHORTHANDS.find((o) => args.has(o));
+  const ipOption = shorthand ? `--${shorthand}` : '--entity-type ips';
+  const other = (['topic', 'broker', 'broker-defaults', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
+  if (other) throw new UsageError(`--${other} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
+  const bad = types.find((t) => t !== 'ips');
+  if (bad) throw new UsageError(`--entity-type ${bad} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
+  if (shorthand) {
+    const long = (['entity-type', 'entity-name', 'entity-default'] as const).find((o) => args.has(o));
+    if (long) throw new UsageError(`--${shorthand} names the entity: it does not go with --${long} (as in kafka-configs, give --entity-type/--entity-name/--entity-default or the shorthands)`);
+    if (args.has('ip') && args.has('ip-defaults')) throw new UsageError('give only one of --ip and --ip-defaults');
+    return { type: 'quotas', components: [{ entityType: 'ip', match: shorthand === 'ip' ? ipName(args.string('ip')!, '--ip') : null }] };
+  }
+  if (types.length > 1) throw new UsageError('--entity-type ips is given more than once');
+  if (args.list('entity-name').length > 1) throw new UsageError('--entity-name is given more than once');
+  if (args.list('entity-default').length > 1) throw new UsageError('--entity-default is given more than once');
+  const name = args.string('entity-name');
+  if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
+  if (args.has('entity-default')) return { type: 'quotas', components: [{ entityType: 'ip', match: null }] };
+  if (name === undefined) {
+    if (mode === 'alter') throw new UsageError('--alter needs the ip: --entity-name address, or --entity-default for the default ip (or --ip address, --ip-defaults)');
+    return { type: 'quotas', components: [{ entityType: 'ip' }] };
+  }
+  return { type: 'quotas', components: [{ entityType: 'ip', match: ipName(name, '--entity-name') }] };
 }
 
 const QUOTA_TYPE = { users: 'user', clients: 'client-id' } as const;
@@ -210,6 +279,7 @@ function resolveQuotaEntity(args: Args, mode: Mode, types: EntityType[]): Config
 /** The entity of the command line, every check that needs no cluster made. */
 export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
   const types = args.list('entity-type').map(entityType);
+  if (types.includes('ips') || IP_SHORTHANDS.some((o) => args.has(o))) return resolveIpEntity(args, mode, types);
   if (types.some((t) => t === 'users' || t === 'clients') || QUOTA_SHORTHANDS.some((o) => args.has(o))) return resolveQuotaEntity(args, mode, types);
   if (types.length > 1 && new Set(types).size === 1) throw new UsageError(`--entity-type ${types[0]} is given more than once`);
   if (types.length > 1) throw new UsageError(`--entity-type ${types[0]} goes alone: only users and clients go together (got ${types.join(', ')})`);
@@ -233,8 +303,8 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
     return { type: 'brokers', name: 'default' };
   }
   if (type === undefined) {
-    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|users|clients`);
-    throw new UsageError('give the entity: --entity-type topics|brokers|users|clients (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --user u, --user-defaults, --client c, --client-defaults');
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|users|clients|ips`);
+    throw new UsageError('give the entity: --entity-type topics|brokers|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
   }
   const name = args.string('entity-name');
   if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
@@ -311,6 +381,19 @@ export function parseScramCredential(mechanism: string, raw: string): { iteratio
   return { iterations, password };
 }
 
+/** KIP-612: the only quota key of an ip entity. */
+export const CONNECTION_CREATION_RATE = 'connection_creation_rate';
+
+/**
+ * --alter's change to an ip: kafka-configs' check that every key (added or deleted) is
+ * connection_creation_rate, then the values parsed (the controller wants a positive whole number).
+ */
+export function planIpAlter(change: { set: Record<string, string>; delete: string[] }): { set: Record<string, number>; delete: string[] } {
+  const unexpected = [...new Set([...Object.keys(change.set), ...change.delete].filter((k) => k !== CONNECTION_CREATION_RATE))];
+  if (unexpected.length > 0) throw new UsageError(`Only connection quota configs can be added for 'ips'. Unexpected config names: ${unexpected.join(',')} (an ip takes ${CONNECTION_CREATION_RATE} only)`);
+  return planQuotaAlter(change);
+}
+
 /** --alter's change to users or clients: their quotas (values parsed), and a user's SCRAM credentials. */
 export interface UserAlterPlan {
   quotas: { set: Record<string, number>; delete: string[] };
@@ -320,9 +403,10 @@ export interface UserAlterPlan {
 /**
  * Splits --alter's keys for a quota entity: SCRAM mechanisms (a credential of the named user) and
  * quota keys. As kafka-configs: SCRAM keys go only with a named user, neither with clients nor
- * with the default user.
+ * with the default user. An ip takes connection_creation_rate alone (planIpAlter).
  */
 export function planUserAlter(components: readonly QuotaComponent[], change: { set: Record<string, string>; delete: string[] }): UserAlterPlan {
+  if (components.some((c) => c.entityType === 'ip')) return { quotas: planIpAlter(change), scram: null };
   const quotaSet: Record<string, string> = {};
   const upsertions: NonNullable<UserAlterPlan['scram']>['upsertions'] = [];
   const seen = new Set<string>();
@@ -372,10 +456,10 @@ export function javaDouble(v: number): string {
   return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
 }
 
-/** kafka-configs' words for a quota entity: "user-principal 'alice', client-id 'app'", "the default client-id". */
+/** kafka-configs' words for a quota entity: "user-principal 'alice', client-id 'app'", "the default client-id", "ip '1.2.3.4'". */
 export function quotaEntityWords(e: ClientQuotaEntity): string {
   const part = (type: string, v: string | null | undefined) => (v === undefined ? [] : [v === null ? `the default ${type}` : `${type} '${v}'`]);
-  return [...part('user-principal', e.user), ...part('client-id', e.clientId)].join(', ');
+  return [...part('user-principal', e.user), ...part('client-id', e.clientId), ...part('ip', e.ip)].join(', ');
 }
 
 /** kafka-configs' line for a quota entity: `Quota configs for user-principal 'alice' are producer_byte_rate=1024.0` (keys in order). */
@@ -391,6 +475,7 @@ function quotaEntity(components: readonly QuotaComponent[]): ClientQuotaEntity {
   const e: ClientQuotaEntity = {};
   for (const c of components) {
     if (c.entityType === 'user') e.user = c.match ?? null;
+    else if (c.entityType === 'ip') e.ip = c.match ?? null;
     else e.clientId = c.match ?? null;
   }
   return e;
@@ -527,7 +612,7 @@ async function alterUsers(admin: Admin, components: readonly QuotaComponent[], p
   if (plan.scram) await alterScram(admin, plan.scram);
   else await alterQuotas(admin, components, plan.quotas);
   const head = components[0]!;
-  const type = head.entityType === 'user' ? 'user' : 'client';
+  const type = head.entityType === 'user' ? 'user' : head.entityType === 'ip' ? 'ip' : 'client';
   out(head.match ? `Completed updating config for ${type} ${head.match}.` : `Completed updating default config for ${type}s in the cluster.`);
 }
 
@@ -627,7 +712,7 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), client quotas and SCRAM credentials',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), client quotas, IP connection rates and SCRAM credentials',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
@@ -636,6 +721,8 @@ export const configsCommand: Command = {
     '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
     '[--bootstrap-server host:port] --alter ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients (--entity-name n | --entity-default) ...) [--add-config producer_byte_rate=n,consumer_byte_rate=n] [--delete-config k1,k2]',
     "[--bootstrap-server host:port] --alter (--user u | --entity-type users --entity-name u) [--add-config 'SCRAM-SHA-256=[iterations=n,password=p],SCRAM-SHA-512=[password=p]'] [--delete-config SCRAM-SHA-256,SCRAM-SHA-512]",
+    '[--bootstrap-server host:port] --describe (--ip address | --ip-defaults | --entity-type ips [--entity-name address | --entity-default])',
+    '[--bootstrap-server host:port] --alter (--ip address | --ip-defaults | --entity-type ips (--entity-name address | --entity-default)) [--add-config connection_creation_rate=n] [--delete-config connection_creation_rate]',
   ],
   description: [
     "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
@@ -643,6 +730,7 @@ export const configsCommand: Command = {
     "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
     "Users and clients have client quotas (Kafka's KIP-13/55): producer_byte_rate and consumer_byte_rate, bytes per second per broker, of a user (the SASL user or certificate principal), a client id, or a user's clients of an id (--entity-type users --entity-name alice --entity-type clients --entity-name app, or --user alice --client app); --entity-default (--user-defaults, --client-defaults) is the default, the quota of every user or client id without one of its own. The most specific quota that exists applies. Kafka's other quota keys (request_percentage, controller_mutation_rate) are refused with the controller's reason (exit 2). --describe lists each quota entity of exactly those types, as kafka-configs: `Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0`; a type without a name lists every entity of it (the default included).",
     "Users have SCRAM credentials too (Kafka's KIP-554), one per mechanism: --add-config 'SCRAM-SHA-256=[iterations=8192,password=secret]' sets the user's SCRAM-SHA-256 credential (iterations optional, before the password: 4096 by default, the controller takes 4096 to 16384), --delete-config SCRAM-SHA-256 removes it. The password never leaves this command: a random salt and the salted password are sent, and the brokers' SASL listeners accept the user from then on. SCRAM keys need a named user alone: not --entity-default or --user-defaults, not with clients. SCRAM and quota keys may be given together (kafka-configs refuses that): the quotas are changed first, then the credentials. A malformed SCRAM value or a missing password is a usage error (exit 2); the controller's refusal (iterations out of range, a credential to delete that does not exist) ends with its reason (exit 1). --describe of users (a name, or every user; not the default, not with clients) adds kafka-configs' line per user with credentials: `SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096` (mechanisms and iterations only).",
+    "IPs have a connection rate quota (Kafka's KIP-612): connection_creation_rate, the new connections per second (a positive whole number) each broker's Kafka listeners accept from one IP address; connections beyond it are closed after the throttle time. --ip 1.2.3.4 (--entity-type ips --entity-name 1.2.3.4) names an address, --ip-defaults (--entity-default) the default, the rate of every IP without one of its own. ips go alone: not with users or clients. The name must be an IP address: kafka-configs also resolves host names, samsa does not (an IPv6 address is kept in its compressed form, as the listeners see connections; an IPv4-mapped one as its IPv4 address). Any other key for an ip is refused, as kafka-configs: `Only connection quota configs can be added for 'ips'` (exit 2); connection_creation_rate on a user or client is refused with the controller's reason (exit 2). --describe lists them as kafka-configs: `Quota configs for ip '1.2.3.4' are connection_creation_rate=10.0`, `Quota configs for the default ip are connection_creation_rate=5.0`; --entity-type ips without a name lists every ip (the default included).",
   ].join('\n\n'),
   options,
   examples: [
@@ -657,6 +745,9 @@ export const configsCommand: Command = {
     'samsa configs --describe --entity-type users',
     "samsa configs --alter --entity-type users --entity-name alice --add-config 'SCRAM-SHA-256=[iterations=8192,password=alice-secret],SCRAM-SHA-512=[password=alice-secret]'",
     'samsa configs --alter --user alice --delete-config SCRAM-SHA-512',
+    'samsa configs --alter --ip 203.0.113.7 --add-config connection_creation_rate=10',
+    'samsa configs --alter --ip-defaults --add-config connection_creation_rate=50',
+    'samsa configs --describe --entity-type ips',
   ],
   run,
 };
