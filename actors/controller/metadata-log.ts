@@ -23,6 +23,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { crc32c } from '../../src/protocol/crc32c.js';
+import { writeFileAtomic } from '../../src/storage/checkpoint.js';
 import type { MetadataRecord } from './metadata-state.js';
 
 export const METADATA_LOG_FILE = 'controller-metadata.log';
@@ -301,19 +302,9 @@ export class MetadataLog {
     const keepFrom = drop >= this.ends.length ? this.size : this.ends[drop - 1]!;
     const rest = keepFrom < this.size ? await readRange(this.fh, keepFrom, this.size - keepFrom) : new Uint8Array(0);
     const header = encodeStart(to);
-    const tmp = `${this.file}.compact`;
     try {
-      const out = await fsp.open(tmp, 'w');
-      try {
-        await out.writeFile(Buffer.concat([header, rest]));
-        await out.sync();
-      } finally {
-        await out.close();
-      }
-      await fsp.rename(tmp, this.file);
-      await syncDir(path.dirname(this.file));
+      await writeFileAtomic(this.file, Buffer.concat([header, rest]));
     } catch (err) {
-      await fsp.rm(tmp, { force: true }).catch(() => undefined);
       throw new MetadataLogError(`compacting ${this.file} failed: ${(err as Error).message}`);
     }
     const old = this.fh;

@@ -10,6 +10,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { crc32c } from '../../src/protocol/crc32c.js';
+import { writeFileAtomic } from '../../src/storage/checkpoint.js';
 import { bindingKey, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota } from '../../src/security/client-quotas.js';
 import type { BrokerRecord, MetadataState, PendingDelete, TopicRecord } from './metadata-state.js';
@@ -104,27 +105,9 @@ export async function readSnapshot(dir: string): Promise<MetadataSnapshot | null
   return { index: v.index as number, term: v.term as number, image: v.image };
 }
 
-/** Writes the snapshot durably over the previous one. */
+/** Writes the snapshot durably over the previous one (temporary file, fsync, rename, fsync of the directory). */
 export async function writeSnapshot(dir: string, snapshot: MetadataSnapshot): Promise<void> {
-  const file = path.join(dir, METADATA_SNAPSHOT_FILE);
-  const tmp = `${file}.tmp`;
   const json = JSON.stringify({ index: snapshot.index, term: snapshot.term, image: snapshot.image });
   const crc = (crc32c(Buffer.from(json, 'utf8')) >>> 0).toString(16).padStart(8, '0');
-  const fh = await fsp.open(tmp, 'w');
-  try {
-    await fh.writeFile(`${crc} ${json}\n`);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fsp.rename(tmp, file);
-  let dh: fsp.FileHandle | undefined;
-  try {
-    dh = await fsp.open(dir, 'r');
-    await dh.sync();
-  } catch {
-    // some platforms cannot fsync a directory
-  } finally {
-    await dh?.close().catch(() => undefined);
-  }
+  await writeFileAtomic(path.join(dir, METADATA_SNAPSHOT_FILE), `${crc} ${json}\n`);
 }

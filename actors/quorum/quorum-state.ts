@@ -7,6 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../src/storage/checkpoint.js';
 
 export const QUORUM_STATE_FILE = 'quorum-state.json';
 
@@ -44,23 +45,5 @@ export async function readQuorumState(dir: string, voterId: number): Promise<Quo
 
 /** Writes the state durably (temporary file, fsync, rename, fsync of the directory). */
 export async function writeQuorumState(dir: string, voterId: number, state: QuorumElectionState): Promise<void> {
-  const file = path.join(dir, QUORUM_STATE_FILE);
-  const tmp = `${file}.tmp`;
-  const fh = await fsp.open(tmp, 'w');
-  try {
-    await fh.writeFile(`${JSON.stringify({ voterId, term: state.term, votedFor: state.votedFor })}\n`);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fsp.rename(tmp, file);
-  let dh: fsp.FileHandle | undefined;
-  try {
-    dh = await fsp.open(dir, 'r');
-    await dh.sync();
-  } catch {
-    // some platforms cannot fsync a directory
-  } finally {
-    await dh?.close().catch(() => undefined);
-  }
+  await writeFileAtomic(path.join(dir, QUORUM_STATE_FILE), `${JSON.stringify({ voterId, term: state.term, votedFor: state.votedFor })}\n`);
 }
