@@ -99,13 +99,38 @@ export function entityFromWire(parts: readonly { entityType: string; entityName:
   if (e.ip !== undefined && (e.user !== undefined || e.clientId !== undefined)) return 'an ip entity cannot be combined with a user or a client-id';
   if (e.user === undefined && e.clientId === undefined && e.ip === undefined) return 'the entity is empty: name a user, a client-id or both, or an ip';
   if (e.user === '' || e.clientId === '' || e.ip === '') return 'an entity name is empty (null is the default)';
-  if (typeof e.ip === 'string' && net.isIP(e.ip) === 0) return `'${e.ip}' is not an IP address`;
+  if (typeof e.ip === 'string') {
+    const ip = canonicalIp(e.ip);
+    if (ip === null) return `'${e.ip}' is not an IP address (host names are not resolved)`;
+    e.ip = ip;
+  }
   return e;
 }
 
-/** An IP address as the listener sees it: an IPv4 client on a dual-stack socket by its IPv4 address. */
+/**
+ * An IP address as the brokers' listeners see a connection's: IPv4 in dotted decimal, IPv6 in its
+ * compressed lower-case form, an IPv4-mapped IPv6 address as its IPv4 address; null for anything
+ * that is not an IP literal (host names are not resolved).
+ */
+export function canonicalIp(raw: string): string | null {
+  const t = raw.trim();
+  if (net.isIPv4(t)) return t;
+  if (!net.isIPv6(t)) return null;
+  let h: string;
+  try {
+    h = new URL(`http://[${t}]/`).hostname.slice(1, -1);
+  } catch {
+    return t.toLowerCase(); // a zone id (fe80::1%eth0): as given
+  }
+  const m = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (!m) return h;
+  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** A connection's address in the form quotas are kept in (canonicalIp; as given if not an IP). */
 export function normalizeIp(address: string): string {
-  return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
+  return canonicalIp(address) ?? address;
 }
 
 /** Why a quota key and value cannot be set (on `entity`, when given), or null. */

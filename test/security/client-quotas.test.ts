@@ -51,6 +51,9 @@ describe('security/client-quotas', () => {
     expect(entityFromWire([{ entityType: 'ip', entityName: null }])).to.deep.equal({ ip: null });
     expect(entityToWire({ ip: '::1' })).to.deep.equal([{ entityType: 'ip', entityName: '::1' }]);
     expect(entityFromWire([{ entityType: 'ip', entityName: 'host.example' }])).to.match(/not an IP address/);
+    // kept in the form the listeners match connections in
+    expect(entityFromWire([{ entityType: 'ip', entityName: '2001:DB8:0:0:0:0:0:7' }])).to.deep.equal({ ip: '2001:db8::7' });
+    expect(entityFromWire([{ entityType: 'ip', entityName: '::ffff:10.0.0.1' }])).to.deep.equal({ ip: '10.0.0.1' });
     expect(entityFromWire([{ entityType: 'user', entityName: 'a' }, { entityType: 'ip', entityName: '1.2.3.4' }])).to.match(/cannot be combined/);
     expect(entityKey({ ip: '1.2.3.4' })).to.not.equal(entityKey({ user: '1.2.3.4' }));
     expect(entityFromWire([{ entityType: 'group', entityName: 'g' }])).to.match(/unknown entity type/);

@@ -35,7 +35,6 @@
  * '1.2.3.4' are connection_creation_rate=10.0`, `Quota configs for the default ip are ...`.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
 import type { SamsaError } from '../../client/errors.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -43,6 +42,9 @@ import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
 import { err, out } from '../output.js';
+import { canonicalIp } from '../../security/client-quotas.js';
+
+export { canonicalIp };
 
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
@@ -171,26 +173,6 @@ function entityType(raw: string): EntityType {
 
 const IP_SHORTHANDS = ['ip', 'ip-defaults'] as const;
 
-/**
- * An IP address as the brokers' listeners see a connection's: IPv4 in dotted decimal, IPv6 in its
- * compressed lower-case form, an IPv4-mapped IPv6 address as its IPv4 address; null for anything
- * that is not an IP literal (host names are not resolved).
- */
-export function canonicalIp(raw: string): string | null {
-  const t = raw.trim();
-  if (net.isIPv4(t)) return t;
-  if (!net.isIPv6(t)) return null;
-  let h: string;
-  try {
-    h = new URL(`http://[${t}]/`).hostname.slice(1, -1);
-  } catch {
-    return t.toLowerCase(); // a zone id (fe80::1%eth0): as given
-  }
-  const m = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
-  if (!m) return h;
-  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
 
 function ipName(raw: string, option: string): string {
   if (raw.trim() === '') throw new UsageError(`${option} needs an IP address (${option === '--ip' ? '--ip-defaults' : '--entity-default'} for the default ip)`);
