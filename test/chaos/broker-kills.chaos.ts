@@ -199,6 +199,13 @@ describe('chaos: brokers killed and restarted under load', function () {
   async function replicaStates(topic: string): Promise<string> {
     const md = await c.client.metadata();
     const lines: string[] = [];
+    // the controller's own view: an epoch above 1 means it restarted (and replayed its log)
+    const q = await c.system().ask<ControllerReply>(c.client.controller, { type: 'DescribeQuorum', local: true }, { timeoutMs: 5_000 });
+    lines.push(
+      isFailure(q) || q.type !== 'DescribeQuorumResponse'
+        ? `  controller: ${isFailure(q) ? q.message : q.type}`
+        : `  controller: epoch ${q.controllerEpoch} active ${q.active} applied ${q.appliedIndex} log ${q.quorum?.lastIndex ?? '?'} committed ${q.quorum?.commitIndex ?? '?'} term ${q.quorum?.term ?? '?'}`,
+    );
     for (const p of md.topics.find((t) => t.name === topic)!.partitions) {
       lines.push(`  p${p.partition}: leader ${p.leader} isr ${p.isr} epoch ${p.leaderEpoch}`);
       for (const b of p.replicas) {
