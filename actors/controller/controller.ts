@@ -187,6 +187,16 @@ class Batch {
   addAll(records: readonly MetadataRecord[]): void {
     for (const r of records) this.add(r);
   }
+
+  /** Where the batch stands, to go back to with `rollback` when a later record of the same step is refused. */
+  mark(): { state: MetadataState; length: number } {
+    return { state: this.state, length: this.records.length };
+  }
+
+  rollback(to: { state: MetadataState; length: number }): void {
+    this.state = to.state;
+    this.records.length = to.length;
+  }
 }
 
 type CommitFailure = { ok: false; errorCode: number; errorMessage: string };
@@ -1196,6 +1206,7 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
         continue;
       }
       if (outcome.change) {
+        const mark = batch.mark();
         try {
           batch.add(outcome.change);
           // replicas already all in sync (a reorder, a smaller set): done at once
@@ -1203,6 +1214,8 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
           if (done) batch.add(done);
         } catch (err) {
           if (!(err instanceof MetadataRecordError)) throw err;
+          // neither the start nor its completion goes: the partition stays as it was
+          batch.rollback(mark);
           ctx.log.error('inconsistent reassignment refused', { error: err.message });
           answer(ErrorCode.UNKNOWN_SERVER_ERROR, `internal error: ${err.message}`);
           continue;
