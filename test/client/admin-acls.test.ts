@@ -6,10 +6,10 @@
  */
 import { expect } from 'chai';
 import type { Admin, AclEntry } from '../../src/client/admin.js';
-import { SamsaError } from '../../src/client/errors.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { AclOperation, AclPermission, PatternType, ResourceType } from '../../src/security/acl.js';
 import { TestCluster } from '../helpers/cluster.js';
+import { refused } from '../helpers/samsa-error.js';
 
 const { TOPIC, GROUP, CLUSTER } = ResourceType;
 const { LITERAL, PREFIXED, MATCH, ANY } = PatternType;
@@ -18,16 +18,6 @@ const { READ, WRITE, DESCRIBE, IDEMPOTENT_WRITE } = AclOperation;
 
 function acl(resourceType: number, resourceName: string, resourcePatternType: number, principal: string, operation: number, permissionType: number = ALLOW, host = '*'): AclEntry {
   return { resourceType, resourceName, resourcePatternType, principal, host, operation, permissionType };
-}
-
-async function rejection(p: Promise<unknown>): Promise<SamsaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(SamsaError);
-    return e as SamsaError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('client/admin ACLs', function () {
@@ -152,11 +142,11 @@ describe('client/admin ACLs', function () {
       [null, /acl\[1\] must be \{ resourceType, resourceName/],
     ];
     for (const [bad, says] of cases) {
-      const e = await rejection(admin.createAcls({ acl: [good, bad as AclEntry] }));
+      const e = await refused(admin.createAcls({ acl: [good, bad as AclEntry] }));
       expect(e.errorCode, String(says)).to.equal(ErrorCode.INVALID_REQUEST);
       expect(e.message).to.match(says);
     }
-    expect((await rejection(admin.createAcls({} as never))).message).to.match(/acl must be \[\{ resourceType/);
+    expect((await refused(admin.createAcls({} as never))).message).to.match(/acl must be \[\{ resourceType/);
     expect((await admin.describeAcls()).resources).to.deep.equal([]);
   });
 
@@ -171,12 +161,12 @@ describe('client/admin ACLs', function () {
       ['all', /filters\[1\] must be an object/],
     ];
     for (const [bad, says] of cases) {
-      const e = await rejection(admin.deleteAcls({ filters: [{}, bad as never] }));
+      const e = await refused(admin.deleteAcls({ filters: [{}, bad as never] }));
       expect(e.errorCode, String(says)).to.equal(ErrorCode.INVALID_REQUEST);
       expect(e.message).to.match(says);
     }
-    expect((await rejection(admin.deleteAcls({ filters: 'all' } as never))).message).to.match(/filters must be \[/);
-    expect((await rejection(admin.describeAcls({ resourceType: 99 }))).message).to.match(/the filter: resource type filter 99 is unknown/);
+    expect((await refused(admin.deleteAcls({ filters: 'all' } as never))).message).to.match(/filters must be \[/);
+    expect((await refused(admin.describeAcls({ resourceType: 99 }))).message).to.match(/the filter: resource type filter 99 is unknown/);
     expect((await admin.describeAcls()).resources).to.have.length(1);
   });
 

@@ -9,22 +9,12 @@
  */
 import { expect } from 'chai';
 import type { Admin, ConfigEntry } from '../../src/client/admin.js';
-import { SamsaError } from '../../src/client/errors.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
 import { fastFailover, TestCluster } from '../helpers/cluster.js';
+import { refused } from '../helpers/samsa-error.js';
 
 const STATIC_RETENTION = '3600000';
-
-async function refused(p: Promise<unknown>): Promise<SamsaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(SamsaError);
-    return e as SamsaError;
-  }
-  throw new Error('expected a SamsaError');
-}
 
 function byName(configs: ConfigEntry[]): Map<string, ConfigEntry> {
   return new Map(configs.map((c) => [c.name, c]));

@@ -9,21 +9,11 @@
 import { expect } from 'chai';
 import type { Admin } from '../../src/client/admin.js';
 import { QuotaMatchType } from '../../src/client/admin.js';
-import { SamsaError } from '../../src/client/errors.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
-
-async function refused(p: Promise<unknown>): Promise<SamsaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(SamsaError);
-    return e as SamsaError;
-  }
-  throw new Error('expected a SamsaError');
-}
+import { refused } from '../helpers/samsa-error.js';
 
 describe('client/admin client quotas', function () {
   this.timeout(60_000);

@@ -11,21 +11,11 @@
 import { expect } from 'chai';
 import type { Admin } from '../../src/client/admin.js';
 import { ScramMechanism } from '../../src/client/admin.js';
-import { SamsaError } from '../../src/client/errors.js';
 import { saltedPassword } from '../../src/kafka/sasl/scram.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { TestCluster } from '../helpers/cluster.js';
-
-async function refused(p: Promise<unknown>): Promise<SamsaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(SamsaError);
-    return e as SamsaError;
-  }
-  throw new Error('expected a SamsaError');
-}
+import { refused } from '../helpers/samsa-error.js';
 
 type Sent = { type: string; deletions?: unknown[]; upsertions?: { user: string; mechanism: number; iterations: number; salt: string; saltedPassword: string }[] };
 
