@@ -42,6 +42,33 @@ function startNode(topo: string, node: string, baseDir: string): Promise<ChildPr
   });
 }
 
+const BROKER_CONFIG = { 'broker.heartbeat.interval.ms': 300, 'replica.lag.time.max.ms': 2_000, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 200, 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 };
+
+/**
+ * Three node processes n1-n3 on free ports, a broker on each (quick to notice a dead one), from
+ * one topology file in a fresh dir; `stream` has `partitions` partitions, RF 3.
+ */
+async function startThreeProcesses(clusterId: string, controller: TopologyConfig['controller'], partitions: number, children: Map<string, ChildProcess>): Promise<{ dir: string; topo: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `samsa-${clusterId}-`));
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const t: TopologyConfig = {
+    clusterId,
+    nodes: ports.map((port, i) => ({ id: `n${i + 1}`, kind: 'tcp' as const, host: '127.0.0.1', port })),
+    controller,
+    brokers: [1, 2, 3].map((id) => ({ id, node: `n${id}`, logDir: `broker-${id}`, config: BROKER_CONFIG })),
+    topics: [{ name: 'stream', partitions, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
+  };
+  const topo = path.join(dir, 'topology.json');
+  fs.writeFileSync(topo, JSON.stringify(t, null, 2));
+  await Promise.all(['n1', 'n2', 'n3'].map(async (n) => children.set(n, await startNode(topo, n, dir))));
+  return { dir, topo };
+}
+
+function stopProcesses(children: Map<string, ChildProcess>, dir: string): void {
+  for (const c of children.values()) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 describe('topology: three processes over TCP', function () {
   this.timeout(120_000);
   let dir: string;
@@ -49,29 +76,10 @@ describe('topology: three processes over TCP', function () {
   const children = new Map<string, ChildProcess>();
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-3proc-'));
-    const ports = [await freePort(), await freePort(), await freePort()];
-    const t: TopologyConfig = {
-      clusterId: 'three',
-      nodes: ports.map((port, i) => ({ id: `n${i + 1}`, kind: 'tcp' as const, host: '127.0.0.1', port })),
-      controller: { node: 'n1', metadataDir: 'controller', config: { 'broker.session.timeout.ms': 2_000 } },
-      brokers: [1, 2, 3].map((id) => ({
-        id,
-        node: `n${id}`,
-        logDir: `broker-${id}`,
-        config: { 'broker.heartbeat.interval.ms': 300, 'replica.lag.time.max.ms': 2_000, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 200, 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 },
-      })),
-      topics: [{ name: 'stream', partitions: 1, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
-    };
-    topo = path.join(dir, 'topology.json');
-    fs.writeFileSync(topo, JSON.stringify(t, null, 2));
-    await Promise.all(['n1', 'n2', 'n3'].map(async (n) => children.set(n, await startNode(topo, n, dir))));
+    ({ dir, topo } = await startThreeProcesses('three', { node: 'n1', metadataDir: 'controller', config: { 'broker.session.timeout.ms': 2_000 } }, 1, children));
   });
 
-  after(async () => {
-    for (const c of children.values()) if (c.exitCode === null) c.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopProcesses(children, dir));
 
   it('loses no acknowledged record when a broker process is SIGKILLed mid-stream, and the broker rejoins the ISR', async () => {
     const t = JSON.parse(fs.readFileSync(topo, 'utf8')) as TopologyConfig;
@@ -131,33 +139,15 @@ describe('topology: three processes over TCP with a controller quorum', function
   const children = new Map<string, ChildProcess>();
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-3proc-quorum-'));
-    const ports = [await freePort(), await freePort(), await freePort()];
-    const t: TopologyConfig = {
-      clusterId: 'three-quorum',
-      nodes: ports.map((port, i) => ({ id: `n${i + 1}`, kind: 'tcp' as const, host: '127.0.0.1', port })),
-      // each process hosts a controller of the quorum and a broker (KRaft's combined mode)
-      controller: {
-        quorum: [1, 2, 3].map((id) => ({ id, node: `n${id}`, metadataDir: `controller-${id}` })),
-        config: { 'broker.session.timeout.ms': 2_000, 'controller.quorum.election.timeout.ms': 500 },
-      },
-      brokers: [1, 2, 3].map((id) => ({
-        id,
-        node: `n${id}`,
-        logDir: `broker-${id}`,
-        config: { 'broker.heartbeat.interval.ms': 300, 'replica.lag.time.max.ms': 2_000, 'replica.fetch.wait.max.ms': 100, 'replica.fetch.backoff.ms': 200, 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 },
-      })),
-      topics: [{ name: 'stream', partitions: 3, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
+    // each process hosts a controller of the quorum and a broker (KRaft's combined mode)
+    const controller = {
+      quorum: [1, 2, 3].map((id) => ({ id, node: `n${id}`, metadataDir: `controller-${id}` })),
+      config: { 'broker.session.timeout.ms': 2_000, 'controller.quorum.election.timeout.ms': 500 },
     };
-    topo = path.join(dir, 'topology.json');
-    fs.writeFileSync(topo, JSON.stringify(t, null, 2));
-    await Promise.all(['n1', 'n2', 'n3'].map(async (n) => children.set(n, await startNode(topo, n, dir))));
+    ({ dir, topo } = await startThreeProcesses('three-quorum', controller, 3, children));
   });
 
-  after(async () => {
-    for (const c of children.values()) if (c.exitCode === null) c.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopProcesses(children, dir));
 
   it('a new controller takes over when the active one\'s process is SIGKILLed; the process rejoins and catches up', async () => {
     const t = JSON.parse(fs.readFileSync(topo, 'utf8')) as TopologyConfig;
