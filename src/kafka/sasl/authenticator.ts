@@ -23,6 +23,7 @@
 import crypto from 'node:crypto';
 import { ErrorCode } from '../../protocol/errors.js';
 import { ScramServer, scramCredential, type ScramCredential, type ScramHash } from './scram.js';
+import { scramHashOf, type ScramCredentialEntry } from '../../../actors/controller/scram-credentials.js';
 
 export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -36,10 +37,10 @@ export interface SaslSettings {
 }
 
 /** The cluster's SCRAM credentials (KIP-554 records) as the listener authenticates with them. */
-export function setDynamicScram(settings: SaslSettings, credentials: readonly { user: string; mechanism: number; salt: string; storedKey: string; serverKey: string; iterations: number }[]): void {
+export function setDynamicScram(settings: SaslSettings, credentials: readonly ScramCredentialEntry[]): void {
   settings.dynamicScram.clear();
   for (const c of credentials) {
-    const hash: ScramHash | null = c.mechanism === 1 ? 'SHA-256' : c.mechanism === 2 ? 'SHA-512' : null;
+    const hash = scramHashOf(c.mechanism);
     if (!hash) continue;
     const entry = settings.dynamicScram.get(c.user) ?? {};
     entry[hash] = { salt: Buffer.from(c.salt, 'base64'), iterations: c.iterations, storedKey: Buffer.from(c.storedKey, 'base64'), serverKey: Buffer.from(c.serverKey, 'base64') };
