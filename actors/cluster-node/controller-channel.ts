@@ -53,6 +53,11 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'DescribeQuorum',
 ] as const satisfies readonly ControllerRequest['type'][]);
 
+/** Compile-time check that the list above names every controller request (a new one must be forwarded too). */
+type Unforwarded = Exclude<ControllerRequest['type'], (typeof CONTROLLER_REQUEST_TYPES)[number]>;
+const EVERY_REQUEST_FORWARDED: [Unforwarded] extends [never] ? true : Unforwarded = true;
+void EVERY_REQUEST_FORWARDED;
+
 /** How long a request keeps looking for the active controller. */
 export const RETRY_BUDGET_MS = 15_000;
 /** Pause before asking again while no controller is active, or after an unreachable one. */

@@ -146,7 +146,6 @@ export interface ControllerState {
   appliedIndex: number;
   role: ControllerRole;
   readonly voterId: number;
-  readonly voters: readonly QuorumVoter[];
   /** The quorum actor (a child) that replicates and stores the metadata log. */
   readonly quorum: ActorRef<QuorumMsg>;
   /** The quorum leader as last told (null: an election is on). */
@@ -375,7 +374,6 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     appliedIndex: 0,
     role: ControllerRole.Standby,
     voterId: q.voterId,
-    voters: q.voters,
     quorum: quorumRef,
     leader: null,
     refuseWithoutLeader: false,
