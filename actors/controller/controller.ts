@@ -1081,11 +1081,8 @@ function validateAlterPartition(state: MetadataState, m: Extract<ControllerMsg, 
     return { errorCode: ErrorCode.FENCED_LEADER_EPOCH, errorMessage: `leader epoch ${m.leaderEpoch} is not the current ${p.leaderEpoch}` };
   }
   if (m.partitionEpoch !== p.partitionEpoch) {
-    // Kafka answers INVALID_UPDATE_VERSION (95), which our error table does not have.
-    return {
-      errorCode: ErrorCode.INVALID_REQUEST,
-      errorMessage: `INVALID_UPDATE_VERSION: partition epoch ${m.partitionEpoch} is not the current ${p.partitionEpoch}; wait for the new state`,
-    };
+    // the leader missed an answer (a timeout): the reply carries the current state to take
+    return { errorCode: ErrorCode.INVALID_UPDATE_VERSION, errorMessage: `partition epoch ${m.partitionEpoch} is not the current ${p.partitionEpoch}` };
   }
   const isr: unknown[] = m.newIsr;
   if (!isr.every((r) => typeof r === 'number' && Number.isInteger(r))) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'newIsr must be broker ids' };
@@ -1094,7 +1091,7 @@ function validateAlterPartition(state: MetadataState, m: Extract<ControllerMsg, 
   for (const r of m.newIsr) {
     if (!p.replicas.includes(r)) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `broker ${r} is not a replica of ${m.topic}-${m.partition}` };
     if (r !== m.brokerId && !isEligible(state.brokers.get(r))) {
-      return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `broker ${r} is fenced or shutting down: it cannot join the ISR` };
+      return { errorCode: ErrorCode.INELIGIBLE_REPLICA, errorMessage: `broker ${r} is fenced or shutting down: it cannot join the ISR` };
     }
   }
   return null;
@@ -1106,7 +1103,10 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
       errorMessage === undefined ? { type: 'AlterPartitionResponse', errorCode, state } : { type: 'AlterPartitionResponse', errorCode, errorMessage, state },
     );
   const invalid = validateAlterPartition(s.metadata, m);
-  if (invalid) return reply(invalid.errorCode, null, invalid.errorMessage);
+  if (invalid) {
+    const current = invalid.errorCode === ErrorCode.INVALID_UPDATE_VERSION ? getPartition(s.metadata, m.topic, m.partition)! : null;
+    return reply(invalid.errorCode, current && { ...current, replicas: [...current.replicas], isr: [...current.isr] }, invalid.errorMessage);
+  }
   const p = getPartition(s.metadata, m.topic, m.partition)!;
   if (p.isr.length === m.newIsr.length && p.isr.every((r, i) => r === m.newIsr[i])) return reply(ErrorCode.NONE, { ...p, replicas: [...p.replicas], isr: [...p.isr] });
   let completed = false;
@@ -1131,7 +1131,11 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
       ctx.log.info('partition reassignment completed', { topic: m.topic, partition: m.partition, replicas: now.replicas, removed: removedReplicas(p, now), leader: now.leader });
     }
     out.flush(s, ctx, true);
-    reply(ErrorCode.NONE, { ...now, replicas: [...now.replicas], isr: [...now.isr] });
+    const answer = { ...now, replicas: [...now.replicas], isr: [...now.isr] };
+    // applied, but the reassignment it completed moved the leadership (Kafka's NEW_LEADER_ELECTED):
+    // the old leader must keep its maximal ISR until the LeaderAndIsr just sent reaches it
+    if (now.leader !== m.brokerId) return reply(ErrorCode.NEW_LEADER_ELECTED, answer, `the ISR change completed a reassignment that moved the leadership to broker ${now.leader}`);
+    reply(ErrorCode.NONE, answer);
   });
 }
 

@@ -73,7 +73,9 @@ export type ReplicaMsg =
   /** From the local broker: StopReplicaRequest; the replica closes (and deletes) its log and stops. */
   | { type: 'StopReplica'; deletePartition: boolean }
   /** Leader-only: the controller's answer to our AlterPartition (internal). */
-  | { type: 'AlterPartitionResult'; errorCode: number; requestedIsr: number[]; state: LeaderAndIsrPartition | null }
+  | { type: 'AlterPartitionResult'; proposal: number; errorCode: number; requestedIsr: number[]; state: LeaderAndIsrPartition | null }
+  /** Leader-only: send the pending ISR proposal again (its last answer did not say whether it was applied). */
+  | { type: 'RetryAlterPartition'; proposal: number }
   /** Internal timers. */
   | { type: 'CheckIsr' }
   | { type: 'ExpireProduces' }
@@ -150,6 +152,8 @@ export interface ReplicaDescription {
   role: ReplicaRole;
   leader: number;
   leaderEpoch: number;
+  /** The partition epoch of the state this replica holds (bumped by every change of it). */
+  partitionEpoch: number;
   isr: number[];
   replicas: number[];
   highWatermark: number;
@@ -158,6 +162,8 @@ export interface ReplicaDescription {
   followers: { brokerId: number; logEndOffset: number; lastCaughtUpTimeMs: number; lastFetchTimeMs: number }[];
   /** The ISR this leader has asked the controller for and not yet heard back about, or null. */
   pendingIsr: number[] | null;
+  /** Where the pending ISR change stands: sent, waiting for the controller's new state, or to be sent again. */
+  pendingIsrStatus: 'sent' | 'awaitingState' | 'retrying' | null;
   pendingProduces: number;
   /** The topic's config overrides as this replica has them. */
   config: Record<string, string | number>;

@@ -8,7 +8,7 @@
  * change in flight, and the acks=all purgatory; the reads waiting for a wake-up.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
- * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, CheckIsr,
+ * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription; AlterPartition to the controller (ISR shrink and
@@ -16,6 +16,7 @@
  * (with the watching reads done again, when they find records).
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { assertNever } from '../../src/runtime/assert-never.js';
 import type { ActorContext, BaseContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
@@ -34,6 +35,7 @@ import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
+import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
 import {
   EARLIEST_TIMESTAMP,
@@ -88,8 +90,14 @@ export interface ReplicaState {
   p: LeaderAndIsrPartition;
   /** The ISR the controller committed. */
   isr: number[];
-  /** An ISR we asked the controller for and have no answer to yet. */
+  /**
+   * An ISR we asked the controller for and do not know the fate of yet (see isr-change.ts): it
+   * stays until an answer says it was or was not applied, or a new state from the controller.
+   */
   pendingIsr: number[] | null;
+  /** Numbers our AlterPartition proposals, so a late answer to an older one is told apart. */
+  isrProposal: number;
+  pendingIsrStatus: 'sent' | 'awaitingState' | 'retrying' | null;
   followers: Map<number, FollowerState>;
   /** Offset where this leader's epoch started: a follower must reach it to join the ISR. */
   leaderEpochStartOffset: number;
@@ -113,6 +121,9 @@ export interface ReplicaState {
 }
 
 const ISR_CHECK_TIMER = 'isr-check';
+const ALTER_ISR_RETRY_TIMER = 'alter-isr-retry';
+/** A proposal whose answer did not say whether it was applied is sent again after this long. */
+const ALTER_ISR_RETRY_MS = 100;
 
 /** The log's config: the topic's log overrides over the broker's current defaults (applied at once). */
 function applyLogConfig(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
@@ -316,8 +327,18 @@ function scheduleExpiry(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
 /** Asks the controller for a new ISR unless a change is already in flight. */
 function maybeAlterIsr(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, newIsr: number[]): void {
   if (s.pendingIsr || s.role !== 'Leader') return;
-  const sorted = [...newIsr];
-  s.pendingIsr = sorted;
+  s.pendingIsr = [...newIsr];
+  s.isrProposal++;
+  ctx.log.info('proposing ISR change', { from: s.isr, to: s.pendingIsr });
+  sendAlterPartition(s, ctx);
+}
+
+/** Sends the pending ISR proposal (again, after an answer that left its fate unknown). */
+function sendAlterPartition(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  const sorted = s.pendingIsr;
+  if (!sorted || s.role !== 'Leader') return;
+  const proposal = s.isrProposal;
+  s.pendingIsrStatus = 'sent';
   const req: ControllerMsg = {
     type: 'AlterPartition',
     brokerId: s.args.brokerId,
@@ -328,11 +349,10 @@ function maybeAlterIsr(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, newIsr: nu
     partitionEpoch: s.p.partitionEpoch,
     newIsr: sorted,
   };
-  ctx.log.info('proposing ISR change', { from: s.isr, to: sorted });
   void ctx.ask<ControllerReply>(s.args.controller, req, { timeoutMs: 10_000 }).then((r) => {
     const errorCode = isFailure(r) ? r.errorCode : r.type === 'AlterPartitionResponse' ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR;
     const state = !isFailure(r) && r.type === 'AlterPartitionResponse' && r.state ? { ...s.p, ...r.state } : null;
-    ctx.send(ctx.self, { type: 'AlterPartitionResult', errorCode, requestedIsr: sorted, state });
+    ctx.send(ctx.self, { type: 'AlterPartitionResult', proposal, errorCode, requestedIsr: sorted, state });
   });
 }
 
@@ -366,6 +386,7 @@ function describe(s: ReplicaState): ReplicaDescription {
     role: s.role,
     leader: s.p.leader,
     leaderEpoch: s.p.leaderEpoch,
+    partitionEpoch: s.p.partitionEpoch,
     isr: s.isr,
     replicas: s.p.replicas,
     highWatermark: s.log.highWatermark,
@@ -378,6 +399,7 @@ function describe(s: ReplicaState): ReplicaDescription {
       lastFetchTimeMs: f.lastFetchTimeMs,
     })),
     pendingIsr: s.pendingIsr,
+    pendingIsrStatus: s.pendingIsr ? s.pendingIsrStatus : null,
     pendingProduces: s.purgatory.size,
     config: { ...s.p.config },
     logConfig: logConfigToKafka(s.log.config),
@@ -413,7 +435,9 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
   const newEpoch = next.leaderEpoch > s.p.leaderEpoch || s.role === 'Stopped';
   s.p = next;
   s.isr = [...next.isr];
+  // the controller's state replaces whatever we proposed under the one before
   s.pendingIsr = null;
+  ctx.timers.cancel(ALTER_ISR_RETRY_TIMER);
   if (next.leader === me) {
     if (s.role !== 'Leader' || newEpoch) {
       s.role = 'Leader';
@@ -677,6 +701,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       p: { ...args.initial, leaderEpoch: -1 },
       isr: [],
       pendingIsr: null,
+      isrProposal: 0,
+      pendingIsrStatus: null,
       followers: new Map(),
       leaderEpochStartOffset: 0,
       expansionRefusedUntil: new Map(),
@@ -938,22 +964,47 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     AlterPartitionResult(s, m, ctx) {
-      if (!s.pendingIsr) return;
-      s.pendingIsr = null;
-      if (m.errorCode !== ErrorCode.NONE || !m.state) {
-        // e.g. the follower's broker is shutting down or fenced: do not ask again on its every fetch
-        const until = ctx.clock.now() + EXPANSION_RETRY_MS;
-        for (const id of m.requestedIsr) if (!s.isr.includes(id)) s.expansionRefusedUntil.set(id, until);
-        ctx.log.warn('ISR change refused', { errorCode: m.errorCode, requested: m.requestedIsr, retryInMs: EXPANSION_RETRY_MS });
-        return;
+      if (!s.pendingIsr || m.proposal !== s.isrProposal || s.role !== 'Leader') return;
+      const outcome = isrChangeOutcome(m.errorCode, m.state, s.args.brokerId, s.p.leaderEpoch);
+      switch (outcome.kind) {
+        case 'committed': {
+          s.pendingIsr = null;
+          const next = outcome.state;
+          // the change may have completed a reassignment: the replica set comes with it
+          s.p = { ...s.p, replicas: next.replicas, isr: next.isr, partitionEpoch: next.partitionEpoch };
+          s.isr = [...next.isr];
+          reconcileFollowers(s, ctx, s.p.replicas);
+          if (m.errorCode === ErrorCode.NONE) ctx.log.info('ISR changed', { isr: s.isr, partitionEpoch: s.p.partitionEpoch });
+          else ctx.log.info('ISR change answered with a newer committed state', { errorCode: m.errorCode, isr: s.isr, partitionEpoch: s.p.partitionEpoch });
+          maybeIncrementHighWatermark(s, ctx);
+          return;
+        }
+        case 'rejected': {
+          // e.g. the follower's broker is shutting down or fenced: do not ask again on its every fetch
+          s.pendingIsr = null;
+          const until = ctx.clock.now() + EXPANSION_RETRY_MS;
+          for (const id of m.requestedIsr) if (!s.isr.includes(id)) s.expansionRefusedUntil.set(id, until);
+          ctx.log.warn('ISR change refused', { errorCode: m.errorCode, requested: m.requestedIsr, retryInMs: EXPANSION_RETRY_MS });
+          return;
+        }
+        case 'awaitState':
+          // applied under a leadership we no longer hold, or our state is behind: the controller's
+          // LeaderAndIsr (or StopReplica) is on its way; until then the maximal ISR holds
+          s.pendingIsrStatus = 'awaitingState';
+          ctx.log.info('ISR change pending until the controller sends the new state', { errorCode: m.errorCode, requested: m.requestedIsr });
+          return;
+        case 'retry':
+          s.pendingIsrStatus = 'retrying';
+          ctx.log.warn('ISR change not confirmed: asking again', { errorCode: m.errorCode, requested: m.requestedIsr, retryInMs: ALTER_ISR_RETRY_MS });
+          ctx.timers.startSingle(ALTER_ISR_RETRY_TIMER, ALTER_ISR_RETRY_MS, { type: 'RetryAlterPartition', proposal: s.isrProposal });
+          return;
+        default:
+          assertNever(outcome, 'ISR change outcome');
       }
-      if (m.state.leaderEpoch !== s.p.leaderEpoch) return;
-      // the change may have completed a reassignment: the replica set comes with it
-      s.p = { ...s.p, replicas: m.state.replicas, isr: m.state.isr, partitionEpoch: m.state.partitionEpoch };
-      s.isr = [...m.state.isr];
-      reconcileFollowers(s, ctx, s.p.replicas);
-      ctx.log.info('ISR changed', { isr: s.isr, partitionEpoch: s.p.partitionEpoch });
-      maybeIncrementHighWatermark(s, ctx);
+    },
+
+    RetryAlterPartition(s, m, ctx) {
+      if (m.proposal === s.isrProposal) sendAlterPartition(s, ctx);
     },
 
     CheckIsr(s, _m, ctx) {

@@ -31,6 +31,7 @@ import type { MetadataRecord } from '../controller/metadata-state.js';
 import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from './messages.js';
 import { QuorumStateError, readQuorumState, writeQuorumState } from './quorum-state.js';
 import { RaftCore, type RaftEffect } from './raft-core.js';
+import { assertNever } from '../../src/runtime/assert-never.js';
 
 export const QUORUM_NAME = 'quorum';
 export const QUORUM_PATH = `${CONTROLLER_PATH}/${QUORUM_NAME}`;
@@ -165,7 +166,7 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
         tell(s, ctx, { type: 'QuorumReady', term: e.term });
         break;
       default:
-        assertNever(e);
+        assertNever(e, 'raft effect');
     }
   }
 }
@@ -303,7 +304,3 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     await s.log?.close();
   },
 });
-
-function assertNever(x: never): never {
-  throw new Error(`unexpected raft effect ${JSON.stringify(x)}`);
-}

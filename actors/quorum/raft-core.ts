@@ -26,6 +26,7 @@
  * caller attaches the snapshot's data): it keeps the entries after the snapshot when it holds
  * the snapshot's last entry, or else drops its whole log, and reports the snapshot installed.
  */
+import { assertNever } from '../../src/runtime/assert-never.js';
 
 /** One replicated entry; its index is its position in the log, from 1. */
 export interface RaftEntry<T> {
@@ -259,7 +260,7 @@ export class RaftCore<T> {
       case 'InstallSnapshotResponse':
         return this.onAppendResponse({ type: 'AppendEntriesResponse', term: msg.term, followerId: msg.followerId, success: true, matchIndex: msg.matchIndex }, now);
       default:
-        return assertNever(msg);
+        return assertNever(msg, 'raft message');
     }
   }
 
@@ -487,8 +488,4 @@ export class RaftCore<T> {
     }
     return effects;
   }
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unexpected raft message ${JSON.stringify(x)}`);
 }

@@ -106,6 +106,9 @@ const table = [
   [91, 'RESOURCE_NOT_FOUND', false, 'A request illegally referred to a resource that does not exist.'],
   [92, 'DUPLICATE_RESOURCE', false, 'A request illegally referred to the same resource twice.'],
   [93, 'UNACCEPTABLE_CREDENTIAL', false, 'Requested credential would not meet criteria for acceptability.'],
+  [95, 'INVALID_UPDATE_VERSION', false, 'The given update version was invalid.'],
+  [107, 'INELIGIBLE_REPLICA', false, 'The new ISR contains at least one ineligible replica.'],
+  [108, 'NEW_LEADER_ELECTED', false, 'The AlterPartition request successfully updated the partition state but the leader has changed.'],
 ] as const;
 
 type Row = (typeof table)[number];

@@ -820,13 +820,15 @@ describe('actors/controller', () => {
       expect((await h.partition('a', 0)).partitionEpoch).to.equal(0);
     });
 
-    it('refuses a stale partition epoch (INVALID_REQUEST standing in for INVALID_UPDATE_VERSION)', async () => {
+    it('refuses a stale partition epoch with INVALID_UPDATE_VERSION and the current state, changing nothing', async () => {
       await setup();
       await alter({});
+      // the leader missed the answer to its first change and asks again from the old epoch
       const r = await alter({ newIsr: [1] });
-      expect(r.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
-      expect(r.errorMessage).to.match(/INVALID_UPDATE_VERSION: partition epoch 0 is not the current 1/);
-      expect(r.state).to.equal(null);
+      expect(r.errorCode).to.equal(ErrorCode.INVALID_UPDATE_VERSION);
+      expect(r.errorMessage).to.equal('partition epoch 0 is not the current 1');
+      expect(r.state).to.deep.equal({ topic: 'a', partition: 0, replicas: [1, 2, 3], isr: [1, 2], leader: 1, leaderEpoch: 0, partitionEpoch: 1 });
+      expect(await h.partition('a', 0)).to.deep.include({ isr: [1, 2], partitionEpoch: 1 });
     });
 
     it('refuses a broker that is not the leader, a stale broker epoch, and an unknown partition', async () => {
@@ -846,7 +848,7 @@ describe('actors/controller', () => {
       expect((await alter({ newIsr: [1, 2, 2] })).errorMessage).to.match(/duplicates/);
       await h.advanceKeeping([1, 2, 4], 10_000); // 3 is fenced: ISR [1,2], partition epoch 1
       const fenced = await alter({ partitionEpoch: 1, newIsr: [1, 2, 3] });
-      expect(fenced.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+      expect(fenced.errorCode).to.equal(ErrorCode.INELIGIBLE_REPLICA);
       expect(fenced.errorMessage).to.match(/broker 3 is fenced/);
       expect(await h.partition('a', 0)).to.deep.include({ isr: [1, 2], partitionEpoch: 1 });
     });
@@ -899,7 +901,7 @@ describe('actors/controller', () => {
         partitionEpoch: 1,
         newIsr: [1, 2],
       });
-      expect(add.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+      expect(add.errorCode).to.equal(ErrorCode.INELIGIBLE_REPLICA);
       // it dies: its session expires, solo goes offline keeping it as the last ISR member
       await h.advanceKeeping([1], 10_000);
       expect(await h.partition('solo', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });

@@ -59,7 +59,9 @@ describe('actors/controller: partition reassignment', () => {
     await h.settle();
     h.clearInboxes();
     const r = await alterIsr('t', 0, [1, 2, 3]);
-    // the answer to the leader already carries the completed state
+    // the answer to the old leader says the leadership moved (it keeps its maximal ISR until the
+    // LeaderAndIsr reaches it) and carries the completed state
+    expect(r.errorCode).to.equal(ErrorCode.NEW_LEADER_ELECTED);
     expect(r.state).to.deep.include({ replicas: [2, 3], isr: [2, 3], leader: 2, leaderEpoch: 1 });
     const p = await h.partition('t', 0);
     expect(p).to.deep.equal({ topic: 't', partition: 0, replicas: [2, 3], isr: [2, 3], leader: 2, leaderEpoch: 1, partitionEpoch: 4 });
@@ -77,7 +79,7 @@ describe('actors/controller: partition reassignment', () => {
     await fresh([1, 2, 3], [[1, 2]]);
     await move('t', 0, [1, 3]);
     expect(await h.partition('t', 0)).to.deep.include({ replicas: [1, 3, 2], addingReplicas: [3], removingReplicas: [2], isr: [1, 2] });
-    await alterIsr('t', 0, [1, 2, 3]);
+    expect((await alterIsr('t', 0, [1, 2, 3])).errorCode, 'the asking leader still leads').to.equal(0);
     expect(await h.partition('t', 0)).to.deep.equal({ topic: 't', partition: 0, replicas: [1, 3], isr: [1, 3], leader: 1, leaderEpoch: 0, partitionEpoch: 3 });
   });
 

@@ -30,21 +30,32 @@ interface Recorder {
   answerAlter: boolean;
   /** When true, AlterPartition is refused (as for a broker in controlled shutdown). */
   refuseAlter: boolean;
+  /** Answers for the next AlterPartitions, in order, before the default (taken as asked). */
+  answers: { errorCode: number; state: Partial<LeaderAndIsrPartition> | null }[];
 }
 
-const recorder = defineActor<Recorder, Message & { type: 'AlterPartition' | 'PartitionAdvanced' | 'Seen' | 'Refuse' }>({
+const recorder = defineActor<Recorder, Message & { type: 'AlterPartition' | 'PartitionAdvanced' | 'Seen' | 'Refuse' | 'Answer' }>({
   kind: 'recorder',
-  init: () => ({ seen: [], answerAlter: true, refuseAlter: false }),
+  init: () => ({ seen: [], answerAlter: true, refuseAlter: false, answers: [] }),
   supervision: 'resume',
   handlers: {
     Refuse: (s, m: Any) => {
       s.refuseAlter = m.on;
     },
+    Answer: (s, m: Any) => {
+      s.answers.push(m.answer);
+    },
     AlterPartition: (s, m: Any, ctx) => {
       s.seen.push(m);
       if (!s.answerAlter) return;
+      const next = s.answers.shift();
+      if (next) {
+        const st = next.state && { topic: m.topic, partition: m.partition, replicas: [1, 2, 3], isr: m.newIsr, leader: m.brokerId, leaderEpoch: m.leaderEpoch, partitionEpoch: m.partitionEpoch + 1, ...next.state };
+        ctx.reply({ type: 'AlterPartitionResponse', errorCode: next.errorCode, errorMessage: 'as told', state: st });
+        return;
+      }
       if (s.refuseAlter) {
-        ctx.reply({ type: 'AlterPartitionResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'broker is shutting down', state: null });
+        ctx.reply({ type: 'AlterPartitionResponse', errorCode: ErrorCode.INELIGIBLE_REPLICA, errorMessage: 'broker is shutting down', state: null });
         return;
       }
       ctx.reply({
@@ -466,6 +477,95 @@ describe('actors/partition-replica', function () {
     // a log that already holds records still refuses a batch below its end
     const again = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 10, leaderLogStartOffset: 6 })) as Any;
     expect(again.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
+  });
+
+  describe('the answer to an ISR change (isr-change.ts)', () => {
+    const answer = (errorCode: number, st: Partial<LeaderAndIsrPartition> | null = null) => sys.send(ctl, { type: 'Answer', answer: { errorCode, state: st } } as never);
+    const alters = async () => (await seen(ctl)).filter((m) => m.type === 'AlterPartition');
+    /** Leader 1 with follower 2 out of the ISR; 2 catches up and the leader proposes [1, 2]. */
+    async function proposeExpansion(): Promise<ActorRef<ReplicaMsg>> {
+      const r = spawn(state({ isr: [1], replicas: [1, 2] }));
+      await produce(r, 1, batch(2));
+      await read(r, 2, 2);
+      await checkFor(async () => (await alters()).length === 1);
+      return r;
+    }
+
+    it('pending --NEW_LEADER_ELECTED--> awaiting the new state: acks=all waits for the proposed follower, and the new state ends it', async () => {
+      answer(ErrorCode.NEW_LEADER_ELECTED, { leader: 2, leaderEpoch: 1, replicas: [2], isr: [2] });
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsrStatus === 'awaitingState');
+      // the controller handed the leadership to 2 with this change: 1 must not acknowledge alone
+      const p = produce(r, -1, batch(1), 60_000);
+      await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+      expect(await describe_(r)).to.deep.include({ role: 'Leader', isr: [1], pendingIsr: [1, 2], highWatermark: 2 });
+      clock.advance(5_000);
+      expect((await alters()).length, 'not asked again').to.equal(1);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ leader: 2, leaderEpoch: 1, replicas: [2, 1], isr: [1, 2], partitionEpoch: 2 }) });
+      expect(await p).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+      expect(await describe_(r)).to.deep.include({ role: 'Follower', pendingIsr: null, pendingIsrStatus: null });
+    });
+
+    it('pending --success under another leader epoch--> awaiting the new state, as NEW_LEADER_ELECTED', async () => {
+      answer(ErrorCode.NONE, { leader: 2, leaderEpoch: 1 });
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsrStatus === 'awaitingState');
+      expect(await describe_(r)).to.deep.include({ isr: [1], pendingIsr: [1, 2] });
+    });
+
+    for (const code of ['FENCED_LEADER_EPOCH', 'NOT_LEADER_OR_FOLLOWER', 'STALE_BROKER_EPOCH', 'UNKNOWN_TOPIC_OR_PARTITION'] as const) {
+      it(`pending --${code}--> awaiting the new state (the controller sends it), not asking again`, async () => {
+        answer(ErrorCode[code]);
+        const r = await proposeExpansion();
+        await checkFor(async () => (await describe_(r)).pendingIsrStatus === 'awaitingState');
+        clock.advance(5_000);
+        await describe_(r);
+        expect((await alters()).length).to.equal(1);
+        // a state from the controller under the same epoch replaces the proposal
+        await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1, 2], partitionEpoch: 1 }) });
+        expect(await describe_(r)).to.deep.include({ role: 'Leader', isr: [1], pendingIsr: null });
+      });
+    }
+
+    it('pending --INVALID_UPDATE_VERSION with the current state--> committed: takes the state an earlier lost answer carried', async () => {
+      answer(ErrorCode.INVALID_UPDATE_VERSION, { isr: [1, 2], partitionEpoch: 4 });
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsr === null);
+      expect(await describe_(r)).to.deep.include({ isr: [1, 2], partitionEpoch: 4 });
+    });
+
+    it('pending --INELIGIBLE_REPLICA--> back to the committed ISR (the controller did not apply it)', async () => {
+      answer(ErrorCode.INELIGIBLE_REPLICA);
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsr === null);
+      expect((await describe_(r)).isr).to.deep.equal([1]);
+      // and acks=all is back to the committed ISR
+      expect(await produce(r, -1, batch(1))).to.deep.include({ errorCode: 0 });
+    });
+
+    it('pending --timeout or NOT_CONTROLLER--> retrying: the same proposal again after a backoff, until it is answered', async () => {
+      answer(ErrorCode.REQUEST_TIMED_OUT);
+      answer(ErrorCode.NOT_CONTROLLER);
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsrStatus === 'retrying');
+      expect((await describe_(r)).pendingIsr).to.deep.equal([1, 2]);
+      clock.advance(100);
+      await checkFor(async () => (await alters()).length === 2);
+      clock.advance(100);
+      await checkFor(async () => (await alters()).length === 3);
+      const [first, , third] = await alters();
+      expect(third).to.deep.equal(first);
+      await checkFor(async () => (await describe_(r)).pendingIsr === null);
+      expect(await describe_(r)).to.deep.include({ isr: [1, 2], partitionEpoch: 1 });
+    });
+
+    it('ignores an answer to an earlier proposal', async () => {
+      answer(ErrorCode.REQUEST_TIMED_OUT);
+      const r = await proposeExpansion();
+      await checkFor(async () => (await describe_(r)).pendingIsrStatus === 'retrying');
+      sys.send(r, { type: 'AlterPartitionResult', proposal: 0, errorCode: ErrorCode.NONE, requestedIsr: [1], state: state({ isr: [1], partitionEpoch: 9 }) });
+      expect(await describe_(r)).to.deep.include({ pendingIsr: [1, 2], partitionEpoch: 0 });
+    });
   });
 
   it('as leader given a new replica set under the same epoch (a reassignment), tracks the new follower and forgets the removed one', async () => {
