@@ -101,6 +101,8 @@ export interface CleanableLog {
   readonly partition: number;
   readonly config: LogConfig;
   readonly highWatermark: number;
+  /** The high watermark, or the first offset of a transaction still open below it: cleaning stays below. */
+  readonly lastStableOffset: number;
   readonly logStartOffset: number;
   /** Where the last pass ended (clamped to the log); records below it are compacted. */
   readonly firstDirtyOffset: number;
@@ -180,7 +182,7 @@ export function planCompaction(log: CleanableLog, now: number): CompactionPlan |
   const cleanable: LogSegment[] = [];
   for (let i = 0; i < all.length - 1; i++) {
     const segment = all[i]!;
-    if (all[i + 1]!.baseOffset > log.highWatermark) break;
+    if (all[i + 1]!.baseOffset > log.lastStableOffset) break;
     if (config.minCompactionLagMs > 0 && now - segment.largestTimestamp() < config.minCompactionLagMs) break;
     cleanable.push(segment);
   }

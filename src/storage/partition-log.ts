@@ -10,7 +10,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  TRANSACTIONAL_FLAG_MASK,
   TimestampType,
+  attributesOf,
   baseOffsetOf,
   batchSizeAt,
   lastOffsetOf,
@@ -34,6 +36,13 @@ import { DEFAULT_LOG_CONFIG, deletesByRetention, isCompacted, parseLogConfig, ty
 import { recoverLog } from './recovery.js';
 import { LOG_FILE_SUFFIX, LogSegment, offsetFileName, parseSegmentFileName, parseSwapFileName, swapFileName, type LogContext } from './segment.js';
 import { firstRecordAtOrAfter } from './timestamp-lookup.js';
+import { TransactionIndex, type AbortedTxn } from './txn-index.js';
+
+/**
+ * Present in a partition's directory once a transactional batch was appended: the log then keeps
+ * a transaction index (rebuilt from its batches when opened), and logs without it pay nothing.
+ */
+export const TRANSACTIONS_MARKER_FILE = 'transactional';
 
 /** ListOffsets' special timestamps. */
 export const LATEST_TIMESTAMP = -1;
@@ -174,6 +183,8 @@ export class PartitionLog implements CleanableLog {
   private truncationCount = 0;
   /** Compaction: the earliest delete horizon of the tombstones in the compacted part (log-cleaner.ts). */
   private deleteHorizonLeft = Infinity;
+  /** The partition's transactions; null while the log has never held a transactional batch. */
+  private txns: TransactionIndex | null = null;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -241,6 +252,7 @@ export class PartitionLog implements CleanableLog {
     if (log.firstDirtyOffset > log.logStart) log.deleteHorizonLeft = horizonAt(clock.now(), ctx.config.deleteRetentionMs) ?? Infinity;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
+    if (fs.existsSync(path.join(ctx.dir, TRANSACTIONS_MARKER_FILE))) await log.rebuildTransactions();
     return log;
   }
 
@@ -306,6 +318,29 @@ export class PartitionLog implements CleanableLog {
 
   set highWatermark(offset: number) {
     this.updateHighWatermark(offset);
+  }
+
+  /**
+   * How far read_committed consumers read: the high watermark, or the first offset of the oldest
+   * transaction still open below it (Kafka's LSO). The log cleaner stays below it too.
+   */
+  get lastStableOffset(): number {
+    return this.txns ? this.txns.lastStableOffset(this.hw) : this.hw;
+  }
+
+  /** The first offset of the oldest open transaction, or null. */
+  get firstUnstableOffset(): number | null {
+    return this.txns?.firstUnstableOffset ?? null;
+  }
+
+  /** Aborted transactions with records in [from, to), for a read_committed fetch. */
+  abortedTransactions(from: number, to: number): AbortedTxn[] {
+    return this.txns ? this.txns.abortedBetween(from, to) : [];
+  }
+
+  /** The open transactions, producer id -> first offset. */
+  openTransactions(): ReadonlyMap<number, number> {
+    return this.txns?.openTransactions() ?? new Map();
   }
 
   /** Offsets below this are known to be on disk (fsynced). */
@@ -475,11 +510,13 @@ export class PartitionLog implements CleanableLog {
     let bytes = 0;
     // leader epochs that start in this run (a follower's fetch can span several), in order
     let epochStarts: [epoch: number, startOffset: number][] | null = null;
+    let transactional = false;
     let latestEpoch = this.epochCache.latestEpoch();
     for (const records of parts) {
       const end = records.length;
       bytes += end;
       for (let pos = 0; pos < end; pos += batchSizeAt(records, pos)) {
+        if ((attributesOf(records, pos) & TRANSACTIONAL_FLAG_MASK) !== 0) transactional = true;
         last = lastOffsetOf(records, pos);
         maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(records, pos));
         const epoch = partitionLeaderEpochOf(records, pos);
@@ -495,7 +532,45 @@ export class PartitionLog implements CleanableLog {
     else active.appendRuns(parts, bytes);
     if (epochStarts) for (const [epoch, startOffset] of epochStarts) this.epochCache.assign(epoch, startOffset);
     this.logEnd = last + 1;
+    if (transactional) for (const records of parts) this.observeTransactions(records);
     return true;
+  }
+
+  /** Notes the transactional batches of `records` (appended) in the transaction index. */
+  private observeTransactions(records: Buffer, from = 0, to = records.length): void {
+    for (let pos = from; pos < to; pos += batchSizeAt(records, pos)) {
+      if ((attributesOf(records, pos) & TRANSACTIONAL_FLAG_MASK) === 0) continue;
+      this.transactionIndex().observe(records, pos);
+    }
+  }
+
+  /** The transaction index, created (with the directory's marker file) at the first transactional batch. */
+  private transactionIndex(): TransactionIndex {
+    if (this.txns) return this.txns;
+    fs.writeFileSync(path.join(this.ctx.dir, TRANSACTIONS_MARKER_FILE), '');
+    fsyncDirSync(this.ctx.dir);
+    this.txns = new TransactionIndex();
+    return this.txns;
+  }
+
+  /** Builds the transaction index again from every batch of the log (open, truncation). */
+  private async rebuildTransactions(): Promise<void> {
+    const index = this.txns ?? new TransactionIndex();
+    index.clear();
+    this.txns = index;
+    let offset = this.logStart;
+    while (offset < this.logEnd) {
+      const r = await this.read(offset, 1 << 20);
+      if (r.errorCode !== ErrorCode.NONE || r.records.length === 0) break;
+      let next = offset;
+      for (let pos = 0; pos < r.records.length; pos += batchSizeAt(r.records, pos)) {
+        if ((attributesOf(r.records, pos) & TRANSACTIONAL_FLAG_MASK) !== 0) index.observe(r.records, pos);
+        next = lastOffsetOf(r.records, pos) + 1;
+      }
+      if (next <= offset) break;
+      offset = next;
+    }
+    index.dropBefore(this.logStart);
   }
 
   /** Writes one validated, stamped batch: roll if needed, append, leader epoch bookkeeping. */
@@ -506,6 +581,7 @@ export class PartitionLog implements CleanableLog {
     this.maybeRoll(size, base, last, maxTimestamp);
     this.activeSegment.append(buf, pos, size, last, maxTimestamp);
     this.logEnd = last + 1;
+    if ((attributesOf(buf, pos) & TRANSACTIONAL_FLAG_MASK) !== 0) this.transactionIndex().observe(buf, pos);
     const epoch = partitionLeaderEpochOf(buf, pos);
     if (epoch >= 0 && epoch > this.epochCache.latestEpoch()) this.epochCache.assign(epoch, base);
   }
@@ -752,6 +828,8 @@ export class PartitionLog implements CleanableLog {
     this.cleanedUpTo = Math.min(this.cleanedUpTo, this.logEnd);
     this.truncationCount++;
     this.epochCache.truncateFromEnd(this.logEnd);
+    // markers may be gone: transactions they ended are open again
+    if (this.txns) await this.rebuildTransactions();
     this.ctx.logger.info('truncated log', { offset, logEndOffset: this.logEnd });
     return true;
   }
@@ -774,6 +852,7 @@ export class PartitionLog implements CleanableLog {
     this.cleanedUpTo = offset;
     this.truncationCount++;
     this.epochCache.clear();
+    this.txns?.clear();
     this.ctx.logger.info('truncated log fully', { offset });
   }
 
@@ -826,6 +905,7 @@ export class PartitionLog implements CleanableLog {
     this.recoveryPointOffset = Math.max(this.recoveryPointOffset, this.logStart);
     this.hw = Math.max(this.hw, this.logStart);
     this.epochCache.truncateFromStart(this.logStart);
+    this.txns?.dropBefore(this.logStart);
     for (const segment of doomed) segment.deleteFiles();
     this.ctx.logger.info('deleted segments by retention', { segments: doomed.map((s) => s.baseOffset), logStartOffset: this.logStart });
     return n;
@@ -951,6 +1031,7 @@ export class PartitionLog implements CleanableLog {
     this.recoveryPointOffset = Math.max(this.recoveryPointOffset, offset);
     this.hw = Math.max(this.hw, offset);
     this.epochCache.truncateFromStart(offset);
+    this.txns?.dropBefore(offset);
     let n = 0;
     while (n < this.segments.length - 1 && this.segments[n + 1]!.baseOffset <= offset) n++;
     const doomed = this.segments.slice(0, n);

@@ -1,0 +1,138 @@
+/**
+ * The partition log's transaction index (txn-index.ts) as appends, reopening, truncation and
+ * retention change the log: the last stable offset and the aborted transactions of a range.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ControlType, encodeTxnMarker } from '../../src/protocol/control-records.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { parseLogConfig } from '../../src/storage/log-config.js';
+import { PartitionLog, TRANSACTIONS_MARKER_FILE, type AppendResult } from '../../src/storage/partition-log.js';
+import { captureLogger, cleanupTmpDirs, tmpDir } from './helpers.js';
+
+function open(dir: string, clean = true): Promise<PartitionLog> {
+  return PartitionLog.open({ dir, topic: 'topic', partition: 0, config: parseLogConfig({ 'segment.bytes': 300 }), clock: new FakeClock(), logger: captureLogger().logger, hadCleanShutdown: clean });
+}
+
+const txnData = (pid: number, n: number, seq = 0) =>
+  encodeRecordBatch({ transactional: true, producerId: pid, producerEpoch: 0, baseSequence: seq, records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`t${pid}-${seq + i}`) })) });
+const plain = (n: number) => encodeRecordBatch({ records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`p${i}`) })) });
+const end = (pid: number, type: 0 | 1) => encodeTxnMarker({ producerId: pid, producerEpoch: 0, type, coordinatorEpoch: 0, timestamp: 0 });
+
+function append(log: PartitionLog, b: Buffer): number {
+  const r: AppendResult = log.appendNow(b, { leaderEpoch: 0 });
+  if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+  return r.baseOffset;
+}
+
+describe('storage/partition-log: transactions', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = path.join(tmpDir('plog-txn'), 'topic-0');
+  });
+  afterEach(() => cleanupTmpDirs());
+
+  it('a log that never held a transactional batch keeps no index: its last stable offset is the high watermark', async () => {
+    const log = await open(dir);
+    append(log, plain(3));
+    log.updateHighWatermark(3);
+    expect(log.lastStableOffset).to.equal(3);
+    expect(log.firstUnstableOffset).to.equal(null);
+    expect(fs.existsSync(path.join(dir, TRANSACTIONS_MARKER_FILE))).to.equal(false);
+    await log.close();
+  });
+
+  it('stops read_committed at an open transaction, lists an aborted one, and moves on when each ends', async () => {
+    const log = await open(dir);
+    append(log, plain(2)); // 0-1
+    const first = append(log, txnData(7, 2)); // 2-3
+    append(log, txnData(8, 1)); // 4
+    append(log, plain(1)); // 5
+    log.updateHighWatermark(6);
+    expect(fs.existsSync(path.join(dir, TRANSACTIONS_MARKER_FILE))).to.equal(true);
+    expect(log.lastStableOffset).to.equal(first);
+    append(log, end(7, ControlType.ABORT)); // 6
+    log.updateHighWatermark(7);
+    expect(log.lastStableOffset, 'producer 8 still open').to.equal(4);
+    append(log, end(8, ControlType.COMMIT)); // 7
+    log.updateHighWatermark(8);
+    expect(log.lastStableOffset).to.equal(8);
+    expect(log.abortedTransactions(0, 8)).to.deep.equal([{ producerId: 7, firstOffset: 2, lastOffset: 6 }]);
+    expect(log.abortedTransactions(7, 8)).to.deep.equal([]);
+    await log.close();
+  });
+
+  it('a follower\'s appends (offsets kept) feed the index the same way', async () => {
+    const leader = await open(dir);
+    append(leader, txnData(3, 2));
+    append(leader, end(3, ControlType.ABORT));
+    append(leader, txnData(4, 1));
+    const r = await leader.read(0, 1 << 20);
+    if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+    const follower = await open(path.join(tmpDir('plog-txn-f'), 'topic-0'));
+    const res = await follower.appendAsFollower(r.records);
+    expect(res.errorCode).to.equal(ErrorCode.NONE);
+    follower.updateHighWatermark(4);
+    expect(follower.lastStableOffset).to.equal(3);
+    expect(follower.abortedTransactions(0, 4)).to.deep.equal([{ producerId: 3, firstOffset: 0, lastOffset: 2 }]);
+    await leader.close();
+    await follower.close();
+  });
+
+  for (const clean of [true, false]) {
+    it(`is rebuilt from the log when opened again (${clean ? 'clean' : 'unclean'} shutdown), across segments`, async () => {
+      const log = await open(dir);
+      for (let i = 0; i < 6; i++) {
+        append(log, txnData(i, 3));
+        append(log, end(i, i % 2 === 0 ? ControlType.ABORT : ControlType.COMMIT));
+      }
+      append(log, txnData(99, 1));
+      const hw = log.logEndOffset;
+      log.updateHighWatermark(hw);
+      expect(log.numberOfSegments, 'several segments').to.be.greaterThan(2);
+      const lso = log.lastStableOffset;
+      const aborted = log.abortedTransactions(0, hw);
+      expect(aborted).to.have.length(3);
+      await log.close();
+      const again = await PartitionLog.open({ dir, topic: 'topic', partition: 0, config: parseLogConfig({ 'segment.bytes': 300 }), clock: new FakeClock(), logger: captureLogger().logger, hadCleanShutdown: clean, highWatermark: hw });
+      expect(again.lastStableOffset).to.equal(lso);
+      expect(again.abortedTransactions(0, hw)).to.deep.equal(aborted);
+      expect([...again.openTransactions()]).to.deep.equal([[99, lso]]);
+      await again.close();
+    });
+  }
+
+  it('a truncation that removes a COMMIT marker opens its transaction again; a full truncation forgets everything', async () => {
+    const log = await open(dir);
+    append(log, txnData(5, 2)); // 0-1
+    append(log, end(5, ControlType.COMMIT)); // 2
+    append(log, txnData(6, 1)); // 3
+    append(log, end(6, ControlType.ABORT)); // 4
+    log.updateHighWatermark(2);
+    expect(log.openTransactions().size).to.equal(0);
+    await log.truncateTo(2);
+    log.updateHighWatermark(2);
+    expect([...log.openTransactions()]).to.deep.equal([[5, 0]]);
+    expect(log.lastStableOffset).to.equal(0);
+    expect(log.abortedTransactions(0, 10)).to.deep.equal([]);
+    await log.truncateFullyAndStartAt(10);
+    expect(log.openTransactions().size).to.equal(0);
+    expect(log.lastStableOffset).to.equal(10);
+    await log.close();
+  });
+
+  it('forgets aborted transactions below a new log start offset (DeleteRecords)', async () => {
+    const log = await open(dir);
+    append(log, txnData(1, 2)); // 0-1
+    append(log, end(1, ControlType.ABORT)); // 2
+    append(log, txnData(2, 2)); // 3-4
+    append(log, end(2, ControlType.ABORT)); // 5
+    log.updateHighWatermark(6);
+    log.deleteRecordsBefore(3);
+    expect(log.abortedTransactions(0, 6).map((a) => a.producerId)).to.deep.equal([2]);
+    await log.close();
+  });
+});
