@@ -11,12 +11,13 @@
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
  * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
- * FindCoordinator, InitProducerId, PartitionAdvanced, ControlledShutdown, DescribeBroker,
+ * FindCoordinator, InitProducerId, WriteTxnMarkers (transaction markers, written by the replicas
+ * led here), PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
  * usable bytes), DescribeConfigs (every broker key, its value in force and its source), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
- * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, StopReplica to
+ * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
@@ -62,6 +63,8 @@ import type {
   LogDirsDescription,
   MetadataResponse,
   ProducePartitionResult,
+  TxnMarkerEntry,
+  WriteTxnMarkersResponse,
 } from './messages.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
 
@@ -255,6 +258,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       watchUntil: p.deadline,
     };
     if (p.req.clientRack !== undefined) read.clientRack = p.req.clientRack;
+    if (p.req.isolationLevel === 'read_committed' && p.req.replicaId < 0) read.readCommitted = true;
     return ctx
       .ask<ReplicaReadResult>(rep.ref, read, { timeoutMs: s.config.requestTimeoutMs })
       .then((r): FetchPartitionResult => {
@@ -357,6 +361,20 @@ function addToFetcher(s: BrokerState, ctx: BaseContext<BrokerMsg>, leaderId: num
   }
   f.partitions.add(partitionKey(fp.topic, fp.partition));
   ctx.send(f.ref, { type: 'AddPartitions', partitions: [fp] });
+}
+
+/** One partition's marker, written by its replica here (the leader). */
+function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMarkerEntry, topic: string, partition: number, timeoutMs: number): Promise<{ partition: number; errorCode: number; errorMessage: string | null }> {
+  const rep = s.replicas.get(partitionKey(topic, partition));
+  if (!rep) {
+    const errorCode = topicKnown(s, topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    return Promise.resolve({ partition, errorCode, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${topic}-${partition}` });
+  }
+  const msg: ReplicaMsg = { type: 'WriteTxnMarker', producerId: mk.producerId, producerEpoch: mk.producerEpoch, coordinatorEpoch: mk.coordinatorEpoch, commit: mk.commit, timeoutMs };
+  return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: timeoutMs + 5_000 }).then((r) => {
+    if (isFailure(r)) return { partition, errorCode: r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, errorMessage: r.message };
+    return { partition, errorCode: r.errorCode, errorMessage: r.errorMessage };
+  });
 }
 
 async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, p: LeaderAndIsrPartition): Promise<void> {
@@ -618,6 +636,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
+    WriteTxnMarkers: { markers: 'array' },
     DescribeLogDirs: { topics: 'array?' },
   },
 
@@ -807,6 +826,23 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
       if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC}-${partition} has no leader`);
       reply(ErrorCode.NONE, undefined, leader, node);
+    },
+
+    WriteTxnMarkers(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (!token) return;
+      const timeoutMs = m.timeoutMs ?? s.config.requestTimeoutMs;
+      const markers = m.markers.map((mk) => ({
+        producerId: mk.producerId,
+        topics: mk.topics.map((t) => ({
+          name: t.name,
+          partitions: t.partitions.map((partition) => writeTxnMarker(s, ctx, mk, t.name, partition, timeoutMs)),
+        })),
+      }));
+      // answered from the replicas' replies, without holding the mailbox
+      void Promise.all(markers.map(async (mk) => ({ producerId: mk.producerId, topics: await Promise.all(mk.topics.map(async (t) => ({ name: t.name, partitions: await Promise.all(t.partitions) }))) }))).then((done) =>
+        ctx.replyTo(token, { type: 'WriteTxnMarkersResponse', markers: done } satisfies WriteTxnMarkersResponse),
+      );
     },
 
     InitProducerId(s, _m, ctx) {

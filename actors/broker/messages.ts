@@ -5,7 +5,7 @@
  */
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
-import type { AdvancedRead, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { AdvancedRead, IsolationLevel, ReplicaReadResult } from '../partition-replica/messages.js';
 import type { ConfigEntry } from './config-entries.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
 
@@ -24,6 +24,21 @@ export interface FetchPartition {
 export interface FetchPartitionResult extends Omit<ReplicaReadResult, 'type'> {
   topic: string;
   partition: number;
+}
+
+/** One producer's transaction to end, on the partitions named. */
+export interface TxnMarkerEntry {
+  producerId: number;
+  producerEpoch: number;
+  coordinatorEpoch: number;
+  /** COMMIT (true) or ABORT (false). */
+  commit: boolean;
+  topics: { name: string; partitions: number[] }[];
+}
+
+export interface WriteTxnMarkersResponse {
+  type: 'WriteTxnMarkersResponse';
+  markers: { producerId: number; topics: { name: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[] }[];
 }
 
 /** One partition's batches in a broker-level Produce. */
@@ -70,7 +85,15 @@ export type BrokerMsg =
        * Present, followers here serve it and leaders may name a preferred read replica (KIP-392).
        */
       clientRack?: string | null;
+      /** Consumers: read_committed reads up to the last stable offset and learns of aborted transactions (default read_uncommitted). */
+      isolationLevel?: IsolationLevel;
     }
+  /**
+   * Kafka's WriteTxnMarkers, from a transaction coordinator: end each producer's transaction on
+   * the partitions named (led here) with a COMMIT or ABORT marker. Answered per partition once
+   * each marker is in its ISR.
+   */
+  | { type: 'WriteTxnMarkers'; markers: TxnMarkerEntry[]; timeoutMs?: number }
   /** Which broker coordinates this group (key = group id). Any broker answers (FindCoordinatorResponse). */
   | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
   /**

@@ -39,6 +39,11 @@ export type ReplicaMsg =
       /** With `fetchId`: when (this node's clock) the fetch is answered anyway; its watch lapses then. */
       watchUntil?: number;
       /**
+       * A consumer reading with isolation.level read_committed: up to the last stable offset, and
+       * told of the aborted transactions in what it reads.
+       */
+      readCommitted?: boolean;
+      /**
        * A consumer's rack (Kafka's Fetch v11+ rackId; '' or null without one). Present, the
        * consumer may read from a follower (up to its high watermark), and a leader with read
        * replica selection may send it to one (`preferredReadReplica`); absent, leader only.
@@ -70,6 +75,12 @@ export type ReplicaMsg =
   | { type: 'TruncateForDivergence'; leaderEpoch: number; divergingEpoch: number; divergingEndOffset: number }
   /** From the local replica fetcher: our fetch offset is outside the leader's log (OFFSET_OUT_OF_RANGE). */
   | { type: 'ResetFetchPosition'; leaderEpoch: number; leaderLogStartOffset: number; leaderLogEndOffset: number }
+  /**
+   * From the local broker (Kafka's WriteTxnMarkers from a transaction coordinator), leader only:
+   * append the COMMIT or ABORT marker ending the producer's transaction here; answered with a
+   * ProduceResponse once the ISR has it (acks all), as Kafka writes markers.
+   */
+  | { type: 'WriteTxnMarker'; producerId: number; producerEpoch: number; coordinatorEpoch: number; commit: boolean; timeoutMs: number }
   /** From the local broker: StopReplicaRequest; the replica closes (and deletes) its log and stops. */
   | { type: 'StopReplica'; deletePartition: boolean }
   /** Leader-only: the controller's answer to our AlterPartition (internal). */
@@ -106,6 +117,10 @@ export interface ReplicaReadResult {
   logEndOffset: number;
   /** Whole batches as stored (never re-encoded); empty when there is nothing to return. */
   records: Uint8Array;
+  /** Set while a transaction is open below the high watermark: how far read_committed reads go (else the high watermark). */
+  lastStableOffset?: number;
+  /** read_committed reads: the aborted transactions with records in what was read (the consumer drops them). */
+  abortedTransactions?: { producerId: number; firstOffset: number }[];
   /** Set when a follower's log diverged from ours: truncate to this epoch's end offset. */
   divergingEpoch?: { epoch: number; endOffset: number };
   /** Set (with no records) when the consumer should fetch this partition from that broker instead (KIP-392). */

@@ -8,7 +8,7 @@
  * change in flight, and the acks=all purgatory; the reads waiting for a wake-up.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
- * AppendAsFollower, TruncateForDivergence, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
+ * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
  * ExpireProduces, DescribeReplica.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription; AlterPartition to the controller (ISR shrink and
@@ -25,7 +25,7 @@ import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
-import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
+import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
 import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
@@ -34,6 +34,7 @@ import { CorruptRecordError } from '../../src/protocol/record-batch.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
+import { ControlType, encodeTxnMarker, isControlBatch } from '../../src/protocol/control-records.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
 import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
@@ -171,6 +172,18 @@ function readResult(s: ReplicaState, errorCode: number, records: Uint8Array = EM
     records,
   };
   if (errorMessage) r.errorMessage = errorMessage;
+  // only a log with a transaction open below its high watermark has an LSO of its own
+  if (s.log.firstUnstableOffset !== null) r.lastStableOffset = s.log.lastStableOffset;
+  return r;
+}
+
+/** A consumer's records read with read_committed: the aborted transactions among them. */
+function withAbortedTransactions(s: ReplicaState, r: ReplicaReadResult, fetchOffset: number): ReplicaReadResult {
+  if (r.records.length === 0 || !s.log.hasTransactions) return r;
+  let end = fetchOffset;
+  for (let pos = 0; pos < r.records.length; pos += batchSizeAt(r.records, pos)) end = lastOffsetOf(r.records, pos) + 1;
+  const aborted = s.log.abortedTransactions(fetchOffset, end);
+  if (aborted.length > 0) r.abortedTransactions = aborted.map((a) => ({ producerId: a.producerId, firstOffset: a.firstOffset }));
   return r;
 }
 
@@ -185,6 +198,7 @@ interface Watcher {
   leaderEpoch: number;
   /** clock.now() after which its fetch has been answered anyway (Infinity: not known). */
   until: number;
+  readCommitted: boolean;
 }
 
 /**
@@ -216,9 +230,13 @@ function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
   ctx.send(s.args.broker as ActorRef<BrokerMsg>, msg);
 }
 
-/** How far a read may go: a consumer's up to the high watermark, a follower's to the log end. */
-function readLimit(s: ReplicaState, replicaId: number): ReadOptions {
-  return replicaId >= 0 ? {} : { maxOffset: s.log.highWatermark };
+/**
+ * How far a read may go: a consumer's up to the high watermark (read_committed: the last stable
+ * offset), a follower's to the log end.
+ */
+function readLimit(s: ReplicaState, replicaId: number, readCommitted = false): ReadOptions {
+  if (replicaId >= 0) return {};
+  return { maxOffset: readCommitted ? s.log.lastStableOffset : s.log.highWatermark };
 }
 
 /**
@@ -242,11 +260,12 @@ function preferredReadReplica(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, fet
 function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
   const serves = s.role === 'Leader' || (s.role === 'Follower' && w.replicaId < 0);
   if (!serves || s.p.leaderEpoch !== w.leaderEpoch) return null;
-  const res = s.log.readNow(w.fetchOffset, w.maxBytes, readLimit(s, w.replicaId));
+  const res = s.log.readNow(w.fetchOffset, w.maxBytes, readLimit(s, w.replicaId, w.readCommitted));
   if (!res || res.errorCode !== ErrorCode.NONE) return null;
   const records = (res as { records: Buffer }).records;
   if (records.length === 0) return null;
-  const { type: _type, ...result } = readResult(s, ErrorCode.NONE, records);
+  const read = readResult(s, ErrorCode.NONE, records);
+  const { type: _type, ...result } = w.readCommitted ? withAbortedTransactions(s, read, w.fetchOffset) : read;
   return result;
 }
 
@@ -257,7 +276,7 @@ function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'>
 function watch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>): void {
   const fetchId = m.fetchId ?? -1;
   const now = ctx.clock.now();
-  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch, until: m.watchUntil ?? Infinity };
+  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch, until: m.watchUntil ?? Infinity, readCommitted: m.readCommitted === true };
   const kept = s.watchers.filter((x) => x.fetchId !== fetchId && x.until >= now);
   kept.push(w);
   s.watchers = kept.length > MAX_WATCHERS ? kept.slice(kept.length - MAX_WATCHERS) : kept;
@@ -529,7 +548,8 @@ function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<R
   }
   // the broker may still wait for more (fetch.min.bytes): tell it about the next change
   if (m.watch) watch(s, ctx, m);
-  ctx.reply(readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records));
+  const r = readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records);
+  ctx.reply(m.readCommitted && m.replicaId < 0 ? withAbortedTransactions(s, r, m.fetchOffset) : r);
 }
 
 function followerResult(s: ReplicaState, errorCode: number, errorMessage?: string): AppendAsFollowerResult {
@@ -622,6 +642,39 @@ function keyedForCompaction(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: E
     ErrorCode.INVALID_RECORD,
   );
   return false;
+}
+
+/** Whether any batch of a produce entry is a control batch. */
+function holdsControlBatch(records: Buffer | readonly Buffer[]): boolean {
+  for (const buf of Buffer.isBuffer(records) ? [records] : records) {
+    for (let pos = 0; pos + RECORD_BATCH_OVERHEAD <= buf.length; pos += batchSizeAt(buf, pos)) if (isControlBatch(buf, pos)) return true;
+  }
+  return false;
+}
+
+/**
+ * Appends the marker that ends `m.producerId`'s transaction (leader only): checked against the
+ * producer's epoch and the last marker's coordinator epoch, written under this leader's epoch,
+ * answered once the ISR has it.
+ */
+async function writeTxnMarker(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'WriteTxnMarker' }>): Promise<void> {
+  const asProduce: Extract<ReplicaMsg, { type: 'Produce' }> = { type: 'Produce', acks: -1, timeoutMs: m.timeoutMs, records: EMPTY };
+  if (s.role !== 'Leader') {
+    return void replyProduce(ctx, asProduce, produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`));
+  }
+  await loadProducerStateFor(s, ctx);
+  if (s.role !== 'Leader' || !s.producers) {
+    return void replyProduce(ctx, asProduce, produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is no longer the leader of ${s.p.topic}-${s.p.partition}`));
+  }
+  const refused = s.producers.checkMarker(m.producerId, m.producerEpoch, m.coordinatorEpoch);
+  if (refused) return void rejectAppend(s, ctx, asProduce, refused.message, refused.errorCode);
+  const now = ctx.clock.now();
+  const marker = encodeTxnMarker({ producerId: m.producerId, producerEpoch: m.producerEpoch, type: m.commit ? ControlType.COMMIT : ControlType.ABORT, coordinatorEpoch: m.coordinatorEpoch, timestamp: now });
+  const before = s.log.logEndOffset;
+  const written = produceChecked(s, ctx, asProduce, marker, PLAIN_APPEND);
+  if (s.log.logEndOffset > before) s.producers.recordMarker(m.producerId, m.producerEpoch, m.coordinatorEpoch, now);
+  ctx.log.debug('transaction marker written', { producerId: m.producerId, producerEpoch: m.producerEpoch, commit: m.commit, offset: before });
+  await written;
 }
 
 function replyProduce(ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, r: ProduceResponse): void {
@@ -738,6 +791,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
     ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },
     StopReplica: { deletePartition: 'boolean' },
+    WriteTxnMarker: { producerId: 'integer', producerEpoch: 'integer', coordinatorEpoch: 'integer', commit: 'boolean', timeoutMs: 'number' },
   },
 
   handlers: {
@@ -759,6 +813,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         return;
       }
       const sent = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
+      // transaction markers are the coordinator's to write (WriteTxnMarker), never a client's
+      if (holdsControlBatch(sent)) return void rejectAppend(s, ctx, m, 'control batches (transaction markers) cannot be produced by a client', ErrorCode.INVALID_RECORD);
       const records = inTopicCodec(s, ctx, m, sent);
       if (records === null || !keyedForCompaction(s, ctx, m, records)) return;
       // the common case runs without an await (an async handler costs the mailbox a turn per
@@ -769,6 +825,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         return loadProducerStateFor(s, ctx).then(() => produceChecked(s, ctx, m, records, checkIdempotenceNow(s, ctx, records)!));
       }
       return produceChecked(s, ctx, m, records, idempotent);
+    },
+
+    WriteTxnMarker(s, m, ctx) {
+      return writeTxnMarker(s, ctx, m);
     },
 
     ReplicaRead(s, m, ctx) {
@@ -815,7 +875,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         }
         if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset);
       }
-      const options = readLimit(s, m.replicaId);
+      const options = readLimit(s, m.replicaId, m.readCommitted === true);
       // the tail is read at once; older segments (a reader catching up) without blocking the mailbox's thread
       const now = s.log.readNow(m.fetchOffset, m.maxBytes, options);
       if (now) return answerRead(s, ctx, m, now);
@@ -833,7 +893,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         return;
       }
       if (m.timestamp === LATEST_TIMESTAMP) {
-        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: hw, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
+        // read_committed consumers start at the last stable offset
+        const offset = m.isolationLevel === 'read_committed' ? s.log.lastStableOffset : hw;
+        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
         return;
       }
       if (m.timestamp < 0) return void ctx.reply(fail(ErrorCode.INVALID_REQUEST));

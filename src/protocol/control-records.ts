@@ -53,14 +53,24 @@ export function isTransactionalBatch(buf: Uint8Array, pos: number): boolean {
 }
 
 /**
- * The marker type of the control batch at `pos`. A control record of a newer version or an
- * unknown type is reported as null (Kafka skips control records it does not know).
+ * The transaction marker in the control batch at `pos`: its type and coordinator epoch. A control
+ * record of a newer version or an unknown type is reported as null (Kafka skips control records
+ * it does not know).
  */
-export function txnMarkerTypeAt(buf: Uint8Array, pos: number): ControlTypeValue | null {
+export function readTxnMarker(buf: Uint8Array, pos: number): { type: ControlTypeValue; coordinatorEpoch: number } | null {
   const b = decodeRecordBatch(buf, pos);
-  const key = b.records[0]?.key;
+  const r = b.records[0];
+  const key = r?.key;
   if (!key || key.length < 4) throw new ControlRecordError(`control batch at offset ${b.baseOffset} has no control record key`);
   if (key.readInt16BE(0) !== CURRENT_CONTROL_VERSION) return null;
   const type = key.readInt16BE(2);
-  return type === ControlType.ABORT || type === ControlType.COMMIT ? type : null;
+  if (type !== ControlType.ABORT && type !== ControlType.COMMIT) return null;
+  const value = r.value;
+  const coordinatorEpoch = value && value.length >= 6 ? value.readInt32BE(2) : -1;
+  return { type, coordinatorEpoch };
+}
+
+/** The marker type of the control batch at `pos` (see readTxnMarker). */
+export function txnMarkerTypeAt(buf: Uint8Array, pos: number): ControlTypeValue | null {
+  return readTxnMarker(buf, pos)?.type ?? null;
 }

@@ -328,6 +328,11 @@ export class PartitionLog implements CleanableLog {
     return this.txns ? this.txns.lastStableOffset(this.hw) : this.hw;
   }
 
+  /** Whether the log ever held a transactional batch (it keeps a transaction index). */
+  get hasTransactions(): boolean {
+    return this.txns !== null;
+  }
+
   /** The first offset of the oldest open transaction, or null. */
   get firstUnstableOffset(): number | null {
     return this.txns?.firstUnstableOffset ?? null;

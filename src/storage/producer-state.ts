@@ -1,7 +1,8 @@
 /**
- * Idempotent producers' state on a partition leader (Kafka's ProducerStateManager, without
- * transactions): for each producer id, its current epoch and the metadata of its last five
- * batches. Before a batch with a producer id is appended, `check` says whether it is the next one
+ * Idempotent and transactional producers' state on a partition leader (Kafka's
+ * ProducerStateManager; the open and aborted transactions themselves are in txn-index.ts): for
+ * each producer id, its current epoch, the coordinator epoch of its last transaction marker and
+ * the metadata of its last five batches. Before a batch with a producer id is appended, `check` says whether it is the next one
  * in sequence (append it), a retry of one of the last five (answer with the offsets it got the
  * first time, append nothing), or an error (fenced epoch, a gap, a producer this partition does
  * not know). `record` remembers a batch once appended; `load` rebuilds the table from the log.
@@ -9,6 +10,7 @@
  * Sequence numbers are int32 and wrap to 0 after 2^31-1, as in Kafka.
  */
 import { BASE_OFFSET_OFFSET, iterateBatches, lastOffsetOf, readBatchHeader, readInt64BE } from '../protocol/batch-header.js';
+import { isControlBatch, readTxnMarker } from '../protocol/control-records.js';
 import { ErrorCode } from '../protocol/errors.js';
 
 /** Kafka's ProducerStateEntry.NUM_BATCHES_TO_RETAIN. */
@@ -39,6 +41,8 @@ export type SequenceCheck =
 
 interface ProducerEntry {
   epoch: number;
+  /** The coordinator epoch of the last transaction marker (-1: none). */
+  coordinatorEpoch: number;
   /** Oldest first, at most BATCHES_TO_RETAIN. */
   batches: AppendedBatch[];
   lastTimestamp: number;
@@ -95,7 +99,7 @@ export class ProducerStateTable {
   record(b: AppendedBatch): void {
     let entry = this.producers.get(b.producerId);
     if (!entry || b.producerEpoch > entry.epoch) {
-      entry = { epoch: b.producerEpoch, batches: [], lastTimestamp: b.timestamp };
+      entry = { epoch: b.producerEpoch, coordinatorEpoch: entry?.coordinatorEpoch ?? -1, batches: [], lastTimestamp: b.timestamp };
       this.producers.set(b.producerId, entry);
     } else if (b.producerEpoch < entry.epoch) {
       return;
@@ -103,6 +107,39 @@ export class ProducerStateTable {
     entry.batches.push(b);
     if (entry.batches.length > BATCHES_TO_RETAIN) entry.batches.shift();
     entry.lastTimestamp = Math.max(entry.lastTimestamp, b.timestamp);
+  }
+
+  /**
+   * Whether the transaction coordinator may end `producerId`'s transaction with a marker of
+   * `producerEpoch` (Kafka's appendEndTxnMarker): null, or why not (an older producer epoch, or a
+   * coordinator epoch older than the last marker's: a coordinator that lost its partition).
+   */
+  checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number): { errorCode: number; message: string } | null {
+    const entry = this.producers.get(producerId);
+    if (!entry) return null;
+    if (producerEpoch < entry.epoch) {
+      return { errorCode: ErrorCode.INVALID_PRODUCER_EPOCH, message: `transaction marker for producer ${producerId} at epoch ${producerEpoch}, older than its current epoch ${entry.epoch}` };
+    }
+    if (coordinatorEpoch < entry.coordinatorEpoch) {
+      return { errorCode: ErrorCode.TRANSACTION_COORDINATOR_FENCED, message: `transaction marker for producer ${producerId} from coordinator epoch ${coordinatorEpoch}, older than ${entry.coordinatorEpoch}` };
+    }
+    return null;
+  }
+
+  /**
+   * Remembers a transaction marker: its epoch becomes the producer's (a marker written when the
+   * coordinator fenced the producer carries the new epoch; its sequences start again at 0), and
+   * its coordinator epoch the latest. Sequences of the same epoch go on across transactions.
+   */
+  recordMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number, timestamp: number): void {
+    const entry = this.producers.get(producerId);
+    if (!entry || producerEpoch > entry.epoch) {
+      this.producers.set(producerId, { epoch: producerEpoch, coordinatorEpoch, batches: [], lastTimestamp: timestamp });
+      return;
+    }
+    if (producerEpoch < entry.epoch) return;
+    entry.coordinatorEpoch = Math.max(entry.coordinatorEpoch, coordinatorEpoch);
+    entry.lastTimestamp = Math.max(entry.lastTimestamp, timestamp);
   }
 
   /** Forgets producers whose last batch is older than `expirationMs` (producer.id.expiration.ms). */
@@ -166,7 +203,13 @@ export async function loadProducerState(log: ProducerStateSource, nowMs: number,
       const last = lastOffsetOf(buf, pos);
       next = last + 1;
       const b = producerBatchAt(buf, pos);
-      if (b.producerId >= 0) table.record(appendedBatch(b, base, last));
+      if (b.producerId < 0) continue;
+      if (isControlBatch(buf, pos)) {
+        const marker = readTxnMarker(buf, pos);
+        if (marker) table.recordMarker(b.producerId, b.producerEpoch, marker.coordinatorEpoch, b.timestamp);
+      } else {
+        table.record(appendedBatch(b, base, last));
+      }
     }
     if (next <= offset) break;
     offset = next;

@@ -67,6 +67,9 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
   // v11+ carries the client's metadata (its rack): as in Kafka, such a consumer may read from a
   // follower, and a leader with replica.selector.class may name one for it
   if (version >= 11) req.clientRack = typeof body.rackId === 'string' ? body.rackId : '';
+  // v4+: isolation_level 1 is read_committed (up to the last stable offset, aborted transactions listed)
+  const readCommitted = version >= 4 && body.isolationLevel === 1;
+  if (readCommitted) req.isolationLevel = 'read_committed';
   // nothing left to fetch (every partition refused): answered at once, as Kafka
   const r =
     denied !== null && partitions.length === 0
@@ -89,9 +92,10 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
           partitionIndex: p.partition,
           errorCode: res.errorCode,
           highWatermark: res.highWatermark,
-          lastStableOffset: res.highWatermark,
+          lastStableOffset: res.lastStableOffset ?? res.highWatermark,
           logStartOffset: res.logStartOffset,
-          abortedTransactions: [],
+          // null for read_uncommitted, as Kafka sends it
+          abortedTransactions: readCommitted ? (res.abortedTransactions ?? []) : null,
           preferredReadReplica: res.preferredReadReplica ?? -1,
           records: res.records,
         };

@@ -750,4 +750,95 @@ describe('actors/partition-replica', function () {
       expect(await produce(r, 1, idem(9, 0, 1, 1))).to.deep.include({ errorCode: ErrorCode.UNKNOWN_PRODUCER_ID });
     });
   });
+
+  describe('transactions', () => {
+    const txn = (producerId: number, producerEpoch: number, baseSequence: number, n: number, prefix = 't') =>
+      encodeRecordBatch({ transactional: true, producerId, producerEpoch, baseSequence, records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`${prefix}${baseSequence + i}`), timestamp: clock.now() + i })) });
+    const marker = (r: ActorRef<ReplicaMsg>, producerId: number, commit: boolean, producerEpoch = 0, coordinatorEpoch = 0) =>
+      sys.ask(r, { type: 'WriteTxnMarker', producerId, producerEpoch, coordinatorEpoch, commit, timeoutMs: 1_000 }) as Promise<ProduceResponse>;
+    const plain = (n: number) => encodeRecordBatch({ records: Array.from({ length: n }, (_, i) => ({ key: null, value: Buffer.from(`p${i}`), timestamp: clock.now() + i })) });
+    const values = (res: ReplicaReadResult) => decodeRecordBatches(res.records).flatMap((b) => (b.control ? [] : b.records.map((x) => String(Buffer.from(x.value!)))));
+
+    it('read_committed stops at an open transaction; a COMMIT marker (written once in the ISR) lets it out', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, plain(2)); // 0-1
+      expect(await produce(r, 1, txn(5, 0, 0, 2))).to.deep.include({ errorCode: 0, baseOffset: 2 }); // 2-3
+      const committed = await read(r, -1, 0, { readCommitted: true });
+      expect(committed).to.deep.include({ highWatermark: 4, lastStableOffset: 2 });
+      expect(values(committed)).to.deep.equal(['p0', 'p1']);
+      expect(values(await read(r, -1, 0)), 'read_uncommitted sees it all').to.deep.equal(['p0', 'p1', 't0', 't1']);
+      expect(await marker(r, 5, true)).to.deep.include({ errorCode: 0, baseOffset: 4 });
+      const after = await read(r, -1, 0, { readCommitted: true });
+      expect(after.lastStableOffset, 'no transaction open: the high watermark').to.equal(undefined);
+      expect(values(after)).to.deep.equal(['p0', 'p1', 't0', 't1']);
+      expect(after.abortedTransactions).to.equal(undefined);
+      const markerBatch = decodeRecordBatches(after.records).at(-1)!;
+      expect(markerBatch).to.deep.include({ control: true, transactional: true, producerId: 5, baseOffset: 4, partitionLeaderEpoch: 0 });
+    });
+
+    it('read_committed is told of an aborted transaction in what it reads', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, txn(6, 0, 0, 2)); // 0-1
+      expect(await marker(r, 6, false)).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      await produce(r, 1, plain(1)); // 3
+      const res = await read(r, -1, 0, { readCommitted: true });
+      expect(res.abortedTransactions).to.deep.equal([{ producerId: 6, firstOffset: 0 }]);
+      expect((await read(r, -1, 3, { readCommitted: true })).abortedTransactions, 'a read after it').to.equal(undefined);
+      expect((await read(r, -1, 0)).abortedTransactions, 'read_uncommitted is not told').to.equal(undefined);
+    });
+
+    it('a marker waits for the ISR like acks=all, and answers NOT_LEADER_OR_FOLLOWER on a follower', async () => {
+      const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+      await produce(r, 1, txn(5, 0, 0, 1));
+      const m = marker(r, 5, true);
+      await checkFor(async () => (await describe_(r)).pendingProduces === 1);
+      await read(r, 2, 2); // the follower has the marker
+      expect(await m).to.deep.include({ errorCode: 0, baseOffset: 1 });
+      const f = spawn(state({ leader: 2 }));
+      expect(await marker(f, 5, true)).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+    });
+
+    it('refuses a marker of an older producer epoch or coordinator epoch, and a control batch from a client', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, txn(5, 3, 0, 1));
+      expect(await marker(r, 5, false, 2)).to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+      expect(await marker(r, 5, false, 3, 4)).to.deep.include({ errorCode: 0 });
+      await produce(r, 1, txn(5, 3, 1, 1));
+      expect(await marker(r, 5, true, 3, 2)).to.deep.include({ errorCode: ErrorCode.TRANSACTION_COORDINATOR_FENCED });
+      const forged = encodeRecordBatch({ control: true, transactional: true, producerId: 5, producerEpoch: 3, records: [{ key: Buffer.from([0, 0, 0, 1]), value: null }] });
+      expect(await produce(r, 1, forged)).to.deep.include({ errorCode: ErrorCode.INVALID_RECORD });
+      expect((await describe_(r)).logEndOffset).to.equal(3);
+    });
+
+    it('a marker that fences the producer (a newer epoch) makes its older epoch unusable; sequences go on across transactions of one epoch', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, txn(5, 0, 0, 2));
+      await marker(r, 5, true);
+      expect(await produce(r, 1, txn(5, 0, 2, 1)), 'the next transaction of the same epoch').to.deep.include({ errorCode: 0 });
+      // the coordinator aborts it with the producer fenced (epoch 1)
+      expect(await marker(r, 5, false, 1)).to.deep.include({ errorCode: 0 });
+      expect(await produce(r, 1, txn(5, 0, 3, 1))).to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+      expect(await produce(r, 1, txn(5, 1, 0, 1))).to.deep.include({ errorCode: 0 });
+    });
+
+    it('a new leader reads the producers\' epochs and sequences back from the log, markers included', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, txn(5, 0, 0, 2));
+      await marker(r, 5, true);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 1, partitionEpoch: 1 }) });
+      expect(await produce(r, 1, txn(5, 0, 2, 1)), 'sequence 2 follows across the marker').to.deep.include({ errorCode: 0 });
+      await marker(r, 5, false, 1);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 2, partitionEpoch: 2 }) });
+      expect(await produce(r, 1, txn(5, 0, 3, 1)), 'fenced by the marker read back').to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    });
+
+    it('ListOffsets latest under read_committed is the last stable offset', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      await produce(r, 1, plain(2));
+      await produce(r, 1, txn(5, 0, 0, 2));
+      const latest = (isolationLevel: 'read_committed' | 'read_uncommitted') => sys.ask(r, { type: 'ListOffsets', timestamp: -1, currentLeaderEpoch: -1, isolationLevel }) as unknown as Promise<{ offset: number }>;
+      expect((await latest('read_committed')).offset).to.equal(2);
+      expect((await latest('read_uncommitted')).offset).to.equal(4);
+    });
+  });
 });
