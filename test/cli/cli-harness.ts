@@ -28,6 +28,11 @@ export interface RunOptions {
   stdin?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * Run main() in this process even for a command that otherwise runs as a process (one that
+   * refuses its command line before it reads stdin or prints a result); SAMSA_CLI_SPAWN=1 still spawns.
+   */
+  inProcess?: boolean;
 }
 
 /** Starts `samsa <args>`; the caller may write to stdin, signal it, and await `result`. */
@@ -68,6 +73,7 @@ const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 
 
 function inProcess(args: readonly string[], opts: RunOptions): boolean {
   if (process.env.SAMSA_CLI_SPAWN === '1' || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;
+  if (opts.inProcess) return true;
   // acls --remove asks for a confirmation on stdin unless --force
   if (args[0] === 'acls' && args.includes('--remove') && !args.includes('--force')) return false;
   return IN_PROCESS.has(args[0] ?? '');

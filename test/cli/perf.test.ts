@@ -3,7 +3,8 @@
  * same flags and --help as benchmarks/perf-produce.ts, perf-consume.ts and perf-e2e.ts, exit 2 on a bad flag, a
  * small run of each against a throw-away one-broker cluster, and runs against a running cluster
  * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
- * read as it is, and the flags that cannot apply to it refused.
+ * read as it is, and the flags that cannot apply to it refused (those refusals through main() in
+ * this process, as the harness runs one-shot admin commands).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,20 +33,19 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
   });
 
   it('exit 2 naming the flag for a bad command line', async () => {
-    const r = await runCli(['perf-produce', '--acks', '2']);
+    const [r, u] = await Promise.all([runCli(['perf-produce', '--acks', '2']), runCli(['perf-consume', '--no-such-flag'])]);
     expect(r.code).to.equal(2);
     expect(r.stderr).to.match(/--acks must be one of 0, 1, -1, all/);
-    const u = await runCli(['perf-consume', '--no-such-flag']);
     expect(u.code).to.equal(2);
     expect(u.stderr).to.match(/unknown flag --no-such-flag/);
   });
 
   it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record', async () => {
     const common = ['--records', '2000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--compression', 'lz4'];
-    const p = await runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']);
+    // each run has a throw-away cluster of its own: run together
+    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common])]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^2000 records sent/m).and.match(/linger\.ms \d+, lz4, CRC-32C/);
-    const c = await runCli(['perf-consume', ...common]);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^2000 records read by 1 consumer\(s\)/m).and.contain(', lz4, check.crcs true');
   });
@@ -56,12 +56,14 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       const file = path.join(dir, 'orders.txt');
       // 10 and 30 bytes: 20 on average
       fs.writeFileSync(file, `${'a'.repeat(10)}|${'b'.repeat(30)}|`);
-      const p = await runCli(['perf-produce', '--records', '4000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--payload-file', file, '--payload-delimiter', '|']);
+      const [p, bad] = await Promise.all([
+        runCli(['perf-produce', '--records', '4000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--payload-file', file, '--payload-delimiter', '|']),
+        runCli(['perf-produce', '--payload-file', file, '--record-size', '10']),
+      ]);
       expect(p.code, p.stderr).to.equal(0);
       const m = /2 payloads of \S+orders\.txt \(([\d.]+) B a record on average\)/.exec(p.stdout);
       expect(m, p.stdout).to.not.equal(null);
       expect(Number(m![1])).to.be.within(17, 23);
-      const bad = await runCli(['perf-produce', '--payload-file', file, '--record-size', '10']);
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.contain('--record-size and --payload-file both say what the values are: give one');
     } finally {
@@ -71,10 +73,10 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
 
   it('run the tools: records sent and read, with a summary table', async () => {
     const common = ['--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
-    const p = await runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']);
+    // each run has a throw-away cluster of its own: run together
+    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common])]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^3000 records sent, [\d.]+ k? ?records\/sec/m).and.contain('perf-produce: 1 brokers (inproc), topic perf (of this run), 2 partitions, RF 1');
-    const c = await runCli(['perf-consume', ...common]);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^3000 records read by 1 consumer\(s\)/m);
     // which checksum ran, so a figure can be compared with another machine's
@@ -101,12 +103,15 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     });
 
     it('without --topic: a topic of the run, deleted after it, and the consumers\' group with it', async () => {
-      const p = await cli.run('perf-produce', [...common, '--records', '2000', '--warmup-records', '0', '--send-size', '10', '--partitions', '2']);
+      // each run makes a topic of its own: run together
+      const [p, c] = await Promise.all([
+        cli.run('perf-produce', [...common, '--records', '2000', '--warmup-records', '0', '--send-size', '10', '--partitions', '2']),
+        cli.run('perf-consume', [...common, '--records', '1500', '--consumers', '2']),
+      ]);
       expect(p.code, p.stderr).to.equal(0);
       expect(p.stdout).to.match(/^2000 records sent/m).and.match(/perf-produce: the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-\S+ \(of this run\), 2 partitions, RF 1/);
       // the client's own threads only: the brokers are another process's
       if (process.platform === 'linux') expect(p.stdout).to.match(/CPU while sending \(this process\)\s+main thread/).and.not.contain('node threads');
-      const c = await cli.run('perf-consume', [...common, '--records', '1500', '--consumers', '2']);
       expect(c.code, c.stderr).to.equal(0);
       expect(c.stdout).to.match(/^1500 records read by 2 consumer\(s\)/m).and.match(/topic perf-consume-\S+ \(of this run\)/);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
@@ -140,18 +145,22 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     });
 
     it('perf-e2e: latency on a topic of the run against the TCP round trip, and an existing topic only when empty', async () => {
-      const e = await cli.run('perf-e2e', ['--json', '', '--records', '4000', '--throughput', '4000', '--partitions', '2', '--send-size', '10']);
+      await cli.run('topics', ['--create', '--topic', 'bench-e2e', '--partitions', '2']);
+      // a topic of the run and the empty existing one: the runs share nothing, run together
+      const [e, onEmpty] = await Promise.all([
+        cli.run('perf-e2e', ['--json', '', '--records', '4000', '--throughput', '4000', '--partitions', '2', '--send-size', '10']),
+        cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000', '--throughput', '2000']),
+      ]);
       expect(e.code, e.stderr).to.equal(0);
       expect(e.stdout).to.match(/^perf-e2e: 4000 records at 4000 records\/s asked .*the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-e2e-\S+ \(of this run\), 2 partitions, RF 1/m);
       expect(e.stdout).to.match(/^end-to-end latency: avg [\d.]+ ms, p50 [\d.]+, p95 [\d.]+, p99 [\d.]+.*\(2000 records measured\)/m);
       // the client reaches the brokers over TCP: a bare TCP round trip is its floor
       expect(e.stdout).to.match(/^raw limit: a bare TCP socket round trip \(main thread -> a worker over loopback TCP -> main thread\) at 400 messages\/s of 1000 B/m);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
-      await cli.run('topics', ['--create', '--topic', 'bench-e2e', '--partitions', '2']);
-      const onEmpty = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000', '--throughput', '2000']);
       expect(onEmpty.code, onEmpty.stderr).to.equal(0);
       expect(onEmpty.stdout).to.contain('topic bench-e2e (existing), 2 partitions, RF 1');
-      const again = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000']);
+      // refused before it sends anything: main() in this process
+      const again = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000'], { inProcess: true });
       expect(again.code).to.equal(2);
       expect(again.stderr).to.contain("topic 'bench-e2e' holds 1000 records: end-to-end latency is measured on an empty topic");
     });
@@ -168,16 +177,19 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
         { argv: ['perf-produce', '--producer-props', 'enable.idempotence=true'], code: 2, says: /--producer-props acks: .*enable\.idempotence/ },
         { argv: ['perf-consume', '--consumer-props', 'no.such.key=1'], code: 2, says: /--consumer-props no\.such\.key: unknown consumer config key/ },
       ];
-      // each fails before it changes anything: run together
-      const results = await Promise.all(cases.map((k) => cli.run(k.argv[0]!, [...common, ...k.argv.slice(1)], { timeoutMs: 60_000 })));
+      // each fails before it changes anything: through main() in this process (the executable's
+      // exit codes are those of the runs above and of the unreachable cluster below)
+      const [away, results] = await Promise.all([
+        runCli(['perf-produce', '--bootstrap-server', '127.0.0.1:1', ...common]),
+        Promise.all(cases.map((k) => cli.run(k.argv[0]!, [...common, ...k.argv.slice(1)], { inProcess: true }))),
+      ]);
       cases.forEach((k, i) => {
         expect(results[i]!.code, `${k.argv.join(' ')}: ${results[i]!.stderr}`).to.equal(k.code);
         expect(results[i]!.stderr).to.match(k.says);
       });
-      const away = await runCli(['perf-produce', '--bootstrap-server', '127.0.0.1:1', ...common]);
       expect(away.code).to.equal(1);
       expect(away.stderr).to.match(/cannot reach the cluster at 127\.0\.0\.1:1: connection refused/);
-      const bad = await runCli(['perf-consume', '--bootstrap-server', 'nowhere', ...common]);
+      const bad = await runCli(['perf-consume', '--bootstrap-server', 'nowhere', ...common], { inProcess: true });
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.match(/'nowhere' is not host:port/);
       // nothing was created or left by the refused runs
