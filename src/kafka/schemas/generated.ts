@@ -35,6 +35,10 @@ export const ApiKeys = {
   DeleteRecords: 21,
   InitProducerId: 22,
   OffsetForLeaderEpoch: 23,
+  AddPartitionsToTxn: 24,
+  AddOffsetsToTxn: 25,
+  EndTxn: 26,
+  TxnOffsetCommit: 28,
   DescribeAcls: 29,
   CreateAcls: 30,
   DeleteAcls: 31,
@@ -577,6 +581,96 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'partition', type: 'int32', versions: [0, N] },
         { name: 'leaderEpoch', type: 'int32', versions: [1, N], default: -1 },
         { name: 'endOffset', type: 'int64', versions: [0, N], default: -1 },
+      ] },
+    ] },
+  ] },
+  { name: 'AddPartitionsToTxnRequest', apiKey: 24, kind: 'request', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'transactions', type: 'struct', array: true, versions: [4, N], fields: [
+      { name: 'transactionalId', type: 'string', versions: [4, N] },
+      { name: 'producerId', type: 'int64', versions: [4, N] },
+      { name: 'producerEpoch', type: 'int16', versions: [4, N] },
+      { name: 'verifyOnly', type: 'bool', versions: [4, N], default: false },
+      { name: 'topics', type: 'struct', array: true, versions: [4, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+    { name: 'v3AndBelowTransactionalId', type: 'string', versions: [0, 3] },
+    { name: 'v3AndBelowProducerId', type: 'int64', versions: [0, 3] },
+    { name: 'v3AndBelowProducerEpoch', type: 'int16', versions: [0, 3] },
+    { name: 'v3AndBelowTopics', type: 'struct', array: true, versions: [0, 3], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'AddPartitionsToTxnResponse', apiKey: 24, kind: 'response', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [4, N] },
+    { name: 'resultsByTransaction', type: 'struct', array: true, versions: [4, N], fields: [
+      { name: 'transactionalId', type: 'string', versions: [4, N] },
+      { name: 'topicResults', type: 'struct', array: true, versions: [4, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'resultsByPartition', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+          { name: 'partitionErrorCode', type: 'int16', versions: [0, N] },
+        ] },
+      ] },
+    ] },
+    { name: 'resultsByTopicV3AndBelow', type: 'struct', array: true, versions: [0, 3], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'resultsByPartition', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'partitionErrorCode', type: 'int16', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'AddOffsetsToTxnRequest', apiKey: 25, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'transactionalId', type: 'string', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [0, N] },
+    { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+    { name: 'groupId', type: 'string', versions: [0, N] },
+  ] },
+  { name: 'AddOffsetsToTxnResponse', apiKey: 25, kind: 'response', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+  ] },
+  { name: 'EndTxnRequest', apiKey: 26, kind: 'request', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'transactionalId', type: 'string', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [0, N] },
+    { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+    { name: 'committed', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'EndTxnResponse', apiKey: 26, kind: 'response', validVersions: [0, 5], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [5, N], default: -1 },
+    { name: 'producerEpoch', type: 'int16', versions: [5, N], default: -1 },
+  ] },
+  { name: 'TxnOffsetCommitRequest', apiKey: 28, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'transactionalId', type: 'string', versions: [0, N] },
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'producerId', type: 'int64', versions: [0, N] },
+    { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+    { name: 'generationId', type: 'int32', versions: [3, N], default: -1 },
+    { name: 'memberId', type: 'string', versions: [3, N], default: '' },
+    { name: 'groupInstanceId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'committedOffset', type: 'int64', versions: [0, N] },
+        { name: 'committedLeaderEpoch', type: 'int32', versions: [2, N], default: -1 },
+        { name: 'committedMetadata', type: 'string', versions: [0, N], nullable: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'TxnOffsetCommitResponse', apiKey: 28, kind: 'response', validVersions: [0, 4], flexibleFrom: 3, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
       ] },
     ] },
   ] },
@@ -2036,6 +2130,190 @@ export interface OffsetForLeaderEpochResponsePartitions {
   endOffset: number;
 }
 
+export interface AddPartitionsToTxnRequest {
+  /** v4+ */
+  transactions: AddPartitionsToTxnRequestTransactions[];
+  /** v0-3 */
+  v3AndBelowTransactionalId: string;
+  /** v0-3, int64 */
+  v3AndBelowProducerId: number;
+  /** v0-3 */
+  v3AndBelowProducerEpoch: number;
+  /** v0-3 */
+  v3AndBelowTopics: AddPartitionsToTxnRequestV3AndBelowTopics[];
+}
+
+export interface AddPartitionsToTxnRequestTransactions {
+  /** v4+ */
+  transactionalId: string;
+  /** v4+, int64 */
+  producerId: number;
+  /** v4+ */
+  producerEpoch: number;
+  /** v4+, default false */
+  verifyOnly: boolean;
+  /** v4+ */
+  topics: AddPartitionsToTxnRequestTopics[];
+}
+
+export interface AddPartitionsToTxnRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface AddPartitionsToTxnRequestV3AndBelowTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface AddPartitionsToTxnResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v4+ */
+  errorCode: number;
+  /** v4+ */
+  resultsByTransaction: AddPartitionsToTxnResponseResultsByTransaction[];
+  /** v0-3 */
+  resultsByTopicV3AndBelow: AddPartitionsToTxnResponseResultsByTopicV3AndBelow[];
+}
+
+export interface AddPartitionsToTxnResponseResultsByTransaction {
+  /** v4+ */
+  transactionalId: string;
+  /** v4+ */
+  topicResults: AddPartitionsToTxnResponseTopicResults[];
+}
+
+export interface AddPartitionsToTxnResponseTopicResults {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  resultsByPartition: AddPartitionsToTxnResponseResultsByTransactionTopicResultsResultsByPartition[];
+}
+
+export interface AddPartitionsToTxnResponseResultsByTransactionTopicResultsResultsByPartition {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  partitionErrorCode: number;
+}
+
+export interface AddPartitionsToTxnResponseResultsByTopicV3AndBelow {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  resultsByPartition: AddPartitionsToTxnResponseResultsByTopicV3AndBelowResultsByPartition[];
+}
+
+export interface AddPartitionsToTxnResponseResultsByTopicV3AndBelowResultsByPartition {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  partitionErrorCode: number;
+}
+
+export interface AddOffsetsToTxnRequest {
+  /** v0+ */
+  transactionalId: string;
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v0+ */
+  groupId: string;
+}
+
+export interface AddOffsetsToTxnResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+}
+
+export interface EndTxnRequest {
+  /** v0+ */
+  transactionalId: string;
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v0+ */
+  committed: boolean;
+}
+
+export interface EndTxnResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v5+, default -1, int64 */
+  producerId: number;
+  /** v5+, default -1 */
+  producerEpoch: number;
+}
+
+export interface TxnOffsetCommitRequest {
+  /** v0+ */
+  transactionalId: string;
+  /** v0+ */
+  groupId: string;
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v3+, default -1 */
+  generationId: number;
+  /** v3+, default '' */
+  memberId: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId: string | null;
+  /** v0+ */
+  topics: TxnOffsetCommitRequestTopics[];
+}
+
+export interface TxnOffsetCommitRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: TxnOffsetCommitRequestPartitions[];
+}
+
+export interface TxnOffsetCommitRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  committedOffset: number;
+  /** v2+, default -1 */
+  committedLeaderEpoch: number;
+  /** v0+, nullable v0+ */
+  committedMetadata: string | null;
+}
+
+export interface TxnOffsetCommitResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: TxnOffsetCommitResponseTopics[];
+}
+
+export interface TxnOffsetCommitResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: TxnOffsetCommitResponsePartitions[];
+}
+
+export interface TxnOffsetCommitResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 export interface DescribeAclsRequest {
   /** v0+ */
   resourceTypeFilter: number;
@@ -2838,6 +3116,10 @@ export interface RequestBodies {
   21: DeleteRecordsRequest;
   22: InitProducerIdRequest;
   23: OffsetForLeaderEpochRequest;
+  24: AddPartitionsToTxnRequest;
+  25: AddOffsetsToTxnRequest;
+  26: EndTxnRequest;
+  28: TxnOffsetCommitRequest;
   29: DescribeAclsRequest;
   30: CreateAclsRequest;
   31: DeleteAclsRequest;
@@ -2880,6 +3162,10 @@ export interface ResponseBodies {
   21: DeleteRecordsResponse;
   22: InitProducerIdResponse;
   23: OffsetForLeaderEpochResponse;
+  24: AddPartitionsToTxnResponse;
+  25: AddOffsetsToTxnResponse;
+  26: EndTxnResponse;
+  28: TxnOffsetCommitResponse;
   29: DescribeAclsResponse;
   30: CreateAclsResponse;
   31: DeleteAclsResponse;

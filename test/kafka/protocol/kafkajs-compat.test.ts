@@ -560,6 +560,68 @@ const cases: Case[] = [
     },
   },
   {
+    dir: 'addPartitionsToTxn',
+    key: ApiKeys.AddPartitionsToTxn,
+    request: {
+      args: { transactionalId: 'tx-1', producerId: 2 ** 40, producerEpoch: 3, topics: [{ topic: 'events', partitions: [0, 2] }] },
+      check: (_v, b) =>
+        expectSubset(b, { v3AndBelowTransactionalId: 'tx-1', v3AndBelowProducerId: 2 ** 40, v3AndBelowProducerEpoch: 3, v3AndBelowTopics: [{ name: 'events', partitions: [0, 2] }] }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, resultsByTopicV3AndBelow: [{ name: 'events', resultsByPartition: [{ partitionIndex: 0, partitionErrorCode: 0 }, { partitionIndex: 2, partitionErrorCode: 51 }] }] }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d.errors, [{ topic: 'events', partitionErrors: [{ partition: 0, errorCode: 0 }, { partition: 2, errorCode: 51 }] }]);
+      },
+    },
+  },
+  {
+    dir: 'addOffsetsToTxn',
+    key: ApiKeys.AddOffsetsToTxn,
+    request: {
+      args: { transactionalId: 'tx-1', producerId: 2 ** 40, producerEpoch: 3, groupId: 'readers' },
+      check: (_v, b) => expectSubset(b, { transactionalId: 'tx-1', producerId: 2 ** 40, producerEpoch: 3, groupId: 'readers' }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, errorCode: 0 }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expect(d.errorCode).to.equal(0);
+      },
+    },
+  },
+  {
+    dir: 'endTxn',
+    key: ApiKeys.EndTxn,
+    request: {
+      args: { transactionalId: 'tx-1', producerId: 2 ** 40, producerEpoch: 3, transactionResult: true },
+      check: (_v, b) => expectSubset(b, { transactionalId: 'tx-1', producerId: 2 ** 40, producerEpoch: 3, committed: true }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, errorCode: 47 }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expect(d.errorCode).to.equal(47);
+      },
+    },
+  },
+  {
+    dir: 'txnOffsetCommit',
+    key: ApiKeys.TxnOffsetCommit,
+    request: {
+      args: { transactionalId: 'tx-1', groupId: 'readers', producerId: 2 ** 40, producerEpoch: 3, topics: [{ topic: 'events', partitions: [{ partition: 1, offset: '42', metadata: null }] }] },
+      check: (_v, b) =>
+        expectSubset(b, { transactionalId: 'tx-1', groupId: 'readers', producerId: 2 ** 40, producerEpoch: 3, topics: [{ name: 'events', partitions: [{ partitionIndex: 1, committedOffset: 42, committedMetadata: null }] }] }),
+    },
+    response: {
+      body: () => ({ throttleTimeMs: 3, topics: [{ name: 'events', partitions: [{ partitionIndex: 1, errorCode: 0 }] }] }),
+      check: (_v, d) => {
+        expect(throttle(d)).to.equal(3);
+        expectSubset(d.topics, [{ topic: 'events', partitions: [{ partition: 1, errorCode: 0 }] }]);
+      },
+    },
+  },
+  {
     dir: 'describeConfigs',
     key: ApiKeys.DescribeConfigs,
     request: {
