@@ -11,9 +11,9 @@
  * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
  * the join-phase delay (initial delay or rebalance timeout), member session timers; the appends
  * in flight.
- * Handles: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, ListGroups,
- * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator (its
- * broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
+ * Handles: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
+ * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas.
@@ -53,6 +53,7 @@ import {
   type OffsetFetchResponse,
   type SimpleResponse,
   type SyncGroupResponse,
+  type TxnOffsetCommitResponse,
 } from './messages.js';
 import {
   OffsetsReplay,
@@ -182,10 +183,16 @@ interface GroupEntry {
   newMemberAdded: boolean;
   /** A group loaded from the log: the topics its members subscribe to, until its next generation. */
   loaded: { generationId: number; topics: ReadonlySet<string> | null } | null;
+  /**
+   * Offsets written by transactions not yet ended (TxnOffsetCommit): producer id ->
+   * topicPartitionKey -> offset. A COMMIT marker moves them into `offsets`, an ABORT drops them.
+   */
+  readonly txnOffsets: Map<number, Map<string, CommittedOffset>>;
 }
 
 type WrittenRecord =
-  | { kind: 'offset'; entry: GroupEntry; topic: string; partition: number; value: OffsetCommitValue | null }
+  /** `txn`: written in that producer's transaction (TxnOffsetCommit). */
+  | { kind: 'offset'; entry: GroupEntry; topic: string; partition: number; value: OffsetCommitValue | null; txn?: { producerId: number; producerEpoch: number } }
   | { kind: 'group'; entry: GroupEntry; bytes: Uint8Array | null };
 
 interface DeleteGroupsProgress {
@@ -195,7 +202,7 @@ interface DeleteGroupsProgress {
 }
 
 type AppendPurpose =
-  | { kind: 'commit'; token: ReplyToken | null; response: OffsetCommitResponse; written: { topic: string; partition: number }[] }
+  | { kind: 'commit'; token: ReplyToken | null; response: OffsetCommitResponse | TxnOffsetCommitResponse; written: { topic: string; partition: number }[] }
   | { kind: 'sync'; generationId: number; assignments: Map<string, Uint8Array> }
   | { kind: 'store-empty' }
   | {
@@ -453,6 +460,7 @@ function newEntry(groupId: string, partition: number, group: GroupMetadata): Gro
     join: null,
     newMemberAdded: false,
     loaded: null,
+    txnOffsets: new Map(),
   };
 }
 
@@ -882,15 +890,21 @@ function appendRecords(
   if (refused) return fail(refused.errorCode, refused.message);
   if (!owned || owned.status !== OffsetsPartitionStatus.Active) return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `offsets partition ${partition} is not led here`);
   let batch: Buffer;
+  // a transaction's offsets go in one batch of its producer (one append holds one transaction's)
+  const first = records[0];
+  const txn = first?.kind === 'offset' ? first.txn : undefined;
   try {
-    batch = buildOffsetsBatch(records.map(encodeWritten), now);
+    batch = buildOffsetsBatch(records.map(encodeWritten), now, txn);
   } catch (err) {
     return fail(ErrorCode.RECORD_LIST_TOO_LARGE, (err as Error).message);
   }
+  const produce: Extract<ReplicaMsg, { type: 'Produce' }> = { type: 'Produce', acks: -1, timeoutMs: s.cfg.offsetCommitTimeoutMs, records: batch };
+  // the coordinator's own transactional batch: no producer sequence to check (Kafka's coordinator origin)
+  if (txn) produce.fromCoordinator = true;
   void ctx
     .ask<ProduceResponse>(
       s.replicaFor(partition),
-      { type: 'Produce', acks: -1, timeoutMs: s.cfg.offsetCommitTimeoutMs, records: batch },
+      produce,
       { timeoutMs: s.cfg.offsetCommitTimeoutMs + 5_000 },
     )
     .then((r) => {
@@ -933,6 +947,47 @@ function applyWritten(s: CoordinatorState, r: WrittenRecord, logOffset: number, 
     if (isRefresh && !e.persisted) return;
     e.persisted = { bytes: r.bytes, logOffset, writtenAt: timestamp };
   }
+}
+
+/** A transaction's offset is in the log: it waits for the transaction's marker. */
+function holdTxnOffset(s: CoordinatorState, r: Extract<WrittenRecord, { kind: 'offset' }>, producerId: number, logOffset: number, timestamp: number): void {
+  const e = r.entry;
+  if (s.groups.get(e.groupId) !== e || r.value === null) return;
+  let held = e.txnOffsets.get(producerId);
+  if (!held) e.txnOffsets.set(producerId, (held = new Map()));
+  held.set(topicPartitionKey(r.topic, r.partition), { topic: r.topic, partition: r.partition, value: r.value, logOffset, writtenAt: timestamp });
+}
+
+/**
+ * A marker ended `producerId`'s transaction on offsets partition `partition`: COMMIT makes its
+ * offsets the groups' committed ones (unless a newer commit of the key came after), ABORT drops
+ * them (Kafka's GroupMetadata.completePendingTxnOffsetCommit).
+ */
+function completeTxnOffsets(s: CoordinatorState, ctx: Ctx, partition: number, producerId: number, commit: boolean): void {
+  const owned = s.partitions.get(partition);
+  if (!owned) return;
+  let moved = 0;
+  for (const groupId of owned.groups) {
+    const entry = s.groups.get(groupId);
+    const held = entry?.txnOffsets.get(producerId);
+    if (!entry || !held) continue;
+    entry.txnOffsets.delete(producerId);
+    if (!commit) continue;
+    for (const [k, o] of held) {
+      const cur = entry.offsets.get(k);
+      if (cur && cur.logOffset > o.logOffset) continue;
+      entry.offsets.set(k, o);
+      moved++;
+    }
+  }
+  if (moved > 0) ctx.log.debug('transaction offsets committed', { partition, producerId, offsets: moved });
+}
+
+/** Whether a transaction of some producer holds an offset of `key` not yet committed or aborted. */
+function hasTxnOffset(entry: GroupEntry | undefined, key: string): boolean {
+  if (!entry) return false;
+  for (const held of entry.txnOffsets.values()) if (held.has(key)) return true;
+  return false;
 }
 
 /** Persists the group's metadata with these assignments (Kafka's storeGroup). */
@@ -1092,7 +1147,14 @@ function topicsOfSubscriptions(protocolType: string, subscriptions: Uint8Array[]
 }
 
 /** Rebuilds a group from its replayed records: Stable with its members, or Empty. */
-function restoreGroup(ctx: Ctx, groupId: string, partition: number, rg: ReplayedGroup | undefined, offsets: Map<string, ReplayedOffset> | undefined): GroupEntry {
+function restoreGroup(
+  ctx: Ctx,
+  groupId: string,
+  partition: number,
+  rg: ReplayedGroup | undefined,
+  offsets: Map<string, ReplayedOffset> | undefined,
+  txnOffsets: Map<number, Map<string, ReplayedOffset>> | undefined,
+): GroupEntry {
   const now = ctx.clock.now();
   let entry: GroupEntry | null = null;
   const v = rg?.value;
@@ -1137,6 +1199,9 @@ function restoreGroup(ctx: Ctx, groupId: string, partition: number, rg: Replayed
   for (const [k, o] of offsets ?? []) {
     entry.offsets.set(k, { topic: o.topic, partition: o.partition, value: o.value, logOffset: o.logOffset, writtenAt: o.timestamp });
   }
+  for (const [producerId, held] of txnOffsets ?? []) {
+    entry.txnOffsets.set(producerId, new Map([...held].map(([k, o]) => [k, { topic: o.topic, partition: o.partition, value: o.value, logOffset: o.logOffset, writtenAt: o.timestamp }])));
+  }
   return entry;
 }
 
@@ -1145,12 +1210,13 @@ function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void 
   owned.replay = null;
   owned.status = OffsetsPartitionStatus.Active;
   let offsets = 0;
+  const open = replay.openTransactionOffsets();
   for (const groupId of replay.groupIds()) {
     if (s.groups.has(groupId)) {
       ctx.log.warn('group found in two offsets partitions: keeping the one loaded first', { groupId, partition: owned.partition });
       continue;
     }
-    const entry = restoreGroup(ctx, groupId, owned.partition, replay.groups.get(groupId), replay.offsets.get(groupId));
+    const entry = restoreGroup(ctx, groupId, owned.partition, replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
     s.groups.set(groupId, entry);
     owned.groups.add(groupId);
     offsets += entry.offsets.size;
@@ -1335,6 +1401,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     LeaveGroup: { groupId: 'string', members: 'array' },
     OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: 'array' },
     OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?' },
+    TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
+    TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
     DescribeGroups: { groups: 'array' },
     DeleteGroups: { groups: 'array' },
@@ -1522,6 +1590,47 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
     },
 
+    TxnOffsetCommit(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const fail = (errorCode: number): TxnOffsetCommitResponse => ({ type: 'TxnOffsetCommitResponse', errorCode, topics: perPartitionError(m.topics, errorCode) });
+      const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, true);
+      if (err !== null) return answer(ctx, token, fail(err));
+      if (!Number.isSafeInteger(m.producerId) || m.producerId < 0 || !Number.isSafeInteger(m.producerEpoch) || m.producerEpoch < 0) return answer(ctx, token, fail(ErrorCode.INVALID_REQUEST));
+      const now = ctx.clock.now();
+      // as Kafka: a group that does not exist yet is created for the transaction's offsets
+      const entry = s.groups.get(m.groupId) ?? createGroup(s, m.groupId, now);
+      const g = entry.group;
+      if (g.is(GroupState.Dead)) return answer(ctx, token, fail(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
+      if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, fail(ErrorCode.UNKNOWN_MEMBER_ID));
+      if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, fail(ErrorCode.ILLEGAL_GENERATION));
+      const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics: [] };
+      const records: WrittenRecord[] = [];
+      const written: { topic: string; partition: number }[] = [];
+      const txn = { producerId: m.producerId, producerEpoch: m.producerEpoch };
+      for (const t of m.topics) {
+        const partitions: { partition: number; errorCode: number }[] = [];
+        for (const p of t.partitions) {
+          const metadata = p.metadata ?? '';
+          if (Buffer.byteLength(metadata, 'utf8') > s.cfg.offsetMetadataMaxBytes) {
+            partitions.push({ partition: p.partition, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE });
+            continue;
+          }
+          partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
+          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: -1 };
+          records.push({ kind: 'offset', entry, topic: t.name, partition: p.partition, value, txn });
+          written.push({ topic: t.name, partition: p.partition });
+        }
+        response.topics.push({ name: t.name, partitions });
+      }
+      if (records.length === 0) return answer(ctx, token, response);
+      appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
+    },
+
+    TxnMarkerWritten(s, m, ctx) {
+      completeTxnOffsets(s, ctx, m.partition, m.producerId, m.commit);
+    },
+
     OffsetFetch(s, m, ctx) {
       const err = validateGroupStatus(s, m.groupId, true) ?? (m.topics == null ? null : validateTopicList(m.topics, false));
       const row = (partition: number, errorCode: number) => ({ partition, offset: -1, leaderEpoch: -1, metadata: '', errorCode });
@@ -1532,6 +1641,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       }
       const entry = s.groups.get(m.groupId);
       const committed = (topic: string, partition: number) => {
+        // KIP-447: a consumer asking for stable offsets waits out a transaction that holds one
+        if (m.requireStable && hasTxnOffset(entry, topicPartitionKey(topic, partition))) return row(partition, ErrorCode.UNSTABLE_OFFSET_COMMIT);
         const o = entry?.offsets.get(topicPartitionKey(topic, partition));
         if (!o) return row(partition, ErrorCode.NONE);
         return { partition, offset: o.value.offset, leaderEpoch: o.value.leaderEpoch, metadata: o.value.metadata, errorCode: ErrorCode.NONE };
@@ -1737,7 +1848,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (errorCode === ErrorCode.NONE && !stillOwned) errorCode = ErrorCode.NOT_LEADER_OR_FOLLOWER;
       if (errorCode === ErrorCode.NONE) {
         const isRefresh = a.purpose.kind === 'refresh';
-        a.records.forEach((r, i) => applyWritten(s, r, m.baseOffset + i, a.timestamp, isRefresh));
+        a.records.forEach((r, i) => (r.kind === 'offset' && r.txn ? holdTxnOffset(s, r, r.txn.producerId, m.baseOffset + i, a.timestamp) : applyWritten(s, r, m.baseOffset + i, a.timestamp, isRefresh)));
       } else if (m.errorMessage) {
         ctx.log.debug('offsets append failed', { partition: a.partition, errorCode, reason: m.errorMessage });
       }

@@ -81,6 +81,26 @@ export type CoordinatorMsg =
       retentionTimeMs?: number;
       topics: { name: string; partitions: OffsetCommitPartition[] }[];
     }
+  /**
+   * Kafka's TxnOffsetCommit: offsets committed inside a producer's transaction (the group's
+   * offsets partition was added to it with AddOffsetsToTxn). Written at once as records of the
+   * producer's transaction, they count for OffsetFetch only once its COMMIT marker is written
+   * (TxnMarkerWritten); an ABORT drops them. generationId -1 and memberId '' (versions before 3):
+   * no member check.
+   */
+  | {
+      type: 'TxnOffsetCommit';
+      transactionalId: string;
+      groupId: string;
+      producerId: number;
+      producerEpoch: number;
+      generationId: number;
+      memberId: string;
+      groupInstanceId?: string | null;
+      topics: { name: string; partitions: OffsetCommitPartition[] }[];
+    }
+  /** From the local broker: a transaction marker was written to offsets partition `partition`. */
+  | { type: 'TxnMarkerWritten'; partition: number; producerId: number; commit: boolean }
   /** topics null: every committed offset of the group. */
   | { type: 'OffsetFetch'; groupId: string; topics: { name: string; partitions: number[] }[] | null; requireStable?: boolean }
   | { type: 'ListGroups'; statesFilter?: string[] }
@@ -157,6 +177,13 @@ export interface SimpleResponse {
 export interface OffsetCommitResponse {
   type: 'OffsetCommitResponse';
   /** Set when the whole request failed (e.g. NOT_COORDINATOR); per partition codes otherwise. */
+  errorCode: number;
+  topics: { name: string; partitions: { partition: number; errorCode: number }[] }[];
+}
+
+export interface TxnOffsetCommitResponse {
+  type: 'TxnOffsetCommitResponse';
+  /** Set when the whole request failed; per partition codes otherwise. */
   errorCode: number;
   topics: { name: string; partitions: { partition: number; errorCode: number }[] }[];
 }

@@ -20,11 +20,15 @@
  * Kafka's newer group records and are skipped by the replay.
  *
  * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
- * key, tombstones deleting, and remembers for every live key the log offset and the timestamp of
+ * key, tombstones deleting. Offsets a transaction committed (TxnOffsetCommit: transactional
+ * batches of the producer) count only once its COMMIT marker follows, and only where no newer
+ * record of the key came first; an ABORT marker drops them; a transaction still open at the end
+ * leaves them pending (`pendingTransactions`). It also remembers for every live key the log offset and the timestamp of
  * its newest record: the coordinator rewrites keys whose newest record grows old, so that time
  * retention on the topic can delete old segments without losing a live key.
  */
-import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { ControlType, txnMarkerTypeOfKey } from '../../src/protocol/control-records.js';
+import { decodeRecordBatches, encodeRecordBatch, type DecodedRecord } from '../../src/protocol/record-batch.js';
 import { readUnsignedVarint, writeUnsignedVarint } from '../../src/protocol/varint.js';
 
 export const OFFSET_COMMIT_KEY_VERSION = 1;
@@ -435,10 +439,14 @@ export interface OffsetsRecord {
   value: Uint8Array | null;
 }
 
-/** One RecordBatch v2 holding `records` in order, all stamped `timestamp` (CreateTime). */
-export function buildOffsetsBatch(records: readonly OffsetsRecord[], timestamp: number): Buffer {
+/**
+ * One RecordBatch v2 holding `records` in order, all stamped `timestamp` (CreateTime); with
+ * `txn`, a transactional batch of that producer (TxnOffsetCommit), as Kafka writes them.
+ */
+export function buildOffsetsBatch(records: readonly OffsetsRecord[], timestamp: number, txn?: { producerId: number; producerEpoch: number }): Buffer {
   if (records.length === 0) throw new OffsetsRecordError('an offsets batch needs at least one record');
-  return encodeRecordBatch({ records: records.map((r) => ({ key: r.key, value: r.value, timestamp })) });
+  const batch = { records: records.map((r) => ({ key: r.key, value: r.value, timestamp })) };
+  return encodeRecordBatch(txn ? { ...batch, transactional: true, producerId: txn.producerId, producerEpoch: txn.producerEpoch } : batch);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +491,8 @@ export class OffsetsReplay {
   readonly offsets = new Map<string, Map<string, ReplayedOffset>>();
   /** group -> newest group metadata. */
   readonly groups = new Map<string, ReplayedGroup>();
+  /** producer id -> the records of its open transaction (offset commits), in log order. */
+  readonly pendingTransactions = new Map<number, DecodedRecord[]>();
   recordsApplied = 0;
 
   /**
@@ -495,7 +505,16 @@ export class OffsetsReplay {
     const progress: ReplayProgress = { nextOffset: fromOffset, records: 0, problems: [] };
     for (const batch of decodeRecordBatches(bytes)) {
       const next = batch.baseOffset + batch.lastOffsetDelta + 1;
-      if (!batch.control) {
+      const skip = next <= fromOffset;
+      if (skip) {
+        // already applied
+      } else if (batch.control) {
+        if (batch.transactional && batch.producerId >= 0) this.endTransaction(batch.producerId, txnMarkerTypeOfKey(batch.records[0]?.key ?? null), progress);
+      } else if (batch.transactional && batch.producerId >= 0) {
+        let pending = this.pendingTransactions.get(batch.producerId);
+        if (!pending) this.pendingTransactions.set(batch.producerId, (pending = []));
+        for (const rec of batch.records) if (rec.offset >= fromOffset) pending.push(rec);
+      } else {
         for (const rec of batch.records) {
           if (rec.offset < fromOffset) continue;
           const problem = this.applyRecord(rec.key, rec.value, rec.offset, rec.timestamp);
@@ -509,8 +528,24 @@ export class OffsetsReplay {
     return progress;
   }
 
-  /** Applies one record; returns why it was skipped, or null. */
-  applyRecord(keyBytes: Uint8Array | null, valueBytes: Uint8Array | null, logOffset: number, timestamp: number): string | null {
+  /** A marker ended `producerId`'s transaction: COMMIT applies its records, ABORT drops them. */
+  private endTransaction(producerId: number, type: number | null, progress: ReplayProgress): void {
+    if (type === null) return;
+    const pending = this.pendingTransactions.get(producerId);
+    this.pendingTransactions.delete(producerId);
+    if (!pending || type !== ControlType.COMMIT) return;
+    for (const rec of pending) {
+      const problem = this.applyRecord(rec.key, rec.value, rec.offset, rec.timestamp, true);
+      if (problem) progress.problems.push(`offset ${rec.offset}: ${problem}`);
+      else progress.records++;
+    }
+  }
+
+  /**
+   * Applies one record; returns why it was skipped, or null. `onlyIfNewer`: a committed
+   * transaction's offset, applied at its marker, does not replace a newer record of its key.
+   */
+  applyRecord(keyBytes: Uint8Array | null, valueBytes: Uint8Array | null, logOffset: number, timestamp: number, onlyIfNewer = false): string | null {
     if (keyBytes === null) return 'record without a key';
     let key: OffsetsRecordKey;
     try {
@@ -533,6 +568,7 @@ export class OffsetsReplay {
           const value = decodeOffsetCommitValue(valueBytes);
           let forGroup = this.offsets.get(key.group);
           if (!forGroup) this.offsets.set(key.group, (forGroup = new Map()));
+          if (onlyIfNewer && (forGroup.get(k)?.logOffset ?? -1) > logOffset) return null;
           forGroup.set(k, { topic: key.topic, partition: key.partition, value, logOffset, timestamp });
           return null;
         }
@@ -552,8 +588,36 @@ export class OffsetsReplay {
     }
   }
 
-  /** Every group that has metadata or offsets. */
+  /**
+   * The offsets of transactions still open at the end of the replay: group -> producer id ->
+   * topic-partition key -> offset (records that are not offset commits are left out).
+   */
+  openTransactionOffsets(): Map<string, Map<number, Map<string, ReplayedOffset>>> {
+    const out = new Map<string, Map<number, Map<string, ReplayedOffset>>>();
+    for (const [producerId, records] of this.pendingTransactions) {
+      for (const rec of records) {
+        if (rec.key === null || rec.value === null) continue;
+        let key: OffsetsRecordKey;
+        let value: OffsetCommitValue;
+        try {
+          key = decodeKey(rec.key);
+          if (key.kind !== 'offset') continue;
+          value = decodeOffsetCommitValue(rec.value);
+        } catch {
+          continue;
+        }
+        let byProducer = out.get(key.group);
+        if (!byProducer) out.set(key.group, (byProducer = new Map()));
+        let offsets = byProducer.get(producerId);
+        if (!offsets) byProducer.set(producerId, (offsets = new Map()));
+        offsets.set(topicPartitionKey(key.topic, key.partition), { topic: key.topic, partition: key.partition, value, logOffset: rec.offset, timestamp: rec.timestamp });
+      }
+    }
+    return out;
+  }
+
+  /** Every group that has metadata, offsets, or offsets of an open transaction. */
   groupIds(): Set<string> {
-    return new Set([...this.groups.keys(), ...this.offsets.keys()]);
+    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys()]);
   }
 }

@@ -18,7 +18,17 @@ export type ReplicaMsg =
    * From a client: append one or more RecordBatch v2, as one buffer or a list of buffers of whole
    * batches (written in order), reply per acks (none for acks 0).
    */
-  | { type: 'Produce'; acks: Acks; timeoutMs: number; records: Uint8Array | readonly Uint8Array[] }
+  | {
+      type: 'Produce';
+      acks: Acks;
+      timeoutMs: number;
+      records: Uint8Array | readonly Uint8Array[];
+      /**
+       * A coordinator's own append (the group coordinator's transactional offset commits, Kafka's
+       * AppendOrigin.COORDINATOR): its producer id carries no sequence to check.
+       */
+      fromCoordinator?: boolean;
+    }
   /** From the local broker, for a consumer fetch (replicaId -1) or a follower's fetch (replicaId >= 0). */
   | {
       type: 'ReplicaRead';

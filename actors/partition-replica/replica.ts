@@ -820,7 +820,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       // the common case runs without an await (an async handler costs the mailbox a turn per
       // batch): only a first idempotent batch (producer state read from the log) or a due
       // flush.messages fsync waits
-      const idempotent = checkIdempotenceNow(s, ctx, records);
+      const idempotent = m.fromCoordinator === true ? PLAIN_APPEND : checkIdempotenceNow(s, ctx, records);
       if (idempotent === null) {
         return loadProducerStateFor(s, ctx).then(() => produceChecked(s, ctx, m, records, checkIdempotenceNow(s, ctx, records)!));
       }

@@ -70,6 +70,15 @@ export function readTxnMarker(buf: Uint8Array, pos: number): { type: ControlType
   return { type, coordinatorEpoch };
 }
 
+/** The marker type a decoded control record's key names, or null (not a marker this version knows). */
+export function txnMarkerTypeOfKey(key: Uint8Array | null): ControlTypeValue | null {
+  if (!key || key.length < 4) return null;
+  const view = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  if (view.readInt16BE(0) !== CURRENT_CONTROL_VERSION) return null;
+  const type = view.readInt16BE(2);
+  return type === ControlType.ABORT || type === ControlType.COMMIT ? type : null;
+}
+
 /** The marker type of the control batch at `pos` (see readTxnMarker). */
 export function txnMarkerTypeAt(buf: Uint8Array, pos: number): ControlTypeValue | null {
   return readTxnMarker(buf, pos)?.type ?? null;

@@ -19,6 +19,7 @@ import type {
   OffsetFetchResponse,
   SimpleResponse,
   SyncGroupResponse,
+  TxnOffsetCommitResponse,
 } from '../../../actors/group-coordinator/messages.js';
 import {
   decodeGroupMetadataValue,
@@ -30,6 +31,7 @@ import {
 } from '../../../actors/group-coordinator/offsets-store.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
 import { lastOffsetOf, setBaseOffset } from '../../../src/protocol/batch-header.js';
+import { ControlType, encodeTxnMarker } from '../../../src/protocol/control-records.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
 import type { ReplyToken } from '../../../src/runtime/actor-definition.js';
@@ -68,6 +70,8 @@ type FakeControl = {
   leaderEpoch?: number;
   /** Keep the high watermark this many offsets below the log end (followers lagging). */
   hwLag?: number;
+  /** Append a transaction marker of this producer (as the broker's WriteTxnMarkers does). */
+  appendMarker?: { producerId: number; commit: boolean };
 };
 
 type FakeReplicaMsg =
@@ -160,6 +164,12 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
       if (m.holdReads !== undefined) s.holdReads = m.holdReads;
       if (m.leaderEpoch !== undefined) s.leaderEpoch = m.leaderEpoch;
       if (m.hwLag !== undefined) s.hwLag = m.hwLag;
+      if (m.appendMarker) {
+        const b = encodeTxnMarker({ producerId: m.appendMarker.producerId, producerEpoch: 0, type: m.appendMarker.commit ? ControlType.COMMIT : ControlType.ABORT, coordinatorEpoch: 0, timestamp: 0 });
+        setBaseOffset(b, 0, s.nextOffset);
+        s.nextOffset = lastOffsetOf(b, 0) + 1;
+        s.batches.push(b);
+      }
       if (m.truncateBefore !== undefined) {
         s.batches = s.batches.filter((b) => lastOffsetOf(b, 0) >= m.truncateBefore!);
         s.logStartOffset = Math.max(s.logStartOffset, m.truncateBefore);
@@ -178,6 +188,7 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
     FakeDump(s, _m, ctx) {
       const records: StoredRecord[] = [];
       for (const batch of decodeRecordBatches(Buffer.concat(s.batches))) {
+        if (batch.control) continue;
         for (const r of batch.records) {
           const key = decodeKey(r.key!);
           const rec: StoredRecord = { offset: r.offset, timestamp: r.timestamp, key };
@@ -187,7 +198,8 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
           records.push(rec);
         }
       }
-      ctx.reply({ type: 'FakeDumped', records, produces: s.produces, reads: s.reads, logEndOffset: s.nextOffset, logStartOffset: s.logStartOffset } as never);
+      const batches = decodeRecordBatches(Buffer.concat(s.batches)).map((b) => ({ baseOffset: b.baseOffset, transactional: b.transactional, control: b.control, producerId: b.producerId, producerEpoch: b.producerEpoch }));
+      ctx.reply({ type: 'FakeDumped', records, batches, produces: s.produces, reads: s.reads, logEndOffset: s.nextOffset, logStartOffset: s.logStartOffset } as never);
     },
   },
 });
@@ -207,6 +219,18 @@ export interface JoinOptions {
   groupInstanceId?: string | null;
   requireKnownMemberId?: boolean;
   clientId?: string;
+}
+
+/** 'topic-partition' -> offset as OffsetCommit's topics (metadata `m<offset>`). */
+function byTopicPartitions(offsets: Record<string, number>): { name: string; partitions: { partition: number; offset: number; leaderEpoch: number; metadata: string }[] }[] {
+  const byTopic = new Map<string, { partition: number; offset: number; leaderEpoch: number; metadata: string }[]>();
+  for (const [tp, offset] of Object.entries(offsets)) {
+    const i = tp.lastIndexOf('-');
+    const topic = tp.slice(0, i);
+    const partition = Number(tp.slice(i + 1));
+    byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition, offset, leaderEpoch: 0, metadata: `m${offset}` }]);
+  }
+  return [...byTopic].map(([name, partitions]) => ({ name, partitions }));
 }
 
 export class CoordinatorHarness {
@@ -276,7 +300,14 @@ export class CoordinatorHarness {
     return this.sys.ask(this.replicas[partition]!, { type: 'FakeControl', ...msg } as never, LONG);
   }
 
-  async dump(partition = 0): Promise<{ records: StoredRecord[]; produces: number; reads: number; logEndOffset: number; logStartOffset: number }> {
+  async dump(partition = 0): Promise<{
+    records: StoredRecord[];
+    batches: { baseOffset: number; transactional: boolean; control: boolean; producerId: number; producerEpoch: number }[];
+    produces: number;
+    reads: number;
+    logEndOffset: number;
+    logStartOffset: number;
+  }> {
     return (await this.sys.ask(this.replicas[partition]!, { type: 'FakeDump' } as never, LONG)) as never;
   }
 
@@ -310,15 +341,16 @@ export class CoordinatorHarness {
   }
 
   commit(groupId: string, offsets: Record<string, number>, generationId = -1, memberId = '', to = this.coord): Promise<OffsetCommitResponse> {
-    const byTopic = new Map<string, { partition: number; offset: number; leaderEpoch: number; metadata: string }[]>();
-    for (const [tp, offset] of Object.entries(offsets)) {
-      const i = tp.lastIndexOf('-');
-      const topic = tp.slice(0, i);
-      const partition = Number(tp.slice(i + 1));
-      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition, offset, leaderEpoch: 0, metadata: `m${offset}` }]);
-    }
-    const topics = [...byTopic].map(([name, partitions]) => ({ name, partitions }));
-    return this.ask<OffsetCommitResponse>({ type: 'OffsetCommit', groupId, generationId, memberId, topics }, to);
+    return this.ask<OffsetCommitResponse>({ type: 'OffsetCommit', groupId, generationId, memberId, topics: byTopicPartitions(offsets) }, to);
+  }
+
+  /** TxnOffsetCommit of producer `producerId` (epoch 0) for 'topic-partition' -> offset. */
+  txnCommit(groupId: string, producerId: number, offsets: Record<string, number>, o: { generationId?: number; memberId?: string; producerEpoch?: number } = {}, to = this.coord): Promise<TxnOffsetCommitResponse> {
+    const topics = byTopicPartitions(offsets);
+    return this.ask<TxnOffsetCommitResponse>(
+      { type: 'TxnOffsetCommit', transactionalId: `txn-${producerId}`, groupId, producerId, producerEpoch: o.producerEpoch ?? 0, generationId: o.generationId ?? -1, memberId: o.memberId ?? '', topics },
+      to,
+    );
   }
 
   /** The committed offsets as 'topic-partition' -> offset (-1 entries left out). */
