@@ -27,10 +27,13 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
     this.timeout(60_000);
     let c: TestCluster;
 
-    beforeEach(async () => {
+    // one cluster for these tests, in order, each on a topic of its own: the first two stop
+    // nothing, the failover test starts again the broker it kills and waits until it follows,
+    // and the last one kills two brokers for good
+    before(async () => {
       c = await TestCluster.start({ brokers: 3, transport, ...FAST });
     });
-    afterEach(async () => {
+    after(async () => {
       await c?.stop();
     });
 
