@@ -5,24 +5,27 @@
  *
  * One pass over a log (`compactLog`):
  * 1. Plan (`planCompaction`): the cleanable segments are the inactive ones, from the first, whose
- *    records are all below the high watermark and older than min.compaction.lag.ms. Those below
+ *    records are all below the last stable offset (the high watermark, or the first offset of a
+ *    transaction still open) and older than min.compaction.lag.ms. Those below
  *    the log's first dirty offset (where the last pass ended) are clean, the rest dirty. The pass
  *    runs when dirty bytes / cleanable bytes reach min.cleanable.dirty.ratio, when the first
  *    dirty segment is older than max.compaction.lag.ms, or when the earliest delete horizon the
  *    last pass left in the log has passed (then even with nothing dirty: see below).
  * 2. Map: every record of the dirty segments gives key -> its offset, so the map ends holding each
- *    key's latest offset. It stops growing at log.cleaner.dedupe.buffer.size (estimated memory),
+ *    key's latest offset; records of aborted transactions (the log's transaction index) never count. It stops growing at log.cleaner.dedupe.buffer.size (estimated memory),
  *    at a segment boundary: the pass then cleans up to there.
  * 3. Rewrite: the cleanable segments up to the mapped end are copied, neighbours together while
  *    they fit in segment.bytes (Kafka's grouping), to `<first base>.log.cleaned` without
  *    - records whose key has a later offset in the map,
  *    - records without a key (a compacted topic refuses them; older ones may predate the policy),
+ *    - records of aborted transactions (as Kafka's cleaner discards them),
  *    - tombstones (null values) of a batch whose delete horizon has passed.
  *    Batches keep their offsets, leader epoch, producer id, epoch and sequence, codec and
  *    timestamp type: a batch that lost no record (and gains no delete horizon, below) is copied
  *    byte for byte, one that lost some is encoded again with the rest, one that lost all is
  *    dropped, except an idempotent producer's last batch, kept empty so its sequence survives (as
- *    Kafka does: no horizon, base timestamp -1, its max timestamp). Control batches stay.
+ *    Kafka does: no horizon, base timestamp -1, its max timestamp). Control batches (transaction
+ *    markers) stay.
  * 4. Swap: the cleaned file is fsynced, then replaces its segments (PartitionLog.replaceSegments:
  *    renamed to `<base>.<end>.swap`, which decides the swap, the old files deleted, the swap
  *    renamed to `<base>.log`, indexes rebuilt; an open after a crash finishes a swap file). A
@@ -57,6 +60,7 @@ import {
   LOG_OVERHEAD,
   NO_TIMESTAMP,
   RECORD_BATCH_OVERHEAD,
+  TRANSACTIONAL_FLAG_MASK,
   TimestampType,
   attributesOf,
   batchSizeAt,
@@ -103,6 +107,8 @@ export interface CleanableLog {
   readonly highWatermark: number;
   /** The high watermark, or the first offset of a transaction still open below it: cleaning stays below. */
   readonly lastStableOffset: number;
+  /** Aborted transactions with records in [from, to): their records are dropped, never mapped. */
+  abortedTransactions(from: number, to: number): readonly { producerId: number; firstOffset: number; lastOffset: number }[];
   readonly logStartOffset: number;
   /** Where the last pass ended (clamped to the log); records below it are compacted. */
   readonly firstDirtyOffset: number;
@@ -265,6 +271,27 @@ function isControl(b: BatchAt): boolean {
   return (attributesOf(b.buf, b.pos) & CONTROL_FLAG_MASK) !== 0;
 }
 
+/** producer id -> the [first, last] offset ranges of its aborted transactions. */
+type AbortedRanges = ReadonlyMap<number, readonly [number, number][]>;
+
+function abortedRanges(list: readonly { producerId: number; firstOffset: number; lastOffset: number }[]): AbortedRanges {
+  const out = new Map<number, [number, number][]>();
+  for (const a of list) {
+    const ranges = out.get(a.producerId) ?? [];
+    ranges.push([a.firstOffset, a.lastOffset]);
+    out.set(a.producerId, ranges);
+  }
+  return out;
+}
+
+/** Whether the batch at `b` holds records of an aborted transaction (Kafka's cleaner discards them). */
+function isAbortedData(b: BatchAt, aborted: AbortedRanges): boolean {
+  if (aborted.size === 0 || (attributesOf(b.buf, b.pos) & TRANSACTIONAL_FLAG_MASK) === 0 || isControl(b)) return false;
+  const h = readBatchHeader(b.buf, b.pos);
+  const ranges = aborted.get(h.producerId);
+  return ranges !== undefined && ranges.some(([first, last]) => h.baseOffset >= first && h.baseOffset <= last);
+}
+
 function decode(segment: LogSegment, b: BatchAt, position: number): DecodedRecordBatch {
   try {
     return decodeRecordBatch(b.buf, b.pos, CLEANER_DECODE);
@@ -386,10 +413,12 @@ function cleanBatch(
   tombstones: TombstoneClock,
   producerLast: ReadonlyMap<number, number>,
   counters: PassCounters,
+  aborted: AbortedRanges,
 ): Buffer | null {
   const whole = b.buf.subarray(b.pos, b.pos + b.size);
   if (isControl(b)) return whole;
   const batch = decode(segment, b, position);
+  const abortedData = isAbortedData(b, aborted);
   const horizon = deleteHorizonFrom(batch.attributes, batch.baseTimestamp);
   // Kafka keeps a tombstone while the batch has no horizon or the time is before it
   const tombstonesGo = horizon !== null && horizon <= tombstones.now;
@@ -397,7 +426,7 @@ function cleanBatch(
   let keptTombstone = false;
   for (const r of batch.records) {
     counters.recordsRead++;
-    if (r.key === null || map.superseded(r.key, r.offset)) continue;
+    if (abortedData || r.key === null || map.superseded(r.key, r.offset)) continue;
     if (r.value === null) {
       if (tombstonesGo) {
         counters.tombstonesRemoved++;
@@ -486,6 +515,8 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
   const segments = plan.segments;
   const sizes = segments.map((s) => s.size);
   const producerLast = new Map<number, number>();
+  // records of aborted transactions are never the latest of their key, and go
+  const aborted = abortedRanges(segments.length > 0 ? log.abortedTransactions(segments[0]!.baseOffset, plan.cleanableEnd) : []);
   let mappedEnd = plan.firstDirtyIndex;
   let segmentsCleaned = 0;
   let segmentsRemoved = 0;
@@ -507,7 +538,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
         if (i > plan.firstDirtyIndex && map.full) break mapping;
         const h = readBatchHeader(b.buf, b.pos);
         if (h.producerId >= 0) producerLast.set(h.producerId, h.baseOffset + h.lastOffsetDelta);
-        if (i >= plan.firstDirtyIndex && !isControl(b)) {
+        if (i >= plan.firstDirtyIndex && !isControl(b) && !isAbortedData(b, aborted)) {
           for (const r of decode(segment, b, position).records) if (r.key !== null) map.put(r.key, r.offset);
         }
         position += b.size;
@@ -530,7 +561,7 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
           let position = 0;
           for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop, slicer)) {
             counters.bytesRead += b.size;
-            const kept = cleanBatch(segment, b, position, map, tombstones, producerLast, counters);
+            const kept = cleanBatch(segment, b, position, map, tombstones, producerLast, counters, aborted);
             if (kept !== null) await out.add(kept);
             position += b.size;
           }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ControlType, encodeTxnMarker } from '../../src/protocol/control-records.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { encodeRecordBatch } from '../../src/protocol/record-batch.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { parseLogConfig } from '../../src/storage/log-config.js';
 import { PartitionLog, TRANSACTIONS_MARKER_FILE, type AppendResult } from '../../src/storage/partition-log.js';
@@ -133,6 +133,46 @@ describe('storage/partition-log: transactions', () => {
     log.updateHighWatermark(6);
     log.deleteRecordsBefore(3);
     expect(log.abortedTransactions(0, 6).map((a) => a.producerId)).to.deep.equal([2]);
+    await log.close();
+  });
+
+  it('compaction drops an aborted transaction\'s records (they never replace a key\'s value) and stops at an open transaction', async () => {
+    const clock = new FakeClock();
+    const log = await PartitionLog.open({
+      dir,
+      topic: 'topic',
+      partition: 0,
+      config: parseLogConfig({ 'cleanup.policy': 'compact', 'segment.bytes': 300, 'min.cleanable.dirty.ratio': 0 }),
+      clock,
+      logger: captureLogger().logger,
+      hadCleanShutdown: true,
+    });
+    const keyed = (key: string, value: string, pid: number | null) =>
+      encodeRecordBatch({ transactional: pid !== null, producerId: pid ?? -1, producerEpoch: pid !== null ? 0 : -1, baseSequence: pid !== null ? 0 : -1, records: [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: clock.now() }] });
+    append(log, keyed('k', 'committed-1', null));
+    append(log, keyed('k', 'aborted', 5));
+    append(log, end(5, ControlType.ABORT));
+    append(log, keyed('j', 'in-txn', 6));
+    append(log, end(6, ControlType.COMMIT));
+    append(log, keyed('open', 'x', 7)); // still open: nothing from here on is cleaned
+    for (let i = 0; i < 6; i++) append(log, keyed(`filler-${i}`, 'v', null));
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.lastStableOffset).to.equal(5);
+    await log.compact();
+    const values: string[] = [];
+    let offset = log.logStartOffset;
+    while (offset < log.logEndOffset) {
+      const r = await log.read(offset, 1 << 20);
+      if (r.errorCode !== ErrorCode.NONE || r.records.length === 0) break;
+      for (const b of decodeRecordBatches(r.records)) {
+        if (!b.control) for (const rec of b.records) values.push(`${String(rec.key)}=${String(rec.value)}`);
+        offset = b.baseOffset + b.lastOffsetDelta + 1;
+      }
+    }
+    expect(values).to.include('k=committed-1');
+    expect(values).to.not.include('k=aborted');
+    expect(values).to.include('j=in-txn');
+    expect(values).to.include('open=x');
     await log.close();
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * TxnOffsetCommit (api key 28, v0-v3): a transactional producer commits a consumer group's
+ * offsets inside its transaction (KafkaJS's transaction.sendOffsets, Kafka's
+ * sendOffsetsToTransaction). Answered by this broker's group coordinator (NOT_COORDINATOR for a
+ * group it does not own); the offsets count once the transaction commits.
+ *
+ * With an authorizer, as Kafka: WRITE on the transactional id (else every partition is
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group (GROUP_AUTHORIZATION_FAILED), READ on
+ * each topic (the partitions of the others are TOPIC_AUTHORIZATION_FAILED, the rest committed).
+ */
+import type { CoordinatorMsg, TxnOffsetCommitResponse } from '../../../actors/group-coordinator/messages.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { isFailure } from '../../runtime/types.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
+import { ApiKeys } from '../protocol/index.js';
+import { deniedNames } from './authorized-operations.js';
+import type { ApiHandler } from './context.js';
+
+interface CommitTopic {
+  name: string;
+  partitions: { partitionIndex: number; committedOffset: number; committedLeaderEpoch?: number; committedMetadata: string | null }[];
+}
+
+function answer(topics: CommitTopic[], codeOf: (topic: string, partition: number) => number) {
+  return { throttleTimeMs: 0, topics: topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: codeOf(t.name, p.partitionIndex) })) })) };
+}
+
+export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async (ctx, version, body) => {
+  const topics = body.topics as CommitTopic[];
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return answer(topics, () => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return answer(topics, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  const denied = deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, topics, (t) => t.name);
+  const allowed = denied === null ? topics : topics.filter((t) => !denied.has(t.name));
+  if (denied !== null && allowed.length === 0) return answer(topics, () => ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+  const r = await ctx.ask<CoordinatorMsg, TxnOffsetCommitResponse>(
+    ctx.coordinator,
+    {
+      type: 'TxnOffsetCommit',
+      transactionalId: body.transactionalId,
+      groupId: body.groupId,
+      producerId: body.producerId,
+      producerEpoch: body.producerEpoch,
+      generationId: version >= 3 ? body.generationId : -1,
+      memberId: version >= 3 ? body.memberId : '',
+      groupInstanceId: version >= 3 ? (body.groupInstanceId ?? null) : null,
+      topics: allowed.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
+      })),
+    },
+    ctx.config.requestTimeoutMs,
+  );
+  const codes = new Map<string, number>();
+  const whole = isFailure(r) ? r.errorCode : r.errorCode;
+  if (!isFailure(r)) for (const t of r.topics) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
+  return answer(topics, (topic, partition) => (denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole)));
+};
