@@ -28,7 +28,7 @@ import {
 import { ErrorCode } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { childLogger, type Logger } from '../runtime/logger.js';
-import { fsyncDir, fsyncDirSync, isTempFile } from './checkpoint.js';
+import { fsyncDir, fsyncDirSync, isTempFile, readTextIfExists, writeFileAtomicSync } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
 import { CLEANED_FILE_SUFFIX, compactLog, horizonAt, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
@@ -43,6 +43,11 @@ import { TransactionIndex, type AbortedTxn } from './txn-index.js';
  * a transaction index (rebuilt from its batches when opened), and logs without it pay nothing.
  */
 export const TRANSACTIONS_MARKER_FILE = 'transactional';
+/**
+ * The transaction index as a clean close left it (with the log end it describes): the next open
+ * after a clean shutdown takes it instead of reading the log, and deletes it (never used twice).
+ */
+export const TRANSACTIONS_SNAPSHOT_FILE = 'transactions.snapshot';
 
 /** ListOffsets' special timestamps. */
 export const LATEST_TIMESTAMP = -1;
@@ -252,7 +257,7 @@ export class PartitionLog implements CleanableLog {
     if (log.firstDirtyOffset > log.logStart) log.deleteHorizonLeft = horizonAt(clock.now(), ctx.config.deleteRetentionMs) ?? Infinity;
     epochCache.truncateFromEnd(log.logEnd);
     epochCache.truncateFromStart(log.logStart);
-    if (fs.existsSync(path.join(ctx.dir, TRANSACTIONS_MARKER_FILE))) await log.rebuildTransactions();
+    if (fs.existsSync(path.join(ctx.dir, TRANSACTIONS_MARKER_FILE))) await log.loadTransactions(options.hadCleanShutdown === true);
     return log;
   }
 
@@ -556,6 +561,28 @@ export class PartitionLog implements CleanableLog {
     fsyncDirSync(this.ctx.dir);
     this.txns = new TransactionIndex();
     return this.txns;
+  }
+
+  /** At open: the snapshot a clean close left, when it describes this log as it is; else the log's batches. */
+  private async loadTransactions(clean: boolean): Promise<void> {
+    const file = path.join(this.ctx.dir, TRANSACTIONS_SNAPSHOT_FILE);
+    const text = readTextIfExists(file);
+    fs.rmSync(file, { force: true });
+    if (clean && text !== null) {
+      try {
+        const data = JSON.parse(text) as { logEndOffset?: unknown; index?: unknown };
+        const index = data.logEndOffset === this.logEnd ? TransactionIndex.fromSnapshot(data.index) : null;
+        if (index) {
+          index.dropBefore(this.logStart);
+          this.txns = index;
+          return;
+        }
+      } catch {
+        // not a snapshot: read the log
+      }
+      this.ctx.logger.warn('transaction snapshot does not match the log: reading the log', { file });
+    }
+    await this.rebuildTransactions();
   }
 
   /** Builds the transaction index again from every batch of the log (open, truncation). */
@@ -1124,6 +1151,15 @@ export class PartitionLog implements CleanableLog {
       }
     }
     await this.epochCache.flushed().catch(() => undefined);
+    if (this.txns && this.state === LogState.Open) {
+      try {
+        writeFileAtomicSync(path.join(this.ctx.dir, TRANSACTIONS_SNAPSHOT_FILE), JSON.stringify({ logEndOffset: this.logEnd, index: this.txns.snapshot() }));
+      } catch (err) {
+        if (!isIoError(err)) throw err;
+        // the next open reads the log instead
+        this.ctx.logger.warn('transaction snapshot not written', { error: err.message });
+      }
+    }
     this.state = LogState.Closed;
   }
 

@@ -10,7 +10,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { parseLogConfig } from '../../src/storage/log-config.js';
-import { PartitionLog, TRANSACTIONS_MARKER_FILE, type AppendResult } from '../../src/storage/partition-log.js';
+import { PartitionLog, TRANSACTIONS_MARKER_FILE, TRANSACTIONS_SNAPSHOT_FILE, type AppendResult } from '../../src/storage/partition-log.js';
 import { captureLogger, cleanupTmpDirs, tmpDir } from './helpers.js';
 
 function open(dir: string, clean = true): Promise<PartitionLog> {
@@ -83,7 +83,7 @@ describe('storage/partition-log: transactions', () => {
   });
 
   for (const clean of [true, false]) {
-    it(`is rebuilt from the log when opened again (${clean ? 'clean' : 'unclean'} shutdown), across segments`, async () => {
+    it(`is found again when the log opens (${clean ? 'clean shutdown: from the snapshot' : 'unclean: from the log, a snapshot left ignored'}), across segments`, async () => {
       const log = await open(dir);
       for (let i = 0; i < 6; i++) {
         append(log, txnData(i, 3));
@@ -97,13 +97,36 @@ describe('storage/partition-log: transactions', () => {
       const aborted = log.abortedTransactions(0, hw);
       expect(aborted).to.have.length(3);
       await log.close();
+      // a clean close leaves the index for the next open, which takes it (and removes it)
+      expect(fs.existsSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE))).to.equal(true);
+      if (!clean) fs.writeFileSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE), JSON.stringify({ logEndOffset: hw, index: { open: [], aborted: [] } }));
       const again = await PartitionLog.open({ dir, topic: 'topic', partition: 0, config: parseLogConfig({ 'segment.bytes': 300 }), clock: new FakeClock(), logger: captureLogger().logger, hadCleanShutdown: clean, highWatermark: hw });
       expect(again.lastStableOffset).to.equal(lso);
       expect(again.abortedTransactions(0, hw)).to.deep.equal(aborted);
       expect([...again.openTransactions()]).to.deep.equal([[99, lso]]);
+      expect(fs.existsSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE)), 'never used twice').to.equal(false);
       await again.close();
     });
   }
+
+  it('a snapshot that does not match the log (another log end, or damaged) is ignored: the log is read', async () => {
+    const log = await open(dir);
+    append(log, txnData(1, 2));
+    append(log, end(1, ControlType.ABORT));
+    log.updateHighWatermark(3);
+    await log.close();
+    for (const bad of [JSON.stringify({ logEndOffset: 99, index: { open: [], aborted: [] } }), '{not json', JSON.stringify({ logEndOffset: 3, index: { open: [['x', 1]], aborted: [] } })]) {
+      fs.writeFileSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE), bad);
+      const again = await open(dir);
+      expect(again.abortedTransactions(0, 3)).to.deep.equal([{ producerId: 1, firstOffset: 0, lastOffset: 2 }]);
+      await again.close();
+    }
+    // a matching one is taken as it is, without reading the log (here one that leaves the abort out)
+    fs.writeFileSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE), JSON.stringify({ logEndOffset: 3, index: { open: [], aborted: [] } }));
+    const taken = await open(dir);
+    expect(taken.abortedTransactions(0, 3)).to.deep.equal([]);
+    await taken.close();
+  });
 
   it('a truncation that removes a COMMIT marker opens its transaction again; a full truncation forgets everything', async () => {
     const log = await open(dir);
