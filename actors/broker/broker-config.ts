@@ -30,6 +30,19 @@ export interface BrokerConfig {
   groupMaxSessionTimeoutMs: number;
   /** How long a partition keeps an idle idempotent producer's sequence state. */
   producerIdExpirationMs: number;
+  /** transaction.state.log.*: how __transaction_state is created (partitions, replication, min ISR, segment size). */
+  transactionStateLogNumPartitions: number;
+  transactionStateLogReplicationFactor: number;
+  transactionStateLogMinIsr: number;
+  transactionStateLogSegmentBytes: number;
+  /** transaction.max.timeout.ms: the longest transaction timeout a producer may ask for. */
+  transactionMaxTimeoutMs: number;
+  /** transactional.id.expiration.ms: a transactional id unused this long (no transaction open) is forgotten. */
+  transactionalIdExpirationMs: number;
+  /** transaction.abort.timed.out.transaction.cleanup.interval.ms: how often open transactions past their timeout are aborted. */
+  transactionAbortTimedOutTransactionCleanupIntervalMs: number;
+  /** transaction.remove.expired.transaction.cleanup.interval.ms: how often expired transactional ids are removed. */
+  transactionRemoveExpiredTransactionCleanupIntervalMs: number;
   /** Kafka listener: requests larger than this close the connection. */
   socketRequestMaxBytes: number;
   /**
@@ -114,6 +127,14 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'max.connections.per.ip': { prop: 'maxConnectionsPerIp', min: 0, def: 2147483647 },
   'max.connection.creation.rate': { prop: 'maxConnectionCreationRate', min: 0, def: 2147483647 },
   'producer.id.expiration.ms': { prop: 'producerIdExpirationMs', min: 1, def: 86_400_000 },
+  'transaction.state.log.num.partitions': { prop: 'transactionStateLogNumPartitions', min: 1, def: 50 },
+  'transaction.state.log.replication.factor': { prop: 'transactionStateLogReplicationFactor', min: 1, def: 3 },
+  'transaction.state.log.min.isr': { prop: 'transactionStateLogMinIsr', min: 1, def: 2 },
+  'transaction.state.log.segment.bytes': { prop: 'transactionStateLogSegmentBytes', min: 1024, def: 100 * 1024 * 1024 },
+  'transaction.max.timeout.ms': { prop: 'transactionMaxTimeoutMs', min: 1, def: 900_000 },
+  'transactional.id.expiration.ms': { prop: 'transactionalIdExpirationMs', min: 1, def: 604_800_000 },
+  'transaction.abort.timed.out.transaction.cleanup.interval.ms': { prop: 'transactionAbortTimedOutTransactionCleanupIntervalMs', min: 1, def: 10_000 },
+  'transaction.remove.expired.transaction.cleanup.interval.ms': { prop: 'transactionRemoveExpiredTransactionCleanupIntervalMs', min: 1, def: 3_600_000 },
   'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
   'leader.replication.throttled.rate': { prop: 'leaderReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },

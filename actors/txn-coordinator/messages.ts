@@ -1,0 +1,109 @@
+/**
+ * Messages the transaction coordinator accepts, and its replies (Kafka's transaction APIs,
+ * KIP-98). A producer finds the coordinator of its transactional id with FindCoordinator (key
+ * type transaction, answered by any broker) and then talks to the coordinator actor at
+ * txnCoordinatorPath(brokerId). Every reply carries `errorCode`.
+ */
+import { javaStringHash } from '../group-coordinator/messages.js';
+import type { TxnApi } from './txn-state-machine.js';
+import type { TopicPartition, TxnState } from './txn-metadata.js';
+
+export { TRANSACTION_STATE_TOPIC } from './txn-metadata.js';
+
+/** The transaction coordinator actor of broker `brokerId` (a child of the broker). */
+export function txnCoordinatorPath(brokerId: number): string {
+  return `/broker-${brokerId}/txn-coordinator`;
+}
+
+/** Kafka's Utils.abs(transactionalId.hashCode) % transaction.state.log.num.partitions. */
+export function transactionStatePartitionFor(transactionalId: string, numPartitions: number): number {
+  const h = javaStringHash(transactionalId);
+  const abs = h === -2147483648 ? 0 : Math.abs(h);
+  return abs % numPartitions;
+}
+
+export type TxnCoordinatorMsg =
+  /** Kafka's InitProducerId with a transactional id (v3+: a recovering producer names its id and epoch; -1 otherwise). */
+  | { type: 'InitProducerId'; transactionalId: string; transactionTimeoutMs: number; producerId: number; producerEpoch: number; version: number }
+  /** Kafka's AddPartitionsToTxn v0-3 (one transaction). */
+  | { type: 'AddPartitionsToTxn'; transactionalId: string; producerId: number; producerEpoch: number; partitions: TopicPartition[]; version: number }
+  /**
+   * Kafka's AddOffsetsToTxn: the group's __consumer_offsets partition joins the transaction.
+   * `offsetsTopicPartitions`: the offsets topic's partition count as the sender knows it
+   * (absent: offsets.topic.num.partitions).
+   */
+  | { type: 'AddOffsetsToTxn'; transactionalId: string; producerId: number; producerEpoch: number; groupId: string; version: number; offsetsTopicPartitions?: number }
+  /** Kafka's EndTxn v0-4: commit (committed true) or abort the ongoing transaction. */
+  | { type: 'EndTxn'; transactionalId: string; producerId: number; producerEpoch: number; committed: boolean; version: number }
+  /**
+   * From the local broker: this broker now leads / no longer leads a __transaction_state
+   * partition. `numPartitions`: the topic's partition count as the broker's metadata knows it.
+   */
+  | { type: 'BecomeTxnCoordinator'; partition: number; leaderEpoch: number; numPartitions?: number }
+  | { type: 'ResignTxnCoordinator'; partition: number; leaderEpoch: number }
+  /** Introspection for tests and admin tools: the partitions owned and every transaction they hold. */
+  | { type: 'DescribeTxnCoordinator' }
+  // internal (the coordinator sends these to itself)
+  /** A replica read of a partition being loaded came back. */
+  | {
+      type: 'TxnLoadRead';
+      partition: number;
+      loadId: number;
+      fetchOffset: number;
+      errorCode: number;
+      errorMessage?: string;
+      logStartOffset: number;
+      logEndOffset: number;
+      records: Uint8Array;
+    }
+  /** Read the next range of a partition being loaded (after a backoff). */
+  | { type: 'TxnLoadNext'; partition: number; loadId: number }
+  /** An append of a transactional id's record settled (errorCode NONE: replicated to the ISR). */
+  | { type: 'TxnAppendDone'; appendId: number; errorCode: number; errorMessage?: string }
+  /** Write the pending record of a transactional id again (after a backoff). */
+  | { type: 'TxnPersistRetry'; transactionalId: string; appendSeq: number }
+  /** The broker's answer to our ask for a producer id, for the InitProducerId waiting on it. */
+  | { type: 'ProducerIdFetched'; errorCode: number; errorMessage?: string; producerId: number }
+  /** Start (or retry, after a backoff) writing the markers of a transactional id's prepared transaction. */
+  | { type: 'SendTxnMarkers'; transactionalId: string; jobId: number }
+  /** One round of marker writes settled: the partitions now done, and whether the markers were refused as stale. */
+  | { type: 'TxnMarkersSent'; transactionalId: string; jobId: number; done: TopicPartition[]; fenced: boolean; errors: string[] }
+  /** Periodic: abort transactions open past their timeout. */
+  | { type: 'AbortTimedOutTransactions' }
+  /** Periodic: forget transactional ids unused for transactional.id.expiration.ms. */
+  | { type: 'ExpireTransactionalIds' };
+
+/** The answer to InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn and EndTxn. */
+export interface TxnCoordinatorReply {
+  type: 'TxnCoordinatorReply';
+  api: TxnApi;
+  errorCode: number;
+  errorMessage?: string;
+  /** InitProducerId only (-1 on an error). */
+  producerId?: number;
+  producerEpoch?: number;
+}
+
+export interface DescribedTransaction {
+  transactionalId: string;
+  partition: number;
+  state: TxnState;
+  producerId: number;
+  producerEpoch: number;
+  txnTimeoutMs: number;
+  partitions: TopicPartition[];
+  /** The state being written (or whose markers are being written), null when none. */
+  pendingState: TxnState | null;
+}
+
+export interface TxnCoordinatorDescription {
+  type: 'TxnCoordinatorDescription';
+  brokerId: number;
+  numPartitions: number;
+  partitions: { partition: number; coordinatorEpoch: number; status: 'Loading' | 'Active'; transactionalIds: number }[];
+  transactions: DescribedTransaction[];
+  /** Appends to __transaction_state not yet settled. */
+  pendingAppends: number;
+  /** Transactions whose markers are being written. */
+  markerJobs: number;
+}
