@@ -3,6 +3,7 @@
  * rejected with a message naming the key.
  */
 import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
+import type { IsolationLevel } from '../../src/client/fetched-batches.js';
 import { isAssignorName, type AssignorName } from '../group-coordinator/assignors/index.js';
 
 export interface ConsumerConfig {
@@ -31,6 +32,12 @@ export interface ConsumerConfig {
    * replica.selector.class set), for metadata.max.age.ms at a time.
    */
   clientRack: string;
+  /**
+   * isolation.level (Kafka's, default read_uncommitted): read_committed reads up to the last
+   * stable offset and drops the records of aborted transactions; either way transaction markers
+   * are never handed out.
+   */
+  isolationLevel: IsolationLevel;
 }
 
 export class ConsumerConfigError extends Error {
@@ -48,7 +55,7 @@ function take<T>(key: string, r: ValueResult<T>): T {
   return r.value;
 }
 
-type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies';
+type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies' | 'isolation';
 const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: number; def: unknown }> = {
   'group.id': { prop: 'groupId', kind: 'string', def: '' },
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-consumer' },
@@ -69,6 +76,7 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
   'client.rack': { prop: 'clientRack', kind: 'string', def: '' },
+  'isolation.level': { prop: 'isolationLevel', kind: 'isolation', def: 'read_uncommitted' },
 };
 
 export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
@@ -89,6 +97,10 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
         break;
       case 'reset':
         if (raw !== 'earliest' && raw !== 'latest' && raw !== 'none') throw new ConsumerConfigError(key, `must be earliest, latest or none, got ${JSON.stringify(raw)}`);
+        out[spec.prop] = raw;
+        break;
+      case 'isolation':
+        if (raw !== 'read_uncommitted' && raw !== 'read_committed') throw new ConsumerConfigError(key, `must be read_uncommitted or read_committed, got ${JSON.stringify(raw)}`);
         out[spec.prop] = raw;
         break;
       case 'strategies': {

@@ -4,6 +4,9 @@
  * from their leaders with long polls (with client.rack, from the replica a leader names instead,
  * KIP-392, until metadata.max.age.ms or an error), hands records out through Poll, and commits
  * offsets (automatically every auto.commit.interval.ms, on revoke, on close, or when asked).
+ * Transaction markers are never handed out; with isolation.level read_committed fetches stop at
+ * the last stable offset and the records of aborted transactions are dropped (see
+ * src/client/fetched-batches.ts); either way positions and processed offsets move past them.
  *
  * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
@@ -18,8 +21,8 @@
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
-import { CONTROL_FLAG_MASK, attributesOf, lastOffsetOf, recordsCountOf } from '../../src/protocol/batch-header.js';
-import { decodeRecordBatch, recordBatchFrames } from '../../src/protocol/record-batch.js';
+import { abortedTransactionsOf, acceptFetched, endOffsetFor, passOver, settle, type BufferedBatch, type FetchedPartition } from '../../src/client/fetched-batches.js';
+import { decodeRecordBatch } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
@@ -57,36 +60,20 @@ export interface ConsumerArgs {
   listener?: ActorRef;
 }
 
-interface Assigned {
+/**
+ * An assigned partition. Its fetch state (position, fetch position, buffered batches as bytes,
+ * ranges passed over: markers, aborted transactions) is src/client/fetched-batches.ts's; the next
+ * fetch starts below max.partition.fetch.bytes of buffered bytes.
+ */
+interface Assigned extends FetchedPartition<ConsumedRecord> {
   topic: string;
   partition: number;
-  /** Next offset to hand out; null until the committed offset or a reset is known. */
-  position: number | null;
-  /** Next offset to fetch (ahead of position by what is buffered). */
-  fetchPosition: number;
-  /** Fetched record batches not handed out yet, oldest first. */
-  buffer: BufferedBatch[];
-  /** Bytes of the batches held in `buffer`: the next fetch starts below max.partition.fetch.bytes. */
-  bufferedBytes: number;
+  /** The partition's end as this consumer sees it: the high watermark (read_committed: the last stable offset). */
   highWatermark: number;
   paused: boolean;
   resetting: boolean;
   /** The replica the leader named to fetch from (client.rack, KIP-392), until `untilMs`. */
   readReplica: { brokerId: number; untilMs: number } | null;
-}
-
-/**
- * One fetched record batch, kept as its bytes and decoded only when the application takes its
- * records (as Kafka's consumer does): prefetched data is one object per batch instead of several
- * per record, and the records are born right before they are used.
- */
-interface BufferedBatch {
-  bytes: Uint8Array;
-  /** Records below this offset were handed out before (a fetch may start inside a batch). */
-  minOffset: number;
-  /** The decoded records (after a take that did not use them all), from `next` on. */
-  records: ConsumedRecord[] | null;
-  next: number;
 }
 
 interface CommitWaiter {
@@ -258,6 +245,7 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
       fetchPosition: -1,
       buffer: [],
       bufferedBytes: 0,
+      passed: null,
       highWatermark: -1,
       paused: false,
       resetting: false,
@@ -293,6 +281,7 @@ function setPosition(a: Assigned, offset: number): void {
   a.fetchPosition = offset;
   a.buffer = [];
   a.bufferedBytes = 0;
+  a.passed = null;
   a.resetting = false;
 }
 
@@ -310,8 +299,11 @@ function resetOffset(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, a: Assigne
   a.resetting = true;
   const epoch = s.epoch;
   const timestamp = s.config.autoOffsetReset === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
+  const msg: ReplicaMsg = { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 };
+  // read_committed starts a partition without committed offset at its last stable offset (latest)
+  if (s.config.isolationLevel === 'read_committed') msg.isolationLevel = 'read_committed';
   void ctx
-    .ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, a.topic, a.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.config.requestTimeoutMs })
+    .ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, a.topic, a.partition), msg, { timeoutMs: s.config.requestTimeoutMs })
     .then((response) => ctx.send(ctx.self, { type: 'ResetResult', topic: a.topic, partition: a.partition, response, epoch }));
 }
 
@@ -363,6 +355,7 @@ function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
             partitionMaxBytes: s.config.maxPartitionFetchBytes,
           })),
           ...(s.config.clientRack ? { clientRack: s.config.clientRack } : {}),
+          ...(s.config.isolationLevel === 'read_committed' ? { isolationLevel: 'read_committed' as const } : {}),
         },
         { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
       )
@@ -394,7 +387,7 @@ function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = fal
 const NO_CRC_CHECK = Object.freeze({ checkCrc: false });
 
 /** The records of a buffered batch from `minOffset` on (decoded now; throws CorruptRecordError). */
-function decodeBuffered(b: BufferedBatch, checkCrcs: boolean): ConsumedRecord[] {
+function decodeBuffered(b: BufferedBatch<ConsumedRecord>, checkCrcs: boolean): ConsumedRecord[] {
   const records: ConsumedRecord[] = decodeRecordBatch(b.bytes, 0, checkCrcs ? undefined : NO_CRC_CHECK).records;
   if (records.length === 0 || records[0]!.offset >= b.minOffset) return records;
   return records.filter((r) => r.offset >= b.minOffset);
@@ -444,6 +437,8 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
     }
     if (records === null || records.length === 0) continue;
     a.position = records[records.length - 1]!.offset + 1;
+    // markers (and aborted transactions) right after the records handed out are passed over too
+    if (a.passed !== null) a.position = passOver(a, a.position);
     out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
   }
   s.rotation++;
@@ -596,7 +591,9 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       s.lastPollAt = now;
       for (const p of m.processed) {
         const k = key(p.topic, p.partition);
-        if (s.assigned.has(k)) s.processed.set(k, p.offset);
+        const a = s.assigned.get(k);
+        // an offset where markers or aborted transactions start counts as past them
+        if (a) s.processed.set(k, a.passed !== null ? settle(a, p.offset) : p.offset);
       }
       if (s.pendingPoll) {
         // a newer poll replaces a parked one
@@ -611,7 +608,11 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     },
 
     Commit(s, m, ctx) {
-      commit(s, ctx, m.offsets, { token: ctx.deferReply() });
+      const offsets = m.offsets?.map((o) => {
+        const a = s.assigned.get(key(o.topic, o.partition));
+        return a && a.passed !== null ? { ...o, offset: settle(a, o.offset) } : o;
+      });
+      commit(s, ctx, offsets ?? null, { token: ctx.deferReply() });
     },
 
     Seek(s, m, ctx) {
@@ -944,24 +945,21 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
           refreshMetadata(s, ctx);
           continue;
         }
-        a.highWatermark = pr.highWatermark;
+        a.highWatermark = endOffsetFor(s.config.isolationLevel, pr);
         if (pr.records.length === 0) continue;
-        let frames;
+        // buffered as bytes, decoded (and CRC-checked) when the application takes them; markers
+        // and (read_committed) aborted transactions are passed over
         try {
-          frames = recordBatchFrames(pr.records);
+          acceptFetched(a, pr.records, abortedTransactionsOf(s.config.isolationLevel, pr.abortedTransactions));
         } catch (err) {
           crash(s, ctx, ErrorCode.CORRUPT_MESSAGE, `${pr.topic}-${pr.partition}: ${(err as Error).message}`);
           return;
         }
-        // buffered as bytes, decoded (and CRC-checked) when the application takes them
-        for (const f of frames) {
-          const next = lastOffsetOf(pr.records, f.pos) + 1;
-          if (next <= a.fetchPosition) continue;
-          if ((attributesOf(pr.records, f.pos) & CONTROL_FLAG_MASK) === 0 && recordsCountOf(pr.records, f.pos) > 0) {
-            a.buffer.push({ bytes: pr.records.subarray(f.pos, f.pos + f.size), minOffset: a.fetchPosition, records: null, next: 0 });
-            a.bufferedBytes += f.size;
-          }
-          a.fetchPosition = next;
+        if (a.passed !== null) {
+          // what the application processed may end where a range passed over starts
+          const k = key(pr.topic, pr.partition);
+          const done = s.processed.get(k);
+          if (done !== undefined) s.processed.set(k, settle(a, done));
         }
       }
       answerPoll(s, ctx);

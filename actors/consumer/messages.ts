@@ -32,6 +32,7 @@ export interface ConsumedRecord {
 export interface PolledBatch {
   topic: string;
   partition: number;
+  /** The partition's end: its high watermark, or with isolation.level read_committed its last stable offset. */
   highWatermark: number;
   records: ConsumedRecord[];
 }

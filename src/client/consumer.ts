@@ -36,6 +36,7 @@ export interface EachMessagePayload {
 export interface Batch {
   topic: string;
   partition: number;
+  /** The partition's end: its high watermark, or with isolation.level read_committed its last stable offset. */
   highWatermark: number;
   messages: KafkaMessage[];
 }

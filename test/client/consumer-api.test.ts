@@ -132,6 +132,8 @@ describe('client/consumer API', function () {
     expect(() => samsa.consumer({ groupId: 'g-bad', 'max.poll.recordz': 3 })).to.throw(/max\.poll\.recordz: unknown consumer config key/);
     expect(() => samsa.consumer({ groupId: 'g-bad', 'check.crcs': 'maybe' })).to.throw(/check\.crcs: must be true or false/);
     expect(() => samsa.consumer({ groupId: 'g-bad', 'max.poll.records': 0 })).to.throw(/max\.poll\.records/);
+    expect(() => samsa.consumer({ groupId: 'g-bad', 'isolation.level': 'READ_COMMITTED' })).to.throw(/isolation\.level: must be read_uncommitted or read_committed, got "READ_COMMITTED"/);
+    expect(() => samsa.consumer({ groupId: 'g-bad', 'isolation.level': 'read_committed' })).to.not.throw();
   });
 
   it('check.crcs: a batch changed on disk stops a consumer with CORRUPT_MESSAGE; with check.crcs=false its records come through as stored', async () => {
