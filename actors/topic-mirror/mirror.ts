@@ -4,6 +4,11 @@
  * timestamp) to another topic, committing its position only after the copies are acknowledged,
  * so a restart resumes where it left off and nothing is skipped (at least once).
  *
+ * Transactions: the copies are plain records, so the mirror reads with isolation.level
+ * read_committed by default (config.consumer may say otherwise): records of aborted transactions
+ * are not copied, nor those of open ones until they commit, and transaction markers never are
+ * (its consumer hands none out; the offsets it commits go past them).
+ *
  * Owned state: its consumer and producer (child actors), the batch being copied, counters.
  * Handles: Pump (poll the source), Polled, Sent, Resend, Committed, DescribeMirror.
  * Emits: Poll and Commit to its consumer, Send to its producer.
@@ -71,7 +76,7 @@ export const topicMirror = defineActor<MirrorState, MirrorMsg, MirrorArgs>({
     const bootstrap = args.bootstrap ?? [{ node: ctx.nodeId }];
     const c = ctx.spawn(consumer, {
       name: 'consumer',
-      args: { bootstrap, config: { 'group.id': args.groupId, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', ...(args.consumer ?? {}) } },
+      args: { bootstrap, config: { 'group.id': args.groupId, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'isolation.level': 'read_committed', ...(args.consumer ?? {}) } },
     });
     const p = ctx.spawn(producer, { name: 'producer', args: { bootstrap, config: { acks: 'all', ...(args.producer ?? {}) } } });
     void ctx.ask(c, { type: 'Subscribe', topics: [args.source], pattern: null }).then((r) => {
