@@ -24,6 +24,7 @@ const options: OptionSpec[] = [
   { name: 'print-key', kind: 'flag', help: 'print key<TAB>value (null for a missing key)' },
   { name: 'print-partition', kind: 'flag', help: 'print Partition:n first' },
   { name: 'print-offset', kind: 'flag', help: 'print Offset:n before the key and value' },
+  { name: 'isolation-level', kind: 'string', value: 'level', help: 'read_committed to print only records of committed transactions (and records written outside transactions), read_uncommitted to print them all (default: read_uncommitted)' },
   { name: 'consumer-property', kind: 'list', value: 'key=value', help: 'a consumer config such as max.poll.records=100 or partition.assignment.strategy=roundrobin (repeatable)' },
   HELP_OPTION,
 ];
@@ -31,14 +32,18 @@ const options: OptionSpec[] = [
 function consumerConfig(args: Args): Record<string, unknown> {
   const props: Record<string, unknown> = keyValues('consumer-property', args.list('consumer-property'));
   if ('group.id' in props) throw new UsageError('set the group with --group, not --consumer-property group.id=...');
+  const isolation = args.string('isolation-level');
+  if (isolation !== undefined && 'isolation.level' in props) throw new UsageError('give the isolation level once: --isolation-level or --consumer-property isolation.level=...');
   const group = args.string('group');
   const config: Record<string, unknown> = { ...props, 'group.id': group ?? `samsa-console-consumer-${Math.floor(Math.random() * 100_000)}` };
   // a group made up for one run keeps no offsets
   if (group === undefined && !('enable.auto.commit' in props)) config['enable.auto.commit'] = false;
   if (!('client.id' in props)) config['client.id'] = 'samsa-consume';
+  if (isolation !== undefined) config['isolation.level'] = isolation;
   try {
     parseConsumerConfig(config);
   } catch (e) {
+    if (e instanceof ConsumerConfigError && e.key === 'isolation.level' && isolation !== undefined) throw new UsageError(`--isolation-level must be read_committed or read_uncommitted, got '${isolation}'`);
     if (e instanceof ConsumerConfigError) throw new UsageError(`--consumer-property ${e.message}`);
     throw e;
   }
@@ -138,9 +143,9 @@ async function run(args: Args): Promise<number> {
 export const consumeCommand: Command = {
   name: 'consume',
   summary: 'print the records of a topic, one per line',
-  usage: ['[--bootstrap-server host:port] --topic t [--group g] [--from-beginning] [--max-messages n] [--timeout-ms ms] [--print-key] [--consumer-property k=v ...]'],
+  usage: ['[--bootstrap-server host:port] --topic t [--group g] [--from-beginning] [--max-messages n] [--timeout-ms ms] [--print-key] [--isolation-level read_committed] [--consumer-property k=v ...]'],
   description:
-    "Prints every record's value on its own line, like Kafka's console consumer (key<TAB>value with --print-key; null for a missing key or value). It reads as a member of a consumer group: with --group it starts from the group's committed offsets and commits what it printed when it stops; without, it uses a new group named samsa-console-consumer-<n> that commits nothing. It runs until --max-messages records were printed, until --timeout-ms passes without one, or until Ctrl-C, then leaves the group and prints a count to stderr. The topic must exist.",
+    "Prints every record's value on its own line, like Kafka's console consumer (key<TAB>value with --print-key; null for a missing key or value). It reads as a member of a consumer group: with --group it starts from the group's committed offsets and commits what it printed when it stops; without, it uses a new group named samsa-console-consumer-<n> that commits nothing. Transaction markers are never printed; with --isolation-level read_committed neither are the records of aborted transactions, and those of an open transaction only once it commits. It runs until --max-messages records were printed, until --timeout-ms passes without one, or until Ctrl-C, then leaves the group and prints a count to stderr. The topic must exist.",
   options,
   examples: [
     'samsa consume --topic orders --from-beginning --max-messages 10 --print-key',
