@@ -248,7 +248,11 @@ describe('cli: commands against a cluster', function () {
     expect(produced.stdout).to.equal('');
     expect(produced.stderr).to.match(/^produced 6 records to lines in \d+ ms \(acks=all\)\n$/);
 
-    const consumed = await c.run('consume', ['--topic', 'lines', '--from-beginning', '--max-messages', '6', '--print-key']);
+    // with keys, and values only: neither run has a group, so they can read together
+    const [consumed, values] = await Promise.all([
+      c.run('consume', ['--topic', 'lines', '--from-beginning', '--max-messages', '6', '--print-key']),
+      c.run('consume', ['--topic', 'lines', '--from-beginning', '--max-messages', '6']),
+    ]);
     expect(consumed.code, consumed.stderr).to.equal(0);
     const got = outLines(consumed.stdout);
     expect([...got].sort()).to.deep.equal(input.map((l) => l.replace(':', '\t')).sort());
