@@ -262,7 +262,6 @@ describe('cli: commands against a cluster', function () {
     expect(consumed.stderr).to.contain('Processed a total of 6 messages');
 
     // values only, and without a group nothing is left behind
-    const values = await c.run('consume', ['--topic', 'lines', '--from-beginning', '--max-messages', '6']);
     expect(outLines(values.stdout).sort()).to.deep.equal(['', 'five:with:colons', 'four', 'one', 'three', 'two']);
     const groups = await c.run('groups', ['--list']);
     expect(groups.code).to.equal(0);
