@@ -171,7 +171,7 @@ describe('KafkaJS against samsa (3 in-process brokers)', function () {
     });
 
     it('deleteGroups removes an empty group and reports an unknown one', async () => {
-      const consumer = kafka.consumer({ groupId: 'adm-doomed-group', sessionTimeout: 6_000, heartbeatInterval: 200 });
+      const consumer = kafka.consumer({ groupId: 'adm-doomed-group', ...CONSUMER });
       await consumer.connect();
       await consumer.subscribe({ topic: 'adm-keep', fromBeginning: true });
       await consumer.run({ eachMessage: async () => undefined });
