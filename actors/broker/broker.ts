@@ -5,21 +5,23 @@
  * Owned state: the LogManager of its log dir; registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
- * coordinatorPath(id)) and when it last asked for __consumer_offsets to be created; its block of
- * producer ids and the InitProducerId requests waiting for one.
+ * coordinatorPath(id)) and its transaction coordinator (a child, at txnCoordinatorPath(id)), and
+ * when it last asked for __consumer_offsets and __transaction_state to be created; its block of
+ * producer ids and the InitProducerId requests waiting for one (its transaction coordinator's too).
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
  * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
- * FindCoordinator, InitProducerId, WriteTxnMarkers (transaction markers, written by the replicas
- * led here), PartitionAdvanced, ControlledShutdown, DescribeBroker,
+ * FindCoordinator (groups and transactional ids), InitProducerId, WriteTxnMarkers (transaction
+ * markers, written by the replicas led here), PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
  * usable bytes), DescribeConfigs (every broker key, its value in force and its source), and its
- * internal Register/Heartbeat/FetchReadDone/FetchExpired/OffsetsTopicRequested/ProducerIdsAllocated.
+ * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
- * (__consumer_offsets), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
+ * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator to its coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
+ * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
+ * transaction coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
@@ -42,6 +44,8 @@ import { RateQuota } from '../../src/runtime/rate-quota.js';
 import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled, type Throttles } from './replication-throttles.js';
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
+import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/coordinator.js';
+import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { partitionReplica } from '../partition-replica/replica.js';
@@ -116,8 +120,9 @@ export interface BrokerState {
   /** Parked fetches answered from a replica's wake-up without reading again (see answerFromAdvance). */
   fetchesAnsweredOnAdvance: number;
   coordinator: ActorRef<CoordinatorMsg>;
-  /** When this broker last asked the controller to create __consumer_offsets (null: never). */
-  offsetsTopicRequestedAtMs: number | null;
+  txnCoordinator: ActorRef<TxnCoordinatorMsg>;
+  /** When this broker last asked the controller to create __consumer_offsets / __transaction_state (absent: never). */
+  internalTopicRequestedAtMs: Map<string, number>;
   /** Producer ids of this broker's current block from the controller: [next, end). */
   producerIds: { next: number; end: number };
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
@@ -135,10 +140,11 @@ export interface BrokerState {
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
-/** The coordinator's name under the broker: its path is coordinatorPath(brokerId). */
+/** The coordinators' names under the broker: their paths are coordinatorPath(brokerId) and txnCoordinatorPath(brokerId). */
 const COORDINATOR_NAME = 'group-coordinator';
-/** FindCoordinator asks the controller for __consumer_offsets at most this often. */
-const OFFSETS_TOPIC_REQUEST_INTERVAL_MS = 5_000;
+const TXN_COORDINATOR_NAME = 'txn-coordinator';
+/** FindCoordinator asks the controller for __consumer_offsets or __transaction_state at most this often. */
+const INTERNAL_TOPIC_REQUEST_INTERVAL_MS = 5_000;
 const REGISTER_TIMER = 'register';
 const EMPTY = new Uint8Array(0);
 
@@ -425,6 +431,16 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
       ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
     }
   }
+  if (p.topic === TRANSACTION_STATE_TOPIC) {
+    if (p.leader === me) {
+      const msg: TxnCoordinatorMsg = { type: 'BecomeTxnCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
+      const n = s.metadata?.topics.find((t) => t.name === TRANSACTION_STATE_TOPIC)?.partitions.length;
+      if (n !== undefined) msg.numPartitions = n;
+      ctx.send(s.txnCoordinator, msg);
+    } else {
+      ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
+    }
+  }
   removeFromFetchers(s, ctx, p.topic, p.partition);
   if (p.leader !== me && p.leader !== NO_LEADER) {
     addToFetcher(s, ctx, p.leader, {
@@ -529,27 +545,54 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
   });
 }
 
+/** The transaction coordinator child (a supervised restart stops the old one before init runs again). */
+function spawnTxnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<TxnCoordinatorMsg> {
+  return ctx.spawn(txnCoordinator, {
+    name: TXN_COORDINATOR_NAME,
+    args: {
+      brokerId: args.brokerId,
+      transactionStateNumPartitions: config.transactionStateLogNumPartitions,
+      offsetsTopicNumPartitions: config.offsetsTopicNumPartitions,
+      transactionMaxTimeoutMs: config.transactionMaxTimeoutMs,
+      transactionalIdExpirationMs: config.transactionalIdExpirationMs,
+      abortTimedOutTransactionsIntervalMs: config.transactionAbortTimedOutTransactionCleanupIntervalMs,
+      removeExpiredTransactionalIdsIntervalMs: config.transactionRemoveExpiredTransactionCleanupIntervalMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+    },
+  });
+}
+
 function offsetsTopicPartitions(s: BrokerState): number | undefined {
   return s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC)?.partitions.length;
 }
 
-/** Asks the controller once (then at most every few seconds) to create __consumer_offsets. */
-function maybeCreateOffsetsTopic(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
+/** How each internal topic is created: partitions, replication factor and topic configs from the broker config. */
+function internalTopicSpec(c: BrokerConfig, topic: string): { numPartitions: number; replicationFactor: number; config: (rf: number) => Record<string, string | number> } {
+  if (topic === TRANSACTION_STATE_TOPIC) {
+    return {
+      numPartitions: c.transactionStateLogNumPartitions,
+      replicationFactor: c.transactionStateLogReplicationFactor,
+      // min.insync.replicas capped by the replication factor the live brokers allow
+      config: (rf) => transactionStateTopicConfig(c.transactionStateLogSegmentBytes, Math.min(c.transactionStateLogMinIsr, rf)),
+    };
+  }
+  return { numPartitions: c.offsetsTopicNumPartitions, replicationFactor: c.offsetsTopicReplicationFactor, config: () => offsetsTopicConfig(c.offsetsTopicSegmentBytes) };
+}
+
+/** Asks the controller once (then at most every few seconds) to create __consumer_offsets or __transaction_state. */
+function maybeCreateInternalTopic(s: BrokerState, ctx: BaseContext<BrokerMsg>, name: string): void {
   const now = ctx.clock.now();
-  if (s.offsetsTopicRequestedAtMs !== null && now - s.offsetsTopicRequestedAtMs < OFFSETS_TOPIC_REQUEST_INTERVAL_MS) return;
+  const last = s.internalTopicRequestedAtMs.get(name);
+  if (last !== undefined && now - last < INTERNAL_TOPIC_REQUEST_INTERVAL_MS) return;
   const unfenced = s.metadata?.brokers.filter((b) => !b.fenced).length ?? 0;
   if (unfenced === 0) return;
-  s.offsetsTopicRequestedAtMs = now;
-  const c = s.config;
-  const topic = {
-    name: OFFSETS_TOPIC,
-    numPartitions: c.offsetsTopicNumPartitions,
-    replicationFactor: Math.min(c.offsetsTopicReplicationFactor, unfenced),
-    config: offsetsTopicConfig(c.offsetsTopicSegmentBytes),
-  };
-  ctx.log.info('asking the controller to create the offsets topic', { partitions: topic.numPartitions, replicationFactor: topic.replicationFactor });
+  s.internalTopicRequestedAtMs.set(name, now);
+  const spec = internalTopicSpec(s.config, name);
+  const replicationFactor = Math.min(spec.replicationFactor, unfenced);
+  const topic = { name, numPartitions: spec.numPartitions, replicationFactor, config: spec.config(replicationFactor) };
+  ctx.log.info('asking the controller to create an internal topic', { topic: name, partitions: topic.numPartitions, replicationFactor });
   void ctx.ask<ControllerReply>(s.args.controller, { type: 'CreateTopics', topics: [topic] }, { timeoutMs: 10_000 }).then((r) => {
-    const msg: BrokerMsg = { type: 'OffsetsTopicRequested', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
+    const msg: BrokerMsg = { type: 'InternalTopicRequested', topic: name, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
     if (isFailure(r)) {
       msg.errorCode = r.errorCode;
       msg.errorMessage = r.message;
@@ -619,7 +662,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchesAnsweredOnAdvance: 0,
       fetchExpiryDue: Infinity,
       coordinator: spawnCoordinator(ctx, args, config),
-      offsetsTopicRequestedAtMs: null,
+      txnCoordinator: spawnTxnCoordinator(ctx, args, config),
+      internalTopicRequestedAtMs: new Map(),
       producerIds: { next: 0, end: 0 },
       producerIdWaiters: [],
     };
@@ -702,6 +746,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           const rep = s.replicas.get(k);
           s.replicas.delete(k);
           if (p.topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+          if (p.topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
           if (rep) {
             const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: p.deletePartition }, { timeoutMs: 60_000 });
             if (isFailure(r)) ctx.log.warn('replica did not stop cleanly', { topic: p.topic, partition: p.partition, reason: r.message });
@@ -813,18 +858,19 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         if (errorMessage) r.errorMessage = errorMessage;
         ctx.reply(r);
       };
-      if (m.keyType !== undefined && m.keyType !== null && m.keyType !== 'group') {
-        return reply(ErrorCode.INVALID_REQUEST, `only group coordinators are known here, not '${String(m.keyType)}'`);
-      }
-      const topic = s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC);
+      const keyType = m.keyType ?? 'group';
+      if (keyType !== 'group' && keyType !== 'transaction') return reply(ErrorCode.INVALID_REQUEST, `unknown coordinator key type '${String(m.keyType)}'`);
+      // a group lives on the leader of its __consumer_offsets partition, a transactional id on the leader of its __transaction_state partition
+      const name = keyType === 'group' ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC;
+      const topic = s.metadata?.topics.find((t) => t.name === name);
       if (!topic) {
-        maybeCreateOffsetsTopic(s, ctx);
-        return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC} does not exist yet`);
+        maybeCreateInternalTopic(s, ctx, name);
+        return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${name} does not exist yet`);
       }
-      const partition = offsetsPartitionFor(m.key, topic.partitions.length);
+      const partition = keyType === 'group' ? offsetsPartitionFor(m.key, topic.partitions.length) : transactionStatePartitionFor(m.key, topic.partitions.length);
       const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
       const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
-      if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${OFFSETS_TOPIC}-${partition} has no leader`);
+      if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${name}-${partition} has no leader`);
       reply(ErrorCode.NONE, undefined, leader, node);
     },
 
@@ -883,10 +929,10 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       }
     },
 
-    OffsetsTopicRequested(_s, m, ctx) {
-      if (m.errorCode === ErrorCode.NONE) ctx.log.info('the controller created the offsets topic');
-      else if (m.errorCode === ErrorCode.TOPIC_ALREADY_EXISTS) ctx.log.debug('the offsets topic already exists');
-      else ctx.log.warn('creating the offsets topic failed; a later FindCoordinator asks again', { errorCode: m.errorCode, reason: m.errorMessage });
+    InternalTopicRequested(_s, m, ctx) {
+      if (m.errorCode === ErrorCode.NONE) ctx.log.info('the controller created an internal topic', { topic: m.topic });
+      else if (m.errorCode === ErrorCode.TOPIC_ALREADY_EXISTS) ctx.log.debug('the internal topic already exists', { topic: m.topic });
+      else ctx.log.warn('creating an internal topic failed; a later FindCoordinator asks again', { topic: m.topic, errorCode: m.errorCode, reason: m.errorMessage });
     },
 
     PartitionAdvanced(s, m, ctx) {

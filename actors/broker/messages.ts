@@ -94,8 +94,11 @@ export type BrokerMsg =
    * each marker is in its ISR.
    */
   | { type: 'WriteTxnMarkers'; markers: TxnMarkerEntry[]; timeoutMs?: number }
-  /** Which broker coordinates this group (key = group id). Any broker answers (FindCoordinatorResponse). */
-  | { type: 'FindCoordinator'; key: string; keyType?: 'group' }
+  /**
+   * Which broker coordinates this group (key = group id; keyType 'group', the default) or this
+   * transactional id (keyType 'transaction'). Any broker answers (FindCoordinatorResponse).
+   */
+  | { type: 'FindCoordinator'; key: string; keyType?: 'group' | 'transaction' }
   /**
    * From a local partition replica: it has new data or a new high watermark; `reads` are the
    * watching fetches' reads of it done again at that moment (those that found records).
@@ -127,8 +130,8 @@ export type BrokerMsg =
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
   /** The purgatory's expiry timer: fetches past maxWaitMs answer with what they find. */
   | { type: 'FetchExpired' }
-  /** The controller's answer to our request to create __consumer_offsets. */
-  | { type: 'OffsetsTopicRequested'; errorCode: number; errorMessage?: string }
+  /** The controller's answer to our request to create __consumer_offsets or __transaction_state. */
+  | { type: 'InternalTopicRequested'; topic: string; errorCode: number; errorMessage?: string }
   /** The controller's answer to our AllocateProducerIds. */
   | { type: 'ProducerIdsAllocated'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
 

@@ -11,6 +11,8 @@
  * for its throttle time).
  * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
  * FindCoordinator to the broker; group and offset requests to the broker's group coordinator;
+ * InitProducerId (with a transactional id), AddPartitionsToTxn, AddOffsetsToTxn and EndTxn to its
+ * transaction coordinator;
  * ListOffsets and OffsetsForLeaderEpoch to partition replicas; CreateTopics, DeleteTopics to the
  * controller.
  *
@@ -40,6 +42,7 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
 import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
+import { txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 
 export type KafkaConnectionMsg =
   | { type: 'KafkaFrame'; frame: Uint8Array }
@@ -98,7 +101,7 @@ interface ConnState {
   muted: boolean;
   /** How long the running hold-back is. */
   mutedMs: number;
-  refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg> };
+  refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg>; txnCoordinator: ActorRef<TxnCoordinatorMsg> };
   base: BaseContext<KafkaConnectionMsg>;
 }
 
@@ -143,6 +146,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     broker: s.refs.broker,
     controller: s.refs.controller,
     coordinator: s.refs.coordinator,
+    txnCoordinator: s.refs.txnCoordinator,
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     ask: (to, msg, timeoutMs) => base.ask(to, msg, { timeoutMs }) as never,
     send: (to, msg) => base.send(to, msg),
@@ -267,6 +271,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         broker: { node, path: brokerPath(args.brokerId) },
         controller: args.controller,
         coordinator: { node, path: coordinatorPath(args.brokerId) },
+        txnCoordinator: { node, path: txnCoordinatorPath(args.brokerId) },
       },
       base: ctx,
     };

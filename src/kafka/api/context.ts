@@ -1,6 +1,6 @@
 /**
  * What a Kafka API handler can reach: the actors of the broker it runs beside (broker, its
- * replicas, its group coordinator, the controller), the connection's client, and an `ask` that
+ * replicas, its group and transaction coordinators, the controller), the connection's client, and an `ask` that
  * always settles. Handlers translate one decoded Kafka request body into samsa actor messages and
  * build the Kafka response body from the replies; they never throw for an actor's error (errors
  * are data: each becomes an error code in the response).
@@ -10,6 +10,7 @@ import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
+import type { TxnCoordinatorMsg } from '../../../actors/txn-coordinator/messages.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
@@ -41,6 +42,7 @@ export interface ApiContext {
   readonly broker: ActorRef<BrokerMsg>;
   readonly controller: ActorRef<ControllerMsg>;
   readonly coordinator: ActorRef<CoordinatorMsg>;
+  readonly txnCoordinator: ActorRef<TxnCoordinatorMsg>;
   replica(topic: string, partition: number): ActorRef<ReplicaMsg>;
   /**
    * Request/response with a timeout; settles with the reply or a Failure carrying an errorCode.

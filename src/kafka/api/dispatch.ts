@@ -18,6 +18,7 @@ import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
 import { initProducerId } from './producer-id.js';
+import { addOffsetsToTxn, addPartitionsToTxn, endTxn } from './transactions.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
@@ -43,6 +44,9 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [21, deleteRecords],
   [22, initProducerId],
   [23, offsetForLeaderEpoch],
+  [24, addPartitionsToTxn],
+  [25, addOffsetsToTxn],
+  [26, endTxn],
   [29, describeAcls],
   [30, createAcls],
   [31, deleteAcls],

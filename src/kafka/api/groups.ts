@@ -2,7 +2,8 @@
  * The group APIs: FindCoordinator (10, v0-v4), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
  * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
  * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which broker leads the group's __consumer_offsets
- * partition and answers with that broker's Kafka listener; the others go to this broker's group
+ * partition (key type 0), or the transactional id's __transaction_state partition (key type 1),
+ * and answers with that broker's Kafka listener; the others go to this broker's group
  * coordinator, which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the
  * coordinator to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
  *
@@ -50,13 +51,13 @@ async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<C
   const none = (errorCode: number, errorMessage: string): CoordinatorAnswer => ({ key, nodeId: -1, host: '', port: -1, errorCode, errorMessage });
   if (keyType === 0 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key)) return none(ErrorCode.GROUP_AUTHORIZATION_FAILED, 'Group authorization failed.');
   if (keyType === 1 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) return none(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.');
-  if (keyType !== 0) return none(ErrorCode.INVALID_REQUEST, 'only group coordinators exist here: this broker does not support transactions');
-  const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: 'group' }, ctx.config.requestTimeoutMs);
+  if (keyType !== 0 && keyType !== 1) return none(ErrorCode.INVALID_REQUEST, `unknown coordinator key type ${keyType}`);
+  const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: keyType === 0 ? 'group' : 'transaction' }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, r.message);
   if (r.errorCode !== ErrorCode.NONE) return none(r.errorCode, r.errorMessage ?? '');
   const md = await fetchClusterMetadata(ctx, []);
   const b = md ? kafkaBrokers(md).find((x) => x.brokerId === r.brokerId) : undefined;
-  if (!b) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, `broker ${r.brokerId} coordinates the group but has no Kafka listener up`);
+  if (!b) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, `broker ${r.brokerId} is the coordinator but has no Kafka listener up`);
   return { key, nodeId: b.brokerId, host: b.host, port: b.port, errorCode: ErrorCode.NONE, errorMessage: null };
 }
 

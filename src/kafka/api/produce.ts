@@ -4,9 +4,14 @@
  * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka.
  * With an authorizer, the client needs WRITE on each topic: the partitions of the others are not
  * written and answered TOPIC_AUTHORIZATION_FAILED (with acks 0 they are dropped unwritten).
+ * Transactional batches (a transactional producer's, KIP-98) are written like any others; as in
+ * Kafka, a request carrying them must name its transactional id and the client needs WRITE on it,
+ * else the whole request is refused TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
+import { ATTRIBUTES_OFFSET } from '../../protocol/batch-header.js';
+import { isTransactionalBatch } from '../../protocol/control-records.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
@@ -25,6 +30,11 @@ interface PartitionAnswer {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Kafka's RequestUtils.hasTransactionalRecords: the first batch of some partition is transactional. */
+function hasTransactionalRecords(topicData: { partitionData: { records: Buffer | null }[] }[]): boolean {
+  return topicData.some((t) => t.partitionData.some((p) => p.records !== null && p.records.length > ATTRIBUTES_OFFSET + 1 && isTransactionalBatch(p.records, 0)));
+}
+
 const unauthorized = (index: number): PartitionAnswer => ({ index, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: null });
 
 export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version, body) => {
@@ -40,8 +50,12 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
     })),
   });
   if (acks !== 0 && acks !== 1 && acks !== -1) return failAll(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be -1, 0 or 1, got ${acks}`);
-  if (body.transactionalId !== null && body.transactionalId !== undefined) {
-    return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'transactions are not supported by this broker');
+  if (hasTransactionalRecords(topicData)) {
+    const transactionalId = body.transactionalId ?? null;
+    if (transactionalId === null || !ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+      const why = transactionalId === null ? 'transactional records without a transactional id' : `not authorized to write as transactional id ${transactionalId}`;
+      return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why);
+    }
   }
   denied = deniedNames(ctx, AclOperation.WRITE, ResourceType.TOPIC, topicData, (t) => t.name);
   const partitions: ProducePartition[] = [];

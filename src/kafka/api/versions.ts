@@ -31,8 +31,11 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [19, { min: 0, max: 5 }], // CreateTopics
   [20, { min: 0, max: 5 }], // DeleteTopics
   [21, { min: 0, max: 2 }], // DeleteRecords
-  [22, { min: 0, max: 4 }], // InitProducerId (idempotent producers; no transactions)
+  [22, { min: 0, max: 4 }], // InitProducerId (idempotent and transactional producers)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
+  [24, { min: 0, max: 3 }], // AddPartitionsToTxn (v4+: the brokers' batched, verify-only form)
+  [25, { min: 0, max: 4 }], // AddOffsetsToTxn
+  [26, { min: 0, max: 4 }], // EndTxn (v5: KIP-890 epoch bumps)
   [29, { min: 0, max: 3 }], // DescribeAcls
   [30, { min: 0, max: 3 }], // CreateAcls
   [31, { min: 0, max: 3 }], // DeleteAcls

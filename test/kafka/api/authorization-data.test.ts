@@ -5,7 +5,8 @@
  * CLUSTER_ACTION), ListOffsets and OffsetForLeaderEpoch (DESCRIBE), Metadata (DESCRIBE, CREATE for
  * auto-creation, the client's own authorized operations), OffsetCommit / OffsetFetch /
  * OffsetDelete (group and topic), FindCoordinator, the membership APIs, DescribeGroups,
- * ListGroups, DeleteGroups and InitProducerId. Also: DENY beats ALLOW, PREFIXED and wildcard
+ * ListGroups, DeleteGroups, InitProducerId and the transaction APIs (AddPartitionsToTxn,
+ * AddOffsetsToTxn, EndTxn, a Produce of transactional batches). Also: DENY beats ALLOW, PREFIXED and wildcard
  * bindings, User:* — and a KafkaJS producer and consumer group with just the ACLs they need.
  */
 import { expect } from 'chai';
@@ -128,6 +129,17 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
   const committed = async (groupId: string, topic: string, partition: number): Promise<number> => {
     const r = await admin.call(ApiKeys.OffsetFetch, 5, { groupId, topics: [{ name: topic, partitionIndexes: [partition] }] });
     return r.topics[0].partitions[0].committedOffset;
+  };
+  /**
+   * FindCoordinator creates __transaction_state; the coordinator of `transactionalId` is up once
+   * it answers for the id (an EndTxn of an unknown producer: INVALID_PRODUCER_ID_MAPPING, nothing changed).
+   */
+  const transactionCoordinatorUp = async (transactionalId: string): Promise<void> => {
+    await checkFor(async () => (await admin.call(ApiKeys.FindCoordinator, 3, { key: transactionalId, keyType: 1 })).errorCode === ErrorCode.NONE, 15_000, 50);
+    await checkFor(async () => {
+      const r = await admin.call(ApiKeys.EndTxn, 3, { transactionalId, producerId: -1, producerEpoch: -1, committed: false });
+      return r.errorCode === ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    }, 15_000, 50);
   };
   const metadata = (k: KafkaCaller, names: string[] | null, extra: object = {}) =>
     k.call(ApiKeys.Metadata, 9, { topics: names && names.map((name) => ({ name })), allowAutoTopicCreation: true, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false, ...extra });
@@ -328,8 +340,12 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     ]);
     expect((await alice.call(ApiKeys.FindCoordinator, 4, { keyType: 1, coordinatorKeys: ['tx'] })).coordinators[0].errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
     await setAcls(allow(Res.TRANSACTIONAL_ID, 'tx', Op.DESCRIBE));
-    // allowed, then answered as before: there are no transaction coordinators here
-    expect((await alice.call(ApiKeys.FindCoordinator, 4, { keyType: 1, coordinatorKeys: ['tx'] })).coordinators[0].errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+    // allowed: the coordinator of the id (once __transaction_state, created on demand, has a leader)
+    const found = await checkFor(async () => {
+      const r = (await alice.call(ApiKeys.FindCoordinator, 4, { keyType: 1, coordinatorKeys: ['tx'] })).coordinators[0];
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    expect(found.nodeId).to.equal(1);
   });
 
   it('JoinGroup, SyncGroup, Heartbeat and LeaveGroup: READ on the group; DENY beats the wildcard ALLOW', async () => {
@@ -395,7 +411,7 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     expect(await committed('g-odel', 'secret', 0)).to.equal(3);
   });
 
-  it('InitProducerId: IDEMPOTENT_WRITE on the cluster or WRITE on some topic, else CLUSTER_AUTHORIZATION_FAILED; a transactional id is refused', async () => {
+  it('InitProducerId: IDEMPOTENT_WRITE on the cluster or WRITE on some topic, else CLUSTER_AUTHORIZATION_FAILED; WRITE on a transactional id, else TRANSACTIONAL_ID_AUTHORIZATION_FAILED', async () => {
     const init = (k: KafkaCaller, transactionalId: string | null = null) => k.call(ApiKeys.InitProducerId, 4, { transactionalId, transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
     await setAcls(allow(Res.TOPIC, 'orders', Op.READ));
     const alice = await login('alice');
@@ -407,8 +423,41 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     expect(ok.errorCode).to.equal(ErrorCode.NONE);
     expect(ok.producerId).to.be.at.least(0);
     await setAcls(allow(Res.CLUSTER, CLUSTER_NAME, Op.IDEMPOTENT_WRITE), allow(Res.TRANSACTIONAL_ID, 'tx', Op.WRITE));
-    expect((await init(alice, 'tx')).errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    await transactionCoordinatorUp('tx');
+    expect(await init(alice, 'tx')).to.deep.include({ errorCode: ErrorCode.NONE, producerEpoch: 0 });
     expect((await init(alice, 'other')).errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  });
+
+  it('the transaction APIs: WRITE on the transactional id (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, Produce of transactional batches), WRITE on each topic added, READ on the group of AddOffsetsToTxn', async () => {
+    await transactionCoordinatorUp('tx-acl');
+    const started = await admin.call(ApiKeys.InitProducerId, 4, { transactionalId: 'tx-acl', transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
+    expect(started.errorCode).to.equal(ErrorCode.NONE);
+    const { producerId, producerEpoch } = started;
+    const add = (k: KafkaCaller, transactionalId: string, topics: [string, number][]) =>
+      k.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: transactionalId, v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch, v3AndBelowTopics: topics.map(([name, p]) => ({ name, partitions: [p] })) });
+    const addCodes = (r: { resultsByTopicV3AndBelow: { name: string; resultsByPartition: { partitionIndex: number; partitionErrorCode: number }[] }[] }) =>
+      Object.fromEntries(r.resultsByTopicV3AndBelow.flatMap((t) => t.resultsByPartition.map((p) => [`${t.name}/${p.partitionIndex}`, p.partitionErrorCode])));
+    const txnBatch = encodeRecordBatch({ transactional: true, producerId, producerEpoch, baseSequence: 0, records: [{ value: Buffer.from('t'), timestamp: Date.now() }] });
+    const produceTxn = (k: KafkaCaller, transactionalId: string | null) =>
+      k.call(ApiKeys.Produce, 9, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: 'orders', partitionData: [{ index: 0, records: txnBatch }] }] });
+    const alice = await login('alice');
+    await setAcls(allow(Res.TOPIC, 'orders', Op.WRITE));
+    expect(addCodes(await add(alice, 'tx-acl', [['orders', 0]]))).to.deep.equal({ 'orders/0': ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED });
+    expect((await alice.call(ApiKeys.EndTxn, 3, { transactionalId: 'tx-acl', producerId, producerEpoch, committed: false })).errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    expect(codes((await produceTxn(alice, 'tx-acl')).responses)).to.deep.equal({ 'orders/0': ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED });
+    // transactional batches need a transactional id, whoever sends them
+    expect(codes((await produceTxn(admin, null)).responses)).to.deep.equal({ 'orders/0': ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED });
+
+    await setAcls(allow(Res.TOPIC, 'orders', Op.WRITE), allow(Res.TRANSACTIONAL_ID, 'tx-acl', Op.WRITE));
+    // a topic without WRITE refuses the whole request; the others were not attempted
+    expect(addCodes(await add(alice, 'tx-acl', [['orders', 0], ['secret', 0]]))).to.deep.equal({ 'orders/0': ErrorCode.OPERATION_NOT_ATTEMPTED, 'secret/0': ErrorCode.TOPIC_AUTHORIZATION_FAILED });
+    expect(addCodes(await add(alice, 'tx-acl', [['orders', 0]]))).to.deep.equal({ 'orders/0': ErrorCode.NONE });
+    expect(codes((await produceTxn(alice, 'tx-acl')).responses)).to.deep.equal({ 'orders/0': ErrorCode.NONE });
+    const addOffsets = () => alice.call(ApiKeys.AddOffsetsToTxn, 3, { transactionalId: 'tx-acl', producerId, producerEpoch, groupId: 'g-txn' });
+    expect((await addOffsets()).errorCode).to.equal(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+    await setAcls(allow(Res.TOPIC, 'orders', Op.WRITE), allow(Res.TRANSACTIONAL_ID, 'tx-acl', Op.WRITE), allow(Res.GROUP, 'g-txn', Op.READ));
+    expect((await addOffsets()).errorCode).to.equal(ErrorCode.NONE);
+    expect((await alice.call(ApiKeys.EndTxn, 3, { transactionalId: 'tx-acl', producerId, producerEpoch, committed: false })).errorCode).to.equal(ErrorCode.NONE);
   });
 
   it('KafkaJS: a producer and a consumer group with just the ACLs they need; a topic without WRITE is TOPIC_AUTHORIZATION_FAILED', async () => {

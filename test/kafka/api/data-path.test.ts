@@ -93,11 +93,12 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
     expect(lu.topics[0].partitions[0].errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   });
 
-  it('refuses bad acks, transactional produce and corrupt batches, appending nothing', async () => {
+  it('refuses bad acks, transactional batches without a transactional id and corrupt batches, appending nothing', async () => {
     const before = (await listOffsets(leaderOf(1), 1, 1, -1)).topics[0].partitions[0].offset;
     const bad = await leaderOf(1).call(ApiKeys.Produce, 7, { transactionalId: null, acks: 2, timeoutMs: 1000, topicData: [{ name: TOPIC, partitionData: [{ index: 1, records: batch(['x']) }] }] });
     expect(bad.responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.INVALID_REQUIRED_ACKS);
-    const txn = await leaderOf(1).call(ApiKeys.Produce, 7, { transactionalId: 'tx-1', acks: -1, timeoutMs: 1000, topicData: [{ name: TOPIC, partitionData: [{ index: 1, records: batch(['x']) }] }] });
+    const txnBatch = encodeRecordBatch({ transactional: true, producerId: 5, producerEpoch: 0, baseSequence: 0, records: [{ value: Buffer.from('x'), timestamp: Date.now() }] });
+    const txn = await leaderOf(1).call(ApiKeys.Produce, 7, { transactionalId: null, acks: -1, timeoutMs: 1000, topicData: [{ name: TOPIC, partitionData: [{ index: 1, records: txnBatch }] }] });
     expect(txn.responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
     const corrupt = batch(['y']);
     corrupt[corrupt.length - 1] ^= 0xff; // breaks the CRC

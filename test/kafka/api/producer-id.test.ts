@@ -1,7 +1,8 @@
 /**
  * InitProducerId and idempotent Produce over the Kafka protocol: distinct producer ids from the
- * brokers' controller-allocated blocks, transactional ids refused, and sequence checking (a retry
- * answered with its first offsets and written once; gaps and fenced epochs refused).
+ * brokers' controller-allocated blocks, a transactional id's from its transaction coordinator,
+ * and sequence checking (a retry answered with its first offsets and written once; gaps and
+ * fenced epochs refused).
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -9,6 +10,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { checkFor } from '../../helpers/check-for.js';
 
 describe('Kafka API: InitProducerId and idempotent produce', function () {
   this.timeout(30_000);
@@ -38,9 +40,21 @@ describe('Kafka API: InitProducerId and idempotent produce', function () {
     expect(ids.size).to.equal(10);
   });
 
-  it('refuses a transactional id: transactions do not exist here', async () => {
-    const r = await callers[0]!.call(ApiKeys.InitProducerId, 4, { transactionalId: 'tx', transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
-    expect(r.errorCode).to.equal(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  it('a transactional id is answered by its transaction coordinator only: its producer id, the epoch bumped by each InitProducerId (v0 to v4)', async () => {
+    const found = await checkFor(async () => {
+      const r = await callers[0]!.call(ApiKeys.FindCoordinator, 3, { key: 'tx', keyType: 1 });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    const coordinator = callers[found.nodeId - 1]!;
+    const other = callers[found.nodeId === 1 ? 1 : 0]!;
+    const init = (k: KafkaCaller, v: number) => k.call(ApiKeys.InitProducerId, v, { transactionalId: 'tx', transactionTimeoutMs: 60_000, producerId: -1, producerEpoch: -1 });
+    const first = await checkFor(async () => {
+      const r = await init(coordinator, 0);
+      return r.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? null : r;
+    }, 15_000, 50);
+    expect(first).to.deep.include({ errorCode: ErrorCode.NONE, producerEpoch: 0 });
+    for (const v of [1, 2, 3, 4]) expect(await init(coordinator, v)).to.deep.include({ errorCode: ErrorCode.NONE, producerId: first.producerId, producerEpoch: v });
+    expect((await init(other, 4)).errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
   });
 
   it('a retried idempotent batch is answered with its first offsets and written once; a gap is refused', async () => {

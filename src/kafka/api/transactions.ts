@@ -1,0 +1,85 @@
+/**
+ * The transaction APIs a producer sends to its transaction coordinator (KIP-98):
+ * AddPartitionsToTxn (24, v0-v3: one transaction per request; v4+, the brokers' batched and
+ * verify-only form, is not advertised), AddOffsetsToTxn (25, v0-v4) and EndTxn (26, v0-v4: no
+ * KIP-890 epoch bump), and the transactional half of InitProducerId (22, see producer-id.ts).
+ * Each goes to this broker's transaction coordinator, which answers NOT_COORDINATOR for a
+ * transactional id it does not own.
+ *
+ * With an authorizer, as Kafka: every one of them needs WRITE on the transactional id (else
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), AddOffsetsToTxn READ on the group (else
+ * GROUP_AUTHORIZATION_FAILED), AddPartitionsToTxn WRITE on each topic. AddPartitionsToTxn
+ * refuses the whole request when one partition is refused (a topic not authorized, or internal:
+ * TOPIC_AUTHORIZATION_FAILED; a partition that does not exist: UNKNOWN_TOPIC_OR_PARTITION), the
+ * others answered OPERATION_NOT_ATTEMPTED.
+ */
+import type { TxnCoordinatorMsg, TxnCoordinatorReply } from '../../../actors/txn-coordinator/messages.js';
+import { OFFSETS_TOPIC } from '../../../actors/group-coordinator/messages.js';
+import { isInternalTopic } from '../../../actors/controller/topic-validation.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { isFailure, type Failure } from '../../runtime/types.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
+import { ApiKeys } from '../protocol/index.js';
+import type { ApiContext, ApiHandler } from './context.js';
+import { fetchClusterMetadata } from './metadata.js';
+
+/** The coordinator answers once the record is in the ISR (request.timeout.ms) or refused. */
+function askTimeoutMs(ctx: ApiContext): number {
+  return ctx.config.requestTimeoutMs + 10_000;
+}
+
+/** The coordinator's answer, or a retriable COORDINATOR_NOT_AVAILABLE when it gave none (the client finds it again). */
+export async function askTxnCoordinator(ctx: ApiContext, msg: TxnCoordinatorMsg): Promise<{ errorCode: number; errorMessage: string | null; producerId: number; producerEpoch: number }> {
+  const r = await ctx.ask<TxnCoordinatorMsg, TxnCoordinatorReply>(ctx.txnCoordinator, msg, askTimeoutMs(ctx));
+  if (isFailure(r)) return failed(r);
+  return { errorCode: r.errorCode, errorMessage: r.errorMessage ?? null, producerId: r.producerId ?? -1, producerEpoch: r.producerEpoch ?? -1 };
+}
+
+function failed(r: Failure): { errorCode: number; errorMessage: string; producerId: number; producerEpoch: number } {
+  return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: r.message, producerId: -1, producerEpoch: -1 };
+}
+
+export const addPartitionsToTxn: ApiHandler<typeof ApiKeys.AddPartitionsToTxn> = async (ctx, version, body) => {
+  const topics = body.v3AndBelowTopics;
+  const transactionalId = body.v3AndBelowTransactionalId;
+  const answer = (codeOf: (topic: string, partition: number) => number) => ({
+    throttleTimeMs: 0,
+    resultsByTopicV3AndBelow: topics.map((t) => ({ name: t.name, resultsByPartition: t.partitions.map((p) => ({ partitionIndex: p, partitionErrorCode: codeOf(t.name, p) })) })),
+  });
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) return answer(() => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  const md = await fetchClusterMetadata(ctx, [...new Set(topics.map((t) => t.name))]);
+  if (!md) return answer(() => ErrorCode.COORDINATOR_NOT_AVAILABLE);
+  const refused = new Map<string, number>();
+  for (const t of topics) {
+    // internal topics never join a transaction through this API (AddOffsetsToTxn adds __consumer_offsets)
+    const authorized = !isInternalTopic(t.name) && ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, t.name);
+    const known = md.topics.find((x) => x.name === t.name);
+    for (const p of t.partitions) {
+      if (!authorized) refused.set(`${p}/${t.name}`, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+      else if (!known?.partitions.some((x) => x.partition === p)) refused.set(`${p}/${t.name}`, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    }
+  }
+  if (refused.size > 0) return answer((topic, p) => refused.get(`${p}/${topic}`) ?? ErrorCode.OPERATION_NOT_ATTEMPTED);
+  const partitions = topics.flatMap((t) => t.partitions.map((partition) => ({ topic: t.name, partition })));
+  const r = await askTxnCoordinator(ctx, { type: 'AddPartitionsToTxn', transactionalId, producerId: body.v3AndBelowProducerId, producerEpoch: body.v3AndBelowProducerEpoch, partitions, version });
+  return answer(() => r.errorCode);
+};
+
+export const addOffsetsToTxn: ApiHandler<typeof ApiKeys.AddOffsetsToTxn> = async (ctx, version, body) => {
+  const refused = (errorCode: number) => ({ throttleTimeMs: 0, errorCode });
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return refused(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return refused(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  // the group's partition is counted over the offsets topic as it is (offsets.topic.num.partitions before it exists)
+  const md = await fetchClusterMetadata(ctx, [OFFSETS_TOPIC]);
+  const count = md?.topics.find((t) => t.name === OFFSETS_TOPIC)?.partitions.length;
+  const msg: TxnCoordinatorMsg = { type: 'AddOffsetsToTxn', transactionalId: body.transactionalId, producerId: body.producerId, producerEpoch: body.producerEpoch, groupId: body.groupId, version };
+  if (count) msg.offsetsTopicPartitions = count;
+  const r = await askTxnCoordinator(ctx, msg);
+  return { throttleTimeMs: 0, errorCode: r.errorCode };
+};
+
+export const endTxn: ApiHandler<typeof ApiKeys.EndTxn> = async (ctx, version, body) => {
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
+  const r = await askTxnCoordinator(ctx, { type: 'EndTxn', transactionalId: body.transactionalId, producerId: body.producerId, producerEpoch: body.producerEpoch, committed: body.committed, version });
+  return { throttleTimeMs: 0, errorCode: r.errorCode };
+};

@@ -1,0 +1,115 @@
+/**
+ * The transaction APIs over the Kafka protocol, spoken by our codec (flexible versions: what
+ * KafkaJS does not send): ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn and
+ * EndTxn v0-4; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
+ * OPERATION_NOT_ATTEMPTED); a transaction of raw transactional batches is invisible to
+ * read_committed until EndTxn commits it, and an aborted one is listed as aborted.
+ */
+import { expect } from 'chai';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller, consumerFetchBody } from '../../helpers/raw-kafka.js';
+
+const TOPIC = 'txn-raw';
+
+describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, transactional Produce)', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let any: KafkaCaller;
+  const open: KafkaCaller[] = [];
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, brokerConfig: { 'transaction.state.log.num.partitions': 2 }, topics: [{ name: TOPIC, partitions: 1, replicationFactor: 1 }] });
+    any = await KafkaCaller.connect(c.bootstrap[0]!);
+  });
+  after(async () => {
+    any?.end();
+    for (const k of open) k.end();
+    await c?.stop();
+  });
+
+  /** Connects to the coordinator of `transactionalId` and starts its producer (InitProducerId v4). */
+  async function startProducer(transactionalId: string): Promise<{ k: KafkaCaller; producerId: number; producerEpoch: number }> {
+    const found = await checkFor(async () => {
+      const r = await any.call(ApiKeys.FindCoordinator, 3, { key: transactionalId, keyType: 1 });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    const k = await KafkaCaller.connect(`${found.host}:${found.port}`);
+    open.push(k);
+    const r = await checkFor(async () => {
+      const x = await k.call(ApiKeys.InitProducerId, 4, { transactionalId, transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
+      return x.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? null : x;
+    }, 15_000, 50);
+    expect(r.errorCode).to.equal(ErrorCode.NONE);
+    return { k, producerId: r.producerId, producerEpoch: r.producerEpoch };
+  }
+
+  const addCodes = (r: { resultsByTopicV3AndBelow: { name: string; resultsByPartition: { partitionIndex: number; partitionErrorCode: number }[] }[] }) =>
+    Object.fromEntries(r.resultsByTopicV3AndBelow.flatMap((t) => t.resultsByPartition.map((p) => [`${t.name}/${p.partitionIndex}`, p.partitionErrorCode])));
+
+  it('ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn v0-4 and EndTxn v0-4', async () => {
+    const r = await any.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+    const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
+    expect(range(24)).to.deep.include({ minVersion: 0, maxVersion: 3 });
+    expect(range(25)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+    expect(range(26)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+    expect(range(22)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+  });
+
+  it('AddPartitionsToTxn refuses a partition that does not exist and an internal topic; the others are not attempted', async () => {
+    const { k, producerId, producerEpoch } = await startProducer('raw-refused');
+    const add = (topics: { name: string; partitions: number[] }[]) =>
+      k.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: 'raw-refused', v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch, v3AndBelowTopics: topics });
+    expect(addCodes(await add([{ name: TOPIC, partitions: [0, 7] }]))).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.OPERATION_NOT_ATTEMPTED, [`${TOPIC}/7`]: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(addCodes(await add([{ name: TOPIC, partitions: [0] }, { name: '__transaction_state', partitions: [0] }]))).to.deep.equal({
+      [`${TOPIC}/0`]: ErrorCode.OPERATION_NOT_ATTEMPTED,
+      '__transaction_state/0': ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+    });
+    // a stale epoch: PRODUCER_FENCED (v2+), INVALID_PRODUCER_EPOCH before
+    const stale = (v: number) =>
+      k.call(ApiKeys.AddPartitionsToTxn, v, { v3AndBelowTransactionalId: 'raw-refused', v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch + 1, v3AndBelowTopics: [{ name: TOPIC, partitions: [0] }] });
+    expect(addCodes(await stale(3))).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.PRODUCER_FENCED });
+    expect(addCodes(await stale(1))).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.INVALID_PRODUCER_EPOCH });
+  });
+
+  it('transactional batches are invisible to read_committed until EndTxn commits them; an aborted transaction is listed as aborted', async () => {
+    const { k, producerId, producerEpoch } = await startProducer('raw-flow');
+    let sequence = 0;
+    const produce = (value: string) =>
+      any.call(ApiKeys.Produce, 9, {
+        transactionalId: 'raw-flow',
+        acks: -1,
+        timeoutMs: 5_000,
+        topicData: [{ name: TOPIC, partitionData: [{ index: 0, records: encodeRecordBatch({ transactional: true, producerId, producerEpoch, baseSequence: sequence++, records: [{ value: Buffer.from(value), timestamp: Date.now() }] }) }] }],
+      });
+    const fetchCommitted = () => any.call(ApiKeys.Fetch, 12, consumerFetchBody(TOPIC, 0, 0, { isolationLevel: 1 }));
+    const add = () => k.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: 'raw-flow', v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch, v3AndBelowTopics: [{ name: TOPIC, partitions: [0] }] });
+    const end = (committed: boolean) => k.call(ApiKeys.EndTxn, 4, { transactionalId: 'raw-flow', producerId, producerEpoch, committed });
+
+    expect(addCodes(await add())).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.NONE });
+    expect((await k.call(ApiKeys.AddOffsetsToTxn, 4, { transactionalId: 'raw-flow', producerId, producerEpoch, groupId: 'raw-readers' })).errorCode).to.equal(ErrorCode.NONE);
+    expect((await produce('committed')).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    const before = (await fetchCommitted()).responses[0].partitions[0];
+    expect(before.lastStableOffset).to.equal(0);
+    expect(before.records === null || before.records.length === 0).to.equal(true);
+    expect((await end(true)).errorCode).to.equal(ErrorCode.NONE);
+    // the COMMIT marker goes in once EndTxn is answered: the last stable offset moves past it
+    const committed = await checkFor(async () => {
+      const p = (await fetchCommitted()).responses[0].partitions[0];
+      return p.lastStableOffset === 2 ? p : null;
+    }, 10_000, 20);
+    expect(committed.abortedTransactions ?? []).to.deep.equal([]);
+
+    await checkFor(async () => addCodes(await add())[`${TOPIC}/0`] === ErrorCode.NONE, 10_000, 20);
+    expect((await produce('aborted')).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    expect((await end(false)).errorCode).to.equal(ErrorCode.NONE);
+    const aborted = await checkFor(async () => {
+      const p = (await fetchCommitted()).responses[0].partitions[0];
+      return p.lastStableOffset === 4 ? p : null;
+    }, 10_000, 20);
+    expect(aborted.abortedTransactions).to.deep.equal([{ producerId, firstOffset: 2 }]);
+  });
+});
