@@ -4,7 +4,7 @@
  * type transaction, answered by any broker) and then talks to the coordinator actor at
  * txnCoordinatorPath(brokerId). Every reply carries `errorCode`.
  */
-import { javaStringHash } from '../group-coordinator/messages.js';
+import { offsetsPartitionFor } from '../group-coordinator/messages.js';
 import type { TxnApi } from './txn-state-machine.js';
 import type { TopicPartition, TxnState } from './txn-metadata.js';
 
@@ -15,11 +15,9 @@ export function txnCoordinatorPath(brokerId: number): string {
   return `/broker-${brokerId}/txn-coordinator`;
 }
 
-/** Kafka's Utils.abs(transactionalId.hashCode) % transaction.state.log.num.partitions. */
+/** Kafka's Utils.abs(transactionalId.hashCode) % transaction.state.log.num.partitions: the hash groups use. */
 export function transactionStatePartitionFor(transactionalId: string, numPartitions: number): number {
-  const h = javaStringHash(transactionalId);
-  const abs = h === -2147483648 ? 0 : Math.abs(h);
-  return abs % numPartitions;
+  return offsetsPartitionFor(transactionalId, numPartitions);
 }
 
 export type TxnCoordinatorMsg =
