@@ -197,6 +197,25 @@ describe('actors/txn-coordinator coordinator', function () {
       expect((await h.markerCalls(2)).length).to.equal(1);
     });
 
+    it('once written, a CompleteCommit whose write fails retriably is written again after a backoff', async () => {
+      const { producerId, producerEpoch } = await h.init('tx-a');
+      await h.addPartitions('tx-a', producerId!, producerEpoch!, [ORDERS[0]!]);
+      await h.brokerControl(1, { markerErrors: { 'orders-0': [ErrorCode.NOT_ENOUGH_REPLICAS] } });
+      expect((await h.endTxn('tx-a', producerId!, producerEpoch!, true)).errorCode).to.equal(ErrorCode.NONE);
+      await h.settle();
+      await h.control({ failProduce: ErrorCode.NOT_ENOUGH_REPLICAS });
+      await h.clock.advanceAsync(100);
+      await h.settle();
+      // the markers are written; the CompleteCommit record is not yet
+      expect((await h.markerCalls(1)).length).to.equal(2);
+      expect(await h.stateOf('tx-a')).to.deep.include({ state: S.PrepareCommit, pendingState: S.CompleteCommit });
+      await h.control({ failProduce: null });
+      await h.clock.advanceAsync(100);
+      await checkFor(async () => (await h.stateOf('tx-a'))?.state === S.CompleteCommit, 5_000);
+      expect((await h.log()).map((r) => r.metadata?.state)).to.deep.equal([S.Empty, S.Ongoing, S.PrepareCommit, S.CompleteCommit]);
+      expect((await h.markerCalls(1)).length).to.equal(2);
+    });
+
     it('stop when refused as stale (a newer coordinator owns the transaction): the transaction is left to it', async () => {
       const { producerId, producerEpoch } = await h.init('tx-a');
       await h.addPartitions('tx-a', producerId!, producerEpoch!, [ORDERS[0]!]);
