@@ -13,7 +13,8 @@
  * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
  * FindCoordinator (groups and transactional ids), InitProducerId, WriteTxnMarkers (transaction
- * markers, written by the replicas led here), PartitionAdvanced, ControlledShutdown, DescribeBroker,
+ * markers, written by the replicas led here; one on __consumer_offsets is told to the group
+ * coordinator, TxnMarkerWritten), PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
  * usable bytes), DescribeConfigs (every broker key, its value in force and its source), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
@@ -379,6 +380,8 @@ function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMark
   const msg: ReplicaMsg = { type: 'WriteTxnMarker', producerId: mk.producerId, producerEpoch: mk.producerEpoch, coordinatorEpoch: mk.coordinatorEpoch, commit: mk.commit, timeoutMs };
   return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: timeoutMs + 5_000 }).then((r) => {
     if (isFailure(r)) return { partition, errorCode: r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, errorMessage: r.message };
+    // offsets a transaction committed (TxnOffsetCommit) count, or go, with its marker
+    if (r.errorCode === ErrorCode.NONE && topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'TxnMarkerWritten', partition, producerId: mk.producerId, commit: mk.commit });
     return { partition, errorCode: r.errorCode, errorMessage: r.errorMessage };
   });
 }

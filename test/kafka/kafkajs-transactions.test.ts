@@ -3,7 +3,9 @@
  * them: a committed transaction is read by a read_committed consumer (KafkaJS's default); an
  * aborted one never reaches read_committed consumers but does reach read_uncommitted ones; a
  * second producer with the same transactional id fences the first; a transaction left open past
- * its timeout is aborted by the coordinator, fencing its producer.
+ * its timeout is aborted by the coordinator, fencing its producer; a consume-transform-produce
+ * loop commits its consumer group's offsets inside its transactions (sendOffsets: AddOffsetsToTxn
+ * and TxnOffsetCommit), which count only when the transaction commits.
  */
 import { expect } from 'chai';
 import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer } from 'kafkajs';
@@ -57,7 +59,7 @@ describe('KafkaJS transactions against samsa (3 in-process brokers)', function (
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({
-      topics: ['tx-commit', 'tx-abort', 'tx-fence', 'tx-timeout'].map((topic) => ({ topic, numPartitions: 2, replicationFactor: 3 })),
+      topics: ['tx-commit', 'tx-abort', 'tx-fence', 'tx-timeout', 'tx-in', 'tx-out'].map((topic) => ({ topic, numPartitions: 2, replicationFactor: 3 })),
       waitForLeaders: true,
     });
     await admin.disconnect();
@@ -142,5 +144,37 @@ describe('KafkaJS transactions against samsa (3 in-process brokers)', function (
     expect(rc.values).to.deep.equal(['after']);
     const err = await txn.commit().then(() => null, (e: unknown) => e);
     expect(errorTypes(err)).to.satisfy((types: string[]) => types.includes('INVALID_PRODUCER_EPOCH') || types.includes('PRODUCER_FENCED'));
+  });
+
+  it('sendOffsets commits the consumer group\'s offsets with the transaction, and an abort leaves them where they were', async () => {
+    const producer = await txnProducer('txn-eos');
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const committed = async () => {
+        const r = await admin.fetchOffsets({ groupId: 'eos-app', topics: ['tx-in'] });
+        return Object.fromEntries(r[0]!.partitions.map((p) => [p.partition, Number(p.offset)]));
+      };
+      const step = async (offset: number, commit: boolean) => {
+        const txn = await producer.transaction();
+        await txn.send({ topic: 'tx-out', messages: [{ key: 'k', value: `out-${offset}` }] });
+        await txn.sendOffsets({ consumerGroupId: 'eos-app', topics: [{ topic: 'tx-in', partitions: [{ partition: 0, offset: String(offset) }, { partition: 1, offset: String(offset + 1) }] }] });
+        await (commit ? txn.commit() : txn.abort());
+      };
+      await step(5, true);
+      await checkFor(async () => (await committed())[0] === 5, 10_000, 20);
+      expect(await committed()).to.deep.equal({ 0: 5, 1: 6 });
+      await step(9, false);
+      await step(12, true);
+      await checkFor(async () => (await committed())[0] === 12, 10_000, 20);
+      expect(await committed()).to.deep.equal({ 0: 12, 1: 13 });
+      // the output: only what the committed transactions wrote
+      const rc = await collect(kafka, 'tx-out', 'rc-eos');
+      open.push(rc.consumer);
+      await checkFor(() => rc.values.length >= 2, 15_000, 20);
+      expect([...rc.values].sort()).to.deep.equal(['out-12', 'out-5']);
+    } finally {
+      await admin.disconnect();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { describeConfigs } from './describe-configs.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
+import { txnOffsetCommit } from './txn-offset-commit.js';
 import { initProducerId } from './producer-id.js';
 import { addOffsetsToTxn, addPartitionsToTxn, endTxn } from './transactions.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
@@ -47,6 +48,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [24, addPartitionsToTxn],
   [25, addOffsetsToTxn],
   [26, endTxn],
+  [28, txnOffsetCommit],
   [29, describeAcls],
   [30, createAcls],
   [31, deleteAcls],
