@@ -26,9 +26,10 @@ function topology(kind: NodeKind): TopologyConfig {
     nodes,
     controller: {
       quorum: [1, 2, 3].map((id) => ({ id, node: `c${id}`, metadataDir: `controller-${id}` })),
-      config: { 'controller.quorum.election.timeout.ms': 400, 'broker.session.timeout.ms': 3_000 },
+      // a dead broker fenced after 1.5 s, as fastFailover() in test/helpers/cluster.ts
+      config: { 'controller.quorum.election.timeout.ms': 400, 'broker.session.timeout.ms': 1_500 },
     },
-    brokers: [1, 2, 3].map((id) => ({ id, node: `b${id}`, logDir: `broker-${id}`, config: { 'broker.heartbeat.interval.ms': 300, 'group.initial.rebalance.delay.ms': 0 } })),
+    brokers: [1, 2, 3].map((id) => ({ id, node: `b${id}`, logDir: `broker-${id}`, config: { 'broker.heartbeat.interval.ms': 200, 'group.initial.rebalance.delay.ms': 0 } })),
     topics: [{ name: 'events', partitions: 3, replicationFactor: 3 }],
   };
 }
