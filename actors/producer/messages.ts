@@ -5,6 +5,13 @@
 import type { Failure } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { BrokerProduceResponse } from '../broker/messages.js';
+import type { TxnRpcResult } from './txn-rpc.js';
+
+/** Offsets a transaction commits for a consumer group (sendOffsets). */
+export interface TxnOffsets {
+  topic: string;
+  partitions: { partition: number; offset: number; metadata?: string | null }[];
+}
 
 export interface ProducerRecord {
   key?: Uint8Array | null;
@@ -34,13 +41,31 @@ export type ProducerMsg =
   | { type: 'Flush' }
   | { type: 'Close' }
   | { type: 'DescribeProducer' }
+  /** transactional.id: begin a transaction (the first one initialises the producer id). Answered TxnResult. */
+  | { type: 'BeginTxn' }
+  /** transactional.id: commit the group's offsets with the ongoing transaction. Answered TxnResult. */
+  | { type: 'SendOffsetsToTxn'; groupId: string; topics: TxnOffsets[] }
+  /** transactional.id: flush the transaction's batches, then commit or abort it. Answered TxnResult. */
+  | { type: 'EndTxn'; commit: boolean }
   // internal
   | { type: 'Drain' }
   | { type: 'ProduceDone'; requestId: number; response: BrokerProduceResponse | Failure }
   | { type: 'MetadataResult'; metadata: ClusterMetadata | null; errorCode: number }
   | { type: 'BlockTimeout' }
   /** enable.idempotence: a broker's answer to InitProducerId. */
-  | { type: 'ProducerIdResult'; errorCode: number; errorMessage?: string; producerId: number; producerEpoch: number };
+  | { type: 'ProducerIdResult'; errorCode: number; errorMessage?: string; producerId: number; producerEpoch: number }
+  /** transactional.id: a request to a coordinator settled (after its retries). */
+  | { type: 'TxnRpcDone'; op: TxnRpcOp; result: TxnRpcResult };
+
+/** The transactional requests the producer makes, one of each kind at a time. */
+export type TxnRpcOp = 'InitProducerId' | 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'SendOffsets' | 'EndTxn';
+
+/** The answer to BeginTxn, SendOffsetsToTxn and EndTxn. */
+export interface TxnResult {
+  type: 'TxnResult';
+  errorCode: number;
+  errorMessage?: string;
+}
 
 export interface SendResult {
   type: 'SendResult';

@@ -45,6 +45,13 @@ export interface ProducerConfig {
    * is behind gets fewer of them.
    */
   adaptivePartitioning: boolean;
+  /**
+   * transactional.id: the producer writes in transactions (KIP-98) under this id, which fences
+   * earlier producers with the same id. Implies enable.idempotence. null: not transactional.
+   */
+  transactionalId: string | null;
+  /** transaction.timeout.ms: the coordinator aborts a transaction left open this long (Kafka: 60000). */
+  transactionTimeoutMs: number;
 }
 
 export class ProducerConfigError extends Error {
@@ -98,6 +105,8 @@ const SPECS: Record<string, Spec> = {
   'enable.idempotence': { prop: 'idempotent', kind: 'bool', def: false },
   'partitioner.sticky.bytes': { prop: 'stickyBytes', kind: 'int', min: 0, def: 131_072 },
   'partitioner.adaptive.partitioning.enable': { prop: 'adaptivePartitioning', kind: 'bool', def: true },
+  'transactional.id': { prop: 'transactionalId', kind: 'string', def: null },
+  'transaction.timeout.ms': { prop: 'transactionTimeoutMs', kind: 'int', min: 1, def: 60_000 },
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
@@ -131,8 +140,13 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
     }
   }
   const c = out as unknown as ProducerConfig;
+  if (c.transactionalId !== null) {
+    // as Kafka: a transactional producer is idempotent; turning idempotence off is refused
+    if (input['enable.idempotence'] !== undefined && !c.idempotent) throw new ProducerConfigError('enable.idempotence', 'must be true with transactional.id (a transactional producer is idempotent)');
+    c.idempotent = true;
+  }
   if (c.idempotent) {
-    const why = 'enable.idempotence needs it';
+    const why = c.transactionalId !== null ? 'transactional.id needs it' : 'enable.idempotence needs it';
     if (c.acks !== -1) throw new ProducerConfigError('acks', `must be "all" (-1) with enable.idempotence, got ${c.acks} (${why})`);
     if (c.retries < 1) throw new ProducerConfigError('retries', `must be at least 1 with enable.idempotence (${why})`);
     if (c.maxInFlight > 5) throw new ProducerConfigError('max.in.flight.requests.per.connection', `must be at most 5 with enable.idempotence, got ${c.maxInFlight} (${why})`);

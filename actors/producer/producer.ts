@@ -17,16 +17,19 @@
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName, isRetriable } from '../../src/protocol/errors.js';
-import { setProducerState } from '../../src/protocol/batch-header.js';
+import { ATTRIBUTES_OFFSET, TRANSACTIONAL_FLAG_MASK, readInt16BE, setProducerState, writeInt16BE } from '../../src/protocol/batch-header.js';
 import { RecordBatchBuilder, batchBufferSize } from '../../src/protocol/record-batch.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
-import { isFailure } from '../../src/runtime/types.js';
+import { isFailure, type Failure } from '../../src/runtime/types.js';
+import { assertNever } from '../../src/runtime/assert-never.js';
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse, ProducePartition } from '../broker/messages.js';
-import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from './messages.js';
+import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
+import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
+import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
 
 export interface ProducerArgs {
   bootstrap: BootstrapBroker[];
@@ -87,6 +90,8 @@ interface PartitionQueue {
   sequenced: ProducerBatch[];
   /** In `s.active` (a flag, so a record need not pay a Set lookup to find out). */
   active: boolean;
+  /** transactional.id: the partition's place in the ongoing transaction (sent only once Added). */
+  txnAdd: TxnPartitionState;
 }
 
 /**
@@ -146,6 +151,8 @@ export interface ProducerState {
    * numbers every unsettled batch again from 0 (Kafka bumps the epoch for the same reason).
    */
   sequenceResetPending: boolean;
+  /** transactional.id: the transaction state (null: not a transactional producer). */
+  txn: TxnManager<PartitionQueue> | null;
 }
 
 const RECORD_OVERHEAD = 22;
@@ -215,7 +222,7 @@ function activate(s: ProducerState, q: PartitionQueue): void {
 function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partition: number): PartitionQueue {
   let q = qs[partition];
   if (!q) {
-    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [], active: false };
+    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [], active: false, txnAdd: 'None' };
     qs[partition] = q;
   }
   return q;
@@ -400,6 +407,7 @@ function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: Produ
     // a sequenced batch that will never be written leaves a gap the partition cannot get past
     if (errorCode !== ErrorCode.NONE) s.sequenceResetPending = true;
   }
+  if (s.txn !== null && errorCode !== ErrorCode.NONE) onTxnBatchFailed(s, ctx, s.txn, errorCode, message);
   for (const seg of b.segments) settleSegment(s, ctx, b, seg, errorCode, message, baseOffset, logAppendTime);
 }
 
@@ -414,6 +422,9 @@ function addSequence(seq: number, n: number): number {
  */
 function idempotenceReady(s: ProducerState, ctx: BaseContext<ProducerMsg>): boolean {
   if (!s.config.idempotent) return true;
+  // transactional: the producer id comes from the transaction coordinator (BeginTxn); a sequence
+  // gap makes the transaction abortable, and the abort takes a new epoch
+  if (s.txn !== null) return s.producerId >= 0 && !s.sequenceResetPending;
   if (s.sequenceResetPending) {
     if (s.inFlight.size > 0) return false;
     s.sequenceResetPending = false;
@@ -445,7 +456,10 @@ function sequence(s: ProducerState, b: ProducerBatch): void {
   const q = b.q;
   b.seq = q.nextSeq;
   q.nextSeq = addSequence(q.nextSeq, b.count);
-  setProducerState(encoded(s, b), 0, s.producerId, s.producerEpoch, b.seq);
+  const bytes = encoded(s, b);
+  // transactional.id: the batch belongs to the ongoing transaction (setProducerState writes the CRC after)
+  if (s.txn !== null) writeInt16BE(bytes, ATTRIBUTES_OFFSET, readInt16BE(bytes, ATTRIBUTES_OFFSET) | TRANSACTIONAL_FLAG_MASK);
+  setProducerState(bytes, 0, s.producerId, s.producerEpoch, b.seq);
   q.sequenced.push(b);
 }
 
@@ -572,6 +586,14 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
         wakeAt = Math.min(wakeAt, b.retryAt);
         continue;
       }
+      if (s.txn !== null && q.txnAdd !== 'Added') {
+        if (q.txnAdd === 'None') {
+          q.txnAdd = 'Adding';
+          s.txn.pendingAdd.push(q);
+          s.txn.partitions.push(q);
+        }
+        continue;
+      }
       if (!free || !sendable) continue;
       let list = perBroker.get(leader);
       if (!list) perBroker.set(leader, (list = []));
@@ -652,6 +674,10 @@ function requeue(s: ProducerState, q: PartitionQueue, b: ProducerBatch): void {
 }
 
 function maybeFinishFlush(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
+  if (s.txn !== null) {
+    maybeAddPartitions(s, ctx, s.txn);
+    maybeEndTxn(s, ctx, s.txn);
+  }
   if (!s.flushing || pendingRecords(s)) return;
   s.flushing = false;
   for (const t of s.flushWaiters.splice(0)) ctx.replyTo(t, { type: 'Flushed', errorCode: ErrorCode.NONE });
@@ -692,6 +718,242 @@ function routeSend(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: Blocke
   admit(s, ctx, send);
 }
 
+// ---- transactional.id (see transactions.ts for the phases) ----
+
+function txnEnv(s: ProducerState, ctx: BaseContext<ProducerMsg>): TxnRpcEnv {
+  return {
+    ask: <R>(to: Parameters<TxnRpcEnv['ask']>[0], msg: unknown, opts: Parameters<TxnRpcEnv['ask']>[2]) => ctx.ask(to, msg as never, opts) as Promise<R | Failure>,
+    clock: ctx.clock,
+    anyBroker: () => s.metadata.nextBroker<BrokerMsg>(),
+    retries: s.config.retries,
+    retryBackoffMs: s.config.retryBackoffMs,
+    requestTimeoutMs: s.config.requestTimeoutMs,
+    maxBlockMs: s.config.maxBlockMs,
+  };
+}
+
+/** Runs a coordinator request (with its retries) and hands its outcome back as TxnRpcDone. */
+function startTxnRpc(ctx: BaseContext<ProducerMsg>, op: TxnRpcOp, run: () => Promise<TxnRpcResult>): void {
+  void run().then(
+    (result) => ctx.send(ctx.self, { type: 'TxnRpcDone', op, result }),
+    (err: unknown) => ctx.send(ctx.self, { type: 'TxnRpcDone', op, result: { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: String(err), producerId: -1, producerEpoch: -1, coordinator: null } }),
+  );
+}
+
+function txnReply(ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, errorCode: number, message?: string): void {
+  const token = txn.token;
+  txn.token = undefined;
+  if (!token) return;
+  const r: TxnResult = { type: 'TxnResult', errorCode };
+  if (message !== undefined && errorCode !== ErrorCode.NONE) r.errorMessage = message;
+  ctx.replyTo(token, r);
+}
+
+/** Fails every batch not yet sent (open and ready) of the given queues, and the Sends not yet admitted. */
+function failUnsent(s: ProducerState, ctx: BaseContext<ProducerMsg>, queues: Iterable<PartitionQueue>, errorCode: number, message: string): void {
+  for (const q of [...queues]) {
+    if (q.open) {
+      const b = q.open;
+      q.open = null;
+      s.batchEvents++;
+      completeBatch(s, ctx, b, errorCode, message, true);
+    }
+    for (const b of q.ready.splice(0)) completeBatch(s, ctx, b, errorCode, message, b.attempts === 0);
+  }
+  for (const list of [s.blocked, s.awaitingMetadata]) for (const b of list.splice(0)) reply(ctx, b.token, { type: 'SendResult', errorCode, errorMessage: message, results: [] });
+  scheduleBlockTimer(s, ctx);
+}
+
+function becomeFatal(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, errorCode: number, message: string): void {
+  if (txn.phase === 'FatalError') return;
+  ctx.log.warn('transactional producer: fatal error; no more transactions', { transactionalId: txn.transactionalId, errorCode, reason: message });
+  txn.phase = 'FatalError';
+  txn.error = { errorCode, message };
+  failUnsent(s, ctx, s.active, errorCode, message);
+  txnReply(ctx, txn, errorCode, message);
+  scheduleDrain(s, ctx);
+}
+
+/** The ongoing transaction can no longer commit: it must be aborted. */
+function becomeAbortable(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, errorCode: number, message: string): void {
+  if (txn.phase !== 'InTransaction' && txn.phase !== 'Committing') return;
+  const committing = txn.phase === 'Committing';
+  txn.phase = 'AbortableError';
+  txn.error = { errorCode, message };
+  if (committing) txnReply(ctx, txn, errorCode, `the transaction cannot commit and must be aborted: ${message}`);
+  // batches waiting to join the transaction never will: their sends fail now, not at the abort
+  failUnsent(s, ctx, txn.pendingAdd.splice(0), errorCode, `the transaction must be aborted: ${message}`);
+}
+
+function onTxnBatchFailed(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, errorCode: number, message: string): void {
+  if (txn.phase === 'Aborting' || txn.phase === 'FatalError') return;
+  if (isFatalTxnError(errorCode)) becomeFatal(s, ctx, txn, errorCode, message);
+  else becomeAbortable(s, ctx, txn, errorCode, message);
+}
+
+/** Sends AddPartitionsToTxn for the partitions waiting for it (one request in flight). */
+function maybeAddPartitions(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>): void {
+  if (txn.adding.length > 0 || txn.pendingAdd.length === 0) return;
+  if (txn.phase !== 'InTransaction' && txn.phase !== 'Committing') return;
+  txn.adding = txn.pendingAdd.splice(0);
+  const msg = {
+    type: 'AddPartitionsToTxn' as const,
+    transactionalId: txn.transactionalId,
+    producerId: s.producerId,
+    producerEpoch: s.producerEpoch,
+    partitions: txn.adding.map((q) => ({ topic: q.topic, partition: q.partition })),
+    version: 3,
+  };
+  const env = txnEnv(s, ctx);
+  const coordinator = txn.coordinator;
+  startTxnRpc(ctx, 'AddPartitionsToTxn', () => askTxnCoordinator(env, coordinator, msg));
+}
+
+/**
+ * Commit or abort, once the transaction's batches are settled: EndTxn to the coordinator (none
+ * when nothing joined the transaction). A commit that met an abortable error fails instead.
+ */
+function maybeEndTxn(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>): void {
+  if ((txn.phase !== 'Committing' && txn.phase !== 'Aborting') || txn.rpcInFlight || txn.adding.length > 0) return;
+  const commit = txn.phase === 'Committing';
+  if (commit) {
+    if (txn.pendingAdd.length > 0 || pendingRecords(s)) return;
+  } else {
+    // batches put back for a retry after the abort began are not sent again
+    if (s.active.size > 0) failUnsent(s, ctx, s.active, ErrorCode.OPERATION_NOT_ATTEMPTED, 'the transaction was aborted before this batch was sent');
+    if (s.inFlight.size > 0) return;
+  }
+  if (!txn.offsetsAdded && !txn.partitions.some((q) => q.txnAdd === 'Added')) {
+    finishTxn(s, ctx, txn);
+    return;
+  }
+  txn.rpcInFlight = true;
+  const env = txnEnv(s, ctx);
+  const msg = { type: 'EndTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, committed: commit, version: 3 };
+  const coordinator = txn.coordinator;
+  startTxnRpc(ctx, 'EndTxn', () => askTxnCoordinator(env, coordinator, msg));
+}
+
+/** The transaction ended: the producer is ready for the next one (with a new epoch after a sequence gap). */
+function finishTxn(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>): void {
+  for (const q of txn.partitions) q.txnAdd = 'None';
+  for (const q of txn.pendingAdd) q.txnAdd = 'None';
+  txn.partitions = [];
+  txn.pendingAdd = [];
+  txn.offsetsAdded = false;
+  txn.error = null;
+  txn.phase = 'Ready';
+  if (s.sequenceResetPending) {
+    // a batch of the aborted transaction left a sequence gap: the next transaction starts with
+    // InitProducerId again, which bumps the epoch, and every partition's sequence from 0
+    s.sequenceResetPending = false;
+    s.producerId = -1;
+    s.producerEpoch = -1;
+    resetSequences(s);
+    txn.phase = 'Uninitialized';
+  }
+  txnReply(ctx, txn, ErrorCode.NONE);
+}
+
+function resetSequences(s: ProducerState): void {
+  for (const qs of s.topicQueues.values()) {
+    for (const q of qs) {
+      if (!q) continue;
+      q.nextSeq = 0;
+      for (const b of q.sequenced) b.seq = -1;
+      q.sequenced = [];
+    }
+  }
+}
+
+function onTxnRpcDone(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, op: TxnRpcOp, r: TxnRpcResult): void {
+  txn.coordinator = r.coordinator;
+  const ok = r.errorCode === ErrorCode.NONE;
+  const message = r.errorMessage ?? errorName(r.errorCode);
+  switch (op) {
+    case 'InitProducerId':
+      txn.rpcInFlight = false;
+      if (ok) {
+        s.producerId = r.producerId;
+        s.producerEpoch = r.producerEpoch;
+        resetSequences(s);
+        txn.phase = 'InTransaction';
+        ctx.log.debug('transactional producer id', { transactionalId: txn.transactionalId, producerId: r.producerId, producerEpoch: r.producerEpoch });
+        txnReply(ctx, txn, ErrorCode.NONE);
+      } else if (isFatalTxnError(r.errorCode) || !isRetriable(r.errorCode)) {
+        becomeFatal(s, ctx, txn, r.errorCode, message);
+      } else {
+        txn.phase = 'Uninitialized';
+        txnReply(ctx, txn, r.errorCode, message);
+      }
+      break;
+    case 'AddPartitionsToTxn': {
+      const adding = txn.adding;
+      txn.adding = [];
+      if (ok) {
+        for (const q of adding) if (q.txnAdd === 'Adding') q.txnAdd = 'Added';
+      } else if (isFatalTxnError(r.errorCode)) {
+        becomeFatal(s, ctx, txn, r.errorCode, message);
+      } else {
+        const why = `AddPartitionsToTxn failed: ${message}`;
+        becomeAbortable(s, ctx, txn, r.errorCode, why);
+        // their batches can never be written in this transaction
+        failUnsent(s, ctx, adding, r.errorCode, why);
+      }
+      break;
+    }
+    case 'AddOffsetsToTxn': {
+      const offsets = txn.offsets;
+      txn.offsets = null;
+      if (!ok || !offsets) {
+        txn.rpcInFlight = false;
+        if (isFatalTxnError(r.errorCode)) becomeFatal(s, ctx, txn, r.errorCode, message);
+        else {
+          becomeAbortable(s, ctx, txn, r.errorCode, `AddOffsetsToTxn failed: ${message}`);
+          txnReply(ctx, txn, r.errorCode, `AddOffsetsToTxn failed: ${message}`);
+        }
+        break;
+      }
+      txn.offsetsAdded = true;
+      const env = txnEnv(s, ctx);
+      const req = {
+        transactionalId: txn.transactionalId,
+        groupId: offsets.groupId,
+        producerId: s.producerId,
+        producerEpoch: s.producerEpoch,
+        topics: offsets.topics.map((t) => ({ name: t.topic, partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset, metadata: p.metadata ?? null })) })),
+      };
+      const coordinator = txn.coordinator;
+      startTxnRpc(ctx, 'SendOffsets', async () => ({ ...(await txnOffsetCommit(env, req)), producerId: -1, producerEpoch: -1, coordinator }));
+      break;
+    }
+    case 'SendOffsets':
+      txn.rpcInFlight = false;
+      if (ok) txnReply(ctx, txn, ErrorCode.NONE);
+      else if (isFatalTxnError(r.errorCode)) becomeFatal(s, ctx, txn, r.errorCode, message);
+      else {
+        becomeAbortable(s, ctx, txn, r.errorCode, `TxnOffsetCommit failed: ${message}`);
+        txnReply(ctx, txn, r.errorCode, `TxnOffsetCommit failed: ${message}`);
+      }
+      break;
+    case 'EndTxn':
+      txn.rpcInFlight = false;
+      if (ok) finishTxn(s, ctx, txn);
+      else if (isFatalTxnError(r.errorCode)) becomeFatal(s, ctx, txn, r.errorCode, message);
+      else {
+        // the coordinator could not be reached in time: the outcome is unknown; only an abort may follow
+        const what = txn.phase === 'Committing' ? 'commit' : 'abort';
+        txn.phase = 'AbortableError';
+        txn.error = { errorCode: r.errorCode, message: `EndTxn (${what}) failed: ${message}` };
+        txnReply(ctx, txn, r.errorCode, txn.error.message);
+      }
+      break;
+    default:
+      assertNever(op);
+  }
+  scheduleDrain(s, ctx);
+}
+
 export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
   kind: 'producer',
   supervision: 'stop',
@@ -729,6 +991,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       producerEpoch: -1,
       producerIdRequested: false,
       sequenceResetPending: false,
+      txn: config.transactionalId !== null ? newTxnManager<PartitionQueue>(config.transactionalId) : null,
     };
     refreshMetadata(s, ctx);
     if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
@@ -742,6 +1005,11 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       const token = ctx.deferReply();
       if (s.closing) {
         reply(ctx, token, { type: 'SendResult', errorCode: ErrorCode.NETWORK_EXCEPTION, errorMessage: 'the producer is closing', results: [] });
+        return;
+      }
+      if (s.txn !== null && s.txn.phase !== 'InTransaction') {
+        const r = refusal(s.txn, 'send');
+        reply(ctx, token, { type: 'SendResult', errorCode: r.errorCode, errorMessage: r.message, results: [] });
         return;
       }
       const bytes = validateSend(s, m.topics);
@@ -782,6 +1050,86 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       s.drainQueued = false;
       if (s.awaitingMetadata.length > 0 || ctx.clock.now() - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
       drain(s, ctx);
+    },
+
+    BeginTxn(s, _m, ctx) {
+      const token = ctx.deferReply();
+      const txn = s.txn;
+      const answer = (errorCode: number, errorMessage?: string) => {
+        if (!token) return;
+        const r: TxnResult = { type: 'TxnResult', errorCode };
+        if (errorMessage !== undefined) r.errorMessage = errorMessage;
+        ctx.replyTo(token, r);
+      };
+      if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
+      if (s.closing) return answer(ErrorCode.NETWORK_EXCEPTION, 'the producer is closing');
+      if (txn.phase === 'Ready') {
+        txn.phase = 'InTransaction';
+        return answer(ErrorCode.NONE);
+      }
+      if (txn.phase !== 'Uninitialized') {
+        const r = refusal(txn, 'begin a transaction');
+        return answer(r.errorCode, r.message);
+      }
+      txn.phase = 'Initializing';
+      txn.token = token;
+      txn.rpcInFlight = true;
+      const env = txnEnv(s, ctx);
+      const msg = { type: 'InitProducerId' as const, transactionalId: txn.transactionalId, transactionTimeoutMs: s.config.transactionTimeoutMs, producerId: -1, producerEpoch: -1, version: 4 };
+      const coordinator = txn.coordinator;
+      startTxnRpc(ctx, 'InitProducerId', () => askTxnCoordinator(env, coordinator, msg));
+    },
+
+    SendOffsetsToTxn(s, m, ctx) {
+      const token = ctx.deferReply();
+      const txn = s.txn;
+      const answer = (errorCode: number, errorMessage: string) => {
+        if (token) ctx.replyTo(token, { type: 'TxnResult', errorCode, errorMessage } satisfies TxnResult);
+      };
+      if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
+      if (txn.phase !== 'InTransaction') {
+        const r = refusal(txn, 'sendOffsets');
+        return answer(r.errorCode, r.message);
+      }
+      if (txn.rpcInFlight) return answer(ErrorCode.INVALID_TXN_STATE, 'sendOffsets: another sendOffsets of this transaction is in progress');
+      if (typeof m.groupId !== 'string' || m.groupId.length === 0 || !Array.isArray(m.topics)) return answer(ErrorCode.INVALID_REQUEST, 'sendOffsets needs a consumerGroupId and topics');
+      txn.token = token;
+      txn.rpcInFlight = true;
+      txn.offsets = { groupId: m.groupId, topics: m.topics };
+      const env = txnEnv(s, ctx);
+      const msg = { type: 'AddOffsetsToTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, groupId: m.groupId, version: 3 };
+      const coordinator = txn.coordinator;
+      startTxnRpc(ctx, 'AddOffsetsToTxn', () => askTxnCoordinator(env, coordinator, msg));
+    },
+
+    EndTxn(s, m, ctx) {
+      const token = ctx.deferReply();
+      const txn = s.txn;
+      const answer = (errorCode: number, errorMessage: string) => {
+        if (token) ctx.replyTo(token, { type: 'TxnResult', errorCode, errorMessage } satisfies TxnResult);
+      };
+      const what = m.commit ? 'commit' : 'abort';
+      if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
+      const allowed = txn.phase === 'InTransaction' || (!m.commit && txn.phase === 'AbortableError');
+      if (!allowed) {
+        const r = refusal(txn, what);
+        return answer(r.errorCode, r.message);
+      }
+      if (txn.rpcInFlight) return answer(ErrorCode.INVALID_TXN_STATE, `${what}: a sendOffsets of this transaction is in progress`);
+      txn.token = token;
+      if (m.commit) {
+        txn.phase = 'Committing';
+        // every batch of the transaction goes now, without lingering
+        s.flushing = true;
+      } else {
+        txn.phase = 'Aborting';
+        failUnsent(s, ctx, s.active, ErrorCode.OPERATION_NOT_ATTEMPTED, 'the transaction was aborted before this batch was sent');
+      }
+      drain(s, ctx);
+    },
+
+    TxnRpcDone(s, m, ctx) {
+      if (s.txn !== null) onTxnRpcDone(s, ctx, s.txn, m.op, m.result);
     },
 
     ProducerIdResult(s, m, ctx) {
@@ -832,7 +1180,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           // an earlier batch of the partition is being retried: this one follows it again
           b.retryAt = now;
           requeue(s, q, b);
-        } else if (s.config.idempotent && (code === ErrorCode.UNKNOWN_PRODUCER_ID || code === ErrorCode.INVALID_PRODUCER_EPOCH) && mayRetry) {
+        } else if (s.config.idempotent && s.txn === null && (code === ErrorCode.UNKNOWN_PRODUCER_ID || code === ErrorCode.INVALID_PRODUCER_EPOCH) && mayRetry) {
           // the leader does not know this producer (or fenced its epoch): retry under a new id
           ctx.log.warn('idempotent producer: the leader refused our producer id; taking a new one', { topic: b.topic, partition: b.partition, errorCode: code });
           s.sequenceResetPending = true;

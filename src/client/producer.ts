@@ -5,9 +5,13 @@
  *   const producer = samsa.producer({ acks: 'all', 'linger.ms': 5 });
  *   await producer.connect();
  *   await producer.send({ topic: 'orders', messages: [{ key: 'k', value: 'v' }] });
+ *
+ * With `transactionalId` (Kafka's transactional.id) the producer writes in transactions only
+ * (see transaction.ts): `const txn = await producer.transaction()`, then txn.send / sendOffsets /
+ * commit / abort; producer.send outside a transaction is refused.
  */
 import { nanoid } from 'nanoid';
-import type { ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords } from '../../actors/producer/messages.js';
+import type { ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
 import { producer as producerActor } from '../../actors/producer/producer.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
 import { ErrorCode } from '../protocol/errors.js';
@@ -16,6 +20,7 @@ import { isFailure } from '../runtime/types.js';
 import { SamsaError } from './errors.js';
 import { toBytesOrNull, toHeaderList, type Message } from './records.js';
 import type { SamsaClient } from './samsa.js';
+import { Transaction } from './transaction.js';
 
 export interface ProducerRecordBatch {
   topic: string;
@@ -57,16 +62,56 @@ function toRecords(messages: Message[]): ProducerRecord[] {
   return messages as ProducerRecord[];
 }
 
+/** KafkaJS's names for the transactional settings, taken as well as Kafka's. */
+const KAFKAJS_KEYS: Readonly<Record<string, string>> = { transactionalId: 'transactional.id', transactionTimeout: 'transaction.timeout.ms' };
+
+function normalizeConfig(config: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(config).some((k) => k in KAFKAJS_KEYS)) return config;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) out[KAFKAJS_KEYS[k] ?? k] = v;
+  return out;
+}
+
+function txnResult(r: TxnResult | Failure): void {
+  if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+  if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+}
+
 export class Producer {
   private ref: ActorRef<ProducerMsg> | null = null;
   private readonly askTimeoutMs: number;
+  private readonly config: Record<string, unknown>;
+  private readonly transactional: boolean;
 
   constructor(
     private readonly client: SamsaClient,
-    private readonly config: Record<string, unknown> = {},
+    config: Record<string, unknown> = {},
   ) {
-    const c = parseProducerConfig(config);
+    this.config = normalizeConfig(config);
+    const c = parseProducerConfig(this.config);
+    this.transactional = c.transactionalId !== null;
+    // a commit flushes (delivery.timeout.ms) and then asks the coordinator (max.block.ms)
     this.askTimeoutMs = c.deliveryTimeoutMs + c.maxBlockMs + 10_000;
+  }
+
+  /** Whether the producer was made with a transactionalId. */
+  isTransactional(): boolean {
+    return this.transactional;
+  }
+
+  /**
+   * Begins a transaction (the first one also initialises the transactional id with its
+   * coordinator, fencing older producers with the same id). One at a time per producer.
+   */
+  async transaction(): Promise<Transaction> {
+    const ref = this.requireConnected();
+    if (!this.transactional) throw new SamsaError(ErrorCode.INVALID_TXN_STATE, 'transaction() needs a producer made with a transactionalId');
+    txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'BeginTxn' }, { timeoutMs: this.askTimeoutMs }));
+    return new Transaction({
+      sendBatch: (req) => this.sendBatch(req),
+      sendOffsets: async (groupId, topics: TxnOffsets[]) => txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'SendOffsetsToTxn', groupId, topics }, { timeoutMs: this.askTimeoutMs })),
+      end: async (commit) => txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'EndTxn', commit }, { timeoutMs: this.askTimeoutMs })),
+    });
   }
 
   get actor(): ActorRef<ProducerMsg> | null {

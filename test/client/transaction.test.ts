@@ -1,0 +1,204 @@
+/**
+ * samsa's transactional producer (transactionalId, KafkaJS-shaped: transaction(), send,
+ * sendOffsets, commit, abort) on a real in-process cluster of 3 brokers: committed records reach
+ * read_committed consumers and aborted ones never do (read_uncommitted ones see both); offsets
+ * sent with a transaction count only when it commits; a second producer with the same id fences
+ * the first; configs and calls Kafka refuses are refused.
+ */
+import { expect } from 'chai';
+import { ProducerConfigError } from '../../actors/producer/producer-config.js';
+import type { Consumer } from '../../src/client/consumer.js';
+import { SamsaError } from '../../src/client/errors.js';
+import type { Producer } from '../../src/client/producer.js';
+import type { SamsaClient } from '../../src/client/samsa.js';
+import { checkFor } from '../helpers/check-for.js';
+import { TestCluster } from '../helpers/cluster.js';
+
+const CONSUMER_CFG = { 'session.timeout.ms': 1_500, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 };
+
+describe('client/transaction (transactional producer)', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+  let samsa: SamsaClient;
+  const open: (Producer | Consumer)[] = [];
+
+  before(async () => {
+    c = await TestCluster.start({
+      brokers: 3,
+      brokerConfig: {
+        'transaction.state.log.num.partitions': 3,
+        'offsets.topic.num.partitions': 3,
+        'group.initial.rebalance.delay.ms': 0,
+        'group.min.session.timeout.ms': 100,
+      },
+    });
+    samsa = c.samsa();
+    for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse']) await c.client.createTopic(t, 2, 3);
+  });
+  afterEach(async () => {
+    for (const x of open.splice(0)) await x.disconnect().catch(() => undefined);
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  async function txnProducer(transactionalId: string, extra: Record<string, unknown> = {}): Promise<Producer> {
+    const p = samsa.producer({ transactionalId, 'linger.ms': 5, ...extra });
+    open.push(p);
+    await p.connect();
+    return p;
+  }
+
+  async function collect(topic: string, groupId: string, isolation: 'read_committed' | 'read_uncommitted'): Promise<string[]> {
+    const consumer = samsa.consumer({ groupId, ...CONSUMER_CFG, 'isolation.level': isolation });
+    open.push(consumer);
+    const values: string[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({ eachBatch: ({ batch }) => void values.push(...batch.messages.map((m) => String(m.value))) });
+    return values;
+  }
+
+  async function committedOffsets(groupId: string, topic: string): Promise<{ partition: number; offset: number }[]> {
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      return ((await admin.fetchOffsets({ groupId, topics: [topic] }))[0]?.partitions ?? []).slice().sort((a, b) => a.partition - b.partition);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  const failure = (p: Promise<unknown>): Promise<SamsaError | null> =>
+    p.then(
+      () => null,
+      (e: unknown) => {
+        expect(e).to.be.instanceOf(SamsaError);
+        return e as SamsaError;
+      },
+    );
+
+  it('refuses configs a transactional producer cannot work with, naming the key', () => {
+    const refused = (cfg: Record<string, unknown>): ProducerConfigError | null => {
+      try {
+        samsa.producer({ transactionalId: 'cfg', ...cfg });
+        return null;
+      } catch (err) {
+        expect(err).to.be.instanceOf(ProducerConfigError);
+        return err as ProducerConfigError;
+      }
+    };
+    expect(refused({ acks: 1 })?.key).to.equal('acks');
+    expect(refused({ acks: 0 })?.message).to.match(/transactional\.id/);
+    expect(refused({ 'max.in.flight.requests.per.connection': 6 })?.key).to.equal('max.in.flight.requests.per.connection');
+    expect(refused({ 'enable.idempotence': false })?.key).to.equal('enable.idempotence');
+    expect(refused({ transactionTimeout: 0 })?.key).to.equal('transaction.timeout.ms');
+    expect(refused({ transactionalId: '' })?.key).to.equal('transactional.id');
+    expect(refused({})).to.equal(null);
+    expect(refused({ 'transaction.timeout.ms': 10_000, acks: 'all' })).to.equal(null);
+  });
+
+  it('a committed transaction is read by a read_committed consumer', async () => {
+    const producer = await txnProducer('txn-commit');
+    const txn = await producer.transaction();
+    const sent = await txn.send({ topic: 'tx-commit', messages: [{ key: 'a', value: 'c1' }, { key: 'b', value: 'c2' }, { key: 'c', value: 'c3' }] });
+    expect(sent.every((r) => r.baseOffset >= 0)).to.equal(true);
+    await txn.send({ topic: 'tx-commit', messages: [{ key: 'a', value: 'c4' }] });
+    await txn.commit();
+    expect(txn.isActive()).to.equal(false);
+    const values = await collect('tx-commit', 'rc-commit', 'read_committed');
+    await checkFor(() => values.length >= 4, 15_000, 20);
+    expect([...values].sort()).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('an aborted transaction never reaches read_committed consumers, and does reach read_uncommitted ones', async () => {
+    const producer = await txnProducer('txn-abort');
+    const aborted = await producer.transaction();
+    await aborted.send({ topic: 'tx-abort', messages: [{ key: 'a', value: 'aborted-1' }, { key: 'b', value: 'aborted-2' }] });
+    await aborted.abort();
+    const committed = await producer.transaction();
+    await committed.send({ topic: 'tx-abort', messages: [{ key: 'a', value: 'kept-1' }, { key: 'b', value: 'kept-2' }] });
+    await committed.commit();
+
+    const rc = await collect('tx-abort', 'rc-abort', 'read_committed');
+    const ru = await collect('tx-abort', 'ru-abort', 'read_uncommitted');
+    await checkFor(() => rc.length >= 2 && ru.length >= 4, 15_000, 20);
+    // a little longer: nothing aborted turns up late
+    await new Promise((r) => setTimeout(r, 300));
+    expect([...rc].sort()).to.deep.equal(['kept-1', 'kept-2']);
+    expect([...ru].sort()).to.deep.equal(['aborted-1', 'aborted-2', 'kept-1', 'kept-2']);
+  });
+
+  it('offsets sent with a transaction are committed with it, and not after an abort', async () => {
+    const producer = await txnProducer('txn-offsets');
+    const aborted = await producer.transaction();
+    await aborted.send({ topic: 'tx-offsets', messages: [{ key: 'a', value: 'x' }] });
+    await aborted.sendOffsets({ consumerGroupId: 'copier', topics: [{ topic: 'tx-commit', partitions: [{ partition: 0, offset: 7 }] }] });
+    await aborted.abort();
+    expect(await committedOffsets('copier', 'tx-commit')).to.satisfy((ps: { offset: number }[]) => ps.every((p) => p.offset < 0));
+
+    const txn = await producer.transaction();
+    await txn.send({ topic: 'tx-offsets', messages: [{ key: 'a', value: 'y' }] });
+    await txn.sendOffsets({ consumerGroupId: 'copier', topics: [{ topic: 'tx-commit', partitions: [{ partition: 0, offset: 3 }, { partition: 1, offset: '5' }] }] });
+    await txn.commit();
+    await checkFor(async () => (await committedOffsets('copier', 'tx-commit')).some((p) => p.offset >= 0), 10_000, 50);
+    expect(await committedOffsets('copier', 'tx-commit')).to.deep.equal([
+      { partition: 0, offset: 3 },
+      { partition: 1, offset: 5 },
+    ]);
+
+    // offsets alone (no records) make a transaction too
+    const only = await producer.transaction();
+    await only.sendOffsets({ consumerGroupId: 'copier', topics: [{ topic: 'tx-commit', partitions: [{ partition: 0, offset: 4 }] }] });
+    await only.commit();
+    await checkFor(async () => (await committedOffsets('copier', 'tx-commit'))[0]?.offset === 4, 10_000, 50);
+  });
+
+  it('a second producer with the same transactional id fences the first: its commit fails and it makes no more transactions', async () => {
+    const first = await txnProducer('txn-fence');
+    const txn = await first.transaction();
+    await txn.send({ topic: 'tx-fence', messages: [{ key: 'a', value: 'zombie' }] });
+    const second = await txnProducer('txn-fence');
+    const txn2 = await second.transaction();
+    const err = await failure(txn.commit());
+    expect(err, 'the fenced producer commits').to.not.equal(null);
+    expect(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']).to.include(err!.errorName);
+    const again = await failure(first.transaction());
+    expect(['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH']).to.include(again?.errorName);
+
+    await txn2.send({ topic: 'tx-fence', messages: [{ key: 'a', value: 'successor' }] });
+    await txn2.commit();
+    const rc = await collect('tx-fence', 'rc-fence', 'read_committed');
+    await checkFor(() => rc.includes('successor'), 15_000, 20);
+    expect(rc).to.deep.equal(['successor']);
+  });
+
+  it('refuses sends outside a transaction, two transactions at once, and ending one twice', async () => {
+    const producer = await txnProducer('txn-misuse');
+    const outside = await failure(producer.send({ topic: 'tx-misuse', messages: [{ value: 'no' }] }));
+    expect(outside?.errorName).to.equal('INVALID_TXN_STATE');
+    expect(outside?.message).to.match(/no transaction is in progress/);
+
+    const txn = await producer.transaction();
+    const second = await failure(producer.transaction());
+    expect(second?.errorName).to.equal('INVALID_TXN_STATE');
+    expect(second?.message).to.match(/already in progress/);
+    await txn.send({ topic: 'tx-misuse', messages: [{ value: 'yes' }] });
+    await txn.commit();
+    expect((await failure(txn.commit()))?.errorName).to.equal('INVALID_TXN_STATE');
+    expect((await failure(txn.abort()))?.errorName).to.equal('INVALID_TXN_STATE');
+    expect((await failure(txn.send({ topic: 'tx-misuse', messages: [{ value: 'late' }] })))?.errorName).to.equal('INVALID_TXN_STATE');
+    expect((await failure(producer.send({ topic: 'tx-misuse', messages: [{ value: 'after' }] })))?.errorName).to.equal('INVALID_TXN_STATE');
+
+    // a non-transactional producer has no transactions
+    const plain = samsa.producer();
+    open.push(plain);
+    await plain.connect();
+    expect((await failure(plain.transaction()))?.errorName).to.equal('INVALID_TXN_STATE');
+
+    // and the producer goes on with the next transaction
+    const next = await producer.transaction();
+    await next.send({ topic: 'tx-misuse', messages: [{ value: 'next' }] });
+    await next.abort();
+  });
+});
