@@ -84,14 +84,23 @@ describe('topology: three processes over TCP', function () {
   it('loses no acknowledged record when a broker process is SIGKILLed mid-stream, and the broker rejoins the ISR', async () => {
     const t = JSON.parse(fs.readFileSync(topo, 'utf8')) as TopologyConfig;
     const addresses = t.nodes.map((n) => `${n.host}:${n.port}`);
+    const fullIsr = async (a: ReturnType<SamsaClient['admin']>) => {
+      const md = await a.fetchTopicMetadata({ topics: ['stream'] }).catch(() => null);
+      return md?.topics[0]?.partitions.every((p) => p.isr.length === 3) ?? false;
+    };
+    // every broker registered (with its endpoint) and in the ISR before the client below connects:
+    // it looks for brokers to dial at once, then only every 3 s
+    const probe = await SamsaClient.connect({ brokers: addresses, clientId: 'mp-probe' });
+    const probeAdmin = probe.admin();
+    await probeAdmin.connect();
+    await checkFor(() => fullIsr(probeAdmin), 30_000, 100);
+    await probeAdmin.disconnect();
+    await probe.close();
     // the client is given n1 and n2 only; it finds n3 through metadata
     const client = await SamsaClient.connect({ brokers: addresses.slice(0, 2), clientId: 'mp' });
     const admin = client.admin();
     await admin.connect();
-    await checkFor(async () => {
-      const md = await admin.fetchTopicMetadata({ topics: ['stream'] }).catch(() => null);
-      return md?.topics[0]?.partitions.every((p) => p.isr.length === 3) ?? false;
-    }, 30_000, 100);
+    await checkFor(() => fullIsr(admin), 30_000, 100);
     // the client learns every broker's endpoint from metadata and dials it: a killed broker's
     // requests fail at once, not at request.timeout.ms
     await checkFor(() => ['n1', 'n2', 'n3'].every((n) => client.system.endpointTo(n)), 10_000, 50);
