@@ -644,10 +644,18 @@ function keyedForCompaction(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: E
   return false;
 }
 
-/** Whether any batch of a produce entry is a control batch. */
+/**
+ * Whether any batch of a produce entry is a control batch. Looks at headers only; a malformed
+ * length stops the walk (the log's validation refuses the entry).
+ */
 function holdsControlBatch(records: Buffer | readonly Buffer[]): boolean {
   for (const buf of Buffer.isBuffer(records) ? [records] : records) {
-    for (let pos = 0; pos + RECORD_BATCH_OVERHEAD <= buf.length; pos += batchSizeAt(buf, pos)) if (isControlBatch(buf, pos)) return true;
+    for (let pos = 0; pos + RECORD_BATCH_OVERHEAD <= buf.length; ) {
+      if (isControlBatch(buf, pos)) return true;
+      const size = batchSizeAt(buf, pos);
+      if (size < RECORD_BATCH_OVERHEAD) break;
+      pos += size;
+    }
   }
   return false;
 }

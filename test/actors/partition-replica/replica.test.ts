@@ -810,6 +810,13 @@ describe('actors/partition-replica', function () {
       expect((await describe_(r)).logEndOffset).to.equal(3);
     });
 
+    it('a produce whose batch length is negative is refused as corrupt (the control-batch check does not loop on it)', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      const bad = Buffer.from(plain(1));
+      bad.writeInt32BE(-12, 8);
+      expect(await produce(r, 1, bad)).to.deep.include({ errorCode: ErrorCode.CORRUPT_MESSAGE });
+    });
+
     it('a marker that fences the producer (a newer epoch) makes its older epoch unusable; sequences go on across transactions of one epoch', async () => {
       const r = spawn(state({ isr: [1], replicas: [1] }));
       await produce(r, 1, txn(5, 0, 0, 2));
