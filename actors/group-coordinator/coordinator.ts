@@ -48,6 +48,7 @@ import {
   type DescribedGroup,
   type JoinGroupResponse,
   type ListGroupsResponse,
+  type OffsetCommitPartition,
   type OffsetCommitResponse,
   type OffsetDeleteResponse,
   type OffsetFetchResponse,
@@ -949,6 +950,38 @@ function applyWritten(s: CoordinatorState, r: WrittenRecord, logOffset: number, 
   }
 }
 
+/**
+ * The records of a commit's offsets (of `txn`'s transaction when given) and each partition's
+ * code: metadata over offset.metadata.max.bytes is refused per partition, the rest written.
+ */
+function offsetRecords(
+  s: CoordinatorState,
+  entry: GroupEntry,
+  topics: readonly { name: string; partitions: readonly OffsetCommitPartition[] }[],
+  now: number,
+  expireTimestamp: number,
+  txn?: { producerId: number; producerEpoch: number },
+): { records: WrittenRecord[]; written: { topic: string; partition: number }[]; topics: { name: string; partitions: { partition: number; errorCode: number }[] }[] } {
+  const records: WrittenRecord[] = [];
+  const written: { topic: string; partition: number }[] = [];
+  const answered = topics.map((t) => {
+    const partitions: { partition: number; errorCode: number }[] = [];
+    for (const p of t.partitions) {
+      const metadata = p.metadata ?? '';
+      if (Buffer.byteLength(metadata, 'utf8') > s.cfg.offsetMetadataMaxBytes) {
+        partitions.push({ partition: p.partition, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE });
+        continue;
+      }
+      partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
+      const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp };
+      records.push(txn ? { kind: 'offset', entry, topic: t.name, partition: p.partition, value, txn } : { kind: 'offset', entry, topic: t.name, partition: p.partition, value });
+      written.push({ topic: t.name, partition: p.partition });
+    }
+    return { name: t.name, partitions };
+  });
+  return { records, written, topics: answered };
+}
+
 /** A transaction's offset is in the log: it waits for the transaction's marker. */
 function holdTxnOffset(s: CoordinatorState, r: Extract<WrittenRecord, { kind: 'offset' }>, producerId: number, logOffset: number, timestamp: number): void {
   const e = r.entry;
@@ -1567,25 +1600,9 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         const member = g.get(m.memberId);
         if (member) scheduleHeartbeat(s, ctx, entry, member);
       }
-      const response: OffsetCommitResponse = { type: 'OffsetCommitResponse', errorCode: ErrorCode.NONE, topics: [] };
-      const records: WrittenRecord[] = [];
-      const written: { topic: string; partition: number }[] = [];
-      for (const t of m.topics) {
-        const partitions: { partition: number; errorCode: number }[] = [];
-        for (const p of t.partitions) {
-          const metadata = p.metadata ?? '';
-          if (Buffer.byteLength(metadata, 'utf8') > s.cfg.offsetMetadataMaxBytes) {
-            partitions.push({ partition: p.partition, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE });
-            continue;
-          }
-          partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
-          const retention = m.retentionTimeMs ?? -1;
-          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: retention >= 0 ? now + retention : -1 };
-          records.push({ kind: 'offset', entry, topic: t.name, partition: p.partition, value });
-          written.push({ topic: t.name, partition: p.partition });
-        }
-        response.topics.push({ name: t.name, partitions });
-      }
+      const retention = m.retentionTimeMs ?? -1;
+      const { records, written, topics } = offsetRecords(s, entry, m.topics, now, retention >= 0 ? now + retention : -1);
+      const response: OffsetCommitResponse = { type: 'OffsetCommitResponse', errorCode: ErrorCode.NONE, topics };
       if (records.length === 0) return answer(ctx, token, response);
       appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
     },
@@ -1604,25 +1621,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
       if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, fail(ErrorCode.UNKNOWN_MEMBER_ID));
       if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, fail(ErrorCode.ILLEGAL_GENERATION));
-      const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics: [] };
-      const records: WrittenRecord[] = [];
-      const written: { topic: string; partition: number }[] = [];
-      const txn = { producerId: m.producerId, producerEpoch: m.producerEpoch };
-      for (const t of m.topics) {
-        const partitions: { partition: number; errorCode: number }[] = [];
-        for (const p of t.partitions) {
-          const metadata = p.metadata ?? '';
-          if (Buffer.byteLength(metadata, 'utf8') > s.cfg.offsetMetadataMaxBytes) {
-            partitions.push({ partition: p.partition, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE });
-            continue;
-          }
-          partitions.push({ partition: p.partition, errorCode: ErrorCode.NONE });
-          const value: OffsetCommitValue = { offset: p.offset, leaderEpoch: p.leaderEpoch ?? -1, metadata, commitTimestamp: now, expireTimestamp: -1 };
-          records.push({ kind: 'offset', entry, topic: t.name, partition: p.partition, value, txn });
-          written.push({ topic: t.name, partition: p.partition });
-        }
-        response.topics.push({ name: t.name, partitions });
-      }
+      const { records, written, topics } = offsetRecords(s, entry, m.topics, now, -1, { producerId: m.producerId, producerEpoch: m.producerEpoch });
+      const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics };
       if (records.length === 0) return answer(ctx, token, response);
       appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
     },

@@ -21,12 +21,14 @@ import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
 
-interface CommitTopic {
+/** The topics of an OffsetCommit or TxnOffsetCommit request. */
+export interface CommitTopic {
   name: string;
   partitions: { partitionIndex: number; committedOffset: number; committedLeaderEpoch?: number; committedMetadata: string | null }[];
 }
 
-function commitAnswer(topics: CommitTopic[], codeOf: (topic: string, partition: number) => number) {
+/** A commit's answer: every partition asked for, with its code. */
+export function commitAnswer(topics: CommitTopic[], codeOf: (topic: string, partition: number) => number) {
   return { throttleTimeMs: 0, topics: topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: codeOf(t.name, p.partitionIndex) })) })) };
 }
 

@@ -14,24 +14,16 @@ import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
+import { commitAnswer, type CommitTopic } from './offsets.js';
 import type { ApiHandler } from './context.js';
-
-interface CommitTopic {
-  name: string;
-  partitions: { partitionIndex: number; committedOffset: number; committedLeaderEpoch?: number; committedMetadata: string | null }[];
-}
-
-function answer(topics: CommitTopic[], codeOf: (topic: string, partition: number) => number) {
-  return { throttleTimeMs: 0, topics: topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: codeOf(t.name, p.partitionIndex) })) })) };
-}
 
 export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async (ctx, version, body) => {
   const topics = body.topics as CommitTopic[];
-  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return answer(topics, () => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
-  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return answer(topics, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return commitAnswer(topics, () => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return commitAnswer(topics, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
   const denied = deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, topics, (t) => t.name);
   const allowed = denied === null ? topics : topics.filter((t) => !denied.has(t.name));
-  if (denied !== null && allowed.length === 0) return answer(topics, () => ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+  if (denied !== null && allowed.length === 0) return commitAnswer(topics, () => ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   const r = await ctx.ask<CoordinatorMsg, TxnOffsetCommitResponse>(
     ctx.coordinator,
     {
@@ -53,5 +45,5 @@ export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async
   const codes = new Map<string, number>();
   const whole = isFailure(r) ? r.errorCode : r.errorCode;
   if (!isFailure(r)) for (const t of r.topics) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
-  return answer(topics, (topic, partition) => (denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole)));
+  return commitAnswer(topics, (topic, partition) => (denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole)));
 };
