@@ -47,12 +47,13 @@ describe('cli: samsa start', function () {
     });
     const base = path.join(dir, 'base');
     fs.writeFileSync(path.join(dir, 'broken.json'), '{');
-    // none of these starts anything: run together
+    // none of these starts anything: run together, the first as a real process, the others
+    // through main() in this process
     const [r, missing, notJson, wrongNode] = await Promise.all([
       runCli(['start', file, '--base-dir', base]),
-      runCli(['start', path.join(dir, 'missing.json')]),
-      runCli(['start', path.join(dir, 'broken.json')]),
-      runCli(['start', write('one.json', { clusterId: 'one', nodes: [{ id: 'main', kind: 'inproc' }], controller: { node: 'main', metadataDir: 'c' }, brokers: [{ id: 1, node: 'main', logDir: 'b' }] }), '--node', 'main', '--base-dir', base]),
+      runCli(['start', path.join(dir, 'missing.json')], { inProcess: true }),
+      runCli(['start', path.join(dir, 'broken.json')], { inProcess: true }),
+      runCli(['start', write('one.json', { clusterId: 'one', nodes: [{ id: 'main', kind: 'inproc' }], controller: { node: 'main', metadataDir: 'c' }, brokers: [{ id: 1, node: 'main', logDir: 'b' }] }), '--node', 'main', '--base-dir', base], { inProcess: true }),
     ]);
     expect(r.code).to.equal(2);
     expect(r.stdout).to.equal('');
