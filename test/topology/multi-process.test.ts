@@ -184,10 +184,12 @@ describe('topology: three processes over TCP with a controller quorum', function
 
     const victim = `n${q.leaderId}`;
     children.get(victim)!.kill('SIGKILL');
+    // a describe that went to the killed process waits out the client's request timeout before it
+    // fails and the next one goes elsewhere: the window is longer than that timeout
     const next = await checkFor(async () => {
       const d = await admin.describeMetadataQuorum().catch(() => null);
       return d && d.leaderId > 0 && d.leaderId !== q.leaderId ? d : null;
-    }, 30_000, 100);
+    }, 60_000, 100);
     expect(next.leaderEpoch).to.be.greaterThan(q.leaderEpoch);
     // the new controller serves: a topic, and records through the leaders it re-elected
     await checkFor(async () => {
