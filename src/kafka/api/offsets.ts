@@ -48,20 +48,31 @@ export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx,
       memberId: version >= 1 ? body.memberId : '',
       groupInstanceId: body.groupInstanceId ?? null,
       retentionTimeMs: version >= 2 && version <= 4 ? body.retentionTimeMs : -1,
-      topics: allowed.map((t) => ({
-        name: t.name,
-        partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
-      })),
+      topics: coordinatorTopics(allowed),
     },
     ctx.config.requestTimeoutMs,
   );
-  const codes = new Map<string, number>();
-  const whole = isFailure(r) ? r.errorCode : r.errorCode;
-  if (!isFailure(r)) for (const t of r.topics) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
-  return commitAnswer(topics, (topic, partition) =>
-    denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole),
-  );
+  return commitResult(topics, denied, r);
 };
+
+/** The partitions of a commit's topics as the group coordinator takes them. */
+export function coordinatorTopics(topics: readonly CommitTopic[]) {
+  return topics.map((t) => ({
+    name: t.name,
+    partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
+  }));
+}
+
+/**
+ * A commit's answer from the coordinator's reply: refused topics TOPIC_AUTHORIZATION_FAILED, a
+ * whole-request error (or a failed ask) for every other partition, else each partition's code.
+ */
+export function commitResult(topics: CommitTopic[], denied: ReadonlySet<string> | null, r: { errorCode: number; topics?: { name: string; partitions: { partition: number; errorCode: number }[] }[] }) {
+  const codes = new Map<string, number>();
+  const whole = r.errorCode;
+  for (const t of r.topics ?? []) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
+  return commitAnswer(topics, (topic, partition) => (denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole)));
+}
 
 type FetchTopics = { name: string; partitionIndexes: number[] }[] | null;
 

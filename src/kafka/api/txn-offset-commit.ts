@@ -10,11 +10,10 @@
  */
 import type { CoordinatorMsg, TxnOffsetCommitResponse } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
-import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
-import { commitAnswer, type CommitTopic } from './offsets.js';
+import { commitAnswer, commitResult, coordinatorTopics, type CommitTopic } from './offsets.js';
 import type { ApiHandler } from './context.js';
 
 export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async (ctx, version, body) => {
@@ -35,15 +34,9 @@ export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async
       generationId: version >= 3 ? body.generationId : -1,
       memberId: version >= 3 ? body.memberId : '',
       groupInstanceId: version >= 3 ? (body.groupInstanceId ?? null) : null,
-      topics: allowed.map((t) => ({
-        name: t.name,
-        partitions: t.partitions.map((p) => ({ partition: p.partitionIndex, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata })),
-      })),
+      topics: coordinatorTopics(allowed),
     },
     ctx.config.requestTimeoutMs,
   );
-  const codes = new Map<string, number>();
-  const whole = isFailure(r) ? r.errorCode : r.errorCode;
-  if (!isFailure(r)) for (const t of r.topics) for (const p of t.partitions) codes.set(`${t.name}\u0000${p.partition}`, p.errorCode);
-  return commitAnswer(topics, (topic, partition) => (denied?.has(topic) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : whole || (codes.get(`${topic}\u0000${partition}`) ?? whole)));
+  return commitResult(topics, denied, r);
 };
