@@ -159,7 +159,7 @@ type QuorumDescription = Extract<QuorumReply, { type: 'QuorumDescription' }>;
 
 /**
  * A quorum description in Kafka's terms: the leader's term is its epoch, the commit index the
- * high watermark, a log's last index its end offset (indexes count entries from 1, so the last
+ * high watermark (-1 while a new leader has not committed an entry of its term), a log's last index its end offset (indexes count entries from 1, so the last
  * index is the number of entries, as a log end offset is). A voter's lag is how far its log end
  * is behind the leader's; -1 where unknown (the answer is not the leader's, or names no leader).
  */
@@ -176,7 +176,7 @@ function quorumView(q: QuorumDescription, controllerEpoch: number) {
       lastContactMs: v.lastContactMs,
       role: v.id === leaderId ? 'Leader' : v.id === q.voterId ? q.role : 'Follower',
     }));
-  return { leaderId, leaderEpoch: q.term, highWatermark: q.commitIndex, controllerEpoch, voters };
+  return { leaderId, leaderEpoch: q.term, highWatermark: q.highWatermark, controllerEpoch, voters };
 }
 
 export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({

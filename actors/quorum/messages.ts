@@ -60,6 +60,12 @@ export type QuorumReply =
       term: number;
       leaderId: number | null;
       commitIndex: number;
+      /**
+       * Kafka's high watermark: the commit index, but -1 on a leader that has not yet committed
+       * an entry of its own term. Until then it cannot know how far the quorum has committed
+       * (what it heard as a follower may be behind), as Kafka's LeaderState reports none.
+       */
+      highWatermark: number;
       lastIndex: number;
       /** The last index the snapshot holds (0: none); the log starts after it. */
       snapshotIndex: number;

@@ -30,7 +30,7 @@ import { MetadataSnapshotError, readSnapshot, writeSnapshot, type MetadataSnapsh
 import type { MetadataRecord } from '../controller/metadata-state.js';
 import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from './messages.js';
 import { QuorumStateError, readQuorumState, writeQuorumState } from './quorum-state.js';
-import { RaftCore, type RaftEffect } from './raft-core.js';
+import { RaftCore, RaftRole, type RaftEffect } from './raft-core.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
 
 export const QUORUM_NAME = 'quorum';
@@ -258,6 +258,7 @@ function describe(s: QuorumState, now: number): QuorumReply {
     term: s.core.term,
     leaderId: s.core.leaderId,
     commitIndex: s.core.commitIndex,
+    highWatermark: s.core.role === RaftRole.Leader && !s.core.isReadyLeader ? -1 : s.core.commitIndex,
     lastIndex: s.core.lastIndex,
     snapshotIndex: s.core.snapshotIndex,
     voters: s.args.voters.map((v) => {
