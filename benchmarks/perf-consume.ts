@@ -4,7 +4,9 @@
  * --consumers consumers in one group, and reports records/s and MiB/s.
  *
  * With --bootstrap-server it reads on a running cluster (lib/perf-target.ts): --topic naming an
- * existing topic reads what it holds (--records of it, or all of it) without preparing anything;
+ * existing topic reads what it holds (--records of it, or all of it: up to the end offsets it had
+ * when the run began, which a transaction's markers or a compacted topic's gaps can reach with
+ * fewer records than offsets) without preparing anything;
  * a new --topic is prepared and kept; without --topic the run prepares a topic of its own and
  * deletes it afterwards. The run's consumer group is deleted after it there too.
  *
@@ -22,7 +24,7 @@ import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/p
 import type { PerfClients } from './lib/perf-cluster.js';
 import { CONSUMER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
-import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
@@ -65,6 +67,13 @@ export interface ConsumeOptions {
   /** More consumer configs (--consumer-props), checked already. */
   consumerProps?: Record<string, string>;
   label?: string;
+  /**
+   * An existing topic read as it is: each partition's offsets when the run began. The run also
+   * ends once every partition's position has reached its end, whatever it counted: a
+   * transaction's control markers and a compacted topic's gaps take offsets but hold no record,
+   * so the offsets can promise more records than there are.
+   */
+  ends?: readonly { partition: number; low: number; high: number }[];
 }
 
 export interface ConsumeResult {
@@ -131,10 +140,22 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   let last = 0;
   let cpu0: ThreadsSnapshot | null = null;
   let cpu1: ThreadsSnapshot | null = null;
+  /** When the last batch with a record not read before arrived. */
+  let lastFresh = 0;
   let done: () => void = () => undefined;
   const finished = new Promise<void>((r) => (done = r));
+  const finish = (at: number): void => {
+    if (last !== 0) return;
+    last = at;
+    cpu1 = snapshotThreads();
+    done();
+  };
+  // partitions read to their end (ends given); an empty one is there already
+  const endOf = new Map((o.ends ?? []).map((e) => [e.partition, e.high]));
+  const atEnd = new Set((o.ends ?? []).filter((e) => e.high <= e.low).map((e) => e.partition));
   const t0 = nowMs();
   const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
+  let endWatch: ReturnType<typeof setInterval> | null = null;
   try {
     for (let i = 0; i < o.consumers; i++) {
       const c = client.consumer({ groupId, ...consumerConfigOf(o) });
@@ -153,31 +174,56 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
             first = nowMs();
           }
           delivered += batch.messages.length;
-          for (const m of batch.messages) bytes += m.value?.length ?? 0;
-          // a rebalance can deliver records again (at least once): count distinct offsets
-          const next = batch.messages[batch.messages.length - 1]!.offset + 1;
+          // a rebalance can deliver records again (at least once): count the ones past what
+          // this partition delivered before
           const prev = ends.get(batch.partition) ?? 0;
-          if (next > prev) {
-            ends.set(batch.partition, next);
-            count += next - Math.max(prev, batch.messages[0]!.offset);
+          let fresh = 0;
+          for (const m of batch.messages) {
+            bytes += m.value?.length ?? 0;
+            if (m.offset >= prev) fresh++;
           }
-          if (count >= o.records && last === 0) {
-            last = nowMs();
-            cpu1 = snapshotThreads();
-            done();
-          }
+          if (fresh === 0) return;
+          const next = batch.messages[batch.messages.length - 1]!.offset + 1;
+          ends.set(batch.partition, next);
+          count += fresh;
+          lastFresh = nowMs();
+          if (next >= (endOf.get(batch.partition) ?? Infinity)) atEnd.add(batch.partition);
+          if (count >= o.records || (endOf.size > 0 && atEnd.size === endOf.size)) finish(lastFresh);
         },
       });
+    }
+    if (endOf.size > 0) {
+      // a partition whose last offsets hold no record (a transaction's marker) ends with no
+      // batch to say so: its position does, past the marker
+      endWatch = setInterval(() => {
+        void positionsAtEnd(consumers, o.topic, endOf).then((reached) => {
+          for (const p of reached) atEnd.add(p);
+          if (atEnd.size === endOf.size) finish(lastFresh === 0 ? nowMs() : lastFresh);
+        });
+      }, 200);
     }
     const timedOut = await Promise.race([finished.then(() => false), sleep(o.timeoutMs).then(() => true)]);
     if (timedOut) throw new Error(`consumers read ${count} of ${o.records} records in ${o.timeoutMs} ms`);
   } finally {
+    if (endWatch) clearInterval(endWatch);
     stop();
     for (const c of consumers) await c.disconnect().catch(() => undefined);
   }
   const fetchMs = Math.max(0.001, last - first);
   const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
   return { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
+}
+
+/** The partitions of `topic` whose position, in any of the consumers, has reached its end. */
+async function positionsAtEnd(consumers: Consumer[], topic: string, endOf: ReadonlyMap<number, number>): Promise<number[]> {
+  const reached: number[] = [];
+  for (const c of consumers) {
+    const d = await c.describe().catch(() => null);
+    for (const a of d?.assignment ?? []) {
+      if (a.topic === topic && a.position !== null && a.position >= (endOf.get(a.partition) ?? Infinity)) reached.push(a.partition);
+    }
+  }
+  return reached;
 }
 
 export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a topic, alone or in a group, on a running cluster (--bootstrap-server) or a throw-away one (like kafka-consumer-perf-test).';
@@ -204,16 +250,18 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   try {
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-consume', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
     let records = f.records;
+    let ends: ConsumeOptions['ends'];
     if (topic.origin === 'existing') {
       const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
       if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
-      records = recordsToRead(topic.name, await recordsHeld(target, topic.name), f.given.has('records') ? f.records : null);
+      ends = await topicOffsets(target, topic.name);
+      records = recordsToRead(topic.name, ends.reduce((n, p) => n + (p.high - p.low), 0), f.given.has('records') ? f.records : null);
       process.stderr.write(`[consume] reading ${records} records of topic ${topic.name}\n`);
     } else {
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
       await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps });
+    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps, ...(ends ? { ends } : {}) });
     if (target.kind === 'running') await dropGroup(target, r.groupId);
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());

@@ -220,10 +220,15 @@ export async function chooseTopic(target: PerfTarget, w: TopicWish, given: Reado
 
 /** Records a topic holds: high watermark - log start, summed over its partitions (a compacted topic's gaps count). */
 export async function recordsHeld(target: PerfTarget, topic: string): Promise<number> {
+  return (await topicOffsets(target, topic)).reduce((n, p) => n + (p.high - p.low), 0);
+}
+
+/** Each partition's log start (low) and end (high) offsets. */
+export async function topicOffsets(target: PerfTarget, topic: string): Promise<{ partition: number; low: number; high: number }[]> {
   const admin = (await target.adminClient()).admin();
   await admin.connect();
   try {
-    return (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + (p.high - p.low), 0);
+    return (await admin.fetchTopicOffsets(topic)).map((p) => ({ partition: p.partition, low: p.low, high: p.high }));
   } finally {
     await admin.disconnect();
   }

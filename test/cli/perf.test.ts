@@ -3,7 +3,7 @@
  * same flags and --help as benchmarks/perf-produce.ts, perf-consume.ts and perf-e2e.ts, exit 2 on a bad flag, a
  * small run of each against a throw-away one-broker cluster, and runs against a running cluster
  * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
- * read as it is, and the flags that cannot apply to it refused (those refusals through main() in
+ * read as it is (to its end, also when that end is a transaction's marker), and the flags that cannot apply to it refused (those refusals through main() in
  * this process, as the harness runs one-shot admin commands).
  */
 import fs from 'node:fs';
@@ -143,6 +143,30 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(more.code, more.stderr).to.equal(0);
       expect(more.stdout).to.match(/^4500 records read/m).and.contain('fetch.min.bytes 1');
       expect(await topics()).to.include('bench-kept');
+    });
+
+    it('reads an existing topic to its end when its last offsets are transaction markers, which hold no record', async () => {
+      await cli.cluster.client.createTopic('bench-txn', 2, 1);
+      const samsa = cli.cluster.samsa();
+      const producer = samsa.producer({ transactionalId: 'perf-consume-markers', 'linger.ms': 5 });
+      await producer.connect();
+      try {
+        const messages = (tag: string) => Array.from({ length: 20 }, (_, i) => ({ value: `${tag}-${i}`, partition: i % 2 }));
+        const committed = await producer.transaction();
+        await committed.send({ topic: 'bench-txn', messages: messages('kept') });
+        await committed.commit();
+        const aborted = await producer.transaction();
+        await aborted.send({ topic: 'bench-txn', messages: messages('dropped') });
+        await aborted.abort();
+      } finally {
+        await producer.disconnect();
+      }
+      // 40 records and 2 markers per partition's pair of transactions: 44 offsets, the last ones markers
+      const all = await cli.run('perf-consume', [...common, '--topic', 'bench-txn', '--timeout-ms', '20000']);
+      expect(all.code, all.stderr).to.equal(0);
+      expect(all.stderr).to.contain('reading 44 records of topic bench-txn');
+      // read_uncommitted, as Kafka's consumer perf tool: the aborted records are read too, the markers never
+      expect(all.stdout).to.match(/^40 records read by 1 consumer\(s\)/m);
     });
 
     it('perf-e2e: latency on a topic of the run against the TCP round trip, and an existing topic only when empty', async () => {
