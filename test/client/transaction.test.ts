@@ -3,7 +3,8 @@
  * sendOffsets, commit, abort) on a real in-process cluster of 3 brokers: committed records reach
  * read_committed consumers and aborted ones never do (read_uncommitted ones see both); offsets
  * sent with a transaction count only when it commits; a second producer with the same id fences
- * the first; configs and calls Kafka refuses are refused.
+ * the first; a send the brokers refuse leaves the transaction to be aborted, not committed;
+ * configs and calls Kafka refuses are refused.
  */
 import { expect } from 'chai';
 import { ProducerConfigError } from '../../actors/producer/producer-config.js';
@@ -34,6 +35,8 @@ describe('client/transaction (transactional producer)', function () {
     });
     samsa = c.samsa();
     for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse']) await c.client.createTopic(t, 2, 3);
+    // a batch above 1 KiB is refused by the brokers (MESSAGE_TOO_LARGE), not by the producer
+    await c.client.createTopic('tx-small', 1, 3, { 'max.message.bytes': 1024 });
   });
   afterEach(async () => {
     for (const x of open.splice(0)) await x.disconnect().catch(() => undefined);
@@ -200,5 +203,31 @@ describe('client/transaction (transactional producer)', function () {
     const next = await producer.transaction();
     await next.send({ topic: 'tx-misuse', messages: [{ value: 'next' }] });
     await next.abort();
+  });
+
+  it('a send the brokers refuse makes the transaction abortable: its commit fails, its abort works, and the next one commits', async () => {
+    const producer = await txnProducer('txn-abortable');
+    const txn = await producer.transaction();
+    await txn.send({ topic: 'tx-small', messages: [{ value: 'before' }] });
+    const refused = await failure(txn.send({ topic: 'tx-small', messages: [{ value: Buffer.alloc(4096, 1) }] }));
+    expect(refused?.errorName).to.equal('MESSAGE_TOO_LARGE');
+    // nothing more joins it, and it cannot commit
+    const late = await failure(txn.send({ topic: 'tx-small', messages: [{ value: 'after' }] }));
+    expect(late?.errorName).to.equal('MESSAGE_TOO_LARGE');
+    expect(late?.message).to.match(/must be aborted/);
+    const commit = await failure(txn.commit());
+    expect(commit?.errorName).to.equal('MESSAGE_TOO_LARGE');
+    expect(commit?.message).to.match(/must be aborted/);
+    expect(txn.isActive()).to.equal(true);
+    await txn.abort();
+    expect(txn.isActive()).to.equal(false);
+
+    const next = await producer.transaction();
+    await next.send({ topic: 'tx-small', messages: [{ value: 'next' }] });
+    await next.commit();
+    const rc = await collect('tx-small', 'rc-small', 'read_committed');
+    await checkFor(() => rc.includes('next'), 15_000, 20);
+    // the record the abortable transaction did write is aborted with it
+    expect(rc).to.deep.equal(['next']);
   });
 });
