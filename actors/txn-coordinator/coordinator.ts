@@ -14,6 +14,7 @@
  * flight; spare producer ids from the broker and the InitProducerId requests waiting for one.
  * Handles: InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn (producers, through the
  * Kafka listener); BecomeTxnCoordinator, ResignTxnCoordinator (its broker);
+ * DescribeTransactions, ListTransactions (admins: Kafka's APIs 65, 66, txn-listing.ts);
  * DescribeTxnCoordinator (tests, admin); internal TxnLoadRead, TxnLoadNext, TxnAppendDone,
  * TxnPersistRetry, ProducerIdFetched, SendTxnMarkers, TxnMarkersSent, AbortTimedOutTransactions,
  * ExpireTransactionalIds.
@@ -35,7 +36,16 @@ import type { BrokerMsg, InitProducerIdResult, MetadataResponse, WriteTxnMarkers
 import { offsetsPartitionFor } from '../group-coordinator/messages.js';
 import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { markerBackoffMs, markerOutcome, routeMarkers } from './markers.js';
-import { transactionStatePartitionFor, type DescribedTransaction, type TxnCoordinatorDescription, type TxnCoordinatorMsg, type TxnCoordinatorReply } from './messages.js';
+import {
+  transactionStatePartitionFor,
+  type DescribeTransactionsResult,
+  type DescribedTransaction,
+  type ListTransactionsResult,
+  type TxnCoordinatorDescription,
+  type TxnCoordinatorMsg,
+  type TxnCoordinatorReply,
+} from './messages.js';
+import { describeTransaction, listTransactions, transactionRefused } from './txn-listing.js';
 import { buildTxnLogBatch, readTxnLogBatches } from './txn-log.js';
 import { TRANSACTION_STATE_TOPIC, ok, refuse, replay, unionPartitions, type TopicPartition, type TxnLogRecord, type TxnMetadata, type TxnResult } from './txn-metadata.js';
 import {
@@ -607,6 +617,8 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     EndTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', committed: 'boolean', version: 'integer' },
     BecomeTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
     ResignTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer' },
+    DescribeTransactions: { transactionalIds: 'array' },
+    ListTransactions: { states: 'array', producerIds: 'array', durationMs: 'integer' },
   },
 
   handlers: {
@@ -660,6 +672,22 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
 
     DescribeTxnCoordinator(s, _m, ctx) {
       ctx.reply(describe(s));
+    },
+
+    DescribeTransactions(s, m, ctx) {
+      const transactions = m.transactionalIds.map((id) => {
+        const owner = typeof id === 'string' && id !== '' ? ownerOf(s, id) : null;
+        if (owner && 'errorCode' in owner) return transactionRefused(id, owner.errorCode);
+        return describeTransaction(typeof id === 'string' ? id : '', s.txns.get(id)?.metadata ?? null);
+      });
+      ctx.reply({ type: 'DescribeTransactionsResult', errorCode: ErrorCode.NONE, transactions } satisfies DescribeTransactionsResult);
+    },
+
+    ListTransactions(s, m, ctx) {
+      const loading = [...s.partitions.values()].some((p) => p.status === TxnPartitionStatus.Loading);
+      if (loading) return ctx.reply({ type: 'ListTransactionsResult', errorCode: ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, unknownStateFilters: [], transactions: [] } satisfies ListTransactionsResult);
+      const listed = listTransactions(s.txns.values(), { states: m.states, producerIds: m.producerIds, durationMs: m.durationMs }, ctx.clock.now());
+      ctx.reply({ type: 'ListTransactionsResult', errorCode: ErrorCode.NONE, ...listed } satisfies ListTransactionsResult);
     },
 
     TxnLoadRead(s, m, ctx) {

@@ -41,6 +41,14 @@ export type TxnCoordinatorMsg =
   | { type: 'ResignTxnCoordinator'; partition: number; leaderEpoch: number }
   /** Introspection for tests and admin tools: the partitions owned and every transaction they hold. */
   | { type: 'DescribeTxnCoordinator' }
+  /** Kafka's DescribeTransactions: each id's transaction, or why it is not told (answered DescribeTransactionsResult). */
+  | { type: 'DescribeTransactions'; transactionalIds: string[] }
+  /**
+   * Kafka's ListTransactions over every partition this coordinator owns (answered
+   * ListTransactionsResult): only the given states and producer ids when those are not empty,
+   * only transactions running longer than `durationMs` when it is 0 or more.
+   */
+  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
   // internal (the coordinator sends these to itself)
   /** A replica read of a partition being loaded came back. */
   | {
@@ -92,6 +100,35 @@ export interface DescribedTransaction {
   partitions: TopicPartition[];
   /** The state being written (or whose markers are being written), null when none. */
   pendingState: TxnState | null;
+}
+
+/** One id of a DescribeTransactions: errorCode NONE with its transaction, or why not (the rest -1 / empty). */
+export interface TransactionView {
+  transactionalId: string;
+  errorCode: number;
+  /** Kafka's state name (Empty, Ongoing, PrepareCommit, ...); '' on an error. */
+  state: string;
+  txnTimeoutMs: number;
+  /** When the first partition joined the ongoing transaction; -1 when none. */
+  txnStartTimestamp: number;
+  producerId: number;
+  producerEpoch: number;
+  partitions: TopicPartition[];
+}
+
+export interface DescribeTransactionsResult {
+  type: 'DescribeTransactionsResult';
+  errorCode: number;
+  transactions: TransactionView[];
+}
+
+export interface ListTransactionsResult {
+  type: 'ListTransactionsResult';
+  /** COORDINATOR_LOAD_IN_PROGRESS while a partition it owns is being loaded. */
+  errorCode: number;
+  /** State filters naming no state Kafka knows. */
+  unknownStateFilters: string[];
+  transactions: { transactionalId: string; producerId: number; state: string }[];
 }
 
 export interface TxnCoordinatorDescription {

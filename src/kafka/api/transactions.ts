@@ -12,8 +12,18 @@
  * refuses the whole request when one partition is refused (a topic not authorized, or internal:
  * TOPIC_AUTHORIZATION_FAILED; a partition that does not exist: UNKNOWN_TOPIC_OR_PARTITION), the
  * others answered OPERATION_NOT_ATTEMPTED.
+ *
+ * And the admin's view of transactions (KIP-664, kafka-transactions.sh): DescribeTransactions
+ * (65, v0) tells each id's transaction from the coordinator that owns it (NOT_COORDINATOR from
+ * the others, TRANSACTIONAL_ID_NOT_FOUND for an id it does not know), ListTransactions (66,
+ * v0-1) every transaction of the ids this broker coordinates, filtered by state, producer id
+ * and (v1) how long they have been running; an admin asks every broker. As Kafka: an id is
+ * told only with DESCRIBE on it (DescribeTransactions answers
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED, ListTransactions leaves it out), and a transaction's
+ * partitions only of the topics the client may DESCRIBE.
  */
-import type { TxnCoordinatorMsg, TxnCoordinatorReply } from '../../../actors/txn-coordinator/messages.js';
+import type { DescribeTransactionsResult, ListTransactionsResult, TxnCoordinatorMsg, TxnCoordinatorReply } from '../../../actors/txn-coordinator/messages.js';
+import { transactionRefused } from '../../../actors/txn-coordinator/txn-listing.js';
 import { OFFSETS_TOPIC } from '../../../actors/group-coordinator/messages.js';
 import { isInternalTopic } from '../../../actors/controller/topic-validation.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -82,4 +92,55 @@ export const endTxn: ApiHandler<typeof ApiKeys.EndTxn> = async (ctx, version, bo
   if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
   const r = await askTxnCoordinator(ctx, { type: 'EndTxn', transactionalId: body.transactionalId, producerId: body.producerId, producerEpoch: body.producerEpoch, committed: body.committed, version });
   return { throttleTimeMs: 0, errorCode: r.errorCode };
+};
+
+export const describeTransactions: ApiHandler<typeof ApiKeys.DescribeTransactions> = async (ctx, _version, body) => {
+  const allowed = body.transactionalIds.filter((id) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id));
+  const r = allowed.length === 0 ? null : await ctx.ask<TxnCoordinatorMsg, DescribeTransactionsResult>(ctx.txnCoordinator, { type: 'DescribeTransactions', transactionalIds: allowed }, ctx.config.requestTimeoutMs);
+  const told = r && !isFailure(r) ? new Map(r.transactions.map((t) => [t.transactionalId, t])) : null;
+  const topicAllowed = new Map<string, boolean>();
+  const mayDescribe = (topic: string): boolean => {
+    let ok = topicAllowed.get(topic);
+    if (ok === undefined) topicAllowed.set(topic, (ok = ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic)));
+    return ok;
+  };
+  return {
+    throttleTimeMs: 0,
+    transactionStates: body.transactionalIds.map((id) => {
+      const t = !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id)
+        ? transactionRefused(id, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+        : (told?.get(id) ?? transactionRefused(id, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      const topics = new Map<string, number[]>();
+      for (const p of t.partitions) {
+        if (!mayDescribe(p.topic)) continue;
+        const list = topics.get(p.topic);
+        if (list) list.push(p.partition);
+        else topics.set(p.topic, [p.partition]);
+      }
+      return {
+        errorCode: t.errorCode,
+        transactionalId: id,
+        transactionState: t.state,
+        transactionTimeoutMs: t.txnTimeoutMs,
+        transactionStartTimeMs: t.txnStartTimestamp,
+        producerId: t.producerId,
+        producerEpoch: t.producerEpoch,
+        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+      };
+    }),
+  };
+};
+
+export const listTransactions: ApiHandler<typeof ApiKeys.ListTransactions> = async (ctx, version, body) => {
+  const msg: TxnCoordinatorMsg = { type: 'ListTransactions', states: body.stateFilters, producerIds: body.producerIdFilters, durationMs: version >= 1 ? body.durationFilter : -1 };
+  const r = await ctx.ask<TxnCoordinatorMsg, ListTransactionsResult>(ctx.txnCoordinator, msg, ctx.config.requestTimeoutMs);
+  if (isFailure(r)) return { throttleTimeMs: 0, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, unknownStateFilters: [], transactionStates: [] };
+  return {
+    throttleTimeMs: 0,
+    errorCode: r.errorCode,
+    unknownStateFilters: r.unknownStateFilters,
+    transactionStates: r.transactions
+      .filter((t) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, t.transactionalId))
+      .map((t) => ({ transactionalId: t.transactionalId, producerId: t.producerId, transactionState: t.state })),
+  };
 };

@@ -57,6 +57,8 @@ export const ApiKeys = {
   AlterClientQuotas: 49,
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
+  DescribeTransactions: 65,
+  ListTransactions: 66,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -1053,6 +1055,40 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'user', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeTransactionsRequest', apiKey: 65, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'transactionalIds', type: 'string', array: true, versions: [0, N] },
+  ] },
+  { name: 'DescribeTransactionsResponse', apiKey: 65, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'transactionStates', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'transactionalId', type: 'string', versions: [0, N] },
+      { name: 'transactionState', type: 'string', versions: [0, N] },
+      { name: 'transactionTimeoutMs', type: 'int32', versions: [0, N] },
+      { name: 'transactionStartTimeMs', type: 'int64', versions: [0, N] },
+      { name: 'producerId', type: 'int64', versions: [0, N] },
+      { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'topic', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'ListTransactionsRequest', apiKey: 66, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'stateFilters', type: 'string', array: true, versions: [0, N] },
+    { name: 'producerIdFilters', type: 'int64', array: true, versions: [0, N] },
+    { name: 'durationFilter', type: 'int64', versions: [1, N], default: -1 },
+  ] },
+  { name: 'ListTransactionsResponse', apiKey: 66, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'unknownStateFilters', type: 'string', array: true, versions: [0, N] },
+    { name: 'transactionStates', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'transactionalId', type: 'string', versions: [0, N] },
+      { name: 'producerId', type: 'int64', versions: [0, N] },
+      { name: 'transactionState', type: 'string', versions: [0, N] },
     ] },
   ] },
 ];
@@ -3094,6 +3130,73 @@ export interface AlterUserScramCredentialsResponseResults {
   errorMessage: string | null;
 }
 
+export interface DescribeTransactionsRequest {
+  /** v0+ */
+  transactionalIds: string[];
+}
+
+export interface DescribeTransactionsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  transactionStates: DescribeTransactionsResponseTransactionStates[];
+}
+
+export interface DescribeTransactionsResponseTransactionStates {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  transactionalId: string;
+  /** v0+ */
+  transactionState: string;
+  /** v0+ */
+  transactionTimeoutMs: number;
+  /** v0+, int64 */
+  transactionStartTimeMs: number;
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v0+ */
+  topics: DescribeTransactionsResponseTopics[];
+}
+
+export interface DescribeTransactionsResponseTopics {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ListTransactionsRequest {
+  /** v0+ */
+  stateFilters: string[];
+  /** v0+, int64 */
+  producerIdFilters: number[];
+  /** v1+, default -1, int64 */
+  durationFilter: number;
+}
+
+export interface ListTransactionsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  unknownStateFilters: string[];
+  /** v0+ */
+  transactionStates: ListTransactionsResponseTransactionStates[];
+}
+
+export interface ListTransactionsResponseTransactionStates {
+  /** v0+ */
+  transactionalId: string;
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  transactionState: string;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -3138,6 +3241,8 @@ export interface RequestBodies {
   49: AlterClientQuotasRequest;
   50: DescribeUserScramCredentialsRequest;
   51: AlterUserScramCredentialsRequest;
+  65: DescribeTransactionsRequest;
+  66: ListTransactionsRequest;
 }
 
 /** Response body type by api key. */
@@ -3184,4 +3289,6 @@ export interface ResponseBodies {
   49: AlterClientQuotasResponse;
   50: DescribeUserScramCredentialsResponse;
   51: AlterUserScramCredentialsResponse;
+  65: DescribeTransactionsResponse;
+  66: ListTransactionsResponse;
 }

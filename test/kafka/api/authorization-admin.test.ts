@@ -5,8 +5,9 @@
  * the topic or the cluster), AlterConfigs / IncrementalAlterConfigs (ALTER_CONFIGS),
  * DescribeLogDirs (DESCRIBE on the cluster), ElectLeaders (ALTER on the cluster),
  * AlterPartitionReassignments (ALTER on the cluster), ListPartitionReassignments (DESCRIBE on
- * the cluster), AlterUserScramCredentials (ALTER on the cluster) and DescribeUserScramCredentials
- * (DESCRIBE on the cluster). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
+ * the cluster), AlterUserScramCredentials (ALTER on the cluster), DescribeUserScramCredentials
+ * (DESCRIBE on the cluster), DescribeTransactions and ListTransactions (DESCRIBE on the
+ * transactional id; a transaction's partitions only of topics the client may DESCRIBE). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
  * ACLs test by test. Each refusal carries the exact error code and leaves the cluster as it was;
  * once the ACL exists the same request goes through.
  */
@@ -73,7 +74,7 @@ describe('Kafka API: ACLs on the admin APIs', function () {
   };
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' } });
+    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin', 'transaction.state.log.num.partitions': 1 } });
     root = await login('admin');
     alice = await login('alice');
     bob = await login('bob');
@@ -322,5 +323,35 @@ describe('Kafka API: ACLs on the admin APIs', function () {
     await allow('bob', AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME);
     expect((await alter(bob)).results[0]).to.deep.include({ user: 'carol', errorCode: ErrorCode.NONE });
     expect((await describe(bob)).results.map((r: { user: string }) => r.user)).to.deep.equal(['carol']);
+  });
+
+  it('DescribeTransactions needs DESCRIBE on the transactional id (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED), ListTransactions leaves the others out; partitions only of topics it may describe', async () => {
+    await createTopic('txn-watched');
+    const init = await checkFor(async () => {
+      // as a producer does: FindCoordinator first (it creates __transaction_state)
+      if ((await root.call(ApiKeys.FindCoordinator, 3, { key: 'watched', keyType: 1 })).errorCode !== ErrorCode.NONE) return null;
+      const r = await root.call(ApiKeys.InitProducerId, 4, { transactionalId: 'watched', transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    const add = await root.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: 'watched', v3AndBelowProducerId: init.producerId, v3AndBelowProducerEpoch: init.producerEpoch, v3AndBelowTopics: [{ name: 'txn-watched', partitions: [0] }] });
+    expect(add.resultsByTopicV3AndBelow[0].resultsByPartition[0].partitionErrorCode).to.equal(ErrorCode.NONE);
+    const describe = async (k: KafkaCaller) => (await k.call(ApiKeys.DescribeTransactions, 0, { transactionalIds: ['watched'] })).transactionStates[0];
+    const listed = async (k: KafkaCaller) => {
+      const r = await k.call(ApiKeys.ListTransactions, 1, { stateFilters: [], producerIdFilters: [], durationFilter: -1 });
+      expect(r.errorCode).to.equal(ErrorCode.NONE);
+      return r.transactionStates.map((t: { transactionalId: string }) => t.transactionalId);
+    };
+
+    expect(await describe(bob)).to.deep.include({ errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, transactionalId: 'watched', producerId: -1, topics: [] });
+    expect(await listed(bob)).to.deep.equal([]);
+    expect(await listed(root)).to.deep.equal(['watched']);
+
+    await allow('bob', AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, 'watched');
+    // the transaction, but not the partitions of a topic bob may not describe
+    expect(await describe(bob)).to.deep.include({ errorCode: ErrorCode.NONE, transactionState: 'Ongoing', producerId: init.producerId, topics: [] });
+    expect(await listed(bob)).to.deep.equal(['watched']);
+    await allow('bob', AclOperation.DESCRIBE, ResourceType.TOPIC, 'txn-watched');
+    expect((await describe(bob)).topics).to.deep.equal([{ topic: 'txn-watched', partitions: [0] }]);
+    expect((await root.call(ApiKeys.EndTxn, 4, { transactionalId: 'watched', producerId: init.producerId, producerEpoch: init.producerEpoch, committed: false })).errorCode).to.equal(ErrorCode.NONE);
   });
 });

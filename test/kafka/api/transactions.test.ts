@@ -3,7 +3,8 @@
  * KafkaJS does not send): ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn and
  * EndTxn v0-4; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
  * OPERATION_NOT_ATTEMPTED); a transaction of raw transactional batches is invisible to
- * read_committed until EndTxn commits it, and an aborted one is listed as aborted.
+ * read_committed until EndTxn commits it, and an aborted one is listed as aborted;
+ * DescribeTransactions and ListTransactions (with their filters) tell a transaction's state.
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -111,5 +112,48 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
       return p.lastStableOffset === 4 ? p : null;
     }, 10_000, 20);
     expect(aborted.abortedTransactions).to.deep.equal([{ producerId, firstOffset: 2 }]);
+  });
+
+  it('DescribeTransactions and ListTransactions tell a transaction as it goes from Empty to Ongoing to CompleteCommit', async () => {
+    const r = await any.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+    const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
+    expect(range(65)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(range(66)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+
+    const startedAfter = Date.now();
+    const { k, producerId, producerEpoch } = await startProducer('raw-listed');
+    const list = (body: { stateFilters?: string[]; producerIdFilters?: number[]; durationFilter?: number }, version = 1) =>
+      k.call(ApiKeys.ListTransactions, version, { stateFilters: [], producerIdFilters: [producerId], durationFilter: -1, ...body });
+    const describeIds = (ids: string[]) => k.call(ApiKeys.DescribeTransactions, 0, { transactionalIds: ids });
+
+    expect(await list({})).to.deep.include({ errorCode: ErrorCode.NONE, unknownStateFilters: [], transactionStates: [{ transactionalId: 'raw-listed', producerId, transactionState: 'Empty' }] });
+    const add = await k.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: 'raw-listed', v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch, v3AndBelowTopics: [{ name: TOPIC, partitions: [0] }] });
+    expect(addCodes(add)).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.NONE });
+
+    const d = await describeIds(['raw-listed', 'never-seen', '']);
+    const [ongoing, unknown, empty] = d.transactionStates;
+    expect(ongoing).to.deep.include({ errorCode: ErrorCode.NONE, transactionalId: 'raw-listed', transactionState: 'Ongoing', transactionTimeoutMs: 30_000, producerId, producerEpoch, topics: [{ topic: TOPIC, partitions: [0] }] });
+    expect(ongoing.transactionStartTimeMs).to.be.within(startedAfter, Date.now());
+    expect(unknown).to.deep.include({ errorCode: ErrorCode.TRANSACTIONAL_ID_NOT_FOUND, transactionalId: 'never-seen', producerId: -1, topics: [] });
+    expect(empty).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, transactionalId: '' });
+
+    // filters: states (unknown names reported), producer ids, and v1's running-longer-than
+    const byState = await list({ stateFilters: ['Ongoing', 'NoSuchState'], producerIdFilters: [] });
+    expect(byState.unknownStateFilters).to.deep.equal(['NoSuchState']);
+    expect(byState.transactionStates.map((t: { transactionalId: string }) => t.transactionalId)).to.include('raw-listed');
+    expect(byState.transactionStates.every((t: { transactionState: string }) => t.transactionState === 'Ongoing')).to.equal(true);
+    expect((await list({ stateFilters: ['CompleteCommit'] })).transactionStates).to.deep.equal([]);
+    expect((await list({ producerIdFilters: [producerId + 1_000_000] })).transactionStates).to.deep.equal([]);
+    expect((await list({ durationFilter: 3_600_000 })).transactionStates).to.deep.equal([]);
+    // v0 has no duration filter: the same request lists it
+    expect((await list({ durationFilter: 3_600_000 }, 0)).transactionStates).to.have.length(1);
+
+    expect((await k.call(ApiKeys.EndTxn, 4, { transactionalId: 'raw-listed', producerId, producerEpoch, committed: true })).errorCode).to.equal(ErrorCode.NONE);
+    const done = await checkFor(async () => {
+      const x = (await describeIds(['raw-listed'])).transactionStates[0];
+      return x.transactionState === 'CompleteCommit' ? x : null;
+    }, 10_000, 20);
+    expect(done).to.deep.include({ errorCode: ErrorCode.NONE, producerId, producerEpoch, topics: [] });
+    expect((await list({ stateFilters: ['CompleteCommit'] })).transactionStates).to.deep.equal([{ transactionalId: 'raw-listed', producerId, transactionState: 'CompleteCommit' }]);
   });
 });
