@@ -3,7 +3,7 @@
  * src/client/admin.ts. Topic, ACL, dynamic broker config, client quota and SCRAM credential
  * operations go to the controller (quotas are described from its metadata, the metadata quorum
  * as the active controller sees it; SCRAM upsertions arrive salted, the password stays in the
- * client); group operations find the group's coordinator first; listings fan out to
+ * client); group and transaction operations find the coordinator first; listings fan out to
  * every broker's coordinator; offsets come from partition leaders; log dirs from every broker
  * asked; a broker's configs (and a topic's defaults) from that broker.
  *
@@ -13,7 +13,9 @@
  * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
- * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials.
+ * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
+ * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
+ * broker's transaction coordinator).
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -40,6 +42,8 @@ import {
   type OffsetFetchResponse,
 } from '../group-coordinator/messages.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
+import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import type { AdminMsg } from './messages.js';
 
 export interface AdminArgs {
@@ -111,27 +115,59 @@ async function controllerMetadata(s: AdminState, ctx: Ctx, topics: string[]): Pr
   return r.metadata;
 }
 
-async function coordinatorOf(s: AdminState, ctx: Ctx, groupId: string): Promise<ActorRef<CoordinatorMsg> | Failure> {
+type CoordinatorKind = 'group' | 'transaction';
+
+/** The coordinator actor of a group, or of a transactional id, as a broker's FindCoordinator names it. */
+async function coordinatorOf(s: AdminState, ctx: Ctx, key: string, kind: CoordinatorKind): Promise<{ ref: ActorRef<Message>; brokerId: number } | Failure> {
   let last: Failure | null = null;
   for (let attempt = 0; attempt < 20; attempt++) {
-    const r = await ctx.ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: groupId, keyType: 'group' } as never, { timeoutMs: s.timeoutMs });
-    if (!isFailure(r) && r.errorCode === ErrorCode.NONE) return { node: r.node, path: coordinatorPath(r.brokerId) };
+    const r = await ctx.ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key, keyType: kind } as never, { timeoutMs: s.timeoutMs });
+    if (!isFailure(r) && r.errorCode === ErrorCode.NONE) return { ref: { node: r.node, path: kind === 'group' ? coordinatorPath(r.brokerId) : txnCoordinatorPath(r.brokerId) }, brokerId: r.brokerId };
     last = isFailure(r) ? r : { type: 'Failure', errorCode: r.errorCode, reason: 'timeout', message: r.errorMessage ?? errorName(r.errorCode) };
     await new Promise((res) => setTimeout(res, 100));
   }
   return last!;
 }
 
-async function askCoordinator<R extends Message>(s: AdminState, ctx: Ctx, groupId: string, msg: CoordinatorMsg): Promise<R | Failure> {
+/** Asks the coordinator of `key`, finding it again while it moves or loads; `answeredBy` hears which broker's answered. */
+async function askCoordinatorOf<R extends Message>(
+  s: AdminState,
+  ctx: Ctx,
+  key: string,
+  kind: CoordinatorKind,
+  msg: Message,
+  codeOf: (r: R) => number,
+  answeredBy?: (brokerId: number) => void,
+): Promise<R | Failure> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const c = await coordinatorOf(s, ctx, groupId);
+    const c = await coordinatorOf(s, ctx, key, kind);
     if (isFailure(c)) return c;
-    const r = await ctx.ask<R>(c, msg, { timeoutMs: s.timeoutMs });
-    const code = isFailure(r) ? r.errorCode : (r as unknown as { errorCode: number }).errorCode;
-    if (code !== ErrorCode.NOT_COORDINATOR && code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS && code !== ErrorCode.COORDINATOR_NOT_AVAILABLE) return r;
+    const r = await ctx.ask<R>(c.ref, msg, { timeoutMs: s.timeoutMs });
+    const code = isFailure(r) ? r.errorCode : codeOf(r);
+    if (code !== ErrorCode.NOT_COORDINATOR && code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS && code !== ErrorCode.COORDINATOR_NOT_AVAILABLE) {
+      answeredBy?.(c.brokerId);
+      return r;
+    }
     await new Promise((res) => setTimeout(res, 100));
   }
-  return { type: 'Failure', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, reason: 'timeout', message: `no coordinator answered for group ${groupId}` };
+  return { type: 'Failure', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, reason: 'timeout', message: `no coordinator answered for ${kind} ${key}` };
+}
+
+function askCoordinator<R extends Message>(s: AdminState, ctx: Ctx, groupId: string, msg: CoordinatorMsg): Promise<R | Failure> {
+  return askCoordinatorOf<R>(s, ctx, groupId, 'group', msg, (r) => (r as unknown as { errorCode: number }).errorCode);
+}
+
+/**
+ * A transaction coordinator's ListTransactions, asked again while it loads a partition (Kafka's
+ * admin does the same), for at most the request timeout.
+ */
+async function listTransactionsOf(s: AdminState, ctx: Ctx, broker: { brokerId: number; node: string }, msg: TxnCoordinatorMsg): Promise<ListTransactionsResult | Failure> {
+  const deadline = Date.now() + s.timeoutMs;
+  for (;;) {
+    const r = await ctx.ask<ListTransactionsResult>({ node: broker.node, path: txnCoordinatorPath(broker.brokerId) }, msg, { timeoutMs: s.timeoutMs });
+    if (isFailure(r) || r.errorCode !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS || Date.now() >= deadline) return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 /** Earliest or latest offset of every partition of `topic` (latest = the high watermark). */
@@ -315,6 +351,32 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         if (!isFailure(r) && r.errorCode === ErrorCode.NONE) groups.push(...r.groups);
       }
       ctx.reply({ type: 'Groups', errorCode: ErrorCode.NONE, groups: groups.sort((a, b) => a.groupId.localeCompare(b.groupId)) });
+    },
+    async DescribeTransactions(s, m, ctx) {
+      const transactions: (TransactionView & { coordinatorId: number })[] = [];
+      for (const id of m.transactionalIds) {
+        const msg: TxnCoordinatorMsg = { type: 'DescribeTransactions', transactionalIds: [id] };
+        let coordinatorId = -1;
+        const r = await askCoordinatorOf<DescribeTransactionsResult>(s, ctx, id, 'transaction', msg, (x) => x.transactions[0]?.errorCode ?? x.errorCode, (b) => (coordinatorId = b));
+        const view = isFailure(r) ? transactionRefused(id, r.errorCode) : (r.transactions[0] ?? transactionRefused(id, r.errorCode));
+        transactions.push({ ...view, coordinatorId });
+      }
+      ctx.reply({ type: 'DescribedTransactions', errorCode: ErrorCode.NONE, transactions });
+    },
+    async ListTransactions(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Transactions', md.errorCode, md.message);
+      const msg: TxnCoordinatorMsg = { type: 'ListTransactions', states: m.states, producerIds: m.producerIds, durationMs: m.durationMs };
+      const transactions: { transactionalId: string; producerId: number; state: string; coordinatorId: number }[] = [];
+      let unknownStateFilters: string[] = [];
+      for (const b of md.brokers.filter((x) => !x.fenced)) {
+        const r = await listTransactionsOf(s, ctx, b, msg);
+        if (isFailure(r) || r.errorCode !== ErrorCode.NONE) return fail(ctx, 'Transactions', r.errorCode, `broker ${b.brokerId} did not list its transactions: ${isFailure(r) ? r.message : errorName(r.errorCode)}`);
+        unknownStateFilters = r.unknownStateFilters;
+        for (const t of r.transactions) transactions.push({ ...t, coordinatorId: b.brokerId });
+      }
+      transactions.sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0));
+      ctx.reply({ type: 'Transactions', errorCode: ErrorCode.NONE, unknownStateFilters, transactions });
     },
     async DescribeGroups(s, m, ctx) {
       const out = [];

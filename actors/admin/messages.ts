@@ -35,6 +35,14 @@ export type AdminMsg =
   | { type: 'ListGroups' }
   | { type: 'DescribeGroups'; groups: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
+  /** Kafka's DescribeTransactions, each id of its coordinator: answered DescribedTransactions (an errorCode per id). */
+  | { type: 'DescribeTransactions'; transactionalIds: string[] }
+  /**
+   * Kafka's ListTransactions of every live broker (answered Transactions, each with the broker
+   * coordinating it): only the given states and producer ids where those are not empty, only
+   * transactions running longer than durationMs where it is 0 or more.
+   */
+  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
   | { type: 'FetchOffsets'; groupId: string; topics: string[] | null }
   /** Sets a group's committed offsets: to explicit offsets, or to the earliest / latest of each partition. */
   | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }

@@ -1,6 +1,6 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, the controllers'
- * metadata quorum, leader elections, partition reassignments, groups, offsets and lag, brokers'
+ * metadata quorum, leader elections, partition reassignments, groups, transactions, offsets and lag, brokers'
  * log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554: salted here,
  * the password never leaves the client) and config descriptions. Failures throw SamsaError with
  * Kafka's code; per-item results keep their codes.
@@ -14,6 +14,7 @@ import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
@@ -96,6 +97,33 @@ export interface MetadataQuorumInfo {
   highWatermark: number;
   controllerEpoch: number;
   voters: QuorumVoterInfo[];
+}
+
+/**
+ * One transactional id's transaction (Kafka's TransactionDescription): errorCode NONE, or why it
+ * is not told (TRANSACTIONAL_ID_NOT_FOUND, ...; the rest then '' / -1 / empty). The start time
+ * is -1 while the id has not run a transaction.
+ */
+export interface TransactionDescription {
+  transactionalId: string;
+  errorCode: number;
+  /** Kafka's state name: Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, PrepareEpochFence. */
+  state: string;
+  /** The broker whose transaction coordinator told it (-1 when none answered). */
+  coordinatorId: number;
+  producerId: number;
+  producerEpoch: number;
+  transactionTimeoutMs: number;
+  transactionStartTimeMs: number;
+  topicPartitions: { topic: string; partition: number }[];
+}
+
+/** A transaction as ListTransactions tells it, with the broker coordinating it. */
+export interface TransactionListing {
+  transactionalId: string;
+  producerId: number;
+  state: string;
+  coordinatorId: number;
 }
 
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
@@ -622,6 +650,41 @@ export class Admin {
 
   async listGroups(): Promise<{ groups: GroupListing[] }> {
     return { groups: (await this.call({ type: 'ListGroups' })).groups as GroupListing[] };
+  }
+
+  /** Each id's transaction from its coordinator (Kafka's describeTransactions); an id not told carries its error code. */
+  async describeTransactions(transactionalIds: string[]): Promise<{ transactions: TransactionDescription[] }> {
+    const r = await this.call({ type: 'DescribeTransactions', transactionalIds });
+    const views = r.transactions as (TransactionView & { coordinatorId: number })[];
+    return {
+      transactions: views.map((t) => ({
+        transactionalId: t.transactionalId,
+        errorCode: t.errorCode,
+        state: t.state,
+        coordinatorId: t.coordinatorId,
+        producerId: t.producerId,
+        producerEpoch: t.producerEpoch,
+        transactionTimeoutMs: t.txnTimeoutMs,
+        transactionStartTimeMs: t.txnStartTimestamp,
+        topicPartitions: t.partitions.map((p) => ({ topic: p.topic, partition: p.partition })),
+      })),
+    };
+  }
+
+  /**
+   * Every transaction of the cluster (Kafka's listTransactions, asked of every live broker):
+   * only those in `states` and of `producerIds` when given, only those running longer than
+   * `durationMs` when given. State names Kafka does not know match nothing and come back in
+   * unknownStateFilters.
+   */
+  async listTransactions(opts: { states?: string[]; producerIds?: number[]; durationMs?: number } = {}): Promise<{ transactions: TransactionListing[]; unknownStateFilters: string[] }> {
+    const durationMs = opts.durationMs ?? -1;
+    if (!Number.isSafeInteger(durationMs) || durationMs < -1) throw new SamsaError(ErrorCode.INVALID_REQUEST, `listTransactions: durationMs must be a non-negative integer, got ${String(opts.durationMs)}`);
+    for (const id of opts.producerIds ?? []) {
+      if (!Number.isSafeInteger(id) || id < 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, `listTransactions: producer id ${String(id)} is not a non-negative integer`);
+    }
+    const r = await this.call({ type: 'ListTransactions', states: opts.states ?? [], producerIds: opts.producerIds ?? [], durationMs });
+    return { transactions: r.transactions as TransactionListing[], unknownStateFilters: r.unknownStateFilters as string[] };
   }
 
   async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {

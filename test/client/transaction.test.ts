@@ -3,13 +3,15 @@
  * sendOffsets, commit, abort) on a real in-process cluster of 3 brokers: committed records reach
  * read_committed consumers and aborted ones never do (read_uncommitted ones see both); offsets
  * sent with a transaction count only when it commits; a second producer with the same id fences
- * the first; a send the brokers refuse leaves the transaction to be aborted, not committed;
+ * the first; a send the brokers refuse leaves the transaction to be aborted, not committed; the
+ * admin describes and lists transactions from their coordinators;
  * configs and calls Kafka refuses are refused.
  */
 import { expect } from 'chai';
 import { ProducerConfigError } from '../../actors/producer/producer-config.js';
 import type { Consumer } from '../../src/client/consumer.js';
 import { SamsaError } from '../../src/client/errors.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
 import type { Producer } from '../../src/client/producer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -229,5 +231,52 @@ describe('client/transaction (transactional producer)', function () {
     await checkFor(() => rc.includes('next'), 15_000, 20);
     // the record the abortable transaction did write is aborted with it
     expect(rc).to.deep.equal(['next']);
+  });
+
+  it('admin.describeTransactions and listTransactions tell each transaction from its coordinator, whichever broker that is', async () => {
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      // ids spread over the coordinators of the 3 __transaction_state partitions
+      const ids = ['watch-a', 'watch-b', 'watch-c', 'watch-d'];
+      const producers = await Promise.all(ids.map((id) => txnProducer(id)));
+      const txns = await Promise.all(producers.map((p) => p.transaction()));
+      await Promise.all(txns.map((t, i) => t.send({ topic: 'tx-commit', messages: [{ key: ids[i]!, value: 'watched', partition: i % 2 }] })));
+
+      const described = (await admin.describeTransactions([...ids, 'never-used'])).transactions;
+      expect(described.map((d) => d.transactionalId)).to.deep.equal([...ids, 'never-used']);
+      for (const [i, d] of described.slice(0, 4).entries()) {
+        expect(d).to.deep.include({ errorCode: 0, state: 'Ongoing', topicPartitions: [{ topic: 'tx-commit', partition: i % 2 }] });
+        expect(d.producerId).to.be.at.least(0);
+        expect(d.transactionStartTimeMs).to.be.within(Date.now() - 60_000, Date.now());
+      }
+      expect(described[4]).to.deep.include({ errorCode: ErrorCode.TRANSACTIONAL_ID_NOT_FOUND, state: '', producerId: -1 });
+      expect(described[4]!.coordinatorId).to.be.oneOf([1, 2, 3]);
+
+      const listed = await admin.listTransactions({ states: ['Ongoing', 'Sleeping'] });
+      expect(listed.unknownStateFilters).to.deep.equal(['Sleeping']);
+      const watched = listed.transactions.filter((t) => t.transactionalId.startsWith('watch-'));
+      expect(watched.map((t) => t.transactionalId)).to.deep.equal(ids);
+      expect(watched.map((t) => t.producerId)).to.deep.equal(described.slice(0, 4).map((d) => d.producerId));
+      // the broker that listed each is the one that described it
+      expect(watched.map((t) => t.coordinatorId)).to.deep.equal(described.slice(0, 4).map((d) => d.coordinatorId));
+      // told by the coordinator of each id's partition: more than one broker here
+      expect(new Set(watched.map((t) => t.coordinatorId)).size).to.be.greaterThan(1);
+      expect((await admin.listTransactions({ producerIds: [watched[0]!.producerId] })).transactions.map((t) => t.transactionalId)).to.deep.equal(['watch-a']);
+      expect((await admin.listTransactions({ states: ['Ongoing'], durationMs: 3_600_000 })).transactions.filter((t) => t.transactionalId.startsWith('watch-'))).to.deep.equal([]);
+
+      await txns[0]!.commit();
+      await Promise.all(txns.slice(1).map((t) => t.abort()));
+      const after = await checkFor(async () => {
+        const d = (await admin.describeTransactions(ids)).transactions;
+        return d.every((x) => x.state === 'CompleteCommit' || x.state === 'CompleteAbort') ? d : null;
+      }, 10_000, 50);
+      expect(after.map((d) => d.state)).to.deep.equal(['CompleteCommit', 'CompleteAbort', 'CompleteAbort', 'CompleteAbort']);
+
+      expect((await failure(admin.listTransactions({ durationMs: -5 })))?.errorName).to.equal('INVALID_REQUEST');
+      expect((await failure(admin.listTransactions({ producerIds: [1.5] })))?.errorName).to.equal('INVALID_REQUEST');
+    } finally {
+      await admin.disconnect();
+    }
   });
 });
