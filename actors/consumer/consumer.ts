@@ -13,7 +13,7 @@
  * position, buffered records, pause flag, preferred read replica; offsets processed by the
  * application and last committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
  * to requests of an older assignment are dropped.
- * Handles: Subscribe, Poll, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
+ * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
  * Tick plus the results of its own asks.
  * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
  * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator,
@@ -605,6 +605,13 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       if (s.phase === 'Idle' && !s.crash && (s.topics.length > 0 || s.pattern)) findCoordinator(s, ctx);
       answerPoll(s, ctx);
       maybeFetch(s, ctx);
+    },
+
+    Wakeup(s, _m, ctx) {
+      const p = s.pendingPoll;
+      if (!p) return;
+      s.pendingPoll = null;
+      if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches: [] } satisfies PollResult);
     },
 
     Commit(s, m, ctx) {

@@ -49,6 +49,8 @@ export type ConsumerMsg =
   | { type: 'Subscribe'; topics: string[]; pattern: string | null; patternFlags?: string; fromBeginning?: boolean }
   /** Hands out buffered records; `processed` are the next offsets of records the caller has finished. */
   | { type: 'Poll'; maxRecords: number; timeoutMs: number; processed: TopicPartitionOffset[] }
+  /** Kafka's wakeup(): a parked Poll is answered at once, with no records (the caller is stopping). */
+  | { type: 'Wakeup' }
   | { type: 'Commit'; offsets: TopicPartitionOffset[] | null }
   | { type: 'Seek'; topic: string; partition: number; offset: number }
   | { type: 'Pause'; partitions: { topic: string; partition: number }[] }

@@ -324,6 +324,8 @@ export class Consumer {
   async disconnect(): Promise<void> {
     if (!this.ref) return;
     this.running = false;
+    // a poll parked in the consumer actor is answered now, not when its time is up
+    this.client.system.send(this.ref, { type: 'Wakeup' });
     await this.loop?.catch(() => undefined);
     const ref = this.ref;
     const processed = [...this.processed.values()];

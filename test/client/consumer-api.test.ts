@@ -1,12 +1,15 @@
 /**
  * The rest of the consumer API: seek, pause/resume, the async iterator, topic patterns, the
- * producer's sendBatch across topics, config checked up front, and check.crcs.
+ * producer's sendBatch across topics, config checked up front, check.crcs, and Wakeup (what
+ * disconnect sends so as not to wait out a parked poll).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
+import type { ConsumerMsg, PollResult } from '../../actors/consumer/messages.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { isFailure, type ActorRef } from '../../src/runtime/types.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
@@ -188,6 +191,25 @@ describe('client/consumer API', function () {
       if (got.length === 10) break;
     }
     expect(got).to.deep.equal(Array.from({ length: 10 }, (_, i) => `a${i}`));
+    await consumer.disconnect();
+  });
+
+  it('Wakeup answers a parked poll at once with no records, so disconnect does not wait out a poll in flight', async () => {
+    const consumer = samsa.consumer({ groupId: 'g-wakeup', ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'other', fromBeginning: true });
+    // the consumer actor as the client drives it: a poll parked for a minute
+    const ref = (consumer as unknown as { ref: ActorRef<ConsumerMsg> }).ref;
+    const first = await samsa.system.ask<PollResult>(ref, { type: 'Poll', maxRecords: 10, timeoutMs: 60_000, processed: [] }, { timeoutMs: 60_000 });
+    // ... which the topic's one record answers once the group is joined; the next one parks
+    expect(isFailure(first) ? first : first.batches.flatMap((b) => b.records.map((r) => String(r.value)))).to.deep.equal(['nope']);
+    const parked = samsa.system.ask<PollResult>(ref, { type: 'Poll', maxRecords: 10, timeoutMs: 60_000, processed: [] }, { timeoutMs: 60_000 });
+    samsa.system.send(ref, { type: 'Wakeup' });
+    expect(await parked).to.deep.include({ type: 'PollResult', errorCode: ErrorCode.NONE, batches: [] });
+    // with no poll parked, Wakeup does nothing: the next poll still waits for records
+    samsa.system.send(ref, { type: 'Wakeup' });
+    const short = await samsa.system.ask<PollResult>(ref, { type: 'Poll', maxRecords: 10, timeoutMs: 50, processed: [] }, { timeoutMs: 10_000 });
+    expect(short).to.deep.include({ errorCode: ErrorCode.NONE, batches: [] });
     await consumer.disconnect();
   });
 
