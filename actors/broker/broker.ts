@@ -967,7 +967,11 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           { type: 'ControlledShutdown', brokerId: s.args.brokerId, brokerEpoch: s.brokerEpoch },
           { timeoutMs: 10_000 },
         );
-        if (!isFailure(r) && r.type === 'ControlledShutdownResponse' && r.errorCode === ErrorCode.NONE) remaining = r.remainingPartitions.length;
+        if (!isFailure(r) && r.type === 'ControlledShutdownResponse' && r.errorCode === ErrorCode.NONE) {
+          remaining = r.remainingPartitions.length;
+          // what no other live broker holds a replica of stays here however long it waits
+          if (r.movablePartitions !== undefined && r.movablePartitions.length === 0) break;
+        }
         if (remaining !== 0) await new Promise((res) => setTimeout(res, 200));
       }
       s.status = 'ShuttingDown';

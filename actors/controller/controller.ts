@@ -657,45 +657,47 @@ async function shutDownBroker(
   s: ControllerState,
   b: BrokerRecord,
   ctx: Ctx,
-): Promise<CommitResult & { remaining: TopicPartition[] }> {
-  if (b.state === BrokerState.ShutDown) return { ok: true, remaining: [] };
+): Promise<CommitResult & { remaining: TopicPartition[]; movable: TopicPartition[] }> {
+  if (b.state === BrokerState.ShutDown) return { ok: true, remaining: [], movable: [] };
   let remaining: TopicPartition[] = [];
+  let movable: TopicPartition[] = [];
   const batch = build(s, ctx, (x) => {
     if (b.state === BrokerState.Unfenced) x.add({ type: 'BeginControlledShutdown', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
     if (b.state !== BrokerState.Fenced) {
       const r = changesForControlledShutdown(x.state, b.brokerId);
       x.addAll(r.changes);
       remaining = r.remaining;
+      movable = r.movable;
     }
     if (remaining.length === 0) {
       x.add({ type: 'FenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, to: BrokerState.ShutDown, reason: 'controlled-shutdown' });
     }
   });
-  if (!(batch instanceof Batch)) return { ...batch, remaining: [] };
+  if (!(batch instanceof Batch)) return { ...batch, remaining: [], movable: [] };
   const committed = await commit(s, batch, ctx);
-  if (!committed.ok) return { ...committed, remaining: [] };
+  if (!committed.ok) return { ...committed, remaining: [], movable: [] };
   if (remaining.length === 0) s.sessions.delete(b.brokerId);
   const out = new Outbox();
   // The broker going away hears about its partitions too, so it stops acting as their leader.
   out.addForPartitions(s.metadata, changedPartitions(batch.records), false, b.brokerId);
   out.flush(s, ctx, true);
   ctx.log.info('controlled shutdown', { brokerId: b.brokerId, moved: changedPartitions(batch.records).length, remaining: remaining.length });
-  return { ok: true, remaining };
+  return { ok: true, remaining, movable };
 }
 
 async function handleControlledShutdown(s: ControllerState, m: Extract<ControllerMsg, { type: 'ControlledShutdown' }>, ctx: Ctx): Promise<void> {
-  const reply = (errorCode: number, remainingPartitions: TopicPartition[], errorMessage?: string) =>
+  const reply = (errorCode: number, remainingPartitions: TopicPartition[], errorMessage?: string, movablePartitions: TopicPartition[] = []) =>
     ctx.reply<ControllerReply>(
       errorMessage === undefined
-        ? { type: 'ControlledShutdownResponse', errorCode, remainingPartitions }
-        : { type: 'ControlledShutdownResponse', errorCode, errorMessage, remainingPartitions },
+        ? { type: 'ControlledShutdownResponse', errorCode, remainingPartitions, movablePartitions }
+        : { type: 'ControlledShutdownResponse', errorCode, errorMessage, remainingPartitions, movablePartitions },
     );
   const b = s.metadata.brokers.get(m.brokerId);
   if (!b) return reply(ErrorCode.BROKER_NOT_AVAILABLE, [], `broker ${m.brokerId} is not registered`);
   if (b.brokerEpoch !== m.brokerEpoch) return reply(ErrorCode.STALE_BROKER_EPOCH, [], `broker ${m.brokerId} has epoch ${b.brokerEpoch}, not ${m.brokerEpoch}`);
   const r = await shutDownBroker(s, b, ctx);
   if (!r.ok) return reply(r.errorCode, [], r.errorMessage);
-  reply(ErrorCode.NONE, r.remaining);
+  reply(ErrorCode.NONE, r.remaining, undefined, r.movable);
 }
 
 /** A per-topic answer of CreatePartitions and AlterTopicConfigs. */

@@ -95,22 +95,28 @@ export function changesForFencedBroker(state: MetadataState, brokerId: number, u
 
 /**
  * Changes for a broker entering controlled shutdown, and the partitions it still leads after
- * them (leadership could not move: no other eligible ISR member).
+ * them (leadership could not move: no other eligible ISR member); `movable` are those of them
+ * with a replica on another live broker, which may yet catch up and take over (the others
+ * cannot move however long the broker waits).
  */
 export function changesForControlledShutdown(
   state: MetadataState,
   brokerId: number,
-): { changes: PartitionChangeRecord[]; remaining: { topic: string; partition: number }[] } {
+): { changes: PartitionChangeRecord[]; remaining: { topic: string; partition: number }[]; movable: { topic: string; partition: number }[] } {
   const changes: PartitionChangeRecord[] = [];
   const remaining: { topic: string; partition: number }[] = [];
+  const movable: { topic: string; partition: number }[] = [];
   for (const t of state.topics.values()) {
     for (const p of t.partitions) {
       const c = removeBroker(state, t, p, brokerId, false, true);
       if (c) changes.push(c);
-      if ((c ? c.leader : p.leader) === brokerId) remaining.push({ topic: p.topic, partition: p.partition });
+      if ((c ? c.leader : p.leader) !== brokerId) continue;
+      remaining.push({ topic: p.topic, partition: p.partition });
+      // another replica on a live broker may still catch up, join the ISR and take over
+      if (p.replicas.some((r) => r !== brokerId && isEligible(state.brokers.get(r)))) movable.push({ topic: p.topic, partition: p.partition });
     }
   }
-  return { changes, remaining };
+  return { changes, remaining, movable };
 }
 
 /** Elections for offline partitions that the newly unfenced `brokerId` can lead. */

@@ -135,6 +135,8 @@ export type ControllerReply =
       errorCode: number;
       errorMessage?: string;
       remainingPartitions: { topic: string; partition: number }[];
+      /** Of the remaining, those with a replica on another live broker: a retry may yet move them. */
+      movablePartitions: { topic: string; partition: number }[];
     }
   | {
       type: 'CreateTopicsResponse';

@@ -861,7 +861,7 @@ describe('actors/controller', () => {
       await h.settle();
       h.clearInboxes();
       const r = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 1, brokerEpoch: 1 });
-      expect(r).to.deep.equal({ type: 'ControlledShutdownResponse', errorCode: 0, remainingPartitions: [] });
+      expect(r).to.deep.equal({ type: 'ControlledShutdownResponse', errorCode: 0, remainingPartitions: [], movablePartitions: [] });
       const ps = (await h.metadata(['t'])).topics[0]!.partitions;
       expect(ps.map((p) => [p.leader, p.isr, p.leaderEpoch])).to.deep.equal([
         [2, [2], 1],
@@ -885,6 +885,8 @@ describe('actors/controller', () => {
       await h.createTopics([{ name: 'solo', assignments: [[2]] }, { name: 'pair', assignments: [[2, 1]] }]);
       const r = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 2, brokerEpoch: 1 });
       expect(r.remainingPartitions).to.deep.equal([{ topic: 'solo', partition: 0 }]);
+      // no other broker holds a replica of solo: waiting cannot move it
+      expect(r.movablePartitions).to.deep.equal([]);
       expect(await h.partition('pair', 0)).to.deep.include({ leader: 1, isr: [1], leaderEpoch: 1 });
       expect(await h.partition('solo', 0)).to.deep.include({ leader: 2, isr: [2], leaderEpoch: 0 });
       expect((await h.metadata()).brokers[1]!.fenced).to.equal(false); // shutting down, still serving solo
@@ -906,6 +908,21 @@ describe('actors/controller', () => {
       await h.advanceKeeping([1], 10_000);
       expect(await h.partition('solo', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });
       expect(await h.heartbeat(2)).to.deep.include({ isFenced: true, shouldShutDown: true });
+    });
+
+    it('reports a remaining partition as movable while another live broker holds a replica that may catch up, and not once that broker is gone', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2] });
+      await h.createTopics([{ name: 'lagging', assignments: [[2, 1]] }]);
+      // the follower fell behind: the leader shrank the ISR to itself
+      const shrink = await h.ask<'AlterPartitionResponse'>({ type: 'AlterPartition', brokerId: 2, brokerEpoch: 1, topic: 'lagging', partition: 0, leaderEpoch: 0, partitionEpoch: 0, newIsr: [2] });
+      expect(shrink.errorCode).to.equal(ErrorCode.NONE);
+      const r = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 2, brokerEpoch: 1 });
+      expect(r.remainingPartitions).to.deep.equal([{ topic: 'lagging', partition: 0 }]);
+      expect(r.movablePartitions).to.deep.equal([{ topic: 'lagging', partition: 0 }]);
+      // broker 1 dies: nothing could take over any more
+      await h.advanceKeeping([2], 10_000);
+      const retry = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 2, brokerEpoch: 1 });
+      expect(retry).to.deep.include({ errorCode: 0, remainingPartitions: [{ topic: 'lagging', partition: 0 }], movablePartitions: [] });
     });
 
     it('a heartbeat asking to shut down does the same', async () => {
