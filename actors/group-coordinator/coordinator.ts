@@ -4,7 +4,8 @@
  * __consumer_offsets partitions its broker leads, keeps their committed offsets, and persists
  * both as records of those partitions (offsets-store.ts), appended through the local leader
  * replica with acks=all. When its broker becomes leader of an offsets partition it replays that
- * partition's log up to the high watermark before answering for its groups.
+ * partition's log up to the high watermark before answering for its groups (partition-load.ts,
+ * shared with the transaction coordinator).
  *
  * Owned state: the offsets partitions this broker leads (Loading -> Active) with the replay of
  * the ones loading; per group: its GroupMetadata (group-state.ts), committed offsets, the
@@ -34,7 +35,8 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
-import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { ProduceResponse, ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
+import { readForLoad, takeLoadRead } from './partition-load.js';
 import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
 import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol } from './group-state.js';
 import {
@@ -1141,29 +1143,9 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
 
 function readNext(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void {
   const { partition, loadId, fetchOffset, leaderEpoch } = owned;
-  void ctx
-    .ask<ReplicaReadResult>(
-      s.replicaFor(partition),
-      { type: 'ReplicaRead', replicaId: -1, fetchOffset, maxBytes: s.cfg.loadBufferBytes, currentLeaderEpoch: leaderEpoch, lastFetchedEpoch: -1, watch: false },
-      { timeoutMs: 30_000 },
-    )
-    .then((r) => {
-      const base = { type: 'LoadRead' as const, partition, loadId, fetchOffset };
-      if (isFailure(r)) {
-        ctx.send(ctx.self, { ...base, errorCode: r.errorCode, errorMessage: r.message, highWatermark: -1, logStartOffset: -1, logEndOffset: -1, records: EMPTY });
-        return;
-      }
-      const msg: CoordinatorMsg = {
-        ...base,
-        errorCode: r.errorCode,
-        highWatermark: r.highWatermark,
-        logStartOffset: r.logStartOffset,
-        logEndOffset: r.logEndOffset,
-        records: r.records,
-      };
-      if (r.errorMessage) msg.errorMessage = r.errorMessage;
-      ctx.send(ctx.self, msg);
-    });
+  void readForLoad(ctx, s.replicaFor(partition), { fetchOffset, leaderEpoch, maxBytes: s.cfg.loadBufferBytes, timeoutMs: 30_000 }).then((r) =>
+    ctx.send(ctx.self, { type: 'LoadRead', partition, loadId, ...r } satisfies CoordinatorMsg),
+  );
 }
 
 /** Topics in the members' consumer Subscriptions, or null when not a consumer group or undecodable. */
@@ -1791,45 +1773,10 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     LoadRead(s, m, ctx) {
       const owned = s.partitions.get(m.partition);
       if (!owned || owned.loadId !== m.loadId || owned.status !== OffsetsPartitionStatus.Loading) return;
-      const retryLater = () =>
-        ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'LoadNext', partition: m.partition, loadId: m.loadId });
-      if (m.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE && m.logStartOffset > owned.fetchOffset) {
-        // retention moved the log start past us: what was below it is gone
-        owned.fetchOffset = m.logStartOffset;
-        readNext(s, ctx, owned);
-        return;
-      }
-      if (m.errorCode !== ErrorCode.NONE) {
-        ctx.log.warn('reading an offsets partition to load it failed; retrying', { partition: m.partition, errorCode: m.errorCode, reason: m.errorMessage });
-        retryLater();
-        return;
-      }
-      if (owned.targetOffset < 0) owned.targetOffset = m.logEndOffset;
-      if (owned.fetchOffset < m.logStartOffset) {
-        owned.fetchOffset = m.logStartOffset;
-        readNext(s, ctx, owned);
-        return;
-      }
-      if (m.records.length > 0) {
-        try {
-          const progress = owned.replay!.applyBatches(m.records, m.fetchOffset);
-          if (progress.problems.length > 0) {
-            ctx.log.warn('skipped undecodable records in an offsets partition', { partition: m.partition, count: progress.problems.length, first: progress.problems[0] });
-          }
-          owned.fetchOffset = Math.max(owned.fetchOffset, progress.nextOffset);
-        } catch (err) {
-          ctx.log.error('corrupt batch in an offsets partition; retrying the read', { partition: m.partition, fetchOffset: m.fetchOffset, error: (err as Error).message });
-          retryLater();
-          return;
-        }
-      }
-      if (owned.fetchOffset >= owned.targetOffset) {
-        finishLoad(s, ctx, owned);
-        return;
-      }
-      // nothing new yet: the high watermark has not reached what the log held at takeover
-      if (m.records.length > 0) readNext(s, ctx, owned);
-      else retryLater();
+      const step = takeLoadRead(owned, m, (records, from) => owned.replay!.applyBatches(records, from), ctx.log, 'an offsets partition', m.partition);
+      if (step === 'read') readNext(s, ctx, owned);
+      else if (step === 'finish') finishLoad(s, ctx, owned);
+      else ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'LoadNext', partition: m.partition, loadId: m.loadId });
     },
 
     LoadNext(s, m, ctx) {

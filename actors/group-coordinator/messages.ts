@@ -126,7 +126,6 @@ export type CoordinatorMsg =
       fetchOffset: number;
       errorCode: number;
       errorMessage?: string;
-      highWatermark: number;
       logStartOffset: number;
       logEndOffset: number;
       records: Uint8Array;

@@ -7,6 +7,9 @@
  * txn-log.ts), answers the producer, and writes the markers that end a transaction through the
  * leaders of its partitions, retrying until each is written or its topic is gone.
  *
+ * A partition taken over is loaded as the group coordinator loads its own
+ * (group-coordinator/partition-load.ts) before its ids are answered for.
+ *
  * Owned state: the __transaction_state partitions this broker leads (Loading -> Active; the
  * coordinator epoch is the partition's leader epoch) with the records of the ones loading; per
  * transactional id: its TxnMetadata, who waits for its pending record, the append in flight or
@@ -34,7 +37,8 @@ import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, InitProducerIdResult, MetadataResponse, WriteTxnMarkersResponse } from '../broker/messages.js';
 import { offsetsPartitionFor } from '../group-coordinator/messages.js';
-import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { ProduceResponse, ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
+import { readForLoad, takeLoadRead } from '../group-coordinator/partition-load.js';
 import { markerBackoffMs, markerOutcome, routeMarkers } from './markers.js';
 import {
   transactionStatePartitionFor,
@@ -193,7 +197,6 @@ type Ctx = BaseContext<TxnCoordinatorMsg>;
 
 const ABORT_TIMER = 'abort-timed-out';
 const EXPIRE_TIMER = 'expire-ids';
-const EMPTY = new Uint8Array(0);
 const loadTimerKey = (partition: number) => `load-${partition}`;
 const markerTimerKey = (id: string) => JSON.stringify(['markers', id]);
 const persistTimerKey = (id: string) => JSON.stringify(['persist', id]);
@@ -450,22 +453,9 @@ function fetchProducerId(s: TxnCoordinatorState, ctx: Ctx): void {
 
 function readNext(s: TxnCoordinatorState, ctx: Ctx, owned: OwnedPartition): void {
   const { partition, loadId, fetchOffset, coordinatorEpoch } = owned;
-  void ctx
-    .ask<ReplicaReadResult>(
-      s.replicaFor(partition),
-      { type: 'ReplicaRead', replicaId: -1, fetchOffset, maxBytes: s.cfg.loadBufferBytes, currentLeaderEpoch: coordinatorEpoch, lastFetchedEpoch: -1, watch: false },
-      { timeoutMs: s.cfg.requestTimeoutMs },
-    )
-    .then((r) => {
-      const base = { type: 'TxnLoadRead' as const, partition, loadId, fetchOffset };
-      if (isFailure(r)) {
-        ctx.send(ctx.self, { ...base, errorCode: r.errorCode, errorMessage: r.message, logStartOffset: -1, logEndOffset: -1, records: EMPTY });
-        return;
-      }
-      const msg: TxnCoordinatorMsg = { ...base, errorCode: r.errorCode, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, records: r.records };
-      if (r.errorMessage) msg.errorMessage = r.errorMessage;
-      ctx.send(ctx.self, msg);
-    });
+  void readForLoad(ctx, s.replicaFor(partition), { fetchOffset, leaderEpoch: coordinatorEpoch, maxBytes: s.cfg.loadBufferBytes, timeoutMs: s.cfg.requestTimeoutMs }).then((r) =>
+    ctx.send(ctx.self, { type: 'TxnLoadRead', partition, loadId, ...r } satisfies TxnCoordinatorMsg),
+  );
 }
 
 /** The partition's log is read: its ids are rebuilt, and transactions found prepared get their markers written. */
@@ -693,35 +683,15 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     TxnLoadRead(s, m, ctx) {
       const owned = s.partitions.get(m.partition);
       if (!owned || owned.loadId !== m.loadId || owned.status !== TxnPartitionStatus.Loading) return;
-      const retryLater = () => ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'TxnLoadNext', partition: m.partition, loadId: m.loadId });
-      if (m.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE && m.logStartOffset > owned.fetchOffset) {
-        owned.fetchOffset = m.logStartOffset;
-        return readNext(s, ctx, owned);
-      }
-      if (m.errorCode !== ErrorCode.NONE) {
-        ctx.log.warn('reading a transaction state partition to load it failed; retrying', { partition: m.partition, errorCode: m.errorCode, reason: m.errorMessage });
-        return retryLater();
-      }
-      if (owned.targetOffset < 0) owned.targetOffset = m.logEndOffset;
-      if (owned.fetchOffset < m.logStartOffset) {
-        owned.fetchOffset = m.logStartOffset;
-        return readNext(s, ctx, owned);
-      }
-      if (m.records.length > 0) {
-        try {
-          const progress = readTxnLogBatches(m.records, m.fetchOffset);
-          owned.loaded.push(...progress.records);
-          if (progress.problems.length > 0) ctx.log.warn('undecodable records in a transaction state partition', { partition: m.partition, count: progress.problems.length, first: progress.problems[0] });
-          owned.fetchOffset = Math.max(owned.fetchOffset, progress.nextOffset);
-        } catch (err) {
-          ctx.log.error('corrupt batch in a transaction state partition; retrying the read', { partition: m.partition, fetchOffset: m.fetchOffset, error: (err as Error).message });
-          return retryLater();
-        }
-      }
-      if (owned.fetchOffset >= owned.targetOffset) return finishLoad(s, ctx, owned);
-      // nothing new yet: the high watermark has not reached what the log held at takeover
-      if (m.records.length > 0) readNext(s, ctx, owned);
-      else retryLater();
+      const replay = (records: Uint8Array, from: number) => {
+        const progress = readTxnLogBatches(records, from);
+        owned.loaded.push(...progress.records);
+        return progress;
+      };
+      const step = takeLoadRead(owned, m, replay, ctx.log, 'a transaction state partition', m.partition);
+      if (step === 'read') readNext(s, ctx, owned);
+      else if (step === 'finish') finishLoad(s, ctx, owned);
+      else ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'TxnLoadNext', partition: m.partition, loadId: m.loadId });
     },
 
     TxnLoadNext(s, m, ctx) {
