@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas or SCRAM credentials
+      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials or the transaction admin APIs
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -885,6 +885,8 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.AlterClientQuotas,
                 ApiKeys.DescribeUserScramCredentials,
                 ApiKeys.AlterUserScramCredentials,
+                ApiKeys.DescribeTransactions,
+                ApiKeys.ListTransactions,
               ] as number[]
             ).includes(k),
         )
