@@ -47,7 +47,7 @@ export type { ProducerRecordBatch } from './client/producer.js';
 export { Transaction } from './client/transaction.js';
 export type { TransactionOffsets } from './client/transaction.js';
 export { Consumer } from './client/consumer.js';
-export type { Batch, ConsumerEvents, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
+export type { Batch, ConsumerEvents, ConsumerGroupMetadata, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
 export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
 export type { BrokerConfigChange, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, ResourceConfigs } from './client/admin.js';

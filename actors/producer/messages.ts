@@ -13,6 +13,18 @@ export interface TxnOffsets {
   partitions: { partition: number; offset: number; metadata?: string | null }[];
 }
 
+/**
+ * The consumer group member whose offsets a transaction commits (Kafka's ConsumerGroupMetadata,
+ * KIP-447): the group coordinator refuses the commit if the member left the group or the group
+ * moved on to another generation (a zombie's offsets never count). Generation -1 and member ''
+ * check nothing.
+ */
+export interface TxnGroupMember {
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
 export interface ProducerRecord {
   key?: Uint8Array | null;
   value: Uint8Array | null;
@@ -44,7 +56,7 @@ export type ProducerMsg =
   /** transactional.id: begin a transaction (the first one initialises the producer id). Answered TxnResult. */
   | { type: 'BeginTxn' }
   /** transactional.id: commit the group's offsets with the ongoing transaction. Answered TxnResult. */
-  | { type: 'SendOffsetsToTxn'; groupId: string; topics: TxnOffsets[] }
+  | { type: 'SendOffsetsToTxn'; groupId: string; topics: TxnOffsets[]; member?: TxnGroupMember }
   /** transactional.id: flush the transaction's batches, then commit or abort it. Answered TxnResult. */
   | { type: 'EndTxn'; commit: boolean }
   // internal

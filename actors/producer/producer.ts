@@ -921,6 +921,7 @@ function onTxnRpcDone(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnM
         groupId: offsets.groupId,
         producerId: s.producerId,
         producerEpoch: s.producerEpoch,
+        member: offsets.member,
         topics: offsets.topics.map((t) => ({ name: t.topic, partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset, metadata: p.metadata ?? null })) })),
       };
       const coordinator = txn.coordinator;
@@ -1093,9 +1094,13 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       }
       if (txn.rpcInFlight) return answer(ErrorCode.INVALID_TXN_STATE, 'sendOffsets: another sendOffsets of this transaction is in progress');
       if (typeof m.groupId !== 'string' || m.groupId.length === 0 || !Array.isArray(m.topics)) return answer(ErrorCode.INVALID_REQUEST, 'sendOffsets needs a consumerGroupId and topics');
+      const member = m.member ?? null;
+      if (member && (!Number.isSafeInteger(member.generationId) || member.generationId < -1 || typeof member.memberId !== 'string' || (member.groupInstanceId !== null && typeof member.groupInstanceId !== 'string'))) {
+        return answer(ErrorCode.INVALID_REQUEST, 'sendOffsets: the consumer group metadata needs a generationId (-1 or more), a memberId and a groupInstanceId (or null)');
+      }
       txn.token = token;
       txn.rpcInFlight = true;
-      txn.offsets = { groupId: m.groupId, topics: m.topics };
+      txn.offsets = { groupId: m.groupId, topics: m.topics, member };
       const env = txnEnv(s, ctx);
       const msg = { type: 'AddOffsetsToTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, groupId: m.groupId, version: 3 };
       const coordinator = txn.coordinator;

@@ -16,7 +16,7 @@ import { assertNever } from '../../src/runtime/assert-never.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
-import type { TxnOffsets } from './messages.js';
+import type { TxnGroupMember, TxnOffsets } from './messages.js';
 
 export type TxnPhase = 'Uninitialized' | 'Initializing' | 'Ready' | 'InTransaction' | 'Committing' | 'Aborting' | 'AbortableError' | 'FatalError';
 
@@ -38,7 +38,7 @@ export interface TxnManager<Q> {
   /** AddOffsetsToTxn succeeded in the ongoing transaction: EndTxn must be sent even with no partitions. */
   offsetsAdded: boolean;
   /** The sendOffsets whose AddOffsetsToTxn is in flight, to commit once it succeeds. */
-  offsets: { groupId: string; topics: TxnOffsets[] } | null;
+  offsets: { groupId: string; topics: TxnOffsets[]; member: TxnGroupMember | null } | null;
   /** The BeginTxn, SendOffsetsToTxn or EndTxn being answered. */
   token: ReplyToken | undefined;
   /** A coordinator request of BeginTxn, SendOffsetsToTxn or EndTxn is in flight. */

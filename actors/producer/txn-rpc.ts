@@ -12,6 +12,7 @@
 import type { BrokerMsg } from '../broker/messages.js';
 import { coordinatorPath, type CoordinatorMsg, type FindCoordinatorResponse, type OffsetCommitPartition, type TxnOffsetCommitResponse } from '../group-coordinator/messages.js';
 import { txnCoordinatorPath, type TxnCoordinatorMsg, type TxnCoordinatorReply } from '../txn-coordinator/messages.js';
+import type { TxnGroupMember } from './messages.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import type { AskOptions } from '../../src/runtime/actor-definition.js';
@@ -107,7 +108,7 @@ export async function askTxnCoordinator(env: TxnRpcEnv, coordinator: ActorRef<Tx
  */
 export async function txnOffsetCommit(
   env: TxnRpcEnv,
-  req: { transactionalId: string; groupId: string; producerId: number; producerEpoch: number; topics: { name: string; partitions: OffsetCommitPartition[] }[] },
+  req: { transactionalId: string; groupId: string; producerId: number; producerEpoch: number; member: TxnGroupMember | null; topics: { name: string; partitions: OffsetCommitPartition[] }[] },
 ): Promise<{ errorCode: number; errorMessage?: string }> {
   let coord: ActorRef<CoordinatorMsg> | null = null;
   let topics = req.topics;
@@ -119,7 +120,7 @@ export async function txnOffsetCommit(
         if ('errorCode' in found) return { errorCode: REFIND.has(found.errorCode) || BACK_OFF.has(found.errorCode) ? ErrorCode.COORDINATOR_NOT_AVAILABLE : found.errorCode, errorMessage: found.errorMessage };
         coord = { node: found.node, path: coordinatorPath(found.brokerId) };
       }
-      const msg: CoordinatorMsg = { type: 'TxnOffsetCommit', transactionalId: req.transactionalId, groupId: req.groupId, producerId: req.producerId, producerEpoch: req.producerEpoch, generationId: -1, memberId: '', groupInstanceId: null, topics };
+      const msg: CoordinatorMsg = { type: 'TxnOffsetCommit', transactionalId: req.transactionalId, groupId: req.groupId, producerId: req.producerId, producerEpoch: req.producerEpoch, generationId: req.member?.generationId ?? -1, memberId: req.member?.memberId ?? '', groupInstanceId: req.member?.groupInstanceId ?? null, topics };
       const r = await env.ask<TxnOffsetCommitResponse>(coord as ActorRef<never>, msg, askOpts(env));
       if (isFailure(r)) {
         coord = null;

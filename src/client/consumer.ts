@@ -33,6 +33,15 @@ export interface EachMessagePayload {
   message: KafkaMessage;
 }
 
+/** A consumer's place in its group (Kafka's ConsumerGroupMetadata). */
+export interface ConsumerGroupMetadata {
+  groupId: string;
+  generationId: number;
+  memberId: string;
+  /** Static membership (group.instance.id): samsa's consumer has none (null). */
+  groupInstanceId: string | null;
+}
+
 export interface Batch {
   topic: string;
   partition: number;
@@ -127,6 +136,7 @@ export class Consumer {
   private loop: Promise<void> | null = null;
   private processed = new Map<string, TopicPartitionOffset>();
   private readonly maxPollRecords: number;
+  private readonly groupId: string;
 
   constructor(
     private readonly client: SamsaClient,
@@ -134,7 +144,9 @@ export class Consumer {
   ) {
     // bad keys and values are the caller's error now, by name (ConsumerConfigError), not a
     // consumer actor that fails to start behind the next call
-    this.maxPollRecords = parseConsumerConfig(this.actorConfig()).maxPollRecords;
+    const parsed = parseConsumerConfig(this.actorConfig());
+    this.maxPollRecords = parsed.maxPollRecords;
+    this.groupId = parsed.groupId;
   }
 
   /** The consumer actor's config: the client's id unless the caller set one. */
@@ -318,6 +330,16 @@ export class Consumer {
     const r = await this.client.system.ask<ConsumerDescription>(this.requireRef(), { type: 'DescribeConsumer' }, { timeoutMs: 10_000 });
     if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
     return r;
+  }
+
+  /**
+   * The consumer's place in its group now (Kafka's KafkaConsumer.groupMetadata()): for a
+   * transaction's sendOffsets, so that the offsets of a member the group has moved on from are
+   * refused (KIP-447). Generation -1 and member '' while it is not in the group.
+   */
+  async groupMetadata(): Promise<ConsumerGroupMetadata> {
+    const d = await this.describe();
+    return { groupId: this.groupId, generationId: d.generationId, memberId: d.memberId, groupInstanceId: null };
   }
 
   /** Stops the loop, commits what was processed (with auto-commit), leaves the group, stops the actors. */

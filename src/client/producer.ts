@@ -109,7 +109,8 @@ export class Producer {
     txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'BeginTxn' }, { timeoutMs: this.askTimeoutMs }));
     return new Transaction({
       sendBatch: (req) => this.sendBatch(req),
-      sendOffsets: async (groupId, topics: TxnOffsets[]) => txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'SendOffsetsToTxn', groupId, topics }, { timeoutMs: this.askTimeoutMs })),
+      sendOffsets: async (groupId, topics: TxnOffsets[], member) =>
+        txnResult(await this.client.system.ask<TxnResult>(ref, member ? { type: 'SendOffsetsToTxn', groupId, topics, member } : { type: 'SendOffsetsToTxn', groupId, topics }, { timeoutMs: this.askTimeoutMs })),
       end: async (commit) => txnResult(await this.client.system.ask<TxnResult>(ref, { type: 'EndTxn', commit }, { timeoutMs: this.askTimeoutMs })),
     });
   }

@@ -7,6 +7,8 @@
  *   try {
  *     await txn.send({ topic: 'orders', messages: [{ key: 'k', value: 'v' }] });
  *     await txn.sendOffsets({ consumerGroupId: 'copier', topics: [{ topic: 'in', partitions: [{ partition: 0, offset: 42 }] }] });
+ *     // or, fencing a consumer the group moved on from (KIP-447):
+ *     //   sendOffsets({ consumerGroupMetadata: await consumer.groupMetadata(), topics })
  *     await txn.commit();
  *   } catch (err) {
  *     await txn.abort();
@@ -18,22 +20,30 @@
  * abortable: commit() then fails, and abort() must follow. A producer fenced by a newer one with
  * the same transactional id (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH) makes no more transactions.
  */
-import type { RecordMetadata } from '../../actors/producer/messages.js';
+import type { RecordMetadata, TxnGroupMember } from '../../actors/producer/messages.js';
+import type { ConsumerGroupMetadata } from './consumer.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { assertNever } from '../runtime/assert-never.js';
 import { SamsaError } from './errors.js';
 import type { ProducerRecordBatch } from './producer.js';
 
-/** The offsets a transaction commits for a consumer group (KafkaJS's sendOffsets argument). */
+/**
+ * The offsets a transaction commits for a consumer group: KafkaJS's sendOffsets argument
+ * (consumerGroupId), or with the consumer's groupMetadata() instead, as Kafka's Java producer
+ * takes it (KIP-447): then the group coordinator refuses the offsets (ILLEGAL_GENERATION,
+ * UNKNOWN_MEMBER_ID) once the group has moved on without that member, and the transaction must
+ * be aborted, so a consumer that lost its partitions cannot commit them.
+ */
 export interface TransactionOffsets {
-  consumerGroupId: string;
+  consumerGroupId?: string;
+  consumerGroupMetadata?: ConsumerGroupMetadata;
   topics: { topic: string; partitions: { partition: number; offset: number | string | bigint; metadata?: string | null }[] }[];
 }
 
 /** What a Transaction needs from its producer. */
 export interface TransactionPort {
   sendBatch(req: { topicMessages: ProducerRecordBatch[] }): Promise<RecordMetadata[]>;
-  sendOffsets(groupId: string, topics: { topic: string; partitions: { partition: number; offset: number; metadata?: string | null }[] }[]): Promise<void>;
+  sendOffsets(groupId: string, topics: { topic: string; partitions: { partition: number; offset: number; metadata?: string | null }[] }[], member?: TxnGroupMember): Promise<void>;
   end(commit: boolean): Promise<void>;
 }
 
@@ -71,7 +81,12 @@ export class Transaction {
         return p.metadata !== undefined ? { partition: p.partition, offset, metadata: p.metadata } : { partition: p.partition, offset };
       }),
     }));
-    await this.port.sendOffsets(offsets.consumerGroupId, topics);
+    const meta = offsets.consumerGroupMetadata;
+    const groupId = offsets.consumerGroupId ?? meta?.groupId;
+    if (typeof groupId !== 'string' || groupId === '') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'sendOffsets needs a consumerGroupId or consumerGroupMetadata');
+    if (meta && meta.groupId !== groupId) throw new SamsaError(ErrorCode.INVALID_REQUEST, `sendOffsets: consumerGroupId '${groupId}' is not the group of consumerGroupMetadata ('${meta.groupId}')`);
+    if (!meta) return this.port.sendOffsets(groupId, topics);
+    await this.port.sendOffsets(groupId, topics, { generationId: meta.generationId, memberId: meta.memberId, groupInstanceId: meta.groupInstanceId });
   }
 
   /** Sends every batch of the transaction, then commits it. */

@@ -4,7 +4,8 @@
  * read_committed consumers and aborted ones never do (read_uncommitted ones see both); offsets
  * sent with a transaction count only when it commits; a second producer with the same id fences
  * the first; a send the brokers refuse leaves the transaction to be aborted, not committed; the
- * admin describes and lists transactions from their coordinators;
+ * admin describes and lists transactions from their coordinators; offsets sent with a
+ * consumer's group metadata are refused once the group moved on (KIP-447);
  * configs and calls Kafka refuses are refused.
  */
 import { expect } from 'chai';
@@ -36,7 +37,7 @@ describe('client/transaction (transactional producer)', function () {
       },
     });
     samsa = c.samsa();
-    for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse']) await c.client.createTopic(t, 2, 3);
+    for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse', 'tx-eos']) await c.client.createTopic(t, 2, 3);
     // a batch above 1 KiB is refused by the brokers (MESSAGE_TOO_LARGE), not by the producer
     await c.client.createTopic('tx-small', 1, 3, { 'max.message.bytes': 1024 });
   });
@@ -278,5 +279,68 @@ describe('client/transaction (transactional producer)', function () {
     } finally {
       await admin.disconnect();
     }
+  });
+
+  it("sendOffsets with the consumer's groupMetadata (KIP-447): the offsets count while the member is in the group's generation, and are refused once the group moved on", async () => {
+    const plain = samsa.producer();
+    open.push(plain);
+    await plain.connect();
+    await plain.send({ topic: 'tx-eos', messages: [0, 1, 0, 1].map((partition, i) => ({ value: `in-${i}`, partition })) });
+    const consumer = samsa.consumer({ groupId: 'eos-copier', ...CONSUMER_CFG, 'enable.auto.commit': false });
+    open.push(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'tx-eos', fromBeginning: true });
+    let seen = 0;
+    await consumer.run({ eachBatch: ({ batch }) => void (seen += batch.messages.length) });
+    await checkFor(() => seen >= 4, 15_000, 20);
+    const meta = await consumer.groupMetadata();
+    expect(meta.groupId).to.equal('eos-copier');
+    expect(meta.generationId).to.be.at.least(1);
+    expect(meta.memberId).to.not.equal('');
+    expect(meta.groupInstanceId).to.equal(null);
+
+    const producer = await txnProducer('txn-eos');
+    const offsetsAt = (offset: number) => [{ topic: 'tx-eos', partitions: [{ partition: 0, offset }] }];
+    const first = await producer.transaction();
+    await first.sendOffsets({ consumerGroupMetadata: meta, topics: offsetsAt(2) });
+    await first.commit();
+    const committedAt = async () => (await committedOffsets('eos-copier', 'tx-eos')).find((p) => p.partition === 0)?.offset;
+    await checkFor(async () => (await committedAt()) === 2, 10_000, 50);
+
+    // a second member joins: the group rebalances into a new generation
+    const other = samsa.consumer({ groupId: 'eos-copier', ...CONSUMER_CFG, 'enable.auto.commit': false });
+    open.push(other);
+    await other.connect();
+    await other.subscribe({ topic: 'tx-eos', fromBeginning: true });
+    await other.run({ eachBatch: () => undefined });
+    const now = await checkFor(async () => {
+      const m = await consumer.groupMetadata();
+      return m.generationId > meta.generationId ? m : null;
+    }, 15_000, 50);
+
+    const stale = await producer.transaction();
+    const refused = await failure(stale.sendOffsets({ consumerGroupMetadata: meta, topics: offsetsAt(4) }));
+    expect(refused?.errorName).to.equal('ILLEGAL_GENERATION');
+    const commit = await failure(stale.commit());
+    expect(commit?.errorName).to.equal('ILLEGAL_GENERATION');
+    expect(commit?.message).to.match(/must be aborted/);
+    await stale.abort();
+    // a member id the group does not know is refused too
+    const unknown = await producer.transaction();
+    expect((await failure(unknown.sendOffsets({ consumerGroupMetadata: { ...now, memberId: 'not-a-member' }, topics: offsetsAt(4) })))?.errorName).to.equal('UNKNOWN_MEMBER_ID');
+    await unknown.abort();
+    expect(await committedAt()).to.equal(2);
+
+    // the member's current place in the group commits
+    const fresh = await producer.transaction();
+    await fresh.sendOffsets({ consumerGroupMetadata: now, topics: offsetsAt(4) });
+    await fresh.commit();
+    await checkFor(async () => (await committedAt()) === 4, 10_000, 50);
+
+    // a groupId that is not the metadata's group, or no group at all, is refused before anything is sent
+    const misuse = await producer.transaction();
+    expect((await failure(misuse.sendOffsets({ consumerGroupId: 'another', consumerGroupMetadata: now, topics: offsetsAt(5) })))?.errorName).to.equal('INVALID_REQUEST');
+    expect((await failure(misuse.sendOffsets({ topics: offsetsAt(5) })))?.errorName).to.equal('INVALID_REQUEST');
+    await misuse.abort();
   });
 });
