@@ -791,6 +791,16 @@ function onTxnBatchFailed(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: 
   else becomeAbortable(s, ctx, txn, errorCode, message);
 }
 
+/** How BeginTxn, SendOffsetsToTxn and EndTxn answer their caller: a TxnResult (no errorMessage when none is given). */
+function txnAnswerer(ctx: BaseContext<ProducerMsg>, token: ReplyToken | undefined): (errorCode: number, errorMessage?: string) => void {
+  return (errorCode, errorMessage) => {
+    if (!token) return;
+    const r: TxnResult = { type: 'TxnResult', errorCode };
+    if (errorMessage !== undefined) r.errorMessage = errorMessage;
+    ctx.replyTo(token, r);
+  };
+}
+
 /** Sends AddPartitionsToTxn for the partitions waiting for it (one request in flight). */
 function maybeAddPartitions(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>): void {
   if (txn.adding.length > 0 || txn.pendingAdd.length === 0) return;
@@ -1056,12 +1066,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     BeginTxn(s, _m, ctx) {
       const token = ctx.deferReply();
       const txn = s.txn;
-      const answer = (errorCode: number, errorMessage?: string) => {
-        if (!token) return;
-        const r: TxnResult = { type: 'TxnResult', errorCode };
-        if (errorMessage !== undefined) r.errorMessage = errorMessage;
-        ctx.replyTo(token, r);
-      };
+      const answer = txnAnswerer(ctx, token);
       if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
       if (s.closing) return answer(ErrorCode.NETWORK_EXCEPTION, 'the producer is closing');
       if (txn.phase === 'Ready') {
@@ -1084,9 +1089,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     SendOffsetsToTxn(s, m, ctx) {
       const token = ctx.deferReply();
       const txn = s.txn;
-      const answer = (errorCode: number, errorMessage: string) => {
-        if (token) ctx.replyTo(token, { type: 'TxnResult', errorCode, errorMessage } satisfies TxnResult);
-      };
+      const answer = txnAnswerer(ctx, token);
       if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
       if (txn.phase !== 'InTransaction') {
         const r = refusal(txn, 'sendOffsets');
@@ -1110,9 +1113,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     EndTxn(s, m, ctx) {
       const token = ctx.deferReply();
       const txn = s.txn;
-      const answer = (errorCode: number, errorMessage: string) => {
-        if (token) ctx.replyTo(token, { type: 'TxnResult', errorCode, errorMessage } satisfies TxnResult);
-      };
+      const answer = txnAnswerer(ctx, token);
       const what = m.commit ? 'commit' : 'abort';
       if (txn === null) return answer(ErrorCode.INVALID_TXN_STATE, 'transactions need transactional.id');
       const allowed = txn.phase === 'InTransaction' || (!m.commit && txn.phase === 'AbortableError');
