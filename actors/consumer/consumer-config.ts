@@ -8,6 +8,14 @@ import { isAssignorName, type AssignorName } from '../group-coordinator/assignor
 
 export interface ConsumerConfig {
   groupId: string;
+  /**
+   * group.instance.id (KIP-345, static membership): '' for none. A static member keeps its
+   * place in the group across restarts: it rejoins under the same instance id within
+   * session.timeout.ms and gets its partitions back without a rebalance, and it does not leave
+   * the group when it closes. Another consumer joining with the same id fences this one
+   * (FENCED_INSTANCE_ID).
+   */
+  groupInstanceId: string;
   clientId: string;
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -58,6 +66,7 @@ function take<T>(key: string, r: ValueResult<T>): T {
 type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies' | 'isolation';
 const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: number; def: unknown }> = {
   'group.id': { prop: 'groupId', kind: 'string', def: '' },
+  'group.instance.id': { prop: 'groupInstanceId', kind: 'string', def: '' },
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-consumer' },
   'session.timeout.ms': { prop: 'sessionTimeoutMs', kind: 'int', min: 1, def: 45_000 },
   'heartbeat.interval.ms': { prop: 'heartbeatIntervalMs', kind: 'int', min: 1, def: 3_000 },
@@ -118,6 +127,10 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
   }
   const c = out as unknown as ConsumerConfig;
   if (!c.groupId) throw new ConsumerConfigError('group.id', 'is required for a consumer in a group');
+  if (c.groupInstanceId !== '' && (c.groupInstanceId.length > 249 || !/^[a-zA-Z0-9._-]+$/.test(c.groupInstanceId))) {
+    // Kafka's JoinGroupRequest.validateGroupInstanceId: a topic name's rules
+    throw new ConsumerConfigError('group.instance.id', `must be at most 249 characters of ASCII letters, digits, '.', '_' and '-', got ${JSON.stringify(c.groupInstanceId)}`);
+  }
   if (c.heartbeatIntervalMs >= c.sessionTimeoutMs) {
     throw new ConsumerConfigError('heartbeat.interval.ms', `must be lower than session.timeout.ms (${c.sessionTimeoutMs})`);
   }

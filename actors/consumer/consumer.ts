@@ -190,6 +190,7 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
         sessionTimeoutMs: s.config.sessionTimeoutMs,
         rebalanceTimeoutMs: s.config.maxPollIntervalMs,
         memberId: s.memberId,
+        groupInstanceId: instanceId(s),
         protocolType: CONSUMER_PROTOCOL_TYPE,
         protocols: s.config.assignmentStrategies.map((name) => ({ name, metadata })),
         clientId: s.config.clientId,
@@ -305,6 +306,16 @@ function resetOffset(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, a: Assigne
   void ctx
     .ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, a.topic, a.partition), msg, { timeoutMs: s.config.requestTimeoutMs })
     .then((response) => ctx.send(ctx.self, { type: 'ResetResult', topic: a.topic, partition: a.partition, response, epoch }));
+}
+
+/**
+ * Another consumer joined with this one's group.instance.id: this one is a zombie and stops (as
+ * Kafka's consumer throws FencedInstanceIdException), leaving the place to the newer one.
+ */
+function fenced(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, what: string): void {
+  crash(s, ctx, ErrorCode.FENCED_INSTANCE_ID, `${what}: another consumer joined the group with group.instance.id ${s.config.groupInstanceId}`);
+  s.memberId = '';
+  s.phase = 'Idle';
 }
 
 function crash(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, errorCode: number, message: string): void {
@@ -485,6 +496,7 @@ function commit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, offsets: TopicP
         groupId: s.config.groupId,
         generationId: s.generationId,
         memberId: s.memberId,
+        groupInstanceId: instanceId(s),
         topics: groupByTopic(list).map((t) => ({
           name: t.topic,
           partitions: t.partitions.map((p) => ({ partition: p, offset: list.find((o) => o.topic === t.topic && o.partition === p)!.offset })),
@@ -509,8 +521,17 @@ function commitErrorCode(r: OffsetCommitResponse | Failure): { errorCode: number
   return { errorCode: ErrorCode.NONE, message: '' };
 }
 
+/** The consumer's group.instance.id, null when it is a dynamic member. */
+function instanceId(s: ConsumerState): string | null {
+  return s.config.groupInstanceId === '' ? null : s.config.groupInstanceId;
+}
+
+/**
+ * Leaves the group at close. A static member does not (as Kafka's consumer): its place waits
+ * for it to come back under the same instance id until its session times out.
+ */
 function leave(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): Promise<unknown> {
-  if (!s.coordinator || !s.memberId) return Promise.resolve();
+  if (!s.coordinator || !s.memberId || instanceId(s) !== null) return Promise.resolve();
   return ctx.ask<SimpleResponse>(s.coordinator, { type: 'LeaveGroup', groupId: s.config.groupId, members: [{ memberId: s.memberId, reason: 'the consumer is leaving' }] }, { timeoutMs: 5_000 });
 }
 
@@ -709,7 +730,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
           s.nextHeartbeatAt = now + s.config.heartbeatIntervalMs;
           const epoch = s.epoch;
           void ctx
-            .ask<SimpleResponse>(s.coordinator, { type: 'Heartbeat', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId }, { timeoutMs: s.config.requestTimeoutMs })
+            .ask<SimpleResponse>(s.coordinator, { type: 'Heartbeat', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId, groupInstanceId: instanceId(s) }, { timeoutMs: s.config.requestTimeoutMs })
             .then((response) => ctx.send(ctx.self, { type: 'HeartbeatResult', response, epoch }));
         }
         if (s.config.enableAutoCommit && now >= s.nextAutoCommitAt) {
@@ -789,7 +810,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       void ctx
         .ask<SyncGroupResponse>(
           s.coordinator!,
-          { type: 'SyncGroup', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId, protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: s.protocol, assignments },
+          { type: 'SyncGroup', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId, groupInstanceId: instanceId(s), protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: s.protocol, assignments },
           { timeoutMs: s.config.maxPollIntervalMs + s.config.requestTimeoutMs },
         )
         .then((response) => ctx.send(ctx.self, { type: 'SyncResult', response, epoch }));
@@ -807,6 +828,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         }
         return;
       }
+      if (code === ErrorCode.FENCED_INSTANCE_ID) return fenced(s, ctx, 'SyncGroup');
       if (code === ErrorCode.UNKNOWN_MEMBER_ID) s.memberId = '';
       if (RETRY_COORDINATOR.has(code)) retryLater(s, ctx, 'FindingCoordinator');
       else join(s, ctx);
@@ -818,6 +840,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       const r = m.response;
       const code = isFailure(r) ? failureCode(r) : r.errorCode;
       if (code === ErrorCode.NONE) return;
+      if (code === ErrorCode.FENCED_INSTANCE_ID) return fenced(s, ctx, 'Heartbeat');
       if (code === ErrorCode.REBALANCE_IN_PROGRESS) rebalance(s, ctx, 'the group is rebalancing');
       else if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) {
         if (code === ErrorCode.UNKNOWN_MEMBER_ID) s.memberId = '';

@@ -38,7 +38,7 @@ export interface ConsumerGroupMetadata {
   groupId: string;
   generationId: number;
   memberId: string;
-  /** Static membership (group.instance.id): samsa's consumer has none (null). */
+  /** Its group.instance.id (static membership), null for a dynamic member. */
   groupInstanceId: string | null;
 }
 
@@ -137,6 +137,7 @@ export class Consumer {
   private processed = new Map<string, TopicPartitionOffset>();
   private readonly maxPollRecords: number;
   private readonly groupId: string;
+  private readonly groupInstanceId: string | null;
 
   constructor(
     private readonly client: SamsaClient,
@@ -147,6 +148,7 @@ export class Consumer {
     const parsed = parseConsumerConfig(this.actorConfig());
     this.maxPollRecords = parsed.maxPollRecords;
     this.groupId = parsed.groupId;
+    this.groupInstanceId = parsed.groupInstanceId === '' ? null : parsed.groupInstanceId;
   }
 
   /** The consumer actor's config: the client's id unless the caller set one. */
@@ -339,7 +341,7 @@ export class Consumer {
    */
   async groupMetadata(): Promise<ConsumerGroupMetadata> {
     const d = await this.describe();
-    return { groupId: this.groupId, generationId: d.generationId, memberId: d.memberId, groupInstanceId: null };
+    return { groupId: this.groupId, generationId: d.generationId, memberId: d.memberId, groupInstanceId: this.groupInstanceId };
   }
 
   /** Stops the loop, commits what was processed (with auto-commit), leaves the group, stops the actors. */
