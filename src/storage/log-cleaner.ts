@@ -24,8 +24,11 @@
  *    timestamp type: a batch that lost no record (and gains no delete horizon, below) is copied
  *    byte for byte, one that lost some is encoded again with the rest, one that lost all is
  *    dropped, except an idempotent producer's last batch, kept empty so its sequence survives (as
- *    Kafka does: no horizon, base timestamp -1, its max timestamp). Control batches (transaction
- *    markers) stay.
+ *    Kafka does: no horizon, base timestamp -1, its max timestamp). A transaction marker stays
+ *    while a batch of its transaction is in the log (MarkerTracker); once none is, it gets a
+ *    delete horizon as tombstones do (below) and a pass after it removes the marker, and an
+ *    ABORT marker's transaction leaves the log's transaction index with it. A producer's last
+ *    batch stays either way.
  * 4. Swap: the cleaned file is fsynced, then replaces its segments (PartitionLog.replaceSegments:
  *    renamed to `<base>.<end>.swap`, which decides the swap, the old files deleted, the swap
  *    renamed to `<base>.log`, indexes rebuilt; an open after a crash finishes a swap file). A
@@ -68,6 +71,7 @@ import {
   deleteHorizonFrom,
   readBatchHeader,
 } from '../protocol/batch-header.js';
+import { ControlType, txnMarkerTypeAt, type ControlTypeValue } from '../protocol/control-records.js';
 import { BROKER_MAX_DECOMPRESSED_BYTES } from '../protocol/decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../protocol/record-batch.js';
 import type { LogConfig } from './log-config.js';
@@ -133,6 +137,8 @@ export interface CleanableLog {
    * is `earliestDeleteHorizon` (Infinity: none) in what it went through.
    */
   markCleaned(offset: number, truncationsAtStart: number, earliestDeleteHorizon: number): void;
+  /** ABORT markers a swap removed: their aborted transactions leave the log's transaction index. */
+  forgetAbortedTransactions(markers: readonly { producerId: number; lastOffset: number }[]): void;
 }
 
 export interface CompactionPlan {
@@ -161,8 +167,10 @@ export interface CompactionStats {
   readonly recordsRead: number;
   readonly recordsRemoved: number;
   readonly tombstonesRemoved: number;
-  /** Batches with tombstones given a delete horizon (KIP-534) by the pass. */
+  /** Batches with tombstones, or transaction markers no longer needed, given a delete horizon (KIP-534) by the pass. */
   readonly deleteHorizonsSet: number;
+  /** Transaction markers removed: their transaction left no record behind, and their delete horizon had passed. */
+  readonly markersRemoved: number;
   readonly keysMapped: number;
   /** The first dirty offset after the pass (everything below it compacted). */
   readonly cleanedUpTo: number;
@@ -379,6 +387,39 @@ interface PassCounters {
   recordsRemoved: number;
   tombstonesRemoved: number;
   deleteHorizonsSet: number;
+  markersRemoved: number;
+}
+
+/**
+ * Which transaction markers a pass may remove, decided as Kafka's cleaner does
+ * (CleanedTransactionMetadata) while it walks the log from its start in offset order: a marker
+ * is still needed while any batch of its transaction is in the log, since a read_committed
+ * reader (and the transaction index rebuilt from the log) learns from it where the
+ * transaction ends. So a COMMIT marker may go once the walk met no batch of its producer since
+ * the producer's previous marker; an ABORT marker once the walk met none of its transaction (a
+ * pass drops an aborted transaction's batches, and its marker goes in a later pass).
+ */
+class MarkerTracker {
+  /** Producers with batches of a transaction not aborted met since their last marker. */
+  private readonly committing = new Set<number>();
+  /** Producers with batches of an aborted transaction met since their last marker. */
+  private readonly aborting = new Set<number>();
+
+  /** A data batch the walk met (whether the pass keeps it or not). */
+  onData(b: BatchAt, aborted: AbortedRanges): void {
+    if ((attributesOf(b.buf, b.pos) & TRANSACTIONAL_FLAG_MASK) === 0) return;
+    const producerId = readBatchHeader(b.buf, b.pos).producerId;
+    if (producerId < 0) return;
+    if (isAbortedData(b, aborted)) this.aborting.add(producerId);
+    else this.committing.add(producerId);
+  }
+
+  /** A marker the walk met: true when no batch of its transaction is left before it. */
+  onMarker(producerId: number, type: ControlTypeValue): boolean {
+    const committed = this.committing.delete(producerId);
+    const aborted = this.aborting.delete(producerId);
+    return type === ControlType.COMMIT ? !committed : !aborted;
+  }
 }
 
 /** What a pass's rewrite needs beyond the batch: the time, the retention, what it saw. */
@@ -414,9 +455,12 @@ function cleanBatch(
   producerLast: ReadonlyMap<number, number>,
   counters: PassCounters,
   aborted: AbortedRanges,
+  markers: MarkerTracker,
+  droppedAborts: { producerId: number; lastOffset: number }[],
 ): Buffer | null {
   const whole = b.buf.subarray(b.pos, b.pos + b.size);
-  if (isControl(b)) return whole;
+  if (isControl(b)) return cleanMarker(segment, b, position, whole, tombstones, producerLast, counters, markers, droppedAborts);
+  markers.onData(b, aborted);
   const batch = decode(segment, b, position);
   const abortedData = isAbortedData(b, aborted);
   const horizon = deleteHorizonFrom(batch.attributes, batch.baseTimestamp);
@@ -472,6 +516,58 @@ function cleanBatch(
   });
 }
 
+/**
+ * A control batch as it goes to the cleaned segment. A transaction marker no longer needed
+ * (MarkerTracker) gets a delete horizon the first time (now + delete.retention.ms, as a
+ * tombstone's: a read_committed reader already past the transaction's records has that long to
+ * reach it) and is dropped by a pass at or after it; a producer's last batch stays (its epoch
+ * and sequence live in it), as does every marker under an infinite delete.retention.ms.
+ */
+function cleanMarker(
+  segment: LogSegment,
+  b: BatchAt,
+  position: number,
+  whole: Buffer,
+  tombstones: TombstoneClock,
+  producerLast: ReadonlyMap<number, number>,
+  counters: PassCounters,
+  markers: MarkerTracker,
+  droppedAborts: { producerId: number; lastOffset: number }[],
+): Buffer | null {
+  const type = txnMarkerTypeAt(b.buf, b.pos);
+  if (type === null) return whole;
+  const h = readBatchHeader(b.buf, b.pos);
+  const lastOffset = h.baseOffset + h.lastOffsetDelta;
+  if (!markers.onMarker(h.producerId, type) || producerLast.get(h.producerId) === lastOffset) return whole;
+  const horizon = deleteHorizonFrom(attributesOf(b.buf, b.pos), h.baseTimestamp);
+  if (horizon !== null && horizon <= tombstones.now) {
+    counters.markersRemoved++;
+    if (type === ControlType.ABORT) droppedAborts.push({ producerId: h.producerId, lastOffset });
+    return null;
+  }
+  const kept = horizon ?? tombstones.newHorizon;
+  if (kept === null) return whole;
+  if (kept < tombstones.earliestLeft) tombstones.earliestLeft = kept;
+  if (horizon !== null) return whole;
+  const batch = decode(segment, b, position);
+  counters.deleteHorizonsSet++;
+  return encodeRecordBatch({
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    timestampType: batch.timestampType,
+    transactional: batch.transactional,
+    control: true,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    lastOffsetDelta: batch.lastOffsetDelta,
+    compression: batch.compression,
+    deleteHorizonMs: kept,
+    maxTimestamp: batch.maxTimestamp,
+    records: batch.records.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset })),
+  });
+}
+
 const INT32_MAX = 2 ** 31 - 1;
 
 /**
@@ -510,7 +606,8 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
   const truncationsAtStart = log.truncations;
   const firstDirtyAtStart = log.firstDirtyOffset;
   const map = new OffsetMap(options.dedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES);
-  const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0, deleteHorizonsSet: 0 };
+  const counters: PassCounters = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRemoved: 0, tombstonesRemoved: 0, deleteHorizonsSet: 0, markersRemoved: 0 };
+  const markers = new MarkerTracker();
   const tombstones: TombstoneClock = { now, newHorizon: horizonAt(now, log.config.deleteRetentionMs), earliestLeft: Infinity };
   const segments = plan.segments;
   const sizes = segments.map((s) => s.size);
@@ -556,23 +653,26 @@ export async function compactLog(log: CleanableLog, plan: CompactionPlan, now: n
       try {
         const removedBefore = counters.recordsRemoved;
         const horizonsBefore = counters.deleteHorizonsSet;
+        const markersBefore = counters.markersRemoved;
+        const droppedAborts: { producerId: number; lastOffset: number }[] = [];
         for (let i = group.start; i < group.end; i++) {
           const segment = segments[i]!;
           let position = 0;
           for await (const b of batchesOf(segment, sizes[i]!, chunk, shouldStop, slicer)) {
             counters.bytesRead += b.size;
-            const kept = cleanBatch(segment, b, position, map, tombstones, producerLast, counters, aborted);
+            const kept = cleanBatch(segment, b, position, map, tombstones, producerLast, counters, aborted, markers, droppedAborts);
             if (kept !== null) await out.add(kept);
             position += b.size;
           }
         }
         // a batch is only ever rewritten or dropped when it loses records or gains a horizon
-        if (members.length === 1 && counters.recordsRemoved === removedBefore && counters.deleteHorizonsSet === horizonsBefore) continue;
+        if (members.length === 1 && counters.recordsRemoved === removedBefore && counters.deleteHorizonsSet === horizonsBefore && counters.markersRemoved === markersBefore) continue;
         await out.finish();
         if (shouldStop()) return result(true);
         const removed = await log.replaceSegments(members, sizes.slice(group.start, group.end), out.path);
         if (removed === null) return result(true);
         swapped = true;
+        log.forgetAbortedTransactions(droppedAborts);
         counters.bytesWritten += out.written;
         segmentsCleaned += members.length;
         segmentsRemoved += removed;

@@ -348,6 +348,11 @@ export class PartitionLog implements CleanableLog {
     return this.txns ? this.txns.abortedBetween(from, to) : [];
   }
 
+  /** The cleaner removed these ABORT markers (their records went first): their transactions leave the index. */
+  forgetAbortedTransactions(markers: readonly { producerId: number; lastOffset: number }[]): void {
+    this.txns?.forgetAborted(markers);
+  }
+
   /** The open transactions, producer id -> first offset. */
   openTransactions(): ReadonlyMap<number, number> {
     return this.txns?.openTransactions() ?? new Map();

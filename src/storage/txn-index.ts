@@ -99,6 +99,16 @@ export class TransactionIndex {
     if (n > 0) this.aborted = this.aborted.slice(n);
   }
 
+  /**
+   * Forgets the aborted transactions whose ABORT markers the log cleaner removed (their records
+   * went first): no read can meet them any more.
+   */
+  forgetAborted(markers: readonly { producerId: number; lastOffset: number }[]): void {
+    if (markers.length === 0) return;
+    const gone = new Set(markers.map((m) => `${m.producerId}:${m.lastOffset}`));
+    this.aborted = this.aborted.filter((a) => !gone.has(`${a.producerId}:${a.lastOffset}`));
+  }
+
   clear(): void {
     this.open.clear();
     this.aborted = [];

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ControlType, encodeTxnMarker } from '../../src/protocol/control-records.js';
+import { ControlType, encodeTxnMarker, txnMarkerTypeOfKey } from '../../src/protocol/control-records.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { FakeClock } from '../../src/runtime/clock.js';
@@ -197,5 +197,141 @@ describe('storage/partition-log: transactions', () => {
     expect(values).to.include('j=in-txn');
     expect(values).to.include('open=x');
     await log.close();
+  });
+
+  describe('compaction and transaction markers', () => {
+    const RETENTION = 10_000;
+    async function compactedLog(clock: FakeClock, extra: Record<string, string | number> = {}): Promise<PartitionLog> {
+      return PartitionLog.open({
+        dir,
+        topic: 'topic',
+        partition: 0,
+        config: parseLogConfig({ 'cleanup.policy': 'compact', 'segment.bytes': 300, 'min.cleanable.dirty.ratio': 0, 'delete.retention.ms': RETENTION, ...extra }),
+        clock,
+        logger: captureLogger().logger,
+        hadCleanShutdown: true,
+      });
+    }
+    const keyedBy = (clock: FakeClock) => (key: string, value: string, pid: number | null, seq = 0) =>
+      encodeRecordBatch({ transactional: pid !== null, producerId: pid ?? -1, producerEpoch: pid !== null ? 0 : -1, baseSequence: pid !== null ? seq : -1, records: [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: clock.now() }] });
+
+    /** Every batch of the log: [offset, 'data' | 'COMMIT' | 'ABORT', producer id]. */
+    async function batches(log: PartitionLog): Promise<[number, string, number][]> {
+      const out: [number, string, number][] = [];
+      let offset = log.logStartOffset;
+      while (offset < log.logEndOffset) {
+        const r = await log.read(offset, 1 << 20);
+        if (r.errorCode !== ErrorCode.NONE || r.records.length === 0) break;
+        for (const b of decodeRecordBatches(r.records)) {
+          const kind = !b.control ? 'data' : txnMarkerTypeOfKey(b.records[0]!.key) === ControlType.COMMIT ? 'COMMIT' : 'ABORT';
+          out.push([b.baseOffset, kind, b.producerId]);
+          offset = b.baseOffset + b.lastOffsetDelta + 1;
+        }
+      }
+      return out;
+    }
+    const markersOf = async (log: PartitionLog) => (await batches(log)).filter(([, kind]) => kind !== 'data');
+
+    it('removes a marker once its transaction left no record: a delete horizon first, then gone after delete.retention.ms; the aborted transaction leaves the index', async () => {
+      const clock = new FakeClock();
+      const log = await compactedLog(clock);
+      const keyed = keyedBy(clock);
+      append(log, keyed('k', 'committed-in-txn', 5)); // 0
+      append(log, end(5, ControlType.COMMIT)); // 1
+      append(log, keyed('a', 'aborted', 6)); // 2
+      append(log, end(6, ControlType.ABORT)); // 3
+      append(log, keyed('k', 'newer', null)); // 4: replaces offset 0
+      // later transactions of the same producers: the markers above are not their last batches
+      append(log, keyed('x', 'later', 5, 1)); // 5
+      append(log, end(5, ControlType.COMMIT)); // 6
+      append(log, keyed('y', 'later', 6, 1)); // 7
+      append(log, end(6, ControlType.COMMIT)); // 8
+      for (let i = 0; i < 6; i++) append(log, keyed(`filler-${i}`, 'v', null));
+      log.updateHighWatermark(log.logEndOffset);
+      expect(log.abortedTransactions(0, log.logEndOffset)).to.deep.equal([{ producerId: 6, firstOffset: 2, lastOffset: 3 }]);
+
+      // a pass runs when the log has new (dirty) records
+      let fillers = 6;
+      const dirtyPass = async () => {
+        for (let i = 0; i < 6; i++) append(log, keyed(`filler-${fillers++}`, 'v', null));
+        log.updateHighWatermark(log.logEndOffset);
+        const stats = await log.compact();
+        expect(stats, 'a pass ran').to.not.equal(null);
+        return stats!;
+      };
+      // pass 1 removes the records (offset 0 superseded, offset 2 aborted): it met them, so both markers stay as they are
+      await log.compact();
+      expect((await batches(log)).filter(([, kind, pid]) => kind === 'data' && pid >= 0).map(([o]) => o)).to.deep.equal([5, 7]);
+      expect((await markersOf(log)).map(([o]) => o)).to.deep.equal([1, 3, 6, 8]);
+      // pass 2 meets no record of those two transactions: their markers get a horizon and stay
+      clock.advance(1_000);
+      const second = await dirtyPass();
+      expect(second.deleteHorizonsSet).to.equal(2);
+      expect(second.markersRemoved).to.equal(0);
+      expect((await markersOf(log)).map(([o]) => o)).to.deep.equal([1, 3, 6, 8]);
+      // before the horizon nothing goes; the pass the horizon itself makes due removes both markers
+      clock.advance(RETENTION - 2_000);
+      expect((await dirtyPass()).markersRemoved).to.equal(0);
+      expect((await markersOf(log)).map(([o]) => o)).to.deep.equal([1, 3, 6, 8]);
+      clock.advance(2_000);
+      const last = await log.compact();
+      expect(last?.markersRemoved).to.equal(2);
+      expect(await markersOf(log)).to.deep.equal([
+        [6, 'COMMIT', 5],
+        [8, 'COMMIT', 6],
+      ]);
+      expect(log.abortedTransactions(0, log.logEndOffset)).to.deep.equal([]);
+      expect(log.lastStableOffset).to.equal(log.highWatermark);
+      await log.close();
+
+      // read again from the log (an unclean open): no transaction open, none aborted
+      const again = await open(dir, false);
+      expect(again.firstUnstableOffset).to.equal(null);
+      again.updateHighWatermark(again.logEndOffset);
+      expect(again.lastStableOffset).to.equal(again.logEndOffset);
+      expect(again.abortedTransactions(0, again.logEndOffset)).to.deep.equal([]);
+      await again.close();
+    });
+
+    it('keeps a marker while a record of its transaction is left, a producer\'s last batch, and every marker under an infinite delete.retention.ms', async () => {
+      const clock = new FakeClock();
+      const log = await compactedLog(clock);
+      const keyed = keyedBy(clock);
+      append(log, keyed('kept', 'v', 5)); // 0: never replaced
+      append(log, end(5, ControlType.COMMIT)); // 1
+      append(log, keyed('gone', 'v', 6)); // 2
+      append(log, end(6, ControlType.COMMIT)); // 3: producer 6's last batch
+      append(log, keyed('gone', 'newer', null)); // 4
+      append(log, keyed('z', 'v', 5, 1)); // 5
+      append(log, end(5, ControlType.COMMIT)); // 6
+      for (let i = 0; i < 6; i++) append(log, keyed(`filler-${i}`, 'v', null));
+      log.updateHighWatermark(log.logEndOffset);
+      for (let pass = 0; pass < 3; pass++) {
+        for (let i = 0; i < 6; i++) append(log, keyed(`more-${pass}-${i}`, 'v', null));
+        log.updateHighWatermark(log.logEndOffset);
+        await log.compact();
+        clock.advance(RETENTION + 1);
+      }
+      expect((await markersOf(log)).map(([o]) => o)).to.deep.equal([1, 3, 6]);
+      await log.close();
+
+      const infinite = path.join(path.dirname(dir), 'topic-1');
+      dir = infinite;
+      const log2 = await compactedLog(clock, { 'delete.retention.ms': '9223372036854775807' });
+      append(log2, keyed('k', 'v', 5));
+      append(log2, end(5, ControlType.ABORT));
+      append(log2, keyed('k', 'later', 5, 1));
+      append(log2, end(5, ControlType.COMMIT));
+      for (let i = 0; i < 6; i++) append(log2, keyed(`filler-${i}`, 'v', null));
+      log2.updateHighWatermark(log2.logEndOffset);
+      for (let pass = 0; pass < 3; pass++) {
+        for (let i = 0; i < 6; i++) append(log2, keyed(`more-${pass}-${i}`, 'v', null));
+        log2.updateHighWatermark(log2.logEndOffset);
+        await log2.compact();
+        clock.advance(RETENTION * 100);
+      }
+      expect((await markersOf(log2)).map(([, kind]) => kind)).to.deep.equal(['ABORT', 'COMMIT']);
+      await log2.close();
+    });
   });
 });
