@@ -71,7 +71,7 @@ import {
   deleteHorizonFrom,
   readBatchHeader,
 } from '../protocol/batch-header.js';
-import { ControlType, txnMarkerTypeAt, type ControlTypeValue } from '../protocol/control-records.js';
+import { ControlType, txnMarkerTypeAt } from '../protocol/control-records.js';
 import { BROKER_MAX_DECOMPRESSED_BYTES } from '../protocol/decompressed-size.js';
 import { decodeRecordBatch, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '../protocol/record-batch.js';
 import type { LogConfig } from './log-config.js';
@@ -395,30 +395,24 @@ interface PassCounters {
  * (CleanedTransactionMetadata) while it walks the log from its start in offset order: a marker
  * is still needed while any batch of its transaction is in the log, since a read_committed
  * reader (and the transaction index rebuilt from the log) learns from it where the
- * transaction ends. So a COMMIT marker may go once the walk met no batch of its producer since
- * the producer's previous marker; an ABORT marker once the walk met none of its transaction (a
- * pass drops an aborted transaction's batches, and its marker goes in a later pass).
+ * transaction ends. So a marker may go once the walk met no transactional batch of its producer
+ * since the producer's previous marker. A pass drops an aborted transaction's batches, so its
+ * ABORT marker goes in a later pass.
  */
 class MarkerTracker {
-  /** Producers with batches of a transaction not aborted met since their last marker. */
-  private readonly committing = new Set<number>();
-  /** Producers with batches of an aborted transaction met since their last marker. */
-  private readonly aborting = new Set<number>();
+  /** Producers with transactional batches met since their last marker. */
+  private readonly met = new Set<number>();
 
   /** A data batch the walk met (whether the pass keeps it or not). */
-  onData(b: BatchAt, aborted: AbortedRanges): void {
+  onData(b: BatchAt): void {
     if ((attributesOf(b.buf, b.pos) & TRANSACTIONAL_FLAG_MASK) === 0) return;
     const producerId = readBatchHeader(b.buf, b.pos).producerId;
-    if (producerId < 0) return;
-    if (isAbortedData(b, aborted)) this.aborting.add(producerId);
-    else this.committing.add(producerId);
+    if (producerId >= 0) this.met.add(producerId);
   }
 
   /** A marker the walk met: true when no batch of its transaction is left before it. */
-  onMarker(producerId: number, type: ControlTypeValue): boolean {
-    const committed = this.committing.delete(producerId);
-    const aborted = this.aborting.delete(producerId);
-    return type === ControlType.COMMIT ? !committed : !aborted;
+  onMarker(producerId: number): boolean {
+    return !this.met.delete(producerId);
   }
 }
 
@@ -460,7 +454,7 @@ function cleanBatch(
 ): Buffer | null {
   const whole = b.buf.subarray(b.pos, b.pos + b.size);
   if (isControl(b)) return cleanMarker(segment, b, position, whole, tombstones, producerLast, counters, markers, droppedAborts);
-  markers.onData(b, aborted);
+  markers.onData(b);
   const batch = decode(segment, b, position);
   const abortedData = isAbortedData(b, aborted);
   const horizon = deleteHorizonFrom(batch.attributes, batch.baseTimestamp);
@@ -538,7 +532,7 @@ function cleanMarker(
   if (type === null) return whole;
   const h = readBatchHeader(b.buf, b.pos);
   const lastOffset = h.baseOffset + h.lastOffsetDelta;
-  if (!markers.onMarker(h.producerId, type) || producerLast.get(h.producerId) === lastOffset) return whole;
+  if (!markers.onMarker(h.producerId) || producerLast.get(h.producerId) === lastOffset) return whole;
   const horizon = deleteHorizonFrom(attributesOf(b.buf, b.pos), h.baseTimestamp);
   if (horizon !== null && horizon <= tombstones.now) {
     counters.markersRemoved++;
