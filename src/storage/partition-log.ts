@@ -28,7 +28,7 @@ import {
 import { ErrorCode } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { childLogger, type Logger } from '../runtime/logger.js';
-import { fsyncDir, fsyncDirSync, isTempFile, readTextIfExists, writeFileAtomicSync } from './checkpoint.js';
+import { fsyncDir, fsyncDirSync, isTempFile, readTextIfExists, writeFileAtomic, writeFileAtomicSync } from './checkpoint.js';
 import { FileHandleCache } from './file-handle-cache.js';
 import { LeaderEpochCache, type EpochEndOffset } from './leader-epoch-cache.js';
 import { CLEANED_FILE_SUFFIX, compactLog, horizonAt, planCompaction, type CleanableLog, type CleanerOptions, type CompactionPlan, type CompactionStats } from './log-cleaner.js';
@@ -48,6 +48,14 @@ export const TRANSACTIONS_MARKER_FILE = 'transactional';
  * after a clean shutdown takes it instead of reading the log, and deletes it (never used twice).
  */
 export const TRANSACTIONS_SNAPSHOT_FILE = 'transactions.snapshot';
+/**
+ * A transactional log's index as it stood when a segment was rolled at an offset
+ * (`<20-digit offset>.txnsnapshot`, as Kafka's producer snapshots): after an unclean shutdown the
+ * log reads its batches from the latest such snapshot on, not from its start.
+ */
+export const TXN_ROLL_SNAPSHOT_SUFFIX = '.txnsnapshot';
+/** Roll snapshots kept: the newest and one before it (the newest may be above a torn tail). */
+const TXN_ROLL_SNAPSHOTS_KEPT = 2;
 
 /** ListOffsets' special timestamps. */
 export const LATEST_TIMESTAMP = -1;
@@ -190,6 +198,8 @@ export class PartitionLog implements CleanableLog {
   private deleteHorizonLeft = Infinity;
   /** The partition's transactions; null while the log has never held a transactional batch. */
   private txns: TransactionIndex | null = null;
+  /** The roll snapshot writes in order (snapshotTransactionsAt); awaited before the files are read or removed. */
+  private txnSnapshotWrites: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly ctx: LogContext,
@@ -350,7 +360,27 @@ export class PartitionLog implements CleanableLog {
 
   /** The cleaner removed these ABORT markers (their records went first): their transactions leave the index. */
   forgetAbortedTransactions(markers: readonly { producerId: number; lastOffset: number }[]): void {
-    this.txns?.forgetAborted(markers);
+    if (!this.txns || markers.length === 0) return;
+    this.txns.forgetAborted(markers);
+    // the roll snapshots forget them too, or an unclean open would bring them back
+    this.txnSnapshotWrites = this.txnSnapshotWrites.then(async () => {
+      if (this.state !== LogState.Open) return;
+      for (const snap of this.txnRollSnapshots()) {
+        const file = path.join(this.ctx.dir, snap.name);
+        try {
+          const data = JSON.parse(readTextIfExists(file) ?? '') as { logEndOffset?: unknown; index?: unknown };
+          const index = data.logEndOffset === snap.offset ? TransactionIndex.fromSnapshot(data.index) : null;
+          if (!index) continue;
+          index.forgetAborted(markers);
+          await writeFileAtomic(file, JSON.stringify({ logEndOffset: snap.offset, index: index.snapshot() }));
+        } catch (err) {
+          if (err instanceof SyntaxError) continue;
+          if (!isIoError(err)) throw err;
+          // an unclean open then lists those aborted transactions still: reads skip nothing wrongly
+          this.ctx.logger.warn('transaction roll snapshot not rewritten', { file, error: err.message });
+        }
+      }
+    });
   }
 
   /** The open transactions, producer id -> first offset. */
@@ -590,12 +620,35 @@ export class PartitionLog implements CleanableLog {
     await this.rebuildTransactions();
   }
 
-  /** Builds the transaction index again from every batch of the log (open, truncation). */
+  /**
+   * Builds the transaction index again (an unclean open, a truncation): from the newest roll
+   * snapshot at or below the log end that reads whole, then the batches after it; without one,
+   * from every batch of the log. Snapshots above the log end (a truncation or a torn tail took
+   * what they describe) are deleted.
+   */
   private async rebuildTransactions(): Promise<void> {
-    const index = this.txns ?? new TransactionIndex();
-    index.clear();
+    await this.txnSnapshotWrites;
+    let index: TransactionIndex | null = null;
+    let from = this.logStart;
+    for (const snap of this.txnRollSnapshots().reverse()) {
+      if (snap.offset > this.logEnd) {
+        fs.rmSync(path.join(this.ctx.dir, snap.name), { force: true });
+        continue;
+      }
+      if (index) continue;
+      try {
+        const data = JSON.parse(readTextIfExists(path.join(this.ctx.dir, snap.name)) ?? '') as { logEndOffset?: unknown; index?: unknown };
+        index = data.logEndOffset === snap.offset ? TransactionIndex.fromSnapshot(data.index) : null;
+      } catch {
+        index = null;
+      }
+      if (index) from = Math.max(snap.offset, this.logStart);
+      else this.ctx.logger.warn('transaction roll snapshot unreadable: trying an older one', { file: snap.name });
+    }
+    if (index) this.ctx.logger.info('transaction index from a roll snapshot', { snapshotOffset: from, logEndOffset: this.logEnd });
+    index ??= new TransactionIndex();
     this.txns = index;
-    let offset = this.logStart;
+    let offset = from;
     while (offset < this.logEnd) {
       const r = await this.read(offset, 1 << 20);
       if (r.errorCode !== ErrorCode.NONE || r.records.length === 0) break;
@@ -654,6 +707,37 @@ export class PartitionLog implements CleanableLog {
     old.onBecomeInactive();
     this.segments.push(LogSegment.create(this.ctx, baseOffset));
     this.ctx.logger.debug('rolled a new segment', { baseOffset, previousSize: old.size });
+    if (this.txns) this.snapshotTransactionsAt(baseOffset);
+  }
+
+  /**
+   * Writes the transaction index as it stands at `offset` (every batch below it observed) to a
+   * roll snapshot, off the append path: the state is copied now, the file written after.
+   */
+  private snapshotTransactionsAt(offset: number): void {
+    const content = JSON.stringify({ logEndOffset: offset, index: this.txns!.snapshot() });
+    const file = path.join(this.ctx.dir, offsetFileName(offset, TXN_ROLL_SNAPSHOT_SUFFIX));
+    this.txnSnapshotWrites = this.txnSnapshotWrites.then(async () => {
+      if (this.state !== LogState.Open) return;
+      try {
+        await writeFileAtomic(file, content);
+        for (const old of this.txnRollSnapshots().slice(0, -TXN_ROLL_SNAPSHOTS_KEPT)) fs.rmSync(path.join(this.ctx.dir, old.name), { force: true });
+      } catch (err) {
+        if (!isIoError(err)) throw err;
+        // the next unclean open reads from an older snapshot, or the log's start
+        this.ctx.logger.warn('transaction roll snapshot not written', { file, error: err.message });
+      }
+    });
+  }
+
+  /** The roll snapshots in the log's directory, oldest first. */
+  private txnRollSnapshots(): { name: string; offset: number }[] {
+    const out: { name: string; offset: number }[] = [];
+    for (const name of fs.readdirSync(this.ctx.dir)) {
+      const m = /^(\d{20})\.txnsnapshot$/.exec(name);
+      if (m && Number.isSafeInteger(Number(m[1]))) out.push({ name, offset: Number(m[1]) });
+    }
+    return out.sort((a, b) => a.offset - b.offset);
   }
 
   // ---- reads ----
@@ -890,6 +974,8 @@ export class PartitionLog implements CleanableLog {
     this.truncationCount++;
     this.epochCache.clear();
     this.txns?.clear();
+    await this.txnSnapshotWrites;
+    for (const snap of this.txnRollSnapshots()) fs.rmSync(path.join(this.ctx.dir, snap.name), { force: true });
     this.ctx.logger.info('truncated log fully', { offset });
   }
 
@@ -1147,6 +1233,7 @@ export class PartitionLog implements CleanableLog {
   async close(): Promise<void> {
     if (this.state === LogState.Closed || this.state === LogState.Deleted) return;
     await this.flushChain;
+    await this.txnSnapshotWrites;
     for (const segment of this.segments) {
       try {
         segment.close();

@@ -1,6 +1,8 @@
 /**
  * The partition log's transaction index (txn-index.ts) as appends, reopening, truncation and
- * retention change the log: the last stable offset and the aborted transactions of a range.
+ * retention change the log: the last stable offset and the aborted transactions of a range;
+ * the snapshots of the index taken at segment rolls, from which an unclean open and a
+ * truncation read the log on; the cleaner removing markers whose transactions left nothing.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -10,7 +12,8 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { parseLogConfig } from '../../src/storage/log-config.js';
-import { PartitionLog, TRANSACTIONS_MARKER_FILE, TRANSACTIONS_SNAPSHOT_FILE, type AppendResult } from '../../src/storage/partition-log.js';
+import { PartitionLog, TRANSACTIONS_MARKER_FILE, TRANSACTIONS_SNAPSHOT_FILE, TXN_ROLL_SNAPSHOT_SUFFIX, type AppendResult } from '../../src/storage/partition-log.js';
+import { offsetFileName } from '../../src/storage/segment.js';
 import { captureLogger, cleanupTmpDirs, tmpDir } from './helpers.js';
 
 function open(dir: string, clean = true): Promise<PartitionLog> {
@@ -332,6 +335,92 @@ describe('storage/partition-log: transactions', () => {
       }
       expect((await markersOf(log2)).map(([, kind]) => kind)).to.deep.equal(['ABORT', 'COMMIT']);
       await log2.close();
+    });
+  });
+
+  describe('roll snapshots (after an unclean shutdown, the index is read from the newest one on)', () => {
+    const snapshots = () => fs.readdirSync(dir).filter((n) => n.endsWith(TXN_ROLL_SNAPSHOT_SUFFIX)).sort();
+    const offsetOf = (name: string) => Number(name.slice(0, 20));
+
+    /** A transactional log over several segments: aborted and committed transactions, one still open. */
+    async function build(): Promise<{ hw: number; lso: number; aborted: ReturnType<PartitionLog['abortedTransactions']> }> {
+      const log = await open(dir);
+      for (let i = 0; i < 8; i++) {
+        append(log, txnData(i, 3));
+        append(log, end(i, i % 2 === 0 ? ControlType.ABORT : ControlType.COMMIT));
+      }
+      append(log, txnData(99, 1));
+      const hw = log.logEndOffset;
+      log.updateHighWatermark(hw);
+      const out = { hw, lso: log.lastStableOffset, aborted: log.abortedTransactions(0, hw) };
+      expect(out.aborted).to.have.length(4);
+      await log.close();
+      // what an unclean shutdown leaves: no snapshot of the close
+      fs.rmSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE));
+      return out;
+    }
+
+    async function openUnclean(): Promise<{ log: PartitionLog; from: number | null }> {
+      const captured = captureLogger();
+      const log = await PartitionLog.open({ dir, topic: 'topic', partition: 0, config: parseLogConfig({ 'segment.bytes': 300 }), clock: new FakeClock(), logger: captured.logger, hadCleanShutdown: false });
+      const used = captured.entries.find((e) => e.message === 'transaction index from a roll snapshot');
+      return { log, from: used ? (used.snapshotOffset as number) : null };
+    }
+
+    it('keeps the newest two, and an unclean open reads from the newest: the same index as the whole log gives', async () => {
+      const want = await build();
+      const names = snapshots();
+      expect(names).to.have.length(2);
+      const { log, from } = await openUnclean();
+      expect(from).to.equal(offsetOf(names[1]!));
+      log.updateHighWatermark(want.hw);
+      expect(log.lastStableOffset).to.equal(want.lso);
+      expect(log.abortedTransactions(0, want.hw)).to.deep.equal(want.aborted);
+      expect([...log.openTransactions()]).to.deep.equal([[99, want.lso]]);
+      await log.close();
+    });
+
+    it('skips an unreadable snapshot for the one before it, removes one above the log end, and reads the whole log with none', async () => {
+      const want = await build();
+      const [older, newest] = snapshots();
+      fs.writeFileSync(path.join(dir, newest!), '{"logEndOffset": 12, "ind');
+      const beyond = offsetFileName(want.hw + 100, TXN_ROLL_SNAPSHOT_SUFFIX);
+      fs.writeFileSync(path.join(dir, beyond), JSON.stringify({ logEndOffset: want.hw + 100, index: { open: [], aborted: [] } }));
+      const first = await openUnclean();
+      expect(first.from).to.equal(offsetOf(older!));
+      expect(fs.existsSync(path.join(dir, beyond)), 'above the log end: removed').to.equal(false);
+      first.log.updateHighWatermark(want.hw);
+      expect(first.log.abortedTransactions(0, want.hw)).to.deep.equal(want.aborted);
+      expect(first.log.lastStableOffset).to.equal(want.lso);
+      await first.log.close();
+
+      fs.rmSync(path.join(dir, TRANSACTIONS_SNAPSHOT_FILE), { force: true });
+      for (const n of snapshots()) fs.rmSync(path.join(dir, n));
+      const none = await openUnclean();
+      expect(none.from).to.equal(null);
+      none.log.updateHighWatermark(want.hw);
+      expect(none.log.abortedTransactions(0, want.hw)).to.deep.equal(want.aborted);
+      expect(none.log.lastStableOffset).to.equal(want.lso);
+      await none.log.close();
+    });
+
+    it('a truncation removes the snapshots above the new end and builds the index from one below it', async () => {
+      const want = await build();
+      const { log } = await openUnclean();
+      const [, newest] = snapshots();
+      // back to just after the first COMMIT marker (offset 7): transaction 1 ends there; 2 onwards are gone
+      expect(offsetOf(newest!)).to.be.greaterThan(8);
+      await log.truncateTo(8);
+      expect(snapshots().every((n) => offsetOf(n) <= 8)).to.equal(true);
+      log.updateHighWatermark(8);
+      expect(log.abortedTransactions(0, 8)).to.deep.equal(want.aborted.filter((a) => a.lastOffset < 8));
+      expect(log.lastStableOffset).to.equal(8);
+      // the COMMIT marker at 7 gone: transaction 1 is open again from its first offset
+      await log.truncateTo(7);
+      log.updateHighWatermark(7);
+      expect([...log.openTransactions()]).to.deep.equal([[1, 4]]);
+      expect(log.lastStableOffset).to.equal(4);
+      await log.close();
     });
   });
 });
