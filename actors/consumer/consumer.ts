@@ -511,6 +511,10 @@ function commit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, offsets: TopicP
 function maybeFinishClose(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   if (s.closeToken === null || s.commitInFlight || s.commitQueue.length > 0 || s.leaving) return;
   s.leaving = true;
+  // the group machinery stops here: the answers to joins, syncs and heartbeats in flight are
+  // ignored, since a rejoin sent after the LeaveGroup would put the member back in the group
+  s.epoch++;
+  s.phase = 'Closed';
   void leave(s, ctx).then(() => ctx.send(ctx.self, { type: 'LeftGroup' }));
 }
 

@@ -117,7 +117,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(c.stdout).to.match(/^1500 records read by 2 consumer\(s\)/m).and.match(/topic perf-consume-\S+ \(of this run\)/);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
       const groups = await cli.run('groups', ['--list']);
-      expect(groups.stdout).to.not.contain('perf-group');
+      expect(groups.stdout, c.stderr).to.not.contain('perf-group');
     });
 
     it('a named topic: created and kept, then read as it is (all of it, or --records of it)', async () => {
