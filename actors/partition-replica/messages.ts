@@ -101,7 +101,9 @@ export type ReplicaMsg =
   | { type: 'CheckIsr' }
   | { type: 'ExpireProduces' }
   /** Introspection for tests and admin tools. */
-  | { type: 'DescribeReplica' };
+  | { type: 'DescribeReplica' }
+  /** Leader-only: the producers the partition knows (Kafka's DescribeProducers); answered ProducersDescription. */
+  | { type: 'DescribeProducers' };
 
 export interface ProduceResponse {
   type: 'ProduceResponse';
@@ -143,6 +145,26 @@ export interface ListOffsetsResult {
   offset: number;
   timestamp: number;
   leaderEpoch: number;
+}
+
+/** A producer as a partition leader knows it (Kafka's DescribeProducers ProducerState). */
+export interface ActiveProducer {
+  producerId: number;
+  producerEpoch: number;
+  /** The last sequence written (-1: none, e.g. only markers since its epoch began). */
+  lastSequence: number;
+  lastTimestamp: number;
+  /** The coordinator epoch of its last transaction marker (-1: none). */
+  coordinatorEpoch: number;
+  /** The first offset of its open transaction (-1: none). */
+  currentTxnStartOffset: number;
+}
+
+export interface ProducersDescription {
+  type: 'ProducersDescription';
+  errorCode: number;
+  errorMessage?: string;
+  producers: ActiveProducer[];
 }
 
 export interface DeleteRecordsResult {

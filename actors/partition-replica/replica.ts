@@ -9,9 +9,9 @@
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
- * ExpireProduces, DescribeReplica.
+ * ExpireProduces, DescribeReplica, DescribeProducers (leader only).
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
- * AppendAsFollowerResult, ReplicaDescription; AlterPartition to the controller (ISR shrink and
+ * AppendAsFollowerResult, ReplicaDescription, ProducersDescription; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
  * (with the watching reads done again, when they find records).
  */
@@ -47,6 +47,7 @@ import {
   type EpochEndOffsetResult,
   type ListOffsetsResult,
   type ProduceResponse,
+  type ProducersDescription,
   type ReplicaDescription,
   type ReplicaMsg,
   type ReplicaReadResult,
@@ -1101,6 +1102,16 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     DescribeReplica(s, _m, ctx) {
       ctx.reply(describe(s));
+    },
+
+    async DescribeProducers(s, _m, ctx) {
+      if (s.role !== 'Leader') {
+        return ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `not the leader of ${s.args.topic}-${s.args.partition}`, producers: [] } satisfies ProducersDescription);
+      }
+      await loadProducerStateFor(s, ctx);
+      const open = s.log.openTransactions();
+      const producers = s.producers!.activeProducers().map((p) => ({ ...p, currentTxnStartOffset: open.get(p.producerId) ?? -1 }));
+      ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NONE, producers } satisfies ProducersDescription);
     },
   },
 

@@ -154,6 +154,13 @@ export class ProducerStateTable {
     return removed;
   }
 
+  /** Every producer the table holds, by id: epoch, last sequence (-1: none), last timestamp, coordinator epoch. */
+  activeProducers(): { producerId: number; producerEpoch: number; lastSequence: number; lastTimestamp: number; coordinatorEpoch: number }[] {
+    return [...this.producers]
+      .sort(([a], [b]) => a - b)
+      .map(([producerId, e]) => ({ producerId, producerEpoch: e.epoch, lastSequence: e.batches[e.batches.length - 1]?.lastSeq ?? -1, lastTimestamp: e.lastTimestamp, coordinatorEpoch: e.coordinatorEpoch }));
+  }
+
   /** The producer's current epoch and last sequence, for introspection and tests. */
   describe(producerId: number): { epoch: number; lastSeq: number; batches: number } | undefined {
     const e = this.producers.get(producerId);

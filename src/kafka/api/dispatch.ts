@@ -20,6 +20,7 @@ import { produce } from './produce.js';
 import { txnOffsetCommit } from './txn-offset-commit.js';
 import { initProducerId } from './producer-id.js';
 import { addOffsetsToTxn, addPartitionsToTxn, describeTransactions, endTxn, listTransactions } from './transactions.js';
+import { describeProducers } from './describe-producers.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
@@ -66,6 +67,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [49, alterClientQuotas],
   [50, describeUserScramCredentials],
   [51, alterUserScramCredentials],
+  [61, describeProducers],
   [65, describeTransactions],
   [66, listTransactions],
 ]);

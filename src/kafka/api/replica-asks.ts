@@ -1,9 +1,9 @@
 /**
  * Requests answered by the replica of each partition (ListOffsets, OffsetForLeaderEpoch,
- * DeleteRecords): asked in request order, with a missing replica turned into the code Kafka gives
+ * DeleteRecords, DescribeProducers): asked in request order, with a missing replica turned into the code Kafka gives
  * (NOT_LEADER_OR_FOLLOWER when the topic exists, UNKNOWN_TOPIC_OR_PARTITION otherwise).
  */
-import type { DeleteRecordsResult, EpochEndOffsetResult, ListOffsetsResult, ReplicaMsg } from '../../../actors/partition-replica/messages.js';
+import type { DeleteRecordsResult, EpochEndOffsetResult, ListOffsetsResult, ProducersDescription, ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
 import type { ApiContext } from './context.js';
@@ -38,4 +38,4 @@ export async function askReplicas<P, R extends ReplicaReply>(
   return replies.map((row, i) => row.map((r) => (isFailure(r) ? { failed: missing.get(topics[i]!.name) ?? r.errorCode } : r)));
 }
 
-type ReplicaReply = ListOffsetsResult | EpochEndOffsetResult | DeleteRecordsResult;
+type ReplicaReply = ListOffsetsResult | EpochEndOffsetResult | DeleteRecordsResult | ProducersDescription;

@@ -57,6 +57,7 @@ export const ApiKeys = {
   AlterClientQuotas: 49,
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
+  DescribeProducers: 61,
   DescribeTransactions: 65,
   ListTransactions: 66,
 } as const;
@@ -1055,6 +1056,31 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'user', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeProducersRequest', apiKey: 61, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitionIndexes', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeProducersResponse', apiKey: 61, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'activeProducers', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'producerId', type: 'int64', versions: [0, N] },
+          { name: 'producerEpoch', type: 'int32', versions: [0, N] },
+          { name: 'lastSequence', type: 'int32', versions: [0, N], default: -1 },
+          { name: 'lastTimestamp', type: 'int64', versions: [0, N], default: -1 },
+          { name: 'coordinatorEpoch', type: 'int32', versions: [0, N] },
+          { name: 'currentTxnStartOffset', type: 'int64', versions: [0, N], default: -1 },
+        ] },
+      ] },
     ] },
   ] },
   { name: 'DescribeTransactionsRequest', apiKey: 65, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
@@ -3130,6 +3156,58 @@ export interface AlterUserScramCredentialsResponseResults {
   errorMessage: string | null;
 }
 
+export interface DescribeProducersRequest {
+  /** v0+ */
+  topics: DescribeProducersRequestTopics[];
+}
+
+export interface DescribeProducersRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitionIndexes: number[];
+}
+
+export interface DescribeProducersResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: DescribeProducersResponseTopics[];
+}
+
+export interface DescribeProducersResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: DescribeProducersResponsePartitions[];
+}
+
+export interface DescribeProducersResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  activeProducers: DescribeProducersResponseActiveProducers[];
+}
+
+export interface DescribeProducersResponseActiveProducers {
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v0+, default -1 */
+  lastSequence: number;
+  /** v0+, default -1, int64 */
+  lastTimestamp: number;
+  /** v0+ */
+  coordinatorEpoch: number;
+  /** v0+, default -1, int64 */
+  currentTxnStartOffset: number;
+}
+
 export interface DescribeTransactionsRequest {
   /** v0+ */
   transactionalIds: string[];
@@ -3241,6 +3319,7 @@ export interface RequestBodies {
   49: AlterClientQuotasRequest;
   50: DescribeUserScramCredentialsRequest;
   51: AlterUserScramCredentialsRequest;
+  61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
   66: ListTransactionsRequest;
 }
@@ -3289,6 +3368,7 @@ export interface ResponseBodies {
   49: AlterClientQuotasResponse;
   50: DescribeUserScramCredentialsResponse;
   51: AlterUserScramCredentialsResponse;
+  61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;
   66: ListTransactionsResponse;
 }

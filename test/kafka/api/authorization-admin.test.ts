@@ -7,7 +7,8 @@
  * AlterPartitionReassignments (ALTER on the cluster), ListPartitionReassignments (DESCRIBE on
  * the cluster), AlterUserScramCredentials (ALTER on the cluster), DescribeUserScramCredentials
  * (DESCRIBE on the cluster), DescribeTransactions and ListTransactions (DESCRIBE on the
- * transactional id; a transaction's partitions only of topics the client may DESCRIBE). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
+ * transactional id; a transaction's partitions only of topics the client may DESCRIBE) and
+ * DescribeProducers (READ on the topic). Clients authenticate with SASL PLAIN; admin is a super user, alice and bob get
  * ACLs test by test. Each refusal carries the exact error code and leaves the cluster as it was;
  * once the ACL exists the same request goes through.
  */
@@ -352,6 +353,11 @@ describe('Kafka API: ACLs on the admin APIs', function () {
     expect(await listed(bob)).to.deep.equal(['watched']);
     await allow('bob', AclOperation.DESCRIBE, ResourceType.TOPIC, 'txn-watched');
     expect((await describe(bob)).topics).to.deep.equal([{ topic: 'txn-watched', partitions: [0] }]);
+    // DescribeProducers needs READ on the topic
+    const producers = async (k: KafkaCaller) => (await k.call(ApiKeys.DescribeProducers, 0, { topics: [{ name: 'txn-watched', partitionIndexes: [0] }] })).topics[0].partitions[0];
+    expect(await producers(bob)).to.deep.include({ errorCode: TOPIC_AUTHORIZATION_FAILED, activeProducers: [] });
+    await allow('bob', AclOperation.READ, ResourceType.TOPIC, 'txn-watched');
+    expect((await producers(bob)).errorCode).to.equal(ErrorCode.NONE);
     expect((await root.call(ApiKeys.EndTxn, 4, { transactionalId: 'watched', producerId: init.producerId, producerEpoch: init.producerEpoch, committed: false })).errorCode).to.equal(ErrorCode.NONE);
   });
 });

@@ -4,7 +4,8 @@
  * EndTxn v0-4; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
  * OPERATION_NOT_ATTEMPTED); a transaction of raw transactional batches is invisible to
  * read_committed until EndTxn commits it, and an aborted one is listed as aborted;
- * DescribeTransactions and ListTransactions (with their filters) tell a transaction's state.
+ * DescribeTransactions and ListTransactions (with their filters) tell a transaction's state, and
+ * DescribeProducers a partition's producers.
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -155,5 +156,37 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
     }, 10_000, 20);
     expect(done).to.deep.include({ errorCode: ErrorCode.NONE, producerId, producerEpoch, topics: [] });
     expect((await list({ stateFilters: ['CompleteCommit'] })).transactionStates).to.deep.equal([{ transactionalId: 'raw-listed', producerId, transactionState: 'CompleteCommit' }]);
+  });
+
+  it("DescribeProducers tells a partition's producers: epoch, last sequence, and the open transaction's first offset until its marker", async () => {
+    const r = await any.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === 61)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    const { k, producerId, producerEpoch } = await startProducer('raw-producers');
+    const describeProducers = async () => {
+      const d = await any.call(ApiKeys.DescribeProducers, 0, { topics: [{ name: TOPIC, partitionIndexes: [0] }, { name: 'no-such-topic', partitionIndexes: [0] }] });
+      return { mine: d.topics[0].partitions[0], unknown: d.topics[1].partitions[0] };
+    };
+    const add = await k.call(ApiKeys.AddPartitionsToTxn, 3, { v3AndBelowTransactionalId: 'raw-producers', v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch, v3AndBelowTopics: [{ name: TOPIC, partitions: [0] }] });
+    expect(addCodes(add)).to.deep.equal({ [`${TOPIC}/0`]: ErrorCode.NONE });
+    const produced = await any.call(ApiKeys.Produce, 9, {
+      transactionalId: 'raw-producers',
+      acks: -1,
+      timeoutMs: 5_000,
+      topicData: [{ name: TOPIC, partitionData: [{ index: 0, records: encodeRecordBatch({ transactional: true, producerId, producerEpoch, baseSequence: 0, records: [0, 1, 2].map((i) => ({ value: Buffer.from(`p${i}`), timestamp: Date.now() })) }) }] }],
+    });
+    const base = produced.responses[0].partitionResponses[0].baseOffset;
+    const open = await describeProducers();
+    expect(open.mine.errorCode).to.equal(ErrorCode.NONE);
+    expect(open.mine.activeProducers.find((p: { producerId: number }) => p.producerId === producerId)).to.deep.include({ producerEpoch, lastSequence: 2, currentTxnStartOffset: base });
+    expect(open.unknown.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+
+    expect((await k.call(ApiKeys.EndTxn, 4, { transactionalId: 'raw-producers', producerId, producerEpoch, committed: true })).errorCode).to.equal(ErrorCode.NONE);
+    const ended = await checkFor(async () => {
+      const p = (await describeProducers()).mine.activeProducers.find((x: { producerId: number }) => x.producerId === producerId);
+      return p && p.currentTxnStartOffset === -1 ? p : null;
+    }, 10_000, 20);
+    // the marker's coordinator epoch is the producer's now
+    expect(ended).to.deep.include({ producerEpoch, lastSequence: 2 });
+    expect(ended.coordinatorEpoch).to.be.at.least(0);
   });
 });

@@ -885,6 +885,7 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.AlterClientQuotas,
                 ApiKeys.DescribeUserScramCredentials,
                 ApiKeys.AlterUserScramCredentials,
+                ApiKeys.DescribeProducers,
                 ApiKeys.DescribeTransactions,
                 ApiKeys.ListTransactions,
               ] as number[]
