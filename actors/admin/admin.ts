@@ -15,7 +15,7 @@
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
- * broker's transaction coordinator).
+ * broker's transaction coordinator), DescribeProducers (each partition's leader).
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -41,7 +41,7 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchResponse,
 } from '../group-coordinator/messages.js';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import type { AdminMsg } from './messages.js';
@@ -377,6 +377,22 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       }
       transactions.sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0));
       ctx.reply({ type: 'Transactions', errorCode: ErrorCode.NONE, unknownStateFilters, transactions });
+    },
+    async DescribeProducers(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Producers', md.errorCode, md.message);
+      if (!s.metadata.hasTopic(m.topic)) return fail(ctx, 'Producers', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic ${m.topic}`);
+      const partitions = m.partitions ?? s.metadata.partitions(m.topic).map((p) => p.partition);
+      const out = await Promise.all(
+        partitions.map(async (partition) => {
+          const leader = s.metadata.leaderOf(m.topic, partition);
+          if (!leader) return { partition, errorCode: ErrorCode.LEADER_NOT_AVAILABLE, leaderId: -1, producers: [] };
+          const r = await ctx.ask<ProducersDescription>(s.metadata.replicaRef<ReplicaMsg>(leader, m.topic, partition), { type: 'DescribeProducers' }, { timeoutMs: s.timeoutMs });
+          if (isFailure(r)) return { partition, errorCode: r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, leaderId: leader.brokerId, producers: [] };
+          return { partition, errorCode: r.errorCode, leaderId: leader.brokerId, producers: r.producers };
+        }),
+      );
+      ctx.reply({ type: 'Producers', errorCode: ErrorCode.NONE, partitions: out });
     },
     async DescribeGroups(s, m, ctx) {
       const out = [];

@@ -43,6 +43,8 @@ export type AdminMsg =
    * transactions running longer than durationMs where it is 0 or more.
    */
   | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
+  /** Kafka's DescribeProducers of each partition of `topic` (all, or those named) from its leader: answered Producers (an errorCode per partition). */
+  | { type: 'DescribeProducers'; topic: string; partitions: number[] | null }
   | { type: 'FetchOffsets'; groupId: string; topics: string[] | null }
   /** Sets a group's committed offsets: to explicit offsets, or to the earliest / latest of each partition. */
   | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }

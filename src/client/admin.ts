@@ -126,6 +126,15 @@ export interface TransactionListing {
   coordinatorId: number;
 }
 
+/** A partition's producers as its leader knows them (Kafka's describeProducers). */
+export interface PartitionProducers {
+  partition: number;
+  /** NONE, or why the leader did not tell (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE, ...). */
+  errorCode: number;
+  leaderId: number;
+  producers: { producerId: number; producerEpoch: number; lastSequence: number; lastTimestamp: number; coordinatorEpoch: number; currentTxnStartOffset: number }[];
+}
+
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
 export interface PartitionOffsets {
   partition: number;
@@ -685,6 +694,15 @@ export class Admin {
     }
     const r = await this.call({ type: 'ListTransactions', states: opts.states ?? [], producerIds: opts.producerIds ?? [], durationMs });
     return { transactions: r.transactions as TransactionListing[], unknownStateFilters: r.unknownStateFilters as string[] };
+  }
+
+  /**
+   * The producers each partition of `topic` (all, or those named) has, from its leader (Kafka's
+   * describeProducers): epoch, last sequence and timestamp, last coordinator epoch, and the first
+   * offset of an open transaction (-1: none). An unknown topic throws UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  async describeProducers(topic: string, partitions?: number[]): Promise<{ partitions: PartitionProducers[] }> {
+    return { partitions: (await this.call({ type: 'DescribeProducers', topic, partitions: partitions ?? null })).partitions as PartitionProducers[] };
   }
 
   async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {

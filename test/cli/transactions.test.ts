@@ -2,10 +2,10 @@
  * `samsa transactions`: Kafka's list and describe tables built from admin results, the command
  * lines that cannot work (exit 2), and the command as a user runs it against a running cluster
  * with transactions open and ended: list with its filters, describe of an ongoing, a committed
- * and an unknown id (exit 1).
+ * and an unknown id (exit 1), describe-producers of the open transaction's partition.
  */
 import { expect } from 'chai';
-import { describeLines, listLines } from '../../src/cli/commands/transactions.js';
+import { describeLines, listLines, producerLines } from '../../src/cli/commands/transactions.js';
 import type { Producer } from '../../src/client/producer.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
@@ -22,6 +22,18 @@ describe('cli/commands/transactions: output', () => {
       'payments-writer  1            17          CompleteCommit',
     ]);
     expect(listLines([])).to.deep.equal(['TransactionalId  Coordinator  ProducerId  TransactionState']);
+  });
+
+  it("prints describe-producers as Kafka's tool does, None where no transaction is open", () => {
+    const lines = producerLines([
+      { producerId: 7, producerEpoch: 1, lastSequence: 41, lastTimestamp: 1_700, coordinatorEpoch: 3, currentTxnStartOffset: 120 },
+      { producerId: 9, producerEpoch: 0, lastSequence: -1, lastTimestamp: 1_800, coordinatorEpoch: -1, currentTxnStartOffset: -1 },
+    ]);
+    expect(lines.map((l) => l.trim().split(/\s+/))).to.deep.equal([
+      ['ProducerId', 'ProducerEpoch', 'LatestCoordinatorEpoch', 'LastSequence', 'LastTimestamp', 'CurrentTransactionStartOffset'],
+      ['7', '1', '3', '41', '1700', '120'],
+      ['9', '0', '-1', '-1', '1800', 'None'],
+    ]);
   });
 
   it('prints describe with the running time of the current transaction, or None when there is none', () => {
@@ -56,6 +68,9 @@ describe('cli: transactions', function () {
       { argv: ['transactions', 'list', '--transactional-id', 'x'], says: /--transactional-id goes with describe, not with list/ },
       { argv: ['transactions', 'list', '--producer-id', '-3'], says: /--producer-id -3: not a producer id/ },
       { argv: ['transactions', 'list', '--duration-filter', '-2'], says: /--duration-filter/ },
+      { argv: ['transactions', 'describe-producers', '--partition', '0'], says: /--topic is required/ },
+      { argv: ['transactions', 'describe-producers', '--topic', 't'], says: /--partition is required/ },
+      { argv: ['transactions', 'list', '--topic', 't'], says: /--topic goes with describe-producers, not with list/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(c.argv, { inProcess: true })));
     for (const [i, r] of results.entries()) {
@@ -109,6 +124,18 @@ describe('cli: transactions', function () {
     const unknown = await cli.run('transactions', ['describe', '--transactional-id', 'never-used']);
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.contain('Failed to describe transaction state of transactional-id `never-used`: TRANSACTIONAL_ID_NOT_FOUND');
+
+    // the open transaction's partition: its producer, with where the transaction starts
+    const described2 = await cli.run('transactions', ['describe-producers', '--topic', 'cli-txn', '--partition', '1']);
+    expect(described2.code, described2.stderr).to.equal(0);
+    const prow = described2.stdout.trim().split('\n');
+    expect(prow[0]!.split(/\s+/)).to.deep.equal(['ProducerId', 'ProducerEpoch', 'LatestCoordinatorEpoch', 'LastSequence', 'LastTimestamp', 'CurrentTransactionStartOffset']);
+    const openRow = prow.slice(1).map((l) => l.trim().split(/\s+/)).find((c) => c[0] === cols[2]);
+    expect(openRow, described2.stdout).to.not.equal(undefined);
+    expect(openRow![5]).to.match(/^\d+$/);
+    const missing = await cli.run('transactions', ['describe-producers', '--topic', 'no-such-topic', '--partition', '0']);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.contain('UNKNOWN_TOPIC_OR_PARTITION');
     await ongoing.abort();
   });
 });
