@@ -814,9 +814,14 @@ function maybeAddPartitions(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn
     partitions: txn.adding.map((q) => ({ topic: q.topic, partition: q.partition })),
     version: 3,
   };
+  toTxnCoordinator(s, ctx, txn, 'AddPartitionsToTxn', msg);
+}
+
+/** Sends `msg` to the transaction's coordinator (found again if it moved); the answer comes back as TxnRpcDone for `op`. */
+function toTxnCoordinator(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, op: TxnRpcOp, msg: Parameters<typeof askTxnCoordinator>[2]): void {
   const env = txnEnv(s, ctx);
   const coordinator = txn.coordinator;
-  startTxnRpc(ctx, 'AddPartitionsToTxn', () => askTxnCoordinator(env, coordinator, msg));
+  startTxnRpc(ctx, op, () => askTxnCoordinator(env, coordinator, msg));
 }
 
 /**
@@ -838,10 +843,8 @@ function maybeEndTxn(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnMa
     return;
   }
   txn.rpcInFlight = true;
-  const env = txnEnv(s, ctx);
   const msg = { type: 'EndTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, committed: commit, version: 3 };
-  const coordinator = txn.coordinator;
-  startTxnRpc(ctx, 'EndTxn', () => askTxnCoordinator(env, coordinator, msg));
+  toTxnCoordinator(s, ctx, txn, 'EndTxn', msg);
 }
 
 /** The transaction ended: the producer is ready for the next one (with a new epoch after a sequence gap). */
@@ -1080,10 +1083,8 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       txn.phase = 'Initializing';
       txn.token = token;
       txn.rpcInFlight = true;
-      const env = txnEnv(s, ctx);
       const msg = { type: 'InitProducerId' as const, transactionalId: txn.transactionalId, transactionTimeoutMs: s.config.transactionTimeoutMs, producerId: -1, producerEpoch: -1, version: 4 };
-      const coordinator = txn.coordinator;
-      startTxnRpc(ctx, 'InitProducerId', () => askTxnCoordinator(env, coordinator, msg));
+      toTxnCoordinator(s, ctx, txn, 'InitProducerId', msg);
     },
 
     SendOffsetsToTxn(s, m, ctx) {
@@ -1104,10 +1105,8 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       txn.token = token;
       txn.rpcInFlight = true;
       txn.offsets = { groupId: m.groupId, topics: m.topics, member };
-      const env = txnEnv(s, ctx);
       const msg = { type: 'AddOffsetsToTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, groupId: m.groupId, version: 3 };
-      const coordinator = txn.coordinator;
-      startTxnRpc(ctx, 'AddOffsetsToTxn', () => askTxnCoordinator(env, coordinator, msg));
+      toTxnCoordinator(s, ctx, txn, 'AddOffsetsToTxn', msg);
     },
 
     EndTxn(s, m, ctx) {
