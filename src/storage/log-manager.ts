@@ -325,6 +325,11 @@ export class LogManager {
     }
   }
 
+  /** A cleaner pass (scheduled or runCleaner's) is under way; runCleaner answers [] meanwhile. */
+  get cleanerBusy(): boolean {
+    return this.cleaning !== null;
+  }
+
   /**
    * One cleaner pass: compacts every compacted log whose compaction is due (dirty ratio,
    * max.compaction.lag.ms, or a passed delete horizon of its tombstones), dirtiest first, one at
@@ -332,11 +337,6 @@ export class LogManager {
    * Returns what each pass did. A log that fails (a damaged batch, an I/O error) is logged and
    * left as it was; the others go on.
    */
-  /** A cleaner pass (scheduled or runCleaner's) is under way; runCleaner answers [] meanwhile. */
-  get cleanerBusy(): boolean {
-    return this.cleaning !== null;
-  }
-
   runCleaner(): Promise<CompactionStats[]> {
     if (this.cleaning || this.closed) return Promise.resolve([]);
     const run = this.cleanDueLogs().finally(() => {

@@ -368,13 +368,11 @@ export class PartitionLog implements CleanableLog {
       for (const snap of this.txnRollSnapshots()) {
         const file = path.join(this.ctx.dir, snap.name);
         try {
-          const data = JSON.parse(readTextIfExists(file) ?? '') as { logEndOffset?: unknown; index?: unknown };
-          const index = data.logEndOffset === snap.offset ? TransactionIndex.fromSnapshot(data.index) : null;
+          const index = TransactionIndex.fromSnapshotText(readTextIfExists(file), snap.offset);
           if (!index) continue;
           index.forgetAborted(markers);
-          await writeFileAtomic(file, JSON.stringify({ logEndOffset: snap.offset, index: index.snapshot() }));
+          await writeFileAtomic(file, index.snapshotText(snap.offset));
         } catch (err) {
-          if (err instanceof SyntaxError) continue;
           if (!isIoError(err)) throw err;
           // an unclean open then lists those aborted transactions still: reads skip nothing wrongly
           this.ctx.logger.warn('transaction roll snapshot not rewritten', { file, error: err.message });
@@ -604,16 +602,11 @@ export class PartitionLog implements CleanableLog {
     const text = readTextIfExists(file);
     fs.rmSync(file, { force: true });
     if (clean && text !== null) {
-      try {
-        const data = JSON.parse(text) as { logEndOffset?: unknown; index?: unknown };
-        const index = data.logEndOffset === this.logEnd ? TransactionIndex.fromSnapshot(data.index) : null;
-        if (index) {
-          index.dropBefore(this.logStart);
-          this.txns = index;
-          return;
-        }
-      } catch {
-        // not a snapshot: read the log
+      const index = TransactionIndex.fromSnapshotText(text, this.logEnd);
+      if (index) {
+        index.dropBefore(this.logStart);
+        this.txns = index;
+        return;
       }
       this.ctx.logger.warn('transaction snapshot does not match the log: reading the log', { file });
     }
@@ -636,12 +629,7 @@ export class PartitionLog implements CleanableLog {
         continue;
       }
       if (index) continue;
-      try {
-        const data = JSON.parse(readTextIfExists(path.join(this.ctx.dir, snap.name)) ?? '') as { logEndOffset?: unknown; index?: unknown };
-        index = data.logEndOffset === snap.offset ? TransactionIndex.fromSnapshot(data.index) : null;
-      } catch {
-        index = null;
-      }
+      index = TransactionIndex.fromSnapshotText(readTextIfExists(path.join(this.ctx.dir, snap.name)), snap.offset);
       if (index) from = Math.max(snap.offset, this.logStart);
       else this.ctx.logger.warn('transaction roll snapshot unreadable: trying an older one', { file: snap.name });
     }
@@ -715,7 +703,7 @@ export class PartitionLog implements CleanableLog {
    * roll snapshot, off the append path: the state is copied now, the file written after.
    */
   private snapshotTransactionsAt(offset: number): void {
-    const content = JSON.stringify({ logEndOffset: offset, index: this.txns!.snapshot() });
+    const content = this.txns!.snapshotText(offset);
     const file = path.join(this.ctx.dir, offsetFileName(offset, TXN_ROLL_SNAPSHOT_SUFFIX));
     this.txnSnapshotWrites = this.txnSnapshotWrites.then(async () => {
       if (this.state !== LogState.Open) return;
@@ -734,8 +722,8 @@ export class PartitionLog implements CleanableLog {
   private txnRollSnapshots(): { name: string; offset: number }[] {
     const out: { name: string; offset: number }[] = [];
     for (const name of fs.readdirSync(this.ctx.dir)) {
-      const m = /^(\d{20})\.txnsnapshot$/.exec(name);
-      if (m && Number.isSafeInteger(Number(m[1]))) out.push({ name, offset: Number(m[1]) });
+      const m = /^(\d{20})(\.\w+)$/.exec(name);
+      if (m && m[2] === TXN_ROLL_SNAPSHOT_SUFFIX && Number.isSafeInteger(Number(m[1]))) out.push({ name, offset: Number(m[1]) });
     }
     return out.sort((a, b) => a.offset - b.offset);
   }
@@ -1245,7 +1233,7 @@ export class PartitionLog implements CleanableLog {
     await this.epochCache.flushed().catch(() => undefined);
     if (this.txns && this.state === LogState.Open) {
       try {
-        writeFileAtomicSync(path.join(this.ctx.dir, TRANSACTIONS_SNAPSHOT_FILE), JSON.stringify({ logEndOffset: this.logEnd, index: this.txns.snapshot() }));
+        writeFileAtomicSync(path.join(this.ctx.dir, TRANSACTIONS_SNAPSHOT_FILE), this.txns.snapshotText(this.logEnd));
       } catch (err) {
         if (!isIoError(err)) throw err;
         // the next open reads the log instead

@@ -118,6 +118,25 @@ export class TransactionIndex {
     return { open: [...this.open], aborted: this.aborted.map((a) => ({ ...a })) };
   }
 
+  /** A snapshot file's text: this index as it stands with every batch below `logEndOffset` observed. */
+  snapshotText(logEndOffset: number): string {
+    return JSON.stringify({ logEndOffset, index: this.snapshot() });
+  }
+
+  /**
+   * The index a snapshot file's text (snapshotText) describes for a log that ends at
+   * `logEndOffset`; null when the text is missing, not a snapshot, or of another log end.
+   */
+  static fromSnapshotText(text: string | null, logEndOffset: number): TransactionIndex | null {
+    if (text === null) return null;
+    try {
+      const data = JSON.parse(text) as { logEndOffset?: unknown; index?: unknown };
+      return data.logEndOffset === logEndOffset ? TransactionIndex.fromSnapshot(data.index) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** The index a snapshot describes; null when it is not one (the log then reads its batches instead). */
   static fromSnapshot(data: unknown): TransactionIndex | null {
     if (typeof data !== 'object' || data === null) return null;

@@ -83,4 +83,16 @@ describe('storage/txn-index', () => {
     t.clear();
     expect(t.abortedCount).to.equal(0);
   });
+
+  it("a snapshot's text reads back as the same index for the same log end, and as nothing for another end or broken text", () => {
+    const t = new TransactionIndex();
+    t.observe(data(0, 2, 5), 0);
+    t.observe(marker(2, 5, ControlType.ABORT), 0);
+    t.observe(data(3, 1, 6), 0);
+    const text = t.snapshotText(4);
+    expect(TransactionIndex.fromSnapshotText(text, 4)?.snapshot()).to.deep.equal(t.snapshot());
+    expect(TransactionIndex.fromSnapshotText(text, 5)).to.equal(null);
+    expect(TransactionIndex.fromSnapshotText(text.slice(0, -3), 4)).to.equal(null);
+    expect(TransactionIndex.fromSnapshotText(null, 4)).to.equal(null);
+  });
 });
