@@ -14,6 +14,7 @@ import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { ActiveProducer } from '../../actors/partition-replica/messages.js';
 import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
@@ -132,7 +133,7 @@ export interface PartitionProducers {
   /** NONE, or why the leader did not tell (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE, ...). */
   errorCode: number;
   leaderId: number;
-  producers: { producerId: number; producerEpoch: number; lastSequence: number; lastTimestamp: number; coordinatorEpoch: number; currentTxnStartOffset: number }[];
+  producers: ActiveProducer[];
 }
 
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */

@@ -96,6 +96,7 @@ export const endTxn: ApiHandler<typeof ApiKeys.EndTxn> = async (ctx, version, bo
 
 export const describeTransactions: ApiHandler<typeof ApiKeys.DescribeTransactions> = async (ctx, _version, body) => {
   const allowed = body.transactionalIds.filter((id) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id));
+  const mayTell = new Set(allowed);
   const r = allowed.length === 0 ? null : await ctx.ask<TxnCoordinatorMsg, DescribeTransactionsResult>(ctx.txnCoordinator, { type: 'DescribeTransactions', transactionalIds: allowed }, ctx.config.requestTimeoutMs);
   const told = r && !isFailure(r) ? new Map(r.transactions.map((t) => [t.transactionalId, t])) : null;
   const topicAllowed = new Map<string, boolean>();
@@ -107,7 +108,7 @@ export const describeTransactions: ApiHandler<typeof ApiKeys.DescribeTransaction
   return {
     throttleTimeMs: 0,
     transactionStates: body.transactionalIds.map((id) => {
-      const t = !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id)
+      const t = !mayTell.has(id)
         ? transactionRefused(id, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
         : (told?.get(id) ?? transactionRefused(id, ErrorCode.COORDINATOR_NOT_AVAILABLE));
       const topics = new Map<string, number[]>();
