@@ -481,16 +481,7 @@ function cleanBatch(
   if (kept.length === batch.records.length && !setHorizon) return whole;
   const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
   const keepEmpty = batch.producerId >= 0 && producerLast.get(batch.producerId) === lastOffset;
-  const header = {
-    baseOffset: batch.baseOffset,
-    partitionLeaderEpoch: batch.partitionLeaderEpoch,
-    timestampType: batch.timestampType,
-    transactional: batch.transactional,
-    producerId: batch.producerId,
-    producerEpoch: batch.producerEpoch,
-    baseSequence: batch.baseSequence,
-    lastOffsetDelta: batch.lastOffsetDelta,
-  };
+  const header = headerOf(batch);
   if (kept.length === 0) {
     // as Kafka's empty batch header: no horizon, no base timestamp, the max timestamp it had
     if (!keepEmpty) return null;
@@ -506,8 +497,28 @@ function cleanBatch(
     compression: batch.compression,
     ...(horizonKept === null ? { baseTimestamp: batch.baseTimestamp } : { deleteHorizonMs: horizonKept }),
     maxTimestamp,
-    records: kept.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset })),
+    records: recordsOf(batch, kept),
   });
+}
+
+/** What a batch encoded again keeps of `batch`: offsets, leader epoch, timestamp type, producer fields, and whether it is transactional or control. */
+function headerOf(batch: DecodedRecordBatch) {
+  return {
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    timestampType: batch.timestampType,
+    transactional: batch.transactional,
+    control: batch.control,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    lastOffsetDelta: batch.lastOffsetDelta,
+  };
+}
+
+/** `records` of `batch` as the encoder takes them: each keeps its own timestamp and its offset within the batch. */
+function recordsOf(batch: DecodedRecordBatch, records: readonly DecodedRecord[]) {
+  return records.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset }));
 }
 
 /**
@@ -545,21 +556,7 @@ function cleanMarker(
   if (horizon !== null) return whole;
   const batch = decode(segment, b, position);
   counters.deleteHorizonsSet++;
-  return encodeRecordBatch({
-    baseOffset: batch.baseOffset,
-    partitionLeaderEpoch: batch.partitionLeaderEpoch,
-    timestampType: batch.timestampType,
-    transactional: batch.transactional,
-    control: true,
-    producerId: batch.producerId,
-    producerEpoch: batch.producerEpoch,
-    baseSequence: batch.baseSequence,
-    lastOffsetDelta: batch.lastOffsetDelta,
-    compression: batch.compression,
-    deleteHorizonMs: kept,
-    maxTimestamp: batch.maxTimestamp,
-    records: batch.records.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offset - batch.baseOffset })),
-  });
+  return encodeRecordBatch({ ...headerOf(batch), compression: batch.compression, deleteHorizonMs: kept, maxTimestamp: batch.maxTimestamp, records: recordsOf(batch, batch.records) });
 }
 
 const INT32_MAX = 2 ** 31 - 1;
