@@ -84,6 +84,8 @@ describe('client/admin describeMetadataQuorum: three controllers', function () {
     h = await startCluster(topology(), { baseDir: dir });
     admin = h.samsa().admin();
     await admin.connect();
+    // the tests create topics: the broker must have registered (startCluster waits only for a topology's topics)
+    await checkFor(async () => ((await admin.describeCluster()).brokers.some((b) => b.brokerId === 1 && !b.fenced) ? true : null), 15_000, 50);
   });
   afterEach(async () => {
     await admin?.disconnect();
