@@ -21,6 +21,7 @@ import { txnOffsetCommit } from './txn-offset-commit.js';
 import { initProducerId } from './producer-id.js';
 import { addOffsetsToTxn, addPartitionsToTxn, describeTransactions, endTxn, listTransactions } from './transactions.js';
 import { describeProducers } from './describe-producers.js';
+import { writeTxnMarkers } from './write-txn-markers.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
 import { createPartitions, createTopics, deleteTopics } from './topics.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
@@ -49,6 +50,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [24, addPartitionsToTxn],
   [25, addOffsetsToTxn],
   [26, endTxn],
+  [27, writeTxnMarkers],
   [28, txnOffsetCommit],
   [29, describeAcls],
   [30, createAcls],

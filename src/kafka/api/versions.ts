@@ -36,6 +36,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [24, { min: 0, max: 3 }], // AddPartitionsToTxn (v4+: the brokers' batched, verify-only form)
   [25, { min: 0, max: 4 }], // AddOffsetsToTxn
   [26, { min: 0, max: 4 }], // EndTxn (v5: KIP-890 epoch bumps)
+  [27, { min: 0, max: 1 }], // WriteTxnMarkers (the admin's abortTransaction; CLUSTER_ACTION)
   [28, { min: 0, max: 3 }], // TxnOffsetCommit (v4: KIP-890)
   [29, { min: 0, max: 3 }], // DescribeAcls
   [30, { min: 0, max: 3 }], // CreateAcls

@@ -38,6 +38,7 @@ export const ApiKeys = {
   AddPartitionsToTxn: 24,
   AddOffsetsToTxn: 25,
   EndTxn: 26,
+  WriteTxnMarkers: 27,
   TxnOffsetCommit: 28,
   DescribeAcls: 29,
   CreateAcls: 30,
@@ -648,6 +649,30 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'producerId', type: 'int64', versions: [5, N], default: -1 },
     { name: 'producerEpoch', type: 'int16', versions: [5, N], default: -1 },
+  ] },
+  { name: 'WriteTxnMarkersRequest', apiKey: 27, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'markers', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'producerId', type: 'int64', versions: [0, N] },
+      { name: 'producerEpoch', type: 'int16', versions: [0, N] },
+      { name: 'transactionResult', type: 'bool', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'partitionIndexes', type: 'int32', array: true, versions: [0, N] },
+      ] },
+      { name: 'coordinatorEpoch', type: 'int32', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'WriteTxnMarkersResponse', apiKey: 27, kind: 'response', validVersions: [0, 1], flexibleFrom: 1, fields: [
+    { name: 'markers', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'producerId', type: 'int64', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+          { name: 'errorCode', type: 'int16', versions: [0, N] },
+        ] },
+      ] },
+    ] },
   ] },
   { name: 'TxnOffsetCommitRequest', apiKey: 28, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
     { name: 'transactionalId', type: 'string', versions: [0, N] },
@@ -2318,6 +2343,57 @@ export interface EndTxnResponse {
   producerEpoch: number;
 }
 
+export interface WriteTxnMarkersRequest {
+  /** v0+ */
+  markers: WriteTxnMarkersRequestMarkers[];
+}
+
+export interface WriteTxnMarkersRequestMarkers {
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  producerEpoch: number;
+  /** v0+ */
+  transactionResult: boolean;
+  /** v0+ */
+  topics: WriteTxnMarkersRequestTopics[];
+  /** v0+ */
+  coordinatorEpoch: number;
+}
+
+export interface WriteTxnMarkersRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitionIndexes: number[];
+}
+
+export interface WriteTxnMarkersResponse {
+  /** v0+ */
+  markers: WriteTxnMarkersResponseMarkers[];
+}
+
+export interface WriteTxnMarkersResponseMarkers {
+  /** v0+, int64 */
+  producerId: number;
+  /** v0+ */
+  topics: WriteTxnMarkersResponseTopics[];
+}
+
+export interface WriteTxnMarkersResponseTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: WriteTxnMarkersResponsePartitions[];
+}
+
+export interface WriteTxnMarkersResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 export interface TxnOffsetCommitRequest {
   /** v0+ */
   transactionalId: string;
@@ -3300,6 +3376,7 @@ export interface RequestBodies {
   24: AddPartitionsToTxnRequest;
   25: AddOffsetsToTxnRequest;
   26: EndTxnRequest;
+  27: WriteTxnMarkersRequest;
   28: TxnOffsetCommitRequest;
   29: DescribeAclsRequest;
   30: CreateAclsRequest;
@@ -3349,6 +3426,7 @@ export interface ResponseBodies {
   24: AddPartitionsToTxnResponse;
   25: AddOffsetsToTxnResponse;
   26: EndTxnResponse;
+  27: WriteTxnMarkersResponse;
   28: TxnOffsetCommitResponse;
   29: DescribeAclsResponse;
   30: CreateAclsResponse;

@@ -25,7 +25,7 @@ describe('kafka codec api', () => {
       Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, OffsetCommit: 8, OffsetFetch: 9, FindCoordinator: 10,
       JoinGroup: 11, Heartbeat: 12, LeaveGroup: 13, SyncGroup: 14, DescribeGroups: 15, ListGroups: 16, SaslHandshake: 17,
       ApiVersions: 18, CreateTopics: 19, DeleteTopics: 20, DeleteRecords: 21, InitProducerId: 22, OffsetForLeaderEpoch: 23,
-      AddPartitionsToTxn: 24, AddOffsetsToTxn: 25, EndTxn: 26, TxnOffsetCommit: 28,
+      AddPartitionsToTxn: 24, AddOffsetsToTxn: 25, EndTxn: 26, WriteTxnMarkers: 27, TxnOffsetCommit: 28,
       DescribeAcls: 29, CreateAcls: 30, DeleteAcls: 31,
       DescribeConfigs: 32, AlterConfigs: 33, DescribeLogDirs: 35, SaslAuthenticate: 36, CreatePartitions: 37, DeleteGroups: 42, ElectLeaders: 43, IncrementalAlterConfigs: 44,
       AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,

@@ -870,13 +870,14 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials or the transaction admin APIs
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials or the transaction admin APIs
       Object.values(ApiKeys)
         .filter(
           (k) =>
             !(
               [
                 ApiKeys.OffsetForLeaderEpoch,
+                ApiKeys.WriteTxnMarkers,
                 ApiKeys.OffsetDelete,
                 ApiKeys.IncrementalAlterConfigs,
                 ApiKeys.ElectLeaders,
