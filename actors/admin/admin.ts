@@ -15,7 +15,8 @@
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
- * broker's transaction coordinator), DescribeProducers (each partition's leader).
+ * broker's transaction coordinator), DescribeProducers (each partition's leader, or the replica
+ * on a broker named), AbortTransaction (an ABORT marker through the partition's leader).
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -28,7 +29,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { clusterDefaultConfigEntries, topicConfigEntries } from '../broker/config-entries.js';
-import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse } from '../broker/messages.js';
+import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { QuorumReply } from '../quorum/messages.js';
 import {
@@ -41,7 +42,7 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchResponse,
 } from '../group-coordinator/messages.js';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ActiveProducer, type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import type { AdminMsg } from './messages.js';
@@ -94,6 +95,11 @@ async function askController(s: AdminState, ctx: Ctx, msg: ControllerMsg): Promi
   if (isFailure(md)) return r;
   return ctx.ask<ControllerReply>(s.metadata.controllerRef<ControllerMsg>()!, msg, { timeoutMs: s.timeoutMs });
 }
+
+/** AbortTransaction: how often a leader that moved (or has none yet) is looked up again, and how long between. */
+const ABORT_ATTEMPTS = 5;
+const ABORT_RETRY_BACKOFF_MS = 200;
+const ABORT_RETRIABLE: ReadonlySet<number> = new Set([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE, ErrorCode.REQUEST_TIMED_OUT, ErrorCode.NETWORK_EXCEPTION]);
 
 const CONTROLLER_GONE: ReadonlySet<string> = new Set(['unknown-node', 'unknown-actor', 'actor-stopped', 'endpoint-closed']);
 
@@ -382,17 +388,47 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'Producers', md.errorCode, md.message);
       if (!s.metadata.hasTopic(m.topic)) return fail(ctx, 'Producers', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic ${m.topic}`);
+      const named = m.brokerId ?? null;
+      const namedRef = named === null ? null : s.metadata.brokerRef<BrokerMsg>(named);
+      if (named !== null && !namedRef) return fail(ctx, 'Producers', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${named} is not registered in the cluster`);
+      const count = s.metadata.partitionCount(m.topic);
       const partitions = m.partitions ?? s.metadata.partitions(m.topic).map((p) => p.partition);
       const out = await Promise.all(
         partitions.map(async (partition) => {
-          const leader = s.metadata.leaderOf(m.topic, partition);
-          if (!leader) return { partition, errorCode: ErrorCode.LEADER_NOT_AVAILABLE, leaderId: -1, producers: [] };
-          const r = await ctx.ask<ProducersDescription>(s.metadata.replicaRef<ReplicaMsg>(leader, m.topic, partition), { type: 'DescribeProducers' }, { timeoutMs: s.timeoutMs });
-          if (isFailure(r)) return { partition, errorCode: r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, leaderId: leader.brokerId, producers: [] };
-          return { partition, errorCode: r.errorCode, leaderId: leader.brokerId, producers: r.producers };
+          const leaderId = s.metadata.leaderId(m.topic, partition);
+          const answer = (errorCode: number, brokerId: number, producers: ActiveProducer[] = []) => ({ partition, errorCode, leaderId, brokerId, producers });
+          if (!Number.isInteger(partition) || partition < 0 || partition >= count) return answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1);
+          const asked = namedRef ? { brokerId: named!, node: namedRef.node, leaderEpoch: -1 } : s.metadata.leaderOf(m.topic, partition);
+          if (!asked) return answer(ErrorCode.LEADER_NOT_AVAILABLE, -1);
+          const r = await ctx.ask<ProducersDescription>(s.metadata.replicaRef<ReplicaMsg>(asked, m.topic, partition), { type: 'DescribeProducers' }, { timeoutMs: s.timeoutMs });
+          if (isFailure(r)) return answer(r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, asked.brokerId);
+          return answer(r.errorCode, asked.brokerId, r.producers);
         }),
       );
       ctx.reply({ type: 'Producers', errorCode: ErrorCode.NONE, partitions: out });
+    },
+    async AbortTransaction(s, m, ctx) {
+      const marker: TxnMarkerEntry = { producerId: m.producerId, producerEpoch: m.producerEpoch, coordinatorEpoch: m.coordinatorEpoch, commit: false, topics: [{ name: m.topic, partitions: [m.partition] }] };
+      let last: { errorCode: number; errorMessage: string } = { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, errorMessage: `${m.topic}-${m.partition} has no leader` };
+      // as Kafka's admin: a leader that moved is looked up again, a few times
+      for (let attempt = 0; attempt < ABORT_ATTEMPTS; attempt++) {
+        if (attempt > 0) await new Promise<void>((res) => ctx.clock.setTimeout(res, ABORT_RETRY_BACKOFF_MS));
+        const md = await refresh(s, ctx);
+        if (isFailure(md)) return fail(ctx, 'TransactionAborted', md.errorCode, md.message);
+        if (!s.metadata.hasTopic(m.topic) || m.partition >= s.metadata.partitionCount(m.topic)) {
+          return fail(ctx, 'TransactionAborted', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown partition ${m.topic}-${m.partition}`);
+        }
+        const leader = s.metadata.leaderId(m.topic, m.partition);
+        const ref = leader < 0 ? null : s.metadata.brokerRef<BrokerMsg>(leader);
+        if (!ref) continue;
+        const r = await ctx.ask<WriteTxnMarkersResponse>(ref, { type: 'WriteTxnMarkers', markers: [marker] }, { timeoutMs: s.timeoutMs });
+        const result = isFailure(r) ? { errorCode: r.errorCode, errorMessage: r.message } : r.markers[0]?.topics[0]?.partitions[0];
+        if (!result) return fail(ctx, 'TransactionAborted', ErrorCode.UNKNOWN_SERVER_ERROR, `broker ${leader} gave no answer for ${m.topic}-${m.partition}`);
+        if (result.errorCode === ErrorCode.NONE) return ctx.reply({ type: 'TransactionAborted', errorCode: ErrorCode.NONE });
+        last = { errorCode: result.errorCode, errorMessage: `broker ${leader}: ${result.errorMessage ?? errorName(result.errorCode)}` };
+        if (!ABORT_RETRIABLE.has(result.errorCode)) break;
+      }
+      fail(ctx, 'TransactionAborted', last.errorCode, last.errorMessage);
     },
     async DescribeGroups(s, m, ctx) {
       const out = [];

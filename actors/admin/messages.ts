@@ -43,8 +43,17 @@ export type AdminMsg =
    * transactions running longer than durationMs where it is 0 or more.
    */
   | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
-  /** Kafka's DescribeProducers of each partition of `topic` (all, or those named) from its leader: answered Producers (an errorCode per partition). */
-  | { type: 'DescribeProducers'; topic: string; partitions: number[] | null }
+  /**
+   * Kafka's DescribeProducers of each partition of `topic` (all, or those named) from its leader,
+   * or from the replica on broker `brokerId` when given: answered Producers (an errorCode per partition).
+   */
+  | { type: 'DescribeProducers'; topic: string; partitions: number[] | null; brokerId?: number }
+  /**
+   * Kafka's abortTransaction: an ABORT marker for `producerId`'s open transaction on one partition,
+   * written by its leader as a transaction coordinator would (WriteTxnMarkers), for a transaction
+   * no coordinator will end. Answered TransactionAborted once the ISR has the marker.
+   */
+  | { type: 'AbortTransaction'; topic: string; partition: number; producerId: number; producerEpoch: number; coordinatorEpoch: number }
   | { type: 'FetchOffsets'; groupId: string; topics: string[] | null }
   /** Sets a group's committed offsets: to explicit offsets, or to the earliest / latest of each partition. */
   | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }

@@ -102,7 +102,7 @@ export type ReplicaMsg =
   | { type: 'ExpireProduces' }
   /** Introspection for tests and admin tools. */
   | { type: 'DescribeReplica' }
-  /** Leader-only: the producers the partition knows (Kafka's DescribeProducers); answered ProducersDescription. */
+  /** The producers the partition's log knows, on its leader or a follower (Kafka's DescribeProducers); answered ProducersDescription. */
   | { type: 'DescribeProducers' };
 
 export interface ProduceResponse {
@@ -147,7 +147,7 @@ export interface ListOffsetsResult {
   leaderEpoch: number;
 }
 
-/** A producer as a partition leader knows it (Kafka's DescribeProducers ProducerState). */
+/** A producer as a partition replica knows it (Kafka's DescribeProducers ProducerState). */
 export interface ActiveProducer {
   producerId: number;
   producerEpoch: number;

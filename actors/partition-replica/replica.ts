@@ -9,7 +9,7 @@
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
- * ExpireProduces, DescribeReplica, DescribeProducers (leader only).
+ * ExpireProduces, DescribeReplica, DescribeProducers (leader or follower).
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription, ProducersDescription; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
@@ -1105,12 +1105,20 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     async DescribeProducers(s, _m, ctx) {
-      if (s.role !== 'Leader') {
-        return ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `not the leader of ${s.args.topic}-${s.args.partition}`, producers: [] } satisfies ProducersDescription);
+      if (s.role === 'Stopped') {
+        return ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `${s.args.topic}-${s.args.partition} is stopped on broker ${s.args.brokerId}`, producers: [] } satisfies ProducersDescription);
       }
-      await loadProducerStateFor(s, ctx);
+      // a leader keeps its table; a follower reads one from its log for this answer only, as its
+      // appends do not keep one (Kafka's followers answer from their log's producer state too)
+      let table: ProducerStateTable;
+      if (s.role === 'Leader') {
+        await loadProducerStateFor(s, ctx);
+        table = s.producers!;
+      } else {
+        table = await loadProducerState(s.log, ctx.clock.now(), producerIdExpirationMs(s));
+      }
       const open = s.log.openTransactions();
-      const producers = s.producers!.activeProducers().map((p) => ({ ...p, currentTxnStartOffset: open.get(p.producerId) ?? -1 }));
+      const producers = table.activeProducers().map((p) => ({ ...p, currentTxnStartOffset: open.get(p.producerId) ?? -1 }));
       ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NONE, producers } satisfies ProducersDescription);
     },
   },

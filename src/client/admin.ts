@@ -24,7 +24,10 @@ import { isFailure } from '../runtime/types.js';
 import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
 import { CLIENT_ID, compareEntities, describeEntity, entityToWire, IP, USER, type ClientQuota, type QuotaEntity, type QuotaFilterComponent } from '../security/client-quotas.js';
 import { SamsaError } from './errors.js';
+import { findHangingTransactions, type FindHangingOptions, type OpenTransaction } from './hanging-transactions.js';
 import type { SamsaClient } from './samsa.js';
+
+export type { FindHangingOptions, OpenTransaction } from './hanging-transactions.js';
 
 type Reply = Message & { errorCode: number; errorMessage?: string } & Record<string, unknown>;
 
@@ -127,13 +130,26 @@ export interface TransactionListing {
   coordinatorId: number;
 }
 
-/** A partition's producers as its leader knows them (Kafka's describeProducers). */
+/** A partition's producers as its leader (or the replica on the broker named) knows them (Kafka's describeProducers). */
 export interface PartitionProducers {
   partition: number;
-  /** NONE, or why the leader did not tell (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE, ...). */
+  /** NONE, or why the replica did not tell (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE, ...). */
   errorCode: number;
+  /** The partition's leader (-1: none). */
   leaderId: number;
+  /** The broker whose replica told (-1: none was asked). */
+  brokerId: number;
   producers: ActiveProducer[];
+}
+
+/** Which transaction abortTransaction ends: a producer's open transaction on one partition (Kafka's AbortTransactionSpec). */
+export interface AbortTransactionSpec {
+  topic: string;
+  partition: number;
+  producerId: number;
+  producerEpoch: number;
+  /** The coordinator epoch of the producer's last marker there (DescribeProducers); 0 when it has none. */
+  coordinatorEpoch: number;
 }
 
 /** A partition's offsets: low is its log start offset, high (and offset, KafkaJS's name) its high watermark. */
@@ -698,12 +714,52 @@ export class Admin {
   }
 
   /**
-   * The producers each partition of `topic` (all, or those named) has, from its leader (Kafka's
-   * describeProducers): epoch, last sequence and timestamp, last coordinator epoch, and the first
-   * offset of an open transaction (-1: none). An unknown topic throws UNKNOWN_TOPIC_OR_PARTITION.
+   * The producers each partition of `topic` (all, or those named) has, from its leader, or from
+   * its replica on `brokerId` when given (Kafka's describeProducers): epoch, last sequence and
+   * timestamp, last coordinator epoch, and the first offset of an open transaction (-1: none).
+   * An unknown topic throws UNKNOWN_TOPIC_OR_PARTITION, an unknown broker BROKER_NOT_AVAILABLE;
+   * a partition that does not exist, or has no replica on the broker, carries its error code.
    */
-  async describeProducers(topic: string, partitions?: number[]): Promise<{ partitions: PartitionProducers[] }> {
-    return { partitions: (await this.call({ type: 'DescribeProducers', topic, partitions: partitions ?? null })).partitions as PartitionProducers[] };
+  async describeProducers(topic: string, partitions?: number[], opts: { brokerId?: number } = {}): Promise<{ partitions: PartitionProducers[] }> {
+    const msg: AdminMsg = { type: 'DescribeProducers', topic, partitions: partitions ?? null };
+    if (opts.brokerId !== undefined) {
+      if (!Number.isSafeInteger(opts.brokerId) || opts.brokerId < 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, `describeProducers: broker id ${String(opts.brokerId)} is not a broker id`);
+      msg.brokerId = opts.brokerId;
+    }
+    return { partitions: (await this.call(msg)).partitions as PartitionProducers[] };
+  }
+
+  /**
+   * Ends a hanging transaction (Kafka's abortTransaction): the partition's leader writes an
+   * ABORT marker for the producer's open transaction, as its coordinator would have. For a
+   * transaction no coordinator will end (findHangingTransactions); take the producer's epoch and
+   * coordinator epoch from describeProducers. Resolves once the ISR has the marker; a refusal
+   * throws (PRODUCER_FENCED for an older epoch than the producer's, TRANSACTION_COORDINATOR_FENCED
+   * for an older coordinator epoch than its last marker's).
+   */
+  async abortTransaction(spec: AbortTransactionSpec): Promise<void> {
+    const ints: [string, number, number][] = [
+      ['partition', spec.partition, 0],
+      ['producerId', spec.producerId, 0],
+      ['producerEpoch', spec.producerEpoch, 0],
+      ['coordinatorEpoch', spec.coordinatorEpoch, 0],
+    ];
+    for (const [name, v, min] of ints) {
+      if (!Number.isSafeInteger(v) || v < min) throw new SamsaError(ErrorCode.INVALID_REQUEST, `abortTransaction: ${name} must be an integer of at least ${min}, got ${String(v)}`);
+    }
+    if (spec.producerEpoch > 32767) throw new SamsaError(ErrorCode.INVALID_REQUEST, `abortTransaction: producerEpoch ${spec.producerEpoch} is above 32767`);
+    if (typeof spec.topic !== 'string' || spec.topic === '') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'abortTransaction: give the topic');
+    await this.call({ type: 'AbortTransaction', topic: spec.topic, partition: spec.partition, producerId: spec.producerId, producerEpoch: spec.producerEpoch, coordinatorEpoch: spec.coordinatorEpoch });
+  }
+
+  /**
+   * The hanging transactions of a topic (one partition of it, or all) or of a broker's replicas,
+   * as Kafka's `kafka-transactions find-hanging` finds them: open longer than
+   * `maxTransactionTimeoutMs` (15 minutes by default) with no coordinator that will end them.
+   * See src/client/hanging-transactions.ts.
+   */
+  async findHangingTransactions(opts: FindHangingOptions): Promise<OpenTransaction[]> {
+    return findHangingTransactions(this, opts, Date.now());
   }
 
   async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {

@@ -45,6 +45,7 @@ interface ProducerEntry {
   coordinatorEpoch: number;
   /** Oldest first, at most BATCHES_TO_RETAIN. */
   batches: AppendedBatch[];
+  /** The timestamp of its last batch or marker written (its max timestamp, CreateTime or LogAppendTime). */
   lastTimestamp: number;
 }
 
@@ -106,7 +107,8 @@ export class ProducerStateTable {
     }
     entry.batches.push(b);
     if (entry.batches.length > BATCHES_TO_RETAIN) entry.batches.shift();
-    entry.lastTimestamp = Math.max(entry.lastTimestamp, b.timestamp);
+    // the last write's timestamp, as Kafka's ProducerStateEntry (expiry and DescribeProducers go by it)
+    entry.lastTimestamp = b.timestamp;
   }
 
   /**
@@ -139,7 +141,7 @@ export class ProducerStateTable {
     }
     if (producerEpoch < entry.epoch) return;
     entry.coordinatorEpoch = Math.max(entry.coordinatorEpoch, coordinatorEpoch);
-    entry.lastTimestamp = Math.max(entry.lastTimestamp, timestamp);
+    entry.lastTimestamp = timestamp;
   }
 
   /** Forgets producers whose last batch is older than `expirationMs` (producer.id.expiration.ms). */

@@ -5,8 +5,10 @@
  * and an unknown id (exit 1), describe-producers of the open transaction's partition.
  */
 import { expect } from 'chai';
-import { describeLines, listLines, producerLines } from '../../src/cli/commands/transactions.js';
+import { describeLines, hangingLines, listLines, producerLines } from '../../src/cli/commands/transactions.js';
 import type { Producer } from '../../src/client/producer.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { TxnWriter } from '../helpers/txn-writer.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
 describe('cli/commands/transactions: output', () => {
@@ -36,6 +38,15 @@ describe('cli/commands/transactions: output', () => {
     ]);
   });
 
+  it("prints find-hanging as Kafka's tool does: where, the producer, the start offset, and whole minutes since its last write", () => {
+    const lines = hangingLines([{ topic: 'orders', partition: 2, producer: { producerId: 7, producerEpoch: 1, lastSequence: 4, lastTimestamp: 1_000, coordinatorEpoch: -1, currentTxnStartOffset: 120 } }], 1_000 + 59 * 60_000 + 59_999);
+    expect(lines.map((l) => l.trim().split(/\s+/))).to.deep.equal([
+      ['Topic', 'Partition', 'ProducerId', 'ProducerEpoch', 'CoordinatorEpoch', 'StartOffset', 'LastTimestamp', 'Duration(min)'],
+      ['orders', '2', '7', '1', '-1', '120', '1000', '59'],
+    ]);
+    expect(hangingLines([], 0)).to.have.length(1);
+  });
+
   it('prints describe with the running time of the current transaction, or None when there is none', () => {
     const ongoing = { transactionalId: 'orders', errorCode: 0, state: 'Ongoing', coordinatorId: 3, producerId: 4000, producerEpoch: 2, transactionTimeoutMs: 60_000, transactionStartTimeMs: 1_000, topicPartitions: [{ topic: 'a', partition: 0 }, { topic: 'b', partition: 3 }] };
     const [head, row] = describeLines(ongoing, 1_250);
@@ -61,8 +72,8 @@ describe('cli: transactions', function () {
 
   it('refuses command lines that cannot work (exit 2) before connecting', async () => {
     const cases: { argv: string[]; says: RegExp }[] = [
-      { argv: ['transactions'], says: /give the subcommand: list or describe/ },
-      { argv: ['transactions', 'abort'], says: /unknown subcommand 'abort'/ },
+      { argv: ['transactions'], says: /give the subcommand: list, describe, describe-producers, find-hanging, abort/ },
+      { argv: ['transactions', 'commit'], says: /unknown subcommand 'commit'/ },
       { argv: ['transactions', 'describe'], says: /--transactional-id is required/ },
       { argv: ['transactions', 'describe', '--transactional-id', 'x', '--state', 'Ongoing'], says: /--state goes with list, not with describe/ },
       { argv: ['transactions', 'list', '--transactional-id', 'x'], says: /--transactional-id goes with describe, not with list/ },
@@ -70,7 +81,19 @@ describe('cli: transactions', function () {
       { argv: ['transactions', 'list', '--duration-filter', '-2'], says: /--duration-filter/ },
       { argv: ['transactions', 'describe-producers', '--partition', '0'], says: /--topic is required/ },
       { argv: ['transactions', 'describe-producers', '--topic', 't'], says: /--partition is required/ },
-      { argv: ['transactions', 'list', '--topic', 't'], says: /--topic goes with describe-producers, not with list/ },
+      { argv: ['transactions', 'list', '--topic', 't'], says: /--topic goes with describe-producers and find-hanging and abort, not with list/ },
+      { argv: ['transactions', 'describe', '--broker-id', '1'], says: /--broker-id goes with describe-producers and find-hanging, not with describe/ },
+      { argv: ['transactions', 'find-hanging'], says: /find-hanging needs --topic or --broker-id/ },
+      { argv: ['transactions', 'find-hanging', '--broker-id', '1', '--partition', '0'], says: /--partition needs --topic/ },
+      { argv: ['transactions', 'find-hanging', '--topic', 't', '--start-offset', '3'], says: /--start-offset goes with abort, not with find-hanging/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0'], says: /name the transaction to abort: --start-offset, or --producer-id/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--start-offset', '3', '--producer-id', '7'], says: /either by --start-offset or by --producer-id/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--producer-id', '7', '--coordinator-epoch', '0'], says: /--producer-epoch is required with --producer-id/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--producer-id', '7', '--producer-epoch', '0'], says: /--coordinator-epoch is required with --producer-id/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--producer-id', '7', '--producer-id', '8', '--producer-epoch', '0', '--coordinator-epoch', '0'], says: /abort takes one --producer-id/ },
+      { argv: ['transactions', 'abort', '--partition', '0', '--start-offset', '3'], says: /--topic is required/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--start-offset', '3'], says: /--partition is required/ },
+      { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--producer-id', '7', '--producer-epoch', '40000', '--coordinator-epoch', '0'], says: /--producer-epoch/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(c.argv, { inProcess: true })));
     for (const [i, r] of results.entries()) {
@@ -137,5 +160,80 @@ describe('cli: transactions', function () {
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.contain('UNKNOWN_TOPIC_OR_PARTITION');
     await ongoing.abort();
+  });
+  it('finds a hanging transaction (on its leader and on a follower), not a live one, and aborts it by its start offset or its producer', async () => {
+    await cli.cluster.client.createTopic('cli-hang', 2, 2);
+    const md = await cli.cluster.client.metadata();
+    const p0 = md.topics.find((t) => t.name === 'cli-hang')!.partitions[0]!;
+    const follower = p0.replicas.find((b) => b !== p0.leader)!;
+    // transactions no coordinator knows, last written an hour ago: hanging
+    const hour = Date.now() - 3_600_000;
+    const w0 = await TxnWriter.to(cli.cluster, 'cli-hang', 0);
+    const w1 = await TxnWriter.to(cli.cluster, 'cli-hang', 1);
+    const lost = await w0.producerId();
+    const lost2 = await w1.producerId();
+    await w0.produceAt(hour, lost, 'before');
+    await w0.end(lost, true);
+    const start = await w0.produceAt(hour, lost, 'x', 'y');
+    const start2 = await w1.produceAt(hour, lost2, 'z');
+    // a live transaction its coordinator names on the same partition: never hanging
+    const live = cli.cluster.samsa().producer({ transactionalId: 'cli-live', 'linger.ms': 1 });
+    producers.push(live);
+    await live.connect();
+    const ongoing = await live.transaction();
+    await ongoing.send({ topic: 'cli-hang', messages: [{ value: 'live', partition: 0 }] });
+
+    const rows = (stdout: string) => stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
+    // --max-transaction-timeout 0 makes the live one old enough: its coordinator still rules it out
+    const [byTopic, byBroker, onePartition] = await Promise.all([
+      cli.run('transactions', ['find-hanging', '--topic', 'cli-hang', '--max-transaction-timeout', '0']),
+      cli.run('transactions', ['find-hanging', '--broker-id', String(follower)]),
+      cli.run('transactions', ['find-hanging', '--topic', 'cli-hang', '--partition', '0']),
+    ]);
+    for (const r of [byTopic, byBroker, onePartition]) expect(r.code, r.stderr).to.equal(0);
+    expect(byTopic.stdout.trim().split('\n')[0]!.split(/\s+/)).to.deep.equal(['Topic', 'Partition', 'ProducerId', 'ProducerEpoch', 'CoordinatorEpoch', 'StartOffset', 'LastTimestamp', 'Duration(min)']);
+    const expected = [
+      ['cli-hang', '0', String(lost), '0', '0', String(start), String(hour), '60'],
+      ['cli-hang', '1', String(lost2), '0', '-1', String(start2), String(hour), '60'],
+    ];
+    expect(rows(byTopic.stdout)).to.deep.equal(expected);
+    // the follower of partition 0 tells the same (it hosts partition 1 too, with two brokers)
+    expect(rows(byBroker.stdout)).to.deep.equal(expected);
+    expect(rows(onePartition.stdout)).to.deep.equal([expected[0]]);
+
+    const wrongOffset = await cli.run('transactions', ['abort', '--topic', 'cli-hang', '--partition', '0', '--start-offset', String(start + 1)]);
+    expect(wrongOffset.code).to.equal(1);
+    expect(wrongOffset.stderr).to.contain(`Could not find any open transactions starting at offset ${start + 1} on partition cli-hang-0`);
+    const aborted = await cli.run('transactions', ['abort', '--topic', 'cli-hang', '--partition', '0', '--start-offset', String(start)]);
+    expect(aborted.code, aborted.stderr).to.equal(0);
+    expect(aborted.stdout).to.contain(`Aborted the transaction of producer ${lost} (epoch 0, coordinator epoch 0) on cli-hang-0`);
+    const aborted2 = await cli.run('transactions', ['abort', '--topic', 'cli-hang', '--partition', '1', '--producer-id', String(lost2), '--producer-epoch', '0', '--coordinator-epoch', '-1']);
+    expect(aborted2.code, aborted2.stderr).to.equal(0);
+
+    const after = await cli.run('transactions', ['find-hanging', '--topic', 'cli-hang', '--max-transaction-timeout', '0']);
+    expect(after.code, after.stderr).to.equal(0);
+    expect(rows(after.stdout)).to.deep.equal([]);
+    const producersNow = await cli.run('transactions', ['describe-producers', '--topic', 'cli-hang', '--partition', '0', '--broker-id', String(follower)]);
+    expect(producersNow.code, producersNow.stderr).to.equal(0);
+    expect(rows(producersNow.stdout).find((c) => c[0] === String(lost))?.[5]).to.equal('None');
+    // the live transaction was left alone and still commits
+    await ongoing.commit();
+    const admin = cli.cluster.samsa('cli-hang-check').admin();
+    await admin.connect();
+    try {
+      const p = (await admin.describeProducers('cli-hang', [0])).partitions[0]!;
+      expect(p.producers.filter((x) => x.currentTxnStartOffset >= 0)).to.deep.equal([]);
+      // an ABORT marker again, with no transaction open, changes nothing
+      const again = await admin.abortTransaction({ topic: 'cli-hang', partition: 0, producerId: lost, producerEpoch: 0, coordinatorEpoch: 0 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(again).to.equal(null);
+      expect((await admin.describeProducers('cli-hang', [0])).partitions[0]!.producers.filter((x) => x.currentTxnStartOffset >= 0)).to.deep.equal([]);
+      const unknown = await admin.abortTransaction({ topic: 'no-such-topic', partition: 0, producerId: lost, producerEpoch: 0, coordinatorEpoch: 0 }).catch((e: unknown) => e);
+      expect(unknown).to.have.property('errorCode', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    } finally {
+      await admin.disconnect();
+    }
   });
 });

@@ -46,9 +46,14 @@ export class TxnWriter {
 
   /** One transactional batch of `producerId` (epoch 0); its base offset. */
   async produce(producerId: number, ...values: string[]): Promise<number> {
+    return this.produceAt(Date.now(), producerId, ...values);
+  }
+
+  /** One transactional batch of `producerId` (epoch 0) whose records carry `timestamp` (CreateTime); its base offset. */
+  async produceAt(timestamp: number, producerId: number, ...values: string[]): Promise<number> {
     const baseSequence = this.sequences.get(producerId) ?? 0;
     this.sequences.set(producerId, baseSequence + values.length);
-    const records = encodeRecordBatch({ transactional: true, producerId, producerEpoch: 0, baseSequence, records: values.map((v) => ({ value: Buffer.from(v), timestamp: Date.now() })) });
+    const records = encodeRecordBatch({ transactional: true, producerId, producerEpoch: 0, baseSequence, records: values.map((v) => ({ value: Buffer.from(v), timestamp })) });
     const r = await this.ask<BrokerProduceResponse>({ type: 'Produce', acks: -1, timeoutMs: 5_000, partitions: [{ topic: this.topic, partition: this.partition, records }] });
     expect(r.partitions[0], JSON.stringify(r)).to.deep.include({ errorCode: ErrorCode.NONE });
     return r.partitions[0]!.baseOffset;

@@ -53,6 +53,16 @@ describe('storage/producer-state', () => {
     expect(t.check({ ...first })).to.include({ kind: 'error', errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER });
   });
 
+  it("the last timestamp is the last write's, batch or marker, even when older than one before (as Kafka)", () => {
+    t.record(batch(7, 0, 0, 1, 5_000));
+    t.record(batch(7, 0, 1, 1, 2_000));
+    expect(t.activeProducers()[0]).to.include({ lastTimestamp: 2_000 });
+    t.recordMarker(7, 0, 3, 9_000);
+    expect(t.activeProducers()[0]).to.include({ lastTimestamp: 9_000, coordinatorEpoch: 3 });
+    t.record(batch(7, 0, 2, 1, 4_000));
+    expect(t.activeProducers()[0]).to.include({ lastTimestamp: 4_000 });
+  });
+
   it('an older epoch is INVALID_PRODUCER_EPOCH (fenced)', () => {
     t.record(batch(7, 2, 0, 1));
     expect(t.check(batch(7, 1, 1, 1))).to.include({ kind: 'error', errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });

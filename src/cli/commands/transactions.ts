@@ -4,9 +4,14 @@
  * TransactionState), only those running longer than --duration-filter ms when given, and, beyond
  * Kafka's tool, only those in the --state and of the --producer-id given (the Admin API's
  * filters). `describe --transactional-id` prints one id's transaction as Kafka's tool does;
- * `describe-producers --topic --partition` a partition's producers, from its leader.
+ * `describe-producers --topic --partition` a partition's producers, from its leader or the
+ * replica on --broker-id. `find-hanging` (--topic, --partition, --broker-id,
+ * --max-transaction-timeout minutes) prints the transactions open longer than that which no
+ * coordinator will end; `abort --topic --partition` ends one, named by --start-offset or by
+ * --producer-id, --producer-epoch and --coordinator-epoch.
  */
-import type { PartitionProducers, TransactionDescription, TransactionListing } from '../../client/admin.js';
+import type { OpenTransaction, PartitionProducers, TransactionDescription, TransactionListing } from '../../client/admin.js';
+import { SamsaError } from '../../client/errors.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import type { Args, OptionSpec, PositionalSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
@@ -14,20 +19,35 @@ import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { err, out, table } from '../output.js';
 
-const SUBCOMMANDS = ['list', 'describe', 'describe-producers'] as const;
+const SUBCOMMANDS = ['list', 'describe', 'describe-producers', 'find-hanging', 'abort'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/** The options each subcommand takes (beyond --bootstrap-server and --help). */
+const TAKES: Record<Subcommand, readonly string[]> = {
+  list: ['duration-filter', 'state', 'producer-id'],
+  describe: ['transactional-id'],
+  'describe-producers': ['topic', 'partition', 'broker-id'],
+  'find-hanging': ['topic', 'partition', 'broker-id', 'max-transaction-timeout'],
+  abort: ['topic', 'partition', 'start-offset', 'producer-id', 'producer-epoch', 'coordinator-epoch'],
+};
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'transactional-id', kind: 'string', value: 'id', help: 'with describe: the transactional id to describe' },
   { name: 'duration-filter', kind: 'int', value: 'ms', min: -1, help: 'with list: only transactions running longer than this many ms (-1: all, the default)' },
   { name: 'state', kind: 'list', value: 'state', help: 'with list: only transactions in these states (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, PrepareEpochFence)' },
-  { name: 'producer-id', kind: 'list', value: 'id', help: 'with list: only transactions of these producer ids' },
-  { name: 'topic', kind: 'string', value: 'topic', help: 'with describe-producers: the topic' },
-  { name: 'partition', kind: 'int', value: 'n', min: 0, help: 'with describe-producers: the partition' },
+  { name: 'producer-id', kind: 'list', value: 'id', help: 'with list: only transactions of these producer ids; with abort: the producer whose transaction to abort' },
+  { name: 'topic', kind: 'string', value: 'topic', help: 'with describe-producers and abort: the topic; with find-hanging: search only this topic' },
+  { name: 'partition', kind: 'int', value: 'n', min: 0, help: 'with describe-producers and abort: the partition; with find-hanging: search only this partition of --topic' },
+  { name: 'broker-id', kind: 'int', value: 'id', min: 0, help: "with describe-producers: ask this broker's replica instead of the leader; with find-hanging: search the replicas on this broker" },
+  { name: 'max-transaction-timeout', kind: 'int', value: 'minutes', min: 0, help: 'with find-hanging: only transactions open longer than this many minutes (15 by default: the longest transaction timeout allowed)' },
+  { name: 'start-offset', kind: 'int', value: 'offset', min: 0, help: 'with abort: the first offset of the open transaction to abort' },
+  { name: 'producer-epoch', kind: 'int', value: 'epoch', min: 0, max: 32767, help: "with abort and --producer-id: the producer's epoch" },
+  { name: 'coordinator-epoch', kind: 'int', value: 'epoch', min: -1, help: "with abort and --producer-id: the coordinator epoch of the producer's last marker (-1 or 0 when it has none)" },
   HELP_OPTION,
 ];
 
-const positional: PositionalSpec = { name: 'list|describe', help: 'the subcommand: list the transactions, or describe one transactional id', max: 1 };
+const positional: PositionalSpec = { name: SUBCOMMANDS.join('|'), help: 'the subcommand', max: 1 };
 
 /** Kafka's list table, rows in transactional id order. */
 export function listLines(listings: readonly TransactionListing[]): string[] {
@@ -69,6 +89,17 @@ export function producerLines(producers: PartitionProducers['producers']): strin
   );
 }
 
+/**
+ * Kafka's find-hanging table: where each hanging transaction is, its producer, the first offset
+ * it holds the partition at, and for how many whole minutes it has run (from its last write).
+ */
+export function hangingLines(hanging: readonly OpenTransaction[], now: number): string[] {
+  return table(
+    ['Topic', 'Partition', 'ProducerId', 'ProducerEpoch', 'CoordinatorEpoch', 'StartOffset', 'LastTimestamp', 'Duration(min)'],
+    hanging.map((t) => [t.topic, t.partition, t.producer.producerId, t.producer.producerEpoch, t.producer.coordinatorEpoch, t.producer.currentTxnStartOffset, t.producer.lastTimestamp, Math.floor((now - t.producer.lastTimestamp) / 60_000)]),
+  );
+}
+
 function producerIds(args: Args): number[] {
   return args.list('producer-id').map((v) => {
     const id = Number(v);
@@ -77,32 +108,117 @@ function producerIds(args: Args): number[] {
   });
 }
 
-async function run(args: Args): Promise<number> {
+function subcommandOf(args: Args): Subcommand {
   const sub = args.positionals[0];
-  if (sub === undefined) throw new UsageError(`give the subcommand: ${SUBCOMMANDS.join(' or ')}`);
-  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown subcommand '${sub}': use ${SUBCOMMANDS.join(' or ')}`);
-  const listOnly = ['duration-filter', 'state', 'producer-id'].filter((o) => args.has(o));
-  const producersOnly = ['topic', 'partition'].filter((o) => args.has(o));
-  if (sub !== 'describe-producers' && producersOnly.length > 0) throw new UsageError(`--${producersOnly[0]} goes with describe-producers, not with ${sub}`);
-  if (sub === 'describe-producers') {
-    const extra = [...listOnly, ...(args.has('transactional-id') ? ['transactional-id'] : [])];
-    if (extra.length > 0) throw new UsageError(`--${extra[0]} does not go with describe-producers`);
-    const topic = args.require('topic');
-    const partition = args.int('partition');
-    if (partition === undefined) throw new UsageError('--partition is required');
-    await withCluster(args, 'samsa-transactions', async (conn) => {
-      await withAdmin(conn, async (admin) => {
+  if (sub === undefined) throw new UsageError(`give the subcommand: ${SUBCOMMANDS.join(', ')}`);
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown subcommand '${sub}': use ${SUBCOMMANDS.join(', ')}`);
+  const s = sub as Subcommand;
+  for (const o of args.given()) {
+    if (o === 'bootstrap-server' || o === 'help' || TAKES[s].includes(o)) continue;
+    const goesWith = SUBCOMMANDS.filter((x) => TAKES[x].includes(o));
+    throw new UsageError(`--${o} goes with ${goesWith.join(' and ')}, not with ${s}`);
+  }
+  return s;
+}
+
+function requirePartition(args: Args): number {
+  const partition = args.int('partition');
+  if (partition === undefined) throw new UsageError('--partition is required');
+  return partition;
+}
+
+async function describeProducers(args: Args): Promise<void> {
+  const topic = args.require('topic');
+  const partition = requirePartition(args);
+  const brokerId = args.int('broker-id');
+  await withCluster(args, 'samsa-transactions', async (conn) => {
+    await withAdmin(conn, async (admin) => {
+      const p = (await admin.describeProducers(topic, [partition], brokerId !== undefined ? { brokerId } : {})).partitions[0];
+      if (!p || p.errorCode !== ErrorCode.NONE) {
+        const on = brokerId !== undefined ? `broker ${brokerId}` : 'leader';
+        throw new CliError(`Failed to describe producers for partition ${topic}-${partition} on ${on}: ${errorName(p?.errorCode ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)}`);
+      }
+      for (const l of producerLines(p.producers)) out(l);
+    });
+  });
+}
+
+async function findHanging(args: Args): Promise<void> {
+  const topic = args.string('topic');
+  const partition = args.int('partition');
+  const brokerId = args.int('broker-id');
+  if (topic === undefined && brokerId === undefined) throw new UsageError('find-hanging needs --topic or --broker-id to limit the search');
+  if (partition !== undefined && topic === undefined) throw new UsageError('--partition needs --topic');
+  const minutes = args.int('max-transaction-timeout') ?? 15;
+  await withCluster(args, 'samsa-transactions', async (conn) => {
+    await withAdmin(conn, async (admin) => {
+      const opts = { maxTransactionTimeoutMs: minutes * 60_000, ...(topic !== undefined ? { topic } : {}), ...(partition !== undefined ? { partition } : {}), ...(brokerId !== undefined ? { brokerId } : {}) };
+      const hanging = await admin.findHangingTransactions(opts).catch((e: unknown) => {
+        throw e instanceof SamsaError ? new CliError(`Failed to find hanging transactions: ${e.message}`) : e;
+      });
+      for (const l of hangingLines(hanging, Date.now())) out(l);
+    });
+  });
+}
+
+async function abort(args: Args): Promise<void> {
+  const topic = args.require('topic');
+  const partition = requirePartition(args);
+  const startOffset = args.int('start-offset');
+  const ids = producerIds(args);
+  if (ids.length > 1) throw new UsageError('abort takes one --producer-id');
+  const producerId = ids[0];
+  if (startOffset !== undefined && (producerId !== undefined || args.has('producer-epoch') || args.has('coordinator-epoch'))) {
+    throw new UsageError('name the transaction to abort either by --start-offset or by --producer-id, --producer-epoch and --coordinator-epoch, not both');
+  }
+  if (startOffset === undefined && producerId === undefined) {
+    throw new UsageError('name the transaction to abort: --start-offset, or --producer-id with --producer-epoch and --coordinator-epoch');
+  }
+  let named: { producerEpoch: number; coordinatorEpoch: number } | null = null;
+  if (producerId !== undefined) {
+    const producerEpoch = args.int('producer-epoch');
+    const coordinatorEpoch = args.int('coordinator-epoch');
+    if (producerEpoch === undefined) throw new UsageError('--producer-epoch is required with --producer-id');
+    if (coordinatorEpoch === undefined) throw new UsageError('--coordinator-epoch is required with --producer-id');
+    // -1: the producer has no marker there yet; 0 is at most any coordinator epoch (as Kafka's tool)
+    named = { producerEpoch, coordinatorEpoch: Math.max(0, coordinatorEpoch) };
+  }
+  await withCluster(args, 'samsa-transactions', async (conn) => {
+    await withAdmin(conn, async (admin) => {
+      let spec = named && producerId !== undefined ? { topic, partition, producerId, ...named } : null;
+      if (!spec) {
         const p = (await admin.describeProducers(topic, [partition])).partitions[0];
         if (!p || p.errorCode !== ErrorCode.NONE) {
-          throw new CliError(`Failed to describe producers for partition ${topic}-${partition} on leader: ${errorName(p?.errorCode ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)}`);
+          throw new CliError(`Failed to validate producer state for partition ${topic}-${partition}: ${errorName(p?.errorCode ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)}`);
         }
-        for (const l of producerLines(p.producers)) out(l);
+        const found = p.producers.find((x) => x.currentTxnStartOffset === startOffset);
+        if (!found) throw new CliError(`Could not find any open transactions starting at offset ${startOffset} on partition ${topic}-${partition}`);
+        spec = { topic, partition, producerId: found.producerId, producerEpoch: found.producerEpoch, coordinatorEpoch: Math.max(0, found.coordinatorEpoch) };
+      }
+      const described = `producer ${spec.producerId} (epoch ${spec.producerEpoch}, coordinator epoch ${spec.coordinatorEpoch}) on ${topic}-${partition}`;
+      await admin.abortTransaction(spec).catch((e: unknown) => {
+        throw e instanceof SamsaError ? new CliError(`Failed to abort the transaction of ${described}: ${errorName(e.errorCode)}: ${e.message}`) : e;
       });
+      out(`Aborted the transaction of ${described}`);
     });
+  });
+}
+
+async function run(args: Args): Promise<number> {
+  const sub = subcommandOf(args);
+  if (sub === 'describe-producers') {
+    await describeProducers(args);
+    return EXIT_OK;
+  }
+  if (sub === 'find-hanging') {
+    await findHanging(args);
+    return EXIT_OK;
+  }
+  if (sub === 'abort') {
+    await abort(args);
     return EXIT_OK;
   }
   if (sub === 'describe') {
-    if (listOnly.length > 0) throw new UsageError(`--${listOnly[0]} goes with list, not with describe`);
     const id = args.require('transactional-id');
     await withCluster(args, 'samsa-transactions', async (conn) => {
       await withAdmin(conn, async (admin) => {
@@ -116,7 +232,6 @@ async function run(args: Args): Promise<number> {
     });
     return EXIT_OK;
   }
-  if (args.has('transactional-id')) throw new UsageError('--transactional-id goes with describe, not with list');
   const ids = producerIds(args);
   await withCluster(args, 'samsa-transactions', async (conn) => {
     await withAdmin(conn, async (admin) => {
@@ -130,16 +245,25 @@ async function run(args: Args): Promise<number> {
 
 export const transactionsCommand: Command = {
   name: 'transactions',
-  summary: "list the transactions of the cluster, describe one transactional id, or a partition's producers",
+  summary: "list the transactions of the cluster, describe one, show a partition's producers, find and abort hanging transactions",
   usage: [
     '[--bootstrap-server host:port] list [--duration-filter ms] [--state state ...] [--producer-id id ...]',
     '[--bootstrap-server host:port] describe --transactional-id id',
-    '[--bootstrap-server host:port] describe-producers --topic topic --partition n',
+    '[--bootstrap-server host:port] describe-producers --topic topic --partition n [--broker-id id]',
+    '[--bootstrap-server host:port] find-hanging (--topic topic [--partition n] | --broker-id id) [--max-transaction-timeout minutes]',
+    '[--bootstrap-server host:port] abort --topic topic --partition n (--start-offset offset | --producer-id id --producer-epoch epoch --coordinator-epoch epoch)',
   ],
   description:
-    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads). list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms (the hanging ones), --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1.",
+    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads), and recovers from hanging ones. list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms, --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader (or the replica on --broker-id) knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nA hanging transaction is open on a partition with no coordinator left to end it (its producer id is not a transactional id's any more, or its coordinator's transaction does not name the partition): it holds the partition's last stable offset, so read_committed consumers stop there. find-hanging prints those open longer than --max-transaction-timeout minutes (15, the largest transaction.max.timeout.ms Kafka allows by default) on a topic, one partition of it, or the replicas of a broker. abort writes an ABORT marker for one, through the partition's leader, as its coordinator would have: name it by the --start-offset find-hanging printed, or by its producer id, epoch and coordinator epoch.\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1. A partition that cannot be asked, or a refused abort, exits 1.",
   options,
   positional,
-  examples: ['samsa transactions list', 'samsa transactions list --duration-filter 60000 --state Ongoing', 'samsa transactions describe --transactional-id orders-writer', 'samsa transactions describe-producers --topic orders --partition 0'],
+  examples: [
+    'samsa transactions list',
+    'samsa transactions list --duration-filter 60000 --state Ongoing',
+    'samsa transactions describe --transactional-id orders-writer',
+    'samsa transactions describe-producers --topic orders --partition 0',
+    'samsa transactions find-hanging --broker-id 1',
+    'samsa transactions abort --topic orders --partition 0 --start-offset 1200',
+  ],
   run,
 };

@@ -1,9 +1,10 @@
 /**
  * DescribeProducers (61, v0; KIP-664, `kafka-transactions.sh describe-producers`): the producers
- * each partition's leader knows, with their epoch, last sequence and timestamp, the coordinator
- * epoch of their last marker and the first offset of their open transaction. Asked of the
- * partition's leader (NOT_LEADER_OR_FOLLOWER elsewhere). As Kafka: READ on the topic, else
- * TOPIC_AUTHORIZATION_FAILED for its partitions.
+ * each partition's replica on this broker knows, with their epoch, last sequence and timestamp,
+ * the coordinator epoch of their last marker and the first offset of their open transaction.
+ * Answered by the leader or a follower, as Kafka (clients ask the leader unless they name a
+ * broker); NOT_LEADER_OR_FOLLOWER where this broker hosts no replica. As Kafka: READ on the
+ * topic, else TOPIC_AUTHORIZATION_FAILED for its partitions.
  */
 import type { ProducersDescription } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
