@@ -43,6 +43,11 @@ export interface BrokerConfig {
   transactionAbortTimedOutTransactionCleanupIntervalMs: number;
   /** transaction.remove.expired.transaction.cleanup.interval.ms: how often expired transactional ids are removed. */
   transactionRemoveExpiredTransactionCleanupIntervalMs: number;
+  /**
+   * transaction.partition.verification.enable (KIP-890): before a transaction's first batch on a
+   * partition is written, its coordinator confirms the partition is in the transaction.
+   */
+  transactionPartitionVerificationEnable: boolean;
   /** Kafka listener: requests larger than this close the connection. */
   socketRequestMaxBytes: number;
   /**
@@ -95,7 +100,7 @@ export interface BrokerConfig {
 }
 
 type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName';
-type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound';
+type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound' | 'transactionPartitionVerificationEnable';
 type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | BoolKey | ChoiceKey>;
 
 /** Kafka's KRaft ACL authorizer, and the ZooKeeper-era one: both name samsa's ACL authorizer. */
@@ -164,6 +169,7 @@ const BOOL_KEYS: Record<string, { prop: BoolKey; def: boolean }> = {
   'auto.create.topics.enable': { prop: 'autoCreateTopicsEnable', def: true },
   'log.cleaner.enable': { prop: 'logCleanerEnable', def: true },
   'allow.everyone.if.no.acl.found': { prop: 'allowEveryoneIfNoAclFound', def: false },
+  'transaction.partition.verification.enable': { prop: 'transactionPartitionVerificationEnable', def: true },
 };
 
 const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: readonly string[]; caseSensitive?: boolean }> = {

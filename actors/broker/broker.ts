@@ -10,7 +10,8 @@
  * producer ids and the InitProducerId requests waiting for one (its transaction coordinator's too).
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
- * Produce (batches for several partitions, handed to their replicas), Fetch (consumers and
+ * Produce (batches for several partitions, handed to their replicas; a transactional producer's
+ * verified with its transaction coordinator first, KIP-890, txn-verification.ts), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
  * FindCoordinator (groups and transactional ids), InitProducerId, WriteTxnMarkers (transaction
  * markers, written by the replicas led here; one on __consumer_offsets is told to the group
@@ -20,7 +21,8 @@
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
- * replicas; AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
+ * replicas; StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
+ * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
@@ -34,7 +36,7 @@ import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
-import type { ActorRef } from '../../src/runtime/types.js';
+import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
@@ -46,7 +48,7 @@ import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled
 import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coordinator.js';
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/coordinator.js';
-import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { partitionReplica } from '../partition-replica/replica.js';
@@ -72,6 +74,7 @@ import type {
   WriteTxnMarkersResponse,
 } from './messages.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
+import { transactionalProducerOfRequest, verifyTransactionalPartitions, type Verdict, type VerificationEnv } from './txn-verification.js';
 
 export interface BrokerArgs {
   brokerId: number;
@@ -626,6 +629,69 @@ function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
     });
 }
 
+/**
+ * Hands each partition's batches to its replica and answers per partition once all have (none
+ * with acks 0). `verdicts`: the transaction verification of the request's transactional
+ * partitions, by index (null: none was done); a refused partition is answered without a write.
+ */
+function producePartitions(
+  s: BrokerState,
+  ctx: BaseContext<BrokerMsg>,
+  m: Extract<BrokerMsg, { type: 'Produce' }>,
+  token: ReplyToken | undefined,
+  hold: PayloadHold | null,
+  verdicts: ReadonlyMap<number, Verdict> | null,
+): void {
+  let unsettled = false;
+  // one options object per request, not per partition (a request can carry hundreds)
+  const askOptions = { timeoutMs: m.timeoutMs + 5_000 };
+  const results = m.partitions.map((pp, i): ProducePartitionResult | Promise<ProducePartitionResult> => {
+    const verdict = verdicts?.get(i);
+    if (verdict && 'errorCode' in verdict) return resultWithoutWrite(pp, verdict.errorCode, verdict.errorMessage);
+    const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
+    if (!rep) {
+      const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      return resultWithoutWrite(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
+    }
+    const msg: ReplicaMsg = verdict
+      ? { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryBatches(pp.records), verify: true, verificationGuard: verdict.guard }
+      : { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryBatches(pp.records) };
+    if (m.acks === 0) {
+      ctx.send(rep.ref, msg);
+      return resultWithoutWrite(pp, ErrorCode.NONE, '');
+    }
+    return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) => {
+      if (!isFailure(r)) return { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset };
+      if (r.reason === 'timeout') unsettled = true;
+      return resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message);
+    });
+  });
+  if (!token) return;
+  // answered from the replicas' replies, without holding the broker's mailbox
+  void Promise.all(results).then((partitions) => {
+    ctx.replyTo(token, { type: 'BrokerProduceResponse', errorCode: ErrorCode.NONE, partitions } satisfies BrokerProduceResponse);
+    if (hold && !unsettled) hold.release();
+  });
+}
+
+/** What a transaction verification needs of this broker: its replicas, and where each transactional id's coordinator is. */
+function verificationEnv(s: BrokerState, ctx: BaseContext<BrokerMsg>): VerificationEnv {
+  return {
+    ctx,
+    timeoutMs: s.config.requestTimeoutMs,
+    replicaOf: (topic, partition) => s.replicas.get(partitionKey(topic, partition))?.ref ?? null,
+    coordinatorOf: (transactionalId) => {
+      const topic = s.metadata?.topics.find((t) => t.name === TRANSACTION_STATE_TOPIC);
+      if (!topic) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: `${TRANSACTION_STATE_TOPIC} does not exist` };
+      const partition = transactionStatePartitionFor(transactionalId, topic.partitions.length);
+      const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
+      const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
+      if (node === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: `${TRANSACTION_STATE_TOPIC}-${partition} has no leader` };
+      return { node, path: txnCoordinatorPath(leader) };
+    },
+  };
+}
+
 export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
   kind: 'broker',
   supervision: { maxRestarts: 3, withinMs: 60_000 },
@@ -790,32 +856,14 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       // appended or refused them (not with acks 0, nor when one timed out: that replica may
       // still hold the bytes in its mailbox)
       const hold = token ? ctx.payloadHold() : null;
-      let unsettled = false;
-      // one options object per request, not per partition (a request can carry hundreds)
-      const askOptions = { timeoutMs: m.timeoutMs + 5_000 };
-      const results = m.partitions.map((pp): ProducePartitionResult | Promise<ProducePartitionResult> => {
-        const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
-        if (!rep) {
-          const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          return resultWithoutWrite(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
-        }
-        const msg: ReplicaMsg = { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryBatches(pp.records) };
-        if (m.acks === 0) {
-          ctx.send(rep.ref, msg);
-          return resultWithoutWrite(pp, ErrorCode.NONE, '');
-        }
-        return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) => {
-          if (!isFailure(r)) return { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset };
-          if (r.reason === 'timeout') unsettled = true;
-          return resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message);
-        });
-      });
-      if (!token) return;
-      // answered from the replicas' replies, without holding the broker's mailbox
-      void Promise.all(results).then((partitions) => {
-        ctx.replyTo(token, { type: 'BrokerProduceResponse', errorCode: ErrorCode.NONE, partitions } satisfies BrokerProduceResponse);
-        if (hold && !unsettled) hold.release();
-      });
+      // the common case, no transactional id: written at once
+      const txn = m.transactionalId && s.config.transactionPartitionVerificationEnable ? transactionalProducerOfRequest(m.partitions) : null;
+      if (txn === null) return producePartitions(s, ctx, m, token, hold, null);
+      if (txn === 'mixed') {
+        const refused = new Map(m.partitions.map((_, i) => [i, { errorCode: ErrorCode.INVALID_PRODUCER_ID_MAPPING, errorMessage: 'Transactional records contained more than one producer ID' } as Verdict]));
+        return producePartitions(s, ctx, m, token, hold, refused);
+      }
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
     },
 
     Fetch(s, m, ctx) {

@@ -71,7 +71,17 @@ export type BrokerMsg =
    * Kafka's ProduceRequest: batches for several partitions this broker leads, in one message
    * (each handed to its partition replica). Answered per partition; not at all with acks 0.
    */
-  | { type: 'Produce'; acks: 0 | 1 | -1; timeoutMs: number; partitions: ProducePartition[] }
+  | {
+      type: 'Produce';
+      acks: 0 | 1 | -1;
+      timeoutMs: number;
+      partitions: ProducePartition[];
+      /**
+       * The producer's transactional id, when it writes transactional batches: their partitions
+       * are verified with its coordinator first (KIP-890, txn-verification.ts).
+       */
+      transactionalId?: string | null;
+    }
   | {
       type: 'Fetch';
       /** -1 for consumers, the follower's broker id for replica fetches. */

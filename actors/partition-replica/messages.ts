@@ -28,6 +28,13 @@ export type ReplicaMsg =
        * AppendOrigin.COORDINATOR): its producer id carries no sequence to check.
        */
       fromCoordinator?: boolean;
+      /**
+       * Checked against the transaction verification (KIP-890, see txn-verification.ts): a
+       * transactional batch that opens its producer's transaction here must carry the guard
+       * StartTxnVerification gave (NO_GUARD when it said none was needed), still held.
+       */
+      verify?: boolean;
+      verificationGuard?: number;
     }
   /** From the local broker, for a consumer fetch (replicaId -1) or a follower's fetch (replicaId >= 0). */
   | {
@@ -102,6 +109,11 @@ export type ReplicaMsg =
   | { type: 'ExpireProduces' }
   /** Introspection for tests and admin tools. */
   | { type: 'DescribeReplica' }
+  /**
+   * Leader-only, from the broker before it asks the coordinator to verify a transactional batch
+   * (KIP-890): the guard the batch must carry (answered TxnVerificationStarted).
+   */
+  | { type: 'StartTxnVerification'; producerId: number; producerEpoch: number }
   /** The producers the partition's log knows, on its leader or a follower (Kafka's DescribeProducers); answered ProducersDescription. */
   | { type: 'DescribeProducers' };
 
@@ -216,4 +228,12 @@ export interface ReplicaDescription {
   config: Record<string, string | number>;
   /** The log's settings in force (Kafka names). */
   logConfig: Record<string, string>;
+}
+
+export interface TxnVerificationStarted {
+  type: 'TxnVerificationStarted';
+  errorCode: number;
+  errorMessage?: string;
+  /** NO_GUARD (0): the producer's transaction is open here, no verification needed. */
+  guard: number;
 }

@@ -5,13 +5,14 @@
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
- * change in flight, and the acks=all purgatory; the reads waiting for a wake-up.
+ * change in flight, the acks=all purgatory and the transaction verifications in progress; the
+ * reads waiting for a wake-up.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
- * ExpireProduces, DescribeReplica, DescribeProducers (leader or follower).
+ * ExpireProduces, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
- * AppendAsFollowerResult, ReplicaDescription, ProducersDescription; AlterPartition to the controller (ISR shrink and
+ * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
  * (with the watching reads done again, when they find records).
  */
@@ -36,6 +37,7 @@ import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ControlType, encodeTxnMarker, isControlBatch } from '../../src/protocol/control-records.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
+import { NO_GUARD, TxnVerifications, transactionalProducerOf } from './txn-verification.js';
 import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
 import {
@@ -48,6 +50,7 @@ import {
   type ListOffsetsResult,
   type ProduceResponse,
   type ProducersDescription,
+  type TxnVerificationStarted,
   type ReplicaDescription,
   type ReplicaMsg,
   type ReplicaReadResult,
@@ -115,6 +118,8 @@ export interface ReplicaState {
    * produce of a leadership; dropped when leadership ends or the log is truncated.
    */
   producers: ProducerStateTable | null;
+  /** Transaction verifications in progress (leader only; KIP-890). */
+  verifications: TxnVerifications;
   /** When producers idle past producer.id.expiration.ms were last dropped. */
   producersExpiredAtMs: number;
   /** The broker's defaults for topics without their own (they change with dynamic broker configs). */
@@ -462,6 +467,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
     if (s.role !== 'Leader' || newEpoch) {
       s.role = 'Leader';
       s.producers = null;
+      s.verifications.clearAll();
       s.leaderEpochStartOffset = s.log.logEndOffset;
       s.log.assignEpochStartOffset(next.leaderEpoch, s.log.logEndOffset);
       const now = ctx.clock.now();
@@ -486,6 +492,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
     s.role = 'Follower';
     s.followers = new Map();
     s.producers = null;
+    s.verifications.clearAll();
   }
   notifyWatchers(s, ctx);
 }
@@ -682,6 +689,8 @@ async function writeTxnMarker(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m:
   const before = s.log.logEndOffset;
   const written = produceChecked(s, ctx, asProduce, marker, PLAIN_APPEND);
   if (s.log.logEndOffset > before) s.producers.recordMarker(m.producerId, m.producerEpoch, m.coordinatorEpoch, now);
+  // a verification taken before this marker was for the transaction it ended
+  s.verifications.clear(m.producerId);
   ctx.log.debug('transaction marker written', { producerId: m.producerId, producerEpoch: m.producerEpoch, commit: m.commit, offset: before });
   await written;
 }
@@ -718,6 +727,23 @@ function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extra
     if (flushed.errorCode !== ErrorCode.NONE) rejectAppend(s, ctx, m, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
     else afterAppend(s, ctx, m, ok);
   });
+}
+
+/**
+ * Why a verified produce may not be appended (null: it may): its transactional batch would open
+ * its producer's transaction here without the guard its verification took, or after a marker
+ * dropped it (Kafka's "Record was not part of an ongoing transaction"). The guard is spent once
+ * it lets a batch open the transaction.
+ */
+function unverifiedTransaction(s: ReplicaState, sent: Buffer | readonly Buffer[], guard: number): string | null {
+  const first = Buffer.isBuffer(sent) ? sent : sent[0];
+  const txn = first ? transactionalProducerOf(first) : null;
+  if (!txn || s.log.openTransactions().has(txn.producerId)) return null;
+  if (!s.verifications.holds(txn.producerId, txn.producerEpoch, guard)) {
+    return `producer ${txn.producerId} (epoch ${txn.producerEpoch}) has no ongoing transaction with ${s.p.topic}-${s.p.partition} in it: the partition was not added to the transaction, or the transaction ended`;
+  }
+  s.verifications.clear(txn.producerId);
+  return null;
 }
 
 function rejectAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'Produce' }>, reason: string, errorCode: number): void {
@@ -772,6 +798,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       expiryDue: Infinity,
       watchers: [],
       producers: null,
+      verifications: new TxnVerifications(),
       producersExpiredAtMs: 0,
       brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType },
       args,
@@ -782,6 +809,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
   schema: {
     Produce: { acks: 'integer', timeoutMs: 'number', records: 'batches' },
+    StartTxnVerification: { producerId: 'integer', producerEpoch: 'integer' },
     ReplicaRead: {
       replicaId: 'integer',
       fetchOffset: 'integer',
@@ -824,6 +852,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const sent = m.records instanceof Uint8Array ? asBuffer(m.records) : m.records.map(asBuffer);
       // transaction markers are the coordinator's to write (WriteTxnMarker), never a client's
       if (holdsControlBatch(sent)) return void rejectAppend(s, ctx, m, 'control batches (transaction markers) cannot be produced by a client', ErrorCode.INVALID_RECORD);
+      if (m.verify === true) {
+        const refused = unverifiedTransaction(s, sent, m.verificationGuard ?? NO_GUARD);
+        if (refused) return void rejectAppend(s, ctx, m, refused, ErrorCode.INVALID_TXN_STATE);
+      }
       const records = inTopicCodec(s, ctx, m, sent);
       if (records === null || !keyedForCompaction(s, ctx, m, records)) return;
       // the common case runs without an await (an async handler costs the mailbox a turn per
@@ -838,6 +870,14 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     WriteTxnMarker(s, m, ctx) {
       return writeTxnMarker(s, ctx, m);
+    },
+
+    StartTxnVerification(s, m, ctx) {
+      if (s.role !== 'Leader') {
+        return ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`, guard: NO_GUARD } satisfies TxnVerificationStarted);
+      }
+      const guard = s.verifications.start(m.producerId, m.producerEpoch, s.log.openTransactions().has(m.producerId));
+      ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NONE, guard } satisfies TxnVerificationStarted);
     },
 
     ReplicaRead(s, m, ctx) {

@@ -520,7 +520,7 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
   }
   for (const e of entries) e.b.attempts++;
   if (s.config.acks === 0) {
-    ctx.send(ref, { type: 'Produce', acks: 0, timeoutMs: s.config.requestTimeoutMs, partitions });
+    ctx.send(ref, produceRequest(s, 0, partitions));
     for (const e of entries) completeBatch(s, ctx, e.b, ErrorCode.NONE, '', false);
     return;
   }
@@ -529,8 +529,15 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
   s.brokerInFlight.set(brokerId, (s.brokerInFlight.get(brokerId) ?? 0) + 1);
   for (const e of entries) e.q.inFlight++;
   void ctx
-    .ask<BrokerProduceResponse>(ref, { type: 'Produce', acks: s.config.acks, timeoutMs: s.config.requestTimeoutMs, partitions }, { timeoutMs: s.config.requestTimeoutMs + 5_000 })
+    .ask<BrokerProduceResponse>(ref, produceRequest(s, s.config.acks, partitions), { timeoutMs: s.config.requestTimeoutMs + 5_000 })
     .then((response) => ctx.send(ctx.self, { type: 'ProduceDone', requestId, response }));
+}
+
+/** A Produce of these partitions; a transactional producer names its id, so the brokers verify its batches (KIP-890). */
+function produceRequest(s: ProducerState, acks: 0 | 1 | -1, partitions: ProducePartition[]): Extract<BrokerMsg, { type: 'Produce' }> {
+  const msg: Extract<BrokerMsg, { type: 'Produce' }> = { type: 'Produce', acks, timeoutMs: s.config.requestTimeoutMs, partitions };
+  if (s.txn !== null) msg.transactionalId = s.txn.transactionalId;
+  return msg;
 }
 
 function brokerFree(s: ProducerState, brokerId: number): boolean {

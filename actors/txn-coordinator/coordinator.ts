@@ -18,6 +18,8 @@
  * Handles: InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn (producers, through the
  * Kafka listener); BecomeTxnCoordinator, ResignTxnCoordinator (its broker);
  * DescribeTransactions, ListTransactions (admins: Kafka's APIs 65, 66, txn-listing.ts);
+ * VerifyPartitionsInTxn (partition leaders' brokers, before a transaction's first batch;
+ * txn-verify.ts);
  * DescribeTxnCoordinator (tests, admin); internal TxnLoadRead, TxnLoadNext, TxnAppendDone,
  * TxnPersistRetry, ProducerIdFetched, SendTxnMarkers, TxnMarkersSent, AbortTimedOutTransactions,
  * ExpireTransactionalIds.
@@ -48,9 +50,11 @@ import {
   type TxnCoordinatorDescription,
   type TxnCoordinatorMsg,
   type TxnCoordinatorReply,
+  type VerifyPartitionsInTxnResult,
 } from './messages.js';
 import { describeTransaction, listTransactions, transactionRefused } from './txn-listing.js';
 import { buildTxnLogBatch, readTxnLogBatches } from './txn-log.js';
+import { verifyPartitionsInTxn, type PartitionVerification } from './txn-verify.js';
 import { TRANSACTION_STATE_TOPIC, ok, refuse, replay, unionPartitions, type TopicPartition, type TxnLogRecord, type TxnMetadata, type TxnResult } from './txn-metadata.js';
 import {
   abortTimedOutTransaction,
@@ -603,6 +607,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
   schema: {
     InitProducerId: { transactionalId: 'string', transactionTimeoutMs: 'integer', producerId: 'integer', producerEpoch: 'integer', version: 'integer' },
     AddPartitionsToTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', version: 'integer' },
+    VerifyPartitionsInTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
     AddOffsetsToTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', groupId: 'string', version: 'integer', offsetsTopicPartitions: 'integer?' },
     EndTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', committed: 'boolean', version: 'integer' },
     BecomeTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
@@ -621,6 +626,15 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
       const token = tokenOf(ctx);
       if (partitions.length !== m.partitions.length) return refuseTo(ctx, token && { token, api: 'AddPartitionsToTxn' }, ErrorCode.INVALID_REQUEST, 'malformed partitions');
       handleRequest(s, ctx, 'AddPartitionsToTxn', m.transactionalId, token, (current, now) => addPartitionsToTxn(current, { ...m, partitions }, now));
+    },
+
+    VerifyPartitionsInTxn(s, m, ctx) {
+      const partitions = m.partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
+      const answer = (partitions: PartitionVerification[]) => ctx.reply({ type: 'VerifyPartitionsInTxnResult', errorCode: ErrorCode.NONE, partitions } satisfies VerifyPartitionsInTxnResult);
+      if (partitions.length !== m.partitions.length) return ctx.reply({ type: 'VerifyPartitionsInTxnResult', errorCode: ErrorCode.INVALID_REQUEST, partitions: [] } satisfies VerifyPartitionsInTxnResult);
+      const owner = m.transactionalId === '' ? null : ownerOf(s, m.transactionalId);
+      if (owner && 'errorCode' in owner) return answer(partitions.map((p) => ({ ...p, errorCode: owner.errorCode })));
+      answer(verifyPartitionsInTxn(m.transactionalId, s.txns.get(m.transactionalId)?.metadata ?? null, m.producerId, m.producerEpoch, partitions));
     },
 
     AddOffsetsToTxn(s, m, ctx) {

@@ -7,6 +7,7 @@
 import { offsetsPartitionFor } from '../group-coordinator/messages.js';
 import type { TxnApi } from './txn-state-machine.js';
 import type { TopicPartition, TxnState } from './txn-metadata.js';
+import type { PartitionVerification } from './txn-verify.js';
 
 export { TRANSACTION_STATE_TOPIC } from './txn-metadata.js';
 
@@ -31,6 +32,12 @@ export type TxnCoordinatorMsg =
    * (absent: offsets.topic.num.partitions).
    */
   | { type: 'AddOffsetsToTxn'; transactionalId: string; producerId: number; producerEpoch: number; groupId: string; version: number; offsetsTopicPartitions?: number }
+  /**
+   * From a partition leader's broker, before it appends the first transactional batch of a
+   * transaction (KIP-890 part 1, Kafka's AddPartitionsToTxn v4+ with verifyOnly): are these
+   * partitions in the producer's ongoing transaction? Answered VerifyPartitionsInTxnResult.
+   */
+  | { type: 'VerifyPartitionsInTxn'; transactionalId: string; producerId: number; producerEpoch: number; partitions: TopicPartition[] }
   /** Kafka's EndTxn v0-4: commit (committed true) or abort the ongoing transaction. */
   | { type: 'EndTxn'; transactionalId: string; producerId: number; producerEpoch: number; committed: boolean; version: number }
   /**
@@ -141,4 +148,11 @@ export interface TxnCoordinatorDescription {
   pendingAppends: number;
   /** Transactions whose markers are being written. */
   markerJobs: number;
+}
+
+/** The answer to VerifyPartitionsInTxn: an error code per partition (see txn-verify.ts). */
+export interface VerifyPartitionsInTxnResult {
+  type: 'VerifyPartitionsInTxnResult';
+  errorCode: number;
+  partitions: PartitionVerification[];
 }

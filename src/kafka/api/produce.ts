@@ -50,7 +50,8 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
     })),
   });
   if (acks !== 0 && acks !== 1 && acks !== -1) return failAll(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be -1, 0 or 1, got ${acks}`);
-  if (hasTransactionalRecords(topicData)) {
+  const transactional = hasTransactionalRecords(topicData);
+  if (transactional) {
     const transactionalId = body.transactionalId ?? null;
     if (transactionalId === null || !ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
       const why = transactionalId === null ? 'transactional records without a transactional id' : `not authorized to write as transactional id ${transactionalId}`;
@@ -64,7 +65,8 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
     for (const p of t.partitionData) partitions.push({ topic: t.name, partition: p.index, records: p.records ?? EMPTY });
   }
   const timeoutMs = Math.max(0, body.timeoutMs as number);
-  const msg: BrokerMsg = { type: 'Produce', acks, timeoutMs, partitions };
+  // transactional batches are verified with the transaction's coordinator before they are written (KIP-890)
+  const msg: BrokerMsg = transactional ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null } : { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
     if (denied === null || partitions.length > 0) ctx.send(ctx.broker, msg);
     return null;

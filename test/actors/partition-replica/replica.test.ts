@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LeaderAndIsrPartition } from '../../../actors/broker/control-messages.js';
-import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
+import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult, TxnVerificationStarted } from '../../../actors/partition-replica/messages.js';
 import { partitionReplica } from '../../../actors/partition-replica/replica.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { writeBatchCrc } from '../../../src/protocol/batch-header.js';
@@ -837,6 +837,50 @@ describe('actors/partition-replica', function () {
       await marker(r, 5, false, 1);
       await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 2, partitionEpoch: 2 }) });
       expect(await produce(r, 1, txn(5, 0, 3, 1)), 'fenced by the marker read back').to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    });
+
+    describe('transaction verification (KIP-890)', () => {
+      const start = (r: ActorRef<ReplicaMsg>, producerId: number, producerEpoch = 0) => sys.ask(r, { type: 'StartTxnVerification', producerId, producerEpoch }) as Promise<TxnVerificationStarted>;
+      const verified = (r: ActorRef<ReplicaMsg>, records: Uint8Array, verificationGuard: number) =>
+        sys.ask(r, { type: 'Produce', acks: 1, timeoutMs: 1_000, records, verify: true, verificationGuard }) as Promise<ProduceResponse>;
+
+      it("a transaction's first batch opens it with the guard its verification took, and the next needs none", async () => {
+        const r = spawn(state({ isr: [1], replicas: [1] }));
+        const { errorCode, guard } = await start(r, 5);
+        expect(errorCode).to.equal(ErrorCode.NONE);
+        expect(guard).to.be.greaterThan(0);
+        // a request verified at the same time shares the guard
+        expect((await start(r, 5)).guard).to.equal(guard);
+        expect(await verified(r, txn(5, 0, 0, 2), guard)).to.deep.include({ errorCode: 0, baseOffset: 0 });
+        // the transaction is open here now: no guard is needed, and the spent one is gone
+        expect((await start(r, 5)).guard).to.equal(0);
+        expect(await verified(r, txn(5, 0, 2, 1), 0)).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      });
+
+      it('refuses a first batch without a guard, with a guard of another producer epoch, or with one a marker dropped', async () => {
+        const r = spawn(state({ isr: [1], replicas: [1] }));
+        expect(await verified(r, txn(5, 0, 0, 1), 0)).to.include({ errorCode: ErrorCode.INVALID_TXN_STATE });
+        const g = (await start(r, 5, 0)).guard;
+        expect(await verified(r, txn(5, 1, 0, 1), g)).to.include({ errorCode: ErrorCode.INVALID_TXN_STATE });
+        // the coordinator ends the transaction between the verification and the batch: the guard is void
+        expect(await marker(r, 5, false)).to.include({ errorCode: 0 });
+        const refused = await verified(r, txn(5, 0, 0, 1), g);
+        expect(refused).to.include({ errorCode: ErrorCode.INVALID_TXN_STATE });
+        expect(refused.errorMessage).to.match(/not added to the transaction, or the transaction ended/);
+        // nothing was written but the marker
+        expect((await describe_(r)).logEndOffset).to.equal(1);
+        // a batch without a producer id, and a non-transactional one, are not concerned
+        expect(await verified(r, plain(1), 0)).to.include({ errorCode: 0 });
+      });
+
+      it('a follower takes no guard (NOT_LEADER_OR_FOLLOWER), and a new leadership drops the guards taken', async () => {
+        const follower = spawn(state({ leader: 2, isr: [1, 2], replicas: [1, 2] }));
+        expect(await start(follower, 5)).to.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, guard: 0 });
+        const r = spawn(state({ isr: [1], replicas: [1] }));
+        const g = (await start(r, 5)).guard;
+        sys.send(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 1, partitionEpoch: 1 }) });
+        expect(await verified(r, txn(5, 0, 0, 1), g)).to.include({ errorCode: ErrorCode.INVALID_TXN_STATE });
+      });
     });
 
     it('ListOffsets latest under read_committed is the last stable offset', async () => {

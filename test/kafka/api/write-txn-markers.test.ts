@@ -151,6 +151,8 @@ describe('Kafka API: WriteTxnMarkers handler (a stand-in broker)', () => {
 });
 
 const TOPIC = 'hanging';
+/** Hanging transactions are made as a broker without KIP-890's verification lets them be (older brokers, or verification off). */
+const UNVERIFIED = { 'transaction.partition.verification.enable': false };
 
 /** A transactional batch of `values` by a producer no coordinator knows (the hanging transaction an admin aborts). */
 const txnBatch = (producerId: number, producerEpoch: number, baseSequence: number, values: string[]) =>
@@ -195,7 +197,7 @@ describe('Kafka API: WriteTxnMarkers over the Kafka protocol', function () {
   const followerOf = (p: number) => callers.get(leaders.get(p) === 1 ? 2 : 1)!;
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 2, topics: [{ name: TOPIC, partitions: 2, replicationFactor: 2 }] });
+    c = await startKafkaCluster({ brokers: 2, brokerConfig: UNVERIFIED, topics: [{ name: TOPIC, partitions: 2, replicationFactor: 2 }] });
     for (const [i, endpoint] of c.bootstrap.entries()) callers.set(i + 1, await KafkaCaller.connect(endpoint));
     await checkFor(async () => {
       const md = await callers.get(1)!.call(ApiKeys.Metadata, 9, { topics: [{ name: TOPIC }], allowAutoTopicCreation: false });
@@ -308,7 +310,7 @@ describe('Kafka API: WriteTxnMarkers with an authorizer', function () {
     c = await startKafkaCluster({
       brokers: 1,
       sasl: { mechanisms: ['PLAIN'], users: USERS },
-      brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' },
+      brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin', ...UNVERIFIED },
       topics: [{ name: TOPIC, partitions: 2, replicationFactor: 1 }],
     });
     root = await login('admin');
