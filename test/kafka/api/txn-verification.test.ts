@@ -7,11 +7,10 @@
  * AddPartitionsToTxn is refused again; an unknown producer id is INVALID_PRODUCER_ID_MAPPING, an
  * old epoch INVALID_PRODUCER_EPOCH, batches of two producers in one request
  * INVALID_PRODUCER_ID_MAPPING; with verification off the broker writes what it is sent (the
- * hanging transaction verification prevents). Also the broker side's error mapping and request
- * parsing on their own.
+ * hanging transaction verification prevents). The broker side on its own is in
+ * test/actors/broker/txn-verification.test.ts.
  */
 import { expect } from 'chai';
-import { producerFacingError, transactionalProducerOfRequest } from '../../../actors/broker/txn-verification.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
@@ -23,31 +22,6 @@ const TOPIC = 'verified';
 
 const txnBatch = (producerId: number, producerEpoch: number, baseSequence: number, value: string) =>
   encodeRecordBatch({ transactional: true, producerId, producerEpoch, baseSequence, records: [{ value: Buffer.from(value), timestamp: Date.now() }] });
-
-describe('broker/txn-verification: on its own', () => {
-  it('maps the coordinator\'s answers to what a Produce v3-10 client handles', () => {
-    expect(producerFacingError(ErrorCode.NONE)).to.equal(null);
-    expect(producerFacingError(ErrorCode.TRANSACTION_ABORTABLE)).to.deep.equal({ errorCode: ErrorCode.INVALID_TXN_STATE, errorMessage: 'Partition was not added to the transaction' });
-    expect(producerFacingError(ErrorCode.PRODUCER_FENCED)?.errorCode).to.equal(ErrorCode.INVALID_PRODUCER_EPOCH);
-    for (const retriable of [ErrorCode.CONCURRENT_TRANSACTIONS, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.NETWORK_EXCEPTION]) {
-      const e = producerFacingError(retriable)!;
-      expect(e.errorCode, String(retriable)).to.equal(ErrorCode.NOT_ENOUGH_REPLICAS);
-      expect(e.errorMessage).to.match(/^Unable to verify the partition has been added to the transaction\. Underlying error: /);
-    }
-    expect(producerFacingError(ErrorCode.INVALID_PRODUCER_ID_MAPPING)?.errorCode).to.equal(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
-  });
-
-  it('finds the one transactional producer of a request, and tells when there are two', () => {
-    const plain = encodeRecordBatch({ records: [{ value: Buffer.from('p'), timestamp: 1 }] });
-    const idempotent = encodeRecordBatch({ producerId: 9, producerEpoch: 0, baseSequence: 0, records: [{ value: Buffer.from('i'), timestamp: 1 }] });
-    const p = (records: Buffer | Buffer[], partition = 0) => ({ topic: 't', partition, records });
-    expect(transactionalProducerOfRequest([p(plain), p(idempotent, 1)])).to.equal(null);
-    const one = transactionalProducerOfRequest([p(plain), p([txnBatch(7, 2, 0, 'a')], 1), p(txnBatch(7, 2, 5, 'b'), 2)]);
-    expect(one).to.deep.equal({ producerId: 7, producerEpoch: 2, keys: new Set([1, 2]) });
-    expect(transactionalProducerOfRequest([p(txnBatch(7, 2, 0, 'a')), p(txnBatch(8, 2, 0, 'b'), 1)])).to.equal('mixed');
-    expect(transactionalProducerOfRequest([p(txnBatch(7, 2, 0, 'a')), p(txnBatch(7, 3, 0, 'b'), 1)])).to.equal('mixed');
-  });
-});
 
 describe('Kafka API: transactional Produce verified with the coordinator (KIP-890)', function () {
   this.timeout(60_000);
