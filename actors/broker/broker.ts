@@ -13,7 +13,8 @@
  * Produce (batches for several partitions, handed to their replicas; a transactional producer's
  * verified with its transaction coordinator first, KIP-890, txn-verification.ts), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
- * FindCoordinator (groups and transactional ids), InitProducerId, WriteTxnMarkers (transaction
+ * FindCoordinator (groups and transactional ids), InitProducerId, VerifyTransaction (its group
+ * coordinator's TxnOffsetCommit, KIP-890), WriteTxnMarkers (transaction
  * markers, written by the replicas led here; one on __consumer_offsets is told to the group
  * coordinator, TxnMarkerWritten), PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
@@ -51,6 +52,7 @@ import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/
 import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
+import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
 import { brokerConfigEntries } from './config-entries.js';
@@ -71,10 +73,11 @@ import type {
   MetadataResponse,
   ProducePartitionResult,
   TxnMarkerEntry,
+  TransactionVerification,
   WriteTxnMarkersResponse,
 } from './messages.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
-import { transactionalProducerOfRequest, verifyTransactionalPartitions, type Verdict, type VerificationEnv } from './txn-verification.js';
+import { rawError, transactionalProducerOfRequest, verifyTransactionalPartitions, type Verdict, type VerificationEnv } from './txn-verification.js';
 
 export interface BrokerArgs {
   brokerId: number;
@@ -547,6 +550,8 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
       groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
       groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
       offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+      // a TxnOffsetCommit's transaction is verified through this broker (KIP-890)
+      broker: ctx.self,
     },
   });
 }
@@ -750,6 +755,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     WriteTxnMarkers: { markers: 'array' },
+    VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
     DescribeLogDirs: { topics: 'array?' },
   },
 
@@ -923,6 +929,26 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
       if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${name}-${partition} has no leader`);
       reply(ErrorCode.NONE, undefined, leader, node);
+    },
+
+    VerifyTransaction(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (!token) return;
+      const reply = (r: TransactionVerification) => ctx.replyTo(token, r);
+      if (!s.config.transactionPartitionVerificationEnable) return reply({ type: 'TransactionVerification', errorCode: ErrorCode.NONE, enabled: false, partitions: [] });
+      const txn = { producerId: m.producerId, producerEpoch: m.producerEpoch, keys: new Set(m.partitions.map((_, i) => i)) };
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId, m.partitions, txn, rawError).then((verdicts) =>
+        reply({
+          type: 'TransactionVerification',
+          errorCode: ErrorCode.NONE,
+          enabled: true,
+          partitions: m.partitions.map((p, i) => {
+            // no verdict: no replica here
+            const v = verdicts.get(i) ?? { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${p.topic}-${p.partition}` };
+            return 'guard' in v ? { ...p, errorCode: ErrorCode.NONE, errorMessage: null, guard: v.guard } : { ...p, errorCode: v.errorCode, errorMessage: v.errorMessage, guard: NO_GUARD };
+          }),
+        }),
+      );
     },
 
     WriteTxnMarkers(s, m, ctx) {

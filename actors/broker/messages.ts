@@ -105,6 +105,12 @@ export type BrokerMsg =
    */
   | { type: 'WriteTxnMarkers'; markers: TxnMarkerEntry[]; timeoutMs?: number }
   /**
+   * From its group coordinator, before it writes a TxnOffsetCommit's offsets (KIP-890): verify
+   * with the transaction's coordinator that these partitions (led here) are in the producer's
+   * ongoing transaction. Answered TransactionVerification, with the coordinator's codes as they are.
+   */
+  | { type: 'VerifyTransaction'; transactionalId: string; producerId: number; producerEpoch: number; partitions: { topic: string; partition: number }[] }
+  /**
    * Which broker coordinates this group (key = group id; keyType 'group', the default) or this
    * transactional id (keyType 'transaction'). Any broker answers (FindCoordinatorResponse).
    */
@@ -227,4 +233,16 @@ export interface LogDirsDescription {
   errorCode: number;
   brokerId: number;
   logDirs: LogDirDescription[];
+}
+
+/**
+ * The answer to VerifyTransaction: `enabled` false when this broker does not verify
+ * (transaction.partition.verification.enable false: write without a guard); else per partition
+ * NONE with the guard the write must carry, or the code that refuses it.
+ */
+export interface TransactionVerification {
+  type: 'TransactionVerification';
+  errorCode: number;
+  enabled: boolean;
+  partitions: { topic: string; partition: number; errorCode: number; errorMessage: string | null; guard: number }[];
 }

@@ -71,15 +71,22 @@ export function producerFacingError(code: number): { errorCode: number; errorMes
   }
 }
 
+/** A coordinator answer as it is, for a caller that maps it itself (the group coordinator's TxnOffsetCommit). */
+export function rawError(code: number): { errorCode: number; errorMessage: string } | null {
+  return code === ErrorCode.NONE ? null : { errorCode: code, errorMessage: `transaction verification: ${errorName(code)}` };
+}
+
 /**
  * The verdict of each transactional partition of the request (by its index in `partitions`):
- * guards from the replicas, then one ask of the coordinator for those that need it.
+ * guards from the replicas, then one ask of the coordinator for those that need it. The
+ * coordinator's answers go through `mapError` (by default as a Produce client sees them).
  */
 export async function verifyTransactionalPartitions(
   env: VerificationEnv,
   transactionalId: string,
-  partitions: readonly ProducePartition[],
+  partitions: readonly { topic: string; partition: number }[],
   txn: { producerId: number; producerEpoch: number; keys: ReadonlySet<number> },
+  mapError: (code: number) => { errorCode: number; errorMessage: string } | null = producerFacingError,
 ): Promise<Map<number, Verdict>> {
   const verdicts = new Map<number, Verdict>();
   const started = await Promise.all(
@@ -105,7 +112,7 @@ export async function verifyTransactionalPartitions(
   }
   if (toAsk.length === 0) return verdicts;
   const refuseAll = (code: number, detail?: string) => {
-    const e = producerFacingError(code)!;
+    const e = mapError(code)!;
     for (const i of toAsk) verdicts.set(i, detail ? { errorCode: e.errorCode, errorMessage: `${e.errorMessage} (${detail})` } : e);
   };
   const coordinator = env.coordinatorOf(transactionalId);
@@ -130,7 +137,7 @@ export async function verifyTransactionalPartitions(
   }
   for (const [j, i] of toAsk.entries()) {
     const p = r.partitions.find((x) => x.topic === asked[j]!.topic && x.partition === asked[j]!.partition);
-    const e = producerFacingError(p ? p.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR);
+    const e = mapError(p ? p.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR);
     if (e) verdicts.set(i, e);
   }
   return verdicts;

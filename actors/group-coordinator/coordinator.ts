@@ -11,13 +11,14 @@
  * the ones loading; per group: its GroupMetadata (group-state.ts), committed offsets, the
  * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
  * the join-phase delay (initial delay or rebalance timeout), member session timers; the appends
- * in flight.
+ * in flight; the TxnOffsetCommits waiting for their transaction's verification.
  * Handles: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
- * JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping.
+ * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
- * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas.
+ * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas;
+ * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890).
  *
  * Bounded growth: the topic is compacted, as Kafka's (cleanup.policy=compact): the log cleaner
  * keeps the latest record of each key and drops tombstones after delete.retention.ms. Offsets of
@@ -34,8 +35,9 @@ import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
+import type { BrokerMsg, MetadataResponse, TransactionVerification } from '../broker/messages.js';
 import type { ProduceResponse, ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
+import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { readForLoad, takeLoadRead } from './partition-load.js';
 import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
 import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol } from './group-state.js';
@@ -100,6 +102,11 @@ export interface CoordinatorArgs {
   recordRefreshIntervalMs?: number;
   /** The local replica of an offsets partition (default: the broker's child replica actor on this node). */
   replicaFor?: (partition: number) => ActorRef<ReplicaMsg>;
+  /**
+   * The local broker, which verifies a TxnOffsetCommit's transaction with its coordinator before
+   * the offsets are written (KIP-890; VerifyTransaction). Absent: written unverified.
+   */
+  broker?: ActorRef<BrokerMsg>;
 }
 
 interface CoordinatorConfig {
@@ -241,6 +248,9 @@ export interface CoordinatorState {
   appends: Map<number, PendingAppend>;
   seq: number;
   replicaFor: (partition: number) => ActorRef<ReplicaMsg>;
+  broker: ActorRef<BrokerMsg> | null;
+  /** TxnOffsetCommits waiting for the broker's verification of their transaction, by verification id. */
+  verifying: Map<number, { m: Extract<CoordinatorMsg, { type: 'TxnOffsetCommit' }>; token: ReplyToken | null }>;
 }
 
 type Ctx = BaseContext<CoordinatorMsg>;
@@ -882,6 +892,7 @@ function appendRecords(
   purpose: AppendPurpose,
   entry: GroupEntry | null = null,
   refused?: { errorCode: number; message: string },
+  verificationGuard: number | null = null,
 ): void {
   const id = ++s.seq;
   const owned = s.partitions.get(partition);
@@ -904,6 +915,11 @@ function appendRecords(
   const produce: Extract<ReplicaMsg, { type: 'Produce' }> = { type: 'Produce', acks: -1, timeoutMs: s.cfg.offsetCommitTimeoutMs, records: batch };
   // the coordinator's own transactional batch: no producer sequence to check (Kafka's coordinator origin)
   if (txn) produce.fromCoordinator = true;
+  // a verified transaction's offsets carry the guard its verification took (KIP-890)
+  if (txn && verificationGuard !== null) {
+    produce.verify = true;
+    produce.verificationGuard = verificationGuard;
+  }
   void ctx
     .ask<ProduceResponse>(
       s.replicaFor(partition),
@@ -919,6 +935,55 @@ function appendRecords(
       if (r.errorMessage) done.errorMessage = r.errorMessage;
       ctx.send(ctx.self, done);
     });
+}
+
+type TxnOffsetCommitMsg = Extract<CoordinatorMsg, { type: 'TxnOffsetCommit' }>;
+
+function txnOffsetCommitFailed(m: TxnOffsetCommitMsg, errorCode: number): TxnOffsetCommitResponse {
+  return { type: 'TxnOffsetCommitResponse', errorCode, topics: perPartitionError(m.topics, errorCode) };
+}
+
+/** Why a TxnOffsetCommit cannot be taken at all (null: it can): the group's status, its topics, the producer. */
+function txnOffsetCommitProblem(s: CoordinatorState, m: TxnOffsetCommitMsg): number | null {
+  const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, true);
+  if (err !== null) return err;
+  if (!Number.isSafeInteger(m.producerId) || m.producerId < 0 || !Number.isSafeInteger(m.producerEpoch) || m.producerEpoch < 0) return ErrorCode.INVALID_REQUEST;
+  return null;
+}
+
+/**
+ * A failed verification as TxnOffsetCommit v0-4 reports it, as Kafka (its AddPartitionsToTxnManager,
+ * then its coordinator's operation error mapping): not in the transaction INVALID_TXN_STATE, a
+ * fenced epoch INVALID_PRODUCER_EPOCH, an unreachable coordinator COORDINATOR_LOAD_IN_PROGRESS or
+ * COORDINATOR_NOT_AVAILABLE (retried), the rest as the transaction coordinator said.
+ */
+export function txnOffsetCommitVerificationError(code: number): number {
+  switch (code) {
+    case ErrorCode.TRANSACTION_ABORTABLE:
+      return ErrorCode.INVALID_TXN_STATE;
+    case ErrorCode.PRODUCER_FENCED:
+      return ErrorCode.INVALID_PRODUCER_EPOCH;
+    case ErrorCode.NETWORK_EXCEPTION:
+      return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+    default:
+      return commitErrorFor(code);
+  }
+}
+
+/** Writes a TxnOffsetCommit's offsets as its producer's transactional batch (under `guard` when verified) and answers once written. */
+function commitTxnOffsets(s: CoordinatorState, ctx: Ctx, m: TxnOffsetCommitMsg, token: ReplyToken | null, guard: number | null): void {
+  const now = ctx.clock.now();
+  // as Kafka: a group that does not exist yet is created for the transaction's offsets
+  const entry = s.groups.get(m.groupId) ?? createGroup(s, m.groupId, now);
+  const g = entry.group;
+  if (g.is(GroupState.Dead)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+  // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
+  if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.UNKNOWN_MEMBER_ID));
+  if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.ILLEGAL_GENERATION));
+  const { records, written, topics } = offsetRecords(s, entry, m.topics, now, -1, { producerId: m.producerId, producerEpoch: m.producerEpoch });
+  const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics };
+  if (records.length === 0) return answer(ctx, token, response);
+  appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written }, null, undefined, guard);
 }
 
 /** A record is in the log at `logOffset`: the cache follows the log's order. */
@@ -1391,6 +1456,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       appends: new Map(),
       seq: 0,
       replicaFor: args.replicaFor ?? ((p) => ({ node, path: replicaPath(args.brokerId, OFFSETS_TOPIC, p) })),
+      broker: args.broker ?? null,
+      verifying: new Map(),
     };
     ctx.timers.startPeriodic(HOUSEKEEPING_TIMER, cfg.housekeepingIntervalMs, { type: 'Housekeeping' });
     recoverOwnership(ctx, args.brokerId, s.replicaFor);
@@ -1591,22 +1658,35 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
 
     TxnOffsetCommit(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
-      const fail = (errorCode: number): TxnOffsetCommitResponse => ({ type: 'TxnOffsetCommitResponse', errorCode, topics: perPartitionError(m.topics, errorCode) });
-      const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, true);
-      if (err !== null) return answer(ctx, token, fail(err));
-      if (!Number.isSafeInteger(m.producerId) || m.producerId < 0 || !Number.isSafeInteger(m.producerEpoch) || m.producerEpoch < 0) return answer(ctx, token, fail(ErrorCode.INVALID_REQUEST));
-      const now = ctx.clock.now();
-      // as Kafka: a group that does not exist yet is created for the transaction's offsets
-      const entry = s.groups.get(m.groupId) ?? createGroup(s, m.groupId, now);
-      const g = entry.group;
-      if (g.is(GroupState.Dead)) return answer(ctx, token, fail(ErrorCode.COORDINATOR_NOT_AVAILABLE));
-      // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
-      if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, fail(ErrorCode.UNKNOWN_MEMBER_ID));
-      if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, fail(ErrorCode.ILLEGAL_GENERATION));
-      const { records, written, topics } = offsetRecords(s, entry, m.topics, now, -1, { producerId: m.producerId, producerEpoch: m.producerEpoch });
-      const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics };
-      if (records.length === 0) return answer(ctx, token, response);
-      appendRecords(s, ctx, entry.partition, records, { kind: 'commit', token, response, written });
+      const err = txnOffsetCommitProblem(s, m);
+      if (err !== null) return answer(ctx, token, txnOffsetCommitFailed(m, err));
+      if (!s.broker || !m.topics.some((t) => t.partitions.length > 0)) return commitTxnOffsets(s, ctx, m, token, null);
+      // KIP-890: the transaction's coordinator confirms the offsets partition is in the transaction first
+      const verificationId = ++s.seq;
+      s.verifying.set(verificationId, { m, token });
+      const msg: BrokerMsg = { type: 'VerifyTransaction', transactionalId: m.transactionalId, producerId: m.producerId, producerEpoch: m.producerEpoch, partitions: [{ topic: OFFSETS_TOPIC, partition: partitionOf(s, m.groupId) }] };
+      void ctx.ask<TransactionVerification>(s.broker, msg, { timeoutMs: s.cfg.offsetCommitTimeoutMs }).then((r) => {
+        const verified: CoordinatorMsg = isFailure(r)
+          ? { type: 'TxnOffsetCommitVerified', verificationId, enabled: true, errorCode: r.errorCode, errorMessage: r.message, guard: NO_GUARD }
+          : r.enabled
+            ? { type: 'TxnOffsetCommitVerified', verificationId, enabled: true, errorCode: r.partitions[0]?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR, guard: r.partitions[0]?.guard ?? NO_GUARD }
+            : { type: 'TxnOffsetCommitVerified', verificationId, enabled: false, errorCode: ErrorCode.NONE, guard: NO_GUARD };
+        ctx.send(ctx.self, verified);
+      });
+    },
+
+    TxnOffsetCommitVerified(s, m, ctx) {
+      const pending = s.verifying.get(m.verificationId);
+      if (!pending) return;
+      s.verifying.delete(m.verificationId);
+      if (m.errorCode !== ErrorCode.NONE) {
+        ctx.log.debug('transactional offset commit not verified', { groupId: pending.m.groupId, transactionalId: pending.m.transactionalId, errorCode: m.errorCode, reason: m.errorMessage });
+        return answer(ctx, pending.token, txnOffsetCommitFailed(pending.m, txnOffsetCommitVerificationError(m.errorCode)));
+      }
+      // the group may have moved on while the coordinator was asked: checked again
+      const err = txnOffsetCommitProblem(s, pending.m);
+      if (err !== null) return answer(ctx, pending.token, txnOffsetCommitFailed(pending.m, err));
+      commitTxnOffsets(s, ctx, pending.m, pending.token, m.enabled ? m.guard : null);
     },
 
     TxnMarkerWritten(s, m, ctx) {

@@ -83,10 +83,11 @@ export type CoordinatorMsg =
     }
   /**
    * Kafka's TxnOffsetCommit: offsets committed inside a producer's transaction (the group's
-   * offsets partition was added to it with AddOffsetsToTxn). Written at once as records of the
+   * offsets partition was added to it with AddOffsetsToTxn). Written as records of the
    * producer's transaction, they count for OffsetFetch only once its COMMIT marker is written
    * (TxnMarkerWritten); an ABORT drops them. generationId -1 and memberId '' (versions before 3):
-   * no member check.
+   * no member check. With a broker that verifies transactions (KIP-890), the transaction's
+   * coordinator first confirms the offsets partition is in it (INVALID_TXN_STATE when not).
    */
   | {
       type: 'TxnOffsetCommit';
@@ -134,6 +135,12 @@ export type CoordinatorMsg =
   | { type: 'LoadNext'; partition: number; loadId: number }
   /** An append to an offsets partition settled (errorCode NONE: replicated to the ISR). */
   | { type: 'AppendDone'; appendId: number; errorCode: number; baseOffset: number; errorMessage?: string }
+  /**
+   * The broker's answer to the verification of a TxnOffsetCommit's transaction (KIP-890):
+   * `enabled` false when the broker does not verify; else NONE with the guard to write under,
+   * or the transaction coordinator's code.
+   */
+  | { type: 'TxnOffsetCommitVerified'; verificationId: number; enabled: boolean; errorCode: number; errorMessage?: string; guard: number }
   /** The join phase's delay (initial rebalance delay or rebalance timeout) ran out. */
   | { type: 'JoinDeadline'; groupId: string; seq: number }
   /** Members of `generationId` that have not sent SyncGroup within the rebalance timeout. */

@@ -90,6 +90,8 @@ interface FakeReplicaState {
   heldProduces: { token: ReplyToken; reply: ProduceResponse }[];
   heldReads: { token: ReplyToken; msg: Extract<ReplicaMsg, { type: 'ReplicaRead' }> }[];
   produces: number;
+  /** Each Produce's transaction verification (KIP-890): its guard, or null when it carried none. */
+  guards: (number | null)[];
   reads: number;
   hwLag: number;
 }
@@ -128,12 +130,14 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
     heldProduces: [],
     heldReads: [],
     produces: 0,
+    guards: [],
     reads: 0,
     hwLag: 0,
   }),
   handlers: {
     Produce(s, m, ctx) {
       s.produces++;
+      s.guards.push(m.verify === true ? (m.verificationGuard ?? 0) : null);
       let reply: ProduceResponse;
       if (s.failProduce !== null) {
         reply = { type: 'ProduceResponse', errorCode: s.failProduce, errorMessage: 'injected', baseOffset: -1, logAppendTime: -1, logStartOffset: s.logStartOffset };
@@ -199,7 +203,7 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
         }
       }
       const batches = decodeRecordBatches(Buffer.concat(s.batches)).map((b) => ({ baseOffset: b.baseOffset, transactional: b.transactional, control: b.control, producerId: b.producerId, producerEpoch: b.producerEpoch }));
-      ctx.reply({ type: 'FakeDumped', records, batches, produces: s.produces, reads: s.reads, logEndOffset: s.nextOffset, logStartOffset: s.logStartOffset } as never);
+      ctx.reply({ type: 'FakeDumped', records, batches, produces: s.produces, guards: s.guards, reads: s.reads, logEndOffset: s.nextOffset, logStartOffset: s.logStartOffset } as never);
     },
   },
 });
@@ -304,6 +308,7 @@ export class CoordinatorHarness {
     records: StoredRecord[];
     batches: { baseOffset: number; transactional: boolean; control: boolean; producerId: number; producerEpoch: number }[];
     produces: number;
+    guards: (number | null)[];
     reads: number;
     logEndOffset: number;
     logStartOffset: number;

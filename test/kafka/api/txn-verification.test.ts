@@ -6,7 +6,8 @@
  * transaction's later batches too; after the transaction ends, a batch without a new
  * AddPartitionsToTxn is refused again; an unknown producer id is INVALID_PRODUCER_ID_MAPPING, an
  * old epoch INVALID_PRODUCER_EPOCH, batches of two producers in one request
- * INVALID_PRODUCER_ID_MAPPING; with verification off the broker writes what it is sent (the
+ * INVALID_PRODUCER_ID_MAPPING; a TxnOffsetCommit before AddOffsetsToTxn is INVALID_TXN_STATE;
+ * with verification off the broker writes what it is sent (the
  * hanging transaction verification prevents). The broker side on its own is in
  * test/actors/broker/txn-verification.test.ts.
  */
@@ -102,6 +103,38 @@ describe('Kafka API: transactional Produce verified with the coordinator (KIP-89
     }, 10_000, 50);
     expect(afterEnd.errorCode).to.equal(ErrorCode.INVALID_TXN_STATE);
     expect(await logEnd(0)).to.equal(end0 + 3);
+  });
+
+  it("refuses a TxnOffsetCommit until AddOffsetsToTxn put the group's offsets partition in the transaction", async () => {
+    const { k, producerId, producerEpoch } = await startProducer('verify-offsets');
+    const found = await checkFor(async () => {
+      const r = await callers[0]!.call(ApiKeys.FindCoordinator, 3, { key: 'verify-readers', keyType: 0 });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    const g = await connect(`${found.host}:${found.port}`);
+    const commit = async () => {
+      const r = await g.call(ApiKeys.TxnOffsetCommit, 3, {
+        transactionalId: 'verify-offsets',
+        groupId: 'verify-readers',
+        producerId,
+        producerEpoch,
+        generationId: -1,
+        memberId: '',
+        groupInstanceId: null,
+        topics: [{ name: TOPIC, partitions: [{ partitionIndex: 0, committedOffset: 5, committedLeaderEpoch: -1, committedMetadata: null }] }],
+      });
+      return r.topics[0].partitions[0].errorCode as number;
+    };
+    expect(await commit()).to.equal(ErrorCode.INVALID_TXN_STATE);
+    expect((await k.call(ApiKeys.AddOffsetsToTxn, 3, { transactionalId: 'verify-offsets', producerId, producerEpoch, groupId: 'verify-readers' })).errorCode).to.equal(ErrorCode.NONE);
+    expect(await commit()).to.equal(ErrorCode.NONE);
+    expect((await k.call(ApiKeys.EndTxn, 3, { transactionalId: 'verify-offsets', producerId, producerEpoch, committed: true })).errorCode).to.equal(ErrorCode.NONE);
+    const fetched = await checkFor(async () => {
+      const r = await g.call(ApiKeys.OffsetFetch, 7, { groupId: 'verify-readers', topics: [{ name: TOPIC, partitionIndexes: [0] }], requireStable: true });
+      const p = r.topics[0].partitions[0];
+      return p.errorCode === ErrorCode.UNSTABLE_OFFSET_COMMIT ? null : p;
+    }, 10_000, 50);
+    expect(fetched).to.deep.include({ errorCode: ErrorCode.NONE, committedOffset: 5 });
   });
 
   it('an unknown producer id is INVALID_PRODUCER_ID_MAPPING, an old epoch INVALID_PRODUCER_EPOCH, two producers in one request INVALID_PRODUCER_ID_MAPPING', async () => {
