@@ -10,6 +10,12 @@ export type Acks = 0 | 1 | -1;
 /** Kafka's ListOffsets sentinels. */
 export const LATEST_TIMESTAMP = -1;
 export const EARLIEST_TIMESTAMP = -2;
+/** The record with the largest timestamp (KIP-734, ListOffsets v7+). */
+export const MAX_TIMESTAMP = -3;
+/** The start of the local log (KIP-405, v8+): without tiered storage, the log start offset. */
+export const EARLIEST_LOCAL_TIMESTAMP = -4;
+/** The highest offset in tiered storage (KIP-1005, v9+): without tiered storage, none (-1). */
+export const LATEST_TIERED_TIMESTAMP = -5;
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 

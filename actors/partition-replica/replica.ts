@@ -41,8 +41,11 @@ import { NO_GUARD, TxnVerifications, transactionalProducerOf } from './txn-verif
 import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
 import {
+  EARLIEST_LOCAL_TIMESTAMP,
   EARLIEST_TIMESTAMP,
+  LATEST_TIERED_TIMESTAMP,
   LATEST_TIMESTAMP,
+  MAX_TIMESTAMP,
   type AdvancedRead,
   type AppendAsFollowerResult,
   type DeleteRecordsResult,
@@ -937,7 +940,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const epochError = validateLeaderEpoch(s, m.currentLeaderEpoch);
       if (epochError !== null) return void ctx.reply(fail(epochError));
       const hw = s.log.highWatermark;
-      if (m.timestamp === EARLIEST_TIMESTAMP) {
+      // without tiered storage the local log starts where the log does, as Kafka answers then
+      if (m.timestamp === EARLIEST_TIMESTAMP || m.timestamp === EARLIEST_LOCAL_TIMESTAMP) {
         ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: s.log.logStartOffset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
         return;
       }
@@ -947,11 +951,15 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
         return;
       }
-      if (m.timestamp < 0) return void ctx.reply(fail(ErrorCode.INVALID_REQUEST));
-      const r = await s.log.offsetForTimestamp(m.timestamp);
+      // nothing is tiered: no offset, as Kafka answers for a log without remote storage
+      if (m.timestamp === LATEST_TIERED_TIMESTAMP) return void ctx.reply(fail(ErrorCode.NONE));
+      if (m.timestamp < 0 && m.timestamp !== MAX_TIMESTAMP) return void ctx.reply(fail(ErrorCode.INVALID_REQUEST));
+      const r = m.timestamp === MAX_TIMESTAMP ? await s.log.offsetOfMaxTimestamp() : await s.log.offsetForTimestamp(m.timestamp);
       if (r.errorCode !== ErrorCode.NONE) return void ctx.reply(fail(r.errorCode));
       const found = r as { offset: number; timestamp: number; leaderEpoch: number };
-      const visible = found.offset >= 0 && found.offset < hw;
+      // as Kafka: a record the client could not fetch yet is no answer (-1)
+      const fetchable = m.isolationLevel === 'read_committed' ? s.log.lastStableOffset : hw;
+      const visible = found.offset >= 0 && found.offset < fetchable;
       ctx.reply({
         type: 'ListOffsetsResult',
         errorCode: ErrorCode.NONE,

@@ -870,6 +870,34 @@ export class PartitionLog implements CleanableLog {
     }
   }
 
+  /**
+   * ListOffsets MAX_TIMESTAMP (KIP-734): the record holding the log's largest timestamp, found as
+   * Kafka's UnifiedLog finds it: the first segment whose max timestamp is the largest, in it the
+   * first batch reaching that timestamp, in that batch the first record carrying it (under
+   * LogAppendTime every record does, so the batch's first). The timestamp is the batch's max and
+   * the leader epoch the batch's. As in Kafka the segments are searched whole, so a record below
+   * a log start offset that DeleteRecords moved inside a segment still counts. Offset -1 when no
+   * batch has a timestamp (an empty log).
+   */
+  async offsetOfMaxTimestamp(): Promise<OffsetForTimestampResult> {
+    this.assertUsable();
+    if (this.state === LogState.Offline) return storageError('log is offline');
+    const none: TimestampOffset = { errorCode: ErrorCode.NONE, offset: -1, timestamp: -1, leaderEpoch: -1 };
+    try {
+      let best: LogSegment | null = null;
+      for (const segment of this.segments) if (best === null || segment.maxTimestampSoFar() > best.maxTimestampSoFar()) best = segment;
+      const max = best?.maxTimestampSoFar() ?? -1;
+      if (best === null || max < 0) return none;
+      const batch = best.findBatchByTimestamp(max, best.baseOffset);
+      if (!batch) return none;
+      const bytes = await best.readBytes(batch.position, batch.size);
+      return { errorCode: ErrorCode.NONE, offset: firstRecordAtOrAfter(bytes, max).offset, timestamp: max, leaderEpoch: partitionLeaderEpochOf(bytes, 0) };
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      return storageError(err.message);
+    }
+  }
+
   /** The leader epoch in force at `offset` per the epoch cache, or -1. */
   private epochAt(offset: number): number {
     let epoch = -1;

@@ -547,6 +547,84 @@ describe('storage/partition-log', () => {
     });
   });
 
+  describe('offsetOfMaxTimestamp (ListOffsets MAX_TIMESTAMP)', () => {
+    const maxOf = async (log: PartitionLog) => {
+      const r = await log.offsetOfMaxTimestamp();
+      if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+      return [r.offset, r.timestamp, r.leaderEpoch];
+    };
+
+    it('names the record with the largest timestamp, wherever it sits: a middle segment, the middle of its batch', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 300, 'index.interval.bytes': 50 } });
+      for (let i = 0; i < 20; i++) {
+        // timestamps rise to batch 9, whose second record holds the largest, then fall back
+        const t = i === 9 ? [1000, 9000, 2000] : [1000 + i, 1000 + i, 1000 + i];
+        ok(await log.append(batch({ values: ['a', 'b', 'c'], timestamps: t, partitionLeaderEpoch: 0 }), { leaderEpoch: Math.floor(i / 10) }));
+      }
+      expect(log.numberOfSegments).to.be.greaterThan(3);
+      expect(log.segmentBaseOffsets().at(-1)).to.be.greaterThan(30);
+      expect(await maxOf(log)).to.deep.equal([28, 9000, 0]);
+      await log.close();
+    });
+
+    it('a tie goes to the earliest record (first segment, first batch, first record), as Kafka', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 200 } });
+      ok(await log.append(batch({ values: ['a', 'b'], timestamps: [10, 50] }), { leaderEpoch: 0 }));
+      ok(await log.append(batch({ values: ['c', 'd', 'e'], timestamps: [50, 50, 20] }), { leaderEpoch: 0 }));
+      log.roll();
+      ok(await log.append(batch({ values: ['f'], timestamps: [50] }), { leaderEpoch: 1 }));
+      expect(await maxOf(log)).to.deep.equal([1, 50, 0]);
+      await log.close();
+    });
+
+    it('an empty log, or one without timestamps, has none (-1)', async () => {
+      const log = await openLog();
+      expect(await maxOf(log)).to.deep.equal([-1, -1, -1]);
+      ok(await log.append(batch({ values: ['a'], timestamps: -1 }), { leaderEpoch: 0 }));
+      expect(await maxOf(log)).to.deep.equal([-1, -1, -1]);
+      await log.close();
+    });
+
+    it('under LogAppendTime, the first record of the last-stamped batch (every record carries its time)', async () => {
+      const clock = new FakeClock(1_000);
+      const log = await openLog({ clock, config: { 'message.timestamp.type': 'LogAppendTime' } });
+      ok(await log.append(batch({ values: ['a', 'b'], timestamps: 99_999 }), { leaderEpoch: 0 }));
+      clock.advance(500);
+      ok(await log.append(batch({ values: ['c', 'd'], timestamps: 5 }), { leaderEpoch: 3 }));
+      expect(await maxOf(log)).to.deep.equal([2, 1_500, 3]);
+      await log.close();
+    });
+
+    it('after a reopen (from the time indexes) and a truncation below the record, the next largest', async () => {
+      const dir = path.join(tmpDir(), 'topic-0');
+      const config = { 'segment.bytes': 300, 'index.interval.bytes': 0 };
+      const log = await openLog({ dir, config });
+      for (let i = 0; i < 12; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: i === 7 ? 90_000 : 5000 + i }), { leaderEpoch: i < 5 ? 1 : 2 }));
+      await log.flush();
+      await log.close();
+      const again = await openLog({ dir, clean: true, recoveryPoint: 12, config });
+      expect(await maxOf(again)).to.deep.equal([7, 90_000, 2]);
+      await again.truncateTo(7);
+      expect(await maxOf(again)).to.deep.equal([6, 5006, 2]);
+      await again.close();
+    });
+
+    it('as Kafka, a record below a log start that DeleteRecords moved inside its segment still counts; a deleted segment does not', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 1 << 20 } });
+      for (let i = 0; i < 6; i++) ok(await log.append(batch({ values: [`v${i}`], timestamps: i === 1 ? 90_000 : 5000 + i }), { leaderEpoch: 4 }));
+      log.highWatermark = 6;
+      log.deleteRecordsBefore(3);
+      expect(await maxOf(log)).to.deep.equal([1, 90_000, 4]);
+      log.roll();
+      ok(await log.append(batch({ values: ['w'], timestamps: 6000 }), { leaderEpoch: 5 }));
+      log.highWatermark = 7;
+      log.deleteRecordsBefore(6);
+      expect(log.segmentBaseOffsets()).to.deep.equal([6]);
+      expect(await maxOf(log)).to.deep.equal([6, 6000, 5]);
+      await log.close();
+    });
+  });
+
   describe('truncation', () => {
     async function filled(config: LogConfigInput = { 'segment.bytes': 250 }): Promise<PartitionLog> {
       const log = await openLog({ config });

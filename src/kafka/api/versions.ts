@@ -16,7 +16,7 @@ export interface VersionRange {
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
   [0, { min: 3, max: 9 }], // Produce (RecordBatch v2 only: magic 2 starts at v3)
   [1, { min: 4, max: 12 }], // Fetch
-  [2, { min: 1, max: 6 }], // ListOffsets
+  [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
   [3, { min: 0, max: 9 }], // Metadata
   [8, { min: 0, max: 8 }], // OffsetCommit
   [9, { min: 0, max: 8 }], // OffsetFetch
