@@ -258,12 +258,26 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
 /**
  * Broker keys that can change while the broker runs (Kafka's dynamic broker configs, KIP-226), per
  * broker or as the cluster-wide default, through IncrementalAlterConfigs / AlterConfigs: the
- * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type)
- * and the replication throttle rates. Replicas of topics without their own value take a change
- * at once.
+ * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type;
+ * replicas of topics without their own value take a change at once), the replication throttle
+ * rates, the Kafka listener's connection limits (max.connections, max.connections.per.ip and its
+ * overrides, max.connection.creation.rate: new connections are judged by them at once, open
+ * ones stay, as in Kafka) and transaction.partition.verification.enable (the next transactional
+ * produce).
  */
 export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
-  [...Object.keys(LOG_KEYS), 'min.insync.replicas', 'compression.type', 'leader.replication.throttled.rate', 'follower.replication.throttled.rate'].sort(),
+  [
+    ...Object.keys(LOG_KEYS),
+    'min.insync.replicas',
+    'compression.type',
+    'leader.replication.throttled.rate',
+    'follower.replication.throttled.rate',
+    'max.connections',
+    'max.connections.per.ip',
+    'max.connections.per.ip.overrides',
+    'max.connection.creation.rate',
+    'transaction.partition.verification.enable',
+  ].sort(),
 );
 
 /**

@@ -25,7 +25,7 @@
  * replicas; StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
- * transaction coordinator; AclsChanged, ClientQuotasChanged and ScramCredentialsChanged to its Kafka listener
+ * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged and ScramCredentialsChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
@@ -135,7 +135,7 @@ export interface BrokerState {
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
   producerIdWaiters: ReplyToken[];
   /** The ACLs and client quotas last handed to the Kafka listener beside this broker (JSON; null: none yet). */
-  listenerSent: { acls: string | null; quotas: string | null; scram: string | null };
+  listenerSent: { acls: string | null; quotas: string | null; scram: string | null; limits: string | null };
   /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
   dynamicConfig: string;
   /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
@@ -185,8 +185,9 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
 }
 
 /**
- * The Kafka listener beside this broker authorizes with the cluster's ACLs and enforces its
- * client quotas: each is sent when it changed (and with the first metadata).
+ * The Kafka listener beside this broker authorizes with the cluster's ACLs, enforces its client
+ * quotas and this broker's connection limits: each is sent when it changed (and with the first
+ * metadata).
  */
 function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata, scramCredentials: ScramCredentialEntry[] | undefined): void {
   const listener: ActorRef<KafkaListenerMsg> = { node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` };
@@ -201,6 +202,18 @@ function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMe
   if (quotasKey !== s.listenerSent.quotas) {
     s.listenerSent.quotas = quotasKey;
     ctx.send(listener, { type: 'ClientQuotasChanged', quotas });
+  }
+  // its connection limits, as the dynamic broker configs over the topology's set them
+  const limits = {
+    maxConnections: s.config.maxConnections,
+    maxConnectionsPerIp: s.config.maxConnectionsPerIp,
+    maxConnectionsPerIpOverrides: [...s.config.maxConnectionsPerIpOverrides],
+    maxConnectionCreationRate: s.config.maxConnectionCreationRate,
+  };
+  const limitsKey = JSON.stringify(limits);
+  if (limitsKey !== s.listenerSent.limits) {
+    s.listenerSent.limits = limitsKey;
+    ctx.send(listener, { type: 'ConnectionLimitsChanged', ...limits });
   }
   if (scramCredentials) {
     const scramKey = JSON.stringify(scramCredentials);
@@ -724,7 +737,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
-      listenerSent: { acls: null, quotas: null, scram: null },
+      listenerSent: { acls: null, quotas: null, scram: null, limits: null },
       dynamicConfig: '[]',
       throttles: null,
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),

@@ -8,8 +8,9 @@
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
  * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
  * handshakes that failed.
- * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged and ScramCredentialsChanged (from its
- * broker: the cluster's ACLs and client quotas).
+ * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged and
+ * ScramCredentialsChanged (from its broker: the cluster's ACLs, client quotas and SCRAM
+ * credentials, its dynamic connection limits).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
@@ -255,6 +256,12 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       s.authorizer.update(m.acls);
       ctx.log.info('ACLs in force', { acls: m.acls.length });
     },
+    ConnectionLimitsChanged(s, m, ctx) {
+      const limits = { maxConnections: m.maxConnections, maxConnectionsPerIp: m.maxConnectionsPerIp, maxConnectionsPerIpOverrides: new Map(m.maxConnectionsPerIpOverrides), maxConnectionCreationRate: m.maxConnectionCreationRate };
+      s.limits.update(limits);
+      ctx.log.info('connection limits in force', { maxConnections: m.maxConnections, maxConnectionsPerIp: m.maxConnectionsPerIp, overrides: m.maxConnectionsPerIpOverrides.length, maxConnectionCreationRate: m.maxConnectionCreationRate });
+    },
+
     ClientQuotasChanged(s, m, ctx) {
       s.quotas.update(m.quotas);
       s.limits.setQuotas(m.quotas);

@@ -13,6 +13,11 @@ export type KafkaListenerMsg =
   | { type: 'AclsChanged'; acls: AclBinding[] }
   /** From the broker beside it: the cluster's client quotas changed; enforce these. */
   | { type: 'ClientQuotasChanged'; quotas: ClientQuota[] }
+  /**
+   * From the broker beside it: its connection limits in force changed (dynamic broker configs);
+   * judge new connections by these. Overrides as [ip, count] pairs.
+   */
+  | { type: 'ConnectionLimitsChanged'; maxConnections: number; maxConnectionsPerIp: number; maxConnectionsPerIpOverrides: [string, number][]; maxConnectionCreationRate: number }
   /** From the broker beside it: the cluster's SCRAM credentials (KIP-554) changed; authenticate with these. */
   | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] };
 

@@ -7,7 +7,8 @@
  * IP's; further ones are closed after the throttle time, as Kafka does). Rates are measured as
  * the client quotas' (rate-quota.ts: eleven one-second samples). The clock is injected.
  *
- * `admit` decides for a new connection and counts it; `closed` forgets it.
+ * `admit` decides for a new connection and counts it; `closed` forgets it; `update` takes new
+ * limits (dynamic broker configs).
  */
 import net from 'node:net';
 import { RateQuota, UNLIMITED_RATE, type QuotaClock } from '../runtime/rate-quota.js';
@@ -44,6 +45,10 @@ export function parseIpOverrides(raw: string): Map<string, number> | string {
   return out;
 }
 
+function creationRate(config: ConnectionLimitConfig): number {
+  return config.maxConnectionCreationRate >= INT_MAX ? UNLIMITED_RATE : config.maxConnectionCreationRate;
+}
+
 export class ConnectionLimits {
   private open = 0;
   private readonly perIp = new Map<string, number>();
@@ -56,10 +61,19 @@ export class ConnectionLimits {
   delayed = 0;
 
   constructor(
-    private readonly config: ConnectionLimitConfig,
+    private config: ConnectionLimitConfig,
     private readonly clock: QuotaClock,
   ) {
-    this.creation = new RateQuota(config.maxConnectionCreationRate >= INT_MAX ? UNLIMITED_RATE : config.maxConnectionCreationRate, clock);
+    this.creation = new RateQuota(creationRate(config), clock);
+  }
+
+  /**
+   * New limits (dynamic broker configs): the next connections are judged by them; open ones are
+   * left open even above a lower limit, as Kafka does. The creation rate keeps its samples.
+   */
+  update(config: ConnectionLimitConfig): void {
+    this.config = config;
+    this.creation.setLimit(creationRate(config));
   }
 
   /** The client quotas in force: their IP entities' connection_creation_rate apply from now. */

@@ -77,6 +77,23 @@ describe('kafka/connection-limits', () => {
     expect(from('10.0.0.1', 5).every((a) => a.kind === 'accept')).to.equal(true);
   });
 
+  it('takes new limits at run time (dynamic broker configs): the next connections are judged by them, open ones stay', () => {
+    const clock = new FakeClock();
+    const l = new ConnectionLimits(config({ maxConnections: 3 }), clock);
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) expect(l.admit(ip).kind).to.equal('accept');
+    l.update(config({ maxConnections: 1, maxConnectionsPerIpOverrides: new Map([['10.0.0.9', 0]]) }));
+    expect(l.openConnections).to.equal(3);
+    expect((l.admit('10.0.0.4') as { reason: string }).reason).to.match(/max.connections \(1\) reached/);
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) l.closed(ip);
+    expect((l.admit('10.0.0.9') as { reason: string }).reason).to.match(/max.connections.per.ip.overrides: 0/);
+    expect(l.admit('10.0.0.4').kind).to.equal('accept');
+    l.closed('10.0.0.4');
+    // a creation rate set later: connections beyond it wait
+    l.update(config({ maxConnectionCreationRate: 1 }));
+    const kinds = Array.from({ length: 4 }, () => l.admit('10.0.0.5').kind);
+    expect(kinds).to.include('delay');
+  });
+
   it('parses max.connections.per.ip.overrides: ip:count pairs (IPv6 too), and says what is wrong', () => {
     expect([...(parseIpOverrides('10.0.0.1:5, ::1:2,[fe80::1]:0') as Map<string, number>)]).to.deep.equal([
       ['10.0.0.1', 5],

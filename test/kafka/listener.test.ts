@@ -1,7 +1,8 @@
 /**
  * The Kafka listener's connection handling: version negotiation, pipelined requests answered in
  * order, and bad input closing only the offending connection while the broker carries on; its
- * connection limits (max.connections.per.ip, an IP's connection_creation_rate quota).
+ * connection limits (max.connections.per.ip, also changed at run time; an IP's
+ * connection_creation_rate quota).
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
@@ -223,6 +224,29 @@ describe('Kafka listener connection limits (max.connections.per.ip, connection_c
     a.end();
     await checkFor(async () => (await listener()).open === 1, 5_000, 10);
     expect(await metadataAnswered(await connect(), 1)).to.equal(true);
+  });
+
+  it('takes max.connections.per.ip set at run time (a dynamic broker config) for the next connections, and its topology value back when deleted', async () => {
+    const alter = async (s: RawKafkaSocket, operation: number, value: string | null) => {
+      s.request(ApiKeys.IncrementalAlterConfigs, 1, 7, { resources: [{ resourceType: 4, resourceName: '1', configs: [{ name: 'max.connections.per.ip', configOperation: operation, value }] }], validateOnly: false });
+      const frame = await s.frame(5_000);
+      expect(frame, 'answered').to.not.equal(null);
+    };
+    const refusedNow = async () => {
+      const s = await connect();
+      const answered = await metadataAnswered(s, 1);
+      s.end();
+      return !answered;
+    };
+    const a = await connect();
+    expect(await metadataAnswered(a, 1)).to.equal(true);
+    // the topology allows 2 from one address: lowered to 1, the next is refused while `a` stays open
+    await alter(a, 0, '1');
+    await checkFor(async () => ((await refusedNow()) ? true : null), 10_000, 50);
+    expect(await metadataAnswered(a, 2), 'an open connection stays').to.equal(true);
+    // deleted: the topology's 2 again
+    await alter(a, 1, null);
+    await checkFor(async () => ((await refusedNow()) ? null : true), 10_000, 50);
   });
 
   it("an IP's connection_creation_rate quota (AlterClientQuotas, ip entity) closes the connections beyond it after the throttle time", async () => {
