@@ -110,6 +110,8 @@ const table = [
   [105, 'TRANSACTIONAL_ID_NOT_FOUND', false, 'The transactionalId could not be found.'],
   [107, 'INELIGIBLE_REPLICA', false, 'The new ISR contains at least one ineligible replica.'],
   [108, 'NEW_LEADER_ELECTED', false, 'The AlterPartition request successfully updated the partition state but the leader has changed.'],
+  [114, 'MISMATCHED_ENDPOINT_TYPE', false, 'The request was sent to an endpoint of the wrong type.'],
+  [115, 'UNSUPPORTED_ENDPOINT_TYPE', false, 'This endpoint type is not supported yet.'],
   [120, 'TRANSACTION_ABORTABLE', false, 'The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.'],
 ] as const;
 

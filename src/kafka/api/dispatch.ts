@@ -13,6 +13,7 @@ import { alterClientQuotas, describeClientQuotas } from './client-quotas.js';
 import { alterUserScramCredentials, describeUserScramCredentials } from './scram-credentials.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
+import { describeCluster } from './describe-cluster.js';
 import { describeConfigs } from './describe-configs.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
@@ -69,6 +70,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [49, alterClientQuotas],
   [50, describeUserScramCredentials],
   [51, alterUserScramCredentials],
+  [60, describeCluster],
   [61, describeProducers],
   [65, describeTransactions],
   [66, listTransactions],

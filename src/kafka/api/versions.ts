@@ -55,6 +55,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [49, { min: 0, max: 1 }], // AlterClientQuotas
   [50, { min: 0, max: 0 }], // DescribeUserScramCredentials
   [51, { min: 0, max: 0 }], // AlterUserScramCredentials
+  [60, { min: 0, max: 1 }], // DescribeCluster (v1: endpoint type, brokers only)
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)

@@ -58,6 +58,7 @@ export const ApiKeys = {
   AlterClientQuotas: 49,
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
+  DescribeCluster: 60,
   DescribeProducers: 61,
   DescribeTransactions: 65,
   ListTransactions: 66,
@@ -1082,6 +1083,25 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
     ] },
+  ] },
+  { name: 'DescribeClusterRequest', apiKey: 60, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'includeClusterAuthorizedOperations', type: 'bool', versions: [0, N] },
+    { name: 'endpointType', type: 'int8', versions: [1, N], default: 1 },
+  ] },
+  { name: 'DescribeClusterResponse', apiKey: 60, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'endpointType', type: 'int8', versions: [1, N], default: 1 },
+    { name: 'clusterId', type: 'string', versions: [0, N] },
+    { name: 'controllerId', type: 'int32', versions: [0, N], default: -1 },
+    { name: 'brokers', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'brokerId', type: 'int32', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'port', type: 'int32', versions: [0, N] },
+      { name: 'rack', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+    { name: 'clusterAuthorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
   ] },
   { name: 'DescribeProducersRequest', apiKey: 61, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
@@ -3232,6 +3252,43 @@ export interface AlterUserScramCredentialsResponseResults {
   errorMessage: string | null;
 }
 
+export interface DescribeClusterRequest {
+  /** v0+ */
+  includeClusterAuthorizedOperations: boolean;
+  /** v1+, default 1 */
+  endpointType: number;
+}
+
+export interface DescribeClusterResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v1+, default 1 */
+  endpointType: number;
+  /** v0+ */
+  clusterId: string;
+  /** v0+, default -1 */
+  controllerId: number;
+  /** v0+ */
+  brokers: DescribeClusterResponseBrokers[];
+  /** v0+, default -2147483648 */
+  clusterAuthorizedOperations: number;
+}
+
+export interface DescribeClusterResponseBrokers {
+  /** v0+ */
+  brokerId: number;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  /** v0+, nullable v0+, default null */
+  rack: string | null;
+}
+
 export interface DescribeProducersRequest {
   /** v0+ */
   topics: DescribeProducersRequestTopics[];
@@ -3396,6 +3453,7 @@ export interface RequestBodies {
   49: AlterClientQuotasRequest;
   50: DescribeUserScramCredentialsRequest;
   51: AlterUserScramCredentialsRequest;
+  60: DescribeClusterRequest;
   61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
   66: ListTransactionsRequest;
@@ -3446,6 +3504,7 @@ export interface ResponseBodies {
   49: AlterClientQuotasResponse;
   50: DescribeUserScramCredentialsResponse;
   51: AlterUserScramCredentialsResponse;
+  60: DescribeClusterResponse;
   61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;
   66: ListTransactionsResponse;

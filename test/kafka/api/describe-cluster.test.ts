@@ -1,0 +1,178 @@
+/**
+ * DescribeCluster (60, v0-v1) over the Kafka protocol, as Kafka's broker answers it: the cluster
+ * id, the live brokers with their Kafka listener host, port and rack (as Metadata gives them; a
+ * broker whose session expired drops out), a random live broker as controller id (a KRaft
+ * broker's answer), the cluster authorized operations only when asked; endpoint type 2
+ * (controllers) refused MISMATCHED_ENDPOINT_TYPE and unknown types UNSUPPORTED_ENDPOINT_TYPE. With
+ * an authorizer anyone may describe the cluster; the operations asked for are the client's own,
+ * none without DESCRIBE on the cluster.
+ */
+import { expect } from 'chai';
+import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
+import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
+import { CLUSTER_OPERATIONS, OPERATIONS_NOT_REQUESTED } from '../../../src/kafka/api/authorized-operations.js';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
+
+const { NONE, MISMATCHED_ENDPOINT_TYPE, UNSUPPORTED_ENDPOINT_TYPE } = ErrorCode;
+
+interface DescribeClusterAnswer {
+  errorCode: number;
+  errorMessage: string | null;
+  endpointType: number;
+  clusterId: string;
+  controllerId: number;
+  brokers: { brokerId: number; host: string; port: number; rack: string | null }[];
+  clusterAuthorizedOperations: number;
+}
+
+const describeCluster = (k: KafkaCaller, version: number, includeClusterAuthorizedOperations = false, endpointType = 1): Promise<DescribeClusterAnswer> =>
+  k.call(ApiKeys.DescribeCluster, version, { includeClusterAuthorizedOperations, endpointType });
+
+describe('Kafka API: DescribeCluster', function () {
+  this.timeout(60_000);
+  let c: KafkaTestCluster;
+  let k: KafkaCaller;
+
+  before(async () => {
+    // brokers in worker threads (one can be killed), fenced soon after they fall silent
+    c = await startKafkaCluster({
+      brokers: 3,
+      kind: 'worker',
+      racks: ['rack-a', null, 'rack-c'],
+      brokerConfig: { 'broker.heartbeat.interval.ms': 200 },
+      controllerConfig: { 'broker.session.timeout.ms': 1_500 },
+    });
+    k = await KafkaCaller.connect(c.bootstrap[0]!);
+  });
+  after(async () => {
+    k?.end();
+    await c?.stop();
+  });
+
+  it('ApiVersions advertises DescribeCluster v0-1', async () => {
+    const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.DescribeCluster)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+  });
+
+  it('answers the cluster id and every live broker with its Kafka listener and rack, as Metadata does (v0 and v1)', async () => {
+    const md = await k.call(ApiKeys.Metadata, 9, { topics: [], allowAutoTopicCreation: false });
+    const fromMetadata = md.brokers.map((b: { nodeId: number; host: string; port: number; rack: string | null }) => ({ brokerId: b.nodeId, host: b.host, port: b.port, rack: b.rack }));
+    const expected = [1, 2, 3].map((id) => {
+      const [host, port] = [c.bootstrap[id - 1]!.slice(0, c.bootstrap[id - 1]!.lastIndexOf(':')), Number(c.bootstrap[id - 1]!.split(':').at(-1))];
+      return { brokerId: id, host, port, rack: id === 1 ? 'rack-a' : id === 3 ? 'rack-c' : null };
+    });
+    expect(fromMetadata.sort((a: { brokerId: number }, b: { brokerId: number }) => a.brokerId - b.brokerId)).to.deep.equal(expected);
+    for (const v of [0, 1]) {
+      const r = await describeCluster(k, v);
+      expect(r.errorCode).to.equal(NONE);
+      expect(r.errorMessage).to.equal(null);
+      expect(r.clusterId).to.equal('kafka-test');
+      expect(r.brokers).to.deep.equal(expected);
+      expect([1, 2, 3]).to.include(r.controllerId);
+      expect(r.endpointType).to.equal(1);
+      // not asked for: Kafka's "not requested"
+      expect(r.clusterAuthorizedOperations).to.equal(OPERATIONS_NOT_REQUESTED);
+    }
+  });
+
+  it('names a random live broker as controller, as a KRaft broker does', async () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 40; i++) seen.add((await describeCluster(k, 1)).controllerId);
+    expect([...seen].sort()).to.deep.equal([1, 2, 3]);
+  });
+
+  it('without an authorizer, asked for them: every cluster operation', async () => {
+    expect((await describeCluster(k, 1, true)).clusterAuthorizedOperations).to.equal(CLUSTER_OPERATIONS);
+  });
+
+  it('endpoint type 2 (controllers) is MISMATCHED_ENDPOINT_TYPE from a broker, an unknown type UNSUPPORTED_ENDPOINT_TYPE', async () => {
+    const controllers = await describeCluster(k, 1, true, 2);
+    expect(controllers).to.deep.include({
+      errorCode: MISMATCHED_ENDPOINT_TYPE,
+      errorMessage: 'The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER',
+      clusterId: '',
+      controllerId: -1,
+      brokers: [],
+      clusterAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+    });
+    for (const type of [0, 3, -1]) {
+      expect(await describeCluster(k, 1, false, type)).to.deep.include({ errorCode: UNSUPPORTED_ENDPOINT_TYPE, errorMessage: `Unsupported endpoint type ${type}`, brokers: [] });
+    }
+  });
+
+  it('a broker whose session expired is no longer listed, nor named controller', async () => {
+    await c.handle.killNode('b3');
+    await checkFor(async () => (await describeCluster(k, 1)).brokers.length === 2, 20_000, 100);
+    const r = await describeCluster(k, 1);
+    expect(r.brokers.map((b) => b.brokerId)).to.deep.equal([1, 2]);
+    for (let i = 0; i < 20; i++) expect([1, 2]).to.include((await describeCluster(k, 0)).controllerId);
+  });
+});
+
+describe('Kafka API: DescribeCluster with an authorizer', function () {
+  this.timeout(30_000);
+  const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
+  let c: KafkaTestCluster;
+  let root: KafkaCaller;
+  let alice: KafkaCaller;
+  let acls = 0;
+
+  async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
+    const k = await KafkaCaller.connect(c.bootstrap[0]!);
+    expect((await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(NONE);
+    expect((await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${USERS[user]}`) })).errorCode).to.equal(NONE);
+    return k;
+  }
+
+  /** Lets alice perform `operation` on the cluster; returns once the broker's listener has the ACL. */
+  async function allowAlice(operation: number): Promise<void> {
+    const r = await root.call(ApiKeys.CreateAcls, 3, {
+      creations: [{ resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME, resourcePatternType: PatternType.LITERAL, principal: 'User:alice', host: '*', operation, permissionType: AclPermission.ALLOW }],
+    });
+    expect(r.results[0].errorCode).to.equal(NONE);
+    acls += 1;
+    await checkFor(async () => {
+      const l = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
+      return (l as KafkaListenerDescription).authorizer.acls === acls;
+    }, 10_000, 10);
+  }
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' } });
+    root = await login('admin');
+    alice = await login('alice');
+  });
+  after(async () => {
+    for (const k of [root, alice]) k?.end();
+    await c?.stop();
+  });
+
+  it("anyone may describe the cluster; the operations asked for are the client's own, none (0) without DESCRIBE on the cluster", async () => {
+    const bare = await describeCluster(alice, 1, true);
+    expect(bare).to.deep.include({ errorCode: NONE, clusterId: 'kafka-test', clusterAuthorizedOperations: 0 });
+    expect(bare.brokers.map((b) => b.brokerId)).to.deep.equal([1]);
+    expect((await describeCluster(alice, 1, false)).clusterAuthorizedOperations).to.equal(OPERATIONS_NOT_REQUESTED);
+    // a super user may do everything
+    expect((await describeCluster(root, 0, true)).clusterAuthorizedOperations).to.equal(CLUSTER_OPERATIONS);
+
+    await allowAlice(AclOperation.DESCRIBE);
+    expect((await describeCluster(alice, 1, true)).clusterAuthorizedOperations).to.equal(1 << AclOperation.DESCRIBE);
+  });
+
+  it('operations on the cluster without DESCRIBE on it are not told (0); ALTER implies DESCRIBE, as in Kafka', async () => {
+    await root.call(ApiKeys.DeleteAcls, 3, {
+      filters: [{ resourceTypeFilter: ResourceType.ANY, resourceNameFilter: null, patternTypeFilter: PatternType.ANY, principalFilter: null, hostFilter: null, operation: AclOperation.ANY, permissionType: AclPermission.ANY }],
+    });
+    acls = 0;
+    await checkFor(async () => (await describeCluster(alice, 1, true)).clusterAuthorizedOperations === 0, 10_000, 10);
+    await allowAlice(AclOperation.IDEMPOTENT_WRITE);
+    expect((await describeCluster(alice, 1, true)).clusterAuthorizedOperations).to.equal(0);
+    await allowAlice(AclOperation.ALTER);
+    expect((await describeCluster(alice, 1, true)).clusterAuthorizedOperations).to.equal((1 << AclOperation.DESCRIBE) | (1 << AclOperation.ALTER) | (1 << AclOperation.IDEMPOTENT_WRITE));
+  });
+});
