@@ -48,6 +48,7 @@
  * metadata log); a restart (supervision, or a new process on the same metadata dir) replays the
  * log through the quorum actor. Replies: NotController from a standby.
  */
+import { ControllerMutationQuotas } from '../../src/security/controller-mutation-quota.js';
 import { randomUUID } from 'node:crypto';
 import { defineActor, type ActorContext, type BaseContext } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Message } from '../../src/runtime/types.js';
@@ -141,6 +142,8 @@ export type ControllerRole = (typeof ControllerRole)[keyof typeof ControllerRole
 export interface ControllerState {
   readonly clusterId: string;
   readonly config: ControllerConfig;
+  /** Controller mutation quotas (KIP-599): each client's token bucket of partition mutations. */
+  readonly mutationQuotas: ControllerMutationQuotas;
   /** The committed metadata, applied up to appliedIndex. */
   metadata: MetadataState;
   appliedIndex: number;
@@ -370,6 +373,7 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
   const s: ControllerState = {
     clusterId: args.clusterId,
     config,
+    mutationQuotas: new ControllerMutationQuotas(ctx.clock),
     metadata: emptyMetadata(),
     appliedIndex: 0,
     role: ControllerRole.Standby,
@@ -897,6 +901,7 @@ async function handleCreateTopics(s: ControllerState, m: Extract<ControllerMsg, 
   const results: TopicResult[] = [];
   const created: string[] = [];
   const batch = new Batch(s.metadata);
+  const quota = s.mutationQuotas.begin(m.mutationQuota);
   for (const raw of entries) {
     if (!isObject(raw) || typeof raw.name !== 'string') {
       results.push(topicError(isObject(raw) ? String(raw.name ?? '') : '', { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'each topic must be an object with a string name' }));
@@ -913,6 +918,11 @@ async function handleCreateTopics(s: ControllerState, m: Extract<ControllerMsg, 
       continue;
     }
     const record = planned as Extract<MetadataRecord, { type: 'CreateTopic' }>;
+    // as Kafka's controller: the quota is taken once a topic is valid, validateOnly too
+    if (!quota.record(record.partitions.length)) {
+      results.push(topicError(t.name, { errorCode: ErrorCode.THROTTLING_QUOTA_EXCEEDED, errorMessage: THROTTLED }));
+      continue;
+    }
     try {
       batch.add(record); // validateOnly adds too, so later topics see earlier ones; it never commits
     } catch (err) {
@@ -946,8 +956,11 @@ async function handleCreateTopics(s: ControllerState, m: Extract<ControllerMsg, 
       out.flush(s, ctx, true);
     }
   }
-  ctx.reply<ControllerReply>({ type: 'CreateTopicsResponse', topics: results });
+  ctx.reply<ControllerReply>({ type: 'CreateTopicsResponse', topics: results, throttleTimeMs: quota.throttleTimeMs() });
 }
+
+/** Kafka's message for THROTTLING_QUOTA_EXCEEDED. */
+const THROTTLED = 'The throttling quota has been exceeded.';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -960,6 +973,7 @@ async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, 
   const results: Result[] = [];
   const removed: TopicRecord[] = [];
   const batch = new Batch(s.metadata);
+  const quota = s.mutationQuotas.begin(m.mutationQuota);
   for (const name of names) {
     if (typeof name !== 'string') {
       results.push({ name: String(name), errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic names must be strings' });
@@ -969,6 +983,10 @@ async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, 
       const topic = batch.state.topics.get(name);
       if (!topic) {
         results.push({ name, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` });
+        continue;
+      }
+      if (!quota.record(topic.partitions.length)) {
+        results.push({ name, errorCode: ErrorCode.THROTTLING_QUOTA_EXCEEDED, errorMessage: THROTTLED });
         continue;
       }
       batch.add({ type: 'RemoveTopic', name, topicId: topic.topicId });
@@ -993,7 +1011,7 @@ async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, 
       out.flush(s, ctx, true);
     }
   }
-  ctx.reply<ControllerReply>({ type: 'DeleteTopicsResponse', topics: results });
+  ctx.reply<ControllerReply>({ type: 'DeleteTopicsResponse', topics: results, throttleTimeMs: quota.throttleTimeMs() });
 }
 
 async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreatePartitions' }>, ctx: Ctx): Promise<void> {
@@ -1001,6 +1019,7 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
   const added: TopicPartition[] = [];
   const grown: string[] = [];
   const batch = new Batch(s.metadata);
+  const quota = s.mutationQuotas.begin(m.mutationQuota);
   for (const { name, raw, topic, fail } of existingTopicEntries(batch, m.topics, results, 'each entry must be an object with a string name and a count')) {
     const count = raw.count;
     const current = topic.partitions.length;
@@ -1045,6 +1064,10 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
       }
       placement = assignReplicas(placementBrokers(batch.state, eligible), (count as number) - current, rf, placementForNewPartitions(eligible, partition0.replicas[0]!, current));
     }
+    if (!quota.record(placement.length)) {
+      fail(ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED);
+      continue;
+    }
     const partitions = placement.map((replicas, i) => newPartition(name, current + i, replicas));
     batch.add({ type: 'CreatePartitions', topic: name, partitions });
     for (const p of partitions) added.push({ topic: name, partition: p.partition });
@@ -1062,7 +1085,7 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
       ctx.log.info('partitions created', { topics: grown, partitions: added.length });
     }
   }
-  ctx.reply<ControllerReply>({ type: 'CreatePartitionsResponse', topics: results });
+  ctx.reply<ControllerReply>({ type: 'CreatePartitionsResponse', topics: results, throttleTimeMs: quota.throttleTimeMs() });
 }
 
 // ------------------------------------------------------------------ ISR changes from leaders

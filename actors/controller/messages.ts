@@ -2,6 +2,7 @@
  * Messages the controller accepts, and its replies. Names follow Kafka's requests.
  * Every reply carries `errorCode` (src/protocol/errors.ts).
  */
+import type { MutationQuotaRequest } from '../../src/security/controller-mutation-quota.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
@@ -23,13 +24,14 @@ export type ControllerMsg =
   | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null; kafkaEndpoint?: string | null }
   | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean }
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
-  | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
-  | { type: 'DeleteTopics'; topics: string[] }
+  /** `mutationQuota`: the client's controller_mutation_rate (KIP-599), kept here for the cluster; absent: none. */
+  | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean; mutationQuota?: MutationQuotaRequest }
+  | { type: 'DeleteTopics'; topics: string[]; mutationQuota?: MutationQuotaRequest }
   /**
    * Grow topics to `count` partitions. `assignments`: replicas of each new partition (preferred
    * leader first), else placed like Kafka. `validateOnly`: check and answer, change nothing.
    */
-  | { type: 'CreatePartitions'; topics: { name: string; count: number; assignments?: number[][] | null }[]; validateOnly?: boolean }
+  | { type: 'CreatePartitions'; topics: { name: string; count: number; assignments?: number[][] | null }[]; validateOnly?: boolean; mutationQuota?: MutationQuotaRequest }
   | {
       type: 'AlterPartition';
       brokerId: number;
@@ -148,9 +150,11 @@ export type ControllerReply =
         numPartitions: number;
         replicationFactor: number;
       }[];
+      /** How long the client is to hold back under its controller mutation quota (0: within it). */
+      throttleTimeMs?: number;
     }
-  | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
-  | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[]; throttleTimeMs?: number }
+  | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[]; throttleTimeMs?: number }
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }
   | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }

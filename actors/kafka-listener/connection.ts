@@ -141,6 +141,10 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
       return false;
     },
     authorizeAny: (op, type) => !authorizer || authorizer.authorizeAny(principal, aclHost, op, type),
+    mutationQuota: (strict) => {
+      const q = s.args.quotas?.mutationQuota(principal.slice(principal.indexOf(':') + 1), clientId ?? '');
+      return q ? { ...q, strict } : undefined;
+    },
     config: s.args.config,
     configInput: s.args.configInput,
     broker: s.refs.broker,
@@ -154,14 +158,25 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
   };
 }
 
+/** CreateTopics, DeleteTopics, CreatePartitions: their controller_mutation_rate throttle time mutes the connection too. */
+const MUTATION_KEYS: ReadonlySet<number> = new Set([19, 20, 37]);
+
 /**
  * Client quotas on Produce (request bytes, producer_byte_rate) and consumer Fetch (fetched bytes,
  * consumer_byte_rate), as Kafka's brokers (KIP-219): a client over its quota is answered at once
- * with the throttle time in the response, and nothing more is read from it for that long.
+ * with the throttle time in the response, and nothing more is read from it for that long. The
+ * same hold-back follows a CreateTopics, DeleteTopics or CreatePartitions the controller
+ * throttled (controller_mutation_rate, KIP-599).
  */
 function applyQuota(s: ConnState, apiKey: number, clientId: string | null, requestBytes: number, request: Record<string, unknown>, body: Record<string, unknown> | null): void {
   const quotas = s.args.quotas;
   if (!quotas?.active) return;
+  // controller mutations: the controller kept the quota and named the throttle time (KIP-599)
+  if (MUTATION_KEYS.has(apiKey)) {
+    const ms = (body?.throttleTimeMs as number | undefined) ?? 0;
+    if (ms > 0) s.base.send(s.base.self, { type: 'Throttle', ms });
+    return;
+  }
   let bytes: number;
   let key: 'producer_byte_rate' | 'consumer_byte_rate';
   if (apiKey === PRODUCE_KEY) {

@@ -333,7 +333,7 @@ function isBrokerId(b: unknown): b is number {
  */
 export type ClientQuotaEntity = QuotaEntity;
 
-/** An entity's quotas: key (producer_byte_rate, consumer_byte_rate) -> bytes per second. */
+/** An entity's quotas: key (producer_byte_rate, consumer_byte_rate: bytes per second; controller_mutation_rate: partition mutations per second) -> its rate. */
 export type ClientQuotaEntry = ClientQuota;
 
 /**
@@ -394,7 +394,7 @@ function checkQuotaEntity(raw: unknown, where: string): QuotaEntity {
 function checkQuotaOp(raw: unknown, where: string): { key: string; value: number; remove: boolean } {
   if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { key, value } or { key, remove: true }`);
   const op = raw as { key?: unknown; value?: unknown; remove?: unknown };
-  if (typeof op.key !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: key must be a quota key (producer_byte_rate, consumer_byte_rate)`);
+  if (typeof op.key !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: key must be a quota key (producer_byte_rate, consumer_byte_rate, controller_mutation_rate)`);
   if (op.remove !== undefined && typeof op.remove !== 'boolean') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: remove must be true or false`);
   if (op.value !== undefined && op.value !== null && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: value must be a number (bytes per second), or null to remove ${op.key}`);
   const removes = op.remove === true || op.value === null;

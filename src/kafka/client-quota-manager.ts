@@ -7,7 +7,7 @@
  * used for an hour are dropped. The clock is injected.
  */
 import { RateQuota, type QuotaClock } from '../runtime/rate-quota.js';
-import { entityKey, resolveQuota, type ClientQuota, type QuotaKey } from '../security/client-quotas.js';
+import { CONTROLLER_MUTATION_RATE, entityKey, resolveQuota, type ClientQuota, type QuotaKey } from '../security/client-quotas.js';
 
 const IDLE_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 1000;
@@ -34,6 +34,17 @@ export class ClientQuotaManager {
   /** How many quota entities are in force. */
   get size(): number {
     return this.quotas.size;
+  }
+
+  /**
+   * The controller_mutation_rate quota of a client (KIP-599), for the controller to keep: the
+   * quota entity it counts against (defaults filled in with the client's names) and its rate;
+   * null when none applies.
+   */
+  mutationQuota(user: string, clientId: string): { entity: string; rate: number } | null {
+    if (this.quotas.size === 0) return null;
+    const quota = resolveQuota(this.quotas, user, clientId, CONTROLLER_MUTATION_RATE);
+    return quota ? { entity: entityKey(quota.metricEntity), rate: quota.limit } : null;
   }
 
   /**

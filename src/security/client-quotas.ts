@@ -17,13 +17,17 @@ export const IP = 'ip';
 /** KIP-612: connections an IP may open per second (IP entities only). */
 export const CONNECTION_CREATION_RATE = 'connection_creation_rate';
 
-/** The keys enforced: bytes per second a client may produce, and fetch as a consumer. */
-export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate'] as const);
+/** KIP-599: partitions a client may create or delete per second (controller-mutation-quota.ts). */
+export const CONTROLLER_MUTATION_RATE = 'controller_mutation_rate';
+/**
+ * The keys enforced for users and client ids: bytes per second a client may produce, and fetch
+ * as a consumer; partition mutations per second.
+ */
+export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate', CONTROLLER_MUTATION_RATE] as const);
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
 /** Kafka's other quota keys, refused with a reason rather than stored and ignored. */
 const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
-  request_percentage: 'request time quotas are not enforced by samsa (byte-rate quotas are)',
-  controller_mutation_rate: 'controller mutation quotas are not enforced by samsa (byte-rate quotas are)',
+  request_percentage: 'request time quotas are not enforced by samsa (byte-rate and controller mutation quotas are)',
 };
 
 /**
@@ -144,7 +148,7 @@ export function quotaProblem(key: string, value: number, entity?: QuotaEntity): 
   }
   if (ipEntity) return `an ip entity takes only ${CONNECTION_CREATION_RATE}, not ${key}`;
   if (!(QUOTA_KEYS as readonly string[]).includes(key)) return `unknown quota key '${key}' (${QUOTA_KEYS.join(', ')})`;
-  if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive number of bytes per second, got ${value}`;
+  if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive number of ${key === CONTROLLER_MUTATION_RATE ? 'partition mutations' : 'bytes'} per second, got ${value}`;
   return null;
 }
 

@@ -433,7 +433,7 @@ describe('cli: configs against a cluster', function () {
   it("refuses quota kinds samsa does not enforce, unknown keys and bad values with the controller's reason, and deletes of keys not set (exit 2)", async () => {
     const [percent, mutation, unknown, zero, notSet] = await Promise.all([
       c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'request_percentage=50']),
-      c.run('configs', ['--alter', '--client-defaults', '--add-config', 'controller_mutation_rate=10']),
+      c.run('configs', ['--alter', '--client-defaults', '--add-config', 'controller_mutation_rate=0']),
       c.run('configs', ['--alter', '--client', 'app', '--add-config', 'retention.ms=1000']),
       c.run('configs', ['--alter', '--user', 'carol', '--add-config', 'producer_byte_rate=0']),
       c.run('configs', ['--alter', '--user', 'alice', '--delete-config', 'consumer_byte_rate']),
@@ -442,9 +442,9 @@ describe('cli: configs against a cluster', function () {
       expect(r.code, r.stderr).to.equal(2);
       expect(r.stdout).to.equal('');
     }
-    expect(percent.stderr).to.match(/user 'carol': request_percentage: request time quotas are not enforced by samsa \(byte-rate quotas are\)/);
-    expect(mutation.stderr).to.match(/the default client-id: controller_mutation_rate: controller mutation quotas are not enforced by samsa/);
-    expect(unknown.stderr).to.match(/client-id 'app': unknown quota key 'retention\.ms' \(producer_byte_rate, consumer_byte_rate\)/);
+    expect(percent.stderr).to.match(/user 'carol': request_percentage: request time quotas are not enforced by samsa \(byte-rate and controller mutation quotas are\)/);
+    expect(mutation.stderr).to.match(/the default client-id: controller_mutation_rate must be a positive number of partition mutations per second, got 0/);
+    expect(unknown.stderr).to.match(/client-id 'app': unknown quota key 'retention\.ms' \(producer_byte_rate, consumer_byte_rate, controller_mutation_rate\)/);
     expect(zero.stderr).to.match(/producer_byte_rate must be a positive number of bytes per second, got 0/);
     expect(notSet.stderr).to.match(/Invalid config\(s\): consumer_byte_rate — not set for user-principal 'alice', nothing to delete \(set: producer_byte_rate\)/);
     expect((await c.cluster.client.metadata()).clientQuotas?.filter((q) => q.entity.user === 'carol' || (q.entity.user === undefined && q.entity.clientId === null))).to.deep.equal([]);

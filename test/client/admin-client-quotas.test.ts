@@ -101,18 +101,18 @@ describe('client/admin client quotas', function () {
     const e = await refused(
       admin.alterClientQuotas([
         { entity: { user: 'erin' }, ops: [{ key: 'producer_byte_rate', value: 300 }] },
-        { entity: { user: null, clientId: 'svc' }, ops: [{ key: 'controller_mutation_rate', value: 5 }] },
+        { entity: { user: null, clientId: 'svc' }, ops: [{ key: 'request_percentage', value: 5 }] },
         { entity: { clientId: 'svc' }, ops: [{ key: 'producer_byte_rate', value: -1 }] },
       ]),
     );
     expect(e.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
-    expect(e.message).to.equal('INVALID_REQUEST: the default user, client-id \'svc\': controller_mutation_rate: controller mutation quotas are not enforced by samsa (byte-rate quotas are)');
+    expect(e.message).to.equal('INVALID_REQUEST: the default user, client-id \'svc\': request_percentage: request time quotas are not enforced by samsa (byte-rate and controller mutation quotas are)');
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'erin' }] })).to.deep.equal([{ entity: { user: 'erin' }, quotas: { producer_byte_rate: 300 } }]);
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'client-id', match: 'svc' }] })).to.deep.equal([]);
 
     const cases: [Parameters<Admin['alterClientQuotas']>[0], RegExp][] = [
       [[{ entity: { clientId: 'svc' }, ops: [{ key: 'producer_byte_rate', value: 0 }] }], /client-id 'svc': producer_byte_rate must be a positive number/],
-      [[{ entity: { user: 'x' }, ops: [{ key: 'retention.ms', value: 1 }] }], /user 'x': unknown quota key 'retention.ms' \(producer_byte_rate, consumer_byte_rate\)/],
+      [[{ entity: { user: 'x' }, ops: [{ key: 'retention.ms', value: 1 }] }], /user 'x': unknown quota key 'retention.ms' \(producer_byte_rate, consumer_byte_rate, controller_mutation_rate\)/],
       [[{ entity: { user: '' }, ops: [{ key: 'producer_byte_rate', value: 1 }] }], /user '': an entity name is empty \(null is the default\)/],
       [
         [

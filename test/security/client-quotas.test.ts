@@ -62,13 +62,15 @@ describe('security/client-quotas', () => {
     expect(entityFromWire([{ entityType: 'user', entityName: '' }])).to.match(/empty/);
   });
 
-  it('takes positive byte rates of the keys it enforces; refuses the others with a reason', () => {
+  it('takes positive byte rates and partition mutation rates of the keys it enforces; refuses the others with a reason', () => {
     expect(quotaProblem('producer_byte_rate', 1024)).to.equal(null);
     expect(quotaProblem('consumer_byte_rate', 0.5)).to.equal(null);
     expect(quotaProblem('producer_byte_rate', 0)).to.match(/positive/);
     expect(quotaProblem('producer_byte_rate', Number.NaN)).to.match(/positive/);
     expect(quotaProblem('request_percentage', 50)).to.match(/not enforced/);
-    expect(quotaProblem('controller_mutation_rate', 5)).to.match(/not enforced/);
+    expect(quotaProblem('controller_mutation_rate', 5)).to.equal(null);
+    expect(quotaProblem('controller_mutation_rate', 0)).to.match(/positive number of partition mutations per second/);
+    expect(quotaProblem('controller_mutation_rate', 5, { ip: '1.2.3.4' })).to.match(/an ip entity takes only connection_creation_rate/);
     expect(quotaProblem('speed', 5)).to.match(/unknown quota key/);
   });
 

@@ -412,7 +412,7 @@ export function planUserAlter(components: readonly QuotaComponent[], change: { s
   if (Object.keys(quotaSet).length > 0 || quotaDeletes.length > 0) throw new UsageError('Cannot alter both quota and SCRAM credential configs simultaneously');
   const named = [...upsertions.map((u) => u.mechanism), ...deletions].join(', ');
   if (components.some((c) => c.entityType === 'client-id')) {
-    throw new UsageError(`${named}: SCRAM credentials belong to a user alone: clients (and a user's clients) take quota configs only (producer_byte_rate, consumer_byte_rate)`);
+    throw new UsageError(`${named}: SCRAM credentials belong to a user alone: clients (and a user's clients) take quota configs only (producer_byte_rate, consumer_byte_rate, controller_mutation_rate)`);
   }
   const user = components[0]!.match;
   if (typeof user !== 'string') throw new UsageError(`${named}: --entity-default and --user-defaults do not go with SCRAM credentials: a credential belongs to a named user (--entity-name, --user)`);

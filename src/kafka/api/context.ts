@@ -12,6 +12,7 @@ import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { TxnCoordinatorMsg } from '../../../actors/txn-coordinator/messages.js';
 import type { Logger } from '../../runtime/logger.js';
+import type { MutationQuotaRequest } from '../../security/controller-mutation-quota.js';
 import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -36,6 +37,11 @@ export interface ApiContext {
   authorize(operation: number, resourceType: number, resourceName: string, logIfDenied?: boolean): boolean;
   /** Whether it may perform `operation` on some resource of the type (Kafka's authorizeByResourceType). */
   authorizeAny(operation: number, resourceType: number): boolean;
+  /**
+   * The client's controller_mutation_rate quota (KIP-599) for the controller to keep, strict for
+   * the versions whose clients know THROTTLING_QUOTA_EXCEEDED; undefined when none applies.
+   */
+  mutationQuota(strict: boolean): MutationQuotaRequest | undefined;
   /** The broker's config in force, and the keys its config file set (for DescribeConfigs). */
   readonly config: BrokerConfig;
   readonly configInput: Readonly<Record<string, unknown>>;

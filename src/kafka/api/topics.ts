@@ -1,5 +1,5 @@
 /**
- * CreateTopics (api key 19, v0-v5), DeleteTopics (api key 20, v0-v5) and CreatePartitions (api
+ * CreateTopics (api key 19, v0-v6), DeleteTopics (api key 20, v0-v5) and CreatePartitions (api
  * key 37, v0-v3, with explicit assignments and validateOnly), forwarded to the
  * controller actor (any broker accepts them: each reaches the controller). The controller
  * validates names, partition counts, replication factors, assignments and configs with Kafka's
@@ -11,6 +11,10 @@
  * DELETE on each topic (or DELETE on the cluster): a topic the client may not describe is
  * TOPIC_AUTHORIZATION_FAILED whether or not it exists; CreatePartitions needs ALTER on each
  * topic. Topics refused never reach the controller.
+ *
+ * A client's controller_mutation_rate quota (KIP-599) goes with each request for the controller to
+ * keep: in the versions named in STRICT_SINCE a topic beyond it is THROTTLING_QUOTA_EXCEEDED; the
+ * response's throttleTimeMs says how long to hold back, and the connection is held back that long.
  */
 import type { ControllerMsg, ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -27,6 +31,12 @@ interface CreatableTopicReq {
   assignments: { partitionIndex: number; brokerIds: number[] }[];
   configs: { name: string; value: string | null }[];
 }
+
+/**
+ * The versions from which a client knows THROTTLING_QUOTA_EXCEEDED, so a controller mutation
+ * quota refuses topics (strict); older ones have every topic done and are only held back (KIP-599).
+ */
+const STRICT_SINCE = { createTopics: 6, deleteTopics: 5, createPartitions: 3 } as const;
 
 /** Kafka's ConfigSource.TOPIC_CONFIG. */
 const TOPIC_CONFIG_SOURCE = 1;
@@ -49,6 +59,7 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
   for (const t of reqs) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
   const answers = new Map<string, { errorCode: number; errorMessage: string | null; numPartitions: number; replicationFactor: number }>();
   const valid: CreatableTopic[] = [];
+  let throttleTimeMs = 0;
   // CREATE on the cluster covers every topic; DESCRIBE_CONFIGS decides whether configs come back
   const mayCreateAll = ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME, false);
   const mayDescribeConfigs = new Set<string>();
@@ -68,7 +79,11 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
   }
   if (valid.length > 0) {
     const validateOnly = version >= 1 && body.validateOnly === true;
-    const r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'CreateTopics', topics: valid, validateOnly }, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
+    const msg: ControllerMsg = { type: 'CreateTopics', topics: valid, validateOnly };
+    const quota = ctx.mutationQuota(version >= STRICT_SINCE.createTopics);
+    if (quota) msg.mutationQuota = quota;
+    const r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, msg, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
+    if (!isFailure(r) && r.type === 'CreateTopicsResponse') throttleTimeMs = r.throttleTimeMs ?? 0;
     for (const t of valid) {
       if (isFailure(r) || r.type !== 'CreateTopicsResponse') {
         answers.set(t.name, { errorCode: isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: isFailure(r) ? r.message : 'unexpected controller reply', numPartitions: -1, replicationFactor: -1 });
@@ -99,7 +114,7 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
       configs: ok ? t.configs.filter((c) => c.value !== null).map((c) => ({ name: c.name, value: c.value, readOnly: false, configSource: TOPIC_CONFIG_SOURCE, isSensitive: false })) : null,
     });
   }
-  return { throttleTimeMs: 0, topics };
+  return { throttleTimeMs, topics };
 };
 
 /**
@@ -127,17 +142,24 @@ async function deletionRefusals(ctx: ApiContext, names: string[]): Promise<{ ref
   return { refused, allowed };
 }
 
-export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx, _version, body) => {
+export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx, version, body) => {
   const names = [...new Set(body.topicNames as string[])];
   const { refused, allowed } = await deletionRefusals(ctx, names);
   const answers = new Map(refused);
   let r: ControllerReply | Failure | null = null;
+  let throttleTimeMs = 0;
   if (allowed.length > 0) {
-    r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'DeleteTopics', topics: allowed }, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
-    if (!isFailure(r) && r.type === 'DeleteTopicsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, { errorCode: t.errorCode, errorMessage: t.errorMessage });
+    const msg: ControllerMsg = { type: 'DeleteTopics', topics: allowed };
+    const quota = ctx.mutationQuota(version >= STRICT_SINCE.deleteTopics);
+    if (quota) msg.mutationQuota = quota;
+    r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, msg, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
+    if (!isFailure(r) && r.type === 'DeleteTopicsResponse') {
+      throttleTimeMs = r.throttleTimeMs ?? 0;
+      for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, { errorCode: t.errorCode, errorMessage: t.errorMessage });
+    }
   }
   return {
-    throttleTimeMs: 0,
+    throttleTimeMs,
     responses: names.map((name) => {
       const a = answers.get(name) ?? { errorCode: r !== null && isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: r !== null && isFailure(r) ? r.message : 'no answer for this topic' };
       return { name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage };
@@ -145,7 +167,7 @@ export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx,
   };
 };
 
-export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = async (ctx, _version, body) => {
+export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = async (ctx, version, body) => {
   const topics = body.topics;
   const answers = new Map<string, { errorCode: number; errorMessage: string | null }>();
   for (const name of new Set(topics.map((t) => t.name))) {
@@ -153,17 +175,20 @@ export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = asy
   }
   const allowed = topics.filter((t) => !answers.has(t.name));
   let r: ControllerReply | Failure | null = null;
+  let throttleTimeMs = 0;
   if (allowed.length > 0) {
-    r = await ctx.ask<ControllerMsg, ControllerReply>(
-      ctx.controller,
-      {
-        type: 'CreatePartitions',
-        topics: allowed.map((t) => ({ name: t.name, count: t.count, assignments: t.assignments === null ? null : t.assignments.map((a) => a.brokerIds) })),
-        validateOnly: body.validateOnly,
-      },
-      Math.max(ctx.config.requestTimeoutMs, body.timeoutMs),
-    );
-    if (!isFailure(r) && r.type === 'CreatePartitionsResponse') for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, t);
+    const msg: ControllerMsg = {
+      type: 'CreatePartitions',
+      topics: allowed.map((t) => ({ name: t.name, count: t.count, assignments: t.assignments === null ? null : t.assignments.map((a) => a.brokerIds) })),
+      validateOnly: body.validateOnly,
+    };
+    const quota = ctx.mutationQuota(version >= STRICT_SINCE.createPartitions);
+    if (quota) msg.mutationQuota = quota;
+    r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, msg, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs));
+    if (!isFailure(r) && r.type === 'CreatePartitionsResponse') {
+      throttleTimeMs = r.throttleTimeMs ?? 0;
+      for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, t);
+    }
   }
   const seen = new Set<string>();
   const results = [];
@@ -173,5 +198,5 @@ export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = asy
     const a = answers.get(t.name) ?? { errorCode: r !== null && isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: r !== null && isFailure(r) ? r.message : 'no answer for this topic' };
     results.push({ name: t.name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage });
   }
-  return { throttleTimeMs: 0, results };
+  return { throttleTimeMs, results };
 };

@@ -28,7 +28,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [15, { min: 0, max: 5 }], // DescribeGroups
   [16, { min: 0, max: 4 }], // ListGroups
   [18, { min: 0, max: 3 }], // ApiVersions
-  [19, { min: 0, max: 5 }], // CreateTopics
+  [19, { min: 0, max: 6 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599)
   [20, { min: 0, max: 5 }], // DeleteTopics
   [21, { min: 0, max: 2 }], // DeleteRecords
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent and transactional producers)

@@ -4,7 +4,9 @@
  * DescribeClientQuotas lists them by filter, and the broker holds a client over its
  * producer_byte_rate or consumer_byte_rate back: its responses carry a throttle time and its
  * traffic stays within the quota (an upper bound against the time since it started, with one
- * second's allowance and one request of slack), while other clients go on unthrottled.
+ * second's allowance and one request of slack), while other clients go on unthrottled; a
+ * controller_mutation_rate quota refuses CreateTopics v6 / DeleteTopics v5 topics beyond it and
+ * holds older versions back.
  */
 import { expect } from 'chai';
 import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
@@ -133,6 +135,52 @@ describe('Kafka API: client quotas', function () {
       for (let i = 0; i < 30; i++) expect((await produce(slow)).throttleTimeMs).to.equal(0);
     } finally {
       slow.end();
+    }
+  });
+
+  it('controller_mutation_rate: CreateTopics v6 refuses topics once the bucket is spent (THROTTLING_QUOTA_EXCEEDED); older versions and other clients are only held back or untouched', async () => {
+    // 1 partition a second: a bucket of 11
+    const before = await listenerQuotas();
+    const set = await alter([{ entity: entity('client-id', 'creator'), ops: [{ key: 'controller_mutation_rate', value: 1, remove: false }] }]);
+    expect(set.entries[0].errorCode).to.equal(0);
+    await checkFor(async () => ((await listenerQuotas()) > before ? true : null), 10_000, 20);
+    // a throttled answer holds its connection back: each request goes on a connection of its own
+    // (the same client id, so the same bucket on the controller)
+    const [creator, creator2, creator3] = await Promise.all([1, 2, 3].map(() => KafkaCaller.connect(c.bootstrap[0]!, 'creator')));
+    const other = await KafkaCaller.connect(c.bootstrap[0]!, 'someone-else');
+    const create = (k: KafkaCaller, version: number, names: string[], partitions: number) =>
+      k.call(ApiKeys.CreateTopics, version, { topics: names.map((name) => ({ name, numPartitions: partitions, replicationFactor: 1, assignments: [], configs: [] })), timeoutMs: 5_000, validateOnly: false });
+    try {
+      // 8 + 8 partitions: the first takes 8 of 11, the second overshoots to -5, the third is refused
+      const strict = await create(creator!, 6, ['m1', 'm2', 'm3'], 8);
+      expect(strict.topics.map((t: { name: string; errorCode: number }) => [t.name, t.errorCode])).to.deep.equal([
+        ['m1', 0],
+        ['m2', 0],
+        ['m3', ErrorCode.THROTTLING_QUOTA_EXCEEDED],
+      ]);
+      expect(strict.topics[2].errorMessage).to.equal('The throttling quota has been exceeded.');
+      expect(strict.throttleTimeMs).to.be.within(4_000, 5_000);
+      // v5 knows no such error: the topic is created, and the answer says how long to hold back
+      const permissive = await create(creator2!, 5, ['m4'], 2);
+      expect(permissive.topics[0].errorCode).to.equal(0);
+      expect(permissive.throttleTimeMs).to.be.within(6_000, 7_000);
+      // deleting counts too (DeleteTopics v5 is strict)
+      const deleted = await creator3!.call(ApiKeys.DeleteTopics, 5, { topicNames: ['m1'], timeoutMs: 5_000 });
+      expect(deleted.responses[0].errorCode).to.equal(ErrorCode.THROTTLING_QUOTA_EXCEEDED);
+      expect(deleted.throttleTimeMs).to.be.greaterThan(0);
+      // another client id has no quota
+      const free = await create(other, 6, ['o1'], 30);
+      expect(free.topics[0].errorCode).to.equal(0);
+      expect(free.throttleTimeMs).to.equal(0);
+      const md = await other.call(ApiKeys.Metadata, 9, { topics: ['m1', 'm2', 'm3', 'm4'].map((name) => ({ name })), allowAutoTopicCreation: false });
+      expect(md.topics.map((t: { name: string; errorCode: number }) => [t.name, t.errorCode])).to.deep.equal([
+        ['m1', 0],
+        ['m2', 0],
+        ['m3', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION],
+        ['m4', 0],
+      ]);
+    } finally {
+      for (const k of [creator, creator2, creator3, other]) k?.end();
     }
   });
 });
