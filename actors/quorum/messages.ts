@@ -48,6 +48,13 @@ export interface QuorumVoterStatus {
   logEndIndex: number;
   /** Milliseconds since the leader last heard from it (-1 where unknown). */
   lastContactMs: number;
+  /**
+   * Kafka's DescribeQuorum times (KIP-836), on the leader's clock: when it last took an append of
+   * this leader's term (a Kafka follower's fetch) and when it last held all the leader had; the
+   * leader itself: now. -1 where unknown (never yet, or the answer is not the leader's).
+   */
+  lastFetchTimestamp: number;
+  lastCaughtUpTimestamp: number;
 }
 
 export type QuorumReply =

@@ -263,7 +263,16 @@ function describe(s: QuorumState, now: number): QuorumReply {
     snapshotIndex: s.core.snapshotIndex,
     voters: s.args.voters.map((v) => {
       const at = v.id === s.args.voterId ? now : s.core.lastContactAt(v.id);
-      return { id: v.id, node: v.node, logEndIndex: progress?.get(v.id) ?? -1, lastContactMs: at === null || !progress ? -1 : now - at };
+      // as Kafka's leader reports itself: fetched and caught up now
+      const fetch = v.id === s.args.voterId && progress ? { lastFetchAt: now, lastCaughtUpAt: now } : s.core.followerFetch(v.id);
+      return {
+        id: v.id,
+        node: v.node,
+        logEndIndex: progress?.get(v.id) ?? -1,
+        lastContactMs: at === null || !progress ? -1 : now - at,
+        lastFetchTimestamp: fetch?.lastFetchAt ?? -1,
+        lastCaughtUpTimestamp: fetch?.lastCaughtUpAt ?? -1,
+      };
     }),
   };
 }

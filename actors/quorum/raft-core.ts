@@ -100,6 +100,11 @@ export class RaftCore<T> {
   private lastLeaderContact = Number.NEGATIVE_INFINITY;
   /** Leader: clock time each follower last answered an append. */
   private readonly lastContact = new Map<number, number>();
+  /**
+   * Leader: each follower's last successful answer to an append of this term (its time, and the
+   * leader's last index then) and when it was last caught up, for Kafka's DescribeQuorum.
+   */
+  private readonly followerFetches = new Map<number, { at: number; leaderEnd: number; caughtUpAt: number | null }>();
   /** Leader: when each follower was last sent the snapshot (not again within an election timeout). */
   private readonly snapshotSentAt = new Map<number, number>();
   /** The clock time of the latest input (for inputs that carry none). */
@@ -244,6 +249,17 @@ export class RaftCore<T> {
     return this.role === RaftRole.Leader ? (this.lastContact.get(voter) ?? null) : null;
   }
 
+  /**
+   * Leader: Kafka's view of a follower (KIP-836): when it last took an append of this term (a
+   * Kafka follower's fetch), and when it last held everything this leader had (null: not known;
+   * null for both when this node does not lead or `voter` is itself).
+   */
+  followerFetch(voter: number): { lastFetchAt: number | null; lastCaughtUpAt: number | null } | null {
+    if (this.role !== RaftRole.Leader || voter === this.selfId) return null;
+    const f = this.followerFetches.get(voter);
+    return { lastFetchAt: f?.at ?? null, lastCaughtUpAt: f?.caughtUpAt ?? null };
+  }
+
   handle(msg: RaftMsg<T>, now: number): RaftEffect<T>[] {
     this.now = now;
     switch (msg.type) {
@@ -287,6 +303,7 @@ export class RaftCore<T> {
     this.role = RaftRole.Leader;
     this.leaderId = this.selfId;
     this.ready = false;
+    this.followerFetches.clear();
     for (const p of this.peers()) {
       this.nextIndex.set(p, this.lastIndex + 1);
       this.matchIndex.set(p, 0);
@@ -462,6 +479,7 @@ export class RaftCore<T> {
     if (this.role !== RaftRole.Leader || m.term !== this.term || !this.nextIndex.has(m.followerId)) return [];
     this.lastContact.set(m.followerId, now);
     if (m.success) {
+      this.noteFetch(m.followerId, m.matchIndex, now);
       if (m.matchIndex > (this.matchIndex.get(m.followerId) ?? 0)) this.matchIndex.set(m.followerId, m.matchIndex);
       this.nextIndex.set(m.followerId, Math.max(this.nextIndex.get(m.followerId)!, m.matchIndex + 1));
       const effects = this.advanceCommit();
@@ -472,6 +490,18 @@ export class RaftCore<T> {
     const next = Math.max(1, Math.min(this.nextIndex.get(m.followerId)! - 1, m.matchIndex + 1));
     this.nextIndex.set(m.followerId, next);
     return [this.appendTo(m.followerId)];
+  }
+
+  /**
+   * Kafka's LeaderState.updateFollowerState: a follower holding all the leader has is caught up
+   * now; one holding what the leader had at its previous answer was caught up then.
+   */
+  private noteFetch(follower: number, end: number, now: number): void {
+    const f = this.followerFetches.get(follower);
+    let caughtUpAt = f?.caughtUpAt ?? null;
+    if (end >= this.lastIndex) caughtUpAt = now;
+    else if (f && f.leaderEnd > 0 && end >= f.leaderEnd) caughtUpAt = Math.max(caughtUpAt ?? f.at, f.at);
+    this.followerFetches.set(follower, { at: now, leaderEnd: this.lastIndex, caughtUpAt });
   }
 
   private advanceCommit(): RaftEffect<T>[] {

@@ -15,6 +15,7 @@ import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeCluster } from './describe-cluster.js';
 import { describeConfigs } from './describe-configs.js';
+import { describeQuorum } from './describe-quorum.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
@@ -70,6 +71,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [49, alterClientQuotas],
   [50, describeUserScramCredentials],
   [51, alterUserScramCredentials],
+  [55, describeQuorum],
   [60, describeCluster],
   [61, describeProducers],
   [65, describeTransactions],

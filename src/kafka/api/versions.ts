@@ -55,6 +55,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [49, { min: 0, max: 1 }], // AlterClientQuotas
   [50, { min: 0, max: 0 }], // DescribeUserScramCredentials
   [51, { min: 0, max: 0 }], // AlterUserScramCredentials
+  [55, { min: 0, max: 2 }], // DescribeQuorum (the metadata quorum through the active controller; v2: no controller listeners)
   [60, { min: 0, max: 1 }], // DescribeCluster (v1: endpoint type, brokers only)
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions

@@ -58,6 +58,7 @@ export const ApiKeys = {
   AlterClientQuotas: 49,
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
+  DescribeQuorum: 55,
   DescribeCluster: 60,
   DescribeProducers: 61,
   DescribeTransactions: 65,
@@ -1082,6 +1083,51 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'user', type: 'string', versions: [0, N] },
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeQuorumRequest', apiKey: 55, kind: 'request', validVersions: [0, 2], flexibleFrom: 0, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'DescribeQuorumResponse', apiKey: 55, kind: 'response', validVersions: [0, 2], flexibleFrom: 0, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [2, N], nullable: [2, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [2, N], nullable: [2, N] },
+        { name: 'leaderId', type: 'int32', versions: [0, N] },
+        { name: 'leaderEpoch', type: 'int32', versions: [0, N] },
+        { name: 'highWatermark', type: 'int64', versions: [0, N] },
+        { name: 'currentVoters', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'replicaId', type: 'int32', versions: [0, N] },
+          { name: 'replicaDirectoryId', type: 'uuid', versions: [2, N] },
+          { name: 'logEndOffset', type: 'int64', versions: [0, N] },
+          { name: 'lastFetchTimestamp', type: 'int64', versions: [1, N], default: -1 },
+          { name: 'lastCaughtUpTimestamp', type: 'int64', versions: [1, N], default: -1 },
+        ] },
+        { name: 'observers', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'replicaId', type: 'int32', versions: [0, N] },
+          { name: 'replicaDirectoryId', type: 'uuid', versions: [2, N] },
+          { name: 'logEndOffset', type: 'int64', versions: [0, N] },
+          { name: 'lastFetchTimestamp', type: 'int64', versions: [1, N], default: -1 },
+          { name: 'lastCaughtUpTimestamp', type: 'int64', versions: [1, N], default: -1 },
+        ] },
+      ] },
+    ] },
+    { name: 'nodes', type: 'struct', array: true, versions: [2, N], fields: [
+      { name: 'nodeId', type: 'int32', versions: [2, N] },
+      { name: 'listeners', type: 'struct', array: true, versions: [2, N], fields: [
+        { name: 'name', type: 'string', versions: [2, N] },
+        { name: 'host', type: 'string', versions: [2, N] },
+        { name: 'port', type: 'uint16', versions: [2, N] },
+      ] },
     ] },
   ] },
   { name: 'DescribeClusterRequest', apiKey: 60, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
@@ -3252,6 +3298,102 @@ export interface AlterUserScramCredentialsResponseResults {
   errorMessage: string | null;
 }
 
+export interface DescribeQuorumRequest {
+  /** v0+ */
+  topics: DescribeQuorumRequestTopics[];
+}
+
+export interface DescribeQuorumRequestTopics {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: DescribeQuorumRequestPartitions[];
+}
+
+export interface DescribeQuorumRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+}
+
+export interface DescribeQuorumResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v2+, nullable v2+ */
+  errorMessage: string | null;
+  /** v0+ */
+  topics: DescribeQuorumResponseTopics[];
+  /** v2+ */
+  nodes: DescribeQuorumResponseNodes[];
+}
+
+export interface DescribeQuorumResponseTopics {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: DescribeQuorumResponsePartitions[];
+}
+
+export interface DescribeQuorumResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v2+, nullable v2+ */
+  errorMessage: string | null;
+  /** v0+ */
+  leaderId: number;
+  /** v0+ */
+  leaderEpoch: number;
+  /** v0+, int64 */
+  highWatermark: number;
+  /** v0+ */
+  currentVoters: DescribeQuorumResponseCurrentVoters[];
+  /** v0+ */
+  observers: DescribeQuorumResponseObservers[];
+}
+
+export interface DescribeQuorumResponseCurrentVoters {
+  /** v0+ */
+  replicaId: number;
+  /** v2+, uuid */
+  replicaDirectoryId: string;
+  /** v0+, int64 */
+  logEndOffset: number;
+  /** v1+, default -1, int64 */
+  lastFetchTimestamp: number;
+  /** v1+, default -1, int64 */
+  lastCaughtUpTimestamp: number;
+}
+
+export interface DescribeQuorumResponseObservers {
+  /** v0+ */
+  replicaId: number;
+  /** v2+, uuid */
+  replicaDirectoryId: string;
+  /** v0+, int64 */
+  logEndOffset: number;
+  /** v1+, default -1, int64 */
+  lastFetchTimestamp: number;
+  /** v1+, default -1, int64 */
+  lastCaughtUpTimestamp: number;
+}
+
+export interface DescribeQuorumResponseNodes {
+  /** v2+ */
+  nodeId: number;
+  /** v2+ */
+  listeners: DescribeQuorumResponseListeners[];
+}
+
+export interface DescribeQuorumResponseListeners {
+  /** v2+ */
+  name: string;
+  /** v2+ */
+  host: string;
+  /** v2+ */
+  port: number;
+}
+
 export interface DescribeClusterRequest {
   /** v0+ */
   includeClusterAuthorizedOperations: boolean;
@@ -3453,6 +3595,7 @@ export interface RequestBodies {
   49: AlterClientQuotasRequest;
   50: DescribeUserScramCredentialsRequest;
   51: AlterUserScramCredentialsRequest;
+  55: DescribeQuorumRequest;
   60: DescribeClusterRequest;
   61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
@@ -3504,6 +3647,7 @@ export interface ResponseBodies {
   49: AlterClientQuotasResponse;
   50: DescribeUserScramCredentialsResponse;
   51: AlterUserScramCredentialsResponse;
+  55: DescribeQuorumResponse;
   60: DescribeClusterResponse;
   61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;

@@ -412,6 +412,53 @@ describe('actors/quorum/raft-core', () => {
     });
   });
 
+  describe("Kafka's DescribeQuorum times (KIP-836)", () => {
+    const ack = (followerId: number, matchIndex: number, success = true): RaftMsg<Data> => ({ type: 'AppendEntriesResponse', term: 1, followerId, success, matchIndex });
+
+    it("the leader keeps each follower's last fetch (a successful append answer) and when it last held all the leader had, as Kafka's LeaderState", () => {
+      const core = new RaftCore<Data>(1, [1, 2, 3], { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.start(0);
+      expect(core.followerFetch(2)).to.equal(null);
+      core.electionTimeout(200);
+      core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 210);
+      expect(core.role).to.equal(RaftRole.Leader);
+      expect(core.lastIndex).to.equal(1);
+      // not heard from yet in this term; the leader itself is not a follower
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: null, lastCaughtUpAt: null });
+      expect(core.followerFetch(1)).to.equal(null);
+
+      // holds all the leader has: caught up now
+      core.handle(ack(2, 1), 220);
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: 220, lastCaughtUpAt: 220 });
+      core.propose(['a']);
+      core.propose(['b']);
+      // holds 2 of 3: behind, still caught up as of 220
+      core.handle(ack(2, 2), 240);
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: 240, lastCaughtUpAt: 220 });
+      core.propose(['c']);
+      // holds 3 of 4, all the leader had at its previous answer (240): caught up as of then
+      core.handle(ack(2, 3), 260);
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: 260, lastCaughtUpAt: 240 });
+      core.handle(ack(2, 4), 270);
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: 270, lastCaughtUpAt: 270 });
+      // a refused append (diverged log) is no fetch
+      core.handle(ack(2, 0, false), 280);
+      expect(core.followerFetch(2)!.lastFetchAt).to.equal(270);
+      // the other follower's own
+      core.handle(ack(3, 2), 290);
+      expect(core.followerFetch(3)).to.deep.equal({ lastFetchAt: 290, lastCaughtUpAt: null });
+
+      // a leader of a later term starts over; a follower keeps none
+      core.handle({ type: 'AppendEntriesResponse', term: 5, followerId: 3, success: false, matchIndex: 0 }, 300);
+      expect(core.role).to.equal(RaftRole.Follower);
+      expect(core.followerFetch(2)).to.equal(null);
+      core.electionTimeout(600);
+      core.handle({ type: 'VoteResponse', term: 6, voterId: 2, granted: true }, 610);
+      expect(core.role).to.equal(RaftRole.Leader);
+      expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: null, lastCaughtUpAt: null });
+    });
+  });
+
   describe('snapshots', () => {
     it('compacts only what is committed; indexes and terms carry on past the snapshot', () => {
       const sim = new Sim([1]);

@@ -29,7 +29,7 @@ describe('kafka codec api', () => {
       DescribeAcls: 29, CreateAcls: 30, DeleteAcls: 31,
       DescribeConfigs: 32, AlterConfigs: 33, DescribeLogDirs: 35, SaslAuthenticate: 36, CreatePartitions: 37, DeleteGroups: 42, ElectLeaders: 43, IncrementalAlterConfigs: 44,
       AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,
-      DescribeUserScramCredentials: 50, AlterUserScramCredentials: 51,
+      DescribeUserScramCredentials: 50, AlterUserScramCredentials: 51, DescribeQuorum: 55,
       DescribeCluster: 60, DescribeProducers: 61, DescribeTransactions: 65, ListTransactions: 66,
     });
     expect(apiName(1)).to.equal('Fetch');

@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, the transaction admin APIs or DescribeCluster
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, the transaction admin APIs, DescribeQuorum or DescribeCluster
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -886,6 +886,7 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.AlterClientQuotas,
                 ApiKeys.DescribeUserScramCredentials,
                 ApiKeys.AlterUserScramCredentials,
+                ApiKeys.DescribeQuorum,
                 ApiKeys.DescribeCluster,
                 ApiKeys.DescribeProducers,
                 ApiKeys.DescribeTransactions,
