@@ -4,6 +4,13 @@
  */
 import net from 'node:net';
 import { decodeResponse, encodeRequest } from '../../src/kafka/protocol/index.js';
+import { checkFor } from './check-for.js';
+
+const SASL_HANDSHAKE = 17;
+const SASL_AUTHENTICATE = 36;
+const FIND_COORDINATOR = 10;
+const INIT_PRODUCER_ID = 22;
+const COORDINATOR_LOAD_IN_PROGRESS = 14;
 
 export class RawKafkaSocket {
   private buf = Buffer.alloc(0);
@@ -107,6 +114,18 @@ export class KafkaCaller {
     return new KafkaCaller(await RawKafkaSocket.connect(endpoint), clientId);
   }
 
+  /** A connection authenticated with SASL/PLAIN as `user` (SaslHandshake v1, SaslAuthenticate v2); throws when refused. */
+  static async plainLogin(endpoint: string, user: string, password: string, clientId: string | null = 'raw-test'): Promise<KafkaCaller> {
+    const k = await KafkaCaller.connect(endpoint, clientId);
+    const hs = await k.call(SASL_HANDSHAKE, 1, { mechanism: 'PLAIN' });
+    const auth = hs.errorCode === 0 ? await k.call(SASL_AUTHENTICATE, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${password}`) }) : hs;
+    if (auth.errorCode !== 0) {
+      k.end();
+      throw new Error(`SASL/PLAIN login as ${user} refused: error ${auth.errorCode}`);
+    }
+    return k;
+  }
+
   async call(apiKey: number, apiVersion: number, body: object): Promise<any> {
     const id = this.nextId++;
     this.socket.request(apiKey, apiVersion, id, body, this.clientId);
@@ -135,4 +154,26 @@ export function consumerFetchBody(topic: string, partition: number, fetchOffset:
     rackId: '',
     ...extra,
   };
+}
+
+/**
+ * Finds the transaction coordinator of `transactionalId` through `via` (FindCoordinator v3), connects to it
+ * and starts the id's producer (InitProducerId v4, waiting out COORDINATOR_LOAD_IN_PROGRESS); throws when
+ * the coordinator refuses. The caller closes `k`.
+ */
+export async function startTransactionalProducer(via: KafkaCaller, transactionalId: string): Promise<{ k: KafkaCaller; producerId: number; producerEpoch: number }> {
+  const found = await checkFor(async () => {
+    const r = await via.call(FIND_COORDINATOR, 3, { key: transactionalId, keyType: 1 });
+    return r.errorCode === 0 ? r : null;
+  }, 15_000, 50);
+  const k = await KafkaCaller.connect(`${found.host}:${found.port}`);
+  const r = await checkFor(async () => {
+    const x = await k.call(INIT_PRODUCER_ID, 4, { transactionalId, transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
+    return x.errorCode === COORDINATOR_LOAD_IN_PROGRESS ? null : x;
+  }, 15_000, 50);
+  if (r.errorCode !== 0) {
+    k.end();
+    throw new Error(`InitProducerId for ${transactionalId} refused: error ${r.errorCode}`);
+  }
+  return { k, producerId: r.producerId, producerEpoch: r.producerEpoch };
 }

@@ -41,10 +41,7 @@ describe('Kafka API: ACLs on the admin APIs', function () {
 
   /** A connection authenticated with SASL PLAIN as `user`. */
   async function login(user: User): Promise<KafkaCaller> {
-    const k = await KafkaCaller.connect(c.bootstrap[0]!);
-    expect((await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(ErrorCode.NONE);
-    expect((await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${USERS[user]}`) })).errorCode).to.equal(ErrorCode.NONE);
-    return k;
+    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
   }
 
   async function listenerAcls(): Promise<number | null> {

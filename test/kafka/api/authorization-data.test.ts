@@ -68,10 +68,7 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
   const open: KafkaCaller[] = [];
 
   async function connectAs(user: User): Promise<KafkaCaller> {
-    const k = await KafkaCaller.connect(c.bootstrap[0]!);
-    expect((await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(ErrorCode.NONE);
-    expect((await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${USERS[user]}`) })).errorCode).to.equal(ErrorCode.NONE);
-    return k;
+    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
   }
 
   /** A connection authenticated as the user, closed after the test. */

@@ -123,10 +123,7 @@ describe('Kafka API: DescribeCluster with an authorizer', function () {
   let acls = 0;
 
   async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
-    const k = await KafkaCaller.connect(c.bootstrap[0]!);
-    expect((await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(NONE);
-    expect((await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${USERS[user]}`) })).errorCode).to.equal(NONE);
-    return k;
+    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
   }
 
   /** Lets alice perform `operation` on the cluster; returns once the broker's listener has the ACL. */

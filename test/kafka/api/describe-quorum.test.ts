@@ -270,10 +270,7 @@ describe('Kafka API: DescribeQuorum with an authorizer', function () {
   let alice: KafkaCaller;
 
   async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
-    const k = await KafkaCaller.connect(c.bootstrap[0]!);
-    expect((await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'PLAIN' })).errorCode).to.equal(NONE);
-    expect((await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: Buffer.from(`\u0000${user}\u0000${USERS[user]}`) })).errorCode).to.equal(NONE);
-    return k;
+    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
   }
 
   before(async () => {

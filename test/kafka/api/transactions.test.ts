@@ -13,7 +13,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller, consumerFetchBody } from '../../helpers/raw-kafka.js';
+import { KafkaCaller, consumerFetchBody, startTransactionalProducer } from '../../helpers/raw-kafka.js';
 
 const TOPIC = 'txn-raw';
 
@@ -35,18 +35,9 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
 
   /** Connects to the coordinator of `transactionalId` and starts its producer (InitProducerId v4). */
   async function startProducer(transactionalId: string): Promise<{ k: KafkaCaller; producerId: number; producerEpoch: number }> {
-    const found = await checkFor(async () => {
-      const r = await any.call(ApiKeys.FindCoordinator, 3, { key: transactionalId, keyType: 1 });
-      return r.errorCode === ErrorCode.NONE ? r : null;
-    }, 15_000, 50);
-    const k = await KafkaCaller.connect(`${found.host}:${found.port}`);
-    open.push(k);
-    const r = await checkFor(async () => {
-      const x = await k.call(ApiKeys.InitProducerId, 4, { transactionalId, transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
-      return x.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? null : x;
-    }, 15_000, 50);
-    expect(r.errorCode).to.equal(ErrorCode.NONE);
-    return { k, producerId: r.producerId, producerEpoch: r.producerEpoch };
+    const started = await startTransactionalProducer(any, transactionalId);
+    open.push(started.k);
+    return started;
   }
 
   const addCodes = (r: { resultsByTopicV3AndBelow: { name: string; resultsByPartition: { partitionIndex: number; partitionErrorCode: number }[] }[] }) =>

@@ -17,7 +17,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { KafkaCaller, startTransactionalProducer } from '../../helpers/raw-kafka.js';
 
 const TOPIC = 'verified';
 
@@ -54,17 +54,9 @@ describe('Kafka API: transactional Produce verified with the coordinator (KIP-89
   });
 
   async function startProducer(transactionalId: string): Promise<{ k: KafkaCaller; producerId: number; producerEpoch: number }> {
-    const found = await checkFor(async () => {
-      const r = await callers[0]!.call(ApiKeys.FindCoordinator, 3, { key: transactionalId, keyType: 1 });
-      return r.errorCode === ErrorCode.NONE ? r : null;
-    }, 15_000, 50);
-    const k = await connect(`${found.host}:${found.port}`);
-    const r = await checkFor(async () => {
-      const x = await k.call(ApiKeys.InitProducerId, 4, { transactionalId, transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
-      return x.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? null : x;
-    }, 15_000, 50);
-    expect(r.errorCode).to.equal(ErrorCode.NONE);
-    return { k, producerId: r.producerId, producerEpoch: r.producerEpoch };
+    const started = await startTransactionalProducer(callers[0]!, transactionalId);
+    callers.push(started.k);
+    return started;
   }
 
   const produce = async (transactionalId: string, partition: number, records: Buffer, to = leaderOf(partition)) => {
