@@ -16,7 +16,8 @@
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
  * broker's transaction coordinator), DescribeProducers (each partition's leader, or the replica
- * on a broker named), AbortTransaction (an ABORT marker through the partition's leader).
+ * on a broker named), AbortTransaction (an ABORT marker through the partition's leader),
+ * ListOffsets and DeleteRecords (each partition's leader, asked again while leaders move).
  * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
  * per request. Handlers await their asks: admin traffic is low and ordered.
  */
@@ -42,7 +43,12 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchResponse,
 } from '../group-coordinator/messages.js';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ActiveProducer, type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
+import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  type ActiveProducer,
+  type DeleteRecordsResult,
+  type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import type { AdminMsg } from './messages.js';
@@ -195,6 +201,52 @@ async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestam
     out.set(a[0], a[1]);
   }
   return out;
+}
+
+/** ListOffsets / DeleteRecords: how often partitions whose leader moved (or has none yet) are asked again, and how long between. */
+const LEADER_ATTEMPTS = 5;
+const LEADER_RETRY_BACKOFF_MS = 200;
+const LEADER_MOVED: ReadonlySet<number> = new Set([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE]);
+
+type LeaderAnswer<R> = R | { errorCode: number; errorMessage: string };
+
+/**
+ * Asks each partition's leader replica `msgOf(i)` at once; partitions whose leader moved or has
+ * none are asked again after a metadata refresh (LEADER_ATTEMPTS in all). An unknown topic or
+ * partition, a missing leader, or a replica that does not answer is that partition's error.
+ */
+async function askPartitionLeaders<R extends { errorCode: number }>(
+  s: AdminState,
+  ctx: Ctx,
+  parts: readonly { topic: string; partition: number }[],
+  msgOf: (i: number) => ReplicaMsg,
+): Promise<LeaderAnswer<R>[]> {
+  const out: LeaderAnswer<R>[] = [];
+  let pending = parts.map((_, i) => i);
+  for (let attempt = 1; ; attempt++) {
+    await Promise.all(
+      pending.map(async (i) => {
+        const { topic, partition } = parts[i]!;
+        const name = `${topic}-${partition}`;
+        if (!s.metadata.hasTopic(topic) || !Number.isSafeInteger(partition) || partition < 0 || partition >= s.metadata.partitionCount(topic)) {
+          out[i] = { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `${name} does not exist` };
+          return;
+        }
+        const leader = s.metadata.leaderOf(topic, partition);
+        if (!leader) {
+          out[i] = { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, errorMessage: `${name} has no leader` };
+          return;
+        }
+        const r = await ctx.ask<R & Message>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, partition), msgOf(i), { timeoutMs: s.timeoutMs });
+        if (isFailure(r)) out[i] = { errorCode: r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, errorMessage: `${name}: ${r.message}` };
+        else out[i] = r;
+      }),
+    );
+    pending = pending.filter((i) => LEADER_MOVED.has(out[i]!.errorCode));
+    if (pending.length === 0 || attempt >= LEADER_ATTEMPTS) return out;
+    await new Promise((res) => setTimeout(res, LEADER_RETRY_BACKOFF_MS));
+    await refresh(s, ctx);
+  }
 }
 
 type QuorumDescription = Extract<QuorumReply, { type: 'QuorumDescription' }>;
@@ -488,6 +540,33 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       if (isFailure(highs)) return fail(ctx, 'TopicOffsets', highs.errorCode, highs.message);
       const partitions = [...highs].map(([partition, high]) => ({ partition, low: lows.get(partition) ?? 0, high })).sort((a, b) => a.partition - b.partition);
       ctx.reply({ type: 'TopicOffsets', errorCode: ErrorCode.NONE, partitions });
+    },
+    async ListOffsets(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'Offsets', md.errorCode, md.message);
+      const answers = await askPartitionLeaders<ListOffsetsResult>(s, ctx, m.partitions, () => ({
+        type: 'ListOffsets',
+        timestamp: m.timestamp,
+        currentLeaderEpoch: -1,
+        isolationLevel: m.isolationLevel,
+      }));
+      const partitions = m.partitions.map(({ topic, partition }, i) => {
+        const a = answers[i]!;
+        if (!('type' in a) || a.errorCode !== ErrorCode.NONE) return { topic, partition, errorCode: a.errorCode, offset: -1, timestamp: -1, leaderEpoch: -1 };
+        return { topic, partition, errorCode: ErrorCode.NONE, offset: a.offset, timestamp: a.timestamp, leaderEpoch: a.offset < 0 ? -1 : a.leaderEpoch };
+      });
+      ctx.reply({ type: 'Offsets', errorCode: ErrorCode.NONE, partitions });
+    },
+    async DeleteRecords(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'RecordsDeleted', md.errorCode, md.message);
+      const answers = await askPartitionLeaders<DeleteRecordsResult>(s, ctx, m.partitions, (i) => ({ type: 'DeleteRecords', offset: m.partitions[i]!.offset }));
+      const partitions = m.partitions.map(({ topic, partition }, i) => {
+        const a = answers[i]!;
+        if (a.errorCode !== ErrorCode.NONE) return { topic, partition, errorCode: a.errorCode, errorMessage: a.errorMessage ?? errorName(a.errorCode), lowWatermark: -1 };
+        return { topic, partition, errorCode: ErrorCode.NONE, errorMessage: null, lowWatermark: (a as DeleteRecordsResult).lowWatermark };
+      });
+      ctx.reply({ type: 'RecordsDeleted', errorCode: ErrorCode.NONE, partitions });
     },
     async GroupLag(s, m, ctx) {
       await refresh(s, ctx);

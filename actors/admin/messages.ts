@@ -5,6 +5,7 @@ import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuotaFilterComponent } from '../../src/security/client-quotas.js';
 import type { CreatableTopic } from '../controller/messages.js';
 import type { ScramDeletion, ScramUpsertion } from '../controller/scram-credentials.js';
+import type { IsolationLevel } from '../partition-replica/messages.js';
 
 export type AdminMsg =
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
@@ -59,6 +60,17 @@ export type AdminMsg =
   | { type: 'ResetOffsets'; groupId: string; topic: string; to: 'earliest' | 'latest' | { partition: number; offset: number }[] }
   /** Each partition's log start offset (low) and high watermark (high), from its leader. */
   | { type: 'FetchTopicOffsets'; topic: string }
+  /**
+   * Kafka's Admin.listOffsets: each partition's offset for `timestamp` (a time in ms, or the
+   * replica's EARLIEST / LATEST / MAX_TIMESTAMP sentinel) from its leader, asked again while the
+   * leader moves; answered Offsets, an errorCode per partition, in the order asked.
+   */
+  | { type: 'ListOffsets'; partitions: { topic: string; partition: number }[]; timestamp: number; isolationLevel: IsolationLevel }
+  /**
+   * Kafka's DeleteRecords: each partition's leader moves its log start to `offset` (-1: the high
+   * watermark); answered RecordsDeleted, the new low watermark or an errorCode per partition.
+   */
+  | { type: 'DeleteRecords'; partitions: { topic: string; partition: number; offset: number }[] }
   /** Committed offset, log end (high watermark) and lag per partition of a group's topics. */
   | { type: 'GroupLag'; groupId: string; topics: string[] | null }
   /**

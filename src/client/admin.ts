@@ -1,9 +1,10 @@
 /**
  * The admin promise API over the admin actor (actors/admin): topics, cluster, the controllers'
- * metadata quorum, leader elections, partition reassignments, groups, transactions, offsets and lag, brokers'
- * log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554: salted here,
- * the password never leaves the client) and config descriptions. Failures throw SamsaError with
- * Kafka's code; per-item results keep their codes.
+ * metadata quorum, leader elections, partition reassignments, groups, transactions, offsets
+ * (KafkaJS's fetchTopicOffsets and by timestamp, Kafka's listOffsets) and lag, record deletion,
+ * brokers' log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554:
+ * salted here, the password never leaves the client) and config descriptions. Failures throw
+ * SamsaError with Kafka's code; per-item results keep their codes.
  */
 import crypto from 'node:crypto';
 import { nanoid } from 'nanoid';
@@ -14,7 +15,7 @@ import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
 import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
-import type { ActiveProducer } from '../../actors/partition-replica/messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, type ActiveProducer, type IsolationLevel } from '../../actors/partition-replica/messages.js';
 import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
@@ -158,6 +159,34 @@ export interface PartitionOffsets {
   offset: number;
   high: number;
   low: number;
+}
+
+/**
+ * What listOffsets looks for (Kafka's OffsetSpec): the log start, the high watermark (under
+ * read_committed the last stable offset), the record with the largest timestamp, or the first
+ * record whose timestamp is at least the one given (ms).
+ */
+export type OffsetSpec = 'earliest' | 'latest' | 'max-timestamp' | { timestamp: number };
+
+/**
+ * A partition's offset as listOffsets found it (Kafka's ListOffsetsResultInfo): errorCode NONE,
+ * or why its leader did not tell (UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, ...; the rest
+ * then -1). offset -1 with NONE: no record for the timestamp (or none at all for max-timestamp).
+ * timestamp is -1 for 'earliest' and 'latest'; leaderEpoch -1 where unknown.
+ */
+export interface ListedOffset {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  offset: number;
+  timestamp: number;
+  leaderEpoch: number;
+}
+
+/** A partition's answer to deleteTopicRecords: its log start after the deletion (Kafka's low watermark). */
+export interface DeletedRecords {
+  partition: number;
+  lowWatermark: number;
 }
 
 export type { LogDirDescription, LogDirPartition } from '../../actors/broker/messages.js';
@@ -793,6 +822,83 @@ export class Admin {
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const r = await this.call({ type: 'FetchTopicOffsets', topic });
     return (r.partitions as { partition: number; low: number; high: number }[]).map((p) => ({ partition: p.partition, offset: p.high, high: p.high, low: p.low }));
+  }
+
+  /**
+   * Each partition's offset at `timestamp` (ms), as KafkaJS's fetchTopicOffsetsByTimestamp: the
+   * first offset whose record's timestamp is at least `timestamp`, or the high watermark where
+   * no record is that late (and for every partition when `timestamp` is left out). An unknown
+   * topic throws UNKNOWN_TOPIC_OR_PARTITION; a partition its leader did not answer for throws.
+   */
+  async fetchTopicOffsetsByTimestamp(topic: string, timestamp?: number): Promise<{ partition: number; offset: number }[]> {
+    if (timestamp !== undefined && (!Number.isSafeInteger(timestamp) || timestamp < 0)) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, `fetchTopicOffsetsByTimestamp: the timestamp must be ms since the epoch, got ${String(timestamp)}`);
+    }
+    const { topics } = await this.fetchTopicMetadata({ topics: [topic] });
+    const partitions = topics[0]!.partitions.map((p) => ({ topic, partition: p.partition })).sort((a, b) => a.partition - b.partition);
+    const highs = await this.listOffsets('latest', partitions);
+    const found = timestamp === undefined ? highs : await this.listOffsets({ timestamp }, partitions);
+    const refused = [...highs, ...found].find((p) => p.errorCode !== ErrorCode.NONE);
+    if (refused) throw new SamsaError(refused.errorCode, `${topic}-${refused.partition}`);
+    return found.map((p, i) => ({ partition: p.partition, offset: p.offset >= 0 ? p.offset : highs[i]!.offset }));
+  }
+
+  /**
+   * The offsets of topic partitions for `spec`, as Kafka's Admin.listOffsets, each from its
+   * partition's leader (asked again while leaders move), in the order given. isolationLevel
+   * read_committed (Kafka's default is read_uncommitted) stops 'latest' at the last stable
+   * offset and leaves out records of open transactions. A partition's failure stays in its
+   * entry's errorCode; a malformed request throws INVALID_REQUEST.
+   */
+  async listOffsets(spec: OffsetSpec, partitions: { topic: string; partition: number }[], opts: { isolationLevel?: IsolationLevel } = {}): Promise<ListedOffset[]> {
+    let timestamp: number;
+    if (spec === 'earliest') timestamp = EARLIEST_TIMESTAMP;
+    else if (spec === 'latest') timestamp = LATEST_TIMESTAMP;
+    else if (spec === 'max-timestamp') timestamp = MAX_TIMESTAMP;
+    else if (typeof spec === 'object' && spec !== null && Number.isSafeInteger(spec.timestamp) && spec.timestamp >= 0) timestamp = spec.timestamp;
+    else throw new SamsaError(ErrorCode.INVALID_REQUEST, `listOffsets: the spec must be 'earliest', 'latest', 'max-timestamp' or { timestamp: ms }, got ${JSON.stringify(spec)}`);
+    const isolationLevel = opts.isolationLevel ?? 'read_uncommitted';
+    if (isolationLevel !== 'read_uncommitted' && isolationLevel !== 'read_committed') {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, `listOffsets: isolationLevel must be read_uncommitted or read_committed, got ${String(isolationLevel)}`);
+    }
+    if (!Array.isArray(partitions) || !partitions.every((p) => typeof p?.topic === 'string' && Number.isSafeInteger(p.partition))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'listOffsets: partitions must be [{ topic, partition }, ...]');
+    }
+    if (partitions.length === 0) return [];
+    const r = await this.call({ type: 'ListOffsets', partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition })), timestamp, isolationLevel });
+    return r.partitions as ListedOffset[];
+  }
+
+  /**
+   * Deletes the records of `topic`'s partitions below each offset given, as KafkaJS's
+   * deleteTopicRecords (offset -1 or '-1': up to the high watermark); each partition's leader
+   * moves its log start there. An offset below the log start deletes nothing. Resolves with each
+   * partition's new low watermark; throws a SamsaError naming every partition refused (the
+   * first one's code: OFFSET_OUT_OF_RANGE above the high watermark, UNKNOWN_TOPIC_OR_PARTITION,
+   * POLICY_VIOLATION on a compacted topic, ...), the others' deletions done.
+   */
+  async deleteTopicRecords(opts: { topic: string; partitions: { partition: number; offset: number | string }[] }): Promise<DeletedRecords[]> {
+    const { topic, partitions } = opts ?? ({} as typeof opts);
+    if (typeof topic !== 'string' || topic === '') throw new SamsaError(ErrorCode.INVALID_REQUEST, `deleteTopicRecords: invalid topic ${JSON.stringify(topic)}`);
+    if (!Array.isArray(partitions) || partitions.length === 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'deleteTopicRecords: give the partitions: [{ partition, offset }, ...]');
+    const asked = partitions.map((p) => {
+      const offset = typeof p?.offset === 'string' && /^-?\d+$/.test(p.offset) ? Number(p.offset) : p?.offset;
+      if (!Number.isSafeInteger(p?.partition) || p.partition < 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, `deleteTopicRecords: invalid partition ${JSON.stringify(p?.partition)}`);
+      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < -1) throw new SamsaError(ErrorCode.INVALID_REQUEST, `deleteTopicRecords: invalid offset ${JSON.stringify(p.offset)} for partition ${p.partition}`);
+      return { topic, partition: p.partition, offset };
+    });
+    const seen = new Set<number>();
+    for (const p of asked) {
+      if (seen.has(p.partition)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `deleteTopicRecords: partition ${p.partition} is given more than once`);
+      seen.add(p.partition);
+    }
+    const r = await this.call({ type: 'DeleteRecords', partitions: asked });
+    const answers = r.partitions as { partition: number; errorCode: number; errorMessage: string | null; lowWatermark: number }[];
+    const refused = answers.filter((p) => p.errorCode !== ErrorCode.NONE);
+    if (refused.length > 0) {
+      throw new SamsaError(refused[0]!.errorCode, `records of ${refused.map((p) => `${topic}-${p.partition} (${p.errorMessage ?? ''})`).join(', ')} not deleted`);
+    }
+    return answers.map((p) => ({ partition: p.partition, lowWatermark: p.lowWatermark }));
   }
 
   /**
