@@ -879,7 +879,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (s.role !== 'Leader') {
         return ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`, guard: NO_GUARD } satisfies TxnVerificationStarted);
       }
-      const guard = s.verifications.start(m.producerId, m.producerEpoch, s.log.openTransactions().has(m.producerId));
+      const guard = s.verifications.start(m.producerId, m.producerEpoch, s.log.openTransactions().has(m.producerId), ctx.clock.now(), producerIdExpirationMs(s));
       ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NONE, guard } satisfies TxnVerificationStarted);
     },
 

@@ -20,21 +20,30 @@ export function transactionalProducerOf(records: Uint8Array): { producerId: numb
   return producerId < 0 ? null : { producerId, producerEpoch: readInt16BE(records, PRODUCER_EPOCH_OFFSET) };
 }
 
+/** Lingering guards (a verification whose batch never came) are swept at most this often. */
+const SWEEP_EVERY_MS = 60_000;
+
 export class TxnVerifications {
-  private readonly held = new Map<number, { epoch: number; guard: number }>();
+  private readonly held = new Map<number, { epoch: number; guard: number; atMs: number }>();
   private next = NO_GUARD;
+  private sweptAtMs = 0;
 
   /**
    * The guard a verification of `producerId`'s transaction holds: NO_GUARD when its transaction
    * is open here; the one already held for the same epoch (requests verified together share
-   * it), else a new one.
+   * it), else a new one. Guards taken `expirationMs` ago or more (producer.id.expiration.ms)
+   * are dropped, as Kafka's ProducerStateManager drops lingering verification entries.
    */
-  start(producerId: number, producerEpoch: number, transactionOpen: boolean): number {
+  start(producerId: number, producerEpoch: number, transactionOpen: boolean, nowMs: number, expirationMs: number): number {
+    if (nowMs - this.sweptAtMs >= SWEEP_EVERY_MS) {
+      this.sweptAtMs = nowMs;
+      for (const [id, h] of this.held) if (nowMs - h.atMs >= expirationMs) this.held.delete(id);
+    }
     if (transactionOpen) return NO_GUARD;
     const h = this.held.get(producerId);
     if (h && h.epoch === producerEpoch) return h.guard;
     const guard = ++this.next;
-    this.held.set(producerId, { epoch: producerEpoch, guard });
+    this.held.set(producerId, { epoch: producerEpoch, guard, atMs: nowMs });
     return guard;
   }
 
