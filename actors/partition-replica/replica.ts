@@ -532,7 +532,7 @@ function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, entr
   if (!s.producers) return null;
   const now = ctx.clock.now();
   if (now - s.producersExpiredAtMs >= PRODUCER_EXPIRY_CHECK_MS) {
-    s.producers.expire(now, producerIdExpirationMs(s));
+    s.producers.expire(now, producerIdExpirationMs(s), s.log.openTransactions());
     s.producersExpiredAtMs = now;
   }
   const r = s.producers.check(first);

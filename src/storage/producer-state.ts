@@ -144,11 +144,15 @@ export class ProducerStateTable {
     entry.lastTimestamp = timestamp;
   }
 
-  /** Forgets producers whose last batch is older than `expirationMs` (producer.id.expiration.ms). */
-  expire(nowMs: number, expirationMs: number): number {
+  /**
+   * Forgets producers whose last batch is older than `expirationMs` (producer.id.expiration.ms),
+   * except those with a transaction open (`open`: producer id -> its first offset), which stay
+   * until it ends, as Kafka's ProducerStateManager keeps them.
+   */
+  expire(nowMs: number, expirationMs: number, open?: ReadonlyMap<number, number>): number {
     let removed = 0;
     for (const [id, e] of this.producers) {
-      if (nowMs - e.lastTimestamp >= expirationMs) {
+      if (nowMs - e.lastTimestamp >= expirationMs && !open?.has(id)) {
         this.producers.delete(id);
         removed++;
       }
@@ -177,6 +181,8 @@ export interface ProducerStateSource {
   readonly logEndOffset: number;
   read(offset: number, maxBytes: number): Promise<{ errorCode: number; records?: Uint8Array }>;
   offsetForTimestamp(timestamp: number): Promise<{ errorCode: number; offset?: number }>;
+  /** The transactions open in the log: producer id -> first offset (their producers never expire). */
+  openTransactions?(): ReadonlyMap<number, number>;
 }
 
 /**
@@ -196,12 +202,15 @@ export function producerBatchAt(buf: Uint8Array, pos: number): ProducerBatch {
 
 /**
  * Rebuilds the table from the batches written in the last `expirationMs` (older producers would
- * have expired anyway), reading the log up to its end.
+ * have expired anyway), and from the first batch of the oldest transaction still open (its
+ * producer does not expire), reading the log up to its end.
  */
 export async function loadProducerState(log: ProducerStateSource, nowMs: number, expirationMs: number, chunkBytes = 1 << 20): Promise<ProducerStateTable> {
   const table = new ProducerStateTable();
   const since = await log.offsetForTimestamp(nowMs - expirationMs);
   let offset = since.errorCode === ErrorCode.NONE && since.offset !== undefined && since.offset >= 0 ? Math.max(since.offset, log.logStartOffset) : log.logEndOffset;
+  const open = log.openTransactions?.() ?? new Map<number, number>();
+  for (const first of open.values()) offset = Math.max(log.logStartOffset, Math.min(offset, first));
   while (offset < log.logEndOffset) {
     const r = await log.read(offset, chunkBytes);
     if (r.errorCode !== ErrorCode.NONE || !r.records || r.records.length === 0) break;
@@ -223,6 +232,6 @@ export async function loadProducerState(log: ProducerStateSource, nowMs: number,
     if (next <= offset) break;
     offset = next;
   }
-  table.expire(nowMs, expirationMs);
+  table.expire(nowMs, expirationMs, open);
   return table;
 }

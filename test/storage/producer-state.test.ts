@@ -101,6 +101,14 @@ describe('storage/producer-state', () => {
     expect(t.describe(2)).to.not.equal(undefined);
   });
 
+  it('keeps a producer whose transaction is open however long it is idle', () => {
+    t.record(batch(1, 0, 0, 1, 1_000));
+    t.record(batch(2, 0, 0, 1, 1_000));
+    expect(t.expire(6_000, 4_000, new Map([[1, 0]]))).to.equal(1);
+    expect(t.describe(1)).to.not.equal(undefined);
+    expect(t.describe(2)).to.equal(undefined);
+  });
+
   it('ignores a batch of an older epoch when rebuilding', () => {
     t.record(batch(1, 3, 0, 1));
     t.record(batch(1, 2, 7, 1));

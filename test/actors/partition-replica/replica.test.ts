@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LeaderAndIsrPartition } from '../../../actors/broker/control-messages.js';
-import type { ProduceResponse, ReplicaDescription, ReplicaMsg, ReplicaReadResult, TxnVerificationStarted } from '../../../actors/partition-replica/messages.js';
+import type { ProduceResponse, ProducersDescription, ReplicaDescription, ReplicaMsg, ReplicaReadResult, TxnVerificationStarted } from '../../../actors/partition-replica/messages.js';
 import { partitionReplica } from '../../../actors/partition-replica/replica.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { writeBatchCrc } from '../../../src/protocol/batch-header.js';
@@ -837,6 +837,27 @@ describe('actors/partition-replica', function () {
       await marker(r, 5, false, 1);
       await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 2, partitionEpoch: 2 }) });
       expect(await produce(r, 1, txn(5, 0, 3, 1)), 'fenced by the marker read back').to.deep.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    });
+
+    it('a producer whose transaction is open never expires: a new leader, and a follower, still tell it after producer.id.expiration.ms', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, txn(5, 0, 0, 2))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      const idempotent = encodeRecordBatch({ producerId: 9, producerEpoch: 0, baseSequence: 0, records: [{ key: null, value: Buffer.from('i'), timestamp: clock.now() }] });
+      expect(await produce(r, 1, idempotent)).to.deep.include({ errorCode: 0 });
+      const described = async () => ((await sys.ask(r, { type: 'DescribeProducers' })) as ProducersDescription).producers.map((p) => [p.producerId, p.currentTxnStartOffset]);
+      expect(await described()).to.deep.equal([
+        [5, 0],
+        [9, -1],
+      ]);
+      clock.advance(86_400_000 + 1);
+      // a new leadership reads the producers from the log again: the idle one is gone, the open transaction's is not
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 1, partitionEpoch: 1 }) });
+      expect(await described()).to.deep.equal([[5, 0]]);
+      // the leader's periodic expiry keeps it too, and its transaction goes on
+      expect(await produce(r, 1, txn(5, 0, 2, 1))).to.deep.include({ errorCode: 0 });
+      expect(await described()).to.deep.equal([[5, 0]]);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1, 2], replicas: [1, 2], leader: 2, leaderEpoch: 2, partitionEpoch: 2 }) });
+      expect(await described()).to.deep.equal([[5, 0]]);
     });
 
     describe('transaction verification (KIP-890)', () => {
