@@ -25,7 +25,7 @@ import { isFailure } from '../../src/runtime/types.js';
 import type { LogManager } from '../../src/storage/log-manager.js';
 import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
-import { appendedBatch, loadProducerState, producerBatchAt, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
+import { appendedBatch, loadProducerState, producerBatchAt, readProducerBatches, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
 import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
@@ -121,6 +121,11 @@ export interface ReplicaState {
    * produce of a leadership; dropped when leadership ends or the log is truncated.
    */
   producers: ProducerStateTable | null;
+  /**
+   * A follower's producers for DescribeProducers (a follower's appends keep no table): read from
+   * the log once, then on from where the last answer read to. Dropped with `producers`.
+   */
+  followerProducers: { table: ProducerStateTable; readTo: number } | null;
   /** Transaction verifications in progress (leader only; KIP-890). */
   verifications: TxnVerifications;
   /** When producers idle past producer.id.expiration.ms were last dropped. */
@@ -470,6 +475,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
     if (s.role !== 'Leader' || newEpoch) {
       s.role = 'Leader';
       s.producers = null;
+      s.followerProducers = null;
       s.verifications.clearAll();
       s.leaderEpochStartOffset = s.log.logEndOffset;
       s.log.assignEpochStartOffset(next.leaderEpoch, s.log.logEndOffset);
@@ -492,6 +498,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
       ctx.timers.cancel(EXPIRE_TIMER);
     }
     if (s.role !== 'Follower' || newEpoch) ctx.log.debug('became follower', { leader: next.leader, leaderEpoch: next.leaderEpoch });
+    if (s.role !== 'Follower') s.followerProducers = null;
     s.role = 'Follower';
     s.followers = new Map();
     s.producers = null;
@@ -801,6 +808,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       expiryDue: Infinity,
       watchers: [],
       producers: null,
+      followerProducers: null,
       verifications: new TxnVerifications(),
       producersExpiredAtMs: 0,
       brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType },
@@ -1030,6 +1038,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         // deleted up to the middle of it): the log starts at that batch instead, as in Kafka; the
         // log start moves back up to the leader's once the batch is written
         ctx.log.info('the leader log start falls inside the first fetched batch: starting the log at the batch', { from: s.log.logEndOffset, to: restart });
+        s.followerProducers = null;
         return s.log.truncateFullyAndStartAt(restart).then(() => appendFetched(s, ctx, m, records));
       }
       return appendFetched(s, ctx, m, records);
@@ -1040,6 +1049,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
         return;
       }
+      // whatever is truncated, the producers read from the log so far are read again
+      s.followerProducers = null;
       const local = s.log.endOffsetForEpoch(m.divergingEpoch);
       let target = m.divergingEndOffset;
       if (local.endOffset >= 0) target = Math.min(target, local.endOffset);
@@ -1062,6 +1073,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
         return;
       }
+      s.followerProducers = null;
       if (s.log.logEndOffset > m.leaderLogEndOffset) {
         ctx.log.warn('truncating to the leader log end offset', { from: s.log.logEndOffset, to: m.leaderLogEndOffset });
         await s.log.truncateTo(m.leaderLogEndOffset);
@@ -1156,14 +1168,23 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (s.role === 'Stopped') {
         return ctx.reply({ type: 'ProducersDescription', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `${s.args.topic}-${s.args.partition} is stopped on broker ${s.args.brokerId}`, producers: [] } satisfies ProducersDescription);
       }
-      // a leader keeps its table; a follower reads one from its log for this answer only, as its
-      // appends do not keep one (Kafka's followers answer from their log's producer state too)
+      // a leader keeps its table; a follower, whose appends keep none, reads one from its log and
+      // then reads on from there at each answer (Kafka's followers answer from their producer state too)
       let table: ProducerStateTable;
       if (s.role === 'Leader') {
         await loadProducerStateFor(s, ctx);
         table = s.producers!;
       } else {
-        table = await loadProducerState(s.log, ctx.clock.now(), producerIdExpirationMs(s));
+        const now = ctx.clock.now();
+        const cached = s.followerProducers;
+        if (cached && cached.readTo <= s.log.logEndOffset) {
+          cached.readTo = await readProducerBatches(cached.table, s.log, cached.readTo);
+          cached.table.expire(now, producerIdExpirationMs(s), s.log.openTransactions());
+          table = cached.table;
+        } else {
+          table = await loadProducerState(s.log, now, producerIdExpirationMs(s));
+          s.followerProducers = { table, readTo: s.log.logEndOffset };
+        }
       }
       const open = s.log.openTransactions();
       const producers = table.activeProducers().map((p) => ({ ...p, currentTxnStartOffset: open.get(p.producerId) ?? -1 }));

@@ -211,6 +211,17 @@ export async function loadProducerState(log: ProducerStateSource, nowMs: number,
   let offset = since.errorCode === ErrorCode.NONE && since.offset !== undefined && since.offset >= 0 ? Math.max(since.offset, log.logStartOffset) : log.logEndOffset;
   const open = log.openTransactions?.() ?? new Map<number, number>();
   for (const first of open.values()) offset = Math.max(log.logStartOffset, Math.min(offset, first));
+  await readProducerBatches(table, log, offset, chunkBytes);
+  table.expire(nowMs, expirationMs, open);
+  return table;
+}
+
+/**
+ * Records in `table` the producers' batches and markers of the log from `from` to its end (a
+ * table kept up to date by reading on from where it was last read); returns the offset read to.
+ */
+export async function readProducerBatches(table: ProducerStateTable, log: ProducerStateSource, from: number, chunkBytes = 1 << 20): Promise<number> {
+  let offset = Math.max(from, log.logStartOffset);
   while (offset < log.logEndOffset) {
     const r = await log.read(offset, chunkBytes);
     if (r.errorCode !== ErrorCode.NONE || !r.records || r.records.length === 0) break;
@@ -232,6 +243,5 @@ export async function loadProducerState(log: ProducerStateSource, nowMs: number,
     if (next <= offset) break;
     offset = next;
   }
-  table.expire(nowMs, expirationMs, open);
-  return table;
+  return offset;
 }

@@ -860,6 +860,38 @@ describe('actors/partition-replica', function () {
       expect(await described()).to.deep.equal([[5, 0]]);
     });
 
+    it('a follower tells the producers of what it appended since its last answer, and forgets what a truncation dropped', async () => {
+      const leaderSide = spawn(state({ topic: 'src', isr: [1], replicas: [1] }));
+      const f = spawn(state({ topic: 'f', leader: 2, leaderEpoch: 0 }));
+      const described = async () => ((await sys.ask(f, { type: 'DescribeProducers' })) as ProducersDescription).producers.map((p) => [p.producerId, p.lastSequence, p.currentTxnStartOffset]);
+      const copy = async (from: number, hw: number) => {
+        const fetched = (await read(leaderSide, 1, from)).records;
+        expect(await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: hw, leaderLogStartOffset: 0 })).to.deep.include({ errorCode: 0 });
+      };
+      await produce(leaderSide, 1, txn(5, 0, 0, 2)); // 0-1
+      await copy(0, 2);
+      expect(await described()).to.deep.equal([[5, 1, 0]]);
+      await produce(leaderSide, 1, txn(5, 0, 2, 1)); // 2
+      await produce(leaderSide, 1, txn(6, 0, 0, 1)); // 3
+      await copy(2, 4);
+      expect(await described()).to.deep.equal([
+        [5, 2, 0],
+        [6, 0, 3],
+      ]);
+      // the follower drops offsets 3 on (producer 6 goes with them) and takes another leader's offsets 3-4
+      expect(await sys.ask(f, { type: 'TruncateForDivergence', leaderEpoch: 0, divergingEpoch: 0, divergingEndOffset: 3 })).to.deep.include({ errorCode: 0, logEndOffset: 3 });
+      const other = spawn(state({ topic: 'src2', isr: [1], replicas: [1] }));
+      await produce(other, 1, txn(5, 0, 0, 2));
+      await produce(other, 1, txn(5, 0, 2, 1));
+      await produce(other, 1, txn(7, 0, 0, 2)); // 3-4
+      const fetched = (await read(other, 1, 3)).records;
+      expect(await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: fetched, leaderHighWatermark: 5, leaderLogStartOffset: 0 })).to.deep.include({ errorCode: 0, logEndOffset: 5 });
+      expect(await described()).to.deep.equal([
+        [5, 2, 0],
+        [7, 1, 3],
+      ]);
+    });
+
     describe('transaction verification (KIP-890)', () => {
       const start = (r: ActorRef<ReplicaMsg>, producerId: number, producerEpoch = 0) => sys.ask(r, { type: 'StartTxnVerification', producerId, producerEpoch }) as Promise<TxnVerificationStarted>;
       const verified = (r: ActorRef<ReplicaMsg>, records: Uint8Array, verificationGuard: number) =>
