@@ -183,6 +183,19 @@ export interface ListedOffset {
   leaderEpoch: number;
 }
 
+/**
+ * A partition's answer to deleteRecords (Kafka's DeletedRecords or its error): errorCode NONE and
+ * the log start after the deletion (the low watermark), or why its leader refused (errorMessage
+ * saying more; lowWatermark then -1).
+ */
+export interface DeleteRecordsResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage: string | null;
+  lowWatermark: number;
+}
+
 /** A partition's answer to deleteTopicRecords: its log start after the deletion (Kafka's low watermark). */
 export interface DeletedRecords {
   partition: number;
@@ -892,13 +905,29 @@ export class Admin {
       if (seen.has(p.partition)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `deleteTopicRecords: partition ${p.partition} is given more than once`);
       seen.add(p.partition);
     }
-    const r = await this.call({ type: 'DeleteRecords', partitions: asked });
-    const answers = r.partitions as { partition: number; errorCode: number; errorMessage: string | null; lowWatermark: number }[];
+    const answers = await this.deleteRecords(asked);
     const refused = answers.filter((p) => p.errorCode !== ErrorCode.NONE);
     if (refused.length > 0) {
       throw new SamsaError(refused[0]!.errorCode, `records of ${refused.map((p) => `${topic}-${p.partition} (${p.errorMessage ?? ''})`).join(', ')} not deleted`);
     }
     return answers.map((p) => ({ partition: p.partition, lowWatermark: p.lowWatermark }));
+  }
+
+  /**
+   * Deletes the records of topic partitions below each offset given, as Kafka's
+   * Admin.deleteRecords (offset -1: up to the high watermark), each partition's leader asked
+   * (again while leaders move). Each partition's answer keeps its error code
+   * (OFFSET_OUT_OF_RANGE above the high watermark or below -1, UNKNOWN_TOPIC_OR_PARTITION,
+   * POLICY_VIOLATION on a compacted topic, ...), in the order given; a malformed request throws
+   * INVALID_REQUEST.
+   */
+  async deleteRecords(partitions: { topic: string; partition: number; offset: number }[]): Promise<DeleteRecordsResult[]> {
+    if (!Array.isArray(partitions) || !partitions.every((p) => typeof p?.topic === 'string' && Number.isSafeInteger(p.partition) && Number.isSafeInteger(p.offset))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'deleteRecords: partitions must be [{ topic, partition, offset }, ...] with integer partitions and offsets');
+    }
+    if (partitions.length === 0) return [];
+    const r = await this.call({ type: 'DeleteRecords', partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, offset: p.offset })) });
+    return r.partitions as DeleteRecordsResult[];
   }
 
   /**

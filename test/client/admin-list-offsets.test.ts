@@ -1,8 +1,9 @@
 /**
- * admin.listOffsets, admin.fetchTopicOffsetsByTimestamp and admin.deleteTopicRecords on a real
+ * admin.listOffsets, admin.fetchTopicOffsetsByTimestamp, admin.deleteRecords and deleteTopicRecords on a real
  * in-process cluster: each partition's offset for earliest / latest / max-timestamp / a time from
  * its leader (read_committed stopping at an open transaction), KafkaJS's fallback to the high
- * watermark, and records deleted up to an offset with each partition's refusal named.
+ * watermark, and records deleted up to an offset (per partition with deleteRecords, per topic
+ * with deleteTopicRecords) with each partition's refusal named.
  */
 import { expect } from 'chai';
 import type { Admin } from '../../src/client/admin.js';
@@ -15,7 +16,7 @@ import { TestCluster } from '../helpers/cluster.js';
 
 const T0 = 1_700_000_000_000;
 
-describe('client/admin listOffsets, fetchTopicOffsetsByTimestamp, deleteTopicRecords', function () {
+describe('client/admin listOffsets, fetchTopicOffsetsByTimestamp, deleteRecords, deleteTopicRecords', function () {
   this.timeout(60_000);
   let c: TestCluster;
   let samsa: SamsaClient;
@@ -176,6 +177,24 @@ describe('client/admin listOffsets, fetchTopicOffsetsByTimestamp, deleteTopicRec
     expect(err.errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
     expect(err.message).to.contain('guarded-0').and.to.contain('guarded-5').and.not.to.contain('guarded-1 ');
     expect((await admin.fetchTopicOffsets('guarded')).map((p) => p.low)).to.deep.equal([0, 1]);
+  });
+
+  it("deleteRecords (Kafka's Admin.deleteRecords): partitions of several topics, each answer with its error code in the order given", async () => {
+    await c.client.createTopic('swept', 1, 2);
+    await c.client.produce('swept', 0, ['a', 'b', 'c']);
+    const r = await admin.deleteRecords([
+      { topic: 'swept', partition: 0, offset: 2 },
+      { topic: 'nope', partition: 0, offset: 1 },
+      { topic: 'guarded', partition: 0, offset: -5 },
+    ]);
+    expect(r.map((p) => [p.topic, p.partition, p.errorCode, p.lowWatermark])).to.deep.equal([
+      ['swept', 0, ErrorCode.NONE, 2],
+      ['nope', 0, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1],
+      ['guarded', 0, ErrorCode.OFFSET_OUT_OF_RANGE, -1],
+    ]);
+    expect(r[0]!.errorMessage).to.equal(null);
+    expect(r[1]!.errorMessage).to.contain('nope-0');
+    expect((await failure(admin.deleteRecords([{ topic: 'swept', partition: 0, offset: 1.5 }]))).errorCode).to.equal(ErrorCode.INVALID_REQUEST);
   });
 
   it('deleteTopicRecords: a malformed request throws INVALID_REQUEST before anything is asked', async () => {
