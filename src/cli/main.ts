@@ -29,6 +29,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'metadata-quorum', summary: 'describe the quorum of controllers that replicates the cluster metadata (leader, epoch, voters and their lag)', load: async () => (await import('./commands/metadata-quorum.js')).metadataQuorumCommand },
   { name: 'get-offsets', summary: "print topic partitions' offsets: the latest, the earliest, the largest timestamp's or a time's", load: async () => (await import('./commands/get-offsets.js')).getOffsetsCommand },
   { name: 'delete-records', summary: 'delete the records of partitions below an offset (their log start moves there)', load: async () => (await import('./commands/delete-records.js')).deleteRecordsCommand },
+  { name: 'dump-log', summary: "print the record batches and records of samsa's segment files, and their offset and time indexes", load: async () => (await import('./commands/dump-log.js')).dumpLogCommand },
   { name: 'log-dirs', summary: "show the brokers' log dirs with each partition's size on disk and offset lag", load: async () => (await import('./commands/log-dirs.js')).logDirsCommand },
   { name: 'perf-produce', summary: 'producer throughput and latency, on a running cluster or a throw-away one (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
   { name: 'perf-consume', summary: 'consumer throughput, on a running cluster or a throw-away one (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },

@@ -70,9 +70,9 @@ describe('cli: help and usage errors', function () {
   it('prints the command list and every command\'s --help, exit 0', async () => {
     const top = await runCli(['--help']);
     expect(top.code).to.equal(0);
-    for (const c of ['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'reassign-partitions', 'log-dirs', 'get-offsets', 'delete-records', 'demo']) expect(top.stdout).to.match(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'reassign-partitions', 'log-dirs', 'get-offsets', 'delete-records', 'dump-log', 'demo']) expect(top.stdout).to.match(new RegExp(`^  ${c} `, 'm'));
     // through main() in this process, but consume --help from a real process (as a user types it)
-    const helps = await Promise.all(['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'reassign-partitions', 'log-dirs', 'get-offsets', 'delete-records', 'demo'].map(async (c) => ({ c, r: await runCli([c, '--help'], { inProcess: c !== 'consume' }) })));
+    const helps = await Promise.all(['start', 'topics', 'produce', 'consume', 'groups', 'leader-election', 'reassign-partitions', 'log-dirs', 'get-offsets', 'delete-records', 'dump-log', 'demo'].map(async (c) => ({ c, r: await runCli([c, '--help'], { inProcess: c !== 'consume' }) })));
     for (const { c, r } of helps) {
       expect(r.code, `${c} --help`).to.equal(0);
       expect(r.stdout, c).to.match(new RegExp(`^usage: samsa ${c}`));
