@@ -48,7 +48,10 @@ import {
   LATEST_TIMESTAMP,
   type ActiveProducer,
   type DeleteRecordsResult,
-  type ListOffsetsResult, type ProducersDescription, type ReplicaMsg } from '../partition-replica/messages.js';
+  type ListOffsetsResult,
+  type ProducersDescription,
+  type ReplicaMsg,
+} from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import type { AdminMsg } from './messages.js';
@@ -102,9 +105,7 @@ async function askController(s: AdminState, ctx: Ctx, msg: ControllerMsg): Promi
   return ctx.ask<ControllerReply>(s.metadata.controllerRef<ControllerMsg>()!, msg, { timeoutMs: s.timeoutMs });
 }
 
-/** AbortTransaction: how often a leader that moved (or has none yet) is looked up again, and how long between. */
-const ABORT_ATTEMPTS = 5;
-const ABORT_RETRY_BACKOFF_MS = 200;
+/** AbortTransaction: the answers after which the leader is looked up again (LEADER_ATTEMPTS in all). */
 const ABORT_RETRIABLE: ReadonlySet<number> = new Set([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE, ErrorCode.REQUEST_TIMED_OUT, ErrorCode.NETWORK_EXCEPTION]);
 
 const CONTROLLER_GONE: ReadonlySet<string> = new Set(['unknown-node', 'unknown-actor', 'actor-stopped', 'endpoint-closed']);
@@ -203,7 +204,7 @@ async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestam
   return out;
 }
 
-/** ListOffsets / DeleteRecords: how often partitions whose leader moved (or has none yet) are asked again, and how long between. */
+/** ListOffsets, DeleteRecords, AbortTransaction: how often partitions whose leader moved (or has none yet) are asked again, and how long between. */
 const LEADER_ATTEMPTS = 5;
 const LEADER_RETRY_BACKOFF_MS = 200;
 const LEADER_MOVED: ReadonlySet<number> = new Set([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE]);
@@ -244,7 +245,7 @@ async function askPartitionLeaders<R extends { errorCode: number }>(
     );
     pending = pending.filter((i) => LEADER_MOVED.has(out[i]!.errorCode));
     if (pending.length === 0 || attempt >= LEADER_ATTEMPTS) return out;
-    await new Promise((res) => setTimeout(res, LEADER_RETRY_BACKOFF_MS));
+    await new Promise<void>((res) => ctx.clock.setTimeout(res, LEADER_RETRY_BACKOFF_MS));
     await refresh(s, ctx);
   }
 }
@@ -463,8 +464,8 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const marker: TxnMarkerEntry = { producerId: m.producerId, producerEpoch: m.producerEpoch, coordinatorEpoch: m.coordinatorEpoch, commit: false, topics: [{ name: m.topic, partitions: [m.partition] }] };
       let last: { errorCode: number; errorMessage: string } = { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, errorMessage: `${m.topic}-${m.partition} has no leader` };
       // as Kafka's admin: a leader that moved is looked up again, a few times
-      for (let attempt = 0; attempt < ABORT_ATTEMPTS; attempt++) {
-        if (attempt > 0) await new Promise<void>((res) => ctx.clock.setTimeout(res, ABORT_RETRY_BACKOFF_MS));
+      for (let attempt = 0; attempt < LEADER_ATTEMPTS; attempt++) {
+        if (attempt > 0) await new Promise<void>((res) => ctx.clock.setTimeout(res, LEADER_RETRY_BACKOFF_MS));
         const md = await refresh(s, ctx);
         if (isFailure(md)) return fail(ctx, 'TransactionAborted', md.errorCode, md.message);
         if (!s.metadata.hasTopic(m.topic) || m.partition >= s.metadata.partitionCount(m.topic)) {
