@@ -8,6 +8,8 @@
  * along (KIP-392): such a consumer may read from a follower here (up to its high watermark), and
  * a leader with replica.selector.class set to the rack-aware selector answers a consumer of another
  * rack with a preferred read replica in its rack and no records.
+ * From v12 (KIP-951) a partition answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
+ * current leader and epoch (leader-hints.ts).
  * With an authorizer, as Kafka: a consumer needs READ on each topic (the partitions of the others
  * are answered TOPIC_AUTHORIZATION_FAILED, without records); a request naming a replica id (a
  * follower's fetch, answered here as a consumer's) needs CLUSTER_ACTION on the cluster, else every
@@ -21,6 +23,7 @@ import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js'
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
+import { leaderHints, needsLeaderHint } from './leader-hints.js';
 
 interface FetchTopicReq {
   topic: string;
@@ -78,6 +81,8 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
   const failed = isFailure(r) ? r.errorCode : r.errorCode !== ErrorCode.NONE ? r.errorCode : null;
   const results = new Map<string, BrokerFetchResponse['partitions'][number]>();
   if (!isFailure(r)) for (const p of r.partitions) results.set(`${p.topic}\u0000${p.partition}`, p);
+  // v12+ (KIP-951): a partition whose leader moved names the new one
+  const hints = version >= 12 && !isFailure(r) ? await leaderHints(ctx, r.partitions.filter((p) => needsLeaderHint(p.errorCode)).map((p) => p.topic)) : null;
   return {
     throttleTimeMs: 0,
     errorCode: ErrorCode.NONE,
@@ -100,6 +105,8 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
           records: res.records,
         };
         if (res.divergingEpoch) out.divergingEpoch = { epoch: res.divergingEpoch.epoch, endOffset: res.divergingEpoch.endOffset };
+        const leader = hints && needsLeaderHint(res.errorCode) ? hints.leaderOf(t.topic, p.partition) : null;
+        if (leader) out.currentLeader = leader;
         return out;
       }),
     })),

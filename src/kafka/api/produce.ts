@@ -4,9 +4,13 @@
  * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka.
  * With an authorizer, the client needs WRITE on each topic: the partitions of the others are not
  * written and answered TOPIC_AUTHORIZATION_FAILED (with acks 0 they are dropped unwritten).
- * Transactional batches (a transactional producer's, KIP-98) are written like any others; as in
- * Kafka, a request carrying them must name its transactional id and the client needs WRITE on it,
- * else the whole request is refused TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
+ * Transactional batches (a transactional producer's, KIP-98) are written like any others, once
+ * their transaction's coordinator confirms the partition is in it (KIP-890, the broker's
+ * txn-verification.ts); as in Kafka, a request carrying them must name its transactional id and
+ * the client needs WRITE on it, else the whole request is refused
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED. From v10 (KIP-951) a partition answered
+ * NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current leader, and the response that
+ * leader's endpoint (leader-hints.ts).
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
@@ -18,6 +22,7 @@ import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
 import type { ApiHandler } from './context.js';
+import { leaderHints, needsLeaderHint } from './leader-hints.js';
 
 interface PartitionAnswer {
   index: number;
@@ -26,6 +31,8 @@ interface PartitionAnswer {
   logAppendTimeMs: number;
   logStartOffset: number;
   errorMessage: string | null;
+  /** v10+: the partition's current leader, when this broker is not it (KIP-951). */
+  currentLeader?: { leaderId: number; leaderEpoch: number };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -37,7 +44,7 @@ function hasTransactionalRecords(topicData: { partitionData: { records: Buffer |
 
 const unauthorized = (index: number): PartitionAnswer => ({ index, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: null });
 
-export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version, body) => {
+export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, body) => {
   const topicData = body.topicData as { name: string; partitionData: { index: number; records: Buffer | null }[] }[];
   const acks = body.acks as number;
   // set once the request is authorized: the topics the client may not write to
@@ -86,7 +93,17 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
       errorMessage: p.errorCode === ErrorCode.NONE ? null : p.errorMessage,
     });
   }
-  return {
+  // v10+ (KIP-951): a partition whose leader moved names the new one, and the response its endpoint
+  const moved = version >= 10 ? r.partitions.filter((p) => needsLeaderHint(p.errorCode)) : [];
+  const hints = await leaderHints(ctx, moved.map((p) => p.topic));
+  if (hints) {
+    for (const p of moved) {
+      const leader = hints.leaderOf(p.topic, p.partition);
+      const a = answers.get(`${p.topic}\u0000${p.partition}`);
+      if (leader && a) a.currentLeader = leader;
+    }
+  }
+  const response: Record<string, unknown> = {
     throttleTimeMs: 0,
     responses: topicData.map((t) => ({
       name: t.name,
@@ -97,4 +114,6 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, _version,
       ),
     })),
   };
+  if (hints) response.nodeEndpoints = hints.endpoints();
+  return response as never;
 };

@@ -14,7 +14,7 @@ export interface VersionRange {
 
 /** api key -> advertised versions. */
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
-  [0, { min: 3, max: 9 }], // Produce (RecordBatch v2 only: magic 2 starts at v3)
+  [0, { min: 3, max: 10 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints)
   [1, { min: 4, max: 12 }], // Fetch
   [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
   [3, { min: 0, max: 9 }], // Metadata
