@@ -948,12 +948,21 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const epochError = validateLeaderEpoch(s, m.currentLeaderEpoch);
       if (epochError !== null) return void ctx.reply(fail(epochError));
       const hw = s.log.highWatermark;
-      // without tiered storage the local log starts where the log does, as Kafka answers then
+      // without tiered storage the local log starts where the log does, as Kafka answers then; the
+      // epoch is the one in force at the log start (the log's epoch cache), as Kafka's
       if (m.timestamp === EARLIEST_TIMESTAMP || m.timestamp === EARLIEST_LOCAL_TIMESTAMP) {
-        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: s.log.logStartOffset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
+        const start = await s.log.offsetForTimestamp(EARLIEST_TIMESTAMP);
+        if (start.errorCode !== ErrorCode.NONE) return void ctx.reply(fail(start.errorCode));
+        const at = start as { offset: number; leaderEpoch: number };
+        ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset: at.offset, timestamp: -1, leaderEpoch: at.leaderEpoch } satisfies ListOffsetsResult);
         return;
       }
+      // as Kafka: a client asking (isolation level given) of a new leader whose high watermark has
+      // not reached its epoch's start yet could be told an offset below one told before; it is
+      // told to retry (OFFSET_NOT_AVAILABLE) where the answer would depend on that
+      const lagging = m.isolationLevel !== undefined && s.leaderEpochStartOffset > hw;
       if (m.timestamp === LATEST_TIMESTAMP) {
+        if (lagging) return void ctx.reply(fail(ErrorCode.OFFSET_NOT_AVAILABLE));
         // read_committed consumers start at the last stable offset
         const offset = m.isolationLevel === 'read_committed' ? s.log.lastStableOffset : hw;
         ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
@@ -968,6 +977,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       // as Kafka: a record the client could not fetch yet is no answer (-1)
       const fetchable = m.isolationLevel === 'read_committed' ? s.log.lastStableOffset : hw;
       const visible = found.offset >= 0 && found.offset < fetchable;
+      if (!visible && lagging) return void ctx.reply(fail(ErrorCode.OFFSET_NOT_AVAILABLE));
       ctx.reply({
         type: 'ListOffsetsResult',
         errorCode: ErrorCode.NONE,

@@ -675,6 +675,38 @@ describe('actors/partition-replica', function () {
     expect(await ask(99_999)).to.deep.include({ errorCode: 0, offset: -1 });
   });
 
+  it("lists the earliest offset with the epoch in force at the log start, the latest with the leader's", async () => {
+    const r = spawn(state({ isr: [1], replicas: [1] }));
+    await produce(r, 1, batch(2));
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1], replicas: [1], leaderEpoch: 3, partitionEpoch: 1 }) });
+    await produce(r, 1, batch(2));
+    const ask = (timestamp: number) => sys.ask(r, { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }) as Promise<Any>;
+    expect(await ask(-2)).to.deep.include({ errorCode: 0, offset: 0, leaderEpoch: 0 });
+    expect(await ask(-4)).to.deep.include({ errorCode: 0, offset: 0, leaderEpoch: 0 });
+    expect(await ask(-1)).to.deep.include({ errorCode: 0, offset: 4, leaderEpoch: 3 });
+  });
+
+  it("answers a client OFFSET_NOT_AVAILABLE while a new leader's high watermark is below its epoch's start (latest, and lookups past it)", async () => {
+    const r = spawn(state({ isr: [1, 2], replicas: [1, 2] }));
+    expect(await produce(r, 1, batch(3))).to.deep.include({ errorCode: 0 });
+    // the follower never fetched: the high watermark stays 0 while the new epoch starts at 3
+    await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1, 2], replicas: [1, 2], leaderEpoch: 1, partitionEpoch: 1 }) });
+    expect((await describe_(r)).highWatermark).to.equal(0);
+    const ask = (timestamp: number, isolationLevel?: 'read_uncommitted' | 'read_committed') =>
+      sys.ask(r, { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1, ...(isolationLevel ? { isolationLevel } : {}) }) as Promise<Any>;
+    expect(await ask(-1, 'read_uncommitted')).to.deep.include({ errorCode: ErrorCode.OFFSET_NOT_AVAILABLE, offset: -1 });
+    expect(await ask(-1, 'read_committed')).to.deep.include({ errorCode: ErrorCode.OFFSET_NOT_AVAILABLE });
+    expect(await ask(1_000, 'read_uncommitted')).to.deep.include({ errorCode: ErrorCode.OFFSET_NOT_AVAILABLE });
+    // the earliest is not in question, and a request that names no isolation level (not a client's) gets the high watermark
+    expect(await ask(-2, 'read_uncommitted')).to.deep.include({ errorCode: 0, offset: 0 });
+    expect(await ask(-1)).to.deep.include({ errorCode: 0, offset: 0 });
+    // once the follower has the epoch's start, the high watermark passes it
+    await read(r, 2, 3);
+    await checkFor(async () => ((await describe_(r)).highWatermark === 3 ? true : null), 5_000, 10);
+    expect(await ask(-1, 'read_uncommitted')).to.deep.include({ errorCode: 0, offset: 3 });
+    expect(await ask(1_000, 'read_uncommitted')).to.deep.include({ errorCode: 0, offset: 0 });
+  });
+
   it('appends a produce whose batches come as a list of buffers, in order', async () => {
     const r = spawn(state({ isr: [1], replicas: [1] }));
     expect(await produce(r, 1, [batch(2, 'a'), batch(1, 'b'), batch(3, 'c')])).to.deep.include({ errorCode: 0, baseOffset: 0 });
