@@ -692,6 +692,23 @@ function producePartitions(
   });
 }
 
+/**
+ * Where the coordinator of `key` runs, as this broker's metadata has it: a group's on the leader
+ * of its __consumer_offsets partition, a transactional id's on the leader of its
+ * __transaction_state partition. Else why not: the topic does not exist yet (`missingTopic`), or
+ * the partition has no leader.
+ */
+function coordinatorLocation(s: BrokerState, keyType: 'group' | 'transaction', key: string): { brokerId: number; node: string } | { errorMessage: string; missingTopic: string | null } {
+  const name = keyType === 'group' ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC;
+  const topic = s.metadata?.topics.find((t) => t.name === name);
+  if (!topic) return { errorMessage: `${name} does not exist yet`, missingTopic: name };
+  const partition = keyType === 'group' ? offsetsPartitionFor(key, topic.partitions.length) : transactionStatePartitionFor(key, topic.partitions.length);
+  const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
+  const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
+  if (node === undefined) return { errorMessage: `${name}-${partition} has no leader`, missingTopic: null };
+  return { brokerId: leader, node };
+}
+
 /** What a transaction verification needs of this broker: its replicas, and where each transactional id's coordinator is. */
 function verificationEnv(s: BrokerState, ctx: BaseContext<BrokerMsg>): VerificationEnv {
   return {
@@ -699,13 +716,9 @@ function verificationEnv(s: BrokerState, ctx: BaseContext<BrokerMsg>): Verificat
     timeoutMs: s.config.requestTimeoutMs,
     replicaOf: (topic, partition) => s.replicas.get(partitionKey(topic, partition))?.ref ?? null,
     coordinatorOf: (transactionalId) => {
-      const topic = s.metadata?.topics.find((t) => t.name === TRANSACTION_STATE_TOPIC);
-      if (!topic) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: `${TRANSACTION_STATE_TOPIC} does not exist` };
-      const partition = transactionStatePartitionFor(transactionalId, topic.partitions.length);
-      const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
-      const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
-      if (node === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: `${TRANSACTION_STATE_TOPIC}-${partition} has no leader` };
-      return { node, path: txnCoordinatorPath(leader) };
+      const at = coordinatorLocation(s, 'transaction', transactionalId);
+      if ('errorMessage' in at) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: at.errorMessage };
+      return { node: at.node, path: txnCoordinatorPath(at.brokerId) };
     },
   };
 }
@@ -930,18 +943,12 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       };
       const keyType = m.keyType ?? 'group';
       if (keyType !== 'group' && keyType !== 'transaction') return reply(ErrorCode.INVALID_REQUEST, `unknown coordinator key type '${String(m.keyType)}'`);
-      // a group lives on the leader of its __consumer_offsets partition, a transactional id on the leader of its __transaction_state partition
-      const name = keyType === 'group' ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC;
-      const topic = s.metadata?.topics.find((t) => t.name === name);
-      if (!topic) {
-        maybeCreateInternalTopic(s, ctx, name);
-        return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${name} does not exist yet`);
+      const at = coordinatorLocation(s, keyType, m.key);
+      if ('errorMessage' in at) {
+        if (at.missingTopic) maybeCreateInternalTopic(s, ctx, at.missingTopic);
+        return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, at.errorMessage);
       }
-      const partition = keyType === 'group' ? offsetsPartitionFor(m.key, topic.partitions.length) : transactionStatePartitionFor(m.key, topic.partitions.length);
-      const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
-      const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
-      if (node === undefined) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE, `${name}-${partition} has no leader`);
-      reply(ErrorCode.NONE, undefined, leader, node);
+      reply(ErrorCode.NONE, undefined, at.brokerId, at.node);
     },
 
     VerifyTransaction(s, m, ctx) {
