@@ -96,6 +96,8 @@ export interface BrokerArgs {
 interface HostedReplica {
   topic: string;
   partition: number;
+  /** The topic's id as the last LeaderAndIsr named it. */
+  topicId: string;
   ref: ActorRef<ReplicaMsg>;
   leader: number;
   leaderEpoch: number;
@@ -268,6 +270,14 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
   p.dirty = false;
   const reads = p.req.partitions.map((fp): Promise<FetchPartitionResult> => {
     const rep = s.replicas.get(partitionKey(fp.topic, fp.partition));
+    if (fp.topicId !== undefined && rep?.topicId !== fp.topicId) {
+      // named by id (Kafka's Fetch v13+): the topic of that name must still be the one with that
+      // id, and a replica here of it
+      if (!s.metadata?.topics.some((t) => t.name === fp.topic && t.topicId === fp.topicId)) {
+        return Promise.resolve(errorResult(fp, ErrorCode.UNKNOWN_TOPIC_ID, `broker ${s.args.brokerId} knows no topic ${fp.topic} with that id`));
+      }
+      if (rep) return Promise.resolve(errorResult(fp, ErrorCode.INCONSISTENT_TOPIC_ID, `the replica of ${fp.topic}-${fp.partition} here belongs to another topic of that name`));
+    }
     if (!rep) {
       const code = topicKnown(s, fp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
       return Promise.resolve(errorResult(fp, code, `broker ${s.args.brokerId} hosts no replica of ${fp.topic}-${fp.partition}`));
@@ -428,9 +438,10 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         initial: p,
       },
     });
-    rep = { topic: p.topic, partition: p.partition, ref, leader: p.leader, leaderEpoch: p.leaderEpoch };
+    rep = { topic: p.topic, partition: p.partition, topicId: p.topicId, ref, leader: p.leader, leaderEpoch: p.leaderEpoch };
     s.replicas.set(k, rep);
   }
+  rep.topicId = p.topicId;
   const r = await ctx.ask<{ type: string; errorCode: number; logEndOffset: number; lastFetchedEpoch: number }>(
     rep.ref,
     { type: 'BecomeLeaderOrFollower', controllerEpoch, state: p },

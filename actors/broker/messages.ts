@@ -12,6 +12,11 @@ import type { ControlToBrokerMsg } from './control-messages.js';
 export interface FetchPartition {
   topic: string;
   partition: number;
+  /**
+   * The topic's id when the client named it by id (Kafka's Fetch v13+): a partition of another
+   * topic of the same name is INCONSISTENT_TOPIC_ID, and no topic of that name and id UNKNOWN_TOPIC_ID.
+   */
+  topicId?: string;
   fetchOffset: number;
   /** -1 to skip the leader epoch check. */
   currentLeaderEpoch: number;

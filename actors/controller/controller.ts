@@ -49,12 +49,12 @@
  * log through the quorum actor. Replies: NotController from a standby.
  */
 import { ControllerMutationQuotas } from '../../src/security/controller-mutation-quota.js';
-import { randomUUID } from 'node:crypto';
 import { defineActor, type ActorContext, type BaseContext } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Message } from '../../src/runtime/types.js';
 import { sameRef } from '../../src/runtime/types.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { NO_LEADER, brokerPath, type PartitionState } from '../../src/protocol/cluster.js';
+import { newTopicId } from '../../src/protocol/topic-id.js';
 import { ConfigError } from '../../src/storage/log-config.js';
 import type { ControlToBrokerMsg, LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { CreatableTopic, ControllerMsg, ControllerReply } from './messages.js';
@@ -871,7 +871,7 @@ function planTopic(s: ControllerState, state: MetadataState, t: CreatableTopic):
   return {
     type: 'CreateTopic',
     name: t.name,
-    topicId: randomUUID(),
+    topicId: newTopicId(),
     internal: isInternalTopic(t.name),
     config: normalizeTopicConfig(t.config),
     partitions: placement.map((replicas, partition) => newPartition(t.name, partition, replicas)),
@@ -981,17 +981,18 @@ async function handleDeleteTopics(s: ControllerState, m: Extract<ControllerMsg, 
       results.push({ name, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `topic '${name}' appears more than once in the request` });
     } else {
       const topic = batch.state.topics.get(name);
-      if (!topic) {
-        results.push({ name, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` });
+      const expectedId = m.topicIds?.[name];
+      if (!topic || (expectedId !== undefined && topic.topicId !== expectedId)) {
+        results.push(expectedId === undefined ? { name, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` } : { name, errorCode: ErrorCode.UNKNOWN_TOPIC_ID, errorMessage: `Topic '${name}' with that id does not exist.` });
         continue;
       }
       if (!quota.record(topic.partitions.length)) {
-        results.push({ name, errorCode: ErrorCode.THROTTLING_QUOTA_EXCEEDED, errorMessage: THROTTLED });
+        results.push({ name, topicId: topic.topicId, errorCode: ErrorCode.THROTTLING_QUOTA_EXCEEDED, errorMessage: THROTTLED });
         continue;
       }
       batch.add({ type: 'RemoveTopic', name, topicId: topic.topicId });
       removed.push(topic);
-      results.push({ name, errorCode: ErrorCode.NONE, errorMessage: null });
+      results.push({ name, topicId: topic.topicId, errorCode: ErrorCode.NONE, errorMessage: null });
     }
   }
   if (removed.length > 0) {
@@ -1457,7 +1458,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?' },
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },
-    DeleteTopics: { topics: 'array' },
+    DeleteTopics: { topics: 'array', topicIds: 'object?' },
     CreatePartitions: { topics: 'array', validateOnly: 'boolean?' },
     AlterPartition: {
       brokerId: 'integer',

@@ -26,7 +26,11 @@ export type ControllerMsg =
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
   /** `mutationQuota`: the client's controller_mutation_rate (KIP-599), kept here for the cluster; absent: none. */
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean; mutationQuota?: MutationQuotaRequest }
-  | { type: 'DeleteTopics'; topics: string[]; mutationQuota?: MutationQuotaRequest }
+  /**
+   * Delete topics by name. `topicIds`: the id each named topic must still have (a client that
+   * named it by id, Kafka's DeleteTopics v6); a topic with another id is UNKNOWN_TOPIC_ID.
+   */
+  | { type: 'DeleteTopics'; topics: string[]; topicIds?: Record<string, string>; mutationQuota?: MutationQuotaRequest }
   /**
    * Grow topics to `count` partitions. `assignments`: replicas of each new partition (preferred
    * leader first), else placed like Kafka. `validateOnly`: check and answer, change nothing.
@@ -153,7 +157,7 @@ export type ControllerReply =
       /** How long the client is to hold back under its controller mutation quota (0: within it). */
       throttleTimeMs?: number;
     }
-  | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[]; throttleTimeMs?: number }
+  | { type: 'DeleteTopicsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null; topicId?: string }[]; throttleTimeMs?: number }
   | { type: 'CreatePartitionsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[]; throttleTimeMs?: number }
   | { type: 'AlterPartitionResponse'; errorCode: number; errorMessage?: string; state: PartitionState | null }
   | { type: 'MetadataResponse'; errorCode: number; metadata: ClusterMetadata }

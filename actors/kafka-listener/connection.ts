@@ -43,6 +43,7 @@ import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
 import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
 import { txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import type { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 
 export type KafkaConnectionMsg =
   | { type: 'KafkaFrame'; frame: Uint8Array }
@@ -66,6 +67,8 @@ export interface KafkaConnectionArgs {
   authorizer?: AclAuthorizer | null;
   /** The listener's client quotas (shared by its connections). */
   quotas?: ClientQuotaManager | null;
+  /** The listener's topic ids (shared by its connections). */
+  topicIds: TopicIdResolver;
 }
 
 const PRODUCE_KEY = 0;
@@ -152,6 +155,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     coordinator: s.refs.coordinator,
     txnCoordinator: s.refs.txnCoordinator,
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
+    topicIds: s.args.topicIds,
     ask: (to, msg, timeoutMs) => base.ask(to, msg, { timeoutMs }) as never,
     send: (to, msg) => base.send(to, msg),
     log: base.log,

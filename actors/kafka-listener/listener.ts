@@ -27,6 +27,7 @@ import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
+import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
 
@@ -192,6 +193,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       sasl: args.sasl ?? null,
       authorizer,
       quotas,
+      topicIds: new TopicIdResolver(),
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';

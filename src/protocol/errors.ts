@@ -107,6 +107,8 @@ const table = [
   [92, 'DUPLICATE_RESOURCE', false, 'A request illegally referred to the same resource twice.'],
   [93, 'UNACCEPTABLE_CREDENTIAL', false, 'Requested credential would not meet criteria for acceptability.'],
   [95, 'INVALID_UPDATE_VERSION', false, 'The given update version was invalid.'],
+  [100, 'UNKNOWN_TOPIC_ID', true, 'This server does not host this topic ID.'],
+  [103, 'INCONSISTENT_TOPIC_ID', true, "The log's topic ID did not match the topic ID in the request."],
   [105, 'TRANSACTIONAL_ID_NOT_FOUND', false, 'The transactionalId could not be found.'],
   [107, 'INELIGIBLE_REPLICA', false, 'The new ISR contains at least one ineligible replica.'],
   [108, 'NEW_LEADER_ELECTED', false, 'The AlterPartition request successfully updated the partition state but the leader has changed.'],

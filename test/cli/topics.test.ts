@@ -9,7 +9,7 @@ import type { TopicMetadata } from '../../src/protocol/cluster.js';
 describe('cli/topics --describe', () => {
   const topic: TopicMetadata = {
     name: 't',
-    topicId: 'id-t',
+    topicId: 'AAECAwQFBgcICQoLDA0ODw',
     internal: false,
     config: { 'retention.ms': 1000 },
     partitions: [
@@ -20,7 +20,7 @@ describe('cli/topics --describe', () => {
 
   it('shows adding and removing replicas of a partition being reassigned, and the target replication factor', () => {
     expect(describeLines(topic, () => true)).to.deep.equal([
-      'Topic: t\tTopicId: id-t\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: retention.ms=1000',
+      'Topic: t\tTopicId: AAECAwQFBgcICQoLDA0ODw\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: retention.ms=1000',
       '\tTopic: t\tPartition: 0\tLeader: 1\tLeaderEpoch: 4\tReplicas: 2,3,1\tIsr: 1,2\tAdding Replicas: 2,3\tRemoving Replicas: 1',
       '\tTopic: t\tPartition: 1\tLeader: 1\tLeaderEpoch: 0\tReplicas: 1,2\tIsr: 1,2',
     ]);

@@ -2,6 +2,7 @@
  * `samsa topics`: create, list, describe, delete topics and add partitions, like Kafka's
  * kafka-topics tool, through the admin client.
  */
+import { kafkaTopicId } from '../../protocol/topic-id.js';
 import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import type { TopicMetadata } from '../../protocol/cluster.js';
@@ -42,7 +43,7 @@ export function describeLines(t: TopicMetadata, filter: (p: TopicMetadata['parti
   const p0 = t.partitions[0];
   const rf = p0 ? p0.replicas.length - (p0.removingReplicas?.length ?? 0) : 0;
   const parts = [...t.partitions].sort((a, b) => a.partition - b.partition).filter(filter);
-  const head = `Topic: ${t.name}\tTopicId: ${t.topicId}\tPartitionCount: ${t.partitions.length}\tReplicationFactor: ${rf}\tConfigs: ${configs}`;
+  const head = `Topic: ${t.name}\tTopicId: ${kafkaTopicId(t.topicId)}\tPartitionCount: ${t.partitions.length}\tReplicationFactor: ${rf}\tConfigs: ${configs}`;
   return [
     head,
     ...parts.map(

@@ -25,7 +25,9 @@ import { addOffsetsToTxn, addPartitionsToTxn, describeTransactions, endTxn, list
 import { describeProducers } from './describe-producers.js';
 import { writeTxnMarkers } from './write-txn-markers.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
-import { createPartitions, createTopics, deleteTopics } from './topics.js';
+import { createPartitions, createTopics } from './topics.js';
+import { deleteTopics } from './delete-topics.js';
+import { describeTopicPartitions } from './describe-topic-partitions.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
 // each entry's handler is typed for its own key; the map forgets which, the connection keys by header
@@ -76,6 +78,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [61, describeProducers],
   [65, describeTransactions],
   [66, listTransactions],
+  [75, describeTopicPartitions],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

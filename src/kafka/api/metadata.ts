@@ -10,6 +10,11 @@
  * whether they exist or not. A missing topic is auto-created only for a client that may CREATE on
  * the cluster or on that topic (else TOPIC_AUTHORIZATION_FAILED). The authorized operations asked
  * for (v8+) are the client's own.
+ *
+ * Topic ids (KIP-516): from v10 each topic carries its id (the zero id when refused or unknown);
+ * v12 may ask by id instead of by name: an unknown id is UNKNOWN_TOPIC_ID, and a topic the client
+ * may not describe is refused with its id but not its name. Ids in a v10-11 request are
+ * INVALID_REQUEST, as in Kafka.
  */
 import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
@@ -17,6 +22,7 @@ import type { MetadataResponse as BrokerMetadataResponse } from '../../../actors
 import type { ControllerReply } from '../../../actors/controller/messages.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode } from '../../protocol/errors.js';
+import { kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
@@ -56,6 +62,7 @@ function topicEntry(t: TopicMetadata, md: ClusterMetadata, topicAuthorizedOperat
   return {
     errorCode: ErrorCode.NONE,
     name: t.name,
+    topicId: kafkaTopicId(t.topicId),
     isInternal: t.internal,
     topicAuthorizedOperations,
     partitions: [...t.partitions]
@@ -86,13 +93,32 @@ async function autoCreate(ctx: ApiContext, names: string[]): Promise<Map<string,
   return codes;
 }
 
+/** Kafka's answer to a Metadata request it cannot take: every topic named, with the error. */
+function refusedRequest(body: { topics: { topicId: string; name: string | null }[] | null }, errorCode: number) {
+  return {
+    throttleTimeMs: 0,
+    brokers: [],
+    clusterId: null,
+    controllerId: -1,
+    topics: (body.topics ?? []).map((t) => ({ errorCode, name: t.name ?? '', topicId: t.topicId, isInternal: false, partitions: [] })),
+  };
+}
+
 export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version, body) => {
-  const requested: string[] | null =
-    body.topics === null || (version === 0 && body.topics.length === 0) ? null : (body.topics as { name: string | null }[]).map((t) => t.name ?? '');
+  const asked = body.topics as { topicId: string; name: string | null }[] | null;
+  // v10-11 carry topic ids but may not use them; v12 may ask by id (and then names are not read)
+  if (asked !== null && version >= 10 && version < 12 && asked.some((t) => t.name === null || t.topicId !== ZERO_TOPIC_ID)) {
+    ctx.log.info('Metadata request refused', { version, reason: 'topic ids before Metadata v12' });
+    return refusedRequest(body, ErrorCode.INVALID_REQUEST);
+  }
+  const byId = asked === null ? [] : [...new Set(asked.map((t) => t.topicId).filter((id) => id !== ZERO_TOPIC_ID))];
+  if (byId.length > 0) return metadataById(ctx, version, body, byId);
+  const requested: string[] | null = asked === null || (version === 0 && asked.length === 0) ? null : asked.map((t) => t.name ?? '');
   const md = await fetchClusterMetadata(ctx, requested);
   if (!md) {
     return { brokers: [], clusterId: null, controllerId: -1, topics: (requested ?? []).map((name) => ({ errorCode: ErrorCode.BROKER_NOT_AVAILABLE, name, partitions: [] })) };
   }
+  ctx.topicIds.learn(md.topics, requested === null);
   const brokers = kafkaBrokers(md).map((b) => ({ nodeId: b.brokerId, host: b.host, port: b.port, rack: b.rack }));
   const byName = new Map(md.topics.map((t) => [t.name, t]));
   const withTopicOps = version >= 8 && body.includeTopicAuthorizedOperations === true;
@@ -104,7 +130,8 @@ export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version
     for (const t of [...md.topics].sort((a, b) => a.name.localeCompare(b.name))) if (!hidden?.has(t.name)) topics.push(topicEntry(t, md, topicOps(t.name)));
   } else {
     const names = [...new Set(requested)];
-    // named topics the client may not describe are refused, whether they exist or not
+    // named topics the client may not describe are refused, whether they exist or not (and
+    // without their id)
     const denied = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, names, (n) => n) ?? new Set<string>();
     const missing = names.filter((n) => !byName.has(n) && !denied.has(n));
     const allowCreate = ctx.config.autoCreateTopicsEnable && (version < 4 || body.allowAutoTopicCreation !== false);
@@ -114,9 +141,9 @@ export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version
     const created = allowCreate ? await autoCreate(ctx, denied.size === 0 ? missing : missing.filter((n) => !denied.has(n))) : new Map<string, number>();
     for (const name of names) {
       const t = byName.get(name);
-      if (denied.has(name)) topics.push({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, isInternal: false, partitions: [] });
+      if (denied.has(name)) topics.push({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, topicId: ZERO_TOPIC_ID, isInternal: false, partitions: [] });
       else if (t) topics.push(topicEntry(t, md, topicOps(name)));
-      else topics.push({ errorCode: created.get(name) ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal: false, partitions: [] });
+      else topics.push({ errorCode: created.get(name) ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, topicId: ZERO_TOPIC_ID, isInternal: false, partitions: [] });
     }
   }
   // v8-v10 (later versions have no such field): all the client may do on the cluster, or nothing
@@ -127,3 +154,32 @@ export const metadata: ApiHandler<typeof ApiKeys.Metadata> = async (ctx, version
   }
   return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics, clusterAuthorizedOperations: clusterOps };
 };
+
+/**
+ * Metadata v12 asking by topic id (Kafka's order: unknown ids, then the topics, then those the
+ * client may not describe). An unknown id is UNKNOWN_TOPIC_ID and a topic the client may not
+ * describe TOPIC_AUTHORIZATION_FAILED, both with the id and no name; nothing is auto-created.
+ */
+async function metadataById(ctx: ApiContext, version: number, body: { includeTopicAuthorizedOperations: boolean }, ids: string[]) {
+  const resolved = await ctx.topicIds.resolve(ids, async () => (await fetchClusterMetadata(ctx, null))?.topics ?? null);
+  const names = [...new Set([...resolved.values()].map((t) => t.name))];
+  // read again: a topic deleted since its id was learned is unknown
+  const md = await fetchClusterMetadata(ctx, names);
+  const errorEntry = (errorCode: number, topicId: string) => ({ errorCode, name: null, topicId, isInternal: false, partitions: [] });
+  if (!md) return { brokers: [], clusterId: null, controllerId: -1, topics: ids.map((id) => errorEntry(ErrorCode.BROKER_NOT_AVAILABLE, id)) };
+  const current = new Map(md.topics.map((t) => [kafkaTopicId(t.topicId), t]));
+  const withTopicOps = body.includeTopicAuthorizedOperations === true;
+  const denied = deniedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, [...current.values()], (t) => t.name) ?? new Set<string>();
+  const unknown = [];
+  const found = [];
+  const refused = [];
+  for (const id of ids) {
+    const t = current.get(id);
+    if (!t) unknown.push(errorEntry(ErrorCode.UNKNOWN_TOPIC_ID, id));
+    else if (denied.has(t.name)) refused.push(errorEntry(ErrorCode.TOPIC_AUTHORIZATION_FAILED, id));
+    else found.push(topicEntry(t, md, withTopicOps ? topicAuthorizedOperations(ctx, t.name) : OPERATIONS_NOT_REQUESTED));
+  }
+  const brokers = kafkaBrokers(md).map((b) => ({ nodeId: b.brokerId, host: b.host, port: b.port, rack: b.rack }));
+  ctx.log.debug('Metadata by topic id', { version, ids: ids.length, unknown: unknown.length });
+  return { throttleTimeMs: 0, brokers, clusterId: md.clusterId, controllerId: controllerIdFor(md), topics: [...unknown, ...found, ...refused] };
+}

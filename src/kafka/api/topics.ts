@@ -1,15 +1,13 @@
 /**
- * CreateTopics (api key 19, v0-v6), DeleteTopics (api key 20, v0-v5) and CreatePartitions (api
- * key 37, v0-v3, with explicit assignments and validateOnly), forwarded to the
- * controller actor (any broker accepts them: each reaches the controller). The controller
- * validates names, partition counts, replication factors, assignments and configs with Kafka's
- * rules and answers per topic.
+ * CreateTopics (api key 19, v0-v7) and CreatePartitions (api key 37, v0-v3, with explicit
+ * assignments and validateOnly), forwarded to the controller actor (any broker accepts them: each
+ * reaches the controller). The controller validates names, partition counts, replication factors,
+ * assignments and configs with Kafka's rules and answers per topic. A created topic's id comes
+ * back from v7. (DeleteTopics: delete-topics.ts.)
  *
  * With an authorizer, as Kafka's controller: CreateTopics needs CREATE on the cluster or else on
  * each topic, and returns a created topic's configs (v5+) only with DESCRIBE_CONFIGS on it (else
- * its topicConfigErrorCode says TOPIC_AUTHORIZATION_FAILED); DeleteTopics needs DESCRIBE and
- * DELETE on each topic (or DELETE on the cluster): a topic the client may not describe is
- * TOPIC_AUTHORIZATION_FAILED whether or not it exists; CreatePartitions needs ALTER on each
+ * its topicConfigErrorCode says TOPIC_AUTHORIZATION_FAILED); CreatePartitions needs ALTER on each
  * topic. Topics refused never reach the controller.
  *
  * A client's controller_mutation_rate quota (KIP-599) goes with each request for the controller to
@@ -18,11 +16,11 @@
  */
 import type { ControllerMsg, ControllerReply, CreatableTopic } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
+import { kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiContext, ApiHandler } from './context.js';
-import { fetchClusterMetadata } from './metadata.js';
+import type { ApiHandler } from './context.js';
 
 interface CreatableTopicReq {
   name: string;
@@ -36,7 +34,7 @@ interface CreatableTopicReq {
  * The versions from which a client knows THROTTLING_QUOTA_EXCEEDED, so a controller mutation
  * quota refuses topics (strict); older ones have every topic done and are only held back (KIP-599).
  */
-const STRICT_SINCE = { createTopics: 6, deleteTopics: 5, createPartitions: 3 } as const;
+const STRICT_SINCE = { createTopics: 6, createPartitions: 3 } as const;
 
 /** Kafka's ConfigSource.TOPIC_CONFIG. */
 const TOPIC_CONFIG_SOURCE = 1;
@@ -57,7 +55,7 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
   const reqs = body.topics as CreatableTopicReq[];
   const counts = new Map<string, number>();
   for (const t of reqs) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
-  const answers = new Map<string, { errorCode: number; errorMessage: string | null; numPartitions: number; replicationFactor: number }>();
+  const answers = new Map<string, { errorCode: number; errorMessage: string | null; numPartitions: number; replicationFactor: number; topicId?: string | null }>();
   const valid: CreatableTopic[] = [];
   let throttleTimeMs = 0;
   // CREATE on the cluster covers every topic; DESCRIBE_CONFIGS decides whether configs come back
@@ -90,7 +88,7 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
         continue;
       }
       const a = r.topics.find((x) => x.name === t.name);
-      answers.set(t.name, a ? { errorCode: a.errorCode, errorMessage: a.errorMessage, numPartitions: a.numPartitions, replicationFactor: a.replicationFactor } : { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no answer for this topic', numPartitions: -1, replicationFactor: -1 });
+      answers.set(t.name, a ? { errorCode: a.errorCode, errorMessage: a.errorMessage, numPartitions: a.numPartitions, replicationFactor: a.replicationFactor, topicId: a.topicId } : { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no answer for this topic', numPartitions: -1, replicationFactor: -1 });
     }
   }
   const seen = new Set<string>();
@@ -100,13 +98,16 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
     seen.add(t.name);
     const a = answers.get(t.name)!;
     const ok = a.errorCode === ErrorCode.NONE;
+    // v7+: the new topic's id (the zero id when none was made: refused, or only validated)
+    const topicId = ok && a.topicId ? kafkaTopicId(a.topicId) : ZERO_TOPIC_ID;
     if (ok && !mayDescribeConfigs.has(t.name)) {
       // created, but the client may not see its configs (nor, as in Kafka, its partition count and replication factor)
-      topics.push({ name: t.name, errorCode: a.errorCode, errorMessage: null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, numPartitions: -1, replicationFactor: -1, configs: [] });
+      topics.push({ name: t.name, topicId, errorCode: a.errorCode, errorMessage: null, topicConfigErrorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, numPartitions: -1, replicationFactor: -1, configs: [] });
       continue;
     }
     topics.push({
       name: t.name,
+      topicId,
       errorCode: a.errorCode,
       errorMessage: ok ? null : a.errorMessage,
       numPartitions: ok ? a.numPartitions : -1,
@@ -115,56 +116,6 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
     });
   }
   return { throttleTimeMs, topics };
-};
-
-/**
- * The answers for the topics the client may not delete (Kafka's order: not describable, then
- * unknown, then not deletable), and the names it may.
- */
-async function deletionRefusals(ctx: ApiContext, names: string[]): Promise<{ refused: Map<string, { errorCode: number; errorMessage: string | null }>; allowed: string[] }> {
-  const refused = new Map<string, { errorCode: number; errorMessage: string | null }>();
-  if (ctx.authorize(AclOperation.DELETE, ResourceType.CLUSTER, CLUSTER_NAME, false)) return { refused, allowed: names };
-  const allowed: string[] = [];
-  const describedOnly: string[] = [];
-  for (const name of names) {
-    if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) refused.set(name, { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null });
-    else if (ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, name)) allowed.push(name);
-    else describedOnly.push(name);
-  }
-  if (describedOnly.length > 0) {
-    // the client may see these: one that does not exist is said so rather than refused
-    const md = await fetchClusterMetadata(ctx, describedOnly);
-    for (const name of describedOnly) {
-      const unknown = md !== null && !md.topics.some((t) => t.name === name);
-      refused.set(name, unknown ? { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `Topic '${name}' does not exist.` } : { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null });
-    }
-  }
-  return { refused, allowed };
-}
-
-export const deleteTopics: ApiHandler<typeof ApiKeys.DeleteTopics> = async (ctx, version, body) => {
-  const names = [...new Set(body.topicNames as string[])];
-  const { refused, allowed } = await deletionRefusals(ctx, names);
-  const answers = new Map(refused);
-  let r: ControllerReply | Failure | null = null;
-  let throttleTimeMs = 0;
-  if (allowed.length > 0) {
-    const msg: ControllerMsg = { type: 'DeleteTopics', topics: allowed };
-    const quota = ctx.mutationQuota(version >= STRICT_SINCE.deleteTopics);
-    if (quota) msg.mutationQuota = quota;
-    r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, msg, Math.max(ctx.config.requestTimeoutMs, body.timeoutMs as number));
-    if (!isFailure(r) && r.type === 'DeleteTopicsResponse') {
-      throttleTimeMs = r.throttleTimeMs ?? 0;
-      for (const t of r.topics) if (!answers.has(t.name)) answers.set(t.name, { errorCode: t.errorCode, errorMessage: t.errorMessage });
-    }
-  }
-  return {
-    throttleTimeMs,
-    responses: names.map((name) => {
-      const a = answers.get(name) ?? { errorCode: r !== null && isFailure(r) ? r.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: r !== null && isFailure(r) ? r.message : 'no answer for this topic' };
-      return { name, errorCode: a.errorCode, errorMessage: a.errorCode === ErrorCode.NONE ? null : a.errorMessage };
-    }),
-  };
 };
 
 export const createPartitions: ApiHandler<typeof ApiKeys.CreatePartitions> = async (ctx, version, body) => {

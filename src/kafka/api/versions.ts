@@ -15,9 +15,9 @@ export interface VersionRange {
 /** api key -> advertised versions. */
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
   [0, { min: 3, max: 10 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints)
-  [1, { min: 4, max: 12 }], // Fetch
+  [1, { min: 4, max: 17 }], // Fetch (v13+: topic ids; v15: replica state; v16: leader endpoints; v17: directory ids, KRaft's only)
   [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
-  [3, { min: 0, max: 9 }], // Metadata
+  [3, { min: 0, max: 12 }], // Metadata (v10+: topic ids; v12: asked by id)
   [8, { min: 0, max: 8 }], // OffsetCommit
   [9, { min: 0, max: 8 }], // OffsetFetch
   [10, { min: 0, max: 4 }], // FindCoordinator
@@ -28,8 +28,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [15, { min: 0, max: 5 }], // DescribeGroups
   [16, { min: 0, max: 4 }], // ListGroups
   [18, { min: 0, max: 3 }], // ApiVersions
-  [19, { min: 0, max: 6 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599)
-  [20, { min: 0, max: 5 }], // DeleteTopics
+  [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
+  [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)
   [21, { min: 0, max: 2 }], // DeleteRecords
   [22, { min: 0, max: 4 }], // InitProducerId (idempotent and transactional producers)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
@@ -60,6 +60,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)
+  [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
 ]);
 
 export const API_VERSIONS_KEY = 18;

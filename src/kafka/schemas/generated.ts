@@ -63,6 +63,7 @@ export const ApiKeys = {
   DescribeProducers: 61,
   DescribeTransactions: 65,
   ListTransactions: 66,
+  DescribeTopicPartitions: 75,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -1206,6 +1207,41 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'transactionalId', type: 'string', versions: [0, N] },
       { name: 'producerId', type: 'int64', versions: [0, N] },
       { name: 'transactionState', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeTopicPartitionsRequest', apiKey: 75, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+    ] },
+    { name: 'responsePartitionLimit', type: 'int32', versions: [0, N], default: 2000 },
+    { name: 'cursor', type: 'struct', versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeTopicPartitionsResponse', apiKey: 75, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, N], nullable: [0, N] },
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'isInternal', type: 'bool', versions: [0, N], default: false },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'leaderId', type: 'int32', versions: [0, N] },
+        { name: 'leaderEpoch', type: 'int32', versions: [0, N], default: -1 },
+        { name: 'replicaNodes', type: 'int32', array: true, versions: [0, N] },
+        { name: 'isrNodes', type: 'int32', array: true, versions: [0, N] },
+        { name: 'eligibleLeaderReplicas', type: 'int32', array: true, versions: [0, N], nullable: [0, N], default: null },
+        { name: 'lastKnownElr', type: 'int32', array: true, versions: [0, N], nullable: [0, N], default: null },
+        { name: 'offlineReplicas', type: 'int32', array: true, versions: [0, N] },
+      ] },
+      { name: 'topicAuthorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
+    ] },
+    { name: 'nextCursor', type: 'struct', versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitionIndex', type: 'int32', versions: [0, N] },
     ] },
   ] },
 ];
@@ -3550,6 +3586,79 @@ export interface ListTransactionsResponseTransactionStates {
   transactionState: string;
 }
 
+export interface DescribeTopicPartitionsRequest {
+  /** v0+ */
+  topics: DescribeTopicPartitionsRequestTopics[];
+  /** v0+, default 2000 */
+  responsePartitionLimit: number;
+  /** v0+, nullable v0+, default null */
+  cursor: DescribeTopicPartitionsRequestCursor | null;
+}
+
+export interface DescribeTopicPartitionsRequestTopics {
+  /** v0+ */
+  name: string;
+}
+
+export interface DescribeTopicPartitionsRequestCursor {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitionIndex: number;
+}
+
+export interface DescribeTopicPartitionsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  topics: DescribeTopicPartitionsResponseTopics[];
+  /** v0+, nullable v0+, default null */
+  nextCursor: DescribeTopicPartitionsResponseNextCursor | null;
+}
+
+export interface DescribeTopicPartitionsResponseTopics {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  name: string | null;
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+, default false */
+  isInternal: boolean;
+  /** v0+ */
+  partitions: DescribeTopicPartitionsResponsePartitions[];
+  /** v0+, default -2147483648 */
+  topicAuthorizedOperations: number;
+}
+
+export interface DescribeTopicPartitionsResponsePartitions {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  leaderId: number;
+  /** v0+, default -1 */
+  leaderEpoch: number;
+  /** v0+ */
+  replicaNodes: number[];
+  /** v0+ */
+  isrNodes: number[];
+  /** v0+, nullable v0+, default null */
+  eligibleLeaderReplicas: number[] | null;
+  /** v0+, nullable v0+, default null */
+  lastKnownElr: number[] | null;
+  /** v0+ */
+  offlineReplicas: number[];
+}
+
+export interface DescribeTopicPartitionsResponseNextCursor {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitionIndex: number;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -3600,6 +3709,7 @@ export interface RequestBodies {
   61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
   66: ListTransactionsRequest;
+  75: DescribeTopicPartitionsRequest;
 }
 
 /** Response body type by api key. */
@@ -3652,4 +3762,5 @@ export interface ResponseBodies {
   61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;
   66: ListTransactionsResponse;
+  75: DescribeTopicPartitionsResponse;
 }

@@ -321,12 +321,13 @@ describe('actors/controller', () => {
       h = await ControllerHarness.start({ brokers: [1, 2, 3] });
       await h.createTopic('doomed', 3, 2);
       await h.createTopic('kept', 1, 1);
-      const placement = (await h.metadata(['doomed'])).topics[0]!.partitions.map((p) => p.replicas);
+      const doomed = (await h.metadata(['doomed'])).topics[0]!;
+      const placement = doomed.partitions.map((p) => p.replicas);
       await h.settle();
       h.clearInboxes();
       const r = await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['doomed', 'ghost'] });
       expect(r.topics).to.deep.equal([
-        { name: 'doomed', errorCode: 0, errorMessage: null },
+        { name: 'doomed', topicId: doomed.topicId, errorCode: 0, errorMessage: null },
         { name: 'ghost', errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: "Topic 'ghost' does not exist." },
       ]);
       await h.settle();
@@ -340,6 +341,24 @@ describe('actors/controller', () => {
       expect((await h.metadata()).topics.map((t) => t.name)).to.deep.equal(['kept']);
       const again = await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['kept', 'kept'] });
       expect(again.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
+    });
+
+    it('a topic named with the id it must have (asked by id) is deleted only while it has that id', async () => {
+      h = await ControllerHarness.start({ brokers: [1] });
+      await h.createTopic('t', 1, 1);
+      const first = (await h.metadata(['t'])).topics[0]!.topicId;
+      const wrong = await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['t'], topicIds: { t: `${first}x` } });
+      expect(wrong.topics).to.deep.equal([{ name: 't', errorCode: ErrorCode.UNKNOWN_TOPIC_ID, errorMessage: "Topic 't' with that id does not exist." }]);
+      expect((await h.metadata(['t'])).topics).to.have.length(1);
+      const gone = await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['t'], topicIds: { t: first } });
+      expect(gone.topics).to.deep.equal([{ name: 't', topicId: first, errorCode: ErrorCode.NONE, errorMessage: null }]);
+      await h.createTopic('t', 1, 1);
+      const second = (await h.metadata(['t'])).topics[0]!.topicId;
+      expect(second).to.not.equal(first);
+      // the old id does not delete the topic made again under its name
+      const stale = await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['t'], topicIds: { t: first } });
+      expect(stale.topics[0]!.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_ID);
+      expect((await h.metadata(['t'])).topics[0]!.topicId).to.equal(second);
     });
 
     it('a replica that was fenced during the delete is told when it registers again', async () => {

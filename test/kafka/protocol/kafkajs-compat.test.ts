@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, the transaction admin APIs, DescribeQuorum or DescribeCluster
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, the transaction admin APIs, DescribeQuorum, DescribeCluster or DescribeTopicPartitions
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -891,6 +891,7 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.DescribeProducers,
                 ApiKeys.DescribeTransactions,
                 ApiKeys.ListTransactions,
+                ApiKeys.DescribeTopicPartitions,
               ] as number[]
             ).includes(k),
         )
