@@ -77,7 +77,15 @@ import type {
   WriteTxnMarkersResponse,
 } from './messages.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
-import { rawError, transactionalProducerOfRequest, verifyTransactionalPartitions, type Verdict, type VerificationEnv } from './txn-verification.js';
+import {
+  abortableProducerFacingError,
+  producerFacingError,
+  rawError,
+  transactionalProducerOfRequest,
+  verifyTransactionalPartitions,
+  type Verdict,
+  type VerificationEnv,
+} from './txn-verification.js';
 
 export interface BrokerArgs {
   brokerId: number;
@@ -788,7 +796,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?' },
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
-    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array' },
+    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     WriteTxnMarkers: { markers: 'array' },
@@ -906,7 +914,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         const refused = new Map(m.partitions.map((_, i) => [i, { errorCode: ErrorCode.INVALID_PRODUCER_ID_MAPPING, errorMessage: 'Transactional records contained more than one producer ID' } as Verdict]));
         return producePartitions(s, ctx, m, token, hold, refused);
       }
-      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
+      const mapError = m.transactionAbortable === true ? abortableProducerFacingError : producerFacingError;
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn, mapError).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
     },
 
     Fetch(s, m, ctx) {

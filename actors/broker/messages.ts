@@ -86,6 +86,11 @@ export type BrokerMsg =
        * are verified with its coordinator first (KIP-890, txn-verification.ts).
        */
       transactionalId?: string | null;
+      /**
+       * The client knows TRANSACTION_ABORTABLE (Produce v11+, KIP-890): a partition not in the
+       * transaction is refused with it; older clients get INVALID_TXN_STATE, as Kafka.
+       */
+      transactionAbortable?: boolean;
     }
   | {
       type: 'Fetch';

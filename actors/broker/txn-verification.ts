@@ -8,10 +8,12 @@
  * transaction, or a transaction that is over, is refused INVALID_TXN_STATE and nothing is
  * written, so no transaction is left open that no coordinator would end.
  *
- * Error codes are those Kafka gives a producer on Produce v3-10: the coordinator's
- * TRANSACTION_ABORTABLE is INVALID_TXN_STATE, PRODUCER_FENCED is INVALID_PRODUCER_EPOCH, and
- * what a retry may fix (the coordinator loading, moving, unreachable, or ending the previous
- * transaction) is NOT_ENOUGH_REPLICAS, which every producer retries without a metadata refresh.
+ * Error codes are those Kafka gives a producer (ReplicaManager and AddPartitionsToTxnManager):
+ * PRODUCER_FENCED is INVALID_PRODUCER_EPOCH, and what a retry may fix (the coordinator loading,
+ * moving, unreachable, or ending the previous transaction) is NOT_ENOUGH_REPLICAS, which every
+ * producer retries without a metadata refresh. The coordinator's TRANSACTION_ABORTABLE (the
+ * partition is not in the transaction) reaches a Produce v11+ client as it is (KIP-890: it
+ * aborts the transaction and goes on) and is INVALID_TXN_STATE on Produce v3-10.
  */
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { BaseContext } from '../../src/runtime/actor-definition.js';
@@ -49,7 +51,7 @@ export interface VerificationEnv {
   coordinatorOf(transactionalId: string): ActorRef<TxnCoordinatorMsg> | { errorCode: number; errorMessage: string };
 }
 
-/** A coordinator answer a producer sees, as Kafka maps it for Produce v3-10. */
+/** A coordinator answer a producer sees, as Kafka maps it for Produce v3-10 (v11+: abortableProducerFacingError). */
 export function producerFacingError(code: number): { errorCode: number; errorMessage: string } | null {
   switch (code) {
     case ErrorCode.NONE:
@@ -69,6 +71,12 @@ export function producerFacingError(code: number): { errorCode: number; errorMes
     default:
       return { errorCode: code, errorMessage: `transaction verification failed: ${errorName(code)}` };
   }
+}
+
+/** A coordinator answer a Produce v11+ client sees: TRANSACTION_ABORTABLE as it is, the rest as for older ones. */
+export function abortableProducerFacingError(code: number): { errorCode: number; errorMessage: string } | null {
+  if (code === ErrorCode.TRANSACTION_ABORTABLE) return { errorCode: ErrorCode.TRANSACTION_ABORTABLE, errorMessage: 'Partition was not added to the transaction' };
+  return producerFacingError(code);
 }
 
 /** A coordinator answer as it is, for a caller that maps it itself (the group coordinator's TxnOffsetCommit). */

@@ -10,7 +10,9 @@
  * the client needs WRITE on it, else the whole request is refused
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED. From v10 (KIP-951) a partition answered
  * NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current leader, and the response that
- * leader's endpoint (leader-hints.ts).
+ * leader's endpoint (leader-hints.ts). From v11 (KIP-890) a transactional partition its
+ * coordinator does not have in the transaction is refused TRANSACTION_ABORTABLE (the client
+ * aborts and goes on); v3-10 get INVALID_TXN_STATE for it, as Kafka.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
@@ -73,7 +75,10 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
   }
   const timeoutMs = Math.max(0, body.timeoutMs as number);
   // transactional batches are verified with the transaction's coordinator before they are written (KIP-890)
-  const msg: BrokerMsg = transactional ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null } : { type: 'Produce', acks, timeoutMs, partitions };
+  // v11+ (KIP-890) clients know TRANSACTION_ABORTABLE; older ones get INVALID_TXN_STATE for it, as Kafka
+  const msg: BrokerMsg = transactional
+    ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null, transactionAbortable: version >= 11 }
+    : { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
     if (denied === null || partitions.length > 0) ctx.send(ctx.broker, msg);
     return null;

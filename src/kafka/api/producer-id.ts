@@ -1,5 +1,7 @@
 /**
- * InitProducerId (api key 22, v0-v4). Without a transactional id (an idempotent producer): a new
+ * InitProducerId (api key 22, v0-v5; v5 only tells the broker that the client knows
+ * TRANSACTION_ABORTABLE, KIP-890, which Kafka's transaction coordinator never answers to
+ * InitProducerId, nor does samsa's: v5 is answered as v4, PRODUCER_FENCED included). Without a transactional id (an idempotent producer): a new
  * producer id (from this broker's block, allocated by the controller) with epoch 0, as Kafka does
  * whatever producer id and epoch the request names (v3+). With one (a transactional producer):
  * the broker's transaction coordinator answers, as the coordinator of that id (or

@@ -14,7 +14,7 @@ export interface VersionRange {
 
 /** api key -> advertised versions. */
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
-  [0, { min: 3, max: 10 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints)
+  [0, { min: 3, max: 11 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints; v11: TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE)
   [1, { min: 4, max: 17 }], // Fetch (v13+: topic ids; v15: replica state; v16: leader endpoints; v17: directory ids, KRaft's only)
   [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
   [3, { min: 0, max: 12 }], // Metadata (v10+: topic ids; v12: asked by id)
@@ -31,7 +31,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
   [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)
   [21, { min: 0, max: 2 }], // DeleteRecords
-  [22, { min: 0, max: 4 }], // InitProducerId (idempotent and transactional producers)
+  [22, { min: 0, max: 5 }], // InitProducerId (idempotent and transactional producers; v5: TRANSACTION_ABORTABLE, never answered)
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [24, { min: 0, max: 3 }], // AddPartitionsToTxn (v4+: the brokers' batched, verify-only form)
   [25, { min: 0, max: 4 }], // AddOffsetsToTxn

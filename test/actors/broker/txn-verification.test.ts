@@ -1,12 +1,13 @@
 /**
  * The broker's side of transaction verification (actors/broker/txn-verification.ts, KIP-890
- * part 1) on its own: the coordinator's answers mapped to what a Produce v3-10 client handles,
+ * part 1) on its own: the coordinator's answers mapped to what a Produce v3-10 client handles
+ * (and a v11+ one, TRANSACTION_ABORTABLE as it is),
  * the transactional producer of a request, and the verification against stand-in replicas and
  * coordinator (who is asked, what each partition's verdict is, the coordinator missing, silent
  * or loading).
  */
 import { expect } from 'chai';
-import { producerFacingError, transactionalProducerOfRequest, verifyTransactionalPartitions, type VerificationEnv } from '../../../actors/broker/txn-verification.js';
+import { abortableProducerFacingError, producerFacingError, transactionalProducerOfRequest, verifyTransactionalPartitions, type VerificationEnv } from '../../../actors/broker/txn-verification.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { makeFailure } from '../../../src/runtime/pending-asks.js';
@@ -25,6 +26,14 @@ describe('actors/broker/txn-verification: on its own', () => {
       expect(e.errorMessage).to.match(/^Unable to verify the partition has been added to the transaction\. Underlying error: /);
     }
     expect(producerFacingError(ErrorCode.INVALID_PRODUCER_ID_MAPPING)?.errorCode).to.equal(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+  });
+
+  it('maps them for a Produce v11+ client: TRANSACTION_ABORTABLE as it is, the others as for v3-10', () => {
+    expect(abortableProducerFacingError(ErrorCode.NONE)).to.equal(null);
+    expect(abortableProducerFacingError(ErrorCode.TRANSACTION_ABORTABLE)).to.deep.equal({ errorCode: ErrorCode.TRANSACTION_ABORTABLE, errorMessage: 'Partition was not added to the transaction' });
+    for (const code of [ErrorCode.INVALID_TXN_STATE, ErrorCode.PRODUCER_FENCED, ErrorCode.CONCURRENT_TRANSACTIONS, ErrorCode.NOT_COORDINATOR, ErrorCode.INVALID_PRODUCER_ID_MAPPING]) {
+      expect(abortableProducerFacingError(code), String(code)).to.deep.equal(producerFacingError(code));
+    }
   });
 
   it('finds the one transactional producer of a request, and tells when there are two', () => {

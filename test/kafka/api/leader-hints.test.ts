@@ -1,9 +1,9 @@
 /**
  * KIP-951 leader discovery over the Kafka protocol, on two brokers with single-replica
- * partitions (so the broker that is not a partition's leader hosts none of it): Produce v10 to the
- * wrong broker names the partition's leader and epoch and the response that leader's endpoint;
- * Fetch v12 names the leader and epoch; older versions and partitions answered without error
- * carry no hint; with the hint the client reaches the leader without asking for metadata.
+ * partitions (so the broker that is not a partition's leader hosts none of it): Produce v10 (and
+ * v11) to the wrong broker names the partition's leader and epoch and the response that leader's
+ * endpoint; Fetch v12 names the leader and epoch; older versions and partitions answered without
+ * error carry no hint; with the hint the client reaches the leader without asking for metadata.
  */
 import { expect } from 'chai';
 import { needsLeaderHint } from '../../../src/kafka/api/leader-hints.js';
@@ -60,9 +60,9 @@ describe('Kafka API: leader hints on NOT_LEADER_OR_FOLLOWER (KIP-951)', function
     expect(needsLeaderHint(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)).to.equal(false);
   });
 
-  it('ApiVersions advertises Produce v3-10', async () => {
+  it('ApiVersions advertises Produce v3-11', async () => {
     const r = await callers.get(-1)!.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.Produce)).to.deep.include({ minVersion: 3, maxVersion: 10 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.Produce)).to.deep.include({ minVersion: 3, maxVersion: 11 });
   });
 
   it('Produce v10 to the wrong broker names the leader, its epoch and its endpoint; the leader then takes the records', async () => {
@@ -74,6 +74,12 @@ describe('Kafka API: leader hints on NOT_LEADER_OR_FOLLOWER (KIP-951)', function
     // the hint is enough to reach the leader
     const hinted = r.nodeEndpoints[0] as { nodeId: number };
     expect((await produce(hinted.nodeId, 10)).responses[0].partitionResponses[0]).to.deep.include({ errorCode: ErrorCode.NONE });
+  });
+
+  it('Produce v11 (KIP-890) carries the same hint', async () => {
+    const r = await produce(other, 11);
+    expect(r.responses[0].partitionResponses[0]).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, currentLeader: { leaderId: leader.id, leaderEpoch: leader.epoch } });
+    expect(r.nodeEndpoints).to.deep.equal([{ nodeId: leader.id, ...endpoints.get(leader.id)!, rack: null }]);
   });
 
   it('a partition answered without error, and Produce v9, carry no hint', async () => {

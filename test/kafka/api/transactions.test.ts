@@ -49,7 +49,21 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
     expect(range(24)).to.deep.include({ minVersion: 0, maxVersion: 3 });
     expect(range(25)).to.deep.include({ minVersion: 0, maxVersion: 4 });
     expect(range(26)).to.deep.include({ minVersion: 0, maxVersion: 4 });
-    expect(range(22)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+    expect(range(22)).to.deep.include({ minVersion: 0, maxVersion: 5 });
+  });
+
+  it('InitProducerId v5 (KIP-890) is answered as v4: a new epoch, and PRODUCER_FENCED (v3: INVALID_PRODUCER_EPOCH) for a producer id that is not the one of its id', async () => {
+    const { k, producerId, producerEpoch } = await startProducer('raw-init-v5');
+    const init = (version: number, pid: number, epoch: number) =>
+      checkFor(async () => {
+        const r = await k.call(ApiKeys.InitProducerId, version, { transactionalId: 'raw-init-v5', transactionTimeoutMs: 30_000, producerId: pid, producerEpoch: epoch });
+        return r.errorCode === ErrorCode.CONCURRENT_TRANSACTIONS ? null : r;
+      }, 10_000, 50);
+    const resumed = await init(5, producerId, producerEpoch);
+    expect(resumed).to.include({ errorCode: ErrorCode.NONE, producerId, producerEpoch: producerEpoch + 1 });
+    expect((await init(5, producerId + 1_000, 0)).errorCode).to.equal(ErrorCode.PRODUCER_FENCED);
+    expect((await init(4, producerId + 1_000, 0)).errorCode).to.equal(ErrorCode.PRODUCER_FENCED);
+    expect((await init(3, producerId + 1_000, 0)).errorCode).to.equal(ErrorCode.INVALID_PRODUCER_EPOCH);
   });
 
   it('AddPartitionsToTxn refuses a partition that does not exist and an internal topic; the others are not attempted', async () => {

@@ -2,7 +2,8 @@
  * Transaction verification (KIP-890 part 1, `transaction.partition.verification.enable`) over
  * the Kafka protocol, on two brokers so the partition leader and the transaction's coordinator
  * are often different brokers: a transactional Produce for a partition its producer never added
- * is refused INVALID_TXN_STATE and nothing is written; once added it is written, and the
+ * is refused INVALID_TXN_STATE (TRANSACTION_ABORTABLE from Produce v11, KIP-890) and nothing is
+ * written; once added it is written, and the
  * transaction's later batches too; after the transaction ends, a batch without a new
  * AddPartitionsToTxn is refused again; an unknown producer id is INVALID_PRODUCER_ID_MAPPING, an
  * old epoch INVALID_PRODUCER_EPOCH, batches of two producers in one request
@@ -59,8 +60,8 @@ describe('Kafka API: transactional Produce verified with the coordinator (KIP-89
     return started;
   }
 
-  const produce = async (transactionalId: string, partition: number, records: Buffer, to = leaderOf(partition)) => {
-    const r = await to.call(ApiKeys.Produce, 9, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: TOPIC, partitionData: [{ index: partition, records }] }] });
+  const produce = async (transactionalId: string, partition: number, records: Buffer, to = leaderOf(partition), version = 9) => {
+    const r = await to.call(ApiKeys.Produce, version, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: TOPIC, partitionData: [{ index: partition, records }] }] });
     return r.responses[0].partitionResponses[0] as { errorCode: number; baseOffset: number; errorMessage: string | null };
   };
   const logEnd = async (partition: number) => {
@@ -95,6 +96,29 @@ describe('Kafka API: transactional Produce verified with the coordinator (KIP-89
     }, 10_000, 50);
     expect(afterEnd.errorCode).to.equal(ErrorCode.INVALID_TXN_STATE);
     expect(await logEnd(0)).to.equal(end0 + 3);
+  });
+
+  it('Produce v11 is refused TRANSACTION_ABORTABLE where v10 gets INVALID_TXN_STATE; the other refusals are as for older versions', async () => {
+    const { k, producerId, producerEpoch } = await startProducer('verify-abortable');
+    const end1 = await logEnd(1);
+    const v10 = await produce('verify-abortable', 1, txnBatch(producerId, producerEpoch, 0, 'x'), leaderOf(1), 10);
+    expect(v10.errorCode).to.equal(ErrorCode.INVALID_TXN_STATE);
+    const v11 = await produce('verify-abortable', 1, txnBatch(producerId, producerEpoch, 0, 'x'), leaderOf(1), 11);
+    expect(v11.errorCode).to.equal(ErrorCode.TRANSACTION_ABORTABLE);
+    expect(v11.errorMessage).to.equal('Partition was not added to the transaction');
+    expect(await logEnd(1)).to.equal(end1);
+    // an unknown producer id stays INVALID_PRODUCER_ID_MAPPING on v11
+    expect((await produce('verify-abortable', 1, txnBatch(producerId + 1_000, 0, 0, 'x'), leaderOf(1), 11)).errorCode).to.equal(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+    // once added, v11 writes it
+    expect((await add(k, 'verify-abortable', producerId, producerEpoch, [1])).errorCode).to.equal(ErrorCode.NONE);
+    expect(await produce('verify-abortable', 1, txnBatch(producerId, producerEpoch, 0, 'y'), leaderOf(1), 11)).to.include({ errorCode: ErrorCode.NONE, baseOffset: end1 });
+    // a fenced epoch is INVALID_PRODUCER_EPOCH on v11 too (Kafka maps the coordinator's PRODUCER_FENCED for every Produce version)
+    const again = await checkFor(async () => {
+      const r = await k.call(ApiKeys.InitProducerId, 5, { transactionalId: 'verify-abortable', transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1 });
+      return r.errorCode === ErrorCode.CONCURRENT_TRANSACTIONS ? null : r;
+    }, 10_000, 50);
+    expect(again.errorCode).to.equal(ErrorCode.NONE);
+    expect((await produce('verify-abortable', 0, txnBatch(producerId, producerEpoch, 0, 'z'), leaderOf(0), 11)).errorCode).to.equal(ErrorCode.INVALID_PRODUCER_EPOCH);
   });
 
   it("refuses a TxnOffsetCommit until AddOffsetsToTxn put the group's offsets partition in the transaction", async () => {
