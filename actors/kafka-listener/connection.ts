@@ -20,14 +20,14 @@
  * long-poll Fetch does not hold up the connection's other requests), and responses are written in
  * request order. Bad input closes only this connection, with a log line saying why: a frame above
  * socket.request.max.bytes, an unknown API key or unsupported version (except ApiVersions, which
- * gets Kafka's v0 UNSUPPORTED_VERSION answer listing our versions so the client can retry), a
+ * gets Kafka's v0 UNSUPPORTED_VERSION answer with our ApiVersions range so the client can retry), a
  * truncated or malformed request.
  */
 import type net from 'node:net';
 import { FrameDecoder, FrameTooLargeError } from '../../src/transport/frame-decoder.js';
 import { API_HANDLERS } from '../../src/kafka/api/dispatch.js';
 import type { ApiContext } from '../../src/kafka/api/context.js';
-import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, apiVersionsBody, isSaslSupported, isSupported } from '../../src/kafka/api/versions.js';
+import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, isSaslSupported, isSupported, unsupportedApiVersionsBody } from '../../src/kafka/api/versions.js';
 import { SaslAuthenticator, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
@@ -341,9 +341,9 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       }
       if (!isSupported(header.apiKey, header.apiVersion)) {
         if (header.apiKey === API_VERSIONS_KEY) {
-          // Kafka's rule: answer in v0 with UNSUPPORTED_VERSION and our ranges, so the client retries
+          // Kafka's rule: answer in v0 with UNSUPPORTED_VERSION and our ApiVersions range, so the client retries
           s.inFlight++;
-          ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(API_VERSIONS_KEY, 0, header.correlationId, apiVersionsBody(ErrorCode.UNSUPPORTED_VERSION, s.auth !== null)) });
+          ctx.send(ctx.self, { type: 'Answered', seq, frame: encodeResponse(API_VERSIONS_KEY, 0, header.correlationId, unsupportedApiVersionsBody()) });
           return;
         }
         return close(s, ctx, API_HANDLERS.has(header.apiKey) ? 'unsupported API version' : 'unknown API key', { apiKey: header.apiKey, apiVersion: header.apiVersion });

@@ -27,7 +27,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [14, { min: 0, max: 5 }], // SyncGroup
   [15, { min: 0, max: 5 }], // DescribeGroups
   [16, { min: 0, max: 4 }], // ListGroups
-  [18, { min: 0, max: 3 }], // ApiVersions
+  [18, { min: 0, max: 4 }], // ApiVersions (v4: KIP-1022 feature ranges from 0; samsa advertises no features)
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
   [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)
   [21, { min: 0, max: 2 }], // DeleteRecords
@@ -87,11 +87,34 @@ export function isSupported(apiKey: number, version: number): boolean {
   return r !== undefined && version >= r.min && version <= r.max;
 }
 
-/** The ApiVersions answer; with `sasl`, the SASL APIs too (a SASL listener). */
+/**
+ * The ApiVersions answer; with `sasl`, the SASL APIs too (a SASL listener). It carries no
+ * SupportedFeatures or FinalizedFeatures (KIP-584): samsa has no feature levels, so v4 (KIP-1022:
+ * a supported feature range may start at 0, which Kafka hides from v0-v3) answers as v3.
+ */
 export function apiVersionsBody(errorCode: number, sasl = false): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
   const ranges = sasl ? [...SUPPORTED_VERSIONS, ...SASL_VERSIONS].sort(([a], [b]) => a - b) : [...SUPPORTED_VERSIONS];
   const apiKeys = ranges.map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
   return { errorCode, apiKeys, throttleTimeMs: 0 };
 }
 
-export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async (ctx) => apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);
+/**
+ * Kafka's answer to an ApiVersions version it does not speak (KIP-511), always encoded as v0 so
+ * the client can read it: UNSUPPORTED_VERSION with the ApiVersions range alone, for the client
+ * to retry with the highest version of it both speak.
+ */
+export function unsupportedApiVersionsBody(): ReturnType<typeof apiVersionsBody> {
+  const r = SUPPORTED_VERSIONS.get(API_VERSIONS_KEY)!;
+  return { errorCode: ErrorCode.UNSUPPORTED_VERSION, apiKeys: [{ apiKey: API_VERSIONS_KEY, minVersion: r.min, maxVersion: r.max }], throttleTimeMs: 0 };
+}
+
+/** Kafka's ApiVersionsRequest.isValid: v3+ names the client software as letters, digits, '-' and '.', starting and ending with a letter or digit. */
+const SOFTWARE_NAME_OR_VERSION = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
+
+/** ApiVersions (api key 18, v0-v4): a v3+ request naming its client software badly is INVALID_REQUEST, with no ranges, as Kafka. */
+export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async (ctx, version, body) => {
+  if (version >= 3 && !(SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareName ?? '') && SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareVersion ?? ''))) {
+    return { errorCode: ErrorCode.INVALID_REQUEST, apiKeys: [], throttleTimeMs: 0 };
+  }
+  return apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);
+};

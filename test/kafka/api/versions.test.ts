@@ -1,0 +1,59 @@
+/**
+ * ApiVersions (src/kafka/api/versions.ts) over the wire: v4 (KIP-1022) answers as v3, with the
+ * same ranges and no feature levels; a v3+ request whose client software name or version is not
+ * Kafka's pattern is INVALID_REQUEST with no ranges, as Kafka's ApiVersionsRequest.isValid.
+ * (An ApiVersions version the listener does not speak: test/kafka/listener.test.ts.)
+ */
+import { expect } from 'chai';
+import { SUPPORTED_VERSIONS } from '../../../src/kafka/api/versions.js';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
+
+describe('Kafka API: ApiVersions', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let k: KafkaCaller;
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1 });
+    k = await KafkaCaller.connect(c.bootstrap[0]!);
+  });
+  after(async () => {
+    k?.end();
+    await c?.stop();
+  });
+
+  it('v4 advertises the ranges v3 does, ApiVersions 0-4 among them, and no features', async () => {
+    const v3 = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'apache-kafka-java', clientSoftwareVersion: '3.9.0' });
+    const v4 = await k.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'apache-kafka-java', clientSoftwareVersion: '4.0.0' });
+    expect(v4.errorCode).to.equal(ErrorCode.NONE);
+    expect(v4.apiKeys).to.deep.equal(v3.apiKeys);
+    expect(v4.apiKeys).to.have.length(SUPPORTED_VERSIONS.size);
+    expect(v4.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.ApiVersions)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+    expect(v4.supportedFeatures).to.deep.equal([]);
+    expect(v4.finalizedFeatures).to.deep.equal([]);
+  });
+
+  it('v3 and v4 with a client software name or version outside [a-zA-Z0-9](?:[a-zA-Z0-9-.]*[a-zA-Z0-9])? are INVALID_REQUEST, without ranges', async () => {
+    const bad = [
+      { clientSoftwareName: '', clientSoftwareVersion: '1.0' },
+      { clientSoftwareName: 'kafka java', clientSoftwareVersion: '1.0' },
+      { clientSoftwareName: 'kafkajs', clientSoftwareVersion: '2.2.4-' },
+      { clientSoftwareName: '-kafkajs', clientSoftwareVersion: '2.2.4' },
+      { clientSoftwareName: 'kafkajs', clientSoftwareVersion: '' },
+    ];
+    for (const version of [3, 4]) {
+      for (const body of bad) {
+        const r = await k.call(ApiKeys.ApiVersions, version, body);
+        expect(r.errorCode, `v${version} ${JSON.stringify(body)}`).to.equal(ErrorCode.INVALID_REQUEST);
+        expect(r.apiKeys).to.deep.equal([]);
+      }
+      const ok = await k.call(ApiKeys.ApiVersions, version, { clientSoftwareName: 'librdkafka', clientSoftwareVersion: '2.3.0-RC1.x' });
+      expect(ok.errorCode).to.equal(ErrorCode.NONE);
+    }
+    // v0-v2 carry no software name
+    expect((await k.call(ApiKeys.ApiVersions, 2, {})).errorCode).to.equal(ErrorCode.NONE);
+  });
+});
