@@ -1,11 +1,14 @@
 /**
- * The group APIs: FindCoordinator (10, v0-v4), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
+ * The group APIs: FindCoordinator (10, v0-v6), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
  * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
- * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which broker leads the group's __consumer_offsets
- * partition (key type 0), or the transactional id's __transaction_state partition (key type 1),
- * and answers with that broker's Kafka listener; the others go to this broker's group
- * coordinator, which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the
- * coordinator to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
+ * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which
+ * broker leads the group's __consumer_offsets partition (key type 0), or the transactional id's
+ * __transaction_state partition (key type 1), and answers with that broker's Kafka listener; v5
+ * only admits TRANSACTION_ABORTABLE, which no coordinator lookup answers; v6's share-state key
+ * type 2 needs CLUSTER_ACTION and is INVALID_REQUEST, as on a Kafka broker without a share
+ * coordinator (samsa has no share groups). The others go to this broker's group coordinator,
+ * which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the coordinator
+ * to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
  *
  * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
  * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
@@ -61,8 +64,21 @@ async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<C
   return { key, nodeId: b.brokerId, host: b.host, port: b.port, errorCode: ErrorCode.NONE, errorMessage: null };
 }
 
+/** FindCoordinator's key type of a share group's state (KIP-932, v6+). */
+const SHARE_KEY_TYPE = 2;
+
 export const findCoordinator: ApiHandler<typeof ApiKeys.FindCoordinator> = async (ctx, version, body) => {
   const keyType = (body.keyType as number | undefined) ?? 0;
+  if (version >= 6 && keyType === SHARE_KEY_TYPE) {
+    // as Kafka's KafkaApis: a share-state key needs CLUSTER_ACTION (else the whole request is
+    // refused), and a broker without a share coordinator (samsa has no share groups) answers
+    // each key INVALID_REQUEST
+    const keys = body.coordinatorKeys as string[];
+    const refusal = ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME)
+      ? { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'share groups are not supported: no share coordinator' }
+      : { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
+    return { throttleTimeMs: 0, coordinators: keys.map((key) => ({ key, nodeId: -1, host: '', port: -1, ...refusal })) };
+  }
   if (version >= 4) {
     const coordinators = await Promise.all((body.coordinatorKeys as string[]).map((k) => findOne(ctx, k, keyType)));
     return { throttleTimeMs: 0, coordinators };

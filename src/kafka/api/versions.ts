@@ -20,7 +20,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [3, { min: 0, max: 12 }], // Metadata (v10+: topic ids; v12: asked by id)
   [8, { min: 0, max: 8 }], // OffsetCommit
   [9, { min: 0, max: 8 }], // OffsetFetch
-  [10, { min: 0, max: 4 }], // FindCoordinator
+  [10, { min: 0, max: 6 }], // FindCoordinator (v5: TRANSACTION_ABORTABLE, never answered; v6: share key type 2, INVALID_REQUEST without share groups)
   [11, { min: 0, max: 7 }], // JoinGroup
   [12, { min: 0, max: 4 }], // Heartbeat
   [13, { min: 0, max: 5 }], // LeaveGroup

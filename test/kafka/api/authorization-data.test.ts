@@ -4,7 +4,7 @@
  * with the ACLs each test binds): Produce (WRITE), Fetch (READ; a replica id needs
  * CLUSTER_ACTION), ListOffsets and OffsetForLeaderEpoch (DESCRIBE), Metadata (DESCRIBE, CREATE for
  * auto-creation, the client's own authorized operations), OffsetCommit / OffsetFetch /
- * OffsetDelete (group and topic), FindCoordinator, the membership APIs, DescribeGroups,
+ * OffsetDelete (group and topic), FindCoordinator (v6 share keys: CLUSTER_ACTION), the membership APIs, DescribeGroups,
  * ListGroups, DeleteGroups, InitProducerId and the transaction APIs (AddPartitionsToTxn,
  * AddOffsetsToTxn, EndTxn, a Produce of transactional batches). Also: DENY beats ALLOW, PREFIXED and wildcard
  * bindings, User:* — and a KafkaJS producer and consumer group with just the ACLs they need.
@@ -343,6 +343,24 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
       return r.errorCode === ErrorCode.NONE ? r : null;
     }, 15_000, 50);
     expect(found.nodeId).to.equal(1);
+  });
+
+  it('FindCoordinator v6: a share-state key (type 2) needs CLUSTER_ACTION on the cluster, then is INVALID_REQUEST (no share groups)', async () => {
+    await setAcls(allow(Res.GROUP, 'team-', Op.DESCRIBE, { pattern: PatternType.PREFIXED }));
+    const alice = await login('alice');
+    const share = async () => (await alice.call(ApiKeys.FindCoordinator, 6, { keyType: 2, coordinatorKeys: ['team-a:t:0', 'team-b:t:1'] })).coordinators.map((x: { key: string; errorCode: number; nodeId: number }) => [x.key, x.errorCode, x.nodeId]);
+    expect(await share()).to.deep.equal([
+      ['team-a:t:0', ErrorCode.CLUSTER_AUTHORIZATION_FAILED, -1],
+      ['team-b:t:1', ErrorCode.CLUSTER_AUTHORIZATION_FAILED, -1],
+    ]);
+    await setAcls(allow(Res.CLUSTER, CLUSTER_NAME, Op.CLUSTER_ACTION));
+    expect(await share()).to.deep.equal([
+      ['team-a:t:0', ErrorCode.INVALID_REQUEST, -1],
+      ['team-b:t:1', ErrorCode.INVALID_REQUEST, -1],
+    ]);
+    // before v6 the key type is unknown: INVALID_REQUEST whatever the ACLs
+    await setAcls();
+    expect((await alice.call(ApiKeys.FindCoordinator, 5, { keyType: 2, coordinatorKeys: ['team-a:t:0'] })).coordinators[0].errorCode).to.equal(ErrorCode.INVALID_REQUEST);
   });
 
   it('JoinGroup, SyncGroup, Heartbeat and LeaveGroup: READ on the group; DENY beats the wildcard ALLOW', async () => {

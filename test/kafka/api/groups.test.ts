@@ -1,8 +1,8 @@
 /**
- * The group APIs over the Kafka protocol: FindCoordinator (single and batched keys), JoinGroup
- * with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), SyncGroup, Heartbeat, DescribeGroups,
- * ListGroups, LeaveGroup, and committed offsets (OffsetCommit / OffsetFetch, including v8's
- * several groups at once and "every committed partition").
+ * The group APIs over the Kafka protocol: FindCoordinator (single and batched keys; v6's share
+ * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), SyncGroup,
+ * Heartbeat, DescribeGroups, ListGroups, LeaveGroup, and committed offsets (OffsetCommit /
+ * OffsetFetch, including v8's several groups at once and "every committed partition").
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -63,6 +63,29 @@ describe('Kafka API: groups and committed offsets', function () {
     const v0 = await k.call(ApiKeys.FindCoordinator, 0, { key: 'g-a' });
     expect(v0.errorCode).to.equal(ErrorCode.NONE);
     expect(v0.nodeId).to.equal(r.coordinators[0].nodeId);
+  });
+
+  it('FindCoordinator v5 and v6 answer group and transaction keys as v4; v6 answers a share-state key (type 2) INVALID_REQUEST', async () => {
+    const k = await caller(c.bootstrap[0]!);
+    const v4 = await checkFor(async () => {
+      const x = await k.call(ApiKeys.FindCoordinator, 4, { keyType: 0, coordinatorKeys: ['g-a', 'g-b'] });
+      return x.coordinators.every((co: { errorCode: number }) => co.errorCode === ErrorCode.NONE) ? x : null;
+    }, 15_000, 50);
+    for (const version of [5, 6]) {
+      const r = await k.call(ApiKeys.FindCoordinator, version, { keyType: 0, coordinatorKeys: ['g-a', 'g-b'] });
+      expect(r.coordinators, `v${version}`).to.deep.equal(v4.coordinators);
+      const txn = await checkFor(async () => {
+        const x = (await k.call(ApiKeys.FindCoordinator, version, { keyType: 1, coordinatorKeys: ['tx'] })).coordinators[0];
+        return x.errorCode === ErrorCode.NONE ? x : null;
+      }, 15_000, 50);
+      expect(c.bootstrap).to.include(`${txn.host}:${txn.port}`);
+    }
+    const share = await k.call(ApiKeys.FindCoordinator, 6, { keyType: 2, coordinatorKeys: ['g-a:topic-id:0', 'g-b:topic-id:1'] });
+    expect(share.coordinators.map((co: { key: string; errorCode: number; nodeId: number; port: number }) => [co.key, co.errorCode, co.nodeId, co.port])).to.deep.equal([
+      ['g-a:topic-id:0', ErrorCode.INVALID_REQUEST, -1, -1],
+      ['g-b:topic-id:1', ErrorCode.INVALID_REQUEST, -1, -1],
+    ]);
+    expect((await k.call(ApiKeys.FindCoordinator, 6, { keyType: 3, coordinatorKeys: ['x'] })).coordinators[0].errorCode).to.equal(ErrorCode.INVALID_REQUEST);
   });
 
   it('a group not coordinated by the broker asked gets NOT_COORDINATOR', async () => {
