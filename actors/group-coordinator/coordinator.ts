@@ -222,6 +222,8 @@ type AppendPurpose =
       newMemberId: string;
       previous: { supportedProtocols: readonly Protocol[]; rebalanceTimeoutMs: number; sessionTimeoutMs: number };
       leaderBefore: string;
+      /** JoinGroup v9+ (KIP-814): a leader is answered as leader, with the members, told to skip the assignment. */
+      supportsSkippingAssignment: boolean;
     }
   | { kind: 'delete-groups'; progress: DeleteGroupsProgress; groupIds: string[] }
   | { kind: 'offset-delete'; token: ReplyToken | null; response: OffsetDeleteResponse; deleted: { topic: string; partition: number }[] }
@@ -579,6 +581,11 @@ function subscribedTopics(entry: GroupEntry): ReadonlySet<string> | null {
 // ---------------------------------------------------------------------------------------------
 // The rebalance protocol (Kafka's GroupCoordinator)
 
+/** Kafka's JoinGroupRequest.joinReason: the client's reason (KIP-800), or 'not provided'. */
+function clientReason(reason: string | null | undefined): string {
+  return reason ? reason : 'not provided';
+}
+
 function maybePrepareRebalance(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, reason: string): void {
   if (entry.group.canRebalance) prepareRebalance(s, ctx, entry, reason);
 }
@@ -691,8 +698,9 @@ function addMemberAndRebalance(
   g.add(member);
   setJoinWaiter(ctx, entry, member, token);
   scheduleHeartbeat(s, ctx, entry, member, s.cfg.newMemberJoinTimeoutMs);
-  ctx.log.info('member joins group', { groupId: entry.groupId, memberId, clientId: member.clientId });
-  maybePrepareRebalance(s, ctx, entry, `adding new member ${memberId}`);
+  const reason = clientReason(m.reason);
+  ctx.log.info('member joins group', { groupId: entry.groupId, memberId, clientId: member.clientId, reason });
+  maybePrepareRebalance(s, ctx, entry, `adding new member ${memberId}; client reason: ${reason}`);
 }
 
 function updateMemberAndRebalance(
@@ -785,21 +793,30 @@ function updateStaticMemberAndRebalance(
   const member = g.get(memberId)!;
   setJoinWaiter(ctx, entry, member, token);
   scheduleHeartbeat(s, ctx, entry, member);
-  ctx.log.info('static member rejoined under a new member id', { groupId: entry.groupId, groupInstanceId, oldMemberId, memberId });
+  const reason = clientReason(m.reason);
+  ctx.log.info('static member rejoined under a new member id', { groupId: entry.groupId, groupInstanceId, oldMemberId, memberId, reason });
   switch (g.state) {
     case GroupState.Stable: {
       if (g.protocolName === g.selectProtocol()) {
         // nothing changes for the group: persist the new member id, then answer without a rebalance
         const assignments = new Map(g.allMembers().map((x) => [x.memberId, x.assignment] as const));
-        storeGroup(s, ctx, entry, assignments, { kind: 'static-replace', groupInstanceId, oldMemberId, newMemberId: memberId, previous, leaderBefore });
+        storeGroup(s, ctx, entry, assignments, {
+          kind: 'static-replace',
+          groupInstanceId,
+          oldMemberId,
+          newMemberId: memberId,
+          previous,
+          leaderBefore,
+          supportsSkippingAssignment: m.supportsSkippingAssignment === true,
+        });
       } else {
-        maybePrepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined with protocols that change the group's protocol`);
+        maybePrepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined with protocols that change the group's protocol; client reason: ${reason}`);
       }
       return;
     }
     case GroupState.CompletingRebalance:
       // the leader may already be assigning to the old member id: start over
-      prepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined during the sync phase`);
+      prepareRebalance(s, ctx, entry, `static member ${groupInstanceId} rejoined during the sync phase; client reason: ${reason}`);
       return;
     case GroupState.PreparingRebalance:
     case GroupState.Empty:
@@ -826,22 +843,23 @@ function doCurrentMemberJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m
   const memberError = g.validateMember(memberId, m.groupInstanceId);
   if (memberError !== null) return answer(ctx, token, joinError(memberId, memberError));
   const member = g.get(memberId)!;
+  const reason = clientReason(m.reason);
   switch (g.state) {
     case GroupState.PreparingRebalance:
-      updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined`);
+      updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined; client reason: ${reason}`);
       return;
     case GroupState.CompletingRebalance:
       if (member.matches(m.protocols)) {
         // a retry of a join that already completed: the same generation again
         answer(ctx, token, joinResult(g, memberId, g.isLeader(memberId)));
       } else {
-        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined with new metadata during the sync phase`);
+        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined with new metadata during the sync phase; client reason: ${reason}`);
       }
       return;
     case GroupState.Stable:
       if (g.isLeader(memberId) || !member.matches(m.protocols)) {
         // the leader rejoining (e.g. its metadata changed) or changed subscriptions: rebalance
-        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined${g.isLeader(memberId) ? ' as leader' : ' with new metadata'}`);
+        updateMemberAndRebalance(s, ctx, entry, member, m, token, `member ${memberId} rejoined${g.isLeader(memberId) ? ' as leader' : ' with new metadata'}; client reason: ${reason}`);
       } else {
         answer(ctx, token, joinResult(g, memberId, false));
       }
@@ -1164,7 +1182,14 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
       if (!member) return;
       const token = takeJoinWaiter(entry, member);
       if (errorCode === ErrorCode.NONE) {
-        answer(ctx, token, joinResult(g, p.newMemberId, false, p.leaderBefore));
+        if (p.supportsSkippingAssignment) {
+          // KIP-814: a static leader learns it leads (with the members, for its metadata) but keeps the group's assignment
+          const isLeader = g.isLeader(p.newMemberId);
+          answer(ctx, token, { ...joinResult(g, p.newMemberId, isLeader), skipAssignment: isLeader });
+        } else {
+          // older clients would run an assignment as leader: they are told the leader it had before
+          answer(ctx, token, joinResult(g, p.newMemberId, false, p.leaderBefore));
+        }
         return;
       }
       const code = groupStoreErrorFor(errorCode);
@@ -1477,6 +1502,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       clientHost: 'string?',
       requireKnownMemberId: 'boolean?',
       reason: 'string?',
+      supportsSkippingAssignment: 'boolean?',
     },
     SyncGroup: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', protocolType: 'string?', protocolName: 'string?', assignments: 'array' },
     Heartbeat: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?' },
@@ -1617,7 +1643,9 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
           if (first === ErrorCode.NONE) first = memberError;
           continue;
         }
-        removeMemberAndUpdateGroup(s, ctx, entry, memberId, `member left the group${leaving.reason ? `: ${leaving.reason}` : ''}`);
+        // KIP-800: the client's reason (LeaveGroup v5+) is logged with the removal and the rebalance it causes
+        const how = instanceId === null ? `member ${memberId}` : `static member ${memberId} with instance id ${instanceId}`;
+        removeMemberAndUpdateGroup(s, ctx, entry, memberId, `${how} left the group through LeaveGroup; client reason: ${clientReason(leaving.reason)}`);
       }
       reply(first);
     },

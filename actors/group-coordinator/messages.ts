@@ -55,7 +55,13 @@ export type CoordinatorMsg =
       clientHost?: string;
       /** Kafka's JoinGroup v4+: a new member first gets MEMBER_ID_REQUIRED with its id, then rejoins. */
       requireKnownMemberId?: boolean;
+      /** KIP-800 (JoinGroup v8+): why the member (re-)joins; logged with the rebalance it causes. */
       reason?: string | null;
+      /**
+       * KIP-814 (JoinGroup v9+): the client understands SkipAssignment, so a static leader that
+       * rejoins a stable group is told it leads, with the members, and to skip the assignment.
+       */
+      supportsSkippingAssignment?: boolean;
     }
   | {
       type: 'SyncGroup';
@@ -163,6 +169,8 @@ export interface JoinGroupResponse {
   memberId: string;
   /** Filled for the leader only: every member's subscription metadata. */
   members: { memberId: string; groupInstanceId: string | null; metadata: Uint8Array }[];
+  /** KIP-814: the leader must not compute an assignment (the group's stands); absent means false. */
+  skipAssignment?: boolean;
 }
 
 export interface SyncGroupResponse {

@@ -1,5 +1,5 @@
 /**
- * The group APIs: FindCoordinator (10, v0-v6), JoinGroup (11, v0-v7), Heartbeat (12, v0-v4),
+ * The group APIs: FindCoordinator (10, v0-v6), JoinGroup (11, v0-v9), Heartbeat (12, v0-v4),
  * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
  * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which
  * broker leads the group's __consumer_offsets partition (key type 0), or the transactional id's
@@ -8,7 +8,11 @@
  * type 2 needs CLUSTER_ACTION and is INVALID_REQUEST, as on a Kafka broker without a share
  * coordinator (samsa has no share groups). The others go to this broker's group coordinator,
  * which answers NOT_COORDINATOR for a group it does not own. JoinGroup v4+ asks the coordinator
- * to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka.
+ * to require a known member id (the first join gets MEMBER_ID_REQUIRED), as Kafka; v8+ and
+ * LeaveGroup v5 carry the client's reason (KIP-800), which the coordinator logs with the
+ * rebalance or removal it causes; v9 (KIP-814) lets a static leader that rejoins a stable group
+ * under a new member id learn it leads, with the members, and to skip the assignment (older
+ * versions are told the old leader id, so they do not assign).
  *
  * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
  * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
@@ -107,7 +111,8 @@ export const joinGroup: ApiHandler<typeof ApiKeys.JoinGroup> = async (ctx, versi
       clientId: ctx.clientId ?? '',
       clientHost: ctx.clientHost,
       requireKnownMemberId: version >= 4,
-      reason: body.reason ?? null,
+      reason: version >= 8 ? (body.reason ?? null) : null,
+      supportsSkippingAssignment: version >= 9,
     },
     Math.max(rebalanceTimeoutMs, sessionTimeoutMs) + REBALANCE_ASK_MARGIN_MS,
   );
@@ -119,6 +124,7 @@ export const joinGroup: ApiHandler<typeof ApiKeys.JoinGroup> = async (ctx, versi
     protocolType: r.protocolType,
     protocolName: version >= 7 ? r.protocolName : (r.protocolName ?? ''),
     leader: r.leader,
+    skipAssignment: version >= 9 && r.skipAssignment === true,
     memberId: r.memberId,
     members: r.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata: m.metadata })),
   };

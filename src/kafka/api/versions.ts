@@ -21,9 +21,9 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [8, { min: 0, max: 8 }], // OffsetCommit
   [9, { min: 0, max: 8 }], // OffsetFetch
   [10, { min: 0, max: 6 }], // FindCoordinator (v5: TRANSACTION_ABORTABLE, never answered; v6: share key type 2, INVALID_REQUEST without share groups)
-  [11, { min: 0, max: 7 }], // JoinGroup
+  [11, { min: 0, max: 9 }], // JoinGroup (v8: KIP-800 reason, logged; v9: KIP-814 SkipAssignment for a static leader rejoining)
   [12, { min: 0, max: 4 }], // Heartbeat
-  [13, { min: 0, max: 5 }], // LeaveGroup
+  [13, { min: 0, max: 5 }], // LeaveGroup (v5: KIP-800 reason, logged)
   [14, { min: 0, max: 5 }], // SyncGroup
   [15, { min: 0, max: 5 }], // DescribeGroups
   [16, { min: 0, max: 4 }], // ListGroups

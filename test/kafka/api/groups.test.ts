@@ -1,12 +1,17 @@
 /**
  * The group APIs over the Kafka protocol: FindCoordinator (single and batched keys; v6's share
- * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), SyncGroup,
- * Heartbeat, DescribeGroups, ListGroups, LeaveGroup, and committed offsets (OffsetCommit /
- * OffsetFetch, including v8's several groups at once and "every committed partition").
+ * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), the join and
+ * leave reasons (JoinGroup v8, LeaveGroup v5) in the coordinator's log, a static leader rejoining
+ * with SkipAssignment (JoinGroup v9) or without (v8), SyncGroup, Heartbeat, DescribeGroups,
+ * ListGroups, LeaveGroup, and committed offsets (OffsetCommit / OffsetFetch, including v8's
+ * several groups at once and "every committed partition").
  */
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import winston from 'winston';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
+import { rootLogger, setLogLevel, type LogLevel } from '../../../src/runtime/logger.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
@@ -119,6 +124,118 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(second.generationId).to.equal(1);
     expect(second.protocolName).to.equal('range');
     expect(second.members[0].metadata.equals(META)).to.equal(true);
+  });
+
+  it('JoinGroup v9 (KIP-814): a static leader rejoining a stable group learns it leads, with the members, and to skip the assignment; v8 is told the old leader', async () => {
+    const G = 'g-static';
+    const lead = await coordinatorFor(G);
+    const other = await coordinatorFor(G);
+    const join = (k: KafkaCaller, version: number, memberId: string, instance: string, metadata = META) =>
+      k.call(ApiKeys.JoinGroup, version, { groupId: G, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId, groupInstanceId: instance, protocolType: 'consumer', protocols: [{ name: 'range', metadata }], reason: null });
+    const sync = (k: KafkaCaller, generationId: number, memberId: string, instance: string, assignments: { memberId: string; assignment: Buffer }[]) =>
+      k.call(ApiKeys.SyncGroup, 5, { groupId: G, generationId, memberId, groupInstanceId: instance, protocolType: 'consumer', protocolName: 'range', assignments });
+
+    // generation 1: a alone; then b joins and a rejoins: generation 2 with a as leader
+    const a1 = await join(lead, 9, '', 'i-a');
+    expect(a1).to.include({ errorCode: ErrorCode.NONE, generationId: 1, leader: a1.memberId, skipAssignment: false });
+    expect((await sync(lead, 1, a1.memberId, 'i-a', [{ memberId: a1.memberId, assignment: Buffer.from('a-only') }])).errorCode).to.equal(ErrorCode.NONE);
+    const bJoining = join(other, 9, '', 'i-b', Buffer.from([9]));
+    await checkFor(async () => ((await lead.call(ApiKeys.Heartbeat, 4, { groupId: G, generationId: 1, memberId: a1.memberId, groupInstanceId: 'i-a' })).errorCode === ErrorCode.REBALANCE_IN_PROGRESS ? true : null), 10_000, 20);
+    const a2 = await join(lead, 9, a1.memberId, 'i-a');
+    const b2 = await bJoining;
+    expect(a2).to.include({ errorCode: ErrorCode.NONE, generationId: 2, leader: a1.memberId });
+    expect(b2).to.include({ errorCode: ErrorCode.NONE, generationId: 2, leader: a1.memberId });
+    const assignments = [
+      { memberId: a1.memberId, assignment: Buffer.from('for-a') },
+      { memberId: b2.memberId, assignment: Buffer.from('for-b') },
+    ];
+    const [sa, sb] = await Promise.all([sync(lead, 2, a1.memberId, 'i-a', assignments), sync(other, 2, b2.memberId, 'i-b', [])]);
+    expect(sa.assignment.toString()).to.equal('for-a');
+    expect(sb.assignment.toString()).to.equal('for-b');
+
+    // b (not the leader) restarts: a new member id, nothing to do for it
+    const b3 = await join(other, 9, '', 'i-b', Buffer.from([9]));
+    expect(b3).to.include({ errorCode: ErrorCode.NONE, generationId: 2, leader: a1.memberId, skipAssignment: false });
+    expect(b3.memberId).to.not.equal(b2.memberId);
+    expect(b3.members).to.deep.equal([]);
+
+    // a (the leader) restarts on v9: told it leads, given the members, and to skip the assignment
+    const a3 = await join(lead, 9, '', 'i-a');
+    expect(a3).to.include({ errorCode: ErrorCode.NONE, generationId: 2, protocolName: 'range', skipAssignment: true });
+    expect(a3.memberId).to.not.equal(a1.memberId);
+    expect(a3.leader).to.equal(a3.memberId);
+    const members = (a3.members as { memberId: string; groupInstanceId: string; metadata: Buffer }[]).map((m) => [m.memberId, m.groupInstanceId, [...m.metadata]]);
+    expect(members).to.have.deep.members([
+      [a3.memberId, 'i-a', [...META]],
+      [b3.memberId, 'i-b', [9]],
+    ]);
+    // the group is still stable: its assignment stands for the new member id, with no rebalance
+    const sa3 = await sync(lead, 2, a3.memberId, 'i-a', []);
+    expect(sa3).to.include({ errorCode: ErrorCode.NONE });
+    expect(sa3.assignment.toString()).to.equal('for-a');
+    expect((await other.call(ApiKeys.Heartbeat, 4, { groupId: G, generationId: 2, memberId: b3.memberId, groupInstanceId: 'i-b' })).errorCode).to.equal(ErrorCode.NONE);
+
+    // the same restart on v8: the client is told the leader it had before, so it does not assign
+    const a4 = await join(lead, 8, '', 'i-a');
+    expect(a4).to.include({ errorCode: ErrorCode.NONE, generationId: 2, leader: a3.memberId });
+    expect(a4.memberId).to.not.equal(a3.memberId);
+    expect(a4.members).to.deep.equal([]);
+    expect(a4.skipAssignment).to.not.equal(true);
+  });
+
+  it('JoinGroup v8 and LeaveGroup v5 reasons (KIP-800) are logged with the rebalance and the removal they cause; without one, "not provided"', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const transport = new winston.transports.Stream({
+      stream: new Writable({
+        objectMode: true,
+        write(info: Record<string, unknown>, _enc, next) {
+          lines.push(info);
+          next();
+        },
+      }),
+    });
+    const levelBefore = (process.env.SAMSA_LOG_LEVEL ?? 'silent') as LogLevel;
+    const stderr = rootLogger.transports.find((t) => t instanceof winston.transports.Console);
+    const stderrSilent = stderr?.silent;
+    if (stderr) stderr.silent = true;
+    rootLogger.add(transport);
+    setLogLevel('info');
+    try {
+      const k = await coordinatorFor('g-reasons');
+      const join = (version: number, memberId: string, reason: string | null) =>
+        k.call(ApiKeys.JoinGroup, version, { groupId: 'g-reasons', sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId, groupInstanceId: null, protocolType: 'consumer', protocols: [{ name: 'range', metadata: META }], reason });
+      const first = await join(8, '', 'first start');
+      expect(first.errorCode).to.equal(ErrorCode.MEMBER_ID_REQUIRED);
+      const joined = await join(8, first.memberId, 'first start');
+      expect(joined.errorCode).to.equal(ErrorCode.NONE);
+      const me = joined.memberId as string;
+      // winston hands lines to the stream transport a tick later
+      const reasonsOf = (msg: string, n: number) =>
+        checkFor(async () => {
+          const found = lines.filter((l) => l.message === msg && l.groupId === 'g-reasons').map((l) => String(l.reason));
+          return found.length >= n ? found : null;
+        }, 5_000, 10);
+      expect(await reasonsOf('member joins group', 1)).to.deep.equal(['first start']);
+      expect(await reasonsOf('preparing to rebalance group', 1)).to.deep.equal([`adding new member ${me}; client reason: first start`]);
+      const sync = async (generationId: number) =>
+        expect((await k.call(ApiKeys.SyncGroup, 5, { groupId: 'g-reasons', generationId, memberId: me, groupInstanceId: null, protocolType: 'consumer', protocolName: 'range', assignments: [] })).errorCode).to.equal(ErrorCode.NONE);
+      await sync(joined.generationId);
+      // the leader rejoining a stable group rebalances it, for the reason it gives
+      const again = await join(8, me, 'metadata changed');
+      expect(again.errorCode).to.equal(ErrorCode.NONE);
+      expect((await reasonsOf('preparing to rebalance group', 2))[1]).to.equal(`member ${me} rejoined as leader; client reason: metadata changed`);
+      await sync(again.generationId);
+      // v7 has no reason field
+      expect((await join(7, me, 'never sent')).errorCode).to.equal(ErrorCode.NONE);
+      expect((await reasonsOf('preparing to rebalance group', 3))[2]).to.equal(`member ${me} rejoined as leader; client reason: not provided`);
+      const left = await k.call(ApiKeys.LeaveGroup, 5, { groupId: 'g-reasons', members: [{ memberId: me, groupInstanceId: null, reason: 'shutting down' }] });
+      expect(left.members[0]).to.include({ memberId: me, errorCode: ErrorCode.NONE });
+      expect(await reasonsOf('member removed from group', 1)).to.deep.equal([`member ${me} left the group through LeaveGroup; client reason: shutting down`]);
+    } finally {
+      rootLogger.remove(transport);
+      if (stderr) stderr.silent = stderrSilent;
+      setLogLevel(levelBefore);
+    }
   });
 
   it('a whole group life: join, sync, heartbeat, describe, list, commit, fetch offsets, leave', async () => {
