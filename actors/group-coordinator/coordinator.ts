@@ -1754,7 +1754,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
 
     ListGroups(s, m, ctx) {
       const loading = [...s.partitions.values()].some((p) => p.status === OffsetsPartitionStatus.Loading);
-      const filter = Array.isArray(m.statesFilter) && m.statesFilter.length > 0 ? m.statesFilter.map((x) => String(x).toLowerCase()) : null;
+      const filter = Array.isArray(m.statesFilter) && m.statesFilter.length > 0 ? m.statesFilter.map((x) => String(x).toLowerCase().trim()) : null;
       const groups = [...s.groups.values()]
         .filter((e) => !filter || filter.includes(e.group.state.toLowerCase()))
         .map((e) => ({ groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string }));

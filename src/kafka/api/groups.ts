@@ -1,7 +1,7 @@
 /**
  * The group APIs: FindCoordinator (10, v0-v6), JoinGroup (11, v0-v9), Heartbeat (12, v0-v4),
  * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
- * v0-v4), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which
+ * v0-v5), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which
  * broker leads the group's __consumer_offsets partition (key type 0), or the transactional id's
  * __transaction_state partition (key type 1), and answers with that broker's Kafka listener; v5
  * only admits TRANSACTION_ABORTABLE, which no coordinator lookup answers; v6's share-state key
@@ -12,7 +12,9 @@
  * LeaveGroup v5 carry the client's reason (KIP-800), which the coordinator logs with the
  * rebalance or removal it causes; v9 (KIP-814) lets a static leader that rejoins a stable group
  * under a new member id learn it leads, with the members, and to skip the assignment (older
- * versions are told the old leader id, so they do not assign).
+ * versions are told the old leader id, so they do not assign). ListGroups v5 (KIP-848) filters
+ * by type and names each group's: every samsa group is "classic", so a filter without it (such
+ * as "consumer", or a type Kafka does not know) lists none.
  *
  * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
  * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
@@ -216,14 +218,33 @@ export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (
   };
 };
 
+/** Every group of samsa's coordinator is a classic one (JoinGroup / SyncGroup); it has no KIP-848 consumer or share groups. */
+const CLASSIC_GROUP_TYPE = 'classic';
+
+/**
+ * ListGroups v5's TypesFilter (KIP-848), as Kafka's GroupMetadataManager.listGroups: each name is
+ * parsed without regard to case ('Classic' is classic; a name Kafka does not know is its
+ * "unknown" type, which no group has); an empty filter lists every type.
+ */
+function typesAdmitClassic(typesFilter: readonly string[]): boolean {
+  return typesFilter.length === 0 || typesFilter.some((t) => t.toLowerCase() === CLASSIC_GROUP_TYPE);
+}
+
 export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, version, body) => {
   const statesFilter = version >= 4 ? ((body.statesFilter as string[]) ?? []) : [];
+  const typesFilter = version >= 5 ? ((body.typesFilter as string[]) ?? []) : [];
   const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
+  // the coordinator's error (groups still loading) stands whatever the type filter, as in Kafka
+  const typed = typesAdmitClassic(typesFilter) ? r.groups : [];
   // as Kafka: every group to a client that may describe the cluster, else those it may describe
   const all = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME, false);
-  const shown = all ? r.groups : r.groups.filter((g) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId, false));
-  return { throttleTimeMs: 0, errorCode: r.errorCode, groups: shown.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state })) };
+  const shown = all ? typed : typed.filter((g) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId, false));
+  return {
+    throttleTimeMs: 0,
+    errorCode: r.errorCode,
+    groups: shown.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state, groupType: CLASSIC_GROUP_TYPE })),
+  };
 };
 
 /** DeleteGroups (api key 42, v0-v2): empty groups go with their offsets; others get NON_EMPTY_GROUP. */

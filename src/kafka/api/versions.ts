@@ -26,7 +26,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [13, { min: 0, max: 5 }], // LeaveGroup (v5: KIP-800 reason, logged)
   [14, { min: 0, max: 5 }], // SyncGroup
   [15, { min: 0, max: 5 }], // DescribeGroups
-  [16, { min: 0, max: 4 }], // ListGroups
+  [16, { min: 0, max: 5 }], // ListGroups (v5: KIP-848 TypesFilter and GroupType; every group is classic)
   [18, { min: 0, max: 4 }], // ApiVersions (v4: KIP-1022 feature ranges from 0; samsa advertises no features)
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
   [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)

@@ -3,8 +3,8 @@
  * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), the join and
  * leave reasons (JoinGroup v8, LeaveGroup v5) in the coordinator's log, a static leader rejoining
  * with SkipAssignment (JoinGroup v9) or without (v8), SyncGroup, Heartbeat, DescribeGroups,
- * ListGroups, LeaveGroup, and committed offsets (OffsetCommit / OffsetFetch, including v8's
- * several groups at once and "every committed partition").
+ * ListGroups (v5's type filter), LeaveGroup, and committed offsets (OffsetCommit / OffsetFetch,
+ * including v8's several groups at once and "every committed partition").
  */
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
@@ -236,6 +236,29 @@ describe('Kafka API: groups and committed offsets', function () {
       if (stderr) stderr.silent = stderrSilent;
       setLogLevel(levelBefore);
     }
+  });
+
+  it('ListGroups v5 (KIP-848) names every group "classic" and filters by type: classic in any case lists it, consumer or an unknown type none', async () => {
+    const k = await coordinatorFor('g-typed');
+    const j = await k.call(ApiKeys.JoinGroup, 3, { groupId: 'g-typed', sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: META }] });
+    expect(j.errorCode).to.equal(ErrorCode.NONE);
+    const list = async (typesFilter: string[], statesFilter: string[] = []) => {
+      const r = await k.call(ApiKeys.ListGroups, 5, { statesFilter, typesFilter });
+      expect(r.errorCode).to.equal(ErrorCode.NONE);
+      return (r.groups as { groupId: string; protocolType: string; groupState: string; groupType: string }[]).filter((g) => g.groupId === 'g-typed');
+    };
+    expect(await list([])).to.deep.equal([{ groupId: 'g-typed', protocolType: 'consumer', groupState: 'CompletingRebalance', groupType: 'classic' }]);
+    expect(await list(['classic'])).to.have.length(1);
+    expect(await list(['Classic'])).to.have.length(1);
+    expect(await list(['consumer', 'CLASSIC'])).to.have.length(1);
+    expect(await list(['classic'], [' completingrebalance '])).to.have.length(1);
+    expect(await list(['classic'], ['Stable'])).to.deep.equal([]);
+    expect(await list(['consumer'])).to.deep.equal([]);
+    expect(await list(['share'])).to.deep.equal([]);
+    expect(await list(['no-such-type'])).to.deep.equal([]);
+    // v4 has no type filter nor type
+    const v4 = await k.call(ApiKeys.ListGroups, 4, { statesFilter: [] });
+    expect(v4.groups.find((g: { groupId: string }) => g.groupId === 'g-typed')).to.deep.equal({ groupId: 'g-typed', protocolType: 'consumer', groupState: 'CompletingRebalance', groupType: '' });
   });
 
   it('a whole group life: join, sync, heartbeat, describe, list, commit, fetch offsets, leave', async () => {
