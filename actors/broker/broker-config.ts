@@ -52,6 +52,8 @@ export interface BrokerConfig {
   socketRequestMaxBytes: number;
   /** max.request.partition.size.limit: the most partitions one DescribeTopicPartitions answer holds. */
   maxRequestPartitionSizeLimit: number;
+  /** max.incremental.fetch.session.cache.slots: the most incremental fetch sessions (KIP-227) kept. */
+  maxIncrementalFetchSessionCacheSlots: number;
   /**
    * Kafka listener: a SASL session lasts this long (0: forever); the client re-authenticates
    * before it ends (KIP-368), or its next request after it closes the connection.
@@ -130,6 +132,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'max.request.partition.size.limit': { prop: 'maxRequestPartitionSizeLimit', min: 1, def: 2000 },
+  'max.incremental.fetch.session.cache.slots': { prop: 'maxIncrementalFetchSessionCacheSlots', min: 0, def: 1000 },
   'connections.max.reauth.ms': { prop: 'connectionsMaxReauthMs', min: 0, def: 0 },
   'max.connections': { prop: 'maxConnections', min: 0, def: 2147483647 },
   'max.connections.per.ip': { prop: 'maxConnectionsPerIp', min: 0, def: 2147483647 },

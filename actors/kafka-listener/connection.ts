@@ -44,6 +44,7 @@ import type { ControllerMsg } from '../controller/messages.js';
 import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
 import { txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import type { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
+import type { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 
 export type KafkaConnectionMsg =
   | { type: 'KafkaFrame'; frame: Uint8Array }
@@ -69,6 +70,8 @@ export interface KafkaConnectionArgs {
   quotas?: ClientQuotaManager | null;
   /** The listener's topic ids (shared by its connections). */
   topicIds: TopicIdResolver;
+  /** The listener's incremental fetch sessions (shared by its connections). */
+  fetchSessions: FetchSessionCache;
 }
 
 const PRODUCE_KEY = 0;
@@ -156,6 +159,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     txnCoordinator: s.refs.txnCoordinator,
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
+    fetchSessions: s.args.fetchSessions,
     ask: (to, msg, timeoutMs) => base.ask(to, msg, { timeoutMs }) as never,
     send: (to, msg) => base.send(to, msg),
     log: base.log,
@@ -186,7 +190,8 @@ function applyQuota(s: ConnState, apiKey: number, clientId: string | null, reque
   if (apiKey === PRODUCE_KEY) {
     key = 'producer_byte_rate';
     bytes = requestBytes;
-  } else if (apiKey === FETCH_KEY && ((request.replicaId as number | undefined) ?? -1) < 0) {
+  } else if (apiKey === FETCH_KEY && Math.max((request.replicaId as number | undefined) ?? -1, (request.replicaState as { replicaId?: number } | undefined)?.replicaId ?? -1) < 0) {
+    // a consumer's fetch (a follower names its replica id: v15+ in its replica state)
     key = 'consumer_byte_rate';
     bytes = 0;
     for (const t of (body?.responses ?? []) as { partitions: { records: Uint8Array | null }[] }[]) for (const p of t.partitions) bytes += p.records?.length ?? 0;

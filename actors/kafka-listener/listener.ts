@@ -28,6 +28,7 @@ import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
 import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
+import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
 
@@ -194,6 +195,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       authorizer,
       quotas,
       topicIds: new TopicIdResolver(),
+      fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';

@@ -110,6 +110,7 @@ const table = [
   [100, 'UNKNOWN_TOPIC_ID', true, 'This server does not host this topic ID.'],
   [103, 'INCONSISTENT_TOPIC_ID', true, "The log's topic ID did not match the topic ID in the request."],
   [105, 'TRANSACTIONAL_ID_NOT_FOUND', false, 'The transactionalId could not be found.'],
+  [106, 'FETCH_SESSION_TOPIC_ID_ERROR', true, 'The fetch session encountered inconsistent topic ID usage.'],
   [107, 'INELIGIBLE_REPLICA', false, 'The new ISR contains at least one ineligible replica.'],
   [108, 'NEW_LEADER_ELECTED', false, 'The AlterPartition request successfully updated the partition state but the leader has changed.'],
   [114, 'MISMATCHED_ENDPOINT_TYPE', false, 'The request was sent to an endpoint of the wrong type.'],

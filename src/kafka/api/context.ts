@@ -15,6 +15,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { MutationQuotaRequest } from '../../security/controller-mutation-quota.js';
 import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import type { TopicIdResolver } from './topic-id-resolver.js';
+import type { FetchSessionCache } from '../fetch-sessions.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
 import { ErrorCode } from '../../protocol/errors.js';
 
@@ -53,6 +54,8 @@ export interface ApiContext {
   replica(topic: string, partition: number): ActorRef<ReplicaMsg>;
   /** The listener's topic ids (shared by its connections), for requests naming topics by id. */
   readonly topicIds: TopicIdResolver;
+  /** The broker's incremental fetch sessions (shared by its listener's connections). */
+  readonly fetchSessions: FetchSessionCache;
   /**
    * Request/response with a timeout; settles with the reply or a Failure carrying an errorCode.
    * `T` is the target's message union (the message is checked against it), `R` the reply.

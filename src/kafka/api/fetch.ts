@@ -1,9 +1,14 @@
 /**
  * Fetch (api key 1, v4-v17) for consumers: one broker-level Fetch (long-poll: max.wait.ms,
  * min.bytes, max.bytes, per-partition max bytes) whose stored batches go back as the same bytes.
- * Incremental fetch sessions (KIP-227) are declined the way Kafka allows: a request for a new
- * session is answered with session id 0, so the client keeps sending full requests; a request
- * naming a session gets FETCH_SESSION_ID_NOT_FOUND. Without transactions the last stable offset
+ * Incremental fetch sessions (KIP-227, v7+; fetch-sessions.ts), as Kafka's FetchManager keeps
+ * them: epoch 0 is a full fetch that opens a session (closing one it names), -1 a full fetch
+ * without one; a later epoch is an incremental fetch that updates the session's partitions,
+ * forgets those named, reads them all and answers only those with something new (partitions that
+ * got records move to the back, so each gets its turn under max.bytes). An unknown session is
+ * FETCH_SESSION_ID_NOT_FOUND, a wrong epoch (or a duplicate request) INVALID_FETCH_SESSION_EPOCH,
+ * and a session used across the topic-id change of v13 FETCH_SESSION_TOPIC_ID_ERROR; a session
+ * whose last partition is forgotten is closed. Without transactions the last stable offset
  * is the high watermark and no transaction was ever aborted. From v11 the consumer's rack comes
  * along (KIP-392): such a consumer may read from a follower here (up to its high watermark), and
  * a leader with replica.selector.class set to the rack-aware selector answers a consumer of another
@@ -28,14 +33,39 @@ import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js'
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
 import type { ApiContext, ApiHandler } from './context.js';
+import {
+  FINAL_EPOCH,
+  INITIAL_EPOCH,
+  NO_SESSION,
+  mustRespond,
+  nextEpoch,
+  partitionKey,
+  type CachedPartition,
+  type FetchSession,
+  type PartitionAnswer,
+} from '../fetch-sessions.js';
 import { leaderHints, needsLeaderHint } from './leader-hints.js';
 import { fetchClusterMetadata } from './metadata.js';
+
+interface PartitionReq {
+  partition: number;
+  currentLeaderEpoch: number;
+  fetchOffset: number;
+  lastFetchedEpoch: number;
+  partitionMaxBytes: number;
+}
 
 interface FetchTopicReq {
   topic: string;
   topicId: string;
-  partitions: { partition: number; currentLeaderEpoch: number; fetchOffset: number; lastFetchedEpoch: number; partitionMaxBytes: number }[];
+  partitions: PartitionReq[];
 }
+
+type FetchBody = Parameters<ApiHandler<typeof ApiKeys.Fetch>>[2];
+type FetchAnswer = Awaited<ReturnType<ApiHandler<typeof ApiKeys.Fetch>>>;
+
+/** One partition to read: named by topic (v4-12) or topic id (v13+, name from the listener's ids). */
+type Wanted = Omit<CachedPartition, 'highWatermark' | 'logStartOffset'>;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -43,67 +73,87 @@ function failedPartition(partitionIndex: number, errorCode: number) {
   return { partitionIndex, errorCode, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: [], preferredReadReplica: -1, records: EMPTY };
 }
 
-/** The topics of the request the client may not read (null: it may read them all). */
-function unreadable(ctx: ApiContext, replicaId: number, topics: FetchTopicReq[]): Set<string> | null {
-  if (!ctx.authorizerEnabled) return null;
-  if (replicaId >= 0) return ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME) ? null : new Set(topics.map((t) => t.topic));
-  return deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, topics, (t) => t.topic);
+function sessionError(errorCode: number, sessionId = NO_SESSION): FetchAnswer {
+  return { throttleTimeMs: 0, errorCode, sessionId, responses: [] };
 }
 
-/**
- * v13+ names topics by id: each gets its name, and the stored id the broker checks; a topic whose
- * id this broker does not know keeps an empty name and no stored id (answered UNKNOWN_TOPIC_ID).
- */
-async function namedTopics(ctx: ApiContext, topics: FetchTopicReq[]): Promise<{ topics: FetchTopicReq[]; storedIds: Map<string, string> }> {
-  const resolved = await ctx.topicIds.resolve(
-    topics.map((t) => t.topicId),
-    async () => (await fetchClusterMetadata(ctx, null))?.topics ?? null,
-  );
-  const storedIds = new Map<string, string>();
-  const named = topics.map((t) => {
-    const r = resolved.get(t.topicId);
-    if (r) storedIds.set(t.topicId, r.storedId);
-    return { ...t, topic: r?.name ?? '' };
-  });
-  return { topics: named, storedIds };
-}
-
-export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body) => {
-  const sessionId = body.sessionId as number;
-  const sessionEpoch = body.sessionEpoch as number;
-  if (sessionId !== 0 || sessionEpoch > 0) {
-    return { throttleTimeMs: 0, errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [] };
-  }
-  const byId = version >= 13 ? await namedTopics(ctx, body.topics as FetchTopicReq[]) : null;
-  const topics = byId ? byId.topics : (body.topics as FetchTopicReq[]);
-  const unknownId = (t: FetchTopicReq) => byId !== null && !byId.storedIds.has(t.topicId);
-  // v15+ (KIP-903): the replica id travels in the replica state
-  const replicaId = version >= 15 ? body.replicaState.replicaId : (body.replicaId as number);
-  const denied = unreadable(ctx, replicaId, topics.filter((t) => !unknownId(t)));
-  const partitions: FetchPartition[] = [];
-  for (const t of topics) {
-    if (denied?.has(t.topic) || unknownId(t)) continue;
-    const topicId = byId?.storedIds.get(t.topicId);
+/** The partitions a request names, in its order. */
+function requested(body: FetchBody): Wanted[] {
+  const out: Wanted[] = [];
+  for (const t of body.topics as FetchTopicReq[]) {
     for (const p of t.partitions) {
-      const fp: FetchPartition = {
+      out.push({
         topic: t.topic,
+        topicId: t.topicId,
         partition: p.partition,
         fetchOffset: p.fetchOffset,
         currentLeaderEpoch: p.currentLeaderEpoch,
         lastFetchedEpoch: p.lastFetchedEpoch,
         partitionMaxBytes: Math.max(0, p.partitionMaxBytes),
-      };
-      if (topicId !== undefined) fp.topicId = topicId;
-      partitions.push(fp);
+      });
     }
   }
-  const maxWaitMs = Math.max(0, body.maxWaitMs as number);
-  const req: Extract<BrokerMsg, { type: 'Fetch' }> = { type: 'Fetch', replicaId: -1, maxWaitMs, minBytes: Math.max(0, body.minBytes as number), maxBytes: Math.max(0, body.maxBytes as number), partitions };
+  return out;
+}
+
+/**
+ * An incremental fetch's changes to its session (Kafka's FetchSession.update): partitions named
+ * are added or take the request's fields, forgotten ones leave.
+ */
+function updateSession(session: FetchSession, changes: Wanted[], body: FetchBody): void {
+  for (const w of changes) {
+    const key = partitionKey(session.usesTopicIds, w);
+    const cached = session.partitions.get(key);
+    if (cached) Object.assign(cached, { fetchOffset: w.fetchOffset, currentLeaderEpoch: w.currentLeaderEpoch, lastFetchedEpoch: w.lastFetchedEpoch, partitionMaxBytes: w.partitionMaxBytes });
+    else session.partitions.set(key, { ...w, highWatermark: -1, logStartOffset: -1 });
+  }
+  for (const f of (body.forgottenTopicsData ?? []) as { topic: string; topicId: string; partitions: number[] }[]) {
+    for (const partition of f.partitions) session.partitions.delete(partitionKey(session.usesTopicIds, { topic: f.topic, topicId: f.topicId, partition }));
+  }
+}
+
+/** The topics of `wanted` the client may not read (null: it may read them all). */
+function unreadable(ctx: ApiContext, replicaId: number, names: string[]): Set<string> | null {
+  if (!ctx.authorizerEnabled) return null;
+  if (replicaId >= 0) return ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME) ? null : new Set(names);
+  return deniedNames(ctx, AclOperation.READ, ResourceType.TOPIC, names, (n) => n);
+}
+
+interface Read {
+  /** Each wanted partition's answer, in order. */
+  partitions: Record<string, unknown>[];
+  answers: PartitionAnswer[];
+  nodeEndpoints: { nodeId: number; host: string; port: number; rack: string | null }[] | null;
+}
+
+/** Reads `wanted` through the broker (one long-poll for them all) and builds each partition's answer. */
+async function readPartitions(ctx: ApiContext, version: number, body: FetchBody, replicaId: number, wanted: Wanted[]): Promise<Read> {
+  // v13+: names and stored ids from the listener's topic ids (an unknown id stays unnamed)
+  const ids =
+    version >= 13
+      ? await ctx.topicIds.resolve(
+          wanted.map((w) => w.topicId),
+          async () => (await fetchClusterMetadata(ctx, null))?.topics ?? null,
+        )
+      : null;
+  const named = ids ? wanted.map((w) => ({ ...w, topic: ids.get(w.topicId)?.name ?? '' })) : wanted;
+  const unknownId = (w: Wanted) => ids !== null && !ids.has(w.topicId);
+  const denied = unreadable(ctx, replicaId, [...new Set(named.filter((w) => !unknownId(w)).map((w) => w.topic))]);
+  const partitions: FetchPartition[] = [];
+  for (const w of named) {
+    if (unknownId(w) || denied?.has(w.topic)) continue;
+    const fp: FetchPartition = { topic: w.topic, partition: w.partition, fetchOffset: w.fetchOffset, currentLeaderEpoch: w.currentLeaderEpoch, lastFetchedEpoch: w.lastFetchedEpoch, partitionMaxBytes: w.partitionMaxBytes };
+    const storedId = ids?.get(w.topicId)?.storedId;
+    if (storedId !== undefined) fp.topicId = storedId;
+    partitions.push(fp);
+  }
+  const maxWaitMs = Math.max(0, body.maxWaitMs);
+  const req: Extract<BrokerMsg, { type: 'Fetch' }> = { type: 'Fetch', replicaId: -1, maxWaitMs, minBytes: Math.max(0, body.minBytes), maxBytes: Math.max(0, body.maxBytes), partitions };
   // v11+ carries the client's metadata (its rack): as in Kafka, such a consumer may read from a
   // follower, and a leader with replica.selector.class may name one for it
   if (version >= 11) req.clientRack = typeof body.rackId === 'string' ? body.rackId : '';
   // v4+: isolation_level 1 is read_committed (up to the last stable offset, aborted transactions listed)
-  const readCommitted = version >= 4 && body.isolationLevel === 1;
+  const readCommitted = body.isolationLevel === 1;
   if (readCommitted) req.isolationLevel = 'read_committed';
   // nothing left to fetch (every partition refused): answered at once, as Kafka
   const r =
@@ -115,37 +165,113 @@ export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body
   if (!isFailure(r)) for (const p of r.partitions) results.set(`${p.topic}\u0000${p.partition}`, p);
   // v12+ (KIP-951): a partition whose leader moved names the new one
   const hints = version >= 12 && !isFailure(r) ? await leaderHints(ctx, r.partitions.filter((p) => needsLeaderHint(p.errorCode)).map((p) => p.topic)) : null;
-  const response: Record<string, unknown> = {
-    throttleTimeMs: 0,
-    errorCode: ErrorCode.NONE,
-    sessionId: 0,
-    responses: topics.map((t) => ({
-      topic: t.topic,
-      topicId: t.topicId,
-      partitions: t.partitions.map((p) => {
-        if (unknownId(t)) return failedPartition(p.partition, ErrorCode.UNKNOWN_TOPIC_ID);
-        if (denied?.has(t.topic)) return failedPartition(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-        const res = results.get(`${t.topic}\u0000${p.partition}`);
-        if (failed !== null || !res) return failedPartition(p.partition, failed ?? ErrorCode.UNKNOWN_SERVER_ERROR);
-        const out: Record<string, unknown> = {
-          partitionIndex: p.partition,
-          errorCode: res.errorCode,
-          highWatermark: res.highWatermark,
-          lastStableOffset: res.lastStableOffset ?? res.highWatermark,
-          logStartOffset: res.logStartOffset,
-          // null for read_uncommitted, as Kafka sends it
-          abortedTransactions: readCommitted ? (res.abortedTransactions ?? []) : null,
-          preferredReadReplica: res.preferredReadReplica ?? -1,
-          records: res.records,
-        };
-        if (res.divergingEpoch) out.divergingEpoch = { epoch: res.divergingEpoch.epoch, endOffset: res.divergingEpoch.endOffset };
-        const leader = hints && needsLeaderHint(res.errorCode) ? hints.leaderOf(t.topic, p.partition) : null;
-        if (leader) out.currentLeader = leader;
-        return out;
-      }),
-    })),
-  };
+  const out: Record<string, unknown>[] = [];
+  const answers: PartitionAnswer[] = [];
+  for (const w of named) {
+    let part: Record<string, unknown>;
+    const res = results.get(`${w.topic}\u0000${w.partition}`);
+    if (unknownId(w)) part = failedPartition(w.partition, ErrorCode.UNKNOWN_TOPIC_ID);
+    else if (denied?.has(w.topic)) part = failedPartition(w.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+    else if (failed !== null || !res) part = failedPartition(w.partition, failed ?? ErrorCode.UNKNOWN_SERVER_ERROR);
+    else {
+      part = {
+        partitionIndex: w.partition,
+        errorCode: res.errorCode,
+        highWatermark: res.highWatermark,
+        lastStableOffset: res.lastStableOffset ?? res.highWatermark,
+        logStartOffset: res.logStartOffset,
+        // null for read_uncommitted, as Kafka sends it
+        abortedTransactions: readCommitted ? (res.abortedTransactions ?? []) : null,
+        preferredReadReplica: res.preferredReadReplica ?? -1,
+        records: res.records,
+      };
+      if (res.divergingEpoch) part.divergingEpoch = { epoch: res.divergingEpoch.epoch, endOffset: res.divergingEpoch.endOffset };
+      const leader = hints && needsLeaderHint(res.errorCode) ? hints.leaderOf(w.topic, w.partition) : null;
+      if (leader) part.currentLeader = leader;
+    }
+    out.push(part);
+    answers.push({
+      errorCode: part.errorCode as number,
+      highWatermark: part.highWatermark as number,
+      logStartOffset: part.logStartOffset as number,
+      recordBytes: (part.records as Uint8Array).length,
+      preferredReadReplica: part.preferredReadReplica as number,
+      divergingEpoch: part.divergingEpoch !== undefined,
+    });
+  }
+  return { partitions: out, answers, nodeEndpoints: hints ? hints.endpoints() : null };
+}
+
+/** Partitions in answer order, grouped into topics as Kafka's FetchResponse does (consecutive ones of a topic together). */
+function byTopic(usesTopicIds: boolean, entries: { w: Wanted; partition: Record<string, unknown> }[]) {
+  const topics: { topic: string; topicId: string; partitions: Record<string, unknown>[] }[] = [];
+  let last: (typeof topics)[number] | undefined;
+  for (const { w, partition } of entries) {
+    if (!last || (usesTopicIds ? last.topicId !== w.topicId : last.topic !== w.topic)) {
+      last = { topic: w.topic, topicId: w.topicId, partitions: [] };
+      topics.push(last);
+    }
+    last.partitions.push(partition);
+  }
+  return topics;
+}
+
+export const fetch: ApiHandler<typeof ApiKeys.Fetch> = async (ctx, version, body) => {
+  const usesTopicIds = version >= 13;
+  const sessionId = body.sessionId;
+  const epoch = body.sessionEpoch;
+  // v15+ (KIP-903): the replica id travels in the replica state
+  const replicaId = version >= 15 ? body.replicaState.replicaId : body.replicaId;
+  const changes = requested(body);
+  let wanted = changes;
+  let session: FetchSession | null = null;
+  const full = epoch === INITIAL_EPOCH || epoch === FINAL_EPOCH;
+  if (full) {
+    // a full fetch closes the session it names
+    if (sessionId !== NO_SESSION) ctx.fetchSessions.remove(sessionId);
+  } else {
+    const s = ctx.fetchSessions.get(sessionId);
+    if (!s) return sessionError(ErrorCode.FETCH_SESSION_ID_NOT_FOUND);
+    if (s.epoch !== epoch) return sessionError(ErrorCode.INVALID_FETCH_SESSION_EPOCH);
+    if (s.usesTopicIds !== usesTopicIds) return sessionError(ErrorCode.FETCH_SESSION_TOPIC_ID_ERROR);
+    updateSession(s, changes, body);
+    if (s.partitions.size === 0) {
+      // nothing left in it: closed, and this fetch is answered without a session
+      ctx.fetchSessions.remove(s.id);
+    } else {
+      ctx.fetchSessions.touch(s);
+      s.epoch = nextEpoch(epoch);
+      session = s;
+      wanted = [...s.partitions.values()];
+    }
+  }
+  const read = await readPartitions(ctx, version, body, replicaId, wanted);
+  let entries = wanted.map((w, i) => ({ w, partition: read.partitions[i]!, answer: read.answers[i]! }));
+  let responseSessionId = NO_SESSION;
+  if (session) {
+    // a request for the same epoch answered meanwhile (a duplicate) makes this one stale
+    if (session.epoch !== nextEpoch(epoch) || ctx.fetchSessions.get(session.id) !== session) return sessionError(ErrorCode.INVALID_FETCH_SESSION_EPOCH, session.id);
+    entries = entries.filter(({ w, answer }) => {
+      const key = partitionKey(usesTopicIds, w);
+      const cached = session.partitions.get(key);
+      if (!cached || !mustRespond(cached, answer, true)) return false;
+      if (answer.recordBytes > 0) {
+        // served: to the back of the line
+        session.partitions.delete(key);
+        session.partitions.set(key, cached);
+      }
+      return true;
+    });
+    responseSessionId = session.id;
+  } else if (epoch === INITIAL_EPOCH) {
+    responseSessionId = ctx.fetchSessions.create(
+      replicaId >= 0,
+      usesTopicIds,
+      entries.map(({ w, answer }) => ({ ...w, highWatermark: answer.errorCode === ErrorCode.NONE ? answer.highWatermark : -1, logStartOffset: answer.logStartOffset })),
+    );
+  }
+  const response: Record<string, unknown> = { throttleTimeMs: 0, errorCode: ErrorCode.NONE, sessionId: responseSessionId, responses: byTopic(usesTopicIds, entries) };
   // v16+: the Kafka endpoints of the leaders named
-  if (hints) response.nodeEndpoints = hints.endpoints();
-  return response as Awaited<ReturnType<ApiHandler<typeof ApiKeys.Fetch>>>;
+  if (read.nodeEndpoints) response.nodeEndpoints = read.nodeEndpoints;
+  return response as FetchAnswer;
 };

@@ -129,15 +129,6 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
     expect(none.responses[0].partitions[0].records.length).to.equal(0);
   });
 
-  it('declines fetch sessions the way Kafka allows: session id 0 for a new one, FETCH_SESSION_ID_NOT_FOUND for a named one', async () => {
-    const fresh = await fetch(leaderOf(0), 11, 0, 0, { sessionId: 0, sessionEpoch: 0 });
-    expect(fresh.errorCode).to.equal(ErrorCode.NONE);
-    expect(fresh.sessionId).to.equal(0);
-    expect(fresh.responses[0].partitions[0].errorCode).to.equal(ErrorCode.NONE);
-    const named = await fetch(leaderOf(0), 11, 0, 0, { sessionId: 1234, sessionEpoch: 1 });
-    expect(named.errorCode).to.equal(ErrorCode.FETCH_SESSION_ID_NOT_FOUND);
-  });
-
   it('answers OFFSET_OUT_OF_RANGE for a fetch beyond the log end', async () => {
     const f = await fetch(leaderOf(0), 11, 0, 1_000_000);
     expect(f.responses[0].partitions[0].errorCode).to.equal(ErrorCode.OFFSET_OUT_OF_RANGE);
