@@ -195,6 +195,22 @@ describe('cli: commands against a cluster', function () {
       expect(m![5]!.split(',').map(Number).sort()).to.deep.equal([1, 2, 3]);
     }
 
+    // by its id, as Kafka's kafka-topics --topic-id
+    const id = /\tTopicId: (\S+)\t/.exec(lines[0]!)![1]!;
+    const byId = await c.run('topics', ['--describe', '--topic-id', id]);
+    expect(byId.code, byId.stderr).to.equal(0);
+    expect(outLines(byId.stdout)).to.deep.equal(lines);
+    const both = await c.run('topics', ['--describe', '--topic', 'other', '--topic-id', id]);
+    expect(outLines(both.stdout)[0]).to.equal('Only topic id will be used when both --topic and --topic-id are specified and topicId is not Uuid.ZERO_UUID');
+    expect(outLines(both.stdout).slice(1)).to.deep.equal(lines);
+    const unknownId = await c.run('topics', ['--describe', '--topic-id', 'AAAAAAAAAAAAAAAAAAAAAg']);
+    expect(unknownId.code).to.equal(1);
+    expect(unknownId.stderr).to.contain("topic id 'AAAAAAAAAAAAAAAAAAAAAg' does not exist");
+    expect((await c.run('topics', ['--describe', '--topic-id', 'AAAAAAAAAAAAAAAAAAAAAg', '--if-exists'])).code).to.equal(0);
+    const badId = await c.run('topics', ['--describe', '--topic-id', 'orders']);
+    expect(badId.code).to.equal(2);
+    expect(badId.stderr).to.contain("--topic-id: 'orders' is not a topic id");
+
     const altered = await c.run('topics', ['--alter', '--topic', 'orders', '--partitions', '4']);
     expect(altered.code, altered.stderr).to.equal(0);
     const after = await c.run('topics', ['--describe', '--topic', 'orders']);

@@ -2,7 +2,7 @@
  * `samsa topics`: create, list, describe, delete topics and add partitions, like Kafka's
  * kafka-topics tool, through the admin client.
  */
-import { kafkaTopicId } from '../../protocol/topic-id.js';
+import { isKafkaTopicId, kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import type { TopicMetadata } from '../../protocol/cluster.js';
@@ -22,6 +22,7 @@ const options: OptionSpec[] = [
   { name: 'delete', kind: 'flag', help: 'delete a topic and its data' },
   { name: 'alter', kind: 'flag', help: 'add partitions to a topic (with --partitions), and/or set (--config) or remove (--delete-config) its config overrides' },
   { name: 'topic', kind: 'string', value: 't', help: 'the topic (required by --create, --delete and --alter; --describe shows every topic without it)', modes: ['create', 'describe', 'delete', 'alter'] },
+  { name: 'topic-id', kind: 'string', value: 'id', help: 'with --describe: the topic of this id (Kafka\'s form, as --describe prints it); used instead of --topic', modes: ['describe'] },
   { name: 'partitions', kind: 'int', value: 'n', min: 1, help: "partition count: of the new topic (default: the cluster's num.partitions), or the new total for --alter", modes: ['create', 'alter'] },
   { name: 'replication-factor', kind: 'int', value: 'n', min: 1, help: "replicas per partition (default: the cluster's default.replication.factor)", modes: ['create'] },
   { name: 'config', kind: 'list', value: 'key=value', help: 'a topic config override such as retention.ms=86400000 or cleanup.policy=compact (repeatable)', modes: ['create', 'alter'] },
@@ -99,12 +100,24 @@ async function run(args: Args): Promise<number> {
         }
         case 'describe': {
           let topics: TopicMetadata[];
-          try {
-            topics = (await admin.fetchTopicMetadata(topic !== undefined ? { topics: [topic] } : {})).topics;
-          } catch (e) {
-            if (unknownTopic(e) && args.has('if-exists')) return;
-            if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
-            throw e;
+          const topicId = args.string('topic-id');
+          if (topicId !== undefined && topicId !== ZERO_TOPIC_ID) {
+            if (!isKafkaTopicId(topicId)) throw new UsageError(`--topic-id: '${topicId}' is not a topic id (22 characters of base64url, as --describe prints them)`);
+            // as Kafka's kafka-topics: the id wins over a name given beside it
+            if (topic !== undefined) out('Only topic id will be used when both --topic and --topic-id are specified and topicId is not Uuid.ZERO_UUID');
+            topics = (await admin.fetchTopicMetadata({})).topics.filter((t) => kafkaTopicId(t.topicId) === topicId);
+            if (topics.length === 0) {
+              if (args.has('if-exists')) return;
+              throw new CliError(`topic id '${topicId}' does not exist — see the topics and their ids with \`samsa topics --describe\``);
+            }
+          } else {
+            try {
+              topics = (await admin.fetchTopicMetadata(topic !== undefined ? { topics: [topic] } : {})).topics;
+            } catch (e) {
+              if (unknownTopic(e) && args.has('if-exists')) return;
+              if (unknownTopic(e)) throw new CliError(`topic '${topic}' does not exist — list the topics with \`samsa topics --list\``);
+              throw e;
+            }
           }
           const under = args.has('under-replicated-partitions');
           const unavailable = args.has('unavailable-partitions');
@@ -155,7 +168,7 @@ export const topicsCommand: Command = {
   usage: [
     '[--bootstrap-server host:port] --create --topic t [--partitions n] [--replication-factor n] [--config k=v ...] [--if-not-exists]',
     '[--bootstrap-server host:port] --list [--exclude-internal]',
-    '[--bootstrap-server host:port] --describe [--topic t] [--under-replicated-partitions] [--unavailable-partitions]',
+    '[--bootstrap-server host:port] --describe [--topic t | --topic-id id] [--under-replicated-partitions] [--unavailable-partitions]',
     '[--bootstrap-server host:port] --alter --topic t [--partitions n] [--config k=v ...] [--delete-config k ...]',
     '[--bootstrap-server host:port] --delete --topic t [--if-exists]',
   ],
