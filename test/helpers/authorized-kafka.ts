@@ -34,13 +34,19 @@ export interface AuthorizedKafkaCluster {
   stop(): Promise<void>;
 }
 
+export interface AuthorizedKafkaClusterOptions extends Omit<KafkaClusterOptions, 'sasl'> {
+  /** The SASL mechanisms the listeners offer, for clients other than `login`'s; ['PLAIN'] unless told (`login` needs PLAIN). */
+  saslMechanisms?: NonNullable<NonNullable<KafkaClusterOptions['sasl']>['mechanisms']>;
+}
+
 const ADMIN = { admin: 'admin-secret' };
 
-export async function startAuthorizedKafkaCluster(users: Record<string, string>, opts: Omit<KafkaClusterOptions, 'sasl'> = {}): Promise<AuthorizedKafkaCluster> {
+export async function startAuthorizedKafkaCluster(users: Record<string, string>, opts: AuthorizedKafkaClusterOptions = {}): Promise<AuthorizedKafkaCluster> {
   const all = { ...ADMIN, ...users };
+  const { saslMechanisms = ['PLAIN'], ...clusterOpts } = opts;
   const cluster = await startKafkaCluster({
-    ...opts,
-    sasl: { mechanisms: ['PLAIN'], users: all },
+    ...clusterOpts,
+    sasl: { mechanisms: saslMechanisms, users: all },
     brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin', ...(opts.brokerConfig ?? {}) },
   });
   const callers: KafkaCaller[] = [];

@@ -6,20 +6,20 @@
  * responses carrying throttle times, its connection held back) still delivers everything.
  */
 import { expect } from 'chai';
-import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, ResourcePatternTypes, logLevel, type Admin } from 'kafkajs';
 import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/kafka-listener/listener.js';
-import { STANDARD_AUTHORIZER } from '../../actors/broker/broker-config.js';
+import { AclOperation, ResourceType } from '../../src/security/acl.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../helpers/authorized-kafka.js';
 import { checkFor } from '../helpers/check-for.js';
 import { hasCommand } from '../helpers/has-command.js';
-import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
+import type { KafkaTestCluster } from '../helpers/kafka-cluster.js';
 import { runKcat, type KcatRun } from '../helpers/kcat.js';
 
 const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
 
 describe('kcat against samsa with ACLs and quotas', function () {
   this.timeout(60_000);
+  let a: AuthorizedKafkaCluster;
   let c: KafkaTestCluster;
-  let admin: Admin;
 
   /** Runs kcat as `user` over SASL SCRAM-SHA-512. */
   function kcat(user: keyof typeof USERS, args: string[], input?: string, timeoutMs = 20_000): Promise<KcatRun> {
@@ -29,40 +29,30 @@ describe('kcat against samsa with ACLs and quotas', function () {
     return runKcat(['-b', c.bootstrap[0]!, ...sasl, ...quickEnd, ...args], input, timeoutMs);
   }
 
-  const allow = (resourceType: AclResourceTypes, resourceName: string, operation: AclOperationTypes) => ({
-    resourceType,
-    resourceName,
-    resourcePatternType: ResourcePatternTypes.LITERAL,
-    principal: 'User:alice',
-    host: '*',
-    operation,
-    permissionType: AclPermissionTypes.ALLOW,
-  });
-
   before(async function () {
     if (!hasCommand('kcat', ['-V'])) {
       if (process.env.SAMSA_SKIP_KCAT === '1') this.skip();
       throw new Error('kcat is not installed (Debian: apt-get install kcat; .ci/run installs it). Set SAMSA_SKIP_KCAT=1 to skip these tests.');
     }
-    c = await startKafkaCluster({
-      brokers: 1,
-      sasl: { mechanisms: ['SCRAM-SHA-512', 'PLAIN'], users: USERS },
-      brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' },
-      topics: [
-        { name: 'granted', partitions: 1, replicationFactor: 1 },
-        { name: 'secret', partitions: 1, replicationFactor: 1 },
-      ],
-    });
-    admin = new Kafka({ clientId: 'kcat-acls', brokers: c.bootstrap, logLevel: logLevel.NOTHING, sasl: { mechanism: 'plain', username: 'admin', password: 'admin-secret' } }).admin();
-    await admin.connect();
-    await admin.createAcls({ acl: [allow(AclResourceTypes.TOPIC, 'granted', AclOperationTypes.WRITE), allow(AclResourceTypes.TOPIC, 'granted', AclOperationTypes.READ)] });
-    const listener = async () =>
-      ((await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription).authorizer.acls;
-    await checkFor(async () => (await listener()) === 2, 10_000, 20);
+    a = await startAuthorizedKafkaCluster(
+      USERS,
+      {
+        brokers: 1,
+        saslMechanisms: ['SCRAM-SHA-512', 'PLAIN'],
+        topics: [
+          { name: 'granted', partitions: 1, replicationFactor: 1 },
+          { name: 'secret', partitions: 1, replicationFactor: 1 },
+        ],
+      },
+    );
+    c = a.cluster;
+    await a.allow(
+      { principal: 'User:alice', operation: AclOperation.WRITE, resourceType: ResourceType.TOPIC, resourceName: 'granted' },
+      { principal: 'User:alice', operation: AclOperation.READ, resourceType: ResourceType.TOPIC, resourceName: 'granted' },
+    );
   });
   after(async () => {
-    await admin?.disconnect();
-    await c?.stop();
+    await a?.stop();
   });
 
   it('produces to and reads the topic its ACLs allow', async () => {

@@ -14,18 +14,16 @@
  */
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
-import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { saltedPassword } from '../../../src/kafka/sasl/scram.js';
-import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { AclOperation, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
-import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import type { KafkaCaller } from '../../helpers/raw-kafka.js';
 
-const USERS = { admin: 'admin-secret', alice: 'alice-secret', bob: 'bob-secret' };
+const USERS = { alice: 'alice-secret', bob: 'bob-secret' };
 type User = keyof typeof USERS;
 const TOPIC = 2;
 const BROKER = 4;
@@ -33,31 +31,14 @@ const { TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED } = ErrorCode;
 
 describe('Kafka API: ACLs on the admin APIs', function () {
   this.timeout(30_000);
-  let c: KafkaTestCluster;
+  let a: AuthorizedKafkaCluster;
   let root: KafkaCaller;
   let alice: KafkaCaller;
   let bob: KafkaCaller;
-  let acls = 0;
-
-  /** A connection authenticated with SASL PLAIN as `user`. */
-  async function login(user: User): Promise<KafkaCaller> {
-    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
-  }
-
-  async function listenerAcls(): Promise<number | null> {
-    const r = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
-    return (r as KafkaListenerDescription).authorizer.acls;
-  }
 
   /** Lets `user` perform `operation` on the resource; returns once the broker's listener has the ACL. */
-  async function allow(user: User, operation: number, resourceType: number, resourceName: string, patternType: number = PatternType.LITERAL): Promise<void> {
-    const r = await root.call(ApiKeys.CreateAcls, 3, {
-      creations: [{ resourceType, resourceName, resourcePatternType: patternType, principal: `User:${user}`, host: '*', operation, permissionType: AclPermission.ALLOW }],
-    });
-    expect(r.results[0].errorCode).to.equal(ErrorCode.NONE);
-    acls += 1;
-    await checkFor(async () => (await listenerAcls()) === acls, 10_000, 10);
-  }
+  const allow = (user: User, operation: number, resourceType: number, resourceName: string, patternType: number = PatternType.LITERAL): Promise<void> =>
+    a.allow({ principal: `User:${user}`, operation, resourceType, resourceName, patternType });
 
   const topicNames = async (): Promise<string[]> =>
     (await root.call(ApiKeys.Metadata, 9, { topics: null, allowAutoTopicCreation: false })).topics.map((t: { name: string }) => t.name);
@@ -72,22 +53,17 @@ describe('Kafka API: ACLs on the admin APIs', function () {
   };
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin', 'transaction.state.log.num.partitions': 1 } });
-    root = await login('admin');
-    alice = await login('alice');
-    bob = await login('bob');
+    a = await startAuthorizedKafkaCluster(USERS, { brokers: 1, brokerConfig: { 'transaction.state.log.num.partitions': 1 } });
+    root = await a.login('admin');
+    alice = await a.login('alice');
+    bob = await a.login('bob');
   });
   afterEach(async () => {
     // every test starts without ACLs
-    await root.call(ApiKeys.DeleteAcls, 3, {
-      filters: [{ resourceTypeFilter: ResourceType.ANY, resourceNameFilter: null, patternTypeFilter: PatternType.ANY, principalFilter: null, hostFilter: null, operation: AclOperation.ANY, permissionType: AclPermission.ANY }],
-    });
-    acls = 0;
-    await checkFor(async () => (await listenerAcls()) === 0, 10_000, 10);
+    await a.revokeAll();
   });
   after(async () => {
-    for (const k of [root, alice, bob]) k?.end();
-    await c?.stop();
+    await a?.stop();
   });
 
   describe('CreateTopics', () => {
@@ -104,7 +80,7 @@ describe('Kafka API: ACLs on the admin APIs', function () {
       expect(denied.topics[0]).to.deep.include({ name: 'ct-a', errorCode: TOPIC_AUTHORIZATION_FAILED, errorMessage: 'Authorization failed.', topicConfigErrorCode: 0, numPartitions: -1, replicationFactor: -1, configs: null });
       expect(await topicNames()).to.not.include('ct-a');
       // KafkaJS's admin says the same
-      const kafkajs = new Kafka({ clientId: 'acl-admin-test', brokers: c.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 0 }, sasl: { mechanism: 'plain', username: 'alice', password: USERS.alice } }).admin();
+      const kafkajs = new Kafka({ clientId: 'acl-admin-test', brokers: a.cluster.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 0 }, sasl: { mechanism: 'plain', username: 'alice', password: USERS.alice } }).admin();
       await kafkajs.connect();
       try {
         const err = await kafkajs.createTopics({ topics: [{ topic: 'ct-a' }] }).then(() => null, (e: { errors?: { type: string }[] }) => e);

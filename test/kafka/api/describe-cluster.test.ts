@@ -8,12 +8,11 @@
  * none without DESCRIBE on the cluster.
  */
 import { expect } from 'chai';
-import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
-import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
 import { CLUSTER_OPERATIONS, OPERATIONS_NOT_REQUESTED } from '../../../src/kafka/api/authorized-operations.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
-import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -116,37 +115,20 @@ describe('Kafka API: DescribeCluster', function () {
 
 describe('Kafka API: DescribeCluster with an authorizer', function () {
   this.timeout(30_000);
-  const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
-  let c: KafkaTestCluster;
+  let a: AuthorizedKafkaCluster;
   let root: KafkaCaller;
   let alice: KafkaCaller;
-  let acls = 0;
-
-  async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
-    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
-  }
 
   /** Lets alice perform `operation` on the cluster; returns once the broker's listener has the ACL. */
-  async function allowAlice(operation: number): Promise<void> {
-    const r = await root.call(ApiKeys.CreateAcls, 3, {
-      creations: [{ resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME, resourcePatternType: PatternType.LITERAL, principal: 'User:alice', host: '*', operation, permissionType: AclPermission.ALLOW }],
-    });
-    expect(r.results[0].errorCode).to.equal(NONE);
-    acls += 1;
-    await checkFor(async () => {
-      const l = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
-      return (l as KafkaListenerDescription).authorizer.acls === acls;
-    }, 10_000, 10);
-  }
+  const allowAlice = (operation: number) => a.allow({ principal: 'User:alice', operation, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' } });
-    root = await login('admin');
-    alice = await login('alice');
+    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
+    root = await a.login('admin');
+    alice = await a.login('alice');
   });
   after(async () => {
-    for (const k of [root, alice]) k?.end();
-    await c?.stop();
+    await a?.stop();
   });
 
   it("anyone may describe the cluster; the operations asked for are the client's own, none (0) without DESCRIBE on the cluster", async () => {
@@ -162,10 +144,7 @@ describe('Kafka API: DescribeCluster with an authorizer', function () {
   });
 
   it('operations on the cluster without DESCRIBE on it are not told (0); ALTER implies DESCRIBE, as in Kafka', async () => {
-    await root.call(ApiKeys.DeleteAcls, 3, {
-      filters: [{ resourceTypeFilter: ResourceType.ANY, resourceNameFilter: null, patternTypeFilter: PatternType.ANY, principalFilter: null, hostFilter: null, operation: AclOperation.ANY, permissionType: AclPermission.ANY }],
-    });
-    acls = 0;
+    await a.revokeAll();
     await checkFor(async () => (await describeCluster(alice, 1, true)).clusterAuthorizedOperations === 0, 10_000, 10);
     await allowAlice(AclOperation.IDEMPOTENT_WRITE);
     expect((await describeCluster(alice, 1, true)).clusterAuthorizedOperations).to.equal(0);

@@ -12,13 +12,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
-import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode, errorInfo } from '../../../src/protocol/errors.js';
-import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
 import type { TopologyConfig } from '../../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../../src/topology/start-cluster.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -264,23 +263,17 @@ describe('Kafka API: DescribeQuorum, three controllers', function () {
 
 describe('Kafka API: DescribeQuorum with an authorizer', function () {
   this.timeout(30_000);
-  const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
-  let c: KafkaTestCluster;
+  let a: AuthorizedKafkaCluster;
   let root: KafkaCaller;
   let alice: KafkaCaller;
 
-  async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
-    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
-  }
-
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' } });
-    root = await login('admin');
-    alice = await login('alice');
+    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
+    root = await a.login('admin');
+    alice = await a.login('alice');
   });
   after(async () => {
-    for (const k of [root, alice]) k?.end();
-    await c?.stop();
+    await a?.stop();
   });
 
   it('needs DESCRIBE on the cluster: else CLUSTER_AUTHORIZATION_FAILED at the top (with its message from v2), answered once allowed', async () => {
@@ -288,19 +281,10 @@ describe('Kafka API: DescribeQuorum with an authorizer', function () {
     expect(await describeQuorum(alice, 2)).to.deep.equal({ errorCode: CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.', topics: [], nodes: [] });
     expect(await describeQuorum(alice, 0)).to.deep.include({ errorCode: CLUSTER_AUTHORIZATION_FAILED, topics: [] });
     // nor does a topic ACL do
-    for (const [resourceType, resourceName, operation] of [
-      [ResourceType.TOPIC, METADATA, AclOperation.DESCRIBE],
-      [ResourceType.CLUSTER, CLUSTER_NAME, AclOperation.DESCRIBE],
-    ] as const) {
-      const r = await root.call(ApiKeys.CreateAcls, 3, {
-        creations: [{ resourceType, resourceName, resourcePatternType: PatternType.LITERAL, principal: 'User:alice', host: '*', operation, permissionType: AclPermission.ALLOW }],
-      });
-      expect(r.results[0].errorCode).to.equal(NONE);
-    }
-    await checkFor(async () => {
-      const l = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
-      return (l as KafkaListenerDescription).authorizer.acls === 2;
-    }, 10_000, 10);
+    await a.allow(
+      { principal: 'User:alice', operation: AclOperation.DESCRIBE, resourceType: ResourceType.TOPIC, resourceName: METADATA },
+      { principal: 'User:alice', operation: AclOperation.DESCRIBE, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME },
+    );
     expect(partitionOf(await describeQuorum(alice, 2)).leaderId).to.equal(1);
   });
 });

@@ -9,12 +9,11 @@
  * authorizer DESCRIBE on the topic comes first.
  */
 import { expect } from 'chai';
-import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
-import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
-import { AclOperation, AclPermission, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { AclOperation, ResourceType } from '../../../src/security/acl.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -164,37 +163,24 @@ describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest ti
 
 describe('Kafka API: ListOffsets v7-v9 with an authorizer', function () {
   this.timeout(30_000);
-  const USERS = { admin: 'admin-secret', alice: 'alice-secret' };
-  let c: KafkaTestCluster;
+  let a: AuthorizedKafkaCluster;
   let root: KafkaCaller;
   let alice: KafkaCaller;
 
-  async function login(user: keyof typeof USERS): Promise<KafkaCaller> {
-    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
-  }
-
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: USERS }, brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin' }, topics: [{ name: TOPIC, partitions: 1, replicationFactor: 1 }] });
-    root = await login('admin');
-    alice = await login('alice');
+    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1, topics: [{ name: TOPIC, partitions: 1, replicationFactor: 1 }] });
+    root = await a.login('admin');
+    alice = await a.login('alice');
     await produce(root, 0, batchOf([1_000, 9_000, 2_000]));
   });
   after(async () => {
-    for (const k of [root, alice]) k?.end();
-    await c?.stop();
+    await a?.stop();
   });
 
   it('needs DESCRIBE on the topic, checked before the version: TOPIC_AUTHORIZATION_FAILED for every partition, then answered once allowed', async () => {
     const denied = answer(0, TOPIC_AUTHORIZATION_FAILED, -1, -1, -1);
     expect(await listOffsets(alice, 8, [[0, MAX_TIMESTAMP], [0, EARLIEST_LOCAL], [0, LATEST_TIERED]])).to.deep.equal([denied, denied, denied]);
-    const r = await root.call(ApiKeys.CreateAcls, 3, {
-      creations: [{ resourceType: ResourceType.TOPIC, resourceName: TOPIC, resourcePatternType: PatternType.LITERAL, principal: 'User:alice', host: '*', operation: AclOperation.DESCRIBE, permissionType: AclPermission.ALLOW }],
-    });
-    expect(r.results[0].errorCode).to.equal(NONE);
-    await checkFor(async () => {
-      const l = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
-      return (l as KafkaListenerDescription).authorizer.acls === 1;
-    }, 10_000, 10);
+    await a.allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE, resourceType: ResourceType.TOPIC, resourceName: TOPIC });
     const [max, local, tiered] = await listOffsets(alice, 8, [[0, MAX_TIMESTAMP], [0, EARLIEST_LOCAL], [0, LATEST_TIERED]]);
     expect([max!.errorCode, max!.offset, max!.timestamp]).to.deep.equal([NONE, 1, 9_000]);
     expect([local!.errorCode, local!.offset]).to.deep.equal([NONE, 0]);

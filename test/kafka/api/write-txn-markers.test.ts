@@ -9,9 +9,7 @@
  * cluster needed (else CLUSTER_AUTHORIZATION_FAILED on every partition, nothing written).
  */
 import { expect } from 'chai';
-import { STANDARD_AUTHORIZER } from '../../../actors/broker/broker-config.js';
 import type { BrokerMsg, WriteTxnMarkersResponse } from '../../../actors/broker/messages.js';
-import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
 import type { ApiContext } from '../../../src/kafka/api/context.js';
 import { writeTxnMarkers } from '../../../src/kafka/api/write-txn-markers.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -19,7 +17,8 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { makeFailure } from '../../../src/runtime/pending-asks.js';
 import type { Failure } from '../../../src/runtime/types.js';
-import { AclOperation, AclPermission, CLUSTER_NAME, PatternType, ResourceType } from '../../../src/security/acl.js';
+import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller, consumerFetchBody } from '../../helpers/raw-kafka.js';
@@ -292,31 +291,19 @@ describe('Kafka API: WriteTxnMarkers over the Kafka protocol', function () {
 
 describe('Kafka API: WriteTxnMarkers with an authorizer', function () {
   this.timeout(30_000);
-  const USERS = { admin: 'admin-secret', alice: 'alice-secret', bob: 'bob-secret' };
-  type User = keyof typeof USERS;
-  let c: KafkaTestCluster;
+  let a: AuthorizedKafkaCluster;
   let root: KafkaCaller;
   let alice: KafkaCaller;
   let bob: KafkaCaller;
 
-  async function login(user: User): Promise<KafkaCaller> {
-    return KafkaCaller.plainLogin(c.bootstrap[0]!, user, USERS[user]);
-  }
-
   before(async () => {
-    c = await startKafkaCluster({
-      brokers: 1,
-      sasl: { mechanisms: ['PLAIN'], users: USERS },
-      brokerConfig: { 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:admin', ...UNVERIFIED },
-      topics: [{ name: TOPIC, partitions: 2, replicationFactor: 1 }],
-    });
-    root = await login('admin');
-    alice = await login('alice');
-    bob = await login('bob');
+    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret', bob: 'bob-secret' }, { brokers: 1, brokerConfig: UNVERIFIED, topics: [{ name: TOPIC, partitions: 2, replicationFactor: 1 }] });
+    root = await a.login('admin');
+    alice = await a.login('alice');
+    bob = await a.login('bob');
   });
   after(async () => {
-    for (const k of [root, alice, bob]) k?.end();
-    await c?.stop();
+    await a?.stop();
   });
 
   it('without CLUSTER_ACTION: CLUSTER_AUTHORIZATION_FAILED on every partition and nothing written; with it (or as a super user) the transactions end', async () => {
@@ -343,14 +330,7 @@ describe('Kafka API: WriteTxnMarkers with an authorizer', function () {
     expect([await openTxnStart(root, TOPIC, 0, p0), await openTxnStart(root, TOPIC, 1, p1)]).to.deep.equal([base0, base1]);
 
     // bob may CLUSTER_ACTION: his marker for partition 0 goes through
-    const created = await root.call(ApiKeys.CreateAcls, 3, {
-      creations: [{ resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME, resourcePatternType: PatternType.LITERAL, principal: 'User:bob', host: '*', operation: AclOperation.CLUSTER_ACTION, permissionType: AclPermission.ALLOW }],
-    });
-    expect(created.results[0].errorCode).to.equal(NONE);
-    await checkFor(async () => {
-      const d = await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 });
-      return (d as KafkaListenerDescription).authorizer.acls === 1;
-    }, 10_000, 10);
+    await a.allow({ principal: 'User:bob', operation: AclOperation.CLUSTER_ACTION, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
     const byBob = await bob.call(ApiKeys.WriteTxnMarkers, 1, { markers: [request.markers[0]!] });
     expect(codesOf(byBob)).to.deep.equal([
       [p0, `${TOPIC}/0`, NONE],
