@@ -3,7 +3,8 @@
  * TRANSACTION_ABORTABLE, KIP-890, which Kafka's transaction coordinator never answers to
  * InitProducerId, nor does samsa's: v5 is answered as v4, PRODUCER_FENCED included). Without a transactional id (an idempotent producer): a new
  * producer id (from this broker's block, allocated by the controller) with epoch 0, as Kafka does
- * whatever producer id and epoch the request names (v3+). With one (a transactional producer):
+ * whatever producer id and epoch the request names (v3+). A request naming only one of the two
+ * (the other -1) is INVALID_REQUEST, as in Kafka. With one (a transactional producer):
  * the broker's transaction coordinator answers, as the coordinator of that id (or
  * NOT_COORDINATOR), with the id's producer id and a bumped epoch that fences older producers
  * (src/kafka/api/transactions.ts). With an authorizer, as Kafka: a transactional id needs WRITE
@@ -20,8 +21,11 @@ import { askTxnCoordinator } from './transactions.js';
 
 export const initProducerId: ApiHandler<typeof ApiKeys.InitProducerId> = async (ctx, version, body) => {
   const refused = (errorCode: number) => ({ throttleTimeMs: 0, errorCode, producerId: -1, producerEpoch: -1 });
+  // v3+ may name the producer's id and epoch: both or neither, as Kafka checks (after authorization)
+  const halfNamed = (body.producerId === -1) !== (body.producerEpoch === -1);
   if (body.transactionalId !== null) {
     if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return refused(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    if (halfNamed) return refused(ErrorCode.INVALID_REQUEST);
     const r = await askTxnCoordinator(ctx, {
       type: 'InitProducerId',
       transactionalId: body.transactionalId,
@@ -35,6 +39,7 @@ export const initProducerId: ApiHandler<typeof ApiKeys.InitProducerId> = async (
   if (!ctx.authorize(AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, CLUSTER_NAME, false) && !ctx.authorizeAny(AclOperation.WRITE, ResourceType.TOPIC)) {
     return refused(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
   }
+  if (halfNamed) return refused(ErrorCode.INVALID_REQUEST);
   const r = await ctx.ask<BrokerMsg, InitProducerIdResult>(ctx.broker, { type: 'InitProducerId' }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return refused(ErrorCode.COORDINATOR_NOT_AVAILABLE);
   return { throttleTimeMs: 0, errorCode: r.errorCode, producerId: r.producerId, producerEpoch: r.producerEpoch };

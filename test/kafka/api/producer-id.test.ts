@@ -40,6 +40,18 @@ describe('Kafka API: InitProducerId and idempotent produce', function () {
     expect(ids.size).to.equal(10);
   });
 
+  it('a producer id without its epoch, or an epoch without its id, is INVALID_REQUEST (v3+), idempotent or transactional', async () => {
+    for (const transactionalId of [null, 'half-named']) {
+      for (const [producerId, producerEpoch] of [
+        [7, -1],
+        [-1, 3],
+      ]) {
+        const r = await callers[0]!.call(ApiKeys.InitProducerId, 4, { transactionalId, transactionTimeoutMs: 60_000, producerId, producerEpoch });
+        expect(r).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, producerId: -1, producerEpoch: -1 });
+      }
+    }
+  });
+
   it('a transactional id is answered by its transaction coordinator only: its producer id, the epoch bumped by each InitProducerId (v0 to v4)', async () => {
     const found = await checkFor(async () => {
       const r = await callers[0]!.call(ApiKeys.FindCoordinator, 3, { key: 'tx', keyType: 1 });
