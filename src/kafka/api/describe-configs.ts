@@ -110,6 +110,14 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
   return null;
 }
 
+/**
+ * A topic's configs in force (each of samsa's topic keys, Kafka's order by name), as CreateTopics
+ * v5+ answers them: the topic's own overrides over this broker's configs over Kafka's defaults.
+ */
+export function effectiveTopicConfigs(ctx: ApiContext, md: ClusterMetadata | null, topicConfig: Readonly<Record<string, string | number>>): { name: string; value: string; readOnly: boolean; configSource: number; isSensitive: boolean }[] {
+  return topicConfigEntries(topicConfig, brokerEntries(ctx, md)).map((e) => ({ name: e.name, value: e.value, readOnly: false, configSource: Source[e.source], isSensitive: e.sensitive }));
+}
+
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
   const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);

@@ -6,7 +6,8 @@
  * back from v7. (DeleteTopics: delete-topics.ts.)
  *
  * With an authorizer, as Kafka's controller: CreateTopics needs CREATE on the cluster or else on
- * each topic, and returns a created topic's configs (v5+) only with DESCRIBE_CONFIGS on it (else
+ * each topic, and returns a created topic's configs in force (v5+: every topic key, from its
+ * override, the broker's config or Kafka's default, as Kafka's) only with DESCRIBE_CONFIGS on it (else
  * its topicConfigErrorCode says TOPIC_AUTHORIZATION_FAILED); CreatePartitions needs ALTER on each
  * topic. Topics refused never reach the controller.
  *
@@ -21,6 +22,8 @@ import { isFailure, type Failure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
+import { effectiveTopicConfigs } from './describe-configs.js';
+import { fetchClusterMetadata } from './metadata.js';
 
 interface CreatableTopicReq {
   name: string;
@@ -35,9 +38,6 @@ interface CreatableTopicReq {
  * quota refuses topics (strict); older ones have every topic done and are only held back (KIP-599).
  */
 const STRICT_SINCE = { createTopics: 6, createPartitions: 3 } as const;
-
-/** Kafka's ConfigSource.TOPIC_CONFIG. */
-const TOPIC_CONFIG_SOURCE = 1;
 
 function toCreatable(t: CreatableTopicReq): CreatableTopic | string {
   const config: Record<string, string> = {};
@@ -91,6 +91,8 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
       answers.set(t.name, a ? { errorCode: a.errorCode, errorMessage: a.errorMessage, numPartitions: a.numPartitions, replicationFactor: a.replicationFactor, topicId: a.topicId } : { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no answer for this topic', numPartitions: -1, replicationFactor: -1 });
     }
   }
+  // v5+: a created topic's configs in force, over this broker's (dynamic ones included)
+  const md = version >= 5 && [...answers.values()].some((a) => a.errorCode === ErrorCode.NONE) ? await fetchClusterMetadata(ctx, []) : null;
   const seen = new Set<string>();
   const topics = [];
   for (const t of reqs) {
@@ -112,7 +114,7 @@ export const createTopics: ApiHandler<typeof ApiKeys.CreateTopics> = async (ctx,
       errorMessage: ok ? null : a.errorMessage,
       numPartitions: ok ? a.numPartitions : -1,
       replicationFactor: ok ? a.replicationFactor : -1,
-      configs: ok ? t.configs.filter((c) => c.value !== null).map((c) => ({ name: c.name, value: c.value, readOnly: false, configSource: TOPIC_CONFIG_SOURCE, isSensitive: false })) : null,
+      configs: ok ? effectiveTopicConfigs(ctx, md, Object.fromEntries(t.configs.filter((c) => c.value !== null).map((c) => [c.name, c.value!]))) : null,
     });
   }
   return { throttleTimeMs, topics };

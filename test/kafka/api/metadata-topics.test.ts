@@ -4,6 +4,7 @@
  * by the request and by auto.create.topics.enable), and topic administration with Kafka's errors.
  */
 import { expect } from 'chai';
+import { TOPIC_CONFIG_KEYS } from '../../../actors/controller/topic-validation.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
@@ -101,7 +102,14 @@ describe('Kafka API: Metadata, CreateTopics, DeleteTopics', function () {
     const by = new Map(r.topics.map((t: { name: string }) => [t.name, t]));
     expect(r.topics.map((t: { name: string }) => t.name)).to.deep.equal(['made', 'present', 'too-many-copies', 'twice', 'placed', 'bad-config']);
     expect(by.get('made')).to.deep.include({ errorCode: ErrorCode.NONE, numPartitions: 3, replicationFactor: 2 });
-    expect((by.get('made') as { configs: unknown[] }).configs).to.deep.equal([{ name: 'retention.ms', value: '60000', readOnly: false, configSource: 1, isSensitive: false }]);
+    // every topic config in force, by name, as Kafka's controller answers: the override (source
+    // 1, DYNAMIC_TOPIC_CONFIG) and the others from the broker or Kafka's defaults (5, DEFAULT_CONFIG)
+    const configs = (by.get('made') as { configs: { name: string; value: string; configSource: number; readOnly: boolean; isSensitive: boolean }[] }).configs;
+    expect(configs.map((c) => c.name)).to.deep.equal([...TOPIC_CONFIG_KEYS].sort());
+    const config = (name: string) => configs.find((c) => c.name === name);
+    expect(config('retention.ms')).to.deep.equal({ name: 'retention.ms', value: '60000', readOnly: false, configSource: 1, isSensitive: false });
+    expect(config('cleanup.policy')).to.deep.include({ value: 'delete', configSource: 5 });
+    expect(config('min.insync.replicas')).to.deep.include({ value: '1', configSource: 5 });
     expect(by.get('present')).to.include({ errorCode: ErrorCode.TOPIC_ALREADY_EXISTS });
     expect(by.get('too-many-copies')).to.include({ errorCode: ErrorCode.INVALID_REPLICATION_FACTOR });
     expect(by.get('twice')).to.include({ errorCode: ErrorCode.INVALID_REQUEST });
