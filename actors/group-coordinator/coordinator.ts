@@ -56,6 +56,7 @@ import {
   type OffsetCommitResponse,
   type OffsetDeleteResponse,
   type OffsetFetchResponse,
+  type LeaveGroupResponse,
   type SimpleResponse,
   type SyncGroupResponse,
   type TxnOffsetCommitResponse,
@@ -1616,16 +1617,19 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
 
     LeaveGroup(s, m, ctx) {
       const reply = (code: number) => ctx.reply(simple('LeaveGroupResponse', code));
+      // each member's error in order; the first one stands for the request (LeaveGroup v0-2)
+      const replyPerMember = (memberErrors: number[]) => ctx.reply<LeaveGroupResponse>({ type: 'LeaveGroupResponse', errorCode: memberErrors.find((c) => c !== ErrorCode.NONE) ?? ErrorCode.NONE, memberErrors });
       const err = validateGroupStatus(s, m.groupId, false);
       if (err !== null) return reply(err);
       const entry = s.groups.get(m.groupId);
-      if (!entry) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      // no such group: none of its members is known, as Kafka answers
+      if (!entry) return replyPerMember(m.members.map(() => ErrorCode.UNKNOWN_MEMBER_ID));
       const g = entry.group;
       if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-      let first: number = ErrorCode.NONE;
+      const memberErrors: number[] = [];
       for (const leaving of m.members) {
         if (typeof leaving !== 'object' || leaving === null || typeof leaving.memberId !== 'string') {
-          if (first === ErrorCode.NONE) first = ErrorCode.INVALID_REQUEST;
+          memberErrors.push(ErrorCode.INVALID_REQUEST);
           continue;
         }
         const instanceId = leaving.groupInstanceId ?? null;
@@ -1634,20 +1638,22 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
           ctx.timers.cancel(pendingTimerKey(m.groupId, leaving.memberId));
           entry.pendingMembers.delete(leaving.memberId);
           maybeCompleteJoin(s, ctx, entry);
+          memberErrors.push(ErrorCode.NONE);
           continue;
         }
         // an admin may remove a static member by its instance id alone
         const memberId = instanceId !== null && leaving.memberId === '' ? (g.getStaticMemberId(instanceId) ?? '') : leaving.memberId;
         const memberError = g.validateMember(memberId, instanceId);
         if (memberError !== null) {
-          if (first === ErrorCode.NONE) first = memberError;
+          memberErrors.push(memberError);
           continue;
         }
+        memberErrors.push(ErrorCode.NONE);
         // KIP-800: the client's reason (LeaveGroup v5+) is logged with the removal and the rebalance it causes
         const how = instanceId === null ? `member ${memberId}` : `static member ${memberId} with instance id ${instanceId}`;
         removeMemberAndUpdateGroup(s, ctx, entry, memberId, `${how} left the group through LeaveGroup; client reason: ${clientReason(leaving.reason)}`);
       }
-      reply(first);
+      replyPerMember(memberErrors);
     },
 
     OffsetCommit(s, m, ctx) {

@@ -188,6 +188,15 @@ export interface SimpleResponse {
   errorMessage?: string;
 }
 
+/**
+ * LeaveGroup's answer: `errorCode` is a group-level error, or else the first member's error;
+ * `memberErrors` (when the group's members were looked at) has each member's, in the order asked.
+ */
+export interface LeaveGroupResponse extends SimpleResponse {
+  type: 'LeaveGroupResponse';
+  memberErrors?: number[];
+}
+
 export interface OffsetCommitResponse {
   type: 'OffsetCommitResponse';
   /** Set when the whole request failed (e.g. NOT_COORDINATOR); per partition codes otherwise. */

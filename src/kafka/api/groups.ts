@@ -32,6 +32,7 @@ import type {
   JoinGroupResponse,
   ListGroupsResponse,
   OffsetDeleteResponse,
+  LeaveGroupResponse,
   SimpleResponse,
   SyncGroupResponse,
 } from '../../../actors/group-coordinator/messages.js';
@@ -170,15 +171,15 @@ export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, ver
     version >= 3
       ? (body.members as { memberId: string; groupInstanceId: string | null; reason?: string | null }[]).map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, reason: m.reason ?? null }))
       : [{ memberId: body.memberId as string, groupInstanceId: null, reason: null }];
-  const r = await ctx.ask<CoordinatorMsg, SimpleResponse>(ctx.coordinator, { type: 'LeaveGroup', groupId: body.groupId, members }, ctx.config.requestTimeoutMs);
-  const code = r.errorCode;
-  // The coordinator answers for the request as a whole: a group-level error (NOT_COORDINATOR, ...)
-  // is the top-level code; a member-level one (UNKNOWN_MEMBER_ID) is reported per member.
-  const memberLevel = code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID;
+  const r = await ctx.ask<CoordinatorMsg, LeaveGroupResponse>(ctx.coordinator, { type: 'LeaveGroup', groupId: body.groupId, members }, ctx.config.requestTimeoutMs);
+  // a group-level error (NOT_COORDINATOR, ...) is the top-level code; with the group's members
+  // looked at, v3+ tells each member's own (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID), v0-2 its one member's
+  const perMember = !isFailure(r) && r.memberErrors?.length === members.length ? r.memberErrors : null;
+  if (version < 3 || perMember === null) return { throttleTimeMs: 0, errorCode: r.errorCode, members: [] };
   return {
     throttleTimeMs: 0,
-    errorCode: version >= 3 && memberLevel ? ErrorCode.NONE : code,
-    members: members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, errorCode: memberLevel ? code : ErrorCode.NONE })),
+    errorCode: ErrorCode.NONE,
+    members: members.map((m, i) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, errorCode: perMember[i]! })),
   };
 };
 

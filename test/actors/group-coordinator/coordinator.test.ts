@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { commitErrorFor, groupStoreErrorFor } from '../../../actors/group-coordinator/coordinator.js';
-import type { JoinGroupResponse, OffsetCommitResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
+import type { JoinGroupResponse, LeaveGroupResponse, OffsetCommitResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { CoordinatorHarness, sub } from './coordinator-harness.js';
 
@@ -257,6 +257,15 @@ describe('actors/group-coordinator coordinator', function () {
       expect((await h.heartbeat(G, a!, generationId + 1)).errorCode).to.equal(ErrorCode.ILLEGAL_GENERATION);
       expect((await h.heartbeat(G, 'stranger', generationId)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
       expect((await h.heartbeat('no-group', a!, generationId)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+    });
+
+    it('several members leaving at once (LeaveGroup v3+): each answered on its own, the known ones removed; an unknown group knows none of them', async () => {
+      const { members: [a, b, c] } = await h.stableGroup(G, 3);
+      const r = await h.ask<LeaveGroupResponse>({ type: 'LeaveGroup', groupId: G, members: [{ memberId: a! }, { memberId: 'stranger' }, { memberId: c! }] });
+      expect(r).to.deep.include({ errorCode: ErrorCode.UNKNOWN_MEMBER_ID, memberErrors: [ErrorCode.NONE, ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.NONE] });
+      expect((await h.describe(G)).members.map((m) => m.memberId)).to.deep.equal([b]);
+      const none = await h.ask<LeaveGroupResponse>({ type: 'LeaveGroup', groupId: 'no-group', members: [{ memberId: 'x' }, { memberId: 'y' }] });
+      expect(none.memberErrors).to.deep.equal([ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.UNKNOWN_MEMBER_ID]);
     });
 
     it('a member leaving a stable group starts a rebalance; the rest form the next generation; the last to leave empties the group', async () => {

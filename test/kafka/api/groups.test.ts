@@ -314,9 +314,13 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(all.errorCode).to.equal(ErrorCode.NONE);
     expect(all.topics[0].partitions).to.have.length(3);
 
-    const left = await k.call(ApiKeys.LeaveGroup, 4, { groupId: 'life', members: [{ memberId: me, groupInstanceId: null }] });
+    // v3+: each member's own answer (the known one leaves, the unknown one is told so)
+    const left = await k.call(ApiKeys.LeaveGroup, 4, { groupId: 'life', members: [{ memberId: 'ghost', groupInstanceId: null }, { memberId: me, groupInstanceId: null }] });
     expect(left.errorCode).to.equal(ErrorCode.NONE);
-    expect(left.members[0]).to.include({ memberId: me, errorCode: ErrorCode.NONE });
+    expect(left.members.map((m: { memberId: string; errorCode: number }) => [m.memberId, m.errorCode])).to.deep.equal([
+      ['ghost', ErrorCode.UNKNOWN_MEMBER_ID],
+      [me, ErrorCode.NONE],
+    ]);
     const again = await k.call(ApiKeys.LeaveGroup, 0, { groupId: 'life', memberId: me });
     expect(again.errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
     const after = await k.call(ApiKeys.DescribeGroups, 0, { groups: ['life'] });
