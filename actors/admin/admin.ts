@@ -207,6 +207,14 @@ async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestam
 /** ListOffsets, DeleteRecords, AbortTransaction: how often partitions whose leader moved (or has none yet) are asked again, and how long between. */
 const LEADER_ATTEMPTS = 5;
 const LEADER_RETRY_BACKOFF_MS = 200;
+
+/**
+ * How long a leader may wait for its followers to delete records (DeleteRecords' low watermark):
+ * a little under the ask's own timeout, so the leader's REQUEST_TIMED_OUT comes back first.
+ */
+function deleteWaitMs(askTimeoutMs: number): number {
+  return Math.max(0, askTimeoutMs - Math.min(1_000, Math.floor(askTimeoutMs / 10)));
+}
 const LEADER_MOVED: ReadonlySet<number> = new Set([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE]);
 
 type LeaderAnswer<R> = R | { errorCode: number; errorMessage: string };
@@ -561,7 +569,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     async DeleteRecords(s, m, ctx) {
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'RecordsDeleted', md.errorCode, md.message);
-      const answers = await askPartitionLeaders<DeleteRecordsResult>(s, ctx, m.partitions, (i) => ({ type: 'DeleteRecords', offset: m.partitions[i]!.offset }));
+      const answers = await askPartitionLeaders<DeleteRecordsResult>(s, ctx, m.partitions, (i) => ({ type: 'DeleteRecords', offset: m.partitions[i]!.offset, timeoutMs: deleteWaitMs(s.timeoutMs) }));
       const partitions = m.partitions.map(({ topic, partition }, i) => {
         const a = answers[i]!;
         if (a.errorCode !== ErrorCode.NONE) return { topic, partition, errorCode: a.errorCode, errorMessage: a.errorMessage ?? errorName(a.errorCode), lowWatermark: -1 };

@@ -302,6 +302,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       watchUntil: p.deadline,
     };
     if (p.req.clientRack !== undefined) read.clientRack = p.req.clientRack;
+    if (p.req.replicaId >= 0 && fp.logStartOffset !== undefined && fp.logStartOffset >= 0) read.replicaLogStartOffset = fp.logStartOffset;
     if (p.req.isolationLevel === 'read_committed' && p.req.replicaId < 0) read.readCommitted = true;
     return ctx
       .ask<ReplicaReadResult>(rep.ref, read, { timeoutMs: s.config.requestTimeoutMs })
@@ -443,6 +444,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         defaultCompressionType: s.config.compressionType,
         producerIdExpirationMs: s.config.producerIdExpirationMs,
         readReplicaSelection: s.config.replicaSelectorClass === RACK_AWARE_REPLICA_SELECTOR ? { rackOf: (id: number) => rackOf(s, id) } : null,
+        isBrokerAlive: (id: number) => s.metadata?.brokers.some((b) => b.brokerId === id && !b.fenced) ?? true,
         initial: p,
       },
     });
@@ -450,7 +452,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
     s.replicas.set(k, rep);
   }
   rep.topicId = p.topicId;
-  const r = await ctx.ask<{ type: string; errorCode: number; logEndOffset: number; lastFetchedEpoch: number }>(
+  const r = await ctx.ask<{ type: string; errorCode: number; logEndOffset: number; lastFetchedEpoch: number; logStartOffset?: number }>(
     rep.ref,
     { type: 'BecomeLeaderOrFollower', controllerEpoch, state: p },
     { timeoutMs: 60_000 },
@@ -490,6 +492,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
       fetchOffset: r.logEndOffset,
       lastFetchedEpoch: r.lastFetchedEpoch,
       currentLeaderEpoch: p.leaderEpoch,
+      logStartOffset: r.logStartOffset,
     });
   }
 }

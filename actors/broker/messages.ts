@@ -23,6 +23,8 @@ export interface FetchPartition {
   /** Followers: epoch of their last batch, for divergence detection; -1 otherwise. */
   lastFetchedEpoch?: number;
   partitionMaxBytes: number;
+  /** Followers: their log start offset (the leader's low watermark for DeleteRecords). */
+  logStartOffset?: number;
 }
 
 /** A partition's part of a FetchResponse: its replica's read result, named by topic and partition. */

@@ -26,6 +26,8 @@ export interface FetcherPartition {
   fetchOffset: number;
   lastFetchedEpoch: number;
   currentLeaderEpoch: number;
+  /** The local replica's log start offset, told to the leader with each fetch (its low watermark). */
+  logStartOffset?: number;
 }
 
 export type FetcherMsg =
@@ -56,6 +58,7 @@ export interface FetcherArgs {
 
 interface Tracked extends FetcherPartition {
   lastLeaderHighWatermark: number;
+  lastLeaderLogStartOffset: number;
 }
 
 interface FetcherState {
@@ -109,6 +112,7 @@ function startFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>): void {
           currentLeaderEpoch: t.currentLeaderEpoch,
           lastFetchedEpoch: t.lastFetchedEpoch,
           partitionMaxBytes: a.partitionMaxBytes,
+          logStartOffset: t.logStartOffset ?? -1,
         })),
       },
       { timeoutMs: a.maxWaitMs + a.requestTimeoutMs },
@@ -136,7 +140,8 @@ async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tra
       divergingEpoch: r.divergingEpoch.epoch,
       divergingEndOffset: r.divergingEpoch.endOffset,
     });
-  } else if (r.records.length > 0 || r.highWatermark !== t.lastLeaderHighWatermark) {
+  } else if (r.records.length > 0 || r.highWatermark !== t.lastLeaderHighWatermark || r.logStartOffset !== t.lastLeaderLogStartOffset) {
+    // records, a new high watermark, or records the leader deleted (its log start moved)
     res = await ctx.ask<AppendAsFollowerResult>(replica, {
       type: 'AppendAsFollower',
       leaderEpoch: t.currentLeaderEpoch,
@@ -144,7 +149,10 @@ async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tra
       leaderHighWatermark: r.highWatermark,
       leaderLogStartOffset: r.logStartOffset,
     });
-    if (!isFailure(res) && res.errorCode === ErrorCode.NONE) t.lastLeaderHighWatermark = r.highWatermark;
+    if (!isFailure(res) && res.errorCode === ErrorCode.NONE) {
+      t.lastLeaderHighWatermark = r.highWatermark;
+      t.lastLeaderLogStartOffset = r.logStartOffset;
+    }
   } else {
     return true;
   }
@@ -159,6 +167,7 @@ async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tra
   }
   t.fetchOffset = res.logEndOffset;
   t.lastFetchedEpoch = res.lastFetchedEpoch;
+  if (res.logStartOffset !== undefined) t.logStartOffset = res.logStartOffset;
   return true;
 }
 
@@ -169,7 +178,7 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
   schema: { AddPartitions: { partitions: 'array' }, RemovePartitions: { partitions: 'array' } },
   handlers: {
     AddPartitions(s, m, ctx) {
-      for (const p of m.partitions) s.partitions.set(key(p.topic, p.partition), { ...p, lastLeaderHighWatermark: -1 });
+      for (const p of m.partitions) s.partitions.set(key(p.topic, p.partition), { ...p, lastLeaderHighWatermark: -1, lastLeaderLogStartOffset: -1 });
       scheduleFetch(s, ctx, 0);
     },
 

@@ -47,6 +47,8 @@ export type ReplicaMsg =
       type: 'ReplicaRead';
       replicaId: number;
       fetchOffset: number;
+      /** A follower's fetch: its log start offset (Kafka's FetchRequest logStartOffset), for the low watermark. */
+      replicaLogStartOffset?: number;
       maxBytes: number;
       currentLeaderEpoch: number;
       /** Follower fetches: the epoch of the follower's last batch, to detect divergence. */
@@ -82,8 +84,12 @@ export type ReplicaMsg =
    * configs); the log's defaults are read again from the log manager.
    */
   | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string }
-  /** Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. */
-  | { type: 'DeleteRecords'; offset: number }
+  /**
+   * Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. The
+   * answer waits until every live replica has deleted them too (the low watermark), at most
+   * `timeoutMs` (default 30 s; REQUEST_TIMED_OUT then).
+   */
+  | { type: 'DeleteRecords'; offset: number; timeoutMs?: number }
   /** From the local broker on LeaderAndIsrRequest. */
   | { type: 'BecomeLeaderOrFollower'; controllerEpoch: number; state: LeaderAndIsrPartition }
   /** From the local replica fetcher: batches fetched from the leader. */
@@ -113,6 +119,7 @@ export type ReplicaMsg =
   /** Internal timers. */
   | { type: 'CheckIsr' }
   | { type: 'ExpireProduces' }
+  | { type: 'ExpireDeleteRecords' }
   /** Introspection for tests and admin tools. */
   | { type: 'DescribeReplica' }
   /**
@@ -189,7 +196,7 @@ export interface DeleteRecordsResult {
   type: 'DeleteRecordsResult';
   errorCode: number;
   errorMessage?: string;
-  /** The log start offset after the deletion (Kafka's low watermark). */
+  /** The lowest log start offset of the live replicas once all have deleted (Kafka's low watermark). */
   lowWatermark: number;
 }
 
@@ -206,6 +213,8 @@ export interface AppendAsFollowerResult {
   errorMessage?: string;
   logEndOffset: number;
   lastFetchedEpoch: number;
+  /** The follower's log start offset, which its next fetch tells the leader. */
+  logStartOffset?: number;
 }
 
 export type ReplicaRole = 'Leader' | 'Follower' | 'Stopped';

@@ -4,13 +4,14 @@
  * compacted topic (cleanup.policy has compact) refuses records without a key, as Kafka does.
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
- * replicas, ISR); as leader, each follower's log end offset and last caught-up time, the ISR
- * change in flight, the acks=all purgatory and the transaction verifications in progress; the
+ * replicas, ISR); as leader, each follower's log end offset, log start offset and last caught-up
+ * time, the ISR change in flight, the acks=all purgatory, the DeleteRecords waiting for the
+ * followers (delayed-delete-records.ts) and the transaction verifications in progress; the
  * reads waiting for a wake-up.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
- * ExpireProduces, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification.
+ * ExpireProduces, ExpireDeleteRecords, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification.
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
@@ -36,6 +37,7 @@ import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ControlType, encodeTxnMarker, isControlBatch } from '../../src/protocol/control-records.js';
+import { DeleteRecordsPurgatory } from './delayed-delete-records.js';
 import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
 import { NO_GUARD, TxnVerifications, transactionalProducerOf } from './txn-verification.js';
 import { isrChangeOutcome } from './isr-change.js';
@@ -81,12 +83,16 @@ export interface ReplicaArgs {
    * so that as leader this replica sends consumers of another rack to a follower in theirs.
    */
   readReplicaSelection?: { rackOf: (brokerId: number) => string | null } | null;
+  /** Whether a broker is live (registered, not fenced): a dead follower does not hold the low watermark back. Absent: all are. */
+  isBrokerAlive?: (brokerId: number) => boolean;
   initial: LeaderAndIsrPartition;
 }
 
 interface FollowerState {
   /** -1 until the follower's first fetch under this leadership. */
   logEndOffset: number;
+  /** The follower's log start offset as its last fetch told it (-1 until one did). */
+  logStartOffset: number;
   lastCaughtUpTimeMs: number;
   lastFetchTimeMs: number;
   lastFetchLeaderLogEndOffset: number;
@@ -112,6 +118,8 @@ export interface ReplicaState {
   /** Followers whose addition the controller refused, and until when not to ask again. */
   expansionRefusedUntil: Map<number, number>;
   purgatory: ProducePurgatory;
+  /** DeleteRecords waiting for the followers to delete too (leader only). */
+  deletes: DeleteRecordsPurgatory;
   /** When the armed expire-produces timer fires (valid while it is active). */
   expiryDue: number;
   /** Reads that asked to be told of the next advance (each told once, then dropped). */
@@ -390,13 +398,17 @@ function sendAlterPartition(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void
 }
 
 /** A follower fetched from `fetchOffset`: track its progress, maybe expand the ISR. */
-function onFollowerFetch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicaId: number, fetchOffset: number): void {
+function onFollowerFetch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, replicaId: number, fetchOffset: number, logStartOffset: number | undefined): void {
   const now = ctx.clock.now();
   const leaderLeo = s.log.logEndOffset;
   let f = s.followers.get(replicaId);
   if (!f) {
     f = newFollower(s, now);
     s.followers.set(replicaId, f);
+  }
+  if (logStartOffset !== undefined && logStartOffset !== f.logStartOffset) {
+    f.logStartOffset = logStartOffset;
+    completeDeletes(s, ctx);
   }
   if (fetchOffset >= leaderLeo) f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, now);
   else if (fetchOffset >= f.lastFetchLeaderLogEndOffset) f.lastCaughtUpTimeMs = Math.max(f.lastCaughtUpTimeMs, f.lastFetchTimeMs);
@@ -441,7 +453,44 @@ function describe(s: ReplicaState): ReplicaDescription {
 
 /** A follower as a leader first tracks it: nothing fetched yet, counted as caught up now. */
 function newFollower(s: ReplicaState, now: number): FollowerState {
-  return { logEndOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset };
+  return { logEndOffset: -1, logStartOffset: -1, lastCaughtUpTimeMs: now, lastFetchTimeMs: now, lastFetchLeaderLogEndOffset: s.log.logEndOffset };
+}
+
+/**
+ * Kafka's low watermark: the lowest log start offset among this leader and the followers on live
+ * brokers (a follower that has not fetched under this leadership counts as -1).
+ */
+function lowWatermark(s: ReplicaState): number {
+  let low = s.log.logStartOffset;
+  const alive = s.args.isBrokerAlive;
+  for (const [id, f] of s.followers) if ((!alive || alive(id)) && f.logStartOffset < low) low = f.logStartOffset;
+  return low;
+}
+
+const DELETE_RECORDS_TIMER = 'expire-delete-records';
+/** DeleteRecords' wait for the followers when the request names none (Kafka's request.timeout.ms). */
+const DEFAULT_DELETE_RECORDS_TIMEOUT_MS = 30_000;
+
+/** Answers the deletions the low watermark has reached; re-arms the expiry timer for the rest. */
+function completeDeletes(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  if (s.deletes.size === 0) return;
+  const low = lowWatermark(s);
+  for (const op of s.deletes.tryComplete(low)) ctx.replyTo(op.token, { type: 'DeleteRecordsResult', errorCode: ErrorCode.NONE, lowWatermark: low } satisfies DeleteRecordsResult);
+  armDeleteExpiry(s, ctx);
+}
+
+function armDeleteExpiry(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  const next = s.deletes.nextDeadline();
+  if (next === undefined) ctx.timers.cancel(DELETE_RECORDS_TIMER);
+  else ctx.timers.startSingle(DELETE_RECORDS_TIMER, Math.max(0, next - ctx.clock.now()), { type: 'ExpireDeleteRecords' });
+}
+
+/** Leadership lost or the replica stopping: the waiting deletions are answered NOT_LEADER_OR_FOLLOWER. */
+function abortDeletes(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
+  for (const op of s.deletes.abortAll()) {
+    ctx.replyTo(op.token, { type: 'DeleteRecordsResult', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} is no longer the leader of ${s.p.topic}-${s.p.partition}`, lowWatermark: -1 } satisfies DeleteRecordsResult);
+  }
+  ctx.timers.cancel(DELETE_RECORDS_TIMER);
 }
 
 /**
@@ -494,6 +543,7 @@ function applyPartitionState(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, next
   } else {
     if (s.role === 'Leader') {
       completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+      abortDeletes(s, ctx);
       ctx.timers.cancel(ISR_CHECK_TIMER);
       ctx.timers.cancel(EXPIRE_TIMER);
     }
@@ -571,7 +621,7 @@ function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<R
 }
 
 function followerResult(s: ReplicaState, errorCode: number, errorMessage?: string): AppendAsFollowerResult {
-  const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch };
+  const r: AppendAsFollowerResult = { type: 'AppendAsFollowerResult', errorCode, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset };
   if (errorMessage) r.errorMessage = errorMessage;
   return r;
 }
@@ -805,6 +855,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       leaderEpochStartOffset: 0,
       expansionRefusedUntil: new Map(),
       purgatory: new ProducePurgatory(),
+      deletes: new DeleteRecordsPurgatory(),
       expiryDue: Infinity,
       watchers: [],
       producers: null,
@@ -833,7 +884,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },
-    DeleteRecords: { offset: 'integer' },
+    DeleteRecords: { offset: 'integer', timeoutMs: 'integer?' },
     BecomeLeaderOrFollower: { controllerEpoch: 'integer', state: 'object' },
     AppendAsFollower: { leaderEpoch: 'integer', records: 'bytes', leaderHighWatermark: 'integer', leaderLogStartOffset: 'integer' },
     TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
@@ -933,7 +984,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
             return;
           }
         }
-        if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset);
+        if (m.fetchOffset <= s.log.logEndOffset && m.fetchOffset >= s.log.logStartOffset) onFollowerFetch(s, ctx, m.replicaId, m.fetchOffset, m.replicaLogStartOffset);
       }
       const options = readLimit(s, m.replicaId, m.readCommitted === true);
       // the tail is read at once; older segments (a reader catching up) without blocking the mailbox's thread
@@ -1001,11 +1052,11 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const stale = next.leaderEpoch < s.p.leaderEpoch || (next.leaderEpoch === s.p.leaderEpoch && next.partitionEpoch < s.p.partitionEpoch);
       if (stale) {
         ctx.log.warn('ignoring a stale partition state', { leaderEpoch: next.leaderEpoch, current: s.p.leaderEpoch });
-        ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
+        ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset });
         return;
       }
       applyPartitionState(s, ctx, next);
-      ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch });
+      ctx.reply({ type: 'BecameLeaderOrFollower', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset });
     },
 
     TopicConfigChanged(s, m, ctx) {
@@ -1021,7 +1072,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     async DeleteRecords(s, m, ctx) {
-      const fail = (errorCode: number, errorMessage: string) => ctx.reply({ type: 'DeleteRecordsResult', errorCode, errorMessage, lowWatermark: -1 } satisfies DeleteRecordsResult);
+      const token = ctx.deferReply();
+      if (!token) return;
+      const fail = (errorCode: number, errorMessage: string) => ctx.replyTo(token, { type: 'DeleteRecordsResult', errorCode, errorMessage, lowWatermark: -1 } satisfies DeleteRecordsResult);
       if (s.role !== 'Leader') return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`);
       if (!deletesByRetention(s.log.config)) {
         return fail(ErrorCode.POLICY_VIOLATION, `Records of partition ${s.p.topic}-${s.p.partition} can not be deleted due to the configured policy (cleanup.policy=${s.log.config.cleanupPolicy})`);
@@ -1031,10 +1084,22 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (!Number.isSafeInteger(offset) || offset < 0 || offset > hw) {
         return fail(ErrorCode.OFFSET_OUT_OF_RANGE, `cannot delete records before ${m.offset}: the high watermark is ${hw}`);
       }
-      const lowWatermark = s.log.deleteRecordsBefore(offset);
+      s.log.deleteRecordsBefore(offset);
       // durable before the answer: a restart must not bring the records back
       await s.args.logs.checkpointLogStartOffsets();
-      ctx.reply({ type: 'DeleteRecordsResult', errorCode: ErrorCode.NONE, lowWatermark } satisfies DeleteRecordsResult);
+      if (s.role !== 'Leader') return fail(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is no longer the leader of ${s.p.topic}-${s.p.partition}`);
+      // as Kafka's DelayedDeleteRecords: answered once every live replica has deleted them too
+      s.deletes.add({ offset, token, deadline: ctx.clock.now() + Math.max(0, m.timeoutMs ?? DEFAULT_DELETE_RECORDS_TIMEOUT_MS) });
+      // followers parked on a fetch learn of the new log start now
+      notifyWatchers(s, ctx);
+      completeDeletes(s, ctx);
+    },
+
+    ExpireDeleteRecords(s, _m, ctx) {
+      for (const op of s.deletes.expire(ctx.clock.now())) {
+        ctx.replyTo(op.token, { type: 'DeleteRecordsResult', errorCode: ErrorCode.REQUEST_TIMED_OUT, errorMessage: `not every replica of ${s.p.topic}-${s.p.partition} deleted the records before ${op.offset} in time (low watermark ${lowWatermark(s)})`, lowWatermark: -1 } satisfies DeleteRecordsResult);
+      }
+      armDeleteExpiry(s, ctx);
     },
 
     AppendAsFollower(s, m, ctx) {
@@ -1056,7 +1121,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     async TruncateForDivergence(s, m, ctx) {
       if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
-        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset } satisfies AppendAsFollowerResult);
         return;
       }
       // whatever is truncated, the producers read from the log so far are read again
@@ -1075,12 +1140,12 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         // wrote under goes: left as its latest, the next fetch would diverge again, and again
         await s.log.truncateTo(target);
       }
-      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset } satisfies AppendAsFollowerResult);
     },
 
     async ResetFetchPosition(s, m, ctx) {
       if (s.role !== 'Follower' || m.leaderEpoch < s.p.leaderEpoch) {
-        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+        ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.FENCED_LEADER_EPOCH, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset } satisfies AppendAsFollowerResult);
         return;
       }
       s.followerProducers = null;
@@ -1091,11 +1156,12 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.log.warn('behind the leader log start offset: restarting the log there', { from: s.log.logEndOffset, to: m.leaderLogStartOffset });
         await s.log.truncateFullyAndStartAt(m.leaderLogStartOffset);
       }
-      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch } satisfies AppendAsFollowerResult);
+      ctx.reply({ type: 'AppendAsFollowerResult', errorCode: ErrorCode.NONE, logEndOffset: s.log.logEndOffset, lastFetchedEpoch: s.log.latestEpoch, logStartOffset: s.log.logStartOffset } satisfies AppendAsFollowerResult);
     },
 
     async StopReplica(s, m, ctx) {
       completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+      abortDeletes(s, ctx);
       ctx.timers.cancel(ISR_CHECK_TIMER);
       ctx.timers.cancel(EXPIRE_TIMER);
       s.role = 'Stopped';

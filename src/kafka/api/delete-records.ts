@@ -1,9 +1,11 @@
 /**
  * DeleteRecords (api key 21, v0-v2): each partition's leader moves its log start offset to the
  * given offset (-1: the high watermark; above it: OFFSET_OUT_OF_RANGE), deletes whole segments
- * below it and checkpoints the new start before answering with it (the low watermark). Followers
- * take it from their next fetch. With an authorizer, as Kafka, a topic's partitions need DELETE
- * on the topic (else TOPIC_AUTHORIZATION_FAILED each, and their replicas are not asked).
+ * below it and checkpoints the new start; followers take it from their next fetch. As Kafka's
+ * DelayedDeleteRecords, the answer waits until every live replica has (the low watermark, the
+ * lowest log start offset among them, is then at least the offset), at most the request's
+ * timeoutMs (REQUEST_TIMED_OUT then). With an authorizer, as Kafka, a topic's partitions need
+ * DELETE on the topic (else TOPIC_AUTHORIZATION_FAILED each, and their replicas are not asked).
  */
 import type { DeleteRecordsResult } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -21,7 +23,8 @@ export const deleteRecords: ApiHandler<typeof ApiKeys.DeleteRecords> = async (ct
     ctx,
     allowed,
     (p) => p.partitionIndex,
-    (p) => ({ type: 'DeleteRecords', offset: p.offset }),
+    (p) => ({ type: 'DeleteRecords', offset: p.offset, timeoutMs: Math.max(0, body.timeoutMs) }),
+    Math.max(0, body.timeoutMs) + ctx.config.requestTimeoutMs,
   );
   let next = 0;
   return {

@@ -29,9 +29,10 @@ export async function askReplicas<P, R extends ReplicaReply>(
   topics: readonly { name: string; partitions: readonly P[] }[],
   partitionOf: (p: P) => number,
   msg: (p: P) => ReplicaMsg,
+  timeoutMs = ctx.config.requestTimeoutMs,
 ): Promise<(R | { failed: number })[][]> {
   const replies = await Promise.all(
-    topics.map((t) => Promise.all(t.partitions.map((p) => ctx.ask<ReplicaMsg, R>(ctx.replica(t.name, partitionOf(p)), msg(p), ctx.config.requestTimeoutMs)))),
+    topics.map((t) => Promise.all(t.partitions.map((p) => ctx.ask<ReplicaMsg, R>(ctx.replica(t.name, partitionOf(p)), msg(p), timeoutMs)))),
   );
   const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.name, failure })));
   const missing = await missingReplicaCodes(ctx, failures);

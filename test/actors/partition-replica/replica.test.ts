@@ -103,7 +103,7 @@ describe('actors/partition-replica', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string; racks?: Record<number, string> } = {}): ActorRef<ReplicaMsg> {
+  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string; racks?: Record<number, string>; alive?: (id: number) => boolean } = {}): ActorRef<ReplicaMsg> {
     return sys.spawn(partitionReplica, {
       name: `r${++n}`,
       args: {
@@ -118,6 +118,7 @@ describe('actors/partition-replica', function () {
         defaultMinInsyncReplicas: extra.minIsr ?? 1,
         ...(extra.compressionType ? { defaultCompressionType: extra.compressionType } : {}),
         ...(extra.racks ? { readReplicaSelection: { rackOf: (id: number) => extra.racks![id] ?? null } } : {}),
+        ...(extra.alive ? { isBrokerAlive: extra.alive } : {}),
         initial,
       },
     });
@@ -237,6 +238,69 @@ describe('actors/partition-replica', function () {
     expect(refused.errorMessage).to.match(/can not be deleted due to the configured policy/);
     sys.send(r, { type: 'TopicConfigChanged', config: { 'cleanup.policy': 'compact,delete' } });
     expect(await sys.ask(r, { type: 'DeleteRecords', offset: 1 })).to.include({ errorCode: 0, lowWatermark: 1 });
+  });
+
+  describe('DeleteRecords waits for the followers (the low watermark, as Kafka\'s DelayedDeleteRecords)', () => {
+    /** A leader of 6 records, replicas 1 (it), 2 and 3, both followers caught up with their logs starting at 0. */
+    async function sixRecords(extra: { alive?: (id: number) => boolean } = {}) {
+      const r = spawn(state({ isr: [1], replicas: [1, 2, 3] }), extra);
+      expect(await produce(r, 1, batch(3))).to.deep.include({ errorCode: 0 });
+      expect(await produce(r, 1, batch(3))).to.deep.include({ errorCode: 0 });
+      for (const id of [2, 3]) await read(r, id, 6, { replicaLogStartOffset: 0 });
+      return r;
+    }
+    const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((res) => setTimeout(() => res(false), 50))]);
+
+    it('answered once every follower has told a log start at or past the offset, with the lowest', async () => {
+      const r = await sixRecords();
+      const deleting = sys.ask(r, { type: 'DeleteRecords', offset: 3, timeoutMs: 5_000 }) as Promise<Any>;
+      expect(await settled(deleting)).to.equal(false);
+      expect((await describe_(r)).logStartOffset).to.equal(3);
+      await read(r, 2, 6, { replicaLogStartOffset: 3 });
+      expect(await settled(deleting)).to.equal(false);
+      await read(r, 3, 6, { replicaLogStartOffset: 4 });
+      expect(await deleting).to.deep.include({ errorCode: ErrorCode.NONE, lowWatermark: 3 });
+    });
+
+    it('a follower on a broker that is not live does not hold it back', async () => {
+      const r = await sixRecords({ alive: (id) => id !== 3 });
+      const deleting = sys.ask(r, { type: 'DeleteRecords', offset: 3, timeoutMs: 5_000 }) as Promise<Any>;
+      await read(r, 2, 6, { replicaLogStartOffset: 3 });
+      expect(await deleting).to.deep.include({ errorCode: ErrorCode.NONE, lowWatermark: 3 });
+    });
+
+    it('a leader without followers answers at once', async () => {
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, batch(4))).to.deep.include({ errorCode: 0 });
+      expect(await sys.ask(r, { type: 'DeleteRecords', offset: 2, timeoutMs: 5_000 })).to.deep.include({ errorCode: ErrorCode.NONE, lowWatermark: 2 });
+    });
+
+    it('REQUEST_TIMED_OUT once its timeout passes, the records deleted on the leader all the same', async () => {
+      const r = await sixRecords();
+      const deleting = sys.ask(r, { type: 'DeleteRecords', offset: 3, timeoutMs: 1_000 }) as Promise<Any>;
+      expect(await settled(deleting)).to.equal(false);
+      clock.advance(999);
+      expect(await settled(deleting)).to.equal(false);
+      clock.advance(1);
+      expect(await deleting).to.deep.include({ errorCode: ErrorCode.REQUEST_TIMED_OUT, lowWatermark: -1 });
+      expect((await describe_(r)).logStartOffset).to.equal(3);
+    });
+
+    it('NOT_LEADER_OR_FOLLOWER when leadership moves while it waits', async () => {
+      const r = await sixRecords();
+      const deleting = sys.ask(r, { type: 'DeleteRecords', offset: 3, timeoutMs: 5_000 }) as Promise<Any>;
+      expect(await settled(deleting)).to.equal(false);
+      await sys.ask(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ leader: 2, leaderEpoch: 1, partitionEpoch: 1 }) });
+      expect(await deleting).to.deep.include({ errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, lowWatermark: -1 });
+    });
+
+    it('a follower told of the leader\'s new log start reports it in its appends\' answers', async () => {
+      const f = spawn(state({ leader: 2, isr: [2, 1], replicas: [2, 1] }));
+      const appended = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: batch(5), leaderHighWatermark: 5, leaderLogStartOffset: 0 })) as Any;
+      expect(appended).to.deep.include({ errorCode: 0, logEndOffset: 5, logStartOffset: 0 });
+      const moved = (await sys.ask(f, { type: 'AppendAsFollower', leaderEpoch: 0, records: new Uint8Array(0), leaderHighWatermark: 5, leaderLogStartOffset: 2 })) as Any;
+      expect(moved).to.deep.include({ errorCode: 0, logStartOffset: 2 });
+    });
   });
 
   it('acks=0 appends and sends no reply', async () => {
