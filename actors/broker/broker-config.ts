@@ -268,8 +268,9 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
  * replicas of topics without their own value take a change at once), the replication throttle
  * rates, the Kafka listener's connection limits (max.connections, max.connections.per.ip and its
  * overrides, max.connection.creation.rate: new connections are judged by them at once, open
- * ones stay, as in Kafka) and transaction.partition.verification.enable (the next transactional
- * produce).
+ * ones stay, as in Kafka), transaction.partition.verification.enable (the next transactional
+ * produce), producer.id.expiration.ms (each replica's next producer sweep, KIP-854) and the log
+ * cleaner's log.cleaner.backoff.ms and log.cleaner.dedupe.buffer.size (its next pass).
  */
 export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
   [
@@ -283,6 +284,9 @@ export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
     'max.connections.per.ip.overrides',
     'max.connection.creation.rate',
     'transaction.partition.verification.enable',
+    'producer.id.expiration.ms',
+    'log.cleaner.backoff.ms',
+    'log.cleaner.dedupe.buffer.size',
   ].sort(),
 );
 

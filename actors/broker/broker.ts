@@ -188,9 +188,12 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
   s.dynamicConfig = key;
   s.config = config;
   s.logs.setDefaults(config.log);
+  s.logs.setCleanerSettings({ backoffMs: config.logCleanerBackoffMs, dedupeBufferBytes: config.logCleanerDedupeBufferSize });
   s.leaderQuota.setLimit(config.leaderReplicationThrottledRate);
   s.followerQuota.setLimit(config.followerReplicationThrottledRate);
-  for (const rep of s.replicas.values()) ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType });
+  for (const rep of s.replicas.values()) {
+    ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType, producerIdExpirationMs: config.producerIdExpirationMs });
+  }
   ctx.log.info('dynamic broker configs in force', { dynamic });
 }
 
@@ -1108,6 +1111,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions], fetcher: f.ref })),
         pendingFetches: s.fetches.size,
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
+        logCleaner: s.logs.cleanerSettings,
       } satisfies BrokerDescription);
     },
 

@@ -212,6 +212,8 @@ export interface BrokerDescription {
   pendingFetches: number;
   /** Parked fetches answered from a partition's wake-up, without reading their partitions again. */
   fetchesAnsweredOnAdvance: number;
+  /** The log cleaner's settings in force (log.cleaner.backoff.ms, log.cleaner.dedupe.buffer.size). */
+  logCleaner: { backoffMs: number; dedupeBufferBytes: number; scheduled: boolean };
 }
 
 /** One partition log in a log dir, as Kafka's DescribeLogDirs reports it. */

@@ -83,7 +83,7 @@ export type ReplicaMsg =
    * From the local broker: its defaults for topics without their own changed (dynamic broker
    * configs); the log's defaults are read again from the log manager.
    */
-  | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string }
+  | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string; producerIdExpirationMs?: number }
   /**
    * Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. The
    * answer waits until every live replica has deleted them too (the low watermark), at most
@@ -243,6 +243,8 @@ export interface ReplicaDescription {
   config: Record<string, string | number>;
   /** The log's settings in force (Kafka names). */
   logConfig: Record<string, string>;
+  /** producer.id.expiration.ms in force (the broker's, which may change while it runs). */
+  producerIdExpirationMs: number;
 }
 
 export interface TxnVerificationStarted {

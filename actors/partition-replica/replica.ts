@@ -139,7 +139,7 @@ export interface ReplicaState {
   /** When producers idle past producer.id.expiration.ms were last dropped. */
   producersExpiredAtMs: number;
   /** The broker's defaults for topics without their own (they change with dynamic broker configs). */
-  brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined };
+  brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined; producerIdExpirationMs?: number };
   args: ReplicaArgs;
 }
 
@@ -448,6 +448,7 @@ function describe(s: ReplicaState): ReplicaDescription {
     pendingProduces: s.purgatory.size,
     config: { ...s.p.config },
     logConfig: logConfigToKafka(s.log.config),
+    producerIdExpirationMs: producerIdExpirationMs(s),
   };
 }
 
@@ -597,7 +598,7 @@ function checkIdempotenceNow(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, entr
 }
 
 function producerIdExpirationMs(s: ReplicaState): number {
-  return s.args.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS;
+  return s.brokerDefaults.producerIdExpirationMs ?? s.args.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS;
 }
 
 /** Reads the producer state of this leadership from the log (once, at its first idempotent batch). */
@@ -1067,6 +1068,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     BrokerDefaultsChanged(s, m, ctx) {
       s.brokerDefaults = { minInsyncReplicas: m.minInsyncReplicas, compressionType: m.compressionType };
+      // producer.id.expiration.ms is dynamic too (KIP-854): the next sweep uses it
+      if (m.producerIdExpirationMs !== undefined) s.brokerDefaults.producerIdExpirationMs = m.producerIdExpirationMs;
       // the log's settings the topic does not set itself follow the broker's new defaults
       applyLogConfig(s, ctx);
     },

@@ -109,6 +109,9 @@ export class LogManager {
   /** The cleaner pass in progress, awaited at close. */
   private cleaning: Promise<unknown> | null = null;
   private dedupeBufferBytes = DEFAULT_DEDUPE_BUFFER_BYTES;
+  /** The log cleaner's schedule (null: the cleaner is off or schedules are not run) and its period. */
+  private cleanerTimer: TimerHandle | null = null;
+  private cleanerBackoffMs = 15_000;
   private closed = false;
 
   private constructor(
@@ -218,11 +221,50 @@ export class LogManager {
       this.timers.push(unrefTimer(handle));
     };
     every(options.retentionCheckIntervalMs ?? 300_000, () => this.runRetention(), 'retention');
-    if (options.cleanerEnabled ?? true) every(options.cleanerBackoffMs ?? 15_000, () => this.runCleaner(), 'log cleaner');
+    this.cleanerBackoffMs = options.cleanerBackoffMs ?? 15_000;
+    if (options.cleanerEnabled ?? true) this.scheduleCleaner();
     every(options.flushCheckIntervalMs ?? 1000, () => this.flushDirtyLogs(), 'flush');
     every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointRecoveryPoints(), 'recovery point checkpoint');
     every(options.recoveryPointCheckpointIntervalMs ?? 60_000, () => this.checkpointLogStartOffsets(), 'log start offset checkpoint');
     every(options.highWatermarkCheckpointIntervalMs ?? 5000, () => this.checkpointHighWatermarks(), 'high watermark checkpoint');
+  }
+
+  private scheduleCleaner(): void {
+    if (this.cleanerTimer) this.clock.clearTimer(this.cleanerTimer);
+    const handle = unrefTimer(
+      this.clock.setInterval(() => {
+        this.runCleaner().catch((err: Error) => this.logger.error('log cleaner failed', { error: err.message }));
+      }, this.cleanerBackoffMs),
+    );
+    this.cleanerTimer = handle;
+    this.timers.push(handle);
+  }
+
+  /**
+   * New log cleaner settings (dynamic broker configs log.cleaner.backoff.ms and
+   * log.cleaner.dedupe.buffer.size): the next pass uses the buffer size, and a scheduled cleaner
+   * runs at the new period from now on. A pass in progress finishes as it began.
+   */
+  setCleanerSettings(settings: { backoffMs?: number; dedupeBufferBytes?: number }): void {
+    const { backoffMs, dedupeBufferBytes } = settings;
+    if (dedupeBufferBytes !== undefined) {
+      if (!Number.isSafeInteger(dedupeBufferBytes) || dedupeBufferBytes < 1) throw new ConfigError('cleanerDedupeBufferBytes', `must be a positive integer, got ${dedupeBufferBytes}`);
+      this.dedupeBufferBytes = dedupeBufferBytes;
+    }
+    if (backoffMs !== undefined && backoffMs !== this.cleanerBackoffMs) {
+      if (!Number.isSafeInteger(backoffMs) || backoffMs < 1) throw new ConfigError('cleanerBackoffMs', `must be a positive integer, got ${backoffMs}`);
+      this.cleanerBackoffMs = backoffMs;
+      if (this.cleanerTimer && !this.closed) {
+        const i = this.timers.indexOf(this.cleanerTimer);
+        if (i >= 0) this.timers.splice(i, 1);
+        this.scheduleCleaner();
+      }
+    }
+  }
+
+  /** The log cleaner's settings in force. */
+  get cleanerSettings(): { backoffMs: number; dedupeBufferBytes: number; scheduled: boolean } {
+    return { backoffMs: this.cleanerBackoffMs, dedupeBufferBytes: this.dedupeBufferBytes, scheduled: this.cleanerTimer !== null };
   }
 
   // ---- logs ----

@@ -233,6 +233,31 @@ describe('storage/log-manager', () => {
   });
 
   describe('the log cleaner', () => {
+    it('takes a new backoff and dedupe buffer size while it runs (dynamic broker configs); bad values are refused', async () => {
+      const clock = new FakeClock();
+      const lm = await LogManager.open(options(tmpDir('lm-cleaner-settings'), { clock, cleanerBackoffMs: 1_000 }));
+      let passes = 0;
+      lm.runCleaner = async () => {
+        passes++;
+        return [];
+      };
+      clock.advance(1_000);
+      expect(passes).to.equal(1);
+      lm.setCleanerSettings({ backoffMs: 300, dedupeBufferBytes: 2 * 1024 * 1024 });
+      expect(lm.cleanerSettings).to.deep.equal({ backoffMs: 300, dedupeBufferBytes: 2 * 1024 * 1024, scheduled: true });
+      clock.advance(300);
+      expect(passes).to.equal(2);
+      // the old period is gone: 1,000 ms later three more passes, not four
+      clock.advance(900);
+      expect(passes).to.equal(5);
+      expect(() => lm.setCleanerSettings({ backoffMs: 0 })).to.throw(ConfigError);
+      expect(() => lm.setCleanerSettings({ dedupeBufferBytes: -1 })).to.throw(ConfigError);
+      expect(lm.cleanerSettings.backoffMs).to.equal(300);
+      await lm.close();
+      clock.advance(10_000);
+      expect(passes).to.equal(5);
+    });
+
     const COMPACT = { 'cleanup.policy': 'compact', 'segment.bytes': 300, 'min.cleanable.dirty.ratio': 0.5 };
     const keyed = (key: string, value: string): Buffer => encodeRecordBatch({ records: [{ key: Buffer.from(key), value: Buffer.from(value) }] });
 

@@ -9,9 +9,10 @@
  */
 import { expect } from 'chai';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import type { BrokerDescription } from '../../../actors/broker/messages.js';
 import type { ReplicaDescription } from '../../../actors/partition-replica/messages.js';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
-import { replicaPath } from '../../../src/protocol/cluster.js';
+import { brokerPath, replicaPath } from '../../../src/protocol/cluster.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { checkFor } from '../../helpers/check-for.js';
@@ -124,6 +125,32 @@ describe('Kafka API: dynamic broker configs', function () {
     await checkFor(async () => (await produce()) === ErrorCode.NOT_ENOUGH_REPLICAS, 10_000, 50);
     expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: DELETE, value: null }] }]))).to.deep.equal([0]);
     await checkFor(async () => (await produce()) === ErrorCode.NONE, 10_000, 50);
+  });
+
+  it('producer.id.expiration.ms reaches every replica, and the log cleaner takes its backoff and buffer size, while the brokers run', async () => {
+    const broker = (id: number) => c.handle.mainSystem.ask({ node: 'main', path: brokerPath(id) }, { type: 'DescribeBroker' }) as Promise<unknown> as Promise<BrokerDescription>;
+    const replica = (id: number) => c.handle.mainSystem.ask({ node: 'main', path: replicaPath(id, 'plain', 0) }, { type: 'DescribeReplica' }) as Promise<unknown> as Promise<ReplicaDescription>;
+    expect((await replica(1)).producerIdExpirationMs).to.equal(86_400_000);
+    expect((await broker(2)).logCleaner).to.deep.include({ backoffMs: 15_000, dedupeBufferBytes: 128 * 1024 * 1024 });
+    const r = await incremental([
+      { resourceName: '', configs: [{ name: 'producer.id.expiration.ms', configOperation: SET, value: '600000' }] },
+      { resourceName: '2', configs: [{ name: 'log.cleaner.backoff.ms', configOperation: SET, value: '5000' }, { name: 'log.cleaner.dedupe.buffer.size', configOperation: SET, value: String(32 * 1024 * 1024) }] },
+    ]);
+    expect(codes(r)).to.deep.equal([0, 0]);
+    await checkFor(async () => (await replica(1)).producerIdExpirationMs === 600_000 && (await replica(2)).producerIdExpirationMs === 600_000, 10_000, 20);
+    await checkFor(async () => (await broker(2)).logCleaner.backoffMs === 5_000, 10_000, 20);
+    expect((await broker(2)).logCleaner).to.deep.include({ dedupeBufferBytes: 32 * 1024 * 1024, scheduled: true });
+    expect((await broker(1)).logCleaner.backoffMs, 'only broker 2 was told').to.equal(15_000);
+    // deleted: back to the topology's (here Kafka's) values
+    const back = await incremental([
+      { resourceName: '', configs: [{ name: 'producer.id.expiration.ms', configOperation: DELETE, value: null }] },
+      { resourceName: '2', configs: [{ name: 'log.cleaner.backoff.ms', configOperation: DELETE, value: null }, { name: 'log.cleaner.dedupe.buffer.size', configOperation: DELETE, value: null }] },
+    ]);
+    expect(codes(back)).to.deep.equal([0, 0]);
+    await checkFor(async () => (await replica(1)).producerIdExpirationMs === 86_400_000 && (await broker(2)).logCleaner.backoffMs === 15_000, 10_000, 20);
+    // a buffer below Kafka's minimum is refused
+    const small = await incremental([{ resourceName: '1', configs: [{ name: 'log.cleaner.dedupe.buffer.size', configOperation: SET, value: '1024' }] }]);
+    expect(codes(small)).to.deep.equal([ErrorCode.INVALID_CONFIG]);
   });
 
   it('refuses, per resource: a key that cannot change at run time, a bad value, a name that is not a broker id; validateOnly changes nothing', async () => {

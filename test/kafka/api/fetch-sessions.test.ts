@@ -14,7 +14,7 @@ import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/re
 import { ZERO_TOPIC_ID } from '../../../src/protocol/topic-id.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { KafkaCaller, consumerFetchBody } from '../../helpers/raw-kafka.js';
 
 const TOPIC = 'sessions';
 
@@ -187,18 +187,7 @@ describe('Kafka API: fetch sessions with no cache slots', function () {
     const k = await KafkaCaller.connect(c.bootstrap[0]!);
     try {
       const r = await checkFor(async () => {
-        const x = await k.call(ApiKeys.Fetch, 12, {
-          replicaId: -1,
-          maxWaitMs: 0,
-          minBytes: 0,
-          maxBytes: 1 << 20,
-          isolationLevel: 0,
-          sessionId: 0,
-          sessionEpoch: 0,
-          topics: [{ topic: TOPIC, partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
-          forgottenTopicsData: [],
-          rackId: '',
-        });
+        const x = await k.call(ApiKeys.Fetch, 12, consumerFetchBody(TOPIC, 0, 0, { sessionEpoch: 0 }));
         return x.responses[0]?.partitions[0]?.errorCode === ErrorCode.NONE ? x : null;
       }, 15_000, 50);
       expect(r).to.deep.include({ errorCode: ErrorCode.NONE, sessionId: 0 });
