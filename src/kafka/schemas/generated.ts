@@ -48,6 +48,10 @@ export const ApiKeys = {
   DescribeLogDirs: 35,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
+  CreateDelegationToken: 38,
+  RenewDelegationToken: 39,
+  ExpireDelegationToken: 40,
+  DescribeDelegationToken: 41,
   DeleteGroups: 42,
   ElectLeaders: 43,
   IncrementalAlterConfigs: 44,
@@ -882,6 +886,71 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorCode', type: 'int16', versions: [0, N] },
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
     ] },
+  ] },
+  { name: 'CreateDelegationTokenRequest', apiKey: 38, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'ownerPrincipalType', type: 'string', versions: [3, N], nullable: [3, N] },
+    { name: 'ownerPrincipalName', type: 'string', versions: [3, N], nullable: [3, N] },
+    { name: 'renewers', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'principalType', type: 'string', versions: [0, N] },
+      { name: 'principalName', type: 'string', versions: [0, N] },
+    ] },
+    { name: 'maxLifetimeMs', type: 'int64', versions: [0, N] },
+  ] },
+  { name: 'CreateDelegationTokenResponse', apiKey: 38, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'principalType', type: 'string', versions: [0, N] },
+    { name: 'principalName', type: 'string', versions: [0, N] },
+    { name: 'tokenRequesterPrincipalType', type: 'string', versions: [3, N] },
+    { name: 'tokenRequesterPrincipalName', type: 'string', versions: [3, N] },
+    { name: 'issueTimestampMs', type: 'int64', versions: [0, N] },
+    { name: 'expiryTimestampMs', type: 'int64', versions: [0, N] },
+    { name: 'maxTimestampMs', type: 'int64', versions: [0, N] },
+    { name: 'tokenId', type: 'string', versions: [0, N] },
+    { name: 'hmac', type: 'bytes', versions: [0, N] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'RenewDelegationTokenRequest', apiKey: 39, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'hmac', type: 'bytes', versions: [0, N] },
+    { name: 'renewPeriodMs', type: 'int64', versions: [0, N] },
+  ] },
+  { name: 'RenewDelegationTokenResponse', apiKey: 39, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'expiryTimestampMs', type: 'int64', versions: [0, N] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'ExpireDelegationTokenRequest', apiKey: 40, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'hmac', type: 'bytes', versions: [0, N] },
+    { name: 'expiryTimePeriodMs', type: 'int64', versions: [0, N] },
+  ] },
+  { name: 'ExpireDelegationTokenResponse', apiKey: 40, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'expiryTimestampMs', type: 'int64', versions: [0, N] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'DescribeDelegationTokenRequest', apiKey: 41, kind: 'request', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'owners', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+      { name: 'principalType', type: 'string', versions: [0, N] },
+      { name: 'principalName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DescribeDelegationTokenResponse', apiKey: 41, kind: 'response', validVersions: [0, 3], flexibleFrom: 2, fields: [
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'tokens', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'principalType', type: 'string', versions: [0, N] },
+      { name: 'principalName', type: 'string', versions: [0, N] },
+      { name: 'tokenRequesterPrincipalType', type: 'string', versions: [3, N] },
+      { name: 'tokenRequesterPrincipalName', type: 'string', versions: [3, N] },
+      { name: 'issueTimestamp', type: 'int64', versions: [0, N] },
+      { name: 'expiryTimestamp', type: 'int64', versions: [0, N] },
+      { name: 'maxTimestamp', type: 'int64', versions: [0, N] },
+      { name: 'tokenId', type: 'string', versions: [0, N] },
+      { name: 'hmac', type: 'bytes', versions: [0, N] },
+      { name: 'renewers', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'principalType', type: 'string', versions: [0, N] },
+        { name: 'principalName', type: 'string', versions: [0, N] },
+      ] },
+    ] },
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
   ] },
   { name: 'DeleteGroupsRequest', apiKey: 42, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
     { name: 'groupsNames', type: 'string', array: true, versions: [0, N] },
@@ -2915,6 +2984,132 @@ export interface CreatePartitionsResponseResults {
   errorMessage: string | null;
 }
 
+export interface CreateDelegationTokenRequest {
+  /** v3+, nullable v3+ */
+  ownerPrincipalType: string | null;
+  /** v3+, nullable v3+ */
+  ownerPrincipalName: string | null;
+  /** v0+ */
+  renewers: CreateDelegationTokenRequestRenewers[];
+  /** v0+, int64 */
+  maxLifetimeMs: number;
+}
+
+export interface CreateDelegationTokenRequestRenewers {
+  /** v0+ */
+  principalType: string;
+  /** v0+ */
+  principalName: string;
+}
+
+export interface CreateDelegationTokenResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  principalType: string;
+  /** v0+ */
+  principalName: string;
+  /** v3+ */
+  tokenRequesterPrincipalType: string;
+  /** v3+ */
+  tokenRequesterPrincipalName: string;
+  /** v0+, int64 */
+  issueTimestampMs: number;
+  /** v0+, int64 */
+  expiryTimestampMs: number;
+  /** v0+, int64 */
+  maxTimestampMs: number;
+  /** v0+ */
+  tokenId: string;
+  /** v0+ */
+  hmac: Buffer;
+  /** v0+ */
+  throttleTimeMs: number;
+}
+
+export interface RenewDelegationTokenRequest {
+  /** v0+ */
+  hmac: Buffer;
+  /** v0+, int64 */
+  renewPeriodMs: number;
+}
+
+export interface RenewDelegationTokenResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, int64 */
+  expiryTimestampMs: number;
+  /** v0+ */
+  throttleTimeMs: number;
+}
+
+export interface ExpireDelegationTokenRequest {
+  /** v0+ */
+  hmac: Buffer;
+  /** v0+, int64 */
+  expiryTimePeriodMs: number;
+}
+
+export interface ExpireDelegationTokenResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, int64 */
+  expiryTimestampMs: number;
+  /** v0+ */
+  throttleTimeMs: number;
+}
+
+export interface DescribeDelegationTokenRequest {
+  /** v0+, nullable v0+ */
+  owners: DescribeDelegationTokenRequestOwners[] | null;
+}
+
+export interface DescribeDelegationTokenRequestOwners {
+  /** v0+ */
+  principalType: string;
+  /** v0+ */
+  principalName: string;
+}
+
+export interface DescribeDelegationTokenResponse {
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  tokens: DescribeDelegationTokenResponseTokens[];
+  /** v0+ */
+  throttleTimeMs: number;
+}
+
+export interface DescribeDelegationTokenResponseTokens {
+  /** v0+ */
+  principalType: string;
+  /** v0+ */
+  principalName: string;
+  /** v3+ */
+  tokenRequesterPrincipalType: string;
+  /** v3+ */
+  tokenRequesterPrincipalName: string;
+  /** v0+, int64 */
+  issueTimestamp: number;
+  /** v0+, int64 */
+  expiryTimestamp: number;
+  /** v0+, int64 */
+  maxTimestamp: number;
+  /** v0+ */
+  tokenId: string;
+  /** v0+ */
+  hmac: Buffer;
+  /** v0+ */
+  renewers: DescribeDelegationTokenResponseRenewers[];
+}
+
+export interface DescribeDelegationTokenResponseRenewers {
+  /** v0+ */
+  principalType: string;
+  /** v0+ */
+  principalName: string;
+}
+
 export interface DeleteGroupsRequest {
   /** v0+ */
   groupsNames: string[];
@@ -3694,6 +3889,10 @@ export interface RequestBodies {
   35: DescribeLogDirsRequest;
   36: SaslAuthenticateRequest;
   37: CreatePartitionsRequest;
+  38: CreateDelegationTokenRequest;
+  39: RenewDelegationTokenRequest;
+  40: ExpireDelegationTokenRequest;
+  41: DescribeDelegationTokenRequest;
   42: DeleteGroupsRequest;
   43: ElectLeadersRequest;
   44: IncrementalAlterConfigsRequest;
@@ -3747,6 +3946,10 @@ export interface ResponseBodies {
   35: DescribeLogDirsResponse;
   36: SaslAuthenticateResponse;
   37: CreatePartitionsResponse;
+  38: CreateDelegationTokenResponse;
+  39: RenewDelegationTokenResponse;
+  40: ExpireDelegationTokenResponse;
+  41: DescribeDelegationTokenResponse;
   42: DeleteGroupsResponse;
   43: ElectLeadersResponse;
   44: IncrementalAlterConfigsResponse;

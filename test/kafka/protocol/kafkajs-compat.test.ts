@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, the transaction admin APIs, DescribeQuorum, DescribeCluster or DescribeTopicPartitions
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, DescribeCluster or DescribeTopicPartitions
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -886,6 +886,10 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.AlterClientQuotas,
                 ApiKeys.DescribeUserScramCredentials,
                 ApiKeys.AlterUserScramCredentials,
+                ApiKeys.CreateDelegationToken,
+                ApiKeys.RenewDelegationToken,
+                ApiKeys.ExpireDelegationToken,
+                ApiKeys.DescribeDelegationToken,
                 ApiKeys.DescribeQuorum,
                 ApiKeys.DescribeCluster,
                 ApiKeys.DescribeProducers,
