@@ -3,6 +3,7 @@
  * Every one carries the controller epoch: a broker ignores an older one (STALE_CONTROLLER_EPOCH).
  */
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
+import type { TokenAuthEntry } from '../controller/delegation-tokens.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
 
 export interface LeaderAndIsrPartition extends PartitionState {
@@ -29,7 +30,8 @@ export type ControlToBrokerMsg =
       partitions: { topic: string; partition: number; deletePartition: boolean }[];
     }
   /**
-   * `scramCredentials`: the cluster's SCRAM credentials (KIP-554), for the broker's SASL listener
+   * `scramCredentials`: the cluster's SCRAM credentials (KIP-554), and `delegationTokens` the SCRAM
+   * credentials of its delegation tokens (KIP-48, never their HMACs), for the broker's SASL listener
    * only; sent to brokers, never to watchers, and never part of the metadata clients see.
    */
-  | { type: 'UpdateMetadataRequest'; controllerEpoch: number; metadata: ClusterMetadata; scramCredentials?: ScramCredentialEntry[] };
+  | { type: 'UpdateMetadataRequest'; controllerEpoch: number; metadata: ClusterMetadata; scramCredentials?: ScramCredentialEntry[]; delegationTokens?: TokenAuthEntry[] };

@@ -25,7 +25,7 @@ import type { QuorumEvent, QuorumVoter } from '../quorum/messages.js';
 export const CONTROLLER_CHANNEL_PATH = '/controller-channel';
 
 /** The requests a channel forwards (the controller's own timers and quorum events are not requests). */
-export type ControllerRequest = Exclude<ControllerMsg, { type: 'BalanceLeaders' | 'CheckSessions' | 'StashExpired' } | QuorumEvent>;
+export type ControllerRequest = Exclude<ControllerMsg, { type: 'BalanceLeaders' | 'CheckSessions' | 'SweepExpiredTokens' | 'StashExpired' } | QuorumEvent>;
 
 export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'BrokerRegistration',
@@ -48,6 +48,10 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'DescribeAcls',
   'AlterUserScramCredentials',
   'DescribeUserScramCredentials',
+  'CreateDelegationToken',
+  'RenewDelegationToken',
+  'ExpireDelegationToken',
+  'DescribeDelegationTokens',
   'WatchMetadata',
   'UnwatchMetadata',
   'DescribeQuorum',

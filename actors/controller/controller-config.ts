@@ -15,6 +15,12 @@
  *                                    20971520  after this many bytes of records since the last
  *                                           snapshot, the controller snapshots its state and
  *                                           the metadata log drops what the snapshot holds
+ *   delegation.token.secret.key      (none) the key delegation tokens' HMACs are made with;
+ *                                           without it delegation tokens are disabled
+ *   delegation.token.max.lifetime.ms 604800000  a token can never be renewed beyond this
+ *   delegation.token.expiry.time.ms  86400000   a token's life before it must be renewed
+ *   delegation.token.expiry.check.interval.ms
+ *                                    3600000    how often expired tokens are removed
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
@@ -28,6 +34,10 @@ export interface ControllerConfig {
   readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly quorumElectionTimeoutMs: number;
   readonly metadataLogMaxRecordBytesBetweenSnapshots: number;
+  readonly delegationTokenSecretKey: string | null;
+  readonly delegationTokenMaxLifetimeMs: number;
+  readonly delegationTokenExpiryTimeMs: number;
+  readonly delegationTokenExpiryCheckIntervalMs: number;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -42,9 +52,13 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   leaderImbalanceCheckIntervalSeconds: 300,
   quorumElectionTimeoutMs: 1000,
   metadataLogMaxRecordBytesBetweenSnapshots: 20 * 1024 * 1024,
+  delegationTokenSecretKey: null,
+  delegationTokenMaxLifetimeMs: 7 * 24 * 60 * 60 * 1000,
+  delegationTokenExpiryTimeMs: 24 * 60 * 60 * 1000,
+  delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
 });
 
-type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' };
+type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' } | { prop: keyof ControllerConfig; kind: 'secret' };
 
 const SPECS: Readonly<Record<string, Spec>> = {
   'broker.session.timeout.ms': { prop: 'brokerSessionTimeoutMs', kind: 'int', min: 1, max: 2 ** 31 - 1 },
@@ -56,18 +70,29 @@ const SPECS: Readonly<Record<string, Spec>> = {
   'leader.imbalance.check.interval.seconds': { prop: 'leaderImbalanceCheckIntervalSeconds', kind: 'int', min: 1, max: 2_000_000 },
   'controller.quorum.election.timeout.ms': { prop: 'quorumElectionTimeoutMs', kind: 'int', min: 10, max: 600_000 },
   'metadata.log.max.record.bytes.between.snapshots': { prop: 'metadataLogMaxRecordBytesBetweenSnapshots', kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
+  'delegation.token.secret.key': { prop: 'delegationTokenSecretKey', kind: 'secret' },
+  'delegation.token.max.lifetime.ms': { prop: 'delegationTokenMaxLifetimeMs', kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
+  'delegation.token.expiry.time.ms': { prop: 'delegationTokenExpiryTimeMs', kind: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
+  // at most ~24 days: the delay of one timer
+  'delegation.token.expiry.check.interval.ms': { prop: 'delegationTokenExpiryCheckIntervalMs', kind: 'int', min: 1, max: 2 ** 31 - 1 },
 };
 
 export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));
 
 export function parseControllerConfig(input: ControllerConfigInput = {}): ControllerConfig {
-  const out: Record<string, number | boolean> = { ...DEFAULT_CONTROLLER_CONFIG };
+  const out: Record<string, number | boolean | string | null> = { ...DEFAULT_CONTROLLER_CONFIG };
   for (const [key, raw] of Object.entries(input)) {
     const spec = SPECS[key];
     if (!spec) throw new ConfigError(key, `unknown controller config key (known: ${CONTROLLER_CONFIG_KEYS.join(', ')})`);
     if (raw === undefined || raw === null) throw new ConfigError(key, 'missing value');
     if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
       throw new ConfigError(key, `expected a string, number or boolean, got ${typeof raw}`);
+    }
+    if (spec.kind === 'secret') {
+      // never echoed in a message: it is a secret
+      if (typeof raw !== 'string' || raw === '') throw new ConfigError(key, 'must be a non-empty string');
+      out[spec.prop] = raw;
+      continue;
     }
     if (spec.kind === 'bool') {
       const s = String(raw).trim().toLowerCase();

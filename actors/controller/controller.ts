@@ -13,7 +13,8 @@
  * controller; while no leader is known it stashes requests, for up to two election timeouts.
  *
  * Owned state: the metadata applied up to a log index (brokers, topics, partitions, deletions owed to absent brokers,
- * controller epoch, the next free producer id, ACLs, dynamic broker configs, client quotas), its
+ * controller epoch, the next free producer id, ACLs, dynamic broker configs, client quotas, SCRAM
+ * credentials, delegation tokens), the SCRAM credentials derived for each token (volatile), its
  * role and the quorum leader it knows, its quorum actor, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
@@ -21,7 +22,9 @@
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
  * AlterClientQuotas (client-quotas.ts), AlterUserScramCredentials, DescribeUserScramCredentials
- * (scram-credentials.ts),
+ * (scram-credentials.ts), CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken,
+ * DescribeDelegationTokens (delegation-tokens.ts; with delegation.token.secret.key set, its own
+ * periodic SweepExpiredTokens removes expired tokens every delegation.token.expiry.check.interval.ms),
  * AllocateProducerIds, Metadata,
  * WatchMetadata, UnwatchMetadata, DescribeQuorum; from its quorum actor QuorumCommitted,
  * QuorumLeader, QuorumReady, QuorumSnapshot; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
@@ -80,6 +83,7 @@ import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import { brokerConfigChanges } from './broker-configs.js';
 import { clientQuotaChanges } from './client-quotas.js';
 import { describeScram, scramChanges } from './scram-credentials.js';
+import { createToken, describeTokens, expireToken, expiredTokenRemovals, renewToken, tokenAuthEntries, type DelegationTokenConfig, type TokenAuthEntry } from './delegation-tokens.js';
 import {
   BrokerState,
   MetadataRecordError,
@@ -163,6 +167,8 @@ export interface ControllerState {
   readonly random: PlacementRandom;
   readonly fixedStartIndex: number | null;
   readonly maxElectionsPerBalance: number;
+  /** tokenId -> the SCRAM credentials the brokers authenticate the token with (derived once). */
+  readonly tokenAuthCache: Map<string, TokenAuthEntry>;
 }
 
 type Ctx = ActorContext<ControllerMsg>;
@@ -171,6 +177,7 @@ type TopicPartition = { topic: string; partition: number };
 const CHECK_SESSIONS_TIMER = 'check-sessions';
 const BALANCE_LEADERS_TIMER = 'balance-leaders';
 const STASH_TIMER = 'stash-expiry';
+const TOKEN_SWEEP_TIMER = 'delegation-token-sweep';
 /** Preferred-replica elections in one balancing round (Kafka's maxElectionsPerImbalance). */
 export const MAX_ELECTIONS_PER_BALANCE = 1000;
 
@@ -329,8 +336,12 @@ function brokerRef(b: BrokerRecord): ActorRef<ControlToBrokerMsg> {
 function sendMetadataUpdates(s: ControllerState, ctx: BaseContext<ControllerMsg>, targets: readonly ActorRef<ControlToBrokerMsg>[]): void {
   const metadata = toClusterMetadata(s.metadata, ctx.nodeId);
   const msg: ControlToBrokerMsg = { type: 'UpdateMetadataRequest', controllerEpoch: s.metadata.controllerEpoch, metadata };
-  // brokers' SASL listeners need the SCRAM credentials; watchers do not get them
-  const toBrokers: ControlToBrokerMsg = { ...msg, scramCredentials: [...s.metadata.scramCredentials.values()] };
+  // brokers' SASL listeners need the SCRAM credentials (users' and tokens'); watchers do not get them
+  const toBrokers: ControlToBrokerMsg = {
+    ...msg,
+    scramCredentials: [...s.metadata.scramCredentials.values()],
+    delegationTokens: tokenAuthEntries(s.metadata, s.config.delegationTokenSecretKey, s.tokenAuthCache),
+  };
   for (const t of targets) ctx.send(t, toBrokers);
   for (const w of s.watchers) ctx.send(w as ActorRef<ControlToBrokerMsg>, msg);
 }
@@ -339,6 +350,50 @@ async function handleAlterUserScramCredentials(s: ControllerState, m: Extract<Co
   const { records, results } = scramChanges(s.metadata, m.deletions, m.upsertions);
   await commitMetadataOnly(s, ctx, records, results, 'SCRAM credentials changed', () => ({ users: [...new Set(records.map((r) => (r.type === 'UserScramCredential' ? r.credential.user : r.type === 'RemoveUserScramCredential' ? r.user : '')))] }));
   ctx.reply<ControllerReply>({ type: 'AlterUserScramCredentialsResponse', results });
+}
+
+function tokenConfig(s: ControllerState): DelegationTokenConfig {
+  return { secretKey: s.config.delegationTokenSecretKey, maxLifetimeMs: s.config.delegationTokenMaxLifetimeMs, expiryTimeMs: s.config.delegationTokenExpiryTimeMs };
+}
+
+/** Commits a token change; a failed commit becomes the answer's error. */
+async function commitTokenRecords(s: ControllerState, ctx: Ctx, records: MetadataRecord[], what: string, fields: Record<string, unknown>): Promise<{ errorCode: number; errorMessage?: string }> {
+  const result = { errorCode: ErrorCode.NONE as number, errorMessage: null as string | null };
+  await commitMetadataOnly(s, ctx, records, [result], what, () => fields);
+  return result.errorCode === ErrorCode.NONE ? { errorCode: ErrorCode.NONE } : { errorCode: result.errorCode, errorMessage: result.errorMessage ?? undefined! };
+}
+
+async function handleCreateDelegationToken(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreateDelegationToken' }>, ctx: Ctx): Promise<void> {
+  const out = createToken(tokenConfig(s), ctx.clock.now(), m);
+  if (out.errorCode !== ErrorCode.NONE || !out.record) {
+    ctx.reply<ControllerReply>({ type: 'CreateDelegationTokenResponse', errorCode: out.errorCode, token: null, hmac: null });
+    return;
+  }
+  const c = await commitTokenRecords(s, ctx, [out.record], 'delegation token created', { tokenId: out.token.tokenId, owner: out.token.owner, requester: out.token.requester, expiryTimestamp: out.token.expiryTimestamp });
+  ctx.reply<ControllerReply>(
+    c.errorCode === ErrorCode.NONE ? { type: 'CreateDelegationTokenResponse', errorCode: ErrorCode.NONE, token: out.token, hmac: out.hmac.toString('base64') } : { type: 'CreateDelegationTokenResponse', ...c, token: null, hmac: null },
+  );
+}
+
+async function handleTokenExpiry(s: ControllerState, m: Extract<ControllerMsg, { type: 'RenewDelegationToken' | 'ExpireDelegationToken' }>, ctx: Ctx): Promise<void> {
+  const now = ctx.clock.now();
+  const hmac = Buffer.from(m.hmac, 'base64');
+  const out = m.type === 'RenewDelegationToken' ? renewToken(s.metadata, tokenConfig(s), now, m.principal, hmac, m.renewPeriodMs) : expireToken(s.metadata, tokenConfig(s), now, m.principal, hmac, m.expiryTimePeriodMs);
+  if (out.errorCode !== ErrorCode.NONE) {
+    ctx.reply<ControllerReply>({ type: 'DelegationTokenExpiryResponse', errorCode: out.errorCode, expiryTimestamp: out.expiryTimestamp });
+    return;
+  }
+  const what = m.type === 'RenewDelegationToken' ? 'delegation token renewed' : out.records[0]?.type === 'RemoveDelegationToken' ? 'delegation token expired and removed' : 'delegation token expiry changed';
+  const c = await commitTokenRecords(s, ctx, out.records, what, { tokenId: out.tokenId, principal: m.principal, expiryTimestamp: out.expiryTimestamp });
+  ctx.reply<ControllerReply>(c.errorCode === ErrorCode.NONE ? { type: 'DelegationTokenExpiryResponse', errorCode: ErrorCode.NONE, expiryTimestamp: out.expiryTimestamp } : { type: 'DelegationTokenExpiryResponse', ...c, expiryTimestamp: 0 });
+}
+
+/** The sweep timer: tokens past their expiry or max timestamp are removed (Kafka's sweepExpiredDelegationTokens). */
+async function handleSweepExpiredTokens(s: ControllerState, ctx: Ctx): Promise<void> {
+  const records = expiredTokenRemovals(s.metadata, ctx.clock.now());
+  if (records.length === 0) return;
+  const c = await commitTokenRecords(s, ctx, records, 'expired delegation tokens removed', { tokenIds: records.map((r) => (r.type === 'RemoveDelegationToken' ? r.tokenId : '')) });
+  if (c.errorCode !== ErrorCode.NONE) ctx.log.warn('removing expired delegation tokens failed; tried again at the next sweep', { error: c.errorMessage });
 }
 
 function changedPartitions(records: readonly MetadataRecord[]): TopicPartition[] {
@@ -387,6 +442,7 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
     fixedStartIndex: typeof args.placementStartIndex === 'number' && args.placementStartIndex >= 0 ? args.placementStartIndex : null,
     maxElectionsPerBalance: Number.isSafeInteger(args.maxElectionsPerBalance) && args.maxElectionsPerBalance! > 0 ? args.maxElectionsPerBalance! : MAX_ELECTIONS_PER_BALANCE,
+    tokenAuthCache: new Map(),
   };
   ctx.log.info('controller started', { clusterId: args.clusterId, voterId: q.voterId, voters: q.voters.length, durable: Boolean(args.metadataDir) });
   return s;
@@ -471,6 +527,7 @@ async function handleQuorumReady(s: ControllerState, m: Extract<QuorumEvent, { t
   s.sessions.clear();
   for (const b of liveBrokers(s.metadata)) s.sessions.set(b.brokerId, now);
   ctx.timers.startPeriodic(CHECK_SESSIONS_TIMER, sessionCheckIntervalMs(s.config), { type: 'CheckSessions' });
+  if (s.config.delegationTokenSecretKey !== null) ctx.timers.startPeriodic(TOKEN_SWEEP_TIMER, s.config.delegationTokenExpiryCheckIntervalMs, { type: 'SweepExpiredTokens' });
   scheduleBalance(s, ctx);
   // the brokers that were live hear of the new controller epoch at once
   if (s.sessions.size > 0) sendMetadataUpdates(s, ctx, liveBrokers(s.metadata).map(brokerRef));
@@ -495,10 +552,11 @@ function standDown(s: ControllerState, ctx: BaseContext<ControllerMsg>): void {
   s.watchers.length = 0;
   ctx.timers.cancel(CHECK_SESSIONS_TIMER);
   ctx.timers.cancel(BALANCE_LEADERS_TIMER);
+  ctx.timers.cancel(TOKEN_SWEEP_TIMER);
   ctx.log.warn('no longer the active controller', { voterId: s.voterId, leaderId: s.leader?.id ?? null });
 }
 
-type RequestType = Exclude<ControllerMsg['type'], 'BalanceLeaders' | 'CheckSessions' | 'StashExpired' | QuorumEvent['type']>;
+type RequestType = Exclude<ControllerMsg['type'], 'BalanceLeaders' | 'CheckSessions' | 'SweepExpiredTokens' | 'StashExpired' | QuorumEvent['type']>;
 
 /**
  * Serves a request only on the active controller. A standby that knows the leader answers
@@ -1481,6 +1539,9 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     DescribeAcls: { filter: 'object' },
     AlterUserScramCredentials: { deletions: 'array', upsertions: 'array' },
     DescribeUserScramCredentials: { users: 'array?' },
+    CreateDelegationToken: { owner: 'string', requester: 'string', renewers: 'array', maxLifetimeMs: 'integer' },
+    RenewDelegationToken: { principal: 'string', hmac: 'string', renewPeriodMs: 'integer' },
+    ExpireDelegationToken: { principal: 'string', hmac: 'string', expiryTimePeriodMs: 'integer' },
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
     DescribeQuorum: { local: 'boolean?' },
@@ -1506,6 +1567,13 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     DescribeUserScramCredentials: activeOnly((s, m, ctx) => {
       ctx.reply<ControllerReply>({ type: 'DescribeUserScramCredentialsResponse', ...describeScram(s.metadata, m.users) });
     }),
+    CreateDelegationToken: activeOnly(handleCreateDelegationToken),
+    RenewDelegationToken: activeOnly<'RenewDelegationToken'>(handleTokenExpiry),
+    ExpireDelegationToken: activeOnly<'ExpireDelegationToken'>(handleTokenExpiry),
+    DescribeDelegationTokens: activeOnly((s, _m, ctx) => {
+      ctx.reply<ControllerReply>({ type: 'DescribeDelegationTokensResponse', ...describeTokens(s.metadata, tokenConfig(s)) });
+    }),
+    SweepExpiredTokens: (s, _m, ctx) => whenActive(s, () => handleSweepExpiredTokens(s, ctx)),
     DescribeAcls: activeOnly((s, m, ctx) => {
       const { answer, acls } = describeAcls(s.metadata, m.filter);
       ctx.reply<ControllerReply>({ type: 'DescribeAclsResponse', ...answer, acls });

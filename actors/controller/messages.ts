@@ -8,6 +8,7 @@ import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/prot
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuorumEvent, QuorumReply } from '../quorum/messages.js';
 import type { ScramDeletion, ScramDescription, ScramUpsertion, ScramUserResult } from './scram-credentials.js';
+import type { DelegationTokenEntry, DescribedToken } from './delegation-tokens.js';
 
 export interface CreatableTopic {
   name: string;
@@ -103,6 +104,20 @@ export type ControllerMsg =
   | { type: 'AlterUserScramCredentials'; deletions: ScramDeletion[]; upsertions: ScramUpsertion[] }
   /** KIP-554: the mechanisms and iterations of the named users' credentials (null: every user's). */
   | { type: 'DescribeUserScramCredentials'; users: string[] | null }
+  /**
+   * KIP-48: a delegation token for `owner` ('User:alice'), asked by `requester`, renewable by
+   * `renewers`; `maxLifetimeMs` <= 0: delegation.token.max.lifetime.ms. The broker has already
+   * checked who may ask (the answer carries the token's HMAC, base64).
+   */
+  | { type: 'CreateDelegationToken'; owner: string; requester: string; renewers: string[]; maxLifetimeMs: number }
+  /** KIP-48: `principal` renews the token whose HMAC (base64) is given, by `renewPeriodMs` (<= 0: the default). */
+  | { type: 'RenewDelegationToken'; principal: string; hmac: string; renewPeriodMs: number }
+  /** KIP-48: `principal` sets the token's expiry `expiryTimePeriodMs` from now (negative: removes it at once). */
+  | { type: 'ExpireDelegationToken'; principal: string; hmac: string; expiryTimePeriodMs: number }
+  /** KIP-48: every token with its HMAC, for the broker to filter by owner and authorization. */
+  | { type: 'DescribeDelegationTokens' }
+  /** Internal: the expired delegation token sweep (delegation.token.expiry.check.interval.ms). */
+  | { type: 'SweepExpiredTokens' }
   /** Internal: the leader-balancing timer (auto.leader.rebalance.enable). */
   | { type: 'BalanceLeaders' }
   /** Internal: the session-expiry timer. */
@@ -122,6 +137,9 @@ export type ControllerMsg =
   | QuorumEvent;
 
 export type ControllerReply =
+  | { type: 'CreateDelegationTokenResponse'; errorCode: number; errorMessage?: string; token: DelegationTokenEntry | null; hmac: string | null }
+  | { type: 'DelegationTokenExpiryResponse'; errorCode: number; errorMessage?: string; expiryTimestamp: number }
+  | { type: 'DescribeDelegationTokensResponse'; errorCode: number; errorMessage?: string; tokens: DescribedToken[] }
   | { type: 'AlterUserScramCredentialsResponse'; results: ScramUserResult[] }
   | ({ type: 'DescribeUserScramCredentialsResponse' } & ScramDescription)
   /** A standby controller's answer to any request: where the active one is, when known. */

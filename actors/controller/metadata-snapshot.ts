@@ -15,6 +15,7 @@ import { bindingKey, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota } from '../../src/security/client-quotas.js';
 import type { BrokerRecord, MetadataState, PendingDelete, TopicRecord } from './metadata-state.js';
 import { scramKey, type ScramCredentialEntry } from './scram-credentials.js';
+import type { DelegationTokenEntry } from './delegation-tokens.js';
 
 export const METADATA_SNAPSHOT_FILE = 'metadata-snapshot.json';
 
@@ -31,6 +32,8 @@ export interface MetadataImage {
   clientQuotas: ClientQuota[];
   /** Absent in images written before SCRAM credentials were kept. */
   scramCredentials?: ScramCredentialEntry[];
+  /** Absent in images written before delegation tokens were kept. */
+  delegationTokens?: DelegationTokenEntry[];
 }
 
 export interface MetadataSnapshot {
@@ -56,6 +59,7 @@ export function toImage(s: MetadataState): MetadataImage {
     brokerConfigs: [...s.brokerConfigs.entries()].map(([k, v]) => [k, { ...v }]),
     clientQuotas: [...s.clientQuotas.values()],
     scramCredentials: [...s.scramCredentials.values()],
+    delegationTokens: [...s.delegationTokens.values()],
   };
 }
 
@@ -71,6 +75,7 @@ export function fromImage(i: MetadataImage): MetadataState {
     brokerConfigs: new Map(i.brokerConfigs),
     clientQuotas: new Map(i.clientQuotas.map((q) => [entityKey(q.entity), q])),
     scramCredentials: new Map((i.scramCredentials ?? []).map((c) => [scramKey(c.user, c.mechanism), c])),
+    delegationTokens: new Map((i.delegationTokens ?? []).map((t) => [t.tokenId, t])),
   };
 }
 

@@ -19,6 +19,7 @@
 import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
 import { scramHashOf, scramKey, scramMechanismName, type ScramCredentialEntry } from './scram-credentials.js';
+import type { DelegationTokenEntry } from './delegation-tokens.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
 
 export const BrokerState = Object.freeze({
@@ -77,6 +78,8 @@ export interface MetadataState {
   readonly clientQuotas: ReadonlyMap<string, ClientQuota>;
   /** SCRAM credentials (KIP-554), by scramKey(user, mechanism). */
   readonly scramCredentials: ReadonlyMap<string, ScramCredentialEntry>;
+  /** Delegation tokens (KIP-48), by token id; never their HMACs. */
+  readonly delegationTokens: ReadonlyMap<string, DelegationTokenEntry>;
 }
 
 export type PartitionChangeRecord = {
@@ -125,7 +128,11 @@ export type MetadataRecord =
   /** A user's SCRAM credential for one mechanism, set or replaced (Kafka's UserScramCredentialRecord). */
   | { type: 'UserScramCredential'; credential: ScramCredentialEntry }
   /** A user's SCRAM credential for one mechanism, removed (Kafka's RemoveUserScramCredentialRecord). */
-  | { type: 'RemoveUserScramCredential'; user: string; mechanism: number };
+  | { type: 'RemoveUserScramCredential'; user: string; mechanism: number }
+  /** A delegation token, created or with a new expiry (Kafka's DelegationTokenRecord; no HMAC). */
+  | { type: 'DelegationToken'; token: DelegationTokenEntry }
+  /** A delegation token expired or removed (Kafka's RemoveDelegationTokenRecord). */
+  | { type: 'RemoveDelegationToken'; tokenId: string };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -140,7 +147,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map() };
 }
 
 // ------------------------------------------------------------------ queries
@@ -476,6 +483,23 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       const scramCredentials = new Map(state.scramCredentials);
       scramCredentials.delete(key);
       return { ...state, scramCredentials };
+    }
+    case 'DelegationToken': {
+      const t = record.token;
+      const times = [t.issueTimestamp, t.maxTimestamp, t.expiryTimestamp];
+      if (t.tokenId === '' || !t.owner.includes(':') || !t.requester.includes(':') || !Array.isArray(t.renewers) || !times.every(Number.isSafeInteger)) fail(record, `not a delegation token: ${t.tokenId}`);
+      if (t.expiryTimestamp > t.maxTimestamp) fail(record, `token ${t.tokenId} expires after its max timestamp`);
+      const prev = state.delegationTokens.get(t.tokenId);
+      if (prev && (prev.owner !== t.owner || prev.issueTimestamp !== t.issueTimestamp)) fail(record, `token ${t.tokenId} exists with another owner or issue time`);
+      const delegationTokens = new Map(state.delegationTokens);
+      delegationTokens.set(t.tokenId, { ...t, renewers: [...t.renewers] });
+      return { ...state, delegationTokens };
+    }
+    case 'RemoveDelegationToken': {
+      if (!state.delegationTokens.has(record.tokenId)) fail(record, `no delegation token ${record.tokenId}`);
+      const delegationTokens = new Map(state.delegationTokens);
+      delegationTokens.delete(record.tokenId);
+      return { ...state, delegationTokens };
     }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);
