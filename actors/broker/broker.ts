@@ -25,7 +25,7 @@
  * replicas; StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
- * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged and ScramCredentialsChanged to its Kafka listener
+ * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
  */
@@ -43,6 +43,7 @@ import { LogManager } from '../../src/storage/log-manager.js';
 import { LogState } from '../../src/storage/partition-log.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
+import type { TokenAuthEntry } from '../controller/delegation-tokens.js';
 import { kafkaListenerName, type KafkaListenerMsg } from '../kafka-listener/messages.js';
 import { RateQuota } from '../../src/runtime/rate-quota.js';
 import { followerThrottles, recordThrottledSent, throttlesFor, withholdThrottled, type Throttles } from './replication-throttles.js';
@@ -145,7 +146,7 @@ export interface BrokerState {
   /** InitProducerId requests waiting for a new block (one AllocateProducerIds in flight). */
   producerIdWaiters: ReplyToken[];
   /** The ACLs and client quotas last handed to the Kafka listener beside this broker (JSON; null: none yet). */
-  listenerSent: { acls: string | null; quotas: string | null; scram: string | null; limits: string | null };
+  listenerSent: { acls: string | null; quotas: string | null; scram: string | null; tokens: string | null; limits: string | null };
   /** The dynamic broker configs in force (this broker's over the cluster defaults), as JSON. */
   dynamicConfig: string;
   /** The replication throttles the topic configs set on this broker (null: none, the usual case). */
@@ -202,7 +203,7 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
  * quotas and this broker's connection limits: each is sent when it changed (and with the first
  * metadata).
  */
-function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata, scramCredentials: ScramCredentialEntry[] | undefined): void {
+function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMetadata, scramCredentials: ScramCredentialEntry[] | undefined, delegationTokens: TokenAuthEntry[] | undefined): void {
   const listener: ActorRef<KafkaListenerMsg> = { node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` };
   const acls = md.acls ?? [];
   const aclsKey = JSON.stringify(acls);
@@ -233,6 +234,13 @@ function tellListener(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: ClusterMe
     if (scramKey !== s.listenerSent.scram) {
       s.listenerSent.scram = scramKey;
       ctx.send(listener, { type: 'ScramCredentialsChanged', credentials: scramCredentials });
+    }
+  }
+  if (delegationTokens) {
+    const tokensKey = JSON.stringify(delegationTokens);
+    if (tokensKey !== s.listenerSent.tokens) {
+      s.listenerSent.tokens = tokensKey;
+      ctx.send(listener, { type: 'DelegationTokensChanged', tokens: delegationTokens });
     }
   }
 }
@@ -775,7 +783,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
-      listenerSent: { acls: null, quotas: null, scram: null, limits: null },
+      listenerSent: { acls: null, quotas: null, scram: null, tokens: null, limits: null },
       dynamicConfig: '[]',
       throttles: null,
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
@@ -799,7 +807,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
   schema: {
     LeaderAndIsrRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array', liveLeaders: 'array' },
     StopReplicaRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array' },
-    UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?' },
+    UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?', delegationTokens: 'array?' },
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?' },
@@ -896,7 +904,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);
       s.throttles = throttlesFor(m.metadata, s.args.brokerId);
-      if (s.args.kafkaEndpoint) tellListener(s, ctx, m.metadata, m.scramCredentials);
+      if (s.args.kafkaEndpoint) tellListener(s, ctx, m.metadata, m.scramCredentials, m.delegationTokens);
       return setAsideStrayLogs(s, ctx, m.metadata);
     },
 

@@ -140,6 +140,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     clientHost,
     sasl: s.auth !== null,
     principal,
+    tokenAuthenticated: s.auth?.state === 'Authenticated' && s.auth.token !== null,
     authorizerEnabled: authorizer !== null,
     authorize: (op, type, name, logIfDenied = true) => {
       if (!authorizer || authorizer.authorize(principal, aclHost, op, type, name)) return true;
@@ -228,7 +229,7 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
     const reauth = auth.reauthenticating;
     const a = auth.authenticate((decoded.body as { authBytes: Uint8Array }).authBytes);
     // KIP-368: the session's lifetime goes with the last step (v1+ carry it)
-    const lifetime = auth.state === 'Authenticated' ? s.args.config.connectionsMaxReauthMs : 0;
+    const lifetime = auth.state === 'Authenticated' ? sessionLifetimeMs(s, ctx, auth) : 0;
     body = { errorCode: a.errorCode, errorMessage: a.errorMessage, authBytes: a.authBytes, sessionLifetimeMs: lifetime };
     if (auth.state === 'Authenticated') {
       s.sessionExpiresAt = lifetime > 0 ? ctx.clock.now() + lifetime : null;
@@ -247,6 +248,17 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
 }
 
 /**
+ * How long an authenticated session lasts (0: no end), as Kafka's SaslServerAuthenticator: a
+ * delegation token's session ends when the token expires (sooner with connections.max.reauth.ms).
+ */
+function sessionLifetimeMs(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, auth: SaslAuthenticator): number {
+  const reauth = s.args.config.connectionsMaxReauthMs;
+  if (!auth.token) return reauth;
+  const left = Math.max(1, auth.token.expiryTimestamp - ctx.clock.now());
+  return reauth > 0 ? Math.min(reauth, left) : left;
+}
+
+/**
  * A bare SASL token (after SaslHandshake v0), answered with a bare size-prefixed frame; a failure
  * can only close the connection (the bare exchange has no error field).
  */
@@ -256,7 +268,7 @@ function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token:
   if (auth.state === 'Failed') return close(s, ctx, `SASL authentication failed: ${auth.failure ?? a.errorMessage ?? ''}`);
   if (auth.state === 'Authenticated') {
     s.rawSaslTokens = false;
-    const lifetime = s.args.config.connectionsMaxReauthMs;
+    const lifetime = sessionLifetimeMs(s, ctx, auth);
     s.sessionExpiresAt = lifetime > 0 ? ctx.clock.now() + lifetime : null;
     s.principal = connectionPrincipal(s.socket, auth.user);
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
@@ -284,7 +296,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       ready: new ChurnTable(),
       inFlight: 0,
       closed: false,
-      auth: args.sasl ? new SaslAuthenticator(args.sasl) : null,
+      auth: args.sasl ? new SaslAuthenticator(args.sasl, () => ctx.clock.now()) : null,
       sessionExpiresAt: null,
       closeWhenWritten: false,
       rawSaslTokens: false,

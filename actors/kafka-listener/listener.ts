@@ -8,9 +8,9 @@
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
  * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
  * handshakes that failed.
- * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged and
- * ScramCredentialsChanged (from its broker: the cluster's ACLs, client quotas and SCRAM
- * credentials, its dynamic connection limits).
+ * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
+ * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
+ * quotas, SCRAM credentials and delegation tokens' SCRAM credentials, its dynamic connection limits).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
@@ -22,7 +22,7 @@ import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ControllerMsg } from '../controller/messages.js';
-import { SASL_MECHANISMS, saslSettings, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
+import { SASL_MECHANISMS, saslSettings, setDelegationTokens, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
@@ -275,6 +275,11 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       if (!s.sasl) return;
       setDynamicScram(s.sasl, m.credentials);
       ctx.log.info('SCRAM credentials in force', { credentials: m.credentials.length, users: new Set(m.credentials.map((c) => c.user)).size });
+    },
+    DelegationTokensChanged(s, m, ctx) {
+      if (!s.sasl) return;
+      setDelegationTokens(s.sasl, m.tokens);
+      ctx.log.info('delegation tokens in force', { tokens: m.tokens.length });
     },
   },
 });

@@ -6,6 +6,7 @@
 import type { AclBinding } from '../../src/security/acl.js';
 import type { ClientQuota } from '../../src/security/client-quotas.js';
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
+import type { TokenAuthEntry } from '../controller/delegation-tokens.js';
 
 export type KafkaListenerMsg =
   | { type: 'DescribeKafkaListener' }
@@ -19,7 +20,9 @@ export type KafkaListenerMsg =
    */
   | { type: 'ConnectionLimitsChanged'; maxConnections: number; maxConnectionsPerIp: number; maxConnectionsPerIpOverrides: [string, number][]; maxConnectionCreationRate: number }
   /** From the broker beside it: the cluster's SCRAM credentials (KIP-554) changed; authenticate with these. */
-  | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] };
+  | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] }
+  /** From the broker beside it: the cluster's delegation tokens (KIP-48) changed; authenticate tokens with these SCRAM credentials. */
+  | { type: 'DelegationTokensChanged'; tokens: TokenAuthEntry[] };
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
 export function kafkaListenerName(brokerId: number): string {

@@ -2,6 +2,7 @@
  * A bare Kafka-protocol socket for tests: send hand-made bytes or requests encoded with our codec,
  * read whole response frames, and see whether the broker closed the connection.
  */
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { decodeResponse, encodeRequest } from '../../src/kafka/protocol/index.js';
 import { checkFor } from './check-for.js';
@@ -123,6 +124,38 @@ export class KafkaCaller {
       k.end();
       throw new Error(`SASL/PLAIN login as ${user} refused: error ${auth.errorCode}`);
     }
+    return k;
+  }
+
+  /**
+   * A connection authenticated with SCRAM (SaslHandshake v1, SaslAuthenticate v2) as `user`;
+   * `extensions` go after the nonce of the client-first message (tokenauth=true: a delegation
+   * token's id and base64 HMAC as user and password). Throws with the error code when refused.
+   */
+  static async scramLogin(endpoint: string, mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', user: string, password: string, extensions: Record<string, string> = {}): Promise<KafkaCaller> {
+    const k = await KafkaCaller.connect(endpoint);
+    const fail = (step: string, code: number) => {
+      k.end();
+      return new Error(`SASL/${mechanism} login as ${user} refused at ${step}: error ${code}`);
+    };
+    const hs = await k.call(SASL_HANDSHAKE, 1, { mechanism });
+    if (hs.errorCode !== 0) throw fail('handshake', hs.errorCode);
+    const digest = mechanism === 'SCRAM-SHA-256' ? 'sha256' : 'sha512';
+    const nonce = crypto.randomBytes(12).toString('base64');
+    const ext = Object.entries(extensions).map(([key, v]) => `,${key}=${v}`).join('');
+    const bare = `n=${user.replace(/=/g, '=3D').replace(/,/g, '=2C')},r=${nonce}${ext}`;
+    const first = await k.call(SASL_AUTHENTICATE, 2, { authBytes: Buffer.from(`n,,${bare}`) });
+    if (first.errorCode !== 0) throw fail('client-first', first.errorCode);
+    const serverFirst = Buffer.from(first.authBytes).toString('utf8');
+    const attrs = Object.fromEntries(serverFirst.split(',').map((a) => [a[0], a.slice(2)])) as Record<string, string>;
+    const salted = crypto.pbkdf2Sync(Buffer.from(password, 'utf8'), Buffer.from(attrs.s!, 'base64'), Number(attrs.i), digest === 'sha256' ? 32 : 64, digest);
+    const clientKey = crypto.createHmac(digest, salted).update('Client Key').digest();
+    const storedKey = crypto.createHash(digest).update(clientKey).digest();
+    const withoutProof = `c=biws,r=${attrs.r}`;
+    const signature = crypto.createHmac(digest, storedKey).update(`${bare},${serverFirst},${withoutProof}`).digest();
+    const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!));
+    const final = await k.call(SASL_AUTHENTICATE, 2, { authBytes: Buffer.from(`${withoutProof},p=${proof.toString('base64')}`) });
+    if (final.errorCode !== 0) throw fail('client-final', final.errorCode);
     return k;
   }
 

@@ -29,6 +29,8 @@ export interface ApiContext {
   readonly sasl?: boolean;
   /** The client's principal: 'User:<SASL user>', 'User:<certificate DN>', or 'User:ANONYMOUS'. */
   readonly principal: string;
+  /** The connection authenticated with a delegation token (KIP-48); it may not ask for tokens. */
+  readonly tokenAuthenticated?: boolean;
   /** The broker checks ACLs (authorizer.class.name is set); without one every client may do everything. */
   readonly authorizerEnabled: boolean;
   /**

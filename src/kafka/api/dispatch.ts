@@ -11,6 +11,7 @@ import { offsetCommit, offsetFetch } from './offsets.js';
 import { createAcls, deleteAcls, describeAcls } from './acls.js';
 import { alterClientQuotas, describeClientQuotas } from './client-quotas.js';
 import { alterUserScramCredentials, describeUserScramCredentials } from './scram-credentials.js';
+import { createDelegationToken, describeDelegationToken, expireDelegationToken, renewDelegationToken } from './delegation-tokens.js';
 import { alterConfigs, incrementalAlterConfigs } from './alter-configs.js';
 import { deleteRecords } from './delete-records.js';
 import { describeCluster } from './describe-cluster.js';
@@ -63,6 +64,10 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [33, alterConfigs],
   [35, describeLogDirs],
   [37, createPartitions],
+  [38, createDelegationToken],
+  [39, renewDelegationToken],
+  [40, expireDelegationToken],
+  [41, describeDelegationToken],
   [42, deleteGroups],
   [43, electLeaders],
   [44, incrementalAlterConfigs],

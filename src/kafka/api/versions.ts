@@ -45,6 +45,10 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [33, { min: 0, max: 2 }], // AlterConfigs (topics)
   [35, { min: 0, max: 4 }], // DescribeLogDirs (this broker's log dir)
   [37, { min: 0, max: 3 }], // CreatePartitions
+  [38, { min: 0, max: 3 }], // CreateDelegationToken (KIP-48; v3: owner and requester)
+  [39, { min: 0, max: 2 }], // RenewDelegationToken
+  [40, { min: 0, max: 2 }], // ExpireDelegationToken
+  [41, { min: 0, max: 3 }], // DescribeDelegationToken (v3: requester)
   [42, { min: 0, max: 2 }], // DeleteGroups
   [43, { min: 0, max: 2 }], // ElectLeaders
   [44, { min: 0, max: 1 }], // IncrementalAlterConfigs (topics)

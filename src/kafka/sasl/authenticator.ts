@@ -19,11 +19,18 @@
  * AlterUserScramCredentials) come on top, replaced whole when they change (`setDynamicScram`),
  * and win over a configured user's for the same mechanism; PLAIN takes configured users only,
  * as Kafka's PLAIN takes its JAAS users. What a user may do is up to the ACLs.
+ *
+ * Delegation tokens (KIP-48): a SCRAM client-first message with the extension tokenauth=true
+ * names a token id as its user; the exchange then proves the token's HMAC (base64, the password)
+ * against the token's SCRAM credentials from the cluster metadata (`setDelegationTokens`, replaced
+ * whole), and the connection is its owner's, marked token-authenticated. A token past its expiry
+ * or max timestamp is refused here (Kafka's brokers keep taking it until their sweep removes it).
  */
 import crypto from 'node:crypto';
 import { ErrorCode } from '../../protocol/errors.js';
-import { ScramServer, scramCredential, type ScramCredential, type ScramHash } from './scram.js';
+import { ScramServer, scramCredential, type ScramCredential, type ScramHash, type ScramToken } from './scram.js';
 import { scramHashOf, type ScramCredentialEntry } from '../../../actors/controller/scram-credentials.js';
+import type { TokenAuthEntry } from '../../../actors/controller/delegation-tokens.js';
 
 export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -34,6 +41,29 @@ export interface SaslSettings {
   readonly users: ReadonlyMap<string, SaslUser>;
   /** SCRAM credentials from the cluster metadata: user -> hash -> credential (replaced in place). */
   readonly dynamicScram: Map<string, Partial<Record<ScramHash, ScramCredential>>>;
+  /** Delegation tokens from the cluster metadata, by token id (replaced in place). */
+  readonly tokens: Map<string, SaslToken>;
+}
+
+interface SaslToken {
+  readonly token: ScramToken;
+  readonly maxTimestamp: number;
+  readonly scram: Partial<Record<ScramHash, ScramCredential>>;
+}
+
+/** The cluster's delegation tokens as the listener authenticates them (their SCRAM credentials, never HMACs). */
+export function setDelegationTokens(settings: SaslSettings, tokens: readonly TokenAuthEntry[]): void {
+  settings.tokens.clear();
+  for (const t of tokens) {
+    const scram: Partial<Record<ScramHash, ScramCredential>> = {};
+    for (const c of t.credentials) {
+      const hash = scramHashOf(c.mechanism);
+      if (hash) scram[hash] = { salt: Buffer.from(c.salt, 'base64'), iterations: c.iterations, storedKey: Buffer.from(c.storedKey, 'base64'), serverKey: Buffer.from(c.serverKey, 'base64') };
+    }
+    // the owner is a principal ('User:alice'); its name is the connection's user
+    const owner = t.owner.slice(t.owner.indexOf(':') + 1);
+    settings.tokens.set(t.tokenId, { token: { tokenId: t.tokenId, owner, expiryTimestamp: t.expiryTimestamp }, maxTimestamp: t.maxTimestamp, scram });
+  }
 }
 
 /** The cluster's SCRAM credentials (KIP-554 records) as the listener authenticates with them. */
@@ -63,7 +93,7 @@ export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readon
     if (mechanisms.includes('SCRAM-SHA-512')) scram['SHA-512'] = scramCredential('SHA-512', password);
     map.set(name, { passwordDigest: crypto.createHash('sha256').update(password, 'utf8').digest(), scram });
   }
-  return { mechanisms: [...mechanisms], users: map, dynamicScram: new Map() };
+  return { mechanisms: [...mechanisms], users: map, dynamicScram: new Map(), tokens: new Map() };
 }
 
 export type SaslState = 'AwaitingHandshake' | 'Authenticating' | 'Authenticated' | 'Failed';
@@ -80,6 +110,8 @@ export class SaslAuthenticator {
   state: SaslState = 'AwaitingHandshake';
   /** The authenticated user (Kafka's principal name), once Authenticated. */
   user: string | null = null;
+  /** The delegation token the connection authenticated with (its owner is `user`); null: none. */
+  token: ScramToken | null = null;
   /** Why the exchange failed (for the log; the client gets a generic message). */
   failure: string | null = null;
   private mechanism: SaslMechanism | null = null;
@@ -87,7 +119,20 @@ export class SaslAuthenticator {
   /** While re-authenticating: the user the connection was authenticated as (who it must stay). */
   private reauthOf: string | null = null;
 
-  constructor(private readonly settings: SaslSettings) {}
+  constructor(
+    private readonly settings: SaslSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A token's credential for `hash`, while it has not expired. */
+  private tokenCredential(hash: ScramHash, tokenId: string): { credential: ScramCredential; token: ScramToken } | null {
+    const t = this.settings.tokens.get(tokenId);
+    const credential = t?.scram[hash];
+    if (!t || !credential) return null;
+    const now = this.now();
+    if (t.token.expiryTimestamp < now || t.maxTimestamp < now) return null;
+    return { credential, token: t.token };
+  }
 
   /** True while a re-authentication (KIP-368) is under way. */
   get reauthenticating(): boolean {
@@ -116,7 +161,7 @@ export class SaslAuthenticator {
     this.mechanism = m;
     if (m !== 'PLAIN') {
       const hash: ScramHash = m === 'SCRAM-SHA-256' ? 'SHA-256' : 'SHA-512';
-      this.scram = new ScramServer(hash, (user) => this.settings.dynamicScram.get(user)?.[hash] ?? this.settings.users.get(user)?.scram[hash] ?? null);
+      this.scram = new ScramServer(hash, (user) => this.settings.dynamicScram.get(user)?.[hash] ?? this.settings.users.get(user)?.scram[hash] ?? null, undefined, (tokenId) => this.tokenCredential(hash, tokenId));
     }
     this.state = 'Authenticating';
     return { errorCode: ErrorCode.NONE, mechanisms };
@@ -134,14 +179,15 @@ export class SaslAuthenticator {
     if (!step.ok) return this.failed(`Authentication failed during authentication due to invalid credentials with SASL mechanism ${this.mechanism}`, step.reason);
     if (step.done) {
       if (this.reauthOf !== null && step.user !== this.reauthOf) return this.failed('Cannot change principals during re-authentication', `re-authentication as ${step.user} where ${this.reauthOf} was authenticated`);
-      this.authenticated(step.user);
+      this.authenticated(step.user, step.token);
     }
     return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: Buffer.from(step.response, 'utf8') };
   }
 
-  private authenticated(user: string): void {
+  private authenticated(user: string, token: ScramToken | null = null): void {
     this.state = 'Authenticated';
     this.user = user;
+    this.token = token;
     this.reauthOf = null;
   }
 

@@ -7,8 +7,9 @@
  * The client proves it knows the password without sending it; the server signature proves the
  * server holds the credentials. As Kafka does, the client-final nonce only has to end with the
  * server's (librdkafka repeats its own nonce in front of it). Channel binding is not offered (a client asking for it with "p="
- * is refused); extensions in the client-first message are ignored, as Kafka ignores those it does
- * not know.
+ * is refused). Extensions ("key=value" after the nonce in the client-first message) are ignored,
+ * as Kafka ignores those it does not know, except Kafka's tokenauth=true (KIP-48): the user name is
+ * then a delegation token's id, its credential the token's, and the authorization id its owner.
  */
 import crypto from 'node:crypto';
 
@@ -54,8 +55,22 @@ export function scramCredentialFromSalted(hash: ScramHash, salt: Buffer, salted:
   };
 }
 
-/** A SCRAM step's outcome: the bytes to send back, or why the exchange failed. */
-export type ScramStep = { ok: true; response: string; done: boolean; user: string } | { ok: false; reason: string };
+/**
+ * A SCRAM step's outcome: the bytes to send back, or why the exchange failed. `user` is the
+ * authorization id: the user name, or the owner's name for a token (`token` set).
+ */
+export type ScramStep = { ok: true; response: string; done: boolean; user: string; token: ScramToken | null } | { ok: false; reason: string };
+
+/** A delegation token as a SCRAM exchange authenticates it. */
+export interface ScramToken {
+  readonly tokenId: string;
+  /** The owner's name (its principal is User:<owner>). */
+  readonly owner: string;
+  readonly expiryTimestamp: number;
+}
+
+/** Finds a delegation token's credential by its id (null: unknown or not usable). */
+export type ScramTokenLookup = (tokenId: string) => { credential: ScramCredential; token: ScramToken } | null;
 
 /** Decodes a SCRAM saslname ("=2C" is ',', "=3D" is '='); null when it is malformed. */
 function saslName(raw: string): string | null {
@@ -86,11 +101,13 @@ export class ScramServer {
   private clientFirstBare = '';
   private serverFirst = '';
   private gs2Header = '';
+  private token: ScramToken | null = null;
 
   constructor(
     private readonly hash: ScramHash,
     private readonly lookup: (user: string) => ScramCredential | null,
     private readonly serverNonce: () => string = () => crypto.randomBytes(18).toString('base64'),
+    private readonly tokenLookup: ScramTokenLookup = () => null,
   ) {}
 
   step(message: string): ScramStep {
@@ -112,9 +129,16 @@ export class ScramServer {
     if (m[1]!.startsWith('p=')) return this.fail('channel binding is not supported');
     this.gs2Header = `${m[1]},${m[2] ?? ''},`;
     this.clientFirstBare = m[3]!;
-    const attrs = attributes(this.clientFirstBare);
+    const parts = this.clientFirstBare.split(',');
+    const attrs = attributes(parts.slice(0, 2).join(','));
     if (attrs?.[0]?.[0] === 'm') return this.fail('mandatory extensions are not supported');
     if (!attrs || attrs.length < 2 || attrs[0]![0] !== 'n' || attrs[1]![0] !== 'r') return this.fail('malformed client-first message');
+    const extensions = new Map<string, string>();
+    for (const ext of parts.slice(2)) {
+      const e = /^(\w+)=(.*)$/s.exec(ext);
+      if (!e) return this.fail('malformed client-first message');
+      extensions.set(e[1]!, e[2]!);
+    }
     const user = saslName(attrs[0]![1]);
     if (user === null || user === '') return this.fail('malformed user name');
     const authzid = m[2] ? saslName(m[2].slice(2)) : '';
@@ -122,14 +146,22 @@ export class ScramServer {
     const clientNonce = attrs[1]![1];
     if (clientNonce === '' || clientNonce.includes(',')) return this.fail('malformed client nonce');
     this.user = user;
-    this.credential = this.lookup(user);
+    // Kafka's ScramExtensions.tokenAuthenticated: Boolean.parseBoolean of tokenauth
+    if ((extensions.get('tokenauth') ?? '').toLowerCase() === 'true') {
+      const found = this.tokenLookup(user);
+      if (!found) return this.fail(`Token Authentication failed: Invalid tokenId : ${user}`);
+      this.token = found.token;
+      this.credential = found.credential;
+    } else {
+      this.credential = this.lookup(user);
+    }
     this.nonce = clientNonce + this.serverNonce();
     const c = this.credential;
     // an unknown user gets a made-up salt: the failure comes at the proof, as for a wrong password
     const salt = c ? c.salt : crypto.createHash('sha256').update(`samsa-unknown-user:${user}`).digest().subarray(0, 16);
     this.serverFirst = `r=${this.nonce},s=${salt.toString('base64')},i=${c ? c.iterations : SCRAM_ITERATIONS}`;
     this.state = 'final';
-    return { ok: true, response: this.serverFirst, done: false, user };
+    return { ok: true, response: this.serverFirst, done: false, user: this.token ? this.token.owner : user, token: this.token };
   }
 
   private final(message: string): ScramStep {
@@ -153,6 +185,6 @@ export class ScramServer {
     const stored = crypto.createHash(ALGO[this.hash].digest).update(clientKey).digest();
     if (!crypto.timingSafeEqual(stored, cred.storedKey)) return this.fail('invalid credentials');
     this.state = 'done';
-    return { ok: true, response: `v=${hmac(this.hash, cred.serverKey, authMessage).toString('base64')}`, done: true, user: this.user };
+    return { ok: true, response: `v=${hmac(this.hash, cred.serverKey, authMessage).toString('base64')}`, done: true, user: this.token ? this.token.owner : this.user, token: this.token };
   }
 }

@@ -6,11 +6,13 @@
  * failure -> Failed with ILLEGAL_SASL_STATE. Re-authentication (KIP-368): Authenticated ->
  * Authenticating on a handshake of the same mechanism, back to Authenticated as the same user;
  * another mechanism or another user fails. SCRAM credentials set at run time (KIP-554) are
- * taken, and win over a configured user's.
+ * taken, and win over a configured user's. Delegation tokens (KIP-48): Authenticating ->
+ * Authenticated as the token's owner, marked token-authenticated, until the token expires.
  */
 import { expect } from 'chai';
-import { SaslAuthenticator, saslSettings, setDynamicScram } from '../../../src/kafka/sasl/authenticator.js';
-import { scramCredential } from '../../../src/kafka/sasl/scram.js';
+import crypto from 'node:crypto';
+import { SaslAuthenticator, saslSettings, setDelegationTokens, setDynamicScram } from '../../../src/kafka/sasl/authenticator.js';
+import { saltedPassword, scramCredential } from '../../../src/kafka/sasl/scram.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 
 const settings = saslSettings(['PLAIN', 'SCRAM-SHA-256'], { alice: 'alice-secret', bob: 'bob-secret' });
@@ -137,5 +139,42 @@ describe('kafka/sasl/authenticator', () => {
     setDynamicScram(s, []);
     expect(first('carol')).to.not.include(`s=${cred.salt.toString('base64')}`);
     expect(first('bob')).to.not.include(`s=${cred.salt.toString('base64')}`);
+  });
+
+  it('Authenticating -> Authenticated as a delegation token\'s owner (tokenauth=true), token-authenticated; an expired or removed token -> Failed', () => {
+    const s = saslSettings(['SCRAM-SHA-256'], { bob: 'bob-secret' });
+    const password = Buffer.alloc(64, 3).toString('base64');
+    const cred = scramCredential('SHA-256', password, Buffer.from('salty'), 4096);
+    const tokens = [{ tokenId: 'tok', owner: 'User:alice', expiryTimestamp: 1_000, maxTimestamp: 2_000, credentials: [{ mechanism: 1, salt: cred.salt.toString('base64'), storedKey: cred.storedKey.toString('base64'), serverKey: cred.serverKey.toString('base64'), iterations: 4096 }] }];
+    setDelegationTokens(s, tokens);
+    const login = (now: number, user = 'tok', ext = ',tokenauth=true') => {
+      const a = new SaslAuthenticator(s, () => now);
+      a.handshake('SCRAM-SHA-256');
+      const bare = `n=${user},r=abc${ext}`;
+      const first = a.authenticate(Buffer.from(`n,,${bare}`));
+      if (first.errorCode !== 0) return a;
+      const serverFirst = first.authBytes.toString();
+      const attrs = Object.fromEntries(serverFirst.split(',').map((x) => [x[0], x.slice(2)])) as Record<string, string>;
+      const salted = saltedPassword('SHA-256', password, Buffer.from(attrs.s!, 'base64'), 4096);
+      const clientKey = crypto.createHmac('sha256', salted).update('Client Key').digest();
+      const storedKey = crypto.createHash('sha256').update(clientKey).digest();
+      const withoutProof = `c=biws,r=${attrs.r}`;
+      const sig = crypto.createHmac('sha256', storedKey).update(`${bare},${serverFirst},${withoutProof}`).digest();
+      a.authenticate(Buffer.from(`${withoutProof},p=${Buffer.from(clientKey.map((b, i) => b ^ sig[i]!)).toString('base64')}`));
+      return a;
+    };
+    const ok = login(1_000);
+    expect(ok.state).to.equal('Authenticated');
+    expect(ok.user).to.equal('alice');
+    expect(ok.token).to.deep.equal({ tokenId: 'tok', owner: 'alice', expiryTimestamp: 1_000 });
+    expect(login(1_001).state, 'past its expiry').to.equal('Failed');
+    expect(login(500, 'tok', '').state, 'the token id is no user').to.equal('Failed');
+    setDelegationTokens(s, []);
+    expect(login(500).state, 'removed').to.equal('Failed');
+    // a user's login is not token-authenticated
+    const bob = new SaslAuthenticator(settings);
+    bob.handshake('PLAIN');
+    bob.authenticate(plain('', 'bob', 'bob-secret'));
+    expect([bob.state, bob.token]).to.deep.equal(['Authenticated', null]);
   });
 });

@@ -27,9 +27,9 @@ describe('kafka/sasl/scram', () => {
     const cred = scramCredential('SHA-256', 'pencil', Buffer.from('W22ZaJ0SNY7soEsUEjb6gQ==', 'base64'), 4096);
     const server = new ScramServer('SHA-256', (u) => (u === 'user' ? cred : null), () => '%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0');
     const first = server.step('n,,n=user,r=rOprNGfwEbeRWgbNEkqO');
-    expect(first).to.deep.equal({ ok: true, done: false, user: 'user', response: 'r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096' });
+    expect(first).to.deep.equal({ ok: true, done: false, user: 'user', token: null, response: 'r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096' });
     const final = server.step('c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=');
-    expect(final).to.deep.equal({ ok: true, done: true, user: 'user', response: 'v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=' });
+    expect(final).to.deep.equal({ ok: true, done: true, user: 'user', token: null, response: 'v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=' });
     expect(server.step('anything').ok, 'nothing after the last step').to.equal(false);
   });
 
@@ -40,7 +40,7 @@ describe('kafka/sasl/scram', () => {
     const first = server.step(`n,,${bare}`);
     expect(first.ok && first.user).to.equal('a,b=c');
     const c = clientFinal('SHA-512', 's3cret', bare, first.ok ? first.response : '');
-    expect(server.step(c.message)).to.deep.equal({ ok: true, done: true, user: 'a,b=c', response: `v=${c.serverSignature}` });
+    expect(server.step(c.message)).to.deep.equal({ ok: true, done: true, user: 'a,b=c', token: null, response: `v=${c.serverSignature}` });
   });
 
   it("takes a client-final nonce that ends with the server's, as Kafka does (librdkafka repeats its own in front)", () => {
@@ -83,5 +83,33 @@ describe('kafka/sasl/scram', () => {
     expect(reason(['n,,n=u,r=x', 'c=biws,r=changed,p=AAAA'])).to.equal('nonce mismatch');
     expect(reason(['n,,n=u,r=x', 'c=eSws,r=x,p=AAAA'])).to.equal('channel binding data does not match');
     expect(reason(['n,,n=u,r=x', 'nonsense'])).to.equal('malformed client-final message');
+  });
+
+  it('ignores extensions it does not know, and refuses a malformed one', () => {
+    const cred = scramCredential('SHA-256', 'pw');
+    const server = new ScramServer('SHA-256', () => cred, () => 'S');
+    const bare = 'n=u,r=cn,foo=bar,tokenauth=false';
+    const first = server.step(`n,,${bare}`);
+    expect(first.ok && first.user).to.equal('u');
+    const c = clientFinal('SHA-256', 'pw', bare, first.ok ? first.response : '');
+    expect(server.step(c.message)).to.deep.include({ ok: true, user: 'u', token: null });
+    expect(new ScramServer('SHA-256', () => cred).step('n,,n=u,r=cn,not an extension')).to.deep.equal({ ok: false, reason: 'malformed client-first message' });
+  });
+
+  it("with tokenauth=true (Kafka's ScramExtensions), the user is a token id: the token's credential, its owner the authorization id; an unknown token fails at once", () => {
+    const hmac = Buffer.alloc(64, 7).toString('base64');
+    const cred = scramCredential('SHA-512', hmac);
+    const token = { tokenId: 'tok', owner: 'alice', expiryTimestamp: 99 };
+    const lookups: string[] = [];
+    const server = new ScramServer('SHA-512', () => null, () => 'S', (id) => (lookups.push(id), id === 'tok' ? { credential: cred, token } : null));
+    const bare = 'n=tok,r=cn,tokenauth=TRUE';
+    const first = server.step(`n,,${bare}`);
+    expect(first).to.deep.include({ ok: true, user: 'alice', token });
+    const c = clientFinal('SHA-512', hmac, bare, first.ok ? first.response : '');
+    expect(server.step(c.message)).to.deep.equal({ ok: true, done: true, user: 'alice', token, response: `v=${c.serverSignature}` });
+    const other = new ScramServer('SHA-512', () => cred, () => 'S', () => null);
+    expect(other.step('n,,n=ghost,r=cn,tokenauth=true')).to.deep.equal({ ok: false, reason: 'Token Authentication failed: Invalid tokenId : ghost' });
+    // without the extension the token id is looked up as a user
+    expect(lookups).to.deep.equal(['tok']);
   });
 });
