@@ -56,6 +56,8 @@ export type { ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaEntry, Client
 // SCRAM credentials (KIP-554), for admin.alterUserScramCredentials / describeUserScramCredentials
 export { DEFAULT_SCRAM_ITERATIONS, ScramMechanism } from './client/admin.js';
 export type { ScramCredentialInfo, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialDeletion, UserScramCredentialsDescription, UserScramCredentialUpsertion } from './client/admin.js';
+// delegation tokens (KIP-48), for admin.createDelegationToken / renewDelegationToken / expireDelegationToken / describeDelegationToken
+export type { DelegationToken, TokenInformation } from './client/admin.js';
 export type { AbortTransactionSpec, FindHangingOptions, MetadataQuorumInfo, OpenTransaction, PartitionProducers, QuorumVoterInfo, TransactionDescription, TransactionListing } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';

@@ -14,6 +14,7 @@
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
+ * CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken, DescribeDelegationTokens,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
  * broker's transaction coordinator), DescribeProducers (each partition's leader, or the replica
  * on a broker named), AbortTransaction (an ABORT marker through the partition's leader),
@@ -375,6 +376,18 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async DescribeUserScramCredentials(s, m, ctx) {
       await toController(s, ctx, { type: 'DescribeUserScramCredentials', users: m.users ?? null }, 'DescribeUserScramCredentialsResponse');
+    },
+    async CreateDelegationToken(s, m, ctx) {
+      await toController(s, ctx, { type: 'CreateDelegationToken', owner: m.owner, requester: m.requester, renewers: m.renewers, maxLifetimeMs: m.maxLifetimeMs }, 'CreateDelegationTokenResponse');
+    },
+    async RenewDelegationToken(s, m, ctx) {
+      await toController(s, ctx, { type: 'RenewDelegationToken', principal: m.principal, hmac: m.hmac, renewPeriodMs: m.renewPeriodMs }, 'DelegationTokenExpiryResponse');
+    },
+    async ExpireDelegationToken(s, m, ctx) {
+      await toController(s, ctx, { type: 'ExpireDelegationToken', principal: m.principal, hmac: m.hmac, expiryTimePeriodMs: m.expiryTimePeriodMs }, 'DelegationTokenExpiryResponse');
+    },
+    async DescribeDelegationTokens(s, _m, ctx) {
+      await toController(s, ctx, { type: 'DescribeDelegationTokens' }, 'DescribeDelegationTokensResponse');
     },
     async ListTopics(s, _m, ctx) {
       const md = await refresh(s, ctx);

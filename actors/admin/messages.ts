@@ -117,4 +117,14 @@ export type AdminMsg =
    */
   | { type: 'AlterUserScramCredentials'; deletions: ScramDeletion[]; upsertions: ScramUpsertion[] }
   /** Kafka's DescribeUserScramCredentials: the named users (null: every user with a credential), mechanisms and iterations only. */
-  | { type: 'DescribeUserScramCredentials'; users: string[] | null };
+  | { type: 'DescribeUserScramCredentials'; users: string[] | null }
+  /**
+   * Delegation tokens (KIP-48), passed to the controller as they are. The admin client has no
+   * Kafka principal: it names the owner (and the requester) of a token it creates, and renews or
+   * expires as `principal`, or as the token's owner when null.
+   */
+  | { type: 'CreateDelegationToken'; owner: string; requester: string; renewers: string[]; maxLifetimeMs: number }
+  | { type: 'RenewDelegationToken'; principal: string | null; hmac: string; renewPeriodMs: number }
+  | { type: 'ExpireDelegationToken'; principal: string | null; hmac: string; expiryTimePeriodMs: number }
+  /** Every delegation token with its HMAC (the admin client filters by owner). */
+  | { type: 'DescribeDelegationTokens' };

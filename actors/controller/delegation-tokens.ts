@@ -135,22 +135,23 @@ function refused(errorCode: number): TokenChangeOutcome {
   return { errorCode, expiryTimestamp: 0, records: [] };
 }
 
-export function renewToken(state: MetadataState, config: DelegationTokenConfig, now: number, principal: string, hmac: Buffer, renewPeriodMs: number): TokenChangeOutcome {
+/** `principal` null: a trusted caller acting for the token's owner (samsa's admin client). */
+export function renewToken(state: MetadataState, config: DelegationTokenConfig, now: number, principal: string | null, hmac: Buffer, renewPeriodMs: number): TokenChangeOutcome {
   if (config.secretKey === null) return refused(ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED);
   const t = tokenForHmac(state, config.secretKey, hmac);
   if (!t) return refused(ErrorCode.DELEGATION_TOKEN_NOT_FOUND);
   if (isExpired(t, now)) return refused(ErrorCode.DELEGATION_TOKEN_EXPIRED);
-  if (!allowedToRenew(t, principal)) return refused(ErrorCode.DELEGATION_TOKEN_OWNER_MISMATCH);
+  if (!allowedToRenew(t, principal ?? t.owner)) return refused(ErrorCode.DELEGATION_TOKEN_OWNER_MISMATCH);
   const renewLifetime = renewPeriodMs > 0 ? Math.min(config.expiryTimeMs, renewPeriodMs) : config.expiryTimeMs;
   const expiryTimestamp = Math.min(t.maxTimestamp, sum(now, renewLifetime));
   return { errorCode: ErrorCode.NONE, expiryTimestamp, records: [{ type: 'DelegationToken', token: { ...t, renewers: [...t.renewers], expiryTimestamp } }], tokenId: t.tokenId };
 }
 
-export function expireToken(state: MetadataState, config: DelegationTokenConfig, now: number, principal: string, hmac: Buffer, expiryTimePeriodMs: number): TokenChangeOutcome {
+export function expireToken(state: MetadataState, config: DelegationTokenConfig, now: number, principal: string | null, hmac: Buffer, expiryTimePeriodMs: number): TokenChangeOutcome {
   if (config.secretKey === null) return refused(ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED);
   const t = tokenForHmac(state, config.secretKey, hmac);
   if (!t) return refused(ErrorCode.DELEGATION_TOKEN_NOT_FOUND);
-  if (!allowedToRenew(t, principal)) return refused(ErrorCode.DELEGATION_TOKEN_OWNER_MISMATCH);
+  if (!allowedToRenew(t, principal ?? t.owner)) return refused(ErrorCode.DELEGATION_TOKEN_OWNER_MISMATCH);
   if (expiryTimePeriodMs < 0) return { errorCode: ErrorCode.NONE, expiryTimestamp: now, records: [{ type: 'RemoveDelegationToken', tokenId: t.tokenId }], tokenId: t.tokenId };
   if (isExpired(t, now)) return refused(ErrorCode.DELEGATION_TOKEN_EXPIRED);
   const expiryTimestamp = Math.min(t.maxTimestamp, sum(now, expiryTimePeriodMs));

@@ -110,10 +110,14 @@ export type ControllerMsg =
    * checked who may ask (the answer carries the token's HMAC, base64).
    */
   | { type: 'CreateDelegationToken'; owner: string; requester: string; renewers: string[]; maxLifetimeMs: number }
-  /** KIP-48: `principal` renews the token whose HMAC (base64) is given, by `renewPeriodMs` (<= 0: the default). */
-  | { type: 'RenewDelegationToken'; principal: string; hmac: string; renewPeriodMs: number }
-  /** KIP-48: `principal` sets the token's expiry `expiryTimePeriodMs` from now (negative: removes it at once). */
-  | { type: 'ExpireDelegationToken'; principal: string; hmac: string; expiryTimePeriodMs: number }
+  /**
+   * KIP-48: `principal` renews the token whose HMAC (base64) is given, by `renewPeriodMs` (<= 0:
+   * the default). `principal` null: samsa's admin client, trusted as the cluster's own (it has no
+   * Kafka principal), acting for the token's owner.
+   */
+  | { type: 'RenewDelegationToken'; principal: string | null; hmac: string; renewPeriodMs: number }
+  /** KIP-48: `principal` (null as for renewing) sets the token's expiry `expiryTimePeriodMs` from now (negative: removes it at once). */
+  | { type: 'ExpireDelegationToken'; principal: string | null; hmac: string; expiryTimePeriodMs: number }
   /** KIP-48: every token with its HMAC, for the broker to filter by owner and authorization. */
   | { type: 'DescribeDelegationTokens' }
   /** Internal: the expired delegation token sweep (delegation.token.expiry.check.interval.ms). */

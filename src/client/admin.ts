@@ -3,7 +3,8 @@
  * metadata quorum, leader elections, partition reassignments, groups, transactions, offsets
  * (KafkaJS's fetchTopicOffsets and by timestamp, Kafka's listOffsets) and lag, record deletion,
  * brokers' log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554:
- * salted here, the password never leaves the client) and config descriptions. Failures throw
+ * salted here, the password never leaves the client), delegation tokens (KIP-48) and config
+ * descriptions. Failures throw
  * SamsaError with Kafka's code; per-item results keep their codes.
  */
 import crypto from 'node:crypto';
@@ -490,6 +491,50 @@ export interface UserScramCredentialDeletion {
 
 /** An upsertion (it has a password) or a deletion. */
 export type UserScramCredentialAlteration = UserScramCredentialUpsertion | UserScramCredentialDeletion;
+
+/** A delegation token's information, as Kafka's TokenInformation (principals as 'User:alice'). */
+export interface TokenInformation {
+  tokenId: string;
+  owner: string;
+  tokenRequester: string;
+  renewers: string[];
+  issueTimestamp: number;
+  expiryTimestamp: number;
+  maxTimestamp: number;
+}
+
+/** A delegation token (Kafka's DelegationToken): its information and its HMAC, the password a client logs in with (base64). */
+export interface DelegationToken {
+  tokenInfo: TokenInformation;
+  hmac: Buffer;
+}
+
+const PRINCIPAL = /^[^:]+:.+$/s;
+
+function checkPrincipal(p: unknown, what: string): string {
+  if (typeof p !== 'string' || !PRINCIPAL.test(p)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${what} must be a principal as 'User:<name>', got ${JSON.stringify(p)}`);
+  return p;
+}
+
+function checkHmac(hmac: unknown): string {
+  if (Buffer.isBuffer(hmac) || hmac instanceof Uint8Array) return Buffer.from(hmac).toString('base64');
+  throw new SamsaError(ErrorCode.INVALID_REQUEST, 'hmac must be the token\'s HMAC bytes (a Buffer)');
+}
+
+function checkPeriod(v: unknown, what: string): number {
+  if (v === undefined) return -1;
+  if (!Number.isSafeInteger(v)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${what} must be an integer number of milliseconds`);
+  return v as number;
+}
+
+type WireToken = { tokenId: string; owner: string; requester: string; renewers: string[]; issueTimestamp: number; expiryTimestamp: number; maxTimestamp: number };
+
+function toDelegationToken(t: WireToken, hmac: string): DelegationToken {
+  return {
+    tokenInfo: { tokenId: t.tokenId, owner: t.owner, tokenRequester: t.requester, renewers: [...t.renewers], issueTimestamp: t.issueTimestamp, expiryTimestamp: t.expiryTimestamp, maxTimestamp: t.maxTimestamp },
+    hmac: Buffer.from(hmac, 'base64'),
+  };
+}
 
 /** A credential as DescribeUserScramCredentials gives it (Kafka's ScramCredentialInfo): no salt, no keys. */
 export interface ScramCredentialInfo {
@@ -1148,6 +1193,62 @@ export class Admin {
         user: x.user,
         credentials: [...x.credentials].sort((a, b) => a.mechanism - b.mechanism).map((c) => ({ mechanism: scramMechanismName(c.mechanism) as ScramMechanismName, iterations: c.iterations })),
       }));
+  }
+
+  /**
+   * Creates a delegation token (Kafka's Admin.createDelegationToken, KIP-48) for `owner`
+   * ('User:alice'; required: this client has no Kafka principal of its own, and is trusted as the
+   * cluster's, as for ACLs), renewable by `renewers` (Users only, else INVALID_PRINCIPAL_TYPE),
+   * for at most `maxLifetimeMs` (absent or <= 0: delegation.token.max.lifetime.ms). `requester`
+   * is recorded as the principal that asked (default: the owner). Without
+   * delegation.token.secret.key on the controller: DELEGATION_TOKEN_AUTH_DISABLED. The HMAC is
+   * the password a client logs in with over SCRAM (base64, with the token id as user name and
+   * the extension tokenauth=true).
+   */
+  async createDelegationToken(options: { owner: string; renewers?: string[]; maxLifetimeMs?: number; requester?: string }): Promise<DelegationToken> {
+    const o = (options ?? {}) as { owner?: unknown; renewers?: unknown; maxLifetimeMs?: unknown; requester?: unknown };
+    const owner = checkPrincipal(o.owner, 'owner');
+    const requester = o.requester === undefined ? owner : checkPrincipal(o.requester, 'requester');
+    if (o.renewers !== undefined && !Array.isArray(o.renewers)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'renewers must be principals: [\'User:<name>\', ...]');
+    const renewers = ((o.renewers ?? []) as unknown[]).map((r, i) => checkPrincipal(r, `renewers[${i}]`));
+    const r = await this.call({ type: 'CreateDelegationToken', owner, requester, renewers, maxLifetimeMs: checkPeriod(o.maxLifetimeMs, 'maxLifetimeMs') });
+    return toDelegationToken(r.token as WireToken, r.hmac as string);
+  }
+
+  /**
+   * Renews the token with this HMAC (Kafka's Admin.renewDelegationToken) by `renewTimePeriodMs`
+   * (absent or <= 0: delegation.token.expiry.time.ms), never past its max timestamp; resolves
+   * with its new expiry timestamp. As `principal` (it must own or renew the token, else
+   * DELEGATION_TOKEN_OWNER_MISMATCH), or as the token's owner without one. An unknown HMAC is
+   * DELEGATION_TOKEN_NOT_FOUND, an expired token DELEGATION_TOKEN_EXPIRED.
+   */
+  async renewDelegationToken(hmac: Buffer, options: { renewTimePeriodMs?: number; principal?: string } = {}): Promise<number> {
+    const principal = options.principal === undefined ? null : checkPrincipal(options.principal, 'principal');
+    const r = await this.call({ type: 'RenewDelegationToken', principal, hmac: checkHmac(hmac), renewPeriodMs: checkPeriod(options.renewTimePeriodMs, 'renewTimePeriodMs') });
+    return r.expiryTimestamp as number;
+  }
+
+  /**
+   * Expires the token with this HMAC (Kafka's Admin.expireDelegationToken): `expiryTimePeriodMs`
+   * from now (never past its max timestamp), or at once (absent or negative: the token is
+   * removed); resolves with its expiry timestamp. `principal` as for renewing.
+   */
+  async expireDelegationToken(hmac: Buffer, options: { expiryTimePeriodMs?: number; principal?: string } = {}): Promise<number> {
+    const principal = options.principal === undefined ? null : checkPrincipal(options.principal, 'principal');
+    const r = await this.call({ type: 'ExpireDelegationToken', principal, hmac: checkHmac(hmac), expiryTimePeriodMs: checkPeriod(options.expiryTimePeriodMs, 'expiryTimePeriodMs') });
+    return r.expiryTimestamp as number;
+  }
+
+  /**
+   * The delegation tokens (Kafka's Admin.describeDelegationToken), oldest first, with their
+   * HMACs: every token, or with `owners` those whose owner, requester or a renewer is one of
+   * them ([] : none, as Kafka).
+   */
+  async describeDelegationToken(options: { owners?: string[] | null } = {}): Promise<DelegationToken[]> {
+    const owners = options.owners == null ? null : (Array.isArray(options.owners) ? options.owners : [options.owners]).map((p, i) => checkPrincipal(p, `owners[${i}]`));
+    const r = await this.call({ type: 'DescribeDelegationTokens' });
+    const tokens = r.tokens as (WireToken & { hmac: string })[];
+    return tokens.filter((t) => owners === null || owners.some((o) => t.owner === o || t.requester === o || t.renewers.includes(o))).map((t) => toDelegationToken(t, t.hmac));
   }
 
   /**

@@ -63,6 +63,9 @@ describe('actors/controller: delegation tokens', () => {
       expect(r).to.include({ errorCode: 0, expiryTimestamp: 6_000 });
       expect(r.records).to.deep.equal([{ type: 'DelegationToken', token: { ...state.delegationTokens.get('tok-1')!, expiryTimestamp: 6_000 } }]);
       expect(renewToken(state, config, 2_000, 'User:alice', hmac, 1_000).expiryTimestamp).to.equal(3_000);
+      // null: samsa's trusted admin client, acting for the owner
+      expect(renewToken(state, config, 2_000, null, hmac, 1_000)).to.include({ errorCode: 0, expiryTimestamp: 3_000 });
+      expect(expireToken(state, config, 2_000, null, hmac, -1).errorCode).to.equal(0);
       expect(renewToken(state, config, 2_000, 'User:alice', hmac, 60_000).expiryTimestamp).to.equal(6_000);
       expect(renewToken(state, config, 4_900, 'User:alice', hmac, -1).expiryTimestamp).to.equal(8_900);
       // near the max, the max
