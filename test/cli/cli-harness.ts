@@ -124,9 +124,9 @@ export class CliCluster {
     readonly bootstrap: string,
   ) {}
 
-  static async start(brokers: number): Promise<CliCluster> {
+  static async start(brokers: number, controllerConfig: Record<string, unknown> = {}): Promise<CliCluster> {
     // fast failover: the leader-election test crashes a broker and waits for the controller to notice
-    const cluster = await TestCluster.start({ brokers, transport: 'worker', ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 }) });
+    const cluster = await TestCluster.start({ brokers, transport: 'worker', ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 }, controllerConfig) });
     const tcp = new TcpTransport(cluster.system(), { clusterId: 'test-cluster' });
     const { port } = await tcp.listen(0);
     cluster.system().spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: cluster.client.controller } });
