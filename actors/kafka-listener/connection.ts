@@ -5,7 +5,8 @@
  * for their turn (Kafka answers a connection's requests in the order they came), the client's
  * principal (what the listener's authorizer checks requests against), and on a SASL
  * listener where its authentication stands (src/kafka/sasl: only ApiVersions, SaslHandshake and
- * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed).
+ * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed) and
+ * whether it authenticated with a delegation token (then its session ends with the token).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
  * ready), SocketDrained, SocketClosed, Throttle / Unmute (a client over its quota is not read from
  * for its throttle time).

@@ -105,6 +105,8 @@ export class RawKafkaSocket {
 /** Request/response over one RawKafkaSocket with its own correlation ids. */
 export class KafkaCaller {
   private nextId = 1;
+  /** After scramLogin: the session lifetime the broker's last SaslAuthenticate answer gave (KIP-368; 0: none). */
+  saslSessionLifetimeMs: number | null = null;
 
   private constructor(
     readonly socket: RawKafkaSocket,
@@ -156,6 +158,7 @@ export class KafkaCaller {
     const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!));
     const final = await k.call(SASL_AUTHENTICATE, 2, { authBytes: Buffer.from(`${withoutProof},p=${proof.toString('base64')}`) });
     if (final.errorCode !== 0) throw fail('client-final', final.errorCode);
+    k.saslSessionLifetimeMs = Number(final.sessionLifetimeMs);
     return k;
   }
 

@@ -2,8 +2,9 @@
  * Delegation tokens over the Kafka wire (KIP-48): CreateDelegationToken, RenewDelegationToken,
  * ExpireDelegationToken and DescribeDelegationToken with Kafka's checks (who may ask, the owner /
  * renewer / requester rules, CREATE_TOKENS / DESCRIBE_TOKENS / DESCRIBE ACLs), and SCRAM logins
- * with a token (tokenauth=true) on every broker: the connection is the owner's, and it may not
- * ask for tokens itself.
+ * with a token (tokenauth=true) on every broker: the connection is the owner's, its session ends
+ * with the token, and it may not ask for tokens itself. A PLAINTEXT listener refuses every token
+ * request; a cluster without delegation.token.secret.key answers DELEGATION_TOKEN_AUTH_DISABLED.
  */
 import { expect } from 'chai';
 import { allowTokenRequests } from '../../../src/kafka/api/delegation-tokens.js';
@@ -12,6 +13,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { ANONYMOUS, AclOperation, ResourceType } from '../../../src/security/acl.js';
 import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
+import { startKafkaCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 
 const users = { alice: 'alice-secret', bob: 'bob-secret', carol: 'carol-secret', eve: 'eve-secret' };
@@ -66,6 +68,8 @@ describe('kafka api: delegation tokens', function () {
       await checkFor(() => loginWorks(endpoint, r.tokenId, hmac), 10_000, 50);
       expect(await loginWorks(endpoint, r.tokenId, hmac, 'SCRAM-SHA-256')).to.equal(true);
       const k = await tokenLogin(endpoint, r.tokenId, hmac);
+      // the session ends when the token expires (connections.max.reauth.ms is off here)
+      expect(k.saslSessionLifetimeMs).to.be.within(r.expiryTimestampMs - Date.now() - 10_000, r.expiryTimestampMs - Date.now() + 1_000);
       const md = await k.call(ApiKeys.Metadata, 4, { topics: null, allowAutoTopicCreation: false });
       expect(md.topics.map((t: { name: string }) => t.name)).to.deep.equal(['visible']);
       // token-authenticated: none of the token APIs
@@ -140,5 +144,45 @@ describe('kafka api: delegation tokens', function () {
     expect((await bob!.call(ApiKeys.RenewDelegationToken, 2, { hmac, renewPeriodMs: -1 })).errorCode).to.equal(ErrorCode.DELEGATION_TOKEN_NOT_FOUND);
     expect(await ids(alice!, null)).to.not.include(r.tokenId);
     for (const endpoint of c.cluster.bootstrap) await checkFor(async () => !(await loginWorks(endpoint, r.tokenId, hmac)), 10_000, 50);
+  });
+});
+
+describe('kafka api: delegation tokens refused by the listener or the cluster', function () {
+  this.timeout(60_000);
+  const calls = (k: KafkaCaller) =>
+    Promise.all([
+      k.call(ApiKeys.CreateDelegationToken, 3, { ownerPrincipalType: null, ownerPrincipalName: null, renewers: [], maxLifetimeMs: -1 }),
+      k.call(ApiKeys.RenewDelegationToken, 2, { hmac: Buffer.alloc(64), renewPeriodMs: -1 }),
+      k.call(ApiKeys.ExpireDelegationToken, 2, { hmac: Buffer.alloc(64), expiryTimePeriodMs: -1 }),
+      k.call(ApiKeys.DescribeDelegationToken, 3, { owners: null }),
+    ]);
+
+  it('a PLAINTEXT listener refuses every token request (DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Kafka error timestamps)', async () => {
+    const c = await startKafkaCluster({ controllerConfig: { 'delegation.token.secret.key': 's' } });
+    try {
+      const k = await KafkaCaller.connect(c.bootstrap[0]!);
+      const [create, renew, expire, describe] = await calls(k);
+      expect(create).to.include({ errorCode: ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, principalName: 'ANONYMOUS', issueTimestampMs: -1, expiryTimestampMs: -1, maxTimestampMs: -1, tokenId: '' });
+      expect(renew).to.include({ errorCode: ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiryTimestampMs: -1 });
+      expect(expire).to.include({ errorCode: ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiryTimestampMs: -1 });
+      expect(describe).to.deep.include({ errorCode: ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, tokens: [] });
+      k.end();
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('a cluster without delegation.token.secret.key answers DELEGATION_TOKEN_AUTH_DISABLED', async () => {
+    const c = await startKafkaCluster({ sasl: { mechanisms: ['PLAIN'], users: { alice: 'alice-secret' } } });
+    try {
+      const k = await KafkaCaller.plainLogin(c.bootstrap[0]!, 'alice', 'alice-secret');
+      const [create, renew, expire, describe] = await calls(k);
+      expect(create).to.include({ errorCode: ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED, principalName: 'alice', tokenRequesterPrincipalName: 'alice', issueTimestampMs: 0, tokenId: '' });
+      for (const r of [renew, expire]) expect(r).to.include({ errorCode: ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED, expiryTimestampMs: 0 });
+      expect(describe).to.deep.include({ errorCode: ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED, tokens: [] });
+      k.end();
+    } finally {
+      await c.stop();
+    }
   });
 });
