@@ -979,8 +979,8 @@ describe('actors/controller', () => {
       await h.createTopic('w', 2, 2);
       await h.ask<'DeleteTopicsResponse'>({ type: 'DeleteTopics', topics: ['w'] });
       await h.settle();
-      // the same updates, but for the SCRAM credentials only brokers get
-      expect(h.watcherInbox).to.deep.equal(h.received(1, 'UpdateMetadataRequest').map(({ scramCredentials: _secret, ...m }) => m));
+      // the same updates, but for the SCRAM and delegation token credentials only brokers get
+      expect(h.watcherInbox).to.deep.equal(h.received(1, 'UpdateMetadataRequest').map(({ scramCredentials: _secret, delegationTokens: _tokens, ...m }) => m));
       expect(h.watcherInbox).to.have.length(2);
       await h.ask<'MetadataResponse'>({ type: 'UnwatchMetadata', watcher: h.watcherRef });
       h.clearInboxes();
