@@ -152,6 +152,11 @@ describe('actors/controller/controller-config', () => {
       uncleanLeaderElectionEnable: false,
       autoLeaderRebalanceEnable: true,
       leaderImbalanceCheckIntervalSeconds: 300,
+      // delegation tokens (KIP-48): off without a secret key; Kafka's lifetimes
+      delegationTokenSecretKey: null,
+      delegationTokenMaxLifetimeMs: 7 * 24 * 60 * 60 * 1000,
+      delegationTokenExpiryTimeMs: 24 * 60 * 60 * 1000,
+      delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
     });
     expect(
       parseControllerConfig({ 'broker.session.timeout.ms': '18000', 'unclean.leader.election.enable': 'true', 'auto.leader.rebalance.enable': 'false', 'leader.imbalance.check.interval.seconds': '30' }),
