@@ -250,12 +250,13 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
 
 /**
  * How long an authenticated session lasts (0: no end), as Kafka's SaslServerAuthenticator: a
- * delegation token's session ends when the token expires (sooner with connections.max.reauth.ms).
+ * session proved by a credential that expires (a delegation token, an OAuth token) ends then
+ * (sooner with connections.max.reauth.ms).
  */
 function sessionLifetimeMs(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, auth: SaslAuthenticator): number {
   const reauth = s.args.config.connectionsMaxReauthMs;
-  if (!auth.token) return reauth;
-  const left = Math.max(1, auth.token.expiryTimestamp - ctx.clock.now());
+  if (auth.credentialExpiresAt === null) return reauth;
+  const left = Math.max(1, auth.credentialExpiresAt - ctx.clock.now());
   return reauth > 0 ? Math.min(reauth, left) : left;
 }
 

@@ -15,6 +15,7 @@
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
  */
+import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { parseBrokerConfig, type BrokerConfig } from '../broker/broker-config.js';
@@ -22,12 +23,13 @@ import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ControllerMsg } from '../controller/messages.js';
-import { SASL_MECHANISMS, saslSettings, setDelegationTokens, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
+import { DEFAULT_SASL_MECHANISMS, saslSettings, setDelegationTokens, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
 import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
+import { oauthBearerSettings, type OAuthBearerConfig } from '../../src/kafka/sasl/oauthbearer.js';
 import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
@@ -149,8 +151,11 @@ export interface StartKafkaListenerOptions {
   brokerConfig?: Record<string, unknown>;
   /** Serve Kafka's SSL protocol: clients connect with TLS. */
   tls?: KafkaListenerTls;
-  /** Authenticate clients with SASL: the mechanisms offered (default: all) and users' passwords. */
-  sasl?: { mechanisms?: readonly SaslMechanism[]; users: Readonly<Record<string, string>> };
+  /**
+   * Authenticate clients with SASL: the mechanisms offered (default: PLAIN and SCRAM), users'
+   * passwords, and OAUTHBEARER's token validation (src/kafka/sasl/oauthbearer.ts).
+   */
+  sasl?: { mechanisms?: readonly SaslMechanism[]; users?: Readonly<Record<string, string>>; oauthbearer?: OAuthBearerConfig };
 }
 
 /**
@@ -161,7 +166,10 @@ export async function startKafkaListener(system: ActorSystem, o: StartKafkaListe
   const config = parseBrokerConfig(o.brokerConfig ?? {});
   const server = await bindKafkaServer(o.host, o.port, o.tls);
   const bound = serverEndpoint(server);
-  const sasl = o.sasl ? saslSettings(o.sasl.mechanisms ?? SASL_MECHANISMS, o.sasl.users) : null;
+  const oauth = o.sasl?.oauthbearer ? oauthBearerSettings(o.sasl.oauthbearer, (file) => fs.readFileSync(file, 'utf8')) : null;
+  // without a list: the user mechanisms when there are users, OAUTHBEARER when it is configured
+  const mechanisms = o.sasl?.mechanisms ?? [...(o.sasl?.users !== undefined || !oauth ? DEFAULT_SASL_MECHANISMS : []), ...(oauth ? (['OAUTHBEARER'] as const) : [])];
+  const sasl = o.sasl ? saslSettings(mechanisms, o.sasl.users ?? {}, oauth) : null;
   system.spawn(kafkaListener, { name: kafkaListenerName(o.brokerId), args: { server, sasl, brokerId: o.brokerId, controller: o.controller, config, configInput: o.brokerConfig ?? {} } });
   return o.advertisedHost ? `${o.advertisedHost}:${bound.slice(bound.lastIndexOf(':') + 1)}` : bound;
 }

@@ -68,10 +68,26 @@ export interface KafkaListenerEntry {
   tls?: KafkaListenerTlsEntry;
   /**
    * Authenticate clients with SASL (Kafka's SASL_PLAINTEXT, or SASL_SSL with `tls`): the
-   * mechanisms offered (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; default all) and each user's
-   * password, as Kafka's JAAS `user_<name>="<password>"`.
+   * mechanisms offered (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER; default: the first
+   * three with `users`, and OAUTHBEARER with `oauthbearer`), each user's password, as Kafka's JAAS
+   * `user_<name>="<password>"`, and how OAUTHBEARER checks tokens (Kafka's
+   * sasl.oauthbearer.* broker configs: the JSON Web Key Set or its file, the expected audience
+   * and issuer, the subject and scope claim names, the clock skew; or `unsecured: true` for
+   * unsigned development tokens, Kafka's default validator).
    */
-  sasl?: { mechanisms?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512')[]; users: Record<string, string> };
+  sasl?: {
+    mechanisms?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER')[];
+    users?: Record<string, string>;
+    oauthbearer?: {
+      jwks?: { keys: Record<string, unknown>[] } | string;
+      unsecured?: boolean;
+      expectedAudience?: string[];
+      expectedIssuer?: string;
+      subClaimName?: string;
+      scopeClaimName?: string;
+      clockSkewSeconds?: number;
+    };
+  };
 }
 
 /** A Kafka listener's TLS: Kafka's ssl.keystore as PEM files, and ssl.client.auth. */
@@ -356,9 +372,23 @@ export function validateTopology(value: unknown): TopologyProblem[] {
         if (k.sasl !== undefined && c.object(k.sasl, join(kp, 'sasl'))) {
           const sp = join(kp, 'sasl');
           const sa = k.sasl;
-          c.keys(sa, sp, ['mechanisms', 'users'], ['users']);
+          c.keys(sa, sp, ['mechanisms', 'users', 'oauthbearer'], []);
+          const offers = (m: string) => (Array.isArray(sa.mechanisms) ? (sa.mechanisms as string[]).includes(m) : m === 'OAUTHBEARER' ? sa.oauthbearer !== undefined : sa.users !== undefined || sa.oauthbearer === undefined);
+          if (sa.users === undefined && offers('PLAIN')) c.add(join(sp, 'users'), 'is required with PLAIN: { "<name>": "<password>" }');
+          if (offers('OAUTHBEARER') && sa.oauthbearer === undefined) c.add(join(sp, 'oauthbearer'), 'is required with OAUTHBEARER: { "jwks": <key set or its file> } (or "unsecured": true for unsigned development tokens)');
+          if (sa.oauthbearer !== undefined && c.object(sa.oauthbearer, join(sp, 'oauthbearer'))) {
+            const op = join(sp, 'oauthbearer');
+            const o = sa.oauthbearer as Record<string, unknown>;
+            c.keys(o, op, ['jwks', 'unsecured', 'expectedAudience', 'expectedIssuer', 'subClaimName', 'scopeClaimName', 'clockSkewSeconds'], []);
+            if (o.jwks !== undefined && typeof o.jwks !== 'string' && !(typeof o.jwks === 'object' && o.jwks !== null && Array.isArray((o.jwks as { keys?: unknown }).keys))) c.add(join(op, 'jwks'), 'must be a JSON Web Key Set ({ "keys": [...] }) or the path of one');
+            if (o.unsecured !== undefined && typeof o.unsecured !== 'boolean') c.add(join(op, 'unsecured'), 'must be true or false');
+            if (o.jwks === undefined && o.unsecured !== true) c.add(op, 'needs "jwks" (the keys tokens are signed with), or "unsecured": true for unsigned development tokens');
+            if (o.expectedAudience !== undefined && !(Array.isArray(o.expectedAudience) && o.expectedAudience.every((x) => typeof x === 'string'))) c.add(join(op, 'expectedAudience'), 'must be a list of strings');
+            for (const k of ['expectedIssuer', 'subClaimName', 'scopeClaimName'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) c.add(join(op, k), 'must be a non-empty string');
+            if (o.clockSkewSeconds !== undefined && !(Number.isInteger(o.clockSkewSeconds) && (o.clockSkewSeconds as number) >= 0)) c.add(join(op, 'clockSkewSeconds'), 'must be a whole number of seconds, 0 or more');
+          }
           if (sa.mechanisms !== undefined && c.array(sa.mechanisms, join(sp, 'mechanisms'))) {
-            const known = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+            const known = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'];
             if (sa.mechanisms.length === 0) c.add(join(sp, 'mechanisms'), `must name at least one of ${known.join(', ')}`);
             sa.mechanisms.forEach((m, j) => {
               if (!known.includes(m as string)) c.add(join(join(sp, 'mechanisms'), j), `${JSON.stringify(m)} is not one of ${known.join(', ')}`);
@@ -367,7 +397,7 @@ export function validateTopology(value: unknown): TopologyProblem[] {
           if (sa.users !== undefined && c.object(sa.users, join(sp, 'users'))) {
             const users = Object.entries(sa.users);
             // SCRAM users can also come from the cluster (AlterUserScramCredentials); PLAIN's only from here
-            const mechanisms = Array.isArray(sa.mechanisms) ? (sa.mechanisms as string[]) : ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+            const mechanisms = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'].filter(offers);
             if (users.length === 0 && !mechanisms.some((m) => m.startsWith('SCRAM-'))) c.add(join(sp, 'users'), 'must name at least one user: { "<name>": "<password>" } (PLAIN takes only the users configured here)');
             for (const [name, password] of users) {
               if (name === '') c.add(join(sp, 'users'), 'a user name must be non-empty');

@@ -170,6 +170,11 @@ export class KafkaCaller {
     return r.body;
   }
 
+  /** Resolves true once the broker closed the connection (false after `timeoutMs`). */
+  closed(timeoutMs = 5_000): Promise<boolean> {
+    return this.socket.waitClosed(timeoutMs);
+  }
+
   end(): void {
     this.socket.end();
   }

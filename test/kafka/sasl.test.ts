@@ -395,13 +395,27 @@ describe('Kafka listeners with SASL', function () {
     it('checks mechanisms and users', () => {
       expect(problems({ users: { alice: 'x' } })).to.deep.equal([]);
       expect(problems({ mechanisms: ['SCRAM-SHA-512'], users: { alice: 'x' } })).to.deep.equal([]);
-      expect(problems({})).to.deep.equal(['brokers[0].kafka.sasl.users: is required']);
+      expect(problems({})).to.deep.equal(['brokers[0].kafka.sasl.users: is required with PLAIN: { "<name>": "<password>" }']);
       // SCRAM users may all come from the cluster's credentials (KIP-554); PLAIN needs configured ones
       expect(problems({ users: {} })).to.deep.equal([]);
       expect(problems({ mechanisms: ['PLAIN'], users: {} })).to.deep.equal(['brokers[0].kafka.sasl.users: must name at least one user: { "<name>": "<password>" } (PLAIN takes only the users configured here)']);
       expect(problems({ users: { alice: '' } })).to.deep.equal(['brokers[0].kafka.sasl.users.alice: the password must be a non-empty string']);
-      expect(problems({ mechanisms: ['GSSAPI'], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms[0]: "GSSAPI" is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);
-      expect(problems({ mechanisms: [], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms: must name at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512']);
+      expect(problems({ mechanisms: ['GSSAPI'], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms[0]: "GSSAPI" is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER']);
+      expect(problems({ mechanisms: [], users: { a: 'b' } })).to.deep.equal(['brokers[0].kafka.sasl.mechanisms: must name at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER']);
+    });
+
+    it('checks OAUTHBEARER settings: a key set or unsecured, typed claims options; no users needed for it alone', () => {
+      expect(problems({ oauthbearer: { unsecured: true } })).to.deep.equal([]);
+      expect(problems({ oauthbearer: { jwks: 'keys.json', expectedAudience: ['kafka'], expectedIssuer: 'https://idp', clockSkewSeconds: 5 } })).to.deep.equal([]);
+      expect(problems({ mechanisms: ['OAUTHBEARER'] })).to.deep.equal(['brokers[0].kafka.sasl.oauthbearer: is required with OAUTHBEARER: { "jwks": <key set or its file> } (or "unsecured": true for unsigned development tokens)']);
+      expect(problems({ oauthbearer: {} })).to.deep.equal(['brokers[0].kafka.sasl.oauthbearer: needs "jwks" (the keys tokens are signed with), or "unsecured": true for unsigned development tokens']);
+      expect(problems({ oauthbearer: { jwks: { nope: 1 }, expectedAudience: 'kafka', subClaimName: '', clockSkewSeconds: -1, color: 'red' } })).to.deep.equal([
+        'brokers[0].kafka.sasl.oauthbearer.color: unknown key (allowed: jwks, unsecured, expectedAudience, expectedIssuer, subClaimName, scopeClaimName, clockSkewSeconds)',
+        'brokers[0].kafka.sasl.oauthbearer.jwks: must be a JSON Web Key Set ({ "keys": [...] }) or the path of one',
+        'brokers[0].kafka.sasl.oauthbearer.expectedAudience: must be a list of strings',
+        'brokers[0].kafka.sasl.oauthbearer.subClaimName: must be a non-empty string',
+        'brokers[0].kafka.sasl.oauthbearer.clockSkewSeconds: must be a whole number of seconds, 0 or more',
+      ]);
     });
   });
 });

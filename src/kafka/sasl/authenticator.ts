@@ -6,14 +6,16 @@
  *   AwaitingHandshake --SaslHandshake(other mechanism)--> AwaitingHandshake (UNSUPPORTED_SASL_MECHANISM)
  *   Authenticating --SaslAuthenticate(last step ok)--> Authenticated
  *   Authenticating --SaslAuthenticate(SCRAM first step ok)--> Authenticating
+ *   Authenticating --SaslAuthenticate(OAUTHBEARER token refused)--> Authenticating (answered {"status":"invalid_token"}; the client's SOH then fails it)
  *   Authenticating --SaslAuthenticate(bad credentials)--> Failed (SASL_AUTHENTICATION_FAILED)
  *   Authenticated --SaslHandshake(the same mechanism)--> Authenticating (re-authentication, KIP-368)
  *   Authenticated --SaslHandshake(another mechanism)--> Failed (ILLEGAL_SASL_STATE)
  *   Authenticating (re-authenticating) --SaslAuthenticate(another user)--> Failed (SASL_AUTHENTICATION_FAILED)
  *   any other request in any state but Authenticated --> Failed (ILLEGAL_SASL_STATE)
  *
- * Mechanisms: PLAIN (RFC 4616: "[authzid] NUL user NUL password", the authzid empty or the user)
- * and SCRAM-SHA-256 / SCRAM-SHA-512 (./scram.ts). Users and passwords come from the listener's
+ * Mechanisms: PLAIN (RFC 4616: "[authzid] NUL user NUL password", the authzid empty or the user),
+ * SCRAM-SHA-256 / SCRAM-SHA-512 (./scram.ts) and OAUTHBEARER (./oauthbearer.ts: a JWT checked
+ * against the listener's keys; the principal is its subject, the session ends with the token). Users and passwords come from the listener's
  * configuration, as Kafka's JAAS `user_<name>="<password>"`; SCRAM credentials are derived from
  * them once, when the listener starts. SCRAM credentials kept in the cluster metadata (KIP-554,
  * AlterUserScramCredentials) come on top, replaced whole when they change (`setDynamicScram`),
@@ -31,14 +33,20 @@ import { ErrorCode } from '../../protocol/errors.js';
 import { ScramServer, scramCredential, type ScramCredential, type ScramHash, type ScramToken } from './scram.js';
 import { scramHashOf, type ScramCredentialEntry } from '../../../actors/controller/scram-credentials.js';
 import type { TokenAuthEntry } from '../../../actors/controller/delegation-tokens.js';
+import { OAuthBearerServer, type OAuthBearerSettings } from './oauthbearer.js';
 
-export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
+/** Every mechanism a listener can offer. */
+export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+/** What a listener offers when its config names no mechanisms: those of its users. */
+export const DEFAULT_SASL_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
 
 /** A listener's SASL settings: the mechanisms it offers and its users' credentials. */
 export interface SaslSettings {
   readonly mechanisms: readonly SaslMechanism[];
   readonly users: ReadonlyMap<string, SaslUser>;
+  /** OAUTHBEARER's token validation (null: the listener does not offer it). */
+  readonly oauth: OAuthBearerSettings | null;
   /** SCRAM credentials from the cluster metadata: user -> hash -> credential (replaced in place). */
   readonly dynamicScram: Map<string, Partial<Record<ScramHash, ScramCredential>>>;
   /** Delegation tokens from the cluster metadata, by token id (replaced in place). */
@@ -85,7 +93,8 @@ interface SaslUser {
 }
 
 /** Settings from users and passwords: SCRAM credentials are derived here, once. */
-export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readonly<Record<string, string>>): SaslSettings {
+export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readonly<Record<string, string>>, oauth: OAuthBearerSettings | null = null): SaslSettings {
+  if (mechanisms.includes('OAUTHBEARER') && oauth === null) throw new Error('OAUTHBEARER needs its token validation settings (oauthbearer: a jwks, or unsecured)');
   const map = new Map<string, SaslUser>();
   for (const [name, password] of Object.entries(users)) {
     const scram: Partial<Record<ScramHash, ScramCredential>> = {};
@@ -93,7 +102,7 @@ export function saslSettings(mechanisms: readonly SaslMechanism[], users: Readon
     if (mechanisms.includes('SCRAM-SHA-512')) scram['SHA-512'] = scramCredential('SHA-512', password);
     map.set(name, { passwordDigest: crypto.createHash('sha256').update(password, 'utf8').digest(), scram });
   }
-  return { mechanisms: [...mechanisms], users: map, dynamicScram: new Map(), tokens: new Map() };
+  return { mechanisms: [...mechanisms], users: map, oauth: mechanisms.includes('OAUTHBEARER') ? oauth : null, dynamicScram: new Map(), tokens: new Map() };
 }
 
 export type SaslState = 'AwaitingHandshake' | 'Authenticating' | 'Authenticated' | 'Failed';
@@ -112,10 +121,16 @@ export class SaslAuthenticator {
   user: string | null = null;
   /** The delegation token the connection authenticated with (its owner is `user`); null: none. */
   token: ScramToken | null = null;
+  /**
+   * When the credential the connection proved expires (epoch ms; null: never): a delegation
+   * token's expiry, an OAuth token's exp. The session ends then (KIP-368).
+   */
+  credentialExpiresAt: number | null = null;
   /** Why the exchange failed (for the log; the client gets a generic message). */
   failure: string | null = null;
   private mechanism: SaslMechanism | null = null;
   private scram: ScramServer | null = null;
+  private oauth: OAuthBearerServer | null = null;
   /** While re-authenticating: the user the connection was authenticated as (who it must stay). */
   private reauthOf: string | null = null;
 
@@ -159,7 +174,8 @@ export class SaslAuthenticator {
     const m = this.settings.mechanisms.find((x) => x === mechanism);
     if (!m) return { errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms };
     this.mechanism = m;
-    if (m !== 'PLAIN') {
+    if (m === 'OAUTHBEARER') this.oauth = new OAuthBearerServer(this.settings.oauth!, this.now);
+    else if (m !== 'PLAIN') {
       const hash: ScramHash = m === 'SCRAM-SHA-256' ? 'SHA-256' : 'SHA-512';
       this.scram = new ScramServer(hash, (user) => this.settings.dynamicScram.get(user)?.[hash] ?? this.settings.users.get(user)?.scram[hash] ?? null, undefined, (tokenId) => this.tokenCredential(hash, tokenId));
     }
@@ -175,6 +191,7 @@ export class SaslAuthenticator {
       return { errorCode: ErrorCode.ILLEGAL_SASL_STATE, errorMessage: `SaslAuthenticate is not expected now (${this.state === 'Failed' ? 'after a failure' : 'send SaslHandshake first'})`, authBytes: NONE };
     }
     if (this.mechanism === 'PLAIN') return this.plain(Buffer.from(bytes));
+    if (this.mechanism === 'OAUTHBEARER') return this.oauthBearer(Buffer.from(bytes));
     const step = this.scram!.step(Buffer.from(bytes).toString('utf8'));
     if (!step.ok) return this.failed(`Authentication failed during authentication due to invalid credentials with SASL mechanism ${this.mechanism}`, step.reason);
     if (step.done) {
@@ -184,11 +201,26 @@ export class SaslAuthenticator {
     return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: Buffer.from(step.response, 'utf8') };
   }
 
-  private authenticated(user: string, token: ScramToken | null = null): void {
+  private authenticated(user: string, token: ScramToken | null = null, expiresAt: number | null = token?.expiryTimestamp ?? null): void {
     this.state = 'Authenticated';
     this.user = user;
     this.token = token;
+    this.credentialExpiresAt = expiresAt;
     this.reauthOf = null;
+  }
+
+  /** OAUTHBEARER: one message, or two when the token is refused (the error, then the client's SOH). */
+  private oauthBearer(bytes: Buffer): SaslAnswer {
+    const step = this.oauth!.step(bytes);
+    if (step.kind === 'challenge') {
+      this.failure = step.reason;
+      return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: step.response };
+    }
+    if (step.kind === 'failed') return this.failed(step.errorMessage, this.failure ?? step.reason);
+    if (this.reauthOf !== null && step.principal !== this.reauthOf) return this.failed('Cannot change principals during re-authentication', `re-authentication as ${step.principal} where ${this.reauthOf} was authenticated`);
+    this.failure = null;
+    this.authenticated(step.principal, null, step.expiresAt);
+    return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: step.response };
   }
 
   private plain(bytes: Buffer): SaslAnswer {

@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { SaslAuthenticator, saslSettings, setDelegationTokens, setDynamicScram } from '../../../src/kafka/sasl/authenticator.js';
 import { saltedPassword, scramCredential } from '../../../src/kafka/sasl/scram.js';
+import { oauthBearerSettings } from '../../../src/kafka/sasl/oauthbearer.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 
 const settings = saslSettings(['PLAIN', 'SCRAM-SHA-256'], { alice: 'alice-secret', bob: 'bob-secret' });
@@ -176,5 +177,50 @@ describe('kafka/sasl/authenticator', () => {
     bob.handshake('PLAIN');
     bob.authenticate(plain('', 'bob', 'bob-secret'));
     expect([bob.state, bob.token]).to.deep.equal(['Authenticated', null]);
+  });
+});
+
+describe('kafka/sasl/authenticator: OAUTHBEARER', () => {
+  const NOW = 1_800_000_000_000;
+  const oauth = oauthBearerSettings({ unsecured: true }, () => '');
+  const unsigned = (sub: string, exp = NOW / 1000 + 600) =>
+    `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub, iat: NOW / 1000, exp })).toString('base64url')}.`;
+  const message = (t: string) => Buffer.from(`n,,\u0001auth=Bearer ${t}\u0001\u0001`);
+  const withOauth = saslSettings(['PLAIN', 'OAUTHBEARER'], { alice: 'alice-secret' }, oauth);
+
+  it('is offered only with its settings', () => {
+    expect(() => saslSettings(['OAUTHBEARER'], {})).to.throw(/OAUTHBEARER needs its token validation settings/);
+    expect(new SaslAuthenticator(withOauth).handshake('OAUTHBEARER')).to.deep.equal({ errorCode: 0, mechanisms: ['PLAIN', 'OAUTHBEARER'] });
+  });
+
+  it('Authenticating -> Authenticated with a good token: its subject is the user, its expiry the credential\'s', () => {
+    const a = new SaslAuthenticator(withOauth, () => NOW);
+    a.handshake('OAUTHBEARER');
+    expect(a.authenticate(message(unsigned('svc')))).to.deep.include({ errorCode: 0, errorMessage: null });
+    expect(a).to.deep.include({ state: 'Authenticated', user: 'svc', credentialExpiresAt: NOW + 600_000, token: null });
+  });
+
+  it('Authenticating stays on a refused token (the JSON error), then -> Failed on the client\'s SOH', () => {
+    const a = new SaslAuthenticator(withOauth, () => NOW);
+    a.handshake('OAUTHBEARER');
+    const first = a.authenticate(message(unsigned('svc', NOW / 1000 - 3600)));
+    expect(first.errorCode).to.equal(0);
+    expect(first.authBytes.toString()).to.equal('{"status":"invalid_token"}');
+    expect(a.state).to.equal('Authenticating');
+    expect(a.authenticate(Buffer.from([1]))).to.deep.include({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: '{"status":"invalid_token"}' });
+    expect(a.state).to.equal('Failed');
+    expect(a.failure).to.match(/invalid token: the token expired/);
+  });
+
+  it('re-authentication (KIP-368) with a fresh token of the same subject keeps the session; another subject fails', () => {
+    const a = new SaslAuthenticator(withOauth, () => NOW);
+    a.handshake('OAUTHBEARER');
+    a.authenticate(message(unsigned('svc')));
+    a.handshake('OAUTHBEARER');
+    expect(a.authenticate(message(unsigned('svc', NOW / 1000 + 1200))).errorCode).to.equal(0);
+    expect(a.credentialExpiresAt).to.equal(NOW + 1_200_000);
+    a.handshake('OAUTHBEARER');
+    expect(a.authenticate(message(unsigned('mallory'))).errorCode).to.equal(ErrorCode.SASL_AUTHENTICATION_FAILED);
+    expect(a.state).to.equal('Failed');
   });
 });
