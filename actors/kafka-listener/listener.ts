@@ -7,10 +7,11 @@
  * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the authorizer its connections check requests
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
  * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
- * handshakes that failed.
+ * handshakes that failed, and OAUTHBEARER's key set fetched from a URL (jwks-refresher.ts).
  * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
  * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
- * quotas, SCRAM credentials and delegation tokens' SCRAM credentials, its dynamic connection limits).
+ * quotas, SCRAM credentials and delegation tokens' SCRAM credentials, its dynamic connection limits);
+ * RefreshJwks (its timers: fetch the key set again, periodically or soon after an unknown key).
  * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
@@ -30,6 +31,7 @@ import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
 import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 import { oauthBearerSettings, type OAuthBearerConfig } from '../../src/kafka/sasl/oauthbearer.js';
+import { JwksRefresher } from '../../src/kafka/sasl/jwks-refresher.js';
 import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
@@ -56,6 +58,8 @@ export interface KafkaListenerDescription {
   throttledRequests: number;
   /** Connections closed at once: max.connections, max.connections.per.ip, an IP's connection_creation_rate. */
   refusedConnections: number;
+  /** OAUTHBEARER's key set from a URL: the keys in force, fetches that brought a set and that failed (null: no URL). */
+  jwks: { keys: number; fetched: number; failed: number } | null;
   /** Connections made to wait for max.connection.creation.rate. */
   delayedConnections: number;
 }
@@ -96,7 +100,12 @@ interface ListenerState {
   accepted: number;
   open: number;
   handshakeFailures: number;
+  /** OAUTHBEARER's key set fetched from a URL (null: none to fetch). */
+  jwks: JwksRefresher | null;
 }
+
+const JWKS_REFRESH_TIMER = 'jwks-refresh';
+const JWKS_SOON_TIMER = 'jwks-soon';
 
 /**
  * Binds a server for a broker's Kafka listener, with TLS when `secure` is given; port 0 picks a
@@ -191,7 +200,25 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       },
       ctx.clock,
     );
-    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, limits, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0 };
+    const oauth = args.sasl?.oauth ?? null;
+    const jwks =
+      oauth?.jwksUrl != null
+        ? new JwksRefresher(oauth, {
+            fetchText: async (url) => {
+              const r = await fetch(url, { signal: AbortSignal.timeout(args.config.requestTimeoutMs) });
+              if (!r.ok) throw new Error(`HTTP ${r.status}`);
+              return r.text();
+            },
+            now: () => ctx.clock.now(),
+            log: ctx.log,
+            schedule: (delayMs) => ctx.timers.startSingle(JWKS_SOON_TIMER, delayMs, { type: 'RefreshJwks' }),
+          })
+        : null;
+    if (jwks && oauth) {
+      void jwks.refresh();
+      ctx.timers.startPeriodic(JWKS_REFRESH_TIMER, oauth.jwksRefreshMs, { type: 'RefreshJwks' });
+    }
+    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, limits, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0, jwks };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -261,7 +288,8 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     DescribeKafkaListener(s, _m, ctx) {
       const a = s.server.address() as net.AddressInfo;
       const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled, refusedConnections: s.limits.refused, delayedConnections: s.limits.delayed } satisfies KafkaListenerDescription);
+      const jwks = s.jwks ? { keys: s.sasl?.oauth?.keys.length ?? 0, fetched: s.jwks.fetched, failed: s.jwks.failed } : null;
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled, refusedConnections: s.limits.refused, delayedConnections: s.limits.delayed, jwks } satisfies KafkaListenerDescription);
     },
     AclsChanged(s, m, ctx) {
       if (!s.authorizer) return;
@@ -288,6 +316,9 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       if (!s.sasl) return;
       setDelegationTokens(s.sasl, m.tokens);
       ctx.log.info('delegation tokens in force', { tokens: m.tokens.length });
+    },
+    RefreshJwks(s) {
+      if (s.jwks) void s.jwks.refresh();
     },
   },
 });

@@ -22,7 +22,9 @@ export type KafkaListenerMsg =
   /** From the broker beside it: the cluster's SCRAM credentials (KIP-554) changed; authenticate with these. */
   | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] }
   /** From the broker beside it: the cluster's delegation tokens (KIP-48) changed; authenticate tokens with these SCRAM credentials. */
-  | { type: 'DelegationTokensChanged'; tokens: TokenAuthEntry[] };
+  | { type: 'DelegationTokensChanged'; tokens: TokenAuthEntry[] }
+  /** Internal timer: fetch OAUTHBEARER's key set from its URL again. */
+  | { type: 'RefreshJwks' };
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
 export function kafkaListenerName(brokerId: number): string {

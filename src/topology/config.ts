@@ -80,6 +80,7 @@ export interface KafkaListenerEntry {
     users?: Record<string, string>;
     oauthbearer?: {
       jwks?: { keys: Record<string, unknown>[] } | string;
+      jwksRefreshMs?: number;
       unsecured?: boolean;
       expectedAudience?: string[];
       expectedIssuer?: string;
@@ -379,7 +380,8 @@ export function validateTopology(value: unknown): TopologyProblem[] {
           if (sa.oauthbearer !== undefined && c.object(sa.oauthbearer, join(sp, 'oauthbearer'))) {
             const op = join(sp, 'oauthbearer');
             const o = sa.oauthbearer as Record<string, unknown>;
-            c.keys(o, op, ['jwks', 'unsecured', 'expectedAudience', 'expectedIssuer', 'subClaimName', 'scopeClaimName', 'clockSkewSeconds'], []);
+            c.keys(o, op, ['jwks', 'jwksRefreshMs', 'unsecured', 'expectedAudience', 'expectedIssuer', 'subClaimName', 'scopeClaimName', 'clockSkewSeconds'], []);
+            if (o.jwksRefreshMs !== undefined && !(Number.isInteger(o.jwksRefreshMs) && (o.jwksRefreshMs as number) >= 1000)) c.add(join(op, 'jwksRefreshMs'), 'must be a whole number of milliseconds, 1000 or more');
             if (o.jwks !== undefined && typeof o.jwks !== 'string' && !(typeof o.jwks === 'object' && o.jwks !== null && Array.isArray((o.jwks as { keys?: unknown }).keys))) c.add(join(op, 'jwks'), 'must be a JSON Web Key Set ({ "keys": [...] }) or the path of one');
             if (o.unsecured !== undefined && typeof o.unsecured !== 'boolean') c.add(join(op, 'unsecured'), 'must be true or false');
             if (o.jwks === undefined && o.unsecured !== true) c.add(op, 'needs "jwks" (the keys tokens are signed with), or "unsecured": true for unsigned development tokens');

@@ -6,7 +6,9 @@
  */
 import { expect } from 'chai';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { Kafka, logLevel } from 'kafkajs';
+import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/kafka-listener/listener.js';
 import { ApiKeys } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -100,3 +102,55 @@ describe('Kafka listeners with SASL/OAUTHBEARER', function () {
     expect(got).to.deep.equal(['hello', 'world']);
   });
 });
+
+describe('Kafka listeners with SASL/OAUTHBEARER keys from a URL', function () {
+  this.timeout(60_000);
+  let c: KafkaTestCluster;
+  let server: http.Server;
+  let keySet: { keys: object[] };
+  const rotated = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const rotatedJwk = { ...rotated.publicKey.export({ format: 'jwk' }), kid: 'k2', use: 'sig' };
+
+  function signWith(key: crypto.KeyObject, kid: string): string {
+    const h = Buffer.from(JSON.stringify({ alg: 'ES256', kid })).toString('base64url');
+    const p = Buffer.from(JSON.stringify(claims())).toString('base64url');
+    return `${h}.${p}.${crypto.sign('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  }
+  async function login(t: string): Promise<number> {
+    const k = await KafkaCaller.connect(c.bootstrap[0]!);
+    try {
+      await k.call(ApiKeys.SaslHandshake, 1, { mechanism: 'OAUTHBEARER' });
+      const r = await k.call(ApiKeys.SaslAuthenticate, 2, { authBytes: initial(t) });
+      return r.errorCode === ErrorCode.NONE && Buffer.from(r.authBytes).length === 0 ? ErrorCode.NONE : ErrorCode.SASL_AUTHENTICATION_FAILED;
+    } finally {
+      k.end();
+    }
+  }
+
+  before(async () => {
+    keySet = { keys: [jwk] };
+    server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(keySet));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks`;
+    c = await startKafkaCluster({ brokers: 1, sasl: { oauthbearer: { jwks: url, jwksRefreshMs: 1_000 } } });
+  });
+  after(async () => {
+    await c?.stop();
+    server?.close();
+  });
+
+  it('fetches the key set at start, and again as it changes: a rotated key is taken, a removed one refused', async () => {
+    await checkFor(async () => (await login(token(claims()))) === ErrorCode.NONE, 15_000, 50);
+    expect(await login(signWith(rotated.privateKey, 'k2'))).to.equal(ErrorCode.SASL_AUTHENTICATION_FAILED);
+    keySet = { keys: [rotatedJwk] };
+    await checkFor(async () => (await login(signWith(rotated.privateKey, 'k2'))) === ErrorCode.NONE, 15_000, 100);
+    expect(await login(token(claims()))).to.equal(ErrorCode.SASL_AUTHENTICATION_FAILED);
+    const l = (await c.handle.mainSystem.ask({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as unknown as KafkaListenerDescription;
+    expect(l.jwks!.keys).to.equal(1);
+    expect(l.jwks!.fetched).to.be.at.least(2);
+  });
+});
+

@@ -410,7 +410,7 @@ describe('Kafka listeners with SASL', function () {
       expect(problems({ mechanisms: ['OAUTHBEARER'] })).to.deep.equal(['brokers[0].kafka.sasl.oauthbearer: is required with OAUTHBEARER: { "jwks": <key set or its file> } (or "unsecured": true for unsigned development tokens)']);
       expect(problems({ oauthbearer: {} })).to.deep.equal(['brokers[0].kafka.sasl.oauthbearer: needs "jwks" (the keys tokens are signed with), or "unsecured": true for unsigned development tokens']);
       expect(problems({ oauthbearer: { jwks: { nope: 1 }, expectedAudience: 'kafka', subClaimName: '', clockSkewSeconds: -1, color: 'red' } })).to.deep.equal([
-        'brokers[0].kafka.sasl.oauthbearer.color: unknown key (allowed: jwks, unsecured, expectedAudience, expectedIssuer, subClaimName, scopeClaimName, clockSkewSeconds)',
+        'brokers[0].kafka.sasl.oauthbearer.color: unknown key (allowed: jwks, jwksRefreshMs, unsecured, expectedAudience, expectedIssuer, subClaimName, scopeClaimName, clockSkewSeconds)',
         'brokers[0].kafka.sasl.oauthbearer.jwks: must be a JSON Web Key Set ({ "keys": [...] }) or the path of one',
         'brokers[0].kafka.sasl.oauthbearer.expectedAudience: must be a list of strings',
         'brokers[0].kafka.sasl.oauthbearer.subClaimName: must be a non-empty string',

@@ -7,7 +7,8 @@
  *   (`key=value` SOH)* SOH. Extensions are accepted (Kafka's validator takes them all); an authzid
  *   must be the token's principal.
  * - The token is a JWS signed with a key of the configured JSON Web Key Set (Kafka's
- *   sasl.oauthbearer.jwks.endpoint.url, here the set itself or a file): the key named by the
+ *   sasl.oauthbearer.jwks.endpoint.url: the set itself, a file, or an http(s) URL fetched again
+ *   periodically and when a token names a key the set lacks, jwks-refresher.ts): the key named by the
  *   header's `kid`, or the set's only key of the right type without one. RS256/384/512,
  *   PS256/384/512, ES256/384/512 and EdDSA; `none` is refused. Its claims: `exp` and `iat`
  *   required, `exp` and `nbf` checked with the clock skew (sasl.oauthbearer.clock.skew.seconds,
@@ -26,8 +27,16 @@ import crypto from 'node:crypto';
 const SOH = '\u0001';
 
 export interface OAuthBearerSettings {
-  /** The JSON Web Keys tokens may be signed with (empty with `unsecured`). */
-  readonly keys: readonly crypto.JsonWebKey[];
+  /**
+   * The JSON Web Keys tokens may be signed with (empty with `unsecured`, or until a key set
+   * fetched from a URL arrives); replaced whole when the set is fetched again.
+   */
+  keys: readonly crypto.JsonWebKey[];
+  /** The key set's https URL (Kafka's sasl.oauthbearer.jwks.endpoint.url), fetched again every `jwksRefreshMs`. */
+  readonly jwksUrl: string | null;
+  readonly jwksRefreshMs: number;
+  /** Called when a token names a key the set lacks (the set at the URL may have new keys). */
+  onUnknownKey?: () => void;
   /** Accept unsigned (`alg: none`) tokens: Kafka's default validator, for development only. */
   readonly unsecured: boolean;
   /** A token's `aud` must name one of these (none configured: not checked). */
@@ -39,8 +48,14 @@ export interface OAuthBearerSettings {
 }
 
 export interface OAuthBearerConfig {
-  /** A JSON Web Key Set ({ keys: [...] }), as an object or the path of a JSON file. */
+  /**
+   * A JSON Web Key Set ({ keys: [...] }): the set itself, the path of a JSON file, or an http(s)
+   * URL the listener fetches it from (and again every `jwksRefreshMs`, and when a token names a
+   * key it lacks), as Kafka's sasl.oauthbearer.jwks.endpoint.url.
+   */
   jwks?: { keys: crypto.JsonWebKey[] } | string;
+  /** Kafka's sasl.oauthbearer.jwks.endpoint.refresh.ms (default one hour). */
+  jwksRefreshMs?: number;
   unsecured?: boolean;
   expectedAudience?: string[];
   expectedIssuer?: string;
@@ -52,15 +67,13 @@ export interface OAuthBearerConfig {
 /** The listener's settings from its config; throws on a config that cannot work (at start, not per client). */
 export function oauthBearerSettings(c: OAuthBearerConfig, readFile: (path: string) => string): OAuthBearerSettings {
   let keys: crypto.JsonWebKey[] = [];
-  if (c.jwks !== undefined) {
-    const set = typeof c.jwks === 'string' ? (JSON.parse(readFile(c.jwks)) as { keys?: unknown }) : c.jwks;
-    if (!set || !Array.isArray(set.keys) || set.keys.length === 0) throw new Error('oauthbearer.jwks: expected a JSON Web Key Set with at least one key ({ "keys": [...] })');
-    keys = set.keys as crypto.JsonWebKey[];
-    for (const k of keys) crypto.createPublicKey({ key: k, format: 'jwk' });
-  }
-  if (keys.length === 0 && c.unsecured !== true) throw new Error('oauthbearer: give a jwks (the keys tokens are signed with), or unsecured: true for unsigned development tokens');
+  const jwksUrl = typeof c.jwks === 'string' && isJwksUrl(c.jwks) ? c.jwks : null;
+  if (c.jwks !== undefined && jwksUrl === null) keys = parseKeySet(typeof c.jwks === 'string' ? JSON.parse(readFile(c.jwks)) : c.jwks);
+  if (keys.length === 0 && jwksUrl === null && c.unsecured !== true) throw new Error('oauthbearer: give a jwks (the keys tokens are signed with), or unsecured: true for unsigned development tokens');
   return {
     keys,
+    jwksUrl,
+    jwksRefreshMs: c.jwksRefreshMs ?? 3_600_000,
     unsecured: c.unsecured === true,
     expectedAudience: [...(c.expectedAudience ?? [])],
     expectedIssuer: c.expectedIssuer ?? null,
@@ -68,6 +81,19 @@ export function oauthBearerSettings(c: OAuthBearerConfig, readFile: (path: strin
     scopeClaimName: c.scopeClaimName ?? 'scope',
     clockSkewSeconds: c.clockSkewSeconds ?? 30,
   };
+}
+
+/** Whether a `jwks` string is a URL to fetch (else a file path). */
+export function isJwksUrl(jwks: string): boolean {
+  return /^https?:\/\//i.test(jwks);
+}
+
+/** The keys of a JSON Web Key Set; throws when it is not one or a key is unusable. */
+export function parseKeySet(set: unknown): crypto.JsonWebKey[] {
+  const keys = (set as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) throw new Error('oauthbearer.jwks: expected a JSON Web Key Set with at least one key ({ "keys": [...] })');
+  for (const k of keys) crypto.createPublicKey({ key: k as crypto.JsonWebKey, format: 'jwk' });
+  return keys as crypto.JsonWebKey[];
 }
 
 export interface ClientInitialResponse {
@@ -133,7 +159,10 @@ function verifySignature(header: Record<string, unknown>, signingInput: string, 
   if (!a) return `unsupported or missing alg "${alg}"`;
   const kid = typeof header.kid === 'string' ? header.kid : undefined;
   const candidates = s.keys.filter((k) => k.kty === a.kty && (k as { use?: string }).use !== 'enc' && (kid === undefined || (k as { kid?: string }).kid === kid));
-  if (candidates.length !== 1) return kid === undefined ? `no single ${a.kty} key to verify with (the token names no kid)` : `no key with kid "${kid}"`;
+  if (candidates.length !== 1) {
+    if (kid !== undefined) s.onUnknownKey?.();
+    return kid === undefined ? `no single ${a.kty} key to verify with (the token names no kid)` : `no key with kid "${kid}"`;
+  }
   const key = crypto.createPublicKey({ key: candidates[0]!, format: 'jwk' });
   const opts: crypto.VerifyKeyObjectInput | crypto.VerifyPublicKeyInput = a.pss
     ? { key, padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: crypto.constants.RSA_PSS_SALTLEN_DIGEST }
@@ -167,7 +196,10 @@ export function validateToken(token: string, s: OAuthBearerSettings, now: number
     if (!s.unsecured) return 'unsigned tokens (alg none) are not accepted';
     if (parts[2] !== '') return 'an unsigned token carries a signature';
   } else {
-    if (s.keys.length === 0) return 'no keys to verify signed tokens with';
+    if (s.keys.length === 0) {
+      s.onUnknownKey?.();
+      return s.jwksUrl !== null ? `no keys yet from ${s.jwksUrl}` : 'no keys to verify signed tokens with';
+    }
     const problem = verifySignature(header, `${parts[0]}.${parts[1]}`, Buffer.from(parts[2]!, 'base64url'), s);
     if (problem) return problem;
   }
