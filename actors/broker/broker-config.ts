@@ -8,6 +8,7 @@ import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { parseIpOverrides } from '../../src/kafka/connection-limits.js';
+import { SSL_PRINCIPAL_MAPPING_RULES, SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 
 export interface BrokerConfig {
   replicaLagTimeMaxMs: number;
@@ -91,6 +92,11 @@ export interface BrokerConfig {
   authorizerClassName: string;
   /** super.users: principals the authorizer allows everything ('User:admin;User:ops' as written). */
   superUsers: string[];
+  /**
+   * ssl.principal.mapping.rules (KIP-371): how a TLS client's certificate subject becomes its
+   * principal name ('DEFAULT': the whole name; src/security/ssl-principal-mapper.ts).
+   */
+  sslPrincipalMappingRules: string;
   /** allow.everyone.if.no.acl.found: a resource no ACL applies to is open to all (default false). */
   allowEveryoneIfNoAclFound: boolean;
   /**
@@ -105,7 +111,7 @@ export interface BrokerConfig {
 
 type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName';
 type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound' | 'transactionPartitionVerificationEnable';
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | BoolKey | ChoiceKey>;
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | BoolKey | ChoiceKey>;
 
 /** Kafka's KRaft ACL authorizer, and the ZooKeeper-era one: both name samsa's ACL authorizer. */
 export const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
@@ -187,7 +193,7 @@ const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: reado
 const SUPER_USERS = 'super.users';
 const IP_OVERRIDES = 'max.connections.per.ip.overrides';
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, IP_OVERRIDES, ...Object.keys(LOG_KEYS)]);
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, IP_OVERRIDES, SSL_PRINCIPAL_MAPPING_RULES, ...Object.keys(LOG_KEYS)]);
 
 /** super.users as Kafka writes it: principals separated by ';', each 'Type:name'. */
 function parseSuperUsers(raw: unknown): string[] {
@@ -207,6 +213,7 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(CHOICE_KEYS)) out[spec.prop] = spec.def;
   out.superUsers = [];
+  out.sslPrincipalMappingRules = 'DEFAULT';
   out.maxConnectionsPerIpOverrides = new Map<string, number>();
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
@@ -234,6 +241,13 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     }
     if (key === SUPER_USERS) {
       out.superUsers = parseSuperUsers(raw);
+      continue;
+    }
+    if (key === SSL_PRINCIPAL_MAPPING_RULES) {
+      if (typeof raw !== 'string') throw new ConfigError(key, `expected rules such as 'RULE:^CN=(.*?),OU=.*$/$1/,DEFAULT', got ${JSON.stringify(raw)}`);
+      // read once here so a bad rule stops the broker at start, naming the rule
+      SslPrincipalMapper.fromRules(raw);
+      out.sslPrincipalMappingRules = raw;
       continue;
     }
     if (key === IP_OVERRIDES) {
@@ -330,6 +344,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });
+  out.push({ name: SSL_PRINCIPAL_MAPPING_RULES, value: c.sslPrincipalMappingRules, isDefault: !(SSL_PRINCIPAL_MAPPING_RULES in input) });
   out.push({ name: IP_OVERRIDES, value: [...c.maxConnectionsPerIpOverrides].map(([ip, n]) => `${ip}:${n}`).join(','), isDefault: !(IP_OVERRIDES in input) });
   for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
   return out.sort((a, b) => a.name.localeCompare(b.name));

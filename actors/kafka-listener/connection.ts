@@ -35,10 +35,11 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { defineActor, type BaseContext } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
-import { operationName, resourceTypeName } from '../../src/security/acl.js';
+import { ANONYMOUS, operationName, resourceTypeName } from '../../src/security/acl.js';
 import type { AclAuthorizer } from '../../src/security/authorizer.js';
 import type { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { connectionPrincipal } from '../../src/security/principal.js';
+import type { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
@@ -73,6 +74,8 @@ export interface KafkaConnectionArgs {
   topicIds: TopicIdResolver;
   /** The listener's incremental fetch sessions (shared by its connections). */
   fetchSessions: FetchSessionCache;
+  /** ssl.principal.mapping.rules: a TLS client certificate's subject to its principal name. */
+  principalMapper?: SslPrincipalMapper;
 }
 
 const PRODUCE_KEY = 0;
@@ -241,7 +244,7 @@ function saslRequest(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, frame: 
     ctx.log.warn('SASL authentication failed', { remote: s.remote, reason: auth.failure });
     s.closeWhenWritten = true;
   } else if (auth.state === 'Authenticated' && apiKey === SASL_AUTHENTICATE_KEY) {
-    s.principal = connectionPrincipal(s.socket, auth.user);
+    s.principal = connectionPrincipal(s.socket, auth.user) ?? ANONYMOUS;
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
   }
   s.inFlight++;
@@ -272,7 +275,7 @@ function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token:
     s.rawSaslTokens = false;
     const lifetime = sessionLifetimeMs(s, ctx, auth);
     s.sessionExpiresAt = lifetime > 0 ? ctx.clock.now() + lifetime : null;
-    s.principal = connectionPrincipal(s.socket, auth.user);
+    s.principal = connectionPrincipal(s.socket, auth.user) ?? ANONYMOUS;
     ctx.log.debug('SASL authenticated', { remote: s.remote, user: auth.user });
   }
   const out = Buffer.allocUnsafe(4 + a.authBytes.length);
@@ -302,7 +305,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       sessionExpiresAt: null,
       closeWhenWritten: false,
       rawSaslTokens: false,
-      principal: connectionPrincipal(socket, null),
+      principal: ANONYMOUS,
       muted: false,
       mutedMs: 0,
       refs: {
@@ -331,6 +334,16 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
     socket.on('drain', () => ctx.send(ctx.self, { type: 'SocketDrained' }));
     socket.on('error', (err) => ctx.send(ctx.self, { type: 'SocketClosed', reason: err.message }));
     socket.on('close', () => ctx.send(ctx.self, { type: 'SocketClosed', reason: 'closed by the client' }));
+    // a TLS client's certificate names its principal (ssl.principal.mapping.rules); one no rule
+    // applies to has none, and Kafka refuses the connection
+    const principal = connectionPrincipal(socket, null, args.principalMapper);
+    if (principal === null) {
+      // destroyed before any data is read: its close event stops this actor
+      ctx.log.warn('closing the Kafka connection: no ssl.principal.mapping.rules rule applies to the client certificate', { remote: s.remote });
+      socket.destroy();
+      return s;
+    }
+    s.principal = principal;
     ctx.log.debug('Kafka client connected', { remote: s.remote });
     return s;
   },

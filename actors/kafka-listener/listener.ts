@@ -32,6 +32,7 @@ import { normalizeIp } from '../../src/security/client-quotas.js';
 import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 import { oauthBearerSettings, type OAuthBearerConfig } from '../../src/kafka/sasl/oauthbearer.js';
 import { JwksRefresher } from '../../src/kafka/sasl/jwks-refresher.js';
+import { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
@@ -231,6 +232,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       quotas,
       topicIds: new TopicIdResolver(),
       fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
+      principalMapper: SslPrincipalMapper.fromRules(args.config.sslPrincipalMappingRules),
     };
     // a TLS server hands over each socket once its handshake is done
     const event = secure ? 'secureConnection' : 'connection';

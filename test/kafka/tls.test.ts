@@ -17,6 +17,7 @@ import { kafkaListenerName, type KafkaListenerDescription } from '../../actors/k
 import { TopologyError, parseTopology, type TopologyConfig } from '../../src/topology/config.js';
 import { startCluster } from '../../src/topology/start-cluster.js';
 import { checkFor } from '../helpers/check-for.js';
+import { STANDARD_AUTHORIZER } from '../../actors/broker/broker-config.js';
 import { hasCommand } from '../helpers/has-command.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 
@@ -133,6 +134,64 @@ describe('Kafka listeners over TLS', function () {
       await known.createTopics({ topics: [{ topic: 'mutual' }] });
       expect(await known.listTopics()).to.include('mutual');
       await known.disconnect();
+    });
+  });
+
+  describe('mutual TLS with ssl.principal.mapping.rules (KIP-371)', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      // the mapped name is the super user: the authorizer lets it do anything only if the mapping applied
+      c = await startKafkaCluster({
+        brokers: 1,
+        tls: { ...SERVER, caFile: file('ca.pem'), clientAuth: 'required' },
+        brokerConfig: { 'ssl.principal.mapping.rules': 'RULE:^CN=samsa (.*)$/$1/U', 'authorizer.class.name': STANDARD_AUTHORIZER, 'super.users': 'User:TEST CLIENT' },
+      });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    it('the client certificate subject is mapped to the principal the ACLs see', async () => {
+      const admin = client(c, { ssl: { ca: [pem('ca.pem')], cert: pem('client.pem'), key: pem('client.key') } }).admin();
+      await admin.connect();
+      await admin.createTopics({ topics: [{ topic: 'mapped' }] });
+      expect(await admin.listTopics()).to.include('mapped');
+      await admin.disconnect();
+    });
+
+    it('refuses a broker config whose rules cannot be read, naming the key', async () => {
+      let error: unknown = null;
+      try {
+        const bad = await startKafkaCluster({ brokers: 1, tls: { ...SERVER, caFile: file('ca.pem'), clientAuth: 'required' }, brokerConfig: { 'ssl.principal.mapping.rules': 'RULE:nonsense' } });
+        await bad.stop();
+      } catch (e) {
+        error = e;
+      }
+      expect(String(error)).to.contain('ssl.principal.mapping.rules');
+    });
+  });
+
+  describe('mutual TLS with rules that do not apply to the client', () => {
+    let c: KafkaTestCluster;
+    before(async () => {
+      c = await startKafkaCluster({ brokers: 1, tls: { ...SERVER, caFile: file('ca.pem'), clientAuth: 'required' }, brokerConfig: { 'ssl.principal.mapping.rules': 'RULE:^CN=someone else$/x/' } });
+    });
+    after(async () => {
+      await c?.stop();
+    });
+
+    it('closes the connection of a client whose certificate no rule maps, as Kafka', async () => {
+      const admin = client(c, { ssl: { ca: [pem('ca.pem')], cert: pem('client.pem'), key: pem('client.key') } }).admin();
+      let failed = false;
+      try {
+        await admin.connect();
+        await admin.listTopics();
+      } catch {
+        failed = true;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+      expect(failed).to.equal(true);
     });
   });
 

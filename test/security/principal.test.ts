@@ -8,14 +8,15 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { connectionPrincipal, subjectDn } from '../../src/security/principal.js';
+import { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 
 const TLS_DIR = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
 const pem = (f: string) => fs.readFileSync(TLS_DIR + f);
 
 /** A TLS server asking for client certificates; resolves with the principal of the first connection. */
-async function principalOverTls(clientOptions: tls.ConnectionOptions, saslUser: string | null = null): Promise<string> {
+async function principalOverTls(clientOptions: tls.ConnectionOptions, saslUser: string | null = null, mapper?: SslPrincipalMapper): Promise<string | null> {
   const server = tls.createServer({ key: pem('server.key'), cert: pem('server.pem'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: false });
-  const seen = new Promise<string>((resolve) => server.once('secureConnection', (s: tls.TLSSocket) => { resolve(connectionPrincipal(s, saslUser)); s.end(); }));
+  const seen = new Promise<string | null>((resolve) => server.once('secureConnection', (s: tls.TLSSocket) => { resolve(connectionPrincipal(s, saslUser, mapper)); s.end(); }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as net.AddressInfo).port;
   const client = tls.connect({ host: '127.0.0.1', port, ca: pem('ca.pem'), servername: 'localhost', ...clientOptions });
@@ -42,6 +43,14 @@ describe('connection principal', () => {
   it('a TLS client without a certificate is ANONYMOUS; a SASL user wins over a certificate', async () => {
     expect(await principalOverTls({})).to.equal('User:ANONYMOUS');
     expect(await principalOverTls({ key: pem('client.key'), cert: pem('client.pem') }, 'alice')).to.equal('User:alice');
+  });
+
+  it('ssl.principal.mapping.rules map the certificate subject; a subject no rule applies to has no principal', async () => {
+    const client = { key: pem('client.key'), cert: pem('client.pem') };
+    expect(await principalOverTls(client, null, SslPrincipalMapper.fromRules('RULE:^CN=samsa (.*)$/$1/U'))).to.equal('User:TEST CLIENT');
+    expect(await principalOverTls(client, null, SslPrincipalMapper.fromRules('RULE:^CN=other$/x/'))).to.equal(null);
+    // a SASL user is not mapped
+    expect(await principalOverTls(client, 'alice', SslPrincipalMapper.fromRules('RULE:^CN=other$/x/'))).to.equal('User:alice');
   });
 
   it('a plain socket is ANONYMOUS, or its SASL user', () => {
