@@ -67,6 +67,8 @@ export const ApiKeys = {
   DescribeProducers: 61,
   DescribeTransactions: 65,
   ListTransactions: 66,
+  ConsumerGroupHeartbeat: 68,
+  ConsumerGroupDescribe: 69,
   DescribeTopicPartitions: 75,
 } as const;
 
@@ -1276,6 +1278,76 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'transactionalId', type: 'string', versions: [0, N] },
       { name: 'producerId', type: 'int64', versions: [0, N] },
       { name: 'transactionState', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'ConsumerGroupHeartbeatRequest', apiKey: 68, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+    { name: 'instanceId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'rackId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'rebalanceTimeoutMs', type: 'int32', versions: [0, N], default: -1 },
+    { name: 'subscribedTopicNames', type: 'string', array: true, versions: [0, N], nullable: [0, N], default: null },
+    { name: 'subscribedTopicRegex', type: 'string', versions: [1, N], nullable: [1, N], default: null },
+    { name: 'serverAssignor', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'ConsumerGroupHeartbeatResponse', apiKey: 68, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+    { name: 'heartbeatIntervalMs', type: 'int32', versions: [0, N] },
+    { name: 'assignment', type: 'struct', versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'topicId', type: 'uuid', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'ConsumerGroupDescribeRequest', apiKey: 69, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'groupIds', type: 'string', array: true, versions: [0, N] },
+    { name: 'includeAuthorizedOperations', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'ConsumerGroupDescribeResponse', apiKey: 69, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'groupState', type: 'string', versions: [0, N] },
+      { name: 'groupEpoch', type: 'int32', versions: [0, N] },
+      { name: 'assignmentEpoch', type: 'int32', versions: [0, N] },
+      { name: 'assignorName', type: 'string', versions: [0, N] },
+      { name: 'members', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'memberId', type: 'string', versions: [0, N] },
+        { name: 'instanceId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'rackId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+        { name: 'clientId', type: 'string', versions: [0, N] },
+        { name: 'clientHost', type: 'string', versions: [0, N] },
+        { name: 'subscribedTopicNames', type: 'string', array: true, versions: [0, N] },
+        { name: 'subscribedTopicRegex', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'assignment', type: 'struct', versions: [0, N], fields: [
+          { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], fields: [
+            { name: 'topicId', type: 'uuid', versions: [0, N] },
+            { name: 'topicName', type: 'string', versions: [0, N] },
+            { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+          ] },
+        ] },
+        { name: 'targetAssignment', type: 'struct', versions: [0, N], fields: [
+          { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], fields: [
+            { name: 'topicId', type: 'uuid', versions: [0, N] },
+            { name: 'topicName', type: 'string', versions: [0, N] },
+            { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+          ] },
+        ] },
+      ] },
+      { name: 'authorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
     ] },
   ] },
   { name: 'DescribeTopicPartitionsRequest', apiKey: 75, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
@@ -3781,6 +3853,151 @@ export interface ListTransactionsResponseTransactionStates {
   transactionState: string;
 }
 
+export interface ConsumerGroupHeartbeatRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+, nullable v0+, default null */
+  instanceId: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+, default -1 */
+  rebalanceTimeoutMs: number;
+  /** v0+, nullable v0+, default null */
+  subscribedTopicNames: string[] | null;
+  /** v1+, nullable v1+, default null */
+  subscribedTopicRegex: string | null;
+  /** v0+, nullable v0+, default null */
+  serverAssignor: string | null;
+  /** v0+, nullable v0+, default null */
+  topicPartitions: ConsumerGroupHeartbeatRequestTopicPartitions[] | null;
+}
+
+export interface ConsumerGroupHeartbeatRequestTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ConsumerGroupHeartbeatResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+, nullable v0+, default null */
+  memberId: string | null;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  heartbeatIntervalMs: number;
+  /** v0+, nullable v0+, default null */
+  assignment: ConsumerGroupHeartbeatResponseAssignment | null;
+}
+
+export interface ConsumerGroupHeartbeatResponseAssignment {
+  /** v0+ */
+  topicPartitions: ConsumerGroupHeartbeatResponseTopicPartitions[];
+}
+
+export interface ConsumerGroupHeartbeatResponseTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ConsumerGroupDescribeRequest {
+  /** v0+ */
+  groupIds: string[];
+  /** v0+ */
+  includeAuthorizedOperations: boolean;
+}
+
+export interface ConsumerGroupDescribeResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  groups: ConsumerGroupDescribeResponseGroups[];
+}
+
+export interface ConsumerGroupDescribeResponseGroups {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  groupState: string;
+  /** v0+ */
+  groupEpoch: number;
+  /** v0+ */
+  assignmentEpoch: number;
+  /** v0+ */
+  assignorName: string;
+  /** v0+ */
+  members: ConsumerGroupDescribeResponseMembers[];
+  /** v0+, default -2147483648 */
+  authorizedOperations: number;
+}
+
+export interface ConsumerGroupDescribeResponseMembers {
+  /** v0+ */
+  memberId: string;
+  /** v0+, nullable v0+, default null */
+  instanceId: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  clientId: string;
+  /** v0+ */
+  clientHost: string;
+  /** v0+ */
+  subscribedTopicNames: string[];
+  /** v0+, nullable v0+, default null */
+  subscribedTopicRegex: string | null;
+  /** v0+ */
+  assignment: ConsumerGroupDescribeResponseAssignment;
+  /** v0+ */
+  targetAssignment: ConsumerGroupDescribeResponseTargetAssignment;
+}
+
+export interface ConsumerGroupDescribeResponseAssignment {
+  /** v0+ */
+  topicPartitions: ConsumerGroupDescribeResponseGroupsMembersAssignmentTopicPartitions[];
+}
+
+export interface ConsumerGroupDescribeResponseGroupsMembersAssignmentTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ConsumerGroupDescribeResponseTargetAssignment {
+  /** v0+ */
+  topicPartitions: ConsumerGroupDescribeResponseGroupsMembersTargetAssignmentTopicPartitions[];
+}
+
+export interface ConsumerGroupDescribeResponseGroupsMembersTargetAssignmentTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: number[];
+}
+
 export interface DescribeTopicPartitionsRequest {
   /** v0+ */
   topics: DescribeTopicPartitionsRequestTopics[];
@@ -3908,6 +4125,8 @@ export interface RequestBodies {
   61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
   66: ListTransactionsRequest;
+  68: ConsumerGroupHeartbeatRequest;
+  69: ConsumerGroupDescribeRequest;
   75: DescribeTopicPartitionsRequest;
 }
 
@@ -3965,5 +4184,7 @@ export interface ResponseBodies {
   61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;
   66: ListTransactionsResponse;
+  68: ConsumerGroupHeartbeatResponse;
+  69: ConsumerGroupDescribeResponse;
   75: DescribeTopicPartitionsResponse;
 }

@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, DescribeCluster or DescribeTopicPartitions
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, DescribeCluster, the KIP-848 consumer group APIs or DescribeTopicPartitions
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -895,6 +895,8 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.DescribeProducers,
                 ApiKeys.DescribeTransactions,
                 ApiKeys.ListTransactions,
+                ApiKeys.ConsumerGroupHeartbeat,
+                ApiKeys.ConsumerGroupDescribe,
                 ApiKeys.DescribeTopicPartitions,
               ] as number[]
             ).includes(k),
