@@ -29,6 +29,10 @@ export interface BrokerConfig {
   groupInitialRebalanceDelayMs: number;
   groupMinSessionTimeoutMs: number;
   groupMaxSessionTimeoutMs: number;
+  /** KIP-848 consumer groups: group.consumer.heartbeat.interval.ms, .session.timeout.ms, .max.size. */
+  groupConsumerHeartbeatIntervalMs: number;
+  groupConsumerSessionTimeoutMs: number;
+  groupConsumerMaxSize: number;
   /** How long a partition keeps an idle idempotent producer's sequence state. */
   producerIdExpirationMs: number;
   /** transaction.state.log.*: how __transaction_state is created (partitions, replication, min ISR, segment size). */
@@ -136,6 +140,9 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'group.initial.rebalance.delay.ms': { prop: 'groupInitialRebalanceDelayMs', min: 0, def: 3_000 },
   'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
+  'group.consumer.heartbeat.interval.ms': { prop: 'groupConsumerHeartbeatIntervalMs', min: 1, def: 5_000 },
+  'group.consumer.session.timeout.ms': { prop: 'groupConsumerSessionTimeoutMs', min: 1, def: 45_000 },
+  'group.consumer.max.size': { prop: 'groupConsumerMaxSize', min: 1, def: 2_147_483_647 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'max.request.partition.size.limit': { prop: 'maxRequestPartitionSizeLimit', min: 1, def: 2000 },
   'max.incremental.fetch.session.cache.slots': { prop: 'maxIncrementalFetchSessionCacheSlots', min: 0, def: 1000 },

@@ -596,6 +596,9 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
       groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
       groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
       offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+      consumerGroupHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
+      consumerGroupSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
+      consumerGroupMaxSize: config.groupConsumerMaxSize,
       // a TxnOffsetCommit's transaction is verified through this broker (KIP-890)
       broker: ctx.self,
     },

@@ -7,18 +7,32 @@
  * partition's log up to the high watermark before answering for its groups (partition-load.ts,
  * shared with the transaction coordinator).
  *
+ * It also runs KIP-848 consumer groups (ConsumerGroupHeartbeat): consumer-group.ts holds a
+ * group's state machine; here are its member timers (session: group.consumer.session.timeout.ms,
+ * rebalance: the member's rebalance timeout while it revokes), the subscribed topics' metadata
+ * (read from the local broker, reused for consumerGroupMetadataMaxAgeMs) and its records (Kafka's
+ * ConsumerGroup* record types, offsets-store.ts), written after every change before the
+ * heartbeat is answered; state changes are applied in memory first, and after a failed write the
+ * next one rewrites the whole group. A classic group and a consumer group never share an id: an
+ * empty one of either kind gives way to the other (as Kafka deletes it), a non-empty classic
+ * group refuses ConsumerGroupHeartbeat with GROUP_ID_NOT_FOUND (no online migration), a
+ * non-empty consumer group refuses JoinGroup with INCONSISTENT_GROUP_PROTOCOL.
+ *
  * Owned state: the offsets partitions this broker leads (Loading -> Active) with the replay of
- * the ones loading; per group: its GroupMetadata (group-state.ts), committed offsets, the
+ * the ones loading; per group: its GroupMetadata (group-state.ts) or ConsumerGroup, committed offsets, the
  * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
  * the join-phase delay (initial delay or rebalance timeout), member session timers; the appends
- * in flight; the TxnOffsetCommits waiting for their transaction's verification.
- * Handles: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
+ * metadata cache of consumer groups and the heartbeats waiting for it.
+ * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
- * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping.
+ * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
+ * ConsumerTopicsFetched, ConsumerSessionDeadline, ConsumerRebalanceDeadline.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas;
- * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890).
+ * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890); Metadata to its
+ * broker (the topics consumer groups subscribe to).
  *
  * Bounded growth: the topic is compacted, as Kafka's (cleanup.policy=compact): the log cleaner
  * keeps the latest record of each key and drops tombstones after delete.retention.ms. Offsets of
@@ -41,15 +55,34 @@ import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { readForLoad, takeLoadRead } from './partition-load.js';
 import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
 import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol } from './group-state.js';
+import { randomUUID } from 'node:crypto';
+import { kafkaTopicId } from '../../src/protocol/topic-id.js';
+import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from './assignors/server.js';
+import {
+  ConsumerGroup,
+  ConsumerGroupState,
+  LEAVE_GROUP_MEMBER_EPOCH,
+  LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+  MemberState,
+  type ConsumerMember,
+  type HeartbeatOutcome,
+  type TopicInfo,
+} from './consumer-group.js';
 import {
   DEFAULT_OFFSETS_TOPIC_PARTITIONS,
   OFFSETS_TOPIC,
   offsetsPartitionFor,
+  type ConsumerGroupDescribeResponse,
+  type ConsumerGroupHeartbeatResponse,
+  type ConsumerTopicInfo,
   type CoordinatorDescription,
   type CoordinatorMsg,
+  type DescribedConsumerGroup,
+  type TopicIdPartitions,
   type DeleteGroupsResponse,
   type DescribeGroupsResponse,
   type DescribedGroup,
+  type GroupListing,
   type JoinGroupResponse,
   type ListGroupsResponse,
   type OffsetCommitPartition,
@@ -62,8 +95,13 @@ import {
   type TxnOffsetCommitResponse,
 } from './messages.js';
 import {
+  ConsumerRecordType,
   OffsetsReplay,
   buildOffsetsBatch,
+  encodeConsumerGroupKey,
+  encodeConsumerGroupValue,
+  type ReplayedConsumerGroup,
+  type TopicPartitionsValue,
   encodeGroupMetadataKey,
   encodeGroupMetadataValue,
   encodeOffsetCommitKey,
@@ -108,6 +146,19 @@ export interface CoordinatorArgs {
    * the offsets are written (KIP-890; VerifyTransaction). Absent: written unverified.
    */
   broker?: ActorRef<BrokerMsg>;
+  /** group.consumer.heartbeat.interval.ms (KIP-848 consumer groups). */
+  consumerGroupHeartbeatIntervalMs?: number;
+  /** group.consumer.session.timeout.ms. */
+  consumerGroupSessionTimeoutMs?: number;
+  /** group.consumer.max.size. */
+  consumerGroupMaxSize?: number;
+  /** How long the subscribed topics' metadata a consumer group heartbeat uses may be reused. */
+  consumerGroupMetadataMaxAgeMs?: number;
+  /**
+   * The topics' metadata for consumer groups (default: asked from the local broker); null when
+   * it could not be had. Tests give their own.
+   */
+  consumerTopicMetadata?: (names: string[]) => Promise<ConsumerTopicInfo[] | null>;
 }
 
 interface CoordinatorConfig {
@@ -122,6 +173,10 @@ interface CoordinatorConfig {
   loadBufferBytes: number;
   loadRetryBackoffMs: number;
   recordRefreshIntervalMs: number;
+  consumerHeartbeatIntervalMs: number;
+  consumerSessionTimeoutMs: number;
+  consumerMaxSize: number;
+  consumerMetadataMaxAgeMs: number;
 }
 
 /** Records per rewrite batch, so one refresh never builds an oversized batch. */
@@ -199,12 +254,22 @@ interface GroupEntry {
    * topicPartitionKey -> offset. A COMMIT marker moves them into `offsets`, an ABORT drops them.
    */
   readonly txnOffsets: Map<number, Map<string, CommittedOffset>>;
+  /** A KIP-848 consumer group (then `group` stays an Empty classic group and is not used). */
+  consumer: ConsumerGroup | null;
+  /** Consumer group member timers: memberId -> session timer sequence, rebalance timer epoch. */
+  readonly consumerTimers: Map<string, { sessionSeq: number; rebalance: { seq: number; memberEpoch: number } | null }>;
+  /** When the oldest of the consumer group's records was written (rewritten as a whole once old). */
+  consumerOldestWrite: number;
+  /** An append of the consumer group's records failed: the next one writes all of them. */
+  consumerNeedsFullWrite: boolean;
 }
 
 type WrittenRecord =
   /** `txn`: written in that producer's transaction (TxnOffsetCommit). */
   | { kind: 'offset'; entry: GroupEntry; topic: string; partition: number; value: OffsetCommitValue | null; txn?: { producerId: number; producerEpoch: number } }
-  | { kind: 'group'; entry: GroupEntry; bytes: Uint8Array | null };
+  | { kind: 'group'; entry: GroupEntry; bytes: Uint8Array | null }
+  /** A KIP-848 consumer group record (its state is applied in memory before the write). */
+  | { kind: 'consumer'; entry: GroupEntry; key: Uint8Array; value: Uint8Array | null };
 
 interface DeleteGroupsProgress {
   token: ReplyToken | null;
@@ -229,7 +294,11 @@ type AppendPurpose =
   | { kind: 'delete-groups'; progress: DeleteGroupsProgress; groupIds: string[] }
   | { kind: 'offset-delete'; token: ReplyToken | null; response: OffsetDeleteResponse; deleted: { topic: string; partition: number }[] }
   | { kind: 'expire' }
-  | { kind: 'refresh' };
+  | { kind: 'refresh' }
+  /** A consumer group heartbeat is answered once its records are written. */
+  | { kind: 'consumer-heartbeat'; token: ReplyToken | null; response: ConsumerGroupHeartbeatResponse }
+  /** Consumer group records written on a timer (fenced members, rewrites). */
+  | { kind: 'consumer-write' };
 
 interface PendingAppend {
   id: number;
@@ -254,7 +323,14 @@ export interface CoordinatorState {
   broker: ActorRef<BrokerMsg> | null;
   /** TxnOffsetCommits waiting for the broker's verification of their transaction, by verification id. */
   verifying: Map<number, { m: Extract<CoordinatorMsg, { type: 'TxnOffsetCommit' }>; token: ReplyToken | null }>;
+  /** Topic metadata for consumer groups: name -> the topic (null: none) and when it was read. */
+  topicCache: Map<string, { info: TopicInfo | null; at: number }>;
+  /** Consumer group heartbeats waiting for topic metadata, by fetch id. */
+  awaitingTopics: Map<number, { m: ConsumerHeartbeatMsg; token: ReplyToken | null }>;
+  consumerTopicMetadata: ((names: string[]) => Promise<ConsumerTopicInfo[] | null>) | null;
 }
+
+type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
 
 type Ctx = BaseContext<CoordinatorMsg>;
 
@@ -277,6 +353,10 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
     loadBufferBytes: a.loadBufferBytes ?? 5 * 1024 * 1024,
     loadRetryBackoffMs: a.loadRetryBackoffMs ?? 50,
     recordRefreshIntervalMs,
+    consumerHeartbeatIntervalMs: a.consumerGroupHeartbeatIntervalMs ?? 5_000,
+    consumerSessionTimeoutMs: a.consumerGroupSessionTimeoutMs ?? 45_000,
+    consumerMaxSize: a.consumerGroupMaxSize ?? 2_147_483_647,
+    consumerMetadataMaxAgeMs: a.consumerGroupMetadataMaxAgeMs ?? 1_000,
   };
 }
 
@@ -477,6 +557,10 @@ function newEntry(groupId: string, partition: number, group: GroupMetadata): Gro
     newMemberAdded: false,
     loaded: null,
     txnOffsets: new Map(),
+    consumer: null,
+    consumerTimers: new Map(),
+    consumerOldestWrite: 0,
+    consumerNeedsFullWrite: false,
   };
 }
 
@@ -505,6 +589,8 @@ function dropGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: 
   for (const memberId of entry.pendingMembers.keys()) ctx.timers.cancel(pendingTimerKey(entry.groupId, memberId));
   entry.heartbeatSeq.clear();
   entry.pendingMembers.clear();
+  for (const memberId of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, memberId);
+  entry.consumer?.markDead();
   entry.join = null;
   if (!entry.group.is(GroupState.Dead)) entry.group.transitionTo(GroupState.Dead, ctx.clock.now());
   if (s.groups.get(entry.groupId) === entry) s.groups.delete(entry.groupId);
@@ -876,6 +962,7 @@ function doCurrentMemberJoin(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m
 // Appends to the offsets partitions
 
 function encodeWritten(r: WrittenRecord): OffsetsRecord {
+  if (r.kind === 'consumer') return { key: r.key, value: r.value };
   if (r.kind === 'offset') {
     // an explicit expiry (OffsetCommit v2-v4 retention) is only in value version 1, as Kafka writes it
     const value = r.value === null ? null : r.value.expireTimestamp >= 0 ? encodeOffsetCommitValue(r.value, 1) : encodeOffsetCommitValue(r.value);
@@ -997,8 +1084,13 @@ function commitTxnOffsets(s: CoordinatorState, ctx: Ctx, m: TxnOffsetCommitMsg, 
   const g = entry.group;
   if (g.is(GroupState.Dead)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
   // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
-  if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.UNKNOWN_MEMBER_ID));
-  if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.ILLEGAL_GENERATION));
+  if (entry.consumer) {
+    const problem = m.memberId === '' && m.generationId < 0 ? null : entry.consumer.validateOffsetCommit(m.memberId, m.generationId, true, 9);
+    if (problem !== null) return answer(ctx, token, txnOffsetCommitFailed(m, problem));
+  } else {
+    if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.UNKNOWN_MEMBER_ID));
+    if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.ILLEGAL_GENERATION));
+  }
   const { records, written, topics } = offsetRecords(s, entry, m.topics, now, -1, { producerId: m.producerId, producerEpoch: m.producerEpoch });
   const response: TxnOffsetCommitResponse = { type: 'TxnOffsetCommitResponse', errorCode: ErrorCode.NONE, topics };
   if (records.length === 0) return answer(ctx, token, response);
@@ -1029,6 +1121,7 @@ function applyWritten(s: CoordinatorState, r: WrittenRecord, logOffset: number, 
     if (logOffset > floor) e.offsets.set(k, { topic: r.topic, partition: r.partition, value: r.value, logOffset, writtenAt: timestamp });
     return;
   }
+  if (r.kind === 'consumer') return;
   if (r.bytes === null) return;
   if (!e.persisted || e.persisted.logOffset < logOffset) {
     if (isRefresh && !e.persisted) return;
@@ -1226,7 +1319,361 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
     case 'refresh':
       if (errorCode !== ErrorCode.NONE) ctx.log.warn(`offsets ${p.kind} append failed`, { partition: a.partition, errorCode });
       return;
+    case 'consumer-heartbeat':
+    case 'consumer-write': {
+      if (errorCode !== ErrorCode.NONE) {
+        ctx.log.warn('writing consumer group records failed', { groupId: a.entry?.groupId, errorCode });
+        if (a.entry) a.entry.consumerNeedsFullWrite = true;
+      }
+      if (p.kind === 'consumer-heartbeat') {
+        const code = consumerWriteErrorFor(errorCode);
+        answer(ctx, p.token, code === ErrorCode.NONE ? p.response : consumerHeartbeatError(code, null));
+      }
+      return;
+    }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// KIP-848 consumer groups (ConsumerGroupHeartbeat): consumer-group.ts is the state machine; here
+// are its timers, the topic metadata it needs and the records that persist it.
+
+const consumerSessionTimerKey = (groupId: string, memberId: string) => JSON.stringify(['cg-session', groupId, memberId]);
+const consumerRebalanceTimerKey = (groupId: string, memberId: string) => JSON.stringify(['cg-rebalance', groupId, memberId]);
+
+function consumerHeartbeatError(errorCode: number, errorMessage: string | null): ConsumerGroupHeartbeatResponse {
+  return { type: 'ConsumerGroupHeartbeatResponse', errorCode, errorMessage, memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null };
+}
+
+/** An append error as a consumer group heartbeat reports it (Kafka's coordinator runtime). */
+export function consumerWriteErrorFor(code: number): number {
+  switch (code) {
+    case ErrorCode.NONE:
+      return ErrorCode.NONE;
+    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+    case ErrorCode.NOT_ENOUGH_REPLICAS:
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case ErrorCode.REQUEST_TIMED_OUT:
+    case ErrorCode.NETWORK_EXCEPTION:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+    case ErrorCode.FENCED_LEADER_EPOCH:
+    case ErrorCode.NOT_COORDINATOR:
+      return ErrorCode.NOT_COORDINATOR;
+    default:
+      return ErrorCode.UNKNOWN_SERVER_ERROR;
+  }
+}
+
+/** Kafka's throwIfConsumerGroupHeartbeatRequestIsInvalid: INVALID_REQUEST or UNSUPPORTED_ASSIGNOR with Kafka's message, or null. */
+export function validateConsumerHeartbeat(m: ConsumerHeartbeatMsg): { errorCode: number; message: string } | null {
+  const invalid = (message: string) => ({ errorCode: ErrorCode.INVALID_REQUEST, message });
+  if (typeof m.groupId !== 'string' || m.groupId.trim() === '') return invalid("GroupId can't be empty.");
+  if (m.instanceId !== null && m.instanceId.trim() === '') return invalid("InstanceId can't be empty.");
+  if (m.rackId !== null && m.rackId.trim() === '') return invalid("RackId can't be empty.");
+  if (m.memberEpoch > 0 || m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) {
+    if (m.memberId.trim() === '') return invalid("MemberId can't be empty.");
+  } else if (m.memberEpoch === 0) {
+    if (m.rebalanceTimeoutMs === -1) return invalid('RebalanceTimeoutMs must be provided in first request.');
+    if (m.topicPartitions === null || m.topicPartitions.length > 0) return invalid('TopicPartitions must be empty when (re-)joining.');
+    if (m.subscribedTopicNames === null || m.subscribedTopicNames.length === 0) return invalid('SubscribedTopicNames must be set in first request.');
+  } else if (m.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+    if (m.memberId.trim() === '') return invalid("MemberId can't be empty.");
+    if (m.instanceId === null) return invalid("InstanceId can't be null.");
+  } else {
+    return invalid('MemberEpoch is invalid.');
+  }
+  if (m.serverAssignor !== null && !SERVER_ASSIGNORS.has(m.serverAssignor)) {
+    return { errorCode: ErrorCode.UNSUPPORTED_ASSIGNOR, message: `ServerAssignor ${m.serverAssignor} is not supported. Supported assignors: ${[...SERVER_ASSIGNORS.keys()].join(', ')}.` };
+  }
+  return null;
+}
+
+function cancelConsumerTimers(ctx: Ctx, entry: GroupEntry, memberId: string): void {
+  ctx.timers.cancel(consumerSessionTimerKey(entry.groupId, memberId));
+  ctx.timers.cancel(consumerRebalanceTimerKey(entry.groupId, memberId));
+  entry.consumerTimers.delete(memberId);
+}
+
+/** The member is alive now: its session runs from here. */
+function scheduleConsumerSession(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string): void {
+  const seq = ++s.seq;
+  const t = entry.consumerTimers.get(memberId) ?? { sessionSeq: seq, rebalance: null };
+  t.sessionSeq = seq;
+  entry.consumerTimers.set(memberId, t);
+  ctx.timers.startSingle(consumerSessionTimerKey(entry.groupId, memberId), s.cfg.consumerSessionTimeoutMs, { type: 'ConsumerSessionDeadline', groupId: entry.groupId, memberId, seq });
+}
+
+/** A member revoking partitions has its rebalance timeout to do it in (one timer per epoch); others have none. */
+function maybeScheduleConsumerRebalance(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, member: ConsumerMember): void {
+  const t = entry.consumerTimers.get(member.memberId);
+  if (!t) return;
+  if (member.state !== MemberState.UnrevokedPartitions) {
+    if (t.rebalance) ctx.timers.cancel(consumerRebalanceTimerKey(entry.groupId, member.memberId));
+    t.rebalance = null;
+    return;
+  }
+  if (t.rebalance?.memberEpoch === member.memberEpoch) return;
+  const seq = ++s.seq;
+  t.rebalance = { seq, memberEpoch: member.memberEpoch };
+  ctx.timers.startSingle(consumerRebalanceTimerKey(entry.groupId, member.memberId), Math.max(1, member.rebalanceTimeoutMs), {
+    type: 'ConsumerRebalanceDeadline',
+    groupId: entry.groupId,
+    memberId: member.memberId,
+    memberEpoch: member.memberEpoch,
+    seq,
+  });
+}
+
+function topicPartitionsValue(a: TopicAssignment): TopicPartitionsValue {
+  return [...a]
+    .filter(([, ps]) => ps.size > 0)
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([topicId, ps]) => ({ topicId, partitions: [...ps].sort((p, q) => p - q) }));
+}
+
+function topicAssignmentOf(v: TopicPartitionsValue): TopicAssignment {
+  return new Map(v.map((t) => [t.topicId, new Set(t.partitions)]));
+}
+
+/** Tombstones for every record of a consumer group (Kafka's createGroupTombstoneRecords). */
+function consumerTombstones(entry: GroupEntry): WrittenRecord[] {
+  const g = entry.consumer;
+  if (!g) return [];
+  const out: WrittenRecord[] = [];
+  const rec = (type: ConsumerRecordType, memberId: string | null = null): WrittenRecord => ({ kind: 'consumer', entry, key: encodeConsumerGroupKey(type, entry.groupId, memberId), value: null });
+  for (const id of g.members.keys()) out.push(rec(ConsumerRecordType.CurrentMemberAssignment, id));
+  for (const id of g.members.keys()) out.push(rec(ConsumerRecordType.TargetAssignmentMember, id));
+  out.push(rec(ConsumerRecordType.TargetAssignmentMetadata));
+  for (const id of g.members.keys()) out.push(rec(ConsumerRecordType.MemberMetadata, id));
+  out.push(rec(ConsumerRecordType.PartitionMetadata));
+  out.push(rec(ConsumerRecordType.Metadata));
+  return out;
+}
+
+/** The records of what changed in the consumer group (everything after a failed write), in Kafka's order. */
+function consumerRecords(entry: GroupEntry, now: number): WrittenRecord[] {
+  const g = entry.consumer!;
+  if (entry.consumerNeedsFullWrite) {
+    g.markAllDirty();
+    entry.consumerNeedsFullWrite = false;
+    entry.consumerOldestWrite = now;
+  }
+  const d = g.takeDirty();
+  const out: WrittenRecord[] = [];
+  const rec = (type: ConsumerRecordType, memberId: string | null, value: Uint8Array | null): void => {
+    out.push({ kind: 'consumer', entry, key: encodeConsumerGroupKey(type, entry.groupId, memberId), value });
+  };
+  for (const id of d.removed) {
+    if (g.members.has(id)) continue;
+    rec(ConsumerRecordType.CurrentMemberAssignment, id, null);
+    rec(ConsumerRecordType.TargetAssignmentMember, id, null);
+    rec(ConsumerRecordType.MemberMetadata, id, null);
+  }
+  for (const id of d.memberMetadata) {
+    const m = g.members.get(id);
+    if (!m) continue;
+    const value = { instanceId: m.instanceId, rackId: m.rackId, clientId: m.clientId, clientHost: m.clientHost, subscribedTopicNames: m.subscribedTopicNames, rebalanceTimeoutMs: m.rebalanceTimeoutMs, serverAssignor: m.serverAssignor };
+    rec(ConsumerRecordType.MemberMetadata, id, encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value }));
+  }
+  if (d.subscriptionMetadata) {
+    rec(ConsumerRecordType.PartitionMetadata, null, encodeConsumerGroupValue({ record: ConsumerRecordType.PartitionMetadata, value: [...g.subscriptionMetadata.values()] }));
+  }
+  if (d.epoch) rec(ConsumerRecordType.Metadata, null, encodeConsumerGroupValue({ record: ConsumerRecordType.Metadata, value: { epoch: g.groupEpoch } }));
+  for (const id of d.targetAssignment) {
+    const a = g.targetAssignment.get(id);
+    if (a) rec(ConsumerRecordType.TargetAssignmentMember, id, encodeConsumerGroupValue({ record: ConsumerRecordType.TargetAssignmentMember, value: topicPartitionsValue(a) }));
+  }
+  if (d.assignmentEpoch) rec(ConsumerRecordType.TargetAssignmentMetadata, null, encodeConsumerGroupValue({ record: ConsumerRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: g.assignmentEpoch } }));
+  for (const id of d.currentAssignment) {
+    const m = g.members.get(id);
+    if (!m) continue;
+    const value = { memberEpoch: m.memberEpoch, previousMemberEpoch: m.previousMemberEpoch, state: m.state, assigned: topicPartitionsValue(m.assigned), pendingRevocation: topicPartitionsValue(m.pendingRevocation) };
+    rec(ConsumerRecordType.CurrentMemberAssignment, id, encodeConsumerGroupValue({ record: ConsumerRecordType.CurrentMemberAssignment, value }));
+  }
+  return out;
+}
+
+/** Writes what changed in the consumer group (after `extra`), then settles `purpose`. */
+function persistConsumer(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, extra: WrittenRecord[] = []): void {
+  const records = [...extra, ...(entry.consumer ? consumerRecords(entry, ctx.clock.now()) : [])];
+  if (records.length === 0) {
+    if (purpose.kind === 'consumer-heartbeat') answer(ctx, purpose.token, purpose.response);
+    return;
+  }
+  appendRecords(s, ctx, entry.partition, records, purpose, entry);
+}
+
+function assignmentOut(a: TopicAssignment | null): TopicIdPartitions[] | null {
+  return a === null ? null : topicPartitionsValue(a);
+}
+
+/** The topics a heartbeat needs metadata of: its subscription and the group's. */
+function topicsNeeded(s: CoordinatorState, m: ConsumerHeartbeatMsg): string[] {
+  const names = new Set<string>(m.subscribedTopicNames ?? []);
+  const entry = s.groups.get(m.groupId);
+  if (entry?.consumer) for (const n of entry.consumer.subscribedTopicNames()) names.add(n);
+  return [...names].sort();
+}
+
+function fetchTopicInfo(s: CoordinatorState, ctx: Ctx, names: string[]): Promise<ConsumerTopicInfo[] | null> {
+  if (s.consumerTopicMetadata) return s.consumerTopicMetadata(names);
+  const broker: ActorRef<BrokerMsg> = s.broker ?? { node: ctx.nodeId, path: brokerPath(s.brokerId) };
+  return ctx.ask<MetadataResponse>(broker, { type: 'Metadata', topics: names }, { timeoutMs: 10_000 }).then((r) => {
+    if (isFailure(r) || r.type !== 'MetadataResponse') return null;
+    return r.metadata.topics.map((t) => ({ topicId: kafkaTopicId(t.topicId), name: t.name, numPartitions: t.partitions.length }));
+  });
+}
+
+/** A heartbeat's join or heartbeat (epoch >= 0), with the topics' metadata at hand. */
+function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, token: ReplyToken | null): void {
+  const err = validateGroupStatus(s, m.groupId, false);
+  if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
+  const extra: WrittenRecord[] = [];
+  let entry = s.groups.get(m.groupId);
+  let created = false;
+  if (!entry) {
+    if (m.memberEpoch !== 0) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Consumer group ${m.groupId} not found.`));
+    entry = createGroup(s, m.groupId, ctx.clock.now());
+    created = true;
+  }
+  if (!entry.consumer) {
+    // a classic group of that id: an empty one is replaced (Kafka deletes it), another refused (no online upgrade)
+    const classicEmpty = entry.group.is(GroupState.Empty) && entry.group.size === 0 && entry.joinWaiters.size === 0 && entry.group.numPendingMembers === 0;
+    if (m.memberEpoch !== 0) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Consumer group ${m.groupId} not found.`));
+    if (!classicEmpty) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${m.groupId} is not a consumer group.`));
+    if (entry.persisted !== null) {
+      extra.push({ kind: 'group', entry, bytes: null });
+      entry.persisted = null;
+    }
+    entry.consumer = new ConsumerGroup(m.groupId);
+    entry.consumerOldestWrite = ctx.clock.now();
+  }
+  const g = entry.consumer;
+  const beforeMember = m.memberId === '' ? undefined : g.members.get(m.memberId);
+  const outcome: HeartbeatOutcome = g.heartbeat(
+    {
+      memberId: m.memberId,
+      memberEpoch: m.memberEpoch,
+      instanceId: m.instanceId,
+      rackId: m.rackId,
+      rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+      subscribedTopicNames: m.subscribedTopicNames,
+      serverAssignor: m.serverAssignor,
+      ownedTopicPartitions: m.topicPartitions,
+      clientId: m.clientId ?? '',
+      clientHost: m.clientHost ?? '',
+    },
+    { topic: (name) => s.topicCache.get(name)?.info ?? undefined, maxSize: s.cfg.consumerMaxSize, newMemberId: () => randomUUID() },
+  );
+  if (outcome.kind === 'error') {
+    if (created && g.members.size === 0) dropGroup(s, ctx, entry, ErrorCode.NONE);
+    ctx.log.debug('consumer group heartbeat refused', { groupId: m.groupId, memberId: m.memberId, memberEpoch: m.memberEpoch, errorCode: outcome.errorCode, reason: outcome.errorMessage });
+    return answer(ctx, token, consumerHeartbeatError(outcome.errorCode, outcome.errorMessage));
+  }
+  if (outcome.replacedMemberId) {
+    cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
+    ctx.log.info('static member rejoined the consumer group under a new member id', { groupId: m.groupId, instanceId: m.instanceId, oldMemberId: outcome.replacedMemberId, memberId: outcome.memberId });
+  } else if (!beforeMember) {
+    ctx.log.info('member joins the consumer group', { groupId: m.groupId, memberId: outcome.memberId, instanceId: m.instanceId, groupEpoch: g.groupEpoch });
+  }
+  scheduleConsumerSession(s, ctx, entry, outcome.memberId);
+  if (outcome.member) maybeScheduleConsumerRebalance(s, ctx, entry, outcome.member);
+  const response: ConsumerGroupHeartbeatResponse = {
+    type: 'ConsumerGroupHeartbeatResponse',
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    memberId: outcome.memberId,
+    memberEpoch: outcome.memberEpoch,
+    heartbeatIntervalMs: s.cfg.consumerHeartbeatIntervalMs,
+    assignment: assignmentOut(outcome.assignment),
+  };
+  persistConsumer(s, ctx, entry, { kind: 'consumer-heartbeat', token, response }, extra);
+}
+
+/** A heartbeat with epoch -1 (leave) or -2 (a static member leaving for now). */
+function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, token: ReplyToken | null): void {
+  const err = validateGroupStatus(s, m.groupId, false);
+  if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
+  const entry = s.groups.get(m.groupId);
+  if (!entry?.consumer) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Consumer group ${m.groupId} not found.`));
+  const outcome = entry.consumer.leave(m.memberId, m.instanceId, m.memberEpoch);
+  if (outcome.kind === 'error') return answer(ctx, token, consumerHeartbeatError(outcome.errorCode, outcome.errorMessage));
+  if (outcome.removed) {
+    cancelConsumerTimers(ctx, entry, m.memberId);
+    ctx.log.info('member left the consumer group', { groupId: m.groupId, memberId: m.memberId, instanceId: m.instanceId, groupEpoch: entry.consumer.groupEpoch });
+  } else {
+    // a static member gone for now keeps its partitions until it is back or its session expires
+    if (outcome.member) maybeScheduleConsumerRebalance(s, ctx, entry, outcome.member);
+    ctx.log.info('static member temporarily left the consumer group', { groupId: m.groupId, memberId: m.memberId, instanceId: m.instanceId });
+  }
+  const response: ConsumerGroupHeartbeatResponse = { type: 'ConsumerGroupHeartbeatResponse', errorCode: ErrorCode.NONE, errorMessage: null, memberId: m.memberId, memberEpoch: outcome.memberEpoch, heartbeatIntervalMs: 0, assignment: null };
+  persistConsumer(s, ctx, entry, { kind: 'consumer-heartbeat', token, response });
+}
+
+/** Fences a member on a timer (session or rebalance timeout) and writes the change. */
+function fenceConsumerMember(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string, reason: string): void {
+  cancelConsumerTimers(ctx, entry, memberId);
+  if (!entry.consumer?.fence(memberId)) return;
+  ctx.log.info('member fenced from the consumer group', { groupId: entry.groupId, memberId, reason, groupEpoch: entry.consumer.groupEpoch });
+  persistConsumer(s, ctx, entry, { kind: 'consumer-write' });
+}
+
+function topicName(s: CoordinatorState, g: ConsumerGroup, topicId: string): string {
+  for (const t of g.subscriptionMetadata.values()) if (t.topicId === topicId) return t.name;
+  for (const [name, c] of s.topicCache) if (c.info?.topicId === topicId) return name;
+  return '';
+}
+
+function describeConsumerGroup(s: CoordinatorState, groupId: string, g: ConsumerGroup): DescribedConsumerGroup {
+  const named = (a: TopicAssignment) => topicPartitionsValue(a).map((t) => ({ ...t, topicName: topicName(s, g, t.topicId) }));
+  return {
+    groupId,
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    groupState: g.state,
+    groupEpoch: g.groupEpoch,
+    assignmentEpoch: g.assignmentEpoch,
+    assignorName: g.preferredAssignor(),
+    members: [...g.members.values()].map((m) => ({
+      memberId: m.memberId,
+      instanceId: m.instanceId,
+      rackId: m.rackId,
+      memberEpoch: m.memberEpoch,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscribedTopicNames: [...m.subscribedTopicNames],
+      assignment: named(m.assigned),
+      targetAssignment: named(g.targetAssignment.get(m.memberId) ?? new Map()),
+    })),
+  };
+}
+
+/** Rebuilds a consumer group from its replayed records. */
+function restoreConsumerGroup(groupId: string, r: ReplayedConsumerGroup): ConsumerGroup {
+  const members: ConsumerMember[] = [];
+  for (const [memberId, md] of r.members) {
+    const cur = r.currents.get(memberId);
+    const state = cur && (cur.state === MemberState.Stable || cur.state === MemberState.UnrevokedPartitions || cur.state === MemberState.UnreleasedPartitions) ? (cur.state as MemberState) : MemberState.Stable;
+    members.push({
+      memberId,
+      instanceId: md.instanceId,
+      rackId: md.rackId,
+      clientId: md.clientId,
+      clientHost: md.clientHost,
+      rebalanceTimeoutMs: md.rebalanceTimeoutMs,
+      serverAssignor: md.serverAssignor,
+      subscribedTopicNames: [...md.subscribedTopicNames],
+      memberEpoch: cur?.memberEpoch ?? 0,
+      previousMemberEpoch: cur?.previousMemberEpoch ?? 0,
+      state,
+      assigned: topicAssignmentOf(cur?.assigned ?? []),
+      pendingRevocation: topicAssignmentOf(cur?.pendingRevocation ?? []),
+    });
+  }
+  const targets = new Map([...r.targets].map(([id, v]) => [id, topicAssignmentOf(v)] as const));
+  return ConsumerGroup.restore(groupId, { epoch: r.epoch ?? 0, subscriptionMetadata: r.subscriptionMetadata, assignmentEpoch: r.assignmentEpoch, members, targets });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1322,11 +1769,22 @@ function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void 
       ctx.log.warn('group found in two offsets partitions: keeping the one loaded first', { groupId, partition: owned.partition });
       continue;
     }
-    const entry = restoreGroup(ctx, groupId, owned.partition, replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
+    const consumer = replay.consumerGroups.get(groupId);
+    const isConsumer = consumer !== undefined && consumer.epoch !== null;
+    const entry = restoreGroup(ctx, groupId, owned.partition, isConsumer ? undefined : replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
     s.groups.set(groupId, entry);
     owned.groups.add(groupId);
     offsets += entry.offsets.size;
     for (const member of entry.group.allMembers()) scheduleHeartbeat(s, ctx, entry, member);
+    if (isConsumer) {
+      // a KIP-848 group continues where its records leave it; its members' sessions start again
+      entry.consumer = restoreConsumerGroup(groupId, consumer);
+      entry.consumerOldestWrite = consumer.oldestTimestamp;
+      for (const member of entry.consumer.members.values()) {
+        scheduleConsumerSession(s, ctx, entry, member.memberId);
+        maybeScheduleConsumerRebalance(s, ctx, entry, member);
+      }
+    }
   }
   ctx.log.info('loaded offsets partition', {
     partition: owned.partition,
@@ -1369,7 +1827,11 @@ function expiredOffsets(entry: GroupEntry, now: number, retentionMs: number): Co
   const g = entry.group;
   let base: (o: CommittedOffset) => number;
   let keep: ReadonlySet<string> = new Set();
-  if (g.protocolType !== null && g.is(GroupState.Empty)) {
+  if (entry.consumer) {
+    // Kafka's consumer groups: by commit time, except the topics members subscribe to
+    base = (o) => o.value.commitTimestamp;
+    keep = entry.consumer.subscribedTopicNames();
+  } else if (g.protocolType !== null && g.is(GroupState.Empty)) {
     // no member left: offsets expire relative to when the group became empty
     base = (o) => g.stateTimestampMs ?? o.value.commitTimestamp;
   } else if (g.protocolType === CONSUMER_PROTOCOL_TYPE && g.is(GroupState.Stable) && subscribedTopics(entry) !== null) {
@@ -1399,9 +1861,11 @@ function cleanupGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, removed:
     records.push({ kind: 'offset', entry, topic: r.topic, partition: r.partition, value: null });
   }
   const g = entry.group;
-  if (g.is(GroupState.Empty) && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.pendingGroupWrites === 0) {
+  const consumerEmpty = !entry.consumer || entry.consumer.state === ConsumerGroupState.Empty;
+  if (g.is(GroupState.Empty) && consumerEmpty && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.pendingGroupWrites === 0) {
     ctx.log.info('group has no members and no offsets: it is dead', { groupId: entry.groupId, generationId: g.generationId });
     if (entry.persisted !== null) records.push({ kind: 'group', entry, bytes: null });
+    records.push(...consumerTombstones(entry));
     dropGroup(s, ctx, entry, ErrorCode.COORDINATOR_NOT_AVAILABLE);
   }
   return records;
@@ -1432,6 +1896,11 @@ function housekeeping(s: CoordinatorState, ctx: Ctx): void {
       }
       if (entry.persisted && entry.persisted.writtenAt < cutoff && entry.pendingGroupWrites === 0) {
         rewrites.push({ kind: 'group', entry, bytes: entry.persisted.bytes });
+      }
+      if (entry.consumer && entry.consumerOldestWrite < cutoff && entry.pendingGroupWrites === 0) {
+        // the consumer group's records are rewritten together: the oldest of them is then new
+        entry.consumerNeedsFullWrite = true;
+        persistConsumer(s, ctx, entry, { kind: 'consumer-write' });
       }
     }
     if (tombstones.length > 0) appendInChunks(s, ctx, owned.partition, tombstones, 'expire');
@@ -1484,6 +1953,9 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       replicaFor: args.replicaFor ?? ((p) => ({ node, path: replicaPath(args.brokerId, OFFSETS_TOPIC, p) })),
       broker: args.broker ?? null,
       verifying: new Map(),
+      topicCache: new Map(),
+      awaitingTopics: new Map(),
+      consumerTopicMetadata: args.consumerTopicMetadata ?? null,
     };
     ctx.timers.startPeriodic(HOUSEKEEPING_TIMER, cfg.housekeepingIntervalMs, { type: 'Housekeeping' });
     recoverOwnership(ctx, args.brokerId, s.replicaFor);
@@ -1508,8 +1980,22 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     SyncGroup: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', protocolType: 'string?', protocolName: 'string?', assignments: 'array' },
     Heartbeat: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?' },
     LeaveGroup: { groupId: 'string', members: 'array' },
-    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: 'array' },
-    OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?' },
+    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: 'array', apiVersion: 'integer?' },
+    OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?', memberId: 'string?', memberEpoch: 'integer?' },
+    ConsumerGroupHeartbeat: {
+      groupId: 'string',
+      memberId: 'string',
+      memberEpoch: 'integer',
+      instanceId: 'string?',
+      rackId: 'string?',
+      rebalanceTimeoutMs: 'integer',
+      subscribedTopicNames: 'array?',
+      serverAssignor: 'string?',
+      topicPartitions: 'array?',
+      clientId: 'string?',
+      clientHost: 'string?',
+    },
+    ConsumerGroupDescribe: { groups: 'array' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
@@ -1521,6 +2007,66 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
   },
 
   handlers: {
+    ConsumerGroupHeartbeat(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      const invalid = validateConsumerHeartbeat(m);
+      if (invalid) return answer(ctx, token, consumerHeartbeatError(invalid.errorCode, invalid.message));
+      if (m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || m.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) return consumerLeave(s, ctx, m, token);
+      const err = validateGroupStatus(s, m.groupId, false);
+      if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
+      // the subscribed topics' metadata, read again once older than its maximum age
+      const now = ctx.clock.now();
+      const names = topicsNeeded(s, m);
+      const stale = names.filter((n) => {
+        const c = s.topicCache.get(n);
+        return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
+      });
+      if (stale.length === 0) return consumerHeartbeat(s, ctx, m, token);
+      const fetchId = ++s.seq;
+      s.awaitingTopics.set(fetchId, { m, token });
+      void fetchTopicInfo(s, ctx, names).then((topics) => ctx.send(ctx.self, { type: 'ConsumerTopicsFetched', fetchId, names, topics }));
+    },
+
+    ConsumerTopicsFetched(s, m, ctx) {
+      const waiting = s.awaitingTopics.get(m.fetchId);
+      if (!waiting) return;
+      s.awaitingTopics.delete(m.fetchId);
+      if (m.topics === null) return answer(ctx, waiting.token, consumerHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
+      const now = ctx.clock.now();
+      const byName = new Map(m.topics.map((t) => [t.name, t] as const));
+      for (const name of m.names) {
+        const t = byName.get(name);
+        s.topicCache.set(name, { info: t ? { topicId: t.topicId, name, numPartitions: t.numPartitions } : null, at: now });
+      }
+      consumerHeartbeat(s, ctx, waiting.m, waiting.token);
+    },
+
+    ConsumerSessionDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry?.consumer || entry.consumerTimers.get(m.memberId)?.sessionSeq !== m.seq) return;
+      fenceConsumerMember(s, ctx, entry, m.memberId, 'the member session expired');
+    },
+
+    ConsumerRebalanceDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry?.consumer || entry.consumerTimers.get(m.memberId)?.rebalance?.seq !== m.seq) return;
+      const member = entry.consumer.members.get(m.memberId);
+      if (!member || member.memberEpoch !== m.memberEpoch) return;
+      fenceConsumerMember(s, ctx, entry, m.memberId, `it failed to transition from epoch ${m.memberEpoch} within ${member.rebalanceTimeoutMs}ms`);
+    },
+
+    ConsumerGroupDescribe(s, m, ctx) {
+      const groups: DescribedConsumerGroup[] = m.groups.map((groupId) => {
+        const none = (errorCode: number, errorMessage: string | null): DescribedConsumerGroup => ({ groupId: String(groupId), errorCode, errorMessage, groupState: '', groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] });
+        const err = validateGroupStatus(s, groupId, true);
+        if (err !== null) return none(err, null);
+        const entry = s.groups.get(groupId);
+        if (!entry?.consumer) return none(ErrorCode.GROUP_ID_NOT_FOUND, entry ? `Group ${groupId} is not a consumer group.` : `Group ${groupId} not found.`);
+        return describeConsumerGroup(s, groupId, entry.consumer);
+      });
+      ctx.reply({ type: 'ConsumerGroupDescribeResponse', errorCode: ErrorCode.NONE, groups } satisfies ConsumerGroupDescribeResponse);
+    },
+
     JoinGroup(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
       const err = validateGroupStatus(s, m.groupId, false) ?? validateProtocolList(m.protocols);
@@ -1534,6 +2080,15 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         if (!isNewMember) return answer(ctx, token, joinError(m.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
         entry = createGroup(s, m.groupId, ctx.clock.now());
       }
+      if (entry.consumer) {
+        // a consumer group (KIP-848) of that id takes no classic member; an empty one gives way, as in Kafka
+        if (entry.consumer.members.size > 0) return answer(ctx, token, joinError(m.memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+        if (!isNewMember) return answer(ctx, token, joinError(m.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+        const tombstones = consumerTombstones(entry);
+        entry.consumer = null;
+        ctx.log.info('empty consumer group replaced by a classic group', { groupId: m.groupId });
+        appendRecords(s, ctx, entry.partition, tombstones, { kind: 'consumer-write' }, entry);
+      }
       if (isNewMember) doNewMemberJoin(s, ctx, entry, m, token);
       else doCurrentMemberJoin(s, ctx, entry, m, token);
       maybeCompleteJoin(s, ctx, entry);
@@ -1546,7 +2101,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return answer(ctx, token, syncError(ErrorCode.REBALANCE_IN_PROGRESS));
       if (err !== null) return answer(ctx, token, syncError(err));
       const entry = s.groups.get(m.groupId);
-      if (!entry) return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+      if (!entry || entry.consumer) return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
       const g = entry.group;
       if (g.is(GroupState.Dead)) return answer(ctx, token, syncError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
       const memberError = g.validateMember(m.memberId, m.groupInstanceId);
@@ -1594,7 +2149,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return reply(ErrorCode.NONE);
       if (err !== null) return reply(err);
       const entry = s.groups.get(m.groupId);
-      if (!entry) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      if (!entry || entry.consumer) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
       const g = entry.group;
       if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       const memberError = g.validateMember(m.memberId, m.groupInstanceId);
@@ -1623,7 +2178,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err !== null) return reply(err);
       const entry = s.groups.get(m.groupId);
       // no such group: none of its members is known, as Kafka answers
-      if (!entry) return replyPerMember(m.members.map(() => ErrorCode.UNKNOWN_MEMBER_ID));
+      if (!entry || entry.consumer) return replyPerMember(m.members.map(() => ErrorCode.UNKNOWN_MEMBER_ID));
       const g = entry.group;
       if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       const memberErrors: number[] = [];
@@ -1670,14 +2225,18 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const g = entry.group;
       if (g.is(GroupState.Dead)) return answer(ctx, token, commitFailure(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
       let problem: number | null = null;
-      if (m.generationId >= 0 || m.memberId !== '' || m.groupInstanceId) {
+      if (entry.consumer) {
+        // KIP-848: a member commits with its current epoch, through OffsetCommit v9+
+        problem = entry.consumer.validateOffsetCommit(m.memberId, m.generationId, false, m.apiVersion ?? 9);
+        if (problem !== null) return answer(ctx, token, commitFailure(m, problem));
+      } else if (m.generationId >= 0 || m.memberId !== '' || m.groupInstanceId) {
         problem = g.validateMember(m.memberId, m.groupInstanceId) ?? g.validateGeneration(m.generationId);
       } else if (!g.is(GroupState.Empty)) {
         // a group with members takes commits only from its members
         problem = ErrorCode.UNKNOWN_MEMBER_ID;
       }
       if (problem !== null) return answer(ctx, token, commitFailure(m, problem));
-      if (!(m.generationId < 0 && g.is(GroupState.Empty))) {
+      if (!entry.consumer && !(m.generationId < 0 && g.is(GroupState.Empty))) {
         // a member that knows the generation but has no assignment yet: it must wait for SyncGroup
         if (g.is(GroupState.CompletingRebalance)) return answer(ctx, token, commitFailure(m, ErrorCode.REBALANCE_IN_PROGRESS));
         const member = g.get(m.memberId);
@@ -1736,6 +2295,15 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         return;
       }
       const entry = s.groups.get(m.groupId);
+      if (entry?.consumer) {
+        // KIP-848 (v9+): a member fetching names itself and its current epoch
+        const problem = entry.consumer.validateOffsetFetch(m.memberId ?? null, m.memberEpoch ?? -1);
+        if (problem !== null) {
+          const topics = perPartitionError(m.topics, problem).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => row(p.partition, problem)) }));
+          ctx.reply({ type: 'OffsetFetchResponse', errorCode: problem, topics } satisfies OffsetFetchResponse);
+          return;
+        }
+      }
       const committed = (topic: string, partition: number) => {
         // KIP-447: a consumer asking for stable offsets waits out a transaction that holds one
         if (m.requireStable && hasTxnOffset(entry, topicPartitionKey(topic, partition))) return row(partition, ErrorCode.UNSTABLE_OFFSET_COMMIT);
@@ -1762,8 +2330,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const loading = [...s.partitions.values()].some((p) => p.status === OffsetsPartitionStatus.Loading);
       const filter = Array.isArray(m.statesFilter) && m.statesFilter.length > 0 ? m.statesFilter.map((x) => String(x).toLowerCase().trim()) : null;
       const groups = [...s.groups.values()]
-        .filter((e) => !filter || filter.includes(e.group.state.toLowerCase()))
-        .map((e) => ({ groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string }));
+        .map((e): GroupListing =>
+          e.consumer
+            ? { groupId: e.groupId, protocolType: CONSUMER_PROTOCOL_TYPE, state: e.consumer.state, groupType: 'consumer' }
+            : { groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string, groupType: 'classic' },
+        )
+        .filter((l) => !filter || filter.includes(l.state.toLowerCase()));
       ctx.reply({ type: 'ListGroupsResponse', errorCode: loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE, groups } satisfies ListGroupsResponse);
     },
 
@@ -1772,7 +2344,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         const err = validateGroupStatus(s, groupId, true);
         if (err !== null) return describedError(String(groupId), err, '');
         const entry = s.groups.get(groupId);
-        if (!entry) return describedError(groupId, ErrorCode.NONE, GroupState.Dead);
+        // a consumer group is no classic group: Kafka describes it as Dead
+        if (!entry || entry.consumer) return describedError(groupId, ErrorCode.NONE, GroupState.Dead);
         return { errorCode: ErrorCode.NONE, ...entry.group.summary() };
       });
       ctx.reply({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups } satisfies DescribeGroupsResponse);
@@ -1793,12 +2366,13 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
           progress.results.push({ groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
           continue;
         }
-        if (!entry.group.is(GroupState.Empty)) {
+        if (!entry.group.is(GroupState.Empty) || (entry.consumer && entry.consumer.state !== ConsumerGroupState.Empty)) {
           progress.results.push({ groupId, errorCode: ErrorCode.NON_EMPTY_GROUP });
           continue;
         }
         const records: WrittenRecord[] = [...entry.offsets.values()].map((o) => ({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: null }));
-        records.push({ kind: 'group', entry, bytes: null });
+        if (entry.consumer) records.push(...consumerTombstones(entry));
+        else records.push({ kind: 'group', entry, bytes: null });
         entry.offsets.clear();
         dropGroup(s, ctx, entry, ErrorCode.GROUP_ID_NOT_FOUND);
         ctx.log.info('group deleted', { groupId });
@@ -1825,7 +2399,10 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (!entry || entry.group.is(GroupState.Dead)) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
       const g = entry.group;
       let subscribed: ReadonlySet<string> | null = null;
-      if (!g.is(GroupState.Empty)) {
+      if (entry.consumer) {
+        // Kafka's consumer groups take OffsetDelete in any state; subscribed topics stay
+        if (entry.consumer.members.size > 0) subscribed = entry.consumer.subscribedTopicNames();
+      } else if (!g.is(GroupState.Empty)) {
         if (g.protocolType !== CONSUMER_PROTOCOL_TYPE) return fail(ErrorCode.NON_EMPTY_GROUP);
         subscribed = subscribedTopics(entry) ?? new Set();
       }

@@ -40,7 +40,46 @@ export interface OffsetCommitPartition {
   metadata?: string | null;
 }
 
+/** Partitions of one topic, by its Kafka-form topic id (KIP-848 assignments). */
+export interface TopicIdPartitions {
+  topicId: string;
+  partitions: number[];
+}
+
+/** A topic as the coordinator's consumer groups see it (from the broker's metadata). */
+export interface ConsumerTopicInfo {
+  topicId: string;
+  name: string;
+  numPartitions: number;
+}
+
 export type CoordinatorMsg =
+  /**
+   * KIP-848's ConsumerGroupHeartbeat (v0): join (memberEpoch 0, memberId '' gets one made by the
+   * coordinator), heartbeat, leave (-1) or a static member leaving for now (-2). Null fields
+   * are unchanged since the last heartbeat.
+   */
+  | {
+      type: 'ConsumerGroupHeartbeat';
+      groupId: string;
+      memberId: string;
+      memberEpoch: number;
+      instanceId: string | null;
+      rackId: string | null;
+      rebalanceTimeoutMs: number;
+      subscribedTopicNames: string[] | null;
+      serverAssignor: string | null;
+      topicPartitions: TopicIdPartitions[] | null;
+      clientId?: string;
+      clientHost?: string;
+    }
+  | { type: 'ConsumerGroupDescribe'; groups: string[] }
+  /** Internal: the broker's metadata of topics a heartbeat waited for (null: not answered). */
+  | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[]; topics: ConsumerTopicInfo[] | null }
+  /** Internal: a consumer group member's session (group.consumer.session.timeout.ms) ran out. */
+  | { type: 'ConsumerSessionDeadline'; groupId: string; memberId: string; seq: number }
+  /** Internal: a member did not revoke its partitions within its rebalance timeout. */
+  | { type: 'ConsumerRebalanceDeadline'; groupId: string; memberId: string; memberEpoch: number; seq: number }
   | {
       type: 'JoinGroup';
       groupId: string;
@@ -86,6 +125,8 @@ export type CoordinatorMsg =
       /** OffsetCommit v2-v4: keep these offsets this long (-1 or absent: offsets.retention.minutes). */
       retentionTimeMs?: number;
       topics: { name: string; partitions: OffsetCommitPartition[] }[];
+      /** The Kafka OffsetCommit version (members of a consumer group need v9+); absent: the latest. */
+      apiVersion?: number;
     }
   /**
    * Kafka's TxnOffsetCommit: offsets committed inside a producer's transaction (the group's
@@ -109,7 +150,8 @@ export type CoordinatorMsg =
   /** From the local broker: a transaction marker was written to offsets partition `partition`. */
   | { type: 'TxnMarkerWritten'; partition: number; producerId: number; commit: boolean }
   /** topics null: every committed offset of the group. */
-  | { type: 'OffsetFetch'; groupId: string; topics: { name: string; partitions: number[] }[] | null; requireStable?: boolean }
+  /** v9+ (KIP-848): a consumer group member names itself and its epoch (memberId null and epoch -1: no member). */
+  | { type: 'OffsetFetch'; groupId: string; topics: { name: string; partitions: number[] }[] | null; requireStable?: boolean; memberId?: string | null; memberEpoch?: number }
   | { type: 'ListGroups'; statesFilter?: string[] }
   | { type: 'DescribeGroups'; groups: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
@@ -222,6 +264,48 @@ export interface GroupListing {
   groupId: string;
   protocolType: string;
   state: string;
+  /** 'classic' (JoinGroup / SyncGroup) or 'consumer' (KIP-848). */
+  groupType: 'classic' | 'consumer';
+}
+
+export interface ConsumerGroupHeartbeatResponse {
+  type: 'ConsumerGroupHeartbeatResponse';
+  errorCode: number;
+  errorMessage: string | null;
+  memberId: string | null;
+  memberEpoch: number;
+  heartbeatIntervalMs: number;
+  /** null: not sent (unchanged). */
+  assignment: TopicIdPartitions[] | null;
+}
+
+export interface DescribedConsumerGroupMember {
+  memberId: string;
+  instanceId: string | null;
+  rackId: string | null;
+  memberEpoch: number;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  assignment: (TopicIdPartitions & { topicName: string })[];
+  targetAssignment: (TopicIdPartitions & { topicName: string })[];
+}
+
+export interface DescribedConsumerGroup {
+  groupId: string;
+  errorCode: number;
+  errorMessage: string | null;
+  groupState: string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  assignorName: string;
+  members: DescribedConsumerGroupMember[];
+}
+
+export interface ConsumerGroupDescribeResponse {
+  type: 'ConsumerGroupDescribeResponse';
+  errorCode: number;
+  groups: DescribedConsumerGroup[];
 }
 
 export interface ListGroupsResponse {

@@ -16,8 +16,23 @@
  * Strings are int16 length + UTF-8 (-1 = null), bytes int32 length, arrays int32 count; value
  * version 4 is Kafka's "flexible" form (compact lengths as unsigned varints of n + 1, tagged
  * fields after each struct), read here but never written. A null value is a tombstone. We write
- * key versions 1 and 2 and value version 3, as Kafka 2.3+ does. Key versions 3 and up belong to
- * Kafka's newer group records and are skipped by the replay.
+ * key versions 1 and 2 and value version 3, as Kafka 2.3+ does.
+ *
+ * KIP-848 consumer groups are written as Kafka's records too, key int16 version (the record type)
+ * | group string [| memberId string], values in their flexible version 0 (topic ids as 16-byte
+ * Uuids, no tagged fields written, no racks):
+ *
+ *   3 ConsumerGroupMetadata            epoch int32
+ *   4 ConsumerGroupPartitionMetadata   topics [topicId uuid | topicName | numPartitions int32 | partitionMetadata []]
+ *   5 ConsumerGroupMemberMetadata      (member) instanceId? | rackId? | clientId | clientHost |
+ *                                      subscribedTopicNames [] | subscribedTopicRegex? | rebalanceTimeoutMs | serverAssignor?
+ *   6 ConsumerGroupTargetAssignmentMetadata  assignmentEpoch int32
+ *   7 ConsumerGroupTargetAssignmentMember    (member) topicPartitions [topicId | partitions []]
+ *   8 ConsumerGroupCurrentMemberAssignment   (member) memberEpoch | previousMemberEpoch | state int8 |
+ *                                      assignedPartitions [] | partitionsPendingRevocation []
+ *
+ * The replay folds them per group (ReplayedConsumerGroup); a group whose ConsumerGroupMetadata
+ * record has a tombstone is gone. Key versions above 8 (Kafka's share groups) are skipped.
  *
  * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
  * key, tombstones deleting. Offsets a transaction committed (TxnOffsetCommit: transactional
@@ -59,13 +74,31 @@ export interface GroupMetadataKey {
   group: string;
 }
 
-/** A key of a record type we do not handle (Kafka's newer consumer-group records). */
+/** A key of a record type we do not handle (Kafka's share-group records and anything newer). */
 export interface UnknownKey {
   kind: 'unknown';
   version: number;
 }
 
-export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | UnknownKey;
+/** The KIP-848 consumer group records, by their key version (Kafka's record type). */
+export enum ConsumerRecordType {
+  Metadata = 3,
+  PartitionMetadata = 4,
+  MemberMetadata = 5,
+  TargetAssignmentMetadata = 6,
+  TargetAssignmentMember = 7,
+  CurrentMemberAssignment = 8,
+}
+
+/** A consumer group record's key: the group, and the member for the per-member records. */
+export interface ConsumerGroupRecordKey {
+  kind: 'consumer-group';
+  record: ConsumerRecordType;
+  group: string;
+  memberId: string | null;
+}
+
+export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | ConsumerGroupRecordKey | UnknownKey;
 
 export interface OffsetCommitValue {
   offset: number;
@@ -125,6 +158,21 @@ class Writer {
     if (!Number.isInteger(v) || v < -0x8000 || v > INT16_MAX) throw new OffsetsRecordError(`${what} must be an int16, got ${v}`);
     this.ensure(2);
     this.pos = this.buf.writeInt16BE(v, this.pos);
+    return this;
+  }
+
+  int8(v: number, what: string): this {
+    if (!Number.isInteger(v) || v < -0x80 || v > 0x7f) throw new OffsetsRecordError(`${what} must be an int8, got ${v}`);
+    this.ensure(1);
+    this.pos = this.buf.writeInt8(v, this.pos);
+    return this;
+  }
+
+  /** A Kafka Uuid from its string form (22 characters of unpadded base64url). */
+  uuid(v: string, what: string): this {
+    const b = Buffer.from(v, 'base64url');
+    if (b.length !== 16) throw new OffsetsRecordError(`${what} is not a Kafka uuid: ${v}`);
+    this.raw(b);
     return this;
   }
 
@@ -227,6 +275,17 @@ class Reader {
     return v;
   }
 
+  int8(field: string): number {
+    this.need(1, field);
+    const v = this.view().getInt8(this.pos);
+    this.pos += 1;
+    return v;
+  }
+
+  uuid(field: string): string {
+    return Buffer.from(this.slice(16, field)).toString('base64url');
+  }
+
   int32(field: string): number {
     this.need(4, field);
     const v = this.view().getInt32(this.pos);
@@ -266,7 +325,7 @@ class Reader {
     return n === -1 ? null : n;
   }
 
-  private slice(n: number, field: string): Uint8Array {
+  slice(n: number, field: string): Uint8Array {
     this.need(n, field);
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
@@ -344,8 +403,19 @@ export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
     return { kind: 'offset', group, topic, partition };
   }
   if (version === 2) return { kind: 'group', group: r.string('group') };
+  if (version >= ConsumerRecordType.Metadata && version <= ConsumerRecordType.CurrentMemberAssignment) {
+    const group = r.string('group');
+    const perMember = version === ConsumerRecordType.MemberMetadata || version === ConsumerRecordType.TargetAssignmentMember || version === ConsumerRecordType.CurrentMemberAssignment;
+    return { kind: 'consumer-group', record: version, group, memberId: perMember ? r.string('memberId') : null };
+  }
   if (version < 0) throw new OffsetsRecordError(`offsets record key: negative version ${version}`);
   return { kind: 'unknown', version };
+}
+
+export function encodeConsumerGroupKey(record: ConsumerRecordType, group: string, memberId: string | null = null): Uint8Array {
+  const w = new Writer().int16(record, 'key version').string(group, 'group');
+  if (memberId !== null) w.string(memberId, 'memberId');
+  return w.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,6 +501,187 @@ export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataValue 
 }
 
 // ---------------------------------------------------------------------------------------------
+// KIP-848 consumer group values: Kafka's schemas, version 0, flexible (compact lengths, tagged
+// fields, none written), topics as 16-byte Uuids (their 22-character string form here).
+
+export interface ConsumerGroupMetadataValue {
+  epoch: number;
+}
+
+export interface ConsumerTopicMetadata {
+  topicId: string;
+  name: string;
+  numPartitions: number;
+}
+
+export interface ConsumerMemberMetadataValue {
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  rebalanceTimeoutMs: number;
+  serverAssignor: string | null;
+}
+
+/** topic id -> partitions. */
+export type TopicPartitionsValue = { topicId: string; partitions: number[] }[];
+
+export interface ConsumerCurrentAssignmentValue {
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  /** Kafka's MemberState byte. */
+  state: number;
+  assigned: TopicPartitionsValue;
+  pendingRevocation: TopicPartitionsValue;
+}
+
+export type ConsumerGroupRecordValue =
+  | { record: ConsumerRecordType.Metadata; value: ConsumerGroupMetadataValue }
+  | { record: ConsumerRecordType.PartitionMetadata; value: ConsumerTopicMetadata[] }
+  | { record: ConsumerRecordType.MemberMetadata; value: ConsumerMemberMetadataValue }
+  | { record: ConsumerRecordType.TargetAssignmentMetadata; value: { assignmentEpoch: number } }
+  | { record: ConsumerRecordType.TargetAssignmentMember; value: TopicPartitionsValue }
+  | { record: ConsumerRecordType.CurrentMemberAssignment; value: ConsumerCurrentAssignmentValue };
+
+function writeTopicPartitions(w: Writer, tps: TopicPartitionsValue, what: string): void {
+  w.arrayLength(tps.length, what);
+  for (const t of tps) {
+    w.uuid(t.topicId, `${what} topicId`).arrayLength(t.partitions.length, `${what} partitions`);
+    for (const p of t.partitions) w.int32(p, `${what} partition`);
+    w.taggedFields();
+  }
+}
+
+function readTopicPartitions(r: Reader, what: string): TopicPartitionsValue {
+  const n = r.arrayLength(what);
+  const out: TopicPartitionsValue = [];
+  for (let i = 0; i < n; i++) {
+    const topicId = r.uuid(`${what} topicId`);
+    const count = r.arrayLength(`${what} partitions`);
+    const partitions: number[] = [];
+    for (let k = 0; k < count; k++) partitions.push(r.int32(`${what} partition`));
+    r.taggedFields();
+    out.push({ topicId, partitions });
+  }
+  return out;
+}
+
+export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Array {
+  const w = new Writer(true).int16(0, 'version');
+  switch (v.record) {
+    case ConsumerRecordType.Metadata:
+      w.int32(v.value.epoch, 'epoch');
+      break;
+    case ConsumerRecordType.PartitionMetadata:
+      w.arrayLength(v.value.length, 'topics');
+      for (const t of v.value) {
+        // no racks: samsa brokers have none
+        w.uuid(t.topicId, 'topicId').string(t.name, 'topicName').int32(t.numPartitions, 'numPartitions').arrayLength(0, 'partitionMetadata').taggedFields();
+      }
+      break;
+    case ConsumerRecordType.MemberMetadata: {
+      const m = v.value;
+      w.string(m.instanceId, 'instanceId').string(m.rackId, 'rackId').string(m.clientId, 'clientId').string(m.clientHost, 'clientHost');
+      w.arrayLength(m.subscribedTopicNames.length, 'subscribedTopicNames');
+      for (const t of m.subscribedTopicNames) w.string(t, 'subscribedTopicName');
+      w.string(null, 'subscribedTopicRegex').int32(m.rebalanceTimeoutMs, 'rebalanceTimeoutMs').string(m.serverAssignor, 'serverAssignor');
+      break;
+    }
+    case ConsumerRecordType.TargetAssignmentMetadata:
+      w.int32(v.value.assignmentEpoch, 'assignmentEpoch');
+      break;
+    case ConsumerRecordType.TargetAssignmentMember:
+      writeTopicPartitions(w, v.value, 'topicPartitions');
+      break;
+    case ConsumerRecordType.CurrentMemberAssignment: {
+      const c = v.value;
+      w.int32(c.memberEpoch, 'memberEpoch').int32(c.previousMemberEpoch, 'previousMemberEpoch').int8(c.state, 'state');
+      writeTopicPartitions(w, c.assigned, 'assignedPartitions');
+      writeTopicPartitions(w, c.pendingRevocation, 'partitionsPendingRevocation');
+      break;
+    }
+  }
+  return w.taggedFields().finish();
+}
+
+export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint8Array): ConsumerGroupRecordValue {
+  const r = new Reader(bytes, `consumer group record ${record}`);
+  const version = r.int16('version');
+  if (version !== 0) throw new OffsetsRecordError(`consumer group record ${record}: unknown value version ${version}`);
+  r.flexible = true;
+  let out: ConsumerGroupRecordValue;
+  switch (record) {
+    case ConsumerRecordType.Metadata:
+      out = { record, value: { epoch: r.int32('epoch') } };
+      break;
+    case ConsumerRecordType.PartitionMetadata: {
+      const n = r.arrayLength('topics');
+      const topics: ConsumerTopicMetadata[] = [];
+      for (let i = 0; i < n; i++) {
+        const topicId = r.uuid('topicId');
+        const name = r.string('topicName');
+        const numPartitions = r.int32('numPartitions');
+        const pm = r.arrayLength('partitionMetadata');
+        for (let k = 0; k < pm; k++) {
+          r.int32('partition');
+          const racks = r.arrayLength('racks');
+          for (let j = 0; j < racks; j++) r.string('rack');
+          r.taggedFields();
+        }
+        r.taggedFields();
+        topics.push({ topicId, name, numPartitions });
+      }
+      out = { record, value: topics };
+      break;
+    }
+    case ConsumerRecordType.MemberMetadata: {
+      const instanceId = r.nullableString('instanceId');
+      const rackId = r.nullableString('rackId');
+      const clientId = r.string('clientId');
+      const clientHost = r.string('clientHost');
+      const n = r.arrayLength('subscribedTopicNames');
+      const subscribedTopicNames: string[] = [];
+      for (let i = 0; i < n; i++) subscribedTopicNames.push(r.string('subscribedTopicName'));
+      r.nullableString('subscribedTopicRegex');
+      const rebalanceTimeoutMs = r.int32('rebalanceTimeoutMs');
+      const serverAssignor = r.nullableString('serverAssignor');
+      out = { record, value: { instanceId, rackId, clientId, clientHost, subscribedTopicNames, rebalanceTimeoutMs, serverAssignor } };
+      break;
+    }
+    case ConsumerRecordType.TargetAssignmentMetadata:
+      out = { record, value: { assignmentEpoch: r.int32('assignmentEpoch') } };
+      break;
+    case ConsumerRecordType.TargetAssignmentMember:
+      out = { record, value: readTopicPartitions(r, 'topicPartitions') };
+      break;
+    case ConsumerRecordType.CurrentMemberAssignment: {
+      const memberEpoch = r.int32('memberEpoch');
+      const previousMemberEpoch = r.int32('previousMemberEpoch');
+      const state = r.int8('state');
+      const assigned = readTopicPartitions(r, 'assignedPartitions');
+      const pendingRevocation = readTopicPartitions(r, 'partitionsPendingRevocation');
+      out = { record, value: { memberEpoch, previousMemberEpoch, state, assigned, pendingRevocation } };
+      break;
+    }
+  }
+  r.taggedFields();
+  return out;
+}
+
+/** A consumer group's live records after a replay (Metadata absent: the group was deleted or never written). */
+export interface ReplayedConsumerGroup {
+  epoch: number | null;
+  subscriptionMetadata: ConsumerTopicMetadata[];
+  assignmentEpoch: number;
+  members: Map<string, ConsumerMemberMetadataValue>;
+  targets: Map<string, TopicPartitionsValue>;
+  currents: Map<string, ConsumerCurrentAssignmentValue>;
+  /** The timestamp of its oldest live record. */
+  oldestTimestamp: number;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Batches
 
 export interface OffsetsRecord {
@@ -491,6 +742,8 @@ export class OffsetsReplay {
   readonly offsets = new Map<string, Map<string, ReplayedOffset>>();
   /** group -> newest group metadata. */
   readonly groups = new Map<string, ReplayedGroup>();
+  /** group -> its KIP-848 consumer group records. */
+  readonly consumerGroups = new Map<string, ReplayedConsumerGroup>();
   /** producer id -> the records of its open transaction (offset commits), in log order. */
   readonly pendingTransactions = new Map<number, DecodedRecord[]>();
   recordsApplied = 0;
@@ -557,6 +810,9 @@ export class OffsetsReplay {
       switch (key.kind) {
         case 'unknown':
           return `key version ${key.version} is not a record type this coordinator knows`;
+        case 'consumer-group':
+          this.applyConsumerGroupRecord(key, valueBytes, timestamp);
+          return null;
         case 'offset': {
           const k = topicPartitionKey(key.topic, key.partition);
           if (valueBytes === null) {
@@ -585,6 +841,62 @@ export class OffsetsReplay {
     } catch (err) {
       if (err instanceof OffsetsRecordError) return err.message;
       throw err;
+    }
+  }
+
+  private applyConsumerGroupRecord(key: ConsumerGroupRecordKey, valueBytes: Uint8Array | null, timestamp: number): void {
+    let g = this.consumerGroups.get(key.group);
+    if (!g) {
+      if (valueBytes === null) return;
+      g = { epoch: null, subscriptionMetadata: [], assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp };
+      this.consumerGroups.set(key.group, g);
+    }
+    g.oldestTimestamp = Math.min(g.oldestTimestamp, timestamp);
+    const memberId = key.memberId ?? '';
+    if (valueBytes === null) {
+      switch (key.record) {
+        case ConsumerRecordType.Metadata:
+          g.epoch = null;
+          break;
+        case ConsumerRecordType.PartitionMetadata:
+          g.subscriptionMetadata = [];
+          break;
+        case ConsumerRecordType.MemberMetadata:
+          g.members.delete(memberId);
+          break;
+        case ConsumerRecordType.TargetAssignmentMetadata:
+          g.assignmentEpoch = 0;
+          break;
+        case ConsumerRecordType.TargetAssignmentMember:
+          g.targets.delete(memberId);
+          break;
+        case ConsumerRecordType.CurrentMemberAssignment:
+          g.currents.delete(memberId);
+          break;
+      }
+      if (g.epoch === null && g.members.size === 0 && g.targets.size === 0 && g.currents.size === 0) this.consumerGroups.delete(key.group);
+      return;
+    }
+    const v = decodeConsumerGroupValue(key.record, valueBytes);
+    switch (v.record) {
+      case ConsumerRecordType.Metadata:
+        g.epoch = v.value.epoch;
+        break;
+      case ConsumerRecordType.PartitionMetadata:
+        g.subscriptionMetadata = v.value;
+        break;
+      case ConsumerRecordType.MemberMetadata:
+        g.members.set(memberId, v.value);
+        break;
+      case ConsumerRecordType.TargetAssignmentMetadata:
+        g.assignmentEpoch = v.value.assignmentEpoch;
+        break;
+      case ConsumerRecordType.TargetAssignmentMember:
+        g.targets.set(memberId, v.value);
+        break;
+      case ConsumerRecordType.CurrentMemberAssignment:
+        g.currents.set(memberId, v.value);
+        break;
     }
   }
 
@@ -618,6 +930,7 @@ export class OffsetsReplay {
 
   /** Every group that has metadata, offsets, or offsets of an open transaction. */
   groupIds(): Set<string> {
-    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys()]);
+    const consumer = [...this.consumerGroups].filter(([, g]) => g.epoch !== null).map(([id]) => id);
+    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys(), ...consumer]);
   }
 }

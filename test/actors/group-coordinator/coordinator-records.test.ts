@@ -19,6 +19,10 @@ import {
   topicPartitionKey,
   type GroupMetadataValue,
   type OffsetCommitValue,
+  ConsumerRecordType,
+  decodeConsumerGroupValue,
+  encodeConsumerGroupKey,
+  encodeConsumerGroupValue,
 } from '../../../actors/group-coordinator/offsets-store.js';
 import { setBaseOffset } from '../../../src/protocol/batch-header.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
@@ -87,11 +91,33 @@ describe('actors/group-coordinator offsets records', () => {
       expect(hex(encodeGroupMetadataKey('group-é'))).to.equal(be16(2) + str('group-é'));
     });
 
-    it('reads key versions 0, 1 and 2, and reports newer record types as unknown', () => {
+    it('reads key versions 0, 1 and 2, the consumer group keys 3-8, and reports newer record types as unknown', () => {
       expect(decodeKey(Buffer.from(be16(0) + str('g') + str('t') + be32(1), 'hex'))).to.deep.equal({ kind: 'offset', group: 'g', topic: 't', partition: 1 });
       expect(decodeKey(encodeOffsetCommitKey('g', 't', 2))).to.deep.equal({ kind: 'offset', group: 'g', topic: 't', partition: 2 });
       expect(decodeKey(encodeGroupMetadataKey('g'))).to.deep.equal({ kind: 'group', group: 'g' });
-      expect(decodeKey(Buffer.from(be16(3) + str('g'), 'hex'))).to.deep.equal({ kind: 'unknown', version: 3 });
+      expect(decodeKey(Buffer.from(be16(3) + str('g'), 'hex'))).to.deep.equal({ kind: 'consumer-group', record: 3, group: 'g', memberId: null });
+      expect(decodeKey(Buffer.from(be16(8) + str('g') + str('m'), 'hex'))).to.deep.equal({ kind: 'consumer-group', record: 8, group: 'g', memberId: 'm' });
+      expect(hex(encodeConsumerGroupKey(ConsumerRecordType.MemberMetadata, 'g', 'm'))).to.equal(be16(5) + str('g') + str('m'));
+      expect(decodeKey(Buffer.from(be16(9) + str('g'), 'hex'))).to.deep.equal({ kind: 'unknown', version: 9 });
+    });
+
+    it('writes the consumer group values in Kafka\'s flexible version 0 and reads them back', () => {
+      const T = 'AAAAAAAAAAAAAAAAAAAAAg';
+      // ConsumerGroupMetadataValue: version, epoch, no tagged fields
+      expect(hex(encodeConsumerGroupValue({ record: ConsumerRecordType.Metadata, value: { epoch: 7 } }))).to.equal(be16(0) + be32(7) + '00');
+      // TargetAssignmentMember: compact array of { uuid, compact array of int32, tags }, tags
+      expect(hex(encodeConsumerGroupValue({ record: ConsumerRecordType.TargetAssignmentMember, value: [{ topicId: T, partitions: [1, 2] }] }))).to.equal(
+        be16(0) + '02' + Buffer.from(T, 'base64url').toString('hex') + '03' + be32(1) + be32(2) + '00' + '00',
+      );
+      const values = [
+        { record: ConsumerRecordType.Metadata, value: { epoch: 3 } },
+        { record: ConsumerRecordType.PartitionMetadata, value: [{ topicId: T, name: 't', numPartitions: 4 }] },
+        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: 'i', rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'], rebalanceTimeoutMs: 300, serverAssignor: 'range' } },
+        { record: ConsumerRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: 3 } },
+        { record: ConsumerRecordType.TargetAssignmentMember, value: [{ topicId: T, partitions: [0, 3] }] },
+        { record: ConsumerRecordType.CurrentMemberAssignment, value: { memberEpoch: 3, previousMemberEpoch: 2, state: 1, assigned: [{ topicId: T, partitions: [0] }], pendingRevocation: [{ topicId: T, partitions: [1] }] } },
+      ] as const;
+      for (const v of values) expect(decodeConsumerGroupValue(v.record, encodeConsumerGroupValue(v as never))).to.deep.equal(v);
     });
 
     it('refuses truncated and negative-length keys with OffsetsRecordError', () => {
@@ -238,7 +264,7 @@ describe('actors/group-coordinator offsets records', () => {
         { records: [commit('g', 't', 0, 1), commit('g', 't', 0, 2)], ts: 1 },
         {
           records: [
-            { key: Buffer.from(be16(3) + str('g'), 'hex'), value: Buffer.from('00', 'hex') },
+            { key: Buffer.from(be16(9) + str('g'), 'hex'), value: Buffer.from('00', 'hex') },
             { key: encodeOffsetCommitKey('g', 't', 9), value: Buffer.from(be16(3) + '00', 'hex') },
           ],
           ts: 2,
@@ -247,7 +273,7 @@ describe('actors/group-coordinator offsets records', () => {
       const progress = r.applyBatches(bytesOfLog, 1);
       expect(progress.records).to.equal(1);
       expect(progress.problems).to.have.length(2);
-      expect(progress.problems[0]).to.match(/offset 2: key version 3/);
+      expect(progress.problems[0]).to.match(/offset 2: key version 9/);
       expect(progress.problems[1]).to.match(/offset 3: OffsetCommitValue: truncated/);
       expect(r.offsets.get('g')!.get(topicPartitionKey('t', 0))!.value.offset).to.equal(2);
       expect(r.applyRecord(null, null, 9, 0)).to.match(/without a key/);

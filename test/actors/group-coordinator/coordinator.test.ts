@@ -542,8 +542,8 @@ describe('actors/group-coordinator coordinator', function () {
       const all = await h.listGroups();
       expect(all.errorCode).to.equal(0);
       expect(all.groups).to.have.deep.members([
-        { groupId: G, protocolType: 'consumer', state: 'Stable' },
-        { groupId: 'simple', protocolType: '', state: 'Empty' },
+        { groupId: G, protocolType: 'consumer', state: 'Stable', groupType: 'classic' },
+        { groupId: 'simple', protocolType: '', state: 'Empty', groupType: 'classic' },
       ]);
       expect((await h.listGroups(['stable'])).groups.map((g) => g.groupId)).to.deep.equal([G]);
       const d = await h.describe(G);
