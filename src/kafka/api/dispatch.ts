@@ -29,6 +29,7 @@ import { alterPartitionReassignments, listPartitionReassignments } from './reass
 import { createPartitions, createTopics } from './topics.js';
 import { deleteTopics } from './delete-topics.js';
 import { describeTopicPartitions } from './describe-topic-partitions.js';
+import { consumerGroupDescribe, consumerGroupHeartbeat } from './consumer-groups.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
 // each entry's handler is typed for its own key; the map forgets which, the connection keys by header
@@ -83,6 +84,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [61, describeProducers],
   [65, describeTransactions],
   [66, listTransactions],
+  [68, consumerGroupHeartbeat],
+  [69, consumerGroupDescribe],
   [75, describeTopicPartitions],
 ]);
 

@@ -13,8 +13,10 @@
  * rebalance or removal it causes; v9 (KIP-814) lets a static leader that rejoins a stable group
  * under a new member id learn it leads, with the members, and to skip the assignment (older
  * versions are told the old leader id, so they do not assign). ListGroups v5 (KIP-848) filters
- * by type and names each group's: every samsa group is "classic", so a filter without it (such
- * as "consumer", or a type Kafka does not know) lists none.
+ * by type and names each group's: "classic" (JoinGroup / SyncGroup) or "consumer" (KIP-848's
+ * ConsumerGroupHeartbeat, consumer-groups.ts); a type Kafka does not know lists none.
+ * DescribeGroups describes a consumer group as Kafka 4.0 does: it is no classic group, so Dead
+ * with no members; DeleteGroups deletes an empty consumer group with its offsets.
  *
  * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
  * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
@@ -219,16 +221,13 @@ export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (
   };
 };
 
-/** Every group of samsa's coordinator is a classic one (JoinGroup / SyncGroup); it has no KIP-848 consumer or share groups. */
-const CLASSIC_GROUP_TYPE = 'classic';
-
 /**
  * ListGroups v5's TypesFilter (KIP-848), as Kafka's GroupMetadataManager.listGroups: each name is
  * parsed without regard to case ('Classic' is classic; a name Kafka does not know is its
  * "unknown" type, which no group has); an empty filter lists every type.
  */
-function typesAdmitClassic(typesFilter: readonly string[]): boolean {
-  return typesFilter.length === 0 || typesFilter.some((t) => t.toLowerCase() === CLASSIC_GROUP_TYPE);
+function typesAdmit(typesFilter: readonly string[], groupType: string): boolean {
+  return typesFilter.length === 0 || typesFilter.some((t) => t.toLowerCase() === groupType);
 }
 
 export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, version, body) => {
@@ -237,14 +236,14 @@ export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, ver
   const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
   // the coordinator's error (groups still loading) stands whatever the type filter, as in Kafka
-  const typed = typesAdmitClassic(typesFilter) ? r.groups : [];
+  const typed = r.groups.filter((g) => typesAdmit(typesFilter, g.groupType));
   // as Kafka: every group to a client that may describe the cluster, else those it may describe
   const all = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME, false);
   const shown = all ? typed : typed.filter((g) => ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId, false));
   return {
     throttleTimeMs: 0,
     errorCode: r.errorCode,
-    groups: shown.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state, groupType: CLASSIC_GROUP_TYPE })),
+    groups: shown.map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.state, groupType: g.groupType })),
   };
 };
 

@@ -1,9 +1,12 @@
 /**
- * OffsetCommit (api key 8, v0-v8) and OffsetFetch (api key 9, v0-v8), answered by this broker's
+ * OffsetCommit (api key 8, v0-v9) and OffsetFetch (api key 9, v0-v9), answered by this broker's
  * group coordinator (NOT_COORDINATOR for a group it does not own). Commits are stored in
  * __consumer_offsets in Kafka's own record schemas. OffsetFetch v8 asks for several groups at
  * once; older versions name one group and, from v2, may ask for every committed partition
- * (topics null).
+ * (topics null). v9 (KIP-848): a member of a consumer group commits with its member epoch
+ * (STALE_MEMBER_EPOCH when it is not its current one, UNKNOWN_MEMBER_ID when it is no member;
+ * before v9 a member's commit is UNSUPPORTED_VERSION) and fetches naming its member id and epoch;
+ * classic groups answer as before.
  *
  * With an authorizer, as Kafka: committing needs READ on the group (else every partition is
  * GROUP_AUTHORIZATION_FAILED) and READ on each topic (the partitions of the others are
@@ -49,6 +52,7 @@ export const offsetCommit: ApiHandler<typeof ApiKeys.OffsetCommit> = async (ctx,
       groupInstanceId: body.groupInstanceId ?? null,
       retentionTimeMs: version >= 2 && version <= 4 ? body.retentionTimeMs : -1,
       topics: coordinatorTopics(allowed),
+      apiVersion: version,
     },
     ctx.config.requestTimeoutMs,
   );
@@ -82,7 +86,7 @@ function groupError(errorCode: number, topics: FetchTopics) {
   return { errorCode, topics: out };
 }
 
-async function fetchGroup(ctx: ApiContext, version: number, groupId: string, topics: FetchTopics, requireStable: boolean) {
+async function fetchGroup(ctx: ApiContext, version: number, groupId: string, topics: FetchTopics, requireStable: boolean, member: { memberId: string | null; memberEpoch: number } = { memberId: null, memberEpoch: -1 }) {
   if (!ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
     // as Kafka: from v2 the group's code alone, before it each requested partition's
     return version >= 2 ? { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, topics: [] } : groupError(ErrorCode.GROUP_AUTHORIZATION_FAILED, topics);
@@ -92,7 +96,7 @@ async function fetchGroup(ctx: ApiContext, version: number, groupId: string, top
   const asked = denied === null || topics === null ? topics : topics.filter((t) => !denied.has(t.name));
   const r = await ctx.ask<CoordinatorMsg, OffsetFetchResponse>(
     ctx.coordinator,
-    { type: 'OffsetFetch', groupId, topics: asked === null ? null : asked.map((t) => ({ name: t.name, partitions: t.partitionIndexes })), requireStable },
+    { type: 'OffsetFetch', groupId, topics: asked === null ? null : asked.map((t) => ({ name: t.name, partitions: t.partitionIndexes })), requireStable, memberId: member.memberId, memberEpoch: member.memberEpoch },
     ctx.config.requestTimeoutMs,
   );
   const errorCode = r.errorCode;
@@ -119,8 +123,9 @@ export const offsetFetch: ApiHandler<typeof ApiKeys.OffsetFetch> = async (ctx, v
   const requireStable = version >= 7 && body.requireStable === true;
   if (version >= 8) {
     const groups = await Promise.all(
-      (body.groups as { groupId: string; topics: FetchTopics }[]).map(async (g) => {
-        const res = await fetchGroup(ctx, version, g.groupId, g.topics, requireStable);
+      (body.groups as { groupId: string; topics: FetchTopics; memberId?: string | null; memberEpoch?: number }[]).map(async (g) => {
+        const member = version >= 9 ? { memberId: g.memberId ?? null, memberEpoch: g.memberEpoch ?? -1 } : undefined;
+        const res = await fetchGroup(ctx, version, g.groupId, g.topics, requireStable, member);
         return { groupId: g.groupId, topics: res.topics, errorCode: res.errorCode };
       }),
     );

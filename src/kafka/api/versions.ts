@@ -18,15 +18,15 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [1, { min: 4, max: 17 }], // Fetch (v13+: topic ids; v15: replica state; v16: leader endpoints; v17: directory ids, KRaft's only)
   [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
   [3, { min: 0, max: 12 }], // Metadata (v10+: topic ids; v12: asked by id)
-  [8, { min: 0, max: 8 }], // OffsetCommit
-  [9, { min: 0, max: 8 }], // OffsetFetch
+  [8, { min: 0, max: 9 }], // OffsetCommit (v9: KIP-848 member epochs)
+  [9, { min: 0, max: 9 }], // OffsetFetch (v9: KIP-848 member id and epoch)
   [10, { min: 0, max: 6 }], // FindCoordinator (v5: TRANSACTION_ABORTABLE, never answered; v6: share key type 2, INVALID_REQUEST without share groups)
   [11, { min: 0, max: 9 }], // JoinGroup (v8: KIP-800 reason, logged; v9: KIP-814 SkipAssignment for a static leader rejoining)
   [12, { min: 0, max: 4 }], // Heartbeat
   [13, { min: 0, max: 5 }], // LeaveGroup (v5: KIP-800 reason, logged)
   [14, { min: 0, max: 5 }], // SyncGroup
   [15, { min: 0, max: 5 }], // DescribeGroups
-  [16, { min: 0, max: 5 }], // ListGroups (v5: KIP-848 TypesFilter and GroupType; every group is classic)
+  [16, { min: 0, max: 5 }], // ListGroups (v5: KIP-848 TypesFilter and GroupType, classic or consumer)
   [18, { min: 0, max: 4 }], // ApiVersions (v4: KIP-1022 feature ranges from 0; samsa advertises no features)
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
   [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)
@@ -64,6 +64,8 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)
+  [68, { min: 0, max: 0 }], // ConsumerGroupHeartbeat (KIP-848; v1, the topic regex, is not a stable Kafka version)
+  [69, { min: 0, max: 0 }], // ConsumerGroupDescribe (KIP-848)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
 ]);
 

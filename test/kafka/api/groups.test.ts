@@ -238,7 +238,7 @@ describe('Kafka API: groups and committed offsets', function () {
     }
   });
 
-  it('ListGroups v5 (KIP-848) names every group "classic" and filters by type: classic in any case lists it, consumer or an unknown type none', async () => {
+  it('ListGroups v5 (KIP-848) names a classic group "classic" and filters by type: classic in any case lists it, consumer or an unknown type not', async () => {
     const k = await coordinatorFor('g-typed');
     const j = await k.call(ApiKeys.JoinGroup, 3, { groupId: 'g-typed', sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: META }] });
     expect(j.errorCode).to.equal(ErrorCode.NONE);

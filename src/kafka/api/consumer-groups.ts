@@ -1,0 +1,112 @@
+/**
+ * KIP-848's consumer group APIs (Kafka 4.0's group.protocol=consumer): ConsumerGroupHeartbeat
+ * (api key 68, v0; v1, with SubscribedTopicRegex, is not a stable version yet) and
+ * ConsumerGroupDescribe (69, v0), answered by this broker's group coordinator (NOT_COORDINATOR
+ * for a group it does not own). The coordinator makes a joining member's id (v0: the member
+ * sends an empty one with epoch 0), computes the target assignment with its server assignor
+ * ("uniform", the default, or "range") and hands each member its partitions by topic id as its
+ * previous owners revoke them.
+ *
+ * With an authorizer, as Kafka's KafkaApis: ConsumerGroupHeartbeat needs READ on the group
+ * (GROUP_AUTHORIZATION_FAILED), ConsumerGroupDescribe DESCRIBE on each group (the refused ones
+ * answered first, GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells).
+ */
+import type {
+  ConsumerGroupDescribeResponse,
+  ConsumerGroupHeartbeatResponse,
+  CoordinatorMsg,
+} from '../../../actors/group-coordinator/messages.js';
+import { ErrorCode, errorInfo } from '../../protocol/errors.js';
+import { isFailure } from '../../runtime/types.js';
+import { AclOperation, ResourceType } from '../../security/acl.js';
+import { ApiKeys, type ResponseInput } from '../protocol/index.js';
+import { groupAuthorizedOperations, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
+import type { ApiHandler } from './context.js';
+
+function heartbeatError(errorCode: number, errorMessage: string | null) {
+  return { throttleTimeMs: 0, errorCode, errorMessage, memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null };
+}
+
+export const consumerGroupHeartbeat: ApiHandler<typeof ApiKeys.ConsumerGroupHeartbeat> = async (ctx, _version, body) => {
+  if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return heartbeatError(ErrorCode.GROUP_AUTHORIZATION_FAILED, errorInfo(ErrorCode.GROUP_AUTHORIZATION_FAILED).message);
+  const r = await ctx.ask<CoordinatorMsg, ConsumerGroupHeartbeatResponse>(
+    ctx.coordinator,
+    {
+      type: 'ConsumerGroupHeartbeat',
+      groupId: body.groupId,
+      memberId: body.memberId,
+      memberEpoch: body.memberEpoch,
+      instanceId: body.instanceId ?? null,
+      rackId: body.rackId ?? null,
+      rebalanceTimeoutMs: body.rebalanceTimeoutMs,
+      subscribedTopicNames: body.subscribedTopicNames ?? null,
+      serverAssignor: body.serverAssignor ?? null,
+      topicPartitions: body.topicPartitions === null ? null : body.topicPartitions.map((t) => ({ topicId: t.topicId, partitions: t.partitions })),
+      clientId: ctx.clientId ?? '',
+      clientHost: ctx.clientHost,
+    },
+    ctx.config.requestTimeoutMs,
+  );
+  if (isFailure(r)) return heartbeatError(r.errorCode, r.message);
+  if (r.errorCode !== ErrorCode.NONE) return heartbeatError(r.errorCode, r.errorMessage ?? errorInfo(r.errorCode).message);
+  return {
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    memberId: r.memberId,
+    memberEpoch: r.memberEpoch,
+    heartbeatIntervalMs: r.heartbeatIntervalMs,
+    assignment: r.assignment === null ? null : { topicPartitions: r.assignment.map((t) => ({ topicId: t.topicId, partitions: t.partitions })) },
+  };
+};
+
+export const consumerGroupDescribe: ApiHandler<typeof ApiKeys.ConsumerGroupDescribe> = async (ctx, _version, body) => {
+  type Described = NonNullable<ResponseInput<typeof ApiKeys.ConsumerGroupDescribe>['groups']> extends readonly (infer E)[] ? E : never;
+  const empty = (groupId: string, errorCode: number, errorMessage: string | null): Described => ({
+    errorCode,
+    errorMessage,
+    groupId,
+    groupState: '',
+    groupEpoch: 0,
+    assignmentEpoch: 0,
+    assignorName: '',
+    members: [],
+    authorizedOperations: OPERATIONS_NOT_REQUESTED,
+  });
+  const refused = body.groupIds.filter((g) => !ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g));
+  const asked = body.groupIds.filter((g) => !refused.includes(g));
+  const out: Described[] = refused.map((g) => empty(g, ErrorCode.GROUP_AUTHORIZATION_FAILED, null));
+  if (asked.length === 0) return { throttleTimeMs: 0, groups: out };
+  const r = await ctx.ask<CoordinatorMsg, ConsumerGroupDescribeResponse>(ctx.coordinator, { type: 'ConsumerGroupDescribe', groups: asked }, ctx.config.requestTimeoutMs);
+  if (isFailure(r)) return { throttleTimeMs: 0, groups: [...out, ...asked.map((g) => empty(g, r.errorCode, r.message))] };
+  for (const g of r.groups) {
+    if (g.errorCode !== ErrorCode.NONE) {
+      out.push(empty(g.groupId, g.errorCode, g.errorMessage));
+      continue;
+    }
+    const assignment = (a: { topicId: string; topicName: string; partitions: number[] }[]) => ({ topicPartitions: a.map((t) => ({ topicId: t.topicId, topicName: t.topicName, partitions: t.partitions })) });
+    out.push({
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      groupId: g.groupId,
+      groupState: g.groupState,
+      groupEpoch: g.groupEpoch,
+      assignmentEpoch: g.assignmentEpoch,
+      assignorName: g.assignorName,
+      authorizedOperations: body.includeAuthorizedOperations ? groupAuthorizedOperations(ctx, g.groupId) : OPERATIONS_NOT_REQUESTED,
+      members: g.members.map((m) => ({
+        memberId: m.memberId,
+        instanceId: m.instanceId,
+        rackId: m.rackId,
+        memberEpoch: m.memberEpoch,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        subscribedTopicNames: m.subscribedTopicNames,
+        subscribedTopicRegex: null,
+        assignment: assignment(m.assignment),
+        targetAssignment: assignment(m.targetAssignment),
+      })),
+    });
+  }
+  return { throttleTimeMs: 0, groups: out };
+};

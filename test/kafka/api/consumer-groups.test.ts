@@ -1,0 +1,200 @@
+/**
+ * KIP-848's consumer group protocol over the Kafka wire (ConsumerGroupHeartbeat v0,
+ * ConsumerGroupDescribe v0, OffsetCommit / OffsetFetch v9), as a Java consumer with
+ * group.protocol=consumer speaks it: a member id made by the coordinator, assignments by topic
+ * id, a partition moving from one member to another only once the first has revoked it, Kafka's
+ * errors, offsets committed and fetched with member epochs, the group in ListGroups,
+ * DescribeGroups and DeleteGroups, and the versions advertised.
+ */
+import { expect } from 'chai';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { checkFor } from '../../helpers/check-for.js';
+
+const TOPIC = 'kip848';
+
+describe('Kafka API: KIP-848 consumer groups', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let topicId: string;
+  const open: KafkaCaller[] = [];
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 2, topics: [{ name: TOPIC, partitions: 4, replicationFactor: 2 }] });
+    const k = await KafkaCaller.connect(c.bootstrap[0]!);
+    const md = await checkFor(async () => {
+      const r = await k.call(ApiKeys.Metadata, 12, { topics: [{ topicId: 'AAAAAAAAAAAAAAAAAAAAAA', name: TOPIC }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false });
+      return r.topics[0]?.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    topicId = md.topics[0].topicId;
+    k.end();
+  });
+  afterEach(() => {
+    for (const k of open.splice(0)) k.end();
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  async function caller(endpoint: string, clientId = 'raw-test'): Promise<KafkaCaller> {
+    const k = await KafkaCaller.connect(endpoint, clientId);
+    open.push(k);
+    return k;
+  }
+
+  let lastCoordinator = '';
+  async function coordinatorFor(groupId: string, clientId?: string): Promise<KafkaCaller> {
+    const any = await caller(c.bootstrap[0]!);
+    const found = await checkFor(async () => {
+      const r = await any.call(ApiKeys.FindCoordinator, 2, { key: groupId, keyType: 0 });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    lastCoordinator = `${found.host}:${found.port}`;
+    return caller(lastCoordinator, clientId);
+  }
+
+  const join = (groupId: string, o: object = {}) => ({ groupId, memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: [TOPIC], serverAssignor: null, topicPartitions: [], ...o });
+  const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => ({
+    groupId,
+    memberId,
+    memberEpoch,
+    instanceId: null,
+    rackId: null,
+    rebalanceTimeoutMs: -1,
+    subscribedTopicNames: null,
+    serverAssignor: null,
+    topicPartitions: owned === null ? null : [{ topicId, partitions: owned }],
+  });
+  const parts = (r: { assignment: { topicPartitions: { topicId: string; partitions: number[] }[] } | null }) =>
+    (r.assignment?.topicPartitions ?? []).flatMap((t) => t.partitions).sort((a, b) => a - b);
+
+  it('advertises ConsumerGroupHeartbeat v0 (not the unstable v1), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v9', async () => {
+    const k = await caller(c.bootstrap[0]!);
+    const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
+    const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
+    expect(range(68)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(range(69)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(range(8).maxVersion).to.equal(9);
+    expect(range(9).maxVersion).to.equal(9);
+  });
+
+  it('two members: a partition moves from the first to the second only after the first revoked it', async () => {
+    const G = 'two-members';
+    const k = await coordinatorFor(G, 'consumer-a');
+    const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    expect(a.errorCode).to.equal(ErrorCode.NONE);
+    expect(a.memberId).to.be.a('string').and.not.equal('');
+    expect(a.memberEpoch).to.equal(1);
+    expect(a.heartbeatIntervalMs).to.equal(5_000);
+    expect(a.assignment.topicPartitions).to.deep.equal([{ topicId, partitions: [0, 1, 2, 3] }]);
+
+    const b = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    expect(b.memberEpoch).to.equal(2);
+    // everything b is to get is still a's: nothing yet
+    expect(parts(b)).to.deep.equal([]);
+
+    // a, still owning all four, is asked to give two up: its assignment shrinks, its epoch stays
+    const a2 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, a.memberId, 1, [0, 1, 2, 3]));
+    expect(a2.memberEpoch).to.equal(1);
+    const kept = parts(a2);
+    expect(kept).to.have.length(2);
+    const moving = [0, 1, 2, 3].filter((p) => !kept.includes(p));
+
+    // b asks before a revoked: still nothing
+    const b2 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, b.memberId, 2, []));
+    expect(b2.errorCode).to.equal(ErrorCode.NONE);
+    expect(parts({ assignment: b2.assignment ?? { topicPartitions: [] } })).to.deep.equal([]);
+
+    // a revoked them: it reaches epoch 2
+    const a3 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, a.memberId, 1, kept));
+    expect(a3.memberEpoch).to.equal(2);
+
+    // now b gets them
+    const b3 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, b.memberId, 2, []));
+    expect(b3.memberEpoch).to.equal(2);
+    expect(parts(b3)).to.deep.equal(moving);
+
+    const d = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
+    const g = d.groups[0];
+    expect(g).to.deep.include({ errorCode: 0, groupId: G, groupState: 'Stable', groupEpoch: 2, assignmentEpoch: 2, assignorName: 'uniform' });
+    const byId = new Map(g.members.map((m: { memberId: string }) => [m.memberId, m]));
+    expect((byId.get(b.memberId) as { clientId: string; assignment: unknown }).clientId).to.equal('consumer-a');
+    expect((byId.get(b.memberId) as { assignment: unknown }).assignment).to.deep.equal({ topicPartitions: [{ topicId, topicName: TOPIC, partitions: moving }] });
+
+    // leaving: epoch -1 back, the partitions go to the other member
+    const left = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, { ...beat(G, a.memberId, -1, null) });
+    expect(left).to.deep.include({ errorCode: 0, memberId: a.memberId, memberEpoch: -1 });
+    const b4 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, b.memberId, 2, moving));
+    expect(b4.memberEpoch).to.equal(3);
+    expect(parts(b4)).to.deep.equal([0, 1, 2, 3]);
+  });
+
+  it("answers Kafka's errors: UNSUPPORTED_ASSIGNOR, INVALID_REQUEST, FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID, GROUP_ID_NOT_FOUND for a classic group, NOT_COORDINATOR elsewhere", async () => {
+    const G = 'errors';
+    const k = await coordinatorFor(G);
+    const here = lastCoordinator;
+    const bad = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G, { serverAssignor: 'cooperative-sticky' }));
+    expect(bad.errorCode).to.equal(ErrorCode.UNSUPPORTED_ASSIGNOR);
+    expect(bad.errorMessage).to.equal('ServerAssignor cooperative-sticky is not supported. Supported assignors: uniform, range.');
+    const invalid = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G, { rebalanceTimeoutMs: -1 }));
+    expect(invalid).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'RebalanceTimeoutMs must be provided in first request.', memberEpoch: -1, memberId: null });
+    const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    expect((await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, a.memberId, 9, null))).errorCode).to.equal(ErrorCode.FENCED_MEMBER_EPOCH);
+    expect((await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, 'nobody', 1, null))).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+
+    const C = 'errors-classic';
+    const kc = await coordinatorFor(C);
+    const j = await kc.call(ApiKeys.JoinGroup, 3, { groupId: C, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
+    expect(j.errorCode).to.equal(ErrorCode.NONE);
+    expect((await kc.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(C))).errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+    // and the other way round: a classic member cannot join the consumer group
+    const jc = await k.call(ApiKeys.JoinGroup, 3, { groupId: G, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
+    expect(jc.errorCode).to.equal(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+
+    // the broker that does not coordinate the group
+    const other = await caller(c.bootstrap.find((b) => b !== here)!);
+    expect((await other.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G))).errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
+  });
+
+  it('OffsetCommit v9 and OffsetFetch v9 check the member epoch; ListGroups types the group consumer; DescribeGroups answers Dead; DeleteGroups once empty', async () => {
+    const G = 'offsets848';
+    const k = await coordinatorFor(G);
+    const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    const commit = (version: number, memberId: string, epoch: number) =>
+      k.call(ApiKeys.OffsetCommit, version, {
+        groupId: G,
+        generationIdOrMemberEpoch: epoch,
+        memberId,
+        groupInstanceId: null,
+        retentionTimeMs: -1,
+        topics: [{ name: TOPIC, partitions: [{ partitionIndex: 1, committedOffset: 42, committedLeaderEpoch: -1, committedMetadata: 'm' }] }],
+      });
+    const code = (r: { topics: { partitions: { errorCode: number }[] }[] }) => r.topics[0]!.partitions[0]!.errorCode;
+    expect(code(await commit(9, a.memberId, 0))).to.equal(ErrorCode.STALE_MEMBER_EPOCH);
+    expect(code(await commit(9, 'nobody', 1))).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+    expect(code(await commit(8, a.memberId, 1))).to.equal(ErrorCode.UNSUPPORTED_VERSION);
+    expect(code(await commit(9, a.memberId, 1))).to.equal(ErrorCode.NONE);
+    const fetch = (memberId: string | null, memberEpoch: number) =>
+      k.call(ApiKeys.OffsetFetch, 9, { groups: [{ groupId: G, memberId, memberEpoch, topics: [{ name: TOPIC, partitionIndexes: [1] }] }], requireStable: true });
+    const ok = await fetch(a.memberId, 1);
+    expect(ok.groups[0].errorCode).to.equal(ErrorCode.NONE);
+    expect(ok.groups[0].topics[0].partitions[0]).to.deep.include({ partitionIndex: 1, committedOffset: 42, metadata: 'm' });
+    expect((await fetch(a.memberId, 3)).groups[0].errorCode).to.equal(ErrorCode.STALE_MEMBER_EPOCH);
+    expect((await fetch(null, -1)).groups[0].errorCode).to.equal(ErrorCode.NONE);
+
+    const listed = await k.call(ApiKeys.ListGroups, 5, { statesFilter: [], typesFilter: ['consumer'] });
+    expect(listed.groups.find((g: { groupId: string }) => g.groupId === G)).to.deep.equal({ groupId: G, protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' });
+    const classicOnly = await k.call(ApiKeys.ListGroups, 5, { statesFilter: [], typesFilter: ['classic'] });
+    expect(classicOnly.groups.find((g: { groupId: string }) => g.groupId === G)).to.equal(undefined);
+    const described = await k.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: false });
+    expect(described.groups[0]).to.deep.include({ errorCode: 0, groupId: G, groupState: 'Dead', members: [] });
+
+    expect((await k.call(ApiKeys.DeleteGroups, 2, { groupsNames: [G] })).results[0].errorCode).to.equal(ErrorCode.NON_EMPTY_GROUP);
+    await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, a.memberId, -1, null));
+    expect((await k.call(ApiKeys.DeleteGroups, 2, { groupsNames: [G] })).results[0].errorCode).to.equal(ErrorCode.NONE);
+    const gone = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
+    expect(gone.groups[0].errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+  });
+});
