@@ -1085,8 +1085,9 @@ function commitTxnOffsets(s: CoordinatorState, ctx: Ctx, m: TxnOffsetCommitMsg, 
   if (g.is(GroupState.Dead)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
   // versions 3+ name the member (KIP-447): checked as Kafka's doTxnCommitOffsets does
   if (entry.consumer) {
-    const problem = m.memberId === '' && m.generationId < 0 ? null : entry.consumer.validateOffsetCommit(m.memberId, m.generationId, true, 9);
-    if (problem !== null) return answer(ctx, token, txnOffsetCommitFailed(m, problem));
+    // as Kafka: checked as a commit (no member: only while the group is empty); TxnOffsetCommit has no STALE_MEMBER_EPOCH
+    const problem = entry.consumer.validateOffsetCommit(m.memberId, m.generationId, true, 9);
+    if (problem !== null) return answer(ctx, token, txnOffsetCommitFailed(m, problem === ErrorCode.STALE_MEMBER_EPOCH ? ErrorCode.ILLEGAL_GENERATION : problem));
   } else {
     if (m.memberId !== '' && !g.has(m.memberId)) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.UNKNOWN_MEMBER_ID));
     if (m.generationId >= 0 && m.generationId !== g.generationId) return answer(ctx, token, txnOffsetCommitFailed(m, ErrorCode.ILLEGAL_GENERATION));
@@ -2555,6 +2556,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
   },
 
   onStop(s, ctx) {
+    for (const w of s.awaitingTopics.values()) answer(ctx, w.token, consumerHeartbeatError(ErrorCode.NOT_COORDINATOR, null));
+    s.awaitingTopics.clear();
     for (const entry of [...s.groups.values()]) dropGroup(s, ctx, entry, ErrorCode.NOT_COORDINATOR);
     for (const a of s.appends.values()) settleAppend(s, ctx, a, ErrorCode.NOT_COORDINATOR);
     s.appends.clear();

@@ -218,6 +218,14 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
       expect((await h.fetched(G))['t-0']).to.equal(7);
     });
 
+    it('TxnOffsetCommit: a member with its epoch commits; another epoch is ILLEGAL_GENERATION (no STALE_MEMBER_EPOCH there); no member only while empty', async () => {
+      const a = await hb();
+      const code = async (o: { memberId?: string; generationId?: number }) => (await h.txnCommit(G, 7, { 't-1': 3 }, o)).topics[0]!.partitions[0]!.errorCode;
+      expect(await code({ memberId: a.memberId!, generationId: 1 })).to.equal(ErrorCode.NONE);
+      expect(await code({ memberId: a.memberId!, generationId: 0 })).to.equal(ErrorCode.ILLEGAL_GENERATION);
+      expect(await code({})).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+    });
+
     it('ListGroups types it consumer with its state; DescribeGroups answers Dead as Kafka; ConsumerGroupDescribe tells members, epochs and assignments', async () => {
       const a = await hb({ serverAssignor: 'range' });
       await h.join('classic');

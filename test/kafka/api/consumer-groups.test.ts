@@ -4,7 +4,8 @@
  * group.protocol=consumer speaks it: a member id made by the coordinator, assignments by topic
  * id, a partition moving from one member to another only once the first has revoked it, Kafka's
  * errors, offsets committed and fetched with member epochs, the group in ListGroups,
- * DescribeGroups and DeleteGroups, and the versions advertised.
+ * DescribeGroups and DeleteGroups, the versions advertised, and the ACLs (READ on the group to
+ * heartbeat, DESCRIBE to describe).
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -12,6 +13,8 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
+import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { AclOperation, ResourceType } from '../../../src/security/acl.js';
 
 const TOPIC = 'kip848';
 
@@ -196,5 +199,40 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     expect((await k.call(ApiKeys.DeleteGroups, 2, { groupsNames: [G] })).results[0].errorCode).to.equal(ErrorCode.NONE);
     const gone = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
     expect(gone.groups[0].errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+  });
+});
+
+describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
+  this.timeout(30_000);
+  let a: AuthorizedKafkaCluster;
+
+  before(async () => {
+    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1, topics: [{ name: TOPIC, partitions: 2, replicationFactor: 1 }] });
+  });
+  after(async () => {
+    await a?.stop();
+  });
+
+  it('ConsumerGroupHeartbeat needs READ on the group; ConsumerGroupDescribe DESCRIBE on each, the refused ones first', async () => {
+    const alice = await a.login('alice');
+    const hb = (groupId: string) => ({ groupId, memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: [TOPIC], serverAssignor: null, topicPartitions: [] });
+    const refused = await alice.call(ApiKeys.ConsumerGroupHeartbeat, 0, hb('acl-g'));
+    expect(refused).to.deep.include({ errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, memberId: null, memberEpoch: -1 });
+    await a.allow({ principal: 'User:alice', operation: AclOperation.READ, resourceType: ResourceType.GROUP, resourceName: 'acl-g' });
+    // FindCoordinator first (it has the offsets topic made), as a consumer does
+    await checkFor(async () => (await alice.call(ApiKeys.FindCoordinator, 2, { key: 'acl-g', keyType: 0 })).errorCode === ErrorCode.NONE, 15_000, 50);
+    const joined = await checkFor(async () => {
+      const r = await alice.call(ApiKeys.ConsumerGroupHeartbeat, 0, hb('acl-g'));
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    expect(joined.memberEpoch).to.equal(1);
+    // READ implies DESCRIBE (Kafka's rule), so acl-g is described; acl-other is refused and comes first
+    const d = await alice.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: ['acl-g', 'acl-other'], includeAuthorizedOperations: true });
+    expect(d.groups.map((g: { groupId: string; errorCode: number }) => [g.groupId, g.errorCode])).to.deep.equal([
+      ['acl-other', ErrorCode.GROUP_AUTHORIZATION_FAILED],
+      ['acl-g', ErrorCode.NONE],
+    ]);
+    expect(d.groups[1].members).to.have.length(1);
+    expect(d.groups[1].authorizedOperations).to.be.greaterThan(0);
   });
 });
