@@ -158,6 +158,22 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
       expect(d.groups[0]).to.include({ groupState: 'Empty' });
     });
 
+    it('a static member gone for now (-2) that does not come back within its session is fenced; its partitions go to the others', async () => {
+      const s1 = await hb({ instanceId: 'i1' });
+      await hb({ memberId: s1.memberId!, memberEpoch: -2, instanceId: 'i1', subscribedTopicNames: null, rebalanceTimeoutMs: -1, topicPartitions: null });
+      const b = await hb();
+      // b waits: the partitions are still the static member's
+      expect(parts(b)).to.deep.equal([]);
+      h.clock.advance(30_000);
+      await hb(next(b.memberId!, b.memberEpoch, []));
+      h.clock.advance(15_000);
+      await h.settle();
+      const b2 = await hb(next(b.memberId!, b.memberEpoch, []));
+      expect(b2.memberEpoch).to.be.greaterThan(b.memberEpoch);
+      expect(parts(b2)).to.deep.equal([0, 1, 2, 3]);
+      expect((await hb({ instanceId: 'i1' })).errorCode).to.equal(ErrorCode.NONE);
+    });
+
     it('a static instance id still in use is UNRELEASED_INSTANCE_ID', async () => {
       await hb({ instanceId: 'i1' });
       expect((await hb({ instanceId: 'i1' })).errorCode).to.equal(ErrorCode.UNRELEASED_INSTANCE_ID);
