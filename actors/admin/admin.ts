@@ -10,7 +10,8 @@
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
- * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DeleteGroups,
+ * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
+ * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
@@ -36,6 +37,7 @@ import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { QuorumReply } from '../quorum/messages.js';
 import {
   coordinatorPath,
+  type ConsumerGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
   type DescribeGroupsResponse,
@@ -512,6 +514,15 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         else out.push(...r.groups);
       }
       ctx.reply({ type: 'DescribedGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async DescribeConsumerGroups(s, m, ctx) {
+      const out = [];
+      for (const g of m.groups) {
+        const r = await askCoordinator<ConsumerGroupDescribeResponse>(s, ctx, g, { type: 'ConsumerGroupDescribe', groups: [g] });
+        const found = isFailure(r) ? undefined : r.groups[0];
+        out.push(found ?? { groupId: g, errorCode: r.errorCode, errorMessage: isFailure(r) ? r.message : null, groupState: 'Dead', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', members: [] });
+      }
+      ctx.reply({ type: 'DescribedConsumerGroups', errorCode: ErrorCode.NONE, groups: out });
     },
     async DeleteGroups(s, m, ctx) {
       const out = [];

@@ -35,6 +35,8 @@ export type AdminMsg =
   | { type: 'FetchTopicMetadata'; topics: string[] | null }
   | { type: 'ListGroups' }
   | { type: 'DescribeGroups'; groups: string[] }
+  /** KIP-848 consumer groups, each of its coordinator (Kafka's ConsumerGroupDescribe): answered DescribedConsumerGroups. */
+  | { type: 'DescribeConsumerGroups'; groups: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
   /** Kafka's DescribeTransactions, each id of its coordinator: answered DescribedTransactions (an errorCode per id). */
   | { type: 'DescribeTransactions'; transactionalIds: string[] }

@@ -15,7 +15,7 @@ import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
-import type { DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { DescribedConsumerGroup, DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, type ActiveProducer, type IsolationLevel } from '../../actors/partition-replica/messages.js';
 import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
@@ -851,6 +851,15 @@ export class Admin {
 
   async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {
     return { groups: (await this.call({ type: 'DescribeGroups', groups: groupIds })).groups as DescribedGroup[] };
+  }
+
+  /**
+   * KIP-848 consumer groups (group.protocol=consumer), as Kafka's Admin.describeConsumerGroups
+   * asks for them (ConsumerGroupDescribe): state, epochs, assignor and each member's subscription,
+   * assignment and target assignment. A classic group, or none, is GROUP_ID_NOT_FOUND.
+   */
+  async describeConsumerGroups(groupIds: string[]): Promise<{ groups: DescribedConsumerGroup[] }> {
+    return { groups: (await this.call({ type: 'DescribeConsumerGroups', groups: groupIds })).groups as DescribedConsumerGroup[] };
   }
 
   async deleteGroups(groupIds: string[]): Promise<{ groupId: string; errorCode: number }[]> {

@@ -1,11 +1,12 @@
 /**
  * `samsa groups`: list, describe and delete consumer groups and reset their offsets, like
- * Kafka's kafka-consumer-groups tool. --describe shows the group's state, members with their
+ * Kafka's kafka-consumer-groups tool. KIP-848 groups (group.protocol=consumer) are described with
+ * their epochs, assignor and each member's epoch and assignment. --describe shows the group's state, members with their
  * assigned partitions, and per partition the committed offset, log end offset and lag.
  * --reset-offsets prints its plan and changes nothing unless --execute is given.
  */
 import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
-import type { DescribedGroup } from '../../../actors/group-coordinator/messages.js';
+import type { DescribedConsumerGroup, DescribedGroup } from '../../../actors/group-coordinator/messages.js';
 import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -63,7 +64,64 @@ function formatAssignment(a: TopicPartitions[] | null): string {
   return a.map((t) => `${t.topic}:${[...t.partitions].sort((x, y) => x - y).join(',')}`).join(' ');
 }
 
+/** A KIP-848 consumer group (group.protocol=consumer), or null for a classic group or none. */
+async function describeConsumerGroup(admin: Admin, group: string): Promise<DescribedConsumerGroup | null> {
+  const g = (await admin.describeConsumerGroups([group])).groups[0];
+  if (!g || g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) return null;
+  if (g.errorCode !== ErrorCode.NONE) throw new SamsaError(g.errorCode, `describing group ${group}`);
+  return g;
+}
+
+/** The group's committed offsets and lag beside the owner of each partition, as kafka-consumer-groups prints them. */
+async function printOffsets(admin: Admin, group: string, owner: Map<string, { memberId: string; clientId: string }>, assigned: Set<string>, known?: Awaited<ReturnType<Admin['fetchOffsets']>>): Promise<void> {
+  const committed = known ?? (await admin.fetchOffsets({ groupId: group }));
+  const topics = [...new Set([...committed.filter((t) => t.partitions.some((p) => p.offset >= 0)).map((t) => t.topic), ...assigned])].sort();
+  const lag = topics.length ? await admin.lag({ groupId: group, topics }) : [];
+  out();
+  if (lag.length === 0) {
+    out(`Consumer group '${group}' has no committed offsets and no assigned partitions.`);
+    return;
+  }
+  const rows = [...lag]
+    .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+    .map((l) => {
+      const m = owner.get(`${l.topic}\u0000${l.partition}`);
+      const has = l.committed >= 0;
+      return [l.topic, l.partition, has ? l.committed : '-', l.logEndOffset, has ? l.lag : '-', m?.memberId ?? '-', m?.clientId ?? '-'];
+    });
+  for (const l of table(['TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'MEMBER-ID', 'CLIENT-ID'], rows)) out(l);
+}
+
+/**
+ * A KIP-848 group's lines: its state, epochs and assignor, then each member's epoch and
+ * assignment; with the owner of each assigned partition, for the offsets table.
+ */
+export function consumerGroupLines(group: string, g: DescribedConsumerGroup): { lines: string[]; owner: Map<string, { memberId: string; clientId: string }>; assigned: Set<string> } {
+  const owner = new Map<string, { memberId: string; clientId: string }>();
+  const assigned = new Set<string>();
+  const members = g.members.map((m) => {
+    const parts = m.assignment.map((t) => ({ topic: t.topicName, partitions: t.partitions }));
+    for (const t of parts) {
+      assigned.add(t.topic);
+      for (const p of t.partitions) owner.set(`${t.topic}\u0000${p}`, { memberId: m.memberId, clientId: m.clientId });
+    }
+    return [m.memberId, m.instanceId ?? '-', m.memberEpoch, m.clientId || '-', m.clientHost || '-', formatAssignment(parts)];
+  });
+  const lines = [`Group: ${group}\tState: ${g.groupState}\tProtocol: consumer (assignor ${g.assignorName || '-'})\tEpoch: ${g.groupEpoch}\tAssignment epoch: ${g.assignmentEpoch}\tMembers: ${g.members.length}`, ''];
+  if (members.length === 0) lines.push(`Consumer group '${group}' has no active members.`);
+  else lines.push(...table(['MEMBER-ID', 'GROUP-INSTANCE-ID', 'EPOCH', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], members));
+  return { lines, owner, assigned };
+}
+
+async function describeConsumer(admin: Admin, group: string, g: DescribedConsumerGroup): Promise<void> {
+  const { lines, owner, assigned } = consumerGroupLines(group, g);
+  for (const l of lines) out(l);
+  await printOffsets(admin, group, owner, assigned);
+}
+
 async function describe(admin: Admin, group: string): Promise<void> {
+  const consumerGroup = await describeConsumerGroup(admin, group);
+  if (consumerGroup) return describeConsumer(admin, group, consumerGroup);
   const g = await describeOne(admin, group);
   const committed = await admin.fetchOffsets({ groupId: group });
   const hasOffsets = committed.some((t) => t.partitions.some((p) => p.offset >= 0));
@@ -84,22 +142,7 @@ async function describe(admin: Admin, group: string): Promise<void> {
   out();
   if (members.length === 0) out(`Consumer group '${group}' has no active members.`);
   else for (const l of table(['MEMBER-ID', 'GROUP-INSTANCE-ID', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], members)) out(l);
-
-  const topics = [...new Set([...committed.filter((t) => t.partitions.some((p) => p.offset >= 0)).map((t) => t.topic), ...assigned])].sort();
-  const lag = topics.length ? await admin.lag({ groupId: group, topics }) : [];
-  out();
-  if (lag.length === 0) {
-    out(`Consumer group '${group}' has no committed offsets and no assigned partitions.`);
-    return;
-  }
-  const rows = [...lag]
-    .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
-    .map((l) => {
-      const m = owner.get(`${l.topic}\u0000${l.partition}`);
-      const has = l.committed >= 0;
-      return [l.topic, l.partition, has ? l.committed : '-', l.logEndOffset, has ? l.lag : '-', m?.memberId ?? '-', m?.clientId ?? '-'];
-    });
-  for (const l of table(['TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'MEMBER-ID', 'CLIENT-ID'], rows)) out(l);
+  await printOffsets(admin, group, owner, assigned, committed);
 }
 
 async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {

@@ -200,6 +200,26 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     const gone = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
     expect(gone.groups[0].errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
   });
+  it("samsa's admin describes a consumer group (its members' assignments by topic name) and says GROUP_ID_NOT_FOUND for a classic one", async () => {
+    const G = 'admin-described';
+    const k = await coordinatorFor(G);
+    const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    expect(a.errorCode).to.equal(ErrorCode.NONE);
+    const admin = c.handle.samsa().admin();
+    await admin.connect();
+    try {
+      const d = await checkFor(async () => {
+        const r = (await admin.describeConsumerGroups([G, 'no-such-group'])).groups;
+        return r[0]!.members[0]?.assignment.length ? r : null;
+      }, 15_000, 50);
+      expect(d[0]).to.deep.include({ groupId: G, errorCode: ErrorCode.NONE, assignorName: 'uniform' });
+      expect(d[0]!.members.map((m) => m.memberId)).to.deep.equal([a.memberId]);
+      expect(d[0]!.members[0]!.assignment.map((t) => t.topicName)).to.deep.equal([TOPIC]);
+      expect(d[1]!.errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+    } finally {
+      await admin.disconnect();
+    }
+  });
 });
 
 describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
