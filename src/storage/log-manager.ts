@@ -29,6 +29,22 @@ import { DEFAULT_DEDUPE_BUFFER_BYTES, type CompactionStats } from './log-cleaner
 import { ConfigError, DEFAULT_LOG_CONFIG, isCompacted, parseLogConfig, type LogConfig, type LogConfigInput } from './log-config.js';
 import { DELETE_DIR_SUFFIX, PartitionLog, STRAY_DIR_SUFFIX, isIoError } from './partition-log.js';
 
+/**
+ * Suffix of a partition's copy being made in another log dir of the broker (Kafka's future log,
+ * `<topic>-<partition>.<id>-future`); the manager does not load it, LogDirs settles it at start.
+ */
+export const FUTURE_DIR_SUFFIX = '-future';
+
+/** A log's offsets carried over when it is opened anew elsewhere (a move between log dirs). */
+export interface LogCarriedState {
+  recoveryPoint: number;
+  highWatermark: number;
+  logStartOffset: number;
+  firstDirtyOffset: number;
+  /** The files were closed cleanly: no recovery at open. */
+  hadCleanShutdown: boolean;
+}
+
 /** Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. */
 export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
 
@@ -165,6 +181,7 @@ export class LogManager {
         await fs.promises.rm(path.join(dir, entry.name), { recursive: true, force: true });
         continue;
       }
+      if (entry.name.endsWith(FUTURE_DIR_SUFFIX)) continue;
       if (entry.name.endsWith(STRAY_DIR_SUFFIX)) {
         this.logger.warn('a stray log is kept aside, not loaded: delete it once its records are not needed', { dir: path.join(dir, entry.name) });
         continue;
@@ -292,6 +309,58 @@ export class LogManager {
 
   get logCount(): number {
     return this.logs.size;
+  }
+
+  /** The logs here and those being opened (Kafka's placement counts both). */
+  get partitionCount(): number {
+    return this.logs.size + this.opening.size;
+  }
+
+  /** Whether topic-partition has a log here, or one being opened. */
+  hosts(topic: string, partition: number): boolean {
+    const key = topicPartitionKey(topic, partition);
+    return this.logs.has(key) || this.opening.has(key);
+  }
+
+  /**
+   * Takes a log out of this manager without touching its files (it is moving to another log dir):
+   * no schedule sees it from now on, and a cleaner pass compacting it is waited for. Returns the
+   * log, or undefined when there was none.
+   */
+  async detachLog(topic: string, partition: number): Promise<PartitionLog | undefined> {
+    const key = topicPartitionKey(topic, partition);
+    const log = this.logs.get(key);
+    if (!log) return undefined;
+    this.logs.delete(key);
+    await this.cleaning?.catch(() => undefined);
+    return log;
+  }
+
+  /**
+   * Opens the log whose files are already in `<log dir>/<topic>-<partition>` (moved here from
+   * another log dir) with the offsets it had there, and takes it in.
+   */
+  async adoptLog(topic: string, partition: number, config: LogConfig, state: LogCarriedState): Promise<PartitionLog> {
+    this.assertOpen();
+    const key = topicPartitionKey(topic, partition);
+    if (this.logs.has(key) || this.opening.has(key)) throw new Error(`${key} already has a log in ${this.logDir}`);
+    const open = PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, ...state });
+    this.opening.set(key, open);
+    try {
+      const log = await open;
+      this.logs.set(key, log);
+      return log;
+    } finally {
+      this.opening.delete(key);
+    }
+  }
+
+  /** Writes every checkpoint of this dir now (after a log moved in or out). */
+  async checkpointAll(): Promise<void> {
+    await this.checkpointRecoveryPoints();
+    await this.checkpointHighWatermarks();
+    await this.checkpointLogStartOffsets();
+    await this.checkpointCleanerOffsets();
   }
 
   /**

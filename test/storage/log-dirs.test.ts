@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { LogDirs, type LogDirsOptions } from '../../src/storage/log-dirs.js';
+import type { PartitionLog } from '../../src/storage/partition-log.js';
+import { batch, captureLogger, cleanupTmpDirs, decodeAll } from './helpers.js';
+
+function options(logDirs: string[], extra: Partial<LogDirsOptions> = {}): LogDirsOptions {
+  return { logDirs, clock: new FakeClock(), logger: captureLogger().logger, schedule: false, ...extra };
+}
+
+/** Every record's value, read segment by segment. */
+async function values(log: PartitionLog): Promise<string[]> {
+  const out: string[] = [];
+  let offset = log.logStartOffset;
+  while (offset < log.logEndOffset) {
+    const r = await log.read(offset, 1 << 20);
+    if (r.errorCode !== ErrorCode.NONE) throw new Error(r.reason);
+    const recs = decodeAll(r.records).filter((rec) => rec.offset >= offset);
+    if (recs.length === 0) break;
+    out.push(...recs.map((rec) => rec.value as string));
+    offset = recs[recs.length - 1]!.offset + 1;
+  }
+  return out;
+}
+
+describe('storage/log-dirs', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'samsa-logdirs-'));
+  });
+  afterEach(() => {
+    cleanupTmpDirs();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  const dirs = (n: number) => Array.from({ length: n }, (_, i) => path.join(root, `d${i}`));
+
+  it('places new logs in the dir with the fewest partitions and finds each where it was after a restart', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1]));
+    // created together: the ones being opened count
+    await Promise.all([0, 1, 2, 3].map((p) => ld.getOrCreateLog('t', p)));
+    const where = (p: number) => ld.dirOf('t', p);
+    expect([0, 1, 2, 3].map(where)).to.deep.equal([d0, d1, d0, d1]);
+    expect(ld.managers.map((m) => m.logCount)).to.deep.equal([2, 2]);
+    await ld.getLog('t', 1)!.append(batch(['one']), { leaderEpoch: 0 });
+    await ld.close();
+
+    // a dir already fuller: new logs go to the other one until they are even
+    fs.mkdirSync(path.join(d0, 'u-0'));
+    fs.mkdirSync(path.join(d0, 'u-1'));
+    const again = await LogDirs.open(options([d0, d1]));
+    expect([0, 1, 2, 3].map((p) => again.dirOf('t', p))).to.deep.equal([d0, d1, d0, d1]);
+    expect(await values(again.getLog('t', 1)!)).to.deep.equal(['one']);
+    await again.getOrCreateLog('n', 0);
+    await again.getOrCreateLog('n', 1);
+    expect([again.dirOf('n', 0), again.dirOf('n', 1)]).to.deep.equal([d1, d1]);
+    expect(again.describe().map((v) => [v.logDir, v.partitions.length])).to.deep.equal([
+      [d0, 4],
+      [d1, 4],
+    ]);
+    // an existing log is returned from its dir, whatever the counts
+    expect(await again.getOrCreateLog('u', 0)).to.equal(again.getLog('u', 0));
+    expect(again.dirOf('u', 0)).to.equal(d0);
+    await again.close();
+  });
+
+  it('puts a log where setPreferredDir said, and refuses dirs listed twice or a partition in two dirs', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1]));
+    expect(ld.setPreferredDir('t', 0, d0)).to.equal(true);
+    expect(ld.setPreferredDir('t', 0, path.join(root, 'elsewhere'))).to.equal(false);
+    await ld.getOrCreateLog('x', 0); // d0 is now the fuller
+    await ld.getOrCreateLog('t', 0);
+    expect(ld.dirOf('t', 0)).to.equal(d0);
+    await ld.close();
+
+    let err: Error | null = null;
+    await LogDirs.open(options([d0, `${d0}/`])).catch((e: Error) => (err = e));
+    expect(err!.message).to.match(/listed twice/);
+    fs.mkdirSync(path.join(d1, 't-0'));
+    err = null;
+    await LogDirs.open(options([d0, d1])).catch((e: Error) => (err = e));
+    expect(err!.message).to.equal(`partition t-0 has a log in two log dirs, ${d0} and ${d1}: remove one of them`);
+  });
+
+  it('moves a log to another dir with its records, offsets and checkpoints, and it is there after a restart', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1], { config: { 'segment.bytes': 200 } }));
+    const log = await ld.getOrCreateLog('m', 0);
+    expect(ld.dirOf('m', 0)).to.equal(d0);
+    for (let i = 0; i < 10; i++) await log.append(batch([`v${i}`]), { leaderEpoch: 3 });
+    log.highWatermark = 8;
+    log.deleteRecordsBefore(2);
+    const segments = log.numberOfSegments;
+    expect(segments).to.be.greaterThan(1);
+
+    expect((await ld.moveLog(log, path.join(root, 'nope'), log.config)).errorCode).to.equal(ErrorCode.LOG_DIR_NOT_FOUND);
+    const same = await ld.moveLog(log, d0, log.config);
+    expect([same.errorCode, same.log]).to.deep.equal([ErrorCode.NONE, log]);
+
+    const r = await ld.moveLog(log, d1, log.config);
+    expect(r.errorCode).to.equal(ErrorCode.NONE);
+    const moved = r.log;
+    expect(moved).to.not.equal(log);
+    expect(ld.dirOf('m', 0)).to.equal(d1);
+    expect(moved.dir).to.equal(path.join(d1, 'm-0'));
+    expect(fs.existsSync(path.join(d0, 'm-0'))).to.equal(false);
+    expect(fs.readdirSync(d0).filter((n) => n.startsWith('m-0'))).to.deep.equal([]);
+    expect([moved.logStartOffset, moved.logEndOffset, moved.highWatermark, moved.numberOfSegments, moved.latestEpoch]).to.deep.equal([2, 10, 8, segments, 3]);
+    expect(await values(moved)).to.deep.equal(['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9']);
+    expect(fs.readFileSync(path.join(d1, 'replication-offset-checkpoint'), 'utf8').split('\n')).to.include('m 0 8');
+    expect(fs.readFileSync(path.join(d0, 'replication-offset-checkpoint'), 'utf8').split('\n')).to.not.include('m 0 8');
+    // it takes appends where it is now
+    await moved.append(batch(['after']), { leaderEpoch: 3 });
+    await ld.close();
+
+    const again = await LogDirs.open(options([d0, d1]));
+    expect(again.dirOf('m', 0)).to.equal(d1);
+    const back = again.getLog('m', 0)!;
+    expect([back.logStartOffset, back.logEndOffset, back.highWatermark]).to.deep.equal([2, 11, 8]);
+    expect((await values(back)).slice(-2)).to.deep.equal(['v9', 'after']);
+    await again.close();
+  });
+
+  it('settles a move a crash cut short: drops the copy while the source is there, loads it when the source was marked deleted', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1]));
+    const a = await ld.getOrCreateLog('a', 0);
+    const b = await ld.getOrCreateLog('b', 0);
+    expect([ld.dirOf('a', 0), ld.dirOf('b', 0)]).to.deep.equal([d0, d1]);
+    await a.append(batch(['a0', 'a1']), { leaderEpoch: 0 });
+    await b.append(batch(['b0']), { leaderEpoch: 0 });
+    await ld.close();
+    // a-0: copied to d1, the crash came before the source was renamed aside
+    fs.cpSync(path.join(d0, 'a-0'), path.join(d1, 'a-0.0123456789abcdef-future'), { recursive: true });
+    // b-0: copied to d0, the source renamed aside, the crash before the copy took its name
+    fs.cpSync(path.join(d1, 'b-0'), path.join(d0, 'b-0.0123456789abcdef-future'), { recursive: true });
+    fs.renameSync(path.join(d1, 'b-0'), path.join(d1, 'b-0.0123456789abcdef-delete'));
+
+    const again = await LogDirs.open(options([d0, d1]));
+    expect([again.dirOf('a', 0), again.dirOf('b', 0)]).to.deep.equal([d0, d0]);
+    expect(await values(again.getLog('a', 0)!)).to.deep.equal(['a0', 'a1']);
+    expect(await values(again.getLog('b', 0)!)).to.deep.equal(['b0']);
+    expect(fs.readdirSync(d0).filter((n) => n.includes('future')).concat(fs.readdirSync(d1).filter((n) => n.includes('future') || n.includes('delete')))).to.deep.equal([]);
+    await again.close();
+  });
+
+  it('applies defaults and cleaner settings to every dir, flushes and closes them all', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1]));
+    const first = ld.defaults;
+    ld.setDefaults({ ...first, retentionMs: 1234 });
+    ld.setCleanerSettings({ backoffMs: 777, dedupeBufferBytes: 4096 });
+    for (const m of ld.managers) {
+      expect(m.defaults.retentionMs).to.equal(1234);
+      expect(m.cleanerSettings).to.include({ backoffMs: 777, dedupeBufferBytes: 4096 });
+    }
+    await ld.getOrCreateLog('f', 0);
+    await ld.getOrCreateLog('f', 1);
+    await ld.close();
+    for (const d of [d0, d1]) expect(fs.existsSync(path.join(d, '.kafka_cleanshutdown')), d).to.equal(true);
+  });
+});
