@@ -39,8 +39,7 @@ import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import { LogManager } from '../../src/storage/log-manager.js';
-import { LogState } from '../../src/storage/partition-log.js';
+import { LogDirs } from '../../src/storage/log-dirs.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
 import type { TokenAuthEntry } from '../controller/delegation-tokens.js';
@@ -51,7 +50,7 @@ import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coord
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/coordinator.js';
 import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
-import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
+import type { LogDirAltered, ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { partitionReplica } from '../partition-replica/replica.js';
@@ -69,7 +68,8 @@ import type {
   FetchPartitionResult,
   FetchResponse,
   InitProducerIdResult,
-  LogDirPartition,
+  LogDirDescription,
+  ReplicaLogDirsAltered,
   LogDirsDescription,
   MetadataResponse,
   ProducePartitionResult,
@@ -92,7 +92,10 @@ export interface BrokerArgs {
   brokerId: number;
   clusterId: string;
   controller: ActorRef<ControllerMsg>;
-  logDir: string;
+  /** The broker's one log dir (Kafka's log.dir); give this or logDirs. */
+  logDir?: string;
+  /** The broker's log dirs (Kafka's log.dirs, JBOD); give this or logDir. */
+  logDirs?: string[];
   rack?: string | null;
   /** 'host:port' where clients can reach this broker's node directly (advertised in metadata). */
   endpoint?: string | null;
@@ -123,7 +126,7 @@ export interface BrokerState {
   /** The node this broker runs on (its replicas and fetchers live there too). */
   node: string;
   config: BrokerConfig;
-  logs: LogManager;
+  logs: LogDirs;
   status: BrokerStatus;
   incarnationId: string;
   brokerEpoch: number;
@@ -538,35 +541,29 @@ async function setAsideStrayLogs(s: BrokerState, ctx: BaseContext<BrokerMsg>, md
   }
 }
 
+/** The log dirs a broker's args name: logDirs, or logDir as the one. */
+export function brokerLogDirs(args: Pick<BrokerArgs, 'logDir' | 'logDirs'>): string[] {
+  if (args.logDirs !== undefined && args.logDirs.length > 0) return [...args.logDirs];
+  if (args.logDir !== undefined) return [args.logDir];
+  throw new Error('a broker needs logDir or logDirs');
+}
+
 /**
- * The partition logs of this broker's log dir for DescribeLogDirs (all of them, or those of the
- * topics asked for), sorted, with the logs an I/O error took offline.
+ * The partition filter of a DescribeLogDirs (null: every partition): a topic asked for without
+ * partitions, or null ones, takes all of its partitions.
  */
-function logDirPartitions(s: BrokerState, topics: { topic: string; partitions?: number[] | null }[] | null): { partitions: LogDirPartition[]; offline: string[] } {
-  const wanted = topics === null ? null : new Map<string, Set<number> | null>();
-  for (const t of topics ?? []) {
-    const prev = wanted!.get(t.topic);
-    if (t.partitions == null || prev === null) wanted!.set(t.topic, null);
-    else wanted!.set(t.topic, new Set([...(prev ?? []), ...t.partitions]));
+function logDirFilter(topics: { topic: string; partitions?: number[] | null }[] | null): ((topic: string, partition: number) => boolean) | null {
+  if (topics === null) return null;
+  const wanted = new Map<string, Set<number> | null>();
+  for (const t of topics) {
+    const prev = wanted.get(t.topic);
+    if (t.partitions == null || prev === null) wanted.set(t.topic, null);
+    else wanted.set(t.topic, new Set([...(prev ?? []), ...t.partitions]));
   }
-  const partitions: LogDirPartition[] = [];
-  const offline: string[] = [];
-  for (const log of s.logs.allLogs()) {
-    if (wanted) {
-      const ps = wanted.get(log.topic);
-      if (ps === undefined || (ps !== null && !ps.has(log.partition))) continue;
-    }
-    if (log.status === LogState.Offline) offline.push(`${log.topic}-${log.partition}`);
-    let size: number;
-    try {
-      size = log.size;
-    } catch {
-      continue; // closed or deleted meanwhile
-    }
-    partitions.push({ topic: log.topic, partition: log.partition, size, offsetLag: Math.max(0, log.highWatermark - log.logEndOffset), isFuture: false });
-  }
-  partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-  return { partitions, offline };
+  return (topic, partition) => {
+    const ps = wanted.get(topic);
+    return ps !== undefined && (ps === null || ps.has(partition));
+  };
 }
 
 /** The total and usable bytes of the volume holding `dir` (Kafka's FileStore), -1 when unknown. */
@@ -765,8 +762,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
 
   async init(ctx, args) {
     const config = parseBrokerConfig(args.config ?? {});
-    const logs = await LogManager.open({
-      logDir: args.logDir,
+    const logs = await LogDirs.open({
+      logDirs: brokerLogDirs(args),
       clock: ctx.clock,
       config: config.log,
       retentionCheckIntervalMs: config.logRetentionCheckIntervalMs,
@@ -819,6 +816,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     WriteTxnMarkers: { markers: 'array' },
     VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
     DescribeLogDirs: { topics: 'array?' },
+    AlterReplicaLogDirs: { dirs: 'array' },
   },
 
   handlers: {
@@ -1123,6 +1121,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         pendingFetches: s.fetches.size,
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
         logCleaner: s.logs.cleanerSettings,
+        logDirs: s.logs.managers.map((mgr) => ({ logDir: mgr.logDir, partitions: mgr.partitionCount })),
       } satisfies BrokerDescription);
     },
 
@@ -1146,20 +1145,58 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         return ctx.reply({ type: 'LogDirsDescription', errorCode: ErrorCode.INVALID_REQUEST, brokerId: s.args.brokerId, logDirs: [] } satisfies LogDirsDescription);
       }
       const token = ctx.deferReply();
-      const logDir = path.resolve(s.logs.logDir);
-      const { partitions, offline } = logDirPartitions(s, m.topics ?? null);
-      // the volume's space is asked without holding the mailbox
-      void volumeSpace(logDir).then(({ totalBytes, usableBytes }) => {
-        const errorCode = offline.length > 0 ? ErrorCode.KAFKA_STORAGE_ERROR : ErrorCode.NONE;
-        const errorMessage = offline.length > 0 ? `logs offline after an I/O error: ${offline.join(', ')}` : null;
-        if (token) {
-          ctx.replyTo(token, {
-            type: 'LogDirsDescription',
-            errorCode: ErrorCode.NONE,
-            brokerId: s.args.brokerId,
-            logDirs: [{ logDir, errorCode, errorMessage, totalBytes, usableBytes, partitions }],
-          } satisfies LogDirsDescription);
+      const views = s.logs.describe(logDirFilter(m.topics ?? null));
+      // the volumes' space is asked without holding the mailbox
+      void Promise.all(views.map((v) => volumeSpace(v.logDir))).then((spaces) => {
+        if (!token) return;
+        const logDirs = views.map((v, i): LogDirDescription => {
+          const errorCode = v.offline.length > 0 ? ErrorCode.KAFKA_STORAGE_ERROR : ErrorCode.NONE;
+          const errorMessage = v.offline.length > 0 ? `logs offline after an I/O error: ${v.offline.join(', ')}` : null;
+          return { logDir: v.logDir, errorCode, errorMessage, totalBytes: spaces[i]!.totalBytes, usableBytes: spaces[i]!.usableBytes, partitions: v.partitions };
+        });
+        ctx.replyTo(token, { type: 'LogDirsDescription', errorCode: ErrorCode.NONE, brokerId: s.args.brokerId, logDirs } satisfies LogDirsDescription);
+      });
+    },
+
+    AlterReplicaLogDirs(s, m, ctx) {
+      const dirOk = (d: unknown): boolean => {
+        const { logDir, topics } = (d ?? {}) as { logDir?: unknown; topics?: unknown };
+        return (
+          typeof logDir === 'string' &&
+          Array.isArray(topics) &&
+          topics.every((t: { topic?: unknown; partitions?: unknown }) => typeof t?.topic === 'string' && Array.isArray(t.partitions) && t.partitions.every((p) => Number.isSafeInteger(p)))
+        );
+      };
+      if (!m.dirs.every(dirOk)) return ctx.reply({ type: 'ReplicaLogDirsAltered', errorCode: ErrorCode.INVALID_REQUEST, results: [] } satisfies ReplicaLogDirsAltered);
+      const token = ctx.deferReply();
+      const results: Promise<ReplicaLogDirsAltered['results'][number]>[] = [];
+      for (const d of m.dirs) {
+        const dest = s.logs.managerFor(d.logDir);
+        for (const t of d.topics) {
+          for (const partition of t.partitions) {
+            const done = (errorCode: number, errorMessage: string | null) => Promise.resolve({ topic: t.topic, partition, errorCode, errorMessage });
+            if (!dest) {
+              results.push(done(ErrorCode.LOG_DIR_NOT_FOUND, `${d.logDir} is not a log dir of broker ${s.args.brokerId}`));
+              continue;
+            }
+            const rep = s.replicas.get(partitionKey(t.topic, partition));
+            if (!rep) {
+              // as Kafka: remembered, so that the log is created there when the replica comes
+              s.logs.setPreferredDir(t.topic, partition, dest.logDir);
+              results.push(done(ErrorCode.REPLICA_NOT_AVAILABLE, `broker ${s.args.brokerId} hosts no replica of ${t.topic}-${partition}`));
+              continue;
+            }
+            results.push(
+              ctx.ask<LogDirAltered>(rep.ref, { type: 'AlterLogDir', logDir: dest.logDir }, { timeoutMs: 30_000 }).then((r) => {
+                if (isFailure(r)) return { topic: t.topic, partition, errorCode: r.reason === 'timeout' ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: r.message };
+                return { topic: t.topic, partition, errorCode: r.errorCode, errorMessage: r.errorMessage };
+              }),
+            );
+          }
         }
+      }
+      void Promise.all(results).then((rs) => {
+        if (token) ctx.replyTo(token, { type: 'ReplicaLogDirsAltered', errorCode: ErrorCode.NONE, results: rs } satisfies ReplicaLogDirsAltered);
       });
     },
   },

@@ -141,10 +141,15 @@ export type BrokerMsg =
   | { type: 'ControlledShutdown' }
   | { type: 'DescribeBroker' }
   /**
-   * Kafka's DescribeLogDirs for this broker: its log dir and the partition logs in it, all of
+   * Kafka's DescribeLogDirs for this broker: each of its log dirs and the partition logs in it, all of
    * them (topics null), or those of the topics named (a topic's partitions null: all of its).
    */
   | { type: 'DescribeLogDirs'; topics?: { topic: string; partitions?: number[] | null }[] | null }
+  /**
+   * Kafka's AlterReplicaLogDirs for this broker: move each named partition's log into the log
+   * dir given (absolute path). Answered once each move has begun (ReplicaLogDirsAltered).
+   */
+  | { type: 'AlterReplicaLogDirs'; dirs: { logDir: string; topics: { topic: string; partitions: number[] }[] }[] }
   /**
    * Kafka's DescribeConfigs for this broker: every broker key with the value in force and its
    * source (its topology config, the dynamic configs in its metadata, Kafka's default).
@@ -214,6 +219,8 @@ export interface BrokerDescription {
   fetchesAnsweredOnAdvance: number;
   /** The log cleaner's settings in force (log.cleaner.backoff.ms, log.cleaner.dedupe.buffer.size). */
   logCleaner: { backoffMs: number; dedupeBufferBytes: number; scheduled: boolean };
+  /** Its log dirs (absolute paths) with the number of partition logs in each. */
+  logDirs: { logDir: string; partitions: number }[];
 }
 
 /** One partition log in a log dir, as Kafka's DescribeLogDirs reports it. */
@@ -224,7 +231,7 @@ export interface LogDirPartition {
   size: number;
   /** As Kafka for a current (not future) replica: max(0, high watermark - log end offset). */
   offsetLag: number;
-  /** A future replica (a move between log dirs): never here. */
+  /** The copy of a log being moved here from another log dir of the broker (Kafka's future replica). */
   isFuture: boolean;
 }
 
@@ -239,6 +246,13 @@ export interface LogDirDescription {
   usableBytes: number;
   /** Sorted by topic, then partition. */
   partitions: LogDirPartition[];
+}
+
+/** The answer to AlterReplicaLogDirs: one result per partition named. */
+export interface ReplicaLogDirsAltered {
+  type: 'ReplicaLogDirsAltered';
+  errorCode: number;
+  results: { topic: string; partition: number; errorCode: number; errorMessage: string | null }[];
 }
 
 /** The answer to DescribeLogDirs. */

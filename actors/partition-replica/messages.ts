@@ -123,6 +123,12 @@ export type ReplicaMsg =
   /** Introspection for tests and admin tools. */
   | { type: 'DescribeReplica' }
   /**
+   * From the broker (AlterReplicaLogDirs): move this replica's log into another log dir of the
+   * broker. Answered LogDirAltered as soon as the move has begun; the replica then handles
+   * nothing else until the copy is made (the partition pauses meanwhile).
+   */
+  | { type: 'AlterLogDir'; logDir: string }
+  /**
    * Leader-only, from the broker before it asks the coordinator to verify a transactional batch
    * (KIP-890): the guard the batch must carry (answered TxnVerificationStarted).
    */
@@ -243,8 +249,17 @@ export interface ReplicaDescription {
   config: Record<string, string | number>;
   /** The log's settings in force (Kafka names). */
   logConfig: Record<string, string>;
+  /** The log dir (absolute path) the log is in. */
+  logDir: string | null;
   /** producer.id.expiration.ms in force (the broker's, which may change while it runs). */
   producerIdExpirationMs: number;
+}
+
+/** The answer to AlterLogDir: NONE (moving, or already there), or why not. */
+export interface LogDirAltered {
+  type: 'LogDirAltered';
+  errorCode: number;
+  errorMessage: string | null;
 }
 
 export interface TxnVerificationStarted {

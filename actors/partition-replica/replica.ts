@@ -11,9 +11,11 @@
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
- * ExpireProduces, ExpireDeleteRecords, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification.
+ * ExpireProduces, ExpireDeleteRecords, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification,
+ * AlterLogDir (moves the log to another log dir of the broker: the mailbox waits while it is
+ * copied, so the partition pauses; Kafka's future replica that catches up while serving is not here).
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
- * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted; AlterPartition to the controller (ISR shrink and
+ * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted, LogDirAltered; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
  * (with the watching reads done again, when they find records).
  */
@@ -23,8 +25,8 @@ import type { ActorContext, BaseContext } from '../../src/runtime/actor-definiti
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { LogManager } from '../../src/storage/log-manager.js';
-import type { PartitionLog, ReadOptions, ReadResult } from '../../src/storage/partition-log.js';
+import type { LogDirs } from '../../src/storage/log-dirs.js';
+import { LogState, type PartitionLog, type ReadOptions, type ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, readProducerBatches, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
@@ -57,6 +59,7 @@ import {
   type ProducersDescription,
   type TxnVerificationStarted,
   type ReplicaDescription,
+  type LogDirAltered,
   type ReplicaMsg,
   type ReplicaReadResult,
   type ReplicaRole,
@@ -66,7 +69,8 @@ export interface ReplicaArgs {
   brokerId: number;
   topic: string;
   partition: number;
-  logs: LogManager;
+  /** The broker's log dirs: the log is in one of them. */
+  logs: LogDirs;
   broker: ActorRef;
   controller: ActorRef<ControllerMsg>;
   /** The broker's current epoch (AlterPartition must carry it). */
@@ -448,6 +452,7 @@ function describe(s: ReplicaState): ReplicaDescription {
     pendingProduces: s.purgatory.size,
     config: { ...s.p.config },
     logConfig: logConfigToKafka(s.log.config),
+    logDir: s.args.logs.dirOf(s.p.topic, s.p.partition),
     producerIdExpirationMs: producerIdExpirationMs(s),
   };
 }
@@ -891,6 +896,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
     ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },
     StopReplica: { deletePartition: 'boolean' },
+    AlterLogDir: { logDir: 'string' },
     WriteTxnMarker: { producerId: 'integer', producerEpoch: 'integer', coordinatorEpoch: 'integer', commit: 'boolean', timeoutMs: 'number' },
   },
 
@@ -1241,6 +1247,27 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
     DescribeReplica(s, _m, ctx) {
       ctx.reply(describe(s));
+    },
+
+    async AlterLogDir(s, m, ctx) {
+      const answer = (errorCode: number, errorMessage: string | null) => ctx.reply({ type: 'LogDirAltered', errorCode, errorMessage } satisfies LogDirAltered);
+      const dest = s.args.logs.managerFor(m.logDir);
+      if (!dest) return answer(ErrorCode.LOG_DIR_NOT_FOUND, `${m.logDir} is not a log dir of broker ${s.args.brokerId}`);
+      if (s.args.logs.dirOf(s.p.topic, s.p.partition) === dest.logDir) return answer(ErrorCode.NONE, null);
+      if (s.role === 'Stopped') return answer(ErrorCode.REPLICA_NOT_AVAILABLE, `${s.p.topic}-${s.p.partition} is stopped on broker ${s.args.brokerId}`);
+      if (s.log.status !== LogState.Open) return answer(ErrorCode.KAFKA_STORAGE_ERROR, `the log of ${s.p.topic}-${s.p.partition} is ${s.log.status.toLowerCase()}`);
+      // answered at once, as Kafka's broker does; this mailbox then waits for the copy
+      answer(ErrorCode.NONE, null);
+      try {
+        const r = await s.args.logs.moveLog(s.log, dest.logDir, s.log.config);
+        s.log = r.log;
+        if (r.errorCode !== ErrorCode.NONE) ctx.log.error('log not moved', { to: dest.logDir, errorCode: r.errorCode, reason: r.errorMessage });
+        else ctx.log.info('log moved to another log dir', { to: dest.logDir });
+      } catch (err) {
+        ctx.log.error('moving the log failed', { to: dest.logDir, error: (err as Error).message });
+      }
+      // fetches parked before the move see the log again
+      notifyWatchers(s, ctx);
     },
 
     async DescribeProducers(s, _m, ctx) {

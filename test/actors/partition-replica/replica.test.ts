@@ -17,7 +17,7 @@ import { defineActor } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
-import { LogManager } from '../../../src/storage/log-manager.js';
+import { LogDirs } from '../../../src/storage/log-dirs.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { zstdRleBomb } from '../../helpers/codec-inputs.js';
 
@@ -84,7 +84,7 @@ describe('actors/partition-replica', function () {
   let dir: string;
   let clock: FakeClock;
   let sys: ActorSystem;
-  let logs: LogManager;
+  let logs: LogDirs;
   let ctl: ActorRef<Any>;
   let brk: ActorRef<Any>;
   let n = 0;
@@ -93,7 +93,7 @@ describe('actors/partition-replica', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-replica-'));
     clock = new FakeClock();
     sys = new ActorSystem({ nodeId: 'b1', clock, strictSerialization: true });
-    logs = await LogManager.open({ logDir: dir, clock, schedule: false });
+    logs = await LogDirs.open({ logDirs: [dir], clock, schedule: false });
     ctl = sys.spawn(recorder, { name: 'controller' });
     brk = sys.spawn(recorder, { name: 'broker-1' });
   });
