@@ -1,9 +1,10 @@
 /**
  * The topology config: which nodes exist (in-process, worker thread, or a TCP process of their
  * own), what each hosts (the controller, brokers, user actors), where clients connect, and which
- * topics exist from the start. `validateTopology` checks a parsed JSON value and names the exact
+ * topics exist from the start. A broker has one log dir (`logDir`) or several (`logDirs`, JBOD). `validateTopology` checks a parsed JSON value and names the exact
  * key of every problem; nothing is started or written while any problem remains.
  */
+import { posix } from 'node:path';
 import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
 import { parseControllerConfig } from '../../actors/controller/controller-config.js';
 import { ConfigError, LOG_CONFIG_KEYS } from '../storage/log-config.js';
@@ -106,7 +107,13 @@ export interface KafkaListenerTlsEntry {
 export interface BrokerConfigEntry {
   id: number;
   node: string;
-  logDir: string;
+  /** The broker's log dir (Kafka's log.dir): give this or logDirs, not both. */
+  logDir?: string;
+  /**
+   * The broker's log dirs (Kafka's log.dirs, JBOD): one or more, each used by this broker only. A
+   * partition's log stays in the dir it is in; a new one goes to the dir with the fewest partitions.
+   */
+  logDirs?: string[];
   rack?: string;
   kafka?: KafkaListenerEntry;
   config?: Record<string, unknown>;
@@ -361,11 +368,12 @@ export function validateTopology(value: unknown): TopologyProblem[] {
     if (t.brokers.length === 0) c.add('brokers', 'must declare at least one broker');
     brokerCount = t.brokers.length;
     const ids = new Set<number>();
-    const dirs = new Set<string>();
+    /** normalized log dir -> the index of the broker using it */
+    const dirs = new Map<string, number>();
     t.brokers.forEach((b, i) => {
       const p = join('brokers', i);
       if (!c.object(b, p)) return;
-      c.keys(b, p, ['id', 'node', 'logDir', 'rack', 'kafka', 'config'], ['id', 'node', 'logDir']);
+      c.keys(b, p, ['id', 'node', 'logDir', 'logDirs', 'rack', 'kafka', 'config'], ['id', 'node']);
       if (b.kafka !== undefined && c.object(b.kafka, join(p, 'kafka'))) {
         const k = b.kafka;
         const kp = join(p, 'kafka');
@@ -431,9 +439,21 @@ export function validateTopology(value: unknown): TopologyProblem[] {
         ids.add(b.id);
       }
       if (b.node !== undefined) nodeRef(b.node, join(p, 'node'));
-      if (b.logDir !== undefined && c.string(b.logDir, join(p, 'logDir'))) {
-        if (dirs.has(b.logDir)) c.add(join(p, 'logDir'), `log dir '${b.logDir}' is used by another broker`);
-        dirs.add(b.logDir);
+      const useDir = (dir: string, at: string): void => {
+        const key = posix.normalize(dir.replace(/\\/g, '/')).replace(/\/$/, '');
+        const owner = dirs.get(key);
+        if (owner === i) c.add(at, `log dir '${dir}' is listed twice`);
+        else if (owner !== undefined) c.add(at, `log dir '${dir}' is used by another broker`);
+        else dirs.set(key, i);
+      };
+      if (b.logDir !== undefined && b.logDirs !== undefined) c.add(join(p, 'logDirs'), 'give logDir (one dir) or logDirs (one or more), not both');
+      else if (b.logDir === undefined && b.logDirs === undefined) c.add(join(p, 'logDir'), 'is required (or logDirs, for one or more dirs)');
+      if (b.logDir !== undefined && c.string(b.logDir, join(p, 'logDir'))) useDir(b.logDir, join(p, 'logDir'));
+      if (b.logDirs !== undefined && c.array(b.logDirs, join(p, 'logDirs'))) {
+        if (b.logDirs.length === 0) c.add(join(p, 'logDirs'), 'must name at least one log dir');
+        b.logDirs.forEach((d, j) => {
+          if (c.string(d, join(join(p, 'logDirs'), j))) useDir(d, join(join(p, 'logDirs'), j));
+        });
       }
       if (b.rack !== undefined) c.string(b.rack, join(p, 'rack'));
       if (b.config !== undefined && c.object(b.config, join(p, 'config'))) {

@@ -70,7 +70,7 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
       : null;
     system.spawn(broker, {
       name: brokerPath(b.id).slice(1),
-      args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDir: at(b.logDir), rack: b.rack ?? null, endpoint, kafkaEndpoint, config: b.config ?? {} },
+      args: { brokerId: b.id, clusterId: t.clusterId, controller: controllerRef, logDirs: (b.logDirs ?? (b.logDir !== undefined ? [b.logDir] : [])).map(at), rack: b.rack ?? null, endpoint, kafkaEndpoint, config: b.config ?? {} },
     });
   }
   for (const a of (t.actors ?? []).filter((x) => x.node === args.nodeId)) {

@@ -44,6 +44,8 @@ export interface TestClusterOptions {
   strictSerialization?: boolean;
   /** Each broker's rack, by position (broker 1 first); none by default. */
   racks?: (string | null)[];
+  /** Log dirs per broker (JBOD; default 1): broker-<id>, then broker-<id>-1, broker-<id>-2... */
+  logDirsPerBroker?: number;
 }
 
 const FIXTURE = new URL('../fixtures/cluster-node.ts', import.meta.url);
@@ -82,6 +84,7 @@ export class TestCluster {
       kafka: false,
       strictSerialization: true,
       racks: [],
+      logDirsPerBroker: 1,
       ...options,
     };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cluster-'));
@@ -128,12 +131,17 @@ export class TestCluster {
     return path.join(this.dir, `broker-${id}`);
   }
 
+  /** Broker `id`'s log dirs (logDir(id) first). */
+  logDirs(id: number): string[] {
+    return Array.from({ length: this.opts.logDirsPerBroker }, (_, i) => (i === 0 ? this.logDir(id) : path.join(this.dir, `broker-${id}-${i}`)));
+  }
+
   /** Starts (or restarts) broker `id` on its own node, on the same log dir as before. */
   async startBroker(id: number): Promise<void> {
     const node = `b${id}`;
     const kafka = this.opts.kafka ? { host: '127.0.0.1', port: this.kafkaPorts.get(id) ?? 0 } : undefined;
     const rack = this.opts.racks[id - 1] ?? null;
-    const cfg = this.nodeConfig({ broker: { brokerId: id, logDir: this.logDir(id), config: this.opts.brokerConfig, kafka, ...(rack ? { rack } : {}) } });
+    const cfg = this.nodeConfig({ broker: { brokerId: id, logDirs: this.logDirs(id), config: this.opts.brokerConfig, kafka, ...(rack ? { rack } : {}) } });
     const h: BrokerHandle = { id, node, running: true };
     if (this.net) {
       const sys = new ActorSystem({ nodeId: node, strictSerialization: this.opts.strictSerialization });

@@ -55,7 +55,7 @@ describe('topology/config', () => {
 
   it('names wrong types and missing keys', () => {
     const t = { ...base(), clusterId: 5, brokers: [{ id: 'one', node: 'b1' }] };
-    expect(problems(t)).to.include.members(['clusterId: must be a non-empty string, got number 5', 'brokers[0].logDir: is required', 'brokers[0].id: must be an integer in [0, 2147483647], got "one"']);
+    expect(problems(t)).to.include.members(['clusterId: must be a non-empty string, got number 5', 'brokers[0].logDir: is required (or logDirs, for one or more dirs)', 'brokers[0].id: must be an integer in [0, 2147483647], got "one"']);
   });
 
   it('finds duplicate broker ids, undeclared nodes, shared log dirs', () => {
@@ -65,6 +65,34 @@ describe('topology/config', () => {
       "brokers[1].node: node 'nowhere' is not declared in nodes",
       "brokers[1].logDir: log dir 'l' is used by another broker",
     ]);
+  });
+
+  it('takes logDirs (one or more, JBOD) or logDir, not both, each dir used by one broker only', () => {
+    const ok = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: ['d1', 'd2'] }] };
+    expect(problems(ok)).to.deep.equal([]);
+    const one = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: ['d1'] }] };
+    expect(problems(one)).to.deep.equal([]);
+    const both = { ...base(), brokers: [{ id: 1, node: 'b1', logDir: 'd0', logDirs: ['d1'] }] };
+    expect(problems(both)).to.deep.equal(['brokers[0].logDirs: give logDir (one dir) or logDirs (one or more), not both']);
+    const empty = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: [] }] };
+    expect(problems(empty)).to.deep.equal(['brokers[0].logDirs: must name at least one log dir']);
+    const bad = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: ['d1', 7, ''] }] };
+    expect(problems(bad)).to.deep.equal(['brokers[0].logDirs[1]: must be a non-empty string, got number 7', 'brokers[0].logDirs[2]: must be a non-empty string, got ""']);
+    const notArray = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: 'd1' }] };
+    expect(problems(notArray)).to.have.length(1);
+    expect(problems(notArray)[0]).to.match(/^brokers\[0\]\.logDirs: must be an array/);
+    const twice = { ...base(), brokers: [{ id: 1, node: 'b1', logDirs: ['d1', 'd1/'] }] };
+    expect(problems(twice)).to.deep.equal(["brokers[0].logDirs[1]: log dir 'd1/' is listed twice"]);
+    const shared = {
+      ...base(),
+      nodes: [...base().nodes, { id: 'b2', kind: 'inproc' }],
+      brokers: [
+        { id: 1, node: 'b1', logDirs: ['d1', 'd2'] },
+        { id: 2, node: 'b2', logDirs: ['d3', './d2'] },
+        { id: 3, node: 'b2', logDir: 'd1' },
+      ],
+    };
+    expect(problems(shared)).to.deep.equal(["brokers[1].logDirs[1]: log dir './d2' is used by another broker", "brokers[2].logDir: log dir 'd1' is used by another broker"]);
   });
 
   it('checks broker config keys with the broker\'s own parser', () => {

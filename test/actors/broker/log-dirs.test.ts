@@ -1,0 +1,166 @@
+/**
+ * Brokers with several log dirs (JBOD) on real in-process clusters: new partitions spread over
+ * the dirs, a restart finds each log where it was, DescribeLogDirs and DescribeBroker list every
+ * dir, topic deletion reaches every dir, and AlterReplicaLogDirs moves a replica's log between
+ * the dirs of its broker while it is produced to.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrokerDescription, BrokerMsg, LogDirsDescription, ReplicaLogDirsAltered } from '../../../actors/broker/messages.js';
+import type { ControllerReply } from '../../../actors/controller/messages.js';
+import { brokerPath } from '../../../src/protocol/cluster.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import type { ActorRef, Message } from '../../../src/runtime/types.js';
+import { isFailure } from '../../../src/runtime/types.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { TestCluster } from '../../helpers/cluster.js';
+
+describe('broker log dirs (JBOD, inproc brokers)', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+
+  afterEach(async () => {
+    await c?.stop();
+  });
+
+  const brokerRef = (id: number): ActorRef<BrokerMsg> => ({ node: `b${id}`, path: brokerPath(id) });
+  const ask = async <R extends Message>(id: number, msg: BrokerMsg): Promise<R> => {
+    const r = await c.system().ask<R>(brokerRef(id), msg, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new Error(r.message);
+    return r;
+  };
+  const readValues = async (topic: string, partition: number): Promise<string[]> => (await c.client.readAll(topic, partition)).map((r) => String(r.value));
+  const hosted = (dir: string, topic: string) =>
+    fs
+      .readdirSync(dir)
+      .filter((n) => n.startsWith(`${topic}-`) && /-\d+$/.test(n))
+      .sort();
+
+  it('spreads new partitions over the dirs, lists every dir, finds each log where it was after a restart, and deletes from every dir', async () => {
+    c = await TestCluster.start({ brokers: 2, transport: 'inproc', logDirsPerBroker: 2 });
+    await c.client.createTopic('spread', 4, 2);
+    await c.client.waitForLeaders('spread');
+    for (let p = 0; p < 4; p++) await c.client.produce('spread', p, [`r${p}`], -1);
+    const [d0, d1] = c.logDirs(1) as [string, string];
+    const before = [hosted(d0, 'spread'), hosted(d1, 'spread')];
+    expect(before.map((l) => l.length)).to.deep.equal([2, 2]);
+
+    const described = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: null });
+    expect(described.logDirs.map((d) => d.logDir)).to.deep.equal([path.resolve(d0), path.resolve(d1)]);
+    for (const [i, d] of described.logDirs.entries()) {
+      expect(d.errorCode).to.equal(ErrorCode.NONE);
+      expect(d.partitions.map((p) => `${p.topic}-${p.partition}`)).to.deep.equal(before[i]);
+      expect(d.partitions.every((p) => p.size > 0 && !p.isFuture)).to.equal(true);
+      expect(d.totalBytes).to.be.greaterThan(0);
+    }
+    const only = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: [{ topic: 'spread', partitions: [0] }] });
+    expect(only.logDirs.flatMap((d) => d.partitions.map((p) => p.partition))).to.deep.equal([0]);
+    expect(only.logDirs).to.have.length(2);
+    const desc = await ask<BrokerDescription>(1, { type: 'DescribeBroker' });
+    expect(desc.logDirs).to.deep.equal([
+      { logDir: path.resolve(d0), partitions: 2 },
+      { logDir: path.resolve(d1), partitions: 2 },
+    ]);
+
+    await c.killBroker(1);
+    await c.startBroker(1);
+    await c.client.waitForBrokers(2);
+    await checkFor(async () => (await c.client.metadata()).topics.find((t) => t.name === 'spread')!.partitions.every((p) => p.isr.length === 2), 20_000, 50);
+    expect([hosted(d0, 'spread'), hosted(d1, 'spread')]).to.deep.equal(before);
+    await c.client.waitForLeaders('spread');
+    for (let p = 0; p < 4; p++) {
+      const values = await checkFor(() => readValues('spread', p).catch(() => null), 15_000, 50);
+      expect(values).to.deep.equal([`r${p}`]);
+    }
+
+    const deleted = await c.system().ask<ControllerReply>(c.client.controller, { type: 'DeleteTopics', topics: ['spread'] }, { timeoutMs: 10_000 });
+    expect(!isFailure(deleted) && deleted.type === 'DeleteTopicsResponse' && deleted.topics[0]!.errorCode).to.equal(0);
+    await checkFor(() => [1, 2].every((b) => c.logDirs(b).every((d) => hosted(d, 'spread').length === 0)), 15_000, 20);
+  });
+
+  it('AlterReplicaLogDirs moves a replica to another dir of its broker while it is produced to: every record readable, the files moved, and there after a restart', async () => {
+    c = await TestCluster.start({ brokers: 2, transport: 'inproc', logDirsPerBroker: 2, brokerConfig: { 'log.segment.bytes': 4096 } });
+    await c.client.createTopics([{ name: 'mv', assignments: [[1, 2]] }]);
+    await c.client.waitForLeaders('mv');
+    const [d0, d1] = c.logDirs(1).map((d) => path.resolve(d)) as [string, string];
+    expect(fs.existsSync(path.join(d0, 'mv-0'))).to.equal(true);
+    const sent: string[] = [];
+    for (let i = 0; i < 200; i++) sent.push(`before-${i}-${'x'.repeat(100)}`);
+    for (let i = 0; i < sent.length; i += 20) await c.client.produce('mv', 0, sent.slice(i, i + 20), -1);
+    const segments = fs.readdirSync(path.join(d0, 'mv-0')).filter((f) => f.endsWith('.log')).length;
+    expect(segments).to.be.greaterThan(1);
+
+    // errors first: a dir the broker does not have, a partition it does not host
+    const bad = await ask<ReplicaLogDirsAltered>(1, {
+      type: 'AlterReplicaLogDirs',
+      dirs: [
+        { logDir: path.join(c.dir, 'nowhere'), topics: [{ topic: 'mv', partitions: [0] }] },
+        { logDir: d1, topics: [{ topic: 'absent', partitions: [3] }] },
+      ],
+    });
+    expect(bad.results.map((r) => [r.topic, r.partition, r.errorCode])).to.deep.equal([
+      ['mv', 0, ErrorCode.LOG_DIR_NOT_FOUND],
+      ['absent', 3, ErrorCode.REPLICA_NOT_AVAILABLE],
+    ]);
+
+    // producing goes on while it moves
+    let producing = true;
+    const during: string[] = [];
+    const producer = (async () => {
+      for (let i = 0; producing && i < 500; i++) {
+        const v = `during-${i}`;
+        const r = await c.client.produce('mv', 0, [v], -1);
+        if (r.errorCode === ErrorCode.NONE) during.push(v);
+      }
+    })();
+    const moved = await ask<ReplicaLogDirsAltered>(1, { type: 'AlterReplicaLogDirs', dirs: [{ logDir: d1, topics: [{ topic: 'mv', partitions: [0] }] }] });
+    expect(moved.results).to.deep.equal([{ topic: 'mv', partition: 0, errorCode: ErrorCode.NONE, errorMessage: null }]);
+    await checkFor(() => fs.existsSync(path.join(d1, 'mv-0')) && !fs.existsSync(path.join(d0, 'mv-0')), 15_000, 10);
+    await checkFor(() => during.length >= 5, 15_000, 10);
+    producing = false;
+    await producer;
+
+    expect(fs.readdirSync(d0).filter((n) => n.startsWith('mv-0'))).to.deep.equal([]);
+    expect(fs.readdirSync(path.join(d1, 'mv-0')).filter((f) => f.endsWith('.log')).length).to.be.at.least(segments);
+    const values = await readValues('mv', 0);
+    const want = [...sent, ...during];
+    // compared short: a long diff of 200 records says nothing
+    const firstDiff = want.findIndex((v, i) => values[i] !== v);
+    expect({ firstDiff, n: values.length }).to.deep.equal({ firstDiff: -1, n: want.length });
+    const described = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: [{ topic: 'mv' }] });
+    expect(described.logDirs.map((d) => [d.logDir, d.partitions.map((p) => p.isFuture)])).to.deep.equal([
+      [d0, []],
+      [d1, [false]],
+    ]);
+    // asking again for where it is already: nothing to do
+    const again = await ask<ReplicaLogDirsAltered>(1, { type: 'AlterReplicaLogDirs', dirs: [{ logDir: d1, topics: [{ topic: 'mv', partitions: [0] }] }] });
+    expect(again.results[0]!.errorCode).to.equal(ErrorCode.NONE);
+
+    await c.killBroker(1);
+    await c.startBroker(1);
+    await c.client.waitForBrokers(2);
+    await checkFor(async () => (await c.client.partition('mv', 0))?.isr.length === 2, 20_000, 50);
+    expect(fs.existsSync(path.join(d1, 'mv-0'))).to.equal(true);
+    expect(fs.existsSync(path.join(d0, 'mv-0'))).to.equal(false);
+    // broker 1 leads again or follows: either way its copy holds every record
+    const r = await c.client.produce('mv', 0, ['after-restart'], -1);
+    expect(r.errorCode).to.equal(ErrorCode.NONE);
+    const all = await checkFor(() => readValues('mv', 0).catch(() => null), 15_000, 50);
+    expect(all.length).to.equal(sent.length + during.length + 1);
+    expect(all[all.length - 1]).to.equal('after-restart');
+  });
+
+  it('AlterReplicaLogDirs for a partition not hosted yet: REPLICA_NOT_AVAILABLE, and its log is created in that dir when the replica comes', async () => {
+    c = await TestCluster.start({ brokers: 1, transport: 'inproc', logDirsPerBroker: 2 });
+    const [d0, d1] = c.logDirs(1).map((d) => path.resolve(d)) as [string, string];
+    await c.client.createTopic('first', 1, 1); // d0, then d1 is the emptier
+    await c.client.waitForLeaders('first');
+    const r = await ask<ReplicaLogDirsAltered>(1, { type: 'AlterReplicaLogDirs', dirs: [{ logDir: d0, topics: [{ topic: 'later', partitions: [0] }] }] });
+    expect(r.results[0]!.errorCode).to.equal(ErrorCode.REPLICA_NOT_AVAILABLE);
+    await c.client.createTopic('later', 1, 1);
+    await c.client.waitForLeaders('later');
+    await checkFor(() => fs.existsSync(path.join(d0, 'later-0')), 10_000, 10);
+    expect(fs.existsSync(path.join(d1, 'later-0'))).to.equal(false);
+  });
+});
