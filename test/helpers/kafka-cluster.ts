@@ -22,6 +22,8 @@ export interface KafkaClusterOptions {
   tls?: KafkaListenerTlsEntry;
   /** SASL on every broker's Kafka listener. */
   sasl?: KafkaListenerEntry['sasl'];
+  /** Log dirs per broker (JBOD; default 1): broker-<id>, then broker-<id>-1, broker-<id>-2... */
+  logDirsPerBroker?: number;
 }
 
 export interface KafkaTestCluster {
@@ -45,7 +47,9 @@ export async function startKafkaCluster(opts: KafkaClusterOptions = {}): Promise
     brokers: brokerNodes.map((node, i) => ({
       id: i + 1,
       node,
-      logDir: `broker-${i + 1}`,
+      ...((opts.logDirsPerBroker ?? 1) > 1
+        ? { logDirs: Array.from({ length: opts.logDirsPerBroker! }, (_, j) => (j === 0 ? `broker-${i + 1}` : `broker-${i + 1}-${j}`)) }
+        : { logDir: `broker-${i + 1}` }),
       kafka: { host: '127.0.0.1', port: 0, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.sasl ? { sasl: opts.sasl } : {}) },
       ...(opts.racks?.[i] ? { rack: opts.racks[i]! } : {}),
       config: { 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 5, 'offsets.topic.replication.factor': Math.min(3, n), ...(opts.brokerConfig ?? {}) },

@@ -17,6 +17,7 @@ import { deleteRecords } from './delete-records.js';
 import { describeCluster } from './describe-cluster.js';
 import { describeConfigs } from './describe-configs.js';
 import { describeQuorum } from './describe-quorum.js';
+import { alterReplicaLogDirs } from './alter-replica-log-dirs.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
 import { produce } from './produce.js';
@@ -63,6 +64,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [31, deleteAcls],
   [32, describeConfigs],
   [33, alterConfigs],
+  [34, alterReplicaLogDirs],
   [35, describeLogDirs],
   [37, createPartitions],
   [38, createDelegationToken],

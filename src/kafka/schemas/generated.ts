@@ -45,6 +45,7 @@ export const ApiKeys = {
   DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  AlterReplicaLogDirs: 34,
   DescribeLogDirs: 35,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
@@ -834,6 +835,25 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
       { name: 'resourceType', type: 'int8', versions: [0, N] },
       { name: 'resourceName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'AlterReplicaLogDirsRequest', apiKey: 34, kind: 'request', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'dirs', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'path', type: 'string', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'name', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'AlterReplicaLogDirsResponse', apiKey: 34, kind: 'response', validVersions: [0, 2], flexibleFrom: 2, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+      ] },
     ] },
   ] },
   { name: 'DescribeLogDirsRequest', apiKey: 35, kind: 'request', validVersions: [0, 4], flexibleFrom: 2, fields: [
@@ -2949,6 +2969,46 @@ export interface AlterConfigsResponseResponses {
   resourceName: string;
 }
 
+export interface AlterReplicaLogDirsRequest {
+  /** v0+ */
+  dirs: AlterReplicaLogDirsRequestDirs[];
+}
+
+export interface AlterReplicaLogDirsRequestDirs {
+  /** v0+ */
+  path: string;
+  /** v0+ */
+  topics: AlterReplicaLogDirsRequestTopics[];
+}
+
+export interface AlterReplicaLogDirsRequestTopics {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface AlterReplicaLogDirsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  results: AlterReplicaLogDirsResponseResults[];
+}
+
+export interface AlterReplicaLogDirsResponseResults {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: AlterReplicaLogDirsResponsePartitions[];
+}
+
+export interface AlterReplicaLogDirsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 export interface DescribeLogDirsRequest {
   /** v0+, nullable v0+ */
   topics: DescribeLogDirsRequestTopics[] | null;
@@ -4103,6 +4163,7 @@ export interface RequestBodies {
   31: DeleteAclsRequest;
   32: DescribeConfigsRequest;
   33: AlterConfigsRequest;
+  34: AlterReplicaLogDirsRequest;
   35: DescribeLogDirsRequest;
   36: SaslAuthenticateRequest;
   37: CreatePartitionsRequest;
@@ -4162,6 +4223,7 @@ export interface ResponseBodies {
   31: DeleteAclsResponse;
   32: DescribeConfigsResponse;
   33: AlterConfigsResponse;
+  34: AlterReplicaLogDirsResponse;
   35: DescribeLogDirsResponse;
   36: SaslAuthenticateResponse;
   37: CreatePartitionsResponse;

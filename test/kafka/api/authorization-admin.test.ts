@@ -3,7 +3,7 @@
  * the cluster or the topic; configs only with DESCRIBE_CONFIGS), DeleteTopics (DESCRIBE, then
  * DELETE), CreatePartitions (ALTER), DeleteRecords (DELETE), DescribeConfigs (DESCRIBE_CONFIGS on
  * the topic or the cluster), AlterConfigs / IncrementalAlterConfigs (ALTER_CONFIGS),
- * DescribeLogDirs (DESCRIBE on the cluster), ElectLeaders (ALTER on the cluster),
+ * DescribeLogDirs (DESCRIBE on the cluster), AlterReplicaLogDirs (ALTER on the cluster), ElectLeaders (ALTER on the cluster),
  * AlterPartitionReassignments (ALTER on the cluster), ListPartitionReassignments (DESCRIBE on
  * the cluster), AlterUserScramCredentials (ALTER on the cluster), DescribeUserScramCredentials
  * (DESCRIBE on the cluster), DescribeTransactions and ListTransactions (DESCRIBE on the
@@ -248,6 +248,19 @@ describe('Kafka API: ACLs on the admin APIs', function () {
     expect(allowed.errorCode).to.equal(ErrorCode.NONE);
     expect(allowed.results).to.have.length(1);
     expect(allowed.results[0].topics.map((t: { name: string }) => t.name)).to.deep.equal(['ld-a']);
+  });
+
+  it('AlterReplicaLogDirs needs ALTER on the cluster: else CLUSTER_AUTHORIZATION_FAILED on every partition', async () => {
+    await createTopic('rld-a');
+    const dirs = await root.call(ApiKeys.DescribeLogDirs, 4, { topics: null });
+    const logDir: string = dirs.results[0].logDir;
+    const alter = (k: KafkaCaller) => k.call(ApiKeys.AlterReplicaLogDirs, 2, { dirs: [{ path: logDir, topics: [{ name: 'rld-a', partitions: [0] }] }] });
+    expect((await alter(alice)).results).to.deep.equal([{ topicName: 'rld-a', partitions: [{ partitionIndex: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED }] }]);
+    await allow('alice', AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME);
+    expect((await alter(alice)).results[0].partitions[0].errorCode).to.equal(CLUSTER_AUTHORIZATION_FAILED);
+    await allow('alice', AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME);
+    // the log is in that dir already: nothing to move
+    expect((await alter(alice)).results).to.deep.equal([{ topicName: 'rld-a', partitions: [{ partitionIndex: 0, errorCode: ErrorCode.NONE }] }]);
   });
 
   it('ElectLeaders needs ALTER on the cluster: else CLUSTER_AUTHORIZATION_FAILED at the top and per partition', async () => {

@@ -130,3 +130,76 @@ describe('Kafka API: DescribeLogDirs', function () {
     }
   });
 });
+
+describe('Kafka API: DescribeLogDirs and AlterReplicaLogDirs with two log dirs per broker', function () {
+  this.timeout(30_000);
+  let c: KafkaTestCluster;
+  let k: KafkaCaller;
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, logDirsPerBroker: 2, topics: [{ name: 'jbod', partitions: 4, replicationFactor: 1 }] });
+    k = await KafkaCaller.connect(c.bootstrap[0]!);
+    await checkFor(async () => (await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'jbod' }], allowAutoTopicCreation: false })).topics[0].partitions.every((p: { leaderId: number }) => p.leaderId === 1), 10_000, 20);
+  });
+  after(async () => {
+    k?.end();
+    await c?.stop();
+  });
+
+  const dirs = () => [path.resolve(c.dir, 'broker-1'), path.resolve(c.dir, 'broker-1-1')];
+  const jbodPartitions = (r: any): number[][] =>
+    (r.results as { topics: { name: string; partitions: Partition[] }[] }[]).map((d) => (d.topics.find((t) => t.name === 'jbod')?.partitions ?? []).filter((p) => !p.isFutureKey).map((p) => p.partitionIndex).sort());
+  const produce = (partition: number, records: Buffer) =>
+    k.call(ApiKeys.Produce, 9, { transactionalId: null, acks: -1, timeoutMs: 5_000, topicData: [{ name: 'jbod', partitionData: [{ index: partition, records }] }] });
+
+  it('lists both dirs, each with its partitions (spread two and two) and its volume', async () => {
+    for (let v = 0; v <= 4; v++) {
+      const r = await k.call(ApiKeys.DescribeLogDirs, v, { topics: null });
+      expect(r.results.map((d: { logDir: string }) => d.logDir), `v${v}`).to.deep.equal(dirs());
+      const parts = jbodPartitions(r);
+      expect(parts.map((p) => p.length)).to.deep.equal([2, 2]);
+      expect([...parts[0]!, ...parts[1]!].sort()).to.deep.equal([0, 1, 2, 3]);
+      for (const d of r.results) {
+        expect(d.errorCode).to.equal(ErrorCode.NONE);
+        if (v >= 4) expect(d.totalBytes).to.be.greaterThan(0);
+      }
+    }
+  });
+
+  it('AlterReplicaLogDirs (v0-v2) moves a partition to the other dir with its records; unknown dirs and partitions get Kafka\'s errors', async () => {
+    const before = jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }));
+    const p = before[0]![0]!;
+    expect((await produce(p, batch(10))).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    const [d0, d1] = dirs() as [string, string];
+    const r = await k.call(ApiKeys.AlterReplicaLogDirs, 2, {
+      dirs: [
+        { path: d1, topics: [{ name: 'jbod', partitions: [p] }] },
+        { path: path.join(c.dir, 'not-a-log-dir'), topics: [{ name: 'jbod', partitions: [p] }] },
+        { path: 'relative', topics: [{ name: 'other', partitions: [0] }] },
+        { path: d0, topics: [{ name: 'no-such-topic', partitions: [0] }] },
+      ],
+    });
+    expect(r.throttleTimeMs).to.equal(0);
+    const codes = (r.results as { topicName: string; partitions: { partitionIndex: number; errorCode: number }[] }[]).flatMap((t) => t.partitions.map((x) => `${t.topicName}-${x.partitionIndex}:${x.errorCode}`)).sort();
+    expect(codes).to.deep.equal([`jbod-${p}:${ErrorCode.LOG_DIR_NOT_FOUND}`, `jbod-${p}:${ErrorCode.NONE}`, `no-such-topic-0:${ErrorCode.REPLICA_NOT_AVAILABLE}`, `other-0:${ErrorCode.LOG_DIR_NOT_FOUND}`].sort());
+    await checkFor(async () => jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[1]!.includes(p), 10_000, 20);
+    const after = jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }));
+    expect(after[0]).to.not.include(p);
+    // the records came along, and it takes more where it is now
+    expect((await produce(p, batch(5))).responses[0].partitionResponses[0]).to.include({ errorCode: ErrorCode.NONE, baseOffset: 10 });
+    const fetched = await k.call(ApiKeys.Fetch, 12, {
+      replicaId: -1, maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+      topics: [{ topic: 'jbod', partitions: [{ partition: p, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
+      forgottenTopicsData: [], rackId: '',
+    });
+    const part = fetched.responses[0].partitions[0];
+    expect(part.errorCode).to.equal(ErrorCode.NONE);
+    expect(part.highWatermark).to.equal(15);
+    // v0 and v1 are the same request: moving it back
+    for (const v of [0, 1]) {
+      const back = await k.call(ApiKeys.AlterReplicaLogDirs, v, { dirs: [{ path: d0, topics: [{ name: 'jbod', partitions: [p] }] }] });
+      expect(back.results).to.deep.equal([{ topicName: 'jbod', partitions: [{ partitionIndex: p, errorCode: ErrorCode.NONE }] }]);
+    }
+    await checkFor(async () => jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[0]!.includes(p), 10_000, 20);
+  });
+});

@@ -27,7 +27,7 @@ describe('kafka codec api', () => {
       ApiVersions: 18, CreateTopics: 19, DeleteTopics: 20, DeleteRecords: 21, InitProducerId: 22, OffsetForLeaderEpoch: 23,
       AddPartitionsToTxn: 24, AddOffsetsToTxn: 25, EndTxn: 26, WriteTxnMarkers: 27, TxnOffsetCommit: 28,
       DescribeAcls: 29, CreateAcls: 30, DeleteAcls: 31,
-      DescribeConfigs: 32, AlterConfigs: 33, DescribeLogDirs: 35, SaslAuthenticate: 36, CreatePartitions: 37,
+      DescribeConfigs: 32, AlterConfigs: 33, AlterReplicaLogDirs: 34, DescribeLogDirs: 35, SaslAuthenticate: 36, CreatePartitions: 37,
       CreateDelegationToken: 38, RenewDelegationToken: 39, ExpireDelegationToken: 40, DescribeDelegationToken: 41, DeleteGroups: 42, ElectLeaders: 43, IncrementalAlterConfigs: 44,
       AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,
       DescribeUserScramCredentials: 50, AlterUserScramCredentials: 51, DescribeQuorum: 55,

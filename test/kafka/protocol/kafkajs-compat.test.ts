@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, DescribeCluster, the KIP-848 consumer group APIs or DescribeTopicPartitions
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, AlterReplicaLogDirs, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, DescribeCluster, the KIP-848 consumer group APIs or DescribeTopicPartitions
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -881,6 +881,7 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.OffsetDelete,
                 ApiKeys.IncrementalAlterConfigs,
                 ApiKeys.ElectLeaders,
+                ApiKeys.AlterReplicaLogDirs,
                 ApiKeys.DescribeLogDirs,
                 ApiKeys.DescribeClientQuotas,
                 ApiKeys.AlterClientQuotas,
