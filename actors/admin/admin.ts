@@ -12,7 +12,8 @@
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
  * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
- * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterBrokerConfigs,
+ * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
+ * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken, DescribeDelegationTokens,
@@ -32,7 +33,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { clusterDefaultConfigEntries, topicConfigEntries } from '../broker/config-entries.js';
-import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
+import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, ReplicaLogDirsAltered, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { QuorumReply } from '../quorum/messages.js';
 import {
@@ -633,6 +634,42 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         }),
       );
       ctx.reply({ type: 'LogDirs', errorCode: ErrorCode.NONE, brokers });
+    },
+    async AlterReplicaLogDirs(s, m, ctx) {
+      const md = await refresh(s, ctx);
+      if (isFailure(md)) return fail(ctx, 'ReplicaLogDirsAltered', md.errorCode, md.message);
+      const byBroker = new Map<number, typeof m.replicas>();
+      for (const r of m.replicas) {
+        let list = byBroker.get(r.broker);
+        if (!list) byBroker.set(r.broker, (list = []));
+        list.push(r);
+      }
+      // every broker at once: each moves its own replicas
+      const answers = await Promise.all(
+        [...byBroker].map(async ([broker, replicas]) => {
+          const each = (errorCode: number, errorMessage: string | null) => replicas.map((r) => ({ ...r, errorCode, errorMessage }));
+          const ref = s.metadata.brokerRef<BrokerMsg>(broker);
+          if (!ref) return each(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker} is not registered in the cluster`);
+          const dirs = new Map<string, Map<string, number[]>>();
+          for (const r of replicas) {
+            const topics = dirs.get(r.logDir) ?? new Map<string, number[]>();
+            dirs.set(r.logDir, topics);
+            topics.set(r.topic, [...(topics.get(r.topic) ?? []), r.partition]);
+          }
+          const msg: BrokerMsg = { type: 'AlterReplicaLogDirs', dirs: [...dirs].map(([logDir, topics]) => ({ logDir, topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })) })) };
+          const r = await ctx.ask<ReplicaLogDirsAltered>(ref, msg, { timeoutMs: s.timeoutMs });
+          if (isFailure(r)) return each(r.errorCode, `broker ${broker}: ${r.message}`);
+          if (r.errorCode !== ErrorCode.NONE) return each(r.errorCode, `broker ${broker}: ${errorName(r.errorCode)}`);
+          return replicas.map((rep) => {
+            const res = r.results.find((x) => x.topic === rep.topic && x.partition === rep.partition && x.logDir === rep.logDir);
+            return { ...rep, errorCode: res?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: res?.errorMessage ?? null };
+          });
+        }),
+      );
+      const done = answers.flat();
+      // in the order asked
+      const results = m.replicas.map((r) => done.find((d) => d.broker === r.broker && d.topic === r.topic && d.partition === r.partition && d.logDir === r.logDir)!);
+      ctx.reply({ type: 'ReplicaLogDirsAltered', errorCode: ErrorCode.NONE, results });
     },
   },
 });

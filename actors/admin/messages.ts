@@ -82,6 +82,12 @@ export type AdminMsg =
    */
   | { type: 'DescribeLogDirs'; brokers: number[] | null; topics: { topic: string; partitions?: number[] | null }[] | null }
   /**
+   * Kafka's AlterReplicaLogDirs: move each replica (a partition on a broker) into the log dir
+   * named (an absolute path of that broker's log dirs); each broker is asked for its own. Answered
+   * ReplicaLogDirsAltered with a code per replica (NONE: the move has begun, or the log is there).
+   */
+  | { type: 'AlterReplicaLogDirs'; replicas: { topic: string; partition: number; broker: number; logDir: string }[] }
+  /**
    * Dynamic broker configs (KIP-226), passed to the controller as they are: `resource` '' is the
    * cluster-wide default, else a broker id.
    */

@@ -1174,7 +1174,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         const dest = s.logs.managerFor(d.logDir);
         for (const t of d.topics) {
           for (const partition of t.partitions) {
-            const done = (errorCode: number, errorMessage: string | null) => Promise.resolve({ topic: t.topic, partition, errorCode, errorMessage });
+            const done = (errorCode: number, errorMessage: string | null) => Promise.resolve({ topic: t.topic, partition, logDir: d.logDir, errorCode, errorMessage });
             if (!dest) {
               results.push(done(ErrorCode.LOG_DIR_NOT_FOUND, `${d.logDir} is not a log dir of broker ${s.args.brokerId}`));
               continue;
@@ -1188,8 +1188,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
             }
             results.push(
               ctx.ask<LogDirAltered>(rep.ref, { type: 'AlterLogDir', logDir: dest.logDir }, { timeoutMs: 30_000 }).then((r) => {
-                if (isFailure(r)) return { topic: t.topic, partition, errorCode: r.reason === 'timeout' ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: r.message };
-                return { topic: t.topic, partition, errorCode: r.errorCode, errorMessage: r.errorMessage };
+                if (isFailure(r)) return { topic: t.topic, partition, logDir: d.logDir, errorCode: r.reason === 'timeout' ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: r.message };
+                return { topic: t.topic, partition, logDir: d.logDir, errorCode: r.errorCode, errorMessage: r.errorMessage };
               }),
             );
           }

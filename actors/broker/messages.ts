@@ -252,7 +252,8 @@ export interface LogDirDescription {
 export interface ReplicaLogDirsAltered {
   type: 'ReplicaLogDirsAltered';
   errorCode: number;
-  results: { topic: string; partition: number; errorCode: number; errorMessage: string | null }[];
+  /** The log dir is as it was asked for. */
+  results: { topic: string; partition: number; logDir: string; errorCode: number; errorMessage: string | null }[];
 }
 
 /** The answer to DescribeLogDirs. */

@@ -217,6 +217,25 @@ export interface BrokerLogDirs {
   logDirs: LogDirDescription[];
 }
 
+/** A replica (a partition on a broker) and the log dir to move it into, for alterReplicaLogDirs. */
+export interface ReplicaLogDir {
+  topic: string;
+  partition: number;
+  broker: number;
+  /** An absolute path, one of the broker's log dirs as describeLogDirs gives them. */
+  logDir: string;
+}
+
+/**
+ * A replica's answer to alterReplicaLogDirs: NONE once its move has begun (or its log is in that
+ * dir already), LOG_DIR_NOT_FOUND, REPLICA_NOT_AVAILABLE (not hosted there: the dir is remembered
+ * for it), KAFKA_STORAGE_ERROR, BROKER_NOT_AVAILABLE...
+ */
+export interface ReplicaLogDirResult extends ReplicaLogDir {
+  errorCode: number;
+  errorMessage: string | null;
+}
+
 /**
  * An ACL (a resource pattern bound to an access control entry) as KafkaJS's admin takes and gives
  * it: the field names are KafkaJS's (resourcePatternType, permissionType; Kafka's Java client and
@@ -1005,6 +1024,28 @@ export class Admin {
     const topics = opts.topics ? opts.topics.map((t) => ({ topic: t.topic, partitions: t.partitions ?? null })) : null;
     const r = await this.call({ type: 'DescribeLogDirs', brokers: opts.brokers ?? null, topics });
     return r.brokers as BrokerLogDirs[];
+  }
+
+  /**
+   * Moves replicas between the log dirs of their brokers (Kafka's Admin.alterReplicaLogDirs):
+   * each broker is asked for its own. Resolves one result per replica, in the order given, with
+   * its error code (Kafka's per-replica futures); a malformed request throws INVALID_REQUEST.
+   * Resolved as soon as each move has begun: describeLogDirs shows the log in its new dir once it
+   * is there. The partition pauses while its log is copied (samsa has no future replica that
+   * catches up while the partition serves).
+   */
+  async alterReplicaLogDirs(opts: { replicas: ReplicaLogDir[] }): Promise<ReplicaLogDirResult[]> {
+    const ok = (r: unknown) => {
+      const { topic, partition, broker, logDir } = (r ?? {}) as Partial<Record<keyof ReplicaLogDir, unknown>>;
+      return typeof topic === 'string' && Number.isSafeInteger(partition) && (partition as number) >= 0 && Number.isSafeInteger(broker) && (broker as number) >= 0 && typeof logDir === 'string' && logDir.length > 0;
+    };
+    if (!Array.isArray(opts?.replicas) || !opts.replicas.every(ok)) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'replicas must be [{ topic, partition, broker, logDir }, ...] with integer partitions and broker ids');
+    }
+    if (opts.replicas.length === 0) return [];
+    const replicas = opts.replicas.map((r) => ({ topic: r.topic, partition: r.partition, broker: r.broker, logDir: r.logDir }));
+    const r = await this.call({ type: 'AlterReplicaLogDirs', replicas });
+    return r.results as ReplicaLogDirResult[];
   }
 
   /**

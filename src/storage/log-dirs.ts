@@ -266,6 +266,7 @@ export class LogDirs {
       } catch (err) {
         await fs.promises.rm(future, { recursive: true, force: true }).catch(() => undefined);
         const back = await from.adoptLog(topic, partition, config, state);
+        this.moves.delete(key);
         if (!isIoError(err)) throw err;
         this.logger.error('moving a log failed: it stays where it was', { topicPartition: key, to: to.logDir, error: err.message });
         return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `copying ${key} to ${to.logDir} failed: ${err.message}`, log: back };
@@ -278,6 +279,8 @@ export class LogDirs {
       fs.renameSync(future, path.join(to.logDir, key));
       await fsyncDir(to.logDir);
       const moved = await to.adoptLog(topic, partition, config, state);
+      // listed where it is now, and nowhere else
+      this.moves.delete(key);
       await Promise.all([from.checkpointAll(), to.checkpointAll()]);
       await fs.promises.rm(aside, { recursive: true, force: true });
       this.logger.info('log moved', { topicPartition: key, to: to.logDir, ms: Date.now() - started });

@@ -106,3 +106,58 @@ describe('client/admin describeLogDirs', function () {
     expect(r[1]!.errorMessage).to.match(/^broker 2: /);
   });
 });
+
+describe('client/admin alterReplicaLogDirs (two log dirs per broker)', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+  let admin: Admin;
+
+  before(async () => {
+    c = await TestCluster.start({ brokers: 2, logDirsPerBroker: 2 });
+    admin = c.samsa('alter-log-dirs-test').admin();
+    await admin.connect();
+    await c.client.createTopics([{ name: 'moving', assignments: [[1, 2]] }]);
+    await c.client.waitForLeaders('moving');
+  });
+  after(async () => {
+    await admin?.disconnect();
+    await c?.stop();
+  });
+
+  it('moves each replica into the dir named on its broker, with Kafka\'s errors per replica, in the order asked', async () => {
+    await c.client.produce('moving', 0, ['a', 'b', 'c'], -1);
+    const [b1d0, b1d1] = c.logDirs(1).map((d) => path.resolve(d)) as [string, string];
+    const [, b2d1] = c.logDirs(2).map((d) => path.resolve(d)) as [string, string];
+    const where = async (broker: number) => {
+      const [b] = await admin.describeLogDirs({ brokers: [broker], topics: [{ topic: 'moving' }] });
+      return b!.logDirs.filter((d) => d.partitions.some((p) => !p.isFuture)).map((d) => d.logDir);
+    };
+    expect(await where(1)).to.deep.equal([b1d0]);
+    const results = await admin.alterReplicaLogDirs({
+      replicas: [
+        { topic: 'moving', partition: 0, broker: 1, logDir: b1d1 },
+        { topic: 'moving', partition: 0, broker: 2, logDir: b2d1 },
+        { topic: 'moving', partition: 0, broker: 1, logDir: path.join(c.dir, 'nowhere') },
+        { topic: 'moving', partition: 5, broker: 2, logDir: b2d1 },
+        { topic: 'moving', partition: 0, broker: 9, logDir: b2d1 },
+      ],
+    });
+    expect(results.map((r) => [r.broker, r.partition, r.errorCode])).to.deep.equal([
+      [1, 0, ErrorCode.NONE],
+      [2, 0, ErrorCode.NONE],
+      [1, 0, ErrorCode.LOG_DIR_NOT_FOUND],
+      [2, 5, ErrorCode.REPLICA_NOT_AVAILABLE],
+      [9, 0, ErrorCode.BROKER_NOT_AVAILABLE],
+    ]);
+    await checkFor(async () => (await where(1)).join() === b1d1 && (await where(2)).join() === b2d1, 15_000, 20);
+    // the records moved with them, and replication goes on from there
+    await c.client.produce('moving', 0, ['d'], -1);
+    await checkFor(async () => (await c.client.partition('moving', 0))?.isr.length === 2, 15_000, 20);
+    expect((await c.client.readAll('moving', 0)).map((r) => String(r.value))).to.deep.equal(['a', 'b', 'c', 'd']);
+    expect(await admin.alterReplicaLogDirs({ replicas: [] })).to.deep.equal([]);
+    let err: unknown = null;
+    await admin.alterReplicaLogDirs({ replicas: [{ topic: 'moving', partition: -1, broker: 1, logDir: b1d0 }] }).catch((e: unknown) => (err = e));
+    expect(err).to.be.instanceOf(SamsaError);
+    expect((err as SamsaError).errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+  });
+});

@@ -101,8 +101,15 @@ describe('storage/log-dirs', () => {
     const same = await ld.moveLog(log, d0, log.config);
     expect([same.errorCode, same.log]).to.deep.equal([ErrorCode.NONE, log]);
 
-    const r = await ld.moveLog(log, d1, log.config);
+    const moving = ld.moveLog(log, d1, log.config);
+    // while it is copied: still listed where it was, and its copy as a future log in the new dir
+    const during = ld.describe();
+    expect(during.map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[['m', 0, false]], [['m', 0, true]]]);
+    expect(during[0]!.partitions[0]!.size).to.be.greaterThan(0);
+    expect((await ld.moveLog(log, d1, log.config)).errorCode, 'a second move meanwhile').to.equal(ErrorCode.REPLICA_NOT_AVAILABLE);
+    const r = await moving;
     expect(r.errorCode).to.equal(ErrorCode.NONE);
+    expect(ld.describe().map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[], [['m', 0, false]]]);
     const moved = r.log;
     expect(moved).to.not.equal(log);
     expect(ld.dirOf('m', 0)).to.equal(d1);

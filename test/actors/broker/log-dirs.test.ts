@@ -115,7 +115,7 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
       }
     })();
     const moved = await ask<ReplicaLogDirsAltered>(1, { type: 'AlterReplicaLogDirs', dirs: [{ logDir: d1, topics: [{ topic: 'mv', partitions: [0] }] }] });
-    expect(moved.results).to.deep.equal([{ topic: 'mv', partition: 0, errorCode: ErrorCode.NONE, errorMessage: null }]);
+    expect(moved.results).to.deep.equal([{ topic: 'mv', partition: 0, logDir: d1, errorCode: ErrorCode.NONE, errorMessage: null }]);
     await checkFor(() => fs.existsSync(path.join(d1, 'mv-0')) && !fs.existsSync(path.join(d0, 'mv-0')), 15_000, 10);
     await checkFor(() => during.length >= 5, 15_000, 10);
     producing = false;
