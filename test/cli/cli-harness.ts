@@ -124,9 +124,14 @@ export class CliCluster {
     readonly bootstrap: string,
   ) {}
 
-  static async start(brokers: number, controllerConfig: Record<string, unknown> = {}): Promise<CliCluster> {
+  static async start(brokers: number, controllerConfig: Record<string, unknown> = {}, opts: { logDirsPerBroker?: number } = {}): Promise<CliCluster> {
     // fast failover: the leader-election test crashes a broker and waits for the controller to notice
-    const cluster = await TestCluster.start({ brokers, transport: 'worker', ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 }, controllerConfig) });
+    const cluster = await TestCluster.start({
+      brokers,
+      transport: 'worker',
+      ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 }, controllerConfig),
+      ...(opts.logDirsPerBroker !== undefined ? { logDirsPerBroker: opts.logDirsPerBroker } : {}),
+    });
     const tcp = new TcpTransport(cluster.system(), { clusterId: 'test-cluster' });
     const { port } = await tcp.listen(0);
     cluster.system().spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: cluster.client.controller } });

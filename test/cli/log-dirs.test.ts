@@ -160,3 +160,28 @@ describe('cli: log-dirs against a cluster', function () {
     expect(r.stdout).to.equal('');
   });
 });
+
+describe('cli: log-dirs with two log dirs per broker', function () {
+  this.timeout(120_000);
+  let c: CliCluster;
+
+  before(async () => {
+    c = await CliCluster.start(1, {}, { logDirsPerBroker: 2 });
+    await c.cluster.client.createTopic('two', 4, 1);
+    await c.cluster.client.waitForLeaders('two');
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('--describe prints both dirs of the broker, each with the partitions in it', async () => {
+    const r = await c.run('log-dirs', ['--describe', '--topic-list', 'two']);
+    expect(r.code, r.stderr).to.equal(0);
+    const json = JSON.parse(r.stdout.split('\n').filter(Boolean)[2]!) as Printed;
+    const dirs = json.brokers[0]!.logDirs;
+    expect(dirs.map((d) => d.logDir)).to.deep.equal(c.cluster.logDirs(1).map((d) => path.resolve(d)));
+    expect(dirs.map((d) => d.partitions.length)).to.deep.equal([2, 2]);
+    expect(dirs.flatMap((d) => d.partitions.map((p) => p.partition)).sort()).to.deep.equal(['two-0', 'two-1', 'two-2', 'two-3']);
+    for (const d of dirs) expect(d.error).to.equal(null);
+  });
+});

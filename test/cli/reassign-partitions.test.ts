@@ -20,6 +20,8 @@ import {
   parseTopicsToMoveFile,
   proposeReassignment,
   reassignmentJson,
+  replicaMoves,
+  verifyMoves,
   reportCancelled,
   reportStarted,
   throttledBrokers,
@@ -58,12 +60,17 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
       partitions: [
         { topic: 'a', partition: 0, replicas: [2, 3] },
         { topic: 'b', partition: 3, replicas: [1], log_dirs: ['any'] },
+        { topic: 'b', partition: 1, replicas: [3, 1], log_dirs: ['any', '/data/d2'] },
       ],
     });
-    expect(parseReassignmentFile(text, 'f.json')).to.deep.equal([
+    const entries = parseReassignmentFile(text, 'f.json');
+    expect(entries).to.deep.equal([
       { topic: 'a', partition: 0, replicas: [2, 3] },
       { topic: 'b', partition: 3, replicas: [1] },
+      { topic: 'b', partition: 1, replicas: [3, 1], logDirs: ['any', '/data/d2'] },
     ]);
+    // only the replicas given a dir move, on their broker
+    expect(replicaMoves(entries)).to.deep.equal([{ topic: 'b', partition: 1, broker: 1, logDir: '/data/d2' }]);
     expect(parseReassignmentFile('{"partitions":[{"topic":"a","partition":1,"replicas":[0]}]}', 'f.json')).to.deep.equal([{ topic: 'a', partition: 1, replicas: [0] }]);
   });
 
@@ -85,9 +92,33 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
       ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1, 2, 1]}]}', /partitions\[0\]: the replicas of a-0 name a broker twice: \[1,2,1\]/],
       ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1]}, {"topic": "a", "partition": 0, "replicas": [2]}]}', /partition a-0 is listed twice/],
       ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1, 2], "log_dirs": ["any"]}]}', /log_dirs of a-0 must list one entry per replica \(2\)/],
-      ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1], "log_dirs": ["/data/kafka"]}]}', /log_dirs of a-0 must be "any": a samsa broker has one log directory/],
+      ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1], "log_dirs": [7]}]}', /log_dirs of a-0 must be log dirs \(absolute paths\) or "any", one per replica \(got \[7\]\)/],
+      ['{"partitions": [{"topic": "a", "partition": 0, "replicas": [1], "log_dirs": [""]}]}', /log_dirs of a-0 must be log dirs/],
     ];
     for (const [text, says] of cases) expect(() => parseReassignmentFile(text, 'f.json'), text).to.throw(CliError, says);
+  });
+
+  it("tells each log dir move's state with Kafka's lines", () => {
+    const dirOf = (logDir: string, parts: [string, number, boolean][]) => ({ logDir, errorCode: 0, errorMessage: null, totalBytes: -1, usableBytes: -1, partitions: parts.map(([topic, partition, isFuture]) => ({ topic, partition, size: 1, offsetLag: 0, isFuture })) });
+    const dirs = new Map([
+      [1, { broker: 1, errorCode: 0, errorMessage: null, logDirs: [dirOf('/d0', [['t', 0, false], ['t', 1, false], ['t', 2, false]]), dirOf('/d1', [['t', 1, true], ['t', 3, false]])] }],
+    ]);
+    const moves = [
+      { topic: 't', partition: 0, broker: 1, logDir: '/d0' },
+      { topic: 't', partition: 1, broker: 1, logDir: '/d1' },
+      { topic: 't', partition: 1, broker: 1, logDir: '/d2' },
+      { topic: 't', partition: 2, broker: 1, logDir: '/d1' },
+      { topic: 't', partition: 9, broker: 1, logDir: '/d1' },
+    ];
+    const v = verifyMoves(moves, dirs);
+    expect(v.states.map((x) => x.state)).to.deep.equal(['complete', 'in-progress', 'elsewhere', 'not-moving', 'missing']);
+    expect(v.lines).to.deep.equal([
+      'Reassignment of replica t-0-1 completed successfully.',
+      'Reassignment of replica t-1-1 is still in progress.',
+      'Partition t-1 on broker 1 is being moved to log dir /d1 instead of /d2.',
+      'Partition t-2 on broker 1 is not being moved from log dir /d0 to /d1.',
+      'Partition t-9 cannot be found in any live log directory on broker 1.',
+    ]);
   });
 
   it("reads Kafka's topics-to-move file and refuses a bad one", () => {
@@ -476,7 +507,8 @@ describe('cli: reassign-partitions against a cluster', function () {
 
     const bad = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', write('bad.json', '{"partitions": [{"topic": "refused", "partition": 0, "replicas": [1], "log_dirs": ["/var/kafka"]}]}')]);
     expect(bad.code).to.equal(1);
-    expect(bad.stderr).to.contain('log_dirs of refused-0 must be "any"');
+    // not a log dir of broker 1
+    expect(bad.stderr).to.contain('Failed to alter dir for refused-0-1: LOG_DIR_NOT_FOUND');
     const nofile = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', path.join(dir, 'absent.json')]);
     expect(nofile.code).to.equal(1);
     expect(nofile.stderr).to.contain('cannot read');
@@ -622,5 +654,55 @@ describe('cli: reassign-partitions against a cluster', function () {
     } finally {
       await c.cluster.startBroker(3);
     }
+  });
+});
+
+describe('cli: reassign-partitions log_dirs (two log dirs per broker)', function () {
+  this.timeout(120_000);
+  let c: CliCluster;
+  let dir: string;
+
+  before(async () => {
+    c = await CliCluster.start(2, {}, { logDirsPerBroker: 2 });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cli-rp-dirs-'));
+  });
+  after(async () => {
+    await c?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--execute moves each replica given a log dir after the reassignment, --verify tells when it is there', async () => {
+    await c.cluster.client.createTopics([{ name: 'dirs', assignments: [[1]] }]);
+    await c.cluster.client.waitForLeaders('dirs');
+    await c.cluster.client.produce('dirs', 0, ['x', 'y'], -1);
+    const [, b1d1] = c.cluster.logDirs(1).map((d) => path.resolve(d)) as [string, string];
+    const [b2d0] = c.cluster.logDirs(2).map((d) => path.resolve(d)) as [string, string];
+    expect(fs.existsSync(path.join(b1d1, 'dirs-0'))).to.equal(false);
+    // broker 1's replica to its second dir, broker 2's (new: retried until it is there) to its first
+    const plan = path.join(dir, 'plan.json');
+    fs.writeFileSync(plan, JSON.stringify({ version: 1, partitions: [{ topic: 'dirs', partition: 0, replicas: [1, 2], log_dirs: [b1d1, b2d0] }] }));
+    const r = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', plan, '--timeout', '30000']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('Successfully started partition reassignment for dirs-0\n');
+    expect(r.stdout).to.contain(`Successfully started moving log directory to ${b1d1} for replica dirs-0 with broker 1 \n`);
+    expect(r.stdout).to.contain(`Successfully started moving log directory to ${b2d0} for replica dirs-0 with broker 2 \n`);
+
+    const verified = await checkFor(async () => {
+      const v = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', plan]);
+      return v.code === 0 ? v : null;
+    }, 30_000, 200);
+    expect(verified.stdout).to.contain('Reassignment of partition dirs-0 is completed.');
+    expect(verified.stdout).to.contain('Reassignment of replica dirs-0-1 completed successfully.');
+    expect(verified.stdout).to.contain('Reassignment of replica dirs-0-2 completed successfully.');
+    expect(fs.existsSync(path.join(b1d1, 'dirs-0'))).to.equal(true);
+    expect(fs.existsSync(path.join(c.cluster.logDirs(1)[0]!, 'dirs-0'))).to.equal(false);
+    expect(fs.existsSync(path.join(b2d0, 'dirs-0'))).to.equal(true);
+
+    // a replica in another dir than the file says: --verify exits 1 and says where it is
+    const other = path.join(dir, 'other.json');
+    fs.writeFileSync(other, JSON.stringify({ version: 1, partitions: [{ topic: 'dirs', partition: 0, replicas: [1, 2], log_dirs: [path.resolve(c.cluster.logDirs(1)[0]!), 'any'] }] }));
+    const v = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', other]);
+    expect(v.code).to.equal(1);
+    expect(v.stdout).to.contain(`Partition dirs-0 on broker 1 is not being moved from log dir ${b1d1} to ${path.resolve(c.cluster.logDirs(1)[0]!)}.`);
   });
 });

@@ -8,11 +8,14 @@
  * brokers involved given that rate), and --verify or --cancel remove the throttles once no
  * reassignment is left in progress, unless --preserve-throttles. The files are Kafka's:
  * {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} and
- * {"version":1,"topics":[{"topic":"t"}]}.
+ * {"version":1,"topics":[{"topic":"t"}]}. A partition's "log_dirs" (an absolute log dir per
+ * replica, or "any") moves replicas between the log dirs of their brokers after the
+ * reassignments (--execute, retried until --timeout for replicas not on their broker yet), and
+ * --verify tells whether each is there, as Kafka's tool does (no log dir throttle).
  */
 import fs from 'node:fs';
 import { assignReplicas, defaultRandom, placementForNewTopic, type PlacementBroker, type PlacementRandom } from '../../../actors/controller/placement.js';
-import type { Admin, DynamicBrokerConfigs, PartitionReassignment, ReassignmentResult } from '../../client/admin.js';
+import type { Admin, BrokerLogDirs, DynamicBrokerConfigs, PartitionReassignment, ReassignmentResult, ReplicaLogDir } from '../../client/admin.js';
 import type { ClusterMetadata, PartitionState } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import { brokerIdList, type Args, type OptionSpec } from '../args.js';
@@ -34,7 +37,7 @@ const options: OptionSpec[] = [
     name: 'reassignment-json-file',
     kind: 'string',
     value: 'file',
-    help: 'the partitions and their target replicas, preferred leader first: {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} (as --generate proposes it); "log_dirs" may be given, all "any"',
+    help: 'the partitions and their target replicas, preferred leader first: {"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2]}]} (as --generate proposes it); "log_dirs" may give each replica\'s log dir on its broker (an absolute path, or "any")',
     modes: ['execute', 'verify', 'cancel'],
   },
   { name: 'topics-to-move-json-file', kind: 'string', value: 'file', help: 'with --generate: the topics to move, {"version":1,"topics":[{"topic":"t"}]}', modes: ['generate'] },
@@ -49,6 +52,14 @@ const options: OptionSpec[] = [
     help: "with --execute: limit the copying of the moving partitions to this rate (bytes/s) on every broker involved, as Kafka's tool does: their topics' leader/follower.replication.throttled.replicas name the replicas copied from and to, and the brokers get leader/follower.replication.throttled.rate; run --verify until the reassignment completes, to remove the throttle",
     modes: ['execute'],
   },
+  {
+    name: 'timeout',
+    kind: 'int',
+    value: 'ms',
+    min: 0,
+    help: 'with --execute: how long to keep asking for the log dir moves of "log_dirs" to begin (a replica new on a broker can move only once it is there; default 10000)',
+    modes: ['execute'],
+  },
   { name: 'preserve-throttles', kind: 'flag', help: 'with --verify or --cancel: leave the throttles set by --throttle in place (by default they are removed once no reassignment is in progress, or on --cancel)', modes: ['verify', 'cancel'] },
   HELP_OPTION,
 ];
@@ -58,7 +69,12 @@ export interface ReassignmentEntry {
   topic: string;
   partition: number;
   replicas: number[];
+  /** The file's log_dirs: each replica's log dir on its broker, or "any" (absent: all "any"). */
+  logDirs?: string[];
 }
+
+/** "log_dirs" for a replica: no particular log dir. */
+export const ANY_LOG_DIR = 'any';
 
 function parseJson(text: string, file: string): unknown {
   try {
@@ -93,16 +109,18 @@ export function parseReassignmentFile(text: string, file: string): ReassignmentE
     const name = `${topic}-${partition}`;
     if (replicas.length === 0) throw new CliError(`${at}: the replicas of ${name} are empty (a partition needs at least one)`);
     if (new Set(replicas).size !== replicas.length) throw new CliError(`${at}: the replicas of ${name} name a broker twice: ${JSON.stringify(replicas)}`);
+    let logDirs: string[] | undefined;
     if ('log_dirs' in e) {
       const dirs = e.log_dirs;
       if (!Array.isArray(dirs) || dirs.length !== replicas.length) throw new CliError(`${at}: log_dirs of ${name} must list one entry per replica (${replicas.length})`);
-      if (!dirs.every((d) => d === 'any')) {
-        throw new CliError(`${at}: log_dirs of ${name} must be "any": a samsa broker has one log directory, so replicas cannot be moved between directories (got ${JSON.stringify(dirs)})`);
+      if (!dirs.every((d) => typeof d === 'string' && d !== '')) {
+        throw new CliError(`${at}: log_dirs of ${name} must be log dirs (absolute paths) or "any", one per replica (got ${JSON.stringify(dirs)})`);
       }
+      if (dirs.some((d) => d !== ANY_LOG_DIR)) logDirs = [...(dirs as string[])];
     }
     if (seen.has(name)) throw new CliError(`${file}: partition ${name} is listed twice`);
     seen.add(name);
-    return { topic, partition, replicas: [...replicas] };
+    return { topic, partition, replicas: [...replicas], ...(logDirs ? { logDirs } : {}) };
   });
 }
 
@@ -418,8 +436,78 @@ async function generate(args: Args): Promise<number> {
   });
 }
 
+/** The replica log dir moves a file asks for (its log_dirs other than "any"), sorted as Kafka's tool sorts replicas. */
+export function replicaMoves(entries: readonly ReassignmentEntry[]): ReplicaLogDir[] {
+  const moves: ReplicaLogDir[] = [];
+  for (const e of entries) {
+    e.logDirs?.forEach((logDir, i) => {
+      if (logDir !== ANY_LOG_DIR) moves.push({ topic: e.topic, partition: e.partition, broker: e.replicas[i]!, logDir });
+    });
+  }
+  return moves.sort((a, b) => byPartition(a, b) || a.broker - b.broker);
+}
+
+/** Kafka's name of a replica (TopicPartitionReplica): topic-partition-broker. */
+const replicaName = (r: { topic: string; partition: number; broker: number }) => `${r.topic}-${r.partition}-${r.broker}`;
+
+/**
+ * As Kafka's tool after the reassignments: asks each broker to move its replicas of log_dirs,
+ * again every 100 ms for those not on their broker yet (REPLICA_NOT_AVAILABLE), until --timeout.
+ */
+async function executeMoves(admin: Admin, moves: readonly ReplicaLogDir[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let pending = [...moves];
+  for (;;) {
+    const results = await admin.alterReplicaLogDirs({ replicas: pending });
+    const failed = results.find((r) => r.errorCode !== ErrorCode.NONE && r.errorCode !== ErrorCode.REPLICA_NOT_AVAILABLE);
+    if (failed) throw new CliError(`Failed to alter dir for ${replicaName(failed)}: ${errorName(failed.errorCode)}${failed.errorMessage ? ` (${failed.errorMessage})` : ''}`);
+    for (const r of results.filter((x) => x.errorCode === ErrorCode.NONE)) {
+      out(`Successfully started moving log directory to ${r.logDir} for replica ${r.topic}-${r.partition} with broker ${r.broker} `);
+    }
+    pending = results.filter((r) => r.errorCode === ErrorCode.REPLICA_NOT_AVAILABLE).map(({ topic, partition, broker, logDir }) => ({ topic, partition, broker, logDir }));
+    if (pending.length === 0) return;
+    if (Date.now() >= deadline) throw new CliError(`Timed out before log directory move${pending.length === 1 ? '' : 's'} could be started for: ${pending.map(replicaName).join(',')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export type MoveState = 'complete' | 'in-progress' | 'elsewhere' | 'not-moving' | 'missing';
+
+/**
+ * --verify for log_dirs, as Kafka's tool: each replica's log dir from its broker's log dirs (the
+ * current log, and a future one while it is copied), with Kafka's lines.
+ */
+export function verifyMoves(moves: readonly ReplicaLogDir[], dirsByBroker: ReadonlyMap<number, BrokerLogDirs>): { lines: string[]; states: { replica: string; state: MoveState }[] } {
+  const lines: string[] = [];
+  const states: { replica: string; state: MoveState }[] = [];
+  for (const m of moves) {
+    const dirs = dirsByBroker.get(m.broker)?.logDirs ?? [];
+    const holds = (future: boolean) => dirs.find((d) => d.partitions.some((p) => p.topic === m.topic && p.partition === m.partition && p.isFuture === future))?.logDir ?? null;
+    const current = holds(false);
+    const future = holds(true);
+    const tp = `${m.topic}-${m.partition}`;
+    let state: MoveState;
+    if (current === null) {
+      state = 'missing';
+      lines.push(`Partition ${tp} cannot be found in any live log directory on broker ${m.broker}.`);
+    } else if (future !== null) {
+      state = future === m.logDir ? 'in-progress' : 'elsewhere';
+      lines.push(future === m.logDir ? `Reassignment of replica ${replicaName(m)} is still in progress.` : `Partition ${tp} on broker ${m.broker} is being moved to log dir ${future} instead of ${m.logDir}.`);
+    } else if (current === m.logDir) {
+      state = 'complete';
+      lines.push(`Reassignment of replica ${replicaName(m)} completed successfully.`);
+    } else {
+      state = 'not-moving';
+      lines.push(`Partition ${tp} on broker ${m.broker} is not being moved from log dir ${current} to ${m.logDir}.`);
+    }
+    states.push({ replica: replicaName(m), state });
+  }
+  return { lines, states };
+}
+
 async function execute(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   const throttle = args.int('throttle');
+  const moves = replicaMoves(entries);
   let failed = 0;
   await withClusterAdmin(args, async (admin, metadata) => {
     const ongoing = (await admin.listPartitionReassignments()).topics;
@@ -450,6 +538,7 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
     const report = reportStarted(results);
     print(report.lines);
     failed = report.failed;
+    if (failed === 0 && moves.length > 0) await executeMoves(admin, moves, args.int('timeout') ?? 10_000);
   });
   if (failed > 0) throw new CliError(`${failed} partition reassignment(s) of ${file} could not be started`);
   return EXIT_OK;
@@ -503,8 +592,17 @@ async function verify(args: Args, file: string, entries: ReassignmentEntry[]): P
     const md = await metadata();
     const v = verifyReassignments(entries, md, ongoing);
     for (const l of v.lines) out(l);
+    const moves = replicaMoves(entries);
+    let moveStates: { replica: string; state: MoveState }[] = [];
+    if (moves.length > 0) {
+      const brokers = [...new Set(moves.map((m) => m.broker))].filter((b) => md.brokers.some((x) => x.brokerId === b));
+      const described = brokers.length > 0 ? await admin.describeLogDirs({ brokers, topics: [...new Set(moves.map((m) => m.topic))].map((topic) => ({ topic })) }) : [];
+      const vm = verifyMoves(moves, new Map(described.map((b) => [b.broker, b])));
+      for (const l of vm.lines) out(l);
+      moveStates = vm.states;
+    }
     // as Kafka's tool: the throttles go once no reassignment is left in progress (any broker may be throttled for one)
-    if (!args.has('preserve-throttles') && !v.states.some((s) => s.state === 'in-progress')) {
+    if (!args.has('preserve-throttles') && !v.states.some((s) => s.state === 'in-progress') && !moveStates.some((s) => s.state === 'in-progress')) {
       const planned = new Set(entries.map(tpName));
       const others = listed.filter((p) => !planned.has(tpName(p)));
       if (others.length === 0) await removeThrottles(admin, md, entries);
@@ -515,10 +613,10 @@ async function verify(args: Args, file: string, entries: ReassignmentEntry[]): P
         }
       }
     }
-    return v.states;
+    return [...v.states, ...moveStates];
   });
   const inProgress = states.filter((s) => s.state === 'in-progress').length;
-  const other = states.filter((s) => s.state === 'different' || s.state === 'missing').length;
+  const other = states.filter((s) => s.state !== 'in-progress' && s.state !== 'complete').length;
   if (inProgress + other === 0) return EXIT_OK;
   const parts = [];
   if (inProgress > 0) parts.push(`${inProgress} still in progress`);
@@ -564,7 +662,7 @@ export const reassignPartitionsCommand: Command = {
   summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves',
   usage: [
     '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,... [--disable-rack-aware]',
-    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional] [--throttle bytes/s]',
+    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional] [--throttle bytes/s] [--timeout ms]',
     '[--bootstrap-server host:port] --verify --reassignment-json-file file [--preserve-throttles]',
     '[--bootstrap-server host:port] --cancel --reassignment-json-file file [--preserve-throttles]',
     '[--bootstrap-server host:port] --list',
@@ -573,7 +671,8 @@ export const reassignPartitionsCommand: Command = {
     "Reassigns partitions like Kafka's kafka-reassign-partitions, with its JSON files. A reassignment gives a partition a new list of replicas (the first is its preferred leader; the replication factor may change): the new replicas start at once and copy the partition from its leader, and once all of them are in the ISR the partition takes the new list, the replicas left out are deleted, and leadership moves to a new replica if the leader was left out. Records can be produced and consumed throughout.\n\n" +
     '--generate prints the current assignment of the topics and a proposal that spreads them over --broker-list (save the proposal, edit it if you like, and pass it to --execute). --execute prints the current assignment first: save it to roll back with a later --execute. --verify exits 1 until every partition of the file is complete; --list shows the reassignments in progress, --cancel stops those of the file (each partition keeps the replicas it had before).\n\n' +
     "--throttle limits the copying as Kafka's tool does: each moving partition's topic gets the replicas it is copied from in leader.replication.throttled.replicas and those it is copied to in follower.replication.throttled.replicas (the entries for other partitions stay), and every broker involved gets the rate as its leader.replication.throttled.rate and follower.replication.throttled.rate. Replicas in the ISR are never throttled. --execute --additional --throttle with the file of a reassignment in progress changes the rate. --verify removes the throttles once no reassignment is left in progress (the rates of every broker, the throttled replicas of the file's topics), and --cancel removes them too; --preserve-throttles leaves them.\n\n" +
-    'Exits 1 when a reassignment could not be started or cancelled, or (--verify) is not complete.',
+    '"log_dirs" in the file (one entry per replica: an absolute log dir of that replica\'s broker, or "any") moves replicas between the log dirs of their brokers, as Kafka\'s tool does: after the reassignments, --execute asks each broker to move its replicas (again every 100 ms, up to --timeout, for a replica not on its new broker yet), and --verify tells for each whether it is in its log dir. The move pauses the partition on that broker while its log is copied (samsa has no future replica that catches up while the partition serves); there is no --replica-alter-log-dirs-throttle.\n\n' +
+    'Exits 1 when a reassignment or a log dir move could not be started or cancelled, or (--verify) is not complete.',
   options,
   examples: [
     'samsa reassign-partitions --generate --topics-to-move-json-file topics.json --broker-list 2,3',
