@@ -58,6 +58,7 @@ export { DEFAULT_SCRAM_ITERATIONS, ScramMechanism } from './client/admin.js';
 export type { ScramCredentialInfo, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialDeletion, UserScramCredentialsDescription, UserScramCredentialUpsertion } from './client/admin.js';
 // delegation tokens (KIP-48), for admin.createDelegationToken / renewDelegationToken / expireDelegationToken / describeDelegationToken
 export type { DelegationToken, TokenInformation } from './client/admin.js';
+export type { BrokerLogDirs, ReplicaLogDir, ReplicaLogDirResult } from './client/admin.js';
 export type { AbortTransactionSpec, FindHangingOptions, MetadataQuorumInfo, OpenTransaction, PartitionProducers, QuorumVoterInfo, TransactionDescription, TransactionListing } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';
@@ -74,6 +75,7 @@ export { DecompressedSizeError } from './protocol/decompressed-size.js';
 export type { CodecImpl, CompressionName } from './protocol/compression.js';
 export { PartitionLog } from './storage/partition-log.js';
 export { LogManager } from './storage/log-manager.js';
+export { LogDirs } from './storage/log-dirs.js';
 
 // topology
 export { startCluster, loadTopology, exampleTopology, ClusterHandle, TopologyError, validateTopology, parseTopology } from './topology/start-cluster.js';

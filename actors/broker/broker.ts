@@ -2,7 +2,7 @@
  * The broker: one per broker id, at brokerPath(id) on its node. Its partition replicas and
  * replica fetchers are its children (addressed directly by path, never relayed through it).
  *
- * Owned state: the LogManager of its log dir; registration status and broker epoch; the last
+ * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs); registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
  * coordinatorPath(id)) and its transaction coordinator (a child, at txnCoordinatorPath(id)), and
@@ -17,17 +17,19 @@
  * coordinator's TxnOffsetCommit, KIP-890), WriteTxnMarkers (transaction
  * markers, written by the replicas led here; one on __consumer_offsets is told to the group
  * coordinator, TxnMarkerWritten), PartitionAdvanced, ControlledShutdown, DescribeBroker,
- * DescribeLogDirs (its log dir: each partition log's size and offset lag, the volume's total and
- * usable bytes), DescribeConfigs (every broker key, its value in force and its source), and its
+ * DescribeLogDirs (each of its log dirs: each partition log's size and offset lag, a move's copy
+ * as a future log, the volume's total and usable bytes), AlterReplicaLogDirs (each replica named
+ * asked to move its log, answered once the moves have begun; a partition not hosted gets
+ * REPLICA_NOT_AVAILABLE and its dir is kept for when it comes), DescribeConfigs (every broker key, its value in force and its source), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
- * replicas; StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
+ * replicas; AlterLogDir to replicas (AlterReplicaLogDirs); StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
- * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, BrokerConfigsDescription.
+ * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription.
  */
 import fs from 'node:fs';
 import path from 'node:path';

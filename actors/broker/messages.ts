@@ -223,7 +223,7 @@ export interface BrokerDescription {
   logDirs: { logDir: string; partitions: number }[];
 }
 
-/** One partition log in a log dir, as Kafka's DescribeLogDirs reports it. */
+/** One partition log in a log dir, as Kafka's DescribeLogDirs reports it (a future one: its size is the bytes copied so far). */
 export interface LogDirPartition {
   topic: string;
   partition: number;

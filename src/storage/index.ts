@@ -1,6 +1,6 @@
 /**
  * The storage layer's public surface (DESIGN.md section 6): partition logs, the per-log-dir
- * LogManager, log compaction, log config with Kafka's keys, and the result types callers switch on.
+ * LogManager, a broker's several log dirs (LogDirs), log compaction, log config with Kafka's keys, and the result types callers switch on.
  */
 export {
   PartitionLog,
@@ -21,6 +21,7 @@ export {
   type TimestampOffset,
 } from './partition-log.js';
 export { LogManager, CLEAN_SHUTDOWN_FILE, type LogManagerOptions } from './log-manager.js';
+export { LogDirs, type LogDirsOptions, type LogDirView, type LogMoveResult } from './log-dirs.js';
 export {
   ConfigError,
   DEFAULT_LOG_CONFIG,

@@ -85,7 +85,7 @@ export const logDirsCommand: Command = {
   summary: "show the brokers' log dirs with each partition's size on disk and offset lag",
   usage: ['[--bootstrap-server host:port] --describe [--broker-list id,id,...] [--topic-list topic,topic,...]'],
   description:
-    "Asks each broker for its log dir, as Kafka's kafka-log-dirs does, and prints Kafka's JSON on one line: per broker its log dirs (absolute paths) with their error (null when none) and the partitions in them, each with its size in bytes on disk, its offset lag (how far its log end is behind the high watermark: 0 for a current replica) and isFuture (a replica moving between log dirs: never, here).\n\nExits 1 when a broker of --broker-list is not registered in the cluster or a broker does not answer.",
+    "Asks each broker for its log dirs, as Kafka's kafka-log-dirs does, and prints Kafka's JSON on one line: per broker its log dirs (absolute paths) with their error (null when none) and the partitions in them, each with its size in bytes on disk, its offset lag (how far its log end is behind the high watermark: 0 for a current replica) and isFuture (the copy of a replica being moved into that log dir, while it is made).\n\nExits 1 when a broker of --broker-list is not registered in the cluster or a broker does not answer.",
   options,
   examples: ['samsa log-dirs --describe', 'samsa log-dirs --describe --broker-list 1,2 --topic-list orders,payments'],
   run,

@@ -1,10 +1,11 @@
 /**
- * DescribeLogDirs (api key 35, v0-v4; kafka-log-dirs.sh, the Java admin's describeLogDirs): this
- * broker's log dir (its absolute path, as Kafka names it) with every partition log in it, or
- * those of the partitions asked for (topics null: all; partitions nobody hosts here are left
+ * DescribeLogDirs (api key 35, v0-v4; kafka-log-dirs.sh, the Java admin's describeLogDirs): each
+ * of this broker's log dirs (its absolute path, as Kafka names it) with every partition log in it,
+ * or those of the partitions asked for (topics null: all; partitions nobody hosts here are left
  * out, and a topic without any), each with its size in bytes, its offset lag (Kafka's for a
- * current replica: max(0, high watermark - log end offset)) and isFutureKey false (replicas do not
- * move between log dirs here). v3 adds the top-level error code, v4 the volume's total and usable
+ * current replica: max(0, high watermark - log end offset)) and isFutureKey (true for the copy
+ * an AlterReplicaLogDirs is making in this dir: its size the bytes copied so far, its lag the
+ * bytes still to copy). v3 adds the top-level error code, v4 the volume's total and usable
  * bytes. Each broker answers for itself: clients ask every broker, as Kafka's admin does. With an
  * authorizer, as Kafka, it needs DESCRIBE on the cluster: else no results and (v3+)
  * CLUSTER_AUTHORIZATION_FAILED at the top.
