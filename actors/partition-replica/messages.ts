@@ -120,12 +120,15 @@ export type ReplicaMsg =
   | { type: 'CheckIsr' }
   | { type: 'ExpireProduces' }
   | { type: 'ExpireDeleteRecords' }
+  /** Internal: copy the next chunk of the log into the future log of a move between log dirs. */
+  | { type: 'CopyToFutureLog' }
   /** Introspection for tests and admin tools. */
   | { type: 'DescribeReplica' }
   /**
    * From the broker (AlterReplicaLogDirs): move this replica's log into another log dir of the
-   * broker. Answered LogDirAltered as soon as the move has begun; the replica then handles
-   * nothing else until the copy is made (the partition pauses meanwhile).
+   * broker, as Kafka does: answered LogDirAltered as soon as the move has begun; the replica goes
+   * on serving while it copies its log into a future log there, a chunk per turn of its mailbox,
+   * and swaps them once the copy has caught up.
    */
   | { type: 'AlterLogDir'; logDir: string }
   /**
@@ -251,6 +254,8 @@ export interface ReplicaDescription {
   logConfig: Record<string, string>;
   /** The log dir (absolute path) the log is in. */
   logDir: string | null;
+  /** The log dir the log is being copied into (a move between log dirs), or null. */
+  futureLogDir: string | null;
   /** producer.id.expiration.ms in force (the broker's, which may change while it runs). */
   producerIdExpirationMs: number;
 }

@@ -7,13 +7,13 @@
  * replicas, ISR); as leader, each follower's log end offset, log start offset and last caught-up
  * time, the ISR change in flight, the acks=all purgatory, the DeleteRecords waiting for the
  * followers (delayed-delete-records.ts) and the transaction verifications in progress; the
- * reads waiting for a wake-up.
+ * reads waiting for a wake-up; the move of its log into another log dir in progress.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
  * ExpireProduces, ExpireDeleteRecords, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification,
- * AlterLogDir (moves the log to another log dir of the broker: the mailbox waits while it is
- * copied, so the partition pauses; Kafka's future replica that catches up while serving is not here).
+ * AlterLogDir (moves the log to another log dir of the broker as Kafka does: copied into a future
+ * log there a chunk per turn of the mailbox, CopyToFutureLog, while it goes on serving, then swapped).
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted, LogDirAltered; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
@@ -25,7 +25,7 @@ import type { ActorContext, BaseContext } from '../../src/runtime/actor-definiti
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { LogDirs } from '../../src/storage/log-dirs.js';
+import type { LogDirMove, LogDirs } from '../../src/storage/log-dirs.js';
 import { LogState, type PartitionLog, type ReadOptions, type ReadResult } from '../../src/storage/partition-log.js';
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, readProducerBatches, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
@@ -142,6 +142,8 @@ export interface ReplicaState {
   verifications: TxnVerifications;
   /** When producers idle past producer.id.expiration.ms were last dropped. */
   producersExpiredAtMs: number;
+  /** The move of the log into another log dir of the broker in progress (AlterLogDir), or null. */
+  move: LogDirMove | null;
   /** The broker's defaults for topics without their own (they change with dynamic broker configs). */
   brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined; producerIdExpirationMs?: number };
   args: ReplicaArgs;
@@ -165,6 +167,8 @@ function applyLogConfig(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
 /** After the controller refuses to add a follower to the ISR, wait this long before asking again. */
 const EXPANSION_RETRY_MS = 1_000;
 const EXPIRE_TIMER = 'expire-produces';
+/** The next chunk of a move between log dirs. */
+const COPY_TIMER = 'copy-to-future-log';
 const EMPTY = new Uint8Array(0);
 
 function asBuffer(u8: Uint8Array): Buffer {
@@ -453,6 +457,7 @@ function describe(s: ReplicaState): ReplicaDescription {
     config: { ...s.p.config },
     logConfig: logConfigToKafka(s.log.config),
     logDir: s.args.logs.dirOf(s.p.topic, s.p.partition),
+    futureLogDir: s.move?.destination ?? null,
     producerIdExpirationMs: producerIdExpirationMs(s),
   };
 }
@@ -868,6 +873,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       followerProducers: null,
       verifications: new TxnVerifications(),
       producersExpiredAtMs: 0,
+      move: null,
       brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType },
       args,
     };
@@ -1174,6 +1180,9 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       ctx.timers.cancel(ISR_CHECK_TIMER);
       ctx.timers.cancel(EXPIRE_TIMER);
       s.role = 'Stopped';
+      ctx.timers.cancel(COPY_TIMER);
+      if (s.move) await s.args.logs.abortMove(s.move);
+      s.move = null;
       if (m.deletePartition) await s.args.logs.deleteLog(s.p.topic, s.p.partition);
       ctx.reply({ type: 'ReplicaStopped', errorCode: ErrorCode.NONE, topic: s.p.topic, partition: s.p.partition });
       ctx.stop();
@@ -1253,21 +1262,37 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       const answer = (errorCode: number, errorMessage: string | null) => ctx.reply({ type: 'LogDirAltered', errorCode, errorMessage } satisfies LogDirAltered);
       const dest = s.args.logs.managerFor(m.logDir);
       if (!dest) return answer(ErrorCode.LOG_DIR_NOT_FOUND, `${m.logDir} is not a log dir of broker ${s.args.brokerId}`);
-      if (s.args.logs.dirOf(s.p.topic, s.p.partition) === dest.logDir) return answer(ErrorCode.NONE, null);
       if (s.role === 'Stopped') return answer(ErrorCode.REPLICA_NOT_AVAILABLE, `${s.p.topic}-${s.p.partition} is stopped on broker ${s.args.brokerId}`);
-      if (s.log.status !== LogState.Open) return answer(ErrorCode.KAFKA_STORAGE_ERROR, `the log of ${s.p.topic}-${s.p.partition} is ${s.log.status.toLowerCase()}`);
-      // answered at once, as Kafka's broker does; this mailbox then waits for the copy
-      answer(ErrorCode.NONE, null);
-      try {
-        const r = await s.args.logs.moveLog(s.log, dest.logDir, s.log.config);
-        s.log = r.log;
-        if (r.errorCode !== ErrorCode.NONE) ctx.log.error('log not moved', { to: dest.logDir, errorCode: r.errorCode, reason: r.errorMessage });
-        else ctx.log.info('log moved to another log dir', { to: dest.logDir });
-      } catch (err) {
-        ctx.log.error('moving the log failed', { to: dest.logDir, error: (err as Error).message });
+      const r = await s.args.logs.startMove(s.log, dest.logDir);
+      // a move elsewhere was stopped by this one, or the log is in that dir already
+      s.move = r.move;
+      answer(r.errorCode, r.errorMessage);
+      if (s.move) {
+        ctx.log.info('moving the log to another log dir', { to: dest.logDir });
+        if (!ctx.timers.isActive(COPY_TIMER)) ctx.timers.startSingle(COPY_TIMER, 0, { type: 'CopyToFutureLog' });
       }
-      // fetches parked before the move see the log again
-      notifyWatchers(s, ctx);
+    },
+
+    async CopyToFutureLog(s, _m, ctx) {
+      const move = s.move;
+      if (!move || move.current !== s.log) return;
+      const step = await move.copyStep();
+      if (step.errorCode !== ErrorCode.NONE) {
+        ctx.log.error('moving the log to another log dir failed: it stays where it is', { to: move.destination, reason: step.errorMessage });
+        s.move = null;
+        await s.args.logs.abortMove(move);
+        return;
+      }
+      if (!step.caughtUp) {
+        ctx.timers.startSingle(COPY_TIMER, 0, { type: 'CopyToFutureLog' });
+        return;
+      }
+      // caught up, and nothing can be appended until this handler ends: swap them
+      s.move = null;
+      const done = await s.args.logs.completeMove(move);
+      s.log = done.log;
+      if (done.errorCode !== ErrorCode.NONE) ctx.log.error('the log could not take its new log dir: it stays where it is', { to: move.destination, errorCode: done.errorCode, reason: done.errorMessage });
+      else ctx.log.info('log moved to another log dir', { to: move.destination });
     },
 
     async DescribeProducers(s, _m, ctx) {
@@ -1300,6 +1325,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
 
   onStop(s, ctx) {
     completeProduces(s, ctx, s.purgatory.abortAll(), 'aborted');
+    // a move in progress ends with the replica (the future log is dropped)
+    if (s.move) void s.args.logs.abortMove(s.move);
   },
 });
 

@@ -1031,8 +1031,8 @@ export class Admin {
    * each broker is asked for its own. Resolves one result per replica, in the order given, with
    * its error code (Kafka's per-replica futures); a malformed request throws INVALID_REQUEST.
    * Resolved as soon as each move has begun: describeLogDirs shows the log in its new dir once it
-   * is there. The partition pauses while its log is copied (samsa has no future replica that
-   * catches up while the partition serves).
+   * is there; meanwhile the replica serves on while its log is copied into a future log there,
+   * as in Kafka.
    */
   async alterReplicaLogDirs(opts: { replicas: ReplicaLogDir[] }): Promise<ReplicaLogDirResult[]> {
     const ok = (r: unknown) => {

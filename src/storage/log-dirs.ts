@@ -4,13 +4,16 @@
  * with the fewest partitions (Kafka's default placement), or to the dir an AlterReplicaLogDirs
  * named for it before it existed. A partition found in two dirs at start is refused, as Kafka does.
  *
- * Moving a log to another dir (moveLog, for AlterReplicaLogDirs) is a paused copy, not Kafka's
- * future replica that catches up while the partition serves: the caller (the partition's replica
- * actor) holds its mailbox while the log is closed, copied into `<dest>/<topic>-<partition>.<id>-future`
- * (each file fsynced), the source renamed aside for deletion, the copy renamed into place and
- * opened with the offsets it had. While it runs, describe() lists the copy as a future log.
- * A crash mid-way leaves either the source (the future copy is dropped at start) or only the
- * future copy (the source was already marked deleted: the copy is complete and becomes the log).
+ * Moving a log to another dir (AlterReplicaLogDirs) works as Kafka's future replica: startMove
+ * opens an empty future log in `<dest>/<topic>-<partition>.<id>-future`; its owner (the
+ * partition's replica actor, which goes on serving from the current log) calls copyStep to copy
+ * the current log's batches into it a chunk at a time, following the current log's start offset
+ * and starting over after a truncation; once it has caught up, completeMove swaps them: the
+ * current log is closed and its directory renamed aside for deletion, the future directory takes
+ * its name and is opened as the log, with the current log's high watermark, log start offset and
+ * leader epochs. DescribeLogDirs lists the future log (isFuture) while it catches up. A crash
+ * mid-way leaves either the current log (the future copy is dropped at start) or only the
+ * future copy (the current was already marked deleted: the copy is complete and becomes the log).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +23,7 @@ import { childLogger, type Logger } from '../runtime/logger.js';
 import { fsyncDir } from './checkpoint.js';
 import type { LogConfig, LogConfigInput } from './log-config.js';
 import { FUTURE_DIR_SUFFIX, LogManager, parseTopicPartitionDir, topicPartitionKey, type LogCarriedState, type LogManagerOptions } from './log-manager.js';
+import { RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, lastOffsetOf } from '../protocol/batch-header.js';
 import { DELETE_DIR_SUFFIX, LogState, isIoError, type PartitionLog } from './partition-log.js';
 
 export interface LogDirsOptions extends Omit<LogManagerOptions, 'logDir' | 'logger'> {
@@ -44,28 +48,106 @@ export interface LogDirView {
   offline: string[];
 }
 
-/** The outcome of a move: the log to use from now on (the moved one, or the original when it failed). */
+/** The outcome of completing a move: the log to use from now on, or why not. */
 export interface LogMoveResult {
   errorCode: number;
   errorMessage: string | null;
   log: PartitionLog;
 }
 
-interface MoveInProgress {
-  topic: string;
-  partition: number;
-  from: LogManager;
-  to: LogManager;
-  /** The source's size and lag when the move began (it serves nothing meanwhile). */
-  size: number;
-  offsetLag: number;
-  copiedBytes: number;
+/** Read from the current log per copy step. */
+export const MOVE_CHUNK_BYTES = 1024 * 1024;
+
+/** A log being copied into another dir of the broker (Kafka's future replica). */
+export class LogDirMove {
+  /** The current log's truncations when the copy last followed it: another means start over. */
+  private truncations: number;
+
+  constructor(
+    readonly current: PartitionLog,
+    readonly future: PartitionLog,
+    readonly from: LogManager,
+    readonly to: LogManager,
+    readonly tag: string,
+  ) {
+    this.truncations = current.truncations;
+  }
+
+  get topic(): string {
+    return this.current.topic;
+  }
+
+  get partition(): number {
+    return this.current.partition;
+  }
+
+  /** The dir the log moves to. */
+  get destination(): string {
+    return this.to.logDir;
+  }
+
+  /** How many offsets the copy is behind the current log (Kafka's offset lag of a future replica). */
+  get lag(): number {
+    return Math.max(0, this.current.logEndOffset - this.future.logEndOffset);
+  }
+
+  /**
+   * Copies up to `maxBytes` of the current log's batches into the future log: caughtUp once the
+   * future log has the same log end offset. KAFKA_STORAGE_ERROR when reading or writing failed
+   * (the move should then be aborted).
+   */
+  async copyStep(maxBytes = MOVE_CHUNK_BYTES): Promise<{ errorCode: number; errorMessage: string | null; caughtUp: boolean }> {
+    try {
+      return await this.copy(maxBytes);
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: err.message, caughtUp: false };
+    }
+  }
+
+  private async copy(maxBytes: number): Promise<{ errorCode: number; errorMessage: string | null; caughtUp: boolean }> {
+    const { current, future } = this;
+    const ok = (caughtUp: boolean) => ({ errorCode: ErrorCode.NONE, errorMessage: null, caughtUp });
+    const failed = (errorMessage: string) => ({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage, caughtUp: false });
+    if (current.truncations !== this.truncations || future.logEndOffset > current.logEndOffset) {
+      // the current log was truncated (a follower's divergence, a restart at the leader's log start): start over
+      await future.truncateFullyAndStartAt(current.logStartOffset);
+      this.truncations = current.truncations;
+    }
+    if (future.logEndOffset < current.logStartOffset) await future.truncateFullyAndStartAt(current.logStartOffset);
+    else if (current.logStartOffset > future.logStartOffset) future.maybeIncrementLogStartOffset(current.logStartOffset);
+    if (future.logEndOffset >= current.logEndOffset) return ok(true);
+    const r = await current.read(future.logEndOffset, maxBytes);
+    if (r.errorCode !== ErrorCode.NONE) {
+      // the log start moved past what was to be read meanwhile: the next step follows it
+      if (r.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) return ok(false);
+      return failed(`reading the current log: ${r.reason}`);
+    }
+    let records = r.records;
+    // batches wholly below the copy's end are skipped; one straddling it (a compaction rewrote
+    // the batches meanwhile) cannot be split: the copy starts at it when the copy is empty there,
+    // else starts over
+    let pos = 0;
+    while (pos + RECORD_BATCH_OVERHEAD <= records.length && lastOffsetOf(records, pos) < future.logEndOffset) pos += batchSizeAt(records, pos);
+    records = records.subarray(pos);
+    if (records.length < RECORD_BATCH_OVERHEAD) return ok(false);
+    const base = baseOffsetOf(records, 0);
+    if (base < future.logEndOffset) {
+      await future.truncateFullyAndStartAt(future.logEndOffset === future.logStartOffset ? base : current.logStartOffset);
+      if (future.logEndOffset !== base) return ok(false);
+    }
+    const appended = await future.appendAsFollower(records);
+    if (appended.errorCode !== ErrorCode.NONE) return failed(`writing the future log: ${(appended as { reason?: string }).reason ?? appended.errorCode}`);
+    if (current.logStartOffset > future.logStartOffset) future.maybeIncrementLogStartOffset(current.logStartOffset);
+    return ok(future.logEndOffset >= current.logEndOffset);
+  }
 }
 
 export class LogDirs {
   /** topic-partition -> the dir an AlterReplicaLogDirs named before the log existed. */
   private readonly preferred = new Map<string, LogManager>();
-  private readonly moves = new Map<string, MoveInProgress>();
+  /** topic-partition -> its move to another dir in progress. */
+  private readonly moves = new Map<string, LogDirMove>();
 
   private constructor(
     readonly managers: readonly LogManager[],
@@ -217,11 +299,15 @@ export class LogDirs {
         partitions.push({ topic: log.topic, partition: log.partition, size, offsetLag: Math.max(0, log.highWatermark - log.logEndOffset), isFuture: false });
       }
       for (const mv of this.moves.values()) {
-        if (wanted && !wanted(mv.topic, mv.partition)) continue;
-        // the source is detached while it is copied: still listed where it is
-        if (mv.from === m) partitions.push({ topic: mv.topic, partition: mv.partition, size: mv.size, offsetLag: mv.offsetLag, isFuture: false });
-        // Kafka's future log lag: how far the copy is behind the current log (bytes here, not offsets)
-        if (mv.to === m) partitions.push({ topic: mv.topic, partition: mv.partition, size: mv.copiedBytes, offsetLag: Math.max(0, mv.size - mv.copiedBytes), isFuture: true });
+        if (mv.to !== m || (wanted && !wanted(mv.topic, mv.partition))) continue;
+        let size: number;
+        try {
+          size = mv.future.size;
+        } catch {
+          continue; // closed meanwhile
+        }
+        // Kafka's future log lag: how far it is behind the current log
+        partitions.push({ topic: mv.topic, partition: mv.partition, size, offsetLag: mv.lag, isFuture: true });
       }
       partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition) || Number(a.isFuture) - Number(b.isFuture));
       return { logDir: m.logDir, partitions, offline };
@@ -229,65 +315,102 @@ export class LogDirs {
   }
 
   /**
-   * Moves `log` (this broker's log of its partition) into `destDir`, as the module header says.
-   * The caller must not use `log` until this settles, and uses the returned log afterwards.
-   * Errors are data: LOG_DIR_NOT_FOUND, KAFKA_STORAGE_ERROR (the copy failed; the log stays
-   * where it was, reopened), REPLICA_NOT_AVAILABLE (not a log of these dirs).
+   * Starts moving `log` (this broker's log of its partition) into `destDir`: an empty future log
+   * there, registered as the partition's move. Errors are data: LOG_DIR_NOT_FOUND,
+   * REPLICA_NOT_AVAILABLE (not a log of these dirs), KAFKA_STORAGE_ERROR (the log is offline, or
+   * the future log could not be made); NONE with no move when the log is in that dir already.
+   * A move to another dir in progress is aborted first (Kafka stops it when the destination changes).
    */
-  async moveLog(log: PartitionLog, destDir: string, config: LogConfig): Promise<LogMoveResult> {
+  async startMove(log: PartitionLog, destDir: string): Promise<{ errorCode: number; errorMessage: string | null; move: LogDirMove | null }> {
     const { topic, partition } = log;
     const key = topicPartitionKey(topic, partition);
+    const fail = (errorCode: number, errorMessage: string) => ({ errorCode, errorMessage, move: null });
     const to = this.managerFor(destDir);
-    if (!to) return { errorCode: ErrorCode.LOG_DIR_NOT_FOUND, errorMessage: `${destDir} is not a log dir of this broker`, log };
+    if (!to) return fail(ErrorCode.LOG_DIR_NOT_FOUND, `${destDir} is not a log dir of this broker`);
     const from = this.managerOf(topic, partition);
-    if (!from || from.getLog(topic, partition) !== log) return { errorCode: ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: `${key} has no log here`, log };
-    if (from === to) return { errorCode: ErrorCode.NONE, errorMessage: null, log };
-    if (this.moves.has(key)) return { errorCode: ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: `${key} is already moving`, log };
-    if (log.status !== LogState.Open) return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `${key} is ${log.status.toLowerCase()}`, log };
-    const move: MoveInProgress = { topic, partition, from, to, size: log.size, offsetLag: Math.max(0, log.highWatermark - log.logEndOffset), copiedBytes: 0 };
-    this.moves.set(key, move);
-    this.logger.info('moving a log to another log dir (the partition pauses while it is copied)', { topicPartition: key, from: from.logDir, to: to.logDir, bytes: move.size });
-    const started = Date.now();
+    if (!from || from.getLog(topic, partition) !== log) return fail(ErrorCode.REPLICA_NOT_AVAILABLE, `${key} has no log here`);
+    const moving = this.moves.get(key);
+    if (moving?.to === to) return { errorCode: ErrorCode.NONE, errorMessage: null, move: moving };
+    if (moving) await this.abortMove(moving);
+    if (from === to) return { errorCode: ErrorCode.NONE, errorMessage: null, move: null };
+    if (log.status !== LogState.Open) return fail(ErrorCode.KAFKA_STORAGE_ERROR, `${key} is ${log.status.toLowerCase()}`);
+    let future: PartitionLog;
     try {
-      await from.detachLog(topic, partition);
-      const flushed = await log.flush();
-      await log.close();
-      const state: LogCarriedState = {
-        recoveryPoint: log.recoveryPoint,
-        highWatermark: log.highWatermark,
-        logStartOffset: log.logStartOffset,
-        firstDirtyOffset: log.firstDirtyOffset,
-        hadCleanShutdown: flushed.errorCode === ErrorCode.NONE,
-      };
-      const tag = crypto.randomBytes(8).toString('hex');
-      const future = path.join(to.logDir, `${key}.${tag}${FUTURE_DIR_SUFFIX}`);
-      try {
-        await copyDir(log.dir, future, (n) => (move.copiedBytes += n));
-      } catch (err) {
-        await fs.promises.rm(future, { recursive: true, force: true }).catch(() => undefined);
-        const back = await from.adoptLog(topic, partition, config, state);
-        this.moves.delete(key);
-        if (!isIoError(err)) throw err;
-        this.logger.error('moving a log failed: it stays where it was', { topicPartition: key, to: to.logDir, error: err.message });
-        return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `copying ${key} to ${to.logDir} failed: ${err.message}`, log: back };
-      }
-      // the source is marked deleted before the copy takes its name: a crash in between leaves
-      // only the (complete) future copy, which the next start makes the log
-      const aside = `${log.dir}.${tag}${DELETE_DIR_SUFFIX}`;
-      fs.renameSync(log.dir, aside);
-      await fsyncDir(from.logDir);
-      fs.renameSync(future, path.join(to.logDir, key));
-      await fsyncDir(to.logDir);
-      const moved = await to.adoptLog(topic, partition, config, state);
-      // listed where it is now, and nowhere else
-      this.moves.delete(key);
-      await Promise.all([from.checkpointAll(), to.checkpointAll()]);
-      await fs.promises.rm(aside, { recursive: true, force: true });
-      this.logger.info('log moved', { topicPartition: key, to: to.logDir, ms: Date.now() - started });
-      return { errorCode: ErrorCode.NONE, errorMessage: null, log: moved };
-    } finally {
-      this.moves.delete(key);
+      future = await to.openFutureLog(topic, partition, log.config, crypto.randomBytes(8).toString('hex'));
+      if (log.logStartOffset > 0) await future.truncateFullyAndStartAt(log.logStartOffset);
+    } catch (err) {
+      if (!isIoError(err)) throw err;
+      return fail(ErrorCode.KAFKA_STORAGE_ERROR, `creating the future log of ${key} in ${to.logDir} failed: ${err.message}`);
     }
+    const tag = path.basename(future.dir).slice(key.length + 1, -FUTURE_DIR_SUFFIX.length);
+    const move = new LogDirMove(log, future, from, to, tag);
+    this.moves.set(key, move);
+    this.logger.info('moving a log to another log dir: copying it into a future log', { topicPartition: key, from: from.logDir, to: to.logDir, logEndOffset: log.logEndOffset });
+    return { errorCode: ErrorCode.NONE, errorMessage: null, move };
+  }
+
+  /** The move of topic-partition in progress, if any. */
+  moveOf(topic: string, partition: number): LogDirMove | undefined {
+    return this.moves.get(topicPartitionKey(topic, partition));
+  }
+
+  /** Stops a move: the future log and its directory are deleted, the current log stays. */
+  async abortMove(move: LogDirMove): Promise<void> {
+    const key = topicPartitionKey(move.topic, move.partition);
+    if (this.moves.get(key) === move) this.moves.delete(key);
+    await move.future.delete().catch((err: Error) => this.logger.error('deleting a future log failed', { topicPartition: key, error: err.message }));
+  }
+
+  /**
+   * Swaps a caught-up move (copyStep resolved true, and nothing was appended since): the current
+   * log is closed and marked deleted, the future log takes its name in the new dir and is opened
+   * as the partition's log with the current log's high watermark, log start offset and leader
+   * epochs. The caller uses the returned log from now on. On an I/O error before the current log
+   * was marked deleted, the move is aborted and the current log reopened where it was.
+   */
+  async completeMove(move: LogDirMove): Promise<LogMoveResult> {
+    const { current, future, from, to, tag } = move;
+    const { topic, partition } = current;
+    const key = topicPartitionKey(topic, partition);
+    const started = Date.now();
+    if (future.logEndOffset !== current.logEndOffset) {
+      return { errorCode: ErrorCode.REPLICA_NOT_AVAILABLE, errorMessage: `the future log of ${key} has not caught up (${future.logEndOffset} of ${current.logEndOffset})`, log: current };
+    }
+    for (const e of current.epochEntries()) if (e.epoch > future.latestEpoch) future.assignEpochStartOffset(e.epoch, e.startOffset);
+    future.maybeIncrementLogStartOffset(current.logStartOffset);
+    future.highWatermark = current.highWatermark;
+    const state: LogCarriedState = { recoveryPoint: 0, highWatermark: current.highWatermark, logStartOffset: current.logStartOffset, firstDirtyOffset: 0, hadCleanShutdown: false };
+    try {
+      const flushed = await future.flush();
+      if (flushed.errorCode !== ErrorCode.NONE) {
+        await this.abortMove(move);
+        return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `flushing the future log of ${key} failed`, log: current };
+      }
+      state.recoveryPoint = future.recoveryPoint;
+      await future.close();
+    } catch (err) {
+      await this.abortMove(move);
+      if (!isIoError(err)) throw err;
+      return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `${key}: ${err.message}`, log: current };
+    }
+    state.hadCleanShutdown = true;
+    // the current log leaves its dir: no schedule sees it, a compaction of it is waited for
+    await from.detachLog(topic, partition);
+    await current.close();
+    // marked deleted before the copy takes its name: a crash in between leaves only the
+    // (complete) future copy, which the next start makes the log
+    const aside = `${current.dir}.${tag}${DELETE_DIR_SUFFIX}`;
+    fs.renameSync(current.dir, aside);
+    await fsyncDir(from.logDir);
+    fs.renameSync(future.dir, path.join(to.logDir, key));
+    await fsyncDir(to.logDir);
+    const moved = await to.adoptLog(topic, partition, current.config, state);
+    // listed where it is now, and nowhere else
+    this.moves.delete(key);
+    await Promise.all([from.checkpointAll(), to.checkpointAll()]);
+    await fs.promises.rm(aside, { recursive: true, force: true });
+    this.logger.info('log moved to another log dir', { topicPartition: key, to: to.logDir, swapMs: Date.now() - started });
+    return { errorCode: ErrorCode.NONE, errorMessage: null, log: moved };
   }
 
   /** The logs being moved (topic-partition -> destination dir). */
@@ -320,27 +443,11 @@ export class LogDirs {
 
   /** Closes every dir (each flushes, checkpoints and marks a clean shutdown). */
   async close(): Promise<void> {
+    // a move in progress is dropped at the next start (its current log is still there)
+    await Promise.allSettled([...this.moves.values()].map((mv) => mv.future.close()));
+    this.moves.clear();
     const results = await Promise.allSettled(this.managers.map((m) => m.close()));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
-}
-
-/** Copies a partition directory's files (it has no subdirectories), each fsynced, then the directory. */
-async function copyDir(src: string, dest: string, onBytes: (n: number) => void): Promise<void> {
-  await fs.promises.mkdir(dest, { recursive: true });
-  for (const entry of await fs.promises.readdir(src, { withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const to = path.join(dest, entry.name);
-    await fs.promises.copyFile(path.join(src, entry.name), to);
-    const fh = await fs.promises.open(to, 'r+');
-    try {
-      await fh.sync();
-      onBytes((await fh.stat()).size);
-    } finally {
-      await fh.close();
-    }
-  }
-  await fsyncDir(dest);
-  await fsyncDir(path.dirname(dest));
 }

@@ -355,6 +355,16 @@ export class LogManager {
     }
   }
 
+  /**
+   * Opens an empty log for topic-partition in `<log dir>/<topic>-<partition>.<tag>-future`,
+   * not taken in (no schedule or checkpoint sees it): the copy a move from another log dir fills.
+   */
+  openFutureLog(topic: string, partition: number, config: LogConfig, tag: string): Promise<PartitionLog> {
+    this.assertOpen();
+    const dir = path.join(this.logDir, `${topicPartitionKey(topic, partition)}.${tag}${FUTURE_DIR_SUFFIX}`);
+    return PartitionLog.open({ dir, topic, partition, config, clock: this.clock, handles: this.handles });
+  }
+
   /** Writes every checkpoint of this dir now (after a log moved in or out). */
   async checkpointAll(): Promise<void> {
     await this.checkpointRecoveryPoints();

@@ -86,40 +86,58 @@ describe('storage/log-dirs', () => {
     expect(err!.message).to.equal(`partition t-0 has a log in two log dirs, ${d0} and ${d1}: remove one of them`);
   });
 
-  it('moves a log to another dir with its records, offsets and checkpoints, and it is there after a restart', async () => {
+  it('moves a log to another dir as Kafka does: copied into a future log while it takes appends, then swapped, and it is there after a restart', async () => {
     const [d0, d1] = dirs(2) as [string, string];
     const ld = await LogDirs.open(options([d0, d1], { config: { 'segment.bytes': 200 } }));
     const log = await ld.getOrCreateLog('m', 0);
     expect(ld.dirOf('m', 0)).to.equal(d0);
     for (let i = 0; i < 10; i++) await log.append(batch([`v${i}`]), { leaderEpoch: 3 });
+    log.deleteRecordsBefore(0);
     log.highWatermark = 8;
-    log.deleteRecordsBefore(2);
     const segments = log.numberOfSegments;
     expect(segments).to.be.greaterThan(1);
 
-    expect((await ld.moveLog(log, path.join(root, 'nope'), log.config)).errorCode).to.equal(ErrorCode.LOG_DIR_NOT_FOUND);
-    const same = await ld.moveLog(log, d0, log.config);
-    expect([same.errorCode, same.log]).to.deep.equal([ErrorCode.NONE, log]);
+    expect((await ld.startMove(log, path.join(root, 'nope'))).errorCode).to.equal(ErrorCode.LOG_DIR_NOT_FOUND);
+    expect(await ld.startMove(log, d0)).to.deep.equal({ errorCode: ErrorCode.NONE, errorMessage: null, move: null });
 
-    const moving = ld.moveLog(log, d1, log.config);
-    // while it is copied: still listed where it was, and its copy as a future log in the new dir
-    const during = ld.describe();
-    expect(during.map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[['m', 0, false]], [['m', 0, true]]]);
-    expect(during[0]!.partitions[0]!.size).to.be.greaterThan(0);
-    expect((await ld.moveLog(log, d1, log.config)).errorCode, 'a second move meanwhile').to.equal(ErrorCode.REPLICA_NOT_AVAILABLE);
-    const r = await moving;
+    const started = await ld.startMove(log, d1);
+    expect(started.errorCode).to.equal(ErrorCode.NONE);
+    const move = started.move!;
+    // asked again for the same dir: the same move
+    expect((await ld.startMove(log, d1)).move).to.equal(move);
+    expect(fs.readdirSync(d1).filter((n) => n.endsWith('-future'))).to.have.length(1);
+    // the current log serves and takes appends while the copy catches up, a small chunk at a time
+    let steps = 0;
+    let appended = 10;
+    for (;;) {
+      const step = await move.copyStep(150);
+      expect(step.errorCode).to.equal(ErrorCode.NONE);
+      steps++;
+      if (steps === 2) {
+        const during = ld.describe();
+        expect(during.map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[['m', 0, false]], [['m', 0, true]]]);
+        expect(during[1]!.partitions[0]!.offsetLag).to.equal(log.logEndOffset - move.future.logEndOffset);
+        // records deleted meanwhile leave the copy too
+        log.deleteRecordsBefore(2);
+      }
+      if (step.caughtUp) break;
+      if (steps < 6) await log.append(batch([`v${appended++}`]), { leaderEpoch: 3 });
+    }
+    expect(steps).to.be.greaterThan(3);
+    log.highWatermark = log.logEndOffset - 1;
+    const r = await ld.completeMove(move);
     expect(r.errorCode).to.equal(ErrorCode.NONE);
-    expect(ld.describe().map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[], [['m', 0, false]]]);
     const moved = r.log;
     expect(moved).to.not.equal(log);
     expect(ld.dirOf('m', 0)).to.equal(d1);
     expect(moved.dir).to.equal(path.join(d1, 'm-0'));
-    expect(fs.existsSync(path.join(d0, 'm-0'))).to.equal(false);
     expect(fs.readdirSync(d0).filter((n) => n.startsWith('m-0'))).to.deep.equal([]);
-    expect([moved.logStartOffset, moved.logEndOffset, moved.highWatermark, moved.numberOfSegments, moved.latestEpoch]).to.deep.equal([2, 10, 8, segments, 3]);
-    expect(await values(moved)).to.deep.equal(['v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9']);
-    expect(fs.readFileSync(path.join(d1, 'replication-offset-checkpoint'), 'utf8').split('\n')).to.include('m 0 8');
-    expect(fs.readFileSync(path.join(d0, 'replication-offset-checkpoint'), 'utf8').split('\n')).to.not.include('m 0 8');
+    expect(fs.readdirSync(d1).filter((n) => n.startsWith('m-0'))).to.deep.equal(['m-0']);
+    expect([moved.logStartOffset, moved.logEndOffset, moved.highWatermark, moved.latestEpoch]).to.deep.equal([2, appended, appended - 1, 3]);
+    const want = Array.from({ length: appended - 2 }, (_, i) => `v${i + 2}`);
+    expect(await values(moved)).to.deep.equal(want);
+    expect(ld.describe().map((v) => v.partitions.map((p) => [p.topic, p.partition, p.isFuture]))).to.deep.equal([[], [['m', 0, false]]]);
+    expect(fs.readFileSync(path.join(d1, 'replication-offset-checkpoint'), 'utf8').split('\n')).to.include(`m 0 ${appended - 1}`);
     // it takes appends where it is now
     await moved.append(batch(['after']), { leaderEpoch: 3 });
     await ld.close();
@@ -127,9 +145,39 @@ describe('storage/log-dirs', () => {
     const again = await LogDirs.open(options([d0, d1]));
     expect(again.dirOf('m', 0)).to.equal(d1);
     const back = again.getLog('m', 0)!;
-    expect([back.logStartOffset, back.logEndOffset, back.highWatermark]).to.deep.equal([2, 11, 8]);
-    expect((await values(back)).slice(-2)).to.deep.equal(['v9', 'after']);
+    expect([back.logStartOffset, back.logEndOffset, back.highWatermark]).to.deep.equal([2, appended + 1, appended - 1]);
+    expect(await values(back)).to.deep.equal([...want, 'after']);
     await again.close();
+  });
+
+  it('a move starts over when the current log is truncated, and an aborted move leaves no future log', async () => {
+    const [d0, d1] = dirs(2) as [string, string];
+    const ld = await LogDirs.open(options([d0, d1]));
+    const log = await ld.getOrCreateLog('t', 0);
+    for (let i = 0; i < 6; i++) await log.append(batch([`a${i}`]), { leaderEpoch: 1 });
+    const move = (await ld.startMove(log, d1)).move!;
+    expect((await move.copyStep(1 << 20)).caughtUp).to.equal(true);
+    // a follower's divergence: the tail goes and other records come under a new epoch
+    await log.truncateTo(3);
+    for (let i = 0; i < 2; i++) await log.append(batch([`b${i}`]), { leaderEpoch: 2 });
+    while (!(await move.copyStep(100)).caughtUp);
+    const r = await ld.completeMove(move);
+    expect(r.errorCode).to.equal(ErrorCode.NONE);
+    expect(await values(r.log)).to.deep.equal(['a0', 'a1', 'a2', 'b0', 'b1']);
+    expect(r.log.epochEntries()).to.deep.equal([
+      { epoch: 1, startOffset: 0 },
+      { epoch: 2, startOffset: 3 },
+    ]);
+
+    // back to d0, but stopped half way
+    const back = (await ld.startMove(r.log, d0)).move!;
+    await back.copyStep(100);
+    expect(fs.readdirSync(d0).filter((n) => n.endsWith('-future'))).to.have.length(1);
+    await ld.abortMove(back);
+    expect(fs.readdirSync(d0).filter((n) => n.startsWith('t-0'))).to.deep.equal([]);
+    expect(ld.moveOf('t', 0)).to.equal(undefined);
+    expect(ld.dirOf('t', 0)).to.equal(d1);
+    await ld.close();
   });
 
   it('settles a move a crash cut short: drops the copy while the source is there, loads it when the source was marked deleted', async () => {

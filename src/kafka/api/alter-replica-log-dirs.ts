@@ -9,10 +9,9 @@
  * KAFKA_STORAGE_ERROR for a log an I/O error took offline. With an authorizer, as Kafka, it needs
  * ALTER on the cluster: else CLUSTER_AUTHORIZATION_FAILED on every partition.
  *
- * Not Kafka's way of moving: Kafka copies into a future log while the replica goes on serving and
- * swaps them once the copy has caught up. Here the replica pauses while its log is copied (its
- * produces and fetches wait in its mailbox), then serves from the new dir; DescribeLogDirs lists
- * the copy as a future log while it is made.
+ * As Kafka moves it: the replica goes on serving while it copies its log into a future log in the
+ * new dir (listed by DescribeLogDirs with isFutureKey true meanwhile), and swaps them once the copy
+ * has caught up (src/storage/log-dirs.ts). No replica.alter.log.dirs.io.max.bytes.per.second.
  */
 import type { BrokerMsg, ReplicaLogDirsAltered } from '../../../actors/broker/messages.js';
 import path from 'node:path';

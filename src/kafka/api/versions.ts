@@ -43,7 +43,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [31, { min: 0, max: 3 }], // DeleteAcls
   [32, { min: 0, max: 4 }], // DescribeConfigs (topics and brokers)
   [33, { min: 0, max: 2 }], // AlterConfigs (topics)
-  [34, { min: 0, max: 2 }], // AlterReplicaLogDirs (a paused copy, not Kafka's future replica)
+  [34, { min: 0, max: 2 }], // AlterReplicaLogDirs (a future log that catches up, then swapped, as Kafka)
   [35, { min: 0, max: 4 }], // DescribeLogDirs (this broker's log dirs)
   [37, { min: 0, max: 3 }], // CreatePartitions
   [38, { min: 0, max: 3 }], // CreateDelegationToken (KIP-48; v3: owner and requester)

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LeaderAndIsrPartition } from '../../../actors/broker/control-messages.js';
-import type { ProduceResponse, ProducersDescription, ReplicaDescription, ReplicaMsg, ReplicaReadResult, TxnVerificationStarted } from '../../../actors/partition-replica/messages.js';
+import type { ProduceResponse, ProducersDescription, LogDirAltered, ReplicaDescription, ReplicaMsg, ReplicaReadResult, TxnVerificationStarted } from '../../../actors/partition-replica/messages.js';
 import { partitionReplica } from '../../../actors/partition-replica/replica.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { writeBatchCrc } from '../../../src/protocol/batch-header.js';
@@ -1039,6 +1039,44 @@ describe('actors/partition-replica', function () {
       const latest = (isolationLevel: 'read_committed' | 'read_uncommitted') => sys.ask(r, { type: 'ListOffsets', timestamp: -1, currentLeaderEpoch: -1, isolationLevel }) as unknown as Promise<{ offset: number }>;
       expect((await latest('read_committed')).offset).to.equal(2);
       expect((await latest('read_uncommitted')).offset).to.equal(4);
+    });
+  });
+
+  describe('moving its log to another log dir (AlterLogDir)', () => {
+    it('copies its log into a future log while it serves, chunk by chunk on its clock, then swaps them', async () => {
+      const [d0, d1] = [path.join(dir, 'd0'), path.join(dir, 'd1')];
+      const single = logs;
+      logs = await LogDirs.open({ logDirs: [d0, d1], clock, schedule: false });
+      await single.close();
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      for (let i = 0; i < 3; i++) expect(await produce(r, 1, batch(50, `b${i}-`))).to.deep.include({ errorCode: 0 });
+      expect(logs.dirOf('t', 0)).to.equal(d0);
+
+      const bogus = (await sys.ask(r, { type: 'AlterLogDir', logDir: path.join(dir, 'nope') })) as LogDirAltered;
+      expect(bogus.errorCode).to.equal(ErrorCode.LOG_DIR_NOT_FOUND);
+      const same = (await sys.ask(r, { type: 'AlterLogDir', logDir: d0 })) as LogDirAltered;
+      expect(same).to.deep.include({ errorCode: ErrorCode.NONE });
+      expect((await describe_(r)).futureLogDir).to.equal(null);
+
+      const altered = (await sys.ask(r, { type: 'AlterLogDir', logDir: d1 })) as LogDirAltered;
+      expect(altered).to.deep.equal({ type: 'LogDirAltered', errorCode: ErrorCode.NONE, errorMessage: null });
+      expect(await describe_(r)).to.deep.include({ logDir: d0, futureLogDir: d1 });
+      // the copy waits for its timer: meanwhile the partition takes produces and serves reads
+      expect(await produce(r, 1, batch(2, 'during-'))).to.deep.include({ errorCode: 0, baseOffset: 150 });
+      expect((await read(r, -1, 150)).errorCode).to.equal(ErrorCode.NONE);
+      const during = logs.describe();
+      expect(during.map((v) => v.partitions.map((p) => [p.partition, p.isFuture]))).to.deep.equal([[[0, false]], [[0, true]]]);
+      expect(during[1]!.partitions[0]!.offsetLag).to.equal(152);
+
+      await clock.advanceAsync(0);
+      await checkFor(() => logs.dirOf('t', 0) === d1, 5_000, 5);
+      expect(await describe_(r)).to.deep.include({ logDir: d1, futureLogDir: null, logEndOffset: 152, highWatermark: 152 });
+      expect(fs.readdirSync(d0).filter((n) => n.startsWith('t-0'))).to.deep.equal([]);
+      const values = decodeRecordBatches((await read(r, -1, 0)).records).flatMap((b) => b.records.map((x) => String(x.value)));
+      expect(values).to.have.length(152);
+      expect(values.slice(0, 2)).to.deep.equal(['b0-0', 'b0-1']);
+      expect(values.slice(-2)).to.deep.equal(['during-0', 'during-1']);
+      expect(await produce(r, 1, batch(1))).to.deep.include({ errorCode: 0, baseOffset: 152 });
     });
   });
 });
