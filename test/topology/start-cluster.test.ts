@@ -73,6 +73,35 @@ describe('topology/startCluster', function () {
     }
   });
 
+  it('starts a broker with several log dirs (logDirs, relative to the base dir), spreading the topic over them', async () => {
+    const t: TopologyConfig = {
+      clusterId: 'jbod',
+      logLevel: 'silent',
+      nodes: [{ id: 'main', kind: 'inproc' }],
+      controller: { node: 'main', metadataDir: 'meta' },
+      brokers: [{ id: 1, node: 'main', logDirs: ['disk-a/samsa', 'disk-b/samsa'], config: { 'group.initial.rebalance.delay.ms': 0 } }],
+      topics: [{ name: 'spread', partitions: 4, replicationFactor: 1 }],
+    };
+    const h = await startCluster(t, { baseDir: dir });
+    try {
+      const admin = h.samsa().admin();
+      await admin.connect();
+      try {
+        const [b] = await checkFor(async () => {
+          const r = await admin.describeLogDirs({ topics: [{ topic: 'spread' }] });
+          return r[0]!.logDirs.reduce((n, d) => n + d.partitions.length, 0) === 4 ? r : null;
+        }, 10_000, 20);
+        expect(b!.logDirs.map((d) => d.logDir)).to.deep.equal([path.join(dir, 'disk-a/samsa'), path.join(dir, 'disk-b/samsa')]);
+        expect(b!.logDirs.map((d) => d.partitions.length)).to.deep.equal([2, 2]);
+      } finally {
+        await admin.disconnect();
+      }
+    } finally {
+      await h.stop();
+    }
+    for (const d of ['disk-a/samsa', 'disk-b/samsa']) expect(fs.readdirSync(path.join(dir, d)).filter((n) => n.startsWith('spread-')), d).to.have.length(2);
+  });
+
   it('restarts with every topic, record and committed offset from before', async () => {
     const t = quiet(loadTopology(exampleTopology('in-process.json')));
     let h = await startCluster(t, { baseDir: dir });
