@@ -1078,5 +1078,23 @@ describe('actors/partition-replica', function () {
       expect(values.slice(-2)).to.deep.equal(['during-0', 'during-1']);
       expect(await produce(r, 1, batch(1))).to.deep.include({ errorCode: 0, baseOffset: 152 });
     });
+
+    it('a StopReplica that deletes the partition during a move leaves nothing in either dir', async () => {
+      const [d0, d1] = [path.join(dir, 'd0'), path.join(dir, 'd1')];
+      const single = logs;
+      logs = await LogDirs.open({ logDirs: [d0, d1], clock, schedule: false });
+      await single.close();
+      const r = spawn(state({ isr: [1], replicas: [1] }));
+      expect(await produce(r, 1, batch(20))).to.deep.include({ errorCode: 0 });
+      expect(((await sys.ask(r, { type: 'AlterLogDir', logDir: d1 })) as LogDirAltered).errorCode).to.equal(ErrorCode.NONE);
+      expect(fs.readdirSync(d1).filter((n) => n.endsWith('-future'))).to.have.length(1);
+      const stopped = (await sys.ask(r, { type: 'StopReplica', deletePartition: true })) as Message & { errorCode: number };
+      expect(stopped.errorCode).to.equal(ErrorCode.NONE);
+      await clock.advanceAsync(0);
+      expect(fs.readdirSync(d0).filter((n) => n.startsWith('t-0'))).to.deep.equal([]);
+      expect(fs.readdirSync(d1).filter((n) => n.startsWith('t-0'))).to.deep.equal([]);
+      expect(logs.moveOf('t', 0)).to.equal(undefined);
+      expect(logs.getLog('t', 0)).to.equal(undefined);
+    });
   });
 });
