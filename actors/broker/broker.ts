@@ -2,7 +2,8 @@
  * The broker: one per broker id, at brokerPath(id) on its node. Its partition replicas and
  * replica fetchers are its children (addressed directly by path, never relayed through it).
  *
- * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs); registration status and broker epoch; the last
+ * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs) and the replicas
+ * offline because their dir failed (reported in every heartbeat); registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
  * coordinatorPath(id)) and its transaction coordinator (a child, at txnCoordinatorPath(id)), and
@@ -18,7 +19,10 @@
  * markers, written by the replicas led here; one on __consumer_offsets is told to the group
  * coordinator, TxnMarkerWritten), PartitionAdvanced, ControlledShutdown, DescribeBroker,
  * DescribeLogDirs (each of its log dirs: each partition log's size and offset lag, a move's copy
- * as a future log, the volume's total and usable bytes), AlterReplicaLogDirs (each replica named
+ * as a future log, the volume's total and usable bytes; a failed dir with KAFKA_STORAGE_ERROR),
+ * LogDirFailed (a dir's I/O error: its replicas stop and go offline; as Kafka, with a dir offline a
+ * log not found for a partition that is not new is not made afresh elsewhere: that replica is
+ * offline too), AlterReplicaLogDirs (each replica named
  * asked to move its log, answered once the moves have begun; a partition not hosted gets
  * REPLICA_NOT_AVAILABLE and its dir is kept for when it comes), DescribeConfigs (every broker key, its value in force and its source), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
@@ -135,6 +139,11 @@ export interface BrokerState {
   controllerEpoch: number;
   metadata: ClusterMetadata | null;
   replicas: Map<string, HostedReplica>;
+  /**
+   * topic-partition -> its replica here is offline: its log dir failed, or (a dir being offline)
+   * its log was not found for a partition not new. Reported to the controller in every heartbeat.
+   */
+  offlinePartitions: Map<string, { topic: string; partition: number }>;
   fetchers: Map<number, FetcherHandle>;
   leaderNodes: Map<number, string>;
   fetches: FetchPurgatory;
@@ -440,10 +449,33 @@ function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMark
   });
 }
 
+/** A replica whose log dir failed: it stops (keeping its files), and is fetched for no more. */
+async function stopOfflineReplica(s: BrokerState, ctx: BaseContext<BrokerMsg>, topic: string, partition: number): Promise<void> {
+  const k = partitionKey(topic, partition);
+  removeFromFetchers(s, ctx, topic, partition);
+  const rep = s.replicas.get(k);
+  s.replicas.delete(k);
+  if (topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+  if (topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+  if (!rep) return;
+  const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: false }, { timeoutMs: 60_000 });
+  if (isFailure(r)) ctx.log.warn('offline replica did not stop cleanly', { topic, partition, reason: r.message });
+}
+
 async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, controllerEpoch: number, p: LeaderAndIsrPartition): Promise<void> {
   const me = s.args.brokerId;
   const k = partitionKey(p.topic, p.partition);
+  // offline (its log dir failed): nothing to lead or follow with; the heartbeats say so
+  if (s.offlinePartitions.has(k)) return;
   let rep = s.replicas.get(k);
+  if (!rep && !p.isNew && s.logs.hasOfflineDirs && !s.logs.managerOf(p.topic, p.partition)) {
+    // as Kafka: with a dir offline, a log not found for a partition that is not new may be in
+    // that dir; an empty one made elsewhere would pass for it
+    s.offlinePartitions.set(k, { topic: p.topic, partition: p.partition });
+    ctx.log.error('replica offline: its log is not in an online log dir, and a log dir is offline', { topic: p.topic, partition: p.partition });
+    ctx.send(ctx.self, { type: 'Heartbeat' });
+    return;
+  }
   if (!rep) {
     const ref = ctx.spawn(partitionReplica, {
       name: k,
@@ -774,6 +806,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       cleanerBackoffMs: config.logCleanerBackoffMs,
       cleanerDedupeBufferBytes: config.logCleanerDedupeBufferSize,
       logger: ctx.log.child({ component: 'log-manager' }),
+      onDirFailure: (logDir, reason) => ctx.send(ctx.self, { type: 'LogDirFailed', logDir, reason }),
     });
     const s: BrokerState = {
       args,
@@ -791,6 +824,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
       followerQuota: new RateQuota(config.followerReplicationThrottledRate, ctx.clock),
       replicas: new Map(),
+      offlinePartitions: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),
       fetches: new FetchPurgatory(),
@@ -842,7 +876,12 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       if (s.status !== 'Running' && s.status !== 'Fenced') return;
       const epoch = s.brokerEpoch;
       void ctx
-        .ask<ControllerReply>(s.args.controller, { type: 'BrokerHeartbeat', brokerId: s.args.brokerId, brokerEpoch: epoch }, { timeoutMs: s.config.brokerHeartbeatIntervalMs * 2 })
+        .ask<ControllerReply>(
+          s.args.controller,
+          // replicas offline after a log dir failure, in every heartbeat (as KRaft brokers report offline dirs)
+          { type: 'BrokerHeartbeat', brokerId: s.args.brokerId, brokerEpoch: epoch, ...(s.offlinePartitions.size > 0 ? { offlinePartitions: [...s.offlinePartitions.values()] } : {}) },
+          { timeoutMs: s.config.brokerHeartbeatIntervalMs * 2 },
+        )
         .then((r) => {
           if (isFailure(r)) ctx.send(ctx.self, { type: 'HeartbeatResult', errorCode: r.errorCode, isFenced: false, brokerEpoch: epoch });
           else if (r.type === 'BrokerHeartbeatResponse') ctx.send(ctx.self, { type: 'HeartbeatResult', errorCode: r.errorCode, isFenced: r.isFenced, brokerEpoch: epoch });
@@ -880,6 +919,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         m.partitions.map(async (p) => {
           const k = partitionKey(p.topic, p.partition);
           removeFromFetchers(s, ctx, p.topic, p.partition);
+          s.offlinePartitions.delete(k);
           const rep = s.replicas.get(k);
           s.replicas.delete(k);
           if (p.topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
@@ -1121,6 +1161,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         replicas: [...s.replicas.values()].map((r) => ({ topic: r.topic, partition: r.partition, leader: r.leader })),
         fetchers: [...s.fetchers].map(([leaderId, f]) => ({ leaderId, partitions: [...f.partitions], fetcher: f.ref })),
         pendingFetches: s.fetches.size,
+        offlinePartitions: [...s.offlinePartitions.keys()].sort(),
         fetchesAnsweredOnAdvance: s.fetchesAnsweredOnAdvance,
         logCleaner: s.logs.cleanerSettings,
         logDirs: s.logs.managers.map((mgr) => ({ logDir: mgr.logDir, partitions: mgr.partitionCount })),
@@ -1151,13 +1192,21 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       // the volumes' space is asked without holding the mailbox
       void Promise.all(views.map((v) => volumeSpace(v.logDir))).then((spaces) => {
         if (!token) return;
-        const logDirs = views.map((v, i): LogDirDescription => {
-          const errorCode = v.offline.length > 0 ? ErrorCode.KAFKA_STORAGE_ERROR : ErrorCode.NONE;
-          const errorMessage = v.offline.length > 0 ? `logs offline after an I/O error: ${v.offline.join(', ')}` : null;
-          return { logDir: v.logDir, errorCode, errorMessage, totalBytes: spaces[i]!.totalBytes, usableBytes: spaces[i]!.usableBytes, partitions: v.partitions };
-        });
+        const logDirs = views.map(
+          (v, i): LogDirDescription => ({ logDir: v.logDir, errorCode: v.errorCode, errorMessage: v.errorMessage, totalBytes: spaces[i]!.totalBytes, usableBytes: spaces[i]!.usableBytes, partitions: v.partitions }),
+        );
         ctx.replyTo(token, { type: 'LogDirsDescription', errorCode: ErrorCode.NONE, brokerId: s.args.brokerId, logDirs } satisfies LogDirsDescription);
       });
+    },
+
+    async LogDirFailed(s, m, ctx) {
+      // every replica whose log is in the failed dir stops (its log answers KAFKA_STORAGE_ERROR);
+      // the controller moves leadership away and shrinks the ISR once it hears of them
+      const lost = s.logs.partitionsIn(m.logDir);
+      ctx.log.error('log dir failed: its replicas are offline', { logDir: m.logDir, reason: m.reason, partitions: lost.length });
+      for (const tp of lost) s.offlinePartitions.set(partitionKey(tp.topic, tp.partition), tp);
+      await Promise.all(lost.map((tp) => stopOfflineReplica(s, ctx, tp.topic, tp.partition)));
+      ctx.send(ctx.self, { type: 'Heartbeat' });
     },
 
     AlterReplicaLogDirs(s, m, ctx) {
@@ -1174,9 +1223,14 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const results: Promise<ReplicaLogDirsAltered['results'][number]>[] = [];
       for (const d of m.dirs) {
         const dest = s.logs.managerFor(d.logDir);
+        const offline = s.logs.isOfflineDir(d.logDir);
         for (const t of d.topics) {
           for (const partition of t.partitions) {
             const done = (errorCode: number, errorMessage: string | null) => Promise.resolve({ topic: t.topic, partition, logDir: d.logDir, errorCode, errorMessage });
+            if (offline || s.offlinePartitions.has(partitionKey(t.topic, partition))) {
+              results.push(done(ErrorCode.KAFKA_STORAGE_ERROR, offline ? `log dir ${d.logDir} is offline` : `the log of ${t.topic}-${partition} is in a failed log dir`));
+              continue;
+            }
             if (!dest) {
               results.push(done(ErrorCode.LOG_DIR_NOT_FOUND, `${d.logDir} is not a log dir of broker ${s.args.brokerId}`));
               continue;

@@ -159,6 +159,8 @@ export type BrokerMsg =
   | { type: 'Register' }
   | { type: 'RegistrationResult'; errorCode: number; brokerEpoch: number; errorMessage?: string }
   | { type: 'Heartbeat' }
+  /** Internal: one of its log dirs failed (an I/O error): its replicas there go offline. */
+  | { type: 'LogDirFailed'; logDir: string; reason: string }
   | { type: 'HeartbeatResult'; errorCode: number; isFenced: boolean; brokerEpoch: number }
   | { type: 'FetchReadDone'; fetchId: number; results: FetchPartitionResult[] }
   /** The purgatory's expiry timer: fetches past maxWaitMs answer with what they find. */
@@ -215,6 +217,8 @@ export interface BrokerDescription {
   /** Each replica fetcher: its leader, the partitions it fetches, and its actor (DescribeFetcher). */
   fetchers: { leaderId: number; partitions: string[]; fetcher: ActorRef }[];
   pendingFetches: number;
+  /** Its replicas offline because their log dir failed (topic-partition names), sorted. */
+  offlinePartitions: string[];
   /** Parked fetches answered from a partition's wake-up, without reading their partitions again. */
   fetchesAnsweredOnAdvance: number;
   /** The log cleaner's settings in force (log.cleaner.backoff.ms, log.cleaner.dedupe.buffer.size). */

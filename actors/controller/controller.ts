@@ -18,7 +18,8 @@
  * role and the quorum leader it knows, its quorum actor, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
- * Handles: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics, DeleteTopics,
+ * Handles: BrokerRegistration, BrokerHeartbeat (with the replicas a failed log dir took offline:
+ * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
  * AlterClientQuotas (client-quotas.ts), AlterUserScramCredentials, DescribeUserScramCredentials
@@ -67,6 +68,7 @@ import {
   balancingChanges,
   changesForControlledShutdown,
   changesForFencedBroker,
+  changesForOfflineReplicas,
   changesForUnfencedBroker,
   electLeader,
   hasImbalance,
@@ -681,6 +683,12 @@ function handleBrokerHeartbeat(s: ControllerState, m: Extract<ControllerMsg, { t
     case BrokerState.Unfenced:
     case BrokerState.ShuttingDown:
       s.sessions.set(b.brokerId, ctx.clock.now());
+      if (m.offlinePartitions && m.offlinePartitions.length > 0) {
+        return moveFromOfflineReplicas(s, b, m.offlinePartitions, ctx).then((r) => {
+          if (!r.ok) return reply(r.errorCode, false, false, r.errorMessage);
+          reply(ErrorCode.NONE, false, false);
+        });
+      }
       return reply(ErrorCode.NONE, false, false);
     case BrokerState.ShutDown:
       return reply(ErrorCode.NONE, true, true);
@@ -690,6 +698,27 @@ function handleBrokerHeartbeat(s: ControllerState, m: Extract<ControllerMsg, { t
         reply(ErrorCode.NONE, false, false);
       });
   }
+}
+
+/**
+ * Replicas a broker reports offline (a failed log dir): leadership moves away from them and they
+ * leave the ISR (changesForOfflineReplicas); nothing is committed when nothing changes.
+ */
+async function moveFromOfflineReplicas(s: ControllerState, b: BrokerRecord, reported: readonly unknown[], ctx: Ctx): Promise<CommitResult> {
+  const partitions = reported.filter(
+    (p): p is { topic: string; partition: number } => typeof (p as { topic?: unknown })?.topic === 'string' && Number.isSafeInteger((p as { partition?: unknown })?.partition),
+  );
+  const changes = changesForOfflineReplicas(s.metadata, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable);
+  if (changes.length === 0) return { ok: true };
+  const batch = build(s, ctx, (x) => x.addAll(changesForOfflineReplicas(x.state, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable)));
+  if (!(batch instanceof Batch)) return batch;
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return committed;
+  const out = new Outbox();
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
+  out.flush(s, ctx, true);
+  ctx.log.warn('replicas offline after a log dir failure: leadership moved away, ISR shrunk', { brokerId: b.brokerId, partitions: changes.map((c) => `${c.topic}-${c.partition}`) });
+  return committed;
 }
 
 /** A fenced broker (its session had lapsed) that heartbeats with its current epoch rejoins. */
@@ -1513,7 +1542,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
   },
   schema: {
     BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?', kafkaEndpoint: 'string?' },
-    BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?' },
+    BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?', offlinePartitions: 'array?' },
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },
     DeleteTopics: { topics: 'array', topicIds: 'object?' },

@@ -7,6 +7,9 @@
  *    picks any eligible replica (ISR = [it]). Where it only follows, it leaves the ISR;
  *  - a broker in controlled shutdown: the same, except that a partition with no other eligible
  *    ISR member stays led by it (it is reported back as remaining);
+ *  - replicas a broker reports offline (a failed log dir): for those partitions only, as if the
+ *    broker were fenced (leadership moves to another eligible ISR member, else the partition goes
+ *    offline keeping its last ISR member; where it only follows, it leaves the ISR);
  *  - a broker unfenced: offline partitions it can lead (last ISR member, or any replica with
  *    unclean election) elect it;
  *  - an election asked for (Kafka's ElectLeaders): PREFERRED moves leadership back to the
@@ -89,6 +92,28 @@ export function changesForFencedBroker(state: MetadataState, brokerId: number, u
       const c = removeBroker(state, t, p, brokerId, uncleanDefault, false);
       if (c) out.push(c);
     }
+  }
+  return out;
+}
+
+/**
+ * Changes for replicas a live broker reports offline (their log dir failed): each named partition
+ * the broker leads or follows in, as changesForFencedBroker does for all of them. Idempotent: a
+ * report repeated (every heartbeat) changes nothing more.
+ */
+export function changesForOfflineReplicas(
+  state: MetadataState,
+  brokerId: number,
+  partitions: readonly { topic: string; partition: number }[],
+  uncleanDefault: boolean,
+): PartitionChangeRecord[] {
+  const out: PartitionChangeRecord[] = [];
+  for (const { topic, partition } of partitions) {
+    const t = state.topics.get(topic);
+    const p = t?.partitions[partition];
+    if (!t || !p || !p.replicas.includes(brokerId)) continue;
+    const c = removeBroker(state, t, p, brokerId, uncleanDefault, false);
+    if (c) out.push(c);
   }
   return out;
 }

@@ -23,7 +23,11 @@ export interface CreatableTopic {
 
 export type ControllerMsg =
   | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null; kafkaEndpoint?: string | null }
-  | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean }
+  /**
+   * offlinePartitions: the broker's replicas whose log dir failed (as KRaft brokers report their
+   * offline log dirs in every heartbeat): leadership moves away from them and they leave the ISR.
+   */
+  | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean; offlinePartitions?: { topic: string; partition: number }[] }
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
   /** `mutationQuota`: the client's controller_mutation_rate (KIP-599), kept here for the cluster; absent: none. */
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean; mutationQuota?: MutationQuotaRequest }

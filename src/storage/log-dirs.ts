@@ -14,6 +14,12 @@
  * leader epochs. DescribeLogDirs lists the future log (isFuture) while it catches up. A crash
  * mid-way leaves either the current log (the future copy is dropped at start) or only the
  * future copy (the current was already marked deleted: the copy is complete and becomes the log).
+ *
+ * A dir fails as a whole (an I/O error in one of its logs or checkpoints: LogManager.failDir), and
+ * one that cannot be opened at start is offline from the start; the others carry on. An offline
+ * dir takes no new log, no move, and is described with KAFKA_STORAGE_ERROR and no partitions; with
+ * a dir offline, a log not found is made only for a partition new to the cluster (Kafka's rule: an
+ * older one may be in the failed dir). Every dir offline at start: the broker does not start.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -32,6 +38,9 @@ export interface LogDirsOptions extends Omit<LogManagerOptions, 'logDir' | 'logg
   readonly logger?: Logger;
 }
 
+/** Nowhere to put a log, or a log that may be in a failed dir: KAFKA_STORAGE_ERROR. */
+export class LogDirsOfflineError extends Error {}
+
 /** One partition log in a dir, as DescribeLogDirs reports it. */
 export interface LogDirEntry {
   topic: string;
@@ -41,9 +50,14 @@ export interface LogDirEntry {
   isFuture: boolean;
 }
 
-/** One dir: its absolute path, its logs (and future logs being copied in), those offline. */
+/**
+ * One dir: its absolute path, its logs (and future logs being copied in), those offline; a failed
+ * dir has KAFKA_STORAGE_ERROR, why, and no partitions (as Kafka describes an offline dir).
+ */
 export interface LogDirView {
   logDir: string;
+  errorCode: number;
+  errorMessage: string | null;
   partitions: LogDirEntry[];
   offline: string[];
 }
@@ -150,7 +164,10 @@ export class LogDirs {
   private readonly moves = new Map<string, LogDirMove>();
 
   private constructor(
+    /** The dirs opened at start (one may have failed since). */
     readonly managers: readonly LogManager[],
+    /** Dirs that could not be opened at start -> why (offline from the start). */
+    private readonly failedAtStart: ReadonlyMap<string, string>,
     private readonly logger: Logger,
   ) {}
 
@@ -165,8 +182,19 @@ export class LogDirs {
     }
     const logger = options.logger ?? childLogger({ component: 'log-dirs' });
     const managers: LogManager[] = [];
+    const failed = new Map<string, string>();
     try {
-      for (const logDir of dirs) managers.push(await LogManager.open({ ...options, logDir, logger: logger.child({ logDir }) }));
+      for (const logDir of dirs) {
+        try {
+          managers.push(await LogManager.open({ ...options, logDir, logger: logger.child({ logDir }) }));
+        } catch (err) {
+          // a dir that cannot be opened is offline; the broker starts with the others, as Kafka's
+          if (!isIoError(err)) throw err;
+          logger.error('a log dir cannot be opened: it is offline', { logDir, error: err.message });
+          failed.set(logDir, err.message);
+        }
+      }
+      if (managers.length === 0) throw new LogDirsOfflineError(`no log dir can be opened: ${[...failed].map(([d, e]) => `${d} (${e})`).join(', ')}`);
       const where = new Map<string, string>();
       for (const m of managers) {
         for (const log of m.allLogs()) {
@@ -176,7 +204,7 @@ export class LogDirs {
           where.set(key, m.logDir);
         }
       }
-      const out = new LogDirs(managers, logger);
+      const out = new LogDirs(managers, failed, logger);
       await out.settleFutureLogs();
       return out;
     } catch (err) {
@@ -185,9 +213,25 @@ export class LogDirs {
     }
   }
 
-  /** The dirs' absolute paths, in the configured order. */
+  /** The dirs' absolute paths (those opened at start). */
   get dirs(): string[] {
     return this.managers.map((m) => m.logDir);
+  }
+
+  /** Whether `dir` is one of these dirs and offline (failed, or not opened at start). */
+  isOfflineDir(dir: string): boolean {
+    const abs = path.resolve(dir);
+    return this.failedAtStart.has(abs) || this.managers.some((m) => m.logDir === abs && m.isOffline);
+  }
+
+  /** Whether any dir is offline: a log not found may be in it. */
+  get hasOfflineDirs(): boolean {
+    return this.failedAtStart.size > 0 || this.managers.some((m) => m.isOffline);
+  }
+
+  /** The topic-partitions whose logs are in `dir`. */
+  partitionsIn(dir: string): { topic: string; partition: number }[] {
+    return (this.managerFor(dir)?.allLogs() ?? []).map((l) => ({ topic: l.topic, partition: l.partition }));
   }
 
   /** The manager of an absolute or relative dir, or undefined when it is not one of these. */
@@ -241,9 +285,10 @@ export class LogDirs {
    */
   placementFor(topic: string, partition: number): LogManager {
     const wanted = this.preferred.get(topicPartitionKey(topic, partition));
-    if (wanted) return wanted;
-    let best = this.managers[0]!;
-    for (const m of this.managers) if (m.partitionCount < best.partitionCount) best = m;
+    if (wanted && !wanted.isOffline) return wanted;
+    let best: LogManager | null = null;
+    for (const m of this.managers) if (!m.isOffline && (best === null || m.partitionCount < best.partitionCount)) best = m;
+    if (best === null) throw new LogDirsOfflineError('every log dir is offline');
     return best;
   }
 
@@ -255,9 +300,22 @@ export class LogDirs {
     return true;
   }
 
-  /** The log of topic-partition where it is, or created in the dir placementFor picks. */
-  getOrCreateLog(topic: string, partition: number, overrides?: LogConfigInput): Promise<PartitionLog> {
-    const m = this.managerOf(topic, partition) ?? this.placementFor(topic, partition);
+  /**
+   * The log of topic-partition where it is, or created in the dir placementFor picks. With a dir
+   * offline, a log not found is created only for a partition new to the cluster (`isNew`): an
+   * existing one may be in the failed dir (Kafka's rule); else LogDirsOfflineError.
+   */
+  getOrCreateLog(topic: string, partition: number, overrides?: LogConfigInput, isNew = true): Promise<PartitionLog> {
+    const found = this.managerOf(topic, partition);
+    if (!found && !isNew && this.hasOfflineDirs) {
+      return Promise.reject(new LogDirsOfflineError(`cannot create a log for ${topicPartitionKey(topic, partition)}: a log dir is offline and may hold it`));
+    }
+    let m: LogManager;
+    try {
+      m = found ?? this.placementFor(topic, partition);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     // synchronously registered as opening there: a second creation counts it
     const created = m.getOrCreateLog(topic, partition, overrides);
     this.preferred.delete(topicPartitionKey(topic, partition));
@@ -284,7 +342,9 @@ export class LogDirs {
 
   /** Every dir with its logs (those asked for by `wanted`, when given) and the moves' future logs. */
   describe(wanted: ((topic: string, partition: number) => boolean) | null = null): LogDirView[] {
-    return this.managers.map((m) => {
+    const failed = [...this.failedAtStart].map(([logDir, reason]): LogDirView => ({ logDir, errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `offline: ${reason}`, partitions: [], offline: [] }));
+    const views = this.managers.map((m): LogDirView => {
+      if (m.isOffline) return { logDir: m.logDir, errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `offline: ${m.offlineReason ?? ''}`, partitions: [], offline: [] };
       const partitions: LogDirEntry[] = [];
       const offline: string[] = [];
       for (const log of m.allLogs()) {
@@ -310,8 +370,10 @@ export class LogDirs {
         partitions.push({ topic: mv.topic, partition: mv.partition, size, offsetLag: mv.lag, isFuture: true });
       }
       partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition) || Number(a.isFuture) - Number(b.isFuture));
-      return { logDir: m.logDir, partitions, offline };
+      const errorCode = offline.length > 0 ? ErrorCode.KAFKA_STORAGE_ERROR : ErrorCode.NONE;
+      return { logDir: m.logDir, errorCode, errorMessage: offline.length > 0 ? `logs offline after an I/O error: ${offline.join(', ')}` : null, partitions, offline };
     });
+    return [...views, ...failed];
   }
 
   /**
@@ -325,6 +387,7 @@ export class LogDirs {
     const { topic, partition } = log;
     const key = topicPartitionKey(topic, partition);
     const fail = (errorCode: number, errorMessage: string) => ({ errorCode, errorMessage, move: null });
+    if (this.isOfflineDir(destDir)) return fail(ErrorCode.KAFKA_STORAGE_ERROR, `log dir ${destDir} is offline`);
     const to = this.managerFor(destDir);
     if (!to) return fail(ErrorCode.LOG_DIR_NOT_FOUND, `${destDir} is not a log dir of this broker`);
     const from = this.managerOf(topic, partition);

@@ -5,7 +5,8 @@
  * replication-offset-checkpoint, log-start-offset-checkpoint, cleaner-offset-checkpoint and
  * clean-shutdown marker, runs the retention, compaction (the log cleaner), flush.ms and
  * checkpoint schedules on the injected clock, and shares one LRU of file descriptors (at most
- * maxOpenFiles) among all its segments.
+ * maxOpenFiles) among all its segments. An I/O error in one of its logs or checkpoints takes the
+ * whole dir offline (failDir), as Kafka does with a failed log dir.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +74,11 @@ export interface LogManagerOptions {
   /** Start the schedules (default true; tests may drive the passes by hand). */
   readonly schedule?: boolean;
   readonly logger?: Logger;
+  /**
+   * Told once when the dir fails (an I/O error in one of its logs or checkpoints): the dir is then
+   * offline, every log in it answers KAFKA_STORAGE_ERROR and its schedules stop, as Kafka does.
+   */
+  readonly onDirFailure?: (logDir: string, reason: string) => void;
 }
 
 /** Concurrent fsyncs at shutdown (each pins one descriptor). */
@@ -113,6 +119,16 @@ async function runLimited<T>(items: readonly T[], limit: number, fn: (item: T) =
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** A log dir that failed (KAFKA_STORAGE_ERROR): nothing more is created or opened in it. */
+export class LogDirOfflineError extends Error {
+  constructor(
+    readonly logDir: string,
+    reason: string,
+  ) {
+    super(`log dir ${logDir} is offline: ${reason}`);
+  }
+}
+
 export class LogManager {
   private readonly logs = new Map<string, PartitionLog>();
   private readonly opening = new Map<string, Promise<PartitionLog>>();
@@ -129,6 +145,9 @@ export class LogManager {
   private cleanerTimer: TimerHandle | null = null;
   private cleanerBackoffMs = 15_000;
   private closed = false;
+  /** Why the dir failed, once it has (an I/O error): null while it is online. */
+  private failure: string | null = null;
+  private onDirFailure: ((logDir: string, reason: string) => void) | null = null;
 
   private constructor(
     readonly logDir: string,
@@ -157,6 +176,7 @@ export class LogManager {
     if (!Number.isInteger(maxOpen) || maxOpen < 1) throw new ConfigError('maxOpenFiles', `must be a positive integer, got ${maxOpen}`);
     fs.mkdirSync(options.logDir, { recursive: true });
     const manager = new LogManager(options.logDir, clock, config, new FileHandleCache(maxOpen), logger);
+    manager.onDirFailure = options.onDirFailure ?? null;
     const dedupe = options.cleanerDedupeBufferBytes ?? DEFAULT_DEDUPE_BUFFER_BYTES;
     if (!Number.isSafeInteger(dedupe) || dedupe < 1) throw new ConfigError('cleanerDedupeBufferBytes', `must be a positive integer, got ${dedupe}`);
     manager.dedupeBufferBytes = dedupe;
@@ -204,6 +224,7 @@ export class LogManager {
         logStartOffset: logStarts.get(key) ?? 0,
         firstDirtyOffset: firstDirty.get(key) ?? 0,
         hadCleanShutdown: clean,
+        onOffline: this.logFailed,
       });
       this.logs.set(key, log);
       if (++opened % OPEN_YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -233,7 +254,11 @@ export class LogManager {
   private startSchedules(options: LogManagerOptions): void {
     const every = (ms: number, fn: () => Promise<unknown>, what: string): void => {
       const handle = this.clock.setInterval(() => {
-        fn().catch((err: Error) => this.logger.error(`${what} failed`, { error: err.message }));
+        fn().catch((err: Error) => {
+          this.logger.error(`${what} failed`, { error: err.message });
+          // a checkpoint that cannot be written: the dir has failed
+          if (isIoError(err)) this.failDir(`${what}: ${err.message}`);
+        });
       }, ms);
       this.timers.push(unrefTimer(handle));
     };
@@ -282,6 +307,36 @@ export class LogManager {
   /** The log cleaner's settings in force. */
   get cleanerSettings(): { backoffMs: number; dedupeBufferBytes: number; scheduled: boolean } {
     return { backoffMs: this.cleanerBackoffMs, dedupeBufferBytes: this.dedupeBufferBytes, scheduled: this.cleanerTimer !== null };
+  }
+
+  // ---- failure ----
+
+  /** A log of this dir went offline after an I/O error: the whole dir fails. */
+  private readonly logFailed = (reason: string): void => this.failDir(reason);
+
+  /**
+   * The dir failed (an I/O error): it goes offline as a whole, as a Kafka log dir does: its
+   * schedules stop, every log in it answers KAFKA_STORAGE_ERROR, nothing is written to it any
+   * more, and onDirFailure is told once.
+   */
+  failDir(reason: string): void {
+    if (this.failure !== null || this.closed) return;
+    this.failure = reason;
+    for (const t of this.timers) this.clock.clearTimer(t);
+    this.timers.length = 0;
+    this.cleanerTimer = null;
+    for (const log of this.logs.values()) log.markOffline();
+    this.logger.error('log dir failed: offline, with every log in it', { reason, logs: this.logs.size });
+    this.onDirFailure?.(this.logDir, reason);
+  }
+
+  /** Whether the dir failed (and why), or null while it is online. */
+  get offlineReason(): string | null {
+    return this.failure;
+  }
+
+  get isOffline(): boolean {
+    return this.failure !== null;
   }
 
   // ---- logs ----
@@ -344,7 +399,7 @@ export class LogManager {
     this.assertOpen();
     const key = topicPartitionKey(topic, partition);
     if (this.logs.has(key) || this.opening.has(key)) throw new Error(`${key} already has a log in ${this.logDir}`);
-    const open = PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, ...state });
+    const open = PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed, ...state });
     this.opening.set(key, open);
     try {
       const log = await open;
@@ -362,7 +417,7 @@ export class LogManager {
   openFutureLog(topic: string, partition: number, config: LogConfig, tag: string): Promise<PartitionLog> {
     this.assertOpen();
     const dir = path.join(this.logDir, `${topicPartitionKey(topic, partition)}.${tag}${FUTURE_DIR_SUFFIX}`);
-    return PartitionLog.open({ dir, topic, partition, config, clock: this.clock, handles: this.handles });
+    return PartitionLog.open({ dir, topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed });
   }
 
   /** Writes every checkpoint of this dir now (after a log moved in or out). */
@@ -398,6 +453,7 @@ export class LogManager {
       config,
       clock: this.clock,
       handles: this.handles,
+      onOffline: this.logFailed,
     });
     this.opening.set(key, open);
     try {
@@ -435,7 +491,7 @@ export class LogManager {
 
   /** One retention pass over every log; returns the segments deleted. */
   async runRetention(): Promise<number> {
-    if (this.running.retention || this.closed) return 0;
+    if (this.running.retention || this.closed || this.isOffline) return 0;
     this.running.retention = true;
     try {
       let deleted = 0;
@@ -459,7 +515,7 @@ export class LogManager {
    * left as it was; the others go on.
    */
   runCleaner(): Promise<CompactionStats[]> {
-    if (this.cleaning || this.closed) return Promise.resolve([]);
+    if (this.cleaning || this.closed || this.isOffline) return Promise.resolve([]);
     const run = this.cleanDueLogs().finally(() => {
       this.cleaning = null;
     });
@@ -492,6 +548,7 @@ export class LogManager {
 
   /** Writes cleaner-offset-checkpoint with every compacted log's first dirty offset. */
   checkpointCleanerOffsets(): Promise<void> {
+    if (this.isOffline) return Promise.resolve();
     return this.cleanerWriter.write(() =>
       formatOffsetCheckpoint(
         [...this.logs.values()].filter((l) => isCompacted(l.config)).map((l) => ({ topic: l.topic, partition: l.partition, offset: l.firstDirtyOffset })),
@@ -501,7 +558,7 @@ export class LogManager {
 
   /** flush.ms: flushes every log whose last flush is older than its flush.ms. */
   async flushDirtyLogs(): Promise<number> {
-    if (this.running.flush || this.closed) return 0;
+    if (this.running.flush || this.closed || this.isOffline) return 0;
     this.running.flush = true;
     try {
       const now = this.clock.now();
@@ -521,6 +578,7 @@ export class LogManager {
 
   /** Writes recovery-point-offset-checkpoint with every log's recovery point. */
   checkpointRecoveryPoints(): Promise<void> {
+    if (this.isOffline) return Promise.resolve();
     return this.recoveryWriter.write(() =>
       formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.recoveryPoint }))),
     );
@@ -528,6 +586,7 @@ export class LogManager {
 
   /** Writes replication-offset-checkpoint with every log's high watermark. */
   checkpointHighWatermarks(): Promise<void> {
+    if (this.isOffline) return Promise.resolve();
     return this.hwWriter.write(() =>
       formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.highWatermark }))),
     );
@@ -538,6 +597,7 @@ export class LogManager {
    * once, so a restart never brings deleted records back).
    */
   checkpointLogStartOffsets(): Promise<void> {
+    if (this.isOffline) return Promise.resolve();
     return this.logStartWriter.write(() =>
       formatOffsetCheckpoint([...this.logs.values()].map((l) => ({ topic: l.topic, partition: l.partition, offset: l.logStartOffset }))),
     );
@@ -561,6 +621,12 @@ export class LogManager {
     this.timers.length = 0;
     await Promise.allSettled(this.opening.values());
     await this.cleaning?.catch(() => undefined);
+    if (this.isOffline) {
+      // nothing is written to a failed dir: its logs are recovered at the next start
+      for (const log of this.logs.values()) await log.close().catch(() => undefined);
+      this.handles.closeAll();
+      return;
+    }
     let clean = true;
     await runLimited([...this.logs.values()], CLOSE_CONCURRENCY, async (log) => {
       const flushed = log.unflushedMessages > 0 ? await log.flush() : null;
@@ -582,6 +648,7 @@ export class LogManager {
 
   private assertOpen(): void {
     if (this.closed) throw new Error(`log manager for ${this.logDir} is closed`);
+    if (this.failure !== null) throw new LogDirOfflineError(this.logDir, this.failure);
   }
 }
 

@@ -88,6 +88,8 @@ export interface PartitionLogOptions {
   readonly hadCleanShutdown?: boolean;
   /** From cleaner-offset-checkpoint: where the last compaction pass ended. */
   readonly firstDirtyOffset?: number;
+  /** Told once when an I/O error takes the log offline (its log manager takes the whole dir offline). */
+  readonly onOffline?: (reason: string) => void;
 }
 
 export enum LogState {
@@ -200,6 +202,8 @@ export class PartitionLog implements CleanableLog {
   private txns: TransactionIndex | null = null;
   /** The roll snapshot writes in order (snapshotTransactionsAt); awaited before the files are read or removed. */
   private txnSnapshotWrites: Promise<void> = Promise.resolve();
+  /** Told when an I/O error takes the log offline. */
+  private onOffline: ((reason: string) => void) | null = null;
 
   private constructor(
     private readonly ctx: LogContext,
@@ -261,6 +265,7 @@ export class PartitionLog implements CleanableLog {
     }
     const log = new PartitionLog(ctx, options.topic, options.partition, segments, epochCache, recoveryPoint, options.highWatermark ?? 0, options.logStartOffset ?? 0);
     log.dirCreated = dirCreated;
+    log.onOffline = options.onOffline ?? null;
     log.cleanedUpTo = Math.min(options.firstDirtyOffset ?? 0, log.logEnd);
     // the delete horizons in the compacted part are not known after an open, only bounded: a pass
     // wrote each before now, as its time + delete.retention.ms (horizonAt); one pass then finds them
@@ -1314,9 +1319,19 @@ export class PartitionLog implements CleanableLog {
   /** An I/O error during a state change: the log goes offline. Rethrows anything else. */
   private onIoError(err: unknown, operation: string): AppendError & { errorCode: typeof ErrorCode.KAFKA_STORAGE_ERROR } {
     if (!isIoError(err)) throw err;
+    const wasOpen = this.state === LogState.Open;
     this.state = LogState.Offline;
     this.ctx.logger.error('storage error; log is now offline', { operation, error: err.message, code: err.code });
+    if (wasOpen) this.onOffline?.(`${this.topic}-${this.partition}: ${operation}: ${err.message}`);
     return storageError(`${operation}: ${err.message}`);
+  }
+
+  /**
+   * Takes the log offline without an error of its own (its log dir failed): every call answers
+   * KAFKA_STORAGE_ERROR from now on, as after an I/O error.
+   */
+  markOffline(): void {
+    if (this.state === LogState.Open) this.state = LogState.Offline;
   }
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { FakeClock } from '../../src/runtime/clock.js';
-import { LogDirs, type LogDirsOptions } from '../../src/storage/log-dirs.js';
+import { LogDirs, LogDirsOfflineError, type LogDirsOptions } from '../../src/storage/log-dirs.js';
 import type { PartitionLog } from '../../src/storage/partition-log.js';
 import { batch, captureLogger, cleanupTmpDirs, decodeAll } from './helpers.js';
 
@@ -217,5 +217,100 @@ describe('storage/log-dirs', () => {
     await ld.getOrCreateLog('f', 1);
     await ld.close();
     for (const d of [d0, d1]) expect(fs.existsSync(path.join(d, '.kafka_cleanshutdown')), d).to.equal(true);
+  });
+});
+
+describe('storage/log-dirs: a failed log dir', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'samsa-logdirs-fail-'));
+  });
+  afterEach(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Makes the log's next append fail with an I/O error (its active segment's descriptor swapped for a bad one). */
+  function breakLog(log: PartitionLog): () => void {
+    const seg = (log as unknown as { segments: { handle: { fd: number } }[] }).segments.at(-1)!;
+    const realFd = seg.handle.fd;
+    seg.handle.fd = 1_000_000;
+    return () => {
+      if (realFd >= 0) fs.closeSync(realFd);
+      seg.handle.fd = -1;
+    };
+  }
+
+  it('an I/O error in one log takes its whole dir offline: every log in it, its schedules and checkpoints; the other dir carries on', async () => {
+    const [d0, d1] = [path.join(root, 'd0'), path.join(root, 'd1')];
+    const failures: [string, string][] = [];
+    const ld = await LogDirs.open(options([d0, d1], { onDirFailure: (dir, reason) => failures.push([dir, reason]) }));
+    const a = await ld.getOrCreateLog('t', 0);
+    const b = await ld.getOrCreateLog('t', 1);
+    const c = await ld.getOrCreateLog('t', 2);
+    expect([ld.dirOf('t', 0), ld.dirOf('t', 1), ld.dirOf('t', 2)]).to.deep.equal([d0, d1, d0]);
+    await a.append(batch(['a']), { leaderEpoch: 0 });
+    await c.append(batch(['c']), { leaderEpoch: 0 });
+    await ld.managers[0]!.checkpointHighWatermarks();
+    const checkpoint = fs.readFileSync(path.join(d0, 'replication-offset-checkpoint'), 'utf8');
+    const restore = breakLog(a);
+    expect((await a.append(batch(['x']), { leaderEpoch: 0 })).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+    expect(failures.map(([dir]) => dir)).to.deep.equal([d0]);
+    expect(failures[0]![1]).to.match(/^t-0: /);
+    // every log of the dir, not only the one that failed
+    expect((await c.read(0, 1000)).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+    expect((await c.append(batch(['y']), { leaderEpoch: 0 })).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+    expect((await b.append(batch(['b']), { leaderEpoch: 0 })).errorCode).to.equal(ErrorCode.NONE);
+    expect(ld.isOfflineDir(d0)).to.equal(true);
+    expect(ld.hasOfflineDirs).to.equal(true);
+    expect(ld.partitionsIn(d0).map((p) => p.partition).sort()).to.deep.equal([0, 2]);
+    // nothing more is written there
+    expect(checkpoint).to.contain('t 0 0');
+    fs.rmSync(path.join(d0, 'replication-offset-checkpoint'));
+    await ld.managers[0]!.checkpointHighWatermarks();
+    expect(fs.existsSync(path.join(d0, 'replication-offset-checkpoint'))).to.equal(false);
+    expect(await ld.managers[0]!.flushDirtyLogs()).to.equal(0);
+    // described as Kafka describes an offline dir; new logs go to the other dir
+    const views = ld.describe();
+    expect(views.map((v) => [v.logDir, v.errorCode, v.partitions.length])).to.deep.equal([
+      [d0, ErrorCode.KAFKA_STORAGE_ERROR, 0],
+      [d1, ErrorCode.NONE, 1],
+    ]);
+    await ld.getOrCreateLog('n', 0);
+    await ld.getOrCreateLog('n', 1);
+    expect([ld.dirOf('n', 0), ld.dirOf('n', 1)]).to.deep.equal([d1, d1]);
+    // a partition not new whose log is nowhere online may be in the failed dir: no empty log for it
+    let err: Error | null = null;
+    await ld.getOrCreateLog('old', 0, undefined, false).catch((e: Error) => (err = e));
+    expect(err).to.be.instanceOf(LogDirsOfflineError);
+    expect(ld.getLog('old', 0)).to.equal(undefined);
+    expect((await ld.startMove(b, d0)).errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+    restore();
+    await ld.close();
+    // no clean-shutdown marker in the failed dir: its logs are recovered at the next start
+    expect(fs.existsSync(path.join(d0, '.kafka_cleanshutdown'))).to.equal(false);
+    expect(fs.existsSync(path.join(d1, '.kafka_cleanshutdown'))).to.equal(true);
+  });
+
+  it('a dir that cannot be opened at start is offline and the others open; none at all refuses to start', async () => {
+    const [d0, d1] = [path.join(root, 'd0'), path.join(root, 'd1')];
+    fs.writeFileSync(d0, 'a file, not a dir');
+    const ld = await LogDirs.open(options([d0, d1]));
+    expect(ld.isOfflineDir(d0)).to.equal(true);
+    expect(ld.dirs).to.deep.equal([d1]);
+    expect(ld.describe().map((v) => [v.logDir, v.errorCode])).to.deep.equal([
+      [d1, ErrorCode.NONE],
+      [d0, ErrorCode.KAFKA_STORAGE_ERROR],
+    ]);
+    await ld.getOrCreateLog('t', 0);
+    expect(ld.dirOf('t', 0)).to.equal(d1);
+    let err: Error | null = null;
+    await ld.getOrCreateLog('t', 1, undefined, false).catch((e: Error) => (err = e));
+    expect(err).to.be.instanceOf(LogDirsOfflineError);
+    await ld.close();
+    err = null;
+    fs.writeFileSync(d1 + '-file', '');
+    await LogDirs.open(options([d0, d1 + '-file'])).catch((e: Error) => (err = e));
+    expect(err).to.be.instanceOf(LogDirsOfflineError);
+    expect(err!.message).to.match(/^no log dir can be opened/);
   });
 });

@@ -163,4 +163,76 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
     await checkFor(() => fs.existsSync(path.join(d0, 'later-0')), 10_000, 10);
     expect(fs.existsSync(path.join(d1, 'later-0'))).to.equal(false);
   });
+
+  it('a log dir that fails goes offline as a whole: its replicas stop, the controller moves their leadership and ISR away, the other dir carries on', async () => {
+    c = await TestCluster.start({ brokers: 2, transport: 'inproc', logDirsPerBroker: 2, brokerConfig: { 'log.segment.bytes': 1024 } });
+    await c.client.createTopics([{ name: 'fail', assignments: [[1, 2], [1, 2], [1, 2], [1, 2]] }]);
+    await c.client.waitForLeaders('fail');
+    const [d0, d1] = c.logDirs(1).map((d) => path.resolve(d)) as [string, string];
+    const inD0 = hosted(d0, 'fail').map((n) => Number(n.slice('fail-'.length)));
+    const inD1 = hosted(d1, 'fail').map((n) => Number(n.slice('fail-'.length)));
+    expect([inD0.length, inD1.length]).to.deep.equal([2, 2]);
+    for (let p = 0; p < 4; p++) await c.client.produce('fail', p, ['before'], -1);
+
+    // the disk goes: its files vanish, and the next segment roll (or checkpoint) fails
+    fs.rmSync(d0, { recursive: true, force: true });
+    const big = Array.from({ length: 10 }, (_, i) => `${i}-${'x'.repeat(200)}`);
+    await c.client.produceOnce('fail', inD0[0]!, big, 1);
+    await checkFor(async () => {
+      const d = await ask<BrokerDescription>(1, { type: 'DescribeBroker' });
+      return d.offlinePartitions.length === 2 ? d : null;
+    }, 15_000, 20);
+    expect((await ask<BrokerDescription>(1, { type: 'DescribeBroker' })).offlinePartitions).to.deep.equal(inD0.map((p) => `fail-${p}`).sort());
+    // the controller heard it in a heartbeat: broker 2 leads them, broker 1 left their ISR
+    await checkFor(async () => {
+      const t = (await c.client.metadata()).topics.find((x) => x.name === 'fail')!;
+      return inD0.every((p) => t.partitions[p]!.leader === 2 && t.partitions[p]!.isr.join() === '2') ? t : null;
+    }, 15_000, 20);
+    const t = (await c.client.metadata()).topics.find((x) => x.name === 'fail')!;
+    for (const p of inD1) expect(t.partitions[p]!, `fail-${p}`).to.deep.include({ leader: 1 });
+    for (const p of inD1) expect(t.partitions[p]!.isr.sort(), `fail-${p}`).to.deep.equal([1, 2]);
+    // every partition takes records: those of the failed dir on broker 2, the others still on broker 1
+    for (let p = 0; p < 4; p++) expect((await c.client.produce('fail', p, ['after'], -1)).errorCode, `fail-${p}`).to.equal(ErrorCode.NONE);
+    for (const p of inD1) expect((await readValues('fail', p)).slice(-1)).to.deep.equal(['after']);
+
+    const described = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: null });
+    const byDir = new Map(described.logDirs.map((d) => [d.logDir, d]));
+    expect(byDir.get(d0)).to.deep.include({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, partitions: [] });
+    expect(byDir.get(d1)!.errorCode).to.equal(ErrorCode.NONE);
+    expect(byDir.get(d1)!.partitions.map((p) => p.partition).sort()).to.deep.equal([...inD1].sort());
+    // nothing moves into a failed dir, nor out of one
+    const moved = await ask<ReplicaLogDirsAltered>(1, {
+      type: 'AlterReplicaLogDirs',
+      dirs: [
+        { logDir: d0, topics: [{ topic: 'fail', partitions: [inD1[0]!] }] },
+        { logDir: d1, topics: [{ topic: 'fail', partitions: [inD0[0]!] }] },
+      ],
+    });
+    expect(moved.results.map((r) => r.errorCode)).to.deep.equal([ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.KAFKA_STORAGE_ERROR]);
+    // a new topic goes to the dir still online
+    await c.client.createTopics([{ name: 'later', assignments: [[1], [1]] }]);
+    await c.client.waitForLeaders('later');
+    expect(hosted(d1, 'later')).to.deep.equal(['later-0', 'later-1']);
+
+    // restarted with the dir still unusable (a file where it was): it starts on the other dir;
+    // the replicas it cannot find stay offline rather than start empty elsewhere
+    await c.killBroker(1);
+    fs.writeFileSync(d0, 'not a dir');
+    await c.startBroker(1);
+    await c.client.waitForBrokers(2);
+    await checkFor(async () => (await ask<BrokerDescription>(1, { type: 'DescribeBroker' })).offlinePartitions.length === 2, 15_000, 20);
+    expect((await ask<BrokerDescription>(1, { type: 'DescribeBroker' })).offlinePartitions).to.deep.equal(inD0.map((p) => `fail-${p}`).sort());
+    expect(hosted(d1, 'fail').map((n) => Number(n.slice('fail-'.length))).sort()).to.deep.equal([...inD1].sort());
+    await checkFor(async () => (await c.client.metadata()).topics.find((x) => x.name === 'fail')!.partitions.every((p) => (inD0.includes(p.partition) ? p.isr.join() === '2' : p.isr.length === 2)), 15_000, 20);
+    const again = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: null });
+    expect(again.logDirs.find((d) => d.logDir === d0)).to.deep.include({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, partitions: [] });
+
+    // the disk replaced (an empty dir): the replicas come back empty and catch up from the leader
+    await c.killBroker(1);
+    fs.rmSync(d0, { force: true });
+    await c.startBroker(1);
+    await c.client.waitForBrokers(2);
+    await checkFor(async () => (await c.client.metadata()).topics.find((x) => x.name === 'fail')!.partitions.every((p) => p.isr.length === 2), 20_000, 50);
+    expect((await ask<BrokerDescription>(1, { type: 'DescribeBroker' })).offlinePartitions).to.deep.equal([]);
+  });
 });

@@ -19,6 +19,7 @@ import {
 import {
   changesForControlledShutdown,
   changesForFencedBroker,
+  changesForOfflineReplicas,
   changesForUnfencedBroker,
   partitionChange,
 } from '../../../actors/controller/elections.js';
@@ -242,6 +243,23 @@ describe('actors/controller/metadata-state', () => {
       s = applyRecord(s, beginShutdown(2, 1)); // 2 is shutting down: not eligible to lead
       s = fenceAndElect(s, 1);
       expect(p0(s)).to.deep.include({ leader: 3, isr: [2, 3], leaderEpoch: 1, partitionEpoch: 1 });
+    });
+
+    it('replicas reported offline (a failed log dir): only those partitions lose the broker, as if it were fenced; a repeated report changes nothing', () => {
+      const start = withTopic([1, 2, 3], [partition('t', 0, [1, 2, 3]), partition('t', 1, [2, 1, 3]), partition('t', 2, [1, 3]), partition('t', 3, [1, 2], { isr: [1] })]);
+      const asked = [0, 1, 3, 9].map((partition) => ({ topic: 't', partition }));
+      const changes = changesForOfflineReplicas(start, 1, [...asked, { topic: 'nope', partition: 0 }], false);
+      const s = applyRecords(start, changes);
+      const ps = s.topics.get('t')!.partitions;
+      // led by 1: the next ISR member leads; followed by 1: it leaves the ISR; not named: as it was
+      expect(ps[0]).to.deep.include({ leader: 2, isr: [2, 3], leaderEpoch: 1 });
+      expect(ps[1]).to.deep.include({ leader: 2, isr: [2, 3], leaderEpoch: 0 });
+      expect(ps[2]).to.deep.include({ leader: 1, isr: [1, 3], leaderEpoch: 0, partitionEpoch: 0 });
+      // no other ISR member: offline, keeping its last member (unclean election would pick 2)
+      expect(ps[3]).to.deep.include({ leader: NO_LEADER, isr: [1] });
+      expect(changesForOfflineReplicas(start, 1, [{ topic: 't', partition: 3 }], true).map((c) => c.leader)).to.deep.equal([2]);
+      expect(checkInvariants(s)).to.deep.equal([]);
+      expect(changesForOfflineReplicas(s, 1, asked, false)).to.deep.equal([]);
     });
 
     it('a fenced follower leaves the ISR without a leader change', () => {
