@@ -489,15 +489,18 @@ function appendFailureCode(r: Failure): number {
   }
 }
 
-/** An append error as an offset commit reports it. */
-export function commitErrorFor(code: number): number {
+/**
+ * The append errors every coordinator write reports alike (Kafka's coordinator runtime): the
+ * offsets partition gone or short of replicas means the coordinator is not available, its
+ * leadership lost means it is not the coordinator; null for the others.
+ */
+function commonWriteError(code: number): number | null {
   switch (code) {
     case ErrorCode.NONE:
       return ErrorCode.NONE;
     case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
     case ErrorCode.NOT_ENOUGH_REPLICAS:
     case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.REQUEST_TIMED_OUT:
     case ErrorCode.NETWORK_EXCEPTION:
       return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     case ErrorCode.NOT_LEADER_OR_FOLLOWER:
@@ -505,6 +508,18 @@ export function commitErrorFor(code: number): number {
     case ErrorCode.FENCED_LEADER_EPOCH:
     case ErrorCode.NOT_COORDINATOR:
       return ErrorCode.NOT_COORDINATOR;
+    default:
+      return null;
+  }
+}
+
+/** An append error as an offset commit reports it. */
+export function commitErrorFor(code: number): number {
+  const common = commonWriteError(code);
+  if (common !== null) return common;
+  switch (code) {
+    case ErrorCode.REQUEST_TIMED_OUT:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     case ErrorCode.MESSAGE_TOO_LARGE:
     case ErrorCode.RECORD_LIST_TOO_LARGE:
     case ErrorCode.INVALID_FETCH_SIZE:
@@ -516,24 +531,7 @@ export function commitErrorFor(code: number): number {
 
 /** An append error as storing group metadata (SyncGroup) reports it. */
 export function groupStoreErrorFor(code: number): number {
-  switch (code) {
-    case ErrorCode.NONE:
-      return ErrorCode.NONE;
-    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-    case ErrorCode.NOT_ENOUGH_REPLICAS:
-    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.NETWORK_EXCEPTION:
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
-    case ErrorCode.FENCED_LEADER_EPOCH:
-    case ErrorCode.NOT_COORDINATOR:
-      return ErrorCode.NOT_COORDINATOR;
-    case ErrorCode.REQUEST_TIMED_OUT:
-      return ErrorCode.REBALANCE_IN_PROGRESS;
-    default:
-      return ErrorCode.UNKNOWN_SERVER_ERROR;
-  }
+  return commonWriteError(code) ?? (code === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.UNKNOWN_SERVER_ERROR);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1348,23 +1346,7 @@ function consumerHeartbeatError(errorCode: number, errorMessage: string | null):
 
 /** An append error as a consumer group heartbeat reports it (Kafka's coordinator runtime). */
 export function consumerWriteErrorFor(code: number): number {
-  switch (code) {
-    case ErrorCode.NONE:
-      return ErrorCode.NONE;
-    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-    case ErrorCode.NOT_ENOUGH_REPLICAS:
-    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.REQUEST_TIMED_OUT:
-    case ErrorCode.NETWORK_EXCEPTION:
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
-    case ErrorCode.FENCED_LEADER_EPOCH:
-    case ErrorCode.NOT_COORDINATOR:
-      return ErrorCode.NOT_COORDINATOR;
-    default:
-      return ErrorCode.UNKNOWN_SERVER_ERROR;
-  }
+  return commonWriteError(code) ?? (code === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.COORDINATOR_NOT_AVAILABLE : ErrorCode.UNKNOWN_SERVER_ERROR);
 }
 
 /** Kafka's throwIfConsumerGroupHeartbeatRequestIsInvalid: INVALID_REQUEST or UNSUPPORTED_ASSIGNOR with Kafka's message, or null. */

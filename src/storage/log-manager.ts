@@ -399,7 +399,11 @@ export class LogManager {
     this.assertOpen();
     const key = topicPartitionKey(topic, partition);
     if (this.logs.has(key) || this.opening.has(key)) throw new Error(`${key} already has a log in ${this.logDir}`);
-    const open = PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed, ...state });
+    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed, ...state }));
+  }
+
+  /** A log being opened under `key`: others asking meanwhile wait for it; once open it is served. */
+  private async takeIn(key: string, open: Promise<PartitionLog>): Promise<PartitionLog> {
     this.opening.set(key, open);
     try {
       const log = await open;
@@ -446,23 +450,7 @@ export class LogManager {
     }
     const pending = this.opening.get(key);
     if (pending) return pending;
-    const open = PartitionLog.open({
-      dir: path.join(this.logDir, key),
-      topic,
-      partition,
-      config,
-      clock: this.clock,
-      handles: this.handles,
-      onOffline: this.logFailed,
-    });
-    this.opening.set(key, open);
-    try {
-      const log = await open;
-      this.logs.set(key, log);
-      return log;
-    } finally {
-      this.opening.delete(key);
-    }
+    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed }));
   }
 
   /**

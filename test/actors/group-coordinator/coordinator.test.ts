@@ -6,7 +6,7 @@
  * group and offset deletion, offset expiry and the rewriting that keeps the log bounded.
  */
 import { expect } from 'chai';
-import { commitErrorFor, groupStoreErrorFor } from '../../../actors/group-coordinator/coordinator.js';
+import { commitErrorFor, consumerWriteErrorFor, groupStoreErrorFor } from '../../../actors/group-coordinator/coordinator.js';
 import type { JoinGroupResponse, LeaveGroupResponse, OffsetCommitResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { CoordinatorHarness, sub } from './coordinator-harness.js';
@@ -384,6 +384,17 @@ describe('actors/group-coordinator coordinator', function () {
       expect(commitErrorFor(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND)).to.equal(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       expect(groupStoreErrorFor(ErrorCode.REQUEST_TIMED_OUT)).to.equal(ErrorCode.REBALANCE_IN_PROGRESS);
       expect(groupStoreErrorFor(ErrorCode.MESSAGE_TOO_LARGE)).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
+      // the three writers share how a lost leadership or missing replicas read, and differ on the rest
+      for (const f of [commitErrorFor, groupStoreErrorFor, consumerWriteErrorFor]) {
+        expect(f(ErrorCode.NONE)).to.equal(ErrorCode.NONE);
+        expect(f(ErrorCode.FENCED_LEADER_EPOCH)).to.equal(ErrorCode.NOT_COORDINATOR);
+        expect(f(ErrorCode.NOT_ENOUGH_REPLICAS)).to.equal(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      }
+      expect(commitErrorFor(ErrorCode.REQUEST_TIMED_OUT)).to.equal(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      expect(commitErrorFor(ErrorCode.RECORD_LIST_TOO_LARGE)).to.equal(ErrorCode.INVALID_COMMIT_OFFSET_SIZE);
+      expect(commitErrorFor(ErrorCode.OFFSET_METADATA_TOO_LARGE)).to.equal(ErrorCode.OFFSET_METADATA_TOO_LARGE);
+      expect(consumerWriteErrorFor(ErrorCode.REQUEST_TIMED_OUT)).to.equal(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      expect(consumerWriteErrorFor(ErrorCode.MESSAGE_TOO_LARGE)).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
     });
 
     it('follows the log order when append answers overtake each other: a tombstone after a commit wins', async () => {
