@@ -4,6 +4,7 @@
  * topics exist from the start. A broker has one log dir (`logDir`) or several (`logDirs`, JBOD). `validateTopology` checks a parsed JSON value and names the exact
  * key of every problem; nothing is started or written while any problem remains.
  */
+import type { OAuthBearerConfig } from '../kafka/sasl/oauthbearer.js';
 import { posix } from 'node:path';
 import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
 import { parseControllerConfig } from '../../actors/controller/controller-config.js';
@@ -79,16 +80,7 @@ export interface KafkaListenerEntry {
   sasl?: {
     mechanisms?: ('PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER')[];
     users?: Record<string, string>;
-    oauthbearer?: {
-      jwks?: { keys: Record<string, unknown>[] } | string;
-      jwksRefreshMs?: number;
-      unsecured?: boolean;
-      expectedAudience?: string[];
-      expectedIssuer?: string;
-      subClaimName?: string;
-      scopeClaimName?: string;
-      clockSkewSeconds?: number;
-    };
+    oauthbearer?: OAuthBearerConfig;
   };
 }
 
