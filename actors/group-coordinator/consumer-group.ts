@@ -21,6 +21,7 @@
  * Topics are named by their Kafka-form topic ids in assignments, by name in subscriptions.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
+import type { TopicIdPartitions } from './messages.js';
 import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from './assignors/server.js';
 
 export enum ConsumerGroupState {
@@ -63,11 +64,6 @@ export interface ConsumerMember {
   pendingRevocation: TopicAssignment;
 }
 
-export interface OwnedTopicPartitions {
-  topicId: string;
-  partitions: number[];
-}
-
 export interface ConsumerHeartbeat {
   memberId: string;
   memberEpoch: number;
@@ -79,7 +75,7 @@ export interface ConsumerHeartbeat {
   subscribedTopicNames: string[] | null;
   serverAssignor: string | null;
   /** null: unchanged (not sent). */
-  ownedTopicPartitions: OwnedTopicPartitions[] | null;
+  ownedTopicPartitions: TopicIdPartitions[] | null;
   clientId: string;
   clientHost: string;
 }
@@ -147,7 +143,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return sa.length === sb.length && sa.every((x, i) => x === sb[i]);
 }
 
-function ownsAny(owned: OwnedTopicPartitions[] | null, a: TopicAssignment): boolean {
+function ownsAny(owned: TopicIdPartitions[] | null, a: TopicAssignment): boolean {
   // not told: the member is taken to still own them (Kafka's ownsRevokedPartitions)
   if (owned === null) return true;
   for (const t of owned) {
@@ -157,7 +153,7 @@ function ownsAny(owned: OwnedTopicPartitions[] | null, a: TopicAssignment): bool
   return false;
 }
 
-function isSubset(owned: OwnedTopicPartitions[] | null, a: TopicAssignment): boolean {
+function isSubset(owned: TopicIdPartitions[] | null, a: TopicAssignment): boolean {
   if (owned === null) return false;
   for (const t of owned) {
     const ps = a.get(t.topicId);
@@ -443,7 +439,7 @@ export class ConsumerGroup {
   }
 
   /** Kafka's throwIfConsumerGroupMemberEpochIsInvalid: FENCED_MEMBER_EPOCH, except a lost response's previous epoch. */
-  private validateMemberEpoch(member: ConsumerMember, received: number, owned: OwnedTopicPartitions[] | null): HeartbeatOutcome | null {
+  private validateMemberEpoch(member: ConsumerMember, received: number, owned: TopicIdPartitions[] | null): HeartbeatOutcome | null {
     if (received > member.memberEpoch) {
       return {
         kind: 'error',
@@ -500,7 +496,7 @@ export class ConsumerGroup {
   }
 
   /** Kafka's CurrentAssignmentBuilder.build: the member's next assignment (the same object when nothing changes). */
-  reconcile(member: ConsumerMember, owned: OwnedTopicPartitions[] | null): ConsumerMember {
+  reconcile(member: ConsumerMember, owned: TopicIdPartitions[] | null): ConsumerMember {
     if (this.isReconciled(member)) return member;
     switch (member.state) {
       case MemberState.Stable:
@@ -514,7 +510,7 @@ export class ConsumerGroup {
     }
   }
 
-  private computeNextAssignment(member: ConsumerMember, memberEpoch: number, owned: OwnedTopicPartitions[] | null): ConsumerMember {
+  private computeNextAssignment(member: ConsumerMember, memberEpoch: number, owned: TopicIdPartitions[] | null): ConsumerMember {
     const target = this.targetAssignment.get(member.memberId) ?? new Map<string, Set<number>>();
     const assigned: TopicAssignment = new Map();
     const revoke: TopicAssignment = new Map();

@@ -9,6 +9,7 @@ import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../../helpers/cluster.js';
+import { assignedPartitions, joinHeartbeat, memberHeartbeat } from '../../helpers/consumer-group-requests.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 
 const TOPIC = 'kip848-fo';
@@ -49,19 +50,9 @@ describe('Kafka API: a KIP-848 consumer group through a coordinator failover', f
     const any = await connect((await c.kafkaBootstrap())[0]!);
     const md = await any.call(ApiKeys.Metadata, 12, { topics: [{ topicId: 'AAAAAAAAAAAAAAAAAAAAAA', name: TOPIC }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false });
     const topicId = md.topics[0].topicId as string;
-    const join = { groupId: G, memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 60_000, subscribedTopicNames: [TOPIC], serverAssignor: null, topicPartitions: [] };
-    const beat = (memberId: string, memberEpoch: number, owned: number[]) => ({
-      groupId: G,
-      memberId,
-      memberEpoch,
-      instanceId: null,
-      rackId: null,
-      rebalanceTimeoutMs: -1,
-      subscribedTopicNames: null,
-      serverAssignor: null,
-      topicPartitions: [{ topicId, partitions: owned }],
-    });
-    const parts = (r: { assignment: { topicPartitions: { partitions: number[] }[] } | null }) => (r.assignment?.topicPartitions ?? []).flatMap((t) => t.partitions).sort((x, y) => x - y);
+    const join = joinHeartbeat(G, [TOPIC], { rebalanceTimeoutMs: 60_000 });
+    const beat = (memberId: string, memberEpoch: number, owned: number[]) => memberHeartbeat(G, memberId, memberEpoch, topicId, owned);
+    const parts = assignedPartitions;
 
     const first = await coordinator();
     const a = await checkFor(async () => {

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
+import { assignedPartitions, joinHeartbeat, memberHeartbeat } from '../../helpers/consumer-group-requests.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
@@ -58,20 +59,9 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     return caller(lastCoordinator, clientId);
   }
 
-  const join = (groupId: string, o: object = {}) => ({ groupId, memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: [TOPIC], serverAssignor: null, topicPartitions: [], ...o });
-  const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => ({
-    groupId,
-    memberId,
-    memberEpoch,
-    instanceId: null,
-    rackId: null,
-    rebalanceTimeoutMs: -1,
-    subscribedTopicNames: null,
-    serverAssignor: null,
-    topicPartitions: owned === null ? null : [{ topicId, partitions: owned }],
-  });
-  const parts = (r: { assignment: { topicPartitions: { topicId: string; partitions: number[] }[] } | null }) =>
-    (r.assignment?.topicPartitions ?? []).flatMap((t) => t.partitions).sort((a, b) => a - b);
+  const join = (groupId: string, o: object = {}) => joinHeartbeat(groupId, [TOPIC], o);
+  const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => memberHeartbeat(groupId, memberId, memberEpoch, topicId, owned);
+  const parts = assignedPartitions;
 
   it('advertises ConsumerGroupHeartbeat v0 (not the unstable v1), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v9', async () => {
     const k = await caller(c.bootstrap[0]!);
