@@ -44,7 +44,7 @@ import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
-import { isFailure } from '../../src/runtime/types.js';
+import { isFailure, type Failure } from '../../src/runtime/types.js';
 import { LogDirs } from '../../src/storage/log-dirs.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
@@ -290,6 +290,26 @@ function topicKnown(s: BrokerState, topic: string): boolean {
   return !!s.metadata?.topics.some((t) => t.name === topic);
 }
 
+/**
+ * Kafka's answer for a partition this broker runs no replica of: KAFKA_STORAGE_ERROR when its
+ * replica here is offline (its log dir failed), NOT_LEADER_OR_FOLLOWER when the topic exists,
+ * UNKNOWN_TOPIC_OR_PARTITION otherwise.
+ */
+function noReplicaError(s: BrokerState, topic: string, partition: number): { errorCode: number; errorMessage: string } {
+  if (s.offlinePartitions.has(partitionKey(topic, partition))) {
+    return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `the replica of ${topic}-${partition} on broker ${s.args.brokerId} is offline: its log dir failed` };
+  }
+  const errorCode = topicKnown(s, topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+  return { errorCode, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${topic}-${partition}` };
+}
+
+/** The code for an ask of a local replica that failed: its actor gone (stopped meanwhile) is as no replica of a known topic. */
+function replicaAskError(s: BrokerState, topic: string, partition: number, r: Failure): { errorCode: number; errorMessage: string } {
+  if (r.reason !== 'unknown-actor' && r.reason !== 'actor-stopped') return { errorCode: r.errorCode, errorMessage: r.message };
+  if (s.offlinePartitions.has(partitionKey(topic, partition))) return noReplicaError(s, topic, partition);
+  return { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: r.message };
+}
+
 const FETCH_EXPIRY_TIMER = 'fetch-expiry';
 
 function armFetchExpiry(s: BrokerState, ctx: BaseContext<BrokerMsg>, due: number): void {
@@ -312,8 +332,8 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
       if (rep) return Promise.resolve(errorResult(fp, ErrorCode.INCONSISTENT_TOPIC_ID, `the replica of ${fp.topic}-${fp.partition} here belongs to another topic of that name`));
     }
     if (!rep) {
-      const code = topicKnown(s, fp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-      return Promise.resolve(errorResult(fp, code, `broker ${s.args.brokerId} hosts no replica of ${fp.topic}-${fp.partition}`));
+      const e = noReplicaError(s, fp.topic, fp.partition);
+      return Promise.resolve(errorResult(fp, e.errorCode, e.errorMessage));
     }
     const read: Extract<ReplicaMsg, { type: 'ReplicaRead' }> = {
       type: 'ReplicaRead',
@@ -332,7 +352,11 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
     return ctx
       .ask<ReplicaReadResult>(rep.ref, read, { timeoutMs: s.config.requestTimeoutMs })
       .then((r): FetchPartitionResult => {
-        if (isFailure(r)) return errorResult(fp, ErrorCode.NOT_LEADER_OR_FOLLOWER, r.message);
+        if (isFailure(r)) {
+          // a replica gone meanwhile, or one that did not answer in time: the client looks again
+          const e = replicaAskError(s, fp.topic, fp.partition, r);
+          return errorResult(fp, e.errorCode === ErrorCode.KAFKA_STORAGE_ERROR ? e.errorCode : ErrorCode.NOT_LEADER_OR_FOLLOWER, e.errorMessage);
+        }
         const { type: _type, ...read } = r;
         return { topic: fp.topic, partition: fp.partition, ...read };
       });
@@ -436,13 +460,10 @@ function addToFetcher(s: BrokerState, ctx: BaseContext<BrokerMsg>, leaderId: num
 /** One partition's marker, written by its replica here (the leader). */
 function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMarkerEntry, topic: string, partition: number, timeoutMs: number): Promise<{ partition: number; errorCode: number; errorMessage: string | null }> {
   const rep = s.replicas.get(partitionKey(topic, partition));
-  if (!rep) {
-    const errorCode = topicKnown(s, topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-    return Promise.resolve({ partition, errorCode, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${topic}-${partition}` });
-  }
+  if (!rep) return Promise.resolve({ partition, ...noReplicaError(s, topic, partition) });
   const msg: ReplicaMsg = { type: 'WriteTxnMarker', producerId: mk.producerId, producerEpoch: mk.producerEpoch, coordinatorEpoch: mk.coordinatorEpoch, commit: mk.commit, timeoutMs };
   return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: timeoutMs + 5_000 }).then((r) => {
-    if (isFailure(r)) return { partition, errorCode: r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, errorMessage: r.message };
+    if (isFailure(r)) return { partition, ...replicaAskError(s, topic, partition, r) };
     // offsets a transaction committed (TxnOffsetCommit) count, or go, with its marker
     if (r.errorCode === ErrorCode.NONE && topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'TxnMarkerWritten', partition, producerId: mk.producerId, commit: mk.commit });
     return { partition, errorCode: r.errorCode, errorMessage: r.errorMessage };
@@ -735,8 +756,8 @@ function producePartitions(
     if (verdict && 'errorCode' in verdict) return resultWithoutWrite(pp, verdict.errorCode, verdict.errorMessage);
     const rep = s.replicas.get(partitionKey(pp.topic, pp.partition));
     if (!rep) {
-      const code = topicKnown(s, pp.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-      return resultWithoutWrite(pp, code, `broker ${s.args.brokerId} hosts no replica of ${pp.topic}-${pp.partition}`);
+      const e = noReplicaError(s, pp.topic, pp.partition);
+      return resultWithoutWrite(pp, e.errorCode, e.errorMessage);
     }
     const msg: ReplicaMsg = verdict
       ? { type: 'Produce', acks: m.acks, timeoutMs: m.timeoutMs, records: entryBatches(pp.records), verify: true, verificationGuard: verdict.guard }
@@ -748,7 +769,8 @@ function producePartitions(
     return ctx.ask<ProduceResponse>(rep.ref, msg, askOptions).then((r) => {
       if (!isFailure(r)) return { topic: pp.topic, partition: pp.partition, errorCode: r.errorCode, errorMessage: r.errorMessage, baseOffset: r.baseOffset, logAppendTime: r.logAppendTime, logStartOffset: r.logStartOffset };
       if (r.reason === 'timeout') unsettled = true;
-      return resultWithoutWrite(pp, r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, r.message);
+      const e = replicaAskError(s, pp.topic, pp.partition, r);
+      return resultWithoutWrite(pp, e.errorCode, e.errorMessage);
     });
   });
   if (!token) return;
@@ -1041,7 +1063,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           enabled: true,
           partitions: m.partitions.map((p, i) => {
             // no verdict: no replica here
-            const v = verdicts.get(i) ?? { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${p.topic}-${p.partition}` };
+            const missing = noReplicaError(s, p.topic, p.partition);
+            const v = verdicts.get(i) ?? (missing.errorCode === ErrorCode.KAFKA_STORAGE_ERROR ? missing : { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: missing.errorMessage });
             return 'guard' in v ? { ...p, errorCode: ErrorCode.NONE, errorMessage: null, guard: v.guard } : { ...p, errorCode: v.errorCode, errorMessage: v.errorMessage, guard: NO_GUARD };
           }),
         }),

@@ -1,22 +1,36 @@
 /**
  * Requests answered by the replica of each partition (ListOffsets, OffsetForLeaderEpoch,
  * DeleteRecords, DescribeProducers): asked in request order, with a missing replica turned into the code Kafka gives
- * (NOT_LEADER_OR_FOLLOWER when the topic exists, UNKNOWN_TOPIC_OR_PARTITION otherwise).
+ * (KAFKA_STORAGE_ERROR when the broker's replica is offline, its log dir failed; NOT_LEADER_OR_FOLLOWER when the
+ * topic exists; UNKNOWN_TOPIC_OR_PARTITION otherwise).
  */
+import type { BrokerDescription, BrokerMsg } from '../../../actors/broker/messages.js';
+import { partitionKey } from '../../../actors/broker/delayed-fetch.js';
 import type { DeleteRecordsResult, EpochEndOffsetResult, ListOffsetsResult, ProducersDescription, ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { isFailure, type Failure } from '../../runtime/types.js';
 import type { ApiContext } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
 
-/** The error code for a partition whose replica actor did not answer. */
-async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; failure: Failure }[]): Promise<Map<string, number>> {
+/**
+ * The error codes, by topic-partition, for partitions whose replica actor is not there: KAFKA_STORAGE_ERROR
+ * for a replica the broker took offline (its log dir failed), else NOT_LEADER_OR_FOLLOWER when the
+ * topic exists and UNKNOWN_TOPIC_OR_PARTITION when it does not.
+ */
+async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; partition: number; failure: Failure }[]): Promise<Map<string, number>> {
   const codes = new Map<string, number>();
   const unknownActor = failures.filter((f) => f.failure.reason === 'unknown-actor' || f.failure.reason === 'actor-stopped');
   if (unknownActor.length === 0) return codes;
-  const md = await fetchClusterMetadata(ctx, [...new Set(unknownActor.map((f) => f.topic))]);
+  const [md, broker] = await Promise.all([
+    fetchClusterMetadata(ctx, [...new Set(unknownActor.map((f) => f.topic))]),
+    ctx.ask<BrokerMsg, BrokerDescription>(ctx.broker, { type: 'DescribeBroker' }, ctx.config.requestTimeoutMs),
+  ]);
   const known = new Set(md?.topics.map((t) => t.name) ?? []);
-  for (const f of unknownActor) codes.set(f.topic, known.has(f.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  const offline = new Set(isFailure(broker) ? [] : broker.offlinePartitions);
+  for (const f of unknownActor) {
+    const key = partitionKey(f.topic, f.partition);
+    codes.set(key, offline.has(key) ? ErrorCode.KAFKA_STORAGE_ERROR : known.has(f.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  }
   return codes;
 }
 
@@ -34,9 +48,9 @@ export async function askReplicas<P, R extends ReplicaReply>(
   const replies = await Promise.all(
     topics.map((t) => Promise.all(t.partitions.map((p) => ctx.ask<ReplicaMsg, R>(ctx.replica(t.name, partitionOf(p)), msg(p), timeoutMs)))),
   );
-  const failures = topics.flatMap((t, i) => replies[i]!.filter(isFailure).map((failure) => ({ topic: t.name, failure })));
+  const failures = topics.flatMap((t, i) => replies[i]!.flatMap((r, j) => (isFailure(r) ? [{ topic: t.name, partition: partitionOf(t.partitions[j]!), failure: r }] : [])));
   const missing = await missingReplicaCodes(ctx, failures);
-  return replies.map((row, i) => row.map((r) => (isFailure(r) ? { failed: missing.get(topics[i]!.name) ?? r.errorCode } : r)));
+  return replies.map((row, i) => row.map((r, j) => (isFailure(r) ? { failed: missing.get(partitionKey(topics[i]!.name, partitionOf(topics[i]!.partitions[j]!))) ?? r.errorCode } : r)));
 }
 
 type ReplicaReply = ListOffsetsResult | EpochEndOffsetResult | DeleteRecordsResult | ProducersDescription;

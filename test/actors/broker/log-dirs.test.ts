@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrokerDescription, BrokerMsg, LogDirsDescription, ReplicaLogDirsAltered } from '../../../actors/broker/messages.js';
+import type { BrokerDescription, BrokerMsg, BrokerProduceResponse, FetchResponse, LogDirsDescription, ReplicaLogDirsAltered } from '../../../actors/broker/messages.js';
+import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import type { ControllerReply } from '../../../actors/controller/messages.js';
 import { brokerPath } from '../../../src/protocol/cluster.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
@@ -15,6 +16,7 @@ import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { isFailure } from '../../../src/runtime/types.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { TestCluster } from '../../helpers/cluster.js';
+import { KafkaCaller } from '../../helpers/raw-kafka.js';
 
 describe('broker log dirs (JBOD, inproc brokers)', function () {
   this.timeout(60_000);
@@ -165,7 +167,7 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
   });
 
   it('a log dir that fails goes offline as a whole: its replicas stop, the controller moves their leadership and ISR away, the other dir carries on', async () => {
-    c = await TestCluster.start({ brokers: 2, transport: 'inproc', logDirsPerBroker: 2, brokerConfig: { 'log.segment.bytes': 1024 } });
+    c = await TestCluster.start({ brokers: 2, transport: 'inproc', logDirsPerBroker: 2, kafka: true, brokerConfig: { 'log.segment.bytes': 1024 } });
     await c.client.createTopics([{ name: 'fail', assignments: [[1, 2], [1, 2], [1, 2], [1, 2]] }]);
     await c.client.waitForLeaders('fail');
     const [d0, d1] = c.logDirs(1).map((d) => path.resolve(d)) as [string, string];
@@ -194,6 +196,31 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
     // every partition takes records: those of the failed dir on broker 2, the others still on broker 1
     for (let p = 0; p < 4; p++) expect((await c.client.produce('fail', p, ['after'], -1)).errorCode, `fail-${p}`).to.equal(ErrorCode.NONE);
     for (const p of inD1) expect((await readValues('fail', p)).slice(-1)).to.deep.equal(['after']);
+
+    // asked of broker 1, the partitions of its failed dir answer KAFKA_STORAGE_ERROR (as Kafka's
+    // offline replicas), not NOT_LEADER_OR_FOLLOWER; those of the other dir are served
+    const fetched = await ask<FetchResponse>(1, {
+      type: 'Fetch',
+      replicaId: -1,
+      maxWaitMs: 0,
+      minBytes: 0,
+      maxBytes: 1 << 20,
+      partitions: [inD0[0]!, inD1[0]!].map((partition) => ({ topic: 'fail', partition, fetchOffset: 0, currentLeaderEpoch: -1, partitionMaxBytes: 1 << 20 })),
+    });
+    expect(fetched.partitions.map((p) => p.errorCode)).to.deep.equal([ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NONE]);
+    const produced = await ask<BrokerProduceResponse>(1, { type: 'Produce', acks: 1, timeoutMs: 5_000, partitions: [{ topic: 'fail', partition: inD0[0]!, records: new Uint8Array(0) }] });
+    expect(produced.partitions[0]!.errorCode).to.equal(ErrorCode.KAFKA_STORAGE_ERROR);
+    const wire = await KafkaCaller.connect((await c.kafkaBootstrap())[0]!);
+    try {
+      const offsets = await wire.call(ApiKeys.ListOffsets, 7, {
+        replicaId: -1,
+        isolationLevel: 0,
+        topics: [{ name: 'fail', partitions: [inD0[0]!, inD1[0]!].map((partitionIndex) => ({ partitionIndex, currentLeaderEpoch: -1, timestamp: -1 })) }],
+      });
+      expect(offsets.topics[0].partitions.map((p: { errorCode: number }) => p.errorCode)).to.deep.equal([ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NONE]);
+    } finally {
+      wire.socket.end();
+    }
 
     const described = await ask<LogDirsDescription>(1, { type: 'DescribeLogDirs', topics: null });
     const byDir = new Map(described.logDirs.map((d) => [d.logDir, d]));
