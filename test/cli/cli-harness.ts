@@ -33,6 +33,8 @@ export interface RunOptions {
    * refuses its command line before it reads stdin or prints a result); SAMSA_CLI_SPAWN=1 still spawns.
    */
   inProcess?: boolean;
+  /** Run as a process even a command that otherwise runs here (what it reports depends on its process). */
+  spawn?: boolean;
 }
 
 /** Starts `samsa <args>`; the caller may write to stdin, signal it, and await `result`. */
@@ -69,10 +71,10 @@ export function startCli(args: readonly string[], opts: RunOptions = {}): { chil
  * each. SAMSA_CLI_SPAWN=1 runs every command as a process. The executable itself (exit codes,
  * signals, stdin, environment) is tested through startCli.
  */
-const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'groups', 'delegation-tokens', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help']);
+const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'groups', 'delegation-tokens', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help', 'perf-produce', 'perf-consume', 'perf-e2e']);
 
 function inProcess(args: readonly string[], opts: RunOptions): boolean {
-  if (process.env.SAMSA_CLI_SPAWN === '1' || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;
+  if (process.env.SAMSA_CLI_SPAWN === '1' || opts.spawn || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;
   if (opts.inProcess) return true;
   // acls --remove asks for a confirmation on stdin unless --force
   if (args[0] === 'acls' && args.includes('--remove') && !args.includes('--force')) return false;

@@ -1,10 +1,12 @@
 /**
- * `samsa perf-produce`, `perf-consume` and `perf-e2e` as a user runs them (child processes): the
- * same flags and --help as benchmarks/perf-produce.ts, perf-consume.ts and perf-e2e.ts, exit 2 on a bad flag, a
+ * `samsa perf-produce`, `perf-consume` and `perf-e2e` as a user runs them: the same flags and
+ * --help as benchmarks/perf-produce.ts, perf-consume.ts and perf-e2e.ts, exit 2 on a bad flag, a
  * small run of each against a throw-away one-broker cluster, and runs against a running cluster
  * (--bootstrap-server): the run's own topic and group left behind nowhere, a named topic kept and
- * read as it is (to its end, also when that end is a transaction's marker), and the flags that cannot apply to it refused (those refusals through main() in
- * this process, as the harness runs one-shot admin commands).
+ * read as it is (to its end, also when that end is a transaction's marker), and the flags that
+ * cannot apply to it refused. Most runs go through main() in this process, as the harness runs
+ * one-shot admin commands; perf-consume -h, a produce and a consume run, and the run whose CPU
+ * report must count only its own threads are processes of their own.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +26,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     expect(top.stdout).to.match(/^  perf-produce /m).and.match(/^  perf-consume /m);
     expect(top.stdout).to.match(/^  perf-e2e /m);
     // perf-consume -h from a real process, the others through main() in this process
-    const [p, c, e] = await Promise.all([runCli(['perf-produce', '--help'], { inProcess: true }), runCli(['perf-consume', '-h']), runCli(['perf-e2e', '--help'], { inProcess: true })]);
+    const [p, c, e] = await Promise.all([runCli(['perf-produce', '--help'], { inProcess: true }), runCli(['perf-consume', '-h'], { spawn: true }), runCli(['perf-e2e', '--help'], { inProcess: true })]);
     expect(p.code).to.equal(0);
     expect(p.stdout.trimEnd()).to.equal(usage('samsa perf-produce', PERF_PRODUCE_SUMMARY, PRODUCE_FLAGS));
     expect(c.code).to.equal(0);
@@ -75,7 +77,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
   it('run the tools: records sent and read, with a summary table', async () => {
     const common = ['--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
     // each run has a throw-away cluster of its own: run together
-    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common])]);
+    // as a user runs them: processes of their own
+    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10'], { spawn: true }), runCli(['perf-consume', ...common], { spawn: true })]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^3000 records sent, [\d.]+ k? ?records\/sec/m).and.contain('perf-produce: 1 brokers (inproc), topic perf (of this run), 2 partitions, RF 1');
     expect(c.code, c.stderr).to.equal(0);
@@ -106,7 +109,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     it('without --topic: a topic of the run, deleted after it, and the consumers\' group with it', async () => {
       // each run makes a topic of its own: run together
       const [p, c] = await Promise.all([
-        cli.run('perf-produce', [...common, '--records', '2000', '--warmup-records', '0', '--send-size', '10', '--partitions', '2']),
+        // a process of its own: its CPU report counts the client's threads, not the cluster's here
+        cli.run('perf-produce', [...common, '--records', '2000', '--warmup-records', '0', '--send-size', '10', '--partitions', '2'], { spawn: true }),
         cli.run('perf-consume', [...common, '--records', '1500', '--consumers', '2']),
       ]);
       expect(p.code, p.stderr).to.equal(0);
