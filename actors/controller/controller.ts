@@ -97,6 +97,7 @@ import {
   isEligible,
   isLive,
   liveBrokers,
+  offlineReplicasChanged,
   partitionsHostedBy,
   toBrokerInfo,
   toClusterMetadata,
@@ -683,8 +684,8 @@ function handleBrokerHeartbeat(s: ControllerState, m: Extract<ControllerMsg, { t
     case BrokerState.Unfenced:
     case BrokerState.ShuttingDown:
       s.sessions.set(b.brokerId, ctx.clock.now());
-      if (m.offlinePartitions && m.offlinePartitions.length > 0) {
-        return moveFromOfflineReplicas(s, b, m.offlinePartitions, ctx).then((r) => {
+      if ((m.offlinePartitions && m.offlinePartitions.length > 0) || (b.offlineReplicas?.length ?? 0) > 0) {
+        return moveFromOfflineReplicas(s, b, m.offlinePartitions ?? [], ctx).then((r) => {
           if (!r.ok) return reply(r.errorCode, false, false, r.errorMessage);
           reply(ErrorCode.NONE, false, false);
         });
@@ -709,15 +710,21 @@ async function moveFromOfflineReplicas(s: ControllerState, b: BrokerRecord, repo
     (p): p is { topic: string; partition: number } => typeof (p as { topic?: unknown })?.topic === 'string' && Number.isSafeInteger((p as { partition?: unknown })?.partition),
   );
   const changes = changesForOfflineReplicas(s.metadata, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable);
-  if (changes.length === 0) return { ok: true };
-  const batch = build(s, ctx, (x) => x.addAll(changesForOfflineReplicas(x.state, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable)));
+  const reportChanged = offlineReplicasChanged(b, partitions, s.metadata);
+  if (changes.length === 0 && !reportChanged) return { ok: true };
+  const batch = build(s, ctx, (x) => {
+    // the metadata remembers them (Kafka's Metadata lists them as offline replicas)
+    const now = x.state.brokers.get(b.brokerId);
+    if (now && offlineReplicasChanged(now, partitions, x.state)) x.add({ type: 'BrokerReplicasOffline', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, partitions: [...partitions] });
+    x.addAll(changesForOfflineReplicas(x.state, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable));
+  });
   if (!(batch instanceof Batch)) return batch;
   const committed = await commit(s, batch, ctx);
   if (!committed.ok) return committed;
   const out = new Outbox();
   out.addForPartitions(s.metadata, changedPartitions(batch.records), false);
   out.flush(s, ctx, true);
-  ctx.log.warn('replicas offline after a log dir failure: leadership moved away, ISR shrunk', { brokerId: b.brokerId, partitions: changes.map((c) => `${c.topic}-${c.partition}`) });
+  if (changes.length > 0) ctx.log.warn('replicas offline after a log dir failure: leadership moved away, ISR shrunk', { brokerId: b.brokerId, partitions: changes.map((c) => `${c.topic}-${c.partition}`) });
   return committed;
 }
 

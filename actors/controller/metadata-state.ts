@@ -43,6 +43,11 @@ export interface BrokerRecord {
   readonly endpoint: string | null;
   /** 'host:port' of the broker's Kafka-protocol listener; null when it has none. */
   readonly kafkaEndpoint: string | null;
+  /**
+   * Its replicas offline because their log dir failed, as it last reported them (sorted by topic,
+   * then partition); absent when none. Cleared when it registers again.
+   */
+  readonly offlineReplicas?: readonly { readonly topic: string; readonly partition: number }[];
 }
 
 export interface TopicRecord {
@@ -106,6 +111,8 @@ export type MetadataRecord =
   | { type: 'FenceBroker'; brokerId: number; brokerEpoch: number; to: typeof BrokerState.Fenced | typeof BrokerState.ShutDown; reason: FenceReason }
   | { type: 'UnfenceBroker'; brokerId: number; brokerEpoch: number }
   | { type: 'BeginControlledShutdown'; brokerId: number; brokerEpoch: number }
+  /** The replicas a live broker reports offline (a failed log dir), replacing what it reported before. */
+  | { type: 'BrokerReplicasOffline'; brokerId: number; brokerEpoch: number; partitions: { topic: string; partition: number }[] }
   | { type: 'CreateTopic'; name: string; topicId: string; internal: boolean; config: Record<string, string | number>; partitions: PartitionState[] }
   | { type: 'CreatePartitions'; topic: string; partitions: PartitionState[] }
   | PartitionChangeRecord
@@ -203,6 +210,7 @@ export function toBrokerInfo(b: BrokerRecord): BrokerInfo {
     brokerEpoch: b.brokerEpoch,
     endpoint: b.endpoint ?? null,
     kafkaEndpoint: b.kafkaEndpoint ?? null,
+    ...(b.offlineReplicas && b.offlineReplicas.length > 0 ? { offlineReplicas: b.offlineReplicas.map((p) => ({ topic: p.topic, partition: p.partition })) } : {}),
   };
 }
 
@@ -386,6 +394,13 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       requireTransition(record, b, [BrokerState.Unfenced]);
       return withBroker(state, { ...b, state: BrokerState.ShuttingDown });
     }
+    case 'BrokerReplicasOffline': {
+      const b = requireBroker(state, record);
+      requireTransition(record, b, [BrokerState.Unfenced, BrokerState.ShuttingDown]);
+      const partitions = sortedReplicaKeys(record.partitions.filter((p) => getPartition(state, p.topic, p.partition)?.replicas.includes(b.brokerId)));
+      const { offlineReplicas: _was, ...rest } = b;
+      return withBroker(state, partitions.length > 0 ? { ...rest, offlineReplicas: partitions } : rest);
+    }
     case 'CreateTopic': {
       if (state.topics.has(record.name)) fail(record, `topic ${record.name} already exists`);
       checkNewPartitions(record, record.name, record.partitions, 0);
@@ -507,6 +522,15 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (t.topicId !== record.topicId) fail(record, `topic ${record.name} has id ${t.topicId}, not ${record.topicId}`);
       const topics = new Map(state.topics);
       topics.delete(record.name);
+      // a topic made again under this name starts with none of these replicas offline
+      let brokers = state.brokers;
+      for (const b of state.brokers.values()) {
+        if (!b.offlineReplicas?.some((p) => p.topic === record.name)) continue;
+        if (brokers === state.brokers) brokers = new Map(state.brokers);
+        const left = b.offlineReplicas.filter((p) => p.topic !== record.name);
+        const { offlineReplicas: _was, ...rest } = b;
+        (brokers as Map<number, BrokerRecord>).set(b.brokerId, left.length > 0 ? { ...rest, offlineReplicas: left } : rest);
+      }
       const pendingDeletes = new Map(state.pendingDeletes);
       for (const p of t.partitions) {
         for (const r of p.replicas) {
@@ -514,9 +538,23 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
           pendingDeletes.set(r, [...(pendingDeletes.get(r) ?? []), { topic: t.name, topicId: t.topicId, partition: p.partition }]);
         }
       }
-      return { ...state, topics, pendingDeletes };
+      return { ...state, brokers, topics, pendingDeletes };
     }
   }
+}
+
+/** Topic-partitions without repeats, sorted by topic, then partition (fresh copies). */
+function sortedReplicaKeys(partitions: readonly { topic: string; partition: number }[]): { topic: string; partition: number }[] {
+  const seen = new Map<string, { topic: string; partition: number }>();
+  for (const p of partitions) seen.set(`${p.topic}\u0000${p.partition}`, { topic: p.topic, partition: p.partition });
+  return [...seen.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+}
+
+/** Whether what a broker reports offline differs from what the metadata holds for it. */
+export function offlineReplicasChanged(b: BrokerRecord, reported: readonly { topic: string; partition: number }[], state: MetadataState): boolean {
+  const now = sortedReplicaKeys(reported.filter((p) => getPartition(state, p.topic, p.partition)?.replicas.includes(b.brokerId)));
+  const was = b.offlineReplicas ?? [];
+  return now.length !== was.length || now.some((p, i) => p.topic !== was[i]!.topic || p.partition !== was[i]!.partition);
 }
 
 /** Applies records in order. */

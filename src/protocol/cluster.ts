@@ -32,6 +32,8 @@ export interface BrokerInfo {
   endpoint?: string | null;
   /** 'host:port' of the broker's Kafka-protocol listener, when it has one. */
   kafkaEndpoint?: string | null;
+  /** Its replicas offline because their log dir failed (absent: none); Kafka's Metadata lists them as offline replicas. */
+  offlineReplicas?: { topic: string; partition: number }[];
 }
 
 export interface PartitionState {
@@ -78,4 +80,17 @@ export interface ClusterMetadata {
   brokerConfigs?: Record<string, Record<string, string>>;
   /** Client quotas (absent: none); each broker's Kafka listener enforces them. */
   clientQuotas?: ClientQuota[];
+}
+
+/**
+ * Kafka's offline replicas of each partition: those on a broker not registered or fenced, and
+ * those a broker reports offline (their log dir failed). Returns the lookup for `md`.
+ */
+export function offlineReplicaLookup(md: ClusterMetadata): (p: PartitionState) => number[] {
+  const live = new Set(md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId));
+  const inFailedDirs = new Map<number, Set<string>>();
+  for (const b of md.brokers) {
+    if (b.offlineReplicas && b.offlineReplicas.length > 0) inFailedDirs.set(b.brokerId, new Set(b.offlineReplicas.map((p) => `${p.partition}:${p.topic}`)));
+  }
+  return (p) => p.replicas.filter((r) => !live.has(r) || !!inFailedDirs.get(r)?.has(`${p.partition}:${p.topic}`));
 }

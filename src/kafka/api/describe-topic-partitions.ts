@@ -17,7 +17,7 @@
  *   lists are empty. A leader that is not live is -1.
  */
 import { isInternalTopic, validateTopicName } from '../../../actors/controller/topic-validation.js';
-import type { ClusterMetadata, TopicMetadata } from '../../protocol/cluster.js';
+import { offlineReplicaLookup, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
@@ -36,6 +36,7 @@ function refused(names: string[], errorCode: number): Response {
 /** The partitions [from, from + max) of a topic, as Kafka's KRaft metadata cache answers them. */
 function partitionsOf(t: TopicMetadata, md: ClusterMetadata, from: number, max: number) {
   const live = new Set(md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId));
+  const offlineReplicas = offlineReplicaLookup(md);
   const sorted = [...t.partitions].sort((a, b) => a.partition - b.partition);
   const upper = Math.min(sorted.length, from + max);
   const out = [];
@@ -50,7 +51,7 @@ function partitionsOf(t: TopicMetadata, md: ClusterMetadata, from: number, max: 
       isrNodes: p.isr,
       eligibleLeaderReplicas: [],
       lastKnownElr: [],
-      offlineReplicas: p.replicas.filter((r) => !live.has(r)),
+      offlineReplicas: offlineReplicas(p),
     });
   }
   return { partitions: out, next: upper < sorted.length ? upper : -1 };

@@ -20,7 +20,7 @@ import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { MetadataResponse as BrokerMetadataResponse } from '../../../actors/broker/messages.js';
 import type { ControllerReply } from '../../../actors/controller/messages.js';
-import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
+import { NO_LEADER, offlineReplicaLookup, type BrokerInfo, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import { kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { isFailure } from '../../runtime/types.js';
@@ -57,8 +57,7 @@ export async function fetchClusterMetadata(ctx: ApiContext, topics: string[] | n
 }
 
 function topicEntry(t: TopicMetadata, md: ClusterMetadata, topicAuthorizedOperations: number) {
-  const fenced = new Set(md.brokers.filter((b) => b.fenced).map((b) => b.brokerId));
-  const known = new Set(md.brokers.map((b) => b.brokerId));
+  const offlineReplicas = offlineReplicaLookup(md);
   return {
     errorCode: ErrorCode.NONE,
     name: t.name,
@@ -74,7 +73,7 @@ function topicEntry(t: TopicMetadata, md: ClusterMetadata, topicAuthorizedOperat
         leaderEpoch: p.leaderEpoch,
         replicaNodes: p.replicas,
         isrNodes: p.isr,
-        offlineReplicas: p.replicas.filter((r) => fenced.has(r) || !known.has(r)),
+        offlineReplicas: offlineReplicas(p),
       })),
   };
 }

@@ -218,6 +218,11 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
         topics: [{ name: 'fail', partitions: [inD0[0]!, inD1[0]!].map((partitionIndex) => ({ partitionIndex, currentLeaderEpoch: -1, timestamp: -1 })) }],
       });
       expect(offsets.topics[0].partitions.map((p: { errorCode: number }) => p.errorCode)).to.deep.equal([ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NONE]);
+      // Metadata lists broker 1's replicas of the failed dir as offline (as Kafka's, from the heartbeats' report)
+      const md = await wire.call(ApiKeys.Metadata, 12, { topics: [{ name: 'fail' }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false });
+      const offline = new Map<number, number[]>(md.topics[0].partitions.map((p: { partitionIndex: number; offlineReplicas: number[] }) => [p.partitionIndex, p.offlineReplicas]));
+      for (const p of inD0) expect(offline.get(p), `fail-${p}`).to.deep.equal([1]);
+      for (const p of inD1) expect(offline.get(p), `fail-${p}`).to.deep.equal([]);
     } finally {
       wire.socket.end();
     }
@@ -261,5 +266,7 @@ describe('broker log dirs (JBOD, inproc brokers)', function () {
     await c.client.waitForBrokers(2);
     await checkFor(async () => (await c.client.metadata()).topics.find((x) => x.name === 'fail')!.partitions.every((p) => p.isr.length === 2), 20_000, 50);
     expect((await ask<BrokerDescription>(1, { type: 'DescribeBroker' })).offlinePartitions).to.deep.equal([]);
+    // registered again: nothing offline in the metadata any more
+    expect((await c.client.metadata()).brokers.find((b) => b.brokerId === 1)).to.not.have.property('offlineReplicas');
   });
 });

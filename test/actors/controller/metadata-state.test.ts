@@ -127,6 +127,36 @@ describe('actors/controller/metadata-state', () => {
     });
   });
 
+  describe('replicas offline in a failed log dir', () => {
+    const offline = (brokerId: number, brokerEpoch: number, partitions: { topic: string; partition: number }[]): MetadataRecord => ({ type: 'BrokerReplicasOffline', brokerId, brokerEpoch, partitions });
+    const base = () => applyRecords(cluster([1, 2]), [createTopic('t', [partition('t', 0, [1, 2]), partition('t', 1, [1, 2]), partition('t', 2, [2])]), createTopic('u', [partition('u', 0, [1])])]);
+
+    it('BrokerReplicasOffline: a live broker (Unfenced or ShuttingDown) with its epoch; the set replaces the last, sorted, without repeats or partitions it does not host', () => {
+      const s = applyRecord(base(), offline(1, 1, [{ topic: 'u', partition: 0 }, { topic: 't', partition: 1 }, { topic: 't', partition: 1 }, { topic: 't', partition: 2 }, { topic: 'gone', partition: 0 }]));
+      expect(s.brokers.get(1)!.offlineReplicas).to.deep.equal([{ topic: 't', partition: 1 }, { topic: 'u', partition: 0 }]);
+      expect(toClusterMetadata(s, 'x').brokers.find((b) => b.brokerId === 1)!.offlineReplicas).to.deep.equal([{ topic: 't', partition: 1 }, { topic: 'u', partition: 0 }]);
+      expect(toClusterMetadata(s, 'x').brokers.find((b) => b.brokerId === 2)).to.not.have.property('offlineReplicas');
+      const replaced = applyRecord(s, offline(1, 1, [{ topic: 't', partition: 0 }]));
+      expect(replaced.brokers.get(1)!.offlineReplicas).to.deep.equal([{ topic: 't', partition: 0 }]);
+      expect(applyRecord(s, offline(1, 1, [])).brokers.get(1)).to.not.have.property('offlineReplicas');
+      expect(applyRecords(base(), [beginShutdown(1, 1), offline(1, 1, [{ topic: 'u', partition: 0 }])]).brokers.get(1)!.offlineReplicas).to.have.length(1);
+      expect(() => applyRecord(base(), offline(1, 2, []))).to.throw(MetadataRecordError, /epoch 1, not 2/);
+      expect(() => applyRecord(base(), offline(9, 1, []))).to.throw(MetadataRecordError, /not registered/);
+      expect(() => applyRecord(applyRecord(base(), fence(1, 1)), offline(1, 1, []))).to.throw(MetadataRecordError, /cannot go from Fenced/);
+      expect(() => applyRecord(applyRecord(base(), fence(1, 1, 'ShutDown')), offline(1, 1, []))).to.throw(MetadataRecordError, /cannot go from ShutDown/);
+    });
+
+    it('kept while the broker is fenced and unfenced, cleared when it registers again, and dropped with their topic', () => {
+      const s = applyRecord(base(), offline(1, 1, [{ topic: 't', partition: 0 }, { topic: 'u', partition: 0 }]));
+      expect(applyRecords(s, [fence(1, 1), unfence(1, 1)]).brokers.get(1)!.offlineReplicas).to.have.length(2);
+      expect(applyRecords(s, [fence(1, 1), register(1, 2, 'again')]).brokers.get(1)).to.not.have.property('offlineReplicas');
+      const removed = applyRecord(s, { type: 'RemoveTopic', name: 'u', topicId: 'id-u' });
+      expect(removed.brokers.get(1)!.offlineReplicas).to.deep.equal([{ topic: 't', partition: 0 }]);
+      const recreated = applyRecords(removed, [{ type: 'RemoveTopic', name: 't', topicId: 'id-t' }, createTopic('t', [partition('t', 0, [1, 2])])]);
+      expect(recreated.brokers.get(1)).to.not.have.property('offlineReplicas');
+    });
+  });
+
   describe('topic configs', () => {
     it('ChangeTopicConfig replaces a topic\'s overrides; an unknown topic or id is refused', () => {
       const s0 = applyRecord(cluster([1]), { type: 'CreateTopic', name: 't', topicId: 'id-t', internal: false, config: { 'retention.ms': 5 }, partitions: [partition('t', 0, [1])] });
