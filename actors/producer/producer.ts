@@ -162,8 +162,10 @@ const BLOCK_TIMER = 'block';
 const METADATA_TIMER = 'metadata';
 const METADATA_RETRY_TIMER = 'metadata-retry';
 const PRODUCER_ID_RETRY_TIMER = 'producer-id-retry';
+/** Answers after which the partition's leader is looked up again (Kafka's InvalidMetadataException family). */
 const STALE_METADATA = new Set<number>([
   ErrorCode.NOT_LEADER_OR_FOLLOWER,
+  ErrorCode.KAFKA_STORAGE_ERROR,
   ErrorCode.LEADER_NOT_AVAILABLE,
   ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
   ErrorCode.FENCED_LEADER_EPOCH,

@@ -3,8 +3,9 @@
  * into one request. Without idempotence a request carries, per partition, the ready batches
  * in order up to max.request.size (one partition entry: its batches' buffers as a list), and the
  * offsets reported per Send follow from the entry's base offset; with enable.idempotence it
- * carries one batch per partition, as Kafka's brokers require. And which batch buffers the
- * producer keeps for its next batches.
+ * carries one batch per partition, as Kafka's brokers require. Which batch buffers the
+ * producer keeps for its next batches. And which refused batches make it ask for metadata
+ * again before retrying (Kafka's InvalidMetadataException family).
  */
 import { expect } from 'chai';
 import type { BrokerProduceResponse, ProducePartition, ProducePartitionResult } from '../../../actors/broker/messages.js';
@@ -17,6 +18,7 @@ import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
 import { defineActor, type ReplyToken } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import type { ActorRef, Failure, Message } from '../../../src/runtime/types.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
 import { checkFor } from '../../helpers/check-for.js';
 
 interface SeenPartition {
@@ -36,6 +38,10 @@ interface HeldProduce {
 
 interface FakeBroker {
   held: HeldProduce[];
+  /** Metadata requests answered. */
+  metadataAsks: number;
+  /** Error codes to answer the next Produce requests with (every partition), in turn. */
+  failures: number[];
   seen: SeenPartition[][];
   /** Next offset per partition key. */
   next: Map<string, number>;
@@ -46,6 +52,7 @@ type FakeBrokerMsg =
   | { type: 'InitProducerId' }
   | { type: 'Produce'; acks: number; timeoutMs: number; partitions: ProducePartition[] }
   | { type: 'Release' }
+  | { type: 'FailNext'; errorCode: number }
   | { type: 'Seen' };
 
 const METADATA: ClusterMetadata = {
@@ -66,12 +73,20 @@ const METADATA: ClusterMetadata = {
 
 const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
   kind: 'fake-broker',
-  init: () => ({ held: [], seen: [], next: new Map() }),
+  init: () => ({ held: [], metadataAsks: 0, failures: [], seen: [], next: new Map() }),
   supervision: 'resume',
   handlers: {
-    Metadata: (_s, _m, ctx) => ctx.reply({ type: 'MetadataResponse', errorCode: 0, metadata: METADATA } as never),
+    Metadata: (s, _m, ctx) => {
+      s.metadataAsks++;
+      ctx.reply({ type: 'MetadataResponse', errorCode: 0, metadata: METADATA } as never);
+    },
     InitProducerId: (_s, _m, ctx) => ctx.reply({ type: 'InitProducerIdResult', errorCode: 0, producerId: 42, producerEpoch: 0 } as never),
     Produce: (s, m, ctx) => {
+      const failure = s.failures.shift();
+      if (failure !== undefined) {
+        const partitions = m.partitions.map((pp) => ({ topic: pp.topic, partition: pp.partition, errorCode: failure, errorMessage: 'failed', baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }));
+        return ctx.reply({ type: 'BrokerProduceResponse', errorCode: 0, partitions } satisfies BrokerProduceResponse);
+      }
       s.seen.push(
         m.partitions.map((pp) => {
           const records = entryRecords(pp.records);
@@ -100,7 +115,10 @@ const fakeBroker = defineActor<FakeBroker, FakeBrokerMsg>({
         if (h.token) ctx.replyTo(h.token, { type: 'BrokerProduceResponse', errorCode: 0, partitions } satisfies BrokerProduceResponse);
       }
     },
-    Seen: (s, _m, ctx) => ctx.reply({ type: 'Seen', seen: s.seen, held: s.held.length } as never),
+    FailNext: (s, m) => {
+      s.failures.push(m.errorCode);
+    },
+    Seen: (s, _m, ctx) => ctx.reply({ type: 'Seen', seen: s.seen, held: s.held.length, metadataAsks: s.metadataAsks } as never),
   },
 });
 
@@ -123,7 +141,7 @@ describe('actors/producer: batches per request, batch buffers', function () {
   const spawnProducer = (config: Record<string, unknown>): ActorRef<ProducerMsg> =>
     sys.spawn(producer, { name: `p${++n}`, args: { bootstrap: [{ brokerId: 1, node: 'n1' }], config: { 'linger.ms': 0, 'max.in.flight.requests.per.connection': 1, ...config } } });
 
-  const seen = async () => (await sys.ask<Message & { seen: SeenPartition[][]; held: number }>(broker, { type: 'Seen' }, { timeoutMs: 5_000 })) as { seen: SeenPartition[][]; held: number };
+  const seen = async () => (await sys.ask<Message & { seen: SeenPartition[][]; held: number; metadataAsks: number }>(broker, { type: 'Seen' }, { timeoutMs: 5_000 })) as { seen: SeenPartition[][]; held: number; metadataAsks: number };
 
   /** Sends `count` records of `size` bytes to partition `partition`; the answer comes once the broker releases. */
   const send = (p: ActorRef<ProducerMsg>, tag: string, count: number, size: number, partition = 0) =>
@@ -141,6 +159,33 @@ describe('actors/producer: batches per request, batch buffers', function () {
     }
     return all;
   }
+
+  for (const [name, errorCode] of [
+    ['NOT_LEADER_OR_FOLLOWER', ErrorCode.NOT_LEADER_OR_FOLLOWER],
+    ['KAFKA_STORAGE_ERROR (the leader\'s log dir failed)', ErrorCode.KAFKA_STORAGE_ERROR],
+  ] as const) {
+    it(`a batch answered ${name} is retried after the metadata is asked again`, async () => {
+      const p = spawnProducer({ 'batch.size': 1024, 'retry.backoff.ms': 1 });
+      // connected: its first metadata is in
+      await checkFor(async () => ((await seen()).metadataAsks >= 1 ? true : null));
+      const before = (await seen()).metadataAsks;
+      sys.send(broker, { type: 'FailNext', errorCode });
+      const [r] = (await settle([send(p, 'a', 2, 10)])) as SendResult[];
+      expect(r!.errorCode).to.equal(0);
+      expect(r!.results[0]!.baseOffset).to.equal(0);
+      expect((await seen()).metadataAsks).to.be.greaterThan(before);
+    });
+  }
+
+  it('a batch answered with a retriable error that says nothing of the leader is retried without asking the metadata again', async () => {
+    const p = spawnProducer({ 'batch.size': 1024, 'retry.backoff.ms': 1 });
+    await checkFor(async () => ((await seen()).metadataAsks >= 1 ? true : null));
+    const before = (await seen()).metadataAsks;
+    sys.send(broker, { type: 'FailNext', errorCode: ErrorCode.NOT_ENOUGH_REPLICAS });
+    const [r] = (await settle([send(p, 'a', 2, 10)])) as SendResult[];
+    expect(r!.errorCode).to.equal(0);
+    expect((await seen()).metadataAsks).to.equal(before);
+  });
 
   it('puts the ready batches of a partition into one request, in order, and reports offsets from its base offset', async () => {
     const p = spawnProducer({ 'batch.size': 1024 });
