@@ -1263,11 +1263,15 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
 
 /**
  * What the brokers are told after a reassignment step of one partition: LeaderAndIsr to its live
- * replicas (new ones start following the leader), StopReplica with delete to the live ones it no
+ * replicas (new ones start following the leader, flagged new as Kafka flags them, so a broker with
+ * a log dir offline makes their log in another), StopReplica with delete to the live ones it no
  * longer has (those that are down are owed the delete in the metadata).
  */
 function addReassignmentRequests(state: MetadataState, out: Outbox, before: PartitionState, after: PartitionState): void {
-  out.addForPartitions(state, [after], false);
+  const topic = state.topics.get(after.topic);
+  if (topic) {
+    for (const r of after.replicas) if (isLive(state.brokers.get(r))) out.addLeaderAndIsr(r, topic, after, !before.replicas.includes(r));
+  }
   for (const r of removedReplicas(before, after)) if (isLive(state.brokers.get(r))) out.addStopReplica(r, after.topic, after.partition, true);
 }
 

@@ -48,6 +48,8 @@ describe('actors/controller: partition reassignment', () => {
       expect(h.leaderAndIsr(id).map((x) => [x.partition, x.leader, x.replicas, x.addingReplicas])).to.deep.equal([[0, 1, [2, 3, 1], [2, 3]]]);
       expect(stops(id)).to.deep.equal([]);
     }
+    // the added replicas are new (a broker with a log dir offline makes their log in another), the old one is not
+    expect([1, 2, 3].map((id) => h.leaderAndIsr(id)[0]!.isNew)).to.deep.equal([false, true, true]);
     expect((await list()).topics).to.deep.equal([{ name: 't', partitions: [{ partition: 0, replicas: [2, 3, 1], addingReplicas: [2, 3], removingReplicas: [1] }] }]);
   });
 
@@ -70,7 +72,7 @@ describe('actors/controller: partition reassignment', () => {
     expect(h.leaderAndIsr(1)).to.deep.equal([]);
     for (const id of [2, 3]) {
       expect(stops(id)).to.deep.equal([]);
-      expect(h.leaderAndIsr(id).map((x) => [x.leader, x.replicas, x.isr, x.leaderEpoch])).to.deep.equal([[2, [2, 3], [2, 3], 1]]);
+      expect(h.leaderAndIsr(id).map((x) => [x.leader, x.replicas, x.isr, x.leaderEpoch, x.isNew])).to.deep.equal([[2, [2, 3], [2, 3], 1, false]]);
     }
     expect((await list()).topics).to.deep.equal([]);
   });
