@@ -6,8 +6,9 @@
  * Kafka gives a client over it: (rate - limit) / limit x the window the rate was measured over.
  * One difference: Kafka's window is at least quota.window.num - 1 samples wide, which lets a new
  * or returning client send ten seconds' worth at once; here it is at least one second wide. Used by the replication
- * throttles (leader/follower.replication.throttled.rate) and the client quotas
- * (producer_byte_rate, consumer_byte_rate). The clock is injected.
+ * throttles (leader/follower.replication.throttled.rate), the log dir move throttle
+ * (replica.alter.log.dirs.io.max.bytes.per.second, which waits timeUntilWithinLimitMs before each
+ * copy step) and the client quotas (producer_byte_rate, consumer_byte_rate). The clock is injected.
  */
 export const UNLIMITED_RATE = Number.MAX_SAFE_INTEGER;
 
@@ -72,16 +73,35 @@ export class RateQuota {
     return Math.round(((rate - this.limitBytesPerSec) / Math.max(this.limitBytesPerSec, 1e-9)) * windowMs);
   }
 
-  private measure(): { rate: number; windowMs: number } {
+  /**
+   * How long from now until the rate is within the limit again if nothing more is recorded (0
+   * when it is within): the wait before a throttled task's next piece of work. It is the time the
+   * measured window must grow for what it holds to be within the limit, and never more than until
+   * every sample kept has aged out (so even a limit of 0 lets one piece through per window, as
+   * Kafka's quotas do). Samples ageing out can make the wait end over the limit still (the window
+   * is capped at `samples` seconds): the caller asks again then.
+   */
+  timeUntilWithinLimitMs(): number {
+    if (this.unlimited) return 0;
+    const now = this.clock.now();
+    const { rate, total, windowStart } = this.measure();
+    if (rate <= this.limitBytesPerSec) return 0;
+    const untilWithin = this.limitBytesPerSec > 0 ? (total * 1000) / this.limitBytesPerSec - (now - windowStart) : Infinity;
+    const newest = this.buckets[this.buckets.length - 1]!;
+    const untilEmpty = newest.start + (this.samples + 1) * this.sampleMs - now;
+    return Math.max(1, Math.ceil(Math.min(untilWithin, untilEmpty)));
+  }
+
+  private measure(): { rate: number; windowMs: number; total: number; windowStart: number } {
     const now = this.clock.now();
     this.expire(now);
-    if (this.buckets.length === 0) return { rate: 0, windowMs: this.sampleMs };
+    if (this.buckets.length === 0) return { rate: 0, windowMs: this.sampleMs, total: 0, windowStart: now };
     // from the oldest sample still kept (a client back after a pause starts a new window)
     const windowStart = Math.max(this.buckets[0]!.start, now - this.samples * this.sampleMs);
     const windowMs = Math.max(now - windowStart, this.sampleMs);
     let total = 0;
     for (const b of this.buckets) total += b.bytes;
-    return { rate: (total * 1000) / windowMs, windowMs };
+    return { rate: (total * 1000) / windowMs, windowMs, total, windowStart };
   }
 
   isExceeded(): boolean {
