@@ -110,6 +110,12 @@ export interface BrokerConfig {
    */
   leaderReplicationThrottledRate: number;
   followerReplicationThrottledRate: number;
+  /**
+   * replica.alter.log.dirs.io.max.bytes.per.second: bytes per second this broker's moves of logs
+   * between its log dirs (AlterReplicaLogDirs) copy into their future logs at most, all together
+   * (default: unlimited). Appends to the logs being moved are never held back.
+   */
+  replicaAlterLogDirsIoMaxBytesPerSecond: number;
   log: LogConfig;
 }
 
@@ -163,6 +169,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
   'leader.replication.throttled.rate': { prop: 'leaderReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
   'follower.replication.throttled.rate': { prop: 'followerReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
+  'replica.alter.log.dirs.io.max.bytes.per.second': { prop: 'replicaAlterLogDirsIoMaxBytesPerSecond', min: 0, def: UNLIMITED_RATE },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */
@@ -287,7 +294,8 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
  * broker or as the cluster-wide default, through IncrementalAlterConfigs / AlterConfigs: the
  * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type;
  * replicas of topics without their own value take a change at once), the replication throttle
- * rates, the Kafka listener's connection limits (max.connections, max.connections.per.ip and its
+ * rates, the log dir move throttle (replica.alter.log.dirs.io.max.bytes.per.second: moves in
+ * progress take it at their next copy step), the Kafka listener's connection limits (max.connections, max.connections.per.ip and its
  * overrides, max.connection.creation.rate: new connections are judged by them at once, open
  * ones stay, as in Kafka), transaction.partition.verification.enable (the next transactional
  * produce), producer.id.expiration.ms (each replica's next producer sweep, KIP-854) and the log
@@ -300,6 +308,7 @@ export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
     'compression.type',
     'leader.replication.throttled.rate',
     'follower.replication.throttled.rate',
+    'replica.alter.log.dirs.io.max.bytes.per.second',
     'max.connections',
     'max.connections.per.ip',
     'max.connections.per.ip.overrides',

@@ -2,7 +2,8 @@
  * The broker: one per broker id, at brokerPath(id) on its node. Its partition replicas and
  * replica fetchers are its children (addressed directly by path, never relayed through it).
  *
- * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs) and the replicas
+ * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs, with the throttle
+ * its moves between dirs share, replica.alter.log.dirs.io.max.bytes.per.second) and the replicas
  * offline because their dir failed (reported in every heartbeat); registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
@@ -206,6 +207,8 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
   s.logs.setCleanerSettings({ backoffMs: config.logCleanerBackoffMs, dedupeBufferBytes: config.logCleanerDedupeBufferSize });
   s.leaderQuota.setLimit(config.leaderReplicationThrottledRate);
   s.followerQuota.setLimit(config.followerReplicationThrottledRate);
+  // before the replicas are told: one whose move waits out the throttle looks at it again
+  s.logs.setMoveThrottle(config.replicaAlterLogDirsIoMaxBytesPerSecond);
   for (const rep of s.replicas.values()) {
     ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType, producerIdExpirationMs: config.producerIdExpirationMs });
   }
@@ -830,6 +833,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       logger: ctx.log.child({ component: 'log-manager' }),
       onDirFailure: (logDir, reason) => ctx.send(ctx.self, { type: 'LogDirFailed', logDir, reason }),
     });
+    logs.setMoveThrottle(config.replicaAlterLogDirsIoMaxBytesPerSecond);
     const s: BrokerState = {
       args,
       node: ctx.nodeId,

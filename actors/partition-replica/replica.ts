@@ -13,7 +13,9 @@
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
  * ExpireProduces, ExpireDeleteRecords, DescribeReplica, DescribeProducers (leader or follower), StartTxnVerification,
  * AlterLogDir (moves the log to another log dir of the broker as Kafka does: copied into a future
- * log there a chunk per turn of the mailbox, CopyToFutureLog, while it goes on serving, then swapped).
+ * log there a chunk per turn of the mailbox, CopyToFutureLog, while it goes on serving, then swapped;
+ * while the broker's replica.alter.log.dirs.io.max.bytes.per.second is exceeded the next chunk
+ * waits on a timer, and BrokerDefaultsChanged has a waiting move look at the throttle again).
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted, LogDirAltered; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
@@ -1084,6 +1086,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (m.producerIdExpirationMs !== undefined) s.brokerDefaults.producerIdExpirationMs = m.producerIdExpirationMs;
       // the log's settings the topic does not set itself follow the broker's new defaults
       applyLogConfig(s, ctx);
+      // a move waiting out the log dir move throttle looks at it again: its limit may have changed
+      if (s.move && ctx.timers.isActive(COPY_TIMER)) ctx.timers.startSingle(COPY_TIMER, 0, { type: 'CopyToFutureLog' });
     },
 
     async DeleteRecords(s, m, ctx) {
@@ -1276,6 +1280,12 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     async CopyToFutureLog(s, _m, ctx) {
       const move = s.move;
       if (!move || move.current !== s.log) return;
+      // the broker's moves together copy no faster than replica.alter.log.dirs.io.max.bytes.per.second
+      const wait = move.throttleDelayMs();
+      if (wait > 0) {
+        ctx.timers.startSingle(COPY_TIMER, wait, { type: 'CopyToFutureLog' });
+        return;
+      }
       const step = await move.copyStep();
       if (step.errorCode !== ErrorCode.NONE) {
         ctx.log.error('moving the log to another log dir failed: it stays where it is', { to: move.destination, reason: step.errorMessage });

@@ -15,6 +15,13 @@
  * mid-way leaves either the current log (the future copy is dropped at start) or only the
  * future copy (the current was already marked deleted: the copy is complete and becomes the log).
  *
+ * The copying is throttled as Kafka's replica.alter.log.dirs.io.max.bytes.per.second throttles its
+ * future replicas: one byte-rate quota per broker (these dirs), shared by all the moves, records the
+ * bytes each copy step writes into a future log; while it is over its limit a move's next step
+ * waits (throttleDelayMs, on its owner's timer). A step copies at most one second's worth at the
+ * limit (always a whole batch at least), a copy that has caught up swaps without waiting, and the
+ * appends to the current log are never held back. A new limit applies to the next step of every move.
+ *
  * A dir fails as a whole (an I/O error in one of its logs or checkpoints: LogManager.failDir), and
  * one that cannot be opened at start is offline from the start; the others carry on. An offline
  * dir takes no new log, no move, and is described with KAFKA_STORAGE_ERROR and no partitions; with
@@ -25,7 +32,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorCode } from '../protocol/errors.js';
+import { systemClock } from '../runtime/clock.js';
 import { childLogger, type Logger } from '../runtime/logger.js';
+import { RateQuota, UNLIMITED_RATE } from '../runtime/rate-quota.js';
 import { fsyncDir } from './checkpoint.js';
 import type { LogConfig, LogConfigInput } from './log-config.js';
 import { FUTURE_DIR_SUFFIX, LogManager, parseTopicPartitionDir, topicPartitionKey, type LogCarriedState, type LogManagerOptions } from './log-manager.js';
@@ -83,6 +92,8 @@ export class LogDirMove {
     readonly from: LogManager,
     readonly to: LogManager,
     readonly tag: string,
+    /** The broker's move throttle, shared by all its moves. */
+    private readonly quota: RateQuota,
   ) {
     this.truncations = current.truncations;
   }
@@ -105,14 +116,31 @@ export class LogDirMove {
     return Math.max(0, this.current.logEndOffset - this.future.logEndOffset);
   }
 
+  /** Whether the future log has all the current log has (nothing to copy: the swap may happen). */
+  private get caughtUp(): boolean {
+    return this.current.truncations === this.truncations && this.future.logEndOffset === this.current.logEndOffset;
+  }
+
   /**
-   * Copies up to `maxBytes` of the current log's batches into the future log: caughtUp once the
-   * future log has the same log end offset. KAFKA_STORAGE_ERROR when reading or writing failed
-   * (the move should then be aborted).
+   * How long the next copy step should wait under the broker's move throttle: 0 while the moves'
+   * bytes per second are within replica.alter.log.dirs.io.max.bytes.per.second (or it is
+   * unlimited), and 0 for a copy that has caught up (the swap copies nothing).
+   */
+  throttleDelayMs(): number {
+    if (this.caughtUp) return 0;
+    return this.quota.timeUntilWithinLimitMs();
+  }
+
+  /**
+   * Copies up to `maxBytes` of the current log's batches into the future log (at most a second's
+   * worth under the move throttle, a whole batch at least), recording them in the throttle:
+   * caughtUp once the future log has the same log end offset. KAFKA_STORAGE_ERROR when reading or
+   * writing failed (the move should then be aborted).
    */
   async copyStep(maxBytes = MOVE_CHUNK_BYTES): Promise<{ errorCode: number; errorMessage: string | null; caughtUp: boolean }> {
+    const chunk = this.quota.unlimited ? maxBytes : Math.min(maxBytes, Math.max(1, Math.floor(this.quota.limit)));
     try {
-      return await this.copy(maxBytes);
+      return await this.copy(chunk);
     } catch (err) {
       if (!isIoError(err)) throw err;
       return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: err.message, caughtUp: false };
@@ -152,6 +180,8 @@ export class LogDirMove {
     }
     const appended = await future.appendAsFollower(records);
     if (appended.errorCode !== ErrorCode.NONE) return failed(`writing the future log: ${(appended as { reason?: string }).reason ?? appended.errorCode}`);
+    // as Kafka's future replicas record what they fetched into their quota
+    this.quota.record(records.length);
     if (current.logStartOffset > future.logStartOffset) future.maybeIncrementLogStartOffset(current.logStartOffset);
     return ok(future.logEndOffset >= current.logEndOffset);
   }
@@ -169,6 +199,8 @@ export class LogDirs {
     /** Dirs that could not be opened at start -> why (offline from the start). */
     private readonly failedAtStart: ReadonlyMap<string, string>,
     private readonly logger: Logger,
+    /** replica.alter.log.dirs.io.max.bytes.per.second: the bytes per second all the moves copy, together. */
+    private readonly moveQuota: RateQuota,
   ) {}
 
   /** Opens every dir's logs; throws when the dirs are not distinct or a partition is in two of them. */
@@ -204,7 +236,7 @@ export class LogDirs {
           where.set(key, m.logDir);
         }
       }
-      const out = new LogDirs(managers, failed, logger);
+      const out = new LogDirs(managers, failed, logger, new RateQuota(UNLIMITED_RATE, options.clock ?? systemClock));
       await out.settleFutureLogs();
       return out;
     } catch (err) {
@@ -272,6 +304,18 @@ export class LogDirs {
 
   setCleanerSettings(settings: { backoffMs?: number; dedupeBufferBytes?: number }): void {
     for (const m of this.managers) m.setCleanerSettings(settings);
+  }
+
+  /**
+   * replica.alter.log.dirs.io.max.bytes.per.second: the bytes per second the moves between these
+   * dirs copy at most, together (UNLIMITED_RATE: no throttle). Moves in progress take it at their next step.
+   */
+  setMoveThrottle(bytesPerSecond: number): void {
+    this.moveQuota.setLimit(bytesPerSecond);
+  }
+
+  get moveThrottle(): number {
+    return this.moveQuota.limit;
   }
 
   /** The cleaner settings (the same in every dir). */
@@ -406,7 +450,7 @@ export class LogDirs {
       return fail(ErrorCode.KAFKA_STORAGE_ERROR, `creating the future log of ${key} in ${to.logDir} failed: ${err.message}`);
     }
     const tag = path.basename(future.dir).slice(key.length + 1, -FUTURE_DIR_SUFFIX.length);
-    const move = new LogDirMove(log, future, from, to, tag);
+    const move = new LogDirMove(log, future, from, to, tag, this.moveQuota);
     this.moves.set(key, move);
     this.logger.info('moving a log to another log dir: copying it into a future log', { topicPartition: key, from: from.logDir, to: to.logDir, logEndOffset: log.logEndOffset });
     return { errorCode: ErrorCode.NONE, errorMessage: null, move };

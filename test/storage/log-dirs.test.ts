@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { FakeClock } from '../../src/runtime/clock.js';
-import { LogDirs, LogDirsOfflineError, type LogDirsOptions } from '../../src/storage/log-dirs.js';
+import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
+import { LogDirs, LogDirsOfflineError, type LogDirMove, type LogDirsOptions } from '../../src/storage/log-dirs.js';
 import type { PartitionLog } from '../../src/storage/partition-log.js';
 import { batch, captureLogger, cleanupTmpDirs, decodeAll } from './helpers.js';
 
@@ -201,6 +202,125 @@ describe('storage/log-dirs', () => {
     expect(await values(again.getLog('b', 0)!)).to.deep.equal(['b0']);
     expect(fs.readdirSync(d0).filter((n) => n.includes('future')).concat(fs.readdirSync(d1).filter((n) => n.includes('future') || n.includes('delete')))).to.deep.equal([]);
     await again.close();
+  });
+
+  describe('the move throttle (replica.alter.log.dirs.io.max.bytes.per.second)', () => {
+    const RATE = 2000;
+    const VALUE = 'x'.repeat(400);
+
+    /** A log of `n` batches of one 400-byte record each, in the first dir. */
+    async function filled(ld: LogDirs, topic: string, n: number): Promise<PartitionLog> {
+      const log = await ld.getOrCreateLog(topic, 0);
+      for (let i = 0; i < n; i++) await log.append(batch([`${VALUE}${i}`]), { leaderEpoch: 0 });
+      return log;
+    }
+
+    /**
+     * Runs the moves as their replicas would (a step when the throttle lets it, else a wait on the
+     * clock), checking before each step that the bytes copied by all of them stay within the rate
+     * over the fake time since they started, and that a step copies at most a second's worth (a
+     * batch at least); completes each once caught up. The fake time the last one took.
+     */
+    async function drive(ld: LogDirs, clock: FakeClock, moves: LogDirMove[], rate: () => number, onWait: (elapsedMs: number) => void = () => {}): Promise<number> {
+      const start = clock.now();
+      let done = 0;
+      let took = 0;
+      const left = new Set(moves);
+      const copied = () => done + [...left].reduce((n, mv) => n + mv.future.size, 0);
+      for (let turns = 0; left.size > 0; turns++) {
+        expect(turns, 'the moves finish').to.be.below(10_000);
+        let stepped = false;
+        let wait = Infinity;
+        for (const mv of [...left]) {
+          const w = mv.throttleDelayMs();
+          if (w > 0) {
+            wait = Math.min(wait, w);
+            continue;
+          }
+          stepped = true;
+          const elapsed = clock.now() - start;
+          expect(copied(), `bytes copied after ${elapsed} ms`).to.be.at.most((rate() * Math.max(elapsed, 1000)) / 1000);
+          const before = mv.future.size;
+          const step = await mv.copyStep();
+          expect(step.errorCode).to.equal(ErrorCode.NONE);
+          expect(mv.future.size - before).to.be.at.most(Math.max(rate(), 600));
+          if (step.caughtUp) {
+            done += mv.future.size;
+            left.delete(mv);
+            expect((await ld.completeMove(mv)).errorCode).to.equal(ErrorCode.NONE);
+            took = clock.now() - start;
+          }
+        }
+        if (!stepped) {
+          clock.advance(wait);
+          onWait(clock.now() - start);
+        }
+      }
+      return took;
+    }
+
+    it('holds the moves of a broker together to the rate in bytes per second, and each finishes', async () => {
+      const [d0, d1] = dirs(2) as [string, string];
+      const clock = new FakeClock();
+      const ld = await LogDirs.open(options([d0, d1], { clock }));
+      expect(ld.moveThrottle).to.equal(UNLIMITED_RATE);
+      ld.setMoveThrottle(RATE);
+      expect(ld.moveThrottle).to.equal(RATE);
+      const a = await filled(ld, 'a', 20);
+      const b = await filled(ld, 'b', 10); // in d1: the emptier
+      expect([ld.dirOf('a', 0), ld.dirOf('b', 0)]).to.deep.equal([d0, d1]);
+      const total = a.size + b.size;
+      const moves = [(await ld.startMove(a, d1)).move!, (await ld.startMove(b, d0)).move!];
+      const took = await drive(ld, clock, moves, () => RATE);
+      expect([ld.dirOf('a', 0), ld.dirOf('b', 0)]).to.deep.equal([d1, d0]);
+      expect(await values(ld.getLog('a', 0)!)).to.have.length(20);
+      expect(await values(ld.getLog('b', 0)!)).to.have.length(10);
+      // no faster than the rate allows (the first second's worth comes at once), and no slower
+      expect(took).to.be.at.least(((total - RATE) * 1000) / RATE);
+      expect(took).to.be.at.most(((total + RATE) * 1000) / RATE);
+      await ld.close();
+    });
+
+    it('a new limit applies to a move in progress; a limit of 0 only slows a move; a caught-up move swaps over the limit', async () => {
+      const [d0, d1] = dirs(2) as [string, string];
+      const clock = new FakeClock();
+      const ld = await LogDirs.open(options([d0, d1], { clock }));
+      ld.setMoveThrottle(RATE);
+      const log = await filled(ld, 'c', 30);
+      const move = (await ld.startMove(log, d1)).move!;
+      // some 14 KB at 2000 B/s would take 7 s: unlimited after 3 s, the rest copies at once
+      let rate = RATE;
+      const took = await drive(ld, clock, [move], () => rate, (elapsed) => {
+        if (elapsed < 3000 || rate !== RATE) return;
+        rate = UNLIMITED_RATE;
+        ld.setMoveThrottle(UNLIMITED_RATE);
+      });
+      expect(took).to.be.at.least(3000).and.below(4500);
+      expect(ld.dirOf('c', 0)).to.equal(d1);
+
+      // a limit of 0 (Kafka allows it): a batch each time the samples have aged out (12 s)
+      clock.advance(20_000);
+      ld.setMoveThrottle(0);
+      const back = (await ld.startMove(ld.getLog('c', 0)!, d0)).move!;
+      expect(back.throttleDelayMs()).to.equal(0);
+      await back.copyStep();
+      expect(back.lag).to.equal(29);
+      expect(back.throttleDelayMs()).to.equal(12_000);
+      const started = clock.now();
+      let caughtUp = false;
+      while (!caughtUp) {
+        const wait = back.throttleDelayMs();
+        if (wait > 0) clock.advance(wait);
+        else caughtUp = (await back.copyStep()).caughtUp;
+      }
+      expect(clock.now() - started).to.equal(29 * 12_000);
+      // over the limit, but caught up: nothing to wait for before the swap
+      expect(back.throttleDelayMs()).to.equal(0);
+      expect((await ld.completeMove(back)).errorCode).to.equal(ErrorCode.NONE);
+      expect(ld.dirOf('c', 0)).to.equal(d0);
+      expect(await values(ld.getLog('c', 0)!)).to.have.length(30);
+      await ld.close();
+    });
   });
 
   it('applies defaults and cleaner settings to every dir, flushes and closes them all', async () => {

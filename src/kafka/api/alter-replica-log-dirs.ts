@@ -11,7 +11,8 @@
  *
  * As Kafka moves it: the replica goes on serving while it copies its log into a future log in the
  * new dir (listed by DescribeLogDirs with isFutureKey true meanwhile), and swaps them once the copy
- * has caught up (src/storage/log-dirs.ts). No replica.alter.log.dirs.io.max.bytes.per.second.
+ * has caught up (src/storage/log-dirs.ts), no faster than the broker's dynamic
+ * replica.alter.log.dirs.io.max.bytes.per.second allows all its moves together.
  */
 import type { BrokerMsg, ReplicaLogDirsAltered } from '../../../actors/broker/messages.js';
 import path from 'node:path';

@@ -3,7 +3,8 @@
  * ConfigError naming the key for anything unknown or out of range.
  */
 import { expect } from 'chai';
-import { describeBrokerConfig, parseBrokerConfig } from '../../../actors/broker/broker-config.js';
+import { DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig, dynamicBrokerConfigProblem, parseBrokerConfig } from '../../../actors/broker/broker-config.js';
+import { UNLIMITED_RATE } from '../../../src/runtime/rate-quota.js';
 import { ConfigError } from '../../../src/storage/log-config.js';
 
 describe('broker config', () => {
@@ -74,6 +75,19 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'log.cleanup.policy': 'delete,compact' }).find((x) => x.name === 'log.cleanup.policy')).to.deep.equal({ name: 'log.cleanup.policy', value: 'compact,delete', isDefault: false });
   });
 
+  it('takes replica.alter.log.dirs.io.max.bytes.per.second (unlimited by default, 0 or more), a dynamic key like the replication throttle rates', () => {
+    const key = 'replica.alter.log.dirs.io.max.bytes.per.second';
+    expect(parseBrokerConfig({}).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(UNLIMITED_RATE);
+    expect(parseBrokerConfig({ [key]: '1048576' }).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(1048576);
+    expect(parseBrokerConfig({ [key]: 0 }).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(0);
+    expect(describeBrokerConfig({}).find((c) => c.name === key)).to.deep.equal({ name: key, value: String(UNLIMITED_RATE), isDefault: true });
+    expect(describeBrokerConfig({ [key]: 5000 }).find((c) => c.name === key)).to.deep.equal({ name: key, value: '5000', isDefault: false });
+    expect(DYNAMIC_BROKER_CONFIG_KEYS).to.include.members([key, 'leader.replication.throttled.rate', 'follower.replication.throttled.rate']);
+    expect(dynamicBrokerConfigProblem({ [key]: '2000' })).to.equal(null);
+    expect(dynamicBrokerConfigProblem({ [key]: '-1' })).to.deep.include({ key, dynamic: true });
+    expect(dynamicBrokerConfigProblem({ [key]: 'fast' })).to.deep.include({ key, dynamic: true });
+  });
+
   const bad: [Record<string, unknown>, string][] = [
     [{ 'auto.create.topics.enable': 'yes' }, 'auto.create.topics.enable'],
     [{ 'auto.create.topics.enable': 1 }, 'auto.create.topics.enable'],
@@ -88,6 +102,8 @@ describe('broker config', () => {
     [{ 'log.cleaner.enable': 'on' }, 'log.cleaner.enable'],
     [{ 'log.cleanup.policy': 'archive' }, 'log.cleanup.policy'],
     [{ 'log.cleaner.min.cleanable.ratio': 2 }, 'log.cleaner.min.cleanable.ratio'],
+    [{ 'replica.alter.log.dirs.io.max.bytes.per.second': -1 }, 'replica.alter.log.dirs.io.max.bytes.per.second'],
+    [{ 'replica.alter.log.dirs.io.max.bytes.per.second': '1.5' }, 'replica.alter.log.dirs.io.max.bytes.per.second'],
   ];
   for (const [input, key] of bad) {
     it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {

@@ -16,6 +16,7 @@ import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/re
 import { defineActor } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
+import { UNLIMITED_RATE } from '../../../src/runtime/rate-quota.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { LogDirs } from '../../../src/storage/log-dirs.js';
 import { checkFor } from '../../helpers/check-for.js';
@@ -1077,6 +1078,88 @@ describe('actors/partition-replica', function () {
       expect(values.slice(0, 2)).to.deep.equal(['b0-0', 'b0-1']);
       expect(values.slice(-2)).to.deep.equal(['during-0', 'during-1']);
       expect(await produce(r, 1, batch(1))).to.deep.include({ errorCode: 0, baseOffset: 152 });
+    });
+
+    describe("under the broker's replica.alter.log.dirs.io.max.bytes.per.second", () => {
+      const RATE = 1000;
+      const VALUE = 'x'.repeat(400);
+
+      /** Two log dirs, a sole replica in the first with `n` batches of one 400-byte record. */
+      async function twoDirs(n: number): Promise<{ r: ActorRef<ReplicaMsg>; d1: string }> {
+        const [d0, d1] = [path.join(dir, 'd0'), path.join(dir, 'd1')];
+        const single = logs;
+        logs = await LogDirs.open({ logDirs: [d0, d1], clock, schedule: false });
+        await single.close();
+        const r = spawn(state({ isr: [1], replicas: [1] }));
+        for (let i = 0; i < n; i++) expect(await produce(r, 1, batch(1, `${VALUE}${i}-`))).to.deep.include({ errorCode: 0 });
+        expect(logs.dirOf('t', 0)).to.equal(d0);
+        return { r, d1 };
+      }
+      /** Bytes in the future log (0 once swapped). */
+      const futureBytes = () => logs.describe().flatMap((v) => v.partitions.filter((p) => p.isFuture)).reduce((n, p) => n + p.size, 0);
+
+      it('copies at most the rate in bytes per second of its clock, a step per timer, while produces go on unthrottled; then swaps', async () => {
+        const { r, d1 } = await twoDirs(20);
+        const total = logs.getLog('t', 0)!.size;
+        logs.setMoveThrottle(RATE);
+        const started = clock.now();
+        expect(((await sys.ask(r, { type: 'AlterLogDir', logDir: d1 })) as LogDirAltered).errorCode).to.equal(ErrorCode.NONE);
+        let maxSeen = 0;
+        let producedDuring = false;
+        for (let ticks = 0; logs.dirOf('t', 0) !== d1; ticks++) {
+          expect(ticks, 'the move finishes').to.be.below(400);
+          await clock.advanceAsync(100);
+          await describe_(r); // the step the timer sent is done
+          const elapsed = clock.now() - started;
+          const copied = futureBytes();
+          maxSeen = Math.max(maxSeen, copied);
+          // within the rate over the time since it began, and one step (at most a second's worth)
+          expect(copied, `${copied} bytes copied after ${elapsed} ms`).to.be.at.most((RATE * Math.max(elapsed, 1000)) / 1000 + RATE);
+          if (elapsed === 3000) {
+            // the copy waits on its timer; a produce is answered at once all the same
+            expect(await describe_(r)).to.deep.include({ futureLogDir: d1 });
+            expect(await produce(r, 1, batch(1, 'during-'))).to.deep.include({ errorCode: 0, baseOffset: 20 });
+            producedDuring = true;
+          }
+        }
+        const took = clock.now() - started;
+        expect(producedDuring).to.equal(true);
+        expect(maxSeen).to.be.greaterThan(total / 2);
+        // the 21 batches (some 10 KB) take about ten seconds at 1000 B/s
+        expect(took).to.be.at.least(((total - RATE) * 1000) / RATE);
+        expect(took).to.be.below(((total + 2 * RATE) * 1000) / RATE + 1000);
+        expect(await describe_(r)).to.deep.include({ logDir: d1, futureLogDir: null, logEndOffset: 21 });
+        const values = decodeRecordBatches((await read(r, -1, 0)).records).flatMap((b) => b.records.map((x) => String(x.value)));
+        expect(values).to.have.length(21);
+        expect(values[20]).to.equal('during-0');
+      });
+
+      it('a change of the rate reaches a move waiting on it (BrokerDefaultsChanged): raised, the move finishes at once', async () => {
+        const { r, d1 } = await twoDirs(10);
+        logs.setMoveThrottle(100);
+        expect(((await sys.ask(r, { type: 'AlterLogDir', logDir: d1 })) as LogDirAltered).errorCode).to.equal(ErrorCode.NONE);
+        await clock.advanceAsync(0);
+        await describe_(r);
+        const first = futureBytes();
+        // at 100 B/s a step is one batch, and the next waits five seconds and more
+        expect(first).to.be.greaterThan(0).and.below(600);
+        for (let i = 0; i < 4; i++) {
+          await clock.advanceAsync(1000);
+          await describe_(r);
+        }
+        expect(futureBytes()).to.equal(first);
+        expect(await describe_(r)).to.deep.include({ futureLogDir: d1 });
+        // the broker sets the new rate, then tells its replicas its dynamic configs changed
+        logs.setMoveThrottle(UNLIMITED_RATE);
+        sys.send(r, { type: 'BrokerDefaultsChanged', minInsyncReplicas: 1, compressionType: 'producer' });
+        const at = clock.now();
+        await checkFor(async () => {
+          await clock.advanceAsync(0);
+          return logs.dirOf('t', 0) === d1;
+        }, 5_000, 5);
+        expect(clock.now(), 'no time passed').to.equal(at);
+        expect(await describe_(r)).to.deep.include({ logDir: d1, futureLogDir: null, logEndOffset: 10 });
+      });
     });
 
     it('a StopReplica that deletes the partition during a move leaves nothing in either dir', async () => {

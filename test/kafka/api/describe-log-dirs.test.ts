@@ -4,7 +4,9 @@
  * log dir (its absolute path) with the partitions it holds, their sizes (above 0 once written to,
  * and growing with the next produce, on the leader and its follower alike), offset lag 0 and no
  * future replicas; a topic filter, an unknown topic (nothing for it), v3's top-level error code
- * and v4's total and usable bytes of the volume.
+ * and v4's total and usable bytes of the volume. With two log dirs: AlterReplicaLogDirs moves, and
+ * the dynamic replica.alter.log.dirs.io.max.bytes.per.second (IncrementalAlterConfigs, shown by
+ * DescribeConfigs) holding a move in progress back until it is lifted.
  */
 import path from 'node:path';
 import { expect } from 'chai';
@@ -201,5 +203,58 @@ describe('Kafka API: DescribeLogDirs and AlterReplicaLogDirs with two log dirs p
       expect(back.results).to.deep.equal([{ topicName: 'jbod', partitions: [{ partitionIndex: p, errorCode: ErrorCode.NONE }] }]);
     }
     await checkFor(async () => jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[0]!.includes(p), 10_000, 20);
+  });
+
+  it('replica.alter.log.dirs.io.max.bytes.per.second set as the cluster default holds a move back while it runs; a higher value of the broker\'s own lets it finish; DescribeConfigs shows where each comes from', async () => {
+    const KEY = 'replica.alter.log.dirs.io.max.bytes.per.second';
+    const d1 = dirs()[1]!;
+    const p = jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[0]![0]!;
+    const base = (await produce(p, batch(10))).responses[0].partitionResponses[0].baseOffset as number;
+    for (let i = 0; i < 4; i++) expect((await produce(p, batch(10))).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NONE);
+    /** IncrementalAlterConfigs of the key on a broker resource ('' the cluster-wide default). */
+    const alter = async (resourceName: string, op: number, value: string | null) => {
+      const r = await k.call(ApiKeys.IncrementalAlterConfigs, 1, { resources: [{ resourceType: 4, resourceName, configs: [{ name: KEY, configOperation: op, value }] }], validateOnly: false });
+      expect(r.responses[0].errorCode).to.equal(ErrorCode.NONE);
+    };
+    const described = async () => {
+      const r = await k.call(ApiKeys.DescribeConfigs, 4, { resources: [{ resourceType: 4, resourceName: '1', configurationKeys: [KEY] }], includeSynonyms: true, includeDocumentation: false });
+      return r.results[0].configs[0] as { name: string; value: string; configSource: number; readOnly: boolean; synonyms: { source: number }[] };
+    };
+    // Kafka's ConfigSource codes: DYNAMIC_BROKER_CONFIG 2, DYNAMIC_DEFAULT_BROKER_CONFIG 3, DEFAULT_CONFIG 5
+    expect(await described()).to.include({ name: KEY, configSource: 5, readOnly: false });
+    await alter('', 0, '1');
+    // the broker describes what it applies: its metadata has the default once this shows it
+    await checkFor(async () => (await described()).value === '1', 10_000, 20);
+    const asDefault = await described();
+    expect(asDefault).to.include({ configSource: 3, readOnly: false });
+    expect(asDefault.synonyms.map((x) => x.source)).to.deep.equal([3, 5]);
+
+    const moving = await k.call(ApiKeys.AlterReplicaLogDirs, 2, { dirs: [{ path: d1, topics: [{ name: 'jbod', partitions: [p] }] }] });
+    expect(moving.results[0].partitions[0].errorCode).to.equal(ErrorCode.NONE);
+    const future = async () => {
+      const r = await k.call(ApiKeys.DescribeLogDirs, 4, { topics: [{ topic: 'jbod', partitions: [p] }] });
+      return (r.results as { logDir: string; topics: { partitions: Partition[] }[] }[]).flatMap((d) => d.topics.flatMap((t) => t.partitions.filter((x) => x.isFutureKey).map((x) => ({ dir: d.logDir, ...x }))))[0];
+    };
+    // at 1 B/s a step copies one batch at most, and the next waits for the samples to age out
+    // (12 s; the moves of the test before count too, as all of a broker's moves share the throttle)
+    const held = await checkFor(future, 10_000, 20);
+    expect(held.dir).to.equal(d1);
+    expect(held.offsetLag).to.be.at.least(40);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await future())!.offsetLag, 'still held back').to.be.at.least(40);
+    expect(jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[0]).to.include(p);
+
+    // the broker's own value wins over the default: the move in progress takes it and finishes
+    await alter('1', 0, '100000000');
+    await checkFor(async () => jbodPartitions(await k.call(ApiKeys.DescribeLogDirs, 4, { topics: null }))[1]!.includes(p), 10_000, 20);
+    expect(await future()).to.equal(undefined);
+    const own = await described();
+    expect(own).to.include({ value: '100000000', configSource: 2 });
+    expect(own.synonyms.map((x) => x.source)).to.deep.equal([2, 3, 5]);
+    // every record came along
+    expect((await produce(p, batch(1))).responses[0].partitionResponses[0]).to.include({ errorCode: ErrorCode.NONE, baseOffset: base + 50 });
+    await alter('1', 1, null);
+    await alter('', 1, null);
+    await checkFor(async () => (await described()).configSource === 5, 10_000, 20);
   });
 });
