@@ -672,7 +672,7 @@ describe('cli: reassign-partitions log_dirs (two log dirs per broker)', function
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('--execute moves each replica given a log dir after the reassignment, --verify tells when it is there', async () => {
+  it('--execute moves each replica given a log dir after the reassignment (--replica-alter-log-dirs-throttle limiting the moves), --verify tells when it is there and removes the throttle', async () => {
     await c.cluster.client.createTopics([{ name: 'dirs', assignments: [[1]] }]);
     await c.cluster.client.waitForLeaders('dirs');
     await c.cluster.client.produce('dirs', 0, ['x', 'y'], -1);
@@ -682,8 +682,13 @@ describe('cli: reassign-partitions log_dirs (two log dirs per broker)', function
     // broker 1's replica to its second dir, broker 2's (new: retried until it is there) to its first
     const plan = path.join(dir, 'plan.json');
     fs.writeFileSync(plan, JSON.stringify({ version: 1, partitions: [{ topic: 'dirs', partition: 0, replicas: [1, 2], log_dirs: [b1d1, b2d0] }] }));
-    const r = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', plan, '--timeout', '30000']);
+    // throttled (at a rate these few bytes never reach), as Kafka's tool throttles log dir moves
+    const r = await c.run('reassign-partitions', ['--execute', '--reassignment-json-file', plan, '--timeout', '30000', '--replica-alter-log-dirs-throttle', '50000000']);
     expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle is removed.\n');
+    expect(r.stdout).to.contain('The replica-alter-dir throttle limit was set to 50000000 B/s\n');
+    const throttled = await c.run('configs', ['--describe', '--entity-type', 'brokers', '--entity-name', '2']);
+    expect(throttled.stdout).to.contain('replica.alter.log.dirs.io.max.bytes.per.second=50000000');
     expect(r.stdout).to.contain('Successfully started partition reassignment for dirs-0\n');
     expect(r.stdout).to.contain(`Successfully started moving log directory to ${b1d1} for replica dirs-0 with broker 1 \n`);
     expect(r.stdout).to.contain(`Successfully started moving log directory to ${b2d0} for replica dirs-0 with broker 2 \n`);
@@ -695,6 +700,10 @@ describe('cli: reassign-partitions log_dirs (two log dirs per broker)', function
     expect(verified.stdout).to.contain('Reassignment of partition dirs-0 is completed.');
     expect(verified.stdout).to.contain('Reassignment of replica dirs-0-1 completed successfully.');
     expect(verified.stdout).to.contain('Reassignment of replica dirs-0-2 completed successfully.');
+    // every move done: the throttle goes, as with Kafka's tool
+    expect(verified.stdout).to.contain('Clearing broker-level throttles on brokers 1,2\n');
+    expect(verified.stdout).to.contain('Throttle was removed.');
+    expect((await c.run('configs', ['--describe', '--entity-type', 'brokers', '--entity-name', '2'])).stdout).to.not.contain('replica.alter.log.dirs.io.max.bytes.per.second');
     expect(fs.existsSync(path.join(b1d1, 'dirs-0'))).to.equal(true);
     expect(fs.existsSync(path.join(c.cluster.logDirs(1)[0]!, 'dirs-0'))).to.equal(false);
     expect(fs.existsSync(path.join(b2d0, 'dirs-0'))).to.equal(true);

@@ -11,7 +11,8 @@
  * {"version":1,"topics":[{"topic":"t"}]}. A partition's "log_dirs" (an absolute log dir per
  * replica, or "any") moves replicas between the log dirs of their brokers after the
  * reassignments (--execute, retried until --timeout for replicas not on their broker yet), and
- * --verify tells whether each is there, as Kafka's tool does (no log dir throttle).
+ * --verify tells whether each is there, as Kafka's tool does; --replica-alter-log-dirs-throttle
+ * limits those moves, and --verify removes it with the others.
  */
 import fs from 'node:fs';
 import { assignReplicas, defaultRandom, placementForNewTopic, type PlacementBroker, type PlacementRandom } from '../../../actors/controller/placement.js';
@@ -50,6 +51,14 @@ const options: OptionSpec[] = [
     value: 'bytes/s',
     min: 0,
     help: "with --execute: limit the copying of the moving partitions to this rate (bytes/s) on every broker involved, as Kafka's tool does: their topics' leader/follower.replication.throttled.replicas name the replicas copied from and to, and the brokers get leader/follower.replication.throttled.rate; run --verify until the reassignment completes, to remove the throttle",
+    modes: ['execute'],
+  },
+  {
+    name: 'replica-alter-log-dirs-throttle',
+    kind: 'int',
+    value: 'bytes/s',
+    min: 0,
+    help: "with --execute: limit the moves of replicas between the log dirs of their broker (\"log_dirs\") to this rate (bytes/s), as Kafka's tool does: the brokers moving replicas get replica.alter.log.dirs.io.max.bytes.per.second; run --verify until the moves complete, to remove it",
     modes: ['execute'],
   },
   {
@@ -293,7 +302,8 @@ export const FOLLOWER_THROTTLED_REPLICAS = 'follower.replication.throttled.repli
 export const LEADER_THROTTLED_RATE = 'leader.replication.throttled.rate';
 export const FOLLOWER_THROTTLED_RATE = 'follower.replication.throttled.rate';
 const TOPIC_THROTTLES = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS];
-const BROKER_THROTTLES = [LEADER_THROTTLED_RATE, FOLLOWER_THROTTLED_RATE];
+export const LOG_DIR_THROTTLED_RATE = 'replica.alter.log.dirs.io.max.bytes.per.second';
+const BROKER_THROTTLES = [LEADER_THROTTLED_RATE, FOLLOWER_THROTTLED_RATE, LOG_DIR_THROTTLED_RATE];
 
 /** A partition that moves: the replicas it is copied from (those it has) and those it is copied to. */
 export interface PartitionMove {
@@ -507,6 +517,7 @@ export function verifyMoves(moves: readonly ReplicaLogDir[], dirsByBroker: Reado
 
 async function execute(args: Args, file: string, entries: ReassignmentEntry[]): Promise<number> {
   const throttle = args.int('throttle');
+  const logDirThrottle = args.int('replica-alter-log-dirs-throttle');
   const moves = replicaMoves(entries);
   let failed = 0;
   await withClusterAdmin(args, async (admin, metadata) => {
@@ -528,10 +539,9 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
       out();
       out('Save this to use as the --reassignment-json-file option during rollback');
     }
-    if (throttle !== undefined) {
-      out('Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle is removed.');
-      await setThrottles(admin, md, throttledMoves(ongoing, entries, current), throttle);
-    }
+    if (throttle !== undefined || logDirThrottle !== undefined) out('Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle is removed.');
+    if (throttle !== undefined) await setThrottles(admin, md, throttledMoves(ongoing, entries, current), throttle);
+    if (logDirThrottle !== undefined) await setLogDirThrottle(admin, moves, logDirThrottle);
     const results = await admin.alterPartitionReassignments({
       topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: e.replicas })) })),
     });
@@ -561,8 +571,19 @@ async function setThrottles(admin: Admin, md: ClusterMetadata, moves: readonly P
 }
 
 /**
+ * Throttles the log dir moves of `moves` as Kafka's tool does: every broker moving a replica gets
+ * `rate` as its replica.alter.log.dirs.io.max.bytes.per.second.
+ */
+async function setLogDirThrottle(admin: Admin, moves: readonly ReplicaLogDir[], rate: number): Promise<void> {
+  const brokers = [...new Set(moves.map((m) => m.broker))].sort((a, b) => a - b);
+  if (brokers.length === 0) return;
+  await admin.alterBrokerConfigs({ brokers: brokers.map((broker) => ({ broker, set: { [LOG_DIR_THROTTLED_RATE]: String(rate) } })) });
+  out(`The replica-alter-dir throttle limit was set to ${rate} B/s`);
+}
+
+/**
  * Removes the throttles, as Kafka's tool does once the reassignments are over: the throttled
- * rates of every registered broker and of the file's replicas, and the throttled-replicas
+ * rates (inter-broker and between log dirs) of every registered broker and of the file's replicas, and the throttled-replicas
  * configs of the file's topics. Says what it removed; nothing when there was none.
  */
 async function removeThrottles(admin: Admin, md: ClusterMetadata, entries: readonly ReassignmentEntry[]): Promise<void> {
@@ -571,7 +592,7 @@ async function removeThrottles(admin: Admin, md: ClusterMetadata, entries: reado
   if (set.brokers.length === 0 && set.topics.length === 0) return;
   if (set.brokers.length > 0) {
     out(`Clearing broker-level throttles on broker${set.brokers.length === 1 ? '' : 's'} ${set.brokers.join(',')}`);
-    await admin.alterBrokerConfigs({ brokers: set.brokers.map((broker) => ({ broker, delete: [LEADER_THROTTLED_RATE, FOLLOWER_THROTTLED_RATE] })) });
+    await admin.alterBrokerConfigs({ brokers: set.brokers.map((broker) => ({ broker, delete: [...BROKER_THROTTLES] })) });
   }
   if (set.topics.length > 0) {
     out(`Clearing topic-level throttles on topic${set.topics.length === 1 ? '' : 's'} ${set.topics.join(',')}`);
