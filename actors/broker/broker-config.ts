@@ -6,7 +6,7 @@
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
-import { ConfigError, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
+import { ConfigError, KAFKA_LONG_MAX, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { parseIpOverrides } from '../../src/kafka/connection-limits.js';
 import { SSL_PRINCIPAL_MAPPING_RULES, SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 
@@ -127,7 +127,11 @@ type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMa
 export const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
 export const ACL_AUTHORIZER = 'kafka.security.authorizer.AclAuthorizer';
 
-const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
+/**
+ * `unlimited`: a rate whose default is Kafka's Long.MAX_VALUE (unlimited), described with that
+ * value, and taking it (9223372036854775807, as Kafka's tools show the default) as unlimited.
+ */
+const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimited?: true }> = {
   'replica.lag.time.max.ms': { prop: 'replicaLagTimeMaxMs', min: 1, def: 30_000 },
   'replica.fetch.wait.max.ms': { prop: 'replicaFetchWaitMaxMs', min: 0, def: 500 },
   'replica.fetch.min.bytes': { prop: 'replicaFetchMinBytes', min: 1, def: 1 },
@@ -167,9 +171,9 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number }> = {
   'transaction.remove.expired.transaction.cleanup.interval.ms': { prop: 'transactionRemoveExpiredTransactionCleanupIntervalMs', min: 1, def: 3_600_000 },
   'log.cleaner.backoff.ms': { prop: 'logCleanerBackoffMs', min: 1, def: 15_000 },
   'log.cleaner.dedupe.buffer.size': { prop: 'logCleanerDedupeBufferSize', min: 1024 * 1024, def: 128 * 1024 * 1024 },
-  'leader.replication.throttled.rate': { prop: 'leaderReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
-  'follower.replication.throttled.rate': { prop: 'followerReplicationThrottledRate', min: 0, def: UNLIMITED_RATE },
-  'replica.alter.log.dirs.io.max.bytes.per.second': { prop: 'replicaAlterLogDirsIoMaxBytesPerSecond', min: 0, def: UNLIMITED_RATE },
+  'leader.replication.throttled.rate': { prop: 'leaderReplicationThrottledRate', min: 0, def: UNLIMITED_RATE, unlimited: true },
+  'follower.replication.throttled.rate': { prop: 'followerReplicationThrottledRate', min: 0, def: UNLIMITED_RATE, unlimited: true },
+  'replica.alter.log.dirs.io.max.bytes.per.second': { prop: 'replicaAlterLogDirsIoMaxBytesPerSecond', min: 0, def: UNLIMITED_RATE, unlimited: true },
 };
 
 /** Broker-level log keys and the topic-level keys they set. */
@@ -221,6 +225,19 @@ function parseSuperUsers(raw: unknown): string[] {
   return users;
 }
 
+/**
+ * A rate samsa takes as unlimited: from the largest safe integer up to Kafka's Long.MAX_VALUE (as
+ * a string, or the number it rounds to); above that it is not a Kafka long, and refused.
+ */
+function isUnlimitedRate(raw: unknown): boolean {
+  if (typeof raw === 'string') {
+    if (!/^\s*\d+\s*$/.test(raw)) return false;
+    const v = BigInt(raw.trim());
+    return v >= BigInt(UNLIMITED_RATE) && v <= BigInt(KAFKA_LONG_MAX);
+  }
+  return typeof raw === 'number' && Number.isInteger(raw) && raw >= UNLIMITED_RATE && raw <= Number(KAFKA_LONG_MAX);
+}
+
 export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {}): BrokerConfig {
   const out: Record<string, unknown> = {};
   for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
@@ -233,6 +250,10 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   for (const [key, raw] of Object.entries(input)) {
     const spec = INT_KEYS[key];
     if (spec) {
+      if (spec.unlimited && isUnlimitedRate(raw)) {
+        out[spec.prop] = UNLIMITED_RATE;
+        continue;
+      }
       const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new ConfigError(key, `expected an integer, got ${JSON.stringify(raw)}`);
       if (v < spec.min) throw new ConfigError(key, `${v} is not valid: must be >= ${spec.min}`);
@@ -356,7 +377,10 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   const values = c as unknown as Record<string, unknown>;
   const log = logConfigToKafka(c.log);
   const out: BrokerConfigValue[] = [];
-  for (const [name, spec] of Object.entries(INT_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  for (const [name, spec] of Object.entries(INT_KEYS)) {
+    const v = values[spec.prop] as number;
+    out.push({ name, value: spec.unlimited && v >= UNLIMITED_RATE ? KAFKA_LONG_MAX : String(v), isDefault: !(name in input) });
+  }
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });

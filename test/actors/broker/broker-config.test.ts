@@ -80,12 +80,27 @@ describe('broker config', () => {
     expect(parseBrokerConfig({}).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(UNLIMITED_RATE);
     expect(parseBrokerConfig({ [key]: '1048576' }).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(1048576);
     expect(parseBrokerConfig({ [key]: 0 }).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(0);
-    expect(describeBrokerConfig({}).find((c) => c.name === key)).to.deep.equal({ name: key, value: String(UNLIMITED_RATE), isDefault: true });
+    expect(describeBrokerConfig({}).find((c) => c.name === key)).to.deep.equal({ name: key, value: '9223372036854775807', isDefault: true });
     expect(describeBrokerConfig({ [key]: 5000 }).find((c) => c.name === key)).to.deep.equal({ name: key, value: '5000', isDefault: false });
     expect(DYNAMIC_BROKER_CONFIG_KEYS).to.include.members([key, 'leader.replication.throttled.rate', 'follower.replication.throttled.rate']);
     expect(dynamicBrokerConfigProblem({ [key]: '2000' })).to.equal(null);
     expect(dynamicBrokerConfigProblem({ [key]: '-1' })).to.deep.include({ key, dynamic: true });
     expect(dynamicBrokerConfigProblem({ [key]: 'fast' })).to.deep.include({ key, dynamic: true });
+  });
+
+  it("describes the unlimited default of the three rates as Kafka does (Long.MAX_VALUE), and takes that value back as unlimited", () => {
+    for (const key of ['leader.replication.throttled.rate', 'follower.replication.throttled.rate', 'replica.alter.log.dirs.io.max.bytes.per.second']) {
+      expect(describeBrokerConfig({}).find((c) => c.name === key)!.value, key).to.equal('9223372036854775807');
+      const back = describeBrokerConfig({ [key]: '9223372036854775807' }).find((c) => c.name === key)!;
+      expect(back, key).to.deep.equal({ name: key, value: '9223372036854775807', isDefault: false });
+      expect(dynamicBrokerConfigProblem({ [key]: '9223372036854775807' }), key).to.equal(null);
+      expect(dynamicBrokerConfigProblem({ [key]: '9223372036854775808' }), key).to.deep.include({ key });
+    }
+    expect(parseBrokerConfig({ 'leader.replication.throttled.rate': '9223372036854775807' }).leaderReplicationThrottledRate).to.equal(UNLIMITED_RATE);
+    expect(parseBrokerConfig({ 'follower.replication.throttled.rate': 9223372036854775807 }).followerReplicationThrottledRate).to.equal(UNLIMITED_RATE);
+    expect(parseBrokerConfig({ 'replica.alter.log.dirs.io.max.bytes.per.second': String(UNLIMITED_RATE) }).replicaAlterLogDirsIoMaxBytesPerSecond).to.equal(UNLIMITED_RATE);
+    // other integer keys keep their safe-integer bound
+    expect(() => parseBrokerConfig({ 'replica.lag.time.max.ms': '9223372036854775807' })).to.throw(ConfigError);
   });
 
   const bad: [Record<string, unknown>, string][] = [
