@@ -1119,8 +1119,11 @@ export class Admin {
    * takes for a key it has no value of its own for (`broker: null`). The keys not named stay.
    * A broker runs with its own over the default over its topology config, and takes a change
    * from the metadata at once (replicas of topics without their own value included). Only the
-   * keys that can change at run time (DYNAMIC_BROKER_CONFIG_KEYS: the topic-config defaults
-   * log.*, message.max.bytes, min.insync.replicas, compression.type) may be set or deleted.
+   * keys that can change at run time may be set or deleted (DYNAMIC_BROKER_CONFIG_KEYS: the
+   * topic-config defaults log.*, message.max.bytes, min.insync.replicas and compression.type, the
+   * replication and log dir move throttle rates, the connection limits,
+   * transaction.partition.verification.enable, producer.id.expiration.ms and the log cleaner's
+   * backoff and buffer).
    * Each resource is taken or refused on its own, as in Kafka: the first refused throws
    * SamsaError naming it (INVALID_REQUEST for a key that cannot change at run time, an unknown
    * key or a resource named twice; INVALID_CONFIG for a bad value), after the others were taken.
