@@ -120,6 +120,7 @@ const table = [
   [114, 'MISMATCHED_ENDPOINT_TYPE', false, 'The request was sent to an endpoint of the wrong type.'],
   [115, 'UNSUPPORTED_ENDPOINT_TYPE', false, 'This endpoint type is not supported yet.'],
   [120, 'TRANSACTION_ABORTABLE', false, 'The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.'],
+  [128, 'INVALID_REGULAR_EXPRESSION', false, 'The regular expression is not valid.'],
 ] as const;
 
 type Row = (typeof table)[number];
