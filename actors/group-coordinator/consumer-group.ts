@@ -18,11 +18,18 @@
  * UnreleasedPartitions (it reached the target epoch but some target partitions are still owned by
  * other members: they are handed over as those revoke them).
  *
- * Topics are named by their Kafka-form topic ids in assignments, by name in subscriptions.
+ * Topics are named by their Kafka-form topic ids in assignments, by name in subscriptions. A
+ * member subscribes to topic names, to a regular expression (ConsumerGroupHeartbeat v1,
+ * topic-regex.ts), or to both; the group keeps each of its expressions' resolution (the topics it
+ * matched when the coordinator last resolved it, handed in with a heartbeat) and a member is
+ * subscribed to its names and to its expression's topics. An expression new to the group is
+ * compiled first (INVALID_REGULAR_EXPRESSION, as Kafka's throwIfRegularExpressionIsInvalid); a
+ * resolution that changes what a subscribed expression matches bumps the group epoch.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { TopicIdPartitions } from './messages.js';
 import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from './assignors/server.js';
+import { compileTopicRegex, invalidRegexMessage } from './topic-regex.js';
 
 export enum ConsumerGroupState {
   Empty = 'Empty',
@@ -57,6 +64,8 @@ export interface ConsumerMember {
   rebalanceTimeoutMs: number;
   serverAssignor: string | null;
   subscribedTopicNames: string[];
+  /** The member's topic regular expression (null: none). */
+  subscribedTopicRegex: string | null;
   memberEpoch: number;
   previousMemberEpoch: number;
   state: MemberState;
@@ -73,6 +82,8 @@ export interface ConsumerHeartbeat {
   rebalanceTimeoutMs: number;
   /** null: unchanged. */
   subscribedTopicNames: string[] | null;
+  /** null: unchanged; '': none any more (v1+). */
+  subscribedTopicRegex: string | null;
   serverAssignor: string | null;
   /** null: unchanged (not sent). */
   ownedTopicPartitions: TopicIdPartitions[] | null;
@@ -86,6 +97,11 @@ export interface HeartbeatEnv {
   /** group.consumer.max.size. */
   maxSize: number;
   newMemberId(): string;
+  /**
+   * The group's regular expressions (the heartbeat's own included) resolved afresh: each to the
+   * topics it matches now; absent, the group's last resolution stands.
+   */
+  resolvedRegexes?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export type HeartbeatOutcome =
@@ -137,7 +153,7 @@ export function assignmentsEqual(a: TopicAssignment, b: TopicAssignment): boolea
   return true;
 }
 
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
+function sameNames(a: Iterable<string>, b: Iterable<string>): boolean {
   const sa = [...new Set(a)].sort();
   const sb = [...new Set(b)].sort();
   return sa.length === sb.length && sa.every((x, i) => x === sb[i]);
@@ -176,6 +192,7 @@ export function newMember(memberId: string): ConsumerMember {
     rebalanceTimeoutMs: -1,
     serverAssignor: null,
     subscribedTopicNames: [],
+    subscribedTopicRegex: null,
     memberEpoch: 0,
     previousMemberEpoch: 0,
     state: MemberState.Stable,
@@ -198,6 +215,8 @@ export class ConsumerGroup {
   readonly targetAssignment = new Map<string, TopicAssignment>();
   /** Subscribed topics that exist: name -> its metadata when last computed. */
   subscriptionMetadata = new Map<string, TopicInfo>();
+  /** Each subscribed regular expression resolved so far -> the topic names it matched then. */
+  readonly resolvedRegexes = new Map<string, ReadonlySet<string>>();
   /** topic id -> partition -> epoch of the member owning it (assigned or pending revocation). */
   private readonly partitionEpochs = new Map<string, Map<number, number>>();
   private dead = false;
@@ -240,11 +259,46 @@ export class ConsumerGroup {
     for (const id of this.targetAssignment.keys()) this.dirty.targetAssignment.add(id);
   }
 
-  /** Topic names some member subscribes to. */
+  /** Topic names some member subscribes to, by name or through its regular expression's last resolution. */
   subscribedTopicNames(): Set<string> {
     const out = new Set<string>();
-    for (const m of this.members.values()) for (const t of m.subscribedTopicNames) out.add(t);
+    for (const m of this.members.values()) for (const t of this.memberTopics(m)) out.add(t);
     return out;
+  }
+
+  /** The regular expressions some member subscribes to. */
+  subscribedRegexes(): Set<string> {
+    const out = new Set<string>();
+    for (const m of this.members.values()) if (m.subscribedTopicRegex !== null) out.add(m.subscribedTopicRegex);
+    return out;
+  }
+
+  /** A member's topics: its names and what its regular expression matched when last resolved. */
+  memberTopics(m: ConsumerMember): Set<string> {
+    const out = new Set(m.subscribedTopicNames);
+    if (m.subscribedTopicRegex !== null) for (const t of this.resolvedRegexes.get(m.subscribedTopicRegex) ?? []) out.add(t);
+    return out;
+  }
+
+  /**
+   * Takes a fresh resolution of the group's regular expressions and forgets those no member
+   * subscribes to any more; true when one resolved before now matches other topics (a first
+   * resolution changes nothing by itself: its member joined or changed its subscription, which
+   * bumps the epoch, or the group was just loaded and its target assignment stands).
+   */
+  private updateResolvedRegexes(fresh: ReadonlyMap<string, ReadonlySet<string>> | undefined): boolean {
+    const subscribed = this.subscribedRegexes();
+    let changed = false;
+    for (const regex of [...this.resolvedRegexes.keys()]) if (!subscribed.has(regex)) this.resolvedRegexes.delete(regex);
+    if (!fresh) return false;
+    for (const regex of subscribed) {
+      const next = fresh.get(regex);
+      if (next === undefined) continue;
+      const before = this.resolvedRegexes.get(regex);
+      if (before !== undefined && !sameNames(next, before)) changed = true;
+      this.resolvedRegexes.set(regex, new Set(next));
+    }
+    return changed;
   }
 
   /** The epoch of the member owning a partition, or -1 (free). */
@@ -377,6 +431,7 @@ export class ConsumerGroup {
     if (req.rebalanceTimeoutMs !== -1) updated.rebalanceTimeoutMs = req.rebalanceTimeoutMs;
     if (req.serverAssignor !== null) updated.serverAssignor = req.serverAssignor;
     if (req.subscribedTopicNames !== null) updated.subscribedTopicNames = [...req.subscribedTopicNames];
+    if (req.subscribedTopicRegex !== null) updated.subscribedTopicRegex = req.subscribedTopicRegex === '' ? null : req.subscribedTopicRegex;
     updated.clientId = req.clientId;
     updated.clientHost = req.clientHost;
     const metadataChanged =
@@ -388,8 +443,18 @@ export class ConsumerGroup {
       updated.serverAssignor !== current.serverAssignor ||
       updated.clientId !== current.clientId ||
       updated.clientHost !== current.clientHost ||
+      updated.subscribedTopicRegex !== current.subscribedTopicRegex ||
       !sameNames(updated.subscribedTopicNames, current.subscribedTopicNames);
-    let bump = isNew || !sameNames(updated.subscribedTopicNames, current.subscribedTopicNames) || updated.serverAssignor !== current.serverAssignor;
+    const subscriptionChanged = (before: ConsumerMember) =>
+      !sameNames(updated.subscribedTopicNames, before.subscribedTopicNames) || updated.subscribedTopicRegex !== before.subscribedTopicRegex || updated.serverAssignor !== before.serverAssignor;
+    let bump = isNew || subscriptionChanged(current);
+
+    // a regular expression new to the group must compile (RE2J's syntax, as Kafka)
+    const regex = updated.subscribedTopicRegex;
+    if (regex !== null && regex !== current.subscribedTopicRegex && !this.subscribedRegexes().has(regex)) {
+      const compiled = compileTopicRegex(regex);
+      if (!compiled.ok) return { kind: 'error', errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION, errorMessage: invalidRegexMessage(regex, compiled.description) };
+    }
 
     if (replaced) {
       // the replaced member's records go; its target moves to the new id
@@ -401,10 +466,12 @@ export class ConsumerGroup {
         this.dirty.targetAssignment.add(memberId);
       }
       // a replacement keeps the group epoch (Kafka's replaceMember): the new member reconciles from epoch 0
-      bump = !sameNames(updated.subscribedTopicNames, replaced.subscribedTopicNames) || updated.serverAssignor !== replaced.serverAssignor;
+      bump = subscriptionChanged(replaced);
     }
     this.setMember(updated);
     if (metadataChanged) this.dirty.memberMetadata.add(memberId);
+    // what the group's regular expressions match now
+    if (this.updateResolvedRegexes(env.resolvedRegexes)) bump = true;
 
     // the subscribed topics' metadata: a change (topic created, partitions added) bumps the epoch
     const metadata = this.computeSubscriptionMetadata(env);
@@ -431,7 +498,7 @@ export class ConsumerGroup {
       this.dirty.currentAssignment.add(memberId);
     }
 
-    const full = req.memberEpoch === 0 || (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.ownedTopicPartitions !== null);
+    const full = req.memberEpoch === 0 || (req.rebalanceTimeoutMs !== -1 && (req.subscribedTopicNames !== null || req.subscribedTopicRegex !== null) && req.ownedTopicPartitions !== null);
     const sendAssignment = full || !assignmentsEqual(current.assigned, reconciled.assigned) || isNew;
     const out: HeartbeatOutcome = { kind: 'ok', memberId, memberEpoch: reconciled.memberEpoch, assignment: sendAssignment ? copyAssignment(reconciled.assigned) : null, member: reconciled };
     if (replaced && replaced.memberId !== memberId) out.replacedMemberId = replaced.memberId;
@@ -483,7 +550,7 @@ export class ConsumerGroup {
     const members = [...this.members.values()].map((m) => ({
       memberId: m.memberId,
       instanceId: m.instanceId,
-      topics: m.subscribedTopicNames.map((n) => this.subscriptionMetadata.get(n)?.topicId).filter((x): x is string => x !== undefined),
+      topics: [...this.memberTopics(m)].map((n) => this.subscriptionMetadata.get(n)?.topicId).filter((x): x is string => x !== undefined),
     }));
     const next = assignor.assign({ members, partitions, previous: this.targetAssignment });
     for (const [memberId, a] of next) {
@@ -595,8 +662,11 @@ export class ConsumerGroup {
     this.dirty.memberMetadata.delete(memberId);
     this.dirty.currentAssignment.delete(memberId);
     this.dirty.targetAssignment.delete(memberId);
+    this.updateResolvedRegexes(undefined);
     const names = this.subscribedTopicNames();
-    const metadata = new Map([...this.subscriptionMetadata].filter(([n]) => names.has(n)));
+    // a regular expression not resolved yet (a group just loaded) may still match any of them
+    const unresolved = [...this.subscribedRegexes()].some((r) => !this.resolvedRegexes.has(r));
+    const metadata = new Map([...this.subscriptionMetadata].filter(([n]) => unresolved || names.has(n)));
     if (!this.sameSubscriptionMetadata(metadata)) {
       this.subscriptionMetadata = metadata;
       this.dirty.subscriptionMetadata = true;

@@ -10,7 +10,11 @@
  * It also runs KIP-848 consumer groups (ConsumerGroupHeartbeat): consumer-group.ts holds a
  * group's state machine; here are its member timers (session: group.consumer.session.timeout.ms,
  * rebalance: the member's rebalance timeout while it revokes), the subscribed topics' metadata
- * (read from the local broker, reused for consumerGroupMetadataMaxAgeMs) and its records (Kafka's
+ * (read from the local broker, reused for consumerGroupMetadataMaxAgeMs), the resolution of its
+ * members' regular expressions against the cluster's topic names (regex-resolution.ts: before a
+ * heartbeat that brings a new one, and at most every consumerGroupRegexRefreshIntervalMs; with
+ * ACLs, only to the topics the heartbeat's member may DESCRIBE, which the Kafka listener it came
+ * through tells) and its records (Kafka's
  * ConsumerGroup* record types, offsets-store.ts), written after every change before the
  * heartbeat is answered; state changes are applied in memory first, and after a failed write the
  * next one rewrites the whole group. A classic group and a consumer group never share an id: an
@@ -23,16 +27,18 @@
  * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
  * the join-phase delay (initial delay or rebalance timeout), member session timers; the appends
  * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
- * metadata cache of consumer groups and the heartbeats waiting for it.
+ * metadata cache of consumer groups (and the cluster's topic list, for regular expressions) and
+ * the heartbeats waiting for it or for their member's topic authorizations.
  * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
- * ConsumerTopicsFetched, ConsumerSessionDeadline, ConsumerRebalanceDeadline.
+ * ConsumerTopicsFetched, ConsumerRegexTopicsAuthorized, ConsumerSessionDeadline, ConsumerRebalanceDeadline.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas;
  * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890); Metadata to its
- * broker (the topics consumer groups subscribe to).
+ * broker (the topics consumer groups subscribe to, or all of them for regular expressions);
+ * AuthorizeTopics to the Kafka listener of a heartbeat resolving regular expressions under ACLs.
  *
  * Bounded growth: the topic is compacted, as Kafka's (cleanup.policy=compact): the log cleaner
  * keeps the latest record of each key and drops tombstones after delete.retention.ms. Offsets of
@@ -58,6 +64,9 @@ import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol }
 import { randomUUID } from 'node:crypto';
 import { kafkaTopicId } from '../../src/protocol/topic-id.js';
 import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from './assignors/server.js';
+import { AclOperation } from '../../src/security/acl.js';
+import type { TopicsAuthorized } from '../kafka-listener/messages.js';
+import { matchedTopics, onlyAllowed, regexesToResolve, resolveTopicRegexes } from './regex-resolution.js';
 import {
   ConsumerGroup,
   ConsumerGroupState,
@@ -154,11 +163,13 @@ export interface CoordinatorArgs {
   consumerGroupMaxSize?: number;
   /** How long the subscribed topics' metadata a consumer group heartbeat uses may be reused. */
   consumerGroupMetadataMaxAgeMs?: number;
+  /** How old a consumer group's resolution of its regular expressions may grow before a heartbeat resolves them again (10 s). */
+  consumerGroupRegexRefreshIntervalMs?: number;
   /**
-   * The topics' metadata for consumer groups (default: asked from the local broker); null when
-   * it could not be had. Tests give their own.
+   * The topics' metadata for consumer groups (default: asked from the local broker; names null:
+   * every topic); null when it could not be had. Tests give their own.
    */
-  consumerTopicMetadata?: (names: string[]) => Promise<ConsumerTopicInfo[] | null>;
+  consumerTopicMetadata?: (names: string[] | null) => Promise<ConsumerTopicInfo[] | null>;
 }
 
 interface CoordinatorConfig {
@@ -177,6 +188,7 @@ interface CoordinatorConfig {
   consumerSessionTimeoutMs: number;
   consumerMaxSize: number;
   consumerMetadataMaxAgeMs: number;
+  consumerRegexRefreshIntervalMs: number;
 }
 
 /** Records per rewrite batch, so one refresh never builds an oversized batch. */
@@ -262,6 +274,8 @@ interface GroupEntry {
   consumerOldestWrite: number;
   /** An append of the consumer group's records failed: the next one writes all of them. */
   consumerNeedsFullWrite: boolean;
+  /** When a heartbeat last resolved the consumer group's regular expressions (-Infinity: never here). */
+  consumerRegexesResolvedAt: number;
 }
 
 type WrittenRecord =
@@ -325,12 +339,27 @@ export interface CoordinatorState {
   verifying: Map<number, { m: Extract<CoordinatorMsg, { type: 'TxnOffsetCommit' }>; token: ReplyToken | null }>;
   /** Topic metadata for consumer groups: name -> the topic (null: none) and when it was read. */
   topicCache: Map<string, { info: TopicInfo | null; at: number }>;
-  /** Consumer group heartbeats waiting for topic metadata, by fetch id. */
-  awaitingTopics: Map<number, { m: ConsumerHeartbeatMsg; token: ReplyToken | null }>;
-  consumerTopicMetadata: ((names: string[]) => Promise<ConsumerTopicInfo[] | null>) | null;
+  /** Every topic of the cluster, when last read (regular expressions are resolved against them). */
+  clusterTopics: { topics: ConsumerTopicInfo[]; at: number } | null;
+  /** Consumer group heartbeats waiting for topic metadata or topic authorizations, by fetch id. */
+  awaitingTopics: Map<number, PendingHeartbeat>;
+  consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
 }
 
 type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
+
+/** A consumer group heartbeat gathering what it needs before it is applied (prepareConsumerHeartbeat). */
+interface PendingHeartbeat {
+  m: ConsumerHeartbeatMsg;
+  token: ReplyToken | null;
+  /** The topics it needs were read for it (it goes on with them, however old). */
+  fetchedNames: boolean;
+  /** The cluster's topic list was read for it. */
+  fetchedAll: boolean;
+  /** Its group's regular expressions, resolved for it (before its member's ACLs: `matched`). */
+  matched: Map<string, Set<string>> | null;
+  resolved: Map<string, Set<string>> | null;
+}
 
 type Ctx = BaseContext<CoordinatorMsg>;
 
@@ -357,6 +386,7 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
     consumerSessionTimeoutMs: a.consumerGroupSessionTimeoutMs ?? 45_000,
     consumerMaxSize: a.consumerGroupMaxSize ?? 2_147_483_647,
     consumerMetadataMaxAgeMs: a.consumerGroupMetadataMaxAgeMs ?? 1_000,
+    consumerRegexRefreshIntervalMs: a.consumerGroupRegexRefreshIntervalMs ?? 10_000,
   };
 }
 
@@ -559,6 +589,7 @@ function newEntry(groupId: string, partition: number, group: GroupMetadata): Gro
     consumerTimers: new Map(),
     consumerOldestWrite: 0,
     consumerNeedsFullWrite: false,
+    consumerRegexesResolvedAt: Number.NEGATIVE_INFINITY,
   };
 }
 
@@ -1360,7 +1391,8 @@ export function validateConsumerHeartbeat(m: ConsumerHeartbeatMsg): { errorCode:
   } else if (m.memberEpoch === 0) {
     if (m.rebalanceTimeoutMs === -1) return invalid('RebalanceTimeoutMs must be provided in first request.');
     if (m.topicPartitions === null || m.topicPartitions.length > 0) return invalid('TopicPartitions must be empty when (re-)joining.');
-    if (m.subscribedTopicNames === null || m.subscribedTopicNames.length === 0) return invalid('SubscribedTopicNames must be set in first request.');
+    // as Kafka 4.0: an empty list or an empty expression joins subscribed to nothing
+    if (m.subscribedTopicNames === null && (m.subscribedTopicRegex ?? null) === null) return invalid('Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.');
   } else if (m.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
     if (m.memberId.trim() === '') return invalid("MemberId can't be empty.");
     if (m.instanceId === null) return invalid("InstanceId can't be null.");
@@ -1457,7 +1489,16 @@ function consumerRecords(entry: GroupEntry, now: number): WrittenRecord[] {
   for (const id of d.memberMetadata) {
     const m = g.members.get(id);
     if (!m) continue;
-    const value = { instanceId: m.instanceId, rackId: m.rackId, clientId: m.clientId, clientHost: m.clientHost, subscribedTopicNames: m.subscribedTopicNames, rebalanceTimeoutMs: m.rebalanceTimeoutMs, serverAssignor: m.serverAssignor };
+    const value = {
+      instanceId: m.instanceId,
+      rackId: m.rackId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscribedTopicNames: m.subscribedTopicNames,
+      subscribedTopicRegex: m.subscribedTopicRegex,
+      rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+      serverAssignor: m.serverAssignor,
+    };
     rec(ConsumerRecordType.MemberMetadata, id, encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value }));
   }
   if (d.subscriptionMetadata) {
@@ -1492,25 +1533,71 @@ function assignmentOut(a: TopicAssignment | null): TopicIdPartitions[] | null {
   return a === null ? null : topicPartitionsValue(a);
 }
 
-/** The topics a heartbeat needs metadata of: its subscription and the group's. */
-function topicsNeeded(s: CoordinatorState, m: ConsumerHeartbeatMsg): string[] {
+/** The topics a heartbeat needs metadata of: its subscription, the group's, and what its regular expressions resolve to. */
+function topicsNeeded(s: CoordinatorState, m: ConsumerHeartbeatMsg, resolved: ReadonlyMap<string, ReadonlySet<string>> | null): string[] {
   const names = new Set<string>(m.subscribedTopicNames ?? []);
   const entry = s.groups.get(m.groupId);
   if (entry?.consumer) for (const n of entry.consumer.subscribedTopicNames()) names.add(n);
+  if (resolved) for (const n of matchedTopics(resolved)) names.add(n);
   return [...names].sort();
 }
 
-function fetchTopicInfo(s: CoordinatorState, ctx: Ctx, names: string[]): Promise<ConsumerTopicInfo[] | null> {
+/** The named topics' metadata (null: every topic's) from the local broker. */
+function fetchTopicInfo(s: CoordinatorState, ctx: Ctx, names: string[] | null): Promise<ConsumerTopicInfo[] | null> {
   if (s.consumerTopicMetadata) return s.consumerTopicMetadata(names);
   const broker: ActorRef<BrokerMsg> = s.broker ?? { node: ctx.nodeId, path: brokerPath(s.brokerId) };
   return ctx.ask<MetadataResponse>(broker, { type: 'Metadata', topics: names }, { timeoutMs: 10_000 }).then((r) => {
     if (isFailure(r) || r.type !== 'MetadataResponse') return null;
-    return r.metadata.topics.map((t) => ({ topicId: kafkaTopicId(t.topicId), name: t.name, numPartitions: t.partitions.length }));
+    return r.metadata.topics.map((t) => ({ topicId: kafkaTopicId(t.topicId), name: t.name, numPartitions: t.partitions.length, internal: t.internal }));
   });
 }
 
-/** A heartbeat's join or heartbeat (epoch >= 0), with the topics' metadata at hand. */
-function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, token: ReplyToken | null): void {
+/** Reads topic metadata for a waiting heartbeat (names null: the cluster's whole topic list). */
+function fetchTopicsFor(s: CoordinatorState, ctx: Ctx, p: PendingHeartbeat, names: string[] | null): void {
+  const fetchId = ++s.seq;
+  s.awaitingTopics.set(fetchId, p);
+  void fetchTopicInfo(s, ctx, names).then((topics) => ctx.send(ctx.self, { type: 'ConsumerTopicsFetched', fetchId, names, topics }));
+}
+
+/**
+ * Gathers what a heartbeat (epoch >= 0) needs, then applies it: a fresh resolution of its
+ * group's regular expressions when one is due (the cluster's topic list, then, under ACLs, the
+ * member's DESCRIBE on the topics matched, from the listener it came through), and the subscribed
+ * topics' metadata once older than its maximum age. Each step that must wait comes back here.
+ */
+function prepareConsumerHeartbeat(s: CoordinatorState, ctx: Ctx, p: PendingHeartbeat): void {
+  const now = ctx.clock.now();
+  const { m } = p;
+  if (p.resolved === null) {
+    const entry = s.groups.get(m.groupId);
+    const regexes = regexesToResolve(entry?.consumer ?? undefined, m.subscribedTopicRegex, entry?.consumerRegexesResolvedAt ?? Number.NEGATIVE_INFINITY, now, s.cfg.consumerRegexRefreshIntervalMs);
+    if (regexes !== null) {
+      const fresh = s.clusterTopics !== null && now - s.clusterTopics.at < s.cfg.consumerMetadataMaxAgeMs;
+      if (!fresh && !p.fetchedAll) return fetchTopicsFor(s, ctx, p, null);
+      p.matched = resolveTopicRegexes(regexes, s.clusterTopics?.topics ?? []);
+      const topics = matchedTopics(p.matched);
+      if (m.topicAuthorizer && topics.length > 0) {
+        const fetchId = ++s.seq;
+        s.awaitingTopics.set(fetchId, p);
+        const a = m.topicAuthorizer;
+        void ctx
+          .ask<TopicsAuthorized>(a.listener, { type: 'AuthorizeTopics', principal: a.principal, host: a.host, operation: AclOperation.DESCRIBE, topics }, { timeoutMs: 10_000 })
+          .then((r) => ctx.send(ctx.self, { type: 'ConsumerRegexTopicsAuthorized', fetchId, allowed: isFailure(r) || r.type !== 'TopicsAuthorized' ? null : r.allowed }));
+        return;
+      }
+      p.resolved = p.matched;
+    }
+  }
+  const stale = topicsNeeded(s, m, p.resolved).filter((n) => {
+    const c = s.topicCache.get(n);
+    return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
+  });
+  if (stale.length > 0 && !p.fetchedNames) return fetchTopicsFor(s, ctx, p, topicsNeeded(s, m, p.resolved));
+  consumerHeartbeat(s, ctx, m, p.token, p.resolved);
+}
+
+/** A heartbeat's join or heartbeat (epoch >= 0), with the topics' metadata at hand (and its group's regular expressions resolved afresh, when due). */
+function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, token: ReplyToken | null, resolved: Map<string, Set<string>> | null): void {
   const err = validateGroupStatus(s, m.groupId, false);
   if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
   const extra: WrittenRecord[] = [];
@@ -1543,12 +1630,18 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
       rackId: m.rackId,
       rebalanceTimeoutMs: m.rebalanceTimeoutMs,
       subscribedTopicNames: m.subscribedTopicNames,
+      subscribedTopicRegex: m.subscribedTopicRegex ?? null,
       serverAssignor: m.serverAssignor,
       ownedTopicPartitions: m.topicPartitions,
       clientId: m.clientId ?? '',
       clientHost: m.clientHost ?? '',
     },
-    { topic: (name) => s.topicCache.get(name)?.info ?? undefined, maxSize: s.cfg.consumerMaxSize, newMemberId: () => randomUUID() },
+    {
+      topic: (name) => s.topicCache.get(name)?.info ?? undefined,
+      maxSize: s.cfg.consumerMaxSize,
+      newMemberId: () => randomUUID(),
+      ...(resolved ? { resolvedRegexes: resolved } : {}),
+    },
   );
   if (outcome.kind === 'error') {
     if (created && g.members.size === 0) dropGroup(s, ctx, entry, ErrorCode.NONE);
@@ -1560,6 +1653,10 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     ctx.log.info('static member rejoined the consumer group under a new member id', { groupId: m.groupId, instanceId: m.instanceId, oldMemberId: outcome.replacedMemberId, memberId: outcome.memberId });
   } else if (!beforeMember) {
     ctx.log.info('member joins the consumer group', { groupId: m.groupId, memberId: outcome.memberId, instanceId: m.instanceId, groupEpoch: g.groupEpoch });
+  }
+  if (resolved) {
+    entry.consumerRegexesResolvedAt = ctx.clock.now();
+    ctx.log.debug('consumer group regular expressions resolved', { groupId: m.groupId, memberId: outcome.memberId, regexes: Object.fromEntries([...resolved].map(([r, t]) => [r, [...t].sort()])), groupEpoch: g.groupEpoch });
   }
   scheduleConsumerSession(s, ctx, entry, outcome.memberId);
   if (outcome.member) maybeScheduleConsumerRebalance(s, ctx, entry, outcome.member);
@@ -1627,6 +1724,7 @@ function describeConsumerGroup(s: CoordinatorState, groupId: string, g: Consumer
       clientId: m.clientId,
       clientHost: m.clientHost,
       subscribedTopicNames: [...m.subscribedTopicNames],
+      subscribedTopicRegex: m.subscribedTopicRegex,
       assignment: named(m.assigned),
       targetAssignment: named(g.targetAssignment.get(m.memberId) ?? new Map()),
     })),
@@ -1648,6 +1746,7 @@ function restoreConsumerGroup(groupId: string, r: ReplayedConsumerGroup): Consum
       rebalanceTimeoutMs: md.rebalanceTimeoutMs,
       serverAssignor: md.serverAssignor,
       subscribedTopicNames: [...md.subscribedTopicNames],
+      subscribedTopicRegex: md.subscribedTopicRegex,
       memberEpoch: cur?.memberEpoch ?? 0,
       previousMemberEpoch: cur?.previousMemberEpoch ?? 0,
       state,
@@ -1937,6 +2036,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       broker: args.broker ?? null,
       verifying: new Map(),
       topicCache: new Map(),
+      clusterTopics: null,
       awaitingTopics: new Map(),
       consumerTopicMetadata: args.consumerTopicMetadata ?? null,
     };
@@ -1973,10 +2073,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       rackId: 'string?',
       rebalanceTimeoutMs: 'integer',
       subscribedTopicNames: 'array?',
+      subscribedTopicRegex: 'string?',
       serverAssignor: 'string?',
       topicPartitions: 'array?',
       clientId: 'string?',
       clientHost: 'string?',
+      topicAuthorizer: 'object?',
     },
     ConsumerGroupDescribe: { groups: 'array' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
@@ -1997,17 +2099,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || m.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) return consumerLeave(s, ctx, m, token);
       const err = validateGroupStatus(s, m.groupId, false);
       if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
-      // the subscribed topics' metadata, read again once older than its maximum age
-      const now = ctx.clock.now();
-      const names = topicsNeeded(s, m);
-      const stale = names.filter((n) => {
-        const c = s.topicCache.get(n);
-        return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
-      });
-      if (stale.length === 0) return consumerHeartbeat(s, ctx, m, token);
-      const fetchId = ++s.seq;
-      s.awaitingTopics.set(fetchId, { m, token });
-      void fetchTopicInfo(s, ctx, names).then((topics) => ctx.send(ctx.self, { type: 'ConsumerTopicsFetched', fetchId, names, topics }));
+      prepareConsumerHeartbeat(s, ctx, { m, token, fetchedNames: false, fetchedAll: false, matched: null, resolved: null });
     },
 
     ConsumerTopicsFetched(s, m, ctx) {
@@ -2017,11 +2109,28 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (m.topics === null) return answer(ctx, waiting.token, consumerHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
       const now = ctx.clock.now();
       const byName = new Map(m.topics.map((t) => [t.name, t] as const));
-      for (const name of m.names) {
+      // the whole list also says which cached topics are gone
+      const names = m.names ?? [...new Set([...s.topicCache.keys(), ...byName.keys()])];
+      for (const name of names) {
         const t = byName.get(name);
         s.topicCache.set(name, { info: t ? { topicId: t.topicId, name, numPartitions: t.numPartitions } : null, at: now });
       }
-      consumerHeartbeat(s, ctx, waiting.m, waiting.token);
+      if (m.names === null) {
+        s.clusterTopics = { topics: m.topics, at: now };
+        waiting.fetchedAll = true;
+      } else {
+        waiting.fetchedNames = true;
+      }
+      prepareConsumerHeartbeat(s, ctx, waiting);
+    },
+
+    ConsumerRegexTopicsAuthorized(s, m, ctx) {
+      const waiting = s.awaitingTopics.get(m.fetchId);
+      if (!waiting) return;
+      s.awaitingTopics.delete(m.fetchId);
+      if (m.allowed === null || waiting.matched === null) return answer(ctx, waiting.token, consumerHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the member's access to its regular expression's topics could not be checked"));
+      waiting.resolved = onlyAllowed(waiting.matched, m.allowed);
+      prepareConsumerHeartbeat(s, ctx, waiting);
     },
 
     ConsumerSessionDeadline(s, m, ctx) {

@@ -3,6 +3,8 @@
  * coordinator of a group with FindCoordinator (answered by any broker) and then talk to the
  * coordinator actor at coordinatorPath(brokerId). Every reply carries `errorCode`.
  */
+import type { ActorRef } from '../../src/runtime/types.js';
+import type { KafkaListenerMsg } from '../kafka-listener/messages.js';
 
 /** The internal topic holding committed offsets and group metadata. */
 export const OFFSETS_TOPIC = '__consumer_offsets';
@@ -51,13 +53,27 @@ export interface ConsumerTopicInfo {
   topicId: string;
   name: string;
   numPartitions: number;
+  /** One of the cluster's internal topics (__consumer_offsets, ...): no regular expression matches it. */
+  internal?: boolean;
+}
+
+/**
+ * Who sent a consumer group heartbeat through a Kafka listener that checks ACLs, and that
+ * listener: it tells which topics they may DESCRIBE (AuthorizeTopics), the only ones their
+ * group's regular expressions resolve to when their heartbeat resolves them (as Kafka 4.0).
+ */
+export interface TopicAuthorizer {
+  listener: ActorRef<KafkaListenerMsg>;
+  principal: string;
+  host: string;
 }
 
 export type CoordinatorMsg =
   /**
-   * KIP-848's ConsumerGroupHeartbeat (v0): join (memberEpoch 0, memberId '' gets one made by the
-   * coordinator), heartbeat, leave (-1) or a static member leaving for now (-2). Null fields
-   * are unchanged since the last heartbeat.
+   * KIP-848's ConsumerGroupHeartbeat (v0-v1): join (memberEpoch 0, memberId '' gets one made by
+   * the coordinator), heartbeat, leave (-1) or a static member leaving for now (-2). Null fields
+   * are unchanged since the last heartbeat; a joining member names topics, a regular expression
+   * (v1; '' for none) or both.
    */
   | {
       type: 'ConsumerGroupHeartbeat';
@@ -68,14 +84,19 @@ export type CoordinatorMsg =
       rackId: string | null;
       rebalanceTimeoutMs: number;
       subscribedTopicNames: string[] | null;
+      subscribedTopicRegex?: string | null;
       serverAssignor: string | null;
       topicPartitions: TopicIdPartitions[] | null;
       clientId?: string;
       clientHost?: string;
+      /** With ACLs: the listener that tells which topics the member may DESCRIBE (null or absent: every topic). */
+      topicAuthorizer?: TopicAuthorizer | null;
     }
   | { type: 'ConsumerGroupDescribe'; groups: string[] }
-  /** Internal: the broker's metadata of topics a heartbeat waited for (null: not answered). */
-  | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[]; topics: ConsumerTopicInfo[] | null }
+  /** Internal: the broker's metadata of topics a heartbeat waited for (names null: every topic; topics null: not answered). */
+  | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[] | null; topics: ConsumerTopicInfo[] | null }
+  /** Internal: the topics a heartbeat's member may DESCRIBE, of those its group's regular expressions matched (null: not answered). */
+  | { type: 'ConsumerRegexTopicsAuthorized'; fetchId: number; allowed: string[] | null }
   /** Internal: a consumer group member's session (group.consumer.session.timeout.ms) ran out. */
   | { type: 'ConsumerSessionDeadline'; groupId: string; memberId: string; seq: number }
   /** Internal: a member did not revoke its partitions within its rebalance timeout. */
@@ -287,6 +308,8 @@ export interface DescribedConsumerGroupMember {
   clientId: string;
   clientHost: string;
   subscribedTopicNames: string[];
+  /** null: none. */
+  subscribedTopicRegex: string | null;
   assignment: (TopicIdPartitions & { topicName: string })[];
   targetAssignment: (TopicIdPartitions & { topicName: string })[];
 }

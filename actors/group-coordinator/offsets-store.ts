@@ -32,7 +32,9 @@
  *                                      assignedPartitions [] | partitionsPendingRevocation []
  *
  * The replay folds them per group (ReplayedConsumerGroup); a group whose ConsumerGroupMetadata
- * record has a tombstone is gone. Key versions above 8 (Kafka's share groups) are skipped.
+ * record has a tombstone is gone. Key versions above 8 (Kafka's share groups, and its
+ * ConsumerGroupRegularExpression, 16) are skipped: samsa writes no resolution of a member's
+ * regular expression, which a coordinator taking the group over resolves again.
  *
  * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
  * key, tombstones deleting. Offsets a transaction committed (TxnOffsetCommit: transactional
@@ -520,6 +522,8 @@ export interface ConsumerMemberMetadataValue {
   clientId: string;
   clientHost: string;
   subscribedTopicNames: string[];
+  /** The member's topic regular expression (null, or Kafka's '': none). */
+  subscribedTopicRegex: string | null;
   rebalanceTimeoutMs: number;
   serverAssignor: string | null;
 }
@@ -585,7 +589,7 @@ export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Arra
       w.string(m.instanceId, 'instanceId').string(m.rackId, 'rackId').string(m.clientId, 'clientId').string(m.clientHost, 'clientHost');
       w.arrayLength(m.subscribedTopicNames.length, 'subscribedTopicNames');
       for (const t of m.subscribedTopicNames) w.string(t, 'subscribedTopicName');
-      w.string(null, 'subscribedTopicRegex').int32(m.rebalanceTimeoutMs, 'rebalanceTimeoutMs').string(m.serverAssignor, 'serverAssignor');
+      w.string(m.subscribedTopicRegex, 'subscribedTopicRegex').int32(m.rebalanceTimeoutMs, 'rebalanceTimeoutMs').string(m.serverAssignor, 'serverAssignor');
       break;
     }
     case ConsumerRecordType.TargetAssignmentMetadata:
@@ -643,10 +647,11 @@ export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint
       const n = r.arrayLength('subscribedTopicNames');
       const subscribedTopicNames: string[] = [];
       for (let i = 0; i < n; i++) subscribedTopicNames.push(r.string('subscribedTopicName'));
-      r.nullableString('subscribedTopicRegex');
+      const regex = r.nullableString('subscribedTopicRegex');
       const rebalanceTimeoutMs = r.int32('rebalanceTimeoutMs');
       const serverAssignor = r.nullableString('serverAssignor');
-      out = { record, value: { instanceId, rackId, clientId, clientHost, subscribedTopicNames, rebalanceTimeoutMs, serverAssignor } };
+      const subscribedTopicRegex = regex === '' ? null : regex;
+      out = { record, value: { instanceId, rackId, clientId, clientHost, subscribedTopicNames, subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor } };
       break;
     }
     case ConsumerRecordType.TargetAssignmentMetadata:

@@ -45,6 +45,7 @@ import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
 import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
 import { txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { kafkaListenerName } from './messages.js';
 import type { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 import type { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 
@@ -142,6 +143,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     brokerId,
     clientId,
     clientHost,
+    aclHost,
     sasl: s.auth !== null,
     principal,
     tokenAuthenticated: s.auth?.state === 'Authenticated' && s.auth.token !== null,
@@ -162,6 +164,7 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     controller: s.refs.controller,
     coordinator: s.refs.coordinator,
     txnCoordinator: s.refs.txnCoordinator,
+    listener: { node, path: `/${kafkaListenerName(brokerId)}` },
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
     fetchSessions: s.args.fetchSessions,

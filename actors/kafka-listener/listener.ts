@@ -11,8 +11,10 @@
  * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
  * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
  * quotas, SCRAM credentials and delegation tokens' SCRAM credentials, its dynamic connection limits);
- * RefreshJwks (its timers: fetch the key set again, periodically or soon after an unknown key).
- * Emits: nothing itself; each accepted socket gets its own child actor (./connection.ts), which
+ * RefreshJwks (its timers: fetch the key set again, periodically or soon after an unknown key);
+ * AuthorizeTopics (its broker's group coordinator: which topics a member may DESCRIBE), answered
+ * TopicsAuthorized.
+ * Emits: TopicsAuthorized; otherwise nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
  */
@@ -35,7 +37,9 @@ import { JwksRefresher } from '../../src/kafka/sasl/jwks-refresher.js';
 import { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
 import { kafkaConnection } from './connection.js';
-import { kafkaListenerName, type KafkaListenerMsg } from './messages.js';
+import { kafkaListenerName, type KafkaListenerMsg, type TopicsAuthorized } from './messages.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { ResourceType } from '../../src/security/acl.js';
 
 export { kafkaListenerName, type KafkaListenerMsg };
 
@@ -321,6 +325,11 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
     },
     RefreshJwks(s) {
       if (s.jwks) void s.jwks.refresh();
+    },
+    AuthorizeTopics(s, m, ctx) {
+      const authorizer = s.authorizer;
+      const allowed = authorizer ? m.topics.filter((t) => authorizer.authorize(m.principal, m.host, m.operation, ResourceType.TOPIC, t)) : [...m.topics];
+      ctx.reply({ type: 'TopicsAuthorized', errorCode: ErrorCode.NONE, allowed } satisfies TopicsAuthorized);
     },
   },
 });

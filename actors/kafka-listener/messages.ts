@@ -24,7 +24,21 @@ export type KafkaListenerMsg =
   /** From the broker beside it: the cluster's delegation tokens (KIP-48) changed; authenticate tokens with these SCRAM credentials. */
   | { type: 'DelegationTokensChanged'; tokens: TokenAuthEntry[] }
   /** Internal timer: fetch OAUTHBEARER's key set from its URL again. */
-  | { type: 'RefreshJwks' };
+  | { type: 'RefreshJwks' }
+  /**
+   * Which of `topics` `principal`, connected from `host`, may perform `operation` (an AclOperation
+   * code) on, by this listener's ACLs (all of them without an authorizer): answered
+   * TopicsAuthorized. The group coordinator asks it for the topics a member's regular expression
+   * matched.
+   */
+  | { type: 'AuthorizeTopics'; principal: string; host: string; operation: number; topics: string[] };
+
+/** The answer to AuthorizeTopics: the topics allowed, in the order asked. */
+export interface TopicsAuthorized {
+  type: 'TopicsAuthorized';
+  errorCode: number;
+  allowed: string[];
+}
 
 /** The listener's actor name for broker `brokerId` (a top-level actor on the broker's node). */
 export function kafkaListenerName(brokerId: number): string {

@@ -12,8 +12,8 @@ describe('cli: groups --describe of a KIP-848 consumer group', () => {
       assignmentEpoch: 4,
       assignorName: 'uniform',
       members: [
-        { memberId: 'm-1', instanceId: null, rackId: null, memberEpoch: 4, clientId: 'c1', clientHost: '/10.0.0.1', subscribedTopicNames: ['orders'], assignment: [{ topicId: 'x', topicName: 'orders', partitions: [1, 0] }], targetAssignment: [] },
-        { memberId: 'm-2', instanceId: 'i-2', rackId: null, memberEpoch: 3, clientId: 'c2', clientHost: '/10.0.0.2', subscribedTopicNames: ['orders'], assignment: [], targetAssignment: [] },
+        { memberId: 'm-1', instanceId: null, rackId: null, memberEpoch: 4, clientId: 'c1', clientHost: '/10.0.0.1', subscribedTopicNames: ['orders'], subscribedTopicRegex: null, assignment: [{ topicId: 'x', topicName: 'orders', partitions: [1, 0] }], targetAssignment: [] },
+        { memberId: 'm-2', instanceId: 'i-2', rackId: null, memberEpoch: 3, clientId: 'c2', clientHost: '/10.0.0.2', subscribedTopicNames: ['orders'], subscribedTopicRegex: null, assignment: [], targetAssignment: [] },
       ],
     });
     expect(lines[0]).to.equal('Group: orders-app\tState: Stable\tProtocol: consumer (assignor uniform)\tEpoch: 4\tAssignment epoch: 4\tMembers: 2');

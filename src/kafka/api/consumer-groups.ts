@@ -1,15 +1,18 @@
 /**
  * KIP-848's consumer group APIs (Kafka 4.0's group.protocol=consumer): ConsumerGroupHeartbeat
- * (api key 68, v0; v1, with SubscribedTopicRegex, is not a stable version yet) and
- * ConsumerGroupDescribe (69, v0), answered by this broker's group coordinator (NOT_COORDINATOR
- * for a group it does not own). The coordinator makes a joining member's id (v0: the member
- * sends an empty one with epoch 0), computes the target assignment with its server assignor
- * ("uniform", the default, or "range") and hands each member its partitions by topic id as its
- * previous owners revoke them.
+ * (api key 68, v0-v1; v1 adds SubscribedTopicRegex, a member subscribing with a regular
+ * expression the coordinator resolves) and ConsumerGroupDescribe (69, v0, with each member's
+ * expression), answered by this broker's group coordinator (NOT_COORDINATOR for a group it does
+ * not own). The coordinator makes a joining member's id when it sends an empty one with epoch 0
+ * (Kafka 4.0's Java consumer makes its own), computes the target assignment with its server
+ * assignor ("uniform", the default, or "range") and hands each member its partitions by topic id
+ * as its previous owners revoke them.
  *
  * With an authorizer, as Kafka's KafkaApis: ConsumerGroupHeartbeat needs READ on the group
- * (GROUP_AUTHORIZATION_FAILED), ConsumerGroupDescribe DESCRIBE on each group (the refused ones
- * answered first, GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells).
+ * (GROUP_AUTHORIZATION_FAILED), and the coordinator resolves a group's regular expressions to
+ * the topics the member whose heartbeat resolves them may DESCRIBE (it asks this listener);
+ * ConsumerGroupDescribe needs DESCRIBE on each group (the refused ones answered first,
+ * GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells).
  */
 import type {
   ConsumerGroupDescribeResponse,
@@ -40,10 +43,13 @@ export const consumerGroupHeartbeat: ApiHandler<typeof ApiKeys.ConsumerGroupHear
       rackId: body.rackId ?? null,
       rebalanceTimeoutMs: body.rebalanceTimeoutMs,
       subscribedTopicNames: body.subscribedTopicNames ?? null,
+      // a v0 request has no such field: null, unchanged
+      subscribedTopicRegex: body.subscribedTopicRegex ?? null,
       serverAssignor: body.serverAssignor ?? null,
       topicPartitions: body.topicPartitions === null ? null : body.topicPartitions.map((t) => ({ topicId: t.topicId, partitions: t.partitions })),
       clientId: ctx.clientId ?? '',
       clientHost: ctx.clientHost,
+      topicAuthorizer: ctx.authorizerEnabled ? { listener: ctx.listener, principal: ctx.principal, host: ctx.aclHost } : null,
     },
     ctx.config.requestTimeoutMs,
   );
@@ -102,7 +108,7 @@ export const consumerGroupDescribe: ApiHandler<typeof ApiKeys.ConsumerGroupDescr
         clientId: m.clientId,
         clientHost: m.clientHost,
         subscribedTopicNames: m.subscribedTopicNames,
-        subscribedTopicRegex: null,
+        subscribedTopicRegex: m.subscribedTopicRegex,
         assignment: assignment(m.assignment),
         targetAssignment: assignment(m.targetAssignment),
       })),

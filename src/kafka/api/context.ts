@@ -9,6 +9,7 @@ import type { BrokerConfig } from '../../../actors/broker/broker-config.js';
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { ControllerMsg } from '../../../actors/controller/messages.js';
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
+import type { KafkaListenerMsg } from '../../../actors/kafka-listener/messages.js';
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { TxnCoordinatorMsg } from '../../../actors/txn-coordinator/messages.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -25,6 +26,8 @@ export interface ApiContext {
   readonly clientId: string | null;
   /** The client's address as seen by this listener (host part). */
   readonly clientHost: string;
+  /** That address as ACLs name hosts (an IPv4 client on a dual-stack socket: its IPv4 address). */
+  readonly aclHost: string;
   /** The listener authenticates with SASL (ApiVersions then lists the SASL APIs). */
   readonly sasl?: boolean;
   /** The client's principal: 'User:<SASL user>', 'User:<certificate DN>', or 'User:ANONYMOUS'. */
@@ -53,6 +56,8 @@ export interface ApiContext {
   readonly controller: ActorRef<ControllerMsg>;
   readonly coordinator: ActorRef<CoordinatorMsg>;
   readonly txnCoordinator: ActorRef<TxnCoordinatorMsg>;
+  /** The Kafka listener this request came through (it authorizes for actors that ask it, AuthorizeTopics). */
+  readonly listener: ActorRef<KafkaListenerMsg>;
   replica(topic: string, partition: number): ActorRef<ReplicaMsg>;
   /** The listener's topic ids (shared by its connections), for requests naming topics by id. */
   readonly topicIds: TopicIdResolver;

@@ -19,7 +19,7 @@ describe('actors/group-coordinator consumer-group', () => {
   const env = (maxSize = 100): HeartbeatEnv => ({ topic: (n) => topics.get(n), maxSize, newMemberId: () => `m${++ids}` });
 
   function hb(o: Partial<ConsumerHeartbeat> = {}): ConsumerHeartbeat {
-    return { memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], serverAssignor: null, ownedTopicPartitions: [], clientId: 'c', clientHost: '/h', ...o };
+    return { memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], subscribedTopicRegex: null, serverAssignor: null, ownedTopicPartitions: [], clientId: 'c', clientHost: '/h', ...o };
   }
   function ok(r: ReturnType<ConsumerGroup['heartbeat']>) {
     if (r.kind !== 'ok') throw new Error(`expected ok, got ${r.errorCode}: ${r.errorMessage}`);
@@ -243,6 +243,126 @@ describe('actors/group-coordinator consumer-group', () => {
     expect(g.validateOffsetCommit(a.memberId, 1, true, 3)).to.equal(null);
     expect(g.validateOffsetCommit('x', 1, false, 9)).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
     expect(g.validateOffsetCommit('', -1, false, 9)).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+  });
+
+  describe('regular-expression subscriptions (ConsumerGroupHeartbeat v1)', () => {
+    const R = 'AAAAAAAAAAAAAAAAAAAABA';
+    /** What each expression matches among the topics now, as the coordinator hands it in. */
+    const resolved = (entries: Record<string, string[]>): HeartbeatEnv => ({ ...env(), resolvedRegexes: new Map(Object.entries(entries).map(([r, ts]) => [r, new Set(ts)])) });
+    const beat = (memberId: string, memberEpoch: number, o: Partial<ConsumerHeartbeat> = {}) =>
+      hb({ memberId, memberEpoch, subscribedTopicNames: null, rebalanceTimeoutMs: -1, ownedTopicPartitions: null, ...o });
+
+    beforeEach(() => {
+      topics.set('orders-eu', { topicId: R, name: 'orders-eu', numPartitions: 2 });
+    });
+
+    it('a member joins with an expression (and no names): it gets the topics its resolution matched', () => {
+      const r = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 't|u' }), resolved({ 't|u': ['t', 'u'] })));
+      expect(r.memberEpoch).to.equal(1);
+      expect(parts(r.assignment)).to.deep.equal([0, 1, 2, 3]);
+      expect(parts(r.assignment, U)).to.deep.equal([0, 1]);
+      expect(g.members.get(r.memberId)!.subscribedTopicRegex).to.equal('t|u');
+      expect([...g.subscriptionMetadata.keys()]).to.deep.equal(['t', 'u']);
+      expect([...g.takeDirty().memberMetadata]).to.deep.equal([r.memberId]);
+    });
+
+    it('names and an expression together: the member gets both', () => {
+      const r = ok(g.heartbeat(hb({ subscribedTopicNames: ['t'], subscribedTopicRegex: 'orders-.*' }), resolved({ 'orders-.*': ['orders-eu'] })));
+      expect(parts(r.assignment)).to.deep.equal([0, 1, 2, 3]);
+      expect(parts(r.assignment, R)).to.deep.equal([0, 1]);
+    });
+
+    it('a topic created that matches: the next resolution bumps the group epoch and assigns it', () => {
+      const a = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*' }), resolved({ 'orders-.*': ['orders-eu'] })));
+      // the group's resolution stands without a fresh one: nothing changes
+      ok(g.heartbeat(beat(a.memberId, 1), env()));
+      expect(g.groupEpoch).to.equal(1);
+      topics.set('orders-us', { topicId: U, name: 'orders-us', numPartitions: 3 });
+      const r = ok(g.heartbeat(beat(a.memberId, 1), resolved({ 'orders-.*': ['orders-eu', 'orders-us'] })));
+      expect(g.groupEpoch).to.equal(2);
+      expect(r.memberEpoch).to.equal(2);
+      expect(parts(r.assignment, U)).to.deep.equal([0, 1, 2]);
+      expect(parts(r.assignment, R)).to.deep.equal([0, 1]);
+    });
+
+    it('a matching topic deleted: the epoch is bumped and its partitions leave the assignment (revoked first)', () => {
+      topics.set('orders-us', { topicId: U, name: 'orders-us', numPartitions: 1 });
+      const a = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*' }), resolved({ 'orders-.*': ['orders-eu', 'orders-us'] })));
+      expect(parts(a.assignment, U)).to.deep.equal([0]);
+      topics.delete('orders-us');
+      const r = ok(g.heartbeat(beat(a.memberId, 1, { ownedTopicPartitions: [...owned([0, 1], R), ...owned([0], U)] }), resolved({ 'orders-.*': ['orders-eu'] })));
+      expect(g.groupEpoch).to.equal(2);
+      expect(g.members.get(a.memberId)!.state).to.equal(MemberState.UnrevokedPartitions);
+      expect(parts(r.assignment, U)).to.deep.equal([]);
+      const r2 = ok(g.heartbeat(beat(a.memberId, 1, { ownedTopicPartitions: owned([0, 1], R) }), env()));
+      expect(r2.memberEpoch).to.equal(2);
+      expect(g.subscriptionMetadata.has('orders-us')).to.equal(false);
+    });
+
+    it('changing the expression, from names to an expression, or back to names, is a subscription change: the epoch is bumped each time', () => {
+      const a = ok(g.heartbeat(hb({ subscribedTopicNames: ['t'] }), env()));
+      const owns = (r: { assignment: Map<string, Set<number>> | null }) => [...(r.assignment ?? new Map<string, Set<number>>())].map(([topicId, ps]) => ({ topicId, partitions: [...ps] }));
+      // names -> expression (the Java consumer sends no names then)
+      const r1 = ok(g.heartbeat(beat(a.memberId, 1, { subscribedTopicNames: [], subscribedTopicRegex: 'u', ownedTopicPartitions: owned([0, 1, 2, 3]) }), resolved({ u: ['u'] })));
+      expect(g.groupEpoch).to.equal(2);
+      expect(g.members.get(a.memberId)!.subscribedTopicRegex).to.equal('u');
+      const r1b = ok(g.heartbeat(beat(a.memberId, r1.memberEpoch, { ownedTopicPartitions: [] }), env()));
+      expect(parts(r1b.assignment, U)).to.deep.equal([0, 1]);
+      // expression -> another expression
+      ok(g.heartbeat(beat(a.memberId, r1b.memberEpoch, { subscribedTopicRegex: 'orders-.*', ownedTopicPartitions: owns(r1b) }), resolved({ 'orders-.*': ['orders-eu'] })));
+      expect(g.groupEpoch).to.equal(3);
+      expect([...g.resolvedRegexes.keys()]).to.deep.equal(['orders-.*']);
+      // expression -> names: '' takes the expression away
+      const r3 = ok(g.heartbeat(beat(a.memberId, g.members.get(a.memberId)!.memberEpoch, { subscribedTopicNames: ['t'], subscribedTopicRegex: '', ownedTopicPartitions: [] }), env()));
+      expect(g.groupEpoch).to.equal(4);
+      expect(g.members.get(a.memberId)!.subscribedTopicRegex).to.equal(null);
+      expect(g.resolvedRegexes.size).to.equal(0);
+      expect(g.targetAssignment.get(r3.memberId)!.has(R)).to.equal(false);
+    });
+
+    it('illegal: an expression that does not compile is INVALID_REGULAR_EXPRESSION with Kafka\'s message, and the group is unchanged', () => {
+      const bad = g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: '(orders' }), env());
+      expect(bad).to.deep.equal({ kind: 'error', errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION, errorMessage: 'SubscribedTopicRegex `(orders` is not a valid regular expression: missing closing ).' });
+      expect(g.heartbeat(hb({ subscribedTopicRegex: '(a)\\1' }), env())).to.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION });
+      expect(g.heartbeat(hb({ subscribedTopicRegex: 'orders(?=-eu)' }), env())).to.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION });
+      expect(g.heartbeat(hb({ subscribedTopicRegex: '(?<!x)orders' }), env())).to.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION });
+      expect(g.members.size).to.equal(0);
+      expect(g.groupEpoch).to.equal(0);
+      // a member changing to one: refused, it keeps its subscription
+      const a = ok(g.heartbeat(hb(), env()));
+      expect(g.heartbeat(beat(a.memberId, 1, { subscribedTopicRegex: '[z-a]' }), env())).to.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION });
+      expect(g.members.get(a.memberId)!.subscribedTopicRegex).to.equal(null);
+      expect(g.groupEpoch).to.equal(1);
+    });
+
+    it('an expression resolved to nothing subscribes to nothing; the member is still in the group', () => {
+      const r = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 'nothing-.*' }), resolved({ 'nothing-.*': [] })));
+      expect(r.memberEpoch).to.equal(1);
+      expect(parts(r.assignment)).to.deep.equal([]);
+      expect(g.state).to.equal(ConsumerGroupState.Stable);
+    });
+
+    it('two members share an expression: one resolution, both assigned from it; the last one leaving forgets it', () => {
+      const a = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 't' }), resolved({ t: ['t'] })));
+      const b = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 't' }), env()));
+      expect(g.targetAssignment.get(b.memberId)!.get(T)!.size).to.equal(2);
+      g.fence(a.memberId);
+      expect([...g.resolvedRegexes.keys()]).to.deep.equal(['t']);
+      g.fence(b.memberId);
+      expect(g.resolvedRegexes.size).to.equal(0);
+      expect(g.subscriptionMetadata.size).to.equal(0);
+    });
+
+    it('a group restored from its records keeps the members\' expressions and its subscribed topics until a resolution comes', () => {
+      const a = ok(g.heartbeat(hb({ subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*' }), resolved({ 'orders-.*': ['orders-eu'] })));
+      const m = g.members.get(a.memberId)!;
+      const restored = ConsumerGroup.restore('g', { epoch: g.groupEpoch, subscriptionMetadata: [...g.subscriptionMetadata.values()], assignmentEpoch: g.assignmentEpoch, members: [m], targets: g.targetAssignment });
+      expect(restored.subscribedRegexes()).to.deep.equal(new Set(['orders-.*']));
+      expect(restored.resolvedRegexes.size).to.equal(0);
+      const r = ok(restored.heartbeat(beat(a.memberId, 1, { ownedTopicPartitions: owned([0, 1], R) }), resolved({ 'orders-.*': ['orders-eu'] })));
+      expect(r.memberEpoch).to.equal(1);
+      expect(restored.groupEpoch).to.equal(1);
+    });
   });
 
   it('offset fetches: without a member always; a member with its current epoch', () => {

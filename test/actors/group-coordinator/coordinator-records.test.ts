@@ -112,12 +112,17 @@ describe('actors/group-coordinator offsets records', () => {
       const values = [
         { record: ConsumerRecordType.Metadata, value: { epoch: 3 } },
         { record: ConsumerRecordType.PartitionMetadata, value: [{ topicId: T, name: 't', numPartitions: 4 }] },
-        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: 'i', rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'], rebalanceTimeoutMs: 300, serverAssignor: 'range' } },
+        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: 'i', rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'], subscribedTopicRegex: null, rebalanceTimeoutMs: 300, serverAssignor: 'range' } },
+        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*', rebalanceTimeoutMs: 300, serverAssignor: null } },
         { record: ConsumerRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: 3 } },
         { record: ConsumerRecordType.TargetAssignmentMember, value: [{ topicId: T, partitions: [0, 3] }] },
         { record: ConsumerRecordType.CurrentMemberAssignment, value: { memberEpoch: 3, previousMemberEpoch: 2, state: 1, assigned: [{ topicId: T, partitions: [0] }], pendingRevocation: [{ topicId: T, partitions: [1] }] } },
       ] as const;
       for (const v of values) expect(decodeConsumerGroupValue(v.record, encodeConsumerGroupValue(v as never))).to.deep.equal(v);
+      // Kafka writes a member without a regular expression with '': read as none
+      const member = { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t'], rebalanceTimeoutMs: 300, serverAssignor: null };
+      const kafkaNone = encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value: { ...member, subscribedTopicRegex: '' } });
+      expect(decodeConsumerGroupValue(ConsumerRecordType.MemberMetadata, kafkaNone)).to.deep.equal({ record: ConsumerRecordType.MemberMetadata, value: { ...member, subscribedTopicRegex: null } });
     });
 
     it('refuses truncated and negative-length keys with OffsetsRecordError', () => {
