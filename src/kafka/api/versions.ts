@@ -65,7 +65,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)
-  [68, { min: 0, max: 0 }], // ConsumerGroupHeartbeat (KIP-848; v1, the topic regex, is not a stable Kafka version)
+  [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)
   [69, { min: 0, max: 0 }], // ConsumerGroupDescribe (KIP-848)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
 ]);

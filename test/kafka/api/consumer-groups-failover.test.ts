@@ -2,7 +2,8 @@
  * A KIP-848 consumer group through the loss of its coordinator, over the Kafka wire: the broker
  * leading the group's __consumer_offsets partition dies mid-reconciliation, another broker takes
  * the partition over, replays the group's records and answers the members where they were: the
- * same member ids and epochs, the partition still moving only once revoked.
+ * same member ids and epochs, the partition still moving only once revoked, the member subscribed
+ * with a regular expression (v1) still subscribed with it, resolved again without a rebalance.
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -59,7 +60,8 @@ describe('Kafka API: a KIP-848 consumer group through a coordinator failover', f
       const r = await first.k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join);
       return r.errorCode === ErrorCode.NONE ? r : null;
     }, 15_000, 50);
-    const b = await first.k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join);
+    // b subscribes with a regular expression (ConsumerGroupHeartbeat v1)
+    const b = await first.k.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat(G, [], { rebalanceTimeoutMs: 60_000, subscribedTopicRegex: 'kip848-f.*' }));
     expect(b.memberEpoch).to.equal(2);
     const a2 = await first.k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(a.memberId, 1, [0, 1, 2, 3]));
     const kept = parts(a2);
@@ -84,5 +86,6 @@ describe('Kafka API: a KIP-848 consumer group through a coordinator failover', f
     expect(parts(b3)).to.deep.equal([0, 1, 2, 3].filter((p) => !kept.includes(p)));
     const d = await second.k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
     expect(d.groups[0]).to.deep.include({ errorCode: 0, groupState: 'Stable', groupEpoch: 2, assignmentEpoch: 2 });
+    expect(d.groups[0].members.find((m: { memberId: string }) => m.memberId === b.memberId).subscribedTopicRegex).to.equal('kip848-f.*');
   });
 });

@@ -1,11 +1,12 @@
 /**
- * KIP-848's consumer group protocol over the Kafka wire (ConsumerGroupHeartbeat v0,
+ * KIP-848's consumer group protocol over the Kafka wire (ConsumerGroupHeartbeat v0-v1,
  * ConsumerGroupDescribe v0, OffsetCommit / OffsetFetch v9), as a Java consumer with
  * group.protocol=consumer speaks it: a member id made by the coordinator, assignments by topic
  * id, a partition moving from one member to another only once the first has revoked it, Kafka's
  * errors, offsets committed and fetched with member epochs, the group in ListGroups,
- * DescribeGroups and DeleteGroups, the versions advertised, and the ACLs (READ on the group to
- * heartbeat, DESCRIBE to describe).
+ * DescribeGroups and DeleteGroups, the versions advertised, a member subscribing with a regular
+ * expression (v1), and the ACLs (READ on the group to heartbeat, DESCRIBE to describe, an
+ * expression resolved to the topics the member may DESCRIBE).
  */
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
@@ -63,11 +64,11 @@ describe('Kafka API: KIP-848 consumer groups', function () {
   const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => memberHeartbeat(groupId, memberId, memberEpoch, topicId, owned);
   const parts = assignedPartitions;
 
-  it('advertises ConsumerGroupHeartbeat v0 (not the unstable v1), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v9', async () => {
+  it('advertises ConsumerGroupHeartbeat v0-v1 (v1: the topic regex), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v9', async () => {
     const k = await caller(c.bootstrap[0]!);
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
-    expect(range(68)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(range(68)).to.deep.include({ minVersion: 0, maxVersion: 1 });
     expect(range(69)).to.deep.include({ minVersion: 0, maxVersion: 0 });
     expect(range(8).maxVersion).to.equal(9);
     expect(range(9).maxVersion).to.equal(9);
@@ -151,6 +152,40 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     expect((await other.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G))).errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
   });
 
+  it('v1: a member subscribing with a regular expression gets the topics it matches whole (never an internal one), shown by ConsumerGroupDescribe; RE2J refusals are INVALID_REGULAR_EXPRESSION', async () => {
+    const G = 'regex848';
+    const k = await coordinatorFor(G);
+    // the Java consumer's subscribe(SubscriptionPattern): no names, the pattern
+    const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat(G, [], { subscribedTopicRegex: '.*' }));
+    expect(a).to.deep.include({ errorCode: ErrorCode.NONE, memberEpoch: 1 });
+    // __consumer_offsets exists (FindCoordinator made it) but is not matched
+    expect(a.assignment.topicPartitions).to.deep.equal([{ topicId, partitions: [0, 1, 2, 3] }]);
+    // a v0 member with names beside it
+    const b = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
+    expect(b.memberEpoch).to.equal(2);
+    const d = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
+    const subs = new Map(d.groups[0].members.map((m: { memberId: string; subscribedTopicNames: string[]; subscribedTopicRegex: string | null }) => [m.memberId, [m.subscribedTopicNames, m.subscribedTopicRegex]]));
+    expect(subs.get(a.memberId)).to.deep.equal([[], '.*']);
+    expect(subs.get(b.memberId)).to.deep.equal([[TOPIC], null]);
+    // samsa's admin tells it too
+    const admin = c.handle.samsa().admin();
+    await admin.connect();
+    try {
+      const g = (await admin.describeConsumerGroups([G])).groups[0]!;
+      expect(g.members.find((m) => m.memberId === a.memberId)!.subscribedTopicRegex).to.equal('.*');
+    } finally {
+      await admin.disconnect();
+    }
+    // the expression must match the whole name: 'kip' matches nothing
+    const c2 = await k.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat(`${G}-prefix`, [], { subscribedTopicRegex: 'kip' }));
+    expect(c2.errorCode).to.equal(ErrorCode.NONE);
+    expect(parts(c2)).to.deep.equal([]);
+    const bad = await k.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat(G, [], { subscribedTopicRegex: '(kip)\\1' }));
+    expect(bad).to.deep.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION, errorMessage: 'SubscribedTopicRegex `(kip)\\1` is not a valid regular expression: invalid escape sequence.', memberId: null });
+    const neither = await k.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat(G, [], { subscribedTopicNames: null }));
+    expect(neither).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.' });
+  });
+
   it('OffsetCommit v9 and OffsetFetch v9 check the member epoch; ListGroups types the group consumer; DescribeGroups answers Dead; DeleteGroups once empty', async () => {
     const G = 'offsets848';
     const k = await coordinatorFor(G);
@@ -217,7 +252,16 @@ describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
   let a: AuthorizedKafkaCluster;
 
   before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1, topics: [{ name: TOPIC, partitions: 2, replicationFactor: 1 }] });
+    a = await startAuthorizedKafkaCluster(
+      { alice: 'alice-secret' },
+      {
+        brokers: 1,
+        topics: [
+          { name: TOPIC, partitions: 2, replicationFactor: 1 },
+          { name: `${TOPIC}-hidden`, partitions: 1, replicationFactor: 1 },
+        ],
+      },
+    );
   });
   after(async () => {
     await a?.stop();
@@ -244,5 +288,24 @@ describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
     ]);
     expect(d.groups[1].members).to.have.length(1);
     expect(d.groups[1].authorizedOperations).to.be.greaterThan(0);
+  });
+
+  it('a regular expression resolves only to the topics the member may DESCRIBE, as Kafka 4.0', async () => {
+    const alice = await a.login('alice');
+    await a.allow(
+      { principal: 'User:alice', operation: AclOperation.READ, resourceType: ResourceType.GROUP, resourceName: 'acl-regex' },
+      { principal: 'User:alice', operation: AclOperation.READ, resourceType: ResourceType.TOPIC, resourceName: TOPIC },
+    );
+    await checkFor(async () => (await alice.call(ApiKeys.FindCoordinator, 2, { key: 'acl-regex', keyType: 0 })).errorCode === ErrorCode.NONE, 15_000, 50);
+    const joined = await checkFor(async () => {
+      const r = await alice.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat('acl-regex', [], { subscribedTopicRegex: `${TOPIC}.*` }));
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 15_000, 50);
+    // kip848-hidden matches too, but alice may not describe it
+    expect(joined.assignment.topicPartitions.map((t: { partitions: number[] }) => t.partitions)).to.deep.equal([[0, 1]]);
+    // the admin (a super user) may: the same expression gets it both topics
+    const admin = await a.login('admin');
+    const all = await admin.call(ApiKeys.ConsumerGroupHeartbeat, 1, joinHeartbeat('acl-regex-admin', [], { subscribedTopicRegex: `${TOPIC}.*` }));
+    expect(all.assignment.topicPartitions.map((t: { partitions: number[] }) => t.partitions).sort()).to.deep.equal([[0], [0, 1]]);
   });
 });
