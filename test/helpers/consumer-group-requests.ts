@@ -1,7 +1,7 @@
 /**
- * KIP-848 ConsumerGroupHeartbeat v0 request bodies and the partitions a response assigns, for the
- * wire tests that drive consumer groups by hand (as a Java consumer with group.protocol=consumer
- * would).
+ * KIP-848 ConsumerGroupHeartbeat request bodies (v0; v1 adds `subscribedTopicRegex`, given through
+ * the overrides) and the partitions a response assigns, for the wire tests that drive consumer
+ * groups by hand (as a Java consumer with group.protocol=consumer would).
  */
 
 /** A new member joining `groupId` subscribed to `topics` (epoch 0, no member id yet); `o` overrides fields. */
