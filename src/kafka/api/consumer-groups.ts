@@ -9,7 +9,8 @@
  * as its previous owners revoke them.
  *
  * With an authorizer, as Kafka's KafkaApis: ConsumerGroupHeartbeat needs READ on the group
- * (GROUP_AUTHORIZATION_FAILED), and the coordinator resolves a group's regular expressions to
+ * (GROUP_AUTHORIZATION_FAILED) and DESCRIBE on every topic it names (TOPIC_AUTHORIZATION_FAILED,
+ * as Kafka 4.0), and the coordinator resolves a group's regular expressions to
  * the topics the member whose heartbeat resolves them may DESCRIBE (it asks this listener);
  * ConsumerGroupDescribe needs DESCRIBE on each group (the refused ones answered first,
  * GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells).
@@ -32,6 +33,10 @@ function heartbeatError(errorCode: number, errorMessage: string | null) {
 
 export const consumerGroupHeartbeat: ApiHandler<typeof ApiKeys.ConsumerGroupHeartbeat> = async (ctx, _version, body) => {
   if (!ctx.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId)) return heartbeatError(ErrorCode.GROUP_AUTHORIZATION_FAILED, errorInfo(ErrorCode.GROUP_AUTHORIZATION_FAILED).message);
+  // as Kafka 4.0: a client may not subscribe to topics it may not see (DESCRIBE on each named)
+  const names = body.subscribedTopicNames ?? [];
+  const hidden = [...new Set(names)].filter((t) => !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t));
+  if (hidden.length > 0) return heartbeatError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, `not authorized to describe ${hidden.sort().join(', ')}`);
   const r = await ctx.ask<CoordinatorMsg, ConsumerGroupHeartbeatResponse>(
     ctx.coordinator,
     {

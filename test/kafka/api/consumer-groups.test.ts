@@ -267,7 +267,7 @@ describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
     await a?.stop();
   });
 
-  it('ConsumerGroupHeartbeat needs READ on the group; ConsumerGroupDescribe DESCRIBE on each, the refused ones first', async () => {
+  it('ConsumerGroupHeartbeat needs READ on the group and DESCRIBE on the topics it names; ConsumerGroupDescribe DESCRIBE on each, the refused ones first', async () => {
     const alice = await a.login('alice');
     const hb = (groupId: string) => ({ groupId, memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: [TOPIC], serverAssignor: null, topicPartitions: [] });
     const refused = await alice.call(ApiKeys.ConsumerGroupHeartbeat, 0, hb('acl-g'));
@@ -275,6 +275,9 @@ describe('Kafka API: KIP-848 consumer groups with an authorizer', function () {
     await a.allow({ principal: 'User:alice', operation: AclOperation.READ, resourceType: ResourceType.GROUP, resourceName: 'acl-g' });
     // FindCoordinator first (it has the offsets topic made), as a consumer does
     await checkFor(async () => (await alice.call(ApiKeys.FindCoordinator, 2, { key: 'acl-g', keyType: 0 })).errorCode === ErrorCode.NONE, 15_000, 50);
+    // the group may be read, but not the topic seen: TOPIC_AUTHORIZATION_FAILED, as Kafka 4.0
+    expect(await alice.call(ApiKeys.ConsumerGroupHeartbeat, 0, hb('acl-g'))).to.deep.include({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, memberId: null, memberEpoch: -1 });
+    await a.allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE, resourceType: ResourceType.TOPIC, resourceName: TOPIC });
     const joined = await checkFor(async () => {
       const r = await alice.call(ApiKeys.ConsumerGroupHeartbeat, 0, hb('acl-g'));
       return r.errorCode === ErrorCode.NONE ? r : null;
