@@ -13,7 +13,9 @@
  * as Kafka 4.0), and the coordinator resolves a group's regular expressions to
  * the topics the member whose heartbeat resolves them may DESCRIBE (it asks this listener);
  * ConsumerGroupDescribe needs DESCRIBE on each group (the refused ones answered first,
- * GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells).
+ * GROUP_AUTHORIZATION_FAILED, then the others as the coordinator tells) and, as Kafka 4.0, on
+ * every topic a described group's members subscribe to or are assigned (TOPIC_AUTHORIZATION_FAILED
+ * for the group otherwise).
  */
 import type {
   ConsumerGroupDescribeResponse,
@@ -93,6 +95,12 @@ export const consumerGroupDescribe: ApiHandler<typeof ApiKeys.ConsumerGroupDescr
   for (const g of r.groups) {
     if (g.errorCode !== ErrorCode.NONE) {
       out.push(empty(g.groupId, g.errorCode, g.errorMessage));
+      continue;
+    }
+    // as Kafka 4.0: a group is described only to a client that may see every topic it uses
+    const used = new Set(g.members.flatMap((m) => [...m.subscribedTopicNames, ...m.assignment.map((t) => t.topicName), ...m.targetAssignment.map((t) => t.topicName)]));
+    if ([...used].some((t) => !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t, false))) {
+      out.push(empty(g.groupId, ErrorCode.TOPIC_AUTHORIZATION_FAILED, 'The described group uses topics that the client is not authorized to describe.'));
       continue;
     }
     const assignment = (a: { topicId: string; topicName: string; partitions: number[] }[]) => ({ topicPartitions: a.map((t) => ({ topicId: t.topicId, topicName: t.topicName, partitions: t.partitions })) });
