@@ -6,8 +6,24 @@ import { boolValue, intValue, stringValue, type ValueResult } from '../../src/cl
 import type { IsolationLevel } from '../../src/client/fetched-batches.js';
 import { isAssignorName, type AssignorName } from '../group-coordinator/assignors/index.js';
 
+export type GroupProtocol = 'classic' | 'consumer';
+
 export interface ConsumerConfig {
   groupId: string;
+  /**
+   * group.protocol (Kafka's, default classic): 'classic' joins with JoinGroup / SyncGroup and
+   * assigns partitions in the client (partition.assignment.strategy); 'consumer' is KIP-848's
+   * protocol, where the coordinator assigns and the consumer heartbeats with
+   * ConsumerGroupHeartbeat (session and heartbeat timings are then the brokers'
+   * group.consumer.* settings, and session.timeout.ms, heartbeat.interval.ms and
+   * partition.assignment.strategy are not used).
+   */
+  groupProtocol: GroupProtocol;
+  /**
+   * group.remote.assignor: with group.protocol consumer, the server assignor to ask the
+   * coordinator for (uniform or range in samsa); null lets the coordinator choose.
+   */
+  groupRemoteAssignor: string | null;
   /**
    * group.instance.id (KIP-345, static membership): '' for none. A static member keeps its
    * place in the group across restarts: it rejoins under the same instance id within
@@ -30,6 +46,8 @@ export interface ConsumerConfig {
   maxPollRecords: number;
   assignmentStrategies: AssignorName[];
   retryBackoffMs: number;
+  /** retry.backoff.max.ms: retry.backoff.ms doubles on repeated failures up to this (KIP-580). */
+  retryBackoffMaxMs: number;
   requestTimeoutMs: number;
   metadataMaxAgeMs: number;
   /** Verify each fetched batch's CRC-32C before handing its records over (Kafka's check.crcs). */
@@ -63,10 +81,12 @@ function take<T>(key: string, r: ValueResult<T>): T {
   return r.value;
 }
 
-type Kind = 'int' | 'bool' | 'string' | 'reset' | 'strategies' | 'isolation';
+type Kind = 'int' | 'bool' | 'string' | 'nullable-string' | 'reset' | 'strategies' | 'isolation' | 'protocol';
 const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: number; def: unknown }> = {
   'group.id': { prop: 'groupId', kind: 'string', def: '' },
   'group.instance.id': { prop: 'groupInstanceId', kind: 'string', def: '' },
+  'group.protocol': { prop: 'groupProtocol', kind: 'protocol', def: 'classic' },
+  'group.remote.assignor': { prop: 'groupRemoteAssignor', kind: 'nullable-string', def: null },
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-consumer' },
   'session.timeout.ms': { prop: 'sessionTimeoutMs', kind: 'int', min: 1, def: 45_000 },
   'heartbeat.interval.ms': { prop: 'heartbeatIntervalMs', kind: 'int', min: 1, def: 3_000 },
@@ -81,6 +101,7 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'max.poll.records': { prop: 'maxPollRecords', kind: 'int', min: 1, def: 500 },
   'partition.assignment.strategy': { prop: 'assignmentStrategies', kind: 'strategies', def: ['range', 'roundrobin'] },
   'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
+  'retry.backoff.max.ms': { prop: 'retryBackoffMaxMs', kind: 'int', min: 0, def: 1_000 },
   'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
@@ -101,6 +122,18 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
       case 'string':
         out[spec.prop] = take(key, stringValue(raw));
         break;
+      case 'nullable-string': {
+        const v = raw === null ? null : take(key, stringValue(raw));
+        out[spec.prop] = v === '' ? null : v;
+        break;
+      }
+      case 'protocol': {
+        // case-insensitive, as Kafka's validator
+        const v = typeof raw === 'string' ? raw.toLowerCase() : raw;
+        if (v !== 'classic' && v !== 'consumer') throw new ConsumerConfigError(key, `must be classic or consumer, got ${JSON.stringify(raw)}`);
+        out[spec.prop] = v;
+        break;
+      }
       case 'bool':
         out[spec.prop] = take(key, boolValue(raw));
         break;
@@ -130,6 +163,10 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
   if (c.groupInstanceId !== '' && (c.groupInstanceId.length > 249 || !/^[a-zA-Z0-9._-]+$/.test(c.groupInstanceId))) {
     // Kafka's JoinGroupRequest.validateGroupInstanceId: a topic name's rules
     throw new ConsumerConfigError('group.instance.id', `must be at most 249 characters of ASCII letters, digits, '.', '_' and '-', got ${JSON.stringify(c.groupInstanceId)}`);
+  }
+  if (c.groupProtocol === 'classic' && c.groupRemoteAssignor !== null) {
+    // as Kafka's ConsumerConfig
+    throw new ConsumerConfigError('group.remote.assignor', 'cannot be set when group.protocol=classic');
   }
   if (c.heartbeatIntervalMs >= c.sessionTimeoutMs) {
     throw new ConsumerConfigError('heartbeat.interval.ms', `must be lower than session.timeout.ms (${c.sessionTimeoutMs})`);

@@ -8,15 +8,21 @@
  * the last stable offset and the records of aborted transactions are dropped (see
  * src/client/fetched-batches.ts); either way positions and processed offsets move past them.
  *
+ * With group.protocol consumer (KIP-848) the group membership is group-member.ts's instead: the
+ * coordinator assigns, the consumer heartbeats with ConsumerGroupHeartbeat and reconciles what it
+ * is given; fetching, polling and committing are the same.
+ *
  * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
  * position, buffered records, pause flag, preferred read replica; offsets processed by the
  * application and last committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
  * to requests of an older assignment are dropped.
  * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
- * Tick plus the results of its own asks.
+ * Tick plus the results of its own asks (with group.protocol consumer: GroupCoordinatorResult,
+ * GroupHeartbeatResult, RevocationCommitResult, AssignedCommittedResult, handled in group-member.ts).
  * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
- * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator,
+ * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator (with
+ * group.protocol consumer ConsumerGroupHeartbeat instead of the first four),
  * ConsumerEvent to its listener, PollResult and CommitDone to callers.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -50,6 +56,22 @@ import {
 } from '../group-coordinator/messages.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
 import { parseConsumerConfig, type ConsumerConfig } from './consumer-config.js';
+import {
+  memberClose,
+  memberLeave,
+  memberOnMetadata,
+  memberOnPoll,
+  memberStateOf,
+  memberSubscribe,
+  memberTick,
+  newGroupMember,
+  onAssignedCommittedResult,
+  onGroupCoordinatorResult,
+  onGroupHeartbeatResult,
+  onRevocationCommitResult,
+  type ConsumerOps,
+  type GroupMember,
+} from './group-member.js';
 import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
 
 export interface ConsumerArgs {
@@ -65,7 +87,7 @@ export interface ConsumerArgs {
  * ranges passed over: markers, aborted transactions) is src/client/fetched-batches.ts's; the next
  * fetch starts below max.partition.fetch.bytes of buffered bytes.
  */
-interface Assigned extends FetchedPartition<ConsumedRecord> {
+export interface Assigned extends FetchedPartition<ConsumedRecord> {
   topic: string;
   partition: number;
   /** The partition's end as this consumer sees it: the high watermark (read_committed: the last stable offset). */
@@ -119,6 +141,10 @@ export interface ConsumerState {
   /** Partition counts of the subscribed topics when this generation was joined ("" when unknown). */
   joinedTopology: string;
   nextMissingTopicRefreshAt: number;
+  /** With group.protocol consumer: the KIP-848 membership (group-member.ts); null with classic. */
+  member: GroupMember | null;
+  /** The last poll answer handed records out and no poll has come since (the application is processing them). */
+  recordsOutstanding: boolean;
 }
 
 const TICK_TIMER = 'tick';
@@ -390,6 +416,7 @@ function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = fal
   }
   if (batches.length === 0 && !force && ctx.clock.now() < p.deadline) return;
   s.pendingPoll = null;
+  if (batches.length > 0) s.recordsOutstanding = true;
   if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches } satisfies PollResult);
   maybeFetch(s, ctx);
 }
@@ -532,12 +559,21 @@ function instanceId(s: ConsumerState): string | null {
 
 /**
  * Leaves the group at close. A static member does not (as Kafka's consumer): its place waits
- * for it to come back under the same instance id until its session times out.
+ * for it to come back under the same instance id until its session times out. With group.protocol
+ * consumer the member leaves with a heartbeat (group-member.ts; a static one with epoch -2).
  */
 function leave(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): Promise<unknown> {
+  if (s.member) return memberLeave(s, ctx);
   if (!s.coordinator || !s.memberId || instanceId(s) !== null) return Promise.resolve();
   return ctx.ask<SimpleResponse>(s.coordinator, { type: 'LeaveGroup', groupId: s.config.groupId, members: [{ memberId: s.memberId, reason: 'the consumer is leaving' }] }, { timeoutMs: 5_000 });
 }
+
+function newAssigned(topic: string, partition: number): Assigned {
+  return { topic, partition, position: null, fetchPosition: -1, buffer: [], bufferedBytes: 0, passed: null, highWatermark: -1, paused: false, resetting: false, readReplica: null };
+}
+
+/** What group-member.ts shares with the classic protocol. */
+const OPS: ConsumerOps = { emit, crash, refreshMetadata, maybeFetch, resetOffset, setPosition, subscribedTopics, commit, newAssigned, failureCode, commitErrorCode };
 
 export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
   kind: 'consumer',
@@ -580,6 +616,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       committedPending: false,
       joinedTopology: '',
       nextMissingTopicRefreshAt: 0,
+      member: config.groupProtocol === 'consumer' ? newGroupMember(config, ctx.clock, OPS) : null,
+      recordsOutstanding: false,
     };
     refreshMetadata(s, ctx);
     ctx.timers.startPeriodic(TICK_TIMER, Math.max(10, Math.min(100, Math.floor(config.heartbeatIntervalMs / 2))), { type: 'Tick' });
@@ -607,13 +645,15 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       // KafkaJS's fromBeginning: where to start when the group has no committed offset
       if (m.fromBeginning !== undefined && !('auto.offset.reset' in s.args.config)) s.config.autoOffsetReset = m.fromBeginning ? 'earliest' : 'latest';
       ctx.reply({ type: 'Subscribed', errorCode: ErrorCode.NONE });
-      if (s.phase === 'Idle') findCoordinator(s, ctx);
+      if (s.member) memberSubscribe(s, ctx);
+      else if (s.phase === 'Idle') findCoordinator(s, ctx);
       else if (s.phase === 'Stable') rebalance(s, ctx, 'subscription changed');
     },
 
     Poll(s, m, ctx) {
       const now = ctx.clock.now();
       s.lastPollAt = now;
+      s.recordsOutstanding = false;
       for (const p of m.processed) {
         const k = key(p.topic, p.partition);
         const a = s.assigned.get(k);
@@ -627,7 +667,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         if (old.token) ctx.replyTo(old.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches: [] } satisfies PollResult);
       }
       s.pendingPoll = { token: ctx.deferReply(), deadline: now + m.timeoutMs, maxRecords: Math.max(1, Math.min(m.maxRecords, s.config.maxPollRecords)) };
-      if (s.phase === 'Idle' && !s.crash && (s.topics.length > 0 || s.pattern)) findCoordinator(s, ctx);
+      if (s.member) memberOnPoll(s, ctx);
+      else if (s.phase === 'Idle' && !s.crash && (s.topics.length > 0 || s.pattern)) findCoordinator(s, ctx);
       answerPoll(s, ctx);
       maybeFetch(s, ctx);
     },
@@ -679,6 +720,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       s.closeToken = ctx.deferReply();
       // as Kafka's consumer, the final commit is retried through coordinator moves and loads, within request.timeout.ms
       s.closeDeadline = ctx.clock.now() + s.config.requestTimeoutMs;
+      if (s.member) memberClose(s);
       if (s.phase === 'Stable' && s.config.enableAutoCommit) commit(s, ctx, null, { token: undefined });
       maybeFinishClose(s, ctx);
     },
@@ -700,6 +742,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         phase: s.phase,
         memberId: s.memberId,
         generationId: s.generationId,
+        ...(s.member ? { memberState: memberStateOf(s) } : {}),
         assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition, position: a.position, paused: a.paused, readReplica: a.readReplica?.brokerId ?? null })),
       } satisfies ConsumerDescription);
     },
@@ -707,6 +750,12 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     Tick(s, _m, ctx) {
       const now = ctx.clock.now();
       if (s.phase === 'Closed') return;
+      if (s.member) {
+        if (now - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
+        memberTick(s, ctx);
+        answerPoll(s, ctx);
+        return;
+      }
       if (now - s.metadata.updatedAt >= s.config.metadataMaxAgeMs) refreshMetadata(s, ctx);
       else if (s.phase === 'Stable' && now >= s.nextMissingTopicRefreshAt && s.topics.some((t) => !s.metadata.hasTopic(t))) {
         // waiting for a subscribed topic to exist: look again every second
@@ -752,6 +801,11 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       s.metadataInFlight = false;
       if (!m.metadata) return;
       s.metadata.update(m.metadata, ctx.clock.now());
+      if (s.member) {
+        memberOnMetadata(s, ctx);
+        maybeFetch(s, ctx);
+        return;
+      }
       // a subscribed topic appeared, gained partitions, or a pattern now matches other topics
       if (s.phase === 'Stable' && topologyOf(s, subscribedTopics(s)) !== s.joinedTopology) rebalance(s, ctx, 'the subscribed topics changed');
       maybeFetch(s, ctx);
@@ -998,6 +1052,22 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       }
       answerPoll(s, ctx);
       maybeFetch(s, ctx);
+    },
+
+    GroupCoordinatorResult(s, m, ctx) {
+      if (s.member) onGroupCoordinatorResult(s, ctx, m.response);
+    },
+
+    GroupHeartbeatResult(s, m, ctx) {
+      if (s.member) onGroupHeartbeatResult(s, ctx, m.seq, m.response);
+    },
+
+    RevocationCommitResult(s, m, ctx) {
+      if (s.member) onRevocationCommitResult(s, ctx, m);
+    },
+
+    AssignedCommittedResult(s, m, ctx) {
+      if (s.member) onAssignedCommittedResult(s, ctx, m);
     },
 
     CommitResult(s, m, ctx) {

@@ -6,6 +6,7 @@ import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { FetchResponse } from '../broker/messages.js';
 import type {
+  ConsumerGroupHeartbeatResponse,
   FindCoordinatorResponse,
   JoinGroupResponse,
   OffsetCommitResponse,
@@ -72,7 +73,15 @@ export type ConsumerMsg =
   /** Closing: the final commit failed with a retriable coordinator error; try it again. */
   | { type: 'RetryCloseCommit'; offsets: TopicPartitionOffset[]; findCoordinator: boolean }
   | { type: 'CloseCoordinatorFound'; response: FindCoordinatorResponse | Failure; offsets: TopicPartitionOffset[] }
-  | { type: 'LeftGroup' };
+  | { type: 'LeftGroup' }
+  // internal, group.protocol consumer (KIP-848, group-member.ts)
+  | { type: 'GroupCoordinatorResult'; response: FindCoordinatorResponse | Failure }
+  /** The answer to ConsumerGroupHeartbeat number `seq`. */
+  | { type: 'GroupHeartbeatResult'; seq: number; response: ConsumerGroupHeartbeatResponse | Failure }
+  /** The commit before reconciliation `reconciliationId` revokes partitions, sent with `memberEpoch`. */
+  | { type: 'RevocationCommitResult'; reconciliationId: number; memberEpoch: number; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[] }
+  /** Committed offsets of partitions a reconciliation added. */
+  | { type: 'AssignedCommittedResult'; epoch: number; partitions: { topic: string; partition: number }[]; response: OffsetFetchResponse | Failure };
 
 export interface PollResult {
   type: 'PollResult';
@@ -87,7 +96,10 @@ export interface ConsumerDescription {
   type: 'ConsumerDescription';
   phase: ConsumerPhase;
   memberId: string;
+  /** The generation; with group.protocol consumer the member epoch (-1 while not in the group). */
   generationId: number;
+  /** With group.protocol consumer: the member's state as Kafka names it (STABLE, RECONCILING, ...). */
+  memberState?: string;
   /** `readReplica`: the broker fetched from instead of the leader (client.rack, KIP-392), or null. */
   assignment: { topic: string; partition: number; position: number | null; paused: boolean; readReplica: number | null }[];
 }

@@ -36,6 +36,7 @@ export interface EachMessagePayload {
 /** A consumer's place in its group (Kafka's ConsumerGroupMetadata). */
 export interface ConsumerGroupMetadata {
   groupId: string;
+  /** The generation; with group.protocol consumer, the member epoch. */
   generationId: number;
   memberId: string;
   /** Its group.instance.id (static membership), null for a dynamic member. */
@@ -309,7 +310,8 @@ export class Consumer {
     const code = isFailure(r) ? r.errorCode : r.errorCode;
     if (code === ErrorCode.NONE) return;
     const message = isFailure(r) ? r.message : r.errorMessage;
-    if (code === ErrorCode.ILLEGAL_GENERATION || code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.REBALANCE_IN_PROGRESS) {
+    // STALE_MEMBER_EPOCH: with group.protocol consumer, the member's epoch moved on (or it was fenced) since it fetched
+    if (code === ErrorCode.ILLEGAL_GENERATION || code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.REBALANCE_IN_PROGRESS || code === ErrorCode.STALE_MEMBER_EPOCH) {
       throw new CommitFailedError(code, `commit cannot be completed since the group has already rebalanced and assigned the partitions to another member (${message})`);
     }
     throw new SamsaError(code, message);
@@ -337,7 +339,8 @@ export class Consumer {
   /**
    * The consumer's place in its group now (Kafka's KafkaConsumer.groupMetadata()): for a
    * transaction's sendOffsets, so that the offsets of a member the group has moved on from are
-   * refused (KIP-447). Generation -1 and member '' while it is not in the group.
+   * refused (KIP-447). Generation -1 and member '' while it is not in the group (with
+   * group.protocol consumer: generation -1 while it is not in the group, and its own member id).
    */
   async groupMetadata(): Promise<ConsumerGroupMetadata> {
     const d = await this.describe();

@@ -124,9 +124,19 @@ export class SamsaClient {
     return new Admin(this);
   }
 
-  /** A group consumer; `groupId` (or 'group.id') is required, other options use Kafka's names. */
-  consumer(config: { groupId?: string } & Record<string, unknown>): Consumer {
-    const { groupId, ...rest } = config;
-    return new Consumer(this, groupId !== undefined ? { 'group.id': groupId, ...rest } : rest);
+  /**
+   * A group consumer; `groupId` (or 'group.id') is required, other options use Kafka's names.
+   * `groupProtocol` ('group.protocol'): 'classic' (the default) or 'consumer' (KIP-848: the
+   * coordinator assigns); `groupRemoteAssignor` ('group.remote.assignor'): with 'consumer', the
+   * server assignor to ask for.
+   */
+  consumer(config: { groupId?: string; groupProtocol?: 'classic' | 'consumer'; groupRemoteAssignor?: string | null } & Record<string, unknown>): Consumer {
+    const { groupId, groupProtocol, groupRemoteAssignor, ...rest } = config;
+    return new Consumer(this, {
+      ...(groupId !== undefined ? { 'group.id': groupId } : {}),
+      ...(groupProtocol !== undefined ? { 'group.protocol': groupProtocol } : {}),
+      ...(groupRemoteAssignor !== undefined ? { 'group.remote.assignor': groupRemoteAssignor } : {}),
+      ...rest,
+    });
   }
 }
