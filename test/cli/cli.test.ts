@@ -406,6 +406,35 @@ describe('cli: commands against a cluster', function () {
     expect(missing.stderr).to.contain("consumer group 'payments' does not exist");
   });
 
+  it('groups: describe shows a group of samsa consumers with group.protocol consumer (KIP-848): each member with its epoch and assignment', async () => {
+    expect((await c.run('topics', ['--create', '--topic', 'shipping', '--partitions', '3', '--replication-factor', '2'])).code).to.equal(0);
+    const producer = samsa.producer();
+    await producer.connect();
+    await producer.send({ topic: 'shipping', messages: Array.from({ length: 6 }, (_, i) => ({ value: `s${i}`, partition: i % 3 })) });
+    await producer.disconnect();
+    const consumer = samsa.consumer({ groupId: 'shippers', groupProtocol: 'consumer', 'client.id': 'shipping-app', 'auto.commit.interval.ms': 100 });
+    const seen: string[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'shipping', fromBeginning: true });
+    await consumer.run({ eachMessage: ({ message }) => void seen.push(String(message.value)) });
+    await checkFor(() => seen.length === 6, 20_000, 20);
+    await consumer.commitOffsets();
+    const me = await consumer.describe();
+    try {
+      const described = await c.run('groups', ['--describe', '--group', 'shippers']);
+      expect(described.code, described.stderr).to.equal(0);
+      expect(described.stdout).to.match(/^Group: shippers\tState: Stable\tProtocol: consumer \(assignor uniform\)\tEpoch: \d+\tAssignment epoch: \d+\tMembers: 1$/m);
+      const members = tableRows(described.stdout, 'MEMBER-ID');
+      expect(members).to.deep.equal([[me.memberId, '-', String(me.generationId), 'shipping-app', members[0]![4]!, 'shipping:0,1,2']]);
+      const offsets = tableRows(described.stdout, 'TOPIC');
+      expect(offsets.map((r) => r.slice(0, 5))).to.deep.equal([0, 1, 2].map((p) => ['shipping', String(p), '2', '2', '0']));
+    } finally {
+      await consumer.disconnect();
+    }
+    const list = await c.run('groups', ['--list', '--state']);
+    expect(tableRows(list.stdout, 'GROUP')).to.deep.include(['shippers', 'Empty', 'consumer']);
+  });
+
   it('consume: Ctrl-C (SIGINT) stops cleanly, commits what was printed and leaves the group', async () => {
     expect((await c.run('topics', ['--create', '--topic', 'interrupted', '--partitions', '1'])).code).to.equal(0);
     expect((await c.run('produce', ['--topic', 'interrupted'], { stdin: 'x1\nx2\nx3\n' })).code).to.equal(0);

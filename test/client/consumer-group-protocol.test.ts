@@ -1,0 +1,218 @@
+/**
+ * samsa's consumer with group.protocol consumer (KIP-848) end to end on a real in-process
+ * cluster: three members share a topic's partitions (never one partition owned twice) while
+ * records flow, one leaves and one dies, and nothing is lost (nor, without a death, delivered
+ * twice); a group and its committed offsets go on across members (from classic members too);
+ * admin.describeConsumerGroups shows the members with their epochs; a commit by a member that
+ * left the group throws CommitFailedError.
+ */
+import { expect } from 'chai';
+import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
+import { CommitFailedError } from '../../src/client/errors.js';
+import type { SamsaClient } from '../../src/client/samsa.js';
+import { checkFor } from '../helpers/check-for.js';
+import { TestCluster, fastFailover } from '../helpers/cluster.js';
+
+const FAST = fastFailover({
+  'group.initial.rebalance.delay.ms': 0,
+  'group.min.session.timeout.ms': 100,
+  'offsets.topic.num.partitions': 5,
+  'group.consumer.heartbeat.interval.ms': 100,
+  'group.consumer.session.timeout.ms': 1_500,
+});
+
+const CONFIG = { groupProtocol: 'consumer' as const, 'client.id': 'kip848-app', 'fetch.max.wait.ms': 100, 'auto.commit.interval.ms': 200 };
+
+interface Member {
+  name: string;
+  consumer: Consumer;
+  seen: EachMessagePayload[];
+  /** Partitions it owns as its events tell ('topic-partition'). */
+  owned: Set<string>;
+}
+
+/** Tracks ownership from the members' events and fails on any partition owned by two at once. */
+class Ownership {
+  readonly members: Member[] = [];
+  readonly violations: string[] = [];
+
+  watch(m: Member): void {
+    this.members.push(m);
+    m.consumer.on('partitions.revoked', (e) => {
+      for (const p of e.partitions) m.owned.delete(`${p.topic}-${p.partition}`);
+    });
+    m.consumer.on('group.join', (e) => {
+      m.owned = new Set(e.assignment.map((p) => `${p.topic}-${p.partition}`));
+      for (const other of this.members) {
+        if (other === m) continue;
+        for (const p of m.owned) if (other.owned.has(p)) this.violations.push(`${p}: ${m.name} acquired it while ${other.name} owned it`);
+      }
+    });
+  }
+
+  /** The member stops owning anything (it is closing or killed: it processes nothing more). */
+  release(m: Member): void {
+    m.owned = new Set();
+  }
+}
+
+async function startMember(samsa: SamsaClient, name: string, groupId: string, topic: string, ownership?: Ownership, extra: Record<string, unknown> = {}): Promise<Member> {
+  const consumer = samsa.consumer({ groupId, ...CONFIG, ...extra });
+  const m: Member = { name, consumer, seen: [], owned: new Set() };
+  ownership?.watch(m);
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  await consumer.run({ eachMessage: (p) => void m.seen.push(p) });
+  return m;
+}
+
+async function produce(samsa: SamsaClient, topic: string, values: string[], partitions: number): Promise<void> {
+  const producer = samsa.producer({ acks: 'all' });
+  await producer.connect();
+  await producer.send({ topic, messages: values.map((v, i) => ({ value: v, partition: i % partitions })) });
+  await producer.disconnect();
+}
+
+const valuesOf = (members: Member[]) => members.flatMap((m) => m.seen.map((p) => String(p.message.value)));
+const partitionsOf = async (m: Member) => (await m.consumer.describe()).assignment.map((a) => `${a.topic}-${a.partition}`).sort();
+
+describe('client/consumer with group.protocol consumer (KIP-848)', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+  let samsa: SamsaClient;
+
+  beforeEach(async () => {
+    c = await TestCluster.start({ brokers: 3, ...FAST });
+    samsa = c.samsa();
+  });
+  afterEach(async () => {
+    await c?.stop();
+  });
+
+  it('three members share six partitions, never one owned twice; one leaves, one dies; every record arrives, twice only after the death', async () => {
+    await c.client.createTopic('six', 6, 2);
+    const ownership = new Ownership();
+    const batch = (tag: string) => Array.from({ length: 60 }, (_, i) => `${tag}${i}`);
+    const members: Member[] = [];
+    // records flow while the members join one by one (each join moves partitions)
+    for (const name of ['a', 'b', 'c']) {
+      members.push(await startMember(samsa, name, 'g-six', 'six', ownership));
+      await produce(samsa, 'six', batch(`${name}-`), 6);
+    }
+    const [a, b, cc] = members as [Member, Member, Member];
+    const spread = await checkFor(async () => {
+      const all = await Promise.all(members.map(partitionsOf));
+      return all.every((x) => x.length === 2) ? all : null;
+    }, 20_000, 50);
+    expect(new Set(spread.flat()).size).to.equal(6);
+    await checkFor(() => new Set(valuesOf(members)).size === 180, 20_000, 50);
+    // a graceful join: every record once
+    expect(valuesOf(members)).to.have.length(180);
+    const epochs = await Promise.all(members.map(async (m) => (await m.consumer.describe()).generationId));
+    expect(epochs.every((e) => e > 0)).to.equal(true);
+
+    // c leaves (commits, then leaves): a and b take its partitions from its commits
+    ownership.release(cc);
+    await cc.consumer.disconnect();
+    await produce(samsa, 'six', batch('d-'), 6);
+    await checkFor(async () => (await partitionsOf(a)).length + (await partitionsOf(b)).length === 6 && new Set(valuesOf(members)).size === 240, 20_000, 50);
+    expect(valuesOf(members), 'nothing twice after a leave').to.have.length(240);
+    expect(new Set([...(await partitionsOf(a)), ...(await partitionsOf(b))]).size).to.equal(6);
+
+    // b dies: no leave; the coordinator fences it after its session (1.5 s) and a takes everything
+    ownership.release(b);
+    await c.system().stopActor((b.consumer as unknown as { ref: { node: string; path: string } }).ref);
+    await produce(samsa, 'six', batch('e-'), 6);
+    await checkFor(async () => (await partitionsOf(a)).length === 6, 20_000, 50);
+    const expected = ['a-', 'b-', 'c-', 'd-', 'e-'].flatMap(batch);
+    await checkFor(() => expected.every((v) => valuesOf(members).includes(v)), 20_000, 50);
+    expect(ownership.violations).to.deep.equal([]);
+    await a.consumer.disconnect();
+  });
+
+  it('a group and its committed offsets go on across members: classic members, then KIP-848 ones, each from where the last committed', async () => {
+    await c.client.createTopic('carry', 2, 2);
+    await produce(samsa, 'carry', ['a', 'b', 'c', 'd'], 2);
+    const classic = samsa.consumer({ groupId: 'g-carry', 'fetch.max.wait.ms': 100, 'heartbeat.interval.ms': 100, 'session.timeout.ms': 1_500 });
+    const first: string[] = [];
+    await classic.connect();
+    await classic.subscribe({ topic: 'carry', fromBeginning: true });
+    await classic.run({ eachMessage: ({ message }) => void first.push(String(message.value)) });
+    await checkFor(() => first.length === 4, 20_000, 20);
+    await classic.disconnect();
+
+    await produce(samsa, 'carry', ['e', 'f'], 2);
+    const second = await startMember(samsa, 'second', 'g-carry', 'carry');
+    await checkFor(() => second.seen.length === 2, 20_000, 20);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(valuesOf([second]).sort()).to.deep.equal(['e', 'f']);
+    await second.consumer.disconnect();
+
+    await produce(samsa, 'carry', ['g', 'h'], 2);
+    const third = await startMember(samsa, 'third', 'g-carry', 'carry');
+    await checkFor(() => third.seen.length === 2, 20_000, 20);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(valuesOf([third]).sort()).to.deep.equal(['g', 'h']);
+    await third.consumer.disconnect();
+
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      expect(await admin.fetchOffsets({ groupId: 'g-carry', topics: ['carry'] })).to.deep.equal([{ topic: 'carry', partitions: [{ partition: 0, offset: 4 }, { partition: 1, offset: 4 }] }]);
+      expect((await admin.listGroups()).groups.find((g) => g.groupId === 'g-carry')).to.include({ groupType: 'consumer', state: 'Empty' });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('admin.describeConsumerGroups shows the members with their member epochs and assignments', async () => {
+    await c.client.createTopic('described', 4, 2);
+    const members = [await startMember(samsa, 'x', 'g-described', 'described', undefined, { groupRemoteAssignor: 'range' }), await startMember(samsa, 'y', 'g-described', 'described', undefined, { groupRemoteAssignor: 'range' })];
+    await checkFor(async () => (await Promise.all(members.map(partitionsOf))).every((p) => p.length === 2), 20_000, 50);
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      const group = await checkFor(async () => {
+        const g = (await admin.describeConsumerGroups(['g-described'])).groups[0]!;
+        return g.groupState === 'Stable' ? g : null;
+      }, 20_000, 50);
+      expect(group).to.include({ errorCode: 0, assignorName: 'range' });
+      const mine = await Promise.all(members.map((m) => m.consumer.describe()));
+      expect(group.members.map((m) => m.memberId).sort()).to.deep.equal(mine.map((d) => d.memberId).sort());
+      for (const d of mine) {
+        const described = group.members.find((m) => m.memberId === d.memberId)!;
+        expect(described).to.include({ memberEpoch: d.generationId, clientId: 'kip848-app' });
+        expect(described.subscribedTopicNames).to.deep.equal(['described']);
+        expect(described.assignment.flatMap((t) => t.partitions.map((p) => `${t.topicName}-${p}`)).sort()).to.deep.equal(d.assignment.map((a) => `${a.topic}-${a.partition}`).sort());
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    await Promise.all(members.map((m) => m.consumer.disconnect()));
+  });
+
+  it('a commit by a member that left the group (max.poll.interval.ms passed while it processed) throws CommitFailedError', async () => {
+    await c.client.createTopic('slow', 1, 2);
+    await produce(samsa, 'slow', ['slow'], 1);
+    const consumer = samsa.consumer({ groupId: 'g-slow', ...CONFIG, 'enable.auto.commit': false, 'max.poll.interval.ms': 600 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'slow', fromBeginning: true });
+    let failure: unknown = null;
+    let done = false;
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        if (done) return;
+        await new Promise((res) => setTimeout(res, 1_200));
+        try {
+          await consumer.commitOffsets([{ topic, partition, offset: message.offset + 1 }]);
+        } catch (err) {
+          failure = err;
+        }
+        done = true;
+      },
+    });
+    await checkFor(() => done, 20_000, 20);
+    expect(failure).to.be.instanceOf(CommitFailedError);
+    await consumer.disconnect();
+  });
+});
