@@ -122,11 +122,9 @@ export function parseConsumerConfig(input: Readonly<Record<string, unknown>>): C
       case 'string':
         out[spec.prop] = take(key, stringValue(raw));
         break;
-      case 'nullable-string': {
-        const v = raw === null ? null : take(key, stringValue(raw));
-        out[spec.prop] = v === '' ? null : v;
+      case 'nullable-string':
+        out[spec.prop] = raw === null || raw === '' ? null : take(key, stringValue(raw));
         break;
-      }
       case 'protocol': {
         // case-insensitive, as Kafka's validator
         const v = typeof raw === 'string' ? raw.toLowerCase() : raw;

@@ -3,10 +3,12 @@
  * cluster: three members share a topic's partitions (never one partition owned twice) while
  * records flow, one leaves and one dies, and nothing is lost (nor, without a death, delivered
  * twice); a group and its committed offsets go on across members (from classic members too);
- * admin.describeConsumerGroups shows the members with their epochs; a commit by a member that
- * left the group throws CommitFailedError.
+ * admin.describeConsumerGroups shows the members with their epochs; a static member leaves with
+ * epoch -2 and comes back to its partitions; a commit by a member that left the group throws
+ * CommitFailedError.
  */
 import { expect } from 'chai';
+import { ConsumerConfigError } from '../../actors/consumer/consumer-config.js';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
 import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
@@ -189,6 +191,42 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
       await admin.disconnect();
     }
     await Promise.all(members.map((m) => m.consumer.disconnect()));
+  });
+
+  it('a static member (group.instance.id) that closes leaves with epoch -2 and, back under its instance id, gets its partitions again; the other member is untouched', async () => {
+    await c.client.createTopic('static', 4, 2);
+    const a = await startMember(samsa, 'a', 'g-static', 'static', undefined, { 'group.instance.id': 'worker-a' });
+    const b = await startMember(samsa, 'b', 'g-static', 'static', undefined, { 'group.instance.id': 'worker-b' });
+    const before = await checkFor(async () => {
+      const [pa, pb] = [await partitionsOf(a), await partitionsOf(b)];
+      return pa.length === 2 && pb.length === 2 ? { pa, pb, b: await b.consumer.describe() } : null;
+    }, 20_000, 50);
+    await a.consumer.disconnect();
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      // the static member's place waits for it: still in the group with its partitions, epoch -2
+      const held = (await admin.describeConsumerGroups(['g-static'])).groups[0]!.members.find((m) => m.instanceId === 'worker-a')!;
+      expect(held.memberEpoch).to.equal(-2);
+      expect(held.assignment.flatMap((t) => t.partitions.map((p) => `${t.topicName}-${p}`)).sort()).to.deep.equal(before.pa);
+      const back = await startMember(samsa, 'a2', 'g-static', 'static', undefined, { 'group.instance.id': 'worker-a' });
+      await checkFor(async () => (await partitionsOf(back)).join() === before.pa.join(), 20_000, 50);
+      const members = (await admin.describeConsumerGroups(['g-static'])).groups[0]!.members;
+      expect(members.map((m) => m.instanceId).sort()).to.deep.equal(['worker-a', 'worker-b']);
+      const bNow = await b.consumer.describe();
+      expect(bNow.generationId, 'b was not rebalanced').to.equal(before.b.generationId);
+      expect(await partitionsOf(b)).to.deep.equal(before.pb);
+      await back.consumer.disconnect();
+    } finally {
+      await admin.disconnect();
+    }
+    await b.consumer.disconnect();
+  });
+
+  it('refuses a group.protocol Kafka would refuse, and group.remote.assignor with the classic protocol, by name', () => {
+    expect(() => samsa.consumer({ groupId: 'g', 'group.protocol': 'share' })).to.throw(ConsumerConfigError, /group\.protocol/);
+    expect(() => samsa.consumer({ groupId: 'g', groupRemoteAssignor: 'uniform' })).to.throw(ConsumerConfigError, /group\.remote\.assignor/);
+    expect(() => samsa.consumer({ groupId: 'g', groupProtocol: 'consumer', groupRemoteAssignor: 'uniform' })).to.not.throw();
   });
 
   it('a commit by a member that left the group (max.poll.interval.ms passed while it processed) throws CommitFailedError', async () => {
