@@ -14,6 +14,7 @@ import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { produceValues, valuesOf } from '../helpers/group-records.js';
 
 const FAST = fastFailover({
   'group.initial.rebalance.delay.ms': 0,
@@ -68,14 +69,7 @@ async function startMember(samsa: SamsaClient, name: string, groupId: string, to
   return m;
 }
 
-async function produce(samsa: SamsaClient, topic: string, values: string[], partitions: number): Promise<void> {
-  const producer = samsa.producer({ acks: 'all' });
-  await producer.connect();
-  await producer.send({ topic, messages: values.map((v, i) => ({ value: v, partition: i % partitions })) });
-  await producer.disconnect();
-}
 
-const valuesOf = (members: Member[]) => members.flatMap((m) => m.seen.map((p) => String(p.message.value)));
 const partitionsOf = async (m: Member) => (await m.consumer.describe()).assignment.map((a) => `${a.topic}-${a.partition}`).sort();
 
 describe('client/consumer with group.protocol consumer (KIP-848)', function () {
@@ -99,7 +93,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
     // records flow while the members join one by one (each join moves partitions)
     for (const name of ['a', 'b', 'c']) {
       members.push(await startMember(samsa, name, 'g-six', 'six', ownership));
-      await produce(samsa, 'six', batch(`${name}-`), 6);
+      await produceValues(samsa, 'six', batch(`${name}-`), 6);
     }
     const [a, b, cc] = members as [Member, Member, Member];
     const spread = await checkFor(async () => {
@@ -116,7 +110,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
     // c leaves (commits, then leaves): a and b take its partitions from its commits
     ownership.release(cc);
     await cc.consumer.disconnect();
-    await produce(samsa, 'six', batch('d-'), 6);
+    await produceValues(samsa, 'six', batch('d-'), 6);
     await checkFor(async () => (await partitionsOf(a)).length + (await partitionsOf(b)).length === 6 && new Set(valuesOf(members)).size === 240, 20_000, 50);
     expect(valuesOf(members), 'nothing twice after a leave').to.have.length(240);
     expect(new Set([...(await partitionsOf(a)), ...(await partitionsOf(b))]).size).to.equal(6);
@@ -124,7 +118,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
     // b dies: no leave; the coordinator fences it after its session (1.5 s) and a takes everything
     ownership.release(b);
     await c.system().stopActor((b.consumer as unknown as { ref: { node: string; path: string } }).ref);
-    await produce(samsa, 'six', batch('e-'), 6);
+    await produceValues(samsa, 'six', batch('e-'), 6);
     await checkFor(async () => (await partitionsOf(a)).length === 6, 20_000, 50);
     const expected = ['a-', 'b-', 'c-', 'd-', 'e-'].flatMap(batch);
     await checkFor(() => expected.every((v) => valuesOf(members).includes(v)), 20_000, 50);
@@ -134,7 +128,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
 
   it('a group and its committed offsets go on across members: classic members, then KIP-848 ones, each from where the last committed', async () => {
     await c.client.createTopic('carry', 2, 2);
-    await produce(samsa, 'carry', ['a', 'b', 'c', 'd'], 2);
+    await produceValues(samsa, 'carry', ['a', 'b', 'c', 'd'], 2);
     const classic = samsa.consumer({ groupId: 'g-carry', 'fetch.max.wait.ms': 100, 'heartbeat.interval.ms': 100, 'session.timeout.ms': 1_500 });
     const first: string[] = [];
     await classic.connect();
@@ -143,14 +137,14 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
     await checkFor(() => first.length === 4, 20_000, 20);
     await classic.disconnect();
 
-    await produce(samsa, 'carry', ['e', 'f'], 2);
+    await produceValues(samsa, 'carry', ['e', 'f'], 2);
     const second = await startMember(samsa, 'second', 'g-carry', 'carry');
     await checkFor(() => second.seen.length === 2, 20_000, 20);
     await new Promise((r) => setTimeout(r, 300));
     expect(valuesOf([second]).sort()).to.deep.equal(['e', 'f']);
     await second.consumer.disconnect();
 
-    await produce(samsa, 'carry', ['g', 'h'], 2);
+    await produceValues(samsa, 'carry', ['g', 'h'], 2);
     const third = await startMember(samsa, 'third', 'g-carry', 'carry');
     await checkFor(() => third.seen.length === 2, 20_000, 20);
     await new Promise((r) => setTimeout(r, 300));
@@ -231,7 +225,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
 
   it('a commit by a member that left the group (max.poll.interval.ms passed while it processed) throws CommitFailedError', async () => {
     await c.client.createTopic('slow', 1, 2);
-    await produce(samsa, 'slow', ['slow'], 1);
+    await produceValues(samsa, 'slow', ['slow'], 1);
     const consumer = samsa.consumer({ groupId: 'g-slow', ...CONFIG, 'enable.auto.commit': false, 'max.poll.interval.ms': 600 });
     await consumer.connect();
     await consumer.subscribe({ topic: 'slow', fromBeginning: true });

@@ -11,6 +11,7 @@ import { coordinatorPath, offsetsPartitionFor, type CoordinatorMsg } from '../..
 import type { ActorRef } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { produceValues, valuesOf } from '../helpers/group-records.js';
 
 const FAST = fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'group.min.session.timeout.ms': 100, 'offsets.topic.num.partitions': 5 });
 
@@ -35,14 +36,7 @@ async function startConsumer(samsa: SamsaClient, groupId: string, topic: string,
   return { consumer, seen };
 }
 
-async function produceValues(samsa: SamsaClient, topic: string, values: string[], partitions?: number): Promise<void> {
-  const producer = samsa.producer({ acks: 'all' });
-  await producer.connect();
-  await producer.send({ topic, messages: values.map((v, i) => ({ value: v, ...(partitions ? { partition: i % partitions } : {}) })) });
-  await producer.disconnect();
-}
 
-const valuesOf = (c: Collected[]) => c.flatMap((x) => x.seen.map((p) => String(p.message.value)));
 
 describe('client/consumer groups', function () {
   this.timeout(90_000);
