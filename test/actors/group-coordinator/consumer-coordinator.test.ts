@@ -18,7 +18,7 @@ import type {
 } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import type { ActorRef } from '../../../src/runtime/types.js';
-import { CoordinatorHarness } from './coordinator-harness.js';
+import { CoordinatorHarness, consumerHeartbeat } from './coordinator-harness.js';
 
 const G = 'cg';
 const T = 'AAAAAAAAAAAAAAAAAAAAAg';
@@ -49,24 +49,7 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
     await h?.stop();
   });
 
-  function hb(o: Partial<HB> = {}, to?: ActorRef<CoordinatorMsg>): Promise<ConsumerGroupHeartbeatResponse> {
-    const msg: HB = {
-      type: 'ConsumerGroupHeartbeat',
-      groupId: G,
-      memberId: '',
-      memberEpoch: 0,
-      instanceId: null,
-      rackId: null,
-      rebalanceTimeoutMs: 30_000,
-      subscribedTopicNames: ['t'],
-      serverAssignor: null,
-      topicPartitions: [],
-      clientId: 'c',
-      clientHost: '/127.0.0.1',
-      ...o,
-    };
-    return h.ask<ConsumerGroupHeartbeatResponse>(msg, to);
-  }
+  const hb = (o: Partial<HB> = {}, to?: ActorRef<CoordinatorMsg>): Promise<ConsumerGroupHeartbeatResponse> => h.ask<ConsumerGroupHeartbeatResponse>(consumerHeartbeat(G, { subscribedTopicNames: ['t'], ...o }), to);
   const next = (memberId: string, memberEpoch: number, owned: number[] | null = null): Partial<HB> => ({
     memberId,
     memberEpoch,

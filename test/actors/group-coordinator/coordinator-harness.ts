@@ -214,6 +214,27 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
 export const LONG = { timeoutMs: 24 * 3600_000 };
 export const sub = (...topics: string[]): Uint8Array => encodeSubscription({ version: 1, topics });
 
+export type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
+
+/** A KIP-848 join of `groupId` (epoch 0, no member id, nothing owned, subscribed to nothing), with `o` over it. */
+export function consumerHeartbeat(groupId: string, o: Partial<ConsumerHeartbeatMsg> = {}): ConsumerHeartbeatMsg {
+  return {
+    type: 'ConsumerGroupHeartbeat',
+    groupId,
+    memberId: '',
+    memberEpoch: 0,
+    instanceId: null,
+    rackId: null,
+    rebalanceTimeoutMs: 30_000,
+    subscribedTopicNames: [],
+    serverAssignor: null,
+    topicPartitions: [],
+    clientId: 'c',
+    clientHost: '/127.0.0.1',
+    ...o,
+  };
+}
+
 export interface JoinOptions {
   memberId?: string;
   sessionTimeoutMs?: number;

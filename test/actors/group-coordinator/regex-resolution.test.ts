@@ -14,7 +14,7 @@ import type { KafkaListenerMsg, TopicsAuthorized } from '../../../actors/kafka-l
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { defineActor } from '../../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../../src/runtime/types.js';
-import { CoordinatorHarness } from './coordinator-harness.js';
+import { CoordinatorHarness, consumerHeartbeat } from './coordinator-harness.js';
 
 const G = 'rg';
 const T = 'AAAAAAAAAAAAAAAAAAAAAg';
@@ -99,25 +99,7 @@ describe('actors/group-coordinator regex-resolution', () => {
       await h?.stop();
     });
 
-    function hb(o: Partial<HB> = {}, to?: ActorRef<CoordinatorMsg>): Promise<ConsumerGroupHeartbeatResponse> {
-      const msg: HB = {
-        type: 'ConsumerGroupHeartbeat',
-        groupId: G,
-        memberId: '',
-        memberEpoch: 0,
-        instanceId: null,
-        rackId: null,
-        rebalanceTimeoutMs: 30_000,
-        subscribedTopicNames: [],
-        subscribedTopicRegex: 'orders-.*',
-        serverAssignor: null,
-        topicPartitions: [],
-        clientId: 'c',
-        clientHost: '/127.0.0.1',
-        ...o,
-      };
-      return h.ask<ConsumerGroupHeartbeatResponse>(msg, to);
-    }
+    const hb = (o: Partial<HB> = {}, to?: ActorRef<CoordinatorMsg>): Promise<ConsumerGroupHeartbeatResponse> => h.ask<ConsumerGroupHeartbeatResponse>(consumerHeartbeat(G, { subscribedTopicRegex: 'orders-.*', ...o }), to);
     const next = (r: ConsumerGroupHeartbeatResponse, owned: { topicId: string; partitions: number[] }[] | null = null): Partial<HB> => ({
       memberId: r.memberId!,
       memberEpoch: r.memberEpoch,
