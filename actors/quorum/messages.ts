@@ -13,7 +13,7 @@ export interface QuorumVoter {
   readonly node: string;
 }
 
-export type QuorumPeerMsg = RaftMsg<MetadataRecord[]>;
+export type QuorumPeerMsg = RaftMsg<MetadataRecord[], QuorumVoter>;
 
 export type QuorumMsg =
   | QuorumPeerMsg

@@ -50,7 +50,7 @@ export interface QuorumArgs {
 
 interface QuorumState {
   readonly args: QuorumArgs;
-  readonly core: RaftCore<MetadataRecord[]>;
+  readonly core: RaftCore<MetadataRecord[], QuorumVoter>;
   readonly log: MetadataLog | null;
   /** Appends waiting for their index to commit. */
   readonly pending: Map<number, ReplyToken>;
@@ -88,7 +88,7 @@ function answerPending(s: QuorumState, ctx: Ctx, index: number, reply: QuorumRep
 }
 
 /** Carries out the core's effects in order; disk writes are awaited before what follows them. */
-async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<MetadataRecord[]>[]): Promise<void> {
+async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<MetadataRecord[], QuorumVoter>[]): Promise<void> {
   for (const e of effects) {
     switch (e.kind) {
       case 'persistVote':
@@ -103,7 +103,7 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
       case 'sendSnapshot': {
         const v = s.args.voters.find((x) => x.id === e.to);
         if (!v || !s.snapshot || s.snapshot.index !== e.index) break;
-        ctx.send(quorumRef(v), { type: 'InstallSnapshot', term: s.core.term, leaderId: s.args.voterId, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: s.snapshot });
+        ctx.send(quorumRef(v), { type: 'InstallSnapshot', term: s.core.term, leaderId: s.args.voterId, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: s.snapshot, voters: e.voters });
         ctx.log.info('sent the metadata snapshot to a follower behind it', { to: e.to, index: e.index });
         break;
       }
@@ -165,6 +165,9 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
       case 'leaderReady':
         tell(s, ctx, { type: 'QuorumReady', term: e.term });
         break;
+      case 'voters':
+        // the voter set is the topology's, fixed: never changes
+        break;
       default:
         assertNever(e, 'raft effect');
     }
@@ -203,7 +206,7 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
       throw err;
     }
   }
-  const core = new RaftCore<MetadataRecord[]>(args.voterId, ids, election, entries, () => [], args.electionTimeoutMs, snapshot ? { index: snapshot.index, term: snapshot.term } : undefined);
+  const core = new RaftCore<MetadataRecord[], QuorumVoter>(args.voterId, args.voters, election, entries, () => [], args.electionTimeoutMs, snapshot ? { index: snapshot.index, term: snapshot.term } : undefined);
   const s: QuorumState = { args, core, log, pending: new Map(), random: args.random ?? Math.random, snapshot };
   // what the snapshot holds first, then the commits after it
   if (snapshot) tell(s, ctx, { type: 'QuorumSnapshot', index: snapshot.index, term: snapshot.term, image: snapshot.image });
@@ -292,7 +295,9 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     VoteResponse: { term: 'integer', voterId: 'integer', granted: 'boolean' },
     AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: 'array', leaderCommit: 'integer' },
     AppendEntriesResponse: { term: 'integer', followerId: 'integer', success: 'boolean', matchIndex: 'integer' },
-    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: 'object' },
+    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: 'object', voters: 'array?' },
+    Observe: { observer: 'object', lastLogIndex: 'integer', forwarded: 'boolean' },
+    EndEpoch: { term: 'integer', leaderId: 'integer', successors: 'array' },
     InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
     TakeSnapshot: { index: 'integer', image: 'object' },
     Append: { records: 'array' },
@@ -304,6 +309,8 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     AppendEntriesResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     InstallSnapshot: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     InstallSnapshotResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    Observe: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    EndEpoch: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     TakeSnapshot: handleTakeSnapshot,
     ElectionTimeout: (s, _m, ctx) => run(s, ctx, s.core.electionTimeout(ctx.clock.now())),
     QuorumHeartbeat: (s, _m, ctx) => run(s, ctx, s.core.heartbeat(ctx.clock.now())),

@@ -12,6 +12,15 @@
  * any higher term)--> Follower; Leader --(a higher term)--> Follower; Follower --(a higher
  * term)--> Follower. A leader ignores election timeouts; votes reaching a follower or a leader
  * are ignored; a second leader in one term is a bug, logged by the caller and ignored.
+ * Membership adds: Follower | Candidate --(a voter set without it, from an entry or a snapshot,
+ * once the entry taking it out is committed or if it was never in)--> Observer; Observer --(a
+ * voter set with it, or the entry taking it out truncated)--> Follower; Observer --(election
+ * timeout)--> Observer (it asks the members it knows for the leader: Observe); Leader --(the entry
+ * removing it commits)--> Observer (it resigns: EndEpoch to the voters); Leader --(a higher term)
+ * --> Observer when an entry removing it is committed. An observer never stands; it votes as a
+ * follower does (a candidate whose newer set counts it could not win otherwise). A voter whose
+ * removal is in its log but not committed may still stand and lead (counting the set without
+ * it): with the most complete log it may be the only one who can commit the removal.
  *
  * Beyond the paper's core: a new leader appends an empty entry of its term, whose commit commits
  * everything before it (the leader is "ready" then, §8); a follower that has heard from a leader
@@ -25,8 +34,31 @@
  * them. A follower that needs an entry the leader no longer has gets InstallSnapshot (the
  * caller attaches the snapshot's data): it keeps the entries after the snapshot when it holds
  * the snapshot's last entry, or else drops its whole log, and reports the snapshot installed.
+ *
+ * Membership (thesis §4.1, as KRaft's KIP-853): the voter set in force is the one the latest
+ * voters entry of this node's log names, committed or not, else the snapshot's, else the initial
+ * one (voter-history.ts); the caller's `membership` says which entries name voters, so the core
+ * never reads its data otherwise. Commits and elections count majorities of the set in force.
+ * The leader changes it one server at a time: only once an entry of its own term is committed
+ * and no earlier change is uncommitted (`voterChangeBlocked`), adding only an observer it has
+ * heard from within an election timeout and that is caught up (`checkAddVoter`), never removing
+ * the last voter (`checkRemoveVoter`); it proposes the new set as an entry. Observers (nodes
+ * outside the set: controllers waiting to be added, removed ones) announce themselves with
+ * Observe, to the leader or to any voter (which passes it on to its leader once); the leader
+ * replicates to them as to its followers but does not count them, and forgets one it has not
+ * heard from for OBSERVER_TIMEOUT_ELECTIONS election timeouts. A voter it removes becomes an
+ * observer it keeps replicating to, so the removed node learns it is out and stops standing. A
+ * leader that removes itself leads (not counting itself) until the entry commits, then resigns:
+ * it tells the voters the commit and ends its term (EndEpoch), naming the most caught-up voter
+ * first, who stands at once. A voter answers a candidate outside its own set as any other (the
+ * candidate may hold a newer set, one adding it); a leader answered with a higher term by an
+ * observer (a removed voter that stood before it learned it was out) forgets it rather than
+ * stepping down.
  */
 import { assertNever } from '../../src/runtime/assert-never.js';
+import { VoterHistory, type RaftMember } from './voter-history.js';
+
+export type { RaftMember } from './voter-history.js';
 
 /** One replicated entry; its index is its position in the log, from 1. */
 export interface RaftEntry<T> {
@@ -38,24 +70,29 @@ export const RaftRole = Object.freeze({
   Follower: 'Follower',
   Candidate: 'Candidate',
   Leader: 'Leader',
+  Observer: 'Observer',
 } as const);
 export type RaftRole = (typeof RaftRole)[keyof typeof RaftRole];
 
-export type RaftMsg<T> =
+export type RaftMsg<T, V extends RaftMember = RaftMember> =
   | { type: 'VoteRequest'; term: number; candidateId: number; lastLogIndex: number; lastLogTerm: number }
   | { type: 'VoteResponse'; term: number; voterId: number; granted: boolean }
   | { type: 'AppendEntries'; term: number; leaderId: number; prevLogIndex: number; prevLogTerm: number; entries: RaftEntry<T>[]; leaderCommit: number }
   /** `matchIndex`: on success the last index the follower holds from this append; on failure its hint (the leader retries from hint + 1). */
   | { type: 'AppendEntriesResponse'; term: number; followerId: number; success: boolean; matchIndex: number }
-  /** The leader's snapshot of everything up to lastIncludedIndex (`data`: the caller's). */
-  | { type: 'InstallSnapshot'; term: number; leaderId: number; lastIncludedIndex: number; lastIncludedTerm: number; data: unknown }
-  | { type: 'InstallSnapshotResponse'; term: number; followerId: number; matchIndex: number };
+  /** The leader's snapshot of everything up to lastIncludedIndex (`data`: the caller's; `voters`: the set in force there, null for the initial one). */
+  | { type: 'InstallSnapshot'; term: number; leaderId: number; lastIncludedIndex: number; lastIncludedTerm: number; data: unknown; voters: V[] | null }
+  | { type: 'InstallSnapshotResponse'; term: number; followerId: number; matchIndex: number }
+  /** A node outside the voter set asks to follow (to the leader, or to a voter that passes it on once: `forwarded`). */
+  | { type: 'Observe'; observer: V; lastLogIndex: number; forwarded: boolean }
+  /** The leader of `term` resigned (it removed itself); `successors`: the voters, most caught up first (who stands at once). */
+  | { type: 'EndEpoch'; term: number; leaderId: number; successors: number[] };
 
-export type RaftEffect<T> =
+export type RaftEffect<T, V extends RaftMember = RaftMember> =
   | { kind: 'persistVote'; term: number; votedFor: number | null }
   /** Drop every entry after `afterIndex`, then append `entries` (at afterIndex + 1 onwards). */
   | { kind: 'writeLog'; afterIndex: number; entries: RaftEntry<T>[] }
-  | { kind: 'send'; to: number; msg: RaftMsg<T> }
+  | { kind: 'send'; to: number; msg: RaftMsg<T, V> }
   | { kind: 'resetElectionTimer' }
   /** Entries (from, to] are committed, in order. */
   | { kind: 'committed'; from: number; to: number }
@@ -63,24 +100,56 @@ export type RaftEffect<T> =
   | { kind: 'leader'; term: number; leaderId: number | null }
   /** This node leads `term` and its first entry of the term is committed: the log is complete. */
   | { kind: 'leaderReady'; term: number }
-  /** Send `to` the snapshot (the caller's data) at index/term. */
-  | { kind: 'sendSnapshot'; to: number; index: number; term: number }
+  /** Send `to` the snapshot (the caller's data) at index/term, holding the voter set `voters` (null: the initial one). */
+  | { kind: 'sendSnapshot'; to: number; index: number; term: number; voters: V[] | null }
   /**
    * Make the leader's snapshot durable and current: everything up to `index` is `data`;
    * `keepFrom` entries after it stay in the log (or none: the log was dropped).
    */
-  | { kind: 'installSnapshot'; index: number; term: number; data: unknown; logKept: boolean };
+  | { kind: 'installSnapshot'; index: number; term: number; data: unknown; logKept: boolean }
+  /** The voter set in force changed (an entry appended or truncated, a snapshot installed); `role` is this node's now. */
+  | { kind: 'voters'; voters: V[]; role: RaftRole };
 
 export interface RaftPersisted {
   term: number;
   votedFor: number | null;
 }
 
+/** How the caller's entries name voter sets (KRaft's VotersRecord); the caller writes such entries itself. */
+export interface RaftMembership<T, V extends RaftMember> {
+  /** The voter set `data` names (the last, if several), or null when it names none. */
+  votersOf(data: T): readonly V[] | null;
+}
+
+/** No voter set is ever named: the initial one stands for good. */
+const STATIC_MEMBERSHIP: RaftMembership<unknown, never> = { votersOf: () => null };
+
+/** Why a voter change cannot be made now (the caller answers with Kafka's code for it). */
+export type VoterChangeRefusal =
+  | 'NotLeader'
+  /** No entry of the leader's term is committed yet (Kafka: the high watermark is unknown). */
+  | 'NotReady'
+  /** An earlier change is not committed yet. */
+  | 'ChangePending'
+  | 'DuplicateVoter'
+  | 'VoterNotFound'
+  /** The leader has not heard from the observer lately, or it is not caught up. */
+  | 'NotCaughtUp';
+
+export type VoterChangeCheck<V> = { ok: true; voters: V[] } | { ok: false; refusal: VoterChangeRefusal; message: string };
+
+function sameIds(a: readonly RaftMember[], b: readonly RaftMember[]): boolean {
+  return a === b || (a.length === b.length && a.every((v, i) => v.id === b[i]!.id));
+}
+
 /** Most entries in one AppendEntries (a follower far behind catches up over several). */
 export const MAX_ENTRIES_PER_APPEND = 256;
 
-export class RaftCore<T> {
-  role: RaftRole = RaftRole.Follower;
+/** A leader forgets an observer it has not heard from for this many (minimum) election timeouts. */
+export const OBSERVER_TIMEOUT_ELECTIONS = 10;
+
+export class RaftCore<T, V extends RaftMember = RaftMember> {
+  role: RaftRole;
   term: number;
   votedFor: number | null;
   leaderId: number | null = null;
@@ -90,9 +159,16 @@ export class RaftCore<T> {
   /** The last index (and its term) the snapshot covers; 0 when there is none. */
   snapshotIndex: number;
   snapshotTerm: number;
+  private readonly history: VoterHistory<V>;
+  private readonly membership: RaftMembership<T, V>;
+  /** Every member this node has heard of, by id (voters of any set, observers, contacts). */
+  private readonly known = new Map<number, V>();
   private votes = new Set<number>();
+  /** Leader: the next index to send and the last index known to match, for every follower and observer. */
   private readonly nextIndex = new Map<number, number>();
   private readonly matchIndex = new Map<number, number>();
+  /** Leader: the observers it replicates to (not counted in majorities). */
+  private readonly observers = new Map<number, V>();
   /** Index of this leader's first entry of its term (its commit makes it ready); 0: not leader. */
   private termStartIndex = 0;
   private ready = false;
@@ -112,17 +188,23 @@ export class RaftCore<T> {
 
   constructor(
     readonly selfId: number,
-    readonly voters: readonly number[],
+    /** The initial voter set (the topology's), in force until an entry or the snapshot names another. */
+    initialVoters: readonly V[],
     persisted: RaftPersisted,
     log: readonly RaftEntry<T>[],
     /** What the new leader's first entry carries. */
     private readonly emptyData: () => T,
     /** The minimum election timeout: within it of a leader's last word, a follower refuses votes. */
     private readonly minElectionTimeoutMs: number,
-    /** The snapshot the log starts after (its entries are the ones after it). */
-    snapshot: { index: number; term: number } = { index: 0, term: 0 },
+    /** The snapshot the log starts after (its entries are the ones after it), and the voter set it holds. */
+    snapshot: { index: number; term: number; voters?: readonly V[] | null } = { index: 0, term: 0 },
+    opts: {
+      /** Which entries name voter sets (none, by default: the initial set is fixed). */
+      membership?: RaftMembership<T, V>;
+      /** Members to ask for the leader while this node observes, beyond the voters it knows. */
+      contacts?: readonly V[];
+    } = {},
   ) {
-    if (!voters.includes(selfId)) throw new Error(`voter ${selfId} is not among the voters [${voters.join(', ')}]`);
     this.term = persisted.term;
     this.votedFor = persisted.votedFor;
     this.log = [...log];
@@ -130,6 +212,11 @@ export class RaftCore<T> {
     this.snapshotTerm = snapshot.term;
     // what a snapshot holds was committed
     this.commitIndex = snapshot.index;
+    this.membership = opts.membership ?? (STATIC_MEMBERSHIP as RaftMembership<T, V>);
+    this.history = new VoterHistory<V>(initialVoters, snapshot.voters ?? null);
+    this.log.forEach((e, i) => this.noteEntry(this.snapshotIndex + i + 1, e));
+    for (const v of [...(opts.contacts ?? []), ...this.history.members()]) this.known.set(v.id, v);
+    this.role = this.mayStand ? RaftRole.Follower : RaftRole.Observer;
   }
 
   get lastIndex(): number {
@@ -138,6 +225,41 @@ export class RaftCore<T> {
 
   get lastTerm(): number {
     return this.termAt(this.lastIndex);
+  }
+
+  /** The voter set in force. */
+  get voters(): readonly V[] {
+    return this.history.current;
+  }
+
+  /** The voter set the snapshot holds (null: the initial one). */
+  get snapshotVoters(): readonly V[] | null {
+    return this.history.snapshotVoters;
+  }
+
+  isVoter(id: number): boolean {
+    return this.history.includes(id);
+  }
+
+  /**
+   * Whether this node may stand for election: it is a voter, or the entry taking it out is not
+   * committed as far as it knows (until then the quorum may need it to lead and commit that
+   * entry, thesis §4.2.2: with its log the most complete, no one else can win).
+   */
+  private get mayStand(): boolean {
+    if (this.isVoter(this.selfId)) return true;
+    const at = this.history.latestIndex;
+    return at > this.commitIndex && this.history.at(at - 1).some((v) => v.id === this.selfId);
+  }
+
+  /** A member this node has heard of (a voter of any set it has seen, an observer, a contact). */
+  member(id: number): V | undefined {
+    return this.known.get(id);
+  }
+
+  /** Leader: the observers it replicates to, by id (empty when not leading). */
+  observerIds(): number[] {
+    return this.role === RaftRole.Leader ? [...this.observers.keys()].sort((a, b) => a - b) : [];
   }
 
   /** The term of the entry at `index` (0 for index 0; -1 when unknown or compacted away). */
@@ -167,6 +289,7 @@ export class RaftCore<T> {
     this.log.splice(0, index - this.snapshotIndex);
     this.snapshotIndex = index;
     this.snapshotTerm = term;
+    this.history.compactedTo(index);
     return true;
   }
 
@@ -179,46 +302,79 @@ export class RaftCore<T> {
     return Math.floor(this.voters.length / 2) + 1;
   }
 
+  /** The other voters. */
   private peers(): number[] {
-    return this.voters.filter((v) => v !== this.selfId);
+    return this.voters.filter((v) => v.id !== this.selfId).map((v) => v.id);
   }
 
-  /** At start: a lone voter leads at once; otherwise wait for a leader, or time out and stand. */
-  start(now: number): RaftEffect<T>[] {
+  /** Leader: everyone it replicates to (the other voters and the observers). */
+  private replicas(): number[] {
+    return [...this.peers(), ...this.observers.keys()];
+  }
+
+  /** At start: a lone voter leads at once; an observer asks for the leader; otherwise wait for a leader, or time out and stand. */
+  start(now: number): RaftEffect<T, V>[] {
     this.now = now;
-    if (this.voters.length === 1) return this.stand(now);
+    if (this.role === RaftRole.Observer) return this.observe();
+    if (this.voters.length === 1 && this.isVoter(this.selfId)) return this.stand(now);
     return [{ kind: 'resetElectionTimer' }];
   }
 
-  /** The election timer fired. */
-  electionTimeout(now: number): RaftEffect<T>[] {
+  /** The election timer fired: a voter stands; an observer asks again for the leader. */
+  electionTimeout(now: number): RaftEffect<T, V>[] {
     this.now = now;
     if (this.role === RaftRole.Leader) return [];
+    if (this.role === RaftRole.Observer) {
+      const effects: RaftEffect<T, V>[] = [];
+      if (this.leaderId !== null) {
+        // nothing from the leader for a whole timeout: it may be gone
+        this.leaderId = null;
+        effects.push({ kind: 'leader', term: this.term, leaderId: null });
+      }
+      return [...effects, ...this.observe()];
+    }
     return this.stand(now);
   }
 
   /**
-   * The leader's heartbeat: an append (maybe empty) to every follower. A leader that has not
-   * heard from a majority within the minimum election timeout steps down (check-quorum): cut
-   * off, it could not commit anyway, and the others may have elected a new leader.
+   * The leader's heartbeat: an append (maybe empty) to every follower and observer. A leader
+   * that has not heard from a majority within the minimum election timeout steps down
+   * (check-quorum): cut off, it could not commit anyway, and the others may have elected a new
+   * leader. Observers silent for OBSERVER_TIMEOUT_ELECTIONS timeouts are forgotten.
    */
-  heartbeat(now: number): RaftEffect<T>[] {
+  heartbeat(now: number): RaftEffect<T, V>[] {
     this.now = now;
     if (this.role !== RaftRole.Leader) return [];
-    const inTouch = 1 + this.peers().filter((p) => now - (this.lastContact.get(p) ?? Number.NEGATIVE_INFINITY) < this.minElectionTimeoutMs).length;
+    const self = this.isVoter(this.selfId) ? 1 : 0;
+    const inTouch = self + this.peers().filter((p) => now - (this.lastContact.get(p) ?? Number.NEGATIVE_INFINITY) < this.minElectionTimeoutMs).length;
     if (inTouch < this.majority) return this.stepDown(this.term);
-    return this.peers().map((p) => this.appendTo(p));
+    for (const id of [...this.observers.keys()]) {
+      if (now - (this.lastContact.get(id) ?? Number.NEGATIVE_INFINITY) >= OBSERVER_TIMEOUT_ELECTIONS * this.minElectionTimeoutMs) this.forget(id);
+    }
+    return this.replicas().map((p) => this.appendTo(p));
   }
 
-  /** A leader adds `data` at the end of its log. Null when this node does not lead. */
-  propose(data: T): { index: number; effects: RaftEffect<T>[] } | null {
+  /**
+   * A leader adds `data` at the end of its log. Null when this node does not lead. An entry
+   * naming voters takes effect at once (committed or not); the caller checks
+   * `voterChangeBlocked` first: proposing one while a change is blocked is a bug.
+   */
+  propose(data: T): { index: number; effects: RaftEffect<T, V>[] } | null {
     if (this.role !== RaftRole.Leader) return null;
+    const named = this.membership.votersOf(data);
+    if (named) {
+      const blocked = this.voterChangeBlocked();
+      if (blocked) throw new Error(`raft: a voter change proposed while blocked: ${blocked.message}`);
+    }
     const entry: RaftEntry<T> = { term: this.term, data };
     const index = this.lastIndex + 1;
+    const before = this.voters;
     this.log.push(entry);
+    this.noteEntry(index, entry);
     this.matchIndex.set(this.selfId, index);
-    const effects: RaftEffect<T>[] = [{ kind: 'writeLog', afterIndex: index - 1, entries: [entry] }];
-    for (const p of this.peers()) {
+    const effects: RaftEffect<T, V>[] = [{ kind: 'writeLog', afterIndex: index - 1, entries: [entry] }];
+    if (named) effects.push(...this.leaderVotersChanged(before));
+    for (const p of this.replicas()) {
       // only peers that are caught up get it now; the others get it on their next append
       if (this.nextIndex.get(p) === index) effects.push(this.appendTo(p));
     }
@@ -232,16 +388,167 @@ export class RaftCore<T> {
    */
   retract(index: number): void {
     if (this.role !== RaftRole.Leader || index !== this.lastIndex || index === this.termStartIndex) throw new Error(`raft: cannot retract entry ${index}`);
+    const before = this.voters;
     this.log.pop();
+    this.history.truncatedAfter(index - 1);
+    if (!sameIds(this.voters, before)) this.leaderVotersChanged(before);
     this.matchIndex.set(this.selfId, this.lastIndex);
     // a lone voter counted it committed with the proposal; that commit was never reported
     if (this.commitIndex >= index) this.commitIndex = index - 1;
   }
 
+  // ---------------------------------------------------------------- voter changes
+
+  /**
+   * Why this node cannot start a voter change now (null: it can), Kafka's first checks: it must
+   * lead, have committed an entry of its term (so it knows every earlier change), and hold no
+   * uncommitted change (one at a time).
+   */
+  voterChangeBlocked(): { refusal: VoterChangeRefusal; message: string } | null {
+    if (this.role !== RaftRole.Leader) return { refusal: 'NotLeader', message: `${this.selfId} does not lead the quorum` };
+    if (!this.ready) return { refusal: 'NotReady', message: `leader ${this.selfId} has not committed an entry of its term ${this.term} yet` };
+    if (this.history.latestIndex > this.commitIndex) {
+      return { refusal: 'ChangePending', message: `the voter change at index ${this.history.latestIndex} is not committed yet (committed up to ${this.commitIndex})` };
+    }
+    return null;
+  }
+
+  /**
+   * Whether the observer `id` can be added now, and the voter set with it (Kafka's AddVoterHandler
+   * checks): not a voter already, heard from within an election timeout and caught up then (it
+   * held all the leader had). `matches` narrows which observer is meant (e.g. its directory).
+   */
+  checkAddVoter(id: number, now: number, matches: (v: V) => boolean = () => true): VoterChangeCheck<V> {
+    const blocked = this.voterChangeBlocked();
+    if (blocked) return { ok: false, ...blocked };
+    if (this.isVoter(id)) return { ok: false, refusal: 'DuplicateVoter', message: `${id} is already a voter (voters: ${this.voterList()})` };
+    const observer = this.observers.get(id);
+    if (!observer || !matches(observer)) return { ok: false, refusal: 'NotCaughtUp', message: `the leader has not heard from ${id}: it must run and follow the quorum as an observer first` };
+    const heard = this.lastContact.get(id) ?? Number.NEGATIVE_INFINITY;
+    const caughtUpAt = this.followerFetches.get(id)?.caughtUpAt ?? null;
+    if (now - heard >= this.minElectionTimeoutMs) return { ok: false, refusal: 'NotCaughtUp', message: `the leader has not heard from ${id} for ${now - heard} ms` };
+    if (caughtUpAt === null || now - caughtUpAt >= this.minElectionTimeoutMs) {
+      return { ok: false, refusal: 'NotCaughtUp', message: `${id} is behind the leader's log (it holds up to ${this.matchIndex.get(id) ?? 0} of ${this.lastIndex})` };
+    }
+    return { ok: true, voters: [...this.voters, observer] };
+  }
+
+  /** Whether voter `id` can be removed now, and the voter set without it; never the last voter. */
+  checkRemoveVoter(id: number, matches: (v: V) => boolean = () => true): VoterChangeCheck<V> {
+    const blocked = this.voterChangeBlocked();
+    if (blocked) return { ok: false, ...blocked };
+    const voter = this.voters.find((v) => v.id === id);
+    if (!voter || !matches(voter)) return { ok: false, refusal: 'VoterNotFound', message: `${id} is not a voter (voters: ${this.voterList()})` };
+    if (this.voters.length === 1) return { ok: false, refusal: 'VoterNotFound', message: `${id} is the last voter` };
+    return { ok: true, voters: this.voters.filter((v) => v.id !== id) };
+  }
+
+  private voterList(): string {
+    return this.voters.map((v) => v.id).join(', ');
+  }
+
+  /** Records what an entry at `index` says of the voters. */
+  private noteEntry(index: number, e: RaftEntry<T>): void {
+    const named = this.membership.votersOf(e.data);
+    if (!named) return;
+    this.history.appended(index, named);
+    for (const v of named) this.known.set(v.id, v);
+  }
+
+  /**
+   * The leader's set changed (its own entry, or one it took back): new voters are followed as
+   * peers (an observer keeps its progress), removed ones become observers it keeps replicating
+   * to, so they learn they are out.
+   */
+  private leaderVotersChanged(before: readonly V[]): RaftEffect<T, V>[] {
+    for (const v of this.voters) {
+      if (v.id === this.selfId) continue;
+      this.observers.delete(v.id);
+      if (!this.nextIndex.has(v.id)) {
+        this.nextIndex.set(v.id, this.lastIndex);
+        this.matchIndex.set(v.id, 0);
+        this.lastContact.set(v.id, this.now); // one timeout to hear from it
+      }
+    }
+    for (const v of before) {
+      if (v.id === this.selfId || this.isVoter(v.id)) continue;
+      this.observers.set(v.id, v);
+    }
+    return [{ kind: 'voters', voters: [...this.voters], role: this.role }];
+  }
+
+  /**
+   * After a follower's or observer's log or commit index changed: the voter set in force may be
+   * another (told as a 'voters' effect), and with it whether this node may stand
+   * (Follower <-> Observer; a candidate taken out observes).
+   */
+  private afterLogChange(before: readonly V[]): RaftEffect<T, V>[] {
+    const effects: RaftEffect<T, V>[] = [];
+    const stand = this.mayStand;
+    if (!stand && (this.role === RaftRole.Follower || this.role === RaftRole.Candidate)) {
+      this.role = RaftRole.Observer;
+      this.votes.clear();
+    } else if (stand && this.role === RaftRole.Observer) {
+      this.role = RaftRole.Follower;
+      effects.push({ kind: 'resetElectionTimer' });
+    }
+    if (!sameIds(this.voters, before)) effects.unshift({ kind: 'voters', voters: [...this.voters], role: this.role });
+    return effects;
+  }
+
+  /** Leader: stop replicating to `id`. */
+  private forget(id: number): void {
+    this.observers.delete(id);
+    this.nextIndex.delete(id);
+    this.matchIndex.delete(id);
+    this.lastContact.delete(id);
+    this.followerFetches.delete(id);
+    this.snapshotSentAt.delete(id);
+  }
+
+  // ---------------------------------------------------------------- observers
+
+  /** Asks every member this node knows to be followed (the leader, or a voter who knows it). */
+  private observe(): RaftEffect<T, V>[] {
+    const self = this.known.get(this.selfId) ?? ({ id: this.selfId } as V);
+    const effects: RaftEffect<T, V>[] = [];
+    for (const id of this.known.keys()) {
+      if (id !== this.selfId) effects.push({ kind: 'send', to: id, msg: { type: 'Observe', observer: self, lastLogIndex: this.lastIndex, forwarded: false } });
+    }
+    effects.push({ kind: 'resetElectionTimer' });
+    return effects;
+  }
+
+  /** Leader: follow the observer from now on. Others pass it on to the leader they know, once. */
+  private onObserve(m: Extract<RaftMsg<T, V>, { type: 'Observe' }>, now: number): RaftEffect<T, V>[] {
+    const id = m.observer.id;
+    if (id === this.selfId) return [];
+    this.known.set(id, m.observer);
+    if (this.role !== RaftRole.Leader) {
+      if (m.forwarded || this.leaderId === null || this.leaderId === this.selfId || !this.known.has(this.leaderId)) return [];
+      return [{ kind: 'send', to: this.leaderId, msg: { ...m, forwarded: true } }];
+    }
+    if (!this.isVoter(id) && !this.observers.has(id)) {
+      this.observers.set(id, m.observer);
+      this.nextIndex.set(id, Math.max(1, Math.min(this.lastIndex + 1, m.lastLogIndex + 1)));
+      this.matchIndex.set(id, 0);
+    } else if (this.observers.has(id)) {
+      this.observers.set(id, m.observer);
+    }
+    this.lastContact.set(id, now);
+    return [this.appendTo(id)];
+  }
+
   /** Each voter's last index known to match the leader's log (null when this node does not lead). */
   progress(): Map<number, number> | null {
     if (this.role !== RaftRole.Leader) return null;
-    return new Map(this.voters.map((v) => [v, v === this.selfId ? this.lastIndex : (this.matchIndex.get(v) ?? 0)]));
+    return new Map(this.voters.map((v) => [v.id, v.id === this.selfId ? this.lastIndex : (this.matchIndex.get(v.id) ?? 0)]));
+  }
+
+  /** Leader: the last index known to match its log for any follower or observer (null: not leading, or unknown). */
+  matchOf(id: number): number | null {
+    if (this.role !== RaftRole.Leader) return null;
+    return id === this.selfId ? this.lastIndex : (this.matchIndex.get(id) ?? null);
   }
 
   /** Leader: clock time `voter` last answered an append (null: never, or not leading). */
@@ -260,7 +567,7 @@ export class RaftCore<T> {
     return { lastFetchAt: f?.at ?? null, lastCaughtUpAt: f?.caughtUpAt ?? null };
   }
 
-  handle(msg: RaftMsg<T>, now: number): RaftEffect<T>[] {
+  handle(msg: RaftMsg<T, V>, now: number): RaftEffect<T, V>[] {
     this.now = now;
     switch (msg.type) {
       case 'VoteRequest':
@@ -275,6 +582,10 @@ export class RaftCore<T> {
         return this.onInstallSnapshot(msg, now);
       case 'InstallSnapshotResponse':
         return this.onAppendResponse({ type: 'AppendEntriesResponse', term: msg.term, followerId: msg.followerId, success: true, matchIndex: msg.matchIndex }, now);
+      case 'Observe':
+        return this.onObserve(msg, now);
+      case 'EndEpoch':
+        return this.onEndEpoch(msg, now);
       default:
         return assertNever(msg, 'raft message');
     }
@@ -282,34 +593,38 @@ export class RaftCore<T> {
 
   // ---------------------------------------------------------------- elections
 
-  private stand(now: number): RaftEffect<T>[] {
+  private stand(now: number): RaftEffect<T, V>[] {
     this.role = RaftRole.Candidate;
     this.term += 1;
     this.votedFor = this.selfId;
     this.votes = new Set([this.selfId]);
-    const effects: RaftEffect<T>[] = [{ kind: 'persistVote', term: this.term, votedFor: this.selfId }];
+    const effects: RaftEffect<T, V>[] = [{ kind: 'persistVote', term: this.term, votedFor: this.selfId }];
     if (this.leaderId !== null) {
       this.leaderId = null;
       effects.push({ kind: 'leader', term: this.term, leaderId: null });
     }
-    if (this.votes.size >= this.majority) return [...effects, ...this.becomeLeader(now)];
+    if (this.wonElection()) return [...effects, ...this.becomeLeader(now)];
     effects.push({ kind: 'resetElectionTimer' });
-    const request: RaftMsg<T> = { type: 'VoteRequest', term: this.term, candidateId: this.selfId, lastLogIndex: this.lastIndex, lastLogTerm: this.lastTerm };
+    const request: RaftMsg<T, V> = { type: 'VoteRequest', term: this.term, candidateId: this.selfId, lastLogIndex: this.lastIndex, lastLogTerm: this.lastTerm };
     for (const p of this.peers()) effects.push({ kind: 'send', to: p, msg: request });
     return effects;
   }
 
-  private becomeLeader(now: number): RaftEffect<T>[] {
+  private becomeLeader(now: number): RaftEffect<T, V>[] {
     this.role = RaftRole.Leader;
     this.leaderId = this.selfId;
     this.ready = false;
     this.followerFetches.clear();
+    this.observers.clear();
+    this.nextIndex.clear();
+    this.matchIndex.clear();
+    this.lastContact.clear();
     for (const p of this.peers()) {
       this.nextIndex.set(p, this.lastIndex + 1);
       this.matchIndex.set(p, 0);
       this.lastContact.set(p, now); // a new leader gets one timeout to hear from its followers
     }
-    const effects: RaftEffect<T>[] = [{ kind: 'leader', term: this.term, leaderId: this.selfId }];
+    const effects: RaftEffect<T, V>[] = [{ kind: 'leader', term: this.term, leaderId: this.selfId }];
     const proposed = this.propose(this.emptyData())!;
     this.termStartIndex = proposed.index;
     // the first append goes to every peer, caught up or not
@@ -319,18 +634,19 @@ export class RaftCore<T> {
     return effects;
   }
 
-  /** A message of a higher term: take it, forget the vote, follow. */
-  private stepDown(term: number): RaftEffect<T>[] {
-    const effects: RaftEffect<T>[] = [];
-    const wasLeading = this.role !== RaftRole.Follower;
+  /** A message of a higher term (or check-quorum): take it, forget the vote, follow (observe, outside the set). */
+  private stepDown(term: number): RaftEffect<T, V>[] {
+    const effects: RaftEffect<T, V>[] = [];
+    const wasLeading = this.role === RaftRole.Leader || this.role === RaftRole.Candidate;
     if (term > this.term) {
       this.term = term;
       this.votedFor = null;
       effects.push({ kind: 'persistVote', term, votedFor: null });
     }
-    this.role = RaftRole.Follower;
+    this.role = this.mayStand ? RaftRole.Follower : RaftRole.Observer;
     this.termStartIndex = 0;
     this.ready = false;
+    this.observers.clear();
     if (this.leaderId !== null) {
       this.leaderId = null;
       effects.push({ kind: 'leader', term: this.term, leaderId: null });
@@ -339,21 +655,38 @@ export class RaftCore<T> {
     return effects;
   }
 
-  private onVoteRequest(m: Extract<RaftMsg<T>, { type: 'VoteRequest' }>, now: number): RaftEffect<T>[] {
-    const refuse = (effects: RaftEffect<T>[] = []): RaftEffect<T>[] => [
+  /**
+   * The entry removing this leader committed: it tells the voters the commit, ends its term
+   * naming them most caught up first (the first stands at once), and observes from now on.
+   */
+  private resign(): RaftEffect<T, V>[] {
+    const peers = this.peers();
+    const effects: RaftEffect<T, V>[] = peers.map((p) => this.appendTo(p));
+    const successors = [...peers].sort((a, b) => (this.matchIndex.get(b) ?? 0) - (this.matchIndex.get(a) ?? 0) || a - b);
+    for (const p of peers) effects.push({ kind: 'send', to: p, msg: { type: 'EndEpoch', term: this.term, leaderId: this.selfId, successors } });
+    return [...effects, ...this.stepDown(this.term)];
+  }
+
+  private onVoteRequest(m: Extract<RaftMsg<T, V>, { type: 'VoteRequest' }>, now: number): RaftEffect<T, V>[] {
+    const refuse = (effects: RaftEffect<T, V>[] = []): RaftEffect<T, V>[] => [
       ...effects,
       { kind: 'send', to: m.candidateId, msg: { type: 'VoteResponse', term: this.term, voterId: this.selfId, granted: false } },
     ];
-    if (!this.voters.includes(m.candidateId)) return [];
+    // Membership plays no part (thesis §4.1, as Kafka): a candidate outside this node's set,
+    // and this node outside the candidate's, may each hold a newer set than the other (an
+    // entry adding them not received yet); an observer refusing would leave a candidate that
+    // counts it unable to win. Stickiness below keeps a removed node from deposing a leader.
     if (m.term < this.term) return refuse();
     // leader stickiness: a working leader is not deposed by a voter that lost touch
     // (a leader is its own contact: it refuses while it leads; check-quorum makes it step down
     // when it has lost its followers)
     if (this.role === RaftRole.Leader) return refuse();
-    if (this.role === RaftRole.Follower && this.leaderId !== null && now - this.lastLeaderContact < this.minElectionTimeoutMs) return refuse();
+    const following = this.role === RaftRole.Follower || this.role === RaftRole.Observer;
+    if (following && this.leaderId !== null && now - this.lastLeaderContact < this.minElectionTimeoutMs) return refuse();
     const effects = m.term > this.term ? this.stepDown(m.term) : [];
     const upToDate = m.lastLogTerm > this.lastTerm || (m.lastLogTerm === this.lastTerm && m.lastLogIndex >= this.lastIndex);
-    if ((this.votedFor === null || this.votedFor === m.candidateId) && upToDate && this.role === RaftRole.Follower) {
+    const canVote = this.role === RaftRole.Follower || this.role === RaftRole.Observer;
+    if ((this.votedFor === null || this.votedFor === m.candidateId) && upToDate && canVote) {
       this.votedFor = m.candidateId;
       effects.push(
         { kind: 'persistVote', term: this.term, votedFor: m.candidateId },
@@ -365,16 +698,31 @@ export class RaftCore<T> {
     return refuse(effects);
   }
 
-  private onVoteResponse(m: Extract<RaftMsg<T>, { type: 'VoteResponse' }>, now: number): RaftEffect<T>[] {
+  private onVoteResponse(m: Extract<RaftMsg<T, V>, { type: 'VoteResponse' }>, now: number): RaftEffect<T, V>[] {
     if (m.term > this.term) return this.stepDown(m.term);
-    if (this.role !== RaftRole.Candidate || m.term !== this.term || !m.granted) return [];
+    if (this.role !== RaftRole.Candidate || m.term !== this.term || !m.granted || !this.isVoter(m.voterId)) return [];
     this.votes.add(m.voterId);
-    return this.votes.size >= this.majority ? this.becomeLeader(now) : [];
+    return this.wonElection() ? this.becomeLeader(now) : [];
+  }
+
+  /** The votes of a majority of the set in force (its own counts only while it is in the set). */
+  private wonElection(): boolean {
+    return [...this.votes].filter((id) => this.isVoter(id)).length >= this.majority;
+  }
+
+  /** The leader of this term resigned: no leader now, no stickiness; its first successor stands at once. */
+  private onEndEpoch(m: Extract<RaftMsg<T, V>, { type: 'EndEpoch' }>, now: number): RaftEffect<T, V>[] {
+    if (m.term !== this.term || this.leaderId !== m.leaderId || this.role === RaftRole.Leader) return [];
+    this.leaderId = null;
+    this.lastLeaderContact = Number.NEGATIVE_INFINITY;
+    const effects: RaftEffect<T, V>[] = [{ kind: 'leader', term: this.term, leaderId: null }];
+    if (this.role === RaftRole.Follower && m.successors[0] === this.selfId) return [...effects, ...this.stand(now)];
+    return [...effects, { kind: 'resetElectionTimer' }];
   }
 
   // ---------------------------------------------------------------- replication
 
-  private appendTo(peer: number): RaftEffect<T> {
+  private appendTo(peer: number): RaftEffect<T, V> {
     const next = this.nextIndex.get(peer) ?? this.lastIndex + 1;
     // what it needs next was compacted away: the snapshot instead (once per election timeout;
     // meanwhile an empty append keeps it following)
@@ -382,7 +730,8 @@ export class RaftCore<T> {
       const sent = this.snapshotSentAt.get(peer);
       if (sent === undefined || this.now - sent >= this.minElectionTimeoutMs) {
         this.snapshotSentAt.set(peer, this.now);
-        return { kind: 'sendSnapshot', to: peer, index: this.snapshotIndex, term: this.snapshotTerm };
+        const voters = this.history.snapshotVoters;
+        return { kind: 'sendSnapshot', to: peer, index: this.snapshotIndex, term: this.snapshotTerm, voters: voters ? [...voters] : null };
       }
       return { kind: 'send', to: peer, msg: { type: 'AppendEntries', term: this.term, leaderId: this.selfId, prevLogIndex: this.snapshotIndex, prevLogTerm: this.snapshotTerm, entries: [], leaderCommit: this.commitIndex } };
     }
@@ -395,14 +744,14 @@ export class RaftCore<T> {
     };
   }
 
-  private onAppendEntries(m: Extract<RaftMsg<T>, { type: 'AppendEntries' }>, now: number): RaftEffect<T>[] {
-    const reply = (success: boolean, matchIndex: number): RaftEffect<T> => ({
+  private onAppendEntries(m: Extract<RaftMsg<T, V>, { type: 'AppendEntries' }>, now: number): RaftEffect<T, V>[] {
+    const reply = (success: boolean, matchIndex: number): RaftEffect<T, V> => ({
       kind: 'send',
       to: m.leaderId,
       msg: { type: 'AppendEntriesResponse', term: this.term, followerId: this.selfId, success, matchIndex },
     });
     if (m.term < this.term) return [reply(false, this.lastIndex)];
-    const effects: RaftEffect<T>[] = [];
+    const effects: RaftEffect<T, V>[] = [];
     if (m.term > this.term || this.role === RaftRole.Candidate) effects.push(...this.stepDown(m.term));
     else if (this.role === RaftRole.Leader) return []; // two leaders in one term cannot happen; ignored
     this.lastLeaderContact = now;
@@ -433,11 +782,14 @@ export class RaftCore<T> {
       at++;
       k++;
     }
+    const before = this.voters;
     if (k < m.entries.length) {
       if (at < this.commitIndex) throw new Error(`raft: leader ${m.leaderId} would overwrite committed entry ${at + 1}`);
       const fresh = m.entries.slice(k);
       this.log.length = at - this.snapshotIndex;
+      this.history.truncatedAfter(at);
       this.log.push(...fresh);
+      fresh.forEach((e, i) => this.noteEntry(at + i + 1, e));
       effects.push({ kind: 'writeLog', afterIndex: at, entries: fresh });
     }
     const matchIndex = m.prevLogIndex + m.entries.length;
@@ -446,14 +798,14 @@ export class RaftCore<T> {
       effects.push({ kind: 'committed', from: this.commitIndex, to: newCommit });
       this.commitIndex = newCommit;
     }
-    effects.push(reply(true, matchIndex));
+    effects.push(...this.afterLogChange(before), reply(true, matchIndex));
     return effects;
   }
 
-  private onInstallSnapshot(m: Extract<RaftMsg<T>, { type: 'InstallSnapshot' }>, now: number): RaftEffect<T>[] {
-    const reply = (matchIndex: number): RaftEffect<T> => ({ kind: 'send', to: m.leaderId, msg: { type: 'InstallSnapshotResponse', term: this.term, followerId: this.selfId, matchIndex } });
+  private onInstallSnapshot(m: Extract<RaftMsg<T, V>, { type: 'InstallSnapshot' }>, now: number): RaftEffect<T, V>[] {
+    const reply = (matchIndex: number): RaftEffect<T, V> => ({ kind: 'send', to: m.leaderId, msg: { type: 'InstallSnapshotResponse', term: this.term, followerId: this.selfId, matchIndex } });
     if (m.term < this.term) return [{ kind: 'send', to: m.leaderId, msg: { type: 'AppendEntriesResponse', term: this.term, followerId: this.selfId, success: false, matchIndex: this.lastIndex } }];
-    const effects: RaftEffect<T>[] = [];
+    const effects: RaftEffect<T, V>[] = [];
     if (m.term > this.term || this.role === RaftRole.Candidate) effects.push(...this.stepDown(m.term));
     else if (this.role === RaftRole.Leader) return [];
     this.lastLeaderContact = now;
@@ -465,17 +817,28 @@ export class RaftCore<T> {
     // already covered by what this node committed
     if (m.lastIncludedIndex <= this.commitIndex) return [...effects, reply(m.lastIncludedIndex)];
     const logKept = this.termAt(m.lastIncludedIndex) === m.lastIncludedTerm;
+    const before = this.voters;
     if (logKept) this.log.splice(0, m.lastIncludedIndex - this.snapshotIndex);
     else this.log.length = 0;
+    this.history.installed(m.lastIncludedIndex, m.voters, logKept);
+    for (const v of m.voters ?? []) this.known.set(v.id, v);
     this.snapshotIndex = m.lastIncludedIndex;
     this.snapshotTerm = m.lastIncludedTerm;
     this.commitIndex = m.lastIncludedIndex;
-    effects.push({ kind: 'installSnapshot', index: m.lastIncludedIndex, term: m.lastIncludedTerm, data: m.data, logKept }, reply(m.lastIncludedIndex));
+    effects.push({ kind: 'installSnapshot', index: m.lastIncludedIndex, term: m.lastIncludedTerm, data: m.data, logKept }, ...this.afterLogChange(before), reply(m.lastIncludedIndex));
     return effects;
   }
 
-  private onAppendResponse(m: Extract<RaftMsg<T>, { type: 'AppendEntriesResponse' }>, now: number): RaftEffect<T>[] {
-    if (m.term > this.term) return this.stepDown(m.term);
+  private onAppendResponse(m: Extract<RaftMsg<T, V>, { type: 'AppendEntriesResponse' }>, now: number): RaftEffect<T, V>[] {
+    if (m.term > this.term) {
+      // an observer of a higher term (a removed voter that stood before it learned it was out)
+      // does not depose the leader: the leader stops replicating to it
+      if (this.role === RaftRole.Leader && !this.isVoter(m.followerId)) {
+        this.forget(m.followerId);
+        return [];
+      }
+      return this.stepDown(m.term);
+    }
     if (this.role !== RaftRole.Leader || m.term !== this.term || !this.nextIndex.has(m.followerId)) return [];
     this.lastContact.set(m.followerId, now);
     if (m.success) {
@@ -484,7 +847,7 @@ export class RaftCore<T> {
       this.nextIndex.set(m.followerId, Math.max(this.nextIndex.get(m.followerId)!, m.matchIndex + 1));
       const effects = this.advanceCommit();
       // more to send: keep the follower streaming until it has everything
-      if (this.nextIndex.get(m.followerId)! <= this.lastIndex) effects.push(this.appendTo(m.followerId));
+      if (this.role === RaftRole.Leader && this.nextIndex.get(m.followerId)! <= this.lastIndex) effects.push(this.appendTo(m.followerId));
       return effects;
     }
     const next = Math.max(1, Math.min(this.nextIndex.get(m.followerId)! - 1, m.matchIndex + 1));
@@ -504,18 +867,21 @@ export class RaftCore<T> {
     this.followerFetches.set(follower, { at: now, leaderEnd: this.lastIndex, caughtUpAt });
   }
 
-  private advanceCommit(): RaftEffect<T>[] {
+  /** Commits what a majority of the voter set in force holds (the leader counts only while it is a voter). */
+  private advanceCommit(): RaftEffect<T, V>[] {
     if (this.role !== RaftRole.Leader) return [];
-    const matches = this.voters.map((v) => (v === this.selfId ? this.lastIndex : (this.matchIndex.get(v) ?? 0))).sort((a, b) => b - a);
+    const matches = this.voters.map((v) => (v.id === this.selfId ? this.lastIndex : (this.matchIndex.get(v.id) ?? 0))).sort((a, b) => b - a);
     const n = matches[this.majority - 1]!;
     // only an entry of the leader's own term is committed by counting (§5.4.2)
     if (n <= this.commitIndex || this.termAt(n) !== this.term) return [];
-    const effects: RaftEffect<T>[] = [{ kind: 'committed', from: this.commitIndex, to: n }];
+    const effects: RaftEffect<T, V>[] = [{ kind: 'committed', from: this.commitIndex, to: n }];
     this.commitIndex = n;
     if (!this.ready && n >= this.termStartIndex) {
       this.ready = true;
       effects.push({ kind: 'leaderReady', term: this.term });
     }
+    // the entry that removed this leader committed: it resigns
+    if (!this.isVoter(this.selfId) && this.history.latestIndex <= n) effects.push(...this.resign());
     return effects;
   }
 }
