@@ -20,7 +20,10 @@
  * --> Observer when an entry removing it is committed. An observer never stands; it votes as a
  * follower does (a candidate whose newer set counts it could not win otherwise). A voter whose
  * removal is in its log but not committed may still stand and lead (counting the set without
- * it): with the most complete log it may be the only one who can commit the removal.
+ * it): with the most complete log it may be the only one who can commit the removal. It asks
+ * for pre-votes first (thesis §9.6: would a majority of the set vote for it, nothing changed)
+ * and announces itself as an observer does, so that when it was in fact removed (a restart
+ * forgets what was committed) it neither raises its term for nothing nor misses the leader.
  *
  * Beyond the paper's core: a new leader appends an empty entry of its term, whose commit commits
  * everything before it (the leader is "ready" then, §8); a follower that has heard from a leader
@@ -75,8 +78,9 @@ export const RaftRole = Object.freeze({
 export type RaftRole = (typeof RaftRole)[keyof typeof RaftRole];
 
 export type RaftMsg<T, V extends RaftMember = RaftMember> =
-  | { type: 'VoteRequest'; term: number; candidateId: number; lastLogIndex: number; lastLogTerm: number }
-  | { type: 'VoteResponse'; term: number; voterId: number; granted: boolean }
+  /** `preVote`: would the voter grant it (`term` the candidate would take), changing nothing (thesis §9.6). */
+  | { type: 'VoteRequest'; term: number; candidateId: number; lastLogIndex: number; lastLogTerm: number; preVote?: boolean }
+  | { type: 'VoteResponse'; term: number; voterId: number; granted: boolean; preVote?: boolean }
   | { type: 'AppendEntries'; term: number; leaderId: number; prevLogIndex: number; prevLogTerm: number; entries: RaftEntry<T>[]; leaderCommit: number }
   /** `matchIndex`: on success the last index the follower holds from this append; on failure its hint (the leader retries from hint + 1). */
   | { type: 'AppendEntriesResponse'; term: number; followerId: number; success: boolean; matchIndex: number }
@@ -164,6 +168,9 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   /** Every member this node has heard of, by id (voters of any set, observers, contacts). */
   private readonly known = new Map<number, V>();
   private votes = new Set<number>();
+  /** A voter being removed: the term it would stand in, while it asks for pre-votes (else null). */
+  private prospectTerm: number | null = null;
+  private preVotes = new Set<number>();
   /** Leader: the next index to send and the last index known to match, for every follower and observer. */
   private readonly nextIndex = new Map<number, number>();
   private readonly matchIndex = new Map<number, number>();
@@ -247,9 +254,13 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
    * entry, thesis §4.2.2: with its log the most complete, no one else can win).
    */
   private get mayStand(): boolean {
-    if (this.isVoter(this.selfId)) return true;
+    return this.isVoter(this.selfId) || this.removalPending;
+  }
+
+  /** The latest voters entry takes this node out, and it does not know that entry committed. */
+  private get removalPending(): boolean {
     const at = this.history.latestIndex;
-    return at > this.commitIndex && this.history.at(at - 1).some((v) => v.id === this.selfId);
+    return !this.isVoter(this.selfId) && at > this.commitIndex && this.history.at(at - 1).some((v) => v.id === this.selfId);
   }
 
   /** A member this node has heard of (a voter of any set it has seen, an observer, a contact). */
@@ -320,10 +331,16 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     return [{ kind: 'resetElectionTimer' }];
   }
 
-  /** The election timer fired: a voter stands; an observer asks again for the leader. */
+  /**
+   * The election timer fired: a voter stands; an observer asks again for the leader; a voter
+   * whose removal is pending asks for pre-votes first (and for the leader, as an observer does),
+   * so that, most likely removed already (a restart forgets what was committed), it does not
+   * raise its term for nothing and can still follow a leader of the term it has.
+   */
   electionTimeout(now: number): RaftEffect<T, V>[] {
     this.now = now;
     if (this.role === RaftRole.Leader) return [];
+    if ((this.role === RaftRole.Follower || this.role === RaftRole.Candidate) && this.removalPending) return this.prospect();
     if (this.role === RaftRole.Observer) {
       const effects: RaftEffect<T, V>[] = [];
       if (this.leaderId !== null) {
@@ -519,6 +536,21 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     return effects;
   }
 
+  /** Asks the voters for pre-votes for the next term, and the members it knows for the leader. */
+  private prospect(): RaftEffect<T, V>[] {
+    const effects: RaftEffect<T, V>[] = [];
+    if (this.leaderId !== null) {
+      this.leaderId = null;
+      effects.push({ kind: 'leader', term: this.term, leaderId: null });
+    }
+    this.role = RaftRole.Follower;
+    this.prospectTerm = this.term + 1;
+    this.preVotes = new Set();
+    const request: RaftMsg<T, V> = { type: 'VoteRequest', term: this.prospectTerm, candidateId: this.selfId, lastLogIndex: this.lastIndex, lastLogTerm: this.lastTerm, preVote: true };
+    for (const p of this.peers()) effects.push({ kind: 'send', to: p, msg: request });
+    return [...effects, ...this.observe()];
+  }
+
   /** Leader: follow the observer from now on. Others pass it on to the leader they know, once. */
   private onObserve(m: Extract<RaftMsg<T, V>, { type: 'Observe' }>, now: number): RaftEffect<T, V>[] {
     const id = m.observer.id;
@@ -594,6 +626,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   // ---------------------------------------------------------------- elections
 
   private stand(now: number): RaftEffect<T, V>[] {
+    this.prospectTerm = null;
     this.role = RaftRole.Candidate;
     this.term += 1;
     this.votedFor = this.selfId;
@@ -644,6 +677,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
       effects.push({ kind: 'persistVote', term, votedFor: null });
     }
     this.role = this.mayStand ? RaftRole.Follower : RaftRole.Observer;
+    this.prospectTerm = null;
     this.termStartIndex = 0;
     this.ready = false;
     this.observers.clear();
@@ -676,6 +710,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     // and this node outside the candidate's, may each hold a newer set than the other (an
     // entry adding them not received yet); an observer refusing would leave a candidate that
     // counts it unable to win. Stickiness below keeps a removed node from deposing a leader.
+    if (m.preVote) return this.onPreVoteRequest(m, now);
     if (m.term < this.term) return refuse();
     // leader stickiness: a working leader is not deposed by a voter that lost touch
     // (a leader is its own contact: it refuses while it leads; check-quorum makes it step down
@@ -698,8 +733,22 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     return refuse(effects);
   }
 
+  /** Would this node vote for the candidate in the term it names? Answered, nothing changed. */
+  private onPreVoteRequest(m: Extract<RaftMsg<T, V>, { type: 'VoteRequest' }>, now: number): RaftEffect<T, V>[] {
+    const following = this.role === RaftRole.Follower || this.role === RaftRole.Observer;
+    const sticky = this.role === RaftRole.Leader || (following && this.leaderId !== null && now - this.lastLeaderContact < this.minElectionTimeoutMs);
+    const upToDate = m.lastLogTerm > this.lastTerm || (m.lastLogTerm === this.lastTerm && m.lastLogIndex >= this.lastIndex);
+    const granted = m.term > this.term && !sticky && upToDate;
+    return [{ kind: 'send', to: m.candidateId, msg: { type: 'VoteResponse', term: this.term, voterId: this.selfId, granted, preVote: true } }];
+  }
+
   private onVoteResponse(m: Extract<RaftMsg<T, V>, { type: 'VoteResponse' }>, now: number): RaftEffect<T, V>[] {
     if (m.term > this.term) return this.stepDown(m.term);
+    if (m.preVote) {
+      if (this.role !== RaftRole.Follower || this.prospectTerm !== this.term + 1 || !m.granted || !this.isVoter(m.voterId)) return [];
+      this.preVotes.add(m.voterId);
+      return this.preVotes.size >= this.majority ? this.stand(now) : [];
+    }
     if (this.role !== RaftRole.Candidate || m.term !== this.term || !m.granted || !this.isVoter(m.voterId)) return [];
     this.votes.add(m.voterId);
     return this.wonElection() ? this.becomeLeader(now) : [];

@@ -781,9 +781,14 @@ describe('actors/quorum/raft-core', () => {
       let effects = core.handle({ type: 'AppendEntries', term: 1, leaderId: 1, prevLogIndex: 0, prevLogTerm: 0, entries: [e(1, []), e(1, ['voters:1,2'])], leaderCommit: 1 }, 0);
       expect(effects).to.deep.include({ kind: 'voters', voters: ids(1, 2), role: RaftRole.Follower });
       // the leader is gone before the entry commits: this node holds the most complete log and
-      // stands, counting a majority of {1, 2} without itself
+      // stands, counting a majority of {1, 2} without itself (after their pre-votes)
       effects = core.electionTimeout(500);
-      expect(core.role).to.equal(RaftRole.Candidate);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Follower, 1]);
+      expect(sends(effects, 'VoteRequest')).to.have.length(2);
+      core.handle({ type: 'VoteResponse', term: 1, voterId: 1, granted: true, preVote: true }, 501);
+      expect(core.role).to.equal(RaftRole.Follower);
+      effects = core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true, preVote: true }, 501);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Candidate, 2]);
       expect(sends(effects, 'VoteRequest').length).to.equal(2);
       effects = core.handle({ type: 'VoteResponse', term: 2, voterId: 1, granted: true }, 501);
       expect(core.role).to.equal(RaftRole.Candidate);
@@ -802,6 +807,56 @@ describe('actors/quorum/raft-core', () => {
       f.handle({ type: 'AppendEntries', term: 1, leaderId: 1, prevLogIndex: 2, prevLogTerm: 1, entries: [], leaderCommit: 2 }, 10);
       expect(f.role).to.equal(RaftRole.Observer);
       expect(f.electionTimeout(500).filter((x) => x.kind === 'persistVote')).to.deep.equal([]);
+    });
+
+    it('a voter that restarts with its removal in its log (the commit forgotten) asks for pre-votes, keeps its term, finds the leader and observes', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const [gone] = others(sim, leader);
+      change(sim, leader, sim.node(leader).core.checkRemoveVoter(gone!));
+      sim.advance(100);
+      sim.restart(gone!);
+      const n = sim.node(gone!);
+      expect([n.core.role, n.core.commitIndex]).to.deep.equal([RaftRole.Follower, 0]);
+      const term = n.core.term;
+      const effects = n.core.electionTimeout(sim.now);
+      expect(effects.filter((e) => e.kind === 'persistVote')).to.deep.equal([]);
+      expect(sends(effects, 'VoteRequest').every((m) => (m as Extract<RaftMsg<Data>, { type: 'VoteRequest' }>).preVote === true)).to.equal(true);
+      expect(sends(effects, 'Observe')).to.have.length.greaterThan(0);
+      sim.run(gone!, effects);
+      sim.advance(400);
+      expect([n.core.role, n.core.term, sim.leader()]).to.deep.equal([RaftRole.Observer, term, leader]);
+      expect(sim.node(leader).core.observerIds()).to.deep.equal([gone]);
+    });
+
+    it('a leader that loses its quorum before its own removal commits stands again (after pre-votes) and commits it: no deadlock', () => {
+      const sim = new Sim([1, 2]);
+      sim.advance(400);
+      const first = sim.leader()!;
+      const other = first === 1 ? 2 : 1;
+      sim.isolate(first);
+      change(sim, first, sim.node(first).core.checkRemoveVoter(first));
+      sim.advance(200); // check-quorum: it steps down, the removal uncommitted
+      expect(sim.node(first).core.role).to.not.equal(RaftRole.Leader);
+      expect(voterIds(sim.node(other).core)).to.deep.equal([1, 2]);
+      sim.heal();
+      sim.advance(1_000);
+      expect(sim.leader()).to.equal(other);
+      expect(voterIds(sim.node(other).core)).to.deep.equal([other]);
+      expect(sim.node(first).core.role).to.equal(RaftRole.Observer);
+    });
+
+    it('pre-votes change nothing on the voter asked: granted only for a later term, a log as complete, and no leader heard lately', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 3, votedFor: null }, [{ term: 3, data: [] }], () => [], MIN_TIMEOUT);
+      const pre = (o: Partial<Extract<RaftMsg<Data>, { type: 'VoteRequest' }>>) => core.handle({ type: 'VoteRequest', term: 4, candidateId: 2, lastLogIndex: 1, lastLogTerm: 3, preVote: true, ...o }, 1_000);
+      const answer = (effects: RaftEffect<Data>[]) => sends(effects, 'VoteResponse')[0] as Extract<RaftMsg<Data>, { type: 'VoteResponse' }>;
+      expect(answer(pre({}))).to.deep.equal({ type: 'VoteResponse', term: 3, voterId: 1, granted: true, preVote: true });
+      expect(answer(pre({ term: 3 })).granted).to.equal(false);
+      expect(answer(pre({ lastLogIndex: 0, lastLogTerm: 0 })).granted).to.equal(false);
+      expect([core.term, core.votedFor]).to.deep.equal([3, null]);
+      core.handle({ type: 'AppendEntries', term: 3, leaderId: 3, prevLogIndex: 1, prevLogTerm: 3, entries: [], leaderCommit: 1 }, 950);
+      expect(answer(pre({})).granted).to.equal(false);
     });
 
     it('elections count the set in force: after 4 joins {1, 2, 3}, two of the four elect no one; three do', () => {
