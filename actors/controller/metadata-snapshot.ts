@@ -16,6 +16,7 @@ import { entityKey, type ClientQuota } from '../../src/security/client-quotas.js
 import type { BrokerRecord, MetadataState, PendingDelete, TopicRecord } from './metadata-state.js';
 import { scramKey, type ScramCredentialEntry } from './scram-credentials.js';
 import type { DelegationTokenEntry } from './delegation-tokens.js';
+import type { QuorumVoter } from '../quorum/messages.js';
 
 export const METADATA_SNAPSHOT_FILE = 'metadata-snapshot.json';
 
@@ -34,6 +35,8 @@ export interface MetadataImage {
   scramCredentials?: ScramCredentialEntry[];
   /** Absent in images written before delegation tokens were kept. */
   delegationTokens?: DelegationTokenEntry[];
+  /** The quorum's voter set (KIP-853); absent or null: never changed, the topology's. */
+  quorumVoters?: QuorumVoter[] | null;
 }
 
 export interface MetadataSnapshot {
@@ -60,6 +63,7 @@ export function toImage(s: MetadataState): MetadataImage {
     clientQuotas: [...s.clientQuotas.values()],
     scramCredentials: [...s.scramCredentials.values()],
     delegationTokens: [...s.delegationTokens.values()],
+    quorumVoters: s.quorumVoters ? [...s.quorumVoters] : null,
   };
 }
 
@@ -76,6 +80,7 @@ export function fromImage(i: MetadataImage): MetadataState {
     clientQuotas: new Map(i.clientQuotas.map((q) => [entityKey(q.entity), q])),
     scramCredentials: new Map((i.scramCredentials ?? []).map((c) => [scramKey(c.user, c.mechanism), c])),
     delegationTokens: new Map((i.delegationTokens ?? []).map((t) => [t.tokenId, t])),
+    quorumVoters: i.quorumVoters ?? null,
   };
 }
 
@@ -87,7 +92,8 @@ function isImage(v: unknown): v is MetadataImage {
     (i.clusterId === null || typeof i.clusterId === 'string') &&
     Number.isSafeInteger(i.controllerEpoch) &&
     Number.isSafeInteger(i.nextProducerId) &&
-    [i.brokers, i.topics, i.pendingDeletes, i.acls, i.brokerConfigs, i.clientQuotas].every(Array.isArray)
+    [i.brokers, i.topics, i.pendingDeletes, i.acls, i.brokerConfigs, i.clientQuotas].every(Array.isArray) &&
+    (i.quorumVoters === undefined || i.quorumVoters === null || Array.isArray(i.quorumVoters))
   );
 }
 

@@ -21,6 +21,7 @@ import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/securit
 import { scramHashOf, scramKey, scramMechanismName, type ScramCredentialEntry } from './scram-credentials.js';
 import type { DelegationTokenEntry } from './delegation-tokens.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
+import type { QuorumVoter } from '../quorum/messages.js';
 
 export const BrokerState = Object.freeze({
   Unfenced: 'Unfenced',
@@ -85,6 +86,8 @@ export interface MetadataState {
   readonly scramCredentials: ReadonlyMap<string, ScramCredentialEntry>;
   /** Delegation tokens (KIP-48), by token id; never their HMACs. */
   readonly delegationTokens: ReadonlyMap<string, DelegationTokenEntry>;
+  /** The metadata quorum's voters as last changed (KIP-853); null: never changed, the topology's. */
+  readonly quorumVoters: readonly QuorumVoter[] | null;
 }
 
 export type PartitionChangeRecord = {
@@ -139,7 +142,12 @@ export type MetadataRecord =
   /** A delegation token, created or with a new expiry (Kafka's DelegationTokenRecord; no HMAC). */
   | { type: 'DelegationToken'; token: DelegationTokenEntry }
   /** A delegation token expired or removed (Kafka's RemoveDelegationTokenRecord). */
-  | { type: 'RemoveDelegationToken'; tokenId: string };
+  | { type: 'RemoveDelegationToken'; tokenId: string }
+  /**
+   * The metadata quorum's voter set from this entry on (Kafka's VotersRecord, KIP-853): in force
+   * for Raft as soon as it is in a controller's log, committed or not (actors/quorum).
+   */
+  | { type: 'QuorumVoters'; voters: QuorumVoter[] };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -154,7 +162,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map() };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null };
 }
 
 // ------------------------------------------------------------------ queries
@@ -516,6 +524,11 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       delegationTokens.delete(record.tokenId);
       return { ...state, delegationTokens };
     }
+    case 'QuorumVoters': {
+      const problem = votersProblem(record.voters);
+      if (problem) fail(record, problem);
+      return { ...state, quorumVoters: record.voters.map(copyVoter) };
+    }
     case 'RemoveTopic': {
       const t = state.topics.get(record.name);
       if (!t) fail(record, `unknown topic ${record.name}`);
@@ -541,6 +554,27 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       return { ...state, brokers, topics, pendingDeletes };
     }
   }
+}
+
+function copyVoter(v: QuorumVoter): QuorumVoter {
+  return v.directoryId === undefined ? { id: v.id, node: v.node } : { id: v.id, node: v.node, directoryId: v.directoryId };
+}
+
+/** What is wrong with a voter set (null: nothing): at least one voter, ids and nodes distinct. */
+export function votersProblem(voters: readonly QuorumVoter[]): string | null {
+  if (!Array.isArray(voters) || voters.length === 0) return 'a voter set needs at least one voter';
+  const ids = new Set<number>();
+  const nodes = new Set<string>();
+  for (const v of voters) {
+    if (!Number.isSafeInteger(v.id) || v.id < 0) return `voter id ${String(v.id)} is not a non-negative integer`;
+    if (typeof v.node !== 'string' || v.node === '') return `voter ${v.id} has no node`;
+    if (v.directoryId !== undefined && typeof v.directoryId !== 'string') return `voter ${v.id} has a bad directory id`;
+    if (ids.has(v.id)) return `voter ${v.id} is named twice`;
+    if (nodes.has(v.node)) return `node ${v.node} holds two voters`;
+    ids.add(v.id);
+    nodes.add(v.node);
+  }
+  return null;
 }
 
 /** Topic-partitions without repeats, sorted by topic, then partition (fresh copies). */

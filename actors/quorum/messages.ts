@@ -1,16 +1,23 @@
 /**
  * Messages of the metadata quorum: between the quorum actors of the controllers (Raft's votes
- * and appends), from a controller to its own quorum actor (Append, DescribeQuorum), and the
- * events a quorum actor tells its controller (QuorumCommitted, QuorumLeader, QuorumReady).
+ * and appends, an observer's Observe, a resigning leader's EndEpoch), from a controller to its
+ * own quorum actor (Append, DescribeQuorum, CheckVoterChange, TakeSnapshot), and the events a
+ * quorum actor tells its controller (QuorumCommitted, QuorumLeader, QuorumReady, QuorumSnapshot).
  */
 import type { MetadataRecord } from '../controller/metadata-state.js';
 import type { MetadataImage } from '../controller/metadata-snapshot.js';
 import type { RaftMsg } from './raft-core.js';
 
-/** A controller of the quorum: its id (unique among controllers) and the node it runs on. */
+/**
+ * A controller of the quorum: its id (unique among controllers), the node it runs on, and its
+ * metadata dir's directory id (Kafka's ReplicaKey directory id, in Kafka's Uuid form) where
+ * known: a controller learns its own at start; the topology's voters have none until one
+ * joins a voter set itself.
+ */
 export interface QuorumVoter {
   readonly id: number;
   readonly node: string;
+  readonly directoryId?: string;
 }
 
 export type QuorumPeerMsg = RaftMsg<MetadataRecord[], QuorumVoter>;
@@ -22,6 +29,12 @@ export type QuorumMsg =
   /** Replicates one batch; answered once it is committed (AppendResult). */
   | { type: 'Append'; records: MetadataRecord[] }
   | { type: 'DescribeQuorum' }
+  /**
+   * Whether voter `voterId` can be added (an observer this leader follows) or removed now, as
+   * Kafka's AddVoterHandler and RemoveVoterHandler check; answered with VoterChangeCheck naming
+   * the new voter set. `directoryId`, when given, must be the controller's.
+   */
+  | { type: 'CheckVoterChange'; change: 'add' | 'remove'; voterId: number; directoryId?: string | null }
   /** The controller's state at `index` (applied up to it): snapshot it and compact the log. */
   | { type: 'TakeSnapshot'; index: number; image: MetadataImage };
 
@@ -44,6 +57,8 @@ export type QuorumEvent =
 export interface QuorumVoterStatus {
   id: number;
   node: string;
+  /** Its directory id where known (Kafka's ReplicaDirectoryId). */
+  directoryId: string | null;
   /** Last index known to match the leader's log (-1 where this voter does not lead). */
   logEndIndex: number;
   /** Milliseconds since the leader last heard from it (-1 where unknown). */
@@ -59,6 +74,8 @@ export interface QuorumVoterStatus {
 
 export type QuorumReply =
   | { type: 'AppendResult'; errorCode: number; errorMessage?: string; index: number; leaderId: number | null }
+  /** NONE with the voter set after the change; else why not (NOT_CONTROLLER, REQUEST_TIMED_OUT, DUPLICATE_VOTER, VOTER_NOT_FOUND). */
+  | { type: 'VoterChangeCheck'; errorCode: number; errorMessage?: string; voters: QuorumVoter[] }
   | {
       type: 'QuorumDescription';
       errorCode: number;
@@ -76,5 +93,8 @@ export type QuorumReply =
       lastIndex: number;
       /** The last index the snapshot holds (0: none); the log starts after it. */
       snapshotIndex: number;
+      /** The voter set in force (committed or not). */
       voters: QuorumVoterStatus[];
+      /** The controllers outside the set the leader replicates to (on the leader only; else empty). */
+      observers: QuorumVoterStatus[];
     };

@@ -3,18 +3,28 @@
  * (raft-core.ts) with the quorum actors of the other controllers so that the metadata log is
  * replicated and one controller at a time is active. A quorum of one leads at once.
  *
- * Owned state: the Raft core (term, vote, role, log in memory, commit index), the durable
- * metadata log (metadata-log.ts) and election state (quorum-state.ts) when there is a metadata
- * dir, the Appends waiting for their commit, the election and heartbeat timers.
+ * The voter set is the one the latest QuorumVoters record of this controller's log names
+ * (committed or not), else its snapshot's, else the topology's (`voters`); a controller outside
+ * it observes: it follows the leader, announcing itself with Observe to the controllers it
+ * knows, and never stands. Voters are added and removed one at a time (KIP-853): the active
+ * controller asks CheckVoterChange, then appends the new set as a QuorumVoters record.
  *
- * Handles: VoteRequest, VoteResponse, AppendEntries, AppendEntriesResponse (from the other
- * quorum actors), ElectionTimeout and QuorumHeartbeat (its timers), Append (from its controller:
- * answered with AppendResult once committed, NOT_CONTROLLER when this controller does not lead
- * or stops leading first, KAFKA_STORAGE_ERROR when the batch could not be written), and
+ * Owned state: the Raft core (term, vote, role, voter sets, log in memory, commit index), the
+ * durable metadata log (metadata-log.ts) and election state and directory id (quorum-state.ts)
+ * when there is a metadata dir, the Appends waiting for their commit, the election and heartbeat
+ * timers.
+ *
+ * Handles: VoteRequest, VoteResponse, AppendEntries, AppendEntriesResponse, InstallSnapshot,
+ * InstallSnapshotResponse, Observe, EndEpoch (from the other quorum actors), ElectionTimeout and
+ * QuorumHeartbeat (its timers), Append (from its controller: answered with AppendResult once
+ * committed, NOT_CONTROLLER when this controller does not lead or stops leading first,
+ * REQUEST_TIMED_OUT for a voter change while another is uncommitted, KAFKA_STORAGE_ERROR when
+ * the batch could not be written), CheckVoterChange (VoterChangeCheck), TakeSnapshot and
  * DescribeQuorum.
  *
- * Emits: Raft messages to the other voters; QuorumCommitted, QuorumLeader and QuorumReady to
- * its controller, in the order the core decides them.
+ * Emits: Raft messages to the other controllers (voters and observers); QuorumCommitted,
+ * QuorumLeader, QuorumReady and QuorumSnapshot to its controller, in the order the core decides
+ * them.
  *
  * Every input's effects run in order before the next input is taken, awaiting each disk write,
  * so no peer hears of a vote or an entry before it is durable here. A follower whose disk write
@@ -28,9 +38,10 @@ import type { ActorRef, Message } from '../../src/runtime/types.js';
 import { MetadataLog, MetadataLogCorruptError } from '../controller/metadata-log.js';
 import { MetadataSnapshotError, readSnapshot, writeSnapshot, type MetadataSnapshot } from '../controller/metadata-snapshot.js';
 import type { MetadataRecord } from '../controller/metadata-state.js';
-import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from './messages.js';
+import { newTopicId } from '../../src/protocol/topic-id.js';
+import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter, QuorumVoterStatus } from './messages.js';
 import { QuorumStateError, readQuorumState, writeQuorumState } from './quorum-state.js';
-import { RaftCore, RaftRole, type RaftEffect } from './raft-core.js';
+import { RaftCore, RaftRole, type RaftEffect, type RaftMembership, type VoterChangeCheck, type VoterChangeRefusal } from './raft-core.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
 
 export const QUORUM_NAME = 'quorum';
@@ -38,7 +49,10 @@ export const QUORUM_PATH = `${CONTROLLER_PATH}/${QUORUM_NAME}`;
 
 export interface QuorumArgs {
   voterId: number;
+  /** The initial voters (the topology's quorum), in force until the log or the snapshot names another set. */
   voters: readonly QuorumVoter[];
+  /** Other controllers to ask for the leader while this one observes, beyond the voters it knows. */
+  contacts?: readonly QuorumVoter[];
   /** Where the metadata log and election state live; null keeps them in memory. */
   metadataDir: string | null;
   /** Who hears QuorumCommitted / QuorumLeader / QuorumReady (the controller). */
@@ -51,6 +65,8 @@ export interface QuorumArgs {
 interface QuorumState {
   readonly args: QuorumArgs;
   readonly core: RaftCore<MetadataRecord[], QuorumVoter>;
+  /** This controller as the quorum knows it: its id, node and directory id. */
+  readonly self: QuorumVoter & { readonly directoryId: string };
   readonly log: MetadataLog | null;
   /** Appends waiting for their index to commit. */
   readonly pending: Map<number, ReplyToken>;
@@ -72,8 +88,24 @@ function heartbeatIntervalMs(electionTimeoutMs: number): number {
   return Math.max(5, Math.floor(electionTimeoutMs / 5));
 }
 
-function voterNode(s: QuorumState, id: number | null): string | null {
-  return id === null ? null : (s.args.voters.find((v) => v.id === id)?.node ?? null);
+/** Which records name a voter set: QuorumVoters (the last of a batch). */
+export const METADATA_MEMBERSHIP: RaftMembership<MetadataRecord[], QuorumVoter> = {
+  votersOf(records) {
+    let named: QuorumVoter[] | null = null;
+    for (const r of records) if (r.type === 'QuorumVoters') named = r.voters;
+    return named;
+  },
+};
+
+function memberNode(s: QuorumState, id: number | null): string | null {
+  if (id === null) return null;
+  return id === s.self.id ? s.self.node : (s.core.member(id)?.node ?? null);
+}
+
+function sendTo(s: QuorumState, ctx: Ctx, id: number, msg: QuorumMsg): void {
+  const node = memberNode(s, id);
+  if (node) ctx.send({ node, path: QUORUM_PATH }, msg);
+  else ctx.log.warn('no node known for a quorum member: message dropped', { to: id, type: msg.type });
 }
 
 function tell(s: QuorumState, ctx: Ctx, event: QuorumEvent): void {
@@ -92,7 +124,7 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
   for (const e of effects) {
     switch (e.kind) {
       case 'persistVote':
-        if (s.args.metadataDir) await writeQuorumState(s.args.metadataDir, s.args.voterId, { term: e.term, votedFor: e.votedFor });
+        if (s.args.metadataDir) await writeQuorumState(s.args.metadataDir, s.args.voterId, { term: e.term, votedFor: e.votedFor }, s.self.directoryId);
         break;
       case 'writeLog':
         if (s.log) {
@@ -101,9 +133,8 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
         }
         break;
       case 'sendSnapshot': {
-        const v = s.args.voters.find((x) => x.id === e.to);
-        if (!v || !s.snapshot || s.snapshot.index !== e.index) break;
-        ctx.send(quorumRef(v), { type: 'InstallSnapshot', term: s.core.term, leaderId: s.args.voterId, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: s.snapshot, voters: e.voters });
+        if (!s.snapshot || s.snapshot.index !== e.index) break;
+        sendTo(s, ctx, e.to, { type: 'InstallSnapshot', term: s.core.term, leaderId: s.args.voterId, lastIncludedIndex: e.index, lastIncludedTerm: e.term, data: s.snapshot, voters: e.voters });
         ctx.log.info('sent the metadata snapshot to a follower behind it', { to: e.to, index: e.index });
         break;
       }
@@ -120,11 +151,9 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
         ctx.log.info('installed the leader\'s metadata snapshot', { index: e.index, term: e.term, logKept: e.logKept });
         break;
       }
-      case 'send': {
-        const v = s.args.voters.find((x) => x.id === e.to);
-        if (v) ctx.send(quorumRef(v), e.msg);
+      case 'send':
+        sendTo(s, ctx, e.to, e.msg);
         break;
-      }
       case 'resetElectionTimer':
         ctx.timers.startSingle(ELECTION_TIMER, Math.floor(s.args.electionTimeoutMs * (1 + s.random())), { type: 'ElectionTimeout' });
         break;
@@ -140,7 +169,8 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
       }
       case 'leader': {
         const self = e.leaderId === s.args.voterId;
-        if (self && s.args.voters.length > 1) ctx.timers.startPeriodic(HEARTBEAT_TIMER, heartbeatIntervalMs(s.args.electionTimeoutMs), { type: 'QuorumHeartbeat' });
+        // a lone voter heartbeats too: it replicates to observers
+        if (self) ctx.timers.startPeriodic(HEARTBEAT_TIMER, heartbeatIntervalMs(s.args.electionTimeoutMs), { type: 'QuorumHeartbeat' });
         if (!self) {
           ctx.timers.cancel(HEARTBEAT_TIMER);
           for (const index of [...s.pending.keys()]) {
@@ -154,7 +184,7 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
           }
         }
         if (self) ctx.timers.cancel(ELECTION_TIMER);
-        tell(s, ctx, { type: 'QuorumLeader', term: e.term, leaderId: e.leaderId, leaderNode: voterNode(s, e.leaderId) });
+        tell(s, ctx, { type: 'QuorumLeader', term: e.term, leaderId: e.leaderId, leaderNode: memberNode(s, e.leaderId) });
         ctx.log.info(self ? 'leading the metadata quorum' : e.leaderId === null ? 'no metadata quorum leader known' : 'following a metadata quorum leader', {
           term: e.term,
           leaderId: e.leaderId,
@@ -166,7 +196,7 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
         tell(s, ctx, { type: 'QuorumReady', term: e.term });
         break;
       case 'voters':
-        // the voter set is the topology's, fixed: never changes
+        ctx.log.info('metadata quorum voter set changed', { voters: e.voters.map((v) => v.id), role: e.role, voterId: s.args.voterId });
         break;
       default:
         assertNever(e, 'raft effect');
@@ -175,12 +205,12 @@ async function run(s: QuorumState, ctx: Ctx, effects: readonly RaftEffect<Metada
 }
 
 async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
-  const ids = args.voters.map((v) => v.id);
-  if (!ids.includes(args.voterId)) throw new QuorumStateError(`controller ${args.voterId} is not among the quorum's voters [${ids.join(', ')}]`);
   let log: MetadataLog | null = null;
   let entries: { term: number; data: MetadataRecord[] }[] = [];
   let election = { term: 0, votedFor: null as number | null };
   let snapshot: MetadataSnapshot | null = null;
+  // a metadata dir gets its directory id once, kept in its election state; in memory, one per start
+  let directoryId = newTopicId();
   if (args.metadataDir) {
     const opened = await MetadataLog.open(args.metadataDir);
     log = opened.log;
@@ -197,7 +227,10 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
         entries = entries.slice(snapshot.index - start.index);
         await log.compactTo({ index: snapshot.index, term: snapshot.term });
       }
-      election = await readQuorumState(args.metadataDir, args.voterId);
+      const state = await readQuorumState(args.metadataDir, args.voterId);
+      election = { term: state.term, votedFor: state.votedFor };
+      if (state.directoryId) directoryId = state.directoryId;
+      else await writeQuorumState(args.metadataDir, args.voterId, election, directoryId);
       // a log written before the quorum (terms 0) or by a later term than the state recorded
       const lastTerm = entries.at(-1)?.term ?? 0;
       if (lastTerm > election.term) election = { term: lastTerm, votedFor: null };
@@ -206,15 +239,30 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
       throw err;
     }
   }
-  const core = new RaftCore<MetadataRecord[], QuorumVoter>(args.voterId, args.voters, election, entries, () => [], args.electionTimeoutMs, snapshot ? { index: snapshot.index, term: snapshot.term } : undefined);
-  const s: QuorumState = { args, core, log, pending: new Map(), random: args.random ?? Math.random, snapshot };
+  const self = { id: args.voterId, node: ctx.nodeId, directoryId };
+  const core = new RaftCore<MetadataRecord[], QuorumVoter>(
+    args.voterId,
+    args.voters,
+    election,
+    entries,
+    () => [],
+    args.electionTimeoutMs,
+    snapshot ? { index: snapshot.index, term: snapshot.term, voters: snapshot.image.quorumVoters ?? null } : undefined,
+    { membership: METADATA_MEMBERSHIP, contacts: [self, ...(args.contacts ?? [])] },
+  );
+  const s: QuorumState = { args, core, self, log, pending: new Map(), random: args.random ?? Math.random, snapshot };
   // what the snapshot holds first, then the commits after it
   if (snapshot) tell(s, ctx, { type: 'QuorumSnapshot', index: snapshot.index, term: snapshot.term, image: snapshot.image });
+  if (core.role === RaftRole.Observer) ctx.log.info('not a voter of the metadata quorum: observing', { voterId: args.voterId, voters: core.voters.map((v) => v.id) });
   await run(s, ctx, core.start(ctx.clock.now()));
   return s;
 }
 
 async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Append' }>, ctx: ActorContext<QuorumMsg>): Promise<void> {
+  const blocked = METADATA_MEMBERSHIP.votersOf(m.records) ? s.core.voterChangeBlocked() : null;
+  if (blocked && blocked.refusal !== 'NotLeader') {
+    return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: refusalCode(blocked.refusal), errorMessage: blocked.message, index: -1, leaderId: s.core.leaderId });
+  }
   const proposed = s.core.propose(m.records);
   if (!proposed) {
     return ctx.reply<QuorumReply>({
@@ -240,6 +288,37 @@ async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Appen
   await run(s, ctx, rest);
 }
 
+/** Kafka's error code for why a voter change cannot be made (AddVoterHandler, RemoveVoterHandler). */
+function refusalCode(r: VoterChangeRefusal): number {
+  switch (r) {
+    case 'NotLeader':
+      return ErrorCode.NOT_CONTROLLER;
+    case 'NotReady':
+    case 'ChangePending':
+    case 'NotCaughtUp':
+      return ErrorCode.REQUEST_TIMED_OUT;
+    case 'DuplicateVoter':
+      return ErrorCode.DUPLICATE_VOTER;
+    case 'VoterNotFound':
+      return ErrorCode.VOTER_NOT_FOUND;
+    default:
+      return assertNever(r, 'voter change refusal');
+  }
+}
+
+/** CheckVoterChange: Kafka's checks for adding or removing a voter now, and the set after it. */
+function handleCheckVoterChange(s: QuorumState, m: Extract<QuorumMsg, { type: 'CheckVoterChange' }>, ctx: ActorContext<QuorumMsg>): void {
+  const dir = m.directoryId ?? null;
+  // a directory id given must be the controller's, where its own is known
+  const matches = (v: QuorumVoter) => dir === null || v.directoryId === undefined || v.directoryId === dir;
+  const check: VoterChangeCheck<QuorumVoter> = m.change === 'add' ? s.core.checkAddVoter(m.voterId, ctx.clock.now(), matches) : s.core.checkRemoveVoter(m.voterId, matches);
+  ctx.reply<QuorumReply>(check.ok ? { type: 'VoterChangeCheck', errorCode: ErrorCode.NONE, voters: check.voters.map(copyVoter) } : { type: 'VoterChangeCheck', errorCode: refusalCode(check.refusal), errorMessage: check.message, voters: [] });
+}
+
+function copyVoter(v: QuorumVoter): QuorumVoter {
+  return v.directoryId === undefined ? { id: v.id, node: v.node } : { id: v.id, node: v.node, directoryId: v.directoryId };
+}
+
 /** The controller's state at `index`: written as the snapshot, and the log compacted up to it. */
 async function handleTakeSnapshot(s: QuorumState, m: Extract<QuorumMsg, { type: 'TakeSnapshot' }>, ctx: Ctx): Promise<void> {
   if (m.index <= s.core.snapshotIndex || m.index > s.core.commitIndex) return;
@@ -252,7 +331,23 @@ async function handleTakeSnapshot(s: QuorumState, m: Extract<QuorumMsg, { type: 
 }
 
 function describe(s: QuorumState, now: number): QuorumReply {
-  const progress = s.core.progress();
+  const leading = s.core.role === RaftRole.Leader;
+  const status = (v: QuorumVoter): QuorumVoterStatus => {
+    const self = v.id === s.args.voterId;
+    const at = self ? now : s.core.lastContactAt(v.id);
+    // as Kafka's leader reports itself: fetched and caught up now
+    const fetch = self && leading ? { lastFetchAt: now, lastCaughtUpAt: now } : s.core.followerFetch(v.id);
+    const directoryId = self ? s.self.directoryId : (v.directoryId ?? s.core.member(v.id)?.directoryId ?? null);
+    return {
+      id: v.id,
+      node: v.node,
+      directoryId,
+      logEndIndex: s.core.matchOf(v.id) ?? -1,
+      lastContactMs: at === null || !leading ? -1 : now - at,
+      lastFetchTimestamp: fetch?.lastFetchAt ?? -1,
+      lastCaughtUpTimestamp: fetch?.lastCaughtUpAt ?? -1,
+    };
+  };
   return {
     type: 'QuorumDescription',
     errorCode: ErrorCode.NONE,
@@ -261,21 +356,13 @@ function describe(s: QuorumState, now: number): QuorumReply {
     term: s.core.term,
     leaderId: s.core.leaderId,
     commitIndex: s.core.commitIndex,
-    highWatermark: s.core.role === RaftRole.Leader && !s.core.isReadyLeader ? -1 : s.core.commitIndex,
+    highWatermark: leading && !s.core.isReadyLeader ? -1 : s.core.commitIndex,
     lastIndex: s.core.lastIndex,
     snapshotIndex: s.core.snapshotIndex,
-    voters: s.args.voters.map((v) => {
-      const at = v.id === s.args.voterId ? now : s.core.lastContactAt(v.id);
-      // as Kafka's leader reports itself: fetched and caught up now
-      const fetch = v.id === s.args.voterId && progress ? { lastFetchAt: now, lastCaughtUpAt: now } : s.core.followerFetch(v.id);
-      return {
-        id: v.id,
-        node: v.node,
-        logEndIndex: progress?.get(v.id) ?? -1,
-        lastContactMs: at === null || !progress ? -1 : now - at,
-        lastFetchTimestamp: fetch?.lastFetchAt ?? -1,
-        lastCaughtUpTimestamp: fetch?.lastCaughtUpAt ?? -1,
-      };
+    voters: s.core.voters.map(status),
+    observers: s.core.observerIds().flatMap((id) => {
+      const m = s.core.member(id);
+      return m ? [status(m)] : [];
     }),
   };
 }
@@ -296,11 +383,12 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: 'array', leaderCommit: 'integer' },
     AppendEntriesResponse: { term: 'integer', followerId: 'integer', success: 'boolean', matchIndex: 'integer' },
     InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: 'object', voters: 'array?' },
+    InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
     Observe: { observer: 'object', lastLogIndex: 'integer', forwarded: 'boolean' },
     EndEpoch: { term: 'integer', leaderId: 'integer', successors: 'array' },
-    InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
     TakeSnapshot: { index: 'integer', image: 'object' },
     Append: { records: 'array' },
+    CheckVoterChange: { change: 'string', voterId: 'integer', directoryId: 'string?' },
   },
   handlers: {
     VoteRequest: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
@@ -311,6 +399,7 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     InstallSnapshotResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     Observe: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     EndEpoch: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    CheckVoterChange: handleCheckVoterChange,
     TakeSnapshot: handleTakeSnapshot,
     ElectionTimeout: (s, _m, ctx) => run(s, ctx, s.core.electionTimeout(ctx.clock.now())),
     QuorumHeartbeat: (s, _m, ctx) => run(s, ctx, s.core.heartbeat(ctx.clock.now())),

@@ -109,6 +109,7 @@ const table = [
   [95, 'INVALID_UPDATE_VERSION', false, 'The given update version was invalid.'],
   [100, 'UNKNOWN_TOPIC_ID', true, 'This server does not host this topic ID.'],
   [103, 'INCONSISTENT_TOPIC_ID', true, "The log's topic ID did not match the topic ID in the request."],
+  [104, 'INCONSISTENT_CLUSTER_ID', false, 'The clusterId in the request does not match that found on the server.'],
   [105, 'TRANSACTIONAL_ID_NOT_FOUND', false, 'The transactionalId could not be found.'],
   [106, 'FETCH_SESSION_TOPIC_ID_ERROR', true, 'The fetch session encountered inconsistent topic ID usage.'],
   [107, 'INELIGIBLE_REPLICA', false, 'The new ISR contains at least one ineligible replica.'],
@@ -120,6 +121,8 @@ const table = [
   [114, 'MISMATCHED_ENDPOINT_TYPE', false, 'The request was sent to an endpoint of the wrong type.'],
   [115, 'UNSUPPORTED_ENDPOINT_TYPE', false, 'This endpoint type is not supported yet.'],
   [120, 'TRANSACTION_ABORTABLE', false, 'The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.'],
+  [126, 'DUPLICATE_VOTER', false, 'The voter is already part of the set of voters.'],
+  [127, 'VOTER_NOT_FOUND', false, 'The voter is not part of the set of voters.'],
   [128, 'INVALID_REGULAR_EXPRESSION', false, 'The regular expression is not valid.'],
 ] as const;
 

@@ -25,6 +25,7 @@ function richState(): MetadataState {
     { type: 'BrokerConfig', resource: '', config: { 'log.retention.ms': '5000' } },
     { type: 'BrokerConfig', resource: '2', config: { 'compression.type': 'lz4' } },
     { type: 'ClientQuota', entity: { user: 'alice' }, quotas: { producer_byte_rate: 1024 } },
+    { type: 'QuorumVoters', voters: [{ id: 1, node: 'c1' }, { id: 4, node: 'c4', directoryId: 'p5LbnVf1Ta6MbU9Zh0DpAQ' }] },
   ];
   return applyRecords(emptyMetadata(), records);
 }
@@ -43,11 +44,17 @@ describe('actors/controller/metadata-snapshot', () => {
     expect(state.pendingDeletes.size).to.equal(1);
     expect(state.acls.size).to.equal(1);
     expect(state.clientQuotas.size).to.equal(1);
+    expect(state.quorumVoters!.map((v) => v.id)).to.deep.equal([1, 4]);
     const back = fromImage(JSON.parse(JSON.stringify(toImage(state))));
     expect(back).to.deep.equal(state);
     // and it goes on applying records as the original would
     const next: MetadataRecord = { type: 'UnfenceBroker', brokerId: 3, brokerEpoch: 1 };
     expect(applyRecords(back, [next])).to.deep.equal(applyRecords(state, [next]));
+  });
+
+  it('an image written before voter changes were kept (no quorumVoters) is the topology\'s set (null)', () => {
+    const { quorumVoters: _gone, ...old } = toImage(emptyMetadata());
+    expect(fromImage(JSON.parse(JSON.stringify(old))).quorumVoters).to.equal(null);
   });
 
   it('a snapshot file round-trips; a damaged one is refused', async () => {

@@ -258,6 +258,27 @@ describe('actors/controller/metadata-state', () => {
     });
   });
 
+  describe('the quorum voter set (QuorumVoters, KIP-853)', () => {
+    it('none recorded: null (the topology\'s); a record replaces the set whole', () => {
+      const s0 = emptyMetadata();
+      expect(s0.quorumVoters).to.equal(null);
+      const s1 = applyRecord(s0, { type: 'QuorumVoters', voters: [{ id: 1, node: 'c1' }, { id: 2, node: 'c2', directoryId: 'd2' }] });
+      expect(s1.quorumVoters).to.deep.equal([{ id: 1, node: 'c1' }, { id: 2, node: 'c2', directoryId: 'd2' }]);
+      expect(s0.quorumVoters).to.equal(null);
+      const s2 = applyRecord(s1, { type: 'QuorumVoters', voters: [{ id: 2, node: 'c2', directoryId: 'd2' }] });
+      expect(s2.quorumVoters!.map((v) => v.id)).to.deep.equal([2]);
+    });
+
+    it('refused: an empty set, a voter named twice, two voters on one node, a bad id', () => {
+      const bad = (voters: { id: number; node: string }[], why: RegExp) => expect(() => applyRecord(emptyMetadata(), { type: 'QuorumVoters', voters })).to.throw(MetadataRecordError, why);
+      bad([], /at least one voter/);
+      bad([{ id: 1, node: 'a' }, { id: 1, node: 'b' }], /named twice/);
+      bad([{ id: 1, node: 'a' }, { id: 2, node: 'a' }], /two voters/);
+      bad([{ id: -1, node: 'a' }], /non-negative/);
+      bad([{ id: 1, node: '' }], /no node/);
+    });
+  });
+
   describe('elections', () => {
     function withTopic(brokers: number[], partitions: PartitionState[], config: Record<string, string | number> = {}): MetadataState {
       return applyRecord(cluster(brokers), createTopic('t', partitions, config));
