@@ -5,7 +5,9 @@
  * channel sends each request to the one it believes active and follows a NotController answer to
  * the controller it names, so callers never learn which controller that is.
  *
- * Owned state: the controllers (the quorum's voters), which of them is believed active.
+ * Owned state: the controllers it knows, which of them is believed active. It starts with the
+ * topology's and learns the others from answers (the quorum's voters change while it runs,
+ * KIP-853): a NotController's active controller, a DescribeQuorum's voters and observers.
  * Handles: every controller request (ControllerMsg, but the controller's own timer and quorum
  * messages), forwarded; the answer goes back to the asker.
  * Emits: the request to a controller; the controller's answer (or a Failure) to the asker.
@@ -55,6 +57,8 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'WatchMetadata',
   'UnwatchMetadata',
   'DescribeQuorum',
+  'AddRaftVoter',
+  'RemoveRaftVoter',
 ] as const satisfies readonly ControllerRequest['type'][]);
 
 /** Compile-time check that the list above names every controller request (a new one must be forwarded too). */
@@ -76,7 +80,8 @@ export interface ControllerChannelArgs {
 }
 
 interface ChannelState {
-  readonly voters: readonly QuorumVoter[];
+  /** The controllers known (the topology's first, then those learned), by position. */
+  readonly voters: QuorumVoter[];
   readonly retryBudgetMs: number;
   /** Index into voters of the controller believed active. */
   current: number;
@@ -86,6 +91,25 @@ const UNREACHABLE: ReadonlySet<FailureReason> = new Set(['unknown-node', 'unknow
 
 function controllerAt(s: ChannelState, i: number): ActorRef<ControllerMsg> {
   return { node: s.voters[i]!.node, path: CONTROLLER_PATH };
+}
+
+/** Where controller `id` is (its position in `voters`), adding it or moving it to `node` as told; -1 without a node. */
+function learn(s: ChannelState, ctx: ActorContext<ControllerRequest>, id: number, node: string | null): number {
+  const i = s.voters.findIndex((v) => v.id === id);
+  if (node === null || (i >= 0 && s.voters[i]!.node === node)) return i;
+  if (i >= 0) {
+    s.voters[i] = { id, node };
+    return i;
+  }
+  s.voters.push({ id, node });
+  ctx.log.info('controller learned', { controllerId: id, node });
+  return s.voters.length - 1;
+}
+
+/** The controllers a DescribeQuorum answer names (voters and observers). */
+function learnFrom(s: ChannelState, ctx: ActorContext<ControllerRequest>, r: ControllerReply | Failure): void {
+  if (r.type !== 'DescribeQuorumResponse' || !r.quorum) return;
+  for (const v of [...r.quorum.voters, ...r.quorum.observers]) learn(s, ctx, v.id, v.node);
 }
 
 function forward(s: ChannelState, m: ControllerRequest, ctx: ActorContext<ControllerRequest>): void {
@@ -111,7 +135,7 @@ function attempt(s: ChannelState, m: ControllerRequest, ctx: ActorContext<Contro
       ctx.clock.setTimeout(() => attempt(s, m, ctx, token, deadline, next, tries + 1), pause);
     };
     if (r.type === 'NotController') {
-      const named = r.leaderId === null ? -1 : s.voters.findIndex((v) => v.id === r.leaderId);
+      const named = r.leaderId === null ? -1 : learn(s, ctx, r.leaderId, r.leaderNode);
       if (named >= 0 && named !== at) {
         s.current = named;
         return retry(named, 0, 'NotController');
@@ -126,6 +150,7 @@ function attempt(s: ChannelState, m: ControllerRequest, ctx: ActorContext<Contro
       return retry(next, RETRY_PAUSE_MS, (r as Failure).reason);
     }
     if (r.type === 'Failure' && s.current === at && s.voters.length > 1) s.current = (at + 1) % s.voters.length; // a timeout: try another next time
+    learnFrom(s, ctx, r);
     ctx.replyTo(token, r);
   });
 }
@@ -137,7 +162,7 @@ export const controllerChannel = defineActor<ChannelState, ControllerRequest, Co
   supervision: 'resume',
   init: (_ctx, args) => {
     if (!args || !Array.isArray(args.voters) || args.voters.length === 0) throw new Error('the controller channel needs the controllers (voters)');
-    return { voters: args.voters, retryBudgetMs: args.retryBudgetMs ?? RETRY_BUDGET_MS, current: 0 };
+    return { voters: args.voters.map((v) => ({ id: v.id, node: v.node })), retryBudgetMs: args.retryBudgetMs ?? RETRY_BUDGET_MS, current: 0 };
   },
   handlers,
 });

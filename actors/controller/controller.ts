@@ -27,7 +27,9 @@
  * DescribeDelegationTokens (delegation-tokens.ts; with delegation.token.secret.key set, its own
  * periodic SweepExpiredTokens removes expired tokens every delegation.token.expiry.check.interval.ms),
  * AllocateProducerIds, Metadata,
- * WatchMetadata, UnwatchMetadata, DescribeQuorum; from its quorum actor QuorumCommitted,
+ * WatchMetadata, UnwatchMetadata, DescribeQuorum, AddRaftVoter, RemoveRaftVoter (the quorum's
+ * voters changed one at a time, KIP-853: the quorum actor checks the change as Kafka does, then
+ * the new set is committed as a QuorumVoters record); from its quorum actor QuorumCommitted,
  * QuorumLeader, QuorumReady, QuorumSnapshot; its own StashExpired; its own periodic CheckSessions (fences brokers silent for
  * broker.session.timeout.ms), and its own BalanceLeaders (auto.leader.rebalance.enable: once a
  * change leaves some partition led by a replica other than its preferred one, a timer of
@@ -134,10 +136,12 @@ export interface ControllerArgs {
   /** Preferred-replica elections per balancing round (default MAX_ELECTIONS_PER_BALANCE), for tests. */
   maxElectionsPerBalance?: number;
   /**
-   * This controller's id and the voters of the metadata quorum (every controller of the
-   * cluster). Absent: a quorum of one, id 1, on this node.
+   * This controller's id and the initial voters of the metadata quorum (the topology's; the
+   * metadata log's QuorumVoters records take over once the set changes). A controller not among
+   * them observes until it is added. `contacts`: other controllers to ask for the leader while
+   * it observes. Absent: a quorum of one, id 1, on this node.
    */
-  quorum?: { voterId: number; voters: QuorumVoter[] };
+  quorum?: { voterId: number; voters: QuorumVoter[]; contacts?: QuorumVoter[] };
   /** Election jitter in [0, 1), for tests. */
   quorumRandom?: () => number;
 }
@@ -411,9 +415,13 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
   }
   const config = parseControllerConfig(args.config ?? {});
   const q = args.quorum ?? { voterId: 1, voters: [{ id: 1, node: ctx.nodeId }] };
+  // outside the initial voters, it observes until added; among them, it must be on this node
   const self = q.voters.find((v) => v.id === q.voterId);
-  if (!self || self.node !== ctx.nodeId) {
-    throw new ConfigError('quorum', `controller ${q.voterId} must be one of the quorum's voters, on this node (${ctx.nodeId})`);
+  if (self && self.node !== ctx.nodeId) {
+    throw new ConfigError('quorum', `controller ${q.voterId} is on node ${self.node} in the quorum's voters, not on this node (${ctx.nodeId})`);
+  }
+  if (!self && q.voters.some((v) => v.node === ctx.nodeId)) {
+    throw new ConfigError('quorum', `node ${ctx.nodeId} hosts another controller of the quorum's voters`);
   }
   // the quorum actor replays the metadata log and tells what is committed (QuorumCommitted),
   // then who leads (QuorumLeader, QuorumReady); this controller starts as a standby
@@ -422,6 +430,7 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     args: {
       voterId: q.voterId,
       voters: q.voters,
+      ...(q.contacts ? { contacts: q.contacts } : {}),
       metadataDir: args.metadataDir ?? null,
       listener: ctx.self,
       electionTimeoutMs: config.quorumElectionTimeoutMs,
@@ -611,6 +620,38 @@ function notActive(s: ControllerState, ctx: Ctx, lost = false): void {
     leaderId: leader?.id ?? null,
     leaderNode: leader?.node ?? null,
   });
+}
+
+// ------------------------------------------------------------------ quorum voters
+
+/**
+ * AddRaftVoter / RemoveRaftVoter (KIP-853): the quorum actor checks the change as Kafka's
+ * AddVoterHandler / RemoveVoterHandler do and names the new set, which is committed as a
+ * QuorumVoters record like any change (it is in force for Raft once appended; answered once
+ * committed). Removing this controller: it stands down once that commits (its quorum actor
+ * resigns and tells it).
+ */
+async function handleVoterChange(s: ControllerState, m: Extract<ControllerMsg, { type: 'AddRaftVoter' | 'RemoveRaftVoter' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(errorMessage === undefined ? { type: 'RaftVoterChangeResponse', errorCode } : { type: 'RaftVoterChangeResponse', errorCode, errorMessage });
+  if (!Number.isSafeInteger(m.voterId) || m.voterId < 0) return reply(ErrorCode.INVALID_REQUEST, `voterId must be a non-negative integer, got ${String(m.voterId)}`);
+  const change = m.type === 'AddRaftVoter' ? 'add' : 'remove';
+  const r = await ctx.ask<QuorumReply>(s.quorum, { type: 'CheckVoterChange', change, voterId: m.voterId, directoryId: m.directoryId ?? null }, { timeoutMs: 10_000 });
+  if (r.type !== 'VoterChangeCheck') return reply(ErrorCode.REQUEST_TIMED_OUT, `the metadata quorum did not answer: ${r.type === 'Failure' ? r.message : r.type}`);
+  if (r.errorCode === ErrorCode.NOT_CONTROLLER) {
+    standDown(s, ctx);
+    throw new NotLeading(r.errorMessage ?? 'not the active controller');
+  }
+  if (r.errorCode !== ErrorCode.NONE) return reply(r.errorCode, r.errorMessage ?? `error ${r.errorCode}`);
+  const batch = build(s, ctx, (b) => b.add({ type: 'QuorumVoters', voters: r.voters }));
+  if (!(batch instanceof Batch)) return reply(batch.errorCode, batch.errorMessage);
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return reply(committed.errorCode, committed.errorMessage);
+  ctx.log.info(change === 'add' ? 'controller added to the metadata quorum\'s voters' : 'controller removed from the metadata quorum\'s voters', {
+    voterId: m.voterId,
+    voters: r.voters.map((v) => v.id),
+  });
+  reply(ErrorCode.NONE);
 }
 
 // ------------------------------------------------------------------ brokers
@@ -1585,6 +1626,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
     DescribeQuorum: { local: 'boolean?' },
+    AddRaftVoter: { voterId: 'integer', directoryId: 'string?' },
+    RemoveRaftVoter: { voterId: 'integer', directoryId: 'string?' },
   },
   handlers: {
     BrokerRegistration: activeOnly(handleBrokerRegistration),
@@ -1649,6 +1692,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
         });
       });
     },
+    AddRaftVoter: activeOnly<'AddRaftVoter'>(handleVoterChange),
+    RemoveRaftVoter: activeOnly<'RemoveRaftVoter'>(handleVoterChange),
     BalanceLeaders: (s, _m, ctx) => whenActive(s, () => handleBalanceLeaders(s, ctx)),
     CheckSessions: (s, _m, ctx) => whenActive(s, () => handleCheckSessions(s, ctx)),
     StashExpired: (s, _m, ctx) => {

@@ -140,6 +140,14 @@ export type ControllerMsg =
    * own view, whatever its role; so does any controller while no leader is known.
    */
   | { type: 'DescribeQuorum'; local?: boolean }
+  /**
+   * Adds a controller to the metadata quorum's voters (Kafka's AddRaftVoter, KIP-853): one that
+   * runs and follows the quorum as an observer, caught up; `directoryId`, when given, must be its
+   * metadata dir's. Answered once the new voter set is committed.
+   */
+  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null }
+  /** Removes a controller from the voters (Kafka's RemoveRaftVoter); the active one may remove itself and then stands down. */
+  | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
   /** Its own timer: requests stashed during an election waited long enough. */
   | { type: 'StashExpired' }
   | QuorumEvent;
@@ -152,6 +160,8 @@ export type ControllerReply =
   | ({ type: 'DescribeUserScramCredentialsResponse' } & ScramDescription)
   /** A standby controller's answer to any request: where the active one is, when known. */
   | { type: 'NotController'; errorCode: number; errorMessage: string; leaderId: number | null; leaderNode: string | null }
+  /** AddRaftVoter and RemoveRaftVoter: NONE once the new voter set is committed. */
+  | { type: 'RaftVoterChangeResponse'; errorCode: number; errorMessage?: string }
   | {
       type: 'DescribeQuorumResponse';
       errorCode: number;

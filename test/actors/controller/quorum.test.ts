@@ -7,7 +7,10 @@
  * and are served; the quorum's state survives a restart of every controller. With a small
  * snapshot threshold every controller snapshots its state and compacts its log; a restart loads
  * the snapshot, and a controller that was down while the others compacted gets the leader's
- * snapshot.
+ * snapshot. Voters added and removed while it runs (KIP-853): a controller outside the set
+ * observes and is added once caught up, the active controller removes itself and another takes
+ * over, refusals as Kafka's, the set kept across restarts and snapshots, and the channel finds
+ * an active controller it was not started with.
  */
 import { expect } from 'chai';
 import fsp from 'node:fs/promises';
@@ -77,6 +80,10 @@ class Quorum {
     const r = await this.client.ask<ControllerReply>(to, msg, { timeoutMs: 20_000 });
     if (isFailure(r)) throw new Error(`controller failed: ${r.reason}: ${r.message}`);
     return r as Reply<T>;
+  }
+
+  voterChange(type: 'AddRaftVoter' | 'RemoveRaftVoter', voterId: number): Promise<Reply<'RaftVoterChangeResponse'>> {
+    return this.ask<'RaftVoterChangeResponse'>({ type, voterId });
   }
 
   describe(id: number): Promise<Reply<'DescribeQuorumResponse'>> {
@@ -251,6 +258,127 @@ describe('actors/controller quorum', function () {
       const after = (await sq.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
       expect(after.topics).to.deep.equal(before.topics);
       expect(next).to.not.equal(active);
+    });
+  });
+
+  describe('voters added and removed (KIP-853)', () => {
+    const voterIds = async (id: number) => (await q.describe(id)).quorum!.voters.map((v) => v.id);
+    const registerBroker = async () => {
+      expect((await q.ask<'BrokerRegistrationResponse'>({ type: 'BrokerRegistration', brokerId: 1, node: 'node-1', incarnationId: 'i1' })).errorCode).to.equal(0);
+    };
+    const caughtUp = async (id: number, active: number) => {
+      await checkFor(async () => (await q.describe(id)).appliedIndex === (await q.describe(active)).appliedIndex, 10_000, 20);
+    };
+    const create = async (name: string) => {
+      const r = await q.ask<'CreateTopicsResponse'>({ type: 'CreateTopics', topics: [{ name, assignments: [[1]] }] });
+      expect(r.topics[0]!.errorCode, r.topics[0]!.errorMessage ?? '').to.equal(0);
+    };
+
+    it('a controller outside the set observes, is refused until it runs, then added; the new set is committed and counts', async () => {
+      const active = await q.active();
+      await registerBroker();
+      await create('t1');
+      expect((await q.voterChange('AddRaftVoter', 4)).errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
+      q.start(4);
+      await caughtUp(4, active);
+      const d4 = await q.describe(4);
+      expect(d4).to.deep.include({ active: false });
+      expect(d4.quorum).to.deep.include({ role: 'Observer', leaderId: active });
+      // it answers as any standby: NotController naming the active one
+      const r = await q.ask<'NotController'>({ type: 'Metadata' }, { node: 'c4', path: CONTROLLER_PATH });
+      expect(r).to.deep.include({ type: 'NotController', leaderId: active, leaderNode: `c${active}` });
+      await checkFor(async () => (await q.describe(active)).quorum!.observers.some((o) => o.id === 4));
+
+      expect(await q.voterChange('AddRaftVoter', 4)).to.deep.equal({ type: 'RaftVoterChangeResponse', errorCode: ErrorCode.NONE });
+      expect(await voterIds(active)).to.deep.equal([1, 2, 3, 4]);
+      await checkFor(async () => (await q.describe(4)).quorum!.role === 'Follower');
+      expect((await q.voterChange('AddRaftVoter', 4)).errorCode).to.equal(ErrorCode.DUPLICATE_VOTER);
+      expect((await q.voterChange('RemoveRaftVoter', 9)).errorCode).to.equal(ErrorCode.VOTER_NOT_FOUND);
+      // four voters: two down leave no majority; with three, changes commit again
+      const [a, b] = [1, 2, 3].filter((x) => x !== active);
+      await q.kill(a!);
+      await create('t2');
+      await q.kill(b!);
+      const stuck = await q.client.ask<ControllerReply>(q.channel, { type: 'CreateTopics', topics: [{ name: 'never', assignments: [[1]] }] }, { timeoutMs: 30_000 });
+      expect(isFailure(stuck) || stuck.type === 'NotController' || (stuck.type === 'CreateTopicsResponse' && stuck.topics[0]!.errorCode !== 0), JSON.stringify(stuck)).to.equal(true);
+      q.start(a!);
+      await q.active();
+      await create('t3');
+    });
+
+    it('the active controller removes itself: answered once committed, it stands down and another takes over; the set survives restarts', async () => {
+      const first = await q.active();
+      await registerBroker();
+      await create('before');
+      expect(await q.voterChange('RemoveRaftVoter', first)).to.deep.equal({ type: 'RaftVoterChangeResponse', errorCode: ErrorCode.NONE });
+      const second = await q.active();
+      expect(second).to.not.equal(first);
+      expect(await voterIds(second)).to.deep.equal([1, 2, 3].filter((x) => x !== first));
+      await create('after');
+      await caughtUp(first, second);
+      const d = await q.describe(first);
+      expect(d.active).to.equal(false);
+      expect(d.quorum!.role).to.equal('Observer');
+      await checkFor(async () => (await q.describe(second)).quorum!.observers.some((o) => o.id === first));
+      // the two left are a quorum of two: both needed
+      const before = (await q.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      for (const id of [1, 2, 3]) await q.kill(id);
+      for (const id of [1, 2, 3]) q.start(id);
+      const third = await q.active();
+      expect(third).to.not.equal(first);
+      expect(await voterIds(third)).to.deep.equal([1, 2, 3].filter((x) => x !== first));
+      await checkFor(async () => (await q.describe(first)).quorum!.role === 'Observer');
+      const after = (await q.ask<'MetadataResponse'>({ type: 'Metadata' })).metadata;
+      expect(after.topics).to.deep.equal(before.topics);
+      // and it can come back
+      await checkFor(async () => (await q.voterChange('AddRaftVoter', first)).errorCode === ErrorCode.NONE, 10_000, 100);
+      expect(await voterIds(third)).to.deep.equal([1, 2, 3].filter((x) => x !== first).concat(first));
+    });
+
+    it('the channel reaches an active controller it was not started with (learned from a NotController)', async () => {
+      const first = await q.active();
+      await registerBroker();
+      q.start(4);
+      await caughtUp(4, first);
+      await checkFor(async () => (await q.voterChange('AddRaftVoter', 4)).errorCode === ErrorCode.NONE, 10_000, 100);
+      // controller 4 alone remains: the others are removed, the active one last
+      for (const id of [1, 2, 3].filter((x) => x !== first)) expect((await q.voterChange('RemoveRaftVoter', id)).errorCode).to.equal(ErrorCode.NONE);
+      expect((await q.voterChange('RemoveRaftVoter', first)).errorCode).to.equal(ErrorCode.NONE);
+      expect(await q.active()).to.equal(4);
+      // a fresh channel that knows only the topology's controllers
+      const fresh = q.client.spawn(controllerChannel, { name: 'fresh-channel', args: { voters: VOTERS, retryBudgetMs: 3_000 } });
+      await create('via-old');
+      const r = await q.ask<'MetadataResponse'>({ type: 'Metadata' }, fresh);
+      expect(r.metadata.controllerNode).to.equal('c4');
+      expect(r.metadata.topics.map((t) => t.name)).to.include('via-old');
+    });
+
+    it('with snapshots: the set is in the snapshot a restart loads', async () => {
+      await q.stop();
+      const sdir = await fsp.mkdtemp(path.join(os.tmpdir(), 'samsa-quorum-snap-voters-'));
+      q = new Quorum(sdir, { 'metadata.log.max.record.bytes.between.snapshots': 2_000 });
+      try {
+        for (const id of [1, 2, 3]) q.start(id);
+        const first = await q.active();
+        await registerBroker();
+        const gone = first === 3 ? 2 : 3;
+        expect((await q.voterChange('RemoveRaftVoter', gone)).errorCode).to.equal(ErrorCode.NONE);
+        for (let i = 0; i < 30; i++) await create(`s-${i}`);
+        await checkFor(async () => {
+          const ds = await Promise.all([1, 2, 3].map((id) => q.describe(id)));
+          return ds.every((d) => d.quorum!.snapshotIndex > 0);
+        });
+        const snap = JSON.parse((await fsp.readFile(path.join(sdir, `c${first}`, 'metadata-snapshot.json'), 'utf8')).slice(9)) as { image: { quorumVoters: { id: number }[] } };
+        expect(snap.image.quorumVoters.map((v) => v.id)).to.deep.equal([1, 2, 3].filter((x) => x !== gone));
+        for (const id of [1, 2, 3]) await q.kill(id);
+        for (const id of [1, 2, 3]) q.start(id);
+        const next = await q.active();
+        expect(next).to.not.equal(gone);
+        expect(await voterIds(next)).to.deep.equal([1, 2, 3].filter((x) => x !== gone));
+      } finally {
+        await q.stop();
+        await fsp.rm(sdir, { recursive: true, force: true });
+      }
     });
   });
 });
