@@ -310,13 +310,23 @@ function refusalCode(r: VoterChangeRefusal): number {
 function handleCheckVoterChange(s: QuorumState, m: Extract<QuorumMsg, { type: 'CheckVoterChange' }>, ctx: ActorContext<QuorumMsg>): void {
   const dir = m.directoryId ?? null;
   // a directory id given must be the controller's, where its own is known
-  const matches = (v: QuorumVoter) => dir === null || v.directoryId === undefined || v.directoryId === dir;
+  const matches = (v: QuorumVoter) => {
+    const own = directoryOf(s, v);
+    return dir === null || own === undefined || own === dir;
+  };
   const check: VoterChangeCheck<QuorumVoter> = m.change === 'add' ? s.core.checkAddVoter(m.voterId, ctx.clock.now(), matches) : s.core.checkRemoveVoter(m.voterId, matches);
-  ctx.reply<QuorumReply>(check.ok ? { type: 'VoterChangeCheck', errorCode: ErrorCode.NONE, voters: check.voters.map(copyVoter) } : { type: 'VoterChangeCheck', errorCode: refusalCode(check.refusal), errorMessage: check.message, voters: [] });
+  // the new set names each voter's directory id where it is known (its own announcement)
+  const named = (v: QuorumVoter): QuorumVoter => {
+    const directoryId = directoryOf(s, v);
+    return directoryId === undefined ? { id: v.id, node: v.node } : { id: v.id, node: v.node, directoryId };
+  };
+  ctx.reply<QuorumReply>(check.ok ? { type: 'VoterChangeCheck', errorCode: ErrorCode.NONE, voters: check.voters.map(named) } : { type: 'VoterChangeCheck', errorCode: refusalCode(check.refusal), errorMessage: check.message, voters: [] });
 }
 
-function copyVoter(v: QuorumVoter): QuorumVoter {
-  return v.directoryId === undefined ? { id: v.id, node: v.node } : { id: v.id, node: v.node, directoryId: v.directoryId };
+/** A controller's directory id: as a voter set names it, else as it announced itself (this one's own), if known. */
+function directoryOf(s: QuorumState, v: QuorumVoter): string | undefined {
+  if (v.id === s.self.id) return s.self.directoryId;
+  return v.directoryId ?? s.core.member(v.id)?.directoryId;
 }
 
 /** The controller's state at `index`: written as the snapshot, and the log compacted up to it. */
@@ -337,7 +347,7 @@ function describe(s: QuorumState, now: number): QuorumReply {
     const at = self ? now : s.core.lastContactAt(v.id);
     // as Kafka's leader reports itself: fetched and caught up now
     const fetch = self && leading ? { lastFetchAt: now, lastCaughtUpAt: now } : s.core.followerFetch(v.id);
-    const directoryId = self ? s.self.directoryId : (v.directoryId ?? s.core.member(v.id)?.directoryId ?? null);
+    const directoryId = directoryOf(s, v) ?? null;
     return {
       id: v.id,
       node: v.node,

@@ -323,12 +323,18 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     return [...this.peers(), ...this.observers.keys()];
   }
 
-  /** At start: a lone voter leads at once; an observer asks for the leader; otherwise wait for a leader, or time out and stand. */
+  /**
+   * At start: an observer asks for the leader; a voter announces itself too (the leader learns
+   * what the caller keeps of it, e.g. its directory id), then a lone voter leads at once, others
+   * wait for a leader, or time out and stand.
+   */
   start(now: number): RaftEffect<T, V>[] {
     this.now = now;
-    if (this.role === RaftRole.Observer) return this.observe();
-    if (this.voters.length === 1 && this.isVoter(this.selfId)) return this.stand(now);
-    return [{ kind: 'resetElectionTimer' }];
+    const announce = this.observe();
+    if (this.role === RaftRole.Observer) return announce;
+    const sends = announce.filter((e) => e.kind === 'send');
+    if (this.voters.length === 1 && this.isVoter(this.selfId)) return [...sends, ...this.stand(now)];
+    return [...sends, { kind: 'resetElectionTimer' }];
   }
 
   /**

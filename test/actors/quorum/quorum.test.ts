@@ -167,7 +167,9 @@ describe('actors/quorum: voters added and removed (KIP-853)', function () {
     const wrong = await ask<'VoterChangeCheck'>('c1', { type: 'CheckVoterChange', change: 'add', voterId: 2, directoryId: 'AAAAAAAAAAAAAAAAAAAAAA' });
     expect(wrong.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
     const add = await ask<'VoterChangeCheck'>('c1', { type: 'CheckVoterChange', change: 'add', voterId: 2, directoryId: dir2 });
-    expect(add).to.deep.include({ errorCode: ErrorCode.NONE, voters: [c1, { id: 2, node: 'c2', directoryId: dir2 }] });
+    // the new set names each controller's directory id (voter 1's its own)
+    const dir1 = leading.voters[0]!.directoryId!;
+    expect(add).to.deep.include({ errorCode: ErrorCode.NONE, voters: [{ ...c1, directoryId: dir1 }, { id: 2, node: 'c2', directoryId: dir2 }] });
     expect((await ask<'AppendResult'>('c1', { type: 'Append', records: votersRecord(add.voters) })).errorCode).to.equal(ErrorCode.NONE);
     await checkFor(async () => (await describeAt('c2')).role === 'Follower');
     expect((await describeAt('c1')).voters.map((v) => v.id)).to.deep.equal([1, 2]);
