@@ -10,7 +10,7 @@
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
- * DescribeMetadataQuorum, FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
+ * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
@@ -273,17 +273,18 @@ type QuorumDescription = Extract<QuorumReply, { type: 'QuorumDescription' }>;
 function quorumView(q: QuorumDescription, controllerEpoch: number) {
   const leaderId = q.leaderId ?? -1;
   const leaderEnd = q.voters.find((v) => v.id === leaderId)?.logEndIndex ?? -1;
-  const voters = [...q.voters]
-    .sort((a, b) => a.id - b.id)
-    .map((v) => ({
-      id: v.id,
-      node: v.node,
-      logEndOffset: v.logEndIndex,
-      lag: leaderEnd >= 0 && v.logEndIndex >= 0 ? Math.max(0, leaderEnd - v.logEndIndex) : -1,
-      lastContactMs: v.lastContactMs,
-      role: v.id === leaderId ? 'Leader' : v.id === q.voterId ? q.role : 'Follower',
-    }));
-  return { leaderId, leaderEpoch: q.term, highWatermark: q.highWatermark, controllerEpoch, voters };
+  const view = (v: QuorumDescription['voters'][number], role: string) => ({
+    id: v.id,
+    node: v.node,
+    ...(v.directoryId ? { directoryId: v.directoryId } : {}),
+    logEndOffset: v.logEndIndex,
+    lag: leaderEnd >= 0 && v.logEndIndex >= 0 ? Math.max(0, leaderEnd - v.logEndIndex) : -1,
+    lastContactMs: v.lastContactMs,
+    role,
+  });
+  const voters = [...q.voters].sort((a, b) => a.id - b.id).map((v) => view(v, v.id === leaderId ? 'Leader' : v.id === q.voterId ? q.role : 'Follower'));
+  const observers = [...q.observers].sort((a, b) => a.id - b.id).map((v) => view(v, 'Observer'));
+  return { leaderId, leaderEpoch: q.term, highWatermark: q.highWatermark, controllerEpoch, voters, observers };
 }
 
 export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
@@ -416,6 +417,12 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         return fail(ctx, 'MetadataQuorum', code, `the controller's quorum did not answer: ${errorName(code)}`);
       }
       ctx.reply({ type: 'MetadataQuorum', errorCode: ErrorCode.NONE, ...quorumView(r.quorum, r.controllerEpoch), clusterId: s.metadata.metadata?.clusterId ?? null });
+    },
+    async AddRaftVoter(s, m, ctx) {
+      await toController(s, ctx, { type: 'AddRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');
+    },
+    async RemoveRaftVoter(s, m, ctx) {
+      await toController(s, ctx, { type: 'RemoveRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');
     },
     async FetchTopicMetadata(s, m, ctx) {
       const md = await refresh(s, ctx);

@@ -32,6 +32,9 @@ export type AdminMsg =
    * index, and each voter's log end and last contact. Answered with MetadataQuorum.
    */
   | { type: 'DescribeMetadataQuorum' }
+  /** Kafka's AddRaftVoter and RemoveRaftVoter (KIP-853), to the active controller: answered RaftVoterChangeResponse once committed. */
+  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null }
+  | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }
   | { type: 'ListGroups' }
   | { type: 'DescribeGroups'; groups: string[] }

@@ -80,11 +80,13 @@ export interface PartitionReassignment {
  * the metadata log's: logEndOffset is the number of entries in the voter's log, lag how many
  * the leader has that it lacks, lastContactMs how long ago the leader last heard from it (0 for
  * the leader itself). Each is -1 where unknown: the answer came from a controller that does not
- * lead the quorum (while an election is on). role: 'Leader', 'Follower' or 'Candidate'.
+ * lead the quorum (while an election is on). role: 'Leader', 'Follower' or 'Candidate'
+ * ('Observer' for an observer). directoryId: its metadata dir's id (Kafka's Uuid), where known.
  */
 export interface QuorumVoterInfo {
   id: number;
   node: string;
+  directoryId?: string;
   logEndOffset: number;
   lag: number;
   lastContactMs: number;
@@ -94,7 +96,8 @@ export interface QuorumVoterInfo {
 /**
  * The metadata quorum, as Kafka's Admin.describeMetadataQuorum gives it: the leader (-1 while an
  * election is on), its epoch (the Raft term), the high watermark (the log's committed entries),
- * each voter, and the controller epoch of the metadata.
+ * each voter, the observers (controllers outside the voter set the leader replicates to:
+ * waiting to be added, or removed), and the controller epoch of the metadata.
  */
 export interface MetadataQuorumInfo {
   clusterId?: string;
@@ -103,6 +106,7 @@ export interface MetadataQuorumInfo {
   highWatermark: number;
   controllerEpoch: number;
   voters: QuorumVoterInfo[];
+  observers: QuorumVoterInfo[];
 }
 
 /**
@@ -765,15 +769,46 @@ export class Admin {
    */
   async describeMetadataQuorum(): Promise<MetadataQuorumInfo> {
     const r = await this.call({ type: 'DescribeMetadataQuorum' });
+    const replica = (v: QuorumVoterInfo): QuorumVoterInfo => ({
+      id: v.id,
+      node: v.node,
+      ...(v.directoryId ? { directoryId: v.directoryId } : {}),
+      logEndOffset: v.logEndOffset,
+      lag: v.lag,
+      lastContactMs: v.lastContactMs,
+      role: v.role,
+    });
     const info: MetadataQuorumInfo = {
       leaderId: r.leaderId as number,
       leaderEpoch: r.leaderEpoch as number,
       highWatermark: r.highWatermark as number,
       controllerEpoch: r.controllerEpoch as number,
-      voters: (r.voters as QuorumVoterInfo[]).map((v) => ({ id: v.id, node: v.node, logEndOffset: v.logEndOffset, lag: v.lag, lastContactMs: v.lastContactMs, role: v.role })),
+      voters: (r.voters as QuorumVoterInfo[]).map(replica),
+      observers: ((r.observers as QuorumVoterInfo[] | undefined) ?? []).map(replica),
     };
     if (typeof r.clusterId === 'string') info.clusterId = r.clusterId;
     return info;
+  }
+
+  /**
+   * Adds a controller to the metadata quorum's voters (Kafka's Admin.addRaftVoter, KIP-853). It
+   * must run and follow the quorum as an observer (see ClusterHandle.startController), caught
+   * up; `voterDirectoryId`, when given, must be its metadata dir's. Resolves once the new voter
+   * set is committed; throws SamsaError with Kafka's code otherwise: REQUEST_TIMED_OUT (the
+   * controller not heard from or behind, another change not committed yet, a leader just
+   * elected), DUPLICATE_VOTER, NOT_CONTROLLER (no active controller found).
+   */
+  async addRaftVoter(opts: { voterId: number; voterDirectoryId?: string }): Promise<void> {
+    await this.call({ type: 'AddRaftVoter', voterId: opts.voterId, directoryId: opts.voterDirectoryId ?? null });
+  }
+
+  /**
+   * Removes a controller from the voters (Kafka's Admin.removeRaftVoter): VOTER_NOT_FOUND for
+   * one that is not a voter (or the last one), REQUEST_TIMED_OUT while another change is not
+   * committed. The active controller may remove itself: another takes over once it commits.
+   */
+  async removeRaftVoter(opts: { voterId: number; voterDirectoryId?: string }): Promise<void> {
+    await this.call({ type: 'RemoveRaftVoter', voterId: opts.voterId, directoryId: opts.voterDirectoryId ?? null });
   }
 
   async fetchTopicMetadata(opts: { topics?: string[] } = {}): Promise<{ topics: TopicMetadata[] }> {

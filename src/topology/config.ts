@@ -45,18 +45,27 @@ export interface ControllerVoterEntry {
 /**
  * The controller: one (`node`, `metadataDir`), or a quorum of them (`quorum`: usually three or
  * five on different nodes) that replicate the metadata log with Raft, one of them active and the
- * others ready to take over when it fails.
+ * others ready to take over when it fails. These are the initial voters: once the voter set
+ * changes (KIP-853) the metadata log holds it. `observers`: more controllers, started outside
+ * the voter set; each follows the quorum and becomes a voter once added (`samsa metadata-quorum
+ * add-controller`).
  */
 export interface ControllerConfig {
   node?: string;
   metadataDir?: string;
   quorum?: ControllerVoterEntry[];
+  observers?: ControllerVoterEntry[];
   config?: Record<string, unknown>;
 }
 
-/** The controllers of a topology: its quorum, or its one controller as a quorum of one (id 1). */
+/** The initial voters of a topology: its quorum, or its one controller as a quorum of one (id 1). */
 export function controllerVoters(c: ControllerConfig): ControllerVoterEntry[] {
   return c.quorum ?? [{ id: 1, node: c.node!, metadataDir: c.metadataDir! }];
+}
+
+/** Every controller of a topology: the initial voters, then the observers. */
+export function allControllers(c: ControllerConfig): ControllerVoterEntry[] {
+  return [...controllerVoters(c), ...(c.observers ?? [])];
 }
 
 /** A broker's Kafka-protocol listener (for Kafka clients: KafkaJS, librdkafka, kcat, Java). */
@@ -311,19 +320,24 @@ export function validateTopology(value: unknown): TopologyProblem[] {
 
   if (t.controller !== undefined && c.object(t.controller, 'controller')) {
     const q = t.controller.quorum;
-    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'quorum', 'config'], q === undefined ? ['node', 'metadataDir'] : ['quorum']);
+    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'quorum', 'observers', 'config'], q === undefined ? ['node', 'metadataDir'] : ['quorum']);
     if (q !== undefined && (t.controller.node !== undefined || t.controller.metadataDir !== undefined)) {
       c.add('controller', 'has both quorum and node/metadataDir: a quorum names each controller\'s node and metadataDir');
     }
     if (t.controller.node !== undefined) nodeRef(t.controller.node, 'controller.node');
     if (t.controller.metadataDir !== undefined) c.string(t.controller.metadataDir, 'controller.metadataDir');
-    if (q !== undefined && c.array(q, 'controller.quorum')) {
-      if (q.length === 0) c.add('controller.quorum', 'must name at least one controller');
-      const ids = new Set<number>();
-      const onNodes = new Set<string>();
-      const dirs = new Set<string>();
-      q.forEach((v, i) => {
-        const p = join('controller.quorum', i);
+    // every controller (initial voters and observers) has its own id, node and metadata dir
+    const ids = new Set<number>();
+    const onNodes = new Set<string>();
+    const dirs = new Set<string>();
+    if (q === undefined) {
+      ids.add(1);
+      if (typeof t.controller.node === 'string') onNodes.add(t.controller.node);
+      if (typeof t.controller.metadataDir === 'string') dirs.add(t.controller.metadataDir);
+    }
+    const controllerEntries = (list: unknown[], where: string) =>
+      list.forEach((v, i) => {
+        const p = join(where, i);
         if (!c.object(v, p)) return;
         c.keys(v, p, ['id', 'node', 'metadataDir'], ['id', 'node', 'metadataDir']);
         if (v.id !== undefined && c.int(v.id, join(p, 'id'), 1, 2 ** 31 - 1)) {
@@ -340,8 +354,13 @@ export function validateTopology(value: unknown): TopologyProblem[] {
           dirs.add(v.metadataDir as string);
         }
       });
+    if (q !== undefined && c.array(q, 'controller.quorum')) {
+      if (q.length === 0) c.add('controller.quorum', 'must name at least one controller');
+      controllerEntries(q, 'controller.quorum');
       if (q.length % 2 === 0) c.add('controller.quorum', `has ${q.length} controllers: an even quorum tolerates no more failures than one smaller; use an odd number`);
     }
+    const o = t.controller.observers;
+    if (o !== undefined && c.array(o, 'controller.observers')) controllerEntries(o, 'controller.observers');
     if (t.controller.config !== undefined && c.object(t.controller.config, 'controller.config')) {
       // the controller's own parser: its keys, and their values, as the controller will read them
       try {

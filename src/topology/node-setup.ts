@@ -1,7 +1,7 @@
 /**
  * What one node of a topology runs: the controller channel and the metadata proxy (always), the
- * controller (of the quorum) and the brokers placed on it, and the user actors placed on it. Used in-process, as a worker's setup module,
- * and by a TCP node's own process.
+ * controller (of the quorum, or an observer) and the brokers placed on it, and the user actors
+ * placed on it. Used in-process, as a worker's setup module, and by a TCP node's own process.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +16,7 @@ import type { ActorDefinition } from '../runtime/actor-definition.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import { setLogLevel } from '../runtime/logger.js';
 import type { Message } from '../runtime/types.js';
-import { controllerVoters, type TopologyConfig } from './config.js';
+import { allControllers, controllerVoters, type ControllerVoterEntry, type TopologyConfig } from './config.js';
 
 export interface NodeSetupArgs {
   topology: TopologyConfig;
@@ -30,27 +30,38 @@ function isDefinition(v: unknown): v is ActorDefinition<unknown, Message, unknow
   return typeof v === 'object' && v !== null && typeof d.kind === 'string' && typeof d.init === 'function' && typeof d.handlers === 'object';
 }
 
+/**
+ * Starts `entry`'s controller on `system` (its node): with the topology's initial voters, and the
+ * topology's other controllers to ask for the leader should it observe (outside the voter set).
+ */
+export function startController(system: ActorSystem, topology: TopologyConfig, entry: ControllerVoterEntry, baseDir: string): void {
+  const voters = controllerVoters(topology.controller).map((v) => ({ id: v.id, node: v.node }));
+  const contacts = allControllers(topology.controller)
+    .filter((v) => v.id !== entry.id)
+    .map((v) => ({ id: v.id, node: v.node }));
+  system.spawn(controller, {
+    name: CONTROLLER_PATH.slice(1),
+    args: {
+      clusterId: topology.clusterId,
+      metadataDir: path.resolve(baseDir, entry.metadataDir),
+      config: topology.controller.config ?? {},
+      quorum: { voterId: entry.id, voters, contacts },
+    },
+  });
+}
+
 export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promise<void> {
   const t = args.topology;
   const at = (p: string) => path.resolve(args.baseDir, p);
   if (t.logLevel) setLogLevel(t.logLevel);
-  const voters = controllerVoters(t.controller);
-  // everything on this node reaches the active controller through the node's channel
-  system.spawn(controllerChannel, { name: CONTROLLER_CHANNEL_PATH.slice(1), args: { voters: voters.map((v) => ({ id: v.id, node: v.node })) } });
+  const controllers = allControllers(t.controller);
+  // everything on this node reaches the active controller through the node's channel (which
+  // learns controllers the topology does not name from their answers)
+  system.spawn(controllerChannel, { name: CONTROLLER_CHANNEL_PATH.slice(1), args: { voters: controllers.map((v) => ({ id: v.id, node: v.node })) } });
   const controllerRef = controllerChannelRef(args.nodeId);
   system.spawn(metadataProxy, { name: METADATA_PROXY_PATH.slice(1), args: { controller: controllerRef } });
-  const mine = voters.find((v) => v.node === args.nodeId);
-  if (mine) {
-    system.spawn(controller, {
-      name: CONTROLLER_PATH.slice(1),
-      args: {
-        clusterId: t.clusterId,
-        metadataDir: at(mine.metadataDir),
-        config: t.controller.config ?? {},
-        quorum: { voterId: mine.id, voters: voters.map((v) => ({ id: v.id, node: v.node })) },
-      },
-    });
-  }
+  const mine = controllers.find((v) => v.node === args.nodeId);
+  if (mine) startController(system, t, mine, args.baseDir);
   // a tcp node's own address is where clients reach its brokers directly
   const me = t.nodes.find((n) => n.id === args.nodeId);
   const endpoint = me?.kind === 'tcp' ? `${me.host}:${me.port}` : null;

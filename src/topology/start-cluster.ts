@@ -24,9 +24,9 @@ import { isFailure } from '../runtime/types.js';
 import { InProcNetwork } from '../transport/inproc.js';
 import { TcpTransport } from '../transport/tcp.js';
 import { WorkerHub, type WorkerNode } from '../transport/worker.js';
-import { TopologyError, controllerVoters, parseTopology, type TopologyConfig } from './config.js';
+import { TopologyError, controllerVoters, parseTopology, type ControllerVoterEntry, type TopologyConfig } from './config.js';
 import { checkTlsFiles, readTransportTls } from './listener-tls.js';
-import { setupNode, type NodeSetupArgs } from './node-setup.js';
+import { setupNode, startController, type NodeSetupArgs } from './node-setup.js';
 
 export { TopologyError, validateTopology, parseTopology } from './config.js';
 export type { RuntimeConfig, TopologyConfig, TopologyProblem } from './config.js';
@@ -96,9 +96,10 @@ function kafkaPorts(t: TopologyConfig, node?: string): { path: string; host: str
 
 export class ClusterHandle {
   private stopped = false;
+  private topology: TopologyConfig;
 
   constructor(
-    readonly config: TopologyConfig,
+    config: TopologyConfig,
     /** The node clients in this process use (the main thread's first node, or the tcp node). */
     readonly mainSystem: ActorSystem,
     private readonly systems: ActorSystem[],
@@ -106,9 +107,47 @@ export class ClusterHandle {
     private readonly localBrokers: { id: number; node: string }[],
     private readonly net: InProcNetwork | null = null,
     private readonly workers: Map<string, WorkerNode> = new Map(),
-    /** Starts a node of this process again (what it hosts, from its dirs), or null when this process cannot. */
-    private readonly startNode: ((nodeId: string) => Promise<ActorSystem | WorkerNode>) | null = null,
-  ) {}
+    /** Starts a node of this process again (what it hosts in `topology`, from its dirs), or null when this process cannot. */
+    private readonly startNode: ((nodeId: string, topology: TopologyConfig) => Promise<ActorSystem | WorkerNode>) | null = null,
+    /** Relative paths in the topology resolve from here. */
+    private readonly baseDir: string = process.cwd(),
+  ) {
+    this.topology = config;
+  }
+
+  /** The topology this process runs: the one started, with the controllers `startController` added. */
+  get config(): TopologyConfig {
+    return this.topology;
+  }
+
+  /**
+   * Starts another controller on a node of this running topology (KIP-853): it follows the
+   * metadata quorum as an observer until it is added as a voter (`admin.addRaftVoter`,
+   * `samsa metadata-quorum add-controller`). The entry joins the topology's
+   * `controller.observers`, checked as the topology is (an id, node and metadata dir of its own),
+   * so `restartNode` starts it again. An in-process node running here gets it at once; a worker
+   * node is restarted with it (what else it hosts restarts as after a crash); a node `killNode`
+   * killed is started with it.
+   */
+  async startController(entry: ControllerVoterEntry): Promise<void> {
+    if (this.stopped) throw new Error('the cluster is stopped');
+    const c = this.topology.controller;
+    const next = parseTopology({ ...this.topology, controller: { ...c, observers: [...(c.observers ?? []), { id: entry.id, node: entry.node, metadataDir: entry.metadataDir }] } });
+    const system = this.systems.find((x) => x.nodeId === entry.node);
+    if (system) {
+      startController(system, next, entry, this.baseDir);
+      this.topology = next;
+      return;
+    }
+    if (!this.startNode || !next.nodes.some((n) => n.id === entry.node)) throw new Error(`node '${entry.node}' does not run in this process`);
+    this.topology = next;
+    const worker = this.workers.get(entry.node);
+    if (worker) {
+      this.workers.delete(entry.node);
+      await worker.kill();
+    }
+    await this.restartNode(entry.node);
+  }
 
   /**
    * Starts a node that `killNode` killed, as a restarted process would: its controller replays
@@ -118,7 +157,7 @@ export class ClusterHandle {
     if (this.stopped) throw new Error('the cluster is stopped');
     if (this.workers.has(nodeId) || this.systems.some((x) => x.nodeId === nodeId)) throw new Error(`node '${nodeId}' is running`);
     if (!this.startNode || !this.config.nodes.some((n) => n.id === nodeId)) throw new Error(`node '${nodeId}' does not run in this process`);
-    const started = await this.startNode(nodeId);
+    const started = await this.startNode(nodeId, this.topology);
     if (started instanceof ActorSystem) this.systems.push(started);
     else this.workers.set(nodeId, started);
   }
@@ -269,7 +308,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     await setupNode(system, args(me.id));
     if (controllerVoters(t.controller)[0]!.node === me.id) void createTopics(system, t, readyMs).catch((err: Error) => log.warn('topic creation failed', { reason: err.message }));
     const brokers = t.brokers.filter((b) => b.node === me.id).map((b) => ({ id: b.id, node: b.node }));
-    return new ClusterHandle(t, system, [system], [`${addr.host}:${addr.port}`], brokers);
+    return new ClusterHandle(t, system, [system], [`${addr.host}:${addr.port}`], brokers, null, new Map(), null, baseDir);
   }
 
   if (t.nodes.some((n) => n.kind === 'tcp')) {
@@ -296,16 +335,17 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
       addresses.push(`${a.host}:${a.port}`);
     }
     await createTopics(hub, t, readyMs);
-    const startNode = async (nodeId: string): Promise<ActorSystem | WorkerNode> => {
-      const kind = t.nodes.find((n) => n.id === nodeId)!.kind;
-      if (kind === 'worker') return workers.spawn({ nodeId, setup: nodeSetupModule(), config: args(nodeId) });
+    const startNode = async (nodeId: string, topology: TopologyConfig): Promise<ActorSystem | WorkerNode> => {
+      const kind = topology.nodes.find((n) => n.id === nodeId)!.kind;
+      const setup: NodeSetupArgs = { topology, nodeId, baseDir };
+      if (kind === 'worker') return workers.spawn({ nodeId, setup: nodeSetupModule(), config: setup });
       const system = new ActorSystem({ nodeId });
       net.join(system);
       system.setDefaultRoute(hub.nodeId);
-      await setupNode(system, args(nodeId));
+      await setupNode(system, setup);
       return system;
     };
-    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })), net, new Map(started.map((w) => [w.nodeId, w])), startNode);
+    return new ClusterHandle(t, hub, systems, addresses, t.brokers.map((b) => ({ id: b.id, node: b.node })), net, new Map(started.map((w) => [w.nodeId, w])), startNode, baseDir);
   } catch (err) {
     for (const s of [...systems].reverse()) await s.stop();
     throw err;

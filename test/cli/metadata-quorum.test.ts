@@ -1,12 +1,19 @@
 /**
  * `samsa metadata-quorum`: Kafka's --status lines and --replication table built from a quorum
- * description (three voters, a lagging one, an election with nothing known), the command lines
- * that cannot work (exit 2), and the command as a user runs it against a cluster with one
- * controller: a quorum of one whose high watermark grows as the metadata changes.
+ * description (three voters, a lagging one, an election with nothing known, an observer), the
+ * command lines that cannot work (exit 2), and the command as a user runs it against a cluster
+ * with one controller: a quorum of one whose high watermark grows as the metadata changes; and
+ * add-controller / remove-controller against a topology that starts a second controller as an
+ * observer: it is added, the first removed, as Kafka's tool prints it.
  */
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { replicationLines, statusLines } from '../../src/cli/commands/metadata-quorum.js';
 import type { MetadataQuorumInfo } from '../../src/client/admin.js';
+import type { TopologyConfig } from '../../src/topology/config.js';
+import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
@@ -21,6 +28,7 @@ const THREE: MetadataQuorumInfo = {
     { id: 2, node: 'c2', logEndOffset: 42, lag: 0, lastContactMs: 0, role: 'Leader' },
     { id: 3, node: 'c3', logEndOffset: 42, lag: 0, lastContactMs: 7, role: 'Follower' },
   ],
+  observers: [],
 };
 
 /** The value of a `Label:   value` line of --status. */
@@ -45,7 +53,7 @@ describe('cli/commands/metadata-quorum: output', () => {
   });
 
   it('a quorum of one has no follower lag; during an election the lags are unknown (-1)', () => {
-    const one: MetadataQuorumInfo = { leaderId: 1, leaderEpoch: 1, highWatermark: 5, controllerEpoch: 1, voters: [{ id: 1, node: 'controller', logEndOffset: 5, lag: 0, lastContactMs: 0, role: 'Leader' }] };
+    const one: MetadataQuorumInfo = { leaderId: 1, leaderEpoch: 1, highWatermark: 5, controllerEpoch: 1, voters: [{ id: 1, node: 'controller', logEndOffset: 5, lag: 0, lastContactMs: 0, role: 'Leader' }], observers: [] };
     const s = statusLines(one);
     expect(s).to.include('ClusterId:              unknown');
     expect(s).to.include('MaxFollowerLag:         0');
@@ -56,6 +64,7 @@ describe('cli/commands/metadata-quorum: output', () => {
       highWatermark: 42,
       controllerEpoch: 3,
       voters: [1, 2, 3].map((id) => ({ id, node: `c${id}`, logEndOffset: -1, lag: -1, lastContactMs: -1, role: id === 3 ? 'Candidate' : 'Follower' })),
+      observers: [],
     };
     expect(statusLines(election)).to.include.members(['LeaderId:               -1', 'MaxFollowerLag:         -1', 'MaxFollowerLagTimeMs:   -1']);
     expect(replicationLines(election, 1_000, true).map((l) => l.split(/\s+/))).to.deep.equal([
@@ -81,10 +90,21 @@ describe('cli/commands/metadata-quorum: output', () => {
     ]);
   });
 
+  it('lists observers (controllers outside the voter set) after the voters: CurrentObservers, and Observer rows', () => {
+    const withObserver: MetadataQuorumInfo = { ...THREE, observers: [{ id: 4, node: 'c4', directoryId: 'p5LbnVf1Ta6MbU9Zh0DpAQ', logEndOffset: 41, lag: 1, lastContactMs: 3, role: 'Observer' }] };
+    expect(statusLines(withObserver)).to.include.members(['CurrentVoters:          [1,2,3]', 'CurrentObservers:       [4]']);
+    expect(replicationLines(withObserver, 0, true).at(-1)!.split(/\s{2,}/)).to.deep.equal(['4', '41', '1', '3 ms ago', 'Observer']);
+  });
+
   it('exits 2 for command lines that cannot work', async () => {
     const cases: { argv: string[]; says: RegExp }[] = [
-      { argv: [], says: /give the subcommand: describe --status or describe --replication/ },
+      { argv: [], says: /give the subcommand: describe --status, describe --replication, add-controller or remove-controller/ },
       { argv: ['list'], says: /unknown subcommand 'list'/ },
+      { argv: ['add-controller'], says: /add-controller needs --controller-id/ },
+      { argv: ['remove-controller', '--controller-id', '-1'], says: /--controller-id must be at least 0/ },
+      { argv: ['remove-controller', '--controller-id', '1', '--controller-directory-id', 'nope'], says: /'nope' is not a directory id/ },
+      { argv: ['add-controller', '--controller-id', '4', '--status'], says: /--status does not go with add-controller/ },
+      { argv: ['describe', '--status', '--controller-id', '4'], says: /--controller-id does not go with describe/ },
       { argv: ['describe'], says: /give one of --status, --replication/ },
       { argv: ['describe', '--status', '--replication'], says: /give only one of/ },
       { argv: ['describe', '--status', '--human-readable'], says: /--human-readable goes with --replication/ },
@@ -103,6 +123,8 @@ describe('cli/commands/metadata-quorum: output', () => {
     expect(own.code).to.equal(0);
     expect(own.stdout).to.match(/usage: samsa metadata-quorum \[--bootstrap-server host:port\] describe --status/);
     expect(own.stdout).to.include('--human-readable');
+    expect(own.stdout).to.match(/add-controller --controller-id id/);
+    expect(own.stdout).to.match(/remove-controller --controller-id id/);
   });
 });
 
@@ -160,5 +182,72 @@ describe('cli/commands/metadata-quorum: against a cluster', function () {
     expect(r.code).to.equal(1);
     expect(r.stderr).to.match(/samsa metadata-quorum: cannot reach the cluster at 127\.0\.0\.1:1/);
     expect(r.stdout).to.equal('');
+  });
+});
+
+describe('cli/commands/metadata-quorum: add-controller and remove-controller (KIP-853)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let h: ClusterHandle | undefined;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-cli-quorum-'));
+  });
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('adds a controller running as an observer, then removes the first: the voters and observers as describe shows them', async () => {
+    const t: TopologyConfig = {
+      clusterId: 'cli-quorum',
+      logLevel: 'silent',
+      nodes: ['main', 'c1', 'c2', 'b1'].map((id) => ({ id, kind: 'inproc' as const })),
+      controller: { quorum: [{ id: 1, node: 'c1', metadataDir: 'c1' }], observers: [{ id: 2, node: 'c2', metadataDir: 'c2' }], config: { 'controller.quorum.election.timeout.ms': 300 } },
+      brokers: [{ id: 1, node: 'b1', logDir: 'b1', config: { 'broker.heartbeat.interval.ms': 200 } }],
+      listeners: [{ node: 'main', host: '127.0.0.1', port: 0 }],
+    };
+    h = await startCluster(t, { baseDir: dir });
+    const bootstrap = h.addresses()[0]!;
+    const cli = (...argv: string[]) => runCli(['metadata-quorum', '--bootstrap-server', bootstrap, ...argv]);
+    const observing = await checkFor(async () => {
+      const r = await cli('describe', '--status');
+      return r.code === 0 && field(r.stdout, 'CurrentObservers') === '[2]' ? r : null;
+    }, 15_000, 100);
+    expect(field(observing.stdout, 'CurrentVoters')).to.equal('[1]');
+    const rows = (await cli('describe', '--replication')).stdout.trim().split('\n');
+    expect(rows.at(-1)).to.match(/^2\s+\d+\s+\d+\s+\d+\s+Observer$/);
+
+    const dry = await cli('add-controller', '--controller-id', '2', '--dry-run');
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout).to.match(/^DRY RUN of adding controller 2 with directory id [A-Za-z0-9_-]{22}\n$/);
+    expect(field((await cli('describe', '--status')).stdout, 'CurrentVoters')).to.equal('[1]');
+
+    const added = await checkFor(async () => {
+      const r = await cli('add-controller', '--controller-id', '2');
+      return r.code === 0 ? r : null;
+    }, 10_000, 200);
+    const dirId = /with directory id ([A-Za-z0-9_-]{22})$/.exec(added.stdout.trim())![1]!;
+    expect(added.stdout).to.equal(`Added controller 2 with directory id ${dirId}\n`);
+    const both = await cli('describe', '--status');
+    expect([field(both.stdout, 'CurrentVoters'), field(both.stdout, 'CurrentObservers')]).to.deep.equal(['[1,2]', '[]']);
+
+    const again = await cli('add-controller', '--controller-id', '2');
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(/DUPLICATE_VOTER|already a voter/);
+
+    const wrongDir = await cli('remove-controller', '--controller-id', '2', '--controller-directory-id', 'AAAAAAAAAAAAAAAAAAAAAA');
+    expect(wrongDir.code).to.equal(1);
+    expect(wrongDir.stderr).to.match(/VOTER_NOT_FOUND|not a voter/);
+
+    const removed = await cli('remove-controller', '--controller-id', '1');
+    expect(removed.code, removed.stderr).to.equal(0);
+    expect(removed.stdout).to.match(/^Removed KRaft controller 1 with directory id [A-Za-z0-9_-]{22}\n$/);
+    const after = await checkFor(async () => {
+      const r = await cli('describe', '--status');
+      return r.code === 0 && field(r.stdout, 'LeaderId') === '2' && field(r.stdout, 'CurrentObservers') === '[1]' ? r : null;
+    }, 15_000, 100);
+    expect(field(after.stdout, 'CurrentVoters')).to.equal('[2]');
   });
 });

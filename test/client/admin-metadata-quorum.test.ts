@@ -65,7 +65,9 @@ describe('client/admin describeMetadataQuorum: a single controller', function ()
       expect(q.leaderId).to.equal(1);
       expect(q.leaderEpoch).to.be.at.least(1);
       expect(q.highWatermark).to.be.greaterThan(0);
-      expect(q.voters).to.deep.equal([{ id: 1, node: 'controller', logEndOffset: q.voters[0]!.logEndOffset, lag: 0, lastContactMs: 0, role: 'Leader' }]);
+      expect(q.voters).to.deep.equal([{ id: 1, node: 'controller', directoryId: q.voters[0]!.directoryId, logEndOffset: q.voters[0]!.logEndOffset, lag: 0, lastContactMs: 0, role: 'Leader' }]);
+      expect(q.voters[0]!.directoryId).to.match(/^[A-Za-z0-9_-]{22}$/);
+      expect(q.observers).to.deep.equal([]);
       expect(q.voters[0]!.logEndOffset).to.be.at.least(q.highWatermark);
     } finally {
       await admin.disconnect();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { controllerVoters, validateTopology, type TopologyConfig } from '../../src/topology/config.js';
+import { allControllers, controllerVoters, validateTopology, type TopologyConfig } from '../../src/topology/config.js';
 import { TopologyError, exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
 
 const base = () => ({
@@ -144,6 +144,38 @@ describe('topology/config', () => {
     ]);
     expect(problems({ ...t, controller: { quorum: [] } })).to.include('controller.quorum: must name at least one controller');
     expect(problems({ ...t, controller: {} })).to.include.members(['controller.node: is required', 'controller.metadataDir: is required']);
+  });
+
+  it('takes observers (controllers started outside the voter set), each with its own id, node and metadata dir', () => {
+    const nodes = [{ id: 'c1', kind: 'inproc' }, { id: 'c2', kind: 'inproc' }, { id: 'c3', kind: 'inproc' }, { id: 'c4', kind: 'inproc' }];
+    const quorum = [1, 2, 3].map((id) => ({ id, node: `c${id}`, metadataDir: `meta-${id}` }));
+    const observers = [{ id: 4, node: 'c4', metadataDir: 'meta-4' }];
+    const t = { ...base(), nodes: [...base().nodes, ...nodes], controller: { quorum, observers } };
+    expect(problems(t)).to.deep.equal([]);
+    expect(allControllers(t.controller as TopologyConfig['controller'])).to.deep.equal([...quorum, ...observers]);
+    expect(controllerVoters(t.controller as TopologyConfig['controller'])).to.deep.equal(quorum);
+    // beside a single controller (id 1) too; an even number of controllers in all is fine
+    expect(problems({ ...t, controller: { node: 'c1', metadataDir: 'meta-1', observers } })).to.deep.equal([]);
+    expect(
+      problems({
+        ...t,
+        controller: {
+          node: 'c1',
+          metadataDir: 'meta-1',
+          observers: [
+            { id: 1, node: 'c2', metadataDir: 'x' },
+            { id: 5, node: 'c1', metadataDir: 'meta-1' },
+            { id: 6, node: 'nowhere', metadataDir: 'y', extra: true },
+          ],
+        },
+      }),
+    ).to.have.members([
+      'controller.observers[0].id: duplicate controller id 1',
+      "controller.observers[1].node: node 'c1' already hosts a controller of the quorum",
+      "controller.observers[1].metadataDir: 'meta-1' is already another controller's metadataDir",
+      "controller.observers[2].node: node 'nowhere' is not declared in nodes",
+      "controller.observers[2].extra: unknown key (allowed: id, node, metadataDir)",
+    ]);
   });
 
   it('rejects mixing tcp with in-process nodes, and tcp nodes without an address', () => {
