@@ -634,6 +634,7 @@ function notActive(s: ControllerState, ctx: Ctx, lost = false): void {
 async function handleVoterChange(s: ControllerState, m: Extract<ControllerMsg, { type: 'AddRaftVoter' | 'RemoveRaftVoter' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, errorMessage?: string) =>
     ctx.reply<ControllerReply>(errorMessage === undefined ? { type: 'RaftVoterChangeResponse', errorCode } : { type: 'RaftVoterChangeResponse', errorCode, errorMessage });
+  if (m.clusterId != null && m.clusterId !== s.clusterId) return reply(ErrorCode.INCONSISTENT_CLUSTER_ID, `the cluster id '${m.clusterId}' is not this cluster's ('${s.clusterId}')`);
   if (!Number.isSafeInteger(m.voterId) || m.voterId < 0) return reply(ErrorCode.INVALID_REQUEST, `voterId must be a non-negative integer, got ${String(m.voterId)}`);
   const change = m.type === 'AddRaftVoter' ? 'add' : 'remove';
   const r = await ctx.ask<QuorumReply>(s.quorum, { type: 'CheckVoterChange', change, voterId: m.voterId, directoryId: m.directoryId ?? null }, { timeoutMs: 10_000 });
@@ -1626,8 +1627,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
     DescribeQuorum: { local: 'boolean?' },
-    AddRaftVoter: { voterId: 'integer', directoryId: 'string?' },
-    RemoveRaftVoter: { voterId: 'integer', directoryId: 'string?' },
+    AddRaftVoter: { voterId: 'integer', directoryId: 'string?', clusterId: 'string?' },
+    RemoveRaftVoter: { voterId: 'integer', directoryId: 'string?', clusterId: 'string?' },
   },
   handlers: {
     BrokerRegistration: activeOnly(handleBrokerRegistration),

@@ -145,9 +145,13 @@ export type ControllerMsg =
    * runs and follows the quorum as an observer, caught up; `directoryId`, when given, must be its
    * metadata dir's. Answered once the new voter set is committed.
    */
-  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null }
-  /** Removes a controller from the voters (Kafka's RemoveRaftVoter); the active one may remove itself and then stands down. */
-  | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
+  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null; clusterId?: string | null }
+  /**
+   * Removes a controller from the voters (Kafka's RemoveRaftVoter); the active one may remove
+   * itself and then stands down. `clusterId`, when given (Kafka's requests carry it), must be
+   * this cluster's: else INCONSISTENT_CLUSTER_ID.
+   */
+  | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null; clusterId?: string | null }
   /** Its own timer: requests stashed during an election waited long enough. */
   | { type: 'StashExpired' }
   | QuorumEvent;

@@ -15,10 +15,12 @@
  *   not fetched), and from v1, on the leader's clock, when it last took an append of the
  *   leader's term (a Kafka follower's fetch) and when it last held all the leader had (Kafka's
  *   rule); the leader itself reports now for both, as Kafka's does;
- * - no observers: samsa's brokers get the metadata from the controller, they do not replicate
- *   its log as Kafka's brokers (its observers) do;
- * - v2: directory ids are Kafka's zero uuid (none) and no nodes are listed: samsa's controllers
- *   have no Kafka listener to name.
+ * - observers: the controllers outside the voter set the leader replicates to (KIP-853: waiting
+ *   to be added, or removed); samsa's brokers are none of them, as they get the metadata from the
+ *   controller and do not replicate its log as Kafka's brokers do;
+ * - v2: each replica's directory id where known (a controller's metadata dir's; Kafka's zero
+ *   uuid for a voter of the topology that has not told it), and no nodes are listed: samsa's
+ *   controllers have no Kafka listener to name.
  *
  * As Kafka: DESCRIBE on the cluster (else CLUSTER_AUTHORIZATION_FAILED at the top); anything but
  * exactly __cluster_metadata partition 0 is UNKNOWN_TOPIC_OR_PARTITION on each partition asked;
@@ -49,12 +51,12 @@ function partitionError(errorCode: number) {
   };
 }
 
-function voterStates(q: Quorum, leaderId: number) {
-  return [...q.voters]
+function replicaStates(replicas: Quorum['voters'], leaderId: number) {
+  return [...replicas]
     .sort((a, b) => a.id - b.id)
     .map((v) => ({
       replicaId: v.id,
-      replicaDirectoryId: ZERO_UUID,
+      replicaDirectoryId: v.directoryId ?? ZERO_UUID,
       logEndOffset: v.id !== leaderId && v.lastFetchTimestamp < 0 ? -1 : v.logEndIndex,
       lastFetchTimestamp: v.lastFetchTimestamp,
       lastCaughtUpTimestamp: v.lastCaughtUpTimestamp,
@@ -103,8 +105,8 @@ export const describeQuorum: ApiHandler<typeof ApiKeys.DescribeQuorum> = async (
             leaderId,
             leaderEpoch: q.term,
             highWatermark: q.highWatermark,
-            currentVoters: voterStates(q, leaderId),
-            observers: [],
+            currentVoters: replicaStates(q.voters, leaderId),
+            observers: replicaStates(q.observers, leaderId),
           },
         ],
       },

@@ -17,6 +17,7 @@ import { deleteRecords } from './delete-records.js';
 import { describeCluster } from './describe-cluster.js';
 import { describeConfigs } from './describe-configs.js';
 import { describeQuorum } from './describe-quorum.js';
+import { addRaftVoter, removeRaftVoter } from './raft-voters.js';
 import { alterReplicaLogDirs } from './alter-replica-log-dirs.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
@@ -89,6 +90,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [68, consumerGroupHeartbeat],
   [69, consumerGroupDescribe],
   [75, describeTopicPartitions],
+  [80, addRaftVoter],
+  [81, removeRaftVoter],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

@@ -71,6 +71,8 @@ export const ApiKeys = {
   ConsumerGroupHeartbeat: 68,
   ConsumerGroupDescribe: 69,
   DescribeTopicPartitions: 75,
+  AddRaftVoter: 80,
+  RemoveRaftVoter: 81,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -1404,6 +1406,32 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'topicName', type: 'string', versions: [0, N] },
       { name: 'partitionIndex', type: 'int32', versions: [0, N] },
     ] },
+  ] },
+  { name: 'AddRaftVoterRequest', apiKey: 80, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'clusterId', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'timeoutMs', type: 'int32', versions: [0, N] },
+    { name: 'voterId', type: 'int32', versions: [0, N] },
+    { name: 'voterDirectoryId', type: 'uuid', versions: [0, N] },
+    { name: 'listeners', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'port', type: 'uint16', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'AddRaftVoterResponse', apiKey: 80, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+  ] },
+  { name: 'RemoveRaftVoterRequest', apiKey: 81, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'clusterId', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'voterId', type: 'int32', versions: [0, N] },
+    { name: 'voterDirectoryId', type: 'uuid', versions: [0, N] },
+  ] },
+  { name: 'RemoveRaftVoterResponse', apiKey: 81, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
   ] },
 ];
 
@@ -4131,6 +4159,55 @@ export interface DescribeTopicPartitionsResponseNextCursor {
   partitionIndex: number;
 }
 
+export interface AddRaftVoterRequest {
+  /** v0+, nullable v0+ */
+  clusterId: string | null;
+  /** v0+ */
+  timeoutMs: number;
+  /** v0+ */
+  voterId: number;
+  /** v0+, uuid */
+  voterDirectoryId: string;
+  /** v0+ */
+  listeners: AddRaftVoterRequestListeners[];
+}
+
+export interface AddRaftVoterRequestListeners {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+}
+
+export interface AddRaftVoterResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
+export interface RemoveRaftVoterRequest {
+  /** v0+, nullable v0+ */
+  clusterId: string | null;
+  /** v0+ */
+  voterId: number;
+  /** v0+, uuid */
+  voterDirectoryId: string;
+}
+
+export interface RemoveRaftVoterResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
 /** Request body type by api key. */
 export interface RequestBodies {
   0: ProduceRequest;
@@ -4189,6 +4266,8 @@ export interface RequestBodies {
   68: ConsumerGroupHeartbeatRequest;
   69: ConsumerGroupDescribeRequest;
   75: DescribeTopicPartitionsRequest;
+  80: AddRaftVoterRequest;
+  81: RemoveRaftVoterRequest;
 }
 
 /** Response body type by api key. */
@@ -4249,4 +4328,6 @@ export interface ResponseBodies {
   68: ConsumerGroupHeartbeatResponse;
   69: ConsumerGroupDescribeResponse;
   75: DescribeTopicPartitionsResponse;
+  80: AddRaftVoterResponse;
+  81: RemoveRaftVoterResponse;
 }

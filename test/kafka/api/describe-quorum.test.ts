@@ -110,7 +110,9 @@ describe('Kafka API: DescribeQuorum, a single controller', function () {
       if (v === 2) {
         expect(r.errorMessage).to.equal(null);
         expect(p.errorMessage).to.equal(null);
-        expect(me.replicaDirectoryId).to.equal(ZERO_UUID);
+        // its metadata dir's directory id, as admin describeMetadataQuorum tells it
+        expect(me.replicaDirectoryId).to.equal(samsa.voters[0]!.directoryId);
+        expect(me.replicaDirectoryId).to.not.equal(ZERO_UUID);
         expect(r.nodes).to.deep.equal([]);
       }
     }

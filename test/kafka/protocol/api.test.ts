@@ -32,6 +32,7 @@ describe('kafka codec api', () => {
       AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,
       DescribeUserScramCredentials: 50, AlterUserScramCredentials: 51, DescribeQuorum: 55,
       DescribeCluster: 60, DescribeProducers: 61, DescribeTransactions: 65, ListTransactions: 66, ConsumerGroupHeartbeat: 68, ConsumerGroupDescribe: 69, DescribeTopicPartitions: 75,
+      AddRaftVoter: 80, RemoveRaftVoter: 81,
     });
     expect(apiName(1)).to.equal('Fetch');
     expect(apiName(37)).to.equal('CreatePartitions');
