@@ -17,6 +17,8 @@ import { startCluster, type ClusterHandle } from '../../src/topology/start-clust
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
+const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
+
 const THREE: MetadataQuorumInfo = {
   clusterId: 'abc',
   leaderId: 2,
@@ -25,7 +27,7 @@ const THREE: MetadataQuorumInfo = {
   controllerEpoch: 3,
   voters: [
     { id: 1, node: 'c1', logEndOffset: 40, lag: 2, lastContactMs: 12, role: 'Follower' },
-    { id: 2, node: 'c2', logEndOffset: 42, lag: 0, lastContactMs: 0, role: 'Leader' },
+    { id: 2, node: 'c2', directoryId: 'Rr9uWrNZSIWWb2cA3g6Hcw', logEndOffset: 42, lag: 0, lastContactMs: 0, role: 'Leader' },
     { id: 3, node: 'c3', logEndOffset: 42, lag: 0, lastContactMs: 7, role: 'Follower' },
   ],
   observers: [],
@@ -68,32 +70,32 @@ describe('cli/commands/metadata-quorum: output', () => {
     };
     expect(statusLines(election)).to.include.members(['LeaderId:               -1', 'MaxFollowerLag:         -1', 'MaxFollowerLagTimeMs:   -1']);
     expect(replicationLines(election, 1_000, true).map((l) => l.split(/\s+/))).to.deep.equal([
-      ['NodeId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status'],
-      ['1', '-1', '-1', 'unknown', 'Follower'],
-      ['2', '-1', '-1', 'unknown', 'Follower'],
-      ['3', '-1', '-1', 'unknown', 'Candidate'],
+      ['NodeId', 'DirectoryId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status'],
+      ['1', ZERO, '-1', '-1', 'unknown', 'Follower'],
+      ['2', ZERO, '-1', '-1', 'unknown', 'Follower'],
+      ['3', ZERO, '-1', '-1', 'unknown', 'Candidate'],
     ]);
   });
 
-  it('prints --replication with the leader first, fetch times as epoch ms or "ms ago"', () => {
+  it('prints --replication with the leader first, directory ids (the zero uuid where unknown), fetch times as epoch ms or "ms ago"', () => {
     expect(replicationLines(THREE, 1_700_000_000_000, false)).to.deep.equal([
-      'NodeId  LogEndOffset  Lag  LastFetchTimestamp  Status',
-      '2       42            0    1700000000000       Leader',
-      '1       40            2    1699999999988       Follower',
-      '3       42            0    1699999999993       Follower',
+      'NodeId  DirectoryId             LogEndOffset  Lag  LastFetchTimestamp  Status',
+      '2       Rr9uWrNZSIWWb2cA3g6Hcw  42            0    1700000000000       Leader',
+      '1       AAAAAAAAAAAAAAAAAAAAAA  40            2    1699999999988       Follower',
+      '3       AAAAAAAAAAAAAAAAAAAAAA  42            0    1699999999993       Follower',
     ]);
     expect(replicationLines(THREE, 0, true)).to.deep.equal([
-      'NodeId  LogEndOffset  Lag  LastFetchTimestamp  Status',
-      '2       42            0    0 ms ago            Leader',
-      '1       40            2    12 ms ago           Follower',
-      '3       42            0    7 ms ago            Follower',
+      'NodeId  DirectoryId             LogEndOffset  Lag  LastFetchTimestamp  Status',
+      '2       Rr9uWrNZSIWWb2cA3g6Hcw  42            0    0 ms ago            Leader',
+      '1       AAAAAAAAAAAAAAAAAAAAAA  40            2    12 ms ago           Follower',
+      '3       AAAAAAAAAAAAAAAAAAAAAA  42            0    7 ms ago            Follower',
     ]);
   });
 
   it('lists observers (controllers outside the voter set) after the voters: CurrentObservers, and Observer rows', () => {
     const withObserver: MetadataQuorumInfo = { ...THREE, observers: [{ id: 4, node: 'c4', directoryId: 'p5LbnVf1Ta6MbU9Zh0DpAQ', logEndOffset: 41, lag: 1, lastContactMs: 3, role: 'Observer' }] };
     expect(statusLines(withObserver)).to.include.members(['CurrentVoters:          [1,2,3]', 'CurrentObservers:       [4]']);
-    expect(replicationLines(withObserver, 0, true).at(-1)!.split(/\s{2,}/)).to.deep.equal(['4', '41', '1', '3 ms ago', 'Observer']);
+    expect(replicationLines(withObserver, 0, true).at(-1)!.split(/\s{2,}/)).to.deep.equal(['4', 'p5LbnVf1Ta6MbU9Zh0DpAQ', '41', '1', '3 ms ago', 'Observer']);
   });
 
   it('exits 2 for command lines that cannot work', async () => {
@@ -167,14 +169,15 @@ describe('cli/commands/metadata-quorum: against a cluster', function () {
     const [raw, human] = await Promise.all([c.run('metadata-quorum', ['describe', '--replication']), c.run('metadata-quorum', ['describe', '--replication', '--human-readable'])]);
     expect(raw.code, raw.stderr).to.equal(0);
     const lines = raw.stdout.trim().split('\n');
-    expect(lines[0]!.split(/\s+/)).to.deep.equal(['NodeId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status']);
+    expect(lines[0]!.split(/\s+/)).to.deep.equal(['NodeId', 'DirectoryId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status']);
     expect(lines).to.have.length(2);
-    const [id, leo, lag, fetched, status] = lines[1]!.split(/\s+/);
+    const [id, dirId, leo, lag, fetched, status] = lines[1]!.split(/\s+/);
     expect([id, lag, status]).to.deep.equal(['1', '0', 'Leader']);
+    expect(dirId).to.match(/^[A-Za-z0-9_-]{22}$/).and.not.equal(ZERO);
     expect(Number(leo)).to.be.greaterThan(0);
     expect(Math.abs(Number(fetched) - Date.now())).to.be.below(60_000);
     expect(human.code, human.stderr).to.equal(0);
-    expect(human.stdout).to.match(/^1\s+\d+\s+0\s+\d+ ms ago\s+Leader$/m);
+    expect(human.stdout).to.match(/^1\s+[A-Za-z0-9_-]{22}\s+\d+\s+0\s+\d+ ms ago\s+Leader$/m);
   });
 
   it('exits 1 with a clear message when no cluster answers', async () => {
@@ -217,7 +220,7 @@ describe('cli/commands/metadata-quorum: add-controller and remove-controller (KI
     }, 15_000, 100);
     expect(field(observing.stdout, 'CurrentVoters')).to.equal('[1]');
     const rows = (await cli('describe', '--replication')).stdout.trim().split('\n');
-    expect(rows.at(-1)).to.match(/^2\s+\d+\s+\d+\s+\d+\s+Observer$/);
+    expect(rows.at(-1)).to.match(/^2\s+[A-Za-z0-9_-]{22}\s+\d+\s+\d+\s+\d+\s+Observer$/);
 
     const dry = await cli('add-controller', '--controller-id', '2', '--dry-run');
     expect(dry.code, dry.stderr).to.equal(0);

@@ -17,7 +17,7 @@ import { out, table } from '../output.js';
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'status', kind: 'flag', help: 'with describe: the quorum at a glance (leader, epoch, high watermark, follower lag, voters)' },
-  { name: 'replication', kind: 'flag', help: "with describe: each voter's log end offset, lag, last fetch and status" },
+  { name: 'replication', kind: 'flag', help: "with describe: each voter's (and observer's) directory id, log end offset, lag, last fetch and status" },
   { name: 'human-readable', kind: 'flag', modes: ['replication'], help: 'with --replication: LastFetchTimestamp as "N ms ago" instead of epoch milliseconds' },
   { name: 'controller-id', alias: 'i', kind: 'int', value: 'id', min: 0, help: 'with add-controller and remove-controller: the controller to add to (or remove from) the voters' },
   { name: 'controller-directory-id', alias: 'd', kind: 'string', value: 'uuid', help: "with add-controller and remove-controller: the controller's metadata dir id (as describe --replication shows it); when given it must match" },
@@ -68,16 +68,19 @@ export function statusLines(info: MetadataQuorumInfo): string[] {
   return rows.map(([k, v]) => `${`${k}:`.padEnd(24)}${String(v)}`);
 }
 
+/** Kafka's zero uuid: a directory id not known (a voter of the topology that has not told it). */
+const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+
 /**
- * Kafka's `describe --replication` table: LastFetchTimestamp in epoch milliseconds (now minus the
+ * Kafka's `describe --replication` table (with its DirectoryId column): LastFetchTimestamp in epoch milliseconds (now minus the
  * time since the leader last heard from the voter), or "N ms ago" when humanReadable; -1 (or
  * "unknown") where the leader does not know.
  */
 export function replicationLines(info: MetadataQuorumInfo, now: number, humanReadable: boolean): string[] {
   const fetched = (ms: number) => (ms < 0 ? (humanReadable ? 'unknown' : -1) : humanReadable ? `${ms} ms ago` : now - ms);
   return table(
-    ['NodeId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status'],
-    ordered(info).map((v) => [v.id, v.logEndOffset, v.lag, fetched(v.lastContactMs), status(v, info)]),
+    ['NodeId', 'DirectoryId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status'],
+    ordered(info).map((v) => [v.id, v.directoryId ?? ZERO_UUID, v.logEndOffset, v.lag, fetched(v.lastContactMs), status(v, info)]),
   );
 }
 
@@ -148,7 +151,7 @@ export const metadataQuorumCommand: Command = {
     '[--bootstrap-server host:port] remove-controller --controller-id id [--controller-directory-id uuid] [--dry-run]',
   ],
   description:
-    "Describes the metadata quorum like Kafka's kafka-metadata-quorum: the controllers that replicate the cluster metadata log by Raft, one of them the leader (the active controller). --status prints the leader, its epoch (the Raft term), the high watermark (the committed entries of the log), the largest follower lag in entries and in milliseconds since the leader last heard from a follower, and the voters. --replication prints each voter's (and observer's) log end offset, its lag behind the leader, when the leader last heard from it, and whether it leads, follows or observes.\n\nadd-controller makes a controller a voter (KIP-853): it must run already, outside the voter set, following the quorum as an observer (a topology's controller.observers, or ClusterHandle.startController), and be caught up; it is answered once the new voter set is committed. remove-controller takes a voter out; the active controller may remove itself, and another takes over. One change at a time: a second one while the first is not committed is refused (REQUEST_TIMED_OUT), as Kafka does. --controller-directory-id, optional here, must match the controller's when given.\n\nA cluster with one controller is a quorum of one. Brokers are not observers here: they take the metadata from the active controller, so CurrentObservers lists controllers only. While an election is on there is no leader (-1) and the lags are unknown (-1).",
+    "Describes the metadata quorum like Kafka's kafka-metadata-quorum: the controllers that replicate the cluster metadata log by Raft, one of them the leader (the active controller). --status prints the leader, its epoch (the Raft term), the high watermark (the committed entries of the log), the largest follower lag in entries and in milliseconds since the leader last heard from a follower, and the voters. --replication prints each voter's (and observer's) directory id, log end offset, its lag behind the leader, when the leader last heard from it, and whether it leads, follows or observes.\n\nadd-controller makes a controller a voter (KIP-853): it must run already, outside the voter set, following the quorum as an observer (a topology's controller.observers, or ClusterHandle.startController), and be caught up; it is answered once the new voter set is committed. remove-controller takes a voter out; the active controller may remove itself, and another takes over. One change at a time: a second one while the first is not committed is refused (REQUEST_TIMED_OUT), as Kafka does. --controller-directory-id, optional here, must match the controller's when given.\n\nA cluster with one controller is a quorum of one. Brokers are not observers here: they take the metadata from the active controller, so CurrentObservers lists controllers only. While an election is on there is no leader (-1) and the lags are unknown (-1).",
   options,
   positional,
   examples: [
