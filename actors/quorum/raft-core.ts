@@ -12,13 +12,16 @@
  * any higher term)--> Follower; Leader --(a higher term)--> Follower; Follower --(a higher
  * term)--> Follower. A leader ignores election timeouts; votes reaching a follower or a leader
  * are ignored; a second leader in one term is a bug, logged by the caller and ignored.
- * Membership adds: Follower | Candidate --(a voter set without it, from an entry or a snapshot,
- * once the entry taking it out is committed or if it was never in)--> Observer; Observer --(a
- * voter set with it, or the entry taking it out truncated)--> Follower; Observer --(election
- * timeout)--> Observer (it asks the members it knows for the leader: Observe); Leader --(the entry
- * removing it commits)--> Observer (it resigns: EndEpoch to the voters); Leader --(a higher term)
- * --> Observer when an entry removing it is committed. An observer never stands; it votes as a
- * follower does (a candidate whose newer set counts it could not win otherwise). A voter whose
+ * Membership adds: Follower --(a voter set without it, from an entry or a snapshot, once the
+ * entry taking it out is committed or if it was never in)--> Observer; Observer --(a voter set
+ * with it, or the entry taking it out truncated)--> Follower; Observer --(election timeout)-->
+ * Observer (it asks the members it knows for the leader: Observe); Leader --(the entry removing
+ * it commits)--> Observer (it resigns: EndEpoch to the voters); Follower --(EndEpoch of its
+ * leader naming it first)--> Candidate; Follower whose removal is pending --(election
+ * timeout)--> Follower asking for pre-votes --(pre-votes of a majority)--> Candidate. Ignored:
+ * an EndEpoch not from its leader of its term, pre-votes it did not ask for. An observer never
+ * stands; it votes as a follower does (a candidate whose newer set counts it could not win
+ * otherwise). A voter whose
  * removal is in its log but not committed may still stand and lead (counting the set without
  * it): with the most complete log it may be the only one who can commit the removal. It asks
  * for pre-votes first (thesis §9.6: would a majority of the set vote for it, nothing changed)

@@ -859,6 +859,36 @@ describe('actors/quorum/raft-core', () => {
       expect(answer(pre({})).granted).to.equal(false);
     });
 
+    it('EndEpoch: a follower of that leader and term named first stands at once; others wait a timeout; ignored from another leader or term', () => {
+      const follower = () => {
+        const core = new RaftCore<Data>(2, ids(2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT, undefined, { membership });
+        core.handle({ type: 'AppendEntries', term: 4, leaderId: 1, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 0);
+        return core;
+      };
+      const first = follower();
+      const stood = first.handle({ type: 'EndEpoch', term: 4, leaderId: 1, successors: [2, 3] }, 10);
+      expect([first.role, first.term]).to.deep.equal([RaftRole.Candidate, 5]);
+      expect(sends(stood, 'VoteRequest')).to.have.length(1);
+      const second = follower();
+      expect(second.handle({ type: 'EndEpoch', term: 4, leaderId: 1, successors: [3, 2] }, 10)).to.deep.equal([
+        { kind: 'leader', term: 4, leaderId: null },
+        { kind: 'resetElectionTimer' },
+      ]);
+      // no stickiness left: it grants a vote at once
+      expect((sends(second.handle({ type: 'VoteRequest', term: 5, candidateId: 3, lastLogIndex: 0, lastLogTerm: 0 }, 11), 'VoteResponse')[0] as Extract<RaftMsg<Data>, { type: 'VoteResponse' }>).granted).to.equal(true);
+      const other = follower();
+      expect(other.handle({ type: 'EndEpoch', term: 4, leaderId: 3, successors: [2] }, 10)).to.deep.equal([]);
+      expect(other.handle({ type: 'EndEpoch', term: 3, leaderId: 1, successors: [2] }, 10)).to.deep.equal([]);
+      expect([other.role, other.leaderId]).to.deep.equal([RaftRole.Follower, 1]);
+    });
+
+    it('ignored: pre-vote answers it did not ask for, or for another round', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 2, votedFor: null }, [], () => [], MIN_TIMEOUT, undefined, { membership });
+      expect(core.handle({ type: 'VoteResponse', term: 2, voterId: 2, granted: true, preVote: true }, 0)).to.deep.equal([]);
+      expect(core.handle({ type: 'VoteResponse', term: 2, voterId: 3, granted: true, preVote: true }, 0)).to.deep.equal([]);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Follower, 2]);
+    });
+
     it('elections count the set in force: after 4 joins {1, 2, 3}, two of the four elect no one; three do', () => {
       const sim = new Sim([1, 2, 3], [4]);
       sim.advance(400);
