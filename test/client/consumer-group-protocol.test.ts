@@ -69,7 +69,6 @@ async function startMember(samsa: SamsaClient, name: string, groupId: string, to
   return m;
 }
 
-
 const partitionsOf = async (m: Member) => (await m.consumer.describe()).assignment.map((a) => `${a.topic}-${a.partition}`).sort();
 
 describe('client/consumer with group.protocol consumer (KIP-848)', function () {

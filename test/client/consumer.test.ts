@@ -36,8 +36,6 @@ async function startConsumer(samsa: SamsaClient, groupId: string, topic: string,
   return { consumer, seen };
 }
 
-
-
 describe('client/consumer groups', function () {
   this.timeout(90_000);
   let c: TestCluster;
