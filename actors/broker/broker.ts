@@ -313,6 +313,12 @@ function replicaAskError(s: BrokerState, topic: string, partition: number, r: Fa
   return { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: r.message };
 }
 
+/** A partition transaction verification found no replica of here: NOT_LEADER_OR_FOLLOWER, or KAFKA_STORAGE_ERROR for an offline one. */
+function unverifiedError(s: BrokerState, topic: string, partition: number): { errorCode: number; errorMessage: string } {
+  const e = noReplicaError(s, topic, partition);
+  return e.errorCode === ErrorCode.KAFKA_STORAGE_ERROR ? e : { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: e.errorMessage };
+}
+
 const FETCH_EXPIRY_TIMER = 'fetch-expiry';
 
 function armFetchExpiry(s: BrokerState, ctx: BaseContext<BrokerMsg>, due: number): void {
@@ -1067,8 +1073,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           enabled: true,
           partitions: m.partitions.map((p, i) => {
             // no verdict: no replica here
-            const missing = noReplicaError(s, p.topic, p.partition);
-            const v = verdicts.get(i) ?? (missing.errorCode === ErrorCode.KAFKA_STORAGE_ERROR ? missing : { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: missing.errorMessage });
+            const v = verdicts.get(i) ?? unverifiedError(s, p.topic, p.partition);
             return 'guard' in v ? { ...p, errorCode: ErrorCode.NONE, errorMessage: null, guard: v.guard } : { ...p, errorCode: v.errorCode, errorMessage: v.errorMessage, guard: NO_GUARD };
           }),
         }),
