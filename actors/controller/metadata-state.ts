@@ -405,9 +405,7 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
     case 'BrokerReplicasOffline': {
       const b = requireBroker(state, record);
       requireTransition(record, b, [BrokerState.Unfenced, BrokerState.ShuttingDown]);
-      const partitions = sortedReplicaKeys(record.partitions.filter((p) => getPartition(state, p.topic, p.partition)?.replicas.includes(b.brokerId)));
-      const { offlineReplicas: _was, ...rest } = b;
-      return withBroker(state, partitions.length > 0 ? { ...rest, offlineReplicas: partitions } : rest);
+      return withBroker(state, withOfflineReplicas(b, sortedReplicaKeys(record.partitions.filter((p) => getPartition(state, p.topic, p.partition)?.replicas.includes(b.brokerId)))));
     }
     case 'CreateTopic': {
       if (state.topics.has(record.name)) fail(record, `topic ${record.name} already exists`);
@@ -540,9 +538,7 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       for (const b of state.brokers.values()) {
         if (!b.offlineReplicas?.some((p) => p.topic === record.name)) continue;
         if (brokers === state.brokers) brokers = new Map(state.brokers);
-        const left = b.offlineReplicas.filter((p) => p.topic !== record.name);
-        const { offlineReplicas: _was, ...rest } = b;
-        (brokers as Map<number, BrokerRecord>).set(b.brokerId, left.length > 0 ? { ...rest, offlineReplicas: left } : rest);
+        (brokers as Map<number, BrokerRecord>).set(b.brokerId, withOfflineReplicas(b, b.offlineReplicas.filter((p) => p.topic !== record.name)));
       }
       const pendingDeletes = new Map(state.pendingDeletes);
       for (const p of t.partitions) {
@@ -575,6 +571,12 @@ export function votersProblem(voters: readonly QuorumVoter[]): string | null {
     nodes.add(v.node);
   }
   return null;
+}
+
+/** The broker with `partitions` as its offline replicas (the field absent when there are none). */
+function withOfflineReplicas(b: BrokerRecord, partitions: readonly { topic: string; partition: number }[]): BrokerRecord {
+  const { offlineReplicas: _was, ...rest } = b;
+  return partitions.length > 0 ? { ...rest, offlineReplicas: partitions } : rest;
 }
 
 /** Topic-partitions without repeats, sorted by topic, then partition (fresh copies). */
