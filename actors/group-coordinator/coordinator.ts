@@ -1588,11 +1588,12 @@ function prepareConsumerHeartbeat(s: CoordinatorState, ctx: Ctx, p: PendingHeart
       p.resolved = p.matched;
     }
   }
-  const stale = topicsNeeded(s, m, p.resolved).filter((n) => {
+  const needed = topicsNeeded(s, m, p.resolved);
+  const stale = needed.some((n) => {
     const c = s.topicCache.get(n);
     return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
   });
-  if (stale.length > 0 && !p.fetchedNames) return fetchTopicsFor(s, ctx, p, topicsNeeded(s, m, p.resolved));
+  if (stale && !p.fetchedNames) return fetchTopicsFor(s, ctx, p, needed);
   consumerHeartbeat(s, ctx, m, p.token, p.resolved);
 }
 
