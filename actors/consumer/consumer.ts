@@ -181,14 +181,15 @@ function topologyOf(s: ConsumerState, topics: string[]): string {
   return topics.map((t) => `${t}:${s.metadata.partitionCount(t)}`).join(',');
 }
 
+/** Asks a broker where the group's coordinator is (both protocols). */
+function askCoordinator(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): Promise<FindCoordinatorResponse | Failure> {
+  return ctx.ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, { timeoutMs: s.config.requestTimeoutMs });
+}
+
 function findCoordinator(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   s.phase = 'FindingCoordinator';
   s.coordinator = null;
-  void ctx
-    .ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, {
-      timeoutMs: s.config.requestTimeoutMs,
-    })
-    .then((response) => ctx.send(ctx.self, { type: 'CoordinatorResult', response }));
+  void askCoordinator(s, ctx).then((response) => ctx.send(ctx.self, { type: 'CoordinatorResult', response }));
 }
 
 function retryLater(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, phase: ConsumerPhase): void {
@@ -264,21 +265,7 @@ function leaderAssign(s: ConsumerState, r: JoinGroupResponse): { memberId: strin
 function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment: Uint8Array): void {
   const parts = flattenTopicPartitions(decodeAssignment(assignment).partitions);
   s.assigned.clear();
-  for (const tp of parts) {
-    s.assigned.set(key(tp.topic, tp.partition), {
-      topic: tp.topic,
-      partition: tp.partition,
-      position: null,
-      fetchPosition: -1,
-      buffer: [],
-      bufferedBytes: 0,
-      passed: null,
-      highWatermark: -1,
-      paused: false,
-      resetting: false,
-      readReplica: null,
-    });
-  }
+  for (const tp of parts) s.assigned.set(key(tp.topic, tp.partition), newAssigned(tp.topic, tp.partition));
   s.phase = 'Stable';
   s.nextHeartbeatAt = ctx.clock.now() + s.config.heartbeatIntervalMs;
   emit(s, ctx, {
@@ -568,12 +555,33 @@ function leave(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): Promise<unknown
   return ctx.ask<SimpleResponse>(s.coordinator, { type: 'LeaveGroup', groupId: s.config.groupId, members: [{ memberId: s.memberId, reason: 'the consumer is leaving' }] }, { timeoutMs: 5_000 });
 }
 
+/**
+ * Where an assigned partition starts, once its committed offset (-1: none) is known: a seek made
+ * meanwhile wins, then the committed offset, else auto.offset.reset. Returns which it was.
+ */
+function startPosition(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, k: string, a: Assigned, committed: number): 'seek' | 'committed' | 'reset' {
+  const seek = s.pendingSeeks.get(k);
+  if (seek !== undefined) {
+    s.pendingSeeks.delete(k);
+    setPosition(a, seek);
+    return 'seek';
+  }
+  if (committed >= 0) {
+    setPosition(a, committed);
+    s.committed.set(k, committed);
+    s.processed.set(k, committed);
+    return 'committed';
+  }
+  resetOffset(s, ctx, a);
+  return 'reset';
+}
+
 function newAssigned(topic: string, partition: number): Assigned {
   return { topic, partition, position: null, fetchPosition: -1, buffer: [], bufferedBytes: 0, passed: null, highWatermark: -1, paused: false, resetting: false, readReplica: null };
 }
 
 /** What group-member.ts shares with the classic protocol. */
-const OPS: ConsumerOps = { emit, crash, refreshMetadata, maybeFetch, resetOffset, setPosition, subscribedTopics, commit, newAssigned, failureCode, commitErrorCode };
+const OPS: ConsumerOps = { emit, crash, refreshMetadata, maybeFetch, resetOffset, setPosition, startPosition, subscribedTopics, commit, newAssigned, askCoordinator, failureCode, commitErrorCode };
 
 export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
   kind: 'consumer',
@@ -961,20 +969,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         rebalance(s, ctx, 'committed offsets unavailable');
         return;
       }
-      for (const [k, a] of s.assigned) {
-        const seek = s.pendingSeeks.get(k);
-        if (seek !== undefined) {
-          s.pendingSeeks.delete(k);
-          setPosition(a, seek);
-          continue;
-        }
-        const c = committed.get(k);
-        if (c !== undefined) {
-          setPosition(a, c);
-          s.committed.set(k, c);
-          s.processed.set(k, c);
-        } else resetOffset(s, ctx, a);
-      }
+      for (const [k, a] of s.assigned) startPosition(s, ctx, k, a, committed.get(k) ?? -1);
       maybeFetch(s, ctx);
     },
 

@@ -33,7 +33,6 @@ import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition
 import type { Clock } from '../../src/runtime/clock.js';
 import type { Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import type { BrokerMsg } from '../broker/messages.js';
 import { groupByTopic } from '../group-coordinator/consumer-protocol.js';
 import {
   coordinatorPath,
@@ -58,10 +57,13 @@ export interface ConsumerOps {
   maybeFetch(s: ConsumerState, ctx: Ctx): void;
   resetOffset(s: ConsumerState, ctx: Ctx, a: Assigned): void;
   setPosition(a: Assigned, offset: number): void;
+  /** Starts an assigned partition from a seek made meanwhile, else its committed offset (-1: none), else auto.offset.reset. */
+  startPosition(s: ConsumerState, ctx: Ctx, k: string, a: Assigned, committed: number): 'seek' | 'committed' | 'reset';
   /** The topic names the subscription names now (a pattern matched against metadata). */
   subscribedTopics(s: ConsumerState): string[];
   commit(s: ConsumerState, ctx: Ctx, offsets: TopicPartitionOffset[] | null, waiter: { token: ReplyToken | undefined }): void;
   newAssigned(topic: string, partition: number): Assigned;
+  askCoordinator(s: ConsumerState, ctx: Ctx): Promise<FindCoordinatorResponse | Failure>;
   failureCode(r: Failure): number;
   commitErrorCode(r: OffsetCommitResponse | Failure): { errorCode: number; message: string };
 }
@@ -245,9 +247,7 @@ function maybeFindCoordinator(s: ConsumerState, ctx: Ctx): void {
   const m = memberOf(s);
   if (m.coordinator !== 'unknown' || ctx.clock.now() < m.nextFindAt) return;
   m.coordinator = 'finding';
-  void ctx
-    .ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key: s.config.groupId, keyType: 'group' } as never, { timeoutMs: s.config.requestTimeoutMs })
-    .then((response) => ctx.send(ctx.self, { type: 'GroupCoordinatorResult', response }));
+  void m.ops.askCoordinator(s, ctx).then((response) => ctx.send(ctx.self, { type: 'GroupCoordinatorResult', response }));
 }
 
 export function onGroupCoordinatorResult(s: ConsumerState, ctx: Ctx, response: FindCoordinatorResponse | Failure): void {
@@ -616,18 +616,7 @@ export function onAssignedCommittedResult(s: ConsumerState, ctx: Ctx, msg: Extra
       m.nextCommittedRetryAt = ctx.clock.now() + s.config.retryBackoffMs;
       continue;
     }
-    const seek = s.pendingSeeks.get(k);
-    if (seek !== undefined) {
-      s.pendingSeeks.delete(k);
-      m.ops.setPosition(a, seek);
-    } else if (row.offset >= 0) {
-      m.ops.setPosition(a, row.offset);
-      s.committed.set(k, row.offset);
-      s.processed.set(k, row.offset);
-    } else {
-      m.needsReset.add(k);
-      m.ops.resetOffset(s, ctx, a);
-    }
+    if (m.ops.startPosition(s, ctx, k, a, row.offset) === 'reset') m.needsReset.add(k);
   }
   m.ops.maybeFetch(s, ctx);
 }
