@@ -7,30 +7,37 @@
  * finishes each input's disk writes before it takes the next, so what this core holds in memory
  * is what is durable by the time any peer hears of it.
  *
- * Roles: Follower --(election timeout)--> Candidate; Candidate --(election timeout)--> Candidate
- * (a new term); Candidate --(votes of a majority)--> Leader; Candidate --(a leader of its term, or
- * any higher term)--> Follower; Leader --(a higher term)--> Follower; Follower --(a higher
- * term)--> Follower. A leader ignores election timeouts; votes reaching a follower or a leader
- * are ignored; a second leader in one term is a bug, logged by the caller and ignored.
- * Membership adds: Follower --(a voter set without it, from an entry or a snapshot, once the
- * entry taking it out is committed or if it was never in)--> Observer; Observer --(a voter set
+ * Roles (pre-vote, thesis §9.6 and Kafka's KIP-996): Follower --(election timeout)-->
+ * Prospective (it asks the voters whether they would vote for it in the next term, changing
+ * nothing); Prospective --(pre-votes of a majority, its own included)--> Candidate (a new
+ * term); Prospective --(refusals of a majority)--> Follower; Prospective --(election
+ * timeout)--> Prospective (asking again); Prospective --(a leader of its term, or any higher
+ * term)--> Follower; Candidate --(election timeout: a split vote)--> Prospective; Candidate
+ * --(votes of a majority)--> Leader; Candidate --(a leader of its term, or any higher term)-->
+ * Follower; Leader --(a higher term)--> Follower; Follower --(a higher term)--> Follower. So a
+ * voter cut off from a working leader never raises its term (the others, hearing from their
+ * leader, refuse it), and it cannot depose that leader when it returns. A leader ignores
+ * election timeouts; votes reaching a follower or a leader are ignored, pre-votes reaching
+ * anyone but a prospective voter too; a second leader in one term is a bug, logged by the
+ * caller and ignored.
+ * Membership adds: Follower, Prospective or Candidate --(a voter set without it, from an entry
+ * or a snapshot, once the entry taking it out is committed or if it was never in)--> Observer;
+ * Observer --(a voter set
  * with it, or the entry taking it out truncated)--> Follower; Observer --(election timeout)-->
  * Observer (it asks the members it knows for the leader: Observe); Leader --(the entry removing
  * it commits)--> Observer (it resigns: EndEpoch to the voters); Follower --(EndEpoch of its
- * leader naming it first)--> Candidate; Follower whose removal is pending --(election
- * timeout)--> Follower asking for pre-votes --(pre-votes of a majority)--> Candidate. Ignored:
- * an EndEpoch not from its leader of its term, pre-votes it did not ask for. An observer never
- * stands; it votes as a follower does (a candidate whose newer set counts it could not win
- * otherwise). A voter whose
- * removal is in its log but not committed may still stand and lead (counting the set without
- * it): with the most complete log it may be the only one who can commit the removal. It asks
- * for pre-votes first (thesis §9.6: would a majority of the set vote for it, nothing changed)
- * and announces itself as an observer does, so that when it was in fact removed (a restart
- * forgets what was committed) it neither raises its term for nothing nor misses the leader.
+ * leader naming it first)--> Candidate (no pre-votes: its leader chose it). Ignored: an
+ * EndEpoch not from its leader of its term. An observer never stands; it votes as a follower
+ * does (a candidate whose newer set counts it could not win otherwise). A voter whose removal
+ * is in its log but not committed may still stand and lead (counting the set without
+ * it): with the most complete log it may be the only one who can commit the removal. As a
+ * prospective voter its own pre-vote does not count, and it announces itself as an observer
+ * does, so that when it was in fact removed (a restart forgets what was committed) it neither
+ * raises its term for nothing nor misses the leader.
  *
  * Beyond the paper's core: a new leader appends an empty entry of its term, whose commit commits
  * everything before it (the leader is "ready" then, §8); a follower that has heard from a leader
- * within the minimum election timeout refuses votes without taking their term (leader
+ * within the minimum election timeout refuses votes and pre-votes without taking their term (leader
  * stickiness, thesis §4.2.3), so a voter that was cut off cannot depose a working leader when it
  * returns; a rejected append carries the follower's hint of where logs diverge, so the leader
  * backs up a term at a time rather than an entry at a time.
@@ -74,6 +81,8 @@ export interface RaftEntry<T> {
 
 export const RaftRole = Object.freeze({
   Follower: 'Follower',
+  /** A voter whose election timer fired, asking for pre-votes before it stands (KIP-996). */
+  Prospective: 'Prospective',
   Candidate: 'Candidate',
   Leader: 'Leader',
   Observer: 'Observer',
@@ -171,9 +180,10 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   /** Every member this node has heard of, by id (voters of any set, observers, contacts). */
   private readonly known = new Map<number, V>();
   private votes = new Set<number>();
-  /** A voter being removed: the term it would stand in, while it asks for pre-votes (else null). */
+  /** Prospective: the term it would stand in, and the voters that granted or refused it a pre-vote. */
   private prospectTerm: number | null = null;
   private preVotes = new Set<number>();
+  private preVoteRefusals = new Set<number>();
   /** Leader: the next index to send and the last index known to match, for every follower and observer. */
   private readonly nextIndex = new Map<number, number>();
   private readonly matchIndex = new Map<number, number>();
@@ -341,15 +351,16 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   }
 
   /**
-   * The election timer fired: a voter stands; an observer asks again for the leader; a voter
-   * whose removal is pending asks for pre-votes first (and for the leader, as an observer does),
-   * so that, most likely removed already (a restart forgets what was committed), it does not
-   * raise its term for nothing and can still follow a leader of the term it has.
+   * The election timer fired: a follower, a candidate (its election split) or a prospective
+   * voter asks for pre-votes again (KIP-996), and stands once a majority would vote for it; an
+   * observer asks again for the leader. A voter whose removal is pending also asks for the
+   * leader, as an observer does: most likely removed already (a restart forgets what was
+   * committed), it can still follow a leader of the term it has.
    */
   electionTimeout(now: number): RaftEffect<T, V>[] {
     this.now = now;
     if (this.role === RaftRole.Leader) return [];
-    if ((this.role === RaftRole.Follower || this.role === RaftRole.Candidate) && this.removalPending) return this.prospect();
+    if (this.role === RaftRole.Follower || this.role === RaftRole.Candidate || this.role === RaftRole.Prospective) return this.prospect(now);
     if (this.role === RaftRole.Observer) {
       const effects: RaftEffect<T, V>[] = [];
       if (this.leaderId !== null) {
@@ -359,7 +370,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
       }
       return [...effects, ...this.observe()];
     }
-    return this.stand(now);
+    return assertNever(this.role);
   }
 
   /**
@@ -511,8 +522,9 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   private afterLogChange(before: readonly V[]): RaftEffect<T, V>[] {
     const effects: RaftEffect<T, V>[] = [];
     const stand = this.mayStand;
-    if (!stand && (this.role === RaftRole.Follower || this.role === RaftRole.Candidate)) {
+    if (!stand && (this.role === RaftRole.Follower || this.role === RaftRole.Candidate || this.role === RaftRole.Prospective)) {
       this.role = RaftRole.Observer;
+      this.prospectTerm = null;
       this.votes.clear();
     } else if (stand && this.role === RaftRole.Observer) {
       this.role = RaftRole.Follower;
@@ -545,19 +557,29 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     return effects;
   }
 
-  /** Asks the voters for pre-votes for the next term, and the members it knows for the leader. */
-  private prospect(): RaftEffect<T, V>[] {
+  /**
+   * Follower/Candidate/Prospective -> Prospective (KIP-996, thesis §9.6): asks the voters whether
+   * they would vote for it in the next term, changing nothing, and stands once a majority would
+   * (its own pre-vote counts while it is a voter: a lone voter stands at once). A voter that
+   * lost touch with a working leader so never raises its term: the others, hearing from their
+   * leader, refuse. One whose removal is pending also asks the members it knows for the leader.
+   */
+  private prospect(now: number): RaftEffect<T, V>[] {
     const effects: RaftEffect<T, V>[] = [];
     if (this.leaderId !== null) {
       this.leaderId = null;
       effects.push({ kind: 'leader', term: this.term, leaderId: null });
     }
-    this.role = RaftRole.Follower;
+    this.role = RaftRole.Prospective;
+    this.votes.clear();
     this.prospectTerm = this.term + 1;
-    this.preVotes = new Set();
+    this.preVotes = new Set(this.isVoter(this.selfId) ? [this.selfId] : []);
+    this.preVoteRefusals = new Set();
+    if (this.preVotes.size >= this.majority) return [...effects, ...this.stand(now)];
     const request: RaftMsg<T, V> = { type: 'VoteRequest', term: this.prospectTerm, candidateId: this.selfId, lastLogIndex: this.lastIndex, lastLogTerm: this.lastTerm, preVote: true };
     for (const p of this.peers()) effects.push({ kind: 'send', to: p, msg: request });
-    return [...effects, ...this.observe()];
+    if (this.removalPending) return [...effects, ...this.observe()];
+    return [...effects, { kind: 'resetElectionTimer' }];
   }
 
   /** Leader: follow the observer from now on. Others pass it on to the leader they know, once. */
@@ -725,11 +747,11 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     // (a leader is its own contact: it refuses while it leads; check-quorum makes it step down
     // when it has lost its followers)
     if (this.role === RaftRole.Leader) return refuse();
-    const following = this.role === RaftRole.Follower || this.role === RaftRole.Observer;
+    const following = this.role === RaftRole.Follower || this.role === RaftRole.Observer || this.role === RaftRole.Prospective;
     if (following && this.leaderId !== null && now - this.lastLeaderContact < this.minElectionTimeoutMs) return refuse();
     const effects = m.term > this.term ? this.stepDown(m.term) : [];
     const upToDate = m.lastLogTerm > this.lastTerm || (m.lastLogTerm === this.lastTerm && m.lastLogIndex >= this.lastIndex);
-    const canVote = this.role === RaftRole.Follower || this.role === RaftRole.Observer;
+    const canVote = this.role === RaftRole.Follower || this.role === RaftRole.Observer || this.role === RaftRole.Prospective;
     if ((this.votedFor === null || this.votedFor === m.candidateId) && upToDate && canVote) {
       this.votedFor = m.candidateId;
       effects.push(
@@ -754,7 +776,15 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
   private onVoteResponse(m: Extract<RaftMsg<T, V>, { type: 'VoteResponse' }>, now: number): RaftEffect<T, V>[] {
     if (m.term > this.term) return this.stepDown(m.term);
     if (m.preVote) {
-      if (this.role !== RaftRole.Follower || this.prospectTerm !== this.term + 1 || !m.granted || !this.isVoter(m.voterId)) return [];
+      if (this.role !== RaftRole.Prospective || this.prospectTerm !== this.term + 1 || !this.isVoter(m.voterId)) return [];
+      if (!m.granted) {
+        // refused by a majority: it cannot win; it waits as a follower for a leader or its next timeout
+        this.preVoteRefusals.add(m.voterId);
+        if (this.preVoteRefusals.size < this.majority) return [];
+        this.role = RaftRole.Follower;
+        this.prospectTerm = null;
+        return [];
+      }
       this.preVotes.add(m.voterId);
       return this.preVotes.size >= this.majority ? this.stand(now) : [];
     }
@@ -810,7 +840,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     });
     if (m.term < this.term) return [reply(false, this.lastIndex)];
     const effects: RaftEffect<T, V>[] = [];
-    if (m.term > this.term || this.role === RaftRole.Candidate) effects.push(...this.stepDown(m.term));
+    if (m.term > this.term || this.role === RaftRole.Candidate || this.role === RaftRole.Prospective) effects.push(...this.stepDown(m.term));
     else if (this.role === RaftRole.Leader) return []; // two leaders in one term cannot happen; ignored
     this.lastLeaderContact = now;
     if (this.leaderId !== m.leaderId) {
@@ -864,7 +894,7 @@ export class RaftCore<T, V extends RaftMember = RaftMember> {
     const reply = (matchIndex: number): RaftEffect<T, V> => ({ kind: 'send', to: m.leaderId, msg: { type: 'InstallSnapshotResponse', term: this.term, followerId: this.selfId, matchIndex } });
     if (m.term < this.term) return [{ kind: 'send', to: m.leaderId, msg: { type: 'AppendEntriesResponse', term: this.term, followerId: this.selfId, success: false, matchIndex: this.lastIndex } }];
     const effects: RaftEffect<T, V>[] = [];
-    if (m.term > this.term || this.role === RaftRole.Candidate) effects.push(...this.stepDown(m.term));
+    if (m.term > this.term || this.role === RaftRole.Candidate || this.role === RaftRole.Prospective) effects.push(...this.stepDown(m.term));
     else if (this.role === RaftRole.Leader) return [];
     this.lastLeaderContact = now;
     if (this.leaderId !== m.leaderId) {

@@ -80,8 +80,8 @@ export interface PartitionReassignment {
  * the metadata log's: logEndOffset is the number of entries in the voter's log, lag how many
  * the leader has that it lacks, lastContactMs how long ago the leader last heard from it (0 for
  * the leader itself). Each is -1 where unknown: the answer came from a controller that does not
- * lead the quorum (while an election is on). role: 'Leader', 'Follower' or 'Candidate'
- * ('Observer' for an observer). directoryId: its metadata dir's id (Kafka's Uuid), where known.
+ * lead the quorum (while an election is on). role: 'Leader', 'Follower', 'Prospective'
+ * (asking for pre-votes) or 'Candidate' ('Observer' for an observer). directoryId: its metadata dir's id (Kafka's Uuid), where known.
  */
 export interface QuorumVoterInfo {
   id: number;

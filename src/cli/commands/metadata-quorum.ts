@@ -31,10 +31,11 @@ const CHANGE_OPTIONS = ['controller-id', 'controller-directory-id', 'dry-run'];
 
 const positional: PositionalSpec = { name: 'describe|add-controller|remove-controller', help: 'the subcommand: describe the quorum, or add a controller to its voters, or remove one', max: 1 };
 
-/** A replica's status in the replication table: Kafka's Leader / Follower / Observer (a candidate is still a voter following no one). */
+/** A replica's status in the replication table: Kafka's Leader / Follower / Observer, or a voter following no one while it stands (Candidate) or asks for pre-votes (Prospective). */
 function status(v: QuorumVoterInfo, info: MetadataQuorumInfo): string {
   if (v.role === 'Observer') return 'Observer';
-  return v.id === info.leaderId ? 'Leader' : v.role === 'Candidate' ? 'Candidate' : 'Follower';
+  if (v.id === info.leaderId) return 'Leader';
+  return v.role === 'Candidate' || v.role === 'Prospective' ? v.role : 'Follower';
 }
 
 /** Leader first, then the followers by id, then the observers by id (Kafka's order). */

@@ -58,8 +58,10 @@ describe('actors/quorum', function () {
     // term 1 under leader 2: two entries, the first known committed
     sys.send(q, { type: 'AppendEntries', term: 1, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [{ term: 1, data: [] }, { term: 1, data: [] }], leaderCommit: 1 });
     await checkFor(async () => (await describeQuorum()).lastIndex === 2);
-    // leader 2 is gone: voter 1 stands in term 2 and voter 3 votes for it
+    // leader 2 is gone: voter 1 asks for pre-votes, and with voter 3's stands in term 2; voter 3 votes for it
     sys.send(q, { type: 'ElectionTimeout' });
+    await checkFor(async () => (await describeQuorum()).role === 'Prospective');
+    sys.send(q, { type: 'VoteResponse', term: 1, voterId: 3, granted: true, preVote: true });
     await checkFor(async () => (await describeQuorum()).role === 'Candidate');
     sys.send(q, { type: 'VoteResponse', term: 2, voterId: 3, granted: true });
     const leading = await checkFor(async () => {

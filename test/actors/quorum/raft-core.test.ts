@@ -206,6 +206,16 @@ function sends(effects: RaftEffect<Data>[], type: RaftMsg<Data>['type']): RaftMs
   return effects.flatMap((e) => (e.kind === 'send' && e.msg.type === type ? [e.msg] : []));
 }
 
+/** An election timeout, then pre-votes granted by `by`: the core stands. Returns the effects of the last answer. */
+function standAfterPreVotes(core: RaftCore<Data>, now: number, ...by: number[]): RaftEffect<Data>[] {
+  core.electionTimeout(now);
+  expect(core.role).to.equal(RaftRole.Prospective);
+  const term = core.term;
+  let effects: RaftEffect<Data>[] = [];
+  for (const voterId of by) effects = core.handle({ type: 'VoteResponse', term, voterId, granted: true, preVote: true }, now);
+  return effects;
+}
+
 describe('actors/quorum/raft-core', () => {
   describe('role transitions', () => {
     it('a lone voter leads at once, and its first entry commits at once (ready)', () => {
@@ -222,29 +232,108 @@ describe('actors/quorum/raft-core', () => {
       expect(n.applied.map((e) => e.data)).to.deep.equal([[], ['a']]);
     });
 
-    it('Follower -> Candidate on an election timeout: a new term, its own vote, persisted before any request goes out', () => {
+    it('Follower -> Prospective on an election timeout: pre-vote requests for the next term, nothing persisted, the timer reset (KIP-996)', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: 2 }, [{ term: 4, data: [] }], () => [], MIN_TIMEOUT);
+      core.handle({ type: 'AppendEntries', term: 4, leaderId: 2, prevLogIndex: 1, prevLogTerm: 4, entries: [], leaderCommit: 1 }, 0);
+      const effects = core.electionTimeout(200);
+      expect([core.role, core.term, core.votedFor, core.leaderId]).to.deep.equal([RaftRole.Prospective, 4, 2, null]);
+      expect(effects.filter((e) => e.kind === 'persistVote')).to.deep.equal([]);
+      expect(effects).to.deep.include({ kind: 'leader', term: 4, leaderId: null });
+      expect(effects).to.deep.include({ kind: 'resetElectionTimer' });
+      expect(sends(effects, 'VoteRequest')).to.deep.equal([2, 3].map(() => ({ type: 'VoteRequest', term: 5, candidateId: 1, lastLogIndex: 1, lastLogTerm: 4, preVote: true })));
+      expect(sends(effects, 'Observe')).to.deep.equal([]);
+    });
+
+    it('Prospective -> Candidate with the pre-votes of a majority, its own counted: a new term, its own vote, persisted before any request goes out', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      const effects = core.electionTimeout(0);
+      core.electionTimeout(0);
+      const effects = core.handle({ type: 'VoteResponse', term: 4, voterId: 3, granted: true, preVote: true }, 1);
       expect(core.role).to.equal(RaftRole.Candidate);
       expect(core.term).to.equal(5);
       const persistAt = effects.findIndex((e) => e.kind === 'persistVote');
       const firstSend = effects.findIndex((e) => e.kind === 'send');
       expect(effects[persistAt]).to.deep.equal({ kind: 'persistVote', term: 5, votedFor: 1 });
       expect(persistAt).to.be.lessThan(firstSend);
-      expect(sends(effects, 'VoteRequest')).to.have.length(2);
+      expect(sends(effects, 'VoteRequest')).to.deep.equal([2, 3].map(() => ({ type: 'VoteRequest', term: 5, candidateId: 1, lastLogIndex: 0, lastLogTerm: 0 })));
     });
 
-    it('Candidate -> Candidate on another timeout, in a new term', () => {
-      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+    it('Prospective -> Follower when a majority refuses: its term unchanged, and later grants ignored', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3, 4, 5), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
       core.electionTimeout(0);
-      core.electionTimeout(200);
-      expect(core.role).to.equal(RaftRole.Candidate);
-      expect(core.term).to.equal(2);
+      const refuse = (voterId: number) => core.handle({ type: 'VoteResponse', term: 4, voterId, granted: false, preVote: true }, 1);
+      refuse(2);
+      refuse(3);
+      expect(core.role).to.equal(RaftRole.Prospective);
+      expect(refuse(4)).to.deep.equal([]);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Follower, 4]);
+      expect(core.handle({ type: 'VoteResponse', term: 4, voterId: 5, granted: true, preVote: true }, 2)).to.deep.equal([]);
+      expect(core.role).to.equal(RaftRole.Follower);
+    });
+
+    it('Prospective -> Prospective on another timeout: it asks again, its term unchanged', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      const effects = core.electionTimeout(200);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Prospective, 4]);
+      expect(sends(effects, 'VoteRequest')).to.have.length(2);
+      // grants of the earlier round still count toward the same next term
+      core.handle({ type: 'VoteResponse', term: 4, voterId: 2, granted: true, preVote: true }, 201);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Candidate, 5]);
+    });
+
+    it('Prospective -> Follower on an append from a leader of its term, or on any message of a higher term', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      core.handle({ type: 'AppendEntries', term: 4, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 1);
+      expect([core.role, core.term, core.leaderId]).to.deep.equal([RaftRole.Follower, 4, 2]);
+      const other = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      other.electionTimeout(0);
+      // a voter of a later term answers the pre-vote: the prospective voter takes that term
+      const effects = other.handle({ type: 'VoteResponse', term: 7, voterId: 2, granted: false, preVote: true }, 1);
+      expect([other.role, other.term, other.votedFor]).to.deep.equal([RaftRole.Follower, 7, null]);
+      expect(effects).to.deep.include({ kind: 'persistVote', term: 7, votedFor: null });
+    });
+
+    it('a prospective voter grants votes (it has not voted in the term asked for) and pre-votes', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 4, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      core.electionTimeout(0);
+      const answer = (effects: RaftEffect<Data>[]) => (sends(effects, 'VoteResponse')[0] as Extract<RaftMsg<Data>, { type: 'VoteResponse' }>).granted;
+      expect(answer(core.handle({ type: 'VoteRequest', term: 5, candidateId: 2, lastLogIndex: 0, lastLogTerm: 0, preVote: true }, 1))).to.equal(true);
+      expect(core.role).to.equal(RaftRole.Prospective);
+      expect(answer(core.handle({ type: 'VoteRequest', term: 5, candidateId: 2, lastLogIndex: 0, lastLogTerm: 0 }, 2))).to.equal(true);
+      expect([core.role, core.term, core.votedFor]).to.deep.equal([RaftRole.Follower, 5, 2]);
+    });
+
+    it('a voter cut off from a working leader never raises its term, and the leader keeps its term when it returns', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const term = sim.node(leader).core.term;
+      const [cut] = [1, 2, 3].filter((id) => id !== leader);
+      sim.cut.add(`${leader}-${cut}`).add(`${cut}-${leader}`);
+      sim.advance(2_000);
+      expect(sim.node(cut!).core.term).to.equal(term);
+      expect([RaftRole.Prospective, RaftRole.Follower]).to.include(sim.node(cut!).core.role);
+      sim.heal();
+      sim.advance(300);
+      expect([sim.leader(), sim.node(leader).core.term, sim.node(cut!).core.leaderId]).to.deep.equal([leader, term, leader]);
+    });
+
+    it('Candidate -> Prospective on another timeout (a split vote): it asks for pre-votes for the term after its own', () => {
+      const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
+      standAfterPreVotes(core, 0, 2);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Candidate, 1]);
+      const effects = core.electionTimeout(200);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Prospective, 1]);
+      expect(sends(effects, 'VoteRequest').map((m) => (m as Extract<RaftMsg<Data>, { type: 'VoteRequest' }>).term)).to.deep.equal([2, 2]);
+      // a vote of the term it stood in, arriving late, no longer counts
+      expect(core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 201)).to.deep.equal([]);
+      expect(core.role).to.equal(RaftRole.Prospective);
     });
 
     it('Candidate -> Leader with the votes of a majority; it appends an empty entry of its term to every peer', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      core.electionTimeout(0);
+      standAfterPreVotes(core, 0, 2);
       const effects = core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
       expect(core.role).to.equal(RaftRole.Leader);
       expect(effects[0]).to.deep.equal({ kind: 'leader', term: 1, leaderId: 1 });
@@ -255,7 +344,7 @@ describe('actors/quorum/raft-core', () => {
 
     it('Candidate -> Follower on an append from a leader of its term', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      core.electionTimeout(0);
+      standAfterPreVotes(core, 0, 2);
       core.handle({ type: 'AppendEntries', term: 1, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 }, 1);
       expect(core.role).to.equal(RaftRole.Follower);
       expect(core.leaderId).to.equal(2);
@@ -264,7 +353,7 @@ describe('actors/quorum/raft-core', () => {
 
     it('Candidate -> Follower on any message of a higher term, forgetting its vote', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      core.electionTimeout(0);
+      standAfterPreVotes(core, 0, 2);
       const effects = core.handle({ type: 'VoteResponse', term: 3, voterId: 2, granted: false }, 1);
       expect(core.role).to.equal(RaftRole.Follower);
       expect(effects).to.deep.include({ kind: 'persistVote', term: 3, votedFor: null });
@@ -298,7 +387,7 @@ describe('actors/quorum/raft-core', () => {
       expect(follower.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 0)).to.deep.equal([]);
       expect(follower.role).to.equal(RaftRole.Follower);
       const candidate = new RaftCore<Data>(1, ids(1, 2, 3), { term: 1, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      candidate.electionTimeout(0); // term 2
+      standAfterPreVotes(candidate, 0, 2); // term 2
       candidate.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
       expect(candidate.role).to.equal(RaftRole.Candidate);
     });
@@ -463,7 +552,7 @@ describe('actors/quorum/raft-core', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
       core.start(0);
       expect(core.followerFetch(2)).to.equal(null);
-      core.electionTimeout(200);
+      standAfterPreVotes(core, 200, 2);
       core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 210);
       expect(core.role).to.equal(RaftRole.Leader);
       expect(core.lastIndex).to.equal(1);
@@ -496,7 +585,7 @@ describe('actors/quorum/raft-core', () => {
       core.handle({ type: 'AppendEntriesResponse', term: 5, followerId: 3, success: false, matchIndex: 0 }, 300);
       expect(core.role).to.equal(RaftRole.Follower);
       expect(core.followerFetch(2)).to.equal(null);
-      core.electionTimeout(600);
+      standAfterPreVotes(core, 600, 2);
       core.handle({ type: 'VoteResponse', term: 6, voterId: 2, granted: true }, 610);
       expect(core.role).to.equal(RaftRole.Leader);
       expect(core.followerFetch(2)).to.deep.equal({ lastFetchAt: null, lastCaughtUpAt: null });
@@ -595,7 +684,7 @@ describe('actors/quorum/raft-core', () => {
       expect(follower.handle(observe, 1)).to.deep.equal([{ kind: 'send', to: 1, msg: { ...observe, forwarded: true } }]);
       expect(follower.handle({ ...observe, forwarded: true }, 1)).to.deep.equal([]);
       const leader = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT);
-      leader.electionTimeout(0);
+      standAfterPreVotes(leader, 0, 2);
       leader.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
       const effects = leader.handle({ ...observe, forwarded: true }, 2);
       expect(sends(effects, 'AppendEntries')).to.have.length(1);
@@ -667,7 +756,7 @@ describe('actors/quorum/raft-core', () => {
 
     it('refused: a new leader that has not committed an entry of its term yet (Kafka: no high watermark)', () => {
       const core = new RaftCore<Data>(1, ids(1, 2, 3), { term: 0, votedFor: null }, [], () => [], MIN_TIMEOUT, undefined, { membership });
-      core.electionTimeout(0);
+      standAfterPreVotes(core, 0, 2);
       core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true }, 1);
       expect(core.role).to.equal(RaftRole.Leader);
       expect(core.checkRemoveVoter(3)).to.deep.include({ ok: false, refusal: 'NotReady' });
@@ -783,10 +872,10 @@ describe('actors/quorum/raft-core', () => {
       // the leader is gone before the entry commits: this node holds the most complete log and
       // stands, counting a majority of {1, 2} without itself (after their pre-votes)
       effects = core.electionTimeout(500);
-      expect([core.role, core.term]).to.deep.equal([RaftRole.Follower, 1]);
+      expect([core.role, core.term]).to.deep.equal([RaftRole.Prospective, 1]);
       expect(sends(effects, 'VoteRequest')).to.have.length(2);
       core.handle({ type: 'VoteResponse', term: 1, voterId: 1, granted: true, preVote: true }, 501);
-      expect(core.role).to.equal(RaftRole.Follower);
+      expect(core.role).to.equal(RaftRole.Prospective);
       effects = core.handle({ type: 'VoteResponse', term: 1, voterId: 2, granted: true, preVote: true }, 501);
       expect([core.role, core.term]).to.deep.equal([RaftRole.Candidate, 2]);
       expect(sends(effects, 'VoteRequest').length).to.equal(2);
@@ -909,20 +998,34 @@ describe('actors/quorum/raft-core', () => {
       expect([a, b, 4]).to.include(sim.leader());
     });
 
-    it('a removed voter that missed its removal and stood (a higher term) does not depose the leader', () => {
+    it('a removed voter cut off before it heard of its removal never raises its term (refused pre-votes), and observes once back', () => {
       const sim = new Sim([1, 2, 3]);
       sim.advance(400);
       const leader = sim.leader()!;
       const [gone] = others(sim, leader);
       sim.isolate(gone!);
       change(sim, leader, sim.node(leader).core.checkRemoveVoter(gone!));
-      sim.advance(600);
-      expect(sim.node(gone!).core.term).to.be.greaterThan(sim.node(leader).core.term);
       const term = sim.node(leader).core.term;
+      sim.advance(600);
+      expect(sim.node(gone!).core.term).to.equal(term);
+      expect(sim.node(gone!).core.role).to.not.equal(RaftRole.Candidate);
       sim.heal();
       sim.advance(1_000);
-      expect(sim.leader()).to.equal(leader);
-      expect(sim.node(leader).core.term).to.equal(term);
+      expect([sim.leader(), sim.node(leader).core.term]).to.deep.equal([leader, term]);
+      expect(sim.node(gone!).core.role).to.equal(RaftRole.Observer);
+    });
+
+    it('a leader answered with a higher term by an observer (a removed voter that stood) forgets it rather than stepping down', () => {
+      const sim = new Sim([1, 2, 3]);
+      sim.advance(400);
+      const leader = sim.leader()!;
+      const [gone] = others(sim, leader);
+      change(sim, leader, sim.node(leader).core.checkRemoveVoter(gone!));
+      sim.advance(100);
+      const core = sim.node(leader).core;
+      expect(core.observerIds()).to.deep.equal([gone]);
+      expect(core.handle({ type: 'AppendEntriesResponse', term: core.term + 3, followerId: gone!, success: false, matchIndex: 0 }, sim.now)).to.deep.equal([]);
+      expect([core.role, core.observerIds()]).to.deep.equal([RaftRole.Leader, []]);
     });
 
     it('the snapshot carries the set: a restart takes it from there; an observer that needs the snapshot gets it with the set', () => {
