@@ -65,14 +65,14 @@ describe('cli/commands/metadata-quorum: output', () => {
       leaderEpoch: 4,
       highWatermark: 42,
       controllerEpoch: 3,
-      voters: [1, 2, 3].map((id) => ({ id, node: `c${id}`, logEndOffset: -1, lag: -1, lastContactMs: -1, role: id === 3 ? 'Candidate' : 'Follower' })),
+      voters: [1, 2, 3].map((id) => ({ id, node: `c${id}`, logEndOffset: -1, lag: -1, lastContactMs: -1, role: id === 3 ? 'Candidate' : id === 2 ? 'Prospective' : 'Follower' })),
       observers: [],
     };
     expect(statusLines(election)).to.include.members(['LeaderId:               -1', 'MaxFollowerLag:         -1', 'MaxFollowerLagTimeMs:   -1']);
     expect(replicationLines(election, 1_000, true).map((l) => l.split(/\s+/))).to.deep.equal([
       ['NodeId', 'DirectoryId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'Status'],
       ['1', ZERO, '-1', '-1', 'unknown', 'Follower'],
-      ['2', ZERO, '-1', '-1', 'unknown', 'Follower'],
+      ['2', ZERO, '-1', '-1', 'unknown', 'Prospective'],
       ['3', ZERO, '-1', '-1', 'unknown', 'Candidate'],
     ]);
   });
