@@ -59,7 +59,7 @@ export type { ScramCredentialInfo, ScramMechanismName, UserScramCredentialAltera
 // delegation tokens (KIP-48), for admin.createDelegationToken / renewDelegationToken / expireDelegationToken / describeDelegationToken
 export type { DelegationToken, TokenInformation } from './client/admin.js';
 export type { BrokerLogDirs, ReplicaLogDir, ReplicaLogDirResult } from './client/admin.js';
-export type { AbortTransactionSpec, FindHangingOptions, MetadataQuorumInfo, OpenTransaction, PartitionProducers, QuorumVoterInfo, TransactionDescription, TransactionListing } from './client/admin.js';
+export type { AbortTransactionSpec, FeatureMetadata, FeatureUpgradeType, FindHangingOptions, MetadataQuorumInfo, OpenTransaction, PartitionProducers, QuorumVoterInfo, TransactionDescription, TransactionListing } from './client/admin.js';
 // Kafka's ACL codes (the values of KafkaJS's enums), for admin.createAcls / describeAcls / deleteAcls
 export { AclOperation, AclPermission, PatternType, ResourceType } from './security/acl.js';
 export { CommitFailedError, SamsaError } from './client/errors.js';

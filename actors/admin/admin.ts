@@ -10,7 +10,7 @@
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
- * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
+ * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), DescribeFeatures, UpdateFeatures (KIP-584), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
@@ -27,6 +27,7 @@
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { brokerPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import { FEATURES } from '../../src/protocol/features.js';
 import { compareEntities, filterMatches, filterProblem } from '../../src/security/client-quotas.js';
 import type { ActorContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -423,6 +424,15 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async RemoveRaftVoter(s, m, ctx) {
       await toController(s, ctx, { type: 'RemoveRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');
+    },
+    async DescribeFeatures(s, _m, ctx) {
+      const md = await controllerMetadata(s, ctx, []);
+      if (isFailure(md)) return fail(ctx, 'Features', md.errorCode, md.message);
+      const supported = FEATURES.map((f) => ({ name: f.name, minVersion: f.min, maxVersion: f.max }));
+      ctx.reply({ type: 'Features', errorCode: ErrorCode.NONE, supported, finalized: md.features ?? null });
+    },
+    async UpdateFeatures(s, m, ctx) {
+      await toController(s, ctx, { type: 'UpdateFeatures', updates: m.updates, validateOnly: m.validateOnly }, 'UpdateFeaturesResponse');
     },
     async FetchTopicMetadata(s, m, ctx) {
       const md = await refresh(s, ctx);

@@ -35,6 +35,10 @@ export type AdminMsg =
   /** Kafka's AddRaftVoter and RemoveRaftVoter (KIP-853), to the active controller: answered RaftVoterChangeResponse once committed. */
   | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null }
   | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
+  /** The features samsa implements and the cluster's finalized levels (KIP-584), from the active controller: answered Features. */
+  | { type: 'DescribeFeatures' }
+  /** Kafka's UpdateFeatures, to the active controller (upgradeType: 1 upgrade, 2 safe, 3 unsafe downgrade): answered UpdateFeaturesResponse. */
+  | { type: 'UpdateFeatures'; updates: { feature: string; level: number; upgradeType: number }[]; validateOnly: boolean }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }
   | { type: 'ListGroups' }
   | { type: 'DescribeGroups'; groups: string[] }

@@ -111,6 +111,7 @@ import {
   type TopicRecord,
 } from './metadata-state.js';
 import { cancelReassignment, completionChange, isReassigning, removedReplicas, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
+import { checkFeatureUpdates, defaultFeatureLevels } from '../../src/protocol/features.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
@@ -519,6 +520,8 @@ async function handleQuorumReady(s: ControllerState, m: Extract<QuorumEvent, { t
   const batch = new Batch(s.metadata);
   try {
     batch.add({ type: 'ControllerEpoch', clusterId: s.clusterId, controllerEpoch: s.metadata.controllerEpoch + 1 });
+    // a new cluster, or one made before samsa kept feature levels: the defaults (KIP-584)
+    if (s.metadata.featuresEpoch === 0) for (const [name, level] of Object.entries(defaultFeatureLevels())) batch.add({ type: 'FeatureLevel', name, level });
   } catch (err) {
     s.role = ControllerRole.Standby;
     throw err; // a log of another cluster: supervision stops the controller
@@ -1442,6 +1445,27 @@ async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<Controlle
   ctx.reply<ControllerReply>({ type: 'AlterBrokerConfigsResponse', resources: results });
 }
 
+/** UpdateFeatures (KIP-584): every update checked as Kafka's FeatureControlManager, then committed together. */
+async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg, { type: 'UpdateFeatures' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, errorMessage: string | null) =>
+    ctx.reply<ControllerReply>({ type: 'UpdateFeaturesResponse', errorCode, errorMessage, features: { levels: { ...s.metadata.features }, epoch: s.metadata.featuresEpoch } });
+  if (!Array.isArray(m.updates) || !m.updates.every((u) => isObject(u) && typeof u.feature === 'string' && Number.isInteger(u.level) && Number.isInteger(u.upgradeType))) {
+    return reply(ErrorCode.INVALID_REQUEST, 'updates must be [{ feature: string, level: integer, upgradeType: integer }]');
+  }
+  if (m.updates.length === 0) return reply(ErrorCode.INVALID_REQUEST, 'no feature to update');
+  const check = checkFeatureUpdates(s.metadata.features, m.updates);
+  if (!check.ok) return reply(check.errorCode, check.errorMessage);
+  if (m.validateOnly) return reply(ErrorCode.NONE, null);
+  const records: MetadataRecord[] = [];
+  for (const u of m.updates) {
+    const level = check.levels[u.feature] ?? 0;
+    if (level !== (s.metadata.features[u.feature] ?? 0)) records.push({ type: 'FeatureLevel', name: u.feature, level });
+  }
+  const results = [{ errorCode: ErrorCode.NONE as number, errorMessage: null as string | null }];
+  await commitMetadataOnly(s, ctx, records, results, 'feature levels changed', () => ({ updates: m.updates.map((u) => `${u.feature}=${check.levels[u.feature] ?? 0}`), epoch: s.metadata.featuresEpoch }));
+  reply(results[0]!.errorCode, results[0]!.errorMessage);
+}
+
 async function handleAlterClientQuotas(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterClientQuotas' }>, ctx: Ctx): Promise<void> {
   const { records, results } = clientQuotaChanges(s.metadata, m.entries);
   if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'client quotas changed', () => ({ entities: records.length, total: s.metadata.clientQuotas.size }));
@@ -1614,6 +1638,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     AlterBrokerConfigs: { resources: 'array', validateOnly: 'boolean?' },
     AlterClientQuotas: { entries: 'array', validateOnly: 'boolean?' },
+    UpdateFeatures: { updates: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
     AlterPartitionReassignments: { topics: 'array' },
     CreateAcls: { creations: 'array' },
@@ -1642,6 +1667,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterTopicConfigs: activeOnly(handleAlterTopicConfigs),
     AlterBrokerConfigs: activeOnly(handleAlterBrokerConfigs),
     AlterClientQuotas: activeOnly(handleAlterClientQuotas),
+    UpdateFeatures: activeOnly(handleUpdateFeatures),
     ElectLeaders: activeOnly(handleElectLeaders),
     AlterPartitionReassignments: activeOnly(handleAlterPartitionReassignments),
     ListPartitionReassignments: activeOnly(handleListPartitionReassignments),

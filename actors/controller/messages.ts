@@ -5,6 +5,7 @@
 import type { MutationQuotaRequest } from '../../src/security/controller-mutation-quota.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
+import type { FinalizedFeatures } from '../../src/protocol/features.js';
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuorumEvent, QuorumReply } from '../quorum/messages.js';
 import type { ScramDeletion, ScramDescription, ScramUpsertion, ScramUserResult } from './scram-credentials.js';
@@ -77,6 +78,13 @@ export type ControllerMsg =
     }
   /** A broker wants a block of producer ids for InitProducerId (Kafka's AllocateProducerIds). */
   | { type: 'AllocateProducerIds'; brokerId: number; brokerEpoch: number }
+  /**
+   * Kafka's UpdateFeatures (KIP-584): finalized feature levels raised, lowered or dropped
+   * (level 0), all or none, checked as Kafka's FeatureControlManager (src/protocol/features.ts);
+   * `upgradeType` is Kafka's 1 upgrade, 2 safe downgrade, 3 unsafe downgrade. Brokers take the
+   * levels from the metadata.
+   */
+  | { type: 'UpdateFeatures'; updates: { feature: string; level: number; upgradeType: number }[]; validateOnly?: boolean }
   /**
    * Kafka's ElectLeaders: `electionType` 0 moves leadership to each partition's preferred replica,
    * 1 elects a leader for partitions without one (uncleanly if need be). `topicPartitions` null:
@@ -211,6 +219,8 @@ export type ControllerReply =
       results: { topic: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
     }
   | { type: 'AllocateProducerIdsResponse'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number }
+  /** One error for the whole update (Kafka: all or none); the finalized levels after it. */
+  | { type: 'UpdateFeaturesResponse'; errorCode: number; errorMessage: string | null; features: FinalizedFeatures }
   | {
       type: 'AlterPartitionReassignmentsResponse';
       /** Set for a malformed request (INVALID_REQUEST); then `topics` is empty. */

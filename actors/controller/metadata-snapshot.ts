@@ -37,6 +37,9 @@ export interface MetadataImage {
   delegationTokens?: DelegationTokenEntry[];
   /** The quorum's voter set (KIP-853); absent or null: never changed, the topology's. */
   quorumVoters?: QuorumVoter[] | null;
+  /** The finalized feature levels and their epoch; absent in images written before samsa kept them. */
+  features?: Record<string, number>;
+  featuresEpoch?: number;
 }
 
 export interface MetadataSnapshot {
@@ -64,6 +67,8 @@ export function toImage(s: MetadataState): MetadataImage {
     scramCredentials: [...s.scramCredentials.values()],
     delegationTokens: [...s.delegationTokens.values()],
     quorumVoters: s.quorumVoters ? [...s.quorumVoters] : null,
+    features: { ...s.features },
+    featuresEpoch: s.featuresEpoch,
   };
 }
 
@@ -81,6 +86,8 @@ export function fromImage(i: MetadataImage): MetadataState {
     scramCredentials: new Map((i.scramCredentials ?? []).map((c) => [scramKey(c.user, c.mechanism), c])),
     delegationTokens: new Map((i.delegationTokens ?? []).map((t) => [t.tokenId, t])),
     quorumVoters: i.quorumVoters ?? null,
+    features: { ...(i.features ?? {}) },
+    featuresEpoch: i.featuresEpoch ?? 0,
   };
 }
 
@@ -93,7 +100,9 @@ function isImage(v: unknown): v is MetadataImage {
     Number.isSafeInteger(i.controllerEpoch) &&
     Number.isSafeInteger(i.nextProducerId) &&
     [i.brokers, i.topics, i.pendingDeletes, i.acls, i.brokerConfigs, i.clientQuotas].every(Array.isArray) &&
-    (i.quorumVoters === undefined || i.quorumVoters === null || Array.isArray(i.quorumVoters))
+    (i.quorumVoters === undefined || i.quorumVoters === null || Array.isArray(i.quorumVoters)) &&
+    (i.features === undefined || (typeof i.features === 'object' && i.features !== null && Object.values(i.features).every(Number.isInteger))) &&
+    (i.featuresEpoch === undefined || Number.isSafeInteger(i.featuresEpoch))
   );
 }
 

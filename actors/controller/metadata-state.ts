@@ -88,6 +88,13 @@ export interface MetadataState {
   readonly delegationTokens: ReadonlyMap<string, DelegationTokenEntry>;
   /** The metadata quorum's voters as last changed (KIP-853); null: never changed, the topology's. */
   readonly quorumVoters: readonly QuorumVoter[] | null;
+  /**
+   * The cluster's finalized feature levels (KIP-584; src/protocol/features.ts), none at 0, and
+   * how many FeatureLevel records set them (Kafka's FinalizedFeaturesEpoch; 0: never set, a
+   * cluster made before samsa kept levels).
+   */
+  readonly features: Readonly<Record<string, number>>;
+  readonly featuresEpoch: number;
 }
 
 export type PartitionChangeRecord = {
@@ -147,7 +154,9 @@ export type MetadataRecord =
    * The metadata quorum's voter set from this entry on (Kafka's VotersRecord, KIP-853): in force
    * for Raft as soon as it is in a controller's log, committed or not (actors/quorum).
    */
-  | { type: 'QuorumVoters'; voters: QuorumVoter[] };
+  | { type: 'QuorumVoters'; voters: QuorumVoter[] }
+  /** A feature's finalized level from now on; 0 drops it (Kafka's FeatureLevelRecord). */
+  | { type: 'FeatureLevel'; name: string; level: number };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -162,7 +171,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
 }
 
 // ------------------------------------------------------------------ queries
@@ -249,6 +258,7 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     acls: sortedAcls(state),
     brokerConfigs: Object.fromEntries([...state.brokerConfigs].map(([k, v]) => [k, { ...v }])),
     clientQuotas: [...state.clientQuotas.values()].map((q) => ({ entity: { ...q.entity }, quotas: { ...q.quotas } })),
+    features: { levels: { ...state.features }, epoch: state.featuresEpoch },
   };
 }
 
@@ -521,6 +531,15 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       const delegationTokens = new Map(state.delegationTokens);
       delegationTokens.delete(record.tokenId);
       return { ...state, delegationTokens };
+    }
+    case 'FeatureLevel': {
+      if (typeof record.name !== 'string' || record.name === '' || !Number.isInteger(record.level) || record.level < 0 || record.level > 0x7fff) {
+        fail(record, `bad feature level ${record.level} for ${JSON.stringify(record.name)}`);
+      }
+      const features = { ...state.features };
+      if (record.level === 0) delete features[record.name];
+      else features[record.name] = record.level;
+      return { ...state, features, featuresEpoch: state.featuresEpoch + 1 };
     }
     case 'QuorumVoters': {
       const problem = votersProblem(record.voters);

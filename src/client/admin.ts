@@ -21,6 +21,7 @@ import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
 import type { BrokerInfo, TopicMetadata } from '../protocol/cluster.js';
 import { ErrorCode } from '../protocol/errors.js';
+import { UpgradeType, type FinalizedFeatures } from '../protocol/features.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
@@ -99,6 +100,16 @@ export interface QuorumVoterInfo {
  * each voter, the observers (controllers outside the voter set the leader replicates to:
  * waiting to be added, or removed), and the controller epoch of the metadata.
  */
+/** The cluster's features (Kafka's FeatureMetadata): finalized levels by name, and the levels samsa implements. */
+export interface FeatureMetadata {
+  finalizedFeatures: Record<string, { minVersionLevel: number; maxVersionLevel: number }>;
+  finalizedFeaturesEpoch: number | null;
+  supportedFeatures: Record<string, { minVersion: number; maxVersion: number }>;
+}
+
+/** Kafka's FeatureUpdate.UpgradeType. */
+export type FeatureUpgradeType = 'upgrade' | 'safe-downgrade' | 'unsafe-downgrade';
+
 export interface MetadataQuorumInfo {
   clusterId?: string;
   leaderId: number;
@@ -809,6 +820,33 @@ export class Admin {
    */
   async removeRaftVoter(opts: { voterId: number; voterDirectoryId?: string }): Promise<void> {
     await this.call({ type: 'RemoveRaftVoter', voterId: opts.voterId, directoryId: opts.voterDirectoryId ?? null });
+  }
+
+  /**
+   * The cluster's features (Kafka's Admin.describeFeatures, KIP-584): the levels samsa implements
+   * for each, and the finalized level of each, from the active controller (a feature at level 0
+   * is not finalized). `finalizedFeaturesEpoch` rises with every change (null: none known).
+   */
+  async describeFeatures(): Promise<FeatureMetadata> {
+    const r = await this.call({ type: 'DescribeFeatures' });
+    const finalized = r.finalized as FinalizedFeatures | null;
+    const supportedFeatures: FeatureMetadata['supportedFeatures'] = {};
+    for (const f of r.supported as { name: string; minVersion: number; maxVersion: number }[]) supportedFeatures[f.name] = { minVersion: f.minVersion, maxVersion: f.maxVersion };
+    const finalizedFeatures: FeatureMetadata['finalizedFeatures'] = {};
+    for (const [name, level] of Object.entries(finalized?.levels ?? {})) finalizedFeatures[name] = { minVersionLevel: level, maxVersionLevel: level };
+    return { finalizedFeatures, finalizedFeaturesEpoch: finalized ? finalized.epoch : null, supportedFeatures };
+  }
+
+  /**
+   * Changes finalized feature levels (Kafka's Admin.updateFeatures): all or none. A lower level
+   * needs `upgradeType: 'safe-downgrade'` (or 'unsafe-downgrade'), and level 0 disables a feature
+   * whose levels start at 0. `validateOnly` checks without changing. Throws SamsaError with
+   * Kafka's INVALID_UPDATE_VERSION and its reason when an update is refused.
+   */
+  async updateFeatures(updates: Record<string, { maxVersionLevel: number; upgradeType?: FeatureUpgradeType }>, opts: { validateOnly?: boolean } = {}): Promise<void> {
+    const types: Record<FeatureUpgradeType, number> = { upgrade: UpgradeType.Upgrade, 'safe-downgrade': UpgradeType.SafeDowngrade, 'unsafe-downgrade': UpgradeType.UnsafeDowngrade };
+    const list = Object.entries(updates).map(([feature, u]) => ({ feature, level: u.maxVersionLevel, upgradeType: types[u.upgradeType ?? 'upgrade'] ?? -1 }));
+    await this.call({ type: 'UpdateFeatures', updates: list, validateOnly: opts.validateOnly === true });
   }
 
   async fetchTopicMetadata(opts: { topics?: string[] } = {}): Promise<{ topics: TopicMetadata[] }> {

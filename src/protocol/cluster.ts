@@ -4,6 +4,7 @@
  */
 import type { AclBinding } from '../security/acl.js';
 import type { ClientQuota } from '../security/client-quotas.js';
+import type { FinalizedFeatures } from './features.js';
 
 export const CONTROLLER_PATH = '/controller';
 
@@ -80,6 +81,8 @@ export interface ClusterMetadata {
   brokerConfigs?: Record<string, Record<string, string>>;
   /** Client quotas (absent: none); each broker's Kafka listener enforces them. */
   clientQuotas?: ClientQuota[];
+  /** The finalized feature levels (KIP-584; absent: not known, as from a controller before samsa kept them). */
+  features?: FinalizedFeatures;
 }
 
 /**

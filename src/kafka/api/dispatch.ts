@@ -18,6 +18,7 @@ import { describeCluster } from './describe-cluster.js';
 import { describeConfigs } from './describe-configs.js';
 import { describeQuorum } from './describe-quorum.js';
 import { addRaftVoter, removeRaftVoter } from './raft-voters.js';
+import { updateFeatures } from './features.js';
 import { alterReplicaLogDirs } from './alter-replica-log-dirs.js';
 import { describeLogDirs } from './describe-log-dirs.js';
 import { electLeaders } from './elect-leaders.js';
@@ -90,6 +91,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [68, consumerGroupHeartbeat],
   [69, consumerGroupDescribe],
   [75, describeTopicPartitions],
+  [57, updateFeatures],
   [80, addRaftVoter],
   [81, removeRaftVoter],
 ]);

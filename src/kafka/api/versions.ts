@@ -6,6 +6,8 @@
 import { ErrorCode } from '../../protocol/errors.js';
 import { ApiKeys } from '../protocol/index.js';
 import type { ApiHandler } from './context.js';
+import { featureFields } from './features.js';
+import { fetchClusterMetadata } from './metadata.js';
 
 export interface VersionRange {
   min: number;
@@ -27,7 +29,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [14, { min: 0, max: 5 }], // SyncGroup
   [15, { min: 0, max: 5 }], // DescribeGroups
   [16, { min: 0, max: 5 }], // ListGroups (v5: KIP-848 TypesFilter and GroupType, classic or consumer)
-  [18, { min: 0, max: 4 }], // ApiVersions (v4: KIP-1022 feature ranges from 0; samsa advertises no features)
+  [18, { min: 0, max: 4 }], // ApiVersions (v3+: supported and finalized features, KIP-584; v4: KIP-1022 feature ranges from 0)
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
   [20, { min: 0, max: 6 }], // DeleteTopics (v6: by name or topic id)
   [21, { min: 0, max: 2 }], // DeleteRecords
@@ -61,6 +63,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [50, { min: 0, max: 0 }], // DescribeUserScramCredentials
   [51, { min: 0, max: 0 }], // AlterUserScramCredentials
   [55, { min: 0, max: 2 }], // DescribeQuorum (the metadata quorum through the active controller; v2: no controller listeners)
+  [57, { min: 0, max: 2 }], // UpdateFeatures (KIP-584, to the active controller; v2: no per-feature results)
   [60, { min: 0, max: 1 }], // DescribeCluster (v1: endpoint type, brokers only)
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
@@ -96,11 +99,7 @@ export function isSupported(apiKey: number, version: number): boolean {
   return r !== undefined && version >= r.min && version <= r.max;
 }
 
-/**
- * The ApiVersions answer; with `sasl`, the SASL APIs too (a SASL listener). It carries no
- * SupportedFeatures or FinalizedFeatures (KIP-584): samsa has no feature levels, so v4 (KIP-1022:
- * a supported feature range may start at 0, which Kafka hides from v0-v3) answers as v3.
- */
+/** The ApiVersions answer's API ranges; with `sasl`, the SASL APIs too (a SASL listener). */
 export function apiVersionsBody(errorCode: number, sasl = false): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
   const ranges = sasl ? [...SUPPORTED_VERSIONS, ...SASL_VERSIONS].sort(([a], [b]) => a - b) : [...SUPPORTED_VERSIONS];
   const apiKeys = ranges.map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
@@ -120,10 +119,16 @@ export function unsupportedApiVersionsBody(): ReturnType<typeof apiVersionsBody>
 /** Kafka's ApiVersionsRequest.isValid: v3+ names the client software as letters, digits, '-' and '.', starting and ending with a letter or digit. */
 const SOFTWARE_NAME_OR_VERSION = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
-/** ApiVersions (api key 18, v0-v4): a v3+ request naming its client software badly is INVALID_REQUEST, with no ranges, as Kafka. */
+/**
+ * ApiVersions (api key 18, v0-v4): a v3+ request naming its client software badly is
+ * INVALID_REQUEST, with no ranges, as Kafka. v3+ carries the features (features.ts), the
+ * finalized levels from this broker's metadata.
+ */
 export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async (ctx, version, body) => {
   if (version >= 3 && !(SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareName ?? '') && SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareVersion ?? ''))) {
     return { errorCode: ErrorCode.INVALID_REQUEST, apiKeys: [], throttleTimeMs: 0 };
   }
-  return apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);
+  const ranges = apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);
+  if (version < 3) return ranges;
+  return { ...ranges, ...featureFields(version, await fetchClusterMetadata(ctx, [])) };
 };

@@ -64,6 +64,7 @@ export const ApiKeys = {
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
   DescribeQuorum: 55,
+  UpdateFeatures: 57,
   DescribeCluster: 60,
   DescribeProducers: 61,
   DescribeTransactions: 65,
@@ -1222,6 +1223,26 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'host', type: 'string', versions: [2, N] },
         { name: 'port', type: 'uint16', versions: [2, N] },
       ] },
+    ] },
+  ] },
+  { name: 'UpdateFeaturesRequest', apiKey: 57, kind: 'request', validVersions: [0, 2], flexibleFrom: 0, fields: [
+    { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+    { name: 'featureUpdates', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'feature', type: 'string', versions: [0, N] },
+      { name: 'maxVersionLevel', type: 'int16', versions: [0, N] },
+      { name: 'allowDowngrade', type: 'bool', versions: [0, 0] },
+      { name: 'upgradeType', type: 'int8', versions: [1, N], default: 1 },
+    ] },
+    { name: 'validateOnly', type: 'bool', versions: [1, N], default: false },
+  ] },
+  { name: 'UpdateFeaturesResponse', apiKey: 57, kind: 'response', validVersions: [0, 2], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'results', type: 'struct', array: true, versions: [0, 1], fields: [
+      { name: 'feature', type: 'string', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
     ] },
   ] },
   { name: 'DescribeClusterRequest', apiKey: 60, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
@@ -3785,6 +3806,46 @@ export interface DescribeQuorumResponseListeners {
   port: number;
 }
 
+export interface UpdateFeaturesRequest {
+  /** v0+, default 60000 */
+  timeoutMs: number;
+  /** v0+ */
+  featureUpdates: UpdateFeaturesRequestFeatureUpdates[];
+  /** v1+, default false */
+  validateOnly: boolean;
+}
+
+export interface UpdateFeaturesRequestFeatureUpdates {
+  /** v0+ */
+  feature: string;
+  /** v0+ */
+  maxVersionLevel: number;
+  /** v0 */
+  allowDowngrade: boolean;
+  /** v1+, default 1 */
+  upgradeType: number;
+}
+
+export interface UpdateFeaturesResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  /** v0-1 */
+  results: UpdateFeaturesResponseResults[];
+}
+
+export interface UpdateFeaturesResponseResults {
+  /** v0+ */
+  feature: string;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
 export interface DescribeClusterRequest {
   /** v0+ */
   includeClusterAuthorizedOperations: boolean;
@@ -4259,6 +4320,7 @@ export interface RequestBodies {
   50: DescribeUserScramCredentialsRequest;
   51: AlterUserScramCredentialsRequest;
   55: DescribeQuorumRequest;
+  57: UpdateFeaturesRequest;
   60: DescribeClusterRequest;
   61: DescribeProducersRequest;
   65: DescribeTransactionsRequest;
@@ -4321,6 +4383,7 @@ export interface ResponseBodies {
   50: DescribeUserScramCredentialsResponse;
   51: AlterUserScramCredentialsResponse;
   55: DescribeQuorumResponse;
+  57: UpdateFeaturesResponse;
   60: DescribeClusterResponse;
   61: DescribeProducersResponse;
   65: DescribeTransactionsResponse;

@@ -1,6 +1,6 @@
 /**
- * ApiVersions (src/kafka/api/versions.ts) over the wire: v4 (KIP-1022) answers as v3, with the
- * same ranges and no feature levels; a v3+ request whose client software name or version is not
+ * ApiVersions (src/kafka/api/versions.ts) over the wire: v4 (KIP-1022) has the ranges v3 has,
+ * and the features (KIP-584) with ranges from 0 that v3 leaves out; a v3+ request whose client software name or version is not
  * Kafka's pattern is INVALID_REQUEST with no ranges, as Kafka's ApiVersionsRequest.isValid.
  * (An ApiVersions version the listener does not speak: test/kafka/listener.test.ts.)
  */
@@ -25,15 +25,33 @@ describe('Kafka API: ApiVersions', function () {
     await c?.stop();
   });
 
-  it('v4 advertises the ranges v3 does, ApiVersions 0-4 among them, and no features', async () => {
+  it('v4 advertises the ranges v3 does, ApiVersions 0-4 among them; v4 lists every feature, v3 those whose range starts above 0 (KIP-1022)', async () => {
     const v3 = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'apache-kafka-java', clientSoftwareVersion: '3.9.0' });
     const v4 = await k.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'apache-kafka-java', clientSoftwareVersion: '4.0.0' });
     expect(v4.errorCode).to.equal(ErrorCode.NONE);
     expect(v4.apiKeys).to.deep.equal(v3.apiKeys);
     expect(v4.apiKeys).to.have.length(SUPPORTED_VERSIONS.size);
     expect(v4.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.ApiVersions)).to.deep.include({ minVersion: 0, maxVersion: 4 });
-    expect(v4.supportedFeatures).to.deep.equal([]);
-    expect(v4.finalizedFeatures).to.deep.equal([]);
+    expect(v4.supportedFeatures).to.deep.equal([
+      { name: 'group.version', minVersion: 0, maxVersion: 1 },
+      { name: 'kraft.version', minVersion: 0, maxVersion: 1 },
+      { name: 'metadata.version', minVersion: 22, maxVersion: 22 },
+      { name: 'transaction.version', minVersion: 0, maxVersion: 0 },
+    ]);
+    expect(v3.supportedFeatures).to.deep.equal([{ name: 'metadata.version', minVersion: 22, maxVersion: 22 }]);
+    // a new cluster's defaults, finalized by its first active controller; levels at 0 are not listed
+    for (const r of [v3, v4]) {
+      expect(r.finalizedFeatures).to.deep.equal([
+        { name: 'group.version', maxVersionLevel: 1, minVersionLevel: 1 },
+        { name: 'kraft.version', maxVersionLevel: 1, minVersionLevel: 1 },
+        { name: 'metadata.version', maxVersionLevel: 22, minVersionLevel: 22 },
+      ]);
+      expect(r.finalizedFeaturesEpoch).to.be.greaterThan(0);
+    }
+    // v0-v2 have no feature fields
+    const v2 = await k.call(ApiKeys.ApiVersions, 2, {});
+    expect(v2.apiKeys).to.deep.equal(v3.apiKeys);
+    expect(v2.supportedFeatures ?? []).to.deep.equal([]);
   });
 
   it('v3 and v4 with a client software name or version outside [a-zA-Z0-9](?:[a-zA-Z0-9-.]*[a-zA-Z0-9])? are INVALID_REQUEST, without ranges', async () => {
