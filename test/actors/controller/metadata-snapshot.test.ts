@@ -52,6 +52,18 @@ describe('actors/controller/metadata-snapshot', () => {
     expect(applyRecords(back, [next])).to.deep.equal(applyRecords(state, [next]));
   });
 
+  it('feature levels and their epoch survive an image; an image written before samsa kept them has none (epoch 0)', () => {
+    const state = applyRecords(emptyMetadata(), [
+      { type: 'FeatureLevel', name: 'metadata.version', level: 22 },
+      { type: 'FeatureLevel', name: 'group.version', level: 1 },
+    ]);
+    const back = fromImage(JSON.parse(JSON.stringify(toImage(state))));
+    expect([back.features, back.featuresEpoch]).to.deep.equal([{ 'metadata.version': 22, 'group.version': 1 }, 2]);
+    const { features: _f, featuresEpoch: _e, ...old } = toImage(state);
+    const before = fromImage(JSON.parse(JSON.stringify(old)));
+    expect([before.features, before.featuresEpoch]).to.deep.equal([{}, 0]);
+  });
+
   it('an image written before voter changes were kept (no quorumVoters) is the topology\'s set (null)', () => {
     const { quorumVoters: _gone, ...old } = toImage(emptyMetadata());
     expect(fromImage(JSON.parse(JSON.stringify(old))).quorumVoters).to.equal(null);

@@ -279,6 +279,28 @@ describe('actors/controller/metadata-state', () => {
     });
   });
 
+  describe('feature levels (FeatureLevel, KIP-584)', () => {
+    it('none recorded: no levels, epoch 0; a record sets one level and raises the epoch; level 0 drops it', () => {
+      const s0 = emptyMetadata();
+      expect([s0.features, s0.featuresEpoch]).to.deep.equal([{}, 0]);
+      const s1 = applyRecord(s0, { type: 'FeatureLevel', name: 'group.version', level: 1 });
+      const s2 = applyRecord(s1, { type: 'FeatureLevel', name: 'metadata.version', level: 22 });
+      expect([s2.features, s2.featuresEpoch]).to.deep.equal([{ 'group.version': 1, 'metadata.version': 22 }, 2]);
+      expect(s1.features).to.deep.equal({ 'group.version': 1 });
+      const s3 = applyRecord(s2, { type: 'FeatureLevel', name: 'group.version', level: 0 });
+      expect([s3.features, s3.featuresEpoch]).to.deep.equal([{ 'metadata.version': 22 }, 3]);
+      expect(toClusterMetadata(s3, 'c').features).to.deep.equal({ levels: { 'metadata.version': 22 }, epoch: 3 });
+    });
+
+    it('refused: no name, a level below 0, above 32767 or not an integer', () => {
+      const bad = (name: string, level: number) => expect(() => applyRecord(emptyMetadata(), { type: 'FeatureLevel', name, level })).to.throw(MetadataRecordError, /bad feature level/);
+      bad('', 1);
+      bad('group.version', -1);
+      bad('group.version', 40_000);
+      bad('group.version', 1.5);
+    });
+  });
+
   describe('elections', () => {
     function withTopic(brokers: number[], partitions: PartitionState[], config: Record<string, string | number> = {}): MetadataState {
       return applyRecord(cluster(brokers), createTopic('t', partitions, config));
