@@ -31,7 +31,7 @@
  * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AlterLogDir to replicas (AlterReplicaLogDirs); StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
+ * ResignCoordinator, and GroupVersionChanged (the finalized group.version), to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription.
@@ -42,6 +42,7 @@ import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
+import { finalizedLevel, GROUP_VERSION } from '../../src/protocol/features.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
@@ -147,6 +148,8 @@ export interface BrokerState {
   offlinePartitions: Map<string, { topic: string; partition: number }>;
   fetchers: Map<number, FetcherHandle>;
   leaderNodes: Map<number, string>;
+  /** The finalized group.version last told to the coordinator (null: none yet). */
+  groupVersionTold: number | null;
   fetches: FetchPurgatory;
   /** When the armed fetch-expiry timer fires (valid while it is active). */
   fetchExpiryDue: number;
@@ -859,6 +862,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       offlinePartitions: new Map(),
       fetchers: new Map(),
       leaderNodes: new Map(),
+      groupVersionTold: null,
       fetches: new FetchPurgatory(),
       fetchesAnsweredOnAdvance: 0,
       fetchExpiryDue: Infinity,
@@ -976,6 +980,12 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         for (const rep of s.replicas.values()) if (rep.topic === t.name) ctx.send(rep.ref, { type: 'TopicConfigChanged', config: t.config });
       }
       s.metadata = m.metadata;
+      // the coordinator's consumer groups follow the finalized group.version (KIP-584)
+      const groupVersion = finalizedLevel(m.metadata.features, GROUP_VERSION);
+      if (m.metadata.features && groupVersion !== s.groupVersionTold) {
+        s.groupVersionTold = groupVersion;
+        ctx.send(s.coordinator, { type: 'GroupVersionChanged', level: groupVersion });
+      }
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);
       s.throttles = throttlesFor(m.metadata, s.args.brokerId);

@@ -29,7 +29,7 @@
  * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
  * metadata cache of consumer groups (and the cluster's topic list, for regular expressions) and
  * the heartbeats waiting for it or for their member's topic authorizations.
- * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
@@ -344,9 +344,14 @@ export interface CoordinatorState {
   /** Consumer group heartbeats waiting for topic metadata or topic authorizations, by fetch id. */
   awaitingTopics: Map<number, PendingHeartbeat>;
   consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
+  /** The finalized group.version (KIP-584) as the broker last told it; 1 (a new cluster's) until told. */
+  groupVersion: number;
 }
 
 type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
+
+/** Why ConsumerGroupHeartbeat and ConsumerGroupDescribe answer UNSUPPORTED_VERSION with group.version 0. */
+const CONSUMER_PROTOCOL_OFF = 'The new consumer group protocol is not enabled: the cluster\'s group.version is 0 (samsa features upgrade --feature group.version=1)';
 
 /** A consumer group heartbeat gathering what it needs before it is applied (prepareConsumerHeartbeat). */
 interface PendingHeartbeat {
@@ -2037,6 +2042,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       broker: args.broker ?? null,
       verifying: new Map(),
       topicCache: new Map(),
+      groupVersion: 1,
       clusterTopics: null,
       awaitingTopics: new Map(),
       consumerTopicMetadata: args.consumerTopicMetadata ?? null,
@@ -2082,6 +2088,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       topicAuthorizer: 'object?',
     },
     ConsumerGroupDescribe: { groups: 'array' },
+    GroupVersionChanged: { level: 'integer' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
@@ -2095,6 +2102,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
   handlers: {
     ConsumerGroupHeartbeat(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
+      if (s.groupVersion < 1) return answer(ctx, token, consumerHeartbeatError(ErrorCode.UNSUPPORTED_VERSION, CONSUMER_PROTOCOL_OFF));
       const invalid = validateConsumerHeartbeat(m);
       if (invalid) return answer(ctx, token, consumerHeartbeatError(invalid.errorCode, invalid.message));
       if (m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || m.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) return consumerLeave(s, ctx, m, token);
@@ -2151,6 +2159,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     ConsumerGroupDescribe(s, m, ctx) {
       const groups: DescribedConsumerGroup[] = m.groups.map((groupId) => {
         const none = (errorCode: number, errorMessage: string | null): DescribedConsumerGroup => ({ groupId: String(groupId), errorCode, errorMessage, groupState: '', groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] });
+        if (s.groupVersion < 1) return none(ErrorCode.UNSUPPORTED_VERSION, CONSUMER_PROTOCOL_OFF);
         const err = validateGroupStatus(s, groupId, true);
         if (err !== null) return none(err, null);
         const entry = s.groups.get(groupId);
@@ -2158,6 +2167,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         return describeConsumerGroup(s, groupId, entry.consumer);
       });
       ctx.reply({ type: 'ConsumerGroupDescribeResponse', errorCode: ErrorCode.NONE, groups } satisfies ConsumerGroupDescribeResponse);
+    },
+
+    GroupVersionChanged(s, m, ctx) {
+      if (m.level === s.groupVersion) return;
+      ctx.log.info(m.level >= 1 ? 'consumer group protocol on (group.version 1)' : 'consumer group protocol off (group.version 0)', { groupVersion: m.level });
+      s.groupVersion = m.level;
     },
 
     JoinGroup(s, m, ctx) {

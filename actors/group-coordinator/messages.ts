@@ -93,6 +93,12 @@ export type CoordinatorMsg =
       topicAuthorizer?: TopicAuthorizer | null;
     }
   | { type: 'ConsumerGroupDescribe'; groups: string[] }
+  /**
+   * The cluster's finalized group.version as the broker's metadata has it (KIP-584): below 1
+   * the consumer group protocol is off, and ConsumerGroupHeartbeat and ConsumerGroupDescribe
+   * answer UNSUPPORTED_VERSION, as Kafka 4.0.
+   */
+  | { type: 'GroupVersionChanged'; level: number }
   /** Internal: the broker's metadata of topics a heartbeat waited for (names null: every topic; topics null: not answered). */
   | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[] | null; topics: ConsumerTopicInfo[] | null }
   /** Internal: the topics a heartbeat's member may DESCRIBE, of those its group's regular expressions matched (null: not answered). */

@@ -87,8 +87,15 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
     });
     expect(after.epoch).to.be.greaterThan(before.epoch);
     expect(after.levels).to.deep.equal({ 'kraft.version': 1, 'metadata.version': 22 });
+    // the consumer group protocol is off, as in Kafka 4.0 with group.version 0
+    const join = () => k.call(ApiKeys.ConsumerGroupHeartbeat, 0, { groupId: 'gv-wire', memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], serverAssignor: null, topicPartitions: [] });
+    await checkFor(async () => (await join()).errorCode === ErrorCode.UNSUPPORTED_VERSION);
+    const described = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: ['gv-wire'], includeAuthorizedOperations: false });
+    expect(described.groups.map((g: { errorCode: number }) => g.errorCode)).to.deep.equal([ErrorCode.UNSUPPORTED_VERSION]);
     expect((await update(k, 1, [{ feature: 'group.version', maxVersionLevel: 1 }])).errorCode).to.equal(NONE);
     await checkFor(async () => (await finalized(k)).levels['group.version'] === 1);
+    await k.call(ApiKeys.FindCoordinator, 3, { key: 'gv-wire', keyType: 0 });
+    await checkFor(async () => (await join()).errorCode === NONE);
   });
 
   it('v0: AllowDowngrade instead of an upgrade type; without it a lower level is refused', async () => {
