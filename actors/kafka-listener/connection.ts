@@ -9,7 +9,8 @@
  * whether it authenticated with a delegation token (then its session ends with the token).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
  * ready), SocketDrained, SocketClosed, Throttle / Unmute (a client over its quota is not read from
- * for its throttle time).
+ * for its throttle time). With a request_percentage quota in force, each request's handler time
+ * is measured (src/kafka/request-time.ts) and recorded against its client's quota.
  * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
  * FindCoordinator to the broker; group and offset requests to the broker's group coordinator;
  * InitProducerId (with a transactional id), AddPartitionsToTxn, AddOffsetsToTxn and EndTxn to its
@@ -38,6 +39,7 @@ import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { ANONYMOUS, operationName, resourceTypeName } from '../../src/security/acl.js';
 import type { AclAuthorizer } from '../../src/security/authorizer.js';
 import type { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
+import { RequestTime, monotonicClock, type RequestClock } from '../../src/kafka/request-time.js';
 import { connectionPrincipal } from '../../src/security/principal.js';
 import type { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import type { ActorRef } from '../../src/runtime/types.js';
@@ -71,6 +73,8 @@ export interface KafkaConnectionArgs {
   authorizer?: AclAuthorizer | null;
   /** The listener's client quotas (shared by its connections). */
   quotas?: ClientQuotaManager | null;
+  /** What requests' handler time is measured with, for request_percentage (default: monotonicClock). */
+  requestClock?: RequestClock;
   /** The listener's topic ids (shared by its connections). */
   topicIds: TopicIdResolver;
   /** The listener's incremental fetch sessions (shared by its connections). */
@@ -81,6 +85,7 @@ export interface KafkaConnectionArgs {
 
 const PRODUCE_KEY = 0;
 const FETCH_KEY = 1;
+const WRITE_TXN_MARKERS_KEY = 27;
 const UNMUTE_TIMER = 'unmute';
 
 /** Requests handled at once on one connection before reading pauses. */
@@ -130,7 +135,7 @@ function updateFlow(s: ConnState): void {
   else if (!congested && s.socket.isPaused() && !s.closed) s.socket.resume();
 }
 
-function apiContext(s: ConnState, clientId: string | null): ApiContext {
+function apiContext(s: ConnState, clientId: string | null, time: RequestTime | null): ApiContext {
   const { base } = s;
   const brokerId = s.args.brokerId;
   const node = base.nodeId;
@@ -168,7 +173,8 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
     fetchSessions: s.args.fetchSessions,
-    ask: (to, msg, timeoutMs) => base.ask(to, msg, { timeoutMs }) as never,
+    // the time until another actor answers is not the request's own (request_percentage)
+    ask: (to, msg, timeoutMs) => (time ? time.waitFor(base.ask(to, msg, { timeoutMs })) : base.ask(to, msg, { timeoutMs })) as never,
     send: (to, msg) => base.send(to, msg),
     log: base.log,
   };
@@ -177,40 +183,68 @@ function apiContext(s: ConnState, clientId: string | null): ApiContext {
 /** CreateTopics, DeleteTopics, CreatePartitions: their controller_mutation_rate throttle time mutes the connection too. */
 const MUTATION_KEYS: ReadonlySet<number> = new Set([19, 20, 37]);
 
+/** A fetch from a follower (it names its replica id; v15+ in its replica state), not a consumer. */
+function isFollowerFetch(request: Record<string, unknown>): boolean {
+  return Math.max((request.replicaId as number | undefined) ?? -1, (request.replicaState as { replicaId?: number } | undefined)?.replicaId ?? -1) >= 0;
+}
+
 /**
  * Client quotas on Produce (request bytes, producer_byte_rate) and consumer Fetch (fetched bytes,
- * consumer_byte_rate), as Kafka's brokers (KIP-219): a client over its quota is answered at once
- * with the throttle time in the response, and nothing more is read from it for that long. The
+ * consumer_byte_rate), and on every request's handler time (request_percentage, KIP-124), as
+ * Kafka's brokers (KIP-219): a client over a quota is answered at once with the throttle time in
+ * the response (the longest of its quotas'), and nothing more is read from it for that long. The
  * same hold-back follows a CreateTopics, DeleteTopics or CreatePartitions the controller
  * throttled (controller_mutation_rate, KIP-599).
  */
-function applyQuota(s: ConnState, apiKey: number, clientId: string | null, requestBytes: number, request: Record<string, unknown>, body: Record<string, unknown> | null): void {
+function applyQuota(s: ConnState, apiKey: number, clientId: string | null, requestBytes: number, request: Record<string, unknown>, body: Record<string, unknown> | null, time: RequestTime | null): void {
   const quotas = s.args.quotas;
   if (!quotas?.active) return;
-  // controller mutations: the controller kept the quota and named the throttle time (KIP-599)
-  if (MUTATION_KEYS.has(apiKey)) {
-    const ms = (body?.throttleTimeMs as number | undefined) ?? 0;
-    if (ms > 0) s.base.send(s.base.self, { type: 'Throttle', ms });
-    return;
-  }
-  let bytes: number;
-  let key: 'producer_byte_rate' | 'consumer_byte_rate';
-  if (apiKey === PRODUCE_KEY) {
-    key = 'producer_byte_rate';
-    bytes = requestBytes;
-  } else if (apiKey === FETCH_KEY && Math.max((request.replicaId as number | undefined) ?? -1, (request.replicaState as { replicaId?: number } | undefined)?.replicaId ?? -1) < 0) {
-    // a consumer's fetch (a follower names its replica id: v15+ in its replica state)
-    key = 'consumer_byte_rate';
-    bytes = 0;
-    for (const t of (body?.responses ?? []) as { partitions: { records: Uint8Array | null }[] }[]) for (const p of t.partitions) bytes += p.records?.length ?? 0;
-  } else {
-    return;
-  }
   const user = s.principal.slice(s.principal.indexOf(':') + 1);
-  const ms = quotas.record(user, clientId ?? '', key, bytes);
+  let ms = 0;
+  if (MUTATION_KEYS.has(apiKey)) {
+    // controller mutations: the controller kept the quota and named the throttle time (KIP-599)
+    ms = (body?.throttleTimeMs as number | undefined) ?? 0;
+  } else if (apiKey === PRODUCE_KEY) {
+    ms = quotas.record(user, clientId ?? '', 'producer_byte_rate', requestBytes);
+  } else if (apiKey === FETCH_KEY && !isFollowerFetch(request)) {
+    let bytes = 0;
+    for (const t of (body?.responses ?? []) as { partitions: { records: Uint8Array | null }[] }[]) for (const p of t.partitions) bytes += p.records?.length ?? 0;
+    ms = quotas.record(user, clientId ?? '', 'consumer_byte_rate', bytes);
+  }
+  if (time) {
+    const worked = time.take();
+    if (isExemptFromRequestQuota(s, apiKey, request, body)) quotas.recordExempt(worked);
+    else ms = Math.max(ms, quotas.recordRequestTime(user, clientId ?? '', worked));
+  }
   if (ms <= 0) return;
   if (body) body.throttleTimeMs = Math.max((body.throttleTimeMs as number | undefined) ?? 0, ms);
   s.base.send(s.base.self, { type: 'Throttle', ms });
+}
+
+/**
+ * Requests Kafka does not hold to request_percentage: a follower's fetch and WriteTxnMarkers
+ * (cluster actions, between brokers), a Produce with acks 0 (no response to carry a throttle
+ * time), and ApiVersions before SASL authentication (Kafka's authenticator answers it, as samsa's
+ * connection answers SaslHandshake and SaslAuthenticate, which are not timed at all).
+ */
+function isExemptFromRequestQuota(s: ConnState, apiKey: number, request: Record<string, unknown>, body: Record<string, unknown> | null): boolean {
+  if (apiKey === WRITE_TXN_MARKERS_KEY) return true;
+  if (apiKey === FETCH_KEY) return isFollowerFetch(request);
+  if (apiKey === PRODUCE_KEY) return body === null;
+  if (apiKey === API_VERSIONS_KEY) return s.auth !== null && s.auth.state !== 'Authenticated';
+  return false;
+}
+
+/**
+ * After the throttle decision, the time spent encoding the response counts too, without
+ * throttling this response (as Kafka records its network thread's time once a response is sent).
+ */
+function recordAfterResponse(s: ConnState, apiKey: number, clientId: string | null, request: Record<string, unknown>, body: Record<string, unknown> | null, time: RequestTime): void {
+  const quotas = s.args.quotas;
+  if (!quotas?.active) return;
+  const worked = time.take();
+  if (isExemptFromRequestQuota(s, apiKey, request, body)) quotas.recordExempt(worked);
+  else quotas.recordRequestTime(s.principal.slice(s.principal.indexOf(':') + 1), clientId ?? '', worked, false);
 }
 
 /**
@@ -383,6 +417,8 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         }
         return close(s, ctx, API_HANDLERS.has(header.apiKey) ? 'unsupported API version' : 'unknown API key', { apiKey: header.apiKey, apiVersion: header.apiVersion });
       }
+      // request_percentage: the request's handler time counts from here (decoding it)
+      const time = s.args.quotas?.requestQuotasActive ? new RequestTime(s.args.requestClock ?? monotonicClock) : null;
       let decoded: ReturnType<typeof decodeRequest>;
       try {
         decoded = decodeRequest(frame);
@@ -398,11 +434,15 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       const authorizer = s.args.authorizer;
       const ready = authorizer && !authorizer.isReady && apiKey !== API_VERSIONS_KEY ? authorizer.whenReady(s.args.config.requestTimeoutMs) : null;
       const requestBytes = frame.length;
-      (ready ? ready.then(() => handler(apiContext(s, clientId), apiVersion, decoded.body)) : handler(apiContext(s, clientId), apiVersion, decoded.body))
+      const request = decoded.body as Record<string, unknown>;
+      (ready ? (time ? time.waitFor(ready) : ready).then(() => handler(apiContext(s, clientId, time), apiVersion, decoded.body)) : handler(apiContext(s, clientId, time), apiVersion, decoded.body))
         // encoding inside the chain: a body that cannot be encoded is a failed request, not an unhandled rejection
         .then((body) => {
-          applyQuota(s, apiKey, clientId, requestBytes, decoded.body as Record<string, unknown>, body as Record<string, unknown> | null);
-          return body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body);
+          const response = body as Record<string, unknown> | null;
+          applyQuota(s, apiKey, clientId, requestBytes, request, response, time);
+          const out = body === null ? null : encodeResponse(apiKey, apiVersion, correlationId, body);
+          if (time) recordAfterResponse(s, apiKey, clientId, request, response, time);
+          return out;
         })
         .then(
           (out) => s.base.send(s.base.self, { type: 'Answered', seq, frame: out }),

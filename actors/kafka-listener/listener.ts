@@ -29,6 +29,7 @@ import type { ControllerMsg } from '../controller/messages.js';
 import { DEFAULT_SASL_MECHANISMS, saslSettings, setDelegationTokens, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
+import type { RequestClock } from '../../src/kafka/request-time.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
 import { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
@@ -61,6 +62,10 @@ export interface KafkaListenerDescription {
   clientQuotas: number;
   /** Requests that put their client over a quota (answered with a throttle time, then held back). */
   throttledRequests: number;
+  /** Of those, the ones over a request_percentage quota (KIP-124). */
+  requestTimeThrottledRequests: number;
+  /** Handler time (ms) of requests exempt from request_percentage (Kafka's exempt-request-time). */
+  exemptRequestTimeMs: number;
   /** Connections closed at once: max.connections, max.connections.per.ip, an IP's connection_creation_rate. */
   refusedConnections: number;
   /** OAUTHBEARER's key set from a URL: the keys in force, fetches that brought a set and that failed (null: no URL). */
@@ -91,6 +96,8 @@ export interface KafkaListenerArgs {
   config: BrokerConfig;
   /** The broker config as written (DescribeConfigs tells set keys from defaults). */
   configInput: Readonly<Record<string, unknown>>;
+  /** What requests' handler time is measured with, for request_percentage (default: a monotonic clock). */
+  requestClock?: RequestClock;
 }
 
 interface ListenerState {
@@ -234,6 +241,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       sasl: args.sasl ?? null,
       authorizer,
       quotas,
+      ...(args.requestClock ? { requestClock: args.requestClock } : {}),
       topicIds: new TopicIdResolver(),
       fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
       principalMapper: SslPrincipalMapper.fromRules(args.config.sslPrincipalMappingRules),
@@ -295,7 +303,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       const a = s.server.address() as net.AddressInfo;
       const authorizer = { enabled: s.authorizer !== null, acls: s.authorizer?.isReady ? s.authorizer.size : null };
       const jwks = s.jwks ? { keys: s.sasl?.oauth?.keys.length ?? 0, fetched: s.jwks.fetched, failed: s.jwks.failed } : null;
-      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled, refusedConnections: s.limits.refused, delayedConnections: s.limits.delayed, jwks } satisfies KafkaListenerDescription);
+      ctx.reply({ type: 'KafkaListenerDescription', host: a.address, port: a.port, tls: s.server instanceof tls.Server, saslMechanisms: s.saslMechanisms, accepted: s.accepted, open: s.open, handshakeFailures: s.handshakeFailures, authorizer, clientQuotas: s.quotas.size, throttledRequests: s.quotas.throttled, requestTimeThrottledRequests: s.quotas.requestTimeThrottled, exemptRequestTimeMs: s.quotas.exemptRequestTimeMs, refusedConnections: s.limits.refused, delayedConnections: s.limits.delayed, jwks } satisfies KafkaListenerDescription);
     },
     AclsChanged(s, m, ctx) {
       if (!s.authorizer) return;

@@ -1,8 +1,8 @@
 /**
  * Kafka's client quotas (KIP-13, KIP-55, KIP-546, KIP-612), as pure functions: quota entities (a
  * user, a client id, or both; either may be the default, written null; or an IP address alone,
- * or the default IP), the keys samsa enforces (byte rates for users and clients, the connection
- * creation rate for IPs), which configured entity applies to a connection (Kafka's order of
+ * or the default IP), the keys samsa enforces (byte rates, the request time percentage and the
+ * controller mutation rate for users and clients, the connection creation rate for IPs), which configured entity applies to a connection (Kafka's order of
  * precedence, most specific first), and DescribeClientQuotas' filters.
  *
  * A quota applies per broker. A default entity's quota applies to each user (or client id) on its
@@ -20,15 +20,16 @@ export const CONNECTION_CREATION_RATE = 'connection_creation_rate';
 /** KIP-599: partitions a client may create or delete per second (controller-mutation-quota.ts). */
 export const CONTROLLER_MUTATION_RATE = 'controller_mutation_rate';
 /**
- * The keys enforced for users and client ids: bytes per second a client may produce, and fetch
- * as a consumer; partition mutations per second.
+ * KIP-124: the share of one request handler thread's time a client may use, in percent (over
+ * 100 for more than a thread's worth; src/kafka/request-time.ts says what time is counted).
  */
-export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate', CONTROLLER_MUTATION_RATE] as const);
+export const REQUEST_PERCENTAGE = 'request_percentage';
+/**
+ * The keys enforced for users and client ids: bytes per second a client may produce, and fetch
+ * as a consumer; the percentage of a request handler thread's time; partition mutations per second.
+ */
+export const QUOTA_KEYS = Object.freeze(['producer_byte_rate', 'consumer_byte_rate', REQUEST_PERCENTAGE, CONTROLLER_MUTATION_RATE] as const);
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
-/** Kafka's other quota keys, refused with a reason rather than stored and ignored. */
-const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
-  request_percentage: 'request time quotas are not enforced by samsa (byte-rate and controller mutation quotas are)',
-};
 
 /**
  * A quota entity: `user` and/or `clientId` present, or `ip` alone; a present null is the default
@@ -42,7 +43,7 @@ export interface QuotaEntity {
 
 export interface ClientQuota {
   entity: QuotaEntity;
-  /** key -> bytes per second. */
+  /** key -> its limit (bytes per second, percent of a thread's time, mutations per second). */
   quotas: Record<string, number>;
 }
 
@@ -139,7 +140,6 @@ export function normalizeIp(address: string): string {
 
 /** Why a quota key and value cannot be set (on `entity`, when given), or null. */
 export function quotaProblem(key: string, value: number, entity?: QuotaEntity): string | null {
-  if (UNSUPPORTED_KEYS[key]) return `${key}: ${UNSUPPORTED_KEYS[key]}`;
   const ipEntity = entity?.ip !== undefined;
   if (key === CONNECTION_CREATION_RATE) {
     if (entity && !ipEntity) return `${key} applies to ip entities only`;
@@ -148,6 +148,10 @@ export function quotaProblem(key: string, value: number, entity?: QuotaEntity): 
   }
   if (ipEntity) return `an ip entity takes only ${CONNECTION_CREATION_RATE}, not ${key}`;
   if (!(QUOTA_KEYS as readonly string[]).includes(key)) return `unknown quota key '${key}' (${QUOTA_KEYS.join(', ')})`;
+  if (key === REQUEST_PERCENTAGE) {
+    if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive percentage of a request handler thread's time, got ${value}`;
+    return null;
+  }
   if (!Number.isFinite(value) || value <= 0) return `${key} must be a positive number of ${key === CONTROLLER_MUTATION_RATE ? 'partition mutations' : 'bytes'} per second, got ${value}`;
   return null;
 }

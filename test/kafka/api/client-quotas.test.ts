@@ -1,6 +1,6 @@
 /**
  * Client quotas over the Kafka protocol: AlterClientQuotas sets and removes them (refusing, per
- * entry, ip entities and the quota kinds samsa does not enforce; validateOnly changes nothing),
+ * entry, values out of range; validateOnly changes nothing),
  * DescribeClientQuotas lists them by filter, and the broker holds a client over its
  * producer_byte_rate or consumer_byte_rate back: its responses carry a throttle time and its
  * traffic stays within the quota (an upper bound against the time since it started, with one
@@ -53,11 +53,11 @@ describe('Kafka API: client quotas', function () {
       { entity: entity('client-id', 'slow'), ops: [{ key: 'producer_byte_rate', value: RATE, remove: false }] },
       { entity: [...entity('user', null), ...entity('client-id', 'reader')], ops: [{ key: 'consumer_byte_rate', value: RATE, remove: false }] },
       { entity: entity('ip', '10.0.0.1'), ops: [{ key: 'connection_creation_rate', value: 5, remove: false }] },
-      { entity: entity('user', 'alice'), ops: [{ key: 'request_percentage', value: 50, remove: false }] },
+      { entity: entity('user', 'alice'), ops: [{ key: 'request_percentage', value: -50, remove: false }] },
       { entity: entity('user', 'bob'), ops: [{ key: 'producer_byte_rate', value: -1, remove: false }] },
     ]);
     expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0, 0, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
-    expect(r.entries[3].errorMessage).to.match(/not enforced/);
+    expect(r.entries[3].errorMessage).to.equal("request_percentage must be a positive percentage of a request handler thread's time, got -50");
     expect(r.entries[0].entity).to.deep.equal(entity('client-id', 'slow'));
 
     const all = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [], strict: false });
