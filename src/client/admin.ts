@@ -25,7 +25,21 @@ import { UpgradeType, type FinalizedFeatures } from '../protocol/features.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { AclOperation, AclPermission, bindingProblem, describeBinding, filterProblem, PatternType, ResourceType, type AclBinding, type AclBindingFilter } from '../security/acl.js';
-import { CLIENT_ID, compareEntities, describeEntity, entityToWire, IP, USER, type ClientQuota, type QuotaEntity, type QuotaFilterComponent } from '../security/client-quotas.js';
+import {
+  CLIENT_ID,
+  CONNECTION_CREATION_RATE,
+  CONTROLLER_MUTATION_RATE,
+  compareEntities,
+  describeEntity,
+  entityToWire,
+  IP,
+  QUOTA_KEYS,
+  REQUEST_PERCENTAGE,
+  USER,
+  type ClientQuota,
+  type QuotaEntity,
+  type QuotaFilterComponent,
+} from '../security/client-quotas.js';
 import { SamsaError } from './errors.js';
 import { findHangingTransactions, type FindHangingOptions, type OpenTransaction } from './hanging-transactions.js';
 import type { SamsaClient } from './samsa.js';
@@ -410,12 +424,16 @@ function isBrokerId(b: unknown): b is number {
  */
 export type ClientQuotaEntity = QuotaEntity;
 
-/** An entity's quotas: key (producer_byte_rate, consumer_byte_rate: bytes per second; controller_mutation_rate: partition mutations per second) -> its rate. */
+/**
+ * An entity's quotas: key (producer_byte_rate, consumer_byte_rate: bytes per second;
+ * request_percentage: percent of a request handler thread's time; controller_mutation_rate:
+ * partition mutations per second) -> its limit.
+ */
 export type ClientQuotaEntry = ClientQuota;
 
 /**
  * A change to one quota, as Kafka's ClientQuotaAlteration.Op: `{ key, value }` sets the key to
- * value (bytes per second); `{ key, remove: true }`, or `{ key, value: null }` as Java's Op with
+ * value (bytes per second, a percentage for request_percentage, ...); `{ key, remove: true }`, or `{ key, value: null }` as Java's Op with
  * a null value, removes it (removing a key not set is no change).
  */
 export interface ClientQuotaOp {
@@ -468,15 +486,23 @@ function checkQuotaEntity(raw: unknown, where: string): QuotaEntity {
   return out;
 }
 
+/** What a quota key's value counts, in words. */
+function quotaUnit(key: string): string {
+  if (key === REQUEST_PERCENTAGE) return "a percentage of a request handler thread's time";
+  if (key === CONTROLLER_MUTATION_RATE) return 'partition mutations per second';
+  if (key === CONNECTION_CREATION_RATE) return 'connections per second';
+  return 'bytes per second';
+}
+
 function checkQuotaOp(raw: unknown, where: string): { key: string; value: number; remove: boolean } {
   if (typeof raw !== 'object' || raw === null) throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where} must be { key, value } or { key, remove: true }`);
   const op = raw as { key?: unknown; value?: unknown; remove?: unknown };
-  if (typeof op.key !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: key must be a quota key (producer_byte_rate, consumer_byte_rate, controller_mutation_rate)`);
+  if (typeof op.key !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: key must be a quota key (${QUOTA_KEYS.join(', ')}, or an ip's ${CONNECTION_CREATION_RATE})`);
   if (op.remove !== undefined && typeof op.remove !== 'boolean') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: remove must be true or false`);
-  if (op.value !== undefined && op.value !== null && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: value must be a number (bytes per second), or null to remove ${op.key}`);
+  if (op.value !== undefined && op.value !== null && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: value must be a number (${quotaUnit(op.key)}), or null to remove ${op.key}`);
   const removes = op.remove === true || op.value === null;
   if (op.remove === true && typeof op.value === 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${op.key} has a value and remove: true; give one`);
-  if (!removes && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${op.key} needs a value (bytes per second), or remove: true`);
+  if (!removes && typeof op.value !== 'number') throw new SamsaError(ErrorCode.INVALID_REQUEST, `${where}: ${op.key} needs a value (${quotaUnit(op.key)}), or remove: true`);
   return { key: op.key, value: removes ? 0 : (op.value as number), remove: removes };
 }
 
@@ -1237,13 +1263,15 @@ export class Admin {
    * Sets and removes client quotas, as Kafka's Admin.alterClientQuotas: each entry names an
    * entity ({ user?, clientId? }: a name, or null for the default) and its ops ({ key, value }
    * sets, { key, remove: true } or { key, value: null } removes; the keys not named stay). The
-   * keys samsa enforces are producer_byte_rate and consumer_byte_rate (bytes per second, per
-   * broker); Kafka's other quota keys (request_percentage, controller_mutation_rate, ...) are
-   * refused with the reason rather than stored and ignored. Entries are checked for their shape
+   * keys are producer_byte_rate and consumer_byte_rate (bytes per second, per broker),
+   * request_percentage (KIP-124: the percentage of a request handler thread's time, per broker;
+   * over 100 is more than one thread's worth), controller_mutation_rate (partitions created or
+   * deleted per second, kept by the controller) for users and client ids, and
+   * connection_creation_rate for IPs. Entries are checked for their shape
    * before any is sent (a malformed one throws INVALID_REQUEST and changes nothing); then each
    * entry is taken or refused on its own, as in Kafka: the first refused throws SamsaError
-   * naming its entity and the controller's reason (INVALID_REQUEST for an unknown or unenforced
-   * key, a value not above 0, an empty name, an entity named twice), after the others were
+   * naming its entity and the controller's reason (INVALID_REQUEST for an unknown key, a value
+   * not above 0 or not a number, an empty name, an entity named twice), after the others were
    * taken. `validateOnly` checks without changing anything. Brokers enforce the quotas once the
    * metadata reaches them.
    */
@@ -1263,8 +1291,8 @@ export class Admin {
 
   /**
    * The client quotas a filter selects, as Kafka's Admin.describeClientQuotas, from the
-   * controller's metadata (what alterClientQuotas set): each entity with its quotas (key -> bytes
-   * per second), in entity order (by user, then client id; an entity not naming the type first,
+   * controller's metadata (what alterClientQuotas set): each entity with its quotas (key -> its
+   * limit), in entity order (by user, then client id; an entity not naming the type first,
    * then the default, then names). An entity passes when it matches every component (a name, the
    * default, or any entity naming the type); `strict` (Kafka's ClientQuotaFilter.containsOnly)
    * also leaves out entities naming a type no component names. describeClientQuotas() lists them all.

@@ -2,7 +2,7 @@
  * admin.alterClientQuotas / describeClientQuotas on a real two-broker cluster, in the Java
  * admin's shapes: quotas set, changed and removed per entity (users, client ids, both, the
  * defaults), reaching the brokers' metadata; validateOnly; each entry taken or refused on its own
- * (keys samsa does not enforce, bad values, empty names: the first refused throws, naming its
+ * (unknown keys, bad values, empty names: the first refused throws, naming its
  * entity and the controller's reason); malformed entries refused before anything is sent; and
  * DescribeClientQuotas' filters (a name, the default, any; strict or not) in entity order.
  */
@@ -89,30 +89,57 @@ describe('client/admin client quotas', function () {
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'carol' }] })).to.deep.equal([]);
   });
 
+  it('request_percentage (KIP-124): set, changed and removed as a percentage, over 100 allowed; brokers get it', async () => {
+    await admin.alterClientQuotas([
+      { entity: { user: 'pct', clientId: 'app' }, ops: [{ key: 'request_percentage', value: 12.5 }] },
+      { entity: { clientId: 'pct-many' }, ops: [{ key: 'request_percentage', value: 250 }, { key: 'producer_byte_rate', value: 1000 }] },
+    ]);
+    const pct = () => admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'pct' }] });
+    expect(await pct()).to.deep.equal([{ entity: { user: 'pct', clientId: 'app' }, quotas: { request_percentage: 12.5 } }]);
+    expect(await admin.describeClientQuotas({ components: [{ entityType: 'client-id', match: 'pct-many' }], strict: true })).to.deep.equal([
+      { entity: { clientId: 'pct-many' }, quotas: { producer_byte_rate: 1000, request_percentage: 250 } },
+    ]);
+    const md = await c.client.metadata();
+    await checkFor(async () => {
+      const r = await c.client.brokerMetadata(1, c.client.nodeOf(md, 1));
+      return !isFailure(r) && (r.metadata.clientQuotas ?? []).some((q) => q.entity.user === 'pct' && q.quotas.request_percentage === 12.5);
+    }, 10_000, 20);
+    await admin.alterClientQuotas([{ entity: { user: 'pct', clientId: 'app' }, ops: [{ key: 'request_percentage', value: 40 }] }]);
+    expect(await pct()).to.deep.equal([{ entity: { user: 'pct', clientId: 'app' }, quotas: { request_percentage: 40 } }]);
+    await admin.alterClientQuotas([
+      { entity: { user: 'pct', clientId: 'app' }, ops: [{ key: 'request_percentage', value: null }] },
+      { entity: { clientId: 'pct-many' }, ops: [{ key: 'request_percentage', remove: true }, { key: 'producer_byte_rate', remove: true }] },
+    ]);
+    expect(await pct()).to.deep.equal([]);
+    expect(await admin.describeClientQuotas({ components: [{ entityType: 'client-id', match: 'pct-many' }] })).to.deep.equal([]);
+  });
+
   it('validateOnly checks without changing anything', async () => {
     await admin.alterClientQuotas([{ entity: { user: 'dave' }, ops: [{ key: 'producer_byte_rate', value: 10 }] }], { validateOnly: true });
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'dave' }] })).to.deep.equal([]);
-    const e = await refused(admin.alterClientQuotas([{ entity: { user: 'dave' }, ops: [{ key: 'request_percentage', value: 10 }] }], { validateOnly: true }));
+    await admin.alterClientQuotas([{ entity: { user: 'dave' }, ops: [{ key: 'request_percentage', value: 10 }] }], { validateOnly: true });
+    expect(await admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'dave' }] })).to.deep.equal([]);
+    const e = await refused(admin.alterClientQuotas([{ entity: { user: 'dave' }, ops: [{ key: 'request_percentage', value: -10 }] }], { validateOnly: true }));
     expect(e.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
-    expect(e.message).to.match(/user 'dave': request_percentage: request time quotas are not enforced by samsa/);
+    expect(e.message).to.equal("INVALID_REQUEST: user 'dave': request_percentage must be a positive percentage of a request handler thread's time, got -10");
   });
 
   it('takes or refuses each entry on its own: the first refused throws, naming its entity and the reason', async () => {
     const e = await refused(
       admin.alterClientQuotas([
         { entity: { user: 'erin' }, ops: [{ key: 'producer_byte_rate', value: 300 }] },
-        { entity: { user: null, clientId: 'svc' }, ops: [{ key: 'request_percentage', value: 5 }] },
+        { entity: { user: null, clientId: 'svc' }, ops: [{ key: 'request_percentage', value: 0 }] },
         { entity: { clientId: 'svc' }, ops: [{ key: 'producer_byte_rate', value: -1 }] },
       ]),
     );
     expect(e.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
-    expect(e.message).to.equal('INVALID_REQUEST: the default user, client-id \'svc\': request_percentage: request time quotas are not enforced by samsa (byte-rate and controller mutation quotas are)');
+    expect(e.message).to.equal("INVALID_REQUEST: the default user, client-id 'svc': request_percentage must be a positive percentage of a request handler thread's time, got 0");
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'user', match: 'erin' }] })).to.deep.equal([{ entity: { user: 'erin' }, quotas: { producer_byte_rate: 300 } }]);
     expect(await admin.describeClientQuotas({ components: [{ entityType: 'client-id', match: 'svc' }] })).to.deep.equal([]);
 
     const cases: [Parameters<Admin['alterClientQuotas']>[0], RegExp][] = [
       [[{ entity: { clientId: 'svc' }, ops: [{ key: 'producer_byte_rate', value: 0 }] }], /client-id 'svc': producer_byte_rate must be a positive number/],
-      [[{ entity: { user: 'x' }, ops: [{ key: 'retention.ms', value: 1 }] }], /user 'x': unknown quota key 'retention.ms' \(producer_byte_rate, consumer_byte_rate, controller_mutation_rate\)/],
+      [[{ entity: { user: 'x' }, ops: [{ key: 'retention.ms', value: 1 }] }], /user 'x': unknown quota key 'retention.ms' \(producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate\)/],
       [[{ entity: { user: '' }, ops: [{ key: 'producer_byte_rate', value: 1 }] }], /user '': an entity name is empty \(null is the default\)/],
       [
         [
@@ -140,6 +167,7 @@ describe('client/admin client quotas', function () {
       [[{ entity: { user: 1 }, ops: [] }], /user must be a name, or null for the default/],
       [[{ entity: { user: 'ok' }, ops: [{ key: 'producer_byte_rate', value: 1 }] }, { entity: { user: 'y' }, ops: [{ key: 'producer_byte_rate' }] }], /entries\[1\]\.ops\[0\]: producer_byte_rate needs a value \(bytes per second\), or remove: true/],
       [[{ entity: { user: 'y' }, ops: [{ key: 'producer_byte_rate', value: '1024' }] }], /value must be a number/],
+      [[{ entity: { user: 'y' }, ops: [{ key: 'request_percentage', value: '50' }] }], /entries\[0\]\.ops\[0\]: value must be a number \(a percentage of a request handler thread's time\), or null to remove request_percentage/],
       [[{ entity: { user: 'y' }, ops: [{ key: 'producer_byte_rate', value: 5, remove: true }] }], /has a value and remove: true/],
     ];
     for (const [entries, says] of bad) {

@@ -44,6 +44,16 @@ describe('security/client-quotas', () => {
     expect(resolveQuota(quotas([{ user: 'alice' }, 10]), 'bob', 'c', 'producer_byte_rate')).to.equal(null);
   });
 
+  it('request_percentage resolves on its own: the most specific entity with that key', () => {
+    const m = new Map<string, ClientQuota>([
+      [entityKey({ user: 'alice', clientId: 'app' }), { entity: { user: 'alice', clientId: 'app' }, quotas: { producer_byte_rate: 100 } }],
+      [entityKey({ user: 'alice' }), { entity: { user: 'alice' }, quotas: { request_percentage: 25 } }],
+      [entityKey({ clientId: null }), { entity: { clientId: null }, quotas: { request_percentage: 5 } }],
+    ]);
+    expect(resolveQuota(m, 'alice', 'app', 'request_percentage')).to.deep.equal({ limit: 25, metricEntity: { user: 'alice' } });
+    expect(resolveQuota(m, 'bob', 'app', 'request_percentage')).to.deep.equal({ limit: 5, metricEntity: { clientId: 'app' } });
+  });
+
   it('reads entities from the wire and back (an ip alone, or the default ip); refuses ip with a user or client, a bad address, unknown types, repeats, empty ones', () => {
     expect(entityFromWire([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }])).to.deep.equal({ user: 'alice', clientId: null });
     expect(entityToWire({ user: 'alice', clientId: null })).to.deep.equal([{ entityType: 'user', entityName: 'alice' }, { entityType: 'client-id', entityName: null }]);
@@ -62,12 +72,19 @@ describe('security/client-quotas', () => {
     expect(entityFromWire([{ entityType: 'user', entityName: '' }])).to.match(/empty/);
   });
 
-  it('takes positive byte rates and partition mutation rates of the keys it enforces; refuses the others with a reason', () => {
+  it('takes positive byte rates, request percentages and partition mutation rates of the keys it enforces; refuses other keys and values', () => {
     expect(quotaProblem('producer_byte_rate', 1024)).to.equal(null);
     expect(quotaProblem('consumer_byte_rate', 0.5)).to.equal(null);
     expect(quotaProblem('producer_byte_rate', 0)).to.match(/positive/);
     expect(quotaProblem('producer_byte_rate', Number.NaN)).to.match(/positive/);
-    expect(quotaProblem('request_percentage', 50)).to.match(/not enforced/);
+    expect(quotaProblem('request_percentage', 50)).to.equal(null);
+    expect(quotaProblem('request_percentage', 0.001)).to.equal(null);
+    expect(quotaProblem('request_percentage', 800)).to.equal(null);
+    expect(quotaProblem('request_percentage', 0)).to.equal("request_percentage must be a positive percentage of a request handler thread's time, got 0");
+    expect(quotaProblem('request_percentage', -5)).to.match(/positive percentage .* got -5/);
+    expect(quotaProblem('request_percentage', Number.NaN)).to.match(/positive percentage .* got NaN/);
+    expect(quotaProblem('request_percentage', Number.POSITIVE_INFINITY)).to.match(/positive percentage/);
+    expect(quotaProblem('request_percentage', 10, { ip: null })).to.match(/an ip entity takes only connection_creation_rate/);
     expect(quotaProblem('controller_mutation_rate', 5)).to.equal(null);
     expect(quotaProblem('controller_mutation_rate', 0)).to.match(/positive number of partition mutations per second/);
     expect(quotaProblem('controller_mutation_rate', 5, { ip: '1.2.3.4' })).to.match(/an ip entity takes only connection_creation_rate/);
