@@ -433,8 +433,9 @@ export type ClientQuotaEntry = ClientQuota;
 
 /**
  * A change to one quota, as Kafka's ClientQuotaAlteration.Op: `{ key, value }` sets the key to
- * value (bytes per second, a percentage for request_percentage, ...); `{ key, remove: true }`, or `{ key, value: null }` as Java's Op with
- * a null value, removes it (removing a key not set is no change).
+ * value (bytes per second, a percentage for request_percentage, ...); `{ key, remove: true }`,
+ * or `{ key, value: null }` as Java's Op with a null value, removes it (removing a key not set
+ * is no change).
  */
 export interface ClientQuotaOp {
   key: string;
