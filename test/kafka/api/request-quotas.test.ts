@@ -110,3 +110,59 @@ describe('Kafka API: request_percentage quotas', function () {
     }
   });
 });
+
+describe('Kafka API: request_percentage quotas on a SASL listener', function () {
+  this.timeout(60_000);
+  let c: KafkaTestCluster;
+
+  before(async () => {
+    c = await startKafkaCluster({ brokers: 1, sasl: { mechanisms: ['PLAIN'], users: { alice: 'alice-secret', bob: 'bob-secret' } } });
+    const admin = await KafkaCaller.plainLogin(c.bootstrap[0]!, 'bob', 'bob-secret', 'admin');
+    try {
+      // every user (ANONYMOUS before authenticating too) a millionth of a thread, bob ten threads
+      const r = await admin.call(ApiKeys.AlterClientQuotas, 1, {
+        entries: [
+          { entity: [{ entityType: 'user', entityName: null }], ops: [{ key: 'request_percentage', value: 0.0001, remove: false }] },
+          { entity: [{ entityType: 'user', entityName: 'bob' }], ops: [{ key: 'request_percentage', value: 1000, remove: false }] },
+        ],
+        validateOnly: false,
+      });
+      expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0]);
+    } finally {
+      admin.end();
+    }
+    await checkFor(async () => (await listener()).clientQuotas === 2, 10_000, 20);
+  });
+  const listener = async () =>
+    (await c.handle.mainSystem.ask<KafkaListenerDescription>({ node: 'main', path: `/${kafkaListenerName(1)}` }, { type: 'DescribeKafkaListener' }, { timeoutMs: 5_000 })) as KafkaListenerDescription;
+  after(async () => {
+    await c?.stop();
+  });
+
+  it("holds the authenticated user to it; ApiVersions before authentication and the SASL exchange are exempt", async () => {
+    const { exemptRequestTimeMs } = await listener();
+    const alice = await KafkaCaller.connect(c.bootstrap[0]!, 'app');
+    try {
+      const versions = await alice.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+      expect(versions.errorCode).to.equal(0);
+      expect(versions.throttleTimeMs).to.equal(0);
+      expect((await listener()).exemptRequestTimeMs).to.be.greaterThan(exemptRequestTimeMs);
+      const hs = await alice.call(17, 1, { mechanism: 'PLAIN' });
+      expect(hs.errorCode).to.equal(0);
+      const t = Date.now();
+      const auth = await alice.call(36, 2, { authBytes: Buffer.from('\u0000alice\u0000alice-secret') });
+      expect(auth.errorCode).to.equal(0);
+      expect(Date.now() - t, 'the SASL exchange was not held back').to.be.below(500);
+      const md = await alice.call(ApiKeys.Metadata, 12, { topics: null, allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false });
+      expect(md.throttleTimeMs).to.be.within(1, 1_000);
+    } finally {
+      alice.end();
+    }
+    const bob = await KafkaCaller.plainLogin(c.bootstrap[0]!, 'bob', 'bob-secret', 'app');
+    try {
+      for (let i = 0; i < 3; i++) expect((await bob.call(ApiKeys.Metadata, 12, { topics: null, allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false })).throttleTimeMs).to.equal(0);
+    } finally {
+      bob.end();
+    }
+  });
+});
