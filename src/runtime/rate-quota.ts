@@ -8,7 +8,9 @@
  * or returning client send ten seconds' worth at once; here it is at least one second wide. Used by the replication
  * throttles (leader/follower.replication.throttled.rate), the log dir move throttle
  * (replica.alter.log.dirs.io.max.bytes.per.second, which waits timeUntilWithinLimitMs before each
- * copy step) and the client quotas (producer_byte_rate, consumer_byte_rate). The clock is injected.
+ * copy step) and the client quotas (producer_byte_rate, consumer_byte_rate; request_percentage,
+ * which records handler time as percent of a second, so its rate is a percentage of a thread).
+ * The clock is injected.
  */
 export const UNLIMITED_RATE = Number.MAX_SAFE_INTEGER;
 
