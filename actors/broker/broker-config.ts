@@ -8,6 +8,7 @@ import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, KAFKA_LONG_MAX, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { parseIpOverrides } from '../../src/kafka/connection-limits.js';
+import { MIGRATION_POLICIES } from '../group-coordinator/group-conversion.js';
 import { SSL_PRINCIPAL_MAPPING_RULES, SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 
 export interface BrokerConfig {
@@ -33,6 +34,12 @@ export interface BrokerConfig {
   groupConsumerHeartbeatIntervalMs: number;
   groupConsumerSessionTimeoutMs: number;
   groupConsumerMaxSize: number;
+  /**
+   * group.consumer.migration.policy: whether a live classic group may become a consumer group
+   * (upgrade), a consumer group whose last consumer-protocol member leaves a classic group
+   * (downgrade), both (Kafka 4.0's default) or neither.
+   */
+  groupConsumerMigrationPolicy: string;
   /** How long a partition keeps an idle idempotent producer's sequence state. */
   producerIdExpirationMs: number;
   /** transaction.state.log.*: how __transaction_state is created (partitions, replication, min ISR, segment size). */
@@ -119,7 +126,7 @@ export interface BrokerConfig {
   log: LogConfig;
 }
 
-type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName';
+type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName' | 'groupConsumerMigrationPolicy';
 type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound' | 'transactionPartitionVerificationEnable';
 type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | BoolKey | ChoiceKey>;
 
@@ -206,6 +213,8 @@ const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: reado
   'compression.type': { prop: 'compressionType', def: 'producer', choices: COMPRESSION_TYPES },
   'replica.selector.class': { prop: 'replicaSelectorClass', def: '', choices: ['', LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR], caseSensitive: true },
   'authorizer.class.name': { prop: 'authorizerClassName', def: '', choices: ['', STANDARD_AUTHORIZER, ACL_AUTHORIZER], caseSensitive: true },
+  // Kafka's GroupCoordinatorConfig: BIDIRECTIONAL by default, any case
+  'group.consumer.migration.policy': { prop: 'groupConsumerMigrationPolicy', def: 'bidirectional', choices: MIGRATION_POLICIES },
 };
 
 const SUPER_USERS = 'super.users';

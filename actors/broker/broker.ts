@@ -85,6 +85,7 @@ import type {
   TransactionVerification,
   WriteTxnMarkersResponse,
 } from './messages.js';
+import type { MigrationPolicy } from '../group-coordinator/group-conversion.js';
 import { replicaFetcher, type FetcherMsg, type FetcherPartition } from './replica-fetcher.js';
 import {
   abortableProducerFacingError,
@@ -663,6 +664,7 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
       consumerGroupHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
       consumerGroupSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
       consumerGroupMaxSize: config.groupConsumerMaxSize,
+      consumerGroupMigrationPolicy: config.groupConsumerMigrationPolicy as MigrationPolicy,
       // a TxnOffsetCommit's transaction is verified through this broker (KIP-890)
       broker: ctx.self,
     },

@@ -55,6 +55,16 @@ export interface TopicInfo {
   numPartitions: number;
 }
 
+/**
+ * What a member joining through JoinGroup (the classic protocol) brings beyond a consumer
+ * protocol member: its session timeout and its protocols with their metadata (Kafka's
+ * ClassicMemberMetadata, persisted in the member's record).
+ */
+export interface ClassicMemberMetadata {
+  sessionTimeoutMs: number;
+  supportedProtocols: { name: string; metadata: Uint8Array }[];
+}
+
 export interface ConsumerMember {
   memberId: string;
   instanceId: string | null;
@@ -71,6 +81,8 @@ export interface ConsumerMember {
   state: MemberState;
   assigned: TopicAssignment;
   pendingRevocation: TopicAssignment;
+  /** A member using the classic protocol (JoinGroup, SyncGroup, Heartbeat, LeaveGroup); null: the consumer protocol. */
+  classic: ClassicMemberMetadata | null;
 }
 
 export interface ConsumerHeartbeat {
@@ -89,6 +101,12 @@ export interface ConsumerHeartbeat {
   ownedTopicPartitions: TopicIdPartitions[] | null;
   clientId: string;
   clientHost: string;
+  /**
+   * A classic member's JoinGroup (classic-members.ts): its epoch is not checked, a dynamic
+   * member is created when unknown, a static one with no member id replaces the instance's
+   * current member; absent or null: a ConsumerGroupHeartbeat.
+   */
+  classic?: ClassicMemberMetadata | null;
 }
 
 export interface HeartbeatEnv {
@@ -159,6 +177,12 @@ function sameNames(a: Iterable<string>, b: Iterable<string>): boolean {
   return sa.length === sb.length && sa.every((x, i) => x === sb[i]);
 }
 
+function sameClassic(a: ClassicMemberMetadata | null, b: ClassicMemberMetadata | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.sessionTimeoutMs !== b.sessionTimeoutMs || a.supportedProtocols.length !== b.supportedProtocols.length) return false;
+  return a.supportedProtocols.every((p, i) => p.name === b.supportedProtocols[i]!.name && Buffer.compare(p.metadata, b.supportedProtocols[i]!.metadata) === 0);
+}
+
 function ownsAny(owned: TopicIdPartitions[] | null, a: TopicAssignment): boolean {
   // not told: the member is taken to still own them (Kafka's ownsRevokedPartitions)
   if (owned === null) return true;
@@ -198,6 +222,7 @@ export function newMember(memberId: string): ConsumerMember {
     state: MemberState.Stable,
     assigned: new Map(),
     pendingRevocation: new Map(),
+    classic: null,
   };
 }
 
@@ -301,6 +326,19 @@ export class ConsumerGroup {
     return changed;
   }
 
+  /** How many members use the classic protocol. */
+  get numClassicMembers(): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.classic !== null) n++;
+    return n;
+  }
+
+  /** Kafka's allMembersUseClassicProtocolExcept: `memberId` uses the consumer protocol and every other member the classic one. */
+  allMembersUseClassicProtocolExcept(memberId: string): boolean {
+    const m = this.members.get(memberId);
+    return m !== undefined && m.classic === null && this.numClassicMembers === this.members.size - 1;
+  }
+
   /** The epoch of the member owning a partition, or -1 (free). */
   currentPartitionEpoch(topicId: string, partition: number): number {
     return this.partitionEpochs.get(topicId)?.get(partition) ?? -1;
@@ -375,7 +413,9 @@ export class ConsumerGroup {
    * epoch is ahead of it, and the member is reconciled towards its target.
    */
   heartbeat(req: ConsumerHeartbeat, env: HeartbeatEnv): HeartbeatOutcome {
-    const create = req.memberEpoch === 0;
+    const classic = req.classic ?? null;
+    // a classic member always joins (Kafka creates it if unknown); a static one without a member id takes the instance over
+    const create = classic !== null ? req.instanceId === null || req.memberId === '' : req.memberEpoch === 0;
     if (this.members.size >= env.maxSize && (req.memberId === '' || !this.members.has(req.memberId))) {
       return { kind: 'error', errorCode: ErrorCode.GROUP_MAX_SIZE_REACHED, errorMessage: `The consumer group has reached its maximum capacity of ${env.maxSize} members.` };
     }
@@ -392,7 +432,7 @@ export class ConsumerGroup {
       } else {
         current = existing;
       }
-      const err = this.validateMemberEpoch(current, req.memberEpoch, req.ownedTopicPartitions);
+      const err = classic !== null ? null : this.validateMemberEpoch(current, req.memberEpoch, req.ownedTopicPartitions);
       if (err) return err;
     } else {
       const existing = this.staticMember(req.instanceId);
@@ -401,7 +441,8 @@ export class ConsumerGroup {
           current = this.members.get(memberId) ?? newMember(memberId);
           isNew = !this.members.has(memberId);
         } else {
-          if (existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+          // as Kafka: only a consumer protocol member replacing another must wait for its leave
+          if (existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH && classic === null && existing.classic === null) {
             return {
               kind: 'error',
               errorCode: ErrorCode.UNRELEASED_INSTANCE_ID,
@@ -418,7 +459,7 @@ export class ConsumerGroup {
         if (existing.memberId !== memberId) {
           return { kind: 'error', errorCode: ErrorCode.FENCED_INSTANCE_ID, errorMessage: `Static member ${memberId} with instance id ${req.instanceId} was fenced by member ${existing.memberId}.` };
         }
-        const err = this.validateMemberEpoch(existing, req.memberEpoch, req.ownedTopicPartitions);
+        const err = classic !== null ? null : this.validateMemberEpoch(existing, req.memberEpoch, req.ownedTopicPartitions);
         if (err) return err;
         current = existing;
       }
@@ -434,6 +475,7 @@ export class ConsumerGroup {
     if (req.subscribedTopicRegex !== null) updated.subscribedTopicRegex = req.subscribedTopicRegex === '' ? null : req.subscribedTopicRegex;
     updated.clientId = req.clientId;
     updated.clientHost = req.clientHost;
+    updated.classic = classic === null ? null : { sessionTimeoutMs: classic.sessionTimeoutMs, supportedProtocols: classic.supportedProtocols.map((p) => ({ ...p })) };
     const metadataChanged =
       isNew ||
       replaced !== undefined ||
@@ -444,6 +486,7 @@ export class ConsumerGroup {
       updated.clientId !== current.clientId ||
       updated.clientHost !== current.clientHost ||
       updated.subscribedTopicRegex !== current.subscribedTopicRegex ||
+      !sameClassic(updated.classic, current.classic) ||
       !sameNames(updated.subscribedTopicNames, current.subscribedTopicNames);
     const subscriptionChanged = (before: ConsumerMember) =>
       !sameNames(updated.subscribedTopicNames, before.subscribedTopicNames) || updated.subscribedTopicRegex !== before.subscribedTopicRegex || updated.serverAssignor !== before.serverAssignor;
@@ -683,14 +726,15 @@ export class ConsumerGroup {
    * null when the commit may go on: a commit with a negative epoch comes from outside the group
    * and is taken only while the group is empty; members need OffsetCommit v9+
    * (UNSUPPORTED_VERSION before, transactional commits excepted) and their current epoch
-   * (STALE_MEMBER_EPOCH).
+   * (STALE_MEMBER_EPOCH); a classic member commits with any version and its epoch as its
+   * generation (ILLEGAL_GENERATION).
    */
   validateOffsetCommit(memberId: string, memberEpoch: number, isTransactional: boolean, apiVersion: number): number | null {
     if (memberEpoch < 0 && this.members.size === 0) return null;
     const m = this.members.get(memberId);
     if (!m) return ErrorCode.UNKNOWN_MEMBER_ID;
-    if (!isTransactional && apiVersion < 9) return ErrorCode.UNSUPPORTED_VERSION;
-    if (memberEpoch !== m.memberEpoch) return ErrorCode.STALE_MEMBER_EPOCH;
+    if (!isTransactional && m.classic === null && apiVersion < 9) return ErrorCode.UNSUPPORTED_VERSION;
+    if (memberEpoch !== m.memberEpoch) return m.classic !== null ? ErrorCode.ILLEGAL_GENERATION : ErrorCode.STALE_MEMBER_EPOCH;
     return null;
   }
 

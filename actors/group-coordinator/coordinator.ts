@@ -17,10 +17,14 @@
  * through tells) and its records (Kafka's
  * ConsumerGroup* record types, offsets-store.ts), written after every change before the
  * heartbeat is answered; state changes are applied in memory first, and after a failed write the
- * next one rewrites the whole group. A classic group and a consumer group never share an id: an
- * empty one of either kind gives way to the other (as Kafka deletes it), a non-empty classic
- * group refuses ConsumerGroupHeartbeat with GROUP_ID_NOT_FOUND (no online migration), a
- * non-empty consumer group refuses JoinGroup with INCONSISTENT_GROUP_PROTOCOL.
+ * next one rewrites the whole group. An empty group of either kind gives way to the other (as
+ * Kafka deletes it). A consumer group also serves classic members (classic-members.ts: their
+ * JoinGroup is a heartbeat of the group, SyncGroup hands out their assignment, Heartbeat tells
+ * them to join again; their session, join and sync timers are kept here), and a live group
+ * migrates between the kinds as group.consumer.migration.policy allows (group-conversion.ts): a
+ * ConsumerGroupHeartbeat joining a classic "consumer" group converts it to a consumer group, the
+ * last consumer-protocol member leaving a consumer group of classic members converts it back
+ * (then it rebalances); otherwise GROUP_ID_NOT_FOUND, as Kafka.
  *
  * Owned state: the offsets partitions this broker leads (Loading -> Active) with the replay of
  * the ones loading; per group: its GroupMetadata (group-state.ts) or ConsumerGroup, committed offsets, the
@@ -33,7 +37,8 @@
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
- * ConsumerTopicsFetched, ConsumerRegexTopicsAuthorized, ConsumerSessionDeadline, ConsumerRebalanceDeadline.
+ * ConsumerTopicsFetched, ConsumerRegexTopicsAuthorized, ConsumerSessionDeadline, ConsumerRebalanceDeadline,
+ * ConsumerClassicDeadline.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas;
  * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890); Metadata to its
@@ -67,6 +72,8 @@ import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from 
 import { AclOperation } from '../../src/security/acl.js';
 import type { TopicsAuthorized } from '../kafka-listener/messages.js';
 import { matchedTopics, onlyAllowed, regexesToResolve, resolveTopicRegexes } from './regex-resolution.js';
+import { type ClassicError, classicJoinHeartbeat, classicMustRejoin, classicProtocolName, classicSyncProblem, encodeClassicAssignment, findClassicMember, isClassicError, subscriptionVersion, supportsClassicProtocols } from './classic-members.js';
+import { classicGroupFromConsumer, consumerGroupFromClassic, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
 import {
   ConsumerGroup,
   ConsumerGroupState,
@@ -161,6 +168,8 @@ export interface CoordinatorArgs {
   consumerGroupSessionTimeoutMs?: number;
   /** group.consumer.max.size. */
   consumerGroupMaxSize?: number;
+  /** group.consumer.migration.policy (default bidirectional, as Kafka 4.0). */
+  consumerGroupMigrationPolicy?: MigrationPolicy;
   /** How long the subscribed topics' metadata a consumer group heartbeat uses may be reused. */
   consumerGroupMetadataMaxAgeMs?: number;
   /** How old a consumer group's resolution of its regular expressions may grow before a heartbeat resolves them again (10 s). */
@@ -187,6 +196,7 @@ interface CoordinatorConfig {
   consumerHeartbeatIntervalMs: number;
   consumerSessionTimeoutMs: number;
   consumerMaxSize: number;
+  migrationPolicy: MigrationPolicy;
   consumerMetadataMaxAgeMs: number;
   consumerRegexRefreshIntervalMs: number;
 }
@@ -238,7 +248,8 @@ type JoinPhase = { kind: 'initial'; remainingMs: number; seq: number } | { kind:
 interface GroupEntry {
   readonly groupId: string;
   readonly partition: number;
-  readonly group: GroupMetadata;
+  /** The classic group (replaced when the group migrates between the two kinds). */
+  group: GroupMetadata;
   /** topicPartitionKey -> committed offset (applied only once its append succeeded). */
   readonly offsets: Map<string, CommittedOffset>;
   /** topicPartitionKey -> appends in flight that write the key. */
@@ -268,8 +279,8 @@ interface GroupEntry {
   readonly txnOffsets: Map<number, Map<string, CommittedOffset>>;
   /** A KIP-848 consumer group (then `group` stays an Empty classic group and is not used). */
   consumer: ConsumerGroup | null;
-  /** Consumer group member timers: memberId -> session timer sequence, rebalance timer epoch. */
-  readonly consumerTimers: Map<string, { sessionSeq: number; rebalance: { seq: number; memberEpoch: number } | null }>;
+  /** Consumer group member timers: memberId -> session timer sequence, rebalance timer epoch, a classic member's join / sync timer sequence. */
+  readonly consumerTimers: Map<string, { sessionSeq: number; rebalance: { seq: number; memberEpoch: number } | null; join?: number; sync?: number }>;
   /** When the oldest of the consumer group's records was written (rewritten as a whole once old). */
   consumerOldestWrite: number;
   /** An append of the consumer group's records failed: the next one writes all of them. */
@@ -312,7 +323,9 @@ type AppendPurpose =
   /** A consumer group heartbeat is answered once its records are written. */
   | { kind: 'consumer-heartbeat'; token: ReplyToken | null; response: ConsumerGroupHeartbeatResponse }
   /** Consumer group records written on a timer (fenced members, rewrites). */
-  | { kind: 'consumer-write' };
+  | { kind: 'consumer-write' }
+  /** A classic member's request to a consumer group (JoinGroup, LeaveGroup) is answered once its records are written. */
+  | { kind: 'consumer-reply'; token: ReplyToken | null; response: { type: string }; failed: (errorCode: number) => { type: string } };
 
 interface PendingAppend {
   id: number;
@@ -364,7 +377,11 @@ interface PendingHeartbeat {
   /** Its group's regular expressions, resolved for it (before its member's ACLs: `matched`). */
   matched: Map<string, Set<string>> | null;
   resolved: Map<string, Set<string>> | null;
+  /** A classic member's JoinGroup to a consumer group (`m` then stands for it), with its member id. */
+  classicJoin?: { m: JoinGroupMsg; memberId: string };
 }
+
+type JoinGroupMsg = Extract<CoordinatorMsg, { type: 'JoinGroup' }>;
 
 type Ctx = BaseContext<CoordinatorMsg>;
 
@@ -390,6 +407,7 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
     consumerHeartbeatIntervalMs: a.consumerGroupHeartbeatIntervalMs ?? 5_000,
     consumerSessionTimeoutMs: a.consumerGroupSessionTimeoutMs ?? 45_000,
     consumerMaxSize: a.consumerGroupMaxSize ?? 2_147_483_647,
+    migrationPolicy: a.consumerGroupMigrationPolicy ?? 'bidirectional',
     consumerMetadataMaxAgeMs: a.consumerGroupMetadataMaxAgeMs ?? 1_000,
     consumerRegexRefreshIntervalMs: a.consumerGroupRegexRefreshIntervalMs ?? 10_000,
   };
@@ -609,6 +627,16 @@ function createGroup(s: CoordinatorState, groupId: string, now: number): GroupEn
 
 /** Forgets a group: its waiting requests get `errorCode`, its timers stop, it goes Dead. */
 function dropGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: number): void {
+  stopClassicGroup(ctx, entry, errorCode);
+  for (const memberId of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, memberId);
+  entry.consumer?.markDead();
+  if (!entry.group.is(GroupState.Dead)) entry.group.transitionTo(GroupState.Dead, ctx.clock.now());
+  if (s.groups.get(entry.groupId) === entry) s.groups.delete(entry.groupId);
+  s.partitions.get(entry.partition)?.groups.delete(entry.groupId);
+}
+
+/** The classic group's JoinGroup / SyncGroup requests waiting get `errorCode` and its timers stop. */
+function stopClassicGroup(ctx: Ctx, entry: GroupEntry, errorCode: number): void {
   for (const [memberId, token] of entry.joinWaiters) answer(ctx, token, joinError(memberId, errorCode));
   for (const token of entry.syncWaiters.values()) answer(ctx, token, syncError(errorCode));
   entry.joinWaiters.clear();
@@ -623,12 +651,7 @@ function dropGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: 
   for (const memberId of entry.pendingMembers.keys()) ctx.timers.cancel(pendingTimerKey(entry.groupId, memberId));
   entry.heartbeatSeq.clear();
   entry.pendingMembers.clear();
-  for (const memberId of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, memberId);
-  entry.consumer?.markDead();
   entry.join = null;
-  if (!entry.group.is(GroupState.Dead)) entry.group.transitionTo(GroupState.Dead, ctx.clock.now());
-  if (s.groups.get(entry.groupId) === entry) s.groups.delete(entry.groupId);
-  s.partitions.get(entry.partition)?.groups.delete(entry.groupId);
 }
 
 function liveEntry(s: CoordinatorState, entry: GroupEntry | null): entry is GroupEntry {
@@ -1237,8 +1260,8 @@ function hasTxnOffset(entry: GroupEntry | undefined, key: string): boolean {
   return false;
 }
 
-/** Persists the group's metadata with these assignments (Kafka's storeGroup). */
-function storeGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, assignments: ReadonlyMap<string, Uint8Array>, purpose: AppendPurpose): void {
+/** The group's metadata record with these assignments (throws when it cannot be encoded). */
+function groupMetadataBytes(entry: GroupEntry, assignments: ReadonlyMap<string, Uint8Array>): Uint8Array {
   const g = entry.group;
   const protocol = g.protocolName;
   const value: GroupMetadataValue = {
@@ -1258,9 +1281,14 @@ function storeGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, assignment
       assignment: assignments.get(m.memberId) ?? EMPTY,
     })),
   };
+  return encodeGroupMetadataValue(value);
+}
+
+/** Persists the group's metadata with these assignments (Kafka's storeGroup). */
+function storeGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, assignments: ReadonlyMap<string, Uint8Array>, purpose: AppendPurpose): void {
   let bytes: Uint8Array;
   try {
-    bytes = encodeGroupMetadataValue(value);
+    bytes = groupMetadataBytes(entry, assignments);
   } catch (err) {
     ctx.log.error('group metadata cannot be encoded', { groupId: entry.groupId, error: (err as Error).message });
     appendRecords(s, ctx, entry.partition, [], purpose, entry, { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: (err as Error).message });
@@ -1355,7 +1383,8 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
       if (errorCode !== ErrorCode.NONE) ctx.log.warn(`offsets ${p.kind} append failed`, { partition: a.partition, errorCode });
       return;
     case 'consumer-heartbeat':
-    case 'consumer-write': {
+    case 'consumer-write':
+    case 'consumer-reply': {
       if (errorCode !== ErrorCode.NONE) {
         ctx.log.warn('writing consumer group records failed', { groupId: a.entry?.groupId, errorCode });
         if (a.entry) a.entry.consumerNeedsFullWrite = true;
@@ -1363,6 +1392,9 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
       if (p.kind === 'consumer-heartbeat') {
         const code = consumerWriteErrorFor(errorCode);
         answer(ctx, p.token, code === ErrorCode.NONE ? p.response : consumerHeartbeatError(code, null));
+      } else if (p.kind === 'consumer-reply') {
+        const code = consumerWriteErrorFor(errorCode);
+        answer(ctx, p.token, code === ErrorCode.NONE ? p.response : p.failed(code));
       }
       return;
     }
@@ -1413,16 +1445,40 @@ export function validateConsumerHeartbeat(m: ConsumerHeartbeatMsg): { errorCode:
 function cancelConsumerTimers(ctx: Ctx, entry: GroupEntry, memberId: string): void {
   ctx.timers.cancel(consumerSessionTimerKey(entry.groupId, memberId));
   ctx.timers.cancel(consumerRebalanceTimerKey(entry.groupId, memberId));
+  ctx.timers.cancel(classicTimerKey(entry.groupId, memberId, 'join'));
+  ctx.timers.cancel(classicTimerKey(entry.groupId, memberId, 'sync'));
   entry.consumerTimers.delete(memberId);
 }
 
-/** The member is alive now: its session runs from here. */
+/** The member is alive now: its session runs from here (a classic member's own session timeout, else group.consumer.session.timeout.ms). */
 function scheduleConsumerSession(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string): void {
   const seq = ++s.seq;
   const t = entry.consumerTimers.get(memberId) ?? { sessionSeq: seq, rebalance: null };
   t.sessionSeq = seq;
   entry.consumerTimers.set(memberId, t);
-  ctx.timers.startSingle(consumerSessionTimerKey(entry.groupId, memberId), s.cfg.consumerSessionTimeoutMs, { type: 'ConsumerSessionDeadline', groupId: entry.groupId, memberId, seq });
+  const timeoutMs = entry.consumer?.members.get(memberId)?.classic?.sessionTimeoutMs ?? s.cfg.consumerSessionTimeoutMs;
+  ctx.timers.startSingle(consumerSessionTimerKey(entry.groupId, memberId), timeoutMs, { type: 'ConsumerSessionDeadline', groupId: entry.groupId, memberId, seq });
+}
+
+const classicTimerKey = (groupId: string, memberId: string, phase: 'join' | 'sync') => JSON.stringify(['cg-classic', phase, groupId, memberId]);
+
+/**
+ * A classic member must join again (told so) or sync (after its join) within its rebalance
+ * timeout, else it is fenced (Kafka's consumer group join and sync timeouts); a join timer
+ * already running is left alone.
+ */
+function scheduleClassicTimer(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string, phase: 'join' | 'sync', timeoutMs: number): void {
+  const t = entry.consumerTimers.get(memberId);
+  if (!t || (phase === 'join' && t.join !== undefined)) return;
+  const seq = ++s.seq;
+  t[phase] = seq;
+  ctx.timers.startSingle(classicTimerKey(entry.groupId, memberId, phase), Math.max(1, timeoutMs), { type: 'ConsumerClassicDeadline', groupId: entry.groupId, memberId, phase, seq });
+}
+
+function cancelClassicTimer(ctx: Ctx, entry: GroupEntry, memberId: string, phase: 'join' | 'sync'): void {
+  const t = entry.consumerTimers.get(memberId);
+  if (t) delete t[phase];
+  ctx.timers.cancel(classicTimerKey(entry.groupId, memberId, phase));
 }
 
 /** A member revoking partitions has its rebalance timeout to do it in (one timer per epoch); others have none. */
@@ -1503,6 +1559,7 @@ function consumerRecords(entry: GroupEntry, now: number): WrittenRecord[] {
       subscribedTopicRegex: m.subscribedTopicRegex,
       rebalanceTimeoutMs: m.rebalanceTimeoutMs,
       serverAssignor: m.serverAssignor,
+      classicMemberMetadata: m.classic,
     };
     rec(ConsumerRecordType.MemberMetadata, id, encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value }));
   }
@@ -1528,7 +1585,7 @@ function consumerRecords(entry: GroupEntry, now: number): WrittenRecord[] {
 function persistConsumer(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, extra: WrittenRecord[] = []): void {
   const records = [...extra, ...(entry.consumer ? consumerRecords(entry, ctx.clock.now()) : [])];
   if (records.length === 0) {
-    if (purpose.kind === 'consumer-heartbeat') answer(ctx, purpose.token, purpose.response);
+    if (purpose.kind === 'consumer-heartbeat' || purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
     return;
   }
   appendRecords(s, ctx, entry.partition, records, purpose, entry);
@@ -1543,6 +1600,8 @@ function topicsNeeded(s: CoordinatorState, m: ConsumerHeartbeatMsg, resolved: Re
   const names = new Set<string>(m.subscribedTopicNames ?? []);
   const entry = s.groups.get(m.groupId);
   if (entry?.consumer) for (const n of entry.consumer.subscribedTopicNames()) names.add(n);
+  // a classic group a heartbeat may upgrade: its members' topics
+  else if (entry) for (const n of subscribedTopics(entry) ?? []) names.add(n);
   if (resolved) for (const n of matchedTopics(resolved)) names.add(n);
   return [...names].sort();
 }
@@ -1599,7 +1658,14 @@ function prepareConsumerHeartbeat(s: CoordinatorState, ctx: Ctx, p: PendingHeart
     return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
   });
   if (stale && !p.fetchedNames) return fetchTopicsFor(s, ctx, p, needed);
-  consumerHeartbeat(s, ctx, m, p.token, p.resolved);
+  if (p.classicJoin) classicJoinToConsumerGroup(s, ctx, p.classicJoin.m, p.classicJoin.memberId, p.token, p.resolved);
+  else consumerHeartbeat(s, ctx, m, p.token, p.resolved);
+}
+
+/** A heartbeat waiting for topics is answered with an error (in the kind of its request). */
+function failPending(ctx: Ctx, p: PendingHeartbeat, errorCode: number, message: string | null): void {
+  if (p.classicJoin) answer(ctx, p.token, joinError(p.classicJoin.memberId, errorCode));
+  else answer(ctx, p.token, consumerHeartbeatError(errorCode, message));
 }
 
 /** A heartbeat's join or heartbeat (epoch >= 0), with the topics' metadata at hand (and its group's regular expressions resolved afresh, when due). */
@@ -1614,19 +1680,31 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     entry = createGroup(s, m.groupId, ctx.clock.now());
     created = true;
   }
+  let upgraded: ConsumerGroup | null = null;
   if (!entry.consumer) {
-    // a classic group of that id: an empty one is replaced (Kafka deletes it), another refused (no online upgrade)
+    // a classic group of that id: an empty one is replaced (Kafka deletes it), a live one upgraded if it may be
     const classicEmpty = entry.group.is(GroupState.Empty) && entry.group.size === 0 && entry.joinWaiters.size === 0 && entry.group.numPendingMembers === 0;
     if (m.memberEpoch !== 0) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Consumer group ${m.groupId} not found.`));
-    if (!classicEmpty) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${m.groupId} is not a consumer group.`));
-    if (entry.persisted !== null) {
-      extra.push({ kind: 'group', entry, bytes: null });
-      entry.persisted = null;
+    if (!classicEmpty) {
+      const refusal = upgradeRefusal(s.cfg.migrationPolicy, entry.group, s.cfg.consumerMaxSize);
+      if (refusal !== null) {
+        ctx.log.info('cannot upgrade the classic group to a consumer group', { groupId: m.groupId, reason: refusal });
+        return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${m.groupId} is not a consumer group.`));
+      }
+      const up = consumerGroupFromClassic(entry.group, (name) => s.topicCache.get(name)?.info ?? undefined);
+      if (!up.ok) return answer(ctx, token, consumerHeartbeatError(up.errorCode, up.errorMessage));
+      // the joining member's heartbeat runs on the converted group; the classic group stands if it is refused
+      upgraded = up.group;
+    } else {
+      if (entry.persisted !== null) {
+        extra.push({ kind: 'group', entry, bytes: null });
+        entry.persisted = null;
+      }
+      entry.consumer = new ConsumerGroup(m.groupId);
+      entry.consumerOldestWrite = ctx.clock.now();
     }
-    entry.consumer = new ConsumerGroup(m.groupId);
-    entry.consumerOldestWrite = ctx.clock.now();
   }
-  const g = entry.consumer;
+  const g = upgraded ?? entry.consumer!;
   const beforeMember = m.memberId === '' ? undefined : g.members.get(m.memberId);
   const outcome: HeartbeatOutcome = g.heartbeat(
     {
@@ -1654,6 +1732,7 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     ctx.log.debug('consumer group heartbeat refused', { groupId: m.groupId, memberId: m.memberId, memberEpoch: m.memberEpoch, errorCode: outcome.errorCode, reason: outcome.errorMessage });
     return answer(ctx, token, consumerHeartbeatError(outcome.errorCode, outcome.errorMessage));
   }
+  if (upgraded) upgradeToConsumerGroup(s, ctx, entry, upgraded, extra);
   if (outcome.replacedMemberId) {
     cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
     ctx.log.info('static member rejoined the consumer group under a new member id', { groupId: m.groupId, instanceId: m.instanceId, oldMemberId: outcome.replacedMemberId, memberId: outcome.memberId });
@@ -1684,6 +1763,14 @@ function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, t
   if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
   const entry = s.groups.get(m.groupId);
   if (!entry?.consumer) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Consumer group ${m.groupId} not found.`));
+  if (m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) {
+    // the last member of the consumer protocol leaving a group of classic members: it becomes a classic group again
+    const leaving = m.instanceId === null ? entry.consumer.members.get(m.memberId) : entry.consumer.staticMember(m.instanceId);
+    if (leaving?.memberId === m.memberId && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, m.memberId)) {
+      const response: ConsumerGroupHeartbeatResponse = { type: 'ConsumerGroupHeartbeatResponse', errorCode: ErrorCode.NONE, errorMessage: null, memberId: m.memberId, memberEpoch: m.memberEpoch, heartbeatIntervalMs: 0, assignment: null };
+      return downgradeToClassicGroup(s, ctx, entry, m.memberId, 'the last member using the consumer protocol left', { kind: 'consumer-heartbeat', token, response });
+    }
+  }
   const outcome = entry.consumer.leave(m.memberId, m.instanceId, m.memberEpoch);
   if (outcome.kind === 'error') return answer(ctx, token, consumerHeartbeatError(outcome.errorCode, outcome.errorMessage));
   if (outcome.removed) {
@@ -1701,9 +1788,195 @@ function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, t
 /** Fences a member on a timer (session or rebalance timeout) and writes the change. */
 function fenceConsumerMember(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string, reason: string): void {
   cancelConsumerTimers(ctx, entry, memberId);
+  if (entry.consumer && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, memberId)) {
+    return downgradeToClassicGroup(s, ctx, entry, memberId, `the last member using the consumer protocol was fenced: ${reason}`, { kind: 'consumer-write' });
+  }
   if (!entry.consumer?.fence(memberId)) return;
   ctx.log.info('member fenced from the consumer group', { groupId: entry.groupId, memberId, reason, groupEpoch: entry.consumer.groupEpoch });
   persistConsumer(s, ctx, entry, { kind: 'consumer-write' });
+}
+
+/**
+ * Kafka's convertToConsumerGroup: the classic group's waiting JoinGroup / SyncGroup requests are
+ * told to join again and its timers stop, its record gets a tombstone ahead of the consumer
+ * group's records (`extra`), and its members' sessions run as consumer group members.
+ */
+function upgradeToConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, g: ConsumerGroup, extra: WrittenRecord[]): void {
+  const now = ctx.clock.now();
+  const generationId = entry.group.generationId;
+  stopClassicGroup(ctx, entry, ErrorCode.REBALANCE_IN_PROGRESS);
+  extra.unshift({ kind: 'group', entry, bytes: null });
+  entry.persisted = null;
+  entry.loaded = null;
+  entry.group = new GroupMetadata(entry.groupId, { now });
+  entry.consumer = g;
+  entry.consumerOldestWrite = now;
+  entry.consumerNeedsFullWrite = false;
+  for (const member of g.members.values()) if (member.classic !== null) scheduleConsumerSession(s, ctx, entry, member.memberId);
+  ctx.log.info('classic group upgraded to a consumer group', { groupId: entry.groupId, generationId, members: g.members.size });
+}
+
+/**
+ * Kafka's convertToClassicGroup: every record of the consumer group gets a tombstone, the classic
+ * group of its other members (classic-protocol all) is written, their classic sessions start and
+ * the group rebalances so that they join again; `purpose` is settled once written.
+ */
+function downgradeToClassicGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, leavingMemberId: string, reason: string, purpose: AppendPurpose): void {
+  const g = entry.consumer!;
+  const now = ctx.clock.now();
+  const records = consumerTombstones(entry);
+  const classic = classicGroupFromConsumer(g, leavingMemberId, (id) => topicName(s, g, id) || undefined, now);
+  for (const id of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, id);
+  entry.consumer = null;
+  entry.consumerNeedsFullWrite = false;
+  entry.group = classic;
+  const protocol = classic.protocolName!;
+  entry.loaded = { generationId: classic.generationId, topics: topicsOfSubscriptions(CONSUMER_PROTOCOL_TYPE, classic.allMembers().map((m) => m.metadata(protocol))) };
+  const assignments = new Map(classic.allMembers().map((m) => [m.memberId, m.assignment] as const));
+  try {
+    records.push({ kind: 'group', entry, bytes: groupMetadataBytes(entry, assignments) });
+  } catch (err) {
+    ctx.log.error('group metadata cannot be encoded', { groupId: entry.groupId, error: (err as Error).message });
+  }
+  ctx.log.info('consumer group downgraded to a classic group', { groupId: entry.groupId, generationId: classic.generationId, members: classic.size, leavingMemberId, reason });
+  appendRecords(s, ctx, entry.partition, records, purpose, entry);
+  for (const member of classic.allMembers()) scheduleHeartbeat(s, ctx, entry, member);
+  prepareRebalance(s, ctx, entry, `Downgrade group ${entry.groupId} from consumer to classic.`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classic members of a consumer group (classic-members.ts)
+
+/** A classic member's JoinGroup to a consumer group with members: checked, then applied once its topics' metadata is at hand. */
+function classicJoinConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: JoinGroupMsg, token: ReplyToken | null): void {
+  const g = entry.consumer!;
+  const memberId = m.memberId === '' ? randomUUID() : m.memberId;
+  if (g.members.size >= s.cfg.consumerMaxSize && !g.members.has(memberId)) return answer(ctx, token, joinError(m.memberId, ErrorCode.GROUP_MAX_SIZE_REACHED));
+  if (!supportsClassicProtocols(g, m.protocolType, m.protocols.map((p) => p.name))) return answer(ctx, token, joinError(m.memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+  if (m.requireKnownMemberId && m.memberId === '' && !m.groupInstanceId) {
+    // KIP-394: the member learns its id first and joins again with it
+    ctx.log.info('dynamic member joins the consumer group with the classic protocol: asked to join again with its new id', { groupId: m.groupId, memberId });
+    return answer(ctx, token, joinError(memberId, ErrorCode.MEMBER_ID_REQUIRED));
+  }
+  let topics: string[] = [];
+  try {
+    topics = decodeSubscription(m.protocols[0]!.metadata).topics;
+  } catch (err) {
+    if (!(err instanceof ConsumerProtocolError)) throw err;
+  }
+  const hb: ConsumerHeartbeatMsg = {
+    type: 'ConsumerGroupHeartbeat',
+    groupId: m.groupId,
+    memberId,
+    memberEpoch: 0,
+    instanceId: m.groupInstanceId ?? null,
+    rackId: null,
+    rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+    subscribedTopicNames: topics,
+    subscribedTopicRegex: null,
+    serverAssignor: null,
+    topicPartitions: [],
+  };
+  prepareConsumerHeartbeat(s, ctx, { m: hb, token, fetchedNames: false, fetchedAll: false, matched: null, resolved: null, classicJoin: { m, memberId } });
+}
+
+/**
+ * Kafka's classicGroupJoinToConsumerGroup: the JoinGroup as a heartbeat of the group, answered
+ * (once its records are written) with the member's epoch as the generation; the member must
+ * sync within its rebalance timeout.
+ */
+function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupMsg, memberId: string, token: ReplyToken | null, resolved: Map<string, Set<string>> | null): void {
+  const err = validateGroupStatus(s, m.groupId, false);
+  if (err !== null) return answer(ctx, token, joinError(m.memberId, err));
+  const entry = s.groups.get(m.groupId);
+  // the group changed kind while the topics were read: the member joins again
+  if (!entry?.consumer) return answer(ctx, token, joinError(m.memberId, ErrorCode.REBALANCE_IN_PROGRESS));
+  const g = entry.consumer;
+  const topic = (name: string) => s.topicCache.get(name)?.info ?? undefined;
+  const join = { memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, protocolType: m.protocolType, protocols: m.protocols, sessionTimeoutMs: m.sessionTimeoutMs, rebalanceTimeoutMs: m.rebalanceTimeoutMs, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '' };
+  const req = classicJoinHeartbeat(g, join, topic);
+  if (isClassicError(req)) return answer(ctx, token, joinError(m.memberId, req.errorCode));
+  const outcome = g.heartbeat(req, { topic, maxSize: s.cfg.consumerMaxSize, newMemberId: () => memberId, ...(resolved ? { resolvedRegexes: resolved } : {}) });
+  if (outcome.kind === 'error') {
+    ctx.log.debug('classic member join refused', { groupId: m.groupId, memberId, errorCode: outcome.errorCode, reason: outcome.errorMessage });
+    return answer(ctx, token, joinError(m.memberId, outcome.errorCode));
+  }
+  const member = outcome.member!;
+  if (resolved) entry.consumerRegexesResolvedAt = ctx.clock.now();
+  if (outcome.replacedMemberId) cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
+  ctx.log.info('classic member joins the consumer group', { groupId: m.groupId, memberId: member.memberId, instanceId: member.instanceId, memberEpoch: member.memberEpoch, groupEpoch: g.groupEpoch, reason: clientReason(m.reason) });
+  scheduleConsumerSession(s, ctx, entry, member.memberId);
+  cancelClassicTimer(ctx, entry, member.memberId, 'join');
+  scheduleClassicTimer(s, ctx, entry, member.memberId, 'sync', m.rebalanceTimeoutMs);
+  const response: JoinGroupResponse = {
+    type: 'JoinGroupResponse',
+    errorCode: ErrorCode.NONE,
+    generationId: member.memberEpoch,
+    protocolType: CONSUMER_PROTOCOL_TYPE,
+    protocolName: classicProtocolName(member),
+    leader: '',
+    memberId: member.memberId,
+    members: [],
+  };
+  persistConsumer(s, ctx, entry, { kind: 'consumer-reply', token, response, failed: (code) => joinError(member.memberId, code) });
+}
+
+/** Kafka's classicGroupSyncToConsumerGroup: the member's current assignment, as a ConsumerProtocol Assignment. */
+function classicSyncToConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'SyncGroup' }>, token: ReplyToken | null): void {
+  const g = entry.consumer!;
+  const member = findClassicMember(g, m.memberId, m.groupInstanceId ?? null);
+  if (isClassicError(member)) return answer(ctx, token, syncError(member.errorCode));
+  const problem = classicSyncProblem(g, member, m.generationId, m.protocolType ?? null, m.protocolName ?? null);
+  if (problem === ErrorCode.REBALANCE_IN_PROGRESS) scheduleClassicTimer(s, ctx, entry, member.memberId, 'join', member.rebalanceTimeoutMs);
+  if (problem !== null) return answer(ctx, token, syncError(problem));
+  cancelClassicTimer(ctx, entry, member.memberId, 'sync');
+  scheduleConsumerSession(s, ctx, entry, member.memberId);
+  const version = subscriptionVersion(member.classic!.supportedProtocols[0]?.metadata);
+  const assignment = encodeClassicAssignment(member.assigned, version, (id) => topicName(s, g, id) || undefined);
+  answer(ctx, token, { type: 'SyncGroupResponse', errorCode: ErrorCode.NONE, protocolType: m.protocolType ?? CONSUMER_PROTOCOL_TYPE, protocolName: m.protocolName ?? classicProtocolName(member), assignment } satisfies SyncGroupResponse);
+}
+
+/** Kafka's classicGroupHeartbeatToConsumerGroup: REBALANCE_IN_PROGRESS when the member must join again (then within its rebalance timeout). */
+function classicHeartbeatToConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'Heartbeat' }>): number {
+  const g = entry.consumer!;
+  const member = findClassicMember(g, m.memberId, m.groupInstanceId ?? null);
+  if (isClassicError(member)) return member.errorCode;
+  if (m.generationId !== member.memberEpoch) return ErrorCode.ILLEGAL_GENERATION;
+  scheduleConsumerSession(s, ctx, entry, member.memberId);
+  if (!classicMustRejoin(g, member)) return ErrorCode.NONE;
+  scheduleClassicTimer(s, ctx, entry, member.memberId, 'join', member.rebalanceTimeoutMs);
+  return ErrorCode.REBALANCE_IN_PROGRESS;
+}
+
+/** Kafka's classicGroupLeaveToConsumerGroup: each classic member named leaves (a static one may be named by its instance id alone). */
+function classicLeaveConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'LeaveGroup' }>, token: ReplyToken | null): void {
+  const g = entry.consumer!;
+  const memberErrors: number[] = [];
+  for (const leaving of m.members) {
+    if (typeof leaving !== 'object' || leaving === null || typeof leaving.memberId !== 'string') {
+      memberErrors.push(ErrorCode.INVALID_REQUEST);
+      continue;
+    }
+    const instanceId = leaving.groupInstanceId ?? null;
+    let member: ConsumerMember | ClassicError;
+    if (instanceId !== null && leaving.memberId === '') {
+      // an admin removing a static member by its instance id alone
+      const named = g.staticMember(instanceId);
+      member = named && named.classic !== null ? named : { kind: 'error', errorCode: ErrorCode.UNKNOWN_MEMBER_ID, errorMessage: `Instance id ${instanceId} is unknown.` };
+    } else {
+      member = findClassicMember(g, leaving.memberId, instanceId);
+    }
+    if (isClassicError(member)) {
+      memberErrors.push(member.errorCode);
+      continue;
+    }
+    cancelConsumerTimers(ctx, entry, member.memberId);
+    g.fence(member.memberId);
+    ctx.log.info('classic member left the consumer group through LeaveGroup', { groupId: m.groupId, memberId: member.memberId, instanceId, reason: clientReason(leaving.reason), groupEpoch: g.groupEpoch });
+    memberErrors.push(ErrorCode.NONE);
+  }
+  const response: LeaveGroupResponse = { type: 'LeaveGroupResponse', errorCode: memberErrors.find((c) => c !== ErrorCode.NONE) ?? ErrorCode.NONE, memberErrors };
+  persistConsumer(s, ctx, entry, { kind: 'consumer-reply', token, response, failed: (code) => simple('LeaveGroupResponse', code) });
 }
 
 function topicName(s: CoordinatorState, g: ConsumerGroup, topicId: string): string {
@@ -1758,6 +2031,7 @@ function restoreConsumerGroup(groupId: string, r: ReplayedConsumerGroup): Consum
       state,
       assigned: topicAssignmentOf(cur?.assigned ?? []),
       pendingRevocation: topicAssignmentOf(cur?.pendingRevocation ?? []),
+      classic: md.classicMemberMetadata,
     });
   }
   const targets = new Map([...r.targets].map(([id, v]) => [id, topicAssignmentOf(v)] as const));
@@ -2115,7 +2389,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const waiting = s.awaitingTopics.get(m.fetchId);
       if (!waiting) return;
       s.awaitingTopics.delete(m.fetchId);
-      if (m.topics === null) return answer(ctx, waiting.token, consumerHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
+      if (m.topics === null) return failPending(ctx, waiting, ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata');
       const now = ctx.clock.now();
       const byName = new Map(m.topics.map((t) => [t.name, t] as const));
       // the whole list also says which cached topics are gone
@@ -2156,6 +2430,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       fenceConsumerMember(s, ctx, entry, m.memberId, `it failed to transition from epoch ${m.memberEpoch} within ${member.rebalanceTimeoutMs}ms`);
     },
 
+    ConsumerClassicDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry?.consumer || entry.consumerTimers.get(m.memberId)?.[m.phase] !== m.seq) return;
+      fenceConsumerMember(s, ctx, entry, m.memberId, m.phase === 'join' ? 'the classic member failed to join within the rebalance timeout' : 'the member failed to sync within timeout');
+    },
+
     ConsumerGroupDescribe(s, m, ctx) {
       const groups: DescribedConsumerGroup[] = m.groups.map((groupId) => {
         const none = (errorCode: number, errorMessage: string | null): DescribedConsumerGroup => ({ groupId: String(groupId), errorCode, errorMessage, groupState: '', groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] });
@@ -2189,8 +2469,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         entry = createGroup(s, m.groupId, ctx.clock.now());
       }
       if (entry.consumer) {
-        // a consumer group (KIP-848) of that id takes no classic member; an empty one gives way, as in Kafka
-        if (entry.consumer.members.size > 0) return answer(ctx, token, joinError(m.memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+        // a consumer group (KIP-848) with members serves a classic member; an empty one gives way, as in Kafka
+        if (entry.consumer.members.size > 0) return classicJoinConsumerGroup(s, ctx, entry, m, token);
         if (!isNewMember) return answer(ctx, token, joinError(m.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
         const tombstones = consumerTombstones(entry);
         entry.consumer = null;
@@ -2209,7 +2489,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return answer(ctx, token, syncError(ErrorCode.REBALANCE_IN_PROGRESS));
       if (err !== null) return answer(ctx, token, syncError(err));
       const entry = s.groups.get(m.groupId);
-      if (!entry || entry.consumer) return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+      if (!entry) return answer(ctx, token, syncError(ErrorCode.UNKNOWN_MEMBER_ID));
+      if (entry.consumer) return classicSyncToConsumerGroup(s, ctx, entry, m, token);
       const g = entry.group;
       if (g.is(GroupState.Dead)) return answer(ctx, token, syncError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
       const memberError = g.validateMember(m.memberId, m.groupInstanceId);
@@ -2257,7 +2538,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return reply(ErrorCode.NONE);
       if (err !== null) return reply(err);
       const entry = s.groups.get(m.groupId);
-      if (!entry || entry.consumer) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      if (!entry) return reply(ErrorCode.UNKNOWN_MEMBER_ID);
+      if (entry.consumer) return reply(classicHeartbeatToConsumerGroup(s, ctx, entry, m));
       const g = entry.group;
       if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       const memberError = g.validateMember(m.memberId, m.groupInstanceId);
@@ -2286,7 +2568,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (err !== null) return reply(err);
       const entry = s.groups.get(m.groupId);
       // no such group: none of its members is known, as Kafka answers
-      if (!entry || entry.consumer) return replyPerMember(m.members.map(() => ErrorCode.UNKNOWN_MEMBER_ID));
+      if (!entry) return replyPerMember(m.members.map(() => ErrorCode.UNKNOWN_MEMBER_ID));
+      if (entry.consumer) return classicLeaveConsumerGroup(s, ctx, entry, m, ctx.deferReply() ?? null);
       const g = entry.group;
       if (g.is(GroupState.Dead)) return reply(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       const memberErrors: number[] = [];
@@ -2663,7 +2946,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
   },
 
   onStop(s, ctx) {
-    for (const w of s.awaitingTopics.values()) answer(ctx, w.token, consumerHeartbeatError(ErrorCode.NOT_COORDINATOR, null));
+    for (const w of s.awaitingTopics.values()) failPending(ctx, w, ErrorCode.NOT_COORDINATOR, null);
     s.awaitingTopics.clear();
     for (const entry of [...s.groups.values()]) dropGroup(s, ctx, entry, ErrorCode.NOT_COORDINATOR);
     for (const a of s.appends.values()) settleAppend(s, ctx, a, ErrorCode.NOT_COORDINATOR);

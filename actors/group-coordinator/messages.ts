@@ -107,6 +107,8 @@ export type CoordinatorMsg =
   | { type: 'ConsumerSessionDeadline'; groupId: string; memberId: string; seq: number }
   /** Internal: a member did not revoke its partitions within its rebalance timeout. */
   | { type: 'ConsumerRebalanceDeadline'; groupId: string; memberId: string; memberEpoch: number; seq: number }
+  /** Internal: a classic member of a consumer group did not join again (told to) or sync (after its join) within its rebalance timeout. */
+  | { type: 'ConsumerClassicDeadline'; groupId: string; memberId: string; phase: 'join' | 'sync'; seq: number }
   | {
       type: 'JoinGroup';
       groupId: string;

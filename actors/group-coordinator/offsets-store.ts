@@ -26,6 +26,7 @@
  *   4 ConsumerGroupPartitionMetadata   topics [topicId uuid | topicName | numPartitions int32 | partitionMetadata []]
  *   5 ConsumerGroupMemberMetadata      (member) instanceId? | rackId? | clientId | clientHost |
  *                                      subscribedTopicNames [] | subscribedTopicRegex? | rebalanceTimeoutMs | serverAssignor?
+ *                                      [tagged 0: classicMemberMetadata sessionTimeoutMs int32 | supportedProtocols [name | metadata bytes]]
  *   6 ConsumerGroupTargetAssignmentMetadata  assignmentEpoch int32
  *   7 ConsumerGroupTargetAssignmentMember    (member) topicPartitions [topicId | partitions []]
  *   8 ConsumerGroupCurrentMemberAssignment   (member) memberEpoch | previousMemberEpoch | state int8 |
@@ -238,6 +239,17 @@ class Writer {
     return this;
   }
 
+  /** A struct's tagged fields, each already encoded, in ascending tag order (flexible versions only). */
+  taggedFieldsWith(fields: readonly { tag: number; bytes: Uint8Array }[]): this {
+    this.uvarint(fields.length);
+    for (const f of fields) {
+      this.uvarint(f.tag);
+      this.uvarint(f.bytes.length);
+      this.raw(f.bytes);
+    }
+    return this;
+  }
+
   private raw(b: Uint8Array): void {
     this.ensure(b.length);
     this.buf.set(b, this.pos);
@@ -366,13 +378,20 @@ class Reader {
 
   /** Skips a struct's tagged fields (flexible versions only). */
   taggedFields(): void {
-    if (!this.flexible) return;
+    this.readTaggedFields();
+  }
+
+  /** A struct's tagged fields: tag -> its bytes (flexible versions only). */
+  readTaggedFields(): Map<number, Uint8Array> {
+    const out = new Map<number, Uint8Array>();
+    if (!this.flexible) return out;
     const count = this.uvarint('tagged field count');
     for (let i = 0; i < count; i++) {
-      this.uvarint('tag');
+      const tag = this.uvarint('tag');
       const size = this.uvarint('tagged field size');
-      this.slice(size, 'tagged field');
+      out.set(tag, this.slice(size, 'tagged field'));
     }
+    return out;
   }
 
   /** Fields past the schema are ignored, as Kafka does for forward compatibility. */
@@ -526,6 +545,8 @@ export interface ConsumerMemberMetadataValue {
   subscribedTopicRegex: string | null;
   rebalanceTimeoutMs: number;
   serverAssignor: string | null;
+  /** Kafka's ClassicMemberMetadata (tagged field 0): a member using the classic protocol; null otherwise. */
+  classicMemberMetadata: { sessionTimeoutMs: number; supportedProtocols: { name: string; metadata: Uint8Array }[] } | null;
 }
 
 /** topic id -> partitions. */
@@ -590,6 +611,12 @@ export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Arra
       w.arrayLength(m.subscribedTopicNames.length, 'subscribedTopicNames');
       for (const t of m.subscribedTopicNames) w.string(t, 'subscribedTopicName');
       w.string(m.subscribedTopicRegex, 'subscribedTopicRegex').int32(m.rebalanceTimeoutMs, 'rebalanceTimeoutMs').string(m.serverAssignor, 'serverAssignor');
+      const c = m.classicMemberMetadata;
+      if (c) {
+        const t = new Writer(true).int32(c.sessionTimeoutMs, 'sessionTimeoutMs').arrayLength(c.supportedProtocols.length, 'supportedProtocols');
+        for (const p of c.supportedProtocols) t.string(p.name, 'protocol name').bytes(p.metadata, 'protocol metadata').taggedFields();
+        return w.taggedFieldsWith([{ tag: 0, bytes: t.taggedFields().finish() }]).finish();
+      }
       break;
     }
     case ConsumerRecordType.TargetAssignmentMetadata:
@@ -651,8 +678,25 @@ export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint
       const rebalanceTimeoutMs = r.int32('rebalanceTimeoutMs');
       const serverAssignor = r.nullableString('serverAssignor');
       const subscribedTopicRegex = regex === '' ? null : regex;
-      out = { record, value: { instanceId, rackId, clientId, clientHost, subscribedTopicNames, subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor } };
-      break;
+      const tagged = r.readTaggedFields();
+      const classicBytes = tagged.get(0);
+      let classicMemberMetadata: ConsumerMemberMetadataValue['classicMemberMetadata'] = null;
+      if (classicBytes !== undefined) {
+        const c = new Reader(classicBytes, 'classic member metadata');
+        c.flexible = true;
+        const sessionTimeoutMs = c.int32('sessionTimeoutMs');
+        const n = c.arrayLength('supportedProtocols');
+        const supportedProtocols: { name: string; metadata: Uint8Array }[] = [];
+        for (let i = 0; i < n; i++) {
+          const name = c.string('protocol name');
+          const metadata = c.bytes('protocol metadata');
+          c.taggedFields();
+          supportedProtocols.push({ name, metadata });
+        }
+        c.taggedFields();
+        classicMemberMetadata = { sessionTimeoutMs, supportedProtocols };
+      }
+      return { record, value: { instanceId, rackId, clientId, clientHost, subscribedTopicNames, subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor, classicMemberMetadata } };
     }
     case ConsumerRecordType.TargetAssignmentMetadata:
       out = { record, value: { assignmentEpoch: r.int32('assignmentEpoch') } };

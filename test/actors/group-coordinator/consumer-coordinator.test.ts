@@ -175,9 +175,9 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
   describe('a classic group and a consumer group of the same id', () => {
     beforeEach(() => start());
 
-    it('a classic group with members: the consumer group heartbeat is GROUP_ID_NOT_FOUND', async () => {
-      await h.join(G);
-      expect((await hb()).errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+    it('a classic group with members not of the consumer protocol: the consumer group heartbeat is GROUP_ID_NOT_FOUND', async () => {
+      await h.join(G, { protocolType: 'connect' });
+      expect(await hb()).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} is not a consumer group.` });
     });
 
     it('an empty classic group (offsets only) is replaced; its offsets stay', async () => {
@@ -187,9 +187,9 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
       expect(await h.fetched(G)).to.deep.equal({ 't-0': 5 });
     });
 
-    it('a consumer group with members refuses JoinGroup with INCONSISTENT_GROUP_PROTOCOL and the classic APIs with UNKNOWN_MEMBER_ID; an empty one gives way', async () => {
+    it('a consumer group with members refuses a JoinGroup of another protocol type with INCONSISTENT_GROUP_PROTOCOL and the classic APIs of its members with UNKNOWN_MEMBER_ID; an empty one gives way', async () => {
       const a = await hb();
-      expect((await h.join(G)).errorCode).to.equal(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+      expect((await h.join(G, { protocolType: 'connect' })).errorCode).to.equal(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
       expect((await h.heartbeat(G, a.memberId!, 1)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
       expect((await h.sync(G, a.memberId!, 1)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
       await hb({ memberId: a.memberId!, memberEpoch: -1, subscribedTopicNames: null, rebalanceTimeoutMs: -1, topicPartitions: null });

@@ -112,17 +112,40 @@ describe('actors/group-coordinator offsets records', () => {
       const values = [
         { record: ConsumerRecordType.Metadata, value: { epoch: 3 } },
         { record: ConsumerRecordType.PartitionMetadata, value: [{ topicId: T, name: 't', numPartitions: 4 }] },
-        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: 'i', rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'], subscribedTopicRegex: null, rebalanceTimeoutMs: 300, serverAssignor: 'range' } },
-        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*', rebalanceTimeoutMs: 300, serverAssignor: null } },
+        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: 'i', rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'], subscribedTopicRegex: null, rebalanceTimeoutMs: 300, serverAssignor: 'range', classicMemberMetadata: null } },
+        { record: ConsumerRecordType.MemberMetadata, value: { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: [], subscribedTopicRegex: 'orders-.*', rebalanceTimeoutMs: 300, serverAssignor: null, classicMemberMetadata: null } },
+        {
+          record: ConsumerRecordType.MemberMetadata,
+          value: {
+            instanceId: null,
+            rackId: null,
+            clientId: 'c',
+            clientHost: '/h',
+            subscribedTopicNames: ['t'],
+            subscribedTopicRegex: null,
+            rebalanceTimeoutMs: 300,
+            serverAssignor: null,
+            classicMemberMetadata: { sessionTimeoutMs: 45_000, supportedProtocols: [{ name: 'range', metadata: new Uint8Array([0, 3, 1]) }] },
+          },
+        },
         { record: ConsumerRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: 3 } },
         { record: ConsumerRecordType.TargetAssignmentMember, value: [{ topicId: T, partitions: [0, 3] }] },
         { record: ConsumerRecordType.CurrentMemberAssignment, value: { memberEpoch: 3, previousMemberEpoch: 2, state: 1, assigned: [{ topicId: T, partitions: [0] }], pendingRevocation: [{ topicId: T, partitions: [1] }] } },
       ] as const;
       for (const v of values) expect(decodeConsumerGroupValue(v.record, encodeConsumerGroupValue(v as never))).to.deep.equal(v);
       // Kafka writes a member without a regular expression with '': read as none
-      const member = { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t'], rebalanceTimeoutMs: 300, serverAssignor: null };
+      const member = { instanceId: null, rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t'], rebalanceTimeoutMs: 300, serverAssignor: null, classicMemberMetadata: null };
       const kafkaNone = encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value: { ...member, subscribedTopicRegex: '' } });
       expect(decodeConsumerGroupValue(ConsumerRecordType.MemberMetadata, kafkaNone)).to.deep.equal({ record: ConsumerRecordType.MemberMetadata, value: { ...member, subscribedTopicRegex: null } });
+    });
+
+    it("writes a classic member's metadata as Kafka's tagged field 0 of ConsumerGroupMemberMetadataValue", () => {
+      const value = { instanceId: null, rackId: null, clientId: 'c', clientHost: 'h', subscribedTopicNames: [], subscribedTopicRegex: null, rebalanceTimeoutMs: 5, serverAssignor: null };
+      const plain = hex(encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value: { ...value, classicMemberMetadata: null } }));
+      const classic = hex(encodeConsumerGroupValue({ record: ConsumerRecordType.MemberMetadata, value: { ...value, classicMemberMetadata: { sessionTimeoutMs: 10, supportedProtocols: [{ name: 'r', metadata: new Uint8Array([9]) }] } } }));
+      // one tagged field: tag 0, size 12: sessionTimeoutMs, compact array of { compact string, compact bytes, tags }, tags
+      const struct = be32(10) + '02' + '02' + Buffer.from('r').toString('hex') + '02' + '09' + '00' + '00';
+      expect(classic).to.equal(plain.slice(0, -2) + '01' + '00' + (struct.length / 2).toString(16).padStart(2, '0') + struct);
     });
 
     it('refuses truncated and negative-length keys with OffsetsRecordError', () => {
