@@ -41,6 +41,15 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'replica.selector.class': rackAware }).find((c) => c.name === 'replica.selector.class')).to.deep.equal({ name: 'replica.selector.class', value: rackAware, isDefault: false });
   });
 
+  it("takes group.consumer.migration.policy: Kafka 4.0's bidirectional by default, disabled, upgrade or downgrade in any case", () => {
+    expect(parseBrokerConfig({}).groupConsumerMigrationPolicy).to.equal('bidirectional');
+    expect(parseBrokerConfig({ 'group.consumer.migration.policy': ' Disabled ' }).groupConsumerMigrationPolicy).to.equal('disabled');
+    expect(parseBrokerConfig({ 'group.consumer.migration.policy': 'UPGRADE' }).groupConsumerMigrationPolicy).to.equal('upgrade');
+    expect(parseBrokerConfig({ 'group.consumer.migration.policy': 'downgrade' }).groupConsumerMigrationPolicy).to.equal('downgrade');
+    expect(() => parseBrokerConfig({ 'group.consumer.migration.policy': 'sideways' })).to.throw(/group.consumer.migration.policy: "sideways" is not valid: must be one of disabled, upgrade, downgrade, bidirectional/);
+    expect(describeBrokerConfig({}).find((c) => c.name === 'group.consumer.migration.policy')).to.deep.equal({ name: 'group.consumer.migration.policy', value: 'bidirectional', isDefault: true });
+  });
+
   it('takes the authorizer: authorizer.class.name (StandardAuthorizer or AclAuthorizer), super.users, allow.everyone.if.no.acl.found', () => {
     expect(parseBrokerConfig({})).to.include({ authorizerClassName: '', allowEveryoneIfNoAclFound: false });
     expect(parseBrokerConfig({}).superUsers).to.deep.equal([]);
