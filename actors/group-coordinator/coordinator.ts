@@ -73,7 +73,7 @@ import { AclOperation } from '../../src/security/acl.js';
 import type { TopicsAuthorized } from '../kafka-listener/messages.js';
 import { matchedTopics, onlyAllowed, regexesToResolve, resolveTopicRegexes } from './regex-resolution.js';
 import { type ClassicError, classicJoinHeartbeat, classicMustRejoin, classicProtocolName, classicSyncProblem, encodeClassicAssignment, findClassicMember, isClassicError, subscriptionVersion, supportsClassicProtocols } from './classic-members.js';
-import { classicGroupFromConsumer, consumerGroupFromClassic, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
+import { classicGroupFromConsumer, consumerGroupFromClassic, isDowngradeEnabled, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
 import {
   ConsumerGroup,
   ConsumerGroupState,
@@ -1819,12 +1819,19 @@ function upgradeToConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry
 /**
  * Kafka's convertToClassicGroup: every record of the consumer group gets a tombstone, the classic
  * group of its other members (classic-protocol all) is written, their classic sessions start and
- * the group rebalances so that they join again; `purpose` is settled once written.
+ * the group rebalances so that they join again; `purpose` is settled once written. A downgrade
+ * by a static classic member replacing the last consumer-protocol member (`replacedMemberId`,
+ * already out of the group) keeps the assignment and does not rebalance.
  */
-function downgradeToClassicGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, leavingMemberId: string, reason: string, purpose: AppendPurpose): void {
+function downgradeToClassicGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, leavingMemberId: string, reason: string, purpose: AppendPurpose, replacedMemberId?: string): void {
   const g = entry.consumer!;
   const now = ctx.clock.now();
   const records = consumerTombstones(entry);
+  if (replacedMemberId !== undefined) {
+    for (const type of [ConsumerRecordType.CurrentMemberAssignment, ConsumerRecordType.TargetAssignmentMember, ConsumerRecordType.MemberMetadata]) {
+      records.unshift({ kind: 'consumer', entry, key: encodeConsumerGroupKey(type, entry.groupId, replacedMemberId), value: null });
+    }
+  }
   const classic = classicGroupFromConsumer(g, leavingMemberId, (id) => topicName(s, g, id) || undefined, now);
   for (const id of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, id);
   entry.consumer = null;
@@ -1841,7 +1848,7 @@ function downgradeToClassicGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntr
   ctx.log.info('consumer group downgraded to a classic group', { groupId: entry.groupId, generationId: classic.generationId, members: classic.size, leavingMemberId, reason });
   appendRecords(s, ctx, entry.partition, records, purpose, entry);
   for (const member of classic.allMembers()) scheduleHeartbeat(s, ctx, entry, member);
-  prepareRebalance(s, ctx, entry, `Downgrade group ${entry.groupId} from consumer to classic.`);
+  if (replacedMemberId === undefined) prepareRebalance(s, ctx, entry, `Downgrade group ${entry.groupId} from consumer to classic.`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1896,6 +1903,8 @@ function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupM
   const join = { memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, protocolType: m.protocolType, protocols: m.protocols, sessionTimeoutMs: m.sessionTimeoutMs, rebalanceTimeoutMs: m.rebalanceTimeoutMs, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '' };
   const req = classicJoinHeartbeat(g, join, topic);
   if (isClassicError(req)) return answer(ctx, token, joinError(m.memberId, req.errorCode));
+  const replacing = join.groupInstanceId === null ? undefined : g.staticMember(join.groupInstanceId);
+  const replacedUsedConsumerProtocol = replacing !== undefined && replacing.classic === null;
   const outcome = g.heartbeat(req, { topic, maxSize: s.cfg.consumerMaxSize, newMemberId: () => memberId, ...(resolved ? { resolvedRegexes: resolved } : {}) });
   if (outcome.kind === 'error') {
     ctx.log.debug('classic member join refused', { groupId: m.groupId, memberId, errorCode: outcome.errorCode, reason: outcome.errorMessage });
@@ -1904,6 +1913,13 @@ function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupM
   const member = outcome.member!;
   if (resolved) entry.consumerRegexesResolvedAt = ctx.clock.now();
   if (outcome.replacedMemberId) cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
+  // a static classic member that replaced the last consumer-protocol member: the group becomes classic again, as it stands
+  if (outcome.replacedMemberId && replacedUsedConsumerProtocol && g.numClassicMembers === g.members.size && isDowngradeEnabled(s.cfg.migrationPolicy)) {
+    const generationId = g.groupEpoch;
+    const response: JoinGroupResponse = { type: 'JoinGroupResponse', errorCode: ErrorCode.NONE, generationId, protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: classicProtocolName(member), leader: '', memberId: member.memberId, members: [] };
+    const purpose: AppendPurpose = { kind: 'consumer-reply', token, response, failed: (code) => joinError(member.memberId, code) };
+    return downgradeToClassicGroup(s, ctx, entry, '', `static member ${member.instanceId} replaced the last member using the consumer protocol`, purpose, outcome.replacedMemberId);
+  }
   ctx.log.info('classic member joins the consumer group', { groupId: m.groupId, memberId: member.memberId, instanceId: member.instanceId, memberEpoch: member.memberEpoch, groupEpoch: g.groupEpoch, reason: clientReason(m.reason) });
   scheduleConsumerSession(s, ctx, entry, member.memberId);
   cancelClassicTimer(ctx, entry, member.memberId, 'join');

@@ -332,6 +332,26 @@ describe('actors/group-coordinator online migration and classic members in consu
       expect(new Set(assigned).size).to.equal(4);
     });
 
+    it('a static classic member replacing the last consumer-protocol member (same instance id) turns the group classic as it stands, without a rebalance', async () => {
+      const c = await hb({ instanceId: 'i1' });
+      const j = await classicJoin();
+      await syncOf(j.memberId, j.generationId);
+      const c2 = await hb({ ...next(c.memberId!, c.memberEpoch, ALL), instanceId: 'i1' });
+      await hb({ ...next(c.memberId!, c2.memberEpoch, parts(c2)), instanceId: 'i1' });
+      const target = assignedIn(await describe848(), c.memberId!);
+      const epoch = (await describe848()).groupEpoch;
+      // the instance comes back as a classic member: it takes the consumer member's place and assignment
+      const r = await h.join(G, { protocols: protocols(), groupInstanceId: 'i1' });
+      expect(r).to.deep.include({ errorCode: ErrorCode.NONE, generationId: epoch, protocolName: 'range' });
+      const classic = await h.describe(G);
+      expect(classic).to.deep.include({ state: 'Stable', generationId: epoch });
+      expect(classic.members.map((m) => m.memberId).sort()).to.deep.equal([j.memberId, r.memberId].sort());
+      const s2 = await syncOf(r.memberId, r.generationId);
+      expect(s2.errorCode).to.equal(ErrorCode.NONE);
+      expect(partitionsIn(s2.assignment)).to.deep.equal(target);
+      expect((await h.heartbeat(G, j.memberId, epoch)).errorCode).to.equal(ErrorCode.NONE);
+    });
+
     it('a coordinator taking the partition over loads the downgraded group as a classic group', async () => {
       const { a, b } = await classicGroup();
       const c = await hb();
