@@ -73,7 +73,7 @@ import { AclOperation } from '../../src/security/acl.js';
 import type { TopicsAuthorized } from '../kafka-listener/messages.js';
 import { matchedTopics, onlyAllowed, regexesToResolve, resolveTopicRegexes } from './regex-resolution.js';
 import { type ClassicError, classicJoinHeartbeat, classicMustRejoin, classicProtocolName, classicSyncProblem, encodeClassicAssignment, findClassicMember, isClassicError, subscriptionVersion, supportsClassicProtocols } from './classic-members.js';
-import { classicGroupFromConsumer, consumerGroupFromClassic, isDowngradeEnabled, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
+import { classicGroupFromConsumer, consumerGroupFromClassic, isDowngradeEnabled, sharesProtocol, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
 import {
   ConsumerGroup,
   ConsumerGroupState,
@@ -1914,7 +1914,7 @@ function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupM
   if (resolved) entry.consumerRegexesResolvedAt = ctx.clock.now();
   if (outcome.replacedMemberId) cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
   // a static classic member that replaced the last consumer-protocol member: the group becomes classic again, as it stands
-  if (outcome.replacedMemberId && replacedUsedConsumerProtocol && g.numClassicMembers === g.members.size && isDowngradeEnabled(s.cfg.migrationPolicy)) {
+  if (outcome.replacedMemberId && replacedUsedConsumerProtocol && g.numClassicMembers === g.members.size && isDowngradeEnabled(s.cfg.migrationPolicy) && sharesProtocol(g, '')) {
     const generationId = g.groupEpoch;
     const response: JoinGroupResponse = { type: 'JoinGroupResponse', errorCode: ErrorCode.NONE, generationId, protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: classicProtocolName(member), leader: '', memberId: member.memberId, members: [] };
     const purpose: AppendPurpose = { kind: 'consumer-reply', token, response, failed: (code) => joinError(member.memberId, code) };

@@ -101,7 +101,15 @@ export function consumerGroupFromClassic(classic: GroupMetadata, topic: (name: s
  * consumer-protocol member, others remain (all classic), and the policy allows a downgrade.
  */
 export function shouldDowngrade(policy: MigrationPolicy, g: ConsumerGroup, leavingMemberId: string): boolean {
-  return g.allMembersUseClassicProtocolExcept(leavingMemberId) && g.members.size > 1 && isDowngradeEnabled(policy);
+  return g.allMembersUseClassicProtocolExcept(leavingMemberId) && g.members.size > 1 && isDowngradeEnabled(policy) && sharesProtocol(g, leavingMemberId);
+}
+
+/** The classic members but the leaving one share a protocol (the classic group's), as every classic join made sure. */
+export function sharesProtocol(g: ConsumerGroup, leavingMemberId: string): boolean {
+  const classic = [...g.members.values()].filter((m) => m.memberId !== leavingMemberId && m.classic !== null);
+  const first = classic[0];
+  if (!first) return false;
+  return first.classic!.supportedProtocols.some((p) => classic.every((m) => m.classic!.supportedProtocols.some((q) => q.name === p.name)));
 }
 
 /**
