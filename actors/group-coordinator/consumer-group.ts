@@ -699,6 +699,20 @@ export class ConsumerGroup {
 
   /** Removes a member (left, session or rebalance timeout) and bumps the group epoch. */
   fence(memberId: string): boolean {
+    return this.fenceMany([memberId]) > 0;
+  }
+
+  /** Removes members (a classic LeaveGroup names several) and bumps the group epoch once if any was in; how many were. */
+  fenceMany(memberIds: readonly string[]): number {
+    let removed = 0;
+    for (const id of memberIds) if (this.removeMember(id)) removed++;
+    if (removed === 0) return 0;
+    this.groupEpoch += 1;
+    this.dirty.epoch = true;
+    return removed;
+  }
+
+  private removeMember(memberId: string): boolean {
     const m = this.removeMemberState(memberId);
     if (!m) return false;
     this.dirty.removed.add(memberId);
@@ -714,8 +728,6 @@ export class ConsumerGroup {
       this.subscriptionMetadata = metadata;
       this.dirty.subscriptionMetadata = true;
     }
-    this.groupEpoch += 1;
-    this.dirty.epoch = true;
     return true;
   }
 

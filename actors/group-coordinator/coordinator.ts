@@ -1968,6 +1968,7 @@ function classicHeartbeatToConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: G
 function classicLeaveConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, m: Extract<CoordinatorMsg, { type: 'LeaveGroup' }>, token: ReplyToken | null): void {
   const g = entry.consumer!;
   const memberErrors: number[] = [];
+  const left: string[] = [];
   for (const leaving of m.members) {
     if (typeof leaving !== 'object' || leaving === null || typeof leaving.memberId !== 'string') {
       memberErrors.push(ErrorCode.INVALID_REQUEST);
@@ -1987,10 +1988,12 @@ function classicLeaveConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEn
       continue;
     }
     cancelConsumerTimers(ctx, entry, member.memberId);
-    g.fence(member.memberId);
-    ctx.log.info('classic member left the consumer group through LeaveGroup', { groupId: m.groupId, memberId: member.memberId, instanceId, reason: clientReason(leaving.reason), groupEpoch: g.groupEpoch });
+    left.push(member.memberId);
+    ctx.log.info('classic member leaves the consumer group through LeaveGroup', { groupId: m.groupId, memberId: member.memberId, instanceId, reason: clientReason(leaving.reason) });
     memberErrors.push(ErrorCode.NONE);
   }
+  // as Kafka: one epoch bump for the members of one request
+  g.fenceMany(left);
   const response: LeaveGroupResponse = { type: 'LeaveGroupResponse', errorCode: memberErrors.find((c) => c !== ErrorCode.NONE) ?? ErrorCode.NONE, memberErrors };
   persistConsumer(s, ctx, entry, { kind: 'consumer-reply', token, response, failed: (code) => simple('LeaveGroupResponse', code) });
 }

@@ -249,6 +249,15 @@ describe('actors/group-coordinator online migration and classic members in consu
       const d = await describe848();
       expect(d.members).to.have.length(1);
       expect(d.groupEpoch).to.equal(before + 1);
+      // two classic members in one request (one by its instance id alone): one epoch bump, as Kafka
+      const x = await classicJoin();
+      const y = await classicJoin({ groupInstanceId: 'iy' });
+      const epoch = (await describe848()).groupEpoch;
+      const r = await h.ask<{ errorCode: number; memberErrors: number[] }>({ type: 'LeaveGroup', groupId: G, members: [{ memberId: x.memberId }, { memberId: '', groupInstanceId: 'iy' }, { memberId: 'nobody' }] });
+      expect(r.memberErrors).to.deep.equal([ErrorCode.NONE, ErrorCode.NONE, ErrorCode.UNKNOWN_MEMBER_ID]);
+      const after = await describe848();
+      expect(after.members.map((m) => m.memberId)).to.not.include.members([x.memberId, y.memberId]);
+      expect(after.groupEpoch).to.equal(epoch + 1);
     });
 
     it('a classic member is fenced after its own session timeout, and when it does not sync after joining within its rebalance timeout', async () => {
