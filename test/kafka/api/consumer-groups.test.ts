@@ -143,9 +143,12 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     const j = await kc.call(ApiKeys.JoinGroup, 3, { groupId: C, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
     expect(j.errorCode).to.equal(ErrorCode.NONE);
     expect((await kc.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(C))).errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
-    // and the other way round: a classic member cannot join the consumer group
-    const jc = await k.call(ApiKeys.JoinGroup, 3, { groupId: G, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
+    // and the other way round: a classic member of another protocol type cannot join the consumer group
+    // (classic "consumer" members can: consumer-group-migration.test.ts), nor one whose Subscription does not decode
+    const jc = await k.call(ApiKeys.JoinGroup, 3, { groupId: G, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'connect', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
     expect(jc.errorCode).to.equal(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+    const garbled = await k.call(ApiKeys.JoinGroup, 3, { groupId: G, sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: Buffer.from([0, 1]) }] });
+    expect(garbled.errorCode).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
 
     // the broker that does not coordinate the group
     const other = await caller(c.bootstrap.find((b) => b !== here)!);
