@@ -9,9 +9,12 @@
  * - uniform (Kafka's UniformAssignor): every partition goes to a member subscribed to its topic,
  *   the counts as even as the subscriptions allow, and sticky: a partition stays with the member
  *   that has it in the previous target while that member is subscribed and under its share.
- *   (Kafka's homogeneous and heterogeneous builders differ in how they break ties; this one
- *   balances per member across all its topics, taking the least loaded eligible member, ties to
- *   the lower member key.)
+ *   Shares are rounded up, so the previous owners may keep more than balance allows (4 partitions,
+ *   3 members, two of them keeping 2 each); a last pass moves a partition from a member to one
+ *   subscribed to its topic with at least 2 fewer, until none is left, so that with the same
+ *   subscriptions the counts differ by at most one, as Kafka's. (Kafka's homogeneous and
+ *   heterogeneous builders differ in how they break ties; this one balances per member across
+ *   all its topics, taking the least loaded eligible member, ties to the lower member key.)
  * - range (Kafka's RangeAssignor): per topic, the subscribed members sorted by instance id (static
  *   members) or member id get contiguous ranges, the first `partitions % members` one extra, so
  *   members subscribed to the same co-partitioned topics get the same partition numbers.
@@ -131,9 +134,42 @@ export const uniformServerAssignor: ServerAssignor = {
       add(out, best.memberId, topicId, p);
       load.set(best.memberId, load.get(best.memberId)! + 1);
     }
+    balance(sorted, out, load);
     return out;
   },
 };
+
+/**
+ * Moves partitions from a member to a less loaded one subscribed to their topic while some pair
+ * differs by 2 or more: the least loaded member first takes from the most loaded that has a
+ * partition it may own (the highest-numbered of the lowest topic id). Each move narrows the gap,
+ * so it ends.
+ */
+function balance(members: readonly ServerAssignorMember[], out: Map<string, TopicAssignment>, load: Map<string, number>): void {
+  for (;;) {
+    const ascending = [...members].sort((a, b) => load.get(a.memberId)! - load.get(b.memberId)! || byKey(a, b));
+    let moved = false;
+    for (const to of ascending) {
+      const donors = [...ascending].reverse().filter((m) => load.get(m.memberId)! >= load.get(to.memberId)! + 2);
+      for (const from of donors) {
+        const owned = out.get(from.memberId)!;
+        const topicId = [...owned.keys()].filter((t) => owned.get(t)!.size > 0 && to.topics.includes(t)).sort()[0];
+        if (topicId === undefined) continue;
+        const ps = owned.get(topicId)!;
+        const p = Math.max(...ps);
+        ps.delete(p);
+        if (ps.size === 0) owned.delete(topicId);
+        add(out, to.memberId, topicId, p);
+        load.set(from.memberId, load.get(from.memberId)! - 1);
+        load.set(to.memberId, load.get(to.memberId)! + 1);
+        moved = true;
+        break;
+      }
+      if (moved) break;
+    }
+    if (!moved) return;
+  }
+}
 
 export const SERVER_ASSIGNORS: ReadonlyMap<string, ServerAssignor> = new Map([
   [uniformServerAssignor.name, uniformServerAssignor],

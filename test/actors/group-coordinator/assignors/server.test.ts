@@ -71,4 +71,38 @@ describe('actors/group-coordinator/assignors server', () => {
     expect(sorted(out.get('b'), 'T')).to.deep.equal([3, 4]);
     expect(sorted(out.get('c'), 'T')).to.deep.equal([2, 5]);
   });
+
+  it('uniform: previous owners keeping a rounded-up share do not leave a new member empty (4 partitions, 3 members: 2/1/1)', () => {
+    const previous = new Map<string, TopicAssignment>([
+      ['a', new Map([['T', new Set([0, 1])]])],
+      ['b', new Map([['T', new Set([2, 3])]])],
+    ]);
+    const out = uniformServerAssignor.assign({
+      members: ['a', 'b', 'c'].map((memberId) => ({ memberId, instanceId: null, topics: ['T'] })),
+      partitions: new Map([['T', 4]]),
+      previous,
+    });
+    expect(sorted(out.get('a'), 'T')).to.deep.equal([0, 1]);
+    expect(sorted(out.get('b'), 'T')).to.deep.equal([2]);
+    expect(sorted(out.get('c'), 'T')).to.deep.equal([3]);
+  });
+
+  it('uniform: with the same subscriptions the counts never differ by more than one, whatever the previous target', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 12);
+      const members = Array.from({ length: 1 + Math.floor(random() * 5) }, (_, i) => ({ memberId: `m${i}`, instanceId: null, topics: ['T'] }));
+      const previous = new Map<string, TopicAssignment>();
+      for (let p = 0; p < n; p++) {
+        const owner = `m${Math.floor(random() * (members.length + 1))}`;
+        if (!previous.has(owner)) previous.set(owner, new Map([['T', new Set()]]));
+        previous.get(owner)!.get('T')!.add(p);
+      }
+      const out = uniformServerAssignor.assign({ members, partitions: new Map([['T', n]]), previous });
+      const counts = members.map((m) => out.get(m.memberId)!.get('T')?.size ?? 0);
+      expect(counts.reduce((x, y) => x + y, 0), `round ${round}`).to.equal(n);
+      expect(Math.max(...counts) - Math.min(...counts), `round ${round}: ${counts}`).to.be.at.most(1);
+    }
+  });
 });
