@@ -11,16 +11,8 @@ import { expect } from 'chai';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster, fastFailover } from '../helpers/cluster.js';
-import { produceValues, valuesOf } from '../helpers/group-records.js';
-
-const FAST = fastFailover({
-  'group.initial.rebalance.delay.ms': 0,
-  'group.min.session.timeout.ms': 100,
-  'offsets.topic.num.partitions': 5,
-  'group.consumer.heartbeat.interval.ms': 100,
-  'group.consumer.session.timeout.ms': 1_500,
-});
+import { TestCluster } from '../helpers/cluster.js';
+import { FAST_GROUPS, produceValues, valuesOf } from '../helpers/group-records.js';
 
 const TOPIC = 'migrating';
 const GROUP = 'g-migrating';
@@ -49,7 +41,7 @@ describe('client/consumer group migration between the classic and the consumer p
   beforeEach(async () => {
     members.length = 0;
     violations.length = 0;
-    c = await TestCluster.start({ brokers: 3, ...FAST });
+    c = await TestCluster.start({ brokers: 3, ...FAST_GROUPS });
     samsa = c.samsa();
   });
   afterEach(async () => {

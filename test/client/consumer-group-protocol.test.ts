@@ -13,16 +13,8 @@ import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js'
 import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster, fastFailover } from '../helpers/cluster.js';
-import { produceValues, valuesOf } from '../helpers/group-records.js';
-
-const FAST = fastFailover({
-  'group.initial.rebalance.delay.ms': 0,
-  'group.min.session.timeout.ms': 100,
-  'offsets.topic.num.partitions': 5,
-  'group.consumer.heartbeat.interval.ms': 100,
-  'group.consumer.session.timeout.ms': 1_500,
-});
+import { TestCluster } from '../helpers/cluster.js';
+import { FAST_GROUPS, produceValues, valuesOf } from '../helpers/group-records.js';
 
 const CONFIG = { groupProtocol: 'consumer' as const, 'client.id': 'kip848-app', 'fetch.max.wait.ms': 100, 'auto.commit.interval.ms': 200 };
 
@@ -77,7 +69,7 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
   let samsa: SamsaClient;
 
   beforeEach(async () => {
-    c = await TestCluster.start({ brokers: 3, ...FAST });
+    c = await TestCluster.start({ brokers: 3, ...FAST_GROUPS });
     samsa = c.samsa();
   });
   afterEach(async () => {

@@ -1,10 +1,21 @@
 /**
- * What the consumer group tests of the samsa client share: records produced for a group to
- * read (acks all, spread over the partitions when a count is given), and the values its members
- * have seen.
+ * What the consumer group tests of the samsa client share: a cluster config with fast groups
+ * (no initial rebalance delay, short sessions, 100 ms KIP-848 heartbeats), records produced for
+ * a group to read (acks all, spread over the partitions when a count is given), and the values
+ * its members have seen.
  */
 import type { EachMessagePayload } from '../../src/client/consumer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
+import { fastFailover } from './cluster.js';
+
+/** Broker configs for consumer group tests: fast failover, rebalances at once, short sessions. */
+export const FAST_GROUPS = fastFailover({
+  'group.initial.rebalance.delay.ms': 0,
+  'group.min.session.timeout.ms': 100,
+  'offsets.topic.num.partitions': 5,
+  'group.consumer.heartbeat.interval.ms': 100,
+  'group.consumer.session.timeout.ms': 1_500,
+});
 
 export async function produceValues(samsa: SamsaClient, topic: string, values: string[], partitions?: number): Promise<void> {
   const producer = samsa.producer({ acks: 'all' });
