@@ -320,11 +320,12 @@ type AppendPurpose =
   | { kind: 'offset-delete'; token: ReplyToken | null; response: OffsetDeleteResponse; deleted: { topic: string; partition: number }[] }
   | { kind: 'expire' }
   | { kind: 'refresh' }
-  /** A consumer group heartbeat is answered once its records are written. */
-  | { kind: 'consumer-heartbeat'; token: ReplyToken | null; response: ConsumerGroupHeartbeatResponse }
   /** Consumer group records written on a timer (fenced members, rewrites). */
   | { kind: 'consumer-write' }
-  /** A classic member's request to a consumer group (JoinGroup, LeaveGroup) is answered once its records are written. */
+  /**
+   * A request to a consumer group (a ConsumerGroupHeartbeat, a classic member's JoinGroup or
+   * LeaveGroup) is answered once its records are written: `response`, or `failed` with the error.
+   */
   | { kind: 'consumer-reply'; token: ReplyToken | null; response: { type: string }; failed: (errorCode: number) => { type: string } };
 
 interface PendingAppend {
@@ -1382,17 +1383,13 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
     case 'refresh':
       if (errorCode !== ErrorCode.NONE) ctx.log.warn(`offsets ${p.kind} append failed`, { partition: a.partition, errorCode });
       return;
-    case 'consumer-heartbeat':
     case 'consumer-write':
     case 'consumer-reply': {
       if (errorCode !== ErrorCode.NONE) {
         ctx.log.warn('writing consumer group records failed', { groupId: a.entry?.groupId, errorCode });
         if (a.entry) a.entry.consumerNeedsFullWrite = true;
       }
-      if (p.kind === 'consumer-heartbeat') {
-        const code = consumerWriteErrorFor(errorCode);
-        answer(ctx, p.token, code === ErrorCode.NONE ? p.response : consumerHeartbeatError(code, null));
-      } else if (p.kind === 'consumer-reply') {
+      if (p.kind === 'consumer-reply') {
         const code = consumerWriteErrorFor(errorCode);
         answer(ctx, p.token, code === ErrorCode.NONE ? p.response : p.failed(code));
       }
@@ -1585,7 +1582,7 @@ function consumerRecords(entry: GroupEntry, now: number): WrittenRecord[] {
 function persistConsumer(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, extra: WrittenRecord[] = []): void {
   const records = [...extra, ...(entry.consumer ? consumerRecords(entry, ctx.clock.now()) : [])];
   if (records.length === 0) {
-    if (purpose.kind === 'consumer-heartbeat' || purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
+    if (purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
     return;
   }
   appendRecords(s, ctx, entry.partition, records, purpose, entry);
@@ -1754,7 +1751,7 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     heartbeatIntervalMs: s.cfg.consumerHeartbeatIntervalMs,
     assignment: assignmentOut(outcome.assignment),
   };
-  persistConsumer(s, ctx, entry, { kind: 'consumer-heartbeat', token, response }, extra);
+  persistConsumer(s, ctx, entry, heartbeatReply(token, response), extra);
 }
 
 /** A heartbeat with epoch -1 (leave) or -2 (a static member leaving for now). */
@@ -1768,7 +1765,7 @@ function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, t
     const leaving = m.instanceId === null ? entry.consumer.members.get(m.memberId) : entry.consumer.staticMember(m.instanceId);
     if (leaving?.memberId === m.memberId && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, m.memberId)) {
       const response: ConsumerGroupHeartbeatResponse = { type: 'ConsumerGroupHeartbeatResponse', errorCode: ErrorCode.NONE, errorMessage: null, memberId: m.memberId, memberEpoch: m.memberEpoch, heartbeatIntervalMs: 0, assignment: null };
-      return downgradeToClassicGroup(s, ctx, entry, m.memberId, 'the last member using the consumer protocol left', { kind: 'consumer-heartbeat', token, response });
+      return downgradeToClassicGroup(s, ctx, entry, m.memberId, 'the last member using the consumer protocol left', heartbeatReply(token, response));
     }
   }
   const outcome = entry.consumer.leave(m.memberId, m.instanceId, m.memberEpoch);
@@ -1782,7 +1779,12 @@ function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, t
     ctx.log.info('static member temporarily left the consumer group', { groupId: m.groupId, memberId: m.memberId, instanceId: m.instanceId });
   }
   const response: ConsumerGroupHeartbeatResponse = { type: 'ConsumerGroupHeartbeatResponse', errorCode: ErrorCode.NONE, errorMessage: null, memberId: m.memberId, memberEpoch: outcome.memberEpoch, heartbeatIntervalMs: 0, assignment: null };
-  persistConsumer(s, ctx, entry, { kind: 'consumer-heartbeat', token, response });
+  persistConsumer(s, ctx, entry, heartbeatReply(token, response));
+}
+
+/** A ConsumerGroupHeartbeat answered once its records are written (or with the write's error). */
+function heartbeatReply(token: ReplyToken | null, response: ConsumerGroupHeartbeatResponse): AppendPurpose {
+  return { kind: 'consumer-reply', token, response, failed: (code) => consumerHeartbeatError(code, null) };
 }
 
 /** Fences a member on a timer (session or rebalance timeout) and writes the change. */
