@@ -41,6 +41,7 @@ import type { AclAuthorizer } from '../../src/security/authorizer.js';
 import type { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
 import { RequestTime, monotonicClock, type RequestClock } from '../../src/kafka/request-time.js';
 import { connectionPrincipal } from '../../src/security/principal.js';
+import { principalName } from '../controller/delegation-tokens.js';
 import type { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
@@ -160,7 +161,7 @@ function apiContext(s: ConnState, clientId: string | null, time: RequestTime | n
     },
     authorizeAny: (op, type) => !authorizer || authorizer.authorizeAny(principal, aclHost, op, type),
     mutationQuota: (strict) => {
-      const q = s.args.quotas?.mutationQuota(principal.slice(principal.indexOf(':') + 1), clientId ?? '');
+      const q = s.args.quotas?.mutationQuota(principalName(principal), clientId ?? '');
       return q ? { ...q, strict } : undefined;
     },
     config: s.args.config,
@@ -199,7 +200,7 @@ function isFollowerFetch(request: Record<string, unknown>): boolean {
 function applyQuota(s: ConnState, apiKey: number, clientId: string | null, requestBytes: number, request: Record<string, unknown>, body: Record<string, unknown> | null, time: RequestTime | null): void {
   const quotas = s.args.quotas;
   if (!quotas?.active) return;
-  const user = s.principal.slice(s.principal.indexOf(':') + 1);
+  const user = principalName(s.principal);
   let ms = 0;
   if (MUTATION_KEYS.has(apiKey)) {
     // controller mutations: the controller kept the quota and named the throttle time (KIP-599)
@@ -244,7 +245,7 @@ function recordAfterResponse(s: ConnState, apiKey: number, clientId: string | nu
   if (!quotas?.active) return;
   const worked = time.take();
   if (isExemptFromRequestQuota(s, apiKey, request, body)) quotas.recordExempt(worked);
-  else quotas.recordRequestTime(s.principal.slice(s.principal.indexOf(':') + 1), clientId ?? '', worked, false);
+  else quotas.recordRequestTime(principalName(s.principal), clientId ?? '', worked, false);
 }
 
 /**
