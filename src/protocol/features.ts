@@ -89,10 +89,6 @@ export const FEATURES: readonly FeatureDefinition[] = [
 
 const BY_NAME = new Map(FEATURES.map((f) => [f.name, f]));
 
-export function featureDefinition(name: string): FeatureDefinition | undefined {
-  return BY_NAME.get(name);
-}
-
 /** A level as Kafka's tools print it: metadata.version by release name, others as numbers. */
 export function featureLevelName(feature: string, level: number): string {
   return BY_NAME.get(feature)?.levelName?.(level) ?? String(level);
