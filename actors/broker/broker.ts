@@ -42,7 +42,7 @@ import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
-import { finalizedLevel, GROUP_VERSION } from '../../src/protocol/features.js';
+import { finalizedLevel, GROUP_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
@@ -812,6 +812,11 @@ function coordinatorLocation(s: BrokerState, keyType: 'group' | 'transaction', k
   return { brokerId: leader, node };
 }
 
+/** The cluster's transaction.version is 2 (KIP-890 part 2): a producer speaking it adds no partition itself. */
+function transactionV2Finalized(s: BrokerState): boolean {
+  return finalizedLevel(s.metadata?.features, TRANSACTION_VERSION) >= 2;
+}
+
 /** What a transaction verification needs of this broker: its replicas, and where each transactional id's coordinator is. */
 function verificationEnv(s: BrokerState, ctx: BaseContext<BrokerMsg>): VerificationEnv {
   return {
@@ -884,11 +889,11 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?', delegationTokens: 'array?' },
     Metadata: { topics: 'array?' },
     Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
-    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?' },
+    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?', transactionV2: 'boolean?' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     WriteTxnMarkers: { markers: 'array' },
-    VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
+    VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
     AlterReplicaLogDirs: { dirs: 'array' },
   },
@@ -1009,14 +1014,15 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       // still hold the bytes in its mailbox)
       const hold = token ? ctx.payloadHold() : null;
       // the common case, no transactional id: written at once
-      const txn = m.transactionalId && s.config.transactionPartitionVerificationEnable ? transactionalProducerOfRequest(m.partitions) : null;
+      const add = m.transactionV2 === true && transactionV2Finalized(s);
+      const txn = m.transactionalId && (add || s.config.transactionPartitionVerificationEnable) ? transactionalProducerOfRequest(m.partitions) : null;
       if (txn === null) return producePartitions(s, ctx, m, token, hold, null);
       if (txn === 'mixed') {
         const refused = new Map(m.partitions.map((_, i) => [i, { errorCode: ErrorCode.INVALID_PRODUCER_ID_MAPPING, errorMessage: 'Transactional records contained more than one producer ID' } as Verdict]));
         return producePartitions(s, ctx, m, token, hold, refused);
       }
       const mapError = m.transactionAbortable === true ? abortableProducerFacingError : producerFacingError;
-      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn, mapError).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn, mapError, add).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
     },
 
     Fetch(s, m, ctx) {
@@ -1076,9 +1082,10 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       const token = ctx.deferReply();
       if (!token) return;
       const reply = (r: TransactionVerification) => ctx.replyTo(token, r);
-      if (!s.config.transactionPartitionVerificationEnable) return reply({ type: 'TransactionVerification', errorCode: ErrorCode.NONE, enabled: false, partitions: [] });
+      const add = m.transactionV2 === true && transactionV2Finalized(s);
+      if (!add && !s.config.transactionPartitionVerificationEnable) return reply({ type: 'TransactionVerification', errorCode: ErrorCode.NONE, enabled: false, partitions: [] });
       const txn = { producerId: m.producerId, producerEpoch: m.producerEpoch, keys: new Set(m.partitions.map((_, i) => i)) };
-      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId, m.partitions, txn, rawError).then((verdicts) =>
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId, m.partitions, txn, rawError, add).then((verdicts) =>
         reply({
           type: 'TransactionVerification',
           errorCode: ErrorCode.NONE,

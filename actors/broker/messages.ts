@@ -93,6 +93,13 @@ export type BrokerMsg =
        * transaction is refused with it; older clients get INVALID_TXN_STATE, as Kafka.
        */
       transactionAbortable?: boolean;
+      /**
+       * The producer speaks the transaction version 2 when the cluster has it (Produce v12+,
+       * KIP-890 part 2): while the finalized transaction.version is 2 it adds no partition
+       * itself, so its transactional partitions are added to its transaction here, before they
+       * are written.
+       */
+      transactionV2?: boolean;
     }
   | {
       type: 'Fetch';
@@ -121,7 +128,18 @@ export type BrokerMsg =
    * with the transaction's coordinator that these partitions (led here) are in the producer's
    * ongoing transaction. Answered TransactionVerification, with the coordinator's codes as they are.
    */
-  | { type: 'VerifyTransaction'; transactionalId: string; producerId: number; producerEpoch: number; partitions: { topic: string; partition: number }[] }
+  | {
+      type: 'VerifyTransaction';
+      transactionalId: string;
+      producerId: number;
+      producerEpoch: number;
+      partitions: { topic: string; partition: number }[];
+      /**
+       * From a TxnOffsetCommit v5 (KIP-890 part 2): while the finalized transaction.version is 2
+       * the partitions are added to the producer's transaction instead.
+       */
+      transactionV2?: boolean;
+    }
   /**
    * Which broker coordinates this group (key = group id; keyType 'group', the default) or this
    * transactional id (keyType 'transaction'). Any broker answers (FindCoordinatorResponse).

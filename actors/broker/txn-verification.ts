@@ -14,6 +14,11 @@
  * producer retries without a metadata refresh. The coordinator's TRANSACTION_ABORTABLE (the
  * partition is not in the transaction) reaches a Produce v11+ client as it is (KIP-890: it
  * aborts the transaction and goes on) and is INVALID_TXN_STATE on Produce v3-10.
+ *
+ * A TV_2 producer (KIP-890 part 2: Produce v12 or TxnOffsetCommit v5 while the cluster's
+ * transaction.version is 2) adds no partition itself: the same path asks the coordinator to add
+ * the partitions (AddPartitionsForProducer) instead of verifying them, whether or not
+ * verification is enabled, and its answer counts for each of them.
  */
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import type { BaseContext } from '../../src/runtime/actor-definition.js';
@@ -21,7 +26,7 @@ import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { ReplicaMsg, TxnVerificationStarted } from '../partition-replica/messages.js';
 import { NO_GUARD, transactionalProducerOf } from '../partition-replica/txn-verification.js';
-import type { TxnCoordinatorMsg, VerifyPartitionsInTxnResult } from '../txn-coordinator/messages.js';
+import type { TxnCoordinatorMsg, TxnCoordinatorReply, VerifyPartitionsInTxnResult } from '../txn-coordinator/messages.js';
 import type { BrokerMsg, ProducePartition } from './messages.js';
 
 /** A partition's verdict: written with this guard (NO_GUARD: its transaction is open already), or refused. */
@@ -86,8 +91,9 @@ export function rawError(code: number): { errorCode: number; errorMessage: strin
 
 /**
  * The verdict of each transactional partition of the request (by its index in `partitions`):
- * guards from the replicas, then one ask of the coordinator for those that need it. The
- * coordinator's answers go through `mapError` (by default as a Produce client sees them).
+ * guards from the replicas, then one ask of the coordinator for those that need it (to verify
+ * them, or with `addPartitions` to add them: a TV_2 producer's). The coordinator's answers go
+ * through `mapError` (by default as a Produce client sees them).
  */
 export async function verifyTransactionalPartitions(
   env: VerificationEnv,
@@ -95,6 +101,7 @@ export async function verifyTransactionalPartitions(
   partitions: readonly { topic: string; partition: number }[],
   txn: { producerId: number; producerEpoch: number; keys: ReadonlySet<number> },
   mapError: (code: number) => { errorCode: number; errorMessage: string } | null = producerFacingError,
+  addPartitions = false,
 ): Promise<Map<number, Verdict>> {
   const verdicts = new Map<number, Verdict>();
   const started = await Promise.all(
@@ -129,14 +136,26 @@ export async function verifyTransactionalPartitions(
     return verdicts;
   }
   const asked = toAsk.map((i) => ({ topic: partitions[i]!.topic, partition: partitions[i]!.partition }));
+  const unreachable = (r: { reason: string; message: string }) =>
+    // the coordinator's actor is gone (it moved) or did not answer: the producer retries
+    refuseAll(r.reason === 'unknown-actor' || r.reason === 'actor-stopped' || r.reason === 'unknown-node' ? ErrorCode.NOT_COORDINATOR : ErrorCode.NETWORK_EXCEPTION, r.message);
+  if (addPartitions) {
+    const added = await env.ctx.ask<TxnCoordinatorReply>(
+      coordinator,
+      { type: 'AddPartitionsForProducer', transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, partitions: asked },
+      { timeoutMs: env.timeoutMs },
+    );
+    if (isFailure(added)) unreachable(added);
+    else if (added.errorCode !== ErrorCode.NONE) refuseAll(added.errorCode);
+    return verdicts;
+  }
   const r = await env.ctx.ask<VerifyPartitionsInTxnResult>(
     coordinator,
     { type: 'VerifyPartitionsInTxn', transactionalId, producerId: txn.producerId, producerEpoch: txn.producerEpoch, partitions: asked },
     { timeoutMs: env.timeoutMs },
   );
   if (isFailure(r)) {
-    // the coordinator's actor is gone (it moved) or did not answer: the producer retries
-    refuseAll(r.reason === 'unknown-actor' || r.reason === 'actor-stopped' || r.reason === 'unknown-node' ? ErrorCode.NOT_COORDINATOR : ErrorCode.NETWORK_EXCEPTION, r.message);
+    unreachable(r);
     return verdicts;
   }
   if (r.errorCode !== ErrorCode.NONE) {

@@ -2384,7 +2384,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     },
     ConsumerGroupDescribe: { groups: 'array' },
     GroupVersionChanged: { level: 'integer' },
-    TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array' },
+    TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
     DescribeGroups: { groups: 'array' },
@@ -2670,6 +2670,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const verificationId = ++s.seq;
       s.verifying.set(verificationId, { m, token });
       const msg: BrokerMsg = { type: 'VerifyTransaction', transactionalId: m.transactionalId, producerId: m.producerId, producerEpoch: m.producerEpoch, partitions: [{ topic: OFFSETS_TOPIC, partition: partitionOf(s, m.groupId) }] };
+      // KIP-890 part 2: a TV_2 producer's offsets partition is added to its transaction instead
+      if (m.transactionV2 === true) msg.transactionV2 = true;
       void ctx.ask<TransactionVerification>(s.broker, msg, { timeoutMs: s.cfg.offsetCommitTimeoutMs }).then((r) => {
         const verified: CoordinatorMsg = isFailure(r)
           ? { type: 'TxnOffsetCommitVerified', verificationId, enabled: true, errorCode: r.errorCode, errorMessage: r.message, guard: NO_GUARD }

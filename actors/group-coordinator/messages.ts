@@ -175,6 +175,12 @@ export type CoordinatorMsg =
       memberId: string;
       groupInstanceId?: string | null;
       topics: { name: string; partitions: OffsetCommitPartition[] }[];
+      /**
+       * TxnOffsetCommit v5 (KIP-890 part 2): while the cluster's transaction.version is 2 the
+       * producer sent no AddOffsetsToTxn, and its broker adds the offsets partition to its
+       * transaction first, whether or not it verifies transactions.
+       */
+      transactionV2?: boolean;
     }
   /** From the local broker: a transaction marker was written to offsets partition `partition`. */
   | { type: 'TxnMarkerWritten'; partition: number; producerId: number; commit: boolean }

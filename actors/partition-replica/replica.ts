@@ -953,7 +953,10 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       if (s.role !== 'Leader') {
         return ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, errorMessage: `broker ${s.args.brokerId} is not the leader of ${s.p.topic}-${s.p.partition}`, guard: NO_GUARD } satisfies TxnVerificationStarted);
       }
-      const guard = s.verifications.start(m.producerId, m.producerEpoch, s.log.openTransactions().has(m.producerId), ctx.clock.now(), producerIdExpirationMs(s));
+      // open at this epoch: a TV_2 producer's next transaction (a bumped epoch) may come before
+      // the marker ending its last one here, and must not join it (Kafka's hasOngoingTransaction)
+      const open = s.log.openTransactions().has(m.producerId) && s.producers?.describe(m.producerId)?.epoch === m.producerEpoch;
+      const guard = s.verifications.start(m.producerId, m.producerEpoch, open, ctx.clock.now(), producerIdExpirationMs(s));
       ctx.reply({ type: 'TxnVerificationStarted', errorCode: ErrorCode.NONE, guard } satisfies TxnVerificationStarted);
     },
 

@@ -14,12 +14,14 @@
  * coordinator epoch is the partition's leader epoch) with the records of the ones loading; per
  * transactional id: its TxnMetadata, who waits for its pending record, the append in flight or
  * the record to write again, and the marker writes of its prepared transaction; the appends in
- * flight; spare producer ids from the broker and the InitProducerId requests waiting for one.
+ * flight; spare producer ids from the broker and the InitProducerId and EndTxn v5 requests
+ * waiting for one.
  * Handles: InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn (producers, through the
  * Kafka listener); BecomeTxnCoordinator, ResignTxnCoordinator (its broker);
  * DescribeTransactions, ListTransactions (admins: Kafka's APIs 65, 66, txn-listing.ts);
  * VerifyPartitionsInTxn (partition leaders' brokers, before a transaction's first batch;
- * txn-verify.ts);
+ * txn-verify.ts); AddPartitionsForProducer (the same brokers, adding a TV_2 producer's
+ * partitions: KIP-890 part 2);
  * DescribeTxnCoordinator (tests, admin); internal TxnLoadRead, TxnLoadNext, TxnAppendDone,
  * TxnPersistRetry, ProducerIdFetched, SendTxnMarkers, TxnMarkersSent, AbortTimedOutTransactions,
  * ExpireTransactionalIds.
@@ -59,6 +61,7 @@ import { TRANSACTION_STATE_TOPIC, ok, refuse, replay, unionPartitions, type Topi
 import {
   abortTimedOutTransaction,
   addOffsetsToTxn,
+  addPartitionsImplicitly,
   addPartitionsToTxn,
   endTxn,
   errorReply,
@@ -70,6 +73,7 @@ import {
   onPersisted,
   resumeLoaded,
   timedOutTransactions,
+  type ProducerIdAllocator,
   type TxnApi,
   type TxnConfig,
   type TxnMarkers,
@@ -179,6 +183,13 @@ interface PendingAppend {
 }
 
 type InitProducerIdMsg = Extract<TxnCoordinatorMsg, { type: 'InitProducerId' }>;
+type EndTxnMsg = Extract<TxnCoordinatorMsg, { type: 'EndTxn' }>;
+
+/** A request that needs a new producer id, waiting for one from the broker. */
+interface IdWaiter {
+  msg: InitProducerIdMsg | EndTxnMsg;
+  token: ReplyToken | null;
+}
 
 export interface TxnCoordinatorState {
   brokerId: number;
@@ -190,8 +201,10 @@ export interface TxnCoordinatorState {
   seq: number;
   /** Producer ids fetched from the broker and not yet handed out. */
   spareProducerIds: number[];
-  /** InitProducerId requests waiting for a producer id from the broker (one ask in flight at most). */
-  idWaiters: { msg: InitProducerIdMsg; token: ReplyToken | null }[];
+  /** InitProducerId and EndTxn requests waiting for a producer id from the broker. */
+  idWaiters: IdWaiter[];
+  /** The one ask of the broker for a producer id in flight. */
+  idFetchInFlight: boolean;
   replicaFor: (partition: number) => ActorRef<ReplicaMsg>;
   broker: ActorRef<BrokerMsg>;
   brokerAt: (brokerId: number, node: string) => ActorRef<BrokerMsg>;
@@ -416,28 +429,56 @@ function handleRequest(
   applyStep(s, ctx, owner.partition, transactionalId, r.value, waiter);
 }
 
-function handleInitProducerId(s: TxnCoordinatorState, ctx: Ctx, m: InitProducerIdMsg, token: ReplyToken | null): void {
-  let needsId = false;
-  const allocateProducerId = (): TxnResult<number> => {
-    const id = s.spareProducerIds.shift();
-    if (id !== undefined) return ok(id);
-    needsId = true;
-    return refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'waiting for a producer id from the broker');
+/** Hands out the spare producer ids; `short` once one was wanted and there was none. */
+function idAllocator(s: TxnCoordinatorState): { allocate: ProducerIdAllocator; short: boolean } {
+  const a = {
+    short: false,
+    allocate: (): TxnResult<number> => {
+      const id = s.spareProducerIds.shift();
+      if (id !== undefined) return ok(id);
+      a.short = true;
+      return refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'waiting for a producer id from the broker');
+    },
   };
-  const owner = m.transactionalId === '' ? null : ownerOf(s, m.transactionalId);
+  return a;
+}
+
+/** Asks the broker for a producer id unless an ask is in flight; `w` is decided again once it comes. */
+function waitForProducerId(s: TxnCoordinatorState, ctx: Ctx, w: IdWaiter | null): void {
+  if (w) s.idWaiters.push(w);
+  if (s.idFetchInFlight) return;
+  s.idFetchInFlight = true;
+  fetchProducerId(s, ctx);
+}
+
+/**
+ * A request whose decision may need a new producer id (InitProducerId; EndTxn v5 with an
+ * exhausted epoch): decided without effect first, and when it needed an id there was none of,
+ * it waits for one from the broker and is decided again.
+ */
+function handleNeedingProducerId(
+  s: TxnCoordinatorState,
+  ctx: Ctx,
+  w: IdWaiter,
+  decide: (current: TxnMetadata | null, now: number, allocate: ProducerIdAllocator) => TxnResult<TxnStep>,
+): void {
+  const { msg, token } = w;
+  const alloc = idAllocator(s);
+  const owner = msg.transactionalId === '' ? null : ownerOf(s, msg.transactionalId);
   if (owner && !('errorCode' in owner)) {
-    // asked first without answering: a request that needs a new producer id waits for one
-    const probe = initProducerId(s.txns.get(m.transactionalId)?.metadata ?? null, m, ctx.clock.now(), { config: s.cfg.txn, allocateProducerId });
-    if (needsId) {
-      s.idWaiters.push({ msg: m, token });
-      if (s.idWaiters.length === 1) fetchProducerId(s, ctx);
-      return;
-    }
-    const waiter = token ? { token, api: 'InitProducerId' as const } : null;
+    const probe = decide(s.txns.get(msg.transactionalId)?.metadata ?? null, ctx.clock.now(), alloc.allocate);
+    if (alloc.short) return waitForProducerId(s, ctx, w);
+    const waiter = token ? { token, api: msg.type } : null;
     if (!probe.ok) return refuseTo(ctx, waiter, probe.error.errorCode, probe.error.message);
-    return applyStep(s, ctx, owner.partition, m.transactionalId, probe.value, waiter);
+    return applyStep(s, ctx, owner.partition, msg.transactionalId, probe.value, waiter);
   }
-  handleRequest(s, ctx, 'InitProducerId', m.transactionalId, token, (current, now) => initProducerId(current, m, now, { config: s.cfg.txn, allocateProducerId }));
+  handleRequest(s, ctx, msg.type, msg.transactionalId, token, (current, now) => decide(current, now, alloc.allocate));
+}
+
+function handleIdWaiter(s: TxnCoordinatorState, ctx: Ctx, w: IdWaiter): void {
+  const m = w.msg;
+  if (m.type === 'InitProducerId') handleNeedingProducerId(s, ctx, w, (current, now, allocateProducerId) => initProducerId(current, m, now, { config: s.cfg.txn, allocateProducerId }));
+  else handleNeedingProducerId(s, ctx, w, (current, now, allocateProducerId) => endTxn(current, m, now, allocateProducerId));
 }
 
 /** Asks the broker for one producer id (from its block from the controller). */
@@ -594,6 +635,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
       seq: 0,
       spareProducerIds: [],
       idWaiters: [],
+      idFetchInFlight: false,
       replicaFor: args.replicaFor ?? ((p) => ({ node, path: replicaPath(args.brokerId, TRANSACTION_STATE_TOPIC, p) })),
       broker: args.broker ?? { node, path: brokerPath(args.brokerId) },
       brokerAt: args.brokerAt ?? ((brokerId, brokerNode) => ({ node: brokerNode, path: brokerPath(brokerId) })),
@@ -608,6 +650,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     InitProducerId: { transactionalId: 'string', transactionTimeoutMs: 'integer', producerId: 'integer', producerEpoch: 'integer', version: 'integer' },
     AddPartitionsToTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', version: 'integer' },
     VerifyPartitionsInTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
+    AddPartitionsForProducer: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array' },
     AddOffsetsToTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', groupId: 'string', version: 'integer', offsetsTopicPartitions: 'integer?' },
     EndTxn: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', committed: 'boolean', version: 'integer' },
     BecomeTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
@@ -618,7 +661,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
 
   handlers: {
     InitProducerId(s, m, ctx) {
-      handleInitProducerId(s, ctx, m, tokenOf(ctx));
+      handleIdWaiter(s, ctx, { msg: m, token: tokenOf(ctx) });
     },
 
     AddPartitionsToTxn(s, m, ctx) {
@@ -637,13 +680,22 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
       answer(verifyPartitionsInTxn(m.transactionalId, s.txns.get(m.transactionalId)?.metadata ?? null, m.producerId, m.producerEpoch, partitions));
     },
 
+    AddPartitionsForProducer(s, m, ctx) {
+      const partitions = m.partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
+      const token = tokenOf(ctx);
+      if (partitions.length !== m.partitions.length) return refuseTo(ctx, token && { token, api: 'AddPartitionsToTxn' }, ErrorCode.INVALID_REQUEST, 'malformed partitions');
+      // as Kafka's AddPartitionsToTxn v5 from a broker: PRODUCER_FENCED, never INVALID_PRODUCER_EPOCH
+      const req = { transactionalId: m.transactionalId, producerId: m.producerId, producerEpoch: m.producerEpoch, partitions, version: 5 };
+      handleRequest(s, ctx, 'AddPartitionsToTxn', m.transactionalId, token, (current, now) => addPartitionsImplicitly(current, req, now));
+    },
+
     AddOffsetsToTxn(s, m, ctx) {
       const count = m.offsetsTopicPartitions && m.offsetsTopicPartitions > 0 ? m.offsetsTopicPartitions : s.cfg.offsetsTopicNumPartitions;
       handleRequest(s, ctx, 'AddOffsetsToTxn', m.transactionalId, tokenOf(ctx), (current, now) => addOffsetsToTxn(current, m, now, (groupId) => offsetsPartitionFor(groupId, count)));
     },
 
     EndTxn(s, m, ctx) {
-      handleRequest(s, ctx, 'EndTxn', m.transactionalId, tokenOf(ctx), (current, now) => endTxn(current, m, now));
+      handleIdWaiter(s, ctx, { msg: m, token: tokenOf(ctx) });
     },
 
     BecomeTxnCoordinator(s, m, ctx) {
@@ -745,15 +797,16 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     },
 
     ProducerIdFetched(s, m, ctx) {
+      s.idFetchInFlight = false;
       const waiters = s.idWaiters.splice(0);
       if (m.errorCode !== ErrorCode.NONE || m.producerId < 0) {
         const message = `no producer id available yet: ${m.errorMessage ?? `error ${m.errorCode}`}`;
-        for (const w of waiters) refuseTo(ctx, w.token && { token: w.token, api: 'InitProducerId' }, ErrorCode.COORDINATOR_NOT_AVAILABLE, message);
+        for (const w of waiters) refuseTo(ctx, w.token && { token: w.token, api: w.msg.type }, ErrorCode.COORDINATOR_NOT_AVAILABLE, message);
         return;
       }
       s.spareProducerIds.push(m.producerId);
       // each asks again: the first takes the id, the others wait for the next one
-      for (const w of waiters) handleInitProducerId(s, ctx, w.msg, w.token);
+      for (const w of waiters) handleIdWaiter(s, ctx, w);
     },
 
     SendTxnMarkers(s, m, ctx) {
@@ -795,7 +848,13 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
         for (const t of timedOutTransactions(table, now)) {
           const entry = s.txns.get(t.transactionalId);
           if (!entry) continue;
-          const r = abortTimedOutTransaction(entry.metadata, t, now);
+          const alloc = idAllocator(s);
+          const r = abortTimedOutTransaction(entry.metadata, t, now, alloc.allocate);
+          if (alloc.short) {
+            // a TV_2 transaction at an exhausted epoch: aborted at the next round, with an id
+            waitForProducerId(s, ctx, null);
+            continue;
+          }
           if (!r.ok) {
             ctx.log.warn('a timed-out transaction could not be aborted', { transactionalId: t.transactionalId, errorCode: r.error.errorCode, reason: r.error.message });
             continue;
@@ -823,7 +882,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
 
   onStop(s, ctx) {
     for (const entry of s.txns.values()) refuseTo(ctx, entry.waiter, ErrorCode.NOT_COORDINATOR, 'the transaction coordinator stopped');
-    for (const w of s.idWaiters) refuseTo(ctx, w.token && { token: w.token, api: 'InitProducerId' }, ErrorCode.NOT_COORDINATOR, 'the transaction coordinator stopped');
+    for (const w of s.idWaiters) refuseTo(ctx, w.token && { token: w.token, api: w.msg.type }, ErrorCode.NOT_COORDINATOR, 'the transaction coordinator stopped');
     s.txns.clear();
     s.idWaiters = [];
   },

@@ -38,7 +38,18 @@ export type TxnCoordinatorMsg =
    * partitions in the producer's ongoing transaction? Answered VerifyPartitionsInTxnResult.
    */
   | { type: 'VerifyPartitionsInTxn'; transactionalId: string; producerId: number; producerEpoch: number; partitions: TopicPartition[] }
-  /** Kafka's EndTxn v0-4: commit (committed true) or abort the ongoing transaction. */
+  /**
+   * From a partition leader's broker, before it appends the first batch of a TV_2 producer's
+   * transaction there (Produce v12, or TxnOffsetCommit v5 for the offsets partition; KIP-890
+   * part 2, Kafka's AddPartitionsToTxn v5 from a broker, verifyOnly false): add these partitions
+   * to the producer's transaction, starting one if none is ongoing. Answered TxnCoordinatorReply
+   * (api AddPartitionsToTxn) once the record is written.
+   */
+  | { type: 'AddPartitionsForProducer'; transactionalId: string; producerId: number; producerEpoch: number; partitions: TopicPartition[] }
+  /**
+   * Kafka's EndTxn: commit (committed true) or abort the ongoing transaction. v0-4 keep the
+   * producer's epoch; v5 (KIP-890 part 2) bump it, answering the producer id and epoch to go on with.
+   */
   | { type: 'EndTxn'; transactionalId: string; producerId: number; producerEpoch: number; committed: boolean; version: number }
   /**
    * From the local broker: this broker now leads / no longer leads a __transaction_state
@@ -92,7 +103,7 @@ export interface TxnCoordinatorReply {
   api: TxnApi;
   errorCode: number;
   errorMessage?: string;
-  /** InitProducerId only (-1 on an error). */
+  /** InitProducerId, and EndTxn: the id and epoch the producer goes on with (-1 on an error). */
   producerId?: number;
   producerEpoch?: number;
 }

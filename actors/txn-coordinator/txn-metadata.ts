@@ -10,6 +10,7 @@
  *   Empty | CompleteCommit | CompleteAbort --(AddPartitions)--> Ongoing --(AddPartitions)--> Ongoing
  *   Ongoing --(EndTxn commit)--> PrepareCommit --(markers written)--> CompleteCommit
  *   Ongoing --(EndTxn abort)--> PrepareAbort --(markers written)--> CompleteAbort
+ *   Empty | CompleteCommit | CompleteAbort --(EndTxn v5 abort, KIP-890 part 2)--> PrepareAbort
  *   Ongoing --(fence: InitProducerId or timeout)--> PrepareEpochFence ~~> PrepareAbort
  *   Empty | CompleteCommit | CompleteAbort --(InitProducerId)--> Empty
  *   Empty | CompleteCommit | CompleteAbort --(expiration)--> Dead (a tombstone; the id is dropped)
@@ -30,6 +31,21 @@ export function isEpochExhausted(epoch: number): boolean {
   return epoch >= MAX_PRODUCER_EPOCH - 1;
 }
 
+/**
+ * The transaction protocol a client speaks (Kafka's TransactionVersion as a client uses it):
+ * 0, the producer adds its partitions (AddPartitionsToTxn, AddOffsetsToTxn) and keeps its epoch
+ * across transactions; 2 (KIP-890 part 2: EndTxn v5, Produce v12, TxnOffsetCommit v5), its
+ * partitions are added by the brokers its batches and offsets reach, and every EndTxn bumps its
+ * epoch. (Level 1 changes only Kafka's record format, so a client never speaks it.)
+ */
+export const TV_0 = 0;
+export const TV_2 = 2;
+
+/** Whether a transaction of this client transaction version ends with an epoch bump. */
+export function supportsEpochBump(transactionVersion: number): boolean {
+  return transactionVersion >= TV_2;
+}
+
 export enum TxnState {
   Empty = 'Empty',
   Ongoing = 'Ongoing',
@@ -48,7 +64,8 @@ export const validPreviousStates: Readonly<Record<TxnState, ReadonlySet<TxnState
   [TxnState.Empty]: new Set([TxnState.Empty, TxnState.CompleteCommit, TxnState.CompleteAbort]),
   [TxnState.Ongoing]: new Set([TxnState.Ongoing, TxnState.Empty, TxnState.CompleteCommit, TxnState.CompleteAbort]),
   [TxnState.PrepareCommit]: new Set([TxnState.Ongoing]),
-  [TxnState.PrepareAbort]: new Set([TxnState.Ongoing, TxnState.PrepareEpochFence]),
+  // Empty and Complete*: an EndTxn v5 abort with no partition added still bumps the epoch (KIP-890 part 2)
+  [TxnState.PrepareAbort]: new Set([TxnState.Ongoing, TxnState.PrepareEpochFence, TxnState.Empty, TxnState.CompleteCommit, TxnState.CompleteAbort]),
   [TxnState.CompleteCommit]: new Set([TxnState.PrepareCommit]),
   [TxnState.CompleteAbort]: new Set([TxnState.PrepareAbort]),
   [TxnState.Dead]: new Set([TxnState.Empty, TxnState.CompleteCommit, TxnState.CompleteAbort]),
@@ -130,6 +147,14 @@ export interface TxnRecordFields {
   /** When the first partition was added to the current transaction; -1 when none. */
   readonly txnStartTimestamp: number;
   readonly txnLastUpdateTimestamp: number;
+  /**
+   * The producer id a transaction being ended moves to (Kafka's nextProducerId): an EndTxn v5
+   * bumping an exhausted epoch takes a new id, given to the producer with epoch 0 once the
+   * transaction completes. -1 otherwise.
+   */
+  readonly nextProducerId: number;
+  /** The client transaction version of the last request that moved the id (TV_0 or TV_2). */
+  readonly transactionVersion: number;
 }
 
 /** What the coordinator does once the pending transition's record is written. */
@@ -173,6 +198,8 @@ export function recordFields(m: TxnRecordFields): TxnRecordFields {
     partitions: unionPartitions(m.partitions),
     txnStartTimestamp: m.txnStartTimestamp,
     txnLastUpdateTimestamp: m.txnLastUpdateTimestamp,
+    nextProducerId: m.nextProducerId,
+    transactionVersion: m.transactionVersion,
   };
 }
 
@@ -222,6 +249,10 @@ export interface TxnLogValue {
   readonly partitions: readonly TxnLogPartitions[];
   readonly txnStartTimestamp: number;
   readonly txnLastUpdateTimestamp: number;
+  /** Absent in records of an earlier samsa: -1. */
+  readonly nextProducerId?: number;
+  /** Absent in records of an earlier samsa: TV_0. */
+  readonly transactionVersion?: number;
 }
 
 /** A record of __transaction_state as plain data (msgpack-able); a null value is a tombstone. */
@@ -251,6 +282,8 @@ export function encodeTxnRecord(transactionalId: string, fields: TxnRecordFields
       partitions: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
       txnStartTimestamp: f.txnStartTimestamp,
       txnLastUpdateTimestamp: f.txnLastUpdateTimestamp,
+      nextProducerId: f.nextProducerId,
+      transactionVersion: f.transactionVersion,
     },
   };
 }
@@ -277,6 +310,10 @@ export function decodeTxnRecord(raw: unknown): TxnResult<{ transactionalId: stri
   if (v.version !== TXN_LOG_VALUE_VERSION) return bad(`value version ${String(v.version)} of ${transactionalId} is unknown`);
   for (const f of INT_FIELDS) if (!Number.isSafeInteger(v[f])) return bad(`${f} of ${transactionalId} is not an integer`);
   if (!isTxnState(v.state)) return bad(`state ${String(v.state)} of ${transactionalId} is unknown`);
+  const nextProducerId = v.nextProducerId ?? NO_PRODUCER_ID;
+  if (!Number.isSafeInteger(nextProducerId)) return bad(`nextProducerId of ${transactionalId} is not an integer`);
+  const transactionVersion = v.transactionVersion ?? TV_0;
+  if (transactionVersion !== TV_0 && transactionVersion !== 1 && transactionVersion !== TV_2) return bad(`transactionVersion ${String(transactionVersion)} of ${transactionalId} is unknown`);
   if (!Array.isArray(v.partitions)) return bad(`partitions of ${transactionalId} are not a list`);
   const partitions: TopicPartition[] = [];
   for (const t of v.partitions as unknown[]) {
@@ -289,7 +326,7 @@ export function decodeTxnRecord(raw: unknown): TxnResult<{ transactionalId: stri
   const n = v as Record<(typeof INT_FIELDS)[number], number>;
   const metadata: TxnMetadata = {
     transactionalId,
-    ...recordFields({ ...n, state: v.state, partitions }),
+    ...recordFields({ ...n, state: v.state, partitions, nextProducerId: nextProducerId as number, transactionVersion }),
     pending: null,
     hasFailedEpochFence: false,
   };

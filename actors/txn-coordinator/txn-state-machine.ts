@@ -1,8 +1,16 @@
 /**
- * The transaction coordinator's decisions (KIP-98), as Kafka's TransactionCoordinator makes them
- * (pre-KIP-890: EndTxn up to v4, no epoch bump on every transaction): InitProducerId,
- * AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, the writing of markers, timed-out transactions,
- * expired transactional ids and the resumption of prepared transactions after a takeover.
+ * The transaction coordinator's decisions (KIP-98), as Kafka 4.0's TransactionCoordinator makes
+ * them: InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, the writing of markers,
+ * timed-out transactions, expired transactional ids and the resumption of prepared transactions
+ * after a takeover.
+ *
+ * Two client transaction versions (txn-metadata.ts): TV_0 (EndTxn v0-4: the producer keeps its
+ * epoch across transactions) and TV_2 (KIP-890 part 2, EndTxn v5: partitions are added by the
+ * brokers a Produce v12 or TxnOffsetCommit v5 reaches, and every commit or abort bumps the
+ * epoch: the markers carry the bumped epoch, so a late batch of the ended transaction is fenced
+ * on its partition, and the producer goes on with it; an exhausted epoch moves the producer to a
+ * new producer id at epoch 0). An EndTxn v5 recognises its own retry by the epoch one below the
+ * bumped one, and an abort with no partition added still bumps the epoch.
  *
  * Every operation is pure: it takes the id's metadata (or null), the request and `now`, and
  * returns a refusal (a Kafka error code and a message) or a TxnStep: the metadata to keep (null:
@@ -42,6 +50,9 @@ import {
   type TxnMetadata,
   type TxnRecordFields,
   type TxnResult,
+  TV_0,
+  TV_2,
+  supportsEpochBump,
 } from './txn-metadata.js';
 
 export interface TxnConfig {
@@ -92,8 +103,9 @@ export interface EndTxnRequest {
 export type TxnApi = 'InitProducerId' | 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'EndTxn';
 
 export type TxnReply =
-  | { readonly api: 'InitProducerId'; readonly errorCode: number; readonly errorMessage?: string; readonly producerId: number; readonly producerEpoch: number }
-  | { readonly api: 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'EndTxn'; readonly errorCode: number; readonly errorMessage?: string };
+  /** EndTxn: the producer id and epoch the producer goes on with (bumped by a v5 EndTxn); -1 on an error. */
+  | { readonly api: 'InitProducerId' | 'EndTxn'; readonly errorCode: number; readonly errorMessage?: string; readonly producerId: number; readonly producerEpoch: number }
+  | { readonly api: 'AddPartitionsToTxn' | 'AddOffsetsToTxn'; readonly errorCode: number; readonly errorMessage?: string };
 
 export interface TxnMarkers {
   readonly transactionalId: string;
@@ -116,7 +128,7 @@ export interface TxnStep {
 
 /** The answer to a request refused with `error`. */
 export function errorReply(api: TxnApi, error: TxnError): TxnReply {
-  if (api === 'InitProducerId') return { api, errorCode: error.errorCode, errorMessage: error.message, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH };
+  if (api === 'InitProducerId' || api === 'EndTxn') return { api, errorCode: error.errorCode, errorMessage: error.message, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH };
   return { api, errorCode: error.errorCode, errorMessage: error.message };
 }
 
@@ -189,6 +201,8 @@ export function initProducerId(
         partitions: [],
         txnStartTimestamp: -1,
         txnLastUpdateTimestamp: now,
+        nextProducerId: NO_PRODUCER_ID,
+        transactionVersion: TV_0,
       }),
       pending: null,
       hasFailedEpochFence: false,
@@ -209,7 +223,7 @@ export function initProducerId(
       return bumpEpoch(m, req, expected, now, env.allocateProducerId);
     case TxnState.Ongoing:
       // Abort the transaction first, with a bumped epoch never told to anyone; the client retries.
-      return fenceAndAbort(m, 'InitProducerId', now);
+      return fenceAndAbort(m, 'InitProducerId', now, env.allocateProducerId);
     case TxnState.Dead:
     case TxnState.PrepareEpochFence:
       return neverReached(m);
@@ -239,7 +253,16 @@ function bumpEpoch(
   allocateProducerId: ProducerIdAllocator,
 ): TxnResult<TxnStep> {
   const then: AfterPersist = { type: 'AnswerInitProducerId' };
-  const base = { lastProducerId: m.producerId, txnTimeoutMs: req.transactionTimeoutMs, state: TxnState.Empty, partitions: [], txnStartTimestamp: -1, txnLastUpdateTimestamp: now };
+  const base = {
+    lastProducerId: m.producerId,
+    txnTimeoutMs: req.transactionTimeoutMs,
+    state: TxnState.Empty,
+    partitions: [],
+    txnStartTimestamp: -1,
+    txnLastUpdateTimestamp: now,
+    nextProducerId: NO_PRODUCER_ID,
+    transactionVersion: m.transactionVersion,
+  };
   if (isEpochExhausted(m.producerEpoch) && (!expected || expected.epoch === m.producerEpoch)) {
     const allocated = allocateProducerId();
     if (!allocated.ok) return allocated;
@@ -266,9 +289,11 @@ function bumpEpoch(
 /**
  * Kafka's prepareFenceProducerEpoch followed by the coordinator's own EndTxn(abort): the epoch
  * is bumped at once (the current producer is fenced even if the write fails; a failed fence is
- * not bumped twice) and PrepareAbort is written.
+ * not bumped twice) and PrepareAbort is written. A TV_2 transaction's abort bumps it once more,
+ * as its EndTxn would: the fenced producer's epoch is then two below, never taken for the retry
+ * of an EndTxn v5 (one below).
  */
-function fenceAndAbort(m: TxnMetadata, answer: 'InitProducerId' | null, now: number): TxnResult<TxnStep> {
+function fenceAndAbort(m: TxnMetadata, answer: 'InitProducerId' | null, now: number, allocateProducerId: ProducerIdAllocator): TxnResult<TxnStep> {
   if (m.pending) return concurrent(m);
   const illegal = validateTransition(m.transactionalId, m.state, TxnState.PrepareEpochFence) ?? validateTransition(m.transactionalId, TxnState.PrepareEpochFence, TxnState.PrepareAbort);
   if (illegal) return { ok: false, error: illegal };
@@ -277,13 +302,58 @@ function fenceAndAbort(m: TxnMetadata, answer: 'InitProducerId' | null, now: num
   }
   const bumped = m.hasFailedEpochFence ? m.producerEpoch : m.producerEpoch + 1;
   const fencedMetadata: TxnMetadata = { ...m, producerEpoch: bumped, lastProducerEpoch: NO_PRODUCER_EPOCH };
-  const to = { ...recordFields(fencedMetadata), state: TxnState.PrepareAbort, txnLastUpdateTimestamp: now };
-  return prepareAndPersist(fencedMetadata, to, { type: 'WriteMarkers', answer, epochFence: true });
+  const then: AfterPersist = { type: 'WriteMarkers', answer, epochFence: true };
+  if (supportsEpochBump(m.transactionVersion)) return prepareEnd(fencedMetadata, TxnState.PrepareAbort, false, m.transactionVersion, now, allocateProducerId, then);
+  const to = { ...recordFields(fencedMetadata), state: TxnState.PrepareAbort, txnLastUpdateTimestamp: now, nextProducerId: NO_PRODUCER_ID };
+  return prepareAndPersist(fencedMetadata, to, then);
+}
+
+/**
+ * Kafka's prepareAbortOrCommit: PrepareCommit or PrepareAbort written, the epoch bumped for a
+ * TV_2 client (its last epoch kept for a retry to be recognised; an exhausted epoch takes a new
+ * producer id, handed over when the transaction completes). `noPartitionAdded`: a TV_2 abort of
+ * no transaction, which starts and ends now.
+ */
+function prepareEnd(
+  m: TxnMetadata,
+  state: TxnState.PrepareCommit | TxnState.PrepareAbort,
+  noPartitionAdded: boolean,
+  transactionVersion: number,
+  now: number,
+  allocateProducerId: ProducerIdAllocator,
+  then: AfterPersist,
+): TxnResult<TxnStep> {
+  const base = {
+    ...recordFields(m),
+    state,
+    txnStartTimestamp: noPartitionAdded ? now : m.txnStartTimestamp,
+    txnLastUpdateTimestamp: now,
+    nextProducerId: NO_PRODUCER_ID,
+    transactionVersion,
+  };
+  if (!supportsEpochBump(transactionVersion)) return prepareAndPersist(m, base, then);
+  let nextProducerId = NO_PRODUCER_ID;
+  if (isEpochExhausted(m.producerEpoch)) {
+    const allocated = allocateProducerId();
+    if (!allocated.ok) return allocated;
+    nextProducerId = allocated.value;
+  }
+  const to = { ...base, producerEpoch: Math.min(m.producerEpoch + 1, MAX_PRODUCER_EPOCH), lastProducerEpoch: m.producerEpoch, nextProducerId };
+  return prepareAndPersist(m, to, then);
 }
 
 /** AddPartitionsToTxn (v0-3, from a producer): the partitions join the transaction, starting one if none is ongoing. */
 export function addPartitionsToTxn(current: TxnMetadata | null, req: AddPartitionsToTxnRequest, now: number): TxnResult<TxnStep> {
-  return addPartitions('AddPartitionsToTxn', current, req, req.partitions, now);
+  return addPartitions('AddPartitionsToTxn', current, req, req.partitions, now, TV_0);
+}
+
+/**
+ * A TV_2 producer's partitions added by the broker its batches (Produce v12) or offsets
+ * (TxnOffsetCommit v5) reached, before they are written (Kafka's AddPartitionsToTxn v5 from a
+ * broker, verifyOnly false): as AddPartitionsToTxn, the transaction becoming one of TV_2.
+ */
+export function addPartitionsImplicitly(current: TxnMetadata | null, req: AddPartitionsToTxnRequest, now: number): TxnResult<TxnStep> {
+  return addPartitions('AddPartitionsToTxn', current, req, req.partitions, now, TV_2);
 }
 
 /** AddOffsetsToTxn: the group's __consumer_offsets partition joins the transaction. */
@@ -293,7 +363,7 @@ export function addOffsetsToTxn(
   now: number,
   groupPartition: (groupId: string) => number,
 ): TxnResult<TxnStep> {
-  return addPartitions('AddOffsetsToTxn', current, req, [{ topic: OFFSETS_TOPIC, partition: groupPartition(req.groupId) }], now);
+  return addPartitions('AddOffsetsToTxn', current, req, [{ topic: OFFSETS_TOPIC, partition: groupPartition(req.groupId) }], now, TV_0);
 }
 
 function addPartitions(
@@ -302,6 +372,7 @@ function addPartitions(
   req: { transactionalId: string; producerId: number; producerEpoch: number; version: number },
   partitions: readonly TopicPartition[],
   now: number,
+  transactionVersion: number,
 ): TxnResult<TxnStep> {
   if (req.transactionalId === '') return refuse(ErrorCode.INVALID_REQUEST, 'The transactional id must not be empty');
   if (!m) return refuse(ErrorCode.INVALID_PRODUCER_ID_MAPPING, `TransactionalId ${req.transactionalId} is unknown to this coordinator`);
@@ -320,16 +391,21 @@ function addPartitions(
     partitions: unionPartitions(m.partitions, partitions),
     txnStartTimestamp: starts ? now : m.txnStartTimestamp,
     txnLastUpdateTimestamp: now,
+    transactionVersion,
   };
   return prepareAndPersist(m, to, { type: 'AnswerAddPartitions', api });
 }
 
-/** EndTxn (v0-4): commit or abort the ongoing transaction; a retry of one already decided is answered as Kafka does. */
-export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: number): TxnResult<TxnStep> {
-  if (req.version >= 5) return refuse(ErrorCode.UNSUPPORTED_VERSION, `EndTxn v${req.version} (KIP-890 epoch bumps) is not supported; use v0-4`);
+/**
+ * EndTxn: commit or abort the ongoing transaction; a retry of one already decided is answered as
+ * Kafka does. v0-4 end a TV_0 transaction (the epoch stays); v5 a TV_2 one (see endTxnV2).
+ * `allocateProducerId`: a v5 EndTxn whose epoch is exhausted takes a new producer id.
+ */
+export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: number, allocateProducerId: ProducerIdAllocator): TxnResult<TxnStep> {
   if (req.transactionalId === '') return refuse(ErrorCode.INVALID_REQUEST, 'The transactional id must not be empty');
   const m = current;
   if (!m) return refuse(ErrorCode.INVALID_PRODUCER_ID_MAPPING, `TransactionalId ${req.transactionalId} is unknown to this coordinator`);
+  if (req.version >= 5) return endTxnV2(m, req, now, allocateProducerId);
   if (m.producerId !== req.producerId) {
     return refuse(ErrorCode.INVALID_PRODUCER_ID_MAPPING, `TransactionalId ${m.transactionalId}: producer id ${req.producerId} is not ${m.producerId}`);
   }
@@ -338,14 +414,11 @@ export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: num
   }
   if (m.pending) return concurrent(m);
   const commit = req.committed;
-  const invalid = (): TxnResult<never> =>
-    refuse(ErrorCode.INVALID_TXN_STATE, `TransactionalId ${m.transactionalId}: its state is ${m.state}, but EndTxn asks to ${commit ? 'commit' : 'abort'}`);
-  const done = (): TxnResult<TxnStep> => answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE });
+  const invalid = (): TxnResult<never> => invalidEnd(m, commit);
+  const done = (): TxnResult<TxnStep> => answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch });
   switch (m.state) {
-    case TxnState.Ongoing: {
-      const to = { ...recordFields(m), state: commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, txnLastUpdateTimestamp: now };
-      return prepareAndPersist(m, to, { type: 'WriteMarkers', answer: 'EndTxn', epochFence: false });
-    }
+    case TxnState.Ongoing:
+      return prepareEnd(m, commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, false, TV_0, now, allocateProducerId, { type: 'WriteMarkers', answer: 'EndTxn', epochFence: false });
     case TxnState.CompleteCommit:
       return commit ? done() : invalid();
     case TxnState.CompleteAbort:
@@ -364,10 +437,80 @@ export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: num
   }
 }
 
+function invalidEnd(m: TxnMetadata, commit: boolean): TxnResult<never> {
+  return refuse(ErrorCode.INVALID_TXN_STATE, `TransactionalId ${m.transactionalId}: its state is ${m.state}, but EndTxn asks to ${commit ? 'commit' : 'abort'}`);
+}
+
+/**
+ * EndTxn v5 (KIP-890 part 2, Kafka 4.0's endTransaction): every commit or abort bumps the epoch.
+ * Its retry (the answer was lost) comes with the epoch one below the bumped one, or after an
+ * overflow with the previous producer id at the last epoch, and is answered with what the
+ * producer goes on with; an abort with nothing added (Empty, or right after an ended
+ * transaction) still ends a transaction of no partitions, bumping the epoch. An epoch neither
+ * the current one nor a retry's is PRODUCER_FENCED.
+ */
+function endTxnV2(m: TxnMetadata, req: EndTxnRequest, now: number, allocateProducerId: ProducerIdAllocator): TxnResult<TxnStep> {
+  const commit = req.committed;
+  // first, so that a transition moving to a new producer id completes before the checks below
+  if (m.pending) return concurrent(m);
+  const retryOnOverflow = req.producerId === m.lastProducerId && req.producerId !== m.producerId && req.producerEpoch === MAX_PRODUCER_EPOCH - 1 && m.producerEpoch === 0;
+  const retryOnEpochBump = req.producerId === m.producerId && m.producerEpoch === req.producerEpoch + 1;
+  if (m.producerId !== req.producerId && !retryOnOverflow) {
+    return refuse(ErrorCode.INVALID_PRODUCER_ID_MAPPING, `TransactionalId ${m.transactionalId}: producer id ${req.producerId} is not ${m.producerId}`);
+  }
+  let validEpoch: boolean;
+  switch (m.state) {
+    case TxnState.Ongoing:
+    case TxnState.Empty:
+      validEpoch = req.producerEpoch === m.producerEpoch;
+      break;
+    case TxnState.PrepareCommit:
+    case TxnState.PrepareAbort:
+      validEpoch = retryOnEpochBump;
+      break;
+    case TxnState.CompleteCommit:
+    case TxnState.CompleteAbort:
+      validEpoch = retryOnEpochBump || retryOnOverflow || req.producerEpoch === m.producerEpoch;
+      break;
+    case TxnState.Dead:
+    case TxnState.PrepareEpochFence:
+      return neverReached(m);
+    default:
+      return assertNever(m.state, 'transaction state');
+  }
+  if (!validEpoch) {
+    return fenced('EndTxn', req.version, `TransactionalId ${m.transactionalId}: producer epoch ${req.producerEpoch} is neither ${m.producerEpoch} nor the retry of the last end of a transaction`);
+  }
+  const isRetry = retryOnEpochBump || retryOnOverflow;
+  const then: AfterPersist = { type: 'WriteMarkers', answer: 'EndTxn', epochFence: false };
+  const end = (state: TxnState.PrepareCommit | TxnState.PrepareAbort, noPartitionAdded: boolean) => prepareEnd(m, state, noPartitionAdded, TV_2, now, allocateProducerId, then);
+  const done = (): TxnResult<TxnStep> => answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch });
+  switch (m.state) {
+    case TxnState.Ongoing:
+      return end(commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, false);
+    case TxnState.CompleteCommit:
+      if (commit) return isRetry ? done() : invalidEnd(m, commit);
+      return isRetry ? invalidEnd(m, commit) : end(TxnState.PrepareAbort, true);
+    case TxnState.CompleteAbort:
+      if (commit) return invalidEnd(m, commit);
+      return isRetry ? done() : end(TxnState.PrepareAbort, true);
+    case TxnState.PrepareCommit:
+      return commit ? concurrent(m) : invalidEnd(m, commit);
+    case TxnState.PrepareAbort:
+      return commit ? invalidEnd(m, commit) : concurrent(m);
+    case TxnState.Empty:
+      return commit ? invalidEnd(m, commit) : end(TxnState.PrepareAbort, true);
+    default:
+      return neverReached(m);
+  }
+}
+
 /** Kafka's prepareComplete: CompleteCommit/CompleteAbort prepared, and the markers to write before it may be written. */
 function prepareComplete(m: TxnMetadata, now: number): TxnResult<{ metadata: TxnMetadata; markers: TxnMarkers }> {
   const commit = m.state === TxnState.PrepareCommit;
-  const to = { ...recordFields(m), state: commit ? TxnState.CompleteCommit : TxnState.CompleteAbort, partitions: [], txnLastUpdateTimestamp: now };
+  const base = { ...recordFields(m), state: commit ? TxnState.CompleteCommit : TxnState.CompleteAbort, partitions: [], txnLastUpdateTimestamp: now };
+  // an exhausted epoch bumped by a TV_2 end: the producer goes on as the new producer id, at epoch 0
+  const to = m.nextProducerId === NO_PRODUCER_ID ? base : { ...base, producerId: m.nextProducerId, producerEpoch: 0, lastProducerId: m.producerId, nextProducerId: NO_PRODUCER_ID };
   const prepared = prepareTransition({ ...m, hasFailedEpochFence: false }, to, { type: 'Complete', markersWritten: false });
   if (!prepared.ok) return prepared;
   const markers: TxnMarkers = {
@@ -400,7 +543,11 @@ export function onPersisted(m: TxnMetadata, now: number): TxnResult<TxnStep> {
       const next = prepareComplete(c, now);
       if (!next.ok) return next;
       const effects: TxnEffect[] = [];
-      if (then.answer === 'EndTxn') effects.push({ type: 'Reply', reply: { api: 'EndTxn', errorCode: ErrorCode.NONE } });
+      if (then.answer === 'EndTxn') {
+        // the id and epoch the producer goes on with: those of the completed transaction
+        const after = next.value.metadata.pending!.to;
+        effects.push({ type: 'Reply', reply: { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: after.producerId, producerEpoch: after.producerEpoch } });
+      }
       if (then.answer === 'InitProducerId') {
         const retry = { errorCode: ErrorCode.CONCURRENT_TRANSACTIONS, message: `TransactionalId ${c.transactionalId}: its ongoing transaction is being aborted; retry` };
         effects.push({ type: 'Reply', reply: errorReply('InitProducerId', retry) });
@@ -495,11 +642,11 @@ export function timedOutTransactions(table: ReadonlyMap<string, TxnMetadata>, no
 }
 
 /** Abort a timed-out transaction as Kafka's abortTimedOutTransactions: bump the epoch (fencing its producer), write PrepareAbort, then markers. */
-export function abortTimedOutTransaction(m: TxnMetadata, timedOut: TimedOutTransaction, now: number): TxnResult<TxnStep> {
+export function abortTimedOutTransaction(m: TxnMetadata, timedOut: TimedOutTransaction, now: number, allocateProducerId: ProducerIdAllocator): TxnResult<TxnStep> {
   if (m.producerId !== timedOut.producerId) {
     return refuse(ErrorCode.INVALID_PRODUCER_ID_MAPPING, `TransactionalId ${m.transactionalId}: producer id is ${m.producerId}, not ${timedOut.producerId}`);
   }
-  return fenceAndAbort(m, null, now);
+  return fenceAndAbort(m, null, now, allocateProducerId);
 }
 
 /** Unused for transactional.id.expiration.ms with no transaction in flight (Kafka's shouldExpire). */

@@ -12,8 +12,13 @@
  *   It may be raised and lowered (a safe downgrade, as Kafka: nothing written is lost; members
  *   of consumer groups then fail their heartbeats).
  * - `kraft.version`: 1, the dynamic controller quorum (KIP-853), which every samsa quorum is.
- * - `transaction.version`: 0; samsa's transactions are KIP-890 part 1, not the epoch bump per
- *   transaction that level 2 brings.
+ * - `transaction.version`: 2 enables KIP-890 part 2 for the clients that speak it (EndTxn v5,
+ *   Produce v12, TxnOffsetCommit v5): the brokers add a producer's partitions to its transaction
+ *   as its batches and offsets reach them, and every commit or abort bumps its epoch. 1 is
+ *   Kafka's new record format of __transaction_state, which changes nothing in samsa's (its
+ *   records carry every field at every level). A new cluster starts at 0, as Kafka's bootstraps
+ *   it at metadata.version 4.0-IV0; it may be raised and lowered (the coordinator ends a
+ *   transaction as the EndTxn version its client sends asks).
  *
  * A new cluster starts at each feature's default level; a cluster whose metadata has no levels
  * yet (made before samsa kept them) is given the defaults the first time a controller leads it.
@@ -84,7 +89,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
     defaultLevel: SAMSA_METADATA_VERSION,
     levelName: (level) => METADATA_VERSION_NAMES[level] ?? String(level),
   },
-  { name: TRANSACTION_VERSION, min: 0, max: 0, defaultLevel: 0 },
+  { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 0 },
 ];
 
 const BY_NAME = new Map(FEATURES.map((f) => [f.name, f]));

@@ -61,7 +61,7 @@ describe('protocol/features', () => {
 
   it('refused: a level outside what samsa implements; a feature it does not know (only 0 is)', () => {
     refused([up('group.version', 2)], /^Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1\.$/);
-    refused([up('transaction.version', 2)], /only supports versions 0-0/);
+    refused([up('transaction.version', 3)], /only supports versions 0-2/);
     refused([up('metadata.version', 23)], /only supports versions 22-22/);
     refused([up('no.such.feature', 1)], /only supports versions 0-0/);
     expect(checkFeatureUpdates(CURRENT, [safe('no.such.feature', 0)]).ok).to.equal(true);
@@ -91,7 +91,7 @@ describe('protocol/features', () => {
   });
 
   it('all or none: one refused update refuses the whole request', () => {
-    const r = checkFeatureUpdates(CURRENT, [safe('group.version', 0), up('transaction.version', 2)]);
+    const r = checkFeatureUpdates(CURRENT, [safe('group.version', 0), up('transaction.version', 3)]);
     expect(r.ok).to.equal(false);
   });
 });

@@ -12,7 +12,9 @@
  * NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current leader, and the response that
  * leader's endpoint (leader-hints.ts). From v11 (KIP-890) a transactional partition its
  * coordinator does not have in the transaction is refused TRANSACTION_ABORTABLE (the client
- * aborts and goes on); v3-10 get INVALID_TXN_STATE for it, as Kafka.
+ * aborts and goes on); v3-10 get INVALID_TXN_STATE for it, as Kafka. From v12 (KIP-890 part 2),
+ * while the cluster's transaction.version is 2, the client adds no partition to its transaction
+ * itself: the broker adds each transactional partition before it writes it.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
@@ -77,7 +79,7 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
   // transactional batches are verified with the transaction's coordinator before they are written (KIP-890)
   // v11+ (KIP-890) clients know TRANSACTION_ABORTABLE; older ones get INVALID_TXN_STATE for it, as Kafka
   const msg: BrokerMsg = transactional
-    ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null, transactionAbortable: version >= 11 }
+    ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null, transactionAbortable: version >= 11, transactionV2: version >= 12 }
     : { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
     if (denied === null || partitions.length > 0) ctx.send(ctx.broker, msg);

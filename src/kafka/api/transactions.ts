@@ -1,8 +1,10 @@
 /**
  * The transaction APIs a producer sends to its transaction coordinator (KIP-98):
  * AddPartitionsToTxn (24, v0-v3: one transaction per request; v4+, the brokers' batched and
- * verify-only form, is not advertised), AddOffsetsToTxn (25, v0-v4) and EndTxn (26, v0-v4: no
- * KIP-890 epoch bump), and the transactional half of InitProducerId (22, see producer-id.ts).
+ * verify-only form, is not advertised), AddOffsetsToTxn (25, v0-v4) and EndTxn (26, v0-v5: v5
+ * is KIP-890 part 2's, every commit and abort bumping the producer's epoch, answered with the
+ * producer id and epoch to go on with), and the transactional half of InitProducerId (22, see
+ * producer-id.ts).
  * Each goes to this broker's transaction coordinator, which answers NOT_COORDINATOR for a
  * transactional id it does not own.
  *
@@ -89,9 +91,13 @@ export const addOffsetsToTxn: ApiHandler<typeof ApiKeys.AddOffsetsToTxn> = async
 };
 
 export const endTxn: ApiHandler<typeof ApiKeys.EndTxn> = async (ctx, version, body) => {
-  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
+  if (!ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId)) {
+    return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, producerId: -1, producerEpoch: -1 };
+  }
   const r = await askTxnCoordinator(ctx, { type: 'EndTxn', transactionalId: body.transactionalId, producerId: body.producerId, producerEpoch: body.producerEpoch, committed: body.committed, version });
-  return { throttleTimeMs: 0, errorCode: r.errorCode };
+  // v5: the id and epoch the producer goes on with (-1 on an error); older versions have no such fields
+  const ok = r.errorCode === ErrorCode.NONE;
+  return { throttleTimeMs: 0, errorCode: r.errorCode, producerId: ok ? r.producerId : -1, producerEpoch: ok ? r.producerEpoch : -1 };
 };
 
 export const describeTransactions: ApiHandler<typeof ApiKeys.DescribeTransactions> = async (ctx, _version, body) => {

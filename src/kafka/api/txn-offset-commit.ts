@@ -1,8 +1,11 @@
 /**
- * TxnOffsetCommit (api key 28, v0-v3): a transactional producer commits a consumer group's
+ * TxnOffsetCommit (api key 28, v0-v5): a transactional producer commits a consumer group's
  * offsets inside its transaction (KafkaJS's transaction.sendOffsets, Kafka's
  * sendOffsetsToTransaction). Answered by this broker's group coordinator (NOT_COORDINATOR for a
- * group it does not own); the offsets count once the transaction commits.
+ * group it does not own); the offsets count once the transaction commits. v4 is answered as v3
+ * (a partition not in the transaction is INVALID_TXN_STATE, as Kafka); from v5 (KIP-890 part 2),
+ * while the cluster's transaction.version is 2, the producer sent no AddOffsetsToTxn and the
+ * group's offsets partition is added to its transaction first.
  *
  * With an authorizer, as Kafka: WRITE on the transactional id (else every partition is
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group (GROUP_AUTHORIZATION_FAILED), READ on
@@ -35,6 +38,7 @@ export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async
       memberId: version >= 3 ? body.memberId : '',
       groupInstanceId: version >= 3 ? (body.groupInstanceId ?? null) : null,
       topics: coordinatorTopics(allowed),
+      transactionV2: version >= 5,
     },
     ctx.config.requestTimeoutMs,
   );

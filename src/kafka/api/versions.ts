@@ -16,7 +16,7 @@ export interface VersionRange {
 
 /** api key -> advertised versions. */
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
-  [0, { min: 3, max: 11 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints; v11: TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE)
+  [0, { min: 3, max: 12 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints; v11: TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE; v12: transaction.version 2 adds the partitions)
   [1, { min: 4, max: 17 }], // Fetch (v13+: topic ids; v15: replica state; v16: leader endpoints; v17: directory ids, KRaft's only)
   [2, { min: 1, max: 9 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage)
   [3, { min: 0, max: 12 }], // Metadata (v10+: topic ids; v12: asked by id)
@@ -37,9 +37,9 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [23, { min: 0, max: 4 }], // OffsetForLeaderEpoch
   [24, { min: 0, max: 3 }], // AddPartitionsToTxn (v4+: the brokers' batched, verify-only form)
   [25, { min: 0, max: 4 }], // AddOffsetsToTxn
-  [26, { min: 0, max: 4 }], // EndTxn (v5: KIP-890 epoch bumps)
+  [26, { min: 0, max: 5 }], // EndTxn (v5: KIP-890 part 2, the epoch bumped by every commit and abort)
   [27, { min: 0, max: 1 }], // WriteTxnMarkers (the admin's abortTransaction; CLUSTER_ACTION)
-  [28, { min: 0, max: 3 }], // TxnOffsetCommit (v4: KIP-890)
+  [28, { min: 0, max: 5 }], // TxnOffsetCommit (v4: KIP-890, answered as v3; v5: transaction.version 2 adds the offsets partition)
   [29, { min: 0, max: 3 }], // DescribeAcls
   [30, { min: 0, max: 3 }], // CreateAcls
   [31, { min: 0, max: 3 }], // DeleteAcls

@@ -77,7 +77,7 @@ export const ApiKeys = {
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
-  { name: 'ProduceRequest', apiKey: 0, kind: 'request', validVersions: [0, 11], flexibleFrom: 9, fields: [
+  { name: 'ProduceRequest', apiKey: 0, kind: 'request', validVersions: [0, 12], flexibleFrom: 9, fields: [
     { name: 'transactionalId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
     { name: 'acks', type: 'int16', versions: [0, N] },
     { name: 'timeoutMs', type: 'int32', versions: [0, N] },
@@ -89,7 +89,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'ProduceResponse', apiKey: 0, kind: 'response', validVersions: [0, 11], flexibleFrom: 9, fields: [
+  { name: 'ProduceResponse', apiKey: 0, kind: 'response', validVersions: [0, 12], flexibleFrom: 9, fields: [
     { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'name', type: 'string', versions: [0, N] },
       { name: 'partitionResponses', type: 'struct', array: true, versions: [0, N], fields: [
@@ -687,7 +687,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'TxnOffsetCommitRequest', apiKey: 28, kind: 'request', validVersions: [0, 4], flexibleFrom: 3, fields: [
+  { name: 'TxnOffsetCommitRequest', apiKey: 28, kind: 'request', validVersions: [0, 5], flexibleFrom: 3, fields: [
     { name: 'transactionalId', type: 'string', versions: [0, N] },
     { name: 'groupId', type: 'string', versions: [0, N] },
     { name: 'producerId', type: 'int64', versions: [0, N] },
@@ -705,7 +705,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'TxnOffsetCommitResponse', apiKey: 28, kind: 'response', validVersions: [0, 4], flexibleFrom: 3, fields: [
+  { name: 'TxnOffsetCommitResponse', apiKey: 28, kind: 'response', validVersions: [0, 5], flexibleFrom: 3, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'name', type: 'string', versions: [0, N] },

@@ -31,6 +31,8 @@ function fields(over: Partial<TxnRecordFields>): TxnRecordFields {
     partitions: [],
     txnStartTimestamp: -1,
     txnLastUpdateTimestamp: 1_700_000_000_000,
+    nextProducerId: -1,
+    transactionVersion: 0,
     ...over,
   };
 }

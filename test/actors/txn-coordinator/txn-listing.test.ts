@@ -22,6 +22,8 @@ function meta(transactionalId: string, over: Partial<TxnMetadata> = {}): TxnMeta
     partitions: [],
     txnStartTimestamp: -1,
     txnLastUpdateTimestamp: NOW - 10,
+    nextProducerId: -1,
+    transactionVersion: 0,
     pending: null,
     hasFailedEpochFence: false,
     ...over,

@@ -21,6 +21,8 @@ const F: TxnRecordFields = {
   partitions: [{ topic: 'orders', partition: 1 }],
   txnStartTimestamp: 1_700_000_000_000,
   txnLastUpdateTimestamp: 1_700_000_000_123,
+  nextProducerId: -1,
+  transactionVersion: 0,
 };
 
 function at(batch: Buffer, offset: number): Buffer {

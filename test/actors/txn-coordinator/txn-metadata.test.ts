@@ -40,6 +40,10 @@ const LEGAL: [TxnState, TxnState][] = [
   [S.Ongoing, S.PrepareCommit],
   [S.Ongoing, S.PrepareAbort],
   [S.PrepareEpochFence, S.PrepareAbort],
+  // KIP-890 part 2: an EndTxn v5 abort with no partition added
+  [S.Empty, S.PrepareAbort],
+  [S.CompleteCommit, S.PrepareAbort],
+  [S.CompleteAbort, S.PrepareAbort],
   [S.PrepareCommit, S.CompleteCommit],
   [S.PrepareAbort, S.CompleteAbort],
   [S.Empty, S.Dead],
@@ -61,6 +65,8 @@ function meta(over: Partial<TxnMetadata> = {}): TxnMetadata {
     partitions: [],
     txnStartTimestamp: -1,
     txnLastUpdateTimestamp: 1_000,
+    nextProducerId: -1,
+    transactionVersion: 0,
     pending: null,
     hasFailedEpochFence: false,
     ...over,
@@ -190,6 +196,8 @@ describe('txn-coordinator txn-metadata', () => {
         partitions: [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [0] }],
         txnStartTimestamp: 900,
         txnLastUpdateTimestamp: 1_000,
+        nextProducerId: -1,
+        transactionVersion: 0,
       });
     });
 
@@ -197,6 +205,20 @@ describe('txn-coordinator txn-metadata', () => {
       const decoded = must(decodeTxnRecord(unpack(pack(encodeTxnRecord('tx', ongoing)))));
       expect(decoded.transactionalId).to.equal('tx');
       expect(decoded.metadata).to.deep.equal({ ...ongoing, partitions: unionPartitions(ongoing.partitions) });
+    });
+
+    it('decodes a record of an earlier samsa (no next producer id, no transaction version) as -1 and TV_0', () => {
+      const { nextProducerId: _n, transactionVersion: _t, ...older } = encodeTxnRecord('tx', ongoing).value!;
+      const decoded = must(decodeTxnRecord({ key: { transactionalId: 'tx' }, value: older }));
+      expect(decoded.metadata).to.deep.include({ nextProducerId: -1, transactionVersion: 0 });
+    });
+
+    it('keeps a TV_2 transaction\'s next producer id and transaction version, and refuses an unknown version or a garbled id', () => {
+      const tv2 = { ...ongoing, nextProducerId: 900, transactionVersion: 2 };
+      expect(must(decodeTxnRecord(unpack(pack(encodeTxnRecord('tx', tv2))))).metadata).to.deep.include({ nextProducerId: 900, transactionVersion: 2 });
+      const value = encodeTxnRecord('tx', tv2).value!;
+      expect(decodeTxnRecord({ key: { transactionalId: 'tx' }, value: { ...value, transactionVersion: 3 } })).to.deep.include({ ok: false });
+      expect(decodeTxnRecord({ key: { transactionalId: 'tx' }, value: { ...value, nextProducerId: 'x' } })).to.deep.include({ ok: false });
     });
 
     it('decodes a tombstone as no metadata', () => {

@@ -20,11 +20,12 @@ import {
   type TxnResult,
 } from '../../../actors/txn-coordinator/txn-metadata.js';
 import {
-  abortTimedOutTransaction,
+  abortTimedOutTransaction as abortTimedOutTransactionWith,
   addOffsetsToTxn,
+  addPartitionsImplicitly,
   addPartitionsToTxn,
   coordinatorErrorForAppend,
-  endTxn,
+  endTxn as endTxnWith,
   expireTransactionalId,
   expiredTransactionalIds,
   initProducerId,
@@ -70,6 +71,8 @@ function meta(over: Partial<TxnMetadata> = {}): TxnMetadata {
     partitions: [],
     txnStartTimestamp: -1,
     txnLastUpdateTimestamp: T0 - 10,
+    nextProducerId: -1,
+    transactionVersion: 0,
     pending: null,
     hasFailedEpochFence: false,
     ...over,
@@ -86,6 +89,11 @@ function allocator(first = 1000): ProducerIdAllocator & { calls: number } {
   }, { calls: 0 });
   return f;
 }
+
+/** EndTxn and the abort of a timed-out transaction, with a fresh allocator unless one is given. */
+const endTxn = (m: TxnMetadata | null, req: Parameters<typeof endTxnWith>[1], now: number, alloc: ProducerIdAllocator = allocator()) => endTxnWith(m, req, now, alloc);
+const abortTimedOutTransaction = (m: TxnMetadata, t: Parameters<typeof abortTimedOutTransactionWith>[1], now: number, alloc: ProducerIdAllocator = allocator()) =>
+  abortTimedOutTransactionWith(m, t, now, alloc);
 
 const env = (allocateProducerId: ProducerIdAllocator = allocator()) => ({ config: CONFIG, allocateProducerId });
 const initReq = (over: Partial<Parameters<typeof initProducerId>[1]> = {}) => ({ transactionalId: 'tx', transactionTimeoutMs: 30_000, producerId: -1, producerEpoch: -1, version: 4, ...over });
@@ -445,7 +453,7 @@ describe('txn-coordinator txn-state-machine', () => {
         expect(step.metadata?.state).to.equal(S.Ongoing);
         const written = must(onPersisted(step.metadata!, T0 + 1));
         expect(written.effects.map((e) => e.type)).to.deep.equal(['Reply', 'WriteMarkers']);
-        expect(replies(written)).to.deep.equal([{ api: 'EndTxn', errorCode: 0 }]);
+        expect(replies(written)).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 3 }]);
         expect(markersOf(written)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 3, result: committed ? 'COMMIT' : 'ABORT', partitions: P1 }]);
         expect(written.metadata).to.deep.include({ state: `Prepare${word}`, partitions: P1 });
         const markersDone = must(onMarkersWritten(written.metadata!));
@@ -458,12 +466,12 @@ describe('txn-coordinator txn-state-machine', () => {
 
     it('answers a commit retried after CompleteCommit with success, writing nothing', () => {
       const m = meta({ state: S.CompleteCommit });
-      expect(must(endTxn(m, endReq(m, true), T0))).to.deep.equal({ metadata: m, effects: [{ type: 'Reply', reply: { api: 'EndTxn', errorCode: 0 } }] });
+      expect(must(endTxn(m, endReq(m, true), T0))).to.deep.equal({ metadata: m, effects: [{ type: 'Reply', reply: { api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 3 } }] });
     });
 
     it('answers an abort retried after CompleteAbort with success', () => {
       const m = meta({ state: S.CompleteAbort });
-      expect(replies(must(endTxn(m, endReq(m, false), T0)))).to.deep.equal([{ api: 'EndTxn', errorCode: 0 }]);
+      expect(replies(must(endTxn(m, endReq(m, false), T0)))).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 3 }]);
     });
 
     it('refuses an abort after CompleteCommit and a commit after CompleteAbort (INVALID_TXN_STATE)', () => {
@@ -513,10 +521,6 @@ describe('txn-coordinator txn-state-machine', () => {
     it('refuses the old producer after an InitProducerId fenced its transaction', () => {
       const { metadata } = settle(initProducerId(ongoing(), initReq(), T0, env()), T0);
       refusal(endTxn(metadata, endReq(ongoing(), true), T0), ErrorCode.PRODUCER_FENCED);
-    });
-
-    it('refuses EndTxn v5 (KIP-890) as UNSUPPORTED_VERSION', () => {
-      refusal(endTxn(ongoing(), endReq(ongoing(), true, { version: 5 }), T0), ErrorCode.UNSUPPORTED_VERSION);
     });
 
     it('refuses an empty transactional id (INVALID_REQUEST)', () => {
@@ -573,6 +577,164 @@ describe('txn-coordinator txn-state-machine', () => {
       [ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS],
     ];
     for (const [append, client] of cases) expect(errorName(coordinatorErrorForAppend(append))).to.equal(errorName(client));
+  });
+
+  describe('transaction version 2 (KIP-890 part 2: EndTxn v5, partitions added by the brokers)', () => {
+    const v5 = (m: TxnMetadata, committed: boolean, over = {}) => endReq(m, committed, { version: 5, ...over });
+    const implicitAdd = (m: TxnMetadata | null, partitions: TopicPartition[] = P1, over = {}) =>
+      addPartitionsImplicitly(m, { transactionalId: 'tx', producerId: m?.producerId ?? 7, producerEpoch: m?.producerEpoch ?? 3, partitions, version: 5, ...over }, T0);
+    const tv2 = (over: Partial<TxnMetadata> = {}) => ongoing({ transactionVersion: 2, ...over });
+    const unfailing = (): ProducerIdAllocator => () => expect.fail('no producer id should be taken');
+
+    it('a broker adding a TV_2 producer\'s partitions starts its transaction, recorded as transaction version 2', () => {
+      const step = must(implicitAdd(meta()));
+      expect(persisted(step).value).to.deep.include({ state: 'Ongoing', partitions: [{ topic: 'orders', partitions: [0, 1] }], txnStartTimestamp: T0, transactionVersion: 2 });
+      const done = must(onPersisted(step.metadata!, T0));
+      expect(replies(done)).to.deep.equal([{ api: 'AddPartitionsToTxn', errorCode: 0 }]);
+      expect(done.metadata).to.deep.include({ state: S.Ongoing, transactionVersion: 2, producerEpoch: 3 });
+      expect(replies(must(implicitAdd(done.metadata!)))).to.deep.equal([{ api: 'AddPartitionsToTxn', errorCode: 0 }]);
+    });
+
+    it('a broker\'s add is refused as a producer\'s: unknown id, another producer id, a fenced epoch (PRODUCER_FENCED), a commit being written', () => {
+      refusal(implicitAdd(null), ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      refusal(implicitAdd(meta(), P1, { producerId: 8 }), ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      refusal(implicitAdd(meta(), P1, { producerEpoch: 2 }), ErrorCode.PRODUCER_FENCED);
+      const writing = must(onPersisted(must(endTxn(tv2(), v5(tv2(), true), T0)).metadata!, T0)).metadata!;
+      refusal(implicitAdd(writing, P1, { producerEpoch: 4 }), ErrorCode.CONCURRENT_TRANSACTIONS);
+    });
+
+    for (const committed of [true, false]) {
+      const word = committed ? 'Commit' : 'Abort';
+      it(`${word.toLowerCase()}s with the epoch bumped: Prepare${word} at epoch 4 (last epoch 3), answered with it, markers at it, Complete${word} at it`, () => {
+        const m = tv2();
+        const step = must(endTxn(m, v5(m, committed), T0, unfailing()));
+        expect(persisted(step).value).to.deep.include({ state: `Prepare${word}`, producerId: 7, producerEpoch: 4, lastProducerEpoch: 3, nextProducerId: -1, transactionVersion: 2 });
+        const r = settle(ok(step), T0 + 1);
+        expect(r.replies).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 4 }]);
+        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: committed ? 'COMMIT' : 'ABORT', partitions: P1 }]);
+        expect(r.metadata).to.deep.include({ state: `Complete${word}`, producerId: 7, producerEpoch: 4, lastProducerEpoch: 3, partitions: [], pending: null });
+        // the producer's next transaction goes on at epoch 4: a broker adds its partitions
+        expect(must(implicitAdd(r.metadata!, P1, { producerEpoch: 4 })).metadata?.pending?.to.state).to.equal(S.Ongoing);
+      });
+    }
+
+    it('answers the retry of a commit (the epoch one below) with the epoch it bumped to, writing nothing; an abort retried after a commit is INVALID_TXN_STATE', () => {
+      const done = settle(endTxn(tv2(), v5(tv2(), true), T0), T0).metadata!;
+      expect(must(endTxn(done, v5(tv2(), true), T0, unfailing()))).to.deep.equal({ metadata: done, effects: [{ type: 'Reply', reply: { api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 4 } }] });
+      refusal(endTxn(done, v5(tv2(), false), T0), ErrorCode.INVALID_TXN_STATE);
+    });
+
+    it('answers the retry of an abort with the bumped epoch; a commit retried after an abort is INVALID_TXN_STATE', () => {
+      const done = settle(endTxn(tv2(), v5(tv2(), false), T0), T0).metadata!;
+      expect(replies(must(endTxn(done, v5(tv2(), false), T0)))).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 4 }]);
+      refusal(endTxn(done, v5(tv2(), true), T0), ErrorCode.INVALID_TXN_STATE);
+    });
+
+    it('answers a retry while the markers are written, or found prepared after a takeover, with CONCURRENT_TRANSACTIONS', () => {
+      const writing = must(onPersisted(must(endTxn(tv2(), v5(tv2(), true), T0)).metadata!, T0)).metadata!;
+      refusal(endTxn(writing, v5(tv2(), true), T0), ErrorCode.CONCURRENT_TRANSACTIONS);
+      const loaded = tv2({ state: S.PrepareCommit, producerEpoch: 4, lastProducerEpoch: 3 });
+      refusal(endTxn(loaded, v5(tv2(), true), T0), ErrorCode.CONCURRENT_TRANSACTIONS);
+      refusal(endTxn(loaded, v5(tv2(), false), T0), ErrorCode.INVALID_TXN_STATE);
+      // the bumped epoch is not a retry of the commit being written
+      refusal(endTxn(loaded, v5(loaded, true), T0), ErrorCode.PRODUCER_FENCED);
+    });
+
+    it('a commit at the bumped epoch after a commit (no transaction since) is INVALID_TXN_STATE', () => {
+      const done = settle(endTxn(tv2(), v5(tv2(), true), T0), T0).metadata!;
+      refusal(endTxn(done, v5(done, true), T0), ErrorCode.INVALID_TXN_STATE);
+      refusal(endTxn(meta({ transactionVersion: 2 }), v5(meta(), true), T0), ErrorCode.INVALID_TXN_STATE);
+    });
+
+    for (const [label, from] of [
+      ['Empty', () => meta()],
+      ['CompleteCommit', () => settle(endTxn(tv2(), v5(tv2(), true), T0 - 50), T0 - 50).metadata!],
+      ['CompleteAbort', () => settle(endTxn(tv2(), v5(tv2(), false), T0 - 50), T0 - 50).metadata!],
+    ] as const) {
+      it(`an abort at the current epoch in ${label} ends a transaction of no partitions: the epoch bumped, no marker to write`, () => {
+        const m = from();
+        const r = settle(endTxn(m, v5(m, false), T0), T0);
+        const epoch = m.producerEpoch + 1;
+        expect(r.log.map((x) => x.value?.state)).to.deep.equal(['PrepareAbort', 'CompleteAbort']);
+        expect(r.log[0]!.value).to.deep.include({ txnStartTimestamp: T0, producerEpoch: epoch, lastProducerEpoch: m.producerEpoch, partitions: [] });
+        expect(r.replies).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: epoch }]);
+        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: epoch, result: 'ABORT', partitions: [] }]);
+        expect(r.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: epoch });
+      });
+    }
+
+    it('refuses an epoch neither current nor one below (PRODUCER_FENCED), and another producer id (INVALID_PRODUCER_ID_MAPPING)', () => {
+      refusal(endTxn(tv2(), v5(tv2(), true, { producerEpoch: 2 }), T0), ErrorCode.PRODUCER_FENCED);
+      refusal(endTxn(tv2(), v5(tv2(), true, { producerEpoch: 4 }), T0), ErrorCode.PRODUCER_FENCED);
+      const done = settle(endTxn(tv2(), v5(tv2(), true), T0), T0).metadata!;
+      refusal(endTxn(done, v5(done, true, { producerEpoch: 2 }), T0), ErrorCode.PRODUCER_FENCED);
+      refusal(endTxn(tv2(), v5(tv2(), true, { producerId: 8 }), T0), ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      // v0-4 of the same transaction are not retries by the epoch below
+      refusal(endTxn(done, endReq(tv2(), true), T0), ErrorCode.PRODUCER_FENCED);
+    });
+
+    it('an exhausted epoch moves the producer to a new producer id at epoch 0 when the transaction completes; the retry with the old id is answered with the new one', () => {
+      const m = tv2({ producerEpoch: 32766, lastProducerEpoch: 32765 });
+      const alloc = allocator(900);
+      const step = must(endTxn(m, v5(m, true), T0, alloc));
+      expect(alloc.calls).to.equal(1);
+      expect(persisted(step).value).to.deep.include({ state: 'PrepareCommit', producerId: 7, producerEpoch: 32767, lastProducerEpoch: 32766, nextProducerId: 900 });
+      const r = settle(ok(step), T0);
+      expect(r.replies).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 900, producerEpoch: 0 }]);
+      expect(r.markers[0]).to.deep.include({ producerId: 7, producerEpoch: 32767 });
+      expect(r.log[1]!.value).to.deep.include({ state: 'CompleteCommit', producerId: 900, producerEpoch: 0, lastProducerId: 7, nextProducerId: -1 });
+      const done = r.metadata!;
+      expect(replies(must(endTxn(done, v5(m, true), T0, unfailing())))).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 900, producerEpoch: 0 }]);
+      refusal(endTxn(done, v5(m, false), T0), ErrorCode.INVALID_TXN_STATE);
+      refusal(endTxn(done, v5(done, true), T0), ErrorCode.INVALID_TXN_STATE);
+      expect(must(implicitAdd(done, P1, { producerId: 900, producerEpoch: 0 })).metadata?.pending?.to).to.deep.include({ state: S.Ongoing, producerId: 900 });
+    });
+
+    it('an exhausted epoch with no producer id to take is refused as the allocator says, changing nothing', () => {
+      const m = tv2({ producerEpoch: 32766 });
+      const r = endTxn(m, v5(m, true), T0, () => refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'waiting for a producer id'));
+      refusal(r, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    });
+
+    it('a takeover finds a prepared commit that moves to a new producer id and completes it there', () => {
+      const prepared = settle(endTxn(tv2({ producerEpoch: 32766 }), v5(tv2({ producerEpoch: 32766 }), true), T0, allocator(900)), T0, { markers: false });
+      const loaded = replay(prepared.log.map((x) => unpack(pack(x)))).table.get('tx')!;
+      expect(loaded).to.deep.include({ state: S.PrepareCommit, nextProducerId: 900, transactionVersion: 2 });
+      const resumed = must(resumeLoaded(loaded, T0 + 5));
+      expect(markersOf(resumed)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 32767, result: 'COMMIT', partitions: P1 }]);
+      expect(settle(ok(resumed), T0 + 5).metadata).to.deep.include({ state: S.CompleteCommit, producerId: 900, producerEpoch: 0, lastProducerId: 7 });
+    });
+
+    it('fencing a TV_2 transaction (InitProducerId) bumps the epoch twice: the fenced producer\'s epoch is never taken for a retry', () => {
+      const m = tv2();
+      const r = settle(initProducerId(m, initReq(), T0, env()), T0);
+      expect(r.replies).to.deep.equal([{ api: 'InitProducerId', errorCode: ErrorCode.CONCURRENT_TRANSACTIONS, errorMessage: r.replies[0]!.errorMessage, producerId: -1, producerEpoch: -1 }]);
+      expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 5, result: 'ABORT', partitions: P1 }]);
+      expect(r.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: 5 });
+      refusal(endTxn(r.metadata!, v5(m, false), T0), ErrorCode.PRODUCER_FENCED);
+      refusal(endTxn(r.metadata!, v5(m, true), T0), ErrorCode.PRODUCER_FENCED);
+      expect(settle(initProducerId(r.metadata!, initReq(), T0, env()), T0).replies).to.deep.equal([{ api: 'InitProducerId', errorCode: 0, producerId: 7, producerEpoch: 6 }]);
+    });
+
+    it('a timed-out TV_2 transaction is aborted with the epoch bumped twice, its producer fenced', () => {
+      const m = tv2({ txnStartTimestamp: T0 - 40_000 });
+      const [t] = timedOutTransactions(new Map([['tx', m]]), T0);
+      const r = settle(abortTimedOutTransaction(m, t!, T0), T0);
+      expect(r.replies).to.deep.equal([]);
+      expect(r.markers[0]).to.deep.include({ producerEpoch: 5, result: 'ABORT' });
+      refusal(endTxn(r.metadata!, v5(m, true), T0), ErrorCode.PRODUCER_FENCED);
+      refusal(implicitAdd(r.metadata!, P1, { producerEpoch: 3 }), ErrorCode.PRODUCER_FENCED);
+    });
+
+    it('a TV_2 fence at the last epochs takes a new producer id for the transaction\'s end', () => {
+      const m = tv2({ producerEpoch: 32765, txnStartTimestamp: T0 - 40_000 });
+      const [t] = timedOutTransactions(new Map([['tx', m]]), T0);
+      const alloc = allocator(901);
+      const r = settle(abortTimedOutTransaction(m, t!, T0, alloc), T0);
+      expect(alloc.calls).to.equal(1);
+      expect(r.markers[0]).to.deep.include({ producerId: 7, producerEpoch: 32767 });
+      expect(r.metadata).to.deep.include({ state: S.CompleteAbort, producerId: 901, producerEpoch: 0, lastProducerId: 7 });
+    });
   });
 
   describe('timed-out transactions', () => {
@@ -718,7 +880,7 @@ describe('txn-coordinator txn-state-machine', () => {
       for (const id of expiredTransactionalIds(new Map([['b', live.get('b')!]]), now, CONFIG)) run(id, (m) => expireTransactionalId(m!, now, CONFIG));
       const endA = [...end('a', true)];
 
-      expect(endA).to.deep.equal([{ api: 'EndTxn', errorCode: 0 }]);
+      expect(endA).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 100, producerEpoch: 0 }]);
       expect([...live.keys()].sort()).to.deep.equal(['a', 'c', 'd', 'e']);
       expect(live.get('c')).to.deep.include({ state: S.Ongoing, producerEpoch: 2, partitions: [tp('__consumer_offsets', 4)] });
       expect(live.get('d')?.state).to.equal(S.Ongoing);

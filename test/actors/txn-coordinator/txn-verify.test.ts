@@ -22,6 +22,8 @@ function meta(over: Partial<TxnMetadata> = {}): TxnMetadata {
     ],
     txnStartTimestamp: 1,
     txnLastUpdateTimestamp: 1,
+    nextProducerId: -1,
+    transactionVersion: 0,
     pending: null,
     hasFailedEpochFence: false,
     ...over,

@@ -65,7 +65,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       [[{ feature: 'group.version', maxVersionLevel: 2 }], /^Invalid update version 2 for feature group.version. Local controller only supports versions 0-1.$/],
       [[{ feature: 'kraft.version', maxVersionLevel: 0, upgradeType: SAFE }], /samsa cannot change it/],
       // all or none: the good update is not made either
-      [[{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }, { feature: 'transaction.version', maxVersionLevel: 2 }], /transaction.version/],
+      [[{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }, { feature: 'transaction.version', maxVersionLevel: 3 }], /transaction.version/],
     ];
     for (const [updates, why] of cases) {
       const r = await update(k, 1, updates);
@@ -113,7 +113,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       'group.version': { minVersion: 0, maxVersion: 1 },
       'kraft.version': { minVersion: 0, maxVersion: 1 },
       'metadata.version': { minVersion: 22, maxVersion: 22 },
-      'transaction.version': { minVersion: 0, maxVersion: 0 },
+      'transaction.version': { minVersion: 0, maxVersion: 2 },
     });
     expect(md.finalizedFeatures).to.deep.equal({
       'group.version': { minVersionLevel: 1, maxVersionLevel: 1 },

@@ -1,7 +1,7 @@
 /**
  * The transaction APIs over the Kafka protocol, spoken by our codec (flexible versions: what
- * KafkaJS does not send): ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn and
- * EndTxn v0-4; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
+ * KafkaJS does not send): ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn v0-4 and
+ * EndTxn v0-5; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
  * OPERATION_NOT_ATTEMPTED); a transaction of raw transactional batches is invisible to
  * read_committed until EndTxn commits it, and an aborted one is listed as aborted;
  * DescribeTransactions and ListTransactions (with their filters) tell a transaction's state, and
@@ -43,12 +43,12 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
   const addCodes = (r: { resultsByTopicV3AndBelow: { name: string; resultsByPartition: { partitionIndex: number; partitionErrorCode: number }[] }[] }) =>
     Object.fromEntries(r.resultsByTopicV3AndBelow.flatMap((t) => t.resultsByPartition.map((p) => [`${t.name}/${p.partitionIndex}`, p.partitionErrorCode])));
 
-  it('ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn v0-4 and EndTxn v0-4', async () => {
+  it('ApiVersions advertises AddPartitionsToTxn v0-3, AddOffsetsToTxn v0-4 and EndTxn v0-5', async () => {
     const r = await any.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
     expect(range(24)).to.deep.include({ minVersion: 0, maxVersion: 3 });
     expect(range(25)).to.deep.include({ minVersion: 0, maxVersion: 4 });
-    expect(range(26)).to.deep.include({ minVersion: 0, maxVersion: 4 });
+    expect(range(26)).to.deep.include({ minVersion: 0, maxVersion: 5 });
     expect(range(22)).to.deep.include({ minVersion: 0, maxVersion: 5 });
   });
 

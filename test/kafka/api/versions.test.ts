@@ -36,7 +36,7 @@ describe('Kafka API: ApiVersions', function () {
       { name: 'group.version', minVersion: 0, maxVersion: 1 },
       { name: 'kraft.version', minVersion: 0, maxVersion: 1 },
       { name: 'metadata.version', minVersion: 22, maxVersion: 22 },
-      { name: 'transaction.version', minVersion: 0, maxVersion: 0 },
+      { name: 'transaction.version', minVersion: 0, maxVersion: 2 },
     ]);
     expect(v3.supportedFeatures).to.deep.equal([{ name: 'metadata.version', minVersion: 22, maxVersion: 22 }]);
     // a new cluster's defaults, finalized by its first active controller; levels at 0 are not listed

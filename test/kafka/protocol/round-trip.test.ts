@@ -220,7 +220,7 @@ describe('kafka codec tagged fields', () => {
   });
 
   it('versions and flexibility come from the schemas', () => {
-    expect(schemaVersions(ApiKeys.Produce)).to.deep.equal({ min: 0, max: 11 });
+    expect(schemaVersions(ApiKeys.Produce)).to.deep.equal({ min: 0, max: 12 });
     expect(schemaVersions(ApiKeys.Fetch)).to.deep.equal({ min: 0, max: 17 });
     expect(schemaVersions(99)).to.equal(undefined);
     expect(isFlexible(ApiKeys.Produce, 8)).to.equal(false);
