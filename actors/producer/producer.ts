@@ -24,6 +24,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import { isFailure, type Failure } from '../../src/runtime/types.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
+import { TRANSACTION_VERSION, finalizedLevel } from '../../src/protocol/features.js';
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse, ProducePartition } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
@@ -538,8 +539,21 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
 /** A Produce of these partitions; a transactional producer names its id, so the brokers verify its batches (KIP-890). */
 function produceRequest(s: ProducerState, acks: 0 | 1 | -1, partitions: ProducePartition[]): Extract<BrokerMsg, { type: 'Produce' }> {
   const msg: Extract<BrokerMsg, { type: 'Produce' }> = { type: 'Produce', acks, timeoutMs: s.config.requestTimeoutMs, partitions };
-  if (s.txn !== null) msg.transactionalId = s.txn.transactionalId;
+  if (s.txn !== null) {
+    msg.transactionalId = s.txn.transactionalId;
+    if (s.txn.version !== null && s.txn.version >= 2) msg.transactionV2 = true;
+  }
   return msg;
+}
+
+/**
+ * The ongoing transaction's transaction version: decided when it is first needed, from the
+ * cluster's finalized transaction.version in the producer's metadata (2: KIP-890 part 2), and
+ * kept until the transaction ends.
+ */
+function txnVersion(s: ProducerState, txn: TxnManager<PartitionQueue>): number {
+  if (txn.version === null) txn.version = finalizedLevel(s.metadata.metadata?.features, TRANSACTION_VERSION) >= 2 ? 2 : 0;
+  return txn.version;
 }
 
 function brokerFree(s: ProducerState, brokerId: number): boolean {
@@ -596,12 +610,18 @@ function drain(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
         continue;
       }
       if (s.txn !== null && q.txnAdd !== 'Added') {
-        if (q.txnAdd === 'None') {
-          q.txnAdd = 'Adding';
-          s.txn.pendingAdd.push(q);
+        if (txnVersion(s, s.txn) >= 2) {
+          // KIP-890 part 2: the broker adds the partition when its first batch comes
+          q.txnAdd = 'Added';
           s.txn.partitions.push(q);
+        } else {
+          if (q.txnAdd === 'None') {
+            q.txnAdd = 'Adding';
+            s.txn.pendingAdd.push(q);
+            s.txn.partitions.push(q);
+          }
+          continue;
         }
-        continue;
       }
       if (!free || !sendable) continue;
       let list = perBroker.get(leader);
@@ -852,7 +872,9 @@ function maybeEndTxn(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnMa
     return;
   }
   txn.rpcInFlight = true;
-  const msg = { type: 'EndTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, committed: commit, version: 3 };
+  // v5 (transaction version 2): the coordinator bumps the epoch and answers it
+  const version = txnVersion(s, txn) >= 2 ? 5 : 3;
+  const msg = { type: 'EndTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, committed: commit, version };
   toTxnCoordinator(s, ctx, txn, 'EndTxn', msg);
 }
 
@@ -864,6 +886,7 @@ function finishTxn(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnMana
   txn.pendingAdd = [];
   txn.offsetsAdded = false;
   txn.error = null;
+  txn.version = null;
   txn.phase = 'Ready';
   if (s.sequenceResetPending) {
     // a batch of the aborted transaction left a sequence gap: the next transaction starts with
@@ -886,6 +909,22 @@ function resetSequences(s: ProducerState): void {
       q.sequenced = [];
     }
   }
+}
+
+/** TxnOffsetCommit of a sendOffsets to the group's coordinator (after AddOffsetsToTxn, or at once with transaction version 2). */
+function sendTxnOffsets(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, offsets: NonNullable<TxnManager<PartitionQueue>['offsets']>): void {
+  const env = txnEnv(s, ctx);
+  const req = {
+    transactionalId: txn.transactionalId,
+    groupId: offsets.groupId,
+    producerId: s.producerId,
+    producerEpoch: s.producerEpoch,
+    member: offsets.member,
+    topics: offsets.topics.map((t) => ({ name: t.topic, partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset, metadata: p.metadata ?? null })) })),
+    transactionV2: txnVersion(s, txn) >= 2,
+  };
+  const coordinator = txn.coordinator;
+  startTxnRpc(ctx, 'SendOffsets', async () => ({ ...(await txnOffsetCommit(env, req)), producerId: -1, producerEpoch: -1, coordinator }));
 }
 
 function onTxnRpcDone(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, op: TxnRpcOp, r: TxnRpcResult): void {
@@ -937,17 +976,7 @@ function onTxnRpcDone(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnM
         break;
       }
       txn.offsetsAdded = true;
-      const env = txnEnv(s, ctx);
-      const req = {
-        transactionalId: txn.transactionalId,
-        groupId: offsets.groupId,
-        producerId: s.producerId,
-        producerEpoch: s.producerEpoch,
-        member: offsets.member,
-        topics: offsets.topics.map((t) => ({ name: t.topic, partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset, metadata: p.metadata ?? null })) })),
-      };
-      const coordinator = txn.coordinator;
-      startTxnRpc(ctx, 'SendOffsets', async () => ({ ...(await txnOffsetCommit(env, req)), producerId: -1, producerEpoch: -1, coordinator }));
+      sendTxnOffsets(s, ctx, txn, offsets);
       break;
     }
     case 'SendOffsets':
@@ -961,6 +990,14 @@ function onTxnRpcDone(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnM
       break;
     case 'EndTxn':
       txn.rpcInFlight = false;
+      if (ok && txn.version !== null && txn.version >= 2 && r.producerId >= 0) {
+        // KIP-890 part 2: the next transaction runs at the bumped epoch (or a new producer id),
+        // every sequence from 0, which also closes any sequence gap of this one
+        s.producerId = r.producerId;
+        s.producerEpoch = r.producerEpoch;
+        resetSequences(s);
+        s.sequenceResetPending = false;
+      }
       if (ok) finishTxn(s, ctx, txn);
       else if (isFatalTxnError(r.errorCode)) becomeFatal(s, ctx, txn, r.errorCode, message);
       else {
@@ -1113,6 +1150,11 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       }
       txn.token = token;
       txn.rpcInFlight = true;
+      if (txnVersion(s, txn) >= 2) {
+        // KIP-890 part 2: no AddOffsetsToTxn; the group coordinator's broker adds the offsets partition
+        txn.offsetsAdded = true;
+        return sendTxnOffsets(s, ctx, txn, { groupId: m.groupId, topics: m.topics, member });
+      }
       txn.offsets = { groupId: m.groupId, topics: m.topics, member };
       const msg = { type: 'AddOffsetsToTxn' as const, transactionalId: txn.transactionalId, producerId: s.producerId, producerEpoch: s.producerEpoch, groupId: m.groupId, version: 3 };
       toTxnCoordinator(s, ctx, txn, 'AddOffsetsToTxn', msg);

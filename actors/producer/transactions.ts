@@ -10,6 +10,11 @@
  *     ones awaited, then EndTxn) -> Ready, or Uninitialized when a sequence gap needs a new epoch
  *   InTransaction | Committing -> AbortableError (a batch, AddPartitionsToTxn or sendOffsets failed)
  *   any -> FatalError (fenced, not authorized, invalid state): nothing more is accepted
+ *
+ * Each transaction speaks the transaction version the cluster finalized when it first needed
+ * one (its first batch or sendOffsets; Kafka's client reads it from ApiVersions): with 2 (KIP-890
+ * part 2) no AddPartitionsToTxn nor AddOffsetsToTxn is sent (the brokers add the partitions its
+ * batches and offsets reach) and EndTxn (v5) answers the bumped epoch the producer goes on with.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
@@ -39,6 +44,8 @@ export interface TxnManager<Q> {
   offsetsAdded: boolean;
   /** The sendOffsets whose AddOffsetsToTxn is in flight, to commit once it succeeds. */
   offsets: { groupId: string; topics: TxnOffsets[]; member: TxnGroupMember | null } | null;
+  /** The transaction version of the ongoing transaction (0 or 2), null until it is first needed. */
+  version: number | null;
   /** The BeginTxn, SendOffsetsToTxn or EndTxn being answered. */
   token: ReplyToken | undefined;
   /** A coordinator request of BeginTxn, SendOffsetsToTxn or EndTxn is in flight. */
@@ -56,6 +63,7 @@ export function newTxnManager<Q>(transactionalId: string): TxnManager<Q> {
     partitions: [],
     offsetsAdded: false,
     offsets: null,
+    version: null,
     token: undefined,
     rpcInFlight: false,
   };

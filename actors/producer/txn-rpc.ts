@@ -108,7 +108,16 @@ export async function askTxnCoordinator(env: TxnRpcEnv, coordinator: ActorRef<Tx
  */
 export async function txnOffsetCommit(
   env: TxnRpcEnv,
-  req: { transactionalId: string; groupId: string; producerId: number; producerEpoch: number; member: TxnGroupMember | null; topics: { name: string; partitions: OffsetCommitPartition[] }[] },
+  req: {
+    transactionalId: string;
+    groupId: string;
+    producerId: number;
+    producerEpoch: number;
+    member: TxnGroupMember | null;
+    topics: { name: string; partitions: OffsetCommitPartition[] }[];
+    /** Transaction version 2 (KIP-890 part 2): no AddOffsetsToTxn was sent; the offsets partition is added on the way. */
+    transactionV2?: boolean;
+  },
 ): Promise<{ errorCode: number; errorMessage?: string }> {
   let coord: ActorRef<CoordinatorMsg> | null = null;
   let topics = req.topics;
@@ -121,6 +130,7 @@ export async function txnOffsetCommit(
         coord = { node: found.node, path: coordinatorPath(found.brokerId) };
       }
       const msg: CoordinatorMsg = { type: 'TxnOffsetCommit', transactionalId: req.transactionalId, groupId: req.groupId, producerId: req.producerId, producerEpoch: req.producerEpoch, generationId: req.member?.generationId ?? -1, memberId: req.member?.memberId ?? '', groupInstanceId: req.member?.groupInstanceId ?? null, topics };
+      if (req.transactionV2 === true) msg.transactionV2 = true;
       const r = await env.ask<TxnOffsetCommitResponse>(coord as ActorRef<never>, msg, askOpts(env));
       if (isFailure(r)) {
         coord = null;

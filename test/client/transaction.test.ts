@@ -6,7 +6,9 @@
  * the first; a send the brokers refuse leaves the transaction to be aborted, not committed; the
  * admin describes and lists transactions from their coordinators; offsets sent with a
  * consumer's group metadata are refused once the group moved on (KIP-447);
- * configs and calls Kafka refuses are refused.
+ * configs and calls Kafka refuses are refused. All of it with the cluster's transaction.version
+ * at 0 and at 2 (KIP-890 part 2), where the producer sends no AddPartitionsToTxn nor
+ * AddOffsetsToTxn and each EndTxn (v5) moves it to a bumped epoch, checked below.
  */
 import { expect } from 'chai';
 import { ProducerConfigError } from '../../actors/producer/producer-config.js';
@@ -18,9 +20,23 @@ import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
 
+/** Raises the cluster's transaction.version and waits until a producer's metadata would see it. */
+async function finalizeTransactionVersion(samsa: SamsaClient, level: number): Promise<void> {
+  const admin = samsa.admin();
+  await admin.connect();
+  try {
+    await admin.updateFeatures({ 'transaction.version': { maxVersionLevel: level } });
+    await checkFor(async () => (await admin.describeFeatures()).finalizedFeatures['transaction.version']?.maxVersionLevel === level, 10_000, 20);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 const CONSUMER_CFG = { 'session.timeout.ms': 1_500, 'heartbeat.interval.ms': 100, 'fetch.max.wait.ms': 100 };
 
-describe('client/transaction (transactional producer)', function () {
+// each run twice: transaction.version 0 (AddPartitionsToTxn, AddOffsetsToTxn, one epoch for
+// every transaction) and 2 (KIP-890 part 2: the brokers add the partitions, EndTxn bumps the epoch)
+for (const transactionVersion of [0, 2]) describe(`client/transaction (transactional producer, transaction.version ${transactionVersion})`, function () {
   this.timeout(60_000);
   let c: TestCluster;
   let samsa: SamsaClient;
@@ -37,6 +53,7 @@ describe('client/transaction (transactional producer)', function () {
       },
     });
     samsa = c.samsa();
+    if (transactionVersion > 0) await finalizeTransactionVersion(samsa, transactionVersion);
     for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse', 'tx-eos']) await c.client.createTopic(t, 2, 3);
     // a batch above 1 KiB is refused by the brokers (MESSAGE_TOO_LARGE), not by the producer
     await c.client.createTopic('tx-small', 1, 3, { 'max.message.bytes': 1024 });
@@ -115,6 +132,30 @@ describe('client/transaction (transactional producer)', function () {
     const values = await collect('tx-commit', 'rc-commit', 'read_committed');
     await checkFor(() => values.length >= 4, 15_000, 20);
     expect([...values].sort()).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it(transactionVersion >= 2 ? 'every commit and abort moves the producer to the next epoch (EndTxn v5), its records read as before' : 'every transaction runs at the epoch InitProducerId gave', async () => {
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      const producer = await txnProducer('txn-epochs');
+      const epochs: number[] = [];
+      for (const [i, end] of (['commit', 'abort', 'commit'] as const).entries()) {
+        const txn = await producer.transaction();
+        await txn.send({ topic: 'tx-commit', messages: [{ key: 'epochs', value: `epoch-${i}` }] });
+        const during = (await admin.describeTransactions(['txn-epochs'])).transactions[0]!;
+        expect(during.state).to.equal('Ongoing');
+        epochs.push(during.producerEpoch);
+        await (end === 'commit' ? txn.commit() : txn.abort());
+      }
+      const first = epochs[0]!;
+      expect(epochs).to.deep.equal(transactionVersion >= 2 ? [first, first + 1, first + 2] : [first, first, first]);
+      const rc = await collect('tx-commit', 'rc-epochs', 'read_committed');
+      await checkFor(() => rc.includes('epoch-2'), 15_000, 20);
+      expect(rc.filter((v) => v.startsWith('epoch-'))).to.deep.equal(['epoch-0', 'epoch-2']);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('an aborted transaction never reaches read_committed consumers, and does reach read_uncommitted ones', async () => {
