@@ -13,7 +13,7 @@
  * past its epoch, it has partitions to revoke, or the partitions it waited on are free now.
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { ASSIGNMENT_MAX_VERSION, CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription, encodeAssignment } from './consumer-protocol.js';
+import { ASSIGNMENT_MAX_VERSION, CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription, encodeAssignment, type Subscription } from './consumer-protocol.js';
 import { MemberState, type ClassicMemberMetadata, type ConsumerGroup, type ConsumerHeartbeat, type ConsumerMember, type TopicInfo } from './consumer-group.js';
 import type { TopicIdPartitions } from './messages.js';
 
@@ -27,6 +27,8 @@ export interface ClassicJoin {
   rebalanceTimeoutMs: number;
   clientId: string;
   clientHost: string;
+  /** Its first protocol's Subscription when the caller decoded it already; null: it did not decode. */
+  subscription?: Subscription | null;
 }
 
 export type ClassicError = { kind: 'error'; errorCode: number; errorMessage: string };
@@ -64,11 +66,8 @@ export function classicJoinHeartbeat(g: ConsumerGroup, join: ClassicJoin, topic:
   if (!supportsClassicProtocols(g, join.protocolType, names)) {
     return { kind: 'error', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL, errorMessage: `Member ${memberId}'s protocols are not supported.` };
   }
-  let subscription;
-  try {
-    subscription = decodeSubscription(join.protocols[0]!.metadata);
-  } catch (err) {
-    if (!(err instanceof ConsumerProtocolError)) throw err;
+  const subscription = join.subscription === undefined ? classicSubscription(join.protocols) : join.subscription;
+  if (subscription === null) {
     return { kind: 'error', errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'Malformed embedded consumer protocol in subscription deserialization.' };
   }
   const classic: ClassicMemberMetadata = { sessionTimeoutMs: join.sessionTimeoutMs, supportedProtocols: join.protocols.map((p) => ({ name: p.name, metadata: p.metadata })) };
@@ -86,6 +85,16 @@ export function classicJoinHeartbeat(g: ConsumerGroup, join: ClassicJoin, topic:
     clientHost: join.clientHost,
     classic,
   };
+}
+
+/** The ConsumerProtocol Subscription of a classic member's first protocol, or null when it does not decode. */
+export function classicSubscription(protocols: ClassicJoin['protocols']): Subscription | null {
+  try {
+    return decodeSubscription(protocols[0]!.metadata);
+  } catch (err) {
+    if (!(err instanceof ConsumerProtocolError)) throw err;
+    return null;
+  }
 }
 
 /** The protocol a classic member's JoinGroup and SyncGroup are answered with: its first. */

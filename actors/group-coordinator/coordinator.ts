@@ -64,7 +64,7 @@ import type { BrokerMsg, MetadataResponse, TransactionVerification } from '../br
 import type { ProduceResponse, ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
 import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { readForLoad, takeLoadRead } from './partition-load.js';
-import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
+import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription, type Subscription } from './consumer-protocol.js';
 import { GroupMetadata, GroupState, MemberMetadata, newMemberId, type Protocol } from './group-state.js';
 import { randomUUID } from 'node:crypto';
 import { kafkaTopicId } from '../../src/protocol/topic-id.js';
@@ -72,7 +72,7 @@ import { DEFAULT_SERVER_ASSIGNOR, SERVER_ASSIGNORS, type TopicAssignment } from 
 import { AclOperation } from '../../src/security/acl.js';
 import type { TopicsAuthorized } from '../kafka-listener/messages.js';
 import { matchedTopics, onlyAllowed, regexesToResolve, resolveTopicRegexes } from './regex-resolution.js';
-import { type ClassicError, classicJoinHeartbeat, classicMustRejoin, classicProtocolName, classicSyncProblem, encodeClassicAssignment, findClassicMember, isClassicError, subscriptionVersion, supportsClassicProtocols } from './classic-members.js';
+import { type ClassicError, classicJoinHeartbeat, classicSubscription, classicMustRejoin, classicProtocolName, classicSyncProblem, encodeClassicAssignment, findClassicMember, isClassicError, subscriptionVersion, supportsClassicProtocols } from './classic-members.js';
 import { classicGroupFromConsumer, consumerGroupFromClassic, isDowngradeEnabled, sharesProtocol, shouldDowngrade, upgradeRefusal, type MigrationPolicy } from './group-conversion.js';
 import {
   ConsumerGroup,
@@ -379,7 +379,8 @@ interface PendingHeartbeat {
   matched: Map<string, Set<string>> | null;
   resolved: Map<string, Set<string>> | null;
   /** A classic member's JoinGroup to a consumer group (`m` then stands for it), with its member id. */
-  classicJoin?: { m: JoinGroupMsg; memberId: string };
+  /** A classic member's JoinGroup, with its Subscription decoded once (null: it did not decode). */
+  classicJoin?: { m: JoinGroupMsg; memberId: string; subscription: Subscription | null };
 }
 
 type JoinGroupMsg = Extract<CoordinatorMsg, { type: 'JoinGroup' }>;
@@ -1655,7 +1656,7 @@ function prepareConsumerHeartbeat(s: CoordinatorState, ctx: Ctx, p: PendingHeart
     return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
   });
   if (stale && !p.fetchedNames) return fetchTopicsFor(s, ctx, p, needed);
-  if (p.classicJoin) classicJoinToConsumerGroup(s, ctx, p.classicJoin.m, p.classicJoin.memberId, p.token, p.resolved);
+  if (p.classicJoin) classicJoinToConsumerGroup(s, ctx, p.classicJoin, p.token, p.resolved);
   else consumerHeartbeat(s, ctx, m, p.token, p.resolved);
 }
 
@@ -1867,12 +1868,9 @@ function classicJoinConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEnt
     ctx.log.info('dynamic member joins the consumer group with the classic protocol: asked to join again with its new id', { groupId: m.groupId, memberId });
     return answer(ctx, token, joinError(memberId, ErrorCode.MEMBER_ID_REQUIRED));
   }
-  let topics: string[] = [];
-  try {
-    topics = decodeSubscription(m.protocols[0]!.metadata).topics;
-  } catch (err) {
-    if (!(err instanceof ConsumerProtocolError)) throw err;
-  }
+  // decoded once: its topics are read now, the rest when it joins (a garbled one is refused then)
+  const subscription = classicSubscription(m.protocols);
+  const topics = subscription?.topics ?? [];
   const hb: ConsumerHeartbeatMsg = {
     type: 'ConsumerGroupHeartbeat',
     groupId: m.groupId,
@@ -1886,7 +1884,7 @@ function classicJoinConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEnt
     serverAssignor: null,
     topicPartitions: [],
   };
-  prepareConsumerHeartbeat(s, ctx, { m: hb, token, fetchedNames: false, fetchedAll: false, matched: null, resolved: null, classicJoin: { m, memberId } });
+  prepareConsumerHeartbeat(s, ctx, { m: hb, token, fetchedNames: false, fetchedAll: false, matched: null, resolved: null, classicJoin: { m, memberId, subscription } });
 }
 
 /**
@@ -1894,7 +1892,13 @@ function classicJoinConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEnt
  * (once its records are written) with the member's epoch as the generation; the member must
  * sync within its rebalance timeout.
  */
-function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupMsg, memberId: string, token: ReplyToken | null, resolved: Map<string, Set<string>> | null): void {
+function classicJoinToConsumerGroup(
+  s: CoordinatorState,
+  ctx: Ctx,
+  { m, memberId, subscription }: { m: JoinGroupMsg; memberId: string; subscription: Subscription | null },
+  token: ReplyToken | null,
+  resolved: Map<string, Set<string>> | null,
+): void {
   const err = validateGroupStatus(s, m.groupId, false);
   if (err !== null) return answer(ctx, token, joinError(m.memberId, err));
   const entry = s.groups.get(m.groupId);
@@ -1902,7 +1906,7 @@ function classicJoinToConsumerGroup(s: CoordinatorState, ctx: Ctx, m: JoinGroupM
   if (!entry?.consumer) return answer(ctx, token, joinError(m.memberId, ErrorCode.REBALANCE_IN_PROGRESS));
   const g = entry.consumer;
   const topic = (name: string) => s.topicCache.get(name)?.info ?? undefined;
-  const join = { memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, protocolType: m.protocolType, protocols: m.protocols, sessionTimeoutMs: m.sessionTimeoutMs, rebalanceTimeoutMs: m.rebalanceTimeoutMs, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '' };
+  const join = { memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, protocolType: m.protocolType, protocols: m.protocols, sessionTimeoutMs: m.sessionTimeoutMs, rebalanceTimeoutMs: m.rebalanceTimeoutMs, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '', subscription };
   const req = classicJoinHeartbeat(g, join, topic);
   if (isClassicError(req)) return answer(ctx, token, joinError(m.memberId, req.errorCode));
   const replacing = join.groupInstanceId === null ? undefined : g.staticMember(join.groupInstanceId);
