@@ -30,6 +30,8 @@ export interface BrokerConfig {
   groupInitialRebalanceDelayMs: number;
   groupMinSessionTimeoutMs: number;
   groupMaxSessionTimeoutMs: number;
+  /** group.max.size: the most members of a classic group (KIP-389). */
+  groupMaxSize: number;
   /** KIP-848 consumer groups: group.consumer.heartbeat.interval.ms, .session.timeout.ms, .max.size. */
   groupConsumerHeartbeatIntervalMs: number;
   groupConsumerSessionTimeoutMs: number;
@@ -157,6 +159,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimit
   'group.initial.rebalance.delay.ms': { prop: 'groupInitialRebalanceDelayMs', min: 0, def: 3_000 },
   'group.min.session.timeout.ms': { prop: 'groupMinSessionTimeoutMs', min: 0, def: 6_000 },
   'group.max.session.timeout.ms': { prop: 'groupMaxSessionTimeoutMs', min: 0, def: 1_800_000 },
+  'group.max.size': { prop: 'groupMaxSize', min: 1, def: 2_147_483_647 },
   'group.consumer.heartbeat.interval.ms': { prop: 'groupConsumerHeartbeatIntervalMs', min: 1, def: 5_000 },
   'group.consumer.session.timeout.ms': { prop: 'groupConsumerSessionTimeoutMs', min: 1, def: 45_000 },
   'group.consumer.max.size': { prop: 'groupConsumerMaxSize', min: 1, def: 2_147_483_647 },

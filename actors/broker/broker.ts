@@ -664,6 +664,7 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
       consumerGroupHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
       consumerGroupSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
       consumerGroupMaxSize: config.groupConsumerMaxSize,
+      classicGroupMaxSize: config.groupMaxSize,
       consumerGroupMigrationPolicy: config.groupConsumerMigrationPolicy as MigrationPolicy,
       // a TxnOffsetCommit's transaction is verified through this broker (KIP-890)
       broker: ctx.self,

@@ -168,6 +168,8 @@ export interface CoordinatorArgs {
   consumerGroupSessionTimeoutMs?: number;
   /** group.consumer.max.size. */
   consumerGroupMaxSize?: number;
+  /** group.max.size: the most members of a classic group (KIP-389). */
+  classicGroupMaxSize?: number;
   /** group.consumer.migration.policy (default bidirectional, as Kafka 4.0). */
   consumerGroupMigrationPolicy?: MigrationPolicy;
   /** How long the subscribed topics' metadata a consumer group heartbeat uses may be reused. */
@@ -196,6 +198,7 @@ interface CoordinatorConfig {
   consumerHeartbeatIntervalMs: number;
   consumerSessionTimeoutMs: number;
   consumerMaxSize: number;
+  classicMaxSize: number;
   migrationPolicy: MigrationPolicy;
   consumerMetadataMaxAgeMs: number;
   consumerRegexRefreshIntervalMs: number;
@@ -409,6 +412,7 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
     consumerHeartbeatIntervalMs: a.consumerGroupHeartbeatIntervalMs ?? 5_000,
     consumerSessionTimeoutMs: a.consumerGroupSessionTimeoutMs ?? 45_000,
     consumerMaxSize: a.consumerGroupMaxSize ?? 2_147_483_647,
+    classicMaxSize: a.classicGroupMaxSize ?? 2_147_483_647,
     migrationPolicy: a.consumerGroupMigrationPolicy ?? 'bidirectional',
     consumerMetadataMaxAgeMs: a.consumerGroupMetadataMaxAgeMs ?? 1_000,
     consumerRegexRefreshIntervalMs: a.consumerGroupRegexRefreshIntervalMs ?? 10_000,
@@ -1764,7 +1768,7 @@ function consumerLeave(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMsg, t
   if (m.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) {
     // the last member of the consumer protocol leaving a group of classic members: it becomes a classic group again
     const leaving = m.instanceId === null ? entry.consumer.members.get(m.memberId) : entry.consumer.staticMember(m.instanceId);
-    if (leaving?.memberId === m.memberId && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, m.memberId)) {
+    if (leaving?.memberId === m.memberId && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, m.memberId, s.cfg.classicMaxSize)) {
       const response: ConsumerGroupHeartbeatResponse = { type: 'ConsumerGroupHeartbeatResponse', errorCode: ErrorCode.NONE, errorMessage: null, memberId: m.memberId, memberEpoch: m.memberEpoch, heartbeatIntervalMs: 0, assignment: null };
       return downgradeToClassicGroup(s, ctx, entry, m.memberId, 'the last member using the consumer protocol left', heartbeatReply(token, response));
     }
@@ -1791,7 +1795,7 @@ function heartbeatReply(token: ReplyToken | null, response: ConsumerGroupHeartbe
 /** Fences a member on a timer (session or rebalance timeout) and writes the change. */
 function fenceConsumerMember(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string, reason: string): void {
   cancelConsumerTimers(ctx, entry, memberId);
-  if (entry.consumer && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, memberId)) {
+  if (entry.consumer && shouldDowngrade(s.cfg.migrationPolicy, entry.consumer, memberId, s.cfg.classicMaxSize)) {
     return downgradeToClassicGroup(s, ctx, entry, memberId, `the last member using the consumer protocol was fenced: ${reason}`, { kind: 'consumer-write' });
   }
   if (!entry.consumer?.fence(memberId)) return;
@@ -1920,7 +1924,14 @@ function classicJoinToConsumerGroup(
   if (resolved) entry.consumerRegexesResolvedAt = ctx.clock.now();
   if (outcome.replacedMemberId) cancelConsumerTimers(ctx, entry, outcome.replacedMemberId);
   // a static classic member that replaced the last consumer-protocol member: the group becomes classic again, as it stands
-  if (outcome.replacedMemberId && replacedUsedConsumerProtocol && g.numClassicMembers === g.members.size && isDowngradeEnabled(s.cfg.migrationPolicy) && sharesProtocol(g, '')) {
+  if (
+    outcome.replacedMemberId &&
+    replacedUsedConsumerProtocol &&
+    g.numClassicMembers === g.members.size &&
+    isDowngradeEnabled(s.cfg.migrationPolicy) &&
+    g.members.size <= s.cfg.classicMaxSize &&
+    sharesProtocol(g, '')
+  ) {
     const generationId = g.groupEpoch;
     const response: JoinGroupResponse = { type: 'JoinGroupResponse', errorCode: ErrorCode.NONE, generationId, protocolType: CONSUMER_PROTOCOL_TYPE, protocolName: classicProtocolName(member), leader: '', memberId: member.memberId, members: [] };
     const purpose: AppendPurpose = { kind: 'consumer-reply', token, response, failed: (code) => joinError(member.memberId, code) };
@@ -2163,6 +2174,10 @@ function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void 
     owned.groups.add(groupId);
     offsets += entry.offsets.size;
     for (const member of entry.group.allMembers()) scheduleHeartbeat(s, ctx, entry, member);
+    if (!isConsumer && entry.group.size > s.cfg.classicMaxSize) {
+      // group.max.size was lowered: the members rejoin, the first up to the size stay (as Kafka)
+      maybePrepareRebalance(s, ctx, entry, `loaded group of ${entry.group.size} members is over group.max.size ${s.cfg.classicMaxSize}`);
+    }
     if (isConsumer) {
       // a KIP-848 group continues where its records leave it; its members' sessions start again
       entry.consumer = restoreConsumerGroup(groupId, consumer);
@@ -2501,6 +2516,13 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         entry.consumer = null;
         ctx.log.info('empty consumer group replaced by a classic group', { groupId: m.groupId });
         appendRecords(s, ctx, entry.partition, tombstones, { kind: 'consumer-write' }, entry);
+      }
+      if (!entry.group.acceptsJoiningMember(m.memberId, s.cfg.classicMaxSize)) {
+        // as Kafka: turned away, and removed if it was a member (the last to rejoin a group over capacity)
+        const why = `the group is at group.max.size (${s.cfg.classicMaxSize})`;
+        ctx.log.info('member turned away from a full group', { groupId: m.groupId, memberId: m.memberId, size: entry.group.size, reason: why });
+        if (!isNewMember) removeMemberAndUpdateGroup(s, ctx, entry, m.memberId, why);
+        return answer(ctx, token, joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED));
       }
       if (isNewMember) doNewMemberJoin(s, ctx, entry, m, token);
       else doCurrentMemberJoin(s, ctx, entry, m, token);

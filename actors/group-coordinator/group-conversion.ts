@@ -98,10 +98,17 @@ export function consumerGroupFromClassic(classic: GroupMetadata, topic: (name: s
 
 /**
  * Kafka's validateOnlineDowngradeWithFencedMember: the leaving member is the group's last
- * consumer-protocol member, others remain (all classic), and the policy allows a downgrade.
+ * consumer-protocol member, others remain (all classic, no more than group.max.size
+ * `classicMaxSize`), and the policy allows a downgrade.
  */
-export function shouldDowngrade(policy: MigrationPolicy, g: ConsumerGroup, leavingMemberId: string): boolean {
-  return g.allMembersUseClassicProtocolExcept(leavingMemberId) && g.members.size > 1 && isDowngradeEnabled(policy) && sharesProtocol(g, leavingMemberId);
+export function shouldDowngrade(policy: MigrationPolicy, g: ConsumerGroup, leavingMemberId: string, classicMaxSize: number): boolean {
+  return (
+    g.allMembersUseClassicProtocolExcept(leavingMemberId) &&
+    g.members.size > 1 &&
+    g.members.size - 1 <= classicMaxSize &&
+    isDowngradeEnabled(policy) &&
+    sharesProtocol(g, leavingMemberId)
+  );
 }
 
 /** The classic members but the leaving one share a protocol (the classic group's), as every classic join made sure. */

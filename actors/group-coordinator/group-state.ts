@@ -18,6 +18,7 @@
  */
 import { nanoid } from 'nanoid';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { assertNever } from '../../src/runtime/assert-never.js';
 import { CONSUMER_PROTOCOL_TYPE, ConsumerProtocolError, decodeSubscription } from './consumer-protocol.js';
 
 export enum GroupState {
@@ -409,6 +410,28 @@ export class GroupMetadata {
 
   // -------------------------------------------------------------------------------------------
   // The join phase
+
+  /**
+   * Whether a JoinGroup of `memberId` ('' for one with no id yet) may join under group.max.size
+   * `maxSize` (Kafka's acceptJoiningMember, KIP-389): always while Empty or Dead; while preparing
+   * a rebalance, a member already rejoined, or any while fewer than `maxSize` have rejoined (the
+   * count of the rejoined, not of the members: a group over a lowered size keeps the first to
+   * rejoin); else a member, or any while the group has fewer than `maxSize` members.
+   */
+  acceptsJoiningMember(memberId: string, maxSize: number): boolean {
+    switch (this.state) {
+      case GroupState.Empty:
+      case GroupState.Dead:
+        return true;
+      case GroupState.PreparingRebalance:
+        return this.memberMap.get(memberId)?.isAwaitingJoin === true || this.numAwaitingJoin < maxSize;
+      case GroupState.CompletingRebalance:
+      case GroupState.Stable:
+        return this.memberMap.has(memberId) || this.memberMap.size < maxSize;
+      default:
+        return assertNever(this.state, 'group state');
+    }
+  }
 
   get numAwaitingJoin(): number {
     let n = 0;

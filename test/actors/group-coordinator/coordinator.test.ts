@@ -150,6 +150,51 @@ describe('actors/group-coordinator coordinator', function () {
     });
   });
 
+  describe('group.max.size (KIP-389)', () => {
+    it('a new member of a full group is turned away with GROUP_MAX_SIZE_REACHED, the group left as it was; its members rejoin', async () => {
+      await start(1, { classicGroupMaxSize: 2 });
+      const { members, generationId } = await h.stableGroup(G, 2);
+      const r = await h.join(G, { clientId: 'third' });
+      expect(r).to.deep.include({ errorCode: ErrorCode.GROUP_MAX_SIZE_REACHED, memberId: '' });
+      expect(await h.describe(G)).to.deep.include({ state: 'Stable', generationId });
+      expect((await h.heartbeat(G, members[0]!, generationId)).errorCode).to.equal(ErrorCode.NONE);
+      // a member rejoining is taken
+      const again = h.join(G, { memberId: members[0]! });
+      await h.settle();
+      expect((await h.describe(G)).state).to.equal('PreparingRebalance');
+      const other = await h.join(G, { memberId: members[1]! });
+      expect((await again).errorCode).to.equal(ErrorCode.NONE);
+      expect(other).to.deep.include({ errorCode: ErrorCode.NONE, generationId: generationId + 1 });
+    });
+
+    it('a group over a lowered size: loaded, it rebalances; the first to rejoin stay, the last is turned away and removed', async () => {
+      await start();
+      const { members, generationId } = await h.stableGroup(G, 3);
+      await h.settle();
+      h.sys.send(h.coord, { type: 'ResignCoordinator', partition: 0, leaderEpoch: 1 });
+      await h.control({ leaderEpoch: 1 });
+      const other = h.spawnCoordinator({ brokerId: 2, classicGroupMaxSize: 2 });
+      await h.become(0, 1, other);
+      expect((await h.describe(G, other)).state).to.equal('PreparingRebalance');
+      expect((await h.heartbeat(G, members[0]!, generationId, other)).errorCode).to.equal(ErrorCode.REBALANCE_IN_PROGRESS);
+      const a = h.join(G, { memberId: members[0]! }, other);
+      const b = h.join(G, { memberId: members[1]! }, other);
+      await h.settle();
+      const c = await h.join(G, { memberId: members[2]! }, other);
+      expect(c).to.deep.include({ errorCode: ErrorCode.GROUP_MAX_SIZE_REACHED, memberId: '' });
+      const [ra, rb] = await Promise.all([a, b]);
+      expect(ra).to.deep.include({ errorCode: ErrorCode.NONE, generationId: generationId + 1 });
+      expect(rb).to.deep.include({ errorCode: ErrorCode.NONE, generationId: generationId + 1 });
+      expect((await h.describe(G, other)).members.map((m) => m.memberId)).to.have.members([members[0], members[1]]);
+    });
+
+    it('the default takes any number of members', async () => {
+      await start();
+      const { members } = await h.stableGroup(G, 5);
+      expect(new Set(members).size).to.equal(5);
+    });
+  });
+
   describe('sync phase', () => {
     beforeEach(() => start());
 

@@ -15,6 +15,9 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 
 const T = 'AAAAAAAAAAAAAAAAAAAAAg';
 
+/** group.max.size's default: no limit. */
+const MAX = 2_147_483_647;
+
 describe('actors/group-coordinator group-conversion', () => {
   const topics = new Map<string, TopicInfo>([['t', { topicId: T, name: 't', numPartitions: 4 }]]);
   const topic = (n: string) => topics.get(n);
@@ -101,22 +104,29 @@ describe('actors/group-coordinator group-conversion', () => {
 
     it('only when the last consumer-protocol member leaves a group of classic members, and the policy allows it', () => {
       const g = mixed();
-      expect(shouldDowngrade('bidirectional', g, 'c')).to.equal(true);
-      expect(shouldDowngrade('downgrade', g, 'c')).to.equal(true);
-      expect(shouldDowngrade('upgrade', g, 'c')).to.equal(false);
-      expect(shouldDowngrade('disabled', g, 'c')).to.equal(false);
+      expect(shouldDowngrade('bidirectional', g, 'c', MAX)).to.equal(true);
+      expect(shouldDowngrade('downgrade', g, 'c', MAX)).to.equal(true);
+      expect(shouldDowngrade('upgrade', g, 'c', MAX)).to.equal(false);
+      expect(shouldDowngrade('disabled', g, 'c', MAX)).to.equal(false);
       // a classic member leaving: the consumer member stays
-      expect(shouldDowngrade('bidirectional', g, 'x')).to.equal(false);
-      expect(shouldDowngrade('bidirectional', g, 'nobody')).to.equal(false);
+      expect(shouldDowngrade('bidirectional', g, 'x', MAX)).to.equal(false);
+      expect(shouldDowngrade('bidirectional', g, 'nobody', MAX)).to.equal(false);
       // another consumer-protocol member remains
       g.heartbeat({ memberId: 'd', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], subscribedTopicRegex: null, serverAssignor: null, ownedTopicPartitions: [], clientId: 'd', clientHost: '/h' }, env());
-      expect(shouldDowngrade('bidirectional', g, 'c')).to.equal(false);
+      expect(shouldDowngrade('bidirectional', g, 'c', MAX)).to.equal(false);
+    });
+
+    it('not when the classic members that would stay are more than group.max.size', () => {
+      const g = mixed();
+      const classic = [...g.members.values()].filter((m) => m.classic !== null).length;
+      expect(shouldDowngrade('bidirectional', g, 'c', classic)).to.equal(true);
+      expect(shouldDowngrade('bidirectional', g, 'c', classic - 1)).to.equal(false);
     });
 
     it('not when the leaving member is the only one (the group just empties)', () => {
       const g = new ConsumerGroup('g');
       g.heartbeat({ memberId: 'c', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], subscribedTopicRegex: null, serverAssignor: null, ownedTopicPartitions: [], clientId: 'c', clientHost: '/h' }, env());
-      expect(shouldDowngrade('bidirectional', g, 'c')).to.equal(false);
+      expect(shouldDowngrade('bidirectional', g, 'c', MAX)).to.equal(false);
     });
 
     it('the classic group: Stable at the group epoch, the others as members (the first leads), their shared protocol, each target assignment in its Subscription version', () => {

@@ -100,6 +100,20 @@ describe('actors/group-coordinator online migration and classic members in consu
       expect(d.members.map((m) => m.memberId)).to.include(a);
       expect((await h.describe(G)).state).to.equal('Dead');
     });
+
+    it('group.max.size: the last consumer member leaving does not downgrade a group whose classic members are more than it', async () => {
+      await start({ classicGroupMaxSize: 2 });
+      const { a, b } = await classicGroup();
+      const c = await hb();
+      // a third classic member joins the consumer group (group.consumer.max.size governs that)
+      const first = await h.join(G, { protocols: protocols(), requireKnownMemberId: true });
+      const third = await h.join(G, { memberId: first.memberId, protocols: protocols(), requireKnownMemberId: true });
+      expect(third.errorCode).to.equal(ErrorCode.NONE);
+      await hb({ memberId: c.memberId!, memberEpoch: -1, subscribedTopicNames: null, rebalanceTimeoutMs: -1, topicPartitions: null });
+      const d = await describe848();
+      expect(d.members.map((m) => m.memberId)).to.have.members([a, b, third.memberId]);
+      expect((await h.describe(G)).state).to.equal('Dead');
+    });
   });
 
   describe('upgrade: a consumer group heartbeat joining a live classic group', () => {

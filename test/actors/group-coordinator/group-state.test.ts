@@ -242,6 +242,40 @@ describe('actors/group-coordinator/group-state', () => {
     });
   });
 
+  describe('group.max.size (acceptsJoiningMember, KIP-389)', () => {
+    it('Empty and Dead take any joiner', () => {
+      const g = new GroupMetadata('g');
+      expect(g.acceptsJoiningMember('', 0)).to.equal(true);
+      g.transitionTo(GroupState.Dead);
+      expect(g.acceptsJoiningMember('', 1)).to.equal(true);
+    });
+
+    it('Stable and CompletingRebalance take a member, and a new one only below the size', () => {
+      const g = stableGroup(member('a'), member('b'));
+      expect(g.acceptsJoiningMember('a', 2)).to.equal(true);
+      expect(g.acceptsJoiningMember('', 2)).to.equal(false);
+      expect(g.acceptsJoiningMember('c', 2)).to.equal(false);
+      expect(g.acceptsJoiningMember('', 3)).to.equal(true);
+      g.transitionTo(GroupState.PreparingRebalance);
+      g.transitionTo(GroupState.CompletingRebalance);
+      expect(g.acceptsJoiningMember('b', 2)).to.equal(true);
+      expect(g.acceptsJoiningMember('', 2)).to.equal(false);
+    });
+
+    it('PreparingRebalance counts the members rejoined: a member already rejoined stays, the others only while fewer than the size have', () => {
+      const g = stableGroup(member('a'), member('b'), member('c'));
+      g.transitionTo(GroupState.PreparingRebalance);
+      // a group over a lowered size (3 members, size 2): the first two to rejoin are taken
+      expect(g.acceptsJoiningMember('a', 2)).to.equal(true);
+      g.get('a')!.isAwaitingJoin = true;
+      expect(g.acceptsJoiningMember('b', 2)).to.equal(true);
+      g.get('b')!.isAwaitingJoin = true;
+      expect(g.acceptsJoiningMember('c', 2)).to.equal(false);
+      expect(g.acceptsJoiningMember('', 2)).to.equal(false);
+      expect(g.acceptsJoiningMember('a', 2)).to.equal(true);
+    });
+  });
+
   describe('static members', () => {
     it('are found by instance id and removed with their member', () => {
       const g = new GroupMetadata('g');
