@@ -96,6 +96,16 @@ describe('cli/commands/features: against a cluster', function () {
     expect((await c.run('features', ['upgrade', '--feature', 'group.version=1'])).code).to.equal(0);
   });
 
+  it('upgrade and downgrade transaction.version (KIP-890 part 2)', async () => {
+    const level = async () => /^Feature: transaction.version\t.*\tFinalizedVersionLevel: (\d+)\t/m.exec((await c.run('features', ['describe'])).stdout)![1]!;
+    const up = await c.run('features', ['upgrade', '--feature', 'transaction.version=2']);
+    expect([up.code, up.stdout.trim()], up.stderr).to.deep.equal([0, 'transaction.version was upgraded to 2.']);
+    expect(await level()).to.equal('2');
+    const down = await c.run('features', ['downgrade', '--feature', 'transaction.version=0']);
+    expect([down.code, down.stdout.trim()], down.stderr).to.deep.equal([0, 'transaction.version was downgraded to 0.']);
+    expect(await level()).to.equal('0');
+  });
+
   it("a refused update exits 1 with Kafka's lines for each feature, nothing changed", async () => {
     const r = await c.run('features', ['upgrade', '--feature', 'group.version=2', '--metadata', '4.0-IV0']);
     expect(r.code).to.equal(1);
