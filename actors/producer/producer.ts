@@ -536,11 +536,16 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
     .then((response) => ctx.send(ctx.self, { type: 'ProduceDone', requestId, response }));
 }
 
-/** A Produce of these partitions; a transactional producer names its id, so the brokers verify its batches (KIP-890). */
+/**
+ * A Produce of these partitions; a transactional producer names its id, so the brokers verify
+ * its batches (KIP-890), and takes TRANSACTION_ABORTABLE (as a Produce v11+ client) for a
+ * partition not in its transaction.
+ */
 function produceRequest(s: ProducerState, acks: 0 | 1 | -1, partitions: ProducePartition[]): Extract<BrokerMsg, { type: 'Produce' }> {
   const msg: Extract<BrokerMsg, { type: 'Produce' }> = { type: 'Produce', acks, timeoutMs: s.config.requestTimeoutMs, partitions };
   if (s.txn !== null) {
     msg.transactionalId = s.txn.transactionalId;
+    msg.transactionAbortable = true;
     if (s.txn.version !== null && s.txn.version >= 2) msg.transactionV2 = true;
   }
   return msg;
@@ -815,6 +820,9 @@ function becomeAbortable(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: T
 }
 
 function onTxnBatchFailed(s: ProducerState, ctx: BaseContext<ProducerMsg>, txn: TxnManager<PartitionQueue>, errorCode: number, message: string): void {
+  // not in the transaction: the cluster's transaction.version may have changed under it, which
+  // the next transaction must see
+  if (errorCode === ErrorCode.TRANSACTION_ABORTABLE) refreshMetadata(s, ctx);
   if (txn.phase === 'Aborting' || txn.phase === 'FatalError') return;
   if (isFatalTxnError(errorCode)) becomeFatal(s, ctx, txn, errorCode, message);
   else becomeAbortable(s, ctx, txn, errorCode, message);

@@ -20,13 +20,14 @@ import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
 
-/** Raises the cluster's transaction.version and waits until a producer's metadata would see it. */
+/** Sets the cluster's transaction.version and waits until a producer's metadata would see it. */
 async function finalizeTransactionVersion(samsa: SamsaClient, level: number): Promise<void> {
   const admin = samsa.admin();
   await admin.connect();
   try {
-    await admin.updateFeatures({ 'transaction.version': { maxVersionLevel: level } });
-    await checkFor(async () => (await admin.describeFeatures()).finalizedFeatures['transaction.version']?.maxVersionLevel === level, 10_000, 20);
+    const current = (await admin.describeFeatures()).finalizedFeatures['transaction.version']?.maxVersionLevel ?? 0;
+    await admin.updateFeatures({ 'transaction.version': level < current ? { maxVersionLevel: level, upgradeType: 'safe-downgrade' } : { maxVersionLevel: level } });
+    await checkFor(async () => ((await admin.describeFeatures()).finalizedFeatures['transaction.version']?.maxVersionLevel ?? 0) === level, 10_000, 20);
   } finally {
     await admin.disconnect();
   }
@@ -274,6 +275,28 @@ for (const transactionVersion of [0, 2]) describe(`client/transaction (transacti
     // the record the abortable transaction did write is aborted with it
     expect(rc).to.deep.equal(['next']);
   });
+
+  if (transactionVersion >= 2) {
+    it('transaction.version lowered during a transaction: a partition it had not reached is refused TRANSACTION_ABORTABLE, the abort works, the next transaction runs at 0', async () => {
+      const producer = await txnProducer('txn-downgraded');
+      const txn = await producer.transaction();
+      await txn.send({ topic: 'tx-commit', messages: [{ value: 'lowered-before', partition: 0 }] });
+      await finalizeTransactionVersion(samsa, 0);
+      try {
+        const refused = await failure(txn.send({ topic: 'tx-commit', messages: [{ value: 'lowered-after', partition: 1 }] }));
+        expect(refused?.errorName).to.equal('TRANSACTION_ABORTABLE');
+        await txn.abort();
+        const next = await producer.transaction();
+        await next.send({ topic: 'tx-commit', messages: [{ value: 'lowered-next', partition: 1 }] });
+        await next.commit();
+        const rc = await collect('tx-commit', 'rc-lowered', 'read_committed');
+        await checkFor(() => rc.includes('lowered-next'), 15_000, 20);
+        expect(rc.filter((v) => v.startsWith('lowered-'))).to.deep.equal(['lowered-next']);
+      } finally {
+        await finalizeTransactionVersion(samsa, 2);
+      }
+    });
+  }
 
   it('admin.describeTransactions and listTransactions tell each transaction from its coordinator, whichever broker that is', async () => {
     const admin = samsa.admin();
