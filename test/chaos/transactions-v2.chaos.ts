@@ -38,9 +38,9 @@
 import { expect } from 'chai';
 import type { Admin } from '../../src/client/admin.js';
 import type { Producer } from '../../src/client/producer.js';
-import { ControlType, txnMarkerTypeOfKey } from '../../src/protocol/control-records.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { committedValues, openTransactions, type ReadBatch } from './txn-log-fold.js';
 
 const ROUNDS = Number(process.env.SAMSA_CHAOS_ROUNDS ?? 6);
 const TOPIC = 'chaos-txn-v2';
@@ -263,24 +263,7 @@ async function describeOpen(admin: Admin): Promise<{ producerId: number; produce
   }
 }
 
-interface ReadBatch {
-  transactional: boolean;
-  control: boolean;
-  producerId: number;
-  producerEpoch: number;
-  records: { key: Buffer | null; value: Buffer | null }[];
-}
 
-/** Producer ids with data after their last marker in `batches` (their transaction is open). */
-function openTransactions(batches: readonly ReadBatch[]): Set<number> {
-  const open = new Set<number>();
-  for (const b of batches) {
-    if (!b.transactional) continue;
-    if (b.control) open.delete(b.producerId);
-    else open.add(b.producerId);
-  }
-  return open;
-}
 
 /** A marker after a transaction's records on a partition is at a later epoch than they are (version 2 bumps it). */
 function markerEpochProblems(batches: readonly ReadBatch[], partition: number): string[] {
@@ -299,26 +282,4 @@ function markerEpochProblems(batches: readonly ReadBatch[], partition: number): 
     }
   }
   return problems;
-}
-
-/** The values a read_committed consumer gets from `batches`: transactional ones at their COMMIT marker. */
-function committedValues(batches: readonly ReadBatch[]): string[] {
-  const out: string[] = [];
-  const pending = new Map<number, string[]>();
-  for (const b of batches) {
-    if (!b.transactional) {
-      for (const r of b.records) out.push(String(r.value));
-      continue;
-    }
-    if (b.control) {
-      const held = pending.get(b.producerId) ?? [];
-      pending.delete(b.producerId);
-      if (txnMarkerTypeOfKey(b.records[0]?.key ?? null) === ControlType.COMMIT) out.push(...held);
-      continue;
-    }
-    const held = pending.get(b.producerId) ?? [];
-    for (const r of b.records) held.push(String(r.value));
-    pending.set(b.producerId, held);
-  }
-  return out;
 }

@@ -20,9 +20,9 @@
  */
 import { expect } from 'chai';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { ControlType, txnMarkerTypeOfKey } from '../../src/protocol/control-records.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { committedValues, openTransactions } from './txn-log-fold.js';
 
 const ROUNDS = Number(process.env.SAMSA_CHAOS_ROUNDS ?? 6);
 const TOPIC = 'chaos-txn';
@@ -142,43 +142,3 @@ describe('chaos: transactions through broker kills', function () {
     expect(counts.committed, 'transactions committed').to.be.greaterThan(10);
   });
 });
-
-interface ReadBatch {
-  transactional: boolean;
-  control: boolean;
-  producerId: number;
-  records: { key: Buffer | null; value: Buffer | null }[];
-}
-
-/** Producer ids with data after their last marker in `batches` (their transaction is open). */
-function openTransactions(batches: readonly ReadBatch[]): Set<number> {
-  const open = new Set<number>();
-  for (const b of batches) {
-    if (!b.transactional) continue;
-    if (b.control) open.delete(b.producerId);
-    else open.add(b.producerId);
-  }
-  return open;
-}
-
-/** The values a read_committed consumer gets from `batches`: transactional ones at their COMMIT marker. */
-function committedValues(batches: readonly ReadBatch[]): string[] {
-  const out: string[] = [];
-  const pending = new Map<number, string[]>();
-  for (const b of batches) {
-    if (!b.transactional) {
-      for (const r of b.records) out.push(String(r.value));
-      continue;
-    }
-    if (b.control) {
-      const held = pending.get(b.producerId) ?? [];
-      pending.delete(b.producerId);
-      if (txnMarkerTypeOfKey(b.records[0]?.key ?? null) === ControlType.COMMIT) out.push(...held);
-      continue;
-    }
-    const held = pending.get(b.producerId) ?? [];
-    for (const r of b.records) held.push(String(r.value));
-    pending.set(b.producerId, held);
-  }
-  return out;
-}
