@@ -36,6 +36,7 @@ import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 import { KafkaJsGroupMember } from '../helpers/kafkajs-group-member.js';
 import { startLoopWatchdog, type LoopWatchdog } from '../helpers/loop-watchdog.js';
+import { killAndRestartRounds } from './kill-rounds.js';
 
 const ROUNDS = Number(process.env.SAMSA_CHAOS_ROUNDS ?? 6);
 const TOPIC = 'chaos';
@@ -61,18 +62,6 @@ describe('chaos: brokers killed and restarted under load', function () {
     await c?.stop();
     await watchdog?.stop();
   });
-
-  /** ROUNDS times: a random broker killed 1-2 s in, restarted 2-3 s later, back in the cluster. */
-  async function killAndRestartRounds(): Promise<void> {
-    for (let round = 0; round < ROUNDS; round++) {
-      await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
-      const victim = 1 + Math.floor(Math.random() * 3);
-      await c.killBroker(victim);
-      await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 1_000));
-      await c.startBroker(victim);
-      await c.client.waitForBrokers(3);
-    }
-  }
 
   it(`keeps every acknowledged record through ${ROUNDS} kill/restart rounds`, async () => {
     const kafka = new Kafka({ clientId: 'chaos', brokers: await c.kafkaBootstrap(), logLevel: process.env.CHAOS_KAFKAJS_LOG ? logLevel.INFO : logLevel.NOTHING, retry: RETRY });
@@ -135,7 +124,7 @@ describe('chaos: brokers killed and restarted under load', function () {
       }
     })();
 
-    await killAndRestartRounds();
+    await killAndRestartRounds(c, ROUNDS);
     stop = true;
     await Promise.all([kafkajsLoop, samsaLoop]);
     expect(ackedIdempotent.length, 'the idempotent producer got acknowledgements').to.be.greaterThan(0);
@@ -261,7 +250,7 @@ describe('chaos: brokers killed and restarted under load', function () {
         }
       }
     })();
-    await killAndRestartRounds();
+    await killAndRestartRounds(c, ROUNDS);
     stop = true;
     await loop;
     expect(lastAcked.size).to.equal(KEYS);
@@ -360,7 +349,7 @@ describe('chaos: brokers killed and restarted under load', function () {
         else refusals.push(`p${partition} -> ${target}: ${answer.errorMessage}`);
       }
     })();
-    await killAndRestartRounds();
+    await killAndRestartRounds(c, ROUNDS);
     stop = true;
     await Promise.all([writer, mover]);
     expect(targets.size, 'reassignments taken').to.be.greaterThan(0);

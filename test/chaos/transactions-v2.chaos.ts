@@ -40,6 +40,7 @@ import type { Admin } from '../../src/client/admin.js';
 import type { Producer } from '../../src/client/producer.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import { killAndRestartRounds } from './kill-rounds.js';
 import { committedValues, openTransactions, type ReadBatch } from './txn-log-fold.js';
 
 const ROUNDS = Number(process.env.SAMSA_CHAOS_ROUNDS ?? 6);
@@ -135,14 +136,7 @@ describe('chaos: transactions at transaction.version 2 through broker kills', fu
     })();
 
     const started = Date.now();
-    for (let round = 0; round < ROUNDS; round++) {
-      await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
-      const victim = 1 + Math.floor(Math.random() * 3);
-      await c.killBroker(victim);
-      await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 1_000));
-      await c.startBroker(victim);
-      await c.client.waitForBrokers(3);
-    }
+    await killAndRestartRounds(c, ROUNDS);
     stop = true;
     await loop;
     await (producer as Producer | null)?.disconnect().catch(() => undefined);
