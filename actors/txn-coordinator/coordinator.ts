@@ -429,6 +429,25 @@ function handleRequest(
   applyStep(s, ctx, owner.partition, transactionalId, r.value, waiter);
 }
 
+/** A request's partitions when each is a topic name and a partition index, else null. */
+function wellFormedPartitions(partitions: readonly TopicPartition[]): TopicPartition[] | null {
+  const ok = partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
+  return ok.length === partitions.length ? ok : null;
+}
+
+/** Partitions joining a transaction (a producer's AddPartitionsToTxn, or a broker's for a TV_2 producer): INVALID_REQUEST when malformed. */
+function handleAddPartitions(
+  s: TxnCoordinatorState,
+  ctx: ActorContext<TxnCoordinatorMsg>,
+  m: { transactionalId: string; partitions: TopicPartition[] },
+  decide: (current: TxnMetadata | null, now: number, partitions: TopicPartition[]) => TxnResult<TxnStep>,
+): void {
+  const partitions = wellFormedPartitions(m.partitions);
+  const token = tokenOf(ctx);
+  if (!partitions) return refuseTo(ctx, token && { token, api: 'AddPartitionsToTxn' }, ErrorCode.INVALID_REQUEST, 'malformed partitions');
+  handleRequest(s, ctx, 'AddPartitionsToTxn', m.transactionalId, token, (current, now) => decide(current, now, partitions));
+}
+
 /** Hands out the spare producer ids; `short` once one was wanted and there was none. */
 function idAllocator(s: TxnCoordinatorState): { allocate: ProducerIdAllocator; short: boolean } {
   const a = {
@@ -665,28 +684,23 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     },
 
     AddPartitionsToTxn(s, m, ctx) {
-      const partitions = m.partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
-      const token = tokenOf(ctx);
-      if (partitions.length !== m.partitions.length) return refuseTo(ctx, token && { token, api: 'AddPartitionsToTxn' }, ErrorCode.INVALID_REQUEST, 'malformed partitions');
-      handleRequest(s, ctx, 'AddPartitionsToTxn', m.transactionalId, token, (current, now) => addPartitionsToTxn(current, { ...m, partitions }, now));
+      handleAddPartitions(s, ctx, m, (current, now, partitions) => addPartitionsToTxn(current, { ...m, partitions }, now));
     },
 
     VerifyPartitionsInTxn(s, m, ctx) {
-      const partitions = m.partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
+      const partitions = wellFormedPartitions(m.partitions);
       const answer = (partitions: PartitionVerification[]) => ctx.reply({ type: 'VerifyPartitionsInTxnResult', errorCode: ErrorCode.NONE, partitions } satisfies VerifyPartitionsInTxnResult);
-      if (partitions.length !== m.partitions.length) return ctx.reply({ type: 'VerifyPartitionsInTxnResult', errorCode: ErrorCode.INVALID_REQUEST, partitions: [] } satisfies VerifyPartitionsInTxnResult);
+      if (!partitions) return ctx.reply({ type: 'VerifyPartitionsInTxnResult', errorCode: ErrorCode.INVALID_REQUEST, partitions: [] } satisfies VerifyPartitionsInTxnResult);
       const owner = m.transactionalId === '' ? null : ownerOf(s, m.transactionalId);
       if (owner && 'errorCode' in owner) return answer(partitions.map((p) => ({ ...p, errorCode: owner.errorCode })));
       answer(verifyPartitionsInTxn(m.transactionalId, s.txns.get(m.transactionalId)?.metadata ?? null, m.producerId, m.producerEpoch, partitions));
     },
 
     AddPartitionsForProducer(s, m, ctx) {
-      const partitions = m.partitions.filter((p) => typeof p?.topic === 'string' && Number.isInteger(p?.partition) && p.partition >= 0);
-      const token = tokenOf(ctx);
-      if (partitions.length !== m.partitions.length) return refuseTo(ctx, token && { token, api: 'AddPartitionsToTxn' }, ErrorCode.INVALID_REQUEST, 'malformed partitions');
       // as Kafka's AddPartitionsToTxn v5 from a broker: PRODUCER_FENCED, never INVALID_PRODUCER_EPOCH
-      const req = { transactionalId: m.transactionalId, producerId: m.producerId, producerEpoch: m.producerEpoch, partitions, version: 5 };
-      handleRequest(s, ctx, 'AddPartitionsToTxn', m.transactionalId, token, (current, now) => addPartitionsImplicitly(current, req, now));
+      handleAddPartitions(s, ctx, m, (current, now, partitions) =>
+        addPartitionsImplicitly(current, { transactionalId: m.transactionalId, producerId: m.producerId, producerEpoch: m.producerEpoch, partitions, version: 5 }, now),
+      );
     },
 
     AddOffsetsToTxn(s, m, ctx) {

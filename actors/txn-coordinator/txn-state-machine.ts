@@ -415,14 +415,13 @@ export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: num
   if (m.pending) return concurrent(m);
   const commit = req.committed;
   const invalid = (): TxnResult<never> => invalidEnd(m, commit);
-  const done = (): TxnResult<TxnStep> => answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch });
   switch (m.state) {
     case TxnState.Ongoing:
       return prepareEnd(m, commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, false, TV_0, now, allocateProducerId, { type: 'WriteMarkers', answer: 'EndTxn', epochFence: false });
     case TxnState.CompleteCommit:
-      return commit ? done() : invalid();
+      return commit ? endAnswered(m) : invalid();
     case TxnState.CompleteAbort:
-      return commit ? invalid() : done();
+      return commit ? invalid() : endAnswered(m);
     case TxnState.PrepareCommit:
       return commit ? concurrent(m) : invalid();
     case TxnState.PrepareAbort:
@@ -435,6 +434,11 @@ export function endTxn(current: TxnMetadata | null, req: EndTxnRequest, now: num
     default:
       return assertNever(m.state, 'transaction state');
   }
+}
+
+/** A retried EndTxn of a transaction already ended as asked: answered with the producer id and epoch it goes on with. */
+function endAnswered(m: TxnMetadata): TxnResult<TxnStep> {
+  return answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch });
 }
 
 function invalidEnd(m: TxnMetadata, commit: boolean): TxnResult<never> {
@@ -484,16 +488,15 @@ function endTxnV2(m: TxnMetadata, req: EndTxnRequest, now: number, allocateProdu
   const isRetry = retryOnEpochBump || retryOnOverflow;
   const then: AfterPersist = { type: 'WriteMarkers', answer: 'EndTxn', epochFence: false };
   const end = (state: TxnState.PrepareCommit | TxnState.PrepareAbort, noPartitionAdded: boolean) => prepareEnd(m, state, noPartitionAdded, TV_2, now, allocateProducerId, then);
-  const done = (): TxnResult<TxnStep> => answerNow(m, { api: 'EndTxn', errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch });
   switch (m.state) {
     case TxnState.Ongoing:
       return end(commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, false);
     case TxnState.CompleteCommit:
-      if (commit) return isRetry ? done() : invalidEnd(m, commit);
+      if (commit) return isRetry ? endAnswered(m) : invalidEnd(m, commit);
       return isRetry ? invalidEnd(m, commit) : end(TxnState.PrepareAbort, true);
     case TxnState.CompleteAbort:
       if (commit) return invalidEnd(m, commit);
-      return isRetry ? done() : end(TxnState.PrepareAbort, true);
+      return isRetry ? endAnswered(m) : end(TxnState.PrepareAbort, true);
     case TxnState.PrepareCommit:
       return commit ? concurrent(m) : invalidEnd(m, commit);
     case TxnState.PrepareAbort:
