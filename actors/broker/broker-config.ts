@@ -3,6 +3,7 @@
  * broker names (log.segment.bytes, log.retention.ms, ...) and are translated to the topic-level
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
+import { consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
@@ -35,6 +36,11 @@ export interface BrokerConfig {
   /** KIP-848 consumer groups: group.consumer.heartbeat.interval.ms, .session.timeout.ms, .max.size. */
   groupConsumerHeartbeatIntervalMs: number;
   groupConsumerSessionTimeoutMs: number;
+  /** The bounds of a consumer group's own session timeout and heartbeat interval (group configs): group.consumer.min/max.*. */
+  groupConsumerMinSessionTimeoutMs: number;
+  groupConsumerMaxSessionTimeoutMs: number;
+  groupConsumerMinHeartbeatIntervalMs: number;
+  groupConsumerMaxHeartbeatIntervalMs: number;
   groupConsumerMaxSize: number;
   /**
    * group.consumer.migration.policy: whether a live classic group may become a consumer group
@@ -162,6 +168,10 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimit
   'group.max.size': { prop: 'groupMaxSize', min: 1, def: 2_147_483_647 },
   'group.consumer.heartbeat.interval.ms': { prop: 'groupConsumerHeartbeatIntervalMs', min: 1, def: 5_000 },
   'group.consumer.session.timeout.ms': { prop: 'groupConsumerSessionTimeoutMs', min: 1, def: 45_000 },
+  'group.consumer.min.session.timeout.ms': { prop: 'groupConsumerMinSessionTimeoutMs', min: 1, def: 45_000 },
+  'group.consumer.max.session.timeout.ms': { prop: 'groupConsumerMaxSessionTimeoutMs', min: 1, def: 60_000 },
+  'group.consumer.min.heartbeat.interval.ms': { prop: 'groupConsumerMinHeartbeatIntervalMs', min: 1, def: 5_000 },
+  'group.consumer.max.heartbeat.interval.ms': { prop: 'groupConsumerMaxHeartbeatIntervalMs', min: 1, def: 15_000 },
   'group.consumer.max.size': { prop: 'groupConsumerMaxSize', min: 1, def: 2_147_483_647 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'max.request.partition.size.limit': { prop: 'maxRequestPartitionSizeLimit', min: 1, def: 2000 },
@@ -319,7 +329,21 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     }
     throw err;
   }
+  const groupProblem = consumerGroupTimeoutsProblem(consumerGroupTimeoutsOf(out as unknown as BrokerConfig));
+  if (groupProblem) throw new ConfigError(groupProblem.key, groupProblem.reason);
   return out as unknown as BrokerConfig;
+}
+
+/** The broker's consumer group session timeout and heartbeat settings (what group configs are checked against). */
+export function consumerGroupTimeoutsOf(c: BrokerConfig): ConsumerGroupTimeouts {
+  return {
+    sessionTimeoutMs: c.groupConsumerSessionTimeoutMs,
+    heartbeatIntervalMs: c.groupConsumerHeartbeatIntervalMs,
+    minSessionTimeoutMs: c.groupConsumerMinSessionTimeoutMs,
+    maxSessionTimeoutMs: c.groupConsumerMaxSessionTimeoutMs,
+    minHeartbeatIntervalMs: c.groupConsumerMinHeartbeatIntervalMs,
+    maxHeartbeatIntervalMs: c.groupConsumerMaxHeartbeatIntervalMs,
+  };
 }
 
 /**

@@ -151,6 +151,8 @@ export interface BrokerState {
   leaderNodes: Map<number, string>;
   /** The finalized group.version last told to the coordinator (null: none yet). */
   groupVersionTold: number | null;
+  /** The group configs last sent to the coordinator (as JSON), to tell it only of changes. */
+  groupConfigsTold: string;
   fetches: FetchPurgatory;
   /** When the armed fetch-expiry timer fires (valid while it is active). */
   fetchExpiryDue: number;
@@ -871,6 +873,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchers: new Map(),
       leaderNodes: new Map(),
       groupVersionTold: null,
+      groupConfigsTold: '{}',
       fetches: new FetchPurgatory(),
       fetchesAnsweredOnAdvance: 0,
       fetchExpiryDue: Infinity,
@@ -993,6 +996,12 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       if (m.metadata.features && groupVersion !== s.groupVersionTold) {
         s.groupVersionTold = groupVersion;
         ctx.send(s.coordinator, { type: 'GroupVersionChanged', level: groupVersion });
+      }
+      // and its consumer groups' session timeouts and heartbeat intervals, the group configs
+      const groupConfigs = JSON.stringify(m.metadata.groupConfigs ?? {});
+      if (groupConfigs !== s.groupConfigsTold) {
+        s.groupConfigsTold = groupConfigs;
+        ctx.send(s.coordinator, { type: 'GroupConfigsChanged', configs: m.metadata.groupConfigs ?? {} });
       }
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);

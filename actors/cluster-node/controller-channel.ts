@@ -41,6 +41,7 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'AllocateProducerIds',
   'AlterTopicConfigs',
   'AlterBrokerConfigs',
+  'AlterGroupConfigs',
   'AlterClientQuotas',
   'UpdateFeatures',
   'ElectLeaders',

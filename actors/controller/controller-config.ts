@@ -21,9 +21,15 @@
  *   delegation.token.expiry.time.ms  86400000   a token's life before it must be renewed
  *   delegation.token.expiry.check.interval.ms
  *                                    3600000    how often expired tokens are removed
+ *   group.consumer.session.timeout.ms, group.consumer.heartbeat.interval.ms (45000, 5000) and
+ *   group.consumer.min/max.session.timeout.ms, group.consumer.min/max.heartbeat.interval.ms
+ *   (45000-60000, 5000-15000): what a group config (consumer.session.timeout.ms,
+ *   consumer.heartbeat.interval.ms) is checked against, as Kafka's controller checks them
+ *   against its own GroupCoordinatorConfig
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
+import { DEFAULT_CONSUMER_GROUP_TIMEOUTS, TIMEOUT_KEYS, consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
 
 export interface ControllerConfig {
   readonly brokerSessionTimeoutMs: number;
@@ -38,6 +44,8 @@ export interface ControllerConfig {
   readonly delegationTokenMaxLifetimeMs: number;
   readonly delegationTokenExpiryTimeMs: number;
   readonly delegationTokenExpiryCheckIntervalMs: number;
+  /** The consumer group settings group configs are checked against. */
+  readonly consumerGroupTimeouts: ConsumerGroupTimeouts;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -56,6 +64,7 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   delegationTokenMaxLifetimeMs: 7 * 24 * 60 * 60 * 1000,
   delegationTokenExpiryTimeMs: 24 * 60 * 60 * 1000,
   delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
+  consumerGroupTimeouts: DEFAULT_CONSUMER_GROUP_TIMEOUTS,
 });
 
 type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' } | { prop: keyof ControllerConfig; kind: 'secret' };
@@ -77,12 +86,17 @@ const SPECS: Readonly<Record<string, Spec>> = {
   'delegation.token.expiry.check.interval.ms': { prop: 'delegationTokenExpiryCheckIntervalMs', kind: 'int', min: 1, max: 2 ** 31 - 1 },
 };
 
-export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(SPECS));
+/** The consumer group keys, by their field of ConsumerGroupTimeouts. */
+const GROUP_TIMEOUT_KEYS = new Map(Object.entries(TIMEOUT_KEYS).map(([field, key]) => [key, field as keyof ConsumerGroupTimeouts]));
+
+export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(SPECS), ...GROUP_TIMEOUT_KEYS.keys()]);
 
 export function parseControllerConfig(input: ControllerConfigInput = {}): ControllerConfig {
-  const out: Record<string, number | boolean | string | null> = { ...DEFAULT_CONTROLLER_CONFIG };
+  const out: Record<string, unknown> = { ...DEFAULT_CONTROLLER_CONFIG };
+  const groups: ConsumerGroupTimeouts = { ...DEFAULT_CONSUMER_GROUP_TIMEOUTS };
   for (const [key, raw] of Object.entries(input)) {
-    const spec = SPECS[key];
+    const groupField = GROUP_TIMEOUT_KEYS.get(key);
+    const spec: Spec | undefined = groupField ? { prop: 'consumerGroupTimeouts', kind: 'int', min: 1, max: 2 ** 31 - 1 } : SPECS[key];
     if (!spec) throw new ConfigError(key, `unknown controller config key (known: ${CONTROLLER_CONFIG_KEYS.join(', ')})`);
     if (raw === undefined || raw === null) throw new ConfigError(key, 'missing value');
     if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
@@ -104,8 +118,12 @@ export function parseControllerConfig(input: ControllerConfigInput = {}): Contro
     if (!Number.isInteger(n) || n < spec.min || n > spec.max) {
       throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be an integer in [${spec.min}, ${spec.max}]`);
     }
-    out[spec.prop] = n;
+    if (groupField) groups[groupField] = n;
+    else out[spec.prop] = n;
   }
+  const groupProblem = consumerGroupTimeoutsProblem(groups);
+  if (groupProblem) throw new ConfigError(groupProblem.key, groupProblem.reason);
+  out.consumerGroupTimeouts = Object.freeze(groups);
   return Object.freeze(out) as unknown as ControllerConfig;
 }
 

@@ -21,7 +21,7 @@
  * Handles: BrokerRegistration, BrokerHeartbeat (with the replicas a failed log dir took offline:
  * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
- * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs,
+ * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs, AlterGroupConfigs,
  * AlterClientQuotas (client-quotas.ts), AlterUserScramCredentials, DescribeUserScramCredentials
  * (scram-credentials.ts), CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken,
  * DescribeDelegationTokens (delegation-tokens.ts; with delegation.token.secret.key set, its own
@@ -84,6 +84,7 @@ import { QUORUM_NAME, quorum } from '../quorum/quorum.js';
 import { QuorumStateError } from '../quorum/quorum-state.js';
 import type { QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from '../quorum/messages.js';
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
+import { groupConfigChanges } from './group-config-changes.js';
 import { brokerConfigChanges } from './broker-configs.js';
 import { clientQuotaChanges } from './client-quotas.js';
 import { describeScram, scramChanges } from './scram-credentials.js';
@@ -1445,6 +1446,13 @@ async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<Controlle
   ctx.reply<ControllerReply>({ type: 'AlterBrokerConfigsResponse', resources: results });
 }
 
+async function handleAlterGroupConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterGroupConfigs' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = groupConfigChanges(s.metadata, m.groups, s.config.consumerGroupTimeouts);
+  // coordinators see the new configs in the metadata and time their members' sessions with them
+  if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'group configs changed', () => ({ groups: records.map((r) => (r.type === 'GroupConfig' ? r.group : '')) }));
+  ctx.reply<ControllerReply>({ type: 'AlterGroupConfigsResponse', groups: results });
+}
+
 /** UpdateFeatures (KIP-584): every update checked as Kafka's FeatureControlManager, then committed together. */
 async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg, { type: 'UpdateFeatures' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, errorMessage: string | null) =>
@@ -1637,6 +1645,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: { brokerId: 'integer', brokerEpoch: 'integer' },
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     AlterBrokerConfigs: { resources: 'array', validateOnly: 'boolean?' },
+    AlterGroupConfigs: { groups: 'array', validateOnly: 'boolean?' },
     AlterClientQuotas: { entries: 'array', validateOnly: 'boolean?' },
     UpdateFeatures: { updates: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
@@ -1666,6 +1675,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AllocateProducerIds: activeOnly(handleAllocateProducerIds),
     AlterTopicConfigs: activeOnly(handleAlterTopicConfigs),
     AlterBrokerConfigs: activeOnly(handleAlterBrokerConfigs),
+    AlterGroupConfigs: activeOnly(handleAlterGroupConfigs),
     AlterClientQuotas: activeOnly(handleAlterClientQuotas),
     UpdateFeatures: activeOnly(handleUpdateFeatures),
     ElectLeaders: activeOnly(handleElectLeaders),

@@ -67,6 +67,13 @@ export type ControllerMsg =
    */
   | { type: 'AlterBrokerConfigs'; resources: { resource: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   /**
+   * Changes group configs (Kafka's IncrementalAlterConfigs / AlterConfigs for GROUP resources):
+   * `set` keys (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) take these values,
+   * `delete` keys go back to the brokers' defaults; checked against the controller's consumer
+   * group settings. Coordinators take the change from the metadata.
+   */
+  | { type: 'AlterGroupConfigs'; groups: { group: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /**
    * Kafka's AlterClientQuotas: for each entry, set or remove quota keys of its entity (Kafka's
    * wire shape of entities); answered per entry. Brokers' Kafka listeners enforce the quotas
    * once the metadata reaches them.
@@ -212,6 +219,7 @@ export type ControllerReply =
   | { type: 'AlterTopicConfigsResponse'; topics: { name: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'AlterClientQuotasResponse'; entries: { errorCode: number; errorMessage: string | null; entity: { entityType: string; entityName: string | null }[] }[] }
   | { type: 'AlterBrokerConfigsResponse'; resources: { resource: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'AlterGroupConfigsResponse'; groups: { group: string; errorCode: number; errorMessage: string | null }[] }
   | {
       type: 'ElectLeadersResponse';
       errorCode: number;

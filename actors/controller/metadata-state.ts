@@ -80,6 +80,8 @@ export interface MetadataState {
   readonly acls: ReadonlyMap<string, AclBinding>;
   /** Dynamic broker configs: '' -> the cluster-wide defaults, '<broker id>' -> that broker's. */
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Group configs (Kafka 4.0's GROUP config resources, KIP-848): group id -> its overrides. */
+  readonly groupConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Client quotas, by entityKey. */
   readonly clientQuotas: ReadonlyMap<string, ClientQuota>;
   /** SCRAM credentials (KIP-554), by scramKey(user, mechanism). */
@@ -140,6 +142,8 @@ export type MetadataRecord =
    * cluster-wide defaults or a broker id (Kafka's ConfigRecord for BROKER resources).
    */
   | { type: 'BrokerConfig'; resource: string; config: Record<string, string> }
+  /** A group's configs, replaced whole (empty: none; Kafka's ConfigRecord for GROUP resources). */
+  | { type: 'GroupConfig'; group: string; config: Record<string, string> }
   /** A quota entity's quotas, replaced whole (empty: none; Kafka's ClientQuotaRecord). */
   | { type: 'ClientQuota'; entity: QuotaEntity; quotas: Record<string, number> }
   /** A user's SCRAM credential for one mechanism, set or replaced (Kafka's UserScramCredentialRecord). */
@@ -171,7 +175,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), groupConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
 }
 
 // ------------------------------------------------------------------ queries
@@ -257,6 +261,7 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     topics: names.map((n) => toTopicMetadata(state.topics.get(n)!)),
     acls: sortedAcls(state),
     brokerConfigs: Object.fromEntries([...state.brokerConfigs].map(([k, v]) => [k, { ...v }])),
+    groupConfigs: Object.fromEntries([...state.groupConfigs].map(([k, v]) => [k, { ...v }])),
     clientQuotas: [...state.clientQuotas.values()].map((q) => ({ entity: { ...q.entity }, quotas: { ...q.quotas } })),
     features: { levels: { ...state.features }, epoch: state.featuresEpoch },
   };
@@ -492,6 +497,13 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (Object.keys(record.config).length === 0) brokerConfigs.delete(record.resource);
       else brokerConfigs.set(record.resource, { ...record.config });
       return { ...state, brokerConfigs };
+    }
+    case 'GroupConfig': {
+      if (typeof record.group !== 'string' || record.group === '') fail(record, 'a group config needs a group id');
+      const groupConfigs = new Map(state.groupConfigs);
+      if (Object.keys(record.config).length === 0) groupConfigs.delete(record.group);
+      else groupConfigs.set(record.group, { ...record.config });
+      return { ...state, groupConfigs };
     }
     case 'ClientQuota': {
       if (record.entity.user === undefined && record.entity.clientId === undefined && record.entity.ip === undefined) fail(record, 'the entity is empty');

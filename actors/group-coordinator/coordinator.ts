@@ -33,7 +33,7 @@
  * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
  * metadata cache of consumer groups (and the cluster's topic list, for regular expressions) and
  * the heartbeats waiting for it or for their member's topic authorizations.
- * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, GroupConfigsChanged, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
@@ -54,6 +54,7 @@
  * time retention (cleanup.policy=delete, as samsa's first versions did) then never loses a live
  * key either, since every live key always has a record younger than the retention.
  */
+import { effectiveGroupTimeouts } from './group-configs.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
@@ -363,6 +364,8 @@ export interface CoordinatorState {
   consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
   /** The finalized group.version (KIP-584) as the broker last told it; 1 (a new cluster's) until told. */
   groupVersion: number;
+  /** Group configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) by group id, as the broker last told them. */
+  groupConfigs: Map<string, Readonly<Record<string, string>>>;
 }
 
 type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
@@ -1452,13 +1455,18 @@ function cancelConsumerTimers(ctx: Ctx, entry: GroupEntry, memberId: string): vo
   entry.consumerTimers.delete(memberId);
 }
 
-/** The member is alive now: its session runs from here (a classic member's own session timeout, else group.consumer.session.timeout.ms). */
+/** A consumer group's session timeout and heartbeat interval: its group configs over group.consumer.session.timeout.ms / heartbeat.interval.ms. */
+function consumerTimeouts(s: CoordinatorState, groupId: string): { sessionTimeoutMs: number; heartbeatIntervalMs: number } {
+  return effectiveGroupTimeouts(s.groupConfigs.get(groupId), { sessionTimeoutMs: s.cfg.consumerSessionTimeoutMs, heartbeatIntervalMs: s.cfg.consumerHeartbeatIntervalMs });
+}
+
+/** The member is alive now: its session runs from here (a classic member's own session timeout, else the group's consumer.session.timeout.ms). */
 function scheduleConsumerSession(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string): void {
   const seq = ++s.seq;
   const t = entry.consumerTimers.get(memberId) ?? { sessionSeq: seq, rebalance: null };
   t.sessionSeq = seq;
   entry.consumerTimers.set(memberId, t);
-  const timeoutMs = entry.consumer?.members.get(memberId)?.classic?.sessionTimeoutMs ?? s.cfg.consumerSessionTimeoutMs;
+  const timeoutMs = entry.consumer?.members.get(memberId)?.classic?.sessionTimeoutMs ?? consumerTimeouts(s, entry.groupId).sessionTimeoutMs;
   ctx.timers.startSingle(consumerSessionTimerKey(entry.groupId, memberId), timeoutMs, { type: 'ConsumerSessionDeadline', groupId: entry.groupId, memberId, seq });
 }
 
@@ -1753,7 +1761,7 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     errorMessage: null,
     memberId: outcome.memberId,
     memberEpoch: outcome.memberEpoch,
-    heartbeatIntervalMs: s.cfg.consumerHeartbeatIntervalMs,
+    heartbeatIntervalMs: consumerTimeouts(s, m.groupId).heartbeatIntervalMs,
     assignment: assignmentOut(outcome.assignment),
   };
   persistConsumer(s, ctx, entry, heartbeatReply(token, response), extra);
@@ -2357,6 +2365,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       verifying: new Map(),
       topicCache: new Map(),
       groupVersion: 1,
+      groupConfigs: new Map(),
       clusterTopics: null,
       awaitingTopics: new Map(),
       consumerTopicMetadata: args.consumerTopicMetadata ?? null,
@@ -2403,6 +2412,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     },
     ConsumerGroupDescribe: { groups: 'array' },
     GroupVersionChanged: { level: 'integer' },
+    GroupConfigsChanged: { configs: 'object' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
@@ -2493,6 +2503,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (m.level === s.groupVersion) return;
       ctx.log.info(m.level >= 1 ? 'consumer group protocol on (group.version 1)' : 'consumer group protocol off (group.version 0)', { groupVersion: m.level });
       s.groupVersion = m.level;
+    },
+
+    GroupConfigsChanged(s, m, ctx) {
+      // members take a changed session timeout from their next heartbeat on, and are told the interval in its answer (as Kafka)
+      s.groupConfigs = new Map(Object.entries(m.configs).filter(([, c]) => typeof c === 'object' && c !== null));
+      ctx.log.debug('group configs changed', { groups: s.groupConfigs.size });
     },
 
     JoinGroup(s, m, ctx) {

@@ -99,6 +99,8 @@ export type CoordinatorMsg =
    * answer UNSUPPORTED_VERSION, as Kafka 4.0.
    */
   | { type: 'GroupVersionChanged'; level: number }
+  /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
+  | { type: 'GroupConfigsChanged'; configs: Record<string, Record<string, string>> }
   /** Internal: the broker's metadata of topics a heartbeat waited for (names null: every topic; topics null: not answered). */
   | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[] | null; topics: ConsumerTopicInfo[] | null }
   /** Internal: the topics a heartbeat's member may DESCRIBE, of those its group's regular expressions matched (null: not answered). */

@@ -79,6 +79,8 @@ export interface ClusterMetadata {
    * broker's own; each broker runs with its own over the defaults over its topology config.
    */
   brokerConfigs?: Record<string, Record<string, string>>;
+  /** Group configs (absent: none): group id -> its overrides (consumer.session.timeout.ms, consumer.heartbeat.interval.ms). */
+  groupConfigs?: Record<string, Record<string, string>>;
   /** Client quotas (absent: none); each broker's Kafka listener enforces them. */
   clientQuotas?: ClientQuota[];
   /** The finalized feature levels (KIP-584; absent: not known, as from a controller before samsa kept them). */

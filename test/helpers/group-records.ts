@@ -14,7 +14,9 @@ export const FAST_GROUPS = fastFailover({
   'group.min.session.timeout.ms': 100,
   'offsets.topic.num.partitions': 5,
   'group.consumer.heartbeat.interval.ms': 100,
+  'group.consumer.min.heartbeat.interval.ms': 100,
   'group.consumer.session.timeout.ms': 1_500,
+  'group.consumer.min.session.timeout.ms': 1_500,
 });
 
 export async function produceValues(samsa: SamsaClient, topic: string, values: string[], partitions?: number): Promise<void> {

@@ -7,10 +7,14 @@
  *  - brokers (Kafka's dynamic broker configs, KIP-226): resource name '' for the cluster-wide
  *    default, or a broker id; only the keys that can change at run time (the topic-config
  *    defaults: log.*, message.max.bytes, min.insync.replicas, compression.type); each broker runs
- *    with its own over the defaults over its topology config.
+ *    with its own over the defaults over its topology config;
+ *  - groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
+ *    consumer.heartbeat.interval.ms, checked by the controller (within the group.consumer.min/max
+ *    bounds, the heartbeat below the session timeout), taken by the group's coordinator.
  * With an authorizer, as Kafka, a topic's change needs ALTER_CONFIGS on the topic (else
  * TOPIC_AUTHORIZATION_FAILED) and a broker's ALTER_CONFIGS on the cluster (else
- * CLUSTER_AUTHORIZATION_FAILED); refused changes never reach the controller.
+ * CLUSTER_AUTHORIZATION_FAILED), a group's ALTER_CONFIGS on the group (else
+ * GROUP_AUTHORIZATION_FAILED); refused changes never reach the controller.
  */
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -23,11 +27,12 @@ import { fetchClusterMetadata } from './metadata.js';
 
 const TOPIC = 2;
 const BROKER = 4;
+const GROUP = 32;
 const Op = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 /** Configs whose value is a comma-separated list (APPEND / SUBTRACT apply to them). */
 const LIST_KEYS = new Set(['cleanup.policy', 'log.cleanup.policy']);
 
-type Change = { kind: 'topic' | 'broker'; name: string; set: Record<string, string>; delete: string[] };
+type Change = { kind: 'topic' | 'broker' | 'group'; name: string; set: Record<string, string>; delete: string[] };
 type Answer = { errorCode: number; errorMessage: string | null; resourceType: number; resourceName: string };
 
 async function apply(
@@ -39,6 +44,7 @@ async function apply(
   const wanted = changes.filter((c): c is Change => !('errorCode' in c));
   const topics = wanted.filter((c) => c.kind === 'topic');
   const brokers = wanted.filter((c) => c.kind === 'broker');
+  const groups = wanted.filter((c) => c.kind === 'group');
   const codes = new Map<string, { errorCode: number; errorMessage: string | null }>();
   const key = (kind: Change['kind'], name: string) => `${kind}:${name}`;
   await Promise.all([
@@ -56,6 +62,13 @@ async function apply(
           if (!isFailure(r) && r.type === 'AlterBrokerConfigsResponse') for (const b of r.resources) codes.set(key('broker', b.resource), b);
           else for (const c of brokers) codes.set(key('broker', c.name), unansweredError(r));
         }),
+    groups.length > 0 &&
+      ctx
+        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterGroupConfigs', groups: groups.map((c) => ({ group: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
+        .then((r) => {
+          if (!isFailure(r) && r.type === 'AlterGroupConfigsResponse') for (const g of r.groups) codes.set(key('group', g.group), g);
+          else for (const c of groups) codes.set(key('group', c.name), unansweredError(r));
+        }),
   ]);
   return {
     throttleTimeMs: 0,
@@ -67,9 +80,10 @@ async function apply(
   };
 }
 
-/** A resource's current overrides: a topic's, or a broker resource's dynamic configs. */
+/** A resource's current overrides: a topic's, a broker resource's dynamic configs, or a group's. */
 function currentConfig(md: ClusterMetadata | null, r: { resourceType: number; resourceName: string }): Record<string, string | number> {
   if (r.resourceType === BROKER) return md?.brokerConfigs?.[r.resourceName] ?? {};
+  if (r.resourceType === GROUP) return md?.groupConfigs?.[r.resourceName] ?? {};
   return md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
 }
 
@@ -85,8 +99,11 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
   const deny = (errorCode: number): Answer => ({ errorCode, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName });
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : deny(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   if (r.resourceType === BROKER) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
-  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4)`, resourceType: r.resourceType, resourceName: r.resourceName };
+  if (r.resourceType === GROUP) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : deny(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4, groups: 32)`, resourceType: r.resourceType, resourceName: r.resourceName };
 }
+
+const kindOf = (resourceType: number): Change['kind'] => (resourceType === BROKER ? 'broker' : resourceType === GROUP ? 'group' : 'topic');
 
 export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx, _version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
@@ -100,7 +117,7 @@ export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx,
     const current = currentConfig(md, r);
     const del = Object.keys(current).filter((k) => !(k in set));
     for (const c of r.configs) if (c.value === null) del.push(c.name);
-    return { kind: r.resourceType === BROKER ? 'broker' : 'topic', name: r.resourceName, set, delete: del };
+    return { kind: kindOf(r.resourceType), name: r.resourceName, set, delete: del };
   });
   return apply(ctx, body.resources, changes, body.validateOnly);
 };
@@ -137,7 +154,7 @@ export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlter
           return bad(`unknown config operation ${c.configOperation} for ${c.name}`);
       }
     }
-    return { kind: r.resourceType === BROKER ? 'broker' : 'topic', name: r.resourceName, set, delete: del };
+    return { kind: kindOf(r.resourceType), name: r.resourceName, set, delete: del };
   });
   return apply(ctx, body.resources, changes, body.validateOnly);
 };

@@ -10,7 +10,13 @@
  * config types. Configs are not secret here (no passwords exist), so nothing is marked sensitive. With an authorizer, as Kafka:
  * a topic's configs need DESCRIBE_CONFIGS on the topic (else TOPIC_AUTHORIZATION_FAILED), a
  * broker's DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED).
+ *
+ * Groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
+ * consumer.heartbeat.interval.ms, the group's own value (GROUP_CONFIG) or this broker's
+ * group.consumer.* value (DEFAULT_CONFIG), as Kafka's ConfigHelper; a group need not exist. With
+ * an authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
  */
+import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONFIG_KEYS, effectiveGroupTimeouts } from '../../../actors/group-coordinator/group-configs.js';
 import { brokerConfigEntries, clusterDefaultConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
@@ -21,9 +27,10 @@ import { fetchClusterMetadata } from './metadata.js';
 
 const TOPIC = 2;
 const BROKER = 4;
+const GROUP = 32;
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5 } as const;
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, GROUP_CONFIG: 8 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
 const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
@@ -107,7 +114,20 @@ function brokerEntries(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntry
 function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): number | null {
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : ErrorCode.TOPIC_AUTHORIZATION_FAILED;
   if (r.resourceType === BROKER) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+  if (r.resourceType === GROUP) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : ErrorCode.GROUP_AUTHORIZATION_FAILED;
   return null;
+}
+
+/** A group's configs: its own values over this broker's group.consumer.* (Kafka's DEFAULT_CONFIG for those). */
+function groupEntries(ctx: ApiContext, overrides: Readonly<Record<string, string>>): ConfigEntry[] {
+  const defaults = { sessionTimeoutMs: ctx.config.groupConsumerSessionTimeoutMs, heartbeatIntervalMs: ctx.config.groupConsumerHeartbeatIntervalMs };
+  const values = effectiveGroupTimeouts(overrides, defaults);
+  const valueOf: Record<string, number> = { [CONSUMER_SESSION_TIMEOUT_MS]: values.sessionTimeoutMs, [CONSUMER_HEARTBEAT_INTERVAL_MS]: values.heartbeatIntervalMs };
+  return GROUP_CONFIG_KEYS.map((name) => {
+    const source = name in overrides ? Source.GROUP_CONFIG : Source.DEFAULT_CONFIG;
+    const value = String(valueOf[name]);
+    return { name, value, readOnly: false, isDefault: source === Source.DEFAULT_CONFIG, configSource: source, isSensitive: false, synonyms: [{ name, value, source }], configType: Type.INT, documentation: null };
+  });
 }
 
 /**
@@ -121,7 +141,7 @@ export function effectiveTopicConfigs(ctx: ApiContext, md: ClusterMetadata | nul
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
   const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);
-  const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER) && refused[i] === null);
+  const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER || r.resourceType === GROUP) && refused[i] === null);
   const md = anyOpen ? await fetchClusterMetadata(ctx, topicNames) : null;
   const results = body.resources.map((r, i) => {
     const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
@@ -147,7 +167,12 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
       }
       return out(ErrorCode.NONE, null, brokerEntries(ctx, md).map((e) => toWire(e, brokerConfigType(e.value))));
     }
-    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4)`, []);
+    if (r.resourceType === GROUP) {
+      if (r.resourceName === '') return out(ErrorCode.INVALID_REQUEST, 'Group name must not be empty', []);
+      if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
+      return out(ErrorCode.NONE, null, groupEntries(ctx, md.groupConfigs?.[r.resourceName] ?? {}));
+    }
+    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, groups: 32)`, []);
   });
   return { throttleTimeMs: 0, results };
 };
