@@ -128,7 +128,22 @@ describe('broker config', () => {
     [{ 'log.cleaner.min.cleanable.ratio': 2 }, 'log.cleaner.min.cleanable.ratio'],
     [{ 'replica.alter.log.dirs.io.max.bytes.per.second': -1 }, 'replica.alter.log.dirs.io.max.bytes.per.second'],
     [{ 'replica.alter.log.dirs.io.max.bytes.per.second': '1.5' }, 'replica.alter.log.dirs.io.max.bytes.per.second'],
+    // Kafka's GroupCoordinatorConfig rules on the consumer group session timeout and heartbeat interval
+    [{ 'group.consumer.session.timeout.ms': 1_500 }, 'group.consumer.session.timeout.ms'],
+    [{ 'group.consumer.session.timeout.ms': 60_001 }, 'group.consumer.session.timeout.ms'],
+    [{ 'group.consumer.heartbeat.interval.ms': 100 }, 'group.consumer.heartbeat.interval.ms'],
+    [{ 'group.consumer.heartbeat.interval.ms': 15_001 }, 'group.consumer.heartbeat.interval.ms'],
+    [{ 'group.consumer.min.session.timeout.ms': 50_000, 'group.consumer.session.timeout.ms': 50_000, 'group.consumer.max.session.timeout.ms': 49_000 }, 'group.consumer.max.session.timeout.ms'],
+    [{ 'group.consumer.min.heartbeat.interval.ms': 9_000, 'group.consumer.heartbeat.interval.ms': 9_000, 'group.consumer.max.heartbeat.interval.ms': 8_000 }, 'group.consumer.max.heartbeat.interval.ms'],
+    [{ 'group.consumer.min.session.timeout.ms': 1_000, 'group.consumer.session.timeout.ms': 5_000, 'group.consumer.heartbeat.interval.ms': 5_000 }, 'group.consumer.heartbeat.interval.ms'],
   ];
+
+  it("takes the bounds of the consumer groups' session timeouts and heartbeat intervals (Kafka's defaults 45-60 s, 5-15 s), and values within them", () => {
+    const d = parseBrokerConfig({});
+    expect([d.groupConsumerMinSessionTimeoutMs, d.groupConsumerMaxSessionTimeoutMs, d.groupConsumerMinHeartbeatIntervalMs, d.groupConsumerMaxHeartbeatIntervalMs]).to.deep.equal([45_000, 60_000, 5_000, 15_000]);
+    const c = parseBrokerConfig({ 'group.consumer.min.session.timeout.ms': 1_000, 'group.consumer.session.timeout.ms': 1_500, 'group.consumer.min.heartbeat.interval.ms': 100, 'group.consumer.heartbeat.interval.ms': 100 });
+    expect([c.groupConsumerSessionTimeoutMs, c.groupConsumerHeartbeatIntervalMs]).to.deep.equal([1_500, 100]);
+  });
   for (const [input, key] of bad) {
     it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {
       try {

@@ -157,7 +157,12 @@ describe('actors/controller/controller-config', () => {
       delegationTokenMaxLifetimeMs: 7 * 24 * 60 * 60 * 1000,
       delegationTokenExpiryTimeMs: 24 * 60 * 60 * 1000,
       delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
+      // what group configs are checked against (Kafka's GroupCoordinatorConfig defaults)
+      consumerGroupTimeouts: { sessionTimeoutMs: 45_000, heartbeatIntervalMs: 5_000, minSessionTimeoutMs: 45_000, maxSessionTimeoutMs: 60_000, minHeartbeatIntervalMs: 5_000, maxHeartbeatIntervalMs: 15_000 },
     });
+    expect(parseControllerConfig({ 'group.consumer.min.session.timeout.ms': '1000', 'group.consumer.session.timeout.ms': 2_000, 'group.consumer.min.heartbeat.interval.ms': 100, 'group.consumer.heartbeat.interval.ms': 500 }).consumerGroupTimeouts).to.deep.include({ minSessionTimeoutMs: 1_000, sessionTimeoutMs: 2_000 });
+    expect(() => parseControllerConfig({ 'group.consumer.session.timeout.ms': 2_000 })).to.throw(/group\.consumer\.session\.timeout\.ms: must be greater than or equal to group\.consumer\.min\.session\.timeout\.ms/);
+    expect(() => parseControllerConfig({ 'group.consumer.max.heartbeat.interval.ms': 0 })).to.throw(/group\.consumer\.max\.heartbeat\.interval\.ms: 0 is not valid/);
     expect(
       parseControllerConfig({ 'broker.session.timeout.ms': '18000', 'unclean.leader.election.enable': 'true', 'auto.leader.rebalance.enable': 'false', 'leader.imbalance.check.interval.seconds': '30' }),
     ).to.deep.include({

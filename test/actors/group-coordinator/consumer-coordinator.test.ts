@@ -117,6 +117,29 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
       expect(d.groups[0]!.members.map((m) => m.memberId)).to.deep.equal([a.memberId]);
     });
 
+    it("a group's configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) replace the broker's for that group only, from the next heartbeat", async () => {
+      const a = await hb({ rebalanceTimeoutMs: 200_000 });
+      expect(a.heartbeatIntervalMs).to.equal(5_000);
+      const other = await h.ask<ConsumerGroupHeartbeatResponse>(consumerHeartbeat('other', { subscribedTopicNames: ['t'] }));
+      h.sys.send(h.coord, { type: 'GroupConfigsChanged', configs: { [G]: { 'consumer.session.timeout.ms': '50000', 'consumer.heartbeat.interval.ms': '7000' } } });
+      const a2 = await hb(next(a.memberId!, a.memberEpoch));
+      expect(a2.heartbeatIntervalMs).to.equal(7_000);
+      const o2 = await h.ask<ConsumerGroupHeartbeatResponse>(consumerHeartbeat('other', next(other.memberId!, other.memberEpoch)));
+      expect(o2.heartbeatIntervalMs).to.equal(5_000);
+      // 46 s after their last heartbeats: the broker's 45 s fenced the member of 'other'; a's 50 s did not
+      h.clock.advance(46_000);
+      await h.settle();
+      expect((await h.ask<ConsumerGroupHeartbeatResponse>(consumerHeartbeat('other', next(other.memberId!, o2.memberEpoch)))).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+      const a3 = await hb(next(a.memberId!, a2.memberEpoch));
+      expect(a3.errorCode).to.equal(ErrorCode.NONE);
+      // the group's configs removed: back to the broker's
+      h.sys.send(h.coord, { type: 'GroupConfigsChanged', configs: {} });
+      expect((await hb(next(a.memberId!, a3.memberEpoch))).heartbeatIntervalMs).to.equal(5_000);
+      h.clock.advance(46_000);
+      await h.settle();
+      expect((await hb(next(a.memberId!, a3.memberEpoch))).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+    });
+
     it('a member that does not revoke within its rebalance timeout is fenced', async () => {
       const a = await hb({ rebalanceTimeoutMs: 10_000 });
       const b = await hb();
