@@ -138,7 +138,13 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
 
       // the member finds the new coordinator and keeps consuming (and committing)
       await producer.send({ topic: 'jobs', messages: values('b', 10).map((value) => ({ value })) });
-      await checkFor(() => seen.length === 30, 20_000, 20);
+      try {
+        await checkFor(() => seen.length === 30, 20_000, 20);
+      } catch (err) {
+        // say where the member stood (its phase, assignment and positions) and where the offsets partition is
+        const where = JSON.stringify({ seen: seen.length, member: await first.describe().catch((e: Error) => e.message), offsets: await c.client.partition('__consumer_offsets', 0) });
+        throw new Error(`${(err as Error).message}; ${where}`);
+      }
       await first.disconnect();
       // a new member starts from the group's committed offsets: nothing is read twice
       const again: string[] = [];
