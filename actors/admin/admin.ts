@@ -1,11 +1,12 @@
 /**
  * The admin client actor: topic and group administration for the promise API in
- * src/client/admin.ts. Topic, ACL, dynamic broker config, client quota and SCRAM credential
- * operations go to the controller (quotas are described from its metadata, the metadata quorum
- * as the active controller sees it; SCRAM upsertions arrive salted, the password stays in the
- * client); group and transaction operations find the coordinator first; listings fan out to
- * every broker's coordinator; offsets come from partition leaders; log dirs from every broker
- * asked; a broker's configs (and a topic's defaults) from that broker.
+ * src/client/admin.ts. Topic, ACL, dynamic broker config, group config, client quota and SCRAM
+ * credential operations go to the controller (quotas and group configs are described from its
+ * metadata, the metadata quorum as the active controller sees it; SCRAM upsertions arrive
+ * salted, the password stays in the client); group and transaction operations find the
+ * coordinator first; listings fan out to every broker's coordinator; offsets come from partition
+ * leaders; log dirs from every broker asked; a broker's configs (and a topic's or a group's
+ * defaults) from that broker.
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
@@ -14,7 +15,8 @@
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
- * DynamicBrokerConfigs, DescribeConfigs, AlterClientQuotas, DescribeClientQuotas, CreateAcls,
+ * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
+ * DescribeConfigs (a broker, the cluster-wide default, a topic or a group), AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken, DescribeDelegationTokens,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
@@ -33,12 +35,14 @@ import type { ActorContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
-import { clusterDefaultConfigEntries, topicConfigEntries } from '../broker/config-entries.js';
+import { clusterDefaultConfigEntries, topicConfigEntries, type ConfigEntry as BrokerConfigEntry } from '../broker/config-entries.js';
 import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, ReplicaLogDirsAltered, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { QuorumReply } from '../quorum/messages.js';
 import {
   coordinatorPath,
+  OFFSETS_TOPIC,
+  offsetsPartitionFor,
   type ConsumerGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
@@ -59,6 +63,7 @@ import {
 } from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
+import { groupConfigEntries } from './group-config-entries.js';
 import type { AdminMsg } from './messages.js';
 
 export interface AdminArgs {
@@ -263,6 +268,35 @@ async function askPartitionLeaders<R extends { errorCode: number }>(
   }
 }
 
+/** A running broker's every config entry (only it knows its topology config), or why it cannot give them. */
+async function brokerConfigsOf(s: AdminState, ctx: Ctx, broker: { brokerId: number; node: string; fenced: boolean }): Promise<BrokerConfigEntry[] | { errorCode: number; errorMessage: string }> {
+  if (broker.fenced) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${broker.brokerId} is fenced (stopped, or not heartbeating): only a running broker knows its configs` };
+  const answer = await ctx.ask<BrokerConfigsDescription>({ node: broker.node, path: brokerPath(broker.brokerId) }, { type: 'DescribeConfigs' }, { timeoutMs: s.timeoutMs });
+  if (isFailure(answer)) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${broker.brokerId} did not answer: ${answer.message}` };
+  if (answer.errorCode !== ErrorCode.NONE) return { errorCode: answer.errorCode, errorMessage: `broker ${broker.brokerId}: ${errorName(answer.errorCode)}` };
+  return answer.configs;
+}
+
+/**
+ * A group's config entries: its own values (the controller's metadata) over the broker defaults
+ * of its coordinator, the leader of its __consumer_offsets partition (else any live broker: the
+ * group need not exist, nor the topic), whose id the answer carries.
+ */
+async function describeGroupConfigs(s: AdminState, ctx: Ctx, group: string): Promise<void> {
+  if (group === '') return fail(ctx, 'Configs', ErrorCode.INVALID_REQUEST, 'Group name must not be empty');
+  const md = await controllerMetadata(s, ctx, [OFFSETS_TOPIC]);
+  if (isFailure(md)) return fail(ctx, 'Configs', md.errorCode, md.message);
+  const offsets = md.topics.find((t) => t.name === OFFSETS_TOPIC);
+  const partition = offsets && offsets.partitions.length > 0 ? offsetsPartitionFor(group, offsets.partitions.length) : -1;
+  const leader = offsets?.partitions.find((p) => p.partition === partition)?.leader;
+  const live = md.brokers.filter((b) => !b.fenced);
+  const broker = live.find((b) => b.brokerId === leader) ?? live[0];
+  if (!broker) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, 'no live broker to ask for the broker defaults');
+  const entries = await brokerConfigsOf(s, ctx, broker);
+  if (!Array.isArray(entries)) return fail(ctx, 'Configs', entries.errorCode, entries.errorMessage);
+  ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: broker.brokerId, configs: groupConfigEntries(md.groupConfigs?.[group] ?? {}, entries) });
+}
+
 type QuorumDescription = Extract<QuorumReply, { type: 'QuorumDescription' }>;
 
 /**
@@ -333,11 +367,20 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       if (isFailure(md)) return fail(ctx, 'DynamicBrokerConfigs', md.errorCode, md.message);
       ctx.reply({ type: 'DynamicBrokerConfigs', errorCode: ErrorCode.NONE, brokerConfigs: md.brokerConfigs ?? {} });
     },
+    async AlterGroupConfigs(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterGroupConfigs', groups: m.groups, validateOnly: m.validateOnly ?? false }, 'AlterGroupConfigsResponse');
+    },
+    async DynamicGroupConfigs(s, _m, ctx) {
+      const md = await controllerMetadata(s, ctx, []);
+      if (isFailure(md)) return fail(ctx, 'DynamicGroupConfigs', md.errorCode, md.message);
+      ctx.reply({ type: 'DynamicGroupConfigs', errorCode: ErrorCode.NONE, groupConfigs: md.groupConfigs ?? {} });
+    },
     async DescribeConfigs(s, m, ctx) {
-      const r = (m.resource ?? {}) as { broker?: unknown; topic?: unknown };
+      const r = (m.resource ?? {}) as { broker?: unknown; topic?: unknown; group?: unknown };
+      if (typeof r.group === 'string') return describeGroupConfigs(s, ctx, r.group);
       const topic = typeof r.topic === 'string' ? r.topic : null;
       if (topic === null && r.broker !== null && !(Number.isSafeInteger(r.broker) && (r.broker as number) >= 0)) {
-        return fail(ctx, 'Configs', ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default) or { topic: name }');
+        return fail(ctx, 'Configs', ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default), { topic: name } or { group: id }');
       }
       const md = await controllerMetadata(s, ctx, topic !== null ? [topic] : []);
       if (isFailure(md)) return fail(ctx, 'Configs', md.errorCode, md.message);
@@ -349,11 +392,9 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const leader = t?.partitions.find((p) => p.partition === 0)?.leader;
       const broker = t ? (live.find((b) => b.brokerId === leader) ?? live[0]) : md.brokers.find((b) => b.brokerId === r.broker);
       if (!broker) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, t ? 'no live broker to ask for the broker defaults' : `broker ${r.broker as number} is not registered in the cluster`);
-      if (broker.fenced) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} is fenced (stopped, or not heartbeating): only a running broker knows its configs`);
-      const answer = await ctx.ask<BrokerConfigsDescription>({ node: broker.node, path: brokerPath(broker.brokerId) }, { type: 'DescribeConfigs' }, { timeoutMs: s.timeoutMs });
-      if (isFailure(answer)) return fail(ctx, 'Configs', ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} did not answer: ${answer.message}`);
-      if (answer.errorCode !== ErrorCode.NONE) return fail(ctx, 'Configs', answer.errorCode, `broker ${broker.brokerId}: ${errorName(answer.errorCode)}`);
-      ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: broker.brokerId, configs: t ? topicConfigEntries(t.config, answer.configs) : answer.configs });
+      const entries = await brokerConfigsOf(s, ctx, broker);
+      if (!Array.isArray(entries)) return fail(ctx, 'Configs', entries.errorCode, entries.errorMessage);
+      ctx.reply({ type: 'Configs', errorCode: ErrorCode.NONE, brokerId: broker.brokerId, configs: t ? topicConfigEntries(t.config, entries) : entries });
     },
     async AlterClientQuotas(s, m, ctx) {
       await toController(s, ctx, { type: 'AlterClientQuotas', entries: m.entries, validateOnly: m.validateOnly ?? false }, 'AlterClientQuotasResponse');

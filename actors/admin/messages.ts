@@ -102,11 +102,20 @@ export type AdminMsg =
   /** The dynamic broker configs in the controller's metadata: '' (the cluster-wide default) or a broker id -> its keys and values. */
   | { type: 'DynamicBrokerConfigs' }
   /**
-   * Kafka's DescribeConfigs (config-entries.ts): a broker's every key (asked of that broker), the
-   * cluster-wide dynamic defaults (broker null), or a topic's every key, on the leader of its
-   * first partition (or another live broker).
+   * Group configs (Kafka 4.0's GROUP config resources: consumer.session.timeout.ms,
+   * consumer.heartbeat.interval.ms), passed to the controller as they are; answered per group.
    */
-  | { type: 'DescribeConfigs'; resource: { broker: number | null } | { topic: string } }
+  | { type: 'AlterGroupConfigs'; groups: { group: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /** The group configs in the controller's metadata: group id -> its keys and values. */
+  | { type: 'DynamicGroupConfigs' }
+  /**
+   * Kafka's DescribeConfigs (config-entries.ts): a broker's every key (asked of that broker), the
+   * cluster-wide dynamic defaults (broker null), a topic's every key, on the leader of its first
+   * partition (or another live broker), or a group's keys (group-config-entries.ts), its own
+   * values over the broker defaults of its coordinator (the leader of its __consumer_offsets
+   * partition, or another live broker).
+   */
+  | { type: 'DescribeConfigs'; resource: { broker: number | null } | { topic: string } | { group: string } }
   /**
    * Kafka's AlterClientQuotas, passed to the controller as it is (Kafka's wire shape of entities:
    * [{ entityType: 'user' | 'client-id', entityName: name or null for the default }]); answered per entry.

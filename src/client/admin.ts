@@ -2,16 +2,16 @@
  * The admin promise API over the admin actor (actors/admin): topics, cluster, the controllers'
  * metadata quorum, leader elections, partition reassignments, groups, transactions, offsets
  * (KafkaJS's fetchTopicOffsets and by timestamp, Kafka's listOffsets) and lag, record deletion,
- * brokers' log dirs, ACLs, dynamic broker configs, client quotas, SCRAM credentials (KIP-554:
- * salted here, the password never leaves the client), delegation tokens (KIP-48) and config
- * descriptions. Failures throw
+ * brokers' log dirs, ACLs, dynamic broker configs, group configs (Kafka 4.0's), client quotas,
+ * SCRAM credentials (KIP-554: salted here, the password never leaves the client), delegation
+ * tokens (KIP-48) and config descriptions. Failures throw
  * SamsaError with Kafka's code; per-item results keep their codes.
  */
 import crypto from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
 import type { AdminMsg } from '../../actors/admin/messages.js';
-import type { ConfigEntry } from '../../actors/broker/config-entries.js';
+import type { ConfigEntry } from '../../actors/admin/group-config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
@@ -383,7 +383,7 @@ function toEntry(b: AclBinding): AclEntry {
   };
 }
 
-export type { ConfigEntry, ConfigSource, ConfigSynonym } from '../../actors/broker/config-entries.js';
+export type { ConfigEntry, ConfigSource, ConfigSynonym } from '../../actors/admin/group-config-entries.js';
 
 /** A change to dynamic broker configs: of one broker, or (broker null) the cluster-wide default. */
 export interface BrokerConfigChange {
@@ -402,9 +402,34 @@ export interface DynamicBrokerConfigs {
   configs: Record<string, string>;
 }
 
+/**
+ * A change to a consumer group's configs (Kafka 4.0's group configs): `set` keys
+ * (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) take these values (strings, as
+ * Kafka's), `delete` keys go back to the brokers' group.consumer.* values.
+ */
+export interface GroupConfigChange {
+  group: string;
+  set?: Record<string, string>;
+  delete?: string[];
+}
+
+/** The controller's answer for one group of alterGroupConfigs: NONE, or why it was refused. */
+export interface GroupConfigResult {
+  group: string;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/** One group's configs, as the cluster metadata has them. */
+export interface GroupConfigs {
+  group: string;
+  /** Key -> value, in key order; {} when none is set. */
+  configs: Record<string, string>;
+}
+
 /** A resource's configs (ConfigEntry: value in force, source, synonyms), and who answered. */
 export interface ResourceConfigs {
-  /** The broker whose view this is (for a topic: the leader of its first partition, else a live broker); null for the cluster-wide default. */
+  /** The broker whose view this is (for a topic: the leader of its first partition, else a live broker; for a group: its coordinator, else a live broker); null for the cluster-wide default. */
   brokerId: number | null;
   configs: ConfigEntry[];
 }
@@ -1261,6 +1286,48 @@ export class Admin {
   }
 
   /**
+   * Sets and removes consumer groups' configs (Kafka 4.0's group configs, Admin.incrementalAlterConfigs
+   * on GROUP resources): consumer.session.timeout.ms and consumer.heartbeat.interval.ms, each
+   * change's `set` keys set and `delete` keys back to the brokers' group.consumer.* values (the
+   * keys not named stay); a group need not exist. The controller checks each group's values
+   * once the change is laid over its others: integers within group.consumer.min/max.session.timeout.ms
+   * and group.consumer.min/max.heartbeat.interval.ms, the heartbeat interval below the session
+   * timeout. Each group is taken or refused on its own, as in Kafka: the answer per group, in
+   * order, keeps its code (NONE; INVALID_CONFIG for an unknown key or a bad value, with the
+   * controller's reason; INVALID_REQUEST for an empty group name or a group named twice); a
+   * malformed request throws INVALID_REQUEST and sends nothing. `validateOnly` checks without
+   * changing anything. The group coordinators time their KIP-848 members' sessions with the new
+   * values, and tell them the heartbeat interval, once the metadata reaches them.
+   */
+  async alterGroupConfigs(groups: GroupConfigChange[], opts: { validateOnly?: boolean } = {}): Promise<GroupConfigResult[]> {
+    const shape = 'groups must be [{ group: id, set?: { key: value }, delete?: [key] }]';
+    if (!Array.isArray(groups)) throw new SamsaError(ErrorCode.INVALID_REQUEST, shape);
+    const wire = groups.map((g, i) => {
+      if (typeof g !== 'object' || g === null || typeof g.group !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `groups[${i}]: group must be a group id (a string): ${shape}`);
+      return { group: g.group, ...(g.set ? { set: g.set } : {}), ...(g.delete ? { delete: g.delete } : {}) };
+    });
+    if (wire.length === 0) return [];
+    const r = await this.call({ type: 'AlterGroupConfigs', groups: wire, validateOnly: opts.validateOnly ?? false });
+    return (r.groups as GroupConfigResult[]).map((g) => ({ group: g.group, errorCode: g.errorCode, errorMessage: g.errorMessage ?? null }));
+  }
+
+  /**
+   * The group configs, from the controller's metadata (what alterGroupConfigs set): without
+   * `group`, every group that has some, in group id order; with `group` just that one, {} when it
+   * has none. Only the groups' own values: describeConfigs({ group }) gives both keys with the
+   * broker defaults for those not set.
+   */
+  async describeGroupConfigs(opts: { group?: string } = {}): Promise<GroupConfigs[]> {
+    if (opts.group !== undefined && typeof opts.group !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'group must be a group id (a string)');
+    const all = (await this.call({ type: 'DynamicGroupConfigs' })).groupConfigs as Record<string, Record<string, string>>;
+    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    if (opts.group !== undefined) return [{ group: opts.group, configs: sorted(all[opts.group]) }];
+    return Object.keys(all)
+      .sort()
+      .map((group) => ({ group, configs: sorted(all[group]) }));
+  }
+
+  /**
    * Sets and removes client quotas, as Kafka's Admin.alterClientQuotas: each entry names an
    * entity ({ user?, clientId? }: a name, or null for the default) and its ops ({ key, value }
    * sets, { key, remove: true } or { key, value: null } removes; the keys not named stay). The
@@ -1417,13 +1484,20 @@ export class Admin {
    *  - `{ topic }`: every topic key: the topic's override, else the broker default in force on
    *    the leader of its first partition (or another live broker), whose id is `brokerId`: a
    *    broker's own config may differ from another's. UNKNOWN_TOPIC_OR_PARTITION if it does not exist.
+   *  - `{ group }`: a consumer group's keys (Kafka 4.0's group configs: consumer.heartbeat.interval.ms,
+   *    consumer.session.timeout.ms): the group's own value (DYNAMIC_GROUP_CONFIG), else the
+   *    broker's group.consumer.heartbeat.interval.ms / group.consumer.session.timeout.ms
+   *    (DEFAULT_CONFIG, as Kafka) on its coordinator, the leader of its __consumer_offsets
+   *    partition (or another live broker), whose id is `brokerId`. The group need not exist;
+   *    an empty group name is INVALID_REQUEST.
    */
-  async describeConfigs(resource: { broker: number | null } | { topic: string }): Promise<ResourceConfigs> {
-    const r = (resource ?? {}) as { broker?: unknown; topic?: unknown };
-    if (typeof r.topic !== 'string' && !(r.broker === null || isBrokerId(r.broker))) {
-      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default) or { topic: name }');
+  async describeConfigs(resource: { broker: number | null } | { topic: string } | { group: string }): Promise<ResourceConfigs> {
+    const r = (resource ?? {}) as { broker?: unknown; topic?: unknown; group?: unknown };
+    if (typeof r.topic !== 'string' && typeof r.group !== 'string' && !(r.broker === null || isBrokerId(r.broker))) {
+      throw new SamsaError(ErrorCode.INVALID_REQUEST, 'the resource must be { broker: id }, { broker: null } (the cluster-wide default), { topic: name } or { group: id }');
     }
-    const answer = await this.call({ type: 'DescribeConfigs', resource: typeof r.topic === 'string' ? { topic: r.topic } : { broker: r.broker as number | null } });
+    const wire = typeof r.topic === 'string' ? { topic: r.topic } : typeof r.group === 'string' ? { group: r.group } : { broker: r.broker as number | null };
+    const answer = await this.call({ type: 'DescribeConfigs', resource: wire });
     return { brokerId: answer.brokerId as number | null, configs: answer.configs as ConfigEntry[] };
   }
 

@@ -98,7 +98,7 @@ describe('cli/commands/configs: ips on the command line', () => {
       { argv: ['--alter', '--entity-type', 'ips', '--entity-name', '1.2.3.4', '--entity-type', 'users', '--entity-name', 'alice', '--add-config', 'connection_creation_rate=10'], says: '--entity-type users does not go with --entity-type ips: ips go alone (only users and clients go together)' },
       { argv: ['--alter', '--ip', '1.2.3.4', '--client', 'app', '--add-config', 'connection_creation_rate=10'], says: '--client does not go with --ip: ips go alone (only users and clients go together)' },
       { argv: ['--alter', '--entity-type', 'ips', '--add-config', 'connection_creation_rate=10'], says: '--alter needs the ip: --entity-name address, or --entity-default for the default ip (or --ip address, --ip-defaults)' },
-      { argv: ['--describe', '--ip', '1.2.3.4', '--all'], says: '--all goes with topics and brokers: a quota entity has only the quotas set for it' },
+      { argv: ['--describe', '--ip', '1.2.3.4', '--all'], says: '--all goes with topics, brokers and groups: a quota entity has only the quotas set for it' },
     ];
     const results = await Promise.all(cases.map((c) => runCli(['configs', ...c.argv])));
     results.forEach((r, i) => {

@@ -1,9 +1,10 @@
 /**
- * `samsa configs`: describes and alters topic configs, dynamic broker configs, client quotas,
- * IP connection rate quotas and users' SCRAM credentials like Kafka's kafka-configs tool. The
- * entity is --entity-type topics|brokers|users|clients|ips with --entity-name or (brokers, users,
- * clients, ips) --entity-default, or kafka-configs' shorthands --topic, --broker,
- * --broker-defaults, --user, --user-defaults, --client, --client-defaults, --ip, --ip-defaults.
+ * `samsa configs`: describes and alters topic configs, dynamic broker configs, consumer group
+ * configs, client quotas, IP connection rate quotas and users' SCRAM credentials like Kafka's
+ * kafka-configs tool. The entity is --entity-type topics|brokers|groups|users|clients|ips with
+ * --entity-name or (brokers, users, clients, ips) --entity-default, or kafka-configs' shorthands
+ * --topic, --broker, --broker-defaults, --group, --user, --user-defaults, --client,
+ * --client-defaults, --ip, --ip-defaults.
  * users and clients go together (a user's clients): --entity-type users --entity-name alice
  * --entity-type clients --entity-name app, names and defaults paired with the types by position.
  * ips go alone (KIP-612): an IP address (samsa takes IP literals only, where kafka-configs also
@@ -12,7 +13,9 @@
  * per second the brokers' Kafka listeners accept from that address).
  * --alter takes --add-config in Kafka's syntax (k1=v1,k2=[a,b]: brackets for values with
  * commas), --add-config-file (a properties file) and --delete-config k1,k2; topics go through
- * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs, quotas through
+ * admin.alterTopicConfigs, brokers through admin.alterBrokerConfigs, groups (Kafka 4.0's group
+ * configs: consumer.session.timeout.ms, consumer.heartbeat.interval.ms) through
+ * admin.alterGroupConfigs, quotas through
  * admin.alterClientQuotas (ips too: kafka-configs' "Only connection quota configs can be added
  * for 'ips'" for any other key). A user also has SCRAM credentials (KIP-554): --add-config
  * 'SCRAM-SHA-256=[iterations=8192,password=secret]' (iterations optional, 4096) goes through
@@ -23,9 +26,10 @@
  *
  * --describe prints kafka-configs' lines: a header per entity, then `  key=value sensitive=false
  * synonyms={SOURCE:key=value, ...}` per config, in key order; only the dynamic ones (a topic's
- * overrides, a broker's own dynamic configs, the cluster-wide defaults) unless --all, which gives
- * every key with its value in force (admin.describeConfigs: a broker asked for its own, a topic's
- * defaults as the leader of its first partition has them). A broker that cannot be asked (not
+ * overrides, a broker's own dynamic configs, the cluster-wide defaults, a group's own values)
+ * unless --all, which gives every key with its value in force (admin.describeConfigs: a broker
+ * asked for its own, a topic's defaults as the leader of its first partition has them, a group's
+ * as its coordinator has them). A broker that cannot be asked (not
  * running) gets its dynamic configs from the cluster metadata, with a note on stderr. Quotas are
  * listed as kafka-configs lists them: `Quota configs for user-principal 'alice', client-id 'app'
  * are consumer_byte_rate=2048.0, producer_byte_rate=1024.0` (values as Java prints a double),
@@ -36,7 +40,8 @@
  */
 import fs from 'node:fs';
 import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
-import type { SamsaError } from '../../client/errors.js';
+import { SamsaError } from '../../client/errors.js';
+import { ErrorCode } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
@@ -49,26 +54,26 @@ export { canonicalIp };
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
 
-const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, users and clients (client quotas) and ips (connection rate quotas)';
+const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, groups, users and clients (client quotas) and ips (connection rate quotas)';
 /** kafka-configs' entity types that samsa does not have, and why. */
 const OTHER_ENTITY_TYPES: Readonly<Record<string, string>> = {
   'broker-loggers': SAMSA_ENTITY_TYPES,
   'client-metrics': SAMSA_ENTITY_TYPES,
-  groups: SAMSA_ENTITY_TYPES,
 };
-const ENTITY_TYPES = ['topics', 'brokers', 'users', 'clients', 'ips'] as const;
+const ENTITY_TYPES = ['topics', 'brokers', 'groups', 'users', 'clients', 'ips'] as const;
 type EntityType = (typeof ENTITY_TYPES)[number];
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
   { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
-  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
-  { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a user principal, a client id or an IP address (an address only: host names are not resolved)' },
+  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, groups, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
+  { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a group id, a user principal, a client id or an IP address (an address only: host names are not resolved)' },
   { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users, clients or ips the default user, client id or IP (the quota of those without their own)' },
   { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
   { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
   { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
+  { name: 'group', kind: 'string', value: 'id', help: 'shorthand for --entity-type groups --entity-name id (a consumer group: consumer.session.timeout.ms, consumer.heartbeat.interval.ms)' },
   { name: 'user', kind: 'string', value: 'principal', help: 'shorthand for --entity-type users --entity-name principal (with --client or --client-defaults: that user\'s clients)' },
   { name: 'user-defaults', kind: 'flag', help: 'shorthand for --entity-type users --entity-default' },
   { name: 'client', kind: 'string', value: 'id', help: 'shorthand for --entity-type clients --entity-name id' },
@@ -83,7 +88,7 @@ const options: OptionSpec[] = [
     modes: ['alter'],
   },
   { name: 'add-config-file', kind: 'string', value: 'file', help: 'configs to set, from a properties file (key=value lines; # comments)', modes: ['alter'] },
-  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: "configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config; SCRAM-SHA-256 or SCRAM-SHA-512: a user's credential; connection_creation_rate: an ip's quota", modes: ['alter'] },
+  { name: 'delete-config', kind: 'list', value: 'k1,k2', help: "configs to remove, separated by commas (repeatable): a topic goes back to the broker default, a broker to the cluster-wide default or its topology config, a group to the brokers' group.consumer.* values; SCRAM-SHA-256 or SCRAM-SHA-512: a user's credential; connection_creation_rate: an ip's quota", modes: ['alter'] },
   { name: 'all', kind: 'flag', help: 'with --describe: every config with the value in force, not only the dynamic ones', modes: ['describe'] },
   HELP_OPTION,
 ];
@@ -99,10 +104,15 @@ export interface QuotaComponent {
 
 /**
  * What the command line names: a topic (name null: every topic), a broker (id, 'default', or
- * null: every broker and the default), or a client quota entity: its user and/or client id, in
- * kafka-configs' order (the first names the entity in --alter's message), or an ip alone.
+ * null: every broker and the default), a consumer group (name null: every group), or a client
+ * quota entity: its user and/or client id, in kafka-configs' order (the first names the entity
+ * in --alter's message), or an ip alone.
  */
-export type ConfigEntity = { type: 'topics'; name: string | null } | { type: 'brokers'; name: number | 'default' | null } | { type: 'quotas'; components: QuotaComponent[] };
+export type ConfigEntity =
+  | { type: 'topics'; name: string | null }
+  | { type: 'brokers'; name: number | 'default' | null }
+  | { type: 'groups'; name: string | null }
+  | { type: 'quotas'; components: QuotaComponent[] };
 
 const QUOTA_SHORTHANDS = ['user', 'client', 'user-defaults', 'client-defaults'] as const;
 
@@ -168,7 +178,7 @@ function entityType(raw: string): EntityType {
   const t = raw.trim().toLowerCase();
   if ((ENTITY_TYPES as readonly string[]).includes(t)) return t as EntityType;
   if (OTHER_ENTITY_TYPES[t]) throw new UsageError(`--entity-type ${raw} is not supported: ${OTHER_ENTITY_TYPES[t]}`);
-  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, users, clients or ips`);
+  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, groups, users, clients or ips`);
 }
 
 const IP_SHORTHANDS = ['ip', 'ip-defaults'] as const;
@@ -188,7 +198,7 @@ function ipName(raw: string, option: string): string {
 function resolveIpEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
   const shorthand = IP_SHORTHANDS.find((o) => args.has(o));
   const ipOption = shorthand ? `--${shorthand}` : '--entity-type ips';
-  const other = (['topic', 'broker', 'broker-defaults', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'group', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
   if (other) throw new UsageError(`--${other} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
   const bad = types.find((t) => t !== 'ips');
   if (bad) throw new UsageError(`--entity-type ${bad} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
@@ -218,7 +228,7 @@ const QUOTA_TYPE = { users: 'user', clients: 'client-id' } as const;
  * --entity-type with --entity-name / --entity-default paired by position.
  */
 function resolveQuotaEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
-  const other = (['topic', 'broker', 'broker-defaults'] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'group'] as const).find((o) => args.has(o));
   const quotaOption = QUOTA_SHORTHANDS.find((o) => args.has(o)) ?? `entity-type ${types.find((t) => t === 'users' || t === 'clients')}`;
   if (other) throw new UsageError(`--${other} does not go with --${quotaOption}: give one entity (only users and clients go together)`);
   const shorthands = QUOTA_SHORTHANDS.filter((o) => args.has(o));
@@ -266,27 +276,28 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
   if (types.length > 1 && new Set(types).size === 1) throw new UsageError(`--entity-type ${types[0]} is given more than once`);
   if (types.length > 1) throw new UsageError(`--entity-type ${types[0]} goes alone: only users and clients go together (got ${types.join(', ')})`);
   const rawType = args.string('entity-type');
-  const type = types[0] as 'topics' | 'brokers' | undefined;
+  const type = types[0] as 'topics' | 'brokers' | 'groups' | undefined;
   if (args.list('entity-name').length > 1) throw new UsageError('--entity-name is given more than once');
   if (args.list('entity-default').length > 1) throw new UsageError('--entity-default is given more than once');
-  const shorthands = (['topic', 'broker', 'broker-defaults'] as const).filter((o) => args.has(o));
-  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker and --broker-defaults (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
+  const shorthands = (['topic', 'broker', 'broker-defaults', 'group'] as const).filter((o) => args.has(o));
+  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker, --broker-defaults and --group (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
   const shorthand = shorthands[0];
   if (shorthand !== undefined) {
-    const implied = shorthand === 'topic' ? 'topics' : 'brokers';
-    if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${implied === 'topics' ? 'a topic' : 'brokers'}: it does not go with --entity-type ${rawType}`);
+    const implied = shorthand === 'topic' ? 'topics' : shorthand === 'group' ? 'groups' : 'brokers';
+    const what = { topics: 'a topic', groups: 'a group', brokers: 'brokers' }[implied];
+    if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${what}: it does not go with --entity-type ${rawType}`);
     for (const o of ['entity-name', 'entity-default']) if (args.has(o)) throw new UsageError(`--${shorthand} names the entity: it does not go with --${o}`);
-    if (shorthand === 'topic') {
-      const name = args.string('topic')!;
-      if (name.trim() === '') throw new UsageError('--topic needs a topic name');
-      return { type: 'topics', name };
+    if (shorthand === 'topic' || shorthand === 'group') {
+      const name = args.string(shorthand)!;
+      if (name.trim() === '') throw new UsageError(`--${shorthand} needs a ${shorthand === 'topic' ? 'topic name' : 'group id'}`);
+      return { type: implied as 'topics' | 'groups', name };
     }
     if (shorthand === 'broker') return { type: 'brokers', name: brokerId(args.string('broker')!, '--broker') };
     return { type: 'brokers', name: 'default' };
   }
   if (type === undefined) {
-    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|users|clients|ips`);
-    throw new UsageError('give the entity: --entity-type topics|brokers|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|groups|users|clients|ips`);
+    throw new UsageError('give the entity: --entity-type topics|brokers|groups|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --group g, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
   }
   const name = args.string('entity-name');
   if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
@@ -294,6 +305,12 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
     if (args.has('entity-default')) throw new UsageError('--entity-default goes with --entity-type brokers: topics have no default entity (the defaults of topic configs are broker configs: log.retention.ms for retention.ms)');
     if (name !== undefined && name.trim() === '') throw new UsageError('--entity-name needs a topic name');
     if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the topic: --entity-name t (or --topic t)');
+    return { type, name: name ?? null };
+  }
+  if (type === 'groups') {
+    if (args.has('entity-default')) throw new UsageError("--entity-default goes with --entity-type brokers: groups have no default entity (a group's defaults are the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms)");
+    if (name !== undefined && name.trim() === '') throw new UsageError('--entity-name needs a group id');
+    if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the group: --entity-name g (or --group g)');
     return { type, name: name ?? null };
   }
   if (args.has('entity-default')) return { type, name: 'default' };
@@ -518,6 +535,13 @@ async function describeBrokerDefaults(admin: Admin): Promise<void> {
   for (const e of [...configs].sort(byName)) out(configLine(e));
 }
 
+/** A consumer group's configs: its own values, or (--all) both keys with the broker defaults of the others. */
+async function describeGroup(admin: Admin, group: string, all: boolean): Promise<void> {
+  const { configs } = await admin.describeConfigs({ group });
+  out(`${all ? 'All' : 'Dynamic'} configs for group ${group} are:`);
+  for (const e of [...configs].sort(byName)) if (all || e.source === 'DYNAMIC_GROUP_CONFIG') out(configLine(e));
+}
+
 async function describeTopic(admin: Admin, topic: string, all: boolean): Promise<void> {
   let configs: ConfigEntry[];
   try {
@@ -612,8 +636,20 @@ async function describeQuotas(admin: Admin, components: readonly QuotaComponent[
   for (const d of users) if (d.credentials.length > 0) out(scramLine(d));
 }
 
+/** A consumer group's configs: the controller's refusal (an unknown key, a value out of bounds) is the command line's fault (exit 2). */
+async function alterGroup(admin: Admin, group: string, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
+  if (change.delete.length > 0) {
+    const [current] = await admin.describeGroupConfigs({ group });
+    checkDeletes(change.delete, current!.configs, `group ${group}`);
+  }
+  const [result] = await admin.alterGroupConfigs([{ group, set: change.set, delete: change.delete }]);
+  if (result && result.errorCode !== ErrorCode.NONE) refusedChange(new SamsaError(result.errorCode, `group ${group}: ${result.errorMessage ?? ''}`));
+  out(`Completed updating config for group ${group}.`);
+}
+
 async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
   if (entity.type === 'quotas') return alterUsers(admin, entity.components, planUserAlter(entity.components, change));
+  if (entity.type === 'groups') return alterGroup(admin, entity.name!, change);
   if (entity.type === 'topics') {
     const topic = entity.name!;
     if (change.delete.length > 0) {
@@ -656,6 +692,15 @@ async function describe(admin: Admin, entity: ConfigEntity, all: boolean, liveBr
     for (const t of topics) await describeTopic(admin, t, all);
     return true;
   }
+  if (entity.type === 'groups') {
+    // without a name: the groups the coordinators know, and those with configs of their own
+    const groups =
+      entity.name !== null
+        ? [entity.name]
+        : [...new Set([...(await admin.listGroups()).groups.map((g) => g.groupId), ...(await admin.describeGroupConfigs()).map((g) => g.group)])].sort();
+    for (const g of groups) await describeGroup(admin, g, all);
+    return true;
+  }
   if (entity.name === 'default') {
     await describeBrokerDefaults(admin);
     return true;
@@ -677,7 +722,7 @@ async function run(args: Args): Promise<number> {
   const entity = resolveEntity(args, mode);
   const change = mode === 'alter' ? planAlter(args) : null;
   if (entity.type === 'quotas') {
-    if (args.has('all')) throw new UsageError('--all goes with topics and brokers: a quota entity has only the quotas set for it');
+    if (args.has('all')) throw new UsageError('--all goes with topics, brokers and groups: a quota entity has only the quotas set for it');
     if (change) planUserAlter(entity.components, change);
   }
   let complete = true;
@@ -694,12 +739,14 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), client quotas, IP connection rates and SCRAM credentials',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), group configs, client quotas, IP connection rates and SCRAM credentials',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
     '[--bootstrap-server host:port] --alter (--topic t | --entity-type topics --entity-name t) [--add-config k1=v1,k2=[a,b] | --add-config-file file] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
+    '[--bootstrap-server host:port] --describe (--group g | --entity-type groups [--entity-name g]) [--all]',
+    '[--bootstrap-server host:port] --alter (--group g | --entity-type groups --entity-name g) [--add-config consumer.session.timeout.ms=n,consumer.heartbeat.interval.ms=n] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
     '[--bootstrap-server host:port] --alter ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients (--entity-name n | --entity-default) ...) [--add-config producer_byte_rate=n,consumer_byte_rate=n,request_percentage=p,controller_mutation_rate=n] [--delete-config k1,k2]',
     "[--bootstrap-server host:port] --alter (--user u | --entity-type users --entity-name u) [--add-config 'SCRAM-SHA-256=[iterations=n,password=p],SCRAM-SHA-512=[password=p]'] [--delete-config SCRAM-SHA-256,SCRAM-SHA-512]",
@@ -709,6 +756,7 @@ export const configsCommand: Command = {
   description: [
     "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
     '--describe prints a header per entity and a line per config: key=value, sensitive (always false: samsa has no secret configs) and its synonyms, the layers that set it, most specific first (DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG: the topology, DEFAULT_CONFIG). Without --all only the dynamic configs are listed: a topic\'s overrides, a broker\'s own dynamic configs, the cluster-wide defaults. With --all every key with its value in force: a broker reports its own (it alone knows its topology config); a topic\'s keys without an override show the broker defaults as the leader of its first partition has them (brokers with their own dynamic or topology configs may differ). A broker that cannot be asked (not running) is described from the cluster metadata, its dynamic configs only, with a note on stderr (and exit code 1 with --all). Without a name, every topic, or every broker (live, or with dynamic configs) and then the cluster-wide default.',
+"Consumer groups have group configs (Kafka 4.0's, KIP-848): consumer.session.timeout.ms and consumer.heartbeat.interval.ms, a group's own session timeout and heartbeat interval in place of the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms. The controller checks them: integers within group.consumer.min/max.session.timeout.ms (45000 to 60000 by default) and group.consumer.min/max.heartbeat.interval.ms (5000 to 15000), the heartbeat interval below the session timeout; an unknown key or a value out of bounds is refused with its reason (exit 2). The group need not exist. The coordinator times the group's KIP-848 members' sessions with them and tells the members the heartbeat interval. --describe lists a group's own values (DYNAMIC_GROUP_CONFIG); --all both keys, a key without a value of the group's taking the broker's value on the group's coordinator (DEFAULT_CONFIG). --delete-config takes a key back to the brokers' value. Without a name, every group the coordinators know and every group with configs.",
     "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
     "Users and clients have client quotas (Kafka's KIP-13/55): producer_byte_rate and consumer_byte_rate, bytes per second per broker; request_percentage (KIP-124), the percentage of one request handler thread's time per broker (a Kafka listener's time on the client's requests over the quota window; over 100 is more than one thread's worth); controller_mutation_rate (KIP-599), partitions created or deleted per second. They are set on a user (the SASL user or certificate principal), a client id, or a user's clients of an id (--entity-type users --entity-name alice --entity-type clients --entity-name app, or --user alice --client app); --entity-default (--user-defaults, --client-defaults) is the default, the quota of every user or client id without one of its own. The most specific quota that exists applies, key by key. A value that is not a number is a usage error; one not above 0, or an unknown key, is refused with the controller's reason (exit 2). --describe lists each quota entity of exactly those types, as kafka-configs: `Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0`; a type without a name lists every entity of it (the default included).",
     "Users have SCRAM credentials too (Kafka's KIP-554), one per mechanism: --add-config 'SCRAM-SHA-256=[iterations=8192,password=secret]' sets the user's SCRAM-SHA-256 credential (iterations optional, before the password: 4096 by default, the controller takes 4096 to 16384), --delete-config SCRAM-SHA-256 removes it. The password never leaves this command: a random salt and the salted password are sent, and the brokers' SASL listeners accept the user from then on. SCRAM keys need a named user alone: not --entity-default or --user-defaults, not with clients. SCRAM and quota keys may be given together (kafka-configs refuses that): the quotas are changed first, then the credentials. A malformed SCRAM value or a missing password is a usage error (exit 2); the controller's refusal (iterations out of range, a credential to delete that does not exist) ends with its reason (exit 1). --describe of users (a name, or every user; not the default, not with clients) adds kafka-configs' line per user with credentials: `SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096` (mechanisms and iterations only).",
@@ -722,6 +770,9 @@ export const configsCommand: Command = {
     'samsa configs --describe --broker 1 --all',
     'samsa configs --alter --topic orders --add-config cleanup.policy=[compact,delete],retention.ms=604800000',
     'samsa configs --describe --entity-type topics --entity-name orders',
+    'samsa configs --alter --entity-type groups --entity-name orders-app --add-config consumer.session.timeout.ms=50000,consumer.heartbeat.interval.ms=6000',
+    'samsa configs --describe --group orders-app --all',
+    'samsa configs --alter --group orders-app --delete-config consumer.heartbeat.interval.ms',
     'samsa configs --alter --entity-type users --entity-name alice --entity-type clients --entity-name app --add-config producer_byte_rate=1048576,consumer_byte_rate=2097152',
     'samsa configs --alter --client-defaults --add-config consumer_byte_rate=10485760',
     'samsa configs --alter --user alice --add-config request_percentage=50',
