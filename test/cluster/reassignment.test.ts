@@ -111,6 +111,16 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       expect(read.map((r) => [r.offset, String(r.value)])).to.deep.equal(values('y', 100).slice(60).map((v, i) => [60 + i, v]));
     });
 
+    /** Waits 20 s for `cond`; else fails saying where the member stood (phase, assignment, positions) and where the offsets partition is. */
+    async function waitSaying(cond: () => boolean, member: { describe(): Promise<unknown> }): Promise<void> {
+      try {
+        await checkFor(cond, 20_000, 20);
+      } catch (err) {
+        const where = JSON.stringify({ member: await member.describe().catch((e: Error) => e.message), offsets: await c.client.partition('__consumer_offsets', 0) });
+        throw new Error(`${(err as Error).message}; ${where}`);
+      }
+    }
+
     it("moves a live group's __consumer_offsets partition away from its coordinator: the group keeps its offsets and carries on", async () => {
       await c.client.createTopic('jobs', 1, 1);
       const samsa = c.samsa('mover');
@@ -138,13 +148,7 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
 
       // the member finds the new coordinator and keeps consuming (and committing)
       await producer.send({ topic: 'jobs', messages: values('b', 10).map((value) => ({ value })) });
-      try {
-        await checkFor(() => seen.length === 30, 20_000, 20);
-      } catch (err) {
-        // say where the member stood (its phase, assignment and positions) and where the offsets partition is
-        const where = JSON.stringify({ seen: seen.length, member: await first.describe().catch((e: Error) => e.message), offsets: await c.client.partition('__consumer_offsets', 0) });
-        throw new Error(`${(err as Error).message}; ${where}`);
-      }
+      await waitSaying(() => seen.length === 30, first);
       await first.disconnect();
       // a new member starts from the group's committed offsets: nothing is read twice
       const again: string[] = [];
@@ -153,7 +157,7 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       await second.subscribe({ topic: 'jobs', fromBeginning: true });
       await second.run({ eachMessage: ({ message }) => void again.push(String(message.value)) });
       await producer.send({ topic: 'jobs', messages: [{ value: 'c-0' }] });
-      await checkFor(() => again.includes('c-0'), 20_000, 20);
+      await waitSaying(() => again.includes('c-0'), second);
       expect(again).to.deep.equal(['c-0']);
       expect(seen).to.deep.equal([...values('a', 20), ...values('b', 10)]);
       await second.disconnect();
