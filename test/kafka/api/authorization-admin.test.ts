@@ -2,7 +2,7 @@
  * ACLs on the admin APIs, as Kafka's brokers and controller enforce them: CreateTopics (CREATE on
  * the cluster or the topic; configs only with DESCRIBE_CONFIGS), DeleteTopics (DESCRIBE, then
  * DELETE), CreatePartitions (ALTER), DeleteRecords (DELETE), DescribeConfigs (DESCRIBE_CONFIGS on
- * the topic or the cluster), AlterConfigs / IncrementalAlterConfigs (ALTER_CONFIGS),
+ * the topic, the cluster or the group), AlterConfigs / IncrementalAlterConfigs (ALTER_CONFIGS),
  * DescribeLogDirs (DESCRIBE on the cluster), AlterReplicaLogDirs (ALTER on the cluster), ElectLeaders (ALTER on the cluster),
  * AlterPartitionReassignments (ALTER on the cluster), ListPartitionReassignments (DESCRIBE on
  * the cluster), AlterUserScramCredentials (ALTER on the cluster), DescribeUserScramCredentials
@@ -235,6 +235,29 @@ describe('Kafka API: ACLs on the admin APIs', function () {
     await checkFor(async () => (await topicConfig('ac-a', 'retention.ms')) === '1000', 10_000, 20);
     expect(codes(await alterIncrementally(alice, '2000'))).to.deep.equal([[TOPIC, ErrorCode.NONE], [BROKER, ErrorCode.NONE]]);
     await checkFor(async () => (await topicConfig('ac-a', 'retention.ms')) === '2000', 10_000, 20);
+  });
+
+  it('group configs: DescribeConfigs needs DESCRIBE_CONFIGS on the group, AlterConfigs and IncrementalAlterConfigs ALTER_CONFIGS (else GROUP_AUTHORIZATION_FAILED, nothing changed)', async () => {
+    const GROUP = 32;
+    const describe = async (k: KafkaCaller) => (await k.call(ApiKeys.DescribeConfigs, 4, { resources: [{ resourceType: GROUP, resourceName: 'acl-cfg', configurationKeys: ['consumer.session.timeout.ms'] }], includeSynonyms: false, includeDocumentation: false })).results[0];
+    const set = (k: KafkaCaller, value: string) =>
+      k.call(ApiKeys.IncrementalAlterConfigs, 1, { resources: [{ resourceType: GROUP, resourceName: 'acl-cfg', configs: [{ name: 'consumer.session.timeout.ms', configOperation: 0, value }] }], validateOnly: false });
+    const replace = (k: KafkaCaller, value: string) =>
+      k.call(ApiKeys.AlterConfigs, 2, { resources: [{ resourceType: GROUP, resourceName: 'acl-cfg', configs: [{ name: 'consumer.session.timeout.ms', value }] }], validateOnly: false });
+    const d = await describe(alice);
+    expect([d.errorCode, d.configs]).to.deep.equal([ErrorCode.GROUP_AUTHORIZATION_FAILED, []]);
+    expect((await set(alice, '50000')).responses[0].errorCode).to.equal(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+    expect((await replace(alice, '50000')).responses[0].errorCode).to.equal(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+    expect((await describe(root)).configs[0].value).to.equal('45000');
+
+    await allow('alice', AclOperation.DESCRIBE_CONFIGS, ResourceType.GROUP, 'acl-cfg');
+    expect((await describe(alice)).configs[0].value).to.equal('45000');
+    expect((await set(alice, '50000')).responses[0].errorCode).to.equal(ErrorCode.GROUP_AUTHORIZATION_FAILED);
+    await allow('alice', AclOperation.ALTER_CONFIGS, ResourceType.GROUP, 'acl-cfg');
+    expect((await set(alice, '50000')).responses[0].errorCode).to.equal(ErrorCode.NONE);
+    await checkFor(async () => (await describe(alice)).configs[0].value === '50000', 10_000, 20);
+    expect((await replace(alice, '55000')).responses[0].errorCode).to.equal(ErrorCode.NONE);
+    await checkFor(async () => (await describe(alice)).configs[0].value === '55000', 10_000, 20);
   });
 
   it('DescribeLogDirs needs DESCRIBE on the cluster: else CLUSTER_AUTHORIZATION_FAILED (v3+) and no results', async () => {
