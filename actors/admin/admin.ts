@@ -63,7 +63,7 @@ import {
 } from '../partition-replica/messages.js';
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
-import { groupConfigEntries } from './group-config-entries.js';
+import { groupConfigEntries } from '../broker/config-entries.js';
 import type { AdminMsg } from './messages.js';
 
 export interface AdminArgs {

@@ -111,7 +111,7 @@ export type AdminMsg =
   /**
    * Kafka's DescribeConfigs (config-entries.ts): a broker's every key (asked of that broker), the
    * cluster-wide dynamic defaults (broker null), a topic's every key, on the leader of its first
-   * partition (or another live broker), or a group's keys (group-config-entries.ts), its own
+   * partition (or another live broker), or a group's keys (groupConfigEntries in actors/broker/config-entries.ts), its own
    * values over the broker defaults of its coordinator (the leader of its __consumer_offsets
    * partition, or another live broker).
    */

@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
 import type { AdminMsg } from '../../actors/admin/messages.js';
-import type { ConfigEntry } from '../../actors/admin/group-config-entries.js';
+import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
@@ -383,7 +383,7 @@ function toEntry(b: AclBinding): AclEntry {
   };
 }
 
-export type { ConfigEntry, ConfigSource, ConfigSynonym } from '../../actors/admin/group-config-entries.js';
+export type { ConfigEntry, ConfigSource, ConfigSynonym } from '../../actors/broker/config-entries.js';
 
 /** A change to dynamic broker configs: of one broker, or (broker null) the cluster-wide default. */
 export interface BrokerConfigChange {

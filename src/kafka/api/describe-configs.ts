@@ -16,8 +16,7 @@
  * group.consumer.* value (DEFAULT_CONFIG), as Kafka's ConfigHelper; a group need not exist. With
  * an authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
  */
-import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONFIG_KEYS, effectiveGroupTimeouts } from '../../../actors/group-coordinator/group-configs.js';
-import { brokerConfigEntries, clusterDefaultConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
+import { brokerConfigEntries, clusterDefaultConfigEntries, groupConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
@@ -30,7 +29,7 @@ const BROKER = 4;
 const GROUP = 32;
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, GROUP_CONFIG: 8 } as const;
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, DYNAMIC_GROUP_CONFIG: 8 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
 const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
@@ -118,16 +117,12 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
   return null;
 }
 
-/** A group's configs: its own values over this broker's group.consumer.* (Kafka's DEFAULT_CONFIG for those). */
-function groupEntries(ctx: ApiContext, overrides: Readonly<Record<string, string>>): ConfigEntry[] {
-  const defaults = { sessionTimeoutMs: ctx.config.groupConsumerSessionTimeoutMs, heartbeatIntervalMs: ctx.config.groupConsumerHeartbeatIntervalMs };
-  const values = effectiveGroupTimeouts(overrides, defaults);
-  const valueOf: Record<string, number> = { [CONSUMER_SESSION_TIMEOUT_MS]: values.sessionTimeoutMs, [CONSUMER_HEARTBEAT_INTERVAL_MS]: values.heartbeatIntervalMs };
-  return GROUP_CONFIG_KEYS.map((name) => {
-    const source = name in overrides ? Source.GROUP_CONFIG : Source.DEFAULT_CONFIG;
-    const value = String(valueOf[name]);
-    return { name, value, readOnly: false, isDefault: source === Source.DEFAULT_CONFIG, configSource: source, isSensitive: false, synonyms: [{ name, value, source }], configType: Type.INT, documentation: null };
-  });
+/**
+ * A group's configs: its own values over this broker's group.consumer.* (Kafka's DEFAULT_CONFIG
+ * for those); one synonym each, the one in force, as Kafka's ConfigHelper lists a group key's.
+ */
+function groupEntries(ctx: ApiContext, md: ClusterMetadata, groupId: string): ConfigEntry[] {
+  return groupConfigEntries(md.groupConfigs?.[groupId] ?? {}, brokerEntries(ctx, md)).map((e) => ({ ...toWire(e, Type.INT), synonyms: toWire(e, Type.INT).synonyms.slice(0, 1) }));
 }
 
 /**
@@ -170,7 +165,7 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
     if (r.resourceType === GROUP) {
       if (r.resourceName === '') return out(ErrorCode.INVALID_REQUEST, 'Group name must not be empty', []);
       if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
-      return out(ErrorCode.NONE, null, groupEntries(ctx, md.groupConfigs?.[r.resourceName] ?? {}));
+      return out(ErrorCode.NONE, null, groupEntries(ctx, md, r.resourceName));
     }
     return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, groups: 32)`, []);
   });

@@ -57,10 +57,10 @@ describe('Kafka API: group configs', function () {
     const d = await describe('nobody-yet');
     expect(d.errorCode).to.equal(ErrorCode.NONE);
     expect(d.configs.map((x) => ({ name: x.name, value: x.value, source: x.configSource, readOnly: x.readOnly, type: x.configType }))).to.deep.equal([
-      { name: 'consumer.session.timeout.ms', value: '30000', source: Source.DEFAULT, readOnly: false, type: 3 },
       { name: 'consumer.heartbeat.interval.ms', value: '3000', source: Source.DEFAULT, readOnly: false, type: 3 },
+      { name: 'consumer.session.timeout.ms', value: '30000', source: Source.DEFAULT, readOnly: false, type: 3 },
     ]);
-    expect(d.configs[0]!.synonyms).to.deep.equal([{ name: 'consumer.session.timeout.ms', value: '30000', source: Source.DEFAULT }]);
+    expect(d.configs[1]!.synonyms).to.deep.equal([{ name: 'consumer.session.timeout.ms', value: '30000', source: Source.DEFAULT }]);
     const empty = await describe('');
     expect([empty.errorCode, empty.errorMessage]).to.deep.equal([ErrorCode.INVALID_REQUEST, 'Group name must not be empty']);
   });
