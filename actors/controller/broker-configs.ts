@@ -14,7 +14,8 @@ export interface BrokerConfigAnswer {
   errorMessage: string | null;
 }
 
-function isStringMap(v: unknown): v is Record<string, string> {
+/** A plain object of string values (config maps as requests carry them). */
+export function isStringMap(v: unknown): v is Record<string, string> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 

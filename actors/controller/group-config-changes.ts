@@ -7,16 +7,13 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { groupConfigProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
+import { isStringMap } from './broker-configs.js';
 import type { MetadataRecord, MetadataState } from './metadata-state.js';
 
 export interface GroupConfigAnswer {
   group: string;
   errorCode: number;
   errorMessage: string | null;
-}
-
-function isStringMap(v: unknown): v is Record<string, string> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
 /** The records for the valid changes among `groups`, and an answer for each, in order. */

@@ -16,17 +16,10 @@ import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
 import { fastFailover, TestCluster } from '../helpers/cluster.js';
 import { refused } from '../helpers/samsa-error.js';
+import { LOW_GROUP_BOUNDS as BOUNDS } from '../helpers/group-records.js';
 
 const SESSION = 'consumer.session.timeout.ms';
 const HEARTBEAT = 'consumer.heartbeat.interval.ms';
-
-/** Bounds below Kafka's (45-60 s, 5-15 s) on brokers and controller alike; the defaults 30 s and 3 s. */
-const BOUNDS = {
-  'group.consumer.min.session.timeout.ms': 1_000,
-  'group.consumer.session.timeout.ms': 30_000,
-  'group.consumer.min.heartbeat.interval.ms': 100,
-  'group.consumer.heartbeat.interval.ms': 3_000,
-};
 
 const view = (configs: ConfigEntry[]) => configs.map((e) => ({ name: e.name, value: e.value, source: e.source, isDefault: e.isDefault, readOnly: e.readOnly, synonyms: e.synonyms.map((s) => `${s.source}:${s.name}=${s.value}`) }));
 const defaultEntry = (name: string, value: string) => ({ name, value, source: 'DEFAULT_CONFIG', isDefault: true, readOnly: false, synonyms: [`DEFAULT_CONFIG:${name}=${value}`] });

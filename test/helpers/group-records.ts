@@ -19,6 +19,17 @@ export const FAST_GROUPS = fastFailover({
   'group.consumer.min.session.timeout.ms': 1_500,
 });
 
+/**
+ * Consumer group bounds below Kafka's (45-60 s, 5-15 s), for brokers and controller alike, with
+ * defaults of 30 s and 3 s: group configs tests set small values within them.
+ */
+export const LOW_GROUP_BOUNDS = {
+  'group.consumer.min.session.timeout.ms': 1_000,
+  'group.consumer.session.timeout.ms': 30_000,
+  'group.consumer.min.heartbeat.interval.ms': 100,
+  'group.consumer.heartbeat.interval.ms': 3_000,
+};
+
 export async function produceValues(samsa: SamsaClient, topic: string, values: string[], partitions?: number): Promise<void> {
   const producer = samsa.producer({ acks: 'all' });
   await producer.connect();

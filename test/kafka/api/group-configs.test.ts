@@ -13,6 +13,7 @@ import { checkFor } from '../../helpers/check-for.js';
 import { joinHeartbeat } from '../../helpers/consumer-group-requests.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
+import { LOW_GROUP_BOUNDS as BOUNDS } from '../../helpers/group-records.js';
 
 const GROUP = 32;
 const SET = 0;
@@ -21,14 +22,6 @@ const APPEND = 2;
 /** Kafka's ConfigSource codes. */
 const Source = { DEFAULT: 5, GROUP: 8 };
 const TOPIC = 'gc-topic';
-
-/** Bounds below Kafka's (45-60 s, 5-15 s) on brokers and controller alike, so a test can time sessions out. */
-const BOUNDS = {
-  'group.consumer.min.session.timeout.ms': 1_000,
-  'group.consumer.session.timeout.ms': 30_000,
-  'group.consumer.min.heartbeat.interval.ms': 100,
-  'group.consumer.heartbeat.interval.ms': 3_000,
-};
 
 describe('Kafka API: group configs', function () {
   this.timeout(60_000);
