@@ -35,6 +35,25 @@ const LIST_KEYS = new Set(['cleanup.policy', 'log.cleanup.policy']);
 type Change = { kind: 'topic' | 'broker' | 'group'; name: string; set: Record<string, string>; delete: string[] };
 type Answer = { errorCode: number; errorMessage: string | null; resourceType: number; resourceName: string };
 
+type ResourceAnswer = { name: string; errorCode: number; errorMessage: string | null };
+
+/** Each kind's controller request, and its answers by resource name (null: not the answer expected). */
+const TO_CONTROLLER: Readonly<Record<Change['kind'], { request(changes: Change[], validateOnly: boolean): ControllerMsg; answers(r: ControllerReply): ResourceAnswer[] | null }>> = {
+  topic: {
+    request: (cs, validateOnly) => ({ type: 'AlterTopicConfigs', topics: cs.map((c) => ({ name: c.name, set: c.set, delete: c.delete })), validateOnly }),
+    answers: (r) => (r.type === 'AlterTopicConfigsResponse' ? r.topics : null),
+  },
+  broker: {
+    request: (cs, validateOnly) => ({ type: 'AlterBrokerConfigs', resources: cs.map((c) => ({ resource: c.name, set: c.set, delete: c.delete })), validateOnly }),
+    answers: (r) => (r.type === 'AlterBrokerConfigsResponse' ? r.resources.map((b) => ({ name: b.resource, errorCode: b.errorCode, errorMessage: b.errorMessage })) : null),
+  },
+  group: {
+    request: (cs, validateOnly) => ({ type: 'AlterGroupConfigs', groups: cs.map((c) => ({ group: c.name, set: c.set, delete: c.delete })), validateOnly }),
+    answers: (r) => (r.type === 'AlterGroupConfigsResponse' ? r.groups.map((g) => ({ name: g.group, errorCode: g.errorCode, errorMessage: g.errorMessage })) : null),
+  },
+};
+const KINDS = Object.keys(TO_CONTROLLER) as Change['kind'][];
+
 async function apply(
   ctx: ApiContext,
   resources: readonly { resourceType: number; resourceName: string }[],
@@ -42,34 +61,18 @@ async function apply(
   validateOnly: boolean,
 ): Promise<{ throttleTimeMs: number; responses: Answer[] }> {
   const wanted = changes.filter((c): c is Change => !('errorCode' in c));
-  const topics = wanted.filter((c) => c.kind === 'topic');
-  const brokers = wanted.filter((c) => c.kind === 'broker');
-  const groups = wanted.filter((c) => c.kind === 'group');
   const codes = new Map<string, { errorCode: number; errorMessage: string | null }>();
   const key = (kind: Change['kind'], name: string) => `${kind}:${name}`;
-  await Promise.all([
-    topics.length > 0 &&
-      ctx
-        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterTopicConfigs', topics: topics.map((c) => ({ name: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
-        .then((r) => {
-          if (!isFailure(r) && r.type === 'AlterTopicConfigsResponse') for (const t of r.topics) codes.set(key('topic', t.name), t);
-          else for (const c of topics) codes.set(key('topic', c.name), unansweredError(r));
-        }),
-    brokers.length > 0 &&
-      ctx
-        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterBrokerConfigs', resources: brokers.map((c) => ({ resource: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
-        .then((r) => {
-          if (!isFailure(r) && r.type === 'AlterBrokerConfigsResponse') for (const b of r.resources) codes.set(key('broker', b.resource), b);
-          else for (const c of brokers) codes.set(key('broker', c.name), unansweredError(r));
-        }),
-    groups.length > 0 &&
-      ctx
-        .ask<ControllerMsg, ControllerReply>(ctx.controller, { type: 'AlterGroupConfigs', groups: groups.map((c) => ({ group: c.name, set: c.set, delete: c.delete })), validateOnly }, ctx.config.requestTimeoutMs)
-        .then((r) => {
-          if (!isFailure(r) && r.type === 'AlterGroupConfigsResponse') for (const g of r.groups) codes.set(key('group', g.group), g);
-          else for (const c of groups) codes.set(key('group', c.name), unansweredError(r));
-        }),
-  ]);
+  await Promise.all(
+    KINDS.map(async (kind) => {
+      const mine = wanted.filter((c) => c.kind === kind);
+      if (mine.length === 0) return;
+      const r = await ctx.ask<ControllerMsg, ControllerReply>(ctx.controller, TO_CONTROLLER[kind].request(mine, validateOnly), ctx.config.requestTimeoutMs);
+      const answers = isFailure(r) ? null : TO_CONTROLLER[kind].answers(r);
+      if (answers) for (const x of answers) codes.set(key(kind, x.name), x);
+      else for (const c of mine) codes.set(key(kind, c.name), unansweredError(r));
+    }),
+  );
   return {
     throttleTimeMs: 0,
     responses: changes.map((c, i) => {

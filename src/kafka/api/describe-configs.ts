@@ -122,7 +122,10 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
  * for those); one synonym each, the one in force, as Kafka's ConfigHelper lists a group key's.
  */
 function groupEntries(ctx: ApiContext, md: ClusterMetadata, groupId: string): ConfigEntry[] {
-  return groupConfigEntries(md.groupConfigs?.[groupId] ?? {}, brokerEntries(ctx, md)).map((e) => ({ ...toWire(e, Type.INT), synonyms: toWire(e, Type.INT).synonyms.slice(0, 1) }));
+  return groupConfigEntries(md.groupConfigs?.[groupId] ?? {}, brokerEntries(ctx, md)).map((e) => {
+    const wire = toWire(e, Type.INT);
+    return { ...wire, synonyms: wire.synonyms.slice(0, 1) };
+  });
 }
 
 /**
