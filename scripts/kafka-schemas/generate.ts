@@ -8,6 +8,7 @@
  * own compact description of them (src/kafka/schemas/format.ts: camelCase names, types, version
  * ranges, nullable and tagged ranges, tags, explicit defaults) plus a TypeScript interface for
  * every request/response body and nested struct, and maps from api key to those bodies.
+ * Versions Kafka added since those definitions are laid over them from ./later-versions.ts.
  * `--source` is a free-form label (e.g. "apache/kafka@<commit>") recorded in the header.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,29 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { parseSchemaFile, type RawMessage } from './parse.js';
 import { convertMessage } from './convert.js';
 import { emitGenerated } from './emit.js';
+import { withLaterVersions } from './later-versions.js';
 
 /** The APIs we generate, by Kafka api key. */
 export const API_KEYS: readonly number[] = [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 55, 57, 60, 61, 65, 66, 68, 69, 75, 80, 81];
-
-/**
- * Versions Kafka added after the definitions this was last generated from, the same on the wire
- * as the version before them: api key -> the highest version. Each one's JSON says so in
- * Kafka 4.0 ("Version 12 is the same as version 11", KIP-890 part 2); the fields' open-ended
- * version ranges carry over.
- */
-export const LATER_SAME_VERSIONS: ReadonlyMap<number, number> = new Map([
-  [0, 12], // Produce v12 (KIP-890 part 2: the client adds no partition to its transaction)
-  [28, 5], // TxnOffsetCommit v5 (KIP-890 part 2: nor the group's offsets partition)
-]);
-
-function extendVersions(raw: RawMessage): RawMessage {
-  const max = raw.apiKey === undefined ? undefined : LATER_SAME_VERSIONS.get(raw.apiKey);
-  if (max === undefined) return raw;
-  const m = /^(\d+)-(\d+)$/.exec(raw.validVersions);
-  if (!m) throw new Error(`${raw.name}: validVersions ${raw.validVersions} is not a range`);
-  if (Number(m[2]) >= max) return raw;
-  return { ...raw, validVersions: `${m[1]}-${max}` };
-}
 
 function usage(): never {
   process.stderr.write(
@@ -67,7 +49,7 @@ function main(argv: readonly string[]): void {
     if (!file.endsWith('.json')) continue;
     const raw = parseSchemaFile(readFileSync(join(dir, file), 'utf8'), file);
     if ((raw.type === 'request' || raw.type === 'response') && raw.apiKey !== undefined && wanted.has(raw.apiKey)) {
-      found.push(extendVersions(raw));
+      found.push(withLaterVersions(raw));
     }
   }
   for (const key of API_KEYS) {

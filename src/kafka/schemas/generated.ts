@@ -77,21 +77,23 @@ export const ApiKeys = {
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
-  { name: 'ProduceRequest', apiKey: 0, kind: 'request', validVersions: [0, 12], flexibleFrom: 9, fields: [
+  { name: 'ProduceRequest', apiKey: 0, kind: 'request', validVersions: [0, 13], flexibleFrom: 9, fields: [
     { name: 'transactionalId', type: 'string', versions: [3, N], nullable: [3, N], default: null },
     { name: 'acks', type: 'int16', versions: [0, N] },
     { name: 'timeoutMs', type: 'int32', versions: [0, N] },
     { name: 'topicData', type: 'struct', array: true, versions: [0, N], fields: [
-      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, 12] },
+      { name: 'topicId', type: 'uuid', versions: [13, N] },
       { name: 'partitionData', type: 'struct', array: true, versions: [0, N], fields: [
         { name: 'index', type: 'int32', versions: [0, N] },
         { name: 'records', type: 'records', versions: [0, N], nullable: [0, N] },
       ] },
     ] },
   ] },
-  { name: 'ProduceResponse', apiKey: 0, kind: 'response', validVersions: [0, 12], flexibleFrom: 9, fields: [
+  { name: 'ProduceResponse', apiKey: 0, kind: 'response', validVersions: [0, 13], flexibleFrom: 9, fields: [
     { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
-      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, 12] },
+      { name: 'topicId', type: 'uuid', versions: [13, N] },
       { name: 'partitionResponses', type: 'struct', array: true, versions: [0, N], fields: [
         { name: 'index', type: 'int32', versions: [0, N] },
         { name: 'errorCode', type: 'int16', versions: [0, N] },
@@ -117,7 +119,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'rack', type: 'string', versions: [10, N], nullable: [10, N], default: null },
     ] },
   ] },
-  { name: 'FetchRequest', apiKey: 1, kind: 'request', validVersions: [0, 17], flexibleFrom: 12, fields: [
+  { name: 'FetchRequest', apiKey: 1, kind: 'request', validVersions: [0, 18], flexibleFrom: 12, fields: [
     { name: 'clusterId', type: 'string', versions: [12, N], nullable: [12, N], tagged: [12, N], tag: 0, default: null },
     { name: 'replicaId', type: 'int32', versions: [0, 14], default: -1 },
     { name: 'replicaState', type: 'struct', versions: [15, N], tagged: [15, N], tag: 1, fields: [
@@ -150,7 +152,7 @@ export const messageSchemas: readonly MessageSchema[] = [
     ] },
     { name: 'rackId', type: 'string', versions: [11, N], default: '' },
   ] },
-  { name: 'FetchResponse', apiKey: 1, kind: 'response', validVersions: [0, 17], flexibleFrom: 12, fields: [
+  { name: 'FetchResponse', apiKey: 1, kind: 'response', validVersions: [0, 18], flexibleFrom: 12, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
     { name: 'errorCode', type: 'int16', versions: [7, N] },
     { name: 'sessionId', type: 'int32', versions: [7, N], default: 0 },
@@ -190,7 +192,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'rack', type: 'string', versions: [16, N], nullable: [16, N], default: null },
     ] },
   ] },
-  { name: 'ListOffsetsRequest', apiKey: 2, kind: 'request', validVersions: [0, 10], flexibleFrom: 6, fields: [
+  { name: 'ListOffsetsRequest', apiKey: 2, kind: 'request', validVersions: [0, 11], flexibleFrom: 6, fields: [
     { name: 'replicaId', type: 'int32', versions: [0, N] },
     { name: 'isolationLevel', type: 'int8', versions: [2, N] },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
@@ -204,7 +206,7 @@ export const messageSchemas: readonly MessageSchema[] = [
     ] },
     { name: 'timeoutMs', type: 'int32', versions: [10, N] },
   ] },
-  { name: 'ListOffsetsResponse', apiKey: 2, kind: 'response', validVersions: [0, 10], flexibleFrom: 6, fields: [
+  { name: 'ListOffsetsResponse', apiKey: 2, kind: 'response', validVersions: [0, 11], flexibleFrom: 6, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [2, N] },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'name', type: 'string', versions: [0, N] },
@@ -218,7 +220,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'MetadataRequest', apiKey: 3, kind: 'request', validVersions: [0, 12], flexibleFrom: 9, fields: [
+  { name: 'MetadataRequest', apiKey: 3, kind: 'request', validVersions: [0, 13], flexibleFrom: 9, fields: [
     { name: 'topics', type: 'struct', array: true, versions: [0, N], nullable: [1, N], fields: [
       { name: 'topicId', type: 'uuid', versions: [10, N] },
       { name: 'name', type: 'string', versions: [0, N], nullable: [10, N] },
@@ -227,7 +229,7 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'includeClusterAuthorizedOperations', type: 'bool', versions: [8, 10] },
     { name: 'includeTopicAuthorizedOperations', type: 'bool', versions: [8, N] },
   ] },
-  { name: 'MetadataResponse', apiKey: 3, kind: 'response', validVersions: [0, 12], flexibleFrom: 9, fields: [
+  { name: 'MetadataResponse', apiKey: 3, kind: 'response', validVersions: [0, 13], flexibleFrom: 9, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
     { name: 'brokers', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'nodeId', type: 'int32', versions: [0, N] },
@@ -254,15 +256,17 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'topicAuthorizedOperations', type: 'int32', versions: [8, N], default: -2147483648 },
     ] },
     { name: 'clusterAuthorizedOperations', type: 'int32', versions: [8, 10], default: -2147483648 },
+    { name: 'errorCode', type: 'int16', versions: [13, N] },
   ] },
-  { name: 'OffsetCommitRequest', apiKey: 8, kind: 'request', validVersions: [0, 9], flexibleFrom: 8, fields: [
+  { name: 'OffsetCommitRequest', apiKey: 8, kind: 'request', validVersions: [0, 10], flexibleFrom: 8, fields: [
     { name: 'groupId', type: 'string', versions: [0, N] },
     { name: 'generationIdOrMemberEpoch', type: 'int32', versions: [1, N], default: -1 },
     { name: 'memberId', type: 'string', versions: [1, N] },
     { name: 'groupInstanceId', type: 'string', versions: [7, N], nullable: [7, N], default: null },
     { name: 'retentionTimeMs', type: 'int64', versions: [2, 4], default: -1 },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
-      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, 9] },
+      { name: 'topicId', type: 'uuid', versions: [10, N] },
       { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
         { name: 'partitionIndex', type: 'int32', versions: [0, N] },
         { name: 'committedOffset', type: 'int64', versions: [0, N] },
@@ -272,17 +276,18 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'OffsetCommitResponse', apiKey: 8, kind: 'response', validVersions: [0, 9], flexibleFrom: 8, fields: [
+  { name: 'OffsetCommitResponse', apiKey: 8, kind: 'response', validVersions: [0, 10], flexibleFrom: 8, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
-      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'name', type: 'string', versions: [0, 9] },
+      { name: 'topicId', type: 'uuid', versions: [10, N] },
       { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
         { name: 'partitionIndex', type: 'int32', versions: [0, N] },
         { name: 'errorCode', type: 'int16', versions: [0, N] },
       ] },
     ] },
   ] },
-  { name: 'OffsetFetchRequest', apiKey: 9, kind: 'request', validVersions: [0, 9], flexibleFrom: 6, fields: [
+  { name: 'OffsetFetchRequest', apiKey: 9, kind: 'request', validVersions: [0, 10], flexibleFrom: 6, fields: [
     { name: 'groupId', type: 'string', versions: [0, 7] },
     { name: 'topics', type: 'struct', array: true, versions: [0, 7], nullable: [2, 7], fields: [
       { name: 'name', type: 'string', versions: [0, 7] },
@@ -293,13 +298,14 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'memberId', type: 'string', versions: [9, N], nullable: [9, N], default: null },
       { name: 'memberEpoch', type: 'int32', versions: [9, N], default: -1 },
       { name: 'topics', type: 'struct', array: true, versions: [8, N], nullable: [8, N], fields: [
-        { name: 'name', type: 'string', versions: [8, N] },
+        { name: 'name', type: 'string', versions: [8, 9] },
+        { name: 'topicId', type: 'uuid', versions: [10, N] },
         { name: 'partitionIndexes', type: 'int32', array: true, versions: [8, N] },
       ] },
     ] },
     { name: 'requireStable', type: 'bool', versions: [7, N], default: false },
   ] },
-  { name: 'OffsetFetchResponse', apiKey: 9, kind: 'response', validVersions: [0, 9], flexibleFrom: 6, fields: [
+  { name: 'OffsetFetchResponse', apiKey: 9, kind: 'response', validVersions: [0, 10], flexibleFrom: 6, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [3, N] },
     { name: 'topics', type: 'struct', array: true, versions: [0, 7], fields: [
       { name: 'name', type: 'string', versions: [0, 7] },
@@ -315,7 +321,8 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'groups', type: 'struct', array: true, versions: [8, N], fields: [
       { name: 'groupId', type: 'string', versions: [8, N] },
       { name: 'topics', type: 'struct', array: true, versions: [8, N], fields: [
-        { name: 'name', type: 'string', versions: [8, N] },
+        { name: 'name', type: 'string', versions: [8, 9] },
+        { name: 'topicId', type: 'uuid', versions: [10, N] },
         { name: 'partitions', type: 'struct', array: true, versions: [8, N], fields: [
           { name: 'partitionIndex', type: 'int32', versions: [8, N] },
           { name: 'committedOffset', type: 'int64', versions: [8, N] },
@@ -423,14 +430,15 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'protocolName', type: 'string', versions: [5, N], nullable: [5, N], default: null },
     { name: 'assignment', type: 'bytes', versions: [0, N] },
   ] },
-  { name: 'DescribeGroupsRequest', apiKey: 15, kind: 'request', validVersions: [0, 5], flexibleFrom: 5, fields: [
+  { name: 'DescribeGroupsRequest', apiKey: 15, kind: 'request', validVersions: [0, 6], flexibleFrom: 5, fields: [
     { name: 'groups', type: 'string', array: true, versions: [0, N] },
     { name: 'includeAuthorizedOperations', type: 'bool', versions: [3, N] },
   ] },
-  { name: 'DescribeGroupsResponse', apiKey: 15, kind: 'response', validVersions: [0, 5], flexibleFrom: 5, fields: [
+  { name: 'DescribeGroupsResponse', apiKey: 15, kind: 'response', validVersions: [0, 6], flexibleFrom: 5, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [1, N] },
     { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [6, N], nullable: [6, N], default: null },
       { name: 'groupId', type: 'string', versions: [0, N] },
       { name: 'groupState', type: 'string', versions: [0, N] },
       { name: 'protocolType', type: 'string', versions: [0, N] },
@@ -1028,8 +1036,9 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'resourceName', type: 'string', versions: [0, N] },
     ] },
   ] },
-  { name: 'AlterPartitionReassignmentsRequest', apiKey: 45, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'AlterPartitionReassignmentsRequest', apiKey: 45, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'timeoutMs', type: 'int32', versions: [0, N], default: 60000 },
+    { name: 'allowReplicationFactorChange', type: 'bool', versions: [1, N], default: true },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'name', type: 'string', versions: [0, N] },
       { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
@@ -1038,8 +1047,9 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'AlterPartitionReassignmentsResponse', apiKey: 45, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'AlterPartitionReassignmentsResponse', apiKey: 45, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'allowReplicationFactorChange', type: 'bool', versions: [1, N], default: true },
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
     { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
@@ -1245,11 +1255,12 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
     ] },
   ] },
-  { name: 'DescribeClusterRequest', apiKey: 60, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+  { name: 'DescribeClusterRequest', apiKey: 60, kind: 'request', validVersions: [0, 2], flexibleFrom: 0, fields: [
     { name: 'includeClusterAuthorizedOperations', type: 'bool', versions: [0, N] },
     { name: 'endpointType', type: 'int8', versions: [1, N], default: 1 },
+    { name: 'includeFencedBrokers', type: 'bool', versions: [2, N], default: false },
   ] },
-  { name: 'DescribeClusterResponse', apiKey: 60, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+  { name: 'DescribeClusterResponse', apiKey: 60, kind: 'response', validVersions: [0, 2], flexibleFrom: 0, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
@@ -1261,6 +1272,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'host', type: 'string', versions: [0, N] },
       { name: 'port', type: 'int32', versions: [0, N] },
       { name: 'rack', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+      { name: 'isFenced', type: 'bool', versions: [2, N], default: false },
     ] },
     { name: 'clusterAuthorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
   ] },
@@ -1308,12 +1320,13 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'ListTransactionsRequest', apiKey: 66, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+  { name: 'ListTransactionsRequest', apiKey: 66, kind: 'request', validVersions: [0, 2], flexibleFrom: 0, fields: [
     { name: 'stateFilters', type: 'string', array: true, versions: [0, N] },
     { name: 'producerIdFilters', type: 'int64', array: true, versions: [0, N] },
     { name: 'durationFilter', type: 'int64', versions: [1, N], default: -1 },
+    { name: 'transactionalIdPattern', type: 'string', versions: [2, N], nullable: [2, N], default: null },
   ] },
-  { name: 'ListTransactionsResponse', apiKey: 66, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+  { name: 'ListTransactionsResponse', apiKey: 66, kind: 'response', validVersions: [0, 2], flexibleFrom: 0, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'unknownStateFilters', type: 'string', array: true, versions: [0, N] },
@@ -1352,11 +1365,11 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
     ] },
   ] },
-  { name: 'ConsumerGroupDescribeRequest', apiKey: 69, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'ConsumerGroupDescribeRequest', apiKey: 69, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'groupIds', type: 'string', array: true, versions: [0, N] },
     { name: 'includeAuthorizedOperations', type: 'bool', versions: [0, N] },
   ] },
-  { name: 'ConsumerGroupDescribeResponse', apiKey: 69, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'ConsumerGroupDescribeResponse', apiKey: 69, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'errorCode', type: 'int16', versions: [0, N] },
@@ -1389,6 +1402,7 @@ export const messageSchemas: readonly MessageSchema[] = [
             { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
           ] },
         ] },
+        { name: 'memberType', type: 'int8', versions: [1, N], default: -1 },
       ] },
       { name: 'authorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
     ] },
@@ -1468,8 +1482,10 @@ export interface ProduceRequest {
 }
 
 export interface ProduceRequestTopicData {
-  /** v0+ */
+  /** v0-12 */
   name: string;
+  /** v13+, uuid */
+  topicId: string;
   /** v0+ */
   partitionData: ProduceRequestPartitionData[];
 }
@@ -1491,8 +1507,10 @@ export interface ProduceResponse {
 }
 
 export interface ProduceResponseResponses {
-  /** v0+ */
+  /** v0-12 */
   name: string;
+  /** v13+, uuid */
+  topicId: string;
   /** v0+ */
   partitionResponses: ProduceResponsePartitionResponses[];
 }
@@ -1785,6 +1803,8 @@ export interface MetadataResponse {
   topics: MetadataResponseTopics[];
   /** v8-10, default -2147483648 */
   clusterAuthorizedOperations: number;
+  /** v13+ */
+  errorCode: number;
 }
 
 export interface MetadataResponseBrokers {
@@ -1846,8 +1866,10 @@ export interface OffsetCommitRequest {
 }
 
 export interface OffsetCommitRequestTopics {
-  /** v0+ */
+  /** v0-9 */
   name: string;
+  /** v10+, uuid */
+  topicId: string;
   /** v0+ */
   partitions: OffsetCommitRequestPartitions[];
 }
@@ -1873,8 +1895,10 @@ export interface OffsetCommitResponse {
 }
 
 export interface OffsetCommitResponseTopics {
-  /** v0+ */
+  /** v0-9 */
   name: string;
+  /** v10+, uuid */
+  topicId: string;
   /** v0+ */
   partitions: OffsetCommitResponsePartitions[];
 }
@@ -1916,8 +1940,10 @@ export interface OffsetFetchRequestGroups {
 }
 
 export interface OffsetFetchRequestGroupsTopics {
-  /** v8+ */
+  /** v8-9 */
   name: string;
+  /** v10+, uuid */
+  topicId: string;
   /** v8+ */
   partitionIndexes: number[];
 }
@@ -1963,8 +1989,10 @@ export interface OffsetFetchResponseGroups {
 }
 
 export interface OffsetFetchResponseGroupsTopics {
-  /** v8+ */
+  /** v8-9 */
   name: string;
+  /** v10+, uuid */
+  topicId: string;
   /** v8+ */
   partitions: OffsetFetchResponseGroupsTopicsPartitions[];
 }
@@ -2187,6 +2215,8 @@ export interface DescribeGroupsResponse {
 export interface DescribeGroupsResponseGroups {
   /** v0+ */
   errorCode: number;
+  /** v6+, nullable v6+, default null */
+  errorMessage: string | null;
   /** v0+ */
   groupId: string;
   /** v0+ */
@@ -3397,6 +3427,8 @@ export interface IncrementalAlterConfigsResponseResponses {
 export interface AlterPartitionReassignmentsRequest {
   /** v0+, default 60000 */
   timeoutMs: number;
+  /** v1+, default true */
+  allowReplicationFactorChange: boolean;
   /** v0+ */
   topics: AlterPartitionReassignmentsRequestTopics[];
 }
@@ -3418,6 +3450,8 @@ export interface AlterPartitionReassignmentsRequestPartitions {
 export interface AlterPartitionReassignmentsResponse {
   /** v0+ */
   throttleTimeMs: number;
+  /** v1+, default true */
+  allowReplicationFactorChange: boolean;
   /** v0+ */
   errorCode: number;
   /** v0+, nullable v0+ */
@@ -3851,6 +3885,8 @@ export interface DescribeClusterRequest {
   includeClusterAuthorizedOperations: boolean;
   /** v1+, default 1 */
   endpointType: number;
+  /** v2+, default false */
+  includeFencedBrokers: boolean;
 }
 
 export interface DescribeClusterResponse {
@@ -3881,6 +3917,8 @@ export interface DescribeClusterResponseBrokers {
   port: number;
   /** v0+, nullable v0+, default null */
   rack: string | null;
+  /** v2+, default false */
+  isFenced: boolean;
 }
 
 export interface DescribeProducersRequest {
@@ -3980,6 +4018,8 @@ export interface ListTransactionsRequest {
   producerIdFilters: number[];
   /** v1+, default -1, int64 */
   durationFilter: number;
+  /** v2+, nullable v2+, default null */
+  transactionalIdPattern: string | null;
 }
 
 export interface ListTransactionsResponse {
@@ -4117,6 +4157,8 @@ export interface ConsumerGroupDescribeResponseMembers {
   assignment: ConsumerGroupDescribeResponseAssignment;
   /** v0+ */
   targetAssignment: ConsumerGroupDescribeResponseTargetAssignment;
+  /** v1+, default -1 */
+  memberType: number;
 }
 
 export interface ConsumerGroupDescribeResponseAssignment {

@@ -32,7 +32,7 @@ describe('Kafka API: partition reassignment requests (codec)', () => {
         '00' + '00', // topic and body tag sections
     );
     const { body } = decodeRequest(frame.subarray(4));
-    expect(body).to.deep.equal({ timeoutMs: 1000, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }, { partitionIndex: 1, replicas: null }] }] });
+    expect(body).to.deep.equal({ timeoutMs: 1000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }, { partitionIndex: 1, replicas: null }] }] });
   });
 
   it('ListPartitionReassignments v0: null topics (list all) as length 0; timeoutMs defaults to 60000', () => {
@@ -77,7 +77,7 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
       errorCode: ErrorCode.NONE,
       topics: [{ name: 't', partitions: [{ partition: 0, errorCode: ErrorCode.NONE, errorMessage: null }, { partition: 1, errorCode: ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, errorMessage: 'no reassignment' }] }],
     });
-    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 90_000, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }, { partitionIndex: 1, replicas: null }] }] });
+    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 90_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }, { partitionIndex: 1, replicas: null }] }] });
     expect(asked).to.deep.equal([
       { msg: { type: 'AlterPartitionReassignments', topics: [{ name: 't', partitions: [{ partition: 0, replicas: [2, 3] }, { partition: 1, replicas: null }] }] }, timeoutMs: 90_000 },
     ]);
@@ -91,14 +91,14 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
 
   it("Alter passes on the controller's top-level error", async () => {
     const { ctx, asked } = context({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic t named twice', topics: [] });
-    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 1_000, topics: [{ name: 't', partitions: [] }, { name: 't', partitions: [] }] });
+    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [] }, { name: 't', partitions: [] }] });
     expect(asked[0]!.timeoutMs).to.equal(30_000);
     expect(r).to.deep.equal({ throttleTimeMs: 0, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic t named twice', responses: [] });
   });
 
   it('Alter without an answer: the error at the top level and on every partition asked for', async () => {
     const { ctx } = context(timedOut);
-    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 1_000, topics: [{ name: 'a', partitions: [{ partitionIndex: 0, replicas: [1] }] }, { name: 'b', partitions: [{ partitionIndex: 2, replicas: null }, { partitionIndex: 3, replicas: [1, 2] }] }] });
+    const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 'a', partitions: [{ partitionIndex: 0, replicas: [1] }] }, { name: 'b', partitions: [{ partitionIndex: 2, replicas: null }, { partitionIndex: 3, replicas: [1, 2] }] }] });
     const e = { errorCode: ErrorCode.REQUEST_TIMED_OUT, errorMessage: timedOut.message };
     expect(r).to.deep.equal({
       throttleTimeMs: 0,
@@ -108,7 +108,7 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
         { name: 'b', partitions: [{ partitionIndex: 2, ...e }, { partitionIndex: 3, ...e }] },
       ],
     });
-    const odd = await alterPartitionReassignments(context({ type: 'MetadataResponse' }).ctx, 0, { timeoutMs: 1_000, topics: [{ name: 'a', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
+    const odd = await alterPartitionReassignments(context({ type: 'MetadataResponse' }).ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 'a', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
     expect(odd?.errorCode).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
     expect(odd?.responses?.[0]?.partitions?.[0]?.errorCode).to.equal(ErrorCode.UNKNOWN_SERVER_ERROR);
   });
@@ -144,7 +144,7 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     const denied = { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
     const describeOnly = (op: number) => op === AclOperation.DESCRIBE;
     const a = context({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, describeOnly);
-    const alter = await alterPartitionReassignments(a.ctx, 0, { timeoutMs: 1_000, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
+    const alter = await alterPartitionReassignments(a.ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
     expect(alter).to.deep.equal({ throttleTimeMs: 0, ...denied, responses: [{ name: 't', partitions: [{ partitionIndex: 0, ...denied }] }] });
     expect(a.asked).to.deep.equal([]);
     const l = context({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, () => false);

@@ -88,14 +88,14 @@ describe('kafka codec bad input', () => {
   });
 
   it('versions outside validVersions are unsupported', () => {
-    for (const [key, version] of [[ApiKeys.Produce, 13], [ApiKeys.Fetch, 18], [ApiKeys.ApiVersions, 5], [ApiKeys.Metadata, -1], [ApiKeys.Heartbeat, 0x7fff]] as const) {
+    for (const [key, version] of [[ApiKeys.Produce, 14], [ApiKeys.Fetch, 19], [ApiKeys.ApiVersions, 5], [ApiKeys.Metadata, -1], [ApiKeys.Heartbeat, 0x7fff]] as const) {
       const frame = Buffer.from(requestFrame(key, 0, {}));
       frame.writeInt16BE(version, 2);
       const err = expectCodecError(() => decodeRequest(frame), 'unsupported-version');
       expect([err.apiKey, err.apiVersion]).to.deep.equal([key, version]);
     }
-    expectCodecError(() => encodeResponse(ApiKeys.Produce, 13, 1, {}), 'unsupported-version');
-    expectCodecError(() => encodeRequest({ apiKey: ApiKeys.Produce, apiVersion: 13, correlationId: 1, clientId: null }, {}), 'unsupported-version');
+    expectCodecError(() => encodeResponse(ApiKeys.Produce, 14, 1, {}), 'unsupported-version');
+    expectCodecError(() => encodeRequest({ apiKey: ApiKeys.Produce, apiVersion: 14, correlationId: 1, clientId: null }, {}), 'unsupported-version');
   });
 
   it('negative lengths other than -1 are invalid, and -1 where the field is not nullable', () => {

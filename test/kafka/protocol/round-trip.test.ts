@@ -220,8 +220,8 @@ describe('kafka codec tagged fields', () => {
   });
 
   it('versions and flexibility come from the schemas', () => {
-    expect(schemaVersions(ApiKeys.Produce)).to.deep.equal({ min: 0, max: 12 });
-    expect(schemaVersions(ApiKeys.Fetch)).to.deep.equal({ min: 0, max: 17 });
+    expect(schemaVersions(ApiKeys.Produce)).to.deep.equal({ min: 0, max: 13 });
+    expect(schemaVersions(ApiKeys.Fetch)).to.deep.equal({ min: 0, max: 18 });
     expect(schemaVersions(99)).to.equal(undefined);
     expect(isFlexible(ApiKeys.Produce, 8)).to.equal(false);
     expect(isFlexible(ApiKeys.Produce, 9)).to.equal(true);
