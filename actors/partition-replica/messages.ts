@@ -16,6 +16,8 @@ export const MAX_TIMESTAMP = -3;
 export const EARLIEST_LOCAL_TIMESTAMP = -4;
 /** The highest offset in tiered storage (KIP-1005, v9+): without tiered storage, none (-1). */
 export const LATEST_TIERED_TIMESTAMP = -5;
+/** The first offset not yet uploaded to tiered storage (KIP-1023, v11+): without tiered storage, none (-1). */
+export const EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6;
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 

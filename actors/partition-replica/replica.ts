@@ -48,6 +48,7 @@ import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
 import {
   EARLIEST_LOCAL_TIMESTAMP,
+  EARLIEST_PENDING_UPLOAD_TIMESTAMP,
   EARLIEST_TIMESTAMP,
   LATEST_TIERED_TIMESTAMP,
   LATEST_TIMESTAMP,
@@ -1037,8 +1038,8 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
         ctx.reply({ type: 'ListOffsetsResult', errorCode: ErrorCode.NONE, offset, timestamp: -1, leaderEpoch: s.p.leaderEpoch } satisfies ListOffsetsResult);
         return;
       }
-      // nothing is tiered: no offset, as Kafka answers for a log without remote storage
-      if (m.timestamp === LATEST_TIERED_TIMESTAMP) return void ctx.reply(fail(ErrorCode.NONE));
+      // nothing is tiered or waits to be: no offset, as Kafka answers for a log without remote storage
+      if (m.timestamp === LATEST_TIERED_TIMESTAMP || m.timestamp === EARLIEST_PENDING_UPLOAD_TIMESTAMP) return void ctx.reply(fail(ErrorCode.NONE));
       if (m.timestamp < 0 && m.timestamp !== MAX_TIMESTAMP) return void ctx.reply(fail(ErrorCode.INVALID_REQUEST));
       const r = m.timestamp === MAX_TIMESTAMP ? await s.log.offsetOfMaxTimestamp() : await s.log.offsetForTimestamp(m.timestamp);
       if (r.errorCode !== ErrorCode.NONE) return void ctx.reply(fail(r.errorCode));

@@ -1,5 +1,5 @@
 /**
- * ListOffsets (api key 2, v1-v9) and OffsetForLeaderEpoch (api key 23, v0-v4): asked of this
+ * ListOffsets (api key 2, v1-v11) and OffsetForLeaderEpoch (api key 23, v0-v4): asked of this
  * broker's replica of each partition, which answers NOT_LEADER_OR_FOLLOWER (or
  * FENCED/UNKNOWN_LEADER_EPOCH) when it is not the leader the client thinks it is. A partition this
  * broker hosts no replica of is NOT_LEADER_OR_FOLLOWER if the topic exists, else
@@ -8,12 +8,14 @@
  * the others are answered TOPIC_AUTHORIZATION_FAILED without asking their replicas.
  *
  * ListOffsets' negative timestamps each need a version, as in Kafka's ReplicaManager: LATEST (-1)
- * and EARLIEST (-2) v1, MAX_TIMESTAMP (-3) v7, EARLIEST_LOCAL (-4) v8, LATEST_TIERED (-5) v9; one
- * asked in an older version, or one Kafka does not know, is UNSUPPORTED_VERSION for that
- * partition and its replica is not asked.
+ * and EARLIEST (-2) v1, MAX_TIMESTAMP (-3) v7, EARLIEST_LOCAL (-4) v8, LATEST_TIERED (-5) v9,
+ * EARLIEST_PENDING_UPLOAD (-6) v11; one asked in an older version, or one Kafka does not know, is
+ * UNSUPPORTED_VERSION for that partition and its replica is not asked. v10's TimeoutMs bounds
+ * Kafka's lookups in tiered storage: samsa has none, every lookup is in the local log.
  */
 import {
   EARLIEST_LOCAL_TIMESTAMP,
+  EARLIEST_PENDING_UPLOAD_TIMESTAMP,
   EARLIEST_TIMESTAMP,
   LATEST_TIERED_TIMESTAMP,
   LATEST_TIMESTAMP,
@@ -39,6 +41,7 @@ const TIMESTAMP_MIN_VERSION: ReadonlyMap<number, number> = new Map([
   [MAX_TIMESTAMP, 7],
   [EARLIEST_LOCAL_TIMESTAMP, 8],
   [LATEST_TIERED_TIMESTAMP, 9],
+  [EARLIEST_PENDING_UPLOAD_TIMESTAMP, 11],
 ]);
 
 /** A negative timestamp this version does not have (or no version has). */

@@ -1,10 +1,11 @@
 /**
- * ListOffsets v7-v9 over the Kafka protocol, as Kafka's broker answers them: MAX_TIMESTAMP (-3,
+ * ListOffsets v7-v11 over the Kafka protocol, as Kafka's broker answers them: MAX_TIMESTAMP (-3,
  * KIP-734; `kafka-get-offsets --time max-timestamp`) names the record holding the partition's
  * largest timestamp wherever it sits, none (-1) on an empty partition or while that record is not
  * fetchable at the isolation level asked (an open transaction's under read_committed);
  * EARLIEST_LOCAL (-4, KIP-405) is the log start offset, also after DeleteRecords moved it;
- * LATEST_TIERED (-5, KIP-1005) is none without tiered storage. Each special timestamp needs its
+ * LATEST_TIERED (-5, KIP-1005) and EARLIEST_PENDING_UPLOAD (-6, KIP-1023, v11) are none without
+ * tiered storage; v10's timeout (KIP-1075, for lookups in tiered storage) changes no answer. Each special timestamp needs its
  * version (else UNSUPPORTED_VERSION for that partition, the others answered), and with an
  * authorizer DESCRIBE on the topic comes first.
  */
@@ -19,7 +20,7 @@ import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cl
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 
 const { NONE, UNSUPPORTED_VERSION, NOT_LEADER_OR_FOLLOWER, TOPIC_AUTHORIZATION_FAILED } = ErrorCode;
-const [LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED] = [-1, -2, -3, -4, -5];
+const [LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD] = [-1, -2, -3, -4, -5, -6];
 const TOPIC = 'offsets';
 /** Partitions of TOPIC by use. */
 const [OUT_OF_ORDER, EMPTY, DELETED, TXN] = [0, 1, 2, 3];
@@ -33,10 +34,11 @@ interface PartitionAnswer {
 }
 
 /** One ListOffsets of `partitions` ([partition, timestamp] pairs) of `topic`; the partitions' answers in order. */
-async function listOffsets(k: KafkaCaller, version: number, partitions: [number, number][], isolationLevel: 0 | 1 = 0, topic = TOPIC): Promise<PartitionAnswer[]> {
+async function listOffsets(k: KafkaCaller, version: number, partitions: [number, number][], isolationLevel: 0 | 1 = 0, topic = TOPIC, timeoutMs = 30_000): Promise<PartitionAnswer[]> {
   const r = await k.call(ApiKeys.ListOffsets, version, {
     replicaId: -1,
     isolationLevel,
+    timeoutMs,
     topics: [{ name: topic, partitions: partitions.map(([partitionIndex, timestamp]) => ({ partitionIndex, currentLeaderEpoch: -1, timestamp })) }],
   });
   expect(r.topics).to.have.length(1);
@@ -58,7 +60,7 @@ async function produce(k: KafkaCaller, partition: number, records: Buffer, trans
   return r.responses[0].partitionResponses[0].baseOffset;
 }
 
-describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest tiered)', function () {
+describe('Kafka API: ListOffsets v7-v11 (max timestamp, earliest local, latest tiered, earliest pending upload)', function () {
   this.timeout(30_000);
   let c: KafkaTestCluster;
   /** callers by broker id */
@@ -85,19 +87,24 @@ describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest ti
     await c?.stop();
   });
 
-  it('ApiVersions advertises ListOffsets v1-v9', async () => {
+  it('ApiVersions advertises ListOffsets v1-v11', async () => {
     const r = await callers.get(1)!.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.ListOffsets)).to.deep.include({ minVersion: 1, maxVersion: 9 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.ListOffsets)).to.deep.include({ minVersion: 1, maxVersion: 11 });
   });
 
-  it('MAX_TIMESTAMP names the record with the largest timestamp, in the middle of the log and of its batch (v7, v8, v9)', async () => {
+  it('MAX_TIMESTAMP names the record with the largest timestamp, in the middle of the log and of its batch (v7-v11)', async () => {
     const leader = leaderOf(OUT_OF_ORDER);
     const first = await produce(leader, OUT_OF_ORDER, batchOf([t0 + 1, t0 + 2]));
     await produce(leader, OUT_OF_ORDER, batchOf([t0 + 3, t0 + 500, t0 + 4]));
     await produce(leader, OUT_OF_ORDER, batchOf([t0 + 5]));
     await produce(leader, OUT_OF_ORDER, batchOf([t0 + 500, t0 + 6]));
     // the first record of the largest timestamp: offset 3 (offset 5 ties with it)
-    for (const v of [7, 8, 9]) expect(await listOffsets(leader, v, [[OUT_OF_ORDER, MAX_TIMESTAMP]])).to.deep.equal([answer(OUT_OF_ORDER, NONE, first + 3, t0 + 500, epochOf(OUT_OF_ORDER))]);
+    for (const v of [7, 8, 9, 10, 11]) expect(await listOffsets(leader, v, [[OUT_OF_ORDER, MAX_TIMESTAMP]])).to.deep.equal([answer(OUT_OF_ORDER, NONE, first + 3, t0 + 500, epochOf(OUT_OF_ORDER))]);
+    // v10's timeout is for lookups in tiered storage: a short one changes nothing here
+    expect(await listOffsets(leader, 10, [[OUT_OF_ORDER, MAX_TIMESTAMP], [OUT_OF_ORDER, t0 + 2]], 0, TOPIC, 1)).to.deep.equal([
+      answer(OUT_OF_ORDER, NONE, first + 3, t0 + 500, epochOf(OUT_OF_ORDER)),
+      answer(OUT_OF_ORDER, NONE, first + 1, t0 + 2, epochOf(OUT_OF_ORDER)),
+    ]);
     // a later, larger one takes over
     const last = await produce(leader, OUT_OF_ORDER, batchOf([t0 + 900]));
     expect(await listOffsets(leader, 7, [[OUT_OF_ORDER, MAX_TIMESTAMP]])).to.deep.equal([answer(OUT_OF_ORDER, NONE, last, t0 + 900, epochOf(OUT_OF_ORDER))]);
@@ -105,13 +112,14 @@ describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest ti
     expect((await listOffsets(followerOf(OUT_OF_ORDER), 7, [[OUT_OF_ORDER, MAX_TIMESTAMP]]))[0]!.errorCode).to.equal(NOT_LEADER_OR_FOLLOWER);
   });
 
-  it('an empty partition: MAX_TIMESTAMP and LATEST_TIERED are none (-1), EARLIEST_LOCAL is the log start (0)', async () => {
+  it('an empty partition: MAX_TIMESTAMP, LATEST_TIERED and EARLIEST_PENDING_UPLOAD are none (-1), EARLIEST_LOCAL is the log start (0)', async () => {
     const leader = leaderOf(EMPTY);
-    expect(await listOffsets(leader, 9, [[EMPTY, MAX_TIMESTAMP], [EMPTY, EARLIEST_LOCAL], [EMPTY, LATEST_TIERED], [EMPTY, EARLIEST]])).to.deep.equal([
+    expect(await listOffsets(leader, 11, [[EMPTY, MAX_TIMESTAMP], [EMPTY, EARLIEST_LOCAL], [EMPTY, LATEST_TIERED], [EMPTY, EARLIEST], [EMPTY, EARLIEST_PENDING_UPLOAD]])).to.deep.equal([
       answer(EMPTY, NONE, -1, -1, -1),
       answer(EMPTY, NONE, 0, -1, epochOf(EMPTY)),
       answer(EMPTY, NONE, -1, -1, -1),
       answer(EMPTY, NONE, 0, -1, epochOf(EMPTY)),
+      answer(EMPTY, NONE, -1, -1, -1),
     ]);
   });
 
@@ -127,6 +135,8 @@ describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest ti
       answer(DELETED, NONE, 5, -1, epochOf(DELETED)),
     ]);
     expect(await listOffsets(leader, 9, [[DELETED, LATEST_TIERED]])).to.deep.equal([answer(DELETED, NONE, -1, -1, -1)]);
+    // nothing waits to be uploaded either, with records in the log
+    expect(await listOffsets(leader, 11, [[DELETED, EARLIEST_PENDING_UPLOAD], [DELETED, LATEST]])).to.deep.equal([answer(DELETED, NONE, -1, -1, -1), answer(DELETED, NONE, 5, -1, epochOf(DELETED))]);
   });
 
   it('a special timestamp older than the version is UNSUPPORTED_VERSION for its partition, as Kafka; the others are answered', async () => {
@@ -135,8 +145,9 @@ describe('Kafka API: ListOffsets v7-v9 (max timestamp, earliest local, latest ti
     expect(await listOffsets(leader, 6, [[EMPTY, MAX_TIMESTAMP], [EMPTY, LATEST]])).to.deep.equal([unsupported, answer(EMPTY, NONE, 0, -1, epochOf(EMPTY))]);
     expect(await listOffsets(leader, 7, [[EMPTY, EARLIEST_LOCAL], [EMPTY, MAX_TIMESTAMP]])).to.deep.equal([unsupported, answer(EMPTY, NONE, -1, -1, -1)]);
     expect(await listOffsets(leader, 8, [[EMPTY, LATEST_TIERED], [EMPTY, EARLIEST_LOCAL]])).to.deep.equal([unsupported, answer(EMPTY, NONE, 0, -1, epochOf(EMPTY))]);
+    expect(await listOffsets(leader, 10, [[EMPTY, EARLIEST_PENDING_UPLOAD], [EMPTY, LATEST_TIERED]])).to.deep.equal([unsupported, answer(EMPTY, NONE, -1, -1, -1)]);
     // one no version has
-    expect(await listOffsets(leader, 9, [[EMPTY, -6], [EMPTY, -100]])).to.deep.equal([unsupported, unsupported]);
+    expect(await listOffsets(leader, 11, [[EMPTY, -7], [EMPTY, -100]])).to.deep.equal([unsupported, unsupported]);
     expect(await listOffsets(leader, 1, [[EMPTY, EARLIEST], [EMPTY, MAX_TIMESTAMP]])).to.deep.equal([answer(EMPTY, NONE, 0, -1, -1), unsupported]);
   });
 
