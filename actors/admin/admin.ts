@@ -461,7 +461,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       ctx.reply({ type: 'MetadataQuorum', errorCode: ErrorCode.NONE, ...quorumView(r.quorum, r.controllerEpoch), clusterId: s.metadata.metadata?.clusterId ?? null });
     },
     async AddRaftVoter(s, m, ctx) {
-      await toController(s, ctx, { type: 'AddRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');
+      await toController(s, ctx, { type: 'AddRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null, ackWhenCommitted: m.ackWhenCommitted !== false }, 'RaftVoterChangeResponse');
     },
     async RemoveRaftVoter(s, m, ctx) {
       await toController(s, ctx, { type: 'RemoveRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');

@@ -33,7 +33,7 @@ export type AdminMsg =
    */
   | { type: 'DescribeMetadataQuorum' }
   /** Kafka's AddRaftVoter and RemoveRaftVoter (KIP-853), to the active controller: answered RaftVoterChangeResponse once committed. */
-  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null }
+  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null; ackWhenCommitted?: boolean }
   | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
   /** The features samsa implements and the cluster's finalized levels (KIP-584), from the active controller: answered Features. */
   | { type: 'DescribeFeatures' }

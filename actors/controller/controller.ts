@@ -234,10 +234,11 @@ class NotLeading extends Error {
  * NotLeading (the batch may still commit under the next leader, which this controller then
  * applies as a standby).
  */
-async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<ControllerMsg>): Promise<CommitResult> {
+async function commit(s: ControllerState, batch: Batch, ctx: BaseContext<ControllerMsg>, ack: 'committed' | 'written' = 'committed'): Promise<CommitResult> {
   if (batch.records.length === 0) return { ok: true };
   if (s.role !== ControllerRole.Active) throw new NotLeading('not the active controller');
-  const r = await ctx.ask<QuorumReply>(s.quorum, { type: 'Append', records: batch.records }, { timeoutMs: 60_000 });
+  const append: QuorumMsg = ack === 'written' ? { type: 'Append', records: batch.records, ack } : { type: 'Append', records: batch.records };
+  const r = await ctx.ask<QuorumReply>(s.quorum, append, { timeoutMs: 60_000 });
   if (r.type === 'AppendResult' && r.errorCode === ErrorCode.NONE) {
     s.metadata = batch.state;
     s.appliedIndex = r.index;
@@ -632,8 +633,8 @@ function notActive(s: ControllerState, ctx: Ctx, lost = false): void {
  * AddRaftVoter / RemoveRaftVoter (KIP-853): the quorum actor checks the change as Kafka's
  * AddVoterHandler / RemoveVoterHandler do and names the new set, which is committed as a
  * QuorumVoters record like any change (it is in force for Raft once appended; answered once
- * committed). Removing this controller: it stands down once that commits (its quorum actor
- * resigns and tells it).
+ * committed, or an AddRaftVoter with `ackWhenCommitted` false once written, KIP-1186). Removing
+ * this controller: it stands down once that commits (its quorum actor resigns and tells it).
  */
 async function handleVoterChange(s: ControllerState, m: Extract<ControllerMsg, { type: 'AddRaftVoter' | 'RemoveRaftVoter' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, errorMessage?: string) =>
@@ -650,11 +651,13 @@ async function handleVoterChange(s: ControllerState, m: Extract<ControllerMsg, {
   if (r.errorCode !== ErrorCode.NONE) return reply(r.errorCode, r.errorMessage ?? `error ${r.errorCode}`);
   const batch = build(s, ctx, (b) => b.add({ type: 'QuorumVoters', voters: r.voters }));
   if (!(batch instanceof Batch)) return reply(batch.errorCode, batch.errorMessage);
-  const committed = await commit(s, batch, ctx);
+  const onceWritten = m.type === 'AddRaftVoter' && m.ackWhenCommitted === false;
+  const committed = await commit(s, batch, ctx, onceWritten ? 'written' : 'committed');
   if (!committed.ok) return reply(committed.errorCode, committed.errorMessage);
   ctx.log.info(change === 'add' ? 'controller added to the metadata quorum\'s voters' : 'controller removed from the metadata quorum\'s voters', {
     voterId: m.voterId,
     voters: r.voters.map((v) => v.id),
+    ...(onceWritten ? { answered: 'once written' } : {}),
   });
   reply(ErrorCode.NONE);
 }
@@ -1661,7 +1664,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     WatchMetadata: { watcher: 'ref' },
     UnwatchMetadata: { watcher: 'ref' },
     DescribeQuorum: { local: 'boolean?' },
-    AddRaftVoter: { voterId: 'integer', directoryId: 'string?', clusterId: 'string?' },
+    AddRaftVoter: { voterId: 'integer', directoryId: 'string?', clusterId: 'string?', ackWhenCommitted: 'boolean?' },
     RemoveRaftVoter: { voterId: 'integer', directoryId: 'string?', clusterId: 'string?' },
   },
   handlers: {

@@ -158,9 +158,10 @@ export type ControllerMsg =
   /**
    * Adds a controller to the metadata quorum's voters (Kafka's AddRaftVoter, KIP-853): one that
    * runs and follows the quorum as an observer, caught up; `directoryId`, when given, must be its
-   * metadata dir's. Answered once the new voter set is committed.
+   * metadata dir's. Answered once the new voter set is committed, or with `ackWhenCommitted` false
+   * (KIP-1186) once this controller has written it to its log, before the quorum has it.
    */
-  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null; clusterId?: string | null }
+  | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null; clusterId?: string | null; ackWhenCommitted?: boolean }
   /**
    * Removes a controller from the voters (Kafka's RemoveRaftVoter); the active one may remove
    * itself and then stands down. `clusterId`, when given (Kafka's requests carry it), must be
@@ -179,7 +180,7 @@ export type ControllerReply =
   | ({ type: 'DescribeUserScramCredentialsResponse' } & ScramDescription)
   /** A standby controller's answer to any request: where the active one is, when known. */
   | { type: 'NotController'; errorCode: number; errorMessage: string; leaderId: number | null; leaderNode: string | null }
-  /** AddRaftVoter and RemoveRaftVoter: NONE once the new voter set is committed. */
+  /** AddRaftVoter and RemoveRaftVoter: NONE once the new voter set is committed (or written, as asked). */
   | { type: 'RaftVoterChangeResponse'; errorCode: number; errorMessage?: string }
   | {
       type: 'DescribeQuorumResponse';

@@ -26,8 +26,12 @@ export type QuorumMsg =
   | QuorumPeerMsg
   | { type: 'ElectionTimeout' }
   | { type: 'QuorumHeartbeat' }
-  /** Replicates one batch; answered once it is committed (AppendResult). */
-  | { type: 'Append'; records: MetadataRecord[] }
+  /**
+   * Replicates one batch; answered once it is committed (AppendResult), or with `ack: 'written'`
+   * once this leader has written it to its own log (KIP-1186's AddRaftVoter that does not wait
+   * for the commit); it commits, or not, as any entry does.
+   */
+  | { type: 'Append'; records: MetadataRecord[]; ack?: 'committed' | 'written' }
   | { type: 'DescribeQuorum' }
   /**
    * Whether voter `voterId` can be added (an observer this leader follows) or removed now, as

@@ -17,7 +17,7 @@
  * Handles: VoteRequest, VoteResponse, AppendEntries, AppendEntriesResponse, InstallSnapshot,
  * InstallSnapshotResponse, Observe, EndEpoch (from the other quorum actors), ElectionTimeout and
  * QuorumHeartbeat (its timers), Append (from its controller: answered with AppendResult once
- * committed, NOT_CONTROLLER when this controller does not lead or stops leading first,
+ * committed, or once written here when it asks so, NOT_CONTROLLER when this controller does not lead or stops leading first,
  * REQUEST_TIMED_OUT for a voter change while another is uncommitted, KAFKA_STORAGE_ERROR when
  * the batch could not be written), CheckVoterChange (VoterChangeCheck), TakeSnapshot and
  * DescribeQuorum.
@@ -274,7 +274,8 @@ async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Appen
     });
   }
   const token = ctx.deferReply();
-  if (token) s.pending.set(proposed.index, token);
+  const onceWritten = m.ack === 'written';
+  if (token && !onceWritten) s.pending.set(proposed.index, token);
   const [write, ...rest] = proposed.effects;
   try {
     await run(s, ctx, [write!]);
@@ -285,6 +286,7 @@ async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Appen
     if (token) ctx.replyTo<QuorumReply>(token, { type: 'AppendResult', errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `the metadata log could not be written: ${(err as Error).message}`, index: -1, leaderId: s.args.voterId });
     return;
   }
+  if (token && onceWritten) ctx.replyTo<QuorumReply>(token, { type: 'AppendResult', errorCode: ErrorCode.NONE, index: proposed.index, leaderId: s.args.voterId });
   await run(s, ctx, rest);
 }
 
@@ -397,7 +399,7 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     Observe: { observer: 'object', lastLogIndex: 'integer', forwarded: 'boolean' },
     EndEpoch: { term: 'integer', leaderId: 'integer', successors: 'array' },
     TakeSnapshot: { index: 'integer', image: 'object' },
-    Append: { records: 'array' },
+    Append: { records: 'array', ack: 'string?' },
     CheckVoterChange: { change: 'string', voterId: 'integer', directoryId: 'string?' },
   },
   handlers: {

@@ -111,6 +111,12 @@ export const LATER_VERSIONS: readonly LaterVersion[] = [
     request: [{ add: { name: 'TransactionalIdPattern', type: 'string', versions: '2+', nullableVersions: '2+', default: 'null' } }],
   },
   {
+    apiKey: 80,
+    version: 1,
+    what: 'AddRaftVoter v1, KIP-1186: answered once the leader has written the new voter set, not waiting for its commit',
+    request: [{ add: { name: 'AckWhenCommitted', type: 'bool', versions: '1+', default: 'true' } }],
+  },
+  {
     apiKey: 69,
     version: 1,
     what: 'ConsumerGroupDescribe v1, KIP-1099: each member\'s type',

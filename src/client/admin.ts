@@ -857,12 +857,13 @@ export class Admin {
    * Adds a controller to the metadata quorum's voters (Kafka's Admin.addRaftVoter, KIP-853). It
    * must run and follow the quorum as an observer (see ClusterHandle.startController), caught
    * up; `voterDirectoryId`, when given, must be its metadata dir's. Resolves once the new voter
-   * set is committed; throws SamsaError with Kafka's code otherwise: REQUEST_TIMED_OUT (the
+   * set is committed, or with `ackWhenCommitted: false` (KIP-1186)
+   * once the active controller has written it, before the quorum has it; throws SamsaError with Kafka's code otherwise: REQUEST_TIMED_OUT (the
    * controller not heard from or behind, another change not committed yet, a leader just
    * elected), DUPLICATE_VOTER, NOT_CONTROLLER (no active controller found).
    */
-  async addRaftVoter(opts: { voterId: number; voterDirectoryId?: string }): Promise<void> {
-    await this.call({ type: 'AddRaftVoter', voterId: opts.voterId, directoryId: opts.voterDirectoryId ?? null });
+  async addRaftVoter(opts: { voterId: number; voterDirectoryId?: string; ackWhenCommitted?: boolean }): Promise<void> {
+    await this.call({ type: 'AddRaftVoter', voterId: opts.voterId, directoryId: opts.voterDirectoryId ?? null, ackWhenCommitted: opts.ackWhenCommitted !== false });
   }
 
   /**

@@ -1,11 +1,12 @@
 /**
- * AddRaftVoter (api key 80, v0) and RemoveRaftVoter (81, v0), KIP-853: what the Java admin's
+ * AddRaftVoter (api key 80, v0-v1) and RemoveRaftVoter (81, v0), KIP-853: what the Java admin's
  * addRaftVoter and removeRaftVoter (and `kafka-metadata-quorum.sh add-controller` /
  * `remove-controller`) send; Kafka's broker forwards them to the active controller, as this
  * listener does through its node's controller channel. The controller checks them as Kafka's
  * AddVoterHandler and RemoveVoterHandler do (REQUEST_TIMED_OUT, DUPLICATE_VOTER,
- * VOTER_NOT_FOUND) and answers once the new voter set is committed; INCONSISTENT_CLUSTER_ID
- * for another cluster's id.
+ * VOTER_NOT_FOUND) and answers once the new voter set is committed (AddRaftVoter v1 with
+ * AckWhenCommitted false, KIP-1186: once the active controller has written it to its log);
+ * INCONSISTENT_CLUSTER_ID for another cluster's id.
  *
  * samsa's controllers are reached by node, not by a controller listener: AddRaftVoter's
  * Listeners are not needed and not checked (the controller to add announced its node when it
@@ -33,8 +34,13 @@ async function changeVoters(ctx: ApiContext, msg: Change, timeoutMs: number): Pr
 
 const directoryId = (id: string): string | null => (id === ZERO_UUID ? null : id);
 
-export const addRaftVoter: ApiHandler<typeof ApiKeys.AddRaftVoter> = (ctx, _version, body) =>
-  changeVoters(ctx, { type: 'AddRaftVoter', voterId: body.voterId, directoryId: directoryId(body.voterDirectoryId), clusterId: body.clusterId }, body.timeoutMs);
+export const addRaftVoter: ApiHandler<typeof ApiKeys.AddRaftVoter> = (ctx, version, body) =>
+  changeVoters(
+    ctx,
+    // before v1 (and by default) the answer waits for the commit
+    { type: 'AddRaftVoter', voterId: body.voterId, directoryId: directoryId(body.voterDirectoryId), clusterId: body.clusterId, ackWhenCommitted: version < 1 || body.ackWhenCommitted },
+    body.timeoutMs,
+  );
 
 export const removeRaftVoter: ApiHandler<typeof ApiKeys.RemoveRaftVoter> = (ctx, _version, body) =>
   changeVoters(ctx, { type: 'RemoveRaftVoter', voterId: body.voterId, directoryId: directoryId(body.voterDirectoryId), clusterId: body.clusterId }, 0);

@@ -71,7 +71,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)
   [69, { min: 0, max: 0 }], // ConsumerGroupDescribe (KIP-848)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
-  [80, { min: 0, max: 0 }], // AddRaftVoter (KIP-853, to the active controller)
+  [80, { min: 0, max: 1 }], // AddRaftVoter (KIP-853, to the active controller; v1: KIP-1186's answer once written)
   [81, { min: 0, max: 0 }], // RemoveRaftVoter (KIP-853)
 ]);
 

@@ -1442,7 +1442,7 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'partitionIndex', type: 'int32', versions: [0, N] },
     ] },
   ] },
-  { name: 'AddRaftVoterRequest', apiKey: 80, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'AddRaftVoterRequest', apiKey: 80, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'clusterId', type: 'string', versions: [0, N], nullable: [0, N] },
     { name: 'timeoutMs', type: 'int32', versions: [0, N] },
     { name: 'voterId', type: 'int32', versions: [0, N] },
@@ -1452,8 +1452,9 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'host', type: 'string', versions: [0, N] },
       { name: 'port', type: 'uint16', versions: [0, N] },
     ] },
+    { name: 'ackWhenCommitted', type: 'bool', versions: [1, N], default: true },
   ] },
-  { name: 'AddRaftVoterResponse', apiKey: 80, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+  { name: 'AddRaftVoterResponse', apiKey: 80, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
@@ -4273,6 +4274,8 @@ export interface AddRaftVoterRequest {
   voterDirectoryId: string;
   /** v0+ */
   listeners: AddRaftVoterRequestListeners[];
+  /** v1+, default true */
+  ackWhenCommitted: boolean;
 }
 
 export interface AddRaftVoterRequestListeners {

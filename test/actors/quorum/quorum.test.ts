@@ -78,6 +78,32 @@ describe('actors/quorum', function () {
     });
     expect(ready).to.deep.include({ role: 'Leader', highWatermark: 3 });
   });
+
+  it("an Append is answered once committed, or with ack 'written' once written here, before a majority has it (KIP-1186)", async function () {
+    sys.send(q, { type: 'ElectionTimeout' });
+    await checkFor(async () => (await describeQuorum()).role === 'Prospective');
+    sys.send(q, { type: 'VoteResponse', term: 0, voterId: 3, granted: true, preVote: true });
+    await checkFor(async () => (await describeQuorum()).role === 'Candidate');
+    sys.send(q, { type: 'VoteResponse', term: 1, voterId: 3, granted: true });
+    const leading = await checkFor(async () => {
+      const r = await describeQuorum();
+      return r.role === 'Leader' ? r : null;
+    });
+    const first = leading.lastIndex + 1;
+    let committedAnswer: QuorumReply | undefined;
+    void sys.ask(q, { type: 'Append', records: [] }, { timeoutMs: 10_000 }).then((r) => (committedAnswer = r as QuorumReply));
+    const written = (await sys.ask(q, { type: 'Append', records: [], ack: 'written' }, { timeoutMs: 10_000 })) as QuorumReply;
+    expect(written).to.deep.include({ type: 'AppendResult', errorCode: ErrorCode.NONE, index: first + 1, leaderId: 1 });
+    // neither is on a majority yet: the first still waits
+    const d = await describeQuorum();
+    expect(d.lastIndex).to.equal(first + 1);
+    expect(d.commitIndex).to.be.below(first);
+    expect(committedAnswer).to.equal(undefined);
+    sys.send(q, { type: 'AppendEntriesResponse', term: 1, followerId: 3, success: true, matchIndex: first + 1 });
+    await checkFor(async () => committedAnswer !== undefined);
+    expect(committedAnswer).to.deep.include({ type: 'AppendResult', errorCode: ErrorCode.NONE, index: first });
+    expect((await describeQuorum()).commitIndex).to.equal(first + 1);
+  });
 });
 
 /** A controller's stand-in: hosts a quorum actor at QUORUM_PATH and records what it tells. */

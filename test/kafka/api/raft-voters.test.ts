@@ -36,8 +36,8 @@ async function quorum(k: KafkaCaller): Promise<{ leaderId: number; voters: Repli
   return { leaderId: p.leaderId, voters: p.currentVoters, observers: p.observers };
 }
 
-const addVoter = (k: KafkaCaller, voterId: number, voterDirectoryId: string, clusterId: string | null = null) =>
-  k.call(ApiKeys.AddRaftVoter, 0, { clusterId, timeoutMs: 10_000, voterId, voterDirectoryId, listeners: [{ name: 'CONTROLLER', host: 'localhost', port: 9093 }] });
+const addVoter = (k: KafkaCaller, voterId: number, voterDirectoryId: string, clusterId: string | null = null, version = 0, ackWhenCommitted = true) =>
+  k.call(ApiKeys.AddRaftVoter, version, { clusterId, timeoutMs: 10_000, voterId, voterDirectoryId, listeners: [{ name: 'CONTROLLER', host: 'localhost', port: 9093 }], ackWhenCommitted });
 const removeVoter = (k: KafkaCaller, voterId: number, voterDirectoryId: string, clusterId: string | null = null) =>
   k.call(ApiKeys.RemoveRaftVoter, 0, { clusterId, voterId, voterDirectoryId });
 
@@ -65,9 +65,10 @@ describe('Kafka API: AddRaftVoter and RemoveRaftVoter', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('ApiVersions advertises AddRaftVoter and RemoveRaftVoter v0', async () => {
+  it('ApiVersions advertises AddRaftVoter v0-v1 and RemoveRaftVoter v0', async () => {
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    for (const key of [ApiKeys.AddRaftVoter, ApiKeys.RemoveRaftVoter]) expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.AddRaftVoter)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.RemoveRaftVoter)).to.deep.include({ minVersion: 0, maxVersion: 0 });
   });
 
   it('adds the observer, then removes the first controller (the active one): DescribeQuorum follows; Kafka\'s errors on the way', async () => {
@@ -104,6 +105,28 @@ describe('Kafka API: AddRaftVoter and RemoveRaftVoter', function () {
     }, 15_000, 50);
     expect(after.voters.map((v) => v.replicaId)).to.deep.equal([2]);
     expect(after.observers.map((v) => v.replicaId)).to.deep.equal([1]);
+  });
+
+  it('v1 with AckWhenCommitted false (KIP-1186) adds the removed controller back, answered once written; the change is then committed as any', async () => {
+    const back = await checkFor(async () => {
+      const q = await quorum(k).catch(() => null);
+      return q && q.leaderId === 2 && q.observers.length === 1 ? q.observers[0]! : null;
+    }, 15_000, 50);
+    // Kafka's errors come first, as at v0
+    // (once the new active controller is reached)
+    const refused = await checkFor(async () => {
+      const r = await addVoter(k, 1, back.replicaDirectoryId, 'another-cluster', 1, false);
+      return r.errorCode === ErrorCode.REQUEST_TIMED_OUT ? null : r;
+    }, 10_000, 100);
+    expect(refused.errorCode).to.equal(INCONSISTENT_CLUSTER_ID);
+    await checkFor(async () => (await addVoter(k, 1, back.replicaDirectoryId, null, 1, false)).errorCode === NONE, 10_000, 100);
+    const both = await checkFor(async () => {
+      const q = await quorum(k);
+      return q.voters.length === 2 ? q : null;
+    }, 10_000, 50);
+    expect(both.voters.map((v) => v.replicaId).sort()).to.deep.equal([1, 2]);
+    expect(both.observers).to.deep.equal([]);
+    expect((await addVoter(k, 1, back.replicaDirectoryId, null, 1, false)).errorCode).to.equal(DUPLICATE_VOTER);
   });
 });
 
