@@ -73,11 +73,11 @@ describe('Kafka API: topic ids (KIP-516)', function () {
 
   const leaderOf = (topic: string, partition: number) => callers.get(leaders.get(`${topic}-${partition}`)!)!;
 
-  it('ApiVersions advertises Metadata 12, Fetch 17, CreateTopics 7, DeleteTopics 6 and DescribeTopicPartitions 0', async () => {
+  it('ApiVersions advertises Metadata 13, Fetch 18, CreateTopics 7, DeleteTopics 6 and DescribeTopicPartitions 0', async () => {
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
-    expect(range(ApiKeys.Metadata)).to.deep.include({ minVersion: 0, maxVersion: 12 });
-    expect(range(ApiKeys.Fetch)).to.deep.include({ minVersion: 4, maxVersion: 17 });
+    expect(range(ApiKeys.Metadata)).to.deep.include({ minVersion: 0, maxVersion: 13 });
+    expect(range(ApiKeys.Fetch)).to.deep.include({ minVersion: 4, maxVersion: 18 });
     expect(range(ApiKeys.CreateTopics)).to.deep.include({ maxVersion: 7 });
     expect(range(ApiKeys.DeleteTopics)).to.deep.include({ maxVersion: 6 });
     expect(range(ApiKeys.DescribeTopicPartitions)).to.deep.include({ minVersion: 0, maxVersion: 0 });
