@@ -13,7 +13,8 @@
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
  * Produce (batches for several partitions, handed to their replicas; a transactional producer's
- * verified with its transaction coordinator first, KIP-890, txn-verification.ts), Fetch (consumers and
+ * verified with its transaction coordinator first, KIP-890, txn-verification.ts; a partition
+ * named by a topic id its topic no longer has is not written), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
  * FindCoordinator (groups and transactional ids), InitProducerId, VerifyTransaction (its group
  * coordinator's TxnOffsetCommit, KIP-890), WriteTxnMarkers (transaction
@@ -290,6 +291,23 @@ function errorResult(fp: FetchPartition, errorCode: number, errorMessage: string
   };
 }
 
+/**
+ * A partition named by topic id (Kafka's Fetch v13+ and Produce v13+) whose topic is no longer
+ * the one with that id: UNKNOWN_TOPIC_ID when no topic of its name has it here, INCONSISTENT_TOPIC_ID
+ * when the replica here belongs to another topic of that name; null when it is that topic's (or
+ * the partition was named by name).
+ */
+function topicIdError(s: BrokerState, p: { topic: string; partition: number; topicId?: string }): { errorCode: number; errorMessage: string } | null {
+  if (p.topicId === undefined) return null;
+  const rep = s.replicas.get(partitionKey(p.topic, p.partition));
+  if (rep?.topicId === p.topicId) return null;
+  if (!s.metadata?.topics.some((t) => t.name === p.topic && t.topicId === p.topicId)) {
+    return { errorCode: ErrorCode.UNKNOWN_TOPIC_ID, errorMessage: `broker ${s.args.brokerId} knows no topic ${p.topic} with that id` };
+  }
+  if (rep) return { errorCode: ErrorCode.INCONSISTENT_TOPIC_ID, errorMessage: `the replica of ${p.topic}-${p.partition} here belongs to another topic of that name` };
+  return null;
+}
+
 /** A partition's answer to a Produce without a write (an error, or acks 0's nothing to wait for). */
 function resultWithoutWrite(pp: { topic: string; partition: number }, errorCode: number, errorMessage: string): ProducePartitionResult {
   return { topic: pp.topic, partition: pp.partition, errorCode, errorMessage, baseOffset: -1, logAppendTime: -1, logStartOffset: -1 };
@@ -338,14 +356,8 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
   p.dirty = false;
   const reads = p.req.partitions.map((fp): Promise<FetchPartitionResult> => {
     const rep = s.replicas.get(partitionKey(fp.topic, fp.partition));
-    if (fp.topicId !== undefined && rep?.topicId !== fp.topicId) {
-      // named by id (Kafka's Fetch v13+): the topic of that name must still be the one with that
-      // id, and a replica here of it
-      if (!s.metadata?.topics.some((t) => t.name === fp.topic && t.topicId === fp.topicId)) {
-        return Promise.resolve(errorResult(fp, ErrorCode.UNKNOWN_TOPIC_ID, `broker ${s.args.brokerId} knows no topic ${fp.topic} with that id`));
-      }
-      if (rep) return Promise.resolve(errorResult(fp, ErrorCode.INCONSISTENT_TOPIC_ID, `the replica of ${fp.topic}-${fp.partition} here belongs to another topic of that name`));
-    }
+    const idError = topicIdError(s, fp);
+    if (idError) return Promise.resolve(errorResult(fp, idError.errorCode, idError.errorMessage));
     if (!rep) {
       const e = noReplicaError(s, fp.topic, fp.partition);
       return Promise.resolve(errorResult(fp, e.errorCode, e.errorMessage));
@@ -755,7 +767,8 @@ function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
 /**
  * Hands each partition's batches to its replica and answers per partition once all have (none
  * with acks 0). `verdicts`: the transaction verification of the request's transactional
- * partitions, by index (null: none was done); a refused partition is answered without a write.
+ * partitions and the partitions named by a topic id their topic no longer has, by index (null:
+ * none); a refused partition is answered without a write.
  */
 function producePartitions(
   s: BrokerState,
@@ -1023,16 +1036,27 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       // appended or refused them (not with acks 0, nor when one timed out: that replica may
       // still hold the bytes in its mailbox)
       const hold = token ? ctx.payloadHold() : null;
+      // named by id (Produce v13+): a partition whose topic no longer has that id is not written
+      let stale: Map<number, Verdict> | null = null;
+      for (const [i, pp] of m.partitions.entries()) {
+        const e = topicIdError(s, pp);
+        if (e) (stale ??= new Map()).set(i, e);
+      }
       // the common case, no transactional id: written at once
       const add = m.transactionV2 === true && transactionV2Finalized(s);
       const txn = m.transactionalId && (add || s.config.transactionPartitionVerificationEnable) ? transactionalProducerOfRequest(m.partitions) : null;
-      if (txn === null) return producePartitions(s, ctx, m, token, hold, null);
+      if (txn === null) return producePartitions(s, ctx, m, token, hold, stale);
       if (txn === 'mixed') {
         const refused = new Map(m.partitions.map((_, i) => [i, { errorCode: ErrorCode.INVALID_PRODUCER_ID_MAPPING, errorMessage: 'Transactional records contained more than one producer ID' } as Verdict]));
         return producePartitions(s, ctx, m, token, hold, refused);
       }
+      // a stale partition is neither verified nor added to the transaction
+      for (const i of stale?.keys() ?? []) txn.keys.delete(i);
       const mapError = m.transactionAbortable === true ? abortableProducerFacingError : producerFacingError;
-      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn, mapError, add).then((verdicts) => producePartitions(s, ctx, m, token, hold, verdicts));
+      void verifyTransactionalPartitions(verificationEnv(s, ctx), m.transactionalId!, m.partitions, txn, mapError, add).then((verdicts) => {
+        for (const [i, v] of stale ?? []) verdicts.set(i, v);
+        producePartitions(s, ctx, m, token, hold, verdicts);
+      });
     },
 
     Fetch(s, m, ctx) {

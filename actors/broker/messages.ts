@@ -53,6 +53,12 @@ export interface ProducePartition {
   topic: string;
   partition: number;
   /**
+   * The topic's id when the client named it by id (Kafka's Produce v13+): nothing is written
+   * unless the topic of that name still has it (UNKNOWN_TOPIC_ID, or INCONSISTENT_TOPIC_ID for a
+   * replica here of another topic of that name).
+   */
+  topicId?: string;
+  /**
    * The partition's record batches: one buffer (Kafka's wire form), or a list of them, one per
    * batch, in order (how samsa's producer sends several batches of a partition; the broker joins
    * them as one view when they arrive side by side, else the log writes the list with one
