@@ -14,19 +14,26 @@
  * coordinator does not have in the transaction is refused TRANSACTION_ABORTABLE (the client
  * aborts and goes on); v3-10 get INVALID_TXN_STATE for it, as Kafka. From v12 (KIP-890 part 2),
  * while the cluster's transaction.version is 2, the client adds no partition to its transaction
- * itself: the broker adds each transactional partition before it writes it.
+ * itself: the broker adds each transactional partition before it writes it. From v13 (KIP-516)
+ * topics are named by id, in the request and the response (topics-by-id.ts): an id not known
+ * here is UNKNOWN_TOPIC_ID on each of its partitions, nothing written; WRITE is checked on the
+ * topic the id names, and the broker writes a partition only while its topic still has that id
+ * (else UNKNOWN_TOPIC_ID), so a topic deleted and made again under its name is not written in
+ * its place.
  */
 import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
 import { ATTRIBUTES_OFFSET } from '../../protocol/batch-header.js';
 import { isTransactionalBatch } from '../../protocol/control-records.js';
 import { ErrorCode } from '../../protocol/errors.js';
+import { ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { deniedNames } from './authorized-operations.js';
-import type { ApiHandler } from './context.js';
+import type { ApiContext, ApiHandler } from './context.js';
 import { leaderHints, needsLeaderHint } from './leader-hints.js';
+import { resolveTopicIds } from './topics-by-id.js';
 
 interface PartitionAnswer {
   index: number;
@@ -39,6 +46,15 @@ interface PartitionAnswer {
   currentLeader?: { leaderId: number; leaderEpoch: number };
 }
 
+/** A topic of the request: named (v3-12) or by id (v13+, `topicId` as the client sent it). */
+interface Target {
+  name: string;
+  topicId: string;
+  /** v13+: the id as the metadata stores it (the broker checks the topic still has it); absent when the id is not known. */
+  storedId?: string;
+  partitionData: { index: number; records: Buffer | null }[];
+}
+
 const EMPTY = Buffer.alloc(0);
 
 /** Kafka's RequestUtils.hasTransactionalRecords: the first batch of some partition is transactional. */
@@ -46,19 +62,28 @@ function hasTransactionalRecords(topicData: { partitionData: { records: Buffer |
   return topicData.some((t) => t.partitionData.some((p) => p.records !== null && p.records.length > ATTRIBUTES_OFFSET + 1 && isTransactionalBatch(p.records, 0)));
 }
 
-const unauthorized = (index: number): PartitionAnswer => ({ index, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: null });
+const failed = (index: number, errorCode: number, errorMessage: string | null = null): PartitionAnswer => ({ index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage });
+
+/** The request's topics; from v13 each id is looked up (an id not known here stays without a name). */
+async function targetsOf(ctx: ApiContext, version: number, topicData: { name: string; topicId: string; partitionData: Target['partitionData'] }[]): Promise<Target[]> {
+  if (version < 13) return topicData.map((t) => ({ name: t.name, topicId: ZERO_TOPIC_ID, partitionData: t.partitionData }));
+  const ids = await resolveTopicIds(
+    ctx,
+    topicData.map((t) => t.topicId),
+  );
+  return topicData.map((t) => {
+    const found = ids.get(t.topicId);
+    return found ? { name: found.name, topicId: t.topicId, storedId: found.storedId, partitionData: t.partitionData } : { name: '', topicId: t.topicId, partitionData: t.partitionData };
+  });
+}
 
 export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, body) => {
-  const topicData = body.topicData as { name: string; partitionData: { index: number; records: Buffer | null }[] }[];
+  const topicData = body.topicData as { name: string; topicId: string; partitionData: { index: number; records: Buffer | null }[] }[];
   const acks = body.acks as number;
-  // set once the request is authorized: the topics the client may not write to
-  let denied: Set<string> | null = null;
+  const named = (t: { name: string; topicId: string }) => ({ name: t.name, topicId: t.topicId });
   const failAll = (errorCode: number, errorMessage: string) => ({
     throttleTimeMs: 0,
-    responses: topicData.map((t) => ({
-      name: t.name,
-      partitionResponses: t.partitionData.map((p) => (denied?.has(t.name) ? unauthorized(p.index) : { index: p.index, errorCode, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage })),
-    })),
+    responses: topicData.map((t) => ({ ...named(t), partitionResponses: t.partitionData.map((p) => failed(p.index, errorCode, errorMessage)) })),
   });
   if (acks !== 0 && acks !== 1 && acks !== -1) return failAll(ErrorCode.INVALID_REQUIRED_ACKS, `acks must be -1, 0 or 1, got ${acks}`);
   const transactional = hasTransactionalRecords(topicData);
@@ -69,12 +94,35 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
       return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why);
     }
   }
-  denied = deniedNames(ctx, AclOperation.WRITE, ResourceType.TOPIC, topicData, (t) => t.name);
+  // as Kafka: an id not known here is UNKNOWN_TOPIC_ID, then WRITE is checked on the topic it names
+  const targets = await targetsOf(ctx, version, topicData);
+  const unknown = (t: Target) => version >= 13 && t.storedId === undefined;
+  const denied = deniedNames(
+    ctx,
+    AclOperation.WRITE,
+    ResourceType.TOPIC,
+    targets.filter((t) => !unknown(t)),
+    (t) => t.name,
+  );
+  const refusal = (t: Target) => (unknown(t) ? ErrorCode.UNKNOWN_TOPIC_ID : denied?.has(t.name) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : null);
+  // each partition of the request: its place among those handed to the broker, or -1 when refused
   const partitions: ProducePartition[] = [];
-  for (const t of topicData) {
-    if (denied?.has(t.name)) continue;
-    for (const p of t.partitionData) partitions.push({ topic: t.name, partition: p.index, records: p.records ?? EMPTY });
-  }
+  const slots = targets.map((t) =>
+    t.partitionData.map((p) => {
+      if (refusal(t) !== null) return -1;
+      const pp: ProducePartition = { topic: t.name, partition: p.index, records: p.records ?? EMPTY };
+      if (t.storedId !== undefined) pp.topicId = t.storedId;
+      return partitions.push(pp) - 1;
+    }),
+  );
+  /** The response from the answers of the partitions handed to the broker, by their place. */
+  const answer = (answers: readonly PartitionAnswer[]) => ({
+    throttleTimeMs: 0,
+    responses: targets.map((t, i) => {
+      const code = refusal(t);
+      return { ...named(t), partitionResponses: t.partitionData.map((p, j) => (code !== null ? failed(p.index, code) : answers[slots[i]![j]!]!)) };
+    }),
+  });
   const timeoutMs = Math.max(0, body.timeoutMs as number);
   // transactional batches are verified with the transaction's coordinator before they are written (KIP-890)
   // v11+ (KIP-890) clients know TRANSACTION_ABORTABLE; older ones get INVALID_TXN_STATE for it, as Kafka
@@ -82,45 +130,32 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
     ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null, transactionAbortable: version >= 11, transactionV2: version >= 12 }
     : { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
-    if (denied === null || partitions.length > 0) ctx.send(ctx.broker, msg);
+    if (partitions.length > 0) ctx.send(ctx.broker, msg);
     return null;
   }
   // nothing left to write (every partition refused): answered without the broker, as Kafka
-  if (denied !== null && partitions.length === 0) return failAll(ErrorCode.TOPIC_AUTHORIZATION_FAILED, '');
+  if (partitions.length === 0) return answer([]);
   const r = await ctx.ask<BrokerMsg, BrokerProduceResponse>(ctx.broker, msg, timeoutMs + 5_000);
-  if (isFailure(r)) return failAll(r.errorCode, r.message);
-  const answers = new Map<string, PartitionAnswer>();
-  for (const p of r.partitions) {
-    answers.set(`${p.topic}\u0000${p.partition}`, {
-      index: p.partition,
-      errorCode: p.errorCode,
-      baseOffset: p.baseOffset,
-      logAppendTimeMs: p.logAppendTime,
-      logStartOffset: p.logStartOffset,
-      errorMessage: p.errorCode === ErrorCode.NONE ? null : p.errorMessage,
-    });
-  }
+  if (isFailure(r)) return answer(partitions.map((pp) => failed(pp.partition, r.errorCode, r.message)));
+  // the broker answers the partitions in the order handed to it
+  const answers = partitions.map((pp, slot): PartitionAnswer => {
+    const p = r.partitions[slot];
+    if (!p || p.topic !== pp.topic || p.partition !== pp.partition) return failed(pp.partition, ErrorCode.UNKNOWN_SERVER_ERROR, 'no answer for this partition');
+    return { index: p.partition, errorCode: p.errorCode, baseOffset: p.baseOffset, logAppendTimeMs: p.logAppendTime, logStartOffset: p.logStartOffset, errorMessage: p.errorCode === ErrorCode.NONE ? null : p.errorMessage };
+  });
   // v10+ (KIP-951): a partition whose leader moved names the new one, and the response its endpoint
-  const moved = version >= 10 ? r.partitions.filter((p) => needsLeaderHint(p.errorCode)) : [];
-  const hints = await leaderHints(ctx, moved.map((p) => p.topic));
+  const moved = version >= 10 ? partitions.flatMap((pp, slot) => (needsLeaderHint(answers[slot]!.errorCode) ? [slot] : [])) : [];
+  const hints = await leaderHints(
+    ctx,
+    moved.map((slot) => partitions[slot]!.topic),
+  );
   if (hints) {
-    for (const p of moved) {
-      const leader = hints.leaderOf(p.topic, p.partition);
-      const a = answers.get(`${p.topic}\u0000${p.partition}`);
-      if (leader && a) a.currentLeader = leader;
+    for (const slot of moved) {
+      const leader = hints.leaderOf(partitions[slot]!.topic, partitions[slot]!.partition);
+      if (leader) answers[slot]!.currentLeader = leader;
     }
   }
-  const response: Record<string, unknown> = {
-    throttleTimeMs: 0,
-    responses: topicData.map((t) => ({
-      name: t.name,
-      partitionResponses: t.partitionData.map((p) =>
-        denied?.has(t.name)
-          ? unauthorized(p.index)
-          : (answers.get(`${t.name}\u0000${p.index}`) ?? { index: p.index, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, errorMessage: 'no answer for this partition' }),
-      ),
-    })),
-  };
+  const response: Record<string, unknown> = answer(answers);
   if (hints) response.nodeEndpoints = hints.endpoints();
   return response as never;
 };
