@@ -42,5 +42,5 @@ export const txnOffsetCommit: ApiHandler<typeof ApiKeys.TxnOffsetCommit> = async
     },
     ctx.config.requestTimeoutMs,
   );
-  return commitResult(topics, denied, r);
+  return commitResult(topics, (t) => (denied?.has(t.name) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : null), r);
 };
