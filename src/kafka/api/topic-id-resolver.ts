@@ -1,12 +1,14 @@
 /**
  * A Kafka listener's map from topic ids (Kafka's form, KIP-516) to topics, for the requests that
- * name topics by id: Metadata v12, Fetch v13+ and DeleteTopics v6. It is filled from the metadata
- * this broker answers with, and read again from the broker whenever a request names an id it does
- * not know (lookups waiting at the same time share one read).
+ * name topics by id: Metadata v12, Fetch v13+, DeleteTopics v6, Produce v13 and OffsetCommit /
+ * OffsetFetch v10 (topics-by-id.ts). It is filled from the metadata this broker answers with, and
+ * read again from the broker whenever a request names an id it does not know (lookups waiting at
+ * the same time share one read).
  *
  * An entry can outlive its topic (deleted, or deleted and created again under its name), so a
  * request acting on a resolved topic passes the topic's stored id along and the broker or the
- * controller checks it is still that topic's.
+ * controller checks it is still that topic's, or checks it against the broker's metadata first
+ * (the offsets requests, whose coordinator keeps topics by name).
  */
 import type { TopicMetadata } from '../../protocol/cluster.js';
 import { kafkaTopicId } from '../../protocol/topic-id.js';
