@@ -16,12 +16,12 @@ export interface VersionRange {
 
 /** api key -> advertised versions. */
 export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
-  [0, { min: 3, max: 12 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints; v11: TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE; v12: transaction.version 2 adds the partitions)
+  [0, { min: 3, max: 13 }], // Produce (RecordBatch v2 only: magic 2 starts at v3; v10: KIP-951 leader hints; v11: TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE; v12: transaction.version 2 adds the partitions; v13: topics by id)
   [1, { min: 4, max: 18 }], // Fetch (v13+: topic ids; v15: replica state; v16: leader endpoints; v17: directory ids, KRaft's only; v18: a follower's high watermark, KIP-1166, tagged and KRaft's only)
   [2, { min: 1, max: 11 }], // ListOffsets (v7 max timestamp, v8 earliest local, v9 latest tiered: none without tiered storage; v10 a timeout for remote lookups, none here; v11 earliest pending upload: none)
   [3, { min: 0, max: 13 }], // Metadata (v10+: topic ids; v12: asked by id; v13: a top-level error code, KIP-1102)
-  [8, { min: 0, max: 9 }], // OffsetCommit (v9: KIP-848 member epochs)
-  [9, { min: 0, max: 9 }], // OffsetFetch (v9: KIP-848 member id and epoch)
+  [8, { min: 0, max: 10 }], // OffsetCommit (v9: KIP-848 member epochs; v10: topics by id)
+  [9, { min: 0, max: 10 }], // OffsetFetch (v9: KIP-848 member id and epoch; v10: topics by id)
   [10, { min: 0, max: 6 }], // FindCoordinator (v5: TRANSACTION_ABORTABLE, never answered; v6: share key type 2, INVALID_REQUEST without share groups)
   [11, { min: 0, max: 9 }], // JoinGroup (v8: KIP-800 reason, logged; v9: KIP-814 SkipAssignment for a static leader rejoining)
   [12, { min: 0, max: 4 }], // Heartbeat

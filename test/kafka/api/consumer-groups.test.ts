@@ -64,14 +64,14 @@ describe('Kafka API: KIP-848 consumer groups', function () {
   const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => memberHeartbeat(groupId, memberId, memberEpoch, topicId, owned);
   const parts = assignedPartitions;
 
-  it('advertises ConsumerGroupHeartbeat v0-v1 (v1: the topic regex), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v9', async () => {
+  it('advertises ConsumerGroupHeartbeat v0-v1 (v1: the topic regex), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v10 (v10: topics by id)', async () => {
     const k = await caller(c.bootstrap[0]!);
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
     expect(range(68)).to.deep.include({ minVersion: 0, maxVersion: 1 });
     expect(range(69)).to.deep.include({ minVersion: 0, maxVersion: 0 });
-    expect(range(8).maxVersion).to.equal(9);
-    expect(range(9).maxVersion).to.equal(9);
+    expect(range(8).maxVersion).to.equal(10);
+    expect(range(9).maxVersion).to.equal(10);
   });
 
   it('two members: a partition moves from the first to the second only after the first revoked it', async () => {

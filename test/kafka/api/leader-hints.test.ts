@@ -60,9 +60,9 @@ describe('Kafka API: leader hints on NOT_LEADER_OR_FOLLOWER (KIP-951)', function
     expect(needsLeaderHint(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)).to.equal(false);
   });
 
-  it('ApiVersions advertises Produce v3-12', async () => {
+  it('ApiVersions advertises Produce v3-13', async () => {
     const r = await callers.get(-1)!.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.Produce)).to.deep.include({ minVersion: 3, maxVersion: 12 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.Produce)).to.deep.include({ minVersion: 3, maxVersion: 13 });
   });
 
   it('Produce v10 to the wrong broker names the leader, its epoch and its endpoint; the leader then takes the records', async () => {

@@ -105,10 +105,10 @@ describe('Kafka API: transaction version 2 (KIP-890 part 2: Produce v12, TxnOffs
     return r.transactionStates[0];
   }
 
-  it('ApiVersions advertises Produce 3-12, EndTxn 0-5 and TxnOffsetCommit 0-5, with transaction.version 2 finalized', async () => {
+  it('ApiVersions advertises Produce 3-13, EndTxn 0-5 and TxnOffsetCommit 0-5, with transaction.version 2 finalized', async () => {
     const r = await any.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
-    expect(range(0)).to.deep.include({ minVersion: 3, maxVersion: 12 });
+    expect(range(0)).to.deep.include({ minVersion: 3, maxVersion: 13 });
     expect(range(26)).to.deep.include({ minVersion: 0, maxVersion: 5 });
     expect(range(28)).to.deep.include({ minVersion: 0, maxVersion: 5 });
     expect(r.supportedFeatures).to.deep.include({ name: 'transaction.version', minVersion: 0, maxVersion: 2 });
