@@ -1,5 +1,5 @@
 /**
- * OffsetCommit (api key 8, v0-v9) and OffsetFetch (api key 9, v0-v9), answered by this broker's
+ * OffsetCommit (api key 8, v0-v10) and OffsetFetch (api key 9, v0-v10), answered by this broker's
  * group coordinator (NOT_COORDINATOR for a group it does not own). Commits are stored in
  * __consumer_offsets in Kafka's own record schemas. OffsetFetch v8 asks for several groups at
  * once; older versions name one group and, from v2, may ask for every committed partition
