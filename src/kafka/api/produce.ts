@@ -144,7 +144,7 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
     return { index: p.partition, errorCode: p.errorCode, baseOffset: p.baseOffset, logAppendTimeMs: p.logAppendTime, logStartOffset: p.logStartOffset, errorMessage: p.errorCode === ErrorCode.NONE ? null : p.errorMessage };
   });
   // v10+ (KIP-951): a partition whose leader moved names the new one, and the response its endpoint
-  const moved = version >= 10 ? partitions.flatMap((pp, slot) => (needsLeaderHint(answers[slot]!.errorCode) ? [slot] : [])) : [];
+  const moved = version >= 10 ? answers.flatMap((a, slot) => (needsLeaderHint(a.errorCode) ? [slot] : [])) : [];
   const hints = await leaderHints(
     ctx,
     moved.map((slot) => partitions[slot]!.topic),
