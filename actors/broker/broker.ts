@@ -32,7 +32,8 @@
  * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AlterLogDir to replicas (AlterReplicaLogDirs); StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator, and GroupVersionChanged (the finalized group.version), to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
+ * ResignCoordinator, GroupVersionChanged (the finalized group.version), GroupConfigsChanged and
+ * TopicsDeleted (topics gone from the metadata, or there under another id) to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription.
@@ -1003,6 +1004,10 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         if (old === undefined || old === JSON.stringify(t.config)) continue;
         for (const rep of s.replicas.values()) if (rep.topic === t.name) ctx.send(rep.ref, { type: 'TopicConfigChanged', config: t.config });
       }
+      // topics gone (or made again under their name: another id): the groups forget their offsets
+      const ids = new Map(m.metadata.topics.map((t) => [t.name, t.topicId]));
+      const deleted = (s.metadata?.topics ?? []).filter((t) => !ids.has(t.name) || ids.get(t.name) !== t.topicId).map((t) => t.name);
+      if (deleted.length > 0) ctx.send(s.coordinator, { type: 'TopicsDeleted', topics: deleted });
       s.metadata = m.metadata;
       // the coordinator's consumer groups follow the finalized group.version (KIP-584)
       const groupVersion = finalizedLevel(m.metadata.features, GROUP_VERSION);

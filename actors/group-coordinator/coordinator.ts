@@ -33,7 +33,7 @@
  * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
  * metadata cache of consumer groups (and the cluster's topic list, for regular expressions) and
  * the heartbeats waiting for it or for their member's topic authorizations.
- * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, GroupConfigsChanged, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, GroupConfigsChanged, TopicsDeleted, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
@@ -324,6 +324,8 @@ type AppendPurpose =
   | { kind: 'offset-delete'; token: ReplyToken | null; response: OffsetDeleteResponse; deleted: { topic: string; partition: number }[] }
   | { kind: 'expire' }
   | { kind: 'refresh' }
+  /** Tombstones of the offsets of deleted topics. */
+  | { kind: 'topics-deleted' }
   /** Consumer group records written on a timer (fenced members, rewrites). */
   | { kind: 'consumer-write' }
   /**
@@ -1389,6 +1391,7 @@ function settleAppend(s: CoordinatorState, ctx: Ctx, a: PendingAppend, errorCode
     }
     case 'expire':
     case 'refresh':
+    case 'topics-deleted':
       if (errorCode !== ErrorCode.NONE) ctx.log.warn(`offsets ${p.kind} append failed`, { partition: a.partition, errorCode });
       return;
     case 'consumer-write':
@@ -2281,7 +2284,7 @@ function cleanupGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, removed:
   return records;
 }
 
-function appendInChunks(s: CoordinatorState, ctx: Ctx, partition: number, records: WrittenRecord[], kind: 'expire' | 'refresh'): void {
+function appendInChunks(s: CoordinatorState, ctx: Ctx, partition: number, records: WrittenRecord[], kind: 'expire' | 'refresh' | 'topics-deleted'): void {
   for (let i = 0; i < records.length; i += REFRESH_BATCH_RECORDS) {
     appendRecords(s, ctx, partition, records.slice(i, i + REFRESH_BATCH_RECORDS), { kind });
   }
@@ -2413,6 +2416,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     ConsumerGroupDescribe: { groups: 'array' },
     GroupVersionChanged: { level: 'integer' },
     GroupConfigsChanged: { configs: 'object' },
+    TopicsDeleted: { topics: 'array' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
     ListGroups: { statesFilter: 'array?' },
@@ -2509,6 +2513,25 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       // members take a changed session timeout from their next heartbeat on, and are told the interval in its answer (as Kafka)
       s.groupConfigs = new Map(Object.entries(m.configs).filter(([, c]) => typeof c === 'object' && c !== null));
       ctx.log.debug('group configs changed', { groups: s.groupConfigs.size });
+    },
+
+    TopicsDeleted(s, m, ctx) {
+      // as Kafka's onPartitionsDeleted: the groups of the offsets partitions loaded here; an offset
+      // a transaction is still writing is left to it
+      const gone = new Set(m.topics);
+      for (const owned of s.partitions.values()) {
+        if (owned.status !== OffsetsPartitionStatus.Active) continue;
+        const tombstones: WrittenRecord[] = [];
+        for (const groupId of [...owned.groups]) {
+          const entry = s.groups.get(groupId);
+          if (!entry) continue;
+          const removed = [...entry.offsets.values()].filter((o) => gone.has(o.topic) && !isPendingOffset(entry, o));
+          if (removed.length === 0) continue;
+          ctx.log.info('removing the offsets of deleted topics', { groupId, count: removed.length, topics: [...new Set(removed.map((o) => o.topic))] });
+          tombstones.push(...cleanupGroup(s, ctx, entry, removed));
+        }
+        if (tombstones.length > 0) appendInChunks(s, ctx, owned.partition, tombstones, 'topics-deleted');
+      }
     },
 
     JoinGroup(s, m, ctx) {

@@ -101,6 +101,12 @@ export type CoordinatorMsg =
   | { type: 'GroupVersionChanged'; level: number }
   /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
   | { type: 'GroupConfigsChanged'; configs: Record<string, Record<string, string>> }
+  /**
+   * Topics deleted from the cluster (or deleted and made again under their name: another topic
+   * id), as its broker's metadata shows: every group loaded here forgets its committed offsets of
+   * them, with tombstones, as Kafka's GroupCoordinator.onPartitionsDeleted.
+   */
+  | { type: 'TopicsDeleted'; topics: string[] }
   /** Internal: the broker's metadata of topics a heartbeat waited for (names null: every topic; topics null: not answered). */
   | { type: 'ConsumerTopicsFetched'; fetchId: number; names: string[] | null; topics: ConsumerTopicInfo[] | null }
   /** Internal: the topics a heartbeat's member may DESCRIBE, of those its group's regular expressions matched (null: not answered). */

@@ -346,6 +346,11 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
     const second = await create();
     expect(second).to.not.equal(first);
     await describe12(['again']);
+    // the old topic's offsets went with it: the new one has none committed
+    await checkFor(async () => {
+      const r = await g.call(ApiKeys.OffsetFetch, 9, fetchBody(9, G, null));
+      return JSON.stringify(offsets(r.groups[0].topics, false)) === '{}';
+    }, 15_000, 50);
     const produced = await checkFor(async () => {
       const r = await leader.call(ApiKeys.Produce, 13, produceById([[first, 0, batch('stale')]]));
       return r.responses[0].partitionResponses[0].errorCode === ErrorCode.UNKNOWN_TOPIC_ID ? r : null;
@@ -370,7 +375,7 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
     expect(offsets(fetched.groups[0].topics, true)[`${second}/0`]).to.equal(3);
   });
 
-  it('OffsetFetch v10 for every committed partition leaves out a topic that no longer exists (no id to give); v9 still names it', async () => {
+  it('a deleted topic\'s committed offsets go with it (Kafka\'s onPartitionsDeleted): OffsetFetch v10 and v9 for every committed partition name only the topics left', async () => {
     const made = await k.call(ApiKeys.CreateTopics, 7, { topics: [{ name: 'going', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 10_000, validateOnly: false });
     const goingId = made.topics[0].topicId as string;
     await describe12(['going']);
@@ -380,11 +385,11 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
     expect(offsets((await g.call(ApiKeys.OffsetFetch, 10, fetchBody(10, G, null))).groups[0].topics, true)).to.deep.equal({ [`${goingId}/0`]: 4, [`${id('beta')}/0`]: 8 });
     expect((await k.call(ApiKeys.DeleteTopics, 6, { topics: [{ name: 'going', topicId: ZERO_TOPIC_ID }], timeoutMs: 10_000 })).responses[0].errorCode).to.equal(ErrorCode.NONE);
     await checkFor(async () => {
-      const all = await g.call(ApiKeys.OffsetFetch, 10, fetchBody(10, G, null));
-      return JSON.stringify(offsets(all.groups[0].topics, true)) === JSON.stringify({ [`${id('beta')}/0`]: 8 });
+      const v9 = await g.call(ApiKeys.OffsetFetch, 9, fetchBody(9, G, null));
+      return JSON.stringify(offsets(v9.groups[0].topics, false)) === JSON.stringify({ 'beta/0': 8 });
     }, 15_000, 50);
-    const v9 = await g.call(ApiKeys.OffsetFetch, 9, fetchBody(9, G, null));
-    expect(offsets(v9.groups[0].topics, false)).to.deep.equal({ 'going/0': 4, 'beta/0': 8 });
+    const all = await g.call(ApiKeys.OffsetFetch, 10, fetchBody(10, G, null));
+    expect(offsets(all.groups[0].topics, true)).to.deep.equal({ [`${id('beta')}/0`]: 8 });
   });
 });
 
