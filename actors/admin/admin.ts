@@ -46,6 +46,7 @@ import {
   type ConsumerGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
+  type DescribedGroup,
   type DescribeGroupsResponse,
   type FindCoordinatorResponse,
   type ListGroupsResponse,
@@ -569,7 +570,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const out = [];
       for (const g of m.groups) {
         const r = await askCoordinator<DescribeGroupsResponse>(s, ctx, g, { type: 'DescribeGroups', groups: [g] });
-        if (isFailure(r)) out.push({ groupId: g, errorCode: r.errorCode, state: 'Dead', protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] });
+        if (isFailure(r)) out.push({ groupId: g, errorCode: r.errorCode, errorMessage: r.message, state: 'Dead', protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] } satisfies DescribedGroup);
         else out.push(...r.groups);
       }
       ctx.reply({ type: 'DescribedGroups', errorCode: ErrorCode.NONE, groups: out });

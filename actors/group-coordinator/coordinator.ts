@@ -531,8 +531,8 @@ function commitFailure(m: Extract<CoordinatorMsg, { type: 'OffsetCommit' }>, err
   return { type: 'OffsetCommitResponse', errorCode, topics: perPartitionError(m.topics, errorCode) };
 }
 
-function describedError(groupId: string, errorCode: number, state: string): DescribedGroup {
-  return { groupId, errorCode, state, protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] };
+function describedError(groupId: string, errorCode: number, state: string, errorMessage: string | null = null): DescribedGroup {
+  return { groupId, errorCode, errorMessage, state, protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2053,6 +2053,7 @@ function describeConsumerGroup(s: CoordinatorState, groupId: string, g: Consumer
       subscribedTopicRegex: m.subscribedTopicRegex,
       assignment: named(m.assigned),
       targetAssignment: named(g.targetAssignment.get(m.memberId) ?? new Map()),
+      memberType: m.classic === null ? 'consumer' : 'classic',
     })),
   };
 }
@@ -2823,9 +2824,11 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         const err = validateGroupStatus(s, groupId, true);
         if (err !== null) return describedError(String(groupId), err, '');
         const entry = s.groups.get(groupId);
-        // a consumer group is no classic group: Kafka describes it as Dead
-        if (!entry || entry.consumer) return describedError(groupId, ErrorCode.NONE, GroupState.Dead);
-        return { errorCode: ErrorCode.NONE, ...entry.group.summary() };
+        // as Kafka 4.0: a group that is not there, or is a consumer group (classic members and
+        // all), is no classic group: GROUP_ID_NOT_FOUND, Dead (v0-v5 answer it Dead, no error)
+        if (!entry || entry.group.is(GroupState.Dead)) return describedError(groupId, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.Dead, `Group ${groupId} not found.`);
+        if (entry.consumer) return describedError(groupId, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.Dead, `Group ${groupId} is not a classic group.`);
+        return { errorCode: ErrorCode.NONE, errorMessage: null, ...entry.group.summary() };
       });
       ctx.reply({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups } satisfies DescribeGroupsResponse);
     },

@@ -334,6 +334,12 @@ export interface DescribedConsumerGroupMember {
   subscribedTopicRegex: string | null;
   assignment: (TopicIdPartitions & { topicName: string })[];
   targetAssignment: (TopicIdPartitions & { topicName: string })[];
+  /**
+   * KIP-1099's member type: 'consumer' for a member of the consumer protocol
+   * (ConsumerGroupHeartbeat), 'classic' for a classic member (JoinGroup / SyncGroup) of the
+   * consumer group.
+   */
+  memberType: 'consumer' | 'classic';
 }
 
 export interface DescribedConsumerGroup {
@@ -361,7 +367,13 @@ export interface ListGroupsResponse {
 
 export interface DescribedGroup {
   groupId: string;
+  /**
+   * As Kafka 4.0's coordinator: GROUP_ID_NOT_FOUND (state Dead) for a group that does not exist
+   * or is a consumer group, not a classic one; DescribeGroups v0-v5 answer those Dead with no error.
+   */
   errorCode: number;
+  /** Kafka's message for the error (KIP-1043, DescribeGroups v6); null: none. */
+  errorMessage: string | null;
   state: string;
   protocolType: string;
   protocolName: string;

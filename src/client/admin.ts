@@ -994,6 +994,11 @@ export class Admin {
     return findHangingTransactions(this, opts, Date.now());
   }
 
+  /**
+   * Classic groups, as Kafka's Admin.describeClassicGroups asks for them (DescribeGroups):
+   * state, protocol and members. A group that does not exist, or is a KIP-848 consumer group, is
+   * GROUP_ID_NOT_FOUND (state Dead) with Kafka 4.0's message in errorMessage.
+   */
   async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {
     return { groups: (await this.call({ type: 'DescribeGroups', groups: groupIds })).groups as DescribedGroup[] };
   }
@@ -1001,7 +1006,9 @@ export class Admin {
   /**
    * KIP-848 consumer groups (group.protocol=consumer), as Kafka's Admin.describeConsumerGroups
    * asks for them (ConsumerGroupDescribe): state, epochs, assignor and each member's subscription,
-   * assignment and target assignment. A classic group, or none, is GROUP_ID_NOT_FOUND.
+   * assignment and target assignment, and its type (KIP-1099's member type): 'consumer' for a
+   * member of the consumer protocol, 'classic' for a classic member (JoinGroup / SyncGroup) of the
+   * group, during an online migration. A classic group, or none, is GROUP_ID_NOT_FOUND.
    */
   async describeConsumerGroups(groupIds: string[]): Promise<{ groups: DescribedConsumerGroup[] }> {
     return { groups: (await this.call({ type: 'DescribeConsumerGroups', groups: groupIds })).groups as DescribedConsumerGroup[] };

@@ -425,7 +425,7 @@ describe('cli: commands against a cluster', function () {
       expect(described.code, described.stderr).to.equal(0);
       expect(described.stdout).to.match(/^Group: shippers\tState: Stable\tProtocol: consumer \(assignor uniform\)\tEpoch: \d+\tAssignment epoch: \d+\tMembers: 1$/m);
       const members = tableRows(described.stdout, 'MEMBER-ID');
-      expect(members).to.deep.equal([[me.memberId, '-', String(me.generationId), 'shipping-app', members[0]![4]!, 'shipping:0,1,2']]);
+      expect(members).to.deep.equal([[me.memberId, '-', String(me.generationId), 'shipping-app', members[0]![4]!, 'true', 'shipping:0,1,2']]);
       const offsets = tableRows(described.stdout, 'TOPIC');
       expect(offsets.map((r) => r.slice(0, 5))).to.deep.equal([0, 1, 2].map((p) => ['shipping', String(p), '2', '2', '0']));
     } finally {

@@ -1,7 +1,8 @@
 /**
  * `samsa groups`: list, describe and delete consumer groups and reset their offsets, like
  * Kafka's kafka-consumer-groups tool. KIP-848 groups (group.protocol=consumer) are described with
- * their epochs, assignor and each member's epoch and assignment. --describe shows the group's state, members with their
+ * their epochs, assignor and each member's epoch, type (UPGRADED: the consumer protocol, or a
+ * classic member) and assignment. --describe shows the group's state, members with their
  * assigned partitions, and per partition the committed offset, log end offset and lag.
  * --reset-offsets prints its plan and changes nothing unless --execute is given.
  */
@@ -93,7 +94,8 @@ async function printOffsets(admin: Admin, group: string, owner: Map<string, { me
 }
 
 /**
- * A KIP-848 group's lines: its state, epochs and assignor, then each member's epoch and
+ * A KIP-848 group's lines: its state, epochs and assignor, then each member's epoch, whether it
+ * is upgraded (true: the consumer protocol, false: a classic member of the group) and its
  * assignment; with the owner of each assigned partition, for the offsets table.
  */
 export function consumerGroupLines(group: string, g: DescribedConsumerGroup): { lines: string[]; owner: Map<string, { memberId: string; clientId: string }>; assigned: Set<string> } {
@@ -105,11 +107,12 @@ export function consumerGroupLines(group: string, g: DescribedConsumerGroup): { 
       assigned.add(t.topic);
       for (const p of t.partitions) owner.set(`${t.topic}\u0000${p}`, { memberId: m.memberId, clientId: m.clientId });
     }
-    return [m.memberId, m.instanceId ?? '-', m.memberEpoch, m.clientId || '-', m.clientHost || '-', formatAssignment(parts)];
+    // UPGRADED, as Kafka 4.0's kafka-consumer-groups (KIP-1099): whether the member speaks the consumer protocol
+    return [m.memberId, m.instanceId ?? '-', m.memberEpoch, m.clientId || '-', m.clientHost || '-', String(m.memberType === 'consumer'), formatAssignment(parts)];
   });
   const lines = [`Group: ${group}\tState: ${g.groupState}\tProtocol: consumer (assignor ${g.assignorName || '-'})\tEpoch: ${g.groupEpoch}\tAssignment epoch: ${g.assignmentEpoch}\tMembers: ${g.members.length}`, ''];
   if (members.length === 0) lines.push(`Consumer group '${group}' has no active members.`);
-  else lines.push(...table(['MEMBER-ID', 'GROUP-INSTANCE-ID', 'EPOCH', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], members));
+  else lines.push(...table(['MEMBER-ID', 'GROUP-INSTANCE-ID', 'EPOCH', 'CLIENT-ID', 'HOST', 'UPGRADED', 'ASSIGNMENT'], members));
   return { lines, owner, assigned };
 }
 

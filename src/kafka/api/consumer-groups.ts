@@ -1,9 +1,10 @@
 /**
  * KIP-848's consumer group APIs (Kafka 4.0's group.protocol=consumer): ConsumerGroupHeartbeat
  * (api key 68, v0-v1; v1 adds SubscribedTopicRegex, a member subscribing with a regular
- * expression the coordinator resolves) and ConsumerGroupDescribe (69, v0, with each member's
- * expression), answered by this broker's group coordinator (NOT_COORDINATOR for a group it does
- * not own). The coordinator makes a joining member's id when it sends an empty one with epoch 0
+ * expression the coordinator resolves) and ConsumerGroupDescribe (69, v0-v1, with each member's
+ * expression; v1, KIP-1099: each member's type, 1 for a member of the consumer protocol, 0 for a
+ * classic member of the group, JoinGroup / SyncGroup), answered by this broker's group
+ * coordinator (NOT_COORDINATOR for a group it does not own). The coordinator makes a joining member's id when it sends an empty one with epoch 0
  * (Kafka 4.0's Java consumer makes its own), computes the target assignment with its server
  * assignor ("uniform", the default, or "range") and hands each member its partitions by topic id
  * as its previous owners revoke them.
@@ -73,6 +74,9 @@ export const consumerGroupHeartbeat: ApiHandler<typeof ApiKeys.ConsumerGroupHear
   };
 };
 
+/** ConsumerGroupDescribe v1's MemberType (KIP-1099): 0 a classic member, 1 a consumer-protocol one (-1, unknown, is never answered). */
+const MEMBER_TYPES = { classic: 0, consumer: 1 } as const;
+
 export const consumerGroupDescribe: ApiHandler<typeof ApiKeys.ConsumerGroupDescribe> = async (ctx, _version, body) => {
   type Described = NonNullable<ResponseInput<typeof ApiKeys.ConsumerGroupDescribe>['groups']> extends readonly (infer E)[] ? E : never;
   const empty = (groupId: string, errorCode: number, errorMessage: string | null): Described => ({
@@ -124,6 +128,8 @@ export const consumerGroupDescribe: ApiHandler<typeof ApiKeys.ConsumerGroupDescr
         subscribedTopicRegex: m.subscribedTopicRegex,
         assignment: assignment(m.assignment),
         targetAssignment: assignment(m.targetAssignment),
+        // v1 (KIP-1099); v0 has no such field
+        memberType: MEMBER_TYPES[m.memberType],
       })),
     });
   }

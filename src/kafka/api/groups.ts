@@ -1,6 +1,6 @@
 /**
  * The group APIs: FindCoordinator (10, v0-v6), JoinGroup (11, v0-v9), Heartbeat (12, v0-v4),
- * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v5), ListGroups (16,
+ * LeaveGroup (13, v0-v5), SyncGroup (14, v0-v5), DescribeGroups (15, v0-v6), ListGroups (16,
  * v0-v5), DeleteGroups (42, v0-v2), OffsetDelete (47, v0). FindCoordinator asks the broker which
  * broker leads the group's __consumer_offsets partition (key type 0), or the transactional id's
  * __transaction_state partition (key type 1), and answers with that broker's Kafka listener; v5
@@ -16,7 +16,8 @@
  * by type and names each group's: "classic" (JoinGroup / SyncGroup) or "consumer" (KIP-848's
  * ConsumerGroupHeartbeat, consumer-groups.ts); a type Kafka does not know lists none.
  * DescribeGroups describes a consumer group as Kafka 4.0 does: it is no classic group, so Dead
- * with no members; DeleteGroups deletes an empty consumer group with its offsets.
+ * with no members, and from v6 (KIP-1043) GROUP_ID_NOT_FOUND, as is a group that does not exist;
+ * DeleteGroups deletes an empty consumer group with its offsets.
  *
  * With an authorizer, as Kafka: FindCoordinator needs DESCRIBE on the group (or on the
  * transactional id), JoinGroup, SyncGroup, Heartbeat and LeaveGroup READ on the group,
@@ -38,7 +39,7 @@ import type {
   SimpleResponse,
   SyncGroupResponse,
 } from '../../../actors/group-coordinator/messages.js';
-import { ErrorCode } from '../../protocol/errors.js';
+import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
@@ -185,6 +186,12 @@ export const leaveGroup: ApiHandler<typeof ApiKeys.LeaveGroup> = async (ctx, ver
   };
 };
 
+/**
+ * DescribeGroups (api key 15, v0-v6). The coordinator answers as Kafka 4.0's: a group that does
+ * not exist, or is a consumer group (not a classic one), is GROUP_ID_NOT_FOUND, Dead, with
+ * Kafka's message. v6 (KIP-1043) says so, and carries a message with every error; v0-v5 answer
+ * such a group Dead with no error, as before.
+ */
 export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (ctx, version, body) => {
   const withOperations = version >= 3 && body.includeAuthorizedOperations === true;
   const ids = body.groups as string[];
@@ -195,16 +202,23 @@ export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (
       ? ({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups: [] } satisfies DescribeGroupsResponse)
       : await ctx.ask<CoordinatorMsg, DescribeGroupsResponse>(ctx.coordinator, { type: 'DescribeGroups', groups: asked }, ctx.config.requestTimeoutMs);
   const described = new Map(isFailure(r) ? [] : r.groups.map((g) => [g.groupId, g]));
+  // v6: Kafka's message with each error (the coordinator's own, else the error's); older versions have no such field
+  const message = (errorCode: number, known: string | null): string | null => (errorCode === ErrorCode.NONE ? null : (known ?? errorInfo(errorCode).message));
+  const failed = (groupId: string, errorCode: number, known: string | null) => ({ errorCode, errorMessage: message(errorCode, known), groupId, groupState: '', protocolType: '', protocolData: '', members: [] });
   return {
     throttleTimeMs: 0,
     groups: ids.map((groupId) => {
-      if (denied?.has(groupId)) return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
+      if (denied?.has(groupId)) return failed(groupId, ErrorCode.GROUP_AUTHORIZATION_FAILED, null);
       const g = described.get(groupId);
-      if (!g) return { errorCode: isFailure(r) ? r.errorCode : r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
+      if (!g) return isFailure(r) ? failed(groupId, r.errorCode, r.message) : failed(groupId, r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, null);
+      const notFoundBeforeV6 = version < 6 && g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND;
+      const errorCode = notFoundBeforeV6 ? ErrorCode.NONE : g.errorCode;
       return {
-        errorCode: g.errorCode,
+        errorCode,
+        errorMessage: message(errorCode, g.errorMessage),
         groupId,
-        authorizedOperations: withOperations ? groupAuthorizedOperations(ctx, groupId) : OPERATIONS_NOT_REQUESTED,
+        // as Kafka: a described group's operations, none with an error
+        authorizedOperations: withOperations && errorCode === ErrorCode.NONE ? groupAuthorizedOperations(ctx, groupId) : OPERATIONS_NOT_REQUESTED,
         groupState: g.state,
         protocolType: g.protocolType,
         protocolData: g.protocolName,

@@ -250,17 +250,17 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
       expect(await code({})).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
     });
 
-    it('ListGroups types it consumer with its state; DescribeGroups answers Dead as Kafka; ConsumerGroupDescribe tells members, epochs and assignments', async () => {
+    it('ListGroups types it consumer with its state; DescribeGroups answers GROUP_ID_NOT_FOUND, Dead, as Kafka 4.0; ConsumerGroupDescribe tells members, epochs, assignments and member types', async () => {
       const a = await hb({ serverAssignor: 'range' });
       await h.join('classic');
       const l = await h.listGroups();
       expect(l.groups.find((g) => g.groupId === G)).to.deep.equal({ groupId: G, protocolType: 'consumer', state: 'Stable', groupType: 'consumer' });
       expect(l.groups.find((g) => g.groupId === 'classic')!.groupType).to.equal('classic');
       expect((await h.listGroups(['stable'])).groups.map((g) => g.groupId)).to.deep.equal([G]);
-      expect(await h.describe(G)).to.deep.include({ errorCode: 0, state: 'Dead', members: [] });
+      expect(await h.describe(G)).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} is not a classic group.`, state: 'Dead', members: [] });
       const d = await h.ask<ConsumerGroupDescribeResponse>({ type: 'ConsumerGroupDescribe', groups: [G, 'classic', 'none'] });
       expect(d.groups[0]).to.deep.include({ groupId: G, errorCode: 0, groupState: 'Stable', groupEpoch: 1, assignmentEpoch: 1, assignorName: 'range' });
-      expect(d.groups[0]!.members[0]).to.deep.include({ memberId: a.memberId, memberEpoch: 1, clientId: 'c', subscribedTopicNames: ['t'] });
+      expect(d.groups[0]!.members[0]).to.deep.include({ memberId: a.memberId, memberEpoch: 1, clientId: 'c', subscribedTopicNames: ['t'], memberType: 'consumer' });
       expect(d.groups[0]!.members[0]!.assignment).to.deep.equal([{ topicId: T, partitions: [0, 1, 2, 3], topicName: 't' }]);
       expect(d.groups[1]!.errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
       expect(d.groups[2]!.errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);

@@ -128,11 +128,13 @@ describe('actors/group-coordinator online migration and classic members in consu
       const d = await describe848();
       expect(d.groupEpoch).to.equal(generationId + 1);
       expect(memberOf(d, a).memberEpoch).to.equal(generationId);
+      // KIP-1099: the converted members are classic members, the new one a consumer-protocol member
+      expect([memberOf(d, a).memberType, memberOf(d, b).memberType, memberOf(d, c.memberId!).memberType]).to.deep.equal(['classic', 'classic', 'consumer']);
       expect(assignedIn(d, a)).to.deep.equal([0, 1, 2]);
       expect(assignedIn(d, b)).to.deep.equal([3, 4, 5]);
       const listed = await h.ask<ListGroupsResponse>({ type: 'ListGroups' });
       expect(listed.groups).to.deep.include({ groupId: G, protocolType: 'consumer', state: 'Reconciling', groupType: 'consumer' });
-      expect((await h.describe(G)).state).to.equal('Dead');
+      expect(await h.describe(G)).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} is not a classic group.`, state: 'Dead' });
       // the classic group's record is deleted first, then the consumer group's records follow
       const records = (await h.dump()).records;
       const tombstone = records.findIndex((r) => r.key.kind === 'group' && r.groupValue === null);
@@ -191,7 +193,7 @@ describe('actors/group-coordinator online migration and classic members in consu
 
     it('a coordinator taking the partition over continues the converted group with its classic members', async () => {
       const { a, generationId } = await classicGroup();
-      await hb();
+      const c = await hb();
       h.sys.send(h.coord, { type: 'ResignCoordinator', partition: 0, leaderEpoch: 1 });
       await h.control({ leaderEpoch: 1 });
       const fresh = h.spawnCoordinator();
@@ -199,6 +201,8 @@ describe('actors/group-coordinator online migration and classic members in consu
       const d = await describe848(fresh);
       expect(d.members).to.have.length(3);
       expect(memberOf(d, a).memberEpoch).to.equal(generationId);
+      // each member's type came back from its record
+      expect([memberOf(d, a).memberType, memberOf(d, c.memberId!).memberType]).to.deep.equal(['classic', 'consumer']);
       expect((await h.describe(G, fresh)).state).to.equal('Dead');
       // the classic member's protocols came back with it: it rejoins and syncs there
       expect((await h.heartbeat(G, a, generationId, fresh)).errorCode).to.equal(ErrorCode.REBALANCE_IN_PROGRESS);
@@ -220,7 +224,8 @@ describe('actors/group-coordinator online migration and classic members in consu
       expect(j).to.deep.include({ errorCode: ErrorCode.NONE, memberId: first.memberId, protocolType: 'consumer', protocolName: 'range', leader: '', members: [] });
       const d = await describe848();
       expect(d.groupEpoch).to.equal(2);
-      expect(memberOf(d, j.memberId).subscribedTopicNames).to.deep.equal(['t']);
+      expect(memberOf(d, j.memberId)).to.deep.include({ subscribedTopicNames: ['t'], memberType: 'classic' });
+      expect(memberOf(d, c.memberId!).memberType).to.equal('consumer');
       // c still owns everything: the classic member has nothing until c revokes
       const s1 = await syncOf(j.memberId, j.generationId);
       expect(s1.errorCode).to.equal(ErrorCode.NONE);
