@@ -5,7 +5,7 @@
  * members left are served by the consumer group), then downgraded back one member at a time (the
  * last consumer-protocol member leaving turns it into a classic group again). No partition is
  * ever owned by two members at once, every record is read, and the committed offsets end at the
- * log end.
+ * log end. Mid-upgrade, admin.describeConsumerGroups tells each member's type (KIP-1099).
  */
 import { expect } from 'chai';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
@@ -106,6 +106,18 @@ describe('client/consumer group migration between the classic and the consumer p
     }
   }
 
+  /** Each member's type as admin.describeConsumerGroups tells it (KIP-1099), by client id. */
+  async function memberTypes(): Promise<Record<string, string>> {
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      const g = (await admin.describeConsumerGroups([GROUP])).groups[0]!;
+      return Object.fromEntries(g.members.map((m) => [m.clientId, m.memberType]));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   it('upgrades a classic group one member at a time to the consumer protocol while records flow, then downgrades it back; no partition owned twice, no record or commit lost', async () => {
     all.length = 0;
     produced = 0;
@@ -126,6 +138,7 @@ describe('client/consumer group migration between the classic and the consumer p
       await produce(`up-${name}-2`);
       await settled();
       expect(await groupType(), `after upgrading ${name}`).to.equal('consumer');
+      if (name === 'a') expect(await memberTypes()).to.deep.equal({ 'a-848': 'consumer', 'b-classic': 'classic', 'c-classic': 'classic' });
     }
     expect(members.every((m) => m.protocol === 'consumer')).to.equal(true);
 

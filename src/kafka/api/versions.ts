@@ -27,7 +27,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [12, { min: 0, max: 4 }], // Heartbeat
   [13, { min: 0, max: 5 }], // LeaveGroup (v5: KIP-800 reason, logged)
   [14, { min: 0, max: 5 }], // SyncGroup
-  [15, { min: 0, max: 5 }], // DescribeGroups
+  [15, { min: 0, max: 6 }], // DescribeGroups (v6: KIP-1043, GROUP_ID_NOT_FOUND with a message for a group not there or not classic)
   [16, { min: 0, max: 5 }], // ListGroups (v5: KIP-848 TypesFilter and GroupType, classic or consumer)
   [18, { min: 0, max: 4 }], // ApiVersions (v3+: supported and finalized features, KIP-584; v4: KIP-1022 feature ranges from 0)
   [19, { min: 0, max: 7 }], // CreateTopics (v6: THROTTLING_QUOTA_EXCEEDED, KIP-599; v7: the topic id)
@@ -69,7 +69,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)
   [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)
-  [69, { min: 0, max: 0 }], // ConsumerGroupDescribe (KIP-848)
+  [69, { min: 0, max: 1 }], // ConsumerGroupDescribe (KIP-848; v1: KIP-1099's member type, consumer or classic)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
   [80, { min: 0, max: 1 }], // AddRaftVoter (KIP-853, to the active controller; v1: KIP-1186's answer once written)
   [81, { min: 0, max: 0 }], // RemoveRaftVoter (KIP-853)

@@ -394,6 +394,10 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     const d = await alice.call(ApiKeys.DescribeGroups, 5, { groups: ['g-list-a', 'g-list-b'], includeAuthorizedOperations: true });
     expect(d.groups[0]).to.deep.include({ groupId: 'g-list-a', errorCode: ErrorCode.NONE, groupState: 'Empty', authorizedOperations: bit(Op.DESCRIBE) });
     expect(d.groups[1]).to.deep.include({ groupId: 'g-list-b', errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, groupState: '', protocolType: '', members: [], authorizedOperations: -2147483648 });
+    // v6 (KIP-1043): the refusal carries its message, a described group none
+    const d6 = await alice.call(ApiKeys.DescribeGroups, 6, { groups: ['g-list-a', 'g-list-b'], includeAuthorizedOperations: true });
+    expect(d6.groups[0]).to.deep.include({ groupId: 'g-list-a', errorCode: ErrorCode.NONE, errorMessage: null, groupState: 'Empty', authorizedOperations: bit(Op.DESCRIBE) });
+    expect(d6.groups[1]).to.deep.include({ groupId: 'g-list-b', errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, errorMessage: 'Group authorization failed.' });
     const listed = async (k: KafkaCaller) => ((await k.call(ApiKeys.ListGroups, 4, { statesFilter: [] })).groups as { groupId: string }[]).map((g) => g.groupId).filter((g) => g.startsWith('g-list-'));
     expect(await listed(alice)).to.deep.equal(['g-list-a']);
     expect(await listed(await login('bob'))).to.deep.equal([]);

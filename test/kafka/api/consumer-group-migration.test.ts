@@ -2,8 +2,8 @@
  * KIP-848 online migration over the Kafka wire with a real classic client: a KafkaJS consumer
  * (JoinGroup / SyncGroup / Heartbeat, the classic protocol) is in a group when a member speaking
  * ConsumerGroupHeartbeat (as a Java consumer with group.protocol=consumer) joins it: the group
- * becomes a consumer group (ConsumerGroupDescribe shows both members, ListGroups types it
- * "consumer"), KafkaJS is told to rejoin, gives partitions up and goes on reading what it keeps
+ * becomes a consumer group (ConsumerGroupDescribe shows both members, v1 with their types, classic
+ * and consumer; ListGroups types it "consumer"; DescribeGroups v6 says it is no classic group), KafkaJS is told to rejoin, gives partitions up and goes on reading what it keeps
  * through the consumer group; when the ConsumerGroupHeartbeat member leaves, the group is a
  * classic group again (DescribeGroups) and KafkaJS rejoins it and reads every partition.
  */
@@ -82,6 +82,23 @@ describe('Kafka API: a classic KafkaJS member through online migration (KIP-848)
     expect(d.members).to.have.length(2);
     const kjs = d.members.find((m: { memberId: string }) => m.memberId !== a.memberId);
     expect(kjs.clientId).to.equal('kjs');
+    // ConsumerGroupDescribe v1 (KIP-1099): KafkaJS is a classic member (0), the other a consumer-protocol one (1); v0 has no such field
+    const d1 = (await k.call(ApiKeys.ConsumerGroupDescribe, 1, { groupIds: [G], includeAuthorizedOperations: false })).groups[0];
+    const typeOf = (memberId: string) => d1.members.find((m: { memberId: string }) => m.memberId === memberId).memberType;
+    expect([typeOf(kjs.memberId), typeOf(a.memberId)]).to.deep.equal([0, 1]);
+    expect(d.members.map((m: { memberType: number }) => m.memberType)).to.deep.equal([-1, -1]);
+    // DescribeGroups: no classic group while it is a consumer group (v6 says so; v5 answers Dead)
+    expect((await k.call(ApiKeys.DescribeGroups, 6, { groups: [G], includeAuthorizedOperations: false })).groups[0]).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} is not a classic group.`, groupState: 'Dead', members: [] });
+    expect((await k.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: false })).groups[0]).to.deep.include({ errorCode: ErrorCode.NONE, groupState: 'Dead', members: [] });
+    // samsa's admin tells the same types
+    const admin = c.handle.samsa().admin();
+    await admin.connect();
+    try {
+      const viaAdmin = (await admin.describeConsumerGroups([G])).groups[0]!;
+      expect(Object.fromEntries(viaAdmin.members.map((m) => [m.memberId, m.memberType]))).to.deep.equal({ [kjs.memberId]: 'classic', [a.memberId]: 'consumer' });
+    } finally {
+      await admin.disconnect();
+    }
     const theirs = kjs.assignment.topicPartitions.flatMap((t: { partitions: number[] }) => t.partitions).sort();
     expect([...theirs, ...mine].sort()).to.deep.equal([0, 1, 2, 3]);
     await checkFor(() => JSON.stringify(assignments[assignments.length - 1]) === JSON.stringify(theirs), 20_000, 50);
@@ -94,10 +111,10 @@ describe('Kafka API: a classic KafkaJS member through online migration (KIP-848)
     expect((await describe848()).errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
     await checkFor(() => JSON.stringify(assignments[assignments.length - 1]) === JSON.stringify([0, 1, 2, 3]), 20_000, 50);
     const classic = await checkFor(async () => {
-      const r = (await k.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: false })).groups[0];
+      const r = (await k.call(ApiKeys.DescribeGroups, 6, { groups: [G], includeAuthorizedOperations: false })).groups[0];
       return r.groupState === 'Stable' ? r : null;
     }, 20_000, 50);
-    expect(classic).to.deep.include({ protocolType: 'consumer' });
+    expect(classic).to.deep.include({ errorCode: ErrorCode.NONE, errorMessage: null, protocolType: 'consumer' });
     expect(classic.members).to.have.length(1);
     await send('classic-again');
     await checkFor(() => [0, 1, 2, 3].every((p) => seen.includes(`classic-again-${p}`)), 20_000, 50);

@@ -1,10 +1,10 @@
 /**
  * KIP-848's consumer group protocol over the Kafka wire (ConsumerGroupHeartbeat v0-v1,
- * ConsumerGroupDescribe v0, OffsetCommit / OffsetFetch v9), as a Java consumer with
+ * ConsumerGroupDescribe v0-v1, OffsetCommit / OffsetFetch v9), as a Java consumer with
  * group.protocol=consumer speaks it: a member id made by the coordinator, assignments by topic
  * id, a partition moving from one member to another only once the first has revoked it, Kafka's
  * errors, offsets committed and fetched with member epochs, the group in ListGroups,
- * DescribeGroups and DeleteGroups, the versions advertised, a member subscribing with a regular
+ * DescribeGroups (v6: not a classic group) and DeleteGroups, the versions advertised, a member subscribing with a regular
  * expression (v1), and the ACLs (READ on the group to heartbeat, DESCRIBE to describe, an
  * expression resolved to the topics the member may DESCRIBE).
  */
@@ -64,12 +64,13 @@ describe('Kafka API: KIP-848 consumer groups', function () {
   const beat = (groupId: string, memberId: string, memberEpoch: number, owned: number[] | null) => memberHeartbeat(groupId, memberId, memberEpoch, topicId, owned);
   const parts = assignedPartitions;
 
-  it('advertises ConsumerGroupHeartbeat v0-v1 (v1: the topic regex), ConsumerGroupDescribe v0, OffsetCommit and OffsetFetch up to v10 (v10: topics by id)', async () => {
+  it('advertises ConsumerGroupHeartbeat v0-v1 (v1: the topic regex), ConsumerGroupDescribe v0-v1 (v1: the member type), DescribeGroups v0-v6, OffsetCommit and OffsetFetch up to v10 (v10: topics by id)', async () => {
     const k = await caller(c.bootstrap[0]!);
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
     expect(range(68)).to.deep.include({ minVersion: 0, maxVersion: 1 });
-    expect(range(69)).to.deep.include({ minVersion: 0, maxVersion: 0 });
+    expect(range(69)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+    expect(range(15)).to.deep.include({ minVersion: 0, maxVersion: 6 });
     expect(range(8).maxVersion).to.equal(10);
     expect(range(9).maxVersion).to.equal(10);
   });
@@ -116,6 +117,10 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     const byId = new Map(g.members.map((m: { memberId: string }) => [m.memberId, m]));
     expect((byId.get(b.memberId) as { clientId: string; assignment: unknown }).clientId).to.equal('consumer-a');
     expect((byId.get(b.memberId) as { assignment: unknown }).assignment).to.deep.equal({ topicPartitions: [{ topicId, topicName: TOPIC, partitions: moving }] });
+    // v1 (KIP-1099): both speak the consumer protocol, member type 1; v0 has no such field (decoded as its default, -1)
+    const d1 = await k.call(ApiKeys.ConsumerGroupDescribe, 1, { groupIds: [G], includeAuthorizedOperations: false });
+    expect(d1.groups[0].members.map((m: { memberType: number }) => m.memberType)).to.deep.equal([1, 1]);
+    expect(g.members.map((m: { memberType: number }) => m.memberType)).to.deep.equal([-1, -1]);
 
     // leaving: epoch -1 back, the partitions go to the other member
     const left = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, { ...beat(G, a.memberId, -1, null) });
@@ -189,7 +194,7 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     expect(neither).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.' });
   });
 
-  it('OffsetCommit v9 and OffsetFetch v9 check the member epoch; ListGroups types the group consumer; DescribeGroups answers Dead; DeleteGroups once empty', async () => {
+  it('OffsetCommit v9 and OffsetFetch v9 check the member epoch; ListGroups types the group consumer; DescribeGroups answers Dead (v6: GROUP_ID_NOT_FOUND, not a classic group); DeleteGroups once empty', async () => {
     const G = 'offsets848';
     const k = await coordinatorFor(G);
     const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
@@ -221,6 +226,8 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     expect(classicOnly.groups.find((g: { groupId: string }) => g.groupId === G)).to.equal(undefined);
     const described = await k.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: false });
     expect(described.groups[0]).to.deep.include({ errorCode: 0, groupId: G, groupState: 'Dead', members: [] });
+    const v6 = await k.call(ApiKeys.DescribeGroups, 6, { groups: [G], includeAuthorizedOperations: false });
+    expect(v6.groups[0]).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} is not a classic group.`, groupId: G, groupState: 'Dead', protocolType: '', members: [] });
 
     expect((await k.call(ApiKeys.DeleteGroups, 2, { groupsNames: [G] })).results[0].errorCode).to.equal(ErrorCode.NON_EMPTY_GROUP);
     await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, beat(G, a.memberId, -1, null));
@@ -228,7 +235,7 @@ describe('Kafka API: KIP-848 consumer groups', function () {
     const gone = await k.call(ApiKeys.ConsumerGroupDescribe, 0, { groupIds: [G], includeAuthorizedOperations: false });
     expect(gone.groups[0].errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
   });
-  it("samsa's admin describes a consumer group (its members' assignments by topic name) and says GROUP_ID_NOT_FOUND for a classic one", async () => {
+  it("samsa's admin describes a consumer group (its members' assignments by topic name and types) and says GROUP_ID_NOT_FOUND for a classic one; describeGroups says GROUP_ID_NOT_FOUND for it, with Kafka's message", async () => {
     const G = 'admin-described';
     const k = await coordinatorFor(G);
     const a = await k.call(ApiKeys.ConsumerGroupHeartbeat, 0, join(G));
@@ -243,7 +250,13 @@ describe('Kafka API: KIP-848 consumer groups', function () {
       expect(d[0]).to.deep.include({ groupId: G, errorCode: ErrorCode.NONE, assignorName: 'uniform' });
       expect(d[0]!.members.map((m) => m.memberId)).to.deep.equal([a.memberId]);
       expect(d[0]!.members[0]!.assignment.map((t) => t.topicName)).to.deep.equal([TOPIC]);
+      expect(d[0]!.members[0]!.memberType).to.equal('consumer');
       expect(d[1]!.errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+      const classic = (await admin.describeGroups([G, 'no-such-group'])).groups;
+      expect(classic.map((g) => [g.errorCode, g.errorMessage, g.state])).to.deep.equal([
+        [ErrorCode.GROUP_ID_NOT_FOUND, `Group ${G} is not a classic group.`, 'Dead'],
+        [ErrorCode.GROUP_ID_NOT_FOUND, 'Group no-such-group not found.', 'Dead'],
+      ]);
     } finally {
       await admin.disconnect();
     }

@@ -2,7 +2,8 @@
  * The group APIs over the Kafka protocol: FindCoordinator (single and batched keys; v6's share
  * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), the join and
  * leave reasons (JoinGroup v8, LeaveGroup v5) in the coordinator's log, a static leader rejoining
- * with SkipAssignment (JoinGroup v9) or without (v8), SyncGroup, Heartbeat, DescribeGroups,
+ * with SkipAssignment (JoinGroup v9) or without (v8), SyncGroup, Heartbeat, DescribeGroups (v6's
+ * GROUP_ID_NOT_FOUND and messages, KIP-1043, against v5),
  * ListGroups (v5's type filter), LeaveGroup, and committed offsets (OffsetCommit / OffsetFetch,
  * including v8's several groups at once and "every committed partition").
  */
@@ -103,6 +104,23 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(elsewhere, 'some group is coordinated by the other broker').to.not.equal(undefined);
     const r = await k.call(ApiKeys.Heartbeat, 3, { groupId: elsewhere.key, generationId: 1, memberId: 'm', groupInstanceId: null });
     expect(r.errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
+  });
+
+  it("DescribeGroups v6 (KIP-1043): a group that is not there is GROUP_ID_NOT_FOUND, Dead, with Kafka's message; v5 answers it Dead with no error, as before; NOT_COORDINATOR carries a message at v6", async () => {
+    const G = 'v6-never-seen';
+    const k = await coordinatorFor(G);
+    const v6 = await k.call(ApiKeys.DescribeGroups, 6, { groups: [G], includeAuthorizedOperations: true });
+    expect(v6.groups).to.deep.equal([
+      { errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} not found.`, groupId: G, groupState: 'Dead', protocolType: '', protocolData: '', members: [], authorizedOperations: -2147483648 },
+    ]);
+    const v5 = await k.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: true });
+    expect(v5.groups[0]).to.deep.include({ errorCode: ErrorCode.NONE, groupId: G, groupState: 'Dead', protocolType: '', protocolData: '', members: [], authorizedOperations: 3400 });
+    // the other broker does not coordinate the group
+    const found = await k.call(ApiKeys.FindCoordinator, 2, { key: G, keyType: 0 });
+    const other = await caller(c.bootstrap.find((b) => b !== `${found.host}:${found.port}`)!);
+    const elsewhere = await other.call(ApiKeys.DescribeGroups, 6, { groups: [G], includeAuthorizedOperations: false });
+    expect(elsewhere.groups[0]).to.deep.include({ errorCode: ErrorCode.NOT_COORDINATOR, errorMessage: 'This is not the correct coordinator.', groupState: '' });
+    expect((await other.call(ApiKeys.DescribeGroups, 5, { groups: [G], includeAuthorizedOperations: false })).groups[0].errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
   });
 
   it('JoinGroup v3 admits a new member at once; v5 first answers MEMBER_ID_REQUIRED with the id to rejoin with', async () => {
@@ -288,6 +306,9 @@ describe('Kafka API: groups and committed offsets', function () {
     const ops = await k.call(ApiKeys.DescribeGroups, 3, { groups: ['life'], includeAuthorizedOperations: true });
     // READ DELETE DESCRIBE DESCRIBE_CONFIGS ALTER_CONFIGS = bits 3, 6, 8, 10, 11
     expect(ops.groups[0].authorizedOperations).to.equal(3400);
+    const d6 = await k.call(ApiKeys.DescribeGroups, 6, { groups: ['life'], includeAuthorizedOperations: true });
+    expect(d6.groups[0]).to.deep.include({ errorCode: ErrorCode.NONE, errorMessage: null, groupId: 'life', groupState: 'Stable', protocolType: 'consumer', protocolData: 'roundrobin', authorizedOperations: 3400 });
+    expect(d6.groups[0].members.map((m: { memberId: string }) => m.memberId)).to.deep.equal([me]);
 
     const listed = await k.call(ApiKeys.ListGroups, 4, { statesFilter: ['Stable'] });
     expect(listed.groups.map((g: { groupId: string }) => g.groupId)).to.include('life');
