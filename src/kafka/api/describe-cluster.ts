@@ -1,11 +1,18 @@
 /**
- * DescribeCluster (api key 60, v0-v1; KIP-700, the Java admin's describeCluster and
+ * DescribeCluster (api key 60, v0-v2; KIP-700, the Java admin's describeCluster and
  * `kafka-cluster.sh cluster-id`), as Kafka's broker answers it (KafkaApis.handleDescribeCluster,
  * AuthHelper.computeDescribeClusterResponse): the cluster id, the live brokers with their Kafka
  * listener host, port and rack (as Metadata gives them, from the metadata the controller last
  * pushed to this broker), and as controller id a random one of those brokers, as a KRaft broker
  * names one (its clients send controller requests to any broker, which forwards them; samsa's
  * brokers reach the controller the same way).
+ *
+ * v2 (KIP-1073): each broker carries IsFenced, and IncludeFencedBrokers asks for the registered
+ * brokers that are fenced as well. A broker is fenced when the controller holds it registered but
+ * not live: its session expired (it stopped heartbeating) or it completed a controlled shutdown,
+ * until it registers again (Kafka fences a broker in both cases too; samsa has no fenced state for
+ * a broker still catching up, which registers unfenced). A broker in controlled shutdown is still
+ * unfenced, as in Kafka. The controller id is always a live broker.
  *
  * Asked for them, the cluster authorized operations: every operation the client may perform on
  * the cluster (KIP-430), or none without DESCRIBE on it; anyone may describe the cluster itself.
@@ -18,7 +25,7 @@ import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js'
 import { ApiKeys } from '../protocol/index.js';
 import { clusterAuthorizedOperations, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
 import type { ApiHandler } from './context.js';
-import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
+import { fetchClusterMetadata, kafkaBrokers, splitEndpoint } from './metadata.js';
 
 /** KIP-919's endpoint types. */
 export const EndpointType = { BROKER: 1, CONTROLLER: 2 } as const;
@@ -36,9 +43,13 @@ export const describeCluster: ApiHandler<typeof ApiKeys.DescribeCluster> = async
   if (body.includeClusterAuthorizedOperations) clusterOps = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME) ? clusterAuthorizedOperations(ctx) : 0;
   const md = await fetchClusterMetadata(ctx, []);
   if (!md) return failed(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${ctx.brokerId} did not give its metadata`);
-  const brokers = kafkaBrokers(md)
+  const withFenced = version >= 2 && body.includeFencedBrokers;
+  // the live brokers a Kafka client can reach, as Metadata lists them, and asked for, the fenced ones too
+  const listed = withFenced ? md.brokers.filter((b) => b.kafkaEndpoint).map((b) => ({ ...b, ...splitEndpoint(b.kafkaEndpoint!) })) : kafkaBrokers(md);
+  const brokers = listed
     .sort((a, b) => a.brokerId - b.brokerId)
-    .map((b) => ({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack }));
-  const controllerId = brokers.length === 0 ? -1 : brokers[Math.floor(Math.random() * brokers.length)]!.brokerId;
+    .map((b) => ({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack, isFenced: b.fenced }));
+  const live = brokers.filter((b) => !b.isFenced);
+  const controllerId = live.length === 0 ? -1 : live[Math.floor(Math.random() * live.length)]!.brokerId;
   return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, errorMessage: null, endpointType: EndpointType.BROKER, clusterId: md.clusterId, controllerId, brokers, clusterAuthorizedOperations: clusterOps };
 };

@@ -64,7 +64,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [51, { min: 0, max: 0 }], // AlterUserScramCredentials
   [55, { min: 0, max: 2 }], // DescribeQuorum (the metadata quorum through the active controller; v2: no controller listeners)
   [57, { min: 0, max: 2 }], // UpdateFeatures (KIP-584, to the active controller; v2: no per-feature results)
-  [60, { min: 0, max: 1 }], // DescribeCluster (v1: endpoint type, brokers only)
+  [60, { min: 0, max: 2 }], // DescribeCluster (v1: endpoint type, brokers only; v2: KIP-1073 fenced brokers)
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)

@@ -1,11 +1,12 @@
 /**
- * DescribeCluster (60, v0-v1) over the Kafka protocol, as Kafka's broker answers it: the cluster
+ * DescribeCluster (60, v0-v2) over the Kafka protocol, as Kafka's broker answers it: the cluster
  * id, the live brokers with their Kafka listener host, port and rack (as Metadata gives them; a
  * broker whose session expired drops out), a random live broker as controller id (a KRaft
  * broker's answer), the cluster authorized operations only when asked; endpoint type 2
- * (controllers) refused MISMATCHED_ENDPOINT_TYPE and unknown types UNSUPPORTED_ENDPOINT_TYPE. With
- * an authorizer anyone may describe the cluster; the operations asked for are the client's own,
- * none without DESCRIBE on the cluster.
+ * (controllers) refused MISMATCHED_ENDPOINT_TYPE and unknown types UNSUPPORTED_ENDPOINT_TYPE.
+ * v2 (KIP-1073): each broker's IsFenced, and with IncludeFencedBrokers the fenced brokers too
+ * (not before v2). With an authorizer anyone may describe the cluster; the operations asked for
+ * are the client's own, none without DESCRIBE on the cluster.
  */
 import { expect } from 'chai';
 import { CLUSTER_OPERATIONS, OPERATIONS_NOT_REQUESTED } from '../../../src/kafka/api/authorized-operations.js';
@@ -25,12 +26,12 @@ interface DescribeClusterAnswer {
   endpointType: number;
   clusterId: string;
   controllerId: number;
-  brokers: { brokerId: number; host: string; port: number; rack: string | null }[];
+  brokers: { brokerId: number; host: string; port: number; rack: string | null; isFenced: boolean }[];
   clusterAuthorizedOperations: number;
 }
 
-const describeCluster = (k: KafkaCaller, version: number, includeClusterAuthorizedOperations = false, endpointType = 1): Promise<DescribeClusterAnswer> =>
-  k.call(ApiKeys.DescribeCluster, version, { includeClusterAuthorizedOperations, endpointType });
+const describeCluster = (k: KafkaCaller, version: number, includeClusterAuthorizedOperations = false, endpointType = 1, includeFencedBrokers = false): Promise<DescribeClusterAnswer> =>
+  k.call(ApiKeys.DescribeCluster, version, { includeClusterAuthorizedOperations, endpointType, includeFencedBrokers });
 
 describe('Kafka API: DescribeCluster', function () {
   this.timeout(60_000);
@@ -53,12 +54,12 @@ describe('Kafka API: DescribeCluster', function () {
     await c?.stop();
   });
 
-  it('ApiVersions advertises DescribeCluster v0-1', async () => {
+  it('ApiVersions advertises DescribeCluster v0-2', async () => {
     const r = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.DescribeCluster)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.DescribeCluster)).to.deep.include({ minVersion: 0, maxVersion: 2 });
   });
 
-  it('answers the cluster id and every live broker with its Kafka listener and rack, as Metadata does (v0 and v1)', async () => {
+  it('answers the cluster id and every live broker with its Kafka listener and rack, as Metadata does (v0, v1 and v2)', async () => {
     const md = await k.call(ApiKeys.Metadata, 9, { topics: [], allowAutoTopicCreation: false });
     const fromMetadata = md.brokers.map((b: { nodeId: number; host: string; port: number; rack: string | null }) => ({ brokerId: b.nodeId, host: b.host, port: b.port, rack: b.rack }));
     const expected = [1, 2, 3].map((id) => {
@@ -66,12 +67,12 @@ describe('Kafka API: DescribeCluster', function () {
       return { brokerId: id, host, port, rack: id === 1 ? 'rack-a' : id === 3 ? 'rack-c' : null };
     });
     expect(fromMetadata.sort((a: { brokerId: number }, b: { brokerId: number }) => a.brokerId - b.brokerId)).to.deep.equal(expected);
-    for (const v of [0, 1]) {
-      const r = await describeCluster(k, v);
+    for (const [v, includeFencedBrokers] of [[0, false], [1, false], [2, false], [2, true]] as const) {
+      const r = await describeCluster(k, v, false, 1, includeFencedBrokers);
       expect(r.errorCode).to.equal(NONE);
       expect(r.errorMessage).to.equal(null);
       expect(r.clusterId).to.equal('kafka-test');
-      // before v2 the brokers carry no fenced flag: decoded, it holds its default
+      // before v2 the brokers carry no fenced flag (decoded, it holds its default); at v2 none is fenced
       expect(r.brokers).to.deep.equal(expected.map((b) => ({ ...b, isFenced: false })));
       expect([1, 2, 3]).to.include(r.controllerId);
       expect(r.endpointType).to.equal(1);
@@ -105,12 +106,30 @@ describe('Kafka API: DescribeCluster', function () {
     }
   });
 
-  it('a broker whose session expired is no longer listed, nor named controller', async () => {
+  it('a broker whose session expired is no longer listed, nor named controller; v2 with IncludeFencedBrokers lists it fenced', async () => {
+    const third = (await describeCluster(k, 2)).brokers.find((b) => b.brokerId === 3)!;
     await c.handle.killNode('b3');
     await checkFor(async () => (await describeCluster(k, 1)).brokers.length === 2, 20_000, 100);
     const r = await describeCluster(k, 1);
     expect(r.brokers.map((b) => b.brokerId)).to.deep.equal([1, 2]);
     for (let i = 0; i < 20; i++) expect([1, 2]).to.include((await describeCluster(k, 0)).controllerId);
+    // v2 without IncludeFencedBrokers: the live ones, as before
+    expect((await describeCluster(k, 2)).brokers.map((b) => [b.brokerId, b.isFenced])).to.deep.equal([[1, false], [2, false]]);
+    // asked for them: the fenced broker too, still registered with its listener and rack
+    const withFenced = await describeCluster(k, 2, false, 1, true);
+    expect(withFenced.errorCode).to.equal(NONE);
+    expect(withFenced.brokers.map((b) => [b.brokerId, b.isFenced])).to.deep.equal([[1, false], [2, false], [3, true]]);
+    expect(withFenced.brokers[2]).to.deep.equal({ ...third, isFenced: true });
+    // never named controller
+    for (let i = 0; i < 20; i++) expect([1, 2]).to.include((await describeCluster(k, 2, false, 1, true)).controllerId);
+    // before v2 the request cannot ask for them: the field is not sent
+    expect((await describeCluster(k, 1, false, 1, true)).brokers.map((b) => b.brokerId)).to.deep.equal([1, 2]);
+  });
+
+  it('a fenced broker that comes back registers unfenced again', async () => {
+    await c.handle.restartNode('b3');
+    await checkFor(async () => (await describeCluster(k, 2)).brokers.length === 3, 20_000, 100);
+    expect((await describeCluster(k, 2, false, 1, true)).brokers.map((b) => [b.brokerId, b.isFenced])).to.deep.equal([[1, false], [2, false], [3, false]]);
   });
 });
 
