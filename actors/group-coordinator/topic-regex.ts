@@ -1,7 +1,10 @@
 /**
  * KIP-848's topic regular expressions (ConsumerGroupHeartbeat v1 SubscribedTopicRegex), as
  * Kafka's group coordinator takes them: RE2J syntax, a topic matching when the expression matches
- * its whole name (RE2J's Matcher.matches()).
+ * its whole name (RE2J's Matcher.matches()). KIP-1152's transactional id patterns (ListTransactions
+ * v2, the transaction coordinator's txn-listing.ts) are RE2J expressions matched the same way and
+ * compile here too; the limits below made for topic names (ASCII case folding, no Unicode
+ * classes, `.` and classes matching one UTF-16 unit) hold for them as well.
  *
  * They run on V8's linear-time engine (the RegExp `l` flag, which this module enables with
  * --enable-experimental-regexp-engine; it changes no other expression), so that no subscription

@@ -675,7 +675,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     BecomeTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
     ResignTxnCoordinator: { partition: 'integer', leaderEpoch: 'integer' },
     DescribeTransactions: { transactionalIds: 'array' },
-    ListTransactions: { states: 'array', producerIds: 'array', durationMs: 'integer' },
+    ListTransactions: { states: 'array', producerIds: 'array', durationMs: 'integer', transactionalIdPattern: 'string?' },
   },
 
   handlers: {
@@ -756,8 +756,8 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     ListTransactions(s, m, ctx) {
       const loading = [...s.partitions.values()].some((p) => p.status === TxnPartitionStatus.Loading);
       if (loading) return ctx.reply({ type: 'ListTransactionsResult', errorCode: ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, unknownStateFilters: [], transactions: [] } satisfies ListTransactionsResult);
-      const listed = listTransactions(s.txns.values(), { states: m.states, producerIds: m.producerIds, durationMs: m.durationMs }, ctx.clock.now());
-      ctx.reply({ type: 'ListTransactionsResult', errorCode: ErrorCode.NONE, ...listed } satisfies ListTransactionsResult);
+      const filters = { states: m.states, producerIds: m.producerIds, durationMs: m.durationMs, transactionalIdPattern: m.transactionalIdPattern ?? null };
+      ctx.reply({ type: 'ListTransactionsResult', ...listTransactions(s.txns.values(), filters, ctx.clock.now()) } satisfies ListTransactionsResult);
     },
 
     TxnLoadRead(s, m, ctx) {

@@ -64,9 +64,11 @@ export type TxnCoordinatorMsg =
   /**
    * Kafka's ListTransactions over every partition this coordinator owns (answered
    * ListTransactionsResult): only the given states and producer ids when those are not empty,
-   * only transactions running longer than `durationMs` when it is 0 or more.
+   * only transactions running longer than `durationMs` when it is 0 or more, only the ids
+   * `transactionalIdPattern` matches whole when it is given and not empty (KIP-1152, RE2J syntax;
+   * one that does not compile: INVALID_REGULAR_EXPRESSION).
    */
-  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
+  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number; transactionalIdPattern?: string | null }
   // internal (the coordinator sends these to itself)
   /** A replica read of a partition being loaded came back. */
   | {
@@ -142,8 +144,13 @@ export interface DescribeTransactionsResult {
 
 export interface ListTransactionsResult {
   type: 'ListTransactionsResult';
-  /** COORDINATOR_LOAD_IN_PROGRESS while a partition it owns is being loaded. */
+  /**
+   * COORDINATOR_LOAD_IN_PROGRESS while a partition it owns is being loaded,
+   * INVALID_REGULAR_EXPRESSION for a transactional id pattern that does not compile.
+   */
   errorCode: number;
+  /** Why, for INVALID_REGULAR_EXPRESSION. */
+  errorMessage?: string;
   /** State filters naming no state Kafka knows. */
   unknownStateFilters: string[];
   transactions: { transactionalId: string; producerId: number; state: string }[];

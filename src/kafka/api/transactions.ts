@@ -18,8 +18,10 @@
  * And the admin's view of transactions (KIP-664, kafka-transactions.sh): DescribeTransactions
  * (65, v0) tells each id's transaction from the coordinator that owns it (NOT_COORDINATOR from
  * the others, TRANSACTIONAL_ID_NOT_FOUND for an id it does not know), ListTransactions (66,
- * v0-1) every transaction of the ids this broker coordinates, filtered by state, producer id
- * and (v1) how long they have been running; an admin asks every broker. As Kafka: an id is
+ * v0-2) every transaction of the ids this broker coordinates, filtered by state, producer id,
+ * (v1) how long they have been running and (v2, KIP-1152) a regular expression the whole id must
+ * match (RE2J syntax; one that does not compile is INVALID_REGULAR_EXPRESSION, as Kafka 4.1
+ * answers); an admin asks every broker. As Kafka: an id is
  * told only with DESCRIBE on it (DescribeTransactions answers
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED, ListTransactions leaves it out), and a transaction's
  * partitions only of the topics the client may DESCRIBE.
@@ -139,9 +141,17 @@ export const describeTransactions: ApiHandler<typeof ApiKeys.DescribeTransaction
 };
 
 export const listTransactions: ApiHandler<typeof ApiKeys.ListTransactions> = async (ctx, version, body) => {
-  const msg: TxnCoordinatorMsg = { type: 'ListTransactions', states: body.stateFilters, producerIds: body.producerIdFilters, durationMs: version >= 1 ? body.durationFilter : -1 };
+  const msg: TxnCoordinatorMsg = {
+    type: 'ListTransactions',
+    states: body.stateFilters,
+    producerIds: body.producerIdFilters,
+    durationMs: version >= 1 ? body.durationFilter : -1,
+    transactionalIdPattern: version >= 2 ? body.transactionalIdPattern : null,
+  };
   const r = await ctx.ask<TxnCoordinatorMsg, ListTransactionsResult>(ctx.txnCoordinator, msg, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, unknownStateFilters: [], transactionStates: [] };
+  // the response has no message field: the reason is the broker's to log
+  if (r.errorMessage) ctx.log.info('ListTransactions refused', { clientId: ctx.clientId, errorCode: r.errorCode, reason: r.errorMessage });
   return {
     throttleTimeMs: 0,
     errorCode: r.errorCode,

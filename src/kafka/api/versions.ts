@@ -67,7 +67,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [60, { min: 0, max: 2 }], // DescribeCluster (v1: endpoint type, brokers only; v2: KIP-1073 fenced brokers)
   [61, { min: 0, max: 0 }], // DescribeProducers
   [65, { min: 0, max: 0 }], // DescribeTransactions
-  [66, { min: 0, max: 1 }], // ListTransactions (v1: the duration filter)
+  [66, { min: 0, max: 2 }], // ListTransactions (v1: the duration filter; v2: KIP-1152 transactional id pattern)
   [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)
   [69, { min: 0, max: 1 }], // ConsumerGroupDescribe (KIP-848; v1: KIP-1099's member type, consumer or classic)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)

@@ -1,7 +1,7 @@
 /**
  * What a transaction coordinator tells admins (txn-listing.ts): DescribeTransactions of one id
  * and ListTransactions with Kafka's filters (state names, unknown ones reported; producer ids;
- * running longer than a duration), Dead ids never told.
+ * running longer than a duration; KIP-1152's transactional id pattern), Dead ids never told.
  */
 import { expect } from 'chai';
 import { describeTransaction, listTransactions, transactionRefused } from '../../../actors/txn-coordinator/txn-listing.js';
@@ -72,6 +72,7 @@ describe('actors/txn-coordinator/txn-listing', function () {
 
     it('lists every id but the Dead ones, sorted, with its producer and state', function () {
       expect(listTransactions(txns, NO_FILTER, NOW)).to.deep.equal({
+        errorCode: ErrorCode.NONE,
         unknownStateFilters: [],
         transactions: [
           { transactionalId: 'a-empty', producerId: 1, state: 'Empty' },
@@ -80,16 +81,16 @@ describe('actors/txn-coordinator/txn-listing', function () {
           { transactionalId: 'e-fresh', producerId: 5, state: 'Ongoing' },
         ],
       });
-      expect(listTransactions([], NO_FILTER, NOW)).to.deep.equal({ unknownStateFilters: [], transactions: [] });
+      expect(listTransactions([], NO_FILTER, NOW)).to.deep.equal({ errorCode: ErrorCode.NONE, unknownStateFilters: [], transactions: [] });
     });
 
     it('filters by state name and reports the names it does not know; only unknown names match nothing', function () {
       const r = listTransactions(txns, { ...NO_FILTER, states: ['Ongoing', 'Running', 'Running'] }, NOW);
       expect(r.transactions.map((t) => t.transactionalId)).to.deep.equal(['c-ongoing', 'e-fresh']);
       expect(r.unknownStateFilters).to.deep.equal(['Running']);
-      expect(listTransactions(txns, { ...NO_FILTER, states: ['Running'] }, NOW)).to.deep.equal({ unknownStateFilters: ['Running'], transactions: [] });
+      expect(listTransactions(txns, { ...NO_FILTER, states: ['Running'] }, NOW)).to.deep.equal({ errorCode: ErrorCode.NONE, unknownStateFilters: ['Running'], transactions: [] });
       // Dead is a state Kafka knows, and never listed
-      expect(listTransactions(txns, { ...NO_FILTER, states: ['Dead'] }, NOW)).to.deep.equal({ unknownStateFilters: [], transactions: [] });
+      expect(listTransactions(txns, { ...NO_FILTER, states: ['Dead'] }, NOW)).to.deep.equal({ errorCode: ErrorCode.NONE, unknownStateFilters: [], transactions: [] });
     });
 
     it('filters by producer id', function () {
@@ -101,6 +102,41 @@ describe('actors/txn-coordinator/txn-listing', function () {
       // exactly the duration is not longer than it
       expect(listTransactions(txns, { ...NO_FILTER, durationMs: 60_000 }, NOW).transactions.map((t) => t.transactionalId)).to.deep.equal(['a-empty']);
       expect(listTransactions(txns, { states: ['Ongoing'], producerIds: [], durationMs: 100 }, NOW).transactions.map((t) => t.transactionalId)).to.deep.equal(['c-ongoing']);
+    });
+
+    it('filters by a transactional id pattern matched against the whole id (KIP-1152, RE2J syntax), with the other filters', function () {
+      const ids = (transactionalIdPattern: string | null, over: { states?: string[]; producerIds?: number[]; durationMs?: number } = {}) =>
+        listTransactions(txns, { ...NO_FILTER, ...over, transactionalIdPattern }, NOW).transactions.map((t) => t.transactionalId);
+      expect(ids('[a-c]-.*')).to.deep.equal(['a-empty', 'b-committed', 'c-ongoing']);
+      // the whole id, not a part of it (Matcher.matches())
+      expect(ids('ongoing')).to.deep.equal([]);
+      expect(ids('.*ongoing')).to.deep.equal(['c-ongoing']);
+      expect(ids('(?i)E-FRESH')).to.deep.equal(['e-fresh']);
+      // a Dead id matching is still never listed
+      expect(ids('d-dead')).to.deep.equal([]);
+      // AND with the other filters
+      expect(ids('.*-(ongoing|fresh)', { durationMs: 100 })).to.deep.equal(['c-ongoing']);
+      expect(ids('.*', { producerIds: [2] })).to.deep.equal(['b-committed']);
+      // null or empty: no such filter
+      expect(ids(null)).to.have.length(4);
+      expect(ids('')).to.have.length(4);
+    });
+
+    it('refuses a pattern that does not compile with INVALID_REGULAR_EXPRESSION and a message, listing nothing', function () {
+      for (const [pattern, description] of [
+        ['tx-(', 'missing closing )'],
+        ['a**', 'missing argument to repetition operator'],
+        ['(?=x)', 'invalid or unsupported Perl syntax'],
+        ['\\k<n>', 'invalid escape sequence'],
+      ] as const) {
+        const r = listTransactions(txns, { ...NO_FILTER, states: ['Running'], transactionalIdPattern: pattern }, NOW);
+        expect(r).to.deep.equal({
+          errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION,
+          errorMessage: `TransactionalIdPattern \`${pattern}\` is not a valid regular expression: ${description}.`,
+          unknownStateFilters: ['Running'],
+          transactions: [],
+        });
+      }
     });
   });
 });

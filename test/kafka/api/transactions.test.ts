@@ -4,7 +4,8 @@
  * EndTxn v0-5; AddPartitionsToTxn refuses unknown partitions and internal topics (the rest
  * OPERATION_NOT_ATTEMPTED); a transaction of raw transactional batches is invisible to
  * read_committed until EndTxn commits it, and an aborted one is listed as aborted;
- * DescribeTransactions and ListTransactions (with their filters) tell a transaction's state, and
+ * DescribeTransactions and ListTransactions (with their filters, v2's transactional id pattern
+ * among them) tell a transaction's state, and
  * DescribeProducers a partition's producers.
  */
 import { expect } from 'chai';
@@ -124,7 +125,7 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
     const r = await any.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
     const range = (key: number) => r.apiKeys.find((a: { apiKey: number }) => a.apiKey === key);
     expect(range(65)).to.deep.include({ minVersion: 0, maxVersion: 0 });
-    expect(range(66)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+    expect(range(66)).to.deep.include({ minVersion: 0, maxVersion: 2 });
 
     const startedAfter = Date.now();
     const { k, producerId, producerEpoch } = await startProducer('raw-listed');
@@ -161,6 +162,29 @@ describe('Kafka API: transactions (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, 
     }, 10_000, 20);
     expect(done).to.deep.include({ errorCode: ErrorCode.NONE, producerId, producerEpoch, topics: [] });
     expect((await list({ stateFilters: ['CompleteCommit'] })).transactionStates).to.deep.equal([{ transactionalId: 'raw-listed', producerId, transactionState: 'CompleteCommit' }]);
+  });
+
+  it('ListTransactions v2 filters by a regular expression the whole transactional id matches (KIP-1152); one that does not compile is INVALID_REGULAR_EXPRESSION', async () => {
+    const orders = await startProducer('pattern-orders-1');
+    const payments = await startProducer('pattern-payments-1');
+    const producerIdFilters = [orders.producerId, payments.producerId];
+    const list = async (transactionalIdPattern: string | null, version = 2) => {
+      const r = await any.call(ApiKeys.ListTransactions, version, { stateFilters: [], producerIdFilters, durationFilter: -1, transactionalIdPattern });
+      return { errorCode: r.errorCode, ids: r.transactionStates.map((t: { transactionalId: string }) => t.transactionalId).sort() };
+    };
+    expect(await list('pattern-orders-.*')).to.deep.equal({ errorCode: ErrorCode.NONE, ids: ['pattern-orders-1'] });
+    expect(await list('pattern-(orders|payments)-\\d+')).to.deep.equal({ errorCode: ErrorCode.NONE, ids: ['pattern-orders-1', 'pattern-payments-1'] });
+    // the whole id must match, as Java's Matcher.matches()
+    expect(await list('orders')).to.deep.equal({ errorCode: ErrorCode.NONE, ids: [] });
+    // null or empty: no filter
+    expect(await list(null)).to.deep.equal({ errorCode: ErrorCode.NONE, ids: ['pattern-orders-1', 'pattern-payments-1'] });
+    expect(await list('')).to.deep.equal({ errorCode: ErrorCode.NONE, ids: ['pattern-orders-1', 'pattern-payments-1'] });
+    // before v2 the request has no pattern: the same body lists both
+    expect(await list('pattern-orders-.*', 1)).to.deep.equal({ errorCode: ErrorCode.NONE, ids: ['pattern-orders-1', 'pattern-payments-1'] });
+    // a pattern RE2J does not compile
+    const bad = await any.call(ApiKeys.ListTransactions, 2, { stateFilters: [], producerIdFilters: [], durationFilter: -1, transactionalIdPattern: 'pattern-(orders' });
+    expect(bad).to.deep.include({ errorCode: ErrorCode.INVALID_REGULAR_EXPRESSION, transactionStates: [] });
+    expect(ErrorCode.INVALID_REGULAR_EXPRESSION).to.equal(128);
   });
 
   it("DescribeProducers tells a partition's producers: epoch, last sequence, and the open transaction's first offset until its marker", async () => {
