@@ -37,7 +37,9 @@
  * as KRaft's controller does; at most MAX_ELECTIONS_PER_BALANCE a round, the next right after).
  *
  * Partition reassignment (reassignments.ts): AlterPartitionReassignments records the target and
- * tells the new replicas to follow; the AlterPartition that brings the last target replica into
+ * tells the new replicas to follow (unless KIP-860's allowReplicationFactorChange is false and the
+ * target would change the replication factor: INVALID_REPLICATION_FACTOR for that partition, the
+ * others of the request going ahead); the AlterPartition that brings the last target replica into
  * the ISR completes it in the same batch (replicas become the target, a leader outside it hands
  * over, the removed replicas get StopReplica with delete).
  *
@@ -111,7 +113,7 @@ import {
   type PendingDelete,
   type TopicRecord,
 } from './metadata-state.js';
-import { cancelReassignment, completionChange, isReassigning, removedReplicas, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
+import { cancelReassignment, completionChange, isReassigning, removedReplicas, replicationFactorChange, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
 import { checkFeatureUpdates, defaultFeatureLevels } from '../../src/protocol/features.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
@@ -1343,6 +1345,7 @@ type ReassignmentResults = Extract<ControllerReply, { type: 'AlterPartitionReass
 async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterPartitionReassignments' }>, ctx: Ctx): Promise<void> {
   const invalid = validateReassignmentRequest(m.topics);
   if (invalid) return ctx.reply<ControllerReply>({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid, topics: [] });
+  const allowRfChange = m.allowReplicationFactorChange ?? true;
   const batch = new Batch(s.metadata);
   const results: ReassignmentResults = [];
   const changed: { errorCode: number; errorMessage: string | null }[] = [];
@@ -1374,7 +1377,10 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
         outcome = cancelReassignment(batch.state, p);
       } else {
         const bad = validateTarget(batch.state, a.replicas);
-        outcome = bad ? { ok: false as const, errorCode: ErrorCode.INVALID_REPLICA_ASSIGNMENT, errorMessage: bad } : startReassignment(batch.state, p, a.replicas);
+        const rfChange = bad || allowRfChange ? null : replicationFactorChange(p, a.replicas);
+        if (bad) outcome = { ok: false as const, errorCode: ErrorCode.INVALID_REPLICA_ASSIGNMENT, errorMessage: bad };
+        else if (rfChange) outcome = { ok: false as const, errorCode: ErrorCode.INVALID_REPLICATION_FACTOR, errorMessage: rfChange };
+        else outcome = startReassignment(batch.state, p, a.replicas);
       }
       if (!outcome.ok) {
         answer(outcome.errorCode, outcome.errorMessage);
@@ -1652,7 +1658,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterClientQuotas: { entries: 'array', validateOnly: 'boolean?' },
     UpdateFeatures: { updates: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
-    AlterPartitionReassignments: { topics: 'array' },
+    AlterPartitionReassignments: { topics: 'array', allowReplicationFactorChange: 'boolean?' },
     CreateAcls: { creations: 'array' },
     DeleteAcls: { filters: 'array' },
     DescribeAcls: { filter: 'object' },

@@ -103,8 +103,14 @@ export type ControllerMsg =
    * replica list, preferred leader first), or cancel its reassignment in progress (`replicas`
    * null). The answer comes once the reassignment has started (or completed, when the target's
    * replicas are already in sync); it completes when every target replica has joined the ISR.
+   * With `allowReplicationFactorChange` false (KIP-860; absent: true), a target of another
+   * length than the partition's replication factor is refused INVALID_REPLICATION_FACTOR.
    */
-  | { type: 'AlterPartitionReassignments'; topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[] }
+  | {
+      type: 'AlterPartitionReassignments';
+      topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[];
+      allowReplicationFactorChange?: boolean;
+    }
   /**
    * Kafka's ListPartitionReassignments: the reassignments in progress among the named partitions
    * (`topics` null: all of them). Partitions without one, or unknown, are left out.

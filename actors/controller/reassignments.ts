@@ -13,6 +13,9 @@
  * A partition is "reassigning" while it has adding or removing replicas. Reordering the same
  * replicas completes at once (only the preferred leader changes).
  *
+ * With KIP-860's allowReplicationFactorChange false, a target whose length is not the partition's
+ * replication factor is refused (replicationFactorChange); cancelling is always allowed.
+ *
  * Partition states: Stable --start(target differs)--> Reassigning --all target in ISR--> Stable;
  * Reassigning --cancel--> Stable; Reassigning --start(new target)--> Reassigning | Stable;
  * Stable --cancel--> refused (NO_REASSIGNMENT_IN_PROGRESS).
@@ -48,6 +51,17 @@ export function validateTarget(state: MetadataState, target: unknown): string | 
   // as in Kafka, a registered broker that is down may be a target: the reassignment waits for it
   for (const r of target as number[]) if (!state.brokers.has(r)) return `The replica list includes broker ${r}, but no such broker is registered.`;
   return null;
+}
+
+/**
+ * KIP-860: why moving `p` to `target` would change its replication factor, or null. The factor is
+ * the number of replicas the partition is headed for: its replicas, or during a reassignment the
+ * target of that reassignment (its replicas but those being removed), as Kafka's controller
+ * counts it (ReplicationControlManager.validatePartitionReplicationFactorUnchanged).
+ */
+export function replicationFactorChange(p: PartitionState, target: readonly number[]): string | null {
+  const current = targetReplicas(p).length;
+  return current === target.length ? null : `The replication factor is changed from ${current} to ${target.length}`;
 }
 
 /**

@@ -55,7 +55,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [42, { min: 0, max: 2 }], // DeleteGroups
   [43, { min: 0, max: 2 }], // ElectLeaders
   [44, { min: 0, max: 1 }], // IncrementalAlterConfigs (topics)
-  [45, { min: 0, max: 0 }], // AlterPartitionReassignments
+  [45, { min: 0, max: 1 }], // AlterPartitionReassignments (v1: KIP-860 AllowReplicationFactorChange)
   [46, { min: 0, max: 0 }], // ListPartitionReassignments
   [47, { min: 0, max: 0 }], // OffsetDelete
   [48, { min: 0, max: 1 }], // DescribeClientQuotas

@@ -4,7 +4,7 @@
  * (Stable -> Reassigning -> Stable by catching up, by a reorder or shrink at once, by cancel;
  * Reassigning -> Reassigning with a new target; cancel when Stable refused), what the brokers are
  * told at each step, removed replicas that are down, a controller restart in the middle, the
- * listing, and every refusal.
+ * listing, every refusal, and KIP-860's guard against changing the replication factor.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -247,6 +247,64 @@ describe('actors/controller: partition reassignment', () => {
     ]);
     expect((await list()).topics).to.deep.equal([]);
     expect((await h.partition('t', 0)).replicas).to.deep.equal([1]);
+  });
+
+  describe('allowReplicationFactorChange false (KIP-860)', () => {
+    const guarded = (topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[]) =>
+      h.ask<'AlterPartitionReassignmentsResponse'>({ type: 'AlterPartitionReassignments', topics, allowReplicationFactorChange: false });
+    const answers = (r: Reply<'AlterPartitionReassignmentsResponse'>) => r.topics.flatMap((t) => t.partitions.map((p) => [`${t.name}-${p.partition}`, p.errorCode, p.errorMessage]));
+
+    it('refuses a target that grows or shrinks the replication factor with INVALID_REPLICATION_FACTOR, from what to what; the same count moves; the other partitions go ahead', async () => {
+      await fresh([1, 2, 3, 4], [[1, 2], [1, 2], [1, 2]]);
+      const r = await guarded([{ name: 't', partitions: [{ partition: 0, replicas: [1, 2, 3] }, { partition: 1, replicas: [3, 4] }, { partition: 2, replicas: [3] }] }]);
+      expect(answers(r)).to.deep.equal([
+        ['t-0', ErrorCode.INVALID_REPLICATION_FACTOR, 'The replication factor is changed from 2 to 3'],
+        ['t-1', ErrorCode.NONE, null],
+        ['t-2', ErrorCode.INVALID_REPLICATION_FACTOR, 'The replication factor is changed from 2 to 1'],
+      ]);
+      expect(await h.partition('t', 0)).to.deep.include({ replicas: [1, 2], isr: [1, 2] });
+      expect((await h.partition('t', 0)).addingReplicas ?? []).to.deep.equal([]);
+      expect(await h.partition('t', 1)).to.deep.include({ replicas: [3, 4, 1, 2], addingReplicas: [3, 4], removingReplicas: [1, 2] });
+      expect(await h.partition('t', 2)).to.deep.include({ replicas: [1, 2] });
+      // a bad target is still INVALID_REPLICA_ASSIGNMENT, whatever its length
+      expect(answers(await guarded([{ name: 't', partitions: [{ partition: 0, replicas: [9] }] }]))).to.deep.equal([
+        ['t-0', ErrorCode.INVALID_REPLICA_ASSIGNMENT, 'The replica list includes broker 9, but no such broker is registered.'],
+      ]);
+      // allowed (the default, and true): the replication factor may change
+      expect(codes(await move('t', 2, [3]))).to.deep.equal([['t', [[2, 0]]]]);
+      expect(codes(await h.ask<'AlterPartitionReassignmentsResponse'>({ type: 'AlterPartitionReassignments', topics: [{ name: 't', partitions: [{ partition: 0, replicas: [1, 2, 3] }] }], allowReplicationFactorChange: true }))).to.deep.equal([['t', [[0, 0]]]]);
+    });
+
+    it('during a reassignment counts the replicas it is headed for, as Kafka does; a cancel always goes through', async () => {
+      await fresh([1, 2, 3, 4], [[1], [1]]);
+      // growing t-0 from 1 replica to 2 (allowed), still in progress: replicas [2,3,1], removing [1]
+      expect(codes(await move('t', 0, [2, 3]))).to.deep.equal([['t', [[0, 0]]]]);
+      expect(await h.partition('t', 0)).to.deep.include({ replicas: [2, 3, 1], addingReplicas: [2, 3], removingReplicas: [1] });
+      // a new target of the original count (1) would change it from the 2 the partition is headed for
+      expect(answers(await guarded([{ name: 't', partitions: [{ partition: 0, replicas: [4] }] }]))).to.deep.equal([
+        ['t-0', ErrorCode.INVALID_REPLICATION_FACTOR, 'The replication factor is changed from 2 to 1'],
+      ]);
+      // one of 2 goes: it starts over from the original replicas
+      expect(answers(await guarded([{ name: 't', partitions: [{ partition: 0, replicas: [3, 4] }] }]))).to.deep.equal([['t-0', ErrorCode.NONE, null]]);
+      expect(await h.partition('t', 0)).to.deep.include({ replicas: [3, 4, 1], addingReplicas: [3, 4], removingReplicas: [1] });
+      // cancels are never refused for it, and other partitions in the same request go ahead
+      const r = await guarded([{ name: 't', partitions: [{ partition: 0, replicas: null }, { partition: 1, replicas: [2] }] }]);
+      expect(answers(r)).to.deep.equal([
+        ['t-0', ErrorCode.NONE, null],
+        ['t-1', ErrorCode.NONE, null],
+      ]);
+      expect(await h.partition('t', 0)).to.deep.include({ replicas: [1], isr: [1] });
+      expect(await h.partition('t', 1)).to.deep.include({ replicas: [2, 1], addingReplicas: [2], removingReplicas: [1] });
+    });
+
+    it('a flag that is not a boolean makes the request malformed', async () => {
+      await fresh([1, 2], [[1]]);
+      const refused = await h.ask({ type: 'AlterPartitionReassignments', topics: [], allowReplicationFactorChange: 'no' } as never).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(refused).to.match(/allowReplicationFactorChange must be boolean/);
+    });
   });
 
   it('refuses a malformed request as a whole with INVALID_REQUEST', async () => {

@@ -1,10 +1,11 @@
 /**
- * AlterPartitionReassignments (45) and ListPartitionReassignments (46), v0, over the Kafka
- * protocol: the request bytes Kafka's flexible v0 defines (null replicas, null topics); the
- * handlers' mapping of the controller's replies, and of its silence, to the response (with a
- * stand-in controller); and on three brokers: ApiVersions advertises both, Kafka's per-partition
- * errors, a reassignment that completes with every record on the new replicas, and one kept in
- * progress (a target broker is down) that List shows and a null-replicas Alter cancels.
+ * AlterPartitionReassignments (45, v0-v1) and ListPartitionReassignments (46, v0) over the Kafka
+ * protocol: the request bytes Kafka's flexible v0 defines (null replicas, null topics) and v1's
+ * AllowReplicationFactorChange; the handlers' mapping of the controller's replies, and of its
+ * silence, to the response (with a stand-in controller); and on three brokers: ApiVersions
+ * advertises them, Kafka's per-partition errors, a reassignment that completes with every record
+ * on the new replicas, one kept in progress (a target broker is down) that List shows and a
+ * null-replicas Alter cancels, and v1's guard against changing the replication factor (KIP-860).
  */
 import { expect } from 'chai';
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
@@ -79,10 +80,11 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     });
     const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 90_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }, { partitionIndex: 1, replicas: null }] }] });
     expect(asked).to.deep.equal([
-      { msg: { type: 'AlterPartitionReassignments', topics: [{ name: 't', partitions: [{ partition: 0, replicas: [2, 3] }, { partition: 1, replicas: null }] }] }, timeoutMs: 90_000 },
+      { msg: { type: 'AlterPartitionReassignments', topics: [{ name: 't', partitions: [{ partition: 0, replicas: [2, 3] }, { partition: 1, replicas: null }] }], allowReplicationFactorChange: true }, timeoutMs: 90_000 },
     ]);
     expect(r).to.deep.equal({
       throttleTimeMs: 0,
+      allowReplicationFactorChange: true,
       errorCode: ErrorCode.NONE,
       errorMessage: null,
       responses: [{ name: 't', partitions: [{ partitionIndex: 0, errorCode: ErrorCode.NONE, errorMessage: null }, { partitionIndex: 1, errorCode: ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, errorMessage: 'no reassignment' }] }],
@@ -93,7 +95,25 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     const { ctx, asked } = context({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic t named twice', topics: [] });
     const r = await alterPartitionReassignments(ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [] }, { name: 't', partitions: [] }] });
     expect(asked[0]!.timeoutMs).to.equal(30_000);
-    expect(r).to.deep.equal({ throttleTimeMs: 0, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic t named twice', responses: [] });
+    expect(r).to.deep.equal({ throttleTimeMs: 0, allowReplicationFactorChange: true, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'topic t named twice', responses: [] });
+  });
+
+  it("Alter v1 forwards AllowReplicationFactorChange and echoes it; v0 cannot ask: always allowed", async () => {
+    const answer: ControllerReply = { type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] };
+    const topics = [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [2, 3] }] }];
+    for (const [version, asked, expected] of [
+      [1, false, false],
+      [1, true, true],
+      [0, false, true],
+    ] as const) {
+      const c = context(answer);
+      const r = await alterPartitionReassignments(c.ctx, version, { timeoutMs: 1_000, allowReplicationFactorChange: asked, topics });
+      expect(c.asked[0]!.msg).to.deep.include({ type: 'AlterPartitionReassignments', allowReplicationFactorChange: expected });
+      expect(r).to.deep.include({ allowReplicationFactorChange: expected, errorCode: ErrorCode.NONE });
+    }
+    // Kafka's error response echoes it too
+    const failed = await alterPartitionReassignments(context(timedOut).ctx, 1, { timeoutMs: 1_000, allowReplicationFactorChange: false, topics });
+    expect(failed).to.deep.include({ allowReplicationFactorChange: false, errorCode: ErrorCode.REQUEST_TIMED_OUT });
   });
 
   it('Alter without an answer: the error at the top level and on every partition asked for', async () => {
@@ -102,6 +122,7 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     const e = { errorCode: ErrorCode.REQUEST_TIMED_OUT, errorMessage: timedOut.message };
     expect(r).to.deep.equal({
       throttleTimeMs: 0,
+      allowReplicationFactorChange: true,
       ...e,
       responses: [
         { name: 'a', partitions: [{ partitionIndex: 0, ...e }] },
@@ -145,7 +166,7 @@ describe('Kafka API: partition reassignment handlers (a stand-in controller)', (
     const describeOnly = (op: number) => op === AclOperation.DESCRIBE;
     const a = context({ type: 'AlterPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, describeOnly);
     const alter = await alterPartitionReassignments(a.ctx, 0, { timeoutMs: 1_000, allowReplicationFactorChange: true, topics: [{ name: 't', partitions: [{ partitionIndex: 0, replicas: [1] }] }] });
-    expect(alter).to.deep.equal({ throttleTimeMs: 0, ...denied, responses: [{ name: 't', partitions: [{ partitionIndex: 0, ...denied }] }] });
+    expect(alter).to.deep.equal({ throttleTimeMs: 0, allowReplicationFactorChange: true, ...denied, responses: [{ name: 't', partitions: [{ partitionIndex: 0, ...denied }] }] });
     expect(a.asked).to.deep.equal([]);
     const l = context({ type: 'ListPartitionReassignmentsResponse', errorCode: ErrorCode.NONE, topics: [] }, () => false);
     const list = await listPartitionReassignments(l.ctx, 0, { timeoutMs: 1_000, topics: [{ name: 't', partitionIndexes: [0] }] });
@@ -194,10 +215,36 @@ describe('Kafka API: AlterPartitionReassignments and ListPartitionReassignments 
     await c.client.waitForLeaders(name);
   };
 
-  it('ApiVersions advertises both at v0', async () => {
+  it('ApiVersions advertises Alter v0-1 and List v0', async () => {
     const av = await k.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'raw', clientSoftwareVersion: '1' });
     const keys = av.apiKeys.filter((a: { apiKey: number }) => a.apiKey === 45 || a.apiKey === 46);
-    expect(keys).to.deep.equal([{ apiKey: 45, minVersion: 0, maxVersion: 0 }, { apiKey: 46, minVersion: 0, maxVersion: 0 }]);
+    expect(keys).to.deep.equal([{ apiKey: 45, minVersion: 0, maxVersion: 1 }, { apiKey: 46, minVersion: 0, maxVersion: 0 }]);
+  });
+
+  it('v1 with AllowReplicationFactorChange false refuses the partitions whose replication factor would change (INVALID_REPLICATION_FACTOR), moves the others; v0 and v1 allowing it change it', async () => {
+    await createOnReplicas('rf', [[1, 2], [1, 2], [1, 2], [1, 2]]);
+    const alterV1 = (allowReplicationFactorChange: boolean, partitions: { partitionIndex: number; replicas: number[] | null }[]) =>
+      k.call(ApiKeys.AlterPartitionReassignments, 1, { timeoutMs: 10_000, allowReplicationFactorChange, topics: [{ name: 'rf', partitions }] });
+    const guarded = await alterV1(false, [
+      { partitionIndex: 0, replicas: [1, 2, 3] },
+      { partitionIndex: 1, replicas: [2, 3] },
+      { partitionIndex: 2, replicas: [3] },
+    ]);
+    expect(guarded).to.deep.include({ errorCode: ErrorCode.NONE, allowReplicationFactorChange: false });
+    expect((guarded.responses as AlterResult[])[0]!.partitions).to.deep.equal([
+      { partitionIndex: 0, errorCode: ErrorCode.INVALID_REPLICATION_FACTOR, errorMessage: 'The replication factor is changed from 2 to 3' },
+      { partitionIndex: 1, errorCode: ErrorCode.NONE, errorMessage: null },
+      { partitionIndex: 2, errorCode: ErrorCode.INVALID_REPLICATION_FACTOR, errorMessage: 'The replication factor is changed from 2 to 1' },
+    ]);
+    await checkFor(async () => (await metadataPartition('rf', 1)).replicaNodes.join() === '2,3', 20_000, 50);
+    expect((await metadataPartition('rf', 0)).replicaNodes).to.deep.equal([1, 2]);
+    expect((await metadataPartition('rf', 2)).replicaNodes).to.deep.equal([1, 2]);
+    // allowed: at v1 with the flag, and at v0 (which cannot ask)
+    const allowed = await alterV1(true, [{ partitionIndex: 2, replicas: [3] }]);
+    expect(allowed).to.deep.include({ allowReplicationFactorChange: true });
+    expect(codes(allowed.responses)).to.deep.equal({ rf: { 2: ErrorCode.NONE } });
+    expect(codes((await alter([{ name: 'rf', partitions: [{ partitionIndex: 3, replicas: [1, 2, 3] }] }])).responses)).to.deep.equal({ rf: { 3: ErrorCode.NONE } });
+    await checkFor(async () => (await metadataPartition('rf', 2)).replicaNodes.join() === '3' && (await metadataPartition('rf', 3)).replicaNodes.join() === '1,2,3', 20_000, 50);
   });
 
   it("per-partition errors are Kafka's: unknown topic or partition, invalid assignments, cancel without a reassignment", async () => {
