@@ -10,7 +10,8 @@
  *
  * Owned state: the metadata cache.
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
- * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster,
+ * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster (the live
+ * brokers, or every registered one with the fenced among them),
  * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), DescribeFeatures, UpdateFeatures (KIP-584), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
@@ -355,7 +356,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       await toController(s, ctx, { type: 'ElectLeaders', electionType, topicPartitions }, 'ElectLeadersResponse');
     },
     async AlterPartitionReassignments(s, m, ctx) {
-      await toController(s, ctx, { type: 'AlterPartitionReassignments', topics: m.topics }, 'AlterPartitionReassignmentsResponse');
+      await toController(s, ctx, { type: 'AlterPartitionReassignments', topics: m.topics, allowReplicationFactorChange: m.allowReplicationFactorChange ?? true }, 'AlterPartitionReassignmentsResponse');
     },
     async ListPartitionReassignments(s, m, ctx) {
       await toController(s, ctx, { type: 'ListPartitionReassignments', topics: m.topics }, 'ListPartitionReassignmentsResponse');
@@ -441,10 +442,11 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       if (isFailure(md)) return fail(ctx, 'Topics', md.errorCode, md.message);
       ctx.reply({ type: 'Topics', errorCode: ErrorCode.NONE, topics: md.topics.map((t) => t.name).sort() });
     },
-    async DescribeCluster(s, _m, ctx) {
+    async DescribeCluster(s, m, ctx) {
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'Cluster', md.errorCode, md.message);
-      ctx.reply({ type: 'Cluster', errorCode: ErrorCode.NONE, clusterId: md.clusterId, controllerNode: md.controllerNode, controllerEpoch: md.controllerEpoch, brokers: md.brokers });
+      const brokers = m.includeFencedBrokers ? md.brokers : md.brokers.filter((b) => !b.fenced);
+      ctx.reply({ type: 'Cluster', errorCode: ErrorCode.NONE, clusterId: md.clusterId, controllerNode: md.controllerNode, controllerEpoch: md.controllerEpoch, brokers });
     },
     async DescribeMetadataQuorum(s, _m, ctx) {
       // through the channel: the active controller's view, the only one that knows every voter's progress
@@ -508,12 +510,15 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     async ListTransactions(s, m, ctx) {
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'Transactions', md.errorCode, md.message);
-      const msg: TxnCoordinatorMsg = { type: 'ListTransactions', states: m.states, producerIds: m.producerIds, durationMs: m.durationMs };
+      const msg: TxnCoordinatorMsg = { type: 'ListTransactions', states: m.states, producerIds: m.producerIds, durationMs: m.durationMs, transactionalIdPattern: m.transactionalIdPattern ?? null };
       const transactions: { transactionalId: string; producerId: number; state: string; coordinatorId: number }[] = [];
       let unknownStateFilters: string[] = [];
       for (const b of md.brokers.filter((x) => !x.fenced)) {
         const r = await listTransactionsOf(s, ctx, b, msg);
-        if (isFailure(r) || r.errorCode !== ErrorCode.NONE) return fail(ctx, 'Transactions', r.errorCode, `broker ${b.brokerId} did not list its transactions: ${isFailure(r) ? r.message : errorName(r.errorCode)}`);
+        if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+          const why = isFailure(r) ? r.message : `${errorName(r.errorCode)}${r.errorMessage ? `: ${r.errorMessage}` : ''}`;
+          return fail(ctx, 'Transactions', r.errorCode, `broker ${b.brokerId} did not list its transactions: ${why}`);
+        }
         unknownStateFilters = r.unknownStateFilters;
         for (const t of r.transactions) transactions.push({ ...t, coordinatorId: b.brokerId });
       }

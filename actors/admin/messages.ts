@@ -20,13 +20,16 @@ export type AdminMsg =
   | { type: 'ElectLeaders'; electionType: 'preferred' | 'unclean'; partitions: { topic: string; partition: number }[] | null }
   /**
    * Partition reassignments (Kafka's AlterPartitionReassignments, KIP-455): move each partition to
-   * `replicas` (preferred leader first), or cancel its reassignment in progress (`replicas` null).
+   * `replicas` (preferred leader first), or cancel its reassignment in progress (`replicas` null);
+   * with `allowReplicationFactorChange` false (KIP-860; absent: true) a move that would change a
+   * partition's replication factor is refused.
    */
-  | { type: 'AlterPartitionReassignments'; topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[] }
+  | { type: 'AlterPartitionReassignments'; topics: { name: string; partitions: { partition: number; replicas: number[] | null }[] }[]; allowReplicationFactorChange?: boolean }
   /** The reassignments in progress among the named partitions (null: all of them). */
   | { type: 'ListPartitionReassignments'; topics: { name: string; partitions: number[] }[] | null }
   | { type: 'ListTopics' }
-  | { type: 'DescribeCluster' }
+  /** The cluster's live brokers; with `includeFencedBrokers` (KIP-1073), the registered ones that are fenced too. */
+  | { type: 'DescribeCluster'; includeFencedBrokers?: boolean }
   /**
    * The metadata quorum as its leader sees it (Kafka's DescribeQuorum): leader, term, commit
    * index, and each voter's log end and last contact. Answered with MetadataQuorum.
@@ -50,9 +53,10 @@ export type AdminMsg =
   /**
    * Kafka's ListTransactions of every live broker (answered Transactions, each with the broker
    * coordinating it): only the given states and producer ids where those are not empty, only
-   * transactions running longer than durationMs where it is 0 or more.
+   * transactions running longer than durationMs where it is 0 or more, only the ids
+   * transactionalIdPattern matches whole where it is given and not empty (KIP-1152).
    */
-  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number }
+  | { type: 'ListTransactions'; states: string[]; producerIds: number[]; durationMs: number; transactionalIdPattern?: string | null }
   /**
    * Kafka's DescribeProducers of each partition of `topic` (all, or those named) from its leader,
    * or from the replica on broker `brokerId` when given: answered Producers (an errorCode per partition).

@@ -782,14 +782,19 @@ export class Admin {
    * INVALID_REPLICA_ASSIGNMENT (no replicas, a broker twice, a broker never registered: as in
    * Kafka, a registered broker that is down may be a target, and the move waits for it),
    * NO_REASSIGNMENT_IN_PROGRESS (a cancel with none) or INVALID_REQUEST (a partition named twice);
-   * a malformed request throws.
+   * a malformed request throws. With `allowReplicationFactorChange: false` (Kafka's
+   * AlterPartitionReassignmentsOptions, KIP-860; true by default) a partition whose target would
+   * change its replication factor (during a reassignment: the number of replicas it is headed
+   * for) is INVALID_REPLICATION_FACTOR, saying from what to what; cancels and the others go ahead.
    */
-  async alterPartitionReassignments(opts: { topics: { topic: string; partitionAssignment: PartitionAssignment[] }[] }): Promise<ReassignmentResult[]> {
+  async alterPartitionReassignments(opts: { topics: { topic: string; partitionAssignment: PartitionAssignment[] }[]; allowReplicationFactorChange?: boolean }): Promise<ReassignmentResult[]> {
     if (!Array.isArray(opts?.topics) || !opts.topics.every((t) => typeof t === 'object' && t !== null && Array.isArray(t.partitionAssignment))) {
       throw new SamsaError(ErrorCode.INVALID_REQUEST, 'topics must be [{ topic, partitionAssignment: [{ partition, replicas }] }]');
     }
+    const allowReplicationFactorChange = opts.allowReplicationFactorChange ?? true;
+    if (typeof allowReplicationFactorChange !== 'boolean') throw new SamsaError(ErrorCode.INVALID_REQUEST, `allowReplicationFactorChange must be true or false, got ${String(allowReplicationFactorChange)}`);
     const topics = opts.topics.map((t) => ({ name: t.topic, partitions: t.partitionAssignment.map((a) => ({ partition: a?.partition, replicas: a?.replicas })) }));
-    const r = await this.call({ type: 'AlterPartitionReassignments', topics });
+    const r = await this.call({ type: 'AlterPartitionReassignments', topics, allowReplicationFactorChange });
     const results = r.topics as { name: string; partitions: { partition: number; errorCode: number; errorMessage: string | null }[] }[];
     return results.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition, errorCode: p.errorCode, errorMessage: p.errorMessage ?? null })));
   }
@@ -820,8 +825,14 @@ export class Admin {
     return (await this.call({ type: 'ListTopics' })).topics as string[];
   }
 
-  async describeCluster(): Promise<{ clusterId: string; controllerNode: string; controllerEpoch: number; brokers: BrokerInfo[] }> {
-    const r = await this.call({ type: 'DescribeCluster' });
+  /**
+   * The cluster id, the active controller's node and epoch, and the live brokers (Kafka's
+   * describeCluster); with `includeFencedBrokers` (Kafka's DescribeClusterOptions, KIP-1073) the
+   * registered brokers that are fenced as well (`fenced`: their session expired, or they shut
+   * down, until they register again).
+   */
+  async describeCluster(opts: { includeFencedBrokers?: boolean } = {}): Promise<{ clusterId: string; controllerNode: string; controllerEpoch: number; brokers: BrokerInfo[] }> {
+    const r = await this.call({ type: 'DescribeCluster', includeFencedBrokers: opts.includeFencedBrokers === true });
     return { clusterId: r.clusterId as string, controllerNode: r.controllerNode as string, controllerEpoch: r.controllerEpoch as number, brokers: r.brokers as BrokerInfo[] };
   }
 
@@ -932,16 +943,20 @@ export class Admin {
   /**
    * Every transaction of the cluster (Kafka's listTransactions, asked of every live broker):
    * only those in `states` and of `producerIds` when given, only those running longer than
-   * `durationMs` when given. State names Kafka does not know match nothing and come back in
-   * unknownStateFilters.
+   * `durationMs` when given, only those whose whole transactional id `transactionalIdPattern`
+   * matches when given (KIP-1152's filterOnTransactionalIdPattern: a regular expression in RE2J
+   * syntax; one that does not compile throws INVALID_REGULAR_EXPRESSION). State names Kafka does
+   * not know match nothing and come back in unknownStateFilters.
    */
-  async listTransactions(opts: { states?: string[]; producerIds?: number[]; durationMs?: number } = {}): Promise<{ transactions: TransactionListing[]; unknownStateFilters: string[] }> {
+  async listTransactions(opts: { states?: string[]; producerIds?: number[]; durationMs?: number; transactionalIdPattern?: string | null } = {}): Promise<{ transactions: TransactionListing[]; unknownStateFilters: string[] }> {
     const durationMs = opts.durationMs ?? -1;
     if (!Number.isSafeInteger(durationMs) || durationMs < -1) throw new SamsaError(ErrorCode.INVALID_REQUEST, `listTransactions: durationMs must be a non-negative integer, got ${String(opts.durationMs)}`);
     for (const id of opts.producerIds ?? []) {
       if (!Number.isSafeInteger(id) || id < 0) throw new SamsaError(ErrorCode.INVALID_REQUEST, `listTransactions: producer id ${String(id)} is not a non-negative integer`);
     }
-    const r = await this.call({ type: 'ListTransactions', states: opts.states ?? [], producerIds: opts.producerIds ?? [], durationMs });
+    const pattern = opts.transactionalIdPattern ?? null;
+    if (pattern !== null && typeof pattern !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `listTransactions: transactionalIdPattern must be a string, got ${String(pattern)}`);
+    const r = await this.call({ type: 'ListTransactions', states: opts.states ?? [], producerIds: opts.producerIds ?? [], durationMs, transactionalIdPattern: pattern });
     return { transactions: r.transactions as TransactionListing[], unknownStateFilters: r.unknownStateFilters as string[] };
   }
 

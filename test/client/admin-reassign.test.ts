@@ -4,7 +4,9 @@
  * and keeps every record, the replication factor goes from 1 to 3 and back to 1, each refused
  * partition carries its own code while a malformed request throws, and a reassignment waiting
  * for a stopped broker (taken before and after the broker is fenced, as in Kafka) is listed with
- * its adding and removing replicas, can be cancelled, and completes once the broker is back.
+ * its adding and removing replicas, can be cancelled, and completes once the broker is back;
+ * allowReplicationFactorChange false (KIP-860) refuses a move that changes the replication
+ * factor; describeCluster lists a fenced broker only with includeFencedBrokers (KIP-1073).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -102,6 +104,30 @@ describe('client/admin partition reassignments', function () {
     await checkFor(() => [1, 2].every((b) => !fs.existsSync(path.join(c.logDir(b), 'rf-0'))), 10_000, 20);
   });
 
+  it('allowReplicationFactorChange: false (KIP-860) refuses a move that changes the replication factor, saying from what to what; the others of the request go ahead', async () => {
+    await create('rf-guard', [[1, 2], [1, 2]]);
+    const results = await admin.alterPartitionReassignments({
+      topics: [{ topic: 'rf-guard', partitionAssignment: [{ partition: 0, replicas: [1, 2, 3] }, { partition: 1, replicas: [2, 3] }] }],
+      allowReplicationFactorChange: false,
+    });
+    expect(results).to.deep.equal([
+      { topic: 'rf-guard', partition: 0, errorCode: ErrorCode.INVALID_REPLICATION_FACTOR, errorMessage: 'The replication factor is changed from 2 to 3' },
+      { topic: 'rf-guard', partition: 1, errorCode: ErrorCode.NONE, errorMessage: null },
+    ]);
+    await settled('rf-guard', 1, [2, 3]);
+    expect((await partition('rf-guard', 0)).replicas).to.deep.equal([1, 2]);
+    // allowed (the default): it changes
+    expect(await admin.alterPartitionReassignments({ topics: [{ topic: 'rf-guard', partitionAssignment: [{ partition: 0, replicas: [1, 2, 3] }] }] })).to.deep.equal([
+      { topic: 'rf-guard', partition: 0, errorCode: ErrorCode.NONE, errorMessage: null },
+    ]);
+    await settled('rf-guard', 0, [1, 2, 3]);
+    const bad = await admin.alterPartitionReassignments({ topics: [], allowReplicationFactorChange: 'no' as unknown as boolean }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(bad).to.be.instanceOf(SamsaError).with.property('errorCode', ErrorCode.INVALID_REQUEST);
+  });
+
   /** Moves `topic`-0 from [1, 3] to [1, 2] while broker 3 is down (fenced first or not), and checks that broker 3 deletes its copy on its return. */
   const removedWhileDown = async (topic: string, waitForFence: boolean) => {
     await create(topic, [[1, 3]]);
@@ -112,7 +138,16 @@ describe('client/admin partition reassignments', function () {
     await c.killBroker(3);
     let restarted = false;
     try {
-      if (waitForFence) await checkFor(async () => (await admin.describeCluster()).brokers.find((b) => b.brokerId === 3)?.fenced, 15_000, 50);
+      if (waitForFence) {
+        await checkFor(async () => (await admin.describeCluster({ includeFencedBrokers: true })).brokers.find((b) => b.brokerId === 3)?.fenced, 15_000, 50);
+        // describeCluster lists the live brokers unless asked for the fenced ones too (KIP-1073)
+        expect((await admin.describeCluster()).brokers.map((b) => b.brokerId)).to.deep.equal([1, 2]);
+        expect((await admin.describeCluster({ includeFencedBrokers: true })).brokers.map((b) => [b.brokerId, b.fenced])).to.deep.equal([
+          [1, false],
+          [2, false],
+          [3, true],
+        ]);
+      }
       expect((await admin.alterPartitionReassignments({ topics: [{ topic, partitionAssignment: [{ partition: 0, replicas: [1, 2] }] }] }))[0]!.errorCode).to.equal(ErrorCode.NONE);
       await settled(topic, 0, [1, 2]);
       await c.startBroker(3);
@@ -252,7 +287,7 @@ describe('client/admin partition reassignments', function () {
 
       // fenced now (its session expired), broker 3 is still registered: as in Kafka, a move onto
       // it is taken and waits for it too
-      await checkFor(async () => (await admin.describeCluster()).brokers.find((b) => b.brokerId === 3)?.fenced, 15_000, 50);
+      await checkFor(async () => (await admin.describeCluster({ includeFencedBrokers: true })).brokers.find((b) => b.brokerId === 3)?.fenced, 15_000, 50);
       const onFenced = await admin.alterPartitionReassignments({ topics: [{ topic: 'held', partitionAssignment: [{ partition: 1, replicas: [1, 3] }] }] });
       expect(onFenced).to.deep.equal([{ topic: 'held', partition: 1, errorCode: ErrorCode.NONE, errorMessage: null }]);
       expect(await admin.listPartitionReassignments()).to.deep.equal({

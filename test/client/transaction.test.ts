@@ -329,6 +329,16 @@ for (const transactionVersion of [0, 2]) describe(`client/transaction (transacti
       expect(new Set(watched.map((t) => t.coordinatorId)).size).to.be.greaterThan(1);
       expect((await admin.listTransactions({ producerIds: [watched[0]!.producerId] })).transactions.map((t) => t.transactionalId)).to.deep.equal(['watch-a']);
       expect((await admin.listTransactions({ states: ['Ongoing'], durationMs: 3_600_000 })).transactions.filter((t) => t.transactionalId.startsWith('watch-'))).to.deep.equal([]);
+      // KIP-1152: a regular expression the whole transactional id matches, from every coordinator
+      const byPattern = (await admin.listTransactions({ transactionalIdPattern: 'watch-[bd]' })).transactions;
+      expect(byPattern.map((t) => [t.transactionalId, t.coordinatorId])).to.deep.equal([
+        ['watch-b', watched[1]!.coordinatorId],
+        ['watch-d', watched[3]!.coordinatorId],
+      ]);
+      expect((await admin.listTransactions({ transactionalIdPattern: 'watch' })).transactions).to.deep.equal([]);
+      const badPattern = await failure(admin.listTransactions({ transactionalIdPattern: 'watch-(' }));
+      expect(badPattern?.errorName).to.equal('INVALID_REGULAR_EXPRESSION');
+      expect(badPattern?.message).to.include('TransactionalIdPattern `watch-(` is not a valid regular expression: missing closing )');
 
       await txns[0]!.commit();
       await Promise.all(txns.slice(1).map((t) => t.abort()));
@@ -340,6 +350,7 @@ for (const transactionVersion of [0, 2]) describe(`client/transaction (transacti
 
       expect((await failure(admin.listTransactions({ durationMs: -5 })))?.errorName).to.equal('INVALID_REQUEST');
       expect((await failure(admin.listTransactions({ producerIds: [1.5] })))?.errorName).to.equal('INVALID_REQUEST');
+      expect((await failure(admin.listTransactions({ transactionalIdPattern: 7 as unknown as string })))?.errorName).to.equal('INVALID_REQUEST');
     } finally {
       await admin.disconnect();
     }

@@ -106,7 +106,7 @@ for (const kind of ['inproc', 'worker'] as const) {
       // the new controller fences a broker that dies and moves what it led
       await h.killNode('b3');
       await checkFor(async () => {
-        const c = await admin.describeCluster();
+        const c = await admin.describeCluster({ includeFencedBrokers: true });
         return c.brokers.find((b) => b.brokerId === 3)?.fenced === true;
       }, 15_000, 50);
       await checkFor(async () => {
