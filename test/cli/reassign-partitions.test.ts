@@ -5,7 +5,7 @@
  * three-broker cluster: --generate, --execute (with its rollback JSON, run again to roll back),
  * --verify, --list and --cancel around a reassignment held in progress by a stopped broker;
  * --throttle's topic and broker configs, changed with --additional and removed by --verify (or
- * kept with --preserve-throttles) and --cancel.
+ * kept with --preserve-throttles) and --cancel; --disallow-replication-factor-change (KIP-860).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -361,6 +361,7 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
       { argv: ['reassign-partitions', '--execute', '--reassignment-json-file', 'f', '--throttle', '10MB'], says: /--throttle takes an integer, got '10MB'/ },
       { argv: ['reassign-partitions', '--verify', '--reassignment-json-file', 'f', '--throttle', '100'], says: /--throttle goes with --execute, not with --verify/ },
       { argv: ['reassign-partitions', '--execute', '--reassignment-json-file', 'f', '--preserve-throttles'], says: /--preserve-throttles goes with --verify or --cancel, not with --execute/ },
+      { argv: ['reassign-partitions', '--verify', '--reassignment-json-file', 'f', '--disallow-replication-factor-change'], says: /--disallow-replication-factor-change goes with --execute, not with --verify/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(c.argv)));
     results.forEach((r, i) => {
@@ -370,7 +371,7 @@ describe('cli/commands/reassign-partitions: files, plan and reports', () => {
     });
     const help = await runCli(['reassign-partitions', '--help']);
     expect(help.code).to.equal(0);
-    for (const o of ['--generate', '--execute', '--verify', '--cancel', '--list', '--reassignment-json-file', '--topics-to-move-json-file', '--broker-list', '--additional', '--throttle', '--preserve-throttles', '--bootstrap-server']) {
+    for (const o of ['--generate', '--execute', '--verify', '--cancel', '--list', '--reassignment-json-file', '--topics-to-move-json-file', '--broker-list', '--additional', '--disallow-replication-factor-change', '--throttle', '--preserve-throttles', '--bootstrap-server']) {
       expect(help.stdout).to.contain(o);
     }
   });
@@ -513,6 +514,29 @@ describe('cli: reassign-partitions against a cluster', function () {
     const nofile = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', path.join(dir, 'absent.json')]);
     expect(nofile.code).to.equal(1);
     expect(nofile.stderr).to.contain('cannot read');
+  });
+
+  it('--execute --disallow-replication-factor-change refuses the partitions whose replication factor the file changes (exit 1), starting the others', async () => {
+    await c.cluster.client.createTopics([{ name: 'kept-rf', assignments: [[1, 2], [1, 2]] }]);
+    await c.cluster.client.waitForLeaders('kept-rf');
+    const plan = write('kept-rf.json', {
+      partitions: [
+        { topic: 'kept-rf', partition: 0, replicas: [1, 2, 3] },
+        { topic: 'kept-rf', partition: 1, replicas: [2, 3] },
+      ],
+    });
+    const r = await c.run('reassign-partitions', ['--execute', '--disallow-replication-factor-change', '--reassignment-json-file', plan]);
+    expect(r.code).to.equal(1);
+    expect(r.stdout).to.contain('Successfully started partition reassignment for kept-rf-1\n');
+    expect(r.stderr).to.contain('Error reassigning partition(s):\nkept-rf-0: INVALID_REPLICATION_FACTOR: The replication factor is changed from 2 to 3');
+    expect(r.stderr).to.contain('1 partition reassignment(s) of').and.contain('could not be started');
+    await checkFor(async () => (await partitions('kept-rf'))[1]!.replicas.join() === '2,3', 60_000, 50);
+    expect((await partitions('kept-rf'))[0]!.replicas).to.deep.equal([1, 2]);
+    // without the flag the same file starts both (kept-rf-1 is already there)
+    const again = await c.run('reassign-partitions', ['--execute', '--additional', '--reassignment-json-file', plan]);
+    expect(again.code, again.stderr).to.equal(0);
+    // done (not only started: the tests after this one want no reassignment in progress)
+    await checkFor(async () => (await admin.listPartitionReassignments()).topics.length === 0 && (await partitions('kept-rf'))[0]!.replicas.join() === '1,2,3', 60_000, 50);
   });
 
   const topicConfig = async (topic: string) => {

@@ -1,7 +1,7 @@
 /**
  * `samsa transactions`: Kafka's list and describe tables built from admin results, the command
  * lines that cannot work (exit 2), and the command as a user runs it against a running cluster
- * with transactions open and ended: list with its filters, describe of an ongoing, a committed
+ * with transactions open and ended: list with its filters (--transactional-id-pattern among them), describe of an ongoing, a committed
  * and an unknown id (exit 1), describe-producers of the open transaction's partition.
  */
 import { expect } from 'chai';
@@ -78,6 +78,7 @@ describe('cli: transactions', function () {
       { argv: ['transactions', 'describe'], says: /--transactional-id is required/ },
       { argv: ['transactions', 'describe', '--transactional-id', 'x', '--state', 'Ongoing'], says: /--state goes with list, not with describe/ },
       { argv: ['transactions', 'list', '--transactional-id', 'x'], says: /--transactional-id goes with describe, not with list/ },
+      { argv: ['transactions', 'describe', '--transactional-id', 'x', '--transactional-id-pattern', 'x.*'], says: /--transactional-id-pattern goes with list, not with describe/ },
       { argv: ['transactions', 'list', '--producer-id', '-3'], says: /--producer-id -3: not a producer id/ },
       { argv: ['transactions', 'list', '--duration-filter', '-2'], says: /--duration-filter/ },
       { argv: ['transactions', 'describe-producers', '--partition', '0'], says: /--topic is required/ },
@@ -116,11 +117,14 @@ describe('cli: transactions', function () {
     await committed.send({ topic: 'cli-txn', messages: [{ value: 'b', partition: 0 }] });
     await committed.commit();
 
-    const [all, onlyOngoing, longRunning, unknownState] = await Promise.all([
+    const [all, onlyOngoing, longRunning, unknownState, byPattern, partOfId, badPattern] = await Promise.all([
       cli.run('transactions', ['list']),
       cli.run('transactions', ['list', '--state', 'Ongoing']),
       cli.run('transactions', ['list', '--duration-filter', '3600000']),
       cli.run('transactions', ['list', '--state', 'Sleeping']),
+      cli.run('transactions', ['list', '--transactional-id-pattern', 'cli-o.*']),
+      cli.run('transactions', ['list', '--transactional-id-pattern', 'open']),
+      cli.run('transactions', ['list', '--transactional-id-pattern', 'cli-(']),
     ]);
     expect(all.code, all.stderr).to.equal(0);
     const rows = all.stdout.trim().split('\n');
@@ -134,6 +138,13 @@ describe('cli: transactions', function () {
     expect(longRunning.stdout.trim().split('\n')).to.have.length(1);
     expect(unknownState.code).to.equal(0);
     expect(unknownState.stderr).to.contain('unknown transaction state(s): Sleeping');
+    // --transactional-id-pattern (KIP-1152): the whole id must match
+    expect(byPattern.code, byPattern.stderr).to.equal(0);
+    expect(byPattern.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0])).to.deep.equal(['cli-open']);
+    expect(partOfId.code, partOfId.stderr).to.equal(0);
+    expect(partOfId.stdout.trim().split('\n')).to.have.length(1);
+    expect(badPattern.code).to.equal(1);
+    expect(badPattern.stderr).to.contain('Failed to list transactions').and.contain('INVALID_REGULAR_EXPRESSION').and.contain('TransactionalIdPattern `cli-(` is not a valid regular expression: missing closing )');
 
     const described = await cli.run('transactions', ['describe', '--transactional-id', 'cli-open']);
     expect(described.code, described.stderr).to.equal(0);

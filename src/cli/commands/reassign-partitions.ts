@@ -2,7 +2,8 @@
  * `samsa reassign-partitions`: partition reassignment like Kafka's kafka-reassign-partitions tool,
  * through the admin client. --generate proposes a plan that moves topics onto a broker list,
  * --execute starts the reassignments of a JSON file (printing the current assignment for a
- * rollback first), --verify tells which of them are complete, --cancel stops those in progress
+ * rollback first; with --disallow-replication-factor-change, KIP-860, not those that would change
+ * a partition's replication factor), --verify tells which of them are complete, --cancel stops those in progress
  * and --list shows every reassignment in progress. --execute --throttle limits the copying as
  * Kafka's tool does (the moving replicas named in their topics' throttled-replicas configs, the
  * brokers involved given that rate), and --verify or --cancel remove the throttles once no
@@ -44,6 +45,12 @@ const options: OptionSpec[] = [
   { name: 'topics-to-move-json-file', kind: 'string', value: 'file', help: 'with --generate: the topics to move, {"version":1,"topics":[{"topic":"t"}]}', modes: ['generate'] },
   { name: 'broker-list', kind: 'string', value: 'id,id,...', help: 'with --generate: the brokers to place the replicas on, such as 1,2,3 (each partition keeps its replication factor)', modes: ['generate'] },
   { name: 'disable-rack-aware', kind: 'flag', help: 'with --generate: place replicas as if no broker had a rack (by default, brokers with racks get each partition spread over as many racks as it has replicas)', modes: ['generate'] },
+  {
+    name: 'disallow-replication-factor-change',
+    kind: 'flag',
+    help: "with --execute: refuse (INVALID_REPLICATION_FACTOR) the partitions whose replicas in the file are more or fewer than they have (during a reassignment: than it is headed for), as Kafka's tool does (KIP-860); the others start",
+    modes: ['execute'],
+  },
   { name: 'additional', kind: 'flag', help: 'with --execute: start these reassignments although others are in progress; with --throttle, also changes the throttle of those in progress (resubmit the same file)', modes: ['execute'] },
   {
     name: 'throttle',
@@ -544,6 +551,7 @@ async function execute(args: Args, file: string, entries: ReassignmentEntry[]): 
     if (logDirThrottle !== undefined) await setLogDirThrottle(admin, moves, logDirThrottle);
     const results = await admin.alterPartitionReassignments({
       topics: [...byTopic(entries)].map(([topic, list]) => ({ topic, partitionAssignment: list.map((e) => ({ partition: e.partition, replicas: e.replicas })) })),
+      allowReplicationFactorChange: !args.has('disallow-replication-factor-change'),
     });
     const report = reportStarted(results);
     print(report.lines);
@@ -683,14 +691,14 @@ export const reassignPartitionsCommand: Command = {
   summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves',
   usage: [
     '[--bootstrap-server host:port] --generate --topics-to-move-json-file file --broker-list id,id,... [--disable-rack-aware]',
-    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional] [--throttle bytes/s] [--timeout ms]',
+    '[--bootstrap-server host:port] --execute --reassignment-json-file file [--additional] [--disallow-replication-factor-change] [--throttle bytes/s] [--timeout ms]',
     '[--bootstrap-server host:port] --verify --reassignment-json-file file [--preserve-throttles]',
     '[--bootstrap-server host:port] --cancel --reassignment-json-file file [--preserve-throttles]',
     '[--bootstrap-server host:port] --list',
   ],
   description:
     "Reassigns partitions like Kafka's kafka-reassign-partitions, with its JSON files. A reassignment gives a partition a new list of replicas (the first is its preferred leader; the replication factor may change): the new replicas start at once and copy the partition from its leader, and once all of them are in the ISR the partition takes the new list, the replicas left out are deleted, and leadership moves to a new replica if the leader was left out. Records can be produced and consumed throughout.\n\n" +
-    '--generate prints the current assignment of the topics and a proposal that spreads them over --broker-list (save the proposal, edit it if you like, and pass it to --execute). --execute prints the current assignment first: save it to roll back with a later --execute. --verify exits 1 until every partition of the file is complete; --list shows the reassignments in progress, --cancel stops those of the file (each partition keeps the replicas it had before).\n\n' +
+    '--generate prints the current assignment of the topics and a proposal that spreads them over --broker-list (save the proposal, edit it if you like, and pass it to --execute). --execute prints the current assignment first: save it to roll back with a later --execute; with --disallow-replication-factor-change (KIP-860) it refuses each partition whose replica list in the file is longer or shorter than the replication factor of the partition (INVALID_REPLICATION_FACTOR, from what to what) and starts the others. --verify exits 1 until every partition of the file is complete; --list shows the reassignments in progress, --cancel stops those of the file (each partition keeps the replicas it had before).\n\n' +
     "--throttle limits the copying as Kafka's tool does: each moving partition's topic gets the replicas it is copied from in leader.replication.throttled.replicas and those it is copied to in follower.replication.throttled.replicas (the entries for other partitions stay), and every broker involved gets the rate as its leader.replication.throttled.rate and follower.replication.throttled.rate. Replicas in the ISR are never throttled. --execute --additional --throttle with the file of a reassignment in progress changes the rate. --verify removes the throttles once no reassignment is left in progress (the rates of every broker, the throttled replicas of the file's topics), and --cancel removes them too; --preserve-throttles leaves them.\n\n" +
     '"log_dirs" in the file (one entry per replica: an absolute log dir of that replica\'s broker, or "any") moves replicas between the log dirs of their brokers, as Kafka\'s tool does: after the reassignments, --execute asks each broker to move its replicas (again every 100 ms, up to --timeout, for a replica not on its new broker yet), and --verify tells for each whether it is in its log dir. The replica serves on while its log is copied into a future log in the new dir, then the two are swapped; there is no --replica-alter-log-dirs-throttle.\n\n' +
     'Exits 1 when a reassignment or a log dir move could not be started or cancelled, or (--verify) is not complete.',
@@ -699,6 +707,7 @@ export const reassignPartitionsCommand: Command = {
     'samsa reassign-partitions --generate --topics-to-move-json-file topics.json --broker-list 2,3',
     'samsa reassign-partitions --execute --reassignment-json-file plan.json',
     'samsa reassign-partitions --execute --reassignment-json-file plan.json --throttle 50000000',
+    'samsa reassign-partitions --execute --reassignment-json-file plan.json --disallow-replication-factor-change',
     'samsa reassign-partitions --verify --reassignment-json-file plan.json',
     'samsa reassign-partitions --list',
   ],

@@ -1,9 +1,10 @@
 /**
  * `samsa transactions`: Kafka's kafka-transactions tool, through the admin client. `list`
  * prints every transaction the brokers coordinate (TransactionalId, Coordinator, ProducerId,
- * TransactionState), only those running longer than --duration-filter ms when given, and, beyond
- * Kafka's tool, only those in the --state and of the --producer-id given (the Admin API's
- * filters). `describe --transactional-id` prints one id's transaction as Kafka's tool does;
+ * TransactionState), only those running longer than --duration-filter ms when given, only those
+ * whose whole transactional id --transactional-id-pattern matches (Kafka 4.1's, KIP-1152: a
+ * regular expression in RE2J syntax) when given, and, beyond Kafka's tool, only those in the
+ * --state and of the --producer-id given (the Admin API's filters). `describe --transactional-id` prints one id's transaction as Kafka's tool does;
  * `describe-producers --topic --partition` a partition's producers, from its leader or the
  * replica on --broker-id. `find-hanging` (--topic, --partition, --broker-id,
  * --max-transaction-timeout minutes) prints the transactions open longer than that which no
@@ -24,7 +25,7 @@ type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The options each subcommand takes (beyond --bootstrap-server and --help). */
 const TAKES: Record<Subcommand, readonly string[]> = {
-  list: ['duration-filter', 'state', 'producer-id'],
+  list: ['duration-filter', 'transactional-id-pattern', 'state', 'producer-id'],
   describe: ['transactional-id'],
   'describe-producers': ['topic', 'partition', 'broker-id'],
   'find-hanging': ['topic', 'partition', 'broker-id', 'max-transaction-timeout'],
@@ -35,6 +36,12 @@ const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'transactional-id', kind: 'string', value: 'id', help: 'with describe: the transactional id to describe' },
   { name: 'duration-filter', kind: 'int', value: 'ms', min: -1, help: 'with list: only transactions running longer than this many ms (-1: all, the default)' },
+  {
+    name: 'transactional-id-pattern',
+    kind: 'string',
+    value: 'regex',
+    help: 'with list: only transactions whose whole transactional id this regular expression matches (RE2J syntax, as Kafka: orders-.* but not orders alone)',
+  },
   { name: 'state', kind: 'list', value: 'state', help: 'with list: only transactions in these states (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, PrepareEpochFence)' },
   { name: 'producer-id', kind: 'list', value: 'id', help: 'with list: only transactions of these producer ids; with abort: the producer whose transaction to abort' },
   { name: 'topic', kind: 'string', value: 'topic', help: 'with describe-producers and abort: the topic; with find-hanging: search only this topic' },
@@ -235,7 +242,10 @@ async function run(args: Args): Promise<number> {
   const ids = producerIds(args);
   await withCluster(args, 'samsa-transactions', async (conn) => {
     await withAdmin(conn, async (admin) => {
-      const r = await admin.listTransactions({ states: args.list('state'), producerIds: ids, durationMs: args.int('duration-filter') ?? -1 });
+      const transactionalIdPattern = args.string('transactional-id-pattern') ?? null;
+      const r = await admin.listTransactions({ states: args.list('state'), producerIds: ids, durationMs: args.int('duration-filter') ?? -1, transactionalIdPattern }).catch((e: unknown) => {
+        throw e instanceof SamsaError ? new CliError(`Failed to list transactions: ${e.message}`) : e;
+      });
       if (r.unknownStateFilters.length > 0) err(`unknown transaction state(s): ${r.unknownStateFilters.join(', ')} (none matches)`);
       for (const l of listLines(r.transactions)) out(l);
     });
@@ -247,19 +257,20 @@ export const transactionsCommand: Command = {
   name: 'transactions',
   summary: "list the transactions of the cluster, describe one, show a partition's producers, find and abort hanging transactions",
   usage: [
-    '[--bootstrap-server host:port] list [--duration-filter ms] [--state state ...] [--producer-id id ...]',
+    '[--bootstrap-server host:port] list [--duration-filter ms] [--transactional-id-pattern regex] [--state state ...] [--producer-id id ...]',
     '[--bootstrap-server host:port] describe --transactional-id id',
     '[--bootstrap-server host:port] describe-producers --topic topic --partition n [--broker-id id]',
     '[--bootstrap-server host:port] find-hanging (--topic topic [--partition n] | --broker-id id) [--max-transaction-timeout minutes]',
     '[--bootstrap-server host:port] abort --topic topic --partition n (--start-offset offset | --producer-id id --producer-epoch epoch --coordinator-epoch epoch)',
   ],
   description:
-    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads), and recovers from hanging ones. list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms, --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader (or the replica on --broker-id) knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nA hanging transaction is open on a partition with no coordinator left to end it (its producer id is not a transactional id's any more, or its coordinator's transaction does not name the partition): it holds the partition's last stable offset, so read_committed consumers stop there. find-hanging prints those open longer than --max-transaction-timeout minutes (15, the largest transaction.max.timeout.ms Kafka allows by default) on a topic, one partition of it, or the replicas of a broker. abort writes an ABORT marker for one, through the partition's leader, as its coordinator would have: name it by the --start-offset find-hanging printed, or by its producer id, epoch and coordinator epoch.\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1. A partition that cannot be asked, or a refused abort, exits 1.",
+    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads), and recovers from hanging ones. list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms, --transactional-id-pattern only the ids the regular expression matches whole (RE2J syntax; one that does not compile: exit 1), --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader (or the replica on --broker-id) knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nA hanging transaction is open on a partition with no coordinator left to end it (its producer id is not a transactional id's any more, or its coordinator's transaction does not name the partition): it holds the partition's last stable offset, so read_committed consumers stop there. find-hanging prints those open longer than --max-transaction-timeout minutes (15, the largest transaction.max.timeout.ms Kafka allows by default) on a topic, one partition of it, or the replicas of a broker. abort writes an ABORT marker for one, through the partition's leader, as its coordinator would have: name it by the --start-offset find-hanging printed, or by its producer id, epoch and coordinator epoch.\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1. A partition that cannot be asked, or a refused abort, exits 1.",
   options,
   positional,
   examples: [
     'samsa transactions list',
     'samsa transactions list --duration-filter 60000 --state Ongoing',
+    "samsa transactions list --transactional-id-pattern 'orders-.*'",
     'samsa transactions describe --transactional-id orders-writer',
     'samsa transactions describe-producers --topic orders --partition 0',
     'samsa transactions find-hanging --broker-id 1',
