@@ -210,7 +210,8 @@ export const describeGroups: ApiHandler<typeof ApiKeys.DescribeGroups> = async (
     groups: ids.map((groupId) => {
       if (denied?.has(groupId)) return failed(groupId, ErrorCode.GROUP_AUTHORIZATION_FAILED, null);
       const g = described.get(groupId);
-      if (!g) return isFailure(r) ? failed(groupId, r.errorCode, r.message) : failed(groupId, r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, null);
+      // (an unanswered ask's own text names actors, not for clients: the error's message instead)
+      if (!g) return failed(groupId, isFailure(r) ? r.errorCode : r.errorCode || ErrorCode.UNKNOWN_SERVER_ERROR, null);
       const notFoundBeforeV6 = version < 6 && g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND;
       const errorCode = notFoundBeforeV6 ? ErrorCode.NONE : g.errorCode;
       return {
