@@ -180,6 +180,11 @@ export class KafkaCaller {
   }
 }
 
+/** A consumer's fetch of one partition from `fetchOffset` (no epochs known; 1 MiB unless `partitionMaxBytes`). */
+export function fetchPartition(partition: number, fetchOffset: number, partitionMaxBytes = 1 << 20): object {
+  return { partition, currentLeaderEpoch: -1, fetchOffset, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes };
+}
+
 /** A consumer's Fetch request body for one partition (no wait, 1 MiB limits, no session); `extra` overrides fields. */
 export function consumerFetchBody(topic: string, partition: number, fetchOffset: number, extra: object = {}): object {
   return {
@@ -190,7 +195,7 @@ export function consumerFetchBody(topic: string, partition: number, fetchOffset:
     isolationLevel: 0,
     sessionId: 0,
     sessionEpoch: -1,
-    topics: [{ topic, partitions: [{ partition, currentLeaderEpoch: -1, fetchOffset, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1 << 20 }] }],
+    topics: [{ topic, partitions: [fetchPartition(partition, fetchOffset)] }],
     forgottenTopicsData: [],
     rackId: '',
     ...extra,

@@ -25,6 +25,18 @@ describe('actors/quorum', function () {
   let sys: ActorSystem;
   let q: ActorRef<QuorumMsg>;
   const describeQuorum = async () => (await sys.ask(q, { type: 'DescribeQuorum' })) as Description;
+  /** Voter 1's election after `term`: its pre-vote and vote, each granted by voter 3; its description as leader. */
+  const electedWithVoter3 = async (term: number): Promise<Description> => {
+    sys.send(q, { type: 'ElectionTimeout' });
+    await checkFor(async () => (await describeQuorum()).role === 'Prospective');
+    sys.send(q, { type: 'VoteResponse', term, voterId: 3, granted: true, preVote: true });
+    await checkFor(async () => (await describeQuorum()).role === 'Candidate');
+    sys.send(q, { type: 'VoteResponse', term: term + 1, voterId: 3, granted: true });
+    return checkFor(async () => {
+      const r = await describeQuorum();
+      return r.role === 'Leader' ? r : null;
+    });
+  };
 
   beforeEach(function () {
     sys = new ActorSystem({ nodeId: 'c1', strictSerialization: true });
@@ -59,15 +71,7 @@ describe('actors/quorum', function () {
     sys.send(q, { type: 'AppendEntries', term: 1, leaderId: 2, prevLogIndex: 0, prevLogTerm: 0, entries: [{ term: 1, data: [] }, { term: 1, data: [] }], leaderCommit: 1 });
     await checkFor(async () => (await describeQuorum()).lastIndex === 2);
     // leader 2 is gone: voter 1 asks for pre-votes, and with voter 3's stands in term 2; voter 3 votes for it
-    sys.send(q, { type: 'ElectionTimeout' });
-    await checkFor(async () => (await describeQuorum()).role === 'Prospective');
-    sys.send(q, { type: 'VoteResponse', term: 1, voterId: 3, granted: true, preVote: true });
-    await checkFor(async () => (await describeQuorum()).role === 'Candidate');
-    sys.send(q, { type: 'VoteResponse', term: 2, voterId: 3, granted: true });
-    const leading = await checkFor(async () => {
-      const r = await describeQuorum();
-      return r.role === 'Leader' ? r : null;
-    });
+    const leading = await electedWithVoter3(1);
     // its first entry of term 2 is at index 3, not yet on a majority: entry 2 may be committed, it cannot know
     expect(leading).to.deep.include({ term: 2, leaderId: 1, lastIndex: 3, commitIndex: 1, highWatermark: -1 });
 
@@ -80,15 +84,7 @@ describe('actors/quorum', function () {
   });
 
   it("an Append is answered once committed, or with ack 'written' once written here, before a majority has it (KIP-1186)", async function () {
-    sys.send(q, { type: 'ElectionTimeout' });
-    await checkFor(async () => (await describeQuorum()).role === 'Prospective');
-    sys.send(q, { type: 'VoteResponse', term: 0, voterId: 3, granted: true, preVote: true });
-    await checkFor(async () => (await describeQuorum()).role === 'Candidate');
-    sys.send(q, { type: 'VoteResponse', term: 1, voterId: 3, granted: true });
-    const leading = await checkFor(async () => {
-      const r = await describeQuorum();
-      return r.role === 'Leader' ? r : null;
-    });
+    const leading = await electedWithVoter3(0);
     const first = leading.lastIndex + 1;
     let committedAnswer: QuorumReply | undefined;
     void sys.ask(q, { type: 'Append', records: [] }, { timeoutMs: 10_000 }).then((r) => (committedAnswer = r as QuorumReply));

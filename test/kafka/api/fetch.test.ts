@@ -12,23 +12,12 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
-import { KafkaCaller, RawKafkaSocket } from '../../helpers/raw-kafka.js';
+import { KafkaCaller, RawKafkaSocket, consumerFetchBody, fetchPartition } from '../../helpers/raw-kafka.js';
 
 const TOPIC = 'fetch-v18';
 
 /** A consumer's v17/v18 fetch of partition 0 by topic id; `partitionMaxBytes` marks where the partition ends. */
-const fetchBody = (topicId: string, partitionMaxBytes: number) => ({
-  replicaId: -1,
-  maxWaitMs: 0,
-  minBytes: 0,
-  maxBytes: 1 << 20,
-  isolationLevel: 0,
-  sessionId: 0,
-  sessionEpoch: -1,
-  topics: [{ topicId, partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes }] }],
-  forgottenTopicsData: [],
-  rackId: '',
-});
+const fetchBody = (topicId: string, partitionMaxBytes: number) => consumerFetchBody('', 0, 0, { topics: [{ topicId, partitions: [fetchPartition(0, 0, partitionMaxBytes)] }] });
 
 /**
  * A whole v18 Fetch frame whose partition carries tag 1 (the follower's high watermark, `hw`):
