@@ -314,20 +314,22 @@ function resultWithoutWrite(pp: { topic: string; partition: number }, errorCode:
   return { topic: pp.topic, partition: pp.partition, errorCode, errorMessage, baseOffset: -1, logAppendTime: -1, logStartOffset: -1 };
 }
 
-function topicKnown(s: BrokerState, topic: string): boolean {
-  return !!s.metadata?.topics.some((t) => t.name === topic);
+/** Whether the metadata has the partition (its topic, with that many partitions). */
+function partitionKnown(s: BrokerState, topic: string, partition: number): boolean {
+  return !!s.metadata?.topics.some((t) => t.name === topic && t.partitions.some((p) => p.partition === partition));
 }
 
 /**
  * Kafka's answer for a partition this broker runs no replica of: KAFKA_STORAGE_ERROR when its
- * replica here is offline (its log dir failed), NOT_LEADER_OR_FOLLOWER when the topic exists,
- * UNKNOWN_TOPIC_OR_PARTITION otherwise.
+ * replica here is offline (its log dir failed), NOT_LEADER_OR_FOLLOWER when the partition exists,
+ * UNKNOWN_TOPIC_OR_PARTITION otherwise (an unknown topic, or a partition its topic does not
+ * have), as Kafka's ReplicaManager.getPartitionOrError.
  */
 function noReplicaError(s: BrokerState, topic: string, partition: number): { errorCode: number; errorMessage: string } {
   if (s.offlinePartitions.has(partitionKey(topic, partition))) {
     return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, errorMessage: `the replica of ${topic}-${partition} on broker ${s.args.brokerId} is offline: its log dir failed` };
   }
-  const errorCode = topicKnown(s, topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+  const errorCode = partitionKnown(s, topic, partition) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
   return { errorCode, errorMessage: `broker ${s.args.brokerId} hosts no replica of ${topic}-${partition}` };
 }
 

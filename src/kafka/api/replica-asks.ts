@@ -2,7 +2,7 @@
  * Requests answered by the replica of each partition (ListOffsets, OffsetForLeaderEpoch,
  * DeleteRecords, DescribeProducers): asked in request order, with a missing replica turned into the code Kafka gives
  * (KAFKA_STORAGE_ERROR when the broker's replica is offline, its log dir failed; NOT_LEADER_OR_FOLLOWER when the
- * topic exists; UNKNOWN_TOPIC_OR_PARTITION otherwise).
+ * partition exists; UNKNOWN_TOPIC_OR_PARTITION otherwise: an unknown topic, or a partition it does not have).
  */
 import type { BrokerDescription, BrokerMsg } from '../../../actors/broker/messages.js';
 import { partitionKey } from '../../../actors/broker/delayed-fetch.js';
@@ -15,7 +15,7 @@ import { fetchClusterMetadata } from './metadata.js';
 /**
  * The error codes, by topic-partition, for partitions whose replica actor is not there: KAFKA_STORAGE_ERROR
  * for a replica the broker took offline (its log dir failed), else NOT_LEADER_OR_FOLLOWER when the
- * topic exists and UNKNOWN_TOPIC_OR_PARTITION when it does not.
+ * partition exists and UNKNOWN_TOPIC_OR_PARTITION when it does not.
  */
 async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; partition: number; failure: Failure }[]): Promise<Map<string, number>> {
   const codes = new Map<string, number>();
@@ -25,11 +25,11 @@ async function missingReplicaCodes(ctx: ApiContext, failures: { topic: string; p
     fetchClusterMetadata(ctx, [...new Set(unknownActor.map((f) => f.topic))]),
     ctx.ask<BrokerMsg, BrokerDescription>(ctx.broker, { type: 'DescribeBroker' }, ctx.config.requestTimeoutMs),
   ]);
-  const known = new Set(md?.topics.map((t) => t.name) ?? []);
+  const known = new Set(md?.topics.flatMap((t) => t.partitions.map((p) => partitionKey(t.name, p.partition))) ?? []);
   const offline = new Set(isFailure(broker) ? [] : broker.offlinePartitions);
   for (const f of unknownActor) {
     const key = partitionKey(f.topic, f.partition);
-    codes.set(key, offline.has(key) ? ErrorCode.KAFKA_STORAGE_ERROR : known.has(f.topic) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    codes.set(key, offline.has(key) ? ErrorCode.KAFKA_STORAGE_ERROR : known.has(key) ? ErrorCode.NOT_LEADER_OR_FOLLOWER : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   }
   return codes;
 }

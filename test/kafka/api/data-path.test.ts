@@ -80,7 +80,7 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
     }
   });
 
-  it('answers per partition: NOT_LEADER_OR_FOLLOWER from a broker that does not lead it, UNKNOWN_TOPIC_OR_PARTITION for an unknown topic', async () => {
+  it('answers per partition: NOT_LEADER_OR_FOLLOWER from a broker that does not lead it, UNKNOWN_TOPIC_OR_PARTITION for an unknown topic or a partition its topic does not have', async () => {
     const r = await produce(followerOf(1), 7, 1, batch(['x']));
     expect(r.responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
     const u = await produce(leaderOf(1), 7, 0, batch(['x']), -1, 'no-such-topic');
@@ -91,6 +91,12 @@ describe('Kafka API: the data path (Produce, Fetch, ListOffsets, OffsetForLeader
     expect(l.topics[0].partitions[0].errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
     const lu = await listOffsets(followerOf(1), 5, 0, -1, 'no-such-topic');
     expect(lu.topics[0].partitions[0].errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    // the topic has partitions 0 and 1: partition 2 is no partition (as Kafka's metadata cache tells), not another broker's
+    for (const caller of [leaderOf(0), leaderOf(1)]) {
+      expect((await produce(caller, 9, 2, batch(['x']))).responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+      expect((await fetch(caller, 11, 2, 0)).responses[0].partitions[0].errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+      expect((await listOffsets(caller, 5, 2, -1)).topics[0].partitions[0].errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    }
   });
 
   it('refuses bad acks, transactional batches without a transactional id and corrupt batches, appending nothing', async () => {
