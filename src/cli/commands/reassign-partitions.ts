@@ -491,6 +491,14 @@ async function executeMoves(admin: Admin, moves: readonly ReplicaLogDir[], timeo
 export type MoveState = 'complete' | 'in-progress' | 'elsewhere' | 'not-moving' | 'missing';
 
 /**
+ * Whether a log dir move is over, as Kafka's tool counts it (LogDirMoveState.done): there, or not
+ * moving (cancelled); one still copying, to any dir, or whose replica is not on its broker yet is not.
+ */
+export function moveDone(state: MoveState): boolean {
+  return state === 'complete' || state === 'not-moving';
+}
+
+/**
  * --verify for log_dirs, as Kafka's tool: each replica's log dir from its broker's log dirs (the
  * current log, and a future one while it is copied), with Kafka's lines.
  */
@@ -630,8 +638,9 @@ async function verify(args: Args, file: string, entries: ReassignmentEntry[]): P
       for (const l of vm.lines) out(l);
       moveStates = vm.states;
     }
-    // as Kafka's tool: the throttles go once no reassignment is left in progress (any broker may be throttled for one)
-    if (!args.has('preserve-throttles') && !v.states.some((s) => s.state === 'in-progress') && !moveStates.some((s) => s.state === 'in-progress')) {
+    // as Kafka's tool: the throttles go once no reassignment is left in progress and every log dir
+    // move is over (any broker may be throttled for one)
+    if (!args.has('preserve-throttles') && !v.states.some((s) => s.state === 'in-progress') && moveStates.every((s) => moveDone(s.state))) {
       const planned = new Set(entries.map(tpName));
       const others = listed.filter((p) => !planned.has(tpName(p)));
       if (others.length === 0) await removeThrottles(admin, md, entries);
