@@ -25,7 +25,7 @@ import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js'
 import { ApiKeys } from '../protocol/index.js';
 import { clusterAuthorizedOperations, OPERATIONS_NOT_REQUESTED } from './authorized-operations.js';
 import type { ApiHandler } from './context.js';
-import { fetchClusterMetadata, kafkaBrokers, splitEndpoint } from './metadata.js';
+import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
 
 /** KIP-919's endpoint types. */
 export const EndpointType = { BROKER: 1, CONTROLLER: 2 } as const;
@@ -45,8 +45,7 @@ export const describeCluster: ApiHandler<typeof ApiKeys.DescribeCluster> = async
   if (!md) return failed(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${ctx.brokerId} did not give its metadata`);
   const withFenced = version >= 2 && body.includeFencedBrokers;
   // the live brokers a Kafka client can reach, as Metadata lists them, and asked for, the fenced ones too
-  const listed = withFenced ? md.brokers.filter((b) => b.kafkaEndpoint).map((b) => ({ ...b, ...splitEndpoint(b.kafkaEndpoint!) })) : kafkaBrokers(md);
-  const brokers = listed
+  const brokers = kafkaBrokers(md, withFenced)
     .sort((a, b) => a.brokerId - b.brokerId)
     .map((b) => ({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack, isFenced: b.fenced }));
   const live = brokers.filter((b) => !b.isFenced);

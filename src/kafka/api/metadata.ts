@@ -36,9 +36,9 @@ export function splitEndpoint(endpoint: string): { host: string; port: number } 
   return { host, port: Number(endpoint.slice(i + 1)) };
 }
 
-/** The brokers a Kafka client can reach: live, with a Kafka listener. */
-export function kafkaBrokers(md: ClusterMetadata): (BrokerInfo & { host: string; port: number })[] {
-  return md.brokers.filter((b) => !b.fenced && b.kafkaEndpoint).map((b) => ({ ...b, ...splitEndpoint(b.kafkaEndpoint!) }));
+/** The brokers a Kafka client can reach: live (or, with `includeFenced`, registered), with a Kafka listener. */
+export function kafkaBrokers(md: ClusterMetadata, includeFenced = false): (BrokerInfo & { host: string; port: number })[] {
+  return md.brokers.filter((b) => (includeFenced || !b.fenced) && b.kafkaEndpoint).map((b) => ({ ...b, ...splitEndpoint(b.kafkaEndpoint!) }));
 }
 
 /**
