@@ -999,17 +999,19 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
 
     UpdateMetadataRequest(s, m, ctx) {
       if (isStale(s, ctx, m.controllerEpoch, 'UpdateMetadataRequest')) return undefined;
-      // topic configs changed (AlterConfigs): the replicas hosted here take them
-      const before = new Map((s.metadata?.topics ?? []).map((t) => [t.name, JSON.stringify(t.config)]));
+      // one pass over the topics against the metadata before: topic configs changed (AlterConfigs)
+      // go to the replicas hosted here; topics gone (or made again under their name: another id)
+      // to the group coordinator, whose groups forget their offsets of them
+      const before = new Map((s.metadata?.topics ?? []).map((t) => [t.name, t]));
       for (const t of m.metadata.topics) {
         const old = before.get(t.name);
-        if (old === undefined || old === JSON.stringify(t.config)) continue;
+        if (old === undefined) continue;
+        // the same topic: not deleted (another one under its name: the old one is, below)
+        if (old.topicId === t.topicId) before.delete(t.name);
+        if (JSON.stringify(old.config) === JSON.stringify(t.config)) continue;
         for (const rep of s.replicas.values()) if (rep.topic === t.name) ctx.send(rep.ref, { type: 'TopicConfigChanged', config: t.config });
       }
-      // topics gone (or made again under their name: another id): the groups forget their offsets
-      const ids = new Map(m.metadata.topics.map((t) => [t.name, t.topicId]));
-      const deleted = (s.metadata?.topics ?? []).filter((t) => !ids.has(t.name) || ids.get(t.name) !== t.topicId).map((t) => t.name);
-      if (deleted.length > 0) ctx.send(s.coordinator, { type: 'TopicsDeleted', topics: deleted });
+      if (before.size > 0) ctx.send(s.coordinator, { type: 'TopicsDeleted', topics: [...before.keys()] });
       s.metadata = m.metadata;
       // the coordinator's consumer groups follow the finalized group.version (KIP-584)
       const groupVersion = finalizedLevel(m.metadata.features, GROUP_VERSION);
