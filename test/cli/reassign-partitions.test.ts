@@ -517,6 +517,8 @@ describe('cli: reassign-partitions against a cluster', function () {
     const nofile = await c.run('reassign-partitions', ['--verify', '--reassignment-json-file', path.join(dir, 'absent.json')]);
     expect(nofile.code).to.equal(1);
     expect(nofile.stderr).to.contain('cannot read');
+    // done (the next test's --execute, without --additional, wants no reassignment in progress)
+    await checkFor(async () => (await admin.listPartitionReassignments()).topics.length === 0, 60_000, 50);
   });
 
   it('--execute --disallow-replication-factor-change refuses the partitions whose replication factor the file changes (exit 1), starting the others', async () => {
@@ -530,7 +532,7 @@ describe('cli: reassign-partitions against a cluster', function () {
     });
     const r = await c.run('reassign-partitions', ['--execute', '--disallow-replication-factor-change', '--reassignment-json-file', plan]);
     expect(r.code).to.equal(1);
-    expect(r.stdout).to.contain('Successfully started partition reassignment for kept-rf-1\n');
+    expect(r.stdout, r.stderr).to.contain('Successfully started partition reassignment for kept-rf-1\n');
     expect(r.stderr).to.contain('Error reassigning partition(s):\nkept-rf-0: INVALID_REPLICATION_FACTOR: The replication factor is changed from 2 to 3');
     expect(r.stderr).to.contain('1 partition reassignment(s) of').and.contain('could not be started');
     await checkFor(async () => (await partitions('kept-rf'))[1]!.replicas.join() === '2,3', 60_000, 50);
