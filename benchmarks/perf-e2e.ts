@@ -23,6 +23,7 @@ import type { PerfClients } from './lib/perf-cluster.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
+import { E2eTrace, formatLateBatches, type LateBatches } from './lib/late-batches.js';
 import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRoundTrip, type CoreStalls } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
@@ -65,6 +66,8 @@ export interface E2eResult {
   latency: LatencySummary;
   /** Where the CPU went while the measured records went through (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** The records at or above the p99, by the batches they came in. */
+  late: LateBatches;
 }
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
@@ -74,6 +77,7 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   await consumer.connect();
   await producer.connect();
   const lat = new LatencyRecorder();
+  const trace = new E2eTrace();
   const skip = Math.floor(o.records * o.warmupFraction);
   let received = 0;
   let assigned = false;
@@ -89,7 +93,11 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
         const now = nowMs();
         if (cpu0 === null && received + batch.messages.length > skip) cpu0 = snapshotThreads();
         for (const m of batch.messages) {
-          if (received++ >= skip && m.value) lat.record(now - m.value.readDoubleLE(0));
+          if (received++ >= skip && m.value) {
+            const sentAt = m.value.readDoubleLE(0);
+            lat.record(now - sentAt);
+            trace.record(sentAt, now - sentAt, batch.partition);
+          }
         }
         if (cpu1 === null && received >= o.records) cpu1 = snapshotThreads();
       },
@@ -106,12 +114,13 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
         v.fill(7, 8);
         v.writeDoubleLE(nowMs(), 0);
         return v;
-      }, { sent: 0, acked: 0 });
+      }, { sent: 0, acked: 0 }, (sentAt, ms) => trace.ack(sentAt, ms));
       const sentMs = nowMs() - t0;
       const deadline = Date.now() + 30_000;
       while (received < o.records && Date.now() < deadline) await sleep(10);
       if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
-      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency: lat.summary(), cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null };
+      const latency = lat.summary();
+      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, late: trace.lateBatches(latency.p99) };
     } finally {
       stop();
     }
@@ -168,6 +177,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   }
   console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
+  console.log(`the slowest 1%: ${formatLateBatches(r.late)}`);
   if (limits) {
     const route = limits.over === 'TCP socket' ? 'main thread -> a worker over loopback TCP -> main thread' : 'main thread -> worker -> main thread';
     console.log(`raw limit: a bare ${limits.over} round trip (${route}) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p99 is ${(r.latency.p99 / limits.roundTrip.p99).toFixed(1)}x its p99`);

@@ -144,7 +144,8 @@ export function topicConfig(o: { replicationFactor: number; minInsyncReplicas: n
 
 /**
  * Produces `count` records with the given producers; each send() carries up to sendSize records.
- * `makeValue` may stamp the value (e2e latency); latency is recorded per call into `lat`.
+ * `makeValue` may stamp the value (e2e latency); latency is recorded per call into `lat`, and
+ * `onAck` hears each call's start (after its values were made) and acknowledgement time.
  */
 export async function produceRecords(
   producers: Pick<Producer, 'send'>[],
@@ -153,6 +154,7 @@ export async function produceRecords(
   lat: LatencyRecorder | null,
   makeValue: () => Buffer,
   counters: { sent: number; acked: number },
+  onAck?: (sentAt: number, ms: number) => void,
 ): Promise<void> {
   const per = Math.ceil(count / producers.length);
   const lanes = producers.map(async (p, i) => {
@@ -171,7 +173,9 @@ export async function produceRecords(
       counters.sent += n;
       window.track(
         p.send({ topic: o.topic, messages }).then(() => {
-          lat?.record(nowMs() - t0);
+          const ms = nowMs() - t0;
+          lat?.record(ms);
+          onAck?.(t0, ms);
           counters.acked += n;
         }),
       );

@@ -183,6 +183,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(e.code, e.stderr).to.equal(0);
       expect(e.stdout).to.match(/^perf-e2e: 4000 records at 4000 records\/s asked .*the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-e2e-\S+ \(of this run\), 2 partitions, RF 1/m);
       expect(e.stdout).to.match(/^end-to-end latency: avg [\d.]+ ms, p50 [\d.]+, p95 [\d.]+, p99 [\d.]+.*\(2000 records measured\)/m);
+      // where the records at or above the p99 came from
+      expect(e.stdout).to.match(/^the slowest 1%: the \d+ records at or above [\d.]+ ms came in \d+ batch(es)? of one partition each: \d+ alone .*their sends were acknowledged in a median [\d.]+ ms against [\d.]+ ms to the consumer \(every send: [\d.]+ ms\): held up (at or before the broker's append|after the append)/m);
       // the client reaches the brokers over TCP: a bare TCP round trip is its floor
       expect(e.stdout).to.match(/^raw limit: a bare TCP socket round trip \(main thread -> a worker over loopback TCP -> main thread\) at 400 messages\/s of 1000 B/m);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
