@@ -56,17 +56,20 @@ function lowerBound(xs: Float64Array, n: number, x: number): number {
   return lo;
 }
 
-function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+type Column = Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+
+function grow<T extends Column>(a: T, need: number): T {
   if (need <= a.length) return a;
-  const next = new Float64Array(Math.max(need, a.length * 2));
+  const next = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2));
   next.set(a);
   return next;
 }
 
+/** Every measured record (16 bytes each) and every send() call. */
 export class E2eTrace {
   private sentAt = new Float64Array(1024);
-  private latency = new Float64Array(1024);
-  private partition = new Float64Array(1024);
+  private latency = new Float32Array(1024);
+  private partition = new Int32Array(1024);
   private n = 0;
   private ackSentAt = new Float64Array(1024);
   private ackMs = new Float64Array(1024);
@@ -103,18 +106,20 @@ export class E2eTrace {
     const order = Array.from({ length: this.n }, (_, i) => i).sort((a, b) => this.sentAt[a]! - this.sentAt[b]!);
     const batches: Batch[] = [];
     let lateRecords = 0;
+    // latencies are kept as float32: compare with the threshold as one too
+    const late = Math.fround(thresholdMs);
     for (const i of order) {
       const t = this.sentAt[i]!;
       const lat = this.latency[i]!;
       const p = this.partition[i]!;
-      if (lat >= thresholdMs) lateRecords++;
+      if (lat >= late) lateRecords++;
       const last = batches[batches.length - 1];
       if (last && last.partition === p && t - last.end < BATCH_GAP_MS) {
         last.end = t;
         if (lat > last.maxLatency) last.maxLatency = lat;
-        if (lat >= thresholdMs) last.late = true;
+        if (lat >= late) last.late = true;
       } else {
-        batches.push({ start: t, end: t, partition: p, maxLatency: lat, late: lat >= thresholdMs });
+        batches.push({ start: t, end: t, partition: p, maxLatency: lat, late: lat >= late });
       }
     }
     // send() stamps its records, then takes its own time: a batch's calls are those timed from

@@ -57,6 +57,13 @@ describe('benchmarks/lib/late-batches', () => {
     expect(formatLateBatches(l)).to.match(/1 batch of one partition each: 1 alone \(the batches sent before and after on time\); median latency 4\.00 ms$/);
   });
 
+  it('counts a record exactly at the threshold (the p99 sample itself) as late', () => {
+    const trace = new E2eTrace();
+    trace.record(0, 3.1, 0);
+    trace.record(2, 3.0999, 1);
+    expect(trace.lateBatches(3.1)).to.include({ lateRecords: 1, batches: 1 });
+  });
+
   it('says so when no record reaches the threshold, and grows past its first arrays', () => {
     const trace = new E2eTrace();
     for (let i = 0; i < 5_000; i++) trace.record(i * 0.2, 1, i % 3);
