@@ -45,9 +45,9 @@ function median(values: number[]): number | null {
 }
 
 /** Index of the first element of the sorted `xs` that is >= x. */
-function lowerBound(xs: Float64Array, n: number, x: number): number {
+function lowerBound(xs: Float64Array, x: number): number {
   let lo = 0;
-  let hi = n;
+  let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (xs[mid]! < x) lo = mid + 1;
@@ -136,7 +136,7 @@ export class E2eTrace {
       latencies.push(b.maxLatency);
       let slowest = -1;
       const until = batches[k + 1]?.start ?? b.end + BATCH_GAP_MS;
-      for (let j = lowerBound(ackTimes, ackTimes.length, b.start); j < ackTimes.length && ackTimes[j]! < until; j++) slowest = Math.max(slowest, ackValues[j]!);
+      for (let j = lowerBound(ackTimes, b.start); j < ackTimes.length && ackTimes[j]! < until; j++) slowest = Math.max(slowest, ackValues[j]!);
       if (slowest >= 0) lateAcks.push(slowest);
     });
     return {
