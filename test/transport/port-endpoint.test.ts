@@ -74,6 +74,34 @@ describe('transport/port-endpoint', () => {
     expect(posted[1]!.buffer.byteLength).to.equal(small);
   });
 
+  it('posts what actors send over one turn of the event loop (their setImmediate callbacks) as one buffer', async () => {
+    const { sender, received, posted } = pair();
+    // three handlers in one turn, as nact runs them: a reply, then the fetch it satisfied, ...
+    for (let i = 0; i < 3; i++) setImmediate(() => sender.send(envelope(i)));
+    await checkFor(() => received.length === 3);
+    expect(posted).to.have.length(1);
+    expect(received.map((e) => item(e).i)).to.deep.equal([0, 1, 2]);
+  });
+
+  it('posts a batch past 1 MiB at the end of its synchronous run, not waiting for the turn to end', async () => {
+    const { sender, received, posted } = pair();
+    const big = Buffer.alloc(1536 * 1024, 3);
+    setImmediate(() => sender.send(envelope(0, big)));
+    setImmediate(() => sender.send(envelope(1)));
+    await checkFor(() => received.length === 2);
+    expect(posted).to.have.length(2);
+    expect(posted[0]!.byteLength).to.be.greaterThan(big.length);
+    expect(received.map((e) => item(e).i)).to.deep.equal([0, 1]);
+  });
+
+  it('posts what is queued when closed before the turn ends', async () => {
+    const { sender, received } = pair();
+    sender.send(envelope(7));
+    await sender.close('done');
+    await checkFor(() => received.length === 1);
+    expect(item(received[0]!).i).to.equal(7);
+  });
+
   it('keeps order and binary payloads across batches of very different sizes', async () => {
     const { sender, received, posted } = pair();
     const big = Buffer.alloc(300_000, 7);
