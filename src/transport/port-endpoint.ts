@@ -191,6 +191,12 @@ export class PortEndpoint implements Endpoint {
     this.flushAtTurnEnd ??= setImmediate(() => this.flush());
   }
 
+  private cancelTurnEndFlush(): void {
+    if (this.flushAtTurnEnd === null) return;
+    clearImmediate(this.flushAtTurnEnd);
+    this.flushAtTurnEnd = null;
+  }
+
   /**
    * Buffers this endpoint sent back to the peer (every message decoded from them released),
    * buffers the peer sent back, how many batches went out in one of those, and how many are
@@ -256,10 +262,7 @@ export class PortEndpoint implements Endpoint {
 
   private flush(): void {
     this.eager = false;
-    if (this.flushAtTurnEnd !== null) {
-      clearImmediate(this.flushAtTurnEnd);
-      this.flushAtTurnEnd = null;
-    }
+    this.cancelTurnEndFlush();
     if (this.closed) return;
     const returned = this.takeReturning();
     if (this.used === 0) {
@@ -362,10 +365,7 @@ export class PortEndpoint implements Endpoint {
   private shutdown(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.flushAtTurnEnd !== null) {
-      clearImmediate(this.flushAtTurnEnd);
-      this.flushAtTurnEnd = null;
-    }
+    this.cancelTurnEndFlush();
     this.stage = null;
     this.used = 0;
     this.bins = [];
