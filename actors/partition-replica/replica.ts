@@ -132,6 +132,11 @@ export interface ReplicaState {
   /** Reads that asked to be told of the next advance (each told once, then dropped). */
   watchers: Watcher[];
   /**
+   * The buffers the append being handled just wrote, while its handler runs (they are the
+   * request's, lent for it): the watchers' reads done again are answered from them.
+   */
+  appended: readonly Buffer[] | null;
+  /**
    * Idempotent producers' sequences (leader only). Built from the log at the first idempotent
    * produce of a leadership; dropped when leadership ends or the log is truncated.
    */
@@ -243,7 +248,8 @@ const MAX_WATCHERS = 16;
 
 /**
  * Tells the broker once that this partition moved, if a read asked to be told. Each watching
- * read is done again now, at the tail (no I/O wait), and sent along when it finds records: the
+ * read is done again now, from the bytes just appended when an append woke it (no read of the
+ * file at all), else at the tail (no I/O wait), and sent along when it finds records: the
  * broker answers that fetch from it instead of asking every partition again, which took two
  * more turns of its mailbox and one of each replica's. Reads that find nothing, or that can no
  * longer be trusted as checked (another epoch, not leader), are left to the broker's re-read.
@@ -289,11 +295,22 @@ function preferredReadReplica(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, fet
   return selectReadReplica(clientRack, { leader: { brokerId: me, rack: rackOf(me), logEndOffset: s.log.logEndOffset, timeSinceLastCaughtUpMs: 0 }, followers });
 }
 
+/** Runs `then` (the rest of an append's handler) with the appended buffers lent to the watchers' reads. */
+function withAppended(s: ReplicaState, records: Buffer | readonly Buffer[], then: () => void): void {
+  s.appended = Buffer.isBuffer(records) ? [records] : records;
+  try {
+    then();
+  } finally {
+    s.appended = null;
+  }
+}
+
 /** A watcher's read done again at the tail, or null when it finds nothing or must be checked afresh. */
 function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
   const serves = s.role === 'Leader' || (s.role === 'Follower' && w.replicaId < 0);
   if (!serves || s.p.leaderEpoch !== w.leaderEpoch) return null;
-  const res = s.log.readNow(w.fetchOffset, w.maxBytes, readLimit(s, w.replicaId, w.readCommitted));
+  const limit = readLimit(s, w.replicaId, w.readCommitted);
+  const res = (s.appended && s.log.readAppended(w.fetchOffset, s.appended, w.maxBytes, limit)) ?? s.log.readNow(w.fetchOffset, w.maxBytes, limit);
   if (!res || res.errorCode !== ErrorCode.NONE) return null;
   const records = (res as { records: Buffer }).records;
   if (records.length === 0) return null;
@@ -649,7 +666,7 @@ function followerAppendFailed(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, re
 function appendFetched(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'AppendAsFollower' }>, records: Buffer): void | Promise<void> {
   const res = s.log.appendNow(records, { leaderEpoch: -1, assignOffsets: false });
   if (res.errorCode !== ErrorCode.NONE) return void followerAppendFailed(s, ctx, 'reason' in res ? res.reason : 'append failed', res.errorCode);
-  if (!s.log.flushDue) return void followerAppended(s, ctx, m);
+  if (!s.log.flushDue) return void withAppended(s, records, () => followerAppended(s, ctx, m));
   return s.log.flush().then((flushed) => {
     if (flushed.errorCode !== ErrorCode.NONE) followerAppendFailed(s, ctx, flushed.reason ?? 'flush failed', ErrorCode.KAFKA_STORAGE_ERROR);
     else followerAppended(s, ctx, m);
@@ -793,7 +810,7 @@ function produceChecked(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extra
   const ok = res as { baseOffset: number; lastOffset: number; logAppendTime: number; logStartOffset: number };
   if (idempotent.batch) s.producers?.record(appendedBatch(idempotent.batch, ok.baseOffset, ok.lastOffset));
   if (!s.log.flushDue) {
-    afterAppend(s, ctx, m, ok);
+    withAppended(s, records, () => afterAppend(s, ctx, m, ok));
     return undefined;
   }
   // flush.messages reached: acknowledged only once on disk (the mailbox waits meanwhile)
@@ -872,6 +889,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       deletes: new DeleteRecordsPurgatory(),
       expiryDue: Infinity,
       watchers: [],
+      appended: null,
       producers: null,
       followerProducers: null,
       verifications: new TxnVerifications(),

@@ -354,6 +354,53 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
+    it('answers a read at the first offset of what appendNow just wrote from its buffers, reading nothing: what readNow returns, copied', async () => {
+      const log = await openLog();
+      for (let i = 0; i < 5; i++) ok(await log.append(sizedBatch(2, 50, i), { leaderEpoch: 0 }));
+      // two parts, the first holding two batches: [10, 11] [12, 13] | [14, 16]
+      const parts = [Buffer.concat([sizedBatch(2, 50, 7), sizedBatch(2, 70, 8)]), sizedBatch(3, 40, 9)];
+      expect(ok(log.appendNow(parts, { leaderEpoch: 0 })).baseOffset).to.equal(10);
+      const sizes = [batchSizeAt(parts[0]!, 0), batchSizeAt(parts[0]!, batchSizeAt(parts[0]!, 0)), parts[1]!.length];
+      const cases: [maxBytes: number, maxOffset: number | undefined][] = [];
+      for (const maxBytes of [1, sizes[0]!, sizes[0]! + sizes[1]! - 1, sizes[0]! + sizes[1]!, 1 << 20]) {
+        for (const maxOffset of [undefined, 11, 12, 14, 16, 17]) cases.push([maxBytes, maxOffset]);
+      }
+      for (const [maxBytes, maxOffset] of cases) {
+        const options = maxOffset === undefined ? {} : { maxOffset };
+        const { value, reads } = await readsDuring(() => log.readAppended(10, parts, maxBytes, options));
+        expect(reads, `maxBytes ${maxBytes} maxOffset ${maxOffset}`).to.equal(0);
+        expect(value, `maxBytes ${maxBytes} maxOffset ${maxOffset}`).to.deep.equal(log.readNow(10, maxBytes, options));
+      }
+      expect(batchRanges(records(log.readAppended(10, parts, 1 << 20)!))).to.deep.equal([[10, 11], [12, 13], [14, 16]]);
+      // a copy: the request's buffers go back to their sender after the handler
+      const read = records(log.readAppended(10, parts, 1 << 20)!);
+      const kept = Buffer.from(read);
+      parts[0]!.fill(0);
+      parts[1]!.fill(0);
+      expect(read.equals(kept)).to.equal(true);
+      await log.close();
+    });
+
+    it('leaves to readNow a read at another offset, parts no longer at the tail, and a run a roll split', async () => {
+      const log = await openLog({ config: { 'segment.bytes': 600 } });
+      ok(await log.append(sizedBatch(2, 50, 0), { leaderEpoch: 0 }));
+      const parts = [sizedBatch(2, 50, 1), sizedBatch(2, 50, 2)];
+      ok(log.appendNow(parts, { leaderEpoch: 0 }));
+      expect(log.readAppended(2, parts, 1 << 20)).to.not.equal(null);
+      expect(log.readAppended(4, parts, 1 << 20)).to.equal(null);
+      expect(log.readAppended(3, parts, 1 << 20)).to.equal(null);
+      ok(await log.append(sizedBatch(1, 50, 3), { leaderEpoch: 0 }));
+      expect(log.readAppended(2, parts, 1 << 20)).to.equal(null);
+      // 600-byte segments: a run of three ~330-byte batches rolls after the first
+      const split = [sizedBatch(2, 150, 4), sizedBatch(2, 150, 5), sizedBatch(2, 150, 6)];
+      const base = ok(log.appendNow(split, { leaderEpoch: 0 })).baseOffset;
+      expect(log.segmentBaseOffsets().at(-1)).to.be.greaterThan(base);
+      expect(log.readAppended(base, split, 1 << 20)).to.equal(null);
+      // what a read there returns: that segment's batch only (reads stop at a segment's end)
+      expect(batchRanges(records(await log.read(base, 1 << 20)))).to.deep.equal([[base, base + 1]]);
+      await log.close();
+    });
+
     it('leaves reads more than 32 MiB behind the end of the active segment to read', async () => {
       const log = await openLog();
       const big = sizedBatch(1, 1_000_000);

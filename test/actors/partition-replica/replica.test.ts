@@ -462,6 +462,43 @@ describe('actors/partition-replica', function () {
     expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.have.length(1);
   });
 
+  it("answers the watched reads an append wakes (a consumer's, a follower's) from the appended bytes, reading nothing from the file", async () => {
+    // a consumer waiting at the end of a partition with no follower (the high watermark moves with
+    // the append), and a caught-up follower waiting at the end of another's
+    const alone = spawn(state({ partition: 0, isr: [1], replicas: [1] }));
+    const followed = spawn(state({ partition: 1, isr: [1, 2], replicas: [1, 2] }));
+    await produce(alone, 1, batch(2));
+    await produce(followed, 1, batch(2));
+    await read(alone, -1, 2, { watch: true, fetchId: 7 });
+    await read(followed, 2, 2, { watch: true, fetchId: 8 });
+    const original = fs.readSync;
+    let fileReads = 0;
+    (fs as { readSync: typeof fs.readSync }).readSync = ((...args: Parameters<typeof fs.readSync>) => {
+      fileReads++;
+      return original.apply(fs, args);
+    }) as typeof fs.readSync;
+    try {
+      expect(await produce(alone, 1, [batch(3, 'x'), batch(1, 'y')])).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      expect(await produce(followed, 1, [batch(3, 'x'), batch(1, 'y')])).to.deep.include({ errorCode: 0, baseOffset: 2 });
+      await checkFor(async () => (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced' && m.reads).length === 2);
+    } finally {
+      (fs as { readSync: typeof fs.readSync }).readSync = original;
+    }
+    expect(fileReads).to.equal(0);
+    const advanced = (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced' && m.reads);
+    for (const [partition, fetchId, ref, replicaId] of [[0, 7, alone, -1], [1, 8, followed, 2]] as const) {
+      const reads = advanced.find((m) => m.partition === partition).reads as { fetchId: number; result: Omit<ReplicaReadResult, 'type'> }[];
+      expect(reads.map((x) => x.fetchId)).to.deep.equal([fetchId]);
+      const stored = decodeRecordBatches(Buffer.from(reads[0]!.result.records));
+      expect(stored.map((b) => [b.baseOffset, b.records.map((x) => String(x.value))])).to.deep.equal([
+        [2, ['x0', 'x1', 'x2']],
+        [5, ['y0']],
+      ]);
+      // what a read of the file returns
+      expect(Buffer.from(reads[0]!.result.records)).to.deep.equal(Buffer.from((await read(ref, replicaId, 2)).records));
+    }
+  });
+
   it('keeps the latest watchers only, and none past its fetch\'s deadline', async () => {
     const r = spawn(state({ isr: [1], replicas: [1] }));
     const now = clock.now();
