@@ -22,6 +22,7 @@ import {
   type AppendResult,
   type ReadResult,
 } from '../../src/storage/partition-log.js';
+import { readsDuring } from '../helpers/file-reads.js';
 import { batch, batchRanges, captureLogger, cleanupTmpDirs, decodeAll, sizedBatch, tmpDir } from './helpers.js';
 
 interface OpenOpts {
@@ -312,21 +313,6 @@ describe('storage/partition-log', () => {
       await log.close();
     });
 
-    /** Counts positional reads while `fn` runs. */
-    async function readsDuring<T>(fn: () => T | Promise<T>): Promise<{ value: T; reads: number }> {
-      const original = fs.readSync;
-      let reads = 0;
-      (fs as { readSync: typeof fs.readSync }).readSync = ((...args: Parameters<typeof fs.readSync>) => {
-        reads++;
-        return original.apply(fs, args);
-      }) as typeof fs.readSync;
-      try {
-        return { value: await fn(), reads };
-      } finally {
-        (fs as { readSync: typeof fs.readSync }).readSync = original;
-      }
-    }
-
     it('reads the tail in one read from the index entry below the offset, in two when its batch reaches past that', async () => {
       const log = await openLog();
       // ~160-byte batches of 2 records: ~25 batches per index interval (4096 bytes)
@@ -389,6 +375,8 @@ describe('storage/partition-log', () => {
       expect(log.readAppended(2, parts, 1 << 20)).to.not.equal(null);
       expect(log.readAppended(4, parts, 1 << 20)).to.equal(null);
       expect(log.readAppended(3, parts, 1 << 20)).to.equal(null);
+      // buffers that are not whole batches (never what an append wrote) are not read
+      expect(log.readAppended(2, [Buffer.concat(parts).subarray(0, parts[0]!.length + 20)], 1 << 20)).to.equal(null);
       ok(await log.append(sizedBatch(1, 50, 3), { leaderEpoch: 0 }));
       expect(log.readAppended(2, parts, 1 << 20)).to.equal(null);
       // 600-byte segments: a run of three ~330-byte batches rolls after the first

@@ -20,6 +20,7 @@ import { UNLIMITED_RATE } from '../../../src/runtime/rate-quota.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { LogDirs } from '../../../src/storage/log-dirs.js';
 import { checkFor } from '../../helpers/check-for.js';
+import { readsDuring } from '../../helpers/file-reads.js';
 import { zstdRleBomb } from '../../helpers/codec-inputs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -471,19 +472,11 @@ describe('actors/partition-replica', function () {
     await produce(followed, 1, batch(2));
     await read(alone, -1, 2, { watch: true, fetchId: 7 });
     await read(followed, 2, 2, { watch: true, fetchId: 8 });
-    const original = fs.readSync;
-    let fileReads = 0;
-    (fs as { readSync: typeof fs.readSync }).readSync = ((...args: Parameters<typeof fs.readSync>) => {
-      fileReads++;
-      return original.apply(fs, args);
-    }) as typeof fs.readSync;
-    try {
+    const { reads: fileReads } = await readsDuring(async () => {
       expect(await produce(alone, 1, [batch(3, 'x'), batch(1, 'y')])).to.deep.include({ errorCode: 0, baseOffset: 2 });
       expect(await produce(followed, 1, [batch(3, 'x'), batch(1, 'y')])).to.deep.include({ errorCode: 0, baseOffset: 2 });
       await checkFor(async () => (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced' && m.reads).length === 2);
-    } finally {
-      (fs as { readSync: typeof fs.readSync }).readSync = original;
-    }
+    });
     expect(fileReads).to.equal(0);
     const advanced = (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced' && m.reads);
     for (const [partition, fetchId, ref, replicaId] of [[0, 7, alone, -1], [1, 8, followed, 2]] as const) {
