@@ -11,6 +11,8 @@
  *   time, after it (the fetch side).
  */
 
+import { medianBy } from './timing.js';
+
 export interface LateBatches {
   /** Records at or above this latency count as late (the run's p99). */
   thresholdMs: number;
@@ -38,10 +40,9 @@ interface Batch {
   late: boolean;
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
+/** The lower middle value (a value some batch had), null for none. */
+function median(values: readonly number[]): number | null {
+  return medianBy(values, (x) => x) ?? null;
 }
 
 /** Index of the first element of the sorted `xs` that is >= x. */

@@ -767,15 +767,10 @@ export class PartitionLog implements CleanableLog {
       // a batch before it; two (find the batch, then read from it) when its batch reaches further
       const found = segment.readFromFloor(floor, offset, maxBytes + this.ctx.config.indexIntervalBytes + ONE_READ_SLACK);
       if (found === 'none') return this.readOk(EMPTY);
-      let bytes: Buffer;
-      if (found) {
-        if (found.lastOffset >= limit) return this.readOk(EMPTY);
-        bytes = found.bytes.subarray(0, Math.max(found.size, Math.min(maxBytes, found.bytes.length)));
-      } else {
-        const first = segment.translateOffset(offset);
-        if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
-        bytes = segment.readBytesNow(first.position, Math.max(first.size, Math.min(maxBytes, segment.size - first.position)));
-      }
+      if (found) return this.readOk(tailReadCut(found.bytes, maxBytes, limit));
+      const first = segment.translateOffset(offset);
+      if (!first || first.lastOffset >= limit) return this.readOk(EMPTY);
+      const bytes = segment.readBytesNow(first.position, Math.max(first.size, Math.min(maxBytes, segment.size - first.position)));
       return this.readOk(bytes.subarray(0, wholeBatchesBelow(bytes, limit)));
     } catch (err) {
       return this.onReadError(err, offset);
@@ -795,31 +790,21 @@ export class PartitionLog implements CleanableLog {
     const first = parts[0];
     if (this.state === LogState.Offline || !first || first.length < RECORD_BATCH_OVERHEAD || baseOffsetOf(first, 0) !== offset) return null;
     if (offset < this.logStart || offset < this.activeSegment.baseOffset) return null;
-    const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
-    // whole batches from the first: the first always, the next while within maxBytes, none at
-    // or past the limit (as readNow cuts its read and keeps the whole batches below the limit)
-    let take = 0;
+    // whole batches with offsets running on from `offset` to the log end
     let next = offset;
-    let taking = true;
     for (const part of parts) {
       for (let pos = 0; pos < part.length; ) {
         const size = batchSizeAt(part, pos);
         if (size < RECORD_BATCH_OVERHEAD || size > part.length - pos || baseOffsetOf(part, pos) !== next) return null;
         next = lastOffsetOf(part, pos) + 1;
-        if (taking && (next > limit || (take > 0 && take + size > maxBytes))) taking = false;
-        if (taking) take += size;
         pos += size;
       }
     }
     if (next !== this.logEnd) return null;
-    if (take === 0) return this.readOk(EMPTY);
-    const out = Buffer.allocUnsafe(take);
-    let at = 0;
-    for (const part of parts) {
-      at += part.copy(out, at, 0, Math.min(part.length, take - at));
-      if (at === take) break;
-    }
-    return this.readOk(out);
+    const limit = Math.min(options.maxOffset ?? this.logEnd, this.logEnd);
+    // nothing readable yet (a consumer waiting for the high watermark): no copy
+    if (offset >= limit) return this.readOk(EMPTY);
+    return this.readOk(tailReadCut(Buffer.concat(parts), maxBytes, limit));
   }
 
   private checkReadOffset(offset: number): ReadError | null {
@@ -1389,6 +1374,16 @@ function isLogConfig(value: LogConfig | LogConfigInput): value is LogConfig {
 }
 
 /** Length of the prefix of `buf` made of whole batches whose last offset is below `limit`. */
+/**
+ * What a read returns of `bytes` (whole batches from the one it wants, as read): the first batch
+ * whole, then what fits in `maxBytes`, only whole batches, none reaching `limit`.
+ */
+function tailReadCut(bytes: Buffer, maxBytes: number, limit: number): Buffer {
+  const cut = bytes.subarray(0, Math.max(batchSizeAt(bytes, 0), Math.min(maxBytes, bytes.length)));
+  const whole = wholeBatchesBelow(cut, limit);
+  return whole === 0 ? EMPTY : cut.subarray(0, whole);
+}
+
 function wholeBatchesBelow(buf: Buffer, limit: number): number {
   let pos = 0;
   while (buf.length - pos >= LAST_OFFSET_DELTA_OFFSET + 4) {
