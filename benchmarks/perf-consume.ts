@@ -49,6 +49,7 @@ export const CONSUME_FLAGS = {
   'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
   'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); the keys of the flags above are set with those' },
+  'consumer-config': { type: 'string', default: '', help: "consumer configs from a Java .properties file (Kafka's --consumer.config); --consumer-props override its keys" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -243,7 +244,7 @@ export function recordsToRead(topic: string, available: number, asked: number | 
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
-  const consumerProps = clientProps('consumer-props', f['consumer-props'], CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
+  const consumerProps = clientProps({ flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] }, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
   let r: ConsumeResult;
   let topic: TopicChoice | null = null;

@@ -17,6 +17,9 @@
  * (default 100; --send-size 1 gives Kafka's per-record figure, at a much lower throughput
  * because each send() is an ask to the producer actor). Up to --max-in-flight sends are
  * outstanding per producer. Records have null keys (the sticky partitioner spreads them).
+ * With --transactional-id / --transaction-duration-ms (or a transactional.id in the producer
+ * configs) the records go in transactions committed at their age (lib/perf-transactions.ts);
+ * --producer-config reads producer configs from a .properties file, under --producer-props.
  *
  * The same run measures the raw limits: fs.writeSync of batch.size chunks (the storage limit;
  * with RF=r each byte is written r times to the same disk, so the limit is that bandwidth / r),
@@ -26,7 +29,8 @@ import type { Producer } from '../src/client/producer.js';
 import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
 import { PRODUCER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
-import { PayloadPicker, parseDelimiter, readPayloadFile } from './lib/payloads.js';
+import { TransactionCycle, transactionSettings, transactionalIdOf, type TransactionSettings } from './lib/perf-transactions.js';
+import { MonotonicPayloads, PayloadPicker, parseDelimiter, readPayloadFile } from './lib/payloads.js';
 import { UsageError } from '../src/cli/errors.js';
 import { parseProducerConfig } from '../actors/producer/producer-config.js';
 import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, type TopicChoice } from './lib/perf-target.js';
@@ -58,6 +62,10 @@ export const PRODUCE_FLAGS = {
   'payload-file': { type: 'string', default: '', help: "record values from this file, split at --payload-delimiter, one picked at random per record (kafka-producer-perf-test's --payload-file); --record-size does not apply" },
   'payload-delimiter': { type: 'string', default: '\\n', help: 'what separates the payloads of --payload-file (\\n, \\r, \\t and \\\\ stand for those characters)' },
   'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); the keys of the flags above are set with those" },
+  'producer-config': { type: 'string', default: '', help: "producer configs from a Java .properties file (Kafka's --producer.config); --producer-props override its keys" },
+  'transactional-id': { type: 'string', default: '', help: 'send in transactions with this transactional.id (with several --producers, each adds -<n>); overrides a transactional.id of the producer configs' },
+  'transaction-duration-ms': { type: 'int', default: 0, help: 'send in transactions, each committed once it is this old (3000 when only a transactional id is given)' },
+  'payload-monotonic': { type: 'bool', default: false, help: "record values are the records' numbers counting up from 0, as decimal text (kafka-producer-perf-test's --payload-monotonic); --record-size does not apply" },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
@@ -80,10 +88,14 @@ export interface ProduceOptions {
   /** partitioner.sticky.bytes; -1 leaves the producer's default. */
   stickyBytes: number;
   compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
-  /** More producer configs (--producer-props), checked already. */
+  /** More producer configs (--producer-config, then --producer-props), checked already. */
   producerProps: Record<string, string>;
+  /** Send in transactions (lib/perf-transactions.ts); null: none. */
+  transaction: TransactionSettings | null;
   /** Record values to pick from at random (--payload-file); none: one value of recordSize bytes. */
   payloads?: readonly Buffer[];
+  /** Record values are the records' numbers as decimal text (--payload-monotonic). */
+  payloadMonotonic?: boolean;
   sendSize: number;
   maxInFlight: number;
   warmupRecords: number;
@@ -102,6 +114,8 @@ export interface ProduceResult {
   latency: LatencySummary;
   /** Where the CPU went while the timed records were sent (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Transactions committed while the timed records were sent (a run with transactions). */
+  transactions?: number;
 }
 
 export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): ProduceOptions {
@@ -119,6 +133,7 @@ export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): Produ
     stickyBytes: -1,
     compression: 'none',
     producerProps: {},
+    transaction: null,
     sendSize: 100,
     maxInFlight: 256,
     warmupRecords: -1,
@@ -145,15 +160,18 @@ export function topicConfig(o: { replicationFactor: number; minInsyncReplicas: n
 /**
  * Produces `count` records with the given producers; each send() carries up to sendSize records.
  * `makeValue` may stamp the value (e2e latency); latency is recorded per call into `lat`, and
- * `onAck` hears each call's start (after its values were made) and acknowledgement time.
+ * `onAck` hears each call's start (after its values were made) and acknowledgement time. With
+ * `o.transaction` each producer sends in transactions of that age (lib/perf-transactions.ts);
+ * a commit waits for the transaction's sends to be acknowledged, and `counters.transactions`
+ * counts the commits.
  */
 export async function produceRecords(
-  producers: Pick<Producer, 'send'>[],
+  producers: Pick<Producer, 'send' | 'transaction'>[],
   o: ProduceOptions,
   count: number,
   lat: LatencyRecorder | null,
   makeValue: () => Buffer,
-  counters: { sent: number; acked: number },
+  counters: { sent: number; acked: number; transactions?: number },
   onAck?: (sentAt: number, ms: number) => void,
 ): Promise<void> {
   const per = Math.ceil(count / producers.length);
@@ -161,32 +179,53 @@ export async function produceRecords(
     const mine = Math.max(0, Math.min(per, count - i * per));
     const window = new Window(o.maxInFlight);
     const throttle = new Throttle(o.throughput > 0 ? o.throughput / producers.length : -1);
+    const txns = o.transaction ? new TransactionCycle(p, o.transaction.durationMs) : null;
     let sent = 0;
-    while (sent < mine) {
-      await throttle.pace(sent);
-      await window.slot();
-      const n = Math.min(o.sendSize, mine - sent);
-      const messages = new Array(n);
-      for (let k = 0; k < n; k++) messages[k] = { value: makeValue() };
-      const t0 = nowMs();
-      sent += n;
-      counters.sent += n;
-      window.track(
-        p.send({ topic: o.topic, messages }).then(() => {
-          const ms = nowMs() - t0;
-          lat?.record(ms);
-          onAck?.(t0, ms);
-          counters.acked += n;
-        }),
-      );
+    try {
+      while (sent < mine) {
+        await throttle.pace(sent);
+        await window.slot();
+        const to = txns ? await txns.open() : p;
+        const n = Math.min(o.sendSize, mine - sent);
+        const messages = new Array(n);
+        for (let k = 0; k < n; k++) messages[k] = { value: makeValue() };
+        const t0 = nowMs();
+        sent += n;
+        counters.sent += n;
+        window.track(
+          to.send({ topic: o.topic, messages }).then(() => {
+            const ms = nowMs() - t0;
+            lat?.record(ms);
+            onAck?.(t0, ms);
+            counters.acked += n;
+          }),
+        );
+        if (txns?.due()) await commitAfter(window, txns, counters);
+      }
+      await window.drain();
+      if (txns) await commitAfter(window, txns, counters);
+    } catch (err) {
+      await txns?.abort();
+      throw err;
     }
-    await window.drain();
   });
   await Promise.all(lanes);
 }
 
-/** The producers' config: the tool's flags, then --producer-props. */
-export function producerConfigOf(o: ProduceOptions): Record<string, unknown> {
+/** Commits a lane's open transaction once its sends are acknowledged. */
+async function commitAfter(window: Window, txns: TransactionCycle, counters: { transactions?: number }): Promise<void> {
+  await window.drain();
+  const before = txns.committed;
+  await txns.commit();
+  counters.transactions = (counters.transactions ?? 0) + (txns.committed - before);
+}
+
+/**
+ * Producer `index`'s config: the tool's flags, then the producer configs (--producer-config,
+ * then --producer-props), then the transactional id of the run's transactions (which
+ * --transactional-id decides over the configs, as in Kafka's tool).
+ */
+export function producerConfigOf(o: ProduceOptions, index = 0): Record<string, unknown> {
   return {
     acks: o.acks,
     'batch.size': o.batchSize,
@@ -194,25 +233,26 @@ export function producerConfigOf(o: ProduceOptions): Record<string, unknown> {
     'compression.type': o.compression,
     ...(o.stickyBytes >= 0 ? { 'partitioner.sticky.bytes': o.stickyBytes } : {}),
     ...o.producerProps,
+    ...(o.transaction ? { 'transactional.id': transactionalIdOf(o.transaction, index, o.producers) } : {}),
   };
 }
 
 /** Runs the producer load against a running cluster (the topic must exist). */
 export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promise<ProduceResult> {
   const client = await cluster.client(`perf-produce-${o.topic}`);
-  const producers = Array.from({ length: o.producers }, () => client.producer(producerConfigOf(o)));
+  const producers = Array.from({ length: o.producers }, (_, i) => client.producer(producerConfigOf(o, i)));
   for (const p of producers) await p.connect();
   const value = recordValue(o.recordSize);
-  const picker = o.payloads ? new PayloadPicker(o.payloads) : null;
+  const picker = o.payloads ? new PayloadPicker(o.payloads) : o.payloadMonotonic ? new MonotonicPayloads() : null;
   const makeValue = picker ? picker.next : () => value;
-  const meanSize = picker ? picker.meanSize() : o.recordSize;
+  const meanSize = () => (picker ? picker.meanSize() : o.recordSize);
   const label = o.label ?? 'produce';
   try {
     const warm = warmupRecordsOf(o);
     if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, makeValue, { sent: 0, acked: 0 });
-    if (picker) picker.bytes = 0;
+    picker?.resetCounts();
     const lat = new LatencyRecorder();
-    const counters = { sent: 0, acked: 0 };
+    const counters = { sent: 0, acked: 0, transactions: 0 };
     const cpu0 = snapshotThreads();
     const t0 = nowMs();
     let lastT = t0;
@@ -229,8 +269,9 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
           lastAcked = counters.acked;
         }
         const r = lat.running();
-        const speed = Number.isNaN(rate) ? '' : `, ${formatNumber(rate)} records/s (${((rate * meanSize) / MiB).toFixed(1)} MiB/s)`;
-        return `${counters.acked} records acked${speed}, ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max`;
+        const speed = Number.isNaN(rate) ? '' : `, ${formatNumber(rate)} records/s (${((rate * meanSize()) / MiB).toFixed(1)} MiB/s)`;
+        const txns = o.transaction ? `, ${counters.transactions} transactions committed` : '';
+        return `${counters.acked} records acked${speed}, ${r.avg.toFixed(2)} ms avg latency, ${r.max.toFixed(1)} ms max${txns}`;
       },
       { fraction: () => counters.acked / o.records },
     );
@@ -243,7 +284,9 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     const cpu1 = snapshotThreads();
     const bytes = picker ? picker.bytes : o.records * o.recordSize;
     const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-    return { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
+    const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
+    if (o.transaction) r.transactions = counters.transactions;
+    return r;
   } finally {
     for (const p of producers) await p.disconnect().catch(() => undefined);
   }
@@ -263,6 +306,20 @@ export function produceRatios(r: ProduceResult, limits: RawLimits, o: { recordSi
   const fsLimit = limits.fsWriteMiBs / o.replicationFactor;
   const tr = transport === 'worker' ? limits.portMiBs : transport === 'tcp' ? limits.tcpMiBs : null;
   return { fs: r.mibPerSec / fsLimit, transport: tr === null ? null : r.mibPerSec / tr };
+}
+
+/** What the values of a run were, for its header. */
+function valuesOf(o: ProduceOptions, payloadFile: string, r: ProduceResult): string {
+  const mean = `${formatNumber(r.bytes / r.records)} B a record on average`;
+  if (o.payloads) return `${o.payloads.length} payloads of ${payloadFile} (${mean})`;
+  if (o.payloadMonotonic) return `values counting up from 0 (${mean})`;
+  return `${o.recordSize} B records`;
+}
+
+/** The transactions of a run, for its header ('' for none). */
+function transactionsOf(o: ProduceOptions): string {
+  if (!o.transaction) return '';
+  return `, transactions of ${o.transaction.durationMs} ms (transactional.id ${o.transaction.id}${o.producers > 1 ? `-0 to -${o.producers - 1}` : ''})`;
 }
 
 export const PERF_PRODUCE_SUMMARY = 'Producer throughput and latency against a running cluster (--bootstrap-server) or a throw-away one (like kafka-producer-perf-test).';
@@ -286,12 +343,24 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     maxInFlight: f['max-in-flight'],
     warmupRecords: f['warmup-records'],
   });
-  if (f['payload-file'] !== '') {
-    if (f.given.has('record-size')) throw new UsageError('--record-size and --payload-file both say what the values are: give one');
-    o.payloads = readPayloadFile(f['payload-file'], parseDelimiter(f['payload-delimiter']));
+  const valuesFrom = ['record-size', 'payload-file', 'payload-monotonic'].filter((k) => f.given.has(k) && (k !== 'payload-monotonic' || f['payload-monotonic']));
+  if (valuesFrom.length > 1) {
+    const names = valuesFrom.map((k) => `--${k}`);
+    throw new UsageError(`${names.slice(0, -1).join(', ')} and ${names.at(-1)} ${names.length === 2 ? 'both' : 'all'} say what the values are: give one`);
+  }
+  if (f['payload-file'] !== '') o.payloads = readPayloadFile(f['payload-file'], parseDelimiter(f['payload-delimiter']));
+  o.payloadMonotonic = f['payload-monotonic'];
+  const sources = { flag: 'producer-props', pairs: f['producer-props'], fileFlag: 'producer-config', file: f['producer-config'] };
+  // transactions: from --transactional-id, --transaction-duration-ms or a transactional.id of
+  // the configs (read again below, checked); they need acks all, which they get unless --acks says otherwise
+  const configTxnId = clientProps(sources, PRODUCER_KEYS_OWNED, () => undefined)['transactional.id'];
+  o.transaction = transactionSettings(f['transactional-id'], f.given.has('transaction-duration-ms') ? f['transaction-duration-ms'] : null, configTxnId);
+  if (o.transaction) {
+    if (!f.given.has('acks')) o.acks = -1;
+    else if (o.acks !== -1) throw new UsageError(`--acks ${f.acks}: transactions need acks all (-1); leave --acks out or give --acks all`);
   }
   // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
-  o.producerProps = clientProps('producer-props', f['producer-props'], PRODUCER_KEYS_OWNED, (c) => void parseProducerConfig(producerConfigOf({ ...o, producerProps: c })));
+  o.producerProps = clientProps(sources, PRODUCER_KEYS_OWNED, (c) => void parseProducerConfig(producerConfigOf({ ...o, producerProps: c })));
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
   let r: ProduceResult;
   let topic: TopicChoice | null = null;
@@ -307,6 +376,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   const transport = clientTransport(target);
   console.log(`${r.records} records sent, ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec), ${formatLatency(r.latency)} (per send() of ${o.sendSize} records)`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
+  if (r.transactions !== undefined) rows.push(['transactions committed', `${r.transactions}${r.transactions > 0 ? ` (${formatNumber(r.records / r.transactions)} records each on average)` : ''}`]);
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while sending (this process)' : 'CPU while sending', formatCpu(r.cpu)]);
   const kernel = brokerKernelMsPerGiB(r);
   if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: README, findings)`]);
@@ -321,7 +391,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   }
   const props = Object.entries(o.producerProps).map(([k, v]) => `, ${k} ${v}`).join('');
   printTable(
-    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${f.acks}, ${o.payloads ? `${o.payloads.length} payloads of ${f['payload-file']} (${formatNumber(r.bytes / r.records)} B a record on average)` : `${o.recordSize} B records`}, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}${props}, ${o.compression}, CRC-32C ${crc32cImplementation}`,
+    `perf-produce: ${target.description}, ${describeTopic(topic)}, acks ${o.transaction && !f.given.has('acks') ? 'all' : f.acks}, ${valuesOf(o, f['payload-file'], r)}, batch.size ${o.batchSize}, linger.ms ${o.lingerMs}${o.stickyBytes >= 0 ? `, partitioner.sticky.bytes ${o.stickyBytes}` : ''}${props}, ${o.compression}${transactionsOf(o)}, CRC-32C ${crc32cImplementation}`,
     ['measure', 'value'],
     rows,
     stealNotes([{ step: 'the run', report: r.cpu }]),

@@ -55,4 +55,37 @@ export class PayloadPicker {
   meanSize(): number {
     return this.payloads.reduce((n, p) => n + p.length, 0) / this.payloads.length;
   }
+
+  /** Starts counting bytes afresh. */
+  resetCounts(): void {
+    this.bytes = 0;
+  }
+}
+
+/**
+ * kafka-producer-perf-test's --payload-monotonic: each record's value is its number, counting up
+ * from 0 across the run (the warm-up included), as decimal text; counts the bytes handed out.
+ */
+export class MonotonicPayloads {
+  bytes = 0;
+  private handedOut = 0;
+  private n = 0;
+
+  readonly next = (): Buffer => {
+    const v = Buffer.from(String(this.n++), 'latin1');
+    this.bytes += v.length;
+    this.handedOut++;
+    return v;
+  };
+
+  /** Mean size of the values handed out since the counts were last reset (the next one's before any). */
+  meanSize(): number {
+    return this.handedOut > 0 ? this.bytes / this.handedOut : String(this.n).length;
+  }
+
+  /** Starts counting bytes afresh (the numbers go on). */
+  resetCounts(): void {
+    this.bytes = 0;
+    this.handedOut = 0;
+  }
 }

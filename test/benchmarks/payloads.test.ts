@@ -1,12 +1,12 @@
 /**
- * benchmarks/lib/payloads.ts: --payload-file and --payload-delimiter, as kafka-producer-perf-test
- * takes them.
+ * benchmarks/lib/payloads.ts: --payload-file, --payload-delimiter and --payload-monotonic, as
+ * kafka-producer-perf-test takes them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PayloadPicker, parseDelimiter, readPayloadFile, splitPayloads } from '../../benchmarks/lib/payloads.js';
+import { MonotonicPayloads, PayloadPicker, parseDelimiter, readPayloadFile, splitPayloads } from '../../benchmarks/lib/payloads.js';
 
 const strings = (bs: Buffer[]) => bs.map((b) => b.toString('utf8'));
 
@@ -51,5 +51,28 @@ describe('benchmarks/payloads', () => {
     for (let i = 0; i < 200; i++) seen.add(picker.next().toString());
     expect([...seen].sort()).to.deep.equal(['a', 'bbb']);
     expect(picker.bytes).to.be.within(200, 600);
+  });
+
+  it('--payload-monotonic: the numbers from 0 as decimal text, counting on across a reset of the byte count', () => {
+    const values = new MonotonicPayloads();
+    expect(values.meanSize()).to.equal(1);
+    expect(Array.from({ length: 12 }, () => values.next().toString())).to.deep.equal(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+    expect(values.bytes).to.equal(14);
+    expect(values.meanSize()).to.be.closeTo(14 / 12, 1e-9);
+    values.resetCounts();
+    expect(values.bytes).to.equal(0);
+    expect(values.meanSize()).to.equal(2);
+    for (let i = 12; i < 100; i++) expect(values.next().toString()).to.equal(String(i));
+    expect(values.next().toString()).to.equal('100');
+    expect(values.bytes).to.equal(88 * 2 + 3);
+  });
+
+  it('resetCounts starts a picker\'s byte count afresh', () => {
+    const picker = new PayloadPicker([Buffer.from('xyz')]);
+    picker.next();
+    picker.resetCounts();
+    expect(picker.bytes).to.equal(0);
+    picker.next();
+    expect(picker.bytes).to.equal(3);
   });
 });

@@ -74,6 +74,23 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     }
   });
 
+  it("perf-produce in transactions, Kafka's way: acks all, committed at their age, the count printed; values counting up", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-perf-txn-'));
+    try {
+      const config = path.join(dir, 'producer.properties');
+      fs.writeFileSync(config, '# a transactional producer\ntransactional.id=perf-cli-txn\nbuffer.memory=16777216\n');
+      // one send in flight at a time, so that transactions of 1 ms end after a send or two
+      const p = await runCli(['perf-produce', '--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--max-in-flight', '1', '--transaction-duration-ms', '1', '--payload-monotonic', '--producer-config', config]);
+      expect(p.code, p.stderr).to.equal(0);
+      expect(p.stdout).to.match(/^3000 records sent/m).and.match(/acks all, values counting up from 0 \(3\.6\d* B a record on average\)/).and.contain('buffer.memory 16777216').and.contain('transactions of 1 ms (transactional.id perf-cli-txn)');
+      const m = /^transactions committed\s+(\d+) \(/m.exec(p.stdout);
+      expect(m, p.stdout).to.not.equal(null);
+      expect(Number(m![1])).to.be.within(2, 60);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('run the tools: records sent and read, with a summary table', async () => {
     const common = ['--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
     // each run has a throw-away cluster of its own: run together
@@ -207,6 +224,11 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
         { argv: ['perf-produce', '--producer-props', 'linger.ms=1'], code: 2, says: /--producer-props linger\.ms: set it with --linger-ms/ },
         { argv: ['perf-produce', '--producer-props', 'enable.idempotence=true'], code: 2, says: /--producer-props acks: .*enable\.idempotence/ },
         { argv: ['perf-consume', '--consumer-props', 'no.such.key=1'], code: 2, says: /--consumer-props no\.such\.key: unknown consumer config key/ },
+        { argv: ['perf-produce', '--transactional-id', 'perf-t', '--acks', '1'], code: 2, says: /--acks 1: transactions need acks all \(-1\); leave --acks out or give --acks all/ },
+        { argv: ['perf-produce', '--producer-props', 'transactional.id=perf-t', '--acks', '0'], code: 2, says: /--acks 0: transactions need acks all/ },
+        { argv: ['perf-produce', '--transaction-duration-ms', '0'], code: 2, says: /--transaction-duration-ms must be greater than zero, got 0/ },
+        { argv: ['perf-produce', '--payload-monotonic', '--record-size', '10'], code: 2, says: /--record-size and --payload-monotonic both say what the values are: give one/ },
+        { argv: ['perf-produce', '--producer-config', 'no-such.properties'], code: 2, says: /--producer-config no-such\.properties: no such file/ },
       ];
       // each fails before it changes anything: through main() in this process (the executable's
       // exit codes are those of the runs above and of the unreachable cluster below)
