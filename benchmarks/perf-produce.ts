@@ -42,6 +42,8 @@ import { printTable } from './lib/table.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport } from './lib/thread-cpu.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
+import type { ClientMetric } from '../src/client/metrics.js';
+import { formatMetrics } from './lib/client-metrics.js';
 
 export const PRODUCE_FLAGS = {
   ...TARGET_FLAGS,
@@ -66,6 +68,7 @@ export const PRODUCE_FLAGS = {
   'transactional-id': { type: 'string', default: '', help: 'send in transactions with this transactional.id (with several --producers, each adds -<n>); overrides a transactional.id of the producer configs' },
   'transaction-duration-ms': { type: 'int', default: 0, help: 'send in transactions, each committed once it is this old (3000 when only a transactional id is given)' },
   'payload-monotonic': { type: 'bool', default: false, help: "record values are the records' numbers counting up from 0, as decimal text (kafka-producer-perf-test's --payload-monotonic); --record-size does not apply" },
+  'print-metrics': { type: 'bool', default: false, help: "print the producers' metrics at the end (Kafka's producer-metrics: batch-size-avg, record-queue-time-avg, request-latency-avg, ...)" },
   'send-size': { type: 'int', default: 100, min: 1, help: 'records per send() call (latency is per call)' },
   'max-in-flight': { type: 'int', default: 256, min: 1, help: 'outstanding send() calls per producer' },
   'warmup-records': { type: 'int', default: -1, help: 'untimed records first (-1: 20% of --records, at most 500k)' },
@@ -102,6 +105,8 @@ export interface ProduceOptions {
   topic: string;
   /** Label for progress lines. */
   label?: string;
+  /** Read the producers' metrics at the end (--print-metrics). */
+  metrics?: boolean;
 }
 
 export interface ProduceResult {
@@ -116,6 +121,8 @@ export interface ProduceResult {
   cpu: CpuReport | null;
   /** Transactions committed while the timed records were sent (a run with transactions). */
   transactions?: number;
+  /** Each producer's metrics at the end of the run (--print-metrics). */
+  metrics?: ClientMetric[][];
 }
 
 export function defaultProduceOptions(over: Partial<ProduceOptions> = {}): ProduceOptions {
@@ -286,6 +293,7 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
     const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
     if (o.transaction) r.transactions = counters.transactions;
+    if (o.metrics) r.metrics = await Promise.all(producers.map((p) => p.metrics()));
     return r;
   } finally {
     for (const p of producers) await p.disconnect().catch(() => undefined);
@@ -342,6 +350,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     sendSize: f['send-size'],
     maxInFlight: f['max-in-flight'],
     warmupRecords: f['warmup-records'],
+    metrics: f['print-metrics'],
   });
   const valuesFrom = ['record-size', 'payload-file', 'payload-monotonic'].filter((k) => f.given.has(k) && (k !== 'payload-monotonic' || f['payload-monotonic']));
   if (valuesFrom.length > 1) {
@@ -396,6 +405,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     rows,
     stealNotes([{ step: 'the run', report: r.cpu }]),
   );
+  if (r.metrics) console.log(`\n${formatMetrics(r.metrics.flat())}`);
   if (f.json) {
     const file = await writeResults(f.json, benchEnvironment(1), { options: { ...o, payloads: undefined, payloadFile: f['payload-file'] || undefined, payloadCount: o.payloads?.length, target: target.description, transport: target.kind, brokers: target.brokers, topicOrigin: topic.origin }, result: r, limits });
     console.log(`results: ${file}`);

@@ -44,6 +44,7 @@ export { SamsaClient } from './client/samsa.js';
 export type { SamsaClientConfig } from './client/samsa.js';
 export { Producer } from './client/producer.js';
 export type { ProducerRecordBatch } from './client/producer.js';
+export type { ClientMetric } from './client/metrics.js';
 export { Transaction } from './client/transaction.js';
 export type { TransactionOffsets } from './client/transaction.js';
 export { Consumer } from './client/consumer.js';

@@ -6,6 +6,7 @@ import type { Failure } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { BrokerProduceResponse } from '../broker/messages.js';
 import type { TxnRpcResult } from './txn-rpc.js';
+import type { ClientMetric } from '../../src/client/metrics.js';
 
 /** Offsets a transaction commits for a consumer group (sendOffsets). */
 export interface TxnOffsets {
@@ -53,6 +54,8 @@ export type ProducerMsg =
   | { type: 'Flush' }
   | { type: 'Close' }
   | { type: 'DescribeProducer' }
+  /** Kafka's producer-metrics (producer-metrics.ts). Answered ProducerMetricsReply. */
+  | { type: 'Metrics' }
   /** transactional.id: begin a transaction (the first one initialises the producer id). Answered TxnResult. */
   | { type: 'BeginTxn' }
   /** transactional.id: commit the group's offsets with the ongoing transaction. Answered TxnResult. */
@@ -96,4 +99,9 @@ export interface ProducerDescription {
   /** Batch buffers the producer keeps for its next batches. */
   freeBatchBuffers: number;
   metadataAgeMs: number;
+}
+
+export interface ProducerMetricsReply {
+  type: 'ProducerMetrics';
+  metrics: ClientMetric[];
 }

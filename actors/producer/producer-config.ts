@@ -52,6 +52,10 @@ export interface ProducerConfig {
   transactionalId: string | null;
   /** transaction.timeout.ms: the coordinator aborts a transaction left open this long (Kafka: 60000). */
   transactionTimeoutMs: number;
+  /** metrics.sample.window.ms: the window of one sample of the producer's metrics (Kafka: 30000). */
+  metricsSampleWindowMs: number;
+  /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
+  metricsNumSamples: number;
 }
 
 export class ProducerConfigError extends Error {
@@ -107,6 +111,8 @@ const SPECS: Record<string, Spec> = {
   'partitioner.adaptive.partitioning.enable': { prop: 'adaptivePartitioning', kind: 'bool', def: true },
   'transactional.id': { prop: 'transactionalId', kind: 'string', def: null },
   'transaction.timeout.ms': { prop: 'transactionTimeoutMs', kind: 'int', min: 1, def: 60_000 },
+  'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
+  'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

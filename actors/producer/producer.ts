@@ -7,12 +7,14 @@
  * buffers (BatchBufferPool) for the next batches; the requests in
  * flight per broker (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
  * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters; with
- * enable.idempotence, the producer id and epoch and each partition's next sequence number.
- * Handles: Send, Flush, Close, DescribeProducer, and internal Drain, ProduceDone,
- * MetadataResult, BlockTimeout, ProducerIdResult.
+ * enable.idempotence, the producer id and epoch and each partition's next sequence number; the
+ * metrics' samples.
+ * Handles: Send, Flush, Close, DescribeProducer, Metrics (Kafka's producer-metrics,
+ * producer-metrics.ts), and internal Drain, ProduceDone, MetadataResult, BlockTimeout,
+ * ProducerIdResult.
  * Emits: Produce to leader brokers, one request per broker for many partitions, several
  * batches of a partition in one entry unless idempotent (ask, or tell for acks 0); Metadata
- * and InitProducerId to brokers; SendResult, Flushed.
+ * and InitProducerId to brokers; SendResult, Flushed, ProducerMetrics.
  */
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -26,8 +28,9 @@ import { isFailure, type Failure } from '../../src/runtime/types.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
 import { TRANSACTION_VERSION, finalizedLevel } from '../../src/protocol/features.js';
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse, ProducePartition } from '../broker/messages.js';
-import type { ProducerDescription, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
+import type { ProducerDescription, ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
+import { ProducerMetrics } from './producer-metrics.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
 import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
 import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
@@ -68,6 +71,10 @@ interface ProducerBatch {
   segments: BatchSegment[];
   /** Estimated size (what batch.size is checked against). */
   bytes: number;
+  /** The largest record's estimated size (record-size-max). */
+  maxRecord: number;
+  /** Its size as built over its size before compression (compression-rate-avg); 1 until built. */
+  compressionRatio: number;
   createdAt: number;
   deadline: number;
   attempts: number;
@@ -102,6 +109,8 @@ interface PartitionQueue {
  */
 interface ProduceInFlight {
   brokerId: number;
+  /** When it went out (request-latency). */
+  sentAt: number;
   batches: ProducerBatch[];
   slot: number[];
   delta: number[];
@@ -154,6 +163,7 @@ export interface ProducerState {
   sequenceResetPending: boolean;
   /** transactional.id: the transaction state (null: not a transactional producer). */
   txn: TxnManager<PartitionQueue> | null;
+  metrics: ProducerMetrics;
 }
 
 const RECORD_OVERHEAD = 22;
@@ -242,6 +252,8 @@ function newBatch(s: ProducerState, q: PartitionQueue, now: number): ProducerBat
     count: 0,
     segments: [],
     bytes: BATCH_OVERHEAD,
+    maxRecord: 0,
+    compressionRatio: 1,
     createdAt: now,
     deadline: now + s.config.deliveryTimeoutMs,
     attempts: 0,
@@ -352,6 +364,7 @@ function admit(s: ProducerState, ctx: BaseContext<ProducerMsg>, send: BlockedSen
       else b.segments.push({ send: tracker, first: b.count, count: 1 });
       b.count++;
       b.bytes += size;
+      if (size > b.maxRecord) b.maxRecord = size;
       if (b.bytes >= batchSize) {
         closeOpenBatch(s, q, true);
         stickyQ = null;
@@ -410,7 +423,10 @@ function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: Produ
     // a sequenced batch that will never be written leaves a gap the partition cannot get past
     if (errorCode !== ErrorCode.NONE) s.sequenceResetPending = true;
   }
-  if (s.txn !== null && errorCode !== ErrorCode.NONE) onTxnBatchFailed(s, ctx, s.txn, errorCode, message);
+  if (errorCode !== ErrorCode.NONE) {
+    s.metrics.failed(b.count, ctx.clock.now());
+    if (s.txn !== null) onTxnBatchFailed(s, ctx, s.txn, errorCode, message);
+  }
   for (const seg of b.segments) settleSegment(s, ctx, b, seg, errorCode, message, baseOffset, logAppendTime);
 }
 
@@ -483,7 +499,9 @@ function refreshMetadata(s: ProducerState, ctx: BaseContext<ProducerMsg>): void 
 function encoded(s: ProducerState, b: ProducerBatch): Buffer {
   if (!b.encoded) {
     const builder = b.builder!;
+    const raw = builder.sizeInBytes;
     b.encoded = builder.build(s.config.compressionType);
+    if (raw > 0) b.compressionRatio = b.encoded.length / raw;
     // built into a buffer of its own (compressed, or a tight copy of a small batch): the
     // builder's buffer is free at once; else it goes back when the batch is done with
     if (b.encoded.buffer === builder.buffer.buffer) b.pooled = builder.buffer;
@@ -503,6 +521,9 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
   const partitions: ProducePartition[] = [];
   const slot: number[] = [];
   const delta: number[] = [];
+  const now = ctx.clock.now();
+  let requestBytes = 0;
+  let requestRecords = 0;
   for (let i = 0; i < entries.length; ) {
     const q = entries[i]!.q;
     let j = i + 1;
@@ -514,21 +535,26 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
       slot.push(partitions.length);
       delta.push(records);
       records += b.count;
-      parts.push(encoded(s, b));
+      const bytes = encoded(s, b);
+      parts.push(bytes);
+      s.metrics.batchSent(bytes.length, b.compressionRatio, b.count, b.bytes - BATCH_OVERHEAD, b.maxRecord, b.createdAt, now);
+      requestBytes += bytes.length;
     }
+    requestRecords += records;
     // several batches go as a list, not copied into one (here or on the broker: the log writes
     // a list with one gathering write, or one view when they arrive side by side)
     partitions.push({ topic: q.topic, partition: q.partition, records: parts.length === 1 ? parts[0]! : parts });
     i = j;
   }
   for (const e of entries) e.b.attempts++;
+  s.metrics.requestSent(requestBytes, requestRecords, now);
   if (s.config.acks === 0) {
     ctx.send(ref, produceRequest(s, 0, partitions));
     for (const e of entries) completeBatch(s, ctx, e.b, ErrorCode.NONE, '', false);
     return;
   }
   const requestId = s.nextRequestId++;
-  s.inFlight.set(requestId, { brokerId, batches: entries.map((e) => e.b), slot, delta });
+  s.inFlight.set(requestId, { brokerId, sentAt: now, batches: entries.map((e) => e.b), slot, delta });
   s.brokerInFlight.set(brokerId, (s.brokerInFlight.get(brokerId) ?? 0) + 1);
   for (const e of entries) e.q.inFlight++;
   void ctx
@@ -719,7 +745,12 @@ function maybeFinishFlush(s: ProducerState, ctx: BaseContext<ProducerMsg>): void
 
 /** Admits blocked Sends in order while buffer.memory has room. */
 function admitBlocked(s: ProducerState, ctx: BaseContext<ProducerMsg>): void {
-  while (s.blocked.length > 0 && s.bufferUsed + s.blocked[0]!.bytes <= s.config.bufferMemory) admit(s, ctx, s.blocked.shift()!);
+  while (s.blocked.length > 0 && s.bufferUsed + s.blocked[0]!.bytes <= s.config.bufferMemory) {
+    const send = s.blocked.shift()!;
+    // a Send's deadline is max.block.ms after it came
+    s.metrics.bufferWaited(ctx.clock.now() - (send.deadline - s.config.maxBlockMs));
+    admit(s, ctx, send);
+  }
   scheduleBlockTimer(s, ctx);
 }
 
@@ -1060,6 +1091,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       producerIdRequested: false,
       sequenceResetPending: false,
       txn: config.transactionalId !== null ? newTxnManager<PartitionQueue>(config.transactionalId) : null,
+      metrics: new ProducerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
     };
     refreshMetadata(s, ctx);
     if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
@@ -1217,6 +1249,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       s.brokerInFlight.set(req.brokerId, (s.brokerInFlight.get(req.brokerId) ?? 1) - 1);
       const r = m.response;
       const now = ctx.clock.now();
+      s.metrics.responseReceived(now - req.sentAt, now);
       let stale = false;
       for (let i = 0; i < req.batches.length; i++) {
         const b = req.batches[i]!;
@@ -1244,16 +1277,19 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           // an earlier batch of the partition is being retried: this one follows it again
           b.retryAt = now;
           requeue(s, q, b);
+          s.metrics.retried(b.count, now);
         } else if (s.config.idempotent && s.txn === null && (code === ErrorCode.UNKNOWN_PRODUCER_ID || code === ErrorCode.INVALID_PRODUCER_EPOCH) && mayRetry) {
           // the leader does not know this producer (or fenced its epoch): retry under a new id
           ctx.log.warn('idempotent producer: the leader refused our producer id; taking a new one', { topic: b.topic, partition: b.partition, errorCode: code });
           s.sequenceResetPending = true;
           b.retryAt = now;
           requeue(s, q, b);
+          s.metrics.retried(b.count, now);
         } else if (isRetriable(code) && mayRetry) {
           ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
           b.retryAt = now + s.config.retryBackoffMs;
           requeue(s, q, b);
+          s.metrics.retried(b.count, now);
           if (STALE_METADATA.has(code)) stale = true;
         } else {
           completeBatch(s, ctx, b, code, message, b.attempts === 1 && !isFailure(r));
@@ -1324,6 +1360,18 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         freeBatchBuffers: s.pool.available,
         metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
       } satisfies ProducerDescription);
+    },
+
+    Metrics(s, _m, ctx) {
+      const now = ctx.clock.now();
+      const metrics = s.metrics.snapshot(now, s.config.clientId, {
+        bufferTotalBytes: s.config.bufferMemory,
+        bufferAvailableBytes: Math.max(0, s.config.bufferMemory - s.bufferUsed),
+        waitingSends: s.blocked.length,
+        requestsInFlight: s.inFlight.size,
+        metadataAgeMs: now - s.metadata.updatedAt,
+      });
+      ctx.reply({ type: 'ProducerMetrics', metrics } satisfies ProducerMetricsReply);
     },
   },
 });

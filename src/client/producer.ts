@@ -11,7 +11,8 @@
  * commit / abort; producer.send outside a transaction is refused.
  */
 import { nanoid } from 'nanoid';
-import type { ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
+import type { ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
+import type { ClientMetric } from './metrics.js';
 import { producer as producerActor } from '../../actors/producer/producer.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
 import { ErrorCode } from '../protocol/errors.js';
@@ -160,6 +161,18 @@ export class Producer {
     this.ref = null;
     await this.client.system.ask(ref, { type: 'Close' }, { timeoutMs: this.askTimeoutMs });
     await this.client.system.stopActor(ref);
+  }
+
+  /**
+   * The producer's metrics, as Kafka's producer.metrics() gives them (the producer-metrics
+   * group: batch-size-avg, record-send-rate, request-latency-avg, record-queue-time-max, ...):
+   * averages, maxima and rates over the last metrics.num.samples x metrics.sample.window.ms,
+   * totals over the producer's life, NaN where nothing was recorded yet.
+   */
+  async metrics(): Promise<ClientMetric[]> {
+    const r = await this.client.system.ask<ProducerMetricsReply>(this.requireConnected(), { type: 'Metrics' }, { timeoutMs: this.askTimeoutMs });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    return r.metrics;
   }
 
   private requireConnected(): ActorRef<ProducerMsg> {

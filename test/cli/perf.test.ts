@@ -74,18 +74,21 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     }
   });
 
-  it("perf-produce in transactions, Kafka's way: acks all, committed at their age, the count printed; values counting up", async () => {
+  it("perf-produce in transactions, Kafka's way: acks all, committed at their age, the count printed; values counting up; the producer's metrics", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-perf-txn-'));
     try {
       const config = path.join(dir, 'producer.properties');
       fs.writeFileSync(config, '# a transactional producer\ntransactional.id=perf-cli-txn\nbuffer.memory=16777216\n');
       // one send in flight at a time, so that transactions of 1 ms end after a send or two
-      const p = await runCli(['perf-produce', '--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--max-in-flight', '1', '--transaction-duration-ms', '1', '--payload-monotonic', '--producer-config', config]);
+      const p = await runCli(['perf-produce', '--records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--warmup-records', '0', '--send-size', '50', '--max-in-flight', '1', '--transaction-duration-ms', '1', '--payload-monotonic', '--producer-config', config, '--print-metrics']);
       expect(p.code, p.stderr).to.equal(0);
       expect(p.stdout).to.match(/^3000 records sent/m).and.match(/acks all, values counting up from 0 \(3\.6\d* B a record on average\)/).and.contain('buffer.memory 16777216').and.contain('transactions of 1 ms (transactional.id perf-cli-txn)');
       const m = /^transactions committed\s+(\d+) \(/m.exec(p.stdout);
       expect(m, p.stdout).to.not.equal(null);
       expect(Number(m![1])).to.be.within(2, 60);
+      // --print-metrics: Kafka's lines, every record sent once
+      expect(p.stdout).to.match(/^Metric Name\s+Value$/m).and.match(/^producer-metrics:record-send-total:\{client-id=perf-produce-perf\}\s+: 3000\.000$/m);
+      expect(p.stdout).to.match(/^producer-metrics:request-latency-avg:\{client-id=perf-produce-perf\}\s+: \d+\.\d{3}$/m);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -48,6 +48,22 @@ describe('client/producer', function () {
     await producer.disconnect();
   });
 
+  it("metrics(): Kafka's producer-metrics of what it sent, tagged with its client.id; refused before connect()", async () => {
+    const producer = c.samsa().producer({ 'client.id': 'metrics-client', 'linger.ms': 0 });
+    expect((await rejection(producer.metrics())).errorCode).to.equal(ErrorCode.NETWORK_EXCEPTION);
+    await producer.connect();
+    await producer.send({ topic: 'plain', messages: Array.from({ length: 25 }, (_, i) => ({ partition: i % 3, value: `m-${i}` })) });
+    const metrics = await producer.metrics();
+    const byName = new Map(metrics.map((m) => [m.name, m]));
+    expect(byName.get('record-send-total')).to.deep.include({ group: 'producer-metrics', value: 25, tags: { 'client-id': 'metrics-client' } });
+    expect(byName.get('record-send-total')!.description).to.be.a('string').and.not.equal('');
+    expect(byName.get('request-total')!.value).to.be.within(1, 25);
+    expect(byName.get('response-total')!.value).to.equal(byName.get('request-total')!.value);
+    expect(byName.get('request-latency-avg')!.value).to.be.at.least(0);
+    expect(byName.get('record-error-total')!.value).to.equal(0);
+    await producer.disconnect();
+  });
+
   it('honours an explicit partition, headers and timestamps; rejects a partition that does not exist', async () => {
     const producer = c.samsa().producer({ acks: 1 });
     await producer.connect();
