@@ -33,6 +33,8 @@ import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, typ
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
+import type { ClientMetric } from '../src/client/metrics.js';
+import { formatMetrics } from './lib/client-metrics.js';
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
@@ -50,6 +52,7 @@ export const CONSUME_FLAGS = {
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
   'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); the keys of the flags above are set with those' },
   'consumer-config': { type: 'string', default: '', help: "consumer configs from a Java .properties file (Kafka's --consumer.config); --consumer-props override its keys" },
+  'print-metrics': { type: 'bool', default: false, help: "print the consumers' metrics at the end (Kafka's consumer-fetch-manager-metrics: fetch-latency-avg, records-per-request-avg, ...; and commits and assigned partitions)" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -68,6 +71,8 @@ export interface ConsumeOptions {
   /** More consumer configs (--consumer-props), checked already. */
   consumerProps?: Record<string, string>;
   label?: string;
+  /** Read the consumers' metrics at the end (--print-metrics). */
+  metrics?: boolean;
   /**
    * An existing topic read as it is: each partition's offsets when the run began. The run also
    * ends once every partition's position has reached its end, whatever it counted: a
@@ -94,6 +99,8 @@ export interface ConsumeResult {
   mibPerSec: number;
   /** Where the CPU went from the first record to the last (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Each consumer's metrics once everything was read (--print-metrics). */
+  metrics?: ClientMetric[][];
 }
 
 /** Produces `records` records into an existing topic (untimed preparation), in batches of `compression`. */
@@ -157,9 +164,11 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const t0 = nowMs();
   const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
   let endWatch: ReturnType<typeof setInterval> | null = null;
+  let metrics: ClientMetric[][] | undefined;
   try {
     for (let i = 0; i < o.consumers; i++) {
-      const c = client.consumer({ groupId, ...consumerConfigOf(o) });
+      // each consumer of a group its own client.id (its metrics' tag), unless the configs name one
+      const c = client.consumer({ groupId, ...(o.consumers > 1 ? { 'client.id': `${client.clientId}-${i}` } : {}), ...consumerConfigOf(o) });
       await c.connect();
       await c.subscribe({ topic: o.topic, fromBeginning: true });
       consumers.push(c);
@@ -205,6 +214,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     }
     const timedOut = await Promise.race([finished.then(() => false), sleep(o.timeoutMs).then(() => true)]);
     if (timedOut) throw new Error(`consumers read ${count} of ${o.records} records in ${o.timeoutMs} ms`);
+    if (o.metrics) metrics = await Promise.all(consumers.map((c) => c.metrics()));
   } finally {
     if (endWatch) clearInterval(endWatch);
     stop();
@@ -212,7 +222,9 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   }
   const fetchMs = Math.max(0.001, last - first);
   const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-  return { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
+  const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
+  if (metrics) r.metrics = metrics;
+  return r;
 }
 
 /** The partitions of `topic` whose position, in any of the consumers, has reached its end. */
@@ -262,7 +274,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
       await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps, ...(ends ? { ends } : {}) });
+    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps, metrics: f['print-metrics'], ...(ends ? { ends } : {}) });
     if (target.kind === 'running') await dropGroup(target, r.groupId);
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -280,6 +292,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   const shape = topic.origin === 'existing' ? '' : `, ${f['record-size']} B records, ${f.compression}`;
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
   printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  if (r.metrics) console.log(`\n${formatMetrics(r.metrics.flat())}`);
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
   }

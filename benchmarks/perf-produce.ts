@@ -247,7 +247,8 @@ export function producerConfigOf(o: ProduceOptions, index = 0): Record<string, u
 /** Runs the producer load against a running cluster (the topic must exist). */
 export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promise<ProduceResult> {
   const client = await cluster.client(`perf-produce-${o.topic}`);
-  const producers = Array.from({ length: o.producers }, (_, i) => client.producer(producerConfigOf(o, i)));
+  // several producers: each its own client.id (its metrics' tag), unless the configs name one
+  const producers = Array.from({ length: o.producers }, (_, i) => client.producer({ ...(o.producers > 1 ? { 'client.id': `${client.clientId}-${i}` } : {}), ...producerConfigOf(o, i) }));
   for (const p of producers) await p.connect();
   const value = recordValue(o.recordSize);
   const picker = o.payloads ? new PayloadPicker(o.payloads) : o.payloadMonotonic ? new MonotonicPayloads() : null;

@@ -64,6 +64,10 @@ export interface ConsumerConfig {
    * are never handed out.
    */
   isolationLevel: IsolationLevel;
+  /** metrics.sample.window.ms: the window of one sample of the consumer's metrics (Kafka: 30000). */
+  metricsSampleWindowMs: number;
+  /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
+  metricsNumSamples: number;
 }
 
 export class ConsumerConfigError extends Error {
@@ -107,6 +111,8 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
   'client.rack': { prop: 'clientRack', kind: 'string', def: '' },
   'isolation.level': { prop: 'isolationLevel', kind: 'isolation', def: 'read_uncommitted' },
+  'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
+  'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
 };
 
 export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

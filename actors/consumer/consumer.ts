@@ -15,15 +15,18 @@
  * Owned state: phase (Idle, FindingCoordinator, Joining, Syncing, Stable, Closed), member id,
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
  * position, buffered records, pause flag, preferred read replica; offsets processed by the
- * application and last committed; the parked Poll; metadata cache. `epoch` increases on every rebalance so answers
+ * application and last committed; the parked Poll; metadata cache; the fetches in flight (when
+ * each went out) and the metrics' samples. `epoch` increases on every rebalance so answers
  * to requests of an older assignment are dropped.
- * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, and internal
+ * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, Metrics
+ * (Kafka's consumer-fetch-manager-metrics and part of consumer-coordinator-metrics,
+ * consumer-metrics.ts), and internal
  * Tick plus the results of its own asks (with group.protocol consumer: GroupCoordinatorResult,
  * GroupHeartbeatResult, RevocationCommitResult, AssignedCommittedResult, handled in group-member.ts).
  * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
  * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator (with
  * group.protocol consumer ConsumerGroupHeartbeat instead of the first four),
- * ConsumerEvent to its listener, PollResult and CommitDone to callers.
+ * ConsumerEvent to its listener, PollResult, CommitDone and ConsumerMetrics to callers.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
@@ -56,6 +59,7 @@ import {
 } from '../group-coordinator/messages.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
 import { parseConsumerConfig, type ConsumerConfig } from './consumer-config.js';
+import { ConsumerMetrics } from './consumer-metrics.js';
 import {
   memberClose,
   memberLeave,
@@ -72,7 +76,7 @@ import {
   type ConsumerOps,
   type GroupMember,
 } from './group-member.js';
-import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
+import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMetricsReply, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
 
 export interface ConsumerArgs {
   bootstrap: BootstrapBroker[];
@@ -117,7 +121,8 @@ export interface ConsumerState {
   protocol: string;
   epoch: number;
   assigned: Map<string, Assigned>;
-  fetching: Set<number>;
+  /** Brokers with a fetch of ours out, and when it went out. */
+  fetching: Map<number, number>;
   pendingPoll: { token: ReplyToken | undefined; deadline: number; maxRecords: number } | null;
   processed: Map<string, number>;
   committed: Map<string, number>;
@@ -145,6 +150,7 @@ export interface ConsumerState {
   member: GroupMember | null;
   /** The last poll answer handed records out and no poll has come since (the application is processing them). */
   recordsOutstanding: boolean;
+  metrics: ConsumerMetrics;
 }
 
 const TICK_TIMER = 'tick';
@@ -360,7 +366,7 @@ function maybeFetch(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   for (const [brokerId, parts] of byLeader) {
     const ref = s.metadata.brokerRef<BrokerMsg>(brokerId);
     if (!ref) continue;
-    s.fetching.add(brokerId);
+    s.fetching.set(brokerId, ctx.clock.now());
     const epoch = s.epoch;
     void ctx
       .ask<FetchResponse>(
@@ -428,6 +434,7 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
     const a = list[(s.rotation + i) % list.length]!;
     if (a.paused || a.buffer.length === 0) continue;
     let records: ConsumedRecord[] | null = null;
+    let batchBytes = 0;
     while (left > 0 && a.buffer.length > 0) {
       const b = a.buffer[0]!;
       let decoded = b.records;
@@ -456,6 +463,7 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
         b.records = null;
         a.buffer.shift();
         a.bufferedBytes -= b.bytes.length;
+        batchBytes += b.bytes.length;
       } else {
         b.records = decoded;
       }
@@ -464,6 +472,7 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
     a.position = records[records.length - 1]!.offset + 1;
     // markers (and aborted transactions) right after the records handed out are passed over too
     if (a.passed !== null) a.position = passOver(a, a.position);
+    s.metrics.consumed(records.length, batchBytes, a.highWatermark >= 0 ? Math.max(0, a.highWatermark - a.position) : 0, ctx.clock.now());
     out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
   }
   s.rotation++;
@@ -502,6 +511,7 @@ function commit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, offsets: TopicP
   }
   s.commitInFlight = true;
   const tokens = waiter.token ? [waiter.token] : [];
+  const sentAt = ctx.clock.now();
   void ctx
     .ask<OffsetCommitResponse>(
       s.coordinator,
@@ -518,7 +528,7 @@ function commit(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, offsets: TopicP
       },
       { timeoutMs: s.config.requestTimeoutMs },
     )
-    .then((response) => ctx.send(ctx.self, { type: 'CommitResult', response, offsets: list, tokens }));
+    .then((response) => ctx.send(ctx.self, { type: 'CommitResult', response, offsets: list, tokens, sentAt }));
 }
 
 /** Once a Close's final commit is done: leave the group, then answer the Close (LeftGroup). */
@@ -604,7 +614,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       protocol: '',
       epoch: 0,
       assigned: new Map(),
-      fetching: new Set(),
+      fetching: new Map(),
       pendingPoll: null,
       processed: new Map(),
       committed: new Map(),
@@ -626,6 +636,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       nextMissingTopicRefreshAt: 0,
       member: config.groupProtocol === 'consumer' ? newGroupMember(config, ctx.clock, OPS) : null,
       recordsOutstanding: false,
+      metrics: new ConsumerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
     };
     refreshMetadata(s, ctx);
     ctx.timers.startPeriodic(TICK_TIMER, Math.max(10, Math.min(100, Math.floor(config.heartbeatIntervalMs / 2))), { type: 'Tick' });
@@ -742,6 +753,10 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       answerPoll(s, ctx, true);
       emit(s, ctx, { kind: 'stop' });
       if (s.closeToken) ctx.replyTo(s.closeToken, { type: 'Closed', errorCode: ErrorCode.NONE });
+    },
+
+    Metrics(s, _m, ctx) {
+      ctx.reply({ type: 'ConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId, s.assigned.size) } satisfies ConsumerMetricsReply);
     },
 
     DescribeConsumer(s, _m, ctx) {
@@ -989,6 +1004,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     },
 
     FetchResult(s, m, ctx) {
+      const sentAt = s.fetching.get(m.brokerId);
       s.fetching.delete(m.brokerId);
       if (m.epoch !== s.epoch) {
         maybeFetch(s, ctx);
@@ -1002,6 +1018,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         maybeFetch(s, ctx);
         return;
       }
+      let fetchedBytes = 0;
+      let fetchedRecords = 0;
       for (const pr of r.partitions) {
         const a = s.assigned.get(key(pr.topic, pr.partition));
         if (!a || a.position === null) continue;
@@ -1033,7 +1051,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         // buffered as bytes, decoded (and CRC-checked) when the application takes them; markers
         // and (read_committed) aborted transactions are passed over
         try {
-          acceptFetched(a, pr.records, abortedTransactionsOf(s.config.isolationLevel, pr.abortedTransactions));
+          fetchedRecords += acceptFetched(a, pr.records, abortedTransactionsOf(s.config.isolationLevel, pr.abortedTransactions));
+          fetchedBytes += pr.records.length;
         } catch (err) {
           crash(s, ctx, ErrorCode.CORRUPT_MESSAGE, `${pr.topic}-${pr.partition}: ${(err as Error).message}`);
           return;
@@ -1045,6 +1064,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
           if (done !== undefined) s.processed.set(k, settle(a, done));
         }
       }
+      const now = ctx.clock.now();
+      s.metrics.fetched(sentAt === undefined ? 0 : now - sentAt, fetchedBytes, fetchedRecords, now);
       answerPoll(s, ctx);
       maybeFetch(s, ctx);
     },
@@ -1067,6 +1088,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
 
     CommitResult(s, m, ctx) {
       s.commitInFlight = false;
+      if (m.sentAt !== undefined) s.metrics.committed(ctx.clock.now() - m.sentAt, ctx.clock.now());
       const { errorCode, message } = commitErrorCode(m.response);
       if (errorCode !== ErrorCode.NONE && s.closeToken !== null && RETRY_COORDINATOR.has(errorCode) && ctx.clock.now() < s.closeDeadline) {
         // closing: the coordinator moved or is loading the group; commit again (blocking the leave until then)

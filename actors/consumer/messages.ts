@@ -1,6 +1,7 @@
 /**
  * Messages the consumer actor accepts, its replies, and the events it reports to a listener.
  */
+import type { ClientMetric } from '../../src/client/metrics.js';
 import type { Failure } from '../../src/runtime/types.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -58,6 +59,8 @@ export type ConsumerMsg =
   | { type: 'Resume'; partitions: { topic: string; partition: number }[] }
   | { type: 'Close' }
   | { type: 'DescribeConsumer' }
+  /** Kafka's consumer metrics (consumer-metrics.ts). Answered ConsumerMetricsReply. */
+  | { type: 'Metrics' }
   // internal
   | { type: 'Tick' }
   | { type: 'MetadataResult'; metadata: ClusterMetadata | null }
@@ -68,7 +71,7 @@ export type ConsumerMsg =
   | { type: 'CommittedResult'; response: OffsetFetchResponse | Failure; epoch: number }
   | { type: 'ResetResult'; topic: string; partition: number; response: ListOffsetsResult | Failure; epoch: number }
   | { type: 'FetchResult'; brokerId: number; response: FetchResponse | Failure; epoch: number }
-  | { type: 'CommitResult'; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[]; tokens: ReplyToken[] }
+  | { type: 'CommitResult'; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[]; tokens: ReplyToken[]; sentAt?: number }
   | { type: 'CoordinatorRefound'; response: FindCoordinatorResponse | Failure; epoch: number }
   /** Closing: the final commit failed with a retriable coordinator error; try it again. */
   | { type: 'RetryCloseCommit'; offsets: TopicPartitionOffset[]; findCoordinator: boolean }
@@ -102,4 +105,9 @@ export interface ConsumerDescription {
   memberState?: string;
   /** `readReplica`: the broker fetched from instead of the leader (client.rack, KIP-392), or null. */
   assignment: { topic: string; partition: number; position: number | null; paused: boolean; readReplica: number | null }[];
+}
+
+export interface ConsumerMetricsReply {
+  type: 'ConsumerMetrics';
+  metrics: ClientMetric[];
 }

@@ -11,12 +11,13 @@ import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import { consumer as consumerActor } from '../../actors/consumer/consumer.js';
 import { parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
-import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMsg, PolledBatch, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
+import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMetricsReply, ConsumerMsg, PolledBatch, PollResult, TopicPartitionOffset } from '../../actors/consumer/messages.js';
 import { defineActor } from '../runtime/actor-definition.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { CommitFailedError, SamsaError } from './errors.js';
+import type { ClientMetric } from './metrics.js';
 import type { SamsaClient } from './samsa.js';
 
 export interface KafkaMessage {
@@ -328,6 +329,20 @@ export class Consumer {
 
   async resume(topics: { topic: string; partitions: number[] }[]): Promise<void> {
     await this.client.system.ask(this.requireRef(), { type: 'Resume', partitions: topics.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))) }, { timeoutMs: 10_000 });
+  }
+
+  /**
+   * The consumer's metrics, as Kafka's consumer.metrics() gives them: consumer-fetch-manager-metrics
+   * (fetch-latency-avg, fetch-size-avg, records-per-request-avg, records-consumed-rate,
+   * bytes-consumed-rate, records-lag-max, ...) and consumer-coordinator-metrics
+   * (commit-latency-avg, commit-rate, assigned-partitions); averages, maxima and rates over the last
+   * metrics.num.samples x metrics.sample.window.ms, totals over the consumer's life, NaN where
+   * nothing was recorded yet.
+   */
+  async metrics(): Promise<ClientMetric[]> {
+    const r = await this.client.system.ask<ConsumerMetricsReply>(this.requireRef(), { type: 'Metrics' }, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    return r.metrics;
   }
 
   async describe(): Promise<ConsumerDescription> {

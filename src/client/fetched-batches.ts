@@ -136,23 +136,28 @@ function pass(p: FetchedPartition, from: number, to: number): void {
 /**
  * Takes a fetch's bytes for the partition: buffers the batches with records for the application
  * from the fetch position on, passes over the rest (see the file header), moves the fetch
- * position past every batch, and the position past what was passed over right at it. Throws
- * CorruptRecordError (a batch that cannot be framed) or ControlRecordError (an unreadable marker).
+ * position past every batch, and the position past what was passed over right at it. Returns
+ * how many records it buffered (from the batch headers). Throws CorruptRecordError (a batch that
+ * cannot be framed) or ControlRecordError (an unreadable marker).
  */
-export function acceptFetched(p: FetchedPartition, records: Uint8Array, aborted: AbortedTransactions | null): void {
+export function acceptFetched(p: FetchedPartition, records: Uint8Array, aborted: AbortedTransactions | null): number {
   const frames = recordBatchFrames(records);
+  let buffered = 0;
   for (const f of frames) {
     const dropped = aborted !== null && aborted.drops(records, f.pos);
     const next = lastOffsetOf(records, f.pos) + 1;
     if (next <= p.fetchPosition) continue;
-    if (!dropped && (attributesOf(records, f.pos) & CONTROL_FLAG_MASK) === 0 && recordsCountOf(records, f.pos) > 0) {
+    const count = recordsCountOf(records, f.pos);
+    if (!dropped && (attributesOf(records, f.pos) & CONTROL_FLAG_MASK) === 0 && count > 0) {
       p.buffer.push({ bytes: records.subarray(f.pos, f.pos + f.size), minOffset: p.fetchPosition, records: null, next: 0 });
       p.bufferedBytes += f.size;
+      buffered += count;
     } else pass(p, p.fetchPosition, next);
     p.fetchPosition = next;
   }
   // a range that starts at the position has nothing before it left to hand out
   if (p.passed !== null && p.position !== null) p.position = passOver(p, p.position);
+  return buffered;
 }
 
 /**

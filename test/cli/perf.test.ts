@@ -43,14 +43,17 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     expect(u.stderr).to.match(/unknown flag --no-such-flag/);
   });
 
-  it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record', async () => {
+  it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record (and prints its metrics)', async () => {
     const common = ['--records', '2000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--compression', 'lz4'];
     // each run has a throw-away cluster of its own: run together
-    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common])]);
+    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common, '--print-metrics'])]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^2000 records sent/m).and.match(/linger\.ms \d+, lz4, CRC-32C/);
     expect(c.code, c.stderr).to.equal(0);
     expect(c.stdout).to.match(/^2000 records read by 1 consumer\(s\)/m).and.contain(', lz4, check.crcs true');
+    // --print-metrics: Kafka's lines for the consumer, every record taken once
+    expect(c.stdout).to.match(/^consumer-fetch-manager-metrics:records-consumed-total:\{client-id=\S+\}\s+: 2000\.000$/m);
+    expect(c.stdout).to.match(/^consumer-coordinator-metrics:assigned-partitions:\{client-id=\S+\}\s+: 2\.000$/m);
   });
 
   it("perf-produce takes its values from --payload-file, Kafka's way, and counts their bytes", async () => {

@@ -65,6 +65,37 @@ describe('client/consumer API', function () {
     await consumer.disconnect();
   });
 
+  it("metrics(): Kafka's fetch-manager and coordinator metrics of what it read and committed, tagged with its client.id", async () => {
+    const consumer = samsa.consumer({ groupId: 'g-metrics', 'client.id': 'metrics-consumer', 'enable.auto.commit': false, ...CFG });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'api-a', fromBeginning: true });
+    let seen = 0;
+    await consumer.run({ eachMessage: () => void seen++ });
+    await checkFor(() => seen === 10, 20_000, 20);
+    await consumer.commitOffsets([{ topic: 'api-a', partition: 0, offset: 10 }]);
+    const metrics = await consumer.metrics();
+    const v = (group: string, name: string) => {
+      const m = metrics.find((x) => x.group === group && x.name === name);
+      expect(m, name).to.not.equal(undefined);
+      expect(m!.tags).to.deep.equal({ 'client-id': 'metrics-consumer' });
+      expect(m!.description).to.not.equal('');
+      return m!.value;
+    };
+    const fetch = 'consumer-fetch-manager-metrics';
+    expect(v(fetch, 'records-consumed-total')).to.equal(10);
+    expect(v(fetch, 'bytes-consumed-total')).to.be.greaterThan(10 * 2);
+    expect(v(fetch, 'fetch-total')).to.be.at.least(1);
+    expect(v(fetch, 'records-per-request-avg')).to.be.greaterThan(0);
+    expect(v(fetch, 'fetch-size-max')).to.be.at.least(v(fetch, 'bytes-consumed-total'));
+    expect(v(fetch, 'fetch-latency-avg')).to.be.at.least(0);
+    // taken in one batch, so 0; at most the 9 records after the first ones taken in any case
+    expect(v(fetch, 'records-lag-max')).to.be.within(0, 9);
+    expect(v('consumer-coordinator-metrics', 'commit-total')).to.equal(1);
+    expect(v('consumer-coordinator-metrics', 'commit-latency-max')).to.be.at.least(0);
+    expect(v('consumer-coordinator-metrics', 'assigned-partitions')).to.equal(1);
+    await consumer.disconnect();
+  });
+
   it('seeks to an offset and re-reads from there', async () => {
     const consumer = samsa.consumer({ groupId: 'g-seek', ...CFG });
     await consumer.connect();

@@ -37,8 +37,9 @@ function partition(position = 0): FetchedPartition<DecodedRecord> {
   return { position, fetchPosition: position, buffer: [], bufferedBytes: 0, passed: null };
 }
 
-function fetch(p: FetchedPartition<DecodedRecord>, level: IsolationLevel, batches: Buffer[], aborted?: AbortedTransaction[]): void {
-  acceptFetched(p, Buffer.concat(batches), abortedTransactionsOf(level, aborted));
+/** Takes a fetch's batches; returns how many records it buffered. */
+function fetch(p: FetchedPartition<DecodedRecord>, level: IsolationLevel, batches: Buffer[], aborted?: AbortedTransaction[]): number {
+  return acceptFetched(p, Buffer.concat(batches), abortedTransactionsOf(level, aborted));
 }
 
 /** Hands out every buffered record (values), moving the position as the consumer does. */
@@ -66,14 +67,17 @@ describe('client/fetched-batches', () => {
     const log = [plain(0, 'p0'), txn(1, 7, 'a1', 'a2'), txn(3, 7, 'a3'), abortAt(4, 7), plain(5, 'p5')];
     const aborted = [{ producerId: 7, firstOffset: 1 }];
     const committed = partition();
-    fetch(committed, 'read_committed', log, aborted);
+    // the records buffered for the application, counted from the batch headers
+    expect(fetch(committed, 'read_committed', log, aborted)).to.equal(2);
     expect(take(committed)).to.deep.equal(['p0', 'p5']);
     expect(committed.fetchPosition).to.equal(6);
     expect(committed.position).to.equal(6);
     const uncommitted = partition();
     // a broker answers read_uncommitted without the list; with it, it is not looked at
-    fetch(uncommitted, 'read_uncommitted', log, aborted);
+    expect(fetch(uncommitted, 'read_uncommitted', log, aborted)).to.equal(5);
     expect(take(uncommitted)).to.deep.equal(['p0', 'a1', 'a2', 'a3', 'p5']);
+    // a fetch of what was taken already buffers nothing
+    expect(fetch(uncommitted, 'read_uncommitted', log, aborted)).to.equal(0);
   });
 
   it('interleaved producers in one fetch: the aborted one is dropped, the committed one kept', () => {

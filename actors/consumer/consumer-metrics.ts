@@ -1,0 +1,78 @@
+/**
+ * The consumer's metrics, named and meant as Kafka's consumer-fetch-manager-metrics group (its
+ * fetches: latency, bytes and records per fetch; what the application took: records and bytes
+ * consumed; how far behind the partitions are) and part of consumer-coordinator-metrics (offset
+ * commits, assigned partitions). Counted per fetch, per batch handed out and per commit, never
+ * per record. Kept in samples (src/client/metrics.ts): averages, maxima and rates cover the last
+ * metrics.num.samples x metrics.sample.window.ms; totals cover the consumer's life.
+ */
+import { SampledStat, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
+
+const FETCH = 'consumer-fetch-manager-metrics';
+const COORDINATOR = 'consumer-coordinator-metrics';
+
+export class ConsumerMetrics {
+  private readonly fetchLatency: SampledStat;
+  private readonly fetchSize: SampledStat;
+  private readonly recordsPerFetch: SampledStat;
+  private readonly bytesConsumed: SampledStat;
+  private readonly recordsConsumed: SampledStat;
+  private readonly lag: SampledStat;
+  private readonly commitLatency: SampledStat;
+
+  constructor(config: SampleConfig, now: number) {
+    const stat = () => new SampledStat(config, now);
+    this.fetchLatency = stat();
+    this.fetchSize = stat();
+    this.recordsPerFetch = stat();
+    this.bytesConsumed = stat();
+    this.recordsConsumed = stat();
+    this.lag = stat();
+    this.commitLatency = stat();
+  }
+
+  /** A fetch was answered `latencyMs` after it went out, with `bytes` of batches holding `records` records for the application. */
+  fetched(latencyMs: number, bytes: number, records: number, now: number): void {
+    this.fetchLatency.record(latencyMs, now);
+    this.fetchSize.record(bytes, now);
+    this.recordsPerFetch.record(records, now);
+  }
+
+  /** The application took `records` records of a partition (`bytes` of whole batches), which is now `lag` records behind its end. */
+  consumed(records: number, bytes: number, lag: number, now: number): void {
+    this.recordsConsumed.record(records, now);
+    if (bytes > 0) this.bytesConsumed.record(bytes, now);
+    this.lag.record(lag, now);
+  }
+
+  /** An offset commit was answered `latencyMs` after it went out. */
+  committed(latencyMs: number, now: number): void {
+    this.commitLatency.record(latencyMs, now);
+  }
+
+  /** Every metric now, tagged with the consumer's client.id. */
+  snapshot(now: number, clientId: string, assignedPartitions: number): ClientMetric[] {
+    const tags = { 'client-id': clientId };
+    const f = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags, value });
+    const c = (name: string, description: string, value: number): ClientMetric => ({ group: COORDINATOR, name, description, tags, value });
+    return [
+      f('bytes-consumed-rate', 'bytes of batches the application took per second', this.bytesConsumed.rate(now)),
+      f('bytes-consumed-total', 'bytes of batches the application took', this.bytesConsumed.total),
+      f('fetch-latency-avg', 'average milliseconds from a fetch request to its answer', this.fetchLatency.avg(now)),
+      f('fetch-latency-max', 'longest wait for the answer to a fetch request, in milliseconds', this.fetchLatency.max(now)),
+      f('fetch-rate', 'fetch requests answered per second', this.fetchLatency.countRate(now)),
+      f('fetch-size-avg', 'average bytes of batches in a fetch answer', this.fetchSize.avg(now)),
+      f('fetch-size-max', 'most bytes of batches in one fetch answer', this.fetchSize.max(now)),
+      f('fetch-total', 'fetch requests answered', this.fetchLatency.count),
+      f('records-consumed-rate', 'records the application took per second', this.recordsConsumed.rate(now)),
+      f('records-consumed-total', 'records the application took', this.recordsConsumed.total),
+      f('records-lag-max', 'most records a partition was behind its end (high watermark, or last stable offset with read_committed) when records were taken', this.lag.max(now)),
+      f('records-per-request-avg', 'average records in a fetch answer', this.recordsPerFetch.avg(now)),
+      c('assigned-partitions', 'partitions assigned to this consumer', assignedPartitions),
+      c('commit-latency-avg', 'average milliseconds from an offset commit to its answer', this.commitLatency.avg(now)),
+      c('commit-latency-max', 'longest wait for the answer to an offset commit, in milliseconds', this.commitLatency.max(now)),
+      c('commit-rate', 'offset commits answered per second', this.commitLatency.countRate(now)),
+      c('commit-total', 'offset commits answered', this.commitLatency.count),
+    ];
+  }
+}

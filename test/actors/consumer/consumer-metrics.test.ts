@@ -1,0 +1,52 @@
+/**
+ * actors/consumer/consumer-metrics.ts: what a fetch, records taken and an offset commit count for
+ * in Kafka's consumer-fetch-manager-metrics and consumer-coordinator-metrics, and the samples
+ * running out of time.
+ */
+import { expect } from 'chai';
+import { ConsumerMetrics } from '../../../actors/consumer/consumer-metrics.js';
+
+const T = 1_700_000_000_000;
+
+describe('actors/consumer: metrics', () => {
+  const byName = (m: ConsumerMetrics, now: number) => {
+    const list = m.snapshot(now, 'c-1', 4);
+    for (const x of list) {
+      expect(x.tags).to.deep.equal({ 'client-id': 'c-1' });
+      expect(x.group).to.be.oneOf(['consumer-fetch-manager-metrics', 'consumer-coordinator-metrics']);
+    }
+    return Object.fromEntries(list.map((x) => [x.name, x.value]));
+  };
+
+  it('nothing yet: totals 0, averages and maxima NaN, the partitions assigned', () => {
+    const v = byName(new ConsumerMetrics({ windowMs: 1_000, samples: 2 }, T), T + 5);
+    expect([v['fetch-total'], v['records-consumed-total'], v['bytes-consumed-total'], v['commit-total'], v['fetch-rate']]).to.deep.equal([0, 0, 0, 0, 0]);
+    for (const k of ['fetch-latency-avg', 'fetch-size-max', 'records-per-request-avg', 'records-lag-max', 'commit-latency-avg']) expect(v[k], k).to.be.NaN;
+    expect(v['assigned-partitions']).to.equal(4);
+  });
+
+  it('fetches, records taken and commits: averages, maxima, totals, rates over at least one window', () => {
+    const m = new ConsumerMetrics({ windowMs: 1_000, samples: 2 }, T);
+    m.fetched(10, 5_000, 40, T + 100);
+    m.fetched(30, 1_000, 10, T + 200);
+    m.consumed(40, 5_000, 12, T + 210);
+    m.consumed(10, 0, 0, T + 220); // records of a batch not all taken: no bytes yet
+    m.committed(4, T + 300);
+    const v = byName(m, T + 500);
+    expect([v['fetch-latency-avg'], v['fetch-latency-max'], v['fetch-total']]).to.deep.equal([20, 30, 2]);
+    expect([v['fetch-size-avg'], v['fetch-size-max'], v['records-per-request-avg']]).to.deep.equal([3_000, 5_000, 25]);
+    expect([v['records-consumed-total'], v['bytes-consumed-total'], v['records-lag-max']]).to.deep.equal([50, 5_000, 12]);
+    expect([v['commit-total'], v['commit-latency-avg'], v['commit-latency-max']]).to.deep.equal([1, 4, 4]);
+    // 0.5 s into the first of two windows: over 1.5 s
+    expect(v['records-consumed-rate']).to.be.closeTo(50 / 1.5, 1e-9);
+    expect(v['bytes-consumed-rate']).to.be.closeTo(5_000 / 1.5, 1e-9);
+    expect(v['fetch-rate']).to.be.closeTo(2 / 1.5, 1e-9);
+    expect(v['commit-rate']).to.be.closeTo(1 / 1.5, 1e-9);
+    // both windows over: the samples are gone, the totals stay
+    const later = byName(m, T + 5_000);
+    expect(later['fetch-latency-avg']).to.be.NaN;
+    expect(later['records-lag-max']).to.be.NaN;
+    expect(later['records-consumed-rate']).to.equal(0);
+    expect([later['fetch-total'], later['records-consumed-total']]).to.deep.equal([2, 50]);
+  });
+});
