@@ -43,6 +43,7 @@ export const CONSUME_FLAGS = {
   partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
   consumers: { type: 'int', default: 1, min: 1, help: 'consumers in the group' },
+  group: { type: 'string', default: '', help: "the consumer group (kafka-consumer-perf-test's --group): on a running cluster it reads from the group's committed offsets on, commits where it stopped, and is kept; none: a group of the run, deleted after it" },
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: "where the throw-away cluster's brokers run / how the client reaches them" },
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
@@ -73,6 +74,10 @@ export interface ConsumeOptions {
   label?: string;
   /** Read the consumers' metrics at the end (--print-metrics). */
   metrics?: boolean;
+  /** The group (--group); none: a fresh one named for the run. */
+  groupId?: string;
+  /** Commit where each consumer stopped, once everything was read (a named group on a kept topic). */
+  commitAtEnd?: boolean;
   /**
    * An existing topic read as it is: each partition's offsets when the run began. The run also
    * ends once every partition's position has reached its end, whatever it counted: a
@@ -137,7 +142,7 @@ export function consumerConfigOf(o: Pick<ConsumeOptions, 'maxPollRecords' | 'max
 /** Reads the whole topic from the beginning with a group of consumers. */
 export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promise<ConsumeResult> {
   const client = await cluster.client(`perf-consume-${o.topic}-${groupSeq}`);
-  const groupId = `perf-group-${o.topic}-${groupSeq++}-${process.pid}`;
+  const groupId = o.groupId ?? `perf-group-${o.topic}-${groupSeq++}-${process.pid}`;
   const consumers: Consumer[] = [];
   /** Distinct records read (partition end offsets summed), and everything delivered. */
   let count = 0;
@@ -215,6 +220,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     const timedOut = await Promise.race([finished.then(() => false), sleep(o.timeoutMs).then(() => true)]);
     if (timedOut) throw new Error(`consumers read ${count} of ${o.records} records in ${o.timeoutMs} ms`);
     if (o.metrics) metrics = await Promise.all(consumers.map((c) => c.metrics()));
+    if (o.commitAtEnd) await Promise.all(consumers.map((c) => commitPositions(c, o.topic)));
   } finally {
     if (endWatch) clearInterval(endWatch);
     stop();
@@ -225,6 +231,13 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
   if (metrics) r.metrics = metrics;
   return r;
+}
+
+/** Commits the positions the consumer has reached in the partitions of `topic` assigned to it. */
+async function commitPositions(c: Consumer, topic: string): Promise<void> {
+  const d = await c.describe();
+  const offsets = d.assignment.filter((a) => a.topic === topic && a.position !== null).map((a) => ({ topic, partition: a.partition, offset: a.position! }));
+  if (offsets.length > 0) await c.commitOffsets(offsets);
 }
 
 /** The partitions of `topic` whose position, in any of the consumers, has reached its end. */
@@ -254,6 +267,7 @@ export function recordsToRead(topic: string, available: number, asked: number | 
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
+  const group = f.group === '' ? null : f.group;
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
   const consumerProps = clientProps({ flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] }, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
@@ -268,14 +282,30 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
       if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
       ends = await topicOffsets(target, topic.name);
-      records = recordsToRead(topic.name, ends.reduce((n, p) => n + (p.high - p.low), 0), f.given.has('records') ? f.records : null);
+      // a named group reads on from its committed offsets
+      if (group !== null) ends = fromCommitted(ends, await committedOffsets(target, group, topic.name));
+      const left = ends.reduce((n, p) => n + (p.high - p.low), 0);
+      if (left === 0 && group !== null) throw new CliError(`group '${group}' has read topic '${topic.name}' to its end (its committed offsets are the topic's end offsets): produce more, or name another --group`);
+      records = recordsToRead(topic.name, left, f.given.has('records') ? f.records : null);
       process.stderr.write(`[consume] reading ${records} records of topic ${topic.name}\n`);
     } else {
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
       await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    r = await runConsume(target, { topic: topic.name, records, recordSize: f['record-size'], consumers: f.consumers, ...settings, timeoutMs: f['timeout-ms'], consumerProps, metrics: f['print-metrics'], ...(ends ? { ends } : {}) });
-    if (target.kind === 'running') await dropGroup(target, r.groupId);
+    const kept = target.kind === 'running' && topic.origin !== 'run';
+    r = await runConsume(target, {
+      topic: topic.name,
+      records,
+      recordSize: f['record-size'],
+      consumers: f.consumers,
+      ...settings,
+      timeoutMs: f['timeout-ms'],
+      consumerProps,
+      metrics: f['print-metrics'],
+      ...(ends ? { ends } : {}),
+      ...(group !== null ? { groupId: group, commitAtEnd: kept } : {}),
+    });
+    if (target.kind === 'running' && group === null) await dropGroup(target, r.groupId);
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
@@ -291,11 +321,31 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   }
   const shape = topic.origin === 'existing' ? '' : `, ${f['record-size']} B records, ${f.compression}`;
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
-  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${group !== null ? ` of group ${group}` : ''}${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (r.metrics) console.log(`\n${formatMetrics(r.metrics.flat())}`);
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
   }
+}
+
+/** The offsets `group` has committed for the partitions of `topic` (none: not there). */
+async function committedOffsets(target: PerfTarget, group: string, topic: string): Promise<Map<number, number>> {
+  const admin = (await target.adminClient()).admin();
+  await admin.connect();
+  try {
+    const t = (await admin.fetchOffsets({ groupId: group, topics: [topic] })).find((x) => x.topic === topic);
+    return new Map((t?.partitions ?? []).filter((p) => p.offset >= 0).map((p) => [p.partition, p.offset]));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** A topic's offsets to read from a group's committed offsets on (where within the log); the rest from its start. */
+export function fromCommitted(ends: readonly { partition: number; low: number; high: number }[], committed: ReadonlyMap<number, number>): { partition: number; low: number; high: number }[] {
+  return ends.map((e) => {
+    const c = committed.get(e.partition);
+    return c === undefined || c < e.low || c > e.high ? e : { ...e, low: c };
+  });
 }
 
 /** Deletes the run's consumer group from a running cluster (it committed nothing); a failure is reported, not fatal. */

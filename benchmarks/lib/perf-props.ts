@@ -55,8 +55,8 @@ export const PRODUCER_KEYS_OWNED: Readonly<Record<string, string>> = {
 
 /** Consumer keys perf-consume sets from its own flags, or that its count of records relies on. */
 export const CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
-  'group.id': 'each run forms a group of its own',
-  'enable.auto.commit': 'a run commits nothing, so that every run reads the topic from its start',
+  'group.id': 'set it with --group (without it each run forms a group of its own)',
+  'enable.auto.commit': 'a run commits nothing, so that every run reads the topic from its start (with --group it commits where it stopped)',
   'auto.offset.reset': 'a run reads the topic from its start',
   'max.poll.records': 'set it with --max-poll-records',
   'max.partition.fetch.bytes': 'set it with --max-partition-fetch-bytes',

@@ -51,7 +51,7 @@ describe('benchmarks/perf-props', () => {
       expect(usageError(() => clientProps({ flag: 'producer-props', pairs: [`${key}=1`] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.equal(`--producer-props ${key}: set it with ${flag}`);
     }
     const checkConsumer = (c: Record<string, string>) => void parseConsumerConfig({ ...c, 'group.id': 'g' });
-    expect(usageError(() => clientProps({ flag: 'consumer-props', pairs: ['group.id=mine'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props group.id: each run forms a group of its own');
+    expect(usageError(() => clientProps({ flag: 'consumer-props', pairs: ['group.id=mine'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props group.id: set it with --group (without it each run forms a group of its own)');
     expect(usageError(() => clientProps({ flag: 'consumer-props', pairs: ['max.poll.records=5'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props max.poll.records: set it with --max-poll-records');
     expect(clientProps({ flag: 'consumer-props', pairs: ['fetch.min.bytes=1024'] }, CONSUMER_KEYS_OWNED, checkConsumer)).to.deep.equal({ 'fetch.min.bytes': '1024' });
   });

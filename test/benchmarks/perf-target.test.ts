@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, clientTransport, releaseTopic, runName, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
-import { recordsToRead } from '../../benchmarks/perf-consume.js';
+import { fromCommitted, recordsToRead } from '../../benchmarks/perf-consume.js';
 import { runScaling } from '../../benchmarks/perf-scaling.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { TestCluster } from '../helpers/cluster.js';
@@ -49,6 +49,27 @@ describe('benchmarks/perf-target', function () {
     expect(recordsToRead('t', 500, 200)).to.equal(200);
     expect(() => recordsToRead('t', 500, 501)).to.throw(/topic 't' holds 500 records, fewer than --records 501/);
     expect(() => recordsToRead('t', 0, null)).to.throw(/topic 't' holds no records to read/);
+  });
+
+  it("a named group reads from its committed offsets on; where it committed nothing, or outside the log, from the start", () => {
+    const ends = [
+      { partition: 0, low: 0, high: 100 },
+      { partition: 1, low: 10, high: 50 },
+      { partition: 2, low: 0, high: 30 },
+      { partition: 3, low: 20, high: 40 },
+    ];
+    const committed = new Map([
+      [0, 60],
+      [1, 50],
+      [3, 5],
+    ]);
+    expect(fromCommitted(ends, committed)).to.deep.equal([
+      { partition: 0, low: 60, high: 100 },
+      { partition: 1, low: 50, high: 50 },
+      { partition: 2, low: 0, high: 30 },
+      // below the log start (deleted records): the consumer resets to the start, as the run counts
+      { partition: 3, low: 20, high: 40 },
+    ]);
   });
 
   describe('the topic of a run', () => {

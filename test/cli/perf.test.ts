@@ -172,6 +172,29 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(await topics()).to.include('bench-kept');
     });
 
+    it("--group, Kafka's way: reads on from the group's committed offsets, commits where it stopped, and keeps the group", async () => {
+      const p = await cli.run('perf-produce', [...common, '--topic', 'bench-group', '--partitions', '2', '--records', '3000', '--warmup-records', '0', '--send-size', '50']);
+      expect(p.code, p.stderr).to.equal(0);
+      const first = await cli.run('perf-consume', [...common, '--topic', 'bench-group', '--group', 'perf-readers', '--consumers', '2']);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(first.stdout).to.match(/^3000 records read by 2 consumer\(s\)/m).and.contain('2 consumer(s) of group perf-readers');
+      // the group stays, its offsets at the topic's end
+      const groups = await cli.run('groups', ['--describe', '--group', 'perf-readers']);
+      expect(groups.code, groups.stderr).to.equal(0);
+      expect(groups.stdout).to.match(/bench-group\s+0\s+\d+\s+\d+\s+0\b/).and.match(/bench-group\s+1\s+\d+\s+\d+\s+0\b/);
+      // nothing left for it: a clear failure (exit 1)
+      const none = await cli.run('perf-consume', [...common, '--topic', 'bench-group', '--group', 'perf-readers'], { inProcess: true });
+      expect(none.code).to.equal(1);
+      expect(none.stderr).to.contain("group 'perf-readers' has read topic 'bench-group' to its end");
+      // 500 more: the group reads those, and another group the whole topic
+      expect((await cli.run('perf-produce', [...common, '--topic', 'bench-group', '--records', '500', '--warmup-records', '0', '--send-size', '50'])).code).to.equal(0);
+      const [more, other] = await Promise.all([cli.run('perf-consume', [...common, '--topic', 'bench-group', '--group', 'perf-readers']), cli.run('perf-consume', [...common, '--topic', 'bench-group', '--group', 'perf-others'])]);
+      expect(more.code, more.stderr).to.equal(0);
+      expect(more.stdout).to.match(/^500 records read by 1 consumer\(s\)/m);
+      expect(other.code, other.stderr).to.equal(0);
+      expect(other.stdout).to.match(/^3500 records read by 1 consumer\(s\)/m);
+    });
+
     it('reads an existing topic to its end when its last offsets are transaction markers, which hold no record', async () => {
       await cli.cluster.client.createTopic('bench-txn', 2, 1);
       const samsa = cli.cluster.samsa();
