@@ -2,7 +2,9 @@
  * The consumer's metrics, named and meant as Kafka's consumer-fetch-manager-metrics group (its
  * fetches: latency, bytes and records per fetch; what the application took: records and bytes
  * consumed; how far behind the partitions are) and part of consumer-coordinator-metrics (offset
- * commits, assigned partitions). Counted per fetch, per batch handed out and per commit, never
+ * commits, rebalances, assigned partitions). A rebalance runs from the member's JoinGroup (or,
+ * with group.protocol consumer, the start of a reconciliation) to its assignment; the first join
+ * counts, as in Kafka. Counted per fetch, per batch handed out and per commit, never
  * per record. Kept in samples (src/client/metrics.ts): averages, maxima and rates cover the last
  * metrics.num.samples x metrics.sample.window.ms; totals cover the consumer's life.
  */
@@ -19,6 +21,11 @@ export class ConsumerMetrics {
   private readonly recordsConsumed: SampledStat;
   private readonly lag: SampledStat;
   private readonly commitLatency: SampledStat;
+  private readonly rebalanceLatency: SampledStat;
+  /** When the rebalance under way began (null: none). */
+  private rebalanceStartedAt: number | null = null;
+  /** When the last rebalance completed (null: none yet). */
+  private lastRebalanceAt: number | null = null;
 
   constructor(config: SampleConfig, now: number) {
     const stat = () => new SampledStat(config, now);
@@ -29,6 +36,20 @@ export class ConsumerMetrics {
     this.recordsConsumed = stat();
     this.lag = stat();
     this.commitLatency = stat();
+    this.rebalanceLatency = stat();
+  }
+
+  /** The member begins to join its group, or to reconcile a new assignment (a rebalance under way goes on). */
+  rebalanceStarted(now: number): void {
+    this.rebalanceStartedAt ??= now;
+  }
+
+  /** The member has its assignment: the rebalance under way is over. */
+  rebalanceCompleted(now: number): void {
+    if (this.rebalanceStartedAt === null) return;
+    this.rebalanceLatency.record(now - this.rebalanceStartedAt, now);
+    this.rebalanceStartedAt = null;
+    this.lastRebalanceAt = now;
   }
 
   /** A fetch was answered `latencyMs` after it went out, with `bytes` of batches holding `records` records for the application. */
@@ -73,6 +94,12 @@ export class ConsumerMetrics {
       c('commit-latency-max', 'longest wait for the answer to an offset commit, in milliseconds', this.commitLatency.max(now)),
       c('commit-rate', 'offset commits answered per second', this.commitLatency.countRate(now)),
       c('commit-total', 'offset commits answered', this.commitLatency.count),
+      c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', this.lastRebalanceAt === null ? -1 : (now - this.lastRebalanceAt) / 1000),
+      c('rebalance-latency-avg', 'average milliseconds from joining (or a new assignment) to having the assignment', this.rebalanceLatency.avg(now)),
+      c('rebalance-latency-max', 'longest rebalance, in milliseconds', this.rebalanceLatency.max(now)),
+      c('rebalance-latency-total', 'milliseconds spent in rebalances, summed', this.rebalanceLatency.total),
+      c('rebalance-rate-per-hour', 'rebalances completed per hour', this.rebalanceLatency.countRate(now) * 3600),
+      c('rebalance-total', 'rebalances completed, the first join included', this.rebalanceLatency.count),
     ];
   }
 }

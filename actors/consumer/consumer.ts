@@ -209,6 +209,7 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
     return;
   }
   s.phase = 'Joining';
+  s.metrics.rebalanceStarted(ctx.clock.now());
   const epoch = s.epoch;
   const topics = subscribedTopics(s);
   s.joinedTopology = topologyOf(s, topics);
@@ -274,6 +275,7 @@ function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment:
   for (const tp of parts) s.assigned.set(key(tp.topic, tp.partition), newAssigned(tp.topic, tp.partition));
   s.phase = 'Stable';
   s.nextHeartbeatAt = ctx.clock.now() + s.config.heartbeatIntervalMs;
+  s.metrics.rebalanceCompleted(ctx.clock.now());
   emit(s, ctx, {
     kind: 'group.join',
     groupId: s.config.groupId,

@@ -364,6 +364,7 @@ function maybeReconcile(s: ConsumerState, ctx: Ctx): void {
     maybeHeartbeat(s, ctx);
     return;
   }
+  s.metrics.rebalanceStarted(ctx.clock.now());
   ctx.log.info('reconciling the assignment', {
     groupId: s.config.groupId,
     memberId: ms.memberId,
@@ -503,6 +504,7 @@ function revokeAndAssign(s: ConsumerState, ctx: Ctx): void {
   revoke(s, ctx, plan.revoked);
   for (const tp of plan.added) s.assigned.set(key(tp.topic, tp.partition), m.ops.newAssigned(tp.topic, tp.partition));
   ms.completeReconciliation(plan);
+  s.metrics.rebalanceCompleted(ctx.clock.now());
   sync(s);
   m.ops.emit(s, ctx, {
     kind: 'group.join',

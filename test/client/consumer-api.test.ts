@@ -93,6 +93,10 @@ describe('client/consumer API', function () {
     expect(v('consumer-coordinator-metrics', 'commit-total')).to.equal(1);
     expect(v('consumer-coordinator-metrics', 'commit-latency-max')).to.be.at.least(0);
     expect(v('consumer-coordinator-metrics', 'assigned-partitions')).to.equal(1);
+    // joining the group was its first rebalance
+    expect(v('consumer-coordinator-metrics', 'rebalance-total')).to.equal(1);
+    expect(v('consumer-coordinator-metrics', 'rebalance-latency-max')).to.be.at.least(0);
+    expect(v('consumer-coordinator-metrics', 'last-rebalance-seconds-ago')).to.be.at.least(0);
     await consumer.disconnect();
   });
 

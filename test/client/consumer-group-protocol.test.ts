@@ -97,6 +97,10 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
     expect(valuesOf(members)).to.have.length(180);
     const epochs = await Promise.all(members.map(async (m) => (await m.consumer.describe()).generationId));
     expect(epochs.every((e) => e > 0)).to.equal(true);
+    // each reconciliation counts as a rebalance: a, the first, had its own and at least one more as b and c came
+    const rebalances = await Promise.all(members.map(async (m) => (await m.consumer.metrics()).find((x) => x.name === 'rebalance-total')!.value));
+    expect(rebalances[0]).to.be.at.least(2);
+    expect(rebalances.every((n) => n >= 1)).to.equal(true);
 
     // c leaves (commits, then leaves): a and b take its partitions from its commits
     ownership.release(cc);

@@ -49,4 +49,20 @@ describe('actors/consumer: metrics', () => {
     expect(later['records-consumed-rate']).to.equal(0);
     expect([later['fetch-total'], later['records-consumed-total']]).to.deep.equal([2, 50]);
   });
+
+  it('rebalances: from the first join (or reconciliation) to the assignment; a join while one is under way goes on with it', () => {
+    const m = new ConsumerMetrics({ windowMs: 60_000, samples: 2 }, T);
+    expect(byName(m, T)['last-rebalance-seconds-ago']).to.equal(-1);
+    m.rebalanceCompleted(T + 1); // none under way: nothing
+    m.rebalanceStarted(T + 10);
+    m.rebalanceStarted(T + 50); // a join again (the coordinator asked for it): the same rebalance
+    m.rebalanceCompleted(T + 110);
+    m.rebalanceStarted(T + 2_000);
+    m.rebalanceCompleted(T + 2_040);
+    const v = byName(m, T + 4_040);
+    expect([v['rebalance-total'], v['rebalance-latency-avg'], v['rebalance-latency-max'], v['rebalance-latency-total']]).to.deep.equal([2, 70, 100, 140]);
+    expect(v['last-rebalance-seconds-ago']).to.equal(2);
+    // two in the first window of two: per hour over one window and 4.04 s
+    expect(v['rebalance-rate-per-hour']).to.be.closeTo((2 * 3600 * 1000) / 64_040, 1e-9);
+  });
 });
