@@ -28,6 +28,8 @@ import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRo
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
+import type { ClientMetric } from '../src/client/metrics.js';
+import { formatMetrics } from './lib/client-metrics.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
 export const E2E_FLAGS = {
@@ -43,6 +45,7 @@ export const E2E_FLAGS = {
   'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
+  'print-metrics': { type: 'bool', default: false, help: "print the producer's and the consumer's metrics at the end (Kafka's producer-metrics and consumer-fetch-manager-metrics)" },
   raw: { type: 'bool', default: true, help: 'measure a bare round trip (MessagePort; TCP for a client over TCP) at the same message rate first, and the stalls the machine imposes on two busy threads (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
@@ -57,6 +60,8 @@ export interface E2eOptions {
   lingerMs: number;
   warmupFraction: number;
   label?: string;
+  /** Read the producer's and the consumer's metrics at the end (--print-metrics). */
+  metrics?: boolean;
 }
 
 export interface E2eResult {
@@ -68,6 +73,8 @@ export interface E2eResult {
   cpu: CpuReport | null;
   /** The records at or above the p99, by the batches they came in. */
   late: LateBatches;
+  /** The producer's and the consumer's metrics at the end (--print-metrics). */
+  metrics?: ClientMetric[];
 }
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
@@ -120,7 +127,9 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
       while (received < o.records && Date.now() < deadline) await sleep(10);
       if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
       const latency = lat.summary();
-      return { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, late: trace.lateBatches(latency.p99) };
+      const r: E2eResult = { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, late: trace.lateBatches(latency.p99) };
+      if (o.metrics) r.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
+      return r;
     } finally {
       stop();
     }
@@ -171,7 +180,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   try {
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-e2e', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
     if (topic.origin === 'existing') await requireEmpty(target, topic.name);
-    r = await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'] });
+    r = await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] });
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
@@ -187,6 +196,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   }
   if (r.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(r.cpu)}`);
   for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
+  if (r.metrics) console.log(`\n${formatMetrics(r.metrics)}`);
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
   }

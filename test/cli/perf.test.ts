@@ -224,7 +224,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       // a topic of the run and the empty existing one: the runs share nothing, run together
       const [e, onEmpty] = await Promise.all([
         cli.run('perf-e2e', ['--json', '', '--records', '4000', '--throughput', '4000', '--partitions', '2', '--send-size', '10']),
-        cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000', '--throughput', '2000']),
+        cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000', '--throughput', '2000', '--print-metrics']),
       ]);
       expect(e.code, e.stderr).to.equal(0);
       expect(e.stdout).to.match(/^perf-e2e: 4000 records at 4000 records\/s asked .*the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-e2e-\S+ \(of this run\), 2 partitions, RF 1/m);
@@ -236,6 +236,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
       expect(onEmpty.code, onEmpty.stderr).to.equal(0);
       expect(onEmpty.stdout).to.contain('topic bench-e2e (existing), 2 partitions, RF 1');
+      // --print-metrics: the producer's and the consumer's, every record sent and taken once
+      expect(onEmpty.stdout).to.match(/^producer-metrics:record-send-total:\{client-id=\S+\}\s+: 1000\.000$/m).and.match(/^consumer-fetch-manager-metrics:records-consumed-total:\{client-id=\S+\}\s+: 1000\.000$/m);
       // refused before it sends anything: main() in this process
       const again = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000'], { inProcess: true });
       expect(again.code).to.equal(2);
