@@ -3,23 +3,12 @@
  * --producer-config / --consumer-config under them, checked by the clients' own config parsers,
  * with the keys a tool sets from its own flags refused.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
+import { scratchDir, usageErrorOf } from '../helpers/usage-errors.js';
 import { CONSUMER_KEYS_OWNED, PRODUCER_KEYS_OWNED, clientProps } from '../../benchmarks/lib/perf-props.js';
 import { defaultProduceOptions, producerConfigOf } from '../../benchmarks/perf-produce.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
 import { parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
-
-const usageError = (fn: () => unknown): Error => {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('no error');
-};
 
 describe('benchmarks/perf-props', () => {
   const checkProducer = (acks: 0 | 1 | -1) => (c: Record<string, string>) => void parseProducerConfig(producerConfigOf({ ...defaultProduceOptions({ acks }), producerProps: c }));
@@ -40,7 +29,7 @@ describe('benchmarks/perf-props', () => {
       [['enable.idempotence=true'], /--producer-props acks: .*enable\.idempotence/],
     ];
     for (const [pairs, says] of cases) {
-      const e = usageError(() => clientProps({ flag: 'producer-props', pairs }, PRODUCER_KEYS_OWNED, checkProducer(1)));
+      const e = usageErrorOf(() => clientProps({ flag: 'producer-props', pairs }, PRODUCER_KEYS_OWNED, checkProducer(1)));
       expect(e.name, pairs.join(' ')).to.equal('UsageError');
       expect(e.message).to.match(says);
     }
@@ -48,25 +37,21 @@ describe('benchmarks/perf-props', () => {
 
   it('refuses the keys a tool sets from its own flags, saying which flag', () => {
     for (const [key, flag] of [['acks', '--acks'], ['batch.size', '--batch-size'], ['linger.ms', '--linger-ms'], ['compression.type', '--compression'], ['partitioner.sticky.bytes', '--sticky-bytes']]) {
-      expect(usageError(() => clientProps({ flag: 'producer-props', pairs: [`${key}=1`] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.equal(`--producer-props ${key}: set it with ${flag}`);
+      expect(usageErrorOf(() => clientProps({ flag: 'producer-props', pairs: [`${key}=1`] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.equal(`--producer-props ${key}: set it with ${flag}`);
     }
     const checkConsumer = (c: Record<string, string>) => void parseConsumerConfig({ ...c, 'group.id': 'g' });
-    expect(usageError(() => clientProps({ flag: 'consumer-props', pairs: ['group.id=mine'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props group.id: set it with --group (without it each run forms a group of its own)');
-    expect(usageError(() => clientProps({ flag: 'consumer-props', pairs: ['max.poll.records=5'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props max.poll.records: set it with --max-poll-records');
+    expect(usageErrorOf(() => clientProps({ flag: 'consumer-props', pairs: ['group.id=mine'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props group.id: set it with --group (without it each run forms a group of its own)');
+    expect(usageErrorOf(() => clientProps({ flag: 'consumer-props', pairs: ['max.poll.records=5'] }, CONSUMER_KEYS_OWNED, checkConsumer)).message).to.equal('--consumer-props max.poll.records: set it with --max-poll-records');
     expect(clientProps({ flag: 'consumer-props', pairs: ['fetch.min.bytes=1024'] }, CONSUMER_KEYS_OWNED, checkConsumer)).to.deep.equal({ 'fetch.min.bytes': '1024' });
   });
 
   describe('with a config file', () => {
-    let dir: string;
+    let scratch: ReturnType<typeof scratchDir>;
     before(() => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-perf-props-'));
+      scratch = scratchDir('samsa-perf-props-');
     });
-    after(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const file = (name: string, text: string): string => {
-      const f = path.join(dir, name);
-      fs.writeFileSync(f, text);
-      return f;
-    };
+    after(() => scratch.remove());
+    const file = (name: string, text: string): string => scratch.file(name, text);
 
     it("the perf tools' configs: the file's keys under the command line's, each checked and blamed where it came from", () => {
       const checkProducer = (acks: 0 | 1 | -1) => (c: Record<string, string>) => void parseProducerConfig(producerConfigOf({ ...defaultProduceOptions({ acks }), producerProps: c }));
@@ -80,13 +65,13 @@ describe('benchmarks/perf-props', () => {
       });
       // a bad key or value of the file names the file; of the pairs, the pairs
       const badFile = file('bad-value.properties', 'buffer.memory=lots\n');
-      expect(usageError(() => clientProps({ ...src, file: badFile, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(new RegExp(`^--producer-config ${badFile}: buffer\\.memory: `));
-      expect(usageError(() => clientProps({ ...src, file: badFile, pairs: ['buffer.memory=nope'] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(/^--producer-props buffer\.memory: /);
+      expect(usageErrorOf(() => clientProps({ ...src, file: badFile, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(new RegExp(`^--producer-config ${badFile}: buffer\\.memory: `));
+      expect(usageErrorOf(() => clientProps({ ...src, file: badFile, pairs: ['buffer.memory=nope'] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(/^--producer-props buffer\.memory: /);
       const unknown = file('unknown.properties', 'sasl.mechanism=PLAIN\n');
-      expect(usageError(() => clientProps({ ...src, file: unknown, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(new RegExp(`^--producer-config ${unknown}: sasl\\.mechanism: unknown producer config key`));
+      expect(usageErrorOf(() => clientProps({ ...src, file: unknown, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.match(new RegExp(`^--producer-config ${unknown}: sasl\\.mechanism: unknown producer config key`));
       // a key a flag of the tool sets, in the file
       const owned = file('owned.properties', 'linger.ms=20\n');
-      expect(usageError(() => clientProps({ ...src, file: owned, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.equal(`--producer-config ${owned}: linger.ms: set it with --linger-ms`);
+      expect(usageErrorOf(() => clientProps({ ...src, file: owned, pairs: [] }, PRODUCER_KEYS_OWNED, checkProducer(1))).message).to.equal(`--producer-config ${owned}: linger.ms: set it with --linger-ms`);
       const consumer = file('consumer.properties', 'fetch.min.bytes=2048\n');
       const checkConsumer = (c: Record<string, string>) => void parseConsumerConfig({ ...c, 'group.id': 'g' });
       expect(clientProps({ flag: 'consumer-props', pairs: [], fileFlag: 'consumer-config', file: consumer }, CONSUMER_KEYS_OWNED, checkConsumer)).to.deep.equal({ 'fetch.min.bytes': '2048' });

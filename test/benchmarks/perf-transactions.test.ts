@@ -11,16 +11,7 @@ import type { Producer } from '../../src/client/producer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import type { Transaction } from '../../src/client/transaction.js';
 import { TestCluster } from '../helpers/cluster.js';
-
-const usageError = (fn: () => unknown): Error => {
-  try {
-    fn();
-  } catch (e) {
-    expect((e as Error).name).to.equal('UsageError');
-    return e as Error;
-  }
-  throw new Error('no error');
-};
+import { usageErrorOf } from '../helpers/usage-errors.js';
 
 /** A producer that logs what it is asked, its sends resolving (or failing) on the next turn. */
 function fakeProducer(log: string[], failSend = -1): Pick<Producer, 'send' | 'transaction'> {
@@ -60,9 +51,9 @@ describe('benchmarks/perf-transactions', function () {
   });
 
   it('refuses an age of zero or less and an empty transactional.id', () => {
-    expect(usageError(() => transactionSettings('', 0, undefined)).message).to.equal('--transaction-duration-ms must be greater than zero, got 0');
-    expect(usageError(() => transactionSettings('x', -5, undefined)).message).to.equal('--transaction-duration-ms must be greater than zero, got -5');
-    expect(usageError(() => transactionSettings('', null, ' ')).message).to.equal('transactional.id in the producer configs is empty');
+    expect(usageErrorOf(() => transactionSettings('', 0, undefined)).message).to.equal('--transaction-duration-ms must be greater than zero, got 0');
+    expect(usageErrorOf(() => transactionSettings('x', -5, undefined)).message).to.equal('--transaction-duration-ms must be greater than zero, got -5');
+    expect(usageErrorOf(() => transactionSettings('', null, ' ')).message).to.equal('transactional.id in the producer configs is empty');
   });
 
   it('one id per producer: the id itself for one, -<n> after it for several; the flag over the configs', () => {

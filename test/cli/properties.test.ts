@@ -1,33 +1,18 @@
 /**
  * src/cli/properties.ts: Java .properties files, the format of Kafka's client config files.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parseProperties, readPropertiesFile } from '../../src/cli/properties.js';
-
-const usageError = (fn: () => unknown): Error => {
-  try {
-    fn();
-  } catch (e) {
-    expect((e as Error).name).to.equal('UsageError');
-    return e as Error;
-  }
-  throw new Error('no error');
-};
+import { scratchDir, usageErrorOf } from '../helpers/usage-errors.js';
 
 describe('cli/properties', () => {
-  let dir: string;
+  let scratch: ReturnType<typeof scratchDir>;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-props-'));
+    scratch = scratchDir('samsa-props-');
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const file = (name: string, text: string): string => {
-    const f = path.join(dir, name);
-    fs.writeFileSync(f, text);
-    return f;
-  };
+  after(() => scratch.remove());
+  const file = (name: string, text: string): string => scratch.file(name, text);
 
   it('key=value, key: value and key value; blanks around the separator dropped, inside the value kept', () => {
     expect(parseProperties('a=1\nb: 2\nc 3\n  d   =   four and more  \ne=\nf\n')).to.deep.equal({ a: '1', b: '2', c: '3', d: 'four and more  ', e: '', f: '' });
@@ -60,10 +45,10 @@ describe('cli/properties', () => {
 
   it('a file that is missing, a directory or malformed is a usage error naming the option and the file', () => {
     expect(readPropertiesFile('producer-config', file('ok.properties', 'acks=all\n'))).to.deep.equal({ acks: 'all' });
-    const missing = path.join(dir, 'none.properties');
-    expect(usageError(() => readPropertiesFile('producer-config', missing)).message).to.equal(`--producer-config ${missing}: no such file`);
-    expect(usageError(() => readPropertiesFile('consumer-config', dir)).message).to.equal(`--consumer-config ${dir}: a directory, not a file`);
+    const missing = path.join(scratch.dir, 'none.properties');
+    expect(usageErrorOf(() => readPropertiesFile('producer-config', missing)).message).to.equal(`--producer-config ${missing}: no such file`);
+    expect(usageErrorOf(() => readPropertiesFile('consumer-config', scratch.dir)).message).to.equal(`--consumer-config ${scratch.dir}: a directory, not a file`);
     const bad = file('bad.properties', 'x=\\uZZZZ');
-    expect(usageError(() => readPropertiesFile('producer-config', bad)).message).to.equal(`--producer-config ${bad}: entry 1: malformed \\u escape '\\uZZZZ'`);
+    expect(usageErrorOf(() => readPropertiesFile('producer-config', bad)).message).to.equal(`--producer-config ${bad}: entry 1: malformed \\u escape '\\uZZZZ'`);
   });
 });
