@@ -301,12 +301,17 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
   }
 }
 
+/** Bytes a run sends at least for its brokers' kernel time per GiB to be shown. */
+export const MIN_BYTES_PER_GIB_FIGURE = 64 * MiB;
+
 /**
  * Kernel time of the brokers' threads per GiB of records sent in the timed stretch (their
- * writes into the page cache, mostly), or null without a per-thread CPU report.
+ * writes into the page cache, mostly), or null without a per-thread CPU report or when the
+ * run sent under MIN_BYTES_PER_GIB_FIGURE.
  */
 export function brokerKernelMsPerGiB(r: { cpu: CpuReport | null; bytes: number }): number | null {
-  if (!r.cpu || r.cpu.nodes.length === 0 || r.bytes <= 0) return null;
+  // the kernel counts a thread's time in 10 ms ticks: over fewer bytes the figure is mostly rounding
+  if (!r.cpu || r.cpu.nodes.length === 0 || r.bytes < MIN_BYTES_PER_GIB_FIGURE) return null;
   return (r.cpu.nodes.reduce((a, n) => a + n.sys, 0) * r.cpu.wallMs) / (r.bytes / (1024 * MiB));
 }
 

@@ -12,6 +12,8 @@ import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
 import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
 import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
 import { benchWarmupMs, envNumber, medianBy } from '../../benchmarks/lib/timing.js';
+import { MIN_BYTES_PER_GIB_FIGURE, brokerKernelMsPerGiB } from '../../benchmarks/perf-produce.js';
+import type { CpuReport } from '../../benchmarks/lib/thread-cpu.js';
 
 const specs = {
   records: { type: 'int', default: 10, min: 1, help: 'n' },
@@ -193,5 +195,15 @@ describe('benchmarks/perf helpers', () => {
     await checkFor(() => log.length >= 2, 5_000, 5);
     stopLog();
     expect(log.every((t) => t === '[q] working\n')).to.equal(true);
+  });
+
+  it("the brokers' kernel time per GiB: their kernel shares times the wall time over the GiB sent; none for a run of few bytes", () => {
+    const share = (name: string, sys: number) => ({ name, cpu: sys * 2, wait: 0, sys });
+    const cpu: CpuReport = { wallMs: 1_000, cores: 2, main: share('main', 0), nodes: [share('b1', 0.1), share('b2', 0.2)], other: share('other', 0), total: 1, steal: null };
+    // 0.3 of a core over 1 s = 300 ms, for half a GiB: 600 ms per GiB
+    expect(brokerKernelMsPerGiB({ cpu, bytes: 512 * 1024 * 1024 })).to.be.closeTo(600, 1e-9);
+    expect(brokerKernelMsPerGiB({ cpu, bytes: MIN_BYTES_PER_GIB_FIGURE - 1 })).to.equal(null);
+    expect(brokerKernelMsPerGiB({ cpu: null, bytes: 512 * 1024 * 1024 })).to.equal(null);
+    expect(brokerKernelMsPerGiB({ cpu: { ...cpu, nodes: [] }, bytes: 512 * 1024 * 1024 })).to.equal(null);
   });
 });
