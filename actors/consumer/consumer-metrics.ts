@@ -13,6 +13,34 @@ import { SampledStat, type ClientMetric, type SampleConfig } from '../../src/cli
 const FETCH = 'consumer-fetch-manager-metrics';
 const COORDINATOR = 'consumer-coordinator-metrics';
 
+/**
+ * One assigned partition's lag when the application took its records (Kafka's partition-level
+ * records-lag, records-lag-avg, records-lag-max). It lives on the partition's assignment, so a
+ * partition no longer assigned has no metrics, and one assigned again starts afresh, as in Kafka.
+ */
+export class PartitionLag {
+  /** The lag when records were last taken; NaN before. */
+  latest = Number.NaN;
+  readonly stat: SampledStat;
+
+  constructor(config: SampleConfig, now: number) {
+    this.stat = new SampledStat(config, now);
+  }
+
+  record(lag: number, now: number): void {
+    this.latest = lag;
+    this.stat.record(lag, now);
+  }
+}
+
+/** An assigned partition, as the metrics see it. */
+export interface AssignedLag {
+  topic: string;
+  partition: number;
+  /** null until the application took records of it. */
+  lag: PartitionLag | null;
+}
+
 export class ConsumerMetrics {
   private readonly fetchLatency: SampledStat;
   private readonly fetchSize: SampledStat;
@@ -27,7 +55,10 @@ export class ConsumerMetrics {
   /** When the last rebalance completed (null: none yet). */
   private lastRebalanceAt: number | null = null;
 
-  constructor(config: SampleConfig, now: number) {
+  constructor(
+    private readonly config: SampleConfig,
+    now: number,
+  ) {
     const stat = () => new SampledStat(config, now);
     this.fetchLatency = stat();
     this.fetchSize = stat();
@@ -59,11 +90,17 @@ export class ConsumerMetrics {
     this.recordsPerFetch.record(records, now);
   }
 
+  /** A lag for a partition the application takes records of for the first time in its assignment. */
+  partitionLag(now: number): PartitionLag {
+    return new PartitionLag(this.config, now);
+  }
+
   /** The application took `records` records of a partition (`bytes` of whole batches), which is now `lag` records behind its end. */
-  consumed(records: number, bytes: number, lag: number, now: number): void {
+  consumed(records: number, bytes: number, lag: number, partition: PartitionLag, now: number): void {
     this.recordsConsumed.record(records, now);
     if (bytes > 0) this.bytesConsumed.record(bytes, now);
     this.lag.record(lag, now);
+    partition.record(lag, now);
   }
 
   /** An offset commit was answered `latencyMs` after it went out. */
@@ -71,12 +108,25 @@ export class ConsumerMetrics {
     this.commitLatency.record(latencyMs, now);
   }
 
-  /** Every metric now, tagged with the consumer's client.id. */
-  snapshot(now: number, clientId: string, assignedPartitions: number): ClientMetric[] {
+  /** Every metric now, tagged with the consumer's client.id (and a partition's with its topic and partition). */
+  snapshot(now: number, clientId: string, assigned: readonly AssignedLag[]): ClientMetric[] {
     const tags = { 'client-id': clientId };
     const f = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags, value });
     const c = (name: string, description: string, value: number): ClientMetric => ({ group: COORDINATOR, name, description, tags, value });
+    const perPartition: ClientMetric[] = [];
+    for (const a of assigned) {
+      if (!a.lag) continue;
+      const ptags = { 'client-id': clientId, topic: a.topic, partition: String(a.partition) };
+      const p = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags: ptags, value });
+      perPartition.push(
+        p('records-lag', 'records the partition was behind its end when records were last taken', a.lag.latest),
+        p('records-lag-avg', "the partition's average lag when records were taken", a.lag.stat.avg(now)),
+        p('records-lag-max', "the partition's largest lag when records were taken", a.lag.stat.max(now)),
+      );
+    }
+    const assignedPartitions = assigned.length;
     return [
+      ...perPartition,
       f('bytes-consumed-rate', 'bytes of batches the application took per second', this.bytesConsumed.rate(now)),
       f('bytes-consumed-total', 'bytes of batches the application took', this.bytesConsumed.total),
       f('fetch-latency-avg', 'average milliseconds from a fetch request to its answer', this.fetchLatency.avg(now)),

@@ -59,7 +59,7 @@ import {
 } from '../group-coordinator/messages.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type ListOffsetsResult, type ReplicaMsg } from '../partition-replica/messages.js';
 import { parseConsumerConfig, type ConsumerConfig } from './consumer-config.js';
-import { ConsumerMetrics } from './consumer-metrics.js';
+import { ConsumerMetrics, type PartitionLag } from './consumer-metrics.js';
 import {
   memberClose,
   memberLeave,
@@ -100,6 +100,8 @@ export interface Assigned extends FetchedPartition<ConsumedRecord> {
   resetting: boolean;
   /** The replica the leader named to fetch from (client.rack, KIP-392), until `untilMs`. */
   readReplica: { brokerId: number; untilMs: number } | null;
+  /** Its lag metrics, from the first records the application took of it in this assignment. */
+  lag: PartitionLag | null;
 }
 
 interface CommitWaiter {
@@ -474,7 +476,9 @@ function takeRecords(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, max: numbe
     a.position = records[records.length - 1]!.offset + 1;
     // markers (and aborted transactions) right after the records handed out are passed over too
     if (a.passed !== null) a.position = passOver(a, a.position);
-    s.metrics.consumed(records.length, batchBytes, a.highWatermark >= 0 ? Math.max(0, a.highWatermark - a.position) : 0, ctx.clock.now());
+    const now = ctx.clock.now();
+    a.lag ??= s.metrics.partitionLag(now);
+    s.metrics.consumed(records.length, batchBytes, a.highWatermark >= 0 ? Math.max(0, a.highWatermark - a.position) : 0, a.lag, now);
     out.push({ topic: a.topic, partition: a.partition, highWatermark: a.highWatermark, records });
   }
   s.rotation++;
@@ -589,7 +593,7 @@ function startPosition(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, k: strin
 }
 
 function newAssigned(topic: string, partition: number): Assigned {
-  return { topic, partition, position: null, fetchPosition: -1, buffer: [], bufferedBytes: 0, passed: null, highWatermark: -1, paused: false, resetting: false, readReplica: null };
+  return { topic, partition, position: null, fetchPosition: -1, buffer: [], bufferedBytes: 0, passed: null, highWatermark: -1, paused: false, resetting: false, readReplica: null, lag: null };
 }
 
 /** What group-member.ts shares with the classic protocol. */
@@ -758,7 +762,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     },
 
     Metrics(s, _m, ctx) {
-      ctx.reply({ type: 'ConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId, s.assigned.size) } satisfies ConsumerMetricsReply);
+      ctx.reply({ type: 'ConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId, [...s.assigned.values()]) } satisfies ConsumerMetricsReply);
     },
 
     DescribeConsumer(s, _m, ctx) {

@@ -1,7 +1,8 @@
 /**
  * The producer's metrics, named and meant as Kafka's producer-metrics group: what its batches
  * and requests were like (sizes, records, compression, time queued, latency), how many records
- * went out, were retried or failed, and how its buffer memory stands. Counted per batch and per
+ * went out, were retried or failed, and how its buffer memory stands; and per topic, Kafka's
+ * producer-topic-metrics (records and bytes sent, compression, retries, errors). Counted per batch and per
  * request, never per record (a record's size is summed into its batch as it is admitted). Kept
  * in samples (src/client/metrics.ts): averages, maxima and rates cover the last
  * metrics.num.samples x metrics.sample.window.ms; totals cover the producer's life.
@@ -18,6 +19,28 @@ export interface ProducerGauges {
 }
 
 const GROUP = 'producer-metrics';
+const TOPIC_GROUP = 'producer-topic-metrics';
+
+/** One topic's share of what the producer sent (Kafka's producer-topic-metrics). */
+export class TopicMetrics {
+  readonly records: SampledStat;
+  readonly bytes: SampledStat;
+  readonly compression: SampledStat;
+  readonly retries: SampledStat;
+  readonly errors: SampledStat;
+
+  constructor(
+    readonly topic: string,
+    config: SampleConfig,
+    now: number,
+  ) {
+    this.records = new SampledStat(config, now);
+    this.bytes = new SampledStat(config, now);
+    this.compression = new SampledStat(config, now);
+    this.retries = new SampledStat(config, now);
+    this.errors = new SampledStat(config, now);
+  }
+}
 
 export class ProducerMetrics {
   private readonly batchSize: SampledStat;
@@ -32,8 +55,13 @@ export class ProducerMetrics {
   private readonly errors: SampledStat;
   /** Time Sends waited for buffer.memory, in ms, summed. */
   private bufferWaitMs = 0;
+  /** By topic, from its first batch sent (or failed). */
+  private readonly topics = new Map<string, TopicMetrics>();
 
-  constructor(config: SampleConfig, now: number) {
+  constructor(
+    private readonly config: SampleConfig,
+    now: number,
+  ) {
     const stat = () => new SampledStat(config, now);
     this.batchSize = stat();
     this.compression = stat();
@@ -47,15 +75,25 @@ export class ProducerMetrics {
     this.errors = stat();
   }
 
+  /** A topic's metrics (kept where a partition queue can hold them, so a batch costs no lookup). */
+  topic(name: string, now: number): TopicMetrics {
+    let t = this.topics.get(name);
+    if (!t) this.topics.set(name, (t = new TopicMetrics(name, this.config, now)));
+    return t;
+  }
+
   /**
-   * A batch went out (in a request): its bytes as sent, that over its bytes before compression,
-   * its records, their sizes summed and the largest, and when its first record came.
+   * A batch of `topic` went out (in a request): its bytes as sent, that over its bytes before
+   * compression, its records, their sizes summed and the largest, and when its first record came.
    */
-  batchSent(sizeInBytes: number, compressionRatio: number, records: number, recordBytes: number, maxRecordBytes: number, createdAt: number, now: number): void {
+  batchSent(topic: TopicMetrics, sizeInBytes: number, compressionRatio: number, records: number, recordBytes: number, maxRecordBytes: number, createdAt: number, now: number): void {
     this.batchSize.record(sizeInBytes, now);
     this.compression.record(compressionRatio, now);
     this.queueTime.record(now - createdAt, now);
     this.recordSize.recordMany(recordBytes, records, maxRecordBytes, now);
+    topic.records.record(records, now);
+    topic.bytes.record(sizeInBytes, now);
+    topic.compression.record(compressionRatio, now);
   }
 
   /** A Produce request went out with `bytes` of batches holding `records` records (after their batchSent). */
@@ -70,14 +108,16 @@ export class ProducerMetrics {
     this.latency.record(latencyMs, now);
   }
 
-  /** A batch of `records` records goes out again. */
-  retried(records: number, now: number): void {
+  /** A batch of `records` records of `topic` goes out again. */
+  retried(topic: TopicMetrics, records: number, now: number): void {
     this.retries.record(records, now);
+    topic.retries.record(records, now);
   }
 
-  /** A batch of `records` records failed for good. */
-  failed(records: number, now: number): void {
+  /** A batch of `records` records of `topic` failed for good. */
+  failed(topic: TopicMetrics, records: number, now: number): void {
     this.errors.record(records, now);
+    topic.errors.record(records, now);
   }
 
   /** A Send waited `ms` for buffer.memory before it was admitted. */
@@ -85,11 +125,28 @@ export class ProducerMetrics {
     this.bufferWaitMs += ms;
   }
 
-  /** Every metric now, tagged with the producer's client.id. */
+  /** Every metric now, tagged with the producer's client.id (and a topic's with the topic). */
   snapshot(now: number, clientId: string, g: ProducerGauges): ClientMetric[] {
     const tags = { 'client-id': clientId };
     const m = (name: string, description: string, value: number): ClientMetric => ({ group: GROUP, name, description, tags, value });
+    const perTopic: ClientMetric[] = [];
+    for (const t of this.topics.values()) {
+      const ttags = { 'client-id': clientId, topic: t.topic };
+      const p = (name: string, description: string, value: number): ClientMetric => ({ group: TOPIC_GROUP, name, description, tags: ttags, value });
+      perTopic.push(
+        p('byte-rate', "bytes of the topic's batches sent per second", t.bytes.rate(now)),
+        p('byte-total', "bytes of the topic's batches sent", t.bytes.total),
+        p('compression-rate', "average size of the topic's batches over their size before compression", t.compression.avg(now)),
+        p('record-error-rate', "the topic's records per second whose sends failed for good", t.errors.rate(now)),
+        p('record-error-total', "the topic's records whose sends failed for good", t.errors.total),
+        p('record-retry-rate', "the topic's records sent again per second", t.retries.rate(now)),
+        p('record-retry-total', "the topic's records sent again", t.retries.total),
+        p('record-send-rate', "the topic's records sent per second", t.records.rate(now)),
+        p('record-send-total', "the topic's records sent", t.records.total),
+      );
+    }
     return [
+      ...perTopic,
       m('batch-size-avg', 'average bytes of a batch sent (one partition of a request)', this.batchSize.avg(now)),
       m('batch-size-max', 'largest batch sent, in bytes', this.batchSize.max(now)),
       m('buffer-available-bytes', 'bytes of buffer.memory not held by records waiting or in flight', g.bufferAvailableBytes),

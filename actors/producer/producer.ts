@@ -30,7 +30,7 @@ import { TRANSACTION_VERSION, finalizedLevel } from '../../src/protocol/features
 import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataResponse, ProducePartition } from '../broker/messages.js';
 import type { ProducerDescription, ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
-import { ProducerMetrics } from './producer-metrics.js';
+import { ProducerMetrics, type TopicMetrics } from './producer-metrics.js';
 import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
 import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
 import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
@@ -100,6 +100,8 @@ interface PartitionQueue {
   active: boolean;
   /** transactional.id: the partition's place in the ongoing transaction (sent only once Added). */
   txnAdd: TxnPartitionState;
+  /** Its topic's metrics (producer-topic-metrics), from its first batch sent or failed. */
+  topicMetrics: TopicMetrics | null;
 }
 
 /**
@@ -235,7 +237,7 @@ function activate(s: ProducerState, q: PartitionQueue): void {
 function queueIn(s: ProducerState, qs: PartitionQueue[], topic: string, partition: number): PartitionQueue {
   let q = qs[partition];
   if (!q) {
-    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [], active: false, txnAdd: 'None' };
+    q = { topic, partition, open: null, ready: [], inFlight: 0, nextSeq: 0, sequenced: [], active: false, txnAdd: 'None', topicMetrics: null };
     qs[partition] = q;
   }
   return q;
@@ -424,10 +426,16 @@ function completeBatch(s: ProducerState, ctx: BaseContext<ProducerMsg>, b: Produ
     if (errorCode !== ErrorCode.NONE) s.sequenceResetPending = true;
   }
   if (errorCode !== ErrorCode.NONE) {
-    s.metrics.failed(b.count, ctx.clock.now());
+    const now = ctx.clock.now();
+    s.metrics.failed(topicMetricsOf(s, b.q, now), b.count, now);
     if (s.txn !== null) onTxnBatchFailed(s, ctx, s.txn, errorCode, message);
   }
   for (const seg of b.segments) settleSegment(s, ctx, b, seg, errorCode, message, baseOffset, logAppendTime);
+}
+
+/** The metrics of a partition queue's topic, looked up once per queue. */
+function topicMetricsOf(s: ProducerState, q: PartitionQueue, now: number): TopicMetrics {
+  return (q.topicMetrics ??= s.metrics.topic(q.topic, now));
 }
 
 /** Kafka's sequence arithmetic: int32, wrapping to 0 after 2^31-1. */
@@ -537,7 +545,7 @@ function sendRequest(s: ProducerState, ctx: BaseContext<ProducerMsg>, brokerId: 
       records += b.count;
       const bytes = encoded(s, b);
       parts.push(bytes);
-      s.metrics.batchSent(bytes.length, b.compressionRatio, b.count, b.bytes - BATCH_OVERHEAD, b.maxRecord, b.createdAt, now);
+      s.metrics.batchSent(topicMetricsOf(s, q, now), bytes.length, b.compressionRatio, b.count, b.bytes - BATCH_OVERHEAD, b.maxRecord, b.createdAt, now);
       requestBytes += bytes.length;
     }
     requestRecords += records;
@@ -1277,19 +1285,19 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
           // an earlier batch of the partition is being retried: this one follows it again
           b.retryAt = now;
           requeue(s, q, b);
-          s.metrics.retried(b.count, now);
+          s.metrics.retried(topicMetricsOf(s, q, now), b.count, now);
         } else if (s.config.idempotent && s.txn === null && (code === ErrorCode.UNKNOWN_PRODUCER_ID || code === ErrorCode.INVALID_PRODUCER_EPOCH) && mayRetry) {
           // the leader does not know this producer (or fenced its epoch): retry under a new id
           ctx.log.warn('idempotent producer: the leader refused our producer id; taking a new one', { topic: b.topic, partition: b.partition, errorCode: code });
           s.sequenceResetPending = true;
           b.retryAt = now;
           requeue(s, q, b);
-          s.metrics.retried(b.count, now);
+          s.metrics.retried(topicMetricsOf(s, q, now), b.count, now);
         } else if (isRetriable(code) && mayRetry) {
           ctx.log.debug('retrying batch', { topic: b.topic, partition: b.partition, errorCode: code, attempts: b.attempts });
           b.retryAt = now + s.config.retryBackoffMs;
           requeue(s, q, b);
-          s.metrics.retried(b.count, now);
+          s.metrics.retried(topicMetricsOf(s, q, now), b.count, now);
           if (STALE_METADATA.has(code)) stale = true;
         } else {
           completeBatch(s, ctx, b, code, message, b.attempts === 1 && !isFailure(r));

@@ -5,10 +5,9 @@
  */
 import type { ClientMetric } from '../../src/client/metrics.js';
 
-/** The key Kafka prints for a metric: group:name:{k=v,...}. */
+/** The key Kafka prints for a metric: group:name:{k=v, ...}, the tags in their order (client-id first). */
 export function metricKey(m: Pick<ClientMetric, 'group' | 'name' | 'tags'>): string {
   const tags = Object.entries(m.tags)
-    .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
   return `${m.group}:${m.name}:{${tags}}`;

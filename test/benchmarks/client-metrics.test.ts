@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { formatMetrics, metricKey, metricValue } from '../../benchmarks/lib/client-metrics.js';
 
 describe('benchmarks/client-metrics', () => {
-  it("a metric's key: group, name and its tags sorted", () => {
+  it("a metric's key: group, name and its tags in their order, as Kafka prints them", () => {
     expect(metricKey({ group: 'producer-metrics', name: 'batch-size-avg', tags: { 'client-id': 'perf' } })).to.equal('producer-metrics:batch-size-avg:{client-id=perf}');
-    expect(metricKey({ group: 'g', name: 'n', tags: { z: '1', a: '2' } })).to.equal('g:n:{a=2, z=1}');
+    expect(metricKey({ group: 'consumer-fetch-manager-metrics', name: 'records-lag', tags: { 'client-id': 'c', topic: 'orders', partition: '3' } })).to.equal('consumer-fetch-manager-metrics:records-lag:{client-id=c, topic=orders, partition=3}');
     expect(metricKey({ group: 'g', name: 'n', tags: {} })).to.equal('g:n:{}');
   });
 

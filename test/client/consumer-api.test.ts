@@ -75,7 +75,7 @@ describe('client/consumer API', function () {
     await consumer.commitOffsets([{ topic: 'api-a', partition: 0, offset: 10 }]);
     const metrics = await consumer.metrics();
     const v = (group: string, name: string) => {
-      const m = metrics.find((x) => x.group === group && x.name === name);
+      const m = metrics.find((x) => x.group === group && x.name === name && !('partition' in x.tags));
       expect(m, name).to.not.equal(undefined);
       expect(m!.tags).to.deep.equal({ 'client-id': 'metrics-consumer' });
       expect(m!.description).to.not.equal('');
@@ -93,6 +93,10 @@ describe('client/consumer API', function () {
     expect(v('consumer-coordinator-metrics', 'commit-total')).to.equal(1);
     expect(v('consumer-coordinator-metrics', 'commit-latency-max')).to.be.at.least(0);
     expect(v('consumer-coordinator-metrics', 'assigned-partitions')).to.equal(1);
+    // the partition's own lag, tagged with it
+    const lag = metrics.find((x) => x.name === 'records-lag' && x.tags.partition === '0');
+    expect(lag).to.deep.include({ group: fetch, tags: { 'client-id': 'metrics-consumer', topic: 'api-a', partition: '0' } });
+    expect(lag!.value).to.equal(0);
     // joining the group was its first rebalance
     expect(v('consumer-coordinator-metrics', 'rebalance-total')).to.equal(1);
     expect(v('consumer-coordinator-metrics', 'rebalance-latency-max')).to.be.at.least(0);

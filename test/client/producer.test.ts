@@ -54,7 +54,10 @@ describe('client/producer', function () {
     await producer.connect();
     await producer.send({ topic: 'plain', messages: Array.from({ length: 25 }, (_, i) => ({ partition: i % 3, value: `m-${i}` })) });
     const metrics = await producer.metrics();
-    const byName = new Map(metrics.map((m) => [m.name, m]));
+    const byName = new Map(metrics.filter((m) => m.group === 'producer-metrics').map((m) => [m.name, m]));
+    // and per topic (producer-topic-metrics)
+    const topicSent = metrics.find((m) => m.group === 'producer-topic-metrics' && m.name === 'record-send-total');
+    expect(topicSent).to.deep.include({ value: 25, tags: { 'client-id': 'metrics-client', topic: 'plain' } });
     expect(byName.get('record-send-total')).to.deep.include({ group: 'producer-metrics', value: 25, tags: { 'client-id': 'metrics-client' } });
     expect(byName.get('record-send-total')!.description).to.be.a('string').and.not.equal('');
     expect(byName.get('request-total')!.value).to.be.within(1, 25);

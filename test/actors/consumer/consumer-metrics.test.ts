@@ -4,13 +4,15 @@
  * running out of time.
  */
 import { expect } from 'chai';
-import { ConsumerMetrics } from '../../../actors/consumer/consumer-metrics.js';
+import { ConsumerMetrics, type AssignedLag } from '../../../actors/consumer/consumer-metrics.js';
 
 const T = 1_700_000_000_000;
 
 describe('actors/consumer: metrics', () => {
-  const byName = (m: ConsumerMetrics, now: number) => {
-    const list = m.snapshot(now, 'c-1', 4);
+  const four = [0, 1, 2, 3].map((partition) => ({ topic: 't', partition, lag: null }));
+  /** The consumer-wide metrics by name. */
+  const byName = (m: ConsumerMetrics, now: number, assigned: readonly AssignedLag[] = four) => {
+    const list = m.snapshot(now, 'c-1', assigned).filter((x) => !('partition' in x.tags));
     for (const x of list) {
       expect(x.tags).to.deep.equal({ 'client-id': 'c-1' });
       expect(x.group).to.be.oneOf(['consumer-fetch-manager-metrics', 'consumer-coordinator-metrics']);
@@ -29,8 +31,9 @@ describe('actors/consumer: metrics', () => {
     const m = new ConsumerMetrics({ windowMs: 1_000, samples: 2 }, T);
     m.fetched(10, 5_000, 40, T + 100);
     m.fetched(30, 1_000, 10, T + 200);
-    m.consumed(40, 5_000, 12, T + 210);
-    m.consumed(10, 0, 0, T + 220); // records of a batch not all taken: no bytes yet
+    const p0 = m.partitionLag(T);
+    m.consumed(40, 5_000, 12, p0, T + 210);
+    m.consumed(10, 0, 0, p0, T + 220); // records of a batch not all taken: no bytes yet
     m.committed(4, T + 300);
     const v = byName(m, T + 500);
     expect([v['fetch-latency-avg'], v['fetch-latency-max'], v['fetch-total']]).to.deep.equal([20, 30, 2]);
@@ -64,5 +67,21 @@ describe('actors/consumer: metrics', () => {
     expect(v['last-rebalance-seconds-ago']).to.equal(2);
     // two in the first window of two: per hour over one window and 4.04 s
     expect(v['rebalance-rate-per-hour']).to.be.closeTo((2 * 3600 * 1000) / 64_040, 1e-9);
+  });
+
+  it("per partition: records-lag (the latest), -avg and -max, tagged with topic and partition, for the assigned partitions the application took records of", () => {
+    const m = new ConsumerMetrics({ windowMs: 1_000, samples: 2 }, T);
+    const a = { topic: 'orders', partition: 3, lag: m.partitionLag(T) };
+    const b = { topic: 'orders', partition: 4, lag: null };
+    m.consumed(5, 500, 30, a.lag, T + 10);
+    m.consumed(5, 500, 10, a.lag, T + 20);
+    const list = m.snapshot(T + 30, 'c-1', [a, b]);
+    const of = (name: string) => list.find((x) => x.name === name && x.tags.partition === '3');
+    expect(of('records-lag')).to.deep.include({ group: 'consumer-fetch-manager-metrics', value: 10, tags: { 'client-id': 'c-1', topic: 'orders', partition: '3' } });
+    expect([of('records-lag-avg')!.value, of('records-lag-max')!.value]).to.deep.equal([20, 30]);
+    // nothing for a partition nothing was taken of yet, nor for one no longer assigned
+    expect(list.filter((x) => x.tags.partition === '4')).to.deep.equal([]);
+    expect(m.snapshot(T + 30, 'c-1', [b]).filter((x) => 'partition' in x.tags)).to.deep.equal([]);
+    expect(byName(m, T + 30, [a, b])['assigned-partitions']).to.equal(2);
   });
 });

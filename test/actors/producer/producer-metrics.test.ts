@@ -42,14 +42,16 @@ describe('actors/producer: metrics', function () {
   const seen = async () => (await sys.ask<Message & { seen: SeenPartition[][]; held: number; metadataAsks: number }>(broker, { type: 'Seen' }, { timeoutMs: 5_000 })) as { seen: SeenPartition[][]; held: number; metadataAsks: number };
   const send = (p: ActorRef<ProducerMsg>, count: number, size: number) =>
     sys.ask<SendResult>(p, { type: 'Send', topics: [{ topic: 't', messages: Array.from({ length: count }, () => ({ value: Buffer.alloc(size, 0x61), partition: 0 })) }] }, { timeoutMs: 10_000 }) as Promise<SendResult | Failure>;
-  const metrics = async (p: ActorRef<ProducerMsg>): Promise<Record<string, number>> => {
+  /** The producer-wide metrics by name, or with `topic` that topic's producer-topic-metrics. */
+  const metrics = async (p: ActorRef<ProducerMsg>, topic?: string): Promise<Record<string, number>> => {
     const r = (await sys.ask<ProducerMetricsReply>(p, { type: 'Metrics' }, { timeoutMs: 5_000 })) as ProducerMetricsReply;
     for (const m of r.metrics) {
-      expect(m.group).to.equal('producer-metrics');
-      expect(m.tags).to.deep.equal({ 'client-id': 'metrics-test' });
+      expect(m.group).to.be.oneOf(['producer-metrics', 'producer-topic-metrics']);
+      expect(m.tags).to.deep.equal(m.group === 'producer-metrics' ? { 'client-id': 'metrics-test' } : { 'client-id': 'metrics-test', topic: m.tags.topic });
       expect(m.description, m.name).to.not.equal('');
     }
-    return Object.fromEntries(r.metrics.map((m) => [m.name, m.value]));
+    const chosen = r.metrics.filter((m) => (topic === undefined ? m.group === 'producer-metrics' : m.group === 'producer-topic-metrics' && m.tags.topic === topic));
+    return Object.fromEntries(chosen.map((m) => [m.name, m.value]));
   };
   const connected = async (p: ActorRef<ProducerMsg>) => {
     void p;
@@ -60,6 +62,8 @@ describe('actors/producer: metrics', function () {
     const p = spawnProducer({ 'buffer.memory': 1_048_576 });
     await connected(p);
     const m = await metrics(p);
+    // no topic sent to: no producer-topic-metrics
+    expect(await metrics(p, 't')).to.deep.equal({});
     expect([m['record-send-total'], m['request-total'], m['response-total'], m['record-retry-total'], m['record-error-total'], m['outgoing-byte-total']]).to.deep.equal([0, 0, 0, 0, 0, 0]);
     for (const k of ['batch-size-avg', 'batch-size-max', 'request-latency-avg', 'record-queue-time-max', 'records-per-request-avg', 'compression-rate-avg']) expect(m[k], k).to.be.NaN;
     expect([m['buffer-total-bytes'], m['buffer-available-bytes'], m['requests-in-flight'], m['waiting-threads'], m['record-send-rate']]).to.deep.equal([1_048_576, 1_048_576, 0, 0, 0]);
@@ -135,6 +139,11 @@ describe('actors/producer: metrics', function () {
     expect(m['record-send-total']).to.equal(7);
     expect(m['record-queue-time-max']).to.equal(12);
     expect(m['record-queue-time-avg']).to.equal((0 + 12 + 12) / 3);
+    // the topic's own share: the same records, retries and bytes
+    const t = await metrics(p, 't');
+    expect([t['record-send-total'], t['record-retry-total'], t['record-error-total']]).to.deep.equal([7, 3, 0]);
+    expect(t['byte-total']).to.equal(m['outgoing-byte-total']);
+    expect(t['compression-rate']).to.equal(1);
   });
 
   it('records refused for good count as errors', async () => {
@@ -146,6 +155,7 @@ describe('actors/producer: metrics', function () {
     const m = await metrics(p);
     expect(m['record-error-total']).to.equal(5);
     expect(m['record-retry-total']).to.equal(0);
+    expect((await metrics(p, 't'))['record-error-total']).to.equal(5);
     expect(m['record-error-rate']).to.be.greaterThan(0);
   });
 
