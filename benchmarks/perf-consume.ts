@@ -43,6 +43,7 @@ export const CONSUME_FLAGS = {
   partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
   consumers: { type: 'int', default: 1, min: 1, help: 'consumers in the group' },
+  'from-latest': { type: 'bool', default: false, help: "read the records produced while the run waits (kafka-consumer-perf-test's --from-latest): a running cluster's --topic that something produces to; --records of them" },
   group: { type: 'string', default: '', help: "the consumer group (kafka-consumer-perf-test's --group): on a running cluster it reads from the group's committed offsets on, commits where it stopped, and is kept; none: a group of the run, deleted after it" },
   brokers: { type: 'int', default: 3, min: 1, help: 'brokers in the throw-away cluster' },
   transport: { type: 'string', default: 'worker', choices: ['inproc', 'worker', 'tcp'], help: "where the throw-away cluster's brokers run / how the client reaches them" },
@@ -78,6 +79,8 @@ export interface ConsumeOptions {
   groupId?: string;
   /** Commit where each consumer stopped, once everything was read (a named group on a kept topic). */
   commitAtEnd?: boolean;
+  /** Start at the partitions' ends where the group has no committed offset (--from-latest). */
+  fromLatest?: boolean;
   /**
    * An existing topic read as it is: each partition's offsets when the run began. The run also
    * ends once every partition's position has reached its end, whatever it counted: a
@@ -125,10 +128,10 @@ export async function prepareTopic(cluster: PerfClients, topic: string, records:
 let groupSeq = 0;
 
 /** The consumers' config but the group: the tool's own settings, then --consumer-props. */
-export function consumerConfigOf(o: Pick<ConsumeOptions, 'maxPollRecords' | 'maxPartitionFetchBytes' | 'checkCrcs' | 'consumerProps'>): Record<string, unknown> {
+export function consumerConfigOf(o: Pick<ConsumeOptions, 'maxPollRecords' | 'maxPartitionFetchBytes' | 'checkCrcs' | 'consumerProps' | 'fromLatest'>): Record<string, unknown> {
   return {
     'enable.auto.commit': false,
-    'auto.offset.reset': 'earliest',
+    'auto.offset.reset': o.fromLatest ? 'latest' : 'earliest',
     'max.poll.records': o.maxPollRecords,
     'max.partition.fetch.bytes': o.maxPartitionFetchBytes,
     'check.crcs': o.checkCrcs ?? true,
@@ -175,7 +178,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
       // each consumer of a group its own client.id (its metrics' tag), unless the configs name one
       const c = client.consumer({ groupId, ...(o.consumers > 1 ? { 'client.id': `${client.clientId}-${i}` } : {}), ...consumerConfigOf(o) });
       await c.connect();
-      await c.subscribe({ topic: o.topic, fromBeginning: true });
+      await c.subscribe({ topic: o.topic, fromBeginning: !o.fromLatest });
       consumers.push(c);
     }
     for (const c of consumers) {
@@ -268,6 +271,13 @@ export function recordsToRead(topic: string, available: number, asked: number | 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
   const group = f.group === '' ? null : f.group;
+  const fromLatest = f['from-latest'];
+  if (fromLatest) {
+    if (f['bootstrap-server'] === '') throw new UsageError('--from-latest reads the records produced while the run waits: give --bootstrap-server of a cluster something produces to, and its --topic');
+    if (!f.given.has('topic')) throw new UsageError('--from-latest needs --topic: the topic something produces to while the run waits');
+    const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
+    if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; with --from-latest it prepares none`);
+  }
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
   const consumerProps = clientProps({ flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] }, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
@@ -278,7 +288,9 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-consume', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
     let records = f.records;
     let ends: ConsumeOptions['ends'];
-    if (topic.origin === 'existing') {
+    if (fromLatest) {
+      process.stderr.write(`[consume] waiting for ${records} records produced to topic ${topic.name} from now on\n`);
+    } else if (topic.origin === 'existing') {
       const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
       if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
       ends = await topicOffsets(target, topic.name);
@@ -304,6 +316,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       metrics: f['print-metrics'],
       ...(ends ? { ends } : {}),
       ...(group !== null ? { groupId: group, commitAtEnd: kept } : {}),
+      ...(fromLatest ? { fromLatest: true } : {}),
     });
     if (target.kind === 'running' && group === null) await dropGroup(target, r.groupId);
   } finally {
@@ -319,9 +332,9 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   } else if (f.raw) {
     rows.push(['raw limits', "not measured: the brokers run on other hosts, whose links this machine's limits do not bound"]);
   }
-  const shape = topic.origin === 'existing' ? '' : `, ${f['record-size']} B records, ${f.compression}`;
+  const shape = topic.origin === 'existing' || fromLatest ? '' : `, ${f['record-size']} B records, ${f.compression}`;
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
-  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${group !== null ? ` of group ${group}` : ''}${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${group !== null ? ` of group ${group}` : ''}${fromLatest ? ', from the latest offsets' : ''}${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (r.metrics) console.log(`\n${formatMetrics(r.metrics.flat())}`);
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);

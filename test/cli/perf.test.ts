@@ -195,6 +195,41 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(other.stdout).to.match(/^3500 records read by 1 consumer\(s\)/m);
     });
 
+    it('--from-latest: reads the records produced while it waits, none of those before', async () => {
+      await cli.cluster.client.createTopic('bench-live', 2, 1);
+      const samsa = cli.cluster.samsa();
+      const producer = samsa.producer({ 'linger.ms': 0 });
+      await producer.connect();
+      try {
+        // records from before the run: not read (with nothing produced meanwhile, it reads none of 300)
+        await producer.send({ topic: 'bench-live', messages: Array.from({ length: 300 }, (_, i) => ({ value: `old-${i}` })) });
+        const idle = await cli.run('perf-consume', [...common, '--topic', 'bench-live', '--from-latest', '--records', '200', '--timeout-ms', '2000'], { inProcess: true });
+        expect(idle.code).to.equal(1);
+        expect(idle.stderr).to.contain('consumers read 0 of 200 records in 2000 ms');
+        const consume = cli.run('perf-consume', [...common, '--topic', 'bench-live', '--from-latest', '--records', '1000', '--timeout-ms', '30000']);
+        let done = false;
+        void consume.finally(() => (done = true));
+        // something produces while it waits (from before it has its partitions: those are not counted either)
+        while (!done) {
+          await producer.send({ topic: 'bench-live', messages: Array.from({ length: 100 }, (_, i) => ({ value: `new-${i}` })) });
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const c = await consume;
+        expect(c.code, c.stderr).to.equal(0);
+        expect(c.stderr).to.contain('waiting for 1000 records produced to topic bench-live from now on');
+        expect(c.stdout).to.match(/^\d+ records read by 1 consumer\(s\)/m).and.contain('1 consumer(s), from the latest offsets');
+        expect(Number(/^(\d+) records read/m.exec(c.stdout)![1])).to.be.at.least(1000);
+      } finally {
+        await producer.disconnect();
+      }
+      // what it needs: a running cluster and a topic
+      const [noServer, noTopic] = await Promise.all([runCli(['perf-consume', '--from-latest'], { inProcess: true }), cli.run('perf-consume', [...common, '--from-latest'], { inProcess: true })]);
+      expect(noServer.code).to.equal(2);
+      expect(noServer.stderr).to.contain('--from-latest reads the records produced while the run waits: give --bootstrap-server');
+      expect(noTopic.code).to.equal(2);
+      expect(noTopic.stderr).to.contain('--from-latest needs --topic');
+    });
+
     it('reads an existing topic to its end when its last offsets are transaction markers, which hold no record', async () => {
       await cli.cluster.client.createTopic('bench-txn', 2, 1);
       const samsa = cli.cluster.samsa();
