@@ -272,6 +272,13 @@ function leaderAssign(s: ConsumerState, r: JoinGroupResponse): { memberId: strin
 }
 
 function onAssigned(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, assignment: Uint8Array): void {
+  // metadata that came while the group was syncing changed the subscribed topics (one appeared,
+  // or gained partitions): the assignment was made without it, and no later metadata need
+  // come to show it (Kafka's leader rejoins when its metadata no longer matches its assignment's)
+  if (topologyOf(s, subscribedTopics(s)) !== s.joinedTopology) {
+    rebalance(s, ctx, 'the subscribed topics changed while the group was rebalancing');
+    return;
+  }
   const parts = flattenTopicPartitions(decodeAssignment(assignment).partitions);
   s.assigned.clear();
   for (const tp of parts) s.assigned.set(key(tp.topic, tp.partition), newAssigned(tp.topic, tp.partition));
@@ -884,6 +891,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       s.leaderId = r.leader;
       s.protocol = r.protocolName ?? '';
       s.phase = 'Syncing';
+      // the generation is joined with the metadata known now (the leader assigns from it)
+      s.joinedTopology = topologyOf(s, subscribedTopics(s));
       let assignments: { memberId: string; assignment: Uint8Array }[] = [];
       if (r.leader === r.memberId) {
         try {

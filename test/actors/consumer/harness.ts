@@ -40,7 +40,7 @@ interface World {
 }
 
 type Answer = { type: 'Answer'; token: ReplyToken; reply: Message };
-type Logged = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' | 'OffsetCommit' | 'OffsetFetch' }>;
+type Logged = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' | 'OffsetCommit' | 'OffsetFetch' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup' }>;
 type FakeCoordinatorMsg = Logged | Answer;
 type FakeCoordinatorState = { world: World; brokerId: number };
 
@@ -57,6 +57,11 @@ const fakeCoordinator = defineActor<FakeCoordinatorState, FakeCoordinatorMsg, Fa
     ConsumerGroupHeartbeat: logRequest,
     OffsetCommit: logRequest,
     OffsetFetch: logRequest,
+    // the classic protocol's
+    JoinGroup: logRequest,
+    SyncGroup: logRequest,
+    Heartbeat: logRequest,
+    LeaveGroup: logRequest,
     Answer(_s, m, ctx) {
       ctx.replyTo(m.token, m.reply);
     },
@@ -131,7 +136,7 @@ export class ConsumerHarness {
     return this.world.events;
   }
 
-  /** A consumer with group.protocol consumer and `config` over it. */
+  /** A consumer with group.protocol consumer and `config` over it (`'group.protocol': 'classic'` for the classic one). */
   start(config: Record<string, unknown> = {}): ActorRef<ConsumerMsg> {
     const listener = this.sys.spawn(eventSink, { name: 'events', args: this.world });
     this.consumer = this.sys.spawn(consumerActor, {
