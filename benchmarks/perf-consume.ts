@@ -13,6 +13,9 @@
  *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 1
  *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 3
  *
+ * --group names the group (kept, reading on from its committed offsets and committing where it
+ * stops); --from-latest reads the records produced while the run waits instead.
+ *
  * Two clocks, as Kafka prints them: "fetch" runs from the first record received to the last
  * (the throughput figure), "total" also includes joining the group (rebalance). Consumers use
  * run({ eachBatch }) and only count; auto-commit is off. Raw limits as in perf-produce.
@@ -142,7 +145,10 @@ export function consumerConfigOf(o: Pick<ConsumeOptions, 'maxPollRecords' | 'max
   };
 }
 
-/** Reads the whole topic from the beginning with a group of consumers. */
+/**
+ * Reads `o.records` records of the topic with a group of consumers: from the beginning (or the
+ * group's committed offsets), or with `fromLatest` the records produced from now on.
+ */
 export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promise<ConsumeResult> {
   const client = await cluster.client(`perf-consume-${o.topic}-${groupSeq}`);
   const groupId = o.groupId ?? `perf-group-${o.topic}-${groupSeq++}-${process.pid}`;
