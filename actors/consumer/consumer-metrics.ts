@@ -2,7 +2,8 @@
  * The consumer's metrics, named and meant as Kafka's consumer-fetch-manager-metrics group (its
  * fetches: latency, bytes and records per fetch; what the application took: records and bytes
  * consumed; how far behind the partitions are) and part of consumer-coordinator-metrics (offset
- * commits, rebalances, assigned partitions). A rebalance runs from the member's JoinGroup (or,
+ * commits, rebalances, joins, syncs, heartbeats, assigned partitions) and consumer-metrics (the
+ * application's polls). A rebalance runs from the member's JoinGroup (or,
  * with group.protocol consumer, the start of a reconciliation) to its assignment; the first join
  * counts, as in Kafka. Counted per fetch, per batch handed out and per commit, never
  * per record. Kept in samples (src/client/metrics.ts): averages, maxima and rates cover the last
@@ -12,6 +13,7 @@ import { SampledStat, type ClientMetric, type SampleConfig } from '../../src/cli
 
 const FETCH = 'consumer-fetch-manager-metrics';
 const COORDINATOR = 'consumer-coordinator-metrics';
+const CONSUMER = 'consumer-metrics';
 
 /**
  * One assigned partition's lag when the application took its records (Kafka's partition-level
@@ -50,6 +52,21 @@ export class ConsumerMetrics {
   private readonly lag: SampledStat;
   private readonly commitLatency: SampledStat;
   private readonly rebalanceLatency: SampledStat;
+  private readonly joinTime: SampledStat;
+  private readonly syncTime: SampledStat;
+  private readonly heartbeatTime: SampledStat;
+  private readonly timeBetweenPolls: SampledStat;
+  private readonly pollIdle: SampledStat;
+  /** When the request of each kind in flight went out (-1: none). */
+  private joinSentAt = -1;
+  private syncSentAt = -1;
+  private heartbeatSentAt = -1;
+  /** When the last heartbeat went out, and the last poll came (-1: none yet). */
+  private lastHeartbeatAt = -1;
+  private lastPollAt = -1;
+  /** When the poll being answered came, and the time from the poll before it to it. */
+  private pollStartedAt = -1;
+  private sinceLastPoll = 0;
   /** When the rebalance under way began (null: none). */
   private rebalanceStartedAt: number | null = null;
   /** When the last rebalance completed (null: none yet). */
@@ -68,6 +85,62 @@ export class ConsumerMetrics {
     this.lag = stat();
     this.commitLatency = stat();
     this.rebalanceLatency = stat();
+    this.joinTime = stat();
+    this.syncTime = stat();
+    this.heartbeatTime = stat();
+    this.timeBetweenPolls = stat();
+    this.pollIdle = stat();
+  }
+
+  /** A JoinGroup went out (classic protocol). */
+  joinSent(now: number): void {
+    this.joinSentAt = now;
+  }
+
+  /** The JoinGroup was answered: joined (`ok`) or not; only a join counts. */
+  joinAnswered(ok: boolean, now: number): void {
+    if (ok && this.joinSentAt >= 0) this.joinTime.record(now - this.joinSentAt, now);
+    this.joinSentAt = -1;
+  }
+
+  /** A SyncGroup went out. */
+  syncSent(now: number): void {
+    this.syncSentAt = now;
+  }
+
+  /** The SyncGroup was answered: synced (`ok`) or not; only a sync counts. */
+  syncAnswered(ok: boolean, now: number): void {
+    if (ok && this.syncSentAt >= 0) this.syncTime.record(now - this.syncSentAt, now);
+    this.syncSentAt = -1;
+  }
+
+  /** A heartbeat went out (Heartbeat, or ConsumerGroupHeartbeat with the consumer protocol). */
+  heartbeatSent(now: number): void {
+    this.heartbeatSentAt = now;
+    this.lastHeartbeatAt = now;
+  }
+
+  /** The heartbeat was answered (whatever the answer). */
+  heartbeatAnswered(now: number): void {
+    if (this.heartbeatSentAt >= 0) this.heartbeatTime.record(now - this.heartbeatSentAt, now);
+    this.heartbeatSentAt = -1;
+  }
+
+  /** The application polled (Kafka's recordPollStart). */
+  pollStarted(now: number): void {
+    this.sinceLastPoll = this.lastPollAt >= 0 ? now - this.lastPollAt : 0;
+    this.timeBetweenPolls.record(this.sinceLastPoll, now);
+    this.lastPollAt = now;
+    this.pollStartedAt = now;
+  }
+
+  /** The poll was answered (Kafka's recordPollEnd): the share of the time it spent waiting in the poll. */
+  pollEnded(now: number): void {
+    if (this.pollStartedAt < 0) return;
+    const inPoll = now - this.pollStartedAt;
+    const span = inPoll + this.sinceLastPoll;
+    this.pollIdle.record(span > 0 ? inPoll / span : 0, now);
+    this.pollStartedAt = -1;
   }
 
   /** The member begins to join its group, or to reconcile a new assignment (a rebalance under way goes on). */
@@ -144,12 +217,34 @@ export class ConsumerMetrics {
       c('commit-latency-max', 'longest wait for the answer to an offset commit, in milliseconds', this.commitLatency.max(now)),
       c('commit-rate', 'offset commits answered per second', this.commitLatency.countRate(now)),
       c('commit-total', 'offset commits answered', this.commitLatency.count),
+      c('heartbeat-rate', 'heartbeats answered per second', this.heartbeatTime.countRate(now)),
+      c('heartbeat-response-time-max', 'longest wait for the answer to a heartbeat, in milliseconds', this.heartbeatTime.max(now)),
+      c('heartbeat-total', 'heartbeats answered', this.heartbeatTime.count),
+      c('join-rate', 'group joins per second (classic protocol)', this.joinTime.countRate(now)),
+      c('join-time-avg', 'average milliseconds from a JoinGroup to its answer', this.joinTime.avg(now)),
+      c('join-time-max', 'longest wait for a JoinGroup answer, in milliseconds', this.joinTime.max(now)),
+      c('join-total', 'group joins (classic protocol)', this.joinTime.count),
+      c('last-heartbeat-seconds-ago', 'seconds since the last heartbeat went out (-1: none yet)', this.lastHeartbeatAt < 0 ? -1 : (now - this.lastHeartbeatAt) / 1000),
       c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', this.lastRebalanceAt === null ? -1 : (now - this.lastRebalanceAt) / 1000),
       c('rebalance-latency-avg', 'average milliseconds from joining (or a new assignment) to having the assignment', this.rebalanceLatency.avg(now)),
       c('rebalance-latency-max', 'longest rebalance, in milliseconds', this.rebalanceLatency.max(now)),
       c('rebalance-latency-total', 'milliseconds spent in rebalances, summed', this.rebalanceLatency.total),
       c('rebalance-rate-per-hour', 'rebalances completed per hour', this.rebalanceLatency.countRate(now) * 3600),
       c('rebalance-total', 'rebalances completed, the first join included', this.rebalanceLatency.count),
+      c('sync-rate', 'group syncs per second (classic protocol)', this.syncTime.countRate(now)),
+      c('sync-time-avg', 'average milliseconds from a SyncGroup to its answer', this.syncTime.avg(now)),
+      c('sync-time-max', 'longest wait for a SyncGroup answer, in milliseconds', this.syncTime.max(now)),
+      c('sync-total', 'group syncs (classic protocol)', this.syncTime.count),
+      {
+        group: CONSUMER,
+        name: 'last-poll-seconds-ago',
+        description: 'seconds since the application last polled (-1: never yet)',
+        tags,
+        value: this.lastPollAt < 0 ? -1 : (now - this.lastPollAt) / 1000,
+      },
+      { group: CONSUMER, name: 'poll-idle-ratio-avg', description: 'average share of the time the application spent waiting in poll rather than processing', tags, value: this.pollIdle.avg(now) },
+      { group: CONSUMER, name: 'time-between-poll-avg', description: 'average milliseconds between polls', tags, value: this.timeBetweenPolls.avg(now) },
+      { group: CONSUMER, name: 'time-between-poll-max', description: 'longest time between polls, in milliseconds', tags, value: this.timeBetweenPolls.max(now) },
     ];
   }
 }

@@ -212,6 +212,7 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
   }
   s.phase = 'Joining';
   s.metrics.rebalanceStarted(ctx.clock.now());
+  s.metrics.joinSent(ctx.clock.now());
   const epoch = s.epoch;
   const topics = subscribedTopics(s);
   s.joinedTopology = topologyOf(s, topics);
@@ -420,6 +421,7 @@ function answerPoll(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, force = fal
   }
   if (batches.length === 0 && !force && ctx.clock.now() < p.deadline) return;
   s.pendingPoll = null;
+  s.metrics.pollEnded(ctx.clock.now());
   if (batches.length > 0) s.recordsOutstanding = true;
   if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches } satisfies PollResult);
   maybeFetch(s, ctx);
@@ -685,6 +687,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
     Poll(s, m, ctx) {
       const now = ctx.clock.now();
       s.lastPollAt = now;
+      s.metrics.pollStarted(now);
       s.recordsOutstanding = false;
       for (const p of m.processed) {
         const k = key(p.topic, p.partition);
@@ -709,6 +712,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       const p = s.pendingPoll;
       if (!p) return;
       s.pendingPoll = null;
+      s.metrics.pollEnded(ctx.clock.now());
       if (p.token) ctx.replyTo(p.token, { type: 'PollResult', errorCode: ErrorCode.NONE, batches: [] } satisfies PollResult);
     },
 
@@ -817,6 +821,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         if (!s.heartbeatInFlight && now >= s.nextHeartbeatAt && s.coordinator) {
           s.heartbeatInFlight = true;
           s.nextHeartbeatAt = now + s.config.heartbeatIntervalMs;
+          s.metrics.heartbeatSent(now);
           const epoch = s.epoch;
           void ctx
             .ask<SimpleResponse>(s.coordinator, { type: 'Heartbeat', groupId: s.config.groupId, generationId: s.generationId, memberId: s.memberId, groupInstanceId: instanceId(s) }, { timeoutMs: s.config.requestTimeoutMs })
@@ -863,6 +868,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       if (m.epoch !== s.epoch || s.phase !== 'Joining') return;
       const r = m.response;
       const code = isFailure(r) ? failureCode(r) : r.errorCode;
+      s.metrics.joinAnswered(code === ErrorCode.NONE && !isFailure(r), ctx.clock.now());
       if (code === ErrorCode.MEMBER_ID_REQUIRED && !isFailure(r)) {
         s.memberId = r.memberId;
         join(s, ctx);
@@ -903,6 +909,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         }
       }
       const epoch = s.epoch;
+      s.metrics.syncSent(ctx.clock.now());
       void ctx
         .ask<SyncGroupResponse>(
           s.coordinator!,
@@ -916,6 +923,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       if (m.epoch !== s.epoch || s.phase !== 'Syncing') return;
       const r = m.response;
       const code = isFailure(r) ? failureCode(r) : r.errorCode;
+      s.metrics.syncAnswered(code === ErrorCode.NONE && !isFailure(r), ctx.clock.now());
       if (code === ErrorCode.NONE && !isFailure(r)) {
         try {
           onAssigned(s, ctx, r.assignment);
@@ -932,6 +940,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
 
     HeartbeatResult(s, m, ctx) {
       s.heartbeatInFlight = false;
+      s.metrics.heartbeatAnswered(ctx.clock.now());
       if (m.epoch !== s.epoch || s.phase !== 'Stable') return;
       const r = m.response;
       const code = isFailure(r) ? failureCode(r) : r.errorCode;

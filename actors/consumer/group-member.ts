@@ -276,6 +276,7 @@ function maybeHeartbeat(s: ConsumerState, ctx: Ctx): void {
   const hb = m.membership.pollHeartbeat(m.coordinator === 'known' && coordinator !== null);
   sync(s);
   if (!hb || !coordinator) return;
+  s.metrics.heartbeatSent(ctx.clock.now());
   void ctx
     .ask<ConsumerGroupHeartbeatResponse>(coordinator, hb.msg, { timeoutMs: s.config.requestTimeoutMs })
     .then((response) => ctx.send(ctx.self, { type: 'GroupHeartbeatResult', seq: hb.seq, response }));
@@ -284,6 +285,7 @@ function maybeHeartbeat(s: ConsumerState, ctx: Ctx): void {
 export function onGroupHeartbeatResult(s: ConsumerState, ctx: Ctx, seq: number, r: ConsumerGroupHeartbeatResponse | Failure): void {
   const m = memberOf(s);
   if (s.phase === 'Closed') return;
+  s.metrics.heartbeatAnswered(ctx.clock.now());
   const ms = m.membership;
   const outcome: HeartbeatOutcome = isFailure(r) ? ms.onHeartbeatFailure(seq, m.ops.failureCode(r), r.message) : ms.onHeartbeatResponse(seq, r);
   const fields = { groupId: s.config.groupId, memberId: ms.memberId, memberEpoch: ms.memberEpoch };

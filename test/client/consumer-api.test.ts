@@ -99,6 +99,10 @@ describe('client/consumer API', function () {
     expect(lag!.value).to.equal(0);
     // joining the group was its first rebalance
     expect(v('consumer-coordinator-metrics', 'rebalance-total')).to.equal(1);
+    // one join and sync (a JoinGroup answered MEMBER_ID_REQUIRED first does not count), polls
+    expect([v('consumer-coordinator-metrics', 'join-total'), v('consumer-coordinator-metrics', 'sync-total')]).to.deep.equal([1, 1]);
+    expect(v('consumer-metrics', 'last-poll-seconds-ago')).to.be.at.least(0);
+    expect(v('consumer-metrics', 'time-between-poll-max')).to.be.at.least(0);
     expect(v('consumer-coordinator-metrics', 'rebalance-latency-max')).to.be.at.least(0);
     expect(v('consumer-coordinator-metrics', 'last-rebalance-seconds-ago')).to.be.at.least(0);
     await consumer.disconnect();

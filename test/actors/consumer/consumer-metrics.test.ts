@@ -1,7 +1,7 @@
 /**
- * actors/consumer/consumer-metrics.ts: what a fetch, records taken and an offset commit count for
- * in Kafka's consumer-fetch-manager-metrics and consumer-coordinator-metrics, and the samples
- * running out of time.
+ * actors/consumer/consumer-metrics.ts: what a fetch, records taken, an offset commit, a join, a
+ * sync, a heartbeat and a poll count for in Kafka's consumer-fetch-manager-metrics,
+ * consumer-coordinator-metrics and consumer-metrics, and the samples running out of time.
  */
 import { expect } from 'chai';
 import { ConsumerMetrics, type AssignedLag } from '../../../actors/consumer/consumer-metrics.js';
@@ -15,7 +15,7 @@ describe('actors/consumer: metrics', () => {
     const list = m.snapshot(now, 'c-1', assigned).filter((x) => !('partition' in x.tags));
     for (const x of list) {
       expect(x.tags).to.deep.equal({ 'client-id': 'c-1' });
-      expect(x.group).to.be.oneOf(['consumer-fetch-manager-metrics', 'consumer-coordinator-metrics']);
+      expect(x.group).to.be.oneOf(['consumer-fetch-manager-metrics', 'consumer-coordinator-metrics', 'consumer-metrics']);
     }
     return Object.fromEntries(list.map((x) => [x.name, x.value]));
   };
@@ -83,5 +83,40 @@ describe('actors/consumer: metrics', () => {
     expect(list.filter((x) => x.tags.partition === '4')).to.deep.equal([]);
     expect(m.snapshot(T + 30, 'c-1', [b]).filter((x) => 'partition' in x.tags)).to.deep.equal([]);
     expect(byName(m, T + 30, [a, b])['assigned-partitions']).to.equal(2);
+  });
+
+  it('joins, syncs and heartbeats: time to the answer (a failed join or sync does not count), rates, totals, the last heartbeat', () => {
+    const m = new ConsumerMetrics({ windowMs: 60_000, samples: 2 }, T);
+    let v = byName(m, T);
+    expect([v['join-total'], v['sync-total'], v['heartbeat-total'], v['last-heartbeat-seconds-ago']]).to.deep.equal([0, 0, 0, -1]);
+    m.joinSent(T);
+    m.joinAnswered(false, T + 5); // MEMBER_ID_REQUIRED: joins again
+    m.joinSent(T + 5);
+    m.joinAnswered(true, T + 25);
+    m.syncSent(T + 25);
+    m.syncAnswered(true, T + 32);
+    m.heartbeatSent(T + 1_000);
+    m.heartbeatAnswered(T + 1_004);
+    m.heartbeatSent(T + 2_000);
+    m.heartbeatAnswered(T + 2_010);
+    v = byName(m, T + 3_000);
+    expect([v['join-total'], v['join-time-avg'], v['join-time-max']]).to.deep.equal([1, 20, 20]);
+    expect([v['sync-total'], v['sync-time-avg'], v['sync-time-max']]).to.deep.equal([1, 7, 7]);
+    expect([v['heartbeat-total'], v['heartbeat-response-time-max'], v['last-heartbeat-seconds-ago']]).to.deep.equal([2, 10, 1]);
+    expect(v['heartbeat-rate']).to.be.closeTo(2 / 63, 1e-9);
+  });
+
+  it("polls, as Kafka's consumer-metrics count them: time between polls, the share of it spent waiting in poll, the last poll", () => {
+    const m = new ConsumerMetrics({ windowMs: 60_000, samples: 2 }, T);
+    expect(byName(m, T)['last-poll-seconds-ago']).to.equal(-1);
+    m.pollStarted(T); // the first: nothing before it
+    m.pollEnded(T + 100); // waited 100 ms for records
+    m.pollStarted(T + 400); // processed for 300 ms
+    m.pollEnded(T + 500);
+    const v = byName(m, T + 2_500);
+    expect([v['time-between-poll-avg'], v['time-between-poll-max']]).to.deep.equal([200, 400]);
+    // Kafka's ratio: time in this poll over it and the time since the poll before: 100/100, then 100/500
+    expect(v['poll-idle-ratio-avg']).to.be.closeTo((1 + 0.2) / 2, 1e-9);
+    expect(v['last-poll-seconds-ago']).to.equal(2.1);
   });
 });
