@@ -38,6 +38,7 @@ import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produ
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import { formatMetrics } from './lib/client-metrics.js';
+import { DetailedStats } from './lib/detailed-stats.js';
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
@@ -57,6 +58,8 @@ export const CONSUME_FLAGS = {
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
   'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); the keys of the flags above are set with those' },
   'consumer-config': { type: 'string', default: '', help: "consumer configs from a Java .properties file (Kafka's --consumer.config); --consumer-props override its keys" },
+  'show-detailed-stats': { type: 'bool', default: false, help: "print the progress every --reporting-interval in kafka-consumer-perf-test's columns (time, threadId, data.consumed.in.MB, MB.sec, ...)" },
+  'reporting-interval': { type: 'int', default: 5_000, min: 1, help: 'ms between the lines of --show-detailed-stats' },
   'print-metrics': { type: 'bool', default: false, help: "print the consumers' metrics at the end (Kafka's consumer-fetch-manager-metrics: fetch-latency-avg, records-per-request-avg, ...; and commits and assigned partitions)" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
@@ -84,6 +87,8 @@ export interface ConsumeOptions {
   commitAtEnd?: boolean;
   /** Start at the partitions' ends where the group has no committed offset (--from-latest). */
   fromLatest?: boolean;
+  /** Kafka's detailed stats: a line every `everyMs` to `write` (--show-detailed-stats). */
+  detailed?: { everyMs: number; write: (line: string) => void };
   /**
    * An existing topic read as it is: each partition's offsets when the run began. The run also
    * ends once every partition's position has reached its end, whatever it counted: a
@@ -179,6 +184,12 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
   let endWatch: ReturnType<typeof setInterval> | null = null;
   let metrics: ClientMetric[][] | undefined;
+  let detailedTimer: ReturnType<typeof setInterval> | null = null;
+  if (o.detailed) {
+    const stats = new DetailedStats(t0, () => (first === 0 ? null : first), o.detailed.write);
+    stats.header();
+    detailedTimer = setInterval(() => stats.tick(nowMs(), { bytes, records: delivered }), o.detailed.everyMs);
+  }
   try {
     for (let i = 0; i < o.consumers; i++) {
       // each consumer of a group its own client.id (its metrics' tag), unless the configs name one
@@ -232,6 +243,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     if (o.commitAtEnd) await Promise.all(consumers.map((c) => commitPositions(c, o.topic)));
   } finally {
     if (endWatch) clearInterval(endWatch);
+    if (detailedTimer) clearInterval(detailedTimer);
     stop();
     for (const c of consumers) await c.disconnect().catch(() => undefined);
   }
@@ -323,6 +335,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       ...(ends ? { ends } : {}),
       ...(group !== null ? { groupId: group, commitAtEnd: kept } : {}),
       ...(fromLatest ? { fromLatest: true } : {}),
+      ...(f['show-detailed-stats'] ? { detailed: { everyMs: f['reporting-interval'], write: (line: string) => console.log(line) } } : {}),
     });
     if (target.kind === 'running' && group === null) await dropGroup(target, r.groupId);
   } finally {

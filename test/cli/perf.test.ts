@@ -43,10 +43,10 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     expect(u.stderr).to.match(/unknown flag --no-such-flag/);
   });
 
-  it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record (and prints its metrics)', async () => {
+  it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record (and prints its metrics and Kafka\'s detailed stats)', async () => {
     const common = ['--records', '2000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--compression', 'lz4'];
     // each run has a throw-away cluster of its own: run together
-    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common, '--print-metrics'])]);
+    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common, '--print-metrics', '--show-detailed-stats', '--reporting-interval', '50'])]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^2000 records sent/m).and.match(/linger\.ms \d+, lz4, CRC-32C/);
     expect(c.code, c.stderr).to.equal(0);
@@ -54,6 +54,9 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     // --print-metrics: Kafka's lines for the consumer, every record taken once
     expect(c.stdout).to.match(/^consumer-fetch-manager-metrics:records-consumed-total:\{client-id=\S+\}\s+: 2000\.000$/m);
     expect(c.stdout).to.match(/^consumer-coordinator-metrics:assigned-partitions:\{client-id=\S+\}\s+: 2\.000$/m);
+    // --show-detailed-stats: Kafka's columns, a line every 50 ms (the group join takes longer than that)
+    expect(c.stdout).to.contain('time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec');
+    expect(c.stdout).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, 0, [\d.]+, [\d.]+, \d+, [\d.]+, \d+, \d+, [\d.]+, [\d.]+$/m);
   });
 
   it("perf-produce takes its values from --payload-file, Kafka's way, and counts their bytes", async () => {
