@@ -366,16 +366,17 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   if (f['payload-file'] !== '') o.payloads = readPayloadFile(f['payload-file'], parseDelimiter(f['payload-delimiter']));
   o.payloadMonotonic = f['payload-monotonic'];
   const sources = { flag: 'producer-props', pairs: f['producer-props'], fileFlag: 'producer-config', file: f['producer-config'] };
-  // transactions: from --transactional-id, --transaction-duration-ms or a transactional.id of
-  // the configs (read again below, checked); they need acks all, which they get unless --acks says otherwise
-  const configTxnId = clientProps(sources, PRODUCER_KEYS_OWNED, () => undefined)['transactional.id'];
-  o.transaction = transactionSettings(f['transactional-id'], f.given.has('transaction-duration-ms') ? f['transaction-duration-ms'] : null, configTxnId);
-  if (o.transaction) {
-    if (!f.given.has('acks')) o.acks = -1;
-    else if (o.acks !== -1) throw new UsageError(`--acks ${f.acks}: transactions need acks all (-1); leave --acks out or give --acks all`);
-  }
-  // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
-  o.producerProps = clientProps(sources, PRODUCER_KEYS_OWNED, (c) => void parseProducerConfig(producerConfigOf({ ...o, producerProps: c })));
+  o.producerProps = clientProps(sources, PRODUCER_KEYS_OWNED, (c) => {
+    // transactions: from --transactional-id, --transaction-duration-ms or a transactional.id of
+    // the configs; they need acks all, which they get unless --acks says otherwise
+    o.transaction = transactionSettings(f['transactional-id'], f.given.has('transaction-duration-ms') ? f['transaction-duration-ms'] : null, c['transactional.id']);
+    if (o.transaction) {
+      if (!f.given.has('acks')) o.acks = -1;
+      else if (o.acks !== -1) throw new UsageError(`--acks ${f.acks}: transactions need acks all (-1); leave --acks out or give --acks all`);
+    }
+    // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
+    parseProducerConfig(producerConfigOf({ ...o, producerProps: c }));
+  });
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
   let r: ProduceResult;
   let topic: TopicChoice | null = null;

@@ -186,6 +186,7 @@ export class ConsumerMetrics {
     const tags = { 'client-id': clientId };
     const f = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags, value });
     const c = (name: string, description: string, value: number): ClientMetric => ({ group: COORDINATOR, name, description, tags, value });
+    const k = (name: string, description: string, value: number): ClientMetric => ({ group: CONSUMER, name, description, tags, value });
     const perPartition: ClientMetric[] = [];
     for (const a of assigned) {
       if (!a.lag) continue;
@@ -235,16 +236,10 @@ export class ConsumerMetrics {
       c('sync-time-avg', 'average milliseconds from a SyncGroup to its answer', this.syncTime.avg(now)),
       c('sync-time-max', 'longest wait for a SyncGroup answer, in milliseconds', this.syncTime.max(now)),
       c('sync-total', 'group syncs (classic protocol)', this.syncTime.count),
-      {
-        group: CONSUMER,
-        name: 'last-poll-seconds-ago',
-        description: 'seconds since the application last polled (-1: never yet)',
-        tags,
-        value: this.lastPollAt < 0 ? -1 : (now - this.lastPollAt) / 1000,
-      },
-      { group: CONSUMER, name: 'poll-idle-ratio-avg', description: 'average share of the time the application spent waiting in poll rather than processing', tags, value: this.pollIdle.avg(now) },
-      { group: CONSUMER, name: 'time-between-poll-avg', description: 'average milliseconds between polls', tags, value: this.timeBetweenPolls.avg(now) },
-      { group: CONSUMER, name: 'time-between-poll-max', description: 'longest time between polls, in milliseconds', tags, value: this.timeBetweenPolls.max(now) },
+      k('last-poll-seconds-ago', 'seconds since the application last polled (-1: never yet)', this.lastPollAt < 0 ? -1 : (now - this.lastPollAt) / 1000),
+      k('poll-idle-ratio-avg', 'average share of the time the application spent waiting in poll rather than processing', this.pollIdle.avg(now)),
+      k('time-between-poll-avg', 'average milliseconds between polls', this.timeBetweenPolls.avg(now)),
+      k('time-between-poll-max', 'longest time between polls, in milliseconds', this.timeBetweenPolls.max(now)),
     ];
   }
 }

@@ -20,8 +20,8 @@ export interface ConfigSources {
 
 /**
  * The configs of `--<flag> k=v ...` over those of the file, checked with `check` (which throws
- * on a bad key or value, naming it in its `key`); `owned` maps the keys refused to
- * what to do instead.
+ * on a bad key or value, naming it in its `key`, or a UsageError that is passed on as it is);
+ * `owned` maps the keys refused to what to do instead.
  */
 export function clientProps(src: ConfigSources, owned: Readonly<Record<string, string>>, check: (config: Record<string, string>) => void): Record<string, string> {
   const fileName = src.file ?? '';
@@ -37,6 +37,8 @@ export function clientProps(src: ConfigSources, owned: Readonly<Record<string, s
   try {
     check(props);
   } catch (e) {
+    // a usage error of the check's own says what it means as it is
+    if (e instanceof UsageError) throw e;
     // the config parsers' errors carry the key (ProducerConfigError, ConsumerConfigError)
     const key = (e as { key?: unknown }).key;
     throw new UsageError(`${blame(typeof key === 'string' ? key : '')} ${(e as Error).message}`);
