@@ -222,9 +222,7 @@ export async function produceRecords(
 /** Commits a lane's open transaction once its sends are acknowledged. */
 async function commitAfter(window: Window, txns: TransactionCycle, counters: { transactions?: number }): Promise<void> {
   await window.drain();
-  const before = txns.committed;
-  await txns.commit();
-  counters.transactions = (counters.transactions ?? 0) + (txns.committed - before);
+  if (await txns.commit()) counters.transactions = (counters.transactions ?? 0) + 1;
 }
 
 /**

@@ -9,7 +9,7 @@
  * per record. Kept in samples (src/client/metrics.ts): averages, maxima and rates cover the last
  * metrics.num.samples x metrics.sample.window.ms; totals cover the consumer's life.
  */
-import { SampledStat, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
+import { SampledStat, metricsOf, secondsSince, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
 
 const FETCH = 'consumer-fetch-manager-metrics';
 const COORDINATOR = 'consumer-coordinator-metrics';
@@ -35,6 +35,23 @@ export class PartitionLag {
   }
 }
 
+/** A request of which one at a time is out (a JoinGroup, a SyncGroup, a heartbeat): the time to its answer. */
+class TimedRequest {
+  private sentAt: number | null = null;
+
+  constructor(readonly stat: SampledStat) {}
+
+  sent(now: number): void {
+    this.sentAt = now;
+  }
+
+  /** Answered; its time counts when `counts` (a join or sync refused does not). */
+  answered(now: number, counts = true): void {
+    if (counts && this.sentAt !== null) this.stat.record(now - this.sentAt, now);
+    this.sentAt = null;
+  }
+}
+
 /** An assigned partition, as the metrics see it. */
 export interface AssignedLag {
   topic: string;
@@ -52,20 +69,16 @@ export class ConsumerMetrics {
   private readonly lag: SampledStat;
   private readonly commitLatency: SampledStat;
   private readonly rebalanceLatency: SampledStat;
-  private readonly joinTime: SampledStat;
-  private readonly syncTime: SampledStat;
-  private readonly heartbeatTime: SampledStat;
+  private readonly join: TimedRequest;
+  private readonly sync: TimedRequest;
+  private readonly heartbeat: TimedRequest;
   private readonly timeBetweenPolls: SampledStat;
   private readonly pollIdle: SampledStat;
-  /** When the request of each kind in flight went out (-1: none). */
-  private joinSentAt = -1;
-  private syncSentAt = -1;
-  private heartbeatSentAt = -1;
-  /** When the last heartbeat went out, and the last poll came (-1: none yet). */
-  private lastHeartbeatAt = -1;
-  private lastPollAt = -1;
-  /** When the poll being answered came, and the time from the poll before it to it. */
-  private pollStartedAt = -1;
+  /** When the last heartbeat went out, and the last poll came (null: none yet). */
+  private lastHeartbeatAt: number | null = null;
+  private lastPollAt: number | null = null;
+  /** When the poll being answered came (null: none), and the time from the poll before it to it. */
+  private pollStartedAt: number | null = null;
   private sinceLastPoll = 0;
   /** When the rebalance under way began (null: none). */
   private rebalanceStartedAt: number | null = null;
@@ -85,50 +98,47 @@ export class ConsumerMetrics {
     this.lag = stat();
     this.commitLatency = stat();
     this.rebalanceLatency = stat();
-    this.joinTime = stat();
-    this.syncTime = stat();
-    this.heartbeatTime = stat();
+    this.join = new TimedRequest(stat());
+    this.sync = new TimedRequest(stat());
+    this.heartbeat = new TimedRequest(stat());
     this.timeBetweenPolls = stat();
     this.pollIdle = stat();
   }
 
   /** A JoinGroup went out (classic protocol). */
   joinSent(now: number): void {
-    this.joinSentAt = now;
+    this.join.sent(now);
   }
 
   /** The JoinGroup was answered: joined (`ok`) or not; only a join counts. */
   joinAnswered(ok: boolean, now: number): void {
-    if (ok && this.joinSentAt >= 0) this.joinTime.record(now - this.joinSentAt, now);
-    this.joinSentAt = -1;
+    this.join.answered(now, ok);
   }
 
   /** A SyncGroup went out. */
   syncSent(now: number): void {
-    this.syncSentAt = now;
+    this.sync.sent(now);
   }
 
   /** The SyncGroup was answered: synced (`ok`) or not; only a sync counts. */
   syncAnswered(ok: boolean, now: number): void {
-    if (ok && this.syncSentAt >= 0) this.syncTime.record(now - this.syncSentAt, now);
-    this.syncSentAt = -1;
+    this.sync.answered(now, ok);
   }
 
   /** A heartbeat went out (Heartbeat, or ConsumerGroupHeartbeat with the consumer protocol). */
   heartbeatSent(now: number): void {
-    this.heartbeatSentAt = now;
+    this.heartbeat.sent(now);
     this.lastHeartbeatAt = now;
   }
 
   /** The heartbeat was answered (whatever the answer). */
   heartbeatAnswered(now: number): void {
-    if (this.heartbeatSentAt >= 0) this.heartbeatTime.record(now - this.heartbeatSentAt, now);
-    this.heartbeatSentAt = -1;
+    this.heartbeat.answered(now);
   }
 
   /** The application polled (Kafka's recordPollStart). */
   pollStarted(now: number): void {
-    this.sinceLastPoll = this.lastPollAt >= 0 ? now - this.lastPollAt : 0;
+    this.sinceLastPoll = this.lastPollAt !== null ? now - this.lastPollAt : 0;
     this.timeBetweenPolls.record(this.sinceLastPoll, now);
     this.lastPollAt = now;
     this.pollStartedAt = now;
@@ -136,11 +146,11 @@ export class ConsumerMetrics {
 
   /** The poll was answered (Kafka's recordPollEnd): the share of the time it spent waiting in the poll. */
   pollEnded(now: number): void {
-    if (this.pollStartedAt < 0) return;
+    if (this.pollStartedAt === null) return;
     const inPoll = now - this.pollStartedAt;
     const span = inPoll + this.sinceLastPoll;
     this.pollIdle.record(span > 0 ? inPoll / span : 0, now);
-    this.pollStartedAt = -1;
+    this.pollStartedAt = null;
   }
 
   /** The member begins to join its group, or to reconcile a new assignment (a rebalance under way goes on). */
@@ -184,14 +194,14 @@ export class ConsumerMetrics {
   /** Every metric now, tagged with the consumer's client.id (and a partition's with its topic and partition). */
   snapshot(now: number, clientId: string, assigned: readonly AssignedLag[]): ClientMetric[] {
     const tags = { 'client-id': clientId };
-    const f = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags, value });
-    const c = (name: string, description: string, value: number): ClientMetric => ({ group: COORDINATOR, name, description, tags, value });
-    const k = (name: string, description: string, value: number): ClientMetric => ({ group: CONSUMER, name, description, tags, value });
+    const f = metricsOf(FETCH, tags);
+    const c = metricsOf(COORDINATOR, tags);
+    const k = metricsOf(CONSUMER, tags);
     const perPartition: ClientMetric[] = [];
     for (const a of assigned) {
       if (!a.lag) continue;
       const ptags = { 'client-id': clientId, topic: a.topic, partition: String(a.partition) };
-      const p = (name: string, description: string, value: number): ClientMetric => ({ group: FETCH, name, description, tags: ptags, value });
+      const p = metricsOf(FETCH, ptags);
       perPartition.push(
         p('records-lag', 'records the partition was behind its end when records were last taken', a.lag.latest),
         p('records-lag-avg', "the partition's average lag when records were taken", a.lag.stat.avg(now)),
@@ -218,25 +228,25 @@ export class ConsumerMetrics {
       c('commit-latency-max', 'longest wait for the answer to an offset commit, in milliseconds', this.commitLatency.max(now)),
       c('commit-rate', 'offset commits answered per second', this.commitLatency.countRate(now)),
       c('commit-total', 'offset commits answered', this.commitLatency.count),
-      c('heartbeat-rate', 'heartbeats answered per second', this.heartbeatTime.countRate(now)),
-      c('heartbeat-response-time-max', 'longest wait for the answer to a heartbeat, in milliseconds', this.heartbeatTime.max(now)),
-      c('heartbeat-total', 'heartbeats answered', this.heartbeatTime.count),
-      c('join-rate', 'group joins per second (classic protocol)', this.joinTime.countRate(now)),
-      c('join-time-avg', 'average milliseconds from a JoinGroup to its answer', this.joinTime.avg(now)),
-      c('join-time-max', 'longest wait for a JoinGroup answer, in milliseconds', this.joinTime.max(now)),
-      c('join-total', 'group joins (classic protocol)', this.joinTime.count),
-      c('last-heartbeat-seconds-ago', 'seconds since the last heartbeat went out (-1: none yet)', this.lastHeartbeatAt < 0 ? -1 : (now - this.lastHeartbeatAt) / 1000),
-      c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', this.lastRebalanceAt === null ? -1 : (now - this.lastRebalanceAt) / 1000),
+      c('heartbeat-rate', 'heartbeats answered per second', this.heartbeat.stat.countRate(now)),
+      c('heartbeat-response-time-max', 'longest wait for the answer to a heartbeat, in milliseconds', this.heartbeat.stat.max(now)),
+      c('heartbeat-total', 'heartbeats answered', this.heartbeat.stat.count),
+      c('join-rate', 'group joins per second (classic protocol)', this.join.stat.countRate(now)),
+      c('join-time-avg', 'average milliseconds from a JoinGroup to its answer', this.join.stat.avg(now)),
+      c('join-time-max', 'longest wait for a JoinGroup answer, in milliseconds', this.join.stat.max(now)),
+      c('join-total', 'group joins (classic protocol)', this.join.stat.count),
+      c('last-heartbeat-seconds-ago', 'seconds since the last heartbeat went out (-1: none yet)', secondsSince(this.lastHeartbeatAt, now)),
+      c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', secondsSince(this.lastRebalanceAt, now)),
       c('rebalance-latency-avg', 'average milliseconds from joining (or a new assignment) to having the assignment', this.rebalanceLatency.avg(now)),
       c('rebalance-latency-max', 'longest rebalance, in milliseconds', this.rebalanceLatency.max(now)),
       c('rebalance-latency-total', 'milliseconds spent in rebalances, summed', this.rebalanceLatency.total),
       c('rebalance-rate-per-hour', 'rebalances completed per hour', this.rebalanceLatency.countRate(now) * 3600),
       c('rebalance-total', 'rebalances completed, the first join included', this.rebalanceLatency.count),
-      c('sync-rate', 'group syncs per second (classic protocol)', this.syncTime.countRate(now)),
-      c('sync-time-avg', 'average milliseconds from a SyncGroup to its answer', this.syncTime.avg(now)),
-      c('sync-time-max', 'longest wait for a SyncGroup answer, in milliseconds', this.syncTime.max(now)),
-      c('sync-total', 'group syncs (classic protocol)', this.syncTime.count),
-      k('last-poll-seconds-ago', 'seconds since the application last polled (-1: never yet)', this.lastPollAt < 0 ? -1 : (now - this.lastPollAt) / 1000),
+      c('sync-rate', 'group syncs per second (classic protocol)', this.sync.stat.countRate(now)),
+      c('sync-time-avg', 'average milliseconds from a SyncGroup to its answer', this.sync.stat.avg(now)),
+      c('sync-time-max', 'longest wait for a SyncGroup answer, in milliseconds', this.sync.stat.max(now)),
+      c('sync-total', 'group syncs (classic protocol)', this.sync.stat.count),
+      k('last-poll-seconds-ago', 'seconds since the application last polled (-1: never yet)', secondsSince(this.lastPollAt, now)),
       k('poll-idle-ratio-avg', 'average share of the time the application spent waiting in poll rather than processing', this.pollIdle.avg(now)),
       k('time-between-poll-avg', 'average milliseconds between polls', this.timeBetweenPolls.avg(now)),
       k('time-between-poll-max', 'longest time between polls, in milliseconds', this.timeBetweenPolls.max(now)),

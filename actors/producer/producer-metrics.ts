@@ -7,7 +7,7 @@
  * in samples (src/client/metrics.ts): averages, maxima and rates cover the last
  * metrics.num.samples x metrics.sample.window.ms; totals cover the producer's life.
  */
-import { SampledStat, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
+import { SampledStat, metricsOf, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
 
 /** The producer's state the gauges read when the metrics are asked for. */
 export interface ProducerGauges {
@@ -128,11 +128,11 @@ export class ProducerMetrics {
   /** Every metric now, tagged with the producer's client.id (and a topic's with the topic). */
   snapshot(now: number, clientId: string, g: ProducerGauges): ClientMetric[] {
     const tags = { 'client-id': clientId };
-    const m = (name: string, description: string, value: number): ClientMetric => ({ group: GROUP, name, description, tags, value });
+    const m = metricsOf(GROUP, tags);
     const perTopic: ClientMetric[] = [];
     for (const t of this.topics.values()) {
       const ttags = { 'client-id': clientId, topic: t.topic };
-      const p = (name: string, description: string, value: number): ClientMetric => ({ group: TOPIC_GROUP, name, description, tags: ttags, value });
+      const p = metricsOf(TOPIC_GROUP, ttags);
       perTopic.push(
         p('byte-rate', "bytes of the topic's batches sent per second", t.bytes.rate(now)),
         p('byte-total', "bytes of the topic's batches sent", t.bytes.total),

@@ -75,13 +75,14 @@ export class TransactionCycle {
     return this.txn !== null && this.now() - this.startedAt >= this.durationMs;
   }
 
-  /** Commits the open transaction (after its sends were acknowledged); nothing when none is open. */
-  async commit(): Promise<void> {
+  /** Commits the open transaction (after its sends were acknowledged); false when none was open. */
+  async commit(): Promise<boolean> {
     const txn = this.txn;
-    if (!txn) return;
+    if (!txn) return false;
     this.txn = null;
     await txn.commit();
     this.committed++;
+    return true;
   }
 
   /** Aborts the open transaction, if any (after a failed send); its own failure is not reported. */

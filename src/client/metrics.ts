@@ -19,6 +19,16 @@ export interface ClientMetric {
   value: number;
 }
 
+/** Makes the metrics of one group with one set of tags: `m(name, description, value)`. */
+export function metricsOf(group: string, tags: Record<string, string>): (name: string, description: string, value: number) => ClientMetric {
+  return (name, description, value) => ({ group, name, description, tags, value });
+}
+
+/** Seconds from `at` to `now`, or -1 when it has not happened yet (Kafka's *-seconds-ago metrics). */
+export function secondsSince(at: number | null, now: number): number {
+  return at === null ? -1 : (now - at) / 1000;
+}
+
 export interface SampleConfig {
   /** metrics.sample.window.ms (Kafka: 30000). */
   windowMs: number;

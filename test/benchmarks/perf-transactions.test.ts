@@ -70,14 +70,14 @@ describe('benchmarks/perf-transactions', function () {
     let now = 1_000;
     const cycle = new TransactionCycle(fakeProducer(log), 50, () => now);
     expect(cycle.due()).to.equal(false);
-    await cycle.commit(); // none open: nothing
+    expect(await cycle.commit()).to.equal(false); // none open: nothing
     const first = await cycle.open();
     expect(await cycle.open()).to.equal(first);
     now += 49;
     expect(cycle.due()).to.equal(false);
     now += 1;
     expect(cycle.due()).to.equal(true);
-    await cycle.commit();
+    expect(await cycle.commit()).to.equal(true);
     expect(cycle.due()).to.equal(false);
     expect(cycle.committed).to.equal(1);
     await cycle.open();

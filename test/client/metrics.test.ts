@@ -4,7 +4,7 @@
  * least samples - 1 whole windows; totals never reset.
  */
 import { expect } from 'chai';
-import { DEFAULT_SAMPLES, SampledStat } from '../../src/client/metrics.js';
+import { DEFAULT_SAMPLES, SampledStat, metricsOf, secondsSince } from '../../src/client/metrics.js';
 
 const T = 1_000_000;
 
@@ -72,5 +72,12 @@ describe('client/metrics: SampledStat', () => {
     expect(() => new SampledStat({ windowMs: 0, samples: 2 }, T)).to.throw(RangeError);
     expect(() => new SampledStat({ windowMs: 1_000, samples: 0 }, T)).to.throw(RangeError);
     expect(() => new SampledStat({ windowMs: 1_000, samples: 1.5 }, T)).to.throw(RangeError);
+  });
+
+  it('metricsOf makes one group\'s metrics with its tags; secondsSince is -1 before anything happened', () => {
+    const m = metricsOf('producer-metrics', { 'client-id': 'c' });
+    expect(m('record-send-total', 'records sent', 7)).to.deep.equal({ group: 'producer-metrics', name: 'record-send-total', description: 'records sent', tags: { 'client-id': 'c' }, value: 7 });
+    expect(secondsSince(null, T)).to.equal(-1);
+    expect(secondsSince(T - 2_500, T)).to.equal(2.5);
   });
 });
