@@ -6,9 +6,9 @@
  *   - each worker node's thread (named `samsa-<node id>` by the worker transport),
  *   - everything else (V8's helper threads, which mark and sweep for the collector and compile
  *     optimized code, and libuv's pool),
- * and how long the main thread was ready to run but waiting for a core (schedstat). A main
- * thread near 100% means the client bounds the run; a long wait means the cores do, shared with
- * the brokers and V8's helpers. The machine's share of CPU time taken by the hypervisor (steal,
+ * and how long each was ready to run but waiting for a core (schedstat). A main thread near
+ * 100% means the client bounds the run; a long wait at a few tenths of the cores busy means the
+ * machine's scheduler does: the threads are there to run and no core takes them. The machine's share of CPU time taken by the hypervisor (steal,
  * /proc/stat) is reported beside it: on a shared VM it comes in bursts that stall every thread.
  */
 import fs from 'node:fs';
@@ -187,21 +187,32 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 const stealPct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** The node threads' waits for a core as one list ("4/6/5%"), or null where the kernel does not say them. */
+function nodeWaits(r: CpuReport): string | null {
+  if (r.nodes.length === 0 || r.nodes.some((n) => n.wait === null)) return null;
+  return `${r.nodes.map((n) => Math.round(n.wait! * 100)).join('/')}%`;
+}
+
 /**
- * One line: "main thread 97% (waiting for a core 21%), node threads b1 31% b2 29% b3 30%, other
- * threads 14%; 1.9 of 2 cores busy; hypervisor steal 2.4%".
+ * One line: "main thread 97% (waiting for a core 21%), node threads b1 31% b2 29% b3 30%
+ * (waiting for a core 4/6/5%), other threads 14% (waiting 3%); 1.9 of 2 cores busy; hypervisor
+ * steal 2.4%". A wait is the time a thread was ready to run but no core ran it, as a share of
+ * the stretch (the other threads' waits summed).
  */
 export function formatCpu(r: CpuReport): string {
   const wait = r.main.wait !== null ? ` (waiting for a core ${pct(r.main.wait)})` : '';
-  const nodes = r.nodes.length > 0 ? `, node threads ${r.nodes.map((n) => `${n.name} ${pct(n.cpu)}`).join(' ')}` : '';
+  const nw = nodeWaits(r);
+  const nodes = r.nodes.length > 0 ? `, node threads ${r.nodes.map((n) => `${n.name} ${pct(n.cpu)}`).join(' ')}${nw ? ` (waiting for a core ${nw})` : ''}` : '';
+  const otherWait = r.other.wait !== null ? ` (waiting ${pct(r.other.wait)})` : '';
   const steal = r.steal !== null ? `; hypervisor steal ${stealPct(r.steal)}` : '';
-  return `main thread ${pct(r.main.cpu)}${wait}${nodes}, other threads ${pct(r.other.cpu)}; ${r.total.toFixed(1)} of ${r.cores} cores busy${steal}`;
+  return `main thread ${pct(r.main.cpu)}${wait}${nodes}, other threads ${pct(r.other.cpu)}${otherWait}; ${r.total.toFixed(1)} of ${r.cores} cores busy${steal}`;
 }
 
-/** Compact, for table cells: "main 97% (wait 21%), nodes 31/29/30%, other 14%, steal 2.4%". */
+/** Compact, for table cells: "main 97% (wait 21%), nodes 31/29/30% (wait 4/6/5%), other 14%, steal 2.4%". */
 export function formatCpuShort(r: CpuReport): string {
   const wait = r.main.wait !== null ? ` (wait ${pct(r.main.wait)})` : '';
-  const nodes = r.nodes.length > 0 ? `, nodes ${r.nodes.map((n) => Math.round(n.cpu * 100)).join('/')}%` : '';
+  const nw = nodeWaits(r);
+  const nodes = r.nodes.length > 0 ? `, nodes ${r.nodes.map((n) => Math.round(n.cpu * 100)).join('/')}%${nw ? ` (wait ${nw})` : ''}` : '';
   const steal = r.steal !== null ? `, steal ${stealPct(r.steal)}` : '';
   return `main ${pct(r.main.cpu)}${wait}${nodes}, other ${pct(r.other.cpu)}${steal}`;
 }

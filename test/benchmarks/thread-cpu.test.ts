@@ -64,8 +64,9 @@ describe('benchmarks/thread-cpu', () => {
     expect(r.other.wait).to.be.closeTo(0.019, 1e-9);
     expect(r.total).to.be.closeTo(1.55, 1e-9);
     expect(r.steal).to.be.closeTo(0.025, 1e-9);
-    expect(formatCpu(r)).to.equal('main thread 80% (waiting for a core 10%), node threads b1 25% b2 30%, other threads 20%; 1.6 of 2 cores busy; hypervisor steal 2.5%');
-    expect(formatCpuShort(r)).to.equal('main 80% (wait 10%), nodes 25/30%, other 20%, steal 2.5%');
+    expect(r.nodes.map((n) => n.wait)).to.deep.equal([0.04, 0.02]); // b1, b2
+    expect(formatCpu(r)).to.equal('main thread 80% (waiting for a core 10%), node threads b1 25% b2 30% (waiting for a core 4/2%), other threads 20% (waiting 2%); 1.6 of 2 cores busy; hypervisor steal 2.5%');
+    expect(formatCpuShort(r)).to.equal('main 80% (wait 10%), nodes 25/30% (wait 4/2%), other 20%, steal 2.5%');
   });
 
   it('leaves the wait and steal out where the kernel does not say them, and node threads out where there are none', () => {
