@@ -39,6 +39,7 @@ import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import { formatMetrics } from './lib/client-metrics.js';
 import { DetailedStats } from './lib/detailed-stats.js';
+import { DateFormatError, KAFKA_DATE_FORMAT, compileDateFormat } from './lib/date-format.js';
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
@@ -60,6 +61,8 @@ export const CONSUME_FLAGS = {
   'consumer-config': { type: 'string', default: '', help: "consumer configs from a Java .properties file (Kafka's --consumer.config); --consumer-props override its keys" },
   'show-detailed-stats': { type: 'bool', default: false, help: "print the progress every --reporting-interval in kafka-consumer-perf-test's columns (time, threadId, data.consumed.in.MB, MB.sec, ...)" },
   'reporting-interval': { type: 'int', default: 5_000, min: 1, help: 'ms between the lines of --show-detailed-stats' },
+  'date-format': { type: 'string', default: KAFKA_DATE_FORMAT, help: "a java.text.SimpleDateFormat pattern for the time of --show-detailed-stats' lines (local time; Kafka's --date-format)" },
+  'hide-header': { type: 'bool', default: false, help: "leave out --show-detailed-stats' header line (Kafka's --hide-header)" },
   'print-metrics': { type: 'bool', default: false, help: "print the consumers' metrics at the end (Kafka's consumer-fetch-manager-metrics: fetch-latency-avg, records-per-request-avg, ...; and commits and assigned partitions)" },
   'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
@@ -88,7 +91,7 @@ export interface ConsumeOptions {
   /** Start at the partitions' ends where the group has no committed offset (--from-latest). */
   fromLatest?: boolean;
   /** Kafka's detailed stats: a line every `everyMs` to `write` (--show-detailed-stats). */
-  detailed?: { everyMs: number; write: (line: string) => void };
+  detailed?: { everyMs: number; write: (line: string) => void; formatTime?: (epochMs: number) => string; hideHeader?: boolean };
   /**
    * An existing topic read as it is: each partition's offsets when the run began. The run also
    * ends once every partition's position has reached its end, whatever it counted: a
@@ -186,8 +189,8 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   let metrics: ClientMetric[][] | undefined;
   let detailedTimer: ReturnType<typeof setInterval> | null = null;
   if (o.detailed) {
-    const stats = new DetailedStats(t0, () => (first === 0 ? null : first), o.detailed.write);
-    stats.header();
+    const stats = new DetailedStats(t0, () => (first === 0 ? null : first), o.detailed.write, Date.now, o.detailed.formatTime);
+    if (!o.detailed.hideHeader) stats.header();
     detailedTimer = setInterval(() => stats.tick(nowMs(), { bytes, records: delivered }), o.detailed.everyMs);
   }
   try {
@@ -286,10 +289,23 @@ export function recordsToRead(topic: string, available: number, asked: number | 
   return asked;
 }
 
+/** --date-format's formatter; it and --hide-header shape --show-detailed-stats' lines and nothing else. */
+function detailedTimeFormat(f: ParsedFlags<typeof CONSUME_FLAGS>): (epochMs: number) => string {
+  const shaping = (['date-format', 'hide-header', 'reporting-interval'] as const).filter((k) => f.given.has(k));
+  if (!f['show-detailed-stats'] && shaping.length > 0) throw new UsageError(`${shaping.map((k) => `--${k}`).join(', ')} ${shaping.length === 1 ? 'shapes' : 'shape'} the lines of --show-detailed-stats: add it`);
+  try {
+    return compileDateFormat(f['date-format']);
+  } catch (e) {
+    if (e instanceof DateFormatError) throw new UsageError(`--date-format: ${e.message}`);
+    throw e;
+  }
+}
+
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
   const group = f.group === '' ? null : f.group;
   const fromLatest = f['from-latest'];
+  const formatTime = detailedTimeFormat(f);
   if (fromLatest) {
     if (f['bootstrap-server'] === '') throw new UsageError('--from-latest reads the records produced while the run waits: give --bootstrap-server of a cluster something produces to, and its --topic');
     if (!f.given.has('topic')) throw new UsageError('--from-latest needs --topic: the topic something produces to while the run waits');
@@ -335,7 +351,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
       ...(ends ? { ends } : {}),
       ...(group !== null ? { groupId: group, commitAtEnd: kept } : {}),
       ...(fromLatest ? { fromLatest: true } : {}),
-      ...(f['show-detailed-stats'] ? { detailed: { everyMs: f['reporting-interval'], write: (line: string) => console.log(line) } } : {}),
+      ...(f['show-detailed-stats'] ? { detailed: { everyMs: f['reporting-interval'], write: (line: string) => console.log(line), formatTime, hideHeader: f['hide-header'] } } : {}),
     });
     if (target.kind === 'running' && group === null) await dropGroup(target, r.groupId);
   } finally {

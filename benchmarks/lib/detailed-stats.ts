@@ -4,20 +4,18 @@
  * data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec,
  * fetch.nMsg.sec): the totals so far, the interval's rates, the part of the interval spent
  * joining the group before the first record came, and the rates over the rest of it. The time
- * is Kafka's default date format, yyyy-MM-dd HH:mm:ss:SSS, in local time. Records delivered
+ * is printed in Kafka's default date format, yyyy-MM-dd HH:mm:ss:SSS, or --date-format's
+ * (lib/date-format.ts), in local time; --hide-header leaves the header out. Records delivered
  * again after a rebalance count, as Kafka counts every record its poll returns.
  */
+import { KAFKA_DATE_FORMAT, compileDateFormat } from './date-format.js';
 
 export const DETAILED_HEADER = 'time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec';
 
 const MiB = 1024 * 1024;
 
 /** A time as Kafka's tools print it by default: yyyy-MM-dd HH:mm:ss:SSS (local time). */
-export function kafkaDate(epochMs: number): string {
-  const d = new Date(epochMs);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}:${p(d.getMilliseconds(), 3)}`;
-}
+export const kafkaDate = compileDateFormat(KAFKA_DATE_FORMAT);
 
 /** The consumers' counts at a moment. */
 export interface ConsumedSoFar {
@@ -40,6 +38,8 @@ export class DetailedStats {
     private readonly write: (line: string) => void,
     /** Wall-clock time for the line's first column. */
     private readonly wallNow: () => number = Date.now,
+    /** How that time is printed (--date-format; Kafka's default). */
+    private readonly formatTime: (epochMs: number) => string = kafkaDate,
   ) {
     this.lastAt = startedAt;
   }
@@ -61,7 +61,7 @@ export class DetailedStats {
     const f4 = (x: number) => x.toFixed(4);
     this.write(
       [
-        kafkaDate(this.wallNow()),
+        this.formatTime(this.wallNow()),
         '0',
         f4(cur.bytes / MiB),
         f4((1000 * mb) / elapsed),

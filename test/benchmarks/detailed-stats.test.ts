@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { DETAILED_HEADER, DetailedStats, kafkaDate } from '../../benchmarks/lib/detailed-stats.js';
+import { compileDateFormat } from '../../benchmarks/lib/date-format.js';
 
 describe('benchmarks/detailed-stats', () => {
   it("Kafka's default date format, in local time", () => {
@@ -33,5 +34,13 @@ describe('benchmarks/detailed-stats', () => {
       '2026-12-06 10:00:00:000, 0, 3.0000, 2.0000, 30000, 20000.0000, 0, 500, 2.0000, 20000.0000',
     ]);
     expect(DETAILED_HEADER).to.equal('time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec');
+  });
+
+  it("prints the time by --date-format's pattern", () => {
+    const lines: string[] = [];
+    const wall = new Date(2026, 11, 6, 10, 0, 0, 0).getTime();
+    const stats = new DetailedStats(0, () => 0, (l) => lines.push(l), () => wall, compileDateFormat("HH:mm 'on' EEE"));
+    stats.tick(1_000, { bytes: 1024 * 1024, records: 10 });
+    expect(lines).to.deep.equal(['10:00 on Sun, 0, 1.0000, 1.0000, 10, 10.0000, 0, 1000, 1.0000, 10.0000']);
   });
 });

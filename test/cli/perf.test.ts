@@ -36,17 +36,31 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
   });
 
   it('exit 2 naming the flag for a bad command line', async () => {
-    const [r, u] = await Promise.all([runCli(['perf-produce', '--acks', '2']), runCli(['perf-consume', '--no-such-flag'])]);
+    const [r, u, fmt, alone] = await Promise.all([
+      runCli(['perf-produce', '--acks', '2']),
+      runCli(['perf-consume', '--no-such-flag']),
+      runCli(['perf-consume', '--show-detailed-stats', '--date-format', 'yyyy GG']),
+      runCli(['perf-consume', '--hide-header', '--date-format', 'HH:mm']),
+    ]);
     expect(r.code).to.equal(2);
     expect(r.stderr).to.match(/--acks must be one of 0, 1, -1, all/);
     expect(u.code).to.equal(2);
     expect(u.stderr).to.match(/unknown flag --no-such-flag/);
+    expect(fmt.code).to.equal(2);
+    expect(fmt.stderr).to.contain(`--date-format: date format "yyyy GG": pattern letter 'G' (era) is not supported`);
+    // they shape the detailed lines, which are not asked for
+    expect(alone.code).to.equal(2);
+    expect(alone.stderr).to.contain('--date-format, --hide-header shape the lines of --show-detailed-stats: add it');
   });
 
   it('run the tools with lz4 batches: sent compressed, and the consumer decompresses every record (and prints its metrics and Kafka\'s detailed stats)', async () => {
     const common = ['--records', '2000', '--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', '', '--compression', 'lz4'];
     // each run has a throw-away cluster of its own: run together
-    const [p, c] = await Promise.all([runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']), runCli(['perf-consume', ...common, '--print-metrics', '--show-detailed-stats', '--reporting-interval', '50'])]);
+    const [p, c, h] = await Promise.all([
+      runCli(['perf-produce', ...common, '--warmup-records', '0', '--send-size', '10']),
+      runCli(['perf-consume', ...common, '--print-metrics', '--show-detailed-stats', '--reporting-interval', '50']),
+      runCli(['perf-consume', ...common, '--show-detailed-stats', '--reporting-interval', '50', '--hide-header', '--date-format', "'at' HH:mm:ss.SSS"]),
+    ]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^2000 records sent/m).and.match(/linger\.ms \d+, lz4, CRC-32C/);
     expect(c.code, c.stderr).to.equal(0);
@@ -57,6 +71,10 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     // --show-detailed-stats: Kafka's columns, a line every 50 ms (the group join takes longer than that)
     expect(c.stdout).to.contain('time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec');
     expect(c.stdout).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, 0, [\d.]+, [\d.]+, \d+, [\d.]+, \d+, \d+, [\d.]+, [\d.]+$/m);
+    // --hide-header and --date-format (Kafka's): the same lines, no header, the time as asked
+    expect(h.code, h.stderr).to.equal(0);
+    expect(h.stdout).to.not.contain('time, threadId');
+    expect(h.stdout).to.match(/^at \d\d:\d\d:\d\d\.\d{3}, 0, [\d.]+, [\d.]+, \d+, [\d.]+, \d+, \d+, [\d.]+, [\d.]+$/m);
   });
 
   it("perf-produce takes its values from --payload-file, Kafka's way, and counts their bytes", async () => {
