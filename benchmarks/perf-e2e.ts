@@ -5,8 +5,10 @@
  * and consumer share the main thread's clock).
  *
  *   node --import tsx benchmarks/perf-e2e.ts --throughput 50000 --records 800000
+ *   node --import tsx benchmarks/perf-e2e.ts --sequential --records 10000 --acks all
  *
- * Records are sent in send() calls of --send-size records, paced to --throughput records/s;
+ * With --sequential, kafka-e2e-latency's measurement (lib/e2e-sequential.ts): one record at a
+ * time, each sent after the last one arrived. Otherwise records are sent in send() calls of --send-size records, paced to --throughput records/s;
  * the first --warmup-fraction of the records is left out of the percentiles. The default leaves
  * out the first half (8 s at 50,000 records/s) and measures the next 8 s. V8's optimizing
  * compiler keeps its helper threads busy for the first seconds of a run (perf: 95% of their
@@ -30,6 +32,7 @@ import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, typ
 import { nowMs, sleep } from './lib/timing.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import { formatMetrics } from './lib/client-metrics.js';
+import { SEQUENTIAL_DEFAULT_RECORDS, SequentialReceiver, runSequential, sequentialBatchHandler, type SequentialResult } from './lib/e2e-sequential.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 
 export const E2E_FLAGS = {
@@ -45,6 +48,7 @@ export const E2E_FLAGS = {
   'send-size': { type: 'int', default: 10, min: 1, help: 'records per send() call' },
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
+  sequential: { type: 'bool', default: false, help: `one record at a time, as kafka-e2e-latency measures: send it, wait for its acknowledgement and for the consumer to receive it, then the next (${SEQUENTIAL_DEFAULT_RECORDS} records unless --records says; --throughput, --send-size and --linger-ms do not apply; acks 1 or all)` },
   'print-metrics': { type: 'bool', default: false, help: "print the producer's and the consumer's metrics at the end (Kafka's producer-metrics and consumer-fetch-manager-metrics)" },
   raw: { type: 'bool', default: true, help: 'measure a bare round trip (MessagePort; TCP for a client over TCP) at the same message rate first, and the stalls the machine imposes on two busy threads (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -139,6 +143,62 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   }
 }
 
+export interface SequentialE2eResult extends SequentialResult {
+  records: number;
+  /** Where the CPU went while the measured records went through (null where threads cannot be read). */
+  cpu: CpuReport | null;
+  metrics?: ClientMetric[];
+}
+
+/** perf-e2e --sequential (lib/e2e-sequential.ts): one record at a time through a producer and a consumer of `cluster`. */
+export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string }): Promise<SequentialE2eResult> {
+  const client = await cluster.client(`perf-e2e-${o.topic}`);
+  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 500, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
+  const producer = client.producer({ acks: o.acks, 'linger.ms': 0 });
+  await consumer.connect();
+  await producer.connect();
+  const receiver = new SequentialReceiver();
+  let assigned = false;
+  consumer.on('group.join', () => void (assigned = true));
+  const skip = Math.floor(o.records * o.warmupFraction);
+  let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
+  let cpu1: ThreadsSnapshot | null = null;
+  try {
+    // the topic is empty (a new one, or checked): from its beginning is every record of the run
+    await consumer.subscribe({ topic: o.topic, fromBeginning: true });
+    await consumer.run({ eachBatch: sequentialBatchHandler(receiver) });
+    const joinDeadline = Date.now() + 30_000;
+    while (!assigned && Date.now() < joinDeadline) await sleep(20);
+    if (!assigned) throw new Error('e2e --sequential: the consumer was not assigned the topic within 30 s');
+    await sleep(300); // let the fetch sessions start
+    let done = 0;
+    let lat: LatencyRecorder | null = null;
+    const stop = progress(o.label ?? 'e2e', () => (lat ? e2eProgressLine(done, o.records, skip, lat) : `${done} of ${o.records} records`), { fraction: () => done / o.records });
+    try {
+      const r = await runSequential(producer, receiver, {
+        topic: o.topic,
+        records: o.records,
+        recordSize: o.recordSize,
+        skip,
+        onRecord: (n, l) => {
+          done = n;
+          lat = l;
+          if (n === skip) cpu0 = snapshotThreads();
+          if (n === o.records) cpu1 = snapshotThreads();
+        },
+      });
+      const out: SequentialE2eResult = { ...r, records: o.records, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null };
+      if (o.metrics) out.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
+      return out;
+    } finally {
+      stop();
+    }
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await consumer.disconnect().catch(() => undefined);
+  }
+}
+
 /** The running line: the warm-up's progress until measured records arrive, then their latency. */
 export function e2eProgressLine(received: number, records: number, skip: number, lat: LatencyRecorder): string {
   const head = `${received} of ${records} records received`;
@@ -162,11 +222,13 @@ interface E2eLimits {
   stalls: CoreStalls;
 }
 
-export const PERF_E2E_SUMMARY = 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, on a running cluster (--bootstrap-server) or a throw-away one.';
+export const PERF_E2E_SUMMARY = 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, or one record at a time (--sequential), on a running cluster (--bootstrap-server) or a throw-away one.';
 
 /** The tool with its flags parsed (also `samsa perf-e2e`). */
 export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promise<void> {
-  const load = rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
+  const sequential = f.sequential ? sequentialSettings(f) : null;
+  // one message in flight at a time for a sequential run
+  const load = sequential ? { perSec: 1_000, bytes: f['record-size'] } : rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
   // a client over TCP (a running cluster, or --transport tcp) is bounded by a TCP round trip
   const overTcp = f['bootstrap-server'] !== '' || f.transport === 'tcp';
   const { target, limits } = await openTargetWithLimits<E2eLimits>(f, f.given, f.raw, async () => ({
@@ -180,6 +242,12 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   try {
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-e2e', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
     if (topic.origin === 'existing') await requireEmpty(target, topic.name);
+    if (sequential) {
+      const q = await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] });
+      printSequential(f, q, target, topic, limits, load);
+      if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), records: q.records, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: q, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
+      return;
+    }
     r = await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] });
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -200,6 +268,30 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
   }
+}
+
+/** --sequential's records and acks; the pacing flags do not apply and acks 0 cannot be waited for. */
+function sequentialSettings(f: ParsedFlags<typeof E2E_FLAGS>): { records: number; acks: 1 | -1 } {
+  const pacing = (['throughput', 'send-size', 'linger-ms'] as const).filter((k) => f.given.has(k));
+  if (pacing.length > 0) throw new UsageError(`${pacing.map((k) => `--${k}`).join(', ')} ${pacing.length === 1 ? 'paces' : 'pace'} a run's sends; --sequential sends one record at a time, each after the last arrived`);
+  const acks = parseAcks(f.acks);
+  if (acks === 0) throw new UsageError('--sequential waits for each send to be acknowledged before it waits for the consumer: --acks 1 or all (as kafka-e2e-latency asks)');
+  return { records: f.given.has('records') ? f.records : SEQUENTIAL_DEFAULT_RECORDS, acks };
+}
+
+function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }): void {
+  console.log(`perf-e2e --sequential: ${q.records} records of ${f['record-size']} B one at a time, ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
+  console.log(`end-to-end latency: ${formatLatency(q.latency)} (${q.latency.count} records measured)`);
+  console.log(`of which the send to its acknowledgement: ${formatLatency(q.ack)}`);
+  // kafka-e2e-latency's own summary lines (whole milliseconds, as it prints them)
+  console.log(`Avg latency: ${q.latency.avg.toFixed(4)} ms`);
+  console.log(`Percentiles: 50th = ${Math.floor(q.latency.p50)}, 99th = ${Math.floor(q.latency.p99)}, 99.9th = ${Math.floor(q.latency.p999)}`);
+  if (limits) {
+    console.log(`raw limit: a bare ${limits.over} round trip at ${load.perSec} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p50 is ${(q.latency.p50 / limits.roundTrip.p50).toFixed(1)}x its p50`);
+    console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
+  }
+  if (q.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(q.cpu)}`);
+  if (q.metrics) console.log(`\n${formatMetrics(q.metrics)}`);
 }
 
 /** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */

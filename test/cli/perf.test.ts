@@ -300,6 +300,25 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(again.stderr).to.contain("topic 'bench-e2e' holds 1000 records: end-to-end latency is measured on an empty topic");
     });
 
+    it('perf-e2e --sequential: one record at a time, as kafka-e2e-latency, with its summary lines; acks 0 and the pacing flags refused', async () => {
+      const [e, acks0, paced] = await Promise.all([
+        cli.run('perf-e2e', [...common, '--sequential', '--records', '300', '--partitions', '1', '--acks', 'all']),
+        cli.run('perf-e2e', [...common, '--sequential', '--acks', '0'], { inProcess: true }),
+        cli.run('perf-e2e', [...common, '--sequential', '--throughput', '100', '--send-size', '5'], { inProcess: true }),
+      ]);
+      expect(e.code, e.stderr).to.equal(0);
+      expect(e.stdout).to.match(/^perf-e2e --sequential: 300 records of 100 B one at a time, the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-e2e-\S+ \(of this run\), 1 partitions?, RF 1, acks all$/m);
+      // the second half measured, as the paced run does
+      expect(e.stdout).to.match(/^end-to-end latency: avg [\d.]+ ms, p50 [\d.]+.*\(150 records measured\)$/m);
+      expect(e.stdout).to.match(/^of which the send to its acknowledgement: avg [\d.]+ ms/m);
+      expect(e.stdout).to.match(/^Avg latency: \d+\.\d{4} ms$/m).and.match(/^Percentiles: 50th = \d+, 99th = \d+, 99\.9th = \d+$/m);
+      expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
+      expect(acks0.code).to.equal(2);
+      expect(acks0.stderr).to.contain('--sequential waits for each send to be acknowledged before it waits for the consumer: --acks 1 or all');
+      expect(paced.code).to.equal(2);
+      expect(paced.stderr).to.contain("--throughput, --send-size pace a run's sends; --sequential sends one record at a time");
+    });
+
     it('refuses what cannot apply: exit 2 for flags, exit 1 for a topic too small or a cluster not there', async () => {
       await cli.run('topics', ['--create', '--topic', 'bench-small', '--partitions', '2']);
       const cases: { argv: string[]; code: number; says: RegExp }[] = [

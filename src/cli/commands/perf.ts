@@ -56,7 +56,7 @@ export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughp
   return { specs: m.CONSUME_FLAGS, summary: m.PERF_CONSUME_SUMMARY, run: m.perfConsumeWithFlags };
 });
 
-export const perfE2eCommand = perfCommand('perf-e2e', 'end-to-end latency at a fixed produce rate, on a running cluster or a throw-away one (like kafka-e2e-latency)', async () => {
+export const perfE2eCommand = perfCommand('perf-e2e', 'end-to-end latency at a fixed produce rate, or one record at a time as kafka-e2e-latency measures it (--sequential), on a running cluster or a throw-away one', async () => {
   const m = await import('../../../benchmarks/perf-e2e.js');
   return { specs: m.E2E_FLAGS, summary: m.PERF_E2E_SUMMARY, run: m.perfE2eWithFlags };
 });
