@@ -8,8 +8,8 @@
  *   node --import tsx benchmarks/perf-e2e.ts --sequential --records 10000 --acks all
  *
  * With --sequential, kafka-e2e-latency's measurement (lib/e2e-sequential.ts): one record at a
- * time, each sent after the last one arrived. Otherwise records are sent in send() calls of --send-size records, paced to --throughput records/s;
- * the first --warmup-fraction of the records is left out of the percentiles. The default leaves
+ * time, each sent after the last one arrived. Otherwise records are sent in send() calls of
+ * --send-size records, paced to --throughput records/s; the first --warmup-fraction of the records is left out of the percentiles. The default leaves
  * out the first half (8 s at 50,000 records/s) and measures the next 8 s. V8's optimizing
  * compiler keeps its helper threads busy for the first seconds of a run (perf: 95% of their
  * samples in TurboFan, a third of a core), competing for the cores with the brokers and the
@@ -31,6 +31,8 @@ import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
 import { nowMs, sleep } from './lib/timing.js';
 import type { ClientMetric } from '../src/client/metrics.js';
+import type { Consumer, EachBatchPayload } from '../src/client/consumer.js';
+import type { Producer } from '../src/client/producer.js';
 import { formatMetrics } from './lib/client-metrics.js';
 import { SEQUENTIAL_DEFAULT_RECORDS, SequentialReceiver, runSequential, sequentialBatchHandler, type SequentialResult } from './lib/e2e-sequential.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
@@ -82,40 +84,26 @@ export interface E2eResult {
 }
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
-  const client = await cluster.client(`perf-e2e-${o.topic}`);
-  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
-  const producer = client.producer({ acks: o.acks, 'linger.ms': o.lingerMs });
-  await consumer.connect();
-  await producer.connect();
+  const { consumer, producer } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs);
   const lat = new LatencyRecorder();
   const trace = new E2eTrace();
   const skip = Math.floor(o.records * o.warmupFraction);
   let received = 0;
-  let assigned = false;
   let cpu0: ThreadsSnapshot | null = null;
   let cpu1: ThreadsSnapshot | null = null;
-  consumer.on('group.join', () => void (assigned = true));
   try {
-    // the topic is new: from the beginning is every record of this run, even those sent before
-    // the consumer has its positions (they fall in the warm-up share); 'latest' would race them
-    await consumer.subscribe({ topic: o.topic, fromBeginning: true });
-    await consumer.run({
-      eachBatch: ({ batch }) => {
-        const now = nowMs();
-        if (cpu0 === null && received + batch.messages.length > skip) cpu0 = snapshotThreads();
-        for (const m of batch.messages) {
-          if (received++ >= skip && m.value) {
-            const sentAt = m.value.readDoubleLE(0);
-            lat.record(now - sentAt);
-            trace.record(sentAt, now - sentAt, batch.partition);
-          }
+    await consumeFromStart(consumer, o.topic, ({ batch }) => {
+      const now = nowMs();
+      if (cpu0 === null && received + batch.messages.length > skip) cpu0 = snapshotThreads();
+      for (const m of batch.messages) {
+        if (received++ >= skip && m.value) {
+          const sentAt = m.value.readDoubleLE(0);
+          lat.record(now - sentAt);
+          trace.record(sentAt, now - sentAt, batch.partition);
         }
-        if (cpu1 === null && received >= o.records) cpu1 = snapshotThreads();
-      },
+      }
+      if (cpu1 === null && received >= o.records) cpu1 = snapshotThreads();
     });
-    const joinDeadline = Date.now() + 30_000;
-    while (!assigned && Date.now() < joinDeadline) await sleep(20);
-    await sleep(300); // let the fetch sessions start
     const stop = progress(o.label ?? 'e2e', () => e2eProgressLine(received, o.records, skip, lat), { fraction: () => received / o.records });
     const t0 = nowMs();
     const po = defaultProduceOptions({ topic: o.topic, throughput: o.throughput, sendSize: o.sendSize, maxInFlight: 1_000_000 });
@@ -143,6 +131,32 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   }
 }
 
+/** The run's producer and consumer (in a group of its own), connected. */
+async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number): Promise<{ consumer: Consumer; producer: Producer }> {
+  const client = await cluster.client(`perf-e2e-${topic}`);
+  const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
+  const producer = client.producer({ acks, 'linger.ms': lingerMs });
+  await consumer.connect();
+  await producer.connect();
+  return { consumer, producer };
+}
+
+/**
+ * Runs `eachBatch` on the topic from its beginning and returns once the consumer has its
+ * partitions (or 30 s passed) and its fetches have started. The topic is new or checked empty:
+ * from its beginning is every record of the run, even those sent before the consumer has its
+ * positions; 'latest' would race them.
+ */
+async function consumeFromStart(consumer: Consumer, topic: string, eachBatch: (p: EachBatchPayload) => void): Promise<void> {
+  let assigned = false;
+  consumer.on('group.join', () => void (assigned = true));
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachBatch });
+  const joinDeadline = Date.now() + 30_000;
+  while (!assigned && Date.now() < joinDeadline) await sleep(20);
+  await sleep(300); // let the fetch sessions start
+}
+
 export interface SequentialE2eResult extends SequentialResult {
   records: number;
   /** Where the CPU went while the measured records went through (null where threads cannot be read). */
@@ -152,25 +166,13 @@ export interface SequentialE2eResult extends SequentialResult {
 
 /** perf-e2e --sequential (lib/e2e-sequential.ts): one record at a time through a producer and a consumer of `cluster`. */
 export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string }): Promise<SequentialE2eResult> {
-  const client = await cluster.client(`perf-e2e-${o.topic}`);
-  const consumer = client.consumer({ groupId: `perf-e2e-${o.topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 500, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
-  const producer = client.producer({ acks: o.acks, 'linger.ms': 0 });
-  await consumer.connect();
-  await producer.connect();
+  const { consumer, producer } = await e2eClients(cluster, o.topic, o.acks, 0);
   const receiver = new SequentialReceiver();
-  let assigned = false;
-  consumer.on('group.join', () => void (assigned = true));
   const skip = Math.floor(o.records * o.warmupFraction);
   let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
   let cpu1: ThreadsSnapshot | null = null;
   try {
-    // the topic is empty (a new one, or checked): from its beginning is every record of the run
-    await consumer.subscribe({ topic: o.topic, fromBeginning: true });
-    await consumer.run({ eachBatch: sequentialBatchHandler(receiver) });
-    const joinDeadline = Date.now() + 30_000;
-    while (!assigned && Date.now() < joinDeadline) await sleep(20);
-    if (!assigned) throw new Error('e2e --sequential: the consumer was not assigned the topic within 30 s');
-    await sleep(300); // let the fetch sessions start
+    await consumeFromStart(consumer, o.topic, sequentialBatchHandler(receiver));
     let done = 0;
     let lat: LatencyRecorder | null = null;
     const stop = progress(o.label ?? 'e2e', () => (lat ? e2eProgressLine(done, o.records, skip, lat) : `${done} of ${o.records} records`), { fraction: () => done / o.records });
