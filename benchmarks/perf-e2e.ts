@@ -85,9 +85,10 @@ export interface E2eResult {
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
   const { consumer, producer } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs);
-  const lat = new LatencyRecorder();
-  const trace = new E2eTrace();
   const skip = Math.floor(o.records * o.warmupFraction);
+  // sized for the run up front: grown while measuring, they stalled the client thread
+  const lat = new LatencyRecorder(o.records - skip);
+  const trace = new E2eTrace(o.records - skip, Math.ceil(o.records / o.sendSize));
   let received = 0;
   let cpu0: ThreadsSnapshot | null = null;
   let cpu1: ThreadsSnapshot | null = null;

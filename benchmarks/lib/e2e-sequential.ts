@@ -113,8 +113,8 @@ export class SequentialReceiver {
  * `receiver` (already subscribed, its partitions assigned, at the topic's end).
  */
 export async function runSequential(producer: Producer, receiver: SequentialReceiver, o: SequentialOptions): Promise<SequentialResult> {
-  const lat = new LatencyRecorder();
-  const ack = new LatencyRecorder();
+  const lat = new LatencyRecorder(o.records - o.skip);
+  const ack = new LatencyRecorder(o.records - o.skip);
   const timeoutMs = o.receiveTimeoutMs ?? SEQUENTIAL_RECEIVE_TIMEOUT_MS;
   for (let i = 0; i < o.records; i++) {
     const value = sequentialValue(i, o.recordSize);

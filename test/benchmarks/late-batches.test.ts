@@ -72,4 +72,14 @@ describe('benchmarks/lib/late-batches', () => {
     expect(l).to.include({ lateRecords: 0, batches: 0, alone: 0 });
     expect(formatLateBatches(l)).to.equal('no record at or above 2.00 ms');
   });
+
+  it('sized for a run up front, and still right past that size (it grows)', () => {
+    const sized = new E2eTrace(120, 24);
+    const small = new E2eTrace(1, 1);
+    for (const trace of [sized, small]) {
+      for (let k = 0; k < 12; k++) sendBatch(trace, k * 1.4, k % 6, 10, k === 3 ? 4 : 0.5, k === 3 ? 3.8 : 0.4);
+    }
+    expect(small.lateBatches(3)).to.deep.equal(sized.lateBatches(3));
+    expect(sized.lateBatches(3)).to.include({ lateRecords: 10, batches: 1, alone: 1, medianAckMs: 3.8 });
+  });
 });

@@ -132,6 +132,14 @@ describe('benchmarks/perf helpers', () => {
     expect(percentile([], 0.5)).to.be.NaN;
   });
 
+  it('keeps every sample whatever capacity it was sized for (past it, it grows)', () => {
+    for (const capacity of [1, 10, 1000, 5000]) {
+      const rec = new LatencyRecorder(capacity);
+      for (let i = 1000; i >= 1; i--) rec.record(i);
+      expect(rec.summary(), `capacity ${capacity}`).to.include({ count: 1000, p50: 500, p99: 990, max: 1000 });
+    }
+  });
+
   it('approximates percentiles from its histogram to within 1% (progress lines do not sort)', () => {
     const rec = new LatencyRecorder();
     expect(rec.approximate().p50).to.be.NaN;
