@@ -257,7 +257,8 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     const warm = warmupRecordsOf(o);
     if (warm > 0) await produceRecords(producers, { ...o, throughput: -1 }, warm, null, makeValue, { sent: 0, acked: 0 });
     picker?.resetCounts();
-    const lat = new LatencyRecorder();
+    // one sample per send() call, sized up front (grown while sending, it would copy on the client thread)
+    const lat = new LatencyRecorder(Math.ceil(o.records / o.sendSize));
     const counters = { sent: 0, acked: 0, transactions: 0 };
     const cpu0 = snapshotThreads();
     const t0 = nowMs();

@@ -206,7 +206,8 @@ async function measurePipeline(peer: RpcWorker, chunkBytes: number, totalBytes: 
  * The callers check the rate before they start a peer.
  */
 async function paceRoundTrips(perSec: number, bytes: number, ms: number, warmupMs: number, send: (payload: Uint8Array) => void, subscribe: (echoed: (sentAt: number) => void) => void): Promise<LatencySummary> {
-  const lat = new LatencyRecorder();
+  // every measured round trip, sized up front: grown while measuring, it would stall the thread it times
+  const lat = new LatencyRecorder(Math.ceil((perSec * ms) / 1000) + 1);
   const t0 = nowMs();
   let outstanding = 0;
   subscribe((sentAt) => {
