@@ -8,8 +8,9 @@
  *     optimized code, and libuv's pool),
  * and how long each was ready to run but waiting for a core (schedstat). A main thread near
  * 100% means the client bounds the run; a long wait at a few tenths of the cores busy means the
- * machine's scheduler does: the threads are there to run and no core takes them. The machine's share of CPU time taken by the hypervisor (steal,
- * /proc/stat) is reported beside it: on a shared VM it comes in bursts that stall every thread.
+ * machine's scheduler does: the threads are there to run and no core takes them. The machine's
+ * share of CPU time taken by the hypervisor (steal, /proc/stat) is reported beside it: on a
+ * shared VM it comes in bursts that stall every thread.
  */
 import fs from 'node:fs';
 import os from 'node:os';
