@@ -240,36 +240,40 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
     // what the machine takes from two busy threads: gaps no code of ours can close
     stalls: await measureCoreStalls(2, 1000),
   }));
-  let r: E2eResult;
+  let run: { kind: 'paced'; r: E2eResult } | { kind: 'sequential'; q: SequentialE2eResult };
   let topic: TopicChoice | null = null;
   try {
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-e2e', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
     if (topic.origin === 'existing') await requireEmpty(target, topic.name);
-    if (sequential) {
-      const q = await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] });
-      printSequential(f, q, target, topic, limits, load);
-      if (f.json) console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), records: q.records, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: q, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
-      return;
-    }
-    r = await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] });
+    run = sequential
+      ? { kind: 'sequential', q: await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] }) }
+      : { kind: 'paced', r: await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] }) };
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
+  const result = run.kind === 'paced' ? run.r : run.q;
+  if (run.kind === 'paced') printPaced(f, run.r, target, topic, limits, load);
+  else printSequential(f, run.q, target, topic, limits, load);
+  // what both print after their latency and its raw limit
+  if (limits) console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
+  else if (f.raw) console.log("raw limits: not measured: the brokers run on other hosts, whose links this machine's limits do not bound");
+  if (result.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(result.cpu)}`);
+  for (const note of stealNotes([{ step: 'the run', report: result.cpu }])) console.log(note);
+  if (result.metrics) console.log(`\n${formatMetrics(result.metrics)}`);
+  if (f.json) {
+    // a sequential run's record count is its own default unless given
+    const records = run.kind === 'sequential' ? { records: run.q.records } : {};
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), ...records, target: target.description, topic: topic.name, topicOrigin: topic.origin }, result, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
+  }
+}
+
+function printPaced(f: ParsedFlags<typeof E2E_FLAGS>, r: E2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }): void {
   console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
   console.log(`the slowest 1%: ${formatLateBatches(r.late)}`);
   if (limits) {
     const route = limits.over === 'TCP socket' ? 'main thread -> a worker over loopback TCP -> main thread' : 'main thread -> worker -> main thread';
     console.log(`raw limit: a bare ${limits.over} round trip (${route}) at ${load.perSec.toFixed(0)} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p99 is ${(r.latency.p99 / limits.roundTrip.p99).toFixed(1)}x its p99`);
-    console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
-  } else if (f.raw) {
-    console.log("raw limits: not measured: the brokers run on other hosts, whose links this machine's limits do not bound");
-  }
-  if (r.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(r.cpu)}`);
-  for (const note of stealNotes([{ step: 'the run', report: r.cpu }])) console.log(note);
-  if (r.metrics) console.log(`\n${formatMetrics(r.metrics)}`);
-  if (f.json) {
-    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, rawRoundTrip: limits?.roundTrip ?? null, rawRoundTripOver: limits?.over ?? null, coreStalls: limits?.stalls ?? null })}`);
   }
 }
 
@@ -289,12 +293,7 @@ function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResul
   // kafka-e2e-latency's own summary lines (whole milliseconds, as it prints them)
   console.log(`Avg latency: ${q.latency.avg.toFixed(4)} ms`);
   console.log(`Percentiles: 50th = ${Math.floor(q.latency.p50)}, 99th = ${Math.floor(q.latency.p99)}, 99.9th = ${Math.floor(q.latency.p999)}`);
-  if (limits) {
-    console.log(`raw limit: a bare ${limits.over} round trip at ${load.perSec} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p50 is ${(q.latency.p50 / limits.roundTrip.p50).toFixed(1)}x its p50`);
-    console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
-  }
-  if (q.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(q.cpu)}`);
-  if (q.metrics) console.log(`\n${formatMetrics(q.metrics)}`);
+  if (limits) console.log(`raw limit: a bare ${limits.over} round trip at ${load.perSec} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p50 is ${(q.latency.p50 / limits.roundTrip.p50).toFixed(1)}x its p50`);
 }
 
 /** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */
