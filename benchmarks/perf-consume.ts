@@ -33,6 +33,7 @@ import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
+import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport, type TrafficSnapshot } from './lib/traffic.js';
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
@@ -118,6 +119,8 @@ export interface ConsumeResult {
   mibPerSec: number;
   /** Where the CPU went from the first record to the last (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Posts (or socket reads and writes) between the client's node and the brokers meanwhile (null in-process). */
+  traffic: TrafficReport | null;
   /** Each consumer's metrics once everything was read (--print-metrics). */
   metrics?: ClientMetric[][];
 }
@@ -170,6 +173,8 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   let last = 0;
   let cpu0: ThreadsSnapshot | null = null;
   let cpu1: ThreadsSnapshot | null = null;
+  let traffic0: TrafficSnapshot | null = null;
+  let traffic1: TrafficSnapshot | null = null;
   /** When the last batch with a record not read before arrived. */
   let lastFresh = 0;
   let done: () => void = () => undefined;
@@ -178,6 +183,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     if (last !== 0) return;
     last = at;
     cpu1 = snapshotThreads();
+    traffic1 = snapshotTraffic(client.system, nowMs());
     done();
   };
   // partitions read to their end (ends given); an empty one is there already
@@ -210,6 +216,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
           if (delivered === 0) {
             cpu0 = snapshotThreads();
             first = nowMs();
+            traffic0 = snapshotTraffic(client.system, first);
           }
           delivered += batch.messages.length;
           // a rebalance can deliver records again (at least once): count the ones past what
@@ -252,7 +259,8 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   }
   const fetchMs = Math.max(0.001, last - first);
   const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-  const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu };
+  const traffic = traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, count) : null;
+  const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu, traffic };
   if (metrics) r.metrics = metrics;
   return r;
 }
@@ -361,6 +369,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while reading (this process)' : 'CPU while reading', formatCpu(r.cpu)]);
+  if (r.traffic) rows.push(["the client's thread and the brokers", formatTraffic(r.traffic)]);
   if (limits) {
     rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
     rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);

@@ -29,10 +29,12 @@ import { E2eTrace, formatLateBatches, type LateBatches } from './lib/late-batche
 import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRoundTrip, type CoreStalls } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
+import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport, type TrafficSnapshot } from './lib/traffic.js';
 import { nowMs, sleep } from './lib/timing.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import type { Consumer, EachBatchPayload } from '../src/client/consumer.js';
 import type { Producer } from '../src/client/producer.js';
+import type { ActorSystem } from '../src/runtime/actor-system.js';
 import { formatMetrics } from './lib/client-metrics.js';
 import { SEQUENTIAL_DEFAULT_RECORDS, SequentialReceiver, runSequential, sequentialBatchHandler, type SequentialResult } from './lib/e2e-sequential.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
@@ -77,6 +79,8 @@ export interface E2eResult {
   latency: LatencySummary;
   /** Where the CPU went while the measured records went through (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Posts (or socket writes) between the client's node and the brokers meanwhile (null in-process). */
+  traffic: TrafficReport | null;
   /** The records at or above the p99, by the batches they came in. */
   late: LateBatches;
   /** The producer's and the consumer's metrics at the end (--print-metrics). */
@@ -84,7 +88,7 @@ export interface E2eResult {
 }
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
-  const { consumer, producer } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs);
+  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs);
   const skip = Math.floor(o.records * o.warmupFraction);
   // sized for the run up front: grown while measuring, they stalled the client thread
   const lat = new LatencyRecorder(o.records - skip);
@@ -92,10 +96,15 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   let received = 0;
   let cpu0: ThreadsSnapshot | null = null;
   let cpu1: ThreadsSnapshot | null = null;
+  let traffic0: TrafficSnapshot | null = null;
+  let traffic1: TrafficSnapshot | null = null;
   try {
     await consumeFromStart(consumer, o.topic, ({ batch }) => {
       const now = nowMs();
-      if (cpu0 === null && received + batch.messages.length > skip) cpu0 = snapshotThreads();
+      if (cpu0 === null && received + batch.messages.length > skip) {
+        cpu0 = snapshotThreads();
+        traffic0 = snapshotTraffic(system, now);
+      }
       for (const m of batch.messages) {
         if (received++ >= skip && m.value) {
           const sentAt = m.value.readDoubleLE(0);
@@ -103,7 +112,10 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
           trace.record(sentAt, now - sentAt, batch.partition);
         }
       }
-      if (cpu1 === null && received >= o.records) cpu1 = snapshotThreads();
+      if (cpu1 === null && received >= o.records) {
+        cpu1 = snapshotThreads();
+        traffic1 = snapshotTraffic(system, nowMs());
+      }
     });
     const stop = progress(o.label ?? 'e2e', () => e2eProgressLine(received, o.records, skip, lat), { fraction: () => received / o.records });
     const t0 = nowMs();
@@ -120,7 +132,7 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
       while (received < o.records && Date.now() < deadline) await sleep(10);
       if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
       const latency = lat.summary();
-      const r: E2eResult = { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, late: trace.lateBatches(latency.p99) };
+      const r: E2eResult = { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, traffic: traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, o.records - skip) : null, late: trace.lateBatches(latency.p99) };
       if (o.metrics) r.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
       return r;
     } finally {
@@ -133,13 +145,13 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
 }
 
 /** The run's producer and consumer (in a group of its own), connected. */
-async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number): Promise<{ consumer: Consumer; producer: Producer }> {
+async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number): Promise<{ consumer: Consumer; producer: Producer; system: ActorSystem }> {
   const client = await cluster.client(`perf-e2e-${topic}`);
   const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
   const producer = client.producer({ acks, 'linger.ms': lingerMs });
   await consumer.connect();
   await producer.connect();
-  return { consumer, producer };
+  return { consumer, producer, system: client.system };
 }
 
 /**
@@ -162,16 +174,20 @@ export interface SequentialE2eResult extends SequentialResult {
   records: number;
   /** Where the CPU went while the measured records went through (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Posts (or socket writes) between the client's node and the brokers meanwhile (null in-process). */
+  traffic: TrafficReport | null;
   metrics?: ClientMetric[];
 }
 
 /** perf-e2e --sequential (lib/e2e-sequential.ts): one record at a time through a producer and a consumer of `cluster`. */
 export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string }): Promise<SequentialE2eResult> {
-  const { consumer, producer } = await e2eClients(cluster, o.topic, o.acks, 0);
+  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0);
   const receiver = new SequentialReceiver();
   const skip = Math.floor(o.records * o.warmupFraction);
   let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
   let cpu1: ThreadsSnapshot | null = null;
+  let traffic0: TrafficSnapshot | null = skip === 0 ? snapshotTraffic(system, nowMs()) : null;
+  let traffic1: TrafficSnapshot | null = null;
   try {
     await consumeFromStart(consumer, o.topic, sequentialBatchHandler(receiver));
     let done = 0;
@@ -186,11 +202,17 @@ export async function runSequentialE2e(cluster: PerfClients, o: { topic: string;
         onRecord: (n, l) => {
           done = n;
           lat = l;
-          if (n === skip) cpu0 = snapshotThreads();
-          if (n === o.records) cpu1 = snapshotThreads();
+          if (n === skip) {
+            cpu0 = snapshotThreads();
+            traffic0 = snapshotTraffic(system, nowMs());
+          }
+          if (n === o.records) {
+            cpu1 = snapshotThreads();
+            traffic1 = snapshotTraffic(system, nowMs());
+          }
         },
       });
-      const out: SequentialE2eResult = { ...r, records: o.records, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null };
+      const out: SequentialE2eResult = { ...r, records: o.records, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, traffic: traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, o.records - skip) : null };
       if (o.metrics) out.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
       return out;
     } finally {
@@ -258,6 +280,7 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   if (limits) console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
   else if (f.raw) console.log("raw limits: not measured: the brokers run on other hosts, whose links this machine's limits do not bound");
   if (result.cpu) console.log(`CPU while the measured records went through${target.kind === 'running' ? ' (this process)' : ''}: ${formatCpu(result.cpu)}`);
+  if (result.traffic) console.log(`meanwhile the client's thread and the brokers: ${formatTraffic(result.traffic)}`);
   for (const note of stealNotes([{ step: 'the run', report: result.cpu }])) console.log(note);
   if (result.metrics) console.log(`\n${formatMetrics(result.metrics)}`);
   if (f.json) {

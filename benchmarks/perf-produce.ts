@@ -40,6 +40,7 @@ import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/laten
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
 import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport } from './lib/traffic.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import type { ClientMetric } from '../src/client/metrics.js';
@@ -119,6 +120,8 @@ export interface ProduceResult {
   latency: LatencySummary;
   /** Where the CPU went while the timed records were sent (null where threads cannot be read). */
   cpu: CpuReport | null;
+  /** Posts (or socket writes) between the client's node and the brokers meanwhile (null in-process). */
+  traffic: TrafficReport | null;
   /** Transactions committed while the timed records were sent (a run with transactions). */
   transactions?: number;
   /** Each producer's metrics at the end of the run (--print-metrics). */
@@ -262,6 +265,7 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     const counters = { sent: 0, acked: 0, transactions: 0 };
     const cpu0 = snapshotThreads();
     const t0 = nowMs();
+    const traffic0 = snapshotTraffic(client.system, t0);
     let lastT = t0;
     let lastAcked = 0;
     // the rate over the last second or more (a terminal redraws every 250 ms)
@@ -287,11 +291,13 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     } finally {
       stop();
     }
-    const elapsedMs = nowMs() - t0;
+    const t1 = nowMs();
+    const elapsedMs = t1 - t0;
     const cpu1 = snapshotThreads();
+    const traffic = trafficBetween(traffic0, snapshotTraffic(client.system, t1), o.records);
     const bytes = picker ? picker.bytes : o.records * o.recordSize;
     const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-    const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu };
+    const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu, traffic };
     if (o.transaction) r.transactions = counters.transactions;
     if (o.metrics) r.metrics = await Promise.all(producers.map((p) => p.metrics()));
     return r;
@@ -393,6 +399,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)]];
   if (r.transactions !== undefined) rows.push(['transactions committed', `${r.transactions}${r.transactions > 0 ? ` (${formatNumber(r.records / r.transactions)} records each on average)` : ''}`]);
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while sending (this process)' : 'CPU while sending', formatCpu(r.cpu)]);
+  if (r.traffic) rows.push(["the client's thread and the brokers", formatTraffic(r.traffic)]);
   const kernel = brokerKernelMsPerGiB(r);
   if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: README, findings)`]);
   if (limits) {

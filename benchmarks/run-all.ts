@@ -21,6 +21,7 @@ import { benchEnvironment, resultsDir, writeResults } from './lib/results.js';
 import { renderBarChart, type ChartBar } from './lib/svg-chart.js';
 import { printTable } from './lib/table.js';
 import { formatCpuPerRecords, formatCpuShort, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatTraffic } from './lib/traffic.js';
 import { benchScale, benchWarmupMs, formatNumber, formatRatio, medianBy, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
     details.e2e = e;
     cpu.push({ step: 'e2e at 50k rec/s', report: e.cpu });
     await deleteTopic(cluster, admin, 'bench-e2e');
-    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, limit: roundTrip.p99, limitName: 'MessagePort round trip p99', detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s; a bare MessagePort round trip (main -> worker -> main) at ${e2eLoad.perSec} messages/s of ${e2eLoad.bytes} B, measured first: ${formatLatency(roundTrip)}; two threads spinning on the clock just before the run ${formatCoreStalls(stalls)}; ${formatLateBatches(e.late)}` });
+    rows.push({ name: 'e2e p99 at 50k rec/s', value: e.latency.p99, unit: 'ms', target: 3, higherIsBetter: false, limit: roundTrip.p99, limitName: 'MessagePort round trip p99', detail: `${formatLatency(e.latency)}; achieved ${formatNumber(e.achievedPerSec)} rec/s; a bare MessagePort round trip (main -> worker -> main) at ${e2eLoad.perSec} messages/s of ${e2eLoad.bytes} B, measured first: ${formatLatency(roundTrip)}; two threads spinning on the clock just before the run ${formatCoreStalls(stalls)}; ${formatLateBatches(e.late)}${e.traffic ? `; the client's thread and the brokers: ${formatTraffic(e.traffic)}` : ''}` });
 
     // produce, RF 3, acks all, once the RF 1 topic is gone: RF 3 writes ~800 MB over its
     // replicas, and with the RF 1 topic's ~260 MB still held the page cache would cross the

@@ -13,7 +13,26 @@ export interface Endpoint {
   send(env: Envelope): FailureReason | null;
   /** Bytes accepted but not yet handed to the OS or the peer (0 for in-process). */
   bufferedBytes(): number;
+  /**
+   * What went across so far, counted from the endpoint's start: absent in-process, where an
+   * envelope is handed over by reference and nothing is posted or written.
+   */
+  traffic?(): EndpointTraffic;
   close(reason: string): void | Promise<void>;
+}
+
+/**
+ * An endpoint's traffic. A send is one post to a worker thread (which wakes the peer's thread
+ * when it sleeps: on a virtual machine the costliest part of a message, ~10 us of the sender's
+ * time) or one write to a socket; everything queued in a turn of the event loop, or a
+ * synchronous run for TCP, goes in one. A receive is one post from the peer, or one chunk read
+ * from the socket.
+ */
+export interface EndpointTraffic {
+  sends: number;
+  sentBytes: number;
+  receives: number;
+  receivedBytes: number;
 }
 
 /** A transport owned by a system: closed when the system stops. */

@@ -42,7 +42,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { decodeEnvelope, decodeEnvelopeAttached, encodeEnvelopeAttaching, releaseTransientBuffer } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
-import type { Endpoint } from '../runtime/endpoint.js';
+import type { Endpoint, EndpointTraffic } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason, PayloadHold } from '../runtime/types.js';
 
 /** A batch this big is posted at the end of the synchronous run rather than of the turn. */
@@ -127,6 +127,7 @@ export class PortEndpoint implements Endpoint {
   private spare: ArrayBuffer[] = [];
   private spareBytes = 0;
   private readonly returns = { sentBack: 0, cameBack: 0, reused: 0 };
+  private readonly counted: EndpointTraffic = { sends: 0, sentBytes: 0, receives: 0, receivedBytes: 0 };
 
   constructor(
     readonly peer: string,
@@ -210,6 +211,11 @@ export class PortEndpoint implements Endpoint {
     return this.used + this.attachedBytes;
   }
 
+  /** Posts to the peer and from it, and their bytes of frames (buffers going back count as posts, not bytes). */
+  traffic(): EndpointTraffic {
+    return { ...this.counted };
+  }
+
   /** @internal a received buffer whose messages were all released goes back to the peer. */
   giveBack(buffer: ArrayBuffer): void {
     if (this.closed) return;
@@ -266,7 +272,10 @@ export class PortEndpoint implements Endpoint {
     if (this.closed) return;
     const returned = this.takeReturning();
     if (this.used === 0) {
-      if (returned) this.port.postMessage({ returned } satisfies ReturnPost, returned);
+      if (returned) {
+        this.counted.sends++;
+        this.port.postMessage({ returned } satisfies ReturnPost, returned);
+      }
       return;
     }
     const stage = this.stage!;
@@ -294,13 +303,17 @@ export class PortEndpoint implements Endpoint {
     this.used = 0;
     // a huge batch does not pin its staging buffer forever
     if (this.stage!.length > MAX_KEPT_STAGE) this.stage = null;
+    this.counted.sends++;
+    this.counted.sentBytes += out.length;
     // the whole ArrayBuffer moves to the peer (no copy)
     if (returned) this.port.postMessage({ frames: out, returned } satisfies ReturnPost, [out.buffer as ArrayBuffer, ...returned]);
     else this.port.postMessage(out, [out.buffer as ArrayBuffer]);
   }
 
   private onData(data: unknown): void {
+    this.counted.receives++;
     if (data instanceof Uint8Array) {
+      this.counted.receivedBytes += data.length;
       this.onFrames(data);
       return;
     }
@@ -316,7 +329,10 @@ export class PortEndpoint implements Endpoint {
       return;
     }
     this.takeSpares(post.returned);
-    if (post.frames) this.onFrames(post.frames);
+    if (post.frames) {
+      this.counted.receivedBytes += post.frames.length;
+      this.onFrames(post.frames);
+    }
   }
 
   /** Decodes and delivers the frames of one posted batch. */

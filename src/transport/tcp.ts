@@ -25,7 +25,7 @@ import { nanoid } from 'nanoid';
 import { decodeEnvelopeAttached, decodeValue, encodeEnvelopeAttachingKept, encodeValue, decodeEnvelope } from '../protocol/codec.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
 import type { TimerHandle } from '../runtime/clock.js';
-import type { Endpoint, Transport } from '../runtime/endpoint.js';
+import type { Endpoint, EndpointTraffic, Transport } from '../runtime/endpoint.js';
 import type { Envelope, FailureReason } from '../runtime/types.js';
 import { FrameDecoder, FrameTooLargeError } from './frame-decoder.js';
 
@@ -118,6 +118,7 @@ class TcpConnection implements Endpoint {
   private smallUsed = 0;
   private flushScheduled = false;
   private waitingDrain = false;
+  private readonly counted: EndpointTraffic = { sends: 0, sentBytes: 0, receives: 0, receivedBytes: 0 };
   private lastReceived: number;
   private lastSent: number;
   private heartbeat?: TimerHandle;
@@ -207,6 +208,11 @@ class TcpConnection implements Endpoint {
     return this.queuedBytes + this.socket.writableLength;
   }
 
+  /** Writes to the socket (one per flush, however many frames) and chunks read from it, with their bytes. */
+  traffic(): EndpointTraffic {
+    return { ...this.counted };
+  }
+
   private sendControl(kind: Kind, value: unknown): void {
     this.enqueue(kind, value === undefined ? new Uint8Array(0) : encodeValue(value));
   }
@@ -265,6 +271,8 @@ class TcpConnection implements Endpoint {
     if (this.waitingDrain || this.queuedBytes === 0 || this.state === 'closed') return;
     this.sealSmall();
     const chunks = this.queue;
+    this.counted.sends++;
+    this.counted.sentBytes += this.queuedBytes;
     this.queue = [];
     this.queuedBytes = 0;
     this.lastSent = this.transport.system.clock.now();
@@ -281,6 +289,8 @@ class TcpConnection implements Endpoint {
   // ------------------------------------------------------------ reading
 
   private onData(chunk: Buffer): void {
+    this.counted.receives++;
+    this.counted.receivedBytes += chunk.length;
     this.lastReceived = this.transport.system.clock.now();
     try {
       this.decoder.push(chunk, (frame) => this.onFrame(frame));

@@ -136,6 +136,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(c.stdout).to.match(/CPU while reading\s+main thread \d+%/);
       expect(p.stdout).to.not.contain('node threads');
     }
+    // in-process brokers: nothing is posted or written between the client and them
+    expect(p.stdout).to.not.contain("the client's thread and the brokers");
   });
 
   describe('against a running cluster (--bootstrap-server)', () => {
@@ -161,6 +163,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(p.stdout).to.match(/^2000 records sent/m).and.match(/perf-produce: the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic perf-\S+ \(of this run\), 2 partitions, RF 1/);
       // the client's own threads only: the brokers are another process's
       if (process.platform === 'linux') expect(p.stdout).to.match(/CPU while sending \(this process\)\s+main thread/).and.not.contain('node threads');
+      expect(p.stdout).to.match(/the client's thread and the brokers\s+socket writes [\d.]+( k)?\/s/);
       expect(c.code, c.stderr).to.equal(0);
       expect(c.stdout).to.match(/^1500 records read by 2 consumer\(s\)/m).and.match(/topic perf-consume-\S+ \(of this run\)/);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
@@ -289,6 +292,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(e.stdout).to.match(/^the slowest 1%: the \d+ records at or above [\d.]+ ms came in \d+ batch(es)? of one partition each: \d+ alone .*their sends were acknowledged in a median [\d.]+ ms against [\d.]+ ms to the consumer \(every send: [\d.]+ ms\): held up (at or before the broker's append|after the append)/m);
       // the client reaches the brokers over TCP: a bare TCP round trip is its floor
       expect(e.stdout).to.match(/^raw limit: a bare TCP socket round trip \(main thread -> a worker over loopback TCP -> main thread\) at 400 messages\/s of 1000 B/m);
+      // what crossed the socket while the measured records went through
+      expect(e.stdout).to.match(/^meanwhile the client's thread and the brokers: socket writes [\d.]+( k)?\/s \([\d.]+ per 1,000 records, [\d.]+ (B|KiB) each\), reads [\d.]+( k)?\/s/m);
       expect((await topics()).filter((t) => t.startsWith('perf'))).to.deep.equal([]);
       expect(onEmpty.code, onEmpty.stderr).to.equal(0);
       expect(onEmpty.stdout).to.contain('topic bench-e2e (existing), 2 partitions, RF 1');

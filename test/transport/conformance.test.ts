@@ -59,6 +59,24 @@ for (const [name, factory] of transports) {
       expect(r).to.deep.equal({ type: 'Count', n: 3 });
     });
 
+    it('counts the sends and receives that cross to the peer (nothing to count in-process)', async () => {
+      const ep = h.local.endpointTo(h.remote)!;
+      if (name === 'in-process') {
+        expect(ep.traffic).to.equal(undefined);
+        return;
+      }
+      const before = ep.traffic!();
+      const payload = 'y'.repeat(10_000);
+      // ten tells in one synchronous run and an ask: at least one send, at most eleven
+      for (let i = 0; i < 10; i++) h.local.send(at('/silent'), { type: 'Ignore', payload });
+      await h.local.ask<Reply, AnyMsg>(at('/echo'), { type: 'Echo', payload: 'x' });
+      const after = ep.traffic!();
+      expect(after.sends - before.sends).to.be.within(1, 11);
+      expect(after.sentBytes - before.sentBytes).to.be.greaterThan(100_000);
+      expect(after.receives - before.receives).to.be.at.least(1);
+      expect(after.receivedBytes - before.receivedBytes).to.be.greaterThan(0);
+    });
+
     it('routes each reply to its own asker', async () => {
       const replies = await Promise.all(
         Array.from({ length: 50 }, (_, i) => h.local.ask<Reply, AnyMsg>(at('/echo'), { type: 'Echo', payload: { i } })),

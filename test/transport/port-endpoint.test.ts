@@ -281,6 +281,29 @@ describe('transport/port-endpoint', () => {
     });
   });
 
+  it('counts its posts and their bytes both ways, a buffer going back on its own as a post of no bytes', async () => {
+    const { sender, receiver, received, posted } = pair();
+    const none = { sends: 0, sentBytes: 0, receives: 0, receivedBytes: 0 };
+    expect([sender.traffic(), receiver.traffic()]).to.deep.equal([none, none]);
+    for (let i = 0; i < 3; i++) sender.send(envelope(i));
+    sender.send(envelope(3, Buffer.alloc(RETURN_MIN_BYTES, 1)));
+    await checkFor(() => received.length === 4);
+    const bytes = posted[0]!.byteLength;
+    expect(sender.traffic()).to.deep.equal({ sends: 1, sentBytes: bytes, receives: 0, receivedBytes: 0 });
+    expect(receiver.traffic()).to.deep.equal({ sends: 0, sentBytes: 0, receives: 1, receivedBytes: bytes });
+    // the big batch's buffer goes back alone: a post, but no frames
+    for (const e of received) e.payloadHold?.release();
+    await checkFor(() => sender.returnStats().cameBack === 1);
+    expect(receiver.traffic()).to.deep.equal({ sends: 1, sentBytes: 0, receives: 1, receivedBytes: bytes });
+    expect(sender.traffic()).to.deep.equal({ sends: 1, sentBytes: bytes, receives: 1, receivedBytes: 0 });
+    // a copy: what the caller keeps does not move
+    const before = sender.traffic();
+    sender.send(envelope(4));
+    await checkFor(() => received.length === 5);
+    expect(before.sends).to.equal(1);
+    expect(sender.traffic().sends).to.equal(2);
+  });
+
   it('refuses to send once closed', async () => {
     const { sender } = pair();
     await sender.close('done');
