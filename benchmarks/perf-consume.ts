@@ -25,7 +25,7 @@ import { CliError, UsageError } from '../src/cli/errors.js';
 import { errorName } from '../src/protocol/errors.js';
 import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
-import { CONSUMER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
+import { CONSUMER_KEYS_OF_FLAGS, CONSUMER_KEYS_OWNED, clientProps, foldFlagKeys } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
 import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
@@ -44,7 +44,7 @@ import { DateFormatError, KAFKA_DATE_FORMAT, compileDateFormat } from './lib/dat
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
-  records: { type: 'int', default: 1_000_000, min: 1, help: "records to prepare and read (an existing topic: to read; all it holds unless given)" },
+  records: { type: 'int', default: 1_000_000, min: 1, kafka: 'messages', help: "records to prepare and read (an existing topic: to read; all it holds unless given)" },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per prepared record' },
   partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
@@ -56,10 +56,10 @@ export const CONSUME_FLAGS = {
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
-  'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, help: 'consumer max.partition.fetch.bytes' },
+  'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, kafka: 'fetch-size', help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
-  'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); the keys of the flags above are set with those' },
-  'consumer-config': { type: 'string', default: '', help: "consumer configs from a Java .properties file (Kafka's --consumer.config); --consumer-props override its keys" },
+  'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); a key of a flag above (bootstrap.servers, group.id, max.poll.records, ...) sets that flag' },
+  'consumer-config': { type: 'string', default: '', kafka: 'consumer.config', help: 'consumer configs from a Java .properties file; --consumer-props override its keys' },
   'show-detailed-stats': { type: 'bool', default: false, help: "print the progress every --reporting-interval in kafka-consumer-perf-test's columns (time, threadId, data.consumed.in.MB, MB.sec, ...)" },
   'reporting-interval': { type: 'int', default: 5_000, min: 1, help: 'ms between the lines of --show-detailed-stats' },
   'date-format': { type: 'string', default: KAFKA_DATE_FORMAT, help: "a java.text.SimpleDateFormat pattern for the time of --show-detailed-stats' lines (local time; Kafka's --date-format)" },
@@ -311,6 +311,9 @@ function detailedTimeFormat(f: ParsedFlags<typeof CONSUME_FLAGS>): (epochMs: num
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
+  const sources = { flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] };
+  // group.id, max.poll.records, ... among the configs, as Kafka's tool takes them: they set their flags
+  foldFlagKeys(f, CONSUME_FLAGS, sources, CONSUMER_KEYS_OF_FLAGS);
   const group = f.group === '' ? null : f.group;
   const fromLatest = f['from-latest'];
   const formatTime = detailedTimeFormat(f);
@@ -322,7 +325,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   }
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
-  const consumerProps = clientProps({ flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] }, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }));
+  const consumerProps = clientProps(sources, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }), CONSUMER_KEYS_OF_FLAGS);
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
   let r: ConsumeResult;
   let topic: TopicChoice | null = null;

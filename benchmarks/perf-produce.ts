@@ -28,7 +28,7 @@
 import type { Producer } from '../src/client/producer.js';
 import { cliFlags, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients, Transport } from './lib/perf-cluster.js';
-import { PRODUCER_KEYS_OWNED, clientProps } from './lib/perf-props.js';
+import { PRODUCER_KEYS_OF_FLAGS, PRODUCER_KEYS_OWNED, clientProps, foldFlagKeys } from './lib/perf-props.js';
 import { TransactionCycle, transactionSettings, transactionalIdOf, type TransactionSettings } from './lib/perf-transactions.js';
 import { MonotonicPayloads, PayloadPicker, parseDelimiter, readPayloadFile } from './lib/payloads.js';
 import { UsageError } from '../src/cli/errors.js';
@@ -48,7 +48,7 @@ import { formatMetrics } from './lib/client-metrics.js';
 
 export const PRODUCE_FLAGS = {
   ...TARGET_FLAGS,
-  records: { type: 'int', default: 1_000_000, min: 1, help: 'records to send (after the warm-up)' },
+  records: { type: 'int', default: 1_000_000, min: 1, kafka: 'num-records', help: 'records to send (after the warm-up)' },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   throughput: { type: 'number', default: -1, help: 'records/s to aim for; -1 for as fast as possible' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
@@ -64,8 +64,8 @@ export const PRODUCE_FLAGS = {
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'producer compression.type' },
   'payload-file': { type: 'string', default: '', help: "record values from this file, split at --payload-delimiter, one picked at random per record (kafka-producer-perf-test's --payload-file); --record-size does not apply" },
   'payload-delimiter': { type: 'string', default: '\\n', help: 'what separates the payloads of --payload-file (\\n, \\r, \\t and \\\\ stand for those characters)' },
-  'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); the keys of the flags above are set with those" },
-  'producer-config': { type: 'string', default: '', help: "producer configs from a Java .properties file (Kafka's --producer.config); --producer-props override its keys" },
+  'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); a key of a flag above (bootstrap.servers, acks, batch.size, ...) sets that flag" },
+  'producer-config': { type: 'string', default: '', kafka: 'producer.config', help: 'producer configs from a Java .properties file; --producer-props override its keys' },
   'transactional-id': { type: 'string', default: '', help: 'send in transactions with this transactional.id (with several --producers, each adds -<n>); overrides a transactional.id of the producer configs' },
   'transaction-duration-ms': { type: 'int', default: 0, help: 'send in transactions, each committed once it is this old (3000 when only a transactional id is given)' },
   'payload-monotonic': { type: 'bool', default: false, help: "record values are the records' numbers counting up from 0, as decimal text (kafka-producer-perf-test's --payload-monotonic); --record-size does not apply" },
@@ -345,6 +345,9 @@ export const PERF_PRODUCE_SUMMARY = 'Producer throughput and latency against a r
 
 /** The tool with its flags parsed (also `samsa perf-produce`). */
 export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>): Promise<void> {
+  const sources = { flag: 'producer-props', pairs: f['producer-props'], fileFlag: 'producer-config', file: f['producer-config'] };
+  // acks=all, batch.size=... among the configs, as Kafka's tool takes them: they set their flags
+  foldFlagKeys(f, PRODUCE_FLAGS, sources, PRODUCER_KEYS_OF_FLAGS, (flag, a, b) => (flag === 'acks' ? parseAcks(String(a)) === parseAcks(String(b)) : a === b));
   const o = defaultProduceOptions({
     records: f.records,
     recordSize: f['record-size'],
@@ -370,7 +373,6 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   }
   if (f['payload-file'] !== '') o.payloads = readPayloadFile(f['payload-file'], parseDelimiter(f['payload-delimiter']));
   o.payloadMonotonic = f['payload-monotonic'];
-  const sources = { flag: 'producer-props', pairs: f['producer-props'], fileFlag: 'producer-config', file: f['producer-config'] };
   o.producerProps = clientProps(sources, PRODUCER_KEYS_OWNED, (c) => {
     // transactions: from --transactional-id, --transaction-duration-ms or a transactional.id of
     // the configs; they need acks all, which they get unless --acks says otherwise
@@ -381,7 +383,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
     }
     // checked with the flags' settings, so a pair that cannot go together (idempotence with acks 1) is refused too
     parseProducerConfig(producerConfigOf({ ...o, producerProps: c }));
-  });
+  }, PRODUCER_KEYS_OF_FLAGS);
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(Math.max(o.batchSize, 1024)));
   let r: ProduceResult;
   let topic: TopicChoice | null = null;

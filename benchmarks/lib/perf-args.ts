@@ -4,13 +4,21 @@
  * naming the flag, so it is unit-tested (test/benchmarks/perf-args.test.ts).
  */
 
-export type FlagSpec =
-  | { type: 'int'; default: number; min?: number; help: string }
-  | { type: 'number'; default: number; min?: number; help: string }
-  | { type: 'string'; default: string; choices?: readonly string[]; help: string }
-  | { type: 'bool'; default: boolean; help: string }
-  /** Values after the flag up to the next flag (Kafka's `--producer-props a=1 b=2`), or `--flag=v`; repeatable. */
-  | { type: 'list'; default: readonly string[]; help: string };
+/** What every flag may have: Kafka's spelling of it, accepted as the same flag (`--num-records` for `--records`). */
+interface FlagCommon {
+  help: string;
+  kafka?: string;
+}
+
+export type FlagSpec = FlagCommon &
+  (
+    | { type: 'int'; default: number; min?: number }
+    | { type: 'number'; default: number; min?: number }
+    | { type: 'string'; default: string; choices?: readonly string[] }
+    | { type: 'bool'; default: boolean }
+    /** Values after the flag up to the next flag (Kafka's `--producer-props a=1 b=2`), or `--flag=v`; repeatable. */
+    | { type: 'list'; default: readonly string[] }
+  );
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
@@ -40,6 +48,9 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
   const listed = new Set<string>();
   const out: Record<string, unknown> = { help: false, given };
   for (const [k, s] of Object.entries(specs)) out[k] = s.type === 'list' ? [...s.default] : s.default;
+  // Kafka's spellings: the flag each one is, and which spelling of a flag came first
+  const kafkaNames = new Map(Object.entries(specs).flatMap(([k, s]) => (s.kafka ? [[s.kafka, k] as const] : [])));
+  const spelled = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -48,13 +59,18 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument '${arg}' (flags look like --records 1000)`);
     const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const written = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const name = specs[written] ? written : (kafkaNames.get(written) ?? written);
     const spec = specs[name];
-    if (!spec) throw new FlagError(`unknown flag --${name} (known: ${Object.keys(specs).map((k) => `--${k}`).join(', ')})`);
+    if (!spec) throw new FlagError(`unknown flag --${written} (known: ${Object.keys(specs).map((k) => `--${k}`).join(', ')})`);
+    const before = spelled.get(name);
+    if (before !== undefined && before !== written) throw new FlagError(`--${before} and --${written} are the same flag (--${spec.kafka} is Kafka's name for it): give one`);
+    spelled.set(name, written);
     given.add(name);
     let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
     if (spec.type === 'bool') {
       if (value === undefined && argv[i + 1] !== undefined && /^(true|false)$/.test(argv[i + 1]!)) value = argv[++i];
+      if (value !== undefined && value !== 'true' && value !== 'false') throw new FlagError(`--${name} is true or false, got '${value}'`);
       out[name] = value === undefined ? true : value === 'true';
       continue;
     }
@@ -103,7 +119,8 @@ export function usage(command: string, summary: string, specs: FlagSpecs): strin
   for (const [k, s] of Object.entries(specs)) {
     const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
     const dflt = s.type === 'list' ? (s.default.length === 0 ? 'none' : s.default.join(' ')) : s.default === '' ? 'none' : String(s.default);
-    lines.push(`  --${k.padEnd(width)} ${s.help}${choices} [default: ${dflt}]`);
+    const kafka = s.kafka ? ` (also --${s.kafka}, Kafka's name)` : '';
+    lines.push(`  --${k.padEnd(width)} ${s.help}${choices}${kafka} [default: ${dflt}]`);
   }
   return lines.join('\n');
 }

@@ -3,12 +3,14 @@
  * `--producer-props acks=all linger.ms=5` and `--producer.config client.properties`: key=value
  * pairs, and a Java .properties file whose keys the pairs override, checked together by the
  * client's own config parser (an unknown key or a bad value is a usage error naming it and where
- * it came from). A key the tool sets from a flag of its own, or that the run depends on, is
- * refused and the error says which flag to use.
+ * it came from). A key the tool also has a flag for (`acks` and `--acks`) sets that flag, as
+ * Kafka's tools take it (`foldFlagKeys`), unless the flag says otherwise; a key the run depends
+ * on is refused and the error says why.
  */
 import { keyValues } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readPropertiesFile } from '../../src/cli/properties.js';
+import { FlagError, parseFlags, type FlagSpecs, type ParsedFlags } from './perf-args.js';
 
 /** Where a tool's client configs come from: `--<flag> k=v ...` and `--<fileFlag> <file>` ('' for none). */
 export interface ConfigSources {
@@ -23,17 +25,15 @@ export interface ConfigSources {
  * on a bad key or value, naming it in its `key`, or a UsageError that is passed on as it is);
  * `owned` maps the keys refused to what to do instead.
  */
-export function clientProps(src: ConfigSources, owned: Readonly<Record<string, string>>, check: (config: Record<string, string>) => void): Record<string, string> {
-  const fileName = src.file ?? '';
-  const fileFlag = src.fileFlag ?? `${src.flag}-file`;
-  const fromFile = fileName === '' ? {} : readPropertiesFile(fileFlag, fileName);
-  const fromPairs = keyValues(src.flag, src.pairs);
-  const blame = (key: string): string => (key in fromPairs || !(key in fromFile) ? `--${src.flag}` : `--${fileFlag} ${fileName}:`);
+export function clientProps(src: ConfigSources, owned: Readonly<Record<string, string>>, check: (config: Record<string, string>) => void, folded: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const { fromFile, fromPairs, blame } = readSources(src);
   for (const key of [...Object.keys(fromFile), ...Object.keys(fromPairs)]) {
     const instead = owned[key];
     if (instead !== undefined) throw new UsageError(`${blame(key)} ${key}: ${instead}`);
   }
-  const props = { ...fromFile, ...fromPairs };
+  const props: Record<string, string> = { ...fromFile, ...fromPairs };
+  // set through their flags (foldFlagKeys): the tool passes the flags' values on itself
+  for (const key of Object.keys(folded)) delete props[key];
   try {
     check(props);
   } catch (e) {
@@ -46,21 +46,69 @@ export function clientProps(src: ConfigSources, owned: Readonly<Record<string, s
   return props;
 }
 
-/** Producer keys perf-produce sets from its own flags. */
-export const PRODUCER_KEYS_OWNED: Readonly<Record<string, string>> = {
-  acks: 'set it with --acks',
-  'batch.size': 'set it with --batch-size',
-  'linger.ms': 'set it with --linger-ms',
-  'compression.type': 'set it with --compression',
-  'partitioner.sticky.bytes': 'set it with --sticky-bytes',
-};
+/** The file's configs and the pairs', and who to name for a key (the pairs override the file). */
+function readSources(src: ConfigSources): { fromFile: Record<string, string>; fromPairs: Record<string, string>; blame: (key: string) => string } {
+  const fileName = src.file ?? '';
+  const fileFlag = src.fileFlag ?? `${src.flag}-file`;
+  const fromFile = fileName === '' ? {} : readPropertiesFile(fileFlag, fileName);
+  const fromPairs = keyValues(src.flag, src.pairs);
+  const blame = (key: string): string => (key in fromPairs || !(key in fromFile) ? `--${src.flag}` : `--${fileFlag} ${fileName}:`);
+  return { fromFile, fromPairs, blame };
+}
 
-/** Consumer keys perf-consume sets from its own flags, or that its count of records relies on. */
+/**
+ * Sets each flag in `keys` (config key -> flag) whose key the configs give, as if the flag had
+ * been given with that value (Kafka's tools take `--producer-props acks=all linger.ms=10` as
+ * the producer's configs): checked as the flag checks it, and refused when the flag was given
+ * too with another value. `same` compares a flag's values (default ===). Pass the same `keys`
+ * to clientProps as `folded`, which leaves them out of the configs it returns.
+ */
+export function foldFlagKeys<S extends FlagSpecs>(f: ParsedFlags<S>, specs: S, src: ConfigSources, keys: Readonly<Record<string, keyof S & string>>, same: (flag: string, a: unknown, b: unknown) => boolean = (_flag, a, b) => a === b): void {
+  const { fromFile, fromPairs, blame } = readSources(src);
+  const values = f as unknown as Record<string, unknown>;
+  for (const [key, flag] of Object.entries(keys)) {
+    const v = fromPairs[key] ?? fromFile[key];
+    if (v === undefined) continue;
+    let parsed: unknown;
+    try {
+      parsed = (parseFlags([`--${flag}=${v}`], { [flag]: specs[flag]! }) as Record<string, unknown>)[flag];
+    } catch (e) {
+      if (e instanceof FlagError) throw new UsageError(`${blame(key)} ${key}=${v}: ${e.message}`);
+      throw e;
+    }
+    if (f.given.has(flag)) {
+      if (!same(flag, values[flag], parsed)) throw new UsageError(`${blame(key)} ${key}=${v} and --${flag} ${String(values[flag])} disagree: give one`);
+      continue;
+    }
+    values[flag] = parsed;
+    (f.given as Set<string>).add(flag);
+  }
+}
+
+/** Producer keys perf-produce also has a flag for: set through it (foldFlagKeys). */
+export const PRODUCER_KEYS_OF_FLAGS = {
+  'bootstrap.servers': 'bootstrap-server',
+  acks: 'acks',
+  'batch.size': 'batch-size',
+  'linger.ms': 'linger-ms',
+  'compression.type': 'compression',
+  'partitioner.sticky.bytes': 'sticky-bytes',
+} as const;
+
+/** Producer keys perf-produce refuses: none (every key it owns has a flag). */
+export const PRODUCER_KEYS_OWNED: Readonly<Record<string, string>> = {};
+
+/** Consumer keys perf-consume also has a flag for: set through it (foldFlagKeys). */
+export const CONSUMER_KEYS_OF_FLAGS = {
+  'bootstrap.servers': 'bootstrap-server',
+  'group.id': 'group',
+  'max.poll.records': 'max-poll-records',
+  'max.partition.fetch.bytes': 'max-partition-fetch-bytes',
+  'check.crcs': 'check-crcs',
+} as const;
+
+/** Consumer keys that perf-consume's count of records relies on: refused. */
 export const CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
-  'group.id': 'set it with --group (without it each run forms a group of its own)',
   'enable.auto.commit': 'a run commits nothing, so that every run reads the topic from its start (with --group it commits where it stopped)',
-  'auto.offset.reset': 'a run reads the topic from its start',
-  'max.poll.records': 'set it with --max-poll-records',
-  'max.partition.fetch.bytes': 'set it with --max-partition-fetch-bytes',
-  'check.crcs': 'set it with --check-crcs',
+  'auto.offset.reset': 'a run reads the topic from its start (--from-latest: the records produced while it waits)',
 };

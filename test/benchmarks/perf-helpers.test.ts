@@ -124,6 +124,24 @@ describe('benchmarks/perf helpers', () => {
     expect(() => parseFlags(['records'], specs)).to.throw(FlagError, /unexpected/);
   });
 
+  it("takes Kafka's spelling of a flag as the flag itself, once, and says so in the usage", () => {
+    const kafka = { records: { type: 'int', default: 10, min: 1, kafka: 'num-records', help: 'r' }, config: { type: 'string', default: '', kafka: 'producer.config', help: 'c' } } as const;
+    const f = parseFlags(['--num-records', '2k', '--producer.config=p.properties'], kafka);
+    expect(f).to.include({ records: 2000, config: 'p.properties' });
+    expect([...f.given].sort()).to.deep.equal(['config', 'records']);
+    // one spelling twice: the last wins, as for any flag; both spellings: refused
+    expect(parseFlags(['--num-records', '1', '--num-records', '3'], kafka).records).to.equal(3);
+    expect(() => parseFlags(['--records', '1', '--num-records', '3'], kafka)).to.throw(FlagError, "--records and --num-records are the same flag (--num-records is Kafka's name for it): give one");
+    expect(() => parseFlags(['--num-records', '0'], kafka)).to.throw(FlagError, '--records must be >= 1, got 0');
+    expect(usage('t', 's', kafka)).to.contain("--records   r (also --num-records, Kafka's name) [default: 10]");
+  });
+
+  it('takes a true/false flag bare, followed by true or false, or with =true / =false, and nothing else', () => {
+    expect(parseFlags(['--raw=false'], specs).raw).to.equal(false);
+    expect(parseFlags(['--raw', 'true'], specs).raw).to.equal(true);
+    expect(() => parseFlags(['--raw=no'], specs)).to.throw(FlagError, "--raw is true or false, got 'no'");
+  });
+
   it('computes nearest-rank percentiles', () => {
     const xs = Array.from({ length: 1000 }, (_, i) => 1000 - i); // 1..1000 reversed
     const s = summarize(xs);

@@ -140,6 +140,22 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     expect(p.stdout).to.not.contain("the client's thread and the brokers");
   });
 
+  it("take Kafka's command lines: --num-records, --messages, --fetch-size, and the configs its flags are (acks=all) in --producer-props", async () => {
+    const common = ['--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
+    const [p, c] = await Promise.all([
+      runCli(['perf-produce', ...common, '--num-records', '2000', '--record-size', '100', '--throughput', '-1', '--producer-props', 'acks=all', 'linger.ms=0', 'buffer.memory=8388608', '--warmup-records', '0'], { spawn: true }),
+      runCli(['perf-consume', ...common, '--messages', '1500', '--fetch-size', '65536', '--consumer-props', 'max.poll.records=500'], { spawn: true }),
+    ]);
+    expect(p.code, p.stderr).to.equal(0);
+    expect(p.stdout).to.match(/^2000 records sent/m).and.match(/, acks all, 100 B records, batch\.size 16384, linger\.ms 0, buffer\.memory 8388608, none/);
+    expect(c.code, c.stderr).to.equal(0);
+    expect(c.stdout).to.match(/^1500 records read by 1 consumer\(s\)/m);
+    // a config and its flag that disagree: refused before anything runs
+    const both = await runCli(['perf-produce', ...common, '--acks', '1', '--producer-props', 'acks=all'], { inProcess: true });
+    expect(both.code).to.equal(2);
+    expect(both.stderr).to.contain('--producer-props acks=all and --acks 1 disagree: give one');
+  });
+
   describe('against a running cluster (--bootstrap-server)', () => {
     let cli: CliCluster;
     const common = ['--raw', 'false', '--json', ''];
@@ -150,6 +166,13 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     });
     after(async () => {
       await cli?.stop();
+    });
+
+    it("a kafka-producer-perf-test command line as it is: the cluster named by bootstrap.servers in --producer-props", async () => {
+      const p = await runCli(['perf-produce', '--topic', 'kafka-line', '--num-records', '1000', '--record-size', '100', '--throughput', '-1', '--producer-props', `bootstrap.servers=${cli.bootstrap}`, 'acks=all', '--json', '', '--raw', 'false', '--warmup-records', '0'], { spawn: true });
+      expect(p.code, p.stderr).to.equal(0);
+      expect(p.stdout).to.match(/^1000 records sent/m).and.match(/perf-produce: the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic kafka-line \(created and kept\), \d+ partitions, RF \d+, acks all/);
+      await cli.run('topics', ['--delete', '--topic', 'kafka-line']);
     });
 
     it('without --topic: a topic of the run, deleted after it, and the consumers\' group with it', async () => {
@@ -332,7 +355,9 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
         { argv: ['perf-produce', '--topic', 'bench-small', '--min-insync-replicas', '1'], code: 2, says: /--min-insync-replicas \(it has its own config\)/ },
         { argv: ['perf-consume', '--topic', 'bench-small', '--record-size', '10'], code: 2, says: /--record-size shapes the records a run prepares; topic 'bench-small' exists/ },
         { argv: ['perf-consume', '--topic', 'bench-small'], code: 1, says: /topic 'bench-small' holds no records to read/ },
-        { argv: ['perf-produce', '--producer-props', 'linger.ms=1'], code: 2, says: /--producer-props linger\.ms: set it with --linger-ms/ },
+        { argv: ['perf-produce', '--linger-ms', '5', '--producer-props', 'linger.ms=1'], code: 2, says: /--producer-props linger\.ms=1 and --linger-ms 5 disagree: give one/ },
+        { argv: ['perf-produce', '--producer-props', 'bootstrap.servers=127.0.0.1:1'], code: 2, says: /--producer-props bootstrap\.servers=127\.0\.0\.1:1 and --bootstrap-server 127\.0\.0\.1:\d+ disagree: give one/ },
+        { argv: ['perf-consume', '--consumer-props', 'enable.auto.commit=true'], code: 2, says: /--consumer-props enable\.auto\.commit: a run commits nothing/ },
         { argv: ['perf-produce', '--producer-props', 'enable.idempotence=true'], code: 2, says: /--producer-props acks: .*enable\.idempotence/ },
         { argv: ['perf-consume', '--consumer-props', 'no.such.key=1'], code: 2, says: /--consumer-props no\.such\.key: unknown consumer config key/ },
         { argv: ['perf-produce', '--transactional-id', 'perf-t', '--acks', '1'], code: 2, says: /--acks 1: transactions need acks all \(-1\); leave --acks out or give --acks all/ },
