@@ -20,7 +20,7 @@
  * 1,000,000 2.3.
  */
 import { UsageError } from '../src/cli/errors.js';
-import { cliFlags, flagOptions, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
+import { FlagError, cliFlags, flagOptions, parseAcks, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
 import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, recordsHeld, releaseTopic, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { isMain, progress, runMain } from './lib/perf-common.js';
@@ -325,4 +325,23 @@ async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
   if (held > 0) throw new UsageError(`topic '${topic}' holds ${held} records: end-to-end latency is measured on an empty topic (its records carry their send time); name a new --topic, or leave --topic out for one of the run`);
 }
 
-if (isMain(import.meta.url)) runMain(() => perfE2eWithFlags(cliFlags('perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS)));
+/**
+ * kafka-e2e-latency's own command line, `broker_list topic num_messages producer_acks
+ * message_size_bytes`, as this tool's flags: a --sequential run of that many records, every one
+ * measured as Kafka's tool measures them (no warm-up), on the cluster `broker_list` names (a
+ * samsa client listener). Flags may follow. Any other argv is returned as it is. Throws
+ * FlagError for another count of leading arguments, and for Kafka's sixth, a properties file
+ * for both clients, which this tool does not take.
+ */
+export function kafkaE2eArgv(argv: readonly string[]): readonly string[] {
+  let n = 0;
+  while (n < argv.length && !argv[n]!.startsWith('-')) n++;
+  if (n === 0) return argv;
+  const form = "kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes";
+  if (n === 6) throw new FlagError(`${form}: its sixth argument, a properties file for both clients, is not taken (perf-e2e has no client configs)`);
+  if (n !== 5) throw new FlagError(`${form}, then flags if any: got ${n} argument${n === 1 ? '' : 's'} before the flags`);
+  const [brokers, topic, records, acks, size] = argv as [string, string, string, string, string];
+  return ['--sequential', '--bootstrap-server', brokers, '--topic', topic, '--records', records, '--acks', acks, '--record-size', size, '--warmup-fraction', '0', ...argv.slice(5)];
+}
+
+if (isMain(import.meta.url)) runMain(() => perfE2eWithFlags(cliFlags('perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS, process.argv.slice(2), kafkaE2eArgv)));

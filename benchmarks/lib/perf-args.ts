@@ -125,10 +125,14 @@ export function usage(command: string, summary: string, specs: FlagSpecs): strin
   return lines.join('\n');
 }
 
-/** Parses flags for a CLI: prints usage and exits 0 on --help, prints the error and exits 2 on a bad flag. */
-export function cliFlags<S extends FlagSpecs>(command: string, summary: string, specs: S, argv = process.argv.slice(2)): ParsedFlags<S> {
+/**
+ * Parses flags for a CLI: prints usage and exits 0 on --help, prints the error and exits 2 on a
+ * bad flag. `rewrite` turns another form of the command line into flags first (its FlagError
+ * exits 2 the same way).
+ */
+export function cliFlags<S extends FlagSpecs>(command: string, summary: string, specs: S, argv: readonly string[] = process.argv.slice(2), rewrite?: (argv: readonly string[]) => readonly string[]): ParsedFlags<S> {
   try {
-    const f = parseFlags(argv, specs);
+    const f = parseFlags(rewrite ? rewrite(argv) : argv, specs);
     if (f.help) {
       console.log(usage(command, summary, specs));
       process.exit(0);

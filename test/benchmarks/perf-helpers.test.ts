@@ -8,7 +8,7 @@ import { LatencyRecorder, percentile, summarize } from '../../benchmarks/lib/lat
 import { escapeXml, renderBarChart } from '../../benchmarks/lib/svg-chart.js';
 import { progress, progressBar } from '../../benchmarks/lib/perf-common.js';
 import { checkFor } from '../helpers/check-for.js';
-import { e2eProgressLine } from '../../benchmarks/perf-e2e.js';
+import { E2E_FLAGS, e2eProgressLine, kafkaE2eArgv } from '../../benchmarks/perf-e2e.js';
 import { benchHeapGrowingPercent, perfTopology } from '../../benchmarks/lib/perf-cluster.js';
 import { BROKER_HEAP_GROWING_PERCENT, V8_DEFAULT_HEAP_GROWING } from '../../src/runtime/heap-growth.js';
 import { benchWarmupMs, envNumber, medianBy } from '../../benchmarks/lib/timing.js';
@@ -134,6 +134,16 @@ describe('benchmarks/perf helpers', () => {
     expect(() => parseFlags(['--records', '1', '--num-records', '3'], kafka)).to.throw(FlagError, "--records and --num-records are the same flag (--num-records is Kafka's name for it): give one");
     expect(() => parseFlags(['--num-records', '0'], kafka)).to.throw(FlagError, '--records must be >= 1, got 0');
     expect(usage('t', 's', kafka)).to.contain("--records   r (also --num-records, Kafka's name) [default: 10]");
+  });
+
+  it("reads kafka-e2e-latency's positional command line as perf-e2e's flags, flags after it kept", () => {
+    expect(kafkaE2eArgv(['h:1', 't', '500', 'all', '64', '--raw', 'false'])).to.deep.equal(['--sequential', '--bootstrap-server', 'h:1', '--topic', 't', '--records', '500', '--acks', 'all', '--record-size', '64', '--warmup-fraction', '0', '--raw', 'false']);
+    expect(kafkaE2eArgv(['--records', '5'])).to.deep.equal(['--records', '5']);
+    expect(kafkaE2eArgv([])).to.deep.equal([]);
+    expect(() => kafkaE2eArgv(['h:1', 't'])).to.throw(FlagError, 'got 2 arguments before the flags');
+    expect(() => kafkaE2eArgv(['h:1', 't', '1', 'all', '64', 'p.properties'])).to.throw(FlagError, 'properties file');
+    // a value it takes is checked as the flag checks it
+    expect(() => parseFlags(kafkaE2eArgv(['h:1', 't', '500', 'most', '64']), E2E_FLAGS)).to.throw(FlagError, "--acks must be one of 0, 1, -1, all, got 'most'");
   });
 
   it('takes a true/false flag bare, followed by true or false, or with =true / =false, and nothing else', () => {

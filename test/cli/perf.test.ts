@@ -347,6 +347,22 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(paced.stderr).to.contain("--throughput, --send-size pace a run's sends; --sequential sends one record at a time");
     });
 
+    it("perf-e2e takes kafka-e2e-latency's command line as it is: broker_list topic num_messages producer_acks message_size_bytes, every record measured", async () => {
+      const [e, three, six] = await Promise.all([
+        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', '--json', '', '--raw', 'false']),
+        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120'], { inProcess: true }),
+        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', 'client.properties'], { inProcess: true }),
+      ]);
+      expect(e.code, e.stderr).to.equal(0);
+      expect(e.stdout).to.match(/^perf-e2e --sequential: 120 records of 64 B one at a time, the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic e2e-kafka-line \(created and kept\), \d+ partitions?, RF \d+, acks all$/m);
+      expect(e.stdout).to.match(/\(120 records measured\)$/m).and.match(/^Avg latency: \d+\.\d{4} ms$/m);
+      expect(three.code).to.equal(2);
+      expect(three.stderr).to.contain("kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes, then flags if any: got 3 arguments before the flags");
+      expect(six.code).to.equal(2);
+      expect(six.stderr).to.contain('its sixth argument, a properties file for both clients, is not taken');
+      await cli.run('topics', ['--delete', '--topic', 'e2e-kafka-line']);
+    });
+
     it('refuses what cannot apply: exit 2 for flags, exit 1 for a topic too small or a cluster not there', async () => {
       await cli.run('topics', ['--create', '--topic', 'bench-small', '--partitions', '2']);
       const cases: { argv: string[]; code: number; says: RegExp }[] = [

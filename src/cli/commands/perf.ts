@@ -1,7 +1,8 @@
 /**
  * `samsa perf-produce`, `samsa perf-consume` and `samsa perf-e2e`: the perf tools of benchmarks/
  * (perf-produce.ts, perf-consume.ts, perf-e2e.ts) under the samsa command, with the same flags
- * (Kafka's spelling: `--records 1000000`, `--acks all`) and the same --help. The flags are the tools' own, so these commands
+ * (Kafka's spelling: `--records 1000000`, `--acks all`; perf-e2e also kafka-e2e-latency's
+ * positional form) and the same --help. The flags are the tools' own, so these commands
  * take their argv as is instead of going through the samsa option parser. A flag that cannot work
  * with the others (a throw-away cluster's --brokers beside --bootstrap-server, say) is a
  * UsageError from the tool: exit code 2, as for a bad flag.
@@ -14,7 +15,7 @@ import { err, out } from '../output.js';
 function perfCommand<S extends FlagSpecs>(
   name: string,
   summary: string,
-  load: () => Promise<{ specs: S; summary: string; run: (f: ParsedFlags<S>) => Promise<void> }>,
+  load: () => Promise<{ specs: S; summary: string; run: (f: ParsedFlags<S>) => Promise<void>; argv?: (argv: readonly string[]) => readonly string[] }>,
 ): Command {
   return {
     name,
@@ -29,7 +30,7 @@ function perfCommand<S extends FlagSpecs>(
       const tool = await load();
       let f: ParsedFlags<S>;
       try {
-        f = parseFlags(argv, tool.specs);
+        f = parseFlags(tool.argv ? tool.argv(argv) : argv, tool.specs);
       } catch (e) {
         if (!(e instanceof FlagError)) throw e;
         err(`samsa ${name}: ${e.message}`);
@@ -58,5 +59,5 @@ export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughp
 
 export const perfE2eCommand = perfCommand('perf-e2e', 'end-to-end latency at a fixed produce rate, or one record at a time as kafka-e2e-latency measures it (--sequential), on a running cluster or a throw-away one', async () => {
   const m = await import('../../../benchmarks/perf-e2e.js');
-  return { specs: m.E2E_FLAGS, summary: m.PERF_E2E_SUMMARY, run: m.perfE2eWithFlags };
+  return { specs: m.E2E_FLAGS, summary: m.PERF_E2E_SUMMARY, run: m.perfE2eWithFlags, argv: m.kafkaE2eArgv };
 });
