@@ -1,7 +1,7 @@
 /**
  * Command-line flags for the perf tools, spelled like Kafka's perf tools (`--records 1000000`,
  * `--acks all`, also `--records=1000000`). Pure: parsing returns values or throws FlagError
- * naming the flag, so it is unit-tested (test/benchmarks/perf-args.test.ts).
+ * naming the flag, so it is unit-tested (test/benchmarks/perf-helpers.test.ts).
  */
 
 /** What every flag may have: Kafka's spelling of it, accepted as the same flag (`--num-records` for `--records`). */

@@ -2,7 +2,7 @@
  * What crossed between the client's node and its peers during a run: posts to and from the
  * brokers' worker threads (or writes to and reads from a TCP socket), summed over the node's
  * endpoints (`Endpoint.traffic`). On a virtual machine a post that wakes a sleeping thread costs
- * the sender ~10 us, more than the work most messages carry, so the posts per record say as much
+ * the sender ~20 us, more than the work most messages carry, so the posts per record say as much
  * about a latency run's CPU as the CPU report does. In-process brokers have nothing to count.
  */
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
@@ -66,8 +66,8 @@ function bytesEach(bytes: number, n: number): string {
 }
 
 /**
- * `posts to the brokers 9.5 k/s (190 per 1,000 records, 1.2 KiB each), from them 5.5 k/s (110
- * per 1,000 records, 3.4 KiB each)`; over TCP, socket writes and reads.
+ * `posts to the brokers 1700/s (34 per 1,000 records, 3.5 KiB each), from them 948/s (19 per
+ * 1,000 records, 6.2 KiB each)`; over TCP, socket writes and reads.
  */
 export function formatTraffic(r: TrafficReport): string {
   const perSec = (n: number) => (r.wallMs > 0 ? `${formatNumber((n * 1000) / r.wallMs)}/s` : `${n}`);

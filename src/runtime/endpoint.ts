@@ -23,7 +23,7 @@ export interface Endpoint {
 
 /**
  * An endpoint's traffic. A send is one post to a worker thread (which wakes the peer's thread
- * when it sleeps: on a virtual machine the costliest part of a message, ~10 us of the sender's
+ * when it sleeps: on a virtual machine the costliest part of a message, ~20 us of the sender's
  * time) or one write to a socket; everything queued in a turn of the event loop, or a
  * synchronous run for TCP, goes in one. A receive is one post from the peer, or one chunk read
  * from the socket.
