@@ -67,17 +67,19 @@ export function foldFlagKeys<S extends FlagSpecs>(f: ParsedFlags<S>, specs: S, s
   const { fromFile, fromPairs, blame } = readSources(src);
   const values = f as unknown as Record<string, unknown>;
   for (const [key, flag] of Object.entries(keys)) {
-    const v = fromPairs[key] ?? fromFile[key];
-    if (v === undefined) continue;
+    const given = fromPairs[key] ?? fromFile[key];
+    if (given === undefined) continue;
+    // a boolean config is true or false in any case, as Kafka's config parser reads it
+    const v = specs[flag]!.type === 'bool' ? given.trim().toLowerCase() : given;
     let parsed: unknown;
     try {
       parsed = (parseFlags([`--${flag}=${v}`], { [flag]: specs[flag]! }) as Record<string, unknown>)[flag];
     } catch (e) {
-      if (e instanceof FlagError) throw new UsageError(`${blame(key)} ${key}=${v}: ${e.message}`);
+      if (e instanceof FlagError) throw new UsageError(`${blame(key)} ${key}=${given}: ${e.message}`);
       throw e;
     }
     if (f.given.has(flag)) {
-      if (!same(flag, values[flag], parsed)) throw new UsageError(`${blame(key)} ${key}=${v} and --${flag} ${String(values[flag])} disagree: give one`);
+      if (!same(flag, values[flag], parsed)) throw new UsageError(`${blame(key)} ${key}=${given} and --${flag} ${String(values[flag])} disagree: give one`);
       continue;
     }
     values[flag] = parsed;

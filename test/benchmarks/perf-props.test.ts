@@ -69,6 +69,10 @@ describe('benchmarks/perf-props', () => {
     foldFlagKeys(c, CONSUME_FLAGS, { flag: 'consumer-props', pairs: ['group.id=mine', 'max.poll.records=5', 'max.partition.fetch.bytes=65536', 'check.crcs=false'] }, CONSUMER_KEYS_OF_FLAGS);
     expect([c.group, c['max-poll-records'], c['max-partition-fetch-bytes'], c['check-crcs']]).to.deep.equal(['mine', 5, 65_536, false]);
     expect(usageErrorOf(() => foldFlagKeys(parseFlags([], CONSUME_FLAGS), CONSUME_FLAGS, { flag: 'consumer-props', pairs: ['check.crcs=maybe'] }, CONSUMER_KEYS_OF_FLAGS)).message).to.equal("--consumer-props check.crcs=maybe: --check-crcs is true or false, got 'maybe'");
+    // in any case, as Kafka reads a boolean config
+    const t = parseFlags(['--check-crcs', 'false'], CONSUME_FLAGS);
+    foldFlagKeys(t, CONSUME_FLAGS, { flag: 'consumer-props', pairs: ['check.crcs=FALSE'] }, CONSUMER_KEYS_OF_FLAGS);
+    expect(t['check-crcs']).to.equal(false);
   });
 
   it('refuses the keys a run relies on, saying why', () => {
