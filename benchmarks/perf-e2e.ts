@@ -144,10 +144,10 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   }
 }
 
-/** The run's producer and consumer (in a group of its own), connected. */
-async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number): Promise<{ consumer: Consumer; producer: Producer; system: ActorSystem }> {
+/** The run's producer and consumer (in a group of its own, starting at the partitions' start or end), connected. */
+async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number, from: 'earliest' | 'latest' = 'earliest'): Promise<{ consumer: Consumer; producer: Producer; system: ActorSystem }> {
   const client = await cluster.client(`perf-e2e-${topic}`);
-  const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': 'earliest', 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
+  const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': from, 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
   const producer = client.producer({ acks, 'linger.ms': lingerMs });
   await consumer.connect();
   await producer.connect();
@@ -170,6 +170,25 @@ async function consumeFromStart(consumer: Consumer, topic: string, eachBatch: (p
   await sleep(300); // let the fetch sessions start
 }
 
+/**
+ * Runs `eachBatch` on the topic from the partitions' ends (a topic that holds records already,
+ * as kafka-e2e-latency reads it) and returns once the consumer has every partition and a
+ * position in each: a record sent after that is one it reads, so nothing sent is skipped. For
+ * a sequential run only, where every delivery is checked to be the record just sent.
+ */
+async function consumeFromEnd(consumer: Consumer, topic: string, partitions: number, eachBatch: (p: EachBatchPayload) => void): Promise<void> {
+  await consumer.subscribe({ topic, fromBeginning: false });
+  await consumer.run({ eachBatch });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { assignment } = await consumer.describe();
+    const mine = assignment.filter((a) => a.topic === topic);
+    if (mine.length === partitions && mine.every((a) => a.position !== null)) return;
+    if (Date.now() >= deadline) throw new Error(`e2e: the consumer has positions in ${mine.filter((a) => a.position !== null).length} of ${partitions} partitions of ${topic} after 30 s`);
+    await sleep(20);
+  }
+}
+
 export interface SequentialE2eResult extends SequentialResult {
   records: number;
   /** Where the CPU went while the measured records went through (null where threads cannot be read). */
@@ -180,8 +199,8 @@ export interface SequentialE2eResult extends SequentialResult {
 }
 
 /** perf-e2e --sequential (lib/e2e-sequential.ts): one record at a time through a producer and a consumer of `cluster`. */
-export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string }): Promise<SequentialE2eResult> {
-  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0);
+export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string; fromEndOf?: number }): Promise<SequentialE2eResult> {
+  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0, o.fromEndOf === undefined ? 'earliest' : 'latest');
   const receiver = new SequentialReceiver();
   const skip = Math.floor(o.records * o.warmupFraction);
   let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
@@ -189,7 +208,8 @@ export async function runSequentialE2e(cluster: PerfClients, o: { topic: string;
   let traffic0: TrafficSnapshot | null = skip === 0 ? snapshotTraffic(system, nowMs()) : null;
   let traffic1: TrafficSnapshot | null = null;
   try {
-    await consumeFromStart(consumer, o.topic, sequentialBatchHandler(receiver));
+    if (o.fromEndOf === undefined) await consumeFromStart(consumer, o.topic, sequentialBatchHandler(receiver));
+    else await consumeFromEnd(consumer, o.topic, o.fromEndOf, sequentialBatchHandler(receiver));
     let done = 0;
     let lat: LatencyRecorder | null = null;
     const stop = progress(o.label ?? 'e2e', () => (lat ? e2eProgressLine(done, o.records, skip, lat) : `${done} of ${o.records} records`), { fraction: () => done / o.records });
@@ -266,9 +286,12 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   let topic: TopicChoice | null = null;
   try {
     topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-e2e', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
-    if (topic.origin === 'existing') await requireEmpty(target, topic.name);
+    // a sequential run reads an existing topic from its end, as Kafka's tool does; a paced one
+    // reads its records' send times from the start, so its topic must be empty
+    const held = topic.origin === 'existing' ? await recordsHeld(target, topic.name) : 0;
+    if (held > 0 && !sequential) throw new UsageError(`topic '${topic.name}' holds ${held} records: a paced end-to-end run reads its topic from the start (its records carry their send time), so it needs an empty one; name a new --topic, leave --topic out for one of the run, or measure one record at a time from the topic's end with --sequential`);
     run = sequential
-      ? { kind: 'sequential', q: await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] }) }
+      ? { kind: 'sequential', q: await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'], ...(held > 0 ? { fromEndOf: topic.partitions } : {}) }) }
       : { kind: 'paced', r: await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] }) };
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -317,12 +340,6 @@ function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResul
   console.log(`Avg latency: ${q.latency.avg.toFixed(4)} ms`);
   console.log(`Percentiles: 50th = ${Math.floor(q.latency.p50)}, 99th = ${Math.floor(q.latency.p99)}, 99.9th = ${Math.floor(q.latency.p999)}`);
   if (limits) console.log(`raw limit: a bare ${limits.over} round trip at ${load.perSec} messages/s of ${load.bytes} B: ${formatLatency(limits.roundTrip)}; the end-to-end p50 is ${(q.latency.p50 / limits.roundTrip.p50).toFixed(1)}x its p50`);
-}
-
-/** End-to-end latency reads a topic from its start: an existing topic must hold nothing yet. */
-async function requireEmpty(target: PerfTarget, topic: string): Promise<void> {
-  const held = await recordsHeld(target, topic);
-  if (held > 0) throw new UsageError(`topic '${topic}' holds ${held} records: end-to-end latency is measured on an empty topic (its records carry their send time); name a new --topic, or leave --topic out for one of the run`);
 }
 
 /**

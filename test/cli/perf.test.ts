@@ -301,7 +301,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(all.stdout).to.match(/^40 records read by 1 consumer\(s\)/m);
     });
 
-    it('perf-e2e: latency on a topic of the run against the TCP round trip, and an existing topic only when empty', async () => {
+    it('perf-e2e: latency on a topic of the run against the TCP round trip; an existing topic only when empty, or from its end one record at a time', async () => {
       await cli.run('topics', ['--create', '--topic', 'bench-e2e', '--partitions', '2']);
       // a topic of the run and the empty existing one: the runs share nothing, run together
       const [e, onEmpty] = await Promise.all([
@@ -325,7 +325,11 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       // refused before it sends anything: main() in this process
       const again = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--records', '1000'], { inProcess: true });
       expect(again.code).to.equal(2);
-      expect(again.stderr).to.contain("topic 'bench-e2e' holds 1000 records: end-to-end latency is measured on an empty topic");
+      expect(again.stderr).to.contain("topic 'bench-e2e' holds 1000 records: a paced end-to-end run reads its topic from the start (its records carry their send time), so it needs an empty one");
+      // one record at a time it reads from the topic's end, as kafka-e2e-latency does: only what it sent
+      const fromEnd = await cli.run('perf-e2e', [...common, '--topic', 'bench-e2e', '--sequential', '--records', '100', '--warmup-fraction', '0', '--acks', 'all']);
+      expect(fromEnd.code, fromEnd.stderr).to.equal(0);
+      expect(fromEnd.stdout).to.contain('topic bench-e2e (existing), 2 partitions, RF 1').and.match(/\(100 records measured\)$/m);
     });
 
     it('perf-e2e --sequential: one record at a time, as kafka-e2e-latency, with its summary lines; acks 0 and the pacing flags refused', async () => {
