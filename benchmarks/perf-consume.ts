@@ -44,7 +44,7 @@ import { DateFormatError, KAFKA_DATE_FORMAT, compileDateFormat } from './lib/dat
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
-  records: { type: 'int', default: 1_000_000, min: 1, kafka: 'messages', help: "records to prepare and read (an existing topic: to read; all it holds unless given)" },
+  records: { type: 'int', default: 1_000_000, min: 1, kafka: ['messages', 'num-records'], help: "records to prepare and read (an existing topic: to read; all it holds unless given)" },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per prepared record' },
   partitions: { type: 'int', default: 6, min: 1, help: 'partitions of a new topic' },
   'replication-factor': { type: 'int', default: 1, min: 1, help: 'replicas per partition of a new topic' },
@@ -56,10 +56,10 @@ export const CONSUME_FLAGS = {
   'batch-size': { type: 'int', default: 16_384, min: 1, help: 'batch.size of the producer preparing the topic (the batches the consumer reads)' },
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'compression.type of the producer preparing the topic (the consumer decompresses each batch)' },
   'max-poll-records': { type: 'int', default: 10_000, min: 1, help: 'consumer max.poll.records' },
-  'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, kafka: 'fetch-size', help: 'consumer max.partition.fetch.bytes' },
+  'max-partition-fetch-bytes': { type: 'int', default: 1_048_576, min: 1, kafka: ['fetch-size'], help: 'consumer max.partition.fetch.bytes' },
   'check-crcs': { type: 'bool', default: true, help: "consumer check.crcs (verify each batch's CRC-32C)" },
-  'consumer-props': { type: 'list', default: [], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); a key of a flag above (bootstrap.servers, group.id, max.poll.records, ...) sets that flag' },
-  'consumer-config': { type: 'string', default: '', kafka: 'consumer.config', help: 'consumer configs from a Java .properties file; --consumer-props override its keys' },
+  'consumer-props': { type: 'list', default: [], kafka: ['command-property'], help: 'more consumer configs: key=value ... (fetch.min.bytes=65536 partition.assignment.strategy=roundrobin); a key of a flag above (bootstrap.servers, group.id, max.poll.records, ...) sets that flag' },
+  'consumer-config': { type: 'string', default: '', kafka: ['consumer.config', 'command-config'], help: 'consumer configs from a Java .properties file; --consumer-props override its keys' },
   'show-detailed-stats': { type: 'bool', default: false, help: "print the progress every --reporting-interval in kafka-consumer-perf-test's columns (time, threadId, data.consumed.in.MB, MB.sec, ...)" },
   'reporting-interval': { type: 'int', default: 5_000, min: 1, help: 'ms between the lines of --show-detailed-stats' },
   'date-format': { type: 'string', default: KAFKA_DATE_FORMAT, help: "a java.text.SimpleDateFormat pattern for the time of --show-detailed-stats' lines (local time; Kafka's --date-format)" },

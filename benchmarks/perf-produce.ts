@@ -48,7 +48,7 @@ import { formatMetrics } from './lib/client-metrics.js';
 
 export const PRODUCE_FLAGS = {
   ...TARGET_FLAGS,
-  records: { type: 'int', default: 1_000_000, min: 1, kafka: 'num-records', help: 'records to send (after the warm-up)' },
+  records: { type: 'int', default: 1_000_000, min: 1, kafka: ['num-records'], help: 'records to send (after the warm-up)' },
   'record-size': { type: 'int', default: 100, min: 0, help: 'value bytes per record' },
   throughput: { type: 'number', default: -1, help: 'records/s to aim for; -1 for as fast as possible' },
   acks: { type: 'string', default: '1', choices: ['0', '1', '-1', 'all'], help: 'producer acks' },
@@ -64,8 +64,8 @@ export const PRODUCE_FLAGS = {
   compression: { type: 'string', default: 'none', choices: ['none', 'gzip', 'snappy', 'lz4', 'zstd'], help: 'producer compression.type' },
   'payload-file': { type: 'string', default: '', help: "record values from this file, split at --payload-delimiter, one picked at random per record (kafka-producer-perf-test's --payload-file); --record-size does not apply" },
   'payload-delimiter': { type: 'string', default: '\\n', help: 'what separates the payloads of --payload-file (\\n, \\r, \\t and \\\\ stand for those characters)' },
-  'producer-props': { type: 'list', default: [], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); a key of a flag above (bootstrap.servers, acks, batch.size, ...) sets that flag" },
-  'producer-config': { type: 'string', default: '', kafka: 'producer.config', help: 'producer configs from a Java .properties file; --producer-props override its keys' },
+  'producer-props': { type: 'list', default: [], kafka: ['command-property'], help: "more producer configs, Kafka's --producer-props: key=value ... (enable.idempotence=true buffer.memory=67108864); a key of a flag above (bootstrap.servers, acks, batch.size, ...) sets that flag" },
+  'producer-config': { type: 'string', default: '', kafka: ['producer.config', 'command-config'], help: 'producer configs from a Java .properties file; --producer-props override its keys' },
   'transactional-id': { type: 'string', default: '', help: 'send in transactions with this transactional.id (with several --producers, each adds -<n>); overrides a transactional.id of the producer configs' },
   'transaction-duration-ms': { type: 'int', default: 0, help: 'send in transactions, each committed once it is this old (3000 when only a transactional id is given)' },
   'payload-monotonic': { type: 'bool', default: false, help: "record values are the records' numbers counting up from 0, as decimal text (kafka-producer-perf-test's --payload-monotonic); --record-size does not apply" },

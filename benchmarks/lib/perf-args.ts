@@ -4,10 +4,14 @@
  * naming the flag, so it is unit-tested (test/benchmarks/perf-helpers.test.ts).
  */
 
-/** What every flag may have: Kafka's spelling of it, accepted as the same flag (`--num-records` for `--records`). */
+/**
+ * What every flag may have: Kafka's spellings of it, accepted as the same flag (`--num-records`
+ * for `--records`; older and newer names alike, `--producer.config` and Kafka 4.2's
+ * `--command-config`).
+ */
 interface FlagCommon {
   help: string;
-  kafka?: string;
+  kafka?: readonly string[];
 }
 
 export type FlagSpec = FlagCommon &
@@ -49,7 +53,7 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
   const out: Record<string, unknown> = { help: false, given };
   for (const [k, s] of Object.entries(specs)) out[k] = s.type === 'list' ? [...s.default] : s.default;
   // Kafka's spellings: the flag each one is, and which spelling of a flag came first
-  const kafkaNames = new Map(Object.entries(specs).flatMap(([k, s]) => (s.kafka ? [[s.kafka, k] as const] : [])));
+  const kafkaNames = new Map(Object.entries(specs).flatMap(([k, s]) => (s.kafka ?? []).map((name) => [name, k] as const)));
   const spelled = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -64,7 +68,7 @@ export function parseFlags<S extends FlagSpecs>(argv: readonly string[], specs: 
     const spec = specs[name];
     if (!spec) throw new FlagError(`unknown flag --${written} (known: ${Object.keys(specs).map((k) => `--${k}`).join(', ')})`);
     const before = spelled.get(name);
-    if (before !== undefined && before !== written) throw new FlagError(`--${before} and --${written} are the same flag (--${spec.kafka} is Kafka's name for it): give one`);
+    if (before !== undefined && before !== written) throw new FlagError(`--${before} and --${written} are the same flag (${(spec.kafka ?? []).map((k) => `--${k}`).join(' and ')} ${spec.kafka?.length === 1 ? 'is' : 'are'} Kafka's name${spec.kafka?.length === 1 ? '' : 's'} for --${name}): give one`);
     spelled.set(name, written);
     given.add(name);
     let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
@@ -119,7 +123,7 @@ export function usage(command: string, summary: string, specs: FlagSpecs): strin
   for (const [k, s] of Object.entries(specs)) {
     const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
     const dflt = s.type === 'list' ? (s.default.length === 0 ? 'none' : s.default.join(' ')) : s.default === '' ? 'none' : String(s.default);
-    const kafka = s.kafka ? ` (also --${s.kafka}, Kafka's name)` : '';
+    const kafka = s.kafka ? ` (also ${s.kafka.map((k) => `--${k}`).join(', ')}: Kafka's name${s.kafka.length === 1 ? '' : 's'})` : '';
     lines.push(`  --${k.padEnd(width)} ${s.help}${choices}${kafka} [default: ${dflt}]`);
   }
   return lines.join('\n');

@@ -125,15 +125,18 @@ describe('benchmarks/perf helpers', () => {
   });
 
   it("takes Kafka's spelling of a flag as the flag itself, once, and says so in the usage", () => {
-    const kafka = { records: { type: 'int', default: 10, min: 1, kafka: 'num-records', help: 'r' }, config: { type: 'string', default: '', kafka: 'producer.config', help: 'c' } } as const;
+    const kafka = { records: { type: 'int', default: 10, min: 1, kafka: ['num-records'], help: 'r' }, config: { type: 'string', default: '', kafka: ['producer.config', 'command-config'], help: 'c' } } as const;
     const f = parseFlags(['--num-records', '2k', '--producer.config=p.properties'], kafka);
     expect(f).to.include({ records: 2000, config: 'p.properties' });
     expect([...f.given].sort()).to.deep.equal(['config', 'records']);
-    // one spelling twice: the last wins, as for any flag; both spellings: refused
+    // Kafka 4.2's newer name too
+    expect(parseFlags(['--command-config', 'q.properties'], kafka).config).to.equal('q.properties');
+    // one spelling twice: the last wins, as for any flag; two spellings: refused
     expect(parseFlags(['--num-records', '1', '--num-records', '3'], kafka).records).to.equal(3);
-    expect(() => parseFlags(['--records', '1', '--num-records', '3'], kafka)).to.throw(FlagError, "--records and --num-records are the same flag (--num-records is Kafka's name for it): give one");
+    expect(() => parseFlags(['--records', '1', '--num-records', '3'], kafka)).to.throw(FlagError, "--records and --num-records are the same flag (--num-records is Kafka's name for --records): give one");
+    expect(() => parseFlags(['--producer.config', 'a', '--command-config', 'b'], kafka)).to.throw(FlagError, "--producer.config and --command-config are the same flag (--producer.config and --command-config are Kafka's names for --config): give one");
     expect(() => parseFlags(['--num-records', '0'], kafka)).to.throw(FlagError, '--records must be >= 1, got 0');
-    expect(usage('t', 's', kafka)).to.contain("--records   r (also --num-records, Kafka's name) [default: 10]");
+    expect(usage('t', 's', kafka)).to.contain("--records   r (also --num-records: Kafka's name) [default: 10]").and.contain("(also --producer.config, --command-config: Kafka's names)");
   });
 
   it("reads kafka-e2e-latency's positional command line as perf-e2e's flags, flags after it kept", () => {

@@ -140,11 +140,12 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     expect(p.stdout).to.not.contain("the client's thread and the brokers");
   });
 
-  it("take Kafka's command lines: --num-records, --messages, --fetch-size, and the configs its flags are (acks=all) in --producer-props", async () => {
+  it("take Kafka's command lines: --num-records, --fetch-size, --command-property, and the configs its flags are (acks=all) in --producer-props", async () => {
     const common = ['--brokers', '1', '--transport', 'inproc', '--partitions', '2', '--raw', 'false', '--json', ''];
     const [p, c] = await Promise.all([
       runCli(['perf-produce', ...common, '--num-records', '2000', '--record-size', '100', '--throughput', '-1', '--producer-props', 'acks=all', 'linger.ms=0', 'buffer.memory=8388608', '--warmup-records', '0'], { spawn: true }),
-      runCli(['perf-consume', ...common, '--messages', '1500', '--fetch-size', '65536', '--consumer-props', 'max.poll.records=500'], { spawn: true }),
+      // Kafka 4.2's names: --num-records, --command-property
+      runCli(['perf-consume', ...common, '--num-records', '1500', '--fetch-size', '65536', '--command-property', 'max.poll.records=500'], { spawn: true }),
     ]);
     expect(p.code, p.stderr).to.equal(0);
     expect(p.stdout).to.match(/^2000 records sent/m).and.match(/, acks all, 100 B records, batch\.size 16384, linger\.ms 0, buffer\.memory 8388608, none/);
