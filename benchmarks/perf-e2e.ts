@@ -38,6 +38,9 @@ import type { ActorSystem } from '../src/runtime/actor-system.js';
 import { formatMetrics } from './lib/client-metrics.js';
 import { SEQUENTIAL_DEFAULT_RECORDS, SequentialReceiver, runSequential, sequentialBatchHandler, type SequentialResult } from './lib/e2e-sequential.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
+import { E2E_CONSUMER_KEYS_OF_FLAGS, E2E_CONSUMER_KEYS_OWNED, E2E_PRODUCER_KEYS_OF_FLAGS, clientProps, foldFlagKeys, refuseUnclaimedKeys } from './lib/perf-props.js';
+import { PRODUCER_CONFIG_KEYS, parseProducerConfig } from '../actors/producer/producer-config.js';
+import { CONSUMER_CONFIG_KEYS, parseConsumerConfig } from '../actors/consumer/consumer-config.js';
 
 export const E2E_FLAGS = {
   ...TARGET_FLAGS,
@@ -53,6 +56,9 @@ export const E2E_FLAGS = {
   'linger-ms': { type: 'int', default: 0, min: 0, help: 'producer linger.ms' },
   'warmup-fraction': { type: 'number', default: 0.5, min: 0, help: 'leading share of records left out of the percentiles (the JIT warm-up)' },
   sequential: { type: 'bool', default: false, help: `one record at a time, as kafka-e2e-latency measures: send it, wait for its acknowledgement and for the consumer to receive it, then the next (${SEQUENTIAL_DEFAULT_RECORDS} records unless --records says; --throughput, --send-size and --linger-ms do not apply; acks 1 or all)` },
+  'producer-props': { type: 'list', default: [], help: 'more producer configs: key=value ... (max.in.flight.requests.per.connection=1); acks, linger.ms and bootstrap.servers set their flags' },
+  'consumer-props': { type: 'list', default: [], help: "more consumer configs: key=value ... (fetch.min.bytes=1 fetch.max.wait.ms=500, over the run's own fetch.max.wait.ms 100 and max.poll.records 10000); group.id, enable.auto.commit and auto.offset.reset are the run's own" },
+  'client-config': { type: 'string', default: '', help: "configs for both clients from a Java .properties file (kafka-e2e-latency's properties file): each key goes to the client that has it; --producer-props and --consumer-props override its keys" },
   'print-metrics': { type: 'bool', default: false, help: "print the producer's and the consumer's metrics at the end (Kafka's producer-metrics and consumer-fetch-manager-metrics)" },
   raw: { type: 'bool', default: true, help: 'measure a bare round trip (MessagePort; TCP for a client over TCP) at the same message rate first, and the stalls the machine imposes on two busy threads (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -70,6 +76,15 @@ export interface E2eOptions {
   label?: string;
   /** Read the producer's and the consumer's metrics at the end (--print-metrics). */
   metrics?: boolean;
+  /** More client configs (--producer-props, --consumer-props, --client-config), checked already. */
+  producerProps?: Record<string, string>;
+  consumerProps?: Record<string, string>;
+}
+
+/** The client configs of a run beyond its flags. */
+export interface E2eClientProps {
+  producerProps?: Record<string, string>;
+  consumerProps?: Record<string, string>;
 }
 
 export interface E2eResult {
@@ -88,7 +103,7 @@ export interface E2eResult {
 }
 
 export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eResult> {
-  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs);
+  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, o.lingerMs, 'earliest', o);
   const skip = Math.floor(o.records * o.warmupFraction);
   // sized for the run up front: grown while measuring, they stalled the client thread
   const lat = new LatencyRecorder(o.records - skip);
@@ -144,11 +159,21 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   }
 }
 
+/** The consumer configs of a run (its group and start are set apart): a fetch waits at most 100 ms. */
+export function e2eConsumerConfig(from: 'earliest' | 'latest', props: Record<string, string> = {}): Record<string, unknown> {
+  return { 'enable.auto.commit': false, 'auto.offset.reset': from, 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500, ...props };
+}
+
+/** The producer configs of a run. */
+export function e2eProducerConfig(acks: 0 | 1 | -1, lingerMs: number, props: Record<string, string> = {}): Record<string, unknown> {
+  return { ...props, acks, 'linger.ms': lingerMs };
+}
+
 /** The run's producer and consumer (in a group of its own, starting at the partitions' start or end), connected. */
-async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number, from: 'earliest' | 'latest' = 'earliest'): Promise<{ consumer: Consumer; producer: Producer; system: ActorSystem }> {
+async function e2eClients(cluster: PerfClients, topic: string, acks: 0 | 1 | -1, lingerMs: number, from: 'earliest' | 'latest', props: E2eClientProps): Promise<{ consumer: Consumer; producer: Producer; system: ActorSystem }> {
   const client = await cluster.client(`perf-e2e-${topic}`);
-  const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, 'enable.auto.commit': false, 'auto.offset.reset': from, 'fetch.max.wait.ms': 100, 'max.poll.records': 10_000, 'session.timeout.ms': 10_000, 'heartbeat.interval.ms': 500 });
-  const producer = client.producer({ acks, 'linger.ms': lingerMs });
+  const consumer = client.consumer({ groupId: `perf-e2e-${topic}-${process.pid}`, ...e2eConsumerConfig(from, props.consumerProps) });
+  const producer = client.producer(e2eProducerConfig(acks, lingerMs, props.producerProps));
   await consumer.connect();
   await producer.connect();
   return { consumer, producer, system: client.system };
@@ -199,8 +224,8 @@ export interface SequentialE2eResult extends SequentialResult {
 }
 
 /** perf-e2e --sequential (lib/e2e-sequential.ts): one record at a time through a producer and a consumer of `cluster`. */
-export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string; fromEndOf?: number }): Promise<SequentialE2eResult> {
-  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0, o.fromEndOf === undefined ? 'earliest' : 'latest');
+export async function runSequentialE2e(cluster: PerfClients, o: { topic: string; records: number; recordSize: number; acks: 1 | -1; warmupFraction: number; metrics?: boolean; label?: string; fromEndOf?: number } & E2eClientProps): Promise<SequentialE2eResult> {
+  const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0, o.fromEndOf === undefined ? 'earliest' : 'latest', o);
   const receiver = new SequentialReceiver();
   const skip = Math.floor(o.records * o.warmupFraction);
   let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
@@ -270,7 +295,28 @@ interface E2eLimits {
 export const PERF_E2E_SUMMARY = 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, or one record at a time (--sequential), on a running cluster (--bootstrap-server) or a throw-away one.';
 
 /** The tool with its flags parsed (also `samsa perf-e2e`). */
+/**
+ * The run's client configs beyond its flags: --producer-props / --consumer-props over the keys
+ * of --client-config each client has (a key neither has is refused); acks, linger.ms and
+ * bootstrap.servers set their flags; each checked by the client's own parser with the run's
+ * settings.
+ */
+function e2eClientProps(f: ParsedFlags<typeof E2E_FLAGS>): Required<E2eClientProps> {
+  const file = f['client-config'];
+  refuseUnclaimedKeys('client-config', file, PRODUCER_CONFIG_KEYS, CONSUMER_CONFIG_KEYS, Object.keys(E2E_PRODUCER_KEYS_OF_FLAGS), Object.keys(E2E_CONSUMER_KEYS_OWNED));
+  const producerSrc = { flag: 'producer-props', pairs: f['producer-props'], fileFlag: 'client-config', file, fileKeys: [...PRODUCER_CONFIG_KEYS, ...Object.keys(E2E_PRODUCER_KEYS_OF_FLAGS)] };
+  const consumerSrc = { flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'client-config', file, fileKeys: [...CONSUMER_CONFIG_KEYS, ...Object.keys(E2E_CONSUMER_KEYS_OWNED)] };
+  const sameAcks = (flag: string, a: unknown, b: unknown) => (flag === 'acks' ? parseAcks(String(a)) === parseAcks(String(b)) : a === b);
+  foldFlagKeys(f, E2E_FLAGS, producerSrc, E2E_PRODUCER_KEYS_OF_FLAGS, sameAcks);
+  foldFlagKeys(f, E2E_FLAGS, consumerSrc, E2E_CONSUMER_KEYS_OF_FLAGS);
+  const acks = parseAcks(f.acks);
+  const producerProps = clientProps(producerSrc, {}, (c) => void parseProducerConfig(e2eProducerConfig(acks, f['linger-ms'], c)), E2E_PRODUCER_KEYS_OF_FLAGS);
+  const consumerProps = clientProps(consumerSrc, E2E_CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf-e2e', ...e2eConsumerConfig('earliest', c) }), E2E_CONSUMER_KEYS_OF_FLAGS);
+  return { producerProps, consumerProps };
+}
+
 export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promise<void> {
+  const props = e2eClientProps(f);
   const sequential = f.sequential ? sequentialSettings(f) : null;
   // one message in flight at a time for a sequential run
   const load = sequential ? { perSec: 1_000, bytes: f['record-size'] } : rawRoundTripLoad({ throughput: f.throughput, sendSize: f['send-size'], recordSize: f['record-size'] });
@@ -291,8 +337,8 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
     const held = topic.origin === 'existing' ? await recordsHeld(target, topic.name) : 0;
     if (held > 0 && !sequential) throw new UsageError(`topic '${topic.name}' holds ${held} records: a paced end-to-end run reads its topic from the start (its records carry their send time), so it needs an empty one; name a new --topic, leave --topic out for one of the run, or measure one record at a time from the topic's end with --sequential`);
     run = sequential
-      ? { kind: 'sequential', q: await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'], ...(held > 0 ? { fromEndOf: topic.partitions } : {}) }) }
-      : { kind: 'paced', r: await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'] }) };
+      ? { kind: 'sequential', q: await runSequentialE2e(target, { topic: topic.name, records: sequential.records, recordSize: f['record-size'], acks: sequential.acks, warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'], ...props, ...(held > 0 ? { fromEndOf: topic.partitions } : {}) }) }
+      : { kind: 'paced', r: await runE2e(target, { topic: topic.name, records: f.records, throughput: f.throughput, recordSize: f['record-size'], acks: parseAcks(f.acks), sendSize: f['send-size'], lingerMs: f['linger-ms'], warmupFraction: f['warmup-fraction'], metrics: f['print-metrics'], ...props }) };
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
   }
@@ -346,19 +392,20 @@ function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResul
  * kafka-e2e-latency's own command line, `broker_list topic num_messages producer_acks
  * message_size_bytes`, as this tool's flags: a --sequential run of that many records, every one
  * measured as Kafka's tool measures them (no warm-up), on the cluster `broker_list` names (a
- * samsa client listener). Flags may follow. Any other argv is returned as it is. Throws
- * FlagError for another count of leading arguments, and for Kafka's sixth, a properties file
- * for both clients, which this tool does not take.
+ * samsa client listener), with Kafka's optional sixth, a properties file for both clients, as
+ * --client-config. Flags may follow. Any other argv is returned as it is. Throws FlagError for
+ * another count of leading arguments.
  */
 export function kafkaE2eArgv(argv: readonly string[]): readonly string[] {
   let n = 0;
   while (n < argv.length && !argv[n]!.startsWith('-')) n++;
   if (n === 0) return argv;
-  const form = "kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes";
-  if (n === 6) throw new FlagError(`${form}: its sixth argument, a properties file for both clients, is not taken (perf-e2e has no client configs)`);
-  if (n !== 5) throw new FlagError(`${form}, then flags if any: got ${n} argument${n === 1 ? '' : 's'} before the flags`);
+  if (n !== 5 && n !== 6) throw new FlagError(`kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes [properties_file], then flags if any: got ${n} argument${n === 1 ? '' : 's'} before the flags`);
   const [brokers, topic, records, acks, size] = argv as [string, string, string, string, string];
-  return ['--sequential', '--bootstrap-server', brokers, '--topic', topic, '--records', records, '--acks', acks, '--record-size', size, '--warmup-fraction', '0', ...argv.slice(5)];
+  // the sixth only when there are six before the flags (Kafka's tool takes an empty one as none)
+  const file = n === 6 ? argv[5]! : '';
+  const config = file === '' ? [] : ['--client-config', file];
+  return ['--sequential', '--bootstrap-server', brokers, '--topic', topic, '--records', records, '--acks', acks, '--record-size', size, '--warmup-fraction', '0', ...config, ...argv.slice(n)];
 }
 
 if (isMain(import.meta.url)) runMain(() => perfE2eWithFlags(cliFlags('perf-e2e', PERF_E2E_SUMMARY, E2E_FLAGS, process.argv.slice(2), kafkaE2eArgv)));

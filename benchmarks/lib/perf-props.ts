@@ -18,6 +18,11 @@ export interface ConfigSources {
   pairs: readonly string[];
   fileFlag?: string;
   file?: string;
+  /**
+   * Only these keys of the file are this client's (a file for two clients, as kafka-e2e-latency
+   * takes one): the others are left out here. `unclaimedKeys` finds a key neither client has.
+   */
+  fileKeys?: readonly string[];
 }
 
 /**
@@ -50,7 +55,9 @@ export function clientProps(src: ConfigSources, owned: Readonly<Record<string, s
 function readSources(src: ConfigSources): { fromFile: Record<string, string>; fromPairs: Record<string, string>; blame: (key: string) => string } {
   const fileName = src.file ?? '';
   const fileFlag = src.fileFlag ?? `${src.flag}-file`;
-  const fromFile = fileName === '' ? {} : readPropertiesFile(fileFlag, fileName);
+  const all = fileName === '' ? {} : readPropertiesFile(fileFlag, fileName);
+  const keep = src.fileKeys ? new Set(src.fileKeys) : null;
+  const fromFile = keep ? Object.fromEntries(Object.entries(all).filter(([k]) => keep.has(k))) : all;
   const fromPairs = keyValues(src.flag, src.pairs);
   const blame = (key: string): string => (key in fromPairs || !(key in fromFile) ? `--${src.flag}` : `--${fileFlag} ${fileName}:`);
   return { fromFile, fromPairs, blame };
@@ -87,6 +94,17 @@ export function foldFlagKeys<S extends FlagSpecs>(f: ParsedFlags<S>, specs: S, s
   }
 }
 
+/**
+ * A file of configs for two clients (kafka-e2e-latency's properties file): refused, naming it,
+ * when it has a key that neither client has.
+ */
+export function refuseUnclaimedKeys(fileFlag: string, file: string, ...clients: (readonly string[])[]): void {
+  if (file === '') return;
+  const known = new Set(clients.flat());
+  const stray = Object.keys(readPropertiesFile(fileFlag, file)).filter((k) => !known.has(k));
+  if (stray.length > 0) throw new UsageError(`--${fileFlag} ${file}: ${stray.join(', ')}: ${stray.length === 1 ? 'a key' : 'keys'} neither the producer nor the consumer has`);
+}
+
 /** Producer keys perf-produce also has a flag for: set through it (foldFlagKeys). */
 export const PRODUCER_KEYS_OF_FLAGS = {
   'bootstrap.servers': 'bootstrap-server',
@@ -108,6 +126,25 @@ export const CONSUMER_KEYS_OF_FLAGS = {
   'max.partition.fetch.bytes': 'max-partition-fetch-bytes',
   'check.crcs': 'check-crcs',
 } as const;
+
+/** Producer keys perf-e2e also has a flag for: set through it (foldFlagKeys). */
+export const E2E_PRODUCER_KEYS_OF_FLAGS = {
+  'bootstrap.servers': 'bootstrap-server',
+  acks: 'acks',
+  'linger.ms': 'linger-ms',
+} as const;
+
+/** Consumer keys perf-e2e also has a flag for. */
+export const E2E_CONSUMER_KEYS_OF_FLAGS = {
+  'bootstrap.servers': 'bootstrap-server',
+} as const;
+
+/** Consumer keys perf-e2e's run relies on: refused. */
+export const E2E_CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
+  'group.id': 'a run reads in a group of its own',
+  'enable.auto.commit': 'a run commits nothing',
+  'auto.offset.reset': 'a run reads a new or empty topic from its start, or one that holds records from its end (--sequential)',
+};
 
 /** Consumer keys that perf-consume's count of records relies on: refused. */
 export const CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {

@@ -144,7 +144,9 @@ describe('benchmarks/perf helpers', () => {
     expect(kafkaE2eArgv(['--records', '5'])).to.deep.equal(['--records', '5']);
     expect(kafkaE2eArgv([])).to.deep.equal([]);
     expect(() => kafkaE2eArgv(['h:1', 't'])).to.throw(FlagError, 'got 2 arguments before the flags');
-    expect(() => kafkaE2eArgv(['h:1', 't', '1', 'all', '64', 'p.properties'])).to.throw(FlagError, 'properties file');
+    expect(() => kafkaE2eArgv(['h:1', 't', '1', 'all', '64', 'p.properties', 'x'])).to.throw(FlagError, 'got 7 arguments before the flags');
+    // Kafka's sixth, a properties file for both clients, is --client-config
+    expect(kafkaE2eArgv(['h:1', 't', '1', 'all', '64', 'p.properties', '--raw', 'false']).slice(-4)).to.deep.equal(['--client-config', 'p.properties', '--raw', 'false']);
     // a value it takes is checked as the flag checks it
     expect(() => parseFlags(kafkaE2eArgv(['h:1', 't', '500', 'most', '64']), E2E_FLAGS)).to.throw(FlagError, "--acks must be one of 0, 1, -1, all, got 'most'");
   });

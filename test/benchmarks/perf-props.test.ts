@@ -5,12 +5,12 @@
  */
 import { expect } from 'chai';
 import { scratchDir, usageErrorOf } from '../helpers/usage-errors.js';
-import { CONSUMER_KEYS_OF_FLAGS, CONSUMER_KEYS_OWNED, PRODUCER_KEYS_OF_FLAGS, PRODUCER_KEYS_OWNED, clientProps, foldFlagKeys } from '../../benchmarks/lib/perf-props.js';
+import { CONSUMER_KEYS_OF_FLAGS, CONSUMER_KEYS_OWNED, PRODUCER_KEYS_OF_FLAGS, PRODUCER_KEYS_OWNED, clientProps, foldFlagKeys, refuseUnclaimedKeys } from '../../benchmarks/lib/perf-props.js';
 import { parseAcks, parseFlags } from '../../benchmarks/lib/perf-args.js';
 import { CONSUME_FLAGS } from '../../benchmarks/perf-consume.js';
 import { PRODUCE_FLAGS, defaultProduceOptions, producerConfigOf } from '../../benchmarks/perf-produce.js';
-import { parseProducerConfig } from '../../actors/producer/producer-config.js';
-import { parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
+import { PRODUCER_CONFIG_KEYS, parseProducerConfig } from '../../actors/producer/producer-config.js';
+import { CONSUMER_CONFIG_KEYS, parseConsumerConfig } from '../../actors/consumer/consumer-config.js';
 
 describe('benchmarks/perf-props', () => {
   const checkProducer = (acks: 0 | 1 | -1) => (c: Record<string, string>) => void parseProducerConfig(producerConfigOf({ ...defaultProduceOptions({ acks }), producerProps: c }));
@@ -118,6 +118,15 @@ describe('benchmarks/perf-props', () => {
       const h = parseFlags([], PRODUCE_FLAGS);
       foldFlagKeys(h, PRODUCE_FLAGS, { ...src, file: owned, pairs: ['linger.ms=30'] }, PRODUCER_KEYS_OF_FLAGS);
       expect(h['linger-ms']).to.equal(30);
+      // one file for two clients (kafka-e2e-latency's): each takes the keys it has, and a key neither has is refused
+      const shared = file('both.properties', 'client.id=x\nfetch.min.bytes=1\nbuffer.memory=8388608\n');
+      const asProducer = { flag: 'producer-props', pairs: [], fileFlag: 'client-config', file: shared, fileKeys: PRODUCER_CONFIG_KEYS };
+      const asConsumer = { flag: 'consumer-props', pairs: [], fileFlag: 'client-config', file: shared, fileKeys: CONSUMER_CONFIG_KEYS };
+      expect(clientProps(asProducer, {}, checkProducer(1))).to.deep.equal({ 'client.id': 'x', 'buffer.memory': '8388608' });
+      expect(clientProps(asConsumer, {}, (c) => void parseConsumerConfig({ ...c, 'group.id': 'g' }))).to.deep.equal({ 'client.id': 'x', 'fetch.min.bytes': '1' });
+      expect(() => refuseUnclaimedKeys('client-config', shared, PRODUCER_CONFIG_KEYS, CONSUMER_CONFIG_KEYS)).to.not.throw();
+      const strayFile = file('stray.properties', 'fetch.min.bytes=1\nnope=1\nnor.this=2\n');
+      expect(usageErrorOf(() => refuseUnclaimedKeys('client-config', strayFile, PRODUCER_CONFIG_KEYS, CONSUMER_CONFIG_KEYS)).message).to.equal(`--client-config ${strayFile}: nope, nor.this: keys neither the producer nor the consumer has`);
       const consumer = file('consumer.properties', 'fetch.min.bytes=2048\n');
       const checkConsumer = (c: Record<string, string>) => void parseConsumerConfig({ ...c, 'group.id': 'g' });
       expect(clientProps({ flag: 'consumer-props', pairs: [], fileFlag: 'consumer-config', file: consumer }, CONSUMER_KEYS_OWNED, checkConsumer)).to.deep.equal({ 'fetch.min.bytes': '2048' });

@@ -353,18 +353,27 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
     });
 
     it("perf-e2e takes kafka-e2e-latency's command line as it is: broker_list topic num_messages producer_acks message_size_bytes, every record measured", async () => {
+      // its sixth argument: configs for both clients, each key to the client that has it
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-e2e-props-'));
+      const both = path.join(dir, 'client.properties');
+      fs.writeFileSync(both, 'client.id=kafka-line\nfetch.min.bytes=1\nmax.in.flight.requests.per.connection=1\n');
+      const stray = path.join(dir, 'stray.properties');
+      fs.writeFileSync(stray, 'fetch.min.bytes=1\nno.such.key=2\n');
       const [e, three, six] = await Promise.all([
-        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', '--json', '', '--raw', 'false']),
+        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', both, '--json', '', '--raw', 'false', '--print-metrics']),
         runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120'], { inProcess: true }),
-        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', 'client.properties'], { inProcess: true }),
+        runCli(['perf-e2e', cli.bootstrap, 'e2e-kafka-line', '120', 'all', '64', stray], { inProcess: true }),
       ]);
+      fs.rmSync(dir, { recursive: true, force: true });
       expect(e.code, e.stderr).to.equal(0);
       expect(e.stdout).to.match(/^perf-e2e --sequential: 120 records of 64 B one at a time, the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic e2e-kafka-line \(created and kept\), \d+ partitions?, RF \d+, acks all$/m);
       expect(e.stdout).to.match(/\(120 records measured\)$/m).and.match(/^Avg latency: \d+\.\d{4} ms$/m);
+      // client.id went to both clients, the others each to its own
+      expect(e.stdout).to.match(/^producer-metrics:record-send-total:\{client-id=kafka-line\}\s+: 120\.000$/m).and.match(/^consumer-fetch-manager-metrics:records-consumed-total:\{client-id=kafka-line\}\s+: 120\.000$/m);
       expect(three.code).to.equal(2);
-      expect(three.stderr).to.contain("kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes, then flags if any: got 3 arguments before the flags");
+      expect(three.stderr).to.contain("kafka-e2e-latency's form is broker_list topic num_messages producer_acks message_size_bytes [properties_file], then flags if any: got 3 arguments before the flags");
       expect(six.code).to.equal(2);
-      expect(six.stderr).to.contain('its sixth argument, a properties file for both clients, is not taken');
+      expect(six.stderr).to.contain(`--client-config ${stray}: no.such.key: a key neither the producer nor the consumer has`);
       await cli.run('topics', ['--delete', '--topic', 'e2e-kafka-line']);
     });
 
@@ -379,6 +388,8 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
         { argv: ['perf-produce', '--linger-ms', '5', '--producer-props', 'linger.ms=1'], code: 2, says: /--producer-props linger\.ms=1 and --linger-ms 5 disagree: give one/ },
         { argv: ['perf-produce', '--producer-props', 'bootstrap.servers=127.0.0.1:1'], code: 2, says: /--producer-props bootstrap\.servers=127\.0\.0\.1:1 and --bootstrap-server 127\.0\.0\.1:\d+ disagree: give one/ },
         { argv: ['perf-consume', '--consumer-props', 'enable.auto.commit=true'], code: 2, says: /--consumer-props enable\.auto\.commit: a run commits nothing/ },
+        { argv: ['perf-e2e', '--consumer-props', 'group.id=mine'], code: 2, says: /--consumer-props group\.id: a run reads in a group of its own/ },
+        { argv: ['perf-e2e', '--producer-props', 'fetch.min.bytes=1'], code: 2, says: /--producer-props fetch\.min\.bytes: unknown producer config key/ },
         { argv: ['perf-produce', '--producer-props', 'enable.idempotence=true'], code: 2, says: /--producer-props acks: .*enable\.idempotence/ },
         { argv: ['perf-consume', '--consumer-props', 'no.such.key=1'], code: 2, says: /--consumer-props no\.such\.key: unknown consumer config key/ },
         { argv: ['perf-produce', '--transactional-id', 'perf-t', '--acks', '1'], code: 2, says: /--acks 1: transactions need acks all \(-1\); leave --acks out or give --acks all/ },
