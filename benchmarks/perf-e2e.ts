@@ -343,8 +343,8 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
     await releaseTopic(target, topic).finally(() => target.close());
   }
   const result = run.kind === 'paced' ? run.r : run.q;
-  if (run.kind === 'paced') printPaced(f, run.r, target, topic, limits, load);
-  else printSequential(f, run.q, target, topic, limits, load);
+  if (run.kind === 'paced') printPaced(f, run.r, target, topic, limits, load, props);
+  else printSequential(f, run.q, target, topic, limits, load, props);
   // what both print after their latency and its raw limit
   if (limits) console.log(`the machine: two threads spinning on the clock for 1 s ${formatCoreStalls(limits.stalls)}`);
   else if (f.raw) console.log("raw limits: not measured: the brokers run on other hosts, whose links this machine's limits do not bound");
@@ -359,8 +359,14 @@ export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promis
   }
 }
 
-function printPaced(f: ParsedFlags<typeof E2E_FLAGS>, r: E2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }): void {
-  console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
+/** `, the producer's max.in.flight.requests.per.connection 1, the consumer's fetch.max.wait.ms 500`: the configs given beyond the flags. */
+function describeProps(props: Required<E2eClientProps>): string {
+  const of = (who: string, c: Record<string, string>) => Object.entries(c).map(([k, v]) => `, the ${who}'s ${k} ${v}`).join('');
+  return of('producer', props.producerProps) + of('consumer', props.consumerProps);
+}
+
+function printPaced(f: ParsedFlags<typeof E2E_FLAGS>, r: E2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }, props: Required<E2eClientProps>): void {
+  console.log(`perf-e2e: ${r.records} records at ${f.throughput} records/s asked (${r.achievedPerSec.toFixed(0)} achieved), ${target.description}, ${describeTopic(topic)}, acks ${f.acks}${describeProps(props)}`);
   console.log(`end-to-end latency: ${formatLatency(r.latency)} (${r.latency.count} records measured)`);
   console.log(`the slowest 1%: ${formatLateBatches(r.late)}`);
   if (limits) {
@@ -378,8 +384,8 @@ function sequentialSettings(f: ParsedFlags<typeof E2E_FLAGS>): { records: number
   return { records: f.given.has('records') ? f.records : SEQUENTIAL_DEFAULT_RECORDS, acks };
 }
 
-function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }): void {
-  console.log(`perf-e2e --sequential: ${q.records} records of ${f['record-size']} B one at a time, ${target.description}, ${describeTopic(topic)}, acks ${f.acks}`);
+function printSequential(f: ParsedFlags<typeof E2E_FLAGS>, q: SequentialE2eResult, target: PerfTarget, topic: TopicChoice, limits: E2eLimits | null | undefined, load: { perSec: number; bytes: number }, props: Required<E2eClientProps>): void {
+  console.log(`perf-e2e --sequential: ${q.records} records of ${f['record-size']} B one at a time, ${target.description}, ${describeTopic(topic)}, acks ${f.acks}${describeProps(props)}`);
   console.log(`end-to-end latency: ${formatLatency(q.latency)} (${q.latency.count} records measured)`);
   console.log(`of which the send to its acknowledgement: ${formatLatency(q.ack)}`);
   // kafka-e2e-latency's own summary lines (whole milliseconds, as it prints them)

@@ -366,7 +366,7 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       ]);
       fs.rmSync(dir, { recursive: true, force: true });
       expect(e.code, e.stderr).to.equal(0);
-      expect(e.stdout).to.match(/^perf-e2e --sequential: 120 records of 64 B one at a time, the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic e2e-kafka-line \(created and kept\), \d+ partitions?, RF \d+, acks all$/m);
+      expect(e.stdout).to.match(/^perf-e2e --sequential: 120 records of 64 B one at a time, the running cluster at 127\.0\.0\.1:\d+ \(2 brokers\), topic e2e-kafka-line \(created and kept\), \d+ partitions?, RF \d+, acks all, the producer's client\.id kafka-line, the producer's max\.in\.flight\.requests\.per\.connection 1, the consumer's client\.id kafka-line, the consumer's fetch\.min\.bytes 1$/m);
       expect(e.stdout).to.match(/\(120 records measured\)$/m).and.match(/^Avg latency: \d+\.\d{4} ms$/m);
       // client.id went to both clients, the others each to its own
       expect(e.stdout).to.match(/^producer-metrics:record-send-total:\{client-id=kafka-line\}\s+: 120\.000$/m).and.match(/^consumer-fetch-manager-metrics:records-consumed-total:\{client-id=kafka-line\}\s+: 120\.000$/m);
