@@ -64,7 +64,13 @@ export const E2E_FLAGS = {
   json: { type: 'string', default: 'perf-e2e', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
-export interface E2eOptions {
+/** The client configs of a run beyond its flags (--producer-props, --consumer-props, --client-config), checked already. */
+export interface E2eClientProps {
+  producerProps?: Record<string, string>;
+  consumerProps?: Record<string, string>;
+}
+
+export interface E2eOptions extends E2eClientProps {
   topic: string;
   records: number;
   throughput: number;
@@ -76,15 +82,6 @@ export interface E2eOptions {
   label?: string;
   /** Read the producer's and the consumer's metrics at the end (--print-metrics). */
   metrics?: boolean;
-  /** More client configs (--producer-props, --consumer-props, --client-config), checked already. */
-  producerProps?: Record<string, string>;
-  consumerProps?: Record<string, string>;
-}
-
-/** The client configs of a run beyond its flags. */
-export interface E2eClientProps {
-  producerProps?: Record<string, string>;
-  consumerProps?: Record<string, string>;
 }
 
 export interface E2eResult {
@@ -294,7 +291,6 @@ interface E2eLimits {
 
 export const PERF_E2E_SUMMARY = 'End-to-end latency (send() to the consumer handler) at a fixed produce rate, or one record at a time (--sequential), on a running cluster (--bootstrap-server) or a throw-away one.';
 
-/** The tool with its flags parsed (also `samsa perf-e2e`). */
 /**
  * The run's client configs beyond its flags: --producer-props / --consumer-props over the keys
  * of --client-config each client has (a key neither has is refused); acks, linger.ms and
@@ -315,6 +311,7 @@ function e2eClientProps(f: ParsedFlags<typeof E2E_FLAGS>): Required<E2eClientPro
   return { producerProps, consumerProps };
 }
 
+/** The tool with its flags parsed (also `samsa perf-e2e`). */
 export async function perfE2eWithFlags(f: ParsedFlags<typeof E2E_FLAGS>): Promise<void> {
   const props = e2eClientProps(f);
   const sequential = f.sequential ? sequentialSettings(f) : null;
