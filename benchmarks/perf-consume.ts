@@ -32,8 +32,9 @@ import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.j
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
-import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport, type TrafficSnapshot } from './lib/traffic.js';
+import { formatCpu, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatTraffic, type TrafficReport } from './lib/traffic.js';
+import { MeasuredStretch } from './lib/stretch.js';
 import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
@@ -171,10 +172,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   let bytes = 0;
   let first = 0;
   let last = 0;
-  let cpu0: ThreadsSnapshot | null = null;
-  let cpu1: ThreadsSnapshot | null = null;
-  let traffic0: TrafficSnapshot | null = null;
-  let traffic1: TrafficSnapshot | null = null;
+  const stretch = new MeasuredStretch(client.system);
   /** When the last batch with a record not read before arrived. */
   let lastFresh = 0;
   let done: () => void = () => undefined;
@@ -182,8 +180,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const finish = (at: number): void => {
     if (last !== 0) return;
     last = at;
-    cpu1 = snapshotThreads();
-    traffic1 = snapshotTraffic(client.system, nowMs());
+    stretch.end();
     done();
   };
   // partitions read to their end (ends given); an empty one is there already
@@ -214,9 +211,8 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
           // which read again from the start, offsets not being committed): not measured
           if (last !== 0) return;
           if (delivered === 0) {
-            cpu0 = snapshotThreads();
             first = nowMs();
-            traffic0 = snapshotTraffic(client.system, first);
+            stretch.start(first);
           }
           delivered += batch.messages.length;
           // a rebalance can deliver records again (at least once): count the ones past what
@@ -258,9 +254,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     for (const c of consumers) await c.disconnect().catch(() => undefined);
   }
   const fetchMs = Math.max(0.001, last - first);
-  const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-  const traffic = traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, count) : null;
-  const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu, traffic };
+  const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu: stretch.cpu(), traffic: stretch.traffic(count) };
   if (metrics) r.metrics = metrics;
   return r;
 }

@@ -28,8 +28,9 @@ import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/laten
 import { E2eTrace, formatLateBatches, type LateBatches } from './lib/late-batches.js';
 import { formatCoreStalls, measureCoreStalls, measurePortRoundTrip, measureTcpRoundTrip, type CoreStalls } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
-import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport, type ThreadsSnapshot } from './lib/thread-cpu.js';
-import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport, type TrafficSnapshot } from './lib/traffic.js';
+import { formatCpu, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatTraffic, type TrafficReport } from './lib/traffic.js';
+import { MeasuredStretch } from './lib/stretch.js';
 import { nowMs, sleep } from './lib/timing.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import type { Consumer, EachBatchPayload } from '../src/client/consumer.js';
@@ -106,17 +107,11 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
   const lat = new LatencyRecorder(o.records - skip);
   const trace = new E2eTrace(o.records - skip, Math.ceil(o.records / o.sendSize));
   let received = 0;
-  let cpu0: ThreadsSnapshot | null = null;
-  let cpu1: ThreadsSnapshot | null = null;
-  let traffic0: TrafficSnapshot | null = null;
-  let traffic1: TrafficSnapshot | null = null;
+  const stretch = new MeasuredStretch(system);
   try {
     await consumeFromStart(consumer, o.topic, ({ batch }) => {
       const now = nowMs();
-      if (cpu0 === null && received + batch.messages.length > skip) {
-        cpu0 = snapshotThreads();
-        traffic0 = snapshotTraffic(system, now);
-      }
+      if (!stretch.started && received + batch.messages.length > skip) stretch.start(now);
       for (const m of batch.messages) {
         if (received++ >= skip && m.value) {
           const sentAt = m.value.readDoubleLE(0);
@@ -124,10 +119,7 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
           trace.record(sentAt, now - sentAt, batch.partition);
         }
       }
-      if (cpu1 === null && received >= o.records) {
-        cpu1 = snapshotThreads();
-        traffic1 = snapshotTraffic(system, nowMs());
-      }
+      if (!stretch.ended && received >= o.records) stretch.end();
     });
     const stop = progress(o.label ?? 'e2e', () => e2eProgressLine(received, o.records, skip, lat), { fraction: () => received / o.records });
     const t0 = nowMs();
@@ -144,7 +136,7 @@ export async function runE2e(cluster: PerfClients, o: E2eOptions): Promise<E2eRe
       while (received < o.records && Date.now() < deadline) await sleep(10);
       if (received < o.records) throw new Error(`e2e: received ${received} of ${o.records} records`);
       const latency = lat.summary();
-      const r: E2eResult = { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, traffic: traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, o.records - skip) : null, late: trace.lateBatches(latency.p99) };
+      const r: E2eResult = { records: o.records, throughput: o.throughput, achievedPerSec: (o.records * 1000) / sentMs, latency, cpu: stretch.cpu(), traffic: stretch.traffic(o.records - skip), late: trace.lateBatches(latency.p99) };
       if (o.metrics) r.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
       return r;
     } finally {
@@ -225,10 +217,8 @@ export async function runSequentialE2e(cluster: PerfClients, o: { topic: string;
   const { consumer, producer, system } = await e2eClients(cluster, o.topic, o.acks, 0, o.fromEndOf === undefined ? 'earliest' : 'latest', o);
   const receiver = new SequentialReceiver();
   const skip = Math.floor(o.records * o.warmupFraction);
-  let cpu0: ThreadsSnapshot | null = skip === 0 ? snapshotThreads() : null;
-  let cpu1: ThreadsSnapshot | null = null;
-  let traffic0: TrafficSnapshot | null = skip === 0 ? snapshotTraffic(system, nowMs()) : null;
-  let traffic1: TrafficSnapshot | null = null;
+  const stretch = new MeasuredStretch(system);
+  if (skip === 0) stretch.start();
   try {
     if (o.fromEndOf === undefined) await consumeFromStart(consumer, o.topic, sequentialBatchHandler(receiver));
     else await consumeFromEnd(consumer, o.topic, o.fromEndOf, sequentialBatchHandler(receiver));
@@ -244,17 +234,11 @@ export async function runSequentialE2e(cluster: PerfClients, o: { topic: string;
         onRecord: (n, l) => {
           done = n;
           lat = l;
-          if (n === skip) {
-            cpu0 = snapshotThreads();
-            traffic0 = snapshotTraffic(system, nowMs());
-          }
-          if (n === o.records) {
-            cpu1 = snapshotThreads();
-            traffic1 = snapshotTraffic(system, nowMs());
-          }
+          if (n === skip) stretch.start();
+          if (n === o.records) stretch.end();
         },
       });
-      const out: SequentialE2eResult = { ...r, records: o.records, cpu: cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null, traffic: traffic0 && traffic1 ? trafficBetween(traffic0, traffic1, o.records - skip) : null };
+      const out: SequentialE2eResult = { ...r, records: o.records, cpu: stretch.cpu(), traffic: stretch.traffic(o.records - skip) };
       if (o.metrics) out.metrics = [...(await producer.metrics()), ...(await consumer.metrics())];
       return out;
     } finally {

@@ -39,8 +39,9 @@ import { measureRawLimits, type RawLimits } from './lib/perf-raw.js';
 import { LatencyRecorder, formatLatency, type LatencySummary } from './lib/latency.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { cpuBetween, formatCpu, snapshotThreads, stealNotes, type CpuReport } from './lib/thread-cpu.js';
-import { formatTraffic, snapshotTraffic, trafficBetween, type TrafficReport } from './lib/traffic.js';
+import { formatCpu, stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import { formatTraffic, type TrafficReport } from './lib/traffic.js';
+import { MeasuredStretch } from './lib/stretch.js';
 import { formatNumber, formatRatio, nowMs } from './lib/timing.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import type { ClientMetric } from '../src/client/metrics.js';
@@ -263,9 +264,9 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     // one sample per send() call, sized up front (grown while sending, it would copy on the client thread)
     const lat = new LatencyRecorder(Math.ceil(o.records / o.sendSize));
     const counters = { sent: 0, acked: 0, transactions: 0 };
-    const cpu0 = snapshotThreads();
+    const stretch = new MeasuredStretch(client.system);
     const t0 = nowMs();
-    const traffic0 = snapshotTraffic(client.system, t0);
+    stretch.start(t0);
     let lastT = t0;
     let lastAcked = 0;
     // the rate over the last second or more (a terminal redraws every 250 ms)
@@ -293,11 +294,9 @@ export async function runProduce(cluster: PerfClients, o: ProduceOptions): Promi
     }
     const t1 = nowMs();
     const elapsedMs = t1 - t0;
-    const cpu1 = snapshotThreads();
-    const traffic = trafficBetween(traffic0, snapshotTraffic(client.system, t1), o.records);
+    stretch.end(t1);
     const bytes = picker ? picker.bytes : o.records * o.recordSize;
-    const cpu = cpu0 && cpu1 ? cpuBetween(cpu0, cpu1) : null;
-    const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu, traffic };
+    const r: ProduceResult = { records: o.records, bytes, elapsedMs, recordsPerSec: (o.records * 1000) / elapsedMs, mibPerSec: bytes / MiB / (elapsedMs / 1000), latency: lat.summary(), cpu: stretch.cpu(), traffic: stretch.traffic(o.records) };
     if (o.transaction) r.transactions = counters.transactions;
     if (o.metrics) r.metrics = await Promise.all(producers.map((p) => p.metrics()));
     return r;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { Endpoint, EndpointTraffic } from '../../src/runtime/endpoint.js';
 import { formatTraffic, snapshotTraffic, trafficBetween } from '../../benchmarks/lib/traffic.js';
+import { MeasuredStretch } from '../../benchmarks/lib/stretch.js';
 
 /** A node whose endpoints report the given counts (an in-process one reports none). */
 function node(endpoints: { peer: string; kind: Endpoint['kind']; t?: EndpointTraffic }[]): ActorSystem {
@@ -31,5 +32,23 @@ describe('benchmarks/lib/traffic', () => {
     const r = { kind: 'worker' as const, wallMs: 2000, records: 100_000, sends: 2000, sentBytes: 2_048_000, receives: 1000, receivedBytes: 3 * 1024 * 1024 * 1000 };
     expect(formatTraffic(r)).to.equal('posts to the brokers 1000/s (20 per 1,000 records, 1.0 KiB each), from them 500/s (10 per 1,000 records, 3.0 MiB each)');
     expect(formatTraffic({ ...r, kind: 'tcp', sends: 30, sentBytes: 3000, receives: 0, receivedBytes: 0 })).to.equal('socket writes 15.0/s (0.3 per 1,000 records, 100 B each), reads 0.00/s (0.0 per 1,000 records)');
+  });
+});
+
+describe('benchmarks/lib/stretch', () => {
+  it('snapshots CPU and traffic together at each end, and reports nothing before both', () => {
+    const counts = t(0, 0, 0, 0);
+    const system = { peers: () => ['b1'], endpointTo: () => ({ peer: 'b1', kind: 'worker', traffic: () => ({ ...counts }) }) } as unknown as ActorSystem;
+    const s = new MeasuredStretch(system);
+    expect([s.started, s.ended, s.cpu(), s.traffic(10)]).to.deep.equal([false, false, null, null]);
+    s.start(1000);
+    counts.sends = 4;
+    counts.sentBytes = 400;
+    expect(s.started).to.equal(true);
+    expect(s.traffic(10)).to.equal(null);
+    s.end(3000);
+    expect(s.ended).to.equal(true);
+    expect(s.traffic(10)).to.deep.equal({ kind: 'worker', wallMs: 2000, records: 10, sends: 4, sentBytes: 400, receives: 0, receivedBytes: 0 });
+    if (process.platform === 'linux') expect(s.cpu()).to.not.equal(null);
   });
 });
