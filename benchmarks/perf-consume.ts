@@ -14,7 +14,9 @@
  *   node --import tsx benchmarks/perf-consume.ts --records 2000000 --consumers 3
  *
  * --group names the group (kept, reading on from its committed offsets and committing where it
- * stops); --from-latest reads the records produced while the run waits instead.
+ * stops); --from-latest reads the records produced while the run waits instead; --include reads
+ * every topic of a running cluster whose name matches a pattern instead of one --topic. As
+ * Kafka's tool, the run stops when no record came for --timeout ms, and reports what it read.
  *
  * Two clocks, as Kafka prints them: "fetch" runs from the first record received to the last
  * (the throughput figure), "total" also includes joining the group (rebalance). Consumers use
@@ -27,7 +29,7 @@ import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/p
 import type { PerfClients } from './lib/perf-cluster.js';
 import { CONSUMER_KEYS_OF_FLAGS, CONSUMER_KEYS_OWNED, clientProps, foldFlagKeys } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
-import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, topicsMatching, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
@@ -66,19 +68,29 @@ export const CONSUME_FLAGS = {
   'date-format': { type: 'string', default: KAFKA_DATE_FORMAT, help: "a java.text.SimpleDateFormat pattern for the time of --show-detailed-stats' lines (local time; Kafka's --date-format)" },
   'hide-header': { type: 'bool', default: false, help: "leave out --show-detailed-stats' header line (Kafka's --hide-header)" },
   'print-metrics': { type: 'bool', default: false, help: "print the consumers' metrics at the end (Kafka's consumer-fetch-manager-metrics: fetch-latency-avg, records-per-request-avg, ...; and commits and assigned partitions)" },
-  'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up when not everything is read by then' },
+  include: { type: 'string', default: '', help: "instead of --topic, every topic whose whole name matches this regular expression (kafka-consumer-perf-test's --include), on a running cluster: what they hold is read (or --records of it); with --from-latest, topics created meanwhile join" },
+  timeout: { type: 'int', default: 10_000, min: 1, help: "the longest wait in ms for the next record (kafka-consumer-perf-test's --timeout), the group join included: past it the run stops with a warning and reports what it read" },
+  'timeout-ms': { type: 'int', default: 120_000, min: 1, help: 'give up (exit 1) when not everything is read by then' },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
 } satisfies FlagSpecs;
 
 export interface ConsumeOptions {
+  /** The topic to read; with `include`, the name the run's client and group are named for. */
   topic: string;
+  /** Read every topic whose name matches instead (the consumers subscribe to the pattern). */
+  include?: RegExp;
   records: number;
   recordSize: number;
   consumers: number;
   maxPollRecords: number;
   maxPartitionFetchBytes: number;
   timeoutMs: number;
+  /**
+   * Stop, as Kafka's tool, once no record has come for this long (from the start: the group join
+   * counts), reporting what was read (`stalledMs` in the result); none: wait up to `timeoutMs`.
+   */
+  gapMs?: number;
   /** Consumer check.crcs (default true). */
   checkCrcs?: boolean;
   /** More consumer configs (--consumer-props), checked already. */
@@ -100,7 +112,15 @@ export interface ConsumeOptions {
    * transaction's control markers and a compacted topic's gaps take offsets but hold no record,
    * so the offsets can promise more records than there are.
    */
-  ends?: readonly { partition: number; low: number; high: number }[];
+  ends?: readonly PartitionRange[];
+}
+
+/** A partition's offsets to read: from `low` up to `high`. */
+export interface PartitionRange {
+  topic: string;
+  partition: number;
+  low: number;
+  high: number;
 }
 
 export interface ConsumeResult {
@@ -124,6 +144,8 @@ export interface ConsumeResult {
   traffic: TrafficReport | null;
   /** Each consumer's metrics once everything was read (--print-metrics). */
   metrics?: ClientMetric[][];
+  /** The run stopped short of its records: none came for this long (`gapMs`). */
+  stalledMs?: number;
 }
 
 /** Produces `records` records into an existing topic (untimed preparation), in batches of `compression`. */
@@ -168,7 +190,8 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   /** Distinct records read (partition end offsets summed), and everything delivered. */
   let count = 0;
   let delivered = 0;
-  const ends = new Map<number, number>();
+  /** Per partition (topicPartitionKey), the offset past the last record delivered. */
+  const ends = new Map<string, number>();
   let bytes = 0;
   let first = 0;
   let last = 0;
@@ -180,15 +203,19 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   const finish = (at: number): void => {
     if (last !== 0) return;
     last = at;
-    stretch.end();
+    if (stretch.started) stretch.end();
     done();
   };
   // partitions read to their end (ends given); an empty one is there already
-  const endOf = new Map((o.ends ?? []).map((e) => [e.partition, e.high]));
-  const atEnd = new Set((o.ends ?? []).filter((e) => e.high <= e.low).map((e) => e.partition));
+  const endOf = new Map((o.ends ?? []).map((e) => [topicPartitionKey(e.topic, e.partition), e.high]));
+  const atEnd = new Set((o.ends ?? []).filter((e) => e.high <= e.low).map((e) => topicPartitionKey(e.topic, e.partition)));
   const t0 = nowMs();
+  /** When a batch last came (the run's start before the first): Kafka's --timeout runs from it. */
+  let lastDelivery = t0;
+  let stalledMs: number | undefined;
   const stop = progress(o.label ?? 'consume', () => `${count} records read`, { fraction: () => count / o.records });
   let endWatch: ReturnType<typeof setInterval> | null = null;
+  let gapWatch: ReturnType<typeof setInterval> | null = null;
   let metrics: ClientMetric[][] | undefined;
   let detailedTimer: ReturnType<typeof setInterval> | null = null;
   if (o.detailed) {
@@ -196,12 +223,21 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     if (!o.detailed.hideHeader) stats.header();
     detailedTimer = setInterval(() => stats.tick(nowMs(), { bytes, records: delivered }), o.detailed.everyMs);
   }
+  if (o.gapMs !== undefined) {
+    const gapMs = o.gapMs;
+    gapWatch = setInterval(() => {
+      const now = nowMs();
+      if (now - lastDelivery <= gapMs) return;
+      stalledMs = gapMs;
+      finish(lastFresh === 0 ? now : lastFresh);
+    }, Math.min(100, gapMs));
+  }
   try {
     for (let i = 0; i < o.consumers; i++) {
       // each consumer of a group its own client.id (its metrics' tag), unless the configs name one
       const c = client.consumer({ groupId, ...(o.consumers > 1 ? { 'client.id': `${client.clientId}-${i}` } : {}), ...consumerConfigOf(o) });
       await c.connect();
-      await c.subscribe({ topic: o.topic, fromBeginning: !o.fromLatest });
+      await c.subscribe({ topic: o.include ?? o.topic, fromBeginning: !o.fromLatest });
       consumers.push(c);
     }
     for (const c of consumers) {
@@ -210,14 +246,17 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
           // past the last record the group winds down (members leaving rebalance the rest,
           // which read again from the start, offsets not being committed): not measured
           if (last !== 0) return;
+          if (batch.messages.length === 0) return;
+          lastDelivery = nowMs();
           if (delivered === 0) {
-            first = nowMs();
+            first = lastDelivery;
             stretch.start(first);
           }
           delivered += batch.messages.length;
           // a rebalance can deliver records again (at least once): count the ones past what
           // this partition delivered before
-          const prev = ends.get(batch.partition) ?? 0;
+          const key = topicPartitionKey(batch.topic, batch.partition);
+          const prev = ends.get(key) ?? 0;
           let fresh = 0;
           for (const m of batch.messages) {
             bytes += m.value?.length ?? 0;
@@ -225,10 +264,10 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
           }
           if (fresh === 0) return;
           const next = batch.messages[batch.messages.length - 1]!.offset + 1;
-          ends.set(batch.partition, next);
+          ends.set(key, next);
           count += fresh;
           lastFresh = nowMs();
-          if (next >= (endOf.get(batch.partition) ?? Infinity)) atEnd.add(batch.partition);
+          if (next >= (endOf.get(key) ?? Infinity)) atEnd.add(key);
           if (count >= o.records || (endOf.size > 0 && atEnd.size === endOf.size)) finish(lastFresh);
         },
       });
@@ -237,7 +276,7 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
       // a partition whose last offsets hold no record (a transaction's marker) ends with no
       // batch to say so: its position does, past the marker
       endWatch = setInterval(() => {
-        void positionsAtEnd(consumers, o.topic, endOf).then((reached) => {
+        void positionsAtEnd(consumers, endOf).then((reached) => {
           for (const p of reached) atEnd.add(p);
           if (atEnd.size === endOf.size) finish(lastFresh === 0 ? nowMs() : lastFresh);
         });
@@ -246,33 +285,41 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
     const timedOut = await Promise.race([finished.then(() => false), sleep(o.timeoutMs).then(() => true)]);
     if (timedOut) throw new Error(`consumers read ${count} of ${o.records} records in ${o.timeoutMs} ms`);
     if (o.metrics) metrics = await Promise.all(consumers.map((c) => c.metrics()));
-    if (o.commitAtEnd) await Promise.all(consumers.map((c) => commitPositions(c, o.topic)));
+    if (o.commitAtEnd) await Promise.all(consumers.map((c) => commitPositions(c)));
   } finally {
     if (endWatch) clearInterval(endWatch);
+    if (gapWatch) clearInterval(gapWatch);
     if (detailedTimer) clearInterval(detailedTimer);
     stop();
     for (const c of consumers) await c.disconnect().catch(() => undefined);
   }
-  const fetchMs = Math.max(0.001, last - first);
+  const fetchMs = Math.max(0.001, first === 0 ? 0 : last - first);
   const r: ConsumeResult = { groupId, records: count, delivered, bytes, consumers: o.consumers, fetchMs, totalMs: last - t0, recordsPerSec: (count * 1000) / fetchMs, mibPerSec: (bytes * (count / Math.max(1, delivered))) / MiB / (fetchMs / 1000), cpu: stretch.cpu(), traffic: stretch.traffic(count) };
   if (metrics) r.metrics = metrics;
+  if (stalledMs !== undefined) r.stalledMs = stalledMs;
   return r;
 }
 
-/** Commits the positions the consumer has reached in the partitions of `topic` assigned to it. */
-async function commitPositions(c: Consumer, topic: string): Promise<void> {
+/** One key per topic partition. */
+function topicPartitionKey(topic: string, partition: number): string {
+  return `${topic}\0${partition}`;
+}
+
+/** Commits the positions the consumer has reached in the partitions assigned to it. */
+async function commitPositions(c: Consumer): Promise<void> {
   const d = await c.describe();
-  const offsets = d.assignment.filter((a) => a.topic === topic && a.position !== null).map((a) => ({ topic, partition: a.partition, offset: a.position! }));
+  const offsets = d.assignment.filter((a) => a.position !== null).map((a) => ({ topic: a.topic, partition: a.partition, offset: a.position! }));
   if (offsets.length > 0) await c.commitOffsets(offsets);
 }
 
-/** The partitions of `topic` whose position, in any of the consumers, has reached its end. */
-async function positionsAtEnd(consumers: Consumer[], topic: string, endOf: ReadonlyMap<number, number>): Promise<number[]> {
-  const reached: number[] = [];
+/** The partitions (topicPartitionKey) whose position, in any of the consumers, has reached its end. */
+async function positionsAtEnd(consumers: Consumer[], endOf: ReadonlyMap<string, number>): Promise<string[]> {
+  const reached: string[] = [];
   for (const c of consumers) {
     const d = await c.describe().catch(() => null);
     for (const a of d?.assignment ?? []) {
-      if (a.topic === topic && a.position !== null && a.position >= (endOf.get(a.partition) ?? Infinity)) reached.push(a.partition);
+      const key = topicPartitionKey(a.topic, a.partition);
+      if (a.position !== null && a.position >= (endOf.get(key) ?? Infinity)) reached.push(key);
     }
   }
   return reached;
@@ -286,9 +333,26 @@ const PREPARE_ONLY = ['record-size', 'batch-size', 'compression'] as const;
 /** How many records a run reads from an existing topic holding `available`: --records when given, else all. */
 export function recordsToRead(topic: string, available: number, asked: number | null): number {
   if (available === 0) throw new CliError(`topic '${topic}' holds no records to read: produce some first (samsa perf-produce --topic ${topic}), or leave --topic out to read a prepared topic`);
+  return recordsOf(`topic '${topic}' holds`, available, asked);
+}
+
+/** --records of `available` (`holding`: "topic 't' holds" for the message), or all of them. */
+function recordsOf(holding: string, available: number, asked: number | null): number {
   if (asked === null) return available;
-  if (asked > available) throw new CliError(`topic '${topic}' holds ${available} records, fewer than --records ${asked}: ask for at most ${available}, or leave --records out to read them all`);
+  if (asked > available) throw new CliError(`${holding} ${available} records, fewer than --records ${asked}: ask for at most ${available}, or leave --records out to read them all`);
   return asked;
+}
+
+/**
+ * --include as a pattern the whole topic name must match, as Kafka's pattern subscription
+ * matches (Java's Matcher.matches); its syntax is JavaScript's, which Kafka's usual patterns share.
+ */
+export function includePattern(source: string): RegExp {
+  try {
+    return new RegExp(`^(?:${source})$`);
+  } catch (e) {
+    throw new UsageError(`--include '${source}' is not a regular expression: ${(e as Error).message}`);
+  }
 }
 
 /** --date-format's formatter; it and --hide-header shape --show-detailed-stats' lines and nothing else. */
@@ -303,6 +367,15 @@ function detailedTimeFormat(f: ParsedFlags<typeof CONSUME_FLAGS>): (epochMs: num
   }
 }
 
+/** What a run reads: one topic (chosen, created or prepared) or the topics --include matches. */
+type ReadTarget = { kind: 'topic'; topic: TopicChoice } | { kind: 'include'; source: string; pattern: RegExp; topics: TopicChoice[] };
+
+/** The flags a run that prepares nothing refuses (`why`: what it reads instead). */
+function refusePrepareFlags(f: ParsedFlags<typeof CONSUME_FLAGS>, why: string): void {
+  const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
+  if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; ${why}`);
+}
+
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
   const sources = { flag: 'consumer-props', pairs: f['consumer-props'], fileFlag: 'consumer-config', file: f['consumer-config'] };
@@ -311,46 +384,67 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   const group = f.group === '' ? null : f.group;
   const fromLatest = f['from-latest'];
   const formatTime = detailedTimeFormat(f);
+  const include = f.given.has('include') ? includePattern(f.include) : null;
+  if (include) {
+    if (f.given.has('topic')) throw new UsageError('--topic and --include: give one (a topic, or a pattern of topics to read)');
+    if (f['bootstrap-server'] === '') throw new UsageError('--include reads the topics of a running cluster whose names match: give --bootstrap-server');
+    refusePrepareFlags(f, `with --include it reads the topics as they are`);
+  }
   if (fromLatest) {
     if (f['bootstrap-server'] === '') throw new UsageError('--from-latest reads the records produced while the run waits: give --bootstrap-server of a cluster something produces to, and its --topic');
-    if (!f.given.has('topic')) throw new UsageError('--from-latest needs --topic: the topic something produces to while the run waits');
-    const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
-    if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; with --from-latest it prepares none`);
+    if (!f.given.has('topic') && !include) throw new UsageError('--from-latest needs --topic (or --include): the topic something produces to while the run waits');
+    refusePrepareFlags(f, 'with --from-latest it prepares none');
   }
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
   const consumerProps = clientProps(sources, CONSUMER_KEYS_OWNED, (c) => void parseConsumerConfig({ 'group.id': 'perf', ...consumerConfigOf({ ...settings, consumerProps: c }) }), CONSUMER_KEYS_OF_FLAGS);
   const { target, limits } = await openTargetWithLimits(f, f.given, f.raw, () => measureRawLimits(f['max-partition-fetch-bytes'] >= 65_536 ? 65_536 : 16_384));
   let r: ConsumeResult;
-  let topic: TopicChoice | null = null;
+  let read: ReadTarget | null = null;
+  let records = f.records;
   try {
-    topic = await chooseTopic(target, { topic: f.topic, defaultName: 'perf-consume', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
-    let records = f.records;
-    let ends: ConsumeOptions['ends'];
+    read = include
+      ? { kind: 'include', source: f.include, pattern: include, topics: await topicsMatching(target, include) }
+      : { kind: 'topic', topic: await chooseTopic(target, { topic: f.topic, defaultName: 'perf-consume', partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given) };
+    const names = read.kind === 'topic' ? [read.topic.name] : read.topics.map((t) => t.name);
+    const what = read.kind === 'topic' ? `topic ${read.topic.name}` : `the topics matching '${read.source}' (${names.length === 0 ? 'none yet' : names.join(', ')})`;
+    let ends: PartitionRange[] | undefined;
     if (fromLatest) {
-      process.stderr.write(`[consume] waiting for ${records} records produced to topic ${topic.name} from now on\n`);
-    } else if (topic.origin === 'existing') {
-      const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
-      if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; topic '${topic.name}' exists and is read as it is`);
-      ends = await topicOffsets(target, topic.name);
-      // a named group reads on from its committed offsets
-      if (group !== null) ends = fromCommitted(ends, await committedOffsets(target, group, topic.name));
+      process.stderr.write(`[consume] waiting for ${records} records produced to ${what} from now on\n`);
+    } else if (read.kind === 'include' || read.topic.origin === 'existing') {
+      if (read.kind === 'topic') refusePrepareFlags(f, `topic '${read.topic.name}' exists and is read as it is`);
+      if (names.length === 0) throw new CliError(`no topic of the cluster matches --include '${f.include}' (the whole name, internal topics aside): create one, or give another pattern`);
+      ends = [];
+      for (const name of names) {
+        const offsets = await topicOffsets(target, name);
+        // a named group reads on from its committed offsets
+        const committed = group !== null ? await committedOffsets(target, group, name) : new Map<number, number>();
+        ends.push(...fromCommitted(offsets, committed).map((e) => ({ topic: name, ...e })));
+      }
       const left = ends.reduce((n, p) => n + (p.high - p.low), 0);
-      if (left === 0 && group !== null) throw new CliError(`group '${group}' has read topic '${topic.name}' to its end (its committed offsets are the topic's end offsets): produce more, or name another --group`);
-      records = recordsToRead(topic.name, left, f.given.has('records') ? f.records : null);
-      process.stderr.write(`[consume] reading ${records} records of topic ${topic.name}\n`);
+      const asked = f.given.has('records') ? f.records : null;
+      if (read.kind === 'topic') {
+        if (left === 0 && group !== null) throw new CliError(`group '${group}' has read topic '${read.topic.name}' to its end (its committed offsets are the topic's end offsets): produce more, or name another --group`);
+        records = recordsToRead(read.topic.name, left, asked);
+      } else {
+        if (left === 0) throw new CliError(`${group !== null ? `group '${group}' has read ` : ''}the topics matching --include '${f.include}' (${names.join(', ')}) ${group !== null ? 'to their ends' : 'hold no records to read'}: produce some${group !== null ? ' more, or name another --group' : ' first'}`);
+        records = recordsOf(`the topics matching --include '${f.include}' hold`, left, asked);
+      }
+      process.stderr.write(`[consume] reading ${records} records of ${what}\n`);
     } else {
       process.stderr.write(`[consume] preparing ${f.records} records\n`);
-      await prepareTopic(target, topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
+      await prepareTopic(target, read.topic.name, f.records, f['record-size'], f['batch-size'], f.compression);
     }
-    const kept = target.kind === 'running' && topic.origin !== 'run';
+    const kept = target.kind === 'running' && (read.kind === 'include' || read.topic.origin !== 'run');
     r = await runConsume(target, {
-      topic: topic.name,
+      topic: read.kind === 'topic' ? read.topic.name : 'include',
+      ...(read.kind === 'include' ? { include: read.pattern } : {}),
       records,
       recordSize: f['record-size'],
       consumers: f.consumers,
       ...settings,
       timeoutMs: f['timeout-ms'],
+      gapMs: f.timeout,
       consumerProps,
       metrics: f['print-metrics'],
       ...(ends ? { ends } : {}),
@@ -360,11 +454,14 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
     });
     if (target.kind === 'running' && group === null) await dropGroup(target, r.groupId);
   } finally {
-    await releaseTopic(target, topic).finally(() => target.close());
+    await releaseTopic(target, read?.kind === 'topic' ? read.topic : null).finally(() => target.close());
   }
+  // Kafka's tool stops as well, warns, and reports what it read
+  if (r.stalledMs !== undefined) process.stderr.write(`[consume] WARNING: stopped after ${r.records} of ${records} records: none came for ${r.stalledMs} ms (--timeout, the longest wait for the next record; raise it to wait longer)\n`);
   const transport = clientTransport(target);
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
+  if (r.stalledMs !== undefined) rows.push(['stopped short', `${r.records} of ${records} records: none came for ${r.stalledMs} ms (--timeout)`]);
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while reading (this process)' : 'CPU while reading', formatCpu(r.cpu)]);
   if (r.traffic) rows.push(["the client's thread and the brokers", formatTraffic(r.traffic)]);
   if (limits) {
@@ -373,13 +470,22 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   } else if (f.raw) {
     rows.push(['raw limits', "not measured: the brokers run on other hosts, whose links this machine's limits do not bound"]);
   }
-  const shape = topic.origin === 'existing' || fromLatest ? '' : `, ${f['record-size']} B records, ${f.compression}`;
+  const prepared = read.kind === 'topic' && read.topic.origin !== 'existing' && !fromLatest;
+  const shape = prepared ? `, ${f['record-size']} B records, ${f.compression}` : '';
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');
-  printTable(`perf-consume: ${target.description}, ${describeTopic(topic)}, ${f.consumers} consumer(s)${group !== null ? ` of group ${group}` : ''}${fromLatest ? ', from the latest offsets' : ''}${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
+  const readDescription = read.kind === 'topic' ? describeTopic(read.topic) : describeIncluded(read.source, read.topics);
+  printTable(`perf-consume: ${target.description}, ${readDescription}, ${f.consumers} consumer(s)${group !== null ? ` of group ${group}` : ''}${fromLatest ? ', from the latest offsets' : ''}${shape}${props}, check.crcs ${f['check-crcs']}, CRC-32C ${crc32cImplementation}`, ['measure', 'value'], rows, stealNotes([{ step: 'the run', report: r.cpu }]));
   if (r.metrics) console.log(`\n${formatMetrics(r.metrics.flat())}`);
   if (f.json) {
-    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topic: topic.name, topicOrigin: topic.origin }, result: r, limits })}`);
+    const topicOptions = read.kind === 'topic' ? { topic: read.topic.name, topicOrigin: read.topic.origin } : { include: read.source, topics: read.topics.map((t) => t.name) };
+    console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, ...topicOptions }, result: r, limits })}`);
   }
+}
+
+/** "the topics matching 'p': a (3 partitions, RF 1), b (...)" for headers. */
+export function describeIncluded(source: string, topics: readonly TopicChoice[]): string {
+  const each = topics.map((t) => `${t.name} (${t.partitions} partition${t.partitions === 1 ? '' : 's'}, RF ${t.replicationFactor})`);
+  return `the topics matching '${source}': ${each.length === 0 ? 'none when the run began' : each.join(', ')}`;
 }
 
 /** The offsets `group` has committed for the partitions of `topic` (none: not there). */

@@ -14,6 +14,7 @@
 import { nanoid } from 'nanoid';
 import { connectCluster, parseBootstrapServers } from '../../src/cli/cluster.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { isInternalTopic } from '../../actors/controller/topic-validation.js';
 import { SamsaClient } from '../../src/client/samsa.js';
 import type { TopicMetadata } from '../../src/protocol/cluster.js';
 import type { FlagSpecs } from './perf-args.js';
@@ -216,6 +217,23 @@ export async function chooseTopic(target: PerfTarget, w: TopicWish, given: Reado
   }
   await createTopic(client, name, w.partitions, w.replicationFactor, w.config);
   return { name, partitions: w.partitions, replicationFactor: w.replicationFactor, origin: w.topic !== '' && target.kind === 'running' ? 'created' : 'run' };
+}
+
+/**
+ * The cluster's topics, internal ones aside, whose whole name `pattern` matches (as Kafka's
+ * pattern subscription matches), sorted by name, each as it is.
+ */
+export async function topicsMatching(target: PerfTarget, pattern: RegExp): Promise<TopicChoice[]> {
+  const admin = (await target.adminClient()).admin();
+  await admin.connect();
+  try {
+    const names = (await admin.listTopics()).filter((n) => !isInternalTopic(n) && pattern.test(n)).sort();
+    if (names.length === 0) return [];
+    const { topics } = await admin.fetchTopicMetadata({ topics: names });
+    return topics.map((t) => ({ name: t.name, partitions: t.partitions.length, replicationFactor: t.partitions[0]?.replicas.length ?? 0, origin: 'existing' as const })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** Records a topic holds: high watermark - log start, summed over its partitions (a compacted topic's gaps count). */

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { isLoopbackHost, targetIsLocal, targetServers, chooseTopic, clientTransport, releaseTopic, runName, type PerfTarget } from '../../benchmarks/lib/perf-target.js';
-import { fromCommitted, recordsToRead } from '../../benchmarks/perf-consume.js';
+import { describeIncluded, fromCommitted, includePattern, recordsToRead } from '../../benchmarks/perf-consume.js';
+import { UsageError } from '../../src/cli/errors.js';
 import { runScaling } from '../../benchmarks/perf-scaling.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { TestCluster } from '../helpers/cluster.js';
@@ -49,6 +50,16 @@ describe('benchmarks/perf-target', function () {
     expect(recordsToRead('t', 500, 200)).to.equal(200);
     expect(() => recordsToRead('t', 500, 501)).to.throw(/topic 't' holds 500 records, fewer than --records 501/);
     expect(() => recordsToRead('t', 0, null)).to.throw(/topic 't' holds no records to read/);
+  });
+
+  it("--include matches whole topic names, as Kafka's pattern subscription; a bad pattern is a usage error", () => {
+    const p = includePattern('bench-.*|orders');
+    expect(['bench-1', 'bench-', 'orders', 'orders-eu', 'my-bench-1', 'ORDERS'].filter((t) => p.test(t))).to.deep.equal(['bench-1', 'bench-', 'orders']);
+    // the alternation stays inside the anchors
+    expect(includePattern('a|b').test('ab')).to.equal(false);
+    expect(() => includePattern('orders[')).to.throw(UsageError, /--include 'orders\[' is not a regular expression/);
+    expect(describeIncluded('o.*', [{ name: 'o1', partitions: 3, replicationFactor: 2, origin: 'existing' }, { name: 'o2', partitions: 1, replicationFactor: 1, origin: 'existing' }])).to.equal("the topics matching 'o.*': o1 (3 partitions, RF 2), o2 (1 partition, RF 1)");
+    expect(describeIncluded('o.*', [])).to.equal("the topics matching 'o.*': none when the run began");
   });
 
   it("a named group reads from its committed offsets on; where it committed nothing, or outside the log, from the start", () => {

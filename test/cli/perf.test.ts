@@ -278,6 +278,86 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
       expect(noTopic.stderr).to.contain('--from-latest needs --topic');
     });
 
+    it("--include, Kafka's way: reads every topic whose whole name matches, with a group that commits in each of them", async () => {
+      await Promise.all([cli.cluster.client.createTopic('inc-a', 2, 1), cli.cluster.client.createTopic('inc-b', 1, 1), cli.cluster.client.createTopic('inc-ab-not', 1, 1)]);
+      const samsa = cli.cluster.samsa();
+      const producer = samsa.producer({ 'linger.ms': 5 });
+      await producer.connect();
+      const fill = (topic: string, n: number) => producer.send({ topic, messages: Array.from({ length: n }, (_, i) => ({ value: `${topic}-${i}` })) });
+      try {
+        await Promise.all([fill('inc-a', 300), fill('inc-b', 200), fill('inc-ab-not', 100)]);
+        // 'inc-.' matches inc-a and inc-b as whole names, not inc-ab-not (which it begins)
+        const all = await cli.run('perf-consume', [...common, '--include', 'inc-.', '--group', 'inc-readers', '--consumers', '2']);
+        expect(all.code, all.stderr).to.equal(0);
+        expect(all.stderr).to.contain("reading 500 records of the topics matching 'inc-.' (inc-a, inc-b)");
+        expect(all.stdout).to.match(/^500 records read by 2 consumer\(s\)/m).and.contain("the topics matching 'inc-.': inc-a (2 partitions, RF 1), inc-b (1 partition, RF 1), 2 consumer(s) of group inc-readers");
+        const groups = await cli.run('groups', ['--describe', '--group', 'inc-readers']);
+        expect(groups.stdout).to.match(/inc-a\s+0\s+\d+\s+\d+\s+0\b/).and.match(/inc-a\s+1\s+\d+\s+\d+\s+0\b/).and.match(/inc-b\s+0\s+200\s+200\s+0\b/).and.not.contain('inc-ab-not');
+        // 50 more in inc-b: the group reads those alone; --records beyond what is left is refused
+        await fill('inc-b', 50);
+        const [more, tooMany] = await Promise.all([
+          cli.run('perf-consume', [...common, '--include', 'inc-.', '--group', 'inc-readers']),
+          cli.run('perf-consume', [...common, '--include', 'inc-(a|b)', '--records', '601'], { inProcess: true }),
+        ]);
+        expect(more.code, more.stderr).to.equal(0);
+        expect(more.stdout).to.match(/^50 records read by 1 consumer\(s\)/m);
+        expect(tooMany.code).to.equal(1);
+        expect(tooMany.stderr).to.contain("the topics matching --include 'inc-(a|b)' hold 550 records, fewer than --records 601");
+      } finally {
+        await producer.disconnect();
+      }
+      const refused = await Promise.all([
+        cli.run('perf-consume', [...common, '--include', 'nothing-.*'], { inProcess: true }),
+        cli.run('perf-consume', [...common, '--include', '(unclosed'], { inProcess: true }),
+        cli.run('perf-consume', [...common, '--include', 'inc-.', '--topic', 'inc-a'], { inProcess: true }),
+        cli.run('perf-consume', [...common, '--include', 'inc-.', '--record-size', '10'], { inProcess: true }),
+        cli.run('perf-consume', [...common, '--include', 'inc-.', '--group', 'inc-readers'], { inProcess: true }),
+        runCli(['perf-consume', '--include', 'inc-.'], { inProcess: true }),
+      ]);
+      expect(refused.map((r) => r.code)).to.deep.equal([1, 2, 2, 2, 1, 2]);
+      expect(refused[0]!.stderr).to.contain("no topic of the cluster matches --include 'nothing-.*'");
+      expect(refused[1]!.stderr).to.contain("--include '(unclosed' is not a regular expression");
+      expect(refused[2]!.stderr).to.contain('--topic and --include: give one');
+      expect(refused[3]!.stderr).to.contain('--record-size shapes the records a run prepares; with --include it reads the topics as they are');
+      expect(refused[4]!.stderr).to.contain("group 'inc-readers' has read the topics matching --include 'inc-.' (inc-a, inc-b) to their ends");
+      expect(refused[5]!.stderr).to.contain('--include reads the topics of a running cluster whose names match: give --bootstrap-server');
+      for (const t of ['inc-a', 'inc-b', 'inc-ab-not']) await cli.run('topics', ['--delete', '--topic', t]);
+    });
+
+    it("--timeout, Kafka's way: the longest wait for the next record; past it the run stops, warns, and reports what it read (exit 0)", async () => {
+      await cli.cluster.client.createTopic('bench-gap', 1, 1);
+      const samsa = cli.cluster.samsa();
+      const producer = samsa.producer({ 'linger.ms': 0 });
+      await producer.connect();
+      try {
+        // nothing produced: it stops once the wait (the group join included) passes 1.5 s
+        const idle = await cli.run('perf-consume', [...common, '--topic', 'bench-gap', '--from-latest', '--records', '100', '--timeout', '1500'], { inProcess: true });
+        expect(idle.code, idle.stderr).to.equal(0);
+        expect(idle.stderr).to.contain('WARNING: stopped after 0 of 100 records: none came for 1500 ms (--timeout');
+        expect(idle.stdout).to.match(/^0 records read by 1 consumer\(s\)/m).and.match(/stopped short\s+0 of 100 records/);
+        // a pattern nothing matches yet, from the latest offsets: it waits for topics to come, then stops the same way
+        const none = await cli.run('perf-consume', [...common, '--include', 'later-.*', '--from-latest', '--records', '10', '--timeout', '1000'], { inProcess: true });
+        expect(none.code, none.stderr).to.equal(0);
+        expect(none.stderr).to.contain("waiting for 10 records produced to the topics matching 'later-.*' (none yet) from now on").and.contain('WARNING: stopped after 0 of 10 records');
+        expect(none.stdout).to.contain("the topics matching 'later-.*': none when the run began");
+        // some records, then none: it reports those it read
+        const consume = cli.run('perf-consume', [...common, '--topic', 'bench-gap', '--from-latest', '--records', '1000', '--timeout', '1500'], { inProcess: true });
+        // 300 records over 3 s, then none: it reads those sent once it has its partition
+        for (let n = 0; n < 30; n++) {
+          await producer.send({ topic: 'bench-gap', messages: Array.from({ length: 10 }, (_, i) => ({ value: `r-${i}` })) });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const c = await consume;
+        expect(c.code, c.stderr).to.equal(0);
+        const got = Number(/^(\d+) records read/m.exec(c.stdout)![1]);
+        expect(got).to.be.above(0).and.at.most(300);
+        expect(c.stderr).to.contain(`WARNING: stopped after ${got} of 1000 records: none came for 1500 ms`);
+      } finally {
+        await producer.disconnect();
+      }
+      await cli.run('topics', ['--delete', '--topic', 'bench-gap']);
+    });
+
     it('reads an existing topic to its end when its last offsets are transaction markers, which hold no record', async () => {
       await cli.cluster.client.createTopic('bench-txn', 2, 1);
       const samsa = cli.cluster.samsa();
