@@ -295,12 +295,16 @@ describe('cli: perf-produce, perf-consume and perf-e2e', function () {
         expect(groups.stdout).to.match(/inc-a\s+0\s+\d+\s+\d+\s+0\b/).and.match(/inc-a\s+1\s+\d+\s+\d+\s+0\b/).and.match(/inc-b\s+0\s+200\s+200\s+0\b/).and.not.contain('inc-ab-not');
         // 50 more in inc-b: the group reads those alone; --records beyond what is left is refused
         await fill('inc-b', 50);
-        const [more, tooMany] = await Promise.all([
+        const [more, tooMany, kip848] = await Promise.all([
           cli.run('perf-consume', [...common, '--include', 'inc-.', '--group', 'inc-readers']),
           cli.run('perf-consume', [...common, '--include', 'inc-(a|b)', '--records', '601'], { inProcess: true }),
+          // the consumer protocol (KIP-848): the coordinator resolves the pattern, to the same topics
+          cli.run('perf-consume', [...common, '--include', 'inc-.', '--consumers', '2', '--consumer-props', 'group.protocol=consumer']),
         ]);
         expect(more.code, more.stderr).to.equal(0);
         expect(more.stdout).to.match(/^50 records read by 1 consumer\(s\)/m);
+        expect(kip848.code, kip848.stderr).to.equal(0);
+        expect(kip848.stdout).to.match(/^550 records read by 2 consumer\(s\)/m).and.contain('group.protocol consumer');
         expect(tooMany.code).to.equal(1);
         expect(tooMany.stderr).to.contain("the topics matching --include 'inc-(a|b)' hold 550 records, fewer than --records 601");
       } finally {
