@@ -174,8 +174,9 @@ function apiContext(s: ConnState, clientId: string | null, time: RequestTime | n
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
     fetchSessions: s.args.fetchSessions,
-    // the time until another actor answers is not the request's own (request_percentage)
-    ask: (to, msg, timeoutMs) => (time ? time.waitFor(base.ask(to, msg, { timeoutMs })) : base.ask(to, msg, { timeoutMs })) as never,
+    // the time until another actor answers is not the listener's own; what this broker's actors
+    // work on it meanwhile is the request's (request_percentage)
+    ask: (to, msg, timeoutMs) => (time ? time.waitFor(base.ask(to, msg, { timeoutMs, workAccount: time.account })) : base.ask(to, msg, { timeoutMs })) as never,
     send: (to, msg) => base.send(to, msg),
     log: base.log,
   };

@@ -425,7 +425,8 @@ export class ActorCell {
     this.current = ctx;
     this.currentEnv = env;
     const handler = (this.def.handlers as Record<string, (s: unknown, m: Message, c: ActorContext<Message>) => unknown>)[env.msg.type]!;
-    const out = handler(this.state, env.msg, ctx);
+    const account = env.workAccount;
+    const out = account === undefined ? handler(this.state, env.msg, ctx) : this.system.runCharged(account, () => handler(this.state, env.msg, ctx));
     if (isThenable(out)) {
       return this.track(
         Promise.resolve(out).then((next) => {

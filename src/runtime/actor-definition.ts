@@ -19,7 +19,7 @@
  */
 import type { Clock, TimerHandle } from './clock.js';
 import type { Logger } from './logger.js';
-import type { ActorRef, Failure, Message, PayloadHold } from './types.js';
+import type { ActorRef, Failure, Message, PayloadHold, WorkAccount } from './types.js';
 
 export type Directive = 'restart' | 'resume' | 'stop';
 
@@ -54,6 +54,12 @@ export type MessageSchema<M extends Message> = {
 export interface AskOptions {
   /** Milliseconds before the ask settles with a REQUEST_TIMED_OUT Failure. Default 30000. */
   timeoutMs?: number;
+  /**
+   * Charge the asked actor's handling of the message, and what it sends on this node meanwhile,
+   * to this account (Envelope.workAccount). Asked from a handler that is charged already, the
+   * ask carries that handler's account without it.
+   */
+  workAccount?: WorkAccount;
 }
 
 /** A reply address captured from a request, to answer it later (e.g. from a purgatory). */

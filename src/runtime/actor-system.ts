@@ -19,7 +19,7 @@ import type { Endpoint, Transport } from './endpoint.js';
 import { childLogger, type Logger } from './logger.js';
 import { PendingAsks, makeFailure } from './pending-asks.js';
 import { withTimeout } from './timeout.js';
-import type { ActorRef, Envelope, Failure, FailureReason, Message } from './types.js';
+import type { ActorRef, Envelope, Failure, FailureReason, Message, WorkAccount } from './types.js';
 
 export const ASK_PATH = '$ask';
 
@@ -35,6 +35,8 @@ export interface ActorSystemOptions {
   defaultAskTimeoutMs?: number;
   /** How long stop() waits for in-flight handlers (5000 ms). */
   stopTimeoutMs?: number;
+  /** What handler time charged to a work account is measured with (default: performance.now, ms). */
+  workClock?: () => number;
 }
 
 export interface DeadLetter {
@@ -80,6 +82,9 @@ export class ActorSystem {
   private readonly deadLetterListeners = new Set<(d: DeadLetter) => void>();
   private readonly peerListeners = new Set<(peer: string, up: boolean) => void>();
   private stopping?: Promise<void>;
+  /** The account the handler running now is charged to (Envelope.workAccount), if any. */
+  private chargedTo: WorkAccount | null = null;
+  private readonly workClock: () => number;
 
   constructor(opts: ActorSystemOptions) {
     if (!opts.nodeId || typeof opts.nodeId !== 'string') throw new Error('ActorSystem: nodeId must be a non-empty string');
@@ -88,6 +93,7 @@ export class ActorSystem {
     this.strictSerialization = opts.strictSerialization ?? false;
     this.defaultAskTimeoutMs = opts.defaultAskTimeoutMs ?? 30_000;
     this.stopTimeoutMs = opts.stopTimeoutMs ?? 5_000;
+    this.workClock = opts.workClock ?? (() => performance.now());
     this.log = childLogger({ node: this.nodeId });
     this.asks = new PendingAsks(this.clock);
     // nact 7 ignores a plain string name: it must be { name }. Names are unique per process so a
@@ -173,6 +179,7 @@ export class ActorSystem {
     const { id, promise } = this.asks.open(to.node, () => `ask ${type} to ${to.node}:${to.path}`, timeoutMs);
     const env: Envelope = { to, replyTo: { node: this.nodeId, path: ASK_PATH }, correlationId: id, msg };
     if (from) env.from = from;
+    if (opts.workAccount) env.workAccount = opts.workAccount;
     this.route(env);
     return promise as Promise<R | Failure>;
   }
@@ -193,9 +200,12 @@ export class ActorSystem {
       return;
     }
     if (env.to.node === this.nodeId) {
+      // sent while a charged handler runs: the work it causes here is charged to the same account
+      if (this.chargedTo !== null && env.workAccount === undefined) env.workAccount = this.chargedTo;
       this.deliverLocal(this.strictSerialization ? this.roundTrip(env) : env);
       return;
     }
+    if (env.workAccount) env.workAccount = undefined;
     const learned = this.learnedRoutes.get(env.to.node);
     const ep =
       this.endpoints.get(env.to.node) ??
@@ -302,11 +312,31 @@ export class ActorSystem {
     }
     const hold = env.payloadHold;
     if (hold) env.payloadHold = undefined;
+    const account = env.workAccount;
+    if (account) env.workAccount = undefined;
     const res = decodeEnvelope(encodeEnvelope(env));
     if (!res.ok) throw new Error(`strictSerialization: envelope does not survive msgpack: ${res.reason}`);
     // the copy's bytes are its own: the transport's buffer can go back once the handler is done
     if (hold) res.envelope.payloadHold = hold;
+    if (account) res.envelope.workAccount = account;
     return res.envelope;
+  }
+
+  /**
+   * @internal runs a handler charged to `account`: its synchronous run is added to it, and what
+   * it sends to this node's actors carries the account on (an async handler's later steps are
+   * not charged).
+   */
+  runCharged<T>(account: WorkAccount, run: () => T): T {
+    const outer = this.chargedTo;
+    this.chargedTo = account;
+    const t0 = this.workClock();
+    try {
+      return run();
+    } finally {
+      account.ms += this.workClock() - t0;
+      this.chargedTo = outer;
+    }
   }
 
   // ---------------------------------------------------------------- dead letters

@@ -46,6 +46,19 @@ export interface Envelope {
    * left to the collector, as is every buffer whose messages are not all released.
    */
   payloadHold?: PayloadHold;
+  /**
+   * The account this message's handling is charged to (a Kafka request's handler time, for
+   * request_percentage): the synchronous run of its handler is added to it, and every message
+   * that handler sends to an actor of this node carries it on. Never encoded, and dropped when
+   * the message leaves the node: another node's work is not this node's.
+   */
+  workAccount?: WorkAccount;
+}
+
+/** Handler time charged to one piece of work across the actors of a node (Envelope.workAccount). */
+export interface WorkAccount {
+  /** Milliseconds of handler time charged so far (the system's work clock). */
+  ms: number;
 }
 
 /**

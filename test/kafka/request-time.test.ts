@@ -1,7 +1,7 @@
 /**
  * A request's handler time for request_percentage (an injected clock): the time it works counts,
- * the time its asks to other actors take does not (overlapping asks once), and taking the count
- * starts it again.
+ * the time its asks to other actors take does not (overlapping asks once) but what those actors
+ * charge to its account does, and taking the count starts it again.
  */
 import { expect } from 'chai';
 import { RequestTime } from '../../src/kafka/request-time.js';
@@ -49,6 +49,23 @@ describe('kafka/request-time', () => {
     expect(await bAnswer).to.equal('failed');
     t += 4;
     expect(time.take()).to.equal(5);
+  });
+
+  it("adds what this broker's actors charged to its account while it waited, once", async () => {
+    let t = 0;
+    const time = new RequestTime(() => t);
+    t += 1;
+    const ask = deferred();
+    const answer = time.waitFor(ask.promise);
+    t += 40; // a replica appends (charged by the actor runtime), then the answer comes
+    time.account.ms += 12.5;
+    ask.resolve('ok');
+    await answer;
+    t += 2;
+    expect(time.take()).to.equal(15.5);
+    expect(time.account.ms).to.equal(0);
+    time.account.ms += 0.5; // a fetch the append answered, charged after the first take
+    expect(time.take()).to.equal(0.5);
   });
 
   it('a count taken while waiting is the work before the ask', () => {

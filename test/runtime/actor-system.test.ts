@@ -393,6 +393,120 @@ describe('runtime/actor-system', () => {
     });
   });
 
+  describe('work accounts', () => {
+    // a work clock the handlers move on: each handler "works" as many ms as its message says
+    let now = 0;
+    let charged: ActorSystem;
+    type WorkMsg =
+      | { type: 'Work'; ms: number; tellTo?: string; askTo?: string; remote?: string; timerMs?: number; thenMs?: number }
+      | { type: 'Tick'; ms: number }
+      | { type: 'Done'; ms: number };
+    const worker = defineActor<null, WorkMsg, undefined>({
+      kind: 'worker',
+      init: () => null,
+      supervision: 'resume',
+      handlers: {
+        Work: (_s, m, ctx) => {
+          now += m.ms;
+          if (m.tellTo) ctx.send({ node: 'n1', path: m.tellTo }, { type: 'Work', ms: m.ms } as never);
+          if (m.remote) ctx.send({ node: m.remote, path: '/w' }, { type: 'Work', ms: m.ms } as never);
+          if (m.timerMs !== undefined) ctx.timers.startSingle('t', m.timerMs, { type: 'Tick', ms: 100 });
+          const asked = m.askTo ? ctx.ask({ node: 'n1', path: m.askTo }, { type: 'Work', ms: 1 } as never) : Promise.resolve(null);
+          if (m.thenMs === undefined) return void asked.then(() => ctx.reply({ type: 'Done', ms: now } as never));
+          // an async handler: what it does after its first await is not charged
+          return asked.then(() => {
+            now += m.thenMs!;
+            ctx.reply({ type: 'Done', ms: now } as never);
+          });
+        },
+        Tick: (_s, m) => {
+          now += m.ms;
+        },
+        Done: () => undefined,
+      },
+    });
+
+    beforeEach(() => {
+      now = 0;
+      charged = new ActorSystem({ nodeId: 'n1', clock, strictSerialization: true, workClock: () => now });
+    });
+    afterEach(async () => {
+      await charged.stop();
+    });
+
+    it("charges the asked handler, and the handlers of what it sends on this node, to the ask's account", async () => {
+      const a = charged.spawn(worker, { name: 'a' });
+      charged.spawn(worker, { name: 'b' });
+      charged.spawn(worker, { name: 'c' });
+      const account = { ms: 0 };
+      // a works 5, tells b (5 more) and asks c (1 more): 11 ms, b's done by the time c answers
+      await charged.ask(a, { type: 'Work', ms: 5, tellTo: '/b', askTo: '/c' }, { workAccount: account });
+      await checkFor(() => account.ms === 11, 2_000, 5);
+      // an ask without an account charges nothing
+      await charged.ask(a, { type: 'Work', ms: 7, tellTo: '/b' });
+      await checkFor(() => now === 25, 2_000, 5);
+      expect(account.ms).to.equal(11);
+    });
+
+    it("charges only a handler's synchronous run; a timer it starts and a message leaving the node are not charged", async () => {
+      const a = charged.spawn(worker, { name: 'a' });
+      charged.spawn(worker, { name: 'c' });
+      const sent: Envelope[] = [];
+      charged.attachEndpoint({
+        peer: 'n2',
+        kind: 'worker',
+        send: (e) => {
+          sent.push(e);
+          return null;
+        },
+        bufferedBytes: () => 0,
+        close: () => {},
+      });
+      const account = { ms: 0 };
+      // 3 ms before the await, then the asked c's 1 ms; the 50 ms after the await are not charged
+      const r = (await charged.ask(a, { type: 'Work', ms: 3, askTo: '/c', thenMs: 50, remote: 'n2', timerMs: 10 }, { workAccount: account })) as Reply;
+      expect(r).to.deep.equal({ type: 'Done', ms: 54 });
+      expect(account.ms).to.equal(4);
+      // the message for n2 went without the account
+      expect(sent).to.have.length(1);
+      expect(sent[0]!.workAccount).to.equal(undefined);
+      // the timer's message comes later, charged to nobody
+      clock.advance(10);
+      await checkFor(() => now === 154, 2_000, 5);
+      expect(account.ms).to.equal(4);
+    });
+
+    it('charges a handler that crashes for the time it ran, and the next handler runs uncharged', async () => {
+      type CrashMsg = { type: 'Crash'; ms: number } | { type: 'Work'; ms: number };
+      const crasher = defineActor<null, CrashMsg, undefined>({
+        kind: 'crasher',
+        init: () => null,
+        supervision: 'resume',
+        handlers: {
+          Crash: (_s, m) => {
+            now += m.ms;
+            throw new Error('deliberate');
+          },
+          Work: (_s, m, ctx) => {
+            now += m.ms;
+            ctx.send({ node: 'n1', path: '/b' }, { type: 'Work', ms: 2 } as never);
+            ctx.reply({ type: 'Done', ms: now } as never);
+          },
+        },
+      });
+      const x = charged.spawn(crasher, { name: 'x' });
+      charged.spawn(worker, { name: 'b' });
+      const account = { ms: 0 };
+      const failed = (await charged.ask(x, { type: 'Crash', ms: 6 }, { workAccount: account })) as Failure;
+      expect(failed.type).to.equal('Failure');
+      expect(account.ms).to.equal(6);
+      // uncharged: neither it nor what it sends to b adds to the account
+      await charged.ask(x, { type: 'Work', ms: 4 });
+      await checkFor(() => now === 12, 2_000, 5);
+      expect(account.ms).to.equal(6);
+    });
+  });
+
   describe('stopping', () => {
     it('ctx.stop() stops the actor after its current message and runs onStop', async () => {
       const stopped: number[] = [];

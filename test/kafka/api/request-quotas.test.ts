@@ -3,7 +3,9 @@
  * sets it and DescribeClientQuotas lists it; a client over its share of the listener's time is
  * answered with a throttle time (at most the quota window's one-second sample) and nothing more is
  * read from it for that long, while another client goes on at once; the time a long-poll Fetch
- * waits in the broker is not the client's; a Produce with acks 0 is exempt.
+ * waits in the broker is not the client's; the work this broker's actors do on a request (a
+ * replica recompressing a Produce's records to its topic's codec) is; a Produce with acks 0 is
+ * exempt.
  */
 import { expect } from 'chai';
 import { kafkaListenerName, type KafkaListenerDescription } from '../../../actors/kafka-listener/listener.js';
@@ -20,7 +22,14 @@ describe('Kafka API: request_percentage quotas', function () {
   let admin: KafkaCaller;
 
   before(async () => {
-    c = await startKafkaCluster({ brokers: 1, topics: [{ name: 'rq', partitions: 1, replicationFactor: 1 }] });
+    c = await startKafkaCluster({
+      brokers: 1,
+      topics: [
+        { name: 'rq', partitions: 1, replicationFactor: 1 },
+        { name: 'rq-gzip', partitions: 1, replicationFactor: 1, config: { 'compression.type': 'gzip' } },
+        { name: 'rq-asis', partitions: 1, replicationFactor: 1 },
+      ],
+    });
     admin = await KafkaCaller.connect(c.bootstrap[0]!, 'admin');
   });
   after(async () => {
@@ -39,20 +48,25 @@ describe('Kafka API: request_percentage quotas', function () {
         // a millionth of a thread: any request is over it
         { entity: clientEntity('busy'), ops: [{ key: 'request_percentage', value: 0.0001, remove: false }] },
         { entity: clientEntity('poller'), ops: [{ key: 'request_percentage', value: 20, remove: false }] },
+        // 2% of a thread, 20 ms a second
+        { entity: clientEntity('writer-gzip'), ops: [{ key: 'request_percentage', value: 2, remove: false }] },
+        { entity: clientEntity('writer-asis'), ops: [{ key: 'request_percentage', value: 2, remove: false }] },
         { entity: clientEntity('neg'), ops: [{ key: 'request_percentage', value: -1, remove: false }] },
         { entity: clientEntity('nan'), ops: [{ key: 'request_percentage', value: Number.NaN, remove: false }] },
       ],
       validateOnly: false,
     });
-    expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
-    expect(r.entries[2].errorMessage).to.match(/request_percentage must be a positive percentage/);
-    expect(r.entries[3].errorMessage).to.match(/request_percentage must be a positive percentage .* got NaN/);
+    expect(r.entries.map((e: { errorCode: number }) => e.errorCode)).to.deep.equal([0, 0, 0, 0, ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST]);
+    expect(r.entries[4].errorMessage).to.match(/request_percentage must be a positive percentage/);
+    expect(r.entries[5].errorMessage).to.match(/request_percentage must be a positive percentage .* got NaN/);
     const d = await admin.call(ApiKeys.DescribeClientQuotas, 1, { components: [{ entityType: 'client-id', matchType: 2, match: null }], strict: true });
     expect(d.entries.map((e: { entity: unknown; values: unknown }) => [e.entity, e.values])).to.have.deep.members([
       [clientEntity('busy'), [{ key: 'request_percentage', value: 0.0001 }]],
       [clientEntity('poller'), [{ key: 'request_percentage', value: 20 }]],
+      [clientEntity('writer-gzip'), [{ key: 'request_percentage', value: 2 }]],
+      [clientEntity('writer-asis'), [{ key: 'request_percentage', value: 2 }]],
     ]);
-    await checkFor(async () => (await listener()).clientQuotas === 2, 10_000, 20);
+    await checkFor(async () => (await listener()).clientQuotas === 4, 10_000, 20);
   });
 
   it('a client over it is answered with a throttle time and held back that long; another client is not', async () => {
@@ -94,6 +108,37 @@ describe('Kafka API: request_percentage quotas', function () {
     } finally {
       poller.end();
     }
+  });
+
+  it("the replica's work on a Produce is the client's: recompressing its records to the topic's codec puts it over", async () => {
+    // 896 KiB of text-like values, three times: the replica's gzip takes ~50 ms each time here,
+    // its plain append (a copy to the page cache) and the listener's own work on a request
+    // (decoding it, encoding the answer) a few ms
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike'];
+    let x = 12345;
+    const next = () => (x = (x * 1103515245 + 12345) >>> 0) >>> 8;
+    let text = '';
+    while (text.length < 64 * 1024) text += `${words[next() % words.length]}${next() % 1000} `;
+    const value = Buffer.from(text.slice(0, 64 * 1024));
+    const records = encodeRecordBatch({ records: Array.from({ length: 14 }, () => ({ value, timestamp: Date.now() })) });
+    /** The throttle times of three Produces of those records to `topic`. */
+    const produce = async (client: string, topic: string): Promise<number[]> => {
+      const k = await KafkaCaller.connect(c.bootstrap[0]!, client);
+      const throttles: number[] = [];
+      try {
+        for (let i = 0; i < 3; i++) {
+          const r = await k.call(ApiKeys.Produce, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ name: topic, partitionData: [{ index: 0, records }] }] });
+          expect(r.responses[0].partitionResponses[0].errorCode).to.equal(0);
+          throttles.push(r.throttleTimeMs as number);
+        }
+        return throttles;
+      } finally {
+        k.end();
+      }
+    };
+    // the same bytes to a topic that keeps them as they are: its append is a copy to the page cache
+    expect(await produce('writer-asis', 'rq-asis')).to.deep.equal([0, 0, 0]);
+    expect(Math.max(...(await produce('writer-gzip', 'rq-gzip')))).to.be.within(1, 1_000);
   });
 
   it('a Produce with acks 0 is exempt: its time is counted apart', async () => {
