@@ -3,7 +3,9 @@
  * (1, node:zlib, sync and async), snappy (2, snappy-java's framing; see snappy.ts), lz4 (3, the
  * LZ4 frame format; see lz4.ts) and zstd (4, Zstandard frames; zstd.ts reads any, and
  * zstd-compress.ts writes them at a fast level), each as Kafka's clients write it; registerCodec
- * replaces one (e.g. with a native zstd). Ids 5-7 are unknown. Rejections are
+ * replaces one (e.g. with a native zstd). Compressing takes a level for gzip, lz4 and zstd, as
+ * Kafka's compression.<codec>.level (KIP-390; COMPRESSION_LEVELS has each range and default); a
+ * level outside its codec's range is a RangeError. Ids 5-7 are unknown. Rejections are
  * UnsupportedCompressionError (errorCode UNSUPPORTED_COMPRESSION_TYPE). A decompression may be
  * given a bound on its output (DecompressedSizeError past it): the broker's, against bombs.
  */
@@ -12,10 +14,10 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { DecompressedSizeError } from './decompressed-size.js';
 import { ErrorCode } from './errors.js';
-import { lz4CompressFrame, lz4DecompressFrame } from './lz4.js';
+import { LZ4_DEFAULT_LEVEL, LZ4_MAX_LEVEL, LZ4_MIN_LEVEL, lz4CompressFrame, lz4DecompressFrame } from './lz4.js';
 import { snappyCompressFramed, snappyDecompress } from './snappy.js';
 import { zstdDecompress } from './zstd.js';
-import { zstdCompress } from './zstd-compress.js';
+import { ZSTD_DEFAULT_LEVEL, ZSTD_MAX_LEVEL, ZSTD_MIN_LEVEL, zstdCompress } from './zstd-compress.js';
 
 /** Kafka's codec ids. */
 export const CompressionType = Object.freeze({
@@ -30,19 +32,42 @@ export type CompressionName = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
 const KAFKA_NAMES: readonly string[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
 
+/** A codec's compression levels (Kafka's compression.<codec>.level): the range, and the default a level left out means. */
+export interface CompressionLevels {
+  min: number;
+  max: number;
+  /** gzip's is -1, zlib's own default (6), as Kafka's is Deflater's. */
+  default: number;
+}
+
+/** KIP-390's levels, by codec name: gzip 1-9 (or -1), lz4 1-17, zstd -131072 to 22; snappy has none. */
+export const COMPRESSION_LEVELS: Readonly<Record<'gzip' | 'lz4' | 'zstd', CompressionLevels>> = Object.freeze({
+  gzip: { min: 1, max: 9, default: -1 },
+  lz4: { min: LZ4_MIN_LEVEL, max: LZ4_MAX_LEVEL, default: LZ4_DEFAULT_LEVEL },
+  zstd: { min: ZSTD_MIN_LEVEL, max: ZSTD_MAX_LEVEL, default: ZSTD_DEFAULT_LEVEL },
+});
+
+/** Why `level` is not one of codec `name`'s (null: it is: in its range, or its default). */
+export function compressionLevelProblem(name: 'gzip' | 'lz4' | 'zstd', level: unknown): string | null {
+  const r = COMPRESSION_LEVELS[name];
+  if (typeof level === 'number' && Number.isInteger(level) && (level === r.default || (level >= r.min && level <= r.max))) return null;
+  return `${JSON.stringify(level)} is not a ${name} level: must be an integer from ${r.min} to ${r.max}${r.default < r.min ? ` (or ${r.default}, the default)` : ''}`;
+}
+
 /**
  * A codec implementation. Give at least one compressor and one decompressor; when only the sync
  * one is given the async variant wraps it, when only the async one is given the sync entry
- * points reject with a clear error.
+ * points reject with a clear error. `level`, when given, is the codec's (COMPRESSION_LEVELS);
+ * left out, its default.
  */
 export interface CodecImpl {
-  compress?(data: Uint8Array): Uint8Array;
+  compress?(data: Uint8Array, level?: number): Uint8Array;
   /**
    * `maxOutput`, when finite, bounds the output: a codec that can stop early throws past it
    * (DecompressedSizeError); the registry checks every codec's output length after the call.
    */
   decompress?(data: Uint8Array, maxOutput?: number): Uint8Array;
-  compressAsync?(data: Uint8Array): Promise<Uint8Array>;
+  compressAsync?(data: Uint8Array, level?: number): Promise<Uint8Array>;
   decompressAsync?(data: Uint8Array, maxOutput?: number): Promise<Uint8Array>;
 }
 
@@ -77,8 +102,16 @@ function gunzipError(err: unknown, maxOutput: number | undefined): never {
   throw err;
 }
 
+/** zlib's options for a gzip level (-1 or none: zlib's default). */
+function gzipOptions(level: number | undefined): zlib.ZlibOptions {
+  if (level === undefined || level === -1) return {};
+  const problem = compressionLevelProblem('gzip', level);
+  if (problem) throw new RangeError(problem);
+  return { level };
+}
+
 const gzipCodec: CodecImpl = {
-  compress: (data) => zlib.gzipSync(data),
+  compress: (data, level) => zlib.gzipSync(data, gzipOptions(level)),
   decompress: (data, maxOutput) => {
     try {
       return zlib.gunzipSync(data, gunzipOptions(maxOutput));
@@ -86,14 +119,14 @@ const gzipCodec: CodecImpl = {
       return gunzipError(err, maxOutput);
     }
   },
-  compressAsync: (data) => gzipAsync(data),
+  compressAsync: (data, level) => gzipAsync(data, gzipOptions(level)),
   decompressAsync: (data, maxOutput) => gunzipAsync(data, gunzipOptions(maxOutput)).catch((err: unknown) => gunzipError(err, maxOutput)),
 };
 
 /** Pure TypeScript and fast enough to run synchronously: the async entry points call these. */
 const snappyCodec: CodecImpl = { compress: snappyCompressFramed, decompress: (data, maxOutput) => snappyDecompress(data, maxOutput) };
-const lz4Codec: CodecImpl = { compress: lz4CompressFrame, decompress: (data, maxOutput) => lz4DecompressFrame(data, maxOutput) };
-const zstdCodec: CodecImpl = { compress: zstdCompress, decompress: (data, maxOutput) => zstdDecompress(data, maxOutput) };
+const lz4Codec: CodecImpl = { compress: (data, level) => lz4CompressFrame(data, level), decompress: (data, maxOutput) => lz4DecompressFrame(data, maxOutput) };
+const zstdCodec: CodecImpl = { compress: (data, level) => zstdCompress(data, level), decompress: (data, maxOutput) => zstdDecompress(data, maxOutput) };
 
 const registry = new Map<number, Registered>([
   [CompressionType.GZIP, { id: CompressionType.GZIP, name: 'gzip', impl: gzipCodec }],
@@ -158,11 +191,11 @@ function asyncOnly(r: Registered, op: string): never {
   throw new UnsupportedCompressionError(r.id, `compression codec ${r.name} (${r.id}) only has an async ${op}; use the async API`);
 }
 
-/** Compresses with codec `id`; id 0 returns the input unchanged. */
-export function compress(id: number, data: Uint8Array): Uint8Array {
+/** Compresses with codec `id` at `level` (its default when left out); id 0 returns the input unchanged. */
+export function compress(id: number, data: Uint8Array, level?: number): Uint8Array {
   if (id === CompressionType.NONE) return data;
   const r = lookup(id);
-  return r.impl.compress ? r.impl.compress(data) : asyncOnly(r, 'compress');
+  return r.impl.compress ? r.impl.compress(data, level) : asyncOnly(r, 'compress');
 }
 
 function bounded(r: Registered, out: Uint8Array, maxOutput: number): Uint8Array {
@@ -182,10 +215,10 @@ export function decompress(id: number, data: Uint8Array, maxOutput = Infinity): 
 }
 
 /** Async compress: keeps the event loop free for big batches (zlib runs on the thread pool). */
-export async function compressAsync(id: number, data: Uint8Array): Promise<Uint8Array> {
+export async function compressAsync(id: number, data: Uint8Array, level?: number): Promise<Uint8Array> {
   if (id === CompressionType.NONE) return data;
   const r = lookup(id);
-  return r.impl.compressAsync ? r.impl.compressAsync(data) : r.impl.compress!(data);
+  return r.impl.compressAsync ? r.impl.compressAsync(data, level) : r.impl.compress!(data, level);
 }
 
 /** Async decompress; see compressAsync and decompress. */

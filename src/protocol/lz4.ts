@@ -6,9 +6,14 @@
  * 64 KiB, no block or content checksums, no content size; a block that does not shrink is stored
  * as it is (the size's high bit). Decompressing takes any frame of the format: 64 KiB to 4 MiB
  * blocks, dependent or independent, block and content checksums (verified), a content size
- * (checked), and frames one after another. The block coder is the greedy single-probe matcher of
- * LZ4's fast mode. Bad input throws an Error that says what is wrong and where; nothing is read
- * or written outside the buffers given.
+ * (checked), and frames one after another. Bad input throws an Error that says what is wrong and
+ * where; nothing is read or written outside the buffers given.
+ *
+ * Levels, as Kafka's compression.lz4.level (KIP-390, 1-17): at the default, 9, the block coder is
+ * the greedy single-probe matcher of LZ4's fast mode, as Kafka's clients use lz4-java's fast
+ * compressor there; any other level searches a hash chain of earlier positions for the longest
+ * match, as LZ4's high-compression mode does, trying more candidates the higher the level (4 at
+ * 1-3, doubling with each level to 4,096 from 13): a smaller output for more time.
  */
 import { copyBytes, matchBefore, matchEnd, read32le as read32, u32le as u32At, walkFrames } from './byte-runs.js';
 import { DecompressedSizeError } from './decompressed-size.js';
@@ -22,6 +27,10 @@ const LAST_LITERALS = 5;
 const MAX_OFFSET = 65_535;
 const HASH_LOG = 12;
 const BLOCK_64K = 4;
+/** Kafka's range and default of compression.lz4.level. */
+export const LZ4_MIN_LEVEL = 1;
+export const LZ4_MAX_LEVEL = 17;
+export const LZ4_DEFAULT_LEVEL = 9;
 const INCOMPRESSIBLE = 0x80000000;
 
 /** What the encoder writes: FLG version 01, independent blocks; BD 64 KiB. */
@@ -78,34 +87,43 @@ export function lz4CompressBlock(src: Uint8Array, start: number, end: number, ou
       const mStart = ip - back;
       const rStart = ref - back;
       const mEnd = matchEnd(src, ip, ref, MIN_MATCH, matchLimit);
-      const litLen = mStart - anchor;
-      const matchLen = mEnd - mStart - MIN_MATCH;
-      const tokenAt = op++;
-      let token = 0;
-      if (litLen >= 15) {
-        token = 0xf0;
-        op = writeLength(out, op, litLen - 15);
-      } else {
-        token = litLen << 4;
-      }
-      copyBytes(out, op, src, anchor, litLen);
-      op += litLen;
-      const offset = mStart - rStart;
-      out[op++] = offset & 0xff;
-      out[op++] = offset >>> 8;
-      if (matchLen >= 15) {
-        token |= 0x0f;
-        op = writeLength(out, op, matchLen - 15);
-      } else {
-        token |= matchLen;
-      }
-      out[tokenAt] = token;
+      op = writeSequence(out, op, src, anchor, mStart, mStart - rStart, mEnd);
       anchor = ip = mEnd;
       // index a position inside the match, so the next lookups find recent data
       if (ip - 2 > start && ip - 2 < mfLimit) table[hash4(read32(src, ip - 2))] = ip - 2;
     }
   }
-  // the last literals
+  return writeLastLiterals(out, op, src, anchor, end);
+}
+
+/** One sequence: the literals src[anchor, mStart), then a match of src[mStart, mEnd) `offset` back. */
+function writeSequence(out: Uint8Array, op: number, src: Uint8Array, anchor: number, mStart: number, offset: number, mEnd: number): number {
+  const litLen = mStart - anchor;
+  const matchLen = mEnd - mStart - MIN_MATCH;
+  const tokenAt = op++;
+  let token = 0;
+  if (litLen >= 15) {
+    token = 0xf0;
+    op = writeLength(out, op, litLen - 15);
+  } else {
+    token = litLen << 4;
+  }
+  copyBytes(out, op, src, anchor, litLen);
+  op += litLen;
+  out[op++] = offset & 0xff;
+  out[op++] = offset >>> 8;
+  if (matchLen >= 15) {
+    token |= 0x0f;
+    op = writeLength(out, op, matchLen - 15);
+  } else {
+    token |= matchLen;
+  }
+  out[tokenAt] = token;
+  return op;
+}
+
+/** The block's closing literals src[anchor, end). */
+function writeLastLiterals(out: Uint8Array, op: number, src: Uint8Array, anchor: number, end: number): number {
   const litLen = end - anchor;
   if (litLen >= 15) {
     out[op++] = 0xf0;
@@ -115,6 +133,71 @@ export function lz4CompressBlock(src: Uint8Array, start: number, end: number, ou
   }
   out.set(src.subarray(anchor, end), op);
   return op + litLen;
+}
+
+const HC_HASH_LOG = 15;
+/** The latest position of each hash (-1: none in this block yet). */
+const hcHead = new Int32Array(1 << HC_HASH_LOG);
+/** By position (mod 64 KiB): how far back the previous position of the same hash is (0: none). */
+const hcChain = new Uint16Array(MAX_OFFSET + 1);
+
+function hcHash(v: number): number {
+  return Math.imul(v, 0x9e3779b1) >>> (32 - HC_HASH_LOG);
+}
+
+/** Candidates a level tries at each position: 4 at 1-3, doubling with each level, 4,096 from 13. */
+export function lz4ChainAttempts(level: number): number {
+  return 1 << Math.min(12, Math.max(2, level - 1));
+}
+
+/**
+ * Compresses `src[start, end)` as one LZ4 block (as lz4CompressBlock) with the longest match
+ * among up to `attempts` earlier positions of the same hash at each position.
+ */
+export function lz4CompressBlockChained(src: Uint8Array, start: number, end: number, out: Uint8Array, op: number, attempts: number): number {
+  let anchor = start;
+  if (end - start >= MF_LIMIT + 1) {
+    hcHead.fill(-1);
+    const mfLimit = end - MF_LIMIT;
+    const matchLimit = end - LAST_LITERALS;
+    /** Positions before this one are in the chains. */
+    let indexed = start;
+    let ip = start;
+    while (ip < mfLimit) {
+      for (; indexed < ip; indexed++) {
+        const h = hcHash(read32(src, indexed));
+        const prev = hcHead[h]!;
+        hcChain[indexed & MAX_OFFSET] = prev < 0 || indexed - prev > MAX_OFFSET ? 0 : indexed - prev;
+        hcHead[h] = indexed;
+      }
+      const seq = read32(src, ip);
+      let ref = hcHead[hcHash(seq)]!;
+      let bestEnd = 0;
+      let bestRef = -1;
+      for (let n = attempts; ref >= start && ip - ref <= MAX_OFFSET && n > 0; n--) {
+        // a longer match must also differ from the best at its last byte
+        if (read32(src, ref) === seq && (bestEnd === 0 || src[ref + (bestEnd - ip)] === src[bestEnd])) {
+          const e = matchEnd(src, ip, ref, MIN_MATCH, matchLimit);
+          if (e > bestEnd) {
+            bestEnd = e;
+            bestRef = ref;
+            if (e === matchLimit) break;
+          }
+        }
+        const d = hcChain[ref & MAX_OFFSET]!;
+        if (d === 0) break;
+        ref -= d;
+      }
+      if (bestRef < 0) {
+        ip++;
+        continue;
+      }
+      const back = matchBefore(src, ip, bestRef, anchor, start);
+      op = writeSequence(out, op, src, anchor, ip - back, ip - bestRef, bestEnd);
+      anchor = ip = bestEnd;
+    }
+  }
+  return writeLastLiterals(out, op, src, anchor, end);
 }
 
 function corrupt(what: string, at: number): Error {
@@ -174,8 +257,13 @@ export function lz4DecompressBlock(src: Uint8Array, start: number, end: number, 
   }
 }
 
-/** Compresses `data` as one LZ4 frame, as Kafka's clients write it. */
-export function lz4CompressFrame(data: Uint8Array): Uint8Array {
+/**
+ * Compresses `data` as one LZ4 frame, as Kafka's clients write it, at `level` (Kafka's
+ * compression.lz4.level, LZ4_MIN_LEVEL to LZ4_MAX_LEVEL; others are a RangeError).
+ */
+export function lz4CompressFrame(data: Uint8Array, level = LZ4_DEFAULT_LEVEL): Uint8Array {
+  if (!Number.isInteger(level) || level < LZ4_MIN_LEVEL || level > LZ4_MAX_LEVEL) throw new RangeError(`lz4 level must be an integer from ${LZ4_MIN_LEVEL} to ${LZ4_MAX_LEVEL}, got ${level}`);
+  const attempts = level === LZ4_DEFAULT_LEVEL ? 0 : lz4ChainAttempts(level);
   const blockMax = 1 << (2 * BLOCK_64K + 8);
   const blocks = Math.max(1, Math.ceil(data.length / blockMax));
   const out = Buffer.allocUnsafe(7 + blocks * (4 + lz4BlockBound(blockMax)) + 4);
@@ -186,7 +274,7 @@ export function lz4CompressFrame(data: Uint8Array): Uint8Array {
   let op = 7;
   for (let at = 0; at < data.length; at += blockMax) {
     const stop = Math.min(data.length, at + blockMax);
-    const size = lz4CompressBlock(data, at, stop, out, op + 4) - (op + 4);
+    const size = (attempts === 0 ? lz4CompressBlock(data, at, stop, out, op + 4) : lz4CompressBlockChained(data, at, stop, out, op + 4, attempts)) - (op + 4);
     if (size >= stop - at) {
       out.writeUInt32LE(((stop - at) | INCOMPRESSIBLE) >>> 0, op);
       out.set(data.subarray(at, stop), op + 4);

@@ -9,8 +9,14 @@
  * stored as they are when that does not pay, or when a literal byte above 128 would need the
  * weights FSE-coded).
  *
- * A fast level: one greedy probe per position (ratio between lz4's and `zstd -1`'s). Any
- * Zstandard reader decodes it.
+ * Levels, as Kafka's compression.zstd.level (KIP-390, -131072 to 22, default 3; 0 is the default
+ * too, as in zstd): 1-3 take one greedy probe per position (a ratio between lz4's and `zstd -1`'s);
+ * a negative level skips ahead faster through data that does not match (a shorter search for a
+ * larger output, down to -63's and beyond); 4-22 search a hash chain of every earlier position for
+ * the longest match (2 candidates at 4, doubling every second level to 1,024 at 20-22) and, from
+ * 8, look one position ahead for a longer match before taking one (lazy matching). The levels
+ * trade time for size as zstd's do; the sizes are this writer's, not the zstd tool's at the same
+ * level. Any Zstandard reader decodes every level.
  */
 import { highBit, matchBefore, matchEnd, read32le as read32 } from './byte-runs.js';
 import { LL_BASE, LL_BITS, LL_LOG, LL_NORM, ML_BASE, ML_BITS, ML_LOG, ML_NORM, OF_LOG, OF_NORM, spreadSymbols } from './zstd.js';
@@ -21,6 +27,25 @@ const MIN_MATCH = 4;
 /** Shortest match at a new distance (a repeat of the last distance may be as short as MIN_MATCH). */
 const MIN_NEW_MATCH = 5;
 const HASH_LOG = 15;
+/** Kafka's range and default of compression.zstd.level. */
+export const ZSTD_MIN_LEVEL = -131072;
+export const ZSTD_MAX_LEVEL = 22;
+export const ZSTD_DEFAULT_LEVEL = 3;
+
+/** How a level searches: chain candidates per position (1: the single probe), lazy matching, and skipping acceleration. */
+interface Search {
+  depth: number;
+  lazy: boolean;
+  /** Misses multiply the skip by this much more (0 at levels 1-3). */
+  accel: number;
+}
+
+export function zstdSearch(level: number): Search {
+  const l = level === 0 ? ZSTD_DEFAULT_LEVEL : level;
+  if (l < 0) return { depth: 1, lazy: false, accel: Math.min(-l, 63) };
+  if (l <= 3) return { depth: 1, lazy: false, accel: 0 };
+  return { depth: 1 << Math.min(10, (l - 2) >> 1), lazy: l >= 8, accel: 0 };
+}
 
 // ---- FSE encoding tables for the predefined distributions ----
 
@@ -264,10 +289,10 @@ function hash4(v: number): number {
  * position the distance of the previous match is tried first (rows of similar records repeat at
  * one distance, and the writer codes that distance as a cheap repeat offset), then the hash table.
  */
-function findSequences(src: Uint8Array, start: number, end: number, lastOffset: number): Sequences {
-  const n = end - start;
-  const maxSeq = (n >> 2) + 1;
-  const seq: Sequences = { count: 0, lit: new Int32Array(maxSeq), match: new Int32Array(maxSeq), offset: new Int32Array(maxSeq), literals: new Uint8Array(n), literalCount: 0 };
+function findSequences(src: Uint8Array, start: number, end: number, lastOffset: number, accel: number): Sequences {
+  const seq = newSequences(end - start);
+  const skipShift = 6;
+  const accelerate = accel + 1;
   let anchor = start;
   let ip = start;
   const limit = end - MIN_MATCH;
@@ -283,7 +308,7 @@ function findSequences(src: Uint8Array, start: number, end: number, lastOffset: 
       ref = rep;
       repeat = true;
     } else if (ref < 0 || read32(src, ref) !== v) {
-      ip += 1 + (misses++ >> 6);
+      ip += 1 + ((misses++ * accelerate) >> skipShift);
       continue;
     }
     const back = matchBefore(src, ip, ref, anchor, 0);
@@ -293,27 +318,126 @@ function findSequences(src: Uint8Array, start: number, end: number, lastOffset: 
     // a new distance costs a whole sequence: not worth it for 4 bytes Huffman codes well (5
     // measured best on JSON-like records: 4 and 6 gave 9% and 5% larger batches)
     if (!repeat && mEnd - mStart < MIN_NEW_MATCH) {
-      ip += 1 + (misses++ >> 6);
+      ip += 1 + ((misses++ * accelerate) >> skipShift);
       continue;
     }
     misses = 0;
-    const litLen = mStart - anchor;
-    const lits = seq.literals;
-    const at = seq.literalCount;
-    if (litLen < 32) for (let k = 0; k < litLen; k++) lits[at + k] = src[anchor + k]!;
-    else lits.set(src.subarray(anchor, mStart), at);
-    seq.literalCount += litLen;
-    seq.lit[seq.count] = litLen;
-    seq.match[seq.count] = mEnd - mStart;
-    seq.offset[seq.count] = mStart - rStart;
+    addSequence(seq, src, anchor, mStart, mStart - rStart, mEnd);
     lastOffset = mStart - rStart;
-    seq.count++;
     anchor = ip = mEnd;
     if (ip - 2 > start && ip - 2 <= limit) table[hash4(read32(src, ip - 2))] = ip - 2 + 1;
   }
+  return closeSequences(seq, src, anchor, end);
+}
+
+function newSequences(n: number): Sequences {
+  const maxSeq = (n >> 2) + 1;
+  return { count: 0, lit: new Int32Array(maxSeq), match: new Int32Array(maxSeq), offset: new Int32Array(maxSeq), literals: new Uint8Array(n), literalCount: 0 };
+}
+
+/** The literals src[anchor, mStart), then a match of src[mStart, mEnd) `offset` back. */
+function addSequence(seq: Sequences, src: Uint8Array, anchor: number, mStart: number, offset: number, mEnd: number): void {
+  const litLen = mStart - anchor;
+  const lits = seq.literals;
+  const at = seq.literalCount;
+  if (litLen < 32) for (let k = 0; k < litLen; k++) lits[at + k] = src[anchor + k]!;
+  else lits.set(src.subarray(anchor, mStart), at);
+  seq.literalCount += litLen;
+  seq.lit[seq.count] = litLen;
+  seq.match[seq.count] = mEnd - mStart;
+  seq.offset[seq.count] = offset;
+  seq.count++;
+}
+
+/** The block's closing literals src[anchor, end). */
+function closeSequences(seq: Sequences, src: Uint8Array, anchor: number, end: number): Sequences {
   seq.literals.set(src.subarray(anchor, end), seq.literalCount);
   seq.literalCount += end - anchor;
   return seq;
+}
+
+/** A frame's hash chain: every position's previous position of the same hash, plus one (0: none). */
+interface Chain {
+  prev: Int32Array;
+  /** Positions before this one are in the chain. */
+  indexed: number;
+}
+
+/** Adds every position before `upTo` (and within `limit`) to the chain. */
+function indexUpTo(src: Uint8Array, chain: Chain, upTo: number, limit: number): void {
+  const stop = Math.min(upTo, limit + 1);
+  for (let p = chain.indexed; p < stop; p++) {
+    const h = hash4(read32(src, p));
+    chain.prev[p] = table[h]!;
+    table[h] = p + 1;
+  }
+  if (stop > chain.indexed) chain.indexed = stop;
+}
+
+/** The end of the longest match at `ip` among `depth` chain candidates (and its start there), or bestEnd 0. */
+function longestAt(src: Uint8Array, chain: Chain, ip: number, end: number, depth: number, limit: number): { end: number; ref: number } {
+  indexUpTo(src, chain, ip, limit);
+  const v = read32(src, ip);
+  let ref = table[hash4(v)]! - 1;
+  let bestEnd = 0;
+  let bestRef = -1;
+  for (let n = depth; ref >= 0 && n > 0; n--) {
+    if (read32(src, ref) === v && (bestEnd === 0 || (bestEnd < end && src[ref + (bestEnd - ip)] === src[bestEnd]))) {
+      const e = matchEnd(src, ip, ref, MIN_MATCH, end);
+      if (e > bestEnd) {
+        bestEnd = e;
+        bestRef = ref;
+        if (e === end) break;
+      }
+    }
+    ref = chain.prev[ref]! - 1;
+  }
+  return { end: bestEnd, ref: bestRef };
+}
+
+/**
+ * Matches in src[start, end) found through the frame's hash chain: at each position the last
+ * distance (a repeat, coded cheaply) and the longest of `depth` candidates; with `lazy`, a longer
+ * match one position on is taken instead.
+ */
+function findSequencesChained(src: Uint8Array, start: number, end: number, lastOffset: number, chain: Chain, depth: number, lazy: boolean): Sequences {
+  const seq = newSequences(end - start);
+  let anchor = start;
+  let ip = start;
+  const limit = end - MIN_MATCH;
+  while (ip <= limit) {
+    const rep = ip - lastOffset;
+    const repEnd = ip > anchor && rep >= 0 && read32(src, rep) === read32(src, ip) ? matchEnd(src, ip, rep, MIN_MATCH, end) : 0;
+    let found = longestAt(src, chain, ip, end, depth, limit);
+    // a new distance costs a whole sequence: worth it only past MIN_NEW_MATCH and past the repeat
+    if (found.end - ip < MIN_NEW_MATCH || found.end <= repEnd + 1) found = { end: 0, ref: -1 };
+    if (repEnd === 0 && found.ref < 0) {
+      ip++;
+      continue;
+    }
+    let mEnd: number;
+    let ref: number;
+    if (found.ref >= 0) {
+      mEnd = found.end;
+      ref = found.ref;
+    } else {
+      mEnd = repEnd;
+      ref = rep;
+    }
+    if (lazy && ip + 1 <= limit && ref !== rep) {
+      const next = longestAt(src, chain, ip + 1, end, depth, limit);
+      if (next.end - (ip + 1) >= MIN_NEW_MATCH && next.end - (ip + 1) > mEnd - ip + 1) {
+        ip++;
+        mEnd = next.end;
+        ref = next.ref;
+      }
+    }
+    const back = matchBefore(src, ip, ref, anchor, 0);
+    addSequence(seq, src, anchor, ip - back, ip - ref, mEnd);
+    lastOffset = ip - ref;
+    anchor = ip = mEnd;
+  }
+  return closeSequences(seq, src, anchor, end);
 }
 
 // ---- literals ----
@@ -576,8 +700,13 @@ function blockHeader(out: Uint8Array, op: number, last: boolean, type: number, s
   out[op + 2] = (h >> 16) & 0xff;
 }
 
-/** Compresses `data` as one Zstandard frame. */
-export function zstdCompress(data: Uint8Array): Uint8Array {
+/**
+ * Compresses `data` as one Zstandard frame at `level` (Kafka's compression.zstd.level,
+ * ZSTD_MIN_LEVEL to ZSTD_MAX_LEVEL; others are a RangeError).
+ */
+export function zstdCompress(data: Uint8Array, level = ZSTD_DEFAULT_LEVEL): Uint8Array {
+  if (!Number.isInteger(level) || level < ZSTD_MIN_LEVEL || level > ZSTD_MAX_LEVEL) throw new RangeError(`zstd level must be an integer from ${ZSTD_MIN_LEVEL} to ${ZSTD_MAX_LEVEL}, got ${level}`);
+  const search = zstdSearch(level);
   const n = data.length;
   const blocks = Math.max(1, Math.ceil(n / BLOCK_MAX));
   // worst case: every block raw, plus the headers
@@ -602,6 +731,7 @@ export function zstdCompress(data: Uint8Array): Uint8Array {
     op += 8;
   }
   table.fill(0);
+  const chain: Chain | null = search.depth > 1 ? { prev: new Int32Array(n), indexed: 0 } : null;
   let rep = [1, 4, 8];
   for (let at = 0, b = 0; b < blocks; b++, at += BLOCK_MAX) {
     const end = Math.min(n, at + BLOCK_MAX);
@@ -616,7 +746,7 @@ export function zstdCompress(data: Uint8Array): Uint8Array {
     }
     let compressed = -1;
     if (size >= 16) {
-      const seq = findSequences(data, at, end, rep[0]!);
+      const seq = chain ? findSequencesChained(data, at, end, rep[0]!, chain, search.depth, search.lazy) : findSequences(data, at, end, rep[0]!, search.accel);
       if (seq.count > 0) {
         // the repeat offsets move on only if the block is kept: a raw block leaves them as they were
         const blockRep = rep.slice();

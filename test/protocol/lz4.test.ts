@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lz4CompressBlock, lz4BlockBound, lz4CompressFrame, lz4DecompressFrame } from '../../src/protocol/lz4.js';
+import { LZ4_DEFAULT_LEVEL, LZ4_MAX_LEVEL, LZ4_MIN_LEVEL, lz4ChainAttempts, lz4CompressBlock, lz4BlockBound, lz4CompressFrame, lz4DecompressFrame } from '../../src/protocol/lz4.js';
 import { xxhash32 } from '../../src/protocol/xxhash32.js';
 import { hasCommand } from '../helpers/has-command.js';
 import { expectOnlyNamedErrors, repetitiveBytes } from '../helpers/codec-inputs.js';
@@ -244,6 +244,31 @@ describe('protocol/lz4', () => {
     });
   });
 
+  describe("levels (Kafka's compression.lz4.level, KIP-390)", () => {
+    const text = sampleText(200_000);
+
+    it('the default, 9, is the fast coder; every other level searches a chain, more candidates the higher, and writes less', () => {
+      expect(LZ4_DEFAULT_LEVEL).to.equal(9);
+      expect(Buffer.from(lz4CompressFrame(text, 9)).equals(Buffer.from(lz4CompressFrame(text)))).to.equal(true);
+      expect([1, 3, 4, 5, 8, 10, 12, 13, 17].map(lz4ChainAttempts)).to.deep.equal([4, 4, 8, 16, 128, 512, 2048, 4096, 4096]);
+      const size = (level: number) => lz4CompressFrame(text, level).length;
+      const fast = size(9);
+      for (const level of [1, 4, 8, 12, 17]) expect(size(level), `level ${level}`).to.be.below(fast);
+      expect(size(12)).to.be.at.most(size(1));
+    });
+
+    it('round-trips every level, from one byte to several blocks, random and repetitive', () => {
+      const inputs = [Buffer.from('x'), text, Buffer.alloc(140_000, 7), ...fc.sample(fc.oneof(fc.uint8Array({ maxLength: 3000 }), structured), { numRuns: 12, seed: 5 }).map((u) => Buffer.from(u))];
+      for (let level = LZ4_MIN_LEVEL; level <= LZ4_MAX_LEVEL; level++) {
+        for (const data of inputs) expect(Buffer.from(lz4DecompressFrame(lz4CompressFrame(data, level))).equals(data), `level ${level}, ${data.length} bytes`).to.equal(true);
+      }
+    });
+
+    it('refuses a level outside 1-17', () => {
+      for (const level of [0, -1, 18, 2.5]) expect(() => lz4CompressFrame(text, level)).to.throw(RangeError, /lz4 level must be an integer from 1 to 17/);
+    });
+  });
+
   describe('against the reference lz4 tool, live', function () {
     before(function () {
       if (!hasCommand('lz4', ['--version'])) {
@@ -252,12 +277,14 @@ describe('protocol/lz4', () => {
       }
     });
 
-    it('the tool decodes what we write, and we decode what it writes, for random and repetitive inputs', () => {
+    it('the tool decodes what we write (at the default level and chained ones), and we decode what it writes, for random and repetitive inputs', () => {
       const inputs = [sampleText(100_000), Buffer.alloc(70_000, 0x2a), ...fc.sample(fc.oneof(fc.uint8Array({ maxLength: 5000 }), structured), { numRuns: 20, seed: 11 }).map((u) => Buffer.from(u))];
       for (const data of inputs) {
-        const ours = spawnSync('lz4', ['-d', '-c'], { input: lz4CompressFrame(data), maxBuffer: 1 << 24 });
-        expect(ours.status, ours.stderr.toString()).to.equal(0);
-        expect(ours.stdout.equals(data)).to.equal(true);
+        for (const level of [LZ4_DEFAULT_LEVEL, 1, 12]) {
+          const ours = spawnSync('lz4', ['-d', '-c'], { input: lz4CompressFrame(data, level), maxBuffer: 1 << 24 });
+          expect(ours.status, ours.stderr.toString()).to.equal(0);
+          expect(ours.stdout.equals(data), `level ${level}`).to.equal(true);
+        }
         const theirs = spawnSync('lz4', ['-c', '-B4', '-BD'], { input: data, maxBuffer: 1 << 24 });
         expect(theirs.status, theirs.stderr.toString()).to.equal(0);
         expect(Buffer.from(lz4DecompressFrame(theirs.stdout)).equals(data)).to.equal(true);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { zstdCompress } from '../../src/protocol/zstd-compress.js';
+import { ZSTD_DEFAULT_LEVEL, zstdCompress, zstdSearch } from '../../src/protocol/zstd-compress.js';
 import { zstdDecompress } from '../../src/protocol/zstd.js';
 import { hasCommand } from '../helpers/has-command.js';
 import { expectOnlyNamedErrors, repetitiveBytes } from '../helpers/codec-inputs.js';
@@ -211,16 +211,57 @@ describe('protocol/zstd-compress', () => {
     expect(r.stdout.equals(skewed)).to.equal(true);
   });
 
-  it('the reference zstd tool decodes what it writes', function () {
+  describe("levels (Kafka's compression.zstd.level, KIP-390)", () => {
+    const text = sampleText(300_000);
+
+    it('1-3 (and 0, the default) take one probe; a negative level skips faster; 4-22 search a chain, lazily from 8, and write less', () => {
+      expect(ZSTD_DEFAULT_LEVEL).to.equal(3);
+      const same = Buffer.from(zstdCompress(text));
+      for (const level of [0, 1, 2, 3]) expect(Buffer.from(zstdCompress(text, level)).equals(same), `level ${level}`).to.equal(true);
+      expect(zstdSearch(-1)).to.deep.equal({ depth: 1, lazy: false, accel: 1 });
+      expect(zstdSearch(-131072)).to.deep.equal({ depth: 1, lazy: false, accel: 63 });
+      expect([4, 5, 6, 7, 8, 12, 20, 22].map((l) => zstdSearch(l))).to.deep.equal([
+        { depth: 2, lazy: false, accel: 0 },
+        { depth: 2, lazy: false, accel: 0 },
+        { depth: 4, lazy: false, accel: 0 },
+        { depth: 4, lazy: false, accel: 0 },
+        { depth: 8, lazy: true, accel: 0 },
+        { depth: 32, lazy: true, accel: 0 },
+        { depth: 512, lazy: true, accel: 0 },
+        { depth: 1024, lazy: true, accel: 0 },
+      ]);
+      const size = (level: number) => zstdCompress(text, level).length;
+      expect(size(8)).to.be.below(size(3));
+      expect(size(19)).to.be.at.most(size(8));
+      // random bytes, where skipping pays: a negative level finds fewer matches, never more
+      const noise = Buffer.from(fc.sample(fc.uint8Array({ minLength: 50_000, maxLength: 50_000 }), { numRuns: 1, seed: 3 })[0]!);
+      expect(zstdCompress(noise, -50).length).to.be.at.least(zstdCompress(noise, 1).length - 64);
+    });
+
+    it('round-trips every level, from one byte to several blocks, random and repetitive', () => {
+      const inputs = [Buffer.from('x'), text, Buffer.alloc(140_000, 7), ...fc.sample(fc.oneof(structured, fc.uint8Array({ maxLength: 3000 }).map((u) => Buffer.from(u))), { numRuns: 12, seed: 9 })];
+      for (const level of [-131072, -1000, -5, -1, 0, 1, 3, 4, 5, 6, 7, 8, 9, 12, 15, 19, 22]) {
+        for (const data of inputs) expect(Buffer.from(zstdDecompress(zstdCompress(data, level))).equals(data), `level ${level}, ${data.length} bytes`).to.equal(true);
+      }
+    });
+
+    it('refuses a level outside -131072 to 22', () => {
+      for (const level of [23, -131073, 1.5]) expect(() => zstdCompress(text, level)).to.throw(RangeError, /zstd level must be an integer from -131072 to 22/);
+    });
+  });
+
+  it('the reference zstd tool decodes what it writes, at the default level and others', function () {
     if (!hasCommand('zstd', ['--version'])) {
       if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
       throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip this test.');
     }
     const inputs = [Buffer.alloc(0), sampleText(300_000), Buffer.alloc(140_000, 3), ...fc.sample(fc.oneof(structured, fc.uint8Array({ maxLength: 4000 }).map((u) => Buffer.from(u))), { numRuns: 40, seed: 23 })];
     for (const data of inputs) {
-      const r = spawnSync('zstd', ['-d', '-c', '-q'], { input: zstdCompress(data), maxBuffer: 1 << 26 });
-      expect(r.status, r.stderr.toString()).to.equal(0);
-      expect(r.stdout.equals(data), `${data.length} bytes`).to.equal(true);
+      for (const level of [3, -5, 8, 19]) {
+        const r = spawnSync('zstd', ['-d', '-c', '-q'], { input: zstdCompress(data, level), maxBuffer: 1 << 26 });
+        expect(r.status, r.stderr.toString()).to.equal(0);
+        expect(r.stdout.equals(data), `level ${level}, ${data.length} bytes`).to.equal(true);
+      }
     }
   });
 });
