@@ -3,7 +3,7 @@
  * rejected with a message naming the key.
  */
 import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
-import { compressionId, compressionName, isCodecSupported, UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { COMPRESSION_LEVELS, compressionId, compressionLevelProblem, compressionName, isCodecSupported, UnsupportedCompressionError } from '../../src/protocol/compression.js';
 
 export interface ProducerConfig {
   clientId: string;
@@ -13,6 +13,10 @@ export interface ProducerConfig {
   bufferMemory: number;
   /** compression.type: none, gzip, snappy, lz4, zstd, or a codec added with registerCodec. */
   compressionType: string;
+  /** compression.gzip.level, compression.lz4.level, compression.zstd.level (KIP-390): the level of each codec, used when it is compression.type. */
+  gzipLevel: number;
+  lz4Level: number;
+  zstdLevel: number;
   requestTimeoutMs: number;
   retries: number;
   retryBackoffMs: number;
@@ -73,7 +77,7 @@ function take<T>(key: string, r: ValueResult<T>): T {
   return r.value;
 }
 
-type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string' | 'bool'; min?: number; def: unknown };
+type Spec = { prop: keyof ProducerConfig; kind: 'int' | 'acks' | 'compression' | 'string' | 'bool' | 'gzip' | 'lz4' | 'zstd'; min?: number; def: unknown };
 
 /** A codec name this build can compress with (Kafka's names, or one added with registerCodec). */
 function compressionValue(key: string, raw: unknown): string {
@@ -98,6 +102,9 @@ const SPECS: Record<string, Spec> = {
   'linger.ms': { prop: 'lingerMs', kind: 'int', min: 0, def: 0 },
   'buffer.memory': { prop: 'bufferMemory', kind: 'int', min: 1, def: 32 * 1024 * 1024 },
   'compression.type': { prop: 'compressionType', kind: 'compression', def: 'none' },
+  'compression.gzip.level': { prop: 'gzipLevel', kind: 'gzip', def: COMPRESSION_LEVELS.gzip.default },
+  'compression.lz4.level': { prop: 'lz4Level', kind: 'lz4', def: COMPRESSION_LEVELS.lz4.default },
+  'compression.zstd.level': { prop: 'zstdLevel', kind: 'zstd', def: COMPRESSION_LEVELS.zstd.default },
   'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },
   retries: { prop: 'retries', kind: 'int', min: 0, def: 2_147_483_647 },
   'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
@@ -116,6 +123,20 @@ const SPECS: Record<string, Spec> = {
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
+
+/** The level the producer compresses its batches at: its codec's compression.<codec>.level (none for snappy and registered codecs). */
+export function producerCompressionLevel(c: Pick<ProducerConfig, 'compressionType' | 'gzipLevel' | 'lz4Level' | 'zstdLevel'>): number | undefined {
+  switch (c.compressionType) {
+    case 'gzip':
+      return c.gzipLevel;
+    case 'lz4':
+      return c.lz4Level;
+    case 'zstd':
+      return c.zstdLevel;
+    default:
+      return undefined;
+  }
+}
 
 export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {}): ProducerConfig {
   const out: Record<string, unknown> = {};
@@ -143,6 +164,15 @@ export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {
       case 'bool':
         out[spec.prop] = take(key, boolValue(raw));
         break;
+      case 'gzip':
+      case 'lz4':
+      case 'zstd': {
+        const level = take(key, intValue(raw));
+        const problem = compressionLevelProblem(spec.kind, level);
+        if (problem) throw new ProducerConfigError(key, problem);
+        out[spec.prop] = level;
+        break;
+      }
     }
   }
   const c = out as unknown as ProducerConfig;

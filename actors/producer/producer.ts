@@ -31,7 +31,7 @@ import type { BrokerMsg, BrokerProduceResponse, InitProducerIdResult, MetadataRe
 import type { ProducerDescription, ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnResult, TxnRpcOp } from './messages.js';
 import { BatchBufferPool } from './buffer-pool.js';
 import { ProducerMetrics, type TopicMetrics } from './producer-metrics.js';
-import { parseProducerConfig, type ProducerConfig } from './producer-config.js';
+import { parseProducerConfig, producerCompressionLevel, type ProducerConfig } from './producer-config.js';
 import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
 import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
 
@@ -127,6 +127,8 @@ interface BlockedSend {
 
 export interface ProducerState {
   config: ProducerConfig;
+  /** The level batches are compressed at (compression.<codec>.level of compression.type; none for snappy). */
+  compressionLevel: number | undefined;
   /** Free batch buffers for the next batches. */
   pool: BatchBufferPool;
   metadata: MetadataCache;
@@ -508,7 +510,7 @@ function encoded(s: ProducerState, b: ProducerBatch): Buffer {
   if (!b.encoded) {
     const builder = b.builder!;
     const raw = builder.sizeInBytes;
-    b.encoded = builder.build(s.config.compressionType);
+    b.encoded = builder.build(s.config.compressionType, s.compressionLevel);
     if (raw > 0) b.compressionRatio = b.encoded.length / raw;
     // built into a buffer of its own (compressed, or a tight copy of a small batch): the
     // builder's buffer is free at once; else it goes back when the batch is done with
@@ -1070,6 +1072,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
     const bufferSize = batchBufferSize(config.batchSize);
     const s: ProducerState = {
       config,
+      compressionLevel: producerCompressionLevel(config),
       // as many free batch buffers as buffer.memory holds
       pool: new BatchBufferPool(bufferSize, Math.floor(config.bufferMemory / bufferSize)),
       metadata: new MetadataCache(args.bootstrap),

@@ -114,6 +114,8 @@ export interface RecordBatchInput {
   partitionLeaderEpoch?: number;
   /** Codec id (0-7) or name (Kafka's, or one given to registerCodec); default none. */
   compression?: number | CompressionName | (string & {});
+  /** The codec's compression level (KIP-390; src/protocol/compression.ts); none: its default. */
+  compressionLevel?: number;
   /** Default CreateTime (0). */
   timestampType?: TimestampTypeValue;
   transactional?: boolean;
@@ -372,7 +374,7 @@ function assemble(input: RecordBatchInput, p: Plan, compressed: Uint8Array): Buf
 export function encodeRecordBatch(input: RecordBatchInput): Buffer {
   const p = plan(input);
   if (p.codec === CompressionType.NONE) return encodeUncompressed(input, p);
-  return assemble(input, p, compress(p.codec, encodeRecordSection(input, p)));
+  return assemble(input, p, compress(p.codec, encodeRecordSection(input, p), input.compressionLevel));
 }
 
 /** As encodeRecordBatch, compressing off the event loop (zlib's thread pool for gzip). */
@@ -382,7 +384,7 @@ export async function encodeRecordBatchAsync(input: RecordBatchInput): Promise<B
   // plan() sizes live in shared scratch that another encode may reuse during the await; the
   // record section is written before it, and assemble() needs only the header values.
   const section = encodeRecordSection(input, p);
-  return assemble(input, p, await compressAsync(p.codec, section));
+  return assemble(input, p, await compressAsync(p.codec, section, input.compressionLevel));
 }
 
 /**
@@ -490,14 +492,14 @@ export class RecordBatchBuilder {
    * appended to afterwards. Uncompressed, the result is a view of the builder's buffer when that
    * is mostly used, else a tight copy (a lingering one-record batch does not pin batch.size bytes).
    */
-  build(compression: number | CompressionName | (string & {}) = CompressionType.NONE): Buffer {
+  build(compression: number | CompressionName | (string & {}) = CompressionType.NONE, level?: number): Buffer {
     const codec = codecOf(compression);
     let out: Buffer;
     if (codec === CompressionType.NONE) {
       const used = this.buf.subarray(0, this.pos);
       out = this.pos * 2 >= this.buf.length ? used : copyToOwned(used);
     } else {
-      const compressed = compress(codec, this.buf.subarray(RECORD_BATCH_OVERHEAD, this.pos));
+      const compressed = compress(codec, this.buf.subarray(RECORD_BATCH_OVERHEAD, this.pos), level);
       out = Buffer.allocUnsafeSlow(RECORD_BATCH_OVERHEAD + compressed.length);
       out.set(compressed, RECORD_BATCH_OVERHEAD);
     }

@@ -7,6 +7,7 @@ import { partitionForKey } from '../../src/client/partitioner.js';
 import { SamsaError } from '../../src/client/errors.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
+import { sampleText } from '../helpers/sample-text.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 
 const FAST = fastFailover();
@@ -133,6 +134,29 @@ describe('client/producer', function () {
     });
   }
 
+  it("compresses at its codec's compression.<codec>.level (KIP-390): the same records, smaller at a higher level", async () => {
+    const text = sampleText(12_000).toString();
+    const values = Array.from({ length: 12 }, (_, i) => text.slice(i * 1000, (i + 1) * 1000));
+    const sizeAt = async (config: Record<string, unknown>): Promise<number> => {
+      const producer = c.samsa().producer({ 'batch.size': 65_536, 'linger.ms': 50, ...config });
+      await producer.connect();
+      try {
+        const res = await producer.send({ topic: 'plain', messages: values.map((v) => ({ partition: 2, value: v })) });
+        const [batch] = await c.client.readBatches('plain', 2, res[0]!.baseOffset);
+        expect(batch!.records.map((r) => String(r.value))).to.deep.equal(values);
+        return batch!.batchLength;
+      } finally {
+        await producer.disconnect();
+      }
+    };
+    expect(await sizeAt({ 'compression.type': 'gzip', 'compression.gzip.level': 9 })).to.be.below(await sizeAt({ 'compression.type': 'gzip', 'compression.gzip.level': 1 }));
+    // lz4's default, 9, is the fast coder (as Kafka's clients use it); 12 searches a chain
+    expect(await sizeAt({ 'compression.type': 'lz4', 'compression.lz4.level': '12' })).to.be.below(await sizeAt({ 'compression.type': 'lz4' }));
+    expect(await sizeAt({ 'compression.type': 'zstd', 'compression.zstd.level': 19 })).to.be.below(await sizeAt({ 'compression.type': 'zstd', 'compression.zstd.level': 1 }));
+    // a level of another codec changes nothing
+    expect(await sizeAt({ 'compression.type': 'zstd', 'compression.gzip.level': 1 })).to.equal(await sizeAt({ 'compression.type': 'zstd' }));
+  });
+
   it('rejects bad config keys and values by name', () => {
     expect(() => c.samsa().producer({ 'linger.msec': 5 })).to.throw(/linger\.msec: unknown producer config key/);
     expect(() => c.samsa().producer({ acks: 2 })).to.throw(/acks: must be 0, 1, -1 or "all"/);
@@ -140,6 +164,9 @@ describe('client/producer', function () {
     expect(() => c.samsa().producer({ 'compression.type': 3 })).to.throw(/compression.type: 3 is not supported/);
     expect(() => c.samsa().producer({ 'partitioner.sticky.bytes': -1 })).to.throw(/partitioner\.sticky\.bytes: /);
     expect(() => c.samsa().producer({ 'partitioner.adaptive.partitioning.enable': 'sometimes' })).to.throw(/partitioner\.adaptive\.partitioning\.enable: /);
+    expect(() => c.samsa().producer({ 'compression.gzip.level': 0 })).to.throw(/compression\.gzip\.level: 0 is not a gzip level: must be an integer from 1 to 9 \(or -1, the default\)/);
+    expect(() => c.samsa().producer({ 'compression.lz4.level': 18 })).to.throw(/compression\.lz4\.level: 18 is not a lz4 level: must be an integer from 1 to 17/);
+    expect(() => c.samsa().producer({ 'compression.zstd.level': 'max' })).to.throw(/compression\.zstd\.level: expected an integer, got "max"/);
   });
 
   it('fails a send to an unknown topic after max.block.ms', async () => {
