@@ -5,6 +5,7 @@
  */
 import { consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
+import { COMPRESSION_LEVELS, compressionLevelProblem } from '../../src/protocol/compression.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, KAFKA_LONG_MAX, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
@@ -91,6 +92,13 @@ export interface BrokerConfig {
   autoCreateTopicsEnable: boolean;
   /** compression.type: the codec a topic without its own compression.type is stored in ('producer': as sent). */
   compressionType: string;
+  /**
+   * compression.gzip.level, compression.lz4.level, compression.zstd.level (KIP-390): the level a
+   * topic without its own recompresses to its codec at.
+   */
+  compressionGzipLevel: number;
+  compressionLz4Level: number;
+  compressionZstdLevel: number;
   /** log.cleaner.enable: compact the logs whose cleanup.policy has compact. */
   logCleanerEnable: boolean;
   /** log.cleaner.backoff.ms: the pause between two cleaner passes that found nothing to compact. */
@@ -136,7 +144,8 @@ export interface BrokerConfig {
 
 type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName' | 'groupConsumerMigrationPolicy';
 type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound' | 'transactionPartitionVerificationEnable';
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | BoolKey | ChoiceKey>;
+type LevelKey = 'compressionGzipLevel' | 'compressionLz4Level' | 'compressionZstdLevel';
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | BoolKey | ChoiceKey | LevelKey>;
 
 /** Kafka's KRaft ACL authorizer, and the ZooKeeper-era one: both name samsa's ACL authorizer. */
 export const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
@@ -230,10 +239,17 @@ const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: reado
   'group.consumer.migration.policy': { prop: 'groupConsumerMigrationPolicy', def: 'bidirectional', choices: MIGRATION_POLICIES },
 };
 
+/** The compression levels (KIP-390), each checked against its codec's range. */
+const LEVEL_KEYS: Record<string, { prop: LevelKey; codec: 'gzip' | 'lz4' | 'zstd' }> = {
+  'compression.gzip.level': { prop: 'compressionGzipLevel', codec: 'gzip' },
+  'compression.lz4.level': { prop: 'compressionLz4Level', codec: 'lz4' },
+  'compression.zstd.level': { prop: 'compressionZstdLevel', codec: 'zstd' },
+};
+
 const SUPER_USERS = 'super.users';
 const IP_OVERRIDES = 'max.connections.per.ip.overrides';
 
-export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), SUPER_USERS, IP_OVERRIDES, SSL_PRINCIPAL_MAPPING_RULES, ...Object.keys(LOG_KEYS)]);
+export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), ...Object.keys(LEVEL_KEYS), SUPER_USERS, IP_OVERRIDES, SSL_PRINCIPAL_MAPPING_RULES, ...Object.keys(LOG_KEYS)]);
 
 /** super.users as Kafka writes it: principals separated by ';', each 'Type:name'. */
 function parseSuperUsers(raw: unknown): string[] {
@@ -265,6 +281,7 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   for (const spec of Object.values(INT_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(BOOL_KEYS)) out[spec.prop] = spec.def;
   for (const spec of Object.values(CHOICE_KEYS)) out[spec.prop] = spec.def;
+  for (const spec of Object.values(LEVEL_KEYS)) out[spec.prop] = COMPRESSION_LEVELS[spec.codec].default;
   out.superUsers = [];
   out.sslPrincipalMappingRules = 'DEFAULT';
   out.maxConnectionsPerIpOverrides = new Map<string, number>();
@@ -294,6 +311,14 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
       const v = raw === null ? '' : typeof raw === 'string' ? (choice.caseSensitive ? raw.trim() : raw.trim().toLowerCase()) : undefined;
       if (v === undefined || !choice.choices.includes(v)) throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be one of ${choice.choices.map((c) => c || '(empty)').join(', ')}`);
       out[choice.prop] = v;
+      continue;
+    }
+    const level = LEVEL_KEYS[key];
+    if (level) {
+      const v = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+      const problem = compressionLevelProblem(level.codec, v);
+      if (problem) throw new ConfigError(key, problem);
+      out[level.prop] = v;
       continue;
     }
     if (key === SUPER_USERS) {
@@ -334,6 +359,17 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   return out as unknown as BrokerConfig;
 }
 
+/** The compression levels of a broker's topics without their own (compression.<codec>.level, KIP-390). */
+export interface CompressionLevelDefaults {
+  gzip: number;
+  lz4: number;
+  zstd: number;
+}
+
+export function compressionLevelsOf(c: BrokerConfig): CompressionLevelDefaults {
+  return { gzip: c.compressionGzipLevel, lz4: c.compressionLz4Level, zstd: c.compressionZstdLevel };
+}
+
 /** The broker's consumer group session timeout and heartbeat settings (what group configs are checked against). */
 export function consumerGroupTimeoutsOf(c: BrokerConfig): ConsumerGroupTimeouts {
   return {
@@ -349,7 +385,8 @@ export function consumerGroupTimeoutsOf(c: BrokerConfig): ConsumerGroupTimeouts 
 /**
  * Broker keys that can change while the broker runs (Kafka's dynamic broker configs, KIP-226), per
  * broker or as the cluster-wide default, through IncrementalAlterConfigs / AlterConfigs: the
- * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type;
+ * defaults of the topic configs (log.*, message.max.bytes, min.insync.replicas, compression.type and
+ * its compression.<codec>.level keys;
  * replicas of topics without their own value take a change at once), the replication throttle
  * rates, the log dir move throttle (replica.alter.log.dirs.io.max.bytes.per.second: moves in
  * progress take it at their next copy step), the Kafka listener's connection limits (max.connections, max.connections.per.ip and its
@@ -363,6 +400,7 @@ export const DYNAMIC_BROKER_CONFIG_KEYS: readonly string[] = Object.freeze(
     ...Object.keys(LOG_KEYS),
     'min.insync.replicas',
     'compression.type',
+    ...Object.keys(LEVEL_KEYS),
     'leader.replication.throttled.rate',
     'follower.replication.throttled.rate',
     'replica.alter.log.dirs.io.max.bytes.per.second',
@@ -419,6 +457,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   }
   for (const [name, spec] of Object.entries(BOOL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   for (const [name, spec] of Object.entries(CHOICE_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
+  for (const [name, spec] of Object.entries(LEVEL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });
   out.push({ name: SSL_PRINCIPAL_MAPPING_RULES, value: c.sslPrincipalMappingRules, isDefault: !(SSL_PRINCIPAL_MAPPING_RULES in input) });
   out.push({ name: IP_OVERRIDES, value: [...c.maxConnectionsPerIpOverrides].map(([ip, n]) => `${ip}:${n}`).join(','), isDefault: !(IP_OVERRIDES in input) });

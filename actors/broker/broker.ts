@@ -64,7 +64,7 @@ import type { LogDirAltered, ProduceResponse, ReplicaMsg, ReplicaReadResult } fr
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { partitionReplica } from '../partition-replica/replica.js';
-import { parseBrokerConfig, type BrokerConfig } from './broker-config.js';
+import { compressionLevelsOf, parseBrokerConfig, type BrokerConfig } from './broker-config.js';
 import { brokerConfigEntries } from './config-entries.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
@@ -218,7 +218,7 @@ function applyDynamicConfig(s: BrokerState, ctx: BaseContext<BrokerMsg>, md: Clu
   // before the replicas are told: one whose move waits out the throttle looks at it again
   s.logs.setMoveThrottle(config.replicaAlterLogDirsIoMaxBytesPerSecond);
   for (const rep of s.replicas.values()) {
-    ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType, producerIdExpirationMs: config.producerIdExpirationMs });
+    ctx.send(rep.ref, { type: 'BrokerDefaultsChanged', minInsyncReplicas: config.minInsyncReplicas, compressionType: config.compressionType, producerIdExpirationMs: config.producerIdExpirationMs, compressionLevels: compressionLevelsOf(config) });
   }
   ctx.log.info('dynamic broker configs in force', { dynamic });
 }
@@ -541,6 +541,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
         replicaLagTimeMaxMs: s.config.replicaLagTimeMaxMs,
         defaultMinInsyncReplicas: s.config.minInsyncReplicas,
         defaultCompressionType: s.config.compressionType,
+        defaultCompressionLevels: compressionLevelsOf(s.config),
         producerIdExpirationMs: s.config.producerIdExpirationMs,
         readReplicaSelection: s.config.replicaSelectorClass === RACK_AWARE_REPLICA_SELECTOR ? { rackOf: (id: number) => rackOf(s, id) } : null,
         isBrokerAlive: (id: number) => s.metadata?.brokers.some((b) => b.brokerId === id && !b.fenced) ?? true,

@@ -12,6 +12,7 @@
  */
 import { TOPIC_CONFIG_KEYS } from '../controller/topic-validation.js';
 import { logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
+import { COMPRESSION_LEVELS } from '../../src/protocol/compression.js';
 import { BROKER_KEY_FOR_TOPIC_KEY, DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig } from './broker-config.js';
 import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, DEFAULT_CONSUMER_GROUP_TIMEOUTS, GROUP_CONFIG_KEYS, TIMEOUT_KEYS } from '../group-coordinator/group-configs.js';
 
@@ -72,11 +73,22 @@ export function clusterDefaultConfigEntries(defaults: Readonly<Record<string, st
 }
 
 /** Kafka's defaults of the topic keys no broker key sets. */
-const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({ ...logConfigToKafka(parseLogConfig({})), 'min.insync.replicas': '1', 'compression.type': 'producer', 'unclean.leader.election.enable': 'false' });
+const TOPIC_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
+  ...logConfigToKafka(parseLogConfig({})),
+  'min.insync.replicas': '1',
+  'compression.type': 'producer',
+  'compression.gzip.level': String(COMPRESSION_LEVELS.gzip.default),
+  'compression.lz4.level': String(COMPRESSION_LEVELS.lz4.default),
+  'compression.zstd.level': String(COMPRESSION_LEVELS.zstd.default),
+  'unclean.leader.election.enable': 'false',
+});
+
+/** Topic keys whose default is the broker key of the same name. */
+const SAME_NAMED_BROKER_KEYS: ReadonlySet<string> = new Set(['min.insync.replicas', 'compression.type', 'compression.gzip.level', 'compression.lz4.level', 'compression.zstd.level']);
 
 /** The broker key that sets a topic key's default (retention.ms -> log.retention.ms), if any. */
 export function brokerKeyForTopicKey(name: string): string | undefined {
-  return BROKER_KEY_FOR_TOPIC_KEY[name] ?? (name === 'min.insync.replicas' || name === 'compression.type' ? name : undefined);
+  return BROKER_KEY_FOR_TOPIC_KEY[name] ?? (SAME_NAMED_BROKER_KEYS.has(name) ? name : undefined);
 }
 
 /**

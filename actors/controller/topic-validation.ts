@@ -13,6 +13,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
+import { compressionLevelProblem } from '../../src/protocol/compression.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
 import { throttledReplicasProblem } from '../../src/storage/throttled-replicas.js';
 
@@ -33,6 +34,9 @@ export const TOPIC_CONFIG_KEYS: readonly string[] = Object.freeze([
   'min.insync.replicas',
   'unclean.leader.election.enable',
   'compression.type',
+  'compression.gzip.level',
+  'compression.lz4.level',
+  'compression.zstd.level',
   'leader.replication.throttled.replicas',
   'follower.replication.throttled.replicas',
 ]);
@@ -177,6 +181,15 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
         return invalidConfig(key, `${JSON.stringify(raw)} is not valid: must be one of ${COMPRESSION_TYPES.join(', ')}`);
       }
       return { value: v };
+    }
+    case 'compression.gzip.level':
+    case 'compression.lz4.level':
+    case 'compression.zstd.level': {
+      // KIP-390: the level the topic's compression.type codec recompresses at
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      const problem = compressionLevelProblem(key === 'compression.gzip.level' ? 'gzip' : key === 'compression.lz4.level' ? 'lz4' : 'zstd', n);
+      if (problem) return invalidConfig(key, `${JSON.stringify(raw)} is not valid: ${problem.slice(problem.indexOf(':') + 2)}`);
+      return { value: String(n) };
     }
     case 'leader.replication.throttled.replicas':
     case 'follower.replication.throttled.replicas': {

@@ -3,6 +3,7 @@
  * OffsetsForLeaderEpoch straight to the leader's replica actor (its path comes from metadata);
  * the broker sends the rest. Every reply carries `errorCode`.
  */
+import type { CompressionLevelDefaults } from '../broker/broker-config.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
 
 export type Acks = 0 | 1 | -1;
@@ -85,7 +86,7 @@ export type ReplicaMsg =
    * From the local broker: its defaults for topics without their own changed (dynamic broker
    * configs); the log's defaults are read again from the log manager.
    */
-  | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string; producerIdExpirationMs?: number }
+  | { type: 'BrokerDefaultsChanged'; minInsyncReplicas: number; compressionType: string; producerIdExpirationMs?: number; compressionLevels?: CompressionLevelDefaults }
   /**
    * Kafka's DeleteRecords (leader only): records below `offset` (-1: the high watermark) go. The
    * answer waits until every live replica has deleted them too (the low watermark), at most

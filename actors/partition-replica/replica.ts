@@ -32,12 +32,13 @@ import { LogState, type PartitionLog, type ReadOptions, type ReadResult } from '
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, readProducerBatches, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
-import { UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { CompressionType, UnsupportedCompressionError } from '../../src/protocol/compression.js';
 import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
 import { firstKeylessRecord } from '../../src/protocol/record-keys.js';
 import { CorruptRecordError } from '../../src/protocol/record-batch.js';
 import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
+import type { CompressionLevelDefaults } from '../broker/broker-config.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import { ControlType, encodeTxnMarker, isControlBatch } from '../../src/protocol/control-records.js';
@@ -83,6 +84,8 @@ export interface ReplicaArgs {
   defaultMinInsyncReplicas: number;
   /** The broker's compression.type, for a topic without its own ('producer' when absent). */
   defaultCompressionType?: string;
+  /** The broker's compression.<codec>.level, for a topic without its own (each codec's default when absent). */
+  defaultCompressionLevels?: CompressionLevelDefaults;
   /** producer.id.expiration.ms: how long an idle idempotent producer's sequence state is kept. */
   producerIdExpirationMs?: number;
   /**
@@ -153,7 +156,7 @@ export interface ReplicaState {
   /** The move of the log into another log dir of the broker in progress (AlterLogDir), or null. */
   move: LogDirMove | null;
   /** The broker's defaults for topics without their own (they change with dynamic broker configs). */
-  brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined; producerIdExpirationMs?: number };
+  brokerDefaults: { minInsyncReplicas: number; compressionType: string | undefined; producerIdExpirationMs?: number; compressionLevels?: CompressionLevelDefaults };
   args: ReplicaArgs;
 }
 
@@ -707,11 +710,21 @@ function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
   const wanted = s.p.config['compression.type'] ?? s.brokerDefaults.compressionType;
   if (wanted === undefined || wanted === 'producer') return records;
   try {
-    return recompressBatches(records, topicCodec(wanted));
+    const codec = topicCodec(wanted);
+    return recompressBatches(records, codec, topicCompressionLevel(s, codec));
   } catch (e) {
     rejectAppend(s, ctx, m, `compression.type ${String(wanted)}: ${(e as Error).message}`, readErrorCode(e));
     return null;
   }
+}
+
+/** The level the topic's codec compresses at: its compression.<codec>.level, else the broker's (KIP-390); none for snappy. */
+function topicCompressionLevel(s: ReplicaState, codec: number): number | undefined {
+  const name = codec === CompressionType.GZIP ? 'gzip' : codec === CompressionType.LZ4 ? 'lz4' : codec === CompressionType.ZSTD ? 'zstd' : null;
+  if (name === null) return undefined;
+  const own = s.p.config[`compression.${name}.level`];
+  if (own !== undefined) return Number(own);
+  return s.brokerDefaults.compressionLevels?.[name];
 }
 
 /** The errorCode for a produce whose records could not be read (damage, a missing codec, a bomb). */
@@ -895,7 +908,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       verifications: new TxnVerifications(),
       producersExpiredAtMs: 0,
       move: null,
-      brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType },
+      brokerDefaults: { minInsyncReplicas: args.defaultMinInsyncReplicas, compressionType: args.defaultCompressionType, ...(args.defaultCompressionLevels ? { compressionLevels: args.defaultCompressionLevels } : {}) },
       args,
     };
     applyPartitionState(s, ctx, args.initial);
@@ -1103,7 +1116,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     },
 
     BrokerDefaultsChanged(s, m, ctx) {
-      s.brokerDefaults = { minInsyncReplicas: m.minInsyncReplicas, compressionType: m.compressionType };
+      s.brokerDefaults = { minInsyncReplicas: m.minInsyncReplicas, compressionType: m.compressionType, ...(m.compressionLevels ? { compressionLevels: m.compressionLevels } : {}) };
       // producer.id.expiration.ms is dynamic too (KIP-854): the next sweep uses it
       if (m.producerIdExpirationMs !== undefined) s.brokerDefaults.producerIdExpirationMs = m.producerIdExpirationMs;
       // the log's settings the topic does not set itself follow the broker's new defaults

@@ -5,7 +5,9 @@
  * The new batch keeps what the producer set: producer id, epoch and base sequence (so idempotence
  * still holds), the transactional and control flags, the timestamp type, each record's key,
  * value, headers, timestamp and offset delta. Batches already in the topic's codec are not
- * touched, and the input is returned as it is when no batch needs a change.
+ * touched, whatever level they were compressed at (KIP-390: the topic's compression.<codec>.level
+ * applies to the batches the leader compresses, as Kafka's leader does not recompress for a level),
+ * and the input is returned as it is when no batch needs a change.
  */
 import { attributesOf, COMPRESSION_CODEC_MASK, DELETE_HORIZON_FLAG_MASK, iterateBatches, validateBatch } from './batch-header.js';
 import { CompressionType, compressionId } from './compression.js';
@@ -30,10 +32,11 @@ export function topicCodec(compressionType: unknown): number {
 /** validateBatch has just checked the CRC; the records may decompress to the broker's bound. */
 const DECODE = { checkCrc: false, maxDecompressedBytes: BROKER_MAX_DECOMPRESSED_BYTES } as const;
 
-function rewrite(b: DecodedRecordBatch, codec: number): Buffer {
+function rewrite(b: DecodedRecordBatch, codec: number, level: number | undefined): Buffer {
   return encodeRecordBatch({
     partitionLeaderEpoch: b.partitionLeaderEpoch,
     compression: codec,
+    ...(level !== undefined ? { compressionLevel: level } : {}),
     timestampType: b.timestampType,
     transactional: b.transactional,
     control: b.control,
@@ -49,7 +52,7 @@ function rewrite(b: DecodedRecordBatch, codec: number): Buffer {
 }
 
 /** The batches of one buffer in `codec`: the buffer itself when all of them already are. */
-function recompressBuffer(buf: Buffer, codec: number): Buffer {
+function recompressBuffer(buf: Buffer, codec: number, level: number | undefined): Buffer {
   const parts: Buffer[] = [];
   let copiedTo = 0;
   const it = iterateBatches(buf);
@@ -59,7 +62,7 @@ function recompressBuffer(buf: Buffer, codec: number): Buffer {
     // a damaged batch is left for the log's own checks to refuse, with their reasons
     if (validateBatch(buf, pos, size) !== null) continue;
     if (pos > copiedTo) parts.push(buf.subarray(copiedTo, pos));
-    parts.push(rewrite(decodeRecordBatch(buf, pos, DECODE), codec));
+    parts.push(rewrite(decodeRecordBatch(buf, pos, DECODE), codec, level));
     copiedTo = pos + size;
   }
   if (parts.length === 0) return buf;
@@ -71,14 +74,15 @@ function recompressBuffer(buf: Buffer, codec: number): Buffer {
  * `records` with every batch in `codec` (see topicCodec; -1 returns them as they are). Throws
  * CorruptRecordError when a batch's records cannot be read, UnsupportedCompressionError when a
  * batch's codec, or `codec`, is not available in this build, and DecompressedSizeError when a
- * batch decompresses past BROKER_MAX_DECOMPRESSED_BYTES.
+ * batch decompresses past BROKER_MAX_DECOMPRESSED_BYTES. `level` is the codec's compression
+ * level (none: its default).
  */
-export function recompressBatches(records: Buffer | readonly Buffer[], codec: number): Buffer | readonly Buffer[] {
+export function recompressBatches(records: Buffer | readonly Buffer[], codec: number, level?: number): Buffer | readonly Buffer[] {
   if (codec < 0) return records;
-  if (records instanceof Uint8Array) return recompressBuffer(records, codec);
+  if (records instanceof Uint8Array) return recompressBuffer(records, codec, level);
   let out: Buffer[] | null = null;
   for (let i = 0; i < records.length; i++) {
-    const b = recompressBuffer(records[i]!, codec);
+    const b = recompressBuffer(records[i]!, codec, level);
     if (b !== records[i] && out === null) out = records.slice(0, i);
     if (out !== null) out.push(b);
   }

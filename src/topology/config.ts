@@ -8,7 +8,8 @@ import type { OAuthBearerConfig } from '../kafka/sasl/oauthbearer.js';
 import { posix } from 'node:path';
 import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
 import { parseControllerConfig } from '../../actors/controller/controller-config.js';
-import { ConfigError, LOG_CONFIG_KEYS } from '../storage/log-config.js';
+import { ConfigError } from '../storage/log-config.js';
+import { TOPIC_CONFIG_KEYS } from '../../actors/controller/topic-validation.js';
 
 export type NodeKind = 'inproc' | 'worker' | 'tcp';
 
@@ -188,7 +189,6 @@ export class TopologyError extends Error {
 const NAME = /^[a-zA-Z0-9._-]+$/;
 const TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
 const LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
-const TOPIC_EXTRA_KEYS = ['min.insync.replicas', 'unclean.leader.election.enable', 'compression.type'];
 
 type Obj = Record<string, unknown>;
 
@@ -516,7 +516,7 @@ export function validateTopology(value: unknown): TopologyProblem[] {
       }
       if (tp.config !== undefined && c.object(tp.config, join(p, 'config'))) {
         for (const k of Object.keys(tp.config)) {
-          if (!LOG_CONFIG_KEYS.includes(k) && !TOPIC_EXTRA_KEYS.includes(k)) c.add(join(join(p, 'config'), k), 'unknown topic config key');
+          if (!TOPIC_CONFIG_KEYS.includes(k)) c.add(join(join(p, 'config'), k), 'unknown topic config key');
         }
       }
     });

@@ -6,7 +6,7 @@
  *    metadata;
  *  - brokers (Kafka's dynamic broker configs, KIP-226): resource name '' for the cluster-wide
  *    default, or a broker id; only the keys that can change at run time (the topic-config
- *    defaults: log.*, message.max.bytes, min.insync.replicas, compression.type); each broker runs
+ *    defaults: log.*, message.max.bytes, min.insync.replicas, compression.type and its levels); each broker runs
  *    with its own over the defaults over its topology config;
  *  - groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
  *    consumer.heartbeat.interval.ms, checked by the controller (within the group.consumer.min/max

@@ -30,6 +30,21 @@ describe('broker config', () => {
     expect(describeBrokerConfig({ 'compression.type': 'zstd' }).find((c) => c.name === 'compression.type')).to.deep.equal({ name: 'compression.type', value: 'zstd', isDefault: false });
   });
 
+  it('takes compression.gzip.level, compression.lz4.level and compression.zstd.level (KIP-390), dynamic, each in its codec\'s range', () => {
+    const c = parseBrokerConfig({});
+    expect([c.compressionGzipLevel, c.compressionLz4Level, c.compressionZstdLevel]).to.deep.equal([-1, 9, 3]);
+    const set = parseBrokerConfig({ 'compression.gzip.level': '9', 'compression.lz4.level': 12, 'compression.zstd.level': '-5' });
+    expect([set.compressionGzipLevel, set.compressionLz4Level, set.compressionZstdLevel]).to.deep.equal([9, 12, -5]);
+    expect(() => parseBrokerConfig({ 'compression.gzip.level': 10 })).to.throw(ConfigError, /compression\.gzip\.level: 10 is not a gzip level: must be an integer from 1 to 9 \(or -1, the default\)/);
+    expect(() => parseBrokerConfig({ 'compression.zstd.level': 'fast' })).to.throw(ConfigError, /compression\.zstd\.level: "fast" is not a zstd level/);
+    expect(describeBrokerConfig({ 'compression.lz4.level': 12 }).filter((e) => e.name.startsWith('compression.') && e.name.endsWith('.level'))).to.deep.equal([
+      { name: 'compression.gzip.level', value: '-1', isDefault: true },
+      { name: 'compression.lz4.level', value: '12', isDefault: false },
+      { name: 'compression.zstd.level', value: '3', isDefault: true },
+    ]);
+    for (const k of ['compression.gzip.level', 'compression.lz4.level', 'compression.zstd.level']) expect(DYNAMIC_BROKER_CONFIG_KEYS).to.include(k);
+  });
+
   it("takes replica.selector.class: none (Kafka's default), LeaderSelector, or the rack-aware selector by Kafka's class name", () => {
     expect(parseBrokerConfig({}).replicaSelectorClass).to.equal('');
     const rackAware = 'org.apache.kafka.common.replica.RackAwareReplicaSelector';

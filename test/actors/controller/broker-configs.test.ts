@@ -41,6 +41,7 @@ describe('actors/controller: dynamic broker configs', () => {
       ['deleting a key that cannot change', { resource: '1', delete: ['broker.heartbeat.interval.ms'] }, ErrorCode.INVALID_REQUEST, /not a dynamic broker config/],
       ['a bad value', { resource: '', set: { 'log.retention.ms': 'soon' } }, ErrorCode.INVALID_CONFIG, /log.retention.ms/],
       ['a bad compression type', { resource: '', set: { 'compression.type': 'brotli' } }, ErrorCode.INVALID_CONFIG, /compression.type/],
+      ['a compression level outside its codec\'s range', { resource: '', set: { 'compression.lz4.level': '18' } }, ErrorCode.INVALID_CONFIG, /compression\.lz4\.level: 18 is not a lz4 level: must be an integer from 1 to 17/],
       ['a value that is not a string', { resource: '', set: { 'min.insync.replicas': 2 } }, ErrorCode.INVALID_REQUEST, /strings/],
     ];
     for (const [what, resource, code, why] of refusals) {

@@ -4,6 +4,7 @@
  * stands in for the controller (it accepts every AlterPartition) and for the broker.
  */
 import { expect } from 'chai';
+import { sampleText } from '../../helpers/sample-text.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,7 +106,7 @@ describe('actors/partition-replica', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string; racks?: Record<number, string>; alive?: (id: number) => boolean } = {}): ActorRef<ReplicaMsg> {
+  function spawn(initial: LeaderAndIsrPartition, extra: { minIsr?: number; lagMs?: number; brokerId?: number; compressionType?: string; compressionLevels?: { gzip: number; lz4: number; zstd: number }; racks?: Record<number, string>; alive?: (id: number) => boolean } = {}): ActorRef<ReplicaMsg> {
     return sys.spawn(partitionReplica, {
       name: `r${++n}`,
       args: {
@@ -119,6 +120,7 @@ describe('actors/partition-replica', function () {
         replicaLagTimeMaxMs: extra.lagMs ?? 10_000,
         defaultMinInsyncReplicas: extra.minIsr ?? 1,
         ...(extra.compressionType ? { defaultCompressionType: extra.compressionType } : {}),
+        ...(extra.compressionLevels ? { defaultCompressionLevels: extra.compressionLevels } : {}),
         ...(extra.racks ? { readReplicaSelection: { rackOf: (id: number) => extra.racks![id] ?? null } } : {}),
         ...(extra.alive ? { isBrokerAlive: extra.alive } : {}),
         initial,
@@ -184,6 +186,35 @@ describe('actors/partition-replica', function () {
     const own = spawn(state({ topic: 'u', isr: [1], replicas: [1], config: { 'compression.type': 'producer' } }), { compressionType: 'zstd' });
     expect(await produce(own, 1, batch(2))).to.deep.include({ errorCode: 0 });
     expect(decodeRecordBatches((await read(own, -1, 0)).records).map((b) => b.compression)).to.deep.equal([0]);
+  });
+
+  it("recompresses at the topic's compression.<codec>.level, else the broker's (KIP-390), and leaves a batch already in the codec as it is", async () => {
+    const text = sampleText(20_000).toString();
+    const records = Array.from({ length: 20 }, (_, i) => ({ value: Buffer.from(text.slice(i * 1000, (i + 1) * 1000)) }));
+    const plain = () => encodeRecordBatch({ records });
+    const storedSize = async (r: ActorRef<ReplicaMsg>, offset: number) => {
+      const [b] = decodeRecordBatches((await read(r, -1, offset)).records);
+      expect(b!.compression).to.equal(4);
+      expect(b!.records.map((x) => String(x.value))).to.deep.equal(records.map((x) => String(x.value)));
+      return b!.batchLength;
+    };
+    const levels = { gzip: -1, lz4: 9, zstd: 3 };
+    // the broker's default level, then the topic's own over it
+    const byDefault = spawn(state({ topic: 'z1', isr: [1], replicas: [1], config: { 'compression.type': 'zstd' } }), { compressionLevels: levels });
+    const brokerLevel = spawn(state({ topic: 'z2', isr: [1], replicas: [1], config: { 'compression.type': 'zstd' } }), { compressionLevels: { ...levels, zstd: 19 } });
+    const topicLevel = spawn(state({ topic: 'z3', isr: [1], replicas: [1], config: { 'compression.type': 'zstd', 'compression.zstd.level': '19' } }), { compressionLevels: levels });
+    for (const r of [byDefault, brokerLevel, topicLevel]) expect(await produce(r, 1, plain())).to.deep.include({ errorCode: 0 });
+    const [d, b, t] = [await storedSize(byDefault, 0), await storedSize(brokerLevel, 0), await storedSize(topicLevel, 0)];
+    expect(b).to.be.below(d);
+    expect(t).to.equal(b);
+    // the broker's default changes at run time (a dynamic broker config)
+    sys.send(byDefault, { type: 'BrokerDefaultsChanged', minInsyncReplicas: 1, compressionType: 'producer', compressionLevels: { ...levels, zstd: 19 } });
+    expect(await produce(byDefault, 1, plain())).to.deep.include({ errorCode: 0, baseOffset: 20 });
+    expect(await storedSize(byDefault, 20)).to.equal(b);
+    // a zstd batch at another level is not recompressed for the level
+    const sent = encodeRecordBatch({ compression: 'zstd', compressionLevel: 1, records });
+    expect(await produce(topicLevel, 1, [sent])).to.deep.include({ errorCode: 0, baseOffset: 20 });
+    expect(Buffer.from((await read(topicLevel, -1, 20)).records).subarray(61).equals(sent.subarray(61))).to.equal(true);
   });
 
   it("refuses, writing nothing, a batch the topic's compression.type cannot rewrite: records unreadable under a valid CRC", async () => {

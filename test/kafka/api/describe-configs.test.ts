@@ -23,8 +23,8 @@ describe('Kafka API: DescribeConfigs', function () {
   before(async () => {
     c = await startKafkaCluster({
       brokers: 2,
-      brokerConfig: { 'log.retention.ms': 3_600_000, 'min.insync.replicas': 2, 'compression.type': 'lz4' },
-      topics: [{ name: 'configured', partitions: 1, replicationFactor: 2, config: { 'segment.bytes': 1_048_576, 'cleanup.policy': 'delete' } }],
+      brokerConfig: { 'log.retention.ms': 3_600_000, 'min.insync.replicas': 2, 'compression.type': 'lz4', 'compression.lz4.level': 12 },
+      topics: [{ name: 'configured', partitions: 1, replicationFactor: 2, config: { 'segment.bytes': 1_048_576, 'cleanup.policy': 'delete', 'compression.zstd.level': 19 } }],
     });
     k = await KafkaCaller.connect(c.bootstrap[0]!);
   });
@@ -53,6 +53,19 @@ describe('Kafka API: DescribeConfigs', function () {
       ['compression.type', 'lz4', 4],
       ['compression.type', 'producer', 5],
     ]);
+    // KIP-390's levels: the topic's own, the broker's, Kafka's default
+    const synonymsOf = (name: string) => cfg.get(name).synonyms.map((s: { name: string; value: string; source: number }) => [s.name, s.value, s.source]);
+    expect(cfg.get('compression.zstd.level')).to.include({ value: '19', configSource: 1, configType: 3 });
+    expect(synonymsOf('compression.zstd.level')).to.deep.equal([
+      ['compression.zstd.level', '19', 1],
+      ['compression.zstd.level', '3', 5],
+    ]);
+    expect(cfg.get('compression.lz4.level')).to.include({ value: '12', configSource: 4, configType: 3 });
+    expect(synonymsOf('compression.lz4.level')).to.deep.equal([
+      ['compression.lz4.level', '12', 4],
+      ['compression.lz4.level', '9', 5],
+    ]);
+    expect(cfg.get('compression.gzip.level')).to.include({ value: '-1', configSource: 5, configType: 3 });
     expect(cfg.get('max.message.bytes')).to.include({ configSource: 5 });
     expect(cfg.get('cleanup.policy')).to.include({ value: 'delete', configSource: 1, configType: 7 });
     expect(cfg.get('cleanup.policy').synonyms.map((s: { name: string; source: number }) => [s.name, s.source])).to.deep.equal([
