@@ -32,6 +32,22 @@ const counter = defineActor<{ total: number }, CounterMsg, { start?: number } | 
   },
 });
 
+/** An endpoint to `peer` that keeps what is sent through it. */
+function recordingEndpoint(system: ActorSystem, peer: string): Envelope[] {
+  const sent: Envelope[] = [];
+  system.attachEndpoint({
+    peer,
+    kind: 'worker',
+    send: (e) => {
+      sent.push(e);
+      return null;
+    },
+    bufferedBytes: () => 0,
+    close: () => {},
+  });
+  return sent;
+}
+
 describe('runtime/actor-system', () => {
   let sys: ActorSystem;
   let clock: FakeClock;
@@ -369,17 +385,7 @@ describe('runtime/actor-system', () => {
     });
 
     it('is dropped from an envelope relayed to another node: its bytes are copied on', () => {
-      const sent: Envelope[] = [];
-      sys.attachEndpoint({
-        peer: 'n2',
-        kind: 'worker',
-        send: (e) => {
-          sent.push(e);
-          return null;
-        },
-        bufferedBytes: () => 0,
-        close: () => {},
-      });
+      const sent = recordingEndpoint(sys, 'n2');
       const msg = { type: 'Take', bytes: new Uint8Array(4) } as unknown as Message;
       sys.receive({ to: { node: 'n2', path: '/x' }, msg, payloadHold: { release: () => {} } }, 'n3');
       expect(sent).to.have.length(1);
@@ -451,17 +457,7 @@ describe('runtime/actor-system', () => {
     it("charges only a handler's synchronous run; a timer it starts and a message leaving the node are not charged", async () => {
       const a = charged.spawn(worker, { name: 'a' });
       charged.spawn(worker, { name: 'c' });
-      const sent: Envelope[] = [];
-      charged.attachEndpoint({
-        peer: 'n2',
-        kind: 'worker',
-        send: (e) => {
-          sent.push(e);
-          return null;
-        },
-        bufferedBytes: () => 0,
-        close: () => {},
-      });
+      const sent = recordingEndpoint(charged, 'n2');
       const account = { ms: 0 };
       // 3 ms before the await, then the asked c's 1 ms; the 50 ms after the await are not charged
       const r = (await charged.ask(a, { type: 'Work', ms: 3, askTo: '/c', thenMs: 50, remote: 'n2', timerMs: 10 }, { workAccount: account })) as Reply;
