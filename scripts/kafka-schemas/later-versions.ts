@@ -122,6 +122,13 @@ export const LATER_VERSIONS: readonly LaterVersion[] = [
     what: 'ConsumerGroupDescribe v1, KIP-1099: each member\'s type',
     response: [{ add: { name: 'MemberType', type: 'int8', versions: '1+', default: '-1' }, in: ['Groups', 'Members'] }],
   },
+  {
+    apiKey: 74,
+    version: 1,
+    what: 'ListConfigResources v1, KIP-1142 (v0 was ListClientMetricsResources): the resource types to list, and each resource\'s type',
+    request: [{ add: { name: 'ResourceTypes', type: '[]int8', versions: '1+' } }],
+    response: [{ add: { name: 'ResourceType', type: 'int8', versions: '1+', default: '16' }, in: ['ClientMetricsResources'] }],
+  },
 ];
 
 /** The struct whose fields `path` (field names from the top) leads to. */
@@ -145,7 +152,7 @@ function applyChange(message: RawMessage, change: SchemaChange): void {
   if ('add' in change) {
     if (fields.some((f) => f.name === change.add.name)) throw new Error(`${where}: ${change.add.name} is there already`);
     const at = change.after === undefined ? fields.length : fields.findIndex((f) => f.name === change.after) + 1;
-    if (at === 0) throw new Error(`${where}: no field ${change.after} to add ${change.add.name} after`);
+    if (change.after !== undefined && at === 0) throw new Error(`${where}: no field ${change.after} to add ${change.add.name} after`);
     fields.splice(at, 0, { ...change.add });
   } else {
     const f = fields.find((x) => x.name === change.field);

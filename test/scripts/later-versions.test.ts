@@ -67,6 +67,19 @@ describe('kafka schemas: later versions', () => {
     expect(() => withLaterVersions(noPath)).to.throw(/no field TopicData/);
   });
 
+  it('adds a field to a message that had none: ListClientMetricsResources 0 -> ListConfigResources 1, its resource types and each resource\'s type', () => {
+    const request: RawMessage = { apiKey: 74, type: 'request', name: 'ListClientMetricsResourcesRequest', validVersions: '0', flexibleVersions: '0+', fields: [] };
+    const out = withLaterVersions(request);
+    expect(out.validVersions).to.equal('0-1');
+    expect(out.fields).to.deep.equal([{ name: 'ResourceTypes', type: '[]int8', versions: '1+' }]);
+    // on the wire: v0 is an empty body, v1 carries the types, each resource its type after its name
+    expect(encode('request', 74, 0, { resourceTypes: [2] }).length).to.equal(1);
+    expect([...encode('request', 74, 1, { resourceTypes: [2, 32] })]).to.deep.equal([3, 2, 32, 0]);
+    const resources = { throttleTimeMs: 0, errorCode: 0, clientMetricsResources: [{ name: 't', resourceType: 2 }] };
+    expect([...encode('response', 74, 1, resources)].slice(6)).to.deep.equal([2, 2, 0x74, 2, 0, 0]);
+    expect([...encode('response', 74, 0, resources)].slice(6)).to.deep.equal([2, 2, 0x74, 0, 0]);
+  });
+
   it('the table has no gaps: each api\'s later versions follow one another', () => {
     const byKey = new Map<number, number[]>();
     for (const v of LATER_VERSIONS) byKey.set(v.apiKey, [...(byKey.get(v.apiKey) ?? []), v.version]);

@@ -70,6 +70,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [66, { min: 0, max: 2 }], // ListTransactions (v1: the duration filter; v2: KIP-1152 transactional id pattern)
   [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)
   [69, { min: 0, max: 1 }], // ConsumerGroupDescribe (KIP-848; v1: KIP-1099's member type, consumer or classic)
+  [74, { min: 0, max: 1 }], // ListConfigResources (v0: ListClientMetricsResources, none here; v1: KIP-1142, groups with configs, brokers, topics)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
   [80, { min: 0, max: 1 }], // AddRaftVoter (KIP-853, to the active controller; v1: KIP-1186's answer once written)
   [81, { min: 0, max: 0 }], // RemoveRaftVoter (KIP-853)

@@ -71,6 +71,7 @@ export const ApiKeys = {
   ListTransactions: 66,
   ConsumerGroupHeartbeat: 68,
   ConsumerGroupDescribe: 69,
+  ListClientMetricsResources: 74,
   DescribeTopicPartitions: 75,
   AddRaftVoter: 80,
   RemoveRaftVoter: 81,
@@ -1405,6 +1406,17 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'memberType', type: 'int8', versions: [1, N], default: -1 },
       ] },
       { name: 'authorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
+    ] },
+  ] },
+  { name: 'ListClientMetricsResourcesRequest', apiKey: 74, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'resourceTypes', type: 'int8', array: true, versions: [1, N] },
+  ] },
+  { name: 'ListClientMetricsResourcesResponse', apiKey: 74, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'clientMetricsResources', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'name', type: 'string', versions: [0, N] },
+      { name: 'resourceType', type: 'int8', versions: [1, N], default: 16 },
     ] },
   ] },
   { name: 'DescribeTopicPartitionsRequest', apiKey: 75, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
@@ -4190,6 +4202,27 @@ export interface ConsumerGroupDescribeResponseGroupsMembersTargetAssignmentTopic
   partitions: number[];
 }
 
+export interface ListClientMetricsResourcesRequest {
+  /** v1+ */
+  resourceTypes: number[];
+}
+
+export interface ListClientMetricsResourcesResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+ */
+  clientMetricsResources: ListClientMetricsResourcesResponseClientMetricsResources[];
+}
+
+export interface ListClientMetricsResourcesResponseClientMetricsResources {
+  /** v0+ */
+  name: string;
+  /** v1+, default 16 */
+  resourceType: number;
+}
+
 export interface DescribeTopicPartitionsRequest {
   /** v0+ */
   topics: DescribeTopicPartitionsRequestTopics[];
@@ -4372,6 +4405,7 @@ export interface RequestBodies {
   66: ListTransactionsRequest;
   68: ConsumerGroupHeartbeatRequest;
   69: ConsumerGroupDescribeRequest;
+  74: ListClientMetricsResourcesRequest;
   75: DescribeTopicPartitionsRequest;
   80: AddRaftVoterRequest;
   81: RemoveRaftVoterRequest;
@@ -4435,6 +4469,7 @@ export interface ResponseBodies {
   66: ListTransactionsResponse;
   68: ConsumerGroupHeartbeatResponse;
   69: ConsumerGroupDescribeResponse;
+  74: ListClientMetricsResourcesResponse;
   75: DescribeTopicPartitionsResponse;
   80: AddRaftVoterResponse;
   81: RemoveRaftVoterResponse;
