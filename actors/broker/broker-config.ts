@@ -5,7 +5,7 @@
  */
 import { consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
-import { COMPRESSION_LEVELS, compressionLevelProblem } from '../../src/protocol/compression.js';
+import { COMPRESSION_LEVELS, compressionLevelProblem, type LeveledCodec } from '../../src/protocol/compression.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
 import { LEADER_SELECTOR, RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { ConfigError, KAFKA_LONG_MAX, logConfigToKafka, parseLogConfig, type LogConfig } from '../../src/storage/log-config.js';
@@ -240,7 +240,7 @@ const CHOICE_KEYS: Record<string, { prop: ChoiceKey; def: string; choices: reado
 };
 
 /** The compression levels (KIP-390), each checked against its codec's range. */
-const LEVEL_KEYS: Record<string, { prop: LevelKey; codec: 'gzip' | 'lz4' | 'zstd' }> = {
+const LEVEL_KEYS: Record<string, { prop: LevelKey; codec: LeveledCodec }> = {
   'compression.gzip.level': { prop: 'compressionGzipLevel', codec: 'gzip' },
   'compression.lz4.level': { prop: 'compressionLz4Level', codec: 'lz4' },
   'compression.zstd.level': { prop: 'compressionZstdLevel', codec: 'zstd' },

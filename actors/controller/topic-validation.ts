@@ -13,7 +13,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
-import { compressionLevelProblem } from '../../src/protocol/compression.js';
+import { compressionLevelProblem, compressionLevelRange, type LeveledCodec } from '../../src/protocol/compression.js';
 import { ConfigError, LOG_CONFIG_KEYS, parseLogConfig } from '../../src/storage/log-config.js';
 import { throttledReplicasProblem } from '../../src/storage/throttled-replicas.js';
 
@@ -187,8 +187,8 @@ function validateConfigEntry(key: string, raw: unknown): { value: string | numbe
     case 'compression.zstd.level': {
       // KIP-390: the level the topic's compression.type codec recompresses at
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
-      const problem = compressionLevelProblem(key === 'compression.gzip.level' ? 'gzip' : key === 'compression.lz4.level' ? 'lz4' : 'zstd', n);
-      if (problem) return invalidConfig(key, `${JSON.stringify(raw)} is not valid: ${problem.slice(problem.indexOf(':') + 2)}`);
+      const codec: LeveledCodec = key === 'compression.gzip.level' ? 'gzip' : key === 'compression.lz4.level' ? 'lz4' : 'zstd';
+      if (compressionLevelProblem(codec, n)) return invalidConfig(key, `${JSON.stringify(raw)} is not valid: ${compressionLevelRange(codec)}`);
       return { value: String(n) };
     }
     case 'leader.replication.throttled.replicas':

@@ -32,7 +32,7 @@ import { LogState, type PartitionLog, type ReadOptions, type ReadResult } from '
 import { LOG_CONFIG_KEYS, deletesByRetention, isCompacted, logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { appendedBatch, loadProducerState, producerBatchAt, readProducerBatches, type ProducerBatch, type ProducerStateTable, type SequenceCheck } from '../../src/storage/producer-state.js';
 import { PRODUCER_ID_OFFSET, RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, iterateBatches, lastOffsetOf, readInt64BE } from '../../src/protocol/batch-header.js';
-import { CompressionType, UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { UnsupportedCompressionError, compressionName, isLeveledCodec } from '../../src/protocol/compression.js';
 import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
 import { firstKeylessRecord } from '../../src/protocol/record-keys.js';
@@ -720,8 +720,8 @@ function inTopicCodec(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract
 
 /** The level the topic's codec compresses at: its compression.<codec>.level, else the broker's (KIP-390); none for snappy. */
 function topicCompressionLevel(s: ReplicaState, codec: number): number | undefined {
-  const name = codec === CompressionType.GZIP ? 'gzip' : codec === CompressionType.LZ4 ? 'lz4' : codec === CompressionType.ZSTD ? 'zstd' : null;
-  if (name === null) return undefined;
+  const name = compressionName(codec);
+  if (!isLeveledCodec(name)) return undefined;
   const own = s.p.config[`compression.${name}.level`];
   if (own !== undefined) return Number(own);
   return s.brokerDefaults.compressionLevels?.[name];

@@ -3,7 +3,7 @@
  * rejected with a message naming the key.
  */
 import { boolValue, intValue, stringValue, type ValueResult } from '../../src/client/config-values.js';
-import { COMPRESSION_LEVELS, compressionId, compressionLevelProblem, compressionName, isCodecSupported, UnsupportedCompressionError } from '../../src/protocol/compression.js';
+import { COMPRESSION_LEVELS, compressionId, compressionLevelProblem, compressionName, isCodecSupported, isLeveledCodec, UnsupportedCompressionError } from '../../src/protocol/compression.js';
 
 export interface ProducerConfig {
   clientId: string;
@@ -126,16 +126,8 @@ export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));
 
 /** The level the producer compresses its batches at: its codec's compression.<codec>.level (none for snappy and registered codecs). */
 export function producerCompressionLevel(c: Pick<ProducerConfig, 'compressionType' | 'gzipLevel' | 'lz4Level' | 'zstdLevel'>): number | undefined {
-  switch (c.compressionType) {
-    case 'gzip':
-      return c.gzipLevel;
-    case 'lz4':
-      return c.lz4Level;
-    case 'zstd':
-      return c.zstdLevel;
-    default:
-      return undefined;
-  }
+  const levels = { gzip: c.gzipLevel, lz4: c.lz4Level, zstd: c.zstdLevel };
+  return isLeveledCodec(c.compressionType) ? levels[c.compressionType] : undefined;
 }
 
 export function parseProducerConfig(input: Readonly<Record<string, unknown>> = {}): ProducerConfig {

@@ -47,11 +47,25 @@ export const COMPRESSION_LEVELS: Readonly<Record<'gzip' | 'lz4' | 'zstd', Compre
   zstd: { min: ZSTD_MIN_LEVEL, max: ZSTD_MAX_LEVEL, default: ZSTD_DEFAULT_LEVEL },
 });
 
+/** The codecs that take a level. */
+export type LeveledCodec = keyof typeof COMPRESSION_LEVELS;
+
+/** True for a codec name that takes a level (gzip, lz4, zstd). */
+export function isLeveledCodec(name: string): name is LeveledCodec {
+  return Object.prototype.hasOwnProperty.call(COMPRESSION_LEVELS, name);
+}
+
+/** What a level of codec `name` must be: "must be an integer from 1 to 9 (or -1, the default)". */
+export function compressionLevelRange(name: LeveledCodec): string {
+  const r = COMPRESSION_LEVELS[name];
+  return `must be an integer from ${r.min} to ${r.max}${r.default < r.min ? ` (or ${r.default}, the default)` : ''}`;
+}
+
 /** Why `level` is not one of codec `name`'s (null: it is: in its range, or its default). */
-export function compressionLevelProblem(name: 'gzip' | 'lz4' | 'zstd', level: unknown): string | null {
+export function compressionLevelProblem(name: LeveledCodec, level: unknown): string | null {
   const r = COMPRESSION_LEVELS[name];
   if (typeof level === 'number' && Number.isInteger(level) && (level === r.default || (level >= r.min && level <= r.max))) return null;
-  return `${JSON.stringify(level)} is not a ${name} level: must be an integer from ${r.min} to ${r.max}${r.default < r.min ? ` (or ${r.default}, the default)` : ''}`;
+  return `${JSON.stringify(level)} is not a ${name} level: ${compressionLevelRange(name)}`;
 }
 
 /**
