@@ -24,7 +24,7 @@ export { actorRef, formatRef, isFailure, sameRef } from './runtime/types.js';
 export type { ActorRef, Envelope, Failure, FailureReason, Message } from './runtime/types.js';
 export { FakeClock, systemClock } from './runtime/clock.js';
 export type { Clock, TimerHandle } from './runtime/clock.js';
-export { childLogger, rootLogger, setLogLevel } from './runtime/logger.js';
+export { childLogger, LOGGER_LEVELS, loggerLevels, rootLogger, setLoggerLevel, setLogLevel, unsetLoggerLevel, type LoggerLevel } from './runtime/logger.js';
 export type { Logger, LogLevel } from './runtime/logger.js';
 // the V8 settings `samsa start` uses (a topology's `runtime` sets them too; call these before
 // your application warms up to run an embedded cluster the same way)
@@ -51,7 +51,7 @@ export { Consumer } from './client/consumer.js';
 export type { Batch, ConsumerEvents, ConsumerGroupMetadata, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
 export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
-export type { BrokerConfigChange, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, GroupConfigChange, GroupConfigResult, GroupConfigs, ResourceConfigs } from './client/admin.js';
+export type { BrokerConfigChange, BrokerLogger, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, GroupConfigChange, GroupConfigResult, GroupConfigs, ResourceConfigs } from './client/admin.js';
 export { QuotaMatchType } from './client/admin.js';
 export type { ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaEntry, ClientQuotaFilterComponent, ClientQuotaOp } from './client/admin.js';
 // SCRAM credentials (KIP-554), for admin.alterUserScramCredentials / describeUserScramCredentials

@@ -17,7 +17,8 @@
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
- * DescribeConfigs (a broker, the cluster-wide default, a topic or a group), AlterClientQuotas, DescribeClientQuotas, CreateAcls,
+ * DescribeConfigs (a broker, the cluster-wide default, a topic or a group), DescribeBrokerLoggers and
+ * AlterBrokerLoggers (asked of that broker), AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken, DescribeDelegationTokens,
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
@@ -37,7 +38,7 @@ import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { clusterDefaultConfigEntries, topicConfigEntries, type ConfigEntry as BrokerConfigEntry } from '../broker/config-entries.js';
-import type { BrokerConfigsDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, ReplicaLogDirsAltered, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
+import type { BrokerConfigsDescription, BrokerLoggersAltered, BrokerLoggersDescription, BrokerMsg, LogDirDescription, LogDirsDescription, MetadataResponse, ReplicaLogDirsAltered, TxnMarkerEntry, WriteTxnMarkersResponse } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
 import type { QuorumReply } from '../quorum/messages.js';
 import {
@@ -279,6 +280,26 @@ async function brokerConfigsOf(s: AdminState, ctx: Ctx, broker: { brokerId: numb
   return answer.configs;
 }
 
+/** A running broker's node, or why it cannot be asked (not registered, fenced). */
+async function runningBroker(s: AdminState, ctx: Ctx, brokerId: unknown): Promise<{ brokerId: number; node: string } | { errorCode: number; errorMessage: string }> {
+  if (!Number.isSafeInteger(brokerId) || (brokerId as number) < 0) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'broker must be a broker id' };
+  const md = await controllerMetadata(s, ctx, []);
+  if (isFailure(md)) return { errorCode: md.errorCode, errorMessage: md.message };
+  const broker = md.brokers.find((b) => b.brokerId === brokerId);
+  if (!broker) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${brokerId as number} is not registered in the cluster` };
+  if (broker.fenced) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${broker.brokerId} is fenced (stopped, or not heartbeating): only a running broker has loggers` };
+  return broker;
+}
+
+/** Asks a running broker about its loggers (DescribeLoggers, AlterLoggers) and passes its answer on. */
+async function askBrokerLoggers(s: AdminState, ctx: Ctx, brokerId: unknown, msg: BrokerMsg, replyType: string): Promise<void> {
+  const broker = await runningBroker(s, ctx, brokerId);
+  if ('errorCode' in broker) return fail(ctx, replyType, broker.errorCode, broker.errorMessage);
+  const answer = await ctx.ask<BrokerLoggersDescription | BrokerLoggersAltered>({ node: broker.node, path: brokerPath(broker.brokerId) }, msg, { timeoutMs: s.timeoutMs });
+  if (isFailure(answer)) return fail(ctx, replyType, ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} did not answer: ${answer.message}`);
+  ctx.reply({ ...answer, type: replyType });
+}
+
 /**
  * A group's config entries: its own values (the controller's metadata) over the broker defaults
  * of its coordinator, the leader of its __consumer_offsets partition (else any live broker: the
@@ -376,6 +397,13 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const md = await controllerMetadata(s, ctx, []);
       if (isFailure(md)) return fail(ctx, 'DynamicGroupConfigs', md.errorCode, md.message);
       ctx.reply({ type: 'DynamicGroupConfigs', errorCode: ErrorCode.NONE, groupConfigs: md.groupConfigs ?? {} });
+    },
+    async DescribeBrokerLoggers(s, m, ctx) {
+      await askBrokerLoggers(s, ctx, m.broker, { type: 'DescribeLoggers' }, 'BrokerLoggers');
+    },
+    async AlterBrokerLoggers(s, m, ctx) {
+      if (!Array.isArray(m.changes)) return fail(ctx, 'BrokerLoggersAltered', ErrorCode.INVALID_REQUEST, 'changes must be [{ name, op: set|delete, level? }]');
+      await askBrokerLoggers(s, ctx, m.broker, { type: 'AlterLoggers', changes: m.changes, validateOnly: m.validateOnly ?? false }, 'BrokerLoggersAltered');
     },
     async DescribeConfigs(s, m, ctx) {
       const r = (m.resource ?? {}) as { broker?: unknown; topic?: unknown; group?: unknown };

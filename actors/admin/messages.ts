@@ -3,6 +3,7 @@
  */
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuotaFilterComponent } from '../../src/security/client-quotas.js';
+import type { BrokerLoggerChange } from '../broker/messages.js';
 import type { CreatableTopic } from '../controller/messages.js';
 import type { ScramDeletion, ScramUpsertion } from '../controller/scram-credentials.js';
 import type { IsolationLevel } from '../partition-replica/messages.js';
@@ -120,6 +121,10 @@ export type AdminMsg =
    * partition, or another live broker).
    */
   | { type: 'DescribeConfigs'; resource: { broker: number | null } | { topic: string } | { group: string } }
+  /** A broker's loggers (Kafka's BROKER_LOGGER configs), asked of that broker: root and its node's named loggers, each at its level. */
+  | { type: 'DescribeBrokerLoggers'; broker: number }
+  /** Changes to a broker's loggers, made by that broker (a level set or taken away), checked whole before any is made. */
+  | { type: 'AlterBrokerLoggers'; broker: number; changes: BrokerLoggerChange[]; validateOnly?: boolean }
   /**
    * Kafka's AlterClientQuotas, passed to the controller as it is (Kafka's wire shape of entities:
    * [{ entityType: 'user' | 'client-id', entityName: name or null for the default }]); answered per entry.

@@ -26,7 +26,8 @@
  * log not found for a partition that is not new is not made afresh elsewhere: that replica is
  * offline too), AlterReplicaLogDirs (each replica named
  * asked to move its log, answered once the moves have begun; a partition not hosted gets
- * REPLICA_NOT_AVAILABLE and its dir is kept for when it comes), DescribeConfigs (every broker key, its value in force and its source), and its
+ * REPLICA_NOT_AVAILABLE and its dir is kept for when it comes), DescribeConfigs (every broker key, its value in force and its source),
+ * DescribeLoggers and AlterLoggers (its node's named loggers and their levels, Kafka's BROKER_LOGGER configs), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
@@ -36,7 +37,8 @@
  * TopicsDeleted (topics gone from the metadata, or there under another id) to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
- * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription.
+ * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription,
+ * BrokerLoggersDescription, BrokerLoggersAltered.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +67,7 @@ import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-s
 import { NO_GUARD } from '../partition-replica/txn-verification.js';
 import { partitionReplica } from '../partition-replica/replica.js';
 import { compressionLevelsOf, parseBrokerConfig, type BrokerConfig } from './broker-config.js';
+import { alterBrokerLoggers, describeBrokerLoggers } from './broker-loggers.js';
 import { brokerConfigEntries } from './config-entries.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
@@ -917,6 +920,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
     AlterReplicaLogDirs: { dirs: 'array' },
+    AlterLoggers: { changes: 'array', validateOnly: 'boolean?' },
   },
 
   handlers: {
@@ -1271,6 +1275,14 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         brokerId: s.args.brokerId,
         configs: brokerConfigEntries(s.args.config ?? {}, dynamic[String(s.args.brokerId)] ?? {}, dynamic[''] ?? {}),
       } satisfies BrokerConfigsDescription);
+    },
+
+    DescribeLoggers(s, _m, ctx) {
+      ctx.reply(describeBrokerLoggers(ctx.nodeId, s.args.brokerId));
+    },
+
+    AlterLoggers(s, m, ctx) {
+      ctx.reply(alterBrokerLoggers(ctx.nodeId, s.args.brokerId, m.changes, m.validateOnly ?? false, ctx.log));
     },
 
     DescribeLogDirs(s, m, ctx) {

@@ -179,6 +179,13 @@ export type BrokerMsg =
    * source (its topology config, the dynamic configs in its metadata, Kafka's default).
    */
   | { type: 'DescribeConfigs' }
+  /** Kafka's DescribeConfigs of this broker's BROKER_LOGGER resource: its node's loggers and their levels. */
+  | { type: 'DescribeLoggers' }
+  /**
+   * Kafka's IncrementalAlterConfigs of this broker's BROKER_LOGGER resource: set a logger's level
+   * or take it away (broker-loggers.ts). Checked whole before any change is made.
+   */
+  | { type: 'AlterLoggers'; changes: BrokerLoggerChange[]; validateOnly?: boolean }
   // internal
   | { type: 'Register' }
   | { type: 'RegistrationResult'; errorCode: number; brokerEpoch: number; errorMessage?: string }
@@ -222,6 +229,27 @@ export interface MetadataResponse {
 }
 
 export type BrokerStatus = 'Registering' | 'Running' | 'Fenced' | 'ShuttingDown';
+
+/** A change to one logger: set its level (a Kafka level, any case), or delete its own level. */
+export interface BrokerLoggerChange {
+  name: string;
+  op: 'set' | 'delete';
+  level?: string | null;
+}
+
+export interface BrokerLoggersDescription {
+  type: 'BrokerLoggersDescription';
+  errorCode: number;
+  brokerId: number;
+  /** root first, then every logger of the broker's node by name, each with the level it runs at. */
+  loggers: { name: string; level: string }[];
+}
+
+export interface BrokerLoggersAltered {
+  type: 'BrokerLoggersAltered';
+  errorCode: number;
+  errorMessage: string | null;
+}
 
 export interface BrokerConfigsDescription {
   type: 'BrokerConfigsDescription';

@@ -434,6 +434,12 @@ export interface ResourceConfigs {
   configs: ConfigEntry[];
 }
 
+/** One of a broker's loggers (Kafka's BROKER_LOGGER config): its name and the level it runs at (OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL). */
+export interface BrokerLogger {
+  name: string;
+  level: string;
+}
+
 const brokerResource = (broker: number | null): string => (broker === null ? 'the cluster-wide default' : `broker ${broker}`);
 
 function isBrokerId(b: unknown): b is number {
@@ -1522,6 +1528,35 @@ export class Admin {
     const wire = typeof r.topic === 'string' ? { topic: r.topic } : typeof r.group === 'string' ? { group: r.group } : { broker: r.broker as number | null };
     const answer = await this.call({ type: 'DescribeConfigs', resource: wire });
     return { brokerId: answer.brokerId as number | null, configs: answer.configs as ConfigEntry[] };
+  }
+
+  /**
+   * A broker's loggers, as Kafka's describeConfigs of a BROKER_LOGGER resource lists them (KIP-412):
+   * root first, then every named logger of the broker's node by name (an actor's samsa.<kind>,
+   * a component's below it: samsa.broker.log-manager.log), each with the level it runs at, its
+   * own or its nearest ancestor's. The broker must be running (else BROKER_NOT_AVAILABLE).
+   */
+  async describeBrokerLoggers(broker: number): Promise<BrokerLogger[]> {
+    if (!isBrokerId(broker)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'broker must be a broker id');
+    return (await this.call({ type: 'DescribeBrokerLoggers', broker })).loggers as BrokerLogger[];
+  }
+
+  /**
+   * Sets and removes a broker's log levels, as Kafka's incrementalAlterConfigs on a BROKER_LOGGER
+   * resource: `set` gives loggers a level (Kafka's names, in any case), and the loggers below them
+   * without their own follow; `delete` takes a logger's own level away (it runs at its nearest
+   * ancestor's again). Checked whole before anything changes: a logger the broker does not have or
+   * a level Kafka does not name is INVALID_CONFIG, deleting root's level INVALID_REQUEST. The
+   * levels last until the broker stops. `validateOnly` checks without changing anything.
+   */
+  async alterBrokerLoggers(opts: { broker: number; set?: Record<string, string>; delete?: string[]; validateOnly?: boolean }): Promise<void> {
+    if (!isBrokerId(opts?.broker)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'broker must be a broker id');
+    const changes = [
+      ...Object.entries(opts.set ?? {}).map(([name, level]) => ({ name, op: 'set' as const, level })),
+      ...(opts.delete ?? []).map((name) => ({ name, op: 'delete' as const })),
+    ];
+    if (changes.length === 0) return;
+    await this.call({ type: 'AlterBrokerLoggers', broker: opts.broker, changes, validateOnly: opts.validateOnly ?? false });
   }
 
   /** Per partition: committed offset, log end offset (high watermark) and lag. */

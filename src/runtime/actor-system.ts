@@ -16,7 +16,7 @@ import type { ActorDefinition, AskOptions, SpawnOptions } from './actor-definiti
 import { validateMessage } from './actor-definition.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Endpoint, Transport } from './endpoint.js';
-import { childLogger, type Logger } from './logger.js';
+import { childLogger, forgetNodeLoggers, type Logger } from './logger.js';
 import { PendingAsks, makeFailure } from './pending-asks.js';
 import { withTimeout } from './timeout.js';
 import type { ActorRef, Envelope, Failure, FailureReason, Message, WorkAccount } from './types.js';
@@ -94,7 +94,7 @@ export class ActorSystem {
     this.defaultAskTimeoutMs = opts.defaultAskTimeoutMs ?? 30_000;
     this.stopTimeoutMs = opts.stopTimeoutMs ?? 5_000;
     this.workClock = opts.workClock ?? (() => performance.now());
-    this.log = childLogger({ node: this.nodeId });
+    this.log = childLogger({ node: this.nodeId, logger: 'samsa.runtime' });
     this.asks = new PendingAsks(this.clock);
     // nact 7 ignores a plain string name: it must be { name }. Names are unique per process so a
     // node restarted in the same process never collides with its previous incarnation.
@@ -449,6 +449,7 @@ export class ActorSystem {
     this.endpoints.clear();
     nact.stop(this.nactRoot as never);
     this.log.debug('node stopped');
+    forgetNodeLoggers(this.nodeId);
   }
 }
 

@@ -162,6 +162,11 @@ export class LogManager {
     this.cleanerWriter = new CheckpointWriter(path.join(logDir, CLEANER_OFFSET_CHECKPOINT));
   }
 
+  /** A partition log's logger: this manager's (its node and name) with the partition. */
+  private logLogger(topic: string, partition: number): Logger {
+    return this.logger.child({ component: 'log', topicPartition: `${topic}-${partition}` });
+  }
+
   /** Opens every partition log in the dir and starts the schedules. */
   static async open(options: LogManagerOptions): Promise<LogManager> {
     const clock = options.clock ?? systemClock;
@@ -214,6 +219,7 @@ export class LogManager {
       const key = topicPartitionKey(tp.topic, tp.partition);
       const log = await PartitionLog.open({
         dir: path.join(dir, entry.name),
+        logger: this.logLogger(tp.topic, tp.partition),
         topic: tp.topic,
         partition: tp.partition,
         config: this.defaultConfig,
@@ -399,7 +405,7 @@ export class LogManager {
     this.assertOpen();
     const key = topicPartitionKey(topic, partition);
     if (this.logs.has(key) || this.opening.has(key)) throw new Error(`${key} already has a log in ${this.logDir}`);
-    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed, ...state }));
+    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, logger: this.logLogger(topic, partition), clock: this.clock, handles: this.handles, onOffline: this.logFailed, ...state }));
   }
 
   /** A log being opened under `key`: others asking meanwhile wait for it; once open it is served. */
@@ -421,7 +427,7 @@ export class LogManager {
   openFutureLog(topic: string, partition: number, config: LogConfig, tag: string): Promise<PartitionLog> {
     this.assertOpen();
     const dir = path.join(this.logDir, `${topicPartitionKey(topic, partition)}.${tag}${FUTURE_DIR_SUFFIX}`);
-    return PartitionLog.open({ dir, topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed });
+    return PartitionLog.open({ dir, topic, partition, config, logger: this.logLogger(topic, partition), clock: this.clock, handles: this.handles, onOffline: this.logFailed });
   }
 
   /** Writes every checkpoint of this dir now (after a log moved in or out). */
@@ -450,7 +456,7 @@ export class LogManager {
     }
     const pending = this.opening.get(key);
     if (pending) return pending;
-    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, clock: this.clock, handles: this.handles, onOffline: this.logFailed }));
+    return this.takeIn(key, PartitionLog.open({ dir: path.join(this.logDir, key), topic, partition, config, logger: this.logLogger(topic, partition), clock: this.clock, handles: this.handles, onOffline: this.logFailed }));
   }
 
   /**

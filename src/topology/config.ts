@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { parseBrokerConfig } from '../../actors/broker/broker-config.js';
 import { parseControllerConfig } from '../../actors/controller/controller-config.js';
 import { ConfigError } from '../storage/log-config.js';
+import { LOGGER_LEVELS, parseLoggerLevel } from '../runtime/logger.js';
 import { TOPIC_CONFIG_KEYS } from '../../actors/controller/topic-validation.js';
 
 export type NodeKind = 'inproc' | 'worker' | 'tcp';
@@ -164,6 +165,13 @@ export interface RuntimeConfig {
 export interface TopologyConfig {
   clusterId: string;
   logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /**
+   * Levels of named loggers on every node from its start (as a log4j config names Kafka's):
+   * logger name (samsa.partition-replica, samsa.broker.log-manager, root...) -> a Kafka level
+   * (OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL, any case). A broker's can change while it
+   * runs (its BROKER_LOGGER configs).
+   */
+  loggers?: Record<string, string>;
   runtime?: RuntimeConfig;
   nodes: NodeConfig[];
   controller: ControllerConfig;
@@ -189,6 +197,7 @@ export class TopologyError extends Error {
 const NAME = /^[a-zA-Z0-9._-]+$/;
 const TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
 const LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
+const LOGGER_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 type Obj = Record<string, unknown>;
 
@@ -266,9 +275,15 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   const c = new Checker();
   if (!c.object(value, '(root)')) return c.problems;
   const t = value;
-  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'runtime', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
+  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'loggers', 'runtime', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
   if (t.clusterId !== undefined) c.string(t.clusterId, 'clusterId', NAME);
   if (t.logLevel !== undefined && !LEVELS.includes(t.logLevel as string)) c.add('logLevel', `must be one of ${LEVELS.join(', ')}, got ${describe(t.logLevel)}`);
+  if (t.loggers !== undefined && c.object(t.loggers, 'loggers')) {
+    for (const [name, level] of Object.entries(t.loggers)) {
+      if (!LOGGER_NAME.test(name)) c.add(`loggers.${name}`, 'a logger name is dot-separated names of letters, digits, \'_\' and \'-\' (samsa.partition-replica)');
+      else if (typeof level !== 'string' || parseLoggerLevel(level) === null) c.add(`loggers.${name}`, `must be one of ${LOGGER_LEVELS.join(', ')}, got ${describe(level)}`);
+    }
+  }
   if (t.runtime !== undefined && c.object(t.runtime, 'runtime')) {
     c.keys(t.runtime, 'runtime', ['heapGrowingPercent', 'allocationSitePretenuring'], []);
     if (t.runtime.heapGrowingPercent !== undefined) c.int(t.runtime.heapGrowingPercent, 'runtime.heapGrowingPercent', 0, 1000);

@@ -14,7 +14,7 @@ import { CONTROLLER_CHANNEL_PATH, controllerChannel, controllerChannelRef } from
 import { CONTROLLER_PATH, brokerPath } from '../protocol/cluster.js';
 import type { ActorDefinition } from '../runtime/actor-definition.js';
 import type { ActorSystem } from '../runtime/actor-system.js';
-import { setLogLevel } from '../runtime/logger.js';
+import { configureLoggers, parseLoggerLevel, setLogLevel } from '../runtime/logger.js';
 import type { Message } from '../runtime/types.js';
 import { allControllers, controllerVoters, type ControllerVoterEntry, type TopologyConfig } from './config.js';
 
@@ -54,6 +54,7 @@ export async function setupNode(system: ActorSystem, args: NodeSetupArgs): Promi
   const t = args.topology;
   const at = (p: string) => path.resolve(args.baseDir, p);
   if (t.logLevel) setLogLevel(t.logLevel);
+  if (t.loggers) configureLoggers(system.nodeId, Object.fromEntries(Object.entries(t.loggers).map(([name, level]) => [name, parseLoggerLevel(level)!])));
   const controllers = allControllers(t.controller);
   // everything on this node reaches the active controller through the node's channel (which
   // learns controllers the topology does not name from their answers)

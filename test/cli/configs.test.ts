@@ -74,8 +74,8 @@ describe('cli/commands/configs: the command line', () => {
   it('refuses entities that cannot work, naming the problem', () => {
     const cases: [string[], RegExp][] = [
       [['--describe'], /give the entity: --entity-type topics\|brokers/],
-      [['--describe', '--entity-type', 'broker-loggers'], /--entity-type broker-loggers is not supported: samsa has configs for topics, brokers, groups, users and clients \(client quotas\) and ips \(connection rate quotas\)/],
-      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, groups, users, clients or ips/],
+      [['--describe', '--entity-type', 'client-metrics'], /--entity-type client-metrics is not supported: samsa has configs for topics, brokers, broker-loggers, groups, users and clients \(client quotas\) and ips \(connection rate quotas\); it has no client metrics subscriptions \(KIP-714\)/],
+      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, broker-loggers, groups, users, clients or ips/],
       [['--describe', '--entity-type', 'topics', '--entity-type', 'brokers'], /--entity-type topics goes alone: only users and clients go together/],
       [['--describe', '--entity-type', 'topics', '--entity-name', 'a', '--entity-name', 'b'], /--entity-name is given more than once/],
       [['--describe', '--entity-name', 't'], /--entity-name goes with --entity-type/],
@@ -83,7 +83,7 @@ describe('cli/commands/configs: the command line', () => {
       [['--describe', '--entity-type', 'brokers', '--entity-name', '1', '--entity-default'], /only one of --entity-name and --entity-default/],
       [['--describe', '--entity-type', 'brokers', '--entity-name', 'one'], /must be a broker id \(an integer\), got 'one'/],
       [['--describe', '--broker', '-1'], /must be a broker id/],
-      [['--describe', '--topic', 't', '--broker', '1'], /only one of --topic, --broker, --broker-defaults and --group/],
+      [['--describe', '--topic', 't', '--broker', '1'], /only one of --topic, --broker, --broker-defaults, --broker-logger and --group/],
       [['--describe', '--entity-type', 'brokers', '--topic', 't'], /--topic names a topic: it does not go with --entity-type brokers/],
       [['--describe', '--topic', 't', '--entity-name', 'u'], /--topic names the entity: it does not go with --entity-name/],
       [['--alter', '--entity-type', 'topics', '--add-config', 'a=1'], /--alter needs the topic/],
@@ -213,7 +213,7 @@ describe('cli/commands/configs: the command line', () => {
       expect(help.stdout).to.contain(o);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), group configs, client quotas, IP connection rates and SCRAM credentials/);
+    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), brokers' log levels, group configs, client quotas, IP connection rates and SCRAM credentials/);
   });
 });
 

@@ -34,9 +34,20 @@ describe('topology/config', () => {
   it('names unknown keys at every level', () => {
     const t = { ...base(), colour: 'red', nodes: [{ id: 'main', kind: 'inproc', size: 3 }, { id: 'b1', kind: 'worker' }] };
     expect(problems(t)).to.include.members([
-      'colour: unknown key (allowed: $schema, clusterId, logLevel, runtime, nodes, controller, brokers, listeners, topics, actors)',
+      'colour: unknown key (allowed: $schema, clusterId, logLevel, loggers, runtime, nodes, controller, brokers, listeners, topics, actors)',
       'nodes[0].size: unknown key (allowed: id, kind, host, port, tls)',
     ]);
+  });
+
+  it('checks the named loggers: dotted names, Kafka\'s levels in any case', () => {
+    expect(validateTopology({ ...base(), loggers: { 'samsa.partition-replica': 'DEBUG', root: 'warn', 'my-app.part_2': 'ALL' } })).to.deep.equal([]);
+    expect(problems({ ...base(), loggers: { 'samsa.broker': 'LOUD', 'samsa..x': 'INFO', 'a b': 'INFO', 'samsa.n': 3 } })).to.deep.equal([
+      'loggers.samsa.broker: must be one of OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL, got "LOUD"',
+      "loggers.samsa..x: a logger name is dot-separated names of letters, digits, '_' and '-' (samsa.partition-replica)",
+      "loggers.a b: a logger name is dot-separated names of letters, digits, '_' and '-' (samsa.partition-replica)",
+      'loggers.samsa.n: must be one of OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL, got number 3',
+    ]);
+    expect(problems({ ...base(), loggers: 'DEBUG' })).to.deep.equal(['loggers: must be an object, got "DEBUG"']);
   });
 
   it('checks the runtime settings', () => {

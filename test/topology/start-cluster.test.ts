@@ -73,6 +73,47 @@ describe('topology/startCluster', function () {
     }
   });
 
+  it("gives every node's named loggers the topology's levels from its start; a broker's can change while it runs", async () => {
+    const t: TopologyConfig = {
+      clusterId: 'loggers',
+      logLevel: 'silent',
+      // levels that write nothing in a quiet cluster (this test's lines would be noise)
+      loggers: { 'samsa.partition-replica': 'error', 'samsa.controller': 'FATAL', 'my-app.jobs': 'WARN' },
+      nodes: [{ id: 'main', kind: 'inproc' }, { id: 'b2', kind: 'worker' }],
+      controller: { node: 'main', metadataDir: 'meta' },
+      brokers: [
+        { id: 1, node: 'main', logDir: 'b1' },
+        { id: 2, node: 'b2', logDir: 'b2' },
+      ],
+    };
+    const h = await startCluster(t, { baseDir: dir });
+    try {
+      const admin = h.samsa().admin();
+      await admin.connect();
+      try {
+        const levels = async (b: number) => Object.fromEntries((await admin.describeBrokerLoggers(b)).map((l) => [l.name, l.level]));
+        await checkFor(async () => (await admin.describeCluster()).brokers.length === 2, 10_000, 20);
+        for (const b of [1, 2]) {
+          // named in the topology, so there before anything logs through them (as in a log4j config)
+          expect(await levels(b), `broker ${b}`).to.deep.include({ root: 'OFF', 'samsa.partition-replica': 'ERROR', 'samsa.controller': 'FATAL', 'my-app': 'OFF', 'my-app.jobs': 'WARN', 'samsa.broker': 'OFF' });
+        }
+        await admin.alterBrokerLoggers({ broker: 2, set: { 'my-app': 'error' }, delete: ['samsa.partition-replica'] });
+        expect(await levels(2)).to.deep.include({ 'my-app': 'ERROR', 'my-app.jobs': 'WARN', 'samsa.partition-replica': 'OFF' });
+        expect(await levels(1)).to.deep.include({ 'my-app': 'OFF', 'samsa.partition-replica': 'ERROR' });
+        await admin.alterBrokerLoggers({ broker: 1, set: { root: 'INFO' }, validateOnly: true });
+        expect((await levels(1)).root).to.equal('OFF');
+        const refused = async (p: Promise<unknown>) => p.then(() => null, (e: Error & { errorName?: string }) => [e.errorName, e.message]);
+        expect(await refused(admin.alterBrokerLoggers({ broker: 1, set: { 'samsa.nothing': 'INFO' } }))).to.deep.equal(['INVALID_CONFIG', 'INVALID_CONFIG: Logger samsa.nothing does not exist on broker 1']);
+        expect(await refused(admin.describeBrokerLoggers(-1))).to.deep.equal(['INVALID_REQUEST', 'INVALID_REQUEST: broker must be a broker id']);
+        expect(await refused(admin.describeBrokerLoggers(9))).to.deep.equal(['BROKER_NOT_AVAILABLE', 'BROKER_NOT_AVAILABLE: broker 9 is not registered in the cluster']);
+      } finally {
+        await admin.disconnect();
+      }
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('starts a broker with several log dirs (logDirs, relative to the base dir), spreading the topic over them', async () => {
     const t: TopologyConfig = {
       clusterId: 'jbod',

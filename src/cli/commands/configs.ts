@@ -1,10 +1,14 @@
 /**
- * `samsa configs`: describes and alters topic configs, dynamic broker configs, consumer group
- * configs, client quotas, IP connection rate quotas and users' SCRAM credentials like Kafka's
- * kafka-configs tool. The entity is --entity-type topics|brokers|groups|users|clients|ips with
- * --entity-name or (brokers, users, clients, ips) --entity-default, or kafka-configs' shorthands
- * --topic, --broker, --broker-defaults, --group, --user, --user-defaults, --client,
- * --client-defaults, --ip, --ip-defaults.
+ * `samsa configs`: describes and alters topic configs, dynamic broker configs, brokers' log
+ * levels, consumer group configs, client quotas, IP connection rate quotas and users' SCRAM
+ * credentials like Kafka's kafka-configs tool. The entity is --entity-type
+ * topics|brokers|broker-loggers|groups|users|clients|ips with --entity-name or (brokers, users,
+ * clients, ips) --entity-default, or kafka-configs' shorthands --topic, --broker,
+ * --broker-defaults, --broker-logger, --group, --user, --user-defaults, --client,
+ * --client-defaults, --ip, --ip-defaults. A broker's loggers (admin.describeBrokerLoggers,
+ * admin.alterBrokerLoggers) are named by its id, always: `Dynamic configs for broker-logger 1
+ * are:` then `  samsa.broker=INFO sensitive=false synonyms={}` per logger; --alter checks first
+ * that every logger named exists, as kafka-configs.
  * users and clients go together (a user's clients): --entity-type users --entity-name alice
  * --entity-type clients --entity-name app, names and defaults paired with the types by position.
  * ips go alone (KIP-612): an IP address (samsa takes IP literals only, where kafka-configs also
@@ -39,7 +43,7 @@
  * '1.2.3.4' are connection_creation_rate=10.0`, `Quota configs for the default ip are ...`.
  */
 import fs from 'node:fs';
-import type { Admin, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
+import type { Admin, BrokerLogger, ClientQuotaEntity, ClientQuotaEntry, ConfigEntry, ScramMechanismName, UserScramCredentialAlteration, UserScramCredentialsDescription } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
@@ -54,25 +58,25 @@ export { canonicalIp };
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
 
-const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, groups, users and clients (client quotas) and ips (connection rate quotas)';
+const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, broker-loggers, groups, users and clients (client quotas) and ips (connection rate quotas)';
 /** kafka-configs' entity types that samsa does not have, and why. */
 const OTHER_ENTITY_TYPES: Readonly<Record<string, string>> = {
-  'broker-loggers': SAMSA_ENTITY_TYPES,
-  'client-metrics': SAMSA_ENTITY_TYPES,
+  'client-metrics': `${SAMSA_ENTITY_TYPES}; it has no client metrics subscriptions (KIP-714)`,
 };
-const ENTITY_TYPES = ['topics', 'brokers', 'groups', 'users', 'clients', 'ips'] as const;
+const ENTITY_TYPES = ['topics', 'brokers', 'broker-loggers', 'groups', 'users', 'clients', 'ips'] as const;
 type EntityType = (typeof ENTITY_TYPES)[number];
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
   { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
-  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, groups, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
+  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, broker-loggers, groups, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
   { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a group id, a user principal, a client id or an IP address (an address only: host names are not resolved)' },
   { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users, clients or ips the default user, client id or IP (the quota of those without their own)' },
   { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
   { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
   { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
+  { name: 'broker-logger', kind: 'string', value: 'id', help: "shorthand for --entity-type broker-loggers --entity-name id (a broker's loggers and their log levels)" },
   { name: 'group', kind: 'string', value: 'id', help: 'shorthand for --entity-type groups --entity-name id (a consumer group: consumer.session.timeout.ms, consumer.heartbeat.interval.ms)' },
   { name: 'user', kind: 'string', value: 'principal', help: 'shorthand for --entity-type users --entity-name principal (with --client or --client-defaults: that user\'s clients)' },
   { name: 'user-defaults', kind: 'flag', help: 'shorthand for --entity-type users --entity-default' },
@@ -106,11 +110,12 @@ export interface QuotaComponent {
  * What the command line names: a topic (name null: every topic), a broker (id, 'default', or
  * null: every broker and the default), a consumer group (name null: every group), or a client
  * quota entity: its user and/or client id, in kafka-configs' order (the first names the entity
- * in --alter's message), or an ip alone.
+ * in --alter's message), or an ip alone; or a broker's loggers (its id).
  */
 export type ConfigEntity =
   | { type: 'topics'; name: string | null }
   | { type: 'brokers'; name: number | 'default' | null }
+  | { type: 'broker-loggers'; name: number }
   | { type: 'groups'; name: string | null }
   | { type: 'quotas'; components: QuotaComponent[] };
 
@@ -169,8 +174,8 @@ export function parseDeleteConfig(raws: readonly string[]): string[] {
   return [...new Set(wanted)];
 }
 
-function brokerId(raw: string, option: string): number {
-  if (!/^\d{1,9}$/.test(raw.trim())) throw new UsageError(`${option} for brokers must be a broker id (an integer), got '${raw}'${raw.trim() === '' ? ' — --entity-default (or --broker-defaults) is the cluster-wide default' : ''}`);
+function brokerId(raw: string, option: string, type: 'brokers' | 'broker-loggers' = 'brokers'): number {
+  if (!/^\d{1,9}$/.test(raw.trim())) throw new UsageError(`${option} for ${type} must be a broker id (an integer), got '${raw}'${raw.trim() === '' && type === 'brokers' ? ' — --entity-default (or --broker-defaults) is the cluster-wide default' : ''}`);
   return Number(raw.trim());
 }
 
@@ -178,7 +183,7 @@ function entityType(raw: string): EntityType {
   const t = raw.trim().toLowerCase();
   if ((ENTITY_TYPES as readonly string[]).includes(t)) return t as EntityType;
   if (OTHER_ENTITY_TYPES[t]) throw new UsageError(`--entity-type ${raw} is not supported: ${OTHER_ENTITY_TYPES[t]}`);
-  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, groups, users, clients or ips`);
+  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, broker-loggers, groups, users, clients or ips`);
 }
 
 const IP_SHORTHANDS = ['ip', 'ip-defaults'] as const;
@@ -198,7 +203,7 @@ function ipName(raw: string, option: string): string {
 function resolveIpEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
   const shorthand = IP_SHORTHANDS.find((o) => args.has(o));
   const ipOption = shorthand ? `--${shorthand}` : '--entity-type ips';
-  const other = (['topic', 'broker', 'broker-defaults', 'group', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
   if (other) throw new UsageError(`--${other} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
   const bad = types.find((t) => t !== 'ips');
   if (bad) throw new UsageError(`--entity-type ${bad} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
@@ -228,7 +233,7 @@ const QUOTA_TYPE = { users: 'user', clients: 'client-id' } as const;
  * --entity-type with --entity-name / --entity-default paired by position.
  */
 function resolveQuotaEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
-  const other = (['topic', 'broker', 'broker-defaults', 'group'] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group'] as const).find((o) => args.has(o));
   const quotaOption = QUOTA_SHORTHANDS.find((o) => args.has(o)) ?? `entity-type ${types.find((t) => t === 'users' || t === 'clients')}`;
   if (other) throw new UsageError(`--${other} does not go with --${quotaOption}: give one entity (only users and clients go together)`);
   const shorthands = QUOTA_SHORTHANDS.filter((o) => args.has(o));
@@ -276,15 +281,15 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
   if (types.length > 1 && new Set(types).size === 1) throw new UsageError(`--entity-type ${types[0]} is given more than once`);
   if (types.length > 1) throw new UsageError(`--entity-type ${types[0]} goes alone: only users and clients go together (got ${types.join(', ')})`);
   const rawType = args.string('entity-type');
-  const type = types[0] as 'topics' | 'brokers' | 'groups' | undefined;
+  const type = types[0] as 'topics' | 'brokers' | 'broker-loggers' | 'groups' | undefined;
   if (args.list('entity-name').length > 1) throw new UsageError('--entity-name is given more than once');
   if (args.list('entity-default').length > 1) throw new UsageError('--entity-default is given more than once');
-  const shorthands = (['topic', 'broker', 'broker-defaults', 'group'] as const).filter((o) => args.has(o));
-  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker, --broker-defaults and --group (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
+  const shorthands = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group'] as const).filter((o) => args.has(o));
+  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker, --broker-defaults, --broker-logger and --group (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
   const shorthand = shorthands[0];
   if (shorthand !== undefined) {
-    const implied = shorthand === 'topic' ? 'topics' : shorthand === 'group' ? 'groups' : 'brokers';
-    const what = { topics: 'a topic', groups: 'a group', brokers: 'brokers' }[implied];
+    const implied = shorthand === 'topic' ? 'topics' : shorthand === 'group' ? 'groups' : shorthand === 'broker-logger' ? 'broker-loggers' : 'brokers';
+    const what = { topics: 'a topic', groups: 'a group', brokers: 'brokers', 'broker-loggers': "a broker's loggers" }[implied];
     if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${what}: it does not go with --entity-type ${rawType}`);
     for (const o of ['entity-name', 'entity-default']) if (args.has(o)) throw new UsageError(`--${shorthand} names the entity: it does not go with --${o}`);
     if (shorthand === 'topic' || shorthand === 'group') {
@@ -293,11 +298,12 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
       return { type: implied as 'topics' | 'groups', name };
     }
     if (shorthand === 'broker') return { type: 'brokers', name: brokerId(args.string('broker')!, '--broker') };
+    if (shorthand === 'broker-logger') return { type: 'broker-loggers', name: brokerId(args.string('broker-logger')!, '--broker-logger', 'broker-loggers') };
     return { type: 'brokers', name: 'default' };
   }
   if (type === undefined) {
-    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|groups|users|clients|ips`);
-    throw new UsageError('give the entity: --entity-type topics|brokers|groups|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --group g, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|broker-loggers|groups|users|clients|ips`);
+    throw new UsageError('give the entity: --entity-type topics|brokers|broker-loggers|groups|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --broker-logger id, --group g, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
   }
   const name = args.string('entity-name');
   if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
@@ -306,6 +312,12 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
     if (name !== undefined && name.trim() === '') throw new UsageError('--entity-name needs a topic name');
     if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the topic: --entity-name t (or --topic t)');
     return { type, name: name ?? null };
+  }
+  if (type === 'broker-loggers') {
+    // as kafka-configs: a broker's loggers are named by its id, always (no default, no "every broker")
+    if (args.has('entity-default')) throw new UsageError(`--entity-default must not be specified with --${mode} of broker-loggers: a broker's loggers are its own (--entity-name id)`);
+    if (name === undefined) throw new UsageError(`An entity name must be specified with --${mode} of broker-loggers: the broker's id (--entity-name id, or --broker-logger id)`);
+    return { type, name: brokerId(name, '--entity-name', 'broker-loggers') };
   }
   if (type === 'groups') {
     if (args.has('entity-default')) throw new UsageError("--entity-default goes with --entity-type brokers: groups have no default entity (a group's defaults are the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms)");
@@ -647,8 +659,32 @@ async function alterGroup(admin: Admin, group: string, change: { set: Record<str
   out(`Completed updating config for group ${group}.`);
 }
 
+/** kafka-configs' line for a logger: `  name=LEVEL sensitive=false synonyms={}`. */
+const loggerLine = (l: BrokerLogger): string => `  ${l.name}=${l.level} sensitive=false synonyms={}`;
+
+/** A broker's loggers and their levels, by name as kafka-configs sorts them (every one is dynamic: --all lists the same). */
+async function describeBrokerLoggers(admin: Admin, broker: number, all: boolean): Promise<void> {
+  const loggers = await admin.describeBrokerLoggers(broker);
+  out(`${all ? 'All' : 'Dynamic'} configs for broker-logger ${broker} are:`);
+  for (const l of [...loggers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out(loggerLine(l));
+}
+
+/** kafka-configs' check first (every logger named must exist on the broker), then the change; the broker's refusal (a bad level) is a usage error. */
+async function alterBrokerLoggers(admin: Admin, broker: number, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
+  const known = new Set((await admin.describeBrokerLoggers(broker)).map((l) => l.name));
+  const invalid = [...change.delete, ...Object.keys(change.set)].filter((n) => !known.has(n));
+  if (invalid.length > 0) throw new UsageError(`Invalid broker logger(s): ${invalid.join(',')} — broker ${broker} has no such logger (\`samsa configs --describe --broker-logger ${broker}\` lists them)`);
+  try {
+    await admin.alterBrokerLoggers({ broker, set: change.set, delete: change.delete });
+  } catch (e) {
+    refusedChange(e);
+  }
+  out(`Completed updating config for broker-logger ${broker}.`);
+}
+
 async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
   if (entity.type === 'quotas') return alterUsers(admin, entity.components, planUserAlter(entity.components, change));
+  if (entity.type === 'broker-loggers') return alterBrokerLoggers(admin, entity.name, change);
   if (entity.type === 'groups') return alterGroup(admin, entity.name!, change);
   if (entity.type === 'topics') {
     const topic = entity.name!;
@@ -685,6 +721,10 @@ async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<s
 async function describe(admin: Admin, entity: ConfigEntity, all: boolean, liveBrokers: () => Promise<number[]>): Promise<boolean> {
   if (entity.type === 'quotas') {
     await describeQuotas(admin, entity.components);
+    return true;
+  }
+  if (entity.type === 'broker-loggers') {
+    await describeBrokerLoggers(admin, entity.name, all);
     return true;
   }
   if (entity.type === 'topics') {
@@ -739,12 +779,14 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), group configs, client quotas, IP connection rates and SCRAM credentials',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), brokers\' log levels, group configs, client quotas, IP connection rates and SCRAM credentials',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
     '[--bootstrap-server host:port] --alter (--topic t | --entity-type topics --entity-name t) [--add-config k1=v1,k2=[a,b] | --add-config-file file] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
+    '[--bootstrap-server host:port] --describe (--broker-logger id | --entity-type broker-loggers --entity-name id)',
+    '[--bootstrap-server host:port] --alter (--broker-logger id | --entity-type broker-loggers --entity-name id) [--add-config logger=LEVEL,...] [--delete-config logger,...]',
     '[--bootstrap-server host:port] --describe (--group g | --entity-type groups [--entity-name g]) [--all]',
     '[--bootstrap-server host:port] --alter (--group g | --entity-type groups --entity-name g) [--add-config consumer.session.timeout.ms=n,consumer.heartbeat.interval.ms=n] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
@@ -768,6 +810,8 @@ export const configsCommand: Command = {
     'samsa configs --alter --entity-type brokers --entity-default --add-config log.retention.ms=86400000,min.insync.replicas=2',
     'samsa configs --alter --broker 1 --add-config log.segment.bytes=268435456 --delete-config compression.type',
     'samsa configs --describe --broker 1 --all',
+    'samsa configs --alter --broker-logger 1 --add-config samsa.partition-replica=DEBUG,samsa.kafka-connection=INFO',
+    'samsa configs --describe --entity-type broker-loggers --entity-name 1',
     'samsa configs --alter --topic orders --add-config cleanup.policy=[compact,delete],retention.ms=604800000',
     'samsa configs --describe --entity-type topics --entity-name orders',
     'samsa configs --alter --entity-type groups --entity-name orders-app --add-config consumer.session.timeout.ms=50000,consumer.heartbeat.interval.ms=6000',

@@ -11,11 +11,15 @@
  *  - groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
  *    consumer.heartbeat.interval.ms, checked by the controller (within the group.consumer.min/max
  *    bounds, the heartbeat below the session timeout), taken by the group's coordinator.
+ *  - broker loggers (resource type 8, KIP-412; IncrementalAlterConfigs only, as Kafka): this
+ *    broker's id names them, SET gives a logger a level and DELETE takes its own away; made by
+ *    this broker (broker-loggers.ts), not the controller, and gone when it stops.
  * With an authorizer, as Kafka, a topic's change needs ALTER_CONFIGS on the topic (else
- * TOPIC_AUTHORIZATION_FAILED) and a broker's ALTER_CONFIGS on the cluster (else
+ * TOPIC_AUTHORIZATION_FAILED) and a broker's or its loggers' ALTER_CONFIGS on the cluster (else
  * CLUSTER_AUTHORIZATION_FAILED), a group's ALTER_CONFIGS on the group (else
  * GROUP_AUTHORIZATION_FAILED); refused changes never reach the controller.
  */
+import type { BrokerLoggerChange, BrokerLoggersAltered, BrokerMsg } from '../../../actors/broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../../../actors/controller/messages.js';
 import { ErrorCode } from '../../protocol/errors.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
@@ -23,10 +27,12 @@ import { isFailure } from '../../runtime/types.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
 import { ApiKeys } from '../protocol/index.js';
 import { unansweredError, type ApiContext, type ApiHandler } from './context.js';
+import { brokerLoggerProblem } from './describe-configs.js';
 import { fetchClusterMetadata } from './metadata.js';
 
 const TOPIC = 2;
 const BROKER = 4;
+const BROKER_LOGGER = 8;
 const GROUP = 32;
 const Op = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 /** Configs whose value is a comma-separated list (APPEND / SUBTRACT apply to them). */
@@ -92,24 +98,55 @@ function currentConfig(md: ClusterMetadata | null, r: { resourceType: number; re
 
 /** The metadata with the current overrides of the resources to change (null when none is). */
 async function metadataFor(ctx: ApiContext, resources: readonly { resourceType: number; resourceName: string }[], refused: readonly (Answer | null)[]): Promise<ClusterMetadata | null> {
-  const open = resources.filter((_, i) => refused[i] === null);
+  const open = resources.filter((r, i) => refused[i] === null && r.resourceType !== BROKER_LOGGER);
   if (open.length === 0) return null;
   return fetchClusterMetadata(ctx, open.filter((r) => r.resourceType === TOPIC).map((r) => r.resourceName));
 }
 
-/** The answer for a resource the client may not alter or that is not a topic, or null to go ahead. */
-function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): Answer | null {
+/**
+ * The answer for a resource the client may not alter or that cannot be altered, or null to go
+ * ahead. Broker loggers only through IncrementalAlterConfigs (`incremental`), as in Kafka.
+ */
+function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }, incremental: boolean): Answer | null {
   const deny = (errorCode: number): Answer => ({ errorCode, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName });
+  if (r.resourceType === BROKER_LOGGER) {
+    if (!incremental) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'AlterConfigs is deprecated and does not support the resource type BROKER_LOGGER', resourceType: r.resourceType, resourceName: r.resourceName };
+    return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+  }
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : deny(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   if (r.resourceType === BROKER) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
   if (r.resourceType === GROUP) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : deny(ErrorCode.GROUP_AUTHORIZATION_FAILED);
-  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4, groups: 32)`, resourceType: r.resourceType, resourceName: r.resourceName };
+  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4, groups: 32${incremental ? ', broker loggers: 8' : ''})`, resourceType: r.resourceType, resourceName: r.resourceName };
+}
+
+/**
+ * A BROKER_LOGGER resource's changes, made by this broker (its node's loggers, never the
+ * controller's business): SET a level or DELETE one; APPEND and SUBTRACT are refused, as in Kafka.
+ */
+async function alterLoggers(ctx: ApiContext, r: { resourceType: number; resourceName: string; configs: { name: string; configOperation: number; value: string | null }[] }, validateOnly: boolean): Promise<Answer> {
+  const answer = (errorCode: number, errorMessage: string | null): Answer => ({ errorCode, errorMessage, resourceType: r.resourceType, resourceName: r.resourceName });
+  const named = brokerLoggerProblem(ctx, r.resourceName);
+  if (named) return answer(ErrorCode.INVALID_REQUEST, named);
+  const changes: BrokerLoggerChange[] = [];
+  for (const c of r.configs) {
+    if (c.configOperation === Op.SET) changes.push({ name: c.name, op: 'set', level: c.value });
+    else if (c.configOperation === Op.DELETE) changes.push({ name: c.name, op: 'delete' });
+    else if (c.configOperation === Op.APPEND || c.configOperation === Op.SUBTRACT) {
+      return answer(ErrorCode.INVALID_REQUEST, `${c.configOperation === Op.APPEND ? 'APPEND' : 'SUBTRACT'} operation is not allowed for the BROKER_LOGGER resource`);
+    } else return answer(ErrorCode.INVALID_REQUEST, `Unknown operation type ${c.configOperation} is not allowed for the BROKER_LOGGER resource`);
+  }
+  const reply = await ctx.ask<BrokerMsg, BrokerLoggersAltered>(ctx.broker, { type: 'AlterLoggers', changes, validateOnly }, ctx.config.requestTimeoutMs);
+  if (isFailure(reply)) {
+    const { errorCode, errorMessage } = unansweredError(reply);
+    return answer(errorCode, errorMessage);
+  }
+  return answer(reply.errorCode, reply.errorCode === ErrorCode.NONE ? null : reply.errorMessage);
 }
 
 const kindOf = (resourceType: number): Change['kind'] => (resourceType === BROKER ? 'broker' : resourceType === GROUP ? 'group' : 'topic');
 
 export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx, _version, body) => {
-  const refused = body.resources.map((r) => refusal(ctx, r));
+  const refused = body.resources.map((r) => refusal(ctx, r, false));
   const md = await metadataFor(ctx, body.resources, refused);
   const changes = body.resources.map((r, i): Change | Answer => {
     const other = refused[i];
@@ -126,10 +163,13 @@ export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx,
 };
 
 export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlterConfigs> = async (ctx, _version, body) => {
-  const refused = body.resources.map((r) => refusal(ctx, r));
-  const md = await metadataFor(ctx, body.resources, refused);
+  const refused = body.resources.map((r) => refusal(ctx, r, true));
+  const [md, loggers] = await Promise.all([
+    metadataFor(ctx, body.resources, refused),
+    Promise.all(body.resources.map((r, i) => (r.resourceType === BROKER_LOGGER && refused[i] === null ? alterLoggers(ctx, r, body.validateOnly) : null))),
+  ]);
   const changes = body.resources.map((r, i): Change | Answer => {
-    const other = refused[i];
+    const other = refused[i] ?? loggers[i];
     if (other) return other;
     const current = currentConfig(md, r);
     const set: Record<string, string> = {};

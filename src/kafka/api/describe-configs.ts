@@ -15,23 +15,31 @@
  * consumer.heartbeat.interval.ms, the group's own value (GROUP_CONFIG) or this broker's
  * group.consumer.* value (DEFAULT_CONFIG), as Kafka's ConfigHelper; a group need not exist. With
  * an authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
+ *
+ * Broker loggers (resource type 8, KIP-412), named by this broker's id: root and every named
+ * logger of the broker's node with the level it runs at (DYNAMIC_BROKER_LOGGER_CONFIG, no
+ * synonyms, as Kafka lists its log4j loggers); another broker's id, an empty name or one that is
+ * not a number is INVALID_REQUEST. With an authorizer: DESCRIBE_CONFIGS on the cluster.
  */
 import { brokerConfigEntries, clusterDefaultConfigEntries, groupConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
+import type { BrokerLoggersDescription, BrokerMsg } from '../../../actors/broker/messages.js';
+import { isFailure } from '../../runtime/types.js';
 import { ApiKeys } from '../protocol/index.js';
-import type { ApiContext, ApiHandler } from './context.js';
+import { unansweredError, type ApiContext, type ApiHandler } from './context.js';
 import { fetchClusterMetadata } from './metadata.js';
 
 const TOPIC = 2;
 const BROKER = 4;
+const BROKER_LOGGER = 8;
 const GROUP = 32;
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, DYNAMIC_GROUP_CONFIG: 8 } as const;
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, DYNAMIC_BROKER_LOGGER_CONFIG: 6, DYNAMIC_GROUP_CONFIG: 8 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
-const Type = { BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
+const Type = { UNKNOWN: 0, BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
 const TOPIC_TYPES: Record<string, number> = {
   'segment.bytes': Type.INT,
@@ -115,7 +123,7 @@ function brokerEntries(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntry
 /** The error for a resource the client may not describe, or null when it may. */
 function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): number | null {
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-  if (r.resourceType === BROKER) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+  if (r.resourceType === BROKER || r.resourceType === BROKER_LOGGER) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
   if (r.resourceType === GROUP) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : ErrorCode.GROUP_AUTHORIZATION_FAILED;
   return null;
 }
@@ -139,12 +147,25 @@ export function effectiveTopicConfigs(ctx: ApiContext, md: ClusterMetadata | nul
   return topicConfigEntries(topicConfig, brokerEntries(ctx, md)).map((e) => ({ name: e.name, value: e.value, readOnly: false, configSource: Source[e.source], isSensitive: e.sensitive }));
 }
 
+/** Why a BROKER_LOGGER resource name is not this broker's (Kafka's messages), or null when it is. */
+export function brokerLoggerProblem(ctx: ApiContext, name: string): string | null {
+  if (name === '') return 'Broker id must not be empty';
+  if (!/^-?[0-9]+$/.test(name)) return `Node id must be an integer, but it is: ${name}`;
+  if (Number(name) !== ctx.brokerId) return `Unexpected broker id, expected ${ctx.brokerId} but received ${name}`;
+  return null;
+}
+
+/** A logger as Kafka describes it: its level, DYNAMIC_BROKER_LOGGER_CONFIG, no synonyms nor type. */
+function loggerEntry(name: string, level: string): ConfigEntry {
+  return { name, value: level, readOnly: false, isDefault: false, configSource: Source.DYNAMIC_BROKER_LOGGER_CONFIG, isSensitive: false, synonyms: [], configType: Type.UNKNOWN, documentation: null };
+}
+
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
   const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);
   const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER || r.resourceType === GROUP) && refused[i] === null);
   const md = anyOpen ? await fetchClusterMetadata(ctx, topicNames) : null;
-  const results = body.resources.map((r, i) => {
+  const results = await Promise.all(body.resources.map(async (r, i) => {
     const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
       const wanted = r.configurationKeys;
       const picked = wanted === null ? configs : configs.filter((c) => wanted.includes(c.name));
@@ -173,7 +194,17 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
       if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
       return out(ErrorCode.NONE, null, groupEntries(ctx, md, r.resourceName));
     }
-    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, groups: 32)`, []);
-  });
+    if (r.resourceType === BROKER_LOGGER) {
+      const named = brokerLoggerProblem(ctx, r.resourceName);
+      if (named) return out(ErrorCode.INVALID_REQUEST, named, []);
+      const answer = await ctx.ask<BrokerMsg, BrokerLoggersDescription>(ctx.broker, { type: 'DescribeLoggers' }, ctx.config.requestTimeoutMs);
+      if (isFailure(answer)) {
+        const { errorCode, errorMessage } = unansweredError(answer);
+        return out(errorCode, errorMessage, []);
+      }
+      return out(ErrorCode.NONE, null, answer.loggers.map((l) => loggerEntry(l.name, l.level)));
+    }
+    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, broker loggers: 8, groups: 32)`, []);
+  }));
   return { throttleTimeMs: 0, results };
 };

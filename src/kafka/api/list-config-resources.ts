@@ -4,15 +4,16 @@
  * `kafka-configs.sh --describe` without an entity name), as Kafka's broker answers it: the config
  * resources a DescribeConfigs or an AlterConfigs could name, from the metadata the controller last
  * pushed to this broker, in Kafka's order: groups that have configs of their own (Kafka 4.0's
- * group configs, whether the group exists or not), client metrics subscriptions, brokers, then
- * topics (internal ones too), each type sorted by name (brokers by id).
+ * group configs, whether the group exists or not), client metrics subscriptions, brokers, the
+ * brokers' loggers (a broker's id names its BROKER_LOGGER resource), then topics (internal ones
+ * too), each type sorted by name (brokers by id).
  *
  * v0 lists client metrics resources only. v1 lists the types asked for, or every type samsa has
- * configs for when none is asked: groups, client metrics, brokers and topics. samsa has no client
- * metrics subscriptions (KIP-714's telemetry), so that type is always empty, and no broker logger
- * configs: a request asking for broker loggers, or for a type Kafka does not define, is answered
- * UNSUPPORTED_VERSION with no resources, as Kafka answers a type it does not support. The caller
- * needs DESCRIBE_CONFIGS on the cluster (CLUSTER_AUTHORIZATION_FAILED otherwise), as in Kafka.
+ * configs for when none is asked: groups, client metrics, brokers, broker loggers and topics.
+ * samsa has no client metrics subscriptions (KIP-714's telemetry), so that type is always empty.
+ * A request asking for a type Kafka does not define is answered UNSUPPORTED_VERSION with no
+ * resources, as Kafka answers a type it does not support. The caller needs DESCRIBE_CONFIGS on
+ * the cluster (CLUSTER_AUTHORIZATION_FAILED otherwise), as in Kafka.
  */
 import { ErrorCode } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
@@ -24,7 +25,7 @@ import { fetchClusterMetadata, kafkaBrokers } from './metadata.js';
 export const ConfigResourceType = { TOPIC: 2, BROKER: 4, BROKER_LOGGER: 8, CLIENT_METRICS: 16, GROUP: 32 } as const;
 
 /** The types samsa lists, in the order Kafka's broker lists them. */
-const LISTED_TYPES: readonly number[] = [ConfigResourceType.GROUP, ConfigResourceType.CLIENT_METRICS, ConfigResourceType.BROKER, ConfigResourceType.TOPIC];
+const LISTED_TYPES: readonly number[] = [ConfigResourceType.GROUP, ConfigResourceType.CLIENT_METRICS, ConfigResourceType.BROKER, ConfigResourceType.BROKER_LOGGER, ConfigResourceType.TOPIC];
 
 export const listConfigResources: ApiHandler<typeof ApiKeys.ListClientMetricsResources> = async (ctx, version, body) => {
   const answer = (errorCode: number, resources: { name: string; resourceType: number }[] = []) => ({ throttleTimeMs: 0, errorCode, clientMetricsResources: resources });
@@ -42,7 +43,9 @@ export const listConfigResources: ApiHandler<typeof ApiKeys.ListClientMetricsRes
   const byName = (names: string[]) => names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (wanted.has(ConfigResourceType.GROUP)) add(ConfigResourceType.GROUP, byName(Object.keys(md.groupConfigs ?? {})));
   // KIP-714's client metrics subscriptions: samsa has none
-  if (wanted.has(ConfigResourceType.BROKER)) add(ConfigResourceType.BROKER, kafkaBrokers(md, false).map((b) => b.brokerId).sort((a, b) => a - b).map(String));
+  const brokerIds = kafkaBrokers(md, false).map((b) => b.brokerId).sort((a, b) => a - b).map(String);
+  if (wanted.has(ConfigResourceType.BROKER)) add(ConfigResourceType.BROKER, brokerIds);
+  if (wanted.has(ConfigResourceType.BROKER_LOGGER)) add(ConfigResourceType.BROKER_LOGGER, brokerIds);
   if (wanted.has(ConfigResourceType.TOPIC)) add(ConfigResourceType.TOPIC, byName(md.topics.map((t) => t.name)));
   return answer(ErrorCode.NONE, resources);
 };

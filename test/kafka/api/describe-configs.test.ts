@@ -90,11 +90,11 @@ describe('Kafka API: DescribeConfigs', function () {
         { resourceType: 4, resourceName: '1', configurationKeys: null },
         { resourceType: 4, resourceName: '2', configurationKeys: null },
         { resourceType: 2, resourceName: 'missing', configurationKeys: null },
-        { resourceType: 8, resourceName: '1', configurationKeys: null },
+        { resourceType: 64, resourceName: '1', configurationKeys: null },
       ],
       includeSynonyms: false,
     });
-    const [mine, other, missing, logger] = r.results;
+    const [mine, other, missing, unknownType] = r.results;
     expect(mine.errorCode).to.equal(ErrorCode.NONE);
     const cfg = byName(mine.configs);
     expect(cfg.get('log.retention.ms')).to.include({ value: '3600000', configSource: 4, readOnly: false });
@@ -108,7 +108,7 @@ describe('Kafka API: DescribeConfigs', function () {
     expect(cfg.get('log.cleaner.min.cleanable.ratio')).to.include({ value: '0.5' });
     expect(other.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
     expect(missing.errorCode).to.equal(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-    expect(logger.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+    expect(unknownType.errorCode).to.equal(ErrorCode.INVALID_REQUEST);
   });
 
   it('KafkaJS admin.describeConfigs reads a topic\'s configs', async () => {

@@ -2,8 +2,8 @@
  * ListConfigResources over the Kafka protocol (api key 74): v0 (ListClientMetricsResources) lists
  * client metrics subscriptions, of which samsa has none; v1 (KIP-1142) lists the types asked for,
  * or all samsa has configs for: groups with configs of their own (whether the group exists or
- * not), the brokers, the topics, in Kafka's order and each type sorted; a type samsa has no
- * configs for (broker loggers) or Kafka does not define is UNSUPPORTED_VERSION; with an authorizer
+ * not), the brokers, the brokers' loggers, the topics, in Kafka's order and each type sorted; a
+ * type Kafka does not define is UNSUPPORTED_VERSION; with an authorizer
  * the caller needs DESCRIBE_CONFIGS on the cluster.
  */
 import { expect } from 'chai';
@@ -18,6 +18,7 @@ import { KafkaCaller } from '../../helpers/raw-kafka.js';
 const GROUP = 32;
 const TOPIC = 2;
 const BROKER = 4;
+const BROKER_LOGGER = 8;
 
 type Listed = { errorCode: number; clientMetricsResources: { name: string; resourceType: number }[] };
 const list = async (k: KafkaCaller, version: number, resourceTypes: number[] = []): Promise<Listed> => (await k.call(ApiKeys.ListClientMetricsResources, version, { resourceTypes })) as Listed;
@@ -43,7 +44,7 @@ describe('Kafka API: ListConfigResources', function () {
     await c?.stop();
   });
 
-  it('v1 without types: the groups with configs, the brokers, then the topics, each sorted', async () => {
+  it('v1 without types: the groups with configs, the brokers, their loggers, then the topics, each sorted', async () => {
     await checkFor(async () => pairs(await list(k, 1)).some(([t]) => t === GROUP), 10_000, 20);
     const r = await list(k, 1);
     expect(r.errorCode).to.equal(ErrorCode.NONE);
@@ -54,18 +55,22 @@ describe('Kafka API: ListConfigResources', function () {
       [GROUP, 'lc-g2'],
       [BROKER, '1'],
       [BROKER, '2'],
+      [BROKER_LOGGER, '1'],
+      [BROKER_LOGGER, '2'],
     ]);
     expect(topics).to.include.members(['lc-a', 'lc-b']);
     expect(topics).to.deep.equal([...topics].sort());
-    expect(got.findIndex(([t]) => t === TOPIC)).to.equal(4);
+    expect(got.findIndex(([t]) => t === TOPIC)).to.equal(6);
   });
 
   it('v1 with types: those alone, in the same order whatever order they are asked in; client metrics: none', async () => {
-    expect(pairs(await list(k, 1, [BROKER, GROUP]))).to.deep.equal([
+    expect(pairs(await list(k, 1, [BROKER_LOGGER, BROKER, GROUP]))).to.deep.equal([
       [GROUP, 'lc-g1'],
       [GROUP, 'lc-g2'],
       [BROKER, '1'],
       [BROKER, '2'],
+      [BROKER_LOGGER, '1'],
+      [BROKER_LOGGER, '2'],
     ]);
     expect(await list(k, 1, [16])).to.deep.include({ errorCode: ErrorCode.NONE, clientMetricsResources: [] });
   });
@@ -74,8 +79,8 @@ describe('Kafka API: ListConfigResources', function () {
     expect(await list(k, 0)).to.deep.include({ errorCode: ErrorCode.NONE, clientMetricsResources: [] });
   });
 
-  it('a type samsa has no configs for (broker loggers), or one Kafka does not define: UNSUPPORTED_VERSION, nothing listed', async () => {
-    for (const types of [[8], [TOPIC, 64]]) expect(await list(k, 1, types)).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_VERSION, clientMetricsResources: [] });
+  it('a type Kafka does not define: UNSUPPORTED_VERSION, nothing listed', async () => {
+    for (const types of [[64], [TOPIC, 1]]) expect(await list(k, 1, types)).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_VERSION, clientMetricsResources: [] });
   });
 });
 
