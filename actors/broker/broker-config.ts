@@ -75,6 +75,14 @@ export interface BrokerConfig {
   maxRequestPartitionSizeLimit: number;
   /** max.incremental.fetch.session.cache.slots: the most incremental fetch sessions (KIP-227) kept. */
   maxIncrementalFetchSessionCacheSlots: number;
+  /** telemetry.max.bytes (KIP-714): the largest metrics payload a client may push (PushTelemetry). */
+  telemetryMaxBytes: number;
+  /**
+   * client.telemetry.receiver (samsa's; Kafka plugs a ClientTelemetry metrics reporter in): the
+   * path of an actor on the broker's node that takes the metrics clients push (KIP-714's
+   * GetTelemetrySubscriptions and PushTelemetry are offered only with one); '' none.
+   */
+  clientTelemetryReceiver: string;
   /**
    * Kafka listener: a SASL session lasts this long (0: forever); the client re-authenticates
    * before it ends (KIP-368), or its next request after it closes the connection.
@@ -145,7 +153,7 @@ export interface BrokerConfig {
 type ChoiceKey = 'compressionType' | 'replicaSelectorClass' | 'authorizerClassName' | 'groupConsumerMigrationPolicy';
 type BoolKey = 'autoCreateTopicsEnable' | 'logCleanerEnable' | 'allowEveryoneIfNoAclFound' | 'transactionPartitionVerificationEnable';
 type LevelKey = 'compressionGzipLevel' | 'compressionLz4Level' | 'compressionZstdLevel';
-type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | BoolKey | ChoiceKey | LevelKey>;
+type IntKey = Exclude<keyof BrokerConfig, 'log' | 'superUsers' | 'sslPrincipalMappingRules' | 'clientTelemetryReceiver' | BoolKey | ChoiceKey | LevelKey>;
 
 /** Kafka's KRaft ACL authorizer, and the ZooKeeper-era one: both name samsa's ACL authorizer. */
 export const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
@@ -185,6 +193,7 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimit
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'max.request.partition.size.limit': { prop: 'maxRequestPartitionSizeLimit', min: 1, def: 2000 },
   'max.incremental.fetch.session.cache.slots': { prop: 'maxIncrementalFetchSessionCacheSlots', min: 0, def: 1000 },
+  'telemetry.max.bytes': { prop: 'telemetryMaxBytes', min: 1, def: 1024 * 1024 },
   'connections.max.reauth.ms': { prop: 'connectionsMaxReauthMs', min: 0, def: 0 },
   'max.connections': { prop: 'maxConnections', min: 0, def: 2147483647 },
   'max.connections.per.ip': { prop: 'maxConnectionsPerIp', min: 0, def: 2147483647 },
@@ -248,6 +257,8 @@ const LEVEL_KEYS: Record<string, { prop: LevelKey; codec: LeveledCodec }> = {
 
 const SUPER_USERS = 'super.users';
 const IP_OVERRIDES = 'max.connections.per.ip.overrides';
+/** samsa's: the actor that takes the metrics clients push (KIP-714). */
+export const CLIENT_TELEMETRY_RECEIVER = 'client.telemetry.receiver';
 
 export const BROKER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(INT_KEYS), ...Object.keys(BOOL_KEYS), ...Object.keys(CHOICE_KEYS), ...Object.keys(LEVEL_KEYS), SUPER_USERS, IP_OVERRIDES, SSL_PRINCIPAL_MAPPING_RULES, ...Object.keys(LOG_KEYS)]);
 
@@ -284,6 +295,7 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
   for (const spec of Object.values(LEVEL_KEYS)) out[spec.prop] = COMPRESSION_LEVELS[spec.codec].default;
   out.superUsers = [];
   out.sslPrincipalMappingRules = 'DEFAULT';
+  out.clientTelemetryReceiver = '';
   out.maxConnectionsPerIpOverrides = new Map<string, number>();
   const logInput: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(input)) {
@@ -330,6 +342,11 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
       // read once here so a bad rule stops the broker at start, naming the rule
       SslPrincipalMapper.fromRules(raw);
       out.sslPrincipalMappingRules = raw;
+      continue;
+    }
+    if (key === CLIENT_TELEMETRY_RECEIVER) {
+      if (typeof raw !== 'string' || !(raw === '' || /^\/[^\s]+$/.test(raw))) throw new ConfigError(key, `expected the path of an actor on the broker's node ('/telemetry'), or '' for none; got ${JSON.stringify(raw)}`);
+      out.clientTelemetryReceiver = raw;
       continue;
     }
     if (key === IP_OVERRIDES) {
@@ -460,6 +477,7 @@ export function describeBrokerConfig(input: Readonly<Record<string, unknown>> = 
   for (const [name, spec] of Object.entries(LEVEL_KEYS)) out.push({ name, value: String(values[spec.prop]), isDefault: !(name in input) });
   out.push({ name: SUPER_USERS, value: c.superUsers.join(';'), isDefault: !(SUPER_USERS in input) });
   out.push({ name: SSL_PRINCIPAL_MAPPING_RULES, value: c.sslPrincipalMappingRules, isDefault: !(SSL_PRINCIPAL_MAPPING_RULES in input) });
+  out.push({ name: CLIENT_TELEMETRY_RECEIVER, value: c.clientTelemetryReceiver, isDefault: !(CLIENT_TELEMETRY_RECEIVER in input) });
   out.push({ name: IP_OVERRIDES, value: [...c.maxConnectionsPerIpOverrides].map(([ip, n]) => `${ip}:${n}`).join(','), isDefault: !(IP_OVERRIDES in input) });
   for (const [name, topicKey] of Object.entries(LOG_KEYS)) out.push({ name, value: log[topicKey]!, isDefault: !(name in input) });
   return out.sort((a, b) => a.name.localeCompare(b.name));

@@ -42,6 +42,7 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'AlterTopicConfigs',
   'AlterBrokerConfigs',
   'AlterGroupConfigs',
+  'AlterClientMetrics',
   'AlterClientQuotas',
   'UpdateFeatures',
   'ElectLeaders',

@@ -22,6 +22,7 @@
  * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs, AlterGroupConfigs,
+ * AlterClientMetrics (KIP-714's subscriptions, client-metrics-changes.ts),
  * AlterClientQuotas (client-quotas.ts), AlterUserScramCredentials, DescribeUserScramCredentials
  * (scram-credentials.ts), CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken,
  * DescribeDelegationTokens (delegation-tokens.ts; with delegation.token.secret.key set, its own
@@ -87,6 +88,7 @@ import { QuorumStateError } from '../quorum/quorum-state.js';
 import type { QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter } from '../quorum/messages.js';
 import { aclCreations, aclDeletions, describeAcls } from './acls.js';
 import { groupConfigChanges } from './group-config-changes.js';
+import { clientMetricsChanges } from './client-metrics-changes.js';
 import { brokerConfigChanges } from './broker-configs.js';
 import { clientQuotaChanges } from './client-quotas.js';
 import { describeScram, scramChanges } from './scram-credentials.js';
@@ -1462,6 +1464,13 @@ async function handleAlterGroupConfigs(s: ControllerState, m: Extract<Controller
   ctx.reply<ControllerReply>({ type: 'AlterGroupConfigsResponse', groups: results });
 }
 
+async function handleAlterClientMetrics(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterClientMetrics' }>, ctx: Ctx): Promise<void> {
+  const { records, results } = clientMetricsChanges(s.metadata, m.subscriptions);
+  // brokers see the subscriptions in the metadata and give them to the clients that match
+  if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'client metrics subscriptions changed', () => ({ subscriptions: records.map((r) => (r.type === 'ClientMetricsConfig' ? r.name : '')) }));
+  ctx.reply<ControllerReply>({ type: 'AlterClientMetricsResponse', subscriptions: results });
+}
+
 /** UpdateFeatures (KIP-584): every update checked as Kafka's FeatureControlManager, then committed together. */
 async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg, { type: 'UpdateFeatures' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, errorMessage: string | null) =>
@@ -1655,6 +1664,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterTopicConfigs: { topics: 'array', validateOnly: 'boolean?' },
     AlterBrokerConfigs: { resources: 'array', validateOnly: 'boolean?' },
     AlterGroupConfigs: { groups: 'array', validateOnly: 'boolean?' },
+    AlterClientMetrics: { subscriptions: 'array', validateOnly: 'boolean?' },
     AlterClientQuotas: { entries: 'array', validateOnly: 'boolean?' },
     UpdateFeatures: { updates: 'array', validateOnly: 'boolean?' },
     ElectLeaders: { electionType: 'integer' },
@@ -1685,6 +1695,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     AlterTopicConfigs: activeOnly(handleAlterTopicConfigs),
     AlterBrokerConfigs: activeOnly(handleAlterBrokerConfigs),
     AlterGroupConfigs: activeOnly(handleAlterGroupConfigs),
+    AlterClientMetrics: activeOnly(handleAlterClientMetrics),
     AlterClientQuotas: activeOnly(handleAlterClientQuotas),
     UpdateFeatures: activeOnly(handleUpdateFeatures),
     ElectLeaders: activeOnly(handleElectLeaders),

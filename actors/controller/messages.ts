@@ -73,6 +73,8 @@ export type ControllerMsg =
    * group settings. Coordinators take the change from the metadata.
    */
   | { type: 'AlterGroupConfigs'; groups: { group: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /** Client metrics subscriptions (KIP-714): each named one's configs set and deleted (a subscription with none left is gone). */
+  | { type: 'AlterClientMetrics'; subscriptions: { name: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   /**
    * Kafka's AlterClientQuotas: for each entry, set or remove quota keys of its entity (Kafka's
    * wire shape of entities); answered per entry. Brokers' Kafka listeners enforce the quotas
@@ -227,6 +229,7 @@ export type ControllerReply =
   | { type: 'AlterClientQuotasResponse'; entries: { errorCode: number; errorMessage: string | null; entity: { entityType: string; entityName: string | null }[] }[] }
   | { type: 'AlterBrokerConfigsResponse'; resources: { resource: string; errorCode: number; errorMessage: string | null }[] }
   | { type: 'AlterGroupConfigsResponse'; groups: { group: string; errorCode: number; errorMessage: string | null }[] }
+  | { type: 'AlterClientMetricsResponse'; subscriptions: { name: string; errorCode: number; errorMessage: string | null }[] }
   | {
       type: 'ElectLeadersResponse';
       errorCode: number;

@@ -32,6 +32,8 @@ export interface MetadataImage {
   brokerConfigs: [string, Record<string, string>][];
   /** Absent in images written before group configs were kept. */
   groupConfigs?: [string, Record<string, string>][];
+  /** Absent in images written before client metrics subscriptions were kept. */
+  clientMetrics?: [string, Record<string, string>][];
   clientQuotas: ClientQuota[];
   /** Absent in images written before SCRAM credentials were kept. */
   scramCredentials?: ScramCredentialEntry[];
@@ -66,6 +68,7 @@ export function toImage(s: MetadataState): MetadataImage {
     acls: [...s.acls.values()],
     brokerConfigs: [...s.brokerConfigs.entries()].map(([k, v]) => [k, { ...v }]),
     groupConfigs: [...s.groupConfigs.entries()].map(([k, v]) => [k, { ...v }]),
+    clientMetrics: [...s.clientMetrics.entries()].map(([k, v]) => [k, { ...v }]),
     clientQuotas: [...s.clientQuotas.values()],
     scramCredentials: [...s.scramCredentials.values()],
     delegationTokens: [...s.delegationTokens.values()],
@@ -86,6 +89,7 @@ export function fromImage(i: MetadataImage): MetadataState {
     acls: new Map(i.acls.map((b) => [bindingKey(b), b])),
     brokerConfigs: new Map(i.brokerConfigs),
     groupConfigs: new Map(i.groupConfigs ?? []),
+    clientMetrics: new Map(i.clientMetrics ?? []),
     clientQuotas: new Map(i.clientQuotas.map((q) => [entityKey(q.entity), q])),
     scramCredentials: new Map((i.scramCredentials ?? []).map((c) => [scramKey(c.user, c.mechanism), c])),
     delegationTokens: new Map((i.delegationTokens ?? []).map((t) => [t.tokenId, t])),
@@ -105,6 +109,7 @@ function isImage(v: unknown): v is MetadataImage {
     Number.isSafeInteger(i.nextProducerId) &&
     [i.brokers, i.topics, i.pendingDeletes, i.acls, i.brokerConfigs, i.clientQuotas].every(Array.isArray) &&
     (i.groupConfigs === undefined || Array.isArray(i.groupConfigs)) &&
+    (i.clientMetrics === undefined || Array.isArray(i.clientMetrics)) &&
     (i.quorumVoters === undefined || i.quorumVoters === null || Array.isArray(i.quorumVoters)) &&
     (i.features === undefined || (typeof i.features === 'object' && i.features !== null && Object.values(i.features).every(Number.isInteger))) &&
     (i.featuresEpoch === undefined || Number.isSafeInteger(i.featuresEpoch))

@@ -82,6 +82,8 @@ export interface MetadataState {
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Group configs (Kafka 4.0's GROUP config resources, KIP-848): group id -> its overrides. */
   readonly groupConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Client metrics subscriptions (KIP-714's CLIENT_METRICS config resources): name -> its configs. */
+  readonly clientMetrics: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Client quotas, by entityKey. */
   readonly clientQuotas: ReadonlyMap<string, ClientQuota>;
   /** SCRAM credentials (KIP-554), by scramKey(user, mechanism). */
@@ -144,6 +146,8 @@ export type MetadataRecord =
   | { type: 'BrokerConfig'; resource: string; config: Record<string, string> }
   /** A group's configs, replaced whole (empty: none; Kafka's ConfigRecord for GROUP resources). */
   | { type: 'GroupConfig'; group: string; config: Record<string, string> }
+  /** A client metrics subscription's configs, replaced whole (empty: gone; Kafka's ConfigRecord for CLIENT_METRICS resources). */
+  | { type: 'ClientMetricsConfig'; name: string; config: Record<string, string> }
   /** A quota entity's quotas, replaced whole (empty: none; Kafka's ClientQuotaRecord). */
   | { type: 'ClientQuota'; entity: QuotaEntity; quotas: Record<string, number> }
   /** A user's SCRAM credential for one mechanism, set or replaced (Kafka's UserScramCredentialRecord). */
@@ -175,7 +179,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), groupConfigs: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), groupConfigs: new Map(), clientMetrics: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
 }
 
 // ------------------------------------------------------------------ queries
@@ -262,6 +266,7 @@ export function toClusterMetadata(state: MetadataState, controllerNode: string, 
     acls: sortedAcls(state),
     brokerConfigs: Object.fromEntries([...state.brokerConfigs].map(([k, v]) => [k, { ...v }])),
     groupConfigs: Object.fromEntries([...state.groupConfigs].map(([k, v]) => [k, { ...v }])),
+    clientMetrics: Object.fromEntries([...state.clientMetrics].map(([k, v]) => [k, { ...v }])),
     clientQuotas: [...state.clientQuotas.values()].map((q) => ({ entity: { ...q.entity }, quotas: { ...q.quotas } })),
     features: { levels: { ...state.features }, epoch: state.featuresEpoch },
   };
@@ -504,6 +509,13 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (Object.keys(record.config).length === 0) groupConfigs.delete(record.group);
       else groupConfigs.set(record.group, { ...record.config });
       return { ...state, groupConfigs };
+    }
+    case 'ClientMetricsConfig': {
+      if (typeof record.name !== 'string' || record.name === '') fail(record, 'a client metrics subscription needs a name');
+      const clientMetrics = new Map(state.clientMetrics);
+      if (Object.keys(record.config).length === 0) clientMetrics.delete(record.name);
+      else clientMetrics.set(record.name, { ...record.config });
+      return { ...state, clientMetrics };
     }
     case 'ClientQuota': {
       if (record.entity.user === undefined && record.entity.clientId === undefined && record.entity.ip === undefined) fail(record, 'the entity is empty');

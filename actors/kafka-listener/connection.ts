@@ -29,7 +29,8 @@ import type net from 'node:net';
 import { FrameDecoder, FrameTooLargeError } from '../../src/transport/frame-decoder.js';
 import { API_HANDLERS } from '../../src/kafka/api/dispatch.js';
 import type { ApiContext } from '../../src/kafka/api/context.js';
-import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, isSaslSupported, isSupported, unsupportedApiVersionsBody } from '../../src/kafka/api/versions.js';
+import { API_VERSIONS_KEY, SASL_AUTHENTICATE_KEY, SASL_HANDSHAKE_KEY, isSaslSupported, isSupported, isTelemetrySupported, unsupportedApiVersionsBody } from '../../src/kafka/api/versions.js';
+import type { ClientTelemetry } from '../../src/kafka/client-telemetry.js';
 import { SaslAuthenticator, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { KafkaCodecError, decodeRequest, encodeResponse, peekRequestHeader } from '../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
@@ -80,6 +81,8 @@ export interface KafkaConnectionArgs {
   topicIds: TopicIdResolver;
   /** The listener's incremental fetch sessions (shared by its connections). */
   fetchSessions: FetchSessionCache;
+  /** The broker's client metrics (KIP-714; shared by its connections); null: no telemetry receiver, the APIs are not offered. */
+  clientTelemetry?: ClientTelemetry | null;
   /** ssl.principal.mapping.rules: a TLS client certificate's subject to its principal name. */
   principalMapper?: SslPrincipalMapper;
 }
@@ -114,6 +117,8 @@ interface ConnState {
   rawSaslTokens: boolean;
   /** Who the client is (its SASL user once authenticated, its certificate's subject, or ANONYMOUS). */
   principal: string;
+  /** The client software its ApiVersions v3+ named (KIP-511), as Kafka keeps it per connection. */
+  clientSoftware: { name: string | null; version: string | null };
   /** Held back by a client quota: nothing is read from the client until the Unmute timer. */
   muted: boolean;
   /** How long the running hold-back is. */
@@ -174,6 +179,9 @@ function apiContext(s: ConnState, clientId: string | null, time: RequestTime | n
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
     fetchSessions: s.args.fetchSessions,
+    clientTelemetry: s.args.clientTelemetry ?? null,
+    clientPort: s.socket.remotePort ?? null,
+    clientSoftware: s.clientSoftware,
     // the time until another actor answers is not the listener's own; what this broker's actors
     // work on it meanwhile is the request's (request_percentage)
     ask: (to, msg, timeoutMs) => (time ? time.waitFor(base.ask(to, msg, { timeoutMs, workAccount: time.account })) : base.ask(to, msg, { timeoutMs })) as never,
@@ -345,6 +353,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
       closeWhenWritten: false,
       rawSaslTokens: false,
       principal: ANONYMOUS,
+      clientSoftware: { name: null, version: null },
       muted: false,
       mutedMs: 0,
       refs: {
@@ -410,7 +419,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         // KIP-368: the client did not re-authenticate in time
         return close(s, ctx, 'SASL session expired (connections.max.reauth.ms) without re-authentication', { apiKey: header.apiKey, user: s.auth?.user ?? null });
       }
-      if (!isSupported(header.apiKey, header.apiVersion)) {
+      if (!isSupported(header.apiKey, header.apiVersion) && !(s.args.clientTelemetry && isTelemetrySupported(header.apiKey, header.apiVersion))) {
         if (header.apiKey === API_VERSIONS_KEY) {
           // Kafka's rule: answer in v0 with UNSUPPORTED_VERSION and our ApiVersions range, so the client retries
           s.inFlight++;
@@ -429,6 +438,10 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         return close(s, ctx, `malformed request: ${reason}`, { apiKey: header.apiKey, apiVersion: header.apiVersion });
       }
       const { apiKey, apiVersion, correlationId, clientId } = decoded.header;
+      if (apiKey === API_VERSIONS_KEY && apiVersion >= 3) {
+        const named = decoded.body as { clientSoftwareName?: string; clientSoftwareVersion?: string };
+        if (named.clientSoftwareName && named.clientSoftwareVersion) s.clientSoftware = { name: named.clientSoftwareName, version: named.clientSoftwareVersion };
+      }
       const handler = API_HANDLERS.get(apiKey)!;
       s.inFlight++;
       updateFlow(s);

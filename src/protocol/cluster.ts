@@ -81,6 +81,8 @@ export interface ClusterMetadata {
   brokerConfigs?: Record<string, Record<string, string>>;
   /** Group configs (absent: none): group id -> its overrides (consumer.session.timeout.ms, consumer.heartbeat.interval.ms). */
   groupConfigs?: Record<string, Record<string, string>>;
+  /** Client metrics subscriptions (KIP-714; absent: none): name -> its configs (metrics, interval.ms, match). */
+  clientMetrics?: Record<string, Record<string, string>>;
   /** Client quotas (absent: none); each broker's Kafka listener enforces them. */
   clientQuotas?: ClientQuota[];
   /** The finalized feature levels (KIP-584; absent: not known, as from a controller before samsa kept them). */

@@ -120,6 +120,8 @@ const table = [
   [113, 'STALE_MEMBER_EPOCH', false, 'The member epoch is stale. The member must retry after receiving its updated member epoch via the ConsumerGroupHeartbeat API.'],
   [114, 'MISMATCHED_ENDPOINT_TYPE', false, 'The request was sent to an endpoint of the wrong type.'],
   [115, 'UNSUPPORTED_ENDPOINT_TYPE', false, 'This endpoint type is not supported yet.'],
+  [117, 'UNKNOWN_SUBSCRIPTION_ID', false, 'Client sent a push telemetry request with an invalid or outdated subscription ID.'],
+  [118, 'TELEMETRY_TOO_LARGE', false, 'Client sent a push telemetry request larger than the maximum size the broker will accept.'],
   [120, 'TRANSACTION_ABORTABLE', false, 'The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.'],
   [126, 'DUPLICATE_VOTER', false, 'The voter is already part of the set of voters.'],
   [127, 'VOTER_NOT_FOUND', false, 'The voter is not part of the set of voters.'],

@@ -11,6 +11,9 @@
  *  - groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
  *    consumer.heartbeat.interval.ms, checked by the controller (within the group.consumer.min/max
  *    bounds, the heartbeat below the session timeout), taken by the group's coordinator.
+ *  - client metrics subscriptions (resource type 16, KIP-714): metrics, interval.ms and match,
+ *    checked by the controller as Kafka's ClientMetricsConfigs; a subscription with no key left
+ *    is gone; APPEND and SUBTRACT apply to metrics and match;
  *  - broker loggers (resource type 8, KIP-412; IncrementalAlterConfigs only, as Kafka): this
  *    broker's id names them, SET gives a logger a level and DELETE takes its own away; made by
  *    this broker (broker-loggers.ts), not the controller, and gone when it stops.
@@ -33,12 +36,15 @@ import { fetchClusterMetadata } from './metadata.js';
 const TOPIC = 2;
 const BROKER = 4;
 const BROKER_LOGGER = 8;
+const CLIENT_METRICS = 16;
 const GROUP = 32;
 const Op = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 /** Configs whose value is a comma-separated list (APPEND / SUBTRACT apply to them). */
 const LIST_KEYS = new Set(['cleanup.policy', 'log.cleanup.policy']);
+/** A client metrics subscription's list keys. */
+const CLIENT_METRICS_LIST_KEYS = new Set(['metrics', 'match']);
 
-type Change = { kind: 'topic' | 'broker' | 'group'; name: string; set: Record<string, string>; delete: string[] };
+type Change = { kind: 'topic' | 'broker' | 'group' | 'clientMetrics'; name: string; set: Record<string, string>; delete: string[] };
 type Answer = { errorCode: number; errorMessage: string | null; resourceType: number; resourceName: string };
 
 type ResourceAnswer = { name: string; errorCode: number; errorMessage: string | null };
@@ -56,6 +62,10 @@ const TO_CONTROLLER: Readonly<Record<Change['kind'], { request(changes: Change[]
   group: {
     request: (cs, validateOnly) => ({ type: 'AlterGroupConfigs', groups: cs.map((c) => ({ group: c.name, set: c.set, delete: c.delete })), validateOnly }),
     answers: (r) => (r.type === 'AlterGroupConfigsResponse' ? r.groups.map((g) => ({ name: g.group, errorCode: g.errorCode, errorMessage: g.errorMessage })) : null),
+  },
+  clientMetrics: {
+    request: (cs, validateOnly) => ({ type: 'AlterClientMetrics', subscriptions: cs.map((c) => ({ name: c.name, set: c.set, delete: c.delete })), validateOnly }),
+    answers: (r) => (r.type === 'AlterClientMetricsResponse' ? r.subscriptions : null),
   },
 };
 const KINDS = Object.keys(TO_CONTROLLER) as Change['kind'][];
@@ -93,6 +103,7 @@ async function apply(
 function currentConfig(md: ClusterMetadata | null, r: { resourceType: number; resourceName: string }): Record<string, string | number> {
   if (r.resourceType === BROKER) return md?.brokerConfigs?.[r.resourceName] ?? {};
   if (r.resourceType === GROUP) return md?.groupConfigs?.[r.resourceName] ?? {};
+  if (r.resourceType === CLIENT_METRICS) return md?.clientMetrics?.[r.resourceName] ?? {};
   return md?.topics.find((t) => t.name === r.resourceName)?.config ?? {};
 }
 
@@ -114,9 +125,9 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
     return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
   }
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : deny(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-  if (r.resourceType === BROKER) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+  if (r.resourceType === BROKER || r.resourceType === CLIENT_METRICS) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : deny(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
   if (r.resourceType === GROUP) return ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : deny(ErrorCode.GROUP_AUTHORIZATION_FAILED);
-  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4, groups: 32${incremental ? ', broker loggers: 8' : ''})`, resourceType: r.resourceType, resourceName: r.resourceName };
+  return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `resource type ${r.resourceType} cannot be altered (topics: 2, brokers: 4, client metrics: 16, groups: 32${incremental ? ', broker loggers: 8' : ''})`, resourceType: r.resourceType, resourceName: r.resourceName };
 }
 
 /**
@@ -143,7 +154,7 @@ async function alterLoggers(ctx: ApiContext, r: { resourceType: number; resource
   return answer(reply.errorCode, reply.errorCode === ErrorCode.NONE ? null : reply.errorMessage);
 }
 
-const kindOf = (resourceType: number): Change['kind'] => (resourceType === BROKER ? 'broker' : resourceType === GROUP ? 'group' : 'topic');
+const kindOf = (resourceType: number): Change['kind'] => (resourceType === BROKER ? 'broker' : resourceType === GROUP ? 'group' : resourceType === CLIENT_METRICS ? 'clientMetrics' : 'topic');
 
 export const alterConfigs: ApiHandler<typeof ApiKeys.AlterConfigs> = async (ctx, _version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r, false));
@@ -186,8 +197,10 @@ export const incrementalAlterConfigs: ApiHandler<typeof ApiKeys.IncrementalAlter
           break;
         case Op.APPEND:
         case Op.SUBTRACT: {
-          if (!LIST_KEYS.has(c.name)) return bad(`${c.name} is not a list config: APPEND and SUBTRACT apply to ${[...LIST_KEYS].join(', ')}`);
-          const now = String(set[c.name] ?? current[c.name] ?? (r.resourceType === BROKER ? ctx.configInput[c.name] : undefined) ?? 'delete').split(',').filter(Boolean);
+          const lists = r.resourceType === CLIENT_METRICS ? CLIENT_METRICS_LIST_KEYS : LIST_KEYS;
+          if (!lists.has(c.name)) return bad(`${c.name} is not a list config: APPEND and SUBTRACT apply to ${[...lists].join(', ')}`);
+          const fallback = r.resourceType === CLIENT_METRICS ? '' : 'delete';
+          const now = String(set[c.name] ?? current[c.name] ?? (r.resourceType === BROKER ? ctx.configInput[c.name] : undefined) ?? fallback).split(',').filter(Boolean);
           const items = (c.value ?? '').split(',').filter(Boolean);
           const next = c.configOperation === Op.APPEND ? [...now, ...items.filter((x) => !now.includes(x))] : now.filter((x) => !items.includes(x));
           set[c.name] = next.join(',');

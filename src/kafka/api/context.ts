@@ -18,6 +18,7 @@ import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import type { TopicIdResolver } from './topic-id-resolver.js';
 import type { FetchSessionCache } from '../fetch-sessions.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
+import type { ClientTelemetry } from '../client-telemetry.js';
 import { ErrorCode } from '../../protocol/errors.js';
 
 export interface ApiContext {
@@ -63,6 +64,12 @@ export interface ApiContext {
   readonly topicIds: TopicIdResolver;
   /** The broker's incremental fetch sessions (shared by its listener's connections). */
   readonly fetchSessions: FetchSessionCache;
+  /** The broker's client metrics (KIP-714; shared by its listener's connections); null without a telemetry receiver. */
+  readonly clientTelemetry?: ClientTelemetry | null;
+  /** The client's port as seen by this listener (null when unknown). */
+  readonly clientPort?: number | null;
+  /** The client software the connection's ApiVersions v3+ named (KIP-511), else nulls. */
+  readonly clientSoftware?: { name: string | null; version: string | null };
   /**
    * Request/response with a timeout; settles with the reply or a Failure carrying an errorCode.
    * `T` is the target's message union (the message is checked against it), `R` the reply.

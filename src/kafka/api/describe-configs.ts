@@ -16,6 +16,10 @@
  * group.consumer.* value (DEFAULT_CONFIG), as Kafka's ConfigHelper; a group need not exist. With
  * an authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
  *
+ * Client metrics subscriptions (resource type 16, KIP-714): the keys the subscription has
+ * (metrics, interval.ms, match), CLIENT_METRICS_CONFIG, none for a name that has none; an empty
+ * name is INVALID_REQUEST. With an authorizer: DESCRIBE_CONFIGS on the cluster.
+ *
  * Broker loggers (resource type 8, KIP-412), named by this broker's id: root and every named
  * logger of the broker's node with the level it runs at (DYNAMIC_BROKER_LOGGER_CONFIG, no
  * synonyms, as Kafka lists its log4j loggers); another broker's id, an empty name or one that is
@@ -34,10 +38,11 @@ import { fetchClusterMetadata } from './metadata.js';
 const TOPIC = 2;
 const BROKER = 4;
 const BROKER_LOGGER = 8;
+const CLIENT_METRICS = 16;
 const GROUP = 32;
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, DYNAMIC_BROKER_LOGGER_CONFIG: 6, DYNAMIC_GROUP_CONFIG: 8 } as const;
+const Source = { DYNAMIC_TOPIC_CONFIG: 1, DYNAMIC_BROKER_CONFIG: 2, DYNAMIC_DEFAULT_BROKER_CONFIG: 3, STATIC_BROKER_CONFIG: 4, DEFAULT_CONFIG: 5, DYNAMIC_BROKER_LOGGER_CONFIG: 6, CLIENT_METRICS_CONFIG: 7, DYNAMIC_GROUP_CONFIG: 8 } as const;
 /** Kafka's DescribeConfigsResponse.ConfigType. */
 const Type = { UNKNOWN: 0, BOOLEAN: 1, STRING: 2, INT: 3, LONG: 5, DOUBLE: 6, LIST: 7 } as const;
 
@@ -123,7 +128,7 @@ function brokerEntries(ctx: ApiContext, md: ClusterMetadata | null): ConfigEntry
 /** The error for a resource the client may not describe, or null when it may. */
 function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: string }): number | null {
   if (r.resourceType === TOPIC) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, r.resourceName) ? null : ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-  if (r.resourceType === BROKER || r.resourceType === BROKER_LOGGER) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+  if (r.resourceType === BROKER || r.resourceType === BROKER_LOGGER || r.resourceType === CLIENT_METRICS) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME) ? null : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
   if (r.resourceType === GROUP) return ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.GROUP, r.resourceName) ? null : ErrorCode.GROUP_AUTHORIZATION_FAILED;
   return null;
 }
@@ -160,10 +165,15 @@ function loggerEntry(name: string, level: string): ConfigEntry {
   return { name, value: level, readOnly: false, isDefault: false, configSource: Source.DYNAMIC_BROKER_LOGGER_CONFIG, isSensitive: false, synonyms: [], configType: Type.UNKNOWN, documentation: null };
 }
 
+/** A client metrics subscription's key as Kafka describes it: CLIENT_METRICS_CONFIG, no synonyms nor type. */
+function clientMetricsEntry(name: string, value: string): ConfigEntry {
+  return { name, value, readOnly: false, isDefault: false, configSource: Source.CLIENT_METRICS_CONFIG, isSensitive: false, synonyms: [], configType: Type.UNKNOWN, documentation: null };
+}
+
 export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async (ctx, version, body) => {
   const refused = body.resources.map((r) => refusal(ctx, r));
   const topicNames = body.resources.filter((r, i) => r.resourceType === TOPIC && refused[i] === null).map((r) => r.resourceName);
-  const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER || r.resourceType === GROUP) && refused[i] === null);
+  const anyOpen = body.resources.some((r, i) => (r.resourceType === TOPIC || r.resourceType === BROKER || r.resourceType === GROUP || r.resourceType === CLIENT_METRICS) && refused[i] === null);
   const md = anyOpen ? await fetchClusterMetadata(ctx, topicNames) : null;
   const results = await Promise.all(body.resources.map(async (r, i) => {
     const out = (errorCode: number, errorMessage: string | null, configs: ConfigEntry[]) => {
@@ -204,7 +214,14 @@ export const describeConfigs: ApiHandler<typeof ApiKeys.DescribeConfigs> = async
       }
       return out(ErrorCode.NONE, null, answer.loggers.map((l) => loggerEntry(l.name, l.level)));
     }
-    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, broker loggers: 8, groups: 32)`, []);
+    if (r.resourceType === CLIENT_METRICS) {
+      if (r.resourceName === '') return out(ErrorCode.INVALID_REQUEST, 'Client metrics subscription name must not be empty', []);
+      if (!md) return out(ErrorCode.BROKER_NOT_AVAILABLE, 'no metadata yet', []);
+      // a subscription's own keys only, as Kafka lists them (none for a name that has none)
+      const config = md.clientMetrics?.[r.resourceName] ?? {};
+      return out(ErrorCode.NONE, null, Object.keys(config).sort().map((name) => clientMetricsEntry(name, config[name]!)));
+    }
+    return out(ErrorCode.INVALID_REQUEST, `resource type ${r.resourceType} is not supported (topics: 2, brokers: 4, broker loggers: 8, client metrics: 16, groups: 32)`, []);
   }));
   return { throttleTimeMs: 0, results };
 };

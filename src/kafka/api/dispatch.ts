@@ -32,6 +32,7 @@ import { alterPartitionReassignments, listPartitionReassignments } from './reass
 import { createPartitions, createTopics } from './topics.js';
 import { deleteTopics } from './delete-topics.js';
 import { describeTopicPartitions } from './describe-topic-partitions.js';
+import { getTelemetrySubscriptions, pushTelemetry } from './client-telemetry.js';
 import { listConfigResources } from './list-config-resources.js';
 import { consumerGroupDescribe, consumerGroupHeartbeat } from './consumer-groups.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
@@ -91,6 +92,8 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [66, listTransactions],
   [68, consumerGroupHeartbeat],
   [69, consumerGroupDescribe],
+  [71, getTelemetrySubscriptions],
+  [72, pushTelemetry],
   [74, listConfigResources],
   [75, describeTopicPartitions],
   [57, updateFeatures],

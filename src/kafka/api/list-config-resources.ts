@@ -10,7 +10,7 @@
  *
  * v0 lists client metrics resources only. v1 lists the types asked for, or every type samsa has
  * configs for when none is asked: groups, client metrics, brokers, broker loggers and topics.
- * samsa has no client metrics subscriptions (KIP-714's telemetry), so that type is always empty.
+ * Client metrics subscriptions are KIP-714's (CLIENT_METRICS configs), whether or not a broker has a telemetry receiver.
  * A request asking for a type Kafka does not define is answered UNSUPPORTED_VERSION with no
  * resources, as Kafka answers a type it does not support. The caller needs DESCRIBE_CONFIGS on
  * the cluster (CLUSTER_AUTHORIZATION_FAILED otherwise), as in Kafka.
@@ -42,7 +42,7 @@ export const listConfigResources: ApiHandler<typeof ApiKeys.ListClientMetricsRes
   };
   const byName = (names: string[]) => names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (wanted.has(ConfigResourceType.GROUP)) add(ConfigResourceType.GROUP, byName(Object.keys(md.groupConfigs ?? {})));
-  // KIP-714's client metrics subscriptions: samsa has none
+  if (wanted.has(ConfigResourceType.CLIENT_METRICS)) add(ConfigResourceType.CLIENT_METRICS, byName(Object.keys(md.clientMetrics ?? {})));
   const brokerIds = kafkaBrokers(md, false).map((b) => b.brokerId).sort((a, b) => a - b).map(String);
   if (wanted.has(ConfigResourceType.BROKER)) add(ConfigResourceType.BROKER, brokerIds);
   if (wanted.has(ConfigResourceType.BROKER_LOGGER)) add(ConfigResourceType.BROKER_LOGGER, brokerIds);

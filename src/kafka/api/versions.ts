@@ -90,6 +90,17 @@ export const SASL_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, 
   [SASL_AUTHENTICATE_KEY, { min: 0, max: 2 }],
 ]);
 
+/** KIP-714's client metrics APIs: a broker offers them only with a telemetry receiver, as Kafka only with a ClientTelemetry reporter. */
+export const TELEMETRY_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<number, VersionRange>([
+  [71, { min: 0, max: 0 }], // GetTelemetrySubscriptions
+  [72, { min: 0, max: 0 }], // PushTelemetry
+]);
+
+export function isTelemetrySupported(apiKey: number, version: number): boolean {
+  const r = TELEMETRY_VERSIONS.get(apiKey);
+  return r !== undefined && version >= r.min && version <= r.max;
+}
+
 export function isSaslSupported(apiKey: number, version: number): boolean {
   const r = SASL_VERSIONS.get(apiKey);
   return r !== undefined && version >= r.min && version <= r.max;
@@ -100,9 +111,9 @@ export function isSupported(apiKey: number, version: number): boolean {
   return r !== undefined && version >= r.min && version <= r.max;
 }
 
-/** The ApiVersions answer's API ranges; with `sasl`, the SASL APIs too (a SASL listener). */
-export function apiVersionsBody(errorCode: number, sasl = false): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
-  const ranges = sasl ? [...SUPPORTED_VERSIONS, ...SASL_VERSIONS].sort(([a], [b]) => a - b) : [...SUPPORTED_VERSIONS];
+/** The ApiVersions answer's API ranges; with `sasl`, the SASL APIs too (a SASL listener); with `telemetry`, KIP-714's. */
+export function apiVersionsBody(errorCode: number, sasl = false, telemetry = false): { errorCode: number; apiKeys: { apiKey: number; minVersion: number; maxVersion: number }[]; throttleTimeMs: number } {
+  const ranges = [...SUPPORTED_VERSIONS, ...(sasl ? SASL_VERSIONS : []), ...(telemetry ? TELEMETRY_VERSIONS : [])].sort(([a], [b]) => a - b);
   const apiKeys = ranges.map(([apiKey, r]) => ({ apiKey, minVersion: r.min, maxVersion: r.max }));
   return { errorCode, apiKeys, throttleTimeMs: 0 };
 }
@@ -129,7 +140,7 @@ export const apiVersions: ApiHandler<typeof ApiKeys.ApiVersions> = async (ctx, v
   if (version >= 3 && !(SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareName ?? '') && SOFTWARE_NAME_OR_VERSION.test(body.clientSoftwareVersion ?? ''))) {
     return { errorCode: ErrorCode.INVALID_REQUEST, apiKeys: [], throttleTimeMs: 0 };
   }
-  const ranges = apiVersionsBody(ErrorCode.NONE, ctx.sasl === true);
+  const ranges = apiVersionsBody(ErrorCode.NONE, ctx.sasl === true, (ctx.clientTelemetry ?? null) !== null);
   if (version < 3) return ranges;
   return { ...ranges, ...featureFields(version, await fetchClusterMetadata(ctx, [])) };
 };

@@ -71,6 +71,8 @@ export const ApiKeys = {
   ListTransactions: 66,
   ConsumerGroupHeartbeat: 68,
   ConsumerGroupDescribe: 69,
+  GetTelemetrySubscriptions: 71,
+  PushTelemetry: 72,
   ListClientMetricsResources: 74,
   DescribeTopicPartitions: 75,
   AddRaftVoter: 80,
@@ -1407,6 +1409,31 @@ export const messageSchemas: readonly MessageSchema[] = [
       ] },
       { name: 'authorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
     ] },
+  ] },
+  { name: 'GetTelemetrySubscriptionsRequest', apiKey: 71, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'clientInstanceId', type: 'uuid', versions: [0, N] },
+  ] },
+  { name: 'GetTelemetrySubscriptionsResponse', apiKey: 71, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'clientInstanceId', type: 'uuid', versions: [0, N] },
+    { name: 'subscriptionId', type: 'int32', versions: [0, N] },
+    { name: 'acceptedCompressionTypes', type: 'int8', array: true, versions: [0, N] },
+    { name: 'pushIntervalMs', type: 'int32', versions: [0, N] },
+    { name: 'telemetryMaxBytes', type: 'int32', versions: [0, N] },
+    { name: 'deltaTemporality', type: 'bool', versions: [0, N] },
+    { name: 'requestedMetrics', type: 'string', array: true, versions: [0, N] },
+  ] },
+  { name: 'PushTelemetryRequest', apiKey: 72, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'clientInstanceId', type: 'uuid', versions: [0, N] },
+    { name: 'subscriptionId', type: 'int32', versions: [0, N] },
+    { name: 'terminating', type: 'bool', versions: [0, N] },
+    { name: 'compressionType', type: 'int8', versions: [0, N] },
+    { name: 'metrics', type: 'bytes', versions: [0, N] },
+  ] },
+  { name: 'PushTelemetryResponse', apiKey: 72, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
   ] },
   { name: 'ListClientMetricsResourcesRequest', apiKey: 74, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'resourceTypes', type: 'int8', array: true, versions: [1, N] },
@@ -4202,6 +4229,52 @@ export interface ConsumerGroupDescribeResponseGroupsMembersTargetAssignmentTopic
   partitions: number[];
 }
 
+export interface GetTelemetrySubscriptionsRequest {
+  /** v0+, uuid */
+  clientInstanceId: string;
+}
+
+export interface GetTelemetrySubscriptionsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, uuid */
+  clientInstanceId: string;
+  /** v0+ */
+  subscriptionId: number;
+  /** v0+ */
+  acceptedCompressionTypes: number[];
+  /** v0+ */
+  pushIntervalMs: number;
+  /** v0+ */
+  telemetryMaxBytes: number;
+  /** v0+ */
+  deltaTemporality: boolean;
+  /** v0+ */
+  requestedMetrics: string[];
+}
+
+export interface PushTelemetryRequest {
+  /** v0+, uuid */
+  clientInstanceId: string;
+  /** v0+ */
+  subscriptionId: number;
+  /** v0+ */
+  terminating: boolean;
+  /** v0+ */
+  compressionType: number;
+  /** v0+ */
+  metrics: Buffer;
+}
+
+export interface PushTelemetryResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+}
+
 export interface ListClientMetricsResourcesRequest {
   /** v1+ */
   resourceTypes: number[];
@@ -4405,6 +4478,8 @@ export interface RequestBodies {
   66: ListTransactionsRequest;
   68: ConsumerGroupHeartbeatRequest;
   69: ConsumerGroupDescribeRequest;
+  71: GetTelemetrySubscriptionsRequest;
+  72: PushTelemetryRequest;
   74: ListClientMetricsResourcesRequest;
   75: DescribeTopicPartitionsRequest;
   80: AddRaftVoterRequest;
@@ -4469,6 +4544,8 @@ export interface ResponseBodies {
   66: ListTransactionsResponse;
   68: ConsumerGroupHeartbeatResponse;
   69: ConsumerGroupDescribeResponse;
+  71: GetTelemetrySubscriptionsResponse;
+  72: PushTelemetryResponse;
   74: ListClientMetricsResourcesResponse;
   75: DescribeTopicPartitionsResponse;
   80: AddRaftVoterResponse;
