@@ -51,7 +51,7 @@ export { Consumer } from './client/consumer.js';
 export type { Batch, ConsumerEvents, ConsumerGroupMetadata, EachBatchPayload, EachMessagePayload, KafkaMessage, RunOptions } from './client/consumer.js';
 export { Admin } from './client/admin.js';
 export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
-export type { BrokerConfigChange, BrokerLogger, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, GroupConfigChange, GroupConfigResult, GroupConfigs, ResourceConfigs } from './client/admin.js';
+export type { BrokerConfigChange, BrokerLogger, ClientMetricsChange, ClientMetricsResult, ClientMetricsSubscription, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, GroupConfigChange, GroupConfigResult, GroupConfigs, ResourceConfigs } from './client/admin.js';
 export { QuotaMatchType } from './client/admin.js';
 export type { ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaEntry, ClientQuotaFilterComponent, ClientQuotaOp } from './client/admin.js';
 // SCRAM credentials (KIP-554), for admin.alterUserScramCredentials / describeUserScramCredentials
@@ -81,3 +81,5 @@ export { LogDirs } from './storage/log-dirs.js';
 // topology
 export { startCluster, loadTopology, exampleTopology, ClusterHandle, TopologyError, validateTopology, parseTopology } from './topology/start-cluster.js';
 export type { StartOptions, TopologyConfig, TopologyProblem } from './topology/start-cluster.js';
+export type { ClientTelemetryPush } from './kafka/client-telemetry.js';
+export { TELEMETRY_CONTENT_TYPE } from './kafka/client-telemetry.js';

@@ -17,6 +17,7 @@
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
+ * AlterClientMetrics, ClientMetricsSubscriptions (KIP-714's subscriptions),
  * DescribeConfigs (a broker, the cluster-wide default, a topic or a group), DescribeBrokerLoggers and
  * AlterBrokerLoggers (asked of that broker), AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
@@ -397,6 +398,14 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const md = await controllerMetadata(s, ctx, []);
       if (isFailure(md)) return fail(ctx, 'DynamicGroupConfigs', md.errorCode, md.message);
       ctx.reply({ type: 'DynamicGroupConfigs', errorCode: ErrorCode.NONE, groupConfigs: md.groupConfigs ?? {} });
+    },
+    async AlterClientMetrics(s, m, ctx) {
+      await toController(s, ctx, { type: 'AlterClientMetrics', subscriptions: m.subscriptions, validateOnly: m.validateOnly ?? false }, 'AlterClientMetricsResponse');
+    },
+    async ClientMetricsSubscriptions(s, _m, ctx) {
+      const md = await controllerMetadata(s, ctx, []);
+      if (isFailure(md)) return fail(ctx, 'ClientMetricsSubscriptions', md.errorCode, md.message);
+      ctx.reply({ type: 'ClientMetricsSubscriptions', errorCode: ErrorCode.NONE, subscriptions: md.clientMetrics ?? {} });
     },
     async DescribeBrokerLoggers(s, m, ctx) {
       await askBrokerLoggers(s, ctx, m.broker, { type: 'DescribeLoggers' }, 'BrokerLoggers');

@@ -113,6 +113,10 @@ export type AdminMsg =
   | { type: 'AlterGroupConfigs'; groups: { group: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   /** The group configs in the controller's metadata: group id -> its keys and values. */
   | { type: 'DynamicGroupConfigs' }
+  /** Client metrics subscriptions (KIP-714), passed to the controller as they are; answered per subscription. */
+  | { type: 'AlterClientMetrics'; subscriptions: { name: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
+  /** The client metrics subscriptions in the controller's metadata: name -> its keys and values. */
+  | { type: 'ClientMetricsSubscriptions' }
   /**
    * Kafka's DescribeConfigs (config-entries.ts): a broker's every key (asked of that broker), the
    * cluster-wide dynamic defaults (broker null), a topic's every key, on the leader of its first

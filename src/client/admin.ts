@@ -421,6 +421,25 @@ export interface GroupConfigResult {
 }
 
 /** One group's configs, as the cluster metadata has them. */
+/** A change to a client metrics subscription (KIP-714): keys set and deleted (metrics, interval.ms, match). */
+export interface ClientMetricsChange {
+  name: string;
+  set?: Record<string, string>;
+  delete?: string[];
+}
+
+export interface ClientMetricsResult {
+  name: string;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+export interface ClientMetricsSubscription {
+  name: string;
+  /** Key -> value, in key order; {} when it has none (no such subscription). */
+  configs: Record<string, string>;
+}
+
 export interface GroupConfigs {
   group: string;
   /** Key -> value, in key order; {} when none is set. */
@@ -1346,6 +1365,40 @@ export class Admin {
    * has none. Only the groups' own values: describeConfigs({ group }) gives both keys with the
    * broker defaults for those not set.
    */
+  /**
+   * Sets and removes client metrics subscriptions' keys (KIP-714's CLIENT_METRICS configs, as
+   * Kafka's incrementalAlterConfigs): `metrics` (metric name prefixes, comma-separated; `*` every
+   * metric), `interval.ms` (100 to 3,600,000; 300,000 by default) and `match` (selector=regex
+   * pairs: client_instance_id, client_id, client_software_name, client_software_version,
+   * client_source_address, client_source_port; none: every client). A subscription is made by its
+   * first key and gone with its last. Each is checked by the controller as Kafka's
+   * ClientMetricsConfigs and answered on its own: an unknown key or an interval out of range is
+   * INVALID_REQUEST, a bad pattern INVALID_CONFIG. Brokers with a telemetry receiver
+   * (client.telemetry.receiver) give the clients that match the metrics to push.
+   */
+  async alterClientMetrics(subscriptions: ClientMetricsChange[], opts: { validateOnly?: boolean } = {}): Promise<ClientMetricsResult[]> {
+    const shape = 'subscriptions must be [{ name, set?: { key: value }, delete?: [key] }]';
+    if (!Array.isArray(subscriptions)) throw new SamsaError(ErrorCode.INVALID_REQUEST, shape);
+    const wire = subscriptions.map((x, i) => {
+      if (typeof x !== 'object' || x === null || typeof x.name !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, `subscriptions[${i}]: name must be a string: ${shape}`);
+      return { name: x.name, ...(x.set ? { set: x.set } : {}), ...(x.delete ? { delete: x.delete } : {}) };
+    });
+    if (wire.length === 0) return [];
+    const r = await this.call({ type: 'AlterClientMetrics', subscriptions: wire, validateOnly: opts.validateOnly ?? false });
+    return (r.subscriptions as ClientMetricsResult[]).map((x) => ({ name: x.name, errorCode: x.errorCode, errorMessage: x.errorMessage ?? null }));
+  }
+
+  /** The client metrics subscriptions (KIP-714) by name, from the controller's metadata: every one, or (`name`) that one ({} when it has none). */
+  async describeClientMetrics(opts: { name?: string } = {}): Promise<ClientMetricsSubscription[]> {
+    if (opts.name !== undefined && typeof opts.name !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'name must be a subscription name (a string)');
+    const all = (await this.call({ type: 'ClientMetricsSubscriptions' })).subscriptions as Record<string, Record<string, string>>;
+    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    if (opts.name !== undefined) return [{ name: opts.name, configs: sorted(all[opts.name]) }];
+    return Object.keys(all)
+      .sort()
+      .map((name) => ({ name, configs: sorted(all[name]) }));
+  }
+
   async describeGroupConfigs(opts: { group?: string } = {}): Promise<GroupConfigs[]> {
     if (opts.group !== undefined && typeof opts.group !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'group must be a group id (a string)');
     const all = (await this.call({ type: 'DynamicGroupConfigs' })).groupConfigs as Record<string, Record<string, string>>;

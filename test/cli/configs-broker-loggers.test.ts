@@ -31,7 +31,7 @@ describe('cli/commands/configs: broker loggers on the command line', () => {
       [['--describe', '--entity-type', 'broker-loggers', '--entity-default'], /--entity-default must not be specified with --describe of broker-loggers/],
       [['--describe', '--entity-type', 'broker-loggers', '--entity-name', 'one'], /--entity-name for broker-loggers must be a broker id \(an integer\), got 'one'/],
       [['--describe', '--broker-logger', 'x'], /--broker-logger for broker-loggers must be a broker id/],
-      [['--describe', '--broker-logger', '1', '--broker', '1'], /only one of --topic, --broker, --broker-defaults, --broker-logger and --group/],
+      [['--describe', '--broker-logger', '1', '--broker', '1'], /only one of --topic, --broker, --broker-defaults, --broker-logger, --group and --client-metrics/],
       [['--describe', '--entity-type', 'brokers', '--broker-logger', '1'], /--broker-logger names a broker's loggers: it does not go with --entity-type brokers/],
       [['--describe', '--broker-logger', '1', '--user', 'alice'], /--broker-logger does not go with --user/],
     ];

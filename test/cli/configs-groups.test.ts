@@ -37,7 +37,7 @@ describe('cli/commands/configs: groups on the command line', () => {
       [['--describe', '--entity-type', 'groups', '--entity-default'], /groups have no default entity \(a group's defaults are the brokers' group\.consumer\.session\.timeout\.ms and group\.consumer\.heartbeat\.interval\.ms\)/],
       [['--describe', '--entity-type', 'groups', '--entity-name', ' '], /--entity-name needs a group id/],
       [['--describe', '--group', ''], /--group needs a group id/],
-      [['--describe', '--group', 'app', '--topic', 't'], /only one of --topic, --broker, --broker-defaults, --broker-logger and --group/],
+      [['--describe', '--group', 'app', '--topic', 't'], /only one of --topic, --broker, --broker-defaults, --broker-logger, --group and --client-metrics/],
       [['--describe', '--entity-type', 'topics', '--group', 'app'], /--group names a group: it does not go with --entity-type topics/],
       [['--describe', '--group', 'app', '--entity-name', 'other'], /--group names the entity: it does not go with --entity-name/],
       [['--describe', '--entity-type', 'groups', '--entity-type', 'brokers'], /--entity-type groups goes alone/],

@@ -74,8 +74,7 @@ describe('cli/commands/configs: the command line', () => {
   it('refuses entities that cannot work, naming the problem', () => {
     const cases: [string[], RegExp][] = [
       [['--describe'], /give the entity: --entity-type topics\|brokers/],
-      [['--describe', '--entity-type', 'client-metrics'], /--entity-type client-metrics is not supported: samsa has configs for topics, brokers, broker-loggers, groups, users and clients \(client quotas\) and ips \(connection rate quotas\); it has no client metrics subscriptions \(KIP-714\)/],
-      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, broker-loggers, groups, users, clients or ips/],
+      [['--describe', '--entity-type', 'partitions'], /unknown --entity-type 'partitions': give topics, brokers, broker-loggers, groups, users, clients, ips or client-metrics/],
       [['--describe', '--entity-type', 'topics', '--entity-type', 'brokers'], /--entity-type topics goes alone: only users and clients go together/],
       [['--describe', '--entity-type', 'topics', '--entity-name', 'a', '--entity-name', 'b'], /--entity-name is given more than once/],
       [['--describe', '--entity-name', 't'], /--entity-name goes with --entity-type/],
@@ -83,7 +82,7 @@ describe('cli/commands/configs: the command line', () => {
       [['--describe', '--entity-type', 'brokers', '--entity-name', '1', '--entity-default'], /only one of --entity-name and --entity-default/],
       [['--describe', '--entity-type', 'brokers', '--entity-name', 'one'], /must be a broker id \(an integer\), got 'one'/],
       [['--describe', '--broker', '-1'], /must be a broker id/],
-      [['--describe', '--topic', 't', '--broker', '1'], /only one of --topic, --broker, --broker-defaults, --broker-logger and --group/],
+      [['--describe', '--topic', 't', '--broker', '1'], /only one of --topic, --broker, --broker-defaults, --broker-logger, --group and --client-metrics/],
       [['--describe', '--entity-type', 'brokers', '--topic', 't'], /--topic names a topic: it does not go with --entity-type brokers/],
       [['--describe', '--topic', 't', '--entity-name', 'u'], /--topic names the entity: it does not go with --entity-name/],
       [['--alter', '--entity-type', 'topics', '--add-config', 'a=1'], /--alter needs the topic/],
@@ -192,7 +191,7 @@ describe('cli/commands/configs: the command line', () => {
     const cases: { argv: string[]; says: RegExp }[] = [
       { argv: ['configs', '--entity-type', 'brokers'], says: /give one of --describe, --alter/ },
       { argv: ['configs', '--describe', '--alter', '--topic', 't'], says: /give only one of --describe, --alter/ },
-      { argv: ['configs', '--describe', '--entity-type', 'client-metrics'], says: /--entity-type client-metrics is not supported/ },
+      { argv: ['configs', '--describe', '--entity-type', 'client-metric'], says: /unknown --entity-type 'client-metric'/ },
       { argv: ['configs', '--alter', '--user', 'alice', '--add-config', 'producer_byte_rate=fast'], says: /Cannot parse quota configuration value for producer_byte_rate: fast/ },
       { argv: ['configs', '--describe', '--client', 'app', '--all'], says: /--all goes with topics, brokers and groups/ },
       { argv: ['configs', '--alter', '--topic', 't', '--add-config', 'retention.ms=1', '--delete-config', 'retention.ms'], says: /retention\.ms is both added and deleted/ },
@@ -213,7 +212,7 @@ describe('cli/commands/configs: the command line', () => {
       expect(help.stdout).to.contain(o);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), brokers' log levels, group configs, client quotas, IP connection rates and SCRAM credentials/);
+    expect(top.stdout).to.match(/\n {2}configs +describe and alter topic configs, dynamic broker configs \(per broker or cluster-wide\), brokers' log levels, group configs, client quotas, IP connection rates, SCRAM credentials and client metrics subscriptions/);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * `samsa configs`: describes and alters topic configs, dynamic broker configs, brokers' log
- * levels, consumer group configs, client quotas, IP connection rate quotas and users' SCRAM
- * credentials like Kafka's kafka-configs tool. The entity is --entity-type
- * topics|brokers|broker-loggers|groups|users|clients|ips with --entity-name or (brokers, users,
- * clients, ips) --entity-default, or kafka-configs' shorthands --topic, --broker,
+ * levels, consumer group configs, client quotas, IP connection rate quotas, users' SCRAM
+ * credentials and client metrics subscriptions like Kafka's kafka-configs tool. The entity is --entity-type
+ * topics|brokers|broker-loggers|groups|users|clients|ips|client-metrics with --entity-name or
+ * (brokers, users, clients, ips) --entity-default, or kafka-configs' shorthands --topic, --broker,
  * --broker-defaults, --broker-logger, --group, --user, --user-defaults, --client,
- * --client-defaults, --ip, --ip-defaults. A broker's loggers (admin.describeBrokerLoggers,
+ * --client-defaults, --ip, --ip-defaults, --client-metrics. Client metrics subscriptions
+ * (KIP-714: metrics, interval.ms, match) go through admin.alterClientMetrics and
+ * admin.describeClientMetrics: `Dynamic configs for client-metric name are:`. A broker's loggers (admin.describeBrokerLoggers,
  * admin.alterBrokerLoggers) are named by its id, always: `Dynamic configs for broker-logger 1
  * are:` then `  samsa.broker=INFO sensitive=false synonyms={}` per logger; --alter checks first
  * that every logger named exists, as kafka-configs.
@@ -58,25 +60,21 @@ export { canonicalIp };
 const MODES = ['describe', 'alter'] as const;
 type Mode = (typeof MODES)[number];
 
-const SAMSA_ENTITY_TYPES = 'samsa has configs for topics, brokers, broker-loggers, groups, users and clients (client quotas) and ips (connection rate quotas)';
-/** kafka-configs' entity types that samsa does not have, and why. */
-const OTHER_ENTITY_TYPES: Readonly<Record<string, string>> = {
-  'client-metrics': `${SAMSA_ENTITY_TYPES}; it has no client metrics subscriptions (KIP-714)`,
-};
-const ENTITY_TYPES = ['topics', 'brokers', 'broker-loggers', 'groups', 'users', 'clients', 'ips'] as const;
+const ENTITY_TYPES = ['topics', 'brokers', 'broker-loggers', 'groups', 'users', 'clients', 'ips', 'client-metrics'] as const;
 type EntityType = (typeof ENTITY_TYPES)[number];
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'describe', kind: 'flag', help: 'list the configs of the entity (of every entity of the type without a name)' },
   { name: 'alter', kind: 'flag', help: 'set (--add-config, --add-config-file) and remove (--delete-config) configs of the entity' },
-  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, broker-loggers, groups, users, clients or ips; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
+  { name: 'entity-type', kind: 'list', value: 'type', help: 'topics, brokers, broker-loggers, groups, users, clients, ips or client-metrics; users and clients may be given together (a user\'s clients), each with its --entity-name or --entity-default, in the same order; the others go alone' },
   { name: 'entity-name', kind: 'list', value: 'name', help: 'a topic name, a broker id, a group id, a user principal, a client id or an IP address (an address only: host names are not resolved)' },
   { name: 'entity-default', kind: 'flag', repeatable: true, help: 'in place of --entity-name: with brokers the cluster-wide default that every broker takes for the keys it has no value of its own for; with users, clients or ips the default user, client id or IP (the quota of those without their own)' },
   { name: 'topic', kind: 'string', value: 't', help: 'shorthand for --entity-type topics --entity-name t' },
   { name: 'broker', kind: 'string', value: 'id', help: 'shorthand for --entity-type brokers --entity-name id' },
   { name: 'broker-defaults', kind: 'flag', help: 'shorthand for --entity-type brokers --entity-default' },
   { name: 'broker-logger', kind: 'string', value: 'id', help: "shorthand for --entity-type broker-loggers --entity-name id (a broker's loggers and their log levels)" },
+  { name: 'client-metrics', kind: 'string', value: 'name', help: 'shorthand for --entity-type client-metrics --entity-name name (a client metrics subscription, KIP-714: metrics, interval.ms, match)' },
   { name: 'group', kind: 'string', value: 'id', help: 'shorthand for --entity-type groups --entity-name id (a consumer group: consumer.session.timeout.ms, consumer.heartbeat.interval.ms)' },
   { name: 'user', kind: 'string', value: 'principal', help: 'shorthand for --entity-type users --entity-name principal (with --client or --client-defaults: that user\'s clients)' },
   { name: 'user-defaults', kind: 'flag', help: 'shorthand for --entity-type users --entity-default' },
@@ -116,6 +114,7 @@ export type ConfigEntity =
   | { type: 'topics'; name: string | null }
   | { type: 'brokers'; name: number | 'default' | null }
   | { type: 'broker-loggers'; name: number }
+  | { type: 'client-metrics'; name: string | null }
   | { type: 'groups'; name: string | null }
   | { type: 'quotas'; components: QuotaComponent[] };
 
@@ -182,8 +181,7 @@ function brokerId(raw: string, option: string, type: 'brokers' | 'broker-loggers
 function entityType(raw: string): EntityType {
   const t = raw.trim().toLowerCase();
   if ((ENTITY_TYPES as readonly string[]).includes(t)) return t as EntityType;
-  if (OTHER_ENTITY_TYPES[t]) throw new UsageError(`--entity-type ${raw} is not supported: ${OTHER_ENTITY_TYPES[t]}`);
-  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, broker-loggers, groups, users, clients or ips`);
+  throw new UsageError(`unknown --entity-type '${raw}': give topics, brokers, broker-loggers, groups, users, clients, ips or client-metrics`);
 }
 
 const IP_SHORTHANDS = ['ip', 'ip-defaults'] as const;
@@ -203,7 +201,7 @@ function ipName(raw: string, option: string): string {
 function resolveIpEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
   const shorthand = IP_SHORTHANDS.find((o) => args.has(o));
   const ipOption = shorthand ? `--${shorthand}` : '--entity-type ips';
-  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'client-metrics', 'group', ...QUOTA_SHORTHANDS] as const).find((o) => args.has(o));
   if (other) throw new UsageError(`--${other} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
   const bad = types.find((t) => t !== 'ips');
   if (bad) throw new UsageError(`--entity-type ${bad} does not go with ${ipOption}: ips go alone (only users and clients go together)`);
@@ -233,7 +231,7 @@ const QUOTA_TYPE = { users: 'user', clients: 'client-id' } as const;
  * --entity-type with --entity-name / --entity-default paired by position.
  */
 function resolveQuotaEntity(args: Args, mode: Mode, types: EntityType[]): ConfigEntity {
-  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group'] as const).find((o) => args.has(o));
+  const other = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'client-metrics', 'group'] as const).find((o) => args.has(o));
   const quotaOption = QUOTA_SHORTHANDS.find((o) => args.has(o)) ?? `entity-type ${types.find((t) => t === 'users' || t === 'clients')}`;
   if (other) throw new UsageError(`--${other} does not go with --${quotaOption}: give one entity (only users and clients go together)`);
   const shorthands = QUOTA_SHORTHANDS.filter((o) => args.has(o));
@@ -281,29 +279,29 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
   if (types.length > 1 && new Set(types).size === 1) throw new UsageError(`--entity-type ${types[0]} is given more than once`);
   if (types.length > 1) throw new UsageError(`--entity-type ${types[0]} goes alone: only users and clients go together (got ${types.join(', ')})`);
   const rawType = args.string('entity-type');
-  const type = types[0] as 'topics' | 'brokers' | 'broker-loggers' | 'groups' | undefined;
+  const type = types[0] as 'topics' | 'brokers' | 'broker-loggers' | 'groups' | 'client-metrics' | undefined;
   if (args.list('entity-name').length > 1) throw new UsageError('--entity-name is given more than once');
   if (args.list('entity-default').length > 1) throw new UsageError('--entity-default is given more than once');
-  const shorthands = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group'] as const).filter((o) => args.has(o));
-  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker, --broker-defaults, --broker-logger and --group (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
+  const shorthands = (['topic', 'broker', 'broker-defaults', 'broker-logger', 'group', 'client-metrics'] as const).filter((o) => args.has(o));
+  if (shorthands.length > 1) throw new UsageError(`give only one of --topic, --broker, --broker-defaults, --broker-logger, --group and --client-metrics (got ${shorthands.map((o) => `--${o}`).join(' and ')})`);
   const shorthand = shorthands[0];
   if (shorthand !== undefined) {
-    const implied = shorthand === 'topic' ? 'topics' : shorthand === 'group' ? 'groups' : shorthand === 'broker-logger' ? 'broker-loggers' : 'brokers';
-    const what = { topics: 'a topic', groups: 'a group', brokers: 'brokers', 'broker-loggers': "a broker's loggers" }[implied];
+    const implied = ({ topic: 'topics', group: 'groups', 'broker-logger': 'broker-loggers', 'client-metrics': 'client-metrics', broker: 'brokers', 'broker-defaults': 'brokers' } as const)[shorthand];
+    const what = { topics: 'a topic', groups: 'a group', brokers: 'brokers', 'broker-loggers': "a broker's loggers", 'client-metrics': 'a client metrics subscription' }[implied];
     if (type !== undefined && type !== implied) throw new UsageError(`--${shorthand} names ${what}: it does not go with --entity-type ${rawType}`);
     for (const o of ['entity-name', 'entity-default']) if (args.has(o)) throw new UsageError(`--${shorthand} names the entity: it does not go with --${o}`);
-    if (shorthand === 'topic' || shorthand === 'group') {
+    if (shorthand === 'topic' || shorthand === 'group' || shorthand === 'client-metrics') {
       const name = args.string(shorthand)!;
-      if (name.trim() === '') throw new UsageError(`--${shorthand} needs a ${shorthand === 'topic' ? 'topic name' : 'group id'}`);
-      return { type: implied as 'topics' | 'groups', name };
+      if (name.trim() === '') throw new UsageError(`--${shorthand} needs a ${{ topic: 'topic name', group: 'group id', 'client-metrics': 'subscription name' }[shorthand]}`);
+      return { type: implied as 'topics' | 'groups' | 'client-metrics', name };
     }
     if (shorthand === 'broker') return { type: 'brokers', name: brokerId(args.string('broker')!, '--broker') };
     if (shorthand === 'broker-logger') return { type: 'broker-loggers', name: brokerId(args.string('broker-logger')!, '--broker-logger', 'broker-loggers') };
     return { type: 'brokers', name: 'default' };
   }
   if (type === undefined) {
-    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|broker-loggers|groups|users|clients|ips`);
-    throw new UsageError('give the entity: --entity-type topics|brokers|broker-loggers|groups|users|clients|ips (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --broker-logger id, --group g, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults');
+    if (args.has('entity-name') || args.has('entity-default')) throw new UsageError(`--${args.has('entity-name') ? 'entity-name' : 'entity-default'} goes with --entity-type topics|brokers|broker-loggers|groups|users|clients|ips|client-metrics`);
+    throw new UsageError('give the entity: --entity-type topics|brokers|broker-loggers|groups|users|clients|ips|client-metrics (with --entity-name or --entity-default), or --topic t, --broker id, --broker-defaults, --broker-logger id, --group g, --user u, --user-defaults, --client c, --client-defaults, --ip address, --ip-defaults, --client-metrics name');
   }
   const name = args.string('entity-name');
   if (name !== undefined && args.has('entity-default')) throw new UsageError('give only one of --entity-name and --entity-default');
@@ -318,6 +316,12 @@ export function resolveEntity(args: Args, mode: Mode): ConfigEntity {
     if (args.has('entity-default')) throw new UsageError(`--entity-default must not be specified with --${mode} of broker-loggers: a broker's loggers are its own (--entity-name id)`);
     if (name === undefined) throw new UsageError(`An entity name must be specified with --${mode} of broker-loggers: the broker's id (--entity-name id, or --broker-logger id)`);
     return { type, name: brokerId(name, '--entity-name', 'broker-loggers') };
+  }
+  if (type === 'client-metrics') {
+    if (args.has('entity-default')) throw new UsageError('--entity-default goes with --entity-type brokers: client metrics subscriptions have no default entity');
+    if (name !== undefined && name.trim() === '') throw new UsageError('--entity-name needs a subscription name');
+    if (name === undefined && mode === 'alter') throw new UsageError('--alter needs the subscription: --entity-name name (or --client-metrics name)');
+    return { type, name: name ?? null };
   }
   if (type === 'groups') {
     if (args.has('entity-default')) throw new UsageError("--entity-default goes with --entity-type brokers: groups have no default entity (a group's defaults are the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms)");
@@ -682,8 +686,29 @@ async function alterBrokerLoggers(admin: Admin, broker: number, change: { set: R
   out(`Completed updating config for broker-logger ${broker}.`);
 }
 
+/** Client metrics subscriptions' keys, in kafka-configs' lines (every key is the subscription's own: --all lists the same). */
+async function describeClientMetrics(admin: Admin, name: string | null, all: boolean): Promise<void> {
+  const subscriptions = await admin.describeClientMetrics(name === null ? {} : { name });
+  for (const sub of subscriptions) {
+    out(`${all ? 'All' : 'Dynamic'} configs for client-metric ${sub.name} are:`);
+    for (const [key, value] of Object.entries(sub.configs)) out(`  ${key}=${value} sensitive=false synonyms={}`);
+  }
+}
+
+/** A subscription's keys set and deleted; the controller's refusal (an unknown key, a bad interval or pattern) is the command line's fault (exit 2). */
+async function alterClientMetrics(admin: Admin, name: string, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
+  if (change.delete.length > 0) {
+    const [current] = await admin.describeClientMetrics({ name });
+    checkDeletes(change.delete, current!.configs, `client-metric ${name}`);
+  }
+  const [result] = await admin.alterClientMetrics([{ name, set: change.set, delete: change.delete }]);
+  if (result && result.errorCode !== ErrorCode.NONE) refusedChange(new SamsaError(result.errorCode, `client-metric ${name}: ${result.errorMessage ?? ''}`));
+  out(`Completed updating config for client-metric ${name}.`);
+}
+
 async function alter(admin: Admin, entity: ConfigEntity, change: { set: Record<string, string>; delete: string[] }): Promise<void> {
   if (entity.type === 'quotas') return alterUsers(admin, entity.components, planUserAlter(entity.components, change));
+  if (entity.type === 'client-metrics') return alterClientMetrics(admin, entity.name!, change);
   if (entity.type === 'broker-loggers') return alterBrokerLoggers(admin, entity.name, change);
   if (entity.type === 'groups') return alterGroup(admin, entity.name!, change);
   if (entity.type === 'topics') {
@@ -725,6 +750,10 @@ async function describe(admin: Admin, entity: ConfigEntity, all: boolean, liveBr
   }
   if (entity.type === 'broker-loggers') {
     await describeBrokerLoggers(admin, entity.name, all);
+    return true;
+  }
+  if (entity.type === 'client-metrics') {
+    await describeClientMetrics(admin, entity.name, all);
     return true;
   }
   if (entity.type === 'topics') {
@@ -779,7 +808,7 @@ async function run(args: Args): Promise<number> {
 
 export const configsCommand: Command = {
   name: 'configs',
-  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), brokers\' log levels, group configs, client quotas, IP connection rates and SCRAM credentials',
+  summary: 'describe and alter topic configs, dynamic broker configs (per broker or cluster-wide), brokers\' log levels, group configs, client quotas, IP connection rates, SCRAM credentials and client metrics subscriptions',
   usage: [
     '[--bootstrap-server host:port] --describe (--topic t | --entity-type topics [--entity-name t]) [--all]',
     '[--bootstrap-server host:port] --describe (--broker id | --broker-defaults | --entity-type brokers [--entity-name id | --entity-default]) [--all]',
@@ -787,6 +816,8 @@ export const configsCommand: Command = {
     '[--bootstrap-server host:port] --alter (--broker id | --broker-defaults | --entity-type brokers (--entity-name id | --entity-default)) [--add-config ...] [--delete-config ...]',
     '[--bootstrap-server host:port] --describe (--broker-logger id | --entity-type broker-loggers --entity-name id)',
     '[--bootstrap-server host:port] --alter (--broker-logger id | --entity-type broker-loggers --entity-name id) [--add-config logger=LEVEL,...] [--delete-config logger,...]',
+    '[--bootstrap-server host:port] --describe (--client-metrics name | --entity-type client-metrics [--entity-name name])',
+    "[--bootstrap-server host:port] --alter (--client-metrics name | --entity-type client-metrics --entity-name name) [--add-config 'metrics=[p1,p2],interval.ms=n,match=[client_software_name=re,...]'] [--delete-config k1,k2]",
     '[--bootstrap-server host:port] --describe (--group g | --entity-type groups [--entity-name g]) [--all]',
     '[--bootstrap-server host:port] --alter (--group g | --entity-type groups --entity-name g) [--add-config consumer.session.timeout.ms=n,consumer.heartbeat.interval.ms=n] [--delete-config k1,k2]',
     '[--bootstrap-server host:port] --describe ([--user u | --user-defaults] [--client c | --client-defaults] | --entity-type users|clients [--entity-name n | --entity-default] ...)',
@@ -798,7 +829,9 @@ export const configsCommand: Command = {
   description: [
     "Describes and changes configs like Kafka's kafka-configs. Topics have their config overrides (retention.ms, cleanup.policy, ...). Brokers have dynamic configs (Kafka's KIP-226): of one broker (--broker id), or the cluster-wide default (--broker-defaults) that every broker takes for a key it has no value of its own for; a broker runs with its own over the default over its topology config, and takes a change at once. Only the keys that can change while brokers run may be set: the defaults of topic configs (log.retention.ms, log.segment.bytes, log.cleanup.policy, message.max.bytes, min.insync.replicas, compression.type, ...); the others are refused, named by the controller.",
     '--describe prints a header per entity and a line per config: key=value, sensitive (always false: samsa has no secret configs) and its synonyms, the layers that set it, most specific first (DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG: the topology, DEFAULT_CONFIG). Without --all only the dynamic configs are listed: a topic\'s overrides, a broker\'s own dynamic configs, the cluster-wide defaults. With --all every key with its value in force: a broker reports its own (it alone knows its topology config); a topic\'s keys without an override show the broker defaults as the leader of its first partition has them (brokers with their own dynamic or topology configs may differ). A broker that cannot be asked (not running) is described from the cluster metadata, its dynamic configs only, with a note on stderr (and exit code 1 with --all). Without a name, every topic, or every broker (live, or with dynamic configs) and then the cluster-wide default.',
-"Consumer groups have group configs (Kafka 4.0's, KIP-848): consumer.session.timeout.ms and consumer.heartbeat.interval.ms, a group's own session timeout and heartbeat interval in place of the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms. The controller checks them: integers within group.consumer.min/max.session.timeout.ms (45000 to 60000 by default) and group.consumer.min/max.heartbeat.interval.ms (5000 to 15000), the heartbeat interval below the session timeout; an unknown key or a value out of bounds is refused with its reason (exit 2). The group need not exist. The coordinator times the group's KIP-848 members' sessions with them and tells the members the heartbeat interval. --describe lists a group's own values (DYNAMIC_GROUP_CONFIG); --all both keys, a key without a value of the group's taking the broker's value on the group's coordinator (DEFAULT_CONFIG). --delete-config takes a key back to the brokers' value. Without a name, every group the coordinators know and every group with configs.",
+    "A broker's loggers (Kafka's broker-loggers, KIP-412) are the named loggers of its node: root, samsa.runtime, an actor's samsa.<kind> (samsa.broker, samsa.partition-replica, samsa.controller, samsa.kafka-connection, ...) and a component's below its owner's (samsa.broker.log-manager, samsa.broker.log-manager.log). --describe lists each with the level it runs at; --alter --add-config samsa.partition-replica=DEBUG gives a logger a level (Kafka's OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL), which the loggers below it without their own follow, and --delete-config takes a logger's own level away (not root's). A logger the broker does not have is a usage error (exit 2), as is a level Kafka does not name. The levels last until the broker stops; brokers sharing a node share its loggers.",
+    "Client metrics subscriptions (Kafka's client-metrics, KIP-714) tell clients which of their metrics to push to the brokers and how often: metrics, the metric name prefixes (in square brackets when there are several; * every metric), interval.ms (100 to 3600000, 300000 by default) and match, selector=regex pairs the client must all match (client_instance_id, client_id, client_software_name, client_software_version, client_source_address, client_source_port; none: every client). A subscription is made by its first key and gone with its last. The controller checks them as Kafka does: an unknown key, an interval out of range or a bad pattern is refused with its reason (exit 2). Brokers with a telemetry receiver (client.telemetry.receiver, an actor) hand what the clients push to it. --describe without a name lists every subscription.",
+    "Consumer groups have group configs (Kafka 4.0's, KIP-848): consumer.session.timeout.ms and consumer.heartbeat.interval.ms, a group's own session timeout and heartbeat interval in place of the brokers' group.consumer.session.timeout.ms and group.consumer.heartbeat.interval.ms. The controller checks them: integers within group.consumer.min/max.session.timeout.ms (45000 to 60000 by default) and group.consumer.min/max.heartbeat.interval.ms (5000 to 15000), the heartbeat interval below the session timeout; an unknown key or a value out of bounds is refused with its reason (exit 2). The group need not exist. The coordinator times the group's KIP-848 members' sessions with them and tells the members the heartbeat interval. --describe lists a group's own values (DYNAMIC_GROUP_CONFIG); --all both keys, a key without a value of the group's taking the broker's value on the group's coordinator (DEFAULT_CONFIG). --delete-config takes a key back to the brokers' value. Without a name, every group the coordinators know and every group with configs.",
     "--alter sets and removes configs; the others stay. --add-config takes Kafka's syntax: pairs separated by commas, square brackets around a value that has commas. A key to delete must be set. A key both added and deleted, a key that cannot change at run time and a bad value are usage errors (exit 2).",
     "Users and clients have client quotas (Kafka's KIP-13/55): producer_byte_rate and consumer_byte_rate, bytes per second per broker; request_percentage (KIP-124), the percentage of one request handler thread's time per broker (the broker thread's time on the client's requests over the quota window, its listener's and the replicas' appends and reads included; over 100 is more than one thread's worth); controller_mutation_rate (KIP-599), partitions created or deleted per second. They are set on a user (the SASL user or certificate principal), a client id, or a user's clients of an id (--entity-type users --entity-name alice --entity-type clients --entity-name app, or --user alice --client app); --entity-default (--user-defaults, --client-defaults) is the default, the quota of every user or client id without one of its own. The most specific quota that exists applies, key by key. A value that is not a number is a usage error; one not above 0, or an unknown key, is refused with the controller's reason (exit 2). --describe lists each quota entity of exactly those types, as kafka-configs: `Quota configs for user-principal 'alice', client-id 'app' are consumer_byte_rate=2048.0, producer_byte_rate=1024.0`; a type without a name lists every entity of it (the default included).",
     "Users have SCRAM credentials too (Kafka's KIP-554), one per mechanism: --add-config 'SCRAM-SHA-256=[iterations=8192,password=secret]' sets the user's SCRAM-SHA-256 credential (iterations optional, before the password: 4096 by default, the controller takes 4096 to 16384), --delete-config SCRAM-SHA-256 removes it. The password never leaves this command: a random salt and the salted password are sent, and the brokers' SASL listeners accept the user from then on. SCRAM keys need a named user alone: not --entity-default or --user-defaults, not with clients. SCRAM and quota keys may be given together (kafka-configs refuses that): the quotas are changed first, then the credentials. A malformed SCRAM value or a missing password is a usage error (exit 2); the controller's refusal (iterations out of range, a credential to delete that does not exist) ends with its reason (exit 1). --describe of users (a name, or every user; not the default, not with clients) adds kafka-configs' line per user with credentials: `SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=8192, SCRAM-SHA-512=iterations=4096` (mechanisms and iterations only).",
@@ -816,6 +849,7 @@ export const configsCommand: Command = {
     'samsa configs --describe --entity-type topics --entity-name orders',
     'samsa configs --alter --entity-type groups --entity-name orders-app --add-config consumer.session.timeout.ms=50000,consumer.heartbeat.interval.ms=6000',
     'samsa configs --describe --group orders-app --all',
+    "samsa configs --alter --client-metrics java-producers --add-config 'metrics=[org.apache.kafka.producer.],interval.ms=60000,match=[client_software_name=apache-kafka-java]'",
     'samsa configs --alter --group orders-app --delete-config consumer.heartbeat.interval.ms',
     'samsa configs --alter --entity-type users --entity-name alice --entity-type clients --entity-name app --add-config producer_byte_rate=1048576,consumer_byte_rate=2097152',
     'samsa configs --alter --client-defaults --add-config consumer_byte_rate=10485760',

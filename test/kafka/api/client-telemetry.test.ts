@@ -44,7 +44,7 @@ const sink = defineActor<null, ClientTelemetryPush>({
   handlers: {
     ClientTelemetryPush(_s, m, ctx) {
       taken.push(m);
-      ctx.reply({ type: 'ClientTelemetryTaken' } as never);
+      ctx.reply({ type: 'ClientTelemetryTaken' });
     },
   },
 });
