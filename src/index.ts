@@ -83,3 +83,7 @@ export { startCluster, loadTopology, exampleTopology, ClusterHandle, TopologyErr
 export type { StartOptions, TopologyConfig, TopologyProblem } from './topology/start-cluster.js';
 export type { ClientTelemetryPush } from './kafka/client-telemetry.js';
 export { TELEMETRY_CONTENT_TYPE } from './kafka/client-telemetry.js';
+export { decodeOtlpMetrics, OtlpDecodeError } from './kafka/otlp-metrics.js';
+export type { OtlpMetric, OtlpMetricsData, OtlpPoint, OtlpValue } from './kafka/otlp-metrics.js';
+export { telemetrySink } from '../actors/telemetry-sink/sink.js';
+export type { TelemetryClient, TelemetryPoint, TelemetrySinkArgs, TelemetrySinkMsg } from '../actors/telemetry-sink/sink.js';
