@@ -7,7 +7,7 @@
  */
 import { clientMetricsProblem } from '../../src/kafka/client-metrics.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
-import { isStringMap } from './broker-configs.js';
+import { configsChanged, readConfigChange } from './config-change.js';
 import type { MetadataRecord, MetadataState } from './metadata-state.js';
 
 export interface ClientMetricsAnswer {
@@ -21,23 +21,14 @@ export function clientMetricsChanges(state: MetadataState, subscriptions: readon
   const records: MetadataRecord[] = [];
   const seen = new Set<string>();
   const results = subscriptions.map((raw): ClientMetricsAnswer => {
-    const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { name?: unknown; set?: unknown; delete?: unknown };
-    const name = typeof r.name === 'string' ? r.name : '';
-    const fail = (errorCode: number, errorMessage: string) => ({ name, errorCode, errorMessage });
-    if (name === '') return fail(ErrorCode.INVALID_REQUEST, "Subscription name can't be empty");
-    if (seen.has(name)) return fail(ErrorCode.INVALID_REQUEST, `subscription '${name}' is named twice`);
-    seen.add(name);
-    const set = r.set ?? {};
-    const deletes = r.delete ?? [];
-    if (!isStringMap(set)) return fail(ErrorCode.INVALID_REQUEST, 'Null value not supported for client metrics configs: config values must be strings');
-    if (!Array.isArray(deletes) || deletes.some((k) => typeof k !== 'string')) return fail(ErrorCode.INVALID_REQUEST, 'deleted keys must be strings');
-    const current = state.clientMetrics.get(name) ?? {};
-    const next: Record<string, string> = { ...current, ...set };
-    for (const k of deletes as string[]) delete next[k];
-    const problem = clientMetricsProblem(name, next);
-    if (problem) return fail(problem.invalidConfig ? ErrorCode.INVALID_CONFIG : ErrorCode.INVALID_REQUEST, problem.message);
-    if (JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(current).sort())) records.push({ type: 'ClientMetricsConfig', name, config: next });
-    return { name, errorCode: ErrorCode.NONE, errorMessage: null };
+    const c = readConfigChange(raw, SUBSCRIPTION_CHANGE, seen, (name) => state.clientMetrics.get(name));
+    if (!c.ok) return { name: c.name, errorCode: c.errorCode, errorMessage: c.errorMessage };
+    const problem = clientMetricsProblem(c.name, c.next);
+    if (problem) return { name: c.name, errorCode: problem.invalidConfig ? ErrorCode.INVALID_CONFIG : ErrorCode.INVALID_REQUEST, errorMessage: problem.message };
+    if (configsChanged(c.next, c.current)) records.push({ type: 'ClientMetricsConfig', name: c.name, config: c.next });
+    return { name: c.name, errorCode: ErrorCode.NONE, errorMessage: null };
   });
   return { records, results };
 }
+
+const SUBSCRIPTION_CHANGE = { nameKey: 'name', what: 'subscription', emptyName: "Subscription name can't be empty", configs: 'client metrics configs' } as const;

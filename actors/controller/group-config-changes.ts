@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { groupConfigProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
-import { isStringMap } from './broker-configs.js';
+import { configsChanged, readConfigChange } from './config-change.js';
 import type { MetadataRecord, MetadataState } from './metadata-state.js';
 
 export interface GroupConfigAnswer {
@@ -21,24 +21,15 @@ export function groupConfigChanges(state: MetadataState, groups: readonly unknow
   const records: MetadataRecord[] = [];
   const seen = new Set<string>();
   const results = groups.map((raw): GroupConfigAnswer => {
-    const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { group?: unknown; set?: unknown; delete?: unknown };
-    const group = typeof r.group === 'string' ? r.group : '';
-    const fail = (errorCode: number, errorMessage: string) => ({ group, errorCode, errorMessage });
-    if (typeof r.group !== 'string' || r.group === '') return fail(ErrorCode.INVALID_REQUEST, 'Group name must not be empty');
-    if (seen.has(group)) return fail(ErrorCode.INVALID_REQUEST, `group '${group}' is named twice`);
-    seen.add(group);
-    const set = r.set ?? {};
-    const deletes = r.delete ?? [];
-    if (!isStringMap(set)) return fail(ErrorCode.INVALID_REQUEST, 'Null value not supported for group configs: config values must be strings');
-    if (!Array.isArray(deletes) || deletes.some((k) => typeof k !== 'string')) return fail(ErrorCode.INVALID_REQUEST, 'deleted keys must be strings');
-    const current = state.groupConfigs.get(group) ?? {};
-    const next: Record<string, string> = { ...current, ...set };
-    for (const k of deletes as string[]) delete next[k];
+    const c = readConfigChange(raw, GROUP_CHANGE, seen, (g) => state.groupConfigs.get(g));
+    if (!c.ok) return { group: c.name, errorCode: c.errorCode, errorMessage: c.errorMessage };
     // a key deleted that the group does not have is no change; an unknown key set is refused
-    const problem = groupConfigProblem(next, bounds);
-    if (problem) return fail(ErrorCode.INVALID_CONFIG, problem);
-    if (JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(current).sort())) records.push({ type: 'GroupConfig', group, config: next });
-    return { group, errorCode: ErrorCode.NONE, errorMessage: null };
+    const problem = groupConfigProblem(c.next, bounds);
+    if (problem) return { group: c.name, errorCode: ErrorCode.INVALID_CONFIG, errorMessage: problem };
+    if (configsChanged(c.next, c.current)) records.push({ type: 'GroupConfig', group: c.name, config: c.next });
+    return { group: c.name, errorCode: ErrorCode.NONE, errorMessage: null };
   });
   return { records, results };
 }
+
+const GROUP_CHANGE = { nameKey: 'group', what: 'group', emptyName: 'Group name must not be empty', configs: 'group configs' } as const;

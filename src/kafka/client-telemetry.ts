@@ -28,6 +28,7 @@ import { crc32c } from '../protocol/crc32c.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { ActorRef, Message } from '../runtime/types.js';
+import type { GetTelemetrySubscriptionsResponse } from './protocol/index.js';
 import { ALL_METRICS, DEFAULT_INTERVAL_MS, matchesClient, subscriptionsOf, type MatchSelector } from './client-metrics.js';
 
 /** Kafka's Uuid.ZERO_UUID and Uuid.ONE_UUID (METADATA_TOPIC_ID), the reserved ids, in Kafka's form. */
@@ -86,17 +87,8 @@ interface Instance {
   expiresAt: number;
 }
 
-export interface GetSubscriptionsAnswer {
-  throttleTimeMs: number;
-  errorCode: number;
-  clientInstanceId: string;
-  subscriptionId: number;
-  acceptedCompressionTypes: number[];
-  pushIntervalMs: number;
-  telemetryMaxBytes: number;
-  deltaTemporality: boolean;
-  requestedMetrics: string[];
-}
+/** GetTelemetrySubscriptions' answer, as Kafka's schema has it. */
+export type GetSubscriptionsAnswer = GetTelemetrySubscriptionsResponse;
 
 export interface ClientTelemetryOptions {
   brokerId: number;
