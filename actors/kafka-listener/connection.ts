@@ -3,7 +3,8 @@
  *
  * Owned state: the socket, its frame decoder, the requests in flight and the responses waiting
  * for their turn (Kafka answers a connection's requests in the order they came), the client's
- * principal (what the listener's authorizer checks requests against), and on a SASL
+ * principal (what the listener's authorizer checks requests against), the client software its
+ * ApiVersions v3+ named (client metrics match on it, KIP-714), and on a SASL
  * listener where its authentication stands (src/kafka/sasl: only ApiVersions, SaslHandshake and
  * SaslAuthenticate before it succeeds; a failure is answered, then the connection closed) and
  * whether it authenticated with a delegation token (then its session ends with the token).
@@ -16,7 +17,8 @@
  * InitProducerId (with a transactional id), AddPartitionsToTxn, AddOffsetsToTxn and EndTxn to its
  * transaction coordinator;
  * ListOffsets and OffsetsForLeaderEpoch to partition replicas; CreateTopics, DeleteTopics to the
- * controller.
+ * controller; DescribeLoggers / AlterLoggers to the broker (its BROKER_LOGGER configs);
+ * ClientTelemetryPush to the broker's telemetry receiver (PushTelemetry, KIP-714).
  *
  * Requests are decoded and handed to their handler as they arrive (so a slow JoinGroup or a
  * long-poll Fetch does not hold up the connection's other requests), and responses are written in

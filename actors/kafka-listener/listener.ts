@@ -6,7 +6,9 @@
  * broker registers, so the broker advertises the real port), the SASL settings it hands each
  * connection (Kafka's SASL_PLAINTEXT / SASL_SSL), the authorizer its connections check requests
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
- * enforce (src/kafka/client-quota-manager.ts), the count of connections accepted and of TLS
+ * enforce (src/kafka/client-quota-manager.ts), the client metrics instances (KIP-714,
+ * src/kafka/client-telemetry.ts; only with a telemetry receiver, client.telemetry.receiver, whose
+ * actor its connections ask with each push), the count of connections accepted and of TLS
  * handshakes that failed, and OAUTHBEARER's key set fetched from a URL (jwks-refresher.ts).
  * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
  * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
