@@ -100,3 +100,21 @@ export async function startAuthorizedKafkaCluster(users: Record<string, string>,
     },
   };
 }
+
+/**
+ * The authorized cluster of a mocha `describe` block: started before its tests, stopped (with
+ * every connection `login` made) after them. Call it in the block; the getter gives the cluster.
+ */
+export function authorizedKafkaClusterPerSuite(users: Record<string, string>, opts: AuthorizedKafkaClusterOptions = {}): () => AuthorizedKafkaCluster {
+  let a: AuthorizedKafkaCluster | undefined;
+  before(async () => {
+    a = await startAuthorizedKafkaCluster(users, opts);
+  });
+  after(async () => {
+    await a?.stop();
+  });
+  return () => {
+    if (!a) throw new Error('the authorized cluster is not started (use it inside the tests of the describe block)');
+    return a;
+  };
+}

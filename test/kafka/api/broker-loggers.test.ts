@@ -13,7 +13,7 @@ import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { rootLogger } from '../../../src/runtime/logger.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
-import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { authorizedKafkaClusterPerSuite } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -193,24 +193,17 @@ describe('Kafka API: broker loggers of worker-thread brokers', function () {
 
 describe('Kafka API: broker loggers with an authorizer', function () {
   this.timeout(30_000);
-  let a: AuthorizedKafkaCluster;
-
-  before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
-  });
-  after(async () => {
-    await a?.stop();
-  });
+  const cluster = authorizedKafkaClusterPerSuite({ alice: 'alice-secret' }, { brokers: 1 });
 
   it('describing needs DESCRIBE_CONFIGS on the cluster, changing ALTER_CONFIGS: else CLUSTER_AUTHORIZATION_FAILED', async () => {
-    const alice = await a.login('alice');
+    const alice = await cluster().login('alice');
     try {
       expect((await describeLoggers(alice, '1')).errorCode).to.equal(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
       expect((await alter(alice, '1', [{ name: 'root', configOperation: Op.SET, value: 'INFO' }]))[0]).to.equal(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
-      await a.allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+      await cluster().allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
       expect((await describeLoggers(alice, '1')).errorCode).to.equal(ErrorCode.NONE);
       expect((await alter(alice, '1', [{ name: 'root', configOperation: Op.SET, value: 'INFO' }]))[0]).to.equal(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
-      await a.allow({ principal: 'User:alice', operation: AclOperation.ALTER_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+      await cluster().allow({ principal: 'User:alice', operation: AclOperation.ALTER_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
       expect(await alter(alice, '1', [{ name: 'root', configOperation: Op.SET, value: 'OFF' }])).to.deep.equal([ErrorCode.NONE, null]);
     } finally {
       alice.end();

@@ -14,7 +14,7 @@ import type { ClientTelemetryPush } from '../../../src/kafka/client-telemetry.js
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { defineActor } from '../../../src/runtime/actor-definition.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
-import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { authorizedKafkaClusterPerSuite } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -177,22 +177,15 @@ describe('Kafka API: client metrics without a telemetry receiver', function () {
 
 describe('Kafka API: client metrics with an authorizer', function () {
   this.timeout(30_000);
-  let a: AuthorizedKafkaCluster;
-
-  before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
-  });
-  after(async () => {
-    await a?.stop();
-  });
+  const cluster = authorizedKafkaClusterPerSuite({ alice: 'alice-secret' }, { brokers: 1 });
 
   it('describing needs DESCRIBE_CONFIGS on the cluster, changing ALTER_CONFIGS: else CLUSTER_AUTHORIZATION_FAILED', async () => {
-    const alice = await a.login('alice');
+    const alice = await cluster().login('alice');
     try {
       expect((await describeSub(alice, 's')).errorCode).to.equal(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
       expect((await alter(alice, 's', [{ name: 'metrics', configOperation: Op.SET, value: '*' }]))[0]).to.equal(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
-      await a.allow({ principal: 'User:alice', operation: AclOperation.ALTER_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
-      await a.allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+      await cluster().allow({ principal: 'User:alice', operation: AclOperation.ALTER_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+      await cluster().allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
       expect(await alter(alice, 's', [{ name: 'metrics', configOperation: Op.SET, value: '*' }])).to.deep.equal([ErrorCode.NONE, null]);
       await checkFor(async () => (await valuesOf(alice, 's')).metrics === '*', 10_000, 20);
     } finally {

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
-import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { authorizedKafkaClusterPerSuite } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -134,22 +134,15 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
 
 describe('Kafka API: UpdateFeatures with an authorizer', function () {
   this.timeout(30_000);
-  let a: AuthorizedKafkaCluster;
-
-  before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
-  });
-  after(async () => {
-    await a?.stop();
-  });
+  const cluster = authorizedKafkaClusterPerSuite({ alice: 'alice-secret' }, { brokers: 1 });
 
   it('needs ALTER on the cluster: else CLUSTER_AUTHORIZATION_FAILED, nothing changed', async () => {
-    const alice = await a.login('alice');
-    const root = await a.login('admin');
+    const alice = await cluster().login('alice');
+    const root = await cluster().login('admin');
     const down = [{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }];
     expect(await update(alice, 1, down, true)).to.deep.equal({ throttleTimeMs: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.', results: [] });
     expect((await update(root, 1, down, true)).errorCode).to.equal(NONE);
-    await a.allow({ principal: 'User:alice', operation: AclOperation.ALTER, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+    await cluster().allow({ principal: 'User:alice', operation: AclOperation.ALTER, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
     expect((await update(alice, 1, down, true)).errorCode).to.equal(NONE);
     // anyone may read the levels (ApiVersions needs no ACL)
     expect((await finalized(alice)).levels['group.version']).to.equal(1);

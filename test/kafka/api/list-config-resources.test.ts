@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kafka/protocol/index.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
-import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { authorizedKafkaClusterPerSuite } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../../helpers/kafka-cluster.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
@@ -86,21 +86,14 @@ describe('Kafka API: ListConfigResources', function () {
 
 describe('Kafka API: ListConfigResources with an authorizer', function () {
   this.timeout(30_000);
-  let a: AuthorizedKafkaCluster;
-
-  before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
-  });
-  after(async () => {
-    await a?.stop();
-  });
+  const cluster = authorizedKafkaClusterPerSuite({ alice: 'alice-secret' }, { brokers: 1 });
 
   it('needs DESCRIBE_CONFIGS on the cluster: else CLUSTER_AUTHORIZATION_FAILED and nothing listed', async () => {
-    const [root, alice] = await Promise.all([a.login('admin'), a.login('alice')]);
+    const [root, alice] = await Promise.all([cluster().login('admin'), cluster().login('alice')]);
     try {
       expect(pairs(await list(root, 1, [BROKER]))).to.deep.equal([[BROKER, '1']]);
       expect(await list(alice, 1, [BROKER])).to.deep.include({ errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, clientMetricsResources: [] });
-      await a.allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+      await cluster().allow({ principal: 'User:alice', operation: AclOperation.DESCRIBE_CONFIGS, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
       expect(pairs(await list(alice, 1, [BROKER]))).to.deep.equal([[BROKER, '1']]);
     } finally {
       root.end();

@@ -16,7 +16,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../../src/security/acl.js';
 import type { TopologyConfig } from '../../../src/topology/config.js';
 import { startCluster, type ClusterHandle } from '../../../src/topology/start-cluster.js';
-import { startAuthorizedKafkaCluster, type AuthorizedKafkaCluster } from '../../helpers/authorized-kafka.js';
+import { authorizedKafkaClusterPerSuite } from '../../helpers/authorized-kafka.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { KafkaCaller } from '../../helpers/raw-kafka.js';
 
@@ -137,24 +137,17 @@ describe('Kafka API: AddRaftVoter and RemoveRaftVoter', function () {
 
 describe('Kafka API: AddRaftVoter and RemoveRaftVoter with an authorizer', function () {
   this.timeout(30_000);
-  let a: AuthorizedKafkaCluster;
-
-  before(async () => {
-    a = await startAuthorizedKafkaCluster({ alice: 'alice-secret' }, { brokers: 1 });
-  });
-  after(async () => {
-    await a?.stop();
-  });
+  const cluster = authorizedKafkaClusterPerSuite({ alice: 'alice-secret' }, { brokers: 1 });
 
   it('need ALTER on the cluster: else CLUSTER_AUTHORIZATION_FAILED, the controller not asked', async () => {
-    const root = await a.login('admin');
-    const alice = await a.login('alice');
+    const root = await cluster().login('admin');
+    const alice = await cluster().login('alice');
     const denied = { throttleTimeMs: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
     expect(await addVoter(alice, 2, ZERO_UUID)).to.deep.equal(denied);
     expect(await removeVoter(alice, 1, ZERO_UUID)).to.deep.equal(denied);
     // the admin may: the controller answers (the only voter cannot be removed)
     expect((await removeVoter(root, 1, ZERO_UUID)).errorCode).to.equal(VOTER_NOT_FOUND);
-    await a.allow({ principal: 'User:alice', operation: AclOperation.ALTER, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
+    await cluster().allow({ principal: 'User:alice', operation: AclOperation.ALTER, resourceType: ResourceType.CLUSTER, resourceName: CLUSTER_NAME });
     expect((await removeVoter(alice, 1, ZERO_UUID)).errorCode).to.equal(VOTER_NOT_FOUND);
   });
 });
