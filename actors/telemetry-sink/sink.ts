@@ -4,7 +4,8 @@
  * entry with this module, or `system.spawn`). It reads each push's OTLP metrics
  * (src/kafka/otlp-metrics.ts) and keeps, per client instance, who the client is and the latest
  * point of each of its metrics (by name and attributes), for DescribeClientTelemetry; the
- * `maxClients` (1,000 by default) seen last are kept. A push whose metrics do not decode is
+ * `maxClients` (1,000 by default) seen last are kept, each with at most `maxSeriesPerClient`
+ * series (10,000 by default; past it the series longest without a new point go first). A push whose metrics do not decode is
  * refused (INVALID_RECORD: the broker answers the client so).
  *
  * Owned state: the client instances and their latest points.
@@ -51,10 +52,13 @@ export type TelemetrySinkMsg = ClientTelemetryPush | { type: 'DescribeClientTele
 export interface TelemetrySinkArgs {
   /** How many client instances to keep, the least recently pushing forgotten first (default 1,000). */
   maxClients?: number;
+  /** How many series to keep per client instance, those longest without a point forgotten first (default 10,000). */
+  maxSeriesPerClient?: number;
 }
 
 interface SinkState {
   maxClients: number;
+  maxSeriesPerClient: number;
   clients: Map<string, { client: Omit<TelemetryClient, 'points'>; series: Map<string, TelemetryPoint> }>;
 }
 
@@ -62,7 +66,7 @@ const seriesKey = (name: string, attributes: Record<string, OtlpValue>) => `${na
 
 export const telemetrySink = defineActor<SinkState, TelemetrySinkMsg, TelemetrySinkArgs | undefined>({
   kind: 'telemetry-sink',
-  init: (_ctx, args) => ({ maxClients: args?.maxClients ?? 1000, clients: new Map() }),
+  init: (_ctx, args) => ({ maxClients: args?.maxClients ?? 1000, maxSeriesPerClient: args?.maxSeriesPerClient ?? 10_000, clients: new Map() }),
   supervision: 'resume',
   schema: { ClientTelemetryPush: { clientInstanceId: 'string', metrics: 'bytes' } },
   handlers: {
@@ -80,9 +84,13 @@ export const telemetrySink = defineActor<SinkState, TelemetrySinkMsg, TelemetryS
       for (const metric of decoded.metrics) {
         for (const p of metric.points) {
           points++;
-          series.set(seriesKey(metric.name, p.attributes), { name: metric.name, kind: metric.kind, unit: metric.unit, attributes: p.attributes, timeMs: p.timeMs, value: p.value, ...(p.count !== undefined ? { count: p.count } : {}) });
+          const key = seriesKey(metric.name, p.attributes);
+          // the newest point last, so the series longest without one come first when some must go
+          series.delete(key);
+          series.set(key, { name: metric.name, kind: metric.kind, unit: metric.unit, attributes: p.attributes, timeMs: p.timeMs, value: p.value, ...(p.count !== undefined ? { count: p.count } : {}) });
         }
       }
+      while (series.size > s.maxSeriesPerClient) series.delete(series.keys().next().value!);
       s.clients.delete(m.clientInstanceId);
       s.clients.set(m.clientInstanceId, {
         client: {
@@ -109,7 +117,8 @@ export const telemetrySink = defineActor<SinkState, TelemetrySinkMsg, TelemetryS
       const wanted = m.clientInstanceId ?? null;
       const clients: TelemetryClient[] = [...s.clients.values()]
         .filter((c) => wanted === null || c.client.clientInstanceId === wanted)
-        .map((c) => ({ ...c.client, points: [...c.series.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) }));
+        // by metric name, then attributes
+        .map((c) => ({ ...c.client, points: [...c.series].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p) }));
       ctx.reply({ type: 'ClientTelemetryDescription', errorCode: ErrorCode.NONE, clients });
     },
   },

@@ -81,6 +81,16 @@ describe('actors/telemetry-sink', () => {
     expect(await describeAll('i-1')).to.deep.equal([]);
   });
 
+  it('keeps at most maxSeriesPerClient series per client, forgetting those longest without a point', async () => {
+    const few = system.spawn(telemetrySink, { name: 'few', args: { maxSeriesPerClient: 2 } });
+    const push = (topics: string[]) => system.ask(few, pushOf('i-1', otlpMetrics({}, [{ name: 'm', gauge: topics.map((topic) => ({ attributes: { topic }, value: topics.indexOf(topic) })) }])));
+    await push(['a', 'b']);
+    await push(['a']);
+    await push(['c']);
+    const r = (await system.ask(few, { type: 'DescribeClientTelemetry' })) as unknown as { clients: TelemetryClient[] };
+    expect(r.clients[0]!.points.map((p) => p.attributes.topic)).to.have.members(['a', 'c']);
+  });
+
   it("takes what a client pushes over the Kafka protocol as a broker's receiver", async function () {
     this.timeout(30_000);
     const c = await startKafkaCluster({ brokers: 1, brokerConfig: { 'client.telemetry.receiver': '/telemetry' } });
