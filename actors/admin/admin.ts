@@ -281,6 +281,13 @@ async function brokerConfigsOf(s: AdminState, ctx: Ctx, broker: { brokerId: numb
   return answer.configs;
 }
 
+/** Answers with config maps kept in the controller's metadata (dynamic broker configs, group configs, client metrics subscriptions). */
+async function replyConfigMaps(s: AdminState, ctx: Ctx, type: string, pick: (md: ClusterMetadata) => Record<string, Record<string, Record<string, string>>>): Promise<void> {
+  const md = await controllerMetadata(s, ctx, []);
+  if (isFailure(md)) return fail(ctx, type, md.errorCode, md.message);
+  ctx.reply({ type, errorCode: ErrorCode.NONE, ...pick(md) });
+}
+
 /** A running broker's node, or why it cannot be asked (not registered, fenced). */
 async function runningBroker(s: AdminState, ctx: Ctx, brokerId: unknown): Promise<{ brokerId: number; node: string } | { errorCode: number; errorMessage: string }> {
   if (!Number.isSafeInteger(brokerId) || (brokerId as number) < 0) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'broker must be a broker id' };
@@ -387,25 +394,19 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       await toController(s, ctx, { type: 'AlterBrokerConfigs', resources: m.resources, validateOnly: m.validateOnly ?? false }, 'AlterBrokerConfigsResponse');
     },
     async DynamicBrokerConfigs(s, _m, ctx) {
-      const md = await controllerMetadata(s, ctx, []);
-      if (isFailure(md)) return fail(ctx, 'DynamicBrokerConfigs', md.errorCode, md.message);
-      ctx.reply({ type: 'DynamicBrokerConfigs', errorCode: ErrorCode.NONE, brokerConfigs: md.brokerConfigs ?? {} });
+      await replyConfigMaps(s, ctx, 'DynamicBrokerConfigs', (md) => ({ brokerConfigs: md.brokerConfigs ?? {} }));
     },
     async AlterGroupConfigs(s, m, ctx) {
       await toController(s, ctx, { type: 'AlterGroupConfigs', groups: m.groups, validateOnly: m.validateOnly ?? false }, 'AlterGroupConfigsResponse');
     },
     async DynamicGroupConfigs(s, _m, ctx) {
-      const md = await controllerMetadata(s, ctx, []);
-      if (isFailure(md)) return fail(ctx, 'DynamicGroupConfigs', md.errorCode, md.message);
-      ctx.reply({ type: 'DynamicGroupConfigs', errorCode: ErrorCode.NONE, groupConfigs: md.groupConfigs ?? {} });
+      await replyConfigMaps(s, ctx, 'DynamicGroupConfigs', (md) => ({ groupConfigs: md.groupConfigs ?? {} }));
     },
     async AlterClientMetrics(s, m, ctx) {
       await toController(s, ctx, { type: 'AlterClientMetrics', subscriptions: m.subscriptions, validateOnly: m.validateOnly ?? false }, 'AlterClientMetricsResponse');
     },
     async ClientMetricsSubscriptions(s, _m, ctx) {
-      const md = await controllerMetadata(s, ctx, []);
-      if (isFailure(md)) return fail(ctx, 'ClientMetricsSubscriptions', md.errorCode, md.message);
-      ctx.reply({ type: 'ClientMetricsSubscriptions', errorCode: ErrorCode.NONE, subscriptions: md.clientMetrics ?? {} });
+      await replyConfigMaps(s, ctx, 'ClientMetricsSubscriptions', (md) => ({ subscriptions: md.clientMetrics ?? {} }));
     },
     async DescribeBrokerLoggers(s, m, ctx) {
       await askBrokerLoggers(s, ctx, m.broker, { type: 'DescribeLoggers' }, 'BrokerLoggers');

@@ -461,6 +461,11 @@ export interface BrokerLogger {
 
 const brokerResource = (broker: number | null): string => (broker === null ? 'the cluster-wide default' : `broker ${broker}`);
 
+/** A config map in key order ({} for none), as the describe calls give them. */
+function keyOrder(c: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 function isBrokerId(b: unknown): b is number {
   return typeof b === 'number' && Number.isSafeInteger(b) && b >= 0;
 }
@@ -1326,11 +1331,10 @@ export class Admin {
   async describeBrokerConfigs(opts: { broker?: number | null } = {}): Promise<DynamicBrokerConfigs[]> {
     if (opts.broker !== undefined && opts.broker !== null && !isBrokerId(opts.broker)) throw new SamsaError(ErrorCode.INVALID_REQUEST, 'broker must be a broker id, or null for the cluster-wide default');
     const all = (await this.call({ type: 'DynamicBrokerConfigs' })).brokerConfigs as Record<string, Record<string, string>>;
-    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
-    if (opts.broker !== undefined) return [{ broker: opts.broker, configs: sorted(all[opts.broker === null ? '' : String(opts.broker)]) }];
+    if (opts.broker !== undefined) return [{ broker: opts.broker, configs: keyOrder(all[opts.broker === null ? '' : String(opts.broker)]) }];
     return Object.keys(all)
       .sort((a, b) => (a === '' ? -1 : b === '' ? 1 : Number(a) - Number(b)))
-      .map((k) => ({ broker: k === '' ? null : Number(k), configs: sorted(all[k]) }));
+      .map((k) => ({ broker: k === '' ? null : Number(k), configs: keyOrder(all[k]) }));
   }
 
   /**
@@ -1360,12 +1364,6 @@ export class Admin {
   }
 
   /**
-   * The group configs, from the controller's metadata (what alterGroupConfigs set): without
-   * `group`, every group that has some, in group id order; with `group` just that one, {} when it
-   * has none. Only the groups' own values: describeConfigs({ group }) gives both keys with the
-   * broker defaults for those not set.
-   */
-  /**
    * Sets and removes client metrics subscriptions' keys (KIP-714's CLIENT_METRICS configs, as
    * Kafka's incrementalAlterConfigs): `metrics` (metric name prefixes, comma-separated; `*` every
    * metric), `interval.ms` (100 to 3,600,000; 300,000 by default) and `match` (selector=regex
@@ -1392,21 +1390,25 @@ export class Admin {
   async describeClientMetrics(opts: { name?: string } = {}): Promise<ClientMetricsSubscription[]> {
     if (opts.name !== undefined && typeof opts.name !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'name must be a subscription name (a string)');
     const all = (await this.call({ type: 'ClientMetricsSubscriptions' })).subscriptions as Record<string, Record<string, string>>;
-    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
-    if (opts.name !== undefined) return [{ name: opts.name, configs: sorted(all[opts.name]) }];
+    if (opts.name !== undefined) return [{ name: opts.name, configs: keyOrder(all[opts.name]) }];
     return Object.keys(all)
       .sort()
-      .map((name) => ({ name, configs: sorted(all[name]) }));
+      .map((name) => ({ name, configs: keyOrder(all[name]) }));
   }
 
+  /**
+   * The group configs, from the controller's metadata (what alterGroupConfigs set): without
+   * `group`, every group that has some, in group id order; with `group` just that one, {} when it
+   * has none. Only the groups' own values: describeConfigs({ group }) gives both keys with the
+   * broker defaults for those not set.
+   */
   async describeGroupConfigs(opts: { group?: string } = {}): Promise<GroupConfigs[]> {
     if (opts.group !== undefined && typeof opts.group !== 'string') throw new SamsaError(ErrorCode.INVALID_REQUEST, 'group must be a group id (a string)');
     const all = (await this.call({ type: 'DynamicGroupConfigs' })).groupConfigs as Record<string, Record<string, string>>;
-    const sorted = (c: Record<string, string> | undefined) => Object.fromEntries(Object.entries(c ?? {}).sort(([a], [b]) => a.localeCompare(b)));
-    if (opts.group !== undefined) return [{ group: opts.group, configs: sorted(all[opts.group]) }];
+    if (opts.group !== undefined) return [{ group: opts.group, configs: keyOrder(all[opts.group]) }];
     return Object.keys(all)
       .sort()
-      .map((group) => ({ group, configs: sorted(all[group]) }));
+      .map((group) => ({ group, configs: keyOrder(all[group]) }));
   }
 
   /**

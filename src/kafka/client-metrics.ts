@@ -79,8 +79,9 @@ export function clientMetricsProblem(name: string, config: Readonly<Record<strin
 export function subscriptionsOf(configs: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined): ClientMetricsSubscription[] {
   const out: ClientMetricsSubscription[] = [];
   for (const [name, config] of Object.entries(configs ?? {})) {
-    const match = parseMatch(listItems(config[MATCH]));
-    if (typeof match === 'string' || clientMetricsProblem(name, config)) continue;
+    if (clientMetricsProblem(name, config)) continue;
+    // checked just above: the patterns parse
+    const match = parseMatch(listItems(config[MATCH])) as Partial<Record<MatchSelector, RegExp>>;
     out.push({ name, metrics: listItems(config[METRICS]), intervalMs: config[INTERVAL_MS] !== undefined ? Number(config[INTERVAL_MS]) : DEFAULT_INTERVAL_MS, match });
   }
   return out;

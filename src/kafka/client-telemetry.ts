@@ -29,7 +29,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import type { Clock } from '../runtime/clock.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import type { GetTelemetrySubscriptionsResponse } from './protocol/index.js';
-import { ALL_METRICS, DEFAULT_INTERVAL_MS, matchesClient, subscriptionsOf, type MatchSelector } from './client-metrics.js';
+import { ALL_METRICS, DEFAULT_INTERVAL_MS, matchesClient, subscriptionsOf, type ClientMetricsSubscription, type MatchSelector } from './client-metrics.js';
 
 /** Kafka's Uuid.ZERO_UUID and Uuid.ONE_UUID (METADATA_TOPIC_ID), the reserved ids, in Kafka's form. */
 const RESERVED_IDS = new Set(['AAAAAAAAAAAAAAAAAAAAAA', 'AAAAAAAAAAAAAAAAAAAAAQ']);
@@ -104,6 +104,8 @@ type Ask = (to: ActorRef<Message>, msg: Message, timeoutMs: number) => Promise<u
 
 export class ClientTelemetry {
   private readonly instances = new Map<string, Instance>();
+  /** The subscriptions last read, by their fingerprint: their patterns compiled once, not per instance. */
+  private parsed: { version: string; subscriptions: ClientMetricsSubscription[] } = { version: '{}', subscriptions: [] };
   private readonly newInstanceId: () => string;
 
   constructor(private readonly opts: ClientTelemetryOptions) {
@@ -222,7 +224,10 @@ export class ClientTelemetry {
   private instance(id: string, client: TelemetryClient, subscriptions: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined, now: number): Instance {
     const version = JSON.stringify(subscriptions ?? {});
     let instance = this.instances.get(id);
-    if (!instance || instance.version !== version) instance = this.made(id, instance?.client ?? client, subscriptions, version);
+    if (!instance || instance.version !== version) {
+      if (this.parsed.version !== version) this.parsed = { version, subscriptions: subscriptionsOf(subscriptions) };
+      instance = this.made(id, instance?.client ?? client, this.parsed.subscriptions, version);
+    }
     this.instances.delete(id);
     this.instances.set(id, instance);
     instance.expiresAt = now + Math.max(CACHE_EXPIRY_MS, instance.pushIntervalMs * 3);
@@ -230,7 +235,7 @@ export class ClientTelemetry {
     return instance;
   }
 
-  private made(id: string, client: TelemetryClient, subscriptions: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined, version: string): Instance {
+  private made(id: string, client: TelemetryClient, subscriptions: readonly ClientMetricsSubscription[], version: string): Instance {
     const attributes: Record<MatchSelector, string | null> = {
       client_instance_id: id,
       client_id: client.clientId,
@@ -241,7 +246,7 @@ export class ClientTelemetry {
     };
     let pushIntervalMs = DEFAULT_INTERVAL_MS;
     const metrics = new Set<string>();
-    for (const sub of subscriptionsOf(subscriptions)) {
+    for (const sub of subscriptions) {
       if (!matchesClient(sub.match, attributes)) continue;
       for (const m of sub.metrics) metrics.add(m);
       pushIntervalMs = Math.min(pushIntervalMs, sub.intervalMs);
