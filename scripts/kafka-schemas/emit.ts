@@ -71,6 +71,7 @@ export function emitGenerated(messages: readonly GenMessage[], source: string | 
     ` * Written by scripts/kafka-schemas/generate.ts from Kafka's JSON message definitions${source ? ` (${source})` : ''}.`,
     ' * Regenerate (from an apache/kafka checkout) with:',
     ' *   npx tsx scripts/kafka-schemas/generate.ts <kafka>/clients/src/main/resources/common/message',
+    ' * Versions and APIs Kafka added since those definitions come from scripts/kafka-schemas/later-versions.ts.',
     ' *',
     ' * The schemas are in our own format (./format.ts); the interfaces describe decoded bodies, in',
     ' * which every field is present (fields outside the decoded version hold their defaults).',

@@ -8,7 +8,8 @@
  * own compact description of them (src/kafka/schemas/format.ts: camelCase names, types, version
  * ranges, nullable and tagged ranges, tags, explicit defaults) plus a TypeScript interface for
  * every request/response body and nested struct, and maps from api key to those bodies.
- * Versions Kafka added since those definitions are laid over them from ./later-versions.ts.
+ * Versions Kafka added since those definitions are laid over them from ./later-versions.ts, and
+ * APIs it added since that the definitions lack are taken from there too (LATER_APIS).
  * `--source` is a free-form label (e.g. "apache/kafka@<commit>") recorded in the header.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,10 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { parseSchemaFile, type RawMessage } from './parse.js';
 import { convertMessage } from './convert.js';
 import { emitGenerated } from './emit.js';
-import { withLaterVersions } from './later-versions.js';
+import { LATER_APIS, withLaterVersions } from './later-versions.js';
 
 /** The APIs we generate, by Kafka api key. */
-export const API_KEYS: readonly number[] = [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 55, 57, 60, 61, 65, 66, 68, 69, 71, 72, 74, 75, 80, 81];
+export const API_KEYS: readonly number[] = [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 55, 57, 60, 61, 65, 66, 68, 69, 71, 72, 74, 75, 76, 77, 78, 79, 80, 81, 90, 91, 92];
 
 function usage(): never {
   process.stderr.write(
@@ -51,6 +52,9 @@ function main(argv: readonly string[]): void {
     if ((raw.type === 'request' || raw.type === 'response') && raw.apiKey !== undefined && wanted.has(raw.apiKey)) {
       found.push(withLaterVersions(raw));
     }
+  }
+  for (const raw of LATER_APIS) {
+    if (wanted.has(raw.apiKey!) && !found.some((m) => m.apiKey === raw.apiKey && m.type === raw.type)) found.push(withLaterVersions(raw));
   }
   for (const key of API_KEYS) {
     for (const kind of ['request', 'response']) {

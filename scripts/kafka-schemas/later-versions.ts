@@ -6,20 +6,26 @@
  * "Version N is the same as version N-1"); open-ended field ranges carry over.
  *
  * Field paths name struct fields from the message's top, by Kafka's field names; `after` places
- * an added field (absent: at the end of its struct).
+ * an added field (absent: at the end of its struct). A version may also end the ones below it
+ * (`lowest`), as Kafka 4.1 ended the early-access v0 of KIP-932's share group APIs.
+ *
+ * APIs Kafka added after those definitions are LATER_APIS: their first version, in the same
+ * terms, with their own later versions in LATER_VERSIONS.
  */
 import type { RawField, RawMessage, RawStruct } from './parse.js';
 
 export type SchemaChange =
   /** A new field. */
   | { readonly add: RawField; readonly in?: readonly string[]; readonly after?: string }
-  /** An existing field now ends (or starts) at other versions. */
-  | { readonly field: string; readonly in?: readonly string[]; readonly versions: string };
+  /** An existing field now ends (or starts) at other versions, or is nullable in others. */
+  | { readonly field: string; readonly in?: readonly string[]; readonly versions?: string; readonly nullableVersions?: string };
 
 export interface LaterVersion {
   readonly apiKey: number;
   readonly version: number;
   readonly what: string;
+  /** The lowest version from this one on: Kafka no longer speaks those below it. */
+  readonly lowest?: number;
   readonly request?: readonly SchemaChange[];
   readonly response?: readonly SchemaChange[];
 }
@@ -129,6 +135,184 @@ export const LATER_VERSIONS: readonly LaterVersion[] = [
     request: [{ add: { name: 'ResourceTypes', type: '[]int8', versions: '1+' } }],
     response: [{ add: { name: 'ResourceType', type: 'int8', versions: '1+', default: '16' }, in: ['ClientMetricsResources'] }],
   },
+  // KIP-932's share group APIs: v0 was Kafka 4.0's early access, removed in 4.1, whose v1 is the first stable version
+  { apiKey: 76, version: 1, lowest: 1, what: 'ShareGroupHeartbeat v1, KIP-932: the first stable version (v0, the early access, is gone)' },
+  { apiKey: 77, version: 1, lowest: 1, what: 'ShareGroupDescribe v1, KIP-932: the first stable version (v0, the early access, is gone)' },
+  {
+    apiKey: 78,
+    version: 1,
+    lowest: 1,
+    what: 'ShareFetch v1, KIP-932: the first stable version (v0, the early access, is gone); a record limit and a batch size instead of byte limits per partition, the acquisition lock timeout in the response, whose records are not nullable',
+    request: [
+      { add: { name: 'MaxRecords', type: 'int32', versions: '1+' }, after: 'MaxBytes' },
+      { add: { name: 'BatchSize', type: 'int32', versions: '1+' }, after: 'MaxRecords' },
+      { field: 'PartitionMaxBytes', in: ['Topics', 'Partitions'], versions: '0' },
+    ],
+    response: [
+      { add: { name: 'AcquisitionLockTimeoutMs', type: 'int32', versions: '1+' }, after: 'ErrorMessage' },
+      { field: 'Records', in: ['Responses', 'Partitions'], nullableVersions: '0' },
+    ],
+  },
+  {
+    apiKey: 78,
+    version: 2,
+    what: 'ShareFetch v2, KIP-1206 and KIP-1222: the acquire mode (0 batch-optimized, 1 record-limit) and renew acknowledgements (type 4)',
+    request: [
+      { add: { name: 'ShareAcquireMode', type: 'int8', versions: '2+' }, after: 'BatchSize' },
+      { add: { name: 'IsRenewAck', type: 'bool', versions: '2+', default: 'false' }, after: 'ShareAcquireMode' },
+    ],
+  },
+  { apiKey: 79, version: 1, lowest: 1, what: 'ShareAcknowledge v1, KIP-932: the first stable version (v0, the early access, is gone)' },
+  {
+    apiKey: 79,
+    version: 2,
+    what: 'ShareAcknowledge v2, KIP-1222: renew acknowledgements (type 4), and the acquisition lock timeout in the response',
+    request: [{ add: { name: 'IsRenewAck', type: 'bool', versions: '2+', default: 'false' }, after: 'ShareSessionEpoch' }],
+    response: [{ add: { name: 'AcquisitionLockTimeoutMs', type: 'int32', versions: '2+' }, after: 'ErrorMessage' }],
+  },
+  {
+    apiKey: 90,
+    version: 1,
+    what: 'DescribeShareGroupOffsets v1, KIP-1226: each partition\'s lag',
+    response: [{ add: { name: 'Lag', type: 'int64', versions: '1+', default: '-1' }, in: ['Groups', 'Topics', 'Partitions'], after: 'LeaderEpoch' }],
+  },
+];
+
+const throttleTimeMs: RawField = { name: 'ThrottleTimeMs', type: 'int32', versions: '0+' };
+const errorCode: RawField = { name: 'ErrorCode', type: 'int16', versions: '0+' };
+const errorMessage: RawField = { name: 'ErrorMessage', type: 'string', versions: '0+', nullableVersions: '0+', default: 'null' };
+
+/** APIs Kafka added after the definitions, at their first version (KIP-932's share group offsets, Kafka 4.1). */
+export const LATER_APIS: readonly RawMessage[] = [
+  {
+    apiKey: 90,
+    type: 'request',
+    name: 'DescribeShareGroupOffsetsRequest',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      {
+        name: 'Groups', type: '[]DescribeShareGroupOffsetsRequestGroup', versions: '0+', fields: [
+          { name: 'GroupId', type: 'string', versions: '0+' },
+          {
+            name: 'Topics', type: '[]DescribeShareGroupOffsetsRequestTopic', versions: '0+', nullableVersions: '0+', fields: [
+              { name: 'TopicName', type: 'string', versions: '0+' },
+              { name: 'Partitions', type: '[]int32', versions: '0+' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    apiKey: 90,
+    type: 'response',
+    name: 'DescribeShareGroupOffsetsResponse',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      throttleTimeMs,
+      {
+        name: 'Groups', type: '[]DescribeShareGroupOffsetsResponseGroup', versions: '0+', fields: [
+          { name: 'GroupId', type: 'string', versions: '0+' },
+          {
+            name: 'Topics', type: '[]DescribeShareGroupOffsetsResponseTopic', versions: '0+', fields: [
+              { name: 'TopicName', type: 'string', versions: '0+' },
+              { name: 'TopicId', type: 'uuid', versions: '0+' },
+              {
+                name: 'Partitions', type: '[]DescribeShareGroupOffsetsResponsePartition', versions: '0+', fields: [
+                  { name: 'PartitionIndex', type: 'int32', versions: '0+' },
+                  { name: 'StartOffset', type: 'int64', versions: '0+' },
+                  { name: 'LeaderEpoch', type: 'int32', versions: '0+' },
+                  errorCode,
+                  errorMessage,
+                ],
+              },
+            ],
+          },
+          errorCode,
+          errorMessage,
+        ],
+      },
+    ],
+  },
+  {
+    apiKey: 91,
+    type: 'request',
+    name: 'AlterShareGroupOffsetsRequest',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      { name: 'GroupId', type: 'string', versions: '0+' },
+      {
+        name: 'Topics', type: '[]AlterShareGroupOffsetsRequestTopic', versions: '0+', fields: [
+          { name: 'TopicName', type: 'string', versions: '0+' },
+          {
+            name: 'Partitions', type: '[]AlterShareGroupOffsetsRequestPartition', versions: '0+', fields: [
+              { name: 'PartitionIndex', type: 'int32', versions: '0+' },
+              { name: 'StartOffset', type: 'int64', versions: '0+' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    apiKey: 91,
+    type: 'response',
+    name: 'AlterShareGroupOffsetsResponse',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      throttleTimeMs,
+      errorCode,
+      errorMessage,
+      {
+        name: 'Responses', type: '[]AlterShareGroupOffsetsResponseTopic', versions: '0+', fields: [
+          { name: 'TopicName', type: 'string', versions: '0+' },
+          { name: 'TopicId', type: 'uuid', versions: '0+' },
+          {
+            name: 'Partitions', type: '[]AlterShareGroupOffsetsResponsePartition', versions: '0+', fields: [
+              { name: 'PartitionIndex', type: 'int32', versions: '0+' },
+              errorCode,
+              errorMessage,
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    apiKey: 92,
+    type: 'request',
+    name: 'DeleteShareGroupOffsetsRequest',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      { name: 'GroupId', type: 'string', versions: '0+' },
+      { name: 'Topics', type: '[]DeleteShareGroupOffsetsRequestTopic', versions: '0+', fields: [{ name: 'TopicName', type: 'string', versions: '0+' }] },
+    ],
+  },
+  {
+    apiKey: 92,
+    type: 'response',
+    name: 'DeleteShareGroupOffsetsResponse',
+    validVersions: '0',
+    flexibleVersions: '0+',
+    fields: [
+      throttleTimeMs,
+      errorCode,
+      errorMessage,
+      {
+        name: 'Responses', type: '[]DeleteShareGroupOffsetsResponseTopic', versions: '0+', fields: [
+          { name: 'TopicName', type: 'string', versions: '0+' },
+          { name: 'TopicId', type: 'uuid', versions: '0+' },
+          errorCode,
+          errorMessage,
+        ],
+      },
+    ],
+  },
 ];
 
 /** The struct whose fields `path` (field names from the top) leads to. */
@@ -157,7 +341,9 @@ function applyChange(message: RawMessage, change: SchemaChange): void {
   } else {
     const f = fields.find((x) => x.name === change.field);
     if (f === undefined) throw new Error(`${where}: no field ${change.field}`);
-    f.versions = change.versions;
+    if (change.versions === undefined && change.nullableVersions === undefined) throw new Error(`${where}: ${change.field} changes nothing`);
+    if (change.versions !== undefined) f.versions = change.versions;
+    if (change.nullableVersions !== undefined) f.nullableVersions = change.nullableVersions;
   }
 }
 
@@ -172,12 +358,17 @@ export function withLaterVersions(raw: RawMessage): RawMessage {
   const later = LATER_VERSIONS.filter((v) => v.apiKey === raw.apiKey && v.version > highest).sort((a, b) => a.version - b.version);
   if (later.length === 0) return raw;
   const out = structuredClone(raw);
+  let lowest = Number(m[1]);
   let expected = highest + 1;
   for (const v of later) {
     if (v.version !== expected) throw new Error(`${raw.name}: later version ${v.version} leaves a gap after ${expected - 1}`);
     expected++;
+    if (v.lowest !== undefined) {
+      if (v.lowest < lowest || v.lowest > v.version) throw new Error(`${raw.name}: version ${v.version} cannot make ${v.lowest} the lowest`);
+      lowest = v.lowest;
+    }
     for (const change of (raw.type === 'request' ? v.request : v.response) ?? []) applyChange(out, change);
   }
-  out.validVersions = `${m[1]}-${expected - 1}`;
+  out.validVersions = `${lowest}-${expected - 1}`;
   return out;
 }

@@ -123,9 +123,14 @@ const table = [
   [117, 'UNKNOWN_SUBSCRIPTION_ID', false, 'Client sent a push telemetry request with an invalid or outdated subscription ID.'],
   [118, 'TELEMETRY_TOO_LARGE', false, 'Client sent a push telemetry request larger than the maximum size the broker will accept.'],
   [120, 'TRANSACTION_ABORTABLE', false, 'The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.'],
+  [121, 'INVALID_RECORD_STATE', false, 'The record state is invalid. The acknowledgement of delivery could not be completed.'],
+  [122, 'SHARE_SESSION_NOT_FOUND', true, 'The share session was not found.'],
+  [123, 'INVALID_SHARE_SESSION_EPOCH', true, 'The share session epoch is invalid.'],
+  [124, 'FENCED_STATE_EPOCH', false, 'The share coordinator rejected the request because the share-group state epoch did not match.'],
   [126, 'DUPLICATE_VOTER', false, 'The voter is already part of the set of voters.'],
   [127, 'VOTER_NOT_FOUND', false, 'The voter is not part of the set of voters.'],
   [128, 'INVALID_REGULAR_EXPRESSION', false, 'The regular expression is not valid.'],
+  [133, 'SHARE_SESSION_LIMIT_REACHED', true, 'The limit of share sessions has been reached.'],
 ] as const;
 
 type Row = (typeof table)[number];

@@ -3,6 +3,7 @@
  * Written by scripts/kafka-schemas/generate.ts from Kafka's JSON message definitions (apache/kafka@1eb7644).
  * Regenerate (from an apache/kafka checkout) with:
  *   npx tsx scripts/kafka-schemas/generate.ts <kafka>/clients/src/main/resources/common/message
+ * Versions and APIs Kafka added since those definitions come from scripts/kafka-schemas/later-versions.ts.
  *
  * The schemas are in our own format (./format.ts); the interfaces describe decoded bodies, in
  * which every field is present (fields outside the decoded version hold their defaults).
@@ -75,8 +76,15 @@ export const ApiKeys = {
   PushTelemetry: 72,
   ListClientMetricsResources: 74,
   DescribeTopicPartitions: 75,
+  ShareGroupHeartbeat: 76,
+  ShareGroupDescribe: 77,
+  ShareFetch: 78,
+  ShareAcknowledge: 79,
   AddRaftVoter: 80,
   RemoveRaftVoter: 81,
+  DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 
 export const messageSchemas: readonly MessageSchema[] = [
@@ -1481,6 +1489,160 @@ export const messageSchemas: readonly MessageSchema[] = [
       { name: 'partitionIndex', type: 'int32', versions: [0, N] },
     ] },
   ] },
+  { name: 'ShareGroupHeartbeatRequest', apiKey: 76, kind: 'request', validVersions: [1, 1], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'memberId', type: 'string', versions: [0, N] },
+    { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+    { name: 'rackId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'subscribedTopicNames', type: 'string', array: true, versions: [0, N], nullable: [0, N], default: null },
+  ] },
+  { name: 'ShareGroupHeartbeatResponse', apiKey: 76, kind: 'response', validVersions: [1, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+    { name: 'heartbeatIntervalMs', type: 'int32', versions: [0, N] },
+    { name: 'assignment', type: 'struct', versions: [0, N], nullable: [0, N], default: null, fields: [
+      { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'topicId', type: 'uuid', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'ShareGroupDescribeRequest', apiKey: 77, kind: 'request', validVersions: [1, 1], flexibleFrom: 0, fields: [
+    { name: 'groupIds', type: 'string', array: true, versions: [0, N] },
+    { name: 'includeAuthorizedOperations', type: 'bool', versions: [0, N] },
+  ] },
+  { name: 'ShareGroupDescribeResponse', apiKey: 77, kind: 'response', validVersions: [1, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'groupState', type: 'string', versions: [0, N] },
+      { name: 'groupEpoch', type: 'int32', versions: [0, N] },
+      { name: 'assignmentEpoch', type: 'int32', versions: [0, N] },
+      { name: 'assignorName', type: 'string', versions: [0, N] },
+      { name: 'members', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'memberId', type: 'string', versions: [0, N] },
+        { name: 'rackId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'memberEpoch', type: 'int32', versions: [0, N] },
+        { name: 'clientId', type: 'string', versions: [0, N] },
+        { name: 'clientHost', type: 'string', versions: [0, N] },
+        { name: 'subscribedTopicNames', type: 'string', array: true, versions: [0, N] },
+        { name: 'assignment', type: 'struct', versions: [0, N], fields: [
+          { name: 'topicPartitions', type: 'struct', array: true, versions: [0, N], fields: [
+            { name: 'topicId', type: 'uuid', versions: [0, N] },
+            { name: 'topicName', type: 'string', versions: [0, N] },
+            { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+          ] },
+        ] },
+      ] },
+      { name: 'authorizedOperations', type: 'int32', versions: [0, N], default: -2147483648 },
+    ] },
+  ] },
+  { name: 'ShareFetchRequest', apiKey: 78, kind: 'request', validVersions: [1, 2], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberId', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'shareSessionEpoch', type: 'int32', versions: [0, N] },
+    { name: 'maxWaitMs', type: 'int32', versions: [0, N] },
+    { name: 'minBytes', type: 'int32', versions: [0, N] },
+    { name: 'maxBytes', type: 'int32', versions: [0, N], default: 2147483647 },
+    { name: 'maxRecords', type: 'int32', versions: [1, N] },
+    { name: 'batchSize', type: 'int32', versions: [1, N] },
+    { name: 'shareAcquireMode', type: 'int8', versions: [2, N] },
+    { name: 'isRenewAck', type: 'bool', versions: [2, N], default: false },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'partitionMaxBytes', type: 'int32', versions: [0, 0] },
+        { name: 'acknowledgementBatches', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'firstOffset', type: 'int64', versions: [0, N] },
+          { name: 'lastOffset', type: 'int64', versions: [0, N] },
+          { name: 'acknowledgeTypes', type: 'int8', array: true, versions: [0, N] },
+        ] },
+      ] },
+    ] },
+    { name: 'forgottenTopicsData', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+    ] },
+  ] },
+  { name: 'ShareFetchResponse', apiKey: 78, kind: 'response', validVersions: [1, 2], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'acquisitionLockTimeoutMs', type: 'int32', versions: [1, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'acknowledgeErrorCode', type: 'int16', versions: [0, N] },
+        { name: 'acknowledgeErrorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'currentLeader', type: 'struct', versions: [0, N], fields: [
+          { name: 'leaderId', type: 'int32', versions: [0, N] },
+          { name: 'leaderEpoch', type: 'int32', versions: [0, N] },
+        ] },
+        { name: 'records', type: 'records', versions: [0, N], nullable: [0, 0] },
+        { name: 'acquiredRecords', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'firstOffset', type: 'int64', versions: [0, N] },
+          { name: 'lastOffset', type: 'int64', versions: [0, N] },
+          { name: 'deliveryCount', type: 'int16', versions: [0, N] },
+        ] },
+      ] },
+    ] },
+    { name: 'nodeEndpoints', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'nodeId', type: 'int32', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'port', type: 'int32', versions: [0, N] },
+      { name: 'rack', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+  ] },
+  { name: 'ShareAcknowledgeRequest', apiKey: 79, kind: 'request', validVersions: [1, 2], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'memberId', type: 'string', versions: [0, N], nullable: [0, N] },
+    { name: 'shareSessionEpoch', type: 'int32', versions: [0, N] },
+    { name: 'isRenewAck', type: 'bool', versions: [2, N], default: false },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'acknowledgementBatches', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'firstOffset', type: 'int64', versions: [0, N] },
+          { name: 'lastOffset', type: 'int64', versions: [0, N] },
+          { name: 'acknowledgeTypes', type: 'int8', array: true, versions: [0, N] },
+        ] },
+      ] },
+    ] },
+  ] },
+  { name: 'ShareAcknowledgeResponse', apiKey: 79, kind: 'response', validVersions: [1, 2], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'acquisitionLockTimeoutMs', type: 'int32', versions: [2, N] },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        { name: 'currentLeader', type: 'struct', versions: [0, N], fields: [
+          { name: 'leaderId', type: 'int32', versions: [0, N] },
+          { name: 'leaderEpoch', type: 'int32', versions: [0, N] },
+        ] },
+      ] },
+    ] },
+    { name: 'nodeEndpoints', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'nodeId', type: 'int32', versions: [0, N] },
+      { name: 'host', type: 'string', versions: [0, N] },
+      { name: 'port', type: 'int32', versions: [0, N] },
+      { name: 'rack', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+  ] },
   { name: 'AddRaftVoterRequest', apiKey: 80, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
     { name: 'clusterId', type: 'string', versions: [0, N], nullable: [0, N] },
     { name: 'timeoutMs', type: 'int32', versions: [0, N] },
@@ -1507,6 +1669,76 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
     { name: 'errorCode', type: 'int16', versions: [0, N] },
     { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
+  ] },
+  { name: 'DescribeShareGroupOffsetsRequest', apiKey: 90, kind: 'request', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], nullable: [0, N], fields: [
+        { name: 'topicName', type: 'string', versions: [0, N] },
+        { name: 'partitions', type: 'int32', array: true, versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'DescribeShareGroupOffsetsResponse', apiKey: 90, kind: 'response', validVersions: [0, 1], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'groups', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'groupId', type: 'string', versions: [0, N] },
+      { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'topicName', type: 'string', versions: [0, N] },
+        { name: 'topicId', type: 'uuid', versions: [0, N] },
+        { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+          { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+          { name: 'startOffset', type: 'int64', versions: [0, N] },
+          { name: 'leaderEpoch', type: 'int32', versions: [0, N] },
+          { name: 'lag', type: 'int64', versions: [1, N], default: -1 },
+          { name: 'errorCode', type: 'int16', versions: [0, N] },
+          { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+        ] },
+      ] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
+  ] },
+  { name: 'AlterShareGroupOffsetsRequest', apiKey: 91, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'startOffset', type: 'int64', versions: [0, N] },
+      ] },
+    ] },
+  ] },
+  { name: 'AlterShareGroupOffsetsResponse', apiKey: 91, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'partitions', type: 'struct', array: true, versions: [0, N], fields: [
+        { name: 'partitionIndex', type: 'int32', versions: [0, N] },
+        { name: 'errorCode', type: 'int16', versions: [0, N] },
+        { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+      ] },
+    ] },
+  ] },
+  { name: 'DeleteShareGroupOffsetsRequest', apiKey: 92, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'groupId', type: 'string', versions: [0, N] },
+    { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+    ] },
+  ] },
+  { name: 'DeleteShareGroupOffsetsResponse', apiKey: 92, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    { name: 'responses', type: 'struct', array: true, versions: [0, N], fields: [
+      { name: 'topicName', type: 'string', versions: [0, N] },
+      { name: 'topicId', type: 'uuid', versions: [0, N] },
+      { name: 'errorCode', type: 'int16', versions: [0, N] },
+      { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N], default: null },
+    ] },
   ] },
 ];
 
@@ -4369,6 +4601,328 @@ export interface DescribeTopicPartitionsResponseNextCursor {
   partitionIndex: number;
 }
 
+export interface ShareGroupHeartbeatRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+, nullable v0+, default null */
+  subscribedTopicNames: string[] | null;
+}
+
+export interface ShareGroupHeartbeatResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+, nullable v0+, default null */
+  memberId: string | null;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  heartbeatIntervalMs: number;
+  /** v0+, nullable v0+, default null */
+  assignment: ShareGroupHeartbeatResponseAssignment | null;
+}
+
+export interface ShareGroupHeartbeatResponseAssignment {
+  /** v0+ */
+  topicPartitions: ShareGroupHeartbeatResponseTopicPartitions[];
+}
+
+export interface ShareGroupHeartbeatResponseTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ShareGroupDescribeRequest {
+  /** v0+ */
+  groupIds: string[];
+  /** v0+ */
+  includeAuthorizedOperations: boolean;
+}
+
+export interface ShareGroupDescribeResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  groups: ShareGroupDescribeResponseGroups[];
+}
+
+export interface ShareGroupDescribeResponseGroups {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  groupState: string;
+  /** v0+ */
+  groupEpoch: number;
+  /** v0+ */
+  assignmentEpoch: number;
+  /** v0+ */
+  assignorName: string;
+  /** v0+ */
+  members: ShareGroupDescribeResponseMembers[];
+  /** v0+, default -2147483648 */
+  authorizedOperations: number;
+}
+
+export interface ShareGroupDescribeResponseMembers {
+  /** v0+ */
+  memberId: string;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  clientId: string;
+  /** v0+ */
+  clientHost: string;
+  /** v0+ */
+  subscribedTopicNames: string[];
+  /** v0+ */
+  assignment: ShareGroupDescribeResponseAssignment;
+}
+
+export interface ShareGroupDescribeResponseAssignment {
+  /** v0+ */
+  topicPartitions: ShareGroupDescribeResponseTopicPartitions[];
+}
+
+export interface ShareGroupDescribeResponseTopicPartitions {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ShareFetchRequest {
+  /** v0+, nullable v0+, default null */
+  groupId: string | null;
+  /** v0+, nullable v0+ */
+  memberId: string | null;
+  /** v0+ */
+  shareSessionEpoch: number;
+  /** v0+ */
+  maxWaitMs: number;
+  /** v0+ */
+  minBytes: number;
+  /** v0+, default 2147483647 */
+  maxBytes: number;
+  /** v1+ */
+  maxRecords: number;
+  /** v1+ */
+  batchSize: number;
+  /** v2+ */
+  shareAcquireMode: number;
+  /** v2+, default false */
+  isRenewAck: boolean;
+  /** v0+ */
+  topics: ShareFetchRequestTopics[];
+  /** v0+ */
+  forgottenTopicsData: ShareFetchRequestForgottenTopicsData[];
+}
+
+export interface ShareFetchRequestTopics {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareFetchRequestPartitions[];
+}
+
+export interface ShareFetchRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0 */
+  partitionMaxBytes: number;
+  /** v0+ */
+  acknowledgementBatches: ShareFetchRequestAcknowledgementBatches[];
+}
+
+export interface ShareFetchRequestAcknowledgementBatches {
+  /** v0+, int64 */
+  firstOffset: number;
+  /** v0+, int64 */
+  lastOffset: number;
+  /** v0+ */
+  acknowledgeTypes: number[];
+}
+
+export interface ShareFetchRequestForgottenTopicsData {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface ShareFetchResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v1+ */
+  acquisitionLockTimeoutMs: number;
+  /** v0+ */
+  responses: ShareFetchResponseResponses[];
+  /** v0+ */
+  nodeEndpoints: ShareFetchResponseNodeEndpoints[];
+}
+
+export interface ShareFetchResponseResponses {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareFetchResponsePartitions[];
+}
+
+export interface ShareFetchResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  acknowledgeErrorCode: number;
+  /** v0+, nullable v0+, default null */
+  acknowledgeErrorMessage: string | null;
+  /** v0+ */
+  currentLeader: ShareFetchResponseCurrentLeader;
+  /** v0+, nullable v0, records */
+  records: Buffer | null;
+  /** v0+ */
+  acquiredRecords: ShareFetchResponseAcquiredRecords[];
+}
+
+export interface ShareFetchResponseCurrentLeader {
+  /** v0+ */
+  leaderId: number;
+  /** v0+ */
+  leaderEpoch: number;
+}
+
+export interface ShareFetchResponseAcquiredRecords {
+  /** v0+, int64 */
+  firstOffset: number;
+  /** v0+, int64 */
+  lastOffset: number;
+  /** v0+ */
+  deliveryCount: number;
+}
+
+export interface ShareFetchResponseNodeEndpoints {
+  /** v0+ */
+  nodeId: number;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  /** v0+, nullable v0+, default null */
+  rack: string | null;
+}
+
+export interface ShareAcknowledgeRequest {
+  /** v0+, nullable v0+, default null */
+  groupId: string | null;
+  /** v0+, nullable v0+ */
+  memberId: string | null;
+  /** v0+ */
+  shareSessionEpoch: number;
+  /** v2+, default false */
+  isRenewAck: boolean;
+  /** v0+ */
+  topics: ShareAcknowledgeRequestTopics[];
+}
+
+export interface ShareAcknowledgeRequestTopics {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareAcknowledgeRequestPartitions[];
+}
+
+export interface ShareAcknowledgeRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  acknowledgementBatches: ShareAcknowledgeRequestAcknowledgementBatches[];
+}
+
+export interface ShareAcknowledgeRequestAcknowledgementBatches {
+  /** v0+, int64 */
+  firstOffset: number;
+  /** v0+, int64 */
+  lastOffset: number;
+  /** v0+ */
+  acknowledgeTypes: number[];
+}
+
+export interface ShareAcknowledgeResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v2+ */
+  acquisitionLockTimeoutMs: number;
+  /** v0+ */
+  responses: ShareAcknowledgeResponseResponses[];
+  /** v0+ */
+  nodeEndpoints: ShareAcknowledgeResponseNodeEndpoints[];
+}
+
+export interface ShareAcknowledgeResponseResponses {
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareAcknowledgeResponsePartitions[];
+}
+
+export interface ShareAcknowledgeResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  currentLeader: ShareAcknowledgeResponseCurrentLeader;
+}
+
+export interface ShareAcknowledgeResponseCurrentLeader {
+  /** v0+ */
+  leaderId: number;
+  /** v0+ */
+  leaderEpoch: number;
+}
+
+export interface ShareAcknowledgeResponseNodeEndpoints {
+  /** v0+ */
+  nodeId: number;
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  /** v0+, nullable v0+, default null */
+  rack: string | null;
+}
+
 export interface AddRaftVoterRequest {
   /** v0+, nullable v0+ */
   clusterId: string | null;
@@ -4417,6 +4971,151 @@ export interface RemoveRaftVoterResponse {
   /** v0+ */
   errorCode: number;
   /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
+export interface DescribeShareGroupOffsetsRequest {
+  /** v0+ */
+  groups: DescribeShareGroupOffsetsRequestGroups[];
+}
+
+export interface DescribeShareGroupOffsetsRequestGroups {
+  /** v0+ */
+  groupId: string;
+  /** v0+, nullable v0+ */
+  topics: DescribeShareGroupOffsetsRequestTopics[] | null;
+}
+
+export interface DescribeShareGroupOffsetsRequestTopics {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: number[];
+}
+
+export interface DescribeShareGroupOffsetsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  groups: DescribeShareGroupOffsetsResponseGroups[];
+}
+
+export interface DescribeShareGroupOffsetsResponseGroups {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  topics: DescribeShareGroupOffsetsResponseTopics[];
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+}
+
+export interface DescribeShareGroupOffsetsResponseTopics {
+  /** v0+ */
+  topicName: string;
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: DescribeShareGroupOffsetsResponsePartitions[];
+}
+
+export interface DescribeShareGroupOffsetsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  startOffset: number;
+  /** v0+ */
+  leaderEpoch: number;
+  /** v1+, default -1, int64 */
+  lag: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+}
+
+export interface AlterShareGroupOffsetsRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  topics: AlterShareGroupOffsetsRequestTopics[];
+}
+
+export interface AlterShareGroupOffsetsRequestTopics {
+  /** v0+ */
+  topicName: string;
+  /** v0+ */
+  partitions: AlterShareGroupOffsetsRequestPartitions[];
+}
+
+export interface AlterShareGroupOffsetsRequestPartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+, int64 */
+  startOffset: number;
+}
+
+export interface AlterShareGroupOffsetsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  responses: AlterShareGroupOffsetsResponseResponses[];
+}
+
+export interface AlterShareGroupOffsetsResponseResponses {
+  /** v0+ */
+  topicName: string;
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  partitions: AlterShareGroupOffsetsResponsePartitions[];
+}
+
+export interface AlterShareGroupOffsetsResponsePartitions {
+  /** v0+ */
+  partitionIndex: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+}
+
+export interface DeleteShareGroupOffsetsRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  topics: DeleteShareGroupOffsetsRequestTopics[];
+}
+
+export interface DeleteShareGroupOffsetsRequestTopics {
+  /** v0+ */
+  topicName: string;
+}
+
+export interface DeleteShareGroupOffsetsResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  responses: DeleteShareGroupOffsetsResponseResponses[];
+}
+
+export interface DeleteShareGroupOffsetsResponseResponses {
+  /** v0+ */
+  topicName: string;
+  /** v0+, uuid */
+  topicId: string;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
   errorMessage: string | null;
 }
 
@@ -4482,8 +5181,15 @@ export interface RequestBodies {
   72: PushTelemetryRequest;
   74: ListClientMetricsResourcesRequest;
   75: DescribeTopicPartitionsRequest;
+  76: ShareGroupHeartbeatRequest;
+  77: ShareGroupDescribeRequest;
+  78: ShareFetchRequest;
+  79: ShareAcknowledgeRequest;
   80: AddRaftVoterRequest;
   81: RemoveRaftVoterRequest;
+  90: DescribeShareGroupOffsetsRequest;
+  91: AlterShareGroupOffsetsRequest;
+  92: DeleteShareGroupOffsetsRequest;
 }
 
 /** Response body type by api key. */
@@ -4548,6 +5254,13 @@ export interface ResponseBodies {
   72: PushTelemetryResponse;
   74: ListClientMetricsResourcesResponse;
   75: DescribeTopicPartitionsResponse;
+  76: ShareGroupHeartbeatResponse;
+  77: ShareGroupDescribeResponse;
+  78: ShareFetchResponse;
+  79: ShareAcknowledgeResponse;
   80: AddRaftVoterResponse;
   81: RemoveRaftVoterResponse;
+  90: DescribeShareGroupOffsetsResponse;
+  91: AlterShareGroupOffsetsResponse;
+  92: DeleteShareGroupOffsetsResponse;
 }

@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, AlterReplicaLogDirs, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, UpdateFeatures, DescribeCluster, the KIP-848 consumer group APIs, ListConfigResources, KIP-714's client metrics APIs, DescribeTopicPartitions or the KIP-853 voter changes
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, AlterReplicaLogDirs, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, UpdateFeatures, DescribeCluster, the KIP-848 consumer group APIs, ListConfigResources, KIP-714's client metrics APIs, DescribeTopicPartitions, the KIP-853 voter changes or KIP-932's share group APIs
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -905,6 +905,13 @@ describe('kafka codec vs KafkaJS', () => {
                 ApiKeys.DescribeTopicPartitions,
                 ApiKeys.AddRaftVoter,
                 ApiKeys.RemoveRaftVoter,
+                ApiKeys.ShareGroupHeartbeat,
+                ApiKeys.ShareGroupDescribe,
+                ApiKeys.ShareFetch,
+                ApiKeys.ShareAcknowledge,
+                ApiKeys.DescribeShareGroupOffsets,
+                ApiKeys.AlterShareGroupOffsets,
+                ApiKeys.DeleteShareGroupOffsets,
               ] as number[]
             ).includes(k),
         )
