@@ -158,7 +158,7 @@ export const LATER_VERSIONS: readonly LaterVersion[] = [
     version: 2,
     what: 'ShareFetch v2, KIP-1206 and KIP-1222: the acquire mode (0 batch-optimized, 1 record-limit) and renew acknowledgements (type 4)',
     request: [
-      { add: { name: 'ShareAcquireMode', type: 'int8', versions: '2+' }, after: 'BatchSize' },
+      { add: { name: 'ShareAcquireMode', type: 'int8', versions: '2+', default: '0' }, after: 'BatchSize' },
       { add: { name: 'IsRenewAck', type: 'bool', versions: '2+', default: 'false' }, after: 'ShareAcquireMode' },
     ],
   },

@@ -1551,7 +1551,7 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'maxBytes', type: 'int32', versions: [0, N], default: 2147483647 },
     { name: 'maxRecords', type: 'int32', versions: [1, N] },
     { name: 'batchSize', type: 'int32', versions: [1, N] },
-    { name: 'shareAcquireMode', type: 'int8', versions: [2, N] },
+    { name: 'shareAcquireMode', type: 'int8', versions: [2, N], default: 0 },
     { name: 'isRenewAck', type: 'bool', versions: [2, N], default: false },
     { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'topicId', type: 'uuid', versions: [0, N] },
@@ -4726,7 +4726,7 @@ export interface ShareFetchRequest {
   maxRecords: number;
   /** v1+ */
   batchSize: number;
-  /** v2+ */
+  /** v2+, default 0 */
   shareAcquireMode: number;
   /** v2+, default false */
   isRenewAck: boolean;
