@@ -55,7 +55,9 @@
  * key either, since every live key always has a record younger than the retention.
  */
 import { effectiveGroupTimeouts } from './group-configs.js';
-import { ErrorCode } from '../../src/protocol/errors.js';
+import { SHARE_LEAVE_GROUP_MEMBER_EPOCH, ShareGroup, ShareGroupState } from './share-group.js';
+import { DEFAULT_SHARE_GROUP_DEFAULTS, shareGroupSettings } from '../share-partition/share-group-settings.js';
+import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -95,6 +97,9 @@ import {
   type CoordinatorDescription,
   type CoordinatorMsg,
   type DescribedConsumerGroup,
+  type DescribedShareGroup,
+  type ShareGroupDescribeResponse,
+  type ShareGroupHeartbeatResponse,
   type TopicIdPartitions,
   type DeleteGroupsResponse,
   type DescribeGroupsResponse,
@@ -117,6 +122,8 @@ import {
   buildOffsetsBatch,
   encodeConsumerGroupKey,
   encodeConsumerGroupValue,
+  encodeShareGroupMetadataKey,
+  encodeShareGroupMetadataValue,
   type ReplayedConsumerGroup,
   type TopicPartitionsValue,
   encodeGroupMetadataKey,
@@ -171,6 +178,12 @@ export interface CoordinatorArgs {
   consumerGroupMaxSize?: number;
   /** group.max.size: the most members of a classic group (KIP-389). */
   classicGroupMaxSize?: number;
+  /** group.share.heartbeat.interval.ms (KIP-932 share groups; a group's share.heartbeat.interval.ms overrides it). */
+  shareGroupHeartbeatIntervalMs?: number;
+  /** group.share.session.timeout.ms (a group's share.session.timeout.ms overrides it). */
+  shareGroupSessionTimeoutMs?: number;
+  /** group.share.max.size. */
+  shareGroupMaxSize?: number;
   /** group.consumer.migration.policy (default bidirectional, as Kafka 4.0). */
   consumerGroupMigrationPolicy?: MigrationPolicy;
   /** How long the subscribed topics' metadata a consumer group heartbeat uses may be reused. */
@@ -200,6 +213,9 @@ interface CoordinatorConfig {
   consumerSessionTimeoutMs: number;
   consumerMaxSize: number;
   classicMaxSize: number;
+  shareHeartbeatIntervalMs: number;
+  shareSessionTimeoutMs: number;
+  shareMaxSize: number;
   migrationPolicy: MigrationPolicy;
   consumerMetadataMaxAgeMs: number;
   consumerRegexRefreshIntervalMs: number;
@@ -291,6 +307,12 @@ interface GroupEntry {
   consumerNeedsFullWrite: boolean;
   /** When a heartbeat last resolved the consumer group's regular expressions (-Infinity: never here). */
   consumerRegexesResolvedAt: number;
+  /**
+   * A KIP-932 share group (then `group` stays an Empty classic group and is not used, and
+   * `consumer` is null); its members' session timers are in `consumerTimers`, its metadata
+   * record's age in `consumerOldestWrite`.
+   */
+  share: ShareGroup | null;
 }
 
 type WrittenRecord =
@@ -363,6 +385,8 @@ export interface CoordinatorState {
   clusterTopics: { topics: ConsumerTopicInfo[]; at: number } | null;
   /** Consumer group heartbeats waiting for topic metadata or topic authorizations, by fetch id. */
   awaitingTopics: Map<number, PendingHeartbeat>;
+  /** Share group heartbeats waiting for topic metadata, by fetch id. */
+  awaitingShareTopics: Map<number, { m: ShareHeartbeatMsg; token: ReplyToken | null }>;
   consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
   /** The finalized group.version (KIP-584) as the broker last told it; 1 (a new cluster's) until told. */
   groupVersion: number;
@@ -371,6 +395,7 @@ export interface CoordinatorState {
 }
 
 type ConsumerHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ConsumerGroupHeartbeat' }>;
+type ShareHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ShareGroupHeartbeat' }>;
 
 /** Why ConsumerGroupHeartbeat and ConsumerGroupDescribe answer UNSUPPORTED_VERSION with group.version 0. */
 const CONSUMER_PROTOCOL_OFF = 'The new consumer group protocol is not enabled: the cluster\'s group.version is 0 (samsa features upgrade --feature group.version=1)';
@@ -418,6 +443,9 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
     consumerSessionTimeoutMs: a.consumerGroupSessionTimeoutMs ?? 45_000,
     consumerMaxSize: a.consumerGroupMaxSize ?? 2_147_483_647,
     classicMaxSize: a.classicGroupMaxSize ?? 2_147_483_647,
+    shareHeartbeatIntervalMs: a.shareGroupHeartbeatIntervalMs ?? DEFAULT_SHARE_GROUP_DEFAULTS.heartbeatIntervalMs,
+    shareSessionTimeoutMs: a.shareGroupSessionTimeoutMs ?? DEFAULT_SHARE_GROUP_DEFAULTS.sessionTimeoutMs,
+    shareMaxSize: a.shareGroupMaxSize ?? 200,
     migrationPolicy: a.consumerGroupMigrationPolicy ?? 'bidirectional',
     consumerMetadataMaxAgeMs: a.consumerGroupMetadataMaxAgeMs ?? 1_000,
     consumerRegexRefreshIntervalMs: a.consumerGroupRegexRefreshIntervalMs ?? 10_000,
@@ -624,6 +652,7 @@ function newEntry(groupId: string, partition: number, group: GroupMetadata): Gro
     consumerOldestWrite: 0,
     consumerNeedsFullWrite: false,
     consumerRegexesResolvedAt: Number.NEGATIVE_INFINITY,
+    share: null,
   };
 }
 
@@ -641,6 +670,7 @@ function dropGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, errorCode: 
   stopClassicGroup(ctx, entry, errorCode);
   for (const memberId of [...entry.consumerTimers.keys()]) cancelConsumerTimers(ctx, entry, memberId);
   entry.consumer?.markDead();
+  entry.share?.markDead();
   if (!entry.group.is(GroupState.Dead)) entry.group.transitionTo(GroupState.Dead, ctx.clock.now());
   if (s.groups.get(entry.groupId) === entry) s.groups.delete(entry.groupId);
   s.partitions.get(entry.partition)?.groups.delete(entry.groupId);
@@ -1122,6 +1152,8 @@ function txnOffsetCommitProblem(s: CoordinatorState, m: TxnOffsetCommitMsg): num
   const err = validateGroupStatus(s, m.groupId, true) ?? validateTopicList(m.topics, true);
   if (err !== null) return err;
   if (!Number.isSafeInteger(m.producerId) || m.producerId < 0 || !Number.isSafeInteger(m.producerEpoch) || m.producerEpoch < 0) return ErrorCode.INVALID_REQUEST;
+  // a share group keeps no committed offsets
+  if (s.groups.get(m.groupId)?.share) return ErrorCode.GROUP_ID_NOT_FOUND;
   return null;
 }
 
@@ -1693,6 +1725,7 @@ function consumerHeartbeat(s: CoordinatorState, ctx: Ctx, m: ConsumerHeartbeatMs
     entry = createGroup(s, m.groupId, ctx.clock.now());
     created = true;
   }
+  if (entry.share) return answer(ctx, token, consumerHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${m.groupId} is not a consumer group.`));
   let upgraded: ConsumerGroup | null = null;
   if (!entry.consumer) {
     // a classic group of that id: an empty one is replaced (Kafka deletes it), a live one upgraded if it may be
@@ -2168,6 +2201,168 @@ function restoreGroup(
   return entry;
 }
 
+// ---------------------------------------------------------------------------------------------
+// KIP-932 share groups (ShareGroupHeartbeat): share-group.ts is the state machine; here are its
+// members' session timers, the topic metadata it needs and its one record (ShareGroupMetadata:
+// the group's existence and epoch). The delivery state of its partitions is not the group
+// coordinator's: the partition leaders' share partition managers keep it with the share coordinator.
+
+const shareSessionTimerKey = (groupId: string, memberId: string) => JSON.stringify(['sg-session', groupId, memberId]);
+
+function shareHeartbeatError(errorCode: number, errorMessage: string | null): ShareGroupHeartbeatResponse {
+  return { type: 'ShareGroupHeartbeatResponse', errorCode, errorMessage: errorMessage ?? errorInfo(errorCode).message, memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null };
+}
+
+/** A share group's session timeout and heartbeat interval: its share.* group configs over group.share.*. */
+function shareTimeouts(s: CoordinatorState, groupId: string): { sessionTimeoutMs: number; heartbeatIntervalMs: number } {
+  const d = { ...DEFAULT_SHARE_GROUP_DEFAULTS, sessionTimeoutMs: s.cfg.shareSessionTimeoutMs, heartbeatIntervalMs: s.cfg.shareHeartbeatIntervalMs };
+  const g = shareGroupSettings(s.groupConfigs.get(groupId), d);
+  return { sessionTimeoutMs: g.sessionTimeoutMs, heartbeatIntervalMs: g.heartbeatIntervalMs };
+}
+
+function scheduleShareSession(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, memberId: string): void {
+  const seq = ++s.seq;
+  entry.consumerTimers.set(memberId, { sessionSeq: seq, rebalance: null });
+  ctx.timers.startSingle(shareSessionTimerKey(entry.groupId, memberId), shareTimeouts(s, entry.groupId).sessionTimeoutMs, { type: 'ShareSessionDeadline', groupId: entry.groupId, memberId, seq });
+}
+
+function cancelShareSession(ctx: Ctx, entry: GroupEntry, memberId: string): void {
+  ctx.timers.cancel(shareSessionTimerKey(entry.groupId, memberId));
+  entry.consumerTimers.delete(memberId);
+}
+
+/** Writes the share group's metadata record when its epoch moved (or `full`: its record grew old), then settles `purpose`. */
+function persistShare(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, full = false): void {
+  const g = entry.share!;
+  const dirty = g.takeDirty();
+  if (!dirty && !full) {
+    if (purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
+    return;
+  }
+  entry.consumerOldestWrite = ctx.clock.now();
+  const record: WrittenRecord = { kind: 'consumer', entry, key: encodeShareGroupMetadataKey(entry.groupId), value: encodeShareGroupMetadataValue({ epoch: g.groupEpoch, metadataHash: 0 }) };
+  appendRecords(s, ctx, entry.partition, [record], purpose, entry);
+}
+
+/** A ShareGroupHeartbeat answered once the group's record is written (or with the write's error). */
+function shareHeartbeatReply(token: ReplyToken | null, response: ShareGroupHeartbeatResponse): AppendPurpose {
+  return { kind: 'consumer-reply', token, response, failed: (code) => shareHeartbeatError(consumerWriteErrorFor(code), null) };
+}
+
+/** Why a group of this id cannot be a share group (it is a group of another type), or null. */
+function notShareGroup(entry: GroupEntry | undefined): string | null {
+  if (!entry || entry.share) return null;
+  const g = entry.group;
+  const emptyClassic = !entry.consumer && g.is(GroupState.Empty) && g.size === 0 && entry.offsets.size === 0 && entry.txnOffsets.size === 0 && entry.persisted === null && entry.pendingGroupWrites === 0;
+  return emptyClassic ? null : `Group ${entry.groupId} is not a share group.`;
+}
+
+/** The topics a share heartbeat needs metadata of: its subscription and its group's. */
+function shareTopicsNeeded(s: CoordinatorState, m: ShareHeartbeatMsg): string[] {
+  const names = new Set<string>(m.subscribedTopicNames ?? []);
+  const g = s.groups.get(m.groupId)?.share;
+  if (g) for (const n of g.subscribedTopicNames()) names.add(n);
+  return [...names].sort();
+}
+
+function prepareShareHeartbeat(s: CoordinatorState, ctx: Ctx, m: ShareHeartbeatMsg, token: ReplyToken | null, fetched: boolean): void {
+  const now = ctx.clock.now();
+  const needed = shareTopicsNeeded(s, m);
+  const stale = needed.some((n) => {
+    const c = s.topicCache.get(n);
+    return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
+  });
+  if (stale && !fetched) {
+    const fetchId = ++s.seq;
+    s.awaitingShareTopics.set(fetchId, { m, token });
+    void fetchTopicInfo(s, ctx, needed).then((topics) => ctx.send(ctx.self, { type: 'ShareTopicsFetched', fetchId, names: needed, topics }));
+    return;
+  }
+  shareHeartbeat(s, ctx, m, token);
+}
+
+/** A share group heartbeat (join, heartbeat or leave), with the topics' metadata at hand. */
+function shareHeartbeat(s: CoordinatorState, ctx: Ctx, m: ShareHeartbeatMsg, token: ReplyToken | null): void {
+  const err = validateGroupStatus(s, m.groupId, false);
+  if (err !== null) return answer(ctx, token, shareHeartbeatError(err, null));
+  let entry = s.groups.get(m.groupId);
+  const refusal = notShareGroup(entry);
+  if (refusal !== null) return answer(ctx, token, shareHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, refusal));
+  let created = false;
+  if (!entry?.share) {
+    if (m.memberEpoch !== 0) return answer(ctx, token, shareHeartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${m.groupId} not found.`));
+    entry ??= createGroup(s, m.groupId, ctx.clock.now());
+    entry.share = new ShareGroup(m.groupId);
+    entry.consumerOldestWrite = ctx.clock.now();
+    created = true;
+  }
+  const g = entry.share!;
+  const known = g.member(m.memberId) !== undefined;
+  const { heartbeatIntervalMs } = shareTimeouts(s, m.groupId);
+  const outcome = g.heartbeat(
+    { memberId: m.memberId, memberEpoch: m.memberEpoch, rackId: m.rackId, subscribedTopicNames: m.subscribedTopicNames, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '' },
+    { topic: (name) => s.topicCache.get(name)?.info ?? undefined, maxSize: s.cfg.shareMaxSize, heartbeatIntervalMs },
+  );
+  if (outcome.kind === 'error') {
+    if (created && g.members().length === 0 && g.groupEpoch === 0) dropGroup(s, ctx, entry, ErrorCode.NONE);
+    ctx.log.debug('share group heartbeat refused', { groupId: m.groupId, memberId: m.memberId, memberEpoch: m.memberEpoch, errorCode: outcome.errorCode, reason: outcome.errorMessage });
+    return answer(ctx, token, shareHeartbeatError(outcome.errorCode, outcome.errorMessage));
+  }
+  if (m.memberEpoch === SHARE_LEAVE_GROUP_MEMBER_EPOCH) {
+    cancelShareSession(ctx, entry, m.memberId);
+    ctx.log.info('member left the share group', { groupId: m.groupId, memberId: m.memberId, groupEpoch: g.groupEpoch });
+  } else {
+    if (!known) ctx.log.info('member joins the share group', { groupId: m.groupId, memberId: outcome.memberId, groupEpoch: g.groupEpoch });
+    scheduleShareSession(s, ctx, entry, outcome.memberId);
+  }
+  const response: ShareGroupHeartbeatResponse = {
+    type: 'ShareGroupHeartbeatResponse',
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    memberId: outcome.memberId,
+    memberEpoch: outcome.memberEpoch,
+    heartbeatIntervalMs: outcome.heartbeatIntervalMs,
+    assignment: outcome.assignment,
+  };
+  persistShare(s, ctx, entry, shareHeartbeatReply(token, response));
+}
+
+/** Topic names by topic id, as the coordinator's topic cache has them. */
+function topicNamesById(s: CoordinatorState): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of s.topicCache.values()) if (c.info) out.set(c.info.topicId, c.info.name);
+  return out;
+}
+
+function describeShareGroup(s: CoordinatorState, groupId: unknown): DescribedShareGroup {
+  const empty = (errorCode: number, errorMessage: string | null, state = ''): DescribedShareGroup => ({ groupId: String(groupId), errorCode, errorMessage, groupState: state, groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] });
+  const err = validateGroupStatus(s, groupId, false);
+  if (err !== null) return empty(err, errorInfo(err).message);
+  const entry = s.groups.get(groupId as string);
+  if (!entry || (!entry.share && notShareGroup(entry) === null)) return empty(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${String(groupId)} not found.`, ShareGroupState.Dead);
+  if (!entry.share) return empty(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${String(groupId)} is not a share group.`, ShareGroupState.Dead);
+  const d = entry.share.describe();
+  const names = topicNamesById(s);
+  return {
+    groupId: d.groupId,
+    errorCode: ErrorCode.NONE,
+    errorMessage: null,
+    groupState: d.state,
+    groupEpoch: d.groupEpoch,
+    assignmentEpoch: d.assignmentEpoch,
+    assignorName: d.assignorName,
+    members: d.members.map((mm) => ({
+      memberId: mm.memberId,
+      rackId: mm.rackId,
+      memberEpoch: mm.memberEpoch,
+      clientId: mm.clientId,
+      clientHost: mm.clientHost,
+      subscribedTopicNames: mm.subscribedTopicNames,
+      assignment: [...mm.assignment].map(([topicId, partitions]) => ({ topicId, topicName: names.get(topicId) ?? '', partitions })),
+    })),
+  };
+}
+
 function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void {
   const replay = owned.replay!;
   owned.replay = null;
@@ -2181,7 +2376,13 @@ function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void 
     }
     const consumer = replay.consumerGroups.get(groupId);
     const isConsumer = consumer !== undefined && consumer.epoch !== null;
-    const entry = restoreGroup(ctx, groupId, owned.partition, isConsumer ? undefined : replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
+    const share = isConsumer ? undefined : replay.shareGroups.get(groupId);
+    const entry = restoreGroup(ctx, groupId, owned.partition, isConsumer || share ? undefined : replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
+    if (share) {
+      // a share group's members are not written: they join again, above its persisted epoch
+      entry.share = new ShareGroup(groupId, share.value.epoch);
+      entry.consumerOldestWrite = share.timestamp;
+    }
     s.groups.set(groupId, entry);
     owned.groups.add(groupId);
     offsets += entry.offsets.size;
@@ -2276,7 +2477,8 @@ function cleanupGroup(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, removed:
   }
   const g = entry.group;
   const consumerEmpty = !entry.consumer || entry.consumer.state === ConsumerGroupState.Empty;
-  if (g.is(GroupState.Empty) && consumerEmpty && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.pendingGroupWrites === 0) {
+  // a share group stays, members or not, until DeleteGroups (as Kafka's)
+  if (g.is(GroupState.Empty) && consumerEmpty && !entry.share && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.pendingGroupWrites === 0) {
     ctx.log.info('group has no members and no offsets: it is dead', { groupId: entry.groupId, generationId: g.generationId });
     if (entry.persisted !== null) records.push({ kind: 'group', entry, bytes: null });
     records.push(...consumerTombstones(entry));
@@ -2311,6 +2513,7 @@ function housekeeping(s: CoordinatorState, ctx: Ctx): void {
       if (entry.persisted && entry.persisted.writtenAt < cutoff && entry.pendingGroupWrites === 0) {
         rewrites.push({ kind: 'group', entry, bytes: entry.persisted.bytes });
       }
+      if (entry.share && entry.consumerOldestWrite < cutoff && entry.pendingGroupWrites === 0) persistShare(s, ctx, entry, { kind: 'consumer-write' }, true);
       if (entry.consumer && entry.consumerOldestWrite < cutoff && entry.pendingGroupWrites === 0) {
         // the consumer group's records are rewritten together: the oldest of them is then new
         entry.consumerNeedsFullWrite = true;
@@ -2372,6 +2575,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       groupConfigs: new Map(),
       clusterTopics: null,
       awaitingTopics: new Map(),
+      awaitingShareTopics: new Map(),
       consumerTopicMetadata: args.consumerTopicMetadata ?? null,
     };
     ctx.timers.startPeriodic(HOUSEKEEPING_TIMER, cfg.housekeepingIntervalMs, { type: 'Housekeeping' });
@@ -2415,12 +2619,14 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       topicAuthorizer: 'object?',
     },
     ConsumerGroupDescribe: { groups: 'array' },
+    ShareGroupHeartbeat: { groupId: 'string', memberId: 'string', memberEpoch: 'integer', rackId: 'string?', subscribedTopicNames: 'array?', clientId: 'string?', clientHost: 'string?' },
+    ShareGroupDescribe: { groups: 'array' },
     GroupVersionChanged: { level: 'integer' },
     GroupConfigsChanged: { configs: 'object' },
     TopicsDeleted: { topics: 'array' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
-    ListGroups: { statesFilter: 'array?' },
+    ListGroups: { statesFilter: 'array?', typesFilter: 'array?' },
     DescribeGroups: { groups: 'array' },
     DeleteGroups: { groups: 'array' },
     OffsetDelete: { groupId: 'string', topics: 'array' },
@@ -2438,6 +2644,43 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const err = validateGroupStatus(s, m.groupId, false);
       if (err !== null) return answer(ctx, token, consumerHeartbeatError(err, null));
       prepareConsumerHeartbeat(s, ctx, { m, token, fetchedNames: false, fetchedAll: false, matched: null, resolved: null });
+    },
+
+    ShareGroupHeartbeat(s, m, ctx) {
+      const token = ctx.deferReply() ?? null;
+      if (typeof m.groupId !== 'string' || m.groupId.trim() === '') return answer(ctx, token, shareHeartbeatError(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
+      const err = validateGroupStatus(s, m.groupId, false);
+      if (err !== null) return answer(ctx, token, shareHeartbeatError(err, null));
+      // a leave needs no topics
+      if (m.memberEpoch === SHARE_LEAVE_GROUP_MEMBER_EPOCH) return shareHeartbeat(s, ctx, m, token);
+      prepareShareHeartbeat(s, ctx, m, token, false);
+    },
+
+    ShareTopicsFetched(s, m, ctx) {
+      const waiting = s.awaitingShareTopics.get(m.fetchId);
+      if (!waiting) return;
+      s.awaitingShareTopics.delete(m.fetchId);
+      if (m.topics === null) return answer(ctx, waiting.token, shareHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
+      const now = ctx.clock.now();
+      const byName = new Map(m.topics.map((t) => [t.name, t] as const));
+      for (const name of m.names) {
+        const t = byName.get(name);
+        s.topicCache.set(name, { info: t ? { topicId: t.topicId, name, numPartitions: t.numPartitions } : null, at: now });
+      }
+      prepareShareHeartbeat(s, ctx, waiting.m, waiting.token, true);
+    },
+
+    ShareSessionDeadline(s, m, ctx) {
+      const entry = s.groups.get(m.groupId);
+      if (!entry?.share || entry.consumerTimers.get(m.memberId)?.sessionSeq !== m.seq) return;
+      entry.consumerTimers.delete(m.memberId);
+      if (!entry.share.leave(m.memberId)) return;
+      ctx.log.info('member fenced from the share group', { groupId: m.groupId, memberId: m.memberId, reason: 'the member session expired', groupEpoch: entry.share.groupEpoch });
+      persistShare(s, ctx, entry, { kind: 'consumer-write' });
+    },
+
+    ShareGroupDescribe(s, m, ctx) {
+      ctx.reply({ type: 'ShareGroupDescribeResponse', errorCode: ErrorCode.NONE, groups: m.groups.map((g) => describeShareGroup(s, g)) } satisfies ShareGroupDescribeResponse);
     },
 
     ConsumerTopicsFetched(s, m, ctx) {
@@ -2548,6 +2791,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         if (!isNewMember) return answer(ctx, token, joinError(m.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
         entry = createGroup(s, m.groupId, ctx.clock.now());
       }
+      // as Kafka: a share group takes no classic member
+      if (entry.share) return answer(ctx, token, joinError(m.memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
       if (entry.consumer) {
         // a consumer group (KIP-848) with members serves a classic member; an empty one gives way, as in Kafka
         if (entry.consumer.members.size > 0) return classicJoinConsumerGroup(s, ctx, entry, m, token);
@@ -2702,6 +2947,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       }
       const g = entry.group;
       if (g.is(GroupState.Dead)) return answer(ctx, token, commitFailure(m, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+      // a share group keeps no committed offsets (its partitions' start offsets are its share state)
+      if (entry.share) return answer(ctx, token, commitFailure(m, ErrorCode.GROUP_ID_NOT_FOUND));
       let problem: number | null = null;
       if (entry.consumer) {
         // KIP-848: a member commits with its current epoch, through OffsetCommit v9+
@@ -2809,13 +3056,16 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     ListGroups(s, m, ctx) {
       const loading = [...s.partitions.values()].some((p) => p.status === OffsetsPartitionStatus.Loading);
       const filter = Array.isArray(m.statesFilter) && m.statesFilter.length > 0 ? m.statesFilter.map((x) => String(x).toLowerCase().trim()) : null;
+      const types = Array.isArray(m.typesFilter) && m.typesFilter.length > 0 ? m.typesFilter.map((x) => String(x).toLowerCase().trim()) : null;
       const groups = [...s.groups.values()]
         .map((e): GroupListing =>
-          e.consumer
-            ? { groupId: e.groupId, protocolType: CONSUMER_PROTOCOL_TYPE, state: e.consumer.state, groupType: 'consumer' }
-            : { groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string, groupType: 'classic' },
+          e.share
+            ? { groupId: e.groupId, protocolType: 'share', state: e.share.state, groupType: 'share' }
+            : e.consumer
+              ? { groupId: e.groupId, protocolType: CONSUMER_PROTOCOL_TYPE, state: e.consumer.state, groupType: 'consumer' }
+              : { groupId: e.groupId, protocolType: e.group.protocolType ?? '', state: e.group.state as string, groupType: 'classic' },
         )
-        .filter((l) => !filter || filter.includes(l.state.toLowerCase()));
+        .filter((l) => (!filter || filter.includes(l.state.toLowerCase())) && (!types || types.includes(l.groupType)));
       ctx.reply({ type: 'ListGroupsResponse', errorCode: loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE, groups } satisfies ListGroupsResponse);
     },
 
@@ -2827,7 +3077,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         // as Kafka 4.0: a group that is not there, or is a consumer group (classic members and
         // all), is no classic group: GROUP_ID_NOT_FOUND, Dead (v0-v5 answer it Dead, no error)
         if (!entry || entry.group.is(GroupState.Dead)) return describedError(groupId, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.Dead, `Group ${groupId} not found.`);
-        if (entry.consumer) return describedError(groupId, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.Dead, `Group ${groupId} is not a classic group.`);
+        if (entry.consumer || entry.share) return describedError(groupId, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.Dead, `Group ${groupId} is not a classic group.`);
         return { errorCode: ErrorCode.NONE, errorMessage: null, ...entry.group.summary() };
       });
       ctx.reply({ type: 'DescribeGroupsResponse', errorCode: ErrorCode.NONE, groups } satisfies DescribeGroupsResponse);
@@ -2848,12 +3098,13 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
           progress.results.push({ groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
           continue;
         }
-        if (!entry.group.is(GroupState.Empty) || (entry.consumer && entry.consumer.state !== ConsumerGroupState.Empty)) {
+        if (!entry.group.is(GroupState.Empty) || (entry.consumer && entry.consumer.state !== ConsumerGroupState.Empty) || (entry.share && entry.share.state !== ShareGroupState.Empty)) {
           progress.results.push({ groupId, errorCode: ErrorCode.NON_EMPTY_GROUP });
           continue;
         }
         const records: WrittenRecord[] = [...entry.offsets.values()].map((o) => ({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: null }));
         if (entry.consumer) records.push(...consumerTombstones(entry));
+        else if (entry.share) records.push({ kind: 'consumer', entry, key: encodeShareGroupMetadataKey(groupId), value: null });
         else records.push({ kind: 'group', entry, bytes: null });
         entry.offsets.clear();
         dropGroup(s, ctx, entry, ErrorCode.GROUP_ID_NOT_FOUND);

@@ -94,6 +94,21 @@ export type CoordinatorMsg =
     }
   | { type: 'ConsumerGroupDescribe'; groups: string[] }
   /**
+   * KIP-932's ShareGroupHeartbeat (v1): join (memberEpoch 0; the member names its own id, as
+   * Kafka 4.1's share consumer does), heartbeat, or leave (-1). subscribedTopicNames null: unchanged.
+   */
+  | {
+      type: 'ShareGroupHeartbeat';
+      groupId: string;
+      memberId: string;
+      memberEpoch: number;
+      rackId: string | null;
+      subscribedTopicNames: string[] | null;
+      clientId?: string;
+      clientHost?: string;
+    }
+  | { type: 'ShareGroupDescribe'; groups: string[] }
+  /**
    * The cluster's finalized group.version as the broker's metadata has it (KIP-584): below 1
    * the consumer group protocol is off, and ConsumerGroupHeartbeat and ConsumerGroupDescribe
    * answer UNSUPPORTED_VERSION, as Kafka 4.0.
@@ -113,6 +128,10 @@ export type CoordinatorMsg =
   | { type: 'ConsumerRegexTopicsAuthorized'; fetchId: number; allowed: string[] | null }
   /** Internal: a consumer group member's session (group.consumer.session.timeout.ms) ran out. */
   | { type: 'ConsumerSessionDeadline'; groupId: string; memberId: string; seq: number }
+  /** Internal: the broker's metadata of the topics a share group heartbeat waited for (topics null: not answered). */
+  | { type: 'ShareTopicsFetched'; fetchId: number; names: string[]; topics: ConsumerTopicInfo[] | null }
+  /** Internal: a share group member's session (share.session.timeout.ms) ran out. */
+  | { type: 'ShareSessionDeadline'; groupId: string; memberId: string; seq: number }
   /** Internal: a member did not revoke its partitions within its rebalance timeout. */
   | { type: 'ConsumerRebalanceDeadline'; groupId: string; memberId: string; memberEpoch: number; seq: number }
   /** Internal: a classic member of a consumer group did not join again (told to) or sync (after its join) within its rebalance timeout. */
@@ -195,7 +214,8 @@ export type CoordinatorMsg =
   /** topics null: every committed offset of the group. */
   /** v9+ (KIP-848): a consumer group member names itself and its epoch (memberId null and epoch -1: no member). */
   | { type: 'OffsetFetch'; groupId: string; topics: { name: string; partitions: number[] }[] | null; requireStable?: boolean; memberId?: string | null; memberEpoch?: number }
-  | { type: 'ListGroups'; statesFilter?: string[] }
+  /** typesFilter (ListGroups v5, KIP-848/932): 'classic', 'consumer', 'share'; empty or absent: every type. */
+  | { type: 'ListGroups'; statesFilter?: string[]; typesFilter?: string[] }
   | { type: 'DescribeGroups'; groups: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
   /** Admin: remove committed offsets of an empty group (or one not subscribed to the topic). */
@@ -307,9 +327,48 @@ export interface GroupListing {
   groupId: string;
   protocolType: string;
   state: string;
-  /** 'classic' (JoinGroup / SyncGroup) or 'consumer' (KIP-848). */
-  groupType: 'classic' | 'consumer';
+  /** 'classic' (JoinGroup / SyncGroup), 'consumer' (KIP-848) or 'share' (KIP-932). */
+  groupType: 'classic' | 'consumer' | 'share';
 }
+
+export interface ShareGroupHeartbeatResponse {
+  type: 'ShareGroupHeartbeatResponse';
+  errorCode: number;
+  errorMessage: string | null;
+  memberId: string | null;
+  memberEpoch: number;
+  heartbeatIntervalMs: number;
+  /** null: not sent (unchanged since the member was last told). */
+  assignment: TopicIdPartitions[] | null;
+}
+
+export interface DescribedShareGroupMember {
+  memberId: string;
+  rackId: string | null;
+  memberEpoch: number;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  assignment: (TopicIdPartitions & { topicName: string })[];
+}
+
+export interface DescribedShareGroup {
+  groupId: string;
+  errorCode: number;
+  errorMessage: string | null;
+  groupState: string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  assignorName: string;
+  members: DescribedShareGroupMember[];
+}
+
+export interface ShareGroupDescribeResponse {
+  type: 'ShareGroupDescribeResponse';
+  errorCode: number;
+  groups: DescribedShareGroup[];
+}
+
 
 export interface ConsumerGroupHeartbeatResponse {
   type: 'ConsumerGroupHeartbeatResponse';

@@ -33,9 +33,13 @@
  *                                      assignedPartitions [] | partitionsPendingRevocation []
  *
  * The replay folds them per group (ReplayedConsumerGroup); a group whose ConsumerGroupMetadata
- * record has a tombstone is gone. Key versions above 8 (Kafka's share groups, and its
- * ConsumerGroupRegularExpression, 16) are skipped: samsa writes no resolution of a member's
- * regular expression, which a coordinator taking the group over resolves again.
+ * record has a tombstone is gone. A KIP-932 share group is written as Kafka's ShareGroupMetadata
+ * record only (key version 11 | group; value flexible v0: epoch int32 | metadataHash int64,
+ * written 0): its members are not persisted (after a coordinator moves they join again, at
+ * epochs above the persisted one), and its partitions' delivery state is the share
+ * coordinator's (__share_group_state). Other key versions above 8 (Kafka's other share group
+ * records, its ConsumerGroupRegularExpression, 16) are skipped: samsa writes no resolution of a
+ * member's regular expression, which a coordinator taking the group over resolves again.
  *
  * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
  * key, tombstones deleting. Offsets a transaction committed (TxnOffsetCommit: transactional
@@ -101,7 +105,22 @@ export interface ConsumerGroupRecordKey {
   memberId: string | null;
 }
 
-export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | ConsumerGroupRecordKey | UnknownKey;
+/** Kafka's ShareGroupMetadata record type (its key version). */
+export const SHARE_GROUP_METADATA_RECORD = 11;
+
+/** A share group's metadata record key (KIP-932). */
+export interface ShareGroupMetadataKey {
+  kind: 'share-group';
+  group: string;
+}
+
+/** Kafka's ShareGroupMetadataValue: the group epoch, and the hash of its topics' metadata (samsa writes 0). */
+export interface ShareGroupMetadataValue {
+  epoch: number;
+  metadataHash: number;
+}
+
+export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | ConsumerGroupRecordKey | ShareGroupMetadataKey | UnknownKey;
 
 export interface OffsetCommitValue {
   offset: number;
@@ -429,8 +448,29 @@ export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
     const perMember = version === ConsumerRecordType.MemberMetadata || version === ConsumerRecordType.TargetAssignmentMember || version === ConsumerRecordType.CurrentMemberAssignment;
     return { kind: 'consumer-group', record: version, group, memberId: perMember ? r.string('memberId') : null };
   }
+  if (version === SHARE_GROUP_METADATA_RECORD) return { kind: 'share-group', group: r.string('group') };
   if (version < 0) throw new OffsetsRecordError(`offsets record key: negative version ${version}`);
   return { kind: 'unknown', version };
+}
+
+export function encodeShareGroupMetadataKey(group: string): Uint8Array {
+  return new Writer().int16(SHARE_GROUP_METADATA_RECORD, 'key version').string(group, 'group').finish();
+}
+
+export function encodeShareGroupMetadataValue(v: ShareGroupMetadataValue): Uint8Array {
+  return new Writer(true).int16(0, 'version').int32(v.epoch, 'epoch').int64(v.metadataHash, 'metadataHash').taggedFields().finish();
+}
+
+export function decodeShareGroupMetadataValue(bytes: Uint8Array): ShareGroupMetadataValue {
+  const r = new Reader(bytes, 'share group metadata');
+  const version = r.int16('version');
+  if (version !== 0) throw new OffsetsRecordError(`share group metadata: unknown value version ${version}`);
+  r.flexible = true;
+  const epoch = r.int32('epoch');
+  // the metadata hash came with Kafka 4.1: a value of 4.0 (version, epoch, tagged fields) has none
+  const metadataHash = bytes.length >= 2 + 4 + 8 + 1 ? r.int64('metadataHash') : 0;
+  r.taggedFields();
+  return { epoch, metadataHash };
 }
 
 export function encodeConsumerGroupKey(record: ConsumerRecordType, group: string, memberId: string | null = null): Uint8Array {
@@ -793,6 +833,8 @@ export class OffsetsReplay {
   readonly groups = new Map<string, ReplayedGroup>();
   /** group -> its KIP-848 consumer group records. */
   readonly consumerGroups = new Map<string, ReplayedConsumerGroup>();
+  /** group -> its KIP-932 share group metadata (the epoch), with when it was written. */
+  readonly shareGroups = new Map<string, { value: ShareGroupMetadataValue; timestamp: number }>();
   /** producer id -> the records of its open transaction (offset commits), in log order. */
   readonly pendingTransactions = new Map<number, DecodedRecord[]>();
   recordsApplied = 0;
@@ -861,6 +903,10 @@ export class OffsetsReplay {
           return `key version ${key.version} is not a record type this coordinator knows`;
         case 'consumer-group':
           this.applyConsumerGroupRecord(key, valueBytes, timestamp);
+          return null;
+        case 'share-group':
+          if (valueBytes === null) this.shareGroups.delete(key.group);
+          else this.shareGroups.set(key.group, { value: decodeShareGroupMetadataValue(valueBytes), timestamp });
           return null;
         case 'offset': {
           const k = topicPartitionKey(key.topic, key.partition);
@@ -980,6 +1026,6 @@ export class OffsetsReplay {
   /** Every group that has metadata, offsets, or offsets of an open transaction. */
   groupIds(): Set<string> {
     const consumer = [...this.consumerGroups].filter(([, g]) => g.epoch !== null).map(([id]) => id);
-    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys(), ...consumer]);
+    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys(), ...consumer, ...this.shareGroups.keys()]);
   }
 }
