@@ -56,6 +56,15 @@ export interface BrokerConfig {
   transactionStateLogReplicationFactor: number;
   transactionStateLogMinIsr: number;
   transactionStateLogSegmentBytes: number;
+  /** share.coordinator.state.topic.*: how __share_group_state is created (partitions, replication, min ISR, segment size). */
+  shareCoordinatorStateTopicNumPartitions: number;
+  shareCoordinatorStateTopicReplicationFactor: number;
+  shareCoordinatorStateTopicMinIsr: number;
+  shareCoordinatorStateTopicSegmentBytes: number;
+  /** share.coordinator.write.timeout.ms: how long a write to __share_group_state waits for all in-sync replicas. */
+  shareCoordinatorWriteTimeoutMs: number;
+  /** share.coordinator.load.buffer.size: bytes per read when the share coordinator loads a __share_group_state partition. */
+  shareCoordinatorLoadBufferSize: number;
   /** transaction.max.timeout.ms: the longest transaction timeout a producer may ask for. */
   transactionMaxTimeoutMs: number;
   /** transactional.id.expiration.ms: a transactional id unused this long (no transaction open) is forgotten. */
@@ -203,6 +212,12 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimit
   'transaction.state.log.replication.factor': { prop: 'transactionStateLogReplicationFactor', min: 1, def: 3 },
   'transaction.state.log.min.isr': { prop: 'transactionStateLogMinIsr', min: 1, def: 2 },
   'transaction.state.log.segment.bytes': { prop: 'transactionStateLogSegmentBytes', min: 1024, def: 100 * 1024 * 1024 },
+  'share.coordinator.state.topic.num.partitions': { prop: 'shareCoordinatorStateTopicNumPartitions', min: 1, def: 50 },
+  'share.coordinator.state.topic.replication.factor': { prop: 'shareCoordinatorStateTopicReplicationFactor', min: 1, def: 3 },
+  'share.coordinator.state.topic.min.isr': { prop: 'shareCoordinatorStateTopicMinIsr', min: 1, def: 2 },
+  'share.coordinator.state.topic.segment.bytes': { prop: 'shareCoordinatorStateTopicSegmentBytes', min: 1024, def: 100 * 1024 * 1024 },
+  'share.coordinator.write.timeout.ms': { prop: 'shareCoordinatorWriteTimeoutMs', min: 1, def: 5_000 },
+  'share.coordinator.load.buffer.size': { prop: 'shareCoordinatorLoadBufferSize', min: 1, def: 5 * 1024 * 1024 },
   'transaction.max.timeout.ms': { prop: 'transactionMaxTimeoutMs', min: 1, def: 900_000 },
   'transactional.id.expiration.ms': { prop: 'transactionalIdExpirationMs', min: 1, def: 604_800_000 },
   'transaction.abort.timed.out.transaction.cleanup.interval.ms': { prop: 'transactionAbortTimedOutTransactionCleanupIntervalMs', min: 1, def: 10_000 },

@@ -7,8 +7,9 @@
  * offline because their dir failed (reported in every heartbeat); registration status and broker epoch; the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
- * coordinatorPath(id)) and its transaction coordinator (a child, at txnCoordinatorPath(id)), and
- * when it last asked for __consumer_offsets and __transaction_state to be created; its block of
+ * coordinatorPath(id)), its transaction coordinator (a child, at txnCoordinatorPath(id)) and its
+ * share coordinator (a child, at shareCoordinatorPath(id), KIP-932), and when it last asked for
+ * __consumer_offsets, __transaction_state and __share_group_state to be created; its block of
  * producer ids and the InitProducerId requests waiting for one (its transaction coordinator's too).
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
@@ -16,7 +17,7 @@
  * verified with its transaction coordinator first, KIP-890, txn-verification.ts; a partition
  * named by a topic id its topic no longer has is not written), Fetch (consumers and
  * followers, long-poll; consumers with client metadata read from followers too, KIP-392),
- * FindCoordinator (groups and transactional ids), InitProducerId, VerifyTransaction (its group
+ * FindCoordinator (groups, transactional ids and share partitions' state), InitProducerId, VerifyTransaction (its group
  * coordinator's TxnOffsetCommit, KIP-890), WriteTxnMarkers (transaction
  * markers, written by the replicas led here; one on __consumer_offsets is told to the group
  * coordinator, TxnMarkerWritten), PartitionAdvanced, ControlledShutdown, DescribeBroker,
@@ -30,12 +31,12 @@
  * DescribeLoggers and AlterLoggers (its node's named loggers and their levels, Kafka's BROKER_LOGGER configs), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
- * (__consumer_offsets, __transaction_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
+ * (__consumer_offsets, __transaction_state, __share_group_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AlterLogDir to replicas (AlterReplicaLogDirs); StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
  * ResignCoordinator, GroupVersionChanged (the finalized group.version), GroupConfigsChanged and
  * TopicsDeleted (topics gone from the metadata, or there under another id) to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
- * transaction coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
+ * transaction coordinator; BecomeShareCoordinator and ResignShareCoordinator to its share coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription,
  * BrokerLoggersDescription, BrokerLoggersAltered.
@@ -62,6 +63,8 @@ import { groupCoordinator, offsetsTopicConfig } from '../group-coordinator/coord
 import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoordinatorResponse } from '../group-coordinator/messages.js';
 import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/coordinator.js';
 import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { shareCoordinator, shareGroupStateTopicConfig } from '../share-coordinator/coordinator.js';
+import { SHARE_GROUP_STATE_TOPIC, parseShareCoordinatorKey, shareStatePartitionFor, type ShareCoordinatorMsg } from '../share-coordinator/messages.js';
 import type { LogDirAltered, ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
 import { NO_GUARD } from '../partition-replica/txn-verification.js';
@@ -165,7 +168,8 @@ export interface BrokerState {
   fetchesAnsweredOnAdvance: number;
   coordinator: ActorRef<CoordinatorMsg>;
   txnCoordinator: ActorRef<TxnCoordinatorMsg>;
-  /** When this broker last asked the controller to create __consumer_offsets / __transaction_state (absent: never). */
+  shareCoordinator: ActorRef<ShareCoordinatorMsg>;
+  /** When this broker last asked the controller to create __consumer_offsets / __transaction_state / __share_group_state (absent: never). */
   internalTopicRequestedAtMs: Map<string, number>;
   /** Producer ids of this broker's current block from the controller: [next, end). */
   producerIds: { next: number; end: number };
@@ -184,10 +188,11 @@ export interface BrokerState {
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
-/** The coordinators' names under the broker: their paths are coordinatorPath(brokerId) and txnCoordinatorPath(brokerId). */
+/** The coordinators' names under the broker: their paths are coordinatorPath(brokerId), txnCoordinatorPath(brokerId) and shareCoordinatorPath(brokerId). */
 const COORDINATOR_NAME = 'group-coordinator';
 const TXN_COORDINATOR_NAME = 'txn-coordinator';
-/** FindCoordinator asks the controller for __consumer_offsets or __transaction_state at most this often. */
+const SHARE_COORDINATOR_NAME = 'share-coordinator';
+/** FindCoordinator asks the controller for __consumer_offsets, __transaction_state or __share_group_state at most this often. */
 const INTERNAL_TOPIC_REQUEST_INTERVAL_MS = 5_000;
 const REGISTER_TIMER = 'register';
 const EMPTY = new Uint8Array(0);
@@ -511,6 +516,7 @@ async function stopOfflineReplica(s: BrokerState, ctx: BaseContext<BrokerMsg>, t
   s.replicas.delete(k);
   if (topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
   if (topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+  if (topic === SHARE_GROUP_STATE_TOPIC) ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
   if (!rep) return;
   const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: false }, { timeoutMs: 60_000 });
   if (isFailure(r)) ctx.log.warn('offline replica did not stop cleanly', { topic, partition, reason: r.message });
@@ -585,6 +591,16 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
       ctx.send(s.txnCoordinator, msg);
     } else {
       ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
+    }
+  }
+  if (p.topic === SHARE_GROUP_STATE_TOPIC) {
+    if (p.leader === me) {
+      const msg: ShareCoordinatorMsg = { type: 'BecomeShareCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
+      const n = s.metadata?.topics.find((t) => t.name === SHARE_GROUP_STATE_TOPIC)?.partitions.length;
+      if (n !== undefined) msg.numPartitions = n;
+      ctx.send(s.shareCoordinator, msg);
+    } else {
+      ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
     }
   }
   removeFromFetchers(s, ctx, p.topic, p.partition);
@@ -710,6 +726,19 @@ function spawnTxnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, conf
   });
 }
 
+/** The share coordinator child (KIP-932; a supervised restart stops the old one before init runs again). */
+function spawnShareCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<ShareCoordinatorMsg> {
+  return ctx.spawn(shareCoordinator, {
+    name: SHARE_COORDINATOR_NAME,
+    args: {
+      brokerId: args.brokerId,
+      numPartitions: config.shareCoordinatorStateTopicNumPartitions,
+      writeTimeoutMs: config.shareCoordinatorWriteTimeoutMs,
+      loadBufferBytes: config.shareCoordinatorLoadBufferSize,
+    },
+  });
+}
+
 function offsetsTopicPartitions(s: BrokerState): number | undefined {
   return s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC)?.partitions.length;
 }
@@ -724,10 +753,17 @@ function internalTopicSpec(c: BrokerConfig, topic: string): { numPartitions: num
       config: (rf) => transactionStateTopicConfig(c.transactionStateLogSegmentBytes, Math.min(c.transactionStateLogMinIsr, rf)),
     };
   }
+  if (topic === SHARE_GROUP_STATE_TOPIC) {
+    return {
+      numPartitions: c.shareCoordinatorStateTopicNumPartitions,
+      replicationFactor: c.shareCoordinatorStateTopicReplicationFactor,
+      config: (rf) => shareGroupStateTopicConfig(c.shareCoordinatorStateTopicSegmentBytes, Math.min(c.shareCoordinatorStateTopicMinIsr, rf)),
+    };
+  }
   return { numPartitions: c.offsetsTopicNumPartitions, replicationFactor: c.offsetsTopicReplicationFactor, config: () => offsetsTopicConfig(c.offsetsTopicSegmentBytes) };
 }
 
-/** Asks the controller once (then at most every few seconds) to create __consumer_offsets or __transaction_state. */
+/** Asks the controller once (then at most every few seconds) to create __consumer_offsets, __transaction_state or __share_group_state. */
 function maybeCreateInternalTopic(s: BrokerState, ctx: BaseContext<BrokerMsg>, name: string): void {
   const now = ctx.clock.now();
   const last = s.internalTopicRequestedAtMs.get(name);
@@ -821,14 +857,16 @@ function producePartitions(
 /**
  * Where the coordinator of `key` runs, as this broker's metadata has it: a group's on the leader
  * of its __consumer_offsets partition, a transactional id's on the leader of its
- * __transaction_state partition. Else why not: the topic does not exist yet (`missingTopic`), or
- * the partition has no leader.
+ * __transaction_state partition, a share partition's state (key "groupId:topicId:partition") on
+ * the leader of its __share_group_state partition. Else why not: the topic does not exist yet
+ * (`missingTopic`), or the partition has no leader.
  */
-function coordinatorLocation(s: BrokerState, keyType: 'group' | 'transaction', key: string): { brokerId: number; node: string } | { errorMessage: string; missingTopic: string | null } {
-  const name = keyType === 'group' ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC;
+function coordinatorLocation(s: BrokerState, keyType: 'group' | 'transaction' | 'share', key: string): { brokerId: number; node: string } | { errorMessage: string; missingTopic: string | null } {
+  const name = keyType === 'group' ? OFFSETS_TOPIC : keyType === 'transaction' ? TRANSACTION_STATE_TOPIC : SHARE_GROUP_STATE_TOPIC;
   const topic = s.metadata?.topics.find((t) => t.name === name);
   if (!topic) return { errorMessage: `${name} does not exist yet`, missingTopic: name };
-  const partition = keyType === 'group' ? offsetsPartitionFor(key, topic.partitions.length) : transactionStatePartitionFor(key, topic.partitions.length);
+  const n = topic.partitions.length;
+  const partition = keyType === 'group' ? offsetsPartitionFor(key, n) : keyType === 'transaction' ? transactionStatePartitionFor(key, n) : shareStatePartitionFor(key, n);
   const leader = topic.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
   const node = leader === NO_LEADER ? undefined : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
   if (node === undefined) return { errorMessage: `${name}-${partition} has no leader`, missingTopic: null };
@@ -899,6 +937,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchExpiryDue: Infinity,
       coordinator: spawnCoordinator(ctx, args, config),
       txnCoordinator: spawnTxnCoordinator(ctx, args, config),
+      shareCoordinator: spawnShareCoordinator(ctx, args, config),
       internalTopicRequestedAtMs: new Map(),
       producerIds: { next: 0, end: 0 },
       producerIdWaiters: [],
@@ -992,6 +1031,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           s.replicas.delete(k);
           if (p.topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
           if (p.topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+          if (p.topic === SHARE_GROUP_STATE_TOPIC) ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
           if (rep) {
             const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: p.deletePartition }, { timeoutMs: 60_000 });
             if (isFailure(r)) ctx.log.warn('replica did not stop cleanly', { topic: p.topic, partition: p.partition, reason: r.message });
@@ -1117,7 +1157,9 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         ctx.reply(r);
       };
       const keyType = m.keyType ?? 'group';
-      if (keyType !== 'group' && keyType !== 'transaction') return reply(ErrorCode.INVALID_REQUEST, `unknown coordinator key type '${String(m.keyType)}'`);
+      if (keyType !== 'group' && keyType !== 'transaction' && keyType !== 'share') return reply(ErrorCode.INVALID_REQUEST, `unknown coordinator key type '${String(m.keyType)}'`);
+      // as Kafka's SharePartitionKey.validate: "groupId:topicId:partition"
+      if (keyType === 'share' && !parseShareCoordinatorKey(m.key)) return reply(ErrorCode.INVALID_REQUEST, `'${m.key}' is not a share coordinator key (groupId:topicId:partition)`);
       const at = coordinatorLocation(s, keyType, m.key);
       if ('errorMessage' in at) {
         if (at.missingTopic) maybeCreateInternalTopic(s, ctx, at.missingTopic);

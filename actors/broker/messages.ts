@@ -147,10 +147,11 @@ export type BrokerMsg =
       transactionV2?: boolean;
     }
   /**
-   * Which broker coordinates this group (key = group id; keyType 'group', the default) or this
-   * transactional id (keyType 'transaction'). Any broker answers (FindCoordinatorResponse).
+   * Which broker coordinates this group (key = group id; keyType 'group', the default), this
+   * transactional id (keyType 'transaction') or this share partition's state (keyType 'share',
+   * key "groupId:topicId:partition", KIP-932). Any broker answers (FindCoordinatorResponse).
    */
-  | { type: 'FindCoordinator'; key: string; keyType?: 'group' | 'transaction' }
+  | { type: 'FindCoordinator'; key: string; keyType?: 'group' | 'transaction' | 'share' }
   /**
    * From a local partition replica: it has new data or a new high watermark; `reads` are the
    * watching fetches' reads of it done again at that moment (those that found records).

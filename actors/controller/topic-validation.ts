@@ -27,7 +27,7 @@ export const MAX_TOPIC_NAME_LENGTH = 249;
 const MAX_PARTITIONS = 2 ** 31 - 1;
 const MAX_REPLICATION_FACTOR = 32767;
 
-export const INTERNAL_TOPICS: readonly string[] = Object.freeze(['__consumer_offsets', '__transaction_state']);
+export const INTERNAL_TOPICS: readonly string[] = Object.freeze(['__consumer_offsets', '__transaction_state', '__share_group_state']);
 
 export const TOPIC_CONFIG_KEYS: readonly string[] = Object.freeze([
   ...LOG_CONFIG_KEYS,

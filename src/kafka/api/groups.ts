@@ -60,12 +60,18 @@ interface CoordinatorAnswer {
   errorMessage: string | null;
 }
 
-async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<CoordinatorAnswer> {
+/** FindCoordinator's key type of a share group's state (KIP-932, v6+). */
+const SHARE_KEY_TYPE = 2;
+const KEY_TYPES = ['group', 'transaction', 'share'] as const;
+
+/** One key's coordinator; a share key (v6+ only) has had its CLUSTER_ACTION checked by the caller. */
+async function findOne(ctx: ApiContext, key: string, keyType: number, share = false): Promise<CoordinatorAnswer> {
   const none = (errorCode: number, errorMessage: string): CoordinatorAnswer => ({ key, nodeId: -1, host: '', port: -1, errorCode, errorMessage });
   if (keyType === 0 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key)) return none(ErrorCode.GROUP_AUTHORIZATION_FAILED, 'Group authorization failed.');
   if (keyType === 1 && !ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) return none(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.');
-  if (keyType !== 0 && keyType !== 1) return none(ErrorCode.INVALID_REQUEST, `unknown coordinator key type ${keyType}`);
-  const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: keyType === 0 ? 'group' : 'transaction' }, ctx.config.requestTimeoutMs);
+  const type = keyType === SHARE_KEY_TYPE && !share ? undefined : KEY_TYPES[keyType];
+  if (type === undefined) return none(ErrorCode.INVALID_REQUEST, `unknown coordinator key type ${keyType}`);
+  const r = await ctx.ask<BrokerMsg, SamsaFindCoordinatorResponse>(ctx.broker, { type: 'FindCoordinator', key, keyType: type }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return none(ErrorCode.COORDINATOR_NOT_AVAILABLE, r.message);
   if (r.errorCode !== ErrorCode.NONE) return none(r.errorCode, r.errorMessage ?? '');
   const md = await fetchClusterMetadata(ctx, []);
@@ -74,20 +80,17 @@ async function findOne(ctx: ApiContext, key: string, keyType: number): Promise<C
   return { key, nodeId: b.brokerId, host: b.host, port: b.port, errorCode: ErrorCode.NONE, errorMessage: null };
 }
 
-/** FindCoordinator's key type of a share group's state (KIP-932, v6+). */
-const SHARE_KEY_TYPE = 2;
-
 export const findCoordinator: ApiHandler<typeof ApiKeys.FindCoordinator> = async (ctx, version, body) => {
   const keyType = (body.keyType as number | undefined) ?? 0;
   if (version >= 6 && keyType === SHARE_KEY_TYPE) {
-    // as Kafka's KafkaApis: a share-state key needs CLUSTER_ACTION (else the whole request is
-    // refused), and a broker without a share coordinator (samsa has no share groups) answers
-    // each key INVALID_REQUEST
+    // as Kafka's KafkaApis: a share-state key ("groupId:topicId:partition") needs CLUSTER_ACTION
+    // (else every key is refused); each is answered with the leader of its __share_group_state
+    // partition (created on first need), a malformed key with INVALID_REQUEST
     const keys = body.coordinatorKeys as string[];
-    const refusal = ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME)
-      ? { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'share groups are not supported: no share coordinator' }
-      : { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
-    return { throttleTimeMs: 0, coordinators: keys.map((key) => ({ key, nodeId: -1, host: '', port: -1, ...refusal })) };
+    if (!ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME)) {
+      return { throttleTimeMs: 0, coordinators: keys.map((key) => ({ key, nodeId: -1, host: '', port: -1, errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' })) };
+    }
+    return { throttleTimeMs: 0, coordinators: await Promise.all(keys.map((k) => findOne(ctx, k, SHARE_KEY_TYPE, true))) };
   }
   if (version >= 4) {
     const coordinators = await Promise.all((body.coordinatorKeys as string[]).map((k) => findOne(ctx, k, keyType)));

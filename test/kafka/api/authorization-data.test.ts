@@ -345,7 +345,7 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     expect(found.nodeId).to.equal(1);
   });
 
-  it('FindCoordinator v6: a share-state key (type 2) needs CLUSTER_ACTION on the cluster, then is INVALID_REQUEST (no share groups)', async () => {
+  it('FindCoordinator v6: a share-state key (type 2) needs CLUSTER_ACTION on the cluster, then a malformed one is INVALID_REQUEST', async () => {
     await setAcls(allow(Res.GROUP, 'team-', Op.DESCRIBE, { pattern: PatternType.PREFIXED }));
     const alice = await login('alice');
     const share = async () => (await alice.call(ApiKeys.FindCoordinator, 6, { keyType: 2, coordinatorKeys: ['team-a:t:0', 'team-b:t:1'] })).coordinators.map((x: { key: string; errorCode: number; nodeId: number }) => [x.key, x.errorCode, x.nodeId]);

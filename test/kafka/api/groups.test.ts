@@ -1,6 +1,7 @@
 /**
  * The group APIs over the Kafka protocol: FindCoordinator (single and batched keys; v6's share
- * key type refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), the join and
+ * key type answered with the leader of the key's __share_group_state partition, a malformed key
+ * refused), JoinGroup with and without MEMBER_ID_REQUIRED (v4+ vs v0-v3), the join and
  * leave reasons (JoinGroup v8, LeaveGroup v5) in the coordinator's log, a static leader rejoining
  * with SkipAssignment (JoinGroup v9) or without (v8), SyncGroup, Heartbeat, DescribeGroups (v6's
  * GROUP_ID_NOT_FOUND and messages, KIP-1043, against v5),
@@ -71,7 +72,7 @@ describe('Kafka API: groups and committed offsets', function () {
     expect(v0.nodeId).to.equal(r.coordinators[0].nodeId);
   });
 
-  it('FindCoordinator v5 and v6 answer group and transaction keys as v4; v6 answers a share-state key (type 2) INVALID_REQUEST', async () => {
+  it('FindCoordinator v5 and v6 answer group and transaction keys as v4; v6 answers a share-state key (type 2) with its share coordinator, a malformed one INVALID_REQUEST', async () => {
     const k = await caller(c.bootstrap[0]!);
     const v4 = await checkFor(async () => {
       const x = await k.call(ApiKeys.FindCoordinator, 4, { keyType: 0, coordinatorKeys: ['g-a', 'g-b'] });
@@ -91,6 +92,14 @@ describe('Kafka API: groups and committed offsets', function () {
       ['g-a:topic-id:0', ErrorCode.INVALID_REQUEST, -1, -1],
       ['g-b:topic-id:1', ErrorCode.INVALID_REQUEST, -1, -1],
     ]);
+    // a well-formed key: the leader of its __share_group_state partition (created on first need)
+    const shareKey = 'g-a:AAAAAAAAAAAAAAAAAAAAAg:0';
+    const sc = await checkFor(async () => {
+      const x = (await k.call(ApiKeys.FindCoordinator, 6, { keyType: 2, coordinatorKeys: [shareKey] })).coordinators[0];
+      return x.errorCode === ErrorCode.NONE ? x : null;
+    }, 15_000, 50);
+    expect(sc.key).to.equal(shareKey);
+    expect(c.bootstrap).to.include(`${sc.host}:${sc.port}`);
     expect((await k.call(ApiKeys.FindCoordinator, 6, { keyType: 3, coordinatorKeys: ['x'] })).coordinators[0].errorCode).to.equal(ErrorCode.INVALID_REQUEST);
   });
 
