@@ -25,9 +25,11 @@ import {
   decodeGroupMetadataValue,
   decodeKey,
   decodeOffsetCommitValue,
+  decodeShareGroupMetadataValue,
   type GroupMetadataValue,
   type OffsetCommitValue,
   type OffsetsRecordKey,
+  type ShareGroupMetadataValue,
 } from '../../../actors/group-coordinator/offsets-store.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
 import { lastOffsetOf, setBaseOffset } from '../../../src/protocol/batch-header.js';
@@ -51,6 +53,8 @@ export interface StoredRecord {
   /** Decoded value, null for a tombstone. */
   offsetValue?: OffsetCommitValue | null;
   groupValue?: GroupMetadataValue | null;
+  /** A share group's metadata record (KIP-932): its decoded value, null for a tombstone. */
+  shareValue?: ShareGroupMetadataValue | null;
   /** The schema version the value was written with. */
   valueVersion?: number;
 }
@@ -199,6 +203,7 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
           if (key.kind === 'offset') rec.offsetValue = r.value ? decodeOffsetCommitValue(r.value) : null;
           if (r.value && r.value.length >= 2) rec.valueVersion = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength).readInt16BE(0);
           if (key.kind === 'group') rec.groupValue = r.value ? decodeGroupMetadataValue(r.value) : null;
+          if (key.kind === 'share-group') rec.shareValue = r.value ? decodeShareGroupMetadataValue(r.value) : null;
           records.push(rec);
         }
       }
@@ -233,6 +238,13 @@ export function consumerHeartbeat(groupId: string, o: Partial<ConsumerHeartbeatM
     clientHost: '/127.0.0.1',
     ...o,
   };
+}
+
+export type ShareHeartbeatMsg = Extract<CoordinatorMsg, { type: 'ShareGroupHeartbeat' }>;
+
+/** A KIP-932 join of `groupId` by member `memberId` (epoch 0, subscribed to 't'), with `o` over it. */
+export function shareHeartbeat(groupId: string, memberId: string, o: Partial<ShareHeartbeatMsg> = {}): ShareHeartbeatMsg {
+  return { type: 'ShareGroupHeartbeat', groupId, memberId, memberEpoch: 0, rackId: null, subscribedTopicNames: ['t'], clientId: 'c', clientHost: '/127.0.0.1', ...o };
 }
 
 export interface JoinOptions {
