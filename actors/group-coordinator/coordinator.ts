@@ -2234,7 +2234,9 @@ function cancelShareSession(ctx: Ctx, entry: GroupEntry, memberId: string): void
 /** Writes the share group's metadata record when its epoch moved (or `full`: its record grew old), then settles `purpose`. */
 function persistShare(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, full = false): void {
   const g = entry.share!;
-  const dirty = g.takeDirty();
+  // after a failed write the record is written again, whatever changed since
+  const dirty = g.takeDirty() || entry.consumerNeedsFullWrite;
+  entry.consumerNeedsFullWrite = false;
   if (!dirty && !full) {
     if (purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
     return;
@@ -2246,14 +2248,16 @@ function persistShare(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose:
 
 /** A ShareGroupHeartbeat answered once the group's record is written (or with the write's error). */
 function shareHeartbeatReply(token: ReplyToken | null, response: ShareGroupHeartbeatResponse): AppendPurpose {
-  return { kind: 'consumer-reply', token, response, failed: (code) => shareHeartbeatError(consumerWriteErrorFor(code), null) };
+  // `code` is the write's error as settleAppend already reports it to a heartbeat
+  return { kind: 'consumer-reply', token, response, failed: (code) => shareHeartbeatError(code, null) };
 }
 
 /** Why a group of this id cannot be a share group (it is a group of another type), or null. */
 function notShareGroup(entry: GroupEntry | undefined): string | null {
   if (!entry || entry.share) return null;
   const g = entry.group;
-  const emptyClassic = !entry.consumer && g.is(GroupState.Empty) && g.size === 0 && entry.offsets.size === 0 && entry.txnOffsets.size === 0 && entry.persisted === null && entry.pendingGroupWrites === 0;
+  const emptyClassic =
+    !entry.consumer && g.is(GroupState.Empty) && g.size === 0 && entry.offsets.size === 0 && entry.pendingOffsetWrites.size === 0 && entry.txnOffsets.size === 0 && entry.persisted === null && entry.pendingGroupWrites === 0;
   return emptyClassic ? null : `Group ${entry.groupId} is not a share group.`;
 }
 
