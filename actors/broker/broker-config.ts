@@ -43,6 +43,21 @@ export interface BrokerConfig {
   groupConsumerMinHeartbeatIntervalMs: number;
   groupConsumerMaxHeartbeatIntervalMs: number;
   groupConsumerMaxSize: number;
+  /** group.share.* (KIP-932 share groups): the defaults of a share group's share.* configs and their bounds. */
+  groupShareRecordLockDurationMs: number;
+  groupShareMinRecordLockDurationMs: number;
+  groupShareMaxRecordLockDurationMs: number;
+  groupShareDeliveryCountLimit: number;
+  groupSharePartitionMaxRecordLocks: number;
+  groupShareSessionTimeoutMs: number;
+  groupShareMinSessionTimeoutMs: number;
+  groupShareMaxSessionTimeoutMs: number;
+  groupShareHeartbeatIntervalMs: number;
+  groupShareMinHeartbeatIntervalMs: number;
+  groupShareMaxHeartbeatIntervalMs: number;
+  groupShareMaxSize: number;
+  /** group.share.max.share.sessions: share sessions a broker keeps at most. */
+  groupShareMaxShareSessions: number;
   /**
    * group.consumer.migration.policy: whether a live classic group may become a consumer group
    * (upgrade), a consumer group whose last consumer-protocol member leaves a classic group
@@ -199,6 +214,19 @@ const INT_KEYS: Record<string, { prop: IntKey; min: number; def: number; unlimit
   'group.consumer.min.heartbeat.interval.ms': { prop: 'groupConsumerMinHeartbeatIntervalMs', min: 1, def: 5_000 },
   'group.consumer.max.heartbeat.interval.ms': { prop: 'groupConsumerMaxHeartbeatIntervalMs', min: 1, def: 15_000 },
   'group.consumer.max.size': { prop: 'groupConsumerMaxSize', min: 1, def: 2_147_483_647 },
+  'group.share.record.lock.duration.ms': { prop: 'groupShareRecordLockDurationMs', min: 1000, def: 30_000 },
+  'group.share.min.record.lock.duration.ms': { prop: 'groupShareMinRecordLockDurationMs', min: 1000, def: 15_000 },
+  'group.share.max.record.lock.duration.ms': { prop: 'groupShareMaxRecordLockDurationMs', min: 30_000, def: 60_000 },
+  'group.share.delivery.count.limit': { prop: 'groupShareDeliveryCountLimit', min: 2, def: 5 },
+  'group.share.partition.max.record.locks': { prop: 'groupSharePartitionMaxRecordLocks', min: 100, def: 2_000 },
+  'group.share.session.timeout.ms': { prop: 'groupShareSessionTimeoutMs', min: 1, def: 45_000 },
+  'group.share.min.session.timeout.ms': { prop: 'groupShareMinSessionTimeoutMs', min: 1, def: 45_000 },
+  'group.share.max.session.timeout.ms': { prop: 'groupShareMaxSessionTimeoutMs', min: 1, def: 60_000 },
+  'group.share.heartbeat.interval.ms': { prop: 'groupShareHeartbeatIntervalMs', min: 1, def: 5_000 },
+  'group.share.min.heartbeat.interval.ms': { prop: 'groupShareMinHeartbeatIntervalMs', min: 1, def: 5_000 },
+  'group.share.max.heartbeat.interval.ms': { prop: 'groupShareMaxHeartbeatIntervalMs', min: 1, def: 15_000 },
+  'group.share.max.size': { prop: 'groupShareMaxSize', min: 1, def: 200 },
+  'group.share.max.share.sessions': { prop: 'groupShareMaxShareSessions', min: 1, def: 2_000 },
   'socket.request.max.bytes': { prop: 'socketRequestMaxBytes', min: 1, def: 100 * 1024 * 1024 },
   'max.request.partition.size.limit': { prop: 'maxRequestPartitionSizeLimit', min: 1, def: 2000 },
   'max.incremental.fetch.session.cache.slots': { prop: 'maxIncrementalFetchSessionCacheSlots', min: 0, def: 1000 },

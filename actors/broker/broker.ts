@@ -64,6 +64,8 @@ import { OFFSETS_TOPIC, offsetsPartitionFor, type CoordinatorMsg, type FindCoord
 import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/coordinator.js';
 import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { shareCoordinator, shareGroupStateTopicConfig } from '../share-coordinator/coordinator.js';
+import { shareManager } from '../share-partition/manager.js';
+import type { ShareManagerMsg } from '../share-partition/messages.js';
 import { SHARE_GROUP_STATE_TOPIC, parseShareCoordinatorKey, shareStatePartitionFor, type ShareCoordinatorMsg } from '../share-coordinator/messages.js';
 import type { LogDirAltered, ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
@@ -169,6 +171,8 @@ export interface BrokerState {
   coordinator: ActorRef<CoordinatorMsg>;
   txnCoordinator: ActorRef<TxnCoordinatorMsg>;
   shareCoordinator: ActorRef<ShareCoordinatorMsg>;
+  /** The share partition manager child (KIP-932). */
+  shareManager: ActorRef<ShareManagerMsg>;
   /** When this broker last asked the controller to create __consumer_offsets / __transaction_state / __share_group_state (absent: never). */
   internalTopicRequestedAtMs: Map<string, number>;
   /** Producer ids of this broker's current block from the controller: [next, end). */
@@ -192,6 +196,7 @@ const HEARTBEAT_TIMER = 'heartbeat';
 const COORDINATOR_NAME = 'group-coordinator';
 const TXN_COORDINATOR_NAME = 'txn-coordinator';
 const SHARE_COORDINATOR_NAME = 'share-coordinator';
+const SHARE_MANAGER_NAME = 'share-partitions';
 /** FindCoordinator asks the controller for __consumer_offsets, __transaction_state or __share_group_state at most this often. */
 const INTERNAL_TOPIC_REQUEST_INTERVAL_MS = 5_000;
 const REGISTER_TIMER = 'register';
@@ -703,7 +708,29 @@ function spawnCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config:
       consumerGroupMaxSize: config.groupConsumerMaxSize,
       classicGroupMaxSize: config.groupMaxSize,
       consumerGroupMigrationPolicy: config.groupConsumerMigrationPolicy as MigrationPolicy,
+      shareGroupHeartbeatIntervalMs: config.groupShareHeartbeatIntervalMs,
+      shareGroupSessionTimeoutMs: config.groupShareSessionTimeoutMs,
+      shareGroupMaxSize: config.groupShareMaxSize,
       // a TxnOffsetCommit's transaction is verified through this broker (KIP-890)
+      broker: ctx.self,
+    },
+  });
+}
+
+/** The share partition manager child (KIP-932): the share groups' delivery state of the partitions led here. */
+function spawnShareManager(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, config: BrokerConfig): ActorRef<ShareManagerMsg> {
+  return ctx.spawn(shareManager, {
+    name: SHARE_MANAGER_NAME,
+    args: {
+      brokerId: args.brokerId,
+      requestTimeoutMs: config.requestTimeoutMs,
+      defaults: {
+        recordLockDurationMs: config.groupShareRecordLockDurationMs,
+        deliveryCountLimit: config.groupShareDeliveryCountLimit,
+        partitionMaxRecordLocks: config.groupSharePartitionMaxRecordLocks,
+        sessionTimeoutMs: config.groupShareSessionTimeoutMs,
+        heartbeatIntervalMs: config.groupShareHeartbeatIntervalMs,
+      },
       broker: ctx.self,
     },
   });
@@ -938,6 +965,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       coordinator: spawnCoordinator(ctx, args, config),
       txnCoordinator: spawnTxnCoordinator(ctx, args, config),
       shareCoordinator: spawnShareCoordinator(ctx, args, config),
+      shareManager: spawnShareManager(ctx, args, config),
       internalTopicRequestedAtMs: new Map(),
       producerIds: { next: 0, end: 0 },
       producerIdWaiters: [],
@@ -1069,6 +1097,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       if (groupConfigs !== s.groupConfigsTold) {
         s.groupConfigsTold = groupConfigs;
         ctx.send(s.coordinator, { type: 'GroupConfigsChanged', configs: m.metadata.groupConfigs ?? {} });
+        ctx.send(s.shareManager, { type: 'ShareGroupConfigsChanged', configs: m.metadata.groupConfigs ?? {} });
       }
       for (const b of m.metadata.brokers) s.leaderNodes.set(b.brokerId, b.node);
       applyDynamicConfig(s, ctx, m.metadata);

@@ -1,0 +1,200 @@
+/**
+ * The share partition manager on a real cluster (controller + one in-process broker, its share
+ * coordinator and __share_group_state): a share partition starts at the high watermark (latest),
+ * records are acquired by one member at a time, acknowledged (Accept, Release, Reject), released
+ * when their lock expires or their member goes, archived at the delivery limit; a fetch waits for
+ * records; the state survives the broker's restart (it is loaded from the share coordinator).
+ */
+import { expect } from 'chai';
+import type { DescribedSharePartition, ShareAcknowledgeResult, ShareFetchPartition, ShareFetchResult, ShareManagerMsg, SharePartitionsDescription } from '../../../actors/share-partition/messages.js';
+import { sharePartitionManagerPath } from '../../../actors/share-partition/messages.js';
+import { AcknowledgeType } from '../../../actors/share-partition/share-partition-state.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
+import { kafkaTopicId } from '../../../src/protocol/topic-id.js';
+import { isFailure, type ActorRef } from '../../../src/runtime/types.js';
+import { checkFor } from '../../helpers/check-for.js';
+import { TestCluster, fastFailover } from '../../helpers/cluster.js';
+
+const LOCK_MS = 1_000;
+const LIMIT = 3;
+
+describe('actors/share-partition manager (in-process cluster)', function () {
+  this.timeout(60_000);
+  let c: TestCluster;
+  let topicId: string;
+  let topicNo = 0;
+  let topic = '';
+
+  before(async () => {
+    c = await TestCluster.start({
+      brokers: 1,
+      ...fastFailover({
+        'share.coordinator.state.topic.num.partitions': 1,
+        'share.coordinator.state.topic.replication.factor': 1,
+        'group.share.record.lock.duration.ms': LOCK_MS,
+        'group.share.delivery.count.limit': LIMIT,
+      }),
+    });
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  beforeEach(async () => {
+    topic = `share-${++topicNo}`;
+    await c.client.createTopic(topic, 1, 1);
+    await c.client.waitForLeaders(topic);
+    const md = await c.client.metadata();
+    topicId = kafkaTopicId(md.topics.find((t) => t.name === topic)!.topicId);
+  });
+
+  const manager = (): ActorRef<ShareManagerMsg> => ({ node: 'b1', path: sharePartitionManagerPath(1) });
+  const part = (acks: { firstOffset: number; lastOffset: number; acknowledgeTypes: number[] }[] = [], fetch = true): ShareFetchPartition => ({ topic, topicId, partition: 0, acknowledgementBatches: acks, fetch });
+
+  async function fetch(groupId: string, memberId: string, o: { maxWaitMs?: number; maxRecords?: number; acks?: { firstOffset: number; lastOffset: number; acknowledgeTypes: number[] }[]; fetch?: boolean } = {}): Promise<ShareFetchResult> {
+    const r = await c.system().ask<ShareFetchResult>(
+      manager(),
+      { type: 'ShareFetch', groupId, memberId, maxWaitMs: o.maxWaitMs ?? 0, minBytes: 1, maxBytes: 1 << 20, maxRecords: o.maxRecords ?? 500, partitions: [part(o.acks ?? [], o.fetch ?? true)] },
+      { timeoutMs: 20_000 },
+    );
+    if (isFailure(r)) throw new Error(r.message);
+    return r;
+  }
+
+  async function acknowledge(groupId: string, memberId: string, acks: { firstOffset: number; lastOffset: number; acknowledgeTypes: number[] }[]): Promise<ShareAcknowledgeResult> {
+    const r = await c.system().ask<ShareAcknowledgeResult>(manager(), { type: 'ShareAcknowledge', groupId, memberId, partitions: [{ topic, topicId, partition: 0, acknowledgementBatches: acks }] }, { timeoutMs: 20_000 });
+    if (isFailure(r)) throw new Error(r.message);
+    return r;
+  }
+
+  async function describe(groupId: string): Promise<DescribedSharePartition | undefined> {
+    const r = await c.system().ask<SharePartitionsDescription>(manager(), { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new Error(r.message);
+    return r.partitions.find((p) => p.topic === topic && p.partition === 0);
+  }
+
+  const values = (r: ShareFetchResult): string[] => {
+    const p = r.partitions[0]!;
+    const acquired = (o: number) => p.acquiredRecords.some((a) => a.firstOffset <= o && o <= a.lastOffset);
+    return decodeRecordBatches(p.records)
+      .flatMap((b) => b.records)
+      .filter((rec) => acquired(rec.offset))
+      .map((rec) => String(rec.value));
+  };
+  const ranges = (r: ShareFetchResult) => r.partitions[0]!.acquiredRecords;
+  const produce = (...v: string[]) => c.client.produce(topic, 0, v);
+
+  it('starts at the high watermark (share.auto.offset.reset latest): records written before the first fetch are not delivered', async () => {
+    await produce('old-1', 'old-2');
+    const first = await fetch('g-latest', 'a');
+    expect(first.errorCode).to.equal(ErrorCode.NONE);
+    expect(first.partitions[0]!.errorCode).to.equal(ErrorCode.NONE);
+    expect(ranges(first)).to.deep.equal([]);
+    expect((await describe('g-latest'))?.startOffset).to.equal(2);
+    await produce('new-1', 'new-2');
+    const next = await fetch('g-latest', 'a');
+    expect(ranges(next)).to.deep.equal([{ firstOffset: 2, lastOffset: 3, deliveryCount: 1 }]);
+    expect(values(next)).to.deep.equal(['new-1', 'new-2']);
+    expect(next.acquisitionLockTimeoutMs).to.equal(LOCK_MS);
+  });
+
+  it('one member at a time: records another holds are not acquired; a Release gives them to the other with their delivery count', async () => {
+    await fetch('g-two', 'a');
+    await produce('r0', 'r1', 'r2');
+    expect(ranges(await fetch('g-two', 'a'))).to.deep.equal([{ firstOffset: 0, lastOffset: 2, deliveryCount: 1 }]);
+    expect(ranges(await fetch('g-two', 'b', { maxWaitMs: 100 }))).to.deep.equal([]);
+    const rel = await acknowledge('g-two', 'a', [{ firstOffset: 1, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Release] }]);
+    expect(rel.partitions[0]!.errorCode).to.equal(ErrorCode.NONE);
+    const b = await fetch('g-two', 'b');
+    expect(ranges(b)).to.deep.equal([{ firstOffset: 1, lastOffset: 1, deliveryCount: 2 }]);
+    expect(values(b)).to.deep.equal(['r1']);
+  });
+
+  it('Accept moves the start offset past what is done; Reject archives; acknowledging records not held is INVALID_RECORD_STATE and changes nothing', async () => {
+    await fetch('g-ack', 'a');
+    await produce('x0', 'x1', 'x2', 'x3');
+    expect(ranges(await fetch('g-ack', 'a'))).to.deep.equal([{ firstOffset: 0, lastOffset: 3, deliveryCount: 1 }]);
+    const bad = await acknowledge('g-ack', 'b', [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [AcknowledgeType.Accept] }]);
+    expect(bad.partitions[0]!.errorCode).to.equal(ErrorCode.INVALID_RECORD_STATE);
+    // piggybacked on a fetch: 0-1 accepted, 2 rejected
+    const r = await fetch('g-ack', 'a', { acks: [{ firstOffset: 0, lastOffset: 2, acknowledgeTypes: [AcknowledgeType.Accept, AcknowledgeType.Accept, AcknowledgeType.Reject] }] });
+    expect(r.partitions[0]!.acknowledgeErrorCode).to.equal(ErrorCode.NONE);
+    expect(await describe('g-ack')).to.deep.include({ startOffset: 3, endOffset: 4, acquired: 1, acknowledged: 0, archived: 0 });
+    const twice = await acknowledge('g-ack', 'a', [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [AcknowledgeType.Accept] }]);
+    expect(twice.partitions[0]!.errorCode).to.equal(ErrorCode.INVALID_RECORD_STATE);
+  });
+
+  it('a lock that expires gives the records back; at the delivery limit they are archived instead', async () => {
+    await fetch('g-lock', 'a');
+    await produce('l0');
+    for (let delivery = 1; delivery <= LIMIT; delivery++) {
+      const got = await checkFor(async () => {
+        const r = await fetch('g-lock', delivery % 2 === 1 ? 'a' : 'b', { maxWaitMs: 200 });
+        return ranges(r).length > 0 ? r : null;
+      }, 10_000, 50);
+      expect(ranges(got)).to.deep.equal([{ firstOffset: 0, lastOffset: 0, deliveryCount: delivery }]);
+    }
+    // the third lock expires at the limit: archived, the start offset moves past it
+    await checkFor(async () => (await describe('g-lock'))?.startOffset === 1, 10_000, 50);
+    expect(ranges(await fetch('g-lock', 'a', { maxWaitMs: 100 }))).to.deep.equal([]);
+  });
+
+  it('a fetch waits for records (up to maxWaitMs) and answers once they are written', async () => {
+    await fetch('g-wait', 'a');
+    const started = Date.now();
+    const waiting = fetch('g-wait', 'a', { maxWaitMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    await produce('w0');
+    const r = await waiting;
+    expect(ranges(r)).to.deep.equal([{ firstOffset: 0, lastOffset: 0, deliveryCount: 1 }]);
+    expect(Date.now() - started).to.be.below(8_000);
+  });
+
+  it('a member gone (its share session ended) releases what it holds', async () => {
+    await fetch('g-gone', 'a');
+    await produce('m0', 'm1');
+    expect(ranges(await fetch('g-gone', 'a'))).to.have.length(1);
+    c.system().send(manager(), { type: 'ShareMemberGone', groupId: 'g-gone', memberId: 'a' });
+    const b = await checkFor(async () => {
+      const r = await fetch('g-gone', 'b', { maxWaitMs: 100 });
+      return ranges(r).length > 0 ? r : null;
+    }, 10_000, 50);
+    expect(ranges(b)).to.deep.equal([{ firstOffset: 0, lastOffset: 1, deliveryCount: 2 }]);
+  });
+
+  it('maxRecords bounds what one fetch acquires', async () => {
+    await fetch('g-max', 'a');
+    await produce('n0', 'n1', 'n2', 'n3', 'n4');
+    expect(ranges(await fetch('g-max', 'a', { maxRecords: 2 }))).to.deep.equal([{ firstOffset: 0, lastOffset: 1, deliveryCount: 1 }]);
+    expect(ranges(await fetch('g-max', 'b', { maxRecords: 2 }))).to.deep.equal([{ firstOffset: 2, lastOffset: 3, deliveryCount: 1 }]);
+  });
+
+  it('a partition this broker has no replica of is NOT_LEADER_OR_FOLLOWER', async () => {
+    const r = await c.system().ask<ShareFetchResult>(
+      manager(),
+      { type: 'ShareFetch', groupId: 'g-none', memberId: 'a', maxWaitMs: 0, minBytes: 1, maxBytes: 1 << 20, maxRecords: 10, partitions: [{ topic, topicId, partition: 7, acknowledgementBatches: [], fetch: true }] },
+      { timeoutMs: 20_000 },
+    );
+    if (isFailure(r)) throw new Error(r.message);
+    expect(r.partitions[0]!.errorCode).to.equal(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  });
+
+  it('the state survives the broker restarting: what was accepted stays done, what was held is delivered again', async () => {
+    await fetch('g-durable', 'a');
+    await produce('d0', 'd1', 'd2');
+    expect(ranges(await fetch('g-durable', 'a'))).to.deep.equal([{ firstOffset: 0, lastOffset: 2, deliveryCount: 1 }]);
+    await acknowledge('g-durable', 'a', [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [AcknowledgeType.Accept] }]);
+    await c.killBroker(1);
+    await c.startBroker(1);
+    await c.client.waitForLeaders(topic);
+    const again = await checkFor(async () => {
+      const r = await fetch('g-durable', 'b', { maxWaitMs: 200 });
+      return r.partitions[0]!.errorCode === ErrorCode.NONE && ranges(r).length > 0 ? r : null;
+    }, 30_000, 100);
+    // 0 was accepted; 1-2 were only acquired (not written), so they come again
+    expect(ranges(again)[0]!.firstOffset).to.equal(1);
+    expect(ranges(again).at(-1)!.lastOffset).to.equal(2);
+    expect(values(again)).to.deep.equal(['d1', 'd2']);
+  });
+});
