@@ -18,7 +18,9 @@
  * transaction coordinator;
  * ListOffsets and OffsetsForLeaderEpoch to partition replicas; CreateTopics, DeleteTopics to the
  * controller; DescribeLoggers / AlterLoggers to the broker (its BROKER_LOGGER configs);
- * ClientTelemetryPush to the broker's telemetry receiver (PushTelemetry, KIP-714).
+ * ClientTelemetryPush to the broker's telemetry receiver (PushTelemetry, KIP-714);
+ * ShareFetch and ShareAcknowledge to the broker's share partition manager (KIP-932), whose share
+ * sessions opened on this connection end when it closes.
  *
  * Requests are decoded and handed to their handler as they arrive (so a slow JoinGroup or a
  * long-poll Fetch does not hold up the connection's other requests), and responses are written in
@@ -51,9 +53,11 @@ import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg } from '../controller/messages.js';
 import { coordinatorPath, type CoordinatorMsg } from '../group-coordinator/messages.js';
 import { txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { sharePartitionManagerPath, type ShareManagerMsg } from '../share-partition/messages.js';
 import { kafkaListenerName } from './messages.js';
 import type { TopicIdResolver } from '../../src/kafka/api/topic-id-resolver.js';
 import type { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
+import type { ShareSessionCache } from '../../src/kafka/share-sessions.js';
 
 export type KafkaConnectionMsg =
   | { type: 'KafkaFrame'; frame: Uint8Array }
@@ -83,6 +87,8 @@ export interface KafkaConnectionArgs {
   topicIds: TopicIdResolver;
   /** The listener's incremental fetch sessions (shared by its connections). */
   fetchSessions: FetchSessionCache;
+  /** The listener's share sessions (KIP-932; shared by its connections): those this connection opened end with it. */
+  shareSessions: ShareSessionCache;
   /** The broker's client metrics (KIP-714; shared by its connections); null: no telemetry receiver, the APIs are not offered. */
   clientTelemetry?: ClientTelemetry | null;
   /** ssl.principal.mapping.rules: a TLS client certificate's subject to its principal name. */
@@ -125,7 +131,7 @@ interface ConnState {
   muted: boolean;
   /** How long the running hold-back is. */
   mutedMs: number;
-  refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg>; txnCoordinator: ActorRef<TxnCoordinatorMsg> };
+  refs: { broker: ActorRef<BrokerMsg>; controller: ActorRef<ControllerMsg>; coordinator: ActorRef<CoordinatorMsg>; txnCoordinator: ActorRef<TxnCoordinatorMsg>; shareManager: ActorRef<ShareManagerMsg> };
   base: BaseContext<KafkaConnectionMsg>;
 }
 
@@ -177,10 +183,13 @@ function apiContext(s: ConnState, clientId: string | null, time: RequestTime | n
     controller: s.refs.controller,
     coordinator: s.refs.coordinator,
     txnCoordinator: s.refs.txnCoordinator,
+    shareManager: s.refs.shareManager,
     listener: { node, path: `/${kafkaListenerName(brokerId)}` },
     replica: (topic, partition) => ({ node, path: replicaPath(brokerId, topic, partition) }),
     topicIds: s.args.topicIds,
     fetchSessions: s.args.fetchSessions,
+    shareSessions: s.args.shareSessions,
+    connectionId: base.self.path,
     clientTelemetry: s.args.clientTelemetry ?? null,
     clientPort: s.socket.remotePort ?? null,
     clientSoftware: s.clientSoftware,
@@ -363,6 +372,7 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         controller: args.controller,
         coordinator: { node, path: coordinatorPath(args.brokerId) },
         txnCoordinator: { node, path: txnCoordinatorPath(args.brokerId) },
+        shareManager: { node, path: sharePartitionManagerPath(args.brokerId) },
       },
       base: ctx,
     };
@@ -397,9 +407,11 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
     ctx.log.debug('Kafka client connected', { remote: s.remote });
     return s;
   },
-  onStop(s) {
+  onStop(s, ctx) {
     s.closed = true;
     s.socket.destroy();
+    // KIP-932: the share sessions opened here end with the connection (their members' records go back)
+    s.args.shareSessions.connectionClosed(ctx.self.path);
   },
   handlers: {
     KafkaFrame(s, m, ctx) {

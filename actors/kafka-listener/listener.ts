@@ -8,7 +8,9 @@
  * with (when authorizer.class.name is set; src/security/authorizer.ts), the client quotas they
  * enforce (src/kafka/client-quota-manager.ts), the client metrics instances (KIP-714,
  * src/kafka/client-telemetry.ts; only with a telemetry receiver, client.telemetry.receiver, whose
- * actor its connections ask with each push), the count of connections accepted and of TLS
+ * actor its connections ask with each push), the share sessions of KIP-932's share consumers
+ * (src/kafka/share-sessions.ts; one that ends, closed or with its connection, is told to the
+ * broker's share partition manager, ShareMemberGone), the count of connections accepted and of TLS
  * handshakes that failed, and OAUTHBEARER's key set fetched from a URL (jwks-refresher.ts).
  * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
  * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
@@ -16,7 +18,7 @@
  * RefreshJwks (its timers: fetch the key set again, periodically or soon after an unknown key);
  * AuthorizeTopics (its broker's group coordinator: which topics a member may DESCRIBE), answered
  * TopicsAuthorized.
- * Emits: TopicsAuthorized; otherwise nothing itself; each accepted socket gets its own child actor (./connection.ts), which
+ * Emits: TopicsAuthorized; ShareMemberGone (a share session ended); otherwise nothing itself; each accepted socket gets its own child actor (./connection.ts), which
  * translates requests into the broker's, its coordinator's, its replicas' and the controller's
  * messages.
  */
@@ -40,6 +42,8 @@ import { oauthBearerSettings, type OAuthBearerConfig } from '../../src/kafka/sas
 import { JwksRefresher } from '../../src/kafka/sasl/jwks-refresher.js';
 import { SslPrincipalMapper } from '../../src/security/ssl-principal-mapper.js';
 import { FetchSessionCache } from '../../src/kafka/fetch-sessions.js';
+import { ShareSessionCache } from '../../src/kafka/share-sessions.js';
+import { sharePartitionManagerPath, type ShareManagerMsg } from '../share-partition/messages.js';
 import { kafkaConnection } from './connection.js';
 import { kafkaListenerName, type KafkaListenerMsg, type TopicsAuthorized } from './messages.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
@@ -247,6 +251,10 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       ...(args.requestClock ? { requestClock: args.requestClock } : {}),
       topicIds: new TopicIdResolver(),
       fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
+      // KIP-932: a share session that ends gives its member's acquired records back
+      shareSessions: new ShareSessionCache(args.config.groupShareMaxShareSessions, ctx.clock, (groupId, memberId) =>
+        ctx.send<ShareManagerMsg>({ node: ctx.nodeId, path: sharePartitionManagerPath(args.brokerId) }, { type: 'ShareMemberGone', groupId, memberId }),
+      ),
       clientTelemetry:
         args.config.clientTelemetryReceiver === ''
           ? null

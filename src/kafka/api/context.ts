@@ -1,6 +1,6 @@
 /**
  * What a Kafka API handler can reach: the actors of the broker it runs beside (broker, its
- * replicas, its group and transaction coordinators, the controller), the connection's client, and an `ask` that
+ * replicas, its group and transaction coordinators, its share partition manager, the controller), the connection's client, and an `ask` that
  * always settles. Handlers translate one decoded Kafka request body into samsa actor messages and
  * build the Kafka response body from the replies; they never throw for an actor's error (errors
  * are data: each becomes an error code in the response).
@@ -12,11 +12,13 @@ import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.
 import type { KafkaListenerMsg } from '../../../actors/kafka-listener/messages.js';
 import type { ReplicaMsg } from '../../../actors/partition-replica/messages.js';
 import type { TxnCoordinatorMsg } from '../../../actors/txn-coordinator/messages.js';
+import type { ShareManagerMsg } from '../../../actors/share-partition/messages.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { MutationQuotaRequest } from '../../security/controller-mutation-quota.js';
 import type { ApiKey, RequestOf, ResponseInput } from '../protocol/index.js';
 import type { TopicIdResolver } from './topic-id-resolver.js';
 import type { FetchSessionCache } from '../fetch-sessions.js';
+import type { ShareSessionCache } from '../share-sessions.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../runtime/types.js';
 import type { ClientTelemetry } from '../client-telemetry.js';
 import { ErrorCode } from '../../protocol/errors.js';
@@ -57,6 +59,8 @@ export interface ApiContext {
   readonly controller: ActorRef<ControllerMsg>;
   readonly coordinator: ActorRef<CoordinatorMsg>;
   readonly txnCoordinator: ActorRef<TxnCoordinatorMsg>;
+  /** The broker's share partition manager (KIP-932: ShareFetch, ShareAcknowledge). */
+  readonly shareManager: ActorRef<ShareManagerMsg>;
   /** The Kafka listener this request came through (it authorizes for actors that ask it, AuthorizeTopics). */
   readonly listener: ActorRef<KafkaListenerMsg>;
   replica(topic: string, partition: number): ActorRef<ReplicaMsg>;
@@ -64,6 +68,10 @@ export interface ApiContext {
   readonly topicIds: TopicIdResolver;
   /** The broker's incremental fetch sessions (shared by its listener's connections). */
   readonly fetchSessions: FetchSessionCache;
+  /** The broker's share sessions (KIP-932; shared by its listener's connections). */
+  readonly shareSessions: ShareSessionCache;
+  /** This connection, as the share sessions it opens know it (they end when it closes). */
+  readonly connectionId: string;
   /** The broker's client metrics (KIP-714; shared by its listener's connections); null without a telemetry receiver. */
   readonly clientTelemetry?: ClientTelemetry | null;
   /** The client's port as seen by this listener (null when unknown). */

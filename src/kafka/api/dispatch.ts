@@ -35,6 +35,7 @@ import { describeTopicPartitions } from './describe-topic-partitions.js';
 import { getTelemetrySubscriptions, pushTelemetry } from './client-telemetry.js';
 import { listConfigResources } from './list-config-resources.js';
 import { consumerGroupDescribe, consumerGroupHeartbeat } from './consumer-groups.js';
+import { shareAcknowledge, shareFetch, shareGroupDescribe, shareGroupHeartbeat } from './share-groups.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
 // each entry's handler is typed for its own key; the map forgets which, the connection keys by header
@@ -96,6 +97,10 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [72, pushTelemetry],
   [74, listConfigResources],
   [75, describeTopicPartitions],
+  [76, shareGroupHeartbeat],
+  [77, shareGroupDescribe],
+  [78, shareFetch],
+  [79, shareAcknowledge],
   [57, updateFeatures],
   [80, addRaftVoter],
   [81, removeRaftVoter],

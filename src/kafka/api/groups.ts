@@ -251,9 +251,10 @@ function typesAdmit(typesFilter: readonly string[], groupType: string): boolean 
 export const listGroups: ApiHandler<typeof ApiKeys.ListGroups> = async (ctx, version, body) => {
   const statesFilter = version >= 4 ? ((body.statesFilter as string[]) ?? []) : [];
   const typesFilter = version >= 5 ? ((body.typesFilter as string[]) ?? []) : [];
-  const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter }, ctx.config.requestTimeoutMs);
+  const r = await ctx.ask<CoordinatorMsg, ListGroupsResponse>(ctx.coordinator, { type: 'ListGroups', statesFilter, typesFilter }, ctx.config.requestTimeoutMs);
   if (isFailure(r)) return { throttleTimeMs: 0, errorCode: r.errorCode, groups: [] };
-  // the coordinator's error (groups still loading) stands whatever the type filter, as in Kafka
+  // the coordinator filters by type too; the filter here keeps Kafka's reading of a name (no trimming).
+  // The coordinator's error (groups still loading) stands whatever the type filter, as in Kafka
   const typed = r.groups.filter((g) => typesAdmit(typesFilter, g.groupType));
   // as Kafka: every group to a client that may describe the cluster, else those it may describe
   const all = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME, false);

@@ -72,6 +72,10 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [69, { min: 0, max: 1 }], // ConsumerGroupDescribe (KIP-848; v1: KIP-1099's member type, consumer or classic)
   [74, { min: 0, max: 1 }], // ListConfigResources (v0: ListClientMetricsResources, none here; v1: KIP-1142, groups with configs, brokers, topics)
   [75, { min: 0, max: 0 }], // DescribeTopicPartitions (KIP-966: paged topic descriptions with ids)
+  [76, { min: 1, max: 1 }], // ShareGroupHeartbeat (KIP-932; v0, the early-access one, gone as in Kafka 4.1)
+  [77, { min: 1, max: 1 }], // ShareGroupDescribe (KIP-932)
+  [78, { min: 1, max: 2 }], // ShareFetch (KIP-932; v2: KIP-1206's acquire mode, record limit answered as batch optimized; KIP-1222's renewal refused)
+  [79, { min: 1, max: 2 }], // ShareAcknowledge (KIP-932; v2: the acquisition lock timeout; KIP-1222's renewal refused)
   [80, { min: 0, max: 1 }], // AddRaftVoter (KIP-853, to the active controller; v1: KIP-1186's answer once written)
   [81, { min: 0, max: 0 }], // RemoveRaftVoter (KIP-853)
 ]);
