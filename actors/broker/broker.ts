@@ -983,6 +983,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?', transactionV2: 'boolean?' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
+    ShareGroupDeleted: { groupId: 'string', fanOut: 'boolean?' },
     WriteTxnMarkers: { markers: 'array' },
     VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
@@ -1319,6 +1320,19 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       ctx.timers.cancel(HEARTBEAT_TIMER);
       const flushed = await s.logs.flushDirtyLogs();
       if (token) ctx.replyTo(token, { type: 'ControlledShutdownDone', errorCode: remaining === 0 ? ErrorCode.NONE : ErrorCode.REQUEST_TIMED_OUT, flushedLogs: flushed });
+    },
+
+    ShareGroupDeleted(s, m, ctx) {
+      if (m.fanOut) {
+        // every live broker holds some of the group's states (by the hash of each key) or fetches for it
+        for (const b of s.metadata?.brokers ?? []) {
+          if (b.fenced) continue;
+          ctx.send<BrokerMsg>(b.brokerId === s.args.brokerId ? ctx.self : { node: b.node, path: brokerPath(b.brokerId) }, { type: 'ShareGroupDeleted', groupId: m.groupId });
+        }
+        return;
+      }
+      ctx.send(s.shareCoordinator, { type: 'DeleteShareGroupStates', groupId: m.groupId });
+      ctx.send(s.shareManager, { type: 'ForgetShareGroup', groupId: m.groupId, partitions: null });
     },
 
     DescribeBroker(s, _m, ctx) {

@@ -164,6 +164,13 @@ export type BrokerMsg =
   | { type: 'InitProducerId' }
   /** Move leadership away (controlled shutdown); replies when nothing is led here any more. */
   | { type: 'ControlledShutdown' }
+  /**
+   * A share group was deleted (KIP-932; from its group coordinator, with fanOut: this broker
+   * tells every live broker, itself included, without it): the broker's share coordinator
+   * removes the group's share partition states it holds and its share partition manager forgets
+   * the ones it holds.
+   */
+  | { type: 'ShareGroupDeleted'; groupId: string; fanOut?: boolean }
   | { type: 'DescribeBroker' }
   /**
    * Kafka's DescribeLogDirs for this broker: each of its log dirs and the partition logs in it, all of

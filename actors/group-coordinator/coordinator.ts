@@ -3108,7 +3108,12 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         }
         const records: WrittenRecord[] = [...entry.offsets.values()].map((o) => ({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: null }));
         if (entry.consumer) records.push(...consumerTombstones(entry));
-        else if (entry.share) records.push({ kind: 'consumer', entry, key: encodeShareGroupMetadataKey(groupId), value: null });
+        else if (entry.share) {
+          records.push({ kind: 'consumer', entry, key: encodeShareGroupMetadataKey(groupId), value: null });
+          // its partitions' delivery states go too, from every broker's share coordinator (as Kafka's DeleteShareGroupState)
+          const broker: ActorRef<BrokerMsg> = s.broker ?? { node: ctx.nodeId, path: brokerPath(s.brokerId) };
+          ctx.send(broker, { type: 'ShareGroupDeleted', groupId, fanOut: true });
+        }
         else records.push({ kind: 'group', entry, bytes: null });
         entry.offsets.clear();
         dropGroup(s, ctx, entry, ErrorCode.GROUP_ID_NOT_FOUND);

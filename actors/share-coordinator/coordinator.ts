@@ -17,7 +17,7 @@
  * coordinator epoch is the partition's leader epoch) with the states read so far of the ones
  * loading; per key with state or traffic: its state, whether its one append is in flight, and
  * the requests waiting behind that append; the appends in flight.
- * Handles: ReadShareGroupState, WriteShareGroupState, DeleteShareGroupState,
+ * Handles: ReadShareGroupState, WriteShareGroupState, DeleteShareGroupState, DeleteShareGroupStates (a group deleted),
  * InitializeShareGroupState, ReadShareGroupStateSummary (share partition leaders and admins);
  * BecomeShareCoordinator, ResignShareCoordinator (its broker); DescribeShareCoordinator (tests,
  * admin); internal ShareLoadRead, ShareLoadNext, ShareAppendDone.
@@ -49,6 +49,7 @@ import {
   type ShareCoordinatorDescription,
   type ShareCoordinatorMsg,
   type ShareCoordinatorReply,
+  type ShareGroupStatesDeleted,
 } from './messages.js';
 import { buildShareSnapshotBatch, buildShareTombstoneBatch, readShareStateBatches, type ShareStateKey } from './share-state-records.js';
 import {
@@ -492,6 +493,7 @@ export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordina
     ReadShareGroupStateSummary: { ...KEY_FIELDS, leaderEpoch: 'integer' },
     BecomeShareCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
     ResignShareCoordinator: { partition: 'integer', leaderEpoch: 'integer' },
+    DeleteShareGroupStates: { groupId: 'string' },
   },
 
   handlers: {
@@ -500,6 +502,17 @@ export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordina
     DeleteShareGroupState: onRequest,
     InitializeShareGroupState: onRequest,
     ReadShareGroupStateSummary: onRequest,
+
+    DeleteShareGroupStates(s, m, ctx) {
+      let keys = 0;
+      for (const e of [...s.keys.values()]) {
+        if (e.key.groupId !== m.groupId || (e.state === undefined && e.appending === null)) continue;
+        keys++;
+        handleOp(s, ctx, { msg: { type: 'DeleteShareGroupState', groupId: e.key.groupId, topicId: e.key.topicId, partition: e.key.partition }, token: null });
+      }
+      if (keys > 0) ctx.log.info('share group deleted: removing its share partitions\' states', { groupId: m.groupId, keys });
+      ctx.reply({ type: 'ShareGroupStatesDeleted', errorCode: ErrorCode.NONE, keys } satisfies ShareGroupStatesDeleted);
+    },
 
     BecomeShareCoordinator(s, m, ctx) {
       if (m.numPartitions !== undefined && m.numPartitions !== null && m.numPartitions > 0) s.numPartitions = m.numPartitions;

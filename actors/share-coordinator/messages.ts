@@ -81,6 +81,12 @@ export type ShareCoordinatorMsg =
    */
   | { type: 'BecomeShareCoordinator'; partition: number; leaderEpoch: number; numPartitions?: number }
   | { type: 'ResignShareCoordinator'; partition: number; leaderEpoch: number }
+  /**
+   * A share group was deleted (DeleteGroups, from every broker's share coordinator): every state
+   * of the group this coordinator holds is removed (tombstones written). Answered at once with
+   * how many keys it is removing (ShareGroupStatesDeleted).
+   */
+  | { type: 'DeleteShareGroupStates'; groupId: string }
   /** Introspection for tests and admin tools: the partitions owned and every state they hold. */
   | { type: 'DescribeShareCoordinator' }
   // internal (the coordinator sends these to itself)
@@ -140,6 +146,12 @@ export interface ReadShareGroupStateSummaryResult {
   leaderEpoch: number;
   /** -1: uninitialized (or an error). */
   startOffset: number;
+}
+
+export interface ShareGroupStatesDeleted {
+  type: 'ShareGroupStatesDeleted';
+  errorCode: number;
+  keys: number;
 }
 
 export type ShareCoordinatorReply = ReadShareGroupStateResult | WriteShareGroupStateResult | DeleteShareGroupStateResult | InitializeShareGroupStateResult | ReadShareGroupStateSummaryResult;

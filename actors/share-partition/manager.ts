@@ -17,7 +17,7 @@
  * Owned state: the share partitions (loading, ready), their pending and queued state writes,
  * the fetches waiting for loads, writes or records, the group configs of share groups.
  * Handles: ShareFetch, ShareAcknowledge, ShareMemberGone (Kafka listener, clients);
- * ShareGroupConfigsChanged (its broker); DescribeSharePartitions (tests, admin); internal
+ * ShareGroupConfigsChanged, ForgetShareGroup (its broker); DescribeSharePartitions (tests, admin); internal
  * SharePartitionLoaded, SharePartitionWritten, ShareFetchRead, ShareFetchDeadline, ShareLocksDue.
  * Emits: ShareFetchResult, ShareAcknowledgeResult, SharePartitionsDescription; DescribeReplica to
  * the local replicas; Fetch and FindCoordinator (key type share) to its broker; Read-, Write- and
@@ -154,7 +154,7 @@ const COORDINATOR_RETRIABLE: ReadonlySet<number> = new Set([ErrorCode.COORDINATO
 const RETRY_BACKOFF_MS = 50;
 const RETRY_BACKOFF_MAX_MS = 1_000;
 
-type CoordinatorRequest = Extract<ShareCoordinatorMsg, { groupId: string }>;
+type CoordinatorRequest = Extract<ShareCoordinatorMsg, { groupId: string; partition: number }>;
 type CoordinatorReply = { type: string; errorCode: number; errorMessage?: string };
 
 /**
@@ -578,6 +578,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     ShareAcknowledge: { groupId: 'string', memberId: 'string', partitions: 'array' },
     ShareMemberGone: { groupId: 'string', memberId: 'string' },
     ShareGroupConfigsChanged: { configs: 'object' },
+    ForgetShareGroup: { groupId: 'string', partitions: 'array?' },
     DescribeSharePartitions: { groupId: 'string?' },
   },
 
@@ -616,6 +617,14 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
         // back to Available is what the store holds already, unless some went to Archived
         if (e.state.releaseMember(m.memberId)) changeAndPersist(s, ctx, e, () => {});
         else changed(s, ctx, e);
+      }
+    },
+
+    ForgetShareGroup(s, m, ctx) {
+      const only = m.partitions ? new Set(m.partitions.map((p) => sharePartitionKey(m.groupId, p.topicId, p.partition))) : null;
+      for (const e of [...s.entries.values()]) {
+        if (e.groupId !== m.groupId || (only && !only.has(e.key))) continue;
+        dropEntry(s, ctx, e, ErrorCode.NOT_LEADER_OR_FOLLOWER, 'the share partition state was changed by an admin');
       }
     },
 

@@ -47,6 +47,12 @@ export type ShareManagerMsg =
   | { type: 'ShareAcknowledge'; groupId: string; memberId: string; partitions: (SharePartitionRef & { acknowledgementBatches: AcknowledgementBatch[] })[] }
   /** The member's share session here ended (closed, evicted, its connection gone): the records it holds go back. */
   | { type: 'ShareMemberGone'; groupId: string; memberId: string }
+  /**
+   * The share group was deleted, or its partitions' states changed under it (an admin reset or
+   * delete of its offsets): the states held here are forgotten (the next use loads them again).
+   * `partitions` null: every partition of the group.
+   */
+  | { type: 'ForgetShareGroup'; groupId: string; partitions?: { topicId: string; partition: number }[] | null }
   /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
   | { type: 'ShareGroupConfigsChanged'; configs: Record<string, Record<string, string>> }
   /** Introspection (tests, admin): every share partition held here, or those of one group. */

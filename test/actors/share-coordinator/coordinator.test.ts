@@ -41,7 +41,7 @@ const RETRY = new Set<number>([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.CO
 const b = (firstOffset: number, lastOffset: number, deliveryState: number, deliveryCount: number): ShareStateBatch => ({ firstOffset, lastOffset, deliveryState, deliveryCount });
 const key = (groupId: string, partition = 0): ShareStateKey => ({ groupId, topicId: TOPIC_ID, partition });
 
-type Request = Extract<ShareCoordinatorMsg, { groupId: string }>;
+type Request = Extract<ShareCoordinatorMsg, { groupId: string; partition: number }>;
 
 describe('actors/share-coordinator coordinator (in-process cluster)', function () {
   this.timeout(60_000);

@@ -9,6 +9,11 @@ import { expect } from 'chai';
 import type { DescribedSharePartition, ShareAcknowledgeResult, ShareFetchPartition, ShareFetchResult, ShareManagerMsg, SharePartitionsDescription } from '../../../actors/share-partition/messages.js';
 import { sharePartitionManagerPath } from '../../../actors/share-partition/messages.js';
 import { AcknowledgeType } from '../../../actors/share-partition/share-partition-state.js';
+import type { BrokerMsg } from '../../../actors/broker/messages.js';
+import { coordinatorPath } from '../../../actors/group-coordinator/messages.js';
+import type { CoordinatorMsg, DeleteGroupsResponse, FindCoordinatorResponse, ShareGroupHeartbeatResponse } from '../../../actors/group-coordinator/messages.js';
+import { shareCoordinatorKey, shareCoordinatorPath, type ReadShareGroupStateResult } from '../../../actors/share-coordinator/messages.js';
+import { brokerPath } from '../../../src/protocol/cluster.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
 import { kafkaTopicId } from '../../../src/protocol/topic-id.js';
@@ -32,6 +37,8 @@ describe('actors/share-partition manager (in-process cluster)', function () {
       ...fastFailover({
         'share.coordinator.state.topic.num.partitions': 1,
         'share.coordinator.state.topic.replication.factor': 1,
+        'offsets.topic.num.partitions': 1,
+        'offsets.topic.replication.factor': 1,
         'group.share.record.lock.duration.ms': LOCK_MS,
         'group.share.delivery.count.limit': LIMIT,
       }),
@@ -196,5 +203,40 @@ describe('actors/share-partition manager (in-process cluster)', function () {
     expect(ranges(again)[0]!.firstOffset).to.equal(1);
     expect(ranges(again).at(-1)!.lastOffset).to.equal(2);
     expect(values(again)).to.deep.equal(['d1', 'd2']);
+  });
+
+  it('deleting the share group removes its partitions\' states from the share coordinator and the manager', async () => {
+    const broker: ActorRef<BrokerMsg> = { node: 'b1', path: brokerPath(1) };
+    const coordinator = async (): Promise<ActorRef<CoordinatorMsg>> => {
+      const found = await checkFor(async () => {
+        const r = await c.system().ask<FindCoordinatorResponse>(broker, { type: 'FindCoordinator', key: 'g-del' }, { timeoutMs: 5_000 });
+        return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
+      }, 20_000, 50);
+      return { node: found.node, path: coordinatorPath(found.brokerId) };
+    };
+    const heartbeat = async (memberEpoch: number): Promise<ShareGroupHeartbeatResponse> =>
+      checkFor(async () => {
+        const r = await c.system().ask<ShareGroupHeartbeatResponse>(await coordinator(), { type: 'ShareGroupHeartbeat', groupId: 'g-del', memberId: 'a', memberEpoch, rackId: null, subscribedTopicNames: memberEpoch === 0 ? [topic] : null }, { timeoutMs: 5_000 });
+        return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
+      }, 20_000, 50);
+    expect((await heartbeat(0)).memberEpoch).to.be.above(0);
+    await fetch('g-del', 'a');
+    await produce('del0', 'del1');
+    expect(ranges(await fetch('g-del', 'a'))).to.have.length(1);
+    await acknowledge('g-del', 'a', [{ firstOffset: 0, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Accept] }]);
+    expect((await describe('g-del'))?.startOffset).to.equal(2);
+    expect((await heartbeat(-1)).memberEpoch).to.equal(-1);
+    const deleted = await c.system().ask<DeleteGroupsResponse>(await coordinator(), { type: 'DeleteGroups', groups: ['g-del'] }, { timeoutMs: 10_000 });
+    if (isFailure(deleted)) throw new Error(deleted.message);
+    expect(deleted.groups).to.deep.equal([{ groupId: 'g-del', errorCode: ErrorCode.NONE }]);
+    await checkFor(async () => (await describe('g-del')) === undefined, 10_000, 50);
+    const stateKey = shareCoordinatorKey({ groupId: 'g-del', topicId, partition: 0 });
+    const state = await checkFor(async () => {
+      const at = await c.system().ask<FindCoordinatorResponse>(broker, { type: 'FindCoordinator', key: stateKey, keyType: 'share' }, { timeoutMs: 5_000 });
+      if (isFailure(at) || at.errorCode !== ErrorCode.NONE) return null;
+      const r = await c.system().ask<ReadShareGroupStateResult>({ node: at.node, path: shareCoordinatorPath(at.brokerId) }, { type: 'ReadShareGroupState', groupId: 'g-del', topicId, partition: 0, leaderEpoch: -1 }, { timeoutMs: 5_000 });
+      return !isFailure(r) && r.errorCode === ErrorCode.NONE && r.startOffset === -1 ? r : null;
+    }, 10_000, 50);
+    expect(state.stateBatches).to.deep.equal([]);
   });
 });
