@@ -159,6 +159,17 @@ export class ShareSessionCache {
     }
   }
 
+  /**
+   * Tells `onGone` of a member that has no session here (a fetch of its that was waiting when its
+   * session ended acquired records no one will acknowledge): they go back too. False (and nothing
+   * told) when the member has a session.
+   */
+  releaseOrphaned(groupId: string, memberId: string): boolean {
+    if (this.sessions.has(sessionKey(groupId, memberId))) return false;
+    this.onGone(groupId, memberId);
+    return true;
+  }
+
   private drop(key: string, s: ShareSession): void {
     this.sessions.delete(key);
     const keys = this.byConnection.get(s.connectionId);

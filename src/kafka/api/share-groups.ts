@@ -11,7 +11,8 @@
  * (INVALID_SHARE_SESSION_EPOCH; no session: SHARE_SESSION_NOT_FOUND) and adds the request's
  * partitions to the session and takes its forgotten ones out, then fetches every partition of
  * the session; epoch -1 applies the acknowledgements, fetches nothing and closes the session,
- * whose member's acquired records go back to the group. Acknowledgements of partitions being
+ * whose member's acquired records go back to the group (so do those a long poll acquires after
+ * the session ended with its connection). Acknowledgements of partitions being
  * forgotten are applied without fetching them. The answer to an incremental fetch holds the
  * partitions with records or an error, and those acknowledged. Acquire mode 1 (record limit,
  * v2) is answered as mode 0: the manager never acquires more than MaxRecords anyway. A renewal
@@ -401,7 +402,12 @@ export const shareFetch: ApiHandler<typeof ApiKeys.ShareFetch> = async (ctx, ver
   if (epoch === SHARE_FINAL_EPOCH) {
     // the acknowledgements are applied: the session ends, and what the member still holds goes back
     sessions.close(groupId, memberId);
-  } else session.acquisitionLockTimeoutMs = r.acquisitionLockTimeoutMs;
+  } else {
+    session.acquisitionLockTimeoutMs = r.acquisitionLockTimeoutMs;
+    // a long poll answered after the session ended (its connection closed, or the member closed
+    // it meanwhile): what it acquired will never be acknowledged, and goes back at once
+    if (r.partitions.some((p) => p.acquiredRecords.length > 0)) sessions.releaseOrphaned(groupId, memberId);
+  }
 
   // an incremental fetch answers the partitions with records or an error, and those acknowledged
   // (Kafka's CachedSharePartition.maybeUpdateResponseData); the first fetch every partition

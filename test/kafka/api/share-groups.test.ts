@@ -331,6 +331,26 @@ describe('Kafka API: KIP-932 share groups', function () {
     expect((await k.call(ApiKeys.ShareFetch, 1, fetchBody(G, a.memberId, a.epoch, []))).errorCode).to.equal(ErrorCode.SHARE_SESSION_NOT_FOUND);
   });
 
+  it('a long poll still waiting when its connection closes gives back what it then acquires', async () => {
+    const G = 'sg-orphaned-poll';
+    const a = await member(G);
+    const b = await member(G);
+    // a waits for records, then its connection goes while the fetch waits at the manager
+    a.k.socket.request(ApiKeys.ShareFetch, 1, 99, fetchBody(G, a.memberId, a.epoch, [], { maxWaitMs: 3_000, minBytes: 1 }));
+    await new Promise((r) => setTimeout(r, 200));
+    a.k.end();
+    await new Promise((r) => setTimeout(r, 200));
+    const base = await produce(b.k, ['orphan']);
+    // b gets the record long before a's lock (30 s) would end: a's dead poll acquired it first
+    // (b's own fetch may win the race for it, a first delivery then)
+    const fb = await checkFor(async () => {
+      const x = await fetchNext(b, G, [], { maxWaitMs: 200 });
+      return x.responses.length > 0 && x.responses[0].partitions[0].acquiredRecords.length > 0 ? x : null;
+    }, 10_000, 20);
+    expect(fb.responses[0].partitions[0].acquiredRecords[0].firstOffset).to.equal(base);
+    expect(fb.responses[0].partitions[0].acquiredRecords[0].deliveryCount).to.be.oneOf([1, 2]);
+  });
+
   it('ShareGroupDescribe describes the group and its members; ListGroups v5 lists it as a share group', async () => {
     const G = 'sg-describe';
     const k = await caller('describing-client');
@@ -541,7 +561,7 @@ describe('share sessions (the broker\'s cache)', () => {
     expect(gone).to.deep.equal([]);
   });
 
-  it('closing a session tells the member gone; a closing connection ends the sessions it opened and still holds', () => {
+  it('closing a session tells the member gone; a closing connection ends the sessions it opened and still holds; an orphaned fetch tells it again', () => {
     const c = cache();
     c.open('g', 'm1', [], 'conn-1');
     c.open('h', 'm2', [], 'conn-1');
@@ -556,6 +576,11 @@ describe('share sessions (the broker\'s cache)', () => {
     expect(c.get('h', 'm2')).to.equal(undefined);
     expect(gone).to.deep.equal(['g/m1', 'h/m2']);
     expect(c.disconnected).to.equal(1);
+    // a member without a session whose waiting fetch acquired records: told gone again; one with a session is not
+    expect(c.releaseOrphaned('h', 'm2')).to.equal(true);
+    c.open('g', 'm3', [], 'conn-3');
+    expect(c.releaseOrphaned('g', 'm3')).to.equal(false);
+    expect(gone).to.deep.equal(['g/m1', 'h/m2', 'h/m2']);
   });
 
   it('acknowledgement batches as Kafka checks them', () => {
