@@ -98,6 +98,8 @@ interface PendingFetch {
   waiting: boolean;
   reading: boolean;
   answered: boolean;
+  /** Its member's session ended while it waited: it acquires nothing more. */
+  memberGone: boolean;
 }
 
 interface ShareManagerState {
@@ -440,6 +442,7 @@ function onFetchRead(s: ShareManagerState, ctx: Ctx, f: PendingFetch, m: Extract
     for (const p of f.m.partitions) if (p.fetch) setError(resultFor(f, p), m.errorCode);
     return finishFetch(s, ctx, f);
   }
+  if (f.memberGone) return finishFetch(s, ctx, f);
   let budget = f.m.maxRecords;
   for (const r of f.results) for (const a of r.acquiredRecords) budget -= a.lastOffset - a.firstOffset + 1;
   let retry = false;
@@ -517,7 +520,7 @@ function acknowledge(s: ShareManagerState, ctx: Ctx, m: Extract<Msg, { type: 'Sh
   let outstanding = 1;
   const settle = () => {
     if (--outstanding > 0) return;
-    if (token) ctx.replyTo(token, { type: 'ShareAcknowledgeResult', errorCode: ErrorCode.NONE, partitions: results } satisfies ShareAcknowledgeResult);
+    if (token) ctx.replyTo(token, { type: 'ShareAcknowledgeResult', errorCode: ErrorCode.NONE, acquisitionLockTimeoutMs: settings(s, m.groupId).recordLockDurationMs, partitions: results } satisfies ShareAcknowledgeResult);
   };
   m.partitions.forEach((p, i) => {
     const r = results[i]!;
@@ -586,7 +589,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     ShareFetch(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
       const id = ++s.seq;
-      const f: PendingFetch = { id, token, m, results: [], outstanding: 0, deadline: ctx.clock.now() + Math.max(0, m.maxWaitMs), waiting: false, reading: false, answered: false };
+      const f: PendingFetch = { id, token, m, results: [], outstanding: 0, deadline: ctx.clock.now() + Math.max(0, m.maxWaitMs), waiting: false, reading: false, answered: false, memberGone: false };
       s.fetches.set(id, f);
       if (m.maxWaitMs > 0) ctx.timers.startSingle(fetchTimerKey(id), m.maxWaitMs, { type: 'ShareFetchDeadline', fetchId: id });
       startFetch(s, ctx, f);
@@ -609,6 +612,12 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     },
 
     ShareMemberGone(s, m, ctx) {
+      // its fetches still waiting end now, acquiring nothing more (a read in flight ends with them)
+      for (const f of s.fetches.values()) {
+        if (f.answered || f.m.groupId !== m.groupId || f.m.memberId !== m.memberId) continue;
+        f.memberGone = true;
+        if (f.waiting) finishFetch(s, ctx, f);
+      }
       for (const e of s.entries.values()) {
         if (e.groupId !== m.groupId || !e.state) continue;
         const held = e.state.acquiredBy(m.memberId);

@@ -95,6 +95,8 @@ export interface ShareAcknowledgeResult {
   type: 'ShareAcknowledgeResult';
   errorCode: number;
   errorMessage?: string;
+  /** The group's share.record.lock.duration.ms (ShareAcknowledge v2 answers it). */
+  acquisitionLockTimeoutMs: number;
   partitions: (SharePartitionRef & { errorCode: number; errorMessage: string | null })[];
 }
 

@@ -33,7 +33,7 @@ const MIN_CAPACITY = 16;
 /** Kafka's RecordState ids (persisted as these numbers). */
 export enum RecordState { Available = 0, Acquired = 1, Acknowledged = 2, Archived = 4 }
 /** Kafka's AcknowledgeType (ShareFetch/ShareAcknowledge AcknowledgeTypes): Gap 0, Accept 1, Release 2, Reject 3. */
-export enum AcknowledgeType { Gap = 0, Accept = 1, Release = 2, Reject = 3 }
+export enum AcknowledgeType { Gap = 0, Accept = 1, Release = 2, Reject = 3, Renew = 4 }
 
 export interface SharePartitionLimits {
   /** group.share.partition.max.record.locks: at most this many offsets in flight (SPEO - SPSO). */
@@ -256,7 +256,7 @@ export class SharePartitionState {
       if (!isOffset(b.firstOffset) || !isOffset(b.lastOffset) || b.firstOffset > b.lastOffset) return `acknowledgement batch ${range}: bad offsets`;
       const n = b.acknowledgeTypes.length;
       if (n !== 1 && n !== b.lastOffset - b.firstOffset + 1) return `acknowledgement batch ${range}: ${n} acknowledge types, expected 1 or ${b.lastOffset - b.firstOffset + 1}`;
-      const bad = b.acknowledgeTypes.find((t) => !Number.isInteger(t) || t < AcknowledgeType.Gap || t > AcknowledgeType.Reject);
+      const bad = b.acknowledgeTypes.find((t) => !Number.isInteger(t) || t < AcknowledgeType.Gap || t > AcknowledgeType.Renew);
       if (bad !== undefined) return `acknowledgement batch ${range}: invalid acknowledge type ${bad}`;
     }
     const sorted = [...batches].sort((a, b) => a.firstOffset - b.firstOffset);
@@ -268,6 +268,11 @@ export class SharePartitionState {
 
   /** Applies an acknowledgement to an Acquired slot; returns whether its persisted state changed. */
   private settle(s: number, type: number): boolean {
+    if (type === AcknowledgeType.Renew) {
+      // KIP-1222: the member keeps the record for another lock duration from now
+      this.deadlines[s] = this.now() + this.limits.lockDurationMs;
+      return false;
+    }
     let next: RecordState;
     if (type === AcknowledgeType.Accept) next = RecordState.Acknowledged;
     else if (type === AcknowledgeType.Release) next = this.counts[s] >= this.limits.deliveryCountLimit ? RecordState.Archived : RecordState.Available;

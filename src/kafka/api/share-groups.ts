@@ -16,8 +16,9 @@
  * forgotten are applied without fetching them. The answer to an incremental fetch holds the
  * partitions with records or an error, and those acknowledged. Acquire mode 1 (record limit,
  * v2) is answered as mode 0: the manager never acquires more than MaxRecords anyway. A renewal
- * (v2's IsRenewAck, or acknowledge type 4) is not supported: its partitions' acknowledgements are
- * answered INVALID_REQUEST, and a renewing request fetches nothing, as Kafka's.
+ * (KIP-1222, v2: acknowledge type 4 in a request marked IsRenewAck) keeps the records the member's
+ * for another lock duration; a renewing ShareFetch must have its limits at 0 and fetches nothing,
+ * as Kafka's; type 4 in a request not so marked is INVALID_REQUEST.
  * ShareAcknowledge: the same checks; epoch 0 is INVALID_SHARE_SESSION_EPOCH, -1 closes the session
  * once its acknowledgements are applied. A partition answered NOT_LEADER_OR_FOLLOWER or
  * FENCED_LEADER_EPOCH names its current leader and epoch (leader-hints.ts) and the response those
@@ -137,10 +138,8 @@ export const shareGroupDescribe: ApiHandler<typeof ApiKeys.ShareGroupDescribe> =
 // ---------------------------------------------------------------------------------------------
 // ShareFetch, ShareAcknowledge: what both share
 
-/** Kafka's AcknowledgeType: Gap 0, Accept 1, Release 2, Reject 3; Renew 4 (KIP-1222) is not supported here. */
-const ACK_TYPE_MAX = 3;
+/** Kafka's AcknowledgeType: Gap 0, Accept 1, Release 2, Reject 3; Renew 4 (KIP-1222) from v2, in a request marked IsRenewAck. */
 const RENEW = 4;
-const RENEW_UNSUPPORTED = 'renew is not supported';
 
 interface RequestPartition extends SessionPartition {
   batches: AcknowledgementBatch[];
@@ -197,7 +196,8 @@ function requestPartitions(topics: readonly { topicId: string; partitions: reado
  * previous batch's, one acknowledge type or one per offset, each a known type. Null when valid,
  * else why not (the partition's acknowledgement is INVALID_REQUEST).
  */
-export function invalidAcknowledgement(batches: readonly AcknowledgementBatch[], renew: boolean): string | null {
+export function invalidAcknowledgement(batches: readonly AcknowledgementBatch[], version: number, renew: boolean): string | null {
+  const maxType = version >= 2 ? RENEW : RENEW - 1;
   let prevEnd = -1;
   for (const b of batches) {
     const range = `${b.firstOffset}-${b.lastOffset}`;
@@ -205,9 +205,9 @@ export function invalidAcknowledgement(batches: readonly AcknowledgementBatch[],
     if (b.firstOffset < prevEnd) return `acknowledgement batch ${range} overlaps the one before it`;
     if (b.acknowledgeTypes.length === 0) return `acknowledgement batch ${range} has no acknowledge types`;
     if (b.acknowledgeTypes.length > 1 && b.lastOffset - b.firstOffset !== b.acknowledgeTypes.length - 1) return `acknowledgement batch ${range}: ${b.acknowledgeTypes.length} acknowledge types, expected 1 or ${b.lastOffset - b.firstOffset + 1}`;
-    if (renew || b.acknowledgeTypes.includes(RENEW)) return RENEW_UNSUPPORTED;
-    const bad = b.acknowledgeTypes.find((t) => t < 0 || t > ACK_TYPE_MAX);
+    const bad = b.acknowledgeTypes.find((t) => t < 0 || t > maxType);
     if (bad !== undefined) return `acknowledgement batch ${range}: unknown acknowledge type ${bad}`;
+    if (!renew && b.acknowledgeTypes.includes(RENEW)) return `acknowledgement batch ${range}: a Renew acknowledgement needs a request marked IsRenewAck`;
     prevEnd = b.lastOffset;
   }
   return null;
@@ -310,6 +310,11 @@ export const shareFetch: ApiHandler<typeof ApiKeys.ShareFetch> = async (ctx, ver
   const acquireMode = version >= 2 ? body.shareAcquireMode : 0;
   if (acquireMode !== 0 && acquireMode !== 1) return shareFetchError(ErrorCode.INVALID_REQUEST, `unknown share acquire mode ${acquireMode}`);
   const renew = version >= 2 && body.isRenewAck;
+  if (renew) {
+    // KIP-1222: a renewing fetch only acknowledges, and says so with its limits at 0
+    const nonZero = (['maxBytes', 'minBytes', 'maxRecords', 'maxWaitMs'] as const).filter((k) => body[k] !== 0);
+    if (nonZero.length > 0) return shareFetchError(ErrorCode.INVALID_REQUEST, `${nonZero.map((k) => `${k} must be set to 0, `).join('')}if isRenewAck is true.`);
+  }
   const requested = requestPartitions(body.topics);
   const forgotten = body.forgottenTopicsData.flatMap((t) => t.partitions.map((partition) => ({ topicId: t.topicId, partition })));
   const acks = requested.filter((p) => p.batches.length > 0);
@@ -357,7 +362,7 @@ export const shareFetch: ApiHandler<typeof ApiKeys.ShareFetch> = async (ctx, ver
     const o = outcomeOf(p);
     o.topic = names.get(p.topicId) ?? '';
     o.acknowledged = true;
-    const invalid = invalidAcknowledgement(p.batches, renew);
+    const invalid = invalidAcknowledgement(p.batches, version, renew);
     const no = invalid !== null ? { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid } : topicRefusal(names, denied, p.topicId);
     if (no) {
       [o.acknowledgeErrorCode, o.acknowledgeErrorMessage] = [no.errorCode, no.errorMessage];
@@ -468,7 +473,7 @@ export const shareAcknowledge: ApiHandler<typeof ApiKeys.ShareAcknowledge> = asy
     const o = outcome(p);
     o.topic = names.get(p.topicId) ?? '';
     outcomes.push(o);
-    const invalid = invalidAcknowledgement(p.batches, renew);
+    const invalid = invalidAcknowledgement(p.batches, version, renew);
     const no = invalid !== null ? { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: invalid } : topicRefusal(names, denied, p.topicId);
     if (no) [o.errorCode, o.errorMessage] = [no.errorCode, no.errorMessage];
     else asks.push({ topic: o.topic, topicId: p.topicId, partition: p.partition, acknowledgementBatches: p.batches, fetch: false, outcome: o });
@@ -481,6 +486,7 @@ export const shareAcknowledge: ApiHandler<typeof ApiKeys.ShareAcknowledge> = asy
     );
     if (isFailure(r)) return shareAcknowledgeError(r.errorCode, r.message, lockTimeout(session));
     if (r.errorCode !== ErrorCode.NONE) return shareAcknowledgeError(r.errorCode, r.errorMessage ?? errorInfo(r.errorCode).message, lockTimeout(session));
+    if (r.acquisitionLockTimeoutMs > 0) session.acquisitionLockTimeoutMs = r.acquisitionLockTimeoutMs;
     for (const a of asks) {
       const pr = r.partitions.find((x) => x.topicId === a.topicId && x.partition === a.partition);
       if (!pr) [a.outcome.errorCode, a.outcome.errorMessage] = [ErrorCode.UNKNOWN_SERVER_ERROR, 'the share partition manager did not answer for this partition'];
@@ -494,7 +500,7 @@ export const shareAcknowledge: ApiHandler<typeof ApiKeys.ShareAcknowledge> = asy
     throttleTimeMs: 0,
     errorCode: ErrorCode.NONE,
     errorMessage: null,
-    // v2: how long the acquired records stay the member's (what its last ShareFetch was told)
+    // v2: how long the acquired records stay the member's (the group's lock duration, as the manager tells it)
     acquisitionLockTimeoutMs: lockTimeout(session),
     responses: byTopic(outcomes, (o) => ({ partitionIndex: o.partition, errorCode: o.errorCode, errorMessage: o.errorMessage, currentLeader: o.currentLeader })),
     nodeEndpoints,

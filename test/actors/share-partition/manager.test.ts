@@ -40,6 +40,7 @@ describe('actors/share-partition manager (in-process cluster)', function () {
         'offsets.topic.num.partitions': 1,
         'offsets.topic.replication.factor': 1,
         'group.share.record.lock.duration.ms': LOCK_MS,
+        'group.share.min.record.lock.duration.ms': LOCK_MS,
         'group.share.delivery.count.limit': LIMIT,
       }),
     });

@@ -224,8 +224,8 @@ describe('actors/share-partition share-partition-state', () => {
       refused(p.acknowledge('m1', [ack(0, 1, A.Accept, A.Accept, A.Accept)]), ErrorCode.INVALID_REQUEST);
     });
 
-    it('a type outside 0-3 -> INVALID_REQUEST', () => {
-      refused(p.acknowledge('m1', [ack(0, 0, A.Accept), ack(1, 2, A.Accept, 4)]), ErrorCode.INVALID_REQUEST, 'type 4');
+    it('a type outside 0-4 -> INVALID_REQUEST', () => {
+      refused(p.acknowledge('m1', [ack(0, 0, A.Accept), ack(1, 2, A.Accept, 5)]), ErrorCode.INVALID_REQUEST, 'type 5');
       refused(p.acknowledge('m1', [ack(1, 1, -1)]), ErrorCode.INVALID_REQUEST);
     });
 
@@ -280,6 +280,24 @@ describe('actors/share-partition share-partition-state', () => {
       expect(p.nextLockDeadline()).to.equal(41_000);
       expect(p.nextFetchOffset()).to.equal(0);
       expect(p.acknowledge('m1', [ack(0, 0, A.Accept)]).errorCode).to.equal(ErrorCode.INVALID_RECORD_STATE);
+    });
+
+    it('Renew (KIP-1222) keeps the record Acquired by its member for another lock duration from now', () => {
+      const p = fresh();
+      p.acquire('m1', [span(0, 1)], 100);
+      clock = 25_000;
+      const r = p.acknowledge('m1', [ack(0, 0, A.Renew)]);
+      expect(r).to.deep.include({ errorCode: ErrorCode.NONE, changed: false });
+      // acquired at 1,000: offset 1's lock ends at 31,000, offset 0's renewed one at 55,000
+      clock = 31_000;
+      p.expireLocks();
+      expect(p.acquiredBy('m1')).to.equal(1);
+      expect(p.nextLockDeadline()).to.equal(55_000);
+      expect(p.acknowledge('m2', [ack(0, 0, A.Renew)]).errorCode).to.equal(ErrorCode.INVALID_RECORD_STATE);
+      clock = 55_000;
+      p.expireLocks();
+      expect(p.acquiredBy('m1')).to.equal(0);
+      expect(p.describe()).to.include({ available: 2, acquired: 0 });
     });
 
     it('an expired lock at the delivery limit archives the offset', () => {

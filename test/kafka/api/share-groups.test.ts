@@ -242,7 +242,7 @@ describe('Kafka API: KIP-932 share groups', function () {
     const base = await produce(m.k, ['p']);
     const h = await fetchNext(m, G);
     expect(h.responses[0].partitions[0].acquiredRecords).to.deep.equal([{ firstOffset: base, lastOffset: base, deliveryCount: 1 }]);
-    // last offset before the first; an unknown type; a type per offset, one short; renew (type 4)
+    // last offset before the first; an unknown type; a type per offset, one short; renew (type 4) in v1
     for (const batch of [
       { firstOffset: base + 1, lastOffset: base, acknowledgeTypes: [ACCEPT] },
       { firstOffset: base, lastOffset: base, acknowledgeTypes: [7] },
@@ -253,11 +253,19 @@ describe('Kafka API: KIP-932 share groups', function () {
       expect(r.errorCode).to.equal(ErrorCode.NONE);
       expect(r.responses[0].partitions[0].acknowledgeErrorCode, JSON.stringify(batch)).to.equal(ErrorCode.INVALID_REQUEST);
     }
-    // v2: a renewal is refused, and fetches nothing
-    const renew = await m.k.call(ApiKeys.ShareFetch, 2, fetchBody(G, m.memberId, m.epoch++, [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [ackBatch(base, base, ACCEPT)] }] }], { isRenewAck: true, shareAcquireMode: 0 }));
-    expect(renew.responses[0].partitions[0]).to.deep.include({ acknowledgeErrorCode: ErrorCode.INVALID_REQUEST, acknowledgeErrorMessage: 'renew is not supported' });
+    // v2 (KIP-1222): a renewing fetch must have its limits at 0; then it renews and fetches nothing
+    const renewBody = (extra: object) => fetchBody(G, m.memberId, m.epoch, [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [ackBatch(base, base, 4)] }] }], { isRenewAck: true, shareAcquireMode: 0, ...extra });
+    const limits = await m.k.call(ApiKeys.ShareFetch, 2, renewBody({}));
+    expect(limits).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'maxBytes must be set to 0, maxRecords must be set to 0, if isRenewAck is true.' });
+    const renew = await m.k.call(ApiKeys.ShareFetch, 2, renewBody({ maxBytes: 0, minBytes: 0, maxRecords: 0, maxWaitMs: 0 }));
+    m.epoch++;
+    expect(renew.errorCode).to.equal(ErrorCode.NONE);
+    expect(renew.responses[0].partitions[0]).to.deep.include({ acknowledgeErrorCode: ErrorCode.NONE, acquiredRecords: [] });
+    // a Renew without IsRenewAck is refused
+    const unmarked = await m.k.call(ApiKeys.ShareAcknowledge, 2, { groupId: G, memberId: m.memberId, shareSessionEpoch: m.epoch++, isRenewAck: false, topics: [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [ackBatch(base, base, 4)] }] }] });
+    expect(unmarked.responses[0].partitions[0].errorCode).to.equal(ErrorCode.INVALID_REQUEST);
     const ackRenew = await m.k.call(ApiKeys.ShareAcknowledge, 2, { groupId: G, memberId: m.memberId, shareSessionEpoch: m.epoch++, isRenewAck: true, topics: [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [ackBatch(base, base, 4)] }] }] });
-    expect(ackRenew.responses[0].partitions[0]).to.deep.include({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'renew is not supported' });
+    expect(ackRenew.responses[0].partitions[0]).to.deep.include({ errorCode: ErrorCode.NONE });
     expect(ackRenew.acquisitionLockTimeoutMs).to.equal(30_000);
     expect((await m.k.call(ApiKeys.ShareFetch, 2, fetchBody(G, m.memberId, m.epoch, [], { shareAcquireMode: 2 }))).errorCode).to.equal(ErrorCode.INVALID_REQUEST);
     // still held: accepted, with a v2 fetch in record-limit mode
@@ -381,7 +389,7 @@ describe('Kafka API: KIP-932 share fetches of partitions led elsewhere; the shar
   this.timeout(60_000);
   let c: KafkaTestCluster;
   before(async () => {
-    c = await startKafkaCluster({ brokers: 2, topics: [{ name: 'led', partitions: 1, replicationFactor: 1 }], brokerConfig: { 'group.share.max.share.sessions': 2 } });
+    c = await startKafkaCluster({ brokers: 2, topics: [{ name: 'led', partitions: 1, replicationFactor: 1 }], brokerConfig: { 'group.share.max.share.sessions': 2, 'group.share.max.size': 2 } });
   });
   after(async () => {
     await c?.stop();
@@ -585,13 +593,15 @@ describe('share sessions (the broker\'s cache)', () => {
 
   it('acknowledgement batches as Kafka checks them', () => {
     const b = (firstOffset: number, lastOffset: number, ...acknowledgeTypes: number[]) => ({ firstOffset, lastOffset, acknowledgeTypes });
-    expect(invalidAcknowledgement([b(0, 2, 1), b(3, 3, 2), b(4, 5, 3, 0)], false)).to.equal(null);
-    expect(invalidAcknowledgement([b(2, 1, 1)], false)).to.match(/first offset is after its last/);
-    expect(invalidAcknowledgement([b(0, 4, 1), b(3, 5, 1)], false)).to.match(/overlaps/);
-    expect(invalidAcknowledgement([b(0, 1)], false)).to.match(/no acknowledge types/);
-    expect(invalidAcknowledgement([b(0, 2, 1, 1)], false)).to.match(/expected 1 or 3/);
-    expect(invalidAcknowledgement([b(0, 0, 5)], false)).to.match(/unknown acknowledge type 5/);
-    expect(invalidAcknowledgement([b(0, 0, 4)], false)).to.equal('renew is not supported');
-    expect(invalidAcknowledgement([b(0, 0, 1)], true)).to.equal('renew is not supported');
+    expect(invalidAcknowledgement([b(0, 2, 1), b(3, 3, 2), b(4, 5, 3, 0)], 1, false)).to.equal(null);
+    expect(invalidAcknowledgement([b(2, 1, 1)], 1, false)).to.match(/first offset is after its last/);
+    expect(invalidAcknowledgement([b(0, 4, 1), b(3, 5, 1)], 1, false)).to.match(/overlaps/);
+    expect(invalidAcknowledgement([b(0, 1)], 1, false)).to.match(/no acknowledge types/);
+    expect(invalidAcknowledgement([b(0, 2, 1, 1)], 1, false)).to.match(/expected 1 or 3/);
+    expect(invalidAcknowledgement([b(0, 0, 5)], 2, true)).to.match(/unknown acknowledge type 5/);
+    // Renew (4): v2 only, and only in a request marked IsRenewAck
+    expect(invalidAcknowledgement([b(0, 0, 4)], 1, true)).to.match(/unknown acknowledge type 4/);
+    expect(invalidAcknowledgement([b(0, 0, 4)], 2, false)).to.match(/needs a request marked IsRenewAck/);
+    expect(invalidAcknowledgement([b(0, 0, 4), b(1, 1, 1)], 2, true)).to.equal(null);
   });
 });
