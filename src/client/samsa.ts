@@ -14,6 +14,7 @@ import type { BootstrapBroker } from './metadata-cache.js';
 import { Admin } from './admin.js';
 import { Consumer } from './consumer.js';
 import { Producer } from './producer.js';
+import { ShareConsumer } from './share-consumer.js';
 
 export interface SamsaClientConfig {
   clientId?: string;
@@ -136,6 +137,21 @@ export class SamsaClient {
       ...(groupId !== undefined ? { 'group.id': groupId } : {}),
       ...(groupProtocol !== undefined ? { 'group.protocol': groupProtocol } : {}),
       ...(groupRemoteAssignor !== undefined ? { 'group.remote.assignor': groupRemoteAssignor } : {}),
+      ...rest,
+    });
+  }
+
+  /**
+   * A share group consumer (KIP-932, Kafka's KafkaShareConsumer); `groupId` (or 'group.id') is
+   * required, other options use Kafka's names. `acknowledgementMode`
+   * ('share.acknowledgement.mode'): 'implicit' (the default: a poll or commit accepts the
+   * records the last poll returned) or 'explicit' (acknowledge every record).
+   */
+  shareConsumer(config: { groupId?: string; acknowledgementMode?: 'implicit' | 'explicit' } & Record<string, unknown>): ShareConsumer {
+    const { groupId, acknowledgementMode, ...rest } = config;
+    return new ShareConsumer(this, {
+      ...(groupId !== undefined ? { 'group.id': groupId } : {}),
+      ...(acknowledgementMode !== undefined ? { 'share.acknowledgement.mode': acknowledgementMode } : {}),
       ...rest,
     });
   }

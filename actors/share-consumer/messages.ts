@@ -1,0 +1,119 @@
+/**
+ * Messages the share consumer actor accepts and its replies (KIP-932, samsa's KafkaShareConsumer).
+ * Every reply carries `errorCode`; acknowledgement outcomes carry their own, per partition.
+ */
+import type { Failure } from '../../src/runtime/types.js';
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { FindCoordinatorResponse, ShareGroupHeartbeatResponse } from '../group-coordinator/messages.js';
+import type { ShareAcknowledgeResult, ShareFetchResult } from '../share-partition/messages.js';
+
+/** A record acquired for this member, as a poll hands it out. */
+export interface ShareConsumedRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: { key: string; value: Uint8Array | null }[];
+  /** How many times it has been delivered, this one included (1 the first time). */
+  deliveryCount: number;
+}
+
+/** The application's acknowledgements of one partition: `types[i]` (AcknowledgeType) for `offsets[i]`. */
+export interface PartitionAcknowledgements {
+  topic: string;
+  partition: number;
+  offsets: number[];
+  types: number[];
+}
+
+/** How the acknowledgements of one partition went (errorCode 0: applied). */
+export interface AcknowledgementOutcome {
+  topic: string;
+  topicId: string;
+  partition: number;
+  offsets: number[];
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/** Acknowledgements of a partition on their way to a broker (in a ShareFetch or ShareAcknowledge). */
+export interface SentAcknowledgements {
+  topic: string;
+  topicId: string;
+  partition: number;
+  offsets: number[];
+}
+
+export type ShareConsumerMsg =
+  /** The topics to be subscribed to (replaces the subscription; joins the group when not in it). */
+  | { type: 'Subscribe'; topics: string[] }
+  /** Sends `acknowledgements`, gives back what the member holds and leaves the group (epoch -1). */
+  | { type: 'Unsubscribe'; acknowledgements: PartitionAcknowledgements[] }
+  /**
+   * Hands out up to maxRecords acquired records, waiting up to timeoutMs for some;
+   * `acknowledgements` (of the records the last poll returned) go with the next fetches.
+   */
+  | { type: 'Poll'; maxRecords: number; timeoutMs: number; acknowledgements: PartitionAcknowledgements[] }
+  /** commitSync (wait: answered once the brokers have answered, within timeoutMs) or commitAsync (answered at once). */
+  | { type: 'Commit'; acknowledgements: PartitionAcknowledgements[]; wait: boolean; timeoutMs: number }
+  /** A parked Poll is answered at once, with no records. */
+  | { type: 'Wakeup' }
+  /** Sends `acknowledgements`, waits for the fetches out, leaves the group (epoch -1) and gives back every record held. */
+  | { type: 'Close'; acknowledgements: PartitionAcknowledgements[] }
+  | { type: 'DescribeShareConsumer' }
+  // internal
+  | { type: 'Tick' }
+  | { type: 'MetadataResult'; metadata: ClusterMetadata | null }
+  | { type: 'CoordinatorResult'; response: FindCoordinatorResponse | Failure }
+  /** The answer to ShareGroupHeartbeat `seq`, sent with `memberEpoch` and (null: unchanged) `topics`. */
+  | { type: 'HeartbeatResult'; seq: number; memberEpoch: number; topics: string[] | null; response: ShareGroupHeartbeatResponse | Failure }
+  | { type: 'LeaveResult'; response: ShareGroupHeartbeatResponse | Failure }
+  /** The answer of broker `brokerId`'s share partition manager to our ShareFetch of `fetched` (partition keys). */
+  | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; response: ShareFetchResult | Failure }
+  /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it. */
+  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; acknowledgements: SentAcknowledgements[]; response: ShareAcknowledgeResult | Failure };
+
+export interface SharePollResult {
+  type: 'SharePollResult';
+  errorCode: number;
+  errorMessage?: string;
+  records: ShareConsumedRecord[];
+  /** The acquisition lock timeout the last fetch answered (null before any). */
+  acquisitionLockTimeoutMs: number | null;
+  /** Acknowledgements that completed since the last answer (for the acknowledgement commit callback). */
+  completed: AcknowledgementOutcome[];
+}
+
+export interface ShareCommitResult {
+  type: 'ShareCommitResult';
+  errorCode: number;
+  errorMessage?: string;
+  /** commitSync: how each partition's acknowledgements went. */
+  results: AcknowledgementOutcome[];
+  completed: AcknowledgementOutcome[];
+}
+
+/** The answer to Subscribe, Unsubscribe and Close. */
+export interface ShareConsumerDone {
+  type: 'ShareConsumerDone';
+  errorCode: number;
+  errorMessage?: string;
+  completed: AcknowledgementOutcome[];
+}
+
+export type ShareMemberPhase = 'Unsubscribed' | 'Joining' | 'Stable' | 'Leaving' | 'Closed' | 'Failed';
+
+export interface ShareConsumerDescription {
+  type: 'ShareConsumerDescription';
+  phase: ShareMemberPhase;
+  memberId: string;
+  /** 0 until the coordinator answered the join; -1 once left. */
+  memberEpoch: number;
+  heartbeatIntervalMs: number;
+  subscription: string[];
+  assignment: { topic: string; topicId: string; partition: number }[];
+  /** Brokers this member has sent ShareFetch to. */
+  fetchedFrom: number[];
+}

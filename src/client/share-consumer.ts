@@ -1,0 +1,358 @@
+/**
+ * The share consumer's promise API (KIP-932, Kafka's KafkaShareConsumer): a thin layer over the
+ * share consumer actor (actors/share-consumer). Records of a share group are handed to one member
+ * at a time, each with its delivery count, and the application acknowledges them: implicitly
+ * (share.acknowledgement.mode implicit, the default: the next poll or commit accepts everything
+ * the last poll returned) or explicitly (acknowledge(record, type) for every record, before the
+ * next poll). Acknowledgements go to the brokers with the next fetches, or at once with
+ * commitSync / commitAsync; close sends those made and gives back every record still held.
+ */
+import { nanoid } from 'nanoid';
+import { randomUUID } from 'node:crypto';
+import type {
+  AcknowledgementOutcome,
+  PartitionAcknowledgements,
+  ShareCommitResult,
+  ShareConsumedRecord,
+  ShareConsumerDescription,
+  ShareConsumerDone,
+  ShareConsumerMsg,
+  SharePollResult,
+} from '../../actors/share-consumer/messages.js';
+import { shareConsumer as shareConsumerActor } from '../../actors/share-consumer/share-consumer.js';
+import { parseShareConsumerConfig, type ShareAcknowledgementMode } from '../../actors/share-consumer/share-consumer-config.js';
+import { AcknowledgeType } from '../../actors/share-partition/share-partition-state.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { ActorRef, Failure, Message } from '../runtime/types.js';
+import { isFailure } from '../runtime/types.js';
+import { SamsaError } from './errors.js';
+import type { SamsaClient } from './samsa.js';
+
+export { AcknowledgeType };
+export type { ShareConsumerDescription };
+
+/**
+ * A misuse of the share consumer (Kafka's IllegalStateException): polling without a
+ * subscription, polling in explicit mode with records of the last poll not acknowledged,
+ * acknowledging in implicit mode, acknowledging a record not waiting for it, using it closed.
+ */
+export class IllegalStateError extends Error {
+  override name = 'IllegalStateError';
+}
+
+/** A record of a share group, acquired for this consumer. */
+export interface ShareRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | null | (Buffer | null)[]>;
+  /** How many times it has been delivered, this time included (1 the first time). */
+  deliveryCount: number;
+}
+
+/** Accept (processed), Release (deliver again, maybe to another member) or Reject (never again). */
+export type ShareAcknowledgeType = 'accept' | 'release' | 'reject' | AcknowledgeType.Accept | AcknowledgeType.Release | AcknowledgeType.Reject;
+
+/** How one partition's acknowledgements went: `error` null when the broker applied them. */
+export interface ShareAcknowledgementResult {
+  topic: string;
+  /** The topic's id (Kafka's form), as the broker was sent it. */
+  topicId: string;
+  partition: number;
+  offsets: number[];
+  error: SamsaError | null;
+}
+
+/** Called with the outcome of each partition's acknowledgements (Kafka's AcknowledgementCommitCallback). */
+export type AcknowledgementCommitCallback = (result: ShareAcknowledgementResult) => void;
+
+/** A record as acknowledge() takes it: any object naming the topic, partition and offset of a record the last poll returned. */
+export type ShareRecordRef = Pick<ShareRecord, 'topic' | 'partition' | 'offset'>;
+
+/** A Buffer over the same bytes. */
+function asBuffer(b: Uint8Array | null): Buffer | null {
+  return b === null ? null : Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
+function toShareRecord(r: ShareConsumedRecord): ShareRecord {
+  const headers: ShareRecord['headers'] = {};
+  for (const h of r.headers) {
+    const v = asBuffer(h.value);
+    const prev = headers[h.key];
+    if (prev === undefined) headers[h.key] = v;
+    else headers[h.key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return { topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, key: asBuffer(r.key), value: asBuffer(r.value), headers, deliveryCount: r.deliveryCount };
+}
+
+function ackTypeOf(type: ShareAcknowledgeType): number {
+  if (typeof type === 'string') {
+    switch (type.toLowerCase()) {
+      case 'accept':
+        return AcknowledgeType.Accept;
+      case 'release':
+        return AcknowledgeType.Release;
+      case 'reject':
+        return AcknowledgeType.Reject;
+    }
+  } else if (type === AcknowledgeType.Accept || type === AcknowledgeType.Release || type === AcknowledgeType.Reject) {
+    return type;
+  }
+  throw new TypeError(`acknowledge type must be accept, release or reject, got ${JSON.stringify(type)}`);
+}
+
+const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+export class ShareConsumer {
+  /** The member id this consumer has in its share group (a uuid it made, as KIP-1082's members do). */
+  readonly memberId: string;
+  readonly groupId: string;
+  readonly acknowledgementMode: ShareAcknowledgementMode;
+  private ref: ActorRef<ShareConsumerMsg> | null = null;
+  private readonly maxPollRecords: number;
+  private readonly apiTimeoutMs: number;
+  private topics: string[] = [];
+  /** The records the last poll returned, by partition: offset -> acknowledge type (null: not acknowledged yet). */
+  private delivered = new Map<string, { topic: string; partition: number; acks: Map<number, number | null> }>();
+  private callback: AcknowledgementCommitCallback | null = null;
+  private lockTimeoutMs: number | null = null;
+  private closed = false;
+  private polling = false;
+
+  constructor(
+    private readonly client: SamsaClient,
+    private readonly config: Record<string, unknown>,
+  ) {
+    // bad keys and values are the caller's error now, by name (ShareConsumerConfigError)
+    const parsed = parseShareConsumerConfig(this.actorConfig());
+    this.groupId = parsed.groupId;
+    this.acknowledgementMode = parsed.acknowledgementMode;
+    this.maxPollRecords = parsed.maxPollRecords;
+    this.apiTimeoutMs = parsed.defaultApiTimeoutMs;
+    this.memberId = randomUUID();
+  }
+
+  /** The actor's config: the client's id unless the caller set one. */
+  private actorConfig(): Record<string, unknown> {
+    return { 'client.id': this.client.clientId, ...this.config };
+  }
+
+  /** Starts the consumer's actor (subscribe does it when needed). */
+  async connect(): Promise<void> {
+    this.ensureOpen();
+    this.actor();
+  }
+
+  private actor(): ActorRef<ShareConsumerMsg> {
+    this.ref ??= this.client.system.spawn(shareConsumerActor, {
+      name: `share-consumer-${nanoid(8)}`,
+      args: { bootstrap: this.client.brokers, config: this.actorConfig(), memberId: this.memberId },
+    });
+    return this.ref;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new IllegalStateError('This consumer has already been closed.');
+  }
+
+  /** The topics subscribed to (the last subscribe's). */
+  subscription(): string[] {
+    return [...this.topics];
+  }
+
+  /**
+   * Subscribes to `topics`, replacing the subscription; the consumer joins its share group (an
+   * empty list unsubscribes, as Kafka's).
+   */
+  async subscribe(topics: string[]): Promise<void> {
+    this.ensureOpen();
+    if (!Array.isArray(topics)) throw new TypeError('subscribe takes an array of topic names');
+    if (topics.some((t) => typeof t !== 'string' || t.trim() === '')) throw new TypeError('Topic collection to subscribe to cannot contain null or empty topic');
+    if (topics.length === 0) return this.unsubscribe();
+    const r = await this.client.system.ask<ShareConsumerDone>(this.actor(), { type: 'Subscribe', topics: [...topics] }, { timeoutMs: 10_000 });
+    this.check(r);
+    this.topics = [...new Set(topics)];
+  }
+
+  /**
+   * Leaves the share group: the acknowledgements made are sent, the records still held (the last
+   * poll's not acknowledged included) go back to the group.
+   */
+  async unsubscribe(): Promise<void> {
+    this.ensureOpen();
+    const acknowledgements = this.takeAcknowledgements(false);
+    this.delivered.clear();
+    this.topics = [];
+    if (!this.ref) return;
+    const r = await this.client.system.ask<ShareConsumerDone>(this.ref, { type: 'Unsubscribe', acknowledgements }, { timeoutMs: 60_000 });
+    this.check(r);
+  }
+
+  /**
+   * The next records acquired for this consumer, waiting up to `timeoutMs` for some (an empty
+   * array when none came). In implicit mode the records the last poll returned are accepted
+   * first; in explicit mode every one of them must have been acknowledged (IllegalStateError).
+   */
+  async poll(timeoutMs = 1_000): Promise<ShareRecord[]> {
+    this.ensureOpen();
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new RangeError(`poll timeout must be a non-negative number of milliseconds, got ${timeoutMs}`);
+    if (this.topics.length === 0) throw new IllegalStateError('Consumer is not subscribed to any topics.');
+    if (this.polling) throw new IllegalStateError('a poll is already in progress');
+    const implicit = this.acknowledgementMode === 'implicit';
+    const acknowledgements = this.takeAcknowledgements(implicit);
+    if (!implicit && this.delivered.size > 0) {
+      // the acknowledgements made go now; the records not acknowledged may still be
+      if (acknowledgements.length > 0) this.sendAsync(acknowledgements);
+      throw new IllegalStateError('All records must be acknowledged in explicit acknowledgement mode.');
+    }
+    this.polling = true;
+    let r: SharePollResult | Failure;
+    try {
+      r = await this.client.system.ask<SharePollResult>(this.actor(), { type: 'Poll', maxRecords: this.maxPollRecords, timeoutMs: Math.floor(timeoutMs), acknowledgements }, { timeoutMs: Math.floor(timeoutMs) + 30_000 });
+    } finally {
+      this.polling = false;
+    }
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    const p = r;
+    this.deliverCompleted(p.completed);
+    if (p.acquisitionLockTimeoutMs !== null) this.lockTimeoutMs = p.acquisitionLockTimeoutMs;
+    if (p.errorCode !== ErrorCode.NONE) throw new SamsaError(p.errorCode, p.errorMessage);
+    const records = p.records.map(toShareRecord);
+    for (const rec of records) {
+      const k = tpKey(rec.topic, rec.partition);
+      let d = this.delivered.get(k);
+      if (!d) this.delivered.set(k, (d = { topic: rec.topic, partition: rec.partition, acks: new Map() }));
+      d.acks.set(rec.offset, null);
+    }
+    return records;
+  }
+
+  /**
+   * Acknowledges a record the last poll returned (explicit mode only): accept (the default),
+   * release (to be delivered again) or reject. Sent with the next poll, commitSync or commitAsync.
+   */
+  acknowledge(record: ShareRecordRef, type: ShareAcknowledgeType = 'accept'): void {
+    this.ensureOpen();
+    const t = ackTypeOf(type);
+    if (this.acknowledgementMode !== 'explicit') throw new IllegalStateError('Implicit acknowledgement of delivery is being used.');
+    const d = this.delivered.get(tpKey(record.topic, record.partition));
+    if (!d || d.acks.get(record.offset) !== null) throw new IllegalStateError(`The record cannot be acknowledged: ${record.topic}-${record.partition}@${record.offset} is not waiting for an acknowledgement.`);
+    d.acks.set(record.offset, t);
+  }
+
+  /**
+   * Sends the acknowledgements (implicit mode: every record of the last poll accepted) and waits
+   * for the brokers: each partition's outcome, `error` null when applied.
+   */
+  async commitSync(timeoutMs = this.apiTimeoutMs): Promise<ShareAcknowledgementResult[]> {
+    this.ensureOpen();
+    const acknowledgements = this.takeAcknowledgements(this.acknowledgementMode === 'implicit');
+    if (acknowledgements.length === 0 || !this.ref) return [];
+    const r = await this.client.system.ask<ShareCommitResult>(this.ref, { type: 'Commit', acknowledgements, wait: true, timeoutMs: Math.floor(timeoutMs) }, { timeoutMs: Math.floor(timeoutMs) + 5_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    this.deliverCompleted(r.completed);
+    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+    const results = r.results.map(toResult);
+    for (const res of results) this.callback?.(res);
+    return results;
+  }
+
+  /** Sends the acknowledgements (as commitSync) without waiting: their outcomes go to the acknowledgement commit callback. */
+  commitAsync(): void {
+    this.ensureOpen();
+    const acknowledgements = this.takeAcknowledgements(this.acknowledgementMode === 'implicit');
+    if (acknowledgements.length > 0) this.sendAsync(acknowledgements);
+  }
+
+  /** The callback told how each partition's acknowledgements went (called from poll, commits and close, or as answers come). */
+  setAcknowledgementCommitCallback(callback: AcknowledgementCommitCallback | null): void {
+    this.callback = callback;
+  }
+
+  /** The acquisition lock timeout the brokers last answered (ms), null before any fetch. */
+  acquisitionLockTimeoutMs(): number | null {
+    return this.lockTimeoutMs;
+  }
+
+  /** A poll waiting for records returns at once (with none). */
+  wakeup(): void {
+    if (this.ref) this.client.system.send(this.ref, { type: 'Wakeup' });
+  }
+
+  /** The member as the consumer sees it: phase, epoch, subscription, assignment, brokers fetched from. */
+  async describe(): Promise<ShareConsumerDescription> {
+    this.ensureOpen();
+    const r = await this.client.system.ask<ShareConsumerDescription>(this.actor(), { type: 'DescribeShareConsumer' }, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    return r;
+  }
+
+  /**
+   * Sends the acknowledgements made (explicit mode; in implicit mode the last poll's records are
+   * not accepted, as Kafka's), gives back every record still held and leaves the group.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const acknowledgements = this.acknowledgementMode === 'explicit' ? this.takeAcknowledgements(false) : [];
+    this.closed = true;
+    this.delivered.clear();
+    const ref = this.ref;
+    if (!ref) return;
+    try {
+      const r = await this.client.system.ask<ShareConsumerDone>(ref, { type: 'Close', acknowledgements }, { timeoutMs: 60_000 });
+      if (!isFailure(r)) this.deliverCompleted(r.completed);
+      this.check(r);
+    } finally {
+      this.ref = null;
+      await this.client.system.stopActor(ref);
+    }
+  }
+
+  /**
+   * The acknowledgements to send, taken out of the last poll's records: those acknowledged, and
+   * with `acceptRest` every other one as accepted (implicit mode).
+   */
+  private takeAcknowledgements(acceptRest: boolean): PartitionAcknowledgements[] {
+    const out: PartitionAcknowledgements[] = [];
+    for (const [k, d] of this.delivered) {
+      const offsets: number[] = [];
+      const types: number[] = [];
+      for (const [offset, type] of d.acks) {
+        if (type === null && !acceptRest) continue;
+        offsets.push(offset);
+        types.push(type ?? AcknowledgeType.Accept);
+        d.acks.delete(offset);
+      }
+      if (d.acks.size === 0) this.delivered.delete(k);
+      if (offsets.length > 0) out.push({ topic: d.topic, partition: d.partition, offsets, types });
+    }
+    return out;
+  }
+
+  private sendAsync(acknowledgements: PartitionAcknowledgements[]): void {
+    const ref = this.actor();
+    void this.client.system
+      .ask<ShareCommitResult>(ref, { type: 'Commit', acknowledgements, wait: false, timeoutMs: this.apiTimeoutMs }, { timeoutMs: 10_000 })
+      .then((r) => {
+        if (!isFailure(r)) this.deliverCompleted(r.completed);
+      })
+      .catch(() => undefined);
+  }
+
+  private deliverCompleted(completed: AcknowledgementOutcome[]): void {
+    if (!this.callback) return;
+    for (const o of completed) this.callback(toResult(o));
+  }
+
+  private check(r: Message & { errorCode?: number; errorMessage?: string }): void {
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    if (r.errorCode !== undefined && r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+  }
+}
+
+function toResult(o: AcknowledgementOutcome): ShareAcknowledgementResult {
+  return { topic: o.topic, topicId: o.topicId, partition: o.partition, offsets: o.offsets, error: o.errorCode === ErrorCode.NONE ? null : new SamsaError(o.errorCode, o.errorMessage ?? undefined) };
+}
