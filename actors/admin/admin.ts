@@ -13,7 +13,9 @@
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster (the live
  * brokers, or every registered one with the fenced among them),
  * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), DescribeFeatures, UpdateFeatures (KIP-584), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
- * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DeleteGroups,
+ * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DescribeShareGroups (KIP-932, Kafka's
+ * ShareGroupDescribe), ListShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets (the
+ * share coordinators' states, share-group-offsets.ts), DeleteGroups,
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
@@ -47,6 +49,7 @@ import {
   OFFSETS_TOPIC,
   offsetsPartitionFor,
   type ConsumerGroupDescribeResponse,
+  type ShareGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
   type DescribedGroup,
@@ -69,6 +72,7 @@ import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, 
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import { groupConfigEntries } from '../broker/config-entries.js';
 import type { AdminMsg } from './messages.js';
+import { alterShareGroupOffsets, deleteShareGroupOffsets, describeShareGroupOffsets, type ShareOffsetsEnv } from './share-group-offsets.js';
 
 export interface AdminArgs {
   bootstrap: BootstrapBroker[];
@@ -182,6 +186,26 @@ async function askCoordinatorOf<R extends Message>(
 
 function askCoordinator<R extends Message>(s: AdminState, ctx: Ctx, groupId: string, msg: CoordinatorMsg): Promise<R | Failure> {
   return askCoordinatorOf<R>(s, ctx, groupId, 'group', msg, (r) => (r as unknown as { errorCode: number }).errorCode);
+}
+
+/** The code a group coordinator's answer carries: its first group's (ShareGroupDescribe and the like answer per group), else its own. */
+function groupAnswerCode(r: Message): number {
+  const first = (r as { groups?: { errorCode?: number }[] }).groups?.[0];
+  return first?.errorCode ?? (r as { errorCode?: number }).errorCode ?? ErrorCode.NONE;
+}
+
+/** The share group offsets' operations (share-group-offsets.ts) through this actor: its metadata, the coordinators it finds. */
+function shareOffsetsEnv(s: AdminState, ctx: Ctx): ShareOffsetsEnv {
+  return {
+    timeoutMs: s.timeoutMs,
+    ask: <R extends Message>(to: ActorRef, msg: Message) => ctx.ask<R>(to, msg, { timeoutMs: s.timeoutMs }),
+    send: (to, msg) => ctx.send(to, msg),
+    sleep: (ms) => new Promise<void>((res) => ctx.clock.setTimeout(res, ms)),
+    now: () => ctx.clock.now(),
+    metadata: () => refresh(s, ctx),
+    broker: () => s.metadata.nextBroker<BrokerMsg>(),
+    askGroupCoordinator: <R extends Message>(groupId: string, msg: CoordinatorMsg) => askCoordinatorOf<R>(s, ctx, groupId, 'group', msg, groupAnswerCode),
+  };
 }
 
 /**
@@ -524,12 +548,13 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       if (missing.length) return fail(ctx, 'TopicMetadata', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic(s): ${missing.join(', ')}`);
       ctx.reply({ type: 'TopicMetadata', errorCode: ErrorCode.NONE, topics: md.topics.filter((t) => !wanted || wanted.has(t.name)) });
     },
-    async ListGroups(s, _m, ctx) {
+    async ListGroups(s, m, ctx) {
       const md = await refresh(s, ctx);
       if (isFailure(md)) return fail(ctx, 'Groups', md.errorCode, md.message);
       const groups = [];
+      const msg: CoordinatorMsg = { type: 'ListGroups', ...(m.types?.length ? { typesFilter: m.types } : {}), ...(m.states?.length ? { statesFilter: m.states } : {}) };
       for (const b of md.brokers.filter((x) => !x.fenced)) {
-        const r = await ctx.ask<ListGroupsResponse>({ node: b.node, path: coordinatorPath(b.brokerId) }, { type: 'ListGroups' }, { timeoutMs: s.timeoutMs });
+        const r = await ctx.ask<ListGroupsResponse>({ node: b.node, path: coordinatorPath(b.brokerId) }, msg, { timeoutMs: s.timeoutMs });
         if (!isFailure(r) && r.errorCode === ErrorCode.NONE) groups.push(...r.groups);
       }
       ctx.reply({ type: 'Groups', errorCode: ErrorCode.NONE, groups: groups.sort((a, b) => a.groupId.localeCompare(b.groupId)) });
@@ -626,6 +651,37 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         out.push(found ?? { groupId: g, errorCode: r.errorCode, errorMessage: isFailure(r) ? r.message : null, groupState: 'Dead', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', members: [] });
       }
       ctx.reply({ type: 'DescribedConsumerGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async DescribeShareGroups(s, m, ctx) {
+      const out = [];
+      for (const g of m.groups) {
+        let coordinatorId = -1;
+        const msg: CoordinatorMsg = { type: 'ShareGroupDescribe', groups: [g] };
+        const r = await askCoordinatorOf<ShareGroupDescribeResponse>(s, ctx, g, 'group', msg, groupAnswerCode, (b) => (coordinatorId = b));
+        const found = isFailure(r) ? undefined : r.groups[0];
+        const described = found ?? { groupId: g, errorCode: r.errorCode, errorMessage: isFailure(r) ? r.message : null, groupState: 'Dead', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', members: [] };
+        out.push({ ...described, coordinatorId });
+      }
+      ctx.reply({ type: 'DescribedShareGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async ListShareGroupOffsets(s, m, ctx) {
+      if (m.topics !== null) {
+        const md = await refresh(s, ctx);
+        if (isFailure(md)) return fail(ctx, 'ShareGroupOffsets', md.errorCode, md.message);
+        const missing = m.topics.filter((t) => !s.metadata.hasTopic(t));
+        if (missing.length > 0) return fail(ctx, 'ShareGroupOffsets', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown topic(s): ${missing.join(', ')}`);
+      }
+      const topics = m.topics === null ? null : [...new Set(m.topics)].map((topic) => ({ topic, partitions: null }));
+      const r = await describeShareGroupOffsets(shareOffsetsEnv(s, ctx), m.groupId, topics);
+      ctx.reply({ type: 'ShareGroupOffsets', ...r });
+    },
+    async AlterShareGroupOffsets(s, m, ctx) {
+      const r = await alterShareGroupOffsets(shareOffsetsEnv(s, ctx), m.groupId, m.topics);
+      ctx.reply({ type: 'ShareGroupOffsetsAltered', ...r });
+    },
+    async DeleteShareGroupOffsets(s, m, ctx) {
+      const r = await deleteShareGroupOffsets(shareOffsetsEnv(s, ctx), m.groupId, m.topics);
+      ctx.reply({ type: 'ShareGroupOffsetsDeleted', ...r });
     },
     async DeleteGroups(s, m, ctx) {
       const out = [];

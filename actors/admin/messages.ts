@@ -44,10 +44,26 @@ export type AdminMsg =
   /** Kafka's UpdateFeatures, to the active controller (upgradeType: 1 upgrade, 2 safe, 3 unsafe downgrade): answered UpdateFeaturesResponse. */
   | { type: 'UpdateFeatures'; updates: { feature: string; level: number; upgradeType: number }[]; validateOnly: boolean }
   | { type: 'FetchTopicMetadata'; topics: string[] | null }
-  | { type: 'ListGroups' }
+  /**
+   * Every live broker's groups (Kafka's ListGroups), only those of the given types ('classic',
+   * 'consumer', 'share') and states (case-insensitive) where those are given and not empty.
+   */
+  | { type: 'ListGroups'; types?: string[]; states?: string[] }
   | { type: 'DescribeGroups'; groups: string[] }
   /** KIP-848 consumer groups, each of its coordinator (Kafka's ConsumerGroupDescribe): answered DescribedConsumerGroups. */
   | { type: 'DescribeConsumerGroups'; groups: string[] }
+  /** KIP-932 share groups, each of its coordinator (Kafka's ShareGroupDescribe): answered DescribedShareGroups, each with its coordinator's id. */
+  | { type: 'DescribeShareGroups'; groups: string[] }
+  /**
+   * A share group's offsets (Kafka's DescribeShareGroupOffsets v1, share-group-offsets.ts): per
+   * partition the start offset, leader epoch and lag; of every partition of the named topics, or
+   * (null) of those the group has state for or its members use. Answered ShareGroupOffsets.
+   */
+  | { type: 'ListShareGroupOffsets'; groupId: string; topics: string[] | null }
+  /** Kafka's AlterShareGroupOffsets: new start offsets of an Empty share group's partitions. Answered ShareGroupOffsetsAltered. */
+  | { type: 'AlterShareGroupOffsets'; groupId: string; topics: { topic: string; partitions: { partition: number; startOffset: number }[] }[] }
+  /** Kafka's DeleteShareGroupOffsets: an Empty share group's state of the topics removed. Answered ShareGroupOffsetsDeleted. */
+  | { type: 'DeleteShareGroupOffsets'; groupId: string; topics: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
   /** Kafka's DescribeTransactions, each id of its coordinator: answered DescribedTransactions (an errorCode per id). */
   | { type: 'DescribeTransactions'; transactionalIds: string[] }

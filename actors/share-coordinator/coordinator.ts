@@ -431,9 +431,9 @@ function recoverOwnership(ctx: Ctx, s: ShareCoordinatorState): void {
   });
 }
 
-function describe(s: ShareCoordinatorState): ShareCoordinatorDescription {
+function describe(s: ShareCoordinatorState, groupId: string | null): ShareCoordinatorDescription {
   const states: DescribedShareState[] = [...s.keys.entries()]
-    .filter(([, e]) => e.state !== undefined)
+    .filter(([, e]) => e.state !== undefined && (groupId === null || e.key.groupId === groupId))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, e]) => ({
       ...e.key,
@@ -543,8 +543,8 @@ export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordina
       unloadPartition(s, ctx, m.partition, `resigned at leader epoch ${m.leaderEpoch}`);
     },
 
-    DescribeShareCoordinator(s, _m, ctx) {
-      ctx.reply(describe(s));
+    DescribeShareCoordinator(s, m, ctx) {
+      ctx.reply(describe(s, typeof m.groupId === 'string' ? m.groupId : null));
     },
 
     ShareLoadRead(s, m, ctx) {

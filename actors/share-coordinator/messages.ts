@@ -87,8 +87,11 @@ export type ShareCoordinatorMsg =
    * how many keys it is removing (ShareGroupStatesDeleted).
    */
   | { type: 'DeleteShareGroupStates'; groupId: string }
-  /** Introspection for tests and admin tools: the partitions owned and every state they hold. */
-  | { type: 'DescribeShareCoordinator' }
+  /**
+   * Introspection for tests and admin tools: the partitions owned and every state they hold, or
+   * only the states of `groupId` (the admin's listing of a share group's offsets).
+   */
+  | { type: 'DescribeShareCoordinator'; groupId?: string | null }
   // internal (the coordinator sends these to itself)
   /** A replica read of a partition being loaded came back. */
   | {

@@ -4,7 +4,8 @@
  * (KafkaJS's fetchTopicOffsets and by timestamp, Kafka's listOffsets) and lag, record deletion,
  * brokers' log dirs, ACLs, dynamic broker configs, group configs (Kafka 4.0's), client quotas,
  * SCRAM credentials (KIP-554: salted here, the password never leaves the client), delegation
- * tokens (KIP-48) and config descriptions. Failures throw
+ * tokens (KIP-48), config descriptions and share groups (KIP-932: described, their offsets
+ * listed, altered and deleted, as Kafka 4.2's Admin). Failures throw
  * SamsaError with Kafka's code; per-item results keep their codes.
  */
 import crypto from 'node:crypto';
@@ -15,7 +16,8 @@ import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
 import { SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism, scramHashOf, scramMechanismName, type ScramDeletion, type ScramUpsertion } from '../../actors/controller/scram-credentials.js';
-import type { DescribedConsumerGroup, DescribedGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { DescribedConsumerGroup, DescribedGroup, DescribedShareGroup, GroupListing } from '../../actors/group-coordinator/messages.js';
+import type { AlteredShareGroupOffsets, DeletedShareGroupOffsets, ShareGroupOffsets } from '../../actors/admin/share-group-offsets.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, type ActiveProducer, type IsolationLevel } from '../../actors/partition-replica/messages.js';
 import type { TransactionView } from '../../actors/txn-coordinator/messages.js';
 import { saltedPassword } from '../kafka/sasl/scram.js';
@@ -699,6 +701,25 @@ function checkScramAlteration(raw: unknown, where: string): { delete: ScramDelet
   return { upsert: { user: a.user, mechanism, iterations: n, salt: salt.toString('base64'), saltedPassword: salted.toString('base64') } };
 }
 
+/** A KIP-932 share group as its coordinator describes it, with that coordinator's broker id (-1: none answered). */
+export interface ShareGroupDescription extends DescribedShareGroup {
+  coordinatorId: number;
+}
+
+/** A share group's offset of one partition (Kafka's SharePartitionOffsetInfo, with the partition's error). */
+export interface SharePartitionOffsetInfo {
+  topic: string;
+  partition: number;
+  /** The share-partition start offset; -1: the group has no state for the partition. */
+  startOffset: number;
+  /** The leader epoch the state was last written at; -1: none. */
+  leaderEpoch: number;
+  /** High watermark - start offset - records at or above it already acknowledged or archived; -1: unknown. */
+  lag: number;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
 export interface PartitionLag {
   topic: string;
   partition: number;
@@ -947,8 +968,13 @@ export class Admin {
     return { topics: (await this.call({ type: 'FetchTopicMetadata', topics: opts.topics ?? null })).topics as TopicMetadata[] };
   }
 
-  async listGroups(): Promise<{ groups: GroupListing[] }> {
-    return { groups: (await this.call({ type: 'ListGroups' })).groups as GroupListing[] };
+  /**
+   * Every group of the cluster, as Kafka's Admin.listGroups: only those of `types` ('classic',
+   * 'consumer', 'share'; ListGroupsOptions.forShareGroups is `{ types: ['share'] }`) and in
+   * `states` (case-insensitive) when given.
+   */
+  async listGroups(opts: { types?: GroupListing['groupType'][]; states?: string[] } = {}): Promise<{ groups: GroupListing[] }> {
+    return { groups: (await this.call({ type: 'ListGroups', ...(opts.types ? { types: opts.types } : {}), ...(opts.states ? { states: opts.states } : {}) })).groups as GroupListing[] };
   }
 
   /** Each id's transaction from its coordinator (Kafka's describeTransactions); an id not told carries its error code. */
@@ -1061,6 +1087,64 @@ export class Admin {
 
   async deleteGroups(groupIds: string[]): Promise<{ groupId: string; errorCode: number }[]> {
     return (await this.call({ type: 'DeleteGroups', groups: groupIds })).groups as { groupId: string; errorCode: number }[];
+  }
+
+  /**
+   * KIP-932 share groups, as Kafka's Admin.describeShareGroups (ShareGroupDescribe, each of its
+   * coordinator): state, epochs, assignor, and each member's subscription and assignment, with
+   * the coordinator's broker id. A group that does not exist, or is not a share group, is
+   * GROUP_ID_NOT_FOUND (state Dead).
+   */
+  async describeShareGroups(groupIds: string[]): Promise<{ groups: ShareGroupDescription[] }> {
+    return { groups: (await this.call({ type: 'DescribeShareGroups', groups: groupIds })).groups as ShareGroupDescription[] };
+  }
+
+  /**
+   * A share group's offsets, as Kafka 4.2's Admin.listShareGroupOffsets: per partition its
+   * share-partition start offset (-1 without state), the leader epoch its state was written at,
+   * and its lag (the high watermark - the start offset - the records above it already
+   * acknowledged or archived). Of every partition of `topics` (a topic that does not exist
+   * throws UNKNOWN_TOPIC_OR_PARTITION), or without them of the partitions the group has state
+   * for and those of the topics its members subscribe to. Sorted by topic and partition.
+   */
+  async listShareGroupOffsets(opts: { groupId: string; topics?: string[] }): Promise<SharePartitionOffsetInfo[]> {
+    const r = (await this.call({ type: 'ListShareGroupOffsets', groupId: opts.groupId, topics: opts.topics ?? null })) as unknown as ShareGroupOffsets;
+    return r.topics
+      .flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, ...p })))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  }
+
+  /**
+   * Sets the start offsets of a share group's partitions (Kafka's Admin.alterShareGroupOffsets):
+   * each partition's delivery state begins again at its offset. The group must have no members
+   * (NON_EMPTY_GROUP) or not exist yet; a consumer or classic group's id is GROUP_ID_NOT_FOUND.
+   * Those throw; a partition that does not exist carries UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  async alterShareGroupOffsets(groupId: string, offsets: { topic: string; partition: number; offset: number }[]): Promise<{ topic: string; partition: number; errorCode: number; errorMessage: string | null }[]> {
+    const byTopic = new Map<string, { partition: number; startOffset: number }[]>();
+    for (const o of offsets) {
+      if (!Number.isSafeInteger(o.partition) || o.partition < 0 || !Number.isSafeInteger(o.offset)) throw new SamsaError(ErrorCode.INVALID_REQUEST, `alterShareGroupOffsets: ${o.topic}-${String(o.partition)} offset ${String(o.offset)}: partition and offset must be integers`);
+      const list = byTopic.get(o.topic) ?? [];
+      list.push({ partition: o.partition, startOffset: o.offset });
+      byTopic.set(o.topic, list);
+    }
+    const r = (await this.call({ type: 'AlterShareGroupOffsets', groupId, topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) })) as unknown as AlteredShareGroupOffsets;
+    return r.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, ...p })));
+  }
+
+  /**
+   * Removes a share group's offsets of whole topics (Kafka's Admin.deleteShareGroupOffsets): the
+   * group must exist and have no members (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP throw); a topic
+   * that does not exist or has no offsets for the group carries UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  async deleteShareGroupOffsets(groupId: string, topics: string[]): Promise<{ topic: string; errorCode: number; errorMessage: string | null }[]> {
+    const r = (await this.call({ type: 'DeleteShareGroupOffsets', groupId, topics })) as unknown as DeletedShareGroupOffsets;
+    return r.topics.map((t) => ({ topic: t.topic, errorCode: t.errorCode, errorMessage: t.errorMessage }));
+  }
+
+  /** Deletes share groups (Kafka's Admin.deleteShareGroups, DeleteGroups): each must have no members; their offsets go too. */
+  async deleteShareGroups(groupIds: string[]): Promise<{ groupId: string; errorCode: number }[]> {
+    return this.deleteGroups(groupIds);
   }
 
   /** Committed offsets of a group (offset -1 where nothing is committed). */
