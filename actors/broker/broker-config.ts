@@ -3,7 +3,7 @@
  * broker names (log.segment.bytes, log.retention.ms, ...) and are translated to the topic-level
  * names the log understands. Unknown keys and bad values throw a ConfigError naming the key.
  */
-import { consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
+import { consumerGroupTimeoutsProblem, shareGroupBoundsProblem, type ConsumerGroupTimeouts, type ShareGroupBounds } from '../group-coordinator/group-configs.js';
 import { COMPRESSION_TYPES } from '../../src/protocol/recompress.js';
 import { COMPRESSION_LEVELS, compressionLevelProblem, type LeveledCodec } from '../../src/protocol/compression.js';
 import { UNLIMITED_RATE } from '../../src/runtime/rate-quota.js';
@@ -414,7 +414,7 @@ export function parseBrokerConfig(input: Readonly<Record<string, unknown>> = {})
     }
     throw err;
   }
-  const groupProblem = consumerGroupTimeoutsProblem(consumerGroupTimeoutsOf(out as unknown as BrokerConfig));
+  const groupProblem = consumerGroupTimeoutsProblem(consumerGroupTimeoutsOf(out as unknown as BrokerConfig)) ?? shareGroupBoundsProblem(shareGroupBoundsOf(out as unknown as BrokerConfig));
   if (groupProblem) throw new ConfigError(groupProblem.key, groupProblem.reason);
   return out as unknown as BrokerConfig;
 }
@@ -439,6 +439,23 @@ export function consumerGroupTimeoutsOf(c: BrokerConfig): ConsumerGroupTimeouts 
     maxSessionTimeoutMs: c.groupConsumerMaxSessionTimeoutMs,
     minHeartbeatIntervalMs: c.groupConsumerMinHeartbeatIntervalMs,
     maxHeartbeatIntervalMs: c.groupConsumerMaxHeartbeatIntervalMs,
+  };
+}
+
+/** The broker's group.share.* settings (what a share group's share.* group configs are checked against and fall back to). */
+export function shareGroupBoundsOf(c: BrokerConfig): ShareGroupBounds {
+  return {
+    sessionTimeoutMs: c.groupShareSessionTimeoutMs,
+    heartbeatIntervalMs: c.groupShareHeartbeatIntervalMs,
+    minSessionTimeoutMs: c.groupShareMinSessionTimeoutMs,
+    maxSessionTimeoutMs: c.groupShareMaxSessionTimeoutMs,
+    minHeartbeatIntervalMs: c.groupShareMinHeartbeatIntervalMs,
+    maxHeartbeatIntervalMs: c.groupShareMaxHeartbeatIntervalMs,
+    recordLockDurationMs: c.groupShareRecordLockDurationMs,
+    minRecordLockDurationMs: c.groupShareMinRecordLockDurationMs,
+    maxRecordLockDurationMs: c.groupShareMaxRecordLockDurationMs,
+    deliveryCountLimit: c.groupShareDeliveryCountLimit,
+    partitionMaxRecordLocks: c.groupSharePartitionMaxRecordLocks,
   };
 }
 

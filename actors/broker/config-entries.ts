@@ -5,8 +5,8 @@
  * broker's topology config (STATIC_BROKER_CONFIG), the dynamic broker configs in the cluster
  * metadata (its own, DYNAMIC_BROKER_CONFIG, over the cluster-wide default,
  * DYNAMIC_DEFAULT_BROKER_CONFIG), Kafka's defaults (DEFAULT_CONFIG) and a topic's overrides
- * (DYNAMIC_TOPIC_CONFIG), and a consumer group's own values (DYNAMIC_GROUP_CONFIG, Kafka 4.0's group
- * configs). Pure functions: a broker describes itself with brokerConfigEntries (only it knows its
+ * (DYNAMIC_TOPIC_CONFIG), and a group's own values (DYNAMIC_GROUP_CONFIG, Kafka's group configs:
+ * consumer.* and share.*). Pure functions: a broker describes itself with brokerConfigEntries (only it knows its
  * topology config); a topic's entries are its overrides over one broker's entries, and so are a
  * group's (groupConfigEntries).
  */
@@ -14,7 +14,7 @@ import { TOPIC_CONFIG_KEYS } from '../controller/topic-validation.js';
 import { logConfigToKafka, parseLogConfig } from '../../src/storage/log-config.js';
 import { COMPRESSION_LEVELS } from '../../src/protocol/compression.js';
 import { BROKER_KEY_FOR_TOPIC_KEY, DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig } from './broker-config.js';
-import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, DEFAULT_CONSUMER_GROUP_TIMEOUTS, GROUP_CONFIG_KEYS, TIMEOUT_KEYS } from '../group-coordinator/group-configs.js';
+import { GROUP_CONFIG_DEFS, GROUP_CONFIG_KEYS } from '../group-coordinator/group-configs.js';
 
 /** Kafka's ConfigEntry.ConfigSource names (the broker-logger and client-metrics ones aside). */
 export type ConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'DYNAMIC_BROKER_CONFIG' | 'DYNAMIC_DEFAULT_BROKER_CONFIG' | 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG' | 'DYNAMIC_GROUP_CONFIG';
@@ -108,21 +108,16 @@ export function topicConfigEntries(topicConfig: Readonly<Record<string, string |
   });
 }
 
-/** The broker key whose value a group key takes when the group has none, and that key's Kafka default. */
-const BROKER_DEFAULT_OF: Readonly<Record<string, { key: string; value: number }>> = Object.freeze({
-  [CONSUMER_SESSION_TIMEOUT_MS]: { key: TIMEOUT_KEYS.sessionTimeoutMs, value: DEFAULT_CONSUMER_GROUP_TIMEOUTS.sessionTimeoutMs },
-  [CONSUMER_HEARTBEAT_INTERVAL_MS]: { key: TIMEOUT_KEYS.heartbeatIntervalMs, value: DEFAULT_CONSUMER_GROUP_TIMEOUTS.heartbeatIntervalMs },
-});
-
 /**
  * Every group key (in key order) of a group with `overrides` (its group configs), the others
- * taking the value in force of their broker key in `brokerEntries`. Group keys can change at run
- * time: none is read-only.
+ * taking the value in force of their broker key in `brokerEntries` (group.consumer.*,
+ * group.share.*), or Kafka's default for the keys with none (share.auto.offset.reset latest,
+ * share.isolation.level read_uncommitted). Group keys can change at run time: none is read-only.
  */
 export function groupConfigEntries(overrides: Readonly<Record<string, string>>, brokerEntries: readonly ConfigEntry[]): ConfigEntry[] {
   return [...GROUP_CONFIG_KEYS].sort().map((name) => {
-    const fallback = BROKER_DEFAULT_OF[name]!;
-    const brokerValue = brokerEntries.find((e) => e.name === fallback.key)?.value ?? String(fallback.value);
+    const def = GROUP_CONFIG_DEFS[name]!;
+    const brokerValue = (def.brokerKey === null ? undefined : brokerEntries.find((e) => e.name === def.brokerKey)?.value) ?? def.default;
     const synonyms: ConfigSynonym[] = [];
     if (Object.prototype.hasOwnProperty.call(overrides, name)) synonyms.push({ name, value: overrides[name]!, source: 'DYNAMIC_GROUP_CONFIG' });
     synonyms.push({ name, value: brokerValue, source: 'DEFAULT_CONFIG' });

@@ -26,10 +26,26 @@
  *   (45000-60000, 5000-15000): what a group config (consumer.session.timeout.ms,
  *   consumer.heartbeat.interval.ms) is checked against, as Kafka's controller checks them
  *   against its own GroupCoordinatorConfig
+ *   group.share.session.timeout.ms, group.share.heartbeat.interval.ms (45000, 5000) with their
+ *   group.share.min/max.* (45000-60000, 5000-15000), group.share.record.lock.duration.ms (30000)
+ *   with group.share.min/max.record.lock.duration.ms (15000-60000),
+ *   group.share.delivery.count.limit (5) and group.share.partition.max.record.locks (2000): what a
+ *   share group's share.* group configs are checked against (Kafka's GroupCoordinatorConfig and
+ *   ShareGroupConfig), with the brokers' checks on the values themselves
  * `parseControllerConfig` throws a `ConfigError` naming the key for an unknown key or a bad value.
  */
 import { ConfigError } from '../../src/storage/log-config.js';
-import { DEFAULT_CONSUMER_GROUP_TIMEOUTS, TIMEOUT_KEYS, consumerGroupTimeoutsProblem, type ConsumerGroupTimeouts } from '../group-coordinator/group-configs.js';
+import {
+  DEFAULT_CONSUMER_GROUP_TIMEOUTS,
+  DEFAULT_SHARE_GROUP_BOUNDS,
+  SHARE_BOUND_KEYS,
+  SHARE_BOUND_RANGES,
+  TIMEOUT_KEYS,
+  consumerGroupTimeoutsProblem,
+  shareGroupBoundsProblem,
+  type ConsumerGroupTimeouts,
+  type ShareGroupBounds,
+} from '../group-coordinator/group-configs.js';
 
 export interface ControllerConfig {
   readonly brokerSessionTimeoutMs: number;
@@ -46,6 +62,8 @@ export interface ControllerConfig {
   readonly delegationTokenExpiryCheckIntervalMs: number;
   /** The consumer group settings group configs are checked against. */
   readonly consumerGroupTimeouts: ConsumerGroupTimeouts;
+  /** The share group settings (group.share.*) a share group's share.* group configs are checked against. */
+  readonly shareGroupBounds: ShareGroupBounds;
 }
 
 /** Raw input (a topology file, test args): values are checked, not trusted. */
@@ -65,6 +83,7 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   delegationTokenExpiryTimeMs: 24 * 60 * 60 * 1000,
   delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
   consumerGroupTimeouts: DEFAULT_CONSUMER_GROUP_TIMEOUTS,
+  shareGroupBounds: DEFAULT_SHARE_GROUP_BOUNDS,
 });
 
 type Spec = { prop: keyof ControllerConfig; kind: 'int'; min: number; max: number } | { prop: keyof ControllerConfig; kind: 'bool' } | { prop: keyof ControllerConfig; kind: 'secret' };
@@ -88,15 +107,23 @@ const SPECS: Readonly<Record<string, Spec>> = {
 
 /** The consumer group keys, by their field of ConsumerGroupTimeouts. */
 const GROUP_TIMEOUT_KEYS = new Map(Object.entries(TIMEOUT_KEYS).map(([field, key]) => [key, field as keyof ConsumerGroupTimeouts]));
+/** The share group keys, by their field of ShareGroupBounds. */
+const SHARE_GROUP_KEYS = new Map(Object.entries(SHARE_BOUND_KEYS).map(([field, key]) => [key, field as keyof ShareGroupBounds]));
 
-export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(SPECS), ...GROUP_TIMEOUT_KEYS.keys()]);
+export const CONTROLLER_CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(SPECS), ...GROUP_TIMEOUT_KEYS.keys(), ...SHARE_GROUP_KEYS.keys()]);
 
 export function parseControllerConfig(input: ControllerConfigInput = {}): ControllerConfig {
   const out: Record<string, unknown> = { ...DEFAULT_CONTROLLER_CONFIG };
   const groups: ConsumerGroupTimeouts = { ...DEFAULT_CONSUMER_GROUP_TIMEOUTS };
+  const share: ShareGroupBounds = { ...DEFAULT_SHARE_GROUP_BOUNDS };
   for (const [key, raw] of Object.entries(input)) {
     const groupField = GROUP_TIMEOUT_KEYS.get(key);
-    const spec: Spec | undefined = groupField ? { prop: 'consumerGroupTimeouts', kind: 'int', min: 1, max: 2 ** 31 - 1 } : SPECS[key];
+    const shareField = SHARE_GROUP_KEYS.get(key);
+    const spec: Spec | undefined = groupField
+      ? { prop: 'consumerGroupTimeouts', kind: 'int', min: 1, max: 2 ** 31 - 1 }
+      : shareField
+        ? { prop: 'shareGroupBounds', kind: 'int', min: SHARE_BOUND_RANGES[shareField][0], max: SHARE_BOUND_RANGES[shareField][1] }
+        : SPECS[key];
     if (!spec) throw new ConfigError(key, `unknown controller config key (known: ${CONTROLLER_CONFIG_KEYS.join(', ')})`);
     if (raw === undefined || raw === null) throw new ConfigError(key, 'missing value');
     if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
@@ -119,11 +146,13 @@ export function parseControllerConfig(input: ControllerConfigInput = {}): Contro
       throw new ConfigError(key, `${JSON.stringify(raw)} is not valid: must be an integer in [${spec.min}, ${spec.max}]`);
     }
     if (groupField) groups[groupField] = n;
+    else if (shareField) share[shareField] = n;
     else out[spec.prop] = n;
   }
-  const groupProblem = consumerGroupTimeoutsProblem(groups);
+  const groupProblem = consumerGroupTimeoutsProblem(groups) ?? shareGroupBoundsProblem(share);
   if (groupProblem) throw new ConfigError(groupProblem.key, groupProblem.reason);
   out.consumerGroupTimeouts = Object.freeze(groups);
+  out.shareGroupBounds = Object.freeze(share);
   return Object.freeze(out) as unknown as ControllerConfig;
 }
 

@@ -1458,7 +1458,7 @@ async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<Controlle
 }
 
 async function handleAlterGroupConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterGroupConfigs' }>, ctx: Ctx): Promise<void> {
-  const { records, results } = groupConfigChanges(s.metadata, m.groups, s.config.consumerGroupTimeouts);
+  const { records, results } = groupConfigChanges(s.metadata, m.groups, s.config.consumerGroupTimeouts, s.config.shareGroupBounds);
   // coordinators see the new configs in the metadata and time their members' sessions with them
   if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'group configs changed', () => ({ groups: records.map((r) => (r.type === 'GroupConfig' ? r.group : '')) }));
   ctx.reply<ControllerReply>({ type: 'AlterGroupConfigsResponse', groups: results });

@@ -5,20 +5,34 @@
  * locks, delivery limit, window) and the group coordinator (session, heartbeat).
  */
 import type { SharePartitionLimits } from './share-partition-state.js';
+import {
+  SHARE_AUTO_OFFSET_RESET,
+  SHARE_DELIVERY_COUNT_LIMIT,
+  SHARE_HEARTBEAT_INTERVAL_MS,
+  SHARE_ISOLATION_LEVEL,
+  SHARE_PARTITION_MAX_RECORD_LOCKS,
+  SHARE_RECORD_LOCK_DURATION_MS,
+  SHARE_SESSION_TIMEOUT_MS,
+  parseShareAutoOffsetReset,
+  parseShareIsolationLevel,
+  type ShareAutoOffsetReset,
+  type ShareIsolationLevel,
+} from '../group-coordinator/group-configs.js';
 
-export const SHARE_AUTO_OFFSET_RESET = 'share.auto.offset.reset';
-export const SHARE_RECORD_LOCK_DURATION_MS = 'share.record.lock.duration.ms';
-export const SHARE_DELIVERY_COUNT_LIMIT = 'share.delivery.count.limit';
-export const SHARE_PARTITION_MAX_RECORD_LOCKS = 'share.partition.max.record.locks';
-export const SHARE_SESSION_TIMEOUT_MS = 'share.session.timeout.ms';
-export const SHARE_HEARTBEAT_INTERVAL_MS = 'share.heartbeat.interval.ms';
-
-/** Where a share group starts reading a partition it has no state of: the high watermark or the log start. */
-export type ShareAutoOffsetReset = 'latest' | 'earliest';
+export { SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_ISOLATION_LEVEL, SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS };
+/**
+ * Where a share group starts reading a partition it has no state of: 'latest' (the high
+ * watermark), 'earliest' (the log start) or { byDurationMs } (share.auto.offset.reset
+ * by_duration:<ISO-8601 duration>: the first record whose timestamp is at or after now minus
+ * byDurationMs), parsed once by group-configs.ts.
+ */
+export type { ShareAutoOffsetReset, ShareIsolationLevel };
 
 /** The broker's defaults: group.share.record.lock.duration.ms, group.share.delivery.count.limit, ... */
 export interface ShareGroupDefaults {
   autoOffsetReset: ShareAutoOffsetReset;
+  /** share.isolation.level (Kafka's default read_uncommitted; no broker key). */
+  isolationLevel: ShareIsolationLevel;
   recordLockDurationMs: number;
   deliveryCountLimit: number;
   partitionMaxRecordLocks: number;
@@ -26,9 +40,10 @@ export interface ShareGroupDefaults {
   heartbeatIntervalMs: number;
 }
 
-/** Kafka's defaults of group.share.* (share.auto.offset.reset: latest). */
+/** Kafka's defaults of group.share.* (share.auto.offset.reset: latest, share.isolation.level: read_uncommitted). */
 export const DEFAULT_SHARE_GROUP_DEFAULTS: ShareGroupDefaults = {
   autoOffsetReset: 'latest',
+  isolationLevel: 'read_uncommitted',
   recordLockDurationMs: 30_000,
   deliveryCountLimit: 5,
   partitionMaxRecordLocks: 2_000,
@@ -46,11 +61,16 @@ function intOf(v: string | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-/** The group's settings: each of its configs that parses over the broker's default. */
+/**
+ * The group's settings: each of its configs that parses over the broker's default (the
+ * controller refuses values that do not; read as Kafka reads them: trimmed, case-sensitive).
+ */
 export function shareGroupSettings(config: Readonly<Record<string, string>> | undefined, d: ShareGroupDefaults): ShareGroupSettings {
-  const reset = config?.[SHARE_AUTO_OFFSET_RESET]?.trim().toLowerCase();
+  const reset = config?.[SHARE_AUTO_OFFSET_RESET];
+  const isolation = config?.[SHARE_ISOLATION_LEVEL];
   const out: ShareGroupDefaults = {
-    autoOffsetReset: reset === 'earliest' || reset === 'latest' ? reset : d.autoOffsetReset,
+    autoOffsetReset: (reset !== undefined ? parseShareAutoOffsetReset(reset) : null) ?? d.autoOffsetReset,
+    isolationLevel: (isolation !== undefined ? parseShareIsolationLevel(isolation) : null) ?? d.isolationLevel,
     recordLockDurationMs: intOf(config?.[SHARE_RECORD_LOCK_DURATION_MS]) ?? d.recordLockDurationMs,
     deliveryCountLimit: intOf(config?.[SHARE_DELIVERY_COUNT_LIMIT]) ?? d.deliveryCountLimit,
     partitionMaxRecordLocks: intOf(config?.[SHARE_PARTITION_MAX_RECORD_LOCKS]) ?? d.partitionMaxRecordLocks,

@@ -1,12 +1,13 @@
 /**
- * `samsa configs` and consumer group configs (Kafka 4.0's, KIP-848), as kafka-configs takes them:
- * --entity-type groups with --entity-name, or --group; groups alone, with no default entity.
- * Against a three-broker cluster with Kafka's bounds (session 45-60 s, heartbeat 5-15 s):
- * consumer.session.timeout.ms and consumer.heartbeat.interval.ms set, described in kafka-configs'
- * lines (the group's own values; --all both keys, the broker default DEFAULT_CONFIG for a key
- * the group has not set), every group listed without a name, deleted back to the default; an
- * unknown key, values out of the bounds and a delete of a key not set refused (exit 2, nothing
- * changed).
+ * `samsa configs` and group configs (Kafka's: KIP-848 consumer groups, KIP-932 share groups), as
+ * kafka-configs takes them: --entity-type groups with --entity-name, or --group; groups alone,
+ * with no default entity. Against a three-broker cluster with Kafka's bounds (session 45-60 s,
+ * heartbeat 5-15 s, record lock 15-60 s): consumer.session.timeout.ms and
+ * consumer.heartbeat.interval.ms set, described in kafka-configs' lines (the group's own values;
+ * --all every key, the broker default DEFAULT_CONFIG for a key the group has not set), every group
+ * listed without a name, deleted back to the default; a share group's share.* keys set, described
+ * and deleted the same way; an unknown key, bad values, values out of the bounds and a delete of
+ * a key not set refused (exit 2, nothing changed).
  */
 import { expect } from 'chai';
 import { parseArgs } from '../../src/cli/args.js';
@@ -22,6 +23,18 @@ const entity = (...argv: string[]): ConfigEntity => {
 const line = (name: string, value: string, synonyms: string[]) => `  ${name}=${value} sensitive=false synonyms={${synonyms.join(', ')}}`;
 const SESSION = 'consumer.session.timeout.ms';
 const HEARTBEAT = 'consumer.heartbeat.interval.ms';
+/** The share group keys with the brokers' (Kafka's) defaults, in key order. */
+const SHARE_DEFAULTS: [string, string][] = [
+  ['share.auto.offset.reset', 'latest'],
+  ['share.delivery.count.limit', '5'],
+  ['share.heartbeat.interval.ms', '5000'],
+  ['share.isolation.level', 'read_uncommitted'],
+  ['share.partition.max.record.locks', '2000'],
+  ['share.record.lock.duration.ms', '30000'],
+  ['share.session.timeout.ms', '45000'],
+];
+const shareDefaultLines = (own: Record<string, string> = {}) =>
+  SHARE_DEFAULTS.map(([k, v]) => (own[k] !== undefined ? line(k, own[k]!, [`DYNAMIC_GROUP_CONFIG:${k}=${own[k]}`, `DEFAULT_CONFIG:${k}=${v}`]) : line(k, v, [`DEFAULT_CONFIG:${k}=${v}`])));
 
 describe('cli/commands/configs: groups on the command line', () => {
   it('names a group with --entity-type groups and --entity-name, or --group', () => {
@@ -34,7 +47,7 @@ describe('cli/commands/configs: groups on the command line', () => {
   it('refuses group entities that cannot work, naming the problem', () => {
     const cases: [string[], RegExp][] = [
       [['--alter', '--entity-type', 'groups', '--add-config', 'a=1'], /--alter needs the group: --entity-name g \(or --group g\)/],
-      [['--describe', '--entity-type', 'groups', '--entity-default'], /groups have no default entity \(a group's defaults are the brokers' group\.consumer\.session\.timeout\.ms and group\.consumer\.heartbeat\.interval\.ms\)/],
+      [['--describe', '--entity-type', 'groups', '--entity-default'], /groups have no default entity \(a group's defaults are the brokers' group\.consumer\.\* and group\.share\.\* values\)/],
       [['--describe', '--entity-type', 'groups', '--entity-name', ' '], /--entity-name needs a group id/],
       [['--describe', '--group', ''], /--group needs a group id/],
       [['--describe', '--group', 'app', '--topic', 't'], /only one of --topic, --broker, --broker-defaults, --broker-logger, --group and --client-metrics/],
@@ -98,11 +111,12 @@ describe('cli: configs of groups against a cluster', function () {
     expect(lines(app.stdout)).to.deep.equal(appLines);
     const halfHeartbeat = line(HEARTBEAT, '7000', [`DYNAMIC_GROUP_CONFIG:${HEARTBEAT}=7000`, `DEFAULT_CONFIG:${HEARTBEAT}=5000`]);
     expect(lines(half.stdout)).to.deep.equal(['Dynamic configs for group half are:', halfHeartbeat]);
-    expect(lines(halfAll.stdout)).to.deep.equal(['All configs for group half are:', halfHeartbeat, line(SESSION, '45000', [`DEFAULT_CONFIG:${SESSION}=45000`])]);
+    expect(lines(halfAll.stdout)).to.deep.equal(['All configs for group half are:', halfHeartbeat, line(SESSION, '45000', [`DEFAULT_CONFIG:${SESSION}=45000`]), ...shareDefaultLines()]);
     expect(lines(nobody.stdout)).to.deep.equal([
       'All configs for group nobody are:',
       line(HEARTBEAT, '5000', [`DEFAULT_CONFIG:${HEARTBEAT}=5000`]),
       line(SESSION, '45000', [`DEFAULT_CONFIG:${SESSION}=45000`]),
+      ...shareDefaultLines(),
     ]);
     expect(lines(every.stdout)).to.deep.equal([...appLines, 'Dynamic configs for group half are:', halfHeartbeat]);
   });
@@ -141,7 +155,50 @@ describe('cli: configs of groups against a cluster', function () {
       'All configs for group app are:',
       line(HEARTBEAT, '5000', [`DEFAULT_CONFIG:${HEARTBEAT}=5000`]),
       line(SESSION, '50000', [`DYNAMIC_GROUP_CONFIG:${SESSION}=50000`, `DEFAULT_CONFIG:${SESSION}=45000`]),
+      ...shareDefaultLines(),
     ]);
     expect(lines(every.stdout)).to.deep.equal(['Dynamic configs for group app are:', line(SESSION, '50000', [`DYNAMIC_GROUP_CONFIG:${SESSION}=50000`, `DEFAULT_CONFIG:${SESSION}=45000`])]);
+  });
+
+  it("sets, describes and deletes a share group's share.* keys; refuses bad ones with Kafka's messages (exit 2)", async () => {
+    const [reset, more] = await Promise.all([
+      c.run('configs', ['--group', 'workers', '--alter', '--add-config', 'share.auto.offset.reset=earliest']),
+      c.run('configs', ['--alter', '--entity-type', 'groups', '--entity-name', 'pool', '--add-config', 'share.auto.offset.reset=by_duration:P1DT2H,share.isolation.level=read_committed,share.record.lock.duration.ms=20000']),
+    ]);
+    expect(reset.code, reset.stderr).to.equal(0);
+    expect(reset.stdout).to.equal('Completed updating config for group workers.\n');
+    expect(more.code, more.stderr).to.equal(0);
+    const pool = { 'share.auto.offset.reset': 'by_duration:P1DT2H', 'share.isolation.level': 'read_committed', 'share.record.lock.duration.ms': '20000' };
+    expect(await groupConfigs()).to.deep.include({ workers: { 'share.auto.offset.reset': 'earliest' }, pool });
+    const [workers, poolAll] = await Promise.all([c.run('configs', ['--describe', '--group', 'workers']), c.run('configs', ['--describe', '--group', 'pool', '--all'])]);
+    expect(lines(workers.stdout)).to.deep.equal(['Dynamic configs for group workers are:', line('share.auto.offset.reset', 'earliest', ['DYNAMIC_GROUP_CONFIG:share.auto.offset.reset=earliest', 'DEFAULT_CONFIG:share.auto.offset.reset=latest'])]);
+    expect(lines(poolAll.stdout)).to.deep.equal([
+      'All configs for group pool are:',
+      line(HEARTBEAT, '5000', [`DEFAULT_CONFIG:${HEARTBEAT}=5000`]),
+      line(SESSION, '45000', [`DEFAULT_CONFIG:${SESSION}=45000`]),
+      ...shareDefaultLines(pool),
+    ]);
+
+    const [bad, low, limit] = await Promise.all([
+      c.run('configs', ['--alter', '--group', 'workers', '--add-config', 'share.auto.offset.reset=from_start']),
+      c.run('configs', ['--alter', '--group', 'workers', '--add-config', 'share.record.lock.duration.ms=10000']),
+      c.run('configs', ['--alter', '--group', 'workers', '--add-config', 'share.delivery.count.limit=1']),
+    ]);
+    for (const r of [bad, low, limit]) {
+      expect(r.code, r.stderr).to.equal(2);
+      expect(r.stdout).to.equal('');
+    }
+    expect(bad.stderr).to.include("group workers: Invalid value \"from_start\" for configuration share.auto.offset.reset: Invalid value `from_start` for configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.");
+    expect(low.stderr).to.include('group workers: share.record.lock.duration.ms must be greater than or equal to group.share.min.record.lock.duration.ms (15000)');
+    expect(limit.stderr).to.include('group workers: Invalid value "1" for configuration share.delivery.count.limit: Value must be at least 2');
+
+    const [gone, poolGone] = await Promise.all([
+      c.run('configs', ['--alter', '--group', 'workers', '--delete-config', 'share.auto.offset.reset']),
+      c.run('configs', ['--alter', '--group', 'pool', '--delete-config', Object.keys(pool).join(',')]),
+    ]);
+    expect(gone.code, gone.stderr).to.equal(0);
+    expect(poolGone.code, poolGone.stderr).to.equal(0);
+    const after = await groupConfigs();
+    expect(after).to.not.have.any.keys('workers', 'pool');
   });
 });

@@ -4,9 +4,10 @@
  * Kafka's (so small values can be set): a group's consumer.session.timeout.ms and
  * consumer.heartbeat.interval.ms set, in the metadata, described with their sources (the group's
  * own, DYNAMIC_GROUP_CONFIG, over its coordinator's broker default, DEFAULT_CONFIG), told by the
- * group's coordinator to its KIP-848 members, deleted back to the defaults; unknown keys, values
- * out of the bounds, a heartbeat not below the session timeout and an empty group name refused
- * per group, as data; validateOnly changing nothing; malformed requests thrown.
+ * group's coordinator to its KIP-848 members, deleted back to the defaults; a share group's
+ * share.* keys set, described and refused the same way; unknown keys, values out of the bounds, a
+ * heartbeat not below the session timeout and an empty group name refused per group, as data;
+ * validateOnly changing nothing; malformed requests thrown.
  */
 import { expect } from 'chai';
 import { coordinatorPath, type ConsumerGroupHeartbeatResponse, type CoordinatorMsg } from '../../actors/group-coordinator/messages.js';
@@ -21,6 +22,17 @@ import { LOW_GROUP_BOUNDS as BOUNDS } from '../helpers/group-records.js';
 const SESSION = 'consumer.session.timeout.ms';
 const HEARTBEAT = 'consumer.heartbeat.interval.ms';
 
+/** The share group keys of a group with none of its own: Kafka's group.share.* defaults (the brokers here keep them). */
+const SHARE_DEFAULTS: [string, string][] = [
+  ['share.auto.offset.reset', 'latest'],
+  ['share.delivery.count.limit', '5'],
+  ['share.heartbeat.interval.ms', '5000'],
+  ['share.isolation.level', 'read_uncommitted'],
+  ['share.partition.max.record.locks', '2000'],
+  ['share.record.lock.duration.ms', '30000'],
+  ['share.session.timeout.ms', '45000'],
+];
+const consumerOnly = (configs: ConfigEntry[]) => configs.filter((e) => e.name.startsWith('consumer.'));
 const view = (configs: ConfigEntry[]) => configs.map((e) => ({ name: e.name, value: e.value, source: e.source, isDefault: e.isDefault, readOnly: e.readOnly, synonyms: e.synonyms.map((s) => `${s.source}:${s.name}=${s.value}`) }));
 const defaultEntry = (name: string, value: string) => ({ name, value, source: 'DEFAULT_CONFIG', isDefault: true, readOnly: false, synonyms: [`DEFAULT_CONFIG:${name}=${value}`] });
 const groupEntry = (name: string, value: string, brokerValue: string) => ({
@@ -54,7 +66,7 @@ describe('client/admin group configs', function () {
     expect(await admin.describeGroupConfigs({ group: 'nobody' })).to.deep.equal([{ group: 'nobody', configs: {} }]);
     const d = await admin.describeConfigs({ group: 'nobody' });
     expect(d.brokerId).to.be.oneOf([1, 2, 3]);
-    expect(view(d.configs)).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000')]);
+    expect(view(d.configs)).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000'), ...SHARE_DEFAULTS.map(([k, v]) => defaultEntry(k, v))]);
   });
 
   it("sets a group's values, each group answered: in the metadata, and described as DYNAMIC_GROUP_CONFIG over the broker default", async () => {
@@ -71,8 +83,8 @@ describe('client/admin group configs', function () {
       { group: 'other', configs: { [HEARTBEAT]: '1000' } },
     ]);
     expect(await admin.describeGroupConfigs({ group: 'other' })).to.deep.equal([{ group: 'other', configs: { [HEARTBEAT]: '1000' } }]);
-    expect(view((await admin.describeConfigs({ group: 'app' })).configs)).to.deep.equal([groupEntry(HEARTBEAT, '2000', '3000'), groupEntry(SESSION, '20000', '30000')]);
-    expect(view((await admin.describeConfigs({ group: 'other' })).configs)).to.deep.equal([groupEntry(HEARTBEAT, '1000', '3000'), defaultEntry(SESSION, '30000')]);
+    expect(view(consumerOnly((await admin.describeConfigs({ group: 'app' })).configs))).to.deep.equal([groupEntry(HEARTBEAT, '2000', '3000'), groupEntry(SESSION, '20000', '30000')]);
+    expect(view(consumerOnly((await admin.describeConfigs({ group: 'other' })).configs))).to.deep.equal([groupEntry(HEARTBEAT, '1000', '3000'), defaultEntry(SESSION, '30000')]);
 
     // the keys not named stay
     expect((await admin.alterGroupConfigs([{ group: 'app', set: { [SESSION]: '25000' } }]))[0]!.errorCode).to.equal(ErrorCode.NONE);
@@ -103,7 +115,7 @@ describe('client/admin group configs', function () {
     expect(await admin.alterGroupConfigs([{ group: 'app', delete: [SESSION, HEARTBEAT] }])).to.deep.equal([{ group: 'app', errorCode: ErrorCode.NONE, errorMessage: null }]);
     expect(await admin.describeGroupConfigs({ group: 'app' })).to.deep.equal([{ group: 'app', configs: {} }]);
     expect((await admin.describeGroupConfigs()).map((g) => g.group)).to.not.include('app');
-    expect(view((await admin.describeConfigs({ group: 'app' })).configs)).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000')]);
+    expect(view(consumerOnly((await admin.describeConfigs({ group: 'app' })).configs))).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000')]);
     // a key the group does not have: nothing to change
     expect((await admin.alterGroupConfigs([{ group: 'other', delete: [SESSION] }]))[0]!.errorCode).to.equal(ErrorCode.NONE);
     expect(await admin.describeGroupConfigs({ group: 'other' })).to.deep.equal([{ group: 'other', configs: { [HEARTBEAT]: '1000' } }]);
@@ -151,6 +163,27 @@ describe('client/admin group configs', function () {
     await admin.alterGroupConfigs([{ group: 'fine', delete: [SESSION] }]);
   });
 
+  it("sets a share group's share.* keys, described as DYNAMIC_GROUP_CONFIG over the broker defaults; refuses bad ones with Kafka's messages", async () => {
+    const results = await admin.alterGroupConfigs([
+      { group: 'workers', set: { 'share.auto.offset.reset': 'by_duration:PT2H', 'share.record.lock.duration.ms': '45000', 'share.delivery.count.limit': '3' } },
+      { group: 'bad-reset', set: { 'share.auto.offset.reset': 'by_duration:PT-2H' } },
+      { group: 'bad-lock', set: { 'share.record.lock.duration.ms': '14000' } },
+      { group: 'bad-level', set: { 'share.isolation.level': 'read_committed ', 'share.partition.max.record.locks': '20000' } },
+    ]);
+    expect(results.map((r) => [r.group, r.errorCode, r.errorMessage])).to.deep.equal([
+      ['workers', ErrorCode.NONE, null],
+      ['bad-reset', ErrorCode.INVALID_CONFIG, "Invalid value \"by_duration:PT-2H\" for configuration share.auto.offset.reset: Invalid value `by_duration:PT-2H` for configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."],
+      ['bad-lock', ErrorCode.INVALID_CONFIG, 'share.record.lock.duration.ms must be greater than or equal to group.share.min.record.lock.duration.ms (15000)'],
+      ['bad-level', ErrorCode.INVALID_CONFIG, 'share.partition.max.record.locks must be less than or equal to 10000'],
+    ]);
+    expect(await admin.describeGroupConfigs({ group: 'workers' })).to.deep.equal([{ group: 'workers', configs: { 'share.auto.offset.reset': 'by_duration:PT2H', 'share.delivery.count.limit': '3', 'share.record.lock.duration.ms': '45000' } }]);
+    const shareView = view((await admin.describeConfigs({ group: 'workers' })).configs).filter((e) => e.name.startsWith('share.'));
+    const own: Record<string, string> = { 'share.auto.offset.reset': 'by_duration:PT2H', 'share.delivery.count.limit': '3', 'share.record.lock.duration.ms': '45000' };
+    expect(shareView).to.deep.equal(SHARE_DEFAULTS.map(([k, v]) => (own[k] !== undefined ? groupEntry(k, own[k]!, v) : defaultEntry(k, v))));
+    expect((await admin.alterGroupConfigs([{ group: 'workers', delete: Object.keys(own) }]))[0]!.errorCode).to.equal(ErrorCode.NONE);
+    expect(await admin.describeGroupConfigs({ group: 'workers' })).to.deep.equal([{ group: 'workers', configs: {} }]);
+  });
+
   it('validateOnly checks without changing anything', async () => {
     const ok = await admin.alterGroupConfigs([{ group: 'dry', set: { [SESSION]: '20000' } }], { validateOnly: true });
     expect(ok).to.deep.equal([{ group: 'dry', errorCode: ErrorCode.NONE, errorMessage: null }]);
@@ -159,7 +192,7 @@ describe('client/admin group configs', function () {
     const deleted = await admin.alterGroupConfigs([{ group: 'other', delete: [HEARTBEAT] }], { validateOnly: true });
     expect(deleted[0]!.errorCode).to.equal(ErrorCode.NONE);
     expect(await admin.describeGroupConfigs()).to.deep.equal([{ group: 'other', configs: { [HEARTBEAT]: '1000' } }]);
-    expect(view((await admin.describeConfigs({ group: 'dry' })).configs)).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000')]);
+    expect(view(consumerOnly((await admin.describeConfigs({ group: 'dry' })).configs))).to.deep.equal([defaultEntry(HEARTBEAT, '3000'), defaultEntry(SESSION, '30000')]);
   });
 
   it('malformed requests throw INVALID_REQUEST and send nothing', async () => {

@@ -8,9 +8,12 @@
  *    default, or a broker id; only the keys that can change at run time (the topic-config
  *    defaults: log.*, message.max.bytes, min.insync.replicas, compression.type and its levels); each broker runs
  *    with its own over the defaults over its topology config;
- *  - groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
- *    consumer.heartbeat.interval.ms, checked by the controller (within the group.consumer.min/max
- *    bounds, the heartbeat below the session timeout), taken by the group's coordinator.
+ *  - groups (resource type 32, Kafka's group configs): consumer.session.timeout.ms and
+ *    consumer.heartbeat.interval.ms, and a share group's share.* (session timeout, heartbeat
+ *    interval, record lock duration, auto offset reset, isolation level, delivery count limit,
+ *    record locks), checked by the controller (actors/group-coordinator/group-configs.ts: within
+ *    the group.consumer.* / group.share.* bounds, the heartbeat below the session timeout),
+ *    taken by the group's coordinator and the share partition managers;
  *  - client metrics subscriptions (resource type 16, KIP-714): metrics, interval.ms and match,
  *    checked by the controller as Kafka's ClientMetricsConfigs; a subscription with no key left
  *    is gone; APPEND and SUBTRACT apply to metrics and match;

@@ -11,10 +11,11 @@
  * a topic's configs need DESCRIBE_CONFIGS on the topic (else TOPIC_AUTHORIZATION_FAILED), a
  * broker's DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED).
  *
- * Groups (resource type 32, Kafka 4.0's group configs): consumer.session.timeout.ms and
- * consumer.heartbeat.interval.ms, the group's own value (GROUP_CONFIG) or this broker's
- * group.consumer.* value (DEFAULT_CONFIG), as Kafka's ConfigHelper; a group need not exist. With
- * an authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
+ * Groups (resource type 32, Kafka's group configs): every group key (consumer.session.timeout.ms,
+ * consumer.heartbeat.interval.ms and the share group's share.*), the group's own value
+ * (GROUP_CONFIG) or this broker's group.consumer.* / group.share.* value or Kafka's default
+ * (DEFAULT_CONFIG), INT or STRING, as Kafka's ConfigHelper; a group need not exist. With an
+ * authorizer: DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
  *
  * Client metrics subscriptions (resource type 16, KIP-714): the keys the subscription has
  * (metrics, interval.ms, match), CLIENT_METRICS_CONFIG, none for a name that has none; an empty
@@ -26,6 +27,7 @@
  * not a number is INVALID_REQUEST. With an authorizer: DESCRIBE_CONFIGS on the cluster.
  */
 import { brokerConfigEntries, clusterDefaultConfigEntries, groupConfigEntries, topicConfigEntries, type ConfigEntry as ConfigEntryOf } from '../../../actors/broker/config-entries.js';
+import { GROUP_CONFIG_DEFS } from '../../../actors/group-coordinator/group-configs.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import { AclOperation, CLUSTER_NAME, ResourceType } from '../../security/acl.js';
@@ -134,12 +136,13 @@ function refusal(ctx: ApiContext, r: { resourceType: number; resourceName: strin
 }
 
 /**
- * A group's configs: its own values over this broker's group.consumer.* (Kafka's DEFAULT_CONFIG
- * for those); one synonym each, the one in force, as Kafka's ConfigHelper lists a group key's.
+ * A group's configs: its own values over this broker's group.consumer.* / group.share.* (Kafka's
+ * DEFAULT_CONFIG for those); one synonym each, the one in force, as Kafka's ConfigHelper lists a
+ * group key's.
  */
 function groupEntries(ctx: ApiContext, md: ClusterMetadata, groupId: string): ConfigEntry[] {
   return groupConfigEntries(md.groupConfigs?.[groupId] ?? {}, brokerEntries(ctx, md)).map((e) => {
-    const wire = toWire(e, Type.INT);
+    const wire = toWire(e, GROUP_CONFIG_DEFS[e.name]?.type === 'STRING' ? Type.STRING : Type.INT);
     return { ...wire, synonyms: wire.synonyms.slice(0, 1) };
   });
 }

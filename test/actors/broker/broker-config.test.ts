@@ -3,7 +3,8 @@
  * ConfigError naming the key for anything unknown or out of range.
  */
 import { expect } from 'chai';
-import { DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig, dynamicBrokerConfigProblem, parseBrokerConfig } from '../../../actors/broker/broker-config.js';
+import { DYNAMIC_BROKER_CONFIG_KEYS, describeBrokerConfig, dynamicBrokerConfigProblem, parseBrokerConfig, shareGroupBoundsOf } from '../../../actors/broker/broker-config.js';
+import { DEFAULT_SHARE_GROUP_BOUNDS } from '../../../actors/group-coordinator/group-configs.js';
 import { UNLIMITED_RATE } from '../../../src/runtime/rate-quota.js';
 import { ConfigError } from '../../../src/storage/log-config.js';
 
@@ -151,6 +152,23 @@ describe('broker config', () => {
     [{ 'group.consumer.min.session.timeout.ms': 50_000, 'group.consumer.session.timeout.ms': 50_000, 'group.consumer.max.session.timeout.ms': 49_000 }, 'group.consumer.max.session.timeout.ms'],
     [{ 'group.consumer.min.heartbeat.interval.ms': 9_000, 'group.consumer.heartbeat.interval.ms': 9_000, 'group.consumer.max.heartbeat.interval.ms': 8_000 }, 'group.consumer.max.heartbeat.interval.ms'],
     [{ 'group.consumer.min.session.timeout.ms': 1_000, 'group.consumer.session.timeout.ms': 5_000, 'group.consumer.heartbeat.interval.ms': 5_000 }, 'group.consumer.heartbeat.interval.ms'],
+    // and on the share group ones (group.share.*), with ShareGroupConfig's on the record lock duration and its ranges
+    [{ 'group.share.session.timeout.ms': 44_999 }, 'group.share.session.timeout.ms'],
+    [{ 'group.share.session.timeout.ms': 60_001 }, 'group.share.session.timeout.ms'],
+    [{ 'group.share.heartbeat.interval.ms': 4_999 }, 'group.share.heartbeat.interval.ms'],
+    [{ 'group.share.heartbeat.interval.ms': 15_001 }, 'group.share.heartbeat.interval.ms'],
+    [{ 'group.share.min.session.timeout.ms': 50_000, 'group.share.session.timeout.ms': 50_000, 'group.share.max.session.timeout.ms': 49_000 }, 'group.share.max.session.timeout.ms'],
+    [{ 'group.share.min.heartbeat.interval.ms': 9_000, 'group.share.heartbeat.interval.ms': 9_000, 'group.share.max.heartbeat.interval.ms': 8_000 }, 'group.share.max.heartbeat.interval.ms'],
+    [{ 'group.share.min.session.timeout.ms': 1_000, 'group.share.session.timeout.ms': 5_000, 'group.share.heartbeat.interval.ms': 5_000 }, 'group.share.heartbeat.interval.ms'],
+    [{ 'group.share.record.lock.duration.ms': 14_999 }, 'group.share.record.lock.duration.ms'],
+    [{ 'group.share.record.lock.duration.ms': 60_001 }, 'group.share.max.record.lock.duration.ms'],
+    [{ 'group.share.record.lock.duration.ms': 3_600_001, 'group.share.max.record.lock.duration.ms': 3_600_001 }, 'group.share.record.lock.duration.ms'],
+    [{ 'group.share.min.record.lock.duration.ms': 30_001 }, 'group.share.min.record.lock.duration.ms'],
+    [{ 'group.share.max.record.lock.duration.ms': 29_999 }, 'group.share.max.record.lock.duration.ms'],
+    [{ 'group.share.delivery.count.limit': 11 }, 'group.share.delivery.count.limit'],
+    [{ 'group.share.delivery.count.limit': 1 }, 'group.share.delivery.count.limit'],
+    [{ 'group.share.partition.max.record.locks': 10_001 }, 'group.share.partition.max.record.locks'],
+    [{ 'group.share.partition.max.record.locks': 99 }, 'group.share.partition.max.record.locks'],
   ];
 
   it("takes the bounds of the consumer groups' session timeouts and heartbeat intervals (Kafka's defaults 45-60 s, 5-15 s), and values within them", () => {
@@ -158,6 +176,22 @@ describe('broker config', () => {
     expect([d.groupConsumerMinSessionTimeoutMs, d.groupConsumerMaxSessionTimeoutMs, d.groupConsumerMinHeartbeatIntervalMs, d.groupConsumerMaxHeartbeatIntervalMs]).to.deep.equal([45_000, 60_000, 5_000, 15_000]);
     const c = parseBrokerConfig({ 'group.consumer.min.session.timeout.ms': 1_000, 'group.consumer.session.timeout.ms': 1_500, 'group.consumer.min.heartbeat.interval.ms': 100, 'group.consumer.heartbeat.interval.ms': 100 });
     expect([c.groupConsumerSessionTimeoutMs, c.groupConsumerHeartbeatIntervalMs]).to.deep.equal([1_500, 100]);
+  });
+  it("takes the share groups' group.share.* settings (Kafka's defaults), and values within their bounds; shareGroupBoundsOf gives them", () => {
+    expect(shareGroupBoundsOf(parseBrokerConfig({}))).to.deep.equal(DEFAULT_SHARE_GROUP_BOUNDS);
+    const c = parseBrokerConfig({
+      'group.share.min.session.timeout.ms': 1_000,
+      'group.share.session.timeout.ms': 1_500,
+      'group.share.min.heartbeat.interval.ms': 100,
+      'group.share.heartbeat.interval.ms': 100,
+      'group.share.min.record.lock.duration.ms': 1_000,
+      'group.share.record.lock.duration.ms': 1_000,
+      'group.share.delivery.count.limit': 10,
+      'group.share.partition.max.record.locks': 10_000,
+    });
+    expect(shareGroupBoundsOf(c)).to.deep.include({ sessionTimeoutMs: 1_500, heartbeatIntervalMs: 100, recordLockDurationMs: 1_000, minRecordLockDurationMs: 1_000, deliveryCountLimit: 10, partitionMaxRecordLocks: 10_000 });
+    expect(() => parseBrokerConfig({ 'group.share.record.lock.duration.ms': 1_000 })).to.throw(ConfigError, /group\.share\.record\.lock\.duration\.ms: must be greater than or equal to group\.share\.min\.record\.lock\.duration\.ms/);
+    expect(() => parseBrokerConfig({ 'group.share.delivery.count.limit': 11 })).to.throw(ConfigError, /11 is not valid: must be <= 10/);
   });
   for (const [input, key] of bad) {
     it(`refuses ${JSON.stringify(input)} naming ${key}`, () => {

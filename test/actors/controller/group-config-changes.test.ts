@@ -1,8 +1,9 @@
 /**
  * Group configs in the controller (group-config-changes.ts, AlterGroupConfigs and the GroupConfig
  * records): set and delete per group over what is there, Kafka's checks against the controller's
- * consumer group settings, refusals per group, validateOnly, snapshots, durability across a
- * restart, and the metadata the brokers get.
+ * consumer and share group settings (every share.* key taken and refused with Kafka's messages),
+ * refusals per group, validateOnly, snapshots, durability across a restart, and the metadata the
+ * brokers get.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { expect } from 'chai';
 import { groupConfigChanges } from '../../../actors/controller/group-config-changes.js';
 import { MetadataRecordError, applyRecord, emptyMetadata, toClusterMetadata } from '../../../actors/controller/metadata-state.js';
 import { fromImage, toImage } from '../../../actors/controller/metadata-snapshot.js';
-import { DEFAULT_CONSUMER_GROUP_TIMEOUTS } from '../../../actors/group-coordinator/group-configs.js';
+import { DEFAULT_CONSUMER_GROUP_TIMEOUTS, DEFAULT_SHARE_GROUP_BOUNDS } from '../../../actors/group-coordinator/group-configs.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { ControllerHarness } from './harness.js';
 
@@ -49,7 +50,7 @@ describe('actors/controller: group configs', () => {
     const refusals: [string, unknown, number, RegExp][] = [
       ['a group without a name', { set: {} }, ErrorCode.INVALID_REQUEST, /Group name must not be empty/],
       ['an empty group name', { group: '', set: {} }, ErrorCode.INVALID_REQUEST, /Group name must not be empty/],
-      ['an unknown key', { group: 'g', set: { 'share.session.timeout.ms': '50000' } }, ErrorCode.INVALID_CONFIG, /Unknown group config name: share.session.timeout.ms/],
+      ['an unknown key', { group: 'g', set: { 'streams.session.timeout.ms': '50000' } }, ErrorCode.INVALID_CONFIG, /Unknown group config name: streams.session.timeout.ms/],
       ['a value that is not an integer', { group: 'g', set: { 'consumer.session.timeout.ms': 'soon' } }, ErrorCode.INVALID_CONFIG, /Invalid value "soon" for configuration consumer.session.timeout.ms/],
       ['a value below 1', { group: 'g', set: { 'consumer.heartbeat.interval.ms': '0' } }, ErrorCode.INVALID_CONFIG, /at least 1/],
       ['a session timeout below group.consumer.min.session.timeout.ms', { group: 'g', set: { 'consumer.session.timeout.ms': '44999' } }, ErrorCode.INVALID_CONFIG, /consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms/],
@@ -67,6 +68,100 @@ describe('actors/controller: group configs', () => {
         expect(r.records).to.deep.equal([{ type: 'GroupConfig', group: 'fine', config: { 'consumer.session.timeout.ms': '50000' } }]);
       });
     }
+
+    describe('share group keys (share.*: Kafka 4.2 GroupConfig, with 4.3\'s delivery count limit and record locks)', () => {
+      const one = (key: string, value: string, shareBounds = DEFAULT_SHARE_GROUP_BOUNDS) => groupConfigChanges(emptyMetadata(), [{ group: 'g', set: { [key]: value } }], BOUNDS, shareBounds).results[0]!;
+      const taken: [string, string][] = [
+        ['share.session.timeout.ms', '45000'],
+        ['share.session.timeout.ms', '60000'],
+        ['share.heartbeat.interval.ms', '5000'],
+        ['share.heartbeat.interval.ms', '15000'],
+        ['share.record.lock.duration.ms', '15000'],
+        ['share.record.lock.duration.ms', ' 60000 '],
+        ['share.auto.offset.reset', 'latest'],
+        ['share.auto.offset.reset', 'earliest'],
+        ['share.auto.offset.reset', ' earliest '],
+        ['share.auto.offset.reset', 'by_duration:PT1H'],
+        ['share.auto.offset.reset', 'by_duration:P1DT2H3M4.5S'],
+        ['share.auto.offset.reset', 'by_duration:pt0,5s'],
+        ['share.auto.offset.reset', 'by_duration:PT0S'],
+        ['share.auto.offset.reset', 'by_duration:-PT0S'],
+        ['share.auto.offset.reset', 'by_duration:PT1H-30M'],
+        ['share.isolation.level', 'read_uncommitted'],
+        ['share.isolation.level', 'read_committed'],
+        ['share.delivery.count.limit', '2'],
+        ['share.delivery.count.limit', '10'],
+        ['share.partition.max.record.locks', '100'],
+        ['share.partition.max.record.locks', '10000'],
+      ];
+      for (const [key, value] of taken) {
+        it(`takes ${key}=${JSON.stringify(value)}`, () => {
+          expect(one(key, value)).to.deep.equal({ group: 'g', errorCode: ErrorCode.NONE, errorMessage: null });
+        });
+      }
+
+      const reset = (v: string) =>
+        `Invalid value ${JSON.stringify(v)} for configuration share.auto.offset.reset: Invalid value \`${v.trim()}\` for configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.`;
+      const refused: [string, string, string][] = [
+        ['share.session.timeout.ms', '0', 'Invalid value "0" for configuration share.session.timeout.ms: Value must be at least 1'],
+        ['share.session.timeout.ms', 'soon', 'Invalid value "soon" for configuration share.session.timeout.ms: Not a number of type INT'],
+        ['share.session.timeout.ms', '2147483648', 'Invalid value "2147483648" for configuration share.session.timeout.ms: Not a number of type INT'],
+        ['share.session.timeout.ms', '44999', 'share.session.timeout.ms must be greater than or equal to group.share.min.session.timeout.ms (45000)'],
+        ['share.session.timeout.ms', '60001', 'share.session.timeout.ms must be less than or equal to group.share.max.session.timeout.ms (60000)'],
+        ['share.heartbeat.interval.ms', '-1', 'Invalid value "-1" for configuration share.heartbeat.interval.ms: Value must be at least 1'],
+        ['share.heartbeat.interval.ms', '1.5', 'Invalid value "1.5" for configuration share.heartbeat.interval.ms: Not a number of type INT'],
+        ['share.heartbeat.interval.ms', '4999', 'share.heartbeat.interval.ms must be greater than or equal to group.share.min.heartbeat.interval.ms (5000)'],
+        ['share.heartbeat.interval.ms', '15001', 'share.heartbeat.interval.ms must be less than or equal to group.share.max.heartbeat.interval.ms (15000)'],
+        ['share.record.lock.duration.ms', '999', 'Invalid value "999" for configuration share.record.lock.duration.ms: Value must be at least 1000'],
+        ['share.record.lock.duration.ms', '14999', 'share.record.lock.duration.ms must be greater than or equal to group.share.min.record.lock.duration.ms (15000)'],
+        ['share.record.lock.duration.ms', '60001', 'share.record.lock.duration.ms must be less than or equal to group.share.max.record.lock.duration.ms (60000)'],
+        ['share.delivery.count.limit', '1', 'Invalid value "1" for configuration share.delivery.count.limit: Value must be at least 2'],
+        ['share.delivery.count.limit', '11', 'share.delivery.count.limit must be less than or equal to 10'],
+        ['share.partition.max.record.locks', '99', 'Invalid value "99" for configuration share.partition.max.record.locks: Value must be at least 100'],
+        ['share.partition.max.record.locks', '10001', 'share.partition.max.record.locks must be less than or equal to 10000'],
+        ['share.isolation.level', 'READ_COMMITTED', 'Invalid value "READ_COMMITTED" for configuration share.isolation.level: String must be one of: read_committed, read_uncommitted'],
+        ['share.isolation.level', 'committed', 'Invalid value "committed" for configuration share.isolation.level: String must be one of: read_committed, read_uncommitted'],
+        ...['none', 'LATEST', 'Earliest', '', 'by_duration', 'by_duration:', 'by_duration:-PT1H', 'by_duration:PT-1S', 'by_duration:PT', 'by_duration:P', 'by_duration:P1H', 'by_duration:1H', 'BY_DURATION:PT1H', 'by_duration: PT1H', 'by_duration:PT1.1234567891S', 'by_duration:PT9223372036854775808S', 'by_duration:P106751991167301D'].map(
+          (v): [string, string, string] => ['share.auto.offset.reset', v, reset(v)],
+        ),
+      ];
+      for (const [key, value, message] of refused) {
+        it(`refuses ${key}=${JSON.stringify(value)} with Kafka's message`, () => {
+          expect(one(key, value)).to.deep.equal({ group: 'g', errorCode: ErrorCode.INVALID_CONFIG, errorMessage: message });
+        });
+      }
+
+      it("checks the share heartbeat below the share session timeout with the group's values laid over the defaults", () => {
+        const wide = { ...DEFAULT_SHARE_GROUP_BOUNDS, minSessionTimeoutMs: 1_000, maxHeartbeatIntervalMs: 30_000 };
+        expect(one('share.heartbeat.interval.ms', '30000', wide).errorCode).to.equal(ErrorCode.NONE);
+        const state = applyRecord(emptyMetadata(), { type: 'GroupConfig', group: 'g', config: { 'share.heartbeat.interval.ms': '20000' } });
+        const r = groupConfigChanges(state, [{ group: 'g', set: { 'share.session.timeout.ms': '20000' } }], BOUNDS, wide);
+        expect(r.results[0]).to.deep.include({ errorCode: ErrorCode.INVALID_CONFIG, errorMessage: 'share.session.timeout.ms must be greater than share.heartbeat.interval.ms' });
+        expect(r.records).to.deep.equal([]);
+        expect(groupConfigChanges(state, [{ group: 'g', set: { 'share.session.timeout.ms': '20001' } }], BOUNDS, wide).results[0]!.errorCode).to.equal(ErrorCode.NONE);
+      });
+
+      it("checks against the share bounds given (the controller's group.share.*), not Kafka's defaults", () => {
+        const low = { ...DEFAULT_SHARE_GROUP_BOUNDS, minSessionTimeoutMs: 1_000, minHeartbeatIntervalMs: 100, heartbeatIntervalMs: 500, minRecordLockDurationMs: 1_000, maxRecordLockDurationMs: 30_000 };
+        expect(one('share.session.timeout.ms', '2000', low).errorCode).to.equal(ErrorCode.NONE);
+        expect(one('share.heartbeat.interval.ms', '100', low).errorCode).to.equal(ErrorCode.NONE);
+        expect(one('share.record.lock.duration.ms', '1000', low).errorCode).to.equal(ErrorCode.NONE);
+        expect(one('share.record.lock.duration.ms', '30001', low).errorMessage).to.equal('share.record.lock.duration.ms must be less than or equal to group.share.max.record.lock.duration.ms (30000)');
+        expect(one('share.session.timeout.ms', '999', low).errorMessage).to.equal('share.session.timeout.ms must be greater than or equal to group.share.min.session.timeout.ms (1000)');
+      });
+
+      it('takes consumer and share keys together and keeps a share group\'s keys when others change; the first bad value names its key', () => {
+        const both = { 'consumer.session.timeout.ms': '50000', 'share.auto.offset.reset': 'earliest', 'share.isolation.level': 'read_committed', 'share.delivery.count.limit': '3' };
+        const r = groupConfigChanges(emptyMetadata(), [{ group: 'g', set: both }], BOUNDS, DEFAULT_SHARE_GROUP_BOUNDS);
+        expect(r.records).to.deep.equal([{ type: 'GroupConfig', group: 'g', config: both }]);
+        const state = applyRecord(emptyMetadata(), r.records[0]!);
+        const next = groupConfigChanges(state, [{ group: 'g', set: { 'share.record.lock.duration.ms': '20000' }, delete: ['share.isolation.level'] }], BOUNDS, DEFAULT_SHARE_GROUP_BOUNDS);
+        expect(next.records).to.deep.equal([{ type: 'GroupConfig', group: 'g', config: { 'consumer.session.timeout.ms': '50000', 'share.auto.offset.reset': 'earliest', 'share.delivery.count.limit': '3', 'share.record.lock.duration.ms': '20000' } }]);
+        // values are checked in Kafka's order of the keys, whatever the order given
+        const bad = groupConfigChanges(emptyMetadata(), [{ group: 'g', set: { 'share.isolation.level': 'x', 'share.session.timeout.ms': 'y' } }], BOUNDS, DEFAULT_SHARE_GROUP_BOUNDS);
+        expect(bad.results[0]!.errorMessage).to.match(/^Invalid value "y" for configuration share\.session\.timeout\.ms/);
+      });
+    });
 
     it("checks the heartbeat below the session timeout with the group's values laid over the defaults", () => {
       const wide = { ...BOUNDS, minSessionTimeoutMs: 1_000, maxHeartbeatIntervalMs: 30_000 };
@@ -109,6 +204,23 @@ describe('actors/controller: group configs', () => {
       for (const id of [1, 2]) expect(h.received(id, 'UpdateMetadataRequest').at(-1)?.metadata.groupConfigs).to.deep.equal({ g: { 'consumer.session.timeout.ms': '50000' } });
       await h.restartController();
       expect((await h.metadata()).groupConfigs).to.deep.equal({ g: { 'consumer.session.timeout.ms': '50000' } });
+    });
+
+    it("checks share keys against the controller's own group.share.* bounds", async () => {
+      const config = { 'group.share.min.session.timeout.ms': 1_000, 'group.share.min.heartbeat.interval.ms': 100, 'group.share.heartbeat.interval.ms': 500, 'group.share.min.record.lock.duration.ms': 1_000, 'group.share.record.lock.duration.ms': 2_000 };
+      h = await ControllerHarness.start({ brokers: [1], args: { config } });
+      const r = await h.ask<'AlterGroupConfigsResponse'>({
+        type: 'AlterGroupConfigs',
+        groups: [
+          { group: 'g', set: { 'share.session.timeout.ms': '2000', 'share.record.lock.duration.ms': '1000', 'share.auto.offset.reset': 'earliest' } },
+          { group: 'h', set: { 'share.session.timeout.ms': '999' } },
+        ],
+      });
+      expect(r.groups).to.deep.equal([
+        { group: 'g', errorCode: 0, errorMessage: null },
+        { group: 'h', errorCode: ErrorCode.INVALID_CONFIG, errorMessage: 'share.session.timeout.ms must be greater than or equal to group.share.min.session.timeout.ms (1000)' },
+      ]);
+      expect((await h.metadata()).groupConfigs).to.deep.equal({ g: { 'share.session.timeout.ms': '2000', 'share.record.lock.duration.ms': '1000', 'share.auto.offset.reset': 'earliest' } });
     });
 
     it("checks against the controller's own group.consumer bounds", async () => {

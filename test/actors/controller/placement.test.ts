@@ -159,10 +159,37 @@ describe('actors/controller/controller-config', () => {
       delegationTokenExpiryCheckIntervalMs: 60 * 60 * 1000,
       // what group configs are checked against (Kafka's GroupCoordinatorConfig defaults)
       consumerGroupTimeouts: { sessionTimeoutMs: 45_000, heartbeatIntervalMs: 5_000, minSessionTimeoutMs: 45_000, maxSessionTimeoutMs: 60_000, minHeartbeatIntervalMs: 5_000, maxHeartbeatIntervalMs: 15_000 },
+      // and share groups' share.* (Kafka's GroupCoordinatorConfig and ShareGroupConfig defaults)
+      shareGroupBounds: {
+        sessionTimeoutMs: 45_000,
+        heartbeatIntervalMs: 5_000,
+        minSessionTimeoutMs: 45_000,
+        maxSessionTimeoutMs: 60_000,
+        minHeartbeatIntervalMs: 5_000,
+        maxHeartbeatIntervalMs: 15_000,
+        recordLockDurationMs: 30_000,
+        minRecordLockDurationMs: 15_000,
+        maxRecordLockDurationMs: 60_000,
+        deliveryCountLimit: 5,
+        partitionMaxRecordLocks: 2_000,
+      },
     });
     expect(parseControllerConfig({ 'group.consumer.min.session.timeout.ms': '1000', 'group.consumer.session.timeout.ms': 2_000, 'group.consumer.min.heartbeat.interval.ms': 100, 'group.consumer.heartbeat.interval.ms': 500 }).consumerGroupTimeouts).to.deep.include({ minSessionTimeoutMs: 1_000, sessionTimeoutMs: 2_000 });
     expect(() => parseControllerConfig({ 'group.consumer.session.timeout.ms': 2_000 })).to.throw(/group\.consumer\.session\.timeout\.ms: must be greater than or equal to group\.consumer\.min\.session\.timeout\.ms/);
     expect(() => parseControllerConfig({ 'group.consumer.max.heartbeat.interval.ms': 0 })).to.throw(/group\.consumer\.max\.heartbeat\.interval\.ms: 0 is not valid/);
+    expect(
+      parseControllerConfig({
+        'group.share.min.session.timeout.ms': '1000',
+        'group.share.session.timeout.ms': 2_000,
+        'group.share.min.heartbeat.interval.ms': 100,
+        'group.share.heartbeat.interval.ms': 500,
+        'group.share.min.record.lock.duration.ms': 1_000,
+        'group.share.record.lock.duration.ms': '1000',
+      }).shareGroupBounds,
+    ).to.deep.include({ minSessionTimeoutMs: 1_000, sessionTimeoutMs: 2_000, heartbeatIntervalMs: 500, minRecordLockDurationMs: 1_000, recordLockDurationMs: 1_000 });
+    expect(() => parseControllerConfig({ 'group.share.session.timeout.ms': 2_000 })).to.throw(/group\.share\.session\.timeout\.ms: must be greater than or equal to group\.share\.min\.session\.timeout\.ms/);
+    expect(() => parseControllerConfig({ 'group.share.record.lock.duration.ms': 70_000 })).to.throw(/group\.share\.max\.record\.lock\.duration\.ms: must be greater than or equal to group\.share\.record\.lock\.duration\.ms/);
+    expect(() => parseControllerConfig({ 'group.share.delivery.count.limit': 11 })).to.throw(/group\.share\.delivery\.count\.limit: 11 is not valid: must be an integer in \[2, 10\]/);
     expect(
       parseControllerConfig({ 'broker.session.timeout.ms': '18000', 'unclean.leader.election.enable': 'true', 'auto.leader.rebalance.enable': 'false', 'leader.imbalance.check.interval.seconds': '30' }),
     ).to.deep.include({
