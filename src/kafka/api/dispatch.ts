@@ -36,6 +36,7 @@ import { getTelemetrySubscriptions, pushTelemetry } from './client-telemetry.js'
 import { listConfigResources } from './list-config-resources.js';
 import { consumerGroupDescribe, consumerGroupHeartbeat } from './consumer-groups.js';
 import { shareAcknowledge, shareFetch, shareGroupDescribe, shareGroupHeartbeat } from './share-groups.js';
+import { alterShareGroupOffsets, deleteShareGroupOffsets, describeShareGroupOffsets } from './share-group-offsets.js';
 import { SUPPORTED_VERSIONS, apiVersions } from './versions.js';
 
 // each entry's handler is typed for its own key; the map forgets which, the connection keys by header
@@ -104,6 +105,9 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [57, updateFeatures],
   [80, addRaftVoter],
   [81, removeRaftVoter],
+  [90, describeShareGroupOffsets],
+  [91, alterShareGroupOffsets],
+  [92, deleteShareGroupOffsets],
 ]);
 
 for (const key of SUPPORTED_VERSIONS.keys()) {

@@ -78,6 +78,9 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [79, { min: 1, max: 2 }], // ShareAcknowledge (KIP-932; v2: the acquisition lock timeout; KIP-1222's renewal refused)
   [80, { min: 0, max: 1 }], // AddRaftVoter (KIP-853, to the active controller; v1: KIP-1186's answer once written)
   [81, { min: 0, max: 0 }], // RemoveRaftVoter (KIP-853)
+  [90, { min: 0, max: 1 }], // DescribeShareGroupOffsets (KIP-932; v1: each partition's lag, Kafka 4.2)
+  [91, { min: 0, max: 0 }], // AlterShareGroupOffsets (KIP-932)
+  [92, { min: 0, max: 0 }], // DeleteShareGroupOffsets (KIP-932)
 ]);
 
 export const API_VERSIONS_KEY = 18;
