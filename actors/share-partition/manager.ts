@@ -10,9 +10,12 @@
  * again: delivery is at least once, as Kafka's).
  *
  * A partition's state is first made, when its share coordinator has none, from the group's
- * share.auto.offset.reset: the high watermark (latest, Kafka's default) or the log start
- * (earliest). It is held for the leader epoch it was loaded at; a fetch that finds the replica
- * no longer leader, or at another epoch, drops it (the next leader loads it from the coordinator).
+ * share.auto.offset.reset: the high watermark (latest, Kafka's default), the log start
+ * (earliest), or the first record written within a duration (by_duration; none that recent:
+ * the high watermark). It is held for the leader epoch it was loaded at; a fetch that finds the
+ * replica no longer leader, or at another epoch, drops it (the next leader loads it from the
+ * coordinator). A group with share.isolation.level read_committed reads up to the last stable
+ * offset, and the records of aborted transactions are archived as they are acquired.
  *
  * Owned state: the share partitions (loading, ready), their pending and queued state writes,
  * the fetches waiting for loads, writes or records, the group configs of share groups.
@@ -29,13 +32,13 @@
  */
 import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
-import { iterateBatches, readBatchHeader } from '../../src/protocol/batch-header.js';
+import { CONTROL_FLAG_MASK, TRANSACTIONAL_FLAG_MASK, iterateBatches, readBatchHeader } from '../../src/protocol/batch-header.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { isFailure, type ActorRef, type Failure } from '../../src/runtime/types.js';
 import type { BrokerMsg, FetchResponse } from '../broker/messages.js';
 import type { FindCoordinatorResponse } from '../group-coordinator/messages.js';
-import type { ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
+import type { ListOffsetsResult, ReplicaDescription, ReplicaMsg } from '../partition-replica/messages.js';
 import type { InitializeShareGroupStateResult, ReadShareGroupStateResult, ShareCoordinatorMsg, WriteShareGroupStateResult } from '../share-coordinator/messages.js';
 import { shareCoordinatorPath } from '../share-coordinator/messages.js';
 import type {
@@ -48,7 +51,7 @@ import type {
   SharePartitionsDescription,
 } from './messages.js';
 import { DEFAULT_SHARE_GROUP_DEFAULTS, shareGroupSettings, type ShareGroupDefaults, type ShareGroupSettings } from './share-group-settings.js';
-import { SharePartitionState, type AcquiredRange, type LogBatchSpan, type PersistedShareState } from './share-partition-state.js';
+import { AcknowledgeType, SharePartitionState, type AcquiredRange, type LogBatchSpan } from './share-partition-state.js';
 
 export interface ShareManagerArgs {
   brokerId: number;
@@ -204,7 +207,18 @@ function startLoad(s: ShareManagerState, ctx: Ctx, e: Entry): void {
     if (read.type === 'failed' || read.errorCode !== ErrorCode.NONE) return fail(read.errorCode, read.errorMessage ?? errorInfo(read.errorCode).message);
     if (read.startOffset >= 0) return done({ errorCode: ErrorCode.NONE, leaderEpoch: d.leaderEpoch, stateEpoch: read.stateEpoch, startOffset: read.startOffset, stateBatches: read.stateBatches, logStartOffset: d.logStartOffset });
     // none yet: the group starts here where share.auto.offset.reset says
-    const startOffset = cfg.autoOffsetReset === 'earliest' ? d.logStartOffset : d.highWatermark;
+    let startOffset = cfg.autoOffsetReset === 'earliest' ? d.logStartOffset : d.highWatermark;
+    if (typeof cfg.autoOffsetReset === 'object') {
+      // by_duration: the first record written at or after now - duration (Kafka's ListOffsets by
+      // timestamp); none that recent: the high watermark; a duration reaching before 1970: the log start
+      const timestamp = ctx.clock.now() - cfg.autoOffsetReset.byDurationMs;
+      if (timestamp < 0) startOffset = d.logStartOffset;
+      else {
+        const at = await ctx.ask<ListOffsetsResult>(s.replicaFor(e.topic, e.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: d.leaderEpoch }, { timeoutMs: s.requestTimeoutMs });
+        if (isFailure(at) || at.errorCode !== ErrorCode.NONE) return fail(isFailure(at) ? at.errorCode : at.errorCode, isFailure(at) ? at.message : errorInfo(at.errorCode).message);
+        startOffset = at.offset >= 0 ? Math.min(at.offset, d.highWatermark) : d.highWatermark;
+      }
+    }
     const init = await askCoordinator<InitializeShareGroupStateResult>(s, ctx, e.key, { type: 'InitializeShareGroupState', groupId: e.groupId, topicId: e.topicId, partition: e.partition, stateEpoch: 0, startOffset });
     if (init.type === 'failed' || init.errorCode !== ErrorCode.NONE) return fail(init.errorCode, init.errorMessage ?? errorInfo(init.errorCode).message);
     ctx.log.info('share partition initialized', { groupId: e.groupId, topic: e.topic, partition: e.partition, startOffset, autoOffsetReset: cfg.autoOffsetReset });
@@ -377,6 +391,7 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
     return;
   }
   f.reading = true;
+  const readCommitted = settings(s, f.m.groupId).isolationLevel === 'read_committed';
   const maxWaitMs = Math.max(0, f.deadline - now);
   const partitionMaxBytes = Math.max(1, Math.floor(f.m.maxBytes / wanted.length));
   void ctx
@@ -389,6 +404,8 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
         minBytes: Math.max(1, f.m.minBytes),
         maxBytes: f.m.maxBytes,
         partitions: wanted.map((w) => ({ topic: w.topic, partition: w.partition, fetchOffset: w.fetchOffset, currentLeaderEpoch: w.leaderEpoch, partitionMaxBytes })),
+        // share.isolation.level read_committed: up to the last stable offset, told the aborted transactions
+        ...(readCommitted ? { isolationLevel: 'read_committed' as const } : {}),
       },
       { timeoutMs: maxWaitMs + s.requestTimeoutMs },
     )
@@ -401,6 +418,7 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
           const w = wanted.find((x) => x.topic === pr.topic && x.partition === pr.partition)!;
           const o: Extract<Msg, { type: 'ShareFetchRead' }>['partitions'][number] = { key: w.key, errorCode: pr.errorCode, records: pr.records, logStartOffset: pr.logStartOffset };
           if (pr.errorMessage) o.errorMessage = pr.errorMessage;
+          if (readCommitted) o.abortedTransactions = pr.abortedTransactions ?? [];
           return o;
         });
       }
@@ -414,6 +432,52 @@ function batchesOf(records: Uint8Array): { pos: number; size: number; span: LogB
   for (const frame of iterateBatches(records)) {
     const h = readBatchHeader(records, frame.pos);
     out.push({ pos: frame.pos, size: frame.size, span: { baseOffset: h.baseOffset, lastOffset: h.baseOffset + h.lastOffsetDelta } });
+  }
+  return out;
+}
+
+/**
+ * The data batches of transactions `aborted` names, as offset spans: a producer's batches from
+ * its aborted transaction's first offset until its ABORT marker (the consumer's rule).
+ */
+function abortedSpans(records: Uint8Array, batches: { pos: number; span: LogBatchSpan }[], aborted: readonly { producerId: number; firstOffset: number }[]): LogBatchSpan[] {
+  const pending = [...aborted].sort((a, b) => a.firstOffset - b.firstOffset);
+  const open = new Set<number>();
+  const out: LogBatchSpan[] = [];
+  for (const b of batches) {
+    while (pending.length > 0 && pending[0]!.firstOffset <= b.span.lastOffset) open.add(pending.shift()!.producerId);
+    const h = readBatchHeader(records, b.pos);
+    if ((h.attributes & TRANSACTIONAL_FLAG_MASK) === 0 || !open.has(h.producerId)) continue;
+    if ((h.attributes & CONTROL_FLAG_MASK) !== 0) open.delete(h.producerId);
+    else out.push(b.span);
+  }
+  return out;
+}
+
+/** The parts of `ranges` inside `spans`. */
+function intersect(ranges: readonly AcquiredRange[], spans: readonly LogBatchSpan[]): AcquiredRange[] {
+  const out: AcquiredRange[] = [];
+  for (const r of ranges) {
+    for (const sp of spans) {
+      const first = Math.max(r.firstOffset, sp.baseOffset);
+      const last = Math.min(r.lastOffset, sp.lastOffset);
+      if (first <= last) out.push({ firstOffset: first, lastOffset: last, deliveryCount: r.deliveryCount });
+    }
+  }
+  return out;
+}
+
+/** `ranges` without the offsets of `removed` (both ascending). */
+function subtract(ranges: readonly AcquiredRange[], removed: readonly AcquiredRange[]): AcquiredRange[] {
+  const out: AcquiredRange[] = [];
+  for (const r of ranges) {
+    let from = r.firstOffset;
+    for (const x of removed) {
+      if (x.lastOffset < from || x.firstOffset > r.lastOffset) continue;
+      if (x.firstOffset > from) out.push({ firstOffset: from, lastOffset: x.firstOffset - 1, deliveryCount: r.deliveryCount });
+      from = x.lastOffset + 1;
+    }
+    if (from <= r.lastOffset) out.push({ firstOffset: from, lastOffset: r.lastOffset, deliveryCount: r.deliveryCount });
   }
   return out;
 }
@@ -475,8 +539,20 @@ function onFetchRead(s: ShareManagerState, ctx: Ctx, f: PendingFetch, m: Extract
       retry = true;
       continue;
     }
-    const ranges = e.state.acquire(f.m.memberId, batches.map((b) => b.span), budget);
+    let ranges = e.state.acquire(f.m.memberId, batches.map((b) => b.span), budget);
     if (ranges.length === 0) continue;
+    if (pr.abortedTransactions && pr.abortedTransactions.length > 0) {
+      // read_committed: the records of aborted transactions are archived, never delivered (Kafka's
+      // SharePartition does the same with the aborted transactions its fetch is told of)
+      const aborted = abortedSpans(pr.records, batches, pr.abortedTransactions);
+      const archive = intersect(ranges, aborted);
+      if (archive.length > 0) {
+        const r2 = e.state.acknowledge(f.m.memberId, archive.map((a) => ({ firstOffset: a.firstOffset, lastOffset: a.lastOffset, acknowledgeTypes: [AcknowledgeType.Reject] })));
+        if (r2.changed) changeAndPersist(s, ctx, e, () => {});
+        ranges = subtract(ranges, archive);
+        if (ranges.length === 0) continue;
+      }
+    }
     for (const a of ranges) budget -= a.lastOffset - a.firstOffset + 1;
     r.acquiredRecords = ranges;
     r.records = batchesHolding(pr.records, batches, ranges);

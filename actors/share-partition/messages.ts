@@ -63,7 +63,13 @@ export type ShareManagerMsg =
   /** A write of a share partition's state came back. */
   | { type: 'SharePartitionWritten'; key: string; writeId: number; errorCode: number; errorMessage?: string }
   /** A waiting fetch's read of the log came back. */
-  | { type: 'ShareFetchRead'; fetchId: number; errorCode: number; partitions: { key: string; errorCode: number; errorMessage?: string; records: Uint8Array; logStartOffset: number }[] }
+  | {
+      type: 'ShareFetchRead';
+      fetchId: number;
+      errorCode: number;
+      /** read_committed reads carry the aborted transactions in what they read. */
+      partitions: { key: string; errorCode: number; errorMessage?: string; records: Uint8Array; logStartOffset: number; abortedTransactions?: { producerId: number; firstOffset: number }[] }[];
+    }
   /** A waiting fetch's wait is over. */
   | { type: 'ShareFetchDeadline'; fetchId: number }
   /** The earliest acquisition lock of a share partition is due. */
