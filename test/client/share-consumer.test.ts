@@ -9,12 +9,13 @@
  */
 import { expect } from 'chai';
 import { ShareConsumerConfigError } from '../../actors/share-consumer/share-consumer-config.js';
-import { coordinatorPath, type ShareGroupDescribeResponse } from '../../actors/group-coordinator/messages.js';
+import { coordinatorPath, type FindCoordinatorResponse, type ShareGroupDescribeResponse } from '../../actors/group-coordinator/messages.js';
 import type { DescribedSharePartition, ShareManagerMsg, SharePartitionsDescription } from '../../actors/share-partition/messages.js';
 import { sharePartitionManagerPath } from '../../actors/share-partition/messages.js';
 import { SamsaError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { AcknowledgeType, IllegalStateError, type ShareAcknowledgementResult, type ShareConsumer, type ShareRecord } from '../../src/client/share-consumer.js';
+import { brokerPath } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isFailure, type ActorRef } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -75,22 +76,20 @@ describe('client/share consumer (KIP-932)', function () {
     }
 
     /** The group's share partition of the topic exists on the broker (its first fetch made it: latest starts there). */
-    async function initialized(groupId: string): Promise<void> {
-      await checkFor(async () => {
-        const r = await c.system().ask<SharePartitionsDescription>({ node: 'b1', path: sharePartitionManagerPath(1) }, { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 5_000 });
-        return !isFailure(r) && r.partitions.some((p) => p.topic === topic);
-      }, 15_000, 50);
+    async function initialized(groupId: string, of = topic): Promise<boolean> {
+      const r = await c.system().ask<SharePartitionsDescription>({ node: 'b1', path: sharePartitionManagerPath(1) }, { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 5_000 });
+      return !isFailure(r) && r.partitions.some((p) => p.topic === of);
     }
 
-    /** Subscribes and polls until the group's share partition is there. */
-    async function start(sc: ShareConsumer): Promise<void> {
-      await sc.subscribe([topic]);
-      const first = sc.poll(100);
-      await first;
-      let ready = false;
-      const waiting = initialized(sc.groupId).then(() => (ready = true));
-      while (!ready) await sc.poll(100);
-      await waiting;
+    /** Subscribes (to the test's topic unless told) and polls until the group's share partitions of them are there. */
+    async function start(sc: ShareConsumer, topics = [topic]): Promise<void> {
+      await sc.subscribe(topics);
+      for (const t of topics) {
+        await checkFor(async () => {
+          expect(await sc.poll(100)).to.deep.equal([]);
+          return initialized(sc.groupId, t);
+        }, 15_000, 0);
+      }
     }
 
     /** The group's state of the topic's partition 0 on broker 1. */
@@ -120,6 +119,26 @@ describe('client/share consumer (KIP-932)', function () {
       expect(d).to.deep.include({ phase: 'Stable', memberId: sc.memberId, subscription: [topic], fetchedFrom: [1] });
       expect(d.memberEpoch).to.be.greaterThan(0);
       expect(d.assignment.map((a) => `${a.topic}-${a.partition}`)).to.deep.equal([`${topic}-0`]);
+    });
+
+    it("with the group's share.auto.offset.reset earliest, what was written before the first fetch is delivered too", async () => {
+      await produceValues(samsa, topic, ['old-0', 'old-1']);
+      const admin = samsa.admin();
+      await admin.connect();
+      try {
+        const [res] = await admin.alterGroupConfigs([{ group: 'g-earliest', set: { 'share.auto.offset.reset': 'earliest' } }]);
+        expect(res).to.deep.include({ group: 'g-earliest', errorCode: ErrorCode.NONE });
+      } finally {
+        await admin.disconnect();
+      }
+      // the broker has the group's config (its share partition manager is told with the same metadata)
+      await checkFor(async () => {
+        const r = await c.client.brokerMetadata(1, 'b1');
+        return !isFailure(r) && r.metadata?.groupConfigs?.['g-earliest']?.['share.auto.offset.reset'] === 'earliest';
+      }, 10_000, 20);
+      const sc = consumer('g-earliest');
+      await sc.subscribe([topic]);
+      expect(values(await pollUntil(sc, (all) => all.length >= 2))).to.deep.equal(['old-0', 'old-1']);
     });
 
     it('two members of a group share one partition as a queue: no record reaches both, together they get all', async () => {
@@ -276,6 +295,73 @@ describe('client/share consumer (KIP-932)', function () {
       // the marker's offset was acknowledged too: the group is past all four
       await checkFor(async () => (await sharePartition('g-gap'))?.startOffset === 4, 10_000, 50);
     });
+
+    it('a subscription change reaches the coordinator (the new topic is assigned and read); unsubscribe leaves the group', async () => {
+      const other = `${topic}-other`;
+      await c.client.createTopic(other, 1, 1);
+      await c.client.waitForLeaders(other);
+      const sc = consumer('g-resubscribe');
+      await start(sc);
+      const epoch = (await sc.describe()).memberEpoch;
+      await start(sc, [topic, other]);
+      const d = await sc.describe();
+      expect(d.subscription).to.deep.equal([topic, other].sort());
+      expect(d.assignment.map((a) => a.topic).sort()).to.deep.equal([topic, other].sort());
+      expect(d.memberEpoch).to.be.greaterThan(epoch);
+      await produceValues(samsa, other, ['o0']);
+      await produceValues(samsa, topic, ['t0']);
+      const got = await pollUntil(sc, (all) => all.length >= 2);
+      expect(got.map((r) => `${r.topic}:${String(r.value)}`).sort()).to.deep.equal([`${other}:o0`, `${topic}:t0`].sort());
+      await sc.unsubscribe();
+      expect(sc.subscription()).to.deep.equal([]);
+      expect(await sc.describe()).to.deep.include({ phase: 'Unsubscribed', memberEpoch: 0, assignment: [] });
+      const r = await c.system().ask<ShareGroupDescribeResponse>({ node: 'b1', path: coordinatorPath(1) }, { type: 'ShareGroupDescribe', groups: ['g-resubscribe'] }, { timeoutMs: 5_000 });
+      if (isFailure(r)) throw new Error(r.message);
+      expect(r.groups[0]!.members).to.deep.equal([]);
+      let err: unknown = null;
+      await sc.poll(10).catch((e: unknown) => (err = e));
+      expect(err).to.be.instanceOf(IllegalStateError);
+      // and back in, under the same member id
+      await start(sc);
+      expect(await sc.describe()).to.deep.include({ phase: 'Stable', memberId: sc.memberId });
+    });
+
+    it('commitAsync sends without waiting: the brokers have the acknowledgements, the callback hears of them with a later call', async () => {
+      const sc = consumer('g-async', { acknowledgementMode: 'explicit' });
+      const seen: ShareAcknowledgementResult[] = [];
+      sc.setAcknowledgementCommitCallback((res) => seen.push(res));
+      await start(sc);
+      await produceValues(samsa, topic, ['a0', 'a1']);
+      const got = await pollUntil(sc, (all) => all.length >= 2, 15_000, (records) => {
+        for (const r of records) sc.acknowledge(r);
+      });
+      expect(values(got)).to.deep.equal(['a0', 'a1']);
+      sc.commitAsync();
+      // no poll meanwhile: the commit alone took them there
+      await checkFor(async () => (await sharePartition('g-async'))?.startOffset === 2, 10_000, 50);
+      expect(seen.filter((r) => r.offsets.includes(0))).to.deep.equal([]);
+      await sc.poll(50);
+      expect(seen.find((r) => r.offsets.join() === '0,1')).to.deep.include({ topic, partition: 0, error: null });
+    });
+
+    it('a group id that is not a share group: poll throws the coordinator\'s error (GROUP_ID_NOT_FOUND)', async () => {
+      const classic = samsa.consumer({ groupId: 'g-classic', 'fetch.max.wait.ms': 100 });
+      await classic.connect();
+      await classic.subscribe({ topics: [topic] });
+      const joined = new Promise<void>((resolve) => classic.on('group.join', () => resolve()));
+      await classic.run({ eachMessage: () => undefined });
+      await joined;
+      try {
+        const sc = consumer('g-classic');
+        await sc.subscribe([topic]);
+        const err = await checkFor(async () => sc.poll(100).then(() => null, (e: unknown) => e), 10_000, 0);
+        expect(err).to.be.instanceOf(SamsaError);
+        expect((err as SamsaError).errorCode).to.equal(ErrorCode.GROUP_ID_NOT_FOUND);
+        expect((err as SamsaError).message).to.match(/not a share group/);
+      } finally {
+        await classic.disconnect();
+      }
+    });
   });
 
   describe('three brokers', () => {
@@ -317,6 +403,46 @@ describe('client/share consumer (KIP-932)', function () {
         const d = await sc.describe();
         expect(d.fetchedFrom).to.deep.equal([...new Set(leaders)].sort((a, b) => a - b));
         expect(d.assignment.map((a) => a.partition).sort()).to.deep.equal([0, 1, 2]);
+      } finally {
+        await sc.close();
+      }
+    });
+
+    it('the coordinator moves (its broker dies): the member joins the new one under its id and goes on receiving', async () => {
+      await c.client.createTopic('moving', 3, 3);
+      await c.client.waitForLeaders('moving');
+      const sc = samsa.shareConsumer({ groupId: 'g-moving', 'fetch.max.wait.ms': 200, 'request.timeout.ms': 3_000 });
+      try {
+        await sc.subscribe(['moving']);
+        await checkFor(async () => {
+          await sc.poll(100);
+          let n = 0;
+          for (const id of [1, 2, 3]) {
+            const r = await c.system().ask<SharePartitionsDescription>({ node: `b${id}`, path: sharePartitionManagerPath(id) }, { type: 'DescribeSharePartitions', groupId: 'g-moving' }, { timeoutMs: 5_000 });
+            if (!isFailure(r)) n += r.partitions.length;
+          }
+          return n === 3;
+        }, 20_000, 50);
+        const before = Array.from({ length: 6 }, (_, i) => `b${i}`);
+        await produceValues(samsa, 'moving', before, 3);
+        expect(values(await pollUntil(sc, (all) => all.length >= before.length, 20_000)).sort()).to.deep.equal(before.sort());
+        const found = await c.system().ask<FindCoordinatorResponse>({ node: 'b1', path: brokerPath(1) }, { type: 'FindCoordinator', key: 'g-moving', keyType: 'group' }, { timeoutMs: 5_000 });
+        if (isFailure(found) || found.errorCode !== ErrorCode.NONE) throw new Error('no coordinator');
+        await c.killBroker(found.brokerId);
+        const after = Array.from({ length: 6 }, (_, i) => `a${i}`);
+        await produceValues(samsa, 'moving', after, 3);
+        // at least once: the records the dead broker's partitions had acquired and not written may come again
+        const got = await pollUntil(sc, (all) => after.every((v) => values(all).includes(v)), 40_000);
+        expect(after.filter((v) => !values(got).includes(v))).to.deep.equal([]);
+        // the new coordinator did not know the member (members are not written): it joined again under the same id
+        const live = [1, 2, 3].find((id) => id !== found.brokerId)!;
+        await checkFor(async () => {
+          const f = await c.system().ask<FindCoordinatorResponse>({ node: `b${live}`, path: brokerPath(live) }, { type: 'FindCoordinator', key: 'g-moving', keyType: 'group' }, { timeoutMs: 5_000 });
+          if (isFailure(f) || f.errorCode !== ErrorCode.NONE || f.brokerId === found.brokerId) return false;
+          const d = await c.system().ask<ShareGroupDescribeResponse>({ node: f.node, path: coordinatorPath(f.brokerId) }, { type: 'ShareGroupDescribe', groups: ['g-moving'] }, { timeoutMs: 5_000 });
+          return !isFailure(d) && d.groups[0]!.members.some((m) => m.memberId === sc.memberId);
+        }, 20_000, 100);
+        expect(await sc.describe()).to.deep.include({ phase: 'Stable', memberId: sc.memberId });
       } finally {
         await sc.close();
       }
