@@ -25,6 +25,12 @@ export interface OptionSpec {
   modes?: readonly string[];
   /** A flag that may be given more than once (Args.sequence tells where each was). */
   repeatable?: boolean;
+  /**
+   * A 'string' option whose value may be left out (Kafka's withOptionalArg, as
+   * kafka-share-groups' `--list --state [states]`): given bare, before another option or at the
+   * end, its value is ''.
+   */
+  optionalValue?: boolean;
 }
 
 export interface PositionalSpec {
@@ -124,6 +130,7 @@ function editDistance(a: string, b: string): number {
 }
 
 function checkValue(spec: OptionSpec, raw: string): void {
+  if (spec.optionalValue && raw === '') return;
   if (spec.kind === 'int') {
     if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${spec.name} takes an integer, got '${raw}'`);
     const n = Number(raw);
@@ -191,6 +198,10 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
     if (inline === undefined) {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+        if (spec.optionalValue) {
+          put(spec, '');
+          continue;
+        }
         throw new UsageError(`--${spec.name} needs a value${spec.value ? ` (${spec.value})` : ''}`);
       }
       inline = next;

@@ -55,7 +55,8 @@ export function formatHelp(cmd: Command): string {
   for (const para of cmd.description.split('\n\n')) lines.push(...wrap(para, 96, ''), '');
   if (cmd.positional) lines.push('arguments:', `  ${cmd.positional.name.padEnd(36)}${cmd.positional.help}`, '');
   lines.push('options:');
-  const left = (o: OptionSpec) => `${o.alias ? `-${o.alias}, ` : ''}--${o.name}${o.kind === 'flag' ? '' : ` ${o.value ?? (o.kind === 'int' ? 'n' : 'value')}`}${o.kind === 'list' ? ' ...' : ''}`;
+  const valueOf = (o: OptionSpec) => o.value ?? (o.kind === 'int' ? 'n' : 'value');
+  const left = (o: OptionSpec) => `${o.alias ? `-${o.alias}, ` : ''}--${o.name}${o.kind === 'flag' ? '' : o.optionalValue ? ` [${valueOf(o)}]` : ` ${valueOf(o)}`}${o.kind === 'list' ? ' ...' : ''}`;
   const width = Math.min(36, Math.max(...cmd.options.map((o) => left(o).length)) + 2);
   for (const o of cmd.options) {
     const l = left(o);

@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'produce', summary: 'send lines from stdin as records to a topic', load: async () => (await import('./commands/produce.js')).produceCommand },
   { name: 'consume', summary: 'print the records of a topic, one per line', load: async () => (await import('./commands/consume.js')).consumeCommand },
   { name: 'groups', summary: 'list, describe, delete consumer groups and reset their offsets', load: async () => (await import('./commands/groups.js')).groupsCommand },
+  { name: 'share-groups', summary: 'list, describe, delete share groups (KIP-932), delete and reset their offsets', load: async () => (await import('./commands/share-groups.js')).shareGroupsCommand },
   { name: 'leader-election', summary: 'move partition leadership to preferred replicas, or elect leaders for partitions without one', load: async () => (await import('./commands/leader-election.js')).leaderElectionCommand },
   { name: 'reassign-partitions', summary: 'move partitions to other brokers or change their replication factor, and follow or cancel the moves', load: async () => (await import('./commands/reassign-partitions.js')).reassignPartitionsCommand },
   { name: 'acls', summary: 'add, remove and list ACLs (who may do what to which topic, group, cluster or transactional id)', load: async () => (await import('./commands/acls.js')).aclsCommand },

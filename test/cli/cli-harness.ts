@@ -71,7 +71,7 @@ export function startCli(args: readonly string[], opts: RunOptions = {}): { chil
  * each. SAMSA_CLI_SPAWN=1 runs every command as a process. The executable itself (exit codes,
  * signals, stdin, environment) is tested through startCli.
  */
-const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'features', 'groups', 'delegation-tokens', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help', 'perf-produce', 'perf-consume', 'perf-e2e']);
+const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'features', 'groups', 'share-groups', 'delegation-tokens', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help', 'perf-produce', 'perf-consume', 'perf-e2e']);
 
 function inProcess(args: readonly string[], opts: RunOptions): boolean {
   if (process.env.SAMSA_CLI_SPAWN === '1' || opts.spawn || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;
@@ -126,12 +126,12 @@ export class CliCluster {
     readonly bootstrap: string,
   ) {}
 
-  static async start(brokers: number, controllerConfig: Record<string, unknown> = {}, opts: { logDirsPerBroker?: number } = {}): Promise<CliCluster> {
+  static async start(brokers: number, controllerConfig: Record<string, unknown> = {}, opts: { logDirsPerBroker?: number; brokerConfig?: Record<string, unknown> } = {}): Promise<CliCluster> {
     // fast failover: the leader-election test crashes a broker and waits for the controller to notice
     const cluster = await TestCluster.start({
       brokers,
       transport: 'worker',
-      ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3 }, controllerConfig),
+      ...fastFailover({ 'group.initial.rebalance.delay.ms': 0, 'offsets.topic.num.partitions': 3, ...opts.brokerConfig }, controllerConfig),
       ...(opts.logDirsPerBroker !== undefined ? { logDirsPerBroker: opts.logDirsPerBroker } : {}),
     });
     const tcp = new TcpTransport(cluster.system(), { clusterId: 'test-cluster' });
