@@ -109,6 +109,7 @@ interface ShareConsumerState {
   config: ShareConsumerConfig;
   metadata: MetadataCache;
   metadataInFlight: boolean;
+  metadataAskedAt: number;
   memberId: string;
   memberEpoch: number;
   phase: ShareMemberPhase;
@@ -179,9 +180,12 @@ function bumpBackoff(s: ShareConsumerState): number {
   return wait;
 }
 
+/** Asks a broker for the metadata (at most once per retry.backoff.ms). */
 function refreshMetadata(s: ShareConsumerState, ctx: Ctx): void {
-  if (s.metadataInFlight) return;
+  const now = ctx.clock.now();
+  if (s.metadataInFlight || now - s.metadataAskedAt < s.config.retryBackoffMs) return;
   s.metadataInFlight = true;
+  s.metadataAskedAt = now;
   void ctx
     .ask<MetadataResponse>(s.metadata.nextBroker(), { type: 'Metadata' }, { timeoutMs: s.config.requestTimeoutMs })
     .then((r) => ctx.send(ctx.self, { type: 'MetadataResult', metadata: isFailure(r) || !r.metadata ? null : r.metadata }));
@@ -688,6 +692,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       config,
       metadata: new MetadataCache(args.bootstrap),
       metadataInFlight: false,
+      metadataAskedAt: -Infinity,
       memberId: args.memberId ?? randomUUID(),
       memberEpoch: 0,
       phase: 'Unsubscribed',
