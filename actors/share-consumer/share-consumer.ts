@@ -622,9 +622,9 @@ function startLeaving(s: ShareConsumerState, ctx: Ctx, token: ReplyToken | undef
   const now = ctx.clock.now();
   s.leaving = { token, close, commitId: null, goneSent: false, deadline: now + s.config.fetchMaxWaitMs + Math.min(s.config.requestTimeoutMs, LEAVE_TIMEOUT_MS) };
   s.phase = 'Leaving';
-  answerPoll(s, ctx, true);
-  // records buffered and not handed out go back with ShareMemberGone
+  // records buffered and not handed out go back with ShareMemberGone; a poll waiting gets none
   s.buffer = [];
+  answerPoll(s, ctx, true);
   if (s.pendingAcks.size > 0) {
     const id = ++s.seq;
     s.commits.set(id, { token: undefined, outstanding: 0, results: [] });
