@@ -6,6 +6,7 @@
  */
 import type { SharePartitionLimits } from './share-partition-state.js';
 import {
+  DEFAULT_SHARE_GROUP_BOUNDS,
   SHARE_AUTO_OFFSET_RESET,
   SHARE_DELIVERY_COUNT_LIMIT,
   SHARE_HEARTBEAT_INTERVAL_MS,
@@ -41,15 +42,15 @@ export interface ShareGroupDefaults {
 }
 
 /** Kafka's defaults of group.share.* (share.auto.offset.reset: latest, share.isolation.level: read_uncommitted). */
-export const DEFAULT_SHARE_GROUP_DEFAULTS: ShareGroupDefaults = {
+export const DEFAULT_SHARE_GROUP_DEFAULTS: ShareGroupDefaults = Object.freeze({
   autoOffsetReset: 'latest',
   isolationLevel: 'read_uncommitted',
-  recordLockDurationMs: 30_000,
-  deliveryCountLimit: 5,
-  partitionMaxRecordLocks: 2_000,
-  sessionTimeoutMs: 45_000,
-  heartbeatIntervalMs: 5_000,
-};
+  recordLockDurationMs: DEFAULT_SHARE_GROUP_BOUNDS.recordLockDurationMs,
+  deliveryCountLimit: DEFAULT_SHARE_GROUP_BOUNDS.deliveryCountLimit,
+  partitionMaxRecordLocks: DEFAULT_SHARE_GROUP_BOUNDS.partitionMaxRecordLocks,
+  sessionTimeoutMs: DEFAULT_SHARE_GROUP_BOUNDS.sessionTimeoutMs,
+  heartbeatIntervalMs: DEFAULT_SHARE_GROUP_BOUNDS.heartbeatIntervalMs,
+});
 
 export interface ShareGroupSettings extends ShareGroupDefaults {
   limits: SharePartitionLimits;
