@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'topics', summary: 'create, list, describe, delete topics and add partitions', load: async () => (await import('./commands/topics.js')).topicsCommand },
   { name: 'produce', summary: 'send lines from stdin as records to a topic', load: async () => (await import('./commands/produce.js')).produceCommand },
   { name: 'consume', summary: 'print the records of a topic, one per line', load: async () => (await import('./commands/consume.js')).consumeCommand },
+  { name: 'share-consume', summary: 'print the records of a topic as a member of a share group (KIP-932), acknowledging each', load: async () => (await import('./commands/share-consume.js')).shareConsumeCommand },
   { name: 'groups', summary: 'list, describe, delete consumer groups and reset their offsets', load: async () => (await import('./commands/groups.js')).groupsCommand },
   { name: 'share-groups', summary: 'list, describe, delete share groups (KIP-932), delete and reset their offsets', load: async () => (await import('./commands/share-groups.js')).shareGroupsCommand },
   { name: 'leader-election', summary: 'move partition leadership to preferred replicas, or elect leaders for partitions without one', load: async () => (await import('./commands/leader-election.js')).leaderElectionCommand },
