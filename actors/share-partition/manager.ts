@@ -7,7 +7,9 @@
  * loaded from there when first used, written there after every acknowledgement, release or
  * lock expiry before the change is answered. A write that fails drops the state held here, so
  * the next use loads what was last written (what was acknowledged and not written is delivered
- * again: delivery is at least once, as Kafka's).
+ * again: delivery is at least once, as Kafka's). A record loaded as Available with
+ * share.delivery.count.limit deliveries (held when its state was written, by a leader since
+ * gone) is archived at the load, as a lock running out at the limit would be.
  *
  * A partition's state is first made, when its share coordinator has none, from the group's
  * share.auto.offset.reset: the high watermark (latest, Kafka's default), the log start
@@ -756,10 +758,13 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
       e.leaderEpoch = m.leaderEpoch;
       e.stateEpoch = m.stateEpoch;
       const moved = m.logStartOffset > e.state.startOffset && e.state.moveStartOffset(m.logStartOffset);
+      // offsets held at the delivery limit when the state was written: their last delivery counts
+      const exhausted = e.state.archiveExhausted();
+      if (exhausted) ctx.log.info('share partition loaded with records at the delivery limit: archived', { groupId: e.groupId, topic: e.topic, partition: e.partition, startOffset: e.state.startOffset });
       ctx.log.debug('share partition loaded', { groupId: e.groupId, topic: e.topic, partition: e.partition, leaderEpoch: m.leaderEpoch, startOffset: e.state.startOffset });
       const waiters = e.loadWaiters;
       e.loadWaiters = [];
-      if (moved) changeAndPersist(s, ctx, e, () => {});
+      if (moved || exhausted) changeAndPersist(s, ctx, e, () => {});
       for (const w of waiters) w(null);
     },
 

@@ -15,6 +15,9 @@
  *   Acquired -> Archived             a Reject or Gap ack by the holder; a release at the delivery limit
  *   Acquired -> Available            a Release ack, the lock expiring or the holder leaving
  *                                    (releaseMember), below the delivery limit
+ *   Available at the delivery limit  -> Archived (archiveExhausted, on a restored state: a
+ *                                    delivery whose outcome was lost with its leader counts, as
+ *                                    an expired lock at the limit would)
  *   Acknowledged | Archived at SPSO  leave the window: SPSO moves past them (up to SPEO)
  *   any below the log start          leave the window (moveStartOffset)
  * At most maxInFlightRecords offsets are in flight (SPEO - SPSO); acquisition stops there.
@@ -22,7 +25,10 @@
  * Persisted (Kafka's share-group state, WriteShareGroupState): SPSO and the window as runs of
  * equal (state, delivery count); an Acquired offset persists as Available with its count, since
  * locks and holders do not survive a restart. So a non-empty `acquire` changes the snapshot (new
- * counts, a longer window), while a release below the delivery limit does not.
+ * counts, a longer window), while a release below the delivery limit does not; and a restored
+ * state may hold Available offsets already delivered deliveryCountLimit times, which
+ * archiveExhausted archives before anything is acquired (else they would go out once more, their
+ * delivery count above the limit).
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 
@@ -204,6 +210,23 @@ export class SharePartitionState {
       if (this.states[s] === RecordState.Acquired && (earliest === null || this.deadlines[s] < earliest)) earliest = this.deadlines[s];
     }
     return earliest;
+  }
+
+  /**
+   * Archives the Available offsets whose delivery count has reached the delivery limit, as a
+   * lock expiring at the limit would. A restored state may have them: an offset Acquired when its
+   * state was written persists as Available with its count, and the leader that held it is gone
+   * with the delivery's outcome. Returns whether anything changed (SPSO may move past them).
+   */
+  archiveExhausted(): boolean {
+    let changed = false;
+    for (let o = this.start; o < this.end; o++) {
+      const s = this.slot(o);
+      if (this.states[s] !== RecordState.Available || this.counts[s] < this.limits.deliveryCountLimit) continue;
+      this.states[s] = RecordState.Archived;
+      changed = true;
+    }
+    return this.advance() || changed;
   }
 
   /** The log start moved (retention, DeleteRecords): offsets below it leave the window. */

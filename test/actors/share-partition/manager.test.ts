@@ -206,6 +206,40 @@ describe('actors/share-partition manager (in-process cluster)', function () {
     expect(values(again)).to.deep.equal(['d1', 'd2']);
   });
 
+  it('a record held at the delivery limit when the broker restarts is archived, never delivered above the limit', async () => {
+    await fetch('g-exhausted', 'a');
+    await produce('e0', 'e1');
+    // e0 delivered LIMIT times (released below the limit), the last time still held by a
+    for (let delivery = 1; delivery <= LIMIT; delivery++) {
+      expect(ranges(await fetch('g-exhausted', 'a', { maxRecords: 1 }))).to.deep.equal([{ firstOffset: 0, lastOffset: 0, deliveryCount: delivery }]);
+      if (delivery < LIMIT) await acknowledge('g-exhausted', 'a', [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [AcknowledgeType.Release] }]);
+    }
+    // b accepts e1: the state written holds e0 as Available with its LIMIT deliveries
+    expect(ranges(await fetch('g-exhausted', 'b', { maxRecords: 1 }))).to.deep.equal([{ firstOffset: 1, lastOffset: 1, deliveryCount: 1 }]);
+    expect((await acknowledge('g-exhausted', 'b', [{ firstOffset: 1, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Accept] }])).partitions[0]!.errorCode).to.equal(ErrorCode.NONE);
+    await c.killBroker(1);
+    await c.startBroker(1);
+    await c.client.waitForLeaders(topic);
+    // the held delivery's outcome went with the broker: it counts as a lock run out at the limit
+    const after = await checkFor(async () => {
+      const r = await fetch('g-exhausted', 'c', { maxWaitMs: 200 }).catch(() => null);
+      return r && r.partitions[0]!.errorCode === ErrorCode.NONE ? r : null;
+    }, 30_000, 100);
+    expect(ranges(after), 'delivered again after the restart').to.deep.equal([]);
+    expect(await describe('g-exhausted')).to.deep.include({ startOffset: 2, endOffset: 2, acquired: 0 });
+    // and written: the share coordinator's start offset is past it too
+    const broker: ActorRef<BrokerMsg> = { node: 'b1', path: brokerPath(1) };
+    const stateKey = shareCoordinatorKey({ groupId: 'g-exhausted', topicId, partition: 0 });
+    await checkFor(async () => {
+      const at = await c.system().ask<FindCoordinatorResponse>(broker, { type: 'FindCoordinator', key: stateKey, keyType: 'share' }, { timeoutMs: 5_000 });
+      if (isFailure(at) || at.errorCode !== ErrorCode.NONE) return null;
+      const r = await c.system().ask<ReadShareGroupStateResult>({ node: at.node, path: shareCoordinatorPath(at.brokerId) }, { type: 'ReadShareGroupState', groupId: 'g-exhausted', topicId, partition: 0, leaderEpoch: -1 }, { timeoutMs: 5_000 });
+      return !isFailure(r) && r.errorCode === ErrorCode.NONE && r.startOffset === 2;
+    }, 10_000, 50);
+    await produce('e2');
+    expect(ranges(await fetch('g-exhausted', 'c', { maxWaitMs: 2_000 }))).to.deep.equal([{ firstOffset: 2, lastOffset: 2, deliveryCount: 1 }]);
+  });
+
   it('deleting the share group removes its partitions\' states from the share coordinator and the manager', async () => {
     const broker: ActorRef<BrokerMsg> = { node: 'b1', path: brokerPath(1) };
     const coordinator = async (): Promise<ActorRef<CoordinatorMsg>> => {

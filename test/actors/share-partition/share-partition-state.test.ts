@@ -401,6 +401,29 @@ describe('actors/share-partition share-partition-state', () => {
       ]);
     });
 
+    it('archiveExhausted: restored Available offsets at the delivery limit (held when written) are archived, SPSO moving past them', () => {
+      const p = fresh(0, { deliveryCountLimit: 3 });
+      p.acquire('m1', [span(0, 3)], 100);
+      ok(p.acknowledge('m1', [ack(0, 0, A.Release), ack(1, 1, A.Release)]));
+      p.acquire('m2', [span(0, 1)], 100);
+      ok(p.acknowledge('m2', [ack(0, 0, A.Release)]));
+      // 0 held a third time (the limit), 1 twice, 2 once, 3 accepted: written so
+      expect(p.acquire('m3', [span(0, 0)], 100)).to.deep.equal([{ firstOffset: 0, lastOffset: 0, deliveryCount: 3 }]);
+      ok(p.acknowledge('m1', [ack(3, 3, A.Accept)]));
+      const snap = p.snapshot();
+      expect(snap.stateBatches[0]).to.deep.equal(batch(0, 0, RecordState.Available, 3));
+      expect(p.archiveExhausted(), 'nothing Available at the limit while it is held').to.equal(false);
+      const q = new SharePartitionState(snap, limits({ deliveryCountLimit: 3 }), now);
+      expect(q.archiveExhausted()).to.equal(true);
+      expect(q.snapshot()).to.deep.equal({ startOffset: 1, stateBatches: [batch(1, 1, RecordState.Available, 2), batch(2, 2, RecordState.Available, 1), batch(3, 3, RecordState.Acknowledged, 1)] });
+      expect(q.acquire('m4', [span(0, 3)], 100)).to.deep.equal([{ firstOffset: 1, lastOffset: 1, deliveryCount: 3 }, { firstOffset: 2, lastOffset: 2, deliveryCount: 2 }]);
+      expect(q.archiveExhausted(), 'a second call changes nothing').to.equal(false);
+      // one in the middle of the window is archived where it is
+      const r = new SharePartitionState({ startOffset: 0, stateBatches: [batch(0, 0, RecordState.Available, 1), batch(1, 1, RecordState.Available, 4)] }, limits({ deliveryCountLimit: 3 }), now);
+      expect(r.archiveExhausted()).to.equal(true);
+      expect(r.describe()).to.deep.equal({ startOffset: 0, endOffset: 2, available: 1, acquired: 0, acknowledged: 0, archived: 1 });
+    });
+
     it('a restored window starting with finished offsets moves SPSO past them', () => {
       const p = new SharePartitionState({ startOffset: 0, stateBatches: [batch(0, 2, RecordState.Acknowledged, 1), batch(3, 4, RecordState.Archived, 5)] }, limits(), now);
       expect([p.startOffset, p.endOffset]).to.deep.equal([5, 5]);
