@@ -51,7 +51,7 @@
  */
 import { ControlType, txnMarkerTypeOfKey } from '../../src/protocol/control-records.js';
 import { decodeRecordBatches, encodeRecordBatch, type DecodedRecord } from '../../src/protocol/record-batch.js';
-import { readUnsignedVarint, writeUnsignedVarint } from '../../src/protocol/varint.js';
+import { RecordReader, RecordWriter } from './record-codec.js';
 
 export const OFFSET_COMMIT_KEY_VERSION = 1;
 export const GROUP_METADATA_KEY_VERSION = 2;
@@ -155,273 +155,24 @@ export interface GroupMetadataValue {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Primitive writer and reader (big-endian, Kafka's classic and flexible encodings)
+// The writer and reader of this topic's records (record-codec.ts), throwing OffsetsRecordError
 
-const utf8 = new TextEncoder();
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
-const INT16_MAX = 0x7fff;
-const INT32_MIN = -0x80000000;
-const INT32_MAX = 0x7fffffff;
+const recordError = (message: string): Error => new OffsetsRecordError(message);
 
-class Writer {
-  private buf = Buffer.allocUnsafe(256);
-  private pos = 0;
-
-  constructor(private readonly flexible = false) {}
-
-  private ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
-
-  int16(v: number, what: string): this {
-    if (!Number.isInteger(v) || v < -0x8000 || v > INT16_MAX) throw new OffsetsRecordError(`${what} must be an int16, got ${v}`);
-    this.ensure(2);
-    this.pos = this.buf.writeInt16BE(v, this.pos);
-    return this;
-  }
-
-  int8(v: number, what: string): this {
-    if (!Number.isInteger(v) || v < -0x80 || v > 0x7f) throw new OffsetsRecordError(`${what} must be an int8, got ${v}`);
-    this.ensure(1);
-    this.pos = this.buf.writeInt8(v, this.pos);
-    return this;
-  }
-
-  /** A Kafka Uuid from its string form (22 characters of unpadded base64url). */
-  uuid(v: string, what: string): this {
-    const b = Buffer.from(v, 'base64url');
-    if (b.length !== 16) throw new OffsetsRecordError(`${what} is not a Kafka uuid: ${v}`);
-    this.raw(b);
-    return this;
-  }
-
-  int32(v: number, what: string): this {
-    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) throw new OffsetsRecordError(`${what} must be an int32, got ${v}`);
-    this.ensure(4);
-    this.pos = this.buf.writeInt32BE(v, this.pos);
-    return this;
-  }
-
-  int64(v: number, what: string): this {
-    if (!Number.isSafeInteger(v)) throw new OffsetsRecordError(`${what} must be a safe integer, got ${v}`);
-    this.ensure(8);
-    this.pos = this.buf.writeBigInt64BE(BigInt(v), this.pos);
-    return this;
-  }
-
-  private uvarint(v: number): void {
-    this.ensure(5);
-    this.pos = writeUnsignedVarint(this.buf, this.pos, v);
-  }
-
-  private length(n: number | null, what: string, classicWidth: 2 | 4): void {
-    if (this.flexible) {
-      this.uvarint(n === null ? 0 : n + 1);
-      return;
-    }
-    if (classicWidth === 2) {
-      if (n !== null && n > INT16_MAX) throw new OffsetsRecordError(`${what} is ${n} bytes long, more than a Kafka string holds (${INT16_MAX})`);
-      this.int16(n ?? -1, what);
-    } else {
-      this.int32(n ?? -1, what);
-    }
-  }
-
-  string(s: string | null, what: string): this {
-    if (s === null) {
-      this.length(null, what, 2);
-      return this;
-    }
-    const b = utf8.encode(s);
-    this.length(b.length, what, 2);
-    this.raw(b);
-    return this;
-  }
-
-  bytes(b: Uint8Array, what: string): this {
-    this.length(b.length, what, 4);
-    this.raw(b);
-    return this;
-  }
-
-  arrayLength(n: number, what: string): this {
-    this.length(n, what, 4);
-    return this;
-  }
-
-  /** Flexible versions end every struct with its tagged fields; we write none. */
-  taggedFields(): this {
-    if (this.flexible) this.uvarint(0);
-    return this;
-  }
-
-  /** A struct's tagged fields, each already encoded, in ascending tag order (flexible versions only). */
-  taggedFieldsWith(fields: readonly { tag: number; bytes: Uint8Array }[]): this {
-    this.uvarint(fields.length);
-    for (const f of fields) {
-      this.uvarint(f.tag);
-      this.uvarint(f.bytes.length);
-      this.raw(f.bytes);
-    }
-    return this;
-  }
-
-  private raw(b: Uint8Array): void {
-    this.ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
-  }
-
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.pos);
-    out.set(this.buf.subarray(0, this.pos));
-    return out;
-  }
+/** `flexible`: value version 4 and the KIP-848/932 values (compact lengths, tagged fields). */
+function writer(flexible = false): RecordWriter {
+  return new RecordWriter(recordError, flexible);
 }
 
-class Reader {
-  private pos = 0;
-  flexible = false;
-
-  constructor(
-    private readonly buf: Uint8Array,
-    private readonly what: string,
-  ) {}
-
-  private need(n: number, field: string): void {
-    if (this.pos + n > this.buf.length) {
-      throw new OffsetsRecordError(`${this.what}: truncated reading ${field} at byte ${this.pos} (length ${this.buf.length})`);
-    }
-  }
-
-  private view(): DataView {
-    return new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-  }
-
-  int16(field: string): number {
-    this.need(2, field);
-    const v = this.view().getInt16(this.pos);
-    this.pos += 2;
-    return v;
-  }
-
-  int8(field: string): number {
-    this.need(1, field);
-    const v = this.view().getInt8(this.pos);
-    this.pos += 1;
-    return v;
-  }
-
-  uuid(field: string): string {
-    return Buffer.from(this.slice(16, field)).toString('base64url');
-  }
-
-  int32(field: string): number {
-    this.need(4, field);
-    const v = this.view().getInt32(this.pos);
-    this.pos += 4;
-    return v;
-  }
-
-  int64(field: string): number {
-    this.need(8, field);
-    const v = this.view().getBigInt64(this.pos);
-    this.pos += 8;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
-      throw new OffsetsRecordError(`${this.what}: ${field} ${v} is outside the safe integer range`);
-    }
-    return Number(v);
-  }
-
-  private uvarint(field: string): number {
-    const cur = { pos: this.pos, end: this.buf.length };
-    try {
-      const v = readUnsignedVarint(this.buf, cur, field);
-      this.pos = cur.pos;
-      return v;
-    } catch (err) {
-      throw new OffsetsRecordError(`${this.what}: ${(err as Error).message}`);
-    }
-  }
-
-  /** A length, or null for the null marker. */
-  private length(field: string, classicWidth: 2 | 4): number | null {
-    if (this.flexible) {
-      const n = this.uvarint(field);
-      return n === 0 ? null : n - 1;
-    }
-    const n = classicWidth === 2 ? this.int16(field) : this.int32(field);
-    if (n < -1) throw new OffsetsRecordError(`${this.what}: ${field} has a negative length ${n}`);
-    return n === -1 ? null : n;
-  }
-
-  slice(n: number, field: string): Uint8Array {
-    this.need(n, field);
-    const out = this.buf.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
-  }
-
-  nullableString(field: string): string | null {
-    const n = this.length(field, 2);
-    if (n === null) return null;
-    try {
-      return utf8Strict.decode(this.slice(n, field));
-    } catch (err) {
-      if (err instanceof OffsetsRecordError) throw err;
-      throw new OffsetsRecordError(`${this.what}: ${field} is not valid UTF-8`);
-    }
-  }
-
-  string(field: string): string {
-    const s = this.nullableString(field);
-    if (s === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
-    return s;
-  }
-
-  bytes(field: string): Uint8Array {
-    const n = this.length(field, 4);
-    if (n === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
-    // copied: the input is a view into a fetched log range that does not outlive the replay
-    return Uint8Array.from(this.slice(n, field));
-  }
-
-  arrayLength(field: string): number {
-    const n = this.length(field, 4);
-    if (n === null) throw new OffsetsRecordError(`${this.what}: ${field} is null but the schema does not allow it`);
-    return n;
-  }
-
-  /** Skips a struct's tagged fields (flexible versions only). */
-  taggedFields(): void {
-    this.readTaggedFields();
-  }
-
-  /** A struct's tagged fields: tag -> its bytes (flexible versions only). */
-  readTaggedFields(): Map<number, Uint8Array> {
-    const out = new Map<number, Uint8Array>();
-    if (!this.flexible) return out;
-    const count = this.uvarint('tagged field count');
-    for (let i = 0; i < count; i++) {
-      const tag = this.uvarint('tag');
-      const size = this.uvarint('tagged field size');
-      out.set(tag, this.slice(size, 'tagged field'));
-    }
-    return out;
-  }
-
-  /** Fields past the schema are ignored, as Kafka does for forward compatibility. */
-  done(): void {}
+function reader(bytes: Uint8Array, what: string): RecordReader {
+  return new RecordReader(bytes, what, recordError);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Keys
 
 export function encodeOffsetCommitKey(group: string, topic: string, partition: number): Uint8Array {
-  return new Writer()
+  return writer()
     .int16(OFFSET_COMMIT_KEY_VERSION, 'key version')
     .string(group, 'group')
     .string(topic, 'topic')
@@ -430,11 +181,11 @@ export function encodeOffsetCommitKey(group: string, topic: string, partition: n
 }
 
 export function encodeGroupMetadataKey(group: string): Uint8Array {
-  return new Writer().int16(GROUP_METADATA_KEY_VERSION, 'key version').string(group, 'group').finish();
+  return writer().int16(GROUP_METADATA_KEY_VERSION, 'key version').string(group, 'group').finish();
 }
 
 export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
-  const r = new Reader(bytes, 'offsets record key');
+  const r = reader(bytes, 'offsets record key');
   const version = r.int16('version');
   if (version === 0 || version === 1) {
     const group = r.string('group');
@@ -454,15 +205,15 @@ export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
 }
 
 export function encodeShareGroupMetadataKey(group: string): Uint8Array {
-  return new Writer().int16(SHARE_GROUP_METADATA_RECORD, 'key version').string(group, 'group').finish();
+  return writer().int16(SHARE_GROUP_METADATA_RECORD, 'key version').string(group, 'group').finish();
 }
 
 export function encodeShareGroupMetadataValue(v: ShareGroupMetadataValue): Uint8Array {
-  return new Writer(true).int16(0, 'version').int32(v.epoch, 'epoch').int64(v.metadataHash, 'metadataHash').taggedFields().finish();
+  return writer(true).int16(0, 'version').int32(v.epoch, 'epoch').int64(v.metadataHash, 'metadataHash').taggedFields().finish();
 }
 
 export function decodeShareGroupMetadataValue(bytes: Uint8Array): ShareGroupMetadataValue {
-  const r = new Reader(bytes, 'share group metadata');
+  const r = reader(bytes, 'share group metadata');
   const version = r.int16('version');
   if (version !== 0) throw new OffsetsRecordError(`share group metadata: unknown value version ${version}`);
   r.flexible = true;
@@ -474,7 +225,7 @@ export function decodeShareGroupMetadataValue(bytes: Uint8Array): ShareGroupMeta
 }
 
 export function encodeConsumerGroupKey(record: ConsumerRecordType, group: string, memberId: string | null = null): Uint8Array {
-  const w = new Writer().int16(record, 'key version').string(group, 'group');
+  const w = writer().int16(record, 'key version').string(group, 'group');
   if (memberId !== null) w.string(memberId, 'memberId');
   return w.finish();
 }
@@ -486,7 +237,7 @@ export function encodeOffsetCommitValue(v: OffsetCommitValue, version = OFFSET_C
   if (!Number.isInteger(version) || version < 0 || version > MAX_OFFSET_COMMIT_VALUE_VERSION) {
     throw new OffsetsRecordError(`OffsetCommitValue version ${version} is not one of 0-${MAX_OFFSET_COMMIT_VALUE_VERSION}`);
   }
-  const w = new Writer(version >= FIRST_FLEXIBLE_VERSION).int16(version, 'version').int64(v.offset, 'offset');
+  const w = writer(version >= FIRST_FLEXIBLE_VERSION).int16(version, 'version').int64(v.offset, 'offset');
   if (version >= 3) w.int32(v.leaderEpoch, 'leaderEpoch');
   w.string(v.metadata, 'metadata').int64(v.commitTimestamp, 'commitTimestamp');
   if (version === 1) w.int64(v.expireTimestamp, 'expireTimestamp');
@@ -494,7 +245,7 @@ export function encodeOffsetCommitValue(v: OffsetCommitValue, version = OFFSET_C
 }
 
 export function decodeOffsetCommitValue(bytes: Uint8Array): OffsetCommitValue {
-  const r = new Reader(bytes, 'OffsetCommitValue');
+  const r = reader(bytes, 'OffsetCommitValue');
   const version = r.int16('version');
   if (version < 0 || version > MAX_OFFSET_COMMIT_VALUE_VERSION) throw new OffsetsRecordError(`OffsetCommitValue: unknown version ${version}`);
   r.flexible = version >= FIRST_FLEXIBLE_VERSION;
@@ -504,7 +255,7 @@ export function decodeOffsetCommitValue(bytes: Uint8Array): OffsetCommitValue {
   const commitTimestamp = r.int64('commitTimestamp');
   const expireTimestamp = version === 1 ? r.int64('expireTimestamp') : -1;
   r.taggedFields();
-  r.done();
+  // bytes past the schema are ignored, as Kafka does for forward compatibility
   return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
 }
 
@@ -512,7 +263,7 @@ export function encodeGroupMetadataValue(v: GroupMetadataValue, version = GROUP_
   if (!Number.isInteger(version) || version < 0 || version > MAX_GROUP_METADATA_VALUE_VERSION) {
     throw new OffsetsRecordError(`GroupMetadataValue version ${version} is not one of 0-${MAX_GROUP_METADATA_VALUE_VERSION}`);
   }
-  const w = new Writer(version >= FIRST_FLEXIBLE_VERSION)
+  const w = writer(version >= FIRST_FLEXIBLE_VERSION)
     .int16(version, 'version')
     .string(v.protocolType, 'protocolType')
     .int32(v.generation, 'generation')
@@ -531,7 +282,7 @@ export function encodeGroupMetadataValue(v: GroupMetadataValue, version = GROUP_
 }
 
 export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataValue {
-  const r = new Reader(bytes, 'GroupMetadataValue');
+  const r = reader(bytes, 'GroupMetadataValue');
   const version = r.int16('version');
   if (version < 0 || version > MAX_GROUP_METADATA_VALUE_VERSION) throw new OffsetsRecordError(`GroupMetadataValue: unknown version ${version}`);
   r.flexible = version >= FIRST_FLEXIBLE_VERSION;
@@ -557,7 +308,7 @@ export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataValue 
     members.push({ memberId, groupInstanceId, clientId, clientHost, rebalanceTimeoutMs, sessionTimeoutMs, subscription, assignment });
   }
   r.taggedFields();
-  r.done();
+  // bytes past the schema are ignored, as Kafka does for forward compatibility
   return { protocolType, generation, protocol, leader, currentStateTimestamp, members };
 }
 
@@ -609,7 +360,7 @@ export type ConsumerGroupRecordValue =
   | { record: ConsumerRecordType.TargetAssignmentMember; value: TopicPartitionsValue }
   | { record: ConsumerRecordType.CurrentMemberAssignment; value: ConsumerCurrentAssignmentValue };
 
-function writeTopicPartitions(w: Writer, tps: TopicPartitionsValue, what: string): void {
+function writeTopicPartitions(w: RecordWriter, tps: TopicPartitionsValue, what: string): void {
   w.arrayLength(tps.length, what);
   for (const t of tps) {
     w.uuid(t.topicId, `${what} topicId`).arrayLength(t.partitions.length, `${what} partitions`);
@@ -618,7 +369,7 @@ function writeTopicPartitions(w: Writer, tps: TopicPartitionsValue, what: string
   }
 }
 
-function readTopicPartitions(r: Reader, what: string): TopicPartitionsValue {
+function readTopicPartitions(r: RecordReader, what: string): TopicPartitionsValue {
   const n = r.arrayLength(what);
   const out: TopicPartitionsValue = [];
   for (let i = 0; i < n; i++) {
@@ -633,7 +384,7 @@ function readTopicPartitions(r: Reader, what: string): TopicPartitionsValue {
 }
 
 export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Array {
-  const w = new Writer(true).int16(0, 'version');
+  const w = writer(true).int16(0, 'version');
   switch (v.record) {
     case ConsumerRecordType.Metadata:
       w.int32(v.value.epoch, 'epoch');
@@ -653,7 +404,7 @@ export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Arra
       w.string(m.subscribedTopicRegex, 'subscribedTopicRegex').int32(m.rebalanceTimeoutMs, 'rebalanceTimeoutMs').string(m.serverAssignor, 'serverAssignor');
       const c = m.classicMemberMetadata;
       if (c) {
-        const t = new Writer(true).int32(c.sessionTimeoutMs, 'sessionTimeoutMs').arrayLength(c.supportedProtocols.length, 'supportedProtocols');
+        const t = writer(true).int32(c.sessionTimeoutMs, 'sessionTimeoutMs').arrayLength(c.supportedProtocols.length, 'supportedProtocols');
         for (const p of c.supportedProtocols) t.string(p.name, 'protocol name').bytes(p.metadata, 'protocol metadata').taggedFields();
         return w.taggedFieldsWith([{ tag: 0, bytes: t.taggedFields().finish() }]).finish();
       }
@@ -677,7 +428,7 @@ export function encodeConsumerGroupValue(v: ConsumerGroupRecordValue): Uint8Arra
 }
 
 export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint8Array): ConsumerGroupRecordValue {
-  const r = new Reader(bytes, `consumer group record ${record}`);
+  const r = reader(bytes, `consumer group record ${record}`);
   const version = r.int16('version');
   if (version !== 0) throw new OffsetsRecordError(`consumer group record ${record}: unknown value version ${version}`);
   r.flexible = true;
@@ -718,11 +469,11 @@ export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint
       const rebalanceTimeoutMs = r.int32('rebalanceTimeoutMs');
       const serverAssignor = r.nullableString('serverAssignor');
       const subscribedTopicRegex = regex === '' ? null : regex;
-      const tagged = r.readTaggedFields();
+      const tagged = r.taggedFields();
       const classicBytes = tagged.get(0);
       let classicMemberMetadata: ConsumerMemberMetadataValue['classicMemberMetadata'] = null;
       if (classicBytes !== undefined) {
-        const c = new Reader(classicBytes, 'classic member metadata');
+        const c = reader(classicBytes, 'classic member metadata');
         c.flexible = true;
         const sessionTimeoutMs = c.int32('sessionTimeoutMs');
         const n = c.arrayLength('supportedProtocols');
