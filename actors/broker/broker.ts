@@ -65,7 +65,7 @@ import { transactionStateTopicConfig, txnCoordinator } from '../txn-coordinator/
 import { TRANSACTION_STATE_TOPIC, transactionStatePartitionFor, txnCoordinatorPath, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { shareCoordinator, shareGroupStateTopicConfig } from '../share-coordinator/coordinator.js';
 import { shareManager } from '../share-partition/manager.js';
-import type { ShareManagerMsg } from '../share-partition/messages.js';
+import { sharePartitionManagerPath, type ShareManagerMsg, type SharePartitionRef } from '../share-partition/messages.js';
 import { SHARE_GROUP_STATE_TOPIC, parseShareCoordinatorKey, shareStatePartitionFor, type ShareCoordinatorMsg } from '../share-coordinator/messages.js';
 import type { LogDirAltered, ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../partition-replica/messages.js';
 import { RACK_AWARE_REPLICA_SELECTOR } from '../partition-replica/read-replica-selector.js';
@@ -984,6 +984,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     ShareGroupDeleted: { groupId: 'string', fanOut: 'boolean?' },
+    PrepareSharePartitions: { groupId: 'string', topics: 'array' },
     WriteTxnMarkers: { markers: 'array' },
     VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
@@ -1320,6 +1321,25 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       ctx.timers.cancel(HEARTBEAT_TIMER);
       const flushed = await s.logs.flushDirtyLogs();
       if (token) ctx.replyTo(token, { type: 'ControlledShutdownDone', errorCode: remaining === 0 ? ErrorCode.NONE : ErrorCode.REQUEST_TIMED_OUT, flushedLogs: flushed });
+    },
+
+    PrepareSharePartitions(s, m, ctx) {
+      const byLeader = new Map<number, SharePartitionRef[]>();
+      for (const t of m.topics) {
+        const meta = s.metadata?.topics.find((x) => x.name === t.topic);
+        for (const partition of t.partitions) {
+          const leader = meta?.partitions.find((p) => p.partition === partition)?.leader ?? NO_LEADER;
+          if (leader === NO_LEADER) continue;
+          const list = byLeader.get(leader) ?? [];
+          list.push({ topic: t.topic, topicId: t.topicId, partition });
+          byLeader.set(leader, list);
+        }
+      }
+      for (const [leader, partitions] of byLeader) {
+        const node = leader === s.args.brokerId ? ctx.nodeId : (s.metadata?.brokers.find((b) => b.brokerId === leader)?.node ?? s.leaderNodes.get(leader));
+        if (node === undefined) continue;
+        ctx.send<ShareManagerMsg>(leader === s.args.brokerId ? s.shareManager : { node, path: sharePartitionManagerPath(leader) }, { type: 'PrepareSharePartitions', groupId: m.groupId, partitions });
+      }
     },
 
     ShareGroupDeleted(s, m, ctx) {

@@ -171,6 +171,12 @@ export type BrokerMsg =
    * the ones it holds.
    */
   | { type: 'ShareGroupDeleted'; groupId: string; fanOut?: boolean }
+  /**
+   * From a group coordinator: share group `groupId` assigned these partitions to a member; each
+   * partition's leader's share partition manager makes the group's state of it now if it has
+   * none (KIP-932: a share partition starts when it is first assigned, not first fetched).
+   */
+  | { type: 'PrepareSharePartitions'; groupId: string; topics: { topic: string; topicId: string; partitions: number[] }[] }
   | { type: 'DescribeBroker' }
   /**
    * Kafka's DescribeLogDirs for this broker: each of its log dirs and the partition logs in it, all of

@@ -2328,7 +2328,26 @@ function shareHeartbeat(s: CoordinatorState, ctx: Ctx, m: ShareHeartbeatMsg, tok
     heartbeatIntervalMs: outcome.heartbeatIntervalMs,
     assignment: outcome.assignment,
   };
+  if (outcome.assignment && outcome.assignment.length > 0) prepareSharePartitions(s, ctx, m.groupId, outcome.assignment);
   persistShare(s, ctx, entry, shareHeartbeatReply(token, response));
+}
+
+/**
+ * A member was given partitions: their leaders make the group's state of each now, where
+ * share.auto.offset.reset says, if it has none (as Kafka 4.1's coordinator initializes a share
+ * partition when it first assigns it), so that records written between the assignment and the
+ * member's first fetch are the group's too. The leaders' share partition managers do nothing
+ * for a partition whose state they hold or load; the broker routes the message to them.
+ */
+function prepareSharePartitions(s: CoordinatorState, ctx: Ctx, groupId: string, assignment: readonly TopicIdPartitions[]): void {
+  const names = topicNamesById(s);
+  const topics = assignment.flatMap((t) => {
+    const topic = names.get(t.topicId);
+    return topic === undefined ? [] : [{ topic, topicId: t.topicId, partitions: t.partitions }];
+  });
+  if (topics.length === 0) return;
+  const broker: ActorRef<BrokerMsg> = s.broker ?? { node: ctx.nodeId, path: brokerPath(s.brokerId) };
+  ctx.send(broker, { type: 'PrepareSharePartitions', groupId, topics });
 }
 
 /** Topic names by topic id, as the coordinator's topic cache has them. */

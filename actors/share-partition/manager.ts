@@ -11,7 +11,9 @@
  * share.delivery.count.limit deliveries (held when its state was written, by a leader since
  * gone) is archived at the load, as a lock running out at the limit would be.
  *
- * A partition's state is first made, when its share coordinator has none, from the group's
+ * A partition's state is loaded when a member of the group is first assigned it (the group
+ * coordinator's PrepareSharePartitions, through the brokers) or first fetches it, and made, when
+ * its share coordinator has none, from the group's
  * share.auto.offset.reset: the high watermark (latest, Kafka's default), the log start
  * (earliest), or the first record written within a duration (by_duration; none that recent:
  * the high watermark). It is held for the leader epoch it was loaded at; a fetch that finds the
@@ -22,7 +24,7 @@
  * Owned state: the share partitions (loading, ready), their pending and queued state writes,
  * the fetches waiting for loads, writes or records, the group configs of share groups.
  * Handles: ShareFetch, ShareAcknowledge, ShareMemberGone (Kafka listener, clients);
- * ShareGroupConfigsChanged, ForgetShareGroup (its broker); DescribeSharePartitions (tests, admin); internal
+ * ShareGroupConfigsChanged, ForgetShareGroup, PrepareSharePartitions (its broker); DescribeSharePartitions (tests, admin); internal
  * SharePartitionLoaded, SharePartitionWritten, ShareFetchRead, ShareFetchDeadline, ShareLocksDue.
  * Emits: ShareFetchResult, ShareAcknowledgeResult, SharePartitionsDescription; DescribeReplica to
  * the local replicas; Fetch and FindCoordinator (key type share) to its broker; Read-, Write- and
@@ -660,6 +662,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     ShareMemberGone: { groupId: 'string', memberId: 'string' },
     ShareGroupConfigsChanged: { configs: 'object' },
     ForgetShareGroup: { groupId: 'string', partitions: 'array?' },
+    PrepareSharePartitions: { groupId: 'string', partitions: 'array' },
     DescribeSharePartitions: { groupId: 'string?' },
   },
 
@@ -705,6 +708,11 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
         if (e.state.releaseMember(m.memberId)) changeAndPersist(s, ctx, e, () => {});
         else changed(s, ctx, e);
       }
+    },
+
+    PrepareSharePartitions(s, m, ctx) {
+      // loading makes the state when there is none; one held or loading already is left as it is
+      for (const p of m.partitions) entryFor(s, ctx, m.groupId, p);
     },
 
     ForgetShareGroup(s, m, ctx) {

@@ -53,6 +53,12 @@ export type ShareManagerMsg =
    * `partitions` null: every partition of the group.
    */
   | { type: 'ForgetShareGroup'; groupId: string; partitions?: { topicId: string; partition: number }[] | null }
+  /**
+   * A member of the group was given these partitions (from its coordinator, through the
+   * brokers): the group's state of each is loaded, and made where share.auto.offset.reset says
+   * if it has none, before the member's first fetch.
+   */
+  | { type: 'PrepareSharePartitions'; groupId: string; partitions: SharePartitionRef[] }
   /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
   | { type: 'ShareGroupConfigsChanged'; configs: Record<string, Record<string, string>> }
   /** Introspection (tests, admin): every share partition held here, or those of one group. */

@@ -240,28 +240,43 @@ describe('actors/share-partition manager (in-process cluster)', function () {
     expect(ranges(await fetch('g-exhausted', 'c', { maxWaitMs: 2_000 }))).to.deep.equal([{ firstOffset: 2, lastOffset: 2, deliveryCount: 1 }]);
   });
 
+  const broker: ActorRef<BrokerMsg> = { node: 'b1', path: brokerPath(1) };
+  /** The group's coordinator, as broker 1 finds it. */
+  const coordinator = async (groupId: string): Promise<ActorRef<CoordinatorMsg>> => {
+    const found = await checkFor(async () => {
+      const r = await c.system().ask<FindCoordinatorResponse>(broker, { type: 'FindCoordinator', key: groupId }, { timeoutMs: 5_000 });
+      return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
+    }, 20_000, 50);
+    return { node: found.node, path: coordinatorPath(found.brokerId) };
+  };
+  /** Member 'a' of the group joins (epoch 0, subscribed to this test's topic) or leaves (-1). */
+  const heartbeat = async (groupId: string, memberEpoch: number): Promise<ShareGroupHeartbeatResponse> =>
+    checkFor(async () => {
+      const r = await c.system().ask<ShareGroupHeartbeatResponse>(await coordinator(groupId), { type: 'ShareGroupHeartbeat', groupId, memberId: 'a', memberEpoch, rackId: null, subscribedTopicNames: memberEpoch === 0 ? [topic] : null }, { timeoutMs: 5_000 });
+      return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
+    }, 20_000, 50);
+
+  it('a partition\'s state is made when a member is first assigned it: what is written between the assignment and its first fetch is delivered', async () => {
+    const joined = await heartbeat('g-assigned', 0);
+    expect(joined.assignment).to.deep.equal([{ topicId, partitions: [0] }]);
+    // the leader's manager holds the group's state of the partition before any fetch
+    expect(await checkFor(async () => (await describe('g-assigned')) ?? null, 10_000, 20)).to.deep.include({ startOffset: 0, endOffset: 0 });
+    await produce('between-0', 'between-1');
+    const r = await fetch('g-assigned', 'a');
+    expect(ranges(r)).to.deep.equal([{ firstOffset: 0, lastOffset: 1, deliveryCount: 1 }]);
+    expect(values(r)).to.deep.equal(['between-0', 'between-1']);
+    await heartbeat('g-assigned', -1);
+  });
+
   it('deleting the share group removes its partitions\' states from the share coordinator and the manager', async () => {
-    const broker: ActorRef<BrokerMsg> = { node: 'b1', path: brokerPath(1) };
-    const coordinator = async (): Promise<ActorRef<CoordinatorMsg>> => {
-      const found = await checkFor(async () => {
-        const r = await c.system().ask<FindCoordinatorResponse>(broker, { type: 'FindCoordinator', key: 'g-del' }, { timeoutMs: 5_000 });
-        return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
-      }, 20_000, 50);
-      return { node: found.node, path: coordinatorPath(found.brokerId) };
-    };
-    const heartbeat = async (memberEpoch: number): Promise<ShareGroupHeartbeatResponse> =>
-      checkFor(async () => {
-        const r = await c.system().ask<ShareGroupHeartbeatResponse>(await coordinator(), { type: 'ShareGroupHeartbeat', groupId: 'g-del', memberId: 'a', memberEpoch, rackId: null, subscribedTopicNames: memberEpoch === 0 ? [topic] : null }, { timeoutMs: 5_000 });
-        return !isFailure(r) && r.errorCode === ErrorCode.NONE ? r : null;
-      }, 20_000, 50);
-    expect((await heartbeat(0)).memberEpoch).to.be.above(0);
+    expect((await heartbeat('g-del', 0)).memberEpoch).to.be.above(0);
     await fetch('g-del', 'a');
     await produce('del0', 'del1');
     expect(ranges(await fetch('g-del', 'a'))).to.have.length(1);
     await acknowledge('g-del', 'a', [{ firstOffset: 0, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Accept] }]);
     expect((await describe('g-del'))?.startOffset).to.equal(2);
-    expect((await heartbeat(-1)).memberEpoch).to.equal(-1);
-    const deleted = await c.system().ask<DeleteGroupsResponse>(await coordinator(), { type: 'DeleteGroups', groups: ['g-del'] }, { timeoutMs: 10_000 });
+    expect((await heartbeat('g-del', -1)).memberEpoch).to.equal(-1);
+    const deleted = await c.system().ask<DeleteGroupsResponse>(await coordinator('g-del'), { type: 'DeleteGroups', groups: ['g-del'] }, { timeoutMs: 10_000 });
     if (isFailure(deleted)) throw new Error(deleted.message);
     expect(deleted.groups).to.deep.equal([{ groupId: 'g-del', errorCode: ErrorCode.NONE }]);
     await checkFor(async () => (await describe('g-del')) === undefined, 10_000, 50);
