@@ -148,13 +148,13 @@ describe('cli: share-consume on a cluster', function () {
     expect(lines(first.stdout)).to.deep.equal(values.slice(0, 3));
 
     // the rest, once: those the first run acquired and did not print came back when it closed
-    const second = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '2000']);
+    const second = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1200']);
     expect(second.code, second.stderr).to.equal(0);
     expect(lines(second.stdout)).to.deep.equal(values.slice(3));
     expect(second.stderr).to.contain('Processed a total of 5 messages');
 
     const started = Date.now();
-    const idle = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1500']);
+    const idle = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1000']);
     expect(idle.code, idle.stderr).to.equal(0);
     expect(idle.stdout).to.equal('');
     expect(idle.stderr).to.contain('Processed a total of 0 messages');
@@ -178,7 +178,7 @@ describe('cli: share-consume on a cluster', function () {
       }, 15_000, 0);
       expect(held.map((r) => String(r.value))).to.deep.equal(['r0']);
 
-      const run = await c.run('share-consume', ['--topic', topic, '--group', group, '--reject', '--timeout-ms', '2000', '--print-offset']);
+      const run = await c.run('share-consume', ['--topic', topic, '--group', group, '--reject', '--timeout-ms', '1200', '--print-offset']);
       expect(run.code, run.stderr).to.equal(0);
       const printed = lines(run.stdout);
       rejected = printed.map((l) => l.split('\t')[1]!);
@@ -192,7 +192,7 @@ describe('cli: share-consume on a cluster', function () {
     }
 
     // what the holder held comes again when it closed; the rejected records never
-    const again = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '2000']);
+    const again = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1200']);
     expect(again.code, again.stderr).to.equal(0);
     expect(lines(again.stdout)).to.deep.equal(values.filter((v) => !rejected.includes(v)));
     await checkFor(async () => (await sharePartition(group, topic))?.startOffset === values.length, 10_000, 50);
@@ -206,11 +206,11 @@ describe('cli: share-consume on a cluster', function () {
     expect(lines(released.stdout)).to.deep.equal(values.map((v) => `Delivery:1\t${v}`));
     expect(released.stderr).to.contain('Processed a total of 3 messages');
 
-    const again = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '2000', '--print-delivery']);
+    const again = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1200', '--print-delivery']);
     expect(again.code, again.stderr).to.equal(0);
     expect(lines(again.stdout)).to.deep.equal(values.map((v) => `Delivery:2\t${v}`));
     // accepted this time
-    const none = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1500']);
+    const none = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1000']);
     expect(none.stdout).to.equal('');
   });
 
@@ -225,7 +225,7 @@ describe('cli: share-consume on a cluster', function () {
     expect(r.stderr).to.contain('Processed a total of 3 messages');
 
     await produceValues(samsa, topic, ['x3']);
-    const next = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '2000']);
+    const next = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1200']);
     expect(next.code, next.stderr).to.equal(0);
     expect(lines(next.stdout)).to.deep.equal(['x3']);
   });
