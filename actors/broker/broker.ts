@@ -513,15 +513,28 @@ function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMark
   });
 }
 
+/**
+ * The coordinator whose internal topic `topic` is (the group coordinator's __consumer_offsets,
+ * the transaction coordinator's __transaction_state, the share coordinator's
+ * __share_group_state) is told this broker now leads (`leads`) or no longer leads its
+ * `partition`; the topic's partition count goes with a takeover. Other topics: nothing.
+ */
+function tellCoordinator(s: BrokerState, ctx: BaseContext<BrokerMsg>, topic: string, partition: number, leaderEpoch: number, leads: boolean): void {
+  const n = leads ? s.metadata?.topics.find((t) => t.name === topic)?.partitions.length : undefined;
+  const become = n === undefined ? { partition, leaderEpoch } : { partition, leaderEpoch, numPartitions: n };
+  const resign = { partition, leaderEpoch };
+  if (topic === OFFSETS_TOPIC) ctx.send<CoordinatorMsg>(s.coordinator, leads ? { type: 'BecomeCoordinator', ...become } : { type: 'ResignCoordinator', ...resign });
+  else if (topic === TRANSACTION_STATE_TOPIC) ctx.send<TxnCoordinatorMsg>(s.txnCoordinator, leads ? { type: 'BecomeTxnCoordinator', ...become } : { type: 'ResignTxnCoordinator', ...resign });
+  else if (topic === SHARE_GROUP_STATE_TOPIC) ctx.send<ShareCoordinatorMsg>(s.shareCoordinator, leads ? { type: 'BecomeShareCoordinator', ...become } : { type: 'ResignShareCoordinator', ...resign });
+}
+
 /** A replica whose log dir failed: it stops (keeping its files), and is fetched for no more. */
 async function stopOfflineReplica(s: BrokerState, ctx: BaseContext<BrokerMsg>, topic: string, partition: number): Promise<void> {
   const k = partitionKey(topic, partition);
   removeFromFetchers(s, ctx, topic, partition);
   const rep = s.replicas.get(k);
   s.replicas.delete(k);
-  if (topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
-  if (topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
-  if (topic === SHARE_GROUP_STATE_TOPIC) ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+  tellCoordinator(s, ctx, topic, partition, rep?.leaderEpoch ?? -1, false);
   if (!rep) return;
   const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: false }, { timeoutMs: 60_000 });
   if (isFailure(r)) ctx.log.warn('offline replica did not stop cleanly', { topic, partition, reason: r.message });
@@ -578,36 +591,7 @@ async function applyLeaderAndIsr(s: BrokerState, ctx: BaseContext<BrokerMsg>, co
   if (r.errorCode !== ErrorCode.NONE) return;
   rep.leader = p.leader;
   rep.leaderEpoch = p.leaderEpoch;
-  if (p.topic === OFFSETS_TOPIC) {
-    if (p.leader === me) {
-      const msg: CoordinatorMsg = { type: 'BecomeCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
-      const n = offsetsTopicPartitions(s);
-      if (n !== undefined) msg.numPartitions = n;
-      ctx.send(s.coordinator, msg);
-    } else {
-      ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
-    }
-  }
-  if (p.topic === TRANSACTION_STATE_TOPIC) {
-    if (p.leader === me) {
-      const msg: TxnCoordinatorMsg = { type: 'BecomeTxnCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
-      const n = s.metadata?.topics.find((t) => t.name === TRANSACTION_STATE_TOPIC)?.partitions.length;
-      if (n !== undefined) msg.numPartitions = n;
-      ctx.send(s.txnCoordinator, msg);
-    } else {
-      ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
-    }
-  }
-  if (p.topic === SHARE_GROUP_STATE_TOPIC) {
-    if (p.leader === me) {
-      const msg: ShareCoordinatorMsg = { type: 'BecomeShareCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch };
-      const n = s.metadata?.topics.find((t) => t.name === SHARE_GROUP_STATE_TOPIC)?.partitions.length;
-      if (n !== undefined) msg.numPartitions = n;
-      ctx.send(s.shareCoordinator, msg);
-    } else {
-      ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition: p.partition, leaderEpoch: p.leaderEpoch });
-    }
-  }
+  tellCoordinator(s, ctx, p.topic, p.partition, p.leaderEpoch, p.leader === me);
   removeFromFetchers(s, ctx, p.topic, p.partition);
   if (p.leader !== me && p.leader !== NO_LEADER) {
     addToFetcher(s, ctx, p.leader, {
@@ -764,10 +748,6 @@ function spawnShareCoordinator(ctx: BaseContext<BrokerMsg>, args: BrokerArgs, co
       loadBufferBytes: config.shareCoordinatorLoadBufferSize,
     },
   });
-}
-
-function offsetsTopicPartitions(s: BrokerState): number | undefined {
-  return s.metadata?.topics.find((t) => t.name === OFFSETS_TOPIC)?.partitions.length;
 }
 
 /** How each internal topic is created: partitions, replication factor and topic configs from the broker config. */
@@ -1059,9 +1039,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           s.offlinePartitions.delete(k);
           const rep = s.replicas.get(k);
           s.replicas.delete(k);
-          if (p.topic === OFFSETS_TOPIC) ctx.send(s.coordinator, { type: 'ResignCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
-          if (p.topic === TRANSACTION_STATE_TOPIC) ctx.send(s.txnCoordinator, { type: 'ResignTxnCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
-          if (p.topic === SHARE_GROUP_STATE_TOPIC) ctx.send(s.shareCoordinator, { type: 'ResignShareCoordinator', partition: p.partition, leaderEpoch: rep?.leaderEpoch ?? -1 });
+          tellCoordinator(s, ctx, p.topic, p.partition, rep?.leaderEpoch ?? -1, false);
           if (rep) {
             const r = await ctx.ask(rep.ref, { type: 'StopReplica', deletePartition: p.deletePartition }, { timeoutMs: 60_000 });
             if (isFailure(r)) ctx.log.warn('replica did not stop cleanly', { topic: p.topic, partition: p.partition, reason: r.message });
