@@ -442,6 +442,8 @@ describe('client/share consumer (KIP-932)', function () {
           const d = await c.system().ask<ShareGroupDescribeResponse>({ node: f.node, path: coordinatorPath(f.brokerId) }, { type: 'ShareGroupDescribe', groups: ['g-moving'] }, { timeoutMs: 5_000 });
           return !isFailure(d) && d.groups[0]!.members.some((m) => m.memberId === sc.memberId);
         }, 20_000, 100);
+        // the coordinator lists the member once it has joined; the member is Stable once that answer reaches it
+        await checkFor(async () => (await sc.describe()).phase === 'Stable', 10_000, 20);
         expect(await sc.describe()).to.deep.include({ phase: 'Stable', memberId: sc.memberId });
       } finally {
         await sc.close();
