@@ -26,6 +26,13 @@
  * last consumer-protocol member leaving a consumer group of classic members converts it back
  * (then it rebalances); otherwise GROUP_ID_NOT_FOUND, as Kafka.
  *
+ * And KIP-932 share groups (ShareGroupHeartbeat, ShareGroupDescribe): share-group.ts is a
+ * group's state machine; here are its members' session timers (share.session.timeout.ms), the
+ * subscribed topics' metadata, and its records (Kafka 4.2's ShareGroup* record types), written
+ * before each heartbeat is answered and replayed by the next coordinator, where the members carry
+ * on at their epochs. A member given a partition has its leader make the group's state of it
+ * (PrepareSharePartitions to the broker); deleting the group deletes those states (ShareGroupDeleted).
+ *
  * Owned state: the offsets partitions this broker leads (Loading -> Active) with the replay of
  * the ones loading; per group: its GroupMetadata (group-state.ts) or ConsumerGroup, committed offsets, the
  * position of each key's newest record, JoinGroup/SyncGroup requests waiting for the rebalance,
@@ -38,12 +45,14 @@
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
  * ConsumerTopicsFetched, ConsumerRegexTopicsAuthorized, ConsumerSessionDeadline, ConsumerRebalanceDeadline,
- * ConsumerClassicDeadline.
+ * ConsumerClassicDeadline; ShareGroupHeartbeat, ShareGroupDescribe (clients), internal ShareTopicsFetched,
+ * ShareSessionDeadline.
  * Emits: the replies of messages.ts; ReplicaRead (loading) and Produce acks=-1 (offset commits,
  * group metadata, tombstones, rewrites of aging keys) to the local offsets partition replicas;
  * VerifyTransaction to its broker (a TxnOffsetCommit's transaction, KIP-890); Metadata to its
  * broker (the topics consumer groups subscribe to, or all of them for regular expressions);
- * AuthorizeTopics to the Kafka listener of a heartbeat resolving regular expressions under ACLs.
+ * AuthorizeTopics to the Kafka listener of a heartbeat resolving regular expressions under ACLs;
+ * PrepareSharePartitions and ShareGroupDeleted to its broker.
  *
  * Bounded growth: the topic is compacted, as Kafka's (cleanup.policy=compact): the log cleaner
  * keeps the latest record of each key and drops tombstones after delete.retention.ms. Offsets of
@@ -55,9 +64,10 @@
  * key either, since every live key always has a record younger than the retention.
  */
 import { effectiveGroupTimeouts } from './group-configs.js';
-import { SHARE_LEAVE_GROUP_MEMBER_EPOCH, ShareGroup, ShareGroupState } from './share-group.js';
+import { SHARE_LEAVE_GROUP_MEMBER_EPOCH, ShareGroup, ShareGroupState, type ShareMember, type ShareTopicsEnv } from './share-group.js';
 import { DEFAULT_SHARE_GROUP_DEFAULTS, shareGroupSettings } from '../share-partition/share-group-settings.js';
 import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
+import { assertNever } from '../../src/runtime/assert-never.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -122,8 +132,10 @@ import {
   buildOffsetsBatch,
   encodeConsumerGroupKey,
   encodeConsumerGroupValue,
-  encodeShareGroupMetadataKey,
-  encodeShareGroupMetadataValue,
+  encodeShareGroupKey,
+  encodeShareGroupValue,
+  ShareRecordType,
+  type ReplayedShareGroup,
   type ReplayedConsumerGroup,
   type TopicPartitionsValue,
   encodeGroupMetadataKey,
@@ -386,7 +398,7 @@ export interface CoordinatorState {
   /** Consumer group heartbeats waiting for topic metadata or topic authorizations, by fetch id. */
   awaitingTopics: Map<number, PendingHeartbeat>;
   /** Share group heartbeats waiting for topic metadata, by fetch id. */
-  awaitingShareTopics: Map<number, { m: ShareHeartbeatMsg; token: ReplyToken | null }>;
+  awaitingShareTopics: Map<number, ShareTopicsWait>;
   consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
   /** The finalized group.version (KIP-584) as the broker last told it; 1 (a new cluster's) until told. */
   groupVersion: number;
@@ -2203,9 +2215,34 @@ function restoreGroup(
 
 // ---------------------------------------------------------------------------------------------
 // KIP-932 share groups (ShareGroupHeartbeat): share-group.ts is the state machine; here are its
-// members' session timers, the topic metadata it needs and its one record (ShareGroupMetadata:
-// the group's existence and epoch). The delivery state of its partitions is not the group
+// members' session timers, the topic metadata it needs and its records (Kafka 4.2's: the group
+// epoch, each member's metadata, target and current assignment, the target's epoch), from which
+// the next coordinator rebuilds it. The delivery state of its partitions is not the group
 // coordinator's: the partition leaders' share partition managers keep it with the share coordinator.
+
+/**
+ * What waits for topic metadata: a heartbeat (a leave too), the fencing of a member whose session
+ * ran out, or a ShareGroupDescribe naming the topics of a group taken over from another coordinator.
+ */
+type ShareTopicsWait =
+  | { kind: 'heartbeat'; m: ShareHeartbeatMsg; token: ReplyToken | null }
+  | { kind: 'fence'; groupId: string; memberId: string; seq: number }
+  | { kind: 'describe'; groups: string[]; token: ReplyToken | null };
+
+/**
+ * The topics as the coordinator's cache has them: undefined for a topic never looked up (the
+ * group keeps what it knew of it), null for one known not to exist.
+ */
+function shareTopicsEnv(s: CoordinatorState): ShareTopicsEnv {
+  return { topic: (name) => s.topicCache.get(name)?.info };
+}
+
+/** Looks `names` up in the broker's metadata, then carries on with `wait` (ShareTopicsFetched). */
+function fetchShareTopics(s: CoordinatorState, ctx: Ctx, names: string[], wait: ShareTopicsWait): void {
+  const fetchId = ++s.seq;
+  s.awaitingShareTopics.set(fetchId, wait);
+  void fetchTopicInfo(s, ctx, names).then((topics) => ctx.send(ctx.self, { type: 'ShareTopicsFetched', fetchId, names, topics }));
+}
 
 const shareSessionTimerKey = (groupId: string, memberId: string) => JSON.stringify(['sg-session', groupId, memberId]);
 
@@ -2231,19 +2268,89 @@ function cancelShareSession(ctx: Ctx, entry: GroupEntry, memberId: string): void
   entry.consumerTimers.delete(memberId);
 }
 
-/** Writes the share group's metadata record when its epoch moved (or `full`: its record grew old), then settles `purpose`. */
-function persistShare(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, full = false): void {
+/**
+ * The records of what changed in the share group, in Kafka's order: the removed members'
+ * tombstones, member metadata, the group epoch, target assignments, the target's epoch, current
+ * assignments. Everything after a failed write (as Kafka, whose failed write leaves nothing
+ * behind) or with `full` (its oldest record grew old).
+ */
+function shareRecords(entry: GroupEntry, now: number, full: boolean): WrittenRecord[] {
   const g = entry.share!;
-  // after a failed write the record is written again, whatever changed since
-  const dirty = g.takeDirty() || entry.consumerNeedsFullWrite;
-  entry.consumerNeedsFullWrite = false;
-  if (!dirty && !full) {
+  if (entry.consumerNeedsFullWrite || full) {
+    g.markAllDirty();
+    entry.consumerNeedsFullWrite = false;
+    entry.consumerOldestWrite = now;
+  }
+  const d = g.takeDirty();
+  const out: WrittenRecord[] = [];
+  const rec = (type: ShareRecordType, memberId: string | null, value: Uint8Array | null): void => {
+    out.push({ kind: 'consumer', entry, key: encodeShareGroupKey(type, entry.groupId, memberId), value });
+  };
+  for (const id of d.removed) {
+    if (g.member(id)) continue;
+    rec(ShareRecordType.CurrentMemberAssignment, id, null);
+    rec(ShareRecordType.TargetAssignmentMember, id, null);
+    rec(ShareRecordType.MemberMetadata, id, null);
+  }
+  for (const id of d.memberMetadata) {
+    const m = g.member(id);
+    if (!m) continue;
+    const value = { rackId: m.rackId, clientId: m.clientId, clientHost: m.clientHost, subscribedTopicNames: m.subscribedTopicNames };
+    rec(ShareRecordType.MemberMetadata, id, encodeShareGroupValue({ record: ShareRecordType.MemberMetadata, value }));
+  }
+  if (d.epoch) rec(ShareRecordType.Metadata, null, encodeShareGroupValue({ record: ShareRecordType.Metadata, value: { epoch: g.groupEpoch, metadataHash: g.metadataHash } }));
+  for (const id of d.targetAssignment) {
+    const a = g.targetAssignment(id);
+    if (a) rec(ShareRecordType.TargetAssignmentMember, id, encodeShareGroupValue({ record: ShareRecordType.TargetAssignmentMember, value: topicPartitionsValue(a) }));
+  }
+  if (d.assignmentEpoch) rec(ShareRecordType.TargetAssignmentMetadata, null, encodeShareGroupValue({ record: ShareRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: g.assignmentEpoch } }));
+  for (const id of d.currentAssignment) {
+    const m = g.member(id);
+    if (!m) continue;
+    const value = { memberEpoch: m.memberEpoch, previousMemberEpoch: m.previousMemberEpoch, state: MemberState.Stable, assigned: topicPartitionsValue(m.assigned) };
+    rec(ShareRecordType.CurrentMemberAssignment, id, encodeShareGroupValue({ record: ShareRecordType.CurrentMemberAssignment, value }));
+  }
+  return out;
+}
+
+/** Tombstones for every record of an empty share group (Kafka's createGroupTombstoneRecords). */
+function shareTombstones(entry: GroupEntry): WrittenRecord[] {
+  const g = entry.share!;
+  const out: WrittenRecord[] = [];
+  const rec = (type: ShareRecordType, memberId: string | null = null): WrittenRecord => ({ kind: 'consumer', entry, key: encodeShareGroupKey(type, entry.groupId, memberId), value: null });
+  for (const m of g.members()) out.push(rec(ShareRecordType.CurrentMemberAssignment, m.memberId), rec(ShareRecordType.TargetAssignmentMember, m.memberId), rec(ShareRecordType.MemberMetadata, m.memberId));
+  out.push(rec(ShareRecordType.TargetAssignmentMetadata), rec(ShareRecordType.Metadata));
+  return out;
+}
+
+/** Writes what changed in the share group (everything with `full`: its records grew old), then settles `purpose`. */
+function persistShare(s: CoordinatorState, ctx: Ctx, entry: GroupEntry, purpose: AppendPurpose, full = false): void {
+  const records = shareRecords(entry, ctx.clock.now(), full);
+  if (records.length === 0) {
     if (purpose.kind === 'consumer-reply') answer(ctx, purpose.token, purpose.response);
     return;
   }
-  entry.consumerOldestWrite = ctx.clock.now();
-  const record: WrittenRecord = { kind: 'consumer', entry, key: encodeShareGroupMetadataKey(entry.groupId), value: encodeShareGroupMetadataValue({ epoch: g.groupEpoch, metadataHash: 0 }) };
-  appendRecords(s, ctx, entry.partition, [record], purpose, entry);
+  appendRecords(s, ctx, entry.partition, records, purpose, entry);
+}
+
+/** Rebuilds a share group from its replayed records. */
+function restoreShareGroup(groupId: string, r: ReplayedShareGroup): ShareGroup {
+  const members: ShareMember[] = [];
+  for (const [memberId, md] of r.members) {
+    const cur = r.currents.get(memberId);
+    members.push({
+      memberId,
+      rackId: md.rackId,
+      clientId: md.clientId,
+      clientHost: md.clientHost,
+      subscribedTopicNames: [...new Set(md.subscribedTopicNames)].sort(),
+      memberEpoch: cur?.memberEpoch ?? 0,
+      previousMemberEpoch: cur?.previousMemberEpoch ?? 0,
+      assigned: topicAssignmentOf(cur?.assigned ?? []),
+    });
+  }
+  const targets = new Map([...r.targets].map(([id, v]) => [id, topicAssignmentOf(v)] as const));
+  return ShareGroup.restore(groupId, { epoch: r.epoch ?? 0, metadataHash: r.metadataHash, assignmentEpoch: r.assignmentEpoch, members, targets });
 }
 
 /** A ShareGroupHeartbeat answered once the group's record is written (or with the write's error). */
@@ -2269,20 +2376,34 @@ function shareTopicsNeeded(s: CoordinatorState, m: ShareHeartbeatMsg): string[] 
   return [...names].sort();
 }
 
+/**
+ * A heartbeat waits for the metadata of its topics and its group's when the cache's is missing or
+ * old; a leave only when some is missing (the others' target assignment is computed again
+ * without the member, over topics the coordinator may never have looked up since it took the
+ * group over).
+ */
 function prepareShareHeartbeat(s: CoordinatorState, ctx: Ctx, m: ShareHeartbeatMsg, token: ReplyToken | null, fetched: boolean): void {
   const now = ctx.clock.now();
   const needed = shareTopicsNeeded(s, m);
-  const stale = needed.some((n) => {
+  const leave = m.memberEpoch === SHARE_LEAVE_GROUP_MEMBER_EPOCH;
+  const wanted = needed.some((n) => {
     const c = s.topicCache.get(n);
-    return !c || now - c.at >= s.cfg.consumerMetadataMaxAgeMs;
+    return !c || (!leave && now - c.at >= s.cfg.consumerMetadataMaxAgeMs);
   });
-  if (stale && !fetched) {
-    const fetchId = ++s.seq;
-    s.awaitingShareTopics.set(fetchId, { m, token });
-    void fetchTopicInfo(s, ctx, needed).then((topics) => ctx.send(ctx.self, { type: 'ShareTopicsFetched', fetchId, names: needed, topics }));
-    return;
-  }
+  if (wanted && !fetched) return fetchShareTopics(s, ctx, needed, { kind: 'heartbeat', m, token });
   shareHeartbeat(s, ctx, m, token);
+}
+
+/** A member's session ran out: it is fenced once the group's topics are known (the others' assignment is computed again). */
+function fenceShareMember(s: CoordinatorState, ctx: Ctx, groupId: string, memberId: string, seq: number, fetched: boolean): void {
+  const entry = s.groups.get(groupId);
+  if (!entry?.share || entry.consumerTimers.get(memberId)?.sessionSeq !== seq) return;
+  const needed = [...entry.share.subscribedTopicNames()].sort();
+  if (!fetched && needed.some((n) => !s.topicCache.has(n))) return fetchShareTopics(s, ctx, needed, { kind: 'fence', groupId, memberId, seq });
+  entry.consumerTimers.delete(memberId);
+  if (!entry.share.leave(memberId, shareTopicsEnv(s))) return;
+  ctx.log.info('member fenced from the share group', { groupId, memberId, reason: 'the member session expired', groupEpoch: entry.share.groupEpoch });
+  persistShare(s, ctx, entry, { kind: 'consumer-write' });
 }
 
 /** A share group heartbeat (join, heartbeat or leave), with the topics' metadata at hand. */
@@ -2305,7 +2426,7 @@ function shareHeartbeat(s: CoordinatorState, ctx: Ctx, m: ShareHeartbeatMsg, tok
   const { heartbeatIntervalMs } = shareTimeouts(s, m.groupId);
   const outcome = g.heartbeat(
     { memberId: m.memberId, memberEpoch: m.memberEpoch, rackId: m.rackId, subscribedTopicNames: m.subscribedTopicNames, clientId: m.clientId ?? '', clientHost: m.clientHost ?? '' },
-    { topic: (name) => s.topicCache.get(name)?.info ?? undefined, maxSize: s.cfg.shareMaxSize, heartbeatIntervalMs },
+    { ...shareTopicsEnv(s), maxSize: s.cfg.shareMaxSize, heartbeatIntervalMs },
   );
   if (outcome.kind === 'error') {
     if (created && g.members().length === 0 && g.groupEpoch === 0) dropGroup(s, ctx, entry, ErrorCode.NONE);
@@ -2357,6 +2478,20 @@ function topicNamesById(s: CoordinatorState): Map<string, string> {
   return out;
 }
 
+/** The subscribed topics of the share groups asked about that the topic cache has never looked up. */
+function shareDescribeTopicsMissing(s: CoordinatorState, groups: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const groupId of groups) {
+    const g = typeof groupId === 'string' ? s.groups.get(groupId)?.share : undefined;
+    if (g) for (const n of g.subscribedTopicNames()) if (!s.topicCache.has(n)) out.add(n);
+  }
+  return [...out].sort();
+}
+
+function answerShareDescribe(s: CoordinatorState, ctx: Ctx, groups: unknown[], token: ReplyToken | null): void {
+  answer(ctx, token, { type: 'ShareGroupDescribeResponse', errorCode: ErrorCode.NONE, groups: groups.map((g) => describeShareGroup(s, g)) } satisfies ShareGroupDescribeResponse);
+}
+
 function describeShareGroup(s: CoordinatorState, groupId: unknown): DescribedShareGroup {
   const empty = (errorCode: number, errorMessage: string | null, state = ''): DescribedShareGroup => ({ groupId: String(groupId), errorCode, errorMessage, groupState: state, groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] });
   const err = validateGroupStatus(s, groupId, false);
@@ -2399,12 +2534,14 @@ function finishLoad(s: CoordinatorState, ctx: Ctx, owned: OwnedPartition): void 
     }
     const consumer = replay.consumerGroups.get(groupId);
     const isConsumer = consumer !== undefined && consumer.epoch !== null;
-    const share = isConsumer ? undefined : replay.shareGroups.get(groupId);
+    const replayedShare = isConsumer ? undefined : replay.shareGroups.get(groupId);
+    const share = replayedShare?.epoch === null ? undefined : replayedShare;
     const entry = restoreGroup(ctx, groupId, owned.partition, isConsumer || share ? undefined : replay.groups.get(groupId), replay.offsets.get(groupId), open.get(groupId));
     if (share) {
-      // a share group's members are not written: they join again, above its persisted epoch
-      entry.share = new ShareGroup(groupId, share.value.epoch);
-      entry.consumerOldestWrite = share.timestamp;
+      // a share group continues where its records leave it; its members' sessions start again
+      entry.share = restoreShareGroup(groupId, share);
+      entry.consumerOldestWrite = share.oldestTimestamp;
+      for (const member of entry.share.members()) scheduleShareSession(s, ctx, entry, member.memberId);
     }
     s.groups.set(groupId, entry);
     owned.groups.add(groupId);
@@ -2674,8 +2811,6 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (typeof m.groupId !== 'string' || m.groupId.trim() === '') return answer(ctx, token, shareHeartbeatError(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
       const err = validateGroupStatus(s, m.groupId, false);
       if (err !== null) return answer(ctx, token, shareHeartbeatError(err, null));
-      // a leave needs no topics
-      if (m.memberEpoch === SHARE_LEAVE_GROUP_MEMBER_EPOCH) return shareHeartbeat(s, ctx, m, token);
       prepareShareHeartbeat(s, ctx, m, token, false);
     },
 
@@ -2683,27 +2818,41 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       const waiting = s.awaitingShareTopics.get(m.fetchId);
       if (!waiting) return;
       s.awaitingShareTopics.delete(m.fetchId);
-      if (m.topics === null) return answer(ctx, waiting.token, shareHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
-      const now = ctx.clock.now();
-      const byName = new Map(m.topics.map((t) => [t.name, t] as const));
-      for (const name of m.names) {
-        const t = byName.get(name);
-        s.topicCache.set(name, { info: t ? { topicId: t.topicId, name, numPartitions: t.numPartitions } : null, at: now });
+      if (m.topics === null) {
+        // a heartbeat cannot go on without them; a leave, a fencing or a describe goes on with what is known
+        if (waiting.kind === 'heartbeat' && waiting.m.memberEpoch !== SHARE_LEAVE_GROUP_MEMBER_EPOCH) {
+          return answer(ctx, waiting.token, shareHeartbeatError(ErrorCode.COORDINATOR_NOT_AVAILABLE, 'the topics could not be read from the metadata'));
+        }
+      } else {
+        const now = ctx.clock.now();
+        const byName = new Map(m.topics.map((t) => [t.name, t] as const));
+        for (const name of m.names) {
+          const t = byName.get(name);
+          s.topicCache.set(name, { info: t ? { topicId: t.topicId, name, numPartitions: t.numPartitions } : null, at: now });
+        }
       }
-      prepareShareHeartbeat(s, ctx, waiting.m, waiting.token, true);
+      switch (waiting.kind) {
+        case 'heartbeat':
+          return prepareShareHeartbeat(s, ctx, waiting.m, waiting.token, true);
+        case 'fence':
+          return fenceShareMember(s, ctx, waiting.groupId, waiting.memberId, waiting.seq, true);
+        case 'describe':
+          return answerShareDescribe(s, ctx, waiting.groups, waiting.token);
+        default:
+          return assertNever(waiting);
+      }
     },
 
     ShareSessionDeadline(s, m, ctx) {
-      const entry = s.groups.get(m.groupId);
-      if (!entry?.share || entry.consumerTimers.get(m.memberId)?.sessionSeq !== m.seq) return;
-      entry.consumerTimers.delete(m.memberId);
-      if (!entry.share.leave(m.memberId)) return;
-      ctx.log.info('member fenced from the share group', { groupId: m.groupId, memberId: m.memberId, reason: 'the member session expired', groupEpoch: entry.share.groupEpoch });
-      persistShare(s, ctx, entry, { kind: 'consumer-write' });
+      fenceShareMember(s, ctx, m.groupId, m.memberId, m.seq, false);
     },
 
     ShareGroupDescribe(s, m, ctx) {
-      ctx.reply({ type: 'ShareGroupDescribeResponse', errorCode: ErrorCode.NONE, groups: m.groups.map((g) => describeShareGroup(s, g)) } satisfies ShareGroupDescribeResponse);
+      const token = ctx.deferReply() ?? null;
+      // members' assignments are named by topic: a group loaded from another coordinator's records may hold topics not looked up here yet
+      const missing = shareDescribeTopicsMissing(s, m.groups);
+      if (missing.length > 0) return fetchShareTopics(s, ctx, missing, { kind: 'describe', groups: m.groups, token });
+      answerShareDescribe(s, ctx, m.groups, token);
     },
 
     ConsumerTopicsFetched(s, m, ctx) {
@@ -3128,7 +3277,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
         const records: WrittenRecord[] = [...entry.offsets.values()].map((o) => ({ kind: 'offset', entry, topic: o.topic, partition: o.partition, value: null }));
         if (entry.consumer) records.push(...consumerTombstones(entry));
         else if (entry.share) {
-          records.push({ kind: 'consumer', entry, key: encodeShareGroupMetadataKey(groupId), value: null });
+          records.push(...shareTombstones(entry));
           // its partitions' delivery states go too, from every broker's share coordinator (as Kafka's DeleteShareGroupState)
           const broker: ActorRef<BrokerMsg> = s.broker ?? { node: ctx.nodeId, path: brokerPath(s.brokerId) };
           ctx.send(broker, { type: 'ShareGroupDeleted', groupId, fanOut: true });

@@ -33,13 +33,21 @@
  *                                      assignedPartitions [] | partitionsPendingRevocation []
  *
  * The replay folds them per group (ReplayedConsumerGroup); a group whose ConsumerGroupMetadata
- * record has a tombstone is gone. A KIP-932 share group is written as Kafka's ShareGroupMetadata
- * record only (key version 11 | group; value flexible v0: epoch int32 | metadataHash int64,
- * written 0): its members are not persisted (after a coordinator moves they join again, at
- * epochs above the persisted one), and its partitions' delivery state is the share
- * coordinator's (__share_group_state). Other key versions above 8 (Kafka's other share group
- * records, its ConsumerGroupRegularExpression, 16) are skipped: samsa writes no resolution of a
- * member's regular expression, which a coordinator taking the group over resolves again.
+ * record has a tombstone is gone. KIP-932 share groups are written as Kafka 4.2's share group
+ * records, in the same shapes (ReplayedShareGroup):
+ *
+ *  10 ShareGroupMemberMetadata         (member) rackId? | clientId | clientHost | subscribedTopicNames []
+ *  11 ShareGroupMetadata               epoch int32 | metadataHash int64 (samsa's hash of the
+ *                                      subscribed topics' ids, names and partition counts; 0: none)
+ *  12 ShareGroupTargetAssignmentMetadata  assignmentEpoch int32
+ *  13 ShareGroupTargetAssignmentMember (member) topicPartitions [topicId | partitions []]
+ *  14 ShareGroupCurrentMemberAssignment (member) memberEpoch | previousMemberEpoch | state int8 | assignedPartitions []
+ *
+ * A share group's partitions' delivery state is the share coordinator's (__share_group_state).
+ * Other key versions above 8 are skipped: Kafka's ShareGroupStatePartitionMetadata (15: samsa's
+ * share partition managers make a partition's state when it is first assigned, and keep no list
+ * here) and ConsumerGroupRegularExpression (16: samsa writes no resolution of a member's regular
+ * expression, which a coordinator taking the group over resolves again).
  *
  * The replay (OffsetsReplay) folds the log of one offsets partition into the latest value per
  * key, tombstones deleting. Offsets a transaction committed (TxnOffsetCommit: transactional
@@ -105,22 +113,33 @@ export interface ConsumerGroupRecordKey {
   memberId: string | null;
 }
 
-/** Kafka's ShareGroupMetadata record type (its key version). */
-export const SHARE_GROUP_METADATA_RECORD = 11;
-
-/** A share group's metadata record key (KIP-932). */
-export interface ShareGroupMetadataKey {
-  kind: 'share-group';
-  group: string;
+/** The KIP-932 share group records, by their key version (Kafka's record type). */
+export enum ShareRecordType {
+  MemberMetadata = 10,
+  Metadata = 11,
+  TargetAssignmentMetadata = 12,
+  TargetAssignmentMember = 13,
+  CurrentMemberAssignment = 14,
 }
 
-/** Kafka's ShareGroupMetadataValue: the group epoch, and the hash of its topics' metadata (samsa writes 0). */
+/** A share group record's key (KIP-932): the group, and the member for the per-member records. */
+export interface ShareGroupRecordKey {
+  kind: 'share-group';
+  record: ShareRecordType;
+  group: string;
+  memberId: string | null;
+}
+
+const perShareMember = (t: ShareRecordType): boolean =>
+  t === ShareRecordType.MemberMetadata || t === ShareRecordType.TargetAssignmentMember || t === ShareRecordType.CurrentMemberAssignment;
+
+/** Kafka's ShareGroupMetadataValue: the group epoch, and the hash of its subscribed topics' metadata (0: none). */
 export interface ShareGroupMetadataValue {
   epoch: number;
   metadataHash: number;
 }
 
-export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | ConsumerGroupRecordKey | ShareGroupMetadataKey | UnknownKey;
+export type OffsetsRecordKey = OffsetCommitKey | GroupMetadataKey | ConsumerGroupRecordKey | ShareGroupRecordKey | UnknownKey;
 
 export interface OffsetCommitValue {
   offset: number;
@@ -199,29 +218,19 @@ export function decodeKey(bytes: Uint8Array): OffsetsRecordKey {
     const perMember = version === ConsumerRecordType.MemberMetadata || version === ConsumerRecordType.TargetAssignmentMember || version === ConsumerRecordType.CurrentMemberAssignment;
     return { kind: 'consumer-group', record: version, group, memberId: perMember ? r.string('memberId') : null };
   }
-  if (version === SHARE_GROUP_METADATA_RECORD) return { kind: 'share-group', group: r.string('group') };
+  if (version >= ShareRecordType.MemberMetadata && version <= ShareRecordType.CurrentMemberAssignment) {
+    const group = r.string('group');
+    return { kind: 'share-group', record: version, group, memberId: perShareMember(version) ? r.string('memberId') : null };
+  }
   if (version < 0) throw new OffsetsRecordError(`offsets record key: negative version ${version}`);
   return { kind: 'unknown', version };
 }
 
-export function encodeShareGroupMetadataKey(group: string): Uint8Array {
-  return writer().int16(SHARE_GROUP_METADATA_RECORD, 'key version').string(group, 'group').finish();
-}
-
-export function encodeShareGroupMetadataValue(v: ShareGroupMetadataValue): Uint8Array {
-  return writer(true).int16(0, 'version').int32(v.epoch, 'epoch').int64(v.metadataHash, 'metadataHash').taggedFields().finish();
-}
-
-export function decodeShareGroupMetadataValue(bytes: Uint8Array): ShareGroupMetadataValue {
-  const r = reader(bytes, 'share group metadata');
-  const version = r.int16('version');
-  if (version !== 0) throw new OffsetsRecordError(`share group metadata: unknown value version ${version}`);
-  r.flexible = true;
-  const epoch = r.int32('epoch');
-  // the metadata hash came with Kafka 4.1: a value of 4.0 (version, epoch, tagged fields) has none
-  const metadataHash = bytes.length >= 2 + 4 + 8 + 1 ? r.int64('metadataHash') : 0;
-  r.taggedFields();
-  return { epoch, metadataHash };
+export function encodeShareGroupKey(record: ShareRecordType, group: string, memberId: string | null = null): Uint8Array {
+  if (perShareMember(record) !== (memberId !== null)) throw new OffsetsRecordError(`share group record ${record}: ${memberId === null ? 'needs' : 'takes no'} member id`);
+  const w = writer().int16(record, 'key version').string(group, 'group');
+  if (memberId !== null) w.string(memberId, 'memberId');
+  return w.finish();
 }
 
 export function encodeConsumerGroupKey(record: ConsumerRecordType, group: string, memberId: string | null = null): Uint8Array {
@@ -509,6 +518,115 @@ export function decodeConsumerGroupValue(record: ConsumerRecordType, bytes: Uint
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// KIP-932 share group values: Kafka 4.2's schemas, version 0, flexible.
+
+export interface ShareMemberMetadataValue {
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+}
+
+export interface ShareCurrentAssignmentValue {
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  /** Kafka's MemberState byte (a share group member is always Stable, 0). */
+  state: number;
+  assigned: TopicPartitionsValue;
+}
+
+export type ShareGroupRecordValue =
+  | { record: ShareRecordType.MemberMetadata; value: ShareMemberMetadataValue }
+  | { record: ShareRecordType.Metadata; value: ShareGroupMetadataValue }
+  | { record: ShareRecordType.TargetAssignmentMetadata; value: { assignmentEpoch: number } }
+  | { record: ShareRecordType.TargetAssignmentMember; value: TopicPartitionsValue }
+  | { record: ShareRecordType.CurrentMemberAssignment; value: ShareCurrentAssignmentValue };
+
+export function encodeShareGroupValue(v: ShareGroupRecordValue): Uint8Array {
+  const w = writer(true).int16(0, 'version');
+  switch (v.record) {
+    case ShareRecordType.MemberMetadata: {
+      const m = v.value;
+      w.string(m.rackId, 'rackId').string(m.clientId, 'clientId').string(m.clientHost, 'clientHost');
+      w.arrayLength(m.subscribedTopicNames.length, 'subscribedTopicNames');
+      for (const t of m.subscribedTopicNames) w.string(t, 'subscribedTopicName');
+      break;
+    }
+    case ShareRecordType.Metadata:
+      w.int32(v.value.epoch, 'epoch').int64(v.value.metadataHash, 'metadataHash');
+      break;
+    case ShareRecordType.TargetAssignmentMetadata:
+      w.int32(v.value.assignmentEpoch, 'assignmentEpoch');
+      break;
+    case ShareRecordType.TargetAssignmentMember:
+      writeTopicPartitions(w, v.value, 'topicPartitions');
+      break;
+    case ShareRecordType.CurrentMemberAssignment: {
+      const c = v.value;
+      w.int32(c.memberEpoch, 'memberEpoch').int32(c.previousMemberEpoch, 'previousMemberEpoch').int8(c.state, 'state');
+      writeTopicPartitions(w, c.assigned, 'assignedPartitions');
+      break;
+    }
+  }
+  return w.taggedFields().finish();
+}
+
+export function decodeShareGroupValue(record: ShareRecordType, bytes: Uint8Array): ShareGroupRecordValue {
+  const r = reader(bytes, `share group record ${record}`);
+  const version = r.int16('version');
+  if (version !== 0) throw new OffsetsRecordError(`share group record ${record}: unknown value version ${version}`);
+  r.flexible = true;
+  let out: ShareGroupRecordValue;
+  switch (record) {
+    case ShareRecordType.MemberMetadata: {
+      const rackId = r.nullableString('rackId');
+      const clientId = r.string('clientId');
+      const clientHost = r.string('clientHost');
+      const n = r.arrayLength('subscribedTopicNames');
+      const subscribedTopicNames: string[] = [];
+      for (let i = 0; i < n; i++) subscribedTopicNames.push(r.string('subscribedTopicName'));
+      out = { record, value: { rackId, clientId, clientHost, subscribedTopicNames } };
+      break;
+    }
+    case ShareRecordType.Metadata: {
+      const epoch = r.int32('epoch');
+      // the metadata hash came with Kafka 4.1: a value of 4.0 (version, epoch, tagged fields) has none
+      const metadataHash = bytes.length >= 2 + 4 + 8 + 1 ? r.int64('metadataHash') : 0;
+      out = { record, value: { epoch, metadataHash } };
+      break;
+    }
+    case ShareRecordType.TargetAssignmentMetadata:
+      out = { record, value: { assignmentEpoch: r.int32('assignmentEpoch') } };
+      break;
+    case ShareRecordType.TargetAssignmentMember:
+      out = { record, value: readTopicPartitions(r, 'topicPartitions') };
+      break;
+    case ShareRecordType.CurrentMemberAssignment: {
+      const memberEpoch = r.int32('memberEpoch');
+      const previousMemberEpoch = r.int32('previousMemberEpoch');
+      const state = r.int8('state');
+      const assigned = readTopicPartitions(r, 'assignedPartitions');
+      out = { record, value: { memberEpoch, previousMemberEpoch, state, assigned } };
+      break;
+    }
+  }
+  r.taggedFields();
+  return out;
+}
+
+/** A share group's live records after a replay (Metadata absent: the group was deleted or never written). */
+export interface ReplayedShareGroup {
+  epoch: number | null;
+  metadataHash: number;
+  assignmentEpoch: number;
+  members: Map<string, ShareMemberMetadataValue>;
+  targets: Map<string, TopicPartitionsValue>;
+  currents: Map<string, ShareCurrentAssignmentValue>;
+  /** The timestamp of its oldest live record. */
+  oldestTimestamp: number;
+}
+
 /** A consumer group's live records after a replay (Metadata absent: the group was deleted or never written). */
 export interface ReplayedConsumerGroup {
   epoch: number | null;
@@ -584,8 +702,8 @@ export class OffsetsReplay {
   readonly groups = new Map<string, ReplayedGroup>();
   /** group -> its KIP-848 consumer group records. */
   readonly consumerGroups = new Map<string, ReplayedConsumerGroup>();
-  /** group -> its KIP-932 share group metadata (the epoch), with when it was written. */
-  readonly shareGroups = new Map<string, { value: ShareGroupMetadataValue; timestamp: number }>();
+  /** group -> its KIP-932 share group records. */
+  readonly shareGroups = new Map<string, ReplayedShareGroup>();
   /** producer id -> the records of its open transaction (offset commits), in log order. */
   readonly pendingTransactions = new Map<number, DecodedRecord[]>();
   recordsApplied = 0;
@@ -656,8 +774,7 @@ export class OffsetsReplay {
           this.applyConsumerGroupRecord(key, valueBytes, timestamp);
           return null;
         case 'share-group':
-          if (valueBytes === null) this.shareGroups.delete(key.group);
-          else this.shareGroups.set(key.group, { value: decodeShareGroupMetadataValue(valueBytes), timestamp });
+          this.applyShareGroupRecord(key, valueBytes, timestamp);
           return null;
         case 'offset': {
           const k = topicPartitionKey(key.topic, key.partition);
@@ -746,6 +863,58 @@ export class OffsetsReplay {
     }
   }
 
+  private applyShareGroupRecord(key: ShareGroupRecordKey, valueBytes: Uint8Array | null, timestamp: number): void {
+    let g = this.shareGroups.get(key.group);
+    if (!g) {
+      if (valueBytes === null) return;
+      g = { epoch: null, metadataHash: 0, assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp };
+      this.shareGroups.set(key.group, g);
+    }
+    g.oldestTimestamp = Math.min(g.oldestTimestamp, timestamp);
+    const memberId = key.memberId ?? '';
+    if (valueBytes === null) {
+      switch (key.record) {
+        case ShareRecordType.MemberMetadata:
+          g.members.delete(memberId);
+          break;
+        case ShareRecordType.Metadata:
+          g.epoch = null;
+          g.metadataHash = 0;
+          break;
+        case ShareRecordType.TargetAssignmentMetadata:
+          g.assignmentEpoch = 0;
+          break;
+        case ShareRecordType.TargetAssignmentMember:
+          g.targets.delete(memberId);
+          break;
+        case ShareRecordType.CurrentMemberAssignment:
+          g.currents.delete(memberId);
+          break;
+      }
+      if (g.epoch === null && g.members.size === 0 && g.targets.size === 0 && g.currents.size === 0) this.shareGroups.delete(key.group);
+      return;
+    }
+    const v = decodeShareGroupValue(key.record, valueBytes);
+    switch (v.record) {
+      case ShareRecordType.MemberMetadata:
+        g.members.set(memberId, v.value);
+        break;
+      case ShareRecordType.Metadata:
+        g.epoch = v.value.epoch;
+        g.metadataHash = v.value.metadataHash;
+        break;
+      case ShareRecordType.TargetAssignmentMetadata:
+        g.assignmentEpoch = v.value.assignmentEpoch;
+        break;
+      case ShareRecordType.TargetAssignmentMember:
+        g.targets.set(memberId, v.value);
+        break;
+      case ShareRecordType.CurrentMemberAssignment:
+        g.currents.set(memberId, v.value);
+        break;
+    }
+  }
+
   /**
    * The offsets of transactions still open at the end of the replay: group -> producer id ->
    * topic-partition key -> offset (records that are not offset commits are left out).
@@ -777,6 +946,7 @@ export class OffsetsReplay {
   /** Every group that has metadata, offsets, or offsets of an open transaction. */
   groupIds(): Set<string> {
     const consumer = [...this.consumerGroups].filter(([, g]) => g.epoch !== null).map(([id]) => id);
-    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys(), ...consumer, ...this.shareGroups.keys()]);
+    const share = [...this.shareGroups].filter(([, g]) => g.epoch !== null).map(([id]) => id);
+    return new Set([...this.groups.keys(), ...this.offsets.keys(), ...this.openTransactionOffsets().keys(), ...consumer, ...share]);
   }
 }

@@ -4,9 +4,11 @@
  * state machine the group coordinator drives: no timers, no I/O. The coordinator keeps each
  * member's session timer (a member whose heartbeats stop is removed with `leave`), answers
  * ShareGroupHeartbeat with `heartbeat`'s outcome and ShareGroupDescribe with `describe`, and
- * persists only the group's existence and epoch: `takeDirty` says when the epoch moved, and a
- * group is recreated from its persisted epoch with `new ShareGroup(groupId, epoch)` (Empty, its
- * members gone: they rejoin with a heartbeat at epoch 0 and get UNKNOWN_MEMBER_ID until they do).
+ * persists what `takeDirty` says changed as Kafka 4.2's share group records (the group epoch with
+ * its topics' metadata hash, each member's metadata, target assignment and current assignment, the
+ * target's epoch); `markAllDirty` asks for all of them again. A coordinator taking the group over
+ * rebuilds it with `ShareGroup.restore` from those records: its members carry on at their epochs
+ * (their sessions start again there), and the hash tells whether the topics changed meanwhile.
  *
  * Group state (Kafka's ShareGroup.ShareGroupState): Empty (no members), Stable (members), Dead
  * (deleted). Transitions: Empty -> Stable on the first join, Stable -> Empty when the last member
@@ -18,8 +20,9 @@
  *
  * Epochs: the group epoch moves on a join, a leave (or fencing), a change of a member's
  * subscription, and a change of the subscribed topics' metadata (a topic created, deleted or
- * recreated, or given more partitions: what `env.topic` says now against what the group saw at
- * its last heartbeat). Each move recomputes the target assignment with the simple assignor
+ * recreated, or given more partitions: the hash of what `env.topic` says now against the hash
+ * the group epoch was last written with; a topic `env` never looked up counts as the group last
+ * saw it). Each move recomputes the target assignment with the simple assignor
  * (assignors/share-simple.ts) at once: the assignment epoch is then the group epoch. A member
  * whose epoch is behind the target's takes it at its next heartbeat: its epoch becomes the
  * assignment epoch and its assignment its target.
@@ -39,6 +42,7 @@
  *
  * Topics are named by their Kafka-form topic ids in assignments, by name in subscriptions.
  */
+import { createHash } from 'node:crypto';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { TopicIdPartitions } from './messages.js';
 import type { TopicAssignment } from './assignors/server.js';
@@ -80,9 +84,13 @@ export interface ShareHeartbeat {
   clientHost: string;
 }
 
-export interface ShareHeartbeatEnv {
-  /** The topic of that name as the cluster's metadata has it now, or undefined. */
-  topic(name: string): TopicInfo | undefined;
+/** Where a leave or a fencing finds the subscribed topics' metadata. */
+export interface ShareTopicsEnv {
+  /** The topic of that name as the cluster's metadata has it now, or undefined (null: none either). */
+  topic(name: string): TopicInfo | null | undefined;
+}
+
+export interface ShareHeartbeatEnv extends ShareTopicsEnv {
   /** group.share.max.size. */
   maxSize: number;
   /** group.share.heartbeat.interval.ms (or the group's override), echoed in the response. */
@@ -123,6 +131,48 @@ export interface ShareGroupDescription {
   members: DescribedShareMember[];
 }
 
+/** What changed since the last takeDirty (the records to write). */
+export interface ShareGroupDirty {
+  /** The group epoch or its topics' metadata hash (ShareGroupMetadata). */
+  epoch: boolean;
+  assignmentEpoch: boolean;
+  memberMetadata: Set<string>;
+  targetAssignment: Set<string>;
+  currentAssignment: Set<string>;
+  /** Members removed: their three member records get tombstones. */
+  removed: Set<string>;
+}
+
+function emptyDirty(): ShareGroupDirty {
+  return { epoch: false, assignmentEpoch: false, memberMetadata: new Set(), targetAssignment: new Set(), currentAssignment: new Set(), removed: new Set() };
+}
+
+/** What a group is rebuilt from (its replayed records). */
+export interface RestoredShareGroup {
+  epoch: number;
+  metadataHash: number;
+  assignmentEpoch: number;
+  /** In the order they are to be listed. */
+  members: ShareMember[];
+  targets: Map<string, TopicAssignment>;
+}
+
+/**
+ * The hash of the subscribed topics' metadata written with the group epoch (0 when there are no
+ * topics, as Kafka's): a coordinator that rebuilds the group compares it with the topics as they
+ * are now. A 48-bit integer from SHA-256 over each topic's name, id and partition count.
+ */
+export function shareMetadataHash(metadata: ReadonlyMap<string, TopicInfo>): number {
+  if (metadata.size === 0) return 0;
+  const h = createHash('sha256');
+  for (const name of [...metadata.keys()].sort()) {
+    const t = metadata.get(name)!;
+    h.update(JSON.stringify([t.name, t.topicId, t.numPartitions]));
+    h.update('\n');
+  }
+  return h.digest().readUIntBE(0, 6);
+}
+
 /** An assignment as a heartbeat response carries it: topics by id, partitions ascending. */
 export function toTopicIdPartitions(a: TopicAssignment): TopicIdPartitions[] {
   return [...a]
@@ -137,6 +187,11 @@ function sortedNames(names: Iterable<string>): string[] {
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Whether two members' metadata (what the member metadata record holds) are the same. */
+function sameMetadataOf(a: ShareMember, b: ShareMember): boolean {
+  return a.rackId === b.rackId && a.clientId === b.clientId && a.clientHost === b.clientHost && sameNames(a.subscribedTopicNames, b.subscribedTopicNames);
 }
 
 function cloneMember(m: ShareMember): ShareMember {
@@ -158,18 +213,36 @@ export class ShareGroup {
   private readonly byId = new Map<string, ShareMember>();
   /** memberId -> target assignment. */
   private readonly targets = new Map<string, TopicAssignment>();
-  /** Subscribed topics that exist: name -> its metadata when last computed. */
+  /** Subscribed topics that exist: name -> its metadata when last computed (empty in a restored group until then). */
   private metadata = new Map<string, TopicInfo>();
+  /** shareMetadataHash of the topics' metadata the group epoch was last computed with. */
+  private hash = 0;
   private dead = false;
-  private dirty = false;
+  private dirty = emptyDirty();
 
-  /** A new group (epoch 0), or one recreated from its persisted epoch: Empty either way. */
-  constructor(
-    readonly groupId: string,
-    persistedEpoch = 0,
-  ) {
-    this.epoch = persistedEpoch;
-    this.targetEpoch = persistedEpoch;
+  /** A new group: Empty, at epoch 0. */
+  constructor(readonly groupId: string) {
+    this.epoch = 0;
+    this.targetEpoch = 0;
+  }
+
+  /**
+   * Rebuilds a group from its records. A member without metadata is left out (its assignment
+   * records are orphans of a write that was cut short); the targets of members not there go too.
+   */
+  static restore(groupId: string, r: RestoredShareGroup): ShareGroup {
+    const g = new ShareGroup(groupId);
+    g.epoch = r.epoch;
+    g.hash = r.metadataHash;
+    g.targetEpoch = r.assignmentEpoch;
+    for (const m of r.members) g.byId.set(m.memberId, cloneMember(m));
+    for (const [memberId, a] of r.targets) if (g.byId.has(memberId)) g.targets.set(memberId, copyAssignment(a));
+    return g;
+  }
+
+  /** The hash of the subscribed topics' metadata, as written with the group epoch. */
+  get metadataHash(): number {
+    return this.hash;
   }
 
   get groupEpoch(): number {
@@ -191,11 +264,22 @@ export class ShareGroup {
     this.dead = true;
   }
 
-  /** True once after the group epoch moved (the epoch record to write). */
-  takeDirty(): boolean {
+  /** What changed since the last call (the records to write), and starts over. */
+  takeDirty(): ShareGroupDirty {
     const d = this.dirty;
-    this.dirty = false;
+    this.dirty = emptyDirty();
     return d;
+  }
+
+  /** Marks everything for writing (a full rewrite of the group: after a failed write, or to refresh old records). */
+  markAllDirty(): void {
+    this.dirty.epoch = true;
+    this.dirty.assignmentEpoch = true;
+    for (const id of this.byId.keys()) {
+      this.dirty.memberMetadata.add(id);
+      this.dirty.currentAssignment.add(id);
+    }
+    for (const id of this.targets.keys()) this.dirty.targetAssignment.add(id);
   }
 
   /** The members (copies), in the order they joined. */
@@ -241,7 +325,7 @@ export class ShareGroup {
     const existing = this.byId.get(memberId);
     if (req.memberEpoch === SHARE_LEAVE_GROUP_MEMBER_EPOCH) {
       if (!existing) return this.unknownMember(memberId);
-      this.removeMembers([memberId]);
+      this.removeMembers([memberId], env);
       return { kind: 'ok', memberId, memberEpoch: SHARE_LEAVE_GROUP_MEMBER_EPOCH, heartbeatIntervalMs: env.heartbeatIntervalMs, assignment: null };
     }
 
@@ -282,14 +366,11 @@ export class ShareGroup {
     updated.clientId = req.clientId;
     updated.clientHost = req.clientHost;
     let bump = !existing || !sameNames(updated.subscribedTopicNames, current.subscribedTopicNames);
+    if (!existing || !sameMetadataOf(updated, existing)) this.dirty.memberMetadata.add(memberId);
     this.byId.set(memberId, updated);
 
     // 2. the subscribed topics' metadata: a topic created, deleted or grown moves it too
-    const metadata = this.computeMetadata(env);
-    if (!this.sameMetadata(metadata)) {
-      this.metadata = metadata;
-      bump = true;
-    }
+    if (this.refreshMetadata(env)) bump = true;
     if (bump) this.bumpEpoch();
 
     // 3. the member moves to its target when behind it
@@ -297,6 +378,9 @@ export class ShareGroup {
       updated.previousMemberEpoch = updated.memberEpoch;
       updated.memberEpoch = this.targetEpoch;
       updated.assigned = copyAssignment(this.targets.get(memberId) ?? new Map());
+    }
+    if (!existing || updated.memberEpoch !== existing.memberEpoch || updated.previousMemberEpoch !== existing.previousMemberEpoch || !assignmentsEqual(updated.assigned, existing.assigned)) {
+      this.dirty.currentAssignment.add(memberId);
     }
 
     const before = existing?.assigned ?? new Map<string, Set<number>>();
@@ -313,24 +397,30 @@ export class ShareGroup {
   // -------------------------------------------------------------------------------------------
   // Fencing
 
-  /** Removes a member (its session timed out) and moves the group epoch; whether it was a member. */
-  leave(memberId: string): boolean {
+  /**
+   * Removes a member (its session timed out) and moves the group epoch; whether it was a member.
+   * The target assignment of the others is computed again over the topics as `env` has them now.
+   */
+  leave(memberId: string, env: ShareTopicsEnv): boolean {
     if (this.dead || !this.byId.has(memberId)) return false;
-    this.removeMembers([memberId]);
+    this.removeMembers([memberId], env);
     return true;
   }
 
-  private removeMembers(memberIds: readonly string[]): void {
+  private removeMembers(memberIds: readonly string[], env: ShareTopicsEnv): void {
     let removed = 0;
     for (const id of memberIds) {
       if (!this.byId.delete(id)) continue;
       this.targets.delete(id);
+      this.dirty.memberMetadata.delete(id);
+      this.dirty.targetAssignment.delete(id);
+      this.dirty.currentAssignment.delete(id);
+      this.dirty.removed.add(id);
       removed++;
     }
     if (removed === 0) return;
     // the topics no member subscribes to any more leave the metadata
-    const names = this.subscribedTopicNames();
-    this.metadata = new Map([...this.metadata].filter(([n]) => names.has(n)));
+    this.refreshMetadata(env);
     this.bumpEpoch();
   }
 
@@ -339,7 +429,7 @@ export class ShareGroup {
 
   private bumpEpoch(): void {
     this.epoch += 1;
-    this.dirty = true;
+    this.dirty.epoch = true;
     this.computeTargetAssignment();
   }
 
@@ -352,26 +442,29 @@ export class ShareGroup {
       topics: m.subscribedTopicNames.map((n) => this.metadata.get(n)?.topicId).filter((x): x is string => x !== undefined),
     }));
     const next = assignShareSimple({ members, partitions, previous: this.targets });
+    for (const [memberId, a] of next) {
+      const before = this.targets.get(memberId);
+      if (!before || !assignmentsEqual(before, a)) this.dirty.targetAssignment.add(memberId);
+    }
     this.targets.clear();
     for (const [memberId, a] of next) this.targets.set(memberId, a);
+    if (this.targetEpoch !== this.epoch) this.dirty.assignmentEpoch = true;
     this.targetEpoch = this.epoch;
   }
 
-  private computeMetadata(env: ShareHeartbeatEnv): Map<string, TopicInfo> {
-    const out = new Map<string, TopicInfo>();
+  /** The subscribed topics' metadata from `env`; whether its hash moved (the group epoch must then move). */
+  private refreshMetadata(env: ShareTopicsEnv): boolean {
+    const next = new Map<string, TopicInfo>();
     for (const name of [...this.subscribedTopicNames()].sort()) {
-      const t = env.topic(name);
-      if (t && t.numPartitions > 0) out.set(name, { topicId: t.topicId, name: t.name, numPartitions: t.numPartitions });
+      const found = env.topic(name);
+      // a topic the environment never looked up is as the group last saw it
+      const t = found === undefined ? this.metadata.get(name) : found;
+      if (t && t.numPartitions > 0) next.set(name, { topicId: t.topicId, name: t.name, numPartitions: t.numPartitions });
     }
-    return out;
-  }
-
-  private sameMetadata(next: Map<string, TopicInfo>): boolean {
-    if (next.size !== this.metadata.size) return false;
-    for (const [name, t] of next) {
-      const cur = this.metadata.get(name);
-      if (!cur || cur.topicId !== t.topicId || cur.numPartitions !== t.numPartitions) return false;
-    }
+    this.metadata = next;
+    const hash = shareMetadataHash(next);
+    if (hash === this.hash) return false;
+    this.hash = hash;
     return true;
   }
 

@@ -25,11 +25,11 @@ import {
   decodeGroupMetadataValue,
   decodeKey,
   decodeOffsetCommitValue,
-  decodeShareGroupMetadataValue,
+  decodeShareGroupValue,
   type GroupMetadataValue,
   type OffsetCommitValue,
   type OffsetsRecordKey,
-  type ShareGroupMetadataValue,
+  type ShareGroupRecordValue,
 } from '../../../actors/group-coordinator/offsets-store.js';
 import type { ProduceResponse, ReplicaMsg, ReplicaReadResult } from '../../../actors/partition-replica/messages.js';
 import { lastOffsetOf, setBaseOffset } from '../../../src/protocol/batch-header.js';
@@ -53,8 +53,8 @@ export interface StoredRecord {
   /** Decoded value, null for a tombstone. */
   offsetValue?: OffsetCommitValue | null;
   groupValue?: GroupMetadataValue | null;
-  /** A share group's metadata record (KIP-932): its decoded value, null for a tombstone. */
-  shareValue?: ShareGroupMetadataValue | null;
+  /** A share group's record (KIP-932): its decoded value, null for a tombstone. */
+  shareValue?: ShareGroupRecordValue | null;
   /** The schema version the value was written with. */
   valueVersion?: number;
 }
@@ -203,7 +203,7 @@ export const fakeReplica = defineActor<FakeReplicaState, FakeReplicaMsg>({
           if (key.kind === 'offset') rec.offsetValue = r.value ? decodeOffsetCommitValue(r.value) : null;
           if (r.value && r.value.length >= 2) rec.valueVersion = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength).readInt16BE(0);
           if (key.kind === 'group') rec.groupValue = r.value ? decodeGroupMetadataValue(r.value) : null;
-          if (key.kind === 'share-group') rec.shareValue = r.value ? decodeShareGroupMetadataValue(r.value) : null;
+          if (key.kind === 'share-group') rec.shareValue = r.value ? decodeShareGroupValue(key.record, r.value) : null;
           records.push(rec);
         }
       }

@@ -2,7 +2,7 @@
  * The records of __consumer_offsets (offsets-store.ts): Kafka's binary layouts byte for byte,
  * every value version read, round trips, malformed input as OffsetsRecordError, and the replay
  * (latest value per key wins, tombstones delete, records below the read offset and unknown key
- * versions skipped).
+ * versions skipped), the KIP-848 consumer group and KIP-932 share group records.
  */
 import { expect } from 'chai';
 import {
@@ -23,6 +23,10 @@ import {
   decodeConsumerGroupValue,
   encodeConsumerGroupKey,
   encodeConsumerGroupValue,
+  ShareRecordType,
+  decodeShareGroupValue,
+  encodeShareGroupKey,
+  encodeShareGroupValue,
 } from '../../../actors/group-coordinator/offsets-store.js';
 import { setBaseOffset } from '../../../src/protocol/batch-header.js';
 import { decodeRecordBatches } from '../../../src/protocol/record-batch.js';
@@ -146,6 +150,49 @@ describe('actors/group-coordinator offsets records', () => {
       // one tagged field: tag 0, size 12: sessionTimeoutMs, compact array of { compact string, compact bytes, tags }, tags
       const struct = be32(10) + '02' + '02' + Buffer.from('r').toString('hex') + '02' + '09' + '00' + '00';
       expect(classic).to.equal(plain.slice(0, -2) + '01' + '00' + (struct.length / 2).toString(16).padStart(2, '0') + struct);
+    });
+
+    it("writes the share group keys 10-14 as Kafka 4.2 lays them out (group, and the member for 10, 13, 14); 15 and 16 are unknown", () => {
+      expect(hex(encodeShareGroupKey(ShareRecordType.Metadata, 'g'))).to.equal(be16(11) + str('g'));
+      expect(hex(encodeShareGroupKey(ShareRecordType.MemberMetadata, 'g', 'm'))).to.equal(be16(10) + str('g') + str('m'));
+      for (const [record, member] of [
+        [ShareRecordType.MemberMetadata, 'm'],
+        [ShareRecordType.Metadata, null],
+        [ShareRecordType.TargetAssignmentMetadata, null],
+        [ShareRecordType.TargetAssignmentMember, 'm'],
+        [ShareRecordType.CurrentMemberAssignment, 'm'],
+      ] as const) {
+        expect(decodeKey(encodeShareGroupKey(record, 'g', member))).to.deep.equal({ kind: 'share-group', record, group: 'g', memberId: member });
+      }
+      expect(() => encodeShareGroupKey(ShareRecordType.Metadata, 'g', 'm')).to.throw(OffsetsRecordError, /takes no member id/);
+      expect(() => encodeShareGroupKey(ShareRecordType.CurrentMemberAssignment, 'g')).to.throw(OffsetsRecordError, /needs member id/);
+      expect(decodeKey(Buffer.from(be16(15) + str('g'), 'hex'))).to.deep.equal({ kind: 'unknown', version: 15 });
+      expect(decodeKey(Buffer.from(be16(16) + str('g'), 'hex'))).to.deep.equal({ kind: 'unknown', version: 16 });
+    });
+
+    it("writes the share group values in Kafka's flexible version 0 and reads them back; a 4.0 ShareGroupMetadataValue (no hash) reads as hash 0", () => {
+      const T = 'AAAAAAAAAAAAAAAAAAAAAg';
+      // ShareGroupMemberMetadataValue: version, compact nullable rack, client id, host, compact array of compact strings, tags
+      expect(hex(encodeShareGroupValue({ record: ShareRecordType.MemberMetadata, value: { rackId: null, clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t'] } }))).to.equal(
+        be16(0) + '00' + cstr('c') + cstr('/h') + '02' + cstr('t') + '00',
+      );
+      // ShareGroupMetadataValue: version, epoch, metadata hash, tags
+      expect(hex(encodeShareGroupValue({ record: ShareRecordType.Metadata, value: { epoch: 7, metadataHash: 123456789 } }))).to.equal(be16(0) + be32(7) + be64(123456789) + '00');
+      // ShareGroupCurrentMemberAssignmentValue: epochs, state, compact array of topic partitions, tags
+      expect(hex(encodeShareGroupValue({ record: ShareRecordType.CurrentMemberAssignment, value: { memberEpoch: 3, previousMemberEpoch: 2, state: 0, assigned: [{ topicId: T, partitions: [1] }] } }))).to.equal(
+        be16(0) + be32(3) + be32(2) + '00' + '02' + Buffer.from(T, 'base64url').toString('hex') + '02' + be32(1) + '00' + '00',
+      );
+      const values = [
+        { record: ShareRecordType.MemberMetadata, value: { rackId: 'r1', clientId: 'c', clientHost: '/h', subscribedTopicNames: ['t', 'u'] } },
+        { record: ShareRecordType.Metadata, value: { epoch: 3, metadataHash: 2 ** 47 + 5 } },
+        { record: ShareRecordType.TargetAssignmentMetadata, value: { assignmentEpoch: 3 } },
+        { record: ShareRecordType.TargetAssignmentMember, value: [{ topicId: T, partitions: [0, 3] }] },
+        { record: ShareRecordType.CurrentMemberAssignment, value: { memberEpoch: 3, previousMemberEpoch: 2, state: 0, assigned: [] } },
+      ] as const;
+      for (const v of values) expect(decodeShareGroupValue(v.record, encodeShareGroupValue(v as never))).to.deep.equal(v);
+      expect(decodeShareGroupValue(ShareRecordType.Metadata, Buffer.from(be16(0) + be32(4) + '00', 'hex'))).to.deep.equal({ record: ShareRecordType.Metadata, value: { epoch: 4, metadataHash: 0 } });
+      expect(() => decodeShareGroupValue(ShareRecordType.Metadata, Buffer.from(be16(1) + be32(4) + '00', 'hex'))).to.throw(OffsetsRecordError, /unknown value version 1/);
+      expect(() => decodeShareGroupValue(ShareRecordType.CurrentMemberAssignment, Buffer.from(be16(0) + be32(4), 'hex'))).to.throw(OffsetsRecordError, /truncated/);
     });
 
     it('refuses truncated and negative-length keys with OffsetsRecordError', () => {
@@ -305,6 +352,55 @@ describe('actors/group-coordinator offsets records', () => {
       expect(progress.problems[1]).to.match(/offset 3: OffsetCommitValue: truncated/);
       expect(r.offsets.get('g')!.get(topicPartitionKey('t', 0))!.value.offset).to.equal(2);
       expect(r.applyRecord(null, null, 9, 0)).to.match(/without a key/);
+    });
+
+    it('folds a share group from its records: members with their metadata, targets and current assignments; tombstones remove a member, then the group', () => {
+      const T = 'AAAAAAAAAAAAAAAAAAAAAg';
+      const rec = (type: ShareRecordType, member: string | null, value: unknown) => ({
+        key: encodeShareGroupKey(type, 'sg', member),
+        value: value === null ? null : encodeShareGroupValue({ record: type, value } as never),
+      });
+      const member = (clientId: string) => ({ rackId: null, clientId, clientHost: '/h', subscribedTopicNames: ['t'] });
+      const current = (memberEpoch: number, partitions: number[]) => ({ memberEpoch, previousMemberEpoch: 0, state: 0, assigned: [{ topicId: T, partitions }] });
+      const records = [
+        { records: [rec(ShareRecordType.MemberMetadata, 'a', member('ca')), rec(ShareRecordType.Metadata, null, { epoch: 1, metadataHash: 9 }), rec(ShareRecordType.TargetAssignmentMember, 'a', [{ topicId: T, partitions: [0, 1] }]), rec(ShareRecordType.TargetAssignmentMetadata, null, { assignmentEpoch: 1 }), rec(ShareRecordType.CurrentMemberAssignment, 'a', current(1, [0, 1]))], ts: 100 },
+        { records: [rec(ShareRecordType.MemberMetadata, 'b', member('cb')), rec(ShareRecordType.Metadata, null, { epoch: 2, metadataHash: 9 }), rec(ShareRecordType.TargetAssignmentMember, 'b', [{ topicId: T, partitions: [1] }]), rec(ShareRecordType.CurrentMemberAssignment, 'b', current(2, [1]))], ts: 200 },
+      ];
+      let r = new OffsetsReplay();
+      expect(r.applyBatches(log(...records), 0).problems).to.deep.equal([]);
+      const g = r.shareGroups.get('sg')!;
+      expect(g).to.deep.include({ epoch: 2, metadataHash: 9, assignmentEpoch: 1, oldestTimestamp: 100 });
+      expect([...g.members.keys()]).to.deep.equal(['a', 'b']);
+      expect(g.members.get('b')).to.deep.equal(member('cb'));
+      expect(g.targets.get('b')).to.deep.equal([{ topicId: T, partitions: [1] }]);
+      expect(g.currents.get('a')).to.deep.equal(current(1, [0, 1]));
+      expect([...r.groupIds()]).to.deep.equal(['sg']);
+      // b's tombstones
+      const leave = { records: [rec(ShareRecordType.CurrentMemberAssignment, 'b', null), rec(ShareRecordType.TargetAssignmentMember, 'b', null), rec(ShareRecordType.MemberMetadata, 'b', null), rec(ShareRecordType.Metadata, null, { epoch: 3, metadataHash: 9 })], ts: 300 };
+      r = new OffsetsReplay();
+      r.applyBatches(log(...records, leave), 0);
+      expect([...r.shareGroups.get('sg')!.members.keys()]).to.deep.equal(['a']);
+      expect(r.shareGroups.get('sg')!.targets.has('b')).to.equal(false);
+      expect(r.shareGroups.get('sg')!.currents.has('b')).to.equal(false);
+      // the group deleted (as DeleteGroups writes it, after the last member left): gone
+      const del = {
+        records: [
+          rec(ShareRecordType.CurrentMemberAssignment, 'a', null),
+          rec(ShareRecordType.TargetAssignmentMember, 'a', null),
+          rec(ShareRecordType.MemberMetadata, 'a', null),
+          rec(ShareRecordType.TargetAssignmentMetadata, null, null),
+          rec(ShareRecordType.Metadata, null, null),
+        ],
+        ts: 400,
+      };
+      r = new OffsetsReplay();
+      r.applyBatches(log(...records, leave, del), 0);
+      expect(r.shareGroups.has('sg')).to.equal(false);
+      expect([...r.groupIds()]).to.deep.equal([]);
+      // member records without the group epoch record (its tombstone came first): not a group
+      r = new OffsetsReplay();
+      r.applyBatches(log({ records: [rec(ShareRecordType.Metadata, null, null), rec(ShareRecordType.MemberMetadata, 'x', member('cx'))], ts: 1 }), 0);
+      expect([...r.groupIds()]).to.deep.equal([]);
     });
 
     it('keeps topic-partition keys apart even when topic names hold separators', () => {

@@ -17,6 +17,9 @@ import type {
 } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import type { ActorRef } from '../../../src/runtime/types.js';
+import { ShareRecordType } from '../../../actors/group-coordinator/offsets-store.js';
+import { shareMetadataHash } from '../../../actors/group-coordinator/share-group.js';
+import { checkFor } from '../../helpers/check-for.js';
 import { CoordinatorHarness, consumerHeartbeat, shareHeartbeat, type ShareHeartbeatMsg } from './coordinator-harness.js';
 
 const G = 'sg';
@@ -55,7 +58,16 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
   const list = (o: { statesFilter?: string[]; typesFilter?: string[] } = {}, to?: ActorRef<CoordinatorMsg>) => h.ask<ListGroupsResponse>({ type: 'ListGroups', ...o }, to);
   /** The ShareGroupMetadata records in the log, in order: [group, epoch (null: tombstone)]. */
   const shareRecords = async () =>
-    (await h.dump()).records.filter((r) => r.key.kind === 'share-group').map((r) => [r.key.kind === 'share-group' ? r.key.group : '', r.shareValue === null ? null : r.shareValue!.epoch]);
+    (await h.dump()).records.flatMap((r) => {
+      if (r.key.kind !== 'share-group' || r.key.record !== ShareRecordType.Metadata) return [];
+      return [[r.key.group, r.shareValue?.record === ShareRecordType.Metadata ? r.shareValue.value.epoch : null]];
+    });
+  /** Every share group record from log offset `from` on, in order: [record type, member id or '-', value (null: tombstone)]. */
+  const shareLog = async (from = 0) =>
+    (await h.dump()).records
+      .filter((r) => r.offset >= from && r.key.kind === 'share-group')
+      .map((r) => (r.key.kind === 'share-group' ? [r.key.record, r.key.memberId ?? '-', r.shareValue?.value ?? null] : []));
+  const logEnd = async () => (await h.dump()).logEndOffset;
   const parts = (r: ShareGroupHeartbeatResponse) => (r.assignment ?? []).flatMap((t) => t.partitions).sort((a, b) => a - b);
 
   describe('heartbeats', () => {
@@ -122,25 +134,59 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
     });
   });
 
-  describe('the ShareGroupMetadata record', () => {
+  describe('the share group records', () => {
     beforeEach(() => start());
 
-    it('is written with the group epoch each time it moves, and not when it does not', async () => {
-      await join('a');
-      expect(await shareRecords()).to.deep.equal([[G, 1]]);
-      const stored = (await h.dump()).records.find((r) => r.key.kind === 'share-group')!;
-      expect(stored.key).to.deep.equal({ kind: 'share-group', group: G });
-      expect(stored.shareValue).to.deep.equal({ epoch: 1, metadataHash: 0 });
-      await join('b');
-      expect(await shareRecords()).to.deep.equal([
-        [G, 1],
-        [G, 2],
-      ]);
+    it('a join writes, in one append, Kafka 4.2\'s member metadata, group epoch (with the topics\' hash), target assignment, target epoch and current assignment', async () => {
       const produces = (await h.dump()).produces;
-      // a moving to the group epoch, then a plain heartbeat: the group epoch stays, nothing is written
+      await join('a', { rackId: 'r1', clientId: 'client-a', clientHost: '/10.0.0.1' });
+      expect((await h.dump()).produces).to.equal(produces + 1);
+      const hash = shareMetadataHash(new Map([['t', topics[0]!]]));
+      expect(await shareLog()).to.deep.equal([
+        [ShareRecordType.MemberMetadata, 'a', { rackId: 'r1', clientId: 'client-a', clientHost: '/10.0.0.1', subscribedTopicNames: ['t'] }],
+        [ShareRecordType.Metadata, '-', { epoch: 1, metadataHash: hash }],
+        [ShareRecordType.TargetAssignmentMember, 'a', [{ topicId: T, partitions: [0, 1, 2, 3] }]],
+        [ShareRecordType.TargetAssignmentMetadata, '-', { assignmentEpoch: 1 }],
+        [ShareRecordType.CurrentMemberAssignment, 'a', { memberEpoch: 1, previousMemberEpoch: 0, state: 0, assigned: [{ topicId: T, partitions: [0, 1, 2, 3] }] }],
+      ]);
+      const stored = (await h.dump()).records.find((r) => r.key.kind === 'share-group' && r.key.record === ShareRecordType.Metadata)!;
+      expect(stored.key).to.deep.equal({ kind: 'share-group', record: 11, group: G, memberId: null });
+    });
+
+    it('what changed and nothing else: a second member, the first taking its new target, a plain heartbeat writing nothing', async () => {
+      await join('a');
+      let from = await logEnd();
+      await join('b');
+      expect(await shareLog(from)).to.deep.equal([
+        [ShareRecordType.MemberMetadata, 'b', { rackId: null, clientId: 'c', clientHost: '/127.0.0.1', subscribedTopicNames: ['t'] }],
+        [ShareRecordType.Metadata, '-', { epoch: 2, metadataHash: shareMetadataHash(new Map([['t', topics[0]!]])) }],
+        [ShareRecordType.TargetAssignmentMember, 'a', [{ topicId: T, partitions: [0, 1] }]],
+        [ShareRecordType.TargetAssignmentMember, 'b', [{ topicId: T, partitions: [2, 3] }]],
+        [ShareRecordType.TargetAssignmentMetadata, '-', { assignmentEpoch: 2 }],
+        [ShareRecordType.CurrentMemberAssignment, 'b', { memberEpoch: 2, previousMemberEpoch: 0, state: 0, assigned: [{ topicId: T, partitions: [2, 3] }] }],
+      ]);
+      from = await logEnd();
       await beat('a', 1);
+      expect(await shareLog(from)).to.deep.equal([[ShareRecordType.CurrentMemberAssignment, 'a', { memberEpoch: 2, previousMemberEpoch: 1, state: 0, assigned: [{ topicId: T, partitions: [0, 1] }] }]]);
+      const produces = (await h.dump()).produces;
       await beat('a', 2);
+      await beat('b', 2);
       expect((await h.dump()).produces).to.equal(produces);
+    });
+
+    it('a leave writes tombstones of the member\'s three records, the group epoch and the others\' new targets', async () => {
+      await join('a');
+      await join('b');
+      const from = await logEnd();
+      await leave('b');
+      expect(await shareLog(from)).to.deep.equal([
+        [ShareRecordType.CurrentMemberAssignment, 'b', null],
+        [ShareRecordType.TargetAssignmentMember, 'b', null],
+        [ShareRecordType.MemberMetadata, 'b', null],
+        [ShareRecordType.Metadata, '-', { epoch: 3, metadataHash: shareMetadataHash(new Map([['t', topics[0]!]])) }],
+        [ShareRecordType.TargetAssignmentMember, 'a', [{ topicId: T, partitions: [0, 1, 2, 3] }]],
+        [ShareRecordType.TargetAssignmentMetadata, '-', { assignmentEpoch: 3 }],
+      ]);
     });
 
     it('a heartbeat is answered only once the record is written', async () => {
@@ -358,7 +404,11 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
       }
       // nothing but the share group's records was written, and it is still a share group
       expect(await h.fetched(G)).to.deep.equal({});
-      expect((await h.dump()).records.map((r) => r.key.kind)).to.deep.equal(['share-group', 'share-group']);
+      expect((await h.dump()).records.every((r) => r.key.kind === 'share-group')).to.equal(true);
+      expect(await shareRecords()).to.deep.equal([
+        [G, 1],
+        [G, 2],
+      ]);
       expect((await list()).groups).to.deep.equal([{ groupId: G, protocolType: 'share', state: 'Empty', groupType: 'share' }]);
     });
 
@@ -399,11 +449,16 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
       await join('a');
       expect((await h.deleteGroups([G])).groups).to.deep.equal([{ groupId: G, errorCode: ErrorCode.NON_EMPTY_GROUP }]);
       await leave('a');
+      const from = await logEnd();
       expect((await h.deleteGroups([G])).groups).to.deep.equal([{ groupId: G, errorCode: ErrorCode.NONE }]);
       expect(await shareRecords()).to.deep.equal([
         [G, 1],
         [G, 2],
         [G, null],
+      ]);
+      expect(await shareLog(from)).to.deep.equal([
+        [ShareRecordType.TargetAssignmentMetadata, '-', null],
+        [ShareRecordType.Metadata, '-', null],
       ]);
       expect(await shareDescribe()).to.deep.include({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${G} not found.` });
       expect((await list()).groups).to.deep.equal([]);
@@ -436,25 +491,104 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
   });
 
   describe('failover', () => {
-    it('a second coordinator loading the partition finds the share group Empty at its persisted epoch; a member joining there gets an epoch above it', async () => {
-      await start();
-      await join('a');
-      await join('b');
-      expect((await beat('a', 1)).memberEpoch).to.equal(2);
+    /** The coordinator resigns; a fresh one loads the partition at leader epoch 1. */
+    async function moveCoordinator(): Promise<{ old: ActorRef<CoordinatorMsg>; fresh: ActorRef<CoordinatorMsg> }> {
       h.sys.send(h.coord, { type: 'ResignCoordinator', partition: 0, leaderEpoch: 1 });
       const old = h.coord;
       await h.control({ leaderEpoch: 1 });
       const fresh = h.spawnCoordinator();
       await h.become(0, 1, fresh);
+      return { old, fresh };
+    }
+
+    it('a second coordinator loading the partition has the group as it was: members, epochs, assignments; they carry on without rejoining and nothing is written', async () => {
+      await start();
+      await join('a', { rackId: 'r1', clientId: 'client-a' });
+      await join('b');
+      expect((await beat('a', 1)).memberEpoch).to.equal(2);
+      const before = await shareDescribe();
+      const { old, fresh } = await moveCoordinator();
       expect((await beat('a', 2, G, old)).errorCode).to.equal(ErrorCode.NOT_COORDINATOR);
-      expect(await shareDescribe(G, fresh)).to.deep.include({ errorCode: ErrorCode.NONE, groupState: 'Empty', groupEpoch: 2, assignmentEpoch: 2, members: [] });
-      expect((await list({}, fresh)).groups).to.deep.equal([{ groupId: G, protocolType: 'share', state: 'Empty', groupType: 'share' }]);
+      expect(await shareDescribe(G, fresh)).to.deep.equal(before);
+      expect((await list({}, fresh)).groups).to.deep.equal([{ groupId: G, protocolType: 'share', state: 'Stable', groupType: 'share' }]);
+      const produces = (await h.dump()).produces;
+      expect(await beat('a', 2, G, fresh)).to.deep.include({ errorCode: ErrorCode.NONE, memberEpoch: 2, assignment: null });
+      expect(await beat('b', 2, G, fresh)).to.deep.include({ errorCode: ErrorCode.NONE, memberEpoch: 2, assignment: null });
+      expect((await h.dump()).produces).to.equal(produces);
       // still a share group there: the other types are refused
       expect((await h.join(G, {}, fresh)).errorCode).to.equal(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+      // a new member joins above the persisted epoch and the partitions are split three ways
       const c = await join('c', {}, G, fresh);
       expect(c).to.deep.include({ errorCode: ErrorCode.NONE, memberId: 'c', memberEpoch: 3 });
-      expect(parts(c)).to.deep.equal([0, 1, 2, 3]);
       expect((await shareRecords()).at(-1)).to.deep.equal([G, 3]);
+    });
+
+    it('a member that missed the answer moving it on is answered by the new coordinator at its previous epoch', async () => {
+      await start();
+      await join('a');
+      await join('b');
+      // a is moved to epoch 2 but its answer is lost with the old coordinator
+      await beat('a', 1);
+      const { fresh } = await moveCoordinator();
+      expect(await beat('a', 1, G, fresh)).to.deep.include({ errorCode: ErrorCode.NONE, memberEpoch: 2, assignment: [{ topicId: T, partitions: [0, 1] }] });
+    });
+
+    it('loaded members\' sessions start again at the load: one that never comes back is fenced after the session timeout, over topics looked up then, and the other gets its partitions', async () => {
+      await start();
+      await join('a');
+      await join('b');
+      await beat('a', 1);
+      const { fresh } = await moveCoordinator();
+      h.clock.advance(20_000);
+      expect((await beat('a', 2, G, fresh)).errorCode).to.equal(ErrorCode.NONE);
+      // b never heartbeats the new coordinator: 45 s after the load it is fenced
+      h.clock.advance(24_999);
+      await h.settle();
+      expect((await shareDescribe(G, fresh)).members.map((m) => m.memberId)).to.deep.equal(['a', 'b']);
+      h.clock.advance(1);
+      await checkFor(async () => (await shareDescribe(G, fresh)).members.length === 1, 5_000, 10);
+      expect(await shareDescribe(G, fresh)).to.deep.include({ groupEpoch: 3, assignmentEpoch: 3 });
+      const a = await beat('a', 2, G, fresh);
+      expect(a.memberEpoch).to.equal(3);
+      expect(parts(a)).to.deep.equal([0, 1, 2, 3]);
+      expect((await beat('b', 2, G, fresh)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+    });
+
+    it('a fencing on a new coordinator whose metadata cannot be read goes on with what the group knew', async () => {
+      await start();
+      await join('a', { subscribedTopicNames: ['t'] });
+      await join('b', { subscribedTopicNames: ['t'] });
+      await beat('a', 1);
+      const { fresh } = await moveCoordinator();
+      metadataDown = true;
+      h.clock.advance(45_000);
+      await checkFor(async () => (await shareDescribe(G, fresh)).members.length === 0, 5_000, 10);
+      // both fenced: Empty, two epochs on, and the records say so
+      expect(await shareDescribe(G, fresh)).to.deep.include({ groupState: 'Empty', groupEpoch: 4 });
+      expect((await shareRecords()).at(-1)).to.deep.equal([G, 4]);
+    });
+
+    it('the topic grew while the coordinator moved: the first heartbeat on the new one moves the group epoch and the members share the new partitions', async () => {
+      await start();
+      await join('a');
+      await join('b');
+      await beat('a', 1);
+      const { fresh } = await moveCoordinator();
+      topics = [{ topicId: T, name: 't', numPartitions: 6 }];
+      const a = await beat('a', 2, G, fresh);
+      expect(a.memberEpoch).to.equal(3);
+      const b = await beat('b', 2, G, fresh);
+      expect(b.memberEpoch).to.equal(3);
+      expect([...parts(a), ...parts(b)].sort((x, y) => x - y)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('an empty group is loaded Empty at its epoch; a join goes on above it', async () => {
+      await start();
+      await join('a');
+      await leave('a');
+      const { fresh } = await moveCoordinator();
+      expect(await shareDescribe(G, fresh)).to.deep.include({ errorCode: ErrorCode.NONE, groupState: 'Empty', groupEpoch: 2, members: [] });
+      expect((await join('c', {}, G, fresh)).memberEpoch).to.equal(3);
     });
   });
 });
