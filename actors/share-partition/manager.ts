@@ -104,6 +104,9 @@ interface PendingFetch {
   /** It waits for a share partition's state to change (every window full). */
   waiting: boolean;
   reading: boolean;
+  /** The read in flight (its answer is taken only when it is the latest) and where it reads each partition. */
+  readSeq: number;
+  readFrom: Map<string, number>;
   answered: boolean;
   /** Its member's session ended while it waited: it acquires nothing more. */
   memberGone: boolean;
@@ -269,12 +272,23 @@ function writeNow(s: ShareManagerState, ctx: Ctx, e: Entry, done: WriteDone[]): 
   });
 }
 
-/** After a change of a partition's state: its lock timer follows the earliest lock, and fetches waiting for a change try again. */
+/**
+ * After a change of a partition's state: its lock timer follows the earliest lock, and the
+ * fetches of it try again: those waiting for a change (every window full), and those whose read
+ * waits at the log end (the broker's long poll) while records below it became available (released,
+ * a lock run out, a member gone): their read is superseded by one from there, and the answer of the
+ * old one, when it comes, is dropped (as Kafka completes a delayed share fetch on such a change).
+ */
 function changed(s: ShareManagerState, ctx: Ctx, e: Entry): void {
   scheduleLocks(ctx, e);
+  const next = e.state?.nextFetchOffset() ?? null;
   for (const f of s.fetches.values()) {
-    if (f.waiting && !f.answered && f.m.groupId === e.groupId && f.m.partitions.some((p) => p.fetch && sharePartitionKey(f.m.groupId, p.topicId, p.partition) === e.key)) {
+    if (f.answered || f.memberGone || f.m.groupId !== e.groupId || !f.m.partitions.some((p) => p.fetch && sharePartitionKey(f.m.groupId, p.topicId, p.partition) === e.key)) continue;
+    if (f.waiting) {
       f.waiting = false;
+      readFor(s, ctx, f);
+    } else if (f.reading && next !== null && next < (f.readFrom.get(e.key) ?? Infinity) && f.results.every((r) => r.acquiredRecords.length === 0)) {
+      f.reading = false;
       readFor(s, ctx, f);
     }
   }
@@ -395,6 +409,8 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
     return;
   }
   f.reading = true;
+  const readSeq = ++f.readSeq;
+  f.readFrom = new Map(wanted.map((w) => [w.key, w.fetchOffset]));
   const readCommitted = settings(s, f.m.groupId).isolationLevel === 'read_committed';
   const maxWaitMs = Math.max(0, f.deadline - now);
   const partitionMaxBytes = Math.max(1, Math.floor(f.m.maxBytes / wanted.length));
@@ -414,7 +430,7 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
       { timeoutMs: maxWaitMs + s.requestTimeoutMs },
     )
     .then((r) => {
-      const out: Extract<Msg, { type: 'ShareFetchRead' }> = { type: 'ShareFetchRead', fetchId: f.id, errorCode: ErrorCode.NONE, partitions: [] };
+      const out: Extract<Msg, { type: 'ShareFetchRead' }> = { type: 'ShareFetchRead', fetchId: f.id, readSeq, errorCode: ErrorCode.NONE, partitions: [] };
       if (isFailure(r)) out.errorCode = r.errorCode;
       else if (r.errorCode !== ErrorCode.NONE) out.errorCode = r.errorCode;
       else {
@@ -505,6 +521,7 @@ function batchesHolding(records: Uint8Array, batches: { pos: number; size: numbe
 
 function onFetchRead(s: ShareManagerState, ctx: Ctx, f: PendingFetch, m: Extract<Msg, { type: 'ShareFetchRead' }>): void {
   f.reading = false;
+  f.readFrom.clear();
   if (f.answered) return;
   if (m.errorCode !== ErrorCode.NONE) {
     for (const p of f.m.partitions) if (p.fetch) setError(resultFor(f, p), m.errorCode);
@@ -670,7 +687,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     ShareFetch(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
       const id = ++s.seq;
-      const f: PendingFetch = { id, token, m, results: [], outstanding: 0, deadline: ctx.clock.now() + Math.max(0, m.maxWaitMs), waiting: false, reading: false, answered: false, memberGone: false };
+      const f: PendingFetch = { id, token, m, results: [], outstanding: 0, deadline: ctx.clock.now() + Math.max(0, m.maxWaitMs), waiting: false, reading: false, readSeq: 0, readFrom: new Map(), answered: false, memberGone: false };
       s.fetches.set(id, f);
       if (m.maxWaitMs > 0) ctx.timers.startSingle(fetchTimerKey(id), m.maxWaitMs, { type: 'ShareFetchDeadline', fetchId: id });
       startFetch(s, ctx, f);
@@ -685,7 +702,8 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
 
     ShareFetchRead(s, m, ctx) {
       const f = s.fetches.get(m.fetchId);
-      if (f) onFetchRead(s, ctx, f, m);
+      // a read superseded by a later one (records became available below where it waited) is dropped
+      if (f && m.readSeq === f.readSeq) onFetchRead(s, ctx, f, m);
     },
 
     ShareAcknowledge(s, m, ctx) {

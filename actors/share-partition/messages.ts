@@ -72,6 +72,8 @@ export type ShareManagerMsg =
   | {
       type: 'ShareFetchRead';
       fetchId: number;
+      /** Which of the fetch's reads (a later one supersedes it). */
+      readSeq: number;
       errorCode: number;
       /** read_committed reads carry the aborted transactions in what they read. */
       partitions: { key: string; errorCode: number; errorMessage?: string; records: Uint8Array; logStartOffset: number; abortedTransactions?: { producerId: number; firstOffset: number }[] }[];

@@ -159,6 +159,36 @@ describe('actors/share-partition manager (in-process cluster)', function () {
     expect(Date.now() - started).to.be.below(8_000);
   });
 
+  it('a fetch waiting at the log end gets records another member releases meanwhile, without waiting out its long poll', async () => {
+    await fetch('g-wake', 'a');
+    await produce('k0', 'k1', 'k2');
+    expect(ranges(await fetch('g-wake', 'a'))).to.deep.equal([{ firstOffset: 0, lastOffset: 2, deliveryCount: 1 }]);
+    // b waits for records past the log end (the broker's long poll)
+    const waiting = fetch('g-wake', 'b', { maxWaitMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    const rel = await acknowledge('g-wake', 'a', [{ firstOffset: 1, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Release] }]);
+    expect(rel.partitions[0]!.errorCode).to.equal(ErrorCode.NONE);
+    // answered with the released record (a long poll run out would answer nothing: its read was at the log end)
+    const b = await waiting;
+    expect(ranges(b)).to.deep.equal([{ firstOffset: 1, lastOffset: 1, deliveryCount: 2 }]);
+    expect(values(b)).to.deep.equal(['k1']);
+    // records written later are still read from the log end
+    const next = fetch('g-wake', 'b', { maxWaitMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    await produce('k3');
+    expect(ranges(await next)).to.deep.equal([{ firstOffset: 3, lastOffset: 3, deliveryCount: 1 }]);
+  });
+
+  it('a fetch waiting at the log end gets the records of a member gone meanwhile', async () => {
+    await fetch('g-wake-gone', 'a');
+    await produce('q0', 'q1');
+    expect(ranges(await fetch('g-wake-gone', 'a'))).to.have.length(1);
+    const waiting = fetch('g-wake-gone', 'b', { maxWaitMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    c.system().send(manager(), { type: 'ShareMemberGone', groupId: 'g-wake-gone', memberId: 'a' });
+    expect(ranges(await waiting)).to.deep.equal([{ firstOffset: 0, lastOffset: 1, deliveryCount: 2 }]);
+  });
+
   it('a member gone (its share session ended) releases what it holds', async () => {
     await fetch('g-gone', 'a');
     await produce('m0', 'm1');
