@@ -54,8 +54,14 @@ export type ShareConsumerMsg =
   /**
    * Hands out up to maxRecords acquired records, waiting up to timeoutMs for some;
    * `acknowledgements` (of the records the last poll returned) go with the next fetches.
+   * `renewals`: the application has records being renewed (AcknowledgeType.Renew): this poll
+   * hands out no records, its acknowledgements go at once in a ShareAcknowledge (as Kafka's
+   * renewing ShareFetch, which only acknowledges), and it is answered once no acknowledgement is
+   * out (their outcomes in `completed`) or at timeoutMs. Every Poll tells the member the
+   * application is polling (max.poll.interval.ms); one after the member left for not polling
+   * makes it join again.
    */
-  | { type: 'Poll'; maxRecords: number; timeoutMs: number; acknowledgements: PartitionAcknowledgements[] }
+  | { type: 'Poll'; maxRecords: number; timeoutMs: number; acknowledgements: PartitionAcknowledgements[]; renewals: boolean }
   /** commitSync (wait: answered once the brokers have answered, within timeoutMs) or commitAsync (answered at once). */
   | { type: 'Commit'; acknowledgements: PartitionAcknowledgements[]; wait: boolean; timeoutMs: number }
   /** A parked Poll is answered at once, with no records. */
@@ -69,11 +75,12 @@ export type ShareConsumerMsg =
   | { type: 'CoordinatorResult'; response: FindCoordinatorResponse | Failure }
   /** The answer to ShareGroupHeartbeat `seq`, sent with `memberEpoch` and (null: unchanged) `topics`. */
   | { type: 'HeartbeatResult'; seq: number; memberEpoch: number; topics: string[] | null; response: ShareGroupHeartbeatResponse | Failure }
-  | { type: 'LeaveResult'; response: ShareGroupHeartbeatResponse | Failure }
+  /** The answer to a leave (epoch -1); `stale`: the leave of a member whose application stopped polling (its answer is of no use). */
+  | { type: 'LeaveResult'; stale: boolean; response: ShareGroupHeartbeatResponse | Failure }
   /** The answer of broker `brokerId`'s share partition manager to our ShareFetch of `fetched` (partition keys). */
   | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; response: ShareFetchResult | Failure }
-  /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it. */
-  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; acknowledgements: SentAcknowledgements[]; response: ShareAcknowledgeResult | Failure };
+  /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it; `renew`: it renewed some locks. */
+  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; response: ShareAcknowledgeResult | Failure };
 
 export interface SharePollResult {
   type: 'SharePollResult';
@@ -103,13 +110,24 @@ export interface ShareConsumerDone {
   completed: AcknowledgementOutcome[];
 }
 
-export type ShareMemberPhase = 'Unsubscribed' | 'Joining' | 'Stable' | 'Leaving' | 'Closed' | 'Failed';
+/**
+ * The member's state (Kafka's MemberState, in short):
+ *   Unsubscribed -> Joining        subscribe
+ *   Joining -> Stable              the coordinator answered the join
+ *   Stable -> Joining              FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: join again, same id
+ *   Joining | Stable -> Stale      no poll for max.poll.interval.ms: left the group (epoch -1)
+ *   Stale -> Joining               the application polls again
+ *   any -> Leaving                 unsubscribe or close
+ *   Leaving -> Unsubscribed | Closed
+ *   Joining | Stable -> Failed     a fatal error (every poll throws it)
+ */
+export type ShareMemberPhase = 'Unsubscribed' | 'Joining' | 'Stable' | 'Stale' | 'Leaving' | 'Closed' | 'Failed';
 
 export interface ShareConsumerDescription {
   type: 'ShareConsumerDescription';
   phase: ShareMemberPhase;
   memberId: string;
-  /** 0 until the coordinator answered the join; -1 once left. */
+  /** 0 until the coordinator answered the join; -1 once left (closed, or Stale). */
   memberEpoch: number;
   heartbeatIntervalMs: number;
   subscription: string[];

@@ -18,6 +18,11 @@ export interface ShareConsumerConfig {
   fetchMaxBytes: number;
   /** At most this many records a poll returns, and a ShareFetch asks for (its MaxRecords). */
   maxPollRecords: number;
+  /**
+   * max.poll.interval.ms: an application that does not poll for this long is taken to be stuck;
+   * the member leaves its group (a heartbeat with epoch -1) and joins again at the next poll.
+   */
+  maxPollIntervalMs: number;
   retryBackoffMs: number;
   /** retry.backoff.ms doubles on repeated failures up to this (KIP-580). */
   retryBackoffMaxMs: number;
@@ -54,6 +59,7 @@ const SPECS: Record<string, { prop: keyof ShareConsumerConfig; kind: Kind; min?:
   'fetch.max.wait.ms': { prop: 'fetchMaxWaitMs', kind: 'int', min: 0, def: 500 },
   'fetch.max.bytes': { prop: 'fetchMaxBytes', kind: 'int', min: 0, def: 52_428_800 },
   'max.poll.records': { prop: 'maxPollRecords', kind: 'int', min: 1, def: 500 },
+  'max.poll.interval.ms': { prop: 'maxPollIntervalMs', kind: 'int', min: 1, def: 300_000 },
   'retry.backoff.ms': { prop: 'retryBackoffMs', kind: 'int', min: 0, def: 100 },
   'retry.backoff.max.ms': { prop: 'retryBackoffMaxMs', kind: 'int', min: 0, def: 1_000 },
   'request.timeout.ms': { prop: 'requestTimeoutMs', kind: 'int', min: 0, def: 30_000 },

@@ -11,16 +11,29 @@
  * fetch were handed out, and not before the application's first poll; buffered records whose
  * acquisition lock has run out are dropped (another member may have them now).
  *
+ * Lock renewal (KIP-1222): the application acknowledges a record it is still processing with
+ * Renew; such acknowledgements never ride a fetch, they go at once in a ShareAcknowledge (as
+ * Kafka's renewing ShareFetch, which acknowledges only), and a Poll marked `renewals` hands out
+ * no records, answering once no acknowledgement is out (the outcomes tell the application which
+ * records it still holds: those it gets again).
+ *
+ * max.poll.interval.ms: an application that does not poll for that long (a Poll parked here
+ * counts as polling) is taken to be stuck, as Kafka's consumer does: the member leaves its
+ * group with a heartbeat of epoch -1 (Stale), its assignment is dropped and what was fetched
+ * and not handed out is released; the records the application holds stay its until it
+ * acknowledges them or their locks run out. Its next Poll makes it join again, same member id.
+ *
  * Unsubscribing or closing sends the acknowledgements pending, waits for the fetches out (what
  * they acquire is not handed out), tells every broker fetched from that the member is gone
  * (ShareMemberGone: the records it still holds go back to the group) and leaves the group with
  * epoch -1.
  *
  * Owned state: the member (id, epoch, phase, subscription, heartbeat timing, coordinator ref),
- * the assignment (partitions by name and topic id; topic ids not in the metadata yet wait for
- * it), the fetches out per broker, the brokers fetched from, where each partition's records came
- * from, the records buffered, the acknowledgements pending and those completed (for the
- * application's callback), the commits waiting for brokers, the parked Poll, the metadata cache.
+ * when the application last polled, the assignment (partitions by name and topic id; topic ids
+ * not in the metadata yet wait for it), the fetches out per broker, the brokers fetched from,
+ * where each partition's records came from, the records buffered, the acknowledgements pending
+ * and those completed (for the application's callback), the ShareAcknowledges out, the commits
+ * waiting for brokers, the parked Poll, the metadata cache.
  * Handles: Subscribe, Unsubscribe, Poll, Commit, Wakeup, Close, DescribeShareConsumer, and
  * internal Tick plus the results of its own asks.
  * Emits: FindCoordinator and Metadata to brokers; ShareGroupHeartbeat to the group coordinator;
@@ -115,6 +128,8 @@ interface ShareConsumerState {
   phase: ShareMemberPhase;
   /** A heartbeat was sent since the member last left: it may be in the group. */
   inGroup: boolean;
+  /** When the application last polled (a Poll came, or a parked one was answered): max.poll.interval.ms runs from here. */
+  lastPollAt: number;
   topics: string[];
   /** The subscription changed since the coordinator last heard it. */
   topicsToSend: boolean;
@@ -135,9 +150,12 @@ interface ShareConsumerState {
   /** Per partition key: offset -> acknowledge type, not sent yet. */
   pendingAcks: Map<string, Map<number, number>>;
   completed: AcknowledgementOutcome[];
+  /** ShareAcknowledge requests out, not answered yet. */
+  acknowledging: number;
   commits: Map<number, PendingCommit>;
   seq: number;
-  pendingPoll: { token: ReplyToken | undefined; deadline: number; maxRecords: number } | null;
+  /** `renewals`: hands out no records, answered once no acknowledgement is out (or at its deadline). */
+  pendingPoll: { token: ReplyToken | undefined; deadline: number; maxRecords: number; renewals: boolean } | null;
   /** The application polled at least once since it subscribed: fetching may start. */
   polled: boolean;
   lockTimeoutMs: number | null;
@@ -306,6 +324,55 @@ function rejoin(s: ShareConsumerState, ctx: Ctx, code: number): void {
   s.target = null;
 }
 
+/**
+ * max.poll.interval.ms passed without a poll (none parked either): the member leaves its group,
+ * as Kafka's consumer does (a heartbeat with epoch -1, whose answer is of no use: it may join
+ * again before or after it), drops its assignment and releases what it fetched and did not hand
+ * out. It stays out (Stale) until the application polls again.
+ */
+function maybeLeaveStale(s: ShareConsumerState, ctx: Ctx): void {
+  if ((s.phase !== 'Joining' && s.phase !== 'Stable') || s.leaving || s.crash || s.pendingPoll || s.topics.length === 0) return;
+  if (ctx.clock.now() - s.lastPollAt < s.config.maxPollIntervalMs) return;
+  ctx.log.warn(
+    'Consumer poll timeout has expired. This means the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, ' +
+      'which typically implies that the poll loop is spending too much time processing messages. You can address this either by increasing ' +
+      'max.poll.interval.ms or by reducing the maximum size of batches returned in poll() with max.poll.records.',
+    { groupId: s.config.groupId, memberId: s.memberId, memberEpoch: s.memberEpoch, maxPollIntervalMs: s.config.maxPollIntervalMs },
+  );
+  // answers to heartbeats out are of no use now
+  s.heartbeatSeq++;
+  s.heartbeatInFlight = false;
+  if (s.coordinator && s.inGroup) {
+    void ctx
+      .ask<ShareGroupHeartbeatResponse>(
+        s.coordinator,
+        { type: 'ShareGroupHeartbeat', groupId: s.config.groupId, memberId: s.memberId, memberEpoch: -1, rackId: null, subscribedTopicNames: null, clientId: s.config.clientId },
+        { timeoutMs: s.config.requestTimeoutMs },
+      )
+      .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: true, response }));
+  }
+  s.inGroup = false;
+  s.memberEpoch = -1;
+  s.phase = 'Stale';
+  s.target = null;
+  const held = [...s.assigned.keys()];
+  s.assigned.clear();
+  for (const k of held) releaseBuffered(s, k);
+  sendAcks(s, ctx, null);
+}
+
+/** A poll after the member left for not polling: it joins again under the same member id (epoch 0). */
+function rejoinStale(s: ShareConsumerState, ctx: Ctx, now: number): void {
+  ctx.log.warn(
+    `Time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, exceeded approximately by ${Math.max(0, now - s.lastPollAt - s.config.maxPollIntervalMs)} ms. Member ${s.memberId} will rejoin the group now.`,
+    { groupId: s.config.groupId, memberId: s.memberId },
+  );
+  s.phase = 'Joining';
+  s.memberEpoch = 0;
+  s.nextHeartbeatAt = 0;
+  s.backoffMs = s.config.retryBackoffMs;
+}
+
 // -----------------------------------------------------------------------------------------------
 // Acknowledgements
 
@@ -366,7 +433,9 @@ function sendAcks(s: ShareConsumerState, ctx: Ctx, commitId: number | null, time
   const commit = commitId === null ? undefined : s.commits.get(commitId);
   for (const [brokerId, { node, parts }] of byBroker) {
     const sent: SentAcknowledgements[] = parts.map((p) => ({ topic: p.source.topic, topicId: p.source.topicId, partition: p.source.partition, offsets: p.offsets }));
+    const renew = parts.some((p) => p.batches.some((b) => b.acknowledgeTypes.includes(AcknowledgeType.Renew)));
     if (commit) commit.outstanding++;
+    s.acknowledging++;
     void ctx
       .ask<ShareAcknowledgeResult>(
         managerRef(brokerId, node),
@@ -378,7 +447,7 @@ function sendAcks(s: ShareConsumerState, ctx: Ctx, commitId: number | null, time
         },
         { timeoutMs },
       )
-      .then((response) => ctx.send(ctx.self, { type: 'ShareAcknowledgeDone', brokerId, commitId, acknowledgements: sent, response }));
+      .then((response) => ctx.send(ctx.self, { type: 'ShareAcknowledgeDone', brokerId, commitId, renew, acknowledgements: sent, response }));
   }
 }
 
@@ -442,6 +511,8 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
     const acks = s.pendingAcks.get(k);
     const source = s.sources.get(k);
     if (!acks || acks.size === 0 || source?.brokerId !== brokerId || source.topicId !== ref.topicId) return [];
+    // a renewal goes in a ShareAcknowledge, not with a fetch (as Kafka's renewing ShareFetch fetches nothing)
+    for (const t of acks.values()) if (t === AcknowledgeType.Renew) return [];
     s.pendingAcks.delete(k);
     const { batches, offsets } = toBatches(acks);
     sent.push({ topic: ref.topic, topicId: ref.topicId, partition: ref.partition, offsets });
@@ -600,16 +671,27 @@ function takeRecords(s: ShareConsumerState, ctx: Ctx, max: number): ShareConsume
 function answerPoll(s: ShareConsumerState, ctx: Ctx, force = false): void {
   const p = s.pendingPoll;
   if (!p) return;
+  const now = ctx.clock.now();
   const fail = s.crash ?? s.pollError;
   if (fail) {
     s.pendingPoll = null;
+    s.lastPollAt = now;
     if (fail === s.pollError) s.pollError = null;
     if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: fail.errorCode, errorMessage: fail.message, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
     return;
   }
+  if (p.renewals) {
+    // records being renewed: none handed out; answered once the acknowledgements are
+    if (s.acknowledging > 0 && !force && now < p.deadline) return;
+    s.pendingPoll = null;
+    s.lastPollAt = now;
+    if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
+    return;
+  }
   const records = takeRecords(s, ctx, p.maxRecords);
-  if (records.length === 0 && !force && ctx.clock.now() < p.deadline) return;
+  if (records.length === 0 && !force && now < p.deadline) return;
   s.pendingPoll = null;
+  s.lastPollAt = now;
   if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records, acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
   if (records.length > 0) maybeFetch(s, ctx);
 }
@@ -652,7 +734,7 @@ function advanceLeave(s: ShareConsumerState, ctx: Ctx): void {
       { type: 'ShareGroupHeartbeat', groupId: s.config.groupId, memberId: s.memberId, memberEpoch: -1, rackId: null, subscribedTopicNames: null, clientId: s.config.clientId },
       { timeoutMs: Math.min(s.config.requestTimeoutMs, LEAVE_TIMEOUT_MS) },
     )
-    .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', response }));
+    .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: false, response }));
 }
 
 function finishLeave(s: ShareConsumerState, ctx: Ctx): void {
@@ -697,6 +779,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       memberEpoch: 0,
       phase: 'Unsubscribed',
       inGroup: false,
+      lastPollAt: 0,
       topics: [],
       topicsToSend: false,
       coordinator: null,
@@ -714,6 +797,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       buffer: [],
       pendingAcks: new Map(),
       completed: [],
+      acknowledging: 0,
       commits: new Map(),
       seq: 0,
       pendingPoll: null,
@@ -723,6 +807,8 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       pollError: null,
       leaving: null,
     };
+    // the poll interval runs from the start, as Kafka's poll timer runs from the consumer's
+    s.lastPollAt = ctx.clock.now();
     refreshMetadata(s, ctx);
     ctx.timers.startPeriodic(TICK_TIMER, TICK_MS, { type: 'Tick' });
     return s;
@@ -731,7 +817,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
   schema: {
     Subscribe: { topics: 'array' },
     Unsubscribe: { acknowledgements: 'array' },
-    Poll: { maxRecords: 'integer', timeoutMs: 'integer', acknowledgements: 'array' },
+    Poll: { maxRecords: 'integer', timeoutMs: 'integer', acknowledgements: 'array', renewals: 'boolean' },
     Commit: { acknowledgements: 'array', wait: 'boolean', timeoutMs: 'integer' },
     Close: { acknowledgements: 'array' },
   },
@@ -775,7 +861,10 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         s.pendingPoll = null;
         if (old.token) ctx.replyTo(old.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: [] } satisfies SharePollResult);
       }
-      s.pendingPoll = { token: ctx.deferReply(), deadline: ctx.clock.now() + Math.max(0, m.timeoutMs), maxRecords: Math.max(1, Math.min(m.maxRecords, s.config.maxPollRecords)) };
+      const now = ctx.clock.now();
+      s.pendingPoll = { token: ctx.deferReply(), deadline: now + Math.max(0, m.timeoutMs), maxRecords: Math.max(1, Math.min(m.maxRecords, s.config.maxPollRecords)), renewals: m.renewals };
+      if (s.phase === 'Stale') rejoinStale(s, ctx, now);
+      s.lastPollAt = now;
       if (s.phase === 'Unsubscribed' || s.phase === 'Closed' || s.leaving) {
         const p = s.pendingPoll;
         s.pendingPoll = null;
@@ -784,6 +873,8 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         return;
       }
       s.polled = true;
+      // renewals go at once, alone (not with a fetch)
+      if (m.renewals) sendAcks(s, ctx, null);
       maybeHeartbeat(s, ctx);
       maybeFetch(s, ctx);
       answerPoll(s, ctx);
@@ -841,6 +932,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         advanceLeave(s, ctx);
         return;
       }
+      maybeLeaveStale(s, ctx);
       maybeHeartbeat(s, ctx);
       answerPoll(s, ctx);
       maybeFetch(s, ctx);
@@ -905,8 +997,9 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
     LeaveResult(s, m, ctx) {
       const r = m.response;
       const code = isFailure(r) ? failureCode(r) : r.errorCode;
-      if (code !== ErrorCode.NONE) ctx.log.debug('share group leave answered with an error', { groupId: s.config.groupId, memberId: s.memberId, errorCode: errorName(code) });
-      finishLeave(s, ctx);
+      if (code !== ErrorCode.NONE) ctx.log.debug('share group leave answered with an error', { groupId: s.config.groupId, memberId: s.memberId, stale: m.stale, errorCode: errorName(code) });
+      // a stale member's leave: nothing waits for it
+      if (!m.stale) finishLeave(s, ctx);
     },
 
     ShareFetchDone(s, m, ctx) {
@@ -914,7 +1007,10 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
     },
 
     ShareAcknowledgeDone(s, m, ctx) {
+      s.acknowledging--;
       const r = m.response;
+      // a renewal's answer names the lock the records have now
+      if (m.renew && !isFailure(r) && r.errorCode === ErrorCode.NONE && r.acquisitionLockTimeoutMs > 0) s.lockTimeoutMs = r.acquisitionLockTimeoutMs;
       if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
         const code = isFailure(r) ? (r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode) : r.errorCode;
         const message = isFailure(r) ? r.message : (r.errorMessage ?? errorInfo(code).message);
@@ -932,6 +1028,8 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         if (c) c.outstanding--;
         finishCommit(s, ctx, m.commitId);
       }
+      // a poll waiting for renewals
+      answerPoll(s, ctx);
     },
   },
 });

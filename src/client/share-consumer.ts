@@ -6,6 +6,12 @@
  * the last poll returned) or explicitly (acknowledge(record, type) for every record, before the
  * next poll). Acknowledgements go to the brokers with the next fetches, or at once with
  * commitSync / commitAsync; close sends those made and gives back every record still held.
+ *
+ * A record still being processed may be renewed (explicit mode, KIP-1222's AcknowledgeType.RENEW,
+ * as Kafka 4.2's consumer): its acquisition lock is extended and, once the broker has answered,
+ * a poll returns it again, to be acknowledged once more; while records are being renewed a poll
+ * returns only those. An application that does not poll for max.poll.interval.ms is taken to
+ * be stuck: the member leaves its group, and joins again at the next poll.
  */
 import { nanoid } from 'nanoid';
 import { randomUUID } from 'node:crypto';
@@ -34,7 +40,8 @@ export type { ShareConsumerDescription };
 /**
  * A misuse of the share consumer (Kafka's IllegalStateException): polling without a
  * subscription, polling in explicit mode with records of the last poll not acknowledged,
- * acknowledging in implicit mode, acknowledging a record not waiting for it, using it closed.
+ * acknowledging in implicit mode, acknowledging a record not waiting for it (one acknowledged
+ * already, or being renewed), using it closed.
  */
 export class IllegalStateError extends Error {
   override name = 'IllegalStateError';
@@ -53,8 +60,19 @@ export interface ShareRecord {
   deliveryCount: number;
 }
 
-/** Accept (processed), Release (deliver again, maybe to another member) or Reject (never again). */
-export type ShareAcknowledgeType = 'accept' | 'release' | 'reject' | AcknowledgeType.Accept | AcknowledgeType.Release | AcknowledgeType.Reject;
+/**
+ * Accept (processed), Release (deliver again, maybe to another member), Reject (never again) or
+ * Renew (still being processed: the lock is extended, and a later poll returns the record again).
+ */
+export type ShareAcknowledgeType =
+  | 'accept'
+  | 'release'
+  | 'reject'
+  | 'renew'
+  | AcknowledgeType.Accept
+  | AcknowledgeType.Release
+  | AcknowledgeType.Reject
+  | AcknowledgeType.Renew;
 
 /** How one partition's acknowledgements went: `error` null when the broker applied them. */
 export interface ShareAcknowledgementResult {
@@ -97,11 +115,29 @@ function ackTypeOf(type: ShareAcknowledgeType): number {
         return AcknowledgeType.Release;
       case 'reject':
         return AcknowledgeType.Reject;
+      case 'renew':
+        return AcknowledgeType.Renew;
     }
-  } else if (type === AcknowledgeType.Accept || type === AcknowledgeType.Release || type === AcknowledgeType.Reject) {
+  } else if (type === AcknowledgeType.Accept || type === AcknowledgeType.Release || type === AcknowledgeType.Reject || type === AcknowledgeType.Renew) {
     return type;
   }
-  throw new TypeError(`acknowledge type must be accept, release or reject, got ${JSON.stringify(type)}`);
+  // Gap (0) is the consumer's own, for offsets without a record
+  throw new TypeError(`acknowledge type must be accept, release, reject or renew (AcknowledgeType.Accept, Release, Reject or Renew), got ${JSON.stringify(type)}`);
+}
+
+function checkRecordRef(record: unknown): asserts record is ShareRecordRef {
+  const r = record as Partial<ShareRecordRef> | null;
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    typeof r.topic !== 'string' ||
+    !Number.isSafeInteger(r.partition) ||
+    (r.partition as number) < 0 ||
+    !Number.isSafeInteger(r.offset) ||
+    (r.offset as number) < 0
+  ) {
+    throw new TypeError('acknowledge takes a record a poll returned (an object with its topic, partition and offset)');
+  }
 }
 
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
@@ -115,8 +151,12 @@ export class ShareConsumer {
   private readonly maxPollRecords: number;
   private readonly apiTimeoutMs: number;
   private topics: string[] = [];
-  /** The records the last poll returned, by partition: offset -> acknowledge type (null: not acknowledged yet). */
-  private delivered = new Map<string, { topic: string; partition: number; acks: Map<number, number | null> }>();
+  /** The records the last poll returned, by partition: offset -> the record and its acknowledge type (null: not acknowledged yet). */
+  private delivered = new Map<string, { topic: string; partition: number; acks: Map<number, { record: ShareRecord; type: number | null }> }>();
+  /** Records whose Renew acknowledgement is out, by partition and offset. */
+  private renewing = new Map<string, Map<number, ShareRecord>>();
+  /** Records renewed: the next poll returns them again. */
+  private renewed: ShareRecord[] = [];
   private callback: AcknowledgementCommitCallback | null = null;
   private lockTimeoutMs: number | null = null;
   private closed = false;
@@ -185,6 +225,7 @@ export class ShareConsumer {
     this.ensureOpen();
     const acknowledgements = this.takeAcknowledgements(false);
     this.delivered.clear();
+    this.dropRenewals();
     this.topics = [];
     if (!this.ref) return;
     const r = await this.client.system.ask<ShareConsumerDone>(this.ref, { type: 'Unsubscribe', acknowledgements }, { timeoutMs: 60_000 });
@@ -195,6 +236,8 @@ export class ShareConsumer {
    * The next records acquired for this consumer, waiting up to `timeoutMs` for some (an empty
    * array when none came). In implicit mode the records the last poll returned are accepted
    * first; in explicit mode every one of them must have been acknowledged (IllegalStateError).
+   * With records being renewed, it returns only those the brokers renewed (once they answered,
+   * within `timeoutMs`), as Kafka's: each to be acknowledged again.
    */
   async poll(timeoutMs = 1_000): Promise<ShareRecord[]> {
     this.ensureOpen();
@@ -208,53 +251,101 @@ export class ShareConsumer {
       if (acknowledgements.length > 0) this.sendAsync(acknowledgements);
       throw new IllegalStateError('All records must be acknowledged in explicit acknowledgement mode.');
     }
+    // records being renewed: this poll hands out only those renewed (no new ones), as Kafka's
+    const renewals = this.renewing.size > 0 || this.renewed.length > 0;
+    // renewed already: no need to wait
+    const waitMs = renewals && this.renewed.length > 0 ? 0 : Math.floor(timeoutMs);
     this.polling = true;
     let r: SharePollResult | Failure;
     try {
-      r = await this.client.system.ask<SharePollResult>(this.actor(), { type: 'Poll', maxRecords: this.maxPollRecords, timeoutMs: Math.floor(timeoutMs), acknowledgements }, { timeoutMs: Math.floor(timeoutMs) + 30_000 });
+      r = await this.client.system.ask<SharePollResult>(this.actor(), { type: 'Poll', maxRecords: this.maxPollRecords, timeoutMs: waitMs, acknowledgements, renewals }, { timeoutMs: waitMs + 30_000 });
+    } catch (err) {
+      // the renewals' outcomes may be lost with the answer: their delivery is over as far as this consumer knows
+      this.renewing.clear();
+      throw err;
     } finally {
       this.polling = false;
     }
-    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    if (isFailure(r)) {
+      this.renewing.clear();
+      throw new SamsaError(r.errorCode, r.message);
+    }
     const p = r;
     this.deliverCompleted(p.completed);
     if (p.acquisitionLockTimeoutMs !== null) this.lockTimeoutMs = p.acquisitionLockTimeoutMs;
     if (p.errorCode !== ErrorCode.NONE) throw new SamsaError(p.errorCode, p.errorMessage);
-    const records = p.records.map(toShareRecord);
+    const records = renewals ? this.takeRenewed() : p.records.map(toShareRecord);
     for (const rec of records) {
       const k = tpKey(rec.topic, rec.partition);
       let d = this.delivered.get(k);
       if (!d) this.delivered.set(k, (d = { topic: rec.topic, partition: rec.partition, acks: new Map() }));
-      d.acks.set(rec.offset, null);
+      d.acks.set(rec.offset, { record: rec, type: null });
     }
     return records;
   }
 
+  /** The records renewed, in the order of their partitions and offsets, taken out. */
+  private takeRenewed(): ShareRecord[] {
+    const out = this.renewed.sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || a.offset - b.offset : a.topic < b.topic ? -1 : 1));
+    this.renewed = [];
+    return out;
+  }
+
+  private dropRenewals(): void {
+    this.renewing.clear();
+    this.renewed = [];
+  }
+
   /**
    * Acknowledges a record the last poll returned (explicit mode only): accept (the default),
-   * release (to be delivered again) or reject. Sent with the next poll, commitSync or commitAsync.
+   * release (to be delivered again), reject, or renew (still being processed: its lock is
+   * extended and a later poll returns it again, to be acknowledged then). Sent with the next
+   * poll, commitSync or commitAsync.
    */
   acknowledge(record: ShareRecordRef, type: ShareAcknowledgeType = 'accept'): void {
     this.ensureOpen();
+    checkRecordRef(record);
     const t = ackTypeOf(type);
     if (this.acknowledgementMode !== 'explicit') throw new IllegalStateError('Implicit acknowledgement of delivery is being used.');
-    const d = this.delivered.get(tpKey(record.topic, record.partition));
-    if (!d || d.acks.get(record.offset) !== null) throw new IllegalStateError(`The record cannot be acknowledged: ${record.topic}-${record.partition}@${record.offset} is not waiting for an acknowledgement.`);
-    d.acks.set(record.offset, t);
+    const k = tpKey(record.topic, record.partition);
+    const entry = this.delivered.get(k)?.acks.get(record.offset);
+    if (!entry || entry.type !== null) {
+      const where = `${record.topic}-${record.partition}@${record.offset}`;
+      if (this.renewing.get(k)?.has(record.offset) || this.renewed.some((r) => r.topic === record.topic && r.partition === record.partition && r.offset === record.offset)) {
+        throw new IllegalStateError(`The record cannot be acknowledged: ${where} is being renewed; a poll returns it again once renewed.`);
+      }
+      throw new IllegalStateError(`The record cannot be acknowledged: ${where} is not waiting for an acknowledgement.`);
+    }
+    entry.type = t;
   }
 
   /**
    * Sends the acknowledgements (implicit mode: every record of the last poll accepted) and waits
-   * for the brokers: each partition's outcome, `error` null when applied.
+   * for the brokers: each partition's outcome, `error` null when applied. Records renewed come
+   * again with the next poll.
    */
   async commitSync(timeoutMs = this.apiTimeoutMs): Promise<ShareAcknowledgementResult[]> {
     this.ensureOpen();
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new RangeError(`commitSync timeout must be a non-negative number of milliseconds, got ${timeoutMs}`);
     const acknowledgements = this.takeAcknowledgements(this.acknowledgementMode === 'implicit');
     if (acknowledgements.length === 0 || !this.ref) return [];
-    const r = await this.client.system.ask<ShareCommitResult>(this.ref, { type: 'Commit', acknowledgements, wait: true, timeoutMs: Math.floor(timeoutMs) }, { timeoutMs: Math.floor(timeoutMs) + 5_000 });
-    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    let r: ShareCommitResult | Failure;
+    try {
+      r = await this.client.system.ask<ShareCommitResult>(this.ref, { type: 'Commit', acknowledgements, wait: true, timeoutMs: Math.floor(timeoutMs) }, { timeoutMs: Math.floor(timeoutMs) + 5_000 });
+    } catch (err) {
+      this.forgetRenewals(acknowledgements);
+      throw err;
+    }
+    if (isFailure(r)) {
+      this.forgetRenewals(acknowledgements);
+      throw new SamsaError(r.errorCode, r.message);
+    }
     this.deliverCompleted(r.completed);
-    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage);
+    if (r.errorCode !== ErrorCode.NONE) {
+      this.forgetRenewals(acknowledgements);
+      throw new SamsaError(r.errorCode, r.errorMessage);
+    }
+    this.onOutcomes(r.results);
     const results = r.results.map(toResult);
     for (const res of results) this.callback?.(res);
     return results;
@@ -299,6 +390,7 @@ export class ShareConsumer {
     const acknowledgements = this.acknowledgementMode === 'explicit' ? this.takeAcknowledgements(false) : [];
     this.closed = true;
     this.delivered.clear();
+    this.dropRenewals();
     const ref = this.ref;
     if (!ref) return;
     try {
@@ -313,18 +405,24 @@ export class ShareConsumer {
 
   /**
    * The acknowledgements to send, taken out of the last poll's records: those acknowledged, and
-   * with `acceptRest` every other one as accepted (implicit mode).
+   * with `acceptRest` every other one as accepted (implicit mode). Records renewed wait for
+   * their outcome.
    */
   private takeAcknowledgements(acceptRest: boolean): PartitionAcknowledgements[] {
     const out: PartitionAcknowledgements[] = [];
     for (const [k, d] of this.delivered) {
       const offsets: number[] = [];
       const types: number[] = [];
-      for (const [offset, type] of d.acks) {
+      for (const [offset, { record, type }] of d.acks) {
         if (type === null && !acceptRest) continue;
         offsets.push(offset);
         types.push(type ?? AcknowledgeType.Accept);
         d.acks.delete(offset);
+        if (type === AcknowledgeType.Renew) {
+          let m = this.renewing.get(k);
+          if (!m) this.renewing.set(k, (m = new Map()));
+          m.set(offset, record);
+        }
       }
       if (d.acks.size === 0) this.delivered.delete(k);
       if (offsets.length > 0) out.push({ topic: d.topic, partition: d.partition, offsets, types });
@@ -338,13 +436,43 @@ export class ShareConsumer {
       .ask<ShareCommitResult>(ref, { type: 'Commit', acknowledgements, wait: false, timeoutMs: this.apiTimeoutMs }, { timeoutMs: 10_000 })
       .then((r) => {
         if (!isFailure(r)) this.deliverCompleted(r.completed);
+        else this.forgetRenewals(acknowledgements);
       })
-      .catch(() => undefined);
+      .catch(() => this.forgetRenewals(acknowledgements));
   }
 
   private deliverCompleted(completed: AcknowledgementOutcome[]): void {
+    this.onOutcomes(completed);
     if (!this.callback) return;
     for (const o of completed) this.callback(toResult(o));
+  }
+
+  /** Renewals answered: the records renewed come with the next poll; those not renewed are no longer this consumer's. */
+  private onOutcomes(outcomes: readonly AcknowledgementOutcome[]): void {
+    if (this.renewing.size === 0) return;
+    for (const o of outcomes) {
+      const k = tpKey(o.topic, o.partition);
+      const m = this.renewing.get(k);
+      if (!m) continue;
+      for (const offset of o.offsets) {
+        const record = m.get(offset);
+        if (!record) continue;
+        m.delete(offset);
+        if (o.errorCode === ErrorCode.NONE) this.renewed.push(record);
+      }
+      if (m.size === 0) this.renewing.delete(k);
+    }
+  }
+
+  /** Renewals sent in a call that failed: their outcome is unknown, so the records are given up. */
+  private forgetRenewals(acknowledgements: readonly PartitionAcknowledgements[]): void {
+    for (const a of acknowledgements) {
+      const k = tpKey(a.topic, a.partition);
+      const m = this.renewing.get(k);
+      if (!m) continue;
+      for (const offset of a.offsets) m.delete(offset);
+      if (m.size === 0) this.renewing.delete(k);
+    }
   }
 
   private check(r: Message & { errorCode?: number; errorMessage?: string }): void {

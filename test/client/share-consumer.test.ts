@@ -194,7 +194,8 @@ describe('client/share consumer (KIP-932)', function () {
       // u0's acknowledgement went; it cannot be made twice
       expect(() => sc.acknowledge(got[0]!)).to.throw(IllegalStateError);
       expect(() => sc.acknowledge({ topic, partition: 0, offset: 99 })).to.throw(IllegalStateError);
-      expect(() => sc.acknowledge(got[1]!, 'renew' as never)).to.throw(TypeError);
+      expect(() => sc.acknowledge(got[1]!, 'gap' as never)).to.throw(TypeError);
+      expect(() => sc.acknowledge(got[1]!, AcknowledgeType.Gap as never)).to.throw(TypeError);
       sc.acknowledge(got[1]!, 'accept');
       expect(await sc.poll(100)).to.deep.equal([]);
       await checkFor(async () => (await sharePartition('g-unacked'))?.startOffset === 2, 10_000, 50);
