@@ -198,7 +198,7 @@ describe('cli: share-consume on a cluster', function () {
     await checkFor(async () => (await sharePartition(group, topic))?.startOffset === values.length, 10_000, 50);
   });
 
-  it('--release: a second run of the group gets the records again, one delivery later', async () => {
+  it('--release: a second run of the group gets the records again, delivered again', async () => {
     const values = ['a', 'b', 'c'];
     const { topic, group } = await setUp(values);
     const released = await c.run('share-consume', ['--topic', topic, '--group', group, '--release', '--max-messages', '3', '--print-delivery']);
@@ -208,7 +208,12 @@ describe('cli: share-consume on a cluster', function () {
 
     const again = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1200', '--print-delivery']);
     expect(again.code, again.stderr).to.equal(0);
-    expect(lines(again.stdout)).to.deep.equal(values.map((v) => `Delivery:2\t${v}`));
+    // one delivery later, or two: the first run's fetch still waiting when it released them may take
+    // them again before it closes (as Kafka's broker hands released records to a waiting share fetch),
+    // and closing gives them back, that delivery counted
+    const got = lines(again.stdout).map((l) => l.split('\t'));
+    expect(got.map(([, v]) => v)).to.deep.equal(values);
+    for (const [delivery] of got) expect(delivery).to.be.oneOf(['Delivery:2', 'Delivery:3']);
     // accepted this time
     const none = await c.run('share-consume', ['--topic', topic, '--group', group, '--timeout-ms', '1000']);
     expect(none.stdout).to.equal('');
