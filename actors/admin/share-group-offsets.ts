@@ -36,6 +36,7 @@
 import { kafkaTopicId, ZERO_TOPIC_ID } from '../../src/protocol/topic-id.js';
 import { replicaPath, type ClusterMetadata, type TopicMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
+import { finalizedLevel, SHARE_GROUPS_OFF, SHARE_VERSION } from '../../src/protocol/features.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { CoordinatorMsg, FindCoordinatorResponse, ListGroupsResponse, ShareGroupDescribeResponse } from '../group-coordinator/messages.js';
@@ -330,6 +331,8 @@ async function groupPartitions(env: ShareOffsetsEnv, md: ClusterMetadata, groupI
 export async function describeShareGroupOffsets(env: ShareOffsetsEnv, groupId: string, topics: { topic: string; partitions: number[] | null }[] | null): Promise<ShareGroupOffsets> {
   const md = await env.metadata();
   if (isFailure(md)) return { ...failed(md), topics: [] };
+  // share.version 0: as Kafka, UNSUPPORTED_VERSION (alter and delete hear it from the group coordinator)
+  if (md.features && finalizedLevel(md.features, SHARE_VERSION) < 1) return { ...refusal(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF), topics: [] };
   let asked: { topic: string; partitions: number[] | null }[];
   if (topics === null) {
     const all = await groupPartitions(env, md, groupId);

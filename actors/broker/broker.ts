@@ -34,7 +34,7 @@
  * (__consumer_offsets, __transaction_state, __share_group_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
  * replicas; AlterLogDir to replicas (AlterReplicaLogDirs); StartTxnVerification to replicas and VerifyPartitionsInTxn to transaction
  * coordinators (transactional produces); AddPartitions and RemovePartitions to fetchers; BecomeCoordinator and
- * ResignCoordinator, GroupVersionChanged (the finalized group.version), GroupConfigsChanged and
+ * ResignCoordinator, GroupVersionChanged (the finalized group.version), ShareVersionChanged (share.version, to the share partition manager too), GroupConfigsChanged and
  * TopicsDeleted (topics gone from the metadata, or there under another id) to its group coordinator; BecomeTxnCoordinator and ResignTxnCoordinator to its
  * transaction coordinator; BecomeShareCoordinator and ResignShareCoordinator to its share coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
@@ -47,7 +47,7 @@ import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
-import { finalizedLevel, GROUP_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
+import { finalizedLevel, GROUP_VERSION, SHARE_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
@@ -161,6 +161,8 @@ export interface BrokerState {
   leaderNodes: Map<number, string>;
   /** The finalized group.version last told to the coordinator (null: none yet). */
   groupVersionTold: number | null;
+  /** The finalized share.version last told to the group coordinator and the share partition manager. */
+  shareVersionTold: number | null;
   /** The group configs last sent to the coordinator (as JSON), to tell it only of changes. */
   groupConfigsTold: string;
   fetches: FetchPurgatory;
@@ -938,6 +940,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       fetchers: new Map(),
       leaderNodes: new Map(),
       groupVersionTold: null,
+      shareVersionTold: null,
       groupConfigsTold: '{}',
       fetches: new FetchPurgatory(),
       fetchesAnsweredOnAdvance: 0,
@@ -1071,6 +1074,14 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       if (m.metadata.features && groupVersion !== s.groupVersionTold) {
         s.groupVersionTold = groupVersion;
         ctx.send(s.coordinator, { type: 'GroupVersionChanged', level: groupVersion });
+      }
+      // and its share groups, with the share partition manager's, the finalized share.version
+      const shareVersion = finalizedLevel(m.metadata.features, SHARE_VERSION);
+      if (m.metadata.features && shareVersion !== s.shareVersionTold) {
+        s.shareVersionTold = shareVersion;
+        ctx.send(s.coordinator, { type: 'ShareVersionChanged', level: shareVersion });
+        ctx.send(s.shareManager, { type: 'ShareVersionChanged', level: shareVersion });
+        if (s.args.kafkaEndpoint) ctx.send<KafkaListenerMsg>({ node: ctx.nodeId, path: `/${kafkaListenerName(s.args.brokerId)}` }, { type: 'ShareVersionChanged', level: shareVersion });
       }
       // and its consumer groups' session timeouts and heartbeat intervals, the group configs
       const groupConfigs = JSON.stringify(m.metadata.groupConfigs ?? {});

@@ -40,7 +40,7 @@
  * in flight; the TxnOffsetCommits waiting for their transaction's verification; the topic
  * metadata cache of consumer groups (and the cluster's topic list, for regular expressions) and
  * the heartbeats waiting for it or for their member's topic authorizations.
- * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, GroupConfigsChanged, TopicsDeleted, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
+ * Handles: ConsumerGroupHeartbeat, ConsumerGroupDescribe, GroupVersionChanged, ShareVersionChanged, GroupConfigsChanged, TopicsDeleted, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, ListGroups,
  * DescribeGroups, DeleteGroups, OffsetDelete (clients); BecomeCoordinator, ResignCoordinator,
  * TxnMarkerWritten (its broker); DescribeCoordinator (tests, admin); internal LoadRead, LoadNext, AppendDone,
  * TxnOffsetCommitVerified, JoinDeadline, SyncDeadline, HeartbeatDeadline, PendingMemberDeadline, Housekeeping,
@@ -68,6 +68,7 @@ import { SHARE_LEAVE_GROUP_MEMBER_EPOCH, ShareGroup, ShareGroupState, type Share
 import { DEFAULT_SHARE_GROUP_DEFAULTS, shareGroupSettings } from '../share-partition/share-group-settings.js';
 import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
+import { SHARE_GROUPS_OFF } from '../../src/protocol/features.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -402,6 +403,8 @@ export interface CoordinatorState {
   consumerTopicMetadata: ((names: string[] | null) => Promise<ConsumerTopicInfo[] | null>) | null;
   /** The finalized group.version (KIP-584) as the broker last told it; 1 (a new cluster's) until told. */
   groupVersion: number;
+  /** The finalized share.version as the broker last told it (share groups run at 1 and up). */
+  shareVersion: number;
   /** Group configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) by group id, as the broker last told them. */
   groupConfigs: Map<string, Readonly<Record<string, string>>>;
 }
@@ -2732,6 +2735,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       verifying: new Map(),
       topicCache: new Map(),
       groupVersion: 1,
+      shareVersion: 1,
       groupConfigs: new Map(),
       clusterTopics: null,
       awaitingTopics: new Map(),
@@ -2782,6 +2786,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     ShareGroupHeartbeat: { groupId: 'string', memberId: 'string', memberEpoch: 'integer', rackId: 'string?', subscribedTopicNames: 'array?', clientId: 'string?', clientHost: 'string?' },
     ShareGroupDescribe: { groups: 'array' },
     GroupVersionChanged: { level: 'integer' },
+    ShareVersionChanged: { level: 'integer' },
     GroupConfigsChanged: { configs: 'object' },
     TopicsDeleted: { topics: 'array' },
     TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
@@ -2808,6 +2813,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
 
     ShareGroupHeartbeat(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
+      if (s.shareVersion < 1) return answer(ctx, token, shareHeartbeatError(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF));
       if (typeof m.groupId !== 'string' || m.groupId.trim() === '') return answer(ctx, token, shareHeartbeatError(ErrorCode.INVALID_REQUEST, "GroupId can't be empty."));
       const err = validateGroupStatus(s, m.groupId, false);
       if (err !== null) return answer(ctx, token, shareHeartbeatError(err, null));
@@ -2849,6 +2855,7 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
 
     ShareGroupDescribe(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
+      if (s.shareVersion < 1) return answer(ctx, token, { type: 'ShareGroupDescribeResponse', errorCode: ErrorCode.NONE, groups: m.groups.map((groupId) => ({ groupId: String(groupId), errorCode: ErrorCode.UNSUPPORTED_VERSION, errorMessage: SHARE_GROUPS_OFF, groupState: '', groupEpoch: 0, assignmentEpoch: 0, assignorName: '', members: [] })) } satisfies ShareGroupDescribeResponse);
       // members' assignments are named by topic: a group loaded from another coordinator's records may hold topics not looked up here yet
       const missing = shareDescribeTopicsMissing(s, m.groups);
       if (missing.length > 0) return fetchShareTopics(s, ctx, missing, { kind: 'describe', groups: m.groups, token });
@@ -2923,6 +2930,13 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       if (m.level === s.groupVersion) return;
       ctx.log.info(m.level >= 1 ? 'consumer group protocol on (group.version 1)' : 'consumer group protocol off (group.version 0)', { groupVersion: m.level });
       s.groupVersion = m.level;
+    },
+
+    ShareVersionChanged(s, m, ctx) {
+      if (m.level === s.shareVersion) return;
+      // at 0 heartbeats are refused: members' sessions run out and the groups stay, Empty, for when it is raised again
+      ctx.log.info(m.level >= 1 ? 'share groups on (share.version 1)' : 'share groups off (share.version 0)', { shareVersion: m.level });
+      s.shareVersion = m.level;
     },
 
     GroupConfigsChanged(s, m, ctx) {

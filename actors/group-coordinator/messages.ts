@@ -114,6 +114,8 @@ export type CoordinatorMsg =
    * answer UNSUPPORTED_VERSION, as Kafka 4.0.
    */
   | { type: 'GroupVersionChanged'; level: number }
+  /** The cluster's finalized share.version (its broker, whenever it changes): share groups run at 1 and up. */
+  | { type: 'ShareVersionChanged'; level: number }
   /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
   | { type: 'GroupConfigsChanged'; configs: Record<string, Record<string, string>> }
   /**

@@ -12,7 +12,7 @@
  * (src/kafka/share-sessions.ts; one that ends, closed or with its connection, is told to the
  * broker's share partition manager, ShareMemberGone), the count of connections accepted and of TLS
  * handshakes that failed, and OAUTHBEARER's key set fetched from a URL (jwks-refresher.ts).
- * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged,
+ * Handles: DescribeKafkaListener (introspection), AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ShareVersionChanged,
  * ScramCredentialsChanged and DelegationTokensChanged (from its broker: the cluster's ACLs, client
  * quotas, SCRAM credentials and delegation tokens' SCRAM credentials, its dynamic connection limits);
  * RefreshJwks (its timers: fetch the key set again, periodically or soon after an unknown key);
@@ -119,6 +119,8 @@ interface ListenerState {
   accepted: number;
   open: number;
   handshakeFailures: number;
+  /** The share sessions of every connection (KIP-932). */
+  shareSessions: ShareSessionCache;
   /** OAUTHBEARER's key set fetched from a URL (null: none to fetch). */
   jwks: JwksRefresher | null;
 }
@@ -237,7 +239,11 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       void jwks.refresh();
       ctx.timers.startPeriodic(JWKS_REFRESH_TIMER, oauth.jwksRefreshMs, { type: 'RefreshJwks' });
     }
-    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, limits, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0, jwks };
+    // KIP-932: a share session that ends gives its member's acquired records back
+    const shareSessions = new ShareSessionCache(args.config.groupShareMaxShareSessions, ctx.clock, (groupId, memberId) =>
+      ctx.send<ShareManagerMsg>({ node: ctx.nodeId, path: sharePartitionManagerPath(args.brokerId) }, { type: 'ShareMemberGone', groupId, memberId }),
+    );
+    const s: ListenerState = { server: args.server, sasl: args.sasl ?? null, authorizer, quotas, limits, saslMechanisms: [...(args.sasl?.mechanisms ?? [])], accepted: 0, open: 0, handshakeFailures: 0, shareSessions, jwks };
     const secure = args.server instanceof tls.Server;
     const connArgs = {
       brokerId: args.brokerId,
@@ -251,10 +257,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       ...(args.requestClock ? { requestClock: args.requestClock } : {}),
       topicIds: new TopicIdResolver(),
       fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
-      // KIP-932: a share session that ends gives its member's acquired records back
-      shareSessions: new ShareSessionCache(args.config.groupShareMaxShareSessions, ctx.clock, (groupId, memberId) =>
-        ctx.send<ShareManagerMsg>({ node: ctx.nodeId, path: sharePartitionManagerPath(args.brokerId) }, { type: 'ShareMemberGone', groupId, memberId }),
-      ),
+      shareSessions,
       clientTelemetry:
         args.config.clientTelemetryReceiver === ''
           ? null
@@ -324,6 +327,12 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       if (!s.authorizer) return;
       s.authorizer.update(m.acls);
       ctx.log.info('ACLs in force', { acls: m.acls.length });
+    },
+    ShareVersionChanged(s, m, ctx) {
+      if (m.level >= 1) return;
+      // share groups off: every share session ends (the share partition manager drops its states too)
+      const ended = s.shareSessions.removeAll();
+      ctx.log.info('share groups off (share.version 0): share sessions ended', { sessions: ended });
     },
     ConnectionLimitsChanged(s, m, ctx) {
       const limits = { maxConnections: m.maxConnections, maxConnectionsPerIp: m.maxConnectionsPerIp, maxConnectionsPerIpOverrides: new Map(m.maxConnectionsPerIpOverrides), maxConnectionCreationRate: m.maxConnectionCreationRate };

@@ -19,6 +19,8 @@ export type KafkaListenerMsg =
    * judge new connections by these. Overrides as [ip, count] pairs.
    */
   | { type: 'ConnectionLimitsChanged'; maxConnections: number; maxConnectionsPerIp: number; maxConnectionsPerIpOverrides: [string, number][]; maxConnectionCreationRate: number }
+  /** From the broker beside it: the cluster's finalized share.version changed; at 0 its share sessions end (as Kafka's removeAllSessions). */
+  | { type: 'ShareVersionChanged'; level: number }
   /** From the broker beside it: the cluster's SCRAM credentials (KIP-554) changed; authenticate with these. */
   | { type: 'ScramCredentialsChanged'; credentials: ScramCredentialEntry[] }
   /** From the broker beside it: the cluster's delegation tokens (KIP-48) changed; authenticate tokens with these SCRAM credentials. */

@@ -18,13 +18,16 @@
  * (earliest), or the first record written within a duration (by_duration; none that recent:
  * the high watermark). It is held for the leader epoch it was loaded at; a fetch that finds the
  * replica no longer leader, or at another epoch, drops it (the next leader loads it from the
- * coordinator). A group with share.isolation.level read_committed reads up to the last stable
+ * coordinator). While the cluster's share.version is 0 share fetches and acknowledgements are
+ * refused (UNSUPPORTED_VERSION) and no state is held: lowering it drops every share partition
+ * (as Kafka's SharePartitionManager.onShareVersionToggle), whose states stay at their coordinators.
+ * A group with share.isolation.level read_committed reads up to the last stable
  * offset, and the records of aborted transactions are archived as they are acquired.
  *
  * Owned state: the share partitions (loading, ready), their pending and queued state writes,
  * the fetches waiting for loads, writes or records, the group configs of share groups.
  * Handles: ShareFetch, ShareAcknowledge, ShareMemberGone (Kafka listener, clients);
- * ShareGroupConfigsChanged, ForgetShareGroup, PrepareSharePartitions (its broker); DescribeSharePartitions (tests, admin); internal
+ * ShareGroupConfigsChanged, ShareVersionChanged, ForgetShareGroup, PrepareSharePartitions (its broker); DescribeSharePartitions (tests, admin); internal
  * SharePartitionLoaded, SharePartitionWritten, ShareFetchRead, ShareFetchDeadline, ShareLocksDue.
  * Emits: ShareFetchResult, ShareAcknowledgeResult, SharePartitionsDescription; DescribeReplica to
  * the local replicas; Fetch and FindCoordinator (key type share) to its broker; Read-, Write- and
@@ -56,6 +59,7 @@ import type {
 } from './messages.js';
 import { DEFAULT_SHARE_GROUP_DEFAULTS, shareGroupSettings, type ShareGroupDefaults, type ShareGroupSettings } from './share-group-settings.js';
 import { AcknowledgeType, SharePartitionState, type AcquiredRange, type LogBatchSpan } from './share-partition-state.js';
+import { SHARE_GROUPS_OFF } from '../../src/protocol/features.js';
 
 export interface ShareManagerArgs {
   brokerId: number;
@@ -121,6 +125,8 @@ interface ShareManagerState {
   entries: Map<string, Entry>;
   fetches: Map<number, PendingFetch>;
   groupConfigs: Map<string, Readonly<Record<string, string>>>;
+  /** The finalized share.version as the broker last told it (share groups run at 1 and up). */
+  shareVersion: number;
   seq: number;
 }
 
@@ -667,6 +673,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
       entries: new Map(),
       fetches: new Map(),
       groupConfigs: new Map(),
+      shareVersion: 1,
       seq: 0,
     };
     ctx.timers.startPeriodic(HOUSEKEEPING_TIMER, HOUSEKEEPING_MS, { type: 'ShareHousekeeping' });
@@ -678,6 +685,7 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     ShareAcknowledge: { groupId: 'string', memberId: 'string', partitions: 'array' },
     ShareMemberGone: { groupId: 'string', memberId: 'string' },
     ShareGroupConfigsChanged: { configs: 'object' },
+    ShareVersionChanged: { level: 'integer' },
     ForgetShareGroup: { groupId: 'string', partitions: 'array?' },
     PrepareSharePartitions: { groupId: 'string', partitions: 'array' },
     DescribeSharePartitions: { groupId: 'string?' },
@@ -686,6 +694,10 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
   handlers: {
     ShareFetch(s, m, ctx) {
       const token = ctx.deferReply() ?? null;
+      if (s.shareVersion < 1) {
+        if (token) ctx.replyTo(token, { type: 'ShareFetchResult', errorCode: ErrorCode.UNSUPPORTED_VERSION, errorMessage: SHARE_GROUPS_OFF, acquisitionLockTimeoutMs: 0, partitions: [] } satisfies ShareFetchResult);
+        return;
+      }
       const id = ++s.seq;
       const f: PendingFetch = { id, token, m, results: [], outstanding: 0, deadline: ctx.clock.now() + Math.max(0, m.maxWaitMs), waiting: false, reading: false, readSeq: 0, readFrom: new Map(), answered: false, memberGone: false };
       s.fetches.set(id, f);
@@ -707,7 +719,25 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
     },
 
     ShareAcknowledge(s, m, ctx) {
+      if (s.shareVersion < 1) {
+        ctx.reply({ type: 'ShareAcknowledgeResult', errorCode: ErrorCode.UNSUPPORTED_VERSION, errorMessage: SHARE_GROUPS_OFF, acquisitionLockTimeoutMs: 0, partitions: [] } satisfies ShareAcknowledgeResult);
+        return;
+      }
       acknowledge(s, ctx, m, ctx.deferReply() ?? null);
+    },
+
+    ShareVersionChanged(s, m, ctx) {
+      if (m.level === s.shareVersion) return;
+      s.shareVersion = m.level;
+      ctx.log.info(m.level >= 1 ? 'share groups on (share.version 1)' : 'share groups off (share.version 0): share partitions dropped', { shareVersion: m.level, partitions: s.entries.size });
+      if (m.level >= 1) return;
+      for (const e of [...s.entries.values()]) dropEntry(s, ctx, e, ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF);
+      // fetches waiting for a change or for records end now, with what they have (a read in flight is dropped)
+      for (const f of s.fetches.values()) {
+        if (f.answered || (!f.waiting && !f.reading)) continue;
+        f.readSeq++;
+        finishFetch(s, ctx, f);
+      }
     },
 
     ShareMemberGone(s, m, ctx) {

@@ -59,6 +59,8 @@ export type ShareManagerMsg =
    * if it has none, before the member's first fetch.
    */
   | { type: 'PrepareSharePartitions'; groupId: string; partitions: SharePartitionRef[] }
+  /** The cluster's finalized share.version, whenever it changes (its broker): at 0 share fetches and acknowledgements are refused. */
+  | { type: 'ShareVersionChanged'; level: number }
   /** The group configs in the metadata (group id -> its overrides), whenever they change (its broker). */
   | { type: 'ShareGroupConfigsChanged'; configs: Record<string, Record<string, string>> }
   /** Introspection (tests, admin): every share partition held here, or those of one group. */

@@ -145,6 +145,17 @@ export class ShareSessionCache {
     return true;
   }
 
+  /**
+   * Every session ends, none told to `onGone` (share groups were turned off: the share partition
+   * manager dropped what they held); how many there were. Members open new ones with epoch 0.
+   */
+  removeAll(): number {
+    const n = this.sessions.size;
+    this.sessions.clear();
+    this.byConnection.clear();
+    return n;
+  }
+
   /** The connection closed: the sessions it opened (and still holds) end, each told to `onGone`. */
   connectionClosed(connectionId: string): void {
     const keys = this.byConnection.get(connectionId);

@@ -19,6 +19,11 @@
  *   records carry every field at every level). A new cluster starts at 0, as Kafka's bootstraps
  *   it at metadata.version 4.0-IV0; it may be raised and lowered (the coordinator ends a
  *   transaction as the EndTxn version its client sends asks).
+ * - `share.version`: 1 enables share groups (KIP-932: ShareGroupHeartbeat, ShareGroupDescribe,
+ *   ShareFetch, ShareAcknowledge and the share group offsets APIs); at 0 they answer
+ *   UNSUPPORTED_VERSION, the brokers drop the share partition states they hold (their share
+ *   coordinators keep them) and nothing of the groups is lost. A new cluster starts at 1, as a
+ *   Kafka 4.2 cluster does; it may be lowered and raised again.
  *
  * A new cluster starts at each feature's default level; a cluster whose metadata has no levels
  * yet (made before samsa kept them) is given the defaults the first time a controller leads it.
@@ -45,6 +50,10 @@ export const METADATA_VERSION = 'metadata.version';
 export const GROUP_VERSION = 'group.version';
 export const KRAFT_VERSION = 'kraft.version';
 export const TRANSACTION_VERSION = 'transaction.version';
+export const SHARE_VERSION = 'share.version';
+
+/** What share group APIs answer (with UNSUPPORTED_VERSION) while share.version is 0. */
+export const SHARE_GROUPS_OFF = "Share groups are not enabled: the cluster's share.version is 0 (samsa features upgrade --feature share.version=1)";
 
 /** Kafka's MetadataVersion names, by level (those from 3.3-IV0, the first kept in the metadata log). */
 const METADATA_VERSION_NAMES: Readonly<Record<number, string>> = {
@@ -89,6 +98,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
     defaultLevel: SAMSA_METADATA_VERSION,
     levelName: (level) => METADATA_VERSION_NAMES[level] ?? String(level),
   },
+  { name: SHARE_VERSION, min: 0, max: 1, defaultLevel: 1 },
   { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 0 },
 ];
 

@@ -75,6 +75,7 @@ describe('cli/commands/features: against a cluster', function () {
       'Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: metadata.version\tSupportedMinVersion: 4.0-IV0\tSupportedMaxVersion: 4.0-IV0\tFinalizedVersionLevel: 4.0-IV0',
+      'Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 0',
     ]);
     for (const l of lines) expect(l).to.match(/\tEpoch: \d+$/);

@@ -16,7 +16,7 @@ import {
   type FeatureUpdate,
 } from '../../src/protocol/features.js';
 
-const CURRENT = { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1 };
+const CURRENT = { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
 const up = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.Upgrade });
 const safe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.SafeDowngrade });
 const unsafe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.UnsafeDowngrade });
@@ -30,7 +30,7 @@ function refused(updates: FeatureUpdate[], why: RegExp, current: Record<string, 
 }
 
 describe('protocol/features', () => {
-  it("a new cluster's levels: metadata.version 4.0-IV0, group.version 1, kraft.version 1 (transaction.version 0 is not finalized)", () => {
+  it("a new cluster's levels: metadata.version 4.0-IV0, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
     expect(defaultFeatureLevels()).to.deep.equal(CURRENT);
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'group.version')).to.equal(1);
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'transaction.version')).to.equal(0);
@@ -48,7 +48,7 @@ describe('protocol/features', () => {
   });
 
   it('group.version down to 0 (a safe downgrade) drops it; back up to 1; an update to the level it has changes nothing', () => {
-    expect(checkFeatureUpdates(CURRENT, [safe('group.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'kraft.version': 1 } });
+    expect(checkFeatureUpdates(CURRENT, [safe('group.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'kraft.version': 1, 'share.version': 1 } });
     expect(checkFeatureUpdates({ 'metadata.version': 22 }, [up('group.version', 1)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'group.version': 1 } });
     expect(checkFeatureUpdates(CURRENT, [up('group.version', 1)])).to.deep.equal({ ok: true, levels: CURRENT });
     expect(checkFeatureUpdates(CURRENT, [unsafe('group.version', 0)]).ok).to.equal(true);

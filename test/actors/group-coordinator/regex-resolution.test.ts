@@ -41,6 +41,7 @@ const fakeListener = defineActor<{ allow: (topic: string) => boolean; asked: str
     AclsChanged() {},
     ClientQuotasChanged() {},
     ConnectionLimitsChanged() {},
+    ShareVersionChanged() {},
     ScramCredentialsChanged() {},
     DelegationTokensChanged() {},
     RefreshJwks() {},

@@ -334,6 +334,30 @@ describe('actors/group-coordinator share groups in the coordinator', function ()
     });
   });
 
+  describe('share.version', () => {
+    beforeEach(() => start());
+
+    it('at 0 (ShareVersionChanged) heartbeats and ShareGroupDescribe are UNSUPPORTED_VERSION, nothing written; the group stays, its members fenced as their sessions run out; at 1 they go on', async () => {
+      await join('a');
+      const produces = (await h.dump()).produces;
+      h.sys.send(h.coord, { type: 'ShareVersionChanged', level: 0 });
+      const refused = await beat('a', 1);
+      expect(refused).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_VERSION, memberId: null, assignment: null });
+      expect(refused.errorMessage).to.match(/share\.version is 0/);
+      expect((await join('b')).errorCode).to.equal(ErrorCode.UNSUPPORTED_VERSION);
+      expect(await shareDescribe()).to.deep.include({ groupId: G, errorCode: ErrorCode.UNSUPPORTED_VERSION, members: [] });
+      expect((await h.dump()).produces).to.equal(produces);
+      // still listed, as Kafka's ListGroups does
+      expect((await list()).groups).to.deep.equal([{ groupId: G, protocolType: 'share', state: 'Stable', groupType: 'share' }]);
+      h.clock.advance(45_000);
+      await h.settle();
+      h.sys.send(h.coord, { type: 'ShareVersionChanged', level: 1 });
+      expect(await shareDescribe()).to.deep.include({ errorCode: ErrorCode.NONE, groupState: 'Empty', groupEpoch: 2 });
+      expect((await beat('a', 1)).errorCode).to.equal(ErrorCode.UNKNOWN_MEMBER_ID);
+      expect((await join('a')).memberEpoch).to.equal(3);
+    });
+  });
+
   describe('ShareGroupDescribe and ListGroups', () => {
     beforeEach(() => start());
 

@@ -189,6 +189,29 @@ describe('actors/share-partition manager (in-process cluster)', function () {
     expect(ranges(await waiting)).to.deep.equal([{ firstOffset: 0, lastOffset: 1, deliveryCount: 2 }]);
   });
 
+  it('share.version 0: fetches and acknowledgements are UNSUPPORTED_VERSION and the states held are dropped; back at 1 they load from the share coordinator as written', async () => {
+    await fetch('g-off', 'a');
+    await produce('o0', 'o1', 'o2');
+    expect(ranges(await fetch('g-off', 'a'))).to.deep.equal([{ firstOffset: 0, lastOffset: 2, deliveryCount: 1 }]);
+    await acknowledge('g-off', 'a', [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [AcknowledgeType.Accept] }]);
+    // b waits for records while share groups are turned off: it ends, with nothing
+    const waiting = fetch('g-off', 'b', { maxWaitMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    c.system().send(manager(), { type: 'ShareVersionChanged', level: 0 });
+    expect(ranges(await waiting)).to.deep.equal([]);
+    const off = await fetch('g-off', 'a');
+    expect(off).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_VERSION, partitions: [] });
+    expect(off.errorMessage).to.match(/share\.version is 0/);
+    expect((await acknowledge('g-off', 'a', [{ firstOffset: 1, lastOffset: 1, acknowledgeTypes: [AcknowledgeType.Accept] }])).errorCode).to.equal(ErrorCode.UNSUPPORTED_VERSION);
+    expect(await describe('g-off')).to.equal(undefined);
+    c.system().send(manager(), { type: 'ShareVersionChanged', level: 1 });
+    // loaded again as written at the acceptance: 0 done; 1 and 2 delivered once (the acceptance's write held them), so now twice
+    const again = await fetch('g-off', 'b');
+    expect(again.errorCode).to.equal(ErrorCode.NONE);
+    expect(ranges(again)).to.deep.equal([{ firstOffset: 1, lastOffset: 2, deliveryCount: 2 }]);
+    expect(await describe('g-off')).to.deep.include({ startOffset: 1 });
+  });
+
   it('a member gone (its share session ended) releases what it holds', async () => {
     await fetch('g-gone', 'a');
     await produce('m0', 'm1');

@@ -383,6 +383,51 @@ describe('Kafka API: KIP-932 share groups', function () {
     const left = await k.call(ApiKeys.ShareGroupHeartbeat, 1, { groupId: G, memberId: j.memberId, memberEpoch: -1, rackId: null, subscribedTopicNames: null });
     expect(left).to.deep.include({ errorCode: 0, memberEpoch: -1 });
   });
+
+  it('share.version 0 (UpdateFeatures, a safe downgrade): every share API answers UNSUPPORTED_VERSION; upgraded again, the member goes on', async () => {
+    const G = 'sg-feature';
+    const a = await member(G);
+    const setShareVersion = async (level: number) => {
+      const r = await a.k.call(ApiKeys.UpdateFeatures, 1, { timeoutMs: 10_000, featureUpdates: [{ feature: 'share.version', maxVersionLevel: level, upgradeType: level === 0 ? 2 : 1 }], validateOnly: false });
+      expect(r.errorCode).to.equal(ErrorCode.NONE);
+      await checkFor(async () => {
+        const v = await a.k.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'apache-kafka-java', clientSoftwareVersion: '4.2.0' });
+        return (v.finalizedFeatures.find((f: { name: string }) => f.name === 'share.version')?.maxVersionLevel ?? 0) === level;
+      }, 10_000, 20);
+    };
+    await setShareVersion(0);
+    try {
+      // the broker's coordinator and share partition manager hear it a moment after the metadata
+      const hb = await checkFor(async () => {
+        const r = await a.k.call(ApiKeys.ShareGroupHeartbeat, 1, { groupId: G, memberId: a.memberId, memberEpoch: 1, rackId: null, subscribedTopicNames: null });
+        return r.errorCode === ErrorCode.UNSUPPORTED_VERSION ? r : null;
+      }, 10_000, 20);
+      expect(hb.errorMessage).to.match(/share\.version is 0/);
+      const fetched = await a.k.call(ApiKeys.ShareFetch, 1, fetchBody(G, a.memberId, a.epoch, [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [] }] }]));
+      expect(fetched).to.deep.include({ errorCode: ErrorCode.UNSUPPORTED_VERSION, responses: [] });
+      const acked = await a.k.call(ApiKeys.ShareAcknowledge, 1, { groupId: G, memberId: a.memberId, shareSessionEpoch: a.epoch, topics: [] });
+      expect(acked.errorCode).to.equal(ErrorCode.UNSUPPORTED_VERSION);
+      const described = await a.k.call(ApiKeys.ShareGroupDescribe, 1, { groupIds: [G], includeAuthorizedOperations: false });
+      expect(described.groups[0]).to.deep.include({ groupId: G, errorCode: ErrorCode.UNSUPPORTED_VERSION });
+      const offsets = await a.k.call(ApiKeys.DescribeShareGroupOffsets, 1, { groups: [{ groupId: G, topics: null }] });
+      expect(offsets.groups[0]).to.deep.include({ groupId: G, errorCode: ErrorCode.UNSUPPORTED_VERSION });
+    } finally {
+      await setShareVersion(1);
+    }
+    // the member is still in the group (its group session did not run out); its share session ended with share groups off (as Kafka's removeAllSessions)
+    const hb = await checkFor(async () => {
+      const r = await a.k.call(ApiKeys.ShareGroupHeartbeat, 1, { groupId: G, memberId: a.memberId, memberEpoch: 1, rackId: null, subscribedTopicNames: null });
+      return r.errorCode === ErrorCode.NONE ? r : null;
+    }, 10_000, 20);
+    expect(hb.memberEpoch).to.equal(1);
+    const stale = await a.k.call(ApiKeys.ShareFetch, 1, fetchBody(G, a.memberId, a.epoch, []));
+    expect(stale.errorCode).to.equal(ErrorCode.SHARE_SESSION_NOT_FOUND);
+    const base = await produce(a.k, ['after']);
+    const f = await a.k.call(ApiKeys.ShareFetch, 1, fetchBody(G, a.memberId, 0, [{ topicId, partitions: [{ partitionIndex: 0, acknowledgementBatches: [] }] }], { maxWaitMs: 2_000, minBytes: 1 }));
+    expect(f.errorCode).to.equal(ErrorCode.NONE);
+    expect(acquiredValues(f.responses[0].partitions[0])).to.deep.equal(['after']);
+    expect(f.responses[0].partitions[0].acquiredRecords[0].firstOffset).to.equal(base);
+  });
 });
 
 describe('Kafka API: KIP-932 share fetches of partitions led elsewhere; the share session limit', function () {
@@ -589,6 +634,20 @@ describe('share sessions (the broker\'s cache)', () => {
     c.open('g', 'm3', [], 'conn-3');
     expect(c.releaseOrphaned('g', 'm3')).to.equal(false);
     expect(gone).to.deep.equal(['g/m1', 'h/m2', 'h/m2']);
+  });
+
+  it('removeAll (share.version lowered to 0): every session ends, no member told gone; a connection closing after it ends nothing more', () => {
+    const c = cache();
+    c.open('g', 'm1', [], 'conn-1');
+    c.open('g', 'm2', [], 'conn-2');
+    expect(c.removeAll()).to.equal(2);
+    expect(c.get('g', 'm1')).to.equal(undefined);
+    expect(c.get('g', 'm2')).to.equal(undefined);
+    c.connectionClosed('conn-1');
+    expect(gone).to.deep.equal([]);
+    expect(c.removeAll()).to.equal(0);
+    // members open new sessions
+    expect(c.open('g', 'm1', [], 'conn-1')).to.not.equal(null);
   });
 
   it('acknowledgement batches as Kafka checks them', () => {

@@ -36,6 +36,7 @@ describe('Kafka API: ApiVersions', function () {
       { name: 'group.version', minVersion: 0, maxVersion: 1 },
       { name: 'kraft.version', minVersion: 0, maxVersion: 1 },
       { name: 'metadata.version', minVersion: 22, maxVersion: 22 },
+      { name: 'share.version', minVersion: 0, maxVersion: 1 },
       { name: 'transaction.version', minVersion: 0, maxVersion: 2 },
     ]);
     expect(v3.supportedFeatures).to.deep.equal([{ name: 'metadata.version', minVersion: 22, maxVersion: 22 }]);
@@ -45,6 +46,7 @@ describe('Kafka API: ApiVersions', function () {
         { name: 'group.version', maxVersionLevel: 1, minVersionLevel: 1 },
         { name: 'kraft.version', maxVersionLevel: 1, minVersionLevel: 1 },
         { name: 'metadata.version', maxVersionLevel: 22, minVersionLevel: 22 },
+        { name: 'share.version', maxVersionLevel: 1, minVersionLevel: 1 },
       ]);
       expect(r.finalizedFeaturesEpoch).to.be.greaterThan(0);
     }
