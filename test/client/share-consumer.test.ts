@@ -409,7 +409,7 @@ describe('client/share consumer (KIP-932)', function () {
       }
     });
 
-    it('the coordinator moves (its broker dies): the member joins the new one under its id and goes on receiving', async () => {
+    it('the coordinator moves (its broker dies): the new one has the member from the group records; it goes on receiving', async () => {
       await c.client.createTopic('moving', 3, 3);
       await c.client.waitForLeaders('moving');
       const sc = samsa.shareConsumer({ groupId: 'g-moving', 'fetch.max.wait.ms': 200, 'request.timeout.ms': 3_000 });
@@ -435,7 +435,7 @@ describe('client/share consumer (KIP-932)', function () {
         // at least once: the records the dead broker's partitions had acquired and not written may come again
         const got = await pollUntil(sc, (all) => after.every((v) => values(all).includes(v)), 40_000);
         expect(after.filter((v) => !values(got).includes(v))).to.deep.equal([]);
-        // the new coordinator did not know the member (members are not written): it joined again under the same id
+        // the new coordinator loaded the group with the member (its records): the member goes on there under its id
         const live = [1, 2, 3].find((id) => id !== found.brokerId)!;
         await checkFor(async () => {
           const f = await c.system().ask<FindCoordinatorResponse>({ node: `b${live}`, path: brokerPath(live) }, { type: 'FindCoordinator', key: 'g-moving', keyType: 'group' }, { timeoutMs: 5_000 });
