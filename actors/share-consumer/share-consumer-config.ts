@@ -7,12 +7,20 @@ import { boolValue, intValue, stringValue, type ValueResult } from '../../src/cl
 /** share.acknowledgement.mode: implicit (a poll or commit accepts what the last poll returned) or explicit. */
 export type ShareAcknowledgementMode = 'implicit' | 'explicit';
 
+/**
+ * share.acquire.mode (KIP-1206): batch_optimized (records are fetched ahead of the application's
+ * polls, from every leader at once) or record_limit (fetched only while a poll waits, at most
+ * max.poll.records at a time: the acquisition locks start when the application asks).
+ */
+export type ShareAcquireMode = 'batch_optimized' | 'record_limit';
+
 export interface ShareConsumerConfig {
   groupId: string;
   clientId: string;
   /** client.rack: sent as the member's rack id ('' for none). */
   clientRack: string;
   acknowledgementMode: ShareAcknowledgementMode;
+  acquireMode: ShareAcquireMode;
   fetchMinBytes: number;
   fetchMaxWaitMs: number;
   fetchMaxBytes: number;
@@ -49,12 +57,13 @@ function take<T>(key: string, r: ValueResult<T>): T {
   return r.value;
 }
 
-type Kind = 'int' | 'bool' | 'string' | 'optional-string' | 'ack-mode';
+type Kind = 'int' | 'bool' | 'string' | 'optional-string' | 'ack-mode' | 'acquire-mode';
 const SPECS: Record<string, { prop: keyof ShareConsumerConfig; kind: Kind; min?: number; def: unknown }> = {
   'group.id': { prop: 'groupId', kind: 'string', def: '' },
   'client.id': { prop: 'clientId', kind: 'string', def: 'samsa-share-consumer' },
   'client.rack': { prop: 'clientRack', kind: 'optional-string', def: '' },
   'share.acknowledgement.mode': { prop: 'acknowledgementMode', kind: 'ack-mode', def: 'implicit' },
+  'share.acquire.mode': { prop: 'acquireMode', kind: 'acquire-mode', def: 'batch_optimized' },
   'fetch.min.bytes': { prop: 'fetchMinBytes', kind: 'int', min: 0, def: 1 },
   'fetch.max.wait.ms': { prop: 'fetchMaxWaitMs', kind: 'int', min: 0, def: 500 },
   'fetch.max.bytes': { prop: 'fetchMaxBytes', kind: 'int', min: 0, def: 52_428_800 },
@@ -88,6 +97,13 @@ export function parseShareConsumerConfig(input: Readonly<Record<string, unknown>
         // any case, as Kafka's ShareAcknowledgementMode
         const v = typeof raw === 'string' ? raw.toLowerCase() : raw;
         if (v !== 'implicit' && v !== 'explicit') throw new ShareConsumerConfigError(key, `must be implicit or explicit, got ${JSON.stringify(raw)}`);
+        out[spec.prop] = v;
+        break;
+      }
+      case 'acquire-mode': {
+        // any case, as Kafka's ShareAcquireMode
+        const v = typeof raw === 'string' ? raw.toLowerCase() : raw;
+        if (v !== 'batch_optimized' && v !== 'record_limit') throw new ShareConsumerConfigError(key, `must be batch_optimized or record_limit, got ${JSON.stringify(raw)}`);
         out[spec.prop] = v;
         break;
       }

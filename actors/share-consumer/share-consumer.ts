@@ -9,7 +9,9 @@
  * delivery count; offsets in an acquired range without a record (compacted away, transaction
  * markers) are acknowledged as Gap. A partition is fetched again once the records of its last
  * fetch were handed out, and not before the application's first poll; buffered records whose
- * acquisition lock has run out are dropped (another member may have them now).
+ * acquisition lock has run out are dropped (another member may have them now). With
+ * share.acquire.mode record_limit (KIP-1206) nothing is fetched ahead: one ShareFetch at a time,
+ * only while a poll waits with nothing buffered, for at most the records that poll may return.
  *
  * Lock renewal (KIP-1222): the application acknowledges a record it is still processing with
  * Renew; such acknowledgements never ride a fetch, they go at once in a ShareAcknowledge (as
@@ -144,6 +146,8 @@ interface ShareConsumerState {
   target: TopicIdPartitions[] | null;
   assigned: Map<string, AssignedPartition>;
   fetching: Set<number>;
+  /** share.acquire.mode record_limit: the broker fetched last (they take turns). */
+  lastFetchedBroker: number;
   fetchedFrom: Map<number, string>;
   sources: Map<string, PartitionSource>;
   buffer: BufferedRecords[];
@@ -482,9 +486,14 @@ function buffered(s: ShareConsumerState, k: string): boolean {
 /**
  * One ShareFetch per leader broker for the assigned partitions with nothing buffered, carrying
  * the acknowledgements of records that broker gave; the acknowledgements left go in a ShareAcknowledge.
+ * With share.acquire.mode record_limit, only while a poll waits with nothing buffered and no
+ * fetch out, and to one leader at a time (taking turns): a poll's records are at most
+ * max.poll.records, acquired when it asked.
  */
 function maybeFetch(s: ShareConsumerState, ctx: Ctx): void {
-  if (s.polled && s.phase === 'Stable' && !s.leaving && !s.crash) {
+  const recordLimit = s.config.acquireMode === 'record_limit';
+  const mayFetch = !recordLimit || (s.pendingPoll !== null && !s.pendingPoll.renewals && s.fetching.size === 0 && !s.buffer.some((b) => b.next < b.records.length));
+  if (s.polled && s.phase === 'Stable' && !s.leaving && !s.crash && mayFetch) {
     const now = ctx.clock.now();
     const byBroker = new Map<number, { node: string; parts: AssignedPartition[] }>();
     for (const a of s.assigned.values()) {
@@ -499,7 +508,16 @@ function maybeFetch(s: ShareConsumerState, ctx: Ctx): void {
       if (!entry) byBroker.set(leader.brokerId, (entry = { node: leader.node, parts: [] }));
       entry.parts.push(a);
     }
-    for (const [brokerId, { node, parts }] of byBroker) sendFetch(s, ctx, brokerId, node, parts);
+    if (recordLimit && byBroker.size > 0) {
+      // the leader after the one fetched last, in broker id order
+      const ids = [...byBroker.keys()].sort((a, b) => a - b);
+      const brokerId = ids.find((id) => id > s.lastFetchedBroker) ?? ids[0]!;
+      s.lastFetchedBroker = brokerId;
+      const { node, parts } = byBroker.get(brokerId)!;
+      sendFetch(s, ctx, brokerId, node, parts);
+    } else {
+      for (const [brokerId, { node, parts }] of byBroker) sendFetch(s, ctx, brokerId, node, parts);
+    }
   }
   sendAcks(s, ctx, null);
 }
@@ -538,7 +556,8 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
         maxWaitMs: s.config.fetchMaxWaitMs,
         minBytes: s.config.fetchMinBytes,
         maxBytes: s.config.fetchMaxBytes,
-        maxRecords: s.config.maxPollRecords,
+        // record_limit: what the waiting poll may return, no more
+        maxRecords: s.config.acquireMode === 'record_limit' && s.pendingPoll ? s.pendingPoll.maxRecords : s.config.maxPollRecords,
         partitions,
       },
       { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
@@ -792,6 +811,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       target: null,
       assigned: new Map(),
       fetching: new Set(),
+      lastFetchedBroker: -1,
       fetchedFrom: new Map(),
       sources: new Map(),
       buffer: [],

@@ -6,7 +6,8 @@
  * the next poll returns the record at once; a renewal of a record no longer held fails and the
  * record is not returned; bad input is refused. A member whose application does not poll
  * within max.poll.interval.ms leaves its group (epoch -1), gives back what it fetched and did
- * not hand out, and joins again at the next poll.
+ * not hand out, and joins again at the next poll. share.acquire.mode record_limit acquires at
+ * most max.poll.records per poll and nothing between polls.
  */
 import { expect } from 'chai';
 import { parseShareConsumerConfig, ShareConsumerConfigError } from '../../actors/share-consumer/share-consumer-config.js';
@@ -42,7 +43,7 @@ async function pollUntil(consumer: ShareConsumer, until: (all: ShareRecord[]) =>
 /** The application's processing time between two polls. */
 const processing = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('client/share consumer: lock renewal and max.poll.interval.ms', function () {
+describe('client/share consumer: lock renewal, max.poll.interval.ms and share.acquire.mode', function () {
   this.timeout(60_000);
 
   let c: TestCluster;
@@ -240,6 +241,42 @@ describe('client/share consumer: lock renewal and max.poll.interval.ms', functio
       let err: unknown = null;
       await sc.commitSync(-1).catch((e: unknown) => (err = e));
       expect(err).to.be.instanceOf(RangeError);
+    });
+  });
+
+  describe('share.acquire.mode (KIP-1206)', () => {
+    it('batch_optimized by default; record_limit in any case; another value is refused', () => {
+      expect(parseShareConsumerConfig({ 'group.id': 'g' }).acquireMode).to.equal('batch_optimized');
+      expect(parseShareConsumerConfig({ 'group.id': 'g', 'share.acquire.mode': 'RECORD_LIMIT' }).acquireMode).to.equal('record_limit');
+      expect(parseShareConsumerConfig({ 'group.id': 'g', 'share.acquire.mode': 'batch_optimized' }).acquireMode).to.equal('batch_optimized');
+      expect(() => parseShareConsumerConfig({ 'group.id': 'g', 'share.acquire.mode': 'fast' })).to.throw(ShareConsumerConfigError, /share\.acquire\.mode: must be batch_optimized or record_limit/);
+      expect(() => samsa.shareConsumer({ groupId: 'g', 'share.acquire.mode': 3 })).to.throw(ShareConsumerConfigError);
+    });
+
+    it('record_limit: each poll gets at most max.poll.records, acquired while it waited, and nothing is acquired between polls; batch_optimized fetches ahead', async () => {
+      const sc = consumer('g-limit', { 'share.acquire.mode': 'record_limit', 'max.poll.records': 10 });
+      await start(sc);
+      const all = Array.from({ length: 35 }, (_, i) => `r${i}`);
+      await produceValues(samsa, topic, all);
+      const got: string[] = [];
+      while (got.length < all.length) {
+        const records = await sc.poll(2_000);
+        expect(records.length).to.be.at.most(10);
+        got.push(...values(records));
+        // the application works on them: nothing more is acquired meanwhile (the next poll accepts these)
+        await processing(300);
+        const p = await sharePartition('g-limit');
+        expect(p!.acquired).to.equal(records.length);
+      }
+      expect(got).to.deep.equal(all);
+
+      // batch_optimized (the default): the next records are fetched while the application works
+      const ahead = consumer('g-ahead', { 'max.poll.records': 10 });
+      await start(ahead);
+      await produceValues(samsa, topic, Array.from({ length: 30 }, (_, i) => `a${i}`));
+      const first = await pollUntil(ahead, (x) => x.length > 0);
+      expect(first.length).to.be.at.most(10);
+      await checkFor(async () => ((await sharePartition('g-ahead'))?.acquired ?? 0) > first.length, 5_000, 20);
     });
   });
 
