@@ -29,21 +29,22 @@ import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/p
 import type { PerfClients } from './lib/perf-cluster.js';
 import { CONSUMER_KEYS_OF_FLAGS, CONSUMER_KEYS_OWNED, clientProps, foldFlagKeys } from './lib/perf-props.js';
 import { parseConsumerConfig } from '../actors/consumer/consumer-config.js';
-import { TARGET_FLAGS, chooseTopic, clientTransport, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, topicsMatching, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
+import { TARGET_FLAGS, chooseTopic, describeTopic, openTargetWithLimits, releaseTopic, topicOffsets, topicsMatching, type PerfTarget, type TopicChoice } from './lib/perf-target.js';
 import { MiB, isMain, progress, recordValue, runMain } from './lib/perf-common.js';
 import { measureRawLimits } from './lib/perf-raw.js';
 import { benchEnvironment, writeResults } from './lib/results.js';
 import { printTable } from './lib/table.js';
-import { formatCpu, stealNotes, type CpuReport } from './lib/thread-cpu.js';
-import { formatTraffic, type TrafficReport } from './lib/traffic.js';
+import { stealNotes, type CpuReport } from './lib/thread-cpu.js';
+import type { TrafficReport } from './lib/traffic.js';
 import { MeasuredStretch } from './lib/stretch.js';
-import { formatNumber, formatRatio, nowMs, sleep } from './lib/timing.js';
+import { formatNumber, nowMs, sleep } from './lib/timing.js';
 import { defaultProduceOptions, produceRecords, topicConfig } from './perf-produce.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import type { ClientMetric } from '../src/client/metrics.js';
 import { formatMetrics } from './lib/client-metrics.js';
 import { DetailedStats } from './lib/detailed-stats.js';
-import { DateFormatError, KAFKA_DATE_FORMAT, compileDateFormat } from './lib/date-format.js';
+import { KAFKA_DATE_FORMAT } from './lib/date-format.js';
+import { dateFormatFlag, readingRows, refusePrepareFlags, topicPartitionKey } from './lib/consume-common.js';
 
 export const CONSUME_FLAGS = {
   ...TARGET_FLAGS,
@@ -300,11 +301,6 @@ export async function runConsume(cluster: PerfClients, o: ConsumeOptions): Promi
   return r;
 }
 
-/** One key per topic partition. */
-function topicPartitionKey(topic: string, partition: number): string {
-  return `${topic}\0${partition}`;
-}
-
 /** Commits the positions the consumer has reached in the partitions assigned to it. */
 async function commitPositions(c: Consumer): Promise<void> {
   const d = await c.describe();
@@ -326,9 +322,6 @@ async function positionsAtEnd(consumers: Consumer[], endOf: ReadonlyMap<string, 
 }
 
 export const PERF_CONSUME_SUMMARY = 'Consumer throughput reading a topic, alone or in a group, on a running cluster (--bootstrap-server) or a throw-away one (like kafka-consumer-perf-test).';
-
-/** Flags that shape the records a run prepares: refused for an existing topic, which is read as it is. */
-const PREPARE_ONLY = ['record-size', 'batch-size', 'compression'] as const;
 
 /** How many records a run reads from an existing topic holding `available`: --records when given, else all. */
 export function recordsToRead(topic: string, available: number, asked: number | null): number {
@@ -359,22 +352,11 @@ export function includePattern(source: string): RegExp {
 function detailedTimeFormat(f: ParsedFlags<typeof CONSUME_FLAGS>): (epochMs: number) => string {
   const shaping = (['date-format', 'hide-header', 'reporting-interval'] as const).filter((k) => f.given.has(k));
   if (!f['show-detailed-stats'] && shaping.length > 0) throw new UsageError(`${shaping.map((k) => `--${k}`).join(', ')} ${shaping.length === 1 ? 'shapes' : 'shape'} the lines of --show-detailed-stats: add it`);
-  try {
-    return compileDateFormat(f['date-format']);
-  } catch (e) {
-    if (e instanceof DateFormatError) throw new UsageError(`--date-format: ${e.message}`);
-    throw e;
-  }
+  return dateFormatFlag(f['date-format']);
 }
 
 /** What a run reads: one topic (chosen, created or prepared) or the topics --include matches. */
 type ReadTarget = { kind: 'topic'; topic: TopicChoice } | { kind: 'include'; source: string; pattern: RegExp; topics: TopicChoice[] };
-
-/** The flags a run that prepares nothing refuses (`why`: what it reads instead). */
-function refusePrepareFlags(f: ParsedFlags<typeof CONSUME_FLAGS>, why: string): void {
-  const wrong = PREPARE_ONLY.filter((k) => f.given.has(k));
-  if (wrong.length > 0) throw new UsageError(`${wrong.map((k) => `--${k}`).join(', ')} ${wrong.length === 1 ? 'shapes' : 'shape'} the records a run prepares; ${why}`);
-}
 
 /** The tool with its flags parsed (also `samsa perf-consume`). */
 export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>): Promise<void> {
@@ -388,12 +370,12 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   if (include) {
     if (f.given.has('topic')) throw new UsageError('--topic and --include: give one (a topic, or a pattern of topics to read)');
     if (f['bootstrap-server'] === '') throw new UsageError('--include reads the topics of a running cluster whose names match: give --bootstrap-server');
-    refusePrepareFlags(f, `with --include it reads the topics as they are`);
+    refusePrepareFlags(f.given, `with --include it reads the topics as they are`);
   }
   if (fromLatest) {
     if (f['bootstrap-server'] === '') throw new UsageError('--from-latest reads the records produced while the run waits: give --bootstrap-server of a cluster something produces to, and its --topic');
     if (!f.given.has('topic') && !include) throw new UsageError('--from-latest needs --topic (or --include): the topic something produces to while the run waits');
-    refusePrepareFlags(f, 'with --from-latest it prepares none');
+    refusePrepareFlags(f.given, 'with --from-latest it prepares none');
   }
   const settings = { maxPollRecords: f['max-poll-records'], maxPartitionFetchBytes: f['max-partition-fetch-bytes'], checkCrcs: f['check-crcs'] };
   // checked with the tool's own settings, as the consumers will run with them
@@ -412,7 +394,7 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
     if (fromLatest) {
       process.stderr.write(`[consume] waiting for ${records} records produced to ${what} from now on\n`);
     } else if (read.kind === 'include' || read.topic.origin === 'existing') {
-      if (read.kind === 'topic') refusePrepareFlags(f, `topic '${read.topic.name}' exists and is read as it is`);
+      if (read.kind === 'topic') refusePrepareFlags(f.given, `topic '${read.topic.name}' exists and is read as it is`);
       if (names.length === 0) throw new CliError(`no topic of the cluster matches --include '${f.include}' (the whole name, internal topics aside): create one, or give another pattern`);
       ends = [];
       for (const name of names) {
@@ -458,18 +440,10 @@ export async function perfConsumeWithFlags(f: ParsedFlags<typeof CONSUME_FLAGS>)
   }
   // Kafka's tool stops as well, warns, and reports what it read
   if (r.stalledMs !== undefined) process.stderr.write(`[consume] WARNING: stopped after ${r.records} of ${records} records: none came for ${r.stalledMs} ms (--timeout, the longest wait for the next record; raise it to wait longer)\n`);
-  const transport = clientTransport(target);
   console.log(`${r.records} records read by ${r.consumers} consumer(s): ${formatNumber(r.recordsPerSec)} records/sec (${r.mibPerSec.toFixed(2)} MiB/sec, ${r.delivered - r.records} delivered again after rebalances) over ${r.fetchMs.toFixed(0)} ms of fetching; ${r.totalMs.toFixed(0)} ms including the group join`);
   const rows: string[][] = [['records/s', formatNumber(r.recordsPerSec)], ['MiB/s', r.mibPerSec.toFixed(1)], ['fetch ms / total ms', `${r.fetchMs.toFixed(0)} / ${r.totalMs.toFixed(0)}`]];
   if (r.stalledMs !== undefined) rows.push(['stopped short', `${r.records} of ${records} records: none came for ${r.stalledMs} ms (--timeout)`]);
-  if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while reading (this process)' : 'CPU while reading', formatCpu(r.cpu)]);
-  if (r.traffic) rows.push(["the client's thread and the brokers", formatTraffic(r.traffic)]);
-  if (limits) {
-    rows.push(['raw MessagePort', `${limits.portMiBs.toFixed(0)} MiB/s${transport === 'worker' ? ` (ratio ${formatRatio(r.mibPerSec / limits.portMiBs)})` : ''}`]);
-    rows.push(['raw TCP socket', `${limits.tcpMiBs.toFixed(0)} MiB/s${transport === 'tcp' ? ` (ratio ${formatRatio(r.mibPerSec / limits.tcpMiBs)})` : ''}`]);
-  } else if (f.raw) {
-    rows.push(['raw limits', "not measured: the brokers run on other hosts, whose links this machine's limits do not bound"]);
-  }
+  rows.push(...readingRows(target, r, r.mibPerSec, limits, f.raw));
   const prepared = read.kind === 'topic' && read.topic.origin !== 'existing' && !fromLatest;
   const shape = prepared ? `, ${f['record-size']} B records, ${f.compression}` : '';
   const props = Object.entries(consumerProps).map(([k, v]) => `, ${k} ${v}`).join('');

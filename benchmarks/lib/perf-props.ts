@@ -151,3 +151,17 @@ export const CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
   'enable.auto.commit': 'a run commits nothing, so that every run reads the topic from its start (with --group it commits where it stopped)',
   'auto.offset.reset': 'a run reads the topic from its start (--from-latest: the records produced while it waits)',
 };
+
+/** Share consumer keys perf-share-consume also has a flag for: set through it (foldFlagKeys). */
+export const SHARE_CONSUMER_KEYS_OF_FLAGS = {
+  'bootstrap.servers': 'bootstrap-server',
+  'group.id': 'group',
+  'max.poll.records': 'max-poll-records',
+  'fetch.max.bytes': 'fetch-max-bytes',
+  'check.crcs': 'check-crcs',
+} as const;
+
+/** Share consumer keys that perf-share-consume's run relies on: refused. */
+export const SHARE_CONSUMER_KEYS_OWNED: Readonly<Record<string, string>> = {
+  'share.acknowledgement.mode': "a run acknowledges implicitly, as Kafka's tool: each poll accepts the records the one before returned, and the run's end commits the last",
+};

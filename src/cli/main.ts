@@ -37,6 +37,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'log-dirs', summary: "show the brokers' log dirs with each partition's size on disk and offset lag", load: async () => (await import('./commands/log-dirs.js')).logDirsCommand },
   { name: 'perf-produce', summary: 'producer throughput and latency, on a running cluster or a throw-away one (benchmarks/perf-produce.ts)', load: async () => (await import('./commands/perf.js')).perfProduceCommand },
   { name: 'perf-consume', summary: 'consumer throughput, on a running cluster or a throw-away one (benchmarks/perf-consume.ts)', load: async () => (await import('./commands/perf.js')).perfConsumeCommand },
+  { name: 'perf-share-consume', summary: 'share consumer throughput (KIP-932 share groups), on a running cluster or a throw-away one (benchmarks/perf-share-consume.ts)', load: async () => (await import('./commands/perf.js')).perfShareConsumeCommand },
   { name: 'perf-e2e', summary: 'end-to-end latency at a fixed rate, or one record at a time (--sequential), on a running cluster or a throw-away one (benchmarks/perf-e2e.ts)', load: async () => (await import('./commands/perf.js')).perfE2eCommand },
   { name: 'demo', summary: 'run the actor runtime across two worker threads and print what happens', load: async () => (await import('./commands/demo.js')).demoCommand },
 ];

@@ -1,8 +1,9 @@
 /**
- * `samsa perf-produce`, `samsa perf-consume` and `samsa perf-e2e`: the perf tools of benchmarks/
- * (perf-produce.ts, perf-consume.ts, perf-e2e.ts) under the samsa command, with the same flags
- * (Kafka's spelling: `--records 1000000`, `--acks all`; perf-e2e also kafka-e2e-latency's
- * positional form) and the same --help. The flags are the tools' own, so these commands
+ * `samsa perf-produce`, `samsa perf-consume`, `samsa perf-share-consume` and `samsa perf-e2e`: the
+ * perf tools of benchmarks/ (perf-produce.ts, perf-consume.ts, perf-share-consume.ts,
+ * perf-e2e.ts) under the samsa command, with the same flags (Kafka's spelling: `--records
+ * 1000000`, `--acks all`, `--threads 3`; perf-e2e also kafka-e2e-latency's positional form) and
+ * the same --help. The flags are the tools' own, so these commands
  * take their argv as is instead of going through the samsa option parser. A flag that cannot work
  * with the others (a throw-away cluster's --brokers beside --bootstrap-server, say) is a
  * UsageError from the tool: exit code 2, as for a bad flag.
@@ -55,6 +56,11 @@ export const perfProduceCommand = perfCommand('perf-produce', 'producer throughp
 export const perfConsumeCommand = perfCommand('perf-consume', 'consumer throughput reading a topic, alone or in a group, on a running cluster or a throw-away one (like kafka-consumer-perf-test)', async () => {
   const m = await import('../../../benchmarks/perf-consume.js');
   return { specs: m.CONSUME_FLAGS, summary: m.PERF_CONSUME_SUMMARY, run: m.perfConsumeWithFlags };
+});
+
+export const perfShareConsumeCommand = perfCommand('perf-share-consume', "share consumer throughput: share consumers of one share group (KIP-932) reading a topic, on a running cluster or a throw-away one (like kafka-share-consumer-perf-test)", async () => {
+  const m = await import('../../../benchmarks/perf-share-consume.js');
+  return { specs: m.SHARE_CONSUME_FLAGS, summary: m.PERF_SHARE_CONSUME_SUMMARY, run: m.perfShareConsumeWithFlags };
 });
 
 export const perfE2eCommand = perfCommand('perf-e2e', 'end-to-end latency at a fixed produce rate, or one record at a time as kafka-e2e-latency measures it (--sequential), on a running cluster or a throw-away one', async () => {
