@@ -52,9 +52,9 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       expect(back[0]!.leader).to.equal(victim);
       expect(back[0]!.leaderEpoch).to.equal(start[0]!.leaderEpoch + 2); // away, then back
       expect(back[0]!.isr).to.include(victim);
+      // the controller names the new leader before the broker has heard it: wait for the replica to take the role
       const md = await c.client.metadata();
-      const d = await c.client.describeReplica(md, victim, 'lb', 0);
-      expect(d?.role).to.equal('Leader');
+      await checkFor(async () => (await c.client.describeReplica(md, victim, 'lb', 0))?.role === 'Leader', 10_000, 20);
 
       await produceAll('after');
       for (const p of [0, 1, 2]) {
