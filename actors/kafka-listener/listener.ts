@@ -329,10 +329,11 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       ctx.log.info('ACLs in force', { acls: m.acls.length });
     },
     ShareVersionChanged(s, m, ctx) {
-      if (m.level >= 1) return;
+      const on = m.level >= 1;
+      if (on === s.shareSessions.enabled) return;
       // share groups off: every share session ends (the share partition manager drops its states too)
-      const ended = s.shareSessions.removeAll();
-      ctx.log.info('share groups off (share.version 0): share sessions ended', { sessions: ended });
+      const ended = s.shareSessions.setEnabled(on);
+      ctx.log.info(on ? 'share groups on (share.version 1)' : 'share groups off (share.version 0): share sessions ended', { sessions: ended });
     },
     ConnectionLimitsChanged(s, m, ctx) {
       const limits = { maxConnections: m.maxConnections, maxConnectionsPerIp: m.maxConnectionsPerIp, maxConnectionsPerIpOverrides: new Map(m.maxConnectionsPerIpOverrides), maxConnectionCreationRate: m.maxConnectionCreationRate };

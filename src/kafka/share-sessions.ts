@@ -61,6 +61,7 @@ export class ShareSessionCache {
   private readonly sessions = new Map<string, ShareSession>();
   /** Connection id -> the keys of the sessions it opened. */
   private readonly byConnection = new Map<string, Set<string>>();
+  private on = true;
   /** Sessions made, and ended by their connection closing. */
   created = 0;
   disconnected = 0;
@@ -143,6 +144,20 @@ export class ShareSessionCache {
     this.drop(key, s);
     this.onGone(groupId, memberId);
     return true;
+  }
+
+  /**
+   * Whether share groups are on: the cluster's share.version is 1 or more, as the broker last
+   * told its listener (on until told otherwise). ShareFetch and ShareAcknowledge are refused while off.
+   */
+  get enabled(): boolean {
+    return this.on;
+  }
+
+  /** share.version changed: turned off, every session ends (removeAll); how many ended. */
+  setEnabled(on: boolean): number {
+    this.on = on;
+    return on ? 0 : this.removeAll();
   }
 
   /**

@@ -34,7 +34,7 @@
 import type { CoordinatorMsg, ShareGroupDescribeResponse, ShareGroupHeartbeatResponse } from '../../../actors/group-coordinator/messages.js';
 import type { AcknowledgementBatch, ShareAcknowledgeResult, ShareFetchPartition, ShareFetchResult, ShareManagerMsg } from '../../../actors/share-partition/messages.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
-import { finalizedLevel, SHARE_GROUPS_OFF, SHARE_VERSION } from '../../protocol/features.js';
+import { SHARE_GROUPS_OFF } from '../../protocol/features.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
 import { ApiKeys, type ResponseInput } from '../protocol/index.js';
@@ -275,16 +275,6 @@ function byTopic<P>(outcomes: readonly PartitionOutcome[], partition: (o: Partit
   return topics;
 }
 
-/**
- * Whether the cluster's share.version turns share groups off (as Kafka's isShareGroupProtocolEnabled,
- * checked first): this broker's metadata, unless it has no feature levels yet (the share partition
- * manager refuses then, if they are off).
- */
-async function shareGroupsOff(ctx: ApiContext): Promise<boolean> {
-  const md = await fetchClusterMetadata(ctx, []);
-  return md?.features !== undefined && finalizedLevel(md.features, SHARE_VERSION) < 1;
-}
-
 /** The first checks of ShareFetch and ShareAcknowledge: the group and member ids, READ on the group. Null when they pass. */
 function requestRefusal(ctx: ApiContext, groupId: string | null, memberId: string | null): { errorCode: number; errorMessage: string } | null {
   if (groupId === null || groupId === '') return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'The group id is missing.' };
@@ -313,7 +303,8 @@ function shareFetchError(errorCode: number, errorMessage: string | null, acquisi
 }
 
 export const shareFetch: ApiHandler<typeof ApiKeys.ShareFetch> = async (ctx, version, body) => {
-  if (await shareGroupsOff(ctx)) return shareFetchError(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF);
+  // the cluster's share.version at 0, as the broker told this listener (Kafka's isShareGroupProtocolEnabled, checked first)
+  if (!ctx.shareSessions.enabled) return shareFetchError(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF);
   const refusal = requestRefusal(ctx, body.groupId, body.memberId);
   if (refusal) return shareFetchError(refusal.errorCode, refusal.errorMessage);
   const groupId = body.groupId!;
@@ -460,7 +451,7 @@ function shareAcknowledgeError(errorCode: number, errorMessage: string | null, a
 }
 
 export const shareAcknowledge: ApiHandler<typeof ApiKeys.ShareAcknowledge> = async (ctx, version, body) => {
-  if (await shareGroupsOff(ctx)) return shareAcknowledgeError(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF);
+  if (!ctx.shareSessions.enabled) return shareAcknowledgeError(ErrorCode.UNSUPPORTED_VERSION, SHARE_GROUPS_OFF);
   const refusal = requestRefusal(ctx, body.groupId, body.memberId);
   if (refusal) return shareAcknowledgeError(refusal.errorCode, refusal.errorMessage);
   const groupId = body.groupId!;

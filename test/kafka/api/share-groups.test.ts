@@ -636,16 +636,20 @@ describe('share sessions (the broker\'s cache)', () => {
     expect(gone).to.deep.equal(['g/m1', 'h/m2', 'h/m2']);
   });
 
-  it('removeAll (share.version lowered to 0): every session ends, no member told gone; a connection closing after it ends nothing more', () => {
+  it('setEnabled(false) (share.version lowered to 0): every session ends, no member told gone; a connection closing after it ends nothing more', () => {
     const c = cache();
+    expect(c.enabled).to.equal(true);
     c.open('g', 'm1', [], 'conn-1');
     c.open('g', 'm2', [], 'conn-2');
-    expect(c.removeAll()).to.equal(2);
+    expect(c.setEnabled(false)).to.equal(2);
+    expect(c.enabled).to.equal(false);
     expect(c.get('g', 'm1')).to.equal(undefined);
     expect(c.get('g', 'm2')).to.equal(undefined);
     c.connectionClosed('conn-1');
     expect(gone).to.deep.equal([]);
     expect(c.removeAll()).to.equal(0);
+    expect(c.setEnabled(true)).to.equal(0);
+    expect(c.enabled).to.equal(true);
     // members open new sessions
     expect(c.open('g', 'm1', [], 'conn-1')).to.not.equal(null);
   });
