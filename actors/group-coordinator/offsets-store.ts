@@ -615,29 +615,112 @@ export function decodeShareGroupValue(record: ShareRecordType, bytes: Uint8Array
   return out;
 }
 
-/** A share group's live records after a replay (Metadata absent: the group was deleted or never written). */
-export interface ReplayedShareGroup {
+/**
+ * A consumer or share group's live records after a replay, the parts both kinds have (Metadata
+ * absent, `epoch` null: the group was deleted or never written).
+ */
+interface ReplayedGroupRecords<Member, Current> {
   epoch: number | null;
-  metadataHash: number;
   assignmentEpoch: number;
-  members: Map<string, ShareMemberMetadataValue>;
+  members: Map<string, Member>;
   targets: Map<string, TopicPartitionsValue>;
-  currents: Map<string, ShareCurrentAssignmentValue>;
+  currents: Map<string, Current>;
   /** The timestamp of its oldest live record. */
   oldestTimestamp: number;
 }
 
-/** A consumer group's live records after a replay (Metadata absent: the group was deleted or never written). */
-export interface ReplayedConsumerGroup {
-  epoch: number | null;
-  subscriptionMetadata: ConsumerTopicMetadata[];
-  assignmentEpoch: number;
-  members: Map<string, ConsumerMemberMetadataValue>;
-  targets: Map<string, TopicPartitionsValue>;
-  currents: Map<string, ConsumerCurrentAssignmentValue>;
-  /** The timestamp of its oldest live record. */
-  oldestTimestamp: number;
+/** A share group's live records after a replay. */
+export interface ReplayedShareGroup extends ReplayedGroupRecords<ShareMemberMetadataValue, ShareCurrentAssignmentValue> {
+  metadataHash: number;
 }
+
+/** A consumer group's live records after a replay. */
+export interface ReplayedConsumerGroup extends ReplayedGroupRecords<ConsumerMemberMetadataValue, ConsumerCurrentAssignmentValue> {
+  subscriptionMetadata: ConsumerTopicMetadata[];
+}
+
+/**
+ * How each record type of a group kind folds into its replayed group, by the part of the group
+ * it holds: its value sets that part, its tombstone (null) clears it.
+ */
+type GroupRecordFold<V extends { record: number; value: unknown }, G> = {
+  [R in V['record']]: (g: G, memberId: string, value: Extract<V, { record: R }>['value'] | null) => void;
+};
+
+function setOrDelete<T>(map: Map<string, T>, memberId: string, value: T | null): void {
+  if (value === null) map.delete(memberId);
+  else map.set(memberId, value);
+}
+
+const CONSUMER_GROUP_FOLD: GroupRecordFold<ConsumerGroupRecordValue, ReplayedConsumerGroup> = {
+  [ConsumerRecordType.Metadata]: (g, _, v) => {
+    g.epoch = v === null ? null : v.epoch;
+  },
+  [ConsumerRecordType.PartitionMetadata]: (g, _, v) => {
+    g.subscriptionMetadata = v ?? [];
+  },
+  [ConsumerRecordType.MemberMetadata]: (g, memberId, v) => setOrDelete(g.members, memberId, v),
+  [ConsumerRecordType.TargetAssignmentMetadata]: (g, _, v) => {
+    g.assignmentEpoch = v === null ? 0 : v.assignmentEpoch;
+  },
+  [ConsumerRecordType.TargetAssignmentMember]: (g, memberId, v) => setOrDelete(g.targets, memberId, v),
+  [ConsumerRecordType.CurrentMemberAssignment]: (g, memberId, v) => setOrDelete(g.currents, memberId, v),
+};
+
+const SHARE_GROUP_FOLD: GroupRecordFold<ShareGroupRecordValue, ReplayedShareGroup> = {
+  [ShareRecordType.MemberMetadata]: (g, memberId, v) => setOrDelete(g.members, memberId, v),
+  [ShareRecordType.Metadata]: (g, _, v) => {
+    g.epoch = v === null ? null : v.epoch;
+    g.metadataHash = v === null ? 0 : v.metadataHash;
+  },
+  [ShareRecordType.TargetAssignmentMetadata]: (g, _, v) => {
+    g.assignmentEpoch = v === null ? 0 : v.assignmentEpoch;
+  },
+  [ShareRecordType.TargetAssignmentMember]: (g, memberId, v) => setOrDelete(g.targets, memberId, v),
+  [ShareRecordType.CurrentMemberAssignment]: (g, memberId, v) => setOrDelete(g.currents, memberId, v),
+};
+
+/**
+ * Folds one consumer or share group record (`valueBytes` null: a tombstone) into `groups`: the
+ * group's first record creates it, a tombstone that leaves it without epoch and member records
+ * removes it.
+ */
+function foldGroupRecord<V extends { record: number; value: unknown }, G extends ReplayedGroupRecords<unknown, unknown>>(
+  groups: Map<string, G>,
+  key: { record: V['record']; group: string; memberId: string | null },
+  valueBytes: Uint8Array | null,
+  timestamp: number,
+  kind: { empty: (timestamp: number) => G; decode: (record: V['record'], bytes: Uint8Array) => V; fold: GroupRecordFold<V, G> },
+): void {
+  let g = groups.get(key.group);
+  if (!g) {
+    if (valueBytes === null) return;
+    g = kind.empty(timestamp);
+    groups.set(key.group, g);
+  }
+  g.oldestTimestamp = Math.min(g.oldestTimestamp, timestamp);
+  // the fold of `record` takes the value of `record` (a pairing the compiler cannot follow through V)
+  const fold = kind.fold[key.record] as (g: G, memberId: string, value: V['value'] | null) => void;
+  const memberId = key.memberId ?? '';
+  if (valueBytes === null) {
+    fold(g, memberId, null);
+    if (g.epoch === null && g.members.size === 0 && g.targets.size === 0 && g.currents.size === 0) groups.delete(key.group);
+    return;
+  }
+  fold(g, memberId, kind.decode(key.record, valueBytes).value);
+}
+
+const CONSUMER_GROUP_RECORDS = {
+  empty: (timestamp: number): ReplayedConsumerGroup => ({ epoch: null, subscriptionMetadata: [], assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp }),
+  decode: decodeConsumerGroupValue,
+  fold: CONSUMER_GROUP_FOLD,
+};
+
+const SHARE_GROUP_RECORDS = {
+  empty: (timestamp: number): ReplayedShareGroup => ({ epoch: null, metadataHash: 0, assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp }),
+  decode: decodeShareGroupValue,
+  fold: SHARE_GROUP_FOLD,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Batches
@@ -771,10 +854,10 @@ export class OffsetsReplay {
         case 'unknown':
           return `key version ${key.version} is not a record type this coordinator knows`;
         case 'consumer-group':
-          this.applyConsumerGroupRecord(key, valueBytes, timestamp);
+          foldGroupRecord(this.consumerGroups, key, valueBytes, timestamp, CONSUMER_GROUP_RECORDS);
           return null;
         case 'share-group':
-          this.applyShareGroupRecord(key, valueBytes, timestamp);
+          foldGroupRecord(this.shareGroups, key, valueBytes, timestamp, SHARE_GROUP_RECORDS);
           return null;
         case 'offset': {
           const k = topicPartitionKey(key.topic, key.partition);
@@ -804,114 +887,6 @@ export class OffsetsReplay {
     } catch (err) {
       if (err instanceof OffsetsRecordError) return err.message;
       throw err;
-    }
-  }
-
-  private applyConsumerGroupRecord(key: ConsumerGroupRecordKey, valueBytes: Uint8Array | null, timestamp: number): void {
-    let g = this.consumerGroups.get(key.group);
-    if (!g) {
-      if (valueBytes === null) return;
-      g = { epoch: null, subscriptionMetadata: [], assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp };
-      this.consumerGroups.set(key.group, g);
-    }
-    g.oldestTimestamp = Math.min(g.oldestTimestamp, timestamp);
-    const memberId = key.memberId ?? '';
-    if (valueBytes === null) {
-      switch (key.record) {
-        case ConsumerRecordType.Metadata:
-          g.epoch = null;
-          break;
-        case ConsumerRecordType.PartitionMetadata:
-          g.subscriptionMetadata = [];
-          break;
-        case ConsumerRecordType.MemberMetadata:
-          g.members.delete(memberId);
-          break;
-        case ConsumerRecordType.TargetAssignmentMetadata:
-          g.assignmentEpoch = 0;
-          break;
-        case ConsumerRecordType.TargetAssignmentMember:
-          g.targets.delete(memberId);
-          break;
-        case ConsumerRecordType.CurrentMemberAssignment:
-          g.currents.delete(memberId);
-          break;
-      }
-      if (g.epoch === null && g.members.size === 0 && g.targets.size === 0 && g.currents.size === 0) this.consumerGroups.delete(key.group);
-      return;
-    }
-    const v = decodeConsumerGroupValue(key.record, valueBytes);
-    switch (v.record) {
-      case ConsumerRecordType.Metadata:
-        g.epoch = v.value.epoch;
-        break;
-      case ConsumerRecordType.PartitionMetadata:
-        g.subscriptionMetadata = v.value;
-        break;
-      case ConsumerRecordType.MemberMetadata:
-        g.members.set(memberId, v.value);
-        break;
-      case ConsumerRecordType.TargetAssignmentMetadata:
-        g.assignmentEpoch = v.value.assignmentEpoch;
-        break;
-      case ConsumerRecordType.TargetAssignmentMember:
-        g.targets.set(memberId, v.value);
-        break;
-      case ConsumerRecordType.CurrentMemberAssignment:
-        g.currents.set(memberId, v.value);
-        break;
-    }
-  }
-
-  private applyShareGroupRecord(key: ShareGroupRecordKey, valueBytes: Uint8Array | null, timestamp: number): void {
-    let g = this.shareGroups.get(key.group);
-    if (!g) {
-      if (valueBytes === null) return;
-      g = { epoch: null, metadataHash: 0, assignmentEpoch: 0, members: new Map(), targets: new Map(), currents: new Map(), oldestTimestamp: timestamp };
-      this.shareGroups.set(key.group, g);
-    }
-    g.oldestTimestamp = Math.min(g.oldestTimestamp, timestamp);
-    const memberId = key.memberId ?? '';
-    if (valueBytes === null) {
-      switch (key.record) {
-        case ShareRecordType.MemberMetadata:
-          g.members.delete(memberId);
-          break;
-        case ShareRecordType.Metadata:
-          g.epoch = null;
-          g.metadataHash = 0;
-          break;
-        case ShareRecordType.TargetAssignmentMetadata:
-          g.assignmentEpoch = 0;
-          break;
-        case ShareRecordType.TargetAssignmentMember:
-          g.targets.delete(memberId);
-          break;
-        case ShareRecordType.CurrentMemberAssignment:
-          g.currents.delete(memberId);
-          break;
-      }
-      if (g.epoch === null && g.members.size === 0 && g.targets.size === 0 && g.currents.size === 0) this.shareGroups.delete(key.group);
-      return;
-    }
-    const v = decodeShareGroupValue(key.record, valueBytes);
-    switch (v.record) {
-      case ShareRecordType.MemberMetadata:
-        g.members.set(memberId, v.value);
-        break;
-      case ShareRecordType.Metadata:
-        g.epoch = v.value.epoch;
-        g.metadataHash = v.value.metadataHash;
-        break;
-      case ShareRecordType.TargetAssignmentMetadata:
-        g.assignmentEpoch = v.value.assignmentEpoch;
-        break;
-      case ShareRecordType.TargetAssignmentMember:
-        g.targets.set(memberId, v.value);
-        break;
-      case ShareRecordType.CurrentMemberAssignment:
-        g.currents.set(memberId, v.value);
-        break;
     }
   }
 
