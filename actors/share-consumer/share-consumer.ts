@@ -45,7 +45,6 @@
 import { randomUUID } from 'node:crypto';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorInfo, errorName } from '../../src/protocol/errors.js';
-import { decodeRecordBatch, recordBatchFrames } from '../../src/protocol/record-batch.js';
 import { kafkaTopicId } from '../../src/protocol/topic-id.js';
 import type { ActorContext, BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
@@ -55,6 +54,8 @@ import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
 import { coordinatorPath, type CoordinatorMsg, type FindCoordinatorResponse, type ShareGroupHeartbeatResponse, type TopicIdPartitions } from '../group-coordinator/messages.js';
 import { sharePartitionManagerPath, type AcknowledgementBatch, type ShareAcknowledgeResult, type ShareFetchPartition, type ShareFetchResult, type ShareManagerMsg } from '../share-partition/messages.js';
 import { AcknowledgeType } from '../share-partition/share-partition-state.js';
+import { PendingAcks } from './pending-acks.js';
+import { AcquiredRecords } from './acquired-records.js';
 import type {
   AcknowledgementOutcome,
   PartitionAcknowledgements,
@@ -86,13 +87,10 @@ interface AssignedPartition {
   retryAt: number;
 }
 
-/** Records a fetch acquired for this member, not yet handed out. */
+/** What a fetch acquired of a partition for this member, not yet handed out. */
 interface BufferedRecords {
   key: string;
-  records: ShareConsumedRecord[];
-  next: number;
-  /** When their acquisition lock runs out (from the fetch's answer). */
-  lockDeadline: number;
+  acquired: AcquiredRecords;
 }
 
 /** The broker a partition's records came from: its acknowledgements go there. */
@@ -152,7 +150,7 @@ interface ShareConsumerState {
   sources: Map<string, PartitionSource>;
   buffer: BufferedRecords[];
   /** Per partition key: offset -> acknowledge type, not sent yet. */
-  pendingAcks: Map<string, Map<number, number>>;
+  pendingAcks: Map<string, PendingAcks>;
   completed: AcknowledgementOutcome[];
   /** ShareAcknowledge requests out, not answered yet. */
   acknowledging: number;
@@ -190,7 +188,6 @@ const LEADER_MOVED = new Set<number>([
 ]);
 /** Per-partition fetch errors the application hears of (from its next poll), as Kafka's share consumer throws them. */
 const SURFACED = new Set<number>([ErrorCode.TOPIC_AUTHORIZATION_FAILED, ErrorCode.GROUP_AUTHORIZATION_FAILED]);
-const NO_CRC_CHECK = Object.freeze({ checkCrc: false });
 
 function failureCode(r: Failure): number {
   return r.reason === 'unknown-actor' || r.reason === 'actor-stopped' ? ErrorCode.NOT_COORDINATOR : r.errorCode;
@@ -313,7 +310,17 @@ function releaseBuffered(s: ShareConsumerState, k: string): void {
       kept.push(b);
       continue;
     }
-    for (let i = b.next; i < b.records.length; i++) addAck(s, k, b.records[i]!.offset, AcknowledgeType.Release);
+    const gaps: number[] = [];
+    let rest: ShareConsumedRecord[];
+    try {
+      rest = b.acquired.rest(gaps);
+    } catch {
+      // a damaged batch: what is left goes back as it is
+      for (const o of b.acquired.abandon()) addAck(s, k, o, AcknowledgeType.Release);
+      continue;
+    }
+    for (const o of gaps) addAck(s, k, o, AcknowledgeType.Gap);
+    for (const r of rest) addAck(s, k, r.offset, AcknowledgeType.Release);
   }
   s.buffer = kept;
 }
@@ -382,8 +389,8 @@ function rejoinStale(s: ShareConsumerState, ctx: Ctx, now: number): void {
 
 function addAck(s: ShareConsumerState, k: string, offset: number, type: number): void {
   let m = s.pendingAcks.get(k);
-  if (!m) s.pendingAcks.set(k, (m = new Map()));
-  m.set(offset, type);
+  if (!m) s.pendingAcks.set(k, (m = new PendingAcks()));
+  m.add(offset, type);
 }
 
 function addApplicationAcks(s: ShareConsumerState, acks: readonly PartitionAcknowledgements[]): void {
@@ -391,25 +398,6 @@ function addApplicationAcks(s: ShareConsumerState, acks: readonly PartitionAckno
     const k = key(p.topic, p.partition);
     for (let i = 0; i < p.offsets.length; i++) addAck(s, k, p.offsets[i]!, p.types[i] ?? AcknowledgeType.Accept);
   }
-}
-
-/** Acknowledgements as Kafka's batches: runs of consecutive offsets, one type for a run of one type. */
-function toBatches(acks: Map<number, number>): { batches: AcknowledgementBatch[]; offsets: number[] } {
-  const offsets = [...acks.keys()].sort((a, b) => a - b);
-  const batches: AcknowledgementBatch[] = [];
-  let cur: AcknowledgementBatch | null = null;
-  for (const o of offsets) {
-    const t = acks.get(o)!;
-    if (cur && o === cur.lastOffset + 1) {
-      cur.lastOffset = o;
-      cur.acknowledgeTypes.push(t);
-    } else {
-      cur = { firstOffset: o, lastOffset: o, acknowledgeTypes: [t] };
-      batches.push(cur);
-    }
-  }
-  for (const b of batches) if (b.acknowledgeTypes.every((t) => t === b.acknowledgeTypes[0])) b.acknowledgeTypes = [b.acknowledgeTypes[0]!];
-  return { batches, offsets };
 }
 
 function managerRef(brokerId: number, node: string): ActorRef<ShareManagerMsg> {
@@ -422,7 +410,7 @@ function sendAcks(s: ShareConsumerState, ctx: Ctx, commitId: number | null, time
   const byBroker = new Map<number, { node: string; parts: { source: PartitionSource; batches: AcknowledgementBatch[]; offsets: number[] }[] }>();
   for (const [k, acks] of s.pendingAcks) {
     if (acks.size === 0) continue;
-    const { batches, offsets } = toBatches(acks);
+    const { batches, offsets } = acks.toBatches();
     const source = s.sources.get(k);
     if (!source) {
       const [topic, partition] = k.split('\u0000') as [string, string];
@@ -480,7 +468,7 @@ function finishCommit(s: ShareConsumerState, ctx: Ctx, commitId: number): void {
 // Fetching
 
 function buffered(s: ShareConsumerState, k: string): boolean {
-  return s.buffer.some((b) => b.key === k && b.next < b.records.length);
+  return s.buffer.some((b) => b.key === k && !b.acquired.done);
 }
 
 /**
@@ -492,7 +480,7 @@ function buffered(s: ShareConsumerState, k: string): boolean {
  */
 function maybeFetch(s: ShareConsumerState, ctx: Ctx): void {
   const recordLimit = s.config.acquireMode === 'record_limit';
-  const mayFetch = !recordLimit || (s.pendingPoll !== null && !s.pendingPoll.renewals && s.fetching.size === 0 && !s.buffer.some((b) => b.next < b.records.length));
+  const mayFetch = !recordLimit || (s.pendingPoll !== null && !s.pendingPoll.renewals && s.fetching.size === 0 && !s.buffer.some((b) => !b.acquired.done));
   if (s.polled && s.phase === 'Stable' && !s.leaving && !s.crash && mayFetch) {
     const now = ctx.clock.now();
     const byBroker = new Map<number, { node: string; parts: AssignedPartition[] }>();
@@ -530,9 +518,9 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
     const source = s.sources.get(k);
     if (!acks || acks.size === 0 || source?.brokerId !== brokerId || source.topicId !== ref.topicId) return [];
     // a renewal goes in a ShareAcknowledge, not with a fetch (as Kafka's renewing ShareFetch fetches nothing)
-    for (const t of acks.values()) if (t === AcknowledgeType.Renew) return [];
+    if (acks.has(AcknowledgeType.Renew)) return [];
     s.pendingAcks.delete(k);
-    const { batches, offsets } = toBatches(acks);
+    const { batches, offsets } = acks.toBatches();
     sent.push({ topic: ref.topic, topicId: ref.topicId, partition: ref.partition, offsets });
     return batches;
   };
@@ -563,40 +551,6 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
       { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
     )
     .then((response) => ctx.send(ctx.self, { type: 'ShareFetchDone', brokerId, fetched, acknowledgements: sent, response }));
-}
-
-/**
- * The acquired records of a fetched partition, with the offsets of its acquired ranges that hold
- * no record (to acknowledge as Gap). Throws on a damaged batch.
- */
-function acquiredRecords(
-  s: ShareConsumerState,
-  topic: string,
-  partition: number,
-  bytes: Uint8Array,
-  ranges: readonly { firstOffset: number; lastOffset: number; deliveryCount: number }[],
-): { records: ShareConsumedRecord[]; gaps: number[] } {
-  const byOffset = new Map<number, ShareConsumedRecord>();
-  const inRange = (o: number) => ranges.find((r) => r.firstOffset <= o && o <= r.lastOffset);
-  for (const f of recordBatchFrames(bytes)) {
-    const batch = decodeRecordBatch(bytes, f.pos, s.config.checkCrcs ? undefined : NO_CRC_CHECK);
-    if (batch.control) continue; // transaction markers are no records: their offsets are gaps
-    for (const r of batch.records) {
-      const range = inRange(r.offset);
-      if (!range) continue; // in the batch, not acquired by this member
-      byOffset.set(r.offset, { topic, partition, offset: r.offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers, deliveryCount: range.deliveryCount });
-    }
-  }
-  const records: ShareConsumedRecord[] = [];
-  const gaps: number[] = [];
-  for (const range of [...ranges].sort((a, b) => a.firstOffset - b.firstOffset)) {
-    for (let o = range.firstOffset; o <= range.lastOffset; o++) {
-      const r = byOffset.get(o);
-      if (r) records.push(r);
-      else gaps.push(o);
-    }
-  }
-  return { records, gaps };
 }
 
 function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMsg, { type: 'ShareFetchDone' }>): void {
@@ -647,16 +601,16 @@ function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMs
       for (const range of pr.acquiredRecords) for (let o = range.firstOffset; o <= range.lastOffset; o++) addAck(s, k, o, AcknowledgeType.Release);
       continue;
     }
-    let got: { records: ShareConsumedRecord[]; gaps: number[] };
+    let acquired: AcquiredRecords;
     try {
-      got = acquiredRecords(s, pr.topic, pr.partition, pr.records, pr.acquiredRecords);
+      acquired = new AcquiredRecords(pr.topic, pr.partition, pr.records, pr.acquiredRecords, s.config.checkCrcs, now + r.acquisitionLockTimeoutMs);
     } catch (err) {
       s.pollError = { errorCode: ErrorCode.CORRUPT_MESSAGE, message: `${pr.topic}-${pr.partition}: ${(err as Error).message}` };
       for (const range of pr.acquiredRecords) for (let o = range.firstOffset; o <= range.lastOffset; o++) addAck(s, k, o, AcknowledgeType.Release);
       continue;
     }
-    for (const o of got.gaps) addAck(s, k, o, AcknowledgeType.Gap);
-    if (got.records.length > 0) s.buffer.push({ key: k, records: got.records, next: 0, lockDeadline: now + r.acquisitionLockTimeoutMs });
+    // decoded as polls take the records (gaps found on the way are acknowledged then)
+    s.buffer.push({ key: k, acquired });
   }
   if (ok) s.backoffMs = s.config.retryBackoffMs;
   if (s.leaving) return advanceLeave(s, ctx);
@@ -667,21 +621,33 @@ function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMs
 // -----------------------------------------------------------------------------------------------
 // Polling
 
-/** Takes up to `max` buffered records, in the order they were fetched; those whose lock ran out are dropped. */
+/**
+ * Takes up to `max` buffered records, in the order they were fetched, decoding them now; those
+ * whose lock ran out are dropped. The gaps met are acknowledged. A damaged batch ends the take:
+ * the records before it are handed out, the next poll fails (CORRUPT_MESSAGE) and what is left of
+ * its partition's fetch is released.
+ */
 function takeRecords(s: ShareConsumerState, ctx: Ctx, max: number): ShareConsumedRecord[] {
   const now = ctx.clock.now();
-  const expired = s.buffer.filter((b) => b.lockDeadline <= now);
-  if (expired.length > 0) {
-    ctx.log.debug('buffered share records dropped: their acquisition lock ran out', { records: expired.reduce((n, b) => n + b.records.length - b.next, 0) });
-    s.buffer = s.buffer.filter((b) => b.lockDeadline > now);
+  if (s.buffer.some((b) => b.acquired.lockDeadline <= now)) {
+    const expired = s.buffer.filter((b) => b.acquired.lockDeadline <= now);
+    ctx.log.debug('buffered share records dropped: their acquisition lock ran out', { partitions: expired.map((b) => `${b.acquired.topic}-${b.acquired.partition}`) });
+    s.buffer = s.buffer.filter((b) => b.acquired.lockDeadline > now);
   }
   const out: ShareConsumedRecord[] = [];
+  const gaps: number[] = [];
   while (out.length < max && s.buffer.length > 0) {
     const b = s.buffer[0]!;
-    const n = Math.min(max - out.length, b.records.length - b.next);
-    for (let i = 0; i < n; i++) out.push(b.records[b.next + i]!);
-    b.next += n;
-    if (b.next >= b.records.length) s.buffer.shift();
+    try {
+      b.acquired.take(max - out.length, out, gaps);
+    } catch (err) {
+      s.pollError = { errorCode: ErrorCode.CORRUPT_MESSAGE, message: `${b.acquired.topic}-${b.acquired.partition}: ${(err as Error).message}` };
+      for (const o of b.acquired.abandon()) addAck(s, b.key, o, AcknowledgeType.Release);
+    }
+    for (const o of gaps) addAck(s, b.key, o, AcknowledgeType.Gap);
+    gaps.length = 0;
+    if (b.acquired.done) s.buffer.shift();
+    if (s.pollError) break;
   }
   return out;
 }
@@ -707,12 +673,20 @@ function answerPoll(s: ShareConsumerState, ctx: Ctx, force = false): void {
     if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
     return;
   }
+  const before = s.buffer.length;
   const records = takeRecords(s, ctx, p.maxRecords);
-  if (records.length === 0 && !force && now < p.deadline) return;
+  // a partition whose fetch turned out to hold only gaps is fetched again
+  const drained = s.buffer.length < before;
+  // a damaged batch met before any record: this poll fails
+  if (records.length === 0 && s.pollError) return answerPoll(s, ctx, force);
+  if (records.length === 0 && !force && now < p.deadline) {
+    if (drained) maybeFetch(s, ctx);
+    return;
+  }
   s.pendingPoll = null;
   s.lastPollAt = now;
   if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records, acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
-  if (records.length > 0) maybeFetch(s, ctx);
+  if (records.length > 0 || drained) maybeFetch(s, ctx);
 }
 
 // -----------------------------------------------------------------------------------------------

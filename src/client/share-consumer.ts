@@ -32,6 +32,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Failure, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { SamsaError } from './errors.js';
+import { DeliveredRecords } from './share-delivered.js';
 import type { SamsaClient } from './samsa.js';
 
 export { AcknowledgeType };
@@ -95,15 +96,27 @@ function asBuffer(b: Uint8Array | null): Buffer | null {
   return b === null ? null : Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/**
+ * The record as the application's. A poll's records are this consumer's alone once its actor
+ * handed them over, so each becomes the application's record in place (its header list turned
+ * into a header object): one object per record instead of two.
+ */
 function toShareRecord(r: ShareConsumedRecord): ShareRecord {
+  const list = r.headers;
+  if (!Array.isArray(list)) return r as unknown as ShareRecord; // already the application's
   const headers: ShareRecord['headers'] = {};
-  for (const h of r.headers) {
+  for (let i = 0; i < list.length; i++) {
+    const h = list[i]!;
     const v = asBuffer(h.value);
     const prev = headers[h.key];
     if (prev === undefined) headers[h.key] = v;
     else headers[h.key] = Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
-  return { topic: r.topic, partition: r.partition, offset: r.offset, timestamp: r.timestamp, key: asBuffer(r.key), value: asBuffer(r.value), headers, deliveryCount: r.deliveryCount };
+  const m = r as unknown as ShareRecord;
+  m.key = asBuffer(r.key);
+  m.value = asBuffer(r.value);
+  m.headers = headers;
+  return m;
 }
 
 function ackTypeOf(type: ShareAcknowledgeType): number {
@@ -151,8 +164,8 @@ export class ShareConsumer {
   private readonly maxPollRecords: number;
   private readonly apiTimeoutMs: number;
   private topics: string[] = [];
-  /** The records the last poll returned, by partition: offset -> the record and its acknowledge type (null: not acknowledged yet). */
-  private delivered = new Map<string, { topic: string; partition: number; acks: Map<number, { record: ShareRecord; type: number | null }> }>();
+  /** The records the last poll returned, with the application's acknowledgements of them. */
+  private delivered = new DeliveredRecords<ShareRecord>();
   /** Records whose Renew acknowledgement is out, by partition and offset. */
   private renewing = new Map<string, Map<number, ShareRecord>>();
   /** Records renewed: the next poll returns them again. */
@@ -275,12 +288,7 @@ export class ShareConsumer {
     if (p.acquisitionLockTimeoutMs !== null) this.lockTimeoutMs = p.acquisitionLockTimeoutMs;
     if (p.errorCode !== ErrorCode.NONE) throw new SamsaError(p.errorCode, p.errorMessage);
     const records = renewals ? this.takeRenewed() : p.records.map(toShareRecord);
-    for (const rec of records) {
-      const k = tpKey(rec.topic, rec.partition);
-      let d = this.delivered.get(k);
-      if (!d) this.delivered.set(k, (d = { topic: rec.topic, partition: rec.partition, acks: new Map() }));
-      d.acks.set(rec.offset, { record: rec, type: null });
-    }
+    this.delivered.add(records);
     return records;
   }
 
@@ -307,16 +315,14 @@ export class ShareConsumer {
     checkRecordRef(record);
     const t = ackTypeOf(type);
     if (this.acknowledgementMode !== 'explicit') throw new IllegalStateError('Implicit acknowledgement of delivery is being used.');
-    const k = tpKey(record.topic, record.partition);
-    const entry = this.delivered.get(k)?.acks.get(record.offset);
-    if (!entry || entry.type !== null) {
+    if (!this.delivered.acknowledge(record, t)) {
+      const k = tpKey(record.topic, record.partition);
       const where = `${record.topic}-${record.partition}@${record.offset}`;
       if (this.renewing.get(k)?.has(record.offset) || this.renewed.some((r) => r.topic === record.topic && r.partition === record.partition && r.offset === record.offset)) {
         throw new IllegalStateError(`The record cannot be acknowledged: ${where} is being renewed; a poll returns it again once renewed.`);
       }
       throw new IllegalStateError(`The record cannot be acknowledged: ${where} is not waiting for an acknowledgement.`);
     }
-    entry.type = t;
   }
 
   /**
@@ -409,25 +415,12 @@ export class ShareConsumer {
    * their outcome.
    */
   private takeAcknowledgements(acceptRest: boolean): PartitionAcknowledgements[] {
-    const out: PartitionAcknowledgements[] = [];
-    for (const [k, d] of this.delivered) {
-      const offsets: number[] = [];
-      const types: number[] = [];
-      for (const [offset, { record, type }] of d.acks) {
-        if (type === null && !acceptRest) continue;
-        offsets.push(offset);
-        types.push(type ?? AcknowledgeType.Accept);
-        d.acks.delete(offset);
-        if (type === AcknowledgeType.Renew) {
-          let m = this.renewing.get(k);
-          if (!m) this.renewing.set(k, (m = new Map()));
-          m.set(offset, record);
-        }
-      }
-      if (d.acks.size === 0) this.delivered.delete(k);
-      if (offsets.length > 0) out.push({ topic: d.topic, partition: d.partition, offsets, types });
-    }
-    return out;
+    return this.delivered.take(acceptRest, (record) => {
+      const k = tpKey(record.topic, record.partition);
+      let m = this.renewing.get(k);
+      if (!m) this.renewing.set(k, (m = new Map()));
+      m.set(record.offset, record);
+    });
   }
 
   private sendAsync(acknowledgements: PartitionAcknowledgements[]): void {
