@@ -94,6 +94,8 @@ interface Entry extends SharePartitionRef {
   queued: WriteDone[] | null;
   /** When a member last used it. */
   usedAt: number;
+  /** Bytes per offset of its last read (null before one): a read asks for what the window can take, not more. */
+  bytesPerOffset: number | null;
 }
 
 interface PendingFetch {
@@ -152,7 +154,7 @@ function entryFor(s: ShareManagerState, ctx: Ctx, groupId: string, p: ShareParti
   const key = sharePartitionKey(groupId, p.topicId, p.partition);
   let e = s.entries.get(key);
   if (!e) {
-    e = { key, groupId, topic: p.topic, topicId: p.topicId, partition: p.partition, status: 'loading', loadId: 0, state: null, leaderEpoch: -1, stateEpoch: 0, loadWaiters: [], writing: null, queued: null, usedAt: 0 };
+    e = { key, groupId, topic: p.topic, topicId: p.topicId, partition: p.partition, status: 'loading', loadId: 0, state: null, leaderEpoch: -1, stateEpoch: 0, loadWaiters: [], writing: null, queued: null, usedAt: 0, bytesPerOffset: null };
     s.entries.set(key, e);
     startLoad(s, ctx, e);
   }
@@ -394,7 +396,7 @@ function afterLoads(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
 function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
   if (f.answered || f.reading) return;
   const now = ctx.clock.now();
-  const wanted: { key: string; topic: string; partition: number; fetchOffset: number; leaderEpoch: number }[] = [];
+  const wanted: { key: string; topic: string; partition: number; fetchOffset: number; leaderEpoch: number; room: number; bytesPerOffset: number | null }[] = [];
   for (const p of f.m.partitions) {
     if (!p.fetch) continue;
     const key = sharePartitionKey(f.m.groupId, p.topicId, p.partition);
@@ -402,7 +404,7 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
     const r = resultFor(f, p);
     if (!e?.state || r.errorCode !== ErrorCode.NONE) continue;
     const at = e.state.nextFetchOffset();
-    if (at !== null) wanted.push({ key, topic: e.topic, partition: e.partition, fetchOffset: at, leaderEpoch: e.leaderEpoch });
+    if (at !== null) wanted.push({ key, topic: e.topic, partition: e.partition, fetchOffset: at, leaderEpoch: e.leaderEpoch, room: Math.min(e.state.acquirableSpan(at), f.m.maxRecords), bytesPerOffset: e.bytesPerOffset });
   }
   const acquired = f.results.some((r) => r.acquiredRecords.length > 0);
   if (wanted.length === 0 || acquired || f.m.maxRecords <= 0) {
@@ -429,7 +431,7 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
         maxWaitMs,
         minBytes: Math.max(1, f.m.minBytes),
         maxBytes: f.m.maxBytes,
-        partitions: wanted.map((w) => ({ topic: w.topic, partition: w.partition, fetchOffset: w.fetchOffset, currentLeaderEpoch: w.leaderEpoch, partitionMaxBytes })),
+        partitions: wanted.map((w) => ({ topic: w.topic, partition: w.partition, fetchOffset: w.fetchOffset, currentLeaderEpoch: w.leaderEpoch, partitionMaxBytes: readBytesFor(w, partitionMaxBytes) })),
         // share.isolation.level read_committed: up to the last stable offset, told the aborted transactions
         ...(readCommitted ? { isolationLevel: 'read_committed' as const } : {}),
       },
@@ -450,6 +452,17 @@ function readFor(s: ShareManagerState, ctx: Ctx, f: PendingFetch): void {
       }
       ctx.send(ctx.self, out);
     });
+}
+
+/**
+ * What to read of a partition: its share of the fetch's bytes, but no more than the offsets its
+ * window can still take need at the bytes per offset of its last read (and a fifth more), since
+ * what is read past them is not acquired and is read again by the next fetch. The broker returns
+ * a whole first batch however small this is.
+ */
+export function readBytesFor(w: { room: number; bytesPerOffset: number | null }, share: number): number {
+  if (w.bytesPerOffset === null) return share;
+  return Math.max(1, Math.min(share, Math.ceil(w.room * w.bytesPerOffset * 1.2)));
 }
 
 /** The batches of `records` (whole, as read) with their first and last offsets. */
@@ -561,6 +574,7 @@ function onFetchRead(s: ShareManagerState, ctx: Ctx, f: PendingFetch, m: Extract
     const batches = batchesOf(pr.records);
     const next = e.state.nextFetchOffset();
     if (batches.length === 0 || next === null) continue;
+    e.bytesPerOffset = pr.records.length / (batches[batches.length - 1]!.span.lastOffset - batches[0]!.span.baseOffset + 1);
     // the state moved while the read was out (a release below where it read): read again
     if (batches[0]!.span.baseOffset > next) {
       retry = true;

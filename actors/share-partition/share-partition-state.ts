@@ -137,6 +137,11 @@ export class SharePartitionState {
     return this.end - this.start < this.limits.maxInFlightRecords ? this.end : null;
   }
 
+  /** How many offsets from `from` on the window may still reach: the most a fetch from there can acquire. */
+  acquirableSpan(from: number): number {
+    return Math.max(0, this.start + this.limits.maxInFlightRecords - from);
+  }
+
   /**
    * Acquires for `memberId` the Available (or new) offsets from nextFetchOffset() to the last
    * span's last offset, gaps between spans included, at most `maxRecords` of them and without

@@ -76,6 +76,16 @@ describe('actors/share-partition share-partition-state', () => {
       expect(p.endOffset - p.startOffset).to.equal(4);
     });
 
+    it('acquirableSpan: the offsets from a fetch offset the window can still reach', () => {
+      const p = fresh(0, { maxInFlightRecords: 4 });
+      expect(p.acquirableSpan(0)).to.equal(4);
+      p.acquire('m1', [span(0, 9)], 3);
+      expect(p.acquirableSpan(3)).to.equal(1);
+      ok(p.acknowledge('m1', [ack(0, 1, A.Accept)]));
+      expect(p.acquirableSpan(3)).to.equal(3);
+      expect(p.acquirableSpan(9)).to.equal(0);
+    });
+
     it('skips offsets acquired by others or acknowledged, re-acquires Available ones with count + 1', () => {
       const p = fresh();
       p.acquire('m1', [span(0, 5)], 100);
