@@ -10,7 +10,8 @@
  * coordinatorPath(id)), its transaction coordinator (a child, at txnCoordinatorPath(id)) and its
  * share coordinator (a child, at shareCoordinatorPath(id), KIP-932), and when it last asked for
  * __consumer_offsets, __transaction_state and __share_group_state to be created; its block of
- * producer ids and the InitProducerId requests waiting for one (its transaction coordinator's too).
+ * producer ids and the InitProducerId requests waiting for one (its transaction coordinator's too);
+ * the client instances of samsa's clients that ask it for telemetry subscriptions (KIP-714).
  * Handles: LeaderAndIsrRequest, StopReplicaRequest, UpdateMetadataRequest (controller epoch
  * checked; sets stray logs aside: on disk here, used by no replica, not placed here), Metadata,
  * Produce (batches for several partitions, handed to their replicas; a transactional producer's
@@ -28,7 +29,9 @@
  * offline too), AlterReplicaLogDirs (each replica named
  * asked to move its log, answered once the moves have begun; a partition not hosted gets
  * REPLICA_NOT_AVAILABLE and its dir is kept for when it comes), DescribeConfigs (every broker key, its value in force and its source),
- * DescribeLoggers and AlterLoggers (its node's named loggers and their levels, Kafka's BROKER_LOGGER configs), and its
+ * DescribeLoggers and AlterLoggers (its node's named loggers and their levels, Kafka's BROKER_LOGGER configs),
+ * GetTelemetrySubscriptions and PushTelemetry from samsa's clients (KIP-714, telemetry-requests.ts: the
+ * Kafka listener's checks; the pushes to its telemetry receiver, client.telemetry.receiver), and its
  * internal Register/Heartbeat/FetchReadDone/FetchExpired/InternalTopicRequested/ProducerIdsAllocated.
  * Emits: BrokerRegistration, BrokerHeartbeat, ControlledShutdown, CreateTopics
  * (__consumer_offsets, __transaction_state, __share_group_state), AllocateProducerIds to the controller; BecomeLeaderOrFollower, ReplicaRead, WriteTxnMarker, StopReplica to
@@ -39,7 +42,8 @@
  * transaction coordinator; BecomeShareCoordinator and ResignShareCoordinator to its share coordinator; AclsChanged, ClientQuotasChanged, ConnectionLimitsChanged, ScramCredentialsChanged and DelegationTokensChanged to its Kafka listener
  * (when the cluster's ACLs or client quotas change); FetchResponse, MetadataResponse,
  * FindCoordinatorResponse, InitProducerIdResult, LogDirsDescription, ReplicaLogDirsAltered, BrokerConfigsDescription,
- * BrokerLoggersDescription, BrokerLoggersAltered.
+ * BrokerLoggersDescription, BrokerLoggersAltered, GetTelemetrySubscriptionsResponse, PushTelemetryResponse;
+ * ClientTelemetryPush to its telemetry receiver.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,6 +78,8 @@ import { partitionReplica } from '../partition-replica/replica.js';
 import { compressionLevelsOf, parseBrokerConfig, type BrokerConfig } from './broker-config.js';
 import { alterBrokerLoggers, describeBrokerLoggers } from './broker-loggers.js';
 import { brokerConfigEntries } from './config-entries.js';
+import { pushTelemetry, telemetrySubscriptions } from './telemetry-requests.js';
+import { clientTelemetryFor, type ClientTelemetry } from '../../src/kafka/client-telemetry.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
 import type {
@@ -191,6 +197,8 @@ export interface BrokerState {
   leaderQuota: RateQuota;
   /** follower.replication.throttled.rate: bytes fetched for throttled replicas here. */
   followerQuota: RateQuota;
+  /** KIP-714: the client instances of samsa's clients that ask for telemetry subscriptions here; null without a telemetry receiver. */
+  telemetry: ClientTelemetry | null;
 }
 
 const HEARTBEAT_TIMER = 'heartbeat';
@@ -935,6 +943,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       throttles: null,
       leaderQuota: new RateQuota(config.leaderReplicationThrottledRate, ctx.clock),
       followerQuota: new RateQuota(config.followerReplicationThrottledRate, ctx.clock),
+      telemetry: clientTelemetryFor({ receiverPath: config.clientTelemetryReceiver, brokerId: args.brokerId, nodeId: ctx.nodeId, maxBytes: config.telemetryMaxBytes, clock: ctx.clock }),
       replicas: new Map(),
       offlinePartitions: new Map(),
       fetchers: new Map(),
@@ -973,6 +982,17 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     DescribeLogDirs: { topics: 'array?' },
     AlterReplicaLogDirs: { dirs: 'array' },
     AlterLoggers: { changes: 'array', validateOnly: 'boolean?' },
+    GetTelemetrySubscriptions: { clientInstanceId: 'string', clientId: 'string?', clientSoftwareName: 'string?', clientSoftwareVersion: 'string?' },
+    PushTelemetry: {
+      clientInstanceId: 'string',
+      subscriptionId: 'integer',
+      terminating: 'boolean',
+      compressionType: 'integer',
+      metrics: 'bytes',
+      clientId: 'string?',
+      clientSoftwareName: 'string?',
+      clientSoftwareVersion: 'string?',
+    },
   },
 
   handlers: {
@@ -1359,6 +1379,18 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         logCleaner: s.logs.cleanerSettings,
         logDirs: s.logs.managers.map((mgr) => ({ logDir: mgr.logDir, partitions: mgr.partitionCount })),
       } satisfies BrokerDescription);
+    },
+
+    GetTelemetrySubscriptions(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (token) ctx.replyTo(token, telemetrySubscriptions(s.telemetry, m, token.replyTo.node, s.metadata, ctx));
+    },
+
+    PushTelemetry(s, m, ctx) {
+      const token = ctx.deferReply();
+      if (!token) return;
+      // decompressing and the receiver's answer are waited for without holding the mailbox
+      void pushTelemetry(s.telemetry, m, token.replyTo.node, s.metadata, s.config.requestTimeoutMs, ctx).then((r) => ctx.replyTo(token, r));
     },
 
     DescribeConfigs(s, _m, ctx) {

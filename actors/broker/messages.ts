@@ -1,10 +1,12 @@
 /**
  * Messages a broker accepts, and its replies. Produce, ListOffsets and OffsetsForLeaderEpoch go
  * straight to the leader's partition replica actor (actors/partition-replica/messages.ts);
- * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here.
+ * Metadata and Fetch (consumers and followers, many partitions, long-poll) come here, and the
+ * telemetry requests of samsa's clients (KIP-714).
  */
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import type { GetSubscriptionsAnswer } from '../../src/kafka/client-telemetry.js';
 import type { AdvancedRead, IsolationLevel, ReplicaReadResult } from '../partition-replica/messages.js';
 import type { ConfigEntry } from './config-entries.js';
 import type { ControlToBrokerMsg } from './control-messages.js';
@@ -179,6 +181,19 @@ export type BrokerMsg =
   | { type: 'PrepareSharePartitions'; groupId: string; topics: { topic: string; topicId: string; partitions: number[] }[] }
   | { type: 'DescribeBroker' }
   /**
+   * Kafka's GetTelemetrySubscriptions from one of samsa's clients (KIP-714): the client's
+   * telemetry subscription, with a client instance id when it asked with the zero one. Answered
+   * GetTelemetrySubscriptionsResponse; UNSUPPORTED_VERSION without a telemetry receiver
+   * (client.telemetry.receiver), as the Kafka listener's.
+   */
+  | ({ type: 'GetTelemetrySubscriptions'; clientInstanceId: string } & TelemetryClientInfo)
+  /**
+   * Kafka's PushTelemetry from one of samsa's clients (KIP-714): its metrics (OTLP MetricsData,
+   * compressed with `compressionType`, Kafka's codec id), checked and handed to the telemetry
+   * receiver as the Kafka listener's are. Answered PushTelemetryResponse.
+   */
+  | ({ type: 'PushTelemetry'; clientInstanceId: string; subscriptionId: number; terminating: boolean; compressionType: number; metrics: Uint8Array } & TelemetryClientInfo)
+  /**
    * Kafka's DescribeLogDirs for this broker: each of its log dirs and the partition logs in it, all of
    * them (topics null), or those of the topics named (a topic's partitions null: all of its).
    */
@@ -214,6 +229,25 @@ export type BrokerMsg =
   | { type: 'InternalTopicRequested'; topic: string; errorCode: number; errorMessage?: string }
   /** The controller's answer to our AllocateProducerIds. */
   | { type: 'ProducerIdsAllocated'; errorCode: number; errorMessage?: string; firstProducerId: number; count: number };
+
+/** Who asks, in a telemetry request of samsa's clients (what a Kafka client says in its request header and ApiVersions). */
+export interface TelemetryClientInfo {
+  clientId: string | null;
+  clientSoftwareName: string | null;
+  clientSoftwareVersion: string | null;
+}
+
+/** The answer to GetTelemetrySubscriptions (Kafka's fields). */
+export interface TelemetrySubscriptionsReply extends GetSubscriptionsAnswer {
+  type: 'GetTelemetrySubscriptionsResponse';
+}
+
+/** The answer to PushTelemetry. */
+export interface PushTelemetryReply {
+  type: 'PushTelemetryResponse';
+  errorCode: number;
+  errorMessage: string | null;
+}
 
 export interface InitProducerIdResult {
   type: 'InitProducerIdResult';

@@ -33,7 +33,7 @@ import type { ControllerMsg } from '../controller/messages.js';
 import { DEFAULT_SASL_MECHANISMS, saslSettings, setDelegationTokens, setDynamicScram, type SaslMechanism, type SaslSettings } from '../../src/kafka/sasl/authenticator.js';
 import { AclAuthorizer } from '../../src/security/authorizer.js';
 import { ClientQuotaManager } from '../../src/kafka/client-quota-manager.js';
-import { ClientTelemetry } from '../../src/kafka/client-telemetry.js';
+import { clientTelemetryFor } from '../../src/kafka/client-telemetry.js';
 import type { RequestClock } from '../../src/kafka/request-time.js';
 import { ConnectionLimits } from '../../src/kafka/connection-limits.js';
 import { normalizeIp } from '../../src/security/client-quotas.js';
@@ -258,10 +258,7 @@ export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaL
       topicIds: new TopicIdResolver(),
       fetchSessions: new FetchSessionCache(args.config.maxIncrementalFetchSessionCacheSlots, ctx.clock),
       shareSessions,
-      clientTelemetry:
-        args.config.clientTelemetryReceiver === ''
-          ? null
-          : new ClientTelemetry({ brokerId: args.brokerId, receiver: { node: ctx.nodeId, path: args.config.clientTelemetryReceiver }, maxBytes: args.config.telemetryMaxBytes, clock: ctx.clock }),
+      clientTelemetry: clientTelemetryFor({ receiverPath: args.config.clientTelemetryReceiver, brokerId: args.brokerId, nodeId: ctx.nodeId, maxBytes: args.config.telemetryMaxBytes, clock: ctx.clock }),
       principalMapper: SslPrincipalMapper.fromRules(args.config.sslPrincipalMappingRules),
     };
     // a TLS server hands over each socket once its handshake is done

@@ -127,20 +127,9 @@ export class ClientTelemetry {
       while (RESERVED_IDS.has(id) || this.instances.has(id));
     }
     const instance = this.instance(id, client, subscriptions, now);
-    const refused = (errorCode: number): GetSubscriptionsAnswer => ({
-      throttleTimeMs: 0,
-      errorCode,
-      clientInstanceId: id,
-      subscriptionId: 0,
-      acceptedCompressionTypes: [],
-      pushIntervalMs: 0,
-      telemetryMaxBytes: 0,
-      deltaTemporality: false,
-      requestedMetrics: [],
-    });
     const sinceLast = now - Math.max(instance.lastGetMs, instance.lastPushMs);
     const mayAskAgain = instance.lastError === ErrorCode.UNKNOWN_SUBSCRIPTION_ID || instance.lastError === ErrorCode.UNSUPPORTED_COMPRESSION_TYPE;
-    if (sinceLast < instance.pushIntervalMs && !mayAskAgain) return refused(ErrorCode.THROTTLING_QUOTA_EXCEEDED);
+    if (sinceLast < instance.pushIntervalMs && !mayAskAgain) return refusedSubscriptions(ErrorCode.THROTTLING_QUOTA_EXCEEDED, id);
     instance.lastGetMs = now;
     instance.lastError = ErrorCode.NONE;
     return {
@@ -262,6 +251,58 @@ export class ClientTelemetry {
       this.instances.delete(id);
     }
   }
+}
+
+/** GetTelemetrySubscriptions refused with `errorCode`: no subscription. */
+export function refusedSubscriptions(errorCode: number, clientInstanceId: string): GetSubscriptionsAnswer {
+  return {
+    throttleTimeMs: 0,
+    errorCode,
+    clientInstanceId,
+    subscriptionId: 0,
+    acceptedCompressionTypes: [],
+    pushIntervalMs: 0,
+    telemetryMaxBytes: 0,
+    deltaTemporality: false,
+    requestedMetrics: [],
+  };
+}
+
+/** A broker's ClientTelemetry when it has a telemetry receiver (an actor path on its node, client.telemetry.receiver), else null. */
+export function clientTelemetryFor(opts: { receiverPath: string; brokerId: number; nodeId: string; maxBytes: number; clock: Clock }): ClientTelemetry | null {
+  if (opts.receiverPath === '') return null;
+  return new ClientTelemetry({ brokerId: opts.brokerId, receiver: { node: opts.nodeId, path: opts.receiverPath }, maxBytes: opts.maxBytes, clock: opts.clock });
+}
+
+type Subscriptions = Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+type DebugLog = { debug(message: string, fields?: Record<string, unknown>): unknown };
+
+/**
+ * A broker's answer to GetTelemetrySubscriptions, from a Kafka-protocol client or one of
+ * samsa's: without a telemetry receiver UNSUPPORTED_VERSION (Kafka offers the API only with a
+ * reporter), else its ClientTelemetry's.
+ */
+export function answerGetTelemetrySubscriptions(telemetry: ClientTelemetry | null, askedId: string, client: TelemetryClient, subscriptions: Subscriptions, log: DebugLog): GetSubscriptionsAnswer {
+  if (!telemetry) return refusedSubscriptions(ErrorCode.UNSUPPORTED_VERSION, askedId);
+  const answer = telemetry.getSubscriptions(askedId, client, subscriptions);
+  if (answer.errorCode !== ErrorCode.NONE) log.debug('telemetry subscriptions refused', { clientInstanceId: answer.clientInstanceId, errorCode: answer.errorCode });
+  return answer;
+}
+
+/** A broker's answer to PushTelemetry, from a Kafka-protocol client or one of samsa's: UNSUPPORTED_VERSION without a telemetry receiver, else its ClientTelemetry's. */
+export async function answerPushTelemetry(
+  telemetry: ClientTelemetry | null,
+  req: Parameters<ClientTelemetry['push']>[0],
+  client: TelemetryClient,
+  subscriptions: Subscriptions,
+  ask: Ask,
+  timeoutMs: number,
+  log: DebugLog,
+): Promise<{ errorCode: number; errorMessage: string | null }> {
+  if (!telemetry) return { errorCode: ErrorCode.UNSUPPORTED_VERSION, errorMessage: 'this broker has no telemetry receiver (client.telemetry.receiver)' };
+  const r = await telemetry.push(req, client, subscriptions, ask, timeoutMs);
+  if (r.errorCode !== ErrorCode.NONE) log.debug('telemetry push refused', { clientInstanceId: req.clientInstanceId, errorCode: r.errorCode, reason: r.errorMessage });
+  return r;
 }
 
 /** The same on every broker for the same metrics, interval and instance: a client may push to any. */
