@@ -7,9 +7,13 @@
  * with group.protocol consumer, the start of a reconciliation) to its assignment; the first join
  * counts, as in Kafka. Counted per fetch, per batch handed out and per commit, never
  * per record. Kept in samples (src/client/metrics.ts): averages, maxima and rates cover the last
- * metrics.num.samples x metrics.sample.window.ms; totals cover the consumer's life.
+ * metrics.num.samples x metrics.sample.window.ms; totals cover the consumer's life. The polls,
+ * heartbeats and rebalances are counted as the share consumer's are (src/client/poll-metrics.ts,
+ * src/client/group-member-metrics.ts).
  */
+import { HeartbeatMetrics, RebalanceMetrics } from '../../src/client/group-member-metrics.js';
 import { SampledStat, metricsOf, secondsSince, type ClientMetric, type SampleConfig } from '../../src/client/metrics.js';
+import { PollMetrics } from '../../src/client/poll-metrics.js';
 
 const FETCH = 'consumer-fetch-manager-metrics';
 const COORDINATOR = 'consumer-coordinator-metrics';
@@ -68,22 +72,12 @@ export class ConsumerMetrics {
   private readonly recordsConsumed: SampledStat;
   private readonly lag: SampledStat;
   private readonly commitLatency: SampledStat;
-  private readonly rebalanceLatency: SampledStat;
+  private readonly rebalances: RebalanceMetrics;
   private readonly join: TimedRequest;
   private readonly sync: TimedRequest;
+  private readonly heartbeats: HeartbeatMetrics;
   private readonly heartbeat: TimedRequest;
-  private readonly timeBetweenPolls: SampledStat;
-  private readonly pollIdle: SampledStat;
-  /** When the last heartbeat went out, and the last poll came (null: none yet). */
-  private lastHeartbeatAt: number | null = null;
-  private lastPollAt: number | null = null;
-  /** When the poll being answered came (null: none), and the time from the poll before it to it. */
-  private pollStartedAt: number | null = null;
-  private sinceLastPoll = 0;
-  /** When the rebalance under way began (null: none). */
-  private rebalanceStartedAt: number | null = null;
-  /** When the last rebalance completed (null: none yet). */
-  private lastRebalanceAt: number | null = null;
+  private readonly polls: PollMetrics;
 
   constructor(
     private readonly config: SampleConfig,
@@ -97,12 +91,12 @@ export class ConsumerMetrics {
     this.recordsConsumed = stat();
     this.lag = stat();
     this.commitLatency = stat();
-    this.rebalanceLatency = stat();
+    this.rebalances = new RebalanceMetrics(config, now);
     this.join = new TimedRequest(stat());
     this.sync = new TimedRequest(stat());
-    this.heartbeat = new TimedRequest(stat());
-    this.timeBetweenPolls = stat();
-    this.pollIdle = stat();
+    this.heartbeats = new HeartbeatMetrics(config, now);
+    this.heartbeat = new TimedRequest(this.heartbeats.stat);
+    this.polls = new PollMetrics(config, now);
   }
 
   /** A JoinGroup went out (classic protocol). */
@@ -128,7 +122,7 @@ export class ConsumerMetrics {
   /** A heartbeat went out (Heartbeat, or ConsumerGroupHeartbeat with the consumer protocol). */
   heartbeatSent(now: number): void {
     this.heartbeat.sent(now);
-    this.lastHeartbeatAt = now;
+    this.heartbeats.sent(now);
   }
 
   /** The heartbeat was answered (whatever the answer). */
@@ -138,32 +132,22 @@ export class ConsumerMetrics {
 
   /** The application polled (Kafka's recordPollStart). */
   pollStarted(now: number): void {
-    this.sinceLastPoll = this.lastPollAt !== null ? now - this.lastPollAt : 0;
-    this.timeBetweenPolls.record(this.sinceLastPoll, now);
-    this.lastPollAt = now;
-    this.pollStartedAt = now;
+    this.polls.started(now);
   }
 
   /** The poll was answered (Kafka's recordPollEnd): the share of the time it spent waiting in the poll. */
   pollEnded(now: number): void {
-    if (this.pollStartedAt === null) return;
-    const inPoll = now - this.pollStartedAt;
-    const span = inPoll + this.sinceLastPoll;
-    this.pollIdle.record(span > 0 ? inPoll / span : 0, now);
-    this.pollStartedAt = null;
+    this.polls.ended(now);
   }
 
   /** The member begins to join its group, or to reconcile a new assignment (a rebalance under way goes on). */
   rebalanceStarted(now: number): void {
-    this.rebalanceStartedAt ??= now;
+    this.rebalances.started(now);
   }
 
   /** The member has its assignment: the rebalance under way is over. */
   rebalanceCompleted(now: number): void {
-    if (this.rebalanceStartedAt === null) return;
-    this.rebalanceLatency.record(now - this.rebalanceStartedAt, now);
-    this.rebalanceStartedAt = null;
-    this.lastRebalanceAt = now;
+    this.rebalances.completed(now);
   }
 
   /** A fetch was answered `latencyMs` after it went out, with `bytes` of batches holding `records` records for the application. */
@@ -228,28 +212,21 @@ export class ConsumerMetrics {
       c('commit-latency-max', 'longest wait for the answer to an offset commit, in milliseconds', this.commitLatency.max(now)),
       c('commit-rate', 'offset commits answered per second', this.commitLatency.countRate(now)),
       c('commit-total', 'offset commits answered', this.commitLatency.count),
-      c('heartbeat-rate', 'heartbeats answered per second', this.heartbeat.stat.countRate(now)),
-      c('heartbeat-response-time-max', 'longest wait for the answer to a heartbeat, in milliseconds', this.heartbeat.stat.max(now)),
-      c('heartbeat-total', 'heartbeats answered', this.heartbeat.stat.count),
+      ...this.heartbeats.metrics(c, now),
       c('join-rate', 'group joins per second (classic protocol)', this.join.stat.countRate(now)),
       c('join-time-avg', 'average milliseconds from a JoinGroup to its answer', this.join.stat.avg(now)),
       c('join-time-max', 'longest wait for a JoinGroup answer, in milliseconds', this.join.stat.max(now)),
       c('join-total', 'group joins (classic protocol)', this.join.stat.count),
-      c('last-heartbeat-seconds-ago', 'seconds since the last heartbeat went out (-1: none yet)', secondsSince(this.lastHeartbeatAt, now)),
-      c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', secondsSince(this.lastRebalanceAt, now)),
-      c('rebalance-latency-avg', 'average milliseconds from joining (or a new assignment) to having the assignment', this.rebalanceLatency.avg(now)),
-      c('rebalance-latency-max', 'longest rebalance, in milliseconds', this.rebalanceLatency.max(now)),
-      c('rebalance-latency-total', 'milliseconds spent in rebalances, summed', this.rebalanceLatency.total),
-      c('rebalance-rate-per-hour', 'rebalances completed per hour', this.rebalanceLatency.countRate(now) * 3600),
-      c('rebalance-total', 'rebalances completed, the first join included', this.rebalanceLatency.count),
+      c('last-rebalance-seconds-ago', 'seconds since the last rebalance completed (-1: none yet)', secondsSince(this.rebalances.lastAt, now)),
+      c('rebalance-latency-avg', 'average milliseconds from joining (or a new assignment) to having the assignment', this.rebalances.stat.avg(now)),
+      c('rebalance-latency-max', 'longest rebalance, in milliseconds', this.rebalances.stat.max(now)),
+      c('rebalance-latency-total', 'milliseconds spent in rebalances, summed', this.rebalances.stat.total),
+      ...this.rebalances.counts(c, now, ', the first join included'),
       c('sync-rate', 'group syncs per second (classic protocol)', this.sync.stat.countRate(now)),
       c('sync-time-avg', 'average milliseconds from a SyncGroup to its answer', this.sync.stat.avg(now)),
       c('sync-time-max', 'longest wait for a SyncGroup answer, in milliseconds', this.sync.stat.max(now)),
       c('sync-total', 'group syncs (classic protocol)', this.sync.stat.count),
-      k('last-poll-seconds-ago', 'seconds since the application last polled (-1: never yet)', secondsSince(this.lastPollAt, now)),
-      k('poll-idle-ratio-avg', 'average share of the time the application spent waiting in poll rather than processing', this.pollIdle.avg(now)),
-      k('time-between-poll-avg', 'average milliseconds between polls', this.timeBetweenPolls.avg(now)),
-      k('time-between-poll-max', 'longest time between polls, in milliseconds', this.timeBetweenPolls.max(now)),
+      ...this.polls.metrics(k, now),
     ];
   }
 }
