@@ -9,7 +9,9 @@
  * run stopped short, and the group's summary (start and end time, MB, MB/s, records/s, records,
  * ms from start to end, joining the group included); then samsa's own summary over the time from
  * the first record to the last, with the CPU, the traffic and the raw limits as perf-consume gives
- * them, and the results as JSON.
+ * them, --print-metrics' tables (each share consumer's metrics as Kafka's tool prints them, read
+ * once the records are, before the last acknowledgements are committed, as Kafka's tool reads
+ * them), and the results as JSON.
  *
  *   node --import tsx benchmarks/perf-share-consume.ts --topic perf-share --records 500k --share-consumers 1
  *   node --import tsx benchmarks/perf-share-consume.ts --topic perf-share --records 500k --threads 3
@@ -25,12 +27,14 @@
  * `samsa configs --alter --group g --add-config share.auto.offset.reset=earliest`; on a running
  * cluster only where the group has no value of its own, and the group keeps it.
  */
+import type { ClientMetric } from '../src/client/metrics.js';
 import type { ShareConsumer, ShareRecord } from '../src/client/share-consumer.js';
 import { SamsaError } from '../src/client/errors.js';
 import { CliError, UsageError } from '../src/cli/errors.js';
 import { errorName } from '../src/protocol/errors.js';
 import { crc32cImplementation } from '../src/protocol/crc32c.js';
 import { parseShareConsumerConfig } from '../actors/share-consumer/share-consumer-config.js';
+import { formatMetrics } from './lib/client-metrics.js';
 import { cliFlags, flagOptions, type FlagSpecs, type ParsedFlags } from './lib/perf-args.js';
 import type { PerfClients } from './lib/perf-cluster.js';
 import { SHARE_CONSUMER_KEYS_OF_FLAGS, SHARE_CONSUMER_KEYS_OWNED, clientProps, foldFlagKeys } from './lib/perf-props.js';
@@ -101,7 +105,11 @@ export const SHARE_CONSUME_FLAGS = {
   'show-consumer-stats': { type: 'bool', default: false, help: "print a summary line per share consumer (Kafka's 'Share consumer n having client id ... consumption metrics- ...')" },
   'date-format': { type: 'string', default: KAFKA_DATE_FORMAT, help: "a java.text.SimpleDateFormat pattern for the times of Kafka's lines (local time)" },
   'hide-header': { type: 'bool', default: false, help: "leave out Kafka's header line (start.time, end.time, ...)" },
-  'print-metrics': { type: 'bool', default: false, help: "print the share consumers' metrics at the end, as Kafka's tool does: samsa's share consumer keeps none yet, and the run says so" },
+  'print-metrics': {
+    type: 'bool',
+    default: false,
+    help: "print each share consumer's metrics at the end, as Kafka's tool does (consumer-share-fetch-manager-metrics: fetch-latency-avg, records-per-request-avg, acknowledgements-send-total, ...; heartbeats, rebalances and polls)",
+  },
   timeout: { type: 'int', default: 10_000, min: 1, help: "the longest a share consumer waits for its next record (Kafka's --timeout), the group join included: past it that consumer stops; a run that stops short of --records warns, as Kafka's" },
   raw: { type: 'bool', default: true, help: 'measure the raw limits in the same run (not against brokers on other hosts)' },
   json: { type: 'string', default: 'perf-share-consume', help: 'results file name under benchmarks/results/ (empty: none)' },
@@ -121,6 +129,8 @@ export interface ShareConsumeOptions {
   gapMs: number;
   /** Kafka's progress lines: each share consumer's, every `everyMs`, to `write`. */
   detailed?: { everyMs: number; write: (line: string) => void; formatTime: (epochMs: number) => string };
+  /** Read each share consumer's metrics once the records are read (--print-metrics). */
+  metrics?: boolean;
   label?: string;
 }
 
@@ -159,6 +169,13 @@ export interface ShareConsumeResult {
   stalled: boolean;
   cpu: CpuReport | null;
   traffic: TrafficReport | null;
+  /** Each share consumer's metrics once the records were read (--print-metrics). */
+  metrics?: ClientMetric[][];
+}
+
+/** --print-metrics' tables: each share consumer's metrics, as Kafka's tool prints them one share consumer after another. */
+export function shareMetricsText(metrics: readonly (readonly ClientMetric[])[]): string {
+  return metrics.map((m) => formatMetrics(m)).join('\n\n');
 }
 
 /** The share consumers' configs: the tool's settings, then --consumer-props, implicit acknowledgement. */
@@ -269,6 +286,7 @@ export async function runShareConsume(cluster: PerfClients, o: ShareConsumeOptio
   };
 
   let endMs: number;
+  let metrics: ClientMetric[][] | undefined;
   try {
     for (const [i, c] of consumers.entries()) {
       try {
@@ -285,6 +303,8 @@ export async function runShareConsume(cluster: PerfClients, o: ShareConsumeOptio
       stretch.end();
     }
     if (failure) throw failure;
+    // read before the commit below, as Kafka's tool reads them
+    if (o.metrics) metrics = await Promise.all(consumers.map((c) => c.metrics()));
     // what the last polls returned is accepted now, as Kafka's tool commits at the end
     for (const [i, c] of consumers.entries()) {
       try {
@@ -325,6 +345,7 @@ export async function runShareConsume(cluster: PerfClients, o: ShareConsumeOptio
     // a stretch of no time has no CPU shares to tell
     cpu: onePoll ? null : stretch.cpu(),
     traffic: onePoll ? null : stretch.traffic(distinct),
+    ...(metrics ? { metrics } : {}),
   };
 }
 
@@ -480,6 +501,7 @@ export async function perfShareConsumeWithFlags(f: ParsedFlags<typeof SHARE_CONS
       clientId,
       gapMs: f.timeout,
       ...(f['show-detailed-stats'] ? { detailed: { everyMs: f['reporting-interval'], write: (line: string) => console.log(line), formatTime } } : {}),
+      metrics: f['print-metrics'],
     });
   } finally {
     await releaseTopic(target, topic).finally(() => target.close());
@@ -487,7 +509,7 @@ export async function perfShareConsumeWithFlags(f: ParsedFlags<typeof SHARE_CONS
   await printShareResult(f, r, { target, topic, records, reset, limits, formatTime, consumerProps });
 }
 
-/** Kafka's lines, then samsa's summary and table, the metrics' note and the results file. */
+/** Kafka's lines, then samsa's summary and table, the share consumers' metrics and the results file. */
 async function printShareResult(
   f: ParsedFlags<typeof SHARE_CONSUME_FLAGS>,
   r: ShareConsumeResult,
@@ -515,7 +537,7 @@ async function printShareResult(
     rows,
     stealNotes([{ step: 'the run', report: r.cpu }]),
   );
-  if (f['print-metrics']) console.log("\n--print-metrics: samsa's share consumer keeps no metrics yet (Kafka's prints its share consumers' metrics here): nothing to print");
+  if (r.metrics) console.log(`\n${shareMetricsText(r.metrics)}`);
   if (f.json) {
     console.log(`results: ${await writeResults(f.json, benchEnvironment(1), { options: { ...flagOptions(f), target: target.description, topicOrigin: topic.origin, groupStart: run.reset }, result: r, limits })}`);
   }

@@ -9,6 +9,9 @@
  * nothing acquired is passed over without decoding; each acquired offset turns out to be a record
  * (handed out, with its range's delivery count) or a gap (an offset without a record: compacted
  * away, or a transaction marker), which the consumer acknowledges as Gap.
+ *
+ * It counts what `take` handed out, for the consumer's metrics: the records, and the bytes of
+ * the batches they came from (each batch once, whole, as the consumer counts its batches).
  */
 import { CONTROL_FLAG_MASK, attributesOf, lastOffsetOf } from '../../src/protocol/batch-header.js';
 import { decodeRecordBatch, recordBatchFrames } from '../../src/protocol/record-batch.js';
@@ -27,8 +30,14 @@ const NO_CRC_CHECK = Object.freeze({ checkCrc: false });
 export class AcquiredRecords {
   private readonly ranges: readonly AcquiredRange[];
   private readonly frames: number[];
+  private readonly frameSizes: number[];
   /** The next batch to decode. */
   private frame = 0;
+  /** The bytes of the batch decoded last, while no record of it was handed out by `take` (0 after). */
+  private uncounted = 0;
+  /** Records `take` handed out, and the bytes of the batches they came from. */
+  recordsTaken = 0;
+  bytesTaken = 0;
   /** The records of the batch decoded last, from `next` on, not yet looked at. */
   private decoded: ShareConsumedRecord[] = [];
   private next = 0;
@@ -47,7 +56,9 @@ export class AcquiredRecords {
     readonly lockDeadline: number,
   ) {
     this.ranges = acquired.length <= 1 ? acquired : [...acquired].sort((a, b) => a.firstOffset - b.firstOffset);
-    this.frames = recordBatchFrames(bytes).map((f) => f.pos);
+    const frames = recordBatchFrames(bytes);
+    this.frames = frames.map((f) => f.pos);
+    this.frameSizes = frames.map((f) => f.size);
     this.offset = this.ranges[0]?.firstOffset ?? 0;
   }
 
@@ -61,6 +72,18 @@ export class AcquiredRecords {
    * `gaps`; returns how many records. Throws on a damaged batch (CorruptRecordError).
    */
   take(max: number, out: ShareConsumedRecord[], gaps: number[]): number {
+    return this.walk(max, out, gaps, true);
+  }
+
+  /** Every record not handed out yet, and the gaps (the partition's records are given back). */
+  rest(gaps: number[]): ShareConsumedRecord[] {
+    const out: ShareConsumedRecord[] = [];
+    this.walk(Infinity, out, gaps, false);
+    return out;
+  }
+
+  /** take's work; `counted`: the records go to the application (counted), not back to the group. */
+  private walk(max: number, out: ShareConsumedRecord[], gaps: number[], counted: boolean): number {
     let n = 0;
     while (n < max && this.ri < this.ranges.length) {
       if (this.next >= this.decoded.length) {
@@ -79,6 +102,10 @@ export class AcquiredRecords {
       r.deliveryCount = range.deliveryCount;
       out.push(r);
       n++;
+      if (counted) {
+        this.bytesTaken += this.uncounted;
+        this.uncounted = 0;
+      }
       this.offset = o + 1;
       if (o === range.lastOffset) this.nextRange();
     }
@@ -87,14 +114,8 @@ export class AcquiredRecords {
       while (this.ri < this.ranges.length) this.closeRange(gaps);
     }
     if (this.done) this.decoded = [];
+    if (counted) this.recordsTaken += n;
     return n;
-  }
-
-  /** Every record not handed out yet, and the gaps (the partition's records are given back). */
-  rest(gaps: number[]): ShareConsumedRecord[] {
-    const out: ShareConsumedRecord[] = [];
-    this.take(Infinity, out, gaps);
-    return out;
   }
 
   /** Gives up on what is left (a damaged batch): the acquired offsets not handed out or found gaps. */
@@ -115,6 +136,7 @@ export class AcquiredRecords {
    */
   private decodeNext(): boolean {
     while (this.frame < this.frames.length) {
+      const size = this.frameSizes[this.frame]!;
       const pos = this.frames[this.frame++]!;
       const last = lastOffsetOf(this.bytes, pos);
       if (last < this.offset) continue;
@@ -122,6 +144,7 @@ export class AcquiredRecords {
       if ((attributesOf(this.bytes, pos) & CONTROL_FLAG_MASK) !== 0) continue;
       this.decoded = decodeRecordBatch(this.bytes, pos, this.checkCrcs ? undefined : NO_CRC_CHECK).records as unknown as ShareConsumedRecord[];
       this.next = 0;
+      this.uncounted = size;
       if (this.decoded.length > 0) return true;
     }
     this.decoded = [];

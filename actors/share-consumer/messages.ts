@@ -2,6 +2,7 @@
  * Messages the share consumer actor accepts and its replies (KIP-932, samsa's KafkaShareConsumer).
  * Every reply carries `errorCode`; acknowledgement outcomes carry their own, per partition.
  */
+import type { ClientMetric } from '../../src/client/metrics.js';
 import type { Failure } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { FindCoordinatorResponse, ShareGroupHeartbeatResponse } from '../group-coordinator/messages.js';
@@ -69,18 +70,21 @@ export type ShareConsumerMsg =
   /** Sends `acknowledgements`, waits for the fetches out, leaves the group (epoch -1) and gives back every record held. */
   | { type: 'Close'; acknowledgements: PartitionAcknowledgements[] }
   | { type: 'DescribeShareConsumer' }
+  /** Kafka's share consumer metrics (share-consumer-metrics.ts). Answered ShareConsumerMetricsReply. */
+  | { type: 'Metrics' }
   // internal
   | { type: 'Tick' }
   | { type: 'MetadataResult'; metadata: ClusterMetadata | null }
   | { type: 'CoordinatorResult'; response: FindCoordinatorResponse | Failure }
+  // `sentAt` (the actor's clock): when the request went out, for the metrics
   /** The answer to ShareGroupHeartbeat `seq`, sent with `memberEpoch` and (null: unchanged) `topics`. */
-  | { type: 'HeartbeatResult'; seq: number; memberEpoch: number; topics: string[] | null; response: ShareGroupHeartbeatResponse | Failure }
+  | { type: 'HeartbeatResult'; seq: number; memberEpoch: number; topics: string[] | null; sentAt: number; response: ShareGroupHeartbeatResponse | Failure }
   /** The answer to a leave (epoch -1); `stale`: the leave of a member whose application stopped polling (its answer is of no use). */
-  | { type: 'LeaveResult'; stale: boolean; response: ShareGroupHeartbeatResponse | Failure }
+  | { type: 'LeaveResult'; stale: boolean; sentAt: number; response: ShareGroupHeartbeatResponse | Failure }
   /** The answer of broker `brokerId`'s share partition manager to our ShareFetch of `fetched` (partition keys). */
-  | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; response: ShareFetchResult | Failure }
+  | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareFetchResult | Failure }
   /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it; `renew`: it renewed some locks. */
-  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; response: ShareAcknowledgeResult | Failure };
+  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareAcknowledgeResult | Failure };
 
 export interface SharePollResult {
   type: 'SharePollResult';
@@ -100,6 +104,11 @@ export interface ShareCommitResult {
   /** commitSync: how each partition's acknowledgements went. */
   results: AcknowledgementOutcome[];
   completed: AcknowledgementOutcome[];
+}
+
+export interface ShareConsumerMetricsReply {
+  type: 'ShareConsumerMetrics';
+  metrics: ClientMetric[];
 }
 
 /** The answer to Subscribe, Unsubscribe and Close. */

@@ -40,6 +40,10 @@ export interface ShareConsumerConfig {
   metadataMaxAgeMs: number;
   /** Verify each fetched batch's CRC-32C before handing its records over. */
   checkCrcs: boolean;
+  /** metrics.sample.window.ms: the window of one sample of the share consumer's metrics (Kafka: 30000). */
+  metricsSampleWindowMs: number;
+  /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
+  metricsNumSamples: number;
 }
 
 export class ShareConsumerConfigError extends Error {
@@ -75,6 +79,8 @@ const SPECS: Record<string, { prop: keyof ShareConsumerConfig; kind: Kind; min?:
   'default.api.timeout.ms': { prop: 'defaultApiTimeoutMs', kind: 'int', min: 0, def: 60_000 },
   'metadata.max.age.ms': { prop: 'metadataMaxAgeMs', kind: 'int', min: 0, def: 300_000 },
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
+  'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
+  'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
 };
 
 export const SHARE_CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

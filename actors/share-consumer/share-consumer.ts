@@ -35,12 +35,16 @@
  * not in the metadata yet wait for it), the fetches out per broker, the brokers fetched from,
  * where each partition's records came from, the records buffered, the acknowledgements pending
  * and those completed (for the application's callback), the ShareAcknowledges out, the commits
- * waiting for brokers, the parked Poll, the metadata cache.
- * Handles: Subscribe, Unsubscribe, Poll, Commit, Wakeup, Close, DescribeShareConsumer, and
- * internal Tick plus the results of its own asks.
+ * waiting for brokers, the parked Poll, the metadata cache, the metrics (Kafka's share consumer
+ * metrics, share-consumer-metrics.ts: fetches, records and bytes taken, acknowledgements,
+ * heartbeats, rebalances, polls; each buffered partition's fetch reports to its FetchTally once
+ * used up or dropped).
+ * Handles: Subscribe, Unsubscribe, Poll, Commit, Wakeup, Close, DescribeShareConsumer, Metrics,
+ * and internal Tick plus the results of its own asks.
  * Emits: FindCoordinator and Metadata to brokers; ShareGroupHeartbeat to the group coordinator;
  * ShareFetch, ShareAcknowledge and ShareMemberGone to brokers' share partition managers;
- * SharePollResult, ShareCommitResult, ShareConsumerDone and ShareConsumerDescription to callers.
+ * SharePollResult, ShareCommitResult, ShareConsumerDone, ShareConsumerDescription and
+ * ShareConsumerMetrics to callers.
  */
 import { randomUUID } from 'node:crypto';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -56,6 +60,7 @@ import { sharePartitionManagerPath, type AcknowledgementBatch, type ShareAcknowl
 import { AcknowledgeType } from '../share-partition/share-partition-state.js';
 import { PendingAcks } from './pending-acks.js';
 import { AcquiredRecords } from './acquired-records.js';
+import { ShareConsumerMetrics, type FetchTally } from './share-consumer-metrics.js';
 import type {
   AcknowledgementOutcome,
   PartitionAcknowledgements,
@@ -64,6 +69,7 @@ import type {
   ShareConsumedRecord,
   ShareConsumerDescription,
   ShareConsumerDone,
+  ShareConsumerMetricsReply,
   ShareConsumerMsg,
   ShareMemberPhase,
   SharePollResult,
@@ -91,6 +97,8 @@ interface AssignedPartition {
 interface BufferedRecords {
   key: string;
   acquired: AcquiredRecords;
+  /** The fetch it came with, told when it is used up or dropped (the metrics). */
+  tally: FetchTally;
 }
 
 /** The broker a partition's records came from: its acknowledgements go there. */
@@ -166,6 +174,7 @@ interface ShareConsumerState {
   /** An error the next poll answers once. */
   pollError: { errorCode: number; message: string } | null;
   leaving: Leaving | null;
+  metrics: ShareConsumerMetrics;
 }
 
 type Ctx = BaseContext<ShareConsumerMsg>;
@@ -246,6 +255,7 @@ function maybeHeartbeat(s: ShareConsumerState, ctx: Ctx): void {
   s.inGroup = true;
   const seq = ++s.heartbeatSeq;
   const memberEpoch = s.memberEpoch;
+  s.metrics.heartbeatSent(now);
   // the subscription goes with a join and whenever it changed; null is "unchanged"
   const topics = memberEpoch === 0 || s.topicsToSend ? [...s.topics] : null;
   void ctx
@@ -262,7 +272,7 @@ function maybeHeartbeat(s: ShareConsumerState, ctx: Ctx): void {
       },
       { timeoutMs: s.config.requestTimeoutMs },
     )
-    .then((response) => ctx.send(ctx.self, { type: 'HeartbeatResult', seq, memberEpoch, topics, response }));
+    .then((response) => ctx.send(ctx.self, { type: 'HeartbeatResult', seq, memberEpoch, topics, sentAt: now, response }));
 }
 
 /** Topic id (Kafka's form) -> name, from the metadata. */
@@ -272,7 +282,24 @@ function topicNames(s: ShareConsumerState): Map<string, string> {
   return out;
 }
 
-/** Makes the coordinator's last assignment the partitions fetched (those whose topic ids the metadata names). */
+/** Whether an assignment the coordinator sent is the member's already. */
+function sameAssignment(target: readonly TopicIdPartitions[], assigned: ReadonlyMap<string, AssignedPartition>): boolean {
+  const have = new Set<string>();
+  for (const a of assigned.values()) have.add(`${a.topicId}:${a.partition}`);
+  let n = 0;
+  for (const t of target) {
+    for (const p of t.partitions) {
+      if (!have.has(`${t.topicId}:${p}`)) return false;
+      n++;
+    }
+  }
+  return n === have.size;
+}
+
+/**
+ * Makes the coordinator's last assignment the partitions fetched (those whose topic ids the
+ * metadata names); once every one is known, the rebalance under way (if any) is over.
+ */
 function applyTarget(s: ShareConsumerState, ctx: Ctx): void {
   const target = s.target;
   if (!target) return;
@@ -291,25 +318,29 @@ function applyTarget(s: ShareConsumerState, ctx: Ctx): void {
     }
   }
   if (unresolved) refreshMetadata(s, ctx);
-  else s.target = null;
+  else {
+    s.target = null;
+    s.metrics.rebalanceCompleted(ctx.clock.now());
+  }
   const revoked = [...s.assigned.keys()].filter((k) => !next.has(k));
   s.assigned = next;
   if (revoked.length > 0) {
     ctx.log.info('share partitions no longer assigned', { groupId: s.config.groupId, memberId: s.memberId, partitions: revoked.map((k) => k.replace('\u0000', '-')) });
     // what was fetched of them and not handed out goes back to the group
-    for (const k of revoked) releaseBuffered(s, k);
+    for (const k of revoked) releaseBuffered(s, k, ctx.clock.now());
   }
   ctx.log.debug('share assignment', { groupId: s.config.groupId, memberId: s.memberId, memberEpoch: s.memberEpoch, partitions: [...next.values()].map((a) => `${a.topic}-${a.partition}`) });
 }
 
 /** Buffered records of partition `k` are released (a Release acknowledgement each) and dropped. */
-function releaseBuffered(s: ShareConsumerState, k: string): void {
+function releaseBuffered(s: ShareConsumerState, k: string, now: number): void {
   const kept: BufferedRecords[] = [];
   for (const b of s.buffer) {
     if (b.key !== k) {
       kept.push(b);
       continue;
     }
+    onUsedUp(b, now);
     const gaps: number[] = [];
     let rest: ShareConsumedRecord[];
     try {
@@ -323,6 +354,17 @@ function releaseBuffered(s: ShareConsumerState, k: string): void {
     for (const r of rest) addAck(s, k, r.offset, AcknowledgeType.Release);
   }
   s.buffer = kept;
+}
+
+/** A buffered partition's records are used up or dropped: its fetch hears what the application took of them. */
+function onUsedUp(b: BufferedRecords, now: number): void {
+  b.tally.partDone(b.acquired.recordsTaken, b.acquired.bytesTaken, now);
+}
+
+/** Every buffered record is dropped (the member leaves: they go back with ShareMemberGone). */
+function dropBuffer(s: ShareConsumerState, now: number): void {
+  for (const b of s.buffer) onUsedUp(b, now);
+  s.buffer = [];
 }
 
 /** Back to joining (epoch 0) under the same member id, after FENCED_MEMBER_EPOCH or UNKNOWN_MEMBER_ID. */
@@ -354,13 +396,15 @@ function maybeLeaveStale(s: ShareConsumerState, ctx: Ctx): void {
   s.heartbeatSeq++;
   s.heartbeatInFlight = false;
   if (s.coordinator && s.inGroup) {
+    const sentAt = ctx.clock.now();
+    s.metrics.heartbeatSent(sentAt);
     void ctx
       .ask<ShareGroupHeartbeatResponse>(
         s.coordinator,
         { type: 'ShareGroupHeartbeat', groupId: s.config.groupId, memberId: s.memberId, memberEpoch: -1, rackId: null, subscribedTopicNames: null, clientId: s.config.clientId },
         { timeoutMs: s.config.requestTimeoutMs },
       )
-      .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: true, response }));
+      .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: true, sentAt, response }));
   }
   s.inGroup = false;
   s.memberEpoch = -1;
@@ -368,7 +412,7 @@ function maybeLeaveStale(s: ShareConsumerState, ctx: Ctx): void {
   s.target = null;
   const held = [...s.assigned.keys()];
   s.assigned.clear();
-  for (const k of held) releaseBuffered(s, k);
+  for (const k of held) releaseBuffered(s, k, ctx.clock.now());
   sendAcks(s, ctx, null);
 }
 
@@ -400,6 +444,13 @@ function addApplicationAcks(s: ShareConsumerState, acks: readonly PartitionAckno
   }
 }
 
+/** How many record acknowledgements (offsets) these are. */
+function offsetsIn(acks: readonly SentAcknowledgements[]): number {
+  let n = 0;
+  for (const a of acks) n += a.offsets.length;
+  return n;
+}
+
 function managerRef(brokerId: number, node: string): ActorRef<ShareManagerMsg> {
   return { node, path: sharePartitionManagerPath(brokerId) };
 }
@@ -423,8 +474,10 @@ function sendAcks(s: ShareConsumerState, ctx: Ctx, commitId: number | null, time
   }
   s.pendingAcks.clear();
   const commit = commitId === null ? undefined : s.commits.get(commitId);
+  const sentAt = ctx.clock.now();
   for (const [brokerId, { node, parts }] of byBroker) {
     const sent: SentAcknowledgements[] = parts.map((p) => ({ topic: p.source.topic, topicId: p.source.topicId, partition: p.source.partition, offsets: p.offsets }));
+    s.metrics.acknowledgementsSent(offsetsIn(sent), sentAt);
     const renew = parts.some((p) => p.batches.some((b) => b.acknowledgeTypes.includes(AcknowledgeType.Renew)));
     if (commit) commit.outstanding++;
     s.acknowledging++;
@@ -439,7 +492,7 @@ function sendAcks(s: ShareConsumerState, ctx: Ctx, commitId: number | null, time
         },
         { timeoutMs },
       )
-      .then((response) => ctx.send(ctx.self, { type: 'ShareAcknowledgeDone', brokerId, commitId, renew, acknowledgements: sent, response }));
+      .then((response) => ctx.send(ctx.self, { type: 'ShareAcknowledgeDone', brokerId, commitId, renew, acknowledgements: sent, sentAt, response }));
   }
 }
 
@@ -534,6 +587,8 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
   s.fetching.add(brokerId);
   s.fetchedFrom.set(brokerId, node);
   const fetched = parts.map((a) => a.key);
+  const sentAt = ctx.clock.now();
+  s.metrics.acknowledgementsSent(offsetsIn(sent), sentAt);
   void ctx
     .ask<ShareFetchResult>(
       managerRef(brokerId, node),
@@ -550,7 +605,7 @@ function sendFetch(s: ShareConsumerState, ctx: Ctx, brokerId: number, node: stri
       },
       { timeoutMs: s.config.fetchMaxWaitMs + s.config.requestTimeoutMs },
     )
-    .then((response) => ctx.send(ctx.self, { type: 'ShareFetchDone', brokerId, fetched, acknowledgements: sent, response }));
+    .then((response) => ctx.send(ctx.self, { type: 'ShareFetchDone', brokerId, fetched, acknowledgements: sent, sentAt, response }));
 }
 
 function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMsg, { type: 'ShareFetchDone' }>): void {
@@ -561,6 +616,7 @@ function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMs
     const code = isFailure(r) ? (r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode) : r.errorCode;
     const message = isFailure(r) ? r.message : (r.errorMessage ?? errorInfo(code).message);
     ctx.log.debug('share fetch failed', { brokerId: m.brokerId, errorCode: errorName(code), message });
+    s.metrics.acknowledgementsFailed(offsetsIn(m.acknowledgements), now);
     for (const a of m.acknowledgements) s.completed.push({ ...a, errorCode: code, errorMessage: message });
     const wait = bumpBackoff(s);
     for (const k of m.fetched) {
@@ -573,11 +629,17 @@ function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMs
     return;
   }
   s.lockTimeoutMs = r.acquisitionLockTimeoutMs;
+  s.metrics.requestAnswered(now - m.sentAt, now);
   let ok = true;
+  /** The partitions whose records are buffered now. */
+  const fresh: { key: string; acquired: AcquiredRecords }[] = [];
   for (const pr of r.partitions) {
     const k = key(pr.topic, pr.partition);
     const acked = m.acknowledgements.find((a) => a.topicId === pr.topicId && a.partition === pr.partition);
-    if (acked) s.completed.push({ ...acked, errorCode: pr.acknowledgeErrorCode, errorMessage: pr.acknowledgeErrorMessage });
+    if (acked) {
+      if (pr.acknowledgeErrorCode !== ErrorCode.NONE) s.metrics.acknowledgementsFailed(acked.offsets.length, now);
+      s.completed.push({ ...acked, errorCode: pr.acknowledgeErrorCode, errorMessage: pr.acknowledgeErrorMessage });
+    }
     if (pr.errorCode !== ErrorCode.NONE) {
       ok = false;
       const message = pr.errorMessage ?? errorInfo(pr.errorCode).message;
@@ -610,7 +672,12 @@ function onFetchDone(s: ShareConsumerState, ctx: Ctx, m: Extract<ShareConsumerMs
       continue;
     }
     // decoded as polls take the records (gaps found on the way are acknowledged then)
-    s.buffer.push({ key: k, acquired });
+    fresh.push({ key: k, acquired });
+  }
+  if (r.partitions.length > 0 && !s.leaving) {
+    // the fetch counts once each partition it brought is used up (Kafka's ShareFetchMetricsAggregator)
+    const tally = s.metrics.fetchTally(fresh.length, now);
+    for (const b of fresh) s.buffer.push({ key: b.key, acquired: b.acquired, tally });
   }
   if (ok) s.backoffMs = s.config.retryBackoffMs;
   if (s.leaving) return advanceLeave(s, ctx);
@@ -632,6 +699,7 @@ function takeRecords(s: ShareConsumerState, ctx: Ctx, max: number): ShareConsume
   if (s.buffer.some((b) => b.acquired.lockDeadline <= now)) {
     const expired = s.buffer.filter((b) => b.acquired.lockDeadline <= now);
     ctx.log.debug('buffered share records dropped: their acquisition lock ran out', { partitions: expired.map((b) => `${b.acquired.topic}-${b.acquired.partition}`) });
+    for (const b of expired) onUsedUp(b, now);
     s.buffer = s.buffer.filter((b) => b.acquired.lockDeadline > now);
   }
   const out: ShareConsumedRecord[] = [];
@@ -646,10 +714,19 @@ function takeRecords(s: ShareConsumerState, ctx: Ctx, max: number): ShareConsume
     }
     for (const o of gaps) addAck(s, b.key, o, AcknowledgeType.Gap);
     gaps.length = 0;
-    if (b.acquired.done) s.buffer.shift();
+    if (b.acquired.done) {
+      s.buffer.shift();
+      onUsedUp(b, now);
+    }
     if (s.pollError) break;
   }
   return out;
+}
+
+/** Answers a Poll: the application's poll is over (the metrics). */
+function replyPoll(s: ShareConsumerState, ctx: Ctx, token: ReplyToken | undefined, result: SharePollResult): void {
+  s.metrics.pollEnded(ctx.clock.now());
+  if (token) ctx.replyTo(token, result);
 }
 
 /** Answers the parked Poll when records are buffered, its time is up, or `force`. */
@@ -662,7 +739,7 @@ function answerPoll(s: ShareConsumerState, ctx: Ctx, force = false): void {
     s.pendingPoll = null;
     s.lastPollAt = now;
     if (fail === s.pollError) s.pollError = null;
-    if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: fail.errorCode, errorMessage: fail.message, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
+    replyPoll(s, ctx, p.token, { type: 'SharePollResult', errorCode: fail.errorCode, errorMessage: fail.message, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) });
     return;
   }
   if (p.renewals) {
@@ -670,7 +747,7 @@ function answerPoll(s: ShareConsumerState, ctx: Ctx, force = false): void {
     if (s.acknowledging > 0 && !force && now < p.deadline) return;
     s.pendingPoll = null;
     s.lastPollAt = now;
-    if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
+    replyPoll(s, ctx, p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) });
     return;
   }
   const before = s.buffer.length;
@@ -685,7 +762,7 @@ function answerPoll(s: ShareConsumerState, ctx: Ctx, force = false): void {
   }
   s.pendingPoll = null;
   s.lastPollAt = now;
-  if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records, acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
+  replyPoll(s, ctx, p.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records, acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) });
   if (records.length > 0 || drained) maybeFetch(s, ctx);
 }
 
@@ -698,7 +775,7 @@ function startLeaving(s: ShareConsumerState, ctx: Ctx, token: ReplyToken | undef
   s.leaving = { token, close, commitId: null, goneSent: false, deadline: now + s.config.fetchMaxWaitMs + Math.min(s.config.requestTimeoutMs, LEAVE_TIMEOUT_MS) };
   s.phase = 'Leaving';
   // records buffered and not handed out go back with ShareMemberGone; a poll waiting gets none
-  s.buffer = [];
+  dropBuffer(s, now);
   answerPoll(s, ctx, true);
   if (s.pendingAcks.size > 0) {
     const id = ++s.seq;
@@ -721,13 +798,15 @@ function advanceLeave(s: ShareConsumerState, ctx: Ctx): void {
   s.heartbeatSeq++;
   s.heartbeatInFlight = false;
   if (!s.coordinator || !s.inGroup) return finishLeave(s, ctx);
+  const sentAt = ctx.clock.now();
+  s.metrics.heartbeatSent(sentAt);
   void ctx
     .ask<ShareGroupHeartbeatResponse>(
       s.coordinator,
       { type: 'ShareGroupHeartbeat', groupId: s.config.groupId, memberId: s.memberId, memberEpoch: -1, rackId: null, subscribedTopicNames: null, clientId: s.config.clientId },
       { timeoutMs: Math.min(s.config.requestTimeoutMs, LEAVE_TIMEOUT_MS) },
     )
-    .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: false, response }));
+    .then((response) => ctx.send(ctx.self, { type: 'LeaveResult', stale: false, sentAt, response }));
 }
 
 function finishLeave(s: ShareConsumerState, ctx: Ctx): void {
@@ -738,7 +817,7 @@ function finishLeave(s: ShareConsumerState, ctx: Ctx): void {
   s.target = null;
   s.topics = [];
   s.topicsToSend = false;
-  s.buffer = [];
+  dropBuffer(s, ctx.clock.now());
   s.pendingAcks.clear();
   s.sources.clear();
   s.fetchedFrom.clear();
@@ -800,6 +879,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       crash: null,
       pollError: null,
       leaving: null,
+      metrics: new ShareConsumerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
     };
     // the poll interval runs from the start, as Kafka's poll timer runs from the consumer's
     s.lastPollAt = ctx.clock.now();
@@ -853,9 +933,10 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         // a newer poll replaces a parked one
         const old = s.pendingPoll;
         s.pendingPoll = null;
-        if (old.token) ctx.replyTo(old.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: [] } satisfies SharePollResult);
+        replyPoll(s, ctx, old.token, { type: 'SharePollResult', errorCode: ErrorCode.NONE, records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: [] });
       }
       const now = ctx.clock.now();
+      s.metrics.pollStarted(now);
       s.pendingPoll = { token: ctx.deferReply(), deadline: now + Math.max(0, m.timeoutMs), maxRecords: Math.max(1, Math.min(m.maxRecords, s.config.maxPollRecords)), renewals: m.renewals };
       if (s.phase === 'Stale') rejoinStale(s, ctx, now);
       s.lastPollAt = now;
@@ -863,7 +944,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         const p = s.pendingPoll;
         s.pendingPoll = null;
         sendAcks(s, ctx, null);
-        if (p.token) ctx.replyTo(p.token, { type: 'SharePollResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'the share consumer is not subscribed to any topics', records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) } satisfies SharePollResult);
+        replyPoll(s, ctx, p.token, { type: 'SharePollResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'the share consumer is not subscribed to any topics', records: [], acquisitionLockTimeoutMs: s.lockTimeoutMs, completed: takeCompleted(s) });
         return;
       }
       s.polled = true;
@@ -918,6 +999,10 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       } satisfies ShareConsumerDescription);
     },
 
+    Metrics(s, _m, ctx) {
+      ctx.reply({ type: 'ShareConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId) } satisfies ShareConsumerMetricsReply);
+    },
+
     Tick(s, _m, ctx) {
       if (s.phase === 'Closed') return;
       const now = ctx.clock.now();
@@ -954,6 +1039,8 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
     },
 
     HeartbeatResult(s, m, ctx) {
+      // answered, whatever the answer and even if it is of no use now
+      if (!isFailure(m.response)) s.metrics.heartbeatAnswered(ctx.clock.now() - m.sentAt, ctx.clock.now());
       if (m.seq !== s.heartbeatSeq) return;
       s.heartbeatInFlight = false;
       if (s.leaving || (s.phase !== 'Joining' && s.phase !== 'Stable')) return;
@@ -971,6 +1058,8 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         s.nextHeartbeatAt = s.topicsToSend ? 0 : now + s.heartbeatIntervalMs;
         if (joined) ctx.log.info('share consumer joined its group', { groupId: s.config.groupId, memberId: s.memberId, memberEpoch: s.memberEpoch, heartbeatIntervalMs: s.heartbeatIntervalMs });
         if (r.assignment !== null) {
+          // an assignment other than the member's: a rebalance until it has it (Kafka's RECONCILING)
+          if (!sameAssignment(r.assignment, s.assigned)) s.metrics.rebalanceStarted(now);
           s.target = r.assignment;
           applyTarget(s, ctx);
         }
@@ -990,6 +1079,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
 
     LeaveResult(s, m, ctx) {
       const r = m.response;
+      if (!isFailure(r)) s.metrics.heartbeatAnswered(ctx.clock.now() - m.sentAt, ctx.clock.now());
       const code = isFailure(r) ? failureCode(r) : r.errorCode;
       if (code !== ErrorCode.NONE) ctx.log.debug('share group leave answered with an error', { groupId: s.config.groupId, memberId: s.memberId, stale: m.stale, errorCode: errorName(code) });
       // a stale member's leave: nothing waits for it
@@ -1003,16 +1093,20 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
     ShareAcknowledgeDone(s, m, ctx) {
       s.acknowledging--;
       const r = m.response;
+      const now = ctx.clock.now();
       // a renewal's answer names the lock the records have now
       if (m.renew && !isFailure(r) && r.errorCode === ErrorCode.NONE && r.acquisitionLockTimeoutMs > 0) s.lockTimeoutMs = r.acquisitionLockTimeoutMs;
       if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
         const code = isFailure(r) ? (r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode) : r.errorCode;
         const message = isFailure(r) ? r.message : (r.errorMessage ?? errorInfo(code).message);
+        s.metrics.acknowledgementsFailed(offsetsIn(m.acknowledgements), now);
         for (const a of m.acknowledgements) outcome(s, m.commitId, { ...a, errorCode: code, errorMessage: message });
       } else {
+        s.metrics.requestAnswered(now - m.sentAt, now);
         for (const a of m.acknowledgements) {
           const pr = r.partitions.find((p) => p.topicId === a.topicId && p.partition === a.partition);
           const code = pr?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR;
+          if (code !== ErrorCode.NONE) s.metrics.acknowledgementsFailed(a.offsets.length, now);
           if (LEADER_MOVED.has(code)) refreshMetadata(s, ctx);
           outcome(s, m.commitId, { ...a, errorCode: code, errorMessage: pr ? pr.errorMessage : 'the broker did not answer for this partition' });
         }

@@ -22,6 +22,7 @@ import type {
   ShareConsumedRecord,
   ShareConsumerDescription,
   ShareConsumerDone,
+  ShareConsumerMetricsReply,
   ShareConsumerMsg,
   SharePollResult,
 } from '../../actors/share-consumer/messages.js';
@@ -32,6 +33,7 @@ import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Failure, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { SamsaError } from './errors.js';
+import type { ClientMetric } from './metrics.js';
 import { DeliveredRecords } from './share-delivered.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -385,6 +387,25 @@ export class ShareConsumer {
     const r = await this.client.system.ask<ShareConsumerDescription>(this.actor(), { type: 'DescribeShareConsumer' }, { timeoutMs: 10_000 });
     if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
     return r;
+  }
+
+  /**
+   * The share consumer's metrics, as Kafka's KafkaShareConsumer.metrics() gives them (each with
+   * its group, name, description, client-id tag and value): consumer-share-fetch-manager-metrics
+   * (fetch-latency-avg/-max, fetch-rate/-total, fetch-size-avg/-max, records-per-request-avg/-max,
+   * records-consumed-rate/-total, bytes-consumed-rate/-total, acknowledgements-send-rate/-total,
+   * acknowledgements-error-rate/-total), consumer-share-coordinator-metrics (heartbeat-rate/-total,
+   * heartbeat-response-time-max, last-heartbeat-seconds-ago, rebalance-total,
+   * rebalance-rate-per-hour) and consumer-share-metrics (last-poll-seconds-ago,
+   * time-between-poll-avg/-max, poll-idle-ratio-avg); averages, maxima and rates over the last
+   * metrics.num.samples x metrics.sample.window.ms, totals over the consumer's life, NaN where
+   * nothing was recorded yet.
+   */
+  async metrics(): Promise<ClientMetric[]> {
+    this.ensureOpen();
+    const r = await this.client.system.ask<ShareConsumerMetricsReply>(this.actor(), { type: 'Metrics' }, { timeoutMs: 10_000 });
+    if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+    return r.metrics;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * perf-share-consume's pure parts, against Kafka's ShareConsumerPerformance: its flags (Kafka's
  * names and defaults, the refusals), the share consumers' configs and client ids, Kafka's output
- * lines, what a group has left to read, and the count of distinct offsets read.
+ * lines, --print-metrics' tables (one per share consumer), what a group has left to read, and the
+ * count of distinct offsets read.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { FlagError, parseFlags } from '../../benchmarks/lib/perf-args.js';
 import { OffsetsSeen } from '../../benchmarks/lib/offsets-seen.js';
 import { SHARE_SUMMARY_HEADER, shareConsumerLine, shareProgressLine, shareSummaryLine, shareTimeoutWarning } from '../../benchmarks/lib/share-perf-lines.js';
 import { KAFKA_DATE_FORMAT } from '../../benchmarks/lib/date-format.js';
-import { DEFAULT_SHARE_CLIENT_ID, DEFAULT_SHARE_GROUP, SHARE_CONSUME_FLAGS, recordsLeft, shareClientIds, shareConsumerSettings } from '../../benchmarks/perf-share-consume.js';
+import { DEFAULT_SHARE_CLIENT_ID, DEFAULT_SHARE_GROUP, SHARE_CONSUME_FLAGS, recordsLeft, shareClientIds, shareConsumerSettings, shareMetricsText } from '../../benchmarks/perf-share-consume.js';
 
 const parse = (argv: string[]) => parseFlags(argv, SHARE_CONSUME_FLAGS);
 const KAFKA_LINE = ['--bootstrap-server', 'localhost:9092', '--topic', 'test'];
@@ -81,6 +82,20 @@ describe('benchmarks/perf-share-consume', () => {
     expect(progress).to.equal('t0, t1, 1.0000, 1000.0000, 1000.0000, 1, 1 for share consumer 1');
     expect(progress.split(/,\s/)).to.have.length(SHARE_SUMMARY_HEADER.split(/,\s/).length);
     expect(shareTimeoutWarning(500)).to.equal('WARNING: Exiting before consuming the expected number of records: timeout (500 ms) exceeded. You can use the --timeout option to increase the timeout.');
+  });
+
+  it("--print-metrics: each share consumer's metrics in a table of its own, as Kafka's tool prints them one after another", () => {
+    const of = (clientId: string, total: number) => [
+      { group: 'consumer-share-fetch-manager-metrics', name: 'records-consumed-total', description: 'd', tags: { 'client-id': clientId }, value: total },
+      { group: 'consumer-share-coordinator-metrics', name: 'heartbeat-total', description: 'd', tags: { 'client-id': clientId }, value: 2 },
+    ];
+    // each table aligned to its own longest key, sorted by key
+    const table = (clientId: string, total: number) => {
+      const keys = [`consumer-share-coordinator-metrics:heartbeat-total:{client-id=${clientId}}`, `consumer-share-fetch-manager-metrics:records-consumed-total:{client-id=${clientId}}`];
+      const w = keys[1]!.length;
+      return [`${'Metric Name'.padEnd(w)}   Value`, `${keys[0]!.padEnd(w)} : 2.000`, `${keys[1]} : ${total}.000`];
+    };
+    expect(shareMetricsText([of('c-1', 7), of('c-2', 3)]).split('\n')).to.deep.equal([...table('c-1', 7), '', ...table('c-2', 3)]);
   });
 
   it('counts what a share group has left to read: its lag where it has state, else the whole partition from earliest, nothing from latest', () => {

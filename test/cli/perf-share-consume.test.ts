@@ -1,7 +1,8 @@
 /**
  * `samsa perf-share-consume` as a user runs it: listed, the tool's own --help, exit 2 for a bad
  * command line; runs with 1 and 2 share consumers on a throw-away in-process cluster that read
- * every prepared record once and print Kafka's lines; and on a running cluster (--bootstrap-server)
+ * every prepared record once and print Kafka's lines (and, with --print-metrics, the share
+ * consumer's metrics as Kafka's tool prints them); and on a running cluster (--bootstrap-server)
  * a topic that does not exist refused, an existing one read to its end by default, a group with
  * nothing left to read a clear failure, and a consumer group's id refused.
  */
@@ -37,7 +38,8 @@ describe('cli: perf-share-consume', function () {
 
   it("reads every prepared record once with 1 and with 2 share consumers, and prints Kafka's lines", async () => {
     const common = ['--topic', 'shared', '--num-records', '3000', '--brokers', '1', '--transport', 'inproc', '--partitions', '3', '--raw', 'false', '--json', ''];
-    const one = await runCli(['perf-share-consume', ...common, '--print-metrics']);
+    // polls of at most 1000 records: each of the polls after the first accepts the one before's
+    const one = await runCli(['perf-share-consume', ...common, '--max-poll-records', '1000', '--print-metrics']);
     expect(one.code, one.stderr).to.equal(0);
     const lines = one.stdout.split('\n');
     expect(lines[0]).to.equal('start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms');
@@ -50,8 +52,27 @@ describe('cli: perf-share-consume', function () {
     expect(mbSec).to.be.closeTo(mb / (ms / 1000), 0.001);
     expect(nSec).to.be.closeTo(n / (ms / 1000), 0.01);
     expect(one.stdout).to.match(/^3000 records read by 1 share consumer\(s\) of group perf-share-consumer: [\d.]+ k? ?records\/sec \([\d.]+ MiB\/sec, 0 delivered again\)/m);
-    expect(one.stdout).to.contain('1 share consumer(s) of group perf-share-consumer (share.auto.offset.reset earliest), 100 B records, none, max.poll.records 10000, fetch.max.bytes 1048576, check.crcs false');
-    expect(one.stdout).to.contain("--print-metrics: samsa's share consumer keeps no metrics yet");
+    expect(one.stdout).to.contain('1 share consumer(s) of group perf-share-consumer (share.auto.offset.reset earliest), 100 B records, none, max.poll.records 1000, fetch.max.bytes 1048576, check.crcs false');
+    // --print-metrics: Kafka's table of the share consumer's metrics, read once every record was (before the last commit)
+    expect(one.stdout).to.match(/^Metric Name\s+Value$/m);
+    const metric = (group: string, name: string): number => {
+      const line = new RegExp(`^${group}:${name}:\\{client-id=perf-share-consumer-client\\}\\s+: (\\S+)$`, 'm').exec(one.stdout);
+      expect(line, `${group}:${name}`).to.not.equal(null);
+      return Number(line![1]);
+    };
+    const fetch = 'consumer-share-fetch-manager-metrics';
+    expect(metric(fetch, 'records-consumed-total')).to.equal(3000);
+    // 3000 records of 100 B values in whole batches
+    expect(metric(fetch, 'bytes-consumed-total')).to.be.greaterThan(3000 * 100);
+    expect(metric(fetch, 'fetch-total')).to.be.greaterThan(0);
+    expect(metric(fetch, 'fetch-latency-avg')).to.be.at.least(0);
+    // the polls after the first accepted what the one before returned; the commit after the metrics sends the last poll's
+    expect(metric(fetch, 'acknowledgements-send-total')).to.be.within(2000, 2999);
+    expect(metric(fetch, 'acknowledgements-send-rate')).to.be.greaterThan(0);
+    expect(metric(fetch, 'acknowledgements-error-total')).to.equal(0);
+    expect(metric('consumer-share-coordinator-metrics', 'heartbeat-total')).to.be.greaterThan(0);
+    expect(metric('consumer-share-coordinator-metrics', 'rebalance-total')).to.be.at.least(1);
+    expect(metric('consumer-share-metrics', 'time-between-poll-max')).to.be.at.least(0);
 
     const two = await runCli(['perf-share-consume', ...common, '--threads', '2', '--group', 'perf-pair', '--show-consumer-stats', '--show-detailed-stats', '--reporting-interval', '20', '--hide-header', '--date-format', "HH:mm:ss'.'SSS"]);
     expect(two.code, two.stderr).to.equal(0);

@@ -5,7 +5,8 @@
  * all); explicit acknowledgement (a released record comes again with delivery count 2, a
  * rejected one never, a poll with records not acknowledged throws); close gives what a member
  * holds to the other; commitSync reports each partition's outcome; with three brokers a member
- * reads from every partition's leader.
+ * reads from every partition's leader; metrics() counts what it read, fetched and acknowledged,
+ * its heartbeats, its rebalance and its polls.
  */
 import { expect } from 'chai';
 import { ShareConsumerConfigError } from '../../actors/share-consumer/share-consumer-config.js';
@@ -343,6 +344,45 @@ describe('client/share consumer (KIP-932)', function () {
       expect(seen.filter((r) => r.offsets.includes(0))).to.deep.equal([]);
       await sc.poll(50);
       expect(seen.find((r) => r.offsets.join() === '0,1')).to.deep.include({ topic, partition: 0, error: null });
+    });
+
+    it("metrics(): Kafka's share consumer metrics, the records and bytes taken, the fetches, acknowledgements, heartbeats, the rebalance and the polls counted", async () => {
+      const sc = consumer('g-metrics', { 'client.id': 'metrics-sc' });
+      await start(sc);
+      await produceValues(samsa, topic, ['m0', 'm1', 'm2', 'm3', 'm4']);
+      const got = await pollUntil(sc, (all) => all.length >= 5);
+      expect(values(got)).to.deep.equal(['m0', 'm1', 'm2', 'm3', 'm4']);
+      // the last poll's records accepted: every record acknowledged once
+      expect((await sc.commitSync()).every((r) => r.error === null)).to.equal(true);
+      const metrics = await sc.metrics();
+      for (const m of metrics) expect(m.tags).to.deep.equal({ 'client-id': 'metrics-sc' });
+      const v = (group: string, name: string): number => {
+        const m = metrics.find((x) => x.group === group && x.name === name);
+        expect(m, `${group}:${name}`).to.not.equal(undefined);
+        return m!.value;
+      };
+      const fetch = 'consumer-share-fetch-manager-metrics';
+      expect(v(fetch, 'records-consumed-total')).to.equal(5);
+      expect(v(fetch, 'records-per-request-max')).to.be.within(1, 5);
+      // five records of two-byte values, in batches of their own or together: bytes of whole batches
+      expect(v(fetch, 'bytes-consumed-total')).to.be.greaterThan(5 * 2);
+      expect(v(fetch, 'fetch-size-max')).to.be.greaterThan(0);
+      expect(v(fetch, 'fetch-total')).to.be.greaterThan(0);
+      expect(v(fetch, 'fetch-rate')).to.be.greaterThan(0);
+      expect(v(fetch, 'fetch-latency-max')).to.be.at.least(v(fetch, 'fetch-latency-avg')).and.at.least(0);
+      expect(v(fetch, 'acknowledgements-send-total')).to.equal(5);
+      expect(v(fetch, 'acknowledgements-send-rate')).to.be.greaterThan(0);
+      expect(v(fetch, 'acknowledgements-error-total')).to.equal(0);
+      const coordinator = 'consumer-share-coordinator-metrics';
+      expect(v(coordinator, 'heartbeat-total')).to.be.greaterThan(0);
+      expect(v(coordinator, 'heartbeat-response-time-max')).to.be.at.least(0);
+      expect(v(coordinator, 'last-heartbeat-seconds-ago')).to.be.at.least(0);
+      // the assignment of the topic's one partition
+      expect(v(coordinator, 'rebalance-total')).to.equal(1);
+      const polls = 'consumer-share-metrics';
+      expect(v(polls, 'last-poll-seconds-ago')).to.be.at.least(0);
+      expect(v(polls, 'time-between-poll-max')).to.be.at.least(0);
+      expect(v(polls, 'poll-idle-ratio-avg')).to.be.within(0, 1);
     });
 
     it('a group id that is not a share group: poll throws the coordinator\'s error (GROUP_ID_NOT_FOUND)', async () => {

@@ -99,6 +99,22 @@ describe('actors/share-consumer/acquired-records', () => {
     expect(b.done).to.equal(true);
   });
 
+  it('counts what take hands out, for the metrics: its records, and the bytes of each batch they came from, once; not what rest gives back', () => {
+    const b0 = batch(0, [0, 1, 2]);
+    const b1 = batch(3, [3, 4]);
+    const b2 = batch(5, [5, 6]);
+    const a = new AcquiredRecords('t', 0, Buffer.concat([b0, b1, b2]), [range(1, 6)], false, 0);
+    expect([a.recordsTaken, a.bytesTaken]).to.deep.equal([0, 0]);
+    a.take(1, [], []);
+    expect([a.recordsTaken, a.bytesTaken]).to.deep.equal([1, b0.length]);
+    // the rest of the first batch and the first record of the second: each batch once
+    a.take(2, [], []);
+    expect([a.recordsTaken, a.bytesTaken]).to.deep.equal([3, b0.length + b1.length]);
+    // given back to the group: not the application's
+    expect(a.rest([]).map((r) => r.offset)).to.deep.equal([4, 5, 6]);
+    expect([a.recordsTaken, a.bytesTaken]).to.deep.equal([3, b0.length + b1.length]);
+  });
+
   it('a damaged batch throws at the take that reaches it, with check.crcs; the records before it were handed out', () => {
     const good = batch(0, [0, 1]);
     const bad = batch(2, [2, 3]);
