@@ -1471,7 +1471,7 @@ async function handleAlterClientMetrics(s: ControllerState, m: Extract<Controlle
   ctx.reply<ControllerReply>({ type: 'AlterClientMetricsResponse', subscriptions: results });
 }
 
-/** UpdateFeatures (KIP-584): every update checked as Kafka's FeatureControlManager, then committed together. */
+/** UpdateFeatures (KIP-584): every update checked as Kafka's FeatureControlManager, then committed together (Kafka's QuorumController.updateFeatures). */
 async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg, { type: 'UpdateFeatures' }>, ctx: Ctx): Promise<void> {
   const reply = (errorCode: number, errorMessage: string | null) =>
     ctx.reply<ControllerReply>({ type: 'UpdateFeaturesResponse', errorCode, errorMessage, features: { levels: { ...s.metadata.features }, epoch: s.metadata.featuresEpoch } });
@@ -1479,8 +1479,9 @@ async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg
     return reply(ErrorCode.INVALID_REQUEST, 'updates must be [{ feature: string, level: integer, upgradeType: integer }]');
   }
   if (m.updates.length === 0) return reply(ErrorCode.INVALID_REQUEST, 'no feature to update');
-  const check = checkFeatureUpdates(s.metadata.features, m.updates);
-  if (!check.ok) return reply(check.errorCode, check.errorMessage);
+  const check = checkFeatureUpdates(s.metadata.features, m.updates, s.voterId);
+  // Kafka's QuorumController says so for every refusal, since none of the updates is made
+  if (!check.ok) return reply(check.errorCode, `The update failed for all features since the following feature had an error: ${check.errorMessage}`);
   if (m.validateOnly) return reply(ErrorCode.NONE, null);
   const records: MetadataRecord[] = [];
   for (const u of m.updates) {

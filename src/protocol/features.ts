@@ -6,12 +6,13 @@
  * The features, and what their levels change in samsa:
  * - `metadata.version`: the version of the metadata samsa writes. samsa writes one, Kafka 4.0's
  *   4.0-IV0 (level 22, the level that bootstraps group.version 1), so it can be neither raised
- *   nor lowered.
+ *   nor lowered. Its levels and their names are in ./metadata-version.ts.
  * - `group.version`: 1 enables the consumer group protocol (KIP-848: ConsumerGroupHeartbeat and
  *   ConsumerGroupDescribe); at 0 they answer UNSUPPORTED_VERSION and only classic groups run.
  *   It may be raised and lowered (a safe downgrade, as Kafka: nothing written is lost; members
  *   of consumer groups then fail their heartbeats).
- * - `kraft.version`: 1, the dynamic controller quorum (KIP-853), which every samsa quorum is.
+ * - `kraft.version`: 1, the dynamic controller quorum (KIP-853), which every samsa quorum is; as
+ *   in Kafka it cannot be lowered.
  * - `transaction.version`: 2 enables KIP-890 part 2 for the clients that speak it (EndTxn v5,
  *   Produce v12, TxnOffsetCommit v5): the brokers add a producer's partitions to its transaction
  *   as its batches and offsets reach them, and every commit or abort bumps its epoch. 1 is
@@ -28,8 +29,22 @@
  * A new cluster starts at each feature's default level; a cluster whose metadata has no levels
  * yet (made before samsa kept them) is given the defaults the first time a controller leads it.
  * Updates are checked as Kafka's FeatureControlManager does (`checkFeatureUpdates`).
+ *
+ * Releases: each level of a feature has the metadata.version that bootstraps it (Kafka's
+ * FeatureVersion.bootstrapMetadataVersion, as Kafka 4.2 sets them); a release gives a feature its
+ * highest level bootstrapped at or below the release's metadata.version (Kafka's
+ * Feature.defaultLevel), what kafka-features' `--release-version` and `version-mapping` use
+ * (`releaseFeatureLevels`). Kafka's features that samsa lacks (eligible.leader.replicas.version,
+ * streams.version) are not among them.
  */
 import { ErrorCode } from './errors.js';
+import {
+  LATEST_PRODUCTION_METADATA_VERSION,
+  METADATA_VERSIONS,
+  metadataChangedBetween,
+  metadataVersionName,
+  MINIMUM_METADATA_VERSION,
+} from './metadata-version.js';
 
 export interface FeatureDefinition {
   readonly name: string;
@@ -38,12 +53,13 @@ export interface FeatureDefinition {
   readonly max: number;
   /** The level a new cluster starts at. */
   readonly defaultLevel: number;
-  /** The features (and their least levels) a level of this one needs, by level. */
+  /**
+   * The metadata.version level that bootstraps each level of the feature, by level from 0
+   * (Kafka's bootstrapMetadataVersion): what a release gives the feature. metadata.version has none.
+   */
+  readonly bootstrapMetadataVersions?: readonly number[];
+  /** The features (and their least levels) a level of this one needs, by level (Kafka's FeatureVersion.dependencies). */
   readonly dependencies?: Readonly<Record<number, Readonly<Record<string, number>>>>;
-  /** How Kafka names a level (metadata.version's release names), else the number. */
-  readonly levelName?: (level: number) => string;
-  /** Why the level cannot be changed at all (the feature is fixed in samsa), if so. */
-  readonly fixed?: string;
 }
 
 export const METADATA_VERSION = 'metadata.version';
@@ -55,67 +71,51 @@ export const SHARE_VERSION = 'share.version';
 /** What share group APIs answer (with UNSUPPORTED_VERSION) while share.version is 0. */
 export const SHARE_GROUPS_OFF = "Share groups are not enabled: the cluster's share.version is 0 (samsa features upgrade --feature share.version=1)";
 
-/** Kafka's MetadataVersion names, by level (those from 3.3-IV0, the first kept in the metadata log). */
-const METADATA_VERSION_NAMES: Readonly<Record<number, string>> = {
-  4: '3.3-IV0',
-  5: '3.3-IV1',
-  6: '3.3-IV2',
-  7: '3.3-IV3',
-  8: '3.4-IV0',
-  9: '3.5-IV0',
-  10: '3.5-IV1',
-  11: '3.5-IV2',
-  12: '3.6-IV0',
-  13: '3.6-IV1',
-  14: '3.6-IV2',
-  15: '3.7-IV0',
-  16: '3.7-IV1',
-  17: '3.7-IV2',
-  18: '3.7-IV3',
-  19: '3.7-IV4',
-  20: '3.8-IV0',
-  21: '3.9-IV0',
-  22: '4.0-IV0',
-};
-
 /** metadata.version 4.0-IV0: the level samsa's metadata is. */
-export const SAMSA_METADATA_VERSION = 22;
+export const SAMSA_METADATA_VERSION = LATEST_PRODUCTION_METADATA_VERSION;
 
 export const FEATURES: readonly FeatureDefinition[] = [
-  {
-    name: GROUP_VERSION,
-    min: 0,
-    max: 1,
-    defaultLevel: 1,
-    // Kafka's GroupVersion 1 is bootstrapped by metadata.version 4.0-IV0
-    dependencies: { 1: { [METADATA_VERSION]: SAMSA_METADATA_VERSION } },
-  },
-  { name: KRAFT_VERSION, min: 0, max: 1, defaultLevel: 1, fixed: 'every samsa controller quorum is dynamic (KIP-853): kraft.version is 1 for good' },
-  {
-    name: METADATA_VERSION,
-    min: SAMSA_METADATA_VERSION,
-    max: SAMSA_METADATA_VERSION,
-    defaultLevel: SAMSA_METADATA_VERSION,
-    levelName: (level) => METADATA_VERSION_NAMES[level] ?? String(level),
-  },
-  { name: SHARE_VERSION, min: 0, max: 1, defaultLevel: 1 },
-  { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 0 },
+  // Kafka's GroupVersion: 1 bootstrapped by 4.0-IV0, with no dependencies
+  { name: GROUP_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 22] },
+  // Kafka's KRaftVersion: 1 bootstrapped by 3.9-IV0
+  { name: KRAFT_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 21] },
+  { name: METADATA_VERSION, min: SAMSA_METADATA_VERSION, max: SAMSA_METADATA_VERSION, defaultLevel: SAMSA_METADATA_VERSION },
+  // Kafka's ShareVersion: 1 bootstrapped by 4.2-IV0 (a preview in 4.1)
+  { name: SHARE_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 28] },
+  // Kafka's TransactionVersion: 1 and 2 bootstrapped by 4.0-IV2
+  { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 0, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 24, 24] },
 ];
+
+/** The features a release sets besides metadata.version, in the order of Kafka's Feature enum (as its tools list them). */
+export const RELEASE_FEATURES: readonly string[] = [KRAFT_VERSION, TRANSACTION_VERSION, GROUP_VERSION, SHARE_VERSION];
 
 const BY_NAME = new Map(FEATURES.map((f) => [f.name, f]));
 
-/** A level as Kafka's tools print it: metadata.version by release name, others as numbers. */
-export function featureLevelName(feature: string, level: number): string {
-  return BY_NAME.get(feature)?.levelName?.(level) ?? String(level);
+/** A feature samsa implements, by name. */
+export function featureDefinition(name: string): FeatureDefinition | undefined {
+  return BY_NAME.get(name);
 }
 
-/** The level for a metadata.version release name ('4.0-IV0', or '4.0' for its last), else undefined. */
-export function metadataVersionLevel(name: string): number | undefined {
-  let found: number | undefined;
-  for (const [level, n] of Object.entries(METADATA_VERSION_NAMES)) {
-    if (n === name || n.startsWith(`${name}-`)) found = Number(level);
+/** A level as Kafka's tools print it (their levelToString): metadata.version by name ('UNKNOWN 3' for one Kafka does not know), others as numbers. */
+export function featureLevelName(feature: string, level: number): string {
+  if (feature !== METADATA_VERSION) return String(level);
+  return metadataVersionName(level) ?? `UNKNOWN ${level}`;
+}
+
+/** The level a release (by its metadata.version level) gives a feature (Kafka's Feature.defaultLevel); 0 for a feature without releases. */
+export function releaseFeatureLevel(def: FeatureDefinition, metadataVersion: number): number {
+  const bootstraps = def.bootstrapMetadataVersions ?? [];
+  let level = 0;
+  for (let l = 0; l < bootstraps.length; l++) {
+    if (bootstraps[l]! > metadataVersion) break;
+    level = l;
   }
-  return found;
+  return level;
+}
+
+/** What a release (by its metadata.version level) sets each feature to besides metadata.version, in Kafka's order. */
+export function releaseFeatureLevels(metadataVersion: number): { name: string; level: number }[] {
+  return RELEASE_FEATURES.map((name) => ({ name, level: releaseFeatureLevel(BY_NAME.get(name)!, metadataVersion) }));
 }
 
 /** The levels a new cluster starts with (every feature's default above 0). */
@@ -155,19 +155,20 @@ export type FeatureUpdateCheck = { ok: true; levels: Record<string, number> } | 
 
 /**
  * Kafka's FeatureControlManager.updateFeatures: every update must pass or none is made. Refused
- * with INVALID_UPDATE_VERSION: an unknown upgrade type, a level below 0, a level outside what
- * samsa implements (an unknown feature implements only 0), a lower level as an upgrade or a
- * higher one as a downgrade, a level whose dependencies the updated levels do not meet, and an
- * unsafe downgrade of metadata.version (Kafka: not supported in KRaft). A feature samsa keeps
- * fixed is refused with its reason. Returns the finalized levels after the updates (level 0:
- * the feature is dropped).
+ * with INVALID_UPDATE_VERSION and Kafka's messages: an unknown upgrade type, a level below 0, a
+ * level outside what samsa implements ("Local controller <id> only supports versions 0-1"), a
+ * lower level as an upgrade or a higher one as a downgrade, a downgrade of kraft.version, a
+ * metadata.version downgrade across a level that changed the metadata (safe or unsafe), and a
+ * level whose dependencies the updated levels do not meet (every level above 0 needs
+ * metadata.version 3.3-IV3). A feature samsa does not know implements only 0, and disabling it
+ * changes nothing (Kafka refuses one it does not know; samsa takes Kafka's features it lacks as
+ * disabled, so Kafka's own `--release-version` downgrades, which name them, work). Returns the
+ * finalized levels after the updates (level 0: the feature is dropped).
  */
-export function checkFeatureUpdates(current: Readonly<Record<string, number>>, updates: readonly FeatureUpdate[]): FeatureUpdateCheck {
-  const invalid = (u: FeatureUpdate, why: string): FeatureUpdateCheck => ({
-    ok: false,
-    errorCode: ErrorCode.INVALID_UPDATE_VERSION,
-    errorMessage: `Invalid update version ${u.level} for feature ${u.feature}. ${why}`,
-  });
+export function checkFeatureUpdates(current: Readonly<Record<string, number>>, updates: readonly FeatureUpdate[], controllerId?: number): FeatureUpdateCheck {
+  const refuse = (errorMessage: string): FeatureUpdateCheck => ({ ok: false, errorCode: ErrorCode.INVALID_UPDATE_VERSION, errorMessage });
+  const invalid = (u: FeatureUpdate, why: string): FeatureUpdateCheck => refuse(`Invalid update version ${u.level} for feature ${u.feature}. ${why}`);
+  const local = controllerId === undefined ? 'Local controller' : `Local controller ${controllerId}`;
   const names = new Set<string>();
   for (const u of updates) {
     if (names.has(u.feature)) return { ok: false, errorCode: ErrorCode.INVALID_REQUEST, errorMessage: `Feature ${u.feature} appears more than once in the request` };
@@ -184,17 +185,32 @@ export function checkFeatureUpdates(current: Readonly<Record<string, number>>, u
     const def = BY_NAME.get(u.feature);
     const min = def ? def.min : 0;
     const max = def ? def.max : 0;
-    // level 0 disables: allowed for a feature whose range starts at 0 (or one samsa does not know)
-    if ((u.level < min || u.level > max) && !(u.level === 0 && min === 0)) {
-      return invalid(u, `Local controller only supports versions ${min}-${max}.`);
+    if (u.level < min || u.level > max) {
+      // Kafka's QuorumFeatures.reasonNotSupported, its VersionRange printed as "22" or "0-1"
+      return invalid(u, max === 0 ? `${local} does not support this feature.` : `${local} only supports versions ${min === max ? min : `${min}-${max}`}`);
     }
     if (u.level < now && u.upgradeType === UpgradeType.Upgrade) {
       return invalid(u, "Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade.");
     }
     if (u.level > now && u.upgradeType !== UpgradeType.Upgrade) return invalid(u, "Can't downgrade to a newer version.");
-    if (def?.fixed && u.level !== now) return invalid(u, `samsa cannot change it: ${def.fixed}.`);
-    if (u.feature === METADATA_VERSION && u.level < now && u.upgradeType === UpgradeType.UnsafeDowngrade) {
-      return invalid(u, 'Unsafe metadata downgrade is not supported in this version.');
+    if (u.feature === METADATA_VERSION) {
+      if (metadataVersionName(u.level) === undefined) {
+        return refuse(`Invalid metadata.version ${u.level}. Valid versions are from ${MINIMUM_METADATA_VERSION} to ${METADATA_VERSIONS[METADATA_VERSIONS.length - 1]!.level}.`);
+      }
+      if (u.level < now && metadataChangedBetween(now, u.level)) {
+        const why = u.upgradeType === UpgradeType.UnsafeDowngrade ? 'Unsafe metadata downgrade is not supported in this version.' : 'Refusing to perform the requested downgrade because it might delete metadata information.';
+        return refuse(`Unsupported metadata.version downgrade from ${now} to ${u.level}. ${why}`);
+      }
+      continue;
+    }
+    if (u.feature === KRAFT_VERSION) {
+      if (u.upgradeType !== UpgradeType.Upgrade && u.level !== now) return invalid(u, "Can't downgrade the version of this feature.");
+      continue;
+    }
+    // Kafka's Feature.validateVersion
+    const metadataVersion = proposed[METADATA_VERSION];
+    if (u.level >= 1 && (metadataVersion === undefined || metadataVersion < MINIMUM_METADATA_VERSION)) {
+      return invalid(u, `${u.feature} could not be set to ${u.level} because it depends on metadata.version=${MINIMUM_METADATA_VERSION} (${metadataVersionName(MINIMUM_METADATA_VERSION)})`);
     }
     for (const [dep, least] of Object.entries(def?.dependencies?.[u.level] ?? {})) {
       if ((proposed[dep] ?? 0) < least) {

@@ -1,10 +1,12 @@
 /**
  * `samsa features` (src/cli/commands/features.ts), Kafka's kafka-features: the describe lines,
- * the command lines that cannot work (exit 2), and against a cluster: describe, a dry run, a
- * downgrade of group.version and the upgrade back, and a refusal (exit 1 with Kafka's lines).
+ * version-mapping and feature-dependencies (no cluster needed), the command lines that cannot
+ * work (exit 2, nothing sent), and against a cluster: describe, a dry run, a downgrade of
+ * group.version and the upgrade back, upgrades and downgrades by release (--release-version),
+ * and refusals (exit 1 with Kafka's lines, nothing changed).
  */
 import { expect } from 'chai';
-import { describeLines } from '../../src/cli/commands/features.js';
+import { describeLines, featureDependencyLines } from '../../src/cli/commands/features.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
 describe('cli/commands/features', () => {
@@ -19,25 +21,98 @@ describe('cli/commands/features', () => {
       'Feature: metadata.version\tSupportedMinVersion: 4.0-IV0\tSupportedMaxVersion: 4.0-IV0\tFinalizedVersionLevel: 4.0-IV0\tEpoch: 7',
     ]);
     expect(describeLines({ supportedFeatures: { 'group.version': { minVersion: 0, maxVersion: 1 } }, finalizedFeatures: {}, finalizedFeaturesEpoch: null })[0]).to.match(/\tEpoch: -$/);
+    // a metadata.version level Kafka does not know, as its levelToString prints it
+    expect(describeLines({ supportedFeatures: { 'metadata.version': { minVersion: 3, maxVersion: 22 } }, finalizedFeatures: {}, finalizedFeaturesEpoch: 1 })).to.deep.equal([
+      'Feature: metadata.version\tSupportedMinVersion: UNKNOWN 3\tSupportedMaxVersion: 4.0-IV0\tFinalizedVersionLevel: UNKNOWN 0\tEpoch: 1',
+    ]);
+  });
+
+  // 127.0.0.1:1 answers nobody: these print without a cluster
+  const offline = (...argv: string[]) => runCli(['features', '--bootstrap-server', '127.0.0.1:1', ...argv]);
+
+  it("version-mapping: metadata.version's level (with the release as given) and each feature's, in Kafka's order; default samsa's latest, 4.0-IV0", async () => {
+    const cases: [string[], string[]][] = [
+      [[], ['metadata.version=22 (4.0-IV0)', 'kraft.version=1', 'transaction.version=0', 'group.version=1', 'share.version=0']],
+      [['--release-version', '3.9'], ['metadata.version=21 (3.9)', 'kraft.version=1', 'transaction.version=0', 'group.version=0', 'share.version=0']],
+      [['--release-version', '3.8-IV0'], ['metadata.version=20 (3.8-IV0)', 'kraft.version=0', 'transaction.version=0', 'group.version=0', 'share.version=0']],
+      [['--release-version', '3.3-IV3'], ['metadata.version=7 (3.3-IV3)', 'kraft.version=0', 'transaction.version=0', 'group.version=0', 'share.version=0']],
+      [['--release-version', '4.0.1'], ['metadata.version=22 (4.0.1)', 'kraft.version=1', 'transaction.version=0', 'group.version=1', 'share.version=0']],
+      [['--release-version', '4.0-IV2'], ['metadata.version=24 (4.0-IV2)', 'kraft.version=1', 'transaction.version=2', 'group.version=1', 'share.version=0']],
+      [['--release-version', '4.1-IV1'], ['metadata.version=27 (4.1-IV1)', 'kraft.version=1', 'transaction.version=2', 'group.version=1', 'share.version=0']],
+      [['--release-version', '4.2-IV0'], ['metadata.version=28 (4.2-IV0)', 'kraft.version=1', 'transaction.version=2', 'group.version=1', 'share.version=1']],
+    ];
+    for (const [argv, lines] of cases) {
+      const r = await offline('version-mapping', ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).to.equal(0);
+      expect(r.stdout.trimEnd().split('\n'), argv.join(' ')).to.deep.equal(lines);
+    }
+  });
+
+  it("feature-dependencies: Kafka's lines for each feature level, in the order given", async () => {
+    const r = await offline('feature-dependencies', '--feature', 'metadata.version=22', '--feature', 'group.version=1', '--feature', 'transaction.version=2', '--feature', 'kraft.version=0', '--feature', 'share.version=1');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout.trimEnd().split('\n')).to.deep.equal([
+      'metadata.version=22 (4.0-IV0) has no dependencies.',
+      'group.version=1 has no dependencies.',
+      'transaction.version=2 has no dependencies.',
+      'kraft.version=0 has no dependencies.',
+      'share.version=1 has no dependencies.',
+    ]);
+    // a bad one stops there, the lines before it printed, as Kafka's
+    const bad = await offline('feature-dependencies', '--feature', 'group.version=1', '--feature', 'streams.version=1', '--feature', 'share.version=1');
+    expect(bad.code).to.equal(2);
+    expect(bad.stdout).to.equal('group.version=1 has no dependencies.\n');
+    expect(bad.stderr).to.match(/Unknown feature: streams\.version/);
+  });
+
+  it("feature-dependencies prints a level's dependencies as Kafka's does: metadata.version with its name", () => {
+    const defs = [{ name: 'test.feature.version', min: 0, max: 2, defaultLevel: 0, dependencies: { 2: { 'metadata.version': 24, 'group.version': 1 } } }];
+    expect(featureDependencyLines('test.feature.version=2', defs)).to.deep.equal(['test.feature.version=2 requires:', '    metadata.version=24 (4.0-IV2)', '    group.version=1']);
+    expect(featureDependencyLines('test.feature.version=1', defs)).to.deep.equal(['test.feature.version=1 has no dependencies.']);
+    expect(featureDependencyLines(' test.feature.version = 01 ', defs)).to.deep.equal(['test.feature.version=1 has no dependencies.']);
   });
 
   it('exits 2 for command lines that cannot work', async () => {
+    const unknown = (v: string) => new RegExp(`Unknown metadata\\.version '${v.replace(/\./g, '\\.')}'\\. Supported metadata\\.version are: 3\\.3-IV3, 3\\.4-IV0, .*, 4\\.2-IV1\n`);
     const cases: { argv: string[]; says: RegExp }[] = [
-      { argv: [], says: /give the subcommand: describe, upgrade, downgrade or disable/ },
+      { argv: [], says: /give the subcommand: describe, upgrade, downgrade, disable, version-mapping or feature-dependencies/ },
       { argv: ['list'], says: /unknown subcommand 'list'/ },
-      { argv: ['upgrade'], says: /You must specify at least one feature to upgrade/ },
-      { argv: ['upgrade', '--feature', 'group.version'], says: /Can't parse feature=level string group.version/ },
-      { argv: ['upgrade', '--feature', 'group.version=x'], says: /Can't parse feature=level string/ },
-      { argv: ['upgrade', '--feature', 'group.version=1', '--feature', 'group.version=0'], says: /Feature group.version was specified more than once/ },
-      { argv: ['upgrade', '--metadata', '9.9'], says: /Unknown metadata.version 9.9/ },
-      { argv: ['upgrade', '--feature', 'group.version=1', '--unsafe'], says: /--unsafe goes with downgrade and disable/ },
-      { argv: ['disable', '--metadata', '4.0-IV0'], says: /--metadata does not go with disable/ },
-      { argv: ['describe', '--dry-run'], says: /--dry-run does not go with describe/ },
+      { argv: ['upgrade'], says: /You must specify at least one feature to upgrade\n/ },
+      { argv: ['downgrade', '--dry-run'], says: /You must specify at least one feature to downgrade\n/ },
+      { argv: ['disable'], says: /You must specify at least one feature to disable\n/ },
+      { argv: ['upgrade', '--feature', 'group.version'], says: /Can't parse feature=level string group\.version: equals sign not found\.\n/ },
+      { argv: ['upgrade', '--feature', 'group.version=x'], says: /Can't parse feature=level string group\.version=x: unable to parse x as a short\.\n/ },
+      { argv: ['upgrade', '--feature', 'group.version=40000'], says: /unable to parse 40000 as a short\./ },
+      { argv: ['upgrade', '--feature', 'group.version=1', '--feature', 'group.version=1'], says: /Feature group\.version was specified more than once\.\n/ },
+      { argv: ['disable', '--feature', 'group.version', '--feature', 'group.version'], says: /Feature group\.version was specified more than once\.\n/ },
+      { argv: ['upgrade', '--feature', 'group.version=0'], says: /The upgradeType flag should be set to SAFE_DOWNGRADE or UNSAFE_DOWNGRADE when the provided maxVersionLevel:0 is < 1\.\n/ },
+      { argv: ['downgrade', '--feature', 'group.version=-1'], says: /Cannot specify a negative version level\.\n/ },
+      { argv: ['upgrade', '--feature', ' =1'], says: /Provided feature can not be empty\.\n/ },
+      { argv: ['upgrade', '--metadata', '9.9'], says: unknown('9.9') },
+      { argv: ['upgrade', '--release-version', '9.9'], says: unknown('9.9') },
+      { argv: ['downgrade', '--release-version', '3.3-IV0'], says: unknown('3.3-IV0') },
+      { argv: ['upgrade', '--release-version', '4.1'], says: unknown('4.1') },
+      { argv: ['version-mapping', '--release-version', '2.9-IV2'], says: unknown('2.9-IV2') },
+      { argv: ['upgrade', '--release-version', '4.0-IV0', '--feature', 'group.version=1'], says: /Can not specify `release-version` with other feature flags\.\n/ },
+      { argv: ['downgrade', '--release-version', '4.0-IV0', '--metadata', '4.0-IV0'], says: /Can not specify `release-version` with other feature flags\.\n/ },
+      { argv: ['upgrade', '--feature', 'group.version=1', '--unsafe'], says: /--unsafe goes with downgrade and disable, not with upgrade/ },
+      { argv: ['upgrade', '--release-version', '4.0-IV0', '--unsafe'], says: /--unsafe goes with downgrade and disable, not with upgrade/ },
+      { argv: ['disable', '--metadata', '4.0-IV0'], says: /--metadata goes with upgrade and downgrade, not with disable/ },
+      { argv: ['disable', '--release-version', '4.0-IV0'], says: /--release-version goes with upgrade, downgrade and version-mapping, not with disable/ },
+      { argv: ['describe', '--dry-run'], says: /--dry-run goes with upgrade, downgrade and disable, not with describe/ },
+      { argv: ['version-mapping', '--feature', 'group.version=1'], says: /--feature goes with upgrade, downgrade, disable and feature-dependencies, not with version-mapping/ },
+      { argv: ['feature-dependencies', '--release-version', '4.0'], says: /--release-version goes with upgrade, downgrade and version-mapping, not with feature-dependencies/ },
+      { argv: ['feature-dependencies'], says: /--feature is required with feature-dependencies/ },
+      { argv: ['feature-dependencies', '--feature', 'metadata.version'], says: /Can't parse feature=level string metadata\.version: equals sign not found\./ },
+      { argv: ['feature-dependencies', '--feature', 'metadata.version=5'], says: /Unknown metadata\.version 5\n/ },
+      { argv: ['feature-dependencies', '--feature', 'group.version=2'], says: /No feature:group\.version with feature level 2\n/ },
+      { argv: ['feature-dependencies', '--feature', 'eligible.leader.replicas.version=1'], says: /Unknown feature: eligible\.leader\.replicas\.version\n/ },
     ];
     for (const c of cases) {
       const r = await runCli(['features', '--bootstrap-server', '127.0.0.1:1', ...c.argv]);
       expect(r.code, `${c.argv.join(' ')}: ${r.stderr}`).to.equal(2);
       expect(r.stderr).to.match(c.says);
+      expect(r.stdout, c.argv.join(' ')).to.equal(c.argv[0] !== 'disable' && c.argv.includes('--metadata') && !c.argv.includes('--release-version') ? ' `metadata` flag is deprecated and may be removed in a future release.\n' : '');
     }
   });
 
@@ -47,6 +122,9 @@ describe('cli/commands/features', () => {
     expect(own.code).to.equal(0);
     expect(own.stdout).to.match(/usage: samsa features \[--bootstrap-server host:port\] describe/);
     expect(own.stdout).to.include('--unsafe');
+    expect(own.stdout).to.include('--release-version version');
+    expect(own.stdout).to.match(/^ {7}samsa features version-mapping \[--release-version version\]$/m);
+    expect(own.stdout).to.match(/^ {7}samsa features feature-dependencies \(--feature name=level\)\.\.\.$/m);
   });
 });
 
@@ -107,14 +185,103 @@ describe('cli/commands/features: against a cluster', function () {
     expect(await level()).to.equal('0');
   });
 
-  it("a refused update exits 1 with Kafka's lines for each feature, nothing changed", async () => {
+  const FAILED = 'The update failed for all features since the following feature had an error: ';
+
+  /** The finalized levels describe prints, by feature. */
+  const finalized = async (): Promise<Record<string, string>> => {
+    const r = await c.run('features', ['describe']);
+    expect(r.code, r.stderr).to.equal(0);
+    return Object.fromEntries([...r.stdout.matchAll(/^Feature: (\S+)\t.*\tFinalizedVersionLevel: (\S+)\t/gm)].map((m) => [m[1]!, m[2]!]));
+  };
+  const NEW_CLUSTER = { 'group.version': '1', 'kraft.version': '1', 'metadata.version': '4.0-IV0', 'share.version': '1', 'transaction.version': '0' };
+
+  it("a refused update exits 1 with Kafka's lines for each feature (the deprecated --metadata noted first), nothing changed", async () => {
     const r = await c.run('features', ['upgrade', '--feature', 'group.version=2', '--metadata', '4.0-IV0']);
     expect(r.code).to.equal(1);
-    const lines = r.stdout.trim().split('\n');
-    expect(lines).to.have.length(2);
-    expect(lines[0]).to.match(/^Could not upgrade group.version to 2\. INVALID_UPDATE_VERSION: Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1\.$/);
-    expect(lines[1]).to.match(/^Could not upgrade metadata.version to 22\. /);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).to.have.length(3);
+    // Kafka's line, its leading space included
+    expect(lines[0]).to.equal(' `metadata` flag is deprecated and may be removed in a future release.');
+    const why = `${FAILED}Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1`;
+    expect(lines.slice(1)).to.deep.equal([`Could not upgrade group.version to 2. ${why}`, `Could not upgrade metadata.version to 22. ${why}`]);
     expect(r.stderr).to.match(/2 out of 2 operation\(s\) failed\./);
     expect(await finalizedGroupVersion()).to.equal('1');
+  });
+
+  it("kraft.version cannot be lowered, as in Kafka; a dry run that would fail says 'Can not'", async () => {
+    const r = await c.run('features', ['disable', '--feature', 'kraft.version']);
+    expect([r.code, r.stdout.trim()]).to.deep.equal([1, `Could not disable kraft.version. ${FAILED}Invalid update version 0 for feature kraft.version. Can't downgrade the version of this feature.`]);
+    const dry = await c.run('features', ['upgrade', '--feature', 'transaction.version=3', '--dry-run']);
+    expect([dry.code, dry.stdout.trim()]).to.deep.equal([1, `Can not upgrade transaction.version to 3. ${FAILED}Invalid update version 3 for feature transaction.version. Local controller 1 only supports versions 0-2`]);
+    expect(dry.stderr).to.match(/1 out of 1 operation\(s\) failed\./);
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+  });
+
+  it('--release-version: upgrade and downgrade every feature to what a release gives it, --dry-run changing nothing', async () => {
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+    expect((await c.run('features', ['upgrade', '--feature', 'transaction.version=2'])).code).to.equal(0);
+
+    // an upgrade to samsa's release leaves out the features it has at 0 (transaction.version, share.version)
+    const upDry = await c.run('features', ['upgrade', '--release-version', '4.0-IV0', '--dry-run']);
+    expect([upDry.code, upDry.stdout], upDry.stderr).to.deep.equal([0, 'group.version can be upgraded to 1.\nkraft.version can be upgraded to 1.\nmetadata.version can be upgraded to 22.\n']);
+    const up = await c.run('features', ['upgrade', '--release-version', '4.0']);
+    expect([up.code, up.stdout], up.stderr).to.deep.equal([0, 'group.version was upgraded to 1.\nkraft.version was upgraded to 1.\nmetadata.version was upgraded to 22.\n']);
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'transaction.version': '2' });
+
+    // a downgrade names every feature, those at 0 too
+    const downLines = (verb: string) => [
+      `group.version ${verb} downgraded to 1.`,
+      `kraft.version ${verb} downgraded to 1.`,
+      `metadata.version ${verb} downgraded to 22.`,
+      `share.version ${verb} downgraded to 0.`,
+      `transaction.version ${verb} downgraded to 0.`,
+    ];
+    const downDry = await c.run('features', ['downgrade', '--release-version', '4.0-IV0', '--dry-run']);
+    expect([downDry.code, downDry.stdout.trimEnd().split('\n')], downDry.stderr).to.deep.equal([0, downLines('can be')]);
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'transaction.version': '2' });
+    const unsafeDry = await c.run('features', ['downgrade', '--release-version', '4.0-IV0', '--unsafe', '--dry-run']);
+    expect([unsafeDry.code, unsafeDry.stdout.trimEnd().split('\n')], unsafeDry.stderr).to.deep.equal([0, downLines('can be')]);
+    const down = await c.run('features', ['downgrade', '--release-version', '4.0-IV0']);
+    expect([down.code, down.stdout.trimEnd().split('\n')], down.stderr).to.deep.equal([0, downLines('was')]);
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'share.version': '0', 'transaction.version': '0' });
+
+    // the release upgrade does not bring share.version back: 4.0-IV0 has it at 0
+    expect((await c.run('features', ['upgrade', '--release-version', '4.0-IV0'])).code).to.equal(0);
+    expect((await finalized())['share.version']).to.equal('0');
+    expect((await c.run('features', ['upgrade', '--feature', 'share.version=1'])).code).to.equal(0);
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+  });
+
+  it('--release-version refused: an older release as an upgrade, a newer one as a downgrade, a feature the release has higher as a downgrade; nothing changed', async () => {
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+    // 3.9-IV0 gives kraft.version 1 and metadata.version 21, which samsa's controller does not take
+    const older = await c.run('features', ['upgrade', '--release-version', '3.9-IV0']);
+    expect(older.code).to.equal(1);
+    const olderWhy = `${FAILED}Invalid update version 21 for feature metadata.version. Local controller 1 only supports versions 22`;
+    expect(older.stdout.trimEnd().split('\n')).to.deep.equal([`Could not upgrade kraft.version to 1. ${olderWhy}`, `Could not upgrade metadata.version to 21. ${olderWhy}`]);
+    expect(older.stderr).to.match(/2 out of 2 operation\(s\) failed\./);
+
+    const newer = await c.run('features', ['downgrade', '--release-version', '4.2-IV0']);
+    expect(newer.code).to.equal(1);
+    const newerWhy = `${FAILED}Invalid update version 28 for feature metadata.version. Local controller 1 only supports versions 22`;
+    expect(newer.stdout.trimEnd().split('\n')).to.deep.equal([
+      `Could not downgrade group.version to 1. ${newerWhy}`,
+      `Could not downgrade kraft.version to 1. ${newerWhy}`,
+      `Could not downgrade metadata.version to 28. ${newerWhy}`,
+      `Could not downgrade share.version to 1. ${newerWhy}`,
+      `Could not downgrade transaction.version to 2. ${newerWhy}`,
+    ]);
+    expect(newer.stderr).to.match(/5 out of 5 operation\(s\) failed\./);
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+
+    // with group.version at 0, the release's 1 is an upgrade: the downgrade is refused whole (share.version stays 1)
+    expect((await c.run('features', ['disable', '--feature', 'group.version'])).code).to.equal(0);
+    const raise = await c.run('features', ['downgrade', '--release-version', '4.0-IV0']);
+    expect(raise.code).to.equal(1);
+    expect(raise.stdout).to.include(`Could not downgrade share.version to 0. ${FAILED}Invalid update version 1 for feature group.version. Can't downgrade to a newer version.\n`);
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'group.version': '0' });
+    const back = await c.run('features', ['upgrade', '--release-version', '4.0-IV0']);
+    expect(back.code, back.stdout).to.equal(0);
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
   });
 });

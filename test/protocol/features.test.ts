@@ -1,17 +1,22 @@
 /**
  * Feature levels (src/protocol/features.ts): the definitions samsa advertises, level names as
- * Kafka's tools print them, and every rule of checkFeatureUpdates (Kafka's
- * FeatureControlManager.updateFeatures): all or none, upgrade vs downgrade, ranges, fixed
- * features, dependencies, unsafe metadata.version downgrades.
+ * Kafka's tools print them, what each release gives each feature (Kafka 4.2's
+ * Feature.defaultLevel), and every rule of checkFeatureUpdates (Kafka's
+ * FeatureControlManager.updateFeatures): all or none, upgrade vs downgrade, ranges, kraft.version,
+ * dependencies, metadata.version downgrades.
  */
 import { expect } from 'chai';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import {
   checkFeatureUpdates,
   defaultFeatureLevels,
+  featureDefinition,
   featureLevelName,
+  FEATURES,
   finalizedLevel,
-  metadataVersionLevel,
+  RELEASE_FEATURES,
+  releaseFeatureLevel,
+  releaseFeatureLevels,
   UpgradeType,
   type FeatureUpdate,
 } from '../../src/protocol/features.js';
@@ -37,14 +42,60 @@ describe('protocol/features', () => {
     expect(finalizedLevel(undefined, 'group.version')).to.equal(0);
   });
 
-  it("metadata.version levels by Kafka's release names, and back", () => {
+  it("levels as Kafka's levelToString prints them: metadata.version by release name, UNKNOWN for a level Kafka 4.2 does not know", () => {
     expect(featureLevelName('metadata.version', 22)).to.equal('4.0-IV0');
     expect(featureLevelName('metadata.version', 7)).to.equal('3.3-IV3');
-    expect(featureLevelName('metadata.version', 99)).to.equal('99');
+    expect(featureLevelName('metadata.version', 29)).to.equal('4.2-IV1');
+    expect(featureLevelName('metadata.version', 99)).to.equal('UNKNOWN 99');
+    expect(featureLevelName('metadata.version', 4)).to.equal('UNKNOWN 4');
+    expect(featureLevelName('metadata.version', 0)).to.equal('UNKNOWN 0');
     expect(featureLevelName('group.version', 1)).to.equal('1');
-    expect(metadataVersionLevel('4.0-IV0')).to.equal(22);
-    expect(metadataVersionLevel('3.7')).to.equal(19);
-    expect(metadataVersionLevel('2.8')).to.equal(undefined);
+  });
+
+  describe('releases: the level each gives each feature (Kafka 4.2 bootstrap levels)', () => {
+    // Kafka 4.2: KRaftVersion 1 at 3.9-IV0 (21), GroupVersion 1 at 4.0-IV0 (22), TransactionVersion
+    // 1 and 2 at 4.0-IV2 (24), ShareVersion 1 at 4.2-IV0 (28)
+    const at = (mv: number) => Object.fromEntries(releaseFeatureLevels(mv).map((f) => [f.name, f.level]));
+
+    it("lists samsa's features in the order of Kafka's Feature enum, and none it lacks", () => {
+      expect(releaseFeatureLevels(22).map((f) => f.name)).to.deep.equal(['kraft.version', 'transaction.version', 'group.version', 'share.version']);
+      expect(RELEASE_FEATURES).to.not.include('metadata.version');
+      expect(RELEASE_FEATURES).to.not.include('eligible.leader.replicas.version');
+      expect(RELEASE_FEATURES).to.not.include('streams.version');
+      // every feature samsa has but metadata.version is in a release
+      expect([...RELEASE_FEATURES].sort()).to.deep.equal(FEATURES.map((f) => f.name).filter((n) => n !== 'metadata.version').sort());
+    });
+
+    it('each boundary: the level appears at its bootstrap metadata.version, not one level before', () => {
+      expect(at(7)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
+      expect(at(20)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
+      expect(at(21)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
+      expect(at(22)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'share.version': 0 });
+      expect(at(23)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'share.version': 0 });
+      expect(at(24)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 0 });
+      expect(at(27)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 0 });
+      expect(at(28)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 1 });
+      expect(at(29)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 1 });
+    });
+
+    it("transaction.version goes from 0 straight to 2 (1 and 2 share 4.0-IV2); a feature without bootstrap levels is 0", () => {
+      expect(releaseFeatureLevel(featureDefinition('transaction.version')!, 24)).to.equal(2);
+      expect(releaseFeatureLevel(featureDefinition('transaction.version')!, 23)).to.equal(0);
+      expect(releaseFeatureLevel(featureDefinition('metadata.version')!, 22)).to.equal(0);
+      expect(releaseFeatureLevel({ name: 'x', min: 0, max: 3, defaultLevel: 0, bootstrapMetadataVersions: [7, 10, 12, 20] }, 12)).to.equal(2);
+    });
+
+    it("no release gives a level outside samsa's ranges; a downgrade to samsa's release (4.0-IV0) passes the controller's checks from a new cluster's levels, share.version going to 0", () => {
+      for (let mv = 7; mv <= 29; mv++) {
+        for (const f of releaseFeatureLevels(mv)) {
+          const def = featureDefinition(f.name)!;
+          expect(f.level, `${f.name} at ${mv}`).to.be.within(def.min, def.max);
+        }
+      }
+      const levels = { 'metadata.version': 22, ...at(22) };
+      const updates = Object.entries(levels).map(([feature, level]) => ({ feature, level, upgradeType: UpgradeType.SafeDowngrade }));
+      expect(checkFeatureUpdates(CURRENT, updates)).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'kraft.version': 1, 'group.version': 1 } });
+    });
   });
 
   it('group.version down to 0 (a safe downgrade) drops it; back up to 1; an update to the level it has changes nothing', () => {
@@ -60,11 +111,15 @@ describe('protocol/features', () => {
   });
 
   it('refused: a level outside what samsa implements; a feature it does not know (only 0 is)', () => {
-    refused([up('group.version', 2)], /^Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1\.$/);
-    refused([up('transaction.version', 3)], /only supports versions 0-2/);
-    refused([up('metadata.version', 23)], /only supports versions 22-22/);
-    refused([up('no.such.feature', 1)], /only supports versions 0-0/);
-    expect(checkFeatureUpdates(CURRENT, [safe('no.such.feature', 0)]).ok).to.equal(true);
+    refused([up('group.version', 2)], /^Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1$/);
+    refused([up('transaction.version', 3)], /only supports versions 0-2$/);
+    refused([up('metadata.version', 23)], /^Invalid update version 23 for feature metadata.version\. Local controller only supports versions 22$/);
+    refused([up('no.such.feature', 1)], /^Invalid update version 1 for feature no.such.feature\. Local controller does not support this feature\.$/);
+    // Kafka's features samsa lacks are taken as disabled: disabling one changes nothing
+    expect(checkFeatureUpdates(CURRENT, [safe('no.such.feature', 0)])).to.deep.equal({ ok: true, levels: CURRENT });
+    // the controller names itself as Kafka's does
+    const named = checkFeatureUpdates(CURRENT, [up('group.version', 2)], 3000);
+    expect(named).to.deep.include({ ok: false, errorMessage: 'Invalid update version 2 for feature group.version. Local controller 3000 only supports versions 0-1' });
   });
 
   it('refused: a level below 0, an unknown upgrade type, a feature named twice', () => {
@@ -74,20 +129,27 @@ describe('protocol/features', () => {
     expect(twice).to.deep.include({ ok: false, errorCode: ErrorCode.INVALID_REQUEST });
   });
 
-  it('refused: changing a feature samsa keeps fixed (kraft.version), and metadata.version below the one level samsa writes', () => {
-    refused([safe('kraft.version', 0)], /samsa cannot change it: every samsa controller quorum is dynamic/);
-    refused([safe('metadata.version', 21)], /only supports versions 22-22/);
-    refused([unsafe('metadata.version', 21)], /only supports versions 22-22/);
+  it("refused: lowering kraft.version (as Kafka's controller), and metadata.version below the one level samsa writes", () => {
+    refused([safe('kraft.version', 0)], /^Invalid update version 0 for feature kraft\.version\. Can't downgrade the version of this feature\.$/);
+    refused([unsafe('kraft.version', 0)], /Can't downgrade the version of this feature\.$/);
+    expect(checkFeatureUpdates(CURRENT, [safe('kraft.version', 1)]).ok).to.equal(true);
+    expect(checkFeatureUpdates(CURRENT, [up('kraft.version', 1)]).ok).to.equal(true);
+    refused([safe('metadata.version', 21)], /only supports versions 22$/);
+    refused([unsafe('metadata.version', 21)], /only supports versions 22$/);
   });
 
-  it('an unsafe downgrade of metadata.version is refused as in KRaft, before anything else is looked at', () => {
-    // a level samsa implements, below the finalized one (a cluster that finalized a later level)
-    refused([unsafe('metadata.version', 22)], /Unsafe metadata downgrade is not supported/, { 'metadata.version': 25 });
+  it("a metadata.version downgrade across a level that changed the metadata is refused, safe or unsafe, with Kafka's messages", () => {
+    // a level samsa implements, below the finalized one (a cluster that finalized a later level): 4.0-IV1 (23) changed the metadata
+    refused([unsafe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 25 to 22\. Unsafe metadata downgrade is not supported in this version\.$/, { 'metadata.version': 25 });
+    refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 25 to 22\. Refusing to perform the requested downgrade because it might delete metadata information\.$/, { 'metadata.version': 25 });
+    refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 23 to 22\./, { 'metadata.version': 23 });
   });
 
-  it('dependencies: group.version 1 needs metadata.version 4.0-IV0, among the updated levels', () => {
-    refused([up('group.version', 1)], /group.version could not be set to 1 because it depends on metadata.version level 22/, {});
+  it("dependencies: every level above 0 needs metadata.version 3.3-IV3 among the updated levels (Kafka's Feature.validateVersion); group.version has no others", () => {
+    refused([up('group.version', 1)], /^Invalid update version 1 for feature group.version\. group.version could not be set to 1 because it depends on metadata.version=7 \(3\.3-IV3\)$/, {});
     expect(checkFeatureUpdates({}, [up('metadata.version', 22), up('group.version', 1)]).ok).to.equal(true);
+    expect(checkFeatureUpdates({}, [safe('group.version', 0)]).ok).to.equal(true);
+    for (const f of FEATURES) expect(f.dependencies ?? {}, f.name).to.deep.equal({});
   });
 
   it('all or none: one refused update refuses the whole request', () => {

@@ -58,12 +58,12 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
     expect(await finalized(k)).to.deep.equal(before);
   });
 
-  it("refused with Kafka's reasons, nothing changed: a downgrade sent as an upgrade, a level samsa lacks, a fixed feature", async () => {
+  it("refused with Kafka's reasons, nothing changed: a downgrade sent as an upgrade, a level samsa lacks, kraft.version lowered", async () => {
     const before = await finalized(k);
     const cases: [Parameters<typeof update>[2], RegExp][] = [
       [[{ feature: 'group.version', maxVersionLevel: 0 }], /without setting the upgrade type to either safe or unsafe downgrade/],
-      [[{ feature: 'group.version', maxVersionLevel: 2 }], /^Invalid update version 2 for feature group.version. Local controller only supports versions 0-1.$/],
-      [[{ feature: 'kraft.version', maxVersionLevel: 0, upgradeType: SAFE }], /samsa cannot change it/],
+      [[{ feature: 'group.version', maxVersionLevel: 2 }], /^The update failed for all features since the following feature had an error: Invalid update version 2 for feature group\.version\. Local controller \d+ only supports versions 0-1$/],
+      [[{ feature: 'kraft.version', maxVersionLevel: 0, upgradeType: SAFE }], /Invalid update version 0 for feature kraft\.version\. Can't downgrade the version of this feature\.$/],
       // all or none: the good update is not made either
       [[{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }, { feature: 'transaction.version', maxVersionLevel: 3 }], /transaction.version/],
     ];
