@@ -28,6 +28,7 @@
  * cluster only where the group has no value of its own, and the group keeps it.
  */
 import type { ClientMetric } from '../src/client/metrics.js';
+import type { SamsaClient } from '../src/client/samsa.js';
 import type { ShareConsumer, ShareRecord } from '../src/client/share-consumer.js';
 import { SamsaError } from '../src/client/errors.js';
 import { CliError, UsageError } from '../src/cli/errors.js';
@@ -357,8 +358,8 @@ export async function runShareConsume(cluster: PerfClients, o: ShareConsumeOptio
  * group is first assigned the partition. Returns the value the run goes with, and whether the
  * run set it.
  */
-export async function startGroupAtEarliest(target: PerfTarget, group: string, keepOwn: boolean): Promise<{ reset: string; setByRun: boolean }> {
-  const admin = (await target.adminClient()).admin();
+export async function startGroupAtEarliest(client: SamsaClient, group: string, keepOwn: boolean): Promise<{ reset: string; setByRun: boolean }> {
+  const admin = client.admin();
   await admin.connect();
   try {
     // a group of another type keeps its id: refused before its configs are touched
@@ -471,7 +472,7 @@ export async function perfShareConsumeWithFlags(f: ParsedFlags<typeof SHARE_CONS
       refusePrepareFlags(f.given, `topic '${f.topic}' exists and is read as it is`);
     }
     topic = await chooseTopic(target, { topic: f.topic, defaultName: f.topic, partitions: f.partitions, replicationFactor: f['replication-factor'], config: topicConfig({ replicationFactor: f['replication-factor'], minInsyncReplicas: 0 }) }, f.given);
-    reset = await startGroupAtEarliest(target, group, target.kind === 'running');
+    reset = await startGroupAtEarliest(await target.adminClient(), group, target.kind === 'running');
     if (reset.setByRun && target.kind === 'running') process.stderr.write(`[share-consume] group ${group}: ${AUTO_OFFSET_RESET} set to earliest (it had no value of its own), so that it reads the topic from its start where it has read nothing yet; the group keeps it\n`);
     if (!reset.setByRun) process.stderr.write(`[share-consume] group ${group}: its own ${AUTO_OFFSET_RESET} ${reset.reset} is kept: where it has read nothing yet, it starts there\n`);
     if (topic.origin === 'existing') {

@@ -4,7 +4,8 @@
  * the raw limits measured first in the same run, an untimed warm-up (produce, then read), then (each step's
  * topic deleted when the step is done, so every step starts from the same machine state):
  *   produce RF 1 acks 1, produce RF 3 acks all (100 B records, 6 partitions, 1 producer),
- *   consume (1 consumer, then a group of 3) reading the RF 1 topic, end-to-end latency at
+ *   consume (1 consumer, then a group of 3, then a share group of 1: no target, drawn against
+ *   the consumer) reading the RF 1 topic, end-to-end latency at
  *   50,000 records/s, 1 KiB records against fs.writeSync, partition scaling 6 -> 100 -> 1,000.
  * Prints one summary table (value, target, PASS/MISS, ratio to the raw limit), writes
  * benchmarks/results/perf-suite.json and benchmarks/results/summary.svg.
@@ -24,6 +25,7 @@ import { formatCpuPerRecords, formatCpuShort, stealNotes, type CpuReport } from 
 import { formatTraffic } from './lib/traffic.js';
 import { benchScale, benchWarmupMs, formatNumber, formatRatio, medianBy, stopwatch } from './lib/timing.js';
 import { runConsume } from './perf-consume.js';
+import { runShareConsume, shareConsumerConfigOf, startGroupAtEarliest } from './perf-share-consume.js';
 import { rawRoundTripLoad, runE2e } from './perf-e2e.js';
 import { brokerKernelMsPerGiB, defaultProduceOptions, recordsWrittenBy, runProduce, topicConfig } from './perf-produce.js';
 import { runScaling } from './perf-scaling.js';
@@ -40,6 +42,8 @@ export interface SuiteRow {
   limit?: number;
   limitName?: string;
   detail?: string;
+  /** A figure without a target drawn against another row's value (else against the 6-partition scaling run). */
+  versus?: { name: string; value: number };
 }
 
 export function passes(r: SuiteRow): boolean {
@@ -114,8 +118,37 @@ async function main(): Promise<void> {
     const c3 = await runConsume(cluster, { topic: p1.topic, records: inTopic, recordSize: 100, consumers: 3, maxPollRecords: 10_000, maxPartitionFetchBytes: 1_048_576, timeoutMs: 120_000, label: 'consume x3' });
     details.consume3 = c3;
     cpu.push({ step: 'consume, group of 3', report: c3.cpu });
-    await deleteTopic(cluster, admin, p1.topic);
     rows.push({ name: 'consume, group of 3', value: c3.recordsPerSec, unit: 'rec/s', target: 1_500_000, higherIsBetter: true, limit: recLimit(limits.portMiBs, 100), limitName: 'MessagePort', detail: `${c3.delivered - c3.records} redelivered after rebalances` });
+
+    // the same topic read by a share group of one (KIP-932: records acquired, locked and
+    // acknowledged one by one, the share state written to __share_group_state); no issue
+    // target: drawn against the consumer above
+    const shareGroup = 'bench-share';
+    await startGroupAtEarliest(admin, shareGroup, false);
+    const sc = await runShareConsume(cluster, {
+      topic: p1.topic,
+      records: inTopic,
+      shareConsumers: 1,
+      groupId: shareGroup,
+      config: shareConsumerConfigOf({ maxPollRecords: 10_000, fetchMaxBytes: 1_048_576, checkCrcs: false }),
+      clientId: 'bench-share',
+      gapMs: 10_000,
+      label: 'share consume x1',
+    });
+    details.shareConsume1 = sc;
+    cpu.push({ step: 'share consume, 1 share consumer', report: sc.cpu });
+    rows.push({
+      name: 'consume, 1 share consumer',
+      value: sc.recordsPerSec,
+      unit: 'rec/s',
+      target: Number.NaN,
+      higherIsBetter: true,
+      limit: recLimit(limits.portMiBs, 100),
+      limitName: 'MessagePort',
+      detail: `${sc.records} records, ${sc.redelivered} delivered again${sc.stalled ? ', stopped short' : ''}`,
+      versus: { name: 'the consumer', value: c1.recordsPerSec },
+    });
+    await deleteTopic(cluster, admin, p1.topic);
 
     // end-to-end latency at 50,000 records/s, before the RF 3 step: right after it the brokers'
     // V8 heaps start a mark-compact every 1-2 s for a while (incremental marking started at
@@ -237,13 +270,13 @@ async function main(): Promise<void> {
     const first = rows.find((x) => x.name.startsWith('scaling: '));
     return {
       label: r.name,
-      ratio: hasTarget ? targetRatio(r) : first ? r.value / first.value : 1,
+      ratio: hasTarget ? targetRatio(r) : r.versus ? r.value / r.versus.value : first ? r.value / first.value : 1,
       status: hasTarget ? (passes(r) ? 'PASS' : 'MISS') : 'info',
-      note: `${fmt(r.value, r.unit)}${hasTarget ? ` (target ${r.higherIsBetter ? '>=' : '<='} ${fmt(r.target, r.unit)})` : ' (vs 6 partitions)'}`,
+      note: `${fmt(r.value, r.unit)}${hasTarget ? ` (target ${r.higherIsBetter ? '>=' : '<='} ${fmt(r.target, r.unit)})` : r.versus ? ` (vs ${r.versus.name})` : ' (vs 6 partitions)'}`,
     };
   });
   const svg = renderBarChart('samsa perf suite: share of each target reached', bars, {
-    subtitle: `3 worker-thread brokers, ${env.cpus} CPUs, ${new Date().toISOString().slice(0, 16)}Z; bar length = value / target (latency and loss: target / value); grey = scaling, vs 6 partitions`,
+    subtitle: `3 worker-thread brokers, ${env.cpus} CPUs, ${new Date().toISOString().slice(0, 16)}Z; bar length = value / target (latency and loss: target / value); grey = no target: the share consumer vs the consumer, scaling vs 6 partitions`,
   });
   const svgFile = fileURLToPath(new URL('summary.svg', resultsDir));
   await writeFile(svgFile, svg);
