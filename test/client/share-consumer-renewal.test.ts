@@ -12,33 +12,19 @@
 import { expect } from 'chai';
 import { parseShareConsumerConfig, ShareConsumerConfigError } from '../../actors/share-consumer/share-consumer-config.js';
 import { coordinatorPath, type ShareGroupDescribeResponse } from '../../actors/group-coordinator/messages.js';
-import type { DescribedSharePartition, SharePartitionsDescription } from '../../actors/share-partition/messages.js';
-import { sharePartitionManagerPath } from '../../actors/share-partition/messages.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
-import { AcknowledgeType, IllegalStateError, type ShareAcknowledgementResult, type ShareConsumer, type ShareRecord } from '../../src/client/share-consumer.js';
+import { AcknowledgeType, IllegalStateError, type ShareAcknowledgementResult, type ShareRecord } from '../../src/client/share-consumer.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isFailure } from '../../src/runtime/types.js';
 import { checkFor } from '../helpers/check-for.js';
-import { TestCluster, fastFailover } from '../helpers/cluster.js';
+import type { TestCluster } from '../helpers/cluster.js';
 import { produceValues } from '../helpers/group-records.js';
+import { oneBrokerShareFixture, pollUntil, values } from '../helpers/share-consumers.js';
 
 /** The short acquisition lock the renewal groups get (the least the brokers allow). */
 const LOCK_MS = 1_000;
 
-const values = (records: readonly ShareRecord[]) => records.map((r) => String(r.value));
 const described = (records: readonly ShareRecord[]) => records.map((r) => [String(r.value), r.offset, r.deliveryCount]);
-
-/** Polls until `until` holds of everything received (or the time is up); returns it all. */
-async function pollUntil(consumer: ShareConsumer, until: (all: ShareRecord[]) => boolean, timeoutMs = 15_000, each?: (records: ShareRecord[]) => void): Promise<ShareRecord[]> {
-  const all: ShareRecord[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (!until(all) && Date.now() < deadline) {
-    const got = await consumer.poll(200);
-    all.push(...got);
-    each?.(got);
-  }
-  return all;
-}
 
 /** The application's processing time between two polls. */
 const processing = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,61 +32,14 @@ const processing = (ms: number) => new Promise((resolve) => setTimeout(resolve, 
 describe('client/share consumer: lock renewal, max.poll.interval.ms and share.acquire.mode', function () {
   this.timeout(60_000);
 
+  const f = oneBrokerShareFixture('renew', { 'group.share.record.lock.duration.ms': 15_000, 'group.share.min.record.lock.duration.ms': LOCK_MS }, { 'group.share.min.record.lock.duration.ms': LOCK_MS });
+  const { consumer, start, sharePartition } = f;
   let c: TestCluster;
   let samsa: SamsaClient;
-  let topicNo = 0;
   let topic = '';
-  const open: ShareConsumer[] = [];
-
-  before(async () => {
-    c = await TestCluster.start({
-      brokers: 1,
-      ...fastFailover(
-        {
-          'share.coordinator.state.topic.num.partitions': 1,
-          'share.coordinator.state.topic.replication.factor': 1,
-          'offsets.topic.num.partitions': 1,
-          'offsets.topic.replication.factor': 1,
-          'group.share.record.lock.duration.ms': 15_000,
-          'group.share.min.record.lock.duration.ms': LOCK_MS,
-        },
-        { 'group.share.min.record.lock.duration.ms': LOCK_MS },
-      ),
-    });
-    samsa = c.samsa();
+  beforeEach(() => {
+    ({ c, samsa, topic } = f);
   });
-  after(async () => {
-    await c?.stop();
-  });
-  beforeEach(async () => {
-    topic = `renew-${++topicNo}`;
-    await c.client.createTopic(topic, 1, 1);
-    await c.client.waitForLeaders(topic);
-  });
-  afterEach(async () => {
-    for (const consumer of open.splice(0)) await consumer.close().catch(() => undefined);
-  });
-
-  function consumer(groupId: string, config: Record<string, unknown> = {}): ShareConsumer {
-    const sc = samsa.shareConsumer({ groupId, 'fetch.max.wait.ms': 200, ...config });
-    open.push(sc);
-    return sc;
-  }
-
-  async function sharePartition(groupId: string): Promise<DescribedSharePartition | undefined> {
-    const r = await c.system().ask<SharePartitionsDescription>({ node: 'b1', path: sharePartitionManagerPath(1) }, { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 5_000 });
-    if (isFailure(r)) throw new Error(r.message);
-    return r.partitions.find((p) => p.topic === topic && p.partition === 0);
-  }
-
-  /** Subscribes and polls until the group's share partition of the topic is there. */
-  async function start(sc: ShareConsumer): Promise<void> {
-    await sc.subscribe([topic]);
-    await checkFor(async () => {
-      expect(await sc.poll(100)).to.deep.equal([]);
-      return (await sharePartition(sc.groupId)) !== undefined;
-    }, 15_000, 0);
-  }
 
   /** The group's acquisition lock is LOCK_MS (a group config), once the broker has it. */
   async function shortLocks(groupId: string): Promise<void> {

@@ -11,11 +11,11 @@
 import { expect } from 'chai';
 import { ShareConsumerConfigError } from '../../actors/share-consumer/share-consumer-config.js';
 import { coordinatorPath, type FindCoordinatorResponse, type ShareGroupDescribeResponse } from '../../actors/group-coordinator/messages.js';
-import type { DescribedSharePartition, ShareManagerMsg, SharePartitionsDescription } from '../../actors/share-partition/messages.js';
+import type { ShareManagerMsg, SharePartitionsDescription } from '../../actors/share-partition/messages.js';
 import { sharePartitionManagerPath } from '../../actors/share-partition/messages.js';
 import { SamsaError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
-import { AcknowledgeType, IllegalStateError, type ShareAcknowledgementResult, type ShareConsumer, type ShareRecord } from '../../src/client/share-consumer.js';
+import { AcknowledgeType, IllegalStateError, type ShareAcknowledgementResult, type ShareRecord } from '../../src/client/share-consumer.js';
 import { brokerPath } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isFailure, type ActorRef } from '../../src/runtime/types.js';
@@ -23,6 +23,7 @@ import { checkFor } from '../helpers/check-for.js';
 import { TestCluster, fastFailover } from '../helpers/cluster.js';
 import { produceValues } from '../helpers/group-records.js';
 import { TxnWriter } from '../helpers/txn-writer.js';
+import { oneBrokerShareFixture, pollUntil, values } from '../helpers/share-consumers.js';
 
 const SHARE_BROKER_CONFIG = {
   'share.coordinator.state.topic.num.partitions': 1,
@@ -30,75 +31,18 @@ const SHARE_BROKER_CONFIG = {
   'group.share.record.lock.duration.ms': 15_000,
 };
 
-const values = (records: readonly ShareRecord[]) => records.map((r) => String(r.value));
-
-/** Polls until `until` holds of everything received (or the time is up); returns it all. */
-async function pollUntil(consumer: ShareConsumer, until: (all: ShareRecord[]) => boolean, timeoutMs = 15_000, each?: (records: ShareRecord[]) => void): Promise<ShareRecord[]> {
-  const all: ShareRecord[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (!until(all) && Date.now() < deadline) {
-    const got = await consumer.poll(200);
-    all.push(...got);
-    each?.(got);
-  }
-  return all;
-}
-
 describe('client/share consumer (KIP-932)', function () {
   this.timeout(60_000);
 
   describe('one broker', () => {
+    const f = oneBrokerShareFixture('queue', SHARE_BROKER_CONFIG);
+    const { consumer, start, sharePartition } = f;
     let c: TestCluster;
     let samsa: SamsaClient;
-    let topicNo = 0;
     let topic = '';
-    const open: ShareConsumer[] = [];
-
-    before(async () => {
-      c = await TestCluster.start({ brokers: 1, ...fastFailover({ ...SHARE_BROKER_CONFIG, 'share.coordinator.state.topic.replication.factor': 1, 'offsets.topic.replication.factor': 1 }) });
-      samsa = c.samsa();
+    beforeEach(() => {
+      ({ c, samsa, topic } = f);
     });
-    after(async () => {
-      await c?.stop();
-    });
-    beforeEach(async () => {
-      topic = `queue-${++topicNo}`;
-      await c.client.createTopic(topic, 1, 1);
-      await c.client.waitForLeaders(topic);
-    });
-    afterEach(async () => {
-      for (const consumer of open.splice(0)) await consumer.close().catch(() => undefined);
-    });
-
-    function consumer(groupId: string, config: Record<string, unknown> = {}): ShareConsumer {
-      const sc = samsa.shareConsumer({ groupId, 'fetch.max.wait.ms': 200, ...config });
-      open.push(sc);
-      return sc;
-    }
-
-    /** The group's share partition of the topic exists on the broker (its first fetch made it: latest starts there). */
-    async function initialized(groupId: string, of = topic): Promise<boolean> {
-      const r = await c.system().ask<SharePartitionsDescription>({ node: 'b1', path: sharePartitionManagerPath(1) }, { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 5_000 });
-      return !isFailure(r) && r.partitions.some((p) => p.topic === of);
-    }
-
-    /** Subscribes (to the test's topic unless told) and polls until the group's share partitions of them are there. */
-    async function start(sc: ShareConsumer, topics = [topic]): Promise<void> {
-      await sc.subscribe(topics);
-      for (const t of topics) {
-        await checkFor(async () => {
-          expect(await sc.poll(100)).to.deep.equal([]);
-          return initialized(sc.groupId, t);
-        }, 15_000, 0);
-      }
-    }
-
-    /** The group's state of the topic's partition 0 on broker 1. */
-    async function sharePartition(groupId: string): Promise<DescribedSharePartition | undefined> {
-      const r = await c.system().ask<SharePartitionsDescription>({ node: 'b1', path: sharePartitionManagerPath(1) }, { type: 'DescribeSharePartitions', groupId }, { timeoutMs: 5_000 });
-      if (isFailure(r)) throw new Error(r.message);
-      return r.partitions.find((p) => p.topic === topic && p.partition === 0);
-    }
 
     it('receives what is produced after its first poll, accepting it implicitly with the next poll', async () => {
       const sc = consumer('g-implicit');
