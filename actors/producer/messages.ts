@@ -7,6 +7,7 @@ import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { BrokerProduceResponse } from '../broker/messages.js';
 import type { TxnRpcResult } from './txn-rpc.js';
 import type { ClientMetric } from '../../src/client/metrics.js';
+import type { TelemetryDescription, TelemetryMsg } from '../../src/client/telemetry-loop.js';
 
 /** Offsets a transaction commits for a consumer group (sendOffsets). */
 export interface TxnOffsets {
@@ -70,7 +71,9 @@ export type ProducerMsg =
   /** enable.idempotence: a broker's answer to InitProducerId. */
   | { type: 'ProducerIdResult'; errorCode: number; errorMessage?: string; producerId: number; producerEpoch: number }
   /** transactional.id: a request to a coordinator settled (after its retries). */
-  | { type: 'TxnRpcDone'; op: TxnRpcOp; result: TxnRpcResult };
+  | { type: 'TxnRpcDone'; op: TxnRpcOp; result: TxnRpcResult }
+  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  | TelemetryMsg;
 
 /** The transactional requests the producer makes, one of each kind at a time. */
 export type TxnRpcOp = 'InitProducerId' | 'AddPartitionsToTxn' | 'AddOffsetsToTxn' | 'SendOffsets' | 'EndTxn';
@@ -99,6 +102,8 @@ export interface ProducerDescription {
   /** Batch buffers the producer keeps for its next batches. */
   freeBatchBuffers: number;
   metadataAgeMs: number;
+  /** enable.metrics.push: where its telemetry stands (KIP-714); null without. */
+  telemetry: TelemetryDescription | null;
 }
 
 export interface ProducerMetricsReply {

@@ -60,6 +60,11 @@ export interface ProducerConfig {
   metricsSampleWindowMs: number;
   /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
   metricsNumSamples: number;
+  /**
+   * enable.metrics.push (Kafka's, default true): push the producer's metrics to the brokers when
+   * a client metrics subscription asks for them (KIP-714, src/client/telemetry-loop.ts).
+   */
+  enableMetricsPush: boolean;
 }
 
 export class ProducerConfigError extends Error {
@@ -120,6 +125,7 @@ const SPECS: Record<string, Spec> = {
   'transaction.timeout.ms': { prop: 'transactionTimeoutMs', kind: 'int', min: 1, def: 60_000 },
   'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
   'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
+  'enable.metrics.push': { prop: 'enableMetricsPush', kind: 'bool', def: true },
 };
 
 export const PRODUCER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

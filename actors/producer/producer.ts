@@ -8,13 +8,17 @@
  * flight per broker (at most max.in.flight.requests.per.connection); the bytes held against buffer.memory
  * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters; with
  * enable.idempotence, the producer id and epoch and each partition's next sequence number; the
- * metrics' samples.
- * Handles: Send, Flush, Close, DescribeProducer, Metrics (Kafka's producer-metrics,
- * producer-metrics.ts), and internal Drain, ProduceDone, MetadataResult, BlockTimeout,
- * ProducerIdResult.
+ * metrics' samples; with enable.metrics.push, its telemetry push loop (KIP-714,
+ * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
+ * Handles: Send, Flush, Close (answered once flushed and, with telemetry, after the terminating
+ * push), DescribeProducer, Metrics (Kafka's producer-metrics, producer-metrics.ts), and internal
+ * Drain, ProduceDone, MetadataResult, BlockTimeout, ProducerIdResult, TelemetryTick,
+ * TelemetryAnswer.
  * Emits: Produce to leader brokers, one request per broker for many partitions, several
  * batches of a partition in one entry unless idempotent (ask, or tell for acks 0); Metadata
- * and InitProducerId to brokers; SendResult, Flushed, ProducerMetrics.
+ * and InitProducerId to brokers; GetTelemetrySubscriptions and PushTelemetry to a broker (its
+ * metrics under KIP-714's names, with transactional_id as a resource attribute); SendResult,
+ * Flushed, ProducerMetrics.
  */
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -34,6 +38,8 @@ import { ProducerMetrics, type TopicMetrics } from './producer-metrics.js';
 import { parseProducerConfig, producerCompressionLevel, type ProducerConfig } from './producer-config.js';
 import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
 import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
+import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
+import type { ClientMetric } from '../../src/client/metrics.js';
 
 export interface ProducerArgs {
   bootstrap: BootstrapBroker[];
@@ -168,6 +174,8 @@ export interface ProducerState {
   /** transactional.id: the transaction state (null: not a transactional producer). */
   txn: TxnManager<PartitionQueue> | null;
   metrics: ProducerMetrics;
+  /** enable.metrics.push: the telemetry push loop (null without). */
+  telemetry: TelemetryLoop | null;
 }
 
 const RECORD_OVERHEAD = 22;
@@ -750,7 +758,33 @@ function maybeFinishFlush(s: ProducerState, ctx: BaseContext<ProducerMsg>): void
   }
   if (!s.flushing || pendingRecords(s)) return;
   s.flushing = false;
-  for (const t of s.flushWaiters.splice(0)) ctx.replyTo(t, { type: 'Flushed', errorCode: ErrorCode.NONE });
+  const waiters = s.flushWaiters.splice(0);
+  const answer = () => {
+    for (const t of waiters) ctx.replyTo(t, { type: 'Flushed', errorCode: ErrorCode.NONE });
+  };
+  // closing: answered once the terminating push is done with too
+  if (s.closing) whenTelemetryClosed(s.telemetry, answer);
+  else answer();
+}
+
+/** Every metric now (Kafka's producer-metrics and producer-topic-metrics). */
+function metricsNow(s: ProducerState, now: number): ClientMetric[] {
+  return s.metrics.snapshot(now, s.config.clientId, {
+    bufferTotalBytes: s.config.bufferMemory,
+    bufferAvailableBytes: Math.max(0, s.config.bufferMemory - s.bufferUsed),
+    waitingSends: s.blocked.length,
+    requestsInFlight: s.inFlight.size,
+    metadataAgeMs: now - s.metadata.updatedAt,
+  });
+}
+
+/** What the telemetry push loop reads of the producer: its brokers, metrics, and KIP-714's producer label (transactional_id). */
+function telemetryHost(s: ProducerState): TelemetryHost {
+  return {
+    brokers: () => s.metadata.brokerRefs(),
+    metrics: (now) => metricsNow(s, now),
+    labels: (): Record<string, string> => (s.config.transactionalId !== null ? { transactional_id: s.config.transactionalId } : {}),
+  };
 }
 
 /** Admits blocked Sends in order while buffer.memory has room. */
@@ -1103,6 +1137,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       sequenceResetPending: false,
       txn: config.transactionalId !== null ? newTxnManager<PartitionQueue>(config.transactionalId) : null,
       metrics: new ProducerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
+      telemetry: startTelemetry(config.enableMetricsPush, { clientId: config.clientId, requestTimeoutMs: config.requestTimeoutMs, retryBackoffMs: config.retryBackoffMs }, ctx, args.random ? { random: args.random } : {}),
     };
     refreshMetadata(s, ctx);
     if (s.config.metadataMaxAgeMs > 0) ctx.timers.startPeriodic(METADATA_TIMER, s.config.metadataMaxAgeMs, { type: 'Drain' });
@@ -1154,7 +1189,17 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       if (token) s.flushWaiters.push(token);
       s.closing = true;
       s.flushing = true;
+      // as Kafka's producer, the terminating push goes out as the close begins
+      closeTelemetry(s.telemetry, telemetryHost(s), ctx);
       drain(s, ctx);
+    },
+
+    TelemetryTick(s, _m, ctx) {
+      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
+    },
+
+    TelemetryAnswer(s, m, ctx) {
+      onTelemetryAnswer(s.telemetry, m, ctx);
     },
 
     Drain(s, _m, ctx) {
@@ -1370,19 +1415,12 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
         blockedSends: s.blocked.length,
         freeBatchBuffers: s.pool.available,
         metadataAgeMs: ctx.clock.now() - s.metadata.updatedAt,
+        telemetry: describeTelemetry(s.telemetry),
       } satisfies ProducerDescription);
     },
 
     Metrics(s, _m, ctx) {
-      const now = ctx.clock.now();
-      const metrics = s.metrics.snapshot(now, s.config.clientId, {
-        bufferTotalBytes: s.config.bufferMemory,
-        bufferAvailableBytes: Math.max(0, s.config.bufferMemory - s.bufferUsed),
-        waitingSends: s.blocked.length,
-        requestsInFlight: s.inFlight.size,
-        metadataAgeMs: now - s.metadata.updatedAt,
-      });
-      ctx.reply({ type: 'ProducerMetrics', metrics } satisfies ProducerMetricsReply);
+      ctx.reply({ type: 'ProducerMetrics', metrics: metricsNow(s, ctx.clock.now()) } satisfies ProducerMetricsReply);
     },
   },
 });

@@ -104,6 +104,16 @@ export class MetadataCache {
     return { node: b.node, path: b.brokerId !== undefined ? brokerPath(b.brokerId) : METADATA_PROXY_PATH };
   }
 
+  /**
+   * The brokers themselves (never a node's metadata proxy), by id: the live ones of the last
+   * answer, else the bootstrap entries that name a broker id; none before either.
+   */
+  brokerRefs<M extends { type: string }>(): ActorRef<M>[] {
+    const live = (this.md?.brokers ?? []).filter((b) => !b.fenced);
+    const known = live.length > 0 ? live : this.bootstrap.filter((b): b is Required<BootstrapBroker> => b.brokerId !== undefined);
+    return [...known].sort((a, b) => a.brokerId - b.brokerId).map((b) => ({ node: b.node, path: brokerPath(b.brokerId) }));
+  }
+
   /** The controller channel on the active controller's node: it follows the quorum's leader. */
   controllerRef<M extends { type: string }>(): ActorRef<M> | null {
     return this.md ? { node: this.md.controllerNode, path: CONTROLLER_CHANNEL_PATH } : null;

@@ -1,0 +1,72 @@
+/**
+ * A broker for client telemetry tests (KIP-714): answers Metadata (one broker, 'b1' at
+ * /broker-1, topic 't' with one partition led by it), takes Produce with acks 1 (base offset 0),
+ * and logs each GetTelemetrySubscriptions and PushTelemetry with its reply token; the test answers
+ * them (Answer). A consumer's other requests are held unanswered (FindCoordinator answers
+ * COORDINATOR_NOT_AVAILABLE). `takes: false` makes one that knows no telemetry request at all
+ * (an older broker): a client's ask of it fails invalid-message.
+ */
+import type { BrokerMsg } from '../../actors/broker/messages.js';
+import type { ClusterMetadata } from '../../src/protocol/cluster.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
+import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition.js';
+import type { Message } from '../../src/runtime/types.js';
+
+export type TelemetryRequestMsg = Extract<BrokerMsg, { type: 'GetTelemetrySubscriptions' | 'PushTelemetry' }>;
+
+export interface LoggedTelemetryRequest {
+  msg: TelemetryRequestMsg;
+  token: ReplyToken;
+}
+
+/** Shared with the test by reference (the fake runs in the test's process). */
+export interface TelemetryWorld {
+  requests: LoggedTelemetryRequest[];
+}
+
+export const TELEMETRY_NODE = 'b1';
+
+const METADATA: ClusterMetadata = {
+  clusterId: 'fake',
+  controllerNode: TELEMETRY_NODE,
+  controllerEpoch: 1,
+  brokers: [{ brokerId: 1, node: TELEMETRY_NODE, rack: null, fenced: false, brokerEpoch: 1 }],
+  topics: [{ name: 't', topicId: 'tid', internal: false, config: {}, partitions: [{ topic: 't', partition: 0, replicas: [1], isr: [1], leader: 1, leaderEpoch: 0, partitionEpoch: 0 }] }],
+};
+
+type FakeMsg =
+  | TelemetryRequestMsg
+  | { type: 'Metadata' }
+  | { type: 'Produce'; partitions: { topic: string; partition: number }[] }
+  | { type: 'FindCoordinator' }
+  | { type: 'Answer'; token: ReplyToken; reply: Message };
+
+function log(s: TelemetryWorld, m: TelemetryRequestMsg, ctx: { deferReply(): ReplyToken | undefined }): void {
+  const token = ctx.deferReply();
+  if (token) s.requests.push({ msg: m, token });
+}
+
+export const fakeTelemetryBroker = defineActor<TelemetryWorld, FakeMsg, TelemetryWorld>({
+  kind: 'fake-telemetry-broker',
+  supervision: 'resume',
+  init: (_ctx, world) => world,
+  handlers: {
+    GetTelemetrySubscriptions: log,
+    PushTelemetry: log,
+    Metadata: (_s, _m, ctx) => ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: METADATA }),
+    Produce: (_s, m, ctx) =>
+      ctx.reply({ type: 'BrokerProduceResponse', errorCode: 0, partitions: m.partitions.map((p) => ({ topic: p.topic, partition: p.partition, errorCode: 0, errorMessage: null, baseOffset: 0, logAppendTime: -1, logStartOffset: 0 })) }),
+    FindCoordinator: (_s, _m, ctx) => ctx.reply({ type: 'FindCoordinatorResponse', errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, brokerId: -1, node: '' }),
+    Answer: (_s, m, ctx) => ctx.replyTo(m.token, m.reply),
+  },
+});
+
+/** A broker that knows no telemetry request (Metadata only). */
+export const olderBroker = defineActor<null, { type: 'Metadata' }>({
+  kind: 'older-broker',
+  supervision: 'resume',
+  init: () => null,
+  handlers: {
+    Metadata: (_s, _m, ctx) => ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: METADATA }),
+  },
+});
