@@ -68,6 +68,11 @@ export interface ConsumerConfig {
   metricsSampleWindowMs: number;
   /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
   metricsNumSamples: number;
+  /**
+   * enable.metrics.push (Kafka's, default true): push the consumer's metrics to the brokers when
+   * a client metrics subscription asks for them (KIP-714, src/client/telemetry-loop.ts).
+   */
+  enableMetricsPush: boolean;
 }
 
 export class ConsumerConfigError extends Error {
@@ -113,6 +118,7 @@ const SPECS: Record<string, { prop: keyof ConsumerConfig; kind: Kind; min?: numb
   'isolation.level': { prop: 'isolationLevel', kind: 'isolation', def: 'read_uncommitted' },
   'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
   'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
+  'enable.metrics.push': { prop: 'enableMetricsPush', kind: 'bool', def: true },
 };
 
 export const CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

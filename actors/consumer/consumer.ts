@@ -16,16 +16,21 @@
  * generation, coordinator ref; subscription; per assigned partition its position, fetch
  * position, buffered records, pause flag, preferred read replica; offsets processed by the
  * application and last committed; the parked Poll; metadata cache; the fetches in flight (when
- * each went out) and the metrics' samples. `epoch` increases on every rebalance so answers
- * to requests of an older assignment are dropped.
+ * each went out) and the metrics' samples; with enable.metrics.push, its telemetry push loop
+ * (KIP-714, src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
+ * `epoch` increases on every rebalance so answers to requests of an older assignment are dropped.
  * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, Metrics
  * (Kafka's consumer-fetch-manager-metrics and part of consumer-coordinator-metrics,
  * consumer-metrics.ts), and internal
  * Tick plus the results of its own asks (with group.protocol consumer: GroupCoordinatorResult,
- * GroupHeartbeatResult, RevocationCommitResult, AssignedCommittedResult, handled in group-member.ts).
+ * GroupHeartbeatResult, RevocationCommitResult, AssignedCommittedResult, handled in group-member.ts),
+ * TelemetryTick and TelemetryAnswer. Close is answered once it left its group and, with
+ * telemetry, after its terminating push.
  * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
  * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator (with
  * group.protocol consumer ConsumerGroupHeartbeat instead of the first four),
+ * GetTelemetrySubscriptions and PushTelemetry to a broker (its metrics under KIP-714's names, with
+ * group_id, group_instance_id, group_member_id and client_rack as resource attributes),
  * ConsumerEvent to its listener, PollResult, CommitDone and ConsumerMetrics to callers.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -76,6 +81,7 @@ import {
   type ConsumerOps,
   type GroupMember,
 } from './group-member.js';
+import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
 import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMetricsReply, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
 
 export interface ConsumerArgs {
@@ -153,6 +159,8 @@ export interface ConsumerState {
   /** The last poll answer handed records out and no poll has come since (the application is processing them). */
   recordsOutstanding: boolean;
   metrics: ConsumerMetrics;
+  /** enable.metrics.push: the telemetry push loop (null without). */
+  telemetry: TelemetryLoop | null;
 }
 
 const TICK_TIMER = 'tick';
@@ -605,6 +613,24 @@ function newAssigned(topic: string, partition: number): Assigned {
   return { topic, partition, position: null, fetchPosition: -1, buffer: [], bufferedBytes: 0, passed: null, highWatermark: -1, paused: false, resetting: false, readReplica: null, lag: null };
 }
 
+/**
+ * What the telemetry push loop reads of the consumer: its brokers, its metrics, and KIP-714's
+ * consumer labels (group_id, group_instance_id, group_member_id once it has one, client_rack).
+ */
+function telemetryHost(s: ConsumerState): TelemetryHost {
+  return {
+    brokers: () => s.metadata.brokerRefs(),
+    metrics: (now) => s.metrics.snapshot(now, s.config.clientId, [...s.assigned.values()]),
+    labels: () => {
+      const labels: Record<string, string> = { group_id: s.config.groupId };
+      if (s.config.groupInstanceId !== '') labels['group_instance_id'] = s.config.groupInstanceId;
+      if (s.memberId !== '') labels['group_member_id'] = s.memberId;
+      if (s.config.clientRack !== '') labels['client_rack'] = s.config.clientRack;
+      return labels;
+    },
+  };
+}
+
 /** What group-member.ts shares with the classic protocol. */
 const OPS: ConsumerOps = { emit, crash, refreshMetadata, maybeFetch, resetOffset, setPosition, startPosition, subscribedTopics, commit, newAssigned, askCoordinator, failureCode, commitErrorCode };
 
@@ -652,6 +678,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       member: config.groupProtocol === 'consumer' ? newGroupMember(config, ctx.clock, OPS) : null,
       recordsOutstanding: false,
       metrics: new ConsumerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
+      telemetry: startTelemetry(config.enableMetricsPush, { clientId: config.clientId, requestTimeoutMs: config.requestTimeoutMs, retryBackoffMs: config.retryBackoffMs }, ctx),
     };
     refreshMetadata(s, ctx);
     ctx.timers.startPeriodic(TICK_TIMER, Math.max(10, Math.min(100, Math.floor(config.heartbeatIntervalMs / 2))), { type: 'Tick' });
@@ -756,6 +783,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       s.closeToken = ctx.deferReply();
       // as Kafka's consumer, the final commit is retried through coordinator moves and loads, within request.timeout.ms
       s.closeDeadline = ctx.clock.now() + s.config.requestTimeoutMs;
+      // as Kafka's consumer, the terminating push goes out as the close begins
+      closeTelemetry(s.telemetry, telemetryHost(s), ctx);
       if (s.member) memberClose(s);
       if (s.phase === 'Stable' && s.config.enableAutoCommit) commit(s, ctx, null, { token: undefined });
       maybeFinishClose(s, ctx);
@@ -769,7 +798,16 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       ctx.timers.cancel(TICK_TIMER);
       answerPoll(s, ctx, true);
       emit(s, ctx, { kind: 'stop' });
-      if (s.closeToken) ctx.replyTo(s.closeToken, { type: 'Closed', errorCode: ErrorCode.NONE });
+      const token = s.closeToken;
+      if (token) whenTelemetryClosed(s.telemetry, () => ctx.replyTo(token, { type: 'Closed', errorCode: ErrorCode.NONE }));
+    },
+
+    TelemetryTick(s, _m, ctx) {
+      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
+    },
+
+    TelemetryAnswer(s, m, ctx) {
+      onTelemetryAnswer(s.telemetry, m, ctx);
     },
 
     Metrics(s, _m, ctx) {
@@ -784,6 +822,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         generationId: s.generationId,
         ...(s.member ? { memberState: memberStateOf(s) } : {}),
         assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition, position: a.position, paused: a.paused, readReplica: a.readReplica?.brokerId ?? null })),
+        telemetry: describeTelemetry(s.telemetry),
       } satisfies ConsumerDescription);
     },
 

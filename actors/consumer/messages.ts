@@ -2,6 +2,7 @@
  * Messages the consumer actor accepts, its replies, and the events it reports to a listener.
  */
 import type { ClientMetric } from '../../src/client/metrics.js';
+import type { TelemetryDescription, TelemetryMsg } from '../../src/client/telemetry-loop.js';
 import type { Failure } from '../../src/runtime/types.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -84,7 +85,9 @@ export type ConsumerMsg =
   /** The commit before reconciliation `reconciliationId` revokes partitions, sent with `memberEpoch`. */
   | { type: 'RevocationCommitResult'; reconciliationId: number; memberEpoch: number; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[] }
   /** Committed offsets of partitions a reconciliation added. */
-  | { type: 'AssignedCommittedResult'; epoch: number; partitions: { topic: string; partition: number }[]; response: OffsetFetchResponse | Failure };
+  | { type: 'AssignedCommittedResult'; epoch: number; partitions: { topic: string; partition: number }[]; response: OffsetFetchResponse | Failure }
+  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  | TelemetryMsg;
 
 export interface PollResult {
   type: 'PollResult';
@@ -105,6 +108,8 @@ export interface ConsumerDescription {
   memberState?: string;
   /** `readReplica`: the broker fetched from instead of the leader (client.rack, KIP-392), or null. */
   assignment: { topic: string; partition: number; position: number | null; paused: boolean; readReplica: number | null }[];
+  /** enable.metrics.push: where its telemetry stands (KIP-714); null without. */
+  telemetry: TelemetryDescription | null;
 }
 
 export interface ConsumerMetricsReply {
