@@ -47,8 +47,9 @@ export interface TelemetryLoopConfig {
 const TELEMETRY_TIMER = 'telemetry';
 /** The longest a terminating push holds a close up. */
 const TERMINATING_PUSH_TIMEOUT_MS = 5_000;
-/** No broker known yet (metadata still coming): look again after retry.backoff.ms, at least this. */
+/** No broker known yet (metadata still coming): look again after retry.backoff.ms (at least this), doubling up to the max. */
 const NO_BROKER_WAIT_MS = 100;
+const NO_BROKER_WAIT_MAX_MS = 10_000;
 /** setTimeout's limit. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The OTLP instrumentation scope of what samsa's clients push. */
@@ -77,6 +78,8 @@ export class TelemetryLoop {
   brokerIndex = 0;
   /** Pushes answered NONE (for descriptions and tests). */
   pushes = 0;
+  /** The next wait for a broker to be known (0: none waited for yet). */
+  noBrokerWaitMs = 0;
   /** What waits for telemetry to end (closeTelemetry), run once it has. */
   private readonly closedWaiters: (() => void)[] = [];
 
@@ -131,8 +134,10 @@ export function onTelemetryTick(loop: TelemetryLoop | null, host: TelemetryHost,
   const broker = pickBroker(loop, host);
   if (!broker) {
     if (loop.sender.state === 'TerminatingPushNeeded') return finish(loop, ctx);
-    return reschedule(loop, ctx, Math.max(NO_BROKER_WAIT_MS, loop.config.retryBackoffMs));
+    loop.noBrokerWaitMs = loop.noBrokerWaitMs === 0 ? Math.max(NO_BROKER_WAIT_MS, loop.config.retryBackoffMs) : Math.min(loop.noBrokerWaitMs * 2, NO_BROKER_WAIT_MAX_MS);
+    return reschedule(loop, ctx, loop.noBrokerWaitMs);
   }
+  loop.noBrokerWaitMs = 0;
   const req = loop.sender.nextRequest(now);
   ctx.timers.cancel(TELEMETRY_TIMER);
   if (!req) return settled(loop, ctx);

@@ -3,8 +3,9 @@
  * /broker-1, topic 't' with one partition led by it), takes Produce with acks 1 (base offset 0),
  * and logs each GetTelemetrySubscriptions and PushTelemetry with its reply token; the test answers
  * them (Answer). A consumer's other requests are held unanswered (FindCoordinator answers
- * COORDINATOR_NOT_AVAILABLE). `takes: false` makes one that knows no telemetry request at all
- * (an older broker): a client's ask of it fails invalid-message.
+ * COORDINATOR_NOT_AVAILABLE). olderBroker knows no telemetry request at all: a client's ask of it
+ * fails invalid-message. heldMetadataProxy stands for a node's metadata proxy that answers
+ * Metadata only once told to (Release).
  */
 import type { BrokerMsg } from '../../actors/broker/messages.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -68,5 +69,23 @@ export const olderBroker = defineActor<null, { type: 'Metadata' }>({
   init: () => null,
   handlers: {
     Metadata: (_s, _m, ctx) => ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: METADATA }),
+  },
+});
+
+/** A node's metadata proxy (/metadata) that holds Metadata requests until Release. */
+export const heldMetadataProxy = defineActor<{ held: ReplyToken[]; released: boolean }, { type: 'Metadata' } | { type: 'Release' }>({
+  kind: 'held-metadata-proxy',
+  supervision: 'resume',
+  init: () => ({ held: [], released: false }),
+  handlers: {
+    Metadata: (s, _m, ctx) => {
+      const token = ctx.deferReply();
+      if (s.released) ctx.reply({ type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: METADATA });
+      else if (token) s.held.push(token);
+    },
+    Release: (s, _m, ctx) => {
+      s.released = true;
+      for (const t of s.held.splice(0)) ctx.replyTo(t, { type: 'MetadataResponse', errorCode: ErrorCode.NONE, metadata: METADATA });
+    },
   },
 });

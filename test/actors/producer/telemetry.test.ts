@@ -19,7 +19,7 @@ import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { checkFor } from '../../helpers/check-for.js';
-import { fakeTelemetryBroker, olderBroker, TELEMETRY_NODE, type LoggedTelemetryRequest, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
+import { fakeTelemetryBroker, heldMetadataProxy, olderBroker, TELEMETRY_NODE, type LoggedTelemetryRequest, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
 
 const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
 const ID = 'producer-instance-0000';
@@ -179,6 +179,17 @@ describe('actors/producer: metrics push (KIP-714)', function () {
     expect(world.requests).to.have.length(1);
     await clock.advanceAsync(1);
     expect((await request(1)).msg).to.deep.include({ type: 'GetTelemetrySubscriptions', clientInstanceId: ZERO });
+  });
+
+  it('asks only a broker itself, never a metadata proxy: with none known yet it waits for its metadata', async () => {
+    const proxy = sys.spawn(heldMetadataProxy, { name: 'metadata', args: undefined });
+    const p = sys.spawn(producer, { name: 'via-proxy', args: { bootstrap: [{ node: TELEMETRY_NODE }], config: { 'metadata.max.age.ms': 0 } } });
+    await clock.advanceAsync(5_000);
+    expect(world.requests).to.have.length(0);
+    expect((await describe(p)).telemetry?.state).to.equal('SubscriptionNeeded');
+    sys.send(proxy, { type: 'Release' });
+    await clock.advanceAsync(10_000);
+    expect((await request(0)).msg).to.deep.include({ type: 'GetTelemetrySubscriptions', clientInstanceId: ZERO });
   });
 
   it('enable.metrics.push false: no telemetry request; a value that is not a boolean is refused by name', async () => {
