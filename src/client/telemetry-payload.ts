@@ -68,16 +68,13 @@ export function telemetryPayload(metrics: readonly ClientMetric[], o: PayloadOpt
     const m = toTelemetryMetric(cm);
     const key = seriesKey(m.name, m.attributes);
     if (m.kind === 'sum') present.add(key);
-    if (!selects(o.selector, m.name)) continue;
+    // a value not recorded yet (NaN) is left out
+    if (!selects(o.selector, m.name) || !Number.isFinite(m.value)) continue;
     let point: OtlpPointOut;
     if (m.kind === 'sum') {
-      if (!Number.isFinite(m.value)) continue;
       const d = o.deltaTemporality ? o.ledger.delta(key, m.value, o.nowMs, o.startMs) : { startMs: o.startMs, value: m.value };
       point = { attributes: m.attributes, startTimeMs: d.startMs, timeMs: o.nowMs, value: d.value };
-    } else {
-      if (!Number.isFinite(m.value)) continue;
-      point = { attributes: m.attributes, timeMs: o.nowMs, value: m.value };
-    }
+    } else point = { attributes: m.attributes, timeMs: o.nowMs, value: m.value };
     let out = byName.get(m.name);
     if (!out) {
       out =
