@@ -290,6 +290,10 @@ export class ShareConsumer {
     if (p.acquisitionLockTimeoutMs !== null) this.lockTimeoutMs = p.acquisitionLockTimeoutMs;
     if (p.errorCode !== ErrorCode.NONE) throw new SamsaError(p.errorCode, p.errorMessage);
     const records = renewals ? this.takeRenewed() : p.records.map(toShareRecord);
+    // the answer may sit in the old generation by now (the wait spanned collections): left
+    // pointing at the records, it would keep them alive through every young collection until
+    // the next full one, as the classic consumer's releasePoll explains
+    p.records.length = 0;
     this.delivered.add(records);
     return records;
   }
