@@ -3,6 +3,7 @@
  * Every reply carries `errorCode`; acknowledgement outcomes carry their own, per partition.
  */
 import type { ClientMetric } from '../../src/client/metrics.js';
+import type { TelemetryDescription, TelemetryMsg } from '../../src/client/telemetry-loop.js';
 import type { Failure } from '../../src/runtime/types.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import type { FindCoordinatorResponse, ShareGroupHeartbeatResponse } from '../group-coordinator/messages.js';
@@ -84,7 +85,9 @@ export type ShareConsumerMsg =
   /** The answer of broker `brokerId`'s share partition manager to our ShareFetch of `fetched` (partition keys). */
   | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareFetchResult | Failure }
   /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it; `renew`: it renewed some locks. */
-  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareAcknowledgeResult | Failure };
+  | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareAcknowledgeResult | Failure }
+  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  | TelemetryMsg;
 
 export interface SharePollResult {
   type: 'SharePollResult';
@@ -143,4 +146,6 @@ export interface ShareConsumerDescription {
   assignment: { topic: string; topicId: string; partition: number }[];
   /** Brokers this member has sent ShareFetch to. */
   fetchedFrom: number[];
+  /** enable.metrics.push: where its telemetry stands (KIP-714); null without. */
+  telemetry: TelemetryDescription | null;
 }

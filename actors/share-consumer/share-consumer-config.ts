@@ -44,6 +44,11 @@ export interface ShareConsumerConfig {
   metricsSampleWindowMs: number;
   /** metrics.num.samples: the samples the metrics' averages, maxima and rates cover (Kafka: 2). */
   metricsNumSamples: number;
+  /**
+   * enable.metrics.push (Kafka's, default true): push the share consumer's metrics to the brokers
+   * when a client metrics subscription asks for them (KIP-714, src/client/telemetry-loop.ts).
+   */
+  enableMetricsPush: boolean;
 }
 
 export class ShareConsumerConfigError extends Error {
@@ -81,6 +86,7 @@ const SPECS: Record<string, { prop: keyof ShareConsumerConfig; kind: Kind; min?:
   'check.crcs': { prop: 'checkCrcs', kind: 'bool', def: true },
   'metrics.sample.window.ms': { prop: 'metricsSampleWindowMs', kind: 'int', min: 1, def: 30_000 },
   'metrics.num.samples': { prop: 'metricsNumSamples', kind: 'int', min: 1, def: 2 },
+  'enable.metrics.push': { prop: 'enableMetricsPush', kind: 'bool', def: true },
 };
 
 export const SHARE_CONSUMER_CONFIG_KEYS = Object.freeze(Object.keys(SPECS));

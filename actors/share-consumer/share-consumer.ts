@@ -38,11 +38,16 @@
  * waiting for brokers, the parked Poll, the metadata cache, the metrics (Kafka's share consumer
  * metrics, share-consumer-metrics.ts: fetches, records and bytes taken, acknowledgements,
  * heartbeats, rebalances, polls; each buffered partition's fetch reports to its FetchTally once
- * used up or dropped).
+ * used up or dropped); with enable.metrics.push, its telemetry push loop (KIP-714,
+ * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
  * Handles: Subscribe, Unsubscribe, Poll, Commit, Wakeup, Close, DescribeShareConsumer, Metrics,
- * and internal Tick plus the results of its own asks.
+ * and internal Tick plus the results of its own asks, TelemetryTick and TelemetryAnswer. Closing
+ * (Close, or Close during an Unsubscribe) makes the terminating push as the close begins, and
+ * ShareConsumerDone is answered after it.
  * Emits: FindCoordinator and Metadata to brokers; ShareGroupHeartbeat to the group coordinator;
  * ShareFetch, ShareAcknowledge and ShareMemberGone to brokers' share partition managers;
+ * GetTelemetrySubscriptions and PushTelemetry to a broker (its metrics under KIP-714's names,
+ * with group_id, group_member_id and client_rack as resource attributes);
  * SharePollResult, ShareCommitResult, ShareConsumerDone, ShareConsumerDescription and
  * ShareConsumerMetrics to callers.
  */
@@ -61,6 +66,7 @@ import { AcknowledgeType } from '../share-partition/share-partition-state.js';
 import { PendingAcks } from './pending-acks.js';
 import { AcquiredRecords } from './acquired-records.js';
 import { ShareConsumerMetrics, type FetchTally } from './share-consumer-metrics.js';
+import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
 import type {
   AcknowledgementOutcome,
   PartitionAcknowledgements,
@@ -175,6 +181,8 @@ interface ShareConsumerState {
   pollError: { errorCode: number; message: string } | null;
   leaving: Leaving | null;
   metrics: ShareConsumerMetrics;
+  /** enable.metrics.push: the telemetry push loop (null without). */
+  telemetry: TelemetryLoop | null;
 }
 
 type Ctx = BaseContext<ShareConsumerMsg>;
@@ -774,6 +782,8 @@ function startLeaving(s: ShareConsumerState, ctx: Ctx, token: ReplyToken | undef
   const now = ctx.clock.now();
   s.leaving = { token, close, commitId: null, goneSent: false, deadline: now + s.config.fetchMaxWaitMs + Math.min(s.config.requestTimeoutMs, LEAVE_TIMEOUT_MS) };
   s.phase = 'Leaving';
+  // as Kafka's share consumer, the terminating push goes out as the close begins
+  if (close) closeTelemetry(s.telemetry, telemetryHost(s), ctx);
   // records buffered and not handed out go back with ShareMemberGone; a poll waiting gets none
   dropBuffer(s, now);
   answerPoll(s, ctx, true);
@@ -827,7 +837,29 @@ function finishLeave(s: ShareConsumerState, ctx: Ctx): void {
   s.phase = l.close ? 'Closed' : 'Unsubscribed';
   if (l.close) ctx.timers.cancel(TICK_TIMER);
   ctx.log.info(l.close ? 'share consumer closed' : 'share consumer unsubscribed', { groupId: s.config.groupId, memberId: s.memberId });
-  if (l.token) ctx.replyTo(l.token, { type: 'ShareConsumerDone', errorCode: ErrorCode.NONE, completed: takeCompleted(s) } satisfies ShareConsumerDone);
+  const token = l.token;
+  if (!token) return;
+  const answer = () => ctx.replyTo(token, { type: 'ShareConsumerDone', errorCode: ErrorCode.NONE, completed: takeCompleted(s) } satisfies ShareConsumerDone);
+  // closed: answered once the terminating push is
+  if (l.close) whenTelemetryClosed(s.telemetry, answer);
+  else answer();
+}
+
+/**
+ * What the telemetry push loop reads of the share consumer: its brokers, its metrics, and
+ * KIP-714's consumer labels as Kafka's share consumer gives them (group_id, group_member_id from
+ * the start: the member makes its own id, KIP-1082; client_rack when set).
+ */
+function telemetryHost(s: ShareConsumerState): TelemetryHost {
+  return {
+    brokers: () => s.metadata.brokerRefs(),
+    metrics: (now) => s.metrics.snapshot(now, s.config.clientId),
+    labels: () => {
+      const labels: Record<string, string> = { group_id: s.config.groupId, group_member_id: s.memberId };
+      if (s.config.clientRack !== '') labels['client_rack'] = s.config.clientRack;
+      return labels;
+    },
+  };
 }
 
 function done(ctx: ActorContext<ShareConsumerMsg>, s: ShareConsumerState, errorCode: number = ErrorCode.NONE, errorMessage?: string): void {
@@ -880,6 +912,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       pollError: null,
       leaving: null,
       metrics: new ShareConsumerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
+      telemetry: startTelemetry(config.enableMetricsPush, { clientId: config.clientId, requestTimeoutMs: config.requestTimeoutMs, retryBackoffMs: config.retryBackoffMs }, ctx),
     };
     // the poll interval runs from the start, as Kafka's poll timer runs from the consumer's
     s.lastPollAt = ctx.clock.now();
@@ -977,6 +1010,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       if (s.leaving) {
         // an unsubscribe under way: close once it is done
         addApplicationAcks(s, m.acknowledgements);
+        if (!s.leaving.close) closeTelemetry(s.telemetry, telemetryHost(s), ctx);
         s.leaving.close = true;
         const earlier = s.leaving.token;
         s.leaving.token = ctx.deferReply();
@@ -996,7 +1030,16 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
         subscription: [...s.topics],
         assignment: [...s.assigned.values()].map((a) => ({ topic: a.topic, topicId: a.topicId, partition: a.partition })),
         fetchedFrom: [...s.fetchedFrom.keys()].sort((a, b) => a - b),
+        telemetry: describeTelemetry(s.telemetry),
       } satisfies ShareConsumerDescription);
+    },
+
+    TelemetryTick(s, _m, ctx) {
+      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
+    },
+
+    TelemetryAnswer(s, m, ctx) {
+      onTelemetryAnswer(s.telemetry, m, ctx);
     },
 
     Metrics(s, _m, ctx) {
