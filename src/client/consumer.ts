@@ -16,6 +16,7 @@ import { defineActor } from '../runtime/actor-definition.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
+import { awaitClientInstanceId } from './client-instance-id.js';
 import { CommitFailedError, SamsaError } from './errors.js';
 import type { ClientMetric } from './metrics.js';
 import type { SamsaClient } from './samsa.js';
@@ -349,6 +350,16 @@ export class Consumer {
     const r = await this.client.system.ask<ConsumerDescription>(this.requireRef(), { type: 'DescribeConsumer' }, { timeoutMs: 10_000 });
     if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
     return r;
+  }
+
+  /**
+   * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
+   * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
+   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
+   * when no broker has given one within timeoutMs.
+   */
+  clientInstanceId(timeoutMs: number): Promise<string> {
+    return awaitClientInstanceId(timeoutMs, async () => (await this.describe()).telemetry);
   }
 
   /**

@@ -28,3 +28,14 @@ export class SamsaError extends Error {
 export class CommitFailedError extends SamsaError {
   override name = 'CommitFailedError';
 }
+
+/**
+ * A call the client's state does not allow (Kafka's IllegalStateException): with the share
+ * consumer, polling without a subscription, polling in explicit mode with records of the last
+ * poll not acknowledged, acknowledging in implicit mode, acknowledging a record not waiting for it
+ * (one acknowledged already, or being renewed), using it closed; with any client,
+ * clientInstanceId() while enable.metrics.push is false.
+ */
+export class IllegalStateError extends Error {
+  override name = 'IllegalStateError';
+}

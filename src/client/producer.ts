@@ -11,13 +11,14 @@
  * commit / abort; producer.send outside a transaction is refused.
  */
 import { nanoid } from 'nanoid';
-import type { ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
+import type { ProducerDescription, ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
 import type { ClientMetric } from './metrics.js';
 import { producer as producerActor } from '../../actors/producer/producer.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Failure } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
+import { awaitClientInstanceId } from './client-instance-id.js';
 import { SamsaError } from './errors.js';
 import { toBytesOrNull, toHeaderList, type Message } from './records.js';
 import type { SamsaClient } from './samsa.js';
@@ -173,6 +174,20 @@ export class Producer {
     const r = await this.client.system.ask<ProducerMetricsReply>(this.requireConnected(), { type: 'Metrics' }, { timeoutMs: this.askTimeoutMs });
     if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
     return r.metrics;
+  }
+
+  /**
+   * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
+   * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
+   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
+   * when no broker has given one within timeoutMs.
+   */
+  clientInstanceId(timeoutMs: number): Promise<string> {
+    return awaitClientInstanceId(timeoutMs, async () => {
+      const r = await this.client.system.ask<ProducerDescription>(this.requireConnected(), { type: 'DescribeProducer' }, { timeoutMs: this.askTimeoutMs });
+      if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
+      return r.telemetry;
+    });
   }
 
   private requireConnected(): ActorRef<ProducerMsg> {

@@ -32,7 +32,8 @@ import { AcknowledgeType } from '../../actors/share-partition/share-partition-st
 import { ErrorCode } from '../protocol/errors.js';
 import type { ActorRef, Failure, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
-import { SamsaError } from './errors.js';
+import { IllegalStateError, SamsaError } from './errors.js';
+import { awaitClientInstanceId } from './client-instance-id.js';
 import type { ClientMetric } from './metrics.js';
 import { DeliveredRecords } from './share-delivered.js';
 import type { SamsaClient } from './samsa.js';
@@ -40,15 +41,7 @@ import type { SamsaClient } from './samsa.js';
 export { AcknowledgeType };
 export type { ShareConsumerDescription };
 
-/**
- * A misuse of the share consumer (Kafka's IllegalStateException): polling without a
- * subscription, polling in explicit mode with records of the last poll not acknowledged,
- * acknowledging in implicit mode, acknowledging a record not waiting for it (one acknowledged
- * already, or being renewed), using it closed.
- */
-export class IllegalStateError extends Error {
-  override name = 'IllegalStateError';
-}
+export { IllegalStateError };
 
 /** A record of a share group, acquired for this consumer. */
 export interface ShareRecord {
@@ -385,7 +378,17 @@ export class ShareConsumer {
     if (this.ref) this.client.system.send(this.ref, { type: 'Wakeup' });
   }
 
-  /** The member as the consumer sees it: phase, epoch, subscription, assignment, brokers fetched from. */
+  /**
+   * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
+   * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
+   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
+   * when no broker has given one within timeoutMs.
+   */
+  clientInstanceId(timeoutMs: number): Promise<string> {
+    return awaitClientInstanceId(timeoutMs, async () => (await this.describe()).telemetry);
+  }
+
+  /** The member as the consumer sees it: phase, epoch, subscription, assignment, brokers fetched from, telemetry. */
   async describe(): Promise<ShareConsumerDescription> {
     this.ensureOpen();
     const r = await this.client.system.ask<ShareConsumerDescription>(this.actor(), { type: 'DescribeShareConsumer' }, { timeoutMs: 10_000 });
