@@ -11,7 +11,10 @@ import type { BrokerMsg } from '../../actors/broker/messages.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition.js';
-import type { Message } from '../../src/runtime/types.js';
+import { ActorSystem } from '../../src/runtime/actor-system.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import type { ActorRef, Message } from '../../src/runtime/types.js';
+import { checkFor } from './check-for.js';
 
 export type TelemetryRequestMsg = Extract<BrokerMsg, { type: 'GetTelemetrySubscriptions' | 'PushTelemetry' }>;
 
@@ -89,3 +92,67 @@ export const heldMetadataProxy = defineActor<{ held: ReplyToken[]; released: boo
     },
   },
 });
+
+/** The zero client instance id a client asks with first (Kafka's Uuid.ZERO_UUID, base64). */
+export const ZERO_INSTANCE_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+/** Asks never time out in these tests: the fake clock moves days. */
+export const DAY_MS = 24 * 3600_000;
+
+/** A GetTelemetrySubscriptions answer: `base` over Kafka's usual values, then `over`. */
+export function subscriptionAnswer(base: Record<string, unknown>, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'GetTelemetrySubscriptionsResponse',
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    pushIntervalMs: 1_000,
+    telemetryMaxBytes: 1 << 20,
+    deltaTemporality: true,
+    ...base,
+    ...over,
+  };
+}
+
+/** What each test of a client's push gets: a fresh system on a fake clock, with the fake broker. */
+export interface TelemetryHarness {
+  readonly clock: FakeClock;
+  readonly sys: ActorSystem;
+  readonly world: TelemetryWorld;
+  readonly broker: ActorRef<{ type: 'Answer'; token: ReplyToken; reply: Message }>;
+  /** The `i`th telemetry request the broker got (waiting for it). */
+  request(i: number): Promise<LoggedTelemetryRequest>;
+  /** Answers a request the broker logged. */
+  answer(r: LoggedTelemetryRequest, reply: Record<string, unknown>): void;
+}
+
+/** Registers the hooks: before each test a system with the fake broker at TELEMETRY_NODE, stopped after it. */
+export function telemetryHarness(): TelemetryHarness {
+  let clock: FakeClock;
+  let sys: ActorSystem;
+  let world: TelemetryWorld;
+  let broker: TelemetryHarness['broker'];
+  beforeEach(() => {
+    clock = new FakeClock();
+    sys = new ActorSystem({ nodeId: TELEMETRY_NODE, clock, strictSerialization: true, defaultAskTimeoutMs: DAY_MS });
+    world = { requests: [] };
+    broker = sys.spawn(fakeTelemetryBroker, { name: 'broker-1', args: world }) as never;
+  });
+  afterEach(async () => {
+    await sys.stop();
+  });
+  return {
+    get clock() {
+      return clock;
+    },
+    get sys() {
+      return sys;
+    },
+    get world() {
+      return world;
+    },
+    get broker() {
+      return broker;
+    },
+    request: (i) => checkFor(() => world.requests[i], 5_000, 1),
+    answer: (r, reply) => sys.send(broker, { type: 'Answer', token: r.token, reply: reply as unknown as Message }),
+  };
+}

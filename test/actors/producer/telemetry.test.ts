@@ -17,45 +17,25 @@ import { decompress } from '../../../src/protocol/compression.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
-import type { ActorRef, Message } from '../../../src/runtime/types.js';
+import type { ActorRef } from '../../../src/runtime/types.js';
 import { checkFor } from '../../helpers/check-for.js';
-import { fakeTelemetryBroker, heldMetadataProxy, olderBroker, TELEMETRY_NODE, type LoggedTelemetryRequest, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
+import { DAY_MS as DAY, heldMetadataProxy, olderBroker, subscriptionAnswer, TELEMETRY_NODE, telemetryHarness, ZERO_INSTANCE_ID as ZERO, type LoggedTelemetryRequest, type TelemetryHarness, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
 
-const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
 const ID = 'producer-instance-0000';
-const DAY = 24 * 3600_000;
 
-const subscription = (over: Record<string, unknown> = {}) => ({
-  type: 'GetTelemetrySubscriptionsResponse',
-  throttleTimeMs: 0,
-  errorCode: ErrorCode.NONE,
-  clientInstanceId: ID,
-  subscriptionId: 41,
-  acceptedCompressionTypes: [4, 3, 1, 2],
-  pushIntervalMs: 1_000,
-  telemetryMaxBytes: 1 << 20,
-  deltaTemporality: true,
-  requestedMetrics: ['org.apache.kafka.producer.'],
-  ...over,
-});
+const subscription = (over: Record<string, unknown> = {}) => subscriptionAnswer({ clientInstanceId: ID, subscriptionId: 41, acceptedCompressionTypes: [4, 3, 1, 2], requestedMetrics: ['org.apache.kafka.producer.'] }, over);
 const pushed = (errorCode: number = ErrorCode.NONE) => ({ type: 'PushTelemetryResponse', errorCode, errorMessage: null });
 
 describe('actors/producer: metrics push (KIP-714)', function () {
   this.timeout(20_000);
+  const h = telemetryHarness();
   let clock: FakeClock;
   let sys: ActorSystem;
   let world: TelemetryWorld;
-  let broker: ActorRef<{ type: 'Answer'; token: LoggedTelemetryRequest['token']; reply: Message }>;
+  let broker: TelemetryHarness['broker'];
   let n = 0;
-
   beforeEach(() => {
-    clock = new FakeClock();
-    sys = new ActorSystem({ nodeId: TELEMETRY_NODE, clock, strictSerialization: true, defaultAskTimeoutMs: DAY });
-    world = { requests: [] };
-    broker = sys.spawn(fakeTelemetryBroker, { name: 'broker-1', args: world }) as never;
-  });
-  afterEach(async () => {
-    await sys.stop();
+    ({ clock, sys, world, broker } = h);
   });
 
   const start = (config: Record<string, unknown> = {}): ActorRef<ProducerMsg> =>
@@ -63,9 +43,8 @@ describe('actors/producer: metrics push (KIP-714)', function () {
       name: `p${++n}`,
       args: { bootstrap: [{ brokerId: 1, node: TELEMETRY_NODE }], config: { 'client.id': 'orders-app', 'linger.ms': 0, 'metadata.max.age.ms': 0, 'request.timeout.ms': 10_000, ...config }, random: () => 0.5 },
     });
-  /** The `i`th telemetry request the broker got (waiting for it). */
-  const request = (i: number) => checkFor(() => world.requests[i], 5_000, 1);
-  const answer = (r: LoggedTelemetryRequest, reply: Record<string, unknown>) => sys.send(broker, { type: 'Answer', token: r.token, reply: reply as unknown as Message });
+  const request = h.request;
+  const answer = h.answer;
   /** Answers and waits for the producer to have taken the answer (before the clock moves on). */
   const answered = async (p: ActorRef<ProducerMsg>, r: LoggedTelemetryRequest, reply: Record<string, unknown>) => {
     answer(r, reply);

@@ -16,51 +16,31 @@ import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
 import type { ActorRef, Message } from '../../../src/runtime/types.js';
 import { checkFor } from '../../helpers/check-for.js';
-import { fakeTelemetryBroker, TELEMETRY_NODE, type LoggedTelemetryRequest, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
+import { DAY_MS as DAY, subscriptionAnswer, TELEMETRY_NODE, telemetryHarness, ZERO_INSTANCE_ID as ZERO, type LoggedTelemetryRequest, type TelemetryHarness, type TelemetryWorld } from '../../helpers/fake-telemetry-broker.js';
 
-const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
 const ID = 'share-instance-0000000';
 const MEMBER = 'member-0000000000000001';
-const DAY = 24 * 3600_000;
 
-const subscription = (over: Record<string, unknown> = {}) => ({
-  type: 'GetTelemetrySubscriptionsResponse',
-  throttleTimeMs: 0,
-  errorCode: ErrorCode.NONE,
-  clientInstanceId: ID,
-  subscriptionId: 9,
-  acceptedCompressionTypes: [1],
-  pushIntervalMs: 1_000,
-  telemetryMaxBytes: 1 << 20,
-  deltaTemporality: true,
-  requestedMetrics: ['*'],
-  ...over,
-});
+const subscription = (over: Record<string, unknown> = {}) => subscriptionAnswer({ clientInstanceId: ID, subscriptionId: 9, acceptedCompressionTypes: [1], requestedMetrics: ['*'] }, over);
 const pushed = { type: 'PushTelemetryResponse', errorCode: 0, errorMessage: null } as unknown as Message;
 
 describe('actors/share-consumer: metrics push (KIP-714)', function () {
   this.timeout(20_000);
+  const h = telemetryHarness();
   let clock: FakeClock;
   let sys: ActorSystem;
   let world: TelemetryWorld;
-  let broker: ActorRef<{ type: 'Answer'; token: LoggedTelemetryRequest['token']; reply: Message }>;
-
+  let broker: TelemetryHarness['broker'];
   beforeEach(() => {
-    clock = new FakeClock();
-    sys = new ActorSystem({ nodeId: TELEMETRY_NODE, clock, strictSerialization: true, defaultAskTimeoutMs: DAY });
-    world = { requests: [] };
-    broker = sys.spawn(fakeTelemetryBroker, { name: 'broker-1', args: world }) as never;
-  });
-  afterEach(async () => {
-    await sys.stop();
+    ({ clock, sys, world, broker } = h);
   });
 
   const start = (config: Record<string, unknown> = {}): ActorRef<ShareConsumerMsg> =>
     sys.spawn(shareConsumer, { name: 'sc', args: { bootstrap: [{ brokerId: 1, node: TELEMETRY_NODE }], memberId: MEMBER, config: { 'group.id': 'mailers', 'client.id': 'share-1', ...config } } });
-  const request = (i: number) => checkFor(() => world.requests[i], 5_000, 1);
+  const request = h.request;
   const describe = async (c: ActorRef<ShareConsumerMsg>) => (await sys.ask<ShareConsumerDescription>(c, { type: 'DescribeShareConsumer' })) as ShareConsumerDescription;
   const answered = async (c: ActorRef<ShareConsumerMsg>, r: LoggedTelemetryRequest, reply: Record<string, unknown>) => {
-    sys.send(broker, { type: 'Answer', token: r.token, reply: reply as unknown as Message });
+    h.answer(r, reply);
     await checkFor(async () => !(await describe(c)).telemetry?.state.endsWith('InProgress'), 5_000, 1);
   };
 
