@@ -8,7 +8,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
-import { isFailure, type Failure } from '../../src/runtime/types.js';
+import { isFailure } from '../../src/runtime/types.js';
 import type { ProduceResponse, ReplicaMsg } from '../partition-replica/messages.js';
 import { GroupState, type Protocol } from './group-state.js';
 import type { CoordinatorMsg, DeleteGroupsResponse, OffsetCommitResponse, OffsetDeleteResponse, TxnOffsetCommitResponse } from './messages.js';
@@ -17,6 +17,7 @@ import type { CoordinatorState } from './coordinator.js';
 import { cancelHeartbeat, joinError, joinResult, maybePrepareRebalance, propagateAssignment, resetAndPropagateAssignmentError, scheduleHeartbeat, takeJoinWaiter } from './coordinator-classic.js';
 import { answer, liveEntry, OffsetsPartitionStatus, type Ctx, type GroupEntry, type HandlerCtx, type MsgOf } from './coordinator-groups.js';
 import { holdTxnOffset } from './coordinator-offsets.js';
+import { replicaAskFailureCode } from '../partition-replica/ask-failure.js';
 
 export type WrittenRecord =
   /** `txn`: written in that producer's transaction (TxnOffsetCommit). */
@@ -72,21 +73,6 @@ export interface PendingAppend {
 
 // ---------------------------------------------------------------------------------------------
 // Append error mapping (Kafka's GroupMetadataManager)
-
-/** What a failed ask to the replica means for an append. */
-function appendFailureCode(r: Failure): number {
-  switch (r.reason) {
-    case 'unknown-actor':
-    case 'actor-stopped':
-    case 'actor-crashed':
-      return ErrorCode.NOT_LEADER_OR_FOLLOWER;
-    case 'timeout':
-    case 'overflow':
-      return ErrorCode.REQUEST_TIMED_OUT;
-    default:
-      return r.errorCode;
-  }
-}
 
 /**
  * The append errors every coordinator write reports alike (Kafka's coordinator runtime): the
@@ -214,7 +200,7 @@ export function appendRecords(
     )
     .then((r) => {
       if (isFailure(r)) {
-        ctx.send(ctx.self, { type: 'AppendDone', appendId: id, errorCode: appendFailureCode(r), baseOffset: -1, errorMessage: r.message });
+        ctx.send(ctx.self, { type: 'AppendDone', appendId: id, errorCode: replicaAskFailureCode(r), baseOffset: -1, errorMessage: r.message });
         return;
       }
       const done: CoordinatorMsg = { type: 'AppendDone', appendId: id, errorCode: r.errorCode, baseOffset: r.baseOffset };

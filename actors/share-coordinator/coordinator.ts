@@ -36,7 +36,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
 import type { ActorContext, BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
-import type { ActorRef, Failure } from '../../src/runtime/types.js';
+import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, MetadataResponse } from '../broker/messages.js';
 import { readForLoad, takeLoadRead } from '../group-coordinator/partition-load.js';
@@ -65,6 +65,7 @@ import {
   type ShareState,
   type ShareStep,
 } from './share-state.js';
+import { replicaAskFailureCode } from '../partition-replica/ask-failure.js';
 
 export interface ShareCoordinatorArgs {
   brokerId: number;
@@ -220,21 +221,6 @@ export function appendErrorCode(errorCode: number): number {
   }
 }
 
-/** What a failed ask to the replica means for an append. */
-function askFailureCode(r: Failure): number {
-  switch (r.reason) {
-    case 'unknown-actor':
-    case 'actor-stopped':
-    case 'actor-crashed':
-      return ErrorCode.NOT_LEADER_OR_FOLLOWER;
-    case 'timeout':
-    case 'overflow':
-      return ErrorCode.REQUEST_TIMED_OUT;
-    default:
-      return r.errorCode;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Requests
 
@@ -331,7 +317,7 @@ function append(s: ShareCoordinatorState, ctx: Ctx, entry: KeyEntry, keyString: 
   };
   const t = s.cfg.writeTimeoutMs;
   void ctx.ask<ProduceResponse>(s.replicaFor(entry.partition), { type: 'Produce', acks: -1, timeoutMs: t, records: batch }, { timeoutMs: t + 5_000 }).then((r) => {
-    if (isFailure(r)) done(askFailureCode(r), r.message);
+    if (isFailure(r)) done(replicaAskFailureCode(r), r.message);
     else done(r.errorCode, r.errorMessage ?? undefined);
   });
 }

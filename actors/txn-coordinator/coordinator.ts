@@ -37,7 +37,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
 import type { ActorContext, BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
-import type { ActorRef, Failure } from '../../src/runtime/types.js';
+import type { ActorRef } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { BrokerMsg, InitProducerIdResult, MetadataResponse, WriteTxnMarkersResponse } from '../broker/messages.js';
 import { offsetsPartitionFor } from '../group-coordinator/messages.js';
@@ -80,6 +80,7 @@ import {
   type TxnReply,
   type TxnStep,
 } from './txn-state-machine.js';
+import { replicaAskFailureCode } from '../partition-replica/ask-failure.js';
 
 export interface TxnCoordinatorArgs {
   brokerId: number;
@@ -241,21 +242,6 @@ function refuseTo(ctx: Ctx, waiter: Waiter | null, errorCode: number, message: s
   if (waiter) reply(ctx, waiter, errorReply(waiter.api, { errorCode, message }));
 }
 
-/** What a failed ask to the replica means for an append. */
-function appendFailureCode(r: Failure): number {
-  switch (r.reason) {
-    case 'unknown-actor':
-    case 'actor-stopped':
-    case 'actor-crashed':
-      return ErrorCode.NOT_LEADER_OR_FOLLOWER;
-    case 'timeout':
-    case 'overflow':
-      return ErrorCode.REQUEST_TIMED_OUT;
-    default:
-      return r.errorCode;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Carrying out the core's steps
 
@@ -325,7 +311,7 @@ function persist(s: TxnCoordinatorState, ctx: Ctx, entry: TxnEntry, record: TxnL
   const batch = buildTxnLogBatch(record, ctx.clock.now());
   const t = s.cfg.requestTimeoutMs;
   void ctx.ask<ProduceResponse>(s.replicaFor(entry.partition), { type: 'Produce', acks: -1, timeoutMs: t, records: batch }, { timeoutMs: t + 5_000 }).then((r) => {
-    if (isFailure(r)) done(appendFailureCode(r), r.message);
+    if (isFailure(r)) done(replicaAskFailureCode(r), r.message);
     else done(r.errorCode, r.errorMessage ?? undefined);
   });
 }
