@@ -13,8 +13,6 @@ export class PendingAcks {
   private types: number[] = [];
   /** Every offset so far above the one before it. */
   private ascending = true;
-  /** How many of `types` are each type (AcknowledgeType values are small integers). */
-  private readonly typeCounts = new Map<number, number>();
 
   get size(): number {
     return this.offsets.length;
@@ -25,12 +23,11 @@ export class PendingAcks {
     if (n > 0 && offset <= this.offsets[n - 1]!) this.ascending = false;
     this.offsets.push(offset);
     this.types.push(type);
-    this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + 1);
   }
 
   /** Whether some acknowledgement is of `type` (a duplicate overridden later may count too). */
   has(type: number): boolean {
-    return (this.typeCounts.get(type) ?? 0) > 0;
+    return this.types.includes(type);
   }
 
   /**
