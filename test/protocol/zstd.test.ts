@@ -7,7 +7,6 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { zstdDecompress } from '../../src/protocol/zstd.js';
 import { hasCommand } from '../helpers/has-command.js';
 import { expectOnlyNamedErrors, repetitiveBytes } from '../helpers/codec-inputs.js';
 import { sampleText } from '../helpers/sample-text.js';
+import { zstdCompressEach, zstdDecompressEach } from '../helpers/tool-files.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'compression');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -107,32 +107,31 @@ describe('protocol/zstd', () => {
       }
     });
 
-    const zstd = (args: string[], input: Uint8Array): Buffer => {
-      const r = spawnSync('zstd', ['-c', '-q', ...args], { input, maxBuffer: 1 << 26 });
-      expect(r.status, r.stderr.toString()).to.equal(0);
-      return r.stdout;
-    };
-
     it('decodes every level, with and without checksums, of inputs from one byte to several blocks', () => {
       const inputs = [Buffer.from('a'), sampleText(1000), sampleText(300_000), Buffer.alloc(200_000, 0x41), Buffer.concat([Buffer.from(fc.sample(fc.uint8Array({ minLength: 5000, maxLength: 5000 }), { numRuns: 1, seed: 5 })[0]!), sampleText(40_000)])];
+      // checksums on every other input (xxHash64 in BigInt is slow on the large ones)
+      const unchecked = inputs.filter((_, i) => i % 2 === 0);
+      const checked = inputs.filter((_, i) => i % 2 === 1);
       for (const level of ['--fast=5', '-1', '-3', '-9', '-19']) {
-        inputs.forEach((data, i) => {
-          // checksums on every other input (xxHash64 in BigInt is slow on the large ones)
-          const check = i % 2 === 0 ? ['--no-check'] : [];
-          expect(Buffer.from(zstdDecompress(zstd([...level.split(' '), ...check], data))).equals(data), `${level} ${check.join(' ')} ${data.length} bytes`).to.equal(true);
-        });
+        for (const [group, check] of [[unchecked, ['--no-check']], [checked, []]] as const) {
+          zstdCompressEach([level, ...check], group).forEach((frame, i) => {
+            expect(Buffer.from(zstdDecompress(frame)).equals(group[i]!), `${level} ${check.join(' ')} ${group[i]!.length} bytes`).to.equal(true);
+          });
+        }
       }
       const small = sampleText(20_000);
-      expect(Buffer.from(zstdDecompress(zstd(['--ultra', '-22'], small))).equals(small)).to.equal(true);
+      expect(Buffer.from(zstdDecompress(zstdCompressEach(['--ultra', '-22'], [small])[0]!)).equals(small)).to.equal(true);
     });
 
     it('decodes random inputs at random levels, and frames one after another', () => {
       const samples = fc.sample(fc.tuple(fc.oneof(structured, fc.uint8Array({ maxLength: 3000 }).map((u) => Buffer.from(u))), fc.constantFrom('-1', '-4', '-12', '-19', '--fast=2', '--long=20 -6')), { numRuns: 30, seed: 17 });
-      for (const [data, level] of samples) {
-        expect(Buffer.from(zstdDecompress(zstd(level.split(' '), data))).equals(data), `${level} ${data.length} bytes`).to.equal(true);
+      for (const level of new Set(samples.map(([, l]) => l))) {
+        const inputs = samples.filter(([, l]) => l === level).map(([data]) => data);
+        zstdCompressEach(level.split(' '), inputs).forEach((frame, i) => {
+          expect(Buffer.from(zstdDecompress(frame)).equals(inputs[i]!), `${level} ${inputs[i]!.length} bytes`).to.equal(true);
+        });
       }
-      const a = zstd(['-3'], Buffer.from('first frame '.repeat(50)));
-      const b = zstd(['-19'], Buffer.from('second frame '.repeat(70)));
+      const [a, b] = [zstdCompressEach(['-3'], [Buffer.from('first frame '.repeat(50))])[0]!, zstdCompressEach(['-19'], [Buffer.from('second frame '.repeat(70))])[0]!];
       expect(Buffer.from(zstdDecompress(Buffer.concat([a, b]))).toString()).to.equal('first frame '.repeat(50) + 'second frame '.repeat(70));
     });
   });
@@ -206,9 +205,7 @@ describe('protocol/zstd-compress', () => {
       if (process.env.SAMSA_SKIP_ZSTD_TOOL === '1') this.skip();
       throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip this test.');
     }
-    const r = spawnSync('zstd', ['-d', '-c', '-q'], { input: f, maxBuffer: 1 << 26 });
-    expect(r.status, r.stderr.toString()).to.equal(0);
-    expect(r.stdout.equals(skewed)).to.equal(true);
+    expect(zstdDecompressEach([f])[0]!.equals(skewed)).to.equal(true);
   });
 
   describe("levels (Kafka's compression.zstd.level, KIP-390)", () => {
@@ -256,12 +253,10 @@ describe('protocol/zstd-compress', () => {
       throw new Error('the zstd tool is not installed (Debian: apt-get install zstd; .ci/run installs it). Set SAMSA_SKIP_ZSTD_TOOL=1 to skip this test.');
     }
     const inputs = [Buffer.alloc(0), sampleText(300_000), Buffer.alloc(140_000, 3), ...fc.sample(fc.oneof(structured, fc.uint8Array({ maxLength: 4000 }).map((u) => Buffer.from(u))), { numRuns: 40, seed: 23 })];
-    for (const data of inputs) {
-      for (const level of [3, -5, 8, 19]) {
-        const r = spawnSync('zstd', ['-d', '-c', '-q'], { input: zstdCompress(data, level), maxBuffer: 1 << 26 });
-        expect(r.status, r.stderr.toString()).to.equal(0);
-        expect(r.stdout.equals(data), `level ${level}, ${data.length} bytes`).to.equal(true);
-      }
+    for (const level of [3, -5, 8, 19]) {
+      zstdDecompressEach(inputs.map((data) => zstdCompress(data, level))).forEach((decoded, i) => {
+        expect(decoded.equals(inputs[i]!), `level ${level}, ${inputs[i]!.length} bytes`).to.equal(true);
+      });
     }
   });
 });
