@@ -53,6 +53,7 @@ export { AcknowledgeType, IllegalStateError, ShareConsumer } from './client/shar
 export type { AcknowledgementCommitCallback, ShareAcknowledgementResult, ShareAcknowledgeType, ShareConsumerDescription, ShareRecord, ShareRecordRef } from './client/share-consumer.js';
 export { ShareConsumerConfigError } from '../actors/share-consumer/share-consumer-config.js';
 export { Admin } from './client/admin.js';
+export { AdminConfigError } from '../actors/admin/admin-config.js';
 export type { AclEntry, AclFilter, AclResource, DeleteAclsFilterResponse, ElectionResult, MatchingAcl, PartitionLag, PartitionOffsets, TopicConfig } from './client/admin.js';
 export type { BrokerConfigChange, BrokerLogger, ClientMetricsChange, ClientMetricsResult, ClientMetricsSubscription, ConfigEntry, ConfigSource, ConfigSynonym, DynamicBrokerConfigs, GroupConfigChange, GroupConfigResult, GroupConfigs, ResourceConfigs } from './client/admin.js';
 export { QuotaMatchType } from './client/admin.js';

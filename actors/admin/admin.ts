@@ -8,7 +8,11 @@
  * leaders; log dirs from every broker asked; a broker's configs (and a topic's or a group's
  * defaults) from that broker.
  *
- * Owned state: the metadata cache.
+ * Owned state: the metadata cache; its config (admin-config.ts); the metrics' samples
+ * (admin-metrics.ts: every request it sends, by node, and the answers' latencies); with
+ * enable.metrics.push (false by default, as Kafka's admin), its telemetry push loop (KIP-714,
+ * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timers, the
+ * clientInstanceId calls waiting for the id).
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster (the live
  * brokers, or every registered one with the fenced among them),
@@ -27,16 +31,36 @@
  * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
  * broker's transaction coordinator), DescribeProducers (each partition's leader, or the replica
  * on a broker named), AbortTransaction (an ABORT marker through the partition's leader),
- * ListOffsets and DeleteRecords (each partition's leader, asked again while leaders move).
- * Emits: requests to the controller, brokers, coordinators and partition replicas; one reply
- * per request. Handlers await their asks: admin traffic is low and ordered.
+ * ListOffsets and DeleteRecords (each partition's leader, asked again while leaders move),
+ * Metrics (Kafka's admin-client-metrics and admin-client-node-metrics), Close (answered once
+ * telemetry has ended, after its terminating push), GetClientInstanceId (answered once the id is
+ * known, telemetry stopped, or its timeout passed), and internal TelemetryTick, TelemetryAnswer,
+ * ClientInstanceIdDeadline.
+ * Emits: requests to the controller, brokers, coordinators and partition replicas;
+ * GetTelemetrySubscriptions and PushTelemetry to a broker (its metrics under KIP-714's names,
+ * org.apache.kafka.admin.client.*); one reply per request (AdminMetrics, Closed,
+ * ClientInstanceId among them). Handlers await their asks: admin traffic is low and ordered (a
+ * telemetry message waits behind an operation in progress). Every ask goes through askCounted,
+ * so the metrics see it.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
+import {
+  closeTelemetry,
+  onClientInstanceIdDeadline,
+  onGetClientInstanceId,
+  onTelemetryAnswer,
+  onTelemetryTick,
+  startTelemetry,
+  whenTelemetryClosed,
+  type TelemetryContext,
+  type TelemetryHost,
+  type TelemetryLoop,
+} from '../../src/client/telemetry-loop.js';
 import { brokerPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import { FEATURES } from '../../src/protocol/features.js';
 import { compareEntities, filterMatches, filterProblem } from '../../src/security/client-quotas.js';
-import type { ActorContext } from '../../src/runtime/actor-definition.js';
+import type { ActorContext, AskOptions, BaseContext } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure, Message } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
@@ -71,20 +95,69 @@ import {
 import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import { groupConfigEntries } from '../broker/config-entries.js';
-import type { AdminMsg } from './messages.js';
+import { parseAdminConfig, type AdminConfig } from './admin-config.js';
+import { AdminMetrics } from './admin-metrics.js';
+import type { AdminMetricsReply, AdminMsg } from './messages.js';
 import { alterShareGroupOffsets, deleteShareGroupOffsets, describeShareGroupOffsets, type ShareOffsetsEnv } from './share-group-offsets.js';
 
 export interface AdminArgs {
   bootstrap: BootstrapBroker[];
-  requestTimeoutMs?: number;
+  /** Kafka's admin config keys (admin-config.ts). */
+  config?: Record<string, unknown>;
+  /** A number in [0, 1) (Math.random by default): the first push's jitter. */
+  random?: () => number;
 }
 
 interface AdminState {
   metadata: MetadataCache;
+  /** request.timeout.ms. */
   timeoutMs: number;
+  config: AdminConfig;
+  metrics: AdminMetrics;
+  /** enable.metrics.push: the telemetry push loop (null without). */
+  telemetry: TelemetryLoop | null;
 }
 
 type Ctx = ActorContext<AdminMsg>;
+
+/**
+ * An ask of the admin's, counted in its metrics as Kafka's network client counts a request: one
+ * sent to the node of `to`, and its answer (a Failure is none). As ctx.ask, a reply type given
+ * leaves the message unchecked.
+ */
+function askCounted<R extends Message, T extends Message = any>(s: AdminState, ctx: BaseContext<AdminMsg>, to: ActorRef<T>, msg: T, opts: AskOptions = { timeoutMs: s.timeoutMs }): Promise<R | Failure> {
+  const sentAt = ctx.clock.now();
+  s.metrics.requestSent(to.node, sentAt);
+  return ctx.ask<R>(to, msg, opts).then((r) => {
+    if (!isFailure(r)) {
+      const now = ctx.clock.now();
+      s.metrics.responseReceived(to.node, now - sentAt, now);
+    }
+    return r;
+  });
+}
+
+/** The admin's context as its telemetry loop uses it: the loop's requests are counted too, as Kafka's go through its network client. */
+function telemetryContext(s: AdminState, ctx: BaseContext<AdminMsg>): TelemetryContext {
+  return {
+    self: ctx.self,
+    clock: ctx.clock,
+    log: ctx.log,
+    timers: ctx.timers,
+    send: (to, msg) => ctx.send(to, msg),
+    ask: (to, msg, opts) => askCounted(s, ctx, to, msg, opts),
+    replyTo: (token, msg) => ctx.replyTo(token, msg),
+  };
+}
+
+/** What the telemetry push loop reads of the admin: the brokers it knows, its metrics; no resource attribute (Kafka's admin has none). */
+function telemetryHost(s: AdminState): TelemetryHost {
+  return {
+    brokers: () => s.metadata.brokerRefs(),
+    metrics: (now) => s.metrics.snapshot(now, s.config.clientId),
+    labels: () => ({}),
+  };
+}
 
 function fail(ctx: Ctx, type: string, errorCode: number, errorMessage: string): void {
   ctx.reply({ type, errorCode, errorMessage } as Message);
@@ -93,7 +166,7 @@ function fail(ctx: Ctx, type: string, errorCode: number, errorMessage: string): 
 async function refresh(s: AdminState, ctx: Ctx): Promise<ClusterMetadata | Failure> {
   let last: Failure | null = null;
   for (let i = 0; i < 3; i++) {
-    const r = await ctx.ask<MetadataResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'Metadata' }, { timeoutMs: s.timeoutMs });
+    const r = await askCounted<MetadataResponse>(s, ctx, s.metadata.nextBroker<BrokerMsg>(), { type: 'Metadata' });
     if (!isFailure(r)) {
       s.metadata.update(r.metadata, ctx.clock.now());
       return r.metadata;
@@ -115,12 +188,12 @@ async function controller(s: AdminState, ctx: Ctx): Promise<ActorRef<ControllerM
 async function askController(s: AdminState, ctx: Ctx, msg: ControllerMsg): Promise<ControllerReply | Failure> {
   const c = await controller(s, ctx);
   if (isFailure(c)) return c;
-  const r = await ctx.ask<ControllerReply>(c, msg, { timeoutMs: s.timeoutMs });
+  const r = await askCounted<ControllerReply>(s, ctx, c, msg);
   if (!isFailure(r) || !CONTROLLER_GONE.has(r.reason)) return r;
   // the active controller's node went away: the brokers know the one that took over
   const md = await refresh(s, ctx);
   if (isFailure(md)) return r;
-  return ctx.ask<ControllerReply>(s.metadata.controllerRef<ControllerMsg>()!, msg, { timeoutMs: s.timeoutMs });
+  return askCounted<ControllerReply>(s, ctx, s.metadata.controllerRef<ControllerMsg>()!, msg);
 }
 
 /** AbortTransaction: the answers after which the leader is looked up again (LEADER_ATTEMPTS in all). */
@@ -152,7 +225,7 @@ type CoordinatorKind = 'group' | 'transaction';
 async function coordinatorOf(s: AdminState, ctx: Ctx, key: string, kind: CoordinatorKind): Promise<{ ref: ActorRef<Message>; brokerId: number } | Failure> {
   let last: Failure | null = null;
   for (let attempt = 0; attempt < 20; attempt++) {
-    const r = await ctx.ask<FindCoordinatorResponse>(s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key, keyType: kind } as never, { timeoutMs: s.timeoutMs });
+    const r = await askCounted<FindCoordinatorResponse>(s, ctx, s.metadata.nextBroker<BrokerMsg>(), { type: 'FindCoordinator', key, keyType: kind } as never);
     if (!isFailure(r) && r.errorCode === ErrorCode.NONE) return { ref: { node: r.node, path: kind === 'group' ? coordinatorPath(r.brokerId) : txnCoordinatorPath(r.brokerId) }, brokerId: r.brokerId };
     last = isFailure(r) ? r : { type: 'Failure', errorCode: r.errorCode, reason: 'timeout', message: r.errorMessage ?? errorName(r.errorCode) };
     await new Promise((res) => setTimeout(res, 100));
@@ -173,7 +246,7 @@ async function askCoordinatorOf<R extends Message>(
   for (let attempt = 0; attempt < 10; attempt++) {
     const c = await coordinatorOf(s, ctx, key, kind);
     if (isFailure(c)) return c;
-    const r = await ctx.ask<R>(c.ref, msg, { timeoutMs: s.timeoutMs });
+    const r = await askCounted<R>(s, ctx, c.ref, msg);
     const code = isFailure(r) ? r.errorCode : codeOf(r);
     if (code !== ErrorCode.NOT_COORDINATOR && code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS && code !== ErrorCode.COORDINATOR_NOT_AVAILABLE) {
       answeredBy?.(c.brokerId);
@@ -198,7 +271,7 @@ function groupAnswerCode(r: Message): number {
 function shareOffsetsEnv(s: AdminState, ctx: Ctx): ShareOffsetsEnv {
   return {
     timeoutMs: s.timeoutMs,
-    ask: <R extends Message>(to: ActorRef, msg: Message) => ctx.ask<R>(to, msg, { timeoutMs: s.timeoutMs }),
+    ask: <R extends Message>(to: ActorRef, msg: Message) => askCounted<R>(s, ctx, to, msg),
     send: (to, msg) => ctx.send(to, msg),
     sleep: (ms) => new Promise<void>((res) => ctx.clock.setTimeout(res, ms)),
     now: () => ctx.clock.now(),
@@ -215,7 +288,7 @@ function shareOffsetsEnv(s: AdminState, ctx: Ctx): ShareOffsetsEnv {
 async function listTransactionsOf(s: AdminState, ctx: Ctx, broker: { brokerId: number; node: string }, msg: TxnCoordinatorMsg): Promise<ListTransactionsResult | Failure> {
   const deadline = Date.now() + s.timeoutMs;
   for (;;) {
-    const r = await ctx.ask<ListTransactionsResult>({ node: broker.node, path: txnCoordinatorPath(broker.brokerId) }, msg, { timeoutMs: s.timeoutMs });
+    const r = await askCounted<ListTransactionsResult>(s, ctx, { node: broker.node, path: txnCoordinatorPath(broker.brokerId) }, msg);
     if (isFailure(r) || r.errorCode !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS || Date.now() >= deadline) return r;
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -228,7 +301,7 @@ async function partitionOffsets(s: AdminState, ctx: Ctx, topic: string, timestam
     s.metadata.partitions(topic).map(async (p): Promise<[number, number] | Failure> => {
       const leader = s.metadata.leaderOf(topic, p.partition);
       if (!leader) return { type: 'Failure', errorCode: ErrorCode.LEADER_NOT_AVAILABLE, reason: 'unknown-actor', message: `${topic}-${p.partition} has no leader` };
-      const r = await ctx.ask<ListOffsetsResult>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, p.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 }, { timeoutMs: s.timeoutMs });
+      const r = await askCounted<ListOffsetsResult>(s, ctx, s.metadata.replicaRef<ReplicaMsg>(leader, topic, p.partition), { type: 'ListOffsets', timestamp, currentLeaderEpoch: -1 });
       if (isFailure(r)) return r;
       if (r.errorCode !== ErrorCode.NONE) return { type: 'Failure', errorCode: r.errorCode, reason: 'invalid-message', message: `${topic}-${p.partition}: ${errorName(r.errorCode)}` };
       return [p.partition, r.offset];
@@ -284,7 +357,7 @@ async function askPartitionLeaders<R extends { errorCode: number }>(
           out[i] = { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, errorMessage: `${name} has no leader` };
           return;
         }
-        const r = await ctx.ask<R & Message>(s.metadata.replicaRef<ReplicaMsg>(leader, topic, partition), msgOf(i), { timeoutMs: s.timeoutMs });
+        const r = await askCounted<R & Message>(s, ctx, s.metadata.replicaRef<ReplicaMsg>(leader, topic, partition), msgOf(i));
         if (isFailure(r)) out[i] = { errorCode: r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, errorMessage: `${name}: ${r.message}` };
         else out[i] = r;
       }),
@@ -299,7 +372,7 @@ async function askPartitionLeaders<R extends { errorCode: number }>(
 /** A running broker's every config entry (only it knows its topology config), or why it cannot give them. */
 async function brokerConfigsOf(s: AdminState, ctx: Ctx, broker: { brokerId: number; node: string; fenced: boolean }): Promise<BrokerConfigEntry[] | { errorCode: number; errorMessage: string }> {
   if (broker.fenced) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${broker.brokerId} is fenced (stopped, or not heartbeating): only a running broker knows its configs` };
-  const answer = await ctx.ask<BrokerConfigsDescription>({ node: broker.node, path: brokerPath(broker.brokerId) }, { type: 'DescribeConfigs' }, { timeoutMs: s.timeoutMs });
+  const answer = await askCounted<BrokerConfigsDescription>(s, ctx, { node: broker.node, path: brokerPath(broker.brokerId) }, { type: 'DescribeConfigs' });
   if (isFailure(answer)) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, errorMessage: `broker ${broker.brokerId} did not answer: ${answer.message}` };
   if (answer.errorCode !== ErrorCode.NONE) return { errorCode: answer.errorCode, errorMessage: `broker ${broker.brokerId}: ${errorName(answer.errorCode)}` };
   return answer.configs;
@@ -327,7 +400,7 @@ async function runningBroker(s: AdminState, ctx: Ctx, brokerId: unknown): Promis
 async function askBrokerLoggers(s: AdminState, ctx: Ctx, brokerId: unknown, msg: BrokerMsg, replyType: string): Promise<void> {
   const broker = await runningBroker(s, ctx, brokerId);
   if ('errorCode' in broker) return fail(ctx, replyType, broker.errorCode, broker.errorMessage);
-  const answer = await ctx.ask<BrokerLoggersDescription | BrokerLoggersAltered>({ node: broker.node, path: brokerPath(broker.brokerId) }, msg, { timeoutMs: s.timeoutMs });
+  const answer = await askCounted<BrokerLoggersDescription | BrokerLoggersAltered>(s, ctx, { node: broker.node, path: brokerPath(broker.brokerId) }, msg);
   if (isFailure(answer)) return fail(ctx, replyType, ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker.brokerId} did not answer: ${answer.message}`);
   ctx.reply({ ...answer, type: replyType });
 }
@@ -380,8 +453,46 @@ function quorumView(q: QuorumDescription, controllerEpoch: number) {
 export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
   kind: 'admin',
   supervision: 'resume',
-  init: (_ctx, args) => ({ metadata: new MetadataCache(args.bootstrap), timeoutMs: args.requestTimeoutMs ?? 30_000 }),
+  init: (ctx, args) => {
+    const config = parseAdminConfig(args.config ?? {});
+    const s: AdminState = {
+      metadata: new MetadataCache(args.bootstrap),
+      timeoutMs: config.requestTimeoutMs,
+      config,
+      metrics: new AdminMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
+      telemetry: null,
+    };
+    const loopConfig = { clientId: config.clientId, requestTimeoutMs: config.requestTimeoutMs, retryBackoffMs: config.retryBackoffMs };
+    s.telemetry = startTelemetry(config.enableMetricsPush, loopConfig, telemetryContext(s, ctx), args.random ? { random: args.random } : {});
+    return s;
+  },
   handlers: {
+    Metrics(s, _m, ctx) {
+      ctx.reply({ type: 'AdminMetrics', errorCode: ErrorCode.NONE, metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId) } satisfies AdminMetricsReply);
+    },
+    Close(s, _m, ctx) {
+      const token = ctx.deferReply();
+      // as Kafka's admin: the terminating push goes out as the close begins
+      closeTelemetry(s.telemetry, telemetryHost(s), telemetryContext(s, ctx));
+      whenTelemetryClosed(s.telemetry, () => {
+        if (token) ctx.replyTo(token, { type: 'Closed', errorCode: ErrorCode.NONE });
+      });
+    },
+    async TelemetryTick(s, _m, ctx) {
+      // the admin fetches metadata for its operations only: a request due with no broker known yet fetches it first
+      const loop = s.telemetry;
+      if (loop && loop.sender.timeToNextUpdate(ctx.clock.now()) <= 0 && s.metadata.brokerRefs().length === 0) await refresh(s, ctx);
+      onTelemetryTick(loop, telemetryHost(s), telemetryContext(s, ctx));
+    },
+    TelemetryAnswer(s, m, ctx) {
+      onTelemetryAnswer(s.telemetry, m, telemetryContext(s, ctx));
+    },
+    GetClientInstanceId(s, m, ctx) {
+      onGetClientInstanceId(s.telemetry, m, ctx);
+    },
+    ClientInstanceIdDeadline(s, _m, ctx) {
+      onClientInstanceIdDeadline(s.telemetry, ctx);
+    },
     async CreateTopics(s, m, ctx) {
       await toController(s, ctx, { type: 'CreateTopics', topics: m.topics, validateOnly: m.validateOnly ?? false }, 'CreateTopicsResponse');
     },
@@ -554,7 +665,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
       const groups = [];
       const msg: CoordinatorMsg = { type: 'ListGroups', ...(m.types?.length ? { typesFilter: m.types } : {}), ...(m.states?.length ? { statesFilter: m.states } : {}) };
       for (const b of md.brokers.filter((x) => !x.fenced)) {
-        const r = await ctx.ask<ListGroupsResponse>({ node: b.node, path: coordinatorPath(b.brokerId) }, msg, { timeoutMs: s.timeoutMs });
+        const r = await askCounted<ListGroupsResponse>(s, ctx, { node: b.node, path: coordinatorPath(b.brokerId) }, msg);
         if (!isFailure(r) && r.errorCode === ErrorCode.NONE) groups.push(...r.groups);
       }
       ctx.reply({ type: 'Groups', errorCode: ErrorCode.NONE, groups: groups.sort((a, b) => a.groupId.localeCompare(b.groupId)) });
@@ -604,7 +715,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
           if (!Number.isInteger(partition) || partition < 0 || partition >= count) return answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1);
           const asked = namedRef ? { brokerId: named!, node: namedRef.node, leaderEpoch: -1 } : s.metadata.leaderOf(m.topic, partition);
           if (!asked) return answer(ErrorCode.LEADER_NOT_AVAILABLE, -1);
-          const r = await ctx.ask<ProducersDescription>(s.metadata.replicaRef<ReplicaMsg>(asked, m.topic, partition), { type: 'DescribeProducers' }, { timeoutMs: s.timeoutMs });
+          const r = await askCounted<ProducersDescription>(s, ctx, s.metadata.replicaRef<ReplicaMsg>(asked, m.topic, partition), { type: 'DescribeProducers' });
           if (isFailure(r)) return answer(r.reason === 'unknown-actor' ? ErrorCode.NOT_LEADER_OR_FOLLOWER : r.errorCode, asked.brokerId);
           return answer(r.errorCode, asked.brokerId, r.producers);
         }),
@@ -625,7 +736,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         const leader = s.metadata.leaderId(m.topic, m.partition);
         const ref = leader < 0 ? null : s.metadata.brokerRef<BrokerMsg>(leader);
         if (!ref) continue;
-        const r = await ctx.ask<WriteTxnMarkersResponse>(ref, { type: 'WriteTxnMarkers', markers: [marker] }, { timeoutMs: s.timeoutMs });
+        const r = await askCounted<WriteTxnMarkersResponse>(s, ctx, ref, { type: 'WriteTxnMarkers', markers: [marker] });
         const result = isFailure(r) ? { errorCode: r.errorCode, errorMessage: r.message } : r.markers[0]?.topics[0]?.partitions[0];
         if (!result) return fail(ctx, 'TransactionAborted', ErrorCode.UNKNOWN_SERVER_ERROR, `broker ${leader} gave no answer for ${m.topic}-${m.partition}`);
         if (result.errorCode === ErrorCode.NONE) return ctx.reply({ type: 'TransactionAborted', errorCode: ErrorCode.NONE });
@@ -786,7 +897,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
           const answer = (errorCode: number, errorMessage: string | null, logDirs: LogDirDescription[] = []) => ({ broker, errorCode, errorMessage, logDirs });
           const ref = s.metadata.brokerRef<BrokerMsg>(broker);
           if (!ref) return answer(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${broker} is not registered in the cluster`);
-          const r = await ctx.ask<LogDirsDescription>(ref, { type: 'DescribeLogDirs', topics: m.topics }, { timeoutMs: s.timeoutMs });
+          const r = await askCounted<LogDirsDescription>(s, ctx, ref, { type: 'DescribeLogDirs', topics: m.topics });
           if (isFailure(r)) return answer(r.errorCode, `broker ${broker}: ${r.message}`);
           return answer(r.errorCode, r.errorCode === ErrorCode.NONE ? null : `broker ${broker}: ${errorName(r.errorCode)}`, r.logDirs);
         }),
@@ -815,7 +926,7 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
             topics.set(r.topic, [...(topics.get(r.topic) ?? []), r.partition]);
           }
           const msg: BrokerMsg = { type: 'AlterReplicaLogDirs', dirs: [...dirs].map(([logDir, topics]) => ({ logDir, topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })) })) };
-          const r = await ctx.ask<ReplicaLogDirsAltered>(ref, msg, { timeoutMs: s.timeoutMs });
+          const r = await askCounted<ReplicaLogDirsAltered>(s, ctx, ref, msg);
           if (isFailure(r)) return each(r.errorCode, `broker ${broker}: ${r.message}`);
           if (r.errorCode !== ErrorCode.NONE) return each(r.errorCode, `broker ${broker}: ${errorName(r.errorCode)}`);
           return replicas.map((rep) => {

@@ -1,6 +1,8 @@
 /**
  * Messages the admin actor accepts. Each reply carries `errorCode` (and errorMessage on error).
  */
+import type { ClientMetric } from '../../src/client/metrics.js';
+import type { TelemetryMsg } from '../../src/client/telemetry-loop.js';
 import type { AclBinding, AclBindingFilter } from '../../src/security/acl.js';
 import type { QuotaFilterComponent } from '../../src/security/client-quotas.js';
 import type { BrokerLoggerChange } from '../broker/messages.js';
@@ -180,4 +182,16 @@ export type AdminMsg =
   | { type: 'RenewDelegationToken'; principal: string | null; hmac: string; renewPeriodMs: number }
   | { type: 'ExpireDelegationToken'; principal: string | null; hmac: string; expiryTimePeriodMs: number }
   /** Every delegation token with its HMAC (the admin client filters by owner). */
-  | { type: 'DescribeDelegationTokens' };
+  | { type: 'DescribeDelegationTokens' }
+  /** The admin's metrics (Kafka's admin-client-metrics and admin-client-node-metrics, admin-metrics.ts): answered AdminMetrics. */
+  | { type: 'Metrics' }
+  /** The admin client closes: with enable.metrics.push, its terminating push goes out; answered Closed once telemetry has ended. */
+  | { type: 'Close' }
+  /** enable.metrics.push: the push loop's timers, the brokers' answers, and clientInstanceId's GetClientInstanceId (KIP-714, src/client/telemetry-loop.ts). */
+  | TelemetryMsg;
+
+export interface AdminMetricsReply {
+  type: 'AdminMetrics';
+  errorCode: number;
+  metrics: ClientMetric[];
+}

@@ -17,21 +17,23 @@
  * position, buffered records, pause flag, preferred read replica; offsets processed by the
  * application and last committed; the parked Poll; metadata cache; the fetches in flight (when
  * each went out) and the metrics' samples; with enable.metrics.push, its telemetry push loop
- * (KIP-714, src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
+ * (KIP-714, src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer, the
+ * clientInstanceId calls waiting for the id).
  * `epoch` increases on every rebalance so answers to requests of an older assignment are dropped.
  * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, Metrics
  * (Kafka's consumer-fetch-manager-metrics and part of consumer-coordinator-metrics,
- * consumer-metrics.ts), and internal
+ * consumer-metrics.ts), GetClientInstanceId (answered once the id is known, telemetry stopped, or
+ * its timeout passed), and internal
  * Tick plus the results of its own asks (with group.protocol consumer: GroupCoordinatorResult,
  * GroupHeartbeatResult, RevocationCommitResult, AssignedCommittedResult, handled in group-member.ts),
- * TelemetryTick and TelemetryAnswer. Close is answered once it left its group and, with
- * telemetry, after its terminating push.
+ * TelemetryTick, TelemetryAnswer and ClientInstanceIdDeadline. Close is answered once it left
+ * its group and, with telemetry, after its terminating push.
  * Emits: FindCoordinator/Metadata/Fetch to brokers, ListOffsets to partition leaders,
  * JoinGroup/SyncGroup/Heartbeat/LeaveGroup/OffsetCommit/OffsetFetch to the coordinator (with
  * group.protocol consumer ConsumerGroupHeartbeat instead of the first four),
  * GetTelemetrySubscriptions and PushTelemetry to a broker (its metrics under KIP-714's names, with
  * group_id, group_instance_id, group_member_id and client_rack as resource attributes),
- * ConsumerEvent to its listener, PollResult, CommitDone and ConsumerMetrics to callers.
+ * ConsumerEvent to its listener, PollResult, CommitDone, ConsumerMetrics and ClientInstanceId to callers.
  */
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
@@ -81,7 +83,18 @@ import {
   type ConsumerOps,
   type GroupMember,
 } from './group-member.js';
-import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
+import {
+  closeTelemetry,
+  describeTelemetry,
+  onClientInstanceIdDeadline,
+  onGetClientInstanceId,
+  onTelemetryAnswer,
+  onTelemetryTick,
+  startTelemetry,
+  whenTelemetryClosed,
+  type TelemetryHost,
+  type TelemetryLoop,
+} from '../../src/client/telemetry-loop.js';
 import type { ConsumedRecord, ConsumerDescription, ConsumerEvent, ConsumerMetricsReply, ConsumerMsg, ConsumerPhase, PolledBatch, PollResult, TopicPartitionOffset } from './messages.js';
 
 export interface ConsumerArgs {
@@ -808,6 +821,14 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
 
     TelemetryAnswer(s, m, ctx) {
       onTelemetryAnswer(s.telemetry, m, ctx);
+    },
+
+    GetClientInstanceId(s, m, ctx) {
+      onGetClientInstanceId(s.telemetry, m, ctx);
+    },
+
+    ClientInstanceIdDeadline(s, _m, ctx) {
+      onClientInstanceIdDeadline(s.telemetry, ctx);
     },
 
     Metrics(s, _m, ctx) {

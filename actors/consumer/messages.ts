@@ -86,7 +86,7 @@ export type ConsumerMsg =
   | { type: 'RevocationCommitResult'; reconciliationId: number; memberEpoch: number; response: OffsetCommitResponse | Failure; offsets: TopicPartitionOffset[] }
   /** Committed offsets of partitions a reconciliation added. */
   | { type: 'AssignedCommittedResult'; epoch: number; partitions: { topic: string; partition: number }[]; response: OffsetFetchResponse | Failure }
-  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  /** enable.metrics.push: the push loop's timers, the brokers' answers, and clientInstanceId's GetClientInstanceId (KIP-714, src/client/telemetry-loop.ts). */
   | TelemetryMsg;
 
 export interface PollResult {

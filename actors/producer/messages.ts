@@ -72,7 +72,7 @@ export type ProducerMsg =
   | { type: 'ProducerIdResult'; errorCode: number; errorMessage?: string; producerId: number; producerEpoch: number }
   /** transactional.id: a request to a coordinator settled (after its retries). */
   | { type: 'TxnRpcDone'; op: TxnRpcOp; result: TxnRpcResult }
-  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  /** enable.metrics.push: the push loop's timers, the brokers' answers, and clientInstanceId's GetClientInstanceId (KIP-714, src/client/telemetry-loop.ts). */
   | TelemetryMsg;
 
 /** The transactional requests the producer makes, one of each kind at a time. */

@@ -9,16 +9,18 @@
  * and the Sends waiting for room (max.block.ms); Sends waiting for metadata; flush waiters; with
  * enable.idempotence, the producer id and epoch and each partition's next sequence number; the
  * metrics' samples; with enable.metrics.push, its telemetry push loop (KIP-714,
- * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
+ * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer, the
+ * clientInstanceId calls waiting for the id).
  * Handles: Send, Flush, Close (answered once flushed and, with telemetry, after the terminating
- * push), DescribeProducer, Metrics (Kafka's producer-metrics, producer-metrics.ts), and internal
- * Drain, ProduceDone, MetadataResult, BlockTimeout, ProducerIdResult, TelemetryTick,
- * TelemetryAnswer.
+ * push), DescribeProducer, Metrics (Kafka's producer-metrics, producer-metrics.ts),
+ * GetClientInstanceId (answered once the id is known, telemetry stopped, or its timeout passed),
+ * and internal Drain, ProduceDone, MetadataResult, BlockTimeout, ProducerIdResult, TelemetryTick,
+ * TelemetryAnswer, ClientInstanceIdDeadline.
  * Emits: Produce to leader brokers, one request per broker for many partitions, several
  * batches of a partition in one entry unless idempotent (ask, or tell for acks 0); Metadata
  * and InitProducerId to brokers; GetTelemetrySubscriptions and PushTelemetry to a broker (its
  * metrics under KIP-714's names, with transactional_id as a resource attribute); SendResult,
- * Flushed, ProducerMetrics.
+ * Flushed, ProducerMetrics, ClientInstanceId.
  */
 import { DefaultPartitioner, type PartitionRequest } from '../../src/client/partitioner.js';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -38,7 +40,18 @@ import { ProducerMetrics, type TopicMetrics } from './producer-metrics.js';
 import { parseProducerConfig, producerCompressionLevel, type ProducerConfig } from './producer-config.js';
 import { isFatalTxnError, newTxnManager, refusal, type TxnManager, type TxnPartitionState } from './transactions.js';
 import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult } from './txn-rpc.js';
-import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
+import {
+  closeTelemetry,
+  describeTelemetry,
+  onClientInstanceIdDeadline,
+  onGetClientInstanceId,
+  onTelemetryAnswer,
+  onTelemetryTick,
+  startTelemetry,
+  whenTelemetryClosed,
+  type TelemetryHost,
+  type TelemetryLoop,
+} from '../../src/client/telemetry-loop.js';
 import type { ClientMetric } from '../../src/client/metrics.js';
 
 export interface ProducerArgs {
@@ -1200,6 +1213,14 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
 
     TelemetryAnswer(s, m, ctx) {
       onTelemetryAnswer(s.telemetry, m, ctx);
+    },
+
+    GetClientInstanceId(s, m, ctx) {
+      onGetClientInstanceId(s.telemetry, m, ctx);
+    },
+
+    ClientInstanceIdDeadline(s, _m, ctx) {
+      onClientInstanceIdDeadline(s.telemetry, ctx);
     },
 
     Drain(s, _m, ctx) {

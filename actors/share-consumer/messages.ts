@@ -86,7 +86,7 @@ export type ShareConsumerMsg =
   | { type: 'ShareFetchDone'; brokerId: number; fetched: string[]; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareFetchResult | Failure }
   /** The answer to a ShareAcknowledge; `commitId` names the commitSync (or close) waiting for it; `renew`: it renewed some locks. */
   | { type: 'ShareAcknowledgeDone'; brokerId: number; commitId: number | null; renew: boolean; acknowledgements: SentAcknowledgements[]; sentAt: number; response: ShareAcknowledgeResult | Failure }
-  /** enable.metrics.push: the push loop's timer and the brokers' answers (KIP-714, src/client/telemetry-loop.ts). */
+  /** enable.metrics.push: the push loop's timers, the brokers' answers, and clientInstanceId's GetClientInstanceId (KIP-714, src/client/telemetry-loop.ts). */
   | TelemetryMsg;
 
 export interface SharePollResult {

@@ -39,17 +39,20 @@
  * metrics, share-consumer-metrics.ts: fetches, records and bytes taken, acknowledgements,
  * heartbeats, rebalances, polls; each buffered partition's fetch reports to its FetchTally once
  * used up or dropped); with enable.metrics.push, its telemetry push loop (KIP-714,
- * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer).
+ * src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer, the
+ * clientInstanceId calls waiting for the id).
  * Handles: Subscribe, Unsubscribe, Poll, Commit, Wakeup, Close, DescribeShareConsumer, Metrics,
- * and internal Tick plus the results of its own asks, TelemetryTick and TelemetryAnswer. Closing
+ * GetClientInstanceId (answered once the id is known, telemetry stopped, or its timeout passed),
+ * and internal Tick plus the results of its own asks, TelemetryTick, TelemetryAnswer and
+ * ClientInstanceIdDeadline. Closing
  * (Close, or Close during an Unsubscribe) makes the terminating push as the close begins, and
  * ShareConsumerDone is answered after it.
  * Emits: FindCoordinator and Metadata to brokers; ShareGroupHeartbeat to the group coordinator;
  * ShareFetch, ShareAcknowledge and ShareMemberGone to brokers' share partition managers;
  * GetTelemetrySubscriptions and PushTelemetry to a broker (its metrics under KIP-714's names,
  * with group_id, group_member_id and client_rack as resource attributes);
- * SharePollResult, ShareCommitResult, ShareConsumerDone, ShareConsumerDescription and
- * ShareConsumerMetrics to callers.
+ * SharePollResult, ShareCommitResult, ShareConsumerDone, ShareConsumerDescription,
+ * ShareConsumerMetrics and ClientInstanceId to callers.
  */
 import { randomUUID } from 'node:crypto';
 import { MetadataCache, type BootstrapBroker } from '../../src/client/metadata-cache.js';
@@ -66,7 +69,18 @@ import { AcknowledgeType } from '../share-partition/share-partition-state.js';
 import { PendingAcks } from './pending-acks.js';
 import { AcquiredRecords } from './acquired-records.js';
 import { ShareConsumerMetrics, type FetchTally } from './share-consumer-metrics.js';
-import { closeTelemetry, describeTelemetry, onTelemetryAnswer, onTelemetryTick, startTelemetry, whenTelemetryClosed, type TelemetryHost, type TelemetryLoop } from '../../src/client/telemetry-loop.js';
+import {
+  closeTelemetry,
+  describeTelemetry,
+  onClientInstanceIdDeadline,
+  onGetClientInstanceId,
+  onTelemetryAnswer,
+  onTelemetryTick,
+  startTelemetry,
+  whenTelemetryClosed,
+  type TelemetryHost,
+  type TelemetryLoop,
+} from '../../src/client/telemetry-loop.js';
 import type {
   AcknowledgementOutcome,
   PartitionAcknowledgements,
@@ -1040,6 +1054,14 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
 
     TelemetryAnswer(s, m, ctx) {
       onTelemetryAnswer(s.telemetry, m, ctx);
+    },
+
+    GetClientInstanceId(s, m, ctx) {
+      onGetClientInstanceId(s.telemetry, m, ctx);
+    },
+
+    ClientInstanceIdDeadline(s, _m, ctx) {
+      onClientInstanceIdDeadline(s.telemetry, ctx);
     },
 
     Metrics(s, _m, ctx) {

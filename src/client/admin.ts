@@ -7,11 +7,18 @@
  * tokens (KIP-48), config descriptions and share groups (KIP-932: described, their offsets
  * listed, altered and deleted, as Kafka 4.2's Admin). Failures throw
  * SamsaError with Kafka's code; per-item results keep their codes.
+ *
+ * Options use Kafka's names (admin-config.ts: client.id, request.timeout.ms, retry.backoff.ms,
+ * metrics.sample.window.ms, metrics.num.samples, enable.metrics.push). With enable.metrics.push
+ * (false by default, as Kafka's admin) the admin pushes its metrics (admin-metrics.ts) to the
+ * brokers as KIP-714 says, makes a terminating push when it disconnects, and clientInstanceId
+ * gives the id a broker gave it.
  */
 import crypto from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { admin as adminActor } from '../../actors/admin/admin.js';
-import type { AdminMsg } from '../../actors/admin/messages.js';
+import { parseAdminConfig } from '../../actors/admin/admin-config.js';
+import type { AdminMetricsReply, AdminMsg } from '../../actors/admin/messages.js';
 import type { ConfigEntry } from '../../actors/broker/config-entries.js';
 import type { LogDirDescription } from '../../actors/broker/messages.js';
 import type { CreatableTopic } from '../../actors/controller/messages.js';
@@ -42,7 +49,10 @@ import {
   type QuotaEntity,
   type QuotaFilterComponent,
 } from '../security/client-quotas.js';
+import { awaitClientInstanceId } from './client-instance-id.js';
 import { SamsaError } from './errors.js';
+import type { ClientMetric } from './metrics.js';
+import type { ClientInstanceIdReply } from './telemetry-loop.js';
 import { findHangingTransactions, type FindHangingOptions, type OpenTransaction } from './hanging-transactions.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -728,20 +738,57 @@ export interface PartitionLag {
   lag: number;
 }
 
+/** The longest disconnect waits for the admin's terminating push (the push itself gives up after 5 s, or request.timeout.ms if lower). */
+const CLOSE_WAIT_MS = 10_000;
+
 export class Admin {
   private ref: ActorRef<AdminMsg> | null = null;
+  private readonly config: Record<string, unknown>;
 
-  constructor(private readonly client: SamsaClient) {}
-
-  async connect(): Promise<void> {
-    if (!this.ref) this.ref = this.client.system.spawn(adminActor, { name: `admin-${nanoid(8)}`, args: { bootstrap: this.client.brokers } });
+  /** `config`: Kafka's admin config keys (admin-config.ts); refused at once when a key or value is bad (AdminConfigError). */
+  constructor(
+    private readonly client: SamsaClient,
+    config: Record<string, unknown> = {},
+  ) {
+    this.config = { 'client.id': client.clientId, ...config };
+    parseAdminConfig(this.config);
   }
 
+  async connect(): Promise<void> {
+    if (!this.ref) this.ref = this.client.system.spawn(adminActor, { name: `admin-${nanoid(8)}`, args: { bootstrap: this.client.brokers, config: this.config } });
+  }
+
+  /** Closes the admin: with enable.metrics.push, after its terminating push (Kafka's close); then stops its actor. */
   async disconnect(): Promise<void> {
     if (!this.ref) return;
     const ref = this.ref;
     this.ref = null;
+    await this.client.system.ask(ref, { type: 'Close' }, { timeoutMs: CLOSE_WAIT_MS });
     await this.client.system.stopActor(ref);
+  }
+
+  /**
+   * The admin's metrics, as Kafka's Admin.metrics() gives them (admin-metrics.ts): its network
+   * client's admin-client-metrics (request-rate / -total, response-rate / -total) and, per node it
+   * sent to, admin-client-node-metrics (those and request-latency-avg / -max).
+   */
+  async metrics(): Promise<ClientMetric[]> {
+    return ((await this.call({ type: 'Metrics' }, 10_000)) as unknown as AdminMetricsReply).metrics;
+  }
+
+  /**
+   * The id a broker gave this admin client instance for its metrics push (KIP-714, Kafka's
+   * Admin.clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a
+   * negative timeout, IllegalStateError with enable.metrics.push false (the admin's default, as
+   * Kafka's) or once telemetry stopped without an id, and SamsaError REQUEST_TIMED_OUT when no
+   * broker has given one within timeoutMs. The admin actor answers as soon as a broker gives it,
+   * after any operation it is busy with (client-instance-id.ts).
+   */
+  clientInstanceId(timeoutMs: number): Promise<string> {
+    return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => {
+      if (!this.ref) throw new SamsaError(ErrorCode.NETWORK_EXCEPTION, 'the admin client is not connected: call connect() first');
+      return this.client.system.ask<ClientInstanceIdReply>(this.ref, msg, { timeoutMs: askTimeoutMs });
+    });
   }
 
   private async call(msg: AdminMsg, timeoutMs = 60_000): Promise<Reply> {

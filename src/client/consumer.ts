@@ -18,6 +18,7 @@ import type { ActorRef, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { awaitClientInstanceId } from './client-instance-id.js';
 import { CommitFailedError, SamsaError } from './errors.js';
+import type { ClientInstanceIdReply } from './telemetry-loop.js';
 import type { ClientMetric } from './metrics.js';
 import type { SamsaClient } from './samsa.js';
 
@@ -355,11 +356,12 @@ export class Consumer {
   /**
    * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
    * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
-   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
-   * when no broker has given one within timeoutMs.
+   * timeout, IllegalStateError with enable.metrics.push false (or once telemetry stopped without
+   * an id), and SamsaError REQUEST_TIMED_OUT when no broker has given one within timeoutMs. The
+   * client actor answers as soon as a broker gives it (client-instance-id.ts).
    */
   clientInstanceId(timeoutMs: number): Promise<string> {
-    return awaitClientInstanceId(timeoutMs, async () => (await this.describe()).telemetry);
+    return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => this.client.system.ask<ClientInstanceIdReply>(this.requireRef(), msg, { timeoutMs: askTimeoutMs }));
   }
 
   /**

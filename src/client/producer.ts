@@ -11,7 +11,7 @@
  * commit / abort; producer.send outside a transaction is refused.
  */
 import { nanoid } from 'nanoid';
-import type { ProducerDescription, ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
+import type { ProducerMetricsReply, ProducerMsg, ProducerRecord, RecordMetadata, SendResult, TopicRecords, TxnOffsets, TxnResult } from '../../actors/producer/messages.js';
 import type { ClientMetric } from './metrics.js';
 import { producer as producerActor } from '../../actors/producer/producer.js';
 import { parseProducerConfig } from '../../actors/producer/producer-config.js';
@@ -20,6 +20,7 @@ import type { ActorRef, Failure } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { awaitClientInstanceId } from './client-instance-id.js';
 import { SamsaError } from './errors.js';
+import type { ClientInstanceIdReply } from './telemetry-loop.js';
 import { toBytesOrNull, toHeaderList, type Message } from './records.js';
 import type { SamsaClient } from './samsa.js';
 import { Transaction } from './transaction.js';
@@ -179,15 +180,12 @@ export class Producer {
   /**
    * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
    * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
-   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
-   * when no broker has given one within timeoutMs.
+   * timeout, IllegalStateError with enable.metrics.push false (or once telemetry stopped without
+   * an id), and SamsaError REQUEST_TIMED_OUT when no broker has given one within timeoutMs. The
+   * client actor answers as soon as a broker gives it (client-instance-id.ts).
    */
   clientInstanceId(timeoutMs: number): Promise<string> {
-    return awaitClientInstanceId(timeoutMs, async () => {
-      const r = await this.client.system.ask<ProducerDescription>(this.requireConnected(), { type: 'DescribeProducer' }, { timeoutMs: this.askTimeoutMs });
-      if (isFailure(r)) throw new SamsaError(r.errorCode, r.message);
-      return r.telemetry;
-    });
+    return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => this.client.system.ask<ClientInstanceIdReply>(this.requireConnected(), msg, { timeoutMs: askTimeoutMs }));
   }
 
   private requireConnected(): ActorRef<ProducerMsg> {

@@ -121,8 +121,9 @@ export class SamsaClient {
     return new Producer(this, config);
   }
 
-  admin(): Admin {
-    return new Admin(this);
+  /** An admin client; options use Kafka's names (client.id, request.timeout.ms, enable.metrics.push, ...: actors/admin/admin-config.ts). */
+  admin(config: Record<string, unknown> = {}): Admin {
+    return new Admin(this, config);
   }
 
   /**

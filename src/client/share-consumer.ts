@@ -34,6 +34,7 @@ import type { ActorRef, Failure, Message } from '../runtime/types.js';
 import { isFailure } from '../runtime/types.js';
 import { IllegalStateError, SamsaError } from './errors.js';
 import { awaitClientInstanceId } from './client-instance-id.js';
+import type { ClientInstanceIdReply } from './telemetry-loop.js';
 import type { ClientMetric } from './metrics.js';
 import { DeliveredRecords } from './share-delivered.js';
 import type { SamsaClient } from './samsa.js';
@@ -381,11 +382,15 @@ export class ShareConsumer {
   /**
    * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
    * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
-   * timeout, IllegalStateError with enable.metrics.push false, and SamsaError REQUEST_TIMED_OUT
-   * when no broker has given one within timeoutMs.
+   * timeout, IllegalStateError with enable.metrics.push false (or once telemetry stopped without
+   * an id), and SamsaError REQUEST_TIMED_OUT when no broker has given one within timeoutMs. The
+   * client actor answers as soon as a broker gives it (client-instance-id.ts).
    */
   clientInstanceId(timeoutMs: number): Promise<string> {
-    return awaitClientInstanceId(timeoutMs, async () => (await this.describe()).telemetry);
+    return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => {
+      this.ensureOpen();
+      return this.client.system.ask<ClientInstanceIdReply>(this.actor(), msg, { timeoutMs: askTimeoutMs });
+    });
   }
 
   /** The member as the consumer sees it: phase, epoch, subscription, assignment, brokers fetched from, telemetry. */

@@ -1,6 +1,6 @@
 /**
- * The push loop of a client actor (KIP-714, enable.metrics.push): the producer and the consumer
- * each own one. It runs TelemetrySender (telemetry-sender.ts) on the actor's clock and timers:
+ * The push loop of a client actor (KIP-714, enable.metrics.push): the producer, the consumer, the
+ * share consumer and the admin client each own one. It runs TelemetrySender (telemetry-sender.ts) on the actor's clock and timers:
  * one timer, 'telemetry', set for when the next request is due and cancelled while one is in
  * flight, once telemetry is disabled, and once it ends; requests go to a broker actor the client
  * knows (never a node's metadata proxy), as asks whose answers come back to the actor as
@@ -12,9 +12,16 @@
  * terminating goes out at once (waited for at most 5 s, request.timeout.ms if lower), then
  * telemetry ends; whenTelemetryClosed runs what waits for that. It logs at info only when a
  * broker first gives the client its instance id; the rest (refusals, telemetry disabled) at debug.
+ *
+ * GetClientInstanceId (the clients' clientInstanceId(timeoutMs), client-instance-id.ts) is
+ * answered ClientInstanceId at once when the id is known, when telemetry is over (disabled by the
+ * brokers, or ended by a close) or when there is no push loop; else when a subscription brings
+ * the id, telemetry stops, or timeoutMs has passed on the actor's clock (a second timer,
+ * 'telemetry-id', set for the earliest caller's deadline), whichever comes first.
  */
 import type { BrokerMsg, PushTelemetryReply, TelemetrySubscriptionsReply } from '../../actors/broker/messages.js';
-import type { AskOptions } from '../runtime/actor-definition.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { AskOptions, ReplyToken } from '../runtime/actor-definition.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { isFailure, type ActorRef, type Failure, type Message } from '../runtime/types.js';
@@ -26,7 +33,24 @@ import { TelemetrySender, type TelemetryRequest, type TelemetrySenderOptions, ty
 /** The messages a client actor with a push loop takes for it. */
 export type TelemetryMsg =
   | { type: 'TelemetryTick' }
-  | { type: 'TelemetryAnswer'; kind: 'subscribe' | 'push'; terminating: boolean; reply: TelemetrySubscriptionsReply | PushTelemetryReply | Failure };
+  | { type: 'TelemetryAnswer'; kind: 'subscribe' | 'push'; terminating: boolean; reply: TelemetrySubscriptionsReply | PushTelemetryReply | Failure }
+  /** clientInstanceId(timeoutMs): answered ClientInstanceId (ClientInstanceIdReply) once the id is known, telemetry is over, or timeoutMs has passed. */
+  | { type: 'GetClientInstanceId'; timeoutMs: number }
+  /** The 'telemetry-id' timer: the earliest GetClientInstanceId waiting is due. */
+  | { type: 'ClientInstanceIdDeadline' };
+
+/**
+ * GetClientInstanceId's answer. errorCode NONE: the id (clientInstanceId), or none will come
+ * (clientInstanceId null: telemetry null without a push loop, else Disabled or Terminated);
+ * REQUEST_TIMED_OUT: not known within the timeout asked for.
+ */
+export interface ClientInstanceIdReply {
+  type: 'ClientInstanceId';
+  errorCode: number;
+  clientInstanceId: string | null;
+  /** The push loop's state when answered; null without one (enable.metrics.push false). */
+  telemetry: TelemetryState | null;
+}
 
 /** What the loop reads of its client. */
 export interface TelemetryHost {
@@ -45,6 +69,8 @@ export interface TelemetryLoopConfig {
 }
 
 const TELEMETRY_TIMER = 'telemetry';
+/** Set for the earliest deadline of the GetClientInstanceId waiting. */
+const INSTANCE_ID_TIMER = 'telemetry-id';
 /** The longest a terminating push holds a close up. */
 const TERMINATING_PUSH_TIMEOUT_MS = 5_000;
 /** No broker known yet (metadata still coming): look again after retry.backoff.ms (at least this), doubling up to the max. */
@@ -55,7 +81,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The OTLP instrumentation scope of what samsa's clients push. */
 const SCOPE = { name: CLIENT_SOFTWARE_NAME, version: CLIENT_SOFTWARE_VERSION };
 
-/** What the loop uses of its actor's context (a producer's or a consumer's, whose messages include TelemetryMsg). */
+/** What the loop uses of its actor's context (a client actor's, whose messages include TelemetryMsg). */
 export interface TelemetryContext {
   readonly self: ActorRef;
   readonly clock: Clock;
@@ -63,6 +89,14 @@ export interface TelemetryContext {
   readonly timers: { startSingle(key: string, ms: number, msg: TelemetryMsg): void; cancel(key: string): void };
   send(to: ActorRef, msg: TelemetryMsg): void;
   ask<R extends Message>(to: ActorRef<BrokerMsg>, msg: BrokerMsg, opts?: AskOptions): Promise<R | Failure>;
+  /** Answers a GetClientInstanceId that waited. */
+  replyTo(token: ReplyToken, msg: ClientInstanceIdReply): void;
+}
+
+/** What GetClientInstanceId's handler uses besides: the message's own reply address. */
+export interface TelemetryRequestContext extends TelemetryContext {
+  reply(msg: ClientInstanceIdReply): void;
+  deferReply(): ReplyToken | undefined;
 }
 
 type Ctx = TelemetryContext;
@@ -82,6 +116,8 @@ export class TelemetryLoop {
   noBrokerWaitMs = 0;
   /** What waits for telemetry to end (closeTelemetry), run once it has. */
   private readonly closedWaiters: (() => void)[] = [];
+  /** GetClientInstanceId asks waiting for the id, with their deadlines (on the actor's clock). */
+  readonly idWaiters: { token: ReplyToken; deadline: number }[] = [];
 
   constructor(
     readonly config: TelemetryLoopConfig,
@@ -195,6 +231,7 @@ export function onTelemetryAnswer(loop: TelemetryLoop | null, m: Extract<Telemet
   }
   if (loop.sender.state === 'Disabled') ctx.log.debug('client telemetry disabled');
   settled(loop, ctx);
+  answerIdWaiters(loop, ctx);
 }
 
 /** After an answer or a request not made: ends telemetry for good, or waits for the next request. */
@@ -206,6 +243,7 @@ function settled(loop: TelemetryLoop, ctx: Ctx): void {
 function finish(loop: TelemetryLoop, ctx: Ctx): void {
   loop.sender.close();
   ctx.timers.cancel(TELEMETRY_TIMER);
+  answerIdWaiters(loop, ctx);
   loop.runClosedWaiters();
 }
 
@@ -242,4 +280,54 @@ export function describeTelemetry(loop: TelemetryLoop | null): TelemetryDescript
 export function whenTelemetryClosed(loop: TelemetryLoop | null, fn: () => void): void {
   if (!loop || loop.sender.state === 'Terminated') fn();
   else loop.waitClosed(fn);
+}
+
+function idReply(loop: TelemetryLoop | null, errorCode: number = ErrorCode.NONE): ClientInstanceIdReply {
+  return { type: 'ClientInstanceId', errorCode, clientInstanceId: loop?.sender.clientInstanceId ?? null, telemetry: loop ? loop.sender.state : null };
+}
+
+/** Whether a GetClientInstanceId is answered now: the id is known, or none will come. */
+function idSettled(loop: TelemetryLoop | null): boolean {
+  return !loop || loop.sender.clientInstanceId !== null || loop.sender.done;
+}
+
+/**
+ * GetClientInstanceId: answered at once when the id is known or none will come (no push loop,
+ * telemetry over), or when timeoutMs is 0 (REQUEST_TIMED_OUT, as Kafka's zero timeout does not
+ * wait); else it waits (answerIdWaiters, onClientInstanceIdDeadline).
+ */
+export function onGetClientInstanceId(loop: TelemetryLoop | null, m: Extract<TelemetryMsg, { type: 'GetClientInstanceId' }>, ctx: TelemetryRequestContext): void {
+  if (!loop || idSettled(loop)) return ctx.reply(idReply(loop));
+  const timeoutMs = typeof m.timeoutMs === 'number' && !Number.isNaN(m.timeoutMs) ? Math.max(0, m.timeoutMs) : 0;
+  if (timeoutMs === 0) return ctx.reply(idReply(loop, ErrorCode.REQUEST_TIMED_OUT));
+  const token = ctx.deferReply();
+  if (!token) return; // sent, not asked: nobody to tell
+  loop.idWaiters.push({ token, deadline: ctx.clock.now() + timeoutMs });
+  armIdTimer(loop, ctx);
+}
+
+/** The 'telemetry-id' timer fired: those whose time is up are told REQUEST_TIMED_OUT. */
+export function onClientInstanceIdDeadline(loop: TelemetryLoop | null, ctx: Ctx): void {
+  if (!loop) return;
+  const now = ctx.clock.now();
+  const waiting = loop.idWaiters.splice(0);
+  for (const w of waiting) {
+    if (w.deadline <= now) ctx.replyTo(w.token, idReply(loop, ErrorCode.REQUEST_TIMED_OUT));
+    else loop.idWaiters.push(w);
+  }
+  armIdTimer(loop, ctx);
+}
+
+/** Tells every GetClientInstanceId waiting, once the id is known or none will come. */
+function answerIdWaiters(loop: TelemetryLoop, ctx: Ctx): void {
+  if (loop.idWaiters.length === 0 || !idSettled(loop)) return;
+  const reply = idReply(loop);
+  for (const w of loop.idWaiters.splice(0)) ctx.replyTo(w.token, reply);
+  ctx.timers.cancel(INSTANCE_ID_TIMER);
+}
+
+function armIdTimer(loop: TelemetryLoop, ctx: Ctx): void {
+  if (loop.idWaiters.length === 0) return ctx.timers.cancel(INSTANCE_ID_TIMER);
+  const next = Math.min(...loop.idWaiters.map((w) => w.deadline));
+  ctx.timers.startSingle(INSTANCE_ID_TIMER, Math.min(Math.max(0, next - ctx.clock.now()), MAX_TIMER_MS), { type: 'ClientInstanceIdDeadline' });
 }
