@@ -778,13 +778,13 @@ export class Admin {
 
   /**
    * The id a broker gave this admin client instance for its metrics push (KIP-714, Kafka's
-   * Admin.clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a
-   * negative timeout, IllegalStateError with enable.metrics.push false (the admin's default, as
-   * Kafka's) or once telemetry stopped without an id, and SamsaError REQUEST_TIMED_OUT when no
-   * broker has given one within timeoutMs. The admin actor answers as soon as a broker gives it,
-   * after any operation it is busy with (client-instance-id.ts).
+   * Admin.clientInstanceId(Duration)), waiting up to timeoutMs for it: null when none came in
+   * time or telemetry stopped without one, as Kafka's. Throws RangeError for a negative timeout
+   * and IllegalStateError with enable.metrics.push false (the admin's default, as Kafka's). The
+   * admin actor answers as soon as a broker gives it, after any operation it is busy with
+   * (client-instance-id.ts).
    */
-  clientInstanceId(timeoutMs: number): Promise<string> {
+  clientInstanceId(timeoutMs: number): Promise<string | null> {
     return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => {
       if (!this.ref) throw new SamsaError(ErrorCode.NETWORK_EXCEPTION, 'the admin client is not connected: call connect() first');
       return this.client.system.ask<ClientInstanceIdReply>(this.ref, msg, { timeoutMs: askTimeoutMs });

@@ -381,12 +381,11 @@ export class ShareConsumer {
 
   /**
    * The id a broker gave this client instance for its metrics push (KIP-714, Kafka's
-   * clientInstanceId(Duration)), waiting up to timeoutMs for it. Throws RangeError for a negative
-   * timeout, IllegalStateError with enable.metrics.push false (or once telemetry stopped without
-   * an id), and SamsaError REQUEST_TIMED_OUT when no broker has given one within timeoutMs. The
-   * client actor answers as soon as a broker gives it (client-instance-id.ts).
+   * clientInstanceId(Duration)), waiting up to timeoutMs for it: null when none came in time or telemetry
+   * stopped without one, as Kafka's. Throws RangeError for a negative timeout and
+   * IllegalStateError with enable.metrics.push false. The client actor answers as soon as a broker gives it (client-instance-id.ts).
    */
-  clientInstanceId(timeoutMs: number): Promise<string> {
+  clientInstanceId(timeoutMs: number): Promise<string | null> {
     return awaitClientInstanceId(timeoutMs, (msg, askTimeoutMs) => {
       this.ensureOpen();
       return this.client.system.ask<ClientInstanceIdReply>(this.actor(), msg, { timeoutMs: askTimeoutMs });
