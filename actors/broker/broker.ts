@@ -4,7 +4,9 @@
  *
  * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs, with the throttle
  * its moves between dirs share, replica.alter.log.dirs.io.max.bytes.per.second) and the replicas
- * offline because their dir failed (reported in every heartbeat); registration status and broker epoch; the last
+ * offline because their dir failed (reported in every heartbeat); registration status and broker epoch, and the
+ * epoch of its last clean shutdown (clean-shutdown.ts: read and removed at start, sent as previousBrokerEpoch in
+ * BrokerRegistration, written to every log dir once a ControlledShutdown has flushed the logs); the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
  * coordinatorPath(id)), its transaction coordinator (a child, at txnCoordinatorPath(id)) and its
@@ -47,6 +49,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { takeCleanShutdown, writeCleanShutdown } from './clean-shutdown.js';
 import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -154,6 +157,8 @@ export interface BrokerState {
   logs: LogDirs;
   status: BrokerStatus;
   incarnationId: string;
+  /** The broker epoch of its last clean shutdown (clean-shutdown.ts), -1 when it did not shut down cleanly. */
+  previousBrokerEpoch: number;
   brokerEpoch: number;
   controllerEpoch: number;
   metadata: ClusterMetadata | null;
@@ -811,7 +816,16 @@ function register(s: BrokerState, ctx: BaseContext<BrokerMsg>): void {
   void ctx
     .ask<ControllerReply>(
       s.args.controller,
-      { type: 'BrokerRegistration', brokerId: s.args.brokerId, node: ctx.nodeId, incarnationId: s.incarnationId, rack: s.args.rack ?? null, endpoint: s.args.endpoint ?? null, kafkaEndpoint: s.args.kafkaEndpoint ?? null },
+      {
+        type: 'BrokerRegistration',
+        brokerId: s.args.brokerId,
+        node: ctx.nodeId,
+        incarnationId: s.incarnationId,
+        rack: s.args.rack ?? null,
+        endpoint: s.args.endpoint ?? null,
+        kafkaEndpoint: s.args.kafkaEndpoint ?? null,
+        previousBrokerEpoch: s.previousBrokerEpoch,
+      },
       { timeoutMs: 10_000 },
     )
     .then((r) => {
@@ -935,6 +949,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       logs,
       status: 'Registering',
       incarnationId: nanoid(),
+      previousBrokerEpoch: await takeCleanShutdown(brokerLogDirs(args)),
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
@@ -1329,6 +1344,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       s.status = 'ShuttingDown';
       ctx.timers.cancel(HEARTBEAT_TIMER);
       const flushed = await s.logs.flushDirtyLogs();
+      // KIP-966: the next start registers with this epoch, which tells the controller it shut down cleanly
+      if (s.brokerEpoch >= 0) await writeCleanShutdown(s.logs.managers.map((mgr) => mgr.logDir), s.brokerEpoch);
       if (token) ctx.replyTo(token, { type: 'ControlledShutdownDone', errorCode: remaining === 0 ? ErrorCode.NONE : ErrorCode.REQUEST_TIMED_OUT, flushedLogs: flushed });
     },
 

@@ -12,6 +12,11 @@ export interface LeaderAndIsrPartition extends PartitionState {
   isNew: boolean;
   /** Topic config overrides (retention.ms, min.insync.replicas, ...). */
   config: Record<string, string | number>;
+  /**
+   * eligible.leader.replicas.version is 1 (KIP-966; absent: 0): the leader advances the high
+   * watermark only while the ISR is at min.insync.replicas or above.
+   */
+  eligibleLeaderReplicasEnabled?: boolean;
 }
 
 export type ControlToBrokerMsg =

@@ -4,6 +4,9 @@
  *   num.partitions                   1      partitions of a topic created without a count
  *   default.replication.factor       1      replication factor of a topic created without one
  *   unclean.leader.election.enable   false  elect an out-of-sync replica rather than go offline
+ *   min.insync.replicas              1      the min ISR of topics without their own (and no
+ *                                           cluster-wide dynamic default), for eligible leader
+ *                                           replicas (KIP-966)
  *   auto.leader.rebalance.enable     true   move leadership back to preferred replicas
  *   leader.imbalance.check.interval.seconds
  *                                    300    how long after an imbalance appears that happens
@@ -52,6 +55,7 @@ export interface ControllerConfig {
   readonly numPartitions: number;
   readonly defaultReplicationFactor: number;
   readonly uncleanLeaderElectionEnable: boolean;
+  readonly minInsyncReplicas: number;
   readonly autoLeaderRebalanceEnable: boolean;
   readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly quorumElectionTimeoutMs: number;
@@ -74,6 +78,7 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = Object.freeze({
   numPartitions: 1,
   defaultReplicationFactor: 1,
   uncleanLeaderElectionEnable: false,
+  minInsyncReplicas: 1,
   autoLeaderRebalanceEnable: true,
   leaderImbalanceCheckIntervalSeconds: 300,
   quorumElectionTimeoutMs: 1000,
@@ -93,6 +98,7 @@ const SPECS: Readonly<Record<string, Spec>> = {
   'num.partitions': { prop: 'numPartitions', kind: 'int', min: 1, max: 2 ** 31 - 1 },
   'default.replication.factor': { prop: 'defaultReplicationFactor', kind: 'int', min: 1, max: 32767 },
   'unclean.leader.election.enable': { prop: 'uncleanLeaderElectionEnable', kind: 'bool' },
+  'min.insync.replicas': { prop: 'minInsyncReplicas', kind: 'int', min: 1, max: 2 ** 31 - 1 },
   'auto.leader.rebalance.enable': { prop: 'autoLeaderRebalanceEnable', kind: 'bool' },
   // at most ~24 days: the delay of one timer
   'leader.imbalance.check.interval.seconds': { prop: 'leaderImbalanceCheckIntervalSeconds', kind: 'int', min: 1, max: 2_000_000 },

@@ -18,6 +18,14 @@
  * role and the quorum leader it knows, its quorum actor, broker sessions (last heartbeat, volatile), metadata
  * watchers (volatile), the placement random source.
  *
+ * Eligible leader replicas (KIP-966, eligible-leaders.ts), while eligible.leader.replicas.version
+ * is 1: every ISR change, fencing, controlled shutdown, unfencing and election keeps each
+ * partition's ELR and LastKnownElr; a BrokerRegistration of a new incarnation whose
+ * previousBrokerEpoch is not the registered epoch (an unclean shutdown) takes the broker out of
+ * every ISR and ELR; a change of min.insync.replicas (topic, broker or cluster default) adds
+ * ClearElr records; turning the feature off clears every ELR, and a change of the feature sends
+ * every partition's LeaderAndIsr again (its leader learns whether to hold the high watermark).
+ *
  * Handles: BrokerRegistration, BrokerHeartbeat (with the replicas a failed log dir took offline:
  * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
@@ -116,7 +124,8 @@ import {
   type TopicRecord,
 } from './metadata-state.js';
 import { cancelReassignment, completionChange, isReassigning, removedReplicas, replicationFactorChange, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
-import { checkFeatureUpdates, defaultFeatureLevels } from '../../src/protocol/features.js';
+import { checkFeatureUpdates, defaultFeatureLevels, isElrEnabled } from '../../src/protocol/features.js';
+import { MIN_INSYNC_REPLICAS_KEY, changesForUncleanShutdown, clearElrFor, effectiveMinIsr, elrOn, maintainElr } from './eligible-leaders.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
@@ -285,7 +294,7 @@ class Outbox {
   private readonly leaderAndIsr = new Map<number, Map<string, LeaderAndIsrPartition>>();
   private readonly stops = new Map<number, { topic: string; partition: number; deletePartition: boolean }[]>();
 
-  addLeaderAndIsr(brokerId: number, topic: TopicRecord, p: PartitionState, isNew: boolean): void {
+  addLeaderAndIsr(state: MetadataState, brokerId: number, topic: TopicRecord, p: PartitionState, isNew: boolean): void {
     let m = this.leaderAndIsr.get(brokerId);
     if (!m) this.leaderAndIsr.set(brokerId, (m = new Map()));
     const key = `${p.topic}\u0000${p.partition}`;
@@ -297,6 +306,7 @@ class Outbox {
       topicId: topic.topicId,
       isNew: isNew || (prev?.isNew ?? false),
       config: { ...topic.config },
+      ...(elrOn(state) ? { eligibleLeaderReplicasEnabled: true } : {}),
     });
   }
 
@@ -307,7 +317,7 @@ class Outbox {
       const p = topic?.partitions[tp.partition];
       if (!topic || !p) continue;
       for (const r of p.replicas) {
-        if (isLive(state.brokers.get(r)) || r === alsoTo) this.addLeaderAndIsr(r, topic, p, isNew);
+        if (isLive(state.brokers.get(r)) || r === alsoTo) this.addLeaderAndIsr(state, r, topic, p, isNew);
       }
     }
   }
@@ -687,11 +697,16 @@ async function handleBrokerRegistration(s: ControllerState, m: Extract<Controlle
     // moves away and it comes back as a follower that truncates and catches up.
     if (prev && (prev.state === BrokerState.ShuttingDown || (prev.state === BrokerState.Unfenced && prev.incarnationId !== m.incarnationId))) {
       b.add({ type: 'FenceBroker', brokerId: id, brokerEpoch: prev.brokerEpoch, to: BrokerState.Fenced, reason: 're-registration' });
-      b.addAll(changesForFencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
+      b.addAll(changesForFencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
+    }
+    // KIP-966: a new incarnation whose previous broker epoch is not the one registered shut down
+    // uncleanly (it may have lost what it had not flushed): it leaves every ISR and ELR
+    if (prev && prev.incarnationId !== m.incarnationId && elrOn(b.state) && (m.previousBrokerEpoch ?? -1) !== prev.brokerEpoch) {
+      b.addAll(changesForUncleanShutdown(b.state, id, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
     }
     pending = b.state.pendingDeletes.get(id) ?? [];
     b.add({ type: 'RegisterBroker', brokerId: id, node: m.node, rack: m.rack ?? null, incarnationId: m.incarnationId, brokerEpoch, endpoint: m.endpoint ?? null, kafkaEndpoint: m.kafkaEndpoint ?? null });
-    b.addAll(changesForUnfencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable));
+    b.addAll(changesForUnfencedBroker(b.state, id, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
   });
   if (!(batch instanceof Batch)) return reply(batch.errorCode, -1, batch.errorMessage);
   const committed = await commit(s, batch, ctx);
@@ -710,7 +725,7 @@ async function handleBrokerRegistration(s: ControllerState, m: Extract<Controlle
 /** LeaderAndIsr for every partition `brokerId` hosts: it learns the whole state when it (re)joins. */
 function addEverythingHostedBy(state: MetadataState, out: Outbox, brokerId: number): void {
   for (const p of partitionsHostedBy(state, brokerId)) {
-    out.addLeaderAndIsr(brokerId, state.topics.get(p.topic)!, p, false);
+    out.addLeaderAndIsr(state, brokerId, state.topics.get(p.topic)!, p, false);
   }
 }
 
@@ -762,14 +777,14 @@ async function moveFromOfflineReplicas(s: ControllerState, b: BrokerRecord, repo
   const partitions = reported.filter(
     (p): p is { topic: string; partition: number } => typeof (p as { topic?: unknown })?.topic === 'string' && Number.isSafeInteger((p as { partition?: unknown })?.partition),
   );
-  const changes = changesForOfflineReplicas(s.metadata, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable);
+  const changes = changesForOfflineReplicas(s.metadata, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas);
   const reportChanged = offlineReplicasChanged(b, partitions, s.metadata);
   if (changes.length === 0 && !reportChanged) return { ok: true };
   const batch = build(s, ctx, (x) => {
     // the metadata remembers them (Kafka's Metadata lists them as offline replicas)
     const now = x.state.brokers.get(b.brokerId);
     if (now && offlineReplicasChanged(now, partitions, x.state)) x.add({ type: 'BrokerReplicasOffline', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, partitions: [...partitions] });
-    x.addAll(changesForOfflineReplicas(x.state, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable));
+    x.addAll(changesForOfflineReplicas(x.state, b.brokerId, partitions, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
   });
   if (!(batch instanceof Batch)) return batch;
   const committed = await commit(s, batch, ctx);
@@ -785,7 +800,7 @@ async function moveFromOfflineReplicas(s: ControllerState, b: BrokerRecord, repo
 async function unfenceBroker(s: ControllerState, b: BrokerRecord, ctx: Ctx): Promise<CommitResult> {
   const batch = build(s, ctx, (x) => {
     x.add({ type: 'UnfenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
-    x.addAll(changesForUnfencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable));
+    x.addAll(changesForUnfencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
   });
   if (!(batch instanceof Batch)) return batch;
   const committed = await commit(s, batch, ctx);
@@ -815,7 +830,7 @@ async function shutDownBroker(
   const batch = build(s, ctx, (x) => {
     if (b.state === BrokerState.Unfenced) x.add({ type: 'BeginControlledShutdown', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
     if (b.state !== BrokerState.Fenced) {
-      const r = changesForControlledShutdown(x.state, b.brokerId);
+      const r = changesForControlledShutdown(x.state, b.brokerId, s.config.minInsyncReplicas);
       x.addAll(r.changes);
       remaining = r.remaining;
       movable = r.movable;
@@ -907,8 +922,10 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
     if (JSON.stringify(config) === JSON.stringify(topic.config)) continue;
     batch.add({ type: 'ChangeTopicConfig', name, topicId: topic.topicId, config });
     changed.push(name);
+    // KIP-966: a new min.insync.replicas clears the topic's ELRs (Kafka's ClearElrRecord)
+    if (String(config[MIN_INSYNC_REPLICAS_KEY] ?? '') !== String(topic.config[MIN_INSYNC_REPLICAS_KEY] ?? '')) batch.addAll(clearElrFor(batch.state, name));
     // unclean election just allowed: the topic's partitions without a leader get one now
-    batch.addAll(uncleanChangesForTopic(batch.state, batch.state.topics.get(name)!, s.config.uncleanLeaderElectionEnable));
+    batch.addAll(uncleanChangesForTopic(batch.state, batch.state.topics.get(name)!, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
   }
   if (changed.length > 0 && !m.validateOnly) {
     const committed = await commit(s, batch, ctx);
@@ -961,7 +978,7 @@ async function fenceExpired(s: ControllerState, ctx: Ctx, expired: readonly Brok
     for (const b of expired) {
       const to = b.state === BrokerState.ShuttingDown ? BrokerState.ShutDown : BrokerState.Fenced;
       x.add({ type: 'FenceBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, to, reason: 'session-expired' });
-      x.addAll(changesForFencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable));
+      x.addAll(changesForFencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
     }
   });
   if (!(batch instanceof Batch)) return;
@@ -1284,7 +1301,9 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
   if (p.isr.length === m.newIsr.length && p.isr.every((r, i) => r === m.newIsr[i])) return reply(ErrorCode.NONE, { ...p, replicas: [...p.replicas], isr: [...p.isr] });
   let completed = false;
   const batch = build(s, ctx, (x) => {
-    x.add(partitionChange(p, p.leader, m.newIsr));
+    const change = partitionChange(p, p.leader, m.newIsr);
+    // KIP-966: an ISR shrinking below min.insync.replicas keeps the replicas it drops in the ELR; back at it, the ELR empties
+    x.add(elrOn(x.state) ? maintainElr(p, change, effectiveMinIsr(x.state, x.state.topics.get(p.topic)!, s.config.minInsyncReplicas)) : change);
     // the last target replica of a reassignment caught up: it completes in the same batch
     const done = completionChange(x.state, getPartition(x.state, m.topic, m.partition)!);
     if (done) {
@@ -1323,7 +1342,7 @@ function handleAlterPartition(s: ControllerState, m: Extract<ControllerMsg, { ty
 function addReassignmentRequests(state: MetadataState, out: Outbox, before: PartitionState, after: PartitionState): void {
   const topic = state.topics.get(after.topic);
   if (topic) {
-    for (const r of after.replicas) if (isLive(state.brokers.get(r))) out.addLeaderAndIsr(r, topic, after, !before.replicas.includes(r));
+    for (const r of after.replicas) if (isLive(state.brokers.get(r))) out.addLeaderAndIsr(state, r, topic, after, !before.replicas.includes(r));
   }
   for (const r of removedReplicas(before, after)) if (isLive(state.brokers.get(r))) out.addStopReplica(r, after.topic, after.partition, true);
 }
@@ -1452,6 +1471,10 @@ async function commitMetadataOnly(s: ControllerState, ctx: Ctx, records: Metadat
 
 async function handleAlterBrokerConfigs(s: ControllerState, m: Extract<ControllerMsg, { type: 'AlterBrokerConfigs' }>, ctx: Ctx): Promise<void> {
   const { records, results } = brokerConfigChanges(s.metadata, m.resources);
+  // KIP-966: a broker or cluster-wide min.insync.replicas changed clears every ELR (Kafka's ClearElrRecord)
+  if (records.some((r) => r.type === 'BrokerConfig' && (r.config[MIN_INSYNC_REPLICAS_KEY] ?? null) !== (s.metadata.brokerConfigs.get(r.resource)?.[MIN_INSYNC_REPLICAS_KEY] ?? null))) {
+    records.push(...clearElrFor(s.metadata, ''));
+  }
   // brokers see the new configs in the metadata and run with them
   if (!m.validateOnly) await commitMetadataOnly(s, ctx, records, results, 'broker configs changed', () => ({ resources: records.map((r) => (r.type === 'BrokerConfig' ? r.resource || '(default)' : '')) }));
   ctx.reply<ControllerReply>({ type: 'AlterBrokerConfigsResponse', resources: results });
@@ -1488,8 +1511,17 @@ async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg
     const level = check.levels[u.feature] ?? 0;
     if (level !== (s.metadata.features[u.feature] ?? 0)) records.push({ type: 'FeatureLevel', name: u.feature, level });
   }
+  const elrWas = isElrEnabled(s.metadata.features);
+  // KIP-966: ELR turned off clears every ELR and LastKnownElr
+  if (elrWas && !isElrEnabled(check.levels)) records.push({ type: 'ClearElr', topic: '' });
   const results = [{ errorCode: ErrorCode.NONE as number, errorMessage: null as string | null }];
   await commitMetadataOnly(s, ctx, records, results, 'feature levels changed', () => ({ updates: m.updates.map((u) => `${u.feature}=${check.levels[u.feature] ?? 0}`), epoch: s.metadata.featuresEpoch }));
+  if (results[0]!.errorCode === ErrorCode.NONE && elrWas !== isElrEnabled(s.metadata.features)) {
+    // every leader learns whether to hold its high watermark below min.insync.replicas
+    const out = new Outbox();
+    out.addForPartitions(s.metadata, [...s.metadata.topics.values()].flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition }))), false);
+    out.flush(s, ctx, false);
+  }
   reply(results[0]!.errorCode, results[0]!.errorMessage);
 }
 
@@ -1566,7 +1598,7 @@ async function handleElectLeaders(s: ControllerState, m: Extract<ControllerMsg, 
   const elected: { errorCode: number; errorMessage: string | null }[] = [];
   const elect = (topic: string, partition: number, all: boolean, into: ElectionResults[number]['partitions']) => {
     const p = getPartition(batch.state, topic, partition);
-    const outcome = p ? electLeader(batch.state, p, type) : { ok: false as const, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `No such partition as ${topic}-${partition}` };
+    const outcome = p ? electLeader(batch.state, p, type, s.config.minInsyncReplicas) : { ok: false as const, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: `No such partition as ${topic}-${partition}` };
     if (outcome.ok) {
       batch.add(outcome.change);
       const r = { partition, errorCode: ErrorCode.NONE, errorMessage: null };
@@ -1645,7 +1677,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     withinMs: 60_000,
   },
   schema: {
-    BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?', kafkaEndpoint: 'string?' },
+    BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?', kafkaEndpoint: 'string?', previousBrokerEpoch: 'integer?' },
     BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?', offlinePartitions: 'array?' },
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },

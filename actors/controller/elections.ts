@@ -22,10 +22,17 @@
  *    a leader.
  * A leader change bumps the leader epoch; every change bumps the partition epoch.
  * Compute these on a state where the broker already has its new broker state.
+ *
+ * With eligible.leader.replicas.version 1 the same events go through eligible-leaders.ts instead
+ * (Kafka's PartitionChangeBuilder with ELR on): replicas leaving an ISR below min.insync.replicas
+ * (`minIsrDefault`: the controller's min.insync.replicas) join the ELR, the ISR may empty, an
+ * empty ISR elects from the ELR; a controlled shutdown still keeps the leadership it cannot hand
+ * over. At 0 nothing here changes.
  */
 import { NO_LEADER, type PartitionState } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { isEligible, type MetadataState, type PartitionChangeRecord, type TopicRecord } from './metadata-state.js';
+import { acceptableLeader, effectiveMinIsr, electionFor, elrOn, elrPartitionChange, maintainElr } from './eligible-leaders.js';
 
 export const UNCLEAN_LEADER_ELECTION_KEY = 'unclean.leader.election.enable';
 
@@ -61,8 +68,10 @@ function removeBroker(
   brokerId: number,
   uncleanDefault: boolean,
   keepLeadershipWhenStuck: boolean,
+  minIsrDefault: number,
 ): PartitionChangeRecord | null {
   const eligible = (id: number) => id !== brokerId && isEligible(state.brokers.get(id));
+  if (elrOn(state)) return removeBrokerWithElr(state, topic, p, brokerId, uncleanDefault, keepLeadershipWhenStuck, minIsrDefault);
   if (p.leader === brokerId) {
     const next = p.isr.find(eligible);
     if (next !== undefined) return partitionChange(p, next, p.isr.filter((r) => r !== brokerId));
@@ -84,12 +93,36 @@ function removeBroker(
   return null;
 }
 
+/** removeBroker with ELR on: the broker leaves the ISR (into the ELR when it falls below min ISR), a leader is elected if it led. */
+function removeBrokerWithElr(
+  state: MetadataState,
+  topic: TopicRecord,
+  p: PartitionState,
+  brokerId: number,
+  uncleanDefault: boolean,
+  keepLeadershipWhenStuck: boolean,
+  minIsrDefault: number,
+): PartitionChangeRecord | null {
+  if (!p.isr.includes(brokerId) && p.leader !== brokerId) return null;
+  const minIsr = effectiveMinIsr(state, topic, minIsrDefault);
+  const acceptable = acceptableLeader(state, brokerId);
+  const targetIsr = p.isr.filter((r) => r !== brokerId);
+  if (p.leader === brokerId && keepLeadershipWhenStuck) {
+    const moved = elrPartitionChange(p, { targetIsr, election: 'ONLINE', acceptable, minIsr });
+    if (moved && moved.leader !== NO_LEADER) return moved;
+    // Controlled shutdown: nobody can take over, so it keeps leading; followers that cannot lead leave the ISR.
+    const isr = p.isr.filter((r) => r === brokerId || acceptable(r));
+    return sameMembers(isr, p.isr) ? null : maintainElr(p, partitionChange(p, p.leader, isr), minIsr);
+  }
+  return elrPartitionChange(p, { targetIsr, election: electionFor(topic, uncleanDefault), acceptable, minIsr });
+}
+
 /** Changes for a broker that is no longer live (fenced or shut down). */
-export function changesForFencedBroker(state: MetadataState, brokerId: number, uncleanDefault: boolean): PartitionChangeRecord[] {
+export function changesForFencedBroker(state: MetadataState, brokerId: number, uncleanDefault: boolean, minIsrDefault = 1): PartitionChangeRecord[] {
   const out: PartitionChangeRecord[] = [];
   for (const t of state.topics.values()) {
     for (const p of t.partitions) {
-      const c = removeBroker(state, t, p, brokerId, uncleanDefault, false);
+      const c = removeBroker(state, t, p, brokerId, uncleanDefault, false, minIsrDefault);
       if (c) out.push(c);
     }
   }
@@ -106,13 +139,14 @@ export function changesForOfflineReplicas(
   brokerId: number,
   partitions: readonly { topic: string; partition: number }[],
   uncleanDefault: boolean,
+  minIsrDefault = 1,
 ): PartitionChangeRecord[] {
   const out: PartitionChangeRecord[] = [];
   for (const { topic, partition } of partitions) {
     const t = state.topics.get(topic);
     const p = t?.partitions[partition];
     if (!t || !p || !p.replicas.includes(brokerId)) continue;
-    const c = removeBroker(state, t, p, brokerId, uncleanDefault, false);
+    const c = removeBroker(state, t, p, brokerId, uncleanDefault, false, minIsrDefault);
     if (c) out.push(c);
   }
   return out;
@@ -127,13 +161,14 @@ export function changesForOfflineReplicas(
 export function changesForControlledShutdown(
   state: MetadataState,
   brokerId: number,
+  minIsrDefault = 1,
 ): { changes: PartitionChangeRecord[]; remaining: { topic: string; partition: number }[]; movable: { topic: string; partition: number }[] } {
   const changes: PartitionChangeRecord[] = [];
   const remaining: { topic: string; partition: number }[] = [];
   const movable: { topic: string; partition: number }[] = [];
   for (const t of state.topics.values()) {
     for (const p of t.partitions) {
-      const c = removeBroker(state, t, p, brokerId, false, true);
+      const c = removeBroker(state, t, p, brokerId, false, true, minIsrDefault);
       if (c) changes.push(c);
       if ((c ? c.leader : p.leader) !== brokerId) continue;
       remaining.push({ topic: p.topic, partition: p.partition });
@@ -145,11 +180,17 @@ export function changesForControlledShutdown(
 }
 
 /** Elections for offline partitions that the newly unfenced `brokerId` can lead. */
-export function changesForUnfencedBroker(state: MetadataState, brokerId: number, uncleanDefault: boolean): PartitionChangeRecord[] {
+export function changesForUnfencedBroker(state: MetadataState, brokerId: number, uncleanDefault: boolean, minIsrDefault = 1): PartitionChangeRecord[] {
   const out: PartitionChangeRecord[] = [];
   for (const t of state.topics.values()) {
     for (const p of t.partitions) {
       if (p.leader !== NO_LEADER || !p.replicas.includes(brokerId)) continue;
+      if (elrOn(state)) {
+        // an ISR member, else (empty ISR) an ELR member, else the last known leader, else unclean if allowed
+        const c = elrPartitionChange(p, { targetIsr: p.isr, election: electionFor(t, uncleanDefault), acceptable: acceptableLeader(state), minIsr: effectiveMinIsr(state, t, minIsrDefault) });
+        if (c) out.push(c);
+        continue;
+      }
       if (p.isr.includes(brokerId)) {
         // The last ISR member is back: it leads again; other ISR members, if any, must be eligible.
         const isr = p.isr.filter((r) => r === brokerId || isEligible(state.brokers.get(r)));
@@ -179,11 +220,12 @@ export function preferredLeaderChange(state: MetadataState, p: PartitionState): 
   const preferred = p.replicas[0];
   if (preferred === undefined || p.leader === preferred) return null;
   if (!p.isr.includes(preferred) || !isEligible(state.brokers.get(preferred))) return null;
-  return partitionChange(p, preferred, p.isr);
+  // the ISR stays as it is, and so does the ELR (an infinite min ISR keeps it); LastKnownElr clears with a leader
+  return elrOn(state) ? maintainElr(p, partitionChange(p, preferred, p.isr), Infinity) : partitionChange(p, preferred, p.isr);
 }
 
 /** One partition's election of `type` (Kafka's ElectLeaders), as the controller would commit it. */
-export function electLeader(state: MetadataState, p: PartitionState, type: ElectionTypeValue): ElectionOutcome {
+export function electLeader(state: MetadataState, p: PartitionState, type: ElectionTypeValue, minIsrDefault = 1): ElectionOutcome {
   const name = `${p.topic}-${p.partition}`;
   if (type === ElectionType.PREFERRED) {
     const preferred = p.replicas[0]!;
@@ -195,6 +237,13 @@ export function electLeader(state: MetadataState, p: PartitionState, type: Elect
   }
   if (p.leader !== NO_LEADER) return { ok: false, errorCode: ErrorCode.ELECTION_NOT_NEEDED, errorMessage: `${name} has a leader (${p.leader})` };
   const eligible = (id: number) => isEligible(state.brokers.get(id));
+  const topic = state.topics.get(p.topic);
+  if (elrOn(state) && topic) {
+    // the ISR first, then (ISR empty) the ELR, then the last known leader, then any replica
+    const change = elrPartitionChange(p, { targetIsr: p.isr, election: 'UNCLEAN', acceptable: acceptableLeader(state), minIsr: effectiveMinIsr(state, topic, minIsrDefault) });
+    if (change && change.leader !== NO_LEADER) return { ok: true, change };
+    return { ok: false, errorCode: ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, errorMessage: `no replica of ${name} (${JSON.stringify(p.replicas)}) is a live, unfenced broker` };
+  }
   const fromIsr = p.isr.find(eligible);
   if (fromIsr !== undefined) return { ok: true, change: partitionChange(p, fromIsr, p.isr.filter(eligible)) };
   const any = p.replicas.find(eligible);
@@ -230,12 +279,12 @@ export function hasImbalance(state: MetadataState): boolean {
  * unclean.leader.election.enable (or the controller's default) allows them: what KRaft's
  * controller does for leaderless partitions once unclean election is enabled for their topic.
  */
-export function uncleanChangesForTopic(state: MetadataState, topic: TopicRecord, uncleanDefault: boolean): PartitionChangeRecord[] {
+export function uncleanChangesForTopic(state: MetadataState, topic: TopicRecord, uncleanDefault: boolean, minIsrDefault = 1): PartitionChangeRecord[] {
   if (!uncleanElectionEnabled(topic, uncleanDefault)) return [];
   const out: PartitionChangeRecord[] = [];
   for (const p of topic.partitions) {
     if (p.leader !== NO_LEADER) continue;
-    const outcome = electLeader(state, p, ElectionType.UNCLEAN);
+    const outcome = electLeader(state, p, ElectionType.UNCLEAN, minIsrDefault);
     if (outcome.ok) out.push(outcome.change);
   }
   return out;

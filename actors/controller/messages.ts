@@ -23,7 +23,12 @@ export interface CreatableTopic {
 }
 
 export type ControllerMsg =
-  | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null; kafkaEndpoint?: string | null }
+  /**
+   * previousBrokerEpoch (KIP-966): the broker epoch a broker had when it last shut down cleanly
+   * (absent or -1: it did not); with eligible leader replicas on, a new incarnation without the
+   * epoch the controller has leaves every ISR and ELR.
+   */
+  | { type: 'BrokerRegistration'; brokerId: number; node: string; incarnationId: string; rack?: string | null; endpoint?: string | null; kafkaEndpoint?: string | null; previousBrokerEpoch?: number }
   /**
    * offlinePartitions: the broker's replicas whose log dir failed (as KRaft brokers report their
    * offline log dirs in every heartbeat): leadership moves away from them and they leave the ISR.

@@ -15,6 +15,12 @@
  *   any registered           --FenceBroker(ShutDown)-->   ShutDown   (controlled shutdown complete)
  * Unfenced brokers can lead, join ISRs and receive new replicas; ShuttingDown brokers are still
  * running (they get requests) but take nothing new; Fenced and ShutDown brokers are not live.
+ *
+ * Eligible leader replicas (KIP-966; eligible-leaders.ts decides them): a PartitionChange may set
+ * a partition's ELR and LastKnownElr (only at metadata.version 4.0-IV1 or above, as Kafka writes
+ * them in PartitionChangeRecord v2), and ClearElr empties them for a topic or for every topic
+ * (Kafka's ClearElrRecord). The ELR holds replicas only, none twice, none in the ISR; an offline
+ * partition may have an empty ISR while ELR is on (or once it has one).
  */
 import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
@@ -22,6 +28,8 @@ import { scramHashOf, scramKey, scramMechanismName, type ScramCredentialEntry } 
 import type { DelegationTokenEntry } from './delegation-tokens.js';
 import { NO_LEADER, type BrokerInfo, type ClusterMetadata, type PartitionState, type TopicMetadata } from '../../src/protocol/cluster.js';
 import type { QuorumVoter } from '../quorum/messages.js';
+import { ELR_METADATA_VERSION, metadataVersionName } from '../../src/protocol/metadata-version.js';
+import { METADATA_VERSION, isElrEnabled } from '../../src/protocol/features.js';
 
 export const BrokerState = Object.freeze({
   Unfenced: 'Unfenced',
@@ -117,6 +125,10 @@ export type PartitionChangeRecord = {
   replicas?: number[];
   addingReplicas?: number[];
   removingReplicas?: number[];
+  /** The new eligible leader replicas (absent: unchanged; empty: none). */
+  elr?: number[];
+  /** The new LastKnownElr (absent: unchanged; empty: none). */
+  lastKnownElr?: number[];
 };
 
 export type MetadataRecord =
@@ -164,7 +176,9 @@ export type MetadataRecord =
    */
   | { type: 'QuorumVoters'; voters: QuorumVoter[] }
   /** A feature's finalized level from now on; 0 drops it (Kafka's FeatureLevelRecord). */
-  | { type: 'FeatureLevel'; name: string; level: number };
+  | { type: 'FeatureLevel'; name: string; level: number }
+  /** Empties the ELR and LastKnownElr of a topic's partitions, or of every topic's with '' (Kafka's ClearElrRecord). */
+  | { type: 'ClearElr'; topic: string };
 
 export type MetadataRecordType = MetadataRecord['type'];
 
@@ -243,6 +257,8 @@ export function copyPartition(p: PartitionState): PartitionState {
   const copy: PartitionState = { ...p, replicas: [...p.replicas], isr: [...p.isr] };
   if (p.addingReplicas) copy.addingReplicas = [...p.addingReplicas];
   if (p.removingReplicas) copy.removingReplicas = [...p.removingReplicas];
+  if (p.elr) copy.elr = [...p.elr];
+  if (p.lastKnownElr) copy.lastKnownElr = [...p.lastKnownElr];
   return copy;
 }
 
@@ -291,6 +307,10 @@ export function checkInvariants(state: MetadataState): string[] {
       if (new Set(p.isr).size !== p.isr.length) problems.push(`${tp}: duplicate ISR members ${p.isr}`);
       for (const r of p.isr) if (!p.replicas.includes(r)) problems.push(`${tp}: ISR member ${r} is not a replica`);
       for (const r of [...(p.addingReplicas ?? []), ...(p.removingReplicas ?? [])]) if (!p.replicas.includes(r)) problems.push(`${tp}: reassigned replica ${r} is not a replica`);
+      for (const r of p.elr ?? []) {
+        if (!p.replicas.includes(r)) problems.push(`${tp}: ELR member ${r} is not a replica`);
+        if (p.isr.includes(r)) problems.push(`${tp}: ELR member ${r} is in the ISR`);
+      }
       if (p.leader !== NO_LEADER) {
         if (!p.isr.includes(p.leader)) problems.push(`${tp}: leader ${p.leader} not in ISR ${p.isr}`);
         if (!isLive(state.brokers.get(p.leader))) problems.push(`${tp}: leader ${p.leader} is not live`);
@@ -344,12 +364,44 @@ function checkNewPartitions(record: MetadataRecord, topic: string, partitions: r
   });
 }
 
-function checkLeaderAndIsr(record: MetadataRecord, p: PartitionState, leader: number, isr: readonly number[]): void {
+function checkLeaderAndIsr(record: MetadataRecord, p: PartitionState, leader: number, isr: readonly number[], emptyIsrAllowed = false): void {
   const tp = `${p.topic}-${p.partition}`;
   if (new Set(isr).size !== isr.length) fail(record, `duplicate ISR members ${isr} for ${tp}`);
   for (const r of isr) if (!p.replicas.includes(r)) fail(record, `ISR member ${r} is not a replica of ${tp}`);
   if (leader !== NO_LEADER && !isr.includes(leader)) fail(record, `leader ${leader} of ${tp} is not in the ISR ${isr}`);
-  if (leader === NO_LEADER && isr.length === 0) fail(record, `offline ${tp} must keep its last ISR member`);
+  if (leader === NO_LEADER && isr.length === 0 && !emptyIsrAllowed) fail(record, `offline ${tp} must keep its last ISR member`);
+}
+
+/** Refuses ELR records at a metadata.version before 4.0-IV1 (Kafka has them in no record there). */
+function requireElrMetadata(state: MetadataState, record: MetadataRecord): void {
+  const mv = state.features[METADATA_VERSION] ?? 0;
+  if (mv < ELR_METADATA_VERSION) fail(record, `metadata.version ${metadataVersionName(mv) ?? mv} has no eligible leader replicas (they need ${metadataVersionName(ELR_METADATA_VERSION)})`);
+}
+
+/** The ELR fields of a PartitionChange, checked against the partition they make (`next`). */
+function checkElrFields(state: MetadataState, record: PartitionChangeRecord, next: PartitionState): Pick<PartitionState, 'elr' | 'lastKnownElr'> {
+  const out: Pick<PartitionState, 'elr' | 'lastKnownElr'> = {};
+  if (record.elr === undefined && record.lastKnownElr === undefined) {
+    // a reassignment's replicas leave the ELR with them
+    if (next.elr && next.elr.some((r) => !next.replicas.includes(r))) out.elr = next.elr.filter((r) => next.replicas.includes(r));
+    return out;
+  }
+  requireElrMetadata(state, record);
+  const tp = `${next.topic}-${next.partition}`;
+  for (const [name, list] of [['ELR', record.elr], ['LastKnownElr', record.lastKnownElr]] as const) {
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || !list.every((r) => Number.isSafeInteger(r) && r >= 0)) fail(record, `bad ${name} ${JSON.stringify(list)} for ${tp}`);
+    if (new Set(list).size !== list.length) fail(record, `duplicate ${name} members ${list} for ${tp}`);
+  }
+  if (record.elr !== undefined) {
+    for (const r of record.elr) {
+      if (!next.replicas.includes(r)) fail(record, `ELR member ${r} is not a replica of ${tp}`);
+      if (record.isr.includes(r)) fail(record, `ELR member ${r} of ${tp} is in the ISR ${record.isr}`);
+    }
+    out.elr = [...record.elr];
+  }
+  if (record.lastKnownElr !== undefined) out.lastKnownElr = [...record.lastKnownElr];
+  return out;
 }
 
 /** `p` with the replica set of a reassignment's PartitionChange, checked. */
@@ -459,9 +511,13 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       if (record.leader !== NO_LEADER && !next.replicas.includes(record.leader)) {
         fail(record, `leader ${record.leader} is not a replica of ${record.topic}-${record.partition}`);
       }
-      checkLeaderAndIsr(record, next, record.leader, record.isr);
+      const elrAllowsEmptyIsr = isElrEnabled(state.features) || p.isr.length === 0;
+      checkLeaderAndIsr(record, next, record.leader, record.isr, elrAllowsEmptyIsr);
+      const elrFields = checkElrFields(state, record, next);
       const partitions = [...t.partitions];
-      partitions[record.partition] = { ...next, leader: record.leader, isr: [...record.isr], leaderEpoch: record.leaderEpoch, partitionEpoch: record.partitionEpoch };
+      partitions[record.partition] = { ...next, ...elrFields, leader: record.leader, isr: [...record.isr], leaderEpoch: record.leaderEpoch, partitionEpoch: record.partitionEpoch };
+      if (partitions[record.partition]!.elr?.length === 0) delete partitions[record.partition]!.elr;
+      if (partitions[record.partition]!.lastKnownElr?.length === 0) delete partitions[record.partition]!.lastKnownElr;
       const withChange = withTopic(state, { ...t, partitions });
       if (record.replicas === undefined) return withChange;
       // replicas taken out on brokers that are down delete their copy when they register again
@@ -565,6 +621,19 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       else features[record.name] = record.level;
       return { ...state, features, featuresEpoch: state.featuresEpoch + 1 };
     }
+    case 'ClearElr': {
+      requireElrMetadata(state, record);
+      if (typeof record.topic !== 'string') fail(record, 'a topic name (or empty for all) is needed');
+      if (record.topic !== '' && !state.topics.has(record.topic)) fail(record, `unknown topic ${record.topic}`);
+      let topics: Map<string, TopicRecord> | null = null;
+      for (const t of state.topics.values()) {
+        if (record.topic !== '' && t.name !== record.topic) continue;
+        if (!t.partitions.some((p) => p.elr || p.lastKnownElr)) continue;
+        topics ??= new Map(state.topics);
+        topics.set(t.name, { ...t, partitions: t.partitions.map(withoutElr) });
+      }
+      return topics ? { ...state, topics } : state;
+    }
     case 'QuorumVoters': {
       const problem = votersProblem(record.voters);
       if (problem) fail(record, problem);
@@ -593,6 +662,12 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       return { ...state, brokers, topics, pendingDeletes };
     }
   }
+}
+
+function withoutElr(p: PartitionState): PartitionState {
+  if (!p.elr && !p.lastKnownElr) return p;
+  const { elr: _elr, lastKnownElr: _lke, ...rest } = p;
+  return rest;
 }
 
 function copyVoter(v: QuorumVoter): QuorumVoter {

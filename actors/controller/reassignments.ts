@@ -19,11 +19,15 @@
  * Partition states: Stable --start(target differs)--> Reassigning --all target in ISR--> Stable;
  * Reassigning --cancel--> Stable; Reassigning --start(new target)--> Reassigning | Stable;
  * Stable --cancel--> refused (NO_REASSIGNMENT_IN_PROGRESS).
+ *
+ * With eligible leader replicas on, a step keeps the partition's ELR less the replicas it
+ * removes, and clears LastKnownElr when it gives the partition a leader (eligible-leaders.ts).
  */
 import { NO_LEADER, type PartitionState } from '../../src/protocol/cluster.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { partitionChange } from './elections.js';
 import { isEligible, type MetadataState, type PartitionChangeRecord } from './metadata-state.js';
+import { elrOn, maintainElr } from './eligible-leaders.js';
 
 export type ReassignmentOutcome = { ok: true; change: PartitionChangeRecord | null } | { ok: false; errorCode: number; errorMessage: string };
 
@@ -79,7 +83,9 @@ function changeTo(state: MetadataState, p: PartitionState, replicas: number[], a
     // a led partition is not taken offline by a reassignment: it waits for an eligible leader
     if (leader === NO_LEADER && p.leader !== NO_LEADER) return null;
   }
-  return { ...partitionChange(p, leader, isr), replicas: [...replicas], addingReplicas: adding, removingReplicas: removing };
+  const change = { ...partitionChange(p, leader, isr), replicas: [...replicas], addingReplicas: adding, removingReplicas: removing };
+  // the ELR stays (an infinite min ISR keeps it) less the replicas removed
+  return elrOn(state) ? maintainElr(p, change, Infinity) : change;
 }
 
 const noInSyncReplica = (p: PartitionState, replicas: readonly number[]) => ({

@@ -5,7 +5,9 @@
  *
  * Owned state: the PartitionLog; the partition state from the controller (leader, epochs,
  * replicas, ISR); as leader, each follower's log end offset, log start offset and last caught-up
- * time, the ISR change in flight, the acks=all purgatory, the DeleteRecords waiting for the
+ * time, the ISR change in flight (with eligible leader replicas on, LeaderAndIsr's
+ * eligibleLeaderReplicasEnabled, the high watermark stays put while the ISR is below
+ * min.insync.replicas, KIP-966), the acks=all purgatory, the DeleteRecords waiting for the
  * followers (delayed-delete-records.ts) and the transaction verifications in progress; the
  * reads waiting for a wake-up; the move of its log into another log dir in progress.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
@@ -341,9 +343,20 @@ function maximalIsr(s: ReplicaState): number[] {
   return [...new Set([...s.isr, ...s.pendingIsr])];
 }
 
-/** HW = min LEO over the (maximal) ISR; never moves backwards. Completes waiting produces. */
+/**
+ * With eligible leader replicas on (KIP-966), whether the committed ISR is below the effective
+ * min.insync.replicas (at most the replication factor): the high watermark then stays where it is,
+ * as Kafka's Partition.isUnderMinIsr holds it, so every record below it is on min ISR replicas
+ * (ELR members among them) and an ELR member elected later has it.
+ */
+function heldUnderMinIsr(s: ReplicaState): boolean {
+  return s.p.eligibleLeaderReplicasEnabled === true && s.isr.length < Math.min(minInsync(s), s.p.replicas.length);
+}
+
+/** HW = min LEO over the (maximal) ISR; never moves backwards, nor while heldUnderMinIsr. Completes waiting produces. */
 function maybeIncrementHighWatermark(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
   if (s.role !== 'Leader') return;
+  if (heldUnderMinIsr(s)) return;
   let hw = s.log.logEndOffset;
   for (const id of maximalIsr(s)) {
     if (id === s.args.brokerId) continue;

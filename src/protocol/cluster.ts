@@ -54,6 +54,13 @@ export interface PartitionState {
    */
   addingReplicas?: number[];
   removingReplicas?: number[];
+  /**
+   * Eligible leader replicas (KIP-966, with eligible.leader.replicas.version 1; absent: none):
+   * replicas that left the ISR while it was below min.insync.replicas and may still lead cleanly.
+   */
+  elr?: number[];
+  /** Kafka's LastKnownElr (absent: none): the last leader of a partition that lost its leader with ELR on. */
+  lastKnownElr?: number[];
 }
 
 export interface TopicMetadata {

@@ -4,9 +4,15 @@
  * in the metadata log (FeatureLevel records) and told to every broker with the metadata.
  *
  * The features, and what their levels change in samsa:
- * - `metadata.version`: the version of the metadata samsa writes. samsa writes one, Kafka 4.0's
- *   4.0-IV0 (level 22, the level that bootstraps group.version 1), so it can be neither raised
- *   nor lowered. Its levels and their names are in ./metadata-version.ts.
+ * - `metadata.version`: the version of the metadata samsa writes, from 4.0-IV0 (22) to 4.1-IV0
+ *   (26); a new cluster starts at 4.1-IV0, a cluster made at 4.0-IV0 stays there until raised.
+ *   It may be raised; lowered only where no level between changed the metadata (never below
+ *   4.0-IV1 once there: the ELR fields would be lost). Its levels are in ./metadata-version.ts.
+ * - `eligible.leader.replicas.version`: 1 enables eligible leader replicas (KIP-966 part 1,
+ *   actors/controller/eligible-leaders.ts): replicas that leave an ISR below min.insync.replicas
+ *   stay eligible to lead, and leaders advance the high watermark only while the ISR is at
+ *   min.insync.replicas or above. Needs metadata.version 4.0-IV1; a new cluster starts at 1, as
+ *   Kafka bootstraps it at 4.1-IV0. Lowering it to 0 clears every ELR.
  * - `group.version`: 1 enables the consumer group protocol (KIP-848: ConsumerGroupHeartbeat and
  *   ConsumerGroupDescribe); at 0 they answer UNSUPPORTED_VERSION and only classic groups run.
  *   It may be raised and lowered (a safe downgrade, as Kafka: nothing written is lost; members
@@ -17,8 +23,9 @@
  *   Produce v12, TxnOffsetCommit v5): the brokers add a producer's partitions to its transaction
  *   as its batches and offsets reach them, and every commit or abort bumps its epoch. 1 is
  *   Kafka's new record format of __transaction_state, which changes nothing in samsa's (its
- *   records carry every field at every level). A new cluster starts at 0, as Kafka's bootstraps
- *   it at metadata.version 4.0-IV0; it may be raised and lowered (the coordinator ends a
+ *   records carry every field at every level). A new cluster starts at 0, as samsa's did before
+ *   it took 4.0-IV2 (Kafka bootstraps 2 from 4.0-IV2 on: samsa keeps KIP-890 part 2 a choice);
+ *   it may be raised and lowered (the coordinator ends a
  *   transaction as the EndTxn version its client sends asks).
  * - `share.version`: 1 enables share groups (KIP-932: ShareGroupHeartbeat, ShareGroupDescribe,
  *   ShareFetch, ShareAcknowledge and the share group offsets APIs); at 0 they answer
@@ -34,12 +41,13 @@
  * FeatureVersion.bootstrapMetadataVersion, as Kafka 4.2 sets them); a release gives a feature its
  * highest level bootstrapped at or below the release's metadata.version (Kafka's
  * Feature.defaultLevel), what kafka-features' `--release-version` and `version-mapping` use
- * (`releaseFeatureLevels`). Kafka's features that samsa lacks (eligible.leader.replicas.version,
- * streams.version) are not among them.
+ * (`releaseFeatureLevels`). Kafka's feature that samsa lacks (streams.version) is not among them.
  */
 import { ErrorCode } from './errors.js';
 import {
+  ELR_METADATA_VERSION,
   LATEST_PRODUCTION_METADATA_VERSION,
+  MINIMUM_SAMSA_METADATA_VERSION,
   METADATA_VERSIONS,
   metadataChangedBetween,
   metadataVersionName,
@@ -67,19 +75,29 @@ export const GROUP_VERSION = 'group.version';
 export const KRAFT_VERSION = 'kraft.version';
 export const TRANSACTION_VERSION = 'transaction.version';
 export const SHARE_VERSION = 'share.version';
+export const ELIGIBLE_LEADER_REPLICAS_VERSION = 'eligible.leader.replicas.version';
 
 /** What share group APIs answer (with UNSUPPORTED_VERSION) while share.version is 0. */
 export const SHARE_GROUPS_OFF = "Share groups are not enabled: the cluster's share.version is 0 (samsa features upgrade --feature share.version=1)";
 
-/** metadata.version 4.0-IV0: the level samsa's metadata is. */
+/** metadata.version 4.1-IV0: the level a new samsa cluster's metadata is. */
 export const SAMSA_METADATA_VERSION = LATEST_PRODUCTION_METADATA_VERSION;
 
 export const FEATURES: readonly FeatureDefinition[] = [
+  // Kafka's EligibleLeaderReplicasVersion: 1 bootstrapped by 4.1-IV0, needs 4.0-IV1
+  {
+    name: ELIGIBLE_LEADER_REPLICAS_VERSION,
+    min: 0,
+    max: 1,
+    defaultLevel: 1,
+    bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 26],
+    dependencies: { 1: { [METADATA_VERSION]: ELR_METADATA_VERSION } },
+  },
   // Kafka's GroupVersion: 1 bootstrapped by 4.0-IV0, with no dependencies
   { name: GROUP_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 22] },
   // Kafka's KRaftVersion: 1 bootstrapped by 3.9-IV0
   { name: KRAFT_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 21] },
-  { name: METADATA_VERSION, min: SAMSA_METADATA_VERSION, max: SAMSA_METADATA_VERSION, defaultLevel: SAMSA_METADATA_VERSION },
+  { name: METADATA_VERSION, min: MINIMUM_SAMSA_METADATA_VERSION, max: SAMSA_METADATA_VERSION, defaultLevel: SAMSA_METADATA_VERSION },
   // Kafka's ShareVersion: 1 bootstrapped by 4.2-IV0 (a preview in 4.1)
   { name: SHARE_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 28] },
   // Kafka's TransactionVersion: 1 and 2 bootstrapped by 4.0-IV2
@@ -87,7 +105,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
 ];
 
 /** The features a release sets besides metadata.version, in the order of Kafka's Feature enum (as its tools list them). */
-export const RELEASE_FEATURES: readonly string[] = [KRAFT_VERSION, TRANSACTION_VERSION, GROUP_VERSION, SHARE_VERSION];
+export const RELEASE_FEATURES: readonly string[] = [KRAFT_VERSION, TRANSACTION_VERSION, GROUP_VERSION, ELIGIBLE_LEADER_REPLICAS_VERSION, SHARE_VERSION];
 
 const BY_NAME = new Map(FEATURES.map((f) => [f.name, f]));
 
@@ -129,6 +147,11 @@ export function defaultFeatureLevels(): Record<string, number> {
 export interface FinalizedFeatures {
   readonly levels: Readonly<Record<string, number>>;
   readonly epoch: number;
+}
+
+/** Whether eligible leader replicas are on: eligible.leader.replicas.version at 1 or above (Kafka's isElrFeatureEnabled). */
+export function isElrEnabled(levels: Readonly<Record<string, number>>): boolean {
+  return (levels[ELIGIBLE_LEADER_REPLICAS_VERSION] ?? 0) >= 1;
 }
 
 /** A finalized level (0 when the feature is not finalized). */

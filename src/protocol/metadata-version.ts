@@ -4,12 +4,17 @@
  * below it would lose), and the parsing of a release as kafka-features takes one ('4.0-IV0',
  * '3.9', '3.9.1').
  *
- * samsa writes one level, 4.0-IV0 (22): it is samsa's latest production level, as Kafka's
- * LATEST_PRODUCTION is its own. The later levels are Kafka's (their names parse, and the release
- * mapping of kafka-features knows them), but no samsa controller accepts them. A bare release
- * ('4.0') means the latest production level of that release, as in Kafka: here 4.0-IV0, where
- * Kafka 4.2 says 4.0-IV3; '4.1' and '4.2' have no production level here, as '4.2' has none in
- * Kafka 4.2.
+ * samsa takes the levels from 4.0-IV0 (22) to 4.1-IV0 (26), the last one it implements whole:
+ * 4.0-IV1 adds the ELR fields of the partition records and ClearElrRecord (KIP-966), 4.0-IV2
+ * bootstraps transaction.version 1 and 2 (which samsa has), 4.0-IV3 makes ListOffsets v10 the
+ * brokers' own version (samsa's listener answers it, its brokers do not list offsets of each
+ * other), 4.1-IV0 bootstraps eligible.leader.replicas.version 1. 4.1-IV1 (followers fetch with
+ * Fetch v18 and send their high watermark, KIP-1166) is not taken: samsa's followers do not send
+ * it. 4.1-IV0 is samsa's latest production level, as Kafka's LATEST_PRODUCTION is its own (Kafka
+ * 4.2's is 4.1-IV1). The later levels are Kafka's (their names parse, and the release mapping of
+ * kafka-features knows them), but no samsa controller accepts them. A bare release ('4.0') means
+ * the latest production level of that release, as in Kafka: '4.0' is 4.0-IV3, '4.1' is 4.1-IV0
+ * here (Kafka 4.2 says 4.1-IV1); '4.2' has no production level, as in Kafka 4.2.
  */
 
 export interface MetadataVersionInfo {
@@ -54,8 +59,14 @@ export const METADATA_VERSIONS: readonly MetadataVersionInfo[] = [
 /** 3.3-IV3: the lowest level Kafka 4.x knows, and the least every other feature above 0 needs. */
 export const MINIMUM_METADATA_VERSION = 7;
 
-/** 4.0-IV0: the level samsa writes, its latest production level. */
-export const LATEST_PRODUCTION_METADATA_VERSION = 22;
+/** 4.0-IV0: the lowest level samsa takes (its metadata before ELR). */
+export const MINIMUM_SAMSA_METADATA_VERSION = 22;
+
+/** 4.0-IV1: the partition records carry ELR and LastKnownElr, and ClearElrRecord exists (Kafka's isElrSupported). */
+export const ELR_METADATA_VERSION = 23;
+
+/** 4.1-IV0: samsa's latest production level, the one a new cluster starts at. */
+export const LATEST_PRODUCTION_METADATA_VERSION = 26;
 
 const BY_LEVEL = new Map(METADATA_VERSIONS.map((v) => [v.level, v]));
 

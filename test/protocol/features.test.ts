@@ -18,10 +18,13 @@ import {
   releaseFeatureLevel,
   releaseFeatureLevels,
   UpgradeType,
+  isElrEnabled,
   type FeatureUpdate,
 } from '../../src/protocol/features.js';
 
 const CURRENT = { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
+/** A new cluster's levels. */
+const NEW_CLUSTER = { 'eligible.leader.replicas.version': 1, 'metadata.version': 26, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
 const up = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.Upgrade });
 const safe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.SafeDowngrade });
 const unsafe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.UnsafeDowngrade });
@@ -35,8 +38,10 @@ function refused(updates: FeatureUpdate[], why: RegExp, current: Record<string, 
 }
 
 describe('protocol/features', () => {
-  it("a new cluster's levels: metadata.version 4.0-IV0, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
-    expect(defaultFeatureLevels()).to.deep.equal(CURRENT);
+  it("a new cluster's levels: metadata.version 4.1-IV0, eligible.leader.replicas.version 1, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
+    expect(defaultFeatureLevels()).to.deep.equal(NEW_CLUSTER);
+    expect(isElrEnabled(NEW_CLUSTER)).to.equal(true);
+    expect(isElrEnabled(CURRENT)).to.equal(false);
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'group.version')).to.equal(1);
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'transaction.version')).to.equal(0);
     expect(finalizedLevel(undefined, 'group.version')).to.equal(0);
@@ -58,24 +63,25 @@ describe('protocol/features', () => {
     const at = (mv: number) => Object.fromEntries(releaseFeatureLevels(mv).map((f) => [f.name, f.level]));
 
     it("lists samsa's features in the order of Kafka's Feature enum, and none it lacks", () => {
-      expect(releaseFeatureLevels(22).map((f) => f.name)).to.deep.equal(['kraft.version', 'transaction.version', 'group.version', 'share.version']);
+      expect(releaseFeatureLevels(22).map((f) => f.name)).to.deep.equal(['kraft.version', 'transaction.version', 'group.version', 'eligible.leader.replicas.version', 'share.version']);
       expect(RELEASE_FEATURES).to.not.include('metadata.version');
-      expect(RELEASE_FEATURES).to.not.include('eligible.leader.replicas.version');
       expect(RELEASE_FEATURES).to.not.include('streams.version');
       // every feature samsa has but metadata.version is in a release
       expect([...RELEASE_FEATURES].sort()).to.deep.equal(FEATURES.map((f) => f.name).filter((n) => n !== 'metadata.version').sort());
     });
 
     it('each boundary: the level appears at its bootstrap metadata.version, not one level before', () => {
-      expect(at(7)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
-      expect(at(20)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
-      expect(at(21)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 0, 'share.version': 0 });
-      expect(at(22)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'share.version': 0 });
-      expect(at(23)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'share.version': 0 });
-      expect(at(24)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 0 });
-      expect(at(27)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 0 });
-      expect(at(28)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 1 });
-      expect(at(29)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'share.version': 1 });
+      expect(at(7)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(20)).to.deep.equal({ 'kraft.version': 0, 'transaction.version': 0, 'group.version': 0, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(21)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 0, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(22)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(23)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 0, 'group.version': 1, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(24)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'eligible.leader.replicas.version': 0, 'share.version': 0 });
+      expect(at(25)['eligible.leader.replicas.version']).to.equal(0);
+      expect(at(26)['eligible.leader.replicas.version']).to.equal(1);
+      expect(at(27)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'eligible.leader.replicas.version': 1, 'share.version': 0 });
+      expect(at(28)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'eligible.leader.replicas.version': 1, 'share.version': 1 });
+      expect(at(29)).to.deep.equal({ 'kraft.version': 1, 'transaction.version': 2, 'group.version': 1, 'eligible.leader.replicas.version': 1, 'share.version': 1 });
     });
 
     it("transaction.version goes from 0 straight to 2 (1 and 2 share 4.0-IV2); a feature without bootstrap levels is 0", () => {
@@ -113,7 +119,8 @@ describe('protocol/features', () => {
   it('refused: a level outside what samsa implements; a feature it does not know (only 0 is)', () => {
     refused([up('group.version', 2)], /^Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1$/);
     refused([up('transaction.version', 3)], /only supports versions 0-2$/);
-    refused([up('metadata.version', 23)], /^Invalid update version 23 for feature metadata.version\. Local controller only supports versions 22$/);
+    refused([up('metadata.version', 27)], /^Invalid update version 27 for feature metadata.version\. Local controller only supports versions 22-26$/);
+    refused([up('eligible.leader.replicas.version', 2)], /only supports versions 0-1$/);
     refused([up('no.such.feature', 1)], /^Invalid update version 1 for feature no.such.feature\. Local controller does not support this feature\.$/);
     // Kafka's features samsa lacks are taken as disabled: disabling one changes nothing
     expect(checkFeatureUpdates(CURRENT, [safe('no.such.feature', 0)])).to.deep.equal({ ok: true, levels: CURRENT });
@@ -134,8 +141,8 @@ describe('protocol/features', () => {
     refused([unsafe('kraft.version', 0)], /Can't downgrade the version of this feature\.$/);
     expect(checkFeatureUpdates(CURRENT, [safe('kraft.version', 1)]).ok).to.equal(true);
     expect(checkFeatureUpdates(CURRENT, [up('kraft.version', 1)]).ok).to.equal(true);
-    refused([safe('metadata.version', 21)], /only supports versions 22$/);
-    refused([unsafe('metadata.version', 21)], /only supports versions 22$/);
+    refused([safe('metadata.version', 21)], /only supports versions 22-26$/);
+    refused([unsafe('metadata.version', 21)], /only supports versions 22-26$/);
   });
 
   it("a metadata.version downgrade across a level that changed the metadata is refused, safe or unsafe, with Kafka's messages", () => {
@@ -149,7 +156,29 @@ describe('protocol/features', () => {
     refused([up('group.version', 1)], /^Invalid update version 1 for feature group.version\. group.version could not be set to 1 because it depends on metadata.version=7 \(3\.3-IV3\)$/, {});
     expect(checkFeatureUpdates({}, [up('metadata.version', 22), up('group.version', 1)]).ok).to.equal(true);
     expect(checkFeatureUpdates({}, [safe('group.version', 0)]).ok).to.equal(true);
-    for (const f of FEATURES) expect(f.dependencies ?? {}, f.name).to.deep.equal({});
+    for (const f of FEATURES.filter((x) => x.name !== 'eligible.leader.replicas.version')) expect(f.dependencies ?? {}, f.name).to.deep.equal({});
+  });
+
+  describe('eligible.leader.replicas.version (KIP-966)', () => {
+    it('1 needs metadata.version 4.0-IV1 (23): refused at 4.0-IV0, taken with it in the same update or once the cluster has it', () => {
+      refused([up('eligible.leader.replicas.version', 1)], /^Invalid update version 1 for feature eligible\.leader\.replicas\.version\. eligible\.leader\.replicas\.version could not be set to 1 because it depends on metadata\.version level 23$/);
+      expect(checkFeatureUpdates(CURRENT, [up('metadata.version', 23), up('eligible.leader.replicas.version', 1)])).to.deep.equal({
+        ok: true,
+        levels: { ...CURRENT, 'metadata.version': 23, 'eligible.leader.replicas.version': 1 },
+      });
+      expect(checkFeatureUpdates({ ...CURRENT, 'metadata.version': 26 }, [up('eligible.leader.replicas.version', 1)]).ok).to.equal(true);
+    });
+
+    it('may be lowered to 0 (safe) and raised again; metadata.version cannot go back below 4.0-IV1 once there', () => {
+      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('eligible.leader.replicas.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 26, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 } });
+      refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 26 to 22\./, NEW_CLUSTER);
+      // 4.0-IV2 to 4.1-IV0 changed no metadata: a safe downgrade among them passes (ELR keeps its 4.0-IV1)
+      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('metadata.version', 23)]).ok).to.equal(true);
+    });
+
+    it('metadata.version upgrades one level at a time or at once from 4.0-IV0 to 4.1-IV0', () => {
+      for (let mv = 23; mv <= 26; mv++) expect(checkFeatureUpdates(CURRENT, [up('metadata.version', mv)]).ok, String(mv)).to.equal(true);
+    });
   });
 
   it('all or none: one refused update refuses the whole request', () => {

@@ -17,10 +17,10 @@ import {
 } from '../../src/protocol/metadata-version.js';
 
 describe('protocol/metadata-version', () => {
-  it("Kafka 4.2's levels: 3.3-IV3 (7) to 4.2-IV1 (29), one after another; samsa's latest is 4.0-IV0 (22)", () => {
+  it("Kafka 4.2's levels: 3.3-IV3 (7) to 4.2-IV1 (29), one after another; samsa's latest is 4.1-IV0 (26)", () => {
     expect(METADATA_VERSIONS.map((v) => v.level)).to.deep.equal(Array.from({ length: 23 }, (_, i) => i + 7));
     expect(MINIMUM_METADATA_VERSION).to.equal(7);
-    expect(LATEST_PRODUCTION_METADATA_VERSION).to.equal(22);
+    expect(LATEST_PRODUCTION_METADATA_VERSION).to.equal(26);
     expect(metadataVersionName(7)).to.equal('3.3-IV3');
     expect(metadataVersionName(21)).to.equal('3.9-IV0');
     expect(metadataVersionName(22)).to.equal('4.0-IV0');
@@ -39,15 +39,16 @@ describe('protocol/metadata-version', () => {
     expect(metadataVersionLevel('3.9')).to.equal(21);
     expect(metadataVersionLevel('3.9.1')).to.equal(21);
     expect(metadataVersionLevel('3.8.x')).to.equal(20);
-    expect(metadataVersionLevel('4.0')).to.equal(22);
-    expect(metadataVersionLevel('4.0.0')).to.equal(22);
+    // 4.0's latest level is 4.0-IV3 now that samsa takes it
+    expect(metadataVersionLevel('4.0')).to.equal(25);
+    expect(metadataVersionLevel('4.0.0')).to.equal(25);
+    expect(metadataVersionLevel('4.1')).to.equal(26);
   });
 
-  it('levels after samsa\'s latest parse by name only (Kafka allows unstable levels in kafka-features); a bare 4.1 or 4.2 names none', () => {
+  it('levels after samsa\'s latest parse by name only (Kafka allows unstable levels in kafka-features); a bare 4.2 names none', () => {
     expect(metadataVersionLevel('4.0-IV3')).to.equal(25);
     expect(metadataVersionLevel('4.1-IV1')).to.equal(27);
     expect(metadataVersionLevel('4.2-IV1')).to.equal(29);
-    expect(metadataVersionLevel('4.1')).to.equal(undefined);
     expect(metadataVersionLevel('4.2')).to.equal(undefined);
   });
 

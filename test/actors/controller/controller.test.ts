@@ -411,7 +411,7 @@ describe('actors/controller', () => {
     });
 
     it('turning unclean.leader.election.enable on elects a live out-of-sync replica for each partition without a leader', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2, 3] });
       await h.createTopics([
         { name: 'stuck', assignments: [[2, 1]] },
         { name: 'gone', assignments: [[2]] },
@@ -564,7 +564,7 @@ describe('actors/controller', () => {
     });
 
     it('takes a partition offline when no ISR member is left, keeping the last one, and brings it back when that one returns', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2] });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2] });
       await h.createTopics([{ name: 'solo', assignments: [[2]] }, { name: 'pair', assignments: [[2, 1]] }]);
       await h.advanceKeeping([1], 10_000);
       expect(await h.partition('solo', 0)).to.deep.include({ leader: NO_LEADER, isr: [2], leaderEpoch: 1, partitionEpoch: 1 });
@@ -588,7 +588,7 @@ describe('actors/controller', () => {
     });
 
     it('with unclean.leader.election.enable elects an out-of-sync live replica instead of going offline', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2] });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2] });
       await h.createTopics([
         { name: 'unclean', assignments: [[2, 1]], config: { 'unclean.leader.election.enable': 'true' } },
         { name: 'clean', assignments: [[2, 1]] },
@@ -612,7 +612,7 @@ describe('actors/controller', () => {
     });
 
     it('the controller-wide unclean default applies to topics without their own setting, and to returning replicas', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2], args: { config: { 'unclean.leader.election.enable': true } } });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2], args: { config: { 'unclean.leader.election.enable': true } } });
       await h.createTopics([{ name: 'u', assignments: [[2, 1]] }, { name: 'optout', assignments: [[2, 1]], config: { 'unclean.leader.election.enable': 'false' } }]);
       await h.advanceKeeping([2], 10_000); // 1 leaves both ISRs
       await h.advanceKeeping([], 10_000); // then 2 goes: both offline, last ISR member 2
@@ -701,7 +701,7 @@ describe('actors/controller', () => {
     });
 
     it('UNCLEAN elects a live out-of-sync replica for a partition without a leader, whatever the topic says', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2, 3] });
       await h.createTopics([
         { name: 'u', assignments: [[2, 1]] },
         { name: 'led', assignments: [[3, 1]] },
@@ -903,7 +903,7 @@ describe('actors/controller', () => {
     });
 
     it('keeps a partition that has no other ISR member on the broker and reports it, until a retry can move it', async () => {
-      h = await ControllerHarness.start({ brokers: [1, 2] });
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2] });
       await h.createTopics([{ name: 'solo', assignments: [[2]] }, { name: 'pair', assignments: [[2, 1]] }]);
       const r = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 2, brokerEpoch: 1 });
       expect(r.remainingPartitions).to.deep.equal([{ topic: 'solo', partition: 0 }]);

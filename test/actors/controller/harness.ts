@@ -38,6 +38,8 @@ export interface HarnessOptions {
   brokers?: number[];
   register?: boolean;
   args?: Partial<ControllerArgs>;
+  /** eligible.leader.replicas.version to set once started (a new cluster has 1; 0 runs as before KIP-966). */
+  elr?: 0 | 1;
 }
 
 export class ControllerHarness {
@@ -66,8 +68,15 @@ export class ControllerHarness {
     const h = new ControllerHarness({ clusterId: 'test-cluster', metadataDir: null, placementStartIndex: 0, ...opts.args });
     for (const id of opts.brokers ?? []) h.addBroker(id);
     await h.startController();
+    if (opts.elr !== undefined) await h.setElr(opts.elr);
     if (opts.register !== false) for (const id of opts.brokers ?? []) await h.register(id);
     return h;
+  }
+
+  /** Sets eligible.leader.replicas.version (an upgrade to 1, a safe downgrade to 0). */
+  async setElr(level: 0 | 1): Promise<void> {
+    const r = await this.ask<'UpdateFeaturesResponse'>({ type: 'UpdateFeatures', updates: [{ feature: 'eligible.leader.replicas.version', level, upgradeType: level === 1 ? 1 : 2 }] });
+    expect(r.errorCode, r.errorMessage ?? '').to.equal(0);
   }
 
   async startController(args: Partial<ControllerArgs> = {}): Promise<void> {

@@ -150,6 +150,8 @@ describe('actors/controller/controller-config', () => {
       numPartitions: 1,
       defaultReplicationFactor: 1,
       uncleanLeaderElectionEnable: false,
+      // the min ISR of topics without their own, for eligible leader replicas (KIP-966)
+      minInsyncReplicas: 1,
       autoLeaderRebalanceEnable: true,
       leaderImbalanceCheckIntervalSeconds: 300,
       // delegation tokens (KIP-48): off without a secret key; Kafka's lifetimes
