@@ -187,7 +187,7 @@ describe('cli: commands against a cluster', function () {
     expect(lines[0]).to.match(/^Topic: orders\tTopicId: \S+\tPartitionCount: 2\tReplicationFactor: 3\tConfigs: min.insync.replicas=2,retention.ms=86400000$/);
     expect(lines).to.have.length(3);
     for (const [i, l] of lines.slice(1).entries()) {
-      const m = /^\tTopic: orders\tPartition: (\d+)\tLeader: (\d+)\tLeaderEpoch: (\d+)\tReplicas: ([\d,]+)\tIsr: ([\d,]+)$/.exec(l);
+      const m = /^\tTopic: orders\tPartition: (\d+)\tLeader: (\d+)\tLeaderEpoch: (\d+)\tReplicas: ([\d,]+)\tIsr: ([\d,]+)\tElr: ([\d,]*)\tLastKnownElr: ([\d,]*)$/.exec(l);
       expect(m, l).to.not.equal(null);
       expect(Number(m![1])).to.equal(i);
       expect(m![4]!.split(',').map(Number).sort()).to.deep.equal([1, 2, 3]);

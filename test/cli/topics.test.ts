@@ -21,8 +21,22 @@ describe('cli/topics --describe', () => {
   it('shows adding and removing replicas of a partition being reassigned, and the target replication factor', () => {
     expect(describeLines(topic, () => true)).to.deep.equal([
       'Topic: t\tTopicId: AAECAwQFBgcICQoLDA0ODw\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: retention.ms=1000',
-      '\tTopic: t\tPartition: 0\tLeader: 1\tLeaderEpoch: 4\tReplicas: 2,3,1\tIsr: 1,2\tAdding Replicas: 2,3\tRemoving Replicas: 1',
-      '\tTopic: t\tPartition: 1\tLeader: 1\tLeaderEpoch: 0\tReplicas: 1,2\tIsr: 1,2',
+      '\tTopic: t\tPartition: 0\tLeader: 1\tLeaderEpoch: 4\tReplicas: 2,3,1\tIsr: 1,2\tAdding Replicas: 2,3\tRemoving Replicas: 1\tElr: \tLastKnownElr: ',
+      '\tTopic: t\tPartition: 1\tLeader: 1\tLeaderEpoch: 0\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: ',
+    ]);
+  });
+
+  it("prints the eligible leader replicas and LastKnownElr as kafka-topics does (KIP-966)", () => {
+    const elr: TopicMetadata = {
+      ...topic,
+      partitions: [
+        { topic: 't', partition: 0, replicas: [1, 2, 3], isr: [1], leader: 1, leaderEpoch: 2, partitionEpoch: 3, elr: [2, 3] },
+        { topic: 't', partition: 1, replicas: [1, 2], isr: [], leader: -1, leaderEpoch: 3, partitionEpoch: 4, elr: [1, 2], lastKnownElr: [2] },
+      ],
+    };
+    expect(describeLines(elr, () => true).slice(1)).to.deep.equal([
+      '\tTopic: t\tPartition: 0\tLeader: 1\tLeaderEpoch: 2\tReplicas: 1,2,3\tIsr: 1\tElr: 2,3\tLastKnownElr: ',
+      '\tTopic: t\tPartition: 1\tLeader: none\tLeaderEpoch: 3\tReplicas: 1,2\tIsr: \tElr: 1,2\tLastKnownElr: 2',
     ]);
   });
 });

@@ -51,7 +51,9 @@ export function describeLines(t: TopicMetadata, filter: (p: TopicMetadata['parti
       (p) =>
         `\tTopic: ${t.name}\tPartition: ${p.partition}\tLeader: ${p.leader >= 0 ? p.leader : 'none'}\tLeaderEpoch: ${p.leaderEpoch}\tReplicas: ${p.replicas.join(',')}\tIsr: ${p.isr.join(',')}` +
         (p.addingReplicas?.length ? `\tAdding Replicas: ${p.addingReplicas.join(',')}` : '') +
-        (p.removingReplicas?.length ? `\tRemoving Replicas: ${p.removingReplicas.join(',')}` : ''),
+        (p.removingReplicas?.length ? `\tRemoving Replicas: ${p.removingReplicas.join(',')}` : '') +
+        // as kafka-topics prints what DescribeTopicPartitions answers (KIP-966): empty when none
+        `\tElr: ${(p.elr ?? []).join(',')}\tLastKnownElr: ${(p.lastKnownElr ?? []).join(',')}`,
     ),
   ];
 }

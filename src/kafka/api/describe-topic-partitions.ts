@@ -13,8 +13,8 @@
  * - With an authorizer, a topic the client may not describe is left out of a listing, and a named
  *   one is TOPIC_AUTHORIZATION_FAILED with the zero id, at the end. The client's operations on
  *   each topic come back always.
- * - samsa has no eligible leader replicas (KIP-966's ELR is off in Kafka by default too): both
- *   lists are empty. A leader that is not live is -1.
+ * - Eligible leader replicas and LastKnownElr (KIP-966) as the controller keeps them (empty while
+ *   eligible.leader.replicas.version is 0). A leader that is not live is -1.
  */
 import { isInternalTopic, validateTopicName } from '../../../actors/controller/topic-validation.js';
 import { offlineReplicaLookup, type ClusterMetadata, type TopicMetadata } from '../../protocol/cluster.js';
@@ -49,8 +49,8 @@ function partitionsOf(t: TopicMetadata, md: ClusterMetadata, from: number, max: 
       leaderEpoch: p.leaderEpoch,
       replicaNodes: p.replicas,
       isrNodes: p.isr,
-      eligibleLeaderReplicas: [],
-      lastKnownElr: [],
+      eligibleLeaderReplicas: [...(p.elr ?? [])],
+      lastKnownElr: [...(p.lastKnownElr ?? [])],
       offlineReplicas: offlineReplicas(p),
     });
   }
