@@ -5,8 +5,9 @@
  * Owned state: its log dirs (LogDirs: one LogManager per dir, Kafka's log.dirs, with the throttle
  * its moves between dirs share, replica.alter.log.dirs.io.max.bytes.per.second) and the replicas
  * offline because their dir failed (reported in every heartbeat); registration status and broker epoch, and the
- * epoch of its last clean shutdown (clean-shutdown.ts: read and removed at start, sent as previousBrokerEpoch in
- * BrokerRegistration, written to every log dir once a ControlledShutdown has flushed the logs); the last
+ * epoch of its last clean shutdown (the log dirs' clean shutdown markers, read at start and sent as
+ * previousBrokerEpoch in BrokerRegistration; after a ControlledShutdown the markers written as the logs close
+ * hold the epoch, KIP-966); the last
  * controller epoch seen; the metadata cache; the replicas it hosts; one replica fetcher per
  * leader broker it follows; the fetch purgatory; its group coordinator (a child, at
  * coordinatorPath(id)), its transaction coordinator (a child, at txnCoordinatorPath(id)) and its
@@ -49,7 +50,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { takeCleanShutdown, writeCleanShutdown } from './clean-shutdown.js';
 import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
@@ -949,7 +949,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       logs,
       status: 'Registering',
       incarnationId: nanoid(),
-      previousBrokerEpoch: await takeCleanShutdown(brokerLogDirs(args)),
+      previousBrokerEpoch: logs.previousBrokerEpoch,
       brokerEpoch: -1,
       controllerEpoch: 0,
       metadata: null,
@@ -1344,8 +1344,9 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       s.status = 'ShuttingDown';
       ctx.timers.cancel(HEARTBEAT_TIMER);
       const flushed = await s.logs.flushDirtyLogs();
-      // KIP-966: the next start registers with this epoch, which tells the controller it shut down cleanly
-      if (s.brokerEpoch >= 0) await writeCleanShutdown(s.logs.managers.map((mgr) => mgr.logDir), s.brokerEpoch);
+      // KIP-966: the clean shutdown markers written as the logs close hold this epoch; the next start
+      // registers with it, which tells the controller the broker shut down cleanly
+      if (s.brokerEpoch >= 0) s.logs.setShutdownBrokerEpoch(s.brokerEpoch);
       if (token) ctx.replyTo(token, { type: 'ControlledShutdownDone', errorCode: remaining === 0 ? ErrorCode.NONE : ErrorCode.REQUEST_TIMED_OUT, flushedLogs: flushed });
     },
 

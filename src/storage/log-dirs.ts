@@ -37,7 +37,7 @@ import { childLogger, type Logger } from '../runtime/logger.js';
 import { RateQuota, UNLIMITED_RATE } from '../runtime/rate-quota.js';
 import { fsyncDir } from './checkpoint.js';
 import type { LogConfig, LogConfigInput } from './log-config.js';
-import { FUTURE_DIR_SUFFIX, LogManager, parseTopicPartitionDir, topicPartitionKey, type LogCarriedState, type LogManagerOptions } from './log-manager.js';
+import { FUTURE_DIR_SUFFIX, LogManager, NO_BROKER_EPOCH, parseTopicPartitionDir, topicPartitionKey, type LogCarriedState, type LogManagerOptions } from './log-manager.js';
 import { RECORD_BATCH_OVERHEAD, baseOffsetOf, batchSizeAt, lastOffsetOf } from '../protocol/batch-header.js';
 import { DELETE_DIR_SUFFIX, LogState, isIoError, type PartitionLog } from './partition-log.js';
 
@@ -546,6 +546,21 @@ export class LogDirs {
         await m.adoptLog(tp.topic, tp.partition, m.defaults, { recoveryPoint: 0, highWatermark: 0, logStartOffset: 0, firstDirtyOffset: 0, hadCleanShutdown: false });
       }
     }
+  }
+
+  /**
+   * The broker epoch every dir's clean shutdown marker held at start (KIP-966's previousBrokerEpoch),
+   * or -1 when any dir had none (a crash, or a stop without a controlled shutdown).
+   */
+  get previousBrokerEpoch(): number {
+    const epochs = this.managers.map((m) => m.previousBrokerEpoch);
+    const first = epochs[0] ?? NO_BROKER_EPOCH;
+    return epochs.every((e) => e === first) ? first : NO_BROKER_EPOCH;
+  }
+
+  /** The broker epoch the clean shutdown markers written at close will hold. */
+  setShutdownBrokerEpoch(brokerEpoch: number): void {
+    for (const m of this.managers) m.shutdownBrokerEpoch = brokerEpoch;
   }
 
   /** Closes every dir (each flushes, checkpoints and marks a clean shutdown). */

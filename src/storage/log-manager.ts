@@ -46,8 +46,25 @@ export interface LogCarriedState {
   hadCleanShutdown: boolean;
 }
 
-/** Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. */
+/**
+ * Kafka's marker of a clean shutdown: recovery is skipped when it is present at start. It holds
+ * `{"version":0,"brokerEpoch":N}` (Kafka's CleanShutdownFileHandler, KIP-966) when the broker told
+ * its epoch before closing (after a controlled shutdown), else nothing.
+ */
 export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
+
+/** No broker epoch known from the last shutdown (Kafka's previousBrokerEpoch default). */
+export const NO_BROKER_EPOCH = -1;
+
+/** The broker epoch a clean shutdown marker holds, or NO_BROKER_EPOCH. */
+export function parseCleanShutdown(text: string): number {
+  try {
+    const v = JSON.parse(text) as { version?: unknown; brokerEpoch?: unknown };
+    return v.version === 0 && Number.isSafeInteger(v.brokerEpoch) && (v.brokerEpoch as number) >= 0 ? (v.brokerEpoch as number) : NO_BROKER_EPOCH;
+  } catch {
+    return NO_BROKER_EPOCH;
+  }
+}
 
 export interface LogManagerOptions {
   /** The log dir (one of the broker's log.dirs). */
@@ -194,6 +211,7 @@ export class LogManager {
     const dir = this.logDir;
     const markerFile = path.join(dir, CLEAN_SHUTDOWN_FILE);
     const clean = fs.existsSync(markerFile);
+    this.previousBrokerEpoch = clean ? parseCleanShutdown(fs.readFileSync(markerFile, 'utf8')) : NO_BROKER_EPOCH;
     const recoveryPoints = this.readOffsets(RECOVERY_POINT_CHECKPOINT);
     const highWatermarks = this.readOffsets(REPLICATION_OFFSET_CHECKPOINT);
     const logStarts = this.readOffsets(LOG_START_OFFSET_CHECKPOINT);
@@ -337,6 +355,12 @@ export class LogManager {
   }
 
   /** Whether the dir failed (and why), or null while it is online. */
+  /** The broker epoch of the last shutdown's marker, read at load (NO_BROKER_EPOCH: none, or an unclean shutdown). */
+  previousBrokerEpoch = NO_BROKER_EPOCH;
+
+  /** The broker epoch the clean shutdown marker will hold (set once the broker shut down in a controlled way). */
+  shutdownBrokerEpoch: number | null = null;
+
   get offlineReason(): string | null {
     return this.failure;
   }
@@ -632,7 +656,8 @@ export class LogManager {
       await this.checkpointHighWatermarks();
       await this.checkpointLogStartOffsets();
       await this.checkpointCleanerOffsets();
-      if (clean) await writeFileAtomic(path.join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
+      const marker = this.shutdownBrokerEpoch === null ? '' : JSON.stringify({ version: 0, brokerEpoch: this.shutdownBrokerEpoch });
+      if (clean) await writeFileAtomic(path.join(this.logDir, CLEAN_SHUTDOWN_FILE), marker);
     } catch (err) {
       if (!isIoError(err)) throw err;
       this.logger.error('writing shutdown checkpoints failed', { error: err.message });

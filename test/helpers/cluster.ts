@@ -14,6 +14,8 @@ import { startClusterNode, type ClusterNodeConfig } from '../fixtures/cluster-no
 import { ClusterClient } from './cluster-client.js';
 import { checkFor } from './check-for.js';
 import { SamsaClient } from '../../src/client/samsa.js';
+import { brokerPath } from '../../src/protocol/cluster.js';
+import { isFailure } from '../../src/runtime/types.js';
 
 export type ClusterTransport = 'inproc' | 'worker';
 
@@ -184,6 +186,21 @@ export class TestCluster {
     } else {
       await h.worker!.kill();
     }
+  }
+
+  /**
+   * Stops broker `id` cleanly, as a node's stop does: a controlled shutdown (its logs flushed and
+   * its clean shutdown marker written), then its node leaves (in-process clusters only).
+   */
+  async stopBroker(id: number): Promise<void> {
+    const h = this.brokers.get(id);
+    if (!h || !h.running) return;
+    if (!h.system) throw new Error('stopBroker needs an in-process cluster');
+    const r = await this.clientSystem.ask<{ type: string; errorCode?: number }>({ node: h.node, path: brokerPath(id) }, { type: 'ControlledShutdown' }, { timeoutMs: 30_000 });
+    if (isFailure(r) || r.type !== 'ControlledShutdownDone') throw new Error(`broker ${id} did not shut down: ${JSON.stringify(r)}`);
+    h.running = false;
+    this.net!.leave(h.system);
+    await h.system.stop();
   }
 
   /** Bootstrap brokers for clients (every broker of the cluster). */
