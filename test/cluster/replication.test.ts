@@ -125,7 +125,9 @@ for (const transport of ['inproc', 'worker'] as ClusterTransport[]) {
       }, 10_000, 50);
       expect(refused.errorMessage).to.match(/min.insync.replicas 2/);
       expect((await c.client.produceOnce('shrink', 0, ['d'], 1)) as { errorCode: number }).to.deep.include({ errorCode: 0 });
-      expect((await c.client.readAll('shrink', 0)).map((r) => String(r.value))).to.deep.equal(['a', 'b', 'd']);
+      // a new cluster has eligible leader replicas on (KIP-966, as Kafka 4.1 bootstraps): below min ISR
+      // the leader takes 'd' but holds the high watermark, so it is not read (at level 0 it would be)
+      expect((await c.client.readAll('shrink', 0)).map((r) => String(r.value))).to.deep.equal(['a', 'b']);
     });
   });
 }
