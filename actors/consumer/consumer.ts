@@ -20,6 +20,8 @@
  * (KIP-714, src/client/telemetry-loop.ts: the subscription, what was last pushed, the timer, the
  * clientInstanceId calls waiting for the id).
  * `epoch` increases on every rebalance so answers to requests of an older assignment are dropped.
+ * A rebalance the group asks for while the application has records out waits for its next poll
+ * (rejoinReason), and its JoinGroup for the commit before the revocation (joinAfterCommit).
  * Handles: Subscribe, Poll, Wakeup, Commit, Seek, Pause, Resume, Close, DescribeConsumer, Metrics
  * (Kafka's consumer-fetch-manager-metrics and part of consumer-coordinator-metrics,
  * consumer-metrics.ts), GetClientInstanceId (answered once the id is known, telemetry stopped, or
@@ -171,6 +173,10 @@ export interface ConsumerState {
   member: GroupMember | null;
   /** The last poll answer handed records out and no poll has come since (the application is processing them). */
   recordsOutstanding: boolean;
+  /** Classic protocol: why the group wants this member to join again, while that waits for the next poll (records are out); null when not waiting. */
+  rejoinReason: string | null;
+  /** Classic protocol: revoked and committing; the JoinGroup goes once the commits out are answered. */
+  joinAfterCommit: boolean;
   metrics: ConsumerMetrics;
   /** enable.metrics.push: the telemetry push loop (null without). */
   telemetry: TelemetryLoop | null;
@@ -232,6 +238,7 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
     return;
   }
   s.phase = 'Joining';
+  s.joinAfterCommit = false;
   s.metrics.rebalanceStarted(ctx.clock.now());
   s.metrics.joinSent(ctx.clock.now());
   const epoch = s.epoch;
@@ -259,9 +266,23 @@ function join(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void {
     .then((response) => ctx.send(ctx.self, { type: 'JoinResult', response, epoch }));
 }
 
-/** Revokes the current assignment (committing what was processed first) and rejoins. */
-function rebalance(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, reason: string): void {
+/**
+ * Revokes the current assignment (committing what was processed first) and rejoins, as Kafka's
+ * consumer does inside poll() (onJoinPrepare): a member still in its generation (`stillMember`)
+ * whose application has records out waits for its next poll, which reports what they processed
+ * (Poll calls in here again), so that the commit before the revocation holds them; the JoinGroup
+ * goes once that commit is answered, so the commit is taken under the generation it was made in
+ * (a JoinGroup first could complete the rebalance before it). A member the group no longer knows
+ * under its generation gives its partitions up at once.
+ */
+function rebalance(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, reason: string, stillMember = true): void {
   if (s.phase === 'Closed') return;
+  if (stillMember && s.phase === 'Stable' && s.recordsOutstanding && s.assigned.size > 0) {
+    if (s.rejoinReason === null) ctx.log.debug('rebalance waits for the next poll: records are out', { groupId: s.config.groupId, reason });
+    s.rejoinReason ??= reason;
+    return;
+  }
+  s.rejoinReason = null;
   emit(s, ctx, { kind: 'rebalancing', groupId: s.config.groupId, memberId: s.memberId, reason });
   const revoked = [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition }));
   if (revoked.length > 0) {
@@ -272,6 +293,11 @@ function rebalance(s: ConsumerState, ctx: BaseContext<ConsumerMsg>, reason: stri
   s.assigned.clear();
   s.fetching.clear();
   s.processed.clear();
+  if (stillMember && s.commitInFlight && s.coordinator) {
+    s.phase = 'Joining';
+    s.joinAfterCommit = true;
+    return;
+  }
   join(s, ctx);
 }
 
@@ -690,6 +716,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       nextMissingTopicRefreshAt: 0,
       member: config.groupProtocol === 'consumer' ? newGroupMember(config, ctx.clock, OPS) : null,
       recordsOutstanding: false,
+      rejoinReason: null,
+      joinAfterCommit: false,
       metrics: new ConsumerMetrics({ windowMs: config.metricsSampleWindowMs, samples: config.metricsNumSamples }, ctx.clock.now()),
       telemetry: startTelemetry(config.enableMetricsPush, { clientId: config.clientId, requestTimeoutMs: config.requestTimeoutMs, retryBackoffMs: config.retryBackoffMs }, ctx),
     };
@@ -735,6 +763,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
         // an offset where markers or aborted transactions start counts as past them
         if (a) s.processed.set(k, a.passed !== null ? settle(a, p.offset) : p.offset);
       }
+      // a rebalance that waited for the records out: what they processed is in its commit now
+      if (s.rejoinReason !== null && !s.member) rebalance(s, ctx, s.rejoinReason);
       if (s.pendingPoll) {
         // a newer poll replaces a parked one
         const old = s.pendingPoll;
@@ -875,6 +905,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
           s.generationId = -1;
           s.epoch++;
           s.assigned.clear();
+          s.rejoinReason = null;
           s.phase = 'Idle';
           return;
         }
@@ -1009,7 +1040,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       if (code === ErrorCode.REBALANCE_IN_PROGRESS) rebalance(s, ctx, 'the group is rebalancing');
       else if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) {
         if (code === ErrorCode.UNKNOWN_MEMBER_ID) s.memberId = '';
-        rebalance(s, ctx, `heartbeat answered ${errorName(code)}`);
+        rebalance(s, ctx, `heartbeat answered ${errorName(code)}`, false);
       } else if (RETRY_COORDINATOR.has(code)) {
         // find the coordinator again; the membership stands until the session times out
         const epoch = s.epoch;
@@ -1188,6 +1219,8 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       for (const t of m.tokens) ctx.replyTo(t, { type: 'CommitDone', errorCode, errorMessage: message, offsets: m.offsets });
       const next = s.commitQueue.shift();
       if (next) commit(s, ctx, next.offsets, next.waiter);
+      // the commit before a revocation is answered: the JoinGroup goes now (not when closing: the member leaves)
+      if (s.joinAfterCommit && !s.commitInFlight && s.closeToken === null && s.phase === 'Joining') join(s, ctx);
       maybeFinishClose(s, ctx);
     },
   },

@@ -1,7 +1,8 @@
 /**
  * A consumer actor on one ActorSystem with a FakeClock, with fakes for what it talks to: brokers
  * 1 and 2 (Metadata from a cluster view the test sets, FindCoordinator naming the broker the test
- * says, Fetch held unanswered) and their group coordinators, which answer nothing themselves:
+ * says, Fetch answered with the records below the log ends the test sets, else held unanswered)
+ * and their group coordinators, which answer nothing themselves:
  * every request they get is logged in arrival order and the test answers it. The consumer's
  * events are collected.
  */
@@ -11,6 +12,7 @@ import type { ConsumerDescription, ConsumerEvent, ConsumerMsg, PollResult, Topic
 import type { CoordinatorMsg } from '../../../actors/group-coordinator/messages.js';
 import type { ClusterMetadata, TopicMetadata } from '../../../src/protocol/cluster.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
+import { encodeRecordBatch } from '../../../src/protocol/record-batch.js';
 import type { ReplyToken } from '../../../src/runtime/actor-definition.js';
 import { defineActor } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
@@ -35,6 +37,8 @@ interface World {
   topics: TopicMetadata[];
   /** The broker FindCoordinator names. */
   coordinatorBroker: number;
+  /** Log end offset by `topic-partition`: a Fetch from below it gets the records up to it (values `v<offset>`). */
+  logEnds: Record<string, number>;
   requests: CoordinatorRequest[];
   events: ConsumerEvent[];
 }
@@ -68,7 +72,7 @@ const fakeCoordinator = defineActor<FakeCoordinatorState, FakeCoordinatorMsg, Fa
   },
 });
 
-type FakeBrokerMsg = { type: 'Metadata' } | { type: 'FindCoordinator'; key: string } | { type: 'Fetch' };
+type FakeBrokerMsg = { type: 'Metadata' } | { type: 'FindCoordinator'; key: string } | { type: 'Fetch'; partitions: { topic: string; partition: number; fetchOffset: number }[] };
 
 const fakeBroker = defineActor<{ world: World; brokerId: number; held: ReplyToken[] }, FakeBrokerMsg, { world: World; brokerId: number }>({
   kind: 'fake-broker',
@@ -91,8 +95,16 @@ const fakeBroker = defineActor<{ world: World; brokerId: number; held: ReplyToke
     FindCoordinator(s, _m, ctx) {
       ctx.reply({ type: 'FindCoordinatorResponse', errorCode: ErrorCode.NONE, brokerId: s.world.coordinatorBroker, node: NODE });
     },
-    Fetch(s, _m, ctx) {
-      // long polls that never end: no records in these tests
+    Fetch(s, m, ctx) {
+      const partitions = m.partitions
+        .filter((p) => (s.world.logEnds[`${p.topic}-${p.partition}`] ?? 0) > p.fetchOffset)
+        .map((p) => {
+          const end = s.world.logEnds[`${p.topic}-${p.partition}`]!;
+          const records = Array.from({ length: end - p.fetchOffset }, (_, i) => ({ value: Buffer.from(`v${p.fetchOffset + i}`), timestamp: 1 }));
+          return { topic: p.topic, partition: p.partition, errorCode: ErrorCode.NONE, highWatermark: end, logStartOffset: 0, logEndOffset: end, records: encodeRecordBatch({ baseOffset: p.fetchOffset, records }) };
+        });
+      if (partitions.length > 0) return ctx.reply({ type: 'FetchResponse', errorCode: ErrorCode.NONE, partitions });
+      // nothing to read: a long poll that never ends
       const token = ctx.deferReply();
       if (token) s.held.push(token);
     },
@@ -123,7 +135,7 @@ export function topic(name: string, topicId: string, partitions: number): TopicM
 export class ConsumerHarness {
   readonly clock = new FakeClock();
   readonly sys: ActorSystem;
-  readonly world: World = { topics: [], coordinatorBroker: 1, requests: [], events: [] };
+  readonly world: World = { topics: [], coordinatorBroker: 1, logEnds: {}, requests: [], events: [] };
   consumer!: ActorRef<ConsumerMsg>;
 
   constructor(topics: TopicMetadata[]) {
