@@ -601,6 +601,10 @@ function maybeFinishClose(s: ConsumerState, ctx: BaseContext<ConsumerMsg>): void
   // ignored, since a rejoin sent after the LeaveGroup would put the member back in the group
   s.epoch++;
   s.phase = 'Closed';
+  // as Kafka's consumer (onLeavePrepare), the application hears that its partitions are gone
+  // before the group can give them to another member
+  const owned = [...s.assigned.values()].map((a) => ({ topic: a.topic, partition: a.partition }));
+  if (owned.length > 0) emit(s, ctx, { kind: 'partitions.revoked', partitions: owned });
   void leave(s, ctx).then(() => ctx.send(ctx.self, { type: 'LeftGroup' }));
 }
 

@@ -181,4 +181,22 @@ describe('actors/consumer (classic): a rebalance while the application has recor
     expect(join.msg.memberId).to.equal('');
     expect(revoked().map((e) => e.partitions)).to.deep.equal([[{ topic: 'jobs', partition: 0 }]]);
   });
+
+  it("closing: the final commit, then the partitions revoked, then the LeaveGroup (as Kafka's onLeavePrepare), so no other member gets them first", async () => {
+    await recordsOut();
+    await h.poll([{ topic: 'jobs', partition: 0, offset: 5 }]);
+    const closed = h.ask<{ type: string }>({ type: 'Close' });
+    const commit = await h.next('OffsetCommit');
+    expect(offsetsOf(commit)).to.deep.equal(['jobs-0@5']);
+    // still the member's while its last commit is out
+    expect(revoked()).to.deep.equal([]);
+    await h.expectNone('LeaveGroup');
+    h.answer(commit, commitOk(commit));
+    const leave = await h.next('LeaveGroup');
+    expect(revoked().map((e) => e.partitions)).to.deep.equal([[{ topic: 'jobs', partition: 0 }]]);
+    const left: SimpleResponse = { type: 'LeaveGroupResponse', errorCode: ErrorCode.NONE };
+    h.answer(leave, left);
+    expect((await closed).type).to.equal('Closed');
+    expect(revoked()).to.have.length(1);
+  });
 });
