@@ -2,10 +2,13 @@
  * Dynamic broker configs in the controller (Kafka's KIP-226 as KRaft keeps them): per broker id,
  * or '' for the cluster-wide default, a map of the keys that can change at run time. A pure
  * function turns a request into BrokerConfig records (each resource's map replaced whole) and
- * one answer per resource; brokers read the maps from the metadata.
+ * one answer per resource; brokers read the maps from the metadata. While eligible leader
+ * replicas are on (KIP-966), a broker's own min.insync.replicas cannot be set or deleted, nor the
+ * cluster-wide one deleted (INVALID_CONFIG with Kafka's messages, eligible-leaders.ts).
  */
 import { DYNAMIC_BROKER_CONFIG_KEYS, dynamicBrokerConfigProblem } from '../broker/broker-config.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
+import { elrMinIsrRefusal } from './eligible-leaders.js';
 import type { MetadataRecord, MetadataState } from './metadata-state.js';
 
 export interface BrokerConfigAnswer {
@@ -35,6 +38,9 @@ export function brokerConfigChanges(state: MetadataState, resources: readonly un
     const deletes = r.delete ?? [];
     if (!isStringMap(set)) return fail(ErrorCode.INVALID_REQUEST, 'config values must be strings');
     if (!Array.isArray(deletes) || deletes.some((k) => typeof k !== 'string')) return fail(ErrorCode.INVALID_REQUEST, 'deleted keys must be strings');
+    // KIP-966: while ELR is on, min.insync.replicas is cluster-wide (Kafka checks it before the values)
+    const elrRefusal = elrMinIsrRefusal(state, resource, set, deletes as string[]);
+    if (elrRefusal) return fail(ErrorCode.INVALID_CONFIG, elrRefusal);
     const notDynamic = (deletes as string[]).find((k) => !DYNAMIC_BROKER_CONFIG_KEYS.includes(k));
     if (notDynamic !== undefined) return fail(ErrorCode.INVALID_REQUEST, `${notDynamic} is not a dynamic broker config: dynamic keys are ${DYNAMIC_BROKER_CONFIG_KEYS.join(', ')}`);
     const problem = dynamicBrokerConfigProblem(set);

@@ -6,7 +6,9 @@
  *   unclean.leader.election.enable   false  elect an out-of-sync replica rather than go offline
  *   min.insync.replicas              1      the min ISR of topics without their own (and no
  *                                           cluster-wide dynamic default), for eligible leader
- *                                           replicas (KIP-966)
+ *                                           replicas (KIP-966); the cluster-wide default written
+ *                                           when they are turned on without one (and for a new
+ *                                           cluster)
  *   auto.leader.rebalance.enable     true   move leadership back to preferred replicas
  *   leader.imbalance.check.interval.seconds
  *                                    300    how long after an imbalance appears that happens

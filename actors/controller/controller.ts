@@ -25,6 +25,12 @@
  * every ISR and ELR; a change of min.insync.replicas (topic, broker or cluster default) adds
  * ClearElr records; turning the feature off clears every ELR, and a change of the feature sends
  * every partition's LeaderAndIsr again (its leader learns whether to hold the high watermark).
+ * A ClearElr gives each partition it empties a new partition epoch (as Kafka's): its replicas get
+ * LeaderAndIsr again. An UpdateFeatures raising the feature to 1 (and a new cluster's first batch,
+ * which starts with it) writes the cluster-wide min.insync.replicas from this controller's own
+ * when none is set and takes every broker's own away, in the same batch (Kafka's
+ * maybeGenerateElrSafetyRecords); while it is on, AlterBrokerConfigs refuses a broker's own
+ * min.insync.replicas and the deletion of the cluster-wide one (INVALID_CONFIG).
  *
  * Handles: BrokerRegistration, BrokerHeartbeat (with the replicas a failed log dir took offline:
  * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
@@ -124,8 +130,8 @@ import {
   type TopicRecord,
 } from './metadata-state.js';
 import { cancelReassignment, completionChange, isReassigning, removedReplicas, replicationFactorChange, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
-import { checkFeatureUpdates, defaultFeatureLevels, isElrEnabled } from '../../src/protocol/features.js';
-import { MIN_INSYNC_REPLICAS_KEY, changesForUncleanShutdown, clearElrFor, effectiveMinIsr, elrOn, maintainElr } from './eligible-leaders.js';
+import { ELIGIBLE_LEADER_REPLICAS_VERSION, checkFeatureUpdates, defaultFeatureLevels, isElrEnabled } from '../../src/protocol/features.js';
+import { MIN_INSYNC_REPLICAS_KEY, changesForUncleanShutdown, clearElrFor, effectiveMinIsr, elrClearedPartitions, elrOn, elrSafetyRecords, maintainElr } from './eligible-leaders.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
   isInternalTopic,
@@ -537,7 +543,11 @@ async function handleQuorumReady(s: ControllerState, m: Extract<QuorumEvent, { t
   try {
     batch.add({ type: 'ControllerEpoch', clusterId: s.clusterId, controllerEpoch: s.metadata.controllerEpoch + 1 });
     // a new cluster, or one made before samsa kept feature levels: the defaults (KIP-584)
-    if (s.metadata.featuresEpoch === 0) for (const [name, level] of Object.entries(defaultFeatureLevels())) batch.add({ type: 'FeatureLevel', name, level });
+    if (s.metadata.featuresEpoch === 0) {
+      for (const [name, level] of Object.entries(defaultFeatureLevels())) batch.add({ type: 'FeatureLevel', name, level });
+      // KIP-966: starting with ELR on, min.insync.replicas is cluster-wide (Kafka's ActivationRecordsGenerator)
+      if (elrOn(batch.state)) batch.addAll(elrSafetyRecords(batch.state, s.config.minInsyncReplicas));
+    }
   } catch (err) {
     s.role = ControllerRole.Standby;
     throw err; // a log of another cluster: supervision stops the controller
@@ -928,6 +938,7 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
     batch.addAll(uncleanChangesForTopic(batch.state, batch.state.topics.get(name)!, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas));
   }
   if (changed.length > 0 && !m.validateOnly) {
+    const cleared = elrClearedPartitions(s.metadata, batch.records);
     const committed = await commit(s, batch, ctx);
     if (!committed.ok) {
       for (const r of results) if (changed.includes(r.name)) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
@@ -935,7 +946,8 @@ async function handleAlterTopicConfigs(s: ControllerState, m: Extract<Controller
       // brokers see the new configs in the metadata and pass them to their replicas
       const out = new Outbox();
       const elected = changedPartitions(batch.records);
-      out.addForPartitions(s.metadata, elected, false);
+      // and the replicas of partitions whose ELR a ClearElr emptied learn their new partition epoch
+      out.addForPartitions(s.metadata, [...cleared, ...elected], false);
       out.flush(s, ctx, true);
       ctx.log.info('topic configs changed', { topics: changed, uncleanElections: elected.length });
     }
@@ -1459,13 +1471,17 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
  */
 async function commitMetadataOnly(s: ControllerState, ctx: Ctx, records: MetadataRecord[], results: { errorCode: number; errorMessage: string | null }[], what: string, fields: () => Record<string, unknown>): Promise<void> {
   if (records.length === 0) return;
+  // a ClearElr gives the partitions it empties a new partition epoch: their replicas learn it
+  const cleared = elrClearedPartitions(s.metadata, records);
   const batch = build(s, ctx, (b) => b.addAll(records));
   const committed = batch instanceof Batch ? await commit(s, batch, ctx) : batch;
   if (!committed.ok) {
     for (const r of results) if (r.errorCode === ErrorCode.NONE) Object.assign(r, { errorCode: committed.errorCode, errorMessage: committed.errorMessage });
     return;
   }
-  new Outbox().flush(s, ctx, true);
+  const out = new Outbox();
+  out.addForPartitions(s.metadata, cleared, false);
+  out.flush(s, ctx, true);
   ctx.log.info(what, fields());
 }
 
@@ -1507,6 +1523,8 @@ async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg
   if (!check.ok) return reply(check.errorCode, `The update failed for all features since the following feature had an error: ${check.errorMessage}`);
   if (m.validateOnly) return reply(ErrorCode.NONE, null);
   const records: MetadataRecord[] = [];
+  // KIP-966: ELR asked for makes min.insync.replicas cluster-wide first, in the same batch (Kafka's ConfigurationControlManager.updateFeatures)
+  if (m.updates.some((u) => u.feature === ELIGIBLE_LEADER_REPLICAS_VERSION && u.level > 0)) records.push(...elrSafetyRecords(s.metadata, s.config.minInsyncReplicas));
   for (const u of m.updates) {
     const level = check.levels[u.feature] ?? 0;
     if (level !== (s.metadata.features[u.feature] ?? 0)) records.push({ type: 'FeatureLevel', name: u.feature, level });

@@ -22,13 +22,19 @@
  *  - a broker that registers again after an unclean shutdown (its previous broker epoch is not
  *    the one the controller had) leaves every ISR and ELR (`changesForUncleanShutdown`);
  *  - a change of min.insync.replicas clears the ELRs it applies to (ClearElr records), and so
- *    does turning the feature off (metadata-state.ts applies them).
+ *    does turning the feature off (metadata-state.ts applies them, a new partition epoch for each
+ *    partition that had an ELR or LastKnownElr, as Kafka's ClearElrRecord);
+ *  - min.insync.replicas is cluster-wide while ELR is on (Kafka's ConfigurationControlManager):
+ *    raising the feature to 1 writes, in the same batch, the cluster-wide default ('') from the
+ *    controller's min.insync.replicas unless one is set, and takes every broker's own away
+ *    (`elrSafetyRecords`; a new cluster starts with it too); while it is on, a broker's own is
+ *    refused and so is deleting the cluster-wide one (`elrMinIsrRefusal`, Kafka's messages).
  * samsa keeps the ELR within the replicas (a replica removed by a reassignment leaves it).
  */
 import { NO_LEADER, type PartitionState } from '../../src/protocol/cluster.js';
 import { isElrEnabled } from '../../src/protocol/features.js';
 import { partitionChange, uncleanElectionEnabled } from './elections.js';
-import { isEligible, type MetadataState, type PartitionChangeRecord, type TopicRecord } from './metadata-state.js';
+import { isEligible, type MetadataRecord, type MetadataState, type PartitionChangeRecord, type TopicRecord } from './metadata-state.js';
 
 export const MIN_INSYNC_REPLICAS_KEY = 'min.insync.replicas';
 
@@ -195,4 +201,58 @@ export function changesForUncleanShutdown(state: MetadataState, brokerId: number
 export function clearElrFor(state: MetadataState, topic: string): { type: 'ClearElr'; topic: string }[] {
   if (!elrOn(state)) return [];
   return [{ type: 'ClearElr', topic }];
+}
+
+/** Kafka's DISALLOWED_BROKER_MIN_ISR_TRANSITION_ERROR (INVALID_CONFIG). */
+export const BROKER_MIN_ISR_WITH_ELR = `Broker-level ${MIN_INSYNC_REPLICAS_KEY} cannot be altered while ELR is enabled.`;
+/** Kafka's DISALLOWED_CLUSTER_MIN_ISR_REMOVAL_ERROR (INVALID_CONFIG). */
+export const CLUSTER_MIN_ISR_REMOVAL_WITH_ELR = `Cluster-level ${MIN_INSYNC_REPLICAS_KEY} cannot be removed while ELR is enabled.`;
+
+/**
+ * Why a change of broker resource `resource` ('' the cluster-wide default) is refused while ELR
+ * is on (Kafka's isDisallowedBrokerMinIsrTransition / isDisallowedClusterMinIsrTransition), null
+ * when it is not: a broker's own min.insync.replicas set or deleted (Kafka writes a record for
+ * either, even for a value it does not have), the cluster-wide one deleted (setting it is fine).
+ */
+export function elrMinIsrRefusal(state: MetadataState, resource: string, set: Readonly<Record<string, string>>, deletes: readonly string[]): string | null {
+  if (!elrOn(state)) return null;
+  const named = MIN_INSYNC_REPLICAS_KEY in set || deletes.includes(MIN_INSYNC_REPLICAS_KEY);
+  if (resource !== '' && named) return BROKER_MIN_ISR_WITH_ELR;
+  if (resource === '' && deletes.includes(MIN_INSYNC_REPLICAS_KEY)) return CLUSTER_MIN_ISR_REMOVAL_WITH_ELR;
+  return null;
+}
+
+/**
+ * The records that make ELR safe to turn on (Kafka's maybeGenerateElrSafetyRecords): the
+ * cluster-wide min.insync.replicas from the controller's own (`controllerDefault`, Kafka's static
+ * or default value) when none is set, and every broker's own min.insync.replicas taken away.
+ * None when both already hold.
+ */
+export function elrSafetyRecords(state: MetadataState, controllerDefault: number): Extract<MetadataRecord, { type: 'BrokerConfig' }>[] {
+  const out: Extract<MetadataRecord, { type: 'BrokerConfig' }>[] = [];
+  const cluster = state.brokerConfigs.get('') ?? {};
+  if (!(MIN_INSYNC_REPLICAS_KEY in cluster)) out.push({ type: 'BrokerConfig', resource: '', config: { ...cluster, [MIN_INSYNC_REPLICAS_KEY]: String(controllerDefault) } });
+  const brokers = [...state.brokerConfigs.keys()].filter((r) => r !== '').sort((a, b) => Number(a) - Number(b));
+  for (const resource of brokers) {
+    const config = state.brokerConfigs.get(resource)!;
+    if (!(MIN_INSYNC_REPLICAS_KEY in config)) continue;
+    const { [MIN_INSYNC_REPLICAS_KEY]: _gone, ...rest } = config;
+    out.push({ type: 'BrokerConfig', resource, config: rest });
+  }
+  return out;
+}
+
+/**
+ * The partitions a batch's ClearElr records give a new partition epoch (those with an ELR or a
+ * LastKnownElr in `before`, the state the batch started from): their replicas are told again.
+ */
+export function elrClearedPartitions(before: MetadataState, records: readonly MetadataRecord[]): { topic: string; partition: number }[] {
+  const out: { topic: string; partition: number }[] = [];
+  const cleared = new Set(records.flatMap((r) => (r.type === 'ClearElr' ? [r.topic] : [])));
+  if (cleared.size === 0) return out;
+  for (const t of before.topics.values()) {
+    if (!cleared.has('') && !cleared.has(t.name)) continue;
+    for (const p of t.partitions) if (elrOf(p).length > 0 || lastKnownElrOf(p).length > 0) out.push({ topic: t.name, partition: p.partition });
+  }
+  return out;
 }

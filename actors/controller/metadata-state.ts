@@ -19,8 +19,9 @@
  * Eligible leader replicas (KIP-966; eligible-leaders.ts decides them): a PartitionChange may set
  * a partition's ELR and LastKnownElr (only at metadata.version 4.0-IV1 or above, as Kafka writes
  * them in PartitionChangeRecord v2), and ClearElr empties them for a topic or for every topic
- * (Kafka's ClearElrRecord). The ELR holds replicas only, none twice, none in the ISR; an offline
- * partition may have an empty ISR while ELR is on (or once it has one).
+ * (Kafka's ClearElrRecord), each partition it empties at a partition epoch one higher, as Kafka's.
+ * The ELR holds replicas only, none twice, none in the ISR; an offline partition may have an
+ * empty ISR while ELR is on (or once it has one).
  */
 import { bindingKey, bindingProblem, compareBindings, type AclBinding } from '../../src/security/acl.js';
 import { entityKey, type ClientQuota, type QuotaEntity } from '../../src/security/client-quotas.js';
@@ -664,10 +665,15 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
   }
 }
 
+/**
+ * A partition without ELR and LastKnownElr: at a new partition epoch if it had either (Kafka's
+ * ClearElrRecord merges a PartitionChangeRecord into it, which bumps the epoch).
+ */
 function withoutElr(p: PartitionState): PartitionState {
   if (!p.elr && !p.lastKnownElr) return p;
   const { elr: _elr, lastKnownElr: _lke, ...rest } = p;
-  return rest;
+  const had = (p.elr?.length ?? 0) > 0 || (p.lastKnownElr?.length ?? 0) > 0;
+  return had ? { ...rest, partitionEpoch: p.partitionEpoch + 1 } : rest;
 }
 
 function copyVoter(v: QuorumVoter): QuorumVoter {

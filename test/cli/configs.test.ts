@@ -267,6 +267,8 @@ describe('cli: configs against a cluster', function () {
       'Default configs for brokers in the cluster are:',
       '  log.retention.ms=123456 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=123456}',
       '  log.segment.bytes=4194304 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.segment.bytes=4194304}',
+      // a new cluster starts with it: eligible leader replicas are on (KIP-966)
+      '  min.insync.replicas=1 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:min.insync.replicas=1}',
     ];
     expect(lines(d.stdout)).to.deep.equal(defaults);
     const two = [
@@ -293,14 +295,17 @@ describe('cli: configs against a cluster', function () {
   });
 
   it('refuses keys that cannot change at run time, bad values and deletes of keys not set (exit 2)', async () => {
-    const [fixed, unknown, bad, notSet, topicBad] = await Promise.all([
+    const [fixed, unknown, bad, notSet, topicBad, ownMinIsr, clusterMinIsr] = await Promise.all([
       c.run('configs', ['--alter', '--broker', '1', '--add-config', 'socket.request.max.bytes=1000']),
       c.run('configs', ['--alter', '--broker-defaults', '--add-config', 'no.such.key=1']),
       c.run('configs', ['--alter', '--broker-defaults', '--add-config', 'min.insync.replicas=0']),
       c.run('configs', ['--alter', '--broker', '2', '--delete-config', 'log.segment.bytes,log.roll.ms']),
       c.run('configs', ['--alter', '--topic', 'cfg', '--add-config', 'retention.ms=soon']),
+      // eligible leader replicas on (KIP-966): min.insync.replicas is cluster-wide
+      c.run('configs', ['--alter', '--broker', '1', '--add-config', 'min.insync.replicas=2']),
+      c.run('configs', ['--alter', '--broker-defaults', '--delete-config', 'min.insync.replicas']),
     ]);
-    for (const r of [fixed, unknown, bad, notSet, topicBad]) {
+    for (const r of [fixed, unknown, bad, notSet, topicBad, ownMinIsr, clusterMinIsr]) {
       expect(r.code, r.stderr).to.equal(2);
       expect(r.stdout).to.equal('');
     }
@@ -309,6 +314,8 @@ describe('cli: configs against a cluster', function () {
     expect(bad.stderr).to.match(/min\.insync\.replicas/);
     expect(notSet.stderr).to.match(/Invalid config\(s\): log\.roll\.ms — not set for broker 2, nothing to delete \(set: log\.segment\.bytes\)/);
     expect(topicBad.stderr).to.match(/retention\.ms/);
+    expect(ownMinIsr.stderr).to.include('broker 1: Broker-level min.insync.replicas cannot be altered while ELR is enabled.');
+    expect(clusterMinIsr.stderr).to.include('the cluster-wide default: Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
     // nothing changed
     const d = await c.run('configs', ['--describe', '--broker', '2']);
     expect(lines(d.stdout)).to.have.length(2);
@@ -375,6 +382,7 @@ describe('cli: configs against a cluster', function () {
     expect(lines(after.stdout)).to.deep.equal([
       'Default configs for brokers in the cluster are:',
       '  log.cleaner.min.compaction.lag.ms=1000 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.cleaner.min.compaction.lag.ms=1000}',
+      '  min.insync.replicas=1 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:min.insync.replicas=1}',
     ]);
     await checkFor(async () => {
       const r = await logConfig(2, 'cfg');

@@ -15,6 +15,8 @@ import { fastFailover, TestCluster } from '../helpers/cluster.js';
 import { refused } from '../helpers/samsa-error.js';
 
 const STATIC_RETENTION = '3600000';
+/** The cluster-wide min.insync.replicas a new cluster starts with: eligible leader replicas are on (KIP-966), from the controller's own. */
+const MIN_ISR = { 'min.insync.replicas': '1' };
 
 function byName(configs: ConfigEntry[]): Map<string, ConfigEntry> {
   return new Map(configs.map((c) => [c.name, c]));
@@ -46,9 +48,9 @@ describe('client/admin dynamic broker configs', function () {
     await c?.stop();
   });
 
-  it('starts without dynamic configs', async () => {
-    expect(await admin.describeBrokerConfigs()).to.deep.equal([]);
-    expect(await admin.describeBrokerConfigs({ broker: null })).to.deep.equal([{ broker: null, configs: {} }]);
+  it('starts with only the cluster-wide min.insync.replicas', async () => {
+    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: MIN_ISR }]);
+    expect(await admin.describeBrokerConfigs({ broker: null })).to.deep.equal([{ broker: null, configs: MIN_ISR }]);
     expect(await admin.describeBrokerConfigs({ broker: 2 })).to.deep.equal([{ broker: 2, configs: {} }]);
   });
 
@@ -60,7 +62,7 @@ describe('client/admin dynamic broker configs', function () {
       ],
     });
     expect(await admin.describeBrokerConfigs()).to.deep.equal([
-      { broker: null, configs: { 'log.retention.ms': '123456', 'log.segment.bytes': '4194304' } },
+      { broker: null, configs: { 'log.retention.ms': '123456', 'log.segment.bytes': '4194304', ...MIN_ISR } },
       { broker: 2, configs: { 'log.segment.bytes': '2097152' } },
     ]);
     expect(await admin.describeBrokerConfigs({ broker: 2 })).to.deep.equal([{ broker: 2, configs: { 'log.segment.bytes': '2097152' } }]);
@@ -103,7 +105,11 @@ describe('client/admin dynamic broker configs', function () {
 
     const defaults = await admin.describeConfigs({ broker: null });
     expect(defaults.brokerId).to.equal(null);
-    expect(defaults.configs.map((x) => `${x.name}=${x.value} ${x.source}`)).to.deep.equal(['log.retention.ms=123456 DYNAMIC_DEFAULT_BROKER_CONFIG', 'log.segment.bytes=4194304 DYNAMIC_DEFAULT_BROKER_CONFIG']);
+    expect(defaults.configs.map((x) => `${x.name}=${x.value} ${x.source}`)).to.deep.equal([
+      'log.retention.ms=123456 DYNAMIC_DEFAULT_BROKER_CONFIG',
+      'log.segment.bytes=4194304 DYNAMIC_DEFAULT_BROKER_CONFIG',
+      'min.insync.replicas=1 DYNAMIC_DEFAULT_BROKER_CONFIG',
+    ]);
   });
 
   it("describeConfigs: a topic's every key, its override over its leader's broker defaults", async () => {
@@ -120,7 +126,7 @@ describe('client/admin dynamic broker configs', function () {
     expect(t.get('segment.bytes')).to.include({ value: '2097152', source: 'DYNAMIC_BROKER_CONFIG' });
     expect(t.get('cleanup.policy')).to.include({ value: 'delete', source: 'DEFAULT_CONFIG', isDefault: true });
     expect(t.get('unclean.leader.election.enable')).to.include({ value: 'false', source: 'DEFAULT_CONFIG' });
-    expect(t.get('min.insync.replicas')).to.include({ value: '1', source: 'DEFAULT_CONFIG' });
+    expect(t.get('min.insync.replicas')).to.include({ value: '1', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' });
 
     const plain = await admin.describeConfigs({ topic: 'plain' });
     expect(plain.brokerId).to.equal(1);
@@ -129,10 +135,10 @@ describe('client/admin dynamic broker configs', function () {
 
   it('deletes go back to the default, then to the topology config', async () => {
     await admin.alterBrokerConfigs({ brokers: [{ broker: 2, delete: ['log.segment.bytes'] }] });
-    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: { 'log.retention.ms': '123456', 'log.segment.bytes': '4194304' } }]);
+    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: { 'log.retention.ms': '123456', 'log.segment.bytes': '4194304', ...MIN_ISR } }]);
     await checkFor(async () => (await logConfig(2, 'plain'))?.['segment.bytes'] === '4194304', 10_000, 20);
     await admin.alterBrokerConfigs({ brokers: [{ broker: null, delete: ['log.retention.ms', 'log.segment.bytes'] }] });
-    expect(await admin.describeBrokerConfigs()).to.deep.equal([]);
+    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: MIN_ISR }]);
     await checkFor(async () => {
       const p = await logConfig(3, 'plain');
       return p?.['retention.ms'] === STATIC_RETENTION && p['segment.bytes'] === '1073741824';
@@ -152,6 +158,13 @@ describe('client/admin dynamic broker configs', function () {
     expect(bad.message).to.match(/min\.insync\.replicas/);
     const notDynamic = await refused(admin.alterBrokerConfigs({ brokers: [{ broker: 1, delete: ['request.timeout.ms'] }] }));
     expect(notDynamic.message).to.match(/request\.timeout\.ms is not a dynamic broker config/);
+    // eligible leader replicas on (KIP-966): min.insync.replicas is cluster-wide, with Kafka's refusals
+    const own = await refused(admin.alterBrokerConfigs({ brokers: [{ broker: 1, set: { 'min.insync.replicas': '2' } }] }));
+    expect(own.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
+    expect(own.message).to.equal('INVALID_CONFIG: broker 1: Broker-level min.insync.replicas cannot be altered while ELR is enabled.');
+    const removed = await refused(admin.alterBrokerConfigs({ brokers: [{ broker: null, delete: ['min.insync.replicas'] }] }));
+    expect(removed.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
+    expect(removed.message).to.equal('INVALID_CONFIG: the cluster-wide default: Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
 
     // one resource refused, the other taken
     const mixed = await refused(
@@ -164,12 +177,12 @@ describe('client/admin dynamic broker configs', function () {
     );
     expect(mixed.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
     expect(mixed.message).to.match(/broker 3: /).and.not.match(/broker 1/);
-    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: 1, configs: { 'compression.type': 'gzip' } }]);
+    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: MIN_ISR }, { broker: 1, configs: { 'compression.type': 'gzip' } }]);
 
     await admin.alterBrokerConfigs({ brokers: [{ broker: null, set: { 'log.retention.ms': '1000' } }], validateOnly: true });
     const invalidOnly = await refused(admin.alterBrokerConfigs({ brokers: [{ broker: null, set: { 'log.retention.ms': 'soon' } }], validateOnly: true }));
     expect(invalidOnly.errorCode).to.equal(ErrorCode.INVALID_CONFIG);
-    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: 1, configs: { 'compression.type': 'gzip' } }]);
+    expect(await admin.describeBrokerConfigs()).to.deep.equal([{ broker: null, configs: MIN_ISR }, { broker: 1, configs: { 'compression.type': 'gzip' } }]);
     await admin.alterBrokerConfigs({ brokers: [{ broker: 1, delete: ['compression.type'] }] });
     await admin.alterBrokerConfigs({ brokers: [] });
   });

@@ -76,13 +76,16 @@ describe('actors/controller: dynamic broker configs', () => {
       h.clearInboxes();
       const dry = await h.ask<'AlterBrokerConfigsResponse'>({ type: 'AlterBrokerConfigs', resources: [{ resource: '', set: { 'log.retention.ms': '5000' } }], validateOnly: true });
       expect(dry.resources).to.deep.equal([{ resource: '', errorCode: 0, errorMessage: null }]);
-      expect((await h.metadata()).brokerConfigs).to.deep.equal({});
+      // a new cluster starts with eligible leader replicas on, so with the cluster-wide min.insync.replicas (KIP-966)
+      const initial = { '': { 'min.insync.replicas': '1' } };
+      expect((await h.metadata()).brokerConfigs).to.deep.equal(initial);
       const r = await h.ask<'AlterBrokerConfigsResponse'>({ type: 'AlterBrokerConfigs', resources: [{ resource: '', set: { 'log.retention.ms': '5000' } }, { resource: '2', set: { 'compression.type': 'lz4' } }] });
       expect(r.resources.map((x) => x.errorCode)).to.deep.equal([0, 0]);
       await h.settle();
-      for (const id of [1, 2]) expect(h.received(id, 'UpdateMetadataRequest').at(-1)?.metadata.brokerConfigs).to.deep.equal({ '': { 'log.retention.ms': '5000' }, '2': { 'compression.type': 'lz4' } });
+      const after = { '': { 'min.insync.replicas': '1', 'log.retention.ms': '5000' }, '2': { 'compression.type': 'lz4' } };
+      for (const id of [1, 2]) expect(h.received(id, 'UpdateMetadataRequest').at(-1)?.metadata.brokerConfigs).to.deep.equal(after);
       await h.restartController();
-      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '': { 'log.retention.ms': '5000' }, '2': { 'compression.type': 'lz4' } });
+      expect((await h.metadata()).brokerConfigs).to.deep.equal(after);
     });
   });
 });

@@ -7,7 +7,12 @@
  * applies to; eligible.leader.replicas.version to 0 clears every ELR and LastKnownElr, and back at
  * 1 they start empty; ELR and LastKnownElr replayed from the metadata log and loaded from a
  * snapshot after a restart; the leader of a partition whose ISR is [it] fenced: leaderless, an
- * empty ISR, the last leader in LastKnownElr, and the first ELR member back unfenced elected.
+ * empty ISR, the last leader in LastKnownElr, and the first ELR member back unfenced elected;
+ * min.insync.replicas cluster-wide while ELR is on (Kafka's ConfigurationControlManager): a new
+ * cluster starts with the cluster-wide one, raising the feature to 1 writes it (from the
+ * controller's) and takes every broker's own away in the same batch, and while it is on a
+ * broker's own is refused and so is deleting the cluster-wide one; a ClearElr gives the
+ * partitions it empties a new partition epoch, which their replicas are told.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -17,6 +22,7 @@ import { METADATA_LOG_FILE } from '../../../actors/controller/metadata-log.js';
 import { METADATA_SNAPSHOT_FILE } from '../../../actors/controller/metadata-snapshot.js';
 import type { MetadataRecord } from '../../../actors/controller/metadata-state.js';
 import { NO_LEADER, type PartitionState } from '../../../src/protocol/cluster.js';
+import { ErrorCode } from '../../../src/protocol/errors.js';
 import { checkFor } from '../../helpers/check-for.js';
 import { ControllerHarness, type Reply } from './harness.js';
 
@@ -39,17 +45,29 @@ async function registerAgain(h: ControllerHarness, id: number, incarnationId: st
   return r;
 }
 
-/** Every record of the metadata log in `dir`, in order (a compacted log's start line holds none). */
-function loggedRecords(dir: string): MetadataRecord[] {
+/** Every batch of the metadata log in `dir`, in order (a compacted log's start line holds none). */
+function loggedBatches(dir: string): MetadataRecord[][] {
   const text = fs.readFileSync(path.join(dir, METADATA_LOG_FILE), 'utf8');
   return text
     .split('\n')
     .filter((line) => line.length > 0)
-    .flatMap((line) => {
+    .map((line) => {
       const json: unknown = JSON.parse(line.slice(line.indexOf(' ') + 1));
       if (Array.isArray(json)) return json as MetadataRecord[];
       return ((json as { records?: MetadataRecord[] }).records ?? []) as MetadataRecord[];
     });
+}
+
+/** Every record of the metadata log in `dir`, in order. */
+function loggedRecords(dir: string): MetadataRecord[] {
+  return loggedBatches(dir).flat();
+}
+
+/** The last batch of the log that sets eligible.leader.replicas.version to `level`. */
+function elrBatch(dir: string, level: number): MetadataRecord[] {
+  const found = loggedBatches(dir).filter((b) => b.some((r) => r.type === 'FeatureLevel' && r.name === 'eligible.leader.replicas.version' && r.level === level));
+  expect(found, `a batch setting eligible.leader.replicas.version=${level}`).to.not.have.length(0);
+  return found.at(-1)!;
 }
 
 const clearElrs = (dir: string) => loggedRecords(dir).filter((r): r is Extract<MetadataRecord, { type: 'ClearElr' }> => r.type === 'ClearElr');
@@ -274,6 +292,131 @@ describe('actors/controller: eligible leader replicas through the controller', (
       expect(view(await h.partition('t', 0))).to.deep.equal({ leader: 3, isr: [3], elr: [1, 2], lastKnownElr: [] });
       await h.alterIsr('t', 0, [3, 1]);
       expect(view(await h.partition('t', 0))).to.deep.equal({ leader: 3, isr: [3, 1], elr: [], lastKnownElr: [] });
+    });
+  });
+
+  describe('min.insync.replicas cluster-wide while ELR is on (KIP-966)', () => {
+    const alter = (resources: { resource: string; set?: Record<string, string>; delete?: string[] }[], validateOnly?: boolean) =>
+      h.ask<'AlterBrokerConfigsResponse'>(validateOnly === undefined ? { type: 'AlterBrokerConfigs', resources } : { type: 'AlterBrokerConfigs', resources, validateOnly });
+    const codes = (r: Reply<'AlterBrokerConfigsResponse'>) => r.resources.map((x) => [x.errorCode, x.errorMessage]);
+    const brokerLevel = [ErrorCode.INVALID_CONFIG, 'Broker-level min.insync.replicas cannot be altered while ELR is enabled.'];
+    const clusterRemoval = [ErrorCode.INVALID_CONFIG, 'Cluster-level min.insync.replicas cannot be removed while ELR is enabled.'];
+
+    it("a new cluster starts with the cluster-wide one from the controller's min.insync.replicas, in the batch that sets the feature levels", async () => {
+      h = await ControllerHarness.start({ brokers: [1], args: { metadataDir: tempDir(), config: { 'min.insync.replicas': 2 } } });
+      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '': { 'min.insync.replicas': '2' } });
+      expect(elrBatch(dir!, 1)).to.deep.include({ type: 'BrokerConfig', resource: '', config: { 'min.insync.replicas': '2' } });
+      // a restart (features already set) writes nothing more
+      const before = loggedRecords(dir!).filter((r) => r.type === 'BrokerConfig').length;
+      await h.restartController();
+      expect(loggedRecords(dir!).filter((r) => r.type === 'BrokerConfig')).to.have.length(before);
+    });
+
+    it("raised to 1: the cluster-wide one from the controller's when none is set, every broker's own taken away, in the feature's batch", async () => {
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2], args: { metadataDir: tempDir(), config: { 'min.insync.replicas': 2 } } });
+      // at 0 anything goes: the cluster-wide one deleted, brokers' own set
+      expect(codes(await alter([{ resource: '', delete: ['min.insync.replicas'], set: { 'log.retention.ms': '5000' } }, { resource: '1', set: { 'min.insync.replicas': '3' } }, { resource: '2', set: { 'min.insync.replicas': '1', 'compression.type': 'lz4' } }]))).to.deep.equal([
+        [0, null],
+        [0, null],
+        [0, null],
+      ]);
+      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '': { 'log.retention.ms': '5000' }, '1': { 'min.insync.replicas': '3' }, '2': { 'min.insync.replicas': '1', 'compression.type': 'lz4' } });
+
+      // validateOnly changes nothing
+      const dry = await h.ask<'UpdateFeaturesResponse'>({ type: 'UpdateFeatures', updates: [{ feature: 'eligible.leader.replicas.version', level: 1, upgradeType: 1 }], validateOnly: true });
+      expect(dry.errorCode).to.equal(0);
+      expect(Object.keys((await h.metadata()).brokerConfigs ?? {})).to.have.length(3);
+
+      await h.setElr(1);
+      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '': { 'log.retention.ms': '5000', 'min.insync.replicas': '2' }, '2': { 'compression.type': 'lz4' } });
+      const batch = elrBatch(dir!, 1);
+      expect(batch.filter((r) => r.type !== 'FeatureLevel')).to.deep.equal([
+        { type: 'BrokerConfig', resource: '', config: { 'log.retention.ms': '5000', 'min.insync.replicas': '2' } },
+        { type: 'BrokerConfig', resource: '1', config: {} },
+        { type: 'BrokerConfig', resource: '2', config: { 'compression.type': 'lz4' } },
+      ]);
+      await h.settle();
+      expect(h.received(1, 'UpdateMetadataRequest').at(-1)!.metadata.brokerConfigs).to.deep.equal({ '': { 'log.retention.ms': '5000', 'min.insync.replicas': '2' }, '2': { 'compression.type': 'lz4' } });
+
+      // a cluster-wide one already set stays as it is
+      await h.setElr(0);
+      expect(codes(await alter([{ resource: '', set: { 'min.insync.replicas': '3' } }]))).to.deep.equal([[0, null]]);
+      await h.setElr(1);
+      expect((await h.metadata()).brokerConfigs?.['']).to.deep.equal({ 'log.retention.ms': '5000', 'min.insync.replicas': '3' });
+      expect(elrBatch(dir!, 1).filter((r) => r.type === 'BrokerConfig')).to.deep.equal([]);
+    });
+
+    it("while on: a broker's own set or deleted is refused, and so is deleting the cluster-wide one; setting it goes through; at 0 both are taken", async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2] });
+      const initial = (await h.metadata()).brokerConfigs;
+      expect(initial).to.deep.equal({ '': { 'min.insync.replicas': '1' } });
+      expect(codes(await alter([{ resource: '1', set: { 'min.insync.replicas': '2' } }]))).to.deep.equal([brokerLevel]);
+      expect(codes(await alter([{ resource: '1', set: { 'min.insync.replicas': '2' } }], true)), 'validateOnly too').to.deep.equal([brokerLevel]);
+      expect(codes(await alter([{ resource: '2', delete: ['min.insync.replicas'] }])), 'even one it does not have').to.deep.equal([brokerLevel]);
+      expect(codes(await alter([{ resource: '', delete: ['min.insync.replicas'] }]))).to.deep.equal([clusterRemoval]);
+      // Kafka checks it before the value
+      expect(codes(await alter([{ resource: '1', set: { 'min.insync.replicas': 'x' } }]))).to.deep.equal([brokerLevel]);
+      expect((await h.metadata()).brokerConfigs).to.deep.equal(initial);
+      // each resource on its own: the others go through
+      expect(codes(await alter([{ resource: '1', set: { 'min.insync.replicas': '2', 'log.retention.ms': '1' } }, { resource: '2', set: { 'log.retention.ms': '7' } }, { resource: '', set: { 'min.insync.replicas': '2' } }]))).to.deep.equal([
+        brokerLevel,
+        [0, null],
+        [0, null],
+      ]);
+      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '': { 'min.insync.replicas': '2' }, '2': { 'log.retention.ms': '7' } });
+
+      await h.setElr(0);
+      expect(codes(await alter([{ resource: '1', set: { 'min.insync.replicas': '2' } }, { resource: '', delete: ['min.insync.replicas'] }]))).to.deep.equal([
+        [0, null],
+        [0, null],
+      ]);
+      expect((await h.metadata()).brokerConfigs).to.deep.equal({ '1': { 'min.insync.replicas': '2' }, '2': { 'log.retention.ms': '7' } });
+    });
+
+    it('a ClearElr gives the partitions it empties a new partition epoch; their replicas are told, and the leader\'s AlterPartition must carry it', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopics([
+        { name: 'a', assignments: [[1, 2, 3]], config: MIN_ISR_2 },
+        { name: 'b', assignments: [[2, 3, 1]], config: MIN_ISR_2 },
+        { name: 'full', assignments: [[1, 2, 3]] },
+      ]);
+      await h.alterIsr('a', 0, [1]);
+      await h.alterIsr('b', 0, [2]);
+      const a = await h.partition('a', 0);
+      const full = await h.partition('full', 0);
+      expect(view(a).elr).to.deep.equal([2, 3]);
+      await h.settle();
+      h.clearInboxes();
+
+      // the cluster-wide default changed: every ELR cleared, each partition emptied at a new epoch
+      expect(codes(await alter([{ resource: '', set: { 'min.insync.replicas': '3' } }]))).to.deep.equal([[0, null]]);
+      const cleared = await h.partition('a', 0);
+      expect(view(cleared)).to.deep.equal({ leader: 1, isr: [1], elr: [], lastKnownElr: [] });
+      expect(cleared.partitionEpoch).to.equal(a.partitionEpoch + 1);
+      expect(cleared.leaderEpoch).to.equal(a.leaderEpoch);
+      expect((await h.partition('full', 0)).partitionEpoch, 'no ELR to clear').to.equal(full.partitionEpoch);
+      await h.settle();
+      for (const id of [1, 2, 3]) expect(h.leaderAndIsr(id).find((x) => x.topic === 'a'), `replica ${id}`).to.deep.include({ leader: 1, isr: [1], partitionEpoch: a.partitionEpoch + 1 });
+      expect(h.leaderAndIsr(2).find((x) => x.topic === 'b')).to.deep.include({ leader: 2, partitionEpoch: (await h.partition('b', 0)).partitionEpoch });
+      expect(h.leaderAndIsr(1).find((x) => x.topic === 'full'), 'nothing changed for it').to.equal(undefined);
+
+      // the leader's AlterPartition at the old epoch is refused, at the new one taken
+      const stale = await h.ask<'AlterPartitionResponse'>({ type: 'AlterPartition', brokerId: 1, brokerEpoch: h.epochs.get(1)!, topic: 'a', partition: 0, leaderEpoch: a.leaderEpoch, partitionEpoch: a.partitionEpoch, newIsr: [1, 2] });
+      expect(stale.errorCode).to.equal(ErrorCode.INVALID_UPDATE_VERSION);
+      await h.alterIsr('a', 0, [1, 2]);
+      expect((await h.partition('a', 0)).partitionEpoch).to.equal(a.partitionEpoch + 2);
+
+      // a topic's own min ISR changed (AlterTopicConfigs): its replicas told the new epoch too
+      await h.alterIsr('a', 0, [1]);
+      const shrunk = await h.partition('a', 0);
+      expect(view(shrunk).elr).to.deep.equal([2]);
+      await h.settle();
+      h.clearInboxes();
+      const r = await h.ask<'AlterTopicConfigsResponse'>({ type: 'AlterTopicConfigs', topics: [{ name: 'a', set: { 'min.insync.replicas': 1 } }] });
+      expect(r.topics[0]!.errorCode).to.equal(0);
+      expect((await h.partition('a', 0)).partitionEpoch).to.equal(shrunk.partitionEpoch + 1);
+      await h.settle();
+      expect(h.leaderAndIsr(1).find((x) => x.topic === 'a')).to.deep.include({ partitionEpoch: shrunk.partitionEpoch + 1 });
     });
   });
 });

@@ -8,7 +8,17 @@ import { expect } from 'chai';
 import { NO_LEADER, type PartitionState } from '../../../src/protocol/cluster.js';
 import { MetadataRecordError, applyRecord, applyRecords, checkInvariants, emptyMetadata, type MetadataRecord, type MetadataState } from '../../../actors/controller/metadata-state.js';
 import { changesForControlledShutdown, changesForFencedBroker, changesForUnfencedBroker, electLeader, ElectionType, partitionChange } from '../../../actors/controller/elections.js';
-import { changesForUncleanShutdown, effectiveMinIsr, elrPartitionChange, maintainElr, targetElr } from '../../../actors/controller/eligible-leaders.js';
+import {
+  BROKER_MIN_ISR_WITH_ELR,
+  CLUSTER_MIN_ISR_REMOVAL_WITH_ELR,
+  changesForUncleanShutdown,
+  effectiveMinIsr,
+  elrMinIsrRefusal,
+  elrPartitionChange,
+  elrSafetyRecords,
+  maintainElr,
+  targetElr,
+} from '../../../actors/controller/eligible-leaders.js';
 
 const ELR = 'eligible.leader.replicas.version';
 
@@ -171,6 +181,17 @@ describe('actors/controller/eligible-leaders', () => {
       expect(() => applyRecord(s, { type: 'ClearElr', topic: 'nope' })).to.throw(MetadataRecordError, /unknown topic/);
     });
 
+    it('ClearElr gives a partition it empties a new partition epoch (as Kafka\'s), one without ELR or LastKnownElr keeps its own', () => {
+      const s = fence(fence(fence(cluster(), 3), 2), 1);
+      const before = part(s).partitionEpoch;
+      const cleared = applyRecord(s, { type: 'ClearElr', topic: '' });
+      expect(part(cleared).partitionEpoch).to.equal(before + 1);
+      expect(part(applyRecord(cleared, { type: 'ClearElr', topic: 't' })).partitionEpoch, 'nothing left to clear').to.equal(before + 1);
+      // the next change follows the new epoch
+      expect(() => applyRecord(cleared, partitionChange(part(s), NO_LEADER, []))).to.throw(MetadataRecordError, /does not follow/);
+      expect(part(applyRecord(cleared, partitionChange(part(cleared), NO_LEADER, []))).partitionEpoch).to.equal(before + 2);
+    });
+
     it('a reassignment that removes an ELR member takes it out of the ELR', () => {
       const s = fence(fence(cluster(), 3), 2);
       const p = part(s);
@@ -184,3 +205,34 @@ describe('actors/controller/eligible-leaders', () => {
 function unfenceOnly(s: MetadataState, id: number): MetadataState {
   return applyRecord(s, { type: 'UnfenceBroker', brokerId: id, brokerEpoch: s.brokers.get(id)!.brokerEpoch });
 }
+
+describe('actors/controller/eligible-leaders: min.insync.replicas cluster-wide (Kafka\'s ConfigurationControlManager)', () => {
+  const withConfigs = (s: MetadataState, configs: Record<string, Record<string, string>>) =>
+    applyRecords(s, Object.entries(configs).map(([resource, config]): MetadataRecord => ({ type: 'BrokerConfig', resource, config })));
+
+  it('elrSafetyRecords: the cluster-wide one from the controller\'s when none is set, every broker\'s own taken away, its other keys kept', () => {
+    const s = withConfigs(cluster(), { '': { 'log.retention.ms': '5' }, '1': { 'min.insync.replicas': '3', 'compression.type': 'lz4' }, '2': { 'log.retention.ms': '9' }, '10': { 'min.insync.replicas': '1' } });
+    expect(elrSafetyRecords(s, 2)).to.deep.equal([
+      { type: 'BrokerConfig', resource: '', config: { 'log.retention.ms': '5', 'min.insync.replicas': '2' } },
+      { type: 'BrokerConfig', resource: '1', config: { 'compression.type': 'lz4' } },
+      { type: 'BrokerConfig', resource: '10', config: {} },
+    ]);
+    // a cluster-wide one already there stays as it is; nothing to do once both hold
+    expect(elrSafetyRecords(withConfigs(cluster(), { '': { 'min.insync.replicas': '3' } }), 2)).to.deep.equal([]);
+    expect(elrSafetyRecords(emptyMetadata(), 1)).to.deep.equal([{ type: 'BrokerConfig', resource: '', config: { 'min.insync.replicas': '1' } }]);
+  });
+
+  it('elrMinIsrRefusal: with ELR on a broker\'s own set or deleted, and the cluster-wide one deleted; setting the cluster-wide one, other keys and ELR off are fine', () => {
+    const on = cluster();
+    expect(elrMinIsrRefusal(on, '1', { 'min.insync.replicas': '2' }, [])).to.equal(BROKER_MIN_ISR_WITH_ELR);
+    expect(elrMinIsrRefusal(on, '1', {}, ['min.insync.replicas'])).to.equal(BROKER_MIN_ISR_WITH_ELR);
+    expect(elrMinIsrRefusal(on, '', {}, ['min.insync.replicas'])).to.equal(CLUSTER_MIN_ISR_REMOVAL_WITH_ELR);
+    expect(BROKER_MIN_ISR_WITH_ELR).to.equal('Broker-level min.insync.replicas cannot be altered while ELR is enabled.');
+    expect(CLUSTER_MIN_ISR_REMOVAL_WITH_ELR).to.equal('Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
+    expect(elrMinIsrRefusal(on, '', { 'min.insync.replicas': '2' }, [])).to.equal(null);
+    expect(elrMinIsrRefusal(on, '1', { 'log.retention.ms': '2' }, ['compression.type'])).to.equal(null);
+    const off = cluster(0);
+    expect(elrMinIsrRefusal(off, '1', { 'min.insync.replicas': '2' }, [])).to.equal(null);
+    expect(elrMinIsrRefusal(off, '', {}, ['min.insync.replicas'])).to.equal(null);
+  });
+});

@@ -104,11 +104,13 @@ describe('Kafka API: dynamic broker configs', function () {
       b2.end();
     }
     const defaults = await describe(k, BROKER, '', null);
-    expect([...defaults.keys()]).to.deep.equal(['log.retention.ms', 'log.segment.bytes']);
+    // min.insync.replicas: the cluster-wide one a new cluster starts with (eligible leader replicas on, KIP-966)
+    expect([...defaults.keys()]).to.deep.equal(['log.retention.ms', 'log.segment.bytes', 'min.insync.replicas']);
+    expect(defaults.get('min.insync.replicas')).to.include({ value: '1', configSource: Source.DEFAULT_BROKER });
     expect(defaults.get('log.retention.ms')).to.include({ value: '123456', configSource: Source.DEFAULT_BROKER });
   });
 
-  it('min.insync.replicas as a default refuses acks=all writes it cannot meet, until deleted', async () => {
+  it('min.insync.replicas as a default refuses acks=all writes it cannot meet, until set back', async () => {
     const produce = async () => {
       const leaderId = (await k.call(ApiKeys.Metadata, 9, { topics: [{ name: 'plain' }], allowAutoTopicCreation: false })).topics[0].partitions[0].leaderId;
       const leader = await KafkaCaller.connect(c.bootstrap[leaderId - 1]!);
@@ -123,7 +125,9 @@ describe('Kafka API: dynamic broker configs', function () {
     expect(await produce()).to.equal(ErrorCode.NONE);
     expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: SET, value: '3' }] }]))).to.deep.equal([0]);
     await checkFor(async () => (await produce()) === ErrorCode.NOT_ENOUGH_REPLICAS, 10_000, 50);
-    expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: DELETE, value: null }] }]))).to.deep.equal([0]);
+    // with eligible leader replicas on it cannot be deleted (Kafka's refusal), only set
+    expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: DELETE, value: null }] }]))).to.deep.equal([ErrorCode.INVALID_CONFIG]);
+    expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: SET, value: '1' }] }]))).to.deep.equal([0]);
     await checkFor(async () => (await produce()) === ErrorCode.NONE, 10_000, 50);
   });
 
@@ -166,7 +170,8 @@ describe('Kafka API: dynamic broker configs', function () {
   });
 
   it('AlterConfigs replaces a broker resource\'s whole set; KafkaJS admin.alterConfigs sets a broker\'s own', async () => {
-    const r = await k.call(ApiKeys.AlterConfigs, 2, { resources: [{ resourceType: BROKER, resourceName: '', configs: [{ name: 'log.retention.ms', value: '7777777' }] }], validateOnly: false });
+    // the cluster-wide min.insync.replicas is named: leaving it out would delete it, refused while ELR is on
+    const r = await k.call(ApiKeys.AlterConfigs, 2, { resources: [{ resourceType: BROKER, resourceName: '', configs: [{ name: 'log.retention.ms', value: '7777777' }, { name: 'min.insync.replicas', value: '1' }] }], validateOnly: false });
     expect(codes(r)).to.deep.equal([0]);
     await checkFor(async () => {
       const [p1, p2] = await Promise.all([logConfig(1, 'plain'), logConfig(2, 'plain')]);
@@ -185,5 +190,44 @@ describe('Kafka API: dynamic broker configs', function () {
       // broker 2's set replaced: its own segment size gone, its roll time set
       return p2['segment.ms'] === '600000' && p2['segment.bytes'] === String(1024 * 1024 * 1024);
     }, 10_000, 20);
+  });
+
+  it("with eligible leader replicas on (KIP-966), min.insync.replicas is cluster-wide: a broker's own and deleting the cluster's are refused with Kafka's messages, by both requests", async () => {
+    const brokerLevel = { errorCode: ErrorCode.INVALID_CONFIG, errorMessage: 'Broker-level min.insync.replicas cannot be altered while ELR is enabled.' };
+    const clusterRemoval = { errorCode: ErrorCode.INVALID_CONFIG, errorMessage: 'Cluster-level min.insync.replicas cannot be removed while ELR is enabled.' };
+    const answers = (r: { responses: { errorCode: number; errorMessage: string | null }[] }) => r.responses.map((x) => ({ errorCode: x.errorCode, errorMessage: x.errorMessage }));
+    const before = await describe(k, BROKER, '', ['min.insync.replicas']);
+    expect(before.get('min.insync.replicas')).to.include({ value: '1', configSource: Source.DEFAULT_BROKER });
+
+    // IncrementalAlterConfigs: a broker's own set or deleted, the cluster's deleted; setting the cluster's goes through
+    const inc = await incremental([
+      { resourceName: '1', configs: [{ name: 'min.insync.replicas', configOperation: SET, value: '2' }] },
+      { resourceName: '2', configs: [{ name: 'min.insync.replicas', configOperation: DELETE, value: null }] },
+    ]);
+    expect(answers(inc)).to.deep.equal([brokerLevel, brokerLevel]);
+    expect(answers(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: DELETE, value: null }] }], true)), 'validateOnly too').to.deep.equal([clusterRemoval]);
+    expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: SET, value: '2' }] }]))).to.deep.equal([0]);
+    await checkFor(async () => (await describe(k, 2, 'plain', ['min.insync.replicas'])).get('min.insync.replicas')?.value === '2', 10_000, 20);
+
+    // AlterConfigs: a broker's set naming it; the cluster's set without it (its whole set replaced: it would be deleted)
+    const current = await describe(k, BROKER, '', null);
+    const others = [...current.values()].filter((x: { name: string; configSource: number }) => x.configSource === Source.DEFAULT_BROKER && x.name !== 'min.insync.replicas').map((x: { name: string; value: string }) => ({ name: x.name, value: x.value }));
+    const legacy = await k.call(ApiKeys.AlterConfigs, 2, {
+      resources: [
+        { resourceType: BROKER, resourceName: '2', configs: [{ name: 'min.insync.replicas', value: '1' }] },
+        { resourceType: BROKER, resourceName: '', configs: others },
+      ],
+      validateOnly: false,
+    });
+    expect(answers(legacy)).to.deep.equal([brokerLevel, clusterRemoval]);
+    const after = await describe(k, BROKER, '', ['min.insync.replicas']);
+    expect(after.get('min.insync.replicas')).to.include({ value: '2', configSource: Source.DEFAULT_BROKER });
+    const b2 = await KafkaCaller.connect(c.bootstrap[1]!);
+    try {
+      expect((await describe(b2, BROKER, '2', ['min.insync.replicas'])).get('min.insync.replicas'), 'broker 2 has none of its own').to.include({ value: '2', configSource: Source.DEFAULT_BROKER });
+    } finally {
+      b2.end();
+    }
+    expect(codes(await incremental([{ resourceName: '', configs: [{ name: 'min.insync.replicas', configOperation: SET, value: '1' }] }]))).to.deep.equal([0]);
   });
 });

@@ -24,6 +24,8 @@ describe('Kafka API: DescribeConfigs', function () {
     c = await startKafkaCluster({
       brokers: 2,
       brokerConfig: { 'log.retention.ms': 3_600_000, 'min.insync.replicas': 2, 'compression.type': 'lz4', 'compression.lz4.level': 12 },
+      // with eligible leader replicas on (a new cluster), min.insync.replicas is cluster-wide: the controller writes its own as the default (KIP-966)
+      controllerConfig: { 'min.insync.replicas': 2 },
       topics: [{ name: 'configured', partitions: 1, replicationFactor: 2, config: { 'segment.bytes': 1_048_576, 'cleanup.policy': 'delete', 'compression.zstd.level': 19 } }],
     });
     k = await KafkaCaller.connect(c.bootstrap[0]!);
@@ -47,7 +49,7 @@ describe('Kafka API: DescribeConfigs', function () {
     ]);
     expect(cfg.get('retention.ms')).to.include({ value: '3600000', configSource: 4, configType: 5 });
     expect(cfg.get('retention.ms').synonyms[0]).to.deep.equal({ name: 'log.retention.ms', value: '3600000', source: 4 });
-    expect(cfg.get('min.insync.replicas')).to.include({ value: '2', configSource: 4 });
+    expect(cfg.get('min.insync.replicas')).to.include({ value: '2', configSource: 3 });
     expect(cfg.get('compression.type')).to.include({ value: 'lz4', configSource: 4, configType: 2 });
     expect(cfg.get('compression.type').synonyms.map((s: { name: string; value: string; source: number }) => [s.name, s.value, s.source])).to.deep.equal([
       ['compression.type', 'lz4', 4],

@@ -109,7 +109,8 @@ describe('Kafka API: Metadata, CreateTopics, DeleteTopics', function () {
     const config = (name: string) => configs.find((c) => c.name === name);
     expect(config('retention.ms')).to.deep.equal({ name: 'retention.ms', value: '60000', readOnly: false, configSource: 1, isSensitive: false });
     expect(config('cleanup.policy')).to.deep.include({ value: 'delete', configSource: 5 });
-    expect(config('min.insync.replicas')).to.deep.include({ value: '1', configSource: 5 });
+    // the cluster-wide default a new cluster starts with (eligible leader replicas on, KIP-966): 3, DYNAMIC_DEFAULT_BROKER_CONFIG
+    expect(config('min.insync.replicas')).to.deep.include({ value: '1', configSource: 3 });
     expect(by.get('present')).to.include({ errorCode: ErrorCode.TOPIC_ALREADY_EXISTS });
     expect(by.get('too-many-copies')).to.include({ errorCode: ErrorCode.INVALID_REPLICATION_FACTOR });
     expect(by.get('twice')).to.include({ errorCode: ErrorCode.INVALID_REQUEST });
