@@ -54,7 +54,8 @@ import { nanoid } from 'nanoid';
 import { entryBatches } from '../../src/protocol/batch-parts.js';
 import { NO_LEADER, brokerPath, replicaPath, type ClusterMetadata } from '../../src/protocol/cluster.js';
 import { ErrorCode, errorName } from '../../src/protocol/errors.js';
-import { finalizedLevel, GROUP_VERSION, SHARE_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
+import { finalizedLevel, GROUP_VERSION, METADATA_VERSION, SHARE_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
+import { FETCH_HIGH_WATERMARK_METADATA_VERSION } from '../../src/protocol/metadata-version.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
@@ -84,7 +85,7 @@ import { brokerConfigEntries } from './config-entries.js';
 import { pushTelemetry, telemetrySubscriptions } from './telemetry-requests.js';
 import { clientTelemetryFor, type ClientTelemetry } from '../../src/kafka/client-telemetry.js';
 import type { LeaderAndIsrPartition } from './control-messages.js';
-import { FetchPurgatory, partitionKey, type PendingFetch } from './delayed-fetch.js';
+import { FetchPurgatory, followerHighWatermarkMoved, partitionKey, type PendingFetch } from './delayed-fetch.js';
 import type {
   BrokerConfigsDescription,
   BrokerDescription,
@@ -406,6 +407,7 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
     };
     if (p.req.clientRack !== undefined) read.clientRack = p.req.clientRack;
     if (p.req.replicaId >= 0 && fp.logStartOffset !== undefined && fp.logStartOffset >= 0) read.replicaLogStartOffset = fp.logStartOffset;
+    if (p.req.replicaId >= 0 && fp.highWatermark !== undefined) read.replicaHighWatermark = fp.highWatermark;
     if (p.req.isolationLevel === 'read_committed' && p.req.replicaId < 0) read.readCommitted = true;
     return ctx
       .ask<ReplicaReadResult>(rep.ref, read, { timeoutMs: s.config.requestTimeoutMs })
@@ -425,7 +427,8 @@ function startRead(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch)
 /**
  * Answers a parked fetch from the read its replica did again when the partition advanced, with
  * the other partitions as its last read found them (nothing, or too little), when that is
- * enough for minBytes. False when it is not, or the replica sent no read for this fetch.
+ * enough for minBytes, or a follower's whose high watermark is now behind (KIP-1166). False when
+ * it is not, or the replica sent no read for this fetch.
  */
 function answerFromAdvance(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: PendingFetch, m: Extract<BrokerMsg, { type: 'PartitionAdvanced' }>): boolean {
   const last = p.lastResults;
@@ -442,7 +445,7 @@ function answerFromAdvance(s: BrokerState, ctx: BaseContext<BrokerMsg>, p: Pendi
   if (p.req.replicaId >= 0 && s.throttles) results = withholdThrottled(s.throttles, s.leaderQuota, p.req.replicaId, results);
   let bytes = 0;
   for (const r of results) bytes += r.records.length;
-  if (bytes < p.req.minBytes) return false;
+  if (bytes < p.req.minBytes && !followerHighWatermarkMoved(p.req, results)) return false;
   s.fetchesAnsweredOnAdvance++;
   respond(s, ctx, p, results);
   return true;
@@ -484,6 +487,8 @@ function fetcherArgs(s: BrokerState, leaderId: number, leaderNode: string) {
     backoffMs: c.replicaFetchBackoffMs,
     requestTimeoutMs: c.requestTimeoutMs,
     throttle: { quota: s.followerQuota, throttled: (topic: string, partition: number) => followerThrottles(s.throttles, topic, partition, me) },
+    // as Kafka's replica fetcher sends Fetch v18 from the finalized metadata.version 4.1-IV1 on (KIP-1166)
+    sendHighWatermark: () => finalizedLevel(s.metadata?.features, METADATA_VERSION) >= FETCH_HIGH_WATERMARK_METADATA_VERSION,
   };
 }
 
@@ -1191,7 +1196,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
         if (r.errorCode !== ErrorCode.NONE || r.divergingEpoch) problem = true;
       }
       const now = ctx.clock.now();
-      if (bytes >= p.req.minBytes || problem || p.expired || now >= p.deadline) {
+      // a follower's fetch that sent an older high watermark than a partition's is answered now (KIP-1166)
+      if (bytes >= p.req.minBytes || problem || p.expired || now >= p.deadline || followerHighWatermarkMoved(p.req, results)) {
         respond(s, ctx, p, results);
         return;
       }

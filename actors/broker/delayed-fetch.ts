@@ -1,11 +1,15 @@
 /**
  * The broker's fetch purgatory (Kafka's DelayedFetch): a fetch that found fewer than minBytes
  * waits here until a partition it reads advances (new data or a new high watermark) or its
- * maxWaitMs passes. Indexed by partition so a wake-up touches only the fetches that care.
+ * maxWaitMs passes. Indexed by partition so a wake-up touches only the fetches that care. A
+ * follower's fetch that sent its high watermark (KIP-1166) is answered, whatever it found, once
+ * a partition's high watermark is above the one it sent (`followerHighWatermarkMoved`).
  */
+import { ErrorCode } from '../../src/protocol/errors.js';
 import { ChurnTable } from '../../src/runtime/churn-table.js';
 import type { ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { BrokerMsg, FetchPartitionResult } from './messages.js';
+import { followerHighWatermarkBehind } from '../partition-replica/follower-high-watermark.js';
 
 export type FetchRequest = Extract<BrokerMsg, { type: 'Fetch' }>;
 
@@ -24,6 +28,21 @@ export interface PendingFetch {
   parked: boolean;
   /** What the read that parked it found, partition by partition (request order). */
   lastResults: FetchPartitionResult[] | null;
+}
+
+/**
+ * KIP-1166's rule for a fetch that found fewer than minBytes: a follower's is answered when a
+ * partition's high watermark (as read, request order) is above the one the follower sent for it.
+ * A consumer's fetch, or a follower's that sent none (below metadata.version 4.1-IV1), never is.
+ */
+export function followerHighWatermarkMoved(req: FetchRequest, results: readonly FetchPartitionResult[]): boolean {
+  if (req.replicaId < 0) return false;
+  const sent = req.partitions;
+  for (let i = 0; i < results.length && i < sent.length; i++) {
+    const r = results[i]!;
+    if (r.errorCode === ErrorCode.NONE && followerHighWatermarkBehind(sent[i]!.highWatermark, r.highWatermark)) return true;
+  }
+  return false;
 }
 
 export function partitionKey(topic: string, partition: number): string {

@@ -27,6 +27,12 @@ export interface FetchPartition {
   partitionMaxBytes: number;
   /** Followers: their log start offset (the leader's low watermark for DeleteRecords). */
   logStartOffset?: number;
+  /**
+   * Followers at metadata.version 4.1-IV1 and above (Kafka's Fetch v18, KIP-1166): the high
+   * watermark the follower knows (-1: none yet). The leader answers the fetch as soon as its own
+   * is above it, records or not. Absent: not sent (the fetch waits for minBytes as before).
+   */
+  highWatermark?: number;
 }
 
 /** A partition's part of a FetchResponse: its replica's read result, named by topic and partition. */

@@ -4,9 +4,12 @@
  * long-poll Fetch, appends what comes back through the local partition replicas, truncates on
  * divergence, and fetches again.
  *
- * Owned state: the partitions it fetches (fetch offset, last fetched epoch, leader epoch), one
- * fetch in flight at most, a backoff after errors. The broker's follower replication throttle
- * (a shared quota) leaves throttled partitions out while it is exceeded.
+ * Owned state: the partitions it fetches (fetch offset, last fetched epoch, leader epoch, the
+ * leader's high watermark and log start last applied), one fetch in flight at most, a backoff
+ * after errors. The broker's follower replication throttle (a shared quota) leaves throttled
+ * partitions out while it is exceeded. From the finalized metadata.version 4.1-IV1 on (Kafka's
+ * Fetch v18, KIP-1166) each partition's fetch carries the high watermark the follower knows (the
+ * leader's it last applied, -1 before any), so the leader answers it as soon as its own moves past.
  * Handles: AddPartitions, RemovePartitions, DoFetch, FetchResult, DescribeFetcher.
  * Emits: Fetch to the leader's broker; AppendAsFollower, TruncateForDivergence and
  * ResetFetchPosition to local partition replicas.
@@ -18,7 +21,7 @@ import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { RateQuota } from '../../src/runtime/rate-quota.js';
 import type { AppendAsFollowerResult, ReplicaMsg } from '../partition-replica/messages.js';
-import type { BrokerMsg, FetchPartitionResult, FetchResponse } from './messages.js';
+import type { BrokerMsg, FetchPartition, FetchPartitionResult, FetchResponse } from './messages.js';
 
 export interface FetcherPartition {
   topic: string;
@@ -54,9 +57,21 @@ export interface FetcherArgs {
    * fetchers): while its quota is exceeded, partitions `throttled` names are left out of fetches.
    */
   throttle?: { quota: RateQuota; throttled: (topic: string, partition: number) => boolean };
+  /**
+   * Whether fetches carry the follower's high watermark (KIP-1166): the broker's finalized
+   * metadata.version is 4.1-IV1 or above, read at each fetch as Kafka's fetcher reads its
+   * metadataVersionSupplier. Absent: never.
+   */
+  sendHighWatermark?: () => boolean;
 }
 
 interface Tracked extends FetcherPartition {
+  /**
+   * The leader's high watermark last applied to the local replica (-1: none yet): what the fetch
+   * tells the leader under KIP-1166. The replica's own is this capped at its log end; a lagging
+   * follower gets records anyway, and one whose records the leader's throttle withholds is not
+   * answered again and again for a high watermark it already has.
+   */
   lastLeaderHighWatermark: number;
   lastLeaderLogStartOffset: number;
 }
@@ -96,6 +111,7 @@ function startFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>): void {
   }
   s.inFlight = true;
   const sent = tracked.map((t) => ({ key: key(t.topic, t.partition), leaderEpoch: t.currentLeaderEpoch }));
+  const sendHighWatermark = a.sendHighWatermark?.() === true;
   void ctx
     .ask<FetchResponse>(
       a.leader,
@@ -105,15 +121,19 @@ function startFetch(s: FetcherState, ctx: BaseContext<FetcherMsg>): void {
         maxWaitMs: a.maxWaitMs,
         minBytes: a.minBytes,
         maxBytes: a.responseMaxBytes,
-        partitions: tracked.map((t) => ({
-          topic: t.topic,
-          partition: t.partition,
-          fetchOffset: t.fetchOffset,
-          currentLeaderEpoch: t.currentLeaderEpoch,
-          lastFetchedEpoch: t.lastFetchedEpoch,
-          partitionMaxBytes: a.partitionMaxBytes,
-          logStartOffset: t.logStartOffset ?? -1,
-        })),
+        partitions: tracked.map((t): FetchPartition => {
+          const fp: FetchPartition = {
+            topic: t.topic,
+            partition: t.partition,
+            fetchOffset: t.fetchOffset,
+            currentLeaderEpoch: t.currentLeaderEpoch,
+            lastFetchedEpoch: t.lastFetchedEpoch,
+            partitionMaxBytes: a.partitionMaxBytes,
+            logStartOffset: t.logStartOffset ?? -1,
+          };
+          if (sendHighWatermark) fp.highWatermark = t.lastLeaderHighWatermark;
+          return fp;
+        }),
       },
       { timeoutMs: a.maxWaitMs + a.requestTimeoutMs },
     )

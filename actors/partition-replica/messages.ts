@@ -56,6 +56,13 @@ export type ReplicaMsg =
       currentLeaderEpoch: number;
       /** Follower fetches: the epoch of the follower's last batch, to detect divergence. */
       lastFetchedEpoch: number;
+      /**
+       * A follower's fetch at metadata.version 4.1-IV1 and above (Kafka's Fetch v18 HighWatermark,
+       * KIP-1166): the high watermark it knows (-1: none yet). While ours is above it, the read
+       * is answered without waiting, and a watching read is done again (and sent along, records
+       * or not) when ours moves. Absent: not sent (follower-high-watermark.ts).
+       */
+      replicaHighWatermark?: number;
       /** Register the broker to be told once (PartitionAdvanced) when data or HW next moves after this read. */
       watch: boolean;
       /**

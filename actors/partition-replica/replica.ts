@@ -9,7 +9,8 @@
  * eligibleLeaderReplicasEnabled, the high watermark stays put while the ISR is below
  * min.insync.replicas, KIP-966), the acks=all purgatory, the DeleteRecords waiting for the
  * followers (delayed-delete-records.ts) and the transaction verifications in progress; the
- * reads waiting for a wake-up; the move of its log into another log dir in progress.
+ * reads waiting for a wake-up (with the high watermark a follower's fetch sent, KIP-1166,
+ * follower-high-watermark.ts); the move of its log into another log dir in progress.
  * Handles: Produce, ReplicaRead, ListOffsets, OffsetsForLeaderEpoch, DeleteRecords, TopicConfigChanged,
  * BrokerDefaultsChanged, BecomeLeaderOrFollower,
  * AppendAsFollower, TruncateForDivergence, WriteTxnMarker, StopReplica, AlterPartitionResult, RetryAlterPartition, CheckIsr,
@@ -21,7 +22,8 @@
  * Emits: ProduceResponse (acks 1/all), ReplicaReadResult, ListOffsetsResult, EpochEndOffset,
  * AppendAsFollowerResult, ReplicaDescription, ProducersDescription, TxnVerificationStarted, LogDirAltered; AlterPartition to the controller (ISR shrink and
  * expand); PartitionAdvanced to its broker when data or the high watermark moves after a watch
- * (with the watching reads done again, when they find records).
+ * (with the watching reads done again, when they find records, or, for a follower's fetch that
+ * sent an older high watermark than ours, KIP-1166, when the high watermark moved past it).
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { assertNever } from '../../src/runtime/assert-never.js';
@@ -49,6 +51,7 @@ import { ProducePurgatory, type DelayedProduce } from './delayed-produce.js';
 import { NO_GUARD, TxnVerifications, transactionalProducerOf } from './txn-verification.js';
 import { isrChangeOutcome } from './isr-change.js';
 import { selectReadReplica, type ReplicaView } from './read-replica-selector.js';
+import { NO_REPLICA_HIGH_WATERMARK, followerHighWatermarkBehind } from './follower-high-watermark.js';
 import {
   EARLIEST_LOCAL_TIMESTAMP,
   EARLIEST_PENDING_UPLOAD_TIMESTAMP,
@@ -242,6 +245,8 @@ interface Watcher {
   /** clock.now() after which its fetch has been answered anyway (Infinity: not known). */
   until: number;
   readCommitted: boolean;
+  /** The high watermark a follower's fetch sent (KIP-1166), NO_REPLICA_HIGH_WATERMARK when none. */
+  replicaHighWatermark: number;
 }
 
 /**
@@ -254,9 +259,10 @@ const MAX_WATCHERS = 16;
 /**
  * Tells the broker once that this partition moved, if a read asked to be told. Each watching
  * read is done again now, from the bytes just appended when an append woke it (no read of the
- * file at all), else at the tail (no I/O wait), and sent along when it finds records: the
- * broker answers that fetch from it instead of asking every partition again, which took two
- * more turns of its mailbox and one of each replica's. Reads that find nothing, or that can no
+ * file at all), else at the tail (no I/O wait), and sent along when it finds records, or when
+ * it is a follower's whose fetch sent a high watermark below ours (KIP-1166: the broker answers
+ * it for that alone): the broker answers that fetch from it instead of asking every partition
+ * again, which took two more turns of its mailbox and one of each replica's. Reads that find nothing, or that can no
  * longer be trusted as checked (another epoch, not leader), are left to the broker's re-read.
  */
 function notifyWatchers(s: ReplicaState, ctx: BaseContext<ReplicaMsg>): void {
@@ -310,7 +316,10 @@ function withAppended(s: ReplicaState, records: Buffer | readonly Buffer[], then
   }
 }
 
-/** A watcher's read done again at the tail, or null when it finds nothing or must be checked afresh. */
+/**
+ * A watcher's read done again at the tail, or null when it finds nothing (and is no follower's
+ * whose high watermark is now behind ours) or must be checked afresh.
+ */
 function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'> | null {
   const serves = s.role === 'Leader' || (s.role === 'Follower' && w.replicaId < 0);
   if (!serves || s.p.leaderEpoch !== w.leaderEpoch) return null;
@@ -318,7 +327,7 @@ function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'>
   const res = (s.appended && s.log.readAppended(w.fetchOffset, s.appended, w.maxBytes, limit)) ?? s.log.readNow(w.fetchOffset, w.maxBytes, limit);
   if (!res || res.errorCode !== ErrorCode.NONE) return null;
   const records = (res as { records: Buffer }).records;
-  if (records.length === 0) return null;
+  if (records.length === 0 && !(w.replicaId >= 0 && w.replicaHighWatermark < s.log.highWatermark)) return null;
   const read = readResult(s, ErrorCode.NONE, records);
   const { type: _type, ...result } = w.readCommitted ? withAbortedTransactions(s, read, w.fetchOffset) : read;
   return result;
@@ -331,7 +340,16 @@ function readAgain(s: ReplicaState, w: Watcher): Omit<ReplicaReadResult, 'type'>
 function watch(s: ReplicaState, ctx: BaseContext<ReplicaMsg>, m: Extract<ReplicaMsg, { type: 'ReplicaRead' }>): void {
   const fetchId = m.fetchId ?? -1;
   const now = ctx.clock.now();
-  const w: Watcher = { fetchId, replicaId: m.replicaId, fetchOffset: m.fetchOffset, maxBytes: m.maxBytes, leaderEpoch: s.p.leaderEpoch, until: m.watchUntil ?? Infinity, readCommitted: m.readCommitted === true };
+  const w: Watcher = {
+    fetchId,
+    replicaId: m.replicaId,
+    fetchOffset: m.fetchOffset,
+    maxBytes: m.maxBytes,
+    leaderEpoch: s.p.leaderEpoch,
+    until: m.watchUntil ?? Infinity,
+    readCommitted: m.readCommitted === true,
+    replicaHighWatermark: m.replicaId >= 0 ? (m.replicaHighWatermark ?? NO_REPLICA_HIGH_WATERMARK) : NO_REPLICA_HIGH_WATERMARK,
+  };
   const kept = s.watchers.filter((x) => x.fetchId !== fetchId && x.until >= now);
   kept.push(w);
   s.watchers = kept.length > MAX_WATCHERS ? kept.slice(kept.length - MAX_WATCHERS) : kept;
@@ -661,8 +679,9 @@ function answerRead(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<R
     ctx.reply(readResult(s, res.errorCode, EMPTY, 'reason' in res ? res.reason : undefined));
     return;
   }
-  // the broker may still wait for more (fetch.min.bytes): tell it about the next change
-  if (m.watch) watch(s, ctx, m);
+  // the broker may still wait for more (fetch.min.bytes): tell it about the next change, unless a
+  // follower's fetch is answered now for a high watermark behind ours (KIP-1166)
+  if (m.watch && !(m.replicaId >= 0 && followerHighWatermarkBehind(m.replicaHighWatermark, s.log.highWatermark))) watch(s, ctx, m);
   const r = readResult(s, ErrorCode.NONE, (res as { records: Buffer }).records);
   ctx.reply(m.readCommitted && m.replicaId < 0 ? withAbortedTransactions(s, r, m.fetchOffset) : r);
 }
@@ -940,6 +959,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
       watch: 'boolean',
       fetchId: 'integer?',
       watchUntil: 'number?',
+      replicaHighWatermark: 'integer?',
     },
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },

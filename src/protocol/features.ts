@@ -4,8 +4,10 @@
  * in the metadata log (FeatureLevel records) and told to every broker with the metadata.
  *
  * The features, and what their levels change in samsa:
- * - `metadata.version`: the version of the metadata samsa writes, from 4.0-IV0 (22) to 4.1-IV0
- *   (26); a new cluster starts at 4.1-IV0, a cluster made at 4.0-IV0 stays there until raised.
+ * - `metadata.version`: the version of the metadata samsa writes, from 4.0-IV0 (22) to 4.1-IV1
+ *   (27); a new cluster starts at 4.1-IV1 (as Kafka 4.2 bootstraps LATEST_PRODUCTION), a cluster
+ *   made at 4.0-IV0 stays there until raised. From 4.1-IV1 on followers send their high
+ *   watermark with each fetch (KIP-1166, actors/partition-replica/follower-high-watermark.ts).
  *   It may be raised; lowered only where no level between changed the metadata (never below
  *   4.0-IV1 once there: the ELR fields would be lost). Its levels are in ./metadata-version.ts.
  * - `eligible.leader.replicas.version`: 1 enables eligible leader replicas (KIP-966 part 1,
@@ -80,7 +82,7 @@ export const ELIGIBLE_LEADER_REPLICAS_VERSION = 'eligible.leader.replicas.versio
 /** What share group APIs answer (with UNSUPPORTED_VERSION) while share.version is 0. */
 export const SHARE_GROUPS_OFF = "Share groups are not enabled: the cluster's share.version is 0 (samsa features upgrade --feature share.version=1)";
 
-/** metadata.version 4.1-IV0: the level a new samsa cluster's metadata is. */
+/** metadata.version 4.1-IV1: the level a new samsa cluster's metadata is. */
 export const SAMSA_METADATA_VERSION = LATEST_PRODUCTION_METADATA_VERSION;
 
 export const FEATURES: readonly FeatureDefinition[] = [

@@ -4,17 +4,18 @@
  * below it would lose), and the parsing of a release as kafka-features takes one ('4.0-IV0',
  * '3.9', '3.9.1').
  *
- * samsa takes the levels from 4.0-IV0 (22) to 4.1-IV0 (26), the last one it implements whole:
+ * samsa takes the levels from 4.0-IV0 (22) to 4.1-IV1 (27), the last one it implements whole:
  * 4.0-IV1 adds the ELR fields of the partition records and ClearElrRecord (KIP-966), 4.0-IV2
  * bootstraps transaction.version 1 and 2 (which samsa has), 4.0-IV3 makes ListOffsets v10 the
  * brokers' own version (samsa's listener answers it, its brokers do not list offsets of each
- * other), 4.1-IV0 bootstraps eligible.leader.replicas.version 1. 4.1-IV1 (followers fetch with
- * Fetch v18 and send their high watermark, KIP-1166) is not taken: samsa's followers do not send
- * it. 4.1-IV0 is samsa's latest production level, as Kafka's LATEST_PRODUCTION is its own (Kafka
- * 4.2's is 4.1-IV1). The later levels are Kafka's (their names parse, and the release mapping of
- * kafka-features knows them), but no samsa controller accepts them. A bare release ('4.0') means
- * the latest production level of that release, as in Kafka: '4.0' is 4.0-IV3, '4.1' is 4.1-IV0
- * here (Kafka 4.2 says 4.1-IV1); '4.2' has no production level, as in Kafka 4.2.
+ * other), 4.1-IV0 bootstraps eligible.leader.replicas.version 1, 4.1-IV1 has followers fetch
+ * with Fetch v18 and send their high watermark (KIP-1166: samsa's replica fetchers send it from
+ * this level on, and leaders answer a follower's fetch once their high watermark is above it).
+ * 4.1-IV1 is samsa's latest production level, as it is Kafka 4.2's LATEST_PRODUCTION. The later
+ * levels are Kafka's (their names parse, and the release mapping of kafka-features knows them),
+ * but no samsa controller accepts them. A bare release ('4.0') means the latest production level
+ * of that release, as in Kafka: '4.0' is 4.0-IV3, '4.1' is 4.1-IV1; '4.2' has no production
+ * level, as in Kafka 4.2.
  */
 
 export interface MetadataVersionInfo {
@@ -65,8 +66,14 @@ export const MINIMUM_SAMSA_METADATA_VERSION = 22;
 /** 4.0-IV1: the partition records carry ELR and LastKnownElr, and ClearElrRecord exists (Kafka's isElrSupported). */
 export const ELR_METADATA_VERSION = 23;
 
-/** 4.1-IV0: samsa's latest production level, the one a new cluster starts at. */
-export const LATEST_PRODUCTION_METADATA_VERSION = 26;
+/**
+ * 4.1-IV1: followers fetch with Fetch v18 and send the high watermark they know (KIP-1166); the
+ * leader answers a parked follower fetch once its own is above it (Kafka's fetchRequestVersion 18).
+ */
+export const FETCH_HIGH_WATERMARK_METADATA_VERSION = 27;
+
+/** 4.1-IV1: samsa's latest production level, the one a new cluster starts at (Kafka 4.2's LATEST_PRODUCTION). */
+export const LATEST_PRODUCTION_METADATA_VERSION = FETCH_HIGH_WATERMARK_METADATA_VERSION;
 
 const BY_LEVEL = new Map(METADATA_VERSIONS.map((v) => [v.level, v]));
 

@@ -30,7 +30,7 @@ describe('cli/commands/features', () => {
   // 127.0.0.1:1 answers nobody: these print without a cluster
   const offline = (...argv: string[]) => runCli(['features', '--bootstrap-server', '127.0.0.1:1', ...argv]);
 
-  it("version-mapping: metadata.version's level (with the release as given) and each feature's, in Kafka's order; default samsa's latest, 4.1-IV0", async () => {
+  it("version-mapping: metadata.version's level (with the release as given) and each feature's, in Kafka's order; default samsa's latest, 4.1-IV1 (Kafka 4.2's too)", async () => {
     const levels = (mv: string, kraft: number, txn: number, group: number, elr: number, share: number) => [
       `metadata.version=${mv}`,
       `kraft.version=${kraft}`,
@@ -40,7 +40,7 @@ describe('cli/commands/features', () => {
       `share.version=${share}`,
     ];
     const cases: [string[], string[]][] = [
-      [[], levels('26 (4.1-IV0)', 1, 2, 1, 1, 0)],
+      [[], levels('27 (4.1-IV1)', 1, 2, 1, 1, 0)],
       [['--release-version', '3.9'], levels('21 (3.9)', 1, 0, 0, 0, 0)],
       [['--release-version', '3.8-IV0'], levels('20 (3.8-IV0)', 0, 0, 0, 0, 0)],
       [['--release-version', '3.3-IV3'], levels('7 (3.3-IV3)', 0, 0, 0, 0, 0)],
@@ -48,7 +48,8 @@ describe('cli/commands/features', () => {
       [['--release-version', '4.0.1'], levels('25 (4.0.1)', 1, 2, 1, 0, 0)],
       [['--release-version', '4.0-IV0'], levels('22 (4.0-IV0)', 1, 0, 1, 0, 0)],
       [['--release-version', '4.0-IV2'], levels('24 (4.0-IV2)', 1, 2, 1, 0, 0)],
-      [['--release-version', '4.1'], levels('26 (4.1)', 1, 2, 1, 1, 0)],
+      [['--release-version', '4.1'], levels('27 (4.1)', 1, 2, 1, 1, 0)],
+      [['--release-version', '4.1-IV0'], levels('26 (4.1-IV0)', 1, 2, 1, 1, 0)],
       [['--release-version', '4.1-IV1'], levels('27 (4.1-IV1)', 1, 2, 1, 1, 0)],
       [['--release-version', '4.2-IV0'], levels('28 (4.2-IV0)', 1, 2, 1, 1, 1)],
     ];
@@ -168,7 +169,7 @@ describe('cli/commands/features: against a cluster', function () {
       'Feature: eligible.leader.replicas.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
-      'Feature: metadata.version\tSupportedMinVersion: 4.0-IV0\tSupportedMaxVersion: 4.1-IV0\tFinalizedVersionLevel: 4.1-IV0',
+      'Feature: metadata.version\tSupportedMinVersion: 4.0-IV0\tSupportedMaxVersion: 4.1-IV1\tFinalizedVersionLevel: 4.1-IV1',
       'Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 0',
     ]);
@@ -209,17 +210,17 @@ describe('cli/commands/features: against a cluster', function () {
     expect(r.code, r.stderr).to.equal(0);
     return Object.fromEntries([...r.stdout.matchAll(/^Feature: (\S+)\t.*\tFinalizedVersionLevel: (\S+)\t/gm)].map((m) => [m[1]!, m[2]!]));
   };
-  const NEW_CLUSTER = { 'eligible.leader.replicas.version': '1', 'group.version': '1', 'kraft.version': '1', 'metadata.version': '4.1-IV0', 'share.version': '1', 'transaction.version': '0' };
+  const NEW_CLUSTER = { 'eligible.leader.replicas.version': '1', 'group.version': '1', 'kraft.version': '1', 'metadata.version': '4.1-IV1', 'share.version': '1', 'transaction.version': '0' };
 
   it("a refused update exits 1 with Kafka's lines for each feature (the deprecated --metadata noted first), nothing changed", async () => {
-    const r = await c.run('features', ['upgrade', '--feature', 'group.version=2', '--metadata', '4.1-IV0']);
+    const r = await c.run('features', ['upgrade', '--feature', 'group.version=2', '--metadata', '4.1-IV1']);
     expect(r.code).to.equal(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).to.have.length(3);
     // Kafka's line, its leading space included
     expect(lines[0]).to.equal(' `metadata` flag is deprecated and may be removed in a future release.');
     const why = `${FAILED}Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1`;
-    expect(lines.slice(1)).to.deep.equal([`Could not upgrade group.version to 2. ${why}`, `Could not upgrade metadata.version to 26. ${why}`]);
+    expect(lines.slice(1)).to.deep.equal([`Could not upgrade group.version to 2. ${why}`, `Could not upgrade metadata.version to 27. ${why}`]);
     expect(r.stderr).to.match(/2 out of 2 operation\(s\) failed\./);
     expect(await finalizedGroupVersion()).to.equal('1');
   });
@@ -242,10 +243,10 @@ describe('cli/commands/features: against a cluster', function () {
       `eligible.leader.replicas.version ${verb} upgraded to 1.`,
       `group.version ${verb} upgraded to 1.`,
       `kraft.version ${verb} upgraded to 1.`,
-      `metadata.version ${verb} upgraded to 26.`,
+      `metadata.version ${verb} upgraded to 27.`,
       `transaction.version ${verb} upgraded to 2.`,
     ];
-    const upDry = await c.run('features', ['upgrade', '--release-version', '4.1-IV0', '--dry-run']);
+    const upDry = await c.run('features', ['upgrade', '--release-version', '4.1-IV1', '--dry-run']);
     expect([upDry.code, upDry.stdout.trimEnd().split('\n')], upDry.stderr).to.deep.equal([0, upLines('can be')]);
     const up = await c.run('features', ['upgrade', '--release-version', '4.1']);
     expect([up.code, up.stdout.trimEnd().split('\n')], up.stderr).to.deep.equal([0, upLines('was')]);
@@ -278,8 +279,8 @@ describe('cli/commands/features: against a cluster', function () {
     );
     expect(await finalized()).to.deep.equal(at402);
 
-    // the release upgrade does not bring share.version back: 4.1-IV0 has it at 0
-    const again = await c.run('features', ['upgrade', '--release-version', '4.1-IV0']);
+    // the release upgrade does not bring share.version back: 4.1-IV1 has it at 0
+    const again = await c.run('features', ['upgrade', '--release-version', '4.1-IV1']);
     expect([again.code, again.stdout.trimEnd().split('\n')], again.stderr).to.deep.equal([0, upLines('was')]);
     expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'share.version': '0', 'transaction.version': '2' });
     expect((await c.run('features', ['upgrade', '--feature', 'share.version=1'])).code).to.equal(0);
@@ -292,13 +293,13 @@ describe('cli/commands/features: against a cluster', function () {
     // 3.9-IV0 gives kraft.version 1 and metadata.version 21, which samsa's controller does not take
     const older = await c.run('features', ['upgrade', '--release-version', '3.9-IV0']);
     expect(older.code).to.equal(1);
-    const olderWhy = `${FAILED}Invalid update version 21 for feature metadata.version. Local controller 1 only supports versions 22-26`;
+    const olderWhy = `${FAILED}Invalid update version 21 for feature metadata.version. Local controller 1 only supports versions 22-27`;
     expect(older.stdout.trimEnd().split('\n')).to.deep.equal([`Could not upgrade kraft.version to 1. ${olderWhy}`, `Could not upgrade metadata.version to 21. ${olderWhy}`]);
     expect(older.stderr).to.match(/2 out of 2 operation\(s\) failed\./);
 
     const newer = await c.run('features', ['downgrade', '--release-version', '4.2-IV0']);
     expect(newer.code).to.equal(1);
-    const newerWhy = `${FAILED}Invalid update version 28 for feature metadata.version. Local controller 1 only supports versions 22-26`;
+    const newerWhy = `${FAILED}Invalid update version 28 for feature metadata.version. Local controller 1 only supports versions 22-27`;
     expect(newer.stdout.trimEnd().split('\n')).to.deep.equal([
       `Could not downgrade eligible.leader.replicas.version to 1. ${newerWhy}`,
       `Could not downgrade group.version to 1. ${newerWhy}`,

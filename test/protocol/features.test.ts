@@ -24,7 +24,7 @@ import {
 
 const CURRENT = { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
 /** A new cluster's levels. */
-const NEW_CLUSTER = { 'eligible.leader.replicas.version': 1, 'metadata.version': 26, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
+const NEW_CLUSTER = { 'eligible.leader.replicas.version': 1, 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
 const up = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.Upgrade });
 const safe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.SafeDowngrade });
 const unsafe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.UnsafeDowngrade });
@@ -38,7 +38,7 @@ function refused(updates: FeatureUpdate[], why: RegExp, current: Record<string, 
 }
 
 describe('protocol/features', () => {
-  it("a new cluster's levels: metadata.version 4.1-IV0, eligible.leader.replicas.version 1, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
+  it("a new cluster's levels: metadata.version 4.1-IV1 (Kafka 4.2's LATEST_PRODUCTION), eligible.leader.replicas.version 1, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
     expect(defaultFeatureLevels()).to.deep.equal(NEW_CLUSTER);
     expect(isElrEnabled(NEW_CLUSTER)).to.equal(true);
     expect(isElrEnabled(CURRENT)).to.equal(false);
@@ -119,7 +119,7 @@ describe('protocol/features', () => {
   it('refused: a level outside what samsa implements; a feature it does not know (only 0 is)', () => {
     refused([up('group.version', 2)], /^Invalid update version 2 for feature group.version\. Local controller only supports versions 0-1$/);
     refused([up('transaction.version', 3)], /only supports versions 0-2$/);
-    refused([up('metadata.version', 27)], /^Invalid update version 27 for feature metadata.version\. Local controller only supports versions 22-26$/);
+    refused([up('metadata.version', 28)], /^Invalid update version 28 for feature metadata.version\. Local controller only supports versions 22-27$/);
     refused([up('eligible.leader.replicas.version', 2)], /only supports versions 0-1$/);
     refused([up('no.such.feature', 1)], /^Invalid update version 1 for feature no.such.feature\. Local controller does not support this feature\.$/);
     // Kafka's features samsa lacks are taken as disabled: disabling one changes nothing
@@ -141,8 +141,8 @@ describe('protocol/features', () => {
     refused([unsafe('kraft.version', 0)], /Can't downgrade the version of this feature\.$/);
     expect(checkFeatureUpdates(CURRENT, [safe('kraft.version', 1)]).ok).to.equal(true);
     expect(checkFeatureUpdates(CURRENT, [up('kraft.version', 1)]).ok).to.equal(true);
-    refused([safe('metadata.version', 21)], /only supports versions 22-26$/);
-    refused([unsafe('metadata.version', 21)], /only supports versions 22-26$/);
+    refused([safe('metadata.version', 21)], /only supports versions 22-27$/);
+    refused([unsafe('metadata.version', 21)], /only supports versions 22-27$/);
   });
 
   it("a metadata.version downgrade across a level that changed the metadata is refused, safe or unsafe, with Kafka's messages", () => {
@@ -170,14 +170,16 @@ describe('protocol/features', () => {
     });
 
     it('may be lowered to 0 (safe) and raised again; metadata.version cannot go back below 4.0-IV1 once there', () => {
-      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('eligible.leader.replicas.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 26, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 } });
-      refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 26 to 22\./, NEW_CLUSTER);
-      // 4.0-IV2 to 4.1-IV0 changed no metadata: a safe downgrade among them passes (ELR keeps its 4.0-IV1)
+      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('eligible.leader.replicas.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 } });
+      refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 27 to 22\./, NEW_CLUSTER);
+      // 4.0-IV2 to 4.1-IV1 changed no metadata: a safe downgrade among them passes (ELR keeps its 4.0-IV1)
       expect(checkFeatureUpdates(NEW_CLUSTER, [safe('metadata.version', 23)]).ok).to.equal(true);
+      // 4.1-IV1 down to 4.1-IV0 (followers stop sending their high watermark, KIP-1166) loses nothing
+      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('metadata.version', 26)]).ok).to.equal(true);
     });
 
-    it('metadata.version upgrades one level at a time or at once from 4.0-IV0 to 4.1-IV0', () => {
-      for (let mv = 23; mv <= 26; mv++) expect(checkFeatureUpdates(CURRENT, [up('metadata.version', mv)]).ok, String(mv)).to.equal(true);
+    it('metadata.version upgrades one level at a time or at once from 4.0-IV0 to 4.1-IV1', () => {
+      for (let mv = 23; mv <= 27; mv++) expect(checkFeatureUpdates(CURRENT, [up('metadata.version', mv)]).ok, String(mv)).to.equal(true);
     });
   });
 

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import {
+  FETCH_HIGH_WATERMARK_METADATA_VERSION,
   LATEST_PRODUCTION_METADATA_VERSION,
   METADATA_VERSIONS,
   metadataChangedBetween,
@@ -17,10 +18,11 @@ import {
 } from '../../src/protocol/metadata-version.js';
 
 describe('protocol/metadata-version', () => {
-  it("Kafka 4.2's levels: 3.3-IV3 (7) to 4.2-IV1 (29), one after another; samsa's latest is 4.1-IV0 (26)", () => {
+  it("Kafka 4.2's levels: 3.3-IV3 (7) to 4.2-IV1 (29), one after another; samsa's latest is 4.1-IV1 (27), Kafka 4.2's LATEST_PRODUCTION", () => {
     expect(METADATA_VERSIONS.map((v) => v.level)).to.deep.equal(Array.from({ length: 23 }, (_, i) => i + 7));
     expect(MINIMUM_METADATA_VERSION).to.equal(7);
-    expect(LATEST_PRODUCTION_METADATA_VERSION).to.equal(26);
+    expect(LATEST_PRODUCTION_METADATA_VERSION).to.equal(27);
+    expect(FETCH_HIGH_WATERMARK_METADATA_VERSION).to.equal(27);
     expect(metadataVersionName(7)).to.equal('3.3-IV3');
     expect(metadataVersionName(21)).to.equal('3.9-IV0');
     expect(metadataVersionName(22)).to.equal('4.0-IV0');
@@ -42,12 +44,15 @@ describe('protocol/metadata-version', () => {
     // 4.0's latest level is 4.0-IV3 now that samsa takes it
     expect(metadataVersionLevel('4.0')).to.equal(25);
     expect(metadataVersionLevel('4.0.0')).to.equal(25);
-    expect(metadataVersionLevel('4.1')).to.equal(26);
+    // as Kafka 4.2: 4.1's latest production level is 4.1-IV1
+    expect(metadataVersionLevel('4.1')).to.equal(27);
+    expect(metadataVersionLevel('4.1.0')).to.equal(27);
   });
 
   it('levels after samsa\'s latest parse by name only (Kafka allows unstable levels in kafka-features); a bare 4.2 names none', () => {
     expect(metadataVersionLevel('4.0-IV3')).to.equal(25);
     expect(metadataVersionLevel('4.1-IV1')).to.equal(27);
+    expect(metadataVersionLevel('4.2-IV0')).to.equal(28);
     expect(metadataVersionLevel('4.2-IV1')).to.equal(29);
     expect(metadataVersionLevel('4.2')).to.equal(undefined);
   });
@@ -74,5 +79,6 @@ describe('protocol/metadata-version', () => {
     expect(metadataChangedBetween(22, 16)).to.equal(true); // 17 (JBOD) did
     expect(metadataChangedBetween(8, 7)).to.equal(true);
     expect(metadataChangedBetween(16, 22)).to.equal(true); // either order
+    expect(metadataChangedBetween(27, 23)).to.equal(false); // 4.1-IV1 (KIP-1166's fetch) changed nothing either
   });
 });

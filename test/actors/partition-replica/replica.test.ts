@@ -494,6 +494,71 @@ describe('actors/partition-replica', function () {
     expect((await seen(brk)).filter((m) => m.type === 'PartitionAdvanced')).to.have.length(1);
   });
 
+  describe("KIP-1166: a follower's fetch that sent its high watermark", () => {
+    type Advanced = { type: 'PartitionAdvanced'; reads?: { fetchId: number; result: Omit<ReplicaReadResult, 'type'> }[] };
+    const advanced = async () => (await seen(brk)).filter((m) => m.type === 'PartitionAdvanced') as Advanced[];
+
+    it("is read again and sent along, without records, when the leader's high watermark moves past it; one that sent none, and a consumer's, are not", async () => {
+      const r = spawn(state({ isr: [1, 2, 3, 4], replicas: [1, 2, 3, 4] }));
+      expect(await produce(r, 1, batch(1))).to.deep.include({ errorCode: 0, baseOffset: 0 });
+      for (const id of [2, 3, 4]) expect((await read(r, id, 0)).records.length).to.be.greaterThan(0);
+      const until = clock.now() + 500;
+      // follower 2 has the record and knows high watermark 0: its read finds nothing and waits
+      const parked = await read(r, 2, 1, { watch: true, fetchId: 21, watchUntil: until, replicaHighWatermark: 0 });
+      expect(parked).to.deep.include({ errorCode: 0, highWatermark: 0 });
+      expect(parked.records.length).to.equal(0);
+      // follower 4 fetches as below 4.1-IV1 (no high watermark); a consumer's read ignores one
+      await read(r, 4, 1, { watch: true, fetchId: 41, watchUntil: until });
+      await read(r, -1, 1, { watch: true, fetchId: 23, watchUntil: until, replicaHighWatermark: 0 });
+      expect(await advanced()).to.deep.equal([]);
+      // follower 3's fetch moves the high watermark to 1, with no new record; its own answer has it
+      const last = await read(r, 3, 1, { watch: true, fetchId: 31, watchUntil: until, replicaHighWatermark: 0 });
+      expect(last).to.deep.include({ errorCode: 0, highWatermark: 1 });
+      const told = await checkFor(async () => {
+        const a = await advanced();
+        return a.length > 0 ? a : null;
+      });
+      expect(told).to.have.length(1);
+      expect(told[0]!.reads!.map((x) => x.fetchId)).to.deep.equal([21]);
+      expect(told[0]!.reads![0]!.result).to.deep.include({ errorCode: 0, highWatermark: 1, logEndOffset: 1 });
+      expect(told[0]!.reads![0]!.result.records.length).to.equal(0);
+      // follower 3's fetch, answered at once for its high watermark, left no watch behind (a
+      // consumer's waits, so that the broker is told of the next change)
+      await read(r, -1, 1, { watch: true, fetchId: 25, watchUntil: until });
+      sys.send(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1, 2, 3, 4], replicas: [1, 2, 3, 4], partitionEpoch: 1 }) });
+      await checkFor(async () => (await advanced()).length === 2);
+      expect((await advanced())[1]!.reads).to.equal(undefined);
+    });
+
+    it('is not read again for a high watermark it already has, nor once its fetch has timed out', async () => {
+      const r = spawn(state({ isr: [1, 2, 3], replicas: [1, 2, 3] }));
+      await produce(r, 1, batch(1));
+      await read(r, 2, 1);
+      await read(r, 3, 1);
+      expect((await describe_(r)).highWatermark).to.equal(1);
+      // follower 2 knows high watermark 1, the leader's: it waits
+      const same = await read(r, 2, 1, { watch: true, fetchId: 22, watchUntil: clock.now() + 500, replicaHighWatermark: 1 });
+      expect(same).to.deep.include({ errorCode: 0, highWatermark: 1 });
+      // a change of the partition state tells the broker, with no read for that fetch
+      sys.send(r, { type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: state({ isr: [1, 2, 3], replicas: [1, 2, 3], partitionEpoch: 1 }) });
+      const told = await checkFor(async () => {
+        const a = await advanced();
+        return a.length > 0 ? a : null;
+      });
+      expect(told).to.have.length(1);
+      expect(told[0]!.reads).to.equal(undefined);
+      // a fetch whose high watermark falls behind once its wait has passed (the injected clock) is
+      // left to the broker's re-read: its fetch has been answered already
+      await produce(r, 1, batch(1));
+      expect((await read(r, 2, 1)).records.length).to.be.greaterThan(0);
+      await read(r, 2, 2, { watch: true, fetchId: 24, watchUntil: clock.now() + 500, replicaHighWatermark: 1 });
+      clock.advance(501);
+      expect(await read(r, 3, 2)).to.deep.include({ highWatermark: 2 });
+      await checkFor(async () => (await advanced()).length === 2);
+      expect((await advanced())[1]!.reads).to.equal(undefined);
+    });
+  });
+
   it("answers the watched reads an append wakes (a consumer's, a follower's) from the appended bytes, reading nothing from the file", async () => {
     // a consumer waiting at the end of a partition with no follower (the high watermark moves with
     // the append), and a caught-up follower waiting at the end of another's

@@ -51,7 +51,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
 
   it('validate only: checked, nothing changed', async () => {
     const before = await finalized(k);
-    expect(before.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'group.version': 1, 'kraft.version': 1, 'metadata.version': 26, 'share.version': 1 });
+    expect(before.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'group.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1 });
     const r = await update(k, 1, [{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }], true);
     expect(r).to.deep.include({ errorCode: NONE, errorMessage: null });
     expect(r.results).to.deep.equal([{ feature: 'group.version', errorCode: NONE, errorMessage: null }]);
@@ -86,7 +86,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       return f.levels['group.version'] === undefined ? f : null;
     });
     expect(after.epoch).to.be.greaterThan(before.epoch);
-    expect(after.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'kraft.version': 1, 'metadata.version': 26, 'share.version': 1 });
+    expect(after.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1 });
     // the consumer group protocol is off, as in Kafka 4.0 with group.version 0
     const join = () => k.call(ApiKeys.ConsumerGroupHeartbeat, 0, { groupId: 'gv-wire', memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], serverAssignor: null, topicPartitions: [] });
     await checkFor(async () => (await join()).errorCode === ErrorCode.UNSUPPORTED_VERSION);
@@ -113,7 +113,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       'eligible.leader.replicas.version': { minVersion: 0, maxVersion: 1 },
       'group.version': { minVersion: 0, maxVersion: 1 },
       'kraft.version': { minVersion: 0, maxVersion: 1 },
-      'metadata.version': { minVersion: 22, maxVersion: 26 },
+      'metadata.version': { minVersion: 22, maxVersion: 27 },
       'share.version': { minVersion: 0, maxVersion: 1 },
       'transaction.version': { minVersion: 0, maxVersion: 2 },
     });
@@ -121,7 +121,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       'eligible.leader.replicas.version': { minVersionLevel: 1, maxVersionLevel: 1 },
       'group.version': { minVersionLevel: 1, maxVersionLevel: 1 },
       'kraft.version': { minVersionLevel: 1, maxVersionLevel: 1 },
-      'metadata.version': { minVersionLevel: 26, maxVersionLevel: 26 },
+      'metadata.version': { minVersionLevel: 27, maxVersionLevel: 27 },
       'share.version': { minVersionLevel: 1, maxVersionLevel: 1 },
     });
     expect(md.finalizedFeaturesEpoch).to.be.a('number');

@@ -36,18 +36,18 @@ describe('Kafka API: ApiVersions', function () {
       { name: 'eligible.leader.replicas.version', minVersion: 0, maxVersion: 1 },
       { name: 'group.version', minVersion: 0, maxVersion: 1 },
       { name: 'kraft.version', minVersion: 0, maxVersion: 1 },
-      { name: 'metadata.version', minVersion: 22, maxVersion: 26 },
+      { name: 'metadata.version', minVersion: 22, maxVersion: 27 },
       { name: 'share.version', minVersion: 0, maxVersion: 1 },
       { name: 'transaction.version', minVersion: 0, maxVersion: 2 },
     ]);
-    expect(v3.supportedFeatures).to.deep.equal([{ name: 'metadata.version', minVersion: 22, maxVersion: 26 }]);
+    expect(v3.supportedFeatures).to.deep.equal([{ name: 'metadata.version', minVersion: 22, maxVersion: 27 }]);
     // a new cluster's defaults, finalized by its first active controller; levels at 0 are not listed
     for (const r of [v3, v4]) {
       expect(r.finalizedFeatures).to.deep.equal([
         { name: 'eligible.leader.replicas.version', maxVersionLevel: 1, minVersionLevel: 1 },
         { name: 'group.version', maxVersionLevel: 1, minVersionLevel: 1 },
         { name: 'kraft.version', maxVersionLevel: 1, minVersionLevel: 1 },
-        { name: 'metadata.version', maxVersionLevel: 26, minVersionLevel: 26 },
+        { name: 'metadata.version', maxVersionLevel: 27, minVersionLevel: 27 },
         { name: 'share.version', maxVersionLevel: 1, minVersionLevel: 1 },
       ]);
       expect(r.finalizedFeaturesEpoch).to.be.greaterThan(0);
