@@ -226,15 +226,17 @@ describe('actors/consumer as a KIP-848 group member (group.protocol consumer)', 
     await h.expectNone('ConsumerGroupHeartbeat');
   });
 
-  it('close commits the processed offsets, then leaves with epoch -1', async () => {
+  it("close commits the processed offsets, then revokes its partitions (Kafka's onLeavePrepare), then leaves with epoch -1", async () => {
     const memberId = await joined([0], 3);
     await h.poll([{ topic: 'orders', partition: 0, offset: 4 }]);
     const closing = h.ask<{ type: string; errorCode: number }>({ type: 'Close' });
     const commit = await h.next('OffsetCommit');
     expect(commit.msg).to.include({ memberId, generationId: 3 });
     await h.expectNone('ConsumerGroupHeartbeat');
+    expect(h.eventKinds()).to.not.include('partitions.revoked');
     h.answer(commit, commitOk(commit));
     const leave = await h.next('ConsumerGroupHeartbeat');
+    expect(h.events.filter((e) => e.kind === 'partitions.revoked')).to.deep.equal([{ kind: 'partitions.revoked', partitions: [{ topic: 'orders', partition: 0 }] }]);
     expect(leave.msg).to.include({ memberId, memberEpoch: -1, instanceId: null });
     h.answer(leave, hbOk(leave, -1, null));
     expect(await closing).to.deep.equal({ type: 'Closed', errorCode: ErrorCode.NONE });
