@@ -88,11 +88,8 @@ import {
 import {
   closeTelemetry,
   describeTelemetry,
-  onClientInstanceIdDeadline,
-  onGetClientInstanceId,
-  onTelemetryAnswer,
-  onTelemetryTick,
   startTelemetry,
+  telemetryHandlers,
   whenTelemetryClosed,
   type TelemetryHost,
   type TelemetryLoop,
@@ -849,21 +846,7 @@ export const consumer = defineActor<ConsumerState, ConsumerMsg, ConsumerArgs>({
       if (token) whenTelemetryClosed(s.telemetry, () => ctx.replyTo(token, { type: 'Closed', errorCode: ErrorCode.NONE }));
     },
 
-    TelemetryTick(s, _m, ctx) {
-      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
-    },
-
-    TelemetryAnswer(s, m, ctx) {
-      onTelemetryAnswer(s.telemetry, m, ctx);
-    },
-
-    GetClientInstanceId(s, m, ctx) {
-      onGetClientInstanceId(s.telemetry, m, ctx);
-    },
-
-    ClientInstanceIdDeadline(s, _m, ctx) {
-      onClientInstanceIdDeadline(s.telemetry, ctx);
-    },
+    ...telemetryHandlers(telemetryHost),
 
     Metrics(s, _m, ctx) {
       ctx.reply({ type: 'ConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId, [...s.assigned.values()]) } satisfies ConsumerMetricsReply);

@@ -43,11 +43,8 @@ import { askTxnCoordinator, txnOffsetCommit, type TxnRpcEnv, type TxnRpcResult }
 import {
   closeTelemetry,
   describeTelemetry,
-  onClientInstanceIdDeadline,
-  onGetClientInstanceId,
-  onTelemetryAnswer,
-  onTelemetryTick,
   startTelemetry,
+  telemetryHandlers,
   whenTelemetryClosed,
   type TelemetryHost,
   type TelemetryLoop,
@@ -1207,21 +1204,7 @@ export const producer = defineActor<ProducerState, ProducerMsg, ProducerArgs>({
       drain(s, ctx);
     },
 
-    TelemetryTick(s, _m, ctx) {
-      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
-    },
-
-    TelemetryAnswer(s, m, ctx) {
-      onTelemetryAnswer(s.telemetry, m, ctx);
-    },
-
-    GetClientInstanceId(s, m, ctx) {
-      onGetClientInstanceId(s.telemetry, m, ctx);
-    },
-
-    ClientInstanceIdDeadline(s, _m, ctx) {
-      onClientInstanceIdDeadline(s.telemetry, ctx);
-    },
+    ...telemetryHandlers(telemetryHost),
 
     Drain(s, _m, ctx) {
       s.drainQueued = false;

@@ -72,11 +72,8 @@ import { ShareConsumerMetrics, type FetchTally } from './share-consumer-metrics.
 import {
   closeTelemetry,
   describeTelemetry,
-  onClientInstanceIdDeadline,
-  onGetClientInstanceId,
-  onTelemetryAnswer,
-  onTelemetryTick,
   startTelemetry,
+  telemetryHandlers,
   whenTelemetryClosed,
   type TelemetryHost,
   type TelemetryLoop,
@@ -1048,21 +1045,7 @@ export const shareConsumer = defineActor<ShareConsumerState, ShareConsumerMsg, S
       } satisfies ShareConsumerDescription);
     },
 
-    TelemetryTick(s, _m, ctx) {
-      onTelemetryTick(s.telemetry, telemetryHost(s), ctx);
-    },
-
-    TelemetryAnswer(s, m, ctx) {
-      onTelemetryAnswer(s.telemetry, m, ctx);
-    },
-
-    GetClientInstanceId(s, m, ctx) {
-      onGetClientInstanceId(s.telemetry, m, ctx);
-    },
-
-    ClientInstanceIdDeadline(s, _m, ctx) {
-      onClientInstanceIdDeadline(s.telemetry, ctx);
-    },
+    ...telemetryHandlers(telemetryHost),
 
     Metrics(s, _m, ctx) {
       ctx.reply({ type: 'ShareConsumerMetrics', metrics: s.metrics.snapshot(ctx.clock.now(), s.config.clientId) } satisfies ShareConsumerMetricsReply);

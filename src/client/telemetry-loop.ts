@@ -331,3 +331,25 @@ function armIdTimer(loop: TelemetryLoop, ctx: Ctx): void {
   const next = Math.min(...loop.idWaiters.map((w) => w.deadline));
   ctx.timers.startSingle(INSTANCE_ID_TIMER, Math.min(Math.max(0, next - ctx.clock.now()), MAX_TIMER_MS), { type: 'ClientInstanceIdDeadline' });
 }
+
+/**
+ * The four telemetry handlers of a client actor whose state holds its loop as `telemetry`, to
+ * spread into its handlers (the producer, consumer and share consumer wire them alike; the
+ * admin fetches metadata before a due push and counts the loop's requests, so it has its own).
+ */
+export function telemetryHandlers<S extends { telemetry: TelemetryLoop | null }>(host: (s: S) => TelemetryHost) {
+  return {
+    TelemetryTick(s: S, _m: Extract<TelemetryMsg, { type: 'TelemetryTick' }>, ctx: TelemetryContext): void {
+      onTelemetryTick(s.telemetry, host(s), ctx);
+    },
+    TelemetryAnswer(s: S, m: Extract<TelemetryMsg, { type: 'TelemetryAnswer' }>, ctx: TelemetryContext): void {
+      onTelemetryAnswer(s.telemetry, m, ctx);
+    },
+    GetClientInstanceId(s: S, m: Extract<TelemetryMsg, { type: 'GetClientInstanceId' }>, ctx: TelemetryRequestContext): void {
+      onGetClientInstanceId(s.telemetry, m, ctx);
+    },
+    ClientInstanceIdDeadline(s: S, _m: Extract<TelemetryMsg, { type: 'ClientInstanceIdDeadline' }>, ctx: TelemetryContext): void {
+      onClientInstanceIdDeadline(s.telemetry, ctx);
+    },
+  };
+}
