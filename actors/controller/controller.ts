@@ -1467,9 +1467,19 @@ async function handleAlterPartitionReassignments(s: ControllerState, m: Extract<
 /**
  * Commits records that change no partition (ACLs, dynamic broker configs, client quotas) and, when
  * something changed, sends every broker the metadata; `what` names the change in the log. The
- * answers of `results` still at NONE take a failed commit's error.
+ * answers of `results` still at NONE take a failed commit's error. `alsoPartitions`, when given,
+ * names partitions whose replicas get LeaderAndIsr too once it is committed (each partition one
+ * request, whether a ClearElr emptied it or not).
  */
-async function commitMetadataOnly(s: ControllerState, ctx: Ctx, records: MetadataRecord[], results: { errorCode: number; errorMessage: string | null }[], what: string, fields: () => Record<string, unknown>): Promise<void> {
+async function commitMetadataOnly(
+  s: ControllerState,
+  ctx: Ctx,
+  records: MetadataRecord[],
+  results: { errorCode: number; errorMessage: string | null }[],
+  what: string,
+  fields: () => Record<string, unknown>,
+  alsoPartitions?: () => TopicPartition[],
+): Promise<void> {
   if (records.length === 0) return;
   // a ClearElr gives the partitions it empties a new partition epoch: their replicas learn it
   const cleared = elrClearedPartitions(s.metadata, records);
@@ -1481,6 +1491,8 @@ async function commitMetadataOnly(s: ControllerState, ctx: Ctx, records: Metadat
   }
   const out = new Outbox();
   out.addForPartitions(s.metadata, cleared, false);
+  // the outbox keeps one LeaderAndIsr per partition and replica
+  if (alsoPartitions) out.addForPartitions(s.metadata, alsoPartitions(), false);
   out.flush(s, ctx, true);
   ctx.log.info(what, fields());
 }
@@ -1533,13 +1545,11 @@ async function handleUpdateFeatures(s: ControllerState, m: Extract<ControllerMsg
   // KIP-966: ELR turned off clears every ELR and LastKnownElr
   if (elrWas && !isElrEnabled(check.levels)) records.push({ type: 'ClearElr', topic: '' });
   const results = [{ errorCode: ErrorCode.NONE as number, errorMessage: null as string | null }];
-  await commitMetadataOnly(s, ctx, records, results, 'feature levels changed', () => ({ updates: m.updates.map((u) => `${u.feature}=${check.levels[u.feature] ?? 0}`), epoch: s.metadata.featuresEpoch }));
-  if (results[0]!.errorCode === ErrorCode.NONE && elrWas !== isElrEnabled(s.metadata.features)) {
-    // every leader learns whether to hold its high watermark below min.insync.replicas
-    const out = new Outbox();
-    out.addForPartitions(s.metadata, [...s.metadata.topics.values()].flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition }))), false);
-    out.flush(s, ctx, false);
-  }
+  // with ELR turned on or off every leader learns whether to hold its high watermark below
+  // min.insync.replicas: every partition gets LeaderAndIsr once (a partition a ClearElr emptied too)
+  const elrChanges = elrWas !== isElrEnabled(check.levels);
+  const everyPartition = () => [...s.metadata.topics.values()].flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition })));
+  await commitMetadataOnly(s, ctx, records, results, 'feature levels changed', () => ({ updates: m.updates.map((u) => `${u.feature}=${check.levels[u.feature] ?? 0}`), epoch: s.metadata.featuresEpoch }), elrChanges ? everyPartition : undefined);
   reply(results[0]!.errorCode, results[0]!.errorMessage);
 }
 

@@ -211,6 +211,10 @@ describe('actors/controller: eligible leader replicas through the controller', (
       const resent = h.leaderAndIsr(1).find((x) => x.topic === 'p');
       expect(resent, 'the leader is told again').to.deep.include({ leader: 1, isr: [1] });
       expect(resent).to.not.have.property('eligibleLeaderReplicasEnabled');
+      // once, though the ClearElr emptied p's ELR (a new partition epoch) and the feature changed
+      // (broker 1, the only live one, is a replica of p alone)
+      expect(h.received(1, 'LeaderAndIsrRequest'), 'one request to the leader').to.have.length(1);
+      expect(h.leaderAndIsr(1).map((x) => `${x.topic}-${x.partition}`)).to.deep.equal(['p-0']);
 
       // at 0, the ISR shrinks with no ELR
       await h.heartbeatAll([2]); // 2 is unfenced
