@@ -402,7 +402,7 @@ export async function perfProduceWithFlags(f: ParsedFlags<typeof PRODUCE_FLAGS>)
   if (r.cpu) rows.push([target.kind === 'running' ? 'CPU while sending (this process)' : 'CPU while sending', formatCpu(r.cpu)]);
   if (r.traffic) rows.push(["the client's thread and the brokers", formatTraffic(r.traffic)]);
   const kernel = brokerKernelMsPerGiB(r);
-  if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: README, findings)`]);
+  if (kernel !== null) rows.push(["brokers' kernel time per GiB sent", `${kernel.toFixed(0)} ms (the page cache's cost: benchmarks/FINDINGS.md)`]);
   if (limits) {
     const ratios = produceRatios(r, limits, o, transport);
     rows.push([`raw fs.writeSync ${o.batchSize} B chunks${o.replicationFactor > 1 ? ` / RF ${o.replicationFactor}` : ''}`, `${(limits.fsWriteMiBs / o.replicationFactor).toFixed(0)} MiB/s (ratio ${formatRatio(ratios.fs)})`]);

@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     // V8 heaps start a mark-compact every 1-2 s for a while (incremental marking started at
     // ~13 MB of a ~27 MB limit), each stalling a broker 4-7 ms plus marking steps of up to
     // 12 ms, and the p99 measured that aftermath (4.1-9.0 ms against 2.4-2.8 without the RF 3
-    // step before it; README)
+    // step before it; benchmarks/FINDINGS.md)
     // what the machine takes from two busy threads just before: the stalls under the p99
     log('two threads spinning on the clock for 1 s (stalls the machine imposes)');
     const stalls = await measureCoreStalls(2, 1000);
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
 
     // produce, RF 3, acks all, once the RF 1 topic is gone: RF 3 writes ~800 MB over its
     // replicas, and with the RF 1 topic's ~260 MB still held the page cache would cross the
-    // point where this machine's writes slow down (README); its row goes second in the table
+    // point where this machine's writes slow down (benchmarks/FINDINGS.md); its row goes second in the table
     const p3 = defaultProduceOptions({ topic: 'bench-rf3', records: n(2_000_000), acks: -1, replicationFactor: 3, minInsyncReplicas: 2, label: 'produce rf3' });
     await createTopic(admin, p3.topic, 6, 3, topicConfig(p3));
     const r3 = await runProduce(cluster, p3);
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     // is the figure, and the limit measured at the start is shown beside it
     const K_ROUNDS = 5;
     // Each pair also reports the kernel time per GiB written, by the brokers' threads and by
-    // fs.writeSync: what decides a slow run is the page cache's cost in the kernel (README)
+    // fs.writeSync: what decides a slow run is the page cache's cost in the kernel (benchmarks/FINDINGS.md)
     const kRuns: { run: Awaited<ReturnType<typeof runProduce>>; rawMiBs: number; rawKernelMsPerGiB: number | null; brokerKernelMsPerGiB: number | null }[] = [];
     for (let round = 0; round < K_ROUNDS; round++) {
       const pk = defaultProduceOptions({ topic: `bench-1k-${round}`, records: n(400_000), recordSize: 1024, acks: 1, replicationFactor: 1, label: `produce 1 KiB (${round + 1} of ${K_ROUNDS})` });

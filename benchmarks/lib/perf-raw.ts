@@ -50,7 +50,7 @@ export function measureFsWrite(chunkBytes: number, totalBytes = 256 * MiB, round
  * One fs.writeSync run of `totalBytes` to a fresh file (removed after): MiB/s, and the kernel
  * time it took per GiB written (this thread's system time, 10 ms steps; null off Linux). The
  * kernel time is what the page cache cost: on this VM it swings about fivefold with the memory
- * the kernel hands out (README, findings), and a broker's writes pay the same.
+ * the kernel hands out (benchmarks/FINDINGS.md, findings), and a broker's writes pay the same.
  */
 export function measureFsWriteOnce(chunkBytes: number, totalBytes: number): { mibPerSec: number; kernelMsPerGiB: number | null } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-rawfs-'));
