@@ -103,7 +103,7 @@ export const FEATURES: readonly FeatureDefinition[] = [
   // Kafka's ShareVersion: 1 bootstrapped by 4.2-IV0 (a preview in 4.1)
   { name: SHARE_VERSION, min: 0, max: 1, defaultLevel: 1, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 28] },
   // Kafka's TransactionVersion: 1 and 2 bootstrapped by 4.0-IV2
-  { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 0, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 24, 24] },
+  { name: TRANSACTION_VERSION, min: 0, max: 2, defaultLevel: 2, bootstrapMetadataVersions: [MINIMUM_METADATA_VERSION, 24, 24] },
 ];
 
 /** The features a release sets besides metadata.version, in the order of Kafka's Feature enum (as its tools list them). */

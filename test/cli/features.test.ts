@@ -171,7 +171,7 @@ describe('cli/commands/features: against a cluster', function () {
       'Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
       'Feature: metadata.version\tSupportedMinVersion: 4.0-IV0\tSupportedMaxVersion: 4.1-IV1\tFinalizedVersionLevel: 4.1-IV1',
       'Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1',
-      'Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 0',
+      'Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2',
     ]);
     for (const l of lines) expect(l).to.match(/\tEpoch: \d+$/);
   });
@@ -192,14 +192,15 @@ describe('cli/commands/features: against a cluster', function () {
     expect((await c.run('features', ['upgrade', '--feature', 'group.version=1'])).code).to.equal(0);
   });
 
-  it('upgrade and downgrade transaction.version (KIP-890 part 2)', async () => {
+  it('downgrade and upgrade transaction.version (KIP-890 part 2; a new cluster has it at 2)', async () => {
     const level = async () => /^Feature: transaction.version\t.*\tFinalizedVersionLevel: (\d+)\t/m.exec((await c.run('features', ['describe'])).stdout)![1]!;
-    const up = await c.run('features', ['upgrade', '--feature', 'transaction.version=2']);
-    expect([up.code, up.stdout.trim()], up.stderr).to.deep.equal([0, 'transaction.version was upgraded to 2.']);
     expect(await level()).to.equal('2');
     const down = await c.run('features', ['downgrade', '--feature', 'transaction.version=0']);
     expect([down.code, down.stdout.trim()], down.stderr).to.deep.equal([0, 'transaction.version was downgraded to 0.']);
     expect(await level()).to.equal('0');
+    const up = await c.run('features', ['upgrade', '--feature', 'transaction.version=2']);
+    expect([up.code, up.stdout.trim()], up.stderr).to.deep.equal([0, 'transaction.version was upgraded to 2.']);
+    expect(await level()).to.equal('2');
   });
 
   const FAILED = 'The update failed for all features since the following feature had an error: ';
@@ -210,7 +211,7 @@ describe('cli/commands/features: against a cluster', function () {
     expect(r.code, r.stderr).to.equal(0);
     return Object.fromEntries([...r.stdout.matchAll(/^Feature: (\S+)\t.*\tFinalizedVersionLevel: (\S+)\t/gm)].map((m) => [m[1]!, m[2]!]));
   };
-  const NEW_CLUSTER = { 'eligible.leader.replicas.version': '1', 'group.version': '1', 'kraft.version': '1', 'metadata.version': '4.1-IV1', 'share.version': '1', 'transaction.version': '0' };
+  const NEW_CLUSTER = { 'eligible.leader.replicas.version': '1', 'group.version': '1', 'kraft.version': '1', 'metadata.version': '4.1-IV1', 'share.version': '1', 'transaction.version': '2' };
 
   it("a refused update exits 1 with Kafka's lines for each feature (the deprecated --metadata noted first), nothing changed", async () => {
     const r = await c.run('features', ['upgrade', '--feature', 'group.version=2', '--metadata', '4.1-IV1']);
@@ -236,7 +237,6 @@ describe('cli/commands/features: against a cluster', function () {
 
   it('--release-version: upgrade and downgrade every feature to what a release gives it, --dry-run changing nothing', async () => {
     expect(await finalized()).to.deep.equal(NEW_CLUSTER);
-    expect((await c.run('features', ['upgrade', '--feature', 'transaction.version=2'])).code).to.equal(0);
 
     // an upgrade to samsa's latest release leaves out the features it has at 0 (share.version)
     const upLines = (verb: string) => [
@@ -250,7 +250,7 @@ describe('cli/commands/features: against a cluster', function () {
     expect([upDry.code, upDry.stdout.trimEnd().split('\n')], upDry.stderr).to.deep.equal([0, upLines('can be')]);
     const up = await c.run('features', ['upgrade', '--release-version', '4.1']);
     expect([up.code, up.stdout.trimEnd().split('\n')], up.stderr).to.deep.equal([0, upLines('was')]);
-    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'transaction.version': '2' });
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
 
     // a downgrade names every feature, those at 0 too: 4.0-IV2 has ELR off and metadata.version 24
     const downLines = (verb: string) => [
@@ -263,12 +263,12 @@ describe('cli/commands/features: against a cluster', function () {
     ];
     const downDry = await c.run('features', ['downgrade', '--release-version', '4.0-IV2', '--dry-run']);
     expect([downDry.code, downDry.stdout.trimEnd().split('\n')], downDry.stderr).to.deep.equal([0, downLines('can be')]);
-    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'transaction.version': '2' });
+    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
     const unsafeDry = await c.run('features', ['downgrade', '--release-version', '4.0-IV2', '--unsafe', '--dry-run']);
     expect([unsafeDry.code, unsafeDry.stdout.trimEnd().split('\n')], unsafeDry.stderr).to.deep.equal([0, downLines('can be')]);
     const down = await c.run('features', ['downgrade', '--release-version', '4.0-IV2']);
     expect([down.code, down.stdout.trimEnd().split('\n')], down.stderr).to.deep.equal([0, downLines('was')]);
-    const at402 = { ...NEW_CLUSTER, 'eligible.leader.replicas.version': '0', 'metadata.version': '4.0-IV2', 'share.version': '0', 'transaction.version': '2' };
+    const at402 = { ...NEW_CLUSTER, 'eligible.leader.replicas.version': '0', 'metadata.version': '4.0-IV2', 'share.version': '0' };
     expect(await finalized()).to.deep.equal(at402);
 
     // below 4.0-IV1 the ELR records would be lost: refused, as Kafka refuses a downgrade past a level that changed the metadata
@@ -282,9 +282,8 @@ describe('cli/commands/features: against a cluster', function () {
     // the release upgrade does not bring share.version back: 4.1-IV1 has it at 0
     const again = await c.run('features', ['upgrade', '--release-version', '4.1-IV1']);
     expect([again.code, again.stdout.trimEnd().split('\n')], again.stderr).to.deep.equal([0, upLines('was')]);
-    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'share.version': '0', 'transaction.version': '2' });
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'share.version': '0' });
     expect((await c.run('features', ['upgrade', '--feature', 'share.version=1'])).code).to.equal(0);
-    expect((await c.run('features', ['downgrade', '--feature', 'transaction.version=0'])).code).to.equal(0);
     expect(await finalized()).to.deep.equal(NEW_CLUSTER);
   });
 
@@ -312,9 +311,11 @@ describe('cli/commands/features: against a cluster', function () {
     expect(await finalized()).to.deep.equal(NEW_CLUSTER);
 
     // the release has transaction.version at 2 where the cluster has 0: the downgrade is refused whole (share.version stays 1)
+    expect((await c.run('features', ['downgrade', '--feature', 'transaction.version=0'])).code).to.equal(0);
     const raise = await c.run('features', ['downgrade', '--release-version', '4.1-IV0']);
     expect(raise.code).to.equal(1);
     expect(raise.stdout).to.include(`Could not downgrade share.version to 0. ${FAILED}Invalid update version 2 for feature transaction.version. Can't downgrade to a newer version.\n`);
-    expect(await finalized()).to.deep.equal(NEW_CLUSTER);
+    expect(await finalized()).to.deep.equal({ ...NEW_CLUSTER, 'transaction.version': '0' });
+    expect((await c.run('features', ['upgrade', '--feature', 'transaction.version=2'])).code).to.equal(0);
   });
 });

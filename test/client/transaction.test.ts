@@ -54,7 +54,7 @@ for (const transactionVersion of [0, 2]) describe(`client/transaction (transacti
       },
     });
     samsa = c.samsa();
-    if (transactionVersion > 0) await finalizeTransactionVersion(samsa, transactionVersion);
+    await finalizeTransactionVersion(samsa, transactionVersion);
     for (const t of ['tx-commit', 'tx-abort', 'tx-offsets', 'tx-fence', 'tx-misuse', 'tx-eos']) await c.client.createTopic(t, 2, 3);
     // a batch above 1 KiB is refused by the brokers (MESSAGE_TOO_LARGE), not by the producer
     await c.client.createTopic('tx-small', 1, 3, { 'max.message.bytes': 1024 });

@@ -24,7 +24,7 @@ import {
 
 const CURRENT = { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
 /** A new cluster's levels. */
-const NEW_CLUSTER = { 'eligible.leader.replicas.version': 1, 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 };
+const NEW_CLUSTER = { 'eligible.leader.replicas.version': 1, 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1, 'transaction.version': 2 };
 const up = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.Upgrade });
 const safe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.SafeDowngrade });
 const unsafe = (feature: string, level: number): FeatureUpdate => ({ feature, level, upgradeType: UpgradeType.UnsafeDowngrade });
@@ -38,7 +38,7 @@ function refused(updates: FeatureUpdate[], why: RegExp, current: Record<string, 
 }
 
 describe('protocol/features', () => {
-  it("a new cluster's levels: metadata.version 4.1-IV1 (Kafka 4.2's LATEST_PRODUCTION), eligible.leader.replicas.version 1, group.version 1, kraft.version 1, share.version 1 (transaction.version 0 is not finalized)", () => {
+  it("a new cluster's levels: metadata.version 4.1-IV1 (Kafka 4.2's LATEST_PRODUCTION), eligible.leader.replicas.version 1, group.version 1, kraft.version 1, share.version 1, transaction.version 2 (as Kafka 4.2 bootstraps 4.1-IV1)", () => {
     expect(defaultFeatureLevels()).to.deep.equal(NEW_CLUSTER);
     expect(isElrEnabled(NEW_CLUSTER)).to.equal(true);
     expect(isElrEnabled(CURRENT)).to.equal(false);
@@ -170,7 +170,7 @@ describe('protocol/features', () => {
     });
 
     it('may be lowered to 0 (safe) and raised again; metadata.version cannot go back below 4.0-IV1 once there', () => {
-      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('eligible.leader.replicas.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1 } });
+      expect(checkFeatureUpdates(NEW_CLUSTER, [safe('eligible.leader.replicas.version', 0)])).to.deep.equal({ ok: true, levels: { 'metadata.version': 27, 'group.version': 1, 'kraft.version': 1, 'share.version': 1, 'transaction.version': 2 } });
       refused([safe('metadata.version', 22)], /^Unsupported metadata\.version downgrade from 27 to 22\./, NEW_CLUSTER);
       // 4.0-IV2 to 4.1-IV1 changed no metadata: a safe downgrade among them passes (ELR keeps its 4.0-IV1)
       expect(checkFeatureUpdates(NEW_CLUSTER, [safe('metadata.version', 23)]).ok).to.equal(true);

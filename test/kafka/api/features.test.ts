@@ -51,7 +51,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
 
   it('validate only: checked, nothing changed', async () => {
     const before = await finalized(k);
-    expect(before.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'group.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1 });
+    expect(before.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'group.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1, 'transaction.version': 2 });
     const r = await update(k, 1, [{ feature: 'group.version', maxVersionLevel: 0, upgradeType: SAFE }], true);
     expect(r).to.deep.include({ errorCode: NONE, errorMessage: null });
     expect(r.results).to.deep.equal([{ feature: 'group.version', errorCode: NONE, errorMessage: null }]);
@@ -86,7 +86,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       return f.levels['group.version'] === undefined ? f : null;
     });
     expect(after.epoch).to.be.greaterThan(before.epoch);
-    expect(after.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1 });
+    expect(after.levels).to.deep.equal({ 'eligible.leader.replicas.version': 1, 'kraft.version': 1, 'metadata.version': 27, 'share.version': 1, 'transaction.version': 2 });
     // the consumer group protocol is off, as in Kafka 4.0 with group.version 0
     const join = () => k.call(ApiKeys.ConsumerGroupHeartbeat, 0, { groupId: 'gv-wire', memberId: '', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 30_000, subscribedTopicNames: ['t'], serverAssignor: null, topicPartitions: [] });
     await checkFor(async () => (await join()).errorCode === ErrorCode.UNSUPPORTED_VERSION);
@@ -123,6 +123,7 @@ describe('Kafka API: UpdateFeatures and the features of ApiVersions', function (
       'kraft.version': { minVersionLevel: 1, maxVersionLevel: 1 },
       'metadata.version': { minVersionLevel: 27, maxVersionLevel: 27 },
       'share.version': { minVersionLevel: 1, maxVersionLevel: 1 },
+      'transaction.version': { minVersionLevel: 2, maxVersionLevel: 2 },
     });
     expect(md.finalizedFeaturesEpoch).to.be.a('number');
     await admin.updateFeatures({ 'group.version': { maxVersionLevel: 0, upgradeType: 'safe-downgrade' } }, { validateOnly: true });

@@ -213,10 +213,20 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
     });
 
     it('transactional batches by id: verified with the coordinator (TRANSACTION_ABORTABLE until added), and at transaction.version 2 added by the broker', async () => {
+      const to = leaderOf('beta', 0);
+      const finalizeTransactionVersion = async (level: number) => {
+        const r = await k.call(ApiKeys.UpdateFeatures, 1, { timeoutMs: 10_000, featureUpdates: [{ feature: 'transaction.version', maxVersionLevel: level, upgradeType: level < 2 ? 2 : 1 }], validateOnly: false });
+        expect(r.errorCode, r.errorMessage).to.equal(ErrorCode.NONE);
+        await checkFor(async () => {
+          const v = await to.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
+          return (v.finalizedFeatures.find((f: { name: string; maxVersionLevel: number }) => f.name === 'transaction.version')?.maxVersionLevel ?? 0) === level;
+        }, 10_000, 20);
+      };
+      // transaction.version 0 (a new cluster has 2): the producer adds its partitions
+      await finalizeTransactionVersion(0);
       const started = await startTransactionalProducer(k, 'by-id');
       open.push(started.k);
       const { producerId, producerEpoch } = started;
-      const to = leaderOf('beta', 0);
       const before = await logEnd('beta', 0);
       const early = await to.call(ApiKeys.Produce, 13, produceById([[id('beta'), 0, txnBatch(producerId, producerEpoch, 0, 'early')]], { transactionalId: 'by-id' }));
       expect(early.responses[0].partitionResponses[0].errorCode).to.equal(ErrorCode.TRANSACTION_ABORTABLE);
@@ -228,12 +238,7 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
       expect((await started.k.call(ApiKeys.EndTxn, 4, { transactionalId: 'by-id', producerId, producerEpoch, committed: true })).errorCode).to.equal(ErrorCode.NONE);
 
       // transaction.version 2: the broker adds the partition itself
-      const up = await k.call(ApiKeys.UpdateFeatures, 1, { timeoutMs: 10_000, featureUpdates: [{ feature: 'transaction.version', maxVersionLevel: 2, upgradeType: 1 }], validateOnly: false });
-      expect(up.errorCode, up.errorMessage).to.equal(ErrorCode.NONE);
-      await checkFor(async () => {
-        const v = await to.call(ApiKeys.ApiVersions, 4, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-        return v.finalizedFeatures.some((f: { name: string; maxVersionLevel: number }) => f.name === 'transaction.version' && f.maxVersionLevel === 2);
-      }, 10_000, 20);
+      await finalizeTransactionVersion(2);
       const v2 = await startTransactionalProducer(k, 'by-id-v2');
       open.push(v2.k);
       const alphaEnd = await logEnd('alpha', 0);

@@ -49,6 +49,7 @@ describe('Kafka API: ApiVersions', function () {
         { name: 'kraft.version', maxVersionLevel: 1, minVersionLevel: 1 },
         { name: 'metadata.version', maxVersionLevel: 27, minVersionLevel: 27 },
         { name: 'share.version', maxVersionLevel: 1, minVersionLevel: 1 },
+        { name: 'transaction.version', maxVersionLevel: 2, minVersionLevel: 2 },
       ]);
       expect(r.finalizedFeaturesEpoch).to.be.greaterThan(0);
     }
