@@ -130,7 +130,7 @@ import {
   type TopicRecord,
 } from './metadata-state.js';
 import { cancelReassignment, completionChange, isReassigning, removedReplicas, replicationFactorChange, startReassignment, targetReplicas, validateTarget } from './reassignments.js';
-import { ELIGIBLE_LEADER_REPLICAS_VERSION, checkFeatureUpdates, defaultFeatureLevels, isElrEnabled } from '../../src/protocol/features.js';
+import { ELIGIBLE_LEADER_REPLICAS_VERSION, bootstrapFeatureLevels, checkFeatureUpdates, isElrEnabled, type BootstrapFeatures } from '../../src/protocol/features.js';
 import { MIN_INSYNC_REPLICAS_KEY, changesForUncleanShutdown, clearElrFor, effectiveMinIsr, elrClearedPartitions, elrOn, elrSafetyRecords, maintainElr } from './eligible-leaders.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
@@ -165,6 +165,12 @@ export interface ControllerArgs {
   quorum?: { voterId: number; voters: QuorumVoter[]; contacts?: QuorumVoter[] };
   /** Election jitter in [0, 1), for tests. */
   quorumRandom?: () => number;
+  /**
+   * The feature levels a new cluster starts with (a topology's `controller.releaseVersion` and
+   * `controller.features`, as Kafka's `kafka-storage format` takes them); absent: samsa's
+   * defaults. Written by the first controller to lead a cluster whose metadata has no levels.
+   */
+  bootstrapFeatures?: BootstrapFeatures;
 }
 
 /** Active: leads the quorum and serves requests. Standby: applies what the leader commits. */
@@ -195,6 +201,8 @@ export interface ControllerState {
   readonly random: PlacementRandom;
   readonly fixedStartIndex: number | null;
   readonly maxElectionsPerBalance: number;
+  /** The levels this controller gives a cluster whose metadata has none (a new one). */
+  readonly bootstrapLevels: Readonly<Record<string, number>>;
   /** tokenId -> the SCRAM credentials the brokers authenticate the token with (derived once). */
   readonly tokenAuthCache: Map<string, TokenAuthEntry>;
 }
@@ -437,6 +445,8 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     throw new ConfigError('clusterId', 'the controller needs a non-empty clusterId');
   }
   const config = parseControllerConfig(args.config ?? {});
+  const bootstrap = bootstrapFeatureLevels(args.bootstrapFeatures ?? {});
+  if (!bootstrap.ok) throw new ConfigError(bootstrap.where, bootstrap.message);
   const q = args.quorum ?? { voterId: 1, voters: [{ id: 1, node: ctx.nodeId }] };
   // outside the initial voters, it observes until added; among them, it must be on this node
   const self = q.voters.find((v) => v.id === q.voterId);
@@ -477,6 +487,7 @@ async function initController(ctx: BaseContext<ControllerMsg>, args: ControllerA
     random: args.placementSeed !== undefined ? seededRandom(args.placementSeed) : defaultRandom,
     fixedStartIndex: typeof args.placementStartIndex === 'number' && args.placementStartIndex >= 0 ? args.placementStartIndex : null,
     maxElectionsPerBalance: Number.isSafeInteger(args.maxElectionsPerBalance) && args.maxElectionsPerBalance! > 0 ? args.maxElectionsPerBalance! : MAX_ELECTIONS_PER_BALANCE,
+    bootstrapLevels: bootstrap.levels,
     tokenAuthCache: new Map(),
   };
   ctx.log.info('controller started', { clusterId: args.clusterId, voterId: q.voterId, voters: q.voters.length, durable: Boolean(args.metadataDir) });
@@ -542,9 +553,10 @@ async function handleQuorumReady(s: ControllerState, m: Extract<QuorumEvent, { t
   const batch = new Batch(s.metadata);
   try {
     batch.add({ type: 'ControllerEpoch', clusterId: s.clusterId, controllerEpoch: s.metadata.controllerEpoch + 1 });
-    // a new cluster, or one made before samsa kept feature levels: the defaults (KIP-584)
+    // a new cluster, or one made before samsa kept feature levels: the topology's levels, else
+    // samsa's defaults (KIP-584)
     if (s.metadata.featuresEpoch === 0) {
-      for (const [name, level] of Object.entries(defaultFeatureLevels())) batch.add({ type: 'FeatureLevel', name, level });
+      for (const [name, level] of Object.entries(s.bootstrapLevels)) batch.add({ type: 'FeatureLevel', name, level });
       // KIP-966: starting with ELR on, min.insync.replicas is cluster-wide (Kafka's ActivationRecordsGenerator)
       if (elrOn(batch.state)) batch.addAll(elrSafetyRecords(batch.state, s.config.minInsyncReplicas));
     }

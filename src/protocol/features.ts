@@ -25,10 +25,10 @@
  *   Produce v12, TxnOffsetCommit v5): the brokers add a producer's partitions to its transaction
  *   as its batches and offsets reach them, and every commit or abort bumps its epoch. 1 is
  *   Kafka's new record format of __transaction_state, which changes nothing in samsa's (its
- *   records carry every field at every level). A new cluster starts at 0, as samsa's did before
- *   it took 4.0-IV2 (Kafka bootstraps 2 from 4.0-IV2 on: samsa keeps KIP-890 part 2 a choice);
- *   it may be raised and lowered (the coordinator ends a
- *   transaction as the EndTxn version its client sends asks).
+ *   records carry every field at every level). A new cluster starts at 2, as Kafka bootstraps it
+ *   from 4.0-IV2 on (a cluster made by an earlier samsa keeps the 0 it had); it may be raised
+ *   and lowered (the coordinator ends a transaction as the EndTxn version its client sends asks,
+ *   so a client that does not speak part 2 runs its transactions as before).
  * - `share.version`: 1 enables share groups (KIP-932: ShareGroupHeartbeat, ShareGroupDescribe,
  *   ShareFetch, ShareAcknowledge and the share group offsets APIs); at 0 they answer
  *   UNSUPPORTED_VERSION, the brokers drop the share partition states they hold (their share
@@ -52,8 +52,10 @@ import {
   MINIMUM_SAMSA_METADATA_VERSION,
   METADATA_VERSIONS,
   metadataChangedBetween,
+  metadataVersionLevel,
   metadataVersionName,
   MINIMUM_METADATA_VERSION,
+  unknownMetadataVersionMessage,
 } from './metadata-version.js';
 
 export interface FeatureDefinition {
@@ -143,6 +145,61 @@ export function defaultFeatureLevels(): Record<string, number> {
   const out: Record<string, number> = {};
   for (const f of FEATURES) if (f.defaultLevel > 0) out[f.name] = f.defaultLevel;
   return out;
+}
+
+/** How a topology sets a new cluster's levels (Kafka's `kafka-storage format --release-version R --feature name=level`). */
+export interface BootstrapFeatures {
+  /** A release ('4.0', '4.0-IV2'): metadata.version at its level and every other feature at the level it gives it. */
+  readonly releaseVersion?: string;
+  /** Levels by feature, over the release's (or samsa's defaults). */
+  readonly features?: Readonly<Record<string, number>>;
+}
+
+/**
+ * The levels a new cluster starts with, as a topology asks for them: the release's (or samsa's
+ * defaults, `defaultFeatureLevels`), then each feature given. Each level must be one samsa
+ * implements (metadata.version 4.0-IV0..4.1-IV1; kraft.version 1, since every samsa quorum is
+ * dynamic) and have its dependencies met (eligible.leader.replicas.version 1 needs metadata.version
+ * 4.0-IV1). A problem names the key it is in (`where`: 'releaseVersion' or 'features.<name>');
+ * levels at 0 are left out, as unfinalized.
+ */
+export function bootstrapFeatureLevels(spec: BootstrapFeatures = {}): { ok: true; levels: Record<string, number> } | { ok: false; where: string; message: string } {
+  const given = spec.features ?? {};
+  let levels: Record<string, number>;
+  if (spec.releaseVersion !== undefined) {
+    const mv = metadataVersionLevel(spec.releaseVersion);
+    if (mv === undefined) return { ok: false, where: 'releaseVersion', message: unknownMetadataVersionMessage(spec.releaseVersion) };
+    levels = { [METADATA_VERSION]: mv };
+    for (const f of releaseFeatureLevels(mv)) levels[f.name] = f.level;
+  } else levels = defaultFeatureLevels();
+  for (const [name, level] of Object.entries(given)) {
+    if (!BY_NAME.has(name)) return { ok: false, where: `features.${name}`, message: `samsa has no feature ${name}; its features: ${FEATURES.map((f) => f.name).join(', ')}` };
+    if (!Number.isInteger(level)) return { ok: false, where: `features.${name}`, message: `must be an integer level, got ${JSON.stringify(level)}` };
+    levels[name] = level;
+  }
+  // where a level came from: the feature's own key, else the release, else samsa's default
+  const origin = (name: string) => (name in given ? `features.${name}` : spec.releaseVersion !== undefined ? 'releaseVersion' : `features.${name}`);
+  const from = (name: string) => (name in given ? '' : spec.releaseVersion !== undefined ? ` from release ${spec.releaseVersion}` : " (samsa's default)");
+  const shown = (name: string, level: number) => (name === METADATA_VERSION ? `${metadataVersionName(level) ?? `UNKNOWN ${level}`} (${level})` : String(level));
+  for (const [name, level] of Object.entries(levels)) {
+    const def = BY_NAME.get(name)!;
+    const min = name === KRAFT_VERSION ? 1 : def.min;
+    if (level < min || level > def.max) {
+      const range = `${shown(name, min)}${def.max === min ? '' : ` to ${shown(name, def.max)}`}`;
+      const why = name === KRAFT_VERSION ? ' (a samsa quorum is always dynamic, KIP-853)' : '';
+      return { ok: false, where: origin(name), message: `${name} ${shown(name, level)}${from(name)} is not one samsa implements: ${range}${why}` };
+    }
+  }
+  for (const [name, level] of Object.entries(levels)) {
+    for (const [dep, least] of Object.entries(BY_NAME.get(name)!.dependencies?.[level] ?? {})) {
+      if ((levels[dep] ?? 0) >= least) continue;
+      const at = name in given || !(dep in given) ? origin(name) : origin(dep);
+      return { ok: false, where: at, message: `${name} ${level}${from(name)} needs ${dep} ${shown(dep, least)} or later; ${dep} is ${shown(dep, levels[dep] ?? 0)}${from(dep)}` };
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const [name, level] of Object.entries(levels)) if (level > 0) out[name] = level;
+  return { ok: true, levels: out };
 }
 
 /** The cluster's finalized levels as brokers learn them; `epoch` rises with every change (Kafka's FinalizedFeaturesEpoch). */

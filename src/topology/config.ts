@@ -11,6 +11,7 @@ import { parseControllerConfig } from '../../actors/controller/controller-config
 import { ConfigError } from '../storage/log-config.js';
 import { LOGGER_LEVELS, parseLoggerLevel } from '../runtime/logger.js';
 import { TOPIC_CONFIG_KEYS } from '../../actors/controller/topic-validation.js';
+import { bootstrapFeatureLevels } from '../protocol/features.js';
 
 export type NodeKind = 'inproc' | 'worker' | 'tcp';
 
@@ -50,7 +51,10 @@ export interface ControllerVoterEntry {
  * others ready to take over when it fails. These are the initial voters: once the voter set
  * changes (KIP-853) the metadata log holds it. `observers`: more controllers, started outside
  * the voter set; each follows the quorum and becomes a voter once added (`samsa metadata-quorum
- * add-controller`).
+ * add-controller`). `releaseVersion` and `features`: the feature levels a new cluster starts
+ * with, as Kafka's `kafka-storage format --release-version R --feature name=level` sets them
+ * (a release's levels, then each feature given; src/protocol/features.ts bootstrapFeatureLevels);
+ * a cluster whose metadata already has levels keeps its own.
  */
 export interface ControllerConfig {
   node?: string;
@@ -58,6 +62,8 @@ export interface ControllerConfig {
   quorum?: ControllerVoterEntry[];
   observers?: ControllerVoterEntry[];
   config?: Record<string, unknown>;
+  releaseVersion?: string;
+  features?: Record<string, number>;
 }
 
 /** The initial voters of a topology: its quorum, or its one controller as a quorum of one (id 1). */
@@ -335,7 +341,7 @@ export function validateTopology(value: unknown): TopologyProblem[] {
 
   if (t.controller !== undefined && c.object(t.controller, 'controller')) {
     const q = t.controller.quorum;
-    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'quorum', 'observers', 'config'], q === undefined ? ['node', 'metadataDir'] : ['quorum']);
+    c.keys(t.controller, 'controller', ['node', 'metadataDir', 'quorum', 'observers', 'config', 'releaseVersion', 'features'], q === undefined ? ['node', 'metadataDir'] : ['quorum']);
     if (q !== undefined && (t.controller.node !== undefined || t.controller.metadataDir !== undefined)) {
       c.add('controller', 'has both quorum and node/metadataDir: a quorum names each controller\'s node and metadataDir');
     }
@@ -384,6 +390,15 @@ export function validateTopology(value: unknown): TopologyProblem[] {
         if (err instanceof ConfigError) c.add(join('controller.config', err.key), err.message.slice(err.key.length + 2));
         else c.add('controller.config', (err as Error).message);
       }
+    }
+    // a new cluster's feature levels, checked as the controller will take them
+    const rv = t.controller.releaseVersion;
+    const fs = t.controller.features;
+    const rvOk = rv === undefined || c.string(rv, 'controller.releaseVersion');
+    const fsOk = fs === undefined || c.object(fs, 'controller.features');
+    if (rvOk && fsOk && (rv !== undefined || fs !== undefined)) {
+      const levels = bootstrapFeatureLevels({ releaseVersion: rv as string | undefined, features: fs as Record<string, number> | undefined });
+      if (!levels.ok) c.add(join('controller', levels.where), levels.message);
     }
   }
 

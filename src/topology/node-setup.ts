@@ -46,6 +46,9 @@ export function startController(system: ActorSystem, topology: TopologyConfig, e
       metadataDir: path.resolve(baseDir, entry.metadataDir),
       config: topology.controller.config ?? {},
       quorum: { voterId: entry.id, voters, contacts },
+      ...(topology.controller.releaseVersion !== undefined || topology.controller.features !== undefined
+        ? { bootstrapFeatures: { releaseVersion: topology.controller.releaseVersion, features: topology.controller.features } }
+        : {}),
     },
   });
 }

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import {
+  bootstrapFeatureLevels,
   checkFeatureUpdates,
   defaultFeatureLevels,
   featureDefinition,
@@ -45,6 +46,63 @@ describe('protocol/features', () => {
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'group.version')).to.equal(1);
     expect(finalizedLevel({ levels: CURRENT, epoch: 3 }, 'transaction.version')).to.equal(0);
     expect(finalizedLevel(undefined, 'group.version')).to.equal(0);
+  });
+
+  describe("a new cluster's levels from a topology (kafka-storage format's --release-version and --feature)", () => {
+    it("nothing given: samsa's defaults", () => {
+      expect(bootstrapFeatureLevels()).to.deep.equal({ ok: true, levels: NEW_CLUSTER });
+      expect(bootstrapFeatureLevels({})).to.deep.equal({ ok: true, levels: NEW_CLUSTER });
+    });
+
+    it("a release: metadata.version at its level (by name, or the release's latest production level), every other feature at the level the release gives it, those at 0 left out", () => {
+      expect(bootstrapFeatureLevels({ releaseVersion: '4.0-IV0' })).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'kraft.version': 1, 'group.version': 1 } });
+      expect(bootstrapFeatureLevels({ releaseVersion: '4.0' })).to.deep.equal({ ok: true, levels: { 'metadata.version': 25, 'kraft.version': 1, 'group.version': 1, 'transaction.version': 2 } });
+      // Kafka 4.1's latest gives share.version 0 (samsa's own default is 1)
+      expect(bootstrapFeatureLevels({ releaseVersion: '4.1' })).to.deep.equal({
+        ok: true,
+        levels: { 'metadata.version': 27, 'kraft.version': 1, 'group.version': 1, 'transaction.version': 2, 'eligible.leader.replicas.version': 1 },
+      });
+    });
+
+    it('features given go over the release or the defaults; at 0 a feature is left out', () => {
+      expect(bootstrapFeatureLevels({ releaseVersion: '4.1', features: { 'share.version': 1, 'transaction.version': 0 } })).to.deep.equal({
+        ok: true,
+        levels: { 'metadata.version': 27, 'kraft.version': 1, 'group.version': 1, 'eligible.leader.replicas.version': 1, 'share.version': 1 },
+      });
+      const noElr = bootstrapFeatureLevels({ features: { 'metadata.version': 22, 'eligible.leader.replicas.version': 0 } });
+      expect(noElr).to.deep.equal({ ok: true, levels: { 'metadata.version': 22, 'group.version': 1, 'kraft.version': 1, 'share.version': 1, 'transaction.version': 2 } });
+    });
+
+    it('refused, naming the key: an unknown release, a metadata.version samsa does not take, a feature it does not have, a level outside its range or not an integer, kraft.version 0', () => {
+      const refused = (spec: Parameters<typeof bootstrapFeatureLevels>[0], where: string, message: RegExp) => {
+        const r = bootstrapFeatureLevels(spec);
+        expect(r.ok, JSON.stringify(spec)).to.equal(false);
+        if (r.ok) return;
+        expect(r.where).to.equal(where);
+        expect(r.message).to.match(message);
+      };
+      refused({ releaseVersion: '5.0' }, 'releaseVersion', /^Unknown metadata\.version '5\.0'\. Supported metadata\.version are: 3\.3-IV3, .*, 4\.2-IV1$/);
+      refused({ releaseVersion: '3.9' }, 'releaseVersion', /^metadata\.version 3\.9-IV0 \(21\) from release 3\.9 is not one samsa implements: 4\.0-IV0 \(22\) to 4\.1-IV1 \(27\)$/);
+      refused({ releaseVersion: '4.2-IV0' }, 'releaseVersion', /^metadata\.version 4\.2-IV0 \(28\) from release 4\.2-IV0 is not one samsa implements/);
+      refused({ features: { 'metadata.version': 28 } }, 'features.metadata.version', /^metadata\.version 4\.2-IV0 \(28\) is not one samsa implements/);
+      refused({ features: { 'streams.version': 1 } }, 'features.streams.version', /^samsa has no feature streams\.version; its features: eligible\.leader\.replicas\.version, group\.version, kraft\.version, metadata\.version, share\.version, transaction\.version$/);
+      refused({ features: { 'group.version': 2 } }, 'features.group.version', /^group\.version 2 is not one samsa implements: 0 to 1$/);
+      refused({ features: { 'group.version': 1.5 } }, 'features.group.version', /^must be an integer level, got 1\.5$/);
+      refused({ features: { 'kraft.version': 0 } }, 'features.kraft.version', /^kraft\.version 0 is not one samsa implements: 1 \(a samsa quorum is always dynamic, KIP-853\)$/);
+    });
+
+    it('refused: a dependency not met, at the key that asked for the level (the dependency\'s when the level was a default)', () => {
+      expect(bootstrapFeatureLevels({ releaseVersion: '4.0-IV0', features: { 'eligible.leader.replicas.version': 1 } })).to.deep.equal({
+        ok: false,
+        where: 'features.eligible.leader.replicas.version',
+        message: 'eligible.leader.replicas.version 1 needs metadata.version 4.0-IV1 (23) or later; metadata.version is 4.0-IV0 (22) from release 4.0-IV0',
+      });
+      expect(bootstrapFeatureLevels({ features: { 'metadata.version': 22 } })).to.deep.equal({
+        ok: false,
+        where: 'features.metadata.version',
+        message: "eligible.leader.replicas.version 1 (samsa's default) needs metadata.version 4.0-IV1 (23) or later; metadata.version is 4.0-IV0 (22)",
+      });
+    });
   });
 
   it("levels as Kafka's levelToString prints them: metadata.version by release name, UNKNOWN for a level Kafka 4.2 does not know", () => {

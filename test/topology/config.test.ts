@@ -124,6 +124,33 @@ describe('topology/config', () => {
     expect(problems(t)[0]).to.match(/^controller\.config\.leader\.imbalance\.check\.interval\.seconds: 0 is not valid/);
   });
 
+  it("checks a new cluster's feature levels (controller.releaseVersion, controller.features) as the controller will take them", () => {
+    const t = base();
+    const ctl = t.controller as Record<string, unknown>;
+    ctl.releaseVersion = '4.0-IV2';
+    ctl.features = { 'transaction.version': 0 };
+    expect(problems(t)).to.deep.equal([]);
+    ctl.releaseVersion = '3.9';
+    expect(problems(t)).to.deep.equal(['controller.releaseVersion: metadata.version 3.9-IV0 (21) from release 3.9 is not one samsa implements: 4.0-IV0 (22) to 4.1-IV1 (27)']);
+    ctl.releaseVersion = 'soon';
+    expect(problems(t)[0]).to.match(/^controller\.releaseVersion: Unknown metadata\.version 'soon'\. Supported metadata\.version are: 3\.3-IV3, /);
+    ctl.releaseVersion = 4;
+    expect(problems(t)).to.deep.equal(['controller.releaseVersion: must be a non-empty string, got number 4']);
+    delete ctl.releaseVersion;
+    ctl.features = { 'transaction.version': 3 };
+    expect(problems(t)).to.deep.equal(['controller.features.transaction.version: transaction.version 3 is not one samsa implements: 0 to 2']);
+    ctl.features = { 'streams.version': 1 };
+    expect(problems(t)[0]).to.match(/^controller\.features\.streams\.version: samsa has no feature streams\.version; its features: eligible\.leader\.replicas\.version, /);
+    ctl.features = { 'metadata.version': 22 };
+    expect(problems(t)).to.deep.equal([
+      "controller.features.metadata.version: eligible.leader.replicas.version 1 (samsa's default) needs metadata.version 4.0-IV1 (23) or later; metadata.version is 4.0-IV0 (22)",
+    ]);
+    ctl.features = { 'metadata.version': 22, 'eligible.leader.replicas.version': 0 };
+    expect(problems(t)).to.deep.equal([]);
+    ctl.features = [1];
+    expect(problems(t)).to.deep.equal(['controller.features: must be an object, got an array']);
+  });
+
   it('takes a quorum of controllers, each with its id, node and metadata dir, and checks it', () => {
     const nodes = [{ id: 'main', kind: 'inproc' }, { id: 'c1', kind: 'inproc' }, { id: 'c2', kind: 'inproc' }, { id: 'c3', kind: 'inproc' }];
     const quorum = [1, 2, 3].map((id) => ({ id, node: `c${id}`, metadataDir: `meta-${id}` }));

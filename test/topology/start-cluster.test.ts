@@ -143,6 +143,28 @@ describe('topology/startCluster', function () {
     for (const d of ['disk-a/samsa', 'disk-b/samsa']) expect(fs.readdirSync(path.join(dir, d)).filter((n) => n.startsWith('spread-')), d).to.have.length(2);
   });
 
+  it("starts a new cluster at the topology's feature levels (controller.releaseVersion, controller.features); a restart keeps the levels it has", async () => {
+    const base = quiet(loadTopology(exampleTopology('in-process.json')));
+    const at = (controller: Partial<TopologyConfig['controller']>): TopologyConfig => ({ ...base, controller: { ...base.controller, ...controller } });
+    const levels = async (h: Awaited<ReturnType<typeof startCluster>>) => {
+      const admin = h.samsa().admin();
+      await admin.connect();
+      try {
+        const f = await admin.describeFeatures();
+        return Object.fromEntries(Object.entries(f.finalizedFeatures).map(([name, r]) => [name, r.maxVersionLevel]));
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    let h = await startCluster(at({ releaseVersion: '4.0-IV2', features: { 'transaction.version': 0 } }), { baseDir: dir });
+    expect(await levels(h)).to.deep.equal({ 'metadata.version': 24, 'kraft.version': 1, 'group.version': 1 });
+    await h.stop();
+    // the levels are the cluster's now: another release in the topology changes nothing
+    h = await startCluster(at({ releaseVersion: '4.1-IV1' }), { baseDir: dir });
+    expect(await levels(h)).to.deep.equal({ 'metadata.version': 24, 'kraft.version': 1, 'group.version': 1 });
+    await h.stop();
+  });
+
   it('restarts with every topic, record and committed offset from before', async () => {
     const t = quiet(loadTopology(exampleTopology('in-process.json')));
     let h = await startCluster(t, { baseDir: dir });
