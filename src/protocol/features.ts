@@ -178,8 +178,8 @@ export function bootstrapFeatureLevels(spec: BootstrapFeatures = {}): { ok: true
     levels[name] = level;
   }
   // where a level came from: the feature's own key, else the release, else samsa's default
-  const origin = (name: string) => (name in given ? `features.${name}` : spec.releaseVersion !== undefined ? 'releaseVersion' : `features.${name}`);
-  const from = (name: string) => (name in given ? '' : spec.releaseVersion !== undefined ? ` from release ${spec.releaseVersion}` : " (samsa's default)");
+  const origin = (name: string) => (Object.hasOwn(given, name) ? `features.${name}` : spec.releaseVersion !== undefined ? 'releaseVersion' : `features.${name}`);
+  const from = (name: string) => (Object.hasOwn(given, name) ? '' : spec.releaseVersion !== undefined ? ` from release ${spec.releaseVersion}` : " (samsa's default)");
   const shown = (name: string, level: number) => (name === METADATA_VERSION ? `${metadataVersionName(level) ?? `UNKNOWN ${level}`} (${level})` : String(level));
   for (const [name, level] of Object.entries(levels)) {
     const def = BY_NAME.get(name)!;
@@ -193,7 +193,7 @@ export function bootstrapFeatureLevels(spec: BootstrapFeatures = {}): { ok: true
   for (const [name, level] of Object.entries(levels)) {
     for (const [dep, least] of Object.entries(BY_NAME.get(name)!.dependencies?.[level] ?? {})) {
       if ((levels[dep] ?? 0) >= least) continue;
-      const at = name in given || !(dep in given) ? origin(name) : origin(dep);
+      const at = Object.hasOwn(given, name) || !Object.hasOwn(given, dep) ? origin(name) : origin(dep);
       return { ok: false, where: at, message: `${name} ${level}${from(name)} needs ${dep} ${shown(dep, least)} or later; ${dep} is ${shown(dep, levels[dep] ?? 0)}${from(dep)}` };
     }
   }
