@@ -7,6 +7,8 @@
 import { invalid } from './errors.js';
 
 const TWO_POW_32 = 4294967296;
+const TWO_POW_63 = 2 ** 63;
+const INT64_MAX = 2n ** 63n - 1n;
 
 export class Writer {
   buf: Buffer;
@@ -66,7 +68,11 @@ export class Writer {
     this.pos += 4;
   }
 
-  /** A safe integer exactly; anything else must be an integer within int64 (or a bigint). */
+  /**
+   * A safe integer exactly; anything else must be an integer within int64 (or a bigint). The
+   * number 2^63 is written as int64's maximum: it is what the Reader gives for that maximum (the
+   * nearest double), so every int64 a request carried can be written back in a response.
+   */
   int64(v: number | bigint): void {
     this.ensure(8);
     if (typeof v === 'number' && Number.isSafeInteger(v)) {
@@ -75,7 +81,7 @@ export class Writer {
       this.buf.writeUInt32BE(v - hi * TWO_POW_32, this.pos + 4);
     } else {
       if (typeof v === 'number' && !Number.isInteger(v)) throw invalid(`int64 value ${v} is not an integer`);
-      this.buf.writeBigInt64BE(BigInt(v), this.pos);
+      this.buf.writeBigInt64BE(v === TWO_POW_63 ? INT64_MAX : BigInt(v), this.pos);
     }
     this.pos += 8;
   }
