@@ -16,36 +16,61 @@ export interface Clock {
   clearTimer(handle: TimerHandle | undefined): void;
 }
 
+/**
+ * The longest delay Node's timers take (2^31-1 ms, about 24.8 days): a longer one fires after
+ * 1 ms, with a TimeoutOverflowWarning. systemClock waits longer ones out in steps of this.
+ */
+export const MAX_TIMER_STEP_MS = 2 ** 31 - 1;
+
 class RealTimer implements TimerHandle {
-  constructor(
-    readonly id: number,
-    readonly native: ReturnType<typeof setTimeout>,
-    readonly interval: boolean,
-  ) {}
+  /** The Node timer running now (the current step of a long wait). */
+  native: ReturnType<typeof setTimeout> | undefined;
+  unrefed = false;
+  constructor(readonly id: number) {}
 }
 
 let nextRealId = 1;
 
+/** Runs `fn` once `ms` have passed, through as many Node timers as that takes. */
+function armSteps(timer: RealTimer, fn: () => void, ms: number): void {
+  timer.native = ms <= MAX_TIMER_STEP_MS ? setTimeout(fn, ms) : setTimeout(() => armSteps(timer, fn, ms - MAX_TIMER_STEP_MS), MAX_TIMER_STEP_MS);
+  if (timer.unrefed) timer.native.unref();
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    return new RealTimer(nextRealId++, t, false);
+    const timer = new RealTimer(nextRealId++);
+    armSteps(timer, fn, Math.max(0, ms));
+    return timer;
   },
   setInterval(fn, ms) {
-    const t = setInterval(fn, Math.max(1, ms));
-    return new RealTimer(nextRealId++, t, true);
+    const every = Math.max(1, ms);
+    const timer = new RealTimer(nextRealId++);
+    if (every <= MAX_TIMER_STEP_MS) {
+      timer.native = setInterval(fn, every);
+    } else {
+      // the next wait is armed before `fn` runs, so `fn` can clear it
+      const next = (): void => armSteps(timer, () => {
+        next();
+        fn();
+      }, every);
+      next();
+    }
+    return timer;
   },
   clearTimer(handle) {
-    if (!(handle instanceof RealTimer)) return;
-    if (handle.interval) clearInterval(handle.native);
-    else clearTimeout(handle.native);
+    // Node's clearTimeout clears interval timers too
+    if (handle instanceof RealTimer) clearTimeout(handle.native);
   },
 };
 
 /** A real-clock timer that does not keep the process alive (for background housekeeping). */
 export function unrefTimer(handle: TimerHandle): TimerHandle {
-  if (handle instanceof RealTimer) (handle.native as { unref?: () => void }).unref?.();
+  if (handle instanceof RealTimer) {
+    handle.unrefed = true;
+    handle.native?.unref();
+  }
   return handle;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock, systemClock } from '../../src/runtime/clock.js';
+import { FakeClock, MAX_TIMER_STEP_MS, systemClock } from '../../src/runtime/clock.js';
 
 describe('runtime/clock', () => {
   it('FakeClock fires timers in due order, ties in creation order', () => {
@@ -57,5 +57,23 @@ describe('runtime/clock', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(fired).to.equal(true);
     systemClock.clearTimer(h);
+  });
+
+  it('systemClock waits out delays beyond 2^31-1 ms (Node fires those after 1 ms) without a TimeoutOverflowWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    let fired = 0;
+    const once = systemClock.setTimeout(() => fired++, MAX_TIMER_STEP_MS + 10_000);
+    const every = systemClock.setInterval(() => fired++, 2 ** 32);
+    try {
+      await new Promise((r) => setTimeout(r, 30));
+      expect(fired).to.equal(0);
+      expect(warnings).to.not.include('TimeoutOverflowWarning');
+    } finally {
+      systemClock.clearTimer(once);
+      systemClock.clearTimer(every);
+      process.off('warning', onWarning);
+    }
   });
 });
