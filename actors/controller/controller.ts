@@ -134,9 +134,12 @@ import { ELIGIBLE_LEADER_REPLICAS_VERSION, bootstrapFeatureLevels, checkFeatureU
 import { MIN_INSYNC_REPLICAS_KEY, changesForUncleanShutdown, clearElrFor, effectiveMinIsr, elrClearedPartitions, elrOn, elrSafetyRecords, maintainElr } from './eligible-leaders.js';
 import { assignReplicas, defaultRandom, placementForNewPartitions, placementForNewTopic, seededRandom, type PlacementBroker, type PlacementRandom } from './placement.js';
 import {
+  MAX_NEW_PARTITIONS_PER_REQUEST,
+  TOO_MANY_NEW_PARTITIONS,
   isInternalTopic,
   normalizeTopicConfig,
   validateAssignments,
+  validateNewPartitionTotal,
   validateNoCollision,
   validatePartitionCount,
   validateReplicationFactor,
@@ -1085,6 +1088,13 @@ function duplicates(names: readonly unknown[]): Set<unknown> {
 
 async function handleCreateTopics(s: ControllerState, m: Extract<ControllerMsg, { type: 'CreateTopics' }>, ctx: Ctx): Promise<void> {
   const entries: unknown[] = m.topics;
+  // as Kafka's controller, before anything else: too many partitions refuse the whole request
+  const tooMany = validateNewPartitionTotal(entries, s.config.numPartitions);
+  if (tooMany) {
+    const topics = entries.map((t) => topicError(isObject(t) ? String(t.name ?? '') : '', tooMany));
+    ctx.reply<ControllerReply>({ type: 'CreateTopicsResponse', topics, throttleTimeMs: 0 });
+    return;
+  }
   const dup = duplicates(entries.map((t) => (isObject(t) ? t.name : undefined)));
   const results: TopicResult[] = [];
   const created: string[] = [];
@@ -1209,6 +1219,7 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
   const grown: string[] = [];
   const batch = new Batch(s.metadata);
   const quota = s.mutationQuotas.begin(m.mutationQuota);
+  let newPartitions = 0;
   for (const { name, raw, topic, fail } of existingTopicEntries(batch, m.topics, results, 'each entry must be an object with a string name and a count')) {
     const count = raw.count;
     const current = topic.partitions.length;
@@ -1221,6 +1232,12 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
         ErrorCode.INVALID_PARTITIONS,
         count === current ? `Topic already has ${current} partitions.` : `Topic currently has ${current} partitions, which is higher than the requested ${String(count)}.`,
       );
+      continue;
+    }
+    // Kafka's controller bounds the records of one request alike: a topic that would take the
+    // request past the bound is refused, before its placement is worked out
+    if (newPartitions + (count as number) - current > MAX_NEW_PARTITIONS_PER_REQUEST) {
+      fail(TOO_MANY_NEW_PARTITIONS.errorCode, TOO_MANY_NEW_PARTITIONS.errorMessage);
       continue;
     }
     const eligible = eligibleBrokerIds(batch.state);
@@ -1257,6 +1274,7 @@ async function handleCreatePartitions(s: ControllerState, m: Extract<ControllerM
       fail(ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED);
       continue;
     }
+    newPartitions += placement.length;
     const partitions = placement.map((replicas, i) => newPartition(name, current + i, replicas));
     batch.add({ type: 'CreatePartitions', topic: name, partitions });
     for (const p of partitions) added.push({ topic: name, partition: p.partition });

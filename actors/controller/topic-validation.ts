@@ -3,7 +3,8 @@
  * error (errorCode + errorMessage) or null, and never throw:
  *  - names: [a-zA-Z0-9._-], 1..249 characters, not '.' or '..' (INVALID_TOPIC_EXCEPTION), and not
  *    colliding with an existing topic once '.' and '_' are treated alike (as in metric names);
- *  - partition counts >= 1 (INVALID_PARTITIONS);
+ *  - partition counts >= 1 (INVALID_PARTITIONS), and at most 10,000 new partitions in one request
+ *    (POLICY_VIOLATION, as Kafka's controller);
  *  - 1 <= replication factor <= eligible brokers (INVALID_REPLICATION_FACTOR);
  *  - explicit assignments: same size, no duplicates, only eligible brokers (INVALID_REPLICA_ASSIGNMENT);
  *  - config keys: the storage log keys (cleanup.policy and the compaction settings among them)
@@ -79,6 +80,38 @@ export function validateNoCollision(name: string, existing: Iterable<string>): V
     }
   }
   return null;
+}
+
+/**
+ * The most partitions one CreateTopics or CreatePartitions may add, as Kafka's controller
+ * (ReplicationControlManager.MAX_PARTITIONS_PER_BATCH, and the bound on the records of one
+ * operation): more are refused before any placement is worked out, which for a count near 2^31
+ * would take all the memory there is.
+ */
+export const MAX_NEW_PARTITIONS_PER_REQUEST = 10_000;
+
+/** Kafka's answer to a request over MAX_NEW_PARTITIONS_PER_REQUEST. */
+export const TOO_MANY_NEW_PARTITIONS: ValidationError = Object.freeze({
+  errorCode: ErrorCode.POLICY_VIOLATION,
+  errorMessage: 'Excessively large number of partitions per request.',
+});
+
+/**
+ * The partitions a CreateTopics asks for, at most, counted as Kafka's controller does before it
+ * looks at anything else (validateTotalNumberOfPartitions): a topic's assignments, else its
+ * numPartitions (`defaultNumPartitions` for none or -1; nothing for a count refused later on its
+ * own). Over MAX_NEW_PARTITIONS_PER_REQUEST: TOO_MANY_NEW_PARTITIONS.
+ */
+export function validateNewPartitionTotal(topics: readonly unknown[], defaultNumPartitions: number): ValidationError | null {
+  let total = 0;
+  for (const t of topics) {
+    if (typeof t !== 'object' || t === null) continue;
+    const { assignments, numPartitions } = t as { assignments?: unknown; numPartitions?: unknown };
+    if (Array.isArray(assignments) && assignments.length > 0) total += assignments.length;
+    else if (numPartitions === undefined || numPartitions === null || numPartitions === -1) total += defaultNumPartitions;
+    else if (typeof numPartitions === 'number' && numPartitions > 0) total += numPartitions;
+  }
+  return total > MAX_NEW_PARTITIONS_PER_REQUEST ? TOO_MANY_NEW_PARTITIONS : null;
 }
 
 export function validatePartitionCount(count: unknown): ValidationError | null {

@@ -317,6 +317,21 @@ describe('actors/controller', () => {
       expect((await h.metadata()).topics).to.deep.equal([]);
       for (const id of [1, 2, 3]) expect(h.inbox(id)).to.deep.equal([]);
     });
+
+    it('refuses a request for more than 10,000 partitions in all with POLICY_VIOLATION for every topic, before placing any (Kafka: MAX_PARTITIONS_PER_BATCH)', async () => {
+      h = await ControllerHarness.start({ brokers: [1], args: { config: { 'num.partitions': 5_000 } } });
+      const huge = await h.createTopics([{ name: 'huge', numPartitions: 2 ** 31 - 1, replicationFactor: 1 }, { name: 'small', numPartitions: 1, replicationFactor: 1 }]);
+      expect(huge.topics.map((t) => [t.name, t.errorCode, t.errorMessage])).to.deep.equal([
+        ['huge', ErrorCode.POLICY_VIOLATION, 'Excessively large number of partitions per request.'],
+        ['small', ErrorCode.POLICY_VIOLATION, 'Excessively large number of partitions per request.'],
+      ]);
+      // the topics' default partitions count too (-1 or none), an invalid count not
+      const defaults = await h.createTopics([{ name: 'd1' }, { name: 'd2', numPartitions: -1 }, { name: 'd3', numPartitions: 1 }, { name: 'bad', numPartitions: -7 }], true);
+      expect(defaults.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.POLICY_VIOLATION, ErrorCode.POLICY_VIOLATION, ErrorCode.POLICY_VIOLATION, ErrorCode.POLICY_VIOLATION]);
+      const atTheBound = await h.createTopics([{ name: 'd1' }, { name: 'd2', numPartitions: -1 }, { name: 'bad', numPartitions: -7 }], true);
+      expect(atTheBound.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.NONE, ErrorCode.INVALID_PARTITIONS]);
+      expect((await h.metadata()).topics).to.deep.equal([]);
+    });
   });
 
   describe('DeleteTopics', () => {
@@ -530,6 +545,23 @@ describe('actors/controller', () => {
         [3, 1],
         [2, 3],
       ]);
+    });
+
+    it('refuses the topic that would take a request past 10,000 new partitions (Kafka bounds the records of one request), before placing them', async () => {
+      h = await ControllerHarness.start({ brokers: [1] });
+      await h.createTopic('a', 1, 1);
+      await h.createTopic('b', 1, 1);
+      const r = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'a', count: 2 ** 31 - 1 }, { name: 'b', count: 3 }], validateOnly: true });
+      expect(r.topics).to.deep.equal([
+        { name: 'a', errorCode: ErrorCode.POLICY_VIOLATION, errorMessage: 'Excessively large number of partitions per request.' },
+        { name: 'b', errorCode: ErrorCode.NONE, errorMessage: null },
+      ]);
+      const over = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'b', count: 3 }, { name: 'a', count: 10_000 }], validateOnly: true });
+      // 2 + 9,999 new: one over
+      expect(over.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.POLICY_VIOLATION]);
+      const atTheBound = await h.ask<'CreatePartitionsResponse'>({ type: 'CreatePartitions', topics: [{ name: 'b', count: 3 }, { name: 'a', count: 9_999 }], validateOnly: true });
+      expect(atTheBound.topics.map((t) => t.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.NONE]);
+      expect((await h.metadata(['a'])).topics[0]!.partitions).to.have.length(1);
     });
 
     it('validateOnly answers as it would and changes nothing', async () => {
