@@ -114,9 +114,15 @@ export class ProducerStateTable {
   /**
    * Whether the transaction coordinator may end `producerId`'s transaction with a marker of
    * `producerEpoch` (Kafka's appendEndTxnMarker): null, or why not (an older producer epoch, or a
-   * coordinator epoch older than the last marker's: a coordinator that lost its partition).
+   * coordinator epoch older than the last marker's: a coordinator that lost its partition). A
+   * producer id beyond 2^53 is INVALID_REQUEST: ids are JS numbers here, such a one arrives
+   * rounded and could not be written as it was sent (Kafka hands out ids from 0 up, never one
+   * near that).
    */
   checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number): { errorCode: number; message: string } | null {
+    if (!Number.isSafeInteger(producerId)) {
+      return { errorCode: ErrorCode.INVALID_REQUEST, message: `transaction marker for producer ${producerId}: producer ids beyond 2^53 are not supported` };
+    }
     const entry = this.producers.get(producerId);
     if (!entry) return null;
     if (producerEpoch < entry.epoch) {

@@ -109,6 +109,14 @@ describe('storage/producer-state', () => {
     expect(t.describe(2)).to.equal(undefined);
   });
 
+  it('a transaction marker for a producer id beyond 2^53 (one that cannot be written as sent) is INVALID_REQUEST, not written', () => {
+    for (const id of [2 ** 63, -(2 ** 63), Number.MAX_SAFE_INTEGER + 1]) {
+      expect(t.checkMarker(id, 0, 0), String(id)).to.include({ errorCode: ErrorCode.INVALID_REQUEST });
+    }
+    expect(t.checkMarker(Number.MAX_SAFE_INTEGER, 0, 0)).to.equal(null);
+    expect(t.checkMarker(-1, 0, 0)).to.equal(null);
+  });
+
   it('ignores a batch of an older epoch when rebuilding', () => {
     t.record(batch(1, 3, 0, 1));
     t.record(batch(1, 2, 7, 1));
