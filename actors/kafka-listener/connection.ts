@@ -10,7 +10,8 @@
  * whether it authenticated with a delegation token (then its session ends with the token).
  * Handles: KafkaFrame (a whole request read from the socket), Answered (a request's response is
  * ready), SocketDrained, SocketClosed, Throttle / Unmute (a client over its quota is not read from
- * for its throttle time). With a request_percentage quota in force, each request's handler time
+ * for its throttle time), CloseWhenAnswered (a handler ends the connection: an acks=0 produce
+ * that failed, as Kafka, so that the client looks for the partition's leader again). With a request_percentage quota in force, each request's handler time
  * is measured (src/kafka/request-time.ts) and recorded against its client's quota.
  * Emits: what each API handler sends (src/kafka/api): Produce, Fetch, Metadata and
  * FindCoordinator to the broker; group and offset requests to the broker's group coordinator;
@@ -66,7 +67,9 @@ export type KafkaConnectionMsg =
   | { type: 'Unmute' }
   | { type: 'Answered'; seq: number; frame: Uint8Array | null }
   | { type: 'SocketDrained' }
-  | { type: 'SocketClosed'; reason: string };
+  | { type: 'SocketClosed'; reason: string }
+  /** A handler asked for the connection to end once what is in flight is answered (an acks=0 produce that failed). */
+  | { type: 'CloseWhenAnswered'; reason: string };
 
 export interface KafkaConnectionArgs {
   socket: net.Socket;
@@ -143,8 +146,24 @@ function close(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, why: string, 
   ctx.stop();
 }
 
+/**
+ * Ends the connection once what was written goes out (Kafka closes it too); the actor stops
+ * (destroying the socket) only once the last answer has been handed over.
+ */
+function endWhenWritten(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>): void {
+  s.closed = true;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    ctx.stop();
+  };
+  s.socket.once('close', stop);
+  s.socket.end(stop);
+}
+
 function updateFlow(s: ConnState): void {
-  const congested = s.muted || s.inFlight >= MAX_IN_FLIGHT || s.socket.writableLength >= WRITE_HIGH_WATER;
+  const congested = s.muted || s.closeWhenWritten || s.inFlight >= MAX_IN_FLIGHT || s.socket.writableLength >= WRITE_HIGH_WATER;
   if (congested && !s.socket.isPaused()) s.socket.pause();
   else if (!congested && s.socket.isPaused() && !s.closed) s.socket.resume();
 }
@@ -197,6 +216,7 @@ function apiContext(s: ConnState, clientId: string | null, time: RequestTime | n
     // work on it meanwhile is the request's (request_percentage)
     ask: (to, msg, timeoutMs) => (time ? time.waitFor(base.ask(to, msg, { timeoutMs, workAccount: time.account })) : base.ask(to, msg, { timeoutMs })) as never,
     send: (to, msg) => base.send(to, msg),
+    closeConnection: (why) => base.send(base.self, { type: 'CloseWhenAnswered', reason: why }),
     log: base.log,
   };
 }
@@ -499,21 +519,17 @@ export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaC
         s.socket.write(out);
       }
       if (corked) s.socket.uncork();
-      if (s.closeWhenWritten && s.inFlight === 0) {
-        // the failure's answer goes out, then the connection ends (Kafka closes it too); the actor
-        // stops (destroying the socket) only once the answer has been handed over
-        s.closed = true;
-        let stopped = false;
-        const stop = () => {
-          if (stopped) return;
-          stopped = true;
-          ctx.stop();
-        };
-        s.socket.once('close', stop);
-        s.socket.end(stop);
-        return;
-      }
+      if (s.closeWhenWritten && s.inFlight === 0) return endWhenWritten(s, ctx);
       updateFlow(s);
+    },
+
+    CloseWhenAnswered(s, m, ctx) {
+      if (s.closed) return;
+      ctx.log.info(`closing the Kafka connection: ${m.reason}`, { remote: s.remote });
+      // read nothing more (updateFlow); what is in flight is answered first
+      s.closeWhenWritten = true;
+      updateFlow(s);
+      if (s.inFlight === 0) endWhenWritten(s, ctx);
     },
 
     SocketDrained(s) {

@@ -113,6 +113,34 @@ describe('Kafka listener connections', function () {
     });
   });
 
+  it("closes the connection after an acks=0 Produce that failed, once the answers before it are out (Kafka's KafkaApis), so the client looks for the leader again", async () => {
+    const s = await connect();
+    const records = () => encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: Buffer.from('v'), timestamp: Date.now() }] });
+    // a request before it is answered; a partition the topic does not have fails the produce
+    s.request(ApiKeys.Metadata, 9, 20, { topics: null, allowAutoTopicCreation: false });
+    s.request(ApiKeys.Produce, 7, 21, { transactionalId: null, acks: 0, timeoutMs: 1000, topicData: [{ name: 'raw', partitionData: [{ index: 0, records: records() }, { index: 7, records: records() }] }] });
+    expect((await s.response(ApiKeys.Metadata, 9)).correlationId).to.equal(20);
+    expect(await s.waitClosed(), 'connection closed').to.equal(true);
+    // the partition that exists was written all the same, as Kafka appends what it can
+    const other = await connect();
+    const offsetOf = async (id: number) => {
+      other.request(ApiKeys.ListOffsets, 5, id, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'raw', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1 }] }] });
+      return (await other.response(ApiKeys.ListOffsets, 5)).body.topics[0].partitions[0].offset as number;
+    };
+    const before = await offsetOf(30);
+    expect(before).to.be.greaterThan(0);
+    // a topic the cluster does not have: closed too, and the broker carries on
+    const third = await connect();
+    third.request(ApiKeys.Produce, 7, 40, { transactionalId: null, acks: 0, timeoutMs: 1000, topicData: [{ name: 'no-such-topic', partitionData: [{ index: 0, records: records() }] }] });
+    expect(await third.waitClosed(), 'connection closed').to.equal(true);
+    // one that succeeds keeps it open
+    other.request(ApiKeys.Produce, 7, 31, { transactionalId: null, acks: 0, timeoutMs: 1000, topicData: [{ name: 'raw', partitionData: [{ index: 0, records: records() }] }] });
+    let id = 32;
+    await checkFor(async () => (await offsetOf(id++)) === before + 1);
+    expect(other.closed).to.equal(false);
+    await expectHealthy();
+  });
+
   const closes: [string, () => Buffer][] = [
     ['garbage bytes', () => Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')],
     ['a size above socket.request.max.bytes', () => sized(MAX_REQUEST + 1, Buffer.alloc(16))],

@@ -84,6 +84,12 @@ export interface ApiContext {
    */
   ask<T extends Message, R extends Message = Message>(to: ActorRef<T>, msg: T, timeoutMs: number): Promise<R | Failure>;
   send<T extends Message>(to: ActorRef<T>, msg: T): void;
+  /**
+   * Ends this connection once the answers of the requests before and in flight are written (as
+   * Kafka closes a connection whose acks=0 produce failed, so that its client refreshes its
+   * metadata); `why` is logged.
+   */
+  closeConnection(why: string): void;
   readonly log: Logger;
 }
 

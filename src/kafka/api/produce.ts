@@ -1,7 +1,9 @@
 /**
  * Produce (api key 0, v3+: RecordBatch v2). The batches are handed to this broker's broker actor
  * as the same bytes (one broker-level Produce for every partition of the request); each partition
- * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka.
+ * is answered with its base offset or its error. acks 0 gets no response at all, as in Kafka,
+ * and as Kafka's KafkaApis, one with a partition that failed (refused, not written) closes the
+ * connection once the answers before it are out, so that the client refreshes its metadata.
  * With an authorizer, the client needs WRITE on each topic: the partitions of the others are not
  * written and answered TOPIC_AUTHORIZATION_FAILED (with acks 0 they are dropped unwritten).
  * Transactional batches (a transactional producer's, KIP-98) are written like any others, once
@@ -25,7 +27,7 @@ import type { BrokerMsg } from '../../../actors/broker/messages.js';
 import type { BrokerProduceResponse, ProducePartition } from '../../../actors/broker/messages.js';
 import { ATTRIBUTES_OFFSET } from '../../protocol/batch-header.js';
 import { isTransactionalBatch } from '../../protocol/control-records.js';
-import { ErrorCode } from '../../protocol/errors.js';
+import { ErrorCode, errorName } from '../../protocol/errors.js';
 import { ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import { isFailure } from '../../runtime/types.js';
 import { AclOperation, ResourceType } from '../../security/acl.js';
@@ -91,7 +93,9 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
     const transactionalId = body.transactionalId ?? null;
     if (transactionalId === null || !ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
       const why = transactionalId === null ? 'transactional records without a transactional id' : `not authorized to write as transactional id ${transactionalId}`;
-      return acks === 0 ? null : failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why);
+      if (acks !== 0) return failAll(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why);
+      ctx.closeConnection(`acks=0 produce failed: TRANSACTIONAL_ID_AUTHORIZATION_FAILED (${why})`);
+      return null;
     }
   }
   // as Kafka: an id not known here is UNKNOWN_TOPIC_ID, then WRITE is checked on the topic it names
@@ -130,7 +134,17 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
     ? { type: 'Produce', acks, timeoutMs, partitions, transactionalId: body.transactionalId ?? null, transactionAbortable: version >= 11, transactionV2: version >= 12 }
     : { type: 'Produce', acks, timeoutMs, partitions };
   if (acks === 0) {
-    if (partitions.length > 0) ctx.send(ctx.broker, msg);
+    // no answer; but as Kafka's KafkaApis, a failed partition closes the connection, so that the
+    // client refreshes its metadata (a leader moved, a topic gone) instead of sending on into
+    // nothing. The broker is asked as for acks=1, the same append, to learn how it went.
+    const refused = targets.flatMap((t) => (refusal(t) === null ? [] : t.partitionData.map((p) => `${t.name || t.topicId}-${p.index}: ${errorName(refusal(t)!)}`)));
+    let failures = refused;
+    if (partitions.length > 0) {
+      const r = await ctx.ask<BrokerMsg, BrokerProduceResponse>(ctx.broker, { ...msg, acks: 1 }, timeoutMs + 5_000);
+      if (isFailure(r)) failures = [...failures, `${errorName(r.errorCode)} (${r.message})`];
+      else failures = [...failures, ...r.partitions.filter((p) => p.errorCode !== ErrorCode.NONE).map((p) => `${p.topic}-${p.partition}: ${errorName(p.errorCode)}`)];
+    }
+    if (failures.length > 0) ctx.closeConnection(`acks=0 produce failed: ${failures.join(', ')}`);
     return null;
   }
   // nothing left to write (every partition refused): answered without the broker, as Kafka
