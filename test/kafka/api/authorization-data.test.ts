@@ -175,9 +175,11 @@ describe('Kafka API: ACLs on the data and group APIs', function () {
     expect(r.responses[1].partitionResponses[0]).to.include({ baseOffset: -1, errorMessage: null });
     expect(await endOffset('secret', 0)).to.equal(before);
 
-    // acks 0: the allowed partition is written, the refused one is not
+    // acks 0: the allowed partition is written, the refused one is not, and the connection closes (as Kafka's)
     const orders1 = await endOffset('orders', 1);
-    alice.socket.request(ApiKeys.Produce, 9, 999, { transactionalId: null, acks: 0, timeoutMs: 5_000, topicData: [{ name: 'secret', partitionData: [{ index: 0, records: batch(['x']) }] }, { name: 'orders', partitionData: [{ index: 1, records: batch(['x']) }] }] });
+    const quiet = await login('alice');
+    quiet.socket.request(ApiKeys.Produce, 9, 999, { transactionalId: null, acks: 0, timeoutMs: 5_000, topicData: [{ name: 'secret', partitionData: [{ index: 0, records: batch(['x']) }] }, { name: 'orders', partitionData: [{ index: 1, records: batch(['x']) }] }] });
+    expect(await quiet.closed(), 'the acks=0 connection closed').to.equal(true);
     await checkFor(async () => (await endOffset('orders', 1)) === orders1 + 1, 5_000, 10);
     expect(await endOffset('secret', 0)).to.equal(before);
 

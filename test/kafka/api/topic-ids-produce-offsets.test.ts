@@ -85,6 +85,7 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
   let c: KafkaTestCluster;
   let k: KafkaCaller;
   const callers = new Map<number, KafkaCaller>();
+  const endpoints = new Map<number, string>();
   const open: KafkaCaller[] = [];
   const ids = new Map<string, string>();
   const leaders = new Map<string, number>();
@@ -103,6 +104,12 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
   }
 
   const leaderOf = (topic: string, partition: number) => callers.get(leaders.get(`${topic}-${partition}`)!)!;
+  /** A connection of its own to a partition's leader (closed after the test). */
+  const freshToLeaderOf = async (topic: string, partition: number) => {
+    const x = await KafkaCaller.connect(endpoints.get(leaders.get(`${topic}-${partition}`)!)!);
+    open.push(x);
+    return x;
+  };
   const otherThanLeaderOf = (topic: string, partition: number) => [...callers].find(([id]) => id !== leaders.get(`${topic}-${partition}`))![1];
   const id = (topic: string) => ids.get(topic)!;
 
@@ -134,7 +141,10 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
     });
     k = await KafkaCaller.connect(c.bootstrap[0]!);
     const md = await describe12(['alpha', 'beta']);
-    for (const b of md.brokers as { nodeId: number; host: string; port: number }[]) callers.set(b.nodeId, await KafkaCaller.connect(`${b.host}:${b.port}`));
+    for (const b of md.brokers as { nodeId: number; host: string; port: number }[]) {
+      endpoints.set(b.nodeId, `${b.host}:${b.port}`);
+      callers.set(b.nodeId, await KafkaCaller.connect(`${b.host}:${b.port}`));
+    }
   });
   afterEach(() => {
     for (const x of open.splice(0)) x.end();
@@ -184,10 +194,13 @@ describe('Kafka API: Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic 
       });
       expect(r.responses[0].partitionResponses[0]).to.deep.include({ baseOffset: -1, errorMessage: null });
       expect(await logEnd('alpha', 0)).to.equal(alphaEnd + 1);
-      // every partition unknown: answered without a write, and acks 0 writes nothing either
+      // every partition unknown: answered without a write, and acks 0 writes nothing either (and,
+      // with a partition refused, closes its connection, as Kafka's does)
       const none = await k0.call(ApiKeys.Produce, 13, produceById([[UNKNOWN_ID, 0, batch('x')]]));
       expect(codes(none.responses, true)).to.deep.equal({ [`${UNKNOWN_ID}/0`]: ErrorCode.UNKNOWN_TOPIC_ID });
-      k0.socket.request(ApiKeys.Produce, 13, 9_998, produceById([[UNKNOWN_ID, 0, batch('x')], [id('alpha'), 0, batch('w')]], { acks: 0 }));
+      const zero = await freshToLeaderOf('alpha', 0);
+      zero.socket.request(ApiKeys.Produce, 13, 9_998, produceById([[UNKNOWN_ID, 0, batch('x')], [id('alpha'), 0, batch('w')]], { acks: 0 }));
+      expect(await zero.closed(), 'the acks=0 connection closed').to.equal(true);
       await checkFor(async () => (await logEnd('alpha', 0)) === alphaEnd + 2, 5_000, 10);
     });
 
