@@ -73,6 +73,51 @@ describe('cli: samsa start', function () {
     expect(fs.existsSync(base)).to.equal(false);
   });
 
+  it("--release-version and --feature: a new cluster's feature levels over the topology's, checked with it (exit 2 and nothing written when refused)", async () => {
+    const topology = {
+      clusterId: 'cli-features',
+      logLevel: 'warn',
+      nodes: [{ id: 'main', kind: 'inproc' }],
+      controller: { node: 'main', metadataDir: 'data/controller', features: { 'group.version': 0 } },
+      brokers: [{ id: 1, node: 'main', logDir: 'data/broker-1', config: { 'offsets.topic.num.partitions': 1 } }],
+      listeners: [{ node: 'main', host: '127.0.0.1', port: 0 }],
+    };
+    const file = write('features.json', topology);
+    const base = path.join(dir, 'run');
+    const [old, dependency, twice] = await Promise.all([
+      runCli(['start', file, '--base-dir', base, '--release-version', '3.9'], { inProcess: true }),
+      runCli(['start', file, '--base-dir', base, '--feature', 'metadata.version=22'], { inProcess: true }),
+      runCli(['start', file, '--base-dir', base, '--feature', 'share.version=0', '--feature', 'share.version=1'], { inProcess: true }),
+    ]);
+    expect(old.code).to.equal(2);
+    expect(old.stderr.split('\n').slice(0, 2)).to.deep.equal([
+      `samsa start: ${file} with --release-version 3.9 cannot be started; nothing was started or written:`,
+      '  controller.releaseVersion: metadata.version 3.9-IV0 (21) from release 3.9 is not one samsa implements: 4.0-IV0 (22) to 4.1-IV1 (27)',
+    ]);
+    expect(dependency.code).to.equal(2);
+    expect(dependency.stderr).to.contain("controller.features.metadata.version: eligible.leader.replicas.version 1 (samsa's default) needs metadata.version 4.0-IV1 (23) or later; metadata.version is 4.0-IV0 (22)");
+    expect(twice.code).to.equal(2);
+    expect(twice.stderr).to.contain('Feature share.version was specified more than once.');
+    expect(fs.existsSync(base)).to.equal(false);
+
+    const server = startCli(['start', file, '--base-dir', base, '--release-version', '4.0-IV3', '--feature', 'transaction.version=0'], { timeoutMs: 40_000 });
+    try {
+      await checkFor(() => server.stdout().includes('Ctrl-C stops it'), 30_000, 20);
+      const out = server.stdout();
+      expect(out).to.contain('  feature levels if the cluster is new: release 4.0-IV3, group.version=0, transaction.version=0 (a cluster that has levels keeps its own: samsa features describe)');
+      const address = /  samsa clients connect to: (127\.0\.0\.1:\d+)/.exec(out)![1]!;
+      const described = await runCli(['features', 'describe', '--bootstrap-server', address]);
+      expect(described.code, described.stderr).to.equal(0);
+      const finalized = Object.fromEntries([...described.stdout.matchAll(/^Feature: (\S+)\t.*\tFinalizedVersionLevel: (\S+)\t/gm)].map((m) => [m[1]!, m[2]!]));
+      // the release's levels (4.0-IV3: metadata.version 25, kraft.version 1, group.version 1, transaction.version 2), then the topology's and the flags'
+      expect(finalized).to.deep.equal({ 'eligible.leader.replicas.version': '0', 'group.version': '0', 'kraft.version': '1', 'metadata.version': '4.0-IV3', 'share.version': '0', 'transaction.version': '0' });
+    } finally {
+      server.child.kill('SIGINT');
+    }
+    const r = await server.result;
+    expect(r.code, r.stderr).to.equal(0);
+  });
+
   it('starts a topology, prints commands that work as printed, and stops with exit 0 on SIGINT', async () => {
     const file = write('topology.json', {
       clusterId: 'cli-start',

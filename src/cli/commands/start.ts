@@ -3,7 +3,9 @@
  * embedded one: three brokers in worker threads, the controller in the main thread, a client
  * listener on 127.0.0.1:9192, Kafka listeners on 127.0.0.1:9092-9094). A topology with problems is reported key by key and nothing
  * starts (exit 2). Once up it prints where clients connect and commands to try; Ctrl-C or
- * SIGTERM runs a controlled shutdown and exits 0.
+ * SIGTERM runs a controlled shutdown and exits 0. `--release-version` and `--feature` set a new
+ * cluster's feature levels over the topology's (its controller.releaseVersion and
+ * controller.features), as kafka-storage format's flags of those names.
  */
 import path from 'node:path';
 import { crc32cImplementation } from '../../protocol/crc32c.js';
@@ -13,7 +15,8 @@ import type { LogLevel } from '../../runtime/logger.js';
 import { exampleTopology, loadTopology, startCluster, type ClusterHandle, type TopologyConfig, type TopologyError } from '../../topology/start-cluster.js';
 import type { Args, OptionSpec } from '../args.js';
 import { DEFAULT_BOOTSTRAP, HELP_OPTION, type Command } from '../command.js';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { CliError, EXIT_OK, EXIT_USAGE, UsageError } from '../errors.js';
+import { parseFeature } from './features.js';
 import { err, out, plural } from '../output.js';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
@@ -21,6 +24,18 @@ const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'];
 const options: OptionSpec[] = [
   { name: 'node', kind: 'string', value: 'id', help: 'start only this tcp node of a one-process-per-node topology (run one `samsa start topo.json --node <id>` per node)' },
   { name: 'base-dir', kind: 'string', value: 'dir', help: 'where relative log and metadata directories of the topology live (default: the current directory)' },
+  {
+    name: 'release-version',
+    kind: 'string',
+    value: 'release',
+    help: "a new cluster's metadata.version and feature levels, as that release bootstraps them (kafka-storage format's --release-version; over the topology's controller.releaseVersion); a cluster that has levels keeps its own",
+  },
+  {
+    name: 'feature',
+    kind: 'list',
+    value: 'name=level',
+    help: "a new cluster's level of one feature (repeatable; kafka-storage format's --feature; over the release's and the topology's controller.features)",
+  },
   HELP_OPTION,
 ];
 
@@ -60,6 +75,11 @@ async function printReady(config: TopologyConfig, handle: ClusterHandle, node: s
   const pretenuring = config.runtime?.allocationSitePretenuring;
   if (pretenuring !== undefined) out(`  V8 allocation-site pretenuring: ${pretenuring ? 'on' : 'off'} (runtime.allocationSitePretenuring)`);
   out(`  CRC-32C: ${CRC32C_DESCRIPTION[crc32cImplementation]}`);
+  const { releaseVersion, features } = config.controller;
+  if (releaseVersion !== undefined || features !== undefined) {
+    const asked = [releaseVersion !== undefined ? `release ${releaseVersion}` : '', ...Object.entries(features ?? {}).map(([name, level]) => `${name}=${level}`)].filter(Boolean).join(', ');
+    out(`  feature levels if the cluster is new: ${asked} (a cluster that has levels keeps its own: samsa features describe)`);
+  }
   // TLS listeners (Kafka's SSL protocol): clients need security.protocol=ssl and the CA
   const tls = brokers.find((b) => b.kafka?.tls)?.kafka?.tls;
   const sasl = brokers.find((b) => b.kafka?.sasl)?.kafka?.sasl;
@@ -103,6 +123,24 @@ async function run(args: Args): Promise<number> {
     for (const l of problemLines(file, e)) err(l);
     return EXIT_USAGE;
   }
+  // --release-version and --feature win over the topology's (checked with it, at startCluster)
+  const release = args.string('release-version');
+  const features = args.list('feature');
+  let label = file;
+  if (release !== undefined || features.length > 0) {
+    const given: Record<string, number> = {};
+    for (const spec of features) {
+      const [name, level] = parseFeature(spec);
+      if (Object.hasOwn(given, name)) throw new UsageError(`Feature ${name} was specified more than once.`);
+      given[name] = level;
+    }
+    const c = config.controller;
+    config = {
+      ...config,
+      controller: { ...c, ...(release !== undefined ? { releaseVersion: release } : {}), ...(features.length > 0 ? { features: { ...c.features, ...given } } : {}) },
+    };
+    label = `${file} with ${[release !== undefined ? `--release-version ${release}` : '', ...features.map((f) => `--feature ${f}`)].filter(Boolean).join(' ')}`;
+  }
   // SAMSA_LOG_LEVEL wins over the topology's logLevel
   const envLevel = process.env.SAMSA_LOG_LEVEL;
   if (envLevel !== undefined && LOG_LEVELS.includes(envLevel)) config = { ...config, logLevel: envLevel as LogLevel };
@@ -117,7 +155,7 @@ async function run(args: Args): Promise<number> {
     handle = await startCluster(config, { ...(node !== undefined ? { node } : {}), baseDir });
   } catch (e) {
     if (isTopologyError(e)) {
-      for (const l of problemLines(file, e)) err(l);
+      for (const l of problemLines(label, e)) err(l);
       return EXIT_USAGE;
     }
     throw new CliError(`the topology did not start: ${(e as Error).message}`);
@@ -153,11 +191,11 @@ async function run(args: Args): Promise<number> {
 export const startCommand: Command = {
   name: 'start',
   summary: 'run a cluster topology in the foreground (default: the embedded three-broker one)',
-  usage: ['[topology.json] [--node id] [--base-dir dir]'],
+  usage: ['[topology.json] [--node id] [--base-dir dir] [--release-version release] [--feature name=level ...]'],
   description:
-    'Starts the nodes of a topology file in this process: the controller, the brokers, the client listeners and the topics it declares. Without a file it runs the embedded default: three brokers in worker threads, the controller in the main thread, logs under ./data, samsa clients on 127.0.0.1:9192 and Kafka clients (KafkaJS, kcat) on 127.0.0.1:9092-9094. A topology of tcp nodes runs one process per node: start each with --node <id>. A file with problems is reported key by key and nothing starts (exit 2). Ctrl-C or SIGTERM runs a controlled shutdown and exits 0; starting again finds every topic, record and committed offset.',
+    'Starts the nodes of a topology file in this process: the controller, the brokers, the client listeners and the topics it declares. Without a file it runs the embedded default: three brokers in worker threads, the controller in the main thread, logs under ./data, samsa clients on 127.0.0.1:9192 and Kafka clients (KafkaJS, kcat) on 127.0.0.1:9092-9094. A topology of tcp nodes runs one process per node: start each with --node <id>. A file with problems is reported key by key and nothing starts (exit 2). Ctrl-C or SIGTERM runs a controlled shutdown and exits 0; starting again finds every topic, record and committed offset. --release-version and --feature set the feature levels a new cluster starts with, as kafka-storage format does (over the topology\'s controller.releaseVersion and controller.features); a cluster that has levels keeps its own.',
   options,
   positional: { name: 'topology.json', help: 'the topology to start (default: src/topology/examples/embedded.json)', max: 1 },
-  examples: ['samsa start', 'samsa start my-topology.json', 'samsa start three-process.json --node n2'],
+  examples: ['samsa start', 'samsa start my-topology.json', 'samsa start three-process.json --node n2', 'samsa start --release-version 4.0 --feature transaction.version=0'],
   run,
 };
