@@ -92,8 +92,21 @@ export function isPrincipal(s: string): boolean {
   return i > 0 && i < s.length - 1;
 }
 
+/**
+ * The binding's or filter's codes that are not integers (a message from the network may carry
+ * anything there), or null: checked first, so the messages below can print the codes.
+ */
+function codeFieldProblem(x: Pick<AclBinding, 'resourceType' | 'patternType' | 'operation' | 'permission'>): string | null {
+  for (const field of ['resourceType', 'patternType', 'operation', 'permission'] as const) {
+    if (!Number.isInteger(x[field])) return `${field} must be an integer code`;
+  }
+  return null;
+}
+
 /** Why a binding cannot be created, or null when it can (Kafka's checks at CreateAcls). */
 export function bindingProblem(b: AclBinding): string | null {
+  const notCode = codeFieldProblem(b);
+  if (notCode) return notCode;
   if (!Object.values(ResourceType).includes(b.resourceType as ResourceTypeCode) || b.resourceType === ResourceType.ANY || b.resourceType === ResourceType.UNKNOWN) {
     return `resource type ${b.resourceType} is not a resource (TOPIC 2, GROUP 3, CLUSTER 4, TRANSACTIONAL_ID 5, DELEGATION_TOKEN 6, USER 7)`;
   }
@@ -103,7 +116,8 @@ export function bindingProblem(b: AclBinding): string | null {
   if (b.resourceType === ResourceType.CLUSTER && (b.resourceName !== CLUSTER_NAME || b.patternType !== PatternType.LITERAL)) {
     return `the cluster resource is the LITERAL name '${CLUSTER_NAME}'`;
   }
-  if (typeof b.principal !== 'string' || !isPrincipal(b.principal)) return `principal '${String(b.principal)}' is not of the form Type:name (User:alice)`;
+  if (typeof b.principal !== 'string') return 'the principal must be a string of the form Type:name (User:alice)';
+  if (!isPrincipal(b.principal)) return `principal '${b.principal}' is not of the form Type:name (User:alice)`;
   if (typeof b.host !== 'string' || b.host === '') return "the host is empty ('*' allows every host)";
   if (!Object.values(AclOperation).includes(b.operation as OperationCode) || b.operation === AclOperation.ANY || b.operation === AclOperation.UNKNOWN) {
     return `operation ${b.operation} cannot be bound`;
@@ -114,6 +128,8 @@ export function bindingProblem(b: AclBinding): string | null {
 
 /** Why a filter cannot be used, or null (UNKNOWN codes select nothing in Kafka: refused here). */
 export function filterProblem(f: AclBindingFilter): string | null {
+  const notCode = codeFieldProblem(f);
+  if (notCode) return notCode;
   if (!Object.values(ResourceType).includes(f.resourceType as ResourceTypeCode) || f.resourceType === ResourceType.UNKNOWN) return `resource type filter ${f.resourceType} is unknown`;
   if (!Object.values(PatternType).includes(f.patternType as (typeof PatternType)[keyof typeof PatternType]) || f.patternType === PatternType.UNKNOWN) return `pattern type filter ${f.patternType} is unknown`;
   if (!Object.values(AclOperation).includes(f.operation as OperationCode) || f.operation === AclOperation.UNKNOWN) return `operation filter ${f.operation} is unknown`;

@@ -67,6 +67,16 @@ describe('ACL bindings', () => {
     expect(filterProblem(anyFilter({ permission: 9 }))).to.match(/permission/);
   });
 
+  it('codes that are not integers are refused, even objects that cannot be printed', () => {
+    const unprintable = { toString: null };
+    for (const field of ['resourceType', 'patternType', 'operation', 'permission'] as const) {
+      expect(filterProblem(anyFilter({ [field]: unprintable } as never))).to.equal(`${field} must be an integer code`);
+      expect(bindingProblem(binding({ [field]: unprintable } as never))).to.equal(`${field} must be an integer code`);
+      expect(filterProblem(anyFilter({ [field]: '2' } as never))).to.equal(`${field} must be an integer code`);
+    }
+    expect(bindingProblem(binding({ principal: unprintable } as never))).to.match(/principal must be a string/);
+  });
+
   it('ANY and null select everything; other fields must be equal', () => {
     const b = binding();
     expect(filterMatches(anyFilter(), b)).to.equal(true);
