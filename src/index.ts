@@ -3,7 +3,7 @@
  */
 export { ActorSystem, ASK_PATH } from './runtime/actor-system.js';
 export type { ActorSystemOptions, DeadLetter, SystemStats } from './runtime/actor-system.js';
-export { defineActor, validateMessage } from './runtime/actor-definition.js';
+export { arrayOf, defineActor, objectOf, validateMessage } from './runtime/actor-definition.js';
 export type {
   ActorContext,
   ActorDefinition,
@@ -16,6 +16,7 @@ export type {
   Handler,
   Handlers,
   MessageSchema,
+  NestedSpec,
   ReplyToken,
   SpawnOptions,
   SupervisionPolicy,

@@ -57,7 +57,7 @@ import { ErrorCode, errorName } from '../../src/protocol/errors.js';
 import { finalizedLevel, GROUP_VERSION, METADATA_VERSION, SHARE_VERSION, TRANSACTION_VERSION } from '../../src/protocol/features.js';
 import { FETCH_HIGH_WATERMARK_METADATA_VERSION } from '../../src/protocol/metadata-version.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
-import { defineActor } from '../../src/runtime/actor-definition.js';
+import { arrayOf, defineActor, objectOf } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, PayloadHold } from '../../src/runtime/types.js';
 import { isFailure, type Failure } from '../../src/runtime/types.js';
 import { LogDirs } from '../../src/storage/log-dirs.js';
@@ -84,7 +84,7 @@ import { alterBrokerLoggers, describeBrokerLoggers } from './broker-loggers.js';
 import { brokerConfigEntries } from './config-entries.js';
 import { pushTelemetry, telemetrySubscriptions } from './telemetry-requests.js';
 import { clientTelemetryFor, type ClientTelemetry } from '../../src/kafka/client-telemetry.js';
-import type { LeaderAndIsrPartition } from './control-messages.js';
+import { LEADER_AND_ISR_PARTITION, LIVE_LEADER, type LeaderAndIsrPartition } from './control-messages.js';
 import { FetchPurgatory, followerHighWatermarkMoved, partitionKey, type PendingFetch } from './delayed-fetch.js';
 import type {
   BrokerConfigsDescription,
@@ -987,7 +987,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
   },
 
   schema: {
-    LeaderAndIsrRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array', liveLeaders: 'array' },
+    LeaderAndIsrRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: arrayOf(LEADER_AND_ISR_PARTITION), liveLeaders: arrayOf(LIVE_LEADER) },
     StopReplicaRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array' },
     UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?', delegationTokens: 'array?' },
     Metadata: { topics: 'array?' },
@@ -996,8 +996,20 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     ShareGroupDeleted: { groupId: 'string', fanOut: 'boolean?' },
-    PrepareSharePartitions: { groupId: 'string', topics: 'array' },
-    WriteTxnMarkers: { markers: 'array' },
+    PrepareSharePartitions: { groupId: 'string', topics: arrayOf(objectOf({ topic: 'string', topicId: 'string', partitions: arrayOf('integer') })) },
+    WriteTxnMarkers: {
+      markers: arrayOf(
+        objectOf({
+          producerId: 'integer',
+          producerEpoch: 'integer',
+          coordinatorEpoch: 'integer',
+          commit: 'boolean',
+          topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('integer') })),
+        }),
+      ),
+      timeoutMs: 'integer?',
+    },
+    LogDirFailed: { logDir: 'string', reason: 'string' },
     VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
     AlterReplicaLogDirs: { dirs: 'array' },
@@ -1459,6 +1471,10 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     async LogDirFailed(s, m, ctx) {
       // every replica whose log is in the failed dir stops (its log answers KAFKA_STORAGE_ERROR);
       // the controller moves leadership away and shrinks the ISR once it hears of them
+      if (!s.logs.managerFor(m.logDir)) {
+        ctx.log.warn('LogDirFailed for a dir this broker does not have: dropped', { logDir: m.logDir });
+        return;
+      }
       const lost = s.logs.partitionsIn(m.logDir);
       ctx.log.error('log dir failed: its replicas are offline', { logDir: m.logDir, reason: m.reason, partitions: lost.length });
       for (const tp of lost) s.offlinePartitions.set(partitionKey(tp.topic, tp.partition), tp);

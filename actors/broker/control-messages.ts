@@ -5,6 +5,7 @@
 import type { ScramCredentialEntry } from '../controller/scram-credentials.js';
 import type { TokenAuthEntry } from '../controller/delegation-tokens.js';
 import type { BrokerInfo, ClusterMetadata, PartitionState } from '../../src/protocol/cluster.js';
+import { arrayOf, objectOf } from '../../src/runtime/actor-definition.js';
 
 export interface LeaderAndIsrPartition extends PartitionState {
   topicId: string;
@@ -18,6 +19,31 @@ export interface LeaderAndIsrPartition extends PartitionState {
    */
   eligibleLeaderReplicasEnabled?: boolean;
 }
+
+const brokerIds = arrayOf('integer');
+const someBrokerIds = arrayOf('integer', { optional: true });
+
+/** The boundary check of a LeaderAndIsrPartition (broker and replica schemas). */
+export const LEADER_AND_ISR_PARTITION = objectOf({
+  topic: 'string',
+  partition: 'integer',
+  replicas: brokerIds,
+  isr: brokerIds,
+  leader: 'integer',
+  leaderEpoch: 'integer',
+  partitionEpoch: 'integer',
+  addingReplicas: someBrokerIds,
+  removingReplicas: someBrokerIds,
+  elr: someBrokerIds,
+  lastKnownElr: someBrokerIds,
+  topicId: 'string',
+  isNew: 'boolean',
+  config: 'object',
+  eligibleLeaderReplicasEnabled: 'boolean?',
+});
+
+/** The boundary check of a BrokerInfo a LeaderAndIsrRequest names (the fields followers use). */
+export const LIVE_LEADER = objectOf({ brokerId: 'integer', node: 'string' });
 
 export type ControlToBrokerMsg =
   | {

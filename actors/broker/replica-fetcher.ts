@@ -16,7 +16,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { BaseContext } from '../../src/runtime/actor-definition.js';
-import { defineActor } from '../../src/runtime/actor-definition.js';
+import { arrayOf, defineActor, objectOf } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Failure } from '../../src/runtime/types.js';
 import { isFailure } from '../../src/runtime/types.js';
 import type { RateQuota } from '../../src/runtime/rate-quota.js';
@@ -195,7 +195,20 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
   kind: 'replica-fetcher',
   supervision: 'restart',
   init: (_ctx, args) => ({ args, partitions: new Map(), inFlight: false }),
-  schema: { AddPartitions: { partitions: 'array' }, RemovePartitions: { partitions: 'array' } },
+  schema: {
+    AddPartitions: {
+      partitions: arrayOf(objectOf({ topic: 'string', partition: 'integer', fetchOffset: 'integer', lastFetchedEpoch: 'integer', currentLeaderEpoch: 'integer', logStartOffset: 'integer?' })),
+    },
+    RemovePartitions: { partitions: arrayOf(objectOf({ topic: 'string', partition: 'integer' })) },
+    // its own message, but any node can address it: a response (or a Failure, without partitions) and what was sent
+    FetchResult: {
+      response: objectOf({
+        errorCode: 'integer',
+        partitions: arrayOf(objectOf({ topic: 'string', partition: 'integer', errorCode: 'integer', records: 'bytes', highWatermark: 'integer', logStartOffset: 'integer' }), { optional: true }),
+      }),
+      sent: arrayOf(objectOf({ key: 'string', leaderEpoch: 'integer' })),
+    },
+  },
   handlers: {
     AddPartitions(s, m, ctx) {
       for (const p of m.partitions) s.partitions.set(key(p.topic, p.partition), { ...p, lastLeaderHighWatermark: -1, lastLeaderLogStartOffset: -1 });
@@ -213,7 +226,7 @@ export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>
     FetchResult(s, m, ctx) {
       s.inFlight = false;
       const r = m.response;
-      if (isFailure(r) || r.errorCode !== ErrorCode.NONE) {
+      if (isFailure(r) || r.errorCode !== ErrorCode.NONE || !Array.isArray(r.partitions)) {
         ctx.log.debug('fetch from leader failed', { leader: s.args.leaderId, errorCode: r.errorCode, reason: isFailure(r) ? r.reason : r.errorMessage });
         scheduleFetch(s, ctx, s.args.backoffMs);
         return;

@@ -41,7 +41,7 @@ import { DecompressedSizeError } from '../../src/protocol/decompressed-size.js';
 import { recompressBatches, topicCodec } from '../../src/protocol/recompress.js';
 import { firstKeylessRecord } from '../../src/protocol/record-keys.js';
 import { CorruptRecordError } from '../../src/protocol/record-batch.js';
-import type { LeaderAndIsrPartition } from '../broker/control-messages.js';
+import { LEADER_AND_ISR_PARTITION, type LeaderAndIsrPartition } from '../broker/control-messages.js';
 import type { CompressionLevelDefaults } from '../broker/broker-config.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ControllerMsg, ControllerReply } from '../controller/messages.js';
@@ -964,7 +964,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     ListOffsets: { timestamp: 'integer', currentLeaderEpoch: 'integer' },
     OffsetsForLeaderEpoch: { leaderEpoch: 'integer', currentLeaderEpoch: 'integer' },
     DeleteRecords: { offset: 'integer', timeoutMs: 'integer?' },
-    BecomeLeaderOrFollower: { controllerEpoch: 'integer', state: 'object' },
+    BecomeLeaderOrFollower: { controllerEpoch: 'integer', state: LEADER_AND_ISR_PARTITION },
     AppendAsFollower: { leaderEpoch: 'integer', records: 'bytes', leaderHighWatermark: 'integer', leaderLogStartOffset: 'integer' },
     TruncateForDivergence: { leaderEpoch: 'integer', divergingEpoch: 'integer', divergingEndOffset: 'integer' },
     ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },

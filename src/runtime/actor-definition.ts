@@ -45,7 +45,30 @@ export type SupervisionPolicy =
  * or a non-empty list of bytes (record batches handed over as the producer built them).
  */
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'bytes' | 'batches' | 'ref' | 'array' | 'object' | 'any';
-export type FieldSpec = FieldKind | `${FieldKind}?`;
+export type FieldSpec = FieldKind | `${FieldKind}?` | NestedSpec;
+
+/**
+ * A field checked inside: a list whose every element matches `items` (`arrayOf`), or an object
+ * whose fields match `fields` (`objectOf`). For the fields of cold messages that handlers walk
+ * (a message from another node may carry anything there); a list is checked element by element.
+ */
+export interface NestedSpec {
+  readonly kind: 'array' | 'object';
+  readonly items?: FieldSpec;
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
+  /** Absent or null is accepted. */
+  readonly optional?: boolean;
+}
+
+/** A list whose every element matches `items`. */
+export function arrayOf(items: FieldSpec, opts: { optional?: boolean } = {}): NestedSpec {
+  return { kind: 'array', items, optional: opts.optional ?? false };
+}
+
+/** An object whose fields match `fields` (other fields are not looked at). */
+export function objectOf(fields: Readonly<Record<string, FieldSpec>>, opts: { optional?: boolean } = {}): NestedSpec {
+  return { kind: 'object', fields, optional: opts.optional ?? false };
+}
 
 export type MessageSchema<M extends Message> = {
   [K in M['type']]?: { [F in Exclude<keyof Extract<M, { type: K }>, 'type'>]?: FieldSpec };
@@ -193,7 +216,8 @@ function kindOk(kind: FieldKind, v: unknown): boolean {
     case 'array':
       return Array.isArray(v);
     case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+      // msgpack carries timestamps, which decode as Dates: not the plain data a field of fields is
+      return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
     case 'any':
       return v !== undefined;
   }
@@ -211,21 +235,42 @@ export function validateMessage(def: ActorDefinition<unknown, Message, unknown>,
   const fields = (def.schema as Record<string, Record<string, FieldSpec>> | undefined)?.[msg.type];
   if (!fields) return null;
   for (const field in fields) {
-    const spec = fields[field]!;
-    const optional = spec.endsWith('?');
-    const kind = (optional ? spec.slice(0, -1) : spec) as FieldKind;
-    const value = (msg as unknown as Record<string, unknown>)[field];
-    if (value === undefined || value === null) {
-      if (optional) continue;
-      return `${msg.type}.${field} is required (${kind})`;
+    const problem = fieldProblem(fields[field]!, (msg as unknown as Record<string, unknown>)[field], `${msg.type}.${field}`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function fieldProblem(spec: FieldSpec, value: unknown, at: string): string | null {
+  if (typeof spec !== 'string') return nestedProblem(spec, value, at);
+  const optional = spec.endsWith('?');
+  const kind = (optional ? spec.slice(0, -1) : spec) as FieldKind;
+  if (value === undefined || value === null) return optional ? null : `${at} is required (${kind})`;
+  return kindOk(kind, value) ? null : `${at} must be ${kind}, got ${describe(value)}`;
+}
+
+function nestedProblem(spec: NestedSpec, value: unknown, at: string): string | null {
+  if (value === undefined || value === null) return spec.optional ? null : `${at} is required (${spec.kind})`;
+  if (!kindOk(spec.kind, value)) return `${at} must be ${spec.kind}, got ${describe(value)}`;
+  if (spec.kind === 'array' && spec.items !== undefined) {
+    const list = value as unknown[];
+    for (let i = 0; i < list.length; i++) {
+      const problem = fieldProblem(spec.items, list[i], `${at}[${i}]`);
+      if (problem) return problem;
     }
-    if (!kindOk(kind, value)) return `${msg.type}.${field} must be ${kind}, got ${describe(value)}`;
+  }
+  if (spec.kind === 'object' && spec.fields !== undefined) {
+    for (const field in spec.fields) {
+      const problem = fieldProblem(spec.fields[field]!, (value as Record<string, unknown>)[field], `${at}.${field}`);
+      if (problem) return problem;
+    }
   }
   return null;
 }
 
 function describe(v: unknown): string {
   if (v instanceof Uint8Array) return 'bytes';
+  if (v instanceof Date) return 'timestamp';
   if (Array.isArray(v)) return 'array';
   return typeof v;
 }

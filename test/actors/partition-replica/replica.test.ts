@@ -14,7 +14,7 @@ import { partitionReplica } from '../../../actors/partition-replica/replica.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { writeBatchCrc } from '../../../src/protocol/batch-header.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../../src/protocol/record-batch.js';
-import { defineActor } from '../../../src/runtime/actor-definition.js';
+import { defineActor, validateMessage, type ActorDefinition } from '../../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../../src/runtime/actor-system.js';
 import { FakeClock } from '../../../src/runtime/clock.js';
 import { UNLIMITED_RATE } from '../../../src/runtime/rate-quota.js';
@@ -1305,5 +1305,17 @@ describe('actors/partition-replica', function () {
       expect(logs.moveOf('t', 0)).to.equal(undefined);
       expect(logs.getLog('t', 0)).to.equal(undefined);
     });
+  });
+});
+
+describe('partition-replica: boundary schema', () => {
+  const check = (msg: Record<string, unknown>) => validateMessage(partitionReplica as unknown as ActorDefinition<unknown, Message, unknown>, msg as unknown as Message);
+  const state = { topic: 't', topicId: 'id', partition: 0, replicas: [1, 2], isr: [1], leader: 1, leaderEpoch: 3, partitionEpoch: 4, isNew: false, config: {} };
+
+  it('BecomeLeaderOrFollower: a partition state with its replica lists, never a timestamp or a bare object', () => {
+    expect(check({ type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state })).to.equal(null);
+    expect(check({ type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: new Date(0) })).to.match(/state must be object, got timestamp/);
+    expect(check({ type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: {} })).to.match(/state\.topic is required/);
+    expect(check({ type: 'BecomeLeaderOrFollower', controllerEpoch: 1, state: { ...state, isr: null } })).to.match(/state\.isr is required/);
   });
 });
