@@ -99,7 +99,8 @@ export function fromImage(i: MetadataImage): MetadataState {
   };
 }
 
-function isImage(v: unknown): v is MetadataImage {
+/** Whether `v` has the shape of a metadata image (what a snapshot holds). */
+export function isImage(v: unknown): v is MetadataImage {
   const i = v as MetadataImage;
   return (
     typeof v === 'object' &&

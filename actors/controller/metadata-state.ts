@@ -662,7 +662,48 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
       }
       return { ...state, brokers, topics, pendingDeletes };
     }
+    default: {
+      // a record of a type this controller does not know (not from its own log: the quorum
+      // refuses such entries, isKnownRecordType) is refused like any other bad record
+      const unknown: never = record;
+      return fail(unknown, `unknown metadata record type ${JSON.stringify((unknown as { type?: unknown }).type)}`);
+    }
   }
+}
+
+/** Every metadata record type applyRecord knows (a type added to MetadataRecord must be added here). */
+const RECORD_TYPES: Readonly<Record<MetadataRecord['type'], true>> = {
+  ControllerEpoch: true,
+  RegisterBroker: true,
+  FenceBroker: true,
+  UnfenceBroker: true,
+  BeginControlledShutdown: true,
+  BrokerReplicasOffline: true,
+  CreateTopic: true,
+  CreatePartitions: true,
+  PartitionChange: true,
+  ChangeTopicConfig: true,
+  AllocateProducerIds: true,
+  AccessControlEntry: true,
+  RemoveAccessControlEntry: true,
+  BrokerConfig: true,
+  GroupConfig: true,
+  ClientMetricsConfig: true,
+  ClientQuota: true,
+  UserScramCredential: true,
+  RemoveUserScramCredential: true,
+  DelegationToken: true,
+  RemoveDelegationToken: true,
+  FeatureLevel: true,
+  ClearElr: true,
+  QuorumVoters: true,
+  RemoveTopic: true,
+};
+
+/** Whether `r` is an object with the type of a metadata record applyRecord knows. */
+export function isKnownRecordType(r: unknown): boolean {
+  const type = typeof r === 'object' && r !== null ? (r as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && Object.hasOwn(RECORD_TYPES, type);
 }
 
 /**

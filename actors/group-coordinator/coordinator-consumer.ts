@@ -739,8 +739,17 @@ export function restoreConsumerGroup(groupId: string, r: ReplayedConsumerGroup):
 // ---------------------------------------------------------------------------------------------
 // Handlers
 
-export function handleConsumerGroupHeartbeat(s: CoordinatorState, m: MsgOf<'ConsumerGroupHeartbeat'>, ctx: HandlerCtx): void {
+export function handleConsumerGroupHeartbeat(s: CoordinatorState, raw: MsgOf<'ConsumerGroupHeartbeat'>, ctx: HandlerCtx): void {
   const token = ctx.deferReply() ?? null;
+  // a nullable field left out (the schema lets it be absent) is null from here on
+  const m: MsgOf<'ConsumerGroupHeartbeat'> = {
+    ...raw,
+    instanceId: raw.instanceId ?? null,
+    rackId: raw.rackId ?? null,
+    subscribedTopicNames: raw.subscribedTopicNames ?? null,
+    serverAssignor: raw.serverAssignor ?? null,
+    topicPartitions: raw.topicPartitions ?? null,
+  };
   if (s.groupVersion < 1) return answer(ctx, token, consumerHeartbeatError(ErrorCode.UNSUPPORTED_VERSION, CONSUMER_PROTOCOL_OFF));
   const invalid = validateConsumerHeartbeat(m);
   if (invalid) return answer(ctx, token, consumerHeartbeatError(invalid.errorCode, invalid.message));

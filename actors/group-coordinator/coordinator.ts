@@ -80,7 +80,7 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { replicaPath } from '../../src/protocol/cluster.js';
-import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition.js';
+import { arrayOf, defineActor, objectOf, type ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef } from '../../src/runtime/types.js';
 import type { BrokerMsg } from '../broker/messages.js';
 import type { ReplicaMsg } from '../partition-replica/messages.js';
@@ -265,6 +265,9 @@ function resolveConfig(a: CoordinatorArgs): CoordinatorConfig {
   };
 }
 
+/** The topics of an OffsetCommit or TxnOffsetCommit, down to each partition's fields. */
+const COMMITTED_TOPICS = arrayOf(objectOf({ name: 'string', partitions: arrayOf(objectOf({ partition: 'integer', offset: 'integer', leaderEpoch: 'integer?', metadata: 'string?' })) }));
+
 export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, CoordinatorArgs>({
   kind: 'group-coordinator',
   // a crash loses the in-memory groups: restart empty; the broker's next LeaderAndIsr reloads them
@@ -299,6 +302,8 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
     return s;
   },
 
+  // every field a handler reads, down to the elements of its lists: any node can address the
+  // coordinator, and a message that does not fit is refused before a handler sees it
   schema: {
     JoinGroup: {
       groupId: 'string',
@@ -307,18 +312,26 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       memberId: 'string',
       groupInstanceId: 'string?',
       protocolType: 'string',
-      protocols: 'array',
+      protocols: arrayOf(objectOf({ name: 'string', metadata: 'bytes' })),
       clientId: 'string?',
       clientHost: 'string?',
       requireKnownMemberId: 'boolean?',
       reason: 'string?',
       supportsSkippingAssignment: 'boolean?',
     },
-    SyncGroup: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', protocolType: 'string?', protocolName: 'string?', assignments: 'array' },
+    SyncGroup: {
+      groupId: 'string',
+      generationId: 'integer',
+      memberId: 'string',
+      groupInstanceId: 'string?',
+      protocolType: 'string?',
+      protocolName: 'string?',
+      assignments: arrayOf(objectOf({ memberId: 'string', assignment: 'bytes' })),
+    },
     Heartbeat: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?' },
-    LeaveGroup: { groupId: 'string', members: 'array' },
-    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: 'array', apiVersion: 'integer?' },
-    OffsetFetch: { groupId: 'string', topics: 'array?', requireStable: 'boolean?', memberId: 'string?', memberEpoch: 'integer?' },
+    LeaveGroup: { groupId: 'string', members: arrayOf(objectOf({ memberId: 'string', groupInstanceId: 'string?', reason: 'string?' })) },
+    OffsetCommit: { groupId: 'string', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', retentionTimeMs: 'integer?', topics: COMMITTED_TOPICS, apiVersion: 'integer?' },
+    OffsetFetch: { groupId: 'string', topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('integer') }), { optional: true }), requireStable: 'boolean?', memberId: 'string?', memberEpoch: 'integer?' },
     ConsumerGroupHeartbeat: {
       groupId: 'string',
       memberId: 'string',
@@ -326,27 +339,37 @@ export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, Co
       instanceId: 'string?',
       rackId: 'string?',
       rebalanceTimeoutMs: 'integer',
-      subscribedTopicNames: 'array?',
+      subscribedTopicNames: arrayOf('string', { optional: true }),
       subscribedTopicRegex: 'string?',
       serverAssignor: 'string?',
-      topicPartitions: 'array?',
+      topicPartitions: arrayOf(objectOf({ topicId: 'string', partitions: arrayOf('integer') }), { optional: true }),
       clientId: 'string?',
       clientHost: 'string?',
       topicAuthorizer: 'object?',
     },
-    ConsumerGroupDescribe: { groups: 'array' },
-    ShareGroupHeartbeat: { groupId: 'string', memberId: 'string', memberEpoch: 'integer', rackId: 'string?', subscribedTopicNames: 'array?', clientId: 'string?', clientHost: 'string?' },
-    ShareGroupDescribe: { groups: 'array' },
+    ConsumerGroupDescribe: { groups: arrayOf('string') },
+    ShareGroupHeartbeat: { groupId: 'string', memberId: 'string', memberEpoch: 'integer', rackId: 'string?', subscribedTopicNames: arrayOf('string', { optional: true }), clientId: 'string?', clientHost: 'string?' },
+    ShareGroupDescribe: { groups: arrayOf('string') },
     GroupVersionChanged: { level: 'integer' },
     ShareVersionChanged: { level: 'integer' },
     GroupConfigsChanged: { configs: 'object' },
-    TopicsDeleted: { topics: 'array' },
-    TxnOffsetCommit: { transactionalId: 'string', groupId: 'string', producerId: 'integer', producerEpoch: 'integer', generationId: 'integer', memberId: 'string', groupInstanceId: 'string?', topics: 'array', transactionV2: 'boolean?' },
+    TopicsDeleted: { topics: arrayOf('string') },
+    TxnOffsetCommit: {
+      transactionalId: 'string',
+      groupId: 'string',
+      producerId: 'integer',
+      producerEpoch: 'integer',
+      generationId: 'integer',
+      memberId: 'string',
+      groupInstanceId: 'string?',
+      topics: COMMITTED_TOPICS,
+      transactionV2: 'boolean?',
+    },
     TxnMarkerWritten: { partition: 'integer', producerId: 'integer', commit: 'boolean' },
-    ListGroups: { statesFilter: 'array?', typesFilter: 'array?' },
-    DescribeGroups: { groups: 'array' },
-    DeleteGroups: { groups: 'array' },
-    OffsetDelete: { groupId: 'string', topics: 'array' },
+    ListGroups: { statesFilter: arrayOf('string', { optional: true }), typesFilter: arrayOf('string', { optional: true }) },
+    DescribeGroups: { groups: arrayOf('string') },
+    DeleteGroups: { groups: arrayOf('string') },
+    OffsetDelete: { groupId: 'string', topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('integer') })) },
     BecomeCoordinator: { partition: 'integer', leaderEpoch: 'integer', numPartitions: 'integer?' },
     ResignCoordinator: { partition: 'integer', leaderEpoch: 'integer' },
   },

@@ -33,11 +33,11 @@
  */
 import { ErrorCode } from '../../src/protocol/errors.js';
 import { CONTROLLER_PATH } from '../../src/protocol/cluster.js';
-import { defineActor, type ActorContext, type BaseContext, type ReplyToken } from '../../src/runtime/actor-definition.js';
+import { arrayOf, defineActor, objectOf, type ActorContext, type BaseContext, type ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Message } from '../../src/runtime/types.js';
 import { MetadataLog, MetadataLogCorruptError } from '../controller/metadata-log.js';
-import { MetadataSnapshotError, readSnapshot, writeSnapshot, type MetadataSnapshot } from '../controller/metadata-snapshot.js';
-import type { MetadataRecord } from '../controller/metadata-state.js';
+import { MetadataSnapshotError, isImage, readSnapshot, writeSnapshot, type MetadataSnapshot } from '../controller/metadata-snapshot.js';
+import { isKnownRecordType, type MetadataRecord } from '../controller/metadata-state.js';
 import { newTopicId } from '../../src/protocol/topic-id.js';
 import type { CommittedEntry, QuorumEvent, QuorumMsg, QuorumReply, QuorumVoter, QuorumVoterStatus } from './messages.js';
 import { QuorumStateError, readQuorumState, writeQuorumState } from './quorum-state.js';
@@ -258,7 +258,16 @@ async function init(ctx: Ctx, args: QuorumArgs): Promise<QuorumState> {
   return s;
 }
 
+/** A Raft message whose data no controller could use: dropped with a warning. */
+function refuseBadData(ctx: BaseContext<QuorumMsg>, what: string): void {
+  ctx.log.warn(`${what} dropped`);
+}
+
+/** The records of a batch: objects with a type (isKnownRecordType checks the type). */
+const RECORDS = arrayOf(objectOf({ type: 'string' }));
+
 async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Append' }>, ctx: ActorContext<QuorumMsg>): Promise<void> {
+  if (!m.records.every(isKnownRecordType)) return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'a record of an unknown type', index: -1, leaderId: s.core.leaderId });
   const blocked = METADATA_MEMBERSHIP.votersOf(m.records) ? s.core.voterChangeBlocked() : null;
   if (blocked && blocked.refusal !== 'NotLeader') {
     return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: refusalCode(blocked.refusal), errorMessage: blocked.message, index: -1, leaderId: s.core.leaderId });
@@ -333,6 +342,7 @@ function directoryOf(s: QuorumState, v: QuorumVoter): string | undefined {
 
 /** The controller's state at `index`: written as the snapshot, and the log compacted up to it. */
 async function handleTakeSnapshot(s: QuorumState, m: Extract<QuorumMsg, { type: 'TakeSnapshot' }>, ctx: Ctx): Promise<void> {
+  if (!isImage(m.image)) return refuseBadData(ctx, 'TakeSnapshot without a metadata image');
   if (m.index <= s.core.snapshotIndex || m.index > s.core.commitIndex) return;
   const at = { index: m.index, term: s.core.termAt(m.index) };
   if (s.args.metadataDir) await writeSnapshot(s.args.metadataDir, { ...at, image: m.image });
@@ -392,22 +402,29 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
   schema: {
     VoteRequest: { term: 'integer', candidateId: 'integer', lastLogIndex: 'integer', lastLogTerm: 'integer' },
     VoteResponse: { term: 'integer', voterId: 'integer', granted: 'boolean' },
-    AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: 'array', leaderCommit: 'integer' },
+    AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: arrayOf(objectOf({ term: 'integer', data: RECORDS })), leaderCommit: 'integer' },
     AppendEntriesResponse: { term: 'integer', followerId: 'integer', success: 'boolean', matchIndex: 'integer' },
-    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: 'object', voters: 'array?' },
+    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: objectOf({ image: 'object' }), voters: 'array?' },
     InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
     Observe: { observer: 'object', lastLogIndex: 'integer', forwarded: 'boolean' },
     EndEpoch: { term: 'integer', leaderId: 'integer', successors: 'array' },
     TakeSnapshot: { index: 'integer', image: 'object' },
-    Append: { records: 'array', ack: 'string?' },
+    Append: { records: RECORDS, ack: 'string?' },
     CheckVoterChange: { change: 'string', voterId: 'integer', directoryId: 'string?' },
   },
   handlers: {
     VoteRequest: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     VoteResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
-    AppendEntries: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    AppendEntries: (s, m, ctx) => {
+      // a record no controller could apply never enters the log (the schema checks the shape)
+      if (!m.entries.every((e) => e.data.every(isKnownRecordType))) return refuseBadData(ctx, 'AppendEntries with a record of an unknown type');
+      return run(s, ctx, s.core.handle(m, ctx.clock.now()));
+    },
     AppendEntriesResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
-    InstallSnapshot: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
+    InstallSnapshot: (s, m, ctx) => {
+      if (!isImage((m.data as { image?: unknown }).image)) return refuseBadData(ctx, 'InstallSnapshot without a metadata image');
+      return run(s, ctx, s.core.handle(m, ctx.clock.now()));
+    },
     InstallSnapshotResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     Observe: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     EndEpoch: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),

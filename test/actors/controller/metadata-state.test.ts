@@ -12,6 +12,7 @@ import {
   applyRecords,
   checkInvariants,
   emptyMetadata,
+  isKnownRecordType,
   toClusterMetadata,
   type MetadataRecord,
   type MetadataState,
@@ -73,6 +74,15 @@ describe('actors/controller/metadata-state', () => {
       expect(s0.topics.size).to.equal(0);
       expect(brokerState(s1, 2)).to.equal(BrokerState.Unfenced);
       expect(brokerState(s2, 2)).to.equal(BrokerState.Fenced);
+    });
+
+    it('a record of a type no controller knows is refused, not applied as nothing (isKnownRecordType tells them apart)', () => {
+      const s = cluster([]);
+      expect(() => applyRecord(s, { type: 'Garbage' } as unknown as MetadataRecord)).to.throw(MetadataRecordError, /unknown metadata record type "Garbage"/);
+      expect(isKnownRecordType({ type: 'RegisterBroker' })).to.equal(true);
+      for (const r of [{ type: 'Garbage' }, { type: 'constructor' }, { type: 'toString' }, { type: 7 }, null, 'RegisterBroker', [{ type: 'FenceBroker' }]]) {
+        expect(isKnownRecordType(r), JSON.stringify(r)).to.equal(false);
+      }
     });
 
     it('controller epochs only grow, and a log of another cluster is refused', () => {

@@ -62,6 +62,19 @@ describe('actors/group-coordinator consumer groups in the coordinator', function
   describe('heartbeats', () => {
     beforeEach(() => start());
 
+    it('a heartbeat whose nullable fields are left out (instance id, rack, assignor, owned partitions) is taken as if they were null', async () => {
+      const full = consumerHeartbeat(G, { subscribedTopicNames: ['t'] });
+      const { instanceId: _i, rackId: _r, serverAssignor: _a, ...sparse } = full;
+      const r = await h.ask<ConsumerGroupHeartbeatResponse>(sparse as unknown as HB);
+      expect(r.errorCode, r.errorMessage ?? '').to.equal(ErrorCode.NONE);
+      expect(r.memberEpoch).to.equal(1);
+      expect(r.assignment).to.deep.equal([{ topicId: T, partitions: [0, 1, 2, 3] }]);
+      // a join without its owned partitions is one with null: refused as Kafka refuses it
+      const { topicPartitions: _t, ...noOwned } = sparse;
+      const refused = await h.ask<ConsumerGroupHeartbeatResponse>(noOwned as unknown as HB);
+      expect([refused.errorCode, refused.errorMessage]).to.deep.equal([ErrorCode.INVALID_REQUEST, 'TopicPartitions must be empty when (re-)joining.']);
+    });
+
     it('a join gets a member id made by the coordinator, epoch 1, the heartbeat interval and the assignment by topic id', async () => {
       const r = await hb();
       expect(r.errorCode).to.equal(ErrorCode.NONE);
