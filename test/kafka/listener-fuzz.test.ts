@@ -16,16 +16,14 @@
  * same seed and rounds send the same requests again (each API draws from its own PRNG, and from
  * the ids earlier answers handed out).
  */
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import winston from 'winston';
 import { ApiKeys, apiName, decodeResponse, encodeRequest, KafkaCodecError } from '../../src/kafka/protocol/index.js';
 import { SUPPORTED_VERSIONS } from '../../src/kafka/api/versions.js';
 import { allErrors, ErrorCode } from '../../src/protocol/errors.js';
 import { decodeRecordBatches, encodeRecordBatch } from '../../src/protocol/record-batch.js';
-import { rootLogger, setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
 import { startKafkaCluster, type KafkaTestCluster } from '../helpers/kafka-cluster.js';
 import { checkFor } from '../helpers/check-for.js';
+import { LogCapture, type LogLine } from '../helpers/log-capture.js';
 import { consumerFetchBody, RawKafkaSocket } from '../helpers/raw-kafka.js';
 import { describeBody, learnValues, Prng, randomRequestBody, seedFrom, type Edge, type FieldOverrides, type FuzzNames } from '../helpers/kafka-request-fuzz.js';
 
@@ -62,18 +60,11 @@ const OVERRIDES: FieldOverrides = {
 
 type Outcome = 'answered' | 'unanswered' | 'closed';
 
-interface LogLine {
-  level: string;
-  message: string;
-  [k: string]: unknown;
-}
-
 describe(`Kafka listener fuzzing (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUNDS} rounds; SAMSA_FUZZ_SEED and SAMSA_FUZZ_ROUNDS)`, function () {
   this.timeout(60_000 + ROUNDS * 5_000);
   let c: KafkaTestCluster;
   let endpoint: string;
   const open: RawKafkaSocket[] = [];
-  const lines: LogLine[] = [];
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown) => rejections.push(reason);
   // a timer asked for more than 2^31-1 ms: Node fires it after 1 ms instead
@@ -81,18 +72,8 @@ describe(`Kafka listener fuzzing (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUND
   const onWarning = (w: Error) => {
     if (w.name === 'TimeoutOverflowWarning') timerWarnings.push(`${w.message}\n${w.stack ?? ''}`);
   };
-  const capture = new winston.transports.Stream({
-    stream: new Writable({
-      objectMode: true,
-      write(info: LogLine, _enc, next) {
-        lines.push(info);
-        next();
-      },
-    }),
-  });
-  const levelBefore = (process.env.SAMSA_LOG_LEVEL ?? 'silent') as LogLevel;
-  const stderr = rootLogger.transports.find((t) => t instanceof winston.transports.Console);
-  const stderrSilent = stderr?.silent;
+  const capture = new LogCapture();
+  const lines = capture.lines;
   let fresh = 0;
   const learned = new Map<string, unknown[]>();
   const names: FuzzNames & { strings: string[]; uuids: string[] } = {
@@ -119,9 +100,7 @@ describe(`Kafka listener fuzzing (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUND
     });
     endpoint = c.bootstrap[0]!;
     // the cluster set the process's level from SAMSA_LOG_LEVEL; warnings and errors are kept here, not printed
-    if (stderr) stderr.silent = true;
-    rootLogger.add(capture);
-    setLogLevel('warn');
+    capture.start();
     process.on('unhandledRejection', onRejection);
     process.on('warning', onWarning);
   });
@@ -134,9 +113,7 @@ describe(`Kafka listener fuzzing (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUND
     process.off('unhandledRejection', onRejection);
     process.off('warning', onWarning);
     await c?.stop();
-    rootLogger.remove(capture);
-    if (stderr) stderr.silent = stderrSilent;
-    setLogLevel(levelBefore);
+    capture.stop();
   });
 
   /** One request and its answer on `s`: an ApiVersions behind it shows whether a request that got no answer left the connection working. */

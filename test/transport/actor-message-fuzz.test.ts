@@ -22,19 +22,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import winston from 'winston';
 import { SamsaClient } from '../../src/client/samsa.js';
 import { ActorSystem } from '../../src/runtime/actor-system.js';
 import type { ActorDefinition, FieldSpec } from '../../src/runtime/actor-definition.js';
-import { rootLogger, setLogLevel, type LogLevel } from '../../src/runtime/logger.js';
 import { isFailure, type Message } from '../../src/runtime/types.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
 import { TcpTransport } from '../../src/transport/tcp.js';
 import { Prng, seedFrom } from '../helpers/kafka-request-fuzz.js';
+import { LogCapture, type LogLine } from '../helpers/log-capture.js';
 import { readMessageShapes, type FieldShape, type MessageShape, type Shape } from '../helpers/actor-message-shapes.js';
 import { describeMessage, illTypedMessage, type FuzzPools } from '../helpers/actor-message-fuzz.js';
 
@@ -64,12 +62,6 @@ const FOLDER_OF_KIND: Record<string, string> = {
   'share-partition-manager': 'share-partition',
   'partition-replica': 'partition-replica',
 };
-
-interface LogLine {
-  level: string;
-  message: string;
-  [k: string]: unknown;
-}
 
 interface Target {
   node: string;
@@ -149,21 +141,11 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
   let shapes: MessageShape[] = [];
   /** kind:type of the asks that got no answer (handlers that answer nothing, e.g. their own timers' messages, drop what they do not know) */
   const unanswered = new Set<string>();
-  const lines: LogLine[] = [];
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown) => rejections.push(reason);
-  const capture = new winston.transports.Stream({
-    stream: new Writable({
-      objectMode: true,
-      write(info: LogLine, _enc, next) {
-        lines.push(info);
-        next();
-      },
-    }),
-  });
-  const levelBefore = (process.env.SAMSA_LOG_LEVEL ?? 'silent') as LogLevel;
-  const stderr = rootLogger.transports.find((t) => t instanceof winston.transports.Console);
-  const stderrSilent = stderr?.silent;
+  const capture = new LogCapture();
+  const lines = capture.lines;
+  const levelBefore = capture.levelBefore;
   const pools: FuzzPools = { strings: [SCRATCH, 'fuzz-group', 'fuzz-txn', '1', '2', 'main', 'b1', 'b2', 'retention.ms', 'range', 'consumer', 'classic'], maxArray: 5_000 };
 
   /** Every record of `topic`, partition by partition, as 'partition:offset:key:value'. */
@@ -247,18 +229,14 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
     fuzzer.setDefaultRoute('main');
 
     shapes = readMessageShapes(REPO);
-    if (stderr) stderr.silent = true;
-    rootLogger.add(capture);
-    setLogLevel('warn');
+    capture.start();
     process.on('unhandledRejection', onRejection);
   });
 
   after(async () => {
     if (process.env.SAMSA_ACTOR_FUZZ_STATS) process.stderr.write(`unanswered (dropped without a reply): ${[...unanswered].sort().join(' ')}\n`);
     process.off('unhandledRejection', onRejection);
-    rootLogger.remove(capture);
-    if (stderr) stderr.silent = stderrSilent;
-    setLogLevel(levelBefore);
+    capture.stop();
     await fuzzer?.stop();
     await client?.close();
     await handle?.stop();
