@@ -137,12 +137,15 @@ export const produce: ApiHandler<typeof ApiKeys.Produce> = async (ctx, version, 
     // no answer; but as Kafka's KafkaApis, a failed partition closes the connection, so that the
     // client refreshes its metadata (a leader moved, a topic gone) instead of sending on into
     // nothing. The broker is asked as for acks=1, the same append, to learn how it went.
-    const refused = targets.flatMap((t) => (refusal(t) === null ? [] : t.partitionData.map((p) => `${t.name || t.topicId}-${p.index}: ${errorName(refusal(t)!)}`)));
-    let failures = refused;
+    const failures: string[] = [];
+    for (const t of targets) {
+      const code = refusal(t);
+      if (code !== null) for (const p of t.partitionData) failures.push(`${t.name || t.topicId}-${p.index}: ${errorName(code)}`);
+    }
     if (partitions.length > 0) {
       const r = await ctx.ask<BrokerMsg, BrokerProduceResponse>(ctx.broker, { ...msg, acks: 1 }, timeoutMs + 5_000);
-      if (isFailure(r)) failures = [...failures, `${errorName(r.errorCode)} (${r.message})`];
-      else failures = [...failures, ...r.partitions.filter((p) => p.errorCode !== ErrorCode.NONE).map((p) => `${p.topic}-${p.partition}: ${errorName(p.errorCode)}`)];
+      if (isFailure(r)) failures.push(`${errorName(r.errorCode)} (${r.message})`);
+      else for (const p of r.partitions) if (p.errorCode !== ErrorCode.NONE) failures.push(`${p.topic}-${p.partition}: ${errorName(p.errorCode)}`);
     }
     if (failures.length > 0) ctx.closeConnection(`acks=0 produce failed: ${failures.join(', ')}`);
     return null;
