@@ -3,13 +3,14 @@
  */
 export { ActorSystem, ASK_PATH } from './runtime/actor-system.js';
 export type { ActorSystemOptions, DeadLetter, SystemStats } from './runtime/actor-system.js';
-export { arrayOf, defineActor, objectOf, validateMessage } from './runtime/actor-definition.js';
+export { arrayOf, clientMessageProblem, defineActor, objectOf, validateMessage } from './runtime/actor-definition.js';
 export type {
   ActorContext,
   ActorDefinition,
   ActorTimers,
   AskOptions,
   BaseContext,
+  ClientMessages,
   Directive,
   FieldKind,
   FieldSpec,

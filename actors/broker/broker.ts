@@ -930,6 +930,24 @@ function verificationEnv(s: BrokerState, ctx: BaseContext<BrokerMsg>): Verificat
 
 export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
   kind: 'broker',
+  // what a client (a node outside the cluster) may send: the client APIs, a consumer's fetch, and
+  // introspection; the controller's requests, a follower's fetch and the broker's own timers are the cluster's
+  clientMessages: {
+    Metadata: true,
+    Produce: true,
+    Fetch: (m) => (m.replicaId >= 0 ? `replica id ${m.replicaId}: a follower's fetch comes from a broker of the cluster` : null),
+    FindCoordinator: true,
+    InitProducerId: true,
+    WriteTxnMarkers: true,
+    GetTelemetrySubscriptions: true,
+    PushTelemetry: true,
+    DescribeConfigs: true,
+    DescribeLoggers: true,
+    AlterLoggers: true,
+    DescribeLogDirs: true,
+    AlterReplicaLogDirs: true,
+    DescribeBroker: true,
+  },
   supervision: { maxRestarts: 3, withinMs: 60_000 },
 
   async init(ctx, args) {
@@ -1010,7 +1028,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       timeoutMs: 'integer?',
     },
     LogDirFailed: { logDir: 'string', reason: 'string' },
-    VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: 'array', transactionV2: 'boolean?' },
+    VerifyTransaction: { transactionalId: 'string', producerId: 'integer', producerEpoch: 'integer', partitions: arrayOf(objectOf({ topic: 'string', partition: 'integer' })), transactionV2: 'boolean?' },
     DescribeLogDirs: { topics: 'array?' },
     AlterReplicaLogDirs: { dirs: 'array' },
     AlterLoggers: { changes: 'array', validateOnly: 'boolean?' },

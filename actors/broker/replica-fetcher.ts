@@ -193,6 +193,7 @@ async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tra
 
 export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>({
   kind: 'replica-fetcher',
+  clientMessages: { DescribeFetcher: true },
   supervision: 'restart',
   init: (_ctx, args) => ({ args, partitions: new Map(), inFlight: false }),
   schema: {

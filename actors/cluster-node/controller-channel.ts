@@ -162,6 +162,35 @@ const handlers = Object.fromEntries(CONTROLLER_REQUEST_TYPES.map((t) => [t, forw
 
 export const controllerChannel = defineActor<ChannelState, ControllerRequest, ControllerChannelArgs>({
   kind: 'controller-channel',
+  // the admin APIs; a broker's registration, heartbeats, ISR changes, producer id blocks and
+  // metadata watches are the cluster's
+  clientMessages: {
+    Metadata: true,
+    CreateTopics: true,
+    DeleteTopics: true,
+    CreatePartitions: true,
+    AlterTopicConfigs: true,
+    AlterBrokerConfigs: true,
+    AlterGroupConfigs: true,
+    AlterClientMetrics: true,
+    AlterClientQuotas: true,
+    UpdateFeatures: true,
+    ElectLeaders: true,
+    AlterPartitionReassignments: true,
+    ListPartitionReassignments: true,
+    CreateAcls: true,
+    DeleteAcls: true,
+    DescribeAcls: true,
+    AlterUserScramCredentials: true,
+    DescribeUserScramCredentials: true,
+    CreateDelegationToken: true,
+    RenewDelegationToken: true,
+    ExpireDelegationToken: true,
+    DescribeDelegationTokens: true,
+    DescribeQuorum: true,
+    AddRaftVoter: true,
+    RemoveRaftVoter: true,
+  },
   supervision: 'resume',
   init: (_ctx, args) => {
     if (!args || !Array.isArray(args.voters) || args.voters.length === 0) throw new Error('the controller channel needs the controllers (voters)');

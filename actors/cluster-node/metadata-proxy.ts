@@ -19,6 +19,7 @@ export type MetadataProxyMsg = { type: 'Metadata'; topics?: string[] | null } | 
 
 export const metadataProxy = defineActor<{ controller: ActorRef<ControllerMsg> }, MetadataProxyMsg, { controller: ActorRef<ControllerMsg> }>({
   kind: 'metadata-proxy',
+  clientMessages: 'all',
   supervision: 'resume',
   init: (_ctx, args) => ({ controller: args.controller }),
   schema: { Metadata: { topics: 'array?' }, FindCoordinator: { key: 'string', keyType: 'string?' } },

@@ -1723,6 +1723,8 @@ async function handleBalanceLeaders(s: ControllerState, ctx: Ctx): Promise<void>
 
 export const controller = defineActor<ControllerState, ControllerMsg, ControllerArgs>({
   kind: 'controller',
+  // nothing from clients: they reach it through a node's controller channel, which forwards the client APIs only
+  clientMessages: {},
   init: initController,
   // A crash restarts the controller, which replays its log: the durable state is the truth.
   // A corrupt log, a log from another cluster or a bad config cannot heal by restarting.

@@ -82,6 +82,36 @@ function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * Why `value` would not come back from the log as it went in, or null: a line is JSON, which
+ * holds null, booleans, finite numbers, strings, lists and plain objects (a field left undefined
+ * is left out). A message from another node can carry more (msgpack's 64-bit integers, bytes,
+ * timestamps), which must not reach the log. Walks without recursion, however deep the value.
+ */
+export function notJsonSafe(value: unknown): string | null {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return `the number ${v}`;
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    if (typeof v === 'object') {
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return `a ${(v as object).constructor?.name ?? 'non-plain object'}`;
+      for (const x of Object.values(v)) if (x !== undefined) stack.push(x);
+      continue;
+    }
+    return `a ${typeof v}`;
+  }
+  return null;
+}
+
 /** Encodes one batch as its line (term 0 as a bare array, the format before the quorum). */
 export function encodeBatch(records: readonly MetadataRecord[], term = 0): Uint8Array {
   const json = term === 0 ? JSON.stringify(records) : JSON.stringify({ term, records });

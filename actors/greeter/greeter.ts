@@ -19,6 +19,8 @@ const KEEP_NAMES = 5;
 
 export const greeter = defineActor<GreeterState, GreeterMsg, { greeting?: string } | undefined>({
   kind: 'greeter',
+  // clients may greet and look; GreetVia makes the greeter ask whatever ref it is given, so it is the cluster's
+  clientMessages: { Greet: true, Stats: true },
   init: () => ({ greeted: 0, names: [] }),
   supervision: 'restart',
   schema: { Greet: { name: 'string' }, GreetVia: { next: 'ref', name: 'string' } },

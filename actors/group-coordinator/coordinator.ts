@@ -270,6 +270,25 @@ const COMMITTED_TOPICS = arrayOf(objectOf({ name: 'string', partitions: arrayOf(
 
 export const groupCoordinator = defineActor<CoordinatorState, CoordinatorMsg, CoordinatorArgs>({
   kind: 'group-coordinator',
+  // the group APIs; loading, appends, deadlines and the broker's notices are the cluster's
+  clientMessages: {
+    JoinGroup: true,
+    SyncGroup: true,
+    Heartbeat: true,
+    LeaveGroup: true,
+    DescribeGroups: true,
+    ConsumerGroupHeartbeat: true,
+    ConsumerGroupDescribe: true,
+    ShareGroupHeartbeat: true,
+    ShareGroupDescribe: true,
+    OffsetCommit: true,
+    TxnOffsetCommit: true,
+    OffsetFetch: true,
+    OffsetDelete: true,
+    ListGroups: true,
+    DeleteGroups: true,
+    DescribeCoordinator: true,
+  },
   // a crash loses the in-memory groups: restart empty; the broker's next LeaderAndIsr reloads them
   supervision: { maxRestarts: 10, withinMs: 60_000 },
   mailboxLimit: 200_000,

@@ -366,6 +366,8 @@ function rawSaslToken(s: ConnState, ctx: BaseContext<KafkaConnectionMsg>, token:
 
 export const kafkaConnection = defineActor<ConnState, KafkaConnectionMsg, KafkaConnectionArgs>({
   kind: 'kafka-connection',
+  // its socket's, its own and its request handlers' only
+  clientMessages: {},
   supervision: 'stop',
   init(ctx, args) {
     const socket = args.socket;

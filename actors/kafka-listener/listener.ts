@@ -206,6 +206,7 @@ export async function startKafkaListener(system: ActorSystem, o: StartKafkaListe
 
 export const kafkaListener = defineActor<ListenerState, KafkaListenerMsg, KafkaListenerArgs>({
   kind: 'kafka-listener',
+  clientMessages: { DescribeKafkaListener: true },
   supervision: 'resume',
   init(ctx, args) {
     const authorizer = args.config.authorizerClassName

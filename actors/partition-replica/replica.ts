@@ -911,6 +911,9 @@ function afterAppend(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m: Extract<
 
 export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArgs>({
   kind: 'partition-replica',
+  // what samsa's admin asks a replica itself; produce and fetch go through the broker, and
+  // replication (BecomeLeaderOrFollower, AppendAsFollower, ...) is the cluster's
+  clientMessages: { ListOffsets: true, DeleteRecords: true, DescribeProducers: true, DescribeReplica: true },
   supervision: { maxRestarts: 5, withinMs: 60_000 },
   mailboxLimit: 100_000,
 

@@ -35,7 +35,7 @@ import { ErrorCode } from '../../src/protocol/errors.js';
 import { CONTROLLER_PATH } from '../../src/protocol/cluster.js';
 import { arrayOf, defineActor, objectOf, type ActorContext, type BaseContext, type ReplyToken } from '../../src/runtime/actor-definition.js';
 import type { ActorRef, Message } from '../../src/runtime/types.js';
-import { MetadataLog, MetadataLogCorruptError } from '../controller/metadata-log.js';
+import { MetadataLog, MetadataLogCorruptError, notJsonSafe } from '../controller/metadata-log.js';
 import { MetadataSnapshotError, isImage, readSnapshot, writeSnapshot, type MetadataSnapshot } from '../controller/metadata-snapshot.js';
 import { isKnownRecordType, type MetadataRecord } from '../controller/metadata-state.js';
 import { newTopicId } from '../../src/protocol/topic-id.js';
@@ -266,8 +266,16 @@ function refuseBadData(ctx: BaseContext<QuorumMsg>, what: string): void {
 /** The records of a batch: objects with a type (isKnownRecordType checks the type). */
 const RECORDS = arrayOf(objectOf({ type: 'string' }));
 
+/** Why these records cannot enter the log (a type no controller applies, a value the log cannot hold), or null. */
+function badRecords(records: readonly unknown[]): string | null {
+  if (!records.every(isKnownRecordType)) return 'a record of an unknown type';
+  const unsafe = notJsonSafe(records);
+  return unsafe === null ? null : `a record with ${unsafe}, which the metadata log cannot hold`;
+}
+
 async function handleAppend(s: QuorumState, m: Extract<QuorumMsg, { type: 'Append' }>, ctx: ActorContext<QuorumMsg>): Promise<void> {
-  if (!m.records.every(isKnownRecordType)) return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'a record of an unknown type', index: -1, leaderId: s.core.leaderId });
+  const bad = badRecords(m.records);
+  if (bad !== null) return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: ErrorCode.INVALID_REQUEST, errorMessage: bad, index: -1, leaderId: s.core.leaderId });
   const blocked = METADATA_MEMBERSHIP.votersOf(m.records) ? s.core.voterChangeBlocked() : null;
   if (blocked && blocked.refusal !== 'NotLeader') {
     return ctx.reply<QuorumReply>({ type: 'AppendResult', errorCode: refusalCode(blocked.refusal), errorMessage: blocked.message, index: -1, leaderId: s.core.leaderId });
@@ -344,6 +352,8 @@ function directoryOf(s: QuorumState, v: QuorumVoter): string | undefined {
 async function handleTakeSnapshot(s: QuorumState, m: Extract<QuorumMsg, { type: 'TakeSnapshot' }>, ctx: Ctx): Promise<void> {
   if (!isImage(m.image)) return refuseBadData(ctx, 'TakeSnapshot without a metadata image');
   if (m.index <= s.core.snapshotIndex || m.index > s.core.commitIndex) return;
+  const unsafe = notJsonSafe(m.image);
+  if (unsafe !== null) return refuseBadData(ctx, `TakeSnapshot with ${unsafe} in its image, which a snapshot cannot hold`);
   const at = { index: m.index, term: s.core.termAt(m.index) };
   if (s.args.metadataDir) await writeSnapshot(s.args.metadataDir, { ...at, image: m.image });
   s.snapshot = { ...at, image: m.image };
@@ -391,6 +401,9 @@ function describe(s: QuorumState, now: number): QuorumReply {
 
 export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
   kind: 'quorum',
+  // Raft is the controllers'; a client may only look. Terms, ids and indexes are safe integers:
+  // they are counted with and kept as JSON (a bigint from msgpack is neither)
+  clientMessages: { DescribeQuorum: true },
   init,
   // A failed disk write restarts the actor from what is on disk; a corrupt log or someone
   // else's election state cannot heal by restarting.
@@ -400,29 +413,34 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     withinMs: 60_000,
   },
   schema: {
-    VoteRequest: { term: 'integer', candidateId: 'integer', lastLogIndex: 'integer', lastLogTerm: 'integer' },
-    VoteResponse: { term: 'integer', voterId: 'integer', granted: 'boolean' },
-    AppendEntries: { term: 'integer', leaderId: 'integer', prevLogIndex: 'integer', prevLogTerm: 'integer', entries: arrayOf(objectOf({ term: 'integer', data: RECORDS })), leaderCommit: 'integer' },
-    AppendEntriesResponse: { term: 'integer', followerId: 'integer', success: 'boolean', matchIndex: 'integer' },
-    InstallSnapshot: { term: 'integer', leaderId: 'integer', lastIncludedIndex: 'integer', lastIncludedTerm: 'integer', data: objectOf({ image: 'object' }), voters: 'array?' },
-    InstallSnapshotResponse: { term: 'integer', followerId: 'integer', matchIndex: 'integer' },
-    Observe: { observer: 'object', lastLogIndex: 'integer', forwarded: 'boolean' },
-    EndEpoch: { term: 'integer', leaderId: 'integer', successors: 'array' },
-    TakeSnapshot: { index: 'integer', image: 'object' },
+    VoteRequest: { term: 'safeInteger', candidateId: 'safeInteger', lastLogIndex: 'safeInteger', lastLogTerm: 'safeInteger' },
+    VoteResponse: { term: 'safeInteger', voterId: 'safeInteger', granted: 'boolean' },
+    AppendEntries: { term: 'safeInteger', leaderId: 'safeInteger', prevLogIndex: 'safeInteger', prevLogTerm: 'safeInteger', entries: arrayOf(objectOf({ term: 'safeInteger', data: RECORDS })), leaderCommit: 'safeInteger' },
+    AppendEntriesResponse: { term: 'safeInteger', followerId: 'safeInteger', success: 'boolean', matchIndex: 'safeInteger' },
+    InstallSnapshot: { term: 'safeInteger', leaderId: 'safeInteger', lastIncludedIndex: 'safeInteger', lastIncludedTerm: 'safeInteger', data: objectOf({ image: 'object' }), voters: 'array?' },
+    InstallSnapshotResponse: { term: 'safeInteger', followerId: 'safeInteger', matchIndex: 'safeInteger' },
+    Observe: { observer: 'object', lastLogIndex: 'safeInteger', forwarded: 'boolean' },
+    EndEpoch: { term: 'safeInteger', leaderId: 'safeInteger', successors: 'array' },
+    TakeSnapshot: { index: 'safeInteger', image: 'object' },
     Append: { records: RECORDS, ack: 'string?' },
-    CheckVoterChange: { change: 'string', voterId: 'integer', directoryId: 'string?' },
+    CheckVoterChange: { change: 'string', voterId: 'safeInteger', directoryId: 'string?' },
   },
   handlers: {
     VoteRequest: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     VoteResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     AppendEntries: (s, m, ctx) => {
-      // a record no controller could apply never enters the log (the schema checks the shape)
-      if (!m.entries.every((e) => e.data.every(isKnownRecordType))) return refuseBadData(ctx, 'AppendEntries with a record of an unknown type');
+      // a record no controller could apply, or the log could not hold, never enters the log (the schema checks the shape)
+      for (const e of m.entries) {
+        const bad = badRecords(e.data);
+        if (bad !== null) return refuseBadData(ctx, `AppendEntries with ${bad}`);
+      }
       return run(s, ctx, s.core.handle(m, ctx.clock.now()));
     },
     AppendEntriesResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),
     InstallSnapshot: (s, m, ctx) => {
       if (!isImage((m.data as { image?: unknown }).image)) return refuseBadData(ctx, 'InstallSnapshot without a metadata image');
+      const unsafe = notJsonSafe(m.data);
+      if (unsafe !== null) return refuseBadData(ctx, `InstallSnapshot with ${unsafe} in its image, which a snapshot cannot hold`);
       return run(s, ctx, s.core.handle(m, ctx.clock.now()));
     },
     InstallSnapshotResponse: (s, m, ctx) => run(s, ctx, s.core.handle(m, ctx.clock.now())),

@@ -451,6 +451,14 @@ const KEY_FIELDS = { groupId: 'string', topicId: 'string', partition: 'integer' 
 
 export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordinatorMsg, ShareCoordinatorArgs>({
   kind: 'share-coordinator',
+  // what samsa's admin asks for a share group's offsets; writes of state are the share partitions'
+  clientMessages: {
+    ReadShareGroupState: true,
+    ReadShareGroupStateSummary: true,
+    InitializeShareGroupState: true,
+    DeleteShareGroupState: true,
+    DescribeShareCoordinator: true,
+  },
   // a crash loses the in-memory state: restart empty and take back the partitions led here
   supervision: { maxRestarts: 10, withinMs: 60_000 },
 

@@ -41,7 +41,7 @@ import { ErrorCode, errorInfo } from '../../src/protocol/errors.js';
 import { brokerPath, replicaPath } from '../../src/protocol/cluster.js';
 import { CONTROL_FLAG_MASK, TRANSACTIONAL_FLAG_MASK, iterateBatches, readBatchHeader } from '../../src/protocol/batch-header.js';
 import type { BaseContext, ReplyToken } from '../../src/runtime/actor-definition.js';
-import { defineActor } from '../../src/runtime/actor-definition.js';
+import { arrayOf, defineActor, objectOf } from '../../src/runtime/actor-definition.js';
 import { isFailure, type ActorRef, type Failure } from '../../src/runtime/types.js';
 import type { BrokerMsg, FetchResponse } from '../broker/messages.js';
 import type { FindCoordinatorResponse } from '../group-coordinator/messages.js';
@@ -673,8 +673,13 @@ function acknowledge(s: ShareManagerState, ctx: Ctx, m: Extract<Msg, { type: 'Sh
   settle();
 }
 
+/** A share fetch's or acknowledgement's batches of acknowledgements, element by element. */
+const ACK_BATCHES = arrayOf(objectOf({ firstOffset: 'integer', lastOffset: 'integer', acknowledgeTypes: arrayOf('integer') }));
+
 export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs>({
   kind: 'share-partition-manager',
+  // the share consumer's and admin's messages; loading, writes, deadlines and notices are the broker's
+  clientMessages: { ShareFetch: true, ShareAcknowledge: true, ShareMemberGone: true, ForgetShareGroup: true, DescribeSharePartitions: true },
   supervision: 'resume',
 
   init(ctx, args) {
@@ -695,13 +700,21 @@ export const shareManager = defineActor<ShareManagerState, Msg, ShareManagerArgs
   },
 
   schema: {
-    ShareFetch: { groupId: 'string', memberId: 'string', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', maxRecords: 'integer', partitions: 'array' },
-    ShareAcknowledge: { groupId: 'string', memberId: 'string', partitions: 'array' },
+    ShareFetch: {
+      groupId: 'string',
+      memberId: 'string',
+      maxWaitMs: 'integer',
+      minBytes: 'integer',
+      maxBytes: 'integer',
+      maxRecords: 'integer',
+      partitions: arrayOf(objectOf({ topic: 'string', topicId: 'string', partition: 'integer', fetch: 'boolean', acknowledgementBatches: ACK_BATCHES })),
+    },
+    ShareAcknowledge: { groupId: 'string', memberId: 'string', partitions: arrayOf(objectOf({ topic: 'string', topicId: 'string', partition: 'integer', acknowledgementBatches: ACK_BATCHES })) },
     ShareMemberGone: { groupId: 'string', memberId: 'string' },
     ShareGroupConfigsChanged: { configs: 'object' },
     ShareVersionChanged: { level: 'integer' },
-    ForgetShareGroup: { groupId: 'string', partitions: 'array?' },
-    PrepareSharePartitions: { groupId: 'string', partitions: 'array' },
+    ForgetShareGroup: { groupId: 'string', partitions: arrayOf(objectOf({ topicId: 'string', partition: 'integer' }), { optional: true }) },
+    PrepareSharePartitions: { groupId: 'string', partitions: arrayOf(objectOf({ topic: 'string', topicId: 'string', partition: 'integer' })) },
     DescribeSharePartitions: { groupId: 'string?' },
   },
 

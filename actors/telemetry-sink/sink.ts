@@ -66,6 +66,8 @@ const seriesKey = (name: string, attributes: Record<string, OtlpValue>) => `${na
 
 export const telemetrySink = defineActor<SinkState, TelemetrySinkMsg, TelemetrySinkArgs | undefined>({
   kind: 'telemetry-sink',
+  // pushes come from the brokers, which took them from clients
+  clientMessages: { DescribeClientTelemetry: true },
   init: (_ctx, args) => ({ maxClients: args?.maxClients ?? 1000, maxSeriesPerClient: args?.maxSeriesPerClient ?? 10_000, clients: new Map() }),
   supervision: 'resume',
   schema: { ClientTelemetryPush: { clientInstanceId: 'string', metrics: 'bytes' } },

@@ -68,6 +68,7 @@ function send(s: MirrorState, ctx: BaseContext<MirrorMsg>): void {
 
 export const topicMirror = defineActor<MirrorState, MirrorMsg, MirrorArgs>({
   kind: 'topic-mirror',
+  clientMessages: { DescribeMirror: true },
   supervision: { maxRestarts: 5, withinMs: 60_000 },
 
   init(ctx, args) {

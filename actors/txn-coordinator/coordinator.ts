@@ -624,6 +624,16 @@ function tokenOf(ctx: ActorContext<TxnCoordinatorMsg>): ReplyToken | null {
 
 export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg, TxnCoordinatorArgs>({
   kind: 'txn-coordinator',
+  // the producer's and admin's transaction APIs; verification, loading and markers are the cluster's
+  clientMessages: {
+    InitProducerId: true,
+    AddPartitionsToTxn: true,
+    AddOffsetsToTxn: true,
+    EndTxn: true,
+    DescribeTransactions: true,
+    ListTransactions: true,
+    DescribeTxnCoordinator: true,
+  },
   // a crash loses the in-memory state: restart empty and take back the partitions led here
   supervision: { maxRestarts: 10, withinMs: 60_000 },
 

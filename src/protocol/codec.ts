@@ -259,6 +259,7 @@ function envelopeProblem(env: Record<string, unknown>): string | null {
   if (env.from !== undefined && !isRef(env.from)) return 'envelope.from is not an actor ref';
   if (env.replyTo !== undefined && !isRef(env.replyTo)) return 'envelope.replyTo is not an actor ref';
   if (env.correlationId !== undefined && typeof env.correlationId !== 'string') return 'envelope.correlationId is not a string';
+  if (env.client !== undefined && typeof env.client !== 'string') return 'envelope.client is not a string';
   const msg = env.msg as Record<string, unknown> | undefined;
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof msg.type !== 'string') {
     return 'envelope.msg is not a message with a string type';

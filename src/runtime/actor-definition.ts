@@ -41,10 +41,12 @@ export type SupervisionPolicy =
     };
 
 /**
- * Field kinds for boundary validation; a trailing `?` makes a field optional. 'batches': bytes,
- * or a non-empty list of bytes (record batches handed over as the producer built them).
+ * Field kinds for boundary validation; a trailing `?` makes a field optional. 'integer': a whole
+ * number, or a bigint (msgpack's integers beyond 2^53, for 64-bit fields); 'safeInteger': a
+ * number that is a safe integer, for what a handler counts with or stores as JSON. 'batches':
+ * bytes, or a non-empty list of bytes (record batches handed over as the producer built them).
  */
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'bytes' | 'batches' | 'ref' | 'array' | 'object' | 'any';
+export type FieldKind = 'string' | 'number' | 'integer' | 'safeInteger' | 'boolean' | 'bytes' | 'batches' | 'ref' | 'array' | 'object' | 'any';
 export type FieldSpec = FieldKind | `${FieldKind}?` | NestedSpec;
 
 /**
@@ -69,6 +71,16 @@ export function arrayOf(items: FieldSpec, opts: { optional?: boolean } = {}): Ne
 export function objectOf(fields: Readonly<Record<string, FieldSpec>>, opts: { optional?: boolean } = {}): NestedSpec {
   return { kind: 'object', fields, optional: opts.optional ?? false };
 }
+
+/**
+ * The messages a client may send an actor (Envelope.client: a node outside the cluster, joined
+ * through a client listener or a node's TCP port): 'all', or each type a client may send, `true`
+ * or a check that returns why this one is refused (a follower's fetch among client fetches).
+ * Every other message from a client is refused with an 'unauthorized' Failure.
+ */
+export type ClientMessages<M extends Message> =
+  | 'all'
+  | { readonly [K in M['type']]?: true | ((msg: Extract<M, { type: K }>) => string | null) };
 
 export type MessageSchema<M extends Message> = {
   [K in M['type']]?: { [F in Exclude<keyof Extract<M, { type: K }>, 'type'>]?: FieldSpec };
@@ -181,6 +193,11 @@ export interface ActorDefinition<S, M extends Message, A = void> {
   readonly supervision: SupervisionPolicy;
   /** Field checks applied to every incoming message before it reaches a handler. */
   readonly schema?: MessageSchema<M>;
+  /**
+   * What clients may send this actor (see ClientMessages). Absent: nothing; an actor of the
+   * cluster's own takes messages from its nodes only.
+   */
+  readonly clientMessages?: ClientMessages<M>;
   /** Messages queued beyond this many are refused as dead letters (reason 'overflow'). Default 1,000,000. */
   readonly mailboxLimit?: number;
   /** Cleanup when the actor stops (close files, flush). Must settle. */
@@ -200,6 +217,8 @@ function kindOk(kind: FieldKind, v: unknown): boolean {
       return typeof v === 'number' && !Number.isNaN(v);
     case 'integer':
       return (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+    case 'safeInteger':
+      return Number.isSafeInteger(v);
     case 'boolean':
       return typeof v === 'boolean';
     case 'bytes':
@@ -239,6 +258,20 @@ export function validateMessage(def: ActorDefinition<unknown, Message, unknown>,
     if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * Why a client may not send `msg` to an actor of this definition (Envelope.client is set), or
+ * null when it may.
+ */
+export function clientMessageProblem(def: ActorDefinition<unknown, Message, unknown>, msg: Message): string | null {
+  const allowed = def.clientMessages as 'all' | Record<string, true | ((m: Message) => string | null)> | undefined;
+  if (allowed === 'all') return null;
+  const rule = allowed !== undefined && Object.prototype.hasOwnProperty.call(allowed, msg.type) ? allowed[msg.type] : undefined;
+  if (rule === undefined) return `actor kind '${def.kind}' does not take '${msg.type}' from clients`;
+  if (rule === true) return null;
+  const why = rule(msg);
+  return why === null ? null : `actor kind '${def.kind}' does not take this '${msg.type}' from clients: ${why}`;
 }
 
 function fieldProblem(spec: FieldSpec, value: unknown, at: string): string | null {

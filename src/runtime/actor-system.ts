@@ -13,7 +13,7 @@ import { nanoid } from 'nanoid';
 import { assertPlainData, decodeEnvelope, encodeEnvelope, type DecodeResult } from '../protocol/codec.js';
 import { ActorCell, type InternalMessage } from './actor-cell.js';
 import type { ActorDefinition, AskOptions, SpawnOptions } from './actor-definition.js';
-import { validateMessage } from './actor-definition.js';
+import { clientMessageProblem, validateMessage } from './actor-definition.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Endpoint, Transport } from './endpoint.js';
 import { childLogger, forgetNodeLoggers, type Logger } from './logger.js';
@@ -276,9 +276,18 @@ export class ActorSystem {
     }
   }
 
+  /**
+   * An envelope a client may not send at all (one that speaks for another node): logged, counted
+   * as 'unauthorized' and dropped, unanswered (its reply address is not the client's).
+   */
+  refuseFromClient(client: string, env: Envelope, reason: string): void {
+    this.countDeadLetter('unauthorized');
+    this.log.warn('refused a message from a client', { client, to: `${env.to.node}:${env.to.path}`, type: env.msg.type, reason });
+  }
+
   private deliverLocal(env: Envelope): void {
     if (env.to.path === ASK_PATH) {
-      if (env.correlationId === undefined || !this.asks.settle(env.correlationId, env.msg)) {
+      if (env.correlationId === undefined || !this.asks.settle(env.correlationId, env.msg, env.client)) {
         this.log.debug('reply for an unknown or settled ask dropped', { correlationId: env.correlationId, type: env.msg.type });
       }
       return;
@@ -287,6 +296,15 @@ export class ActorSystem {
     if (!cell) {
       this.deadLetter(env, 'unknown-actor', `no actor at ${env.to.node}:${env.to.path}`);
       return;
+    }
+    if (env.client !== undefined) {
+      const refused = clientMessageProblem(cell.def, env.msg);
+      if (refused) {
+        this.countDeadLetter('unauthorized');
+        this.log.warn('refused a message from a client', { actor: env.to.path, type: env.msg.type, client: env.client, reason: refused });
+        if (env.replyTo) this.replyTo(env, makeFailure('unauthorized', refused));
+        return;
+      }
     }
     const invalid = validateMessage(cell.def, env.msg);
     if (invalid) {

@@ -40,6 +40,8 @@ export function failureCode(reason: FailureReason): number {
     case 'actor-stopped':
     case 'actor-crashed':
       return ErrorCode.UNKNOWN_SERVER_ERROR;
+    case 'unauthorized':
+      return ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
   }
 }
 
@@ -95,10 +97,14 @@ export class PendingAsks {
     return { id, promise };
   }
 
-  /** Settles an ask with its reply. Returns false when the ask is unknown (late or duplicate). */
-  settle(id: string, reply: Message): boolean {
+  /**
+   * Settles an ask with its reply. Returns false when the ask is unknown (late or duplicate), or
+   * when the reply came from a client (`fromClient`, its node id) that is not the node asked.
+   */
+  settle(id: string, reply: Message, fromClient?: string): boolean {
     const p = this.lookup(id);
     if (!p) return false;
+    if (fromClient !== undefined && p.targetNode !== fromClient) return false;
     this.remove(p);
     p.resolve(reply);
     return true;

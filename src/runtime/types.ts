@@ -53,6 +53,14 @@ export interface Envelope {
    * the message leaves the node: another node's work is not this node's.
    */
   workAccount?: WorkAccount;
+  /**
+   * The node id of the client this message came from, when it entered the cluster from outside:
+   * a TCP transport sets it on everything a peer that is not one of the cluster's nodes sends
+   * (whatever that peer wrote here), and the cluster's own transports carry it on. The actor it
+   * is for takes it only when its definition lets clients send that message type
+   * (`ActorDefinition.clientMessages`); unset, the message came from inside the cluster.
+   */
+  client?: string;
 }
 
 /** Handler time charged to one piece of work across the actors of a node (Envelope.workAccount). */
@@ -81,7 +89,8 @@ export type FailureReason =
   | 'overflow'
   | 'invalid-message'
   | 'actor-crashed'
-  | 'system-stopping';
+  | 'system-stopping'
+  | 'unauthorized';
 
 /**
  * The reply an `ask` settles with when no real reply arrives. Like every reply it carries an

@@ -300,7 +300,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
     checkTls(t, baseDir, me.id);
     const system = new ActorSystem({ nodeId: me.id });
-    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null });
+    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null, cluster: { nodes: new Set(t.nodes.map((n) => n.id)), acceptNodes: true } });
     const addr = await tcp.listen(me.port!, me.host!);
     for (const peer of t.nodes.filter((n) => n.kind === 'tcp' && n.id !== me.id)) {
       void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);
@@ -331,7 +331,8 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     const addresses: string[] = [];
     for (const l of t.listeners ?? []) {
       const s = systems.find((x) => x.nodeId === l.node)!;
-      const a = await new TcpTransport(s, { clusterId: t.clusterId, tls: l.tls ? readTransportTls(l.tls, baseDir, 'none') : null }).listen(l.port, l.host);
+      const cluster = { nodes: new Set(t.nodes.map((n) => n.id)), acceptNodes: false };
+      const a = await new TcpTransport(s, { clusterId: t.clusterId, tls: l.tls ? readTransportTls(l.tls, baseDir, 'none') : null, cluster }).listen(l.port, l.host);
       addresses.push(`${a.host}:${a.port}`);
     }
     await createTopics(hub, t, readyMs);

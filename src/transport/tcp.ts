@@ -15,6 +15,10 @@
  * With `tls`, every connection is TLS (mutual by default: nodes of a cluster present certificates
  * from one CA), the frames unchanged inside it.
  *
+ * With `cluster` (the cluster's node ids), a peer under any other id is a client: each envelope it
+ * sends is marked with its id (Envelope.client) for the actors' `clientMessages` to judge, and one
+ * that names another node as its sender or reply address is dropped.
+ *
  * Bad input (garbage, an oversized length prefix, a wrong handshake or cluster id, a failed TLS
  * handshake) closes that one connection with a logged reason; the node keeps serving every other
  * peer.
@@ -72,6 +76,20 @@ export interface TcpTransportOptions {
    * the CA and the host it dials.
    */
   tls?: TcpTls | null;
+  /**
+   * Which peers are the cluster's own nodes: `nodes`, their ids, and whether they may connect
+   * here (`acceptNodes`; false on a client listener, which then refuses a hello naming one). Any
+   * other peer is a client: everything it sends is marked with its node id (Envelope.client), it
+   * may name only itself as sender and reply address, and it may not take a node id another of
+   * this node's endpoints has. Absent: every peer is trusted as the cluster's (a client's own
+   * transport, which dials the cluster).
+   */
+  cluster?: TcpClusterNodes | null;
+}
+
+export interface TcpClusterNodes {
+  readonly nodes: ReadonlySet<string>;
+  readonly acceptNodes: boolean;
 }
 
 export interface TcpTls {
@@ -109,6 +127,8 @@ class TcpConnection implements Endpoint {
   readonly kind = 'tcp' as const;
   peer = '';
   peerIncarnation = '';
+  /** The peer is not one of the cluster's nodes (TcpTransportOptions.cluster): a client. */
+  client = false;
   state: ConnState = 'handshaking';
   private readonly decoder: FrameDecoder;
   private queue: Uint8Array[] = [];
@@ -336,10 +356,22 @@ class TcpConnection implements Endpoint {
         this.close(`garbage from ${this.peer}: ${res.reason}`, true);
         return;
       }
-      this.transport.system.rejectInvalid(res.partial, `from ${this.peer}: ${res.reason}`);
+      // a client is answered at its own node only
+      const answerable = !this.client || res.partial?.replyTo === undefined || res.partial.replyTo.node === this.peer;
+      this.transport.system.rejectInvalid(answerable ? res.partial : undefined, `from ${this.peer}: ${res.reason}`);
       return;
     }
-    this.transport.system.receive(res.envelope, this.peer);
+    const env = res.envelope;
+    if (this.client) {
+      // a client speaks for itself only: answers go to it, and the cluster knows it as a client
+      const other = env.from && env.from.node !== this.peer ? env.from.node : env.replyTo && env.replyTo.node !== this.peer ? env.replyTo.node : null;
+      if (other !== null) {
+        this.transport.system.refuseFromClient(this.peer, env, `it names node '${other}' as its sender or reply address`);
+        return;
+      }
+      env.client = this.peer;
+    }
+    this.transport.system.receive(env, this.peer);
   }
 
   private onHandshakeFrame(kind: Kind, body: Buffer): void {
@@ -369,6 +401,7 @@ class TcpConnection implements Endpoint {
     }
     this.peer = value.nodeId;
     this.peerIncarnation = value.incarnation;
+    this.client = t.isClient(value.nodeId);
     if (!this.dialled) this.sendControl(Kind.Welcome, t.hello());
     t.system.clock.clearTimer(this.handshakeTimer);
     this.state = 'open';
@@ -443,6 +476,7 @@ export class TcpTransport implements Transport {
     if (!opts.clusterId) throw new Error('TcpTransport: clusterId is required');
     this.options = {
       tls: opts.tls ?? null,
+      cluster: opts.cluster ?? null,
       clusterId: opts.clusterId,
       maxFrameBytes: opts.maxFrameBytes ?? 100 * 1024 * 1024,
       heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 1_000,
@@ -471,7 +505,22 @@ export class TcpTransport implements Transport {
     const clientSide = h.clusterId === ANY_CLUSTER || this.options.clusterId === ANY_CLUSTER;
     if (!clientSide && h.clusterId !== this.options.clusterId) return `cluster id '${h.clusterId}' is not '${this.options.clusterId}'`;
     if (h.nodeId === this.system.nodeId) return `node id '${h.nodeId}' is this node's own id`;
+    const cluster = this.options.cluster;
+    if (cluster) {
+      if (cluster.nodes.has(h.nodeId)) {
+        if (!cluster.acceptNodes) return `node id '${h.nodeId}' is one of the cluster's nodes: this listener takes clients only`;
+      } else {
+        const ep = this.system.endpointTo(h.nodeId);
+        if (ep && !(ep instanceof TcpConnection && ep.transport === this)) return `node id '${h.nodeId}' is taken by a node connected here`;
+      }
+    }
     return null;
+  }
+
+  /** Whether a peer with this node id is a client rather than one of the cluster's nodes. */
+  isClient(nodeId: string): boolean {
+    const cluster = this.options.cluster;
+    return cluster ? !cluster.nodes.has(nodeId) : false;
   }
 
   /** Accepts connections. Resolves with the bound address (port 0 picks a free port). */

@@ -52,6 +52,20 @@ describe('runtime/pending-asks', () => {
     expect(clock.pending()).to.equal(0);
   });
 
+  it("takes a client's reply only to an ask sent to that client", async () => {
+    const clock = new FakeClock();
+    const asks = new PendingAsks(clock);
+    const a = asks.open('n1', () => 'a', 50);
+    const b = asks.open('app', () => 'b', 50);
+    // a client that learnt (or guessed) the id of an ask to another node cannot answer it
+    expect(asks.settle(a.id, { type: 'Forged' }, 'app')).to.equal(false);
+    expect(await settled(a.promise)).to.equal('pending');
+    expect(asks.settle(b.id, { type: 'Mine' }, 'app')).to.equal(true);
+    expect(await b.promise).to.deep.equal({ type: 'Mine' });
+    expect(asks.settle(a.id, { type: 'Real' })).to.equal(true);
+    expect(await a.promise).to.deep.equal({ type: 'Real' });
+  });
+
   it('fails the asks of a node that went away, and all of them on stop', async () => {
     const clock = new FakeClock();
     const asks = new PendingAsks(clock);

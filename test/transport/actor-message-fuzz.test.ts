@@ -1,12 +1,17 @@
 /**
- * Well-framed but ill-typed samsa messages from a remote client. A client that connects to a
- * topology's client listener can address every actor of the cluster (the listener's node relays
- * for it), so each actor of a running cluster (the controller and its quorum, the controller
- * channels and metadata proxies, the brokers, their coordinators, share partition manager,
- * replica fetchers and the replicas of a scratch topic) gets, for every message type it handles,
- * messages with that type and fields drawn from the shape the actor's sources declare with at
- * least one of them ill-typed (test/helpers/actor-message-fuzz.ts). They go as a remote client
- * sends them: asks, msgpack envelopes over TCP through the listener.
+ * Well-framed but ill-typed samsa messages from outside and from inside the cluster. Each actor
+ * of a running cluster (the controller and its quorum, the controller channels and metadata
+ * proxies, the brokers, their coordinators, share partition manager, replica fetchers and the
+ * replicas of a scratch topic) gets, for every message type it handles, messages with that type
+ * and fields drawn from the shape the actor's sources declare with at least one of them
+ * ill-typed (test/helpers/actor-message-fuzz.ts). They go as msgpack envelopes over TCP: from a
+ * client that joined through the topology's client listener when the actor lets clients send
+ * that type (ActorDefinition.clientMessages); otherwise from a node the cluster trusts (a TCP
+ * link of the listener's node that takes its peers as the cluster's, as the nodes of a tcp
+ * topology take each other), and the client's one try at that type must be refused as
+ * 'unauthorized'. The controller's own requests to brokers (LeaderAndIsr, UpdateMetadata,
+ * StopReplica) are not sent from the trusted node: a node of the cluster speaks for the
+ * controller with the controller epoch it names, and a higher one makes a broker follow it.
  *
  * An ask may go unanswered (actors drop what they do not expect, e.g. a result of their own
  * asks with an id they do not know, without a reply), but no actor may crash (an error-level log
@@ -26,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { SamsaClient } from '../../src/client/samsa.js';
 import { ActorSystem } from '../../src/runtime/actor-system.js';
-import type { ActorDefinition, FieldSpec } from '../../src/runtime/actor-definition.js';
+import { clientMessageProblem, type ActorDefinition, type FieldSpec } from '../../src/runtime/actor-definition.js';
 import { isFailure, type Message } from '../../src/runtime/types.js';
 import { startCluster, type ClusterHandle } from '../../src/topology/start-cluster.js';
 import type { TopologyConfig } from '../../src/topology/config.js';
@@ -63,10 +68,14 @@ const FOLDER_OF_KIND: Record<string, string> = {
   'partition-replica': 'partition-replica',
 };
 
+/** The controller's requests to brokers: a trusted node that sends them speaks for the controller. */
+const CONTROLLER_REQUESTS = new Set(['LeaderAndIsrRequest', 'UpdateMetadataRequest', 'StopReplicaRequest']);
+
 interface Target {
   node: string;
   path: string;
   kind: string;
+  def: ActorDefinition<unknown, Message, unknown>;
   /** message type -> its fields */
   types: Map<string, Record<string, FieldShape>>;
 }
@@ -75,6 +84,7 @@ const SCHEMA_SHAPES: Record<string, Shape> = {
   string: { kind: 'string' },
   number: { kind: 'number' },
   integer: { kind: 'number' },
+  safeInteger: { kind: 'number' },
   boolean: { kind: 'boolean' },
   bytes: { kind: 'bytes' },
   batches: { kind: 'bytes' },
@@ -116,12 +126,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
-describe(`transport: ill-typed actor messages from a remote client (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUNDS} rounds; SAMSA_FUZZ_SEED and SAMSA_ACTOR_FUZZ_ROUNDS)`, function () {
+describe(`transport: ill-typed actor messages from a client and from a trusted node (seed ${SEED} = 0x${SEED.toString(16)}, ${ROUNDS} rounds; SAMSA_FUZZ_SEED and SAMSA_ACTOR_FUZZ_ROUNDS)`, function () {
   this.timeout(60_000 + ROUNDS * 20_000);
   let dir: string;
   let handle: ClusterHandle;
   let client: SamsaClient;
   let fuzzer: ActorSystem;
+  let peer: ActorSystem;
+  let peerLink: TcpTransport;
   let healthyBefore: string[] = [];
   let checks = 0;
 
@@ -133,7 +145,7 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
       for (const [p, cell] of cells) {
         // the replicas fuzzed are the scratch topic's (the healthy topic's are read back, the health checks' come and go)
         if (cell.def.kind === 'partition-replica' && !p.endsWith(`/${SCRATCH}-0`)) continue;
-        out.push({ node: system.nodeId, path: p, kind: cell.def.kind, types: messageTypes(cell.def, shapes) });
+        out.push({ node: system.nodeId, path: p, kind: cell.def.kind, def: cell.def, types: messageTypes(cell.def, shapes) });
       }
     }
     return out;
@@ -227,6 +239,13 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
     await new TcpTransport(fuzzer, { clusterId: CLUSTER_ID }).connect(Number(port), host);
     // the listener's node relays to the others, as for samsa's own clients
     fuzzer.setDefaultRoute('main');
+    // and a node the cluster trusts, on a link of the listener's node that takes its peers as the cluster's
+    const main = (handle as unknown as { systems: ActorSystem[] }).systems.find((x) => x.nodeId === 'main')!;
+    peerLink = new TcpTransport(main, { clusterId: CLUSTER_ID });
+    const link = await peerLink.listen(0);
+    peer = new ActorSystem({ nodeId: 'fuzz-peer' });
+    await new TcpTransport(peer, { clusterId: CLUSTER_ID }).connect(link.port, link.host);
+    peer.setDefaultRoute('main');
 
     shapes = readMessageShapes(REPO);
     capture.start();
@@ -238,6 +257,8 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
     process.off('unhandledRejection', onRejection);
     capture.stop();
     await fuzzer?.stop();
+    await peer?.stop();
+    await peerLink?.close();
     await client?.close();
     await handle?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -252,7 +273,7 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
 
   const KINDS = Object.keys(FOLDER_OF_KIND);
   for (const kind of KINDS) {
-    it(`${kind}: every message type, ill-typed, is answered or dropped with a warning, and the cluster goes on`, async () => {
+    it(`${kind}: every message type, ill-typed, is answered or dropped with a warning (refused from a client unless it may send it), and the cluster goes on`, async () => {
       const mine = targets().filter((t) => t.kind === kind);
       expect(mine, `actors of kind ${kind}`).to.not.be.empty;
       const problems: string[] = [];
@@ -260,19 +281,29 @@ describe(`transport: ill-typed actor messages from a remote client (seed ${SEED}
         for (const target of mine) {
           const rng = new Prng((SEED ^ (round * 0x9e3779b1) ^ hash(`${target.node}:${target.path}`)) >>> 0);
           lines.splice(0);
-          const sent: { msg: Record<string, unknown>; p: Promise<Message> }[] = [];
+          const sent: { msg: Record<string, unknown>; p: Promise<Message>; from: 'client' | 'peer' | 'refused' }[] = [];
+          const to = { node: target.node, path: target.path };
           for (const [type, fields] of target.types) {
+            // clients send what they may (a check on the message itself may still refuse it); the trusted node the rest
+            const forClients = clientMessageProblem(target.def, { type }) === null || typeof (target.def.clientMessages as Record<string, unknown> | undefined)?.[type] === 'function';
+            if (!forClients) {
+              const msg = illTypedMessage(type, fields, rng, pools);
+              if (msg) sent.push({ msg, p: fuzzer.ask(to, msg as unknown as Message, { timeoutMs: ASK_TIMEOUT_MS }), from: 'refused' });
+              if (CONTROLLER_REQUESTS.has(type)) continue;
+            }
             for (let i = 0; i < PER_TYPE; i++) {
               const msg = illTypedMessage(type, fields, rng, pools);
               if (!msg) break;
-              sent.push({ msg, p: fuzzer.ask({ node: target.node, path: target.path }, msg as unknown as Message, { timeoutMs: ASK_TIMEOUT_MS }) });
+              sent.push({ msg, p: (forClients ? fuzzer : peer).ask(to, msg as unknown as Message, { timeoutMs: ASK_TIMEOUT_MS }), from: forClients ? 'client' : 'peer' });
             }
           }
           const replies = await Promise.all(sent.map((s) => s.p.catch((err: Error) => ({ type: 'Thrown', message: err.message }) as Message)));
           const where = `${target.node}:${target.path} (round ${round}, seed 0x${SEED.toString(16)})`;
           replies.forEach((r, i) => {
             const m = sent[i]!.msg;
-            if (isFailure(r) && r.reason === 'actor-crashed') problems.push(`${where}: crashed on ${describeMessage(m)}: ${r.message}`);
+            if (sent[i]!.from === 'refused') {
+              if (!isFailure(r) || r.reason !== 'unauthorized') problems.push(`${where}: took ${describeMessage(m)} from a client: ${JSON.stringify(r).slice(0, 300)}`);
+            } else if (isFailure(r) && r.reason === 'actor-crashed') problems.push(`${where}: crashed on ${describeMessage(m)}: ${r.message}`);
             else if (isFailure(r) && r.reason === 'timeout') unanswered.add(`${target.kind}:${String(m.type)}`);
             else if ((r as { type: string }).type === 'Thrown') problems.push(`${where}: the ask threw for ${describeMessage(m)}: ${(r as { message?: string }).message}`);
           });
