@@ -525,6 +525,7 @@ function writeTxnMarker(s: BrokerState, ctx: BaseContext<BrokerMsg>, mk: TxnMark
   const rep = s.replicas.get(partitionKey(topic, partition));
   if (!rep) return Promise.resolve({ partition, ...noReplicaError(s, topic, partition) });
   const msg: ReplicaMsg = { type: 'WriteTxnMarker', producerId: mk.producerId, producerEpoch: mk.producerEpoch, coordinatorEpoch: mk.coordinatorEpoch, commit: mk.commit, timeoutMs };
+  if (mk.transactionVersion !== undefined) msg.transactionVersion = mk.transactionVersion;
   return ctx.ask<ProduceResponse>(rep.ref, msg, { timeoutMs: timeoutMs + 5_000 }).then((r) => {
     if (isFailure(r)) return { partition, ...replicaAskError(s, topic, partition, r) };
     // offsets a transaction committed (TxnOffsetCommit) count, or go, with its marker
@@ -1023,6 +1024,7 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
           coordinatorEpoch: 'integer',
           commit: 'boolean',
           topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('integer') })),
+          transactionVersion: 'integer?',
         }),
       ),
       timeoutMs: 'integer?',

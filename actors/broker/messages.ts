@@ -49,6 +49,12 @@ export interface TxnMarkerEntry {
   /** COMMIT (true) or ABORT (false). */
   commit: boolean;
   topics: { name: string; partitions: number[] }[];
+  /**
+   * The transaction version the coordinator ended the transaction at (KIP-1228, WriteTxnMarkers
+   * v2): 2 when it bumped the epoch to end it, so the marker must be above the data's epoch.
+   * Absent: 0 (a marker at the producer's epoch is taken).
+   */
+  transactionVersion?: number;
 }
 
 export interface WriteTxnMarkersResponse {

@@ -119,7 +119,16 @@ export type ReplicaMsg =
    * append the COMMIT or ABORT marker ending the producer's transaction here; answered with a
    * ProduceResponse once the ISR has it (acks all), as Kafka writes markers.
    */
-  | { type: 'WriteTxnMarker'; producerId: number; producerEpoch: number; coordinatorEpoch: number; commit: boolean; timeoutMs: number }
+  | {
+      type: 'WriteTxnMarker';
+      producerId: number;
+      producerEpoch: number;
+      coordinatorEpoch: number;
+      commit: boolean;
+      timeoutMs: number;
+      /** The transaction version it was ended at (KIP-1228); 2: the marker must be above the data's epoch. Absent: 0. */
+      transactionVersion?: number;
+    }
   /** From the local broker: StopReplicaRequest; the replica closes (and deletes) its log and stops. */
   | { type: 'StopReplica'; deletePartition: boolean }
   /** Leader-only: the controller's answer to our AlterPartition (internal). */

@@ -818,7 +818,13 @@ async function writeTxnMarker(s: ReplicaState, ctx: ActorContext<ReplicaMsg>, m:
   if (s.role !== 'Leader' || !s.producers) {
     return void replyProduce(ctx, asProduce, produceError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `broker ${s.args.brokerId} is no longer the leader of ${s.p.topic}-${s.p.partition}`));
   }
-  const refused = s.producers.checkMarker(m.producerId, m.producerEpoch, m.coordinatorEpoch);
+  const refused = s.producers.checkMarker(m.producerId, m.producerEpoch, m.coordinatorEpoch, m.transactionVersion ?? 0, s.log.openTransactions().has(m.producerId));
+  if (refused === 'duplicate') {
+    // the marker is in the log already: answered once everything written so far is in the ISR (it is among it)
+    ctx.log.debug('transaction marker already written', { producerId: m.producerId, producerEpoch: m.producerEpoch, commit: m.commit });
+    const end = s.log.logEndOffset - 1;
+    return afterAppend(s, ctx, asProduce, { baseOffset: end, lastOffset: end, logAppendTime: -1, logStartOffset: s.log.logStartOffset });
+  }
   if (refused) return void rejectAppend(s, ctx, asProduce, refused.message, refused.errorCode);
   const now = ctx.clock.now();
   const marker = encodeTxnMarker({ producerId: m.producerId, producerEpoch: m.producerEpoch, type: m.commit ? ControlType.COMMIT : ControlType.ABORT, coordinatorEpoch: m.coordinatorEpoch, timestamp: now });
@@ -973,7 +979,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },
     StopReplica: { deletePartition: 'boolean' },
     AlterLogDir: { logDir: 'string' },
-    WriteTxnMarker: { producerId: 'integer', producerEpoch: 'integer', coordinatorEpoch: 'integer', commit: 'boolean', timeoutMs: 'number' },
+    WriteTxnMarker: { producerId: 'integer', producerEpoch: 'integer', coordinatorEpoch: 'integer', commit: 'boolean', timeoutMs: 'number', transactionVersion: 'integer?' },
   },
 
   handlers: {

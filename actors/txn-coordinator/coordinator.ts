@@ -331,7 +331,7 @@ function sendMarkerRound(s: TxnCoordinatorState, ctx: Ctx, entry: TxnEntry, job:
   if (!owned) return;
   const coordinatorEpoch = owned.coordinatorEpoch;
   const { transactionalId } = entry;
-  const { producerId, producerEpoch, result } = job.markers;
+  const { producerId, producerEpoch, result, transactionVersion } = job.markers;
   const remaining = [...job.remaining];
   const t = s.cfg.requestTimeoutMs;
   void (async () => {
@@ -352,7 +352,7 @@ function sendMarkerRound(s: TxnCoordinatorState, ctx: Ctx, entry: TxnEntry, job:
           for (const p of route.partitions) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
           const msg: BrokerMsg = {
             type: 'WriteTxnMarkers',
-            markers: [{ producerId, producerEpoch, coordinatorEpoch, commit: result === 'COMMIT', topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })) }],
+            markers: [{ producerId, producerEpoch, coordinatorEpoch, commit: result === 'COMMIT', topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })), transactionVersion }],
             timeoutMs: t,
           };
           const r = await ctx.ask<WriteTxnMarkersResponse>(s.brokerAt(route.leader, route.node), msg, { timeoutMs: t + 5_000 });

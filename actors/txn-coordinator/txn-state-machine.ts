@@ -113,6 +113,8 @@ export interface TxnMarkers {
   readonly producerEpoch: number;
   readonly result: 'COMMIT' | 'ABORT';
   readonly partitions: readonly TopicPartition[];
+  /** The transaction version it ends at (WriteTxnMarkers v2): TV_2 bumped the epoch for it. */
+  readonly transactionVersion: number;
 }
 
 export type TxnEffect =
@@ -522,6 +524,7 @@ function prepareComplete(m: TxnMetadata, now: number): TxnResult<{ metadata: Txn
     producerEpoch: m.producerEpoch,
     result: commit ? 'COMMIT' : 'ABORT',
     partitions: m.partitions,
+    transactionVersion: m.transactionVersion,
   };
   return ok({ metadata: prepared.value, markers });
 }

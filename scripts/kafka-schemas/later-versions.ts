@@ -95,6 +95,12 @@ export const LATER_VERSIONS: readonly LaterVersion[] = [
       },
     ],
   },
+  {
+    apiKey: 27,
+    version: 2,
+    what: 'WriteTxnMarkers v2, KIP-1228: each marker\'s transaction version (a TV_2 marker must be above the epoch of the data it ends)',
+    request: [{ add: { name: 'TransactionVersion', type: 'int8', versions: '2+', default: 0 }, in: ['Markers'] }],
+  },
   { apiKey: 28, version: 5, what: 'TxnOffsetCommit v5, KIP-890 part 2: the client adds not the group\'s offsets partition' },
   {
     apiKey: 45,

@@ -113,13 +113,22 @@ export class ProducerStateTable {
 
   /**
    * Whether the transaction coordinator may end `producerId`'s transaction with a marker of
-   * `producerEpoch` (Kafka's appendEndTxnMarker): null, or why not (an older producer epoch, or a
-   * coordinator epoch older than the last marker's: a coordinator that lost its partition). A
-   * producer id beyond 2^53 is INVALID_REQUEST: ids are JS numbers here, such a one arrives
-   * rounded and could not be written as it was sent (Kafka hands out ids from 0 up, never one
-   * near that).
+   * `producerEpoch` (Kafka's appendEndTxnMarker): null, 'duplicate', or why not (an older
+   * producer epoch, or a coordinator epoch older than the last marker's: a coordinator that lost
+   * its partition). A producer id beyond 2^53 is INVALID_REQUEST: ids are JS numbers here, such
+   * a one arrives rounded and could not be written as it was sent (Kafka hands out ids from 0
+   * up, never one near that).
+   *
+   * `transactionVersion` 2 (KIP-1228, WriteTxnMarkers v2): its coordinator bumped the epoch to
+   * end the transaction, so the marker must be above the epoch of the data it ends; one at the
+   * producer's epoch is a late marker of the transaction before, which would otherwise end the
+   * one written since at that epoch (`open`: the producer has a transaction open here).
+   * INVALID_PRODUCER_EPOCH when it does; with none open it is the marker already written (the
+   * coordinator's retry after a lost answer): 'duplicate', nothing to write. Kafka refuses that
+   * one too, and its coordinator then stops sending the transaction's markers. Versions 0 and 1
+   * take a marker at the producer's epoch, as before.
    */
-  checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number): { errorCode: number; message: string } | null {
+  checkMarker(producerId: number, producerEpoch: number, coordinatorEpoch: number, transactionVersion = 0, open = false): { errorCode: number; message: string } | 'duplicate' | null {
     if (!Number.isSafeInteger(producerId)) {
       return { errorCode: ErrorCode.INVALID_REQUEST, message: `transaction marker for producer ${producerId}: producer ids beyond 2^53 are not supported` };
     }
@@ -130,6 +139,10 @@ export class ProducerStateTable {
     }
     if (coordinatorEpoch < entry.coordinatorEpoch) {
       return { errorCode: ErrorCode.TRANSACTION_COORDINATOR_FENCED, message: `transaction marker for producer ${producerId} from coordinator epoch ${coordinatorEpoch}, older than ${entry.coordinatorEpoch}` };
+    }
+    if (transactionVersion >= 2 && producerEpoch === entry.epoch) {
+      if (!open) return 'duplicate';
+      return { errorCode: ErrorCode.INVALID_PRODUCER_EPOCH, message: `transaction marker (transaction version ${transactionVersion}) for producer ${producerId} at epoch ${producerEpoch}, not above the epoch ${entry.epoch} of its open transaction: a late marker of an earlier transaction` };
     }
     return null;
   }

@@ -117,6 +117,21 @@ describe('storage/producer-state', () => {
     expect(t.checkMarker(-1, 0, 0)).to.equal(null);
   });
 
+  it('a marker at transaction version 2 must be above the epoch of an open transaction; with none open, one at the epoch is the marker already written', () => {
+    t.record(batch(1, 4, 0, 1));
+    // versions 0 and 1: at the producer's epoch, as always
+    expect(t.checkMarker(1, 4, 0, 0, true)).to.equal(null);
+    expect(t.checkMarker(1, 4, 0, 1, true)).to.equal(null);
+    // version 2: the data's epoch is a late marker of the transaction before
+    expect(t.checkMarker(1, 4, 0, 2, true)).to.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    expect(t.checkMarker(1, 5, 0, 2, true)).to.equal(null);
+    t.recordMarker(1, 5, 0, 2_000);
+    expect(t.checkMarker(1, 5, 0, 2, false)).to.equal('duplicate');
+    expect(t.checkMarker(1, 4, 0, 2, false)).to.include({ errorCode: ErrorCode.INVALID_PRODUCER_EPOCH });
+    // a producer this partition never saw: nothing to compare with
+    expect(t.checkMarker(2, 0, 0, 2, false)).to.equal(null);
+  });
+
   it('ignores a batch of an older epoch when rebuilding', () => {
     t.record(batch(1, 3, 0, 1));
     t.record(batch(1, 2, 7, 1));

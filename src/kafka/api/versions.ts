@@ -38,7 +38,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [24, { min: 0, max: 3 }], // AddPartitionsToTxn (v4+: the brokers' batched, verify-only form)
   [25, { min: 0, max: 4 }], // AddOffsetsToTxn
   [26, { min: 0, max: 5 }], // EndTxn (v5: KIP-890 part 2, the epoch bumped by every commit and abort)
-  [27, { min: 0, max: 1 }], // WriteTxnMarkers (the admin's abortTransaction; CLUSTER_ACTION)
+  [27, { min: 0, max: 2 }], // WriteTxnMarkers (the admin's abortTransaction; CLUSTER_ACTION; v2: KIP-1228)
   [28, { min: 0, max: 5 }], // TxnOffsetCommit (v4: KIP-890, answered as v3; v5: transaction.version 2 adds the offsets partition)
   [29, { min: 0, max: 3 }], // DescribeAcls
   [30, { min: 0, max: 3 }], // CreateAcls

@@ -1,6 +1,7 @@
 /**
- * WriteTxnMarkers (27, v0-1): end producers' transactions on partitions this broker leads with a
- * COMMIT or ABORT marker. Kafka's transaction coordinators send it to the partition leaders;
+ * WriteTxnMarkers (27, v0-2): end producers' transactions on partitions this broker leads with a
+ * COMMIT or ABORT marker. v2 (KIP-1228) says at which transaction version each was ended: at 2
+ * the marker must be above the epoch of the data it ends (a late one is INVALID_PRODUCER_EPOCH). Kafka's transaction coordinators send it to the partition leaders;
  * from a client it is how the Java admin's abortTransaction (`kafka-transactions.sh abort`)
  * ends a hanging transaction no coordinator knows of. Each marker goes to this broker's broker
  * actor (the same WriteTxnMarkers our transaction coordinators send it), which asks each
@@ -34,6 +35,7 @@ export const writeTxnMarkers: ApiHandler<typeof ApiKeys.WriteTxnMarkers> = async
     coordinatorEpoch: mk.coordinatorEpoch,
     commit: mk.transactionResult,
     topics: mk.topics.map((t) => ({ name: t.name, partitions: [...t.partitionIndexes] })),
+    transactionVersion: mk.transactionVersion,
   }));
   const timeoutMs = ctx.config.requestTimeoutMs;
   // the broker answers once every marker is in its ISR or refused (its replicas are asked for timeoutMs + 5 s)

@@ -682,7 +682,7 @@ export const messageSchemas: readonly MessageSchema[] = [
     { name: 'producerId', type: 'int64', versions: [5, N], default: -1 },
     { name: 'producerEpoch', type: 'int16', versions: [5, N], default: -1 },
   ] },
-  { name: 'WriteTxnMarkersRequest', apiKey: 27, kind: 'request', validVersions: [0, 1], flexibleFrom: 1, fields: [
+  { name: 'WriteTxnMarkersRequest', apiKey: 27, kind: 'request', validVersions: [0, 2], flexibleFrom: 1, fields: [
     { name: 'markers', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'producerId', type: 'int64', versions: [0, N] },
       { name: 'producerEpoch', type: 'int16', versions: [0, N] },
@@ -692,9 +692,10 @@ export const messageSchemas: readonly MessageSchema[] = [
         { name: 'partitionIndexes', type: 'int32', array: true, versions: [0, N] },
       ] },
       { name: 'coordinatorEpoch', type: 'int32', versions: [0, N] },
+      { name: 'transactionVersion', type: 'int8', versions: [2, N], default: 0 },
     ] },
   ] },
-  { name: 'WriteTxnMarkersResponse', apiKey: 27, kind: 'response', validVersions: [0, 1], flexibleFrom: 1, fields: [
+  { name: 'WriteTxnMarkersResponse', apiKey: 27, kind: 'response', validVersions: [0, 2], flexibleFrom: 1, fields: [
     { name: 'markers', type: 'struct', array: true, versions: [0, N], fields: [
       { name: 'producerId', type: 'int64', versions: [0, N] },
       { name: 'topics', type: 'struct', array: true, versions: [0, N], fields: [
@@ -2973,6 +2974,8 @@ export interface WriteTxnMarkersRequestMarkers {
   topics: WriteTxnMarkersRequestTopics[];
   /** v0+ */
   coordinatorEpoch: number;
+  /** v2+, default 0 */
+  transactionVersion: number;
 }
 
 export interface WriteTxnMarkersRequestTopics {

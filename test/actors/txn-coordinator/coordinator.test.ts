@@ -86,7 +86,7 @@ describe('actors/txn-coordinator coordinator', function () {
       await checkFor(async () => (await h.stateOf('tx-a'))?.state === S.CompleteCommit, 5_000);
       const [b1, b2] = [await h.markerCalls(1), await h.markerCalls(2)];
       expect(b1).to.have.lengthOf(1);
-      expect(b1[0]!.markers).to.deep.equal([{ producerId, producerEpoch, coordinatorEpoch: 5, commit: true, topics: [{ name: 'orders', partitions: [0] }] }]);
+      expect(b1[0]!.markers).to.deep.equal([{ producerId, producerEpoch, coordinatorEpoch: 5, commit: true, topics: [{ name: 'orders', partitions: [0] }], transactionVersion: 0 }]);
       expect(b2).to.have.lengthOf(1);
       expect(b2[0]!.markers[0]!.topics).to.have.deep.members([
         { name: '__consumer_offsets', partitions: [groupPartition] },
@@ -133,8 +133,8 @@ describe('actors/txn-coordinator coordinator', function () {
       await checkFor(async () => (await h.stateOf('tx-a'))?.state === S.CompleteAbort, 5_000);
       const calls = [...(await h.markerCalls(1)), ...(await h.markerCalls(2))];
       expect(calls.map((c) => c.markers[0]!)).to.deep.include.members([
-        { producerId: first.producerId, producerEpoch: 1, coordinatorEpoch: 5, commit: false, topics: [{ name: 'orders', partitions: [0] }] },
-        { producerId: first.producerId, producerEpoch: 1, coordinatorEpoch: 5, commit: false, topics: [{ name: 'orders', partitions: [1] }] },
+        { producerId: first.producerId, producerEpoch: 1, coordinatorEpoch: 5, commit: false, topics: [{ name: 'orders', partitions: [0] }], transactionVersion: 0 },
+        { producerId: first.producerId, producerEpoch: 1, coordinatorEpoch: 5, commit: false, topics: [{ name: 'orders', partitions: [1] }], transactionVersion: 0 },
       ]);
       expect(await h.init('tx-a')).to.deep.include({ errorCode: ErrorCode.NONE, producerId: first.producerId, producerEpoch: 2 });
       expect((await h.endTxn('tx-a', first.producerId!, first.producerEpoch!, true)).errorCode).to.equal(ErrorCode.PRODUCER_FENCED);
@@ -280,14 +280,14 @@ describe('actors/txn-coordinator coordinator', function () {
       expect((await h.init(on0)).errorCode).to.equal(ErrorCode.NONE);
     });
 
-    it('loading rebuilds every id from the log and resumes a prepared transaction: its markers are written at the new coordinator epoch', async () => {
+    it('loading rebuilds every id from the log and resumes a prepared transaction: its markers are written at the new coordinator epoch, with its transaction version', async () => {
       await start();
       const t0 = h.clock.now();
       await h.seed([
         encodeTxnRecord('idle', fields({ state: S.CompleteAbort })),
         encodeTxnRecord('open', fields({ producerId: 78, state: S.Ongoing, partitions: [ORDERS[0]!], txnStartTimestamp: t0 })),
-        encodeTxnRecord('committing', fields({ producerId: 79, state: S.Ongoing, partitions: ORDERS, txnStartTimestamp: t0 })),
-        encodeTxnRecord('committing', fields({ producerId: 79, state: S.PrepareCommit, partitions: ORDERS, txnStartTimestamp: t0 })),
+        encodeTxnRecord('committing', fields({ producerId: 79, state: S.Ongoing, partitions: ORDERS, txnStartTimestamp: t0, transactionVersion: 2 })),
+        encodeTxnRecord('committing', fields({ producerId: 79, producerEpoch: 3, lastProducerEpoch: 2, state: S.PrepareCommit, partitions: ORDERS, txnStartTimestamp: t0, transactionVersion: 2 })),
         { key: { transactionalId: 'expired' }, value: encodeTxnRecord('expired', fields({})).value },
         { key: { transactionalId: 'expired' }, value: null },
       ]);
@@ -301,7 +301,8 @@ describe('actors/txn-coordinator coordinator', function () {
       ]);
       const calls = [...(await h.markerCalls(1)), ...(await h.markerCalls(2))].map((c) => c.markers[0]!);
       expect(calls).to.have.lengthOf(2);
-      expect(calls.every((m) => m.producerId === 79 && m.commit && m.coordinatorEpoch === 9)).to.equal(true);
+      // at the epoch its EndTxn bumped to, as transaction version 2 (KIP-1228: above the data's epoch)
+      expect(calls.every((m) => m.producerId === 79 && m.producerEpoch === 3 && m.commit && m.coordinatorEpoch === 9 && m.transactionVersion === 2)).to.equal(true);
       // the open transaction goes on with its producer
       expect((await h.endTxn('open', 78, 2, false)).errorCode).to.equal(ErrorCode.NONE);
     });

@@ -188,7 +188,7 @@ describe('txn-coordinator txn-state-machine', () => {
       expect(persisted(step).value).to.deep.include({ state: 'PrepareAbort', producerEpoch: 4, partitions: [{ topic: 'orders', partitions: [0, 1] }] });
       const written = must(onPersisted(step.metadata!, T0 + 1));
       expect(replies(written).map((r) => errorName(r.errorCode))).to.deep.equal(['CONCURRENT_TRANSACTIONS']);
-      expect(markersOf(written)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: 'ABORT', partitions: P1 }]);
+      expect(markersOf(written)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: 'ABORT', partitions: P1, transactionVersion: 0 }]);
       const done = settle(onMarkersWritten(written.metadata!), T0 + 2);
       expect(done.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: 4, partitions: [], pending: null });
       // the retry bumps the epoch once more
@@ -454,7 +454,7 @@ describe('txn-coordinator txn-state-machine', () => {
         const written = must(onPersisted(step.metadata!, T0 + 1));
         expect(written.effects.map((e) => e.type)).to.deep.equal(['Reply', 'WriteMarkers']);
         expect(replies(written)).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 3 }]);
-        expect(markersOf(written)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 3, result: committed ? 'COMMIT' : 'ABORT', partitions: P1 }]);
+        expect(markersOf(written)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 3, result: committed ? 'COMMIT' : 'ABORT', partitions: P1, transactionVersion: 0 }]);
         expect(written.metadata).to.deep.include({ state: `Prepare${word}`, partitions: P1 });
         const markersDone = must(onMarkersWritten(written.metadata!));
         expect(persisted(markersDone).value).to.deep.include({ state: `Complete${word}`, partitions: [], txnLastUpdateTimestamp: T0 + 1 });
@@ -611,7 +611,7 @@ describe('txn-coordinator txn-state-machine', () => {
         expect(persisted(step).value).to.deep.include({ state: `Prepare${word}`, producerId: 7, producerEpoch: 4, lastProducerEpoch: 3, nextProducerId: -1, transactionVersion: 2 });
         const r = settle(ok(step), T0 + 1);
         expect(r.replies).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: 4 }]);
-        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: committed ? 'COMMIT' : 'ABORT', partitions: P1 }]);
+        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: committed ? 'COMMIT' : 'ABORT', partitions: P1, transactionVersion: 2 }]);
         expect(r.metadata).to.deep.include({ state: `Complete${word}`, producerId: 7, producerEpoch: 4, lastProducerEpoch: 3, partitions: [], pending: null });
         // the producer's next transaction goes on at epoch 4: a broker adds its partitions
         expect(must(implicitAdd(r.metadata!, P1, { producerEpoch: 4 })).metadata?.pending?.to.state).to.equal(S.Ongoing);
@@ -658,7 +658,7 @@ describe('txn-coordinator txn-state-machine', () => {
         expect(r.log.map((x) => x.value?.state)).to.deep.equal(['PrepareAbort', 'CompleteAbort']);
         expect(r.log[0]!.value).to.deep.include({ txnStartTimestamp: T0, producerEpoch: epoch, lastProducerEpoch: m.producerEpoch, partitions: [] });
         expect(r.replies).to.deep.equal([{ api: 'EndTxn', errorCode: 0, producerId: 7, producerEpoch: epoch }]);
-        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: epoch, result: 'ABORT', partitions: [] }]);
+        expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: epoch, result: 'ABORT', partitions: [], transactionVersion: 2 }]);
         expect(r.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: epoch });
       });
     }
@@ -701,7 +701,7 @@ describe('txn-coordinator txn-state-machine', () => {
       const loaded = replay(prepared.log.map((x) => unpack(pack(x)))).table.get('tx')!;
       expect(loaded).to.deep.include({ state: S.PrepareCommit, nextProducerId: 900, transactionVersion: 2 });
       const resumed = must(resumeLoaded(loaded, T0 + 5));
-      expect(markersOf(resumed)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 32767, result: 'COMMIT', partitions: P1 }]);
+      expect(markersOf(resumed)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 32767, result: 'COMMIT', partitions: P1, transactionVersion: 2 }]);
       expect(settle(ok(resumed), T0 + 5).metadata).to.deep.include({ state: S.CompleteCommit, producerId: 900, producerEpoch: 0, lastProducerId: 7 });
     });
 
@@ -709,7 +709,7 @@ describe('txn-coordinator txn-state-machine', () => {
       const m = tv2();
       const r = settle(initProducerId(m, initReq(), T0, env()), T0);
       expect(r.replies).to.deep.equal([{ api: 'InitProducerId', errorCode: ErrorCode.CONCURRENT_TRANSACTIONS, errorMessage: r.replies[0]!.errorMessage, producerId: -1, producerEpoch: -1 }]);
-      expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 5, result: 'ABORT', partitions: P1 }]);
+      expect(r.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 5, result: 'ABORT', partitions: P1, transactionVersion: 2 }]);
       expect(r.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: 5 });
       refusal(endTxn(r.metadata!, v5(m, false), T0), ErrorCode.PRODUCER_FENCED);
       refusal(endTxn(r.metadata!, v5(m, true), T0), ErrorCode.PRODUCER_FENCED);
@@ -760,7 +760,7 @@ describe('txn-coordinator txn-state-machine', () => {
       expect(persisted(step).value).to.include({ state: 'PrepareAbort', producerEpoch: 4, lastProducerEpoch: -1 });
       const run = settle(ok(step), T0);
       expect(run.replies).to.deep.equal([]);
-      expect(run.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: 'ABORT', partitions: P1 }]);
+      expect(run.markers).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 4, result: 'ABORT', partitions: P1, transactionVersion: 0 }]);
       expect(run.metadata).to.deep.include({ state: S.CompleteAbort, producerEpoch: 4, partitions: [] });
       refusal(endTxn(run.metadata, endReq(m, true), T0), ErrorCode.PRODUCER_FENCED);
       refusal(addPartitionsToTxn(run.metadata, addReq(m), T0), ErrorCode.PRODUCER_FENCED);
@@ -824,7 +824,7 @@ describe('txn-coordinator txn-state-machine', () => {
       it(`resumes a transaction found in ${state}: markers written again, then completed`, () => {
         const m = ongoing({ state });
         const step = must(resumeLoaded(m, T0));
-        expect(markersOf(step)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 3, result, partitions: P1 }]);
+        expect(markersOf(step)).to.deep.equal([{ transactionalId: 'tx', producerId: 7, producerEpoch: 3, result, partitions: P1, transactionVersion: 0 }]);
         refusal(endTxn(step.metadata, endReq(m, result === 'COMMIT'), T0), ErrorCode.CONCURRENT_TRANSACTIONS);
         const done = settle(ok(step), T0);
         expect(done.metadata?.state).to.equal(result === 'COMMIT' ? S.CompleteCommit : S.CompleteAbort);

@@ -1,12 +1,14 @@
 /**
- * WriteTxnMarkers (27, v0-1) from a client, as the Java admin's abortTransaction sends it
+ * WriteTxnMarkers (27, v0-2) from a client, as the Java admin's abortTransaction sends it
  * (`kafka-transactions.sh abort`): the handler against a stand-in broker actor (the markers it
  * forwards, answers in request order, an actor failure as every partition's error code, the
  * authorization it asks for); then over the Kafka protocol on a two-broker cluster, a hanging
  * transaction no coordinator knows of aborted (or committed) by the partition's leader, the last
  * stable offset moving past it, stale markers refused with the replica's code, the codes of
  * partitions not led there and of unknown topics; and with an authorizer, CLUSTER_ACTION on the
- * cluster needed (else CLUSTER_AUTHORIZATION_FAILED on every partition, nothing written).
+ * cluster needed (else CLUSTER_AUTHORIZATION_FAILED on every partition, nothing written); v2's
+ * transaction version 2 (KIP-1228): a marker at the epoch of the open transaction's data refused
+ * as late, one above it written, and sent again answered without a second marker.
  */
 import { expect } from 'chai';
 import type { BrokerMsg, WriteTxnMarkersResponse } from '../../../actors/broker/messages.js';
@@ -31,6 +33,7 @@ interface MarkerBody {
   transactionResult: boolean;
   coordinatorEpoch: number;
   topics: { name: string; partitionIndexes: number[] }[];
+  transactionVersion: number;
 }
 
 /** topic/partition -> error code, of every marker of a WriteTxnMarkers response (in response order). */
@@ -62,8 +65,8 @@ describe('Kafka API: WriteTxnMarkers handler (a stand-in broker)', () => {
   }
 
   const markers: MarkerBody[] = [
-    { producerId: 7, producerEpoch: 3, transactionResult: false, coordinatorEpoch: 0, topics: [{ name: 'b', partitionIndexes: [2, 0] }, { name: 'a', partitionIndexes: [1] }] },
-    { producerId: 8, producerEpoch: 0, transactionResult: true, coordinatorEpoch: 4, topics: [{ name: 'a', partitionIndexes: [0] }] },
+    { producerId: 7, producerEpoch: 3, transactionResult: false, coordinatorEpoch: 0, topics: [{ name: 'b', partitionIndexes: [2, 0] }, { name: 'a', partitionIndexes: [1] }], transactionVersion: 0 },
+    { producerId: 8, producerEpoch: 0, transactionResult: true, coordinatorEpoch: 4, topics: [{ name: 'a', partitionIndexes: [0] }], transactionVersion: 2 },
   ];
   const allPartitions = [
     [7, 'b/2'],
@@ -93,8 +96,8 @@ describe('Kafka API: WriteTxnMarkers handler (a stand-in broker)', () => {
           type: 'WriteTxnMarkers',
           timeoutMs: 30_000,
           markers: [
-            { producerId: 7, producerEpoch: 3, coordinatorEpoch: 0, commit: false, topics: [{ name: 'b', partitions: [2, 0] }, { name: 'a', partitions: [1] }] },
-            { producerId: 8, producerEpoch: 0, coordinatorEpoch: 4, commit: true, topics: [{ name: 'a', partitions: [0] }] },
+            { producerId: 7, producerEpoch: 3, coordinatorEpoch: 0, commit: false, topics: [{ name: 'b', partitions: [2, 0] }, { name: 'a', partitions: [1] }], transactionVersion: 0 },
+            { producerId: 8, producerEpoch: 0, coordinatorEpoch: 4, commit: true, topics: [{ name: 'a', partitions: [0] }], transactionVersion: 2 },
           ],
         },
         timeoutMs: 40_000,
@@ -163,12 +166,13 @@ const produceTxn = async (k: KafkaCaller, topic: string, partition: number, reco
   return r.responses[0].partitionResponses[0].baseOffset;
 };
 
-const marker = (producerId: number, producerEpoch: number, commit: boolean, topics: { name: string; partitionIndexes: number[] }[], coordinatorEpoch = 0): MarkerBody => ({
+const marker = (producerId: number, producerEpoch: number, commit: boolean, topics: { name: string; partitionIndexes: number[] }[], coordinatorEpoch = 0, transactionVersion = 0): MarkerBody => ({
   producerId,
   producerEpoch,
   transactionResult: commit,
   coordinatorEpoch,
   topics,
+  transactionVersion,
 });
 
 /** The log end offset (isolation 0) or last stable offset (1) of a partition, from its leader. */
@@ -209,9 +213,9 @@ describe('Kafka API: WriteTxnMarkers over the Kafka protocol', function () {
     await c?.stop();
   });
 
-  it('ApiVersions advertises WriteTxnMarkers v0-1', async () => {
+  it('ApiVersions advertises WriteTxnMarkers v0-2', async () => {
     const r = await callers.get(1)!.call(ApiKeys.ApiVersions, 3, { clientSoftwareName: 'test', clientSoftwareVersion: '1' });
-    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.WriteTxnMarkers)).to.deep.include({ minVersion: 0, maxVersion: 1 });
+    expect(r.apiKeys.find((a: { apiKey: number }) => a.apiKey === ApiKeys.WriteTxnMarkers)).to.deep.include({ minVersion: 0, maxVersion: 2 });
   });
 
   it("ABORT ends a hanging transaction no coordinator knows: the last stable offset moves past it, read_committed lists it aborted, DescribeProducers shows it closed; a stale epoch's marker is refused", async () => {
@@ -261,6 +265,32 @@ describe('Kafka API: WriteTxnMarkers over the Kafka protocol', function () {
     const fenced = await leader.call(ApiKeys.WriteTxnMarkers, 1, { markers: [marker(producerId, 0, false, [{ name: TOPIC, partitionIndexes: [1] }], 2)] });
     expect(codesOf(fenced)).to.deep.equal([[producerId, `${TOPIC}/1`, TRANSACTION_COORDINATOR_FENCED]]);
     expect(await latest(leader, TOPIC, 1, 0)).to.equal(base + 2);
+  });
+
+  it("v2 at transaction version 2: a marker at the open transaction's epoch is late and refused, one above it ends it, sent again it is answered and not written twice", async () => {
+    const leader = leaderOf(1);
+    const producerId = 900_003;
+    const at = (epoch: number, commit: boolean, tv = 2) => marker(producerId, epoch, commit, [{ name: TOPIC, partitionIndexes: [1] }], 0, tv);
+    const base = await produceTxn(leader, TOPIC, 1, txnBatch(producerId, 4, 0, ['first']));
+    // a marker of the transaction before, at the epoch this one's data has: would end this one
+    const late = await leader.call(ApiKeys.WriteTxnMarkers, 2, { markers: [at(4, false)] });
+    expect(codesOf(late)).to.deep.equal([[producerId, `${TOPIC}/1`, INVALID_PRODUCER_EPOCH]]);
+    expect(await latest(leader, TOPIC, 1, 0)).to.equal(base + 1);
+    expect(await openTxnStart(leader, TOPIC, 1, producerId)).to.equal(base);
+    // the coordinator bumped the epoch to end it
+    expect(codesOf(await leader.call(ApiKeys.WriteTxnMarkers, 2, { markers: [at(5, true)] }))).to.deep.equal([[producerId, `${TOPIC}/1`, NONE]]);
+    expect(await latest(leader, TOPIC, 1, 0)).to.equal(base + 2);
+    expect(await latest(leader, TOPIC, 1, 1)).to.equal(base + 2);
+    // its retry (an answer lost): answered, nothing more written
+    expect(codesOf(await leader.call(ApiKeys.WriteTxnMarkers, 2, { markers: [at(5, true)] }))).to.deep.equal([[producerId, `${TOPIC}/1`, NONE]]);
+    expect(await latest(leader, TOPIC, 1, 0)).to.equal(base + 2);
+    // the next transaction goes on at epoch 5: that marker, late now, is refused; as v1 (transaction version 0) it would end it
+    await produceTxn(leader, TOPIC, 1, txnBatch(producerId, 5, 0, ['second']));
+    expect(codesOf(await leader.call(ApiKeys.WriteTxnMarkers, 2, { markers: [at(5, true)] }))).to.deep.equal([[producerId, `${TOPIC}/1`, INVALID_PRODUCER_EPOCH]]);
+    expect(await openTxnStart(leader, TOPIC, 1, producerId)).to.equal(base + 2);
+    expect(codesOf(await leader.call(ApiKeys.WriteTxnMarkers, 1, { markers: [at(5, false, 0)] }))).to.deep.equal([[producerId, `${TOPIC}/1`, NONE]]);
+    expect(await openTxnStart(leader, TOPIC, 1, producerId)).to.equal(-1);
+    expect(await latest(leader, TOPIC, 1, 1)).to.equal(base + 4);
   });
 
   it('a partition the broker asked does not lead answers NOT_LEADER_OR_FOLLOWER, an unknown topic UNKNOWN_TOPIC_OR_PARTITION, in request order; neither is written', async () => {
