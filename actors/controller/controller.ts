@@ -1725,6 +1725,8 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
   kind: 'controller',
   // nothing from clients: they reach it through a node's controller channel, which forwards the client APIs only
   clientMessages: {},
+  // its quorum's (a child) and its own timers': never another node's
+  localMessages: ['QuorumCommitted', 'QuorumLeader', 'QuorumReady', 'QuorumSnapshot', 'BalanceLeaders', 'CheckSessions', 'StashExpired', 'SweepExpiredTokens'],
   init: initController,
   // A crash restarts the controller, which replays its log: the durable state is the truth.
   // A corrupt log, a log from another cluster or a bad config cannot heal by restarting.

@@ -216,6 +216,7 @@ export function handleLoadRead(s: CoordinatorState, m: MsgOf<'LoadRead'>, ctx: H
   const step = takeLoadRead(owned, m, (records, from) => owned.replay!.applyBatches(records, from), ctx.log, 'an offsets partition', m.partition);
   if (step === 'read') readNext(s, ctx, owned);
   else if (step === 'finish') finishLoad(s, ctx, owned);
+  else if (step === 'gone') unloadPartition(s, ctx, m.partition, 'no replica of it on this broker: nothing to load');
   else ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'LoadNext', partition: m.partition, loadId: m.loadId });
 }
 

@@ -243,6 +243,8 @@ export type CoordinatorMsg =
       logStartOffset: number;
       logEndOffset: number;
       records: Uint8Array;
+      /** The broker has no replica of the partition: the load is given up. */
+      noReplica?: boolean;
     }
   /** Read the next range of a partition being loaded (after a backoff). */
   | { type: 'LoadNext'; partition: number; loadId: number }

@@ -20,6 +20,8 @@ export interface LoadReadResult {
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly records: Uint8Array;
+  /** This broker has no replica of the partition (set only then). */
+  readonly noReplica?: boolean;
 }
 
 /** Where a load stands: the next offset to read, and the log end to reach (-1 until the first read tells it). */
@@ -31,8 +33,12 @@ export interface LoadPosition {
 /** Applies batches read from `fetchOffset`: the offset after the last one, and what could not be decoded. Throws on a corrupt batch. */
 export type LoadReplay = (records: Uint8Array, fetchOffset: number) => { nextOffset: number; problems: readonly unknown[] };
 
-/** What the coordinator does next: read on now, read again after a backoff, or finish the load. */
-export type LoadNextStep = 'read' | 'retry' | 'finish';
+/**
+ * What the coordinator does next: read on now, read again after a backoff, finish the load, or
+ * give the partition up ('gone': this broker has no replica of it, so it cannot lead it; the
+ * broker tells the coordinator again when it does).
+ */
+export type LoadNextStep = 'read' | 'retry' | 'finish' | 'gone';
 
 const EMPTY = new Uint8Array(0);
 
@@ -50,7 +56,10 @@ export async function readForLoad(
     { type: 'ReplicaRead', replicaId: -1, fetchOffset: read.fetchOffset, maxBytes: read.maxBytes, currentLeaderEpoch: read.leaderEpoch, lastFetchedEpoch: -1, watch: false },
     { timeoutMs: read.timeoutMs },
   );
-  if (isFailure(r)) return { fetchOffset: read.fetchOffset, errorCode: r.errorCode, errorMessage: r.message, logStartOffset: -1, logEndOffset: -1, records: EMPTY };
+  if (isFailure(r)) {
+    const failed = { fetchOffset: read.fetchOffset, errorCode: r.errorCode, errorMessage: r.message, logStartOffset: -1, logEndOffset: -1, records: EMPTY };
+    return r.reason === 'unknown-actor' ? { ...failed, noReplica: true } : failed;
+  }
   const out: { -readonly [K in keyof LoadReadResult]: LoadReadResult[K] } = { fetchOffset: read.fetchOffset, errorCode: r.errorCode, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, records: r.records };
   if (r.errorMessage) out.errorMessage = r.errorMessage;
   return out;
@@ -60,7 +69,8 @@ export async function readForLoad(
  * Takes one read into the load: moves past a log start that retention moved beyond the
  * position, fixes the target at the first read, replays the records, and says what comes next.
  * A failed read, or a corrupt batch, is read again after a backoff; a read that found nothing
- * new before the target (the high watermark has not reached it yet) too. `what` names the
+ * new before the target (the high watermark has not reached it yet) too. A partition this
+ * broker has no replica of is given up. `what` names the
  * partition in the logs ("an offsets partition").
  */
 export function takeLoadRead(pos: LoadPosition, r: LoadReadResult, replay: LoadReplay, log: Logger, what: string, partition: number): LoadNextStep {
@@ -68,6 +78,10 @@ export function takeLoadRead(pos: LoadPosition, r: LoadReadResult, replay: LoadR
     // retention moved the log start past the position: what was below it is gone
     pos.fetchOffset = r.logStartOffset;
     return 'read';
+  }
+  if (r.noReplica) {
+    log.warn(`${what} to load has no replica here: given up`, { partition, reason: r.errorMessage });
+    return 'gone';
   }
   if (r.errorCode !== ErrorCode.NONE) {
     log.warn(`reading ${what} to load it failed; retrying`, { partition, errorCode: r.errorCode, reason: r.errorMessage });

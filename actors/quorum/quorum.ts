@@ -404,6 +404,8 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
   // Raft is the controllers'; a client may only look. Terms, ids and indexes are safe integers:
   // they are counted with and kept as JSON (a bigint from msgpack is neither)
   clientMessages: { DescribeQuorum: true },
+  // its controller's (its parent) and its own timers': never another node's
+  localMessages: ['Append', 'TakeSnapshot', 'CheckVoterChange', 'ElectionTimeout', 'QuorumHeartbeat'],
   init,
   // A failed disk write restarts the actor from what is on disk; a corrupt log or someone
   // else's election state cannot heal by restarting.
@@ -431,6 +433,8 @@ export const quorum = defineActor<QuorumState, QuorumMsg, QuorumArgs>({
     AppendEntries: (s, m, ctx) => {
       // a record no controller could apply, or the log could not hold, never enters the log (the schema checks the shape)
       for (const e of m.entries) {
+        // a leader of term T sends entries of terms up to T (a line of another term is unreadable or a lie)
+        if (e.term < 0 || e.term > m.term) return refuseBadData(ctx, `AppendEntries of term ${m.term} with an entry of term ${e.term}`);
         const bad = badRecords(e.data);
         if (bad !== null) return refuseBadData(ctx, `AppendEntries with ${bad}`);
       }

@@ -459,6 +459,8 @@ export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordina
     DeleteShareGroupState: true,
     DescribeShareCoordinator: true,
   },
+  // its own (timers, the answers of its asks) and its broker's (its parent): never another node's
+  localMessages: ['BecomeShareCoordinator', 'ResignShareCoordinator', 'ShareLoadRead', 'ShareLoadNext', 'ShareAppendDone'],
   // a crash loses the in-memory state: restart empty and take back the partitions led here
   supervision: { maxRestarts: 10, withinMs: 60_000 },
 
@@ -547,6 +549,7 @@ export const shareCoordinator = defineActor<ShareCoordinatorState, ShareCoordina
       const step = takeLoadRead(owned, m, (records, from) => replayInto(s, owned, records, from), ctx.log, 'a share-group state partition', m.partition);
       if (step === 'read') readNext(s, ctx, owned);
       else if (step === 'finish') finishLoad(s, ctx, owned);
+      else if (step === 'gone') unloadPartition(s, ctx, m.partition, 'no replica of it on this broker: nothing to load');
       else ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'ShareLoadNext', partition: m.partition, loadId: m.loadId });
     },
 

@@ -104,6 +104,8 @@ export type ShareCoordinatorMsg =
       logStartOffset: number;
       logEndOffset: number;
       records: Uint8Array;
+      /** The broker has no replica of the partition: the load is given up. */
+      noReplica?: boolean;
     }
   /** Read the next range of a partition being loaded (after a backoff). */
   | { type: 'ShareLoadNext'; partition: number; loadId: number }

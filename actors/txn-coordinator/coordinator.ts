@@ -634,6 +634,20 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
     ListTransactions: true,
     DescribeTxnCoordinator: true,
   },
+  // its own (timers, the answers of its asks) and its broker's (its parent): never another node's
+  localMessages: [
+    'BecomeTxnCoordinator',
+    'ResignTxnCoordinator',
+    'TxnLoadRead',
+    'TxnLoadNext',
+    'TxnAppendDone',
+    'TxnPersistRetry',
+    'ProducerIdFetched',
+    'SendTxnMarkers',
+    'TxnMarkersSent',
+    'AbortTimedOutTransactions',
+    'ExpireTransactionalIds',
+  ],
   // a crash loses the in-memory state: restart empty and take back the partitions led here
   supervision: { maxRestarts: 10, withinMs: 60_000 },
 
@@ -767,6 +781,7 @@ export const txnCoordinator = defineActor<TxnCoordinatorState, TxnCoordinatorMsg
       const step = takeLoadRead(owned, m, replay, ctx.log, 'a transaction state partition', m.partition);
       if (step === 'read') readNext(s, ctx, owned);
       else if (step === 'finish') finishLoad(s, ctx, owned);
+      else if (step === 'gone') unloadPartition(s, ctx, m.partition, 'no replica of it on this broker: nothing to load');
       else ctx.timers.startSingle(loadTimerKey(m.partition), s.cfg.loadRetryBackoffMs, { type: 'TxnLoadNext', partition: m.partition, loadId: m.loadId });
     },
 

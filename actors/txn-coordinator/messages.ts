@@ -81,6 +81,8 @@ export type TxnCoordinatorMsg =
       logStartOffset: number;
       logEndOffset: number;
       records: Uint8Array;
+      /** The broker has no replica of the partition: the load is given up. */
+      noReplica?: boolean;
     }
   /** Read the next range of a partition being loaded (after a backoff). */
   | { type: 'TxnLoadNext'; partition: number; loadId: number }

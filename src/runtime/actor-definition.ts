@@ -75,8 +75,9 @@ export function objectOf(fields: Readonly<Record<string, FieldSpec>>, opts: { op
 /**
  * The messages a client may send an actor (Envelope.client: a node outside the cluster, joined
  * through a client listener or a node's TCP port): 'all', or each type a client may send, `true`
- * or a check that returns why this one is refused (a follower's fetch among client fetches).
- * Every other message from a client is refused with an 'unauthorized' Failure.
+ * or a check that returns why this one is refused (a follower's fetch among client fetches; it
+ * runs before the schema's checks, and one that throws refuses the message). Every other
+ * message from a client is refused with an 'unauthorized' Failure.
  */
 export type ClientMessages<M extends Message> =
   | 'all'
@@ -198,6 +199,12 @@ export interface ActorDefinition<S, M extends Message, A = void> {
    * cluster's own takes messages from its nodes only.
    */
   readonly clientMessages?: ClientMessages<M>;
+  /**
+   * Message types this actor takes only from its own node: its timers' and its own messages,
+   * what its parent or children send it. One that came from another node (any transport) is
+   * refused with an 'unauthorized' Failure, even from a node of the cluster.
+   */
+  readonly localMessages?: readonly M['type'][];
   /** Messages queued beyond this many are refused as dead letters (reason 'overflow'). Default 1,000,000. */
   readonly mailboxLimit?: number;
   /** Cleanup when the actor stops (close files, flush). Must settle. */
@@ -270,7 +277,13 @@ export function clientMessageProblem(def: ActorDefinition<unknown, Message, unkn
   const rule = allowed !== undefined && Object.prototype.hasOwnProperty.call(allowed, msg.type) ? allowed[msg.type] : undefined;
   if (rule === undefined) return `actor kind '${def.kind}' does not take '${msg.type}' from clients`;
   if (rule === true) return null;
-  const why = rule(msg);
+  let why: string | null;
+  try {
+    why = rule(msg);
+  } catch (err) {
+    // the check reads a message not yet checked against the schema: one it cannot read is refused
+    why = `its check failed (${(err as Error)?.message ?? String(err)})`;
+  }
   return why === null ? null : `actor kind '${def.kind}' does not take this '${msg.type}' from clients: ${why}`;
 }
 

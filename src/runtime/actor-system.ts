@@ -194,7 +194,7 @@ export class ActorSystem {
   }
 
   /** Routes an envelope: local delivery, a peer's endpoint, or a dead letter. */
-  route(env: Envelope): void {
+  route(env: Envelope, fromAnotherNode = false): void {
     if (this.status === 'stopped') {
       this.deadLetter(env, 'system-stopping', `node ${this.nodeId} is stopped`);
       return;
@@ -202,7 +202,7 @@ export class ActorSystem {
     if (env.to.node === this.nodeId) {
       // sent while a charged handler runs: the work it causes here is charged to the same account
       if (this.chargedTo !== null && env.workAccount === undefined) env.workAccount = this.chargedTo;
-      this.deliverLocal(this.strictSerialization ? this.roundTrip(env) : env);
+      this.deliverLocal(this.strictSerialization ? this.roundTrip(env) : env, fromAnotherNode);
       return;
     }
     if (env.workAccount) env.workAccount = undefined;
@@ -239,7 +239,7 @@ export class ActorSystem {
       this.learnRoute(env.replyTo?.node, viaPeer);
       this.learnRoute(env.from?.node, viaPeer);
     }
-    this.route(env);
+    this.route(env, true);
   }
 
   /**
@@ -285,7 +285,7 @@ export class ActorSystem {
     this.log.warn('refused a message from a client', { client, to: `${env.to.node}:${env.to.path}`, type: env.msg.type, reason });
   }
 
-  private deliverLocal(env: Envelope): void {
+  private deliverLocal(env: Envelope, fromAnotherNode: boolean): void {
     if (env.to.path === ASK_PATH) {
       if (env.correlationId === undefined || !this.asks.settle(env.correlationId, env.msg, env.client)) {
         this.log.debug('reply for an unknown or settled ask dropped', { correlationId: env.correlationId, type: env.msg.type });
@@ -295,6 +295,13 @@ export class ActorSystem {
     const cell = this.cells.get(env.to.path);
     if (!cell) {
       this.deadLetter(env, 'unknown-actor', `no actor at ${env.to.node}:${env.to.path}`);
+      return;
+    }
+    if (fromAnotherNode && cell.def.localMessages?.includes(env.msg.type)) {
+      const refused = `actor kind '${cell.def.kind}' takes '${env.msg.type}' only from its own node`;
+      this.countDeadLetter('unauthorized');
+      this.log.warn('refused a message from another node', { actor: env.to.path, type: env.msg.type, from: env.from?.node ?? env.replyTo?.node, reason: refused });
+      if (env.replyTo) this.replyTo(env, makeFailure('unauthorized', refused));
       return;
     }
     if (env.client !== undefined) {

@@ -92,4 +92,17 @@ describe('runtime/actor-definition: clientMessageProblem', () => {
     expect(clientMessageProblem(d, { type: 'Internal' })).to.equal("actor kind 'some' does not take 'Internal' from clients");
     expect(clientMessageProblem(d, { type: 'toString' })).to.equal("actor kind 'some' does not take 'toString' from clients");
   });
+
+  it('refuses a message its check cannot read (the check runs before the schema)', () => {
+    const d = asDef(
+      defineActor<null, ClientMsg>({
+        kind: 'reads',
+        init: () => null,
+        supervision: 'resume',
+        clientMessages: { Write: (m) => ((m as unknown as { deep: { n: number } }).deep.n > 1 ? 'deep' : null) },
+        handlers,
+      }),
+    );
+    expect(clientMessageProblem(d, { type: 'Write', n: 1 } as Message)).to.match(/^actor kind 'reads' does not take this 'Write' from clients: its check failed \(.*\)$/);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The actor runtime on one node: definitions, validation, supervision, timers on a fake clock,
- * ask timeouts, dead letters, children and graceful stop.
+ * ask timeouts, dead letters, children and graceful stop; messages an actor takes only from its
+ * own node.
  */
 import { expect } from 'chai';
 import { defineActor, type ReplyToken } from '../../src/runtime/actor-definition.js';
@@ -8,6 +9,7 @@ import { ActorSystem } from '../../src/runtime/actor-system.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { ErrorCode } from '../../src/protocol/errors.js';
 import type { ActorRef, Envelope, Failure, Message } from '../../src/runtime/types.js';
+import { InProcNetwork } from '../../src/transport/inproc.js';
 import { checkFor } from '../helpers/check-for.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -634,5 +636,46 @@ describe('runtime/actor-system', () => {
       sys.send(ref, { type: 'Open' });
       expect((await a).seen).to.deep.equal(['a']);
     });
+  });
+});
+
+describe('runtime/actor-system: messages an actor takes only from its own node (localMessages)', () => {
+  type Msg = { type: 'Tick' } | { type: 'Ask' } | { type: 'Count' };
+  const ticker = defineActor<{ ticks: number }, Msg>({
+    kind: 'ticker',
+    init: () => ({ ticks: 0 }),
+    supervision: 'resume',
+    localMessages: ['Tick'],
+    handlers: {
+      Tick: (s, _m, ctx) => {
+        ctx.reply({ type: 'Ticked' } as never);
+        return { ticks: s.ticks + 1 };
+      },
+      Ask: (_s, _m, ctx) => ctx.reply({ type: 'Answer' } as never),
+      Count: (s, _m, ctx) => ctx.reply({ type: 'Ticks', n: s.ticks } as never),
+    },
+  });
+
+  it('takes them from its node, refuses them from another (unauthorized, the handler not run), and takes the rest from anywhere', async () => {
+    for (const strictSerialization of [false, true]) {
+      const net = new InProcNetwork({ strictSerialization });
+      const home = new ActorSystem({ nodeId: 'home' });
+      const away = new ActorSystem({ nodeId: 'away' });
+      net.join(home);
+      net.join(away);
+      try {
+        const ref = home.spawn(ticker, { name: 'ticker' });
+        expect(await home.ask(ref, { type: 'Tick' })).to.deep.equal({ type: 'Ticked' });
+        const refused = (await away.ask(ref, { type: 'Tick' })) as Failure;
+        expect(refused).to.include({ type: 'Failure', reason: 'unauthorized', errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED });
+        expect(refused.message).to.equal("actor kind 'ticker' takes 'Tick' only from its own node");
+        expect(await away.ask(ref, { type: 'Ask' })).to.deep.equal({ type: 'Answer' });
+        expect(await away.ask(ref, { type: 'Count' })).to.deep.equal({ type: 'Ticks', n: 1 });
+        expect(home.stats().deadLettersByReason.unauthorized).to.equal(1);
+      } finally {
+        await away.stop();
+        await home.stop();
+      }
+    }
   });
 });

@@ -9,9 +9,11 @@
  * that type (ActorDefinition.clientMessages); otherwise from a node the cluster trusts (a TCP
  * link of the listener's node that takes its peers as the cluster's, as the nodes of a tcp
  * topology take each other), and the client's one try at that type must be refused as
- * 'unauthorized'. The controller's own requests to brokers (LeaderAndIsr, UpdateMetadata,
- * StopReplica) are not sent from the trusted node: a node of the cluster speaks for the
- * controller with the controller epoch it names, and a higher one makes a broker follow it.
+ * 'unauthorized'; so must what an actor takes from its own node only (ActorDefinition.
+ * localMessages: its timers', its parent's), sent once from the trusted node. The controller's
+ * own requests to brokers (LeaderAndIsr, UpdateMetadata, StopReplica) are not sent from the
+ * trusted node: a node of the cluster speaks for the controller with the controller epoch it
+ * names, and a higher one makes a broker follow it.
  *
  * An ask may go unanswered (actors drop what they do not expect, e.g. a result of their own
  * asks with an id they do not know, without a reply), but no actor may crash (an error-level log
@@ -290,6 +292,12 @@ describe(`transport: ill-typed actor messages from a client and from a trusted n
               const msg = illTypedMessage(type, fields, rng, pools);
               if (msg) sent.push({ msg, p: fuzzer.ask(to, msg as unknown as Message, { timeoutMs: ASK_TIMEOUT_MS }), from: 'refused' });
               if (CONTROLLER_REQUESTS.has(type)) continue;
+              // what an actor takes only from its own node: refused from the trusted node too
+              if ((target.def.localMessages as readonly string[] | undefined)?.includes(type)) {
+                const local = illTypedMessage(type, fields, rng, pools);
+                if (local) sent.push({ msg: local, p: peer.ask(to, local as unknown as Message, { timeoutMs: ASK_TIMEOUT_MS }), from: 'refused' });
+                continue;
+              }
             }
             for (let i = 0; i < PER_TYPE; i++) {
               const msg = illTypedMessage(type, fields, rng, pools);
@@ -302,7 +310,7 @@ describe(`transport: ill-typed actor messages from a client and from a trusted n
           replies.forEach((r, i) => {
             const m = sent[i]!.msg;
             if (sent[i]!.from === 'refused') {
-              if (!isFailure(r) || r.reason !== 'unauthorized') problems.push(`${where}: took ${describeMessage(m)} from a client: ${JSON.stringify(r).slice(0, 300)}`);
+              if (!isFailure(r) || r.reason !== 'unauthorized') problems.push(`${where}: took ${describeMessage(m)} from a client or, one it takes from its own node only, another node: ${JSON.stringify(r).slice(0, 300)}`);
             } else if (isFailure(r) && r.reason === 'actor-crashed') problems.push(`${where}: crashed on ${describeMessage(m)}: ${r.message}`);
             else if (isFailure(r) && r.reason === 'timeout') unanswered.add(`${target.kind}:${String(m.type)}`);
             else if ((r as { type: string }).type === 'Thrown') problems.push(`${where}: the ask threw for ${describeMessage(m)}: ${(r as { message?: string }).message}`);

@@ -22,7 +22,8 @@ describe('actors/controller role', () => {
     await h?.stop();
   });
 
-  const tell = (msg: ControllerMsg) => h.client.send(h.controllerRef, msg);
+  // the quorum's events come from the controller's own node (its child), and are taken from no other
+  const tell = (msg: ControllerMsg) => h.controllerNode.send(h.controllerRef, msg);
   const describeLocal = () => h.ask<'DescribeQuorumResponse'>({ type: 'DescribeQuorum', local: true });
   const rawAsk = (msg: ControllerMsg) => h.client.ask<ControllerReply>(h.controllerRef, msg, { timeoutMs: 60_000 });
 

@@ -296,7 +296,8 @@ export class CoordinatorHarness {
         groupInitialRebalanceDelayMs: 0,
         groupMinSessionTimeoutMs: 1_000,
         groupMaxSessionTimeoutMs: 600_000,
-        replicaFor: (p) => replicas[p] as ActorRef<ReplicaMsg>,
+        // a partition beyond the fake replicas has none on this "broker"
+        replicaFor: (p) => (replicas[p] ?? { node: this.sys.nodeId, path: `/no-replica-${p}` }) as ActorRef<ReplicaMsg>,
         ...this.args,
         ...extra,
       },

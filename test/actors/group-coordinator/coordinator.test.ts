@@ -10,6 +10,7 @@ import { commitErrorFor, consumerWriteErrorFor, groupStoreErrorFor } from '../..
 import type { JoinGroupResponse, LeaveGroupResponse, OffsetCommitResponse, SyncGroupResponse } from '../../../actors/group-coordinator/messages.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { CoordinatorHarness, sub } from './coordinator-harness.js';
+import { checkFor } from '../../helpers/check-for.js';
 
 const G = 'group-a';
 
@@ -493,6 +494,17 @@ describe('actors/group-coordinator coordinator', function () {
       await h.waitActive(0);
       await h.waitActive(1);
       expect((await h.join(G)).errorCode).to.equal(ErrorCode.NONE);
+    });
+
+    it('gives up a partition it was told to coordinate but has no replica of; its groups are listed meanwhile', async () => {
+      await start();
+      await h.stableGroup(G, 1);
+      h.sys.send(h.coord, { type: 'BecomeCoordinator', partition: 7, leaderEpoch: 0 });
+      await h.settle();
+      await checkFor(async () => !(await h.describeCoordinator()).partitions.some((p) => p.partition === 7), 5_000);
+      const listed = await h.listGroups();
+      expect(listed.errorCode).to.equal(ErrorCode.NONE);
+      expect(listed.groups.map((g) => g.groupId)).to.include(G);
     });
 
     it('on ResignCoordinator answers waiting requests NOT_COORDINATOR, stops its timers and forgets the groups', async () => {

@@ -3,7 +3,8 @@
  * target is the log end at the first read; a log start moved past the position (retention, or
  * OFFSET_OUT_OF_RANGE) is skipped to; records are replayed and the position moves past them; a
  * failed read or a corrupt batch is read again after a backoff, as is a read that found nothing
- * new before the target; the load finishes once the target is reached.
+ * new before the target; the load finishes once the target is reached; a partition with no
+ * replica on the broker is given up.
  */
 import { expect } from 'chai';
 import { takeLoadRead, type LoadPosition, type LoadReadResult, type LoadReplay } from '../../../actors/group-coordinator/partition-load.js';
@@ -89,6 +90,14 @@ describe('actors/group-coordinator/partition-load', function () {
     ]);
     expect(lines[0]!.fields).to.deep.include({ partition: 4, errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, reason: 'moved' });
     expect(lines[2]!.fields).to.deep.include({ partition: 4, fetchOffset: 3, error: 'bad crc' });
+  });
+
+  it('gives up a partition this broker has no replica of, saying so', function () {
+    const { log, lines } = recorder();
+    const pos: LoadPosition = { fetchOffset: 0, targetOffset: -1 };
+    expect(takeLoadRead(pos, read({ errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: 'no actor at b1:/broker-1/replicas/__consumer_offsets-177', noReplica: true }), replayTo(0), log, 'an offsets partition', 177)).to.equal('gone');
+    expect(lines.map((l) => [l.level, l.msg])).to.deep.equal([['warn', 'an offsets partition to load has no replica here: given up']]);
+    expect(lines[0]!.fields).to.deep.include({ partition: 177 });
   });
 
   it('logs the records it could not decode and goes on past them', function () {

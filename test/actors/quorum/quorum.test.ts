@@ -145,7 +145,8 @@ describe('actors/quorum: voters added and removed (KIP-853)', function () {
     net.leave(sys);
     await sys.stop();
   };
-  const ask = async <T extends QuorumReply['type']>(node: string, msg: QuorumMsg) => (await client.ask<QuorumReply>({ node, path: QUORUM_PATH }, msg, { timeoutMs: 10_000 })) as Extract<QuorumReply, { type: T }>;
+  // from the quorum's own node, as its controller asks (Append, CheckVoterChange are taken from no other)
+  const ask = async <T extends QuorumReply['type']>(node: string, msg: QuorumMsg) => (await systems.get(node)!.ask<QuorumReply>({ node, path: QUORUM_PATH }, msg, { timeoutMs: 10_000 })) as Extract<QuorumReply, { type: T }>;
   const describeAt = (node: string) => ask<'QuorumDescription'>(node, { type: 'DescribeQuorum' });
   const votersRecord = (voters: QuorumVoter[]): MetadataRecord[] => [{ type: 'QuorumVoters', voters }];
 
@@ -240,7 +241,7 @@ describe('actors/quorum: voters added and removed (KIP-853)', function () {
     expect((await check(leader.node, 'add', 9)).errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
     // a change appended but not committed (both followers gone): a second one is refused
     for (const v of voters) if (v.id !== leader.id) await stop(v.node);
-    const first = client.ask<QuorumReply>({ node: leader.node, path: QUORUM_PATH }, { type: 'Append', records: votersRecord([leader, follower]) }, { timeoutMs: 10_000 });
+    const first = systems.get(leader.node)!.ask<QuorumReply>({ node: leader.node, path: QUORUM_PATH }, { type: 'Append', records: votersRecord([leader, follower]) }, { timeoutMs: 10_000 });
     const second = await ask<'AppendResult'>(leader.node, { type: 'Append', records: votersRecord([leader]) });
     expect(second.errorCode).to.equal(ErrorCode.REQUEST_TIMED_OUT);
     // check-quorum: the leader cut off steps down, and the first is answered NOT_CONTROLLER
