@@ -949,6 +949,8 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     AlterReplicaLogDirs: true,
     DescribeBroker: true,
   },
+  // its own timers' and answers', and its replicas' (its children): never another node's
+  localMessages: ['Register', 'RegistrationResult', 'Heartbeat', 'HeartbeatResult', 'FetchReadDone', 'FetchExpired', 'ProducerIdsAllocated', 'InternalTopicRequested', 'PartitionAdvanced', 'LogDirFailed'],
   supervision: { maxRestarts: 3, withinMs: 60_000 },
 
   async init(ctx, args) {
@@ -1010,8 +1012,16 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
     StopReplicaRequest: { controllerEpoch: 'integer', brokerId: 'integer', partitions: 'array' },
     UpdateMetadataRequest: { controllerEpoch: 'integer', metadata: 'object', scramCredentials: 'array?', delegationTokens: 'array?' },
     Metadata: { topics: 'array?' },
-    Fetch: { replicaId: 'integer', maxWaitMs: 'integer', minBytes: 'integer', maxBytes: 'integer', partitions: 'array' },
-    Produce: { acks: 'integer', timeoutMs: 'integer', partitions: 'array', transactionAbortable: 'boolean?', transactionV2: 'boolean?' },
+    // what clients send most: checked down to each partition (a cheap walk of a few fields), numbers as the handlers count with them
+    Fetch: {
+      replicaId: 'safeInteger',
+      maxWaitMs: 'safeInteger',
+      minBytes: 'safeInteger',
+      maxBytes: 'safeInteger',
+      partitions: arrayOf(objectOf({ topic: 'string', partition: 'safeInteger', fetchOffset: 'safeInteger', currentLeaderEpoch: 'safeInteger', partitionMaxBytes: 'safeInteger' })),
+    },
+    // a partition's records are checked by the handler: one that is not bytes is refused for that partition only
+    Produce: { acks: 'safeInteger', timeoutMs: 'safeInteger', partitions: arrayOf(objectOf({ topic: 'string', partition: 'safeInteger' })), transactionAbortable: 'boolean?', transactionV2: 'boolean?' },
     PartitionAdvanced: { topic: 'string', partition: 'integer', reads: 'array?' },
     FindCoordinator: { key: 'string', keyType: 'string?' },
     ShareGroupDeleted: { groupId: 'string', fanOut: 'boolean?' },

@@ -194,6 +194,8 @@ async function applyResult(s: FetcherState, ctx: BaseContext<FetcherMsg>, t: Tra
 export const replicaFetcher = defineActor<FetcherState, FetcherMsg, FetcherArgs>({
   kind: 'replica-fetcher',
   clientMessages: { DescribeFetcher: true },
+  // its broker's (its parent), its timer's and its fetches' answers: never another node's
+  localMessages: ['AddPartitions', 'RemovePartitions', 'DoFetch', 'FetchResult'],
   supervision: 'restart',
   init: (_ctx, args) => ({ args, partitions: new Map(), inFlight: false }),
   schema: {

@@ -23,6 +23,14 @@ import type { ActorRef, Envelope, Failure, FailureReason, Message, WorkAccount }
 
 export const ASK_PATH = '$ask';
 
+/** Each definition's localMessages as a set, made once (a broker checks every message from another node). */
+const LOCAL_TYPES = new WeakMap<object, ReadonlySet<string>>();
+function localTypes(def: ActorDefinition<unknown, Message, unknown>): ReadonlySet<string> {
+  let set = LOCAL_TYPES.get(def);
+  if (!set) LOCAL_TYPES.set(def, (set = new Set(def.localMessages ?? [])));
+  return set;
+}
+
 /** Learned relay routes kept at most (the map is cleared and relearned past this). */
 const MAX_LEARNED_ROUTES = 10_000;
 
@@ -297,7 +305,7 @@ export class ActorSystem {
       this.deadLetter(env, 'unknown-actor', `no actor at ${env.to.node}:${env.to.path}`);
       return;
     }
-    if (fromAnotherNode && cell.def.localMessages?.includes(env.msg.type)) {
+    if (fromAnotherNode && cell.def.localMessages !== undefined && localTypes(cell.def).has(env.msg.type)) {
       const refused = `actor kind '${cell.def.kind}' takes '${env.msg.type}' only from its own node`;
       this.countDeadLetter('unauthorized');
       this.log.warn('refused a message from another node', { actor: env.to.path, type: env.msg.type, from: env.from?.node ?? env.replyTo?.node, reason: refused });

@@ -87,7 +87,7 @@ describe('topology: what a client listener lets clients do', function () {
   });
 
   it("takes a consumer's fetch from a client and refuses a follower's", async () => {
-    const partitions = [{ topic: 'before', partition: 0, fetchOffset: 0, maxBytes: 1 << 20 }];
+    const partitions = [{ topic: 'before', partition: 0, fetchOffset: 0, currentLeaderEpoch: -1, partitionMaxBytes: 1 << 20 }];
     const follower = await ask('b1', brokerPath(1), { type: 'Fetch', replicaId: 2, maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, partitions });
     expectUnauthorized(follower, 'a follower fetch');
     expect((follower as Failure).message).to.match(/replica id 2: a follower's fetch comes from a broker of the cluster/);
