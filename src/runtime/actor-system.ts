@@ -201,7 +201,10 @@ export class ActorSystem {
     this.route(env);
   }
 
-  /** Routes an envelope: local delivery, a peer's endpoint, or a dead letter. */
+  /**
+   * Routes an envelope: local delivery, a peer's endpoint, or a dead letter. `fromAnotherNode`:
+   * it came in through a transport (what an actor takes from its own node only is refused then).
+   */
   route(env: Envelope, fromAnotherNode = false): void {
     if (this.status === 'stopped') {
       this.deadLetter(env, 'system-stopping', `node ${this.nodeId} is stopped`);
