@@ -1030,11 +1030,11 @@ export const broker = defineActor<BrokerState, BrokerMsg, BrokerArgs>({
       markers: arrayOf(
         objectOf({
           producerId: 'integer',
-          producerEpoch: 'integer',
-          coordinatorEpoch: 'integer',
+          producerEpoch: 'safeInteger',
+          coordinatorEpoch: 'safeInteger',
           commit: 'boolean',
-          topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('integer') })),
-          transactionVersion: 'integer?',
+          topics: arrayOf(objectOf({ name: 'string', partitions: arrayOf('safeInteger') })),
+          transactionVersion: 'safeInteger?',
         }),
       ),
       timeoutMs: 'integer?',

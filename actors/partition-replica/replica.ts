@@ -920,6 +920,26 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
   // what samsa's admin asks a replica itself; produce and fetch go through the broker, and
   // replication (BecomeLeaderOrFollower, AppendAsFollower, ...) is the cluster's
   clientMessages: { ListOffsets: true, DeleteRecords: true, DescribeProducers: true, DescribeReplica: true },
+  // its broker's (its parent: leadership, configs, markers, log dirs), its fetcher's (the same
+  // node's) and its own timers': never another node's; reads, produces and lookups come from anywhere
+  localMessages: [
+    'BecomeLeaderOrFollower',
+    'StopReplica',
+    'TopicConfigChanged',
+    'BrokerDefaultsChanged',
+    'WriteTxnMarker',
+    'StartTxnVerification',
+    'AlterLogDir',
+    'CopyToFutureLog',
+    'AppendAsFollower',
+    'TruncateForDivergence',
+    'ResetFetchPosition',
+    'AlterPartitionResult',
+    'RetryAlterPartition',
+    'CheckIsr',
+    'ExpireProduces',
+    'ExpireDeleteRecords',
+  ],
   supervision: { maxRestarts: 5, withinMs: 60_000 },
   mailboxLimit: 100_000,
 
@@ -979,7 +999,7 @@ export const partitionReplica = defineActor<ReplicaState, ReplicaMsg, ReplicaArg
     ResetFetchPosition: { leaderEpoch: 'integer', leaderLogStartOffset: 'integer', leaderLogEndOffset: 'integer' },
     StopReplica: { deletePartition: 'boolean' },
     AlterLogDir: { logDir: 'string' },
-    WriteTxnMarker: { producerId: 'integer', producerEpoch: 'integer', coordinatorEpoch: 'integer', commit: 'boolean', timeoutMs: 'number', transactionVersion: 'integer?' },
+    WriteTxnMarker: { producerId: 'integer', producerEpoch: 'safeInteger', coordinatorEpoch: 'safeInteger', commit: 'boolean', timeoutMs: 'number', transactionVersion: 'safeInteger?' },
   },
 
   handlers: {
