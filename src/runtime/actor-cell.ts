@@ -251,6 +251,8 @@ export class ActorCell {
   private readonly restarts: number[] = [];
   private readonly baseContext: CellContext<Message>;
   private readonly mailboxLimit: number;
+  /** The definition's localMessages as a set (null: none), looked up for every message from another node. */
+  readonly localTypes: ReadonlySet<string> | null;
 
   constructor(
     readonly system: ActorSystem,
@@ -264,6 +266,7 @@ export class ActorCell {
     this.timers = new CellTimers(this);
     this.baseContext = new CellContext(this);
     this.mailboxLimit = def.mailboxLimit ?? DEFAULT_MAILBOX_LIMIT;
+    this.localTypes = def.localMessages && def.localMessages.length > 0 ? new Set(def.localMessages) : null;
   }
 
   /**

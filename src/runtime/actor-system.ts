@@ -23,14 +23,6 @@ import type { ActorRef, Envelope, Failure, FailureReason, Message, WorkAccount }
 
 export const ASK_PATH = '$ask';
 
-/** Each definition's localMessages as a set, made once (a broker checks every message from another node). */
-const LOCAL_TYPES = new WeakMap<object, ReadonlySet<string>>();
-function localTypes(def: ActorDefinition<unknown, Message, unknown>): ReadonlySet<string> {
-  let set = LOCAL_TYPES.get(def);
-  if (!set) LOCAL_TYPES.set(def, (set = new Set(def.localMessages ?? [])));
-  return set;
-}
-
 /** Learned relay routes kept at most (the map is cleared and relearned past this). */
 const MAX_LEARNED_ROUTES = 10_000;
 
@@ -292,8 +284,14 @@ export class ActorSystem {
    * as 'unauthorized' and dropped, unanswered (its reply address is not the client's).
    */
   refuseFromClient(client: string, env: Envelope, reason: string): void {
+    this.refuse(env, 'refused a message from a client', reason, { client }, false);
+  }
+
+  /** Counts a message refused as 'unauthorized', logs why and, when `answer`, tells its sender. */
+  private refuse(env: Envelope, what: string, reason: string, from: Record<string, unknown>, answer: boolean): void {
     this.countDeadLetter('unauthorized');
-    this.log.warn('refused a message from a client', { client, to: `${env.to.node}:${env.to.path}`, type: env.msg.type, reason });
+    this.log.warn(what, { ...from, to: `${env.to.node}:${env.to.path}`, type: env.msg.type, reason });
+    if (answer && env.replyTo) this.replyTo(env, makeFailure('unauthorized', reason));
   }
 
   private deliverLocal(env: Envelope, fromAnotherNode: boolean): void {
@@ -308,21 +306,13 @@ export class ActorSystem {
       this.deadLetter(env, 'unknown-actor', `no actor at ${env.to.node}:${env.to.path}`);
       return;
     }
-    if (fromAnotherNode && cell.def.localMessages !== undefined && localTypes(cell.def).has(env.msg.type)) {
-      const refused = `actor kind '${cell.def.kind}' takes '${env.msg.type}' only from its own node`;
-      this.countDeadLetter('unauthorized');
-      this.log.warn('refused a message from another node', { actor: env.to.path, type: env.msg.type, from: env.from?.node ?? env.replyTo?.node, reason: refused });
-      if (env.replyTo) this.replyTo(env, makeFailure('unauthorized', refused));
-      return;
+    if (fromAnotherNode && cell.localTypes?.has(env.msg.type)) {
+      const reason = `actor kind '${cell.def.kind}' takes '${env.msg.type}' only from its own node`;
+      return this.refuse(env, 'refused a message from another node', reason, { from: env.from?.node ?? env.replyTo?.node }, true);
     }
     if (env.client !== undefined) {
-      const refused = clientMessageProblem(cell.def, env.msg);
-      if (refused) {
-        this.countDeadLetter('unauthorized');
-        this.log.warn('refused a message from a client', { actor: env.to.path, type: env.msg.type, client: env.client, reason: refused });
-        if (env.replyTo) this.replyTo(env, makeFailure('unauthorized', refused));
-        return;
-      }
+      const reason = clientMessageProblem(cell.def, env.msg);
+      if (reason) return this.refuse(env, 'refused a message from a client', reason, { client: env.client }, true);
     }
     const invalid = validateMessage(cell.def, env.msg);
     if (invalid) {
