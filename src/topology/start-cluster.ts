@@ -79,6 +79,11 @@ async function checkPortsFree(ports: { path: string; host: string; port: number 
   if (problems.length) throw new TopologyError(problems);
 }
 
+/** The ids of the topology's nodes: the peers a TCP transport takes as the cluster's, every other one a client. */
+function nodeIds(t: TopologyConfig): ReadonlySet<string> {
+  return new Set(t.nodes.map((n) => n.id));
+}
+
 /** Fails with the exact keys when the TLS files of Kafka listeners (on `node`) are unusable, before touching any data. */
 function checkTls(t: TopologyConfig, baseDir: string, node?: string): void {
   const problems = checkTlsFiles(t, baseDir, node);
@@ -300,7 +305,7 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
     checkTls(t, baseDir, me.id);
     const system = new ActorSystem({ nodeId: me.id });
-    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null, cluster: { nodes: new Set(t.nodes.map((n) => n.id)), acceptNodes: true } });
+    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null, cluster: { nodes: nodeIds(t), acceptNodes: true } });
     const addr = await tcp.listen(me.port!, me.host!);
     for (const peer of t.nodes.filter((n) => n.kind === 'tcp' && n.id !== me.id)) {
       void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);
@@ -329,9 +334,10 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     const workers = new WorkerHub(hub);
     const started = await Promise.all(t.nodes.filter((n) => n.kind === 'worker').map((n) => workers.spawn({ nodeId: n.id, setup: nodeSetupModule(), config: args(n.id) })));
     const addresses: string[] = [];
+    // a client listener takes clients only: every node id the topology declares is refused there
+    const cluster = { nodes: nodeIds(t), acceptNodes: false };
     for (const l of t.listeners ?? []) {
       const s = systems.find((x) => x.nodeId === l.node)!;
-      const cluster = { nodes: new Set(t.nodes.map((n) => n.id)), acceptNodes: false };
       const a = await new TcpTransport(s, { clusterId: t.clusterId, tls: l.tls ? readTransportTls(l.tls, baseDir, 'none') : null, cluster }).listen(l.port, l.host);
       addresses.push(`${a.host}:${a.port}`);
     }
