@@ -15,7 +15,7 @@
  * clientInstanceId calls waiting for the id).
  * Handles: CreateTopics, DeleteTopics, CreatePartitions, AlterTopicConfigs, ElectLeaders,
  * AlterPartitionReassignments, ListPartitionReassignments, ListTopics, DescribeCluster (the live
- * brokers, or every registered one with the fenced among them),
+ * brokers, or every registered one with the fenced among them), UnregisterBroker (to the active controller),
  * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), DescribeFeatures, UpdateFeatures (KIP-584), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DescribeShareGroups (KIP-932, Kafka's
  * ShareGroupDescribe), ListShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets (the
@@ -641,6 +641,9 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     },
     async RemoveRaftVoter(s, m, ctx) {
       await toController(s, ctx, { type: 'RemoveRaftVoter', voterId: m.voterId, directoryId: m.directoryId ?? null }, 'RaftVoterChangeResponse');
+    },
+    async UnregisterBroker(s, m, ctx) {
+      await toController(s, ctx, { type: 'UnregisterBroker', brokerId: m.brokerId }, 'UnregisterBrokerResponse');
     },
     async DescribeFeatures(s, _m, ctx) {
       const md = await controllerMetadata(s, ctx, []);

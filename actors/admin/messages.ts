@@ -41,6 +41,8 @@ export type AdminMsg =
   /** Kafka's AddRaftVoter and RemoveRaftVoter (KIP-853), to the active controller: answered RaftVoterChangeResponse once committed. */
   | { type: 'AddRaftVoter'; voterId: number; directoryId?: string | null; ackWhenCommitted?: boolean }
   | { type: 'RemoveRaftVoter'; voterId: number; directoryId?: string | null }
+  /** Kafka's UnregisterBroker, to the active controller: a decommissioned broker leaves the registrations; answered UnregisterBrokerResponse. */
+  | { type: 'UnregisterBroker'; brokerId: number }
   /** The features samsa implements and the cluster's finalized levels (KIP-584), from the active controller: answered Features. */
   | { type: 'DescribeFeatures' }
   /** Kafka's UpdateFeatures, to the active controller (upgradeType: 1 upgrade, 2 safe, 3 unsafe downgrade): answered UpdateFeaturesResponse. */

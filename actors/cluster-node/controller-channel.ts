@@ -33,6 +33,7 @@ export const CONTROLLER_REQUEST_TYPES = Object.freeze([
   'BrokerRegistration',
   'BrokerHeartbeat',
   'ControlledShutdown',
+  'UnregisterBroker',
   'CreateTopics',
   'DeleteTopics',
   'CreatePartitions',
@@ -166,6 +167,7 @@ export const controllerChannel = defineActor<ChannelState, ControllerRequest, Co
   // metadata watches are the cluster's
   clientMessages: {
     Metadata: true,
+    UnregisterBroker: true,
     CreateTopics: true,
     DeleteTopics: true,
     CreatePartitions: true,

@@ -33,7 +33,8 @@
  * min.insync.replicas and the deletion of the cluster-wide one (INVALID_CONFIG).
  *
  * Handles: BrokerRegistration, BrokerHeartbeat (with the replicas a failed log dir took offline:
- * leadership moved away from them, ISR shrunk), ControlledShutdown, CreateTopics, DeleteTopics,
+ * leadership moved away from them, ISR shrunk), ControlledShutdown, UnregisterBroker (a
+ * decommissioned broker leaves every ISR and ELR, then the registrations), CreateTopics, DeleteTopics,
  * CreatePartitions, AlterPartition, AlterTopicConfigs, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, CreateAcls, DeleteAcls, DescribeAcls (acls.ts), AlterBrokerConfigs, AlterGroupConfigs,
  * AlterClientMetrics (KIP-714's subscriptions, client-metrics-changes.ts),
@@ -310,6 +311,12 @@ function build(s: ControllerState, ctx: Ctx, fn: (b: Batch) => void): Batch | Co
 class Outbox {
   private readonly leaderAndIsr = new Map<number, Map<string, LeaderAndIsrPartition>>();
   private readonly stops = new Map<number, { topic: string; partition: number; deletePartition: boolean }[]>();
+  /** Brokers no longer in the metadata (just unregistered) that may still be running. */
+  private readonly departed = new Map<number, BrokerRecord>();
+
+  addDeparted(b: BrokerRecord): void {
+    this.departed.set(b.brokerId, b);
+  }
 
   addLeaderAndIsr(state: MetadataState, brokerId: number, topic: TopicRecord, p: PartitionState, isNew: boolean): void {
     let m = this.leaderAndIsr.get(brokerId);
@@ -350,12 +357,12 @@ class Outbox {
     const state = s.metadata;
     const epoch = state.controllerEpoch;
     for (const [brokerId, partitions] of this.stops) {
-      const b = state.brokers.get(brokerId);
+      const b = state.brokers.get(brokerId) ?? this.departed.get(brokerId);
       if (!b) continue;
       ctx.send(brokerRef(b), { type: 'StopReplicaRequest', controllerEpoch: epoch, brokerId, partitions });
     }
     for (const [brokerId, byKey] of this.leaderAndIsr) {
-      const b = state.brokers.get(brokerId);
+      const b = state.brokers.get(brokerId) ?? this.departed.get(brokerId);
       if (!b) continue;
       const partitions = [...byKey.values()];
       const leaders = [...new Set(partitions.map((p) => p.leader).filter((l) => l !== NO_LEADER))].sort((x, y) => x - y);
@@ -715,7 +722,8 @@ async function handleBrokerRegistration(s: ControllerState, m: Extract<Controlle
 
   const id = m.brokerId;
   const prev = s.metadata.brokers.get(id);
-  const brokerEpoch = (prev?.brokerEpoch ?? 0) + 1;
+  // above the last epoch it had, also when it was unregistered since
+  const brokerEpoch = (prev?.brokerEpoch ?? s.metadata.retiredBrokerEpochs.get(id) ?? 0) + 1;
   let pending: readonly PendingDelete[] = [];
   const batch = build(s, ctx, (b) => {
     // A live broker registering with a new incarnation restarted: fence it first, so what it led
@@ -889,6 +897,42 @@ async function handleControlledShutdown(s: ControllerState, m: Extract<Controlle
   const r = await shutDownBroker(s, b, ctx);
   if (!r.ok) return reply(r.errorCode, [], r.errorMessage);
   reply(ErrorCode.NONE, r.remaining, undefined, r.movable);
+}
+
+/**
+ * Kafka's UnregisterBroker (kafka-cluster.sh unregister): the broker leaves the registrations for
+ * good, as for a machine decommissioned. First it leaves every ISR and ELR and what it led gets a
+ * new leader (as when it is fenced; without ELR the last ISR member of a partition with no other
+ * stays, as Kafka keeps it); then it is gone from the metadata, its replicas still assigned.
+ * BROKER_ID_NOT_REGISTERED for an id not registered. A broker still running is told the new
+ * leaders, and its next heartbeat, refused, makes it register again, at a higher epoch.
+ */
+async function handleUnregisterBroker(s: ControllerState, m: Extract<ControllerMsg, { type: 'UnregisterBroker' }>, ctx: Ctx): Promise<void> {
+  const reply = (errorCode: number, errorMessage?: string) =>
+    ctx.reply<ControllerReply>(errorMessage === undefined ? { type: 'UnregisterBrokerResponse', errorCode } : { type: 'UnregisterBrokerResponse', errorCode, errorMessage });
+  const bad = validateBrokerId(m.brokerId);
+  if (bad) return reply(ErrorCode.INVALID_REQUEST, bad);
+  const b = s.metadata.brokers.get(m.brokerId);
+  if (!b) return reply(ErrorCode.BROKER_ID_NOT_REGISTERED, `Broker ID ${m.brokerId} is not currently registered`);
+  const batch = build(s, ctx, (x) => {
+    x.addAll(
+      elrOn(x.state)
+        ? changesForUncleanShutdown(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas)
+        : changesForFencedBroker(x.state, b.brokerId, s.config.uncleanLeaderElectionEnable, s.config.minInsyncReplicas),
+    );
+    x.add({ type: 'UnregisterBroker', brokerId: b.brokerId, brokerEpoch: b.brokerEpoch });
+  });
+  if (!(batch instanceof Batch)) return reply(batch.errorCode, batch.errorMessage);
+  const committed = await commit(s, batch, ctx);
+  if (!committed.ok) return reply(committed.errorCode, committed.errorMessage);
+  s.sessions.delete(b.brokerId);
+  const out = new Outbox();
+  // a broker still running hears who leads now, so it stops acting as a leader
+  out.addDeparted(b);
+  out.addForPartitions(s.metadata, changedPartitions(batch.records), false, b.brokerId);
+  out.flush(s, ctx, true);
+  ctx.log.info('broker unregistered', { brokerId: b.brokerId, brokerEpoch: b.brokerEpoch, was: b.state, partitionsChanged: changedPartitions(batch.records).length });
+  reply(ErrorCode.NONE);
 }
 
 /** A per-topic answer of CreatePartitions and AlterTopicConfigs. */
@@ -1742,6 +1786,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     BrokerRegistration: { brokerId: 'integer', node: 'string', incarnationId: 'string', rack: 'string?', endpoint: 'string?', kafkaEndpoint: 'string?', previousBrokerEpoch: 'integer?' },
     BrokerHeartbeat: { brokerId: 'integer', brokerEpoch: 'integer', wantShutDown: 'boolean?', offlinePartitions: 'array?' },
     ControlledShutdown: { brokerId: 'integer', brokerEpoch: 'integer' },
+    UnregisterBroker: { brokerId: 'integer' },
     CreateTopics: { topics: 'array', validateOnly: 'boolean?' },
     DeleteTopics: { topics: 'array', topicIds: 'object?' },
     CreatePartitions: { topics: 'array', validateOnly: 'boolean?' },
@@ -1782,6 +1827,7 @@ export const controller = defineActor<ControllerState, ControllerMsg, Controller
     BrokerRegistration: activeOnly(handleBrokerRegistration),
     BrokerHeartbeat: activeOnly(handleBrokerHeartbeat),
     ControlledShutdown: activeOnly(handleControlledShutdown),
+    UnregisterBroker: activeOnly(handleUnregisterBroker),
     CreateTopics: activeOnly(handleCreateTopics),
     DeleteTopics: activeOnly(handleDeleteTopics),
     CreatePartitions: activeOnly(handleCreatePartitions),

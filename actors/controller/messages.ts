@@ -35,6 +35,11 @@ export type ControllerMsg =
    */
   | { type: 'BrokerHeartbeat'; brokerId: number; brokerEpoch: number; wantShutDown?: boolean; offlinePartitions?: { topic: string; partition: number }[] }
   | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: number }
+  /**
+   * Kafka's UnregisterBroker: a decommissioned broker leaves every ISR and ELR (leaders moved as
+   * for a fenced one), then the registrations; BROKER_ID_NOT_REGISTERED when it is not registered.
+   */
+  | { type: 'UnregisterBroker'; brokerId: number }
   /** `mutationQuota`: the client's controller_mutation_rate (KIP-599), kept here for the cluster; absent: none. */
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean; mutationQuota?: MutationQuotaRequest }
   /**
@@ -204,6 +209,7 @@ export type ControllerReply =
       quorum: Extract<QuorumReply, { type: 'QuorumDescription' }> | null;
     }
   | { type: 'BrokerRegistrationResponse'; errorCode: number; errorMessage?: string; brokerEpoch: number }
+  | { type: 'UnregisterBrokerResponse'; errorCode: number; errorMessage?: string }
   | { type: 'BrokerHeartbeatResponse'; errorCode: number; errorMessage?: string; isFenced: boolean; shouldShutDown: boolean }
   | {
       type: 'ControlledShutdownResponse';

@@ -27,6 +27,8 @@ export interface MetadataImage {
   brokers: BrokerRecord[];
   topics: TopicRecord[];
   pendingDeletes: [number, PendingDelete[]][];
+  /** Unregistered brokers' last epochs; absent in images written before brokers could be unregistered. */
+  retiredBrokerEpochs?: [number, number][];
   nextProducerId: number;
   acls: AclBinding[];
   brokerConfigs: [string, Record<string, string>][];
@@ -64,6 +66,7 @@ export function toImage(s: MetadataState): MetadataImage {
     brokers: [...s.brokers.values()],
     topics: [...s.topics.values()],
     pendingDeletes: [...s.pendingDeletes.entries()].map(([id, list]) => [id, [...list]]),
+    retiredBrokerEpochs: [...s.retiredBrokerEpochs.entries()],
     nextProducerId: s.nextProducerId,
     acls: [...s.acls.values()],
     brokerConfigs: [...s.brokerConfigs.entries()].map(([k, v]) => [k, { ...v }]),
@@ -85,6 +88,7 @@ export function fromImage(i: MetadataImage): MetadataState {
     brokers: new Map(i.brokers.map((b) => [b.brokerId, b])),
     topics: new Map(i.topics.map((t) => [t.name, t])),
     pendingDeletes: new Map(i.pendingDeletes),
+    retiredBrokerEpochs: new Map(i.retiredBrokerEpochs ?? []),
     nextProducerId: i.nextProducerId,
     acls: new Map(i.acls.map((b) => [bindingKey(b), b])),
     brokerConfigs: new Map(i.brokerConfigs),
@@ -109,6 +113,7 @@ export function isImage(v: unknown): v is MetadataImage {
     Number.isSafeInteger(i.controllerEpoch) &&
     Number.isSafeInteger(i.nextProducerId) &&
     [i.brokers, i.topics, i.pendingDeletes, i.acls, i.brokerConfigs, i.clientQuotas].every(Array.isArray) &&
+    (i.retiredBrokerEpochs === undefined || (Array.isArray(i.retiredBrokerEpochs) && i.retiredBrokerEpochs.every((e) => Array.isArray(e) && e.length === 2 && e.every(Number.isSafeInteger)))) &&
     (i.groupConfigs === undefined || Array.isArray(i.groupConfigs)) &&
     (i.clientMetrics === undefined || Array.isArray(i.clientMetrics)) &&
     (i.quorumVoters === undefined || i.quorumVoters === null || Array.isArray(i.quorumVoters)) &&

@@ -13,8 +13,13 @@
  *   Unfenced                 --BeginControlledShutdown--> ShuttingDown (still leads what could not move)
  *   Unfenced | ShuttingDown  --FenceBroker(Fenced)-->     Fenced     (session expired, or bounced)
  *   any registered           --FenceBroker(ShutDown)-->   ShutDown   (controlled shutdown complete)
+ *   any registered           --UnregisterBroker-->        (none)     (decommissioned: leads nothing, in no ELR, in no ISR but as
+ *                                                                    the last member of a partition without a leader)
  * Unfenced brokers can lead, join ISRs and receive new replicas; ShuttingDown brokers are still
  * running (they get requests) but take nothing new; Fenced and ShutDown brokers are not live.
+ * An unregistered broker's last epoch is kept (`retiredBrokerEpochs`): when it registers again its
+ * epoch is above it, so nothing its old incarnation sent passes for the new one's (Kafka's broker
+ * epochs are the offsets of their registrations, which never repeat either).
  *
  * Eligible leader replicas (KIP-966; eligible-leaders.ts decides them): a PartitionChange may set
  * a partition's ELR and LastKnownElr (only at metadata.version 4.0-IV1 or above, as Kafka writes
@@ -83,6 +88,8 @@ export interface MetadataState {
   readonly topics: ReadonlyMap<string, TopicRecord>;
   /** brokerId -> partitions to delete when that broker registers again. */
   readonly pendingDeletes: ReadonlyMap<number, readonly PendingDelete[]>;
+  /** brokerId -> the epoch an unregistered broker last had (it registers again above it). */
+  readonly retiredBrokerEpochs: ReadonlyMap<number, number>;
   /** The first producer id not yet handed to a broker (idempotent producers' ids never repeat). */
   readonly nextProducerId: number;
   /** The cluster's ACLs, by bindingKey (a binding exists once). */
@@ -138,6 +145,8 @@ export type MetadataRecord =
   | { type: 'FenceBroker'; brokerId: number; brokerEpoch: number; to: typeof BrokerState.Fenced | typeof BrokerState.ShutDown; reason: FenceReason }
   | { type: 'UnfenceBroker'; brokerId: number; brokerEpoch: number }
   | { type: 'BeginControlledShutdown'; brokerId: number; brokerEpoch: number }
+  /** A broker leaves the cluster's registrations (Kafka's UnregisterBrokerRecord); it must be in no ISR or ELR and lead nothing. */
+  | { type: 'UnregisterBroker'; brokerId: number; brokerEpoch: number }
   /** The replicas a live broker reports offline (a failed log dir), replacing what it reported before. */
   | { type: 'BrokerReplicasOffline'; brokerId: number; brokerEpoch: number; partitions: { topic: string; partition: number }[] }
   | { type: 'CreateTopic'; name: string; topicId: string; internal: boolean; config: Record<string, string | number>; partitions: PartitionState[] }
@@ -194,7 +203,7 @@ export class MetadataRecordError extends Error {
 }
 
 export function emptyMetadata(): MetadataState {
-  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), groupConfigs: new Map(), clientMetrics: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
+  return { clusterId: null, controllerEpoch: 0, brokers: new Map(), topics: new Map(), pendingDeletes: new Map(), retiredBrokerEpochs: new Map(), nextProducerId: 0, acls: new Map(), brokerConfigs: new Map(), groupConfigs: new Map(), clientMetrics: new Map(), clientQuotas: new Map(), scramCredentials: new Map(), delegationTokens: new Map(), quorumVoters: null, features: {}, featuresEpoch: 0 };
 }
 
 // ------------------------------------------------------------------ queries
@@ -441,8 +450,8 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         if (record.brokerEpoch <= prev.brokerEpoch) fail(record, `broker epoch ${record.brokerEpoch} is not above ${prev.brokerEpoch}`);
         const retry = prev.state === BrokerState.Unfenced && prev.incarnationId === record.incarnationId;
         if (!retry) requireTransition(record, prev, [BrokerState.Fenced, BrokerState.ShutDown]);
-      } else if (record.brokerEpoch < 1) {
-        fail(record, `broker epoch ${record.brokerEpoch} must be >= 1`);
+      } else if (record.brokerEpoch <= (state.retiredBrokerEpochs.get(record.brokerId) ?? 0)) {
+        fail(record, `broker epoch ${record.brokerEpoch} must be above ${state.retiredBrokerEpochs.get(record.brokerId) ?? 0}`);
       }
       const next = withBroker(state, {
         brokerId: record.brokerId,
@@ -454,10 +463,34 @@ export function applyRecord(state: MetadataState, record: MetadataRecord): Metad
         endpoint: record.endpoint ?? null,
         kafkaEndpoint: record.kafkaEndpoint ?? null,
       });
-      if (!state.pendingDeletes.has(record.brokerId)) return next;
+      let out: MetadataState = next;
+      if (state.retiredBrokerEpochs.has(record.brokerId)) {
+        const retiredBrokerEpochs = new Map(state.retiredBrokerEpochs);
+        retiredBrokerEpochs.delete(record.brokerId);
+        out = { ...out, retiredBrokerEpochs };
+      }
+      if (!state.pendingDeletes.has(record.brokerId)) return out;
       const pendingDeletes = new Map(state.pendingDeletes);
       pendingDeletes.delete(record.brokerId);
-      return { ...next, pendingDeletes };
+      return { ...out, pendingDeletes };
+    }
+    case 'UnregisterBroker': {
+      const b = requireBroker(state, record);
+      for (const t of state.topics.values()) {
+        for (const p of t.partitions) {
+          const tp = `${t.name}-${p.partition}`;
+          if (p.leader === b.brokerId) fail(record, `broker ${b.brokerId} still leads ${tp}`);
+          // the last ISR member of a partition without a leader stays (there is no one else to keep)
+          const lastKept = p.leader === NO_LEADER && p.isr.length === 1;
+          if (p.isr.includes(b.brokerId) && !lastKept) fail(record, `broker ${b.brokerId} is still in the ISR of ${tp}`);
+          if (p.elr?.includes(b.brokerId)) fail(record, `broker ${b.brokerId} is still in the ELR of ${tp}`);
+        }
+      }
+      const brokers = new Map(state.brokers);
+      brokers.delete(b.brokerId);
+      const retiredBrokerEpochs = new Map(state.retiredBrokerEpochs);
+      retiredBrokerEpochs.set(b.brokerId, b.brokerEpoch);
+      return { ...state, brokers, retiredBrokerEpochs };
     }
     case 'FenceBroker': {
       const b = requireBroker(state, record);
@@ -678,6 +711,7 @@ const RECORD_TYPES: Readonly<Record<MetadataRecord['type'], true>> = {
   FenceBroker: true,
   UnfenceBroker: true,
   BeginControlledShutdown: true,
+  UnregisterBroker: true,
   BrokerReplicasOffline: true,
   CreateTopic: true,
   CreatePartitions: true,

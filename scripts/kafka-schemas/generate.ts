@@ -21,7 +21,7 @@ import { emitGenerated } from './emit.js';
 import { LATER_APIS, withLaterVersions } from './later-versions.js';
 
 /** The APIs we generate, by Kafka api key. */
-export const API_KEYS: readonly number[] = [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 55, 57, 60, 61, 65, 66, 68, 69, 71, 72, 74, 75, 76, 77, 78, 79, 80, 81, 90, 91, 92];
+export const API_KEYS: readonly number[] = [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 55, 57, 60, 61, 64, 65, 66, 68, 69, 71, 72, 74, 75, 76, 77, 78, 79, 80, 81, 90, 91, 92];
 
 function usage(): never {
   process.stderr.write(

@@ -2,7 +2,7 @@
 /**
  * The samsa executable (package.json "bin"): `samsa <command> [options]`. start runs a cluster
  * topology; topics, produce, consume, groups, leader-election, reassign-partitions, acls,
- * configs, transactions, metadata-quorum, features, log-dirs and the perf tools are modelled on Kafka's tools; demo shows
+ * configs, transactions, cluster, metadata-quorum, features, log-dirs and the perf tools are modelled on Kafka's tools; demo shows
  * the actor runtime. Everything but exiting lives in main.ts.
  */
 import { EXIT_FAILURE } from './errors.js';

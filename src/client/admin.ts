@@ -985,6 +985,18 @@ export class Admin {
   }
 
   /**
+   * Takes a decommissioned broker out of the cluster's registrations (Kafka's
+   * Admin.unregisterBroker): what it led gets a new leader, it leaves every ISR and ELR, and it no
+   * longer appears in describeCluster, even among the fenced. Its replicas stay assigned to it
+   * (reassign them first to keep their replication factor). A broker still running registers
+   * again on its next heartbeat. Throws SamsaError BROKER_ID_NOT_REGISTERED for an id not
+   * registered.
+   */
+  async unregisterBroker(brokerId: number): Promise<void> {
+    await this.call({ type: 'UnregisterBroker', brokerId });
+  }
+
+  /**
    * The cluster's features (Kafka's Admin.describeFeatures, KIP-584): the levels samsa implements
    * for each, and the finalized level of each, from the active controller (a feature at level 0
    * is not finalized). `finalizedFeaturesEpoch` rises with every change (null: none known).

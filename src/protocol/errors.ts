@@ -108,6 +108,7 @@ const table = [
   [93, 'UNACCEPTABLE_CREDENTIAL', false, 'Requested credential would not meet criteria for acceptability.'],
   [95, 'INVALID_UPDATE_VERSION', false, 'The given update version was invalid.'],
   [100, 'UNKNOWN_TOPIC_ID', true, 'This server does not host this topic ID.'],
+  [102, 'BROKER_ID_NOT_REGISTERED', false, 'The given broker ID was not registered.'],
   [103, 'INCONSISTENT_TOPIC_ID', true, "The log's topic ID did not match the topic ID in the request."],
   [104, 'INCONSISTENT_CLUSTER_ID', false, 'The clusterId in the request does not match that found on the server.'],
   [105, 'TRANSACTIONAL_ID_NOT_FOUND', false, 'The transactionalId could not be found.'],

@@ -71,7 +71,7 @@ export function startCli(args: readonly string[], opts: RunOptions = {}): { chil
  * each. SAMSA_CLI_SPAWN=1 runs every command as a process. The executable itself (exit codes,
  * signals, stdin, environment) is tested through startCli.
  */
-const IN_PROCESS = new Set(['topics', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'features', 'groups', 'share-groups', 'share-consume', 'delegation-tokens', 'client-metrics', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help', 'perf-produce', 'perf-consume', 'perf-share-consume', 'perf-e2e']);
+const IN_PROCESS = new Set(['topics', 'cluster', 'configs', 'acls', 'reassign-partitions', 'log-dirs', 'leader-election', 'metadata-quorum', 'features', 'groups', 'share-groups', 'share-consume', 'delegation-tokens', 'client-metrics', 'transactions', 'get-offsets', 'delete-records', 'dump-log', 'help', '--help', 'perf-produce', 'perf-consume', 'perf-share-consume', 'perf-e2e']);
 
 function inProcess(args: readonly string[], opts: RunOptions): boolean {
   if (process.env.SAMSA_CLI_SPAWN === '1' || opts.spawn || opts.env !== undefined || (opts.stdin !== undefined && opts.stdin !== '')) return false;

@@ -27,6 +27,7 @@ import { txnOffsetCommit } from './txn-offset-commit.js';
 import { initProducerId } from './producer-id.js';
 import { addOffsetsToTxn, addPartitionsToTxn, describeTransactions, endTxn, listTransactions } from './transactions.js';
 import { describeProducers } from './describe-producers.js';
+import { unregisterBroker } from './unregister-broker.js';
 import { writeTxnMarkers } from './write-txn-markers.js';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignments.js';
 import { createPartitions, createTopics } from './topics.js';
@@ -90,6 +91,7 @@ export const API_HANDLERS: ReadonlyMap<number, ApiHandler<any>> = new Map<number
   [55, describeQuorum],
   [60, describeCluster],
   [61, describeProducers],
+  [64, unregisterBroker],
   [65, describeTransactions],
   [66, listTransactions],
   [68, consumerGroupHeartbeat],

@@ -66,6 +66,7 @@ export const SUPPORTED_VERSIONS: ReadonlyMap<number, VersionRange> = new Map<num
   [57, { min: 0, max: 2 }], // UpdateFeatures (KIP-584, to the active controller; v2: no per-feature results)
   [60, { min: 0, max: 2 }], // DescribeCluster (v1: endpoint type, brokers only; v2: KIP-1073 fenced brokers)
   [61, { min: 0, max: 0 }], // DescribeProducers
+  [64, { min: 0, max: 0 }], // UnregisterBroker (to the active controller: a decommissioned broker leaves the registrations)
   [65, { min: 0, max: 0 }], // DescribeTransactions
   [66, { min: 0, max: 2 }], // ListTransactions (v1: the duration filter; v2: KIP-1152 transactional id pattern)
   [68, { min: 0, max: 1 }], // ConsumerGroupHeartbeat (KIP-848; v1: SubscribedTopicRegex, resolved by the coordinator)

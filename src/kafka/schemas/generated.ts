@@ -68,6 +68,7 @@ export const ApiKeys = {
   UpdateFeatures: 57,
   DescribeCluster: 60,
   DescribeProducers: 61,
+  UnregisterBroker: 64,
   DescribeTransactions: 65,
   ListTransactions: 66,
   ConsumerGroupHeartbeat: 68,
@@ -1312,6 +1313,14 @@ export const messageSchemas: readonly MessageSchema[] = [
         ] },
       ] },
     ] },
+  ] },
+  { name: 'UnregisterBrokerRequest', apiKey: 64, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'brokerId', type: 'int32', versions: [0, N] },
+  ] },
+  { name: 'UnregisterBrokerResponse', apiKey: 64, kind: 'response', validVersions: [0, 0], flexibleFrom: 0, fields: [
+    { name: 'throttleTimeMs', type: 'int32', versions: [0, N] },
+    { name: 'errorCode', type: 'int16', versions: [0, N] },
+    { name: 'errorMessage', type: 'string', versions: [0, N], nullable: [0, N] },
   ] },
   { name: 'DescribeTransactionsRequest', apiKey: 65, kind: 'request', validVersions: [0, 0], flexibleFrom: 0, fields: [
     { name: 'transactionalIds', type: 'string', array: true, versions: [0, N] },
@@ -4248,6 +4257,20 @@ export interface DescribeProducersResponseActiveProducers {
   currentTxnStartOffset: number;
 }
 
+export interface UnregisterBrokerRequest {
+  /** v0+ */
+  brokerId: number;
+}
+
+export interface UnregisterBrokerResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+}
+
 export interface DescribeTransactionsRequest {
   /** v0+ */
   transactionalIds: string[];
@@ -5176,6 +5199,7 @@ export interface RequestBodies {
   57: UpdateFeaturesRequest;
   60: DescribeClusterRequest;
   61: DescribeProducersRequest;
+  64: UnregisterBrokerRequest;
   65: DescribeTransactionsRequest;
   66: ListTransactionsRequest;
   68: ConsumerGroupHeartbeatRequest;
@@ -5249,6 +5273,7 @@ export interface ResponseBodies {
   57: UpdateFeaturesResponse;
   60: DescribeClusterResponse;
   61: DescribeProducersResponse;
+  64: UnregisterBrokerResponse;
   65: DescribeTransactionsResponse;
   66: ListTransactionsResponse;
   68: ConsumerGroupHeartbeatResponse;

@@ -2,7 +2,8 @@
  * The controller actor driven through its messages, with fake brokers recording what it tells
  * them and a FakeClock for sessions: registration, heartbeats and fencing, topic creation
  * (placement and every validation error), deletion, partition growth, leader failover, offline
- * partitions and their recovery, unclean election, AlterPartition, controlled shutdown, watchers.
+ * partitions and their recovery, unclean election, AlterPartition, controlled shutdown,
+ * unregistering a broker, watchers.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -993,6 +994,100 @@ describe('actors/controller', () => {
       const unknown = await h.ask<'ControlledShutdownResponse'>({ type: 'ControlledShutdown', brokerId: 5, brokerEpoch: 1 });
       expect(unknown.errorCode).to.equal(ErrorCode.BROKER_NOT_AVAILABLE);
       expect((await h.metadata()).brokers[0]!.fenced).to.equal(false);
+    });
+  });
+
+  describe('UnregisterBroker', () => {
+    const unregister = (brokerId: number) => h.ask<'UnregisterBrokerResponse'>({ type: 'UnregisterBroker', brokerId });
+
+    it('a live broker: what it led moves, it leaves every ISR, it is gone from the metadata (fenced or not), and it hears the new leaders', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2, 3] });
+      await h.createTopic('t', 3, 2); // [1,2] [2,3] [3,1]
+      await h.settle();
+      h.clearInboxes();
+      expect(await unregister(1)).to.deep.equal({ type: 'UnregisterBrokerResponse', errorCode: ErrorCode.NONE });
+      const ps = (await h.metadata(['t'])).topics[0]!.partitions;
+      expect(ps.map((p) => [p.replicas, p.leader, p.isr, p.leaderEpoch])).to.deep.equal([
+        [[1, 2], 2, [2], 1],
+        [[2, 3], 2, [2, 3], 0],
+        [[3, 1], 3, [3], 0],
+      ]);
+      expect((await h.metadata()).brokers.map((b) => b.brokerId)).to.deep.equal([2, 3]);
+      await h.settle();
+      // it may still run: told who leads its partitions now
+      expect(h.leaderAndIsr(1).map((p) => [p.partition, p.leader]).sort()).to.deep.equal([
+        [0, 2],
+        [2, 3],
+      ]);
+      // the others learn the broker list without it
+      const update = h.received(2, 'UpdateMetadataRequest').at(-1)!;
+      expect(update.metadata.brokers.map((b) => b.brokerId)).to.deep.equal([2, 3]);
+      expect(h.received(1, 'UpdateMetadataRequest')).to.deep.equal([]);
+    });
+
+    it('a broker still running is refused its next heartbeat and registers again at a higher epoch; its old epoch stays refused', async () => {
+      h = await ControllerHarness.start({ brokers: [1, 2] });
+      await h.createTopic('t', 2, 2);
+      expect((await unregister(2)).errorCode).to.equal(ErrorCode.NONE);
+      expect((await h.heartbeat(2, 1)).errorCode).to.equal(ErrorCode.BROKER_NOT_AVAILABLE);
+      const again = await h.register(2, 'inc-2');
+      expect(again).to.deep.include({ errorCode: ErrorCode.NONE, brokerEpoch: 2 });
+      expect((await h.heartbeat(2, 1)).errorCode).to.equal(ErrorCode.STALE_BROKER_EPOCH);
+      expect((await h.heartbeat(2, 2)).errorCode).to.equal(ErrorCode.NONE);
+      expect((await h.metadata()).brokers.map((b) => [b.brokerId, b.brokerEpoch, b.fenced])).to.deep.equal([
+        [1, 1, false],
+        [2, 2, false],
+      ]);
+    });
+
+    it('a dead broker (fenced) without ELR: a partition it was the last ISR member of keeps it and stays offline; it leads again if it comes back', async () => {
+      h = await ControllerHarness.start({ elr: 0, brokers: [1, 2] });
+      await h.createTopics([{ name: 'solo', assignments: [[2]] }, { name: 'pair', assignments: [[2, 1]] }]);
+      await h.advanceKeeping([1], 10_000);
+      expect((await h.metadata()).brokers.find((b) => b.brokerId === 2)!.fenced).to.equal(true);
+      expect((await unregister(2)).errorCode).to.equal(ErrorCode.NONE);
+      expect(await h.partition('solo', 0)).to.deep.include({ leader: NO_LEADER, isr: [2] });
+      expect(await h.partition('pair', 0)).to.deep.include({ leader: 1, isr: [1] });
+      expect((await h.metadata()).brokers.map((b) => b.brokerId)).to.deep.equal([1]);
+      expect((await h.register(2, 'inc-2-back')).brokerEpoch).to.equal(2);
+      expect(await h.partition('solo', 0)).to.deep.include({ leader: 2, isr: [2] });
+    });
+
+    it('with ELR on it leaves the ELR too', async () => {
+      h = await ControllerHarness.start({ elr: 1, brokers: [1, 2, 3], args: { config: { 'min.insync.replicas': 2 } } });
+      await h.createTopics([{ name: 'e', assignments: [[1, 2, 3]] }]);
+      // 3 falls silent, then 2: with min.insync.replicas 2 the second leaves the ISR for the ELR
+      await h.advanceKeeping([1, 2], 10_000);
+      await h.advanceKeeping([1], 10_000);
+      expect((await h.partition('e', 0)).elr ?? []).to.include(2);
+      expect((await unregister(2)).errorCode).to.equal(ErrorCode.NONE);
+      const p = await h.partition('e', 0);
+      expect(p.elr ?? []).to.not.include(2);
+      expect(p.isr).to.not.include(2);
+      expect(p.leader).to.equal(1);
+    });
+
+    it('refuses an id not registered (BROKER_ID_NOT_REGISTERED, also the second time) and a malformed one (INVALID_REQUEST), changing nothing', async () => {
+      h = await ControllerHarness.start({ brokers: [1] });
+      expect(await unregister(7)).to.deep.include({ errorCode: ErrorCode.BROKER_ID_NOT_REGISTERED, errorMessage: 'Broker ID 7 is not currently registered' });
+      expect((await unregister(-1)).errorCode).to.equal(ErrorCode.INVALID_REQUEST);
+      expect((await unregister(1)).errorCode).to.equal(ErrorCode.NONE);
+      expect((await unregister(1)).errorCode).to.equal(ErrorCode.BROKER_ID_NOT_REGISTERED);
+    });
+
+    it('survives a controller restart: still gone, and a registration still takes an epoch above the one it had', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-ctl-unregister-'));
+      try {
+        h = await ControllerHarness.start({ brokers: [1, 2], args: { metadataDir: dir } });
+        await h.register(2, 'inc-2'); // epoch 2
+        expect((await unregister(2)).errorCode).to.equal(ErrorCode.NONE);
+        await h.restartController();
+        expect((await h.metadata()).brokers.map((b) => b.brokerId)).to.deep.equal([1]);
+        expect((await h.register(2, 'inc-2-new')).brokerEpoch).to.equal(3);
+      } finally {
+        await h?.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

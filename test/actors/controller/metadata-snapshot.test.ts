@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { METADATA_SNAPSHOT_FILE, MetadataSnapshotError, fromImage, readSnapshot, toImage, writeSnapshot } from '../../../actors/controller/metadata-snapshot.js';
+import { METADATA_SNAPSHOT_FILE, MetadataSnapshotError, fromImage, isImage, readSnapshot, toImage, writeSnapshot } from '../../../actors/controller/metadata-snapshot.js';
 import { applyRecords, emptyMetadata, type MetadataRecord, type MetadataState } from '../../../actors/controller/metadata-state.js';
 
 function richState(): MetadataState {
@@ -62,6 +62,23 @@ describe('actors/controller/metadata-snapshot', () => {
     const { features: _f, featuresEpoch: _e, ...old } = toImage(state);
     const before = fromImage(JSON.parse(JSON.stringify(old)));
     expect([before.features, before.featuresEpoch]).to.deep.equal([{}, 0]);
+  });
+
+  it("an unregistered broker's retired epoch survives an image (registering again must go above it); an image written before brokers could be unregistered has none", () => {
+    const state = applyRecords(richState(), [
+      { type: 'PartitionChange', topic: 't', partition: 1, leader: 2, isr: [2], leaderEpoch: 0, partitionEpoch: 1 },
+      { type: 'UnregisterBroker', brokerId: 3, brokerEpoch: 1 },
+    ]);
+    expect([...state.retiredBrokerEpochs]).to.deep.equal([[3, 1]]);
+    const back = fromImage(JSON.parse(JSON.stringify(toImage(state))));
+    expect(back).to.deep.equal(state);
+    const again: MetadataRecord = { type: 'RegisterBroker', brokerId: 3, node: 'n3', rack: null, incarnationId: 'back', brokerEpoch: 1 };
+    expect(() => applyRecords(back, [again])).to.throw(/must be above 1/);
+    expect(isImage(JSON.parse(JSON.stringify(toImage(state))))).to.equal(true);
+    expect(isImage({ ...toImage(state), retiredBrokerEpochs: [[3]] })).to.equal(false);
+    expect(isImage({ ...toImage(state), retiredBrokerEpochs: [[3, 'x']] })).to.equal(false);
+    const { retiredBrokerEpochs: _r, ...old } = toImage(richState());
+    expect(fromImage(JSON.parse(JSON.stringify(old))).retiredBrokerEpochs.size).to.equal(0);
   });
 
   it('an image written before voter changes were kept (no quorumVoters) is the topology\'s set (null)', () => {

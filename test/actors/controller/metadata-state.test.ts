@@ -101,7 +101,7 @@ describe('actors/controller/metadata-state', () => {
       expect(s.brokers.get(1)!.brokerEpoch).to.equal(2);
       expect(() => applyRecord(s, register(1, 3, 'other'))).to.throw(MetadataRecordError, /cannot go from Unfenced/);
       expect(() => applyRecord(s, register(1, 2))).to.throw(MetadataRecordError, /epoch 2 is not above 2/);
-      expect(() => applyRecord(emptyMetadata(), register(5, 0))).to.throw(MetadataRecordError, />= 1/);
+      expect(() => applyRecord(emptyMetadata(), register(5, 0))).to.throw(MetadataRecordError, /must be above 0/);
       expect(brokerState(applyRecords(s, [fence(1, 2), register(1, 3, 'other')]), 1)).to.equal(BrokerState.Unfenced);
       expect(brokerState(applyRecords(s, [fence(1, 2, 'ShutDown'), register(1, 3, 'other')]), 1)).to.equal(BrokerState.Unfenced);
       const shutting = applyRecord(s, beginShutdown(1, 2));
@@ -134,6 +134,71 @@ describe('actors/controller/metadata-state', () => {
       expect(brokerState(applyRecords(s, [beginShutdown(1, 1), fence(1, 1, 'ShutDown')]), 1)).to.equal(BrokerState.ShutDown);
       expect(() => applyRecords(s, [fence(1, 1, 'ShutDown'), fence(1, 1, 'ShutDown')])).to.throw(MetadataRecordError, /cannot go from ShutDown/);
       expect(() => applyRecord(s, fence(1, 7))).to.throw(MetadataRecordError, /epoch 1, not 7/);
+    });
+  });
+
+  describe('UnregisterBroker (a decommissioned broker leaves the registrations)', () => {
+    const unregister = (brokerId: number, brokerEpoch: number): MetadataRecord => ({ type: 'UnregisterBroker', brokerId, brokerEpoch });
+
+    it('from each registered state (Unfenced, ShuttingDown, Fenced, ShutDown) to none, its epoch kept as retired', () => {
+      const s = cluster([1, 2]);
+      for (const [name, before] of [
+        ['Unfenced', s],
+        ['ShuttingDown', applyRecord(s, beginShutdown(1, 1))],
+        ['Fenced', applyRecord(s, fence(1, 1))],
+        ['ShutDown', applyRecord(s, fence(1, 1, 'ShutDown'))],
+      ] as const) {
+        const after = applyRecord(before, unregister(1, 1));
+        expect(after.brokers.has(1), name).to.equal(false);
+        expect(after.brokers.has(2), name).to.equal(true);
+        expect(after.retiredBrokerEpochs.get(1), name).to.equal(1);
+        expect(toClusterMetadata(after, 'x').brokers.map((b) => b.brokerId), name).to.deep.equal([2]);
+      }
+    });
+
+    it('refused for a broker not registered (or already unregistered) and for a stale epoch', () => {
+      const s = cluster([1]);
+      expect(() => applyRecord(s, unregister(9, 1))).to.throw(MetadataRecordError, /broker 9 is not registered/);
+      expect(() => applyRecord(s, unregister(1, 2))).to.throw(MetadataRecordError, /epoch 1, not 2/);
+      expect(() => applyRecords(s, [unregister(1, 1), unregister(1, 1)])).to.throw(MetadataRecordError, /broker 1 is not registered/);
+    });
+
+    it('refused while the broker leads a partition, is in an ISR beside others, or in an ELR; the last ISR member of a partition without a leader may stay', () => {
+      const s = applyRecords(cluster([1, 2]), [createTopic('t', [partition('t', 0, [1, 2]), partition('t', 1, [2, 1])])]);
+      expect(() => applyRecord(s, unregister(1, 1))).to.throw(MetadataRecordError, /still leads t-0/);
+      const moved = applyRecord(s, partitionChange(s.topics.get('t')!.partitions[0]!, 2, [2, 1]));
+      expect(() => applyRecord(moved, unregister(1, 1))).to.throw(MetadataRecordError, /still in the ISR of t-0/);
+      const out = applyRecords(moved, changesForFencedBroker(moved, 1, false));
+      expect(applyRecord(out, unregister(1, 1)).brokers.has(1)).to.equal(false);
+      // an offline partition keeps its last ISR member: it may be the one that goes
+      const alone = applyRecords(cluster([1, 2]), [createTopic('u', [partition('u', 0, [1])]), fence(1, 1)]);
+      const offline = applyRecords(alone, changesForFencedBroker(alone, 1, false));
+      expect(offline.topics.get('u')!.partitions[0]).to.include({ leader: NO_LEADER });
+      expect(offline.topics.get('u')!.partitions[0]!.isr).to.deep.equal([1]);
+      expect(applyRecord(offline, unregister(1, 1)).topics.get('u')!.partitions[0]!.replicas).to.deep.equal([1]);
+      const withElr = applyRecords(cluster([1, 2, 3]), [
+        { type: 'FeatureLevel', name: 'metadata.version', level: 25 },
+        createTopic('e', [partition('e', 0, [2, 3, 1], { isr: [2, 3] })]),
+        { type: 'PartitionChange', topic: 'e', partition: 0, leader: 2, isr: [2, 3], leaderEpoch: 0, partitionEpoch: 1, elr: [1] },
+      ]);
+      expect(() => applyRecord(withElr, unregister(1, 1))).to.throw(MetadataRecordError, /still in the ELR of e-0/);
+    });
+
+    it('registering again takes an epoch above the retired one (nothing of the old incarnation passes for the new one), and clears it', () => {
+      const s = applyRecords(cluster([1]), [register(1, 2), register(1, 3), unregister(1, 3)]);
+      expect(() => applyRecord(s, register(1, 1, 'new'))).to.throw(MetadataRecordError, /broker epoch 1 must be above 3/);
+      expect(() => applyRecord(s, register(1, 3, 'new'))).to.throw(MetadataRecordError, /broker epoch 3 must be above 3/);
+      const back = applyRecord(s, register(1, 4, 'new'));
+      expect(back.brokers.get(1)).to.include({ brokerEpoch: 4, state: BrokerState.Unfenced, incarnationId: 'new' });
+      expect(back.retiredBrokerEpochs.size).to.equal(0);
+      expect(() => applyRecord(emptyMetadata(), register(5, 0))).to.throw(MetadataRecordError, /broker epoch 0 must be above 0/);
+    });
+
+    it('deletions owed to the broker stay owed after it is unregistered, until it registers again', () => {
+      const s = applyRecords(cluster([1, 2]), [createTopic('d', [partition('d', 0, [2, 1], { isr: [2] })]), fence(1, 1)]);
+      const gone = applyRecords(s, [{ type: 'UnregisterBroker', brokerId: 1, brokerEpoch: 1 }, { type: 'RemoveTopic', name: 'd', topicId: 'id-d' }]);
+      expect(gone.pendingDeletes.get(1)).to.deep.equal([{ topic: 'd', topicId: 'id-d', partition: 0 }]);
+      expect(applyRecord(gone, register(1, 2, 'back')).pendingDeletes.has(1)).to.equal(false);
     });
   });
 
