@@ -31,7 +31,7 @@ describe('kafka codec api', () => {
       CreateDelegationToken: 38, RenewDelegationToken: 39, ExpireDelegationToken: 40, DescribeDelegationToken: 41, DeleteGroups: 42, ElectLeaders: 43, IncrementalAlterConfigs: 44,
       AlterPartitionReassignments: 45, ListPartitionReassignments: 46, OffsetDelete: 47, DescribeClientQuotas: 48, AlterClientQuotas: 49,
       DescribeUserScramCredentials: 50, AlterUserScramCredentials: 51, DescribeQuorum: 55, UpdateFeatures: 57,
-      DescribeCluster: 60, DescribeProducers: 61, DescribeTransactions: 65, ListTransactions: 66, ConsumerGroupHeartbeat: 68, ConsumerGroupDescribe: 69, GetTelemetrySubscriptions: 71, PushTelemetry: 72, ListClientMetricsResources: 74, DescribeTopicPartitions: 75,
+      DescribeCluster: 60, DescribeProducers: 61, UnregisterBroker: 64, DescribeTransactions: 65, ListTransactions: 66, ConsumerGroupHeartbeat: 68, ConsumerGroupDescribe: 69, GetTelemetrySubscriptions: 71, PushTelemetry: 72, ListClientMetricsResources: 74, DescribeTopicPartitions: 75,
       ShareGroupHeartbeat: 76, ShareGroupDescribe: 77, ShareFetch: 78, ShareAcknowledge: 79,
       AddRaftVoter: 80, RemoveRaftVoter: 81, DescribeShareGroupOffsets: 90, AlterShareGroupOffsets: 91, DeleteShareGroupOffsets: 92,
     });

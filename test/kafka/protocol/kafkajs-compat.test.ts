@@ -870,7 +870,7 @@ const cases: Case[] = [
 describe('kafka codec vs KafkaJS', () => {
   it('covers every api we speak that KafkaJS has', () => {
     expect(cases.map((c) => c.key).sort((a, b) => a - b)).to.deep.equal(
-      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, AlterReplicaLogDirs, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, UpdateFeatures, DescribeCluster, the KIP-848 consumer group APIs, ListConfigResources, KIP-714's client metrics APIs, DescribeTopicPartitions, the KIP-853 voter changes or KIP-932's share group APIs
+      // KafkaJS has no OffsetForLeaderEpoch, WriteTxnMarkers, OffsetDelete, IncrementalAlterConfigs, ElectLeaders, AlterReplicaLogDirs, DescribeLogDirs, client quotas, SCRAM credentials, delegation tokens, the transaction admin APIs, DescribeQuorum, UpdateFeatures, DescribeCluster, UnregisterBroker, the KIP-848 consumer group APIs, ListConfigResources, KIP-714's client metrics APIs, DescribeTopicPartitions, the KIP-853 voter changes or KIP-932's share group APIs
       Object.values(ApiKeys)
         .filter(
           (k) =>
@@ -878,6 +878,7 @@ describe('kafka codec vs KafkaJS', () => {
               [
                 ApiKeys.OffsetForLeaderEpoch,
                 ApiKeys.WriteTxnMarkers,
+                ApiKeys.UnregisterBroker,
                 ApiKeys.OffsetDelete,
                 ApiKeys.IncrementalAlterConfigs,
                 ApiKeys.ListClientMetricsResources,
