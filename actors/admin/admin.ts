@@ -19,7 +19,7 @@
  * DescribeMetadataQuorum, AddRaftVoter, RemoveRaftVoter (KIP-853, to the active controller), DescribeFeatures, UpdateFeatures (KIP-584), FetchTopicMetadata, ListGroups, DescribeGroups, DescribeConsumerGroups
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DescribeShareGroups (KIP-932, Kafka's
  * ShareGroupDescribe), ListShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets (the
- * share coordinators' states, share-group-offsets.ts), DeleteGroups,
+ * share coordinators' states, share-group-offsets.ts), DeleteGroups, DeleteOffsets (OffsetDelete),
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
@@ -76,6 +76,7 @@ import {
   type ShareGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
+  type OffsetDeleteResponse,
   type DescribedGroup,
   type DescribeGroupsResponse,
   type FindCoordinatorResponse,
@@ -804,6 +805,19 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         out.push(isFailure(r) ? { groupId: g, errorCode: r.errorCode } : (r.groups[0] ?? { groupId: g, errorCode: r.errorCode }));
       }
       ctx.reply({ type: 'DeletedGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async DeleteOffsets(s, m, ctx) {
+      const byTopic = new Map<string, number[]>();
+      for (const p of m.partitions) {
+        const list = byTopic.get(p.topic) ?? [];
+        if (!list.includes(p.partition)) list.push(p.partition);
+        byTopic.set(p.topic, list);
+      }
+      const topics = [...byTopic].map(([name, partitions]) => ({ name, partitions }));
+      const r = await askCoordinator<OffsetDeleteResponse>(s, ctx, m.groupId, { type: 'OffsetDelete', groupId: m.groupId, topics });
+      if (isFailure(r)) return fail(ctx, 'OffsetsDeleted', r.errorCode, r.message);
+      const partitions = r.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition, errorCode: p.errorCode })));
+      ctx.reply({ type: 'OffsetsDeleted', errorCode: r.errorCode, partitions });
     },
     async FetchOffsets(s, m, ctx) {
       await refresh(s, ctx);

@@ -69,6 +69,14 @@ export type AdminMsg =
   /** Kafka's DeleteShareGroupOffsets: an Empty share group's state of the topics removed. Answered ShareGroupOffsetsDeleted. */
   | { type: 'DeleteShareGroupOffsets'; groupId: string; topics: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
+  /**
+   * Kafka's deleteConsumerGroupOffsets (OffsetDelete to the group's coordinator): the committed
+   * offsets of these partitions go; answered OffsetsDeleted, a result per partition
+   * (GROUP_SUBSCRIBED_TO_TOPIC while a member is subscribed to its topic), top-level errors such
+   * as GROUP_ID_NOT_FOUND or NON_EMPTY_GROUP (a classic group of another protocol type) as the
+   * reply's errorCode.
+   */
+  | { type: 'DeleteOffsets'; groupId: string; partitions: { topic: string; partition: number }[] }
   /** Kafka's DescribeTransactions, each id of its coordinator: answered DescribedTransactions (an errorCode per id). */
   | { type: 'DescribeTransactions'; transactionalIds: string[] }
   /**

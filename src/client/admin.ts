@@ -1149,6 +1149,18 @@ export class Admin {
   }
 
   /**
+   * Deletes a consumer group's committed offsets of `partitions` (Kafka's
+   * Admin.deleteConsumerGroupOffsets, `kafka-consumer-groups --delete-offsets`): a result per
+   * partition, NONE when it has none (any more), GROUP_SUBSCRIBED_TO_TOPIC while a member of the
+   * group is subscribed to its topic (those offsets stay). Throws SamsaError for the group:
+   * GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (a running classic group that is not a consumer group),
+   * INVALID_GROUP_ID.
+   */
+  async deleteConsumerGroupOffsets(groupId: string, partitions: { topic: string; partition: number }[]): Promise<{ topic: string; partition: number; errorCode: number }[]> {
+    return (await this.call({ type: 'DeleteOffsets', groupId, partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition })) })).partitions as { topic: string; partition: number; errorCode: number }[];
+  }
+
+  /**
    * KIP-932 share groups, as Kafka's Admin.describeShareGroups (ShareGroupDescribe, each of its
    * coordinator): state, epochs, assignor, and each member's subscription and assignment, with
    * the coordinator's broker id. A group that does not exist, or is not a share group, is

@@ -108,7 +108,7 @@ describe('cli: help and usage errors', function () {
       { argv: ['consume', '--topic', 't', '--consumer-property', 'isolation.level=none'], says: /--consumer-property isolation\.level: must be read_uncommitted or read_committed/ },
       { argv: ['groups', '--describe'], says: /--describe needs --group/ },
       { argv: ['groups', '--reset-offsets', '--group', 'g', '--topic', 't'], says: /exactly one of --to-earliest, --to-latest, --to-offset/ },
-      { argv: ['groups', '--list', '--topic', 't'], says: /--topic goes with --reset-offsets, not with --list/ },
+      { argv: ['groups', '--list', '--topic', 't'], says: /--topic goes with --reset-offsets or --delete-offsets, not with --list/ },
       { argv: ['start', 'a.json', 'b.json'], says: /unexpected argument 'b.json'/ },
       { argv: ['leader-election', '--topic', 't'], says: /give --election-type preferred or --election-type unclean/ },
       { argv: ['leader-election', '--election-type', 'random', '--topic', 't'], says: /--election-type must be preferred or unclean, got 'random'/ },

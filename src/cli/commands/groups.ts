@@ -4,13 +4,14 @@
  * their epochs, assignor and each member's epoch, type (UPGRADED: the consumer protocol, or a
  * classic member) and assignment. --describe shows the group's state, members with their
  * assigned partitions, and per partition the committed offset, log end offset and lag.
- * --reset-offsets prints its plan and changes nothing unless --execute is given.
+ * --reset-offsets prints its plan and changes nothing unless --execute is given. --delete-offsets
+ * deletes a group's committed offsets of some topics, as Kafka's tool prints it.
  */
 import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
 import type { DescribedConsumerGroup, DescribedGroup } from '../../../actors/group-coordinator/messages.js';
 import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
-import { ErrorCode } from '../../protocol/errors.js';
+import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
 import { requireTopic, withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
@@ -18,7 +19,7 @@ import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { topicOffsets } from '../offsets.js';
 import { err, out, plural, table } from '../output.js';
 
-const MODES = ['list', 'describe', 'reset-offsets', 'delete'] as const;
+const MODES = ['list', 'describe', 'reset-offsets', 'delete', 'delete-offsets'] as const;
 const TARGETS = ['to-earliest', 'to-latest', 'to-offset'] as const;
 
 const options: OptionSpec[] = [
@@ -27,9 +28,16 @@ const options: OptionSpec[] = [
   { name: 'describe', kind: 'flag', help: 'show state, members and their partitions, committed offsets, log end offsets and lag' },
   { name: 'reset-offsets', kind: 'flag', help: "plan (and with --execute, apply) new committed offsets for a topic; the group must have no running consumers" },
   { name: 'delete', kind: 'flag', help: 'delete a group and its committed offsets; the group must have no running consumers' },
-  { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets and --delete)', modes: ['describe', 'reset-offsets', 'delete'] },
+  { name: 'delete-offsets', kind: 'flag', help: "delete a group's committed offsets of topics (or some of their partitions) its members are not subscribed to" },
+  { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets, --delete and --delete-offsets)', modes: ['describe', 'reset-offsets', 'delete', 'delete-offsets'] },
   { name: 'state', kind: 'flag', help: 'with --list: show each group\'s state and protocol type', modes: ['list'] },
-  { name: 'topic', kind: 'string', value: 't', help: 'with --reset-offsets: the topic whose offsets to reset (all its partitions)', modes: ['reset-offsets'] },
+  {
+    name: 'topic',
+    kind: 'list',
+    value: 't',
+    help: 'with --reset-offsets: the topic whose offsets to reset (all its partitions); with --delete-offsets: a topic whose offsets to delete, all its partitions or those given as topic:0,1 (repeatable)',
+    modes: ['reset-offsets', 'delete-offsets'],
+  },
   { name: 'to-earliest', kind: 'flag', help: "reset to each partition's earliest offset", modes: ['reset-offsets'] },
   { name: 'to-latest', kind: 'flag', help: "reset to each partition's log end offset", modes: ['reset-offsets'] },
   { name: 'to-offset', kind: 'int', value: 'n', min: 0, help: 'reset every partition to offset n (kept within earliest..latest)', modes: ['reset-offsets'] },
@@ -151,6 +159,7 @@ async function describe(admin: Admin, group: string): Promise<void> {
 async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
   const topic = args.string('topic');
   if (topic === undefined) throw new UsageError('--reset-offsets needs --topic');
+  if (args.list('topic').length > 1) throw new UsageError('--reset-offsets takes one --topic');
   const targets = TARGETS.filter((t) => args.has(t));
   if (targets.length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
   if (args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
@@ -194,6 +203,71 @@ async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: s
   else err('dry run: nothing was changed — add --execute to reset these offsets');
 }
 
+/** A --delete-offsets topic: all its partitions (null), or those after a colon (Kafka's topic:0,1). */
+export interface TopicSelection {
+  topic: string;
+  partitions: number[] | null;
+}
+
+/** Parses --topic values as Kafka's tool does (`t` or `t:0,1`); a UsageError for what is not one. */
+export function parseTopicPartitions(values: readonly string[]): TopicSelection[] {
+  if (values.length === 0) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
+  return values.map((v) => {
+    const colon = v.lastIndexOf(':');
+    if (colon < 0) {
+      if (v === '') throw new UsageError('--topic must name a topic');
+      return { topic: v, partitions: null };
+    }
+    const topic = v.slice(0, colon);
+    const list = v.slice(colon + 1).split(',');
+    if (topic === '' || list.some((p) => !/^\d+$/.test(p.trim()))) throw new UsageError(`--topic '${v}' is not a topic or topic:partition,partition...`);
+    return { topic, partitions: [...new Set(list.map((p) => Number(p.trim())))] };
+  });
+}
+
+/** Kafka's --delete-offsets table: topic, partition ('-' for a topic that could not be read) and status. */
+export function deleteOffsetsLines(results: readonly { topic: string; partition: number; error: string | null }[]): string[] {
+  const width = Math.max(15, ...results.map((r) => r.topic.length));
+  const row = (a: string, b: string, c: string) => `${a.padEnd(width)} ${b.padEnd(10)} ${c}`.trimEnd();
+  const sorted = [...results].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  return [row('TOPIC', 'PARTITION', 'STATUS'), ...sorted.map((r) => row(r.topic, r.partition >= 0 ? String(r.partition) : '-', r.error === null ? 'Successful' : `Error: ${r.error}`))];
+}
+
+async function deleteOffsets(conn: Connection, admin: Admin, group: string, selections: readonly TopicSelection[]): Promise<void> {
+  const md = await conn.metadata();
+  const results: { topic: string; partition: number; error: string | null }[] = [];
+  const partitions: { topic: string; partition: number }[] = [];
+  for (const sel of selections) {
+    const t = md.topics.find((x) => x.name === sel.topic);
+    if (sel.partitions !== null) {
+      for (const partition of sel.partitions) partitions.push({ topic: sel.topic, partition });
+    } else if (!t) {
+      results.push({ topic: sel.topic, partition: -1, error: errorInfo(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION).message });
+    } else {
+      for (const p of t.partitions) partitions.push({ topic: sel.topic, partition: p.partition });
+    }
+  }
+  let topLevel: SamsaError | null = null;
+  if (partitions.length > 0) {
+    try {
+      const answered = await admin.deleteConsumerGroupOffsets(group, partitions);
+      for (const r of answered) results.push({ topic: r.topic, partition: r.partition, error: r.errorCode === ErrorCode.NONE ? null : errorInfo(r.errorCode).message });
+    } catch (e) {
+      if (!(e instanceof SamsaError)) throw e;
+      topLevel = e;
+    }
+  }
+  if (topLevel) {
+    if (topLevel.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw noSuchGroup(group);
+    throw new CliError(`deleting offsets from group '${group}': ${errorInfo(topLevel.errorCode).name}: ${errorInfo(topLevel.errorCode).message}`);
+  }
+  const failed = results.filter((r) => r.error !== null).length;
+  out(failed === 0 ? `Request succeeded for deleting offsets from group ${group}.` : '\nError: Encountered some partition-level error, see the follow-up details.');
+  out();
+  for (const l of deleteOffsetsLines(results)) out(l);
+  if (failed > 0) throw new CliError(`${plural(failed, 'partition')} kept ${failed === 1 ? 'its offset' : 'their offsets'} or could not be read`);
+}
+
 async function remove(admin: Admin, group: string): Promise<void> {
   const r = (await admin.deleteGroups([group])).find((x) => x.groupId === group) ?? { groupId: group, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
   if (r.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw noSuchGroup(group);
@@ -206,9 +280,11 @@ async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES);
   const group = args.string('group');
   if (mode !== 'list' && group === undefined) throw new UsageError(`--${mode} needs --group`);
+  // check the command line before connecting
+  const deleting = mode === 'delete-offsets' ? parseTopicPartitions(args.list('topic')) : [];
   if (mode === 'reset-offsets') {
-    // check the command line before connecting
     if (!args.has('topic')) throw new UsageError('--reset-offsets needs --topic');
+    if (args.list('topic').length > 1) throw new UsageError('--reset-offsets takes one --topic');
     if (TARGETS.filter((t) => args.has(t)).length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
   }
 
@@ -234,6 +310,9 @@ async function run(args: Args): Promise<number> {
         case 'delete':
           await remove(admin, group!);
           break;
+        case 'delete-offsets':
+          await deleteOffsets(conn, admin, group!, deleting);
+          break;
       }
     }),
   );
@@ -242,20 +321,22 @@ async function run(args: Args): Promise<number> {
 
 export const groupsCommand: Command = {
   name: 'groups',
-  summary: 'list, describe, delete consumer groups and reset their offsets',
+  summary: 'list, describe, delete consumer groups, reset and delete their offsets',
   usage: [
     '[--bootstrap-server host:port] --list [--state]',
     '[--bootstrap-server host:port] --describe --group g',
     '[--bootstrap-server host:port] --reset-offsets --group g --topic t (--to-earliest | --to-latest | --to-offset n) [--dry-run | --execute]',
     '[--bootstrap-server host:port] --delete --group g',
+    '[--bootstrap-server host:port] --delete-offsets --group g --topic t[:p,p...] [--topic ...]',
   ],
   description:
-    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers; it prints the new offsets and changes nothing unless --execute is given.",
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers; it prints the new offsets and changes nothing unless --execute is given. --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
   options,
   examples: [
     'samsa groups --describe --group billing',
     'samsa groups --reset-offsets --group billing --topic orders --to-earliest            # dry run',
     'samsa groups --reset-offsets --group billing --topic orders --to-earliest --execute',
+    'samsa groups --delete-offsets --group billing --topic old-orders --topic audit:0,1',
   ],
   run,
 };
