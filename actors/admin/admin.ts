@@ -28,7 +28,8 @@
  * AlterBrokerLoggers (asked of that broker), AlterClientQuotas, DescribeClientQuotas, CreateAcls,
  * DeleteAcls, DescribeAcls, AlterUserScramCredentials, DescribeUserScramCredentials,
  * CreateDelegationToken, RenewDelegationToken, ExpireDelegationToken, DescribeDelegationTokens,
- * DescribeTransactions (each id of its transaction coordinator), ListTransactions (every live
+ * DescribeTransactions (each id of its transaction coordinator), FenceProducers (KIP-618: an
+ * InitProducerId for each id, to its transaction coordinator), ListTransactions (every live
  * broker's transaction coordinator), DescribeProducers (each partition's leader, or the replica
  * on a broker named), AbortTransaction (an ABORT marker through the partition's leader),
  * ListOffsets and DeleteRecords (each partition's leader, asked again while leaders move),
@@ -93,7 +94,7 @@ import {
   type ProducersDescription,
   type ReplicaMsg,
 } from '../partition-replica/messages.js';
-import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg } from '../txn-coordinator/messages.js';
+import { txnCoordinatorPath, type ListTransactionsResult, type TransactionView, type DescribeTransactionsResult, type TxnCoordinatorMsg, type TxnCoordinatorReply } from '../txn-coordinator/messages.js';
 import { transactionRefused } from '../txn-coordinator/txn-listing.js';
 import { groupConfigEntries } from '../broker/config-entries.js';
 import { parseAdminConfig, type AdminConfig } from './admin-config.js';
@@ -673,6 +674,24 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         if (!isFailure(r) && r.errorCode === ErrorCode.NONE) groups.push(...r.groups);
       }
       ctx.reply({ type: 'Groups', errorCode: ErrorCode.NONE, groups: groups.sort((a, b) => a.groupId.localeCompare(b.groupId)) });
+    },
+    async FenceProducers(s, m, ctx) {
+      const producers: { transactionalId: string; errorCode: number; errorMessage: string | null; producerId: number; producerEpoch: number }[] = [];
+      const deadline = ctx.clock.now() + s.timeoutMs;
+      for (const transactionalId of [...new Set(m.transactionalIds)]) {
+        // as Kafka's FenceProducersHandler: no producer id or epoch, so the coordinator bumps the
+        // epoch whoever holds it; CONCURRENT_TRANSACTIONS (its transaction being aborted) is retried
+        const msg: TxnCoordinatorMsg = { type: 'InitProducerId', transactionalId, transactionTimeoutMs: m.transactionTimeoutMs ?? s.config.requestTimeoutMs, producerId: -1, producerEpoch: -1, version: 5 };
+        let r: TxnCoordinatorReply | Failure;
+        for (;;) {
+          r = await askCoordinatorOf<TxnCoordinatorReply>(s, ctx, transactionalId, 'transaction', msg, (x) => x.errorCode);
+          if (isFailure(r) || r.errorCode !== ErrorCode.CONCURRENT_TRANSACTIONS || ctx.clock.now() >= deadline) break;
+          await new Promise((res) => setTimeout(res, s.config.retryBackoffMs));
+        }
+        if (isFailure(r)) producers.push({ transactionalId, errorCode: r.errorCode, errorMessage: r.message, producerId: -1, producerEpoch: -1 });
+        else producers.push({ transactionalId, errorCode: r.errorCode, errorMessage: r.errorCode === ErrorCode.NONE ? null : (r.errorMessage ?? null), producerId: r.producerId ?? -1, producerEpoch: r.producerEpoch ?? -1 });
+      }
+      ctx.reply({ type: 'FencedProducers', errorCode: ErrorCode.NONE, producers });
     },
     async DescribeTransactions(s, m, ctx) {
       const transactions: (TransactionView & { coordinatorId: number })[] = [];

@@ -80,6 +80,12 @@ export type AdminMsg =
   /** Kafka's DescribeTransactions, each id of its coordinator: answered DescribedTransactions (an errorCode per id). */
   | { type: 'DescribeTransactions'; transactionalIds: string[] }
   /**
+   * Kafka's fenceProducers (KIP-618): an InitProducerId for each transactional id, to its
+   * coordinator, which bumps the id's epoch (fencing the producer that has it) and aborts its
+   * ongoing transaction; answered FencedProducers, each id's new producer id and epoch or error.
+   */
+  | { type: 'FenceProducers'; transactionalIds: string[]; transactionTimeoutMs?: number }
+  /**
    * Kafka's ListTransactions of every live broker (answered Transactions, each with the broker
    * coordinating it): only the given states and producer ids where those are not empty, only
    * transactions running longer than durationMs where it is 0 or more, only the ids

@@ -741,6 +741,15 @@ export interface PartitionLag {
 /** The longest disconnect waits for the admin's terminating push (the push itself gives up after 5 s, or request.timeout.ms if lower). */
 const CLOSE_WAIT_MS = 10_000;
 
+/** fenceProducers' answer for one transactional id: its new producer id and epoch, or an error (-1 both). */
+export interface FencedProducer {
+  transactionalId: string;
+  errorCode: number;
+  errorMessage: string | null;
+  producerId: number;
+  producerEpoch: number;
+}
+
 export class Admin {
   private ref: ActorRef<AdminMsg> | null = null;
   private readonly config: Record<string, unknown>;
@@ -1053,6 +1062,31 @@ export class Admin {
         topicPartitions: t.partitions.map((p) => ({ topic: p.topic, partition: p.partition })),
       })),
     };
+  }
+
+  /**
+   * Fences the producers of these transactional ids (Kafka's Admin.fenceProducers, KIP-618): each
+   * id's coordinator bumps its producer epoch, so the producer holding the id is fenced
+   * (PRODUCER_FENCED on its next request) and its ongoing transaction is aborted. Each id's new
+   * producer id and epoch, or its error code (TRANSACTIONAL_ID_AUTHORIZATION_FAILED and the
+   * like); a transaction still being aborted (CONCURRENT_TRANSACTIONS) is asked again until
+   * request.timeout.ms passes. `transactionTimeoutMs` is the one the id is left with (default:
+   * request.timeout.ms, as Kafka's).
+   */
+  async fenceProducers(transactionalIds: string[], opts: { transactionTimeoutMs?: number } = {}): Promise<FencedProducer[]> {
+    const r = await this.call({ type: 'FenceProducers', transactionalIds, ...(opts.transactionTimeoutMs !== undefined ? { transactionTimeoutMs: opts.transactionTimeoutMs } : {}) });
+    return r.producers as FencedProducer[];
+  }
+
+  /**
+   * Aborts the ongoing transaction of a transactional id, if any, by fencing its producer
+   * (Kafka's Admin.forceTerminateTransaction, `kafka-transactions forceTerminateTransaction`:
+   * fenceProducers for one id). Throws SamsaError with the id's error.
+   */
+  async forceTerminateTransaction(transactionalId: string): Promise<void> {
+    const [r] = await this.fenceProducers([transactionalId]);
+    if (!r) throw new SamsaError(ErrorCode.UNKNOWN_SERVER_ERROR, `no answer for transactional id ${transactionalId}`);
+    if (r.errorCode !== ErrorCode.NONE) throw new SamsaError(r.errorCode, r.errorMessage ?? undefined);
   }
 
   /**

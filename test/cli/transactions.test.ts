@@ -77,7 +77,7 @@ describe('cli: transactions', function () {
       { argv: ['transactions', 'commit'], says: /unknown subcommand 'commit'/ },
       { argv: ['transactions', 'describe'], says: /--transactional-id is required/ },
       { argv: ['transactions', 'describe', '--transactional-id', 'x', '--state', 'Ongoing'], says: /--state goes with list, not with describe/ },
-      { argv: ['transactions', 'list', '--transactional-id', 'x'], says: /--transactional-id goes with describe, not with list/ },
+      { argv: ['transactions', 'list', '--transactional-id', 'x'], says: /--transactional-id goes with describe and forceTerminateTransaction, not with list/ },
       { argv: ['transactions', 'describe', '--transactional-id', 'x', '--transactional-id-pattern', 'x.*'], says: /--transactional-id-pattern goes with list, not with describe/ },
       { argv: ['transactions', 'list', '--producer-id', '-3'], says: /--producer-id -3: not a producer id/ },
       { argv: ['transactions', 'list', '--duration-filter', '-2'], says: /--duration-filter/ },
@@ -96,6 +96,10 @@ describe('cli: transactions', function () {
       { argv: ['transactions', 'abort', '--partition', '0', '--start-offset', '3'], says: /--topic is required/ },
       { argv: ['transactions', 'abort', '--topic', 't', '--start-offset', '3'], says: /--partition is required/ },
       { argv: ['transactions', 'abort', '--topic', 't', '--partition', '0', '--producer-id', '7', '--producer-epoch', '40000', '--coordinator-epoch', '0'], says: /--producer-epoch/ },
+      { argv: ['transactions', 'forceTerminateTransaction'], says: /forceTerminateTransaction needs --transactional-id/ },
+      { argv: ['transactions', 'forceTerminateTransaction', '--transactional-id', 'a', '--transactionalId', 'a'], says: /give --transactional-id once/ },
+      { argv: ['transactions', 'forceTerminateTransaction', '--transactional-id', 'a', '--topic', 't'], says: /--topic goes with describe-producers and find-hanging and abort, not with forceTerminateTransaction/ },
+      { argv: ['transactions', 'list', '--transactionalId', 'a'], says: /--transactionalId goes with forceTerminateTransaction, not with list/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(c.argv, { inProcess: true })));
     for (const [i, r] of results.entries()) {
@@ -173,6 +177,52 @@ describe('cli: transactions', function () {
     expect(missing.stderr).to.contain('UNKNOWN_TOPIC_OR_PARTITION');
     await ongoing.abort();
   });
+  it("forceTerminateTransaction aborts an id's ongoing transaction by fencing its producer (Kafka's spelling too); fenceProducers answers each id's new epoch", async () => {
+    await cli.cluster.client.createTopic('cli-fence', 1, 1);
+    const samsa = cli.cluster.samsa();
+    const stuck = samsa.producer({ transactionalId: 'cli-stuck', 'linger.ms': 5 });
+    producers.push(stuck);
+    await stuck.connect();
+    const txn = await stuck.transaction();
+    await txn.send({ topic: 'cli-fence', messages: [{ value: 'never committed' }] });
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      const before = (await admin.describeTransactions(['cli-stuck'])).transactions[0]!;
+      expect(before.state).to.equal('Ongoing');
+
+      const r = await cli.run('transactions', ['forceTerminateTransaction', '--transactionalId', 'cli-stuck']);
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.equal('');
+      const after = (await admin.describeTransactions(['cli-stuck'])).transactions[0]!;
+      // as Kafka: the epoch bumped to fence the producer and end its transaction, then again for the InitProducerId retried once it ended
+      expect(after.producerId).to.equal(before.producerId);
+      expect(after.producerEpoch).to.be.at.least(before.producerEpoch + 2);
+      expect(after.state).to.equal('Empty');
+      expect(after.topicPartitions).to.deep.equal([]);
+      // the open transaction on the partition is aborted: nothing holds its last stable offset
+      const p = (await admin.describeProducers('cli-fence', [0])).partitions[0]!;
+      expect(p.producers.map((x) => x.currentTxnStartOffset)).to.deep.equal([-1]);
+      // the producer that held the id is fenced
+      let failure: unknown = null;
+      await txn.commit().catch((e: unknown) => (failure = e));
+      expect(String(failure)).to.match(/PRODUCER_FENCED|INVALID_PRODUCER_EPOCH/);
+
+      // the admin call itself: each id, once, with its new epoch; an id never used gets one
+      const fenced = await admin.fenceProducers(['cli-stuck', 'cli-never-used', 'cli-stuck']);
+      expect(fenced.map((f) => [f.transactionalId, f.errorCode, f.errorMessage])).to.deep.equal([
+        ['cli-stuck', 0, null],
+        ['cli-never-used', 0, null],
+      ]);
+      expect(fenced[0]).to.deep.include({ producerId: after.producerId, producerEpoch: after.producerEpoch + 1 });
+      expect(fenced[1]!.producerId).to.be.at.least(0);
+      const again = await cli.run('transactions', ['forceTerminateTransaction', '--transactional-id', 'cli-stuck']);
+      expect(again.code, again.stderr).to.equal(0);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('finds a hanging transaction (on its leader and on a follower), not a live one, and aborts it by its start offset or its producer', async () => {
     await cli.cluster.client.createTopic('cli-hang', 2, 2);
     const md = await cli.cluster.client.metadata();

@@ -9,7 +9,8 @@
  * replica on --broker-id. `find-hanging` (--topic, --partition, --broker-id,
  * --max-transaction-timeout minutes) prints the transactions open longer than that which no
  * coordinator will end; `abort --topic --partition` ends one, named by --start-offset or by
- * --producer-id, --producer-epoch and --coordinator-epoch.
+ * --producer-id, --producer-epoch and --coordinator-epoch; `forceTerminateTransaction
+ * --transactional-id` aborts an id's ongoing transaction by fencing its producer.
  */
 import type { OpenTransaction, PartitionProducers, TransactionDescription, TransactionListing } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
@@ -20,7 +21,7 @@ import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { err, out, table } from '../output.js';
 
-const SUBCOMMANDS = ['list', 'describe', 'describe-producers', 'find-hanging', 'abort'] as const;
+const SUBCOMMANDS = ['list', 'describe', 'describe-producers', 'find-hanging', 'abort', 'forceTerminateTransaction'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The options each subcommand takes (beyond --bootstrap-server and --help). */
@@ -30,11 +31,13 @@ const TAKES: Record<Subcommand, readonly string[]> = {
   'describe-producers': ['topic', 'partition', 'broker-id'],
   'find-hanging': ['topic', 'partition', 'broker-id', 'max-transaction-timeout'],
   abort: ['topic', 'partition', 'start-offset', 'producer-id', 'producer-epoch', 'coordinator-epoch'],
+  forceTerminateTransaction: ['transactional-id', 'transactionalId'],
 };
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
-  { name: 'transactional-id', kind: 'string', value: 'id', help: 'with describe: the transactional id to describe' },
+  { name: 'transactional-id', kind: 'string', value: 'id', help: 'with describe: the transactional id to describe; with forceTerminateTransaction: the one whose transaction to abort' },
+  { name: 'transactionalId', kind: 'string', value: 'id', help: "with forceTerminateTransaction: Kafka's spelling of --transactional-id" },
   { name: 'duration-filter', kind: 'int', value: 'ms', min: -1, help: 'with list: only transactions running longer than this many ms (-1: all, the default)' },
   {
     name: 'transactional-id-pattern',
@@ -211,6 +214,20 @@ async function abort(args: Args): Promise<void> {
   });
 }
 
+/** forceTerminateTransaction, as Kafka's tool: fences the id's producer (aborting its transaction); prints nothing. */
+async function forceTerminate(args: Args): Promise<void> {
+  if (args.has('transactional-id') && args.has('transactionalId')) throw new UsageError('give --transactional-id once');
+  const id = args.string('transactional-id') ?? args.string('transactionalId');
+  if (id === undefined) throw new UsageError('forceTerminateTransaction needs --transactional-id');
+  await withCluster(args, 'samsa-transactions', async (conn) => {
+    await withAdmin(conn, async (admin) => {
+      await admin.forceTerminateTransaction(id).catch((e: unknown) => {
+        throw e instanceof SamsaError ? new CliError(`Failed to force terminate transactionalId \`${id}\`: ${e.message}`) : e;
+      });
+    });
+  });
+}
+
 async function run(args: Args): Promise<number> {
   const sub = subcommandOf(args);
   if (sub === 'describe-producers') {
@@ -223,6 +240,10 @@ async function run(args: Args): Promise<number> {
   }
   if (sub === 'abort') {
     await abort(args);
+    return EXIT_OK;
+  }
+  if (sub === 'forceTerminateTransaction') {
+    await forceTerminate(args);
     return EXIT_OK;
   }
   if (sub === 'describe') {
@@ -262,9 +283,10 @@ export const transactionsCommand: Command = {
     '[--bootstrap-server host:port] describe-producers --topic topic --partition n [--broker-id id]',
     '[--bootstrap-server host:port] find-hanging (--topic topic [--partition n] | --broker-id id) [--max-transaction-timeout minutes]',
     '[--bootstrap-server host:port] abort --topic topic --partition n (--start-offset offset | --producer-id id --producer-epoch epoch --coordinator-epoch epoch)',
+    '[--bootstrap-server host:port] forceTerminateTransaction --transactional-id id',
   ],
   description:
-    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads), and recovers from hanging ones. list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms, --transactional-id-pattern only the ids the regular expression matches whole (RE2J syntax; one that does not compile: exit 1), --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader (or the replica on --broker-id) knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nA hanging transaction is open on a partition with no coordinator left to end it (its producer id is not a transactional id's any more, or its coordinator's transaction does not name the partition): it holds the partition's last stable offset, so read_committed consumers stop there. find-hanging prints those open longer than --max-transaction-timeout minutes (15, the largest transaction.max.timeout.ms Kafka allows by default) on a topic, one partition of it, or the replicas of a broker. abort writes an ABORT marker for one, through the partition's leader, as its coordinator would have: name it by the --start-offset find-hanging printed, or by its producer id, epoch and coordinator epoch.\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1. A partition that cannot be asked, or a refused abort, exits 1.",
+    "Shows the transactions of the cluster like Kafka's kafka-transactions tool, from the transaction coordinators (each broker coordinates the transactional ids whose __transaction_state partition it leads), and recovers from hanging ones. list prints each transactional id with the broker coordinating it, its producer id and its state; --duration-filter keeps only transactions running longer than that many ms, --transactional-id-pattern only the ids the regular expression matches whole (RE2J syntax; one that does not compile: exit 1), --state and --producer-id keep only those states and producers. describe prints one id's coordinator, producer id and epoch, state, timeout, when its current transaction started and how long it has run (None when it has none), and the partitions in it. describe-producers prints the producers a partition's leader (or the replica on --broker-id) knows: epoch, latest coordinator epoch, last sequence and timestamp, and where an open transaction of theirs starts (None when none is).\n\nA hanging transaction is open on a partition with no coordinator left to end it (its producer id is not a transactional id's any more, or its coordinator's transaction does not name the partition): it holds the partition's last stable offset, so read_committed consumers stop there. find-hanging prints those open longer than --max-transaction-timeout minutes (15, the largest transaction.max.timeout.ms Kafka allows by default) on a topic, one partition of it, or the replicas of a broker. abort writes an ABORT marker for one, through the partition's leader, as its coordinator would have: name it by the --start-offset find-hanging printed, or by its producer id, epoch and coordinator epoch. forceTerminateTransaction aborts a transactional id's ongoing transaction through its coordinator, as Kafka's tool (the admin's fenceProducers): the id's producer epoch is bumped, so the producer that holds it is fenced and must start again; it prints nothing when done.\n\nAn id that no producer has used, or that expired (transactional.id.expiration.ms), cannot be described: exit 1. A partition that cannot be asked, or a refused abort, exits 1.",
   options,
   positional,
   examples: [
@@ -275,6 +297,7 @@ export const transactionsCommand: Command = {
     'samsa transactions describe-producers --topic orders --partition 0',
     'samsa transactions find-hanging --broker-id 1',
     'samsa transactions abort --topic orders --partition 0 --start-offset 1200',
+    'samsa transactions forceTerminateTransaction --transactional-id orders-writer',
   ],
   run,
 };
