@@ -20,6 +20,7 @@
  * (KIP-848 groups, Kafka's ConsumerGroupDescribe), DescribeShareGroups (KIP-932, Kafka's
  * ShareGroupDescribe), ListShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets (the
  * share coordinators' states, share-group-offsets.ts), DeleteGroups, DeleteOffsets (OffsetDelete),
+ * RemoveMembers (an admin's LeaveGroup),
  * FetchOffsets, ResetOffsets, FetchTopicOffsets, GroupLag, DescribeLogDirs, AlterReplicaLogDirs (each
  * broker asked for its own replicas), AlterBrokerConfigs,
  * DynamicBrokerConfigs, AlterGroupConfigs, DynamicGroupConfigs (Kafka 4.0's group configs),
@@ -77,6 +78,7 @@ import {
   type ShareGroupDescribeResponse,
   type CoordinatorMsg,
   type DeleteGroupsResponse,
+  type LeaveGroupResponse,
   type OffsetDeleteResponse,
   type DescribedGroup,
   type DescribeGroupsResponse,
@@ -824,6 +826,30 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
         out.push(isFailure(r) ? { groupId: g, errorCode: r.errorCode } : (r.groups[0] ?? { groupId: g, errorCode: r.errorCode }));
       }
       ctx.reply({ type: 'DeletedGroups', errorCode: ErrorCode.NONE, groups: out });
+    },
+    async RemoveMembers(s, m, ctx) {
+      let members = m.members;
+      if (members === null) {
+        // every member: the classic group's, else the consumer group's (both protocols' members)
+        const classic = await askCoordinator<DescribeGroupsResponse>(s, ctx, m.groupId, { type: 'DescribeGroups', groups: [m.groupId] });
+        if (isFailure(classic)) return fail(ctx, 'MembersRemoved', classic.errorCode, classic.message);
+        const g = classic.groups[0];
+        if (g && g.errorCode === ErrorCode.NONE) members = g.members.map((x) => ({ memberId: x.memberId, groupInstanceId: x.groupInstanceId ?? null }));
+        else {
+          const consumer = await askCoordinator<ConsumerGroupDescribeResponse>(s, ctx, m.groupId, { type: 'ConsumerGroupDescribe', groups: [m.groupId] });
+          if (isFailure(consumer)) return fail(ctx, 'MembersRemoved', consumer.errorCode, consumer.message);
+          const c = consumer.groups[0];
+          if (!c || c.errorCode !== ErrorCode.NONE) return fail(ctx, 'MembersRemoved', c?.errorCode ?? ErrorCode.GROUP_ID_NOT_FOUND, c?.errorMessage ?? `Group ${m.groupId} not found.`);
+          members = c.members.map((x) => ({ memberId: x.memberId, groupInstanceId: x.instanceId ?? null }));
+        }
+        if (members.length === 0) return fail(ctx, 'MembersRemoved', ErrorCode.INVALID_REQUEST, `group ${m.groupId} has no members to remove`);
+      }
+      const reason = m.reason ?? 'member was removed by an admin';
+      const r = await askCoordinator<LeaveGroupResponse>(s, ctx, m.groupId, { type: 'LeaveGroup', groupId: m.groupId, members: members.map((x) => ({ ...x, reason })) });
+      if (isFailure(r)) return fail(ctx, 'MembersRemoved', r.errorCode, r.message);
+      // without member errors the code is the group's
+      if (!r.memberErrors) return fail(ctx, 'MembersRemoved', r.errorCode, r.errorMessage ?? `LeaveGroup for group ${m.groupId} failed`);
+      ctx.reply({ type: 'MembersRemoved', errorCode: ErrorCode.NONE, members: members.map((x, i) => ({ ...x, errorCode: r.memberErrors![i] ?? ErrorCode.UNKNOWN_SERVER_ERROR })) });
     },
     async DeleteOffsets(s, m, ctx) {
       const byTopic = new Map<string, number[]>();

@@ -70,6 +70,12 @@ export type AdminMsg =
   | { type: 'DeleteShareGroupOffsets'; groupId: string; topics: string[] }
   | { type: 'DeleteGroups'; groups: string[] }
   /**
+   * Kafka's removeMembersFromConsumerGroup (LeaveGroup from an admin): the members named (a
+   * static member by its instance id alone, memberId ''), or every member the group has (null,
+   * as Kafka's removeAll: described first); answered MembersRemoved with each member's error.
+   */
+  | { type: 'RemoveMembers'; groupId: string; members: { memberId: string; groupInstanceId: string | null }[] | null; reason?: string | null }
+  /**
    * Kafka's deleteConsumerGroupOffsets (OffsetDelete to the group's coordinator): the committed
    * offsets of these partitions go; answered OffsetsDeleted, a result per partition
    * (GROUP_SUBSCRIBED_TO_TOPIC while a member is subscribed to its topic), top-level errors such

@@ -655,9 +655,10 @@ export function classicLeaveConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: 
     const instanceId = leaving.groupInstanceId ?? null;
     let member: ConsumerMember | ClassicError;
     if (instanceId !== null && leaving.memberId === '') {
-      // an admin removing a static member by its instance id alone
+      // an admin removing a static member by its instance id alone (Kafka's
+      // removeMembersFromConsumerGroup): of either protocol, as Kafka's coordinator allows
       const named = g.staticMember(instanceId);
-      member = named && named.classic !== null ? named : { kind: 'error', errorCode: ErrorCode.UNKNOWN_MEMBER_ID, errorMessage: `Instance id ${instanceId} is unknown.` };
+      member = named ?? { kind: 'error', errorCode: ErrorCode.UNKNOWN_MEMBER_ID, errorMessage: `Instance id ${instanceId} is unknown.` };
     } else {
       member = findClassicMember(g, leaving.memberId, instanceId);
     }
@@ -667,7 +668,7 @@ export function classicLeaveConsumerGroup(s: CoordinatorState, ctx: Ctx, entry: 
     }
     cancelConsumerTimers(ctx, entry, member.memberId);
     left.push(member.memberId);
-    ctx.log.info('classic member leaves the consumer group through LeaveGroup', { groupId: m.groupId, memberId: member.memberId, instanceId, reason: clientReason(leaving.reason) });
+    ctx.log.info(member.classic !== null ? 'classic member leaves the consumer group through LeaveGroup' : 'static member removed from the consumer group through LeaveGroup', { groupId: m.groupId, memberId: member.memberId, instanceId, reason: clientReason(leaving.reason) });
     memberErrors.push(ErrorCode.NONE);
   }
   // as Kafka: one epoch bump for the members of one request

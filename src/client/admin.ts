@@ -1183,6 +1183,25 @@ export class Admin {
   }
 
   /**
+   * Removes members from a consumer group (Kafka's Admin.removeMembersFromConsumerGroup, a
+   * LeaveGroup from the admin): each named by its group instance id (a static member, of either
+   * protocol) or by its member id (a classic member), or, without `members`, every member the
+   * group has (Kafka's removeAll). The group rebalances without them; a static member removed
+   * this way frees its instance id at once instead of after its session timeout. Each member's
+   * result: NONE, UNKNOWN_MEMBER_ID (not in the group, or a member of the consumer protocol
+   * named by member id: it leaves by its own heartbeat), FENCED_INSTANCE_ID. Throws SamsaError
+   * for the group (GROUP_ID_NOT_FOUND; INVALID_REQUEST when it has no member to remove).
+   */
+  async removeMembersFromConsumerGroup(
+    groupId: string,
+    opts: { members?: ({ groupInstanceId: string; memberId?: string } | { memberId: string; groupInstanceId?: string | null })[]; reason?: string } = {},
+  ): Promise<{ memberId: string; groupInstanceId: string | null; errorCode: number }[]> {
+    const members = opts.members ? opts.members.map((x) => ({ memberId: x.memberId ?? '', groupInstanceId: x.groupInstanceId ?? null })) : null;
+    const r = await this.call({ type: 'RemoveMembers', groupId, members, ...(opts.reason !== undefined ? { reason: opts.reason } : {}) });
+    return r.members as { memberId: string; groupInstanceId: string | null; errorCode: number }[];
+  }
+
+  /**
    * Deletes a consumer group's committed offsets of `partitions` (Kafka's
    * Admin.deleteConsumerGroupOffsets, `kafka-consumer-groups --delete-offsets`): a result per
    * partition, NONE when it has none (any more), GROUP_SUBSCRIBED_TO_TOPIC while a member of the

@@ -12,6 +12,7 @@ import { ConsumerConfigError } from '../../actors/consumer/consumer-config.js';
 import type { Consumer, EachMessagePayload } from '../../src/client/consumer.js';
 import { CommitFailedError } from '../../src/client/errors.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
 import { checkFor } from '../helpers/check-for.js';
 import { TestCluster } from '../helpers/cluster.js';
 import { FAST_GROUPS, produceValues, valuesOf } from '../helpers/group-records.js';
@@ -206,6 +207,27 @@ describe('client/consumer with group.protocol consumer (KIP-848)', function () {
       expect(bNow.generationId, 'b was not rebalanced').to.equal(before.b.generationId);
       expect(await partitionsOf(b)).to.deep.equal(before.pb);
       await back.consumer.disconnect();
+    } finally {
+      await admin.disconnect();
+    }
+    await b.consumer.disconnect();
+  });
+
+  it('an admin removes a static member that closed by its instance id (removeMembersFromConsumerGroup): the other gets its partitions without waiting for its session; a dynamic member cannot be removed by member id', async () => {
+    await c.client.createTopic('static-removed', 4, 2);
+    const a = await startMember(samsa, 'a', 'g-static-removed', 'static-removed', undefined, { 'group.instance.id': 'leaving-a' });
+    const b = await startMember(samsa, 'b', 'g-static-removed', 'static-removed');
+    await checkFor(async () => (await partitionsOf(a)).length === 2 && (await partitionsOf(b)).length === 2, 20_000, 50);
+    await a.consumer.disconnect();
+    const admin = samsa.admin();
+    await admin.connect();
+    try {
+      const bId = (await admin.describeConsumerGroups(['g-static-removed'])).groups[0]!.members.find((m) => m.instanceId === null)!.memberId;
+      const r = await admin.removeMembersFromConsumerGroup('g-static-removed', { members: [{ groupInstanceId: 'leaving-a' }, { memberId: bId }] });
+      // as Kafka: a member of the consumer protocol leaves by its own heartbeat, not by another's LeaveGroup
+      expect(r.map((x) => x.errorCode)).to.deep.equal([ErrorCode.NONE, ErrorCode.UNKNOWN_MEMBER_ID]);
+      await checkFor(async () => (await partitionsOf(b)).length === 4, 20_000, 50);
+      expect((await admin.describeConsumerGroups(['g-static-removed'])).groups[0]!.members.map((m) => m.memberId)).to.deep.equal([bId]);
     } finally {
       await admin.disconnect();
     }

@@ -3,10 +3,12 @@
  * cluster: a static member that closes does not leave, and coming back under the same instance
  * id within its session it gets its partitions back without a rebalance; a second consumer
  * with the same instance id fences the first (FENCED_INSTANCE_ID); groupMetadata() names the
- * instance id; a bad instance id is refused by name.
+ * instance id; a bad instance id is refused by name; an admin removes static members by instance
+ * id (or every member) and the group rebalances without waiting for their sessions.
  */
 import { expect } from 'chai';
 import { ConsumerConfigError } from '../../actors/consumer/consumer-config.js';
+import { ErrorCode } from '../../src/protocol/errors.js';
 import type { Consumer } from '../../src/client/consumer.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
@@ -83,5 +85,56 @@ describe('client/consumer: static membership (group.instance.id)', function () {
     expect(first.crashes[0]).to.match(/group\.instance\.id worker-x/);
     await checkFor(async () => (await partitionsOf(second.consumer)).length === 4, 20_000, 50);
     expect(second.crashes).to.deep.equal([]);
+  });
+
+  describe('removed by an admin (removeMembersFromConsumerGroup)', () => {
+    it('a static member that closed is removed at once by its instance id: the other takes its partitions long before its session would time out', async () => {
+      const a = await member('gone-a', 'removed-group');
+      const b = await member('stays-b', 'removed-group');
+      await checkFor(async () => (await partitionsOf(a.consumer)).length === 2 && (await partitionsOf(b.consumer)).length === 2, 20_000, 50);
+      await a.consumer.disconnect();
+      open.splice(open.indexOf(a.consumer), 1);
+      const admin = samsa.admin();
+      await admin.connect();
+      try {
+        const started = Date.now();
+        const r = await admin.removeMembersFromConsumerGroup('removed-group', { members: [{ groupInstanceId: 'gone-a' }, { groupInstanceId: 'never-there' }] });
+        expect(r).to.deep.equal([
+          { memberId: '', groupInstanceId: 'gone-a', errorCode: ErrorCode.NONE },
+          { memberId: '', groupInstanceId: 'never-there', errorCode: ErrorCode.UNKNOWN_MEMBER_ID },
+        ]);
+        await checkFor(async () => (await partitionsOf(b.consumer)).length === 4, 20_000, 50);
+        // the session is 6 s: the rebalance came from the removal
+        expect(Date.now() - started).to.be.below(CFG['session.timeout.ms']);
+        const described = (await admin.describeGroups(['removed-group'])).groups[0]!;
+        expect(described.members.map((m) => m.groupInstanceId)).to.deep.equal(['stays-b']);
+      } finally {
+        await admin.disconnect();
+      }
+    });
+
+    it('without members, every member is removed (as removeAll); a group that does not exist, or has no member, is an error', async () => {
+      const a = await member('all-a', 'all-group');
+      await checkFor(async () => (await partitionsOf(a.consumer)).length === 4, 20_000, 50);
+      const admin = samsa.admin();
+      await admin.connect();
+      try {
+        const r = await admin.removeMembersFromConsumerGroup('all-group', { reason: 'maintenance' });
+        expect(r).to.have.length(1);
+        expect(r[0]).to.deep.include({ groupInstanceId: 'all-a', errorCode: ErrorCode.NONE });
+        expect(r[0]!.memberId).to.not.equal('');
+        // the member finds itself out and joins again
+        await checkFor(async () => (await admin.describeGroups(['all-group'])).groups[0]!.members.length === 1, 20_000, 50);
+        const err = await admin.removeMembersFromConsumerGroup('no-such-group').catch((e: unknown) => e);
+        expect(String(err)).to.match(/GROUP_ID_NOT_FOUND/);
+        await a.consumer.disconnect();
+        open.splice(open.indexOf(a.consumer), 1);
+        await admin.removeMembersFromConsumerGroup('all-group', { members: [{ groupInstanceId: 'all-a' }] });
+        const empty = await admin.removeMembersFromConsumerGroup('all-group').catch((e: unknown) => e);
+        expect(String(empty)).to.match(/INVALID_REQUEST: group all-group has no members to remove/);
+      } finally {
+        await admin.disconnect();
+      }
+    });
   });
 });
