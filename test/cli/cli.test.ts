@@ -107,7 +107,7 @@ describe('cli: help and usage errors', function () {
       { argv: ['consume', '--topic', 't', '--isolation-level', 'read_committed', '--consumer-property', 'isolation.level=read_committed'], says: /give the isolation level once/ },
       { argv: ['consume', '--topic', 't', '--consumer-property', 'isolation.level=none'], says: /--consumer-property isolation\.level: must be read_uncommitted or read_committed/ },
       { argv: ['groups', '--describe'], says: /--describe needs --group/ },
-      { argv: ['groups', '--reset-offsets', '--group', 'g', '--topic', 't'], says: /exactly one of --to-earliest, --to-latest, --to-offset/ },
+      { argv: ['groups', '--reset-offsets', '--group', 'g', '--topic', 't'], says: /--reset-offsets takes exactly one of these options: --to-earliest, --to-latest, --to-offset, --to-datetime, --by-duration, --shift-by, --to-current/ },
       { argv: ['groups', '--list', '--topic', 't'], says: /--topic goes with --reset-offsets or --delete-offsets, not with --list/ },
       { argv: ['start', 'a.json', 'b.json'], says: /unexpected argument 'b.json'/ },
       { argv: ['leader-election', '--topic', 't'], says: /give --election-type preferred or --election-type unclean/ },
@@ -386,7 +386,7 @@ describe('cli: commands against a cluster', function () {
 
     const clamped = await c.run('groups', ['--reset-offsets', '--group', 'payments', '--topic', 'billing', '--to-offset', '99', '--execute']);
     expect(clamped.code, clamped.stderr).to.equal(0);
-    expect(clamped.stderr).to.contain('billing-0: offset 99 is past the log end offset 3; using 3');
+    expect(clamped.stderr).to.contain('billing-0: offset 99 is past the latest offset 3; using 3');
     expect(await committed()).to.deep.equal([3, 3, 3]);
 
     const toEarliest = await c.run('groups', ['--reset-offsets', '--group', 'payments', '--topic', 'billing', '--to-earliest', '--execute']);

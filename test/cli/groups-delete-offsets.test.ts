@@ -1,28 +1,18 @@
 /**
  * `samsa groups --delete-offsets` (Kafka's kafka-consumer-groups --delete-offsets, the admin's
- * deleteConsumerGroupOffsets): the --topic forms (a topic, topic:0,1) and the table as Kafka's
- * tool prints it; against a cluster, a group without members loses the offsets of a topic, then,
+ * deleteConsumerGroupOffsets): the table as Kafka's tool prints it, the command lines that cannot
+ * work; against a cluster, a group without members loses the offsets of a topic, then,
  * with a member subscribed to another topic, that topic's offsets are kept
  * (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, and the command exits 1;
  * a group that does not exist is an error.
  */
 import { expect } from 'chai';
-import { deleteOffsetsLines, parseTopicPartitions } from '../../src/cli/commands/groups.js';
+import { deleteOffsetsLines } from '../../src/cli/commands/groups.js';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
 describe('cli/commands/groups --delete-offsets: parsing and output', () => {
-  it('--topic takes a topic (all its partitions) or topic:p,p (those); anything else is a usage error', () => {
-    expect(parseTopicPartitions(['a', 'b:0,2', 'c:1,1', 'ns:x:3'])).to.deep.equal([
-      { topic: 'a', partitions: null },
-      { topic: 'b', partitions: [0, 2] },
-      { topic: 'c', partitions: [1] },
-      { topic: 'ns:x', partitions: [3] },
-    ]);
-    for (const bad of [[], [''], ['t:'], ['t:a'], [':1'], ['t:1,-2']]) expect(() => parseTopicPartitions(bad), JSON.stringify(bad)).to.throw();
-  });
-
   it("prints Kafka's table: topics padded to at least 15, '-' for a topic that could not be read, Successful or the error", () => {
     expect(
       deleteOffsetsLines([
@@ -42,9 +32,8 @@ describe('cli/commands/groups --delete-offsets: parsing and output', () => {
     const cases: { argv: string[]; says: RegExp }[] = [
       { argv: ['--delete-offsets', '--group', 'g'], says: /--delete-offsets needs --topic/ },
       { argv: ['--delete-offsets', '--topic', 't'], says: /--delete-offsets needs --group/ },
-      { argv: ['--delete-offsets', '--group', 'g', '--topic', 't:one'], says: /--topic 't:one' is not a topic or topic:partition/ },
-      { argv: ['--reset-offsets', '--group', 'g', '--topic', 'a', '--topic', 'b', '--to-earliest'], says: /--reset-offsets takes one --topic/ },
-      { argv: ['--delete-offsets', '--group', 'g', '--topic', 't', '--to-earliest'], says: /--to-earliest goes with --reset-offsets/ },
+      { argv: ['--delete-offsets', '--group', 'g', '--topic', 't:one'], says: /Invalid partition 'one' specified in topic arg 't:one'/ },
+            { argv: ['--delete-offsets', '--group', 'g', '--topic', 't', '--to-earliest'], says: /--to-earliest goes with --reset-offsets/ },
     ];
     const results = await Promise.all(cases.map((c) => runCli(['groups', '--bootstrap-server', '127.0.0.1:1', ...c.argv])));
     results.forEach((r, i) => {

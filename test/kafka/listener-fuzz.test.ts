@@ -56,6 +56,10 @@ const OVERRIDES: FieldOverrides = {
   // a group of its own for every JoinGroup: no other member to wait for (so a SyncGroup, which
   // waits only for a leader's assignment, never waits either)
   [`${ApiKeys.JoinGroup}.groupId`]: (_rng, names) => names.fresh(),
+  // never the cluster's one broker: unregistering it is an admin's act the broker recovers from
+  // only at its next heartbeat, which the health check right after does not wait for (that act is
+  // tested in test/kafka/api/unregister-broker.test.ts); every other id, and the edges, stay
+  [`${ApiKeys.UnregisterBroker}.brokerId`]: (rng) => rng.pick([-2147483648, -1, 0, 2, 1000, 2147483647]),
 };
 
 type Outcome = 'answered' | 'unanswered' | 'closed';

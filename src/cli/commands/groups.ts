@@ -4,7 +4,8 @@
  * their epochs, assignor and each member's epoch, type (UPGRADED: the consumer protocol, or a
  * classic member) and assignment. --describe shows the group's state, members with their
  * assigned partitions, and per partition the committed offset, log end offset and lag.
- * --reset-offsets prints its plan and changes nothing unless --execute is given. --delete-offsets
+ * --reset-offsets (Kafka's targets and topic forms, src/cli/offset-resets.ts) prints its plan and
+ * changes nothing unless --execute is given. --delete-offsets
  * deletes a group's committed offsets of some topics, as Kafka's tool prints it.
  */
 import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
@@ -13,20 +14,20 @@ import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { requireTopic, withAdmin, withCluster, type Connection } from '../cluster.js';
+import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
-import { topicOffsets } from '../offsets.js';
+import { checkPartitions, offsetKey, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetTarget, type ResetTargetOption } from '../offset-resets.js';
 import { err, out, plural, table } from '../output.js';
 
 const MODES = ['list', 'describe', 'reset-offsets', 'delete', 'delete-offsets'] as const;
-const TARGETS = ['to-earliest', 'to-latest', 'to-offset'] as const;
+const TARGETS: readonly ResetTargetOption[] = RESET_TARGETS;
 
 const options: OptionSpec[] = [
   BOOTSTRAP_OPTION,
   { name: 'list', kind: 'flag', help: 'list the consumer groups' },
   { name: 'describe', kind: 'flag', help: 'show state, members and their partitions, committed offsets, log end offsets and lag' },
-  { name: 'reset-offsets', kind: 'flag', help: "plan (and with --execute, apply) new committed offsets for a topic; the group must have no running consumers" },
+  { name: 'reset-offsets', kind: 'flag', help: 'plan (and with --execute, apply) new committed offsets; the group must have no running consumers' },
   { name: 'delete', kind: 'flag', help: 'delete a group and its committed offsets; the group must have no running consumers' },
   { name: 'delete-offsets', kind: 'flag', help: "delete a group's committed offsets of topics (or some of their partitions) its members are not subscribed to" },
   { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets, --delete and --delete-offsets)', modes: ['describe', 'reset-offsets', 'delete', 'delete-offsets'] },
@@ -35,12 +36,17 @@ const options: OptionSpec[] = [
     name: 'topic',
     kind: 'list',
     value: 't',
-    help: 'with --reset-offsets: the topic whose offsets to reset (all its partitions); with --delete-offsets: a topic whose offsets to delete, all its partitions or those given as topic:0,1 (repeatable)',
+    help: 'with --reset-offsets and --delete-offsets: a topic, all its partitions or those given as topic:0,1 (repeatable)',
     modes: ['reset-offsets', 'delete-offsets'],
   },
+  { name: 'all-topics', kind: 'flag', help: 'with --reset-offsets: every partition the group has committed offsets of', modes: ['reset-offsets'] },
   { name: 'to-earliest', kind: 'flag', help: "reset to each partition's earliest offset", modes: ['reset-offsets'] },
   { name: 'to-latest', kind: 'flag', help: "reset to each partition's log end offset", modes: ['reset-offsets'] },
   { name: 'to-offset', kind: 'int', value: 'n', min: 0, help: 'reset every partition to offset n (kept within earliest..latest)', modes: ['reset-offsets'] },
+  { name: 'to-datetime', kind: 'string', value: 'YYYY-MM-DDThh:mm:ss.sss', help: 'reset to the first offset written at or after this time (local time, or with Z or an offset such as +02:00)', modes: ['reset-offsets'] },
+  { name: 'by-duration', kind: 'string', value: 'PnDTnHnMn.nS', help: 'reset to the first offset written at most this long ago (an ISO-8601 duration)', modes: ['reset-offsets'] },
+  { name: 'shift-by', kind: 'int', value: 'n', help: 'move each committed offset by n (negative: back), kept within earliest..latest', modes: ['reset-offsets'] },
+  { name: 'to-current', kind: 'flag', help: 'reset to the committed offset (the latest where none is)', modes: ['reset-offsets'] },
   { name: 'dry-run', kind: 'flag', help: 'only print the plan (the default)', modes: ['reset-offsets'] },
   { name: 'execute', kind: 'flag', help: 'apply the plan', modes: ['reset-offsets'] },
   HELP_OPTION,
@@ -156,73 +162,50 @@ async function describe(admin: Admin, group: string): Promise<void> {
   await printOffsets(admin, group, owner, assigned, committed);
 }
 
-async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
-  const topic = args.string('topic');
-  if (topic === undefined) throw new UsageError('--reset-offsets needs --topic');
-  if (args.list('topic').length > 1) throw new UsageError('--reset-offsets takes one --topic');
-  const targets = TARGETS.filter((t) => args.has(t));
-  if (targets.length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
-  if (args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
-  const target = targets[0]!;
-
-  const g = await describeOne(admin, group);
-  if (g.members.length > 0 || (g.state !== 'Empty' && g.state !== 'Dead')) {
-    throw new CliError(
-      `consumer group '${group}' has ${plural(g.members.length, 'active member')} (state ${g.state}): offsets can only be reset while none of its consumers runs — stop them first`,
-    );
+/**
+ * The group's state for a reset: a classic group's, else a consumer group's (KIP-848); throws
+ * unless it has no running member (a group that does not exist yet may have offsets set, as
+ * Kafka's tool allows).
+ */
+async function requireInactive(admin: Admin, group: string): Promise<void> {
+  const classic = (await admin.describeGroups([group])).groups[0];
+  let state: string | null = null;
+  let members = 0;
+  if (classic && classic.errorCode === ErrorCode.NONE) [state, members] = [classic.state, classic.members.length];
+  else {
+    const consumer = await describeConsumerGroup(admin, group);
+    if (consumer) [state, members] = [consumer.groupState, consumer.members.length];
   }
-  const t = requireTopic(await conn.metadata(), topic, conn.servers);
-  const earliest = target !== 'to-latest' ? await topicOffsets(conn, topic, 'earliest') : null;
-  const latest = target !== 'to-earliest' ? await topicOffsets(conn, topic, 'latest') : null;
-  const current = new Map((await admin.fetchOffsets({ groupId: group, topics: [topic] })).find((x) => x.topic === topic)?.partitions.map((p) => [p.partition, p.offset]) ?? []);
+  if (state !== null && (members > 0 || (state !== 'Empty' && state !== 'Dead'))) {
+    throw new CliError(`consumer group '${group}' has ${plural(members, 'active member')} (state ${state}): offsets can only be reset while none of its consumers runs — stop them first`);
+  }
+}
 
-  const plan = t.partitions
-    .map((p) => p.partition)
-    .sort((a, b) => a - b)
-    .map((partition) => {
-      let offset: number;
-      if (target === 'to-earliest') offset = earliest!.get(partition)!;
-      else if (target === 'to-latest') offset = latest!.get(partition)!;
-      else {
-        const wanted = args.int('to-offset')!;
-        const lo = earliest!.get(partition)!;
-        const hi = latest!.get(partition)!;
-        offset = Math.min(Math.max(wanted, lo), hi);
-        if (offset !== wanted) err(`${topic}-${partition}: offset ${wanted} is ${wanted > hi ? `past the log end offset ${hi}` : `before the earliest offset ${lo}`}; using ${offset}`);
-      }
-      return { partition, offset };
-    });
+async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
+  const target = resetTarget(args, TARGETS);
+  await requireInactive(admin, group);
+  const md = await conn.metadata();
+  const committedList = await admin.fetchOffsets({ groupId: group });
+  const committed = new Map(committedList.flatMap((t) => t.partitions.filter((p) => p.offset >= 0).map((p): [string, number] => [offsetKey(t.topic, p.partition), p.offset])));
+  const parts = args.has('all-topics')
+    ? checkPartitions(md, committedList.flatMap((t) => t.partitions.filter((p) => p.offset >= 0).map((p) => ({ topic: t.topic, partition: p.partition }))))
+    : partitionsNamed(md, args.list('topic'));
+  const plan = await planResets(admin, parts, target, committed, Date.now());
 
-  if (args.has('execute')) await admin.resetOffsets({ groupId: group, topic, partitions: plan });
+  if (args.has('execute')) {
+    for (const topic of [...new Set(plan.map((p) => p.topic))]) {
+      await admin.resetOffsets({ groupId: group, topic, partitions: plan.filter((p) => p.topic === topic).map((p) => ({ partition: p.partition, offset: p.offset })) });
+    }
+  }
   const rows = plan.map((p) => {
-    const c = current.get(p.partition) ?? -1;
-    return [group, topic, p.partition, c >= 0 ? c : '-', p.offset];
+    const c = committed.get(offsetKey(p.topic, p.partition));
+    return [group, p.topic, p.partition, c ?? '-', p.offset];
   });
   for (const l of table(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], rows)) out(l);
-  if (args.has('execute')) err(`reset the offsets of group '${group}' on ${plural(plan.length, 'partition')} of ${topic}`);
+  const topics = [...new Set(plan.map((p) => p.topic))];
+  if (plan.length === 0) err(`consumer group '${group}' has no committed offsets to reset (name the partitions with --topic)`);
+  else if (args.has('execute')) err(`reset the offsets of group '${group}' on ${plural(plan.length, 'partition')} of ${topics.join(', ')}`);
   else err('dry run: nothing was changed — add --execute to reset these offsets');
-}
-
-/** A --delete-offsets topic: all its partitions (null), or those after a colon (Kafka's topic:0,1). */
-export interface TopicSelection {
-  topic: string;
-  partitions: number[] | null;
-}
-
-/** Parses --topic values as Kafka's tool does (`t` or `t:0,1`); a UsageError for what is not one. */
-export function parseTopicPartitions(values: readonly string[]): TopicSelection[] {
-  if (values.length === 0) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
-  return values.map((v) => {
-    const colon = v.lastIndexOf(':');
-    if (colon < 0) {
-      if (v === '') throw new UsageError('--topic must name a topic');
-      return { topic: v, partitions: null };
-    }
-    const topic = v.slice(0, colon);
-    const list = v.slice(colon + 1).split(',');
-    if (topic === '' || list.some((p) => !/^\d+$/.test(p.trim()))) throw new UsageError(`--topic '${v}' is not a topic or topic:partition,partition...`);
-    return { topic, partitions: [...new Set(list.map((p) => Number(p.trim())))] };
-  });
 }
 
 /** Kafka's --delete-offsets table: topic, partition ('-' for a topic that could not be read) and status. */
@@ -233,7 +216,7 @@ export function deleteOffsetsLines(results: readonly { topic: string; partition:
   return [row('TOPIC', 'PARTITION', 'STATUS'), ...sorted.map((r) => row(r.topic, r.partition >= 0 ? String(r.partition) : '-', r.error === null ? 'Successful' : `Error: ${r.error}`))];
 }
 
-async function deleteOffsets(conn: Connection, admin: Admin, group: string, selections: readonly TopicSelection[]): Promise<void> {
+async function deleteOffsets(conn: Connection, admin: Admin, group: string, selections: readonly { topic: string; partitions: number[] | null }[]): Promise<void> {
   const md = await conn.metadata();
   const results: { topic: string; partition: number; error: string | null }[] = [];
   const partitions: { topic: string; partition: number }[] = [];
@@ -281,11 +264,13 @@ async function run(args: Args): Promise<number> {
   const group = args.string('group');
   if (mode !== 'list' && group === undefined) throw new UsageError(`--${mode} needs --group`);
   // check the command line before connecting
-  const deleting = mode === 'delete-offsets' ? parseTopicPartitions(args.list('topic')) : [];
+  if (mode === 'delete-offsets' && !args.has('topic')) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
+  const deleting = mode === 'delete-offsets' ? args.list('topic').map(parseTopicArg) : [];
   if (mode === 'reset-offsets') {
-    if (!args.has('topic')) throw new UsageError('--reset-offsets needs --topic');
-    if (args.list('topic').length > 1) throw new UsageError('--reset-offsets takes one --topic');
-    if (TARGETS.filter((t) => args.has(t)).length !== 1) throw new UsageError(`--reset-offsets needs exactly one of ${TARGETS.map((t) => `--${t}`).join(', ')}`);
+    if (args.has('topic') === args.has('all-topics')) throw new UsageError('--reset-offsets takes one of these options: --all-topics, --topic');
+    for (const t of args.list('topic')) parseTopicArg(t);
+    resetTarget(args, TARGETS);
+    if (args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
   }
 
   await withCluster(args, 'samsa-groups', (conn) =>
@@ -325,17 +310,19 @@ export const groupsCommand: Command = {
   usage: [
     '[--bootstrap-server host:port] --list [--state]',
     '[--bootstrap-server host:port] --describe --group g',
-    '[--bootstrap-server host:port] --reset-offsets --group g --topic t (--to-earliest | --to-latest | --to-offset n) [--dry-run | --execute]',
+    '[--bootstrap-server host:port] --reset-offsets --group g (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
     '[--bootstrap-server host:port] --delete --group g',
     '[--bootstrap-server host:port] --delete-offsets --group g --topic t[:p,p...] [--topic ...]',
   ],
   description:
-    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers; it prints the new offsets and changes nothing unless --execute is given. --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
   options,
   examples: [
     'samsa groups --describe --group billing',
     'samsa groups --reset-offsets --group billing --topic orders --to-earliest            # dry run',
     'samsa groups --reset-offsets --group billing --topic orders --to-earliest --execute',
+    'samsa groups --reset-offsets --group billing --all-topics --by-duration PT1H --execute   # an hour back',
+    'samsa groups --reset-offsets --group billing --topic orders:0,1 --shift-by -100 --execute',
     'samsa groups --delete-offsets --group billing --topic old-orders --topic audit:0,1',
   ],
   run,

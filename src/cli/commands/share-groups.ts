@@ -12,13 +12,14 @@ import { SamsaError } from '../../client/errors.js';
 import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
-import { requireTopic, withAdmin, withCluster, type Connection } from '../cluster.js';
+import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
 import { err, out, plural, table } from '../output.js';
+import { checkPartitions, parseTopicArg, partitionsNamed, planResets, resetTarget, type ResetTargetOption } from '../offset-resets.js';
 
 const MODES = ['list', 'describe', 'delete', 'delete-offsets', 'reset-offsets'] as const;
-const TARGETS = ['to-earliest', 'to-latest', 'to-offset', 'to-datetime', 'by-duration'] as const;
+const TARGETS: readonly ResetTargetOption[] = ['to-earliest', 'to-latest', 'to-offset', 'to-datetime', 'by-duration'];
 const DESCRIBE_KINDS = ['members', 'offsets', 'state'] as const;
 /** A share group's states, as Kafka's GroupState.groupStatesForType(SHARE) names them. */
 const SHARE_STATES = ['Empty', 'Stable', 'Dead'] as const;
@@ -65,47 +66,6 @@ export function parseStates(raw: string): string[] {
   const bad = states.filter((s) => !SHARE_STATES.some((x) => x.toLowerCase() === s.toLowerCase()));
   if (bad.length > 0 || states.length === 0) throw new UsageError(`Invalid state list '${raw}'. Valid states are: ${SHARE_STATES.join(', ')}`);
   return [...new Set(states.map((s) => SHARE_STATES.find((x) => x.toLowerCase() === s.toLowerCase())!))];
-}
-
-/** A --topic of --reset-offsets: `t` (every partition) or `t:0,1,2` (Kafka's OffsetsUtils.parseTopicPartitionsToReset). */
-export function parseTopicArg(arg: string): { topic: string; partitions: number[] | null } {
-  if (!arg.includes(':')) return { topic: arg, partitions: null };
-  const parts = arg.split(':');
-  if (parts.length !== 2 || parts[0] === '') throw new UsageError(`Invalid topic arg '${arg}', expected topic name and partitions`);
-  const partitions = parts[1]!.split(',').map((p) => {
-    if (!/^\d+$/.test(p.trim())) throw new UsageError(`Invalid partition '${p}' specified in topic arg '${arg}'`);
-    return Number(p.trim());
-  });
-  return { topic: parts[0]!, partitions };
-}
-
-/**
- * --to-datetime's 'YYYY-MM-DDThh:mm:ss.sss' (Kafka's Utils.getDateTime): local time, or with a
- * zone (Z, +hh:mm, +hhmm, +hh). Milliseconds since the epoch.
- */
-export function parseDateTime(raw: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(raw.trim());
-  const bad = () => new UsageError(`--to-datetime: '${raw}' is not a time of the form YYYY-MM-DDThh:mm:ss.sss (optionally with Z or a zone offset such as +02:00)`);
-  if (!m) throw bad();
-  const [, y, mo, d, h, mi, s, frac, zone] = m;
-  const ms = frac ? Number(frac.padEnd(3, '0')) : 0;
-  let t: number;
-  if (zone === undefined) t = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms).getTime();
-  else {
-    const z = zone === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-    t = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, '0')}${z}`);
-  }
-  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (Number.isNaN(t) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw bad();
-  return t;
-}
-
-/** --by-duration's ISO-8601 duration (Java's Duration.parse: PnDTnHnMn.nS), in ms; not negative. */
-export function parseDuration(raw: string): number {
-  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d{1,9})?)S)?)?$/i.exec(raw.trim());
-  if (!m || raw.trim().toUpperCase() === 'P' || /T$/i.test(raw.trim())) throw new UsageError(`--by-duration: '${raw}' is not an ISO-8601 duration such as PT1H, P1DT12H or PT30M (PnDTnHnMn.nS)`);
-  const [, d, h, mi, s] = m;
-  return Math.round(((Number(d ?? 0) * 24 + Number(h ?? 0)) * 60 + Number(mi ?? 0)) * 60_000 + Number((s ?? '0').replace(',', '.')) * 1000);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,50 +243,10 @@ async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: s
     throw new CliError(`share group '${group}' is not empty: it has ${plural(g.members.length, 'active member')} (state ${g.groupState}); offsets can only be reset while none of its consumers runs — stop them first`);
   }
 
-  // the partitions
+  // the partitions, and their new offsets
   const md = await conn.metadata();
-  let parts: { topic: string; partition: number }[];
-  if (args.has('topic')) {
-    parts = args.list('topic').flatMap((arg) => {
-      const { topic, partitions } = parseTopicArg(arg);
-      const t = requireTopic(md, topic, conn.servers);
-      return (partitions ?? t.partitions.map((p) => p.partition).sort((a, b) => a - b)).map((partition) => ({ topic, partition }));
-    });
-  } else parts = (await admin.listShareGroupOffsets({ groupId: group })).map((p) => ({ topic: p.topic, partition: p.partition }));
-  parts = parts.filter((p, i) => parts.findIndex((q) => q.topic === p.topic && q.partition === p.partition) === i);
-  const missing = parts.filter((p) => !md.topics.find((t) => t.name === p.topic)?.partitions.some((x) => x.partition === p.partition));
-  if (missing.length > 0) throw new CliError(`The partitions "${missing.map((p) => `${p.topic}-${p.partition}`).join(',')}" do not exist`);
-  const leaderless = parts.filter((p) => (md.topics.find((t) => t.name === p.topic)?.partitions.find((x) => x.partition === p.partition)?.leader ?? -1) < 0);
-  if (leaderless.length > 0) throw new CliError(`The partitions "${leaderless.map((p) => `${p.topic}-${p.partition}`).join(',')}" have no leader`);
-
-  // the new offsets
-  const offsets = async (spec: Parameters<Admin['listOffsets']>[0], which: string): Promise<Map<string, number>> => {
-    const listed = await admin.listOffsets(spec, parts);
-    const bad = listed.find((l) => l.errorCode !== ErrorCode.NONE);
-    if (bad) throw new SamsaError(bad.errorCode, `getting the ${which} offset of ${bad.topic}-${bad.partition}`);
-    return new Map(listed.map((l) => [`${l.topic}\u0000${l.partition}`, l.offset]));
-  };
-  const key = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
-  const target = TARGETS.find((t) => args.has(t))!;
-  let plan: { topic: string; partition: number; offset: number }[];
-  if (target === 'to-earliest' || target === 'to-latest') {
-    const at = await offsets(target === 'to-earliest' ? 'earliest' : 'latest', target.slice(3));
-    plan = parts.map((p) => ({ ...p, offset: at.get(key(p))! }));
-  } else if (target === 'to-offset') {
-    const wanted = args.int('to-offset')!;
-    const [lo, hi] = await Promise.all([offsets('earliest', 'earliest'), offsets('latest', 'latest')]);
-    plan = parts.map((p) => {
-      const [l, h] = [lo.get(key(p))!, hi.get(key(p))!];
-      const offset = Math.min(Math.max(wanted, l), h);
-      if (offset !== wanted) err(`${p.topic}-${p.partition}: offset ${wanted} is ${wanted > h ? `past the latest offset ${h}` : `before the earliest offset ${l}`}; using ${offset}`);
-      return { ...p, offset };
-    });
-  } else {
-    const timestamp = target === 'to-datetime' ? parseDateTime(args.string('to-datetime')!) : Date.now() - parseDuration(args.string('by-duration')!);
-    const [at, hi] = await Promise.all([offsets({ timestamp: Math.max(0, timestamp) }, 'timestamp'), offsets('latest', 'latest')]);
-    // no record that late: the latest offset (Kafka's tool does the same)
-    plan = parts.map((p) => ({ ...p, offset: (at.get(key(p)) ?? -1) >= 0 ? at.get(key(p))! : hi.get(key(p))! }));
-  }
+  const parts = args.has('topic') ? partitionsNamed(md, args.list('topic')) : checkPartitions(md, (await admin.listShareGroupOffsets({ groupId: group })).map((p) => ({ topic: p.topic, partition: p.partition })));
+  const plan = await planResets(admin, parts, resetTarget(args, TARGETS), new Map(), Date.now());
 
   if (args.has('execute') && plan.length > 0) {
     let results: Awaited<ReturnType<Admin['alterShareGroupOffsets']>>;
@@ -377,11 +297,8 @@ function check(mode: string, args: Args): void {
       if (args.has('dry-run') && args.has('execute')) throw new UsageError('--reset-offsets only accepts one of --execute and --dry-run');
       if (!args.has('topic') && !args.has('all-topics')) throw new UsageError('--reset-offsets takes one of these options: --all-topics, --topic');
       if (args.has('topic') && args.has('all-topics')) throw new UsageError('--reset-offsets takes --topic or --all-topics, not both');
-      const targets = TARGETS.filter((t) => args.has(t));
-      if (targets.length !== 1) throw new UsageError(`--reset-offsets takes exactly one of these options: ${TARGETS.map((t) => `--${t}`).join(', ')}`);
+      resetTarget(args, TARGETS);
       for (const t of args.list('topic')) parseTopicArg(t);
-      if (args.has('to-datetime')) parseDateTime(args.string('to-datetime')!);
-      if (args.has('by-duration')) parseDuration(args.string('by-duration')!);
       break;
     }
   }
