@@ -179,6 +179,14 @@ export interface TopologyConfig {
    */
   loggers?: Record<string, string>;
   runtime?: RuntimeConfig;
+  /**
+   * A file (relative to the base dir) holding the cluster's node secret, for tcp topologies: each
+   * node proves it when it connects to another, a node id the topology declares is refused
+   * without the proof, and a node that proves it under an id this topology does not declare is
+   * trusted as one of the cluster's nodes (a node added to the running cluster, whose own
+   * topology declares it). Without it, the declared node ids alone decide who is a node.
+   */
+  nodeSecretFile?: string;
   nodes: NodeConfig[];
   controller: ControllerConfig;
   brokers: BrokerConfigEntry[];
@@ -281,7 +289,7 @@ export function validateTopology(value: unknown): TopologyProblem[] {
   const c = new Checker();
   if (!c.object(value, '(root)')) return c.problems;
   const t = value;
-  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'loggers', 'runtime', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
+  c.keys(t, '', ['$schema', 'clusterId', 'logLevel', 'loggers', 'runtime', 'nodeSecretFile', 'nodes', 'controller', 'brokers', 'listeners', 'topics', 'actors'], ['clusterId', 'nodes', 'controller', 'brokers']);
   if (t.clusterId !== undefined) c.string(t.clusterId, 'clusterId', NAME);
   if (t.logLevel !== undefined && !LEVELS.includes(t.logLevel as string)) c.add('logLevel', `must be one of ${LEVELS.join(', ')}, got ${describe(t.logLevel)}`);
   if (t.loggers !== undefined && c.object(t.loggers, 'loggers')) {
@@ -333,6 +341,9 @@ export function validateTopology(value: unknown): TopologyProblem[] {
       c.add('nodes', 'mixes tcp nodes with inproc/worker nodes: a topology runs either in one process (inproc and worker nodes) or as one process per node (tcp nodes)');
     }
     if (kinds.has('worker') && !kinds.has('inproc')) c.add('nodes', 'worker nodes need an inproc node: the main thread that starts them');
+    if (t.nodeSecretFile !== undefined && c.string(t.nodeSecretFile, 'nodeSecretFile') && !kinds.has('tcp')) {
+      c.add('nodeSecretFile', 'only tcp topologies take a node secret (in-process and worker nodes talk inside the process)');
+    }
   }
   const nodeRef = (v: unknown, path: string) => {
     if (!c.string(v, path)) return;

@@ -90,6 +90,24 @@ function checkTls(t: TopologyConfig, baseDir: string, node?: string): void {
   if (problems.length) throw new TopologyError(problems);
 }
 
+/** Fewest characters a node secret may have. */
+const MIN_NODE_SECRET = 16;
+
+/**
+ * The cluster's node secret from `file` (relative to `baseDir`), without trailing whitespace: a
+ * TopologyError when it cannot be read or is shorter than MIN_NODE_SECRET characters.
+ */
+export function readNodeSecret(file: string, baseDir: string): Buffer {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(baseDir, file), 'utf8').replace(/\s+$/, '');
+  } catch (err) {
+    throw new TopologyError([{ path: 'nodeSecretFile', message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
+  }
+  if (text.length < MIN_NODE_SECRET) throw new TopologyError([{ path: 'nodeSecretFile', message: `${file} holds ${text.length} characters: a node secret needs at least ${MIN_NODE_SECRET} (e.g. openssl rand -hex 32)` }]);
+  return Buffer.from(text, 'utf8');
+}
+
 /** The Kafka listener ports of the brokers on `node` (all brokers without it). */
 function kafkaPorts(t: TopologyConfig, node?: string): { path: string; host: string; port: number }[] {
   const out = [];
@@ -304,8 +322,9 @@ export async function startCluster(config: TopologyConfig, opts: StartOptions = 
     if (me.kind !== 'tcp') throw new TopologyError([{ path: `nodes[${index}].kind`, message: `--node starts a tcp node in its own process; '${me.id}' is ${me.kind} (start the topology without --node)` }]);
     await checkPortsFree([{ path: `nodes[${index}].port`, host: me.host!, port: me.port! }, ...kafkaPorts(t, me.id)]);
     checkTls(t, baseDir, me.id);
+    const secret = t.nodeSecretFile !== undefined ? readNodeSecret(t.nodeSecretFile, baseDir) : null;
     const system = new ActorSystem({ nodeId: me.id });
-    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null, cluster: { nodes: nodeIds(t), acceptNodes: true } });
+    const tcp = new TcpTransport(system, { clusterId: t.clusterId, tls: me.tls ? readTransportTls(me.tls, baseDir, 'required') : null, cluster: { nodes: nodeIds(t), acceptNodes: true, secret } });
     const addr = await tcp.listen(me.port!, me.host!);
     for (const peer of t.nodes.filter((n) => n.kind === 'tcp' && n.id !== me.id)) {
       void tcp.connect(peer.port!, peer.host!, { persistent: true }).catch(() => undefined);

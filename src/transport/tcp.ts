@@ -17,12 +17,17 @@
  *
  * With `cluster` (the cluster's node ids), a peer under any other id is a client: each envelope it
  * sends is marked with its id (Envelope.client) for the actors' `clientMessages` to judge, and one
- * that names another node as its sender or reply address is dropped.
+ * that names another node as its sender or reply address is dropped. With the cluster's node
+ * secret (`cluster.secret`) every hello carries a proof of it (an HMAC of the cluster id, node id
+ * and incarnation); a peer claiming a declared node id must prove it, and a peer that proves it
+ * under an id not declared here is one of the cluster's nodes too (one added to the running
+ * cluster after this node started).
  *
  * Bad input (garbage, an oversized length prefix, a wrong handshake or cluster id, a failed TLS
  * handshake) closes that one connection with a logged reason; the node keeps serving every other
  * peer.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { nanoid } from 'nanoid';
@@ -90,6 +95,12 @@ export interface TcpTransportOptions {
 export interface TcpClusterNodes {
   readonly nodes: ReadonlySet<string>;
   readonly acceptNodes: boolean;
+  /**
+   * The cluster's node secret (a topology's nodeSecretFile): this node proves it in its hello; a
+   * peer under a declared id must prove it too, and one that proves it under another id is
+   * trusted as one of the cluster's nodes. Absent: the declared ids alone decide.
+   */
+  readonly secret?: Buffer | null;
 }
 
 export interface TcpTls {
@@ -105,6 +116,19 @@ interface Hello {
   nodeId: string;
   incarnation: string;
   version: number;
+  /** HMAC-SHA256 of the above under the cluster's node secret (hex), from a node that has it. */
+  proof?: string;
+}
+
+/** A hello's proof of the node secret: HMAC-SHA256 over what names the connection's peer. */
+function helloProof(secret: Buffer, h: Pick<Hello, 'clusterId' | 'nodeId' | 'incarnation'>): Buffer {
+  return createHmac('sha256', secret).update(`samsa-node\u0000${h.clusterId}\u0000${h.nodeId}\u0000${h.incarnation}`).digest();
+}
+
+/** Whether `h` proves `secret` (compared in constant time). */
+function provesSecret(secret: Buffer, h: Hello): boolean {
+  if (typeof h.proof !== 'string' || !/^[0-9a-f]{64}$/.test(h.proof)) return false;
+  return timingSafeEqual(Buffer.from(h.proof, 'hex'), helloProof(secret, h));
 }
 
 function isHello(v: unknown): v is Hello {
@@ -392,16 +416,17 @@ class TcpConnection implements Endpoint {
       this.close(`invalid handshake from ${this.remote} (frame kind ${kind})`, true);
       return;
     }
-    const reject = t.validateHello(value);
-    if (reject) {
-      if (!this.dialled) this.sendControl(Kind.Reject, { reason: reject });
+    const verdict = t.validateHello(value);
+    if (typeof verdict === 'string') {
+      if (!this.dialled) this.sendControl(Kind.Reject, { reason: verdict });
       this.flush();
-      this.close(`handshake refused: ${reject}`, true);
+      this.close(`handshake refused: ${verdict}`, true);
       return;
     }
     this.peer = value.nodeId;
     this.peerIncarnation = value.incarnation;
-    this.client = t.isClient(value.nodeId);
+    this.client = verdict.client;
+    if (verdict.joined) t.system.log.info('a node not in this node\'s topology proved the cluster\'s node secret: trusted as one of the cluster\'s nodes', { peer: value.nodeId, remote: this.remote });
     if (!this.dialled) this.sendControl(Kind.Welcome, t.hello());
     t.system.clock.clearTimer(this.handshakeTimer);
     this.state = 'open';
@@ -490,37 +515,43 @@ export class TcpTransport implements Transport {
   }
 
   hello(): Hello {
-    return {
+    const h: Hello = {
       clusterId: this.options.clusterId,
       nodeId: this.system.nodeId,
       incarnation: this.incarnation,
       version: TCP_PROTOCOL_VERSION,
     };
+    const secret = this.options.cluster?.secret;
+    if (secret) h.proof = helloProof(secret, h).toString('hex');
+    return h;
   }
 
-  /** Returns why a peer's hello is refused, or null. */
-  validateHello(h: Hello): string | null {
+  /**
+   * Why a peer's hello is refused, or what the peer is: a client, or one of the cluster's nodes
+   * (`joined`: not declared here, trusted for proving the node secret).
+   */
+  validateHello(h: Hello): string | { client: boolean; joined?: boolean } {
     if (h.version !== TCP_PROTOCOL_VERSION) return `protocol version ${h.version} is not ${TCP_PROTOCOL_VERSION}`;
     // a client that does not know the cluster id says '*'; a client transport accepts any cluster
     const clientSide = h.clusterId === ANY_CLUSTER || this.options.clusterId === ANY_CLUSTER;
     if (!clientSide && h.clusterId !== this.options.clusterId) return `cluster id '${h.clusterId}' is not '${this.options.clusterId}'`;
     if (h.nodeId === this.system.nodeId) return `node id '${h.nodeId}' is this node's own id`;
     const cluster = this.options.cluster;
-    if (cluster) {
-      if (cluster.nodes.has(h.nodeId)) {
-        if (!cluster.acceptNodes) return `node id '${h.nodeId}' is one of the cluster's nodes: this listener takes clients only`;
-      } else {
-        const ep = this.system.endpointTo(h.nodeId);
-        if (ep && !(ep instanceof TcpConnection && ep.transport === this)) return `node id '${h.nodeId}' is taken by a node connected here`;
-      }
+    if (!cluster) return { client: false };
+    const secret = cluster.secret ?? null;
+    const proven = secret !== null && provesSecret(secret, h);
+    if (cluster.nodes.has(h.nodeId)) {
+      if (!cluster.acceptNodes) return `node id '${h.nodeId}' is one of the cluster's nodes: this listener takes clients only`;
+      if (secret !== null && !proven) return `node id '${h.nodeId}' is one of the cluster's nodes, but its handshake does not prove the cluster's node secret`;
+      return { client: false };
     }
-    return null;
-  }
-
-  /** Whether a peer with this node id is a client rather than one of the cluster's nodes. */
-  isClient(nodeId: string): boolean {
-    const cluster = this.options.cluster;
-    return cluster ? !cluster.nodes.has(nodeId) : false;
+    const ep = this.system.endpointTo(h.nodeId);
+    if (ep && !(ep instanceof TcpConnection && ep.transport === this)) return `node id '${h.nodeId}' is taken by a node connected here`;
+    if (proven) {
+      if (!cluster.acceptNodes) return `node '${h.nodeId}' proves the cluster's node secret: this listener takes clients only`;
+      return { client: false, joined: true };
+    }
+    return { client: true };
   }
 
   /** Accepts connections. Resolves with the bound address (port 0 picks a free port). */

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { allControllers, controllerVoters, validateTopology, type TopologyConfig } from '../../src/topology/config.js';
-import { TopologyError, exampleTopology, loadTopology, startCluster } from '../../src/topology/start-cluster.js';
+import { TopologyError, exampleTopology, loadTopology, readNodeSecret, startCluster } from '../../src/topology/start-cluster.js';
 
 const base = () => ({
   clusterId: 'c',
@@ -34,7 +34,7 @@ describe('topology/config', () => {
   it('names unknown keys at every level', () => {
     const t = { ...base(), colour: 'red', nodes: [{ id: 'main', kind: 'inproc', size: 3 }, { id: 'b1', kind: 'worker' }] };
     expect(problems(t)).to.include.members([
-      'colour: unknown key (allowed: $schema, clusterId, logLevel, loggers, runtime, nodes, controller, brokers, listeners, topics, actors)',
+      'colour: unknown key (allowed: $schema, clusterId, logLevel, loggers, runtime, nodeSecretFile, nodes, controller, brokers, listeners, topics, actors)',
       'nodes[0].size: unknown key (allowed: id, kind, host, port, tls)',
     ]);
   });
@@ -221,6 +221,23 @@ describe('topology/config', () => {
     const ps = problems(t);
     expect(ps).to.include('nodes[2].host: is required for a tcp node');
     expect(ps.some((p) => p.startsWith('nodes: mixes tcp nodes'))).to.equal(true);
+  });
+
+  it('takes a node secret file in tcp topologies only, and reads it: trailing whitespace dropped, at least 16 characters', () => {
+    const tcp = { clusterId: 'c', nodes: [{ id: 'n1', kind: 'tcp', host: '127.0.0.1', port: 7001 }], controller: { node: 'n1', metadataDir: 'm' }, brokers: [{ id: 1, node: 'n1', logDir: 'l' }] };
+    expect(problems({ ...tcp, nodeSecretFile: 'secret' })).to.deep.equal([]);
+    expect(problems({ ...tcp, nodeSecretFile: 7 })).to.deep.equal(['nodeSecretFile: must be a non-empty string, got number 7']);
+    expect(problems({ ...base(), nodeSecretFile: 'secret' })).to.deep.equal(['nodeSecretFile: only tcp topologies take a node secret (in-process and worker nodes talk inside the process)']);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-secret-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'ok'), '0123456789abcdef0123\n\n');
+      fs.writeFileSync(path.join(dir, 'short'), 'tooshort\n');
+      expect(readNodeSecret('ok', dir).toString()).to.equal('0123456789abcdef0123');
+      expect(() => readNodeSecret('short', dir)).to.throw(TopologyError, /nodeSecretFile: short holds 8 characters: a node secret needs at least 16/);
+      expect(() => readNodeSecret('missing', dir)).to.throw(TopologyError, /nodeSecretFile: cannot read missing: ENOENT/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('checks topics: names, partition counts, replication factor against the brokers, config keys', () => {

@@ -215,3 +215,69 @@ describe('topology: three processes over TCP with a controller quorum', function
     await client.close();
   });
 });
+
+describe('topology: a node added to a running tcp cluster (nodeSecretFile)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  const children = new Map<string, ChildProcess>();
+
+  after(() => stopProcesses(children, dir));
+
+  it("a broker on a node the running nodes' topology does not declare joins by proving the node secret, takes a partition's replica and serves it", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'samsa-grow-'));
+    fs.writeFileSync(path.join(dir, 'node-secret'), 'a1b2c3d4e5f60718293a4b5c6d7e8f90\n');
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const node = (i: number) => ({ id: `n${i + 1}`, kind: 'tcp' as const, host: '127.0.0.1', port: ports[i]! });
+    const broker = (id: number) => ({ id, node: `n${id}`, logDir: `broker-${id}`, config: BROKER_CONFIG });
+    const before: TopologyConfig = {
+      clusterId: 'grow',
+      nodeSecretFile: 'node-secret',
+      nodes: [node(0), node(1)],
+      controller: { node: 'n1', metadataDir: 'controller', config: { 'broker.session.timeout.ms': 2_000 } },
+      brokers: [broker(1), broker(2)],
+      topics: [{ name: 'grow', partitions: 1, replicationFactor: 2 }],
+    };
+    const small = path.join(dir, 'topology.json');
+    fs.writeFileSync(small, JSON.stringify(before, null, 2));
+    await Promise.all(['n1', 'n2'].map(async (n) => children.set(n, await startNode(small, n, dir))));
+
+    const client = await SamsaClient.connect({ brokers: [`127.0.0.1:${ports[0]}`], clientId: 'grow' });
+    const admin = client.admin();
+    await admin.connect();
+    try {
+      await checkFor(async () => (await admin.fetchTopicMetadata({ topics: ['grow'] }).catch(() => null))?.topics[0]?.partitions[0]?.isr.length === 2, 30_000, 100);
+      const producer = client.producer({ acks: 'all', 'retry.backoff.ms': 100 });
+      await producer.connect();
+      await producer.send({ topic: 'grow', messages: [{ value: 'before' }] });
+
+      // n3's own topology declares it; n1 and n2 run with the one that does not
+      const grown = path.join(dir, 'topology-grown.json');
+      fs.writeFileSync(grown, JSON.stringify({ ...before, nodes: [node(0), node(1), node(2)], brokers: [broker(1), broker(2), broker(3)] }, null, 2));
+      children.set('n3', await startNode(grown, 'n3', dir));
+      await checkFor(async () => (await admin.describeCluster()).brokers.map((b) => b.brokerId).sort().join() === '1,2,3', 30_000, 100);
+
+      const [moved] = await admin.alterPartitionReassignments({ topics: [{ topic: 'grow', partitionAssignment: [{ partition: 0, replicas: [3, 1] }] }] });
+      expect(moved!.errorCode).to.equal(0);
+      await checkFor(async () => {
+        const p = (await admin.fetchTopicMetadata({ topics: ['grow'] }).catch(() => null))?.topics[0]?.partitions[0];
+        return p !== undefined && p.replicas.join() === '3,1' && p.isr.includes(3);
+      }, 30_000, 100);
+      // its preferred replica leads: what is produced now goes to the new node's broker
+      await admin.electLeaders({ electionType: 'preferred', partitions: [{ topic: 'grow', partition: 0 }] });
+      await checkFor(async () => (await admin.fetchTopicMetadata({ topics: ['grow'] }).catch(() => null))?.topics[0]?.partitions[0]?.leader === 3, 30_000, 100);
+      await producer.send({ topic: 'grow', messages: [{ value: 'after' }] });
+      await producer.disconnect();
+      const consumer = client.consumer({ groupId: 'grow-check', 'session.timeout.ms': 6_000, 'heartbeat.interval.ms': 200, 'fetch.max.wait.ms': 100 });
+      await consumer.connect();
+      await consumer.subscribe({ topic: 'grow', fromBeginning: true });
+      const got: string[] = [];
+      await consumer.run({ eachMessage: ({ message }) => void got.push(String(message.value)) });
+      await checkFor(() => got.length >= 2, 30_000, 50);
+      expect(got).to.deep.equal(['before', 'after']);
+      await consumer.disconnect();
+    } finally {
+      await admin.disconnect();
+      await client.close();
+    }
+  });
+});
