@@ -13,7 +13,8 @@ import type { IsolationLevel } from '../partition-replica/messages.js';
 export type AdminMsg =
   | { type: 'CreateTopics'; topics: CreatableTopic[]; validateOnly?: boolean }
   | { type: 'DeleteTopics'; topics: string[] }
-  | { type: 'CreatePartitions'; topics: { name: string; count: number }[] }
+  /** `assignments`: the new partitions' replicas (preferred leader first), else placed as Kafka places them. */
+  | { type: 'CreatePartitions'; topics: { name: string; count: number; assignments?: number[][] | null }[] }
   /** Sets and removes topic config overrides (the others stay); every replica and its log take them. */
   | { type: 'AlterTopicConfigs'; topics: { name: string; set?: Record<string, string>; delete?: string[] }[]; validateOnly?: boolean }
   /**

@@ -843,8 +843,13 @@ export class Admin {
     if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
   }
 
-  async createPartitions(opts: { topicPartitions: { topic: string; count: number }[] }): Promise<void> {
-    const r = await this.call({ type: 'CreatePartitions', topics: opts.topicPartitions.map((t) => ({ name: t.topic, count: t.count })) });
+  /**
+   * Grows topics to `count` partitions (Kafka's Admin.createPartitions): each new partition's
+   * replicas from `assignments` (one list per new partition, preferred leader first) or placed as
+   * Kafka places them. Throws SamsaError with the first topic's error.
+   */
+  async createPartitions(opts: { topicPartitions: { topic: string; count: number; assignments?: number[][] }[] }): Promise<void> {
+    const r = await this.call({ type: 'CreatePartitions', topics: opts.topicPartitions.map((t) => ({ name: t.topic, count: t.count, ...(t.assignments ? { assignments: t.assignments } : {}) })) });
     const bad = (r.topics as { name: string; errorCode: number; errorMessage: string | null }[]).find((t) => t.errorCode !== ErrorCode.NONE);
     if (bad) throw new SamsaError(bad.errorCode, `${bad.name}: ${bad.errorMessage ?? ''}`);
   }
