@@ -109,6 +109,8 @@ describe('cli: help and usage errors', function () {
       { argv: ['groups', '--describe'], says: /--describe needs --group/ },
       { argv: ['groups', '--reset-offsets', '--group', 'g', '--topic', 't'], says: /--reset-offsets takes exactly one of these options: --to-earliest, --to-latest, --to-offset, --to-datetime, --by-duration, --shift-by, --to-current/ },
       { argv: ['groups', '--list', '--topic', 't'], says: /--topic goes with --reset-offsets or --delete-offsets, not with --list/ },
+      { argv: ['groups', '--list', '--state', 'sleeping'], says: /Invalid state list 'sleeping'\. Valid states are: PreparingRebalance, CompletingRebalance, Stable, Dead, Empty, Assigning, Reconciling/ },
+      { argv: ['groups', '--list', '--type', 'share'], says: /Invalid types list 'share'\. Valid types are: Classic, Consumer/ },
       { argv: ['start', 'a.json', 'b.json'], says: /unexpected argument 'b.json'/ },
       { argv: ['leader-election', '--topic', 't'], says: /give --election-type preferred or --election-type unclean/ },
       { argv: ['leader-election', '--election-type', 'random', '--topic', 't'], says: /--election-type must be preferred or unclean, got 'random'/ },
@@ -350,7 +352,13 @@ describe('cli: commands against a cluster', function () {
 
     const list = await c.run('groups', ['--list', '--state']);
     expect(list.code, list.stderr).to.equal(0);
-    expect(tableRows(list.stdout, 'GROUP')).to.deep.include(['payments', 'Stable', 'consumer']);
+    expect(tableRows(list.stdout, 'GROUP')).to.deep.include(['payments', 'Stable']);
+    const typed = await c.run('groups', ['--list', '--type', '--state', 'stable,empty']);
+    expect(typed.code, typed.stderr).to.equal(0);
+    expect(outLines(typed.stdout)[0]!.split(/\s+/)).to.deep.equal(['GROUP', 'TYPE', 'STATE']);
+    expect(tableRows(typed.stdout, 'GROUP')).to.deep.include(['payments', 'Classic', 'Stable']);
+    expect(tableRows((await c.run('groups', ['--list', '--type', 'consumer'])).stdout, 'GROUP').map((r) => r[0])).to.not.include('payments');
+    expect(tableRows((await c.run('groups', ['--list', '--state', 'Dead'])).stdout, 'GROUP').map((r) => r[0])).to.not.include('payments');
 
     const described = await c.run('groups', ['--describe', '--group', 'payments']);
     expect(described.code, described.stderr).to.equal(0);
@@ -431,8 +439,8 @@ describe('cli: commands against a cluster', function () {
     } finally {
       await consumer.disconnect();
     }
-    const list = await c.run('groups', ['--list', '--state']);
-    expect(tableRows(list.stdout, 'GROUP')).to.deep.include(['shippers', 'Empty', 'consumer']);
+    const list = await c.run('groups', ['--list', '--state', '--type']);
+    expect(tableRows(list.stdout, 'GROUP')).to.deep.include(['shippers', 'Consumer', 'Empty']);
   });
 
   it('consume: Ctrl-C (SIGINT) stops cleanly, commits what was printed and leaves the group', async () => {

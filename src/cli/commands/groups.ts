@@ -21,6 +21,10 @@ import { checkPartitions, offsetKey, parseTopicArg, partitionsNamed, planResets,
 import { err, out, plural, table } from '../output.js';
 
 const MODES = ['list', 'describe', 'reset-offsets', 'delete', 'delete-offsets'] as const;
+
+/** Kafka's consumer group states (GroupState), as --list --state takes and prints them. */
+export const CONSUMER_GROUP_STATES = ['PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty', 'Assigning', 'Reconciling'] as const;
+const GROUP_TYPES = { classic: 'Classic', consumer: 'Consumer' } as const;
 const TARGETS: readonly ResetTargetOption[] = RESET_TARGETS;
 
 const options: OptionSpec[] = [
@@ -31,7 +35,15 @@ const options: OptionSpec[] = [
   { name: 'delete', kind: 'flag', help: 'delete a group and its committed offsets; the group must have no running consumers' },
   { name: 'delete-offsets', kind: 'flag', help: "delete a group's committed offsets of topics (or some of their partitions) its members are not subscribed to" },
   { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets, --delete and --delete-offsets)', modes: ['describe', 'reset-offsets', 'delete', 'delete-offsets'] },
-  { name: 'state', kind: 'flag', help: 'with --list: show each group\'s state and protocol type', modes: ['list'] },
+  {
+    name: 'state',
+    kind: 'string',
+    optionalValue: true,
+    value: 'states',
+    help: `with --list: each group's state, or only the groups in the states given (comma-separated: ${CONSUMER_GROUP_STATES.join(', ')})`,
+    modes: ['list'],
+  },
+  { name: 'type', kind: 'string', optionalValue: true, value: 'types', help: "with --list: each group's type, or only the groups of the types given (comma-separated: Classic, Consumer)", modes: ['list'] },
   {
     name: 'topic',
     kind: 'list',
@@ -251,6 +263,43 @@ async function deleteOffsets(conn: Connection, admin: Admin, group: string, sele
   if (failed > 0) throw new CliError(`${plural(failed, 'partition')} kept ${failed === 1 ? 'its offset' : 'their offsets'} or could not be read`);
 }
 
+/** --list --state's value: consumer group states, comma-separated, any case (Kafka's GroupState.parse). */
+export function parseGroupStates(raw: string): string[] {
+  const states = raw.split(',').map((x) => x.trim());
+  const found = states.map((x) => CONSUMER_GROUP_STATES.find((k) => k.toLowerCase() === x.toLowerCase()));
+  if (found.some((x) => x === undefined)) throw new UsageError(`Invalid state list '${raw}'. Valid states are: ${CONSUMER_GROUP_STATES.join(', ')}`);
+  return [...new Set(found as string[])];
+}
+
+/** --list --type's value: Classic and/or Consumer, comma-separated, any case. */
+export function parseGroupTypes(raw: string): ('classic' | 'consumer')[] {
+  const types = raw.split(',').map((x) => x.trim().toLowerCase());
+  if (types.some((x) => x !== 'classic' && x !== 'consumer')) throw new UsageError(`Invalid types list '${raw}'. Valid types are: ${Object.values(GROUP_TYPES).join(', ')}`);
+  return [...new Set(types as ('classic' | 'consumer')[])];
+}
+
+/**
+ * --list as Kafka's tool: the consumer groups (classic groups of the consumer protocol type or of
+ * none, and KIP-848 groups; not share groups, nor classic groups of another protocol such as
+ * Connect's), their ids alone, or with --type and --state those columns, filtered by the types and
+ * states given.
+ */
+async function list(admin: Admin, args: Args): Promise<void> {
+  const states = args.string('state') ? parseGroupStates(args.string('state')!) : null;
+  const types = args.string('type') ? parseGroupTypes(args.string('type')!) : (['classic', 'consumer'] as const);
+  const { groups } = await admin.listGroups({ types: [...types], ...(states ? { states } : {}) });
+  const consumerGroups = groups
+    .filter((g) => g.groupType !== 'classic' || g.protocolType === '' || g.protocolType === 'consumer')
+    .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+  if (!args.has('state') && !args.has('type')) {
+    for (const g of consumerGroups) out(g.groupId);
+    return;
+  }
+  const header = ['GROUP', ...(args.has('type') ? ['TYPE'] : []), ...(args.has('state') ? ['STATE'] : [])];
+  const rows = consumerGroups.map((g) => [g.groupId, ...(args.has('type') ? [GROUP_TYPES[g.groupType as 'classic' | 'consumer']] : []), ...(args.has('state') ? [g.state] : [])]);
+  for (const l of table(header, rows)) out(l);
+}
+
 async function remove(admin: Admin, group: string): Promise<void> {
   const r = (await admin.deleteGroups([group])).find((x) => x.groupId === group) ?? { groupId: group, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
   if (r.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw noSuchGroup(group);
@@ -263,6 +312,8 @@ async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES);
   const group = args.string('group');
   if (mode !== 'list' && group === undefined) throw new UsageError(`--${mode} needs --group`);
+  if (args.string('state')) parseGroupStates(args.string('state')!);
+  if (args.string('type')) parseGroupTypes(args.string('type')!);
   // check the command line before connecting
   if (mode === 'delete-offsets' && !args.has('topic')) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
   const deleting = mode === 'delete-offsets' ? args.list('topic').map(parseTopicArg) : [];
@@ -279,13 +330,9 @@ async function run(args: Args): Promise<number> {
       // to the bootstrap node (DescribeGroups and DeleteGroups do not load it themselves)
       await admin.describeCluster();
       switch (mode) {
-        case 'list': {
-          const { groups } = await admin.listGroups();
-          if (args.has('state')) {
-            for (const l of table(['GROUP', 'STATE', 'PROTOCOL-TYPE'], groups.map((g) => [g.groupId, g.state, g.protocolType || '-']))) out(l);
-          } else for (const g of groups) out(g.groupId);
+        case 'list':
+          await list(admin, args);
           break;
-        }
         case 'describe':
           await describe(admin, group!);
           break;
@@ -308,7 +355,7 @@ export const groupsCommand: Command = {
   name: 'groups',
   summary: 'list, describe, delete consumer groups, reset and delete their offsets',
   usage: [
-    '[--bootstrap-server host:port] --list [--state]',
+    '[--bootstrap-server host:port] --list [--state [states]] [--type [types]]',
     '[--bootstrap-server host:port] --describe --group g',
     '[--bootstrap-server host:port] --reset-offsets --group g (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
     '[--bootstrap-server host:port] --delete --group g',
