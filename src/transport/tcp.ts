@@ -18,10 +18,11 @@
  * With `cluster` (the cluster's node ids), a peer under any other id is a client: each envelope it
  * sends is marked with its id (Envelope.client) for the actors' `clientMessages` to judge, and one
  * that names another node as its sender or reply address is dropped. With the cluster's node
- * secret (`cluster.secret`) every hello carries a proof of it (an HMAC of the cluster id, node id
- * and incarnation); a peer claiming a declared node id must prove it, and a peer that proves it
- * under an id not declared here is one of the cluster's nodes too (one added to the running
- * cluster after this node started).
+ * secret (`cluster.secret`) every hello carries a proof of it (an HMAC of the cluster id, node id,
+ * incarnation and the hello's wall-clock time, taken once and only within PROOF_WINDOW_MS of the
+ * listener's clock) and every welcome one bound to the hello it answers; a peer claiming a
+ * declared node id must prove it, and a peer that proves it under an id not declared here is one
+ * of the cluster's nodes too (one added to the running cluster after this node started).
  *
  * Bad input (garbage, an oversized length prefix, a wrong handshake or cluster id, a failed TLS
  * handshake) closes that one connection with a logged reason; the node keeps serving every other
@@ -116,19 +117,36 @@ interface Hello {
   nodeId: string;
   incarnation: string;
   version: number;
-  /** HMAC-SHA256 of the above under the cluster's node secret (hex), from a node that has it. */
+  /**
+   * From a node that has the cluster's node secret, HMAC-SHA256 under it (hex): in a hello, of
+   * the above and `time`; in a welcome, of the above and the hello it answers (so it is fresh).
+   */
   proof?: string;
+  /** A hello's wall-clock time (ms), which its proof covers: a listener takes a proof once, and only near its own time. */
+  time?: number;
 }
 
-/** A hello's proof of the node secret: HMAC-SHA256 over what names the connection's peer. */
-function helloProof(secret: Buffer, h: Pick<Hello, 'clusterId' | 'nodeId' | 'incarnation'>): Buffer {
-  return createHmac('sha256', secret).update(`samsa-node\u0000${h.clusterId}\u0000${h.nodeId}\u0000${h.incarnation}`).digest();
+/** How far from a listener's clock a hello's proof time may be; a proof is remembered that long, so none is taken twice. */
+export const PROOF_WINDOW_MS = 120_000;
+
+function hmac(secret: Buffer, parts: readonly (string | number)[]): Buffer {
+  return createHmac('sha256', secret).update(['samsa-node', ...parts.map(String)].join('\u0000')).digest();
 }
 
-/** Whether `h` proves `secret` (compared in constant time). */
-function provesSecret(secret: Buffer, h: Hello): boolean {
-  if (typeof h.proof !== 'string' || !/^[0-9a-f]{64}$/.test(h.proof)) return false;
-  return timingSafeEqual(Buffer.from(h.proof, 'hex'), helloProof(secret, h));
+/** A dialler's proof of the node secret: over its identity and the hello's time. */
+function helloProof(secret: Buffer, h: Hello): Buffer {
+  return hmac(secret, ['hello', h.clusterId, h.nodeId, h.incarnation, h.time ?? -1]);
+}
+
+/** A listener's proof of the node secret: over its identity and the hello it answers. */
+function welcomeProof(secret: Buffer, w: Hello, hello: Hello): Buffer {
+  return hmac(secret, ['welcome', w.clusterId, w.nodeId, w.incarnation, hello.nodeId, hello.incarnation, hello.time ?? -1]);
+}
+
+/** Whether `proof` (hex) is `expected` (compared in constant time). */
+function sameProof(proof: unknown, expected: Buffer): boolean {
+  if (typeof proof !== 'string' || !/^[0-9a-f]{64}$/.test(proof)) return false;
+  return timingSafeEqual(Buffer.from(proof, 'hex'), expected);
 }
 
 function isHello(v: unknown): v is Hello {
@@ -192,8 +210,11 @@ class TcpConnection implements Endpoint {
       () => this.close(`handshake not completed within ${o.handshakeTimeoutMs} ms`),
       o.handshakeTimeoutMs,
     );
-    if (dialled) this.sendControl(Kind.Hello, transport.hello());
+    if (dialled) this.sendControl(Kind.Hello, (this.sentHello = transport.hello()));
   }
+
+  /** The hello this connection sent (a dialled one), which the welcome's proof must cover. */
+  private sentHello: Hello | null = null;
 
   get remote(): string {
     return `${this.socket.remoteAddress}:${this.socket.remotePort}`;
@@ -416,7 +437,7 @@ class TcpConnection implements Endpoint {
       this.close(`invalid handshake from ${this.remote} (frame kind ${kind})`, true);
       return;
     }
-    const verdict = t.validateHello(value);
+    const verdict = t.validateHello(value, this.sentHello);
     if (typeof verdict === 'string') {
       if (!this.dialled) this.sendControl(Kind.Reject, { reason: verdict });
       this.flush();
@@ -427,7 +448,7 @@ class TcpConnection implements Endpoint {
     this.peerIncarnation = value.incarnation;
     this.client = verdict.client;
     if (verdict.joined) t.system.log.info('a node not in this node\'s topology proved the cluster\'s node secret: trusted as one of the cluster\'s nodes', { peer: value.nodeId, remote: this.remote });
-    if (!this.dialled) this.sendControl(Kind.Welcome, t.hello());
+    if (!this.dialled) this.sendControl(Kind.Welcome, t.welcome(value));
     t.system.clock.clearTimer(this.handshakeTimer);
     this.state = 'open';
     this.startHeartbeat();
@@ -514,6 +535,7 @@ export class TcpTransport implements Transport {
     system.addTransport(this);
   }
 
+  /** What a dialler says first: who it is, and with the node secret, a proof of it at this time. */
   hello(): Hello {
     const h: Hello = {
       clusterId: this.options.clusterId,
@@ -522,15 +544,50 @@ export class TcpTransport implements Transport {
       version: TCP_PROTOCOL_VERSION,
     };
     const secret = this.options.cluster?.secret;
-    if (secret) h.proof = helloProof(secret, h).toString('hex');
+    if (secret) {
+      h.time = Date.now();
+      h.proof = helloProof(secret, h).toString('hex');
+    }
     return h;
+  }
+
+  /** A listener's answer to `hello`: who it is, and with the node secret, a proof of it bound to that hello. */
+  welcome(hello: Hello): Hello {
+    const w: Hello = {
+      clusterId: this.options.clusterId,
+      nodeId: this.system.nodeId,
+      incarnation: this.incarnation,
+      version: TCP_PROTOCOL_VERSION,
+    };
+    const secret = this.options.cluster?.secret;
+    if (secret) w.proof = welcomeProof(secret, w, hello).toString('hex');
+    return w;
+  }
+
+  /** Proofs taken (their key -> their time), so that none is taken twice within PROOF_WINDOW_MS. */
+  private readonly seenProofs = new Map<string, number>();
+
+  /**
+   * Whether a dialler's hello proves the secret: its proof over its time, that time within
+   * PROOF_WINDOW_MS of this node's clock, and not taken before (a hello seen on the wire and sent
+   * again is refused).
+   */
+  private helloProves(secret: Buffer, h: Hello): boolean {
+    const now = Date.now();
+    if (typeof h.time !== 'number' || !Number.isSafeInteger(h.time) || Math.abs(now - h.time) > PROOF_WINDOW_MS) return false;
+    if (!sameProof(h.proof, helloProof(secret, h))) return false;
+    for (const [k, at] of this.seenProofs) if (now - at > 2 * PROOF_WINDOW_MS) this.seenProofs.delete(k);
+    const key = `${h.nodeId}\u0000${h.incarnation}\u0000${h.time}`;
+    if (this.seenProofs.has(key)) return false;
+    this.seenProofs.set(key, h.time);
+    return true;
   }
 
   /**
    * Why a peer's hello is refused, or what the peer is: a client, or one of the cluster's nodes
    * (`joined`: not declared here, trusted for proving the node secret).
    */
-  validateHello(h: Hello): string | { client: boolean; joined?: boolean } {
+  validateHello(h: Hello, sent: Hello | null = null): string | { client: boolean; joined?: boolean } {
     if (h.version !== TCP_PROTOCOL_VERSION) return `protocol version ${h.version} is not ${TCP_PROTOCOL_VERSION}`;
     // a client that does not know the cluster id says '*'; a client transport accepts any cluster
     const clientSide = h.clusterId === ANY_CLUSTER || this.options.clusterId === ANY_CLUSTER;
@@ -539,7 +596,8 @@ export class TcpTransport implements Transport {
     const cluster = this.options.cluster;
     if (!cluster) return { client: false };
     const secret = cluster.secret ?? null;
-    const proven = secret !== null && provesSecret(secret, h);
+    // a welcome (to our hello) proves the secret over that hello; a hello over its own time
+    const proven = secret !== null && (sent !== null ? sameProof(h.proof, welcomeProof(secret, h, sent)) : this.helloProves(secret, h));
     if (cluster.nodes.has(h.nodeId)) {
       if (!cluster.acceptNodes) return `node id '${h.nodeId}' is one of the cluster's nodes: this listener takes clients only`;
       if (secret !== null && !proven) return `node id '${h.nodeId}' is one of the cluster's nodes, but its handshake does not prove the cluster's node secret`;

@@ -4,9 +4,35 @@
  * peer that proves it under an id this node does not declare is one of the cluster's nodes (a
  * node added to the running cluster), its messages not marked as a client's; without the proof
  * such a peer stays a client; a client listener takes no prover. The proving node checks the
- * listener's proof too.
+ * listener's proof too. A hello taken once is refused when sent again (a replay), and so is one
+ * whose time is too far from the listener's clock.
  */
+
+/** Sends `hello` as the first frame on a raw socket to `port`; resolves with the first frame answered (kind, decoded body). */
+function rawHandshake(port: number, hello: unknown): Promise<{ kind: number; value: { reason?: string } }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let got = Buffer.alloc(0);
+    socket.on('error', reject);
+    socket.on('connect', () => {
+      const body = encodeValue(hello);
+      const header = Buffer.alloc(5);
+      header.writeUInt32BE(body.length + 1, 0);
+      header[4] = 1; // a hello
+      socket.write(Buffer.concat([header, body]));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length < 4 || got.length < 4 + got.readUInt32BE(0)) return;
+      const len = got.readUInt32BE(0);
+      socket.destroy();
+      resolve({ kind: got[4]!, value: decodeValue(got.subarray(5, 4 + len)) as { reason?: string } });
+    });
+  });
+}
 import { expect } from 'chai';
+import net from 'node:net';
+import { decodeValue, encodeValue } from '../../src/protocol/codec.js';
 import { defineActor } from '../../src/runtime/actor-definition.js';
 import { ActorSystem } from '../../src/runtime/actor-system.js';
 import { isFailure, type Failure } from '../../src/runtime/types.js';
@@ -83,6 +109,29 @@ describe('transport/tcp: the cluster\'s node secret', function () {
     // another secret's proof is no proof (this one takes n1 for a client in turn: n1 does not prove its secret)
     const forged = await dial('app-forged', nodePort, OTHER, ['app-forged']);
     expect((await forged.ask(GUARDED, { type: 'Internal' } as never)) as Failure).to.include({ reason: 'unauthorized' });
+  });
+
+  it('takes a hello once: the same hello sent again is refused, as is one whose time is far from the listener\'s clock', async () => {
+    const n2 = new ActorSystem({ nodeId: 'n2' });
+    others.push(n2);
+    const t = new TcpTransport(n2, { clusterId: 'c', cluster: { nodes, acceptNodes: true, secret: SECRET } });
+    const hello = t.hello();
+    expect((await rawHandshake(nodePort, hello)).kind).to.equal(2); // a welcome
+    const replayed = await rawHandshake(nodePort, hello);
+    expect(replayed.kind).to.equal(3); // a refusal
+    expect(replayed.value.reason).to.match(/node id 'n2' is one of the cluster's nodes, but its handshake does not prove the cluster's node secret/);
+    const realNow = Date.now;
+    Date.now = () => realNow() - 10 * 60_000;
+    const stale = t.hello();
+    Date.now = realNow;
+    expect((await rawHandshake(nodePort, stale)).kind).to.equal(3);
+    // an undeclared id's hello sent again is still answered: it proves nothing the second time, so
+    // the peer is taken for a client (as any peer without the proof, above)
+    const n7 = new ActorSystem({ nodeId: 'n7' });
+    others.push(n7);
+    const seven = new TcpTransport(n7, { clusterId: 'c', cluster: { nodes, acceptNodes: true, secret: SECRET } }).hello();
+    expect((await rawHandshake(nodePort, seven)).kind).to.equal(2);
+    expect((await rawHandshake(nodePort, seven)).kind).to.equal(2);
   });
 
   it('refuses a prover on a client listener', async () => {
