@@ -119,6 +119,24 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
   return startCli(args, { stdin: '', ...opts }).result;
 }
 
+/**
+ * A CliCluster of `brokers` brokers started before the tests of the describe block that calls
+ * this and stopped after them; the returned getter is for use inside the tests.
+ */
+export function cliClusterPerSuite(brokers: number): () => CliCluster {
+  let c: CliCluster | undefined;
+  before(async () => {
+    c = await CliCluster.start(brokers);
+  });
+  after(async () => {
+    await c?.stop();
+  });
+  return () => {
+    if (!c) throw new Error('the CLI cluster is not started (use it inside the tests of the describe block)');
+    return c;
+  };
+}
+
 export class CliCluster {
   private constructor(
     readonly cluster: TestCluster,

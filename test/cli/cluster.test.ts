@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { endpointLines } from '../../src/cli/commands/cluster.js';
 import { checkFor } from '../helpers/check-for.js';
-import { CliCluster, runCli } from './cli-harness.js';
+import { cliClusterPerSuite, runCli } from './cli-harness.js';
 
 describe('cli/commands/cluster: output', () => {
   it('list-endpoints: a row per broker by id, its node, endpoints, rack and state; "-" for what it has not', () => {
@@ -52,22 +52,17 @@ describe('cli/commands/cluster: output', () => {
 
 describe('cli/commands/cluster: against a cluster', function () {
   this.timeout(60_000);
-  let c: CliCluster;
-
-  before(async () => {
-    c = await CliCluster.start(3);
-  });
-  after(async () => {
-    await c?.stop();
-  });
+  const cluster = cliClusterPerSuite(3);
 
   it('cluster-id prints the cluster id as Kafka\'s tool does', async () => {
+    const c = cluster();
     const r = await c.run('cluster', ['cluster-id']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.equal(`Cluster ID: ${(await c.cluster.client.metadata()).clusterId}\n`);
   });
 
   it('list-endpoints, a broker dying (fenced, listed with --include-fenced-brokers), unregister, gone; a second unregister fails', async () => {
+    const c = cluster();
     const listed = async (...extra: string[]) => {
       const r = await c.run('cluster', ['list-endpoints', ...extra]);
       expect(r.code, r.stderr).to.equal(0);

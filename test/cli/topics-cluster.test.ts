@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { checkFor } from '../helpers/check-for.js';
-import { CliCluster } from './cli-harness.js';
+import { cliClusterPerSuite } from './cli-harness.js';
 
 const lines = (stdout: string) => stdout.split('\n').filter((l) => l !== '');
 /** `topic-partition` of each partition line printed. */
@@ -21,16 +21,10 @@ const partitionsOf = (stdout: string) =>
 
 describe('cli/commands/topics: regular expressions, replica assignments and the describe reports', function () {
   this.timeout(60_000);
-  let c: CliCluster;
-
-  before(async () => {
-    c = await CliCluster.start(3);
-  });
-  after(async () => {
-    await c?.stop();
-  });
+  const cluster = cliClusterPerSuite(3);
 
   it('--topic is a regular expression the whole name must match for --list, --describe, --alter and --delete', async () => {
+    const c = cluster();
     for (const t of ['rx.a', 'rx.b', 'rxza']) expect((await c.run('topics', ['--create', '--topic', t, '--partitions', '1', '--replication-factor', '1'])).code).to.equal(0);
     const listed = await c.run('topics', ['--list', '--topic', 'rx\\..*']);
     expect(listed.code, listed.stderr).to.equal(0);
@@ -59,6 +53,7 @@ describe('cli/commands/topics: regular expressions, replica assignments and the 
   });
 
   it('--replica-assignment places a new topic, and with --alter --partitions the new partitions', async () => {
+    const c = cluster();
     const created = await c.run('topics', ['--create', '--topic', 'pinned', '--replica-assignment', '3:1,1:2']);
     expect(created.code, created.stderr).to.equal(0);
     const replicas = async () => (await c.cluster.client.metadata()).topics.find((t) => t.name === 'pinned')!.partitions.map((p) => p.replicas);
@@ -75,6 +70,7 @@ describe('cli/commands/topics: regular expressions, replica assignments and the 
   });
 
   it('after a broker dies: each report names its partitions and prints no topic lines', async () => {
+    const c = cluster();
     for (const [t, args] of [
       ['min-two', ['--replica-assignment', '1:2:3', '--config', 'min.insync.replicas=2']],
       ['min-three', ['--replica-assignment', '2:3:1', '--config', 'min.insync.replicas=3']],
