@@ -10,6 +10,8 @@ import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
 
+const lines = (stdout: string) => stdout.split('\n').filter((l) => l !== '');
+
 /** The rows of the plan table: [topic, partition, current, new]. */
 function plan(stdout: string): string[][] {
   return stdout
@@ -126,5 +128,36 @@ describe('cli/commands/groups --reset-offsets: Kafka\'s targets and topic forms'
     expect(r.code, r.stderr).to.equal(0);
     expect(plan(r.stdout)).to.deep.equal([['rs-b', '0', '4', '0']]);
     expect(await committed('k848')).to.deep.equal(['rs-b-0=0']);
+  });
+
+  it('--all-groups: describes, resets and deletes every consumer group in turn; one that fails is reported and the others go on', async () => {
+    const ids = async () => lines((await c.run('groups', ['--list'])).stdout);
+    const before = await ids();
+    expect(before).to.include.members(['k848', 'resetters']);
+    const described = await c.run('groups', ['--describe', '--all-groups']);
+    expect(described.code, described.stderr).to.equal(0);
+    for (const g of before) expect(described.stdout).to.match(new RegExp(`^Group: ${g}\t`, 'm'));
+    const reset = await c.run('groups', ['--reset-offsets', '--all-groups', '--all-topics', '--to-earliest', '--execute']);
+    expect(reset.code, reset.stderr).to.equal(0);
+    expect(await committed('resetters')).to.deep.equal(['rs-a-0=0', 'rs-a-1=0', 'rs-b-0=0']);
+    // a group with a running member cannot be deleted: the others are
+    const consumer = samsa.consumer({ groupId: 'busy' });
+    let joined = false;
+    consumer.on('group.join', () => void (joined = true));
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: 'rs-b' });
+      await consumer.run({ eachMessage: async () => undefined });
+      await checkFor(() => joined, 20_000, 20);
+      const deleted = await c.run('groups', ['--delete', '--all-groups']);
+      expect(deleted.code).to.equal(1);
+      expect(deleted.stderr).to.contain('1 group failed').and.contain("busy: consumer group 'busy' still has active members");
+      expect(await ids()).to.deep.equal(['busy']);
+    } finally {
+      await consumer.disconnect();
+    }
+    const both = await runCli(['groups', '--bootstrap-server', '127.0.0.1:1', '--describe', '--group', 'a', '--all-groups']);
+    expect(both.code).to.equal(2);
+    expect(both.stderr).to.contain('give --group or --all-groups, not both');
   });
 });

@@ -9,7 +9,7 @@
  * deletes a group's committed offsets of some topics, as Kafka's tool prints it.
  */
 import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
-import type { DescribedConsumerGroup, DescribedGroup } from '../../../actors/group-coordinator/messages.js';
+import type { DescribedConsumerGroup, DescribedGroup, GroupListing } from '../../../actors/group-coordinator/messages.js';
 import type { Admin } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
 import { ErrorCode, errorInfo } from '../../protocol/errors.js';
@@ -34,7 +34,8 @@ const options: OptionSpec[] = [
   { name: 'reset-offsets', kind: 'flag', help: 'plan (and with --execute, apply) new committed offsets; the group must have no running consumers' },
   { name: 'delete', kind: 'flag', help: 'delete a group and its committed offsets; the group must have no running consumers' },
   { name: 'delete-offsets', kind: 'flag', help: "delete a group's committed offsets of topics (or some of their partitions) its members are not subscribed to" },
-  { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets, --delete and --delete-offsets)', modes: ['describe', 'reset-offsets', 'delete', 'delete-offsets'] },
+  { name: 'group', kind: 'string', value: 'g', help: 'the group (required by --describe, --reset-offsets, --delete and --delete-offsets, unless --all-groups)', modes: ['describe', 'reset-offsets', 'delete', 'delete-offsets'] },
+  { name: 'all-groups', kind: 'flag', help: 'with --describe, --reset-offsets and --delete: every consumer group, one after another', modes: ['describe', 'reset-offsets', 'delete'] },
   {
     name: 'state',
     kind: 'string',
@@ -278,6 +279,20 @@ export function parseGroupTypes(raw: string): ('classic' | 'consumer')[] {
   return [...new Set(types as ('classic' | 'consumer')[])];
 }
 
+/** Whether a group is a consumer group, as Kafka's tool takes them: a KIP-848 group, or a classic group of the consumer protocol type (or of none). */
+function isConsumerGroup(g: GroupListing): boolean {
+  return g.groupType === 'consumer' || (g.groupType === 'classic' && (g.protocolType === '' || g.protocolType === 'consumer'));
+}
+
+/** The ids of the consumer groups (as --list lists them), sorted. */
+async function consumerGroupIds(admin: Admin): Promise<string[]> {
+  const { groups } = await admin.listGroups({ types: ['classic', 'consumer'] });
+  return groups
+    .filter(isConsumerGroup)
+    .map((g) => g.groupId)
+    .sort();
+}
+
 /**
  * --list as Kafka's tool: the consumer groups (classic groups of the consumer protocol type or of
  * none, and KIP-848 groups; not share groups, nor classic groups of another protocol such as
@@ -288,9 +303,7 @@ async function list(admin: Admin, args: Args): Promise<void> {
   const states = args.string('state') ? parseGroupStates(args.string('state')!) : null;
   const types = args.string('type') ? parseGroupTypes(args.string('type')!) : (['classic', 'consumer'] as const);
   const { groups } = await admin.listGroups({ types: [...types], ...(states ? { states } : {}) });
-  const consumerGroups = groups
-    .filter((g) => g.groupType !== 'classic' || g.protocolType === '' || g.protocolType === 'consumer')
-    .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+  const consumerGroups = groups.filter(isConsumerGroup).sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
   if (!args.has('state') && !args.has('type')) {
     for (const g of consumerGroups) out(g.groupId);
     return;
@@ -310,8 +323,10 @@ async function remove(admin: Admin, group: string): Promise<void> {
 
 async function run(args: Args): Promise<number> {
   const mode = args.mode(MODES);
+  const failed: string[] = [];
   const group = args.string('group');
-  if (mode !== 'list' && group === undefined) throw new UsageError(`--${mode} needs --group`);
+  if (args.has('all-groups') && group !== undefined) throw new UsageError('give --group or --all-groups, not both');
+  if (mode !== 'list' && group === undefined && !args.has('all-groups')) throw new UsageError(`--${mode} needs --group${mode === 'delete-offsets' ? '' : ' or --all-groups'}`);
   if (args.string('state')) parseGroupStates(args.string('state')!);
   if (args.string('type')) parseGroupTypes(args.string('type')!);
   // check the command line before connecting
@@ -329,25 +344,25 @@ async function run(args: Args): Promise<number> {
       // loads the admin client's metadata, so its group requests go to brokers rather than
       // to the bootstrap node (DescribeGroups and DeleteGroups do not load it themselves)
       await admin.describeCluster();
-      switch (mode) {
-        case 'list':
-          await list(admin, args);
-          break;
-        case 'describe':
-          await describe(admin, group!);
-          break;
-        case 'reset-offsets':
-          await resetOffsets(conn, admin, args, group!);
-          break;
-        case 'delete':
-          await remove(admin, group!);
-          break;
-        case 'delete-offsets':
-          await deleteOffsets(conn, admin, group!, deleting);
-          break;
+      if (mode === 'list') return list(admin, args);
+      if (mode === 'delete-offsets') return deleteOffsets(conn, admin, group!, deleting);
+      // one group, or with --all-groups each consumer group in turn: a failure is reported and the others go on
+      const groups = group !== undefined ? [group] : await consumerGroupIds(admin);
+      if (groups.length === 0) err('there are no consumer groups');
+      for (const [i, g] of groups.entries()) {
+        if (i > 0 && mode === 'describe') out();
+        try {
+          if (mode === 'describe') await describe(admin, g);
+          else if (mode === 'reset-offsets') await resetOffsets(conn, admin, args, g);
+          else await remove(admin, g);
+        } catch (e) {
+          if (groups.length === 1) throw e;
+          failed.push(`${g}: ${(e as Error).message}`);
+        }
       }
     }),
   );
+  if (failed.length > 0) throw new CliError(`${plural(failed.length, 'group')} failed:\n${failed.map((f) => `  ${f}`).join('\n')}`);
   return EXIT_OK;
 }
 
@@ -356,13 +371,13 @@ export const groupsCommand: Command = {
   summary: 'list, describe, delete consumer groups, reset and delete their offsets',
   usage: [
     '[--bootstrap-server host:port] --list [--state [states]] [--type [types]]',
-    '[--bootstrap-server host:port] --describe --group g',
-    '[--bootstrap-server host:port] --reset-offsets --group g (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
-    '[--bootstrap-server host:port] --delete --group g',
+    '[--bootstrap-server host:port] --describe (--group g | --all-groups)',
+    '[--bootstrap-server host:port] --reset-offsets (--group g | --all-groups) (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
+    '[--bootstrap-server host:port] --delete (--group g | --all-groups)',
     '[--bootstrap-server host:port] --delete-offsets --group g --topic t[:p,p...] [--topic ...]',
   ],
   description:
-    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --all-groups runs --describe, --reset-offsets or --delete on every consumer group in turn (a group that fails is reported at the end, exit 1, and the others go on). --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
   options,
   examples: [
     'samsa groups --describe --group billing',
