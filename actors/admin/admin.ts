@@ -773,18 +773,22 @@ export const admin = defineActor<AdminState, AdminMsg, AdminArgs>({
     async DescribeGroups(s, m, ctx) {
       const out = [];
       for (const g of m.groups) {
-        const r = await askCoordinator<DescribeGroupsResponse>(s, ctx, g, { type: 'DescribeGroups', groups: [g] });
-        if (isFailure(r)) out.push({ groupId: g, errorCode: r.errorCode, errorMessage: r.message, state: 'Dead', protocolType: '', protocolName: '', generationId: -1, leader: '', members: [] } satisfies DescribedGroup);
-        else out.push(...r.groups);
+        let coordinatorId = -1;
+        const msg: CoordinatorMsg = { type: 'DescribeGroups', groups: [g] };
+        const r = await askCoordinatorOf<DescribeGroupsResponse>(s, ctx, g, 'group', msg, groupAnswerCode, (b) => (coordinatorId = b));
+        if (isFailure(r)) out.push({ groupId: g, errorCode: r.errorCode, errorMessage: r.message, state: 'Dead', protocolType: '', protocolName: '', generationId: -1, leader: '', members: [], coordinatorId });
+        else out.push(...r.groups.map((x) => ({ ...x, coordinatorId })));
       }
       ctx.reply({ type: 'DescribedGroups', errorCode: ErrorCode.NONE, groups: out });
     },
     async DescribeConsumerGroups(s, m, ctx) {
       const out = [];
       for (const g of m.groups) {
-        const r = await askCoordinator<ConsumerGroupDescribeResponse>(s, ctx, g, { type: 'ConsumerGroupDescribe', groups: [g] });
+        let coordinatorId = -1;
+        const msg: CoordinatorMsg = { type: 'ConsumerGroupDescribe', groups: [g] };
+        const r = await askCoordinatorOf<ConsumerGroupDescribeResponse>(s, ctx, g, 'group', msg, groupAnswerCode, (b) => (coordinatorId = b));
         const found = isFailure(r) ? undefined : r.groups[0];
-        out.push(found ?? { groupId: g, errorCode: r.errorCode, errorMessage: isFailure(r) ? r.message : null, groupState: 'Dead', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', members: [] });
+        out.push({ ...(found ?? { groupId: g, errorCode: r.errorCode, errorMessage: isFailure(r) ? r.message : null, groupState: 'Dead', groupEpoch: -1, assignmentEpoch: -1, assignorName: '', members: [] }), coordinatorId });
       }
       ctx.reply({ type: 'DescribedConsumerGroups', errorCode: ErrorCode.NONE, groups: out });
     },

@@ -1166,10 +1166,11 @@ export class Admin {
   /**
    * Classic groups, as Kafka's Admin.describeClassicGroups asks for them (DescribeGroups):
    * state, protocol and members. A group that does not exist, or is a KIP-848 consumer group, is
-   * GROUP_ID_NOT_FOUND (state Dead) with Kafka 4.0's message in errorMessage.
+   * GROUP_ID_NOT_FOUND (state Dead) with Kafka 4.0's message in errorMessage. `coordinatorId`:
+   * the broker whose coordinator answered (-1: none did).
    */
-  async describeGroups(groupIds: string[]): Promise<{ groups: DescribedGroup[] }> {
-    return { groups: (await this.call({ type: 'DescribeGroups', groups: groupIds })).groups as DescribedGroup[] };
+  async describeGroups(groupIds: string[]): Promise<{ groups: (DescribedGroup & { coordinatorId: number })[] }> {
+    return { groups: (await this.call({ type: 'DescribeGroups', groups: groupIds })).groups as (DescribedGroup & { coordinatorId: number })[] };
   }
 
   /**
@@ -1178,9 +1179,10 @@ export class Admin {
    * assignment and target assignment, and its type (KIP-1099's member type): 'consumer' for a
    * member of the consumer protocol, 'classic' for a classic member (JoinGroup / SyncGroup) of the
    * group, during an online migration. A classic group, or none, is GROUP_ID_NOT_FOUND.
+   * `coordinatorId`: the broker whose coordinator answered (-1: none did).
    */
-  async describeConsumerGroups(groupIds: string[]): Promise<{ groups: DescribedConsumerGroup[] }> {
-    return { groups: (await this.call({ type: 'DescribeConsumerGroups', groups: groupIds })).groups as DescribedConsumerGroup[] };
+  async describeConsumerGroups(groupIds: string[]): Promise<{ groups: (DescribedConsumerGroup & { coordinatorId: number })[] }> {
+    return { groups: (await this.call({ type: 'DescribeConsumerGroups', groups: groupIds })).groups as (DescribedConsumerGroup & { coordinatorId: number })[] };
   }
 
   async deleteGroups(groupIds: string[]): Promise<{ groupId: string; errorCode: number }[]> {

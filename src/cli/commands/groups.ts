@@ -17,6 +17,7 @@ import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
+import { classicGroupView, consumerGroupView, memberLines, offsetLines, stateLines, type GroupView } from '../group-views.js';
 import { checkPartitions, offsetKey, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetTarget, type ResetTargetOption } from '../offset-resets.js';
 import { err, out, plural, table } from '../output.js';
 
@@ -41,9 +42,12 @@ const options: OptionSpec[] = [
     kind: 'string',
     optionalValue: true,
     value: 'states',
-    help: `with --list: each group's state, or only the groups in the states given (comma-separated: ${CONSUMER_GROUP_STATES.join(', ')})`,
-    modes: ['list'],
+    help: `with --list: each group's state, or only the groups in the states given (comma-separated: ${CONSUMER_GROUP_STATES.join(', ')}); with --describe (no value): Kafka's state table (coordinator, assignor, state, members)`,
+    modes: ['list', 'describe'],
   },
+  { name: 'members', kind: 'flag', help: "with --describe: Kafka's members table (consumer id, instance id, host, client id, partition count)", modes: ['describe'] },
+  { name: 'offsets', kind: 'flag', help: "with --describe: Kafka's offsets table (each partition's committed offset, log end offset, lag and owner)", modes: ['describe'] },
+  { name: 'verbose', kind: 'flag', help: 'with --describe --members or --state: the epochs and assignments, as Kafka\'s --verbose', modes: ['describe'] },
   { name: 'type', kind: 'string', optionalValue: true, value: 'types', help: "with --list: each group's type, or only the groups of the types given (comma-separated: Classic, Consumer)", modes: ['list'] },
   {
     name: 'topic',
@@ -147,6 +151,39 @@ async function describeConsumer(admin: Admin, group: string, g: DescribedConsume
   const { lines, owner, assigned } = consumerGroupLines(group, g);
   for (const l of lines) out(l);
   await printOffsets(admin, group, owner, assigned);
+}
+
+/**
+ * --describe with --offsets, --members or --state: Kafka's tables (src/cli/group-views.ts) for a
+ * classic or a KIP-848 group, after Kafka's notes on stderr for a group without members or in a
+ * rebalance.
+ */
+async function describeAsKafka(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
+  const consumer = (await admin.describeConsumerGroups([group])).groups[0];
+  let view: GroupView;
+  if (consumer && consumer.errorCode === ErrorCode.NONE) view = consumerGroupView(consumer);
+  else {
+    const classic = (await admin.describeGroups([group])).groups[0];
+    if (!classic || (classic.errorCode !== ErrorCode.NONE && classic.errorCode !== ErrorCode.GROUP_ID_NOT_FOUND)) throw new SamsaError(classic?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR, `describing group ${group}`);
+    const committed = classic.errorCode === ErrorCode.NONE ? [] : await admin.fetchOffsets({ groupId: group });
+    if (classic.errorCode !== ErrorCode.NONE && !committed.some((t) => t.partitions.some((p) => p.offset >= 0))) throw noSuchGroup(group);
+    view = classicGroupView(classic.errorCode === ErrorCode.NONE ? classic : { ...classic, state: 'Empty', members: [] });
+  }
+  if (view.state === 'Empty' || view.state === 'Dead') err(`Consumer group '${group}' has no active members.`);
+  else if (view.state !== 'Stable') err(`Warning: Consumer group '${group}' is rebalancing.`);
+  let lines: string[];
+  if (args.has('state')) {
+    const md = await conn.metadata();
+    const b = md.brokers.find((x) => x.brokerId === view.coordinatorId);
+    lines = stateLines(view, `${b ? (b.endpoint ?? b.kafkaEndpoint ?? b.node) : 'unknown'}  (${view.coordinatorId})`, args.has('verbose'));
+  } else if (args.has('members')) lines = memberLines(view, args.has('verbose'));
+  else {
+    const committed = await admin.fetchOffsets({ groupId: group });
+    const topics = [...new Set([...committed.filter((t) => t.partitions.some((p) => p.offset >= 0)).map((t) => t.topic), ...view.members.flatMap((m) => m.assignment.map((p) => p.topic))])].sort();
+    const lag = topics.length ? await admin.lag({ groupId: group, topics }) : [];
+    lines = offsetLines(view, lag.filter((l) => l.committed >= 0 || view.members.some((m) => m.assignment.some((p) => p.topic === l.topic && p.partition === l.partition))));
+  }
+  for (const l of lines) out(l);
 }
 
 async function describe(admin: Admin, group: string): Promise<void> {
@@ -327,7 +364,13 @@ async function run(args: Args): Promise<number> {
   const group = args.string('group');
   if (args.has('all-groups') && group !== undefined) throw new UsageError('give --group or --all-groups, not both');
   if (mode !== 'list' && group === undefined && !args.has('all-groups')) throw new UsageError(`--${mode} needs --group${mode === 'delete-offsets' ? '' : ' or --all-groups'}`);
-  if (args.string('state')) parseGroupStates(args.string('state')!);
+  if (mode === 'list' && args.string('state')) parseGroupStates(args.string('state')!);
+  if (mode === 'describe') {
+    if (args.string('state')) throw new UsageError('--describe --state takes no value (it prints the state table)');
+    const tables = ['offsets', 'members', 'state'].filter((o) => args.has(o));
+    if (tables.length > 1) throw new UsageError(`give only one of --offsets, --members, --state (got ${tables.map((t) => `--${t}`).join(' and ')})`);
+    if (args.has('verbose') && !args.has('members') && !args.has('state')) throw new UsageError('--verbose goes with --describe --members or --state');
+  }
   if (args.string('type')) parseGroupTypes(args.string('type')!);
   // check the command line before connecting
   if (mode === 'delete-offsets' && !args.has('topic')) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
@@ -352,7 +395,7 @@ async function run(args: Args): Promise<number> {
       for (const [i, g] of groups.entries()) {
         if (i > 0 && mode === 'describe') out();
         try {
-          if (mode === 'describe') await describe(admin, g);
+          if (mode === 'describe') await (args.has('offsets') || args.has('members') || args.has('state') ? describeAsKafka(conn, admin, args, g) : describe(admin, g));
           else if (mode === 'reset-offsets') await resetOffsets(conn, admin, args, g);
           else await remove(admin, g);
         } catch (e) {
@@ -371,13 +414,13 @@ export const groupsCommand: Command = {
   summary: 'list, describe, delete consumer groups, reset and delete their offsets',
   usage: [
     '[--bootstrap-server host:port] --list [--state [states]] [--type [types]]',
-    '[--bootstrap-server host:port] --describe (--group g | --all-groups)',
+    '[--bootstrap-server host:port] --describe (--group g | --all-groups) [--offsets | --members [--verbose] | --state [--verbose]]',
     '[--bootstrap-server host:port] --reset-offsets (--group g | --all-groups) (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
     '[--bootstrap-server host:port] --delete (--group g | --all-groups)',
     '[--bootstrap-server host:port] --delete-offsets --group g --topic t[:p,p...] [--topic ...]',
   ],
   description:
-    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --all-groups runs --describe, --reset-offsets or --delete on every consumer group in turn (a group that fails is reported at the end, exit 1, and the others go on). --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --describe with --offsets, --members or --state prints Kafka's table of that name instead of samsa's summary (--verbose adds the epochs and assignments of --members and --state). --all-groups runs --describe, --reset-offsets or --delete on every consumer group in turn (a group that fails is reported at the end, exit 1, and the others go on). --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
   options,
   examples: [
     'samsa groups --describe --group billing',
