@@ -197,3 +197,31 @@ export async function planResets(
 export function offsetKey(topic: string, partition: number): string {
   return key({ topic, partition });
 }
+
+/**
+ * A reset plan from a file (Kafka's --from-file CSV): each line "topic,partition,offset" (the
+ * group given with --group: `singleGroup`) or "group,topic,partition,offset"; blank lines
+ * skipped. A UsageError names the first line that is neither.
+ */
+export function parseResetPlan(csv: string, singleGroup: string | null): Map<string, PlannedOffset[]> {
+  const plan = new Map<string, PlannedOffset[]>();
+  csv.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '') return;
+    const f = line.split(',').map((x) => x.trim());
+    const grouped = f.length === 4;
+    if (!grouped && !(f.length === 3 && singleGroup !== null)) {
+      throw new UsageError(`--from-file line ${i + 1}: '${line}' is not ${singleGroup !== null ? 'topic,partition,offset or ' : ''}group,topic,partition,offset`);
+    }
+    const [group, topic, partition, offset] = grouped ? f : [singleGroup!, ...f];
+    if (group === '' || topic === '' || !/^\d+$/.test(partition!) || !/^\d+$/.test(offset!)) throw new UsageError(`--from-file line ${i + 1}: '${line}' has an empty name or a partition or offset that is not a number`);
+    plan.set(group!, [...(plan.get(group!) ?? []), { topic: topic!, partition: Number(partition), offset: Number(offset) }]);
+  });
+  return plan;
+}
+
+/** A plan as Kafka's --export CSV lines: "topic,partition,offset", or with the group first when `withGroup`. */
+export function resetPlanCsv(group: string, plan: readonly PlannedOffset[], withGroup: boolean): string[] {
+  return plan.map((p) => `${withGroup ? `${group},` : ''}${p.topic},${p.partition},${p.offset}`);
+}
+

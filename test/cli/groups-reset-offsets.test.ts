@@ -6,6 +6,9 @@
  * reset as a classic one is, and refused while a member runs.
  */
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { SamsaClient } from '../../src/client/samsa.js';
 import { checkFor } from '../helpers/check-for.js';
 import { CliCluster, runCli } from './cli-harness.js';
@@ -128,6 +131,32 @@ describe('cli/commands/groups --reset-offsets: Kafka\'s targets and topic forms'
     expect(r.code, r.stderr).to.equal(0);
     expect(plan(r.stdout)).to.deep.equal([['rs-b', '0', '4', '0']]);
     expect(await committed('k848')).to.deep.equal(['rs-b-0=0']);
+  });
+
+  it("--export prints the plan as Kafka's CSV; --from-file resets to what such a file says", async () => {
+    const exported = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--all-topics', '--to-latest', '--export']);
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(lines(exported.stdout)).to.deep.equal(['rs-a,0,10', 'rs-a,1,10', 'rs-b,0,4']);
+    expect(exported.stderr).to.contain('dry run: nothing was changed');
+    const file = path.join(os.tmpdir(), `samsa-reset-plan-${process.pid}.csv`);
+    fs.writeFileSync(file, 'rs-a,0,7\nrs-b,0,1\n');
+    try {
+      const applied = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--from-file', file, '--execute']);
+      expect(applied.code, applied.stderr).to.equal(0);
+      expect(plan(applied.stdout).map((r) => [r[0], r[1], r[3]])).to.deep.equal([
+        ['rs-a', '0', '7'],
+        ['rs-b', '0', '1'],
+      ]);
+      expect(await committed('resetters')).to.deep.include.members(['rs-a-0=7', 'rs-b-0=1']);
+      const mixed = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--from-file', file, '--to-latest']);
+      expect(mixed.code).to.equal(2);
+      expect(mixed.stderr).to.contain('--from-file gives the partitions and their offsets: leave out --to-latest');
+      const all = await c.run('groups', ['--reset-offsets', '--all-groups', '--from-file', file]);
+      expect(all.code).to.equal(2);
+      expect(all.stderr).to.contain("--from-file line 1: 'rs-a,0,7' is not group,topic,partition,offset");
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it('--all-groups: describes, resets and deletes every consumer group in turn; one that fails is reported and the others go on', async () => {

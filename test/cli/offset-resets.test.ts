@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Admin } from '../../src/client/admin.js';
 import { parseArgs, type OptionSpec } from '../../src/cli/args.js';
 import { CliError, UsageError } from '../../src/cli/errors.js';
-import { checkPartitions, offsetKey, parseDateTime, parseDuration, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetTarget, type ResetTarget } from '../../src/cli/offset-resets.js';
+import { checkPartitions, offsetKey, parseDateTime, parseDuration, parseResetPlan, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetPlanCsv, resetTarget, type ResetTarget } from '../../src/cli/offset-resets.js';
 import type { ClusterMetadata } from '../../src/protocol/cluster.js';
 
 const md = {
@@ -106,5 +106,20 @@ describe('cli/offset-resets', () => {
     expect(String(refused)).to.match(/--shift-by needs a committed offset to shift, and t-2 has none/);
     expect(await planResets(admin, [], { kind: 'to-latest' }, committed, 0, (l) => warned.push(l))).to.deep.equal([]);
     expect(warned).to.deep.equal([]);
+  });
+
+  it("reads and writes Kafka's reset plan CSV: topic,partition,offset for one group, group,topic,partition,offset for several", () => {
+    expect([...parseResetPlan('t,0,5\n\nt,1,7\r\nu, 0 ,1\n', 'g')]).to.deep.equal([['g', [{ topic: 't', partition: 0, offset: 5 }, { topic: 't', partition: 1, offset: 7 }, { topic: 'u', partition: 0, offset: 1 }]]]);
+    expect([...parseResetPlan('a,t,0,5\nb,t,0,6', null)]).to.deep.equal([
+      ['a', [{ topic: 't', partition: 0, offset: 5 }]],
+      ['b', [{ topic: 't', partition: 0, offset: 6 }]],
+    ]);
+    expect(() => parseResetPlan('t,0,5', null)).to.throw(UsageError, /line 1: 't,0,5' is not group,topic,partition,offset/);
+    expect(() => parseResetPlan('t,0,x', 'g')).to.throw(UsageError, /line 1: 't,0,x' has an empty name or a partition or offset that is not a number/);
+    expect(() => parseResetPlan('t,0', 'g')).to.throw(UsageError, /is not topic,partition,offset or group,topic,partition,offset/);
+    const plan = [{ topic: 't', partition: 0, offset: 5 }];
+    expect(resetPlanCsv('g', plan, false)).to.deep.equal(['t,0,5']);
+    expect(resetPlanCsv('g', plan, true)).to.deep.equal(['g,t,0,5']);
+    expect([...parseResetPlan(resetPlanCsv('g', plan, true).join('\n'), null)]).to.deep.equal([['g', plan]]);
   });
 });

@@ -8,6 +8,7 @@
  * changes nothing unless --execute is given. --delete-offsets
  * deletes a group's committed offsets of some topics, as Kafka's tool prints it.
  */
+import fs from 'node:fs';
 import { decodeAssignment, type TopicPartitions } from '../../../actors/group-coordinator/consumer-protocol.js';
 import type { DescribedConsumerGroup, DescribedGroup, GroupListing } from '../../../actors/group-coordinator/messages.js';
 import type { Admin } from '../../client/admin.js';
@@ -18,7 +19,7 @@ import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
 import { classicGroupView, consumerGroupView, memberLines, offsetLines, stateLines, type GroupView } from '../group-views.js';
-import { checkPartitions, offsetKey, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetTarget, type ResetTargetOption } from '../offset-resets.js';
+import { checkPartitions, offsetKey, parseResetPlan, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetPlanCsv, resetTarget, type PlannedOffset, type ResetTargetOption } from '../offset-resets.js';
 import { err, out, plural, table } from '../output.js';
 
 const MODES = ['list', 'describe', 'reset-offsets', 'delete', 'delete-offsets'] as const;
@@ -64,6 +65,8 @@ const options: OptionSpec[] = [
   { name: 'by-duration', kind: 'string', value: 'PnDTnHnMn.nS', help: 'reset to the first offset written at most this long ago (an ISO-8601 duration)', modes: ['reset-offsets'] },
   { name: 'shift-by', kind: 'int', value: 'n', help: 'move each committed offset by n (negative: back), kept within earliest..latest', modes: ['reset-offsets'] },
   { name: 'to-current', kind: 'flag', help: 'reset to the committed offset (the latest where none is)', modes: ['reset-offsets'] },
+  { name: 'from-file', kind: 'string', value: 'file', help: 'reset to the offsets a CSV file gives (Kafka\'s: topic,partition,offset lines, or group,topic,partition,offset), as --export writes them', modes: ['reset-offsets'] },
+  { name: 'export', kind: 'flag', help: "with --reset-offsets: print the plan as Kafka's CSV (for --from-file) instead of the table", modes: ['reset-offsets'] },
   { name: 'dry-run', kind: 'flag', help: 'only print the plan (the default)', modes: ['reset-offsets'] },
   { name: 'execute', kind: 'flag', help: 'apply the plan', modes: ['reset-offsets'] },
   HELP_OPTION,
@@ -231,16 +234,22 @@ async function requireInactive(admin: Admin, group: string): Promise<void> {
   }
 }
 
-async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
-  const target = resetTarget(args, TARGETS);
+async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: string, fromFile: ReadonlyMap<string, PlannedOffset[]> | null): Promise<void> {
   await requireInactive(admin, group);
   const md = await conn.metadata();
   const committedList = await admin.fetchOffsets({ groupId: group });
   const committed = new Map(committedList.flatMap((t) => t.partitions.filter((p) => p.offset >= 0).map((p): [string, number] => [offsetKey(t.topic, p.partition), p.offset])));
-  const parts = args.has('all-topics')
-    ? checkPartitions(md, committedList.flatMap((t) => t.partitions.filter((p) => p.offset >= 0).map((p) => ({ topic: t.topic, partition: p.partition }))))
-    : partitionsNamed(md, args.list('topic'));
-  const plan = await planResets(admin, parts, target, committed, Date.now());
+  let plan: PlannedOffset[];
+  if (fromFile) {
+    // as Kafka's --from-file: the offsets as the file gives them, on partitions that exist
+    plan = fromFile.get(group) ?? [];
+    checkPartitions(md, plan);
+  } else {
+    const parts = args.has('all-topics')
+      ? checkPartitions(md, committedList.flatMap((t) => t.partitions.filter((p) => p.offset >= 0).map((p) => ({ topic: t.topic, partition: p.partition }))))
+      : partitionsNamed(md, args.list('topic'));
+    plan = await planResets(admin, parts, resetTarget(args, TARGETS), committed, Date.now());
+  }
 
   if (args.has('execute')) {
     for (const topic of [...new Set(plan.map((p) => p.topic))]) {
@@ -251,7 +260,8 @@ async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: s
     const c = committed.get(offsetKey(p.topic, p.partition));
     return [group, p.topic, p.partition, c ?? '-', p.offset];
   });
-  for (const l of table(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], rows)) out(l);
+  if (args.has('export')) for (const l of resetPlanCsv(group, plan, args.has('all-groups'))) out(l);
+  else for (const l of table(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], rows)) out(l);
   const topics = [...new Set(plan.map((p) => p.topic))];
   if (plan.length === 0) err(`consumer group '${group}' has no committed offsets to reset (name the partitions with --topic)`);
   else if (args.has('execute')) err(`reset the offsets of group '${group}' on ${plural(plan.length, 'partition')} of ${topics.join(', ')}`);
@@ -375,7 +385,19 @@ async function run(args: Args): Promise<number> {
   // check the command line before connecting
   if (mode === 'delete-offsets' && !args.has('topic')) throw new UsageError('--delete-offsets needs --topic (repeatable; topic or topic:0,1)');
   const deleting = mode === 'delete-offsets' ? args.list('topic').map(parseTopicArg) : [];
-  if (mode === 'reset-offsets') {
+  let fromFile: Map<string, PlannedOffset[]> | null = null;
+  if (mode === 'reset-offsets' && args.has('from-file')) {
+    const others = ['topic', 'all-topics', ...TARGETS].filter((o) => args.has(o));
+    if (others.length > 0) throw new UsageError(`--from-file gives the partitions and their offsets: leave out ${others.map((o) => `--${o}`).join(', ')}`);
+    const file = args.string('from-file')!;
+    let csv: string;
+    try {
+      csv = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--from-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    fromFile = parseResetPlan(csv, group ?? null);
+  } else if (mode === 'reset-offsets') {
     if (args.has('topic') === args.has('all-topics')) throw new UsageError('--reset-offsets takes one of these options: --all-topics, --topic');
     for (const t of args.list('topic')) parseTopicArg(t);
     resetTarget(args, TARGETS);
@@ -396,7 +418,7 @@ async function run(args: Args): Promise<number> {
         if (i > 0 && mode === 'describe') out();
         try {
           if (mode === 'describe') await (args.has('offsets') || args.has('members') || args.has('state') ? describeAsKafka(conn, admin, args, g) : describe(admin, g));
-          else if (mode === 'reset-offsets') await resetOffsets(conn, admin, args, g);
+          else if (mode === 'reset-offsets') await resetOffsets(conn, admin, args, g, fromFile);
           else await remove(admin, g);
         } catch (e) {
           if (groups.length === 1) throw e;
@@ -415,12 +437,13 @@ export const groupsCommand: Command = {
   usage: [
     '[--bootstrap-server host:port] --list [--state [states]] [--type [types]]',
     '[--bootstrap-server host:port] --describe (--group g | --all-groups) [--offsets | --members [--verbose] | --state [--verbose]]',
-    '[--bootstrap-server host:port] --reset-offsets (--group g | --all-groups) (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute]',
+    '[--bootstrap-server host:port] --reset-offsets (--group g | --all-groups) (--topic t[:p,p...] ... | --all-topics) (--to-earliest | --to-latest | --to-offset n | --to-datetime t | --by-duration d | --shift-by n | --to-current) [--dry-run | --execute] [--export]',
+    '[--bootstrap-server host:port] --reset-offsets (--group g | --all-groups) --from-file plan.csv [--dry-run | --execute]',
     '[--bootstrap-server host:port] --delete (--group g | --all-groups)',
     '[--bootstrap-server host:port] --delete-offsets --group g --topic t[:p,p...] [--topic ...]',
   ],
   description:
-    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is); it prints the plan and changes nothing unless --execute is given. --describe with --offsets, --members or --state prints Kafka's table of that name instead of samsa's summary (--verbose adds the epochs and assignments of --members and --state). --all-groups runs --describe, --reset-offsets or --delete on every consumer group in turn (a group that fails is reported at the end, exit 1, and the others go on). --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
+    "Manages consumer groups like Kafka's kafka-consumer-groups. --describe prints the group's state, protocol and generation, its members (client id, host, assigned partitions), and per partition the committed offset, the log end offset and the lag (- where nothing is committed). --reset-offsets needs a group without running consumers (classic or KIP-848); it takes the partitions of the topics given (all of a topic, or those after a colon) or, with --all-topics, every partition the group has committed offsets of, and sets them as Kafka's tool does: to the earliest or latest offset, an offset (kept within them), the first offset written at or after a time (--to-datetime) or at most a duration ago (--by-duration; the latest when no record is that recent), the committed offset shifted by n (--shift-by, kept within them), or the committed offset itself (--to-current, the latest where none is), or what a CSV file says (--from-file: Kafka's topic,partition,offset lines, or group,topic,partition,offset); it prints the plan (with --export as that CSV) and changes nothing unless --execute is given. --describe with --offsets, --members or --state prints Kafka's table of that name instead of samsa's summary (--verbose adds the epochs and assignments of --members and --state). --all-groups runs --describe, --reset-offsets or --delete on every consumer group in turn (a group that fails is reported at the end, exit 1, and the others go on). --delete-offsets deletes the group's committed offsets of the topics given (all their partitions, or those listed after a colon), as Kafka's tool: a partition of a topic a running member subscribes to keeps its offset (GROUP_SUBSCRIBED_TO_TOPIC), a topic that does not exist is reported, each partition's result is printed, and the command exits 1 when any failed.",
   options,
   examples: [
     'samsa groups --describe --group billing',
