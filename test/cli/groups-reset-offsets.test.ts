@@ -148,6 +148,14 @@ describe('cli/commands/groups --reset-offsets: Kafka\'s targets and topic forms'
         ['rs-b', '0', '1'],
       ]);
       expect(await committed('resetters')).to.deep.include.members(['rs-a-0=7', 'rs-b-0=1']);
+      const unreadable = await c.run('groups', ['--reset-offsets', '--group', 'k848', '--from-file', path.join(os.tmpdir(), `samsa-no-such-plan-${process.pid}.csv`)]);
+      expect(unreadable.code).to.equal(2);
+      expect(unreadable.stderr).to.contain('--from-file: cannot read').and.contain('ENOENT');
+      fs.writeFileSync(`${file}.grouped`, 'resetters,rs-b,0,2\n');
+      const notThere = await c.run('groups', ['--reset-offsets', '--group', 'k848', '--from-file', `${file}.grouped`]);
+      expect(notThere.code, notThere.stderr).to.equal(0);
+      expect(notThere.stderr).to.contain("--from-file has no offsets for consumer group 'k848'");
+      fs.rmSync(`${file}.grouped`, { force: true });
       const mixed = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--from-file', file, '--to-latest']);
       expect(mixed.code).to.equal(2);
       expect(mixed.stderr).to.contain('--from-file gives the partitions and their offsets: leave out --to-latest');

@@ -263,7 +263,7 @@ async function resetOffsets(conn: Connection, admin: Admin, args: Args, group: s
   if (args.has('export')) for (const l of resetPlanCsv(group, plan, args.has('all-groups'))) out(l);
   else for (const l of table(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], rows)) out(l);
   const topics = [...new Set(plan.map((p) => p.topic))];
-  if (plan.length === 0) err(`consumer group '${group}' has no committed offsets to reset (name the partitions with --topic)`);
+  if (plan.length === 0) err(fromFile ? `--from-file has no offsets for consumer group '${group}'` : `consumer group '${group}' has no committed offsets to reset (name the partitions with --topic)`);
   else if (args.has('execute')) err(`reset the offsets of group '${group}' on ${plural(plan.length, 'partition')} of ${topics.join(', ')}`);
   else err('dry run: nothing was changed — add --execute to reset these offsets');
 }
