@@ -7,12 +7,10 @@
  */
 import { decodeAssignment } from '../../actors/group-coordinator/consumer-protocol.js';
 import type { DescribedConsumerGroup, DescribedGroup } from '../../actors/group-coordinator/messages.js';
+import type { ClusterMetadata } from '../protocol/cluster.js';
+import type { TopicPartitionRef } from './offset-resets.js';
 import { table } from './output.js';
 
-export interface TopicPartitionRef {
-  topic: string;
-  partition: number;
-}
 
 export interface GroupMemberView {
   memberId: string;
@@ -95,6 +93,13 @@ export function assignmentString(parts: readonly TopicPartitionRef[]): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([t, ps]) => `${t}(${[...ps].sort((a, b) => a - b).join(',')})`)
     .join(',');
+}
+
+/** Kafka's COORDINATOR (ID) cell: the coordinator broker's address (samsa's endpoint, else its Kafka listener, else its node), two spaces, its id in brackets. */
+export function coordinatorCell(md: ClusterMetadata, id: number): string {
+  const b = md.brokers.find((x) => x.brokerId === id);
+  const at = b ? (b.endpoint ?? b.kafkaEndpoint ?? b.node) : 'unknown';
+  return `${at}  (${id})`;
 }
 
 /** --state: GROUP, COORDINATOR (ID), ASSIGNMENT-STRATEGY, STATE, [GROUP-EPOCH, TARGET-ASSIGNMENT-EPOCH,] #MEMBERS. */

@@ -535,14 +535,14 @@ export class TcpTransport implements Transport {
     system.addTransport(this);
   }
 
+  /** Who this node is, as a hello and a welcome both say it. */
+  private identity(): Hello {
+    return { clusterId: this.options.clusterId, nodeId: this.system.nodeId, incarnation: this.incarnation, version: TCP_PROTOCOL_VERSION };
+  }
+
   /** What a dialler says first: who it is, and with the node secret, a proof of it at this time. */
   hello(): Hello {
-    const h: Hello = {
-      clusterId: this.options.clusterId,
-      nodeId: this.system.nodeId,
-      incarnation: this.incarnation,
-      version: TCP_PROTOCOL_VERSION,
-    };
+    const h = this.identity();
     const secret = this.options.cluster?.secret;
     if (secret) {
       h.time = Date.now();
@@ -553,12 +553,7 @@ export class TcpTransport implements Transport {
 
   /** A listener's answer to `hello`: who it is, and with the node secret, a proof of it bound to that hello. */
   welcome(hello: Hello): Hello {
-    const w: Hello = {
-      clusterId: this.options.clusterId,
-      nodeId: this.system.nodeId,
-      incarnation: this.incarnation,
-      version: TCP_PROTOCOL_VERSION,
-    };
+    const w = this.identity();
     const secret = this.options.cluster?.secret;
     if (secret) w.proof = welcomeProof(secret, w, hello).toString('hex');
     return w;

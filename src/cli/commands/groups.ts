@@ -18,7 +18,7 @@ import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_OK, UsageError } from '../errors.js';
-import { classicGroupView, consumerGroupView, memberLines, offsetLines, stateLines, type GroupView } from '../group-views.js';
+import { classicGroupView, consumerGroupView, coordinatorCell, memberLines, offsetLines, stateLines, type GroupView } from '../group-views.js';
 import { checkPartitions, offsetKey, parseResetPlan, parseTopicArg, partitionsNamed, planResets, RESET_TARGETS, resetPlanCsv, resetTarget, type PlannedOffset, type ResetTargetOption } from '../offset-resets.js';
 import { err, out, plural, table } from '../output.js';
 
@@ -161,24 +161,34 @@ async function describeConsumer(admin: Admin, group: string, g: DescribedConsume
  * classic or a KIP-848 group, after Kafka's notes on stderr for a group without members or in a
  * rebalance.
  */
-async function describeAsKafka(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
+/**
+ * A group as one view for either protocol: the KIP-848 consumer group of that id, else the
+ * classic group; `view` null when there is neither (GROUP_ID_NOT_FOUND from both), with the
+ * coordinator that said so. Other errors throw.
+ */
+async function findGroupView(admin: Admin, group: string): Promise<{ view: GroupView | null; coordinatorId: number }> {
   const consumer = (await admin.describeConsumerGroups([group])).groups[0];
-  let view: GroupView;
-  if (consumer && consumer.errorCode === ErrorCode.NONE) view = consumerGroupView(consumer);
-  else {
-    const classic = (await admin.describeGroups([group])).groups[0];
-    if (!classic || (classic.errorCode !== ErrorCode.NONE && classic.errorCode !== ErrorCode.GROUP_ID_NOT_FOUND)) throw new SamsaError(classic?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR, `describing group ${group}`);
-    const committed = classic.errorCode === ErrorCode.NONE ? [] : await admin.fetchOffsets({ groupId: group });
-    if (classic.errorCode !== ErrorCode.NONE && !committed.some((t) => t.partitions.some((p) => p.offset >= 0))) throw noSuchGroup(group);
-    view = classicGroupView(classic.errorCode === ErrorCode.NONE ? classic : { ...classic, state: 'Empty', members: [] });
+  if (consumer && consumer.errorCode === ErrorCode.NONE) return { view: consumerGroupView(consumer), coordinatorId: consumer.coordinatorId };
+  if (consumer && consumer.errorCode !== ErrorCode.GROUP_ID_NOT_FOUND) throw new SamsaError(consumer.errorCode, `describing group ${group}`);
+  const classic = (await admin.describeGroups([group])).groups[0];
+  if (!classic || (classic.errorCode !== ErrorCode.NONE && classic.errorCode !== ErrorCode.GROUP_ID_NOT_FOUND)) throw new SamsaError(classic?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR, `describing group ${group}`);
+  return { view: classic.errorCode === ErrorCode.NONE ? classicGroupView(classic) : null, coordinatorId: classic.coordinatorId };
+}
+
+async function describeAsKafka(conn: Connection, admin: Admin, args: Args, group: string): Promise<void> {
+  const found = await findGroupView(admin, group);
+  let view = found.view;
+  if (!view) {
+    // a group known only by its committed offsets: empty, as Kafka's tool shows it
+    const committed = await admin.fetchOffsets({ groupId: group });
+    if (!committed.some((t) => t.partitions.some((p) => p.offset >= 0))) throw noSuchGroup(group);
+    view = { groupId: group, state: 'Empty', coordinatorId: found.coordinatorId, assignmentStrategy: '', groupEpoch: null, targetAssignmentEpoch: null, members: [] };
   }
   if (view.state === 'Empty' || view.state === 'Dead') err(`Consumer group '${group}' has no active members.`);
   else if (view.state !== 'Stable') err(`Warning: Consumer group '${group}' is rebalancing.`);
   let lines: string[];
   if (args.has('state')) {
-    const md = await conn.metadata();
-    const b = md.brokers.find((x) => x.brokerId === view.coordinatorId);
-    lines = stateLines(view, `${b ? (b.endpoint ?? b.kafkaEndpoint ?? b.node) : 'unknown'}  (${view.coordinatorId})`, args.has('verbose'));
+    lines = stateLines(view, coordinatorCell(await conn.metadata(), view.coordinatorId), args.has('verbose'));
   } else if (args.has('members')) lines = memberLines(view, args.has('verbose'));
   else {
     const committed = await admin.fetchOffsets({ groupId: group });
@@ -221,16 +231,9 @@ async function describe(admin: Admin, group: string): Promise<void> {
  * Kafka's tool allows).
  */
 async function requireInactive(admin: Admin, group: string): Promise<void> {
-  const classic = (await admin.describeGroups([group])).groups[0];
-  let state: string | null = null;
-  let members = 0;
-  if (classic && classic.errorCode === ErrorCode.NONE) [state, members] = [classic.state, classic.members.length];
-  else {
-    const consumer = await describeConsumerGroup(admin, group);
-    if (consumer) [state, members] = [consumer.groupState, consumer.members.length];
-  }
-  if (state !== null && (members > 0 || (state !== 'Empty' && state !== 'Dead'))) {
-    throw new CliError(`consumer group '${group}' has ${plural(members, 'active member')} (state ${state}): offsets can only be reset while none of its consumers runs — stop them first`);
+  const { view } = await findGroupView(admin, group);
+  if (view && (view.members.length > 0 || (view.state !== 'Empty' && view.state !== 'Dead'))) {
+    throw new CliError(`consumer group '${group}' has ${plural(view.members.length, 'active member')} (state ${view.state}): offsets can only be reset while none of its consumers runs — stop them first`);
   }
 }
 

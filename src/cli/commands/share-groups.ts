@@ -9,13 +9,13 @@
  */
 import type { Admin, ShareGroupDescription } from '../../client/admin.js';
 import { SamsaError } from '../../client/errors.js';
-import type { ClusterMetadata } from '../../protocol/cluster.js';
 import { ErrorCode, errorName } from '../../protocol/errors.js';
 import type { Args, OptionSpec } from '../args.js';
 import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, UsageError } from '../errors.js';
 import { err, out, plural, table } from '../output.js';
+import { coordinatorCell } from '../group-views.js';
 import { checkPartitions, parseTopicArg, partitionsNamed, planResets, resetTarget, type ResetTargetOption } from '../offset-resets.js';
 
 const MODES = ['list', 'describe', 'delete', 'delete-offsets', 'reset-offsets'] as const;
@@ -146,12 +146,6 @@ async function list(admin: Admin, args: Args): Promise<number> {
   return EXIT_OK;
 }
 
-function coordinatorOf(md: ClusterMetadata, id: number): string {
-  const b = md.brokers.find((x) => x.brokerId === id);
-  const at = b ? (b.endpoint ?? b.kafkaEndpoint ?? b.node) : 'unknown';
-  return `${at}  (${id})`;
-}
-
 async function describe(conn: Connection, admin: Admin, args: Args): Promise<number> {
   const ids = args.has('all-groups') ? await allShareGroups(admin) : shareGroupIds(args);
   const kind = args.has('members') ? 'members' : args.has('state') ? 'state' : 'offsets';
@@ -174,7 +168,7 @@ async function describe(conn: Connection, admin: Admin, args: Args): Promise<num
       else for (const l of memberLines(g, verbose)) out(l);
     } else if (kind === 'state') {
       if (g.groupState === 'Empty') err(`Share group '${g.groupId}' has no active members.`);
-      for (const l of stateLines(g, coordinatorOf(md!, g.coordinatorId), verbose)) out(l);
+      for (const l of stateLines(g, coordinatorCell(md!, g.coordinatorId), verbose)) out(l);
     } else {
       const offsets = await admin.listShareGroupOffsets({ groupId: g.groupId });
       for (const p of offsets.filter((x) => x.errorCode !== ErrorCode.NONE)) err(`${p.topic}-${p.partition}: ${errorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`);

@@ -9,7 +9,7 @@
  */
 import { isKafkaTopicId, kafkaTopicId, ZERO_TOPIC_ID } from '../../protocol/topic-id.js';
 import type { Admin } from '../../client/admin.js';
-import type { TopicMetadata } from '../../protocol/cluster.js';
+import type { ClusterMetadata, TopicMetadata } from '../../protocol/cluster.js';
 import { keyValues, type Args, type OptionSpec } from '../args.js';
 import { withAdmin, withCluster, type Connection } from '../cluster.js';
 import { BOOTSTRAP_OPTION, HELP_OPTION, type Command } from '../command.js';
@@ -147,15 +147,15 @@ async function create(admin: Admin, args: Args, topic: string, config: Record<st
  * --exclude-internal; none matching is an error when `required` (Kafka's "does not exist as
  * expected", which --if-exists turns off).
  */
-async function matchingTopics(conn: Connection, args: Args, topic: string | undefined, required: boolean): Promise<TopicMetadata[]> {
+function matchingTopics(md: ClusterMetadata, args: Args, topic: string | undefined, required: boolean): TopicMetadata[] {
   const filter = topic !== undefined ? topicFilter(topic) : null;
-  const all = (await conn.metadata()).topics;
-  const found = all.filter((t) => (!filter || filter.test(t.name)) && !(args.has('exclude-internal') && t.internal)).sort((a, b) => a.name.localeCompare(b.name));
+  const found = md.topics.filter((t) => (!filter || filter.test(t.name)) && !(args.has('exclude-internal') && t.internal)).sort((a, b) => a.name.localeCompare(b.name));
   if (topic !== undefined && found.length === 0 && required) throw new CliError(`topic '${topic}' does not exist (no topic name matches it) — list the topics with \`samsa topics --list\``);
   return found;
 }
 
 async function describe(conn: Connection, admin: Admin, args: Args, topic: string | undefined): Promise<void> {
+  const md = await conn.metadata();
   let topics: TopicMetadata[];
   const topicId = args.string('topic-id');
   if (topicId !== undefined && topicId !== ZERO_TOPIC_ID) {
@@ -168,12 +168,12 @@ async function describe(conn: Connection, admin: Admin, args: Args, topic: strin
       throw new CliError(`topic id '${topicId}' does not exist — see the topics and their ids with \`samsa topics --describe\``);
     }
   } else {
-    const names = (await matchingTopics(conn, args, topic, !args.has('if-exists'))).map((t) => t.name);
+    const names = matchingTopics(md, args, topic, !args.has('if-exists')).map((t) => t.name);
     topics = names.length === 0 ? [] : (await admin.fetchTopicMetadata({ topics: names })).topics;
   }
   const reports = REPORTS.filter((r) => args.has(r));
   const overridesOnly = args.has('topics-with-overrides');
-  const live = new Set((await conn.metadata()).brokers.filter((b) => !b.fenced).map((b) => b.brokerId));
+  const live = new Set(md.brokers.filter((b) => !b.fenced).map((b) => b.brokerId));
   const minIsrNeeded = args.has('under-min-isr-partitions') || args.has('at-min-isr-partitions');
   for (const t of [...topics].sort((a, b) => a.name.localeCompare(b.name))) {
     if (args.has('exclude-internal') && t.internal) continue;
@@ -197,7 +197,7 @@ async function describe(conn: Connection, admin: Admin, args: Args, topic: strin
 
 async function alter(conn: Connection, admin: Admin, args: Args, topic: string, config: Record<string, string>, deleteConfig: string[]): Promise<void> {
   const assignment = args.has('replica-assignment') ? parseReplicaAssignment(args.string('replica-assignment')!) : null;
-  for (const t of await matchingTopics(conn, args, topic, !args.has('if-exists'))) {
+  for (const t of matchingTopics(await conn.metadata(), args, topic, !args.has('if-exists'))) {
     if (Object.keys(config).length > 0 || deleteConfig.length > 0) {
       await admin.alterTopicConfigs({ topics: [{ topic: t.name, set: config, delete: deleteConfig }] });
       out(`Updated the config of topic ${t.name}.`);
@@ -237,13 +237,13 @@ async function run(args: Args): Promise<number> {
           await create(admin, args, topic!, config);
           break;
         case 'list':
-          for (const t of await matchingTopics(conn, args, topic, false)) out(t.name);
+          for (const t of matchingTopics(await conn.metadata(), args, topic, false)) out(t.name);
           break;
         case 'describe':
           await describe(conn, admin, args, topic);
           break;
         case 'delete': {
-          const names = (await matchingTopics(conn, args, topic, !args.has('if-exists'))).map((t) => t.name);
+          const names = matchingTopics(await conn.metadata(), args, topic, !args.has('if-exists')).map((t) => t.name);
           if (names.length === 0) return;
           await admin.deleteTopics({ topics: names });
           for (const n of names) out(`Deleted topic ${n}.`);
