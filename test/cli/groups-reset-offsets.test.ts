@@ -159,6 +159,9 @@ describe('cli/commands/groups --reset-offsets: Kafka\'s targets and topic forms'
       const mixed = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--from-file', file, '--to-latest']);
       expect(mixed.code).to.equal(2);
       expect(mixed.stderr).to.contain('--from-file gives the partitions and their offsets: leave out --to-latest');
+      const both = await c.run('groups', ['--reset-offsets', '--group', 'resetters', '--from-file', file, '--dry-run', '--execute']);
+      expect(both.code).to.equal(2);
+      expect(both.stderr).to.contain('give --dry-run or --execute, not both');
       const all = await c.run('groups', ['--reset-offsets', '--all-groups', '--from-file', file]);
       expect(all.code).to.equal(2);
       expect(all.stderr).to.contain("--from-file line 1: 'rs-a,0,7' is not group,topic,partition,offset");

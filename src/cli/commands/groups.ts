@@ -404,8 +404,8 @@ async function run(args: Args): Promise<number> {
     if (args.has('topic') === args.has('all-topics')) throw new UsageError('--reset-offsets takes one of these options: --all-topics, --topic');
     for (const t of args.list('topic')) parseTopicArg(t);
     resetTarget(args, TARGETS);
-    if (args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
   }
+  if (mode === 'reset-offsets' && args.has('dry-run') && args.has('execute')) throw new UsageError('give --dry-run or --execute, not both');
 
   await withCluster(args, 'samsa-groups', (conn) =>
     withAdmin(conn, async (admin) => {
